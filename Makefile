@@ -1,0 +1,85 @@
+# onchip -- header-only C + CUDA kit.  `make test` anywhere, `make demo` on a GPU machine.
+#   make [all]            examples, benchmarks and tests for ARCH (default 90)
+#   make test             host tests, header checks, resource check, GPU tests if a device is present
+#   make bench            run the benchmarks (GPU)           make demo   one example per module (GPU)
+#   make install PREFIX=  headers + pkg-config + CMake package (find_package(onchip))
+#   make clean
+ARCH    ?= 90
+PREFIX  ?= /usr/local
+BUILD   ?= build
+VERSION := 0.1.0
+
+NVCC ?= $(shell command -v nvcc 2>/dev/null || { test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc; })
+CC   ?= gcc
+ifeq ($(CC),cc)
+CC := gcc
+endif
+
+HOST_CFLAGS := -std=c99 -Wall -Wextra -Werror -pedantic -O2 -Iinclude
+NVFLAGS     := -O3 -std=c++17 -Iinclude -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror
+GPU_ARCH    := -gencode=arch=compute_$(ARCH),code=sm_$(ARCH)
+CUDA_HOME   := $(patsubst %/bin/nvcc,%,$(NVCC))
+
+HEADERS       := $(shell find include -name '*.h' -o -name '*.cuh' | sort)
+HOST_TESTS    := $(patsubst tests/host/%.c,$(BUILD)/tests/host/%,$(wildcard tests/host/test_*.c))
+GPU_TESTS     := $(patsubst tests/gpu/%.cu,$(BUILD)/tests/gpu/%,$(wildcard tests/gpu/test_*.cu))
+EXAMPLES      := $(patsubst examples/%.cu,$(BUILD)/examples/%,$(wildcard examples/*.cu))
+BENCHES       := $(patsubst bench/%.cu,$(BUILD)/bench/%,$(wildcard bench/*.cu))
+# sources whose kernels must live in registers: 0 spill bytes, 0 stack frame (tools/check-resources)
+REGCHECK_SRCS := tests/gpu/test_cbi.cu
+
+.PHONY: all test bench demo install clean check-nvcc host-tests
+all: check-nvcc $(HOST_TESTS) $(GPU_TESTS) $(EXAMPLES) $(BENCHES) $(BUILD)/tests/gpu/probe
+
+check-nvcc:
+	@test -n "$(NVCC)" || { echo "error: nvcc not found on PATH or in /usr/local/cuda/bin;" \
+	  "install the CUDA Toolkit or run make NVCC=/path/to/nvcc" >&2; exit 1; }
+
+$(BUILD)/tests/host/%: tests/host/%.c tests/host/check.h $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(HOST_CFLAGS) $< -o $@ -lm
+
+$(BUILD)/tests/gpu/probe: tests/gpu/probe.cu | check-nvcc
+	@mkdir -p $(@D)
+	$(NVCC) $(NVFLAGS) $(GPU_ARCH) $< -o $@
+
+$(BUILD)/tests/gpu/%: tests/gpu/%.cu tests/gpu/gpucheck.h bench/*.cuh $(HEADERS) | check-nvcc
+	@mkdir -p $(@D)
+	$(NVCC) $(NVFLAGS) $(GPU_ARCH) -Ibench -Itests/gpu $< -o $@
+
+$(BUILD)/examples/%: examples/%.cu $(HEADERS) | check-nvcc
+	@mkdir -p $(@D)
+	$(NVCC) $(NVFLAGS) $(GPU_ARCH) $< -o $@
+
+$(BUILD)/bench/%: bench/%.cu bench/*.cuh $(HEADERS) | check-nvcc
+	@mkdir -p $(@D)
+	$(NVCC) $(NVFLAGS) $(GPU_ARCH) -Ibench -Itests/gpu $< -o $@
+
+host-tests: $(HOST_TESTS)
+
+# Everything the machine can run; ends with "N passed, N failed".
+test: check-nvcc
+	@NVCC="$(NVCC)" CC="$(CC)" BUILD="$(BUILD)" ARCH="$(ARCH)" MAKE="$(MAKE)" \
+	  REGCHECK_SRCS="$(REGCHECK_SRCS)" bash tools/run-tests
+
+bench: all
+	@for b in $(BENCHES); do echo "== $$b"; $$b || exit 1; done
+
+demo: $(EXAMPLES) $(BUILD)/tests/gpu/probe
+	@$(BUILD)/tests/gpu/probe >/dev/null || { echo "demo: needs a CUDA device" >&2; exit 1; }
+	$(BUILD)/examples/cbi_stencil
+	$(BUILD)/examples/cbi_matmul
+
+install:
+	@for d in $$(cd include && ls -d */); do \
+	  mkdir -p "$(DESTDIR)$(PREFIX)/include/$$d" && cp -p include/$$d* "$(DESTDIR)$(PREFIX)/include/$$d" || exit 1; done
+	@mkdir -p "$(DESTDIR)$(PREFIX)/lib/pkgconfig" "$(DESTDIR)$(PREFIX)/lib/cmake/onchip"
+	@sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' tools/onchip.pc.in \
+	  > "$(DESTDIR)$(PREFIX)/lib/pkgconfig/onchip.pc"
+	@cp tools/onchipConfig.cmake "$(DESTDIR)$(PREFIX)/lib/cmake/onchip/onchipConfig.cmake"
+	@sed -e 's|@VERSION@|$(VERSION)|g' tools/onchipConfigVersion.cmake.in \
+	  > "$(DESTDIR)$(PREFIX)/lib/cmake/onchip/onchipConfigVersion.cmake"
+	@echo "installed onchip $(VERSION) headers, pkg-config and CMake package under $(DESTDIR)$(PREFIX)"
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,55 @@
+/* tests/gpu/gpucheck.h -- the host harness (tests/host/check.h) plus CUDA helpers for GPU tests. */
+#ifndef ONCHIP_TEST_GPUCHECK_H
+#define ONCHIP_TEST_GPUCHECK_H
+#include <cuda_runtime.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "../host/check.h"
+
+/* CUDA_OK(call): a failed CUDA call fails the current case with the runtime's message */
+#define CUDA_OK(call)                                                                              \
+    do {                                                                                           \
+        cudaError_t e__ = (call);                                                                  \
+        CHECK(e__ == cudaSuccess, "%s: %s", #call, cudaGetErrorString(e__));                       \
+    } while (0)
+
+/* CUDA_DIE(call): for setup that cannot go on (benchmarks, examples) */
+#define CUDA_DIE(call)                                                                             \
+    do {                                                                                           \
+        cudaError_t e__ = (call);                                                                  \
+        if (e__ != cudaSuccess) {                                                                  \
+            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e__)); \
+            exit(2);                                                                               \
+        }                                                                                          \
+    } while (0)
+
+static uint64_t gpucheck_rng = 0x2545F4914F6CDD1Dull;
+static inline void gpucheck_seed(uint64_t s) { gpucheck_rng = s ? s : 1; }
+/* uniform in [-1, 1) */
+static inline float gpucheck_uniform(void)
+{
+    gpucheck_rng ^= gpucheck_rng >> 12;
+    gpucheck_rng ^= gpucheck_rng << 25;
+    gpucheck_rng ^= gpucheck_rng >> 27;
+    return (float)((double)((gpucheck_rng * 2685821657736338717ull) >> 11) * (2.0 / 9007199254740992.0) - 1.0);
+}
+static inline void gpucheck_fill(float *x, size_t n)
+{
+    for (size_t i = 0; i < n; i++) x[i] = gpucheck_uniform();
+}
+/* ||out - ref|| / ||ref||, and whether every out is finite (the poison is NaN) */
+static inline double gpucheck_relerr(const float *out, const double *ref, size_t n, size_t *nonfinite)
+{
+    double num = 0, den = 0;
+    *nonfinite = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!isfinite(out[i])) { (*nonfinite)++; continue; }
+        num += (out[i] - ref[i]) * (out[i] - ref[i]);
+        den += ref[i] * ref[i];
+    }
+    return den > 0 ? sqrt(num / den) : sqrt(num);
+}
+#endif

@@ -1,0 +1,117 @@
+/* tests/gpu/test_cbi.cu -- the cbi remap on the GPU: a 9x9 box stencil and a naive matmul in every
+ * thread order (naive, 2D rows, cbi columns with and without zigzag, grouped tiles) give outputs
+ * that are bit-identical to the naive order and match a CPU reference in double, on ragged sizes,
+ * with the output poisoned (NaN) before every launch. */
+#include "cbi_kernels.cuh"
+#include "gpucheck.h"
+
+static double ref_box9(const float *in, int W, int H, int x, int y)
+{
+    double s = 0;
+    for (int dy = -CBIK_R; dy <= CBIK_R; dy++)
+        for (int dx = -CBIK_R; dx <= CBIK_R; dx++) {
+            int yy = y + dy < 0 ? 0 : (y + dy >= H ? H - 1 : y + dy);
+            int xx = x + dx < 0 ? 0 : (x + dx >= W ? W - 1 : x + dx);
+            s += in[(size_t)yy * W + xx];
+        }
+    return s / 81.0;
+}
+
+/* every order and a spread of widths/groups, for both block sizes */
+static int make_cfgs(cbik_cfg *c, int W)
+{
+    static const long long widths[] = {1, 7, 32, 33, 64, 96, 128, 1 << 20};
+    static const long long groups[] = {1, 2, 3, 8, 1 << 20};
+    int n = 0;
+    for (int b = 128; b <= 256; b += 128) {
+        c[n++] = (cbik_cfg){CBIK_NAIVE, b, 0, 0};
+        c[n++] = (cbik_cfg){CBIK_ROWS2D, b, 0, 0};
+        for (size_t i = 0; i < sizeof widths / sizeof *widths; i++)
+            for (unsigned z = 0; z < 2; z++) c[n++] = (cbik_cfg){CBIK_CBI, b, widths[i], z ? CBI_ZIGZAG : 0u};
+        for (size_t i = 0; i < sizeof groups / sizeof *groups; i++)
+            c[n++] = (cbik_cfg){CBIK_TILES, b, groups[i], (i & 1) ? CBI_ZIGZAG : 0u};
+    }
+    (void)W;
+    return n;
+}
+static const char *order_name[] = {"naive", "rows2d", "cbi", "tiles"};
+
+static void run(int matmul, int W, int H, int D)
+{
+    char name[160];
+    snprintf(name, sizeof name, "cbi %s %dx%d%s%.0d: every order matches the CPU and is bit-identical",
+             matmul ? "matmul" : "9x9 stencil", W, H, matmul ? " depth " : "", matmul ? D : 0);
+    case_begin(name);
+    size_t n = (size_t)W * H, na = matmul ? (size_t)H * D : n, nb = matmul ? (size_t)D * W : 0;
+    float *ha = (float *)malloc(na * 4), *hb = (float *)malloc((nb ? nb : 1) * 4);
+    float *out = (float *)malloc(n * 4), *first = (float *)malloc(n * 4);
+    double *ref = (double *)malloc(n * 8);
+    gpucheck_fill(ha, na);
+    gpucheck_fill(hb, nb);
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            if (!matmul) { ref[(size_t)y * W + x] = ref_box9(ha, W, H, x, y); continue; }
+            double s = 0;
+            for (int k = 0; k < D; k++) s += (double)ha[(size_t)y * D + k] * hb[(size_t)k * W + x];
+            ref[(size_t)y * W + x] = s;
+        }
+    float *da = NULL, *db = NULL, *dout = NULL;
+    CUDA_OK(cudaMalloc(&da, na * 4));
+    CUDA_OK(cudaMalloc(&db, (nb ? nb : 1) * 4));
+    CUDA_OK(cudaMalloc(&dout, n * 4));
+    CUDA_OK(cudaMemcpy(da, ha, na * 4, cudaMemcpyHostToDevice));
+    if (nb) CUDA_OK(cudaMemcpy(db, hb, nb * 4, cudaMemcpyHostToDevice));
+    cbik_cfg cfg[64];
+    int nc = make_cfgs(cfg, W);
+    for (int i = 0; i < nc && !check__failed_case; i++) {
+        CUDA_OK(cudaMemset(dout, 0xFF, n * 4)); /* NaN poison */
+        int rc = cbik_launch(matmul, &cfg[i], da, db, dout, W, H, D, 0);
+        CHECK(rc == 0, "launch rc %d", rc);
+        CUDA_OK(cudaGetLastError());
+        CUDA_OK(cudaDeviceSynchronize());
+        CUDA_OK(cudaMemcpy(out, dout, n * 4, cudaMemcpyDeviceToHost));
+        size_t bad;
+        double err = gpucheck_relerr(out, ref, n, &bad);
+        CHECK(bad == 0, "%s block %d w %lld flags %u: %zu outputs unwritten or not finite", order_name[cfg[i].order],
+              cfg[i].block, cfg[i].w, cfg[i].flags, bad);
+        CHECK(err < 1e-5, "%s block %d w %lld: relative error %.3g", order_name[cfg[i].order], cfg[i].block,
+              cfg[i].w, err);
+        if (i == 0) memcpy(first, out, n * 4);
+        else
+            CHECK(memcmp(first, out, n * 4) == 0, "%s block %d w %lld flags %u: not bit-identical to naive",
+                  order_name[cfg[i].order], cfg[i].block, cfg[i].w, cfg[i].flags);
+    }
+    cudaFree(da);
+    cudaFree(db);
+    cudaFree(dout);
+    free(ha); free(hb); free(out); free(first); free(ref);
+    case_end();
+}
+
+static void test_launch_errors(void)
+{
+    case_begin("cbi launcher rejects bad configurations before launching");
+    cbik_cfg bad_block = {CBIK_NAIVE, 100, 0, 0}, bad_w = {CBIK_CBI, 128, 0, 0}, bad_g = {CBIK_TILES, 128, -1, 0};
+    CHECK(cbik_launch(0, &bad_block, NULL, NULL, NULL, 10, 10, 0, 0) == -1, "block 100");
+    CHECK(cbik_launch(0, &bad_w, NULL, NULL, NULL, 10, 10, 0, 0) == CBI_EWIDTH, "w 0");
+    CHECK(cbik_launch(0, &bad_g, NULL, NULL, NULL, 10, 10, 0, 0) == CBI_EWIDTH, "group -1");
+    CHECK(cbik_launch(0, &bad_w, NULL, NULL, NULL, 0, 10, 0, 0) == -1, "width 0");
+    CHECK(cbik_launch(0, &bad_w, NULL, NULL, NULL, 70000, 70000, 0, 0) == CBI_EOVERFLOW, "2^32 cells");
+    CUDA_OK(cudaGetLastError());
+    case_end();
+}
+
+/* usage: test_cbi [--light]   (--light: the small sizes only, for runs under compute-sanitizer) */
+int main(int argc, char **argv)
+{
+    int light = argc > 1 && strcmp(argv[1], "--light") == 0;
+    uint64_t seed = (uint64_t)time(NULL);
+    gpucheck_seed(seed);
+    printf("seed %llu\n", (unsigned long long)seed);
+    static const int st[][2] = {{1, 1}, {31, 33}, {1000, 3}, {3, 1000}, {257, 190}, {4037, 61}, {2048, 96}};
+    for (size_t i = 0; i < (light ? 4 : sizeof st / sizeof *st); i++) run(0, st[i][0], st[i][1], 0);
+    static const int mm[][3] = {{1, 1, 1}, {33, 31, 17}, {100, 7, 64}, {257, 129, 200}, {512, 256, 300}};
+    for (size_t i = 0; i < (light ? 3 : sizeof mm / sizeof *mm); i++) run(1, mm[i][0], mm[i][1], mm[i][2]);
+    test_launch_errors();
+    return check_exit();
+}
