@@ -2,7 +2,8 @@
  * the 9x9 box stencil (4096^2, 4037^2, 8192^2, 16384^2) and the naive matrix product (1024^2 ..
  * 8192^2), fp32.  Orders: naive (Listing 3/4), rows2d (a 2D launch), cbi columns of width
  * {32, 64, 128, 256} with and without zigzag, grouped tiles (block swizzle, G tiles per group),
- * and `auto` (the width cbi_width_stencil / cbi_width_matmul choose; identity runs the naive kernel).
+ * and `auto`: 32 x (B/32) tiles grouped as the cbi models say (cbi_width_stencil for the stencil,
+ * cbi_block_group for the matmul); the identity plan runs as a plain 2D launch (rows2d).
  * Block sizes 128 and 256.  CUDA events, warm-up, median of --reps runs (default 20), inputs
  * rotated over enough buffers to exceed 3x the L2.  Prints ms, the ratio naive/this (> 1 is faster)
  * and the floor (bytes over 4.27 TB/s for the stencil, FMAs over 67 TFLOP/s for the matmul);
@@ -64,7 +65,7 @@ static double time_cfg(int matmul, const cbik_cfg *k, float **a, float **b, floa
     return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
 }
 
-static void bench_size(int matmul, int W, int H, int D, long long auto_w, const char *auto_label, size_t l2)
+static void bench_size(int matmul, int W, int H, int D, long long auto_g, const char *auto_label, size_t l2)
 {
     size_t n = (size_t)W * H, na = matmul ? (size_t)H * D : n, nb = matmul ? (size_t)D * W : 0;
     size_t set_bytes = (na + nb + n) * 4;
@@ -103,11 +104,10 @@ static void bench_size(int matmul, int W, int H, int D, long long auto_w, const 
             cfgs[nc] = (cbik_cfg){CBIK_TILES, blk, groups[i], 0}; labels[nc++] = "tiles";
         }
     }
-    /* auto: stencil -- the model's column width, the identity plan running the naive kernel (no
-     * remap at all); matmul -- 32x8 tiles in the block groups of cbi_block_group, row order running
-     * the plain 2D launch */
-    if (!matmul) cfgs[nc] = auto_w >= W ? (cbik_cfg){CBIK_NAIVE, 256, auto_w, 0} : (cbik_cfg){CBIK_CBI, 256, auto_w, 0};
-    else cfgs[nc] = auto_w >= (W + 31) / 32 ? (cbik_cfg){CBIK_ROWS2D, 256, auto_w, 0} : (cbik_cfg){CBIK_TILES, 256, auto_w, 0};
+    /* auto: 32 x (B/32) tiles in column groups of auto_g tiles (the cbi models' choice); a group as
+     * wide as the grid is the identity plan, run as a plain 2D launch with no remap */
+    int ablk = matmul ? 128 : 256;
+    cfgs[nc] = auto_g >= (W + 31) / 32 ? (cbik_cfg){CBIK_ROWS2D, ablk, auto_g, 0} : (cbik_cfg){CBIK_TILES, ablk, auto_g, 0};
     labels[nc++] = auto_label;
     double naive_ms[2] = {0, 0};
     for (int i = 0; i < nc; i++) {
@@ -154,7 +154,7 @@ int main(int argc, char **argv)
            prop.multiProcessorCount, l2 / 1048576.0, resident, reps);
     gpucheck_seed(12345);
     /* stencil: the model with the L2 and every resident thread (blocks go round-robin over SMs, so
-     * the reuse a row order can keep lives in the L2) */
+     * the reuse a row order can keep lives in the L2); matmul: see below */
     static const int st_sizes[] = {4096, 4037, 8192, 16384};
     static const int mm_sizes[] = {1024, 2048, 4096, 8192};
     int nst = quick ? 2 : 4, nmm = quick ? 3 : 4;
@@ -162,16 +162,16 @@ int main(int argc, char **argv)
         for (int i = 0; i < nst; i++) {
             int N = st_sizes[i];
             long long w = cbi_width_stencil(N, 9, 9, 4, (long long)l2, resident);
-            bench_size(0, N, N, 0, w, "auto", l2);
+            bench_size(0, N, N, 0, (w + 31) / 32, "auto", l2); /* column width in cells -> group in tiles */
         }
     if (!only || !strcmp(only, "matmul"))
         for (int i = 0; i < nmm; i++) {
             int N = mm_sizes[i];
             /* matmul: block groups from the wave model (cbi_block_group) with the L2 and the
-             * blocks of 32x8 tiles resident at once */
+             * blocks of 32x4 tiles (128 threads) resident at once */
             int per_sm = 0;
-            CUDA_DIE(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, cbik_matmul_tiles, 256, 0));
-            long long g = cbi_block_group((N + 31) / 32, 32, 8, N, 4, (long long)l2,
+            CUDA_DIE(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, cbik_matmul_tiles, 128, 0));
+            long long g = cbi_block_group((N + 31) / 32, 32, 4, N, 4, (long long)l2,
                                           (long long)per_sm * prop.multiProcessorCount);
             bench_size(1, N, N, N, g, "auto", l2);
         }

@@ -16,15 +16,16 @@
 #define CBIK_R 4 /* 9x9 box: radius 4 */
 #define CBIK_TX 32
 
-/* 9x9 box mean with clamped (nearest) borders, summed row by row in a fixed order */
+/* 9x9 box mean with clamped (nearest) borders, summed row by row in a fixed order; int index math
+ * as in the thesis's Listing 3 (the benchmarks stay below 2^31 cells) */
 static __device__ __forceinline__ float cbik_box9(const float *__restrict__ in, int W, int H, int x, int y)
 {
     float s = 0.0f;
 #pragma unroll
     for (int dy = -CBIK_R; dy <= CBIK_R; dy++) {
-        const float *row = in + (size_t)min(max(y + dy, 0), H - 1) * W;
+        int i = min(max(y + dy, 0), H - 1);
 #pragma unroll
-        for (int dx = -CBIK_R; dx <= CBIK_R; dx++) s += __ldg(row + min(max(x + dx, 0), W - 1));
+        for (int dx = -CBIK_R; dx <= CBIK_R; dx++) s += __ldg(in + (i * W + min(max(x + dx, 0), W - 1)));
     }
     return s * (1.0f / 81.0f);
 }

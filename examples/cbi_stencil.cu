@@ -28,10 +28,10 @@ static __device__ float box(const float *__restrict__ in, int W, int H, int x, i
 {
     float s = 0.0f;
 #pragma unroll
-    for (int dy = -R; dy <= R; dy++) {
-        const float *row = in + (size_t)min(max(y + dy, 0), H - 1) * W;
+    for (int dy = -R; dy <= R; dy++) { /* 32-bit index math: CBI_INDEX32 plans stay below 2^32 cells */
+        unsigned row = (unsigned)min(max(y + dy, 0), H - 1) * W;
 #pragma unroll
-        for (int dx = -R; dx <= R; dx++) s += row[min(max(x + dx, 0), W - 1)];
+        for (int dx = -R; dx <= R; dx++) s += in[row + min(max(x + dx, 0), W - 1)];
     }
     return s * (1.0f / ((2 * R + 1) * (2 * R + 1)));
 }

@@ -16,10 +16,7 @@ def cbi(d):
         best = min(rs, key=lambda r: r["ms"])
         au = [r for r in rs if r["order"].startswith("auto")][0]
         name = f"{best['order']} b{best['block']} w{best['w']}" + (" zz" if best["zigzag"] else "")
-        if k[0] == "matmul":
-            aname = "rows2d (no groups)" if au["w"] >= (k[1] + 31) // 32 else f"tiles G{au['w']}"
-        else:
-            aname = "none (naive)" if au["w"] >= k[1] else f"cbi w{au['w']}"
+        aname = f"rows2d b{au['block']}" if au["w"] >= (k[1] + 31) // 32 else f"tiles b{au['block']} G{au['w']}"
         print(f"{k[0]:<11}{k[1]:>6}x{k[2]:<5}{naive:>10.4f}  {name:<24}{best['ms']:>9.4f}{naive / best['ms']:>7.3f}"
               f"  {aname:<16}{naive / au['ms']:>7.3f}{best['ms'] / au['ms']:>8.3f}")
 
