@@ -20,15 +20,27 @@ NVFLAGS     := -O3 -std=c++17 -Iinclude -Werror all-warnings -Xcompiler -Wall,-W
 GPU_ARCH    := -gencode=arch=compute_$(ARCH),code=sm_$(ARCH)
 CUDA_HOME   := $(patsubst %/bin/nvcc,%,$(NVCC))
 
+# peers for the benchmarks, when present: NPP (CUDA toolkit), cuDNN (toolkit or the Python wheel)
+HAVE_NPP   := $(wildcard $(CUDA_HOME)/include/nppi_filtering_functions.h)
+CUDNN_DIR  := $(shell python3 -c "import nvidia.cudnn as m; print(m.__path__[0])" 2>/dev/null)
+ifneq ($(CUDNN_DIR),)
+CUDNN_FLAGS := -DONCHIP_HAVE_CUDNN -I$(CUDNN_DIR)/include -L$(CUDNN_DIR)/lib -l:libcudnn.so.9 -Xlinker -rpath=$(CUDNN_DIR)/lib
+else ifneq ($(wildcard $(CUDA_HOME)/include/cudnn.h),)
+CUDNN_FLAGS := -DONCHIP_HAVE_CUDNN -lcudnn
+endif
+PEER_FLAGS := $(if $(HAVE_NPP),-DONCHIP_HAVE_NPP -lnppif -lnppc) $(CUDNN_FLAGS)
+
 HEADERS       := $(shell find include -name '*.h' -o -name '*.cuh' | sort)
 HOST_TESTS    := $(patsubst tests/host/%.c,$(BUILD)/tests/host/%,$(wildcard tests/host/test_*.c))
 GPU_TESTS     := $(patsubst tests/gpu/%.cu,$(BUILD)/tests/gpu/%,$(wildcard tests/gpu/test_*.cu))
 EXAMPLES      := $(patsubst examples/%.cu,$(BUILD)/examples/%,$(wildcard examples/*.cu))
 BENCHES       := $(patsubst bench/%.cu,$(BUILD)/bench/%,$(wildcard bench/*.cu))
 # sources whose kernels must live in registers: 0 spill bytes, 0 stack frame (tools/check-resources)
-REGCHECK_SRCS := tests/gpu/test_cbi.cu
+REGCHECK_SRCS := tests/gpu/test_cbi.cu tests/gpu/test_ssam_conv.cu bench/conv.cu
 
 .PHONY: all test bench demo install clean check-nvcc host-tests
+print-%:
+	@echo $($*)
 all: check-nvcc $(HOST_TESTS) $(GPU_TESTS) $(EXAMPLES) $(BENCHES) $(BUILD)/tests/gpu/probe
 
 check-nvcc:
@@ -53,7 +65,7 @@ $(BUILD)/examples/%: examples/%.cu $(HEADERS) | check-nvcc
 
 $(BUILD)/bench/%: bench/%.cu bench/*.cuh $(HEADERS) | check-nvcc
 	@mkdir -p $(@D)
-	$(NVCC) $(NVFLAGS) $(GPU_ARCH) -Ibench -Itests/gpu $< -o $@
+	$(NVCC) $(NVFLAGS) $(GPU_ARCH) -Ibench -Itests/gpu $< -o $@ $(PEER_FLAGS)
 
 host-tests: $(HOST_TESTS)
 

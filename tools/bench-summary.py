@@ -21,9 +21,72 @@ def cbi(d):
               f"  {aname:<16}{naive / au['ms']:>7.3f}{best['ms'] / au['ms']:>8.3f}")
 
 
+def conv(d, plot=None):
+    rows = d["rows"]
+    print(f"conv on {d['device']} ({d['date']}, {rows[0]['size']}^2, median of {d['reps']}): ms, % of floor, speedup of ssam")
+    print(f"{'type':<5}{'filter':>7}{'ssam ms':>9}{'%floor':>7}{'smem':>9}{'npp':>9}{'cudnn':>9}"
+          f"{'x smem':>8}{'x npp':>7}{'x cudnn':>8}")
+    keys = []
+    for r in rows:
+        k = (r["type"], r["M"], r["N"])
+        if k not in keys:
+            keys.append(k)
+    geo = {}
+    for k in keys:
+        rs = {r["impl"]: r for r in rows if (r["type"], r["M"], r["N"]) == k}
+        s = rs["ssam"]
+        cells = []
+        for impl in ("smem", "npp", "cudnn"):
+            cells.append(f"{rs[impl]['ms']:>9.4f}" if impl in rs else f"{'-':>9}")
+        sp = []
+        for impl in ("smem", "npp", "cudnn"):
+            if impl in rs:
+                x = rs[impl]["ms"] / s["ms"]
+                sp.append(f"{x:>7.2f}x")
+                if k[1] == k[2] and k[1] >= 3:
+                    geo.setdefault((k[0], impl), []).append(x)
+            else:
+                sp.append(f"{'-':>8}")
+        print(f"{k[0]:<5}{k[1]:>4}x{k[2]:<2}{s['ms']:>9.4f}{100 * s['floor_ms'] / s['ms']:>6.0f}%" + "".join(cells) + "".join(sp))
+    for (t, impl), xs in sorted(geo.items()):
+        g = 1.0
+        for x in xs:
+            g *= x
+        print(f"geomean speedup of ssam over {impl} ({t}, square 3x3..20x20): {g ** (1 / len(xs)):.2f}x over {len(xs)} filters")
+    if plot:
+        try:
+            import matplotlib
+            matplotlib.use("Agg")
+            import matplotlib.pyplot as plt
+        except ImportError:
+            return
+        fig, ax = plt.subplots(figsize=(7, 4.5))
+        for impl, style in (("ssam", "o-"), ("smem", "s--"), ("npp", "^--"), ("cudnn", "v--")):
+            pts = sorted((r["M"], r["ms"]) for r in rows if r["impl"] == impl and r["type"] == "fp32" and r["M"] == r["N"])
+            if pts:
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], style, label=impl)
+        fl = sorted((r["M"], r["floor_ms"]) for r in rows if r["impl"] == "ssam" and r["type"] == "fp32" and r["M"] == r["N"])
+        ax.plot([p[0] for p in fl], [p[1] for p in fl], "k:", label="floor")
+        ax.set_xlabel("filter size (M = N)")
+        ax.set_ylabel("ms (8192^2 fp32)")
+        ax.set_yscale("log")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend()
+        ax.set_title(f"2D convolution on {d['device']}, {d['date']}")
+        fig.tight_layout()
+        fig.savefig(plot, dpi=110)
+        print("plot:", plot)
+
+
 def main():
     d = json.load(open(sys.argv[1]))
-    {"cbi": cbi}.get(d.get("bench"), lambda d: print("no summary for", d.get("bench")))(d)
+    plot = sys.argv[2] if len(sys.argv) > 2 else None
+    if d.get("bench") == "conv":
+        conv(d, plot)
+    elif d.get("bench") == "cbi":
+        cbi(d)
+    else:
+        print("no summary for", d.get("bench"))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,89 @@
+/* ssam/base.cuh -- what every ssam header shares: status codes, border modes, flags.
+ *
+ * WHAT
+ *   ssam (software systolic arrays, Chen et al., SC'19) keeps a warp's input in registers and moves
+ *   partial sums between lanes with shuffles.  This header holds the module's plain definitions;
+ *   the pieces are in regcache.cuh (register-cache loads, borders), shift.cuh (lane shifts, the
+ *   systolic step) and conv.cuh (1D/2D convolution generators).  ssam.cuh includes them all.
+ *
+ * STATUS CODES (returned by every host launcher; 0 is success, never printed or exited on)
+ *   SSAM_SUCCESS 0, SSAM_ENULL a NULL pointer, SSAM_ESIZE a size <= 0 or a grid too large,
+ *   SSAM_EPITCH pitch < width, SSAM_EBORDER unknown border mode, SSAM_EFILTER the weights' shape
+ *   differs from the instantiated filter, SSAM_EFLAGS unknown flag bits, SSAM_ECUDA the launch
+ *   failed (cudaPeekAtLastError() keeps the CUDA error).  ssam_strerror(rc) names each.
+ *
+ * BORDER MODES (SciPy's names; a b c d is a row, | marks its ends)
+ *   SSAM_BORDER_CONSTANT  k k | a b c d | k k   (k = the args' cval)
+ *   SSAM_BORDER_NEAREST   a a | a b c d | d d
+ *   SSAM_BORDER_REFLECT   b a | a b c d | d c   (edge repeated)
+ *   SSAM_BORDER_MIRROR    c b | a b c d | c b   (edge not repeated)
+ *   SSAM_BORDER_WRAP      c d | a b c d | a b
+ *   Every mode holds for any distance past the edge (a 20x20 filter on a 1x1 image is defined).
+ */
+#ifndef SSAM_BASE_CUH
+#define SSAM_BASE_CUH
+
+#define SSAM_SUCCESS 0
+#define SSAM_ENULL 1
+#define SSAM_ESIZE 2
+#define SSAM_EPITCH 3
+#define SSAM_EBORDER 4
+#define SSAM_EFILTER 5
+#define SSAM_EFLAGS 6
+#define SSAM_ECUDA 7
+
+#define SSAM_BORDER_CONSTANT 0
+#define SSAM_BORDER_NEAREST 1
+#define SSAM_BORDER_REFLECT 2
+#define SSAM_BORDER_MIRROR 3
+#define SSAM_BORDER_WRAP 4
+
+/* flags of the convolution arguments */
+#define SSAM_CONVOLVE 1u /* flip the filter: convolution instead of correlation */
+#define SSAM_VALID 2u    /* output only where the filter fits inside the input (no border) */
+
+#define SSAM_WARP 32
+#define SSAM__FULL 0xffffffffu
+
+static inline const char *ssam_strerror(int rc)
+{
+    switch (rc) {
+    case SSAM_SUCCESS: return "ssam: success";
+    case SSAM_ENULL: return "ssam: NULL pointer argument";
+    case SSAM_ESIZE: return "ssam: size <= 0, filter larger than a 'valid' input, or grid too large";
+    case SSAM_EPITCH: return "ssam: row pitch smaller than the row width";
+    case SSAM_EBORDER: return "ssam: unknown border mode";
+    case SSAM_EFILTER: return "ssam: filter shape differs from the instantiated kernel's";
+    case SSAM_EFLAGS: return "ssam: unknown flag bits";
+    case SSAM_ECUDA: return "ssam: CUDA launch failed (see cudaPeekAtLastError)";
+    default: return "ssam: unknown status code";
+    }
+}
+
+/* Index i of a row of n cells, mapped into [0, n) by a border mode; -1 for SSAM_BORDER_CONSTANT
+ * (the caller uses its constant).  Inside the row it returns i unchanged. */
+static __host__ __device__ __forceinline__ int ssam_border_index(int i, int n, int border)
+{
+    int p, r;
+    if ((unsigned)i < (unsigned)n) return i;
+    switch (border) {
+    case SSAM_BORDER_NEAREST: return i < 0 ? 0 : n - 1;
+    case SSAM_BORDER_WRAP:
+        r = i % n;
+        return r < 0 ? r + n : r;
+    case SSAM_BORDER_REFLECT: /* period 2n: a b c d d c b a */
+        p = 2 * n;
+        r = i % p;
+        if (r < 0) r += p;
+        return r < n ? r : p - 1 - r;
+    case SSAM_BORDER_MIRROR: /* period 2n-2: a b c d c b */
+        if (n == 1) return 0;
+        p = 2 * n - 2;
+        r = i % p;
+        if (r < 0) r += p;
+        return r < n ? r : p - r;
+    default: return -1;
+    }
+}
+
+#endif /* SSAM_BASE_CUH */

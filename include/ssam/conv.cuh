@@ -1,0 +1,209 @@
+/* ssam/conv.cuh -- 1D and 2D correlation/convolution of any filter, as software systolic arrays.
+ *
+ * WHAT (SSAM, Chen et al. SC'19: Listing 1, sections 4.1-4.7)
+ *   SSAM_CONV2D_DEFINE(name, T, M, N, P, B) defines
+ *       __global__ void name_kernel(...)                         the kernel
+ *       int name_launch(const ssam_conv2d_args *a, cudaStream_t) checks, sizes the grid, launches
+ *   for an M-wide, N-high filter (M columns, N rows -- the paper's order: M is the width), P output
+ *   rows per step of the sliding window, B threads per block.  Each warp walks down a segment of
+ *   rows keeping a window of 32*V columns (V = 16/sizeof(T): 4 floats or 2 doubles per lane,
+ *   loaded as 16-byte vectors) by P+N-1 rows in registers -- each input row loaded once, the
+ *   border applied while loading -- and computes P output rows per step with SSAM_SYSTOLIC_ROW:
+ *   V*M*N FMAs and about M shuffles per lane and row, the weights read from the kernel's
+ *   parameters.  Warps overlap by M-1 columns (overlapped blocking, section 4.5): each produces
+ *   STEP = 32V - M + 1 rounded down to whole vectors, so no lane branches in the hot loop.
+ *   SSAM_CONV1D_DEFINE(name, T, M, B) is the same along rows (N = 1, P = 1): a 1D filter applied to
+ *   every row of a 2D array (one row: a 1D signal).
+ *
+ * EXAMPLE
+ *     #include <ssam/conv.cuh>
+ *     SSAM_CONV2D_DEFINE(blur5, float, 5, 5, 4, 128)
+ *     float w[25] = {...};                              // host memory, 5 rows of 5, row-major
+ *     ssam_conv2d_args a = {0};
+ *     a.src = d_in; a.dst = d_out; a.width = W; a.height = H; a.src_pitch = W; a.dst_pitch = W;
+ *     a.weights = w; a.fw = 5; a.fh = 5; a.border = SSAM_BORDER_REFLECT;
+ *     int rc = blur5_launch(&a, stream);                // 0 or SSAM_E*: ssam_strerror(rc)
+ *
+ * CONVENTIONS (stated because they trip people up)
+ *   - Correlation by default:  out(x, y) = sum_{n<N, m<M} w[n*M + m] * in(x + m - ax, y + n - ay)
+ *     with the anchor at the centre, ax = (M-1)/2, ay = (N-1)/2 (for even sizes the anchor is the
+ *     left/upper of the two middle taps).  flags |= SSAM_CONVOLVE gives convolution:
+ *     out(x, y) = sum w[n*M + m] * in(x - m + ax, y - n + ay), i.e. the filter flipped.
+ *   - flags |= SSAM_VALID: output (W-M+1) x (H-N+1), out(x, y) = sum w[n*M+m] in(x+m, y+n) (or the
+ *     flipped filter), no border involved; SSAM_ESIZE when the filter is larger than the input.
+ *   - Weights are read from HOST memory at launch and travel in the kernel's parameters, so the
+ *     host array may be reused as soon as the launch returns.  fw/fh must equal M/N.
+ *   - Pitches are in elements (0 means the row width).  src and dst must not overlap.
+ *
+ * PARAMETERS AND LIMITS
+ *   T float or double; M, N >= 1 with M <= 30 V + 2 (122 for float, 62 for double); P >= 1; B a
+ *   multiple of 32 up to 1024.  Registers per lane about V*(P+N-1) for the cache plus V*P sums:
+ *   the definition refuses caches over 192 registers at compile time, and make test checks the
+ *   instantiations it builds for 0 spills.  Images from 1x1 up to ceil(H/P) <= 65535 block rows.
+ *   The weights are M*N*sizeof(T) bytes of kernel parameters (CUDA allows 32 KB on sm_70+).
+ */
+#ifndef SSAM_CONV_CUH
+#define SSAM_CONV_CUH
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "base.cuh"
+#include "regcache.cuh"
+#include "shift.cuh"
+
+typedef struct ssam_conv2d_args {
+    const void *src;                /* T *, device: height rows of src_pitch elements */
+    void *dst;                      /* T *, device: output rows of dst_pitch elements */
+    int width, height;              /* input size; the output's too unless SSAM_VALID */
+    long long src_pitch, dst_pitch; /* elements between rows; 0 = the row's width */
+    const void *weights;            /* T *, HOST memory: fh rows of fw weights, row-major */
+    int fw, fh;                     /* the filter's width and height: must equal M and N */
+    int border;                     /* SSAM_BORDER_* (ignored with SSAM_VALID) */
+    double cval;                    /* the value outside the image for SSAM_BORDER_CONSTANT */
+    unsigned flags;                 /* SSAM_CONVOLVE, SSAM_VALID */
+} ssam_conv2d_args;
+
+/* what the kernel needs besides pointers and weights */
+typedef struct ssam_conv2d_geom {
+    int w, h, ow, oh;   /* input and output sizes */
+    long long sp, dp;   /* pitches in elements */
+    int ax, ay;         /* input column/row of tap (0, 0) is (x - ax, y - ay) */
+    int border, vec;    /* border mode; 16-byte loads allowed */
+    int seg;            /* output rows per block row (a multiple of P) */
+    double cval;
+} ssam_conv2d_geom;
+
+/* columns per lane: one 16-byte vector */
+#define SSAM_CONV_V(T) ((int)(16 / sizeof(T)))
+/* outputs per warp and row: 32V - M + 1 less the worst misalignment, in whole vectors */
+#define SSAM_CONV_STEP(T, M) (((32 * SSAM_CONV_V(T) - (M) + 1 - (SSAM_CONV_V(T) - 1)) / SSAM_CONV_V(T)) * SSAM_CONV_V(T))
+
+/* Host-side checks and geometry shared by every instantiation; 0 or an SSAM_E* code. */
+static inline int ssam__conv2d_prepare(const ssam_conv2d_args *a, int M, int N, int P, int B, int V, int step,
+                                       ssam_conv2d_geom *g, dim3 *grid)
+{
+    long long gx, gy;
+    if (!a || !a->src || !a->dst || !a->weights) return SSAM_ENULL;
+    if (a->flags & ~(SSAM_CONVOLVE | SSAM_VALID)) return SSAM_EFLAGS;
+    if (a->fw != M || a->fh != N) return SSAM_EFILTER;
+    if (a->width <= 0 || a->height <= 0) return SSAM_ESIZE;
+    if (!(a->flags & SSAM_VALID) && (a->border < SSAM_BORDER_CONSTANT || a->border > SSAM_BORDER_WRAP))
+        return SSAM_EBORDER;
+    g->w = a->width;
+    g->h = a->height;
+    if (a->flags & SSAM_VALID) {
+        if (M > a->width || N > a->height) return SSAM_ESIZE;
+        g->ow = a->width - M + 1;
+        g->oh = a->height - N + 1;
+        g->ax = g->ay = 0;
+        g->border = SSAM_BORDER_NEAREST; /* only lanes whose outputs are discarded read past the edge */
+    } else {
+        g->ow = a->width;
+        g->oh = a->height;
+        /* correlation anchor (M-1)/2; the flipped filter of a convolution moves it to M-1-(M-1)/2 */
+        g->ax = (a->flags & SSAM_CONVOLVE) ? M - 1 - (M - 1) / 2 : (M - 1) / 2;
+        g->ay = (a->flags & SSAM_CONVOLVE) ? N - 1 - (N - 1) / 2 : (N - 1) / 2;
+        g->border = a->border;
+    }
+    g->sp = a->src_pitch ? a->src_pitch : a->width;
+    g->dp = a->dst_pitch ? a->dst_pitch : g->ow;
+    if (g->sp < a->width || g->dp < g->ow) return SSAM_EPITCH;
+    g->vec = ssam_vec_ok(a->src, g->sp, V);
+    g->cval = a->cval;
+    gx = (g->ow + (long long)(B / 32) * step - 1) / ((long long)(B / 32) * step);
+    {
+        /* segments: enough warps for every SM several times over, each segment >= P rows */
+        int dev = 0, sms = 132;
+        long long warps_x = (g->ow + step - 1) / step, want;
+        if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
+            return SSAM_ECUDA;
+        want = (48LL * sms + warps_x - 1) / warps_x; /* segments wanted */
+        if (want < 1) want = 1;
+        g->seg = (int)((g->oh + want - 1) / want);
+        if (g->seg > 4096) g->seg = 4096; /* the row table: (seg + N - 1) ints of shared memory */
+        g->seg = (g->seg + P - 1) / P * P;
+        gy = (g->oh + g->seg - 1) / g->seg;
+    }
+    if (gx > 2147483647LL || gy > 65535) return SSAM_ESIZE;
+    grid->x = (unsigned)gx;
+    grid->y = (unsigned)gy;
+    grid->z = 1;
+    return SSAM_SUCCESS;
+}
+
+/* The kernel body.  A warp owns STEP output columns and the rows [Ys, Ye) of one segment; it keeps
+ * a window of P+N-1 rows x 32V columns in registers, loading each input row once: N-1 rows before
+ * the first chunk, then P rows per chunk of P output rows, sliding the window between chunks.  The
+ * block first maps the segment's input rows through the border into a shared table (rows[]), so
+ * no border arithmetic is unrolled into the loads. */
+#define SSAM__CONV2D_BODY(T, M, N, P, B, src, dst, g, wts)                                                  \
+    do {                                                                                                   \
+        enum { V = SSAM_CONV_V(T), R = (P) + (N)-1, STEP = SSAM_CONV_STEP(T, M) };                         \
+        extern __shared__ int ssam__rowtab[];                                                              \
+        const int Ys = blockIdx.y * (g).seg;                                                               \
+        const int Ye = min(Ys + (g).seg, (g).oh);                                                          \
+        for (int i = threadIdx.x; i < (g).seg + (N)-1; i += (B))                                          \
+            ssam__rowtab[i] = ssam_border_index(Ys - (g).ay + i, (g).h, (g).border);                       \
+        __syncthreads();                                                                                   \
+        const int lane = threadIdx.x & 31;                                                                 \
+        const int X0 = (blockIdx.x * ((B) / 32) + (threadIdx.x >> 5)) * STEP;                              \
+        if (X0 >= (g).ow) return; /* whole warps only: the shuffles need every lane */                    \
+        const int xa = X0 - (g).ax;                  /* input column of output X0's first tap */           \
+        const int xi = xa - (((xa % V) + V) % V);     /* the warp's first cached column, aligned */        \
+        const int s = xa - xi;                       /* local column of output X0 */                       \
+        const int x = xi + V * lane;                                                                       \
+        const T cval = (T)(g).cval;                                                                        \
+        int cx[V], in;                                                                                     \
+        T data[V][R], out[V];                                                                              \
+        SSAM_REGCACHE_COLUMNS(V, cx, in, x, (g).w, (g).border, (g).vec);                                   \
+        if ((N) > 1) SSAM_REGCACHE_ROWS(T, V, data, 0, (N)-1, src, (g).sp, x, cx, in, ssam__rowtab, cval); \
+        _Pragma("unroll 1") for (int y0 = Ys; y0 < Ye; y0 += (P)) {                                        \
+            const int *rows = ssam__rowtab + (y0 - Ys) + (N)-1;                                            \
+            SSAM_REGCACHE_ROWS(T, V, data, (N)-1, P, src, (g).sp, x, cx, in, rows, cval);                  \
+            _Pragma("unroll") for (int p = 0; p < (P); p++) {                                              \
+                SSAM_SYSTOLIC_ROW(T, V, M, N, out, data, p, wts);                                          \
+                if (y0 + p < Ye) {                                                                         \
+                    T *drow = (dst) + (long long)(y0 + p) * (g).dp;                                        \
+                    _Pragma("unroll") for (int k = 0; k < V; k++) {                                        \
+                        const int u = V * lane + k - s; /* output offset within this warp's STEP */       \
+                        if (u >= 0 && u < STEP && X0 + u < (g).ow) drow[X0 + u] = out[k];                  \
+                    }                                                                                      \
+                }                                                                                          \
+            }                                                                                              \
+            SSAM_REGCACHE_SLIDE(V, data, (N)-1, P);                                                        \
+        }                                                                                                  \
+    } while (0)
+
+#define SSAM_CONV2D_DEFINE(name, T, M, N, P, B)                                                             \
+    typedef struct name##_weights {                                                                        \
+        T w[(M) * (N)];                                                                                    \
+    } name##_weights;                                                                                      \
+    typedef char name##__filter_fits_a_warp[(SSAM_CONV_STEP(T, M) >= SSAM_CONV_V(T)) ? 1 : -1];            \
+    typedef char name##__cache_fits_registers[(SSAM_CONV_V(T) * ((P) + (N)-1) <= 192) ? 1 : -1];           \
+    typedef char name##__block_is_whole_warps[((B) % 32 == 0 && (B) > 0 && (B) <= 1024 && (P) >= 1) ? 1 : -1]; \
+    __global__ void __launch_bounds__(B, 1) name##_kernel(const T *__restrict__ src, T *__restrict__ dst,      \
+                                                       ssam_conv2d_geom g, name##_weights wt)               \
+    {                                                                                                      \
+        SSAM__CONV2D_BODY(T, M, N, P, B, src, dst, g, wt.w);                                               \
+    }                                                                                                      \
+    static inline __attribute__((unused)) int name##_launch(const ssam_conv2d_args *a, cudaStream_t stream) \
+    {                                                                                                      \
+        ssam_conv2d_geom g;                                                                                \
+        name##_weights wt;                                                                                 \
+        dim3 grid;                                                                                         \
+        const T *hw;                                                                                       \
+        int rc = ssam__conv2d_prepare(a, M, N, P, B, SSAM_CONV_V(T), SSAM_CONV_STEP(T, M), &g, &grid);     \
+        if (rc) return rc;                                                                                 \
+        hw = (const T *)a->weights;                                                                        \
+        for (int i = 0; i < (M) * (N); i++) /* convolution: the filter flipped both ways */                \
+            wt.w[i] = (a->flags & SSAM_CONVOLVE) ? hw[(M) * (N)-1 - i] : hw[i];                            \
+        name##_kernel<<<grid, B, (size_t)(g.seg + (N)-1) * sizeof(int), stream>>>((const T *)a->src, (T *)a->dst, g, wt); \
+        return cudaPeekAtLastError() == cudaSuccess ? SSAM_SUCCESS : SSAM_ECUDA;                           \
+    }
+
+/* a 1D filter of M taps along every row (N = 1, one row per lane) */
+#define SSAM_CONV1D_DEFINE(name, T, M, B) SSAM_CONV2D_DEFINE(name, T, M, 1, 1, B)
+
+#endif /* SSAM_CONV_CUH */

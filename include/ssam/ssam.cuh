@@ -1,0 +1,13 @@
+/* ssam/ssam.cuh -- the ssam module in one include: software systolic arrays (Chen et al., SC'19).
+ *   base.cuh      status codes, border modes, flags, ssam_border_index
+ *   regcache.cuh  SSAM_REGCACHE_LOAD: a warp's tile of rows in registers, borders applied at load
+ *   shift.cuh     ssam_shift_down/up, SSAM_SYSTOLIC_ROW: partial sums moved between lanes
+ *   conv.cuh      SSAM_CONV2D_DEFINE / SSAM_CONV1D_DEFINE: correlation and convolution generators
+ * Each header also compiles alone; copy include/ssam/ to vendor the module. */
+#ifndef SSAM_SSAM_CUH
+#define SSAM_SSAM_CUH
+#include "base.cuh"
+#include "regcache.cuh"
+#include "shift.cuh"
+#include "conv.cuh"
+#endif

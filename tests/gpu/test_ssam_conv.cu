@@ -1,0 +1,214 @@
+/* tests/gpu/test_ssam_conv.cu -- ssam/conv.cuh against a CPU reference in double: square and
+ * non-square filters from 1x1 to 20x20 and wider than a warp (33 columns), float and double, 1D,
+ * images from 1x1 to ragged sizes, pitch larger than the width (aligned and not), every border mode,
+ * 'valid', correlation and convolution; outputs and the padding past the width poisoned first;
+ * every error code. */
+#include <ssam/conv.cuh>
+
+#include "gpucheck.h"
+
+SSAM_CONV2D_DEFINE(f1x1, float, 1, 1, 4, 128)
+SSAM_CONV2D_DEFINE(f2x2, float, 2, 2, 8, 128)
+SSAM_CONV2D_DEFINE(f3x3, float, 3, 3, 8, 128)
+SSAM_CONV2D_DEFINE(f5x5, float, 5, 5, 8, 256)
+SSAM_CONV2D_DEFINE(f9x1, float, 9, 1, 4, 128)
+SSAM_CONV2D_DEFINE(f1x9, float, 1, 9, 4, 128)
+SSAM_CONV2D_DEFINE(f7x3, float, 7, 3, 4, 64)
+SSAM_CONV2D_DEFINE(f3x7, float, 3, 7, 2, 128)
+SSAM_CONV2D_DEFINE(f9x9, float, 9, 9, 4, 128)
+SSAM_CONV2D_DEFINE(f20x20, float, 20, 20, 1, 128)
+SSAM_CONV2D_DEFINE(f33x5, float, 33, 5, 2, 128)
+SSAM_CONV2D_DEFINE(d1x1, double, 1, 1, 4, 128)
+SSAM_CONV2D_DEFINE(d3x3, double, 3, 3, 4, 128)
+SSAM_CONV2D_DEFINE(d4x6, double, 4, 6, 2, 96)
+SSAM_CONV2D_DEFINE(d20x20, double, 20, 20, 1, 128)
+SSAM_CONV1D_DEFINE(f1d9, float, 9, 128)
+SSAM_CONV1D_DEFINE(d1d15, double, 15, 64)
+
+typedef int (*launch_fn)(const ssam_conv2d_args *, cudaStream_t);
+typedef struct kern {
+    const char *name;
+    launch_fn launch;
+    int M, N, is_double;
+} kern;
+
+static const kern kernels[] = {
+    {"float 1x1", f1x1_launch, 1, 1, 0},       {"float 2x2", f2x2_launch, 2, 2, 0},
+    {"float 3x3", f3x3_launch, 3, 3, 0},       {"float 5x5", f5x5_launch, 5, 5, 0},
+    {"float 9x1", f9x1_launch, 9, 1, 0},       {"float 1x9", f1x9_launch, 1, 9, 0},
+    {"float 7x3", f7x3_launch, 7, 3, 0},       {"float 3x7", f3x7_launch, 3, 7, 0},
+    {"float 9x9", f9x9_launch, 9, 9, 0},       {"float 20x20", f20x20_launch, 20, 20, 0},
+    {"float 33x5", f33x5_launch, 33, 5, 0},    {"float 1D 9", f1d9_launch, 9, 1, 0},
+    {"double 1x1", d1x1_launch, 1, 1, 1},      {"double 3x3", d3x3_launch, 3, 3, 1},
+    {"double 4x6", d4x6_launch, 4, 6, 1},      {"double 20x20", d20x20_launch, 20, 20, 1},
+    {"double 1D 15", d1d15_launch, 15, 1, 1},
+};
+
+/* the reference's own border rule: fold step by step (independent of ssam_border_index) */
+static int ref_index(int i, int n, int border)
+{
+    if (i >= 0 && i < n) return i;
+    switch (border) {
+    case SSAM_BORDER_NEAREST: return i < 0 ? 0 : n - 1;
+    case SSAM_BORDER_WRAP: return ((i % n) + n) % n;
+    case SSAM_BORDER_REFLECT:
+        while (i < 0 || i >= n) i = i < 0 ? -i - 1 : 2 * n - 1 - i;
+        return i;
+    case SSAM_BORDER_MIRROR:
+        if (n == 1) return 0;
+        while (i < 0 || i >= n) i = i < 0 ? -i : 2 * n - 2 - i;
+        return i;
+    default: return -1;
+    }
+}
+
+/* out(x, y) by the definitions in conv.cuh, in double */
+static void reference(const double *in, int W, int H, long long sp, const double *w, int M, int N, int border,
+                      double cval, unsigned flags, double *out, int *ow, int *oh)
+{
+    int valid = (flags & SSAM_VALID) != 0, conv = (flags & SSAM_CONVOLVE) != 0;
+    *ow = valid ? W - M + 1 : W;
+    *oh = valid ? H - N + 1 : H;
+    int cx = (M - 1) / 2, cy = (N - 1) / 2;
+    for (int y = 0; y < *oh; y++)
+        for (int x = 0; x < *ow; x++) {
+            double s = 0;
+            for (int n = 0; n < N; n++)
+                for (int m = 0; m < M; m++) {
+                    int ix, iy;
+                    if (valid) { ix = conv ? x + M - 1 - m : x + m; iy = conv ? y + N - 1 - n : y + n; }
+                    else { ix = conv ? x - m + cx : x + m - cx; iy = conv ? y - n + cy : y + n - cy; }
+                    int jx = ref_index(ix, W, border), jy = ref_index(iy, H, border);
+                    double v = (jx < 0 || jy < 0) ? cval : in[(long long)jy * sp + jx];
+                    s += w[n * M + m] * v;
+                }
+            out[(long long)y * *ow + x] = s;
+        }
+}
+
+static const char *border_name[] = {"constant", "nearest", "reflect", "mirror", "wrap"};
+
+/* one kernel over every size, pitch, border, mode and flip */
+static void run_kernel(const kern *k, int light)
+{
+    static const int sizes[][2] = {{1, 1}, {31, 33}, {1000, 3}, {3, 200}, {257, 190}, {130, 67}};
+    int nsizes = light ? 3 : (int)(sizeof sizes / sizeof *sizes);
+    char name[128];
+    snprintf(name, sizeof name, "ssam conv %s: every border, valid, conv/corr, pitch, ragged sizes", k->name);
+    case_begin(name);
+    size_t es = k->is_double ? 8 : 4;
+    double tol = k->is_double ? 1e-12 : 1e-5;
+    for (int si = 0; si < nsizes && !check__failed_case; si++) {
+        int W = sizes[si][0], H = sizes[si][1];
+        for (int pk = 0; pk < 2 && !check__failed_case; pk++) {
+            /* pk 0: pitch = width; pk 1: a larger pitch (odd: no 16-byte loads) */
+            long long sp = pk ? W + 5 : W, dp = pk ? W + 3 : W;
+            size_t nin = (size_t)sp * H, nout = (size_t)dp * H;
+            double *hin = (double *)malloc(nin * 8), *hw = (double *)malloc((size_t)k->M * k->N * 8);
+            double *ref = (double *)malloc((size_t)W * H * 8);
+            void *hbuf = malloc((nin > nout ? nin : nout) * es), *hwt = malloc((size_t)k->M * k->N * es);
+            for (size_t i = 0; i < nin; i++) hin[i] = gpucheck_uniform();
+            for (int i = 0; i < k->M * k->N; i++) hw[i] = gpucheck_uniform();
+            /* the reference sees what the GPU sees: inputs rounded to the element type */
+            for (size_t i = 0; i < nin; i++) {
+                if (k->is_double) ((double *)hbuf)[i] = hin[i];
+                else { ((float *)hbuf)[i] = (float)hin[i]; hin[i] = (float)hin[i]; }
+            }
+            for (int i = 0; i < k->M * k->N; i++) {
+                if (k->is_double) ((double *)hwt)[i] = hw[i];
+                else { ((float *)hwt)[i] = (float)hw[i]; hw[i] = (float)hw[i]; }
+            }
+            void *din = NULL, *dout = NULL;
+            CUDA_OK(cudaMalloc(&din, nin * es));
+            CUDA_OK(cudaMalloc(&dout, nout * es));
+            CUDA_OK(cudaMemcpy(din, hbuf, nin * es, cudaMemcpyHostToDevice));
+            for (int mode = 0; mode < 6 && !check__failed_case; mode++) { /* 5 borders, then valid */
+                for (int conv = 0; conv < 2 && !check__failed_case; conv++) {
+                    unsigned flags = (conv ? SSAM_CONVOLVE : 0u) | (mode == 5 ? SSAM_VALID : 0u);
+                    int border = mode == 5 ? SSAM_BORDER_NEAREST : mode;
+                    if (mode == 5 && (k->M > W || k->N > H)) continue;
+                    double cval = 0.375;
+                    int ow, oh;
+                    reference(hin, W, H, sp, hw, k->M, k->N, border, cval, flags, ref, &ow, &oh);
+                    long long odp = (mode == 5 && pk == 0) ? ow : dp; /* valid, pitch 0: the output width */
+                    CUDA_OK(cudaMemset(dout, 0xFF, nout * es)); /* NaN poison */
+                    ssam_conv2d_args a;
+                    memset(&a, 0, sizeof a);
+                    a.src = din; a.dst = dout; a.width = W; a.height = H;
+                    a.src_pitch = sp; a.dst_pitch = pk ? dp : 0;
+                    a.weights = hwt; a.fw = k->M; a.fh = k->N;
+                    a.border = border; a.cval = cval; a.flags = flags;
+                    int rc = k->launch(&a, 0);
+                    CHECK(rc == 0, "launch rc %d (%s)", rc, ssam_strerror(rc));
+                    CUDA_OK(cudaDeviceSynchronize());
+                    CUDA_OK(cudaMemcpy(hbuf, dout, nout * es, cudaMemcpyDeviceToHost));
+                    double num = 0, den = 0;
+                    long long unwritten = 0, overwritten = 0;
+                    for (long long i = 0; i < (long long)nout; i++) {
+                        long long y = i / odp, x = i % odp;
+                        double v = k->is_double ? ((double *)hbuf)[i] : ((float *)hbuf)[i];
+                        if (y < oh && x < ow) {
+                            if (!isfinite(v)) { unwritten++; continue; }
+                            double r = ref[y * ow + x];
+                            num += (v - r) * (v - r);
+                            den += r * r;
+                        } else if (!isnan(v)) overwritten++; /* padding and rows past the output */
+                    }
+                    double err = den > 0 ? sqrt(num / den) : sqrt(num);
+                    CHECK(unwritten == 0 && overwritten == 0, "%dx%d pitch %lld %s%s%s: %lld unwritten, %lld written "
+                          "outside the output", W, H, sp, mode == 5 ? "valid" : border_name[mode],
+                          conv ? " convolve" : "", "", unwritten, overwritten);
+                    CHECK(err < tol, "%dx%d pitch %lld %s%s: relative error %.3g", W, H, sp,
+                          mode == 5 ? "valid" : border_name[mode], conv ? " convolve" : "", err);
+                }
+            }
+            cudaFree(din);
+            cudaFree(dout);
+            free(hin); free(hw); free(ref); free(hbuf); free(hwt);
+        }
+    }
+    case_end();
+}
+
+static void test_errors(void)
+{
+    case_begin("ssam conv error codes are returned before any launch");
+    float w[9] = {0}, *d = NULL;
+    CUDA_OK(cudaMalloc(&d, 64 * 64 * 4));
+    ssam_conv2d_args a, b;
+    memset(&a, 0, sizeof a);
+    a.src = d; a.dst = d + 32 * 64; a.width = 32; a.height = 16; a.weights = w; a.fw = 3; a.fh = 3;
+    a.border = SSAM_BORDER_REFLECT;
+    CHECK(f3x3_launch(&a, 0) == 0, "valid arguments");
+    CHECK(f3x3_launch(NULL, 0) == SSAM_ENULL, "NULL args");
+    b = a; b.src = NULL; CHECK(f3x3_launch(&b, 0) == SSAM_ENULL, "NULL src");
+    b = a; b.dst = NULL; CHECK(f3x3_launch(&b, 0) == SSAM_ENULL, "NULL dst");
+    b = a; b.weights = NULL; CHECK(f3x3_launch(&b, 0) == SSAM_ENULL, "NULL weights");
+    b = a; b.width = 0; CHECK(f3x3_launch(&b, 0) == SSAM_ESIZE, "width 0");
+    b = a; b.height = -2; CHECK(f3x3_launch(&b, 0) == SSAM_ESIZE, "height < 0");
+    b = a; b.src_pitch = 31; CHECK(f3x3_launch(&b, 0) == SSAM_EPITCH, "src pitch < width");
+    b = a; b.dst_pitch = 8; CHECK(f3x3_launch(&b, 0) == SSAM_EPITCH, "dst pitch < width");
+    b = a; b.border = 5; CHECK(f3x3_launch(&b, 0) == SSAM_EBORDER, "border 5");
+    b = a; b.border = -1; CHECK(f3x3_launch(&b, 0) == SSAM_EBORDER, "border -1");
+    b = a; b.fw = 5; CHECK(f3x3_launch(&b, 0) == SSAM_EFILTER, "filter width differs");
+    b = a; b.fh = 1; CHECK(f3x3_launch(&b, 0) == SSAM_EFILTER, "filter height differs");
+    b = a; b.flags = 8; CHECK(f3x3_launch(&b, 0) == SSAM_EFLAGS, "unknown flag");
+    b = a; b.flags = SSAM_VALID; b.width = 2; CHECK(f3x3_launch(&b, 0) == SSAM_ESIZE, "valid, filter wider");
+    b = a; b.flags = SSAM_VALID; b.border = 99; CHECK(f3x3_launch(&b, 0) == 0, "valid ignores the border");
+    CHECK(strstr(ssam_strerror(SSAM_EPITCH), "pitch") != NULL && strstr(ssam_strerror(77), "unknown"), "strerror");
+    CUDA_OK(cudaDeviceSynchronize());
+    cudaFree(d);
+    case_end();
+}
+
+/* usage: test_ssam_conv [--light]   (--light: small sizes only, for compute-sanitizer) */
+int main(int argc, char **argv)
+{
+    int light = argc > 1 && strcmp(argv[1], "--light") == 0;
+    uint64_t seed = (uint64_t)time(NULL);
+    gpucheck_seed(seed);
+    printf("seed %llu\n", (unsigned long long)seed);
+    test_errors();
+    for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++) run_kernel(&kernels[i], light);
+    return check_exit();
+}
