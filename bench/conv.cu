@@ -68,6 +68,8 @@
     X(2, 2, 8) X(3, 3, 8) X(4, 4, 8) X(5, 5, 8) X(7, 7, 4) X(9, 9, 4) X(11, 11, 2) X(13, 13, 2) X(15, 15, 1) \
         X(17, 17, 1) X(20, 20, 1) X(9, 1, 8) X(1, 9, 8) X(7, 3, 8) X(3, 7, 4)
 #define FILTERS_F64(X) X(3, 3, 4) X(5, 5, 4) X(9, 9, 2) X(15, 15, 1) X(20, 20, 1)
+/* other rows-per-step choices, timed too (impl "ssam-P<p>"); the table takes the fastest */
+#define ALTS_F32(X) X(3, 3, 4) X(5, 5, 4) X(9, 9, 2) X(11, 11, 1) X(13, 13, 1)
 /* block size per instantiation: 64 threads where the 168-register cap of 128 would spill */
 #define BLOCK_F64(M) 128
 
@@ -79,17 +81,20 @@
     SMEM_CONV_DEFINE(smem_f64_##M##x##N, double, M, N)
 FILTERS_F32(DEF_F32)
 FILTERS_F64(DEF_F64)
+#define DEF_ALT(M, N, P) SSAM_CONV2D_DEFINE(ssam_f32_##M##x##N##_p##P, float, M, N, P, 128)
+ALTS_F32(DEF_ALT)
 
 typedef int (*ssam_fn)(const ssam_conv2d_args *, cudaStream_t);
 typedef struct entry {
-    int M, N, P, dbl;
+    int M, N, P, dbl, alt;
     ssam_fn ssam;
     void (*smem_f)(const float *, float *, int, int, const float *);
     void (*smem_d)(const double *, double *, int, int, const double *);
 } entry;
-#define ENT_F32(M, N, P) {M, N, P, 0, ssam_f32_##M##x##N##_launch, smem_f32_##M##x##N##_run, NULL},
-#define ENT_F64(M, N, P) {M, N, P, 1, ssam_f64_##M##x##N##_launch, NULL, smem_f64_##M##x##N##_run},
-static const entry entries[] = {FILTERS_F32(ENT_F32) FILTERS_F64(ENT_F64)};
+#define ENT_F32(M, N, P) {M, N, P, 0, 0, ssam_f32_##M##x##N##_launch, smem_f32_##M##x##N##_run, NULL},
+#define ENT_F64(M, N, P) {M, N, P, 1, 0, ssam_f64_##M##x##N##_launch, NULL, smem_f64_##M##x##N##_run},
+#define ENT_ALT(M, N, P) {M, N, P, 0, 1, ssam_f32_##M##x##N##_p##P##_launch, NULL, NULL},
+static const entry entries[] = {FILTERS_F32(ENT_F32) FILTERS_F64(ENT_F64) ALTS_F32(ENT_ALT)};
 
 static int reps = 20;
 static FILE *json;
@@ -304,7 +309,23 @@ int main(int argc, char **argv)
         float hwf[400];
         for (int i = 0; i < e->M * e->N; i++) { hw[i] = gpucheck_uniform(); hwf[i] = (float)hw[i]; }
         c.hw = e->dbl ? (void *)hw : (void *)hwf;
-        double t = time_it(run_smem, &c);
+        double t;
+        if (e->alt) { /* another P for the same filter: time it, check it against the smem kernel */
+            char name[16];
+            snprintf(name, sizeof name, "ssam-P%d", e->P);
+            entry base = *e;
+            base.alt = 0;
+            for (size_t k = 0; k < ei; k++)
+                if (!entries[k].alt && !entries[k].dbl && entries[k].M == e->M && entries[k].N == e->N) base = entries[k];
+            c.e = &base;
+            run_smem(&c, 1);
+            CUDA_DIE(cudaMemcpy(ref, c.out[1], n * 4, cudaMemcpyDeviceToDevice));
+            c.e = e;
+            t = time_it(run_ssam, &c);
+            report(name, e, S, t, compare(c.out[1], ref, n, 0));
+            continue;
+        }
+        t = time_it(run_smem, &c);
         CUDA_DIE(cudaMemcpy(ref, c.out[1], n * (e->dbl ? 8 : 4), cudaMemcpyDeviceToDevice));
         report("smem", e, S, t, -1);
         t = time_it(run_ssam, &c);

@@ -34,7 +34,7 @@ def conv(d, plot=None):
     geo = {}
     for k in keys:
         rs = {r["impl"]: r for r in rows if (r["type"], r["M"], r["N"]) == k}
-        s = rs["ssam"]
+        s = min((r for r in rs.values() if r["impl"].startswith("ssam")), key=lambda r: r["ms"])
         cells = []
         for impl in ("smem", "npp", "cudnn"):
             cells.append(f"{rs[impl]['ms']:>9.4f}" if impl in rs else f"{'-':>9}")
@@ -47,7 +47,8 @@ def conv(d, plot=None):
                     geo.setdefault((k[0], impl), []).append(x)
             else:
                 sp.append(f"{'-':>8}")
-        print(f"{k[0]:<5}{k[1]:>4}x{k[2]:<2}{s['ms']:>9.4f}{100 * s['floor_ms'] / s['ms']:>6.0f}%" + "".join(cells) + "".join(sp))
+        print(f"{k[0]:<5}{k[1]:>4}x{k[2]:<2}{s['ms']:>9.4f}{100 * s['floor_ms'] / s['ms']:>6.0f}%" + "".join(cells) + "".join(sp)
+              + f"  P{s['P']}")
     for (t, impl), xs in sorted(geo.items()):
         g = 1.0
         for x in xs:
@@ -62,7 +63,11 @@ def conv(d, plot=None):
             return
         fig, ax = plt.subplots(figsize=(7, 4.5))
         for impl, style in (("ssam", "o-"), ("smem", "s--"), ("npp", "^--"), ("cudnn", "v--")):
-            pts = sorted((r["M"], r["ms"]) for r in rows if r["impl"] == impl and r["type"] == "fp32" and r["M"] == r["N"])
+            best = {}
+            for r in rows:
+                if r["impl"].split("-")[0] == impl and r["type"] == "fp32" and r["M"] == r["N"]:
+                    best[r["M"]] = min(best.get(r["M"], 1e30), r["ms"])
+            pts = sorted(best.items())
             if pts:
                 ax.plot([p[0] for p in pts], [p[1] for p in pts], style, label=impl)
         fl = sorted((r["M"], r["floor_ms"]) for r in rows if r["impl"] == "ssam" and r["type"] == "fp32" and r["M"] == r["N"])

@@ -122,7 +122,7 @@ static inline int ssam__conv2d_prepare(const ssam_conv2d_args *a, int M, int N, 
         want = (48LL * sms + warps_x - 1) / warps_x; /* segments wanted */
         if (want < 1) want = 1;
         g->seg = (int)((g->oh + want - 1) / want);
-        if (g->seg > 4096) g->seg = 4096; /* the row table: (seg + N - 1) ints of shared memory */
+        if (g->seg > 4096) g->seg = 4096; /* the row table: (seg + N - 1 + P) ints of shared memory */
         g->seg = (g->seg + P - 1) / P * P;
         gy = (g->oh + g->seg - 1) / g->seg;
     }
@@ -144,7 +144,7 @@ static inline int ssam__conv2d_prepare(const ssam_conv2d_args *a, int M, int N, 
         extern __shared__ int ssam__rowtab[];                                                              \
         const int Ys = blockIdx.y * (g).seg;                                                               \
         const int Ye = min(Ys + (g).seg, (g).oh);                                                          \
-        for (int i = threadIdx.x; i < (g).seg + (N)-1; i += (B))                                          \
+        for (int i = threadIdx.x; i < (g).seg + (N)-1 + (P); i += (B))                                    \
             ssam__rowtab[i] = ssam_border_index(Ys - (g).ay + i, (g).h, (g).border);                       \
         __syncthreads();                                                                                   \
         const int lane = threadIdx.x & 31;                                                                 \
@@ -156,12 +156,16 @@ static inline int ssam__conv2d_prepare(const ssam_conv2d_args *a, int M, int N, 
         const int x = xi + V * lane;                                                                       \
         const T cval = (T)(g).cval;                                                                        \
         int cx[V], in;                                                                                     \
-        T data[V][R], out[V];                                                                              \
+        T data[V][R], nxt[V][P], out[V];                                                                   \
         SSAM_REGCACHE_COLUMNS(V, cx, in, x, (g).w, (g).border, (g).vec);                                   \
         if ((N) > 1) SSAM_REGCACHE_ROWS(T, V, data, 0, (N)-1, src, (g).sp, x, cx, in, ssam__rowtab, cval); \
+        SSAM_REGCACHE_ROWS(T, V, nxt, 0, P, src, (g).sp, x, cx, in, ssam__rowtab + (N)-1, cval);           \
         _Pragma("unroll 1") for (int y0 = Ys; y0 < Ye; y0 += (P)) {                                        \
-            const int *rows = ssam__rowtab + (y0 - Ys) + (N)-1;                                            \
-            SSAM_REGCACHE_ROWS(T, V, data, (N)-1, P, src, (g).sp, x, cx, in, rows, cval);                  \
+            /* this chunk's rows were prefetched; fetch the next chunk's before computing this one, so  \
+             * the loads fly while the FMAs run (the table covers P rows past the segment) */             \
+            _Pragma("unroll") for (int r = 0; r < (P); r++)                                                \
+                _Pragma("unroll") for (int j = 0; j < V; j++) data[j][(N)-1 + r] = nxt[j][r];              \
+            SSAM_REGCACHE_ROWS(T, V, nxt, 0, P, src, (g).sp, x, cx, in, ssam__rowtab + (y0 - Ys) + (N)-1 + (P), cval); \
             _Pragma("unroll") for (int p = 0; p < (P); p++) {                                              \
                 SSAM_SYSTOLIC_ROW(T, V, M, N, out, data, p, wts);                                          \
                 if (y0 + p < Ye) {                                                                         \
@@ -199,7 +203,7 @@ static inline int ssam__conv2d_prepare(const ssam_conv2d_args *a, int M, int N, 
         hw = (const T *)a->weights;                                                                        \
         for (int i = 0; i < (M) * (N); i++) /* convolution: the filter flipped both ways */                \
             wt.w[i] = (a->flags & SSAM_CONVOLVE) ? hw[(M) * (N)-1 - i] : hw[i];                            \
-        name##_kernel<<<grid, B, (size_t)(g.seg + (N)-1) * sizeof(int), stream>>>((const T *)a->src, (T *)a->dst, g, wt); \
+        name##_kernel<<<grid, B, (size_t)(g.seg + (N)-1 + (P)) * sizeof(int), stream>>>((const T *)a->src, (T *)a->dst, g, wt); \
         return cudaPeekAtLastError() == cudaSuccess ? SSAM_SUCCESS : SSAM_ECUDA;                           \
     }
 
