@@ -8,7 +8,9 @@
  * All use the nearest/replicate border (cuDNN pads with zeros: its output is not compared).
  * ms is the median of --reps runs after warm-up; the floor is max(bytes / 4.27 TB/s, FMAs / peak)
  * with one read and one write of the image and FP32 67 TFLOP/s, FP64 34 TFLOP/s.
- * usage: conv [--json PATH] [--reps N] [--size S] */
+ * usage: conv [--json PATH] [--reps N] [--size S] [--only MxN] [--no-peers]
+ *   --only 20x20 times that filter alone; --no-peers skips NPP and cuDNN (for ncu: profile with
+ *   --only and --no-peers, e.g. ncu --kernel-name regex:ssam_f32_20x20 --launch-count 1 ...). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -233,13 +235,15 @@ static double compare(const void *a, const void *b, size_t n, int dbl)
 
 int main(int argc, char **argv)
 {
-    int S = 8192;
+    int S = 8192, only_m = 0, only_n = 0, peers = 1;
     const char *jpath = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--json") && i + 1 < argc) jpath = argv[++i];
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--size") && i + 1 < argc) S = atoi(argv[++i]);
-        else { fprintf(stderr, "usage: %s [--json PATH] [--reps N] [--size S]\n", argv[0]); return 2; }
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc && sscanf(argv[i + 1], "%dx%d", &only_m, &only_n) == 2) i++;
+        else if (!strcmp(argv[i], "--no-peers")) peers = 0;
+        else { fprintf(stderr, "usage: %s [--json PATH] [--reps N] [--size S] [--only MxN] [--no-peers]\n", argv[0]); return 2; }
     }
     if (reps < 1 || S < 64) { fprintf(stderr, "bad --reps or --size\n"); return 2; }
     cudaDeviceProp pr;
@@ -298,6 +302,7 @@ int main(int argc, char **argv)
     int last_dbl = -1;
     for (size_t ei = 0; ei < sizeof entries / sizeof *entries; ei++) {
         const entry *e = &entries[ei];
+        if (only_m && (e->M != only_m || e->N != only_n)) continue;
         c.e = e;
         if (e->dbl != last_dbl) { /* the input in this precision */
             for (int s = 0; s < 2; s++)
@@ -331,7 +336,7 @@ int main(int argc, char **argv)
         t = time_it(run_ssam, &c);
         report("ssam", e, S, t, compare(c.out[1], ref, n, e->dbl));
 #ifdef ONCHIP_HAVE_NPP
-        if (!e->dbl) {
+        if (!e->dbl && peers) {
             /* NPP correlates with the kernel reversed: give it the flipped weights, anchor (M/2, N/2) */
             float flip[400];
             for (int i = 0; i < e->M * e->N; i++) flip[i] = hwf[e->M * e->N - 1 - i];
@@ -341,7 +346,7 @@ int main(int argc, char **argv)
         }
 #endif
 #ifdef ONCHIP_HAVE_CUDNN
-        if (e->M % 2 && e->N % 2) {
+        if (e->M % 2 && e->N % 2 && peers) {
             cudnnDataType_t dt = e->dbl ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT;
             DNN(cudnnSetTensor4dDescriptor(c.xd, CUDNN_TENSOR_NCHW, dt, 1, 1, S, S));
             DNN(cudnnSetTensor4dDescriptor(c.yd, CUDNN_TENSOR_NCHW, dt, 1, 1, S, S));
