@@ -70,8 +70,11 @@
     X(2, 2, 8) X(3, 3, 8) X(4, 4, 8) X(5, 5, 8) X(7, 7, 4) X(9, 9, 4) X(11, 11, 2) X(13, 13, 2) X(15, 15, 1) \
         X(17, 17, 1) X(20, 20, 1) X(9, 1, 8) X(1, 9, 8) X(7, 3, 8) X(3, 7, 4)
 #define FILTERS_F64(X) X(3, 3, 4) X(5, 5, 4) X(9, 9, 2) X(15, 15, 1) X(20, 20, 1)
-/* other rows-per-step choices, timed too (impl "ssam-P<p>"); the table takes the fastest */
-#define ALTS_F32(X) X(3, 3, 4) X(5, 5, 4) X(9, 9, 2) X(11, 11, 1) X(13, 13, 1)
+/* other rows-per-step and register-budget choices (M, N, P, MINB), timed too (impl
+ * "ssam-P<p>-m<minb>"); the summary takes the fastest ssam row of each filter */
+#define ALTS_F32(X)                                                                                      \
+    X(3, 3, 4, 8) X(5, 5, 4, 6) X(7, 7, 4, 4) X(9, 9, 4, 4) X(11, 11, 1, 4) X(13, 13, 1, 4) X(15, 15, 1, 4) \
+        X(17, 17, 1, 4) X(20, 20, 1, 3) X(20, 20, 1, 4)
 /* block size per instantiation: 64 threads where the 168-register cap of 128 would spill */
 #define BLOCK_F64(M) 128
 
@@ -83,19 +86,19 @@
     SMEM_CONV_DEFINE(smem_f64_##M##x##N, double, M, N)
 FILTERS_F32(DEF_F32)
 FILTERS_F64(DEF_F64)
-#define DEF_ALT(M, N, P) SSAM_CONV2D_DEFINE(ssam_f32_##M##x##N##_p##P, float, M, N, P, 128)
+#define DEF_ALT(M, N, P, MB) SSAM_CONV2D_DEFINE_OCC(ssam_f32_##M##x##N##_p##P##_m##MB, float, M, N, P, 128, MB)
 ALTS_F32(DEF_ALT)
 
 typedef int (*ssam_fn)(const ssam_conv2d_args *, cudaStream_t);
 typedef struct entry {
-    int M, N, P, dbl, alt;
+    int M, N, P, dbl, alt; /* alt: the MINB of an alternative instantiation, 0 for the main one */
     ssam_fn ssam;
     void (*smem_f)(const float *, float *, int, int, const float *);
     void (*smem_d)(const double *, double *, int, int, const double *);
 } entry;
 #define ENT_F32(M, N, P) {M, N, P, 0, 0, ssam_f32_##M##x##N##_launch, smem_f32_##M##x##N##_run, NULL},
 #define ENT_F64(M, N, P) {M, N, P, 1, 0, ssam_f64_##M##x##N##_launch, NULL, smem_f64_##M##x##N##_run},
-#define ENT_ALT(M, N, P) {M, N, P, 0, 1, ssam_f32_##M##x##N##_p##P##_launch, NULL, NULL},
+#define ENT_ALT(M, N, P, MB) {M, N, P, 0, MB, ssam_f32_##M##x##N##_p##P##_m##MB##_launch, NULL, NULL},
 static const entry entries[] = {FILTERS_F32(ENT_F32) FILTERS_F64(ENT_F64) ALTS_F32(ENT_ALT)};
 
 static int reps = 20;
@@ -316,8 +319,8 @@ int main(int argc, char **argv)
         c.hw = e->dbl ? (void *)hw : (void *)hwf;
         double t;
         if (e->alt) { /* another P for the same filter: time it, check it against the smem kernel */
-            char name[16];
-            snprintf(name, sizeof name, "ssam-P%d", e->P);
+            char name[24];
+            snprintf(name, sizeof name, "ssam-P%d-m%d", e->P, e->alt);
             entry base = *e;
             base.alt = 0;
             for (size_t k = 0; k < ei; k++)

@@ -180,14 +180,19 @@ static inline int ssam__conv2d_prepare(const ssam_conv2d_args *a, int M, int N, 
         }                                                                                                  \
     } while (0)
 
-#define SSAM_CONV2D_DEFINE(name, T, M, N, P, B)                                                             \
+/* SSAM_CONV2D_DEFINE_OCC: the same with a register budget -- MINB blocks of B threads must fit on
+ * one SM (__launch_bounds__(B, MINB)), trading registers for resident warps; 1 lets the compiler
+ * use up to 255. */
+#define SSAM_CONV2D_DEFINE(name, T, M, N, P, B) SSAM_CONV2D_DEFINE_OCC(name, T, M, N, P, B, 1)
+
+#define SSAM_CONV2D_DEFINE_OCC(name, T, M, N, P, B, MINB)                                                   \
     typedef struct name##_weights {                                                                        \
         T w[(M) * (N)];                                                                                    \
     } name##_weights;                                                                                      \
     typedef char name##__filter_fits_a_warp[(SSAM_CONV_STEP(T, M) >= SSAM_CONV_V(T)) ? 1 : -1];            \
     typedef char name##__cache_fits_registers[(SSAM_CONV_V(T) * ((P) + (N)-1) <= 192) ? 1 : -1];           \
     typedef char name##__block_is_whole_warps[((B) % 32 == 0 && (B) > 0 && (B) <= 1024 && (P) >= 1) ? 1 : -1]; \
-    __global__ void __launch_bounds__(B, 1) name##_kernel(const T *__restrict__ src, T *__restrict__ dst,      \
+    __global__ void __launch_bounds__(B, MINB) name##_kernel(const T *__restrict__ src, T *__restrict__ dst,   \
                                                        ssam_conv2d_geom g, name##_weights wt)               \
     {                                                                                                      \
         SSAM__CONV2D_BODY(T, M, N, P, B, src, dst, g, wt.w);                                               \
