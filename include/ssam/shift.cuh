@@ -17,9 +17,6 @@
  *   (Horner's scheme over lane distance): DMAX = (M + V - 2) / V steps of V shuffles each.
  *   Outputs whose taps run past lane 31 (local column > 32V - M) are incomplete: the caller does
  *   not store them (overlapped blocking, section 4.5).  Every lane executes the same instructions.
- *   Even and odd filter rows accumulate in separate registers (added before each shift), so each
- *   output has two independent FMA chains: on an H200 the 20x20 filter was stalled on FMA latency
- *   with one.
  *
  * EXAMPLE (Listing 1 of the paper with V columns per lane)
  *     float data[4][P + N - 1], out[4];
@@ -42,7 +39,6 @@
 
 #define SSAM_SYSTOLIC_ROW(T, V, M, N, out, data, p, w)                                                        \
     do {                                                                                                     \
-        T ssam__odd[V]; /* odd filter rows accumulate apart: two FMA chains per output, not one */          \
         _Pragma("unroll") for (int ssam__k = 0; ssam__k < (V); ssam__k++)(out)[ssam__k] = (T)0;             \
         _Pragma("unroll") for (int ssam__d = ((M) + (V)-2) / (V); ssam__d >= 0; ssam__d--) {                \
             if (ssam__d < ((M) + (V)-2) / (V)) {                                                             \
@@ -50,17 +46,13 @@
                     ssam_shift_down((out)[ssam__k], 1);                                                      \
             }                                                                                                \
             _Pragma("unroll") for (int ssam__k = 0; ssam__k < (V); ssam__k++) {                             \
-                ssam__odd[ssam__k] = (T)0;                                                                   \
                 _Pragma("unroll") for (int ssam__j = 0; ssam__j < (V); ssam__j++) {                         \
                     const int ssam__m = (V)*ssam__d + ssam__j - ssam__k;                                     \
                     if (ssam__m >= 0 && ssam__m < (M)) {                                                     \
-                        _Pragma("unroll") for (int ssam__n = 0; ssam__n < (N); ssam__n += 2)(out)[ssam__k] = \
+                        _Pragma("unroll") for (int ssam__n = 0; ssam__n < (N); ssam__n++)(out)[ssam__k] =   \
                             fma((data)[ssam__j][(p) + ssam__n], (w)[ssam__n * (M) + ssam__m], (out)[ssam__k]); \
-                        _Pragma("unroll") for (int ssam__n = 1; ssam__n < (N); ssam__n += 2) ssam__odd[ssam__k] = \
-                            fma((data)[ssam__j][(p) + ssam__n], (w)[ssam__n * (M) + ssam__m], ssam__odd[ssam__k]); \
                     }                                                                                        \
                 }                                                                                            \
-                if ((N) > 1) (out)[ssam__k] += ssam__odd[ssam__k];                                           \
             }                                                                                                \
         }                                                                                                    \
     } while (0)
