@@ -81,6 +81,7 @@ demo: $(EXAMPLES) $(BUILD)/tests/gpu/probe
 	@$(BUILD)/tests/gpu/probe >/dev/null || { echo "demo: needs a CUDA device" >&2; exit 1; }
 	$(BUILD)/examples/cbi_stencil
 	$(BUILD)/examples/cbi_matmul
+	$(BUILD)/examples/conv2d_image -f gauss
 
 install:
 	@for d in $$(cd include && ls -d */); do \
