@@ -176,13 +176,8 @@ int main(int argc, char **argv)
             bench_size(1, N, N, N, g, "auto", l2);
         }
     if (json) {
-        FILE *f = fopen(json, "w");
+        FILE *f = gpucheck_json_open(json, "cbi", prop.name, reps);
         if (!f) { perror(json); return 1; }
-        time_t now = time(NULL);
-        char date[32];
-        strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
-        fprintf(f, "{\"bench\": \"cbi\", \"device\": \"%s\", \"date\": \"%s\", \"reps\": %d, \"rows\": [\n", prop.name,
-                date, reps);
         for (int i = 0; i < nrows; i++) {
             row *r = &rows[i];
             fprintf(f,

@@ -264,13 +264,8 @@ int main(int argc, char **argv)
 #endif
     );
     if (jpath) {
-        json = fopen(jpath, "w");
+        json = gpucheck_json_open(jpath, "conv", pr.name, reps);
         if (!json) { perror(jpath); return 1; }
-        time_t now = time(NULL);
-        char date[32];
-        strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
-        fprintf(json, "{\"bench\": \"conv\", \"device\": \"%s\", \"date\": \"%s\", \"reps\": %d, \"rows\": [\n", pr.name,
-                date, reps);
     }
     gpucheck_seed(4242);
     size_t n = (size_t)S * S;

@@ -52,4 +52,26 @@ static inline double gpucheck_relerr(const float *out, const double *ref, size_t
     }
     return den > 0 ? sqrt(num / den) : sqrt(num);
 }
+/* the start of every GPU test: a fresh seed (printed, so a failure can be replayed) and whether
+ * --light (small sizes, for compute-sanitizer) was asked for */
+static inline int gpucheck_begin(int argc, char **argv)
+{
+    uint64_t seed = (uint64_t)time(NULL);
+    gpucheck_seed(seed);
+    printf("seed %llu\n", (unsigned long long)seed);
+    return argc > 1 && strcmp(argv[1], "--light") == 0;
+}
+
+/* open a benchmark's JSON file and write its header up to the opening of "rows" */
+static inline FILE *gpucheck_json_open(const char *path, const char *bench, const char *device, int reps)
+{
+    FILE *f = fopen(path, "w");
+    time_t now = time(NULL);
+    char date[32];
+    if (!f) return NULL;
+    strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
+    fprintf(f, "{\"bench\": \"%s\", \"device\": \"%s\", \"date\": \"%s\", \"reps\": %d, \"rows\": [\n", bench, device,
+            date, reps);
+    return f;
+}
 #endif

@@ -104,10 +104,7 @@ static void test_launch_errors(void)
 /* usage: test_cbi [--light]   (--light: the small sizes only, for runs under compute-sanitizer) */
 int main(int argc, char **argv)
 {
-    int light = argc > 1 && strcmp(argv[1], "--light") == 0;
-    uint64_t seed = (uint64_t)time(NULL);
-    gpucheck_seed(seed);
-    printf("seed %llu\n", (unsigned long long)seed);
+    int light = gpucheck_begin(argc, argv);
     static const int st[][2] = {{1, 1}, {31, 33}, {1000, 3}, {3, 1000}, {257, 190}, {4037, 61}, {2048, 96}};
     for (size_t i = 0; i < (light ? 4 : sizeof st / sizeof *st); i++) run(0, st[i][0], st[i][1], 0);
     static const int mm[][3] = {{1, 1, 1}, {33, 31, 17}, {100, 7, 64}, {257, 129, 200}, {512, 256, 300}};

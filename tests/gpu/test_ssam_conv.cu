@@ -208,10 +208,7 @@ static void test_errors(void)
 /* usage: test_ssam_conv [--light]   (--light: small sizes only, for compute-sanitizer) */
 int main(int argc, char **argv)
 {
-    int light = argc > 1 && strcmp(argv[1], "--light") == 0;
-    uint64_t seed = (uint64_t)time(NULL);
-    gpucheck_seed(seed);
-    printf("seed %llu\n", (unsigned long long)seed);
+    int light = gpucheck_begin(argc, argv);
     test_errors();
     for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++) run_kernel(&kernels[i], light);
     return check_exit();
