@@ -36,7 +36,7 @@ GPU_TESTS     := $(patsubst tests/gpu/%.cu,$(BUILD)/tests/gpu/%,$(wildcard tests
 EXAMPLES      := $(patsubst examples/%.cu,$(BUILD)/examples/%,$(wildcard examples/*.cu))
 BENCHES       := $(patsubst bench/%.cu,$(BUILD)/bench/%,$(wildcard bench/*.cu))
 # sources whose kernels must live in registers: 0 spill bytes, 0 stack frame (tools/check-resources)
-REGCHECK_SRCS := tests/gpu/test_cbi.cu tests/gpu/test_ssam_conv.cu bench/conv.cu
+REGCHECK_SRCS := tests/gpu/test_cbi.cu tests/gpu/test_ssam_conv.cu tests/gpu/test_ssam_scan.cu bench/conv.cu
 
 .PHONY: all test bench demo install clean check-nvcc host-tests
 print-%:

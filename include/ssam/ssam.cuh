@@ -3,6 +3,7 @@
  *   regcache.cuh  SSAM_REGCACHE_LOAD: a warp's tile of rows in registers, borders applied at load
  *   shift.cuh     ssam_shift_down/up, SSAM_SYSTOLIC_ROW: partial sums moved between lanes
  *   conv.cuh      SSAM_CONV2D_DEFINE / SSAM_CONV1D_DEFINE: correlation and convolution generators
+ *   scan.cuh      SSAM_WARP_SCAN_INCLUSIVE/EXCLUSIVE (Kogge-Stone), SSAM_SAT_DEFINE (summed-area table)
  * Each header also compiles alone; copy include/ssam/ to vendor the module. */
 #ifndef SSAM_SSAM_CUH
 #define SSAM_SSAM_CUH
@@ -10,4 +11,5 @@
 #include "regcache.cuh"
 #include "shift.cuh"
 #include "conv.cuh"
+#include "scan.cuh"
 #endif
