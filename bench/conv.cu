@@ -208,7 +208,7 @@ static void report(const char *impl, const entry *e, int S, double ms, double ch
     double floor_ms = fl_mem > fl_fma ? fl_mem : fl_fma;
     printf("%-6s %2dx%-2d %-6s %9.4f ms %8.2f GPix/s   floor %7.4f ms (%s) %5.1f%%", e->dbl ? "fp64" : "fp32", e->M,
            e->N, impl, ms, pix / ms / 1e6, floor_ms, fl_mem > fl_fma ? "mem" : "fma", 100 * floor_ms / ms);
-    if (check >= 0) printf("   |ssam-%s|/|%s| %.1e", impl, impl, check);
+    if (check >= 0) printf("   |%s - smem| / |smem| %.1e", impl, check);
     printf("\n");
     fflush(stdout);
     if (json)
