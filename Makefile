@@ -36,7 +36,13 @@ GPU_TESTS     := $(patsubst tests/gpu/%.cu,$(BUILD)/tests/gpu/%,$(wildcard tests
 EXAMPLES      := $(patsubst examples/%.cu,$(BUILD)/examples/%,$(wildcard examples/*.cu))
 BENCHES       := $(patsubst bench/%.cu,$(BUILD)/bench/%,$(wildcard bench/*.cu))
 # sources whose kernels must live in registers: 0 spill bytes, 0 stack frame (tools/check-resources)
-REGCHECK_SRCS := tests/gpu/test_cbi.cu tests/gpu/test_ssam_conv.cu tests/gpu/test_ssam_scan.cu bench/conv.cu
+# (listed here once; a module's sources join the list when they exist)
+REGCHECK_SRCS := $(wildcard tests/gpu/test_cbi.cu tests/gpu/test_ssam_*.cu bench/conv.cu bench/designs.cu \
+                   bench/stencil.cu tests/gpu/test_ksum*.cu bench/ksum.cu tests/gpu/test_perks*.cu bench/perks.cu)
+# examples `make demo` runs, with their arguments (only those whose source exists)
+DEMO := cbi_stencil cbi_matmul conv2d_image:-f:gauss heat2d heat2d:--persistent cg_solve kde
+# libraries the benchmarks' peers need (part of every CUDA toolkit)
+BENCH_LIBS := -lcublas -lcusparse
 
 .PHONY: all test bench demo install clean check-nvcc host-tests
 print-%:
@@ -65,7 +71,7 @@ $(BUILD)/examples/%: examples/%.cu $(HEADERS) | check-nvcc
 
 $(BUILD)/bench/%: bench/%.cu bench/*.cuh $(HEADERS) | check-nvcc
 	@mkdir -p $(@D)
-	$(NVCC) $(NVFLAGS) $(GPU_ARCH) -Ibench -Itests/gpu $< -o $@ $(PEER_FLAGS)
+	$(NVCC) $(NVFLAGS) $(GPU_ARCH) -Ibench -Itests/gpu $< -o $@ $(PEER_FLAGS) $(BENCH_LIBS)
 
 host-tests: $(HOST_TESTS)
 
@@ -79,9 +85,9 @@ bench: all
 
 demo: $(EXAMPLES) $(BUILD)/tests/gpu/probe
 	@$(BUILD)/tests/gpu/probe >/dev/null || { echo "demo: needs a CUDA device" >&2; exit 1; }
-	$(BUILD)/examples/cbi_stencil
-	$(BUILD)/examples/cbi_matmul
-	$(BUILD)/examples/conv2d_image -f gauss
+	@for d in $(DEMO); do e=$${d%%:*}; a=$$(echo "$$d:" | cut -d: -f2- | tr ':' ' '); \
+	  test -f examples/$$e.cu || continue; echo "== $(BUILD)/examples/$$e $$a"; \
+	  $(BUILD)/examples/$$e $$a || exit 1; done
 
 install:
 	@for d in $$(cd include && ls -d */); do \

@@ -1,0 +1,61 @@
+/* perks/base.h -- status codes shared by every perks header (C99; also compiles as C++ and CUDA).
+ *
+ * WHAT
+ *   perks (persistent kernels, Zhang et al., "PERKS: a Locality-Optimized Execution Model for
+ *   Iterative Memory-bound GPU Applications", ICS'23) runs a solver's time loop inside one
+ *   cooperative kernel and caches the domain on chip between steps.  Every perks host function
+ *   returns an int status: PERKS_SUCCESS (0) or one of the codes below; perks_strerror names them.
+ *   Library code never prints and never exits.
+ *
+ * EXAMPLE
+ *   int rc = perks_launch((const void *)my_kernel, grid, block, args, smem, stream);
+ *   if (rc) fprintf(stderr, "%s\n", perks_strerror(rc));
+ *
+ * CODES
+ *   PERKS_ENULL        a NULL pointer argument
+ *   PERKS_ESIZE        a size <= 0 (cells, block, steps < 0) or a value out of range
+ *   PERKS_ENOCOOP      the device cannot launch cooperative kernels
+ *   PERKS_ECORESIDENT  the grid cannot be co-resident (more blocks than blocks/SM x SMs): a
+ *                      cooperative launch would fail or a software barrier would hang
+ *   PERKS_ERESOURCE    the kernel's registers or shared memory leave no room for one block per SM
+ *                      or for the requested cache
+ *   PERKS_ECUDA        a CUDA call failed; cudaGetLastError() returns its error
+ *   PERKS_EBREAKDOWN   conjugate gradient: p'Ap <= 0 (the matrix is not symmetric positive definite)
+ *   PERKS_ENOCONV      conjugate gradient: the iteration limit came before the tolerance
+ *   PERKS_EFORMAT      malformed input (Matrix Market reader); the reader says the line and why
+ *   PERKS_ENOMEM       host allocation failed
+ */
+#ifndef PERKS_BASE_H
+#define PERKS_BASE_H
+
+#define PERKS_SUCCESS 0
+#define PERKS_ENULL 1
+#define PERKS_ESIZE 2
+#define PERKS_ENOCOOP 3
+#define PERKS_ECORESIDENT 4
+#define PERKS_ERESOURCE 5
+#define PERKS_ECUDA 6
+#define PERKS_EBREAKDOWN 7
+#define PERKS_ENOCONV 8
+#define PERKS_EFORMAT 9
+#define PERKS_ENOMEM 10
+
+static inline const char *perks_strerror(int rc)
+{
+    switch (rc) {
+    case PERKS_SUCCESS: return "perks: success";
+    case PERKS_ENULL: return "perks: NULL pointer argument";
+    case PERKS_ESIZE: return "perks: size or count out of range";
+    case PERKS_ENOCOOP: return "perks: device cannot launch cooperative kernels";
+    case PERKS_ECORESIDENT: return "perks: grid larger than the blocks that can be co-resident";
+    case PERKS_ERESOURCE: return "perks: registers or shared memory do not fit the plan";
+    case PERKS_ECUDA: return "perks: CUDA call failed (see cudaGetLastError)";
+    case PERKS_EBREAKDOWN: return "perks: CG breakdown, p'Ap <= 0 (matrix not SPD)";
+    case PERKS_ENOCONV: return "perks: CG reached the iteration limit before the tolerance";
+    case PERKS_EFORMAT: return "perks: malformed input";
+    case PERKS_ENOMEM: return "perks: out of host memory";
+    default: return "perks: unknown status code";
+    }
+}
+
+#endif /* PERKS_BASE_H */
