@@ -1,0 +1,334 @@
+/* bench/ksum.cu -- fused Gaussian kernel summation against its unfused peers in the same run:
+ *   fused       KSUM_DEFINE(..., KSUM_GAUSS): one kernel (plus the norm pre-pass), atomic mode
+ *   fused-det   the same, KSUM_DETERMINISTIC (one block per 128 targets, plain stores)
+ *   cublas      the paper's cuBLAS-Unfused: cuBLAS SGEMM/DGEMM C = A B^T (m x n in memory), a norm
+ *               kernel, an exp kernel K = exp(-(|a|^2 + |b|^2 - 2C) / 2h^2) in place, cuBLAS GEMV
+ *   tf32        ksum/tc.cuh, dot products on TF32 tensor cores (dim >= 16, float), and 3xtf32 (the
+ *               three-pass split, about FP32 accurate)
+ *   own         our own unfused path: a GEMM kernel built from ksum/gemm.cuh storing C, then the same
+ *               exp kernel and cuBLAS GEMV (the paper's CUDA-Unfused)
+ * Shapes: the paper's (n = 1024 sources, m = 1024 ... 524288 targets, dim = 32 ... 256) and the square
+ * m = n = 65536 with dim = 3, 16, 64; fp64 on two shapes.  One right-hand side.
+ * ms is the median of --reps runs after 3 warm-ups (CUDA events).  Floors: FMA = pairs (dim + 5) / peak
+ * FMA rate (FP32 33.5 T/s, FP64 17 T/s: the dot product, distance, clamp, weight), exp = pairs / 4.18 T/s
+ * (MUFU.EX2, 16 per SM per clock; float only); %floor = the larger floor / ms.  Each fused result is
+ * compared with cuBLAS-Unfused (relative 2-norm difference of v).
+ * usage: ksum [--json PATH] [--reps N] [--light] [--only-fused] */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cublas_v2.h>
+#include <ksum/ksum.cuh>
+#include <ksum/tc.cuh>
+
+#include "gpucheck.h"
+
+#define FMA32 33.5e12
+#define FMA64 17e12
+#define EXPRATE 4.18e12
+
+KSUM_DEFINE(bench_gauss_f32, float, KSUM_GAUSS)
+KSUM_DEFINE(bench_gauss_f64, double, KSUM_GAUSS)
+KSUM_DEFINE_TF32(bench_gauss_tf32, KSUM_GAUSS, 1, 1)
+KSUM_DEFINE_TF32(bench_gauss_3xtf32, KSUM_GAUSS, 3, 1)
+
+/* ---- the unfused peers' pieces ----------------------------------------------------------------- */
+#define BENCH_UNFUSED_DEFINE(T)                                                                        \
+    __global__ void bench_norms_##T(const T *__restrict__ x, long long np, int dim, T *__restrict__ out) \
+    {                                                                                                  \
+        long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;                                \
+        if (i >= np) return;                                                                           \
+        T s = 0;                                                                                       \
+        for (int k = 0; k < dim; k++) s += x[i * dim + k] * x[i * dim + k];                            \
+        out[i] = s;                                                                                    \
+    }                                                                                                  \
+    /* C row-major m x n (cuBLAS's column-major n x m): K = exp(-(na_i + nb_j - 2C) / 2h^2) in place */ \
+    __global__ void bench_exp_##T(T *__restrict__ c, const T *__restrict__ na, const T *__restrict__ nb, \
+                                  long long m, int n, T g)                                             \
+    {                                                                                                  \
+        long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;                                \
+        const long long tot = m * n;                                                                   \
+        for (; e < tot; e += (long long)gridDim.x * blockDim.x) {                                      \
+            const long long i = e / n;                                                                 \
+            const int j = (int)(e - i * n);                                                            \
+            T d = na[i] + nb[j] - 2 * c[e];                                                            \
+            c[e] = exp(-(d > 0 ? d : (T)0) * g);                                                       \
+        }                                                                                              \
+    }                                                                                                  \
+    /* our own GEMM from ksum/gemm.cuh: C[i][j] = a_i . b_j, row-major m x n, one tile per block */    \
+    __global__ void __launch_bounds__(KSUM_THREADS, 1) bench_gemm_##T(const T *__restrict__ a,          \
+        const T *__restrict__ b, T *__restrict__ c, int m, int n, int dim, int vec)                    \
+    {                                                                                                  \
+        enum { TM = 8, TN = (sizeof(T) == 4 ? 8 : 4), BM = 16 * TM, BN = 16 * TN };                    \
+        __shared__ __align__(16) T sa[KSUM_GEMM_SMEM_ELEMS(BM)];                                       \
+        __shared__ __align__(16) T sb[KSUM_GEMM_SMEM_ELEMS(BN)];                                       \
+        const int tid = threadIdx.x, tx = tid & 15, ty = tid >> 4;                                     \
+        const long long r0 = (long long)blockIdx.y * BM, c0 = (long long)blockIdx.x * BN;              \
+        T acc[TM][TN], ra[TM / 2], rb[TN / 2];                                                         \
+        _Pragma("unroll") for (int i = 0; i < TM; i++) _Pragma("unroll") for (int j = 0; j < TN; j++) acc[i][j] = 0; \
+        const int nch = (dim + KSUM_BK - 1) / KSUM_BK;                                                 \
+        KSUM_GEMM_LOAD(T, TM / 2, ra, a, dim, m, dim, r0, 0, tid, vec);                                \
+        KSUM_GEMM_LOAD(T, TN / 2, rb, b, dim, n, dim, c0, 0, tid, vec);                                \
+        KSUM_GEMM_STORE(T, TM / 2, ra, sa, BM, 0, tid, (T)1);                                          \
+        KSUM_GEMM_STORE(T, TN / 2, rb, sb, BN, 0, tid, (T)1);                                          \
+        __syncthreads();                                                                               \
+        for (int s = 0; s < nch; s++) {                                                                \
+            if (s + 1 < nch) {                                                                         \
+                KSUM_GEMM_LOAD(T, TM / 2, ra, a, dim, m, dim, r0, (s + 1) * KSUM_BK, tid, vec);        \
+                KSUM_GEMM_LOAD(T, TN / 2, rb, b, dim, n, dim, c0, (s + 1) * KSUM_BK, tid, vec);        \
+            }                                                                                          \
+            KSUM_GEMM_CHUNK(T, TM, TN, acc, sa, sb, BM, BN, s & 1, min(KSUM_BK, dim - s * KSUM_BK), tx, ty); \
+            if (s + 1 < nch) {                                                                         \
+                KSUM_GEMM_STORE(T, TM / 2, ra, sa, BM, (s + 1) & 1, tid, (T)1);                        \
+                KSUM_GEMM_STORE(T, TN / 2, rb, sb, BN, (s + 1) & 1, tid, (T)1);                        \
+            }                                                                                          \
+            __syncthreads();                                                                           \
+        }                                                                                              \
+        _Pragma("unroll") for (int i = 0; i < TM; i++) {                                               \
+            const long long r = r0 + KSUM_GEMM_ROW(i, ty);                                             \
+            _Pragma("unroll") for (int j = 0; j < TN; j++) {                                           \
+                const long long q = c0 + KSUM_GEMM_ROW(j, tx);                                         \
+                if (r < m && q < n) c[r * n + q] = acc[i][j];                                          \
+            }                                                                                          \
+        }                                                                                              \
+    }
+BENCH_UNFUSED_DEFINE(float)
+BENCH_UNFUSED_DEFINE(double)
+
+#define CUBLAS_DIE(call)                                                                               \
+    do {                                                                                               \
+        cublasStatus_t st_ = (call);                                                                   \
+        if (st_ != CUBLAS_STATUS_SUCCESS) { fprintf(stderr, "%s: cublas status %d\n", #call, (int)st_); exit(2); } \
+    } while (0)
+
+static int reps = 15;
+static FILE *json;
+static int json_rows;
+static cublasHandle_t blas;
+
+static int cmpd(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+typedef struct ctx {
+    int m, n, dim, dbl, own, tc;
+    double h;
+    void *a, *b, *w, *v, *c, *na, *nb;
+    unsigned flags;
+} ctx;
+
+static void run_fused(ctx *c)
+{
+    ksum_args k;
+    memset(&k, 0, sizeof k);
+    k.a = c->a; k.b = c->b; k.w = c->w; k.v = c->v; k.m = c->m; k.n = c->n; k.dim = c->dim; k.h = c->h;
+    k.flags = c->flags;
+    int rc = c->dbl ? bench_gauss_f64_launch(&k, 0)
+             : c->tc == 1 ? bench_gauss_tf32_launch(&k, 0)
+             : c->tc == 3 ? bench_gauss_3xtf32_launch(&k, 0) : bench_gauss_f32_launch(&k, 0);
+    if (rc) { fprintf(stderr, "ksum launch: %s\n", ksum_strerror(rc)); exit(2); }
+}
+
+static void run_unfused(ctx *c)
+{
+    const long long m = c->m;
+    const int n = c->n, dim = c->dim;
+    const double g = 1.0 / (2 * c->h * c->h);
+    if (c->dbl) {
+        bench_norms_double<<<(unsigned)((m + 255) / 256), 256>>>((const double *)c->a, m, dim, (double *)c->na);
+        bench_norms_double<<<(n + 255) / 256, 256>>>((const double *)c->b, n, dim, (double *)c->nb);
+    } else {
+        bench_norms_float<<<(unsigned)((m + 255) / 256), 256>>>((const float *)c->a, m, dim, (float *)c->na);
+        bench_norms_float<<<(n + 255) / 256, 256>>>((const float *)c->b, n, dim, (float *)c->nb);
+    }
+    if (c->own) {
+        const int bn = c->dbl ? 64 : 128;
+        dim3 grid((unsigned)((n + bn - 1) / bn), (unsigned)((m + 127) / 128));
+        const int vec = dim % 4 == 0;
+        if (c->dbl) bench_gemm_double<<<grid, KSUM_THREADS>>>((const double *)c->a, (const double *)c->b, (double *)c->c, (int)m, n, dim, vec);
+        else bench_gemm_float<<<grid, KSUM_THREADS>>>((const float *)c->a, (const float *)c->b, (float *)c->c, (int)m, n, dim, vec);
+    } else if (c->dbl) {
+        const double one = 1, zero = 0;
+        CUBLAS_DIE(cublasDgemm(blas, CUBLAS_OP_T, CUBLAS_OP_N, n, (int)m, dim, &one, (const double *)c->b, dim,
+                               (const double *)c->a, dim, &zero, (double *)c->c, n));
+    } else {
+        const float one = 1, zero = 0;
+        CUBLAS_DIE(cublasSgemm(blas, CUBLAS_OP_T, CUBLAS_OP_N, n, (int)m, dim, &one, (const float *)c->b, dim,
+                               (const float *)c->a, dim, &zero, (float *)c->c, n));
+    }
+    if (c->dbl) bench_exp_double<<<132 * 16, 256>>>((double *)c->c, (const double *)c->na, (const double *)c->nb, m, n, g);
+    else bench_exp_float<<<132 * 16, 256>>>((float *)c->c, (const float *)c->na, (const float *)c->nb, m, n, (float)g);
+    if (c->dbl) {
+        const double one = 1, zero = 0;
+        CUBLAS_DIE(cublasDgemv(blas, CUBLAS_OP_T, n, (int)m, &one, (const double *)c->c, n, (const double *)c->w, 1,
+                               &zero, (double *)c->v, 1));
+    } else {
+        const float one = 1, zero = 0;
+        CUBLAS_DIE(cublasSgemv(blas, CUBLAS_OP_T, n, (int)m, &one, (const float *)c->c, n, (const float *)c->w, 1,
+                               &zero, (float *)c->v, 1));
+    }
+}
+
+static double time_it(void (*f)(ctx *), ctx *c)
+{
+    cudaEvent_t a, b;
+    double t[256];
+    int n = reps < 256 ? reps : 256;
+    CUDA_DIE(cudaEventCreate(&a));
+    CUDA_DIE(cudaEventCreate(&b));
+    for (int i = -3; i < n; i++) {
+        CUDA_DIE(cudaEventRecord(a));
+        f(c);
+        CUDA_DIE(cudaEventRecord(b));
+        CUDA_DIE(cudaEventSynchronize(b));
+        CUDA_DIE(cudaGetLastError());
+        float ms;
+        CUDA_DIE(cudaEventElapsedTime(&ms, a, b));
+        if (i >= 0) t[i] = ms;
+    }
+    cudaEventDestroy(a);
+    cudaEventDestroy(b);
+    qsort(t, (size_t)n, sizeof *t, cmpd);
+    return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+}
+
+static double vdiff(const void *x, const void *y, size_t n, int dbl)
+{
+    size_t es = dbl ? 8 : 4;
+    char *p = (char *)malloc(n * es), *q = (char *)malloc(n * es);
+    CUDA_DIE(cudaMemcpy(p, x, n * es, cudaMemcpyDeviceToHost));
+    CUDA_DIE(cudaMemcpy(q, y, n * es, cudaMemcpyDeviceToHost));
+    double num = 0, den = 0;
+    for (size_t i = 0; i < n; i++) {
+        double u = dbl ? ((double *)p)[i] : ((float *)p)[i], v = dbl ? ((double *)q)[i] : ((float *)q)[i];
+        num += (u - v) * (u - v);
+        den += v * v;
+    }
+    free(p);
+    free(q);
+    return den > 0 ? sqrt(num / den) : sqrt(num);
+}
+
+static void report(const ctx *c, const char *impl, double ms, double base_ms, double diff)
+{
+    const double pairs = (double)c->m * c->n;
+    const double ffma = pairs * (c->dim + 5) / (c->dbl ? FMA64 : FMA32) * 1e3, fexp = c->dbl ? 0 : pairs / EXPRATE * 1e3;
+    const double fl = ffma > fexp ? ffma : fexp;
+    printf("%-4s %7d %6d %4d  %-10s %9.4f ms %8.1f Gpairs/s  floor %7.4f ms (%s) %5.1f%%", c->dbl ? "fp64" : "fp32",
+           c->m, c->n, c->dim, impl, ms, pairs / ms / 1e6, fl, ffma > fexp ? "fma" : "exp", 100 * fl / ms);
+    if (base_ms > 0) printf("  %6.2fx cublas", base_ms / ms);
+    if (diff >= 0) printf("  |v - cublas|/|cublas| %.1e", diff);
+    printf("\n");
+    fflush(stdout);
+    if (json)
+        fprintf(json, "%s  {\"type\": \"%s\", \"impl\": \"%s\", \"m\": %d, \"n\": %d, \"dim\": %d, \"ms\": %.5f, "
+                      "\"gpairs_s\": %.3f, \"floor_fma_ms\": %.5f, \"floor_exp_ms\": %.5f, \"speedup_vs_cublas\": %.3f, "
+                      "\"diff_vs_cublas\": %.3g}",
+                json_rows++ ? ",\n" : "", c->dbl ? "fp64" : "fp32", impl, c->m, c->n, c->dim, ms, pairs / ms / 1e6,
+                ffma, fexp, base_ms > 0 ? base_ms / ms : 0, diff);
+}
+
+static void run_shape(int m, int n, int dim, int dbl, int only_fused)
+{
+    ctx c;
+    memset(&c, 0, sizeof c);
+    c.m = m; c.n = n; c.dim = dim; c.dbl = dbl;
+    c.h = 0.5 * sqrt((double)dim); /* data uniform in [-1, 1)^dim: a bandwidth of about half the spacing */
+    const size_t es = dbl ? 8 : 4;
+    CUDA_DIE(cudaMalloc(&c.a, (size_t)m * dim * es));
+    CUDA_DIE(cudaMalloc(&c.b, (size_t)n * dim * es));
+    CUDA_DIE(cudaMalloc(&c.w, (size_t)n * es));
+    CUDA_DIE(cudaMalloc(&c.v, (size_t)m * es));
+    CUDA_DIE(cudaMalloc(&c.na, (size_t)m * es));
+    CUDA_DIE(cudaMalloc(&c.nb, (size_t)n * es));
+    void *vref = NULL;
+    CUDA_DIE(cudaMalloc(&vref, (size_t)m * es));
+    size_t big = (size_t)(m > n ? m : n) * (dim > 1 ? dim : 1);
+    void *h = malloc(big * es);
+#define FILL(d, cnt)                                                                                   \
+    do {                                                                                               \
+        for (size_t i_ = 0; i_ < (size_t)(cnt); i_++) {                                                \
+            double u_ = gpucheck_uniform();                                                            \
+            if (dbl) ((double *)h)[i_] = u_; else ((float *)h)[i_] = (float)u_;                         \
+        }                                                                                              \
+        CUDA_DIE(cudaMemcpy(d, h, (size_t)(cnt)*es, cudaMemcpyHostToDevice));                          \
+    } while (0)
+    FILL(c.a, (size_t)m * dim);
+    FILL(c.b, (size_t)n * dim);
+    FILL(c.w, n);
+    double base = -1;
+    if (!only_fused) {
+        CUDA_DIE(cudaMalloc(&c.c, (size_t)m * n * es));
+        base = time_it(run_unfused, &c);
+        CUDA_DIE(cudaMemcpy(vref, c.v, (size_t)m * es, cudaMemcpyDeviceToDevice));
+        report(&c, "cublas", base, -1, -1);
+        c.own = 1;
+        double t = time_it(run_unfused, &c);
+        report(&c, "own", t, base, vdiff(c.v, vref, m, dbl));
+        c.own = 0;
+        cudaFree(c.c);
+    }
+    double t = time_it(run_fused, &c);
+    report(&c, "fused", t, base, only_fused ? -1 : vdiff(c.v, vref, m, dbl));
+    c.flags = KSUM_DETERMINISTIC;
+    t = time_it(run_fused, &c);
+    report(&c, "fused-det", t, base, only_fused ? -1 : vdiff(c.v, vref, m, dbl));
+    c.flags = 0;
+    if (!dbl && dim >= 16) { /* the tensor-core path: TF32, and the 3-pass split */
+        c.tc = 1;
+        t = time_it(run_fused, &c);
+        report(&c, "tf32", t, base, only_fused ? -1 : vdiff(c.v, vref, m, dbl));
+        c.tc = 3;
+        t = time_it(run_fused, &c);
+        report(&c, "3xtf32", t, base, only_fused ? -1 : vdiff(c.v, vref, m, dbl));
+        c.tc = 0;
+    }
+    cudaFree(c.a); cudaFree(c.b); cudaFree(c.w); cudaFree(c.v); cudaFree(c.na); cudaFree(c.nb); cudaFree(vref);
+    free(h);
+}
+
+int main(int argc, char **argv)
+{
+    const char *jpath = NULL;
+    int light = 0, only_fused = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--json") && i + 1 < argc) jpath = argv[++i];
+        else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--light")) light = 1;
+        else if (!strcmp(argv[i], "--only-fused")) only_fused = 1;
+        else { fprintf(stderr, "usage: %s [--json PATH] [--reps N] [--light] [--only-fused]\n", argv[0]); return 2; }
+    }
+    if (reps < 1) { fprintf(stderr, "bad --reps\n"); return 2; }
+    cudaDeviceProp pr;
+    CUDA_DIE(cudaGetDeviceProperties(&pr, 0));
+    printf("ksum bench on %s, Gaussian kernel, 1 rhs, median of %d\n", pr.name, reps);
+    if (jpath) {
+        json = gpucheck_json_open(jpath, "ksum", pr.name, reps);
+        if (!json) { perror(jpath); return 1; }
+    }
+    CUBLAS_DIE(cublasCreate(&blas));
+    CUBLAS_DIE(cublasSetMathMode(blas, CUBLAS_PEDANTIC_MATH)); /* FP32 GEMM: no TF32 */
+    gpucheck_seed(4242);
+    if (light) {
+        run_shape(4096, 1024, 32, 0, only_fused);
+        run_shape(8192, 8192, 3, 0, only_fused);
+    } else {
+        static const int ms[] = {1024, 16384, 131072, 524288}, ks[] = {32, 64, 128, 256};
+        for (int ki = 0; ki < 4; ki++)
+            for (int mi = 0; mi < 4; mi++) run_shape(ms[mi], 1024, ks[ki], 0, only_fused);
+        static const int sq[] = {3, 16, 64};
+        for (int i = 0; i < 3; i++) run_shape(65536, 65536, sq[i], 0, only_fused);
+        run_shape(131072, 1024, 32, 1, only_fused);
+        run_shape(16384, 16384, 3, 1, only_fused);
+    }
+    cublasDestroy(blas);
+    if (json) {
+        fprintf(json, "\n]}\n");
+        fclose(json);
+    }
+    return 0;
+}

@@ -1,0 +1,350 @@
+/* bench/perks.cu -- persistent stencils (perks/stencil.cuh) against one-pass kernels, same run.
+ * For each 2D catalogue stencil, fp32 and fp64, on two domains:
+ *   F  the largest fully cached domain: width 3072, the tallest height whose plan caches 100%
+ *      (mode mix; the paper's 'F')
+ *   P  8192 x 8192, partially cached (the paper's 'P')
+ * it times
+ *   step    the generator's own non-persistent step (shared-memory window), one launch per step
+ *   ssam    ssam/stencil.cuh's one-pass kernel (SSAM_STENCIL2D_DEFINE), one launch per step
+ *           (when that header exists; -DONCHIP_NO_SSAM_PEER leaves it out)
+ *   none, smem, reg, mix   the persistent kernel with each cache mode (256 threads, 1 block per SM,
+ *           the register depth below)
+ *   none2, smem2  fp32: the same generator without register cache, 2 blocks per SM (r6: 1)
+ *           (PERKS_STENCIL2D_DEFINE_OCC(..., 0, 2)): twice the warps to hide latency, smem cache only
+ * and prints GCells/s (cells x steps / time), % cached, and the speedup over the best one-pass
+ * kernel, beside the one-pass floor: 2 x sizeof(T) bytes per cell and step over 4.27 TB/s.
+ * Also the cost of one grid barrier (PERKS_GRID_SYNC) at 1 and at the most blocks per SM.
+ * Time: median of --reps runs (each `steps` steps) after one warm-up, CUDA events.
+ * usage: perks [--json PATH] [--reps N] [--light] [--only NAME] */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <perks/stencil.cuh>
+
+#if !defined(ONCHIP_NO_SSAM_PEER) && defined(__has_include)
+#if __has_include(<ssam/stencil.cuh>)
+#include <ssam/stencil.cuh>
+#define HAVE_SSAM 1
+#endif
+#endif
+
+#include "gpucheck.h"
+
+#define BW 4.27e12
+
+/* (name, perks shape, ssam shape, register depth fp32, fp64, rows a chunk and blocks per SM of the
+ * build without register cache (star2d_r6 spills at 2 blocks per SM: 1)): 256 threads, 8 rows a chunk;
+ * depths: multiples of 8 that compile with 0 spills on sm_80 and sm_90 (make test checks) */
+#define STENCILS(X)                                                                                 \
+    X(star2d_r1, PERKS_SHAPE_STAR2D_R1, SSAM_SHAPE_STAR2D_R1, 64, 32, 8, 2)                               \
+    X(star2d_r2, PERKS_SHAPE_STAR2D_R2, SSAM_SHAPE_STAR2D_R2, 56, 24, 8, 2)                               \
+    X(star2d_r3, PERKS_SHAPE_STAR2D_R3, SSAM_SHAPE_STAR2D_R3, 48, 24, 8, 2)                               \
+    X(star2d_r4, PERKS_SHAPE_STAR2D_R4, SSAM_SHAPE_STAR2D_R4, 40, 16, 4, 2)                               \
+    X(star2d_r5, PERKS_SHAPE_STAR2D_R5, SSAM_SHAPE_STAR2D_R5, 32, 0, 4, 2)                               \
+    X(star2d_r6, PERKS_SHAPE_STAR2D_R6, SSAM_SHAPE_STAR2D_R6, 16, 0, 4, 1)                               \
+    X(box2d_r1, PERKS_SHAPE_BOX2D_R1, SSAM_SHAPE_BOX2D_R1, 64, 32, 8, 2)                                  \
+    X(box2d_r2, PERKS_SHAPE_BOX2D_R2, SSAM_SHAPE_BOX2D_R2, 48, 16, 8, 2)
+
+#ifdef HAVE_SSAM
+#define DEF_SSAM(n, SS)                                                                             \
+    SSAM_STENCIL2D_DEFINE(ss_f32_##n, float, SS, 4, 128)                                            \
+    SSAM_STENCIL2D_DEFINE(ss_f64_##n, double, SS, 2, 128)
+#define SSAM_FN(n, T) ss_##T##_##n##_launch
+typedef int (*ssam_fn)(const ssam_stencil_args *, cudaStream_t);
+#else
+#define DEF_SSAM(n, SS)
+#define SSAM_FN(n, T) NULL
+typedef void *ssam_fn;
+#endif
+
+#define DEF(n, PS, SS, D32, D64, RC2, MB2)                                                                    \
+    PERKS_STENCIL2D_DEFINE(pk_f32_##n, float, PS, 256, 8, D32)                                      \
+    PERKS_STENCIL2D_DEFINE_OCC(pk2_f32_##n, float, PS, 256, RC2, 0, MB2)                                \
+    PERKS_STENCIL2D_DEFINE(pk_f64_##n, double, PS, 256, 8, D64)                                     \
+    DEF_SSAM(n, SS)
+STENCILS(DEF)
+
+typedef int (*launch_fn)(const perks_stencil2d_args *, cudaStream_t);
+typedef int (*plan_fn)(const perks_stencil2d_args *, perks_plan *);
+typedef size_t (*work_fn)(const perks_plan *);
+typedef struct entry {
+    const char *name;
+    int dbl, ncoef, depth;
+    launch_fn launch, steps;
+    plan_fn plan;
+    work_fn work;
+    ssam_fn ssam;
+    launch_fn launch2; /* the 2-blocks-per-SM build without register cache (fp32), or NULL */
+    plan_fn plan2;
+    work_fn work2;
+} entry;
+#define NPTS(PS) PERKS_SHAPE2D_NPTS(PS)
+#define ENT(n, PS, SS, D32, D64, RC2, MB2)                                                                    \
+    {#n, 0, NPTS(PS), D32, pk_f32_##n##_launch, pk_f32_##n##_steps, pk_f32_##n##_plan, pk_f32_##n##_work_bytes, SSAM_FN(n, f32),      \
+     pk2_f32_##n##_launch, pk2_f32_##n##_plan, pk2_f32_##n##_work_bytes}, \
+    {#n, 1, NPTS(PS), D64, pk_f64_##n##_launch, pk_f64_##n##_steps, pk_f64_##n##_plan, pk_f64_##n##_work_bytes, SSAM_FN(n, f64), NULL, NULL, NULL},
+static const entry entries[] = {STENCILS(ENT)};
+
+/* the barrier alone: n grid syncs */
+__global__ void sync_kernel(int n)
+{
+    for (int i = 0; i < n; i++) PERKS_GRID_SYNC();
+}
+
+static int reps = 7;
+static FILE *json;
+static int json_rows;
+
+static int cmpd(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+typedef struct run_ctx {
+    const entry *e;
+    perks_stencil2d_args a;
+#ifdef HAVE_SSAM
+    ssam_stencil_args s;
+#endif
+    int impl; /* 0 step, 1 ssam, 2..5 persistent with cache mode impl-2, 6..7 the 2-blocks-per-SM build
+                 with mode none / smem */
+} run_ctx;
+
+static void run_once(run_ctx *c)
+{
+    int rc = 0;
+    if (c->impl == 0) rc = c->e->steps(&c->a, 0);
+#ifdef HAVE_SSAM
+    else if (c->impl == 1) {
+        /* steps launches, ping-pong, as the others */
+        for (int t = 0; t < c->a.steps && !rc; t++) {
+            c->s.src = (t & 1) ? c->a.b : c->a.a;
+            c->s.dst = (t & 1) ? c->a.a : c->a.b;
+            rc = c->e->ssam(&c->s, 0);
+        }
+    }
+#endif
+    else if (c->impl >= 6) {
+        c->a.cache = c->impl - 6;
+        rc = c->e->launch2(&c->a, 0);
+    } else {
+        c->a.cache = c->impl - 2;
+        rc = c->e->launch(&c->a, 0);
+    }
+    if (rc) { fprintf(stderr, "%s impl %d: status %d (%s)\n", c->e->name, c->impl, rc, perks_strerror(rc)); exit(2); }
+}
+
+static double time_ms(run_ctx *c)
+{
+    cudaEvent_t e0, e1;
+    double t[64];
+    int n = reps < 64 ? reps : 64;
+    CUDA_DIE(cudaEventCreate(&e0));
+    CUDA_DIE(cudaEventCreate(&e1));
+    for (int i = -1; i < n; i++) {
+        CUDA_DIE(cudaEventRecord(e0));
+        run_once(c);
+        CUDA_DIE(cudaEventRecord(e1));
+        CUDA_DIE(cudaEventSynchronize(e1));
+        CUDA_DIE(cudaGetLastError());
+        float ms;
+        CUDA_DIE(cudaEventElapsedTime(&ms, e0, e1));
+        if (i >= 0) t[i] = ms;
+    }
+    cudaEventDestroy(e0);
+    cudaEventDestroy(e1);
+    qsort(t, (size_t)n, sizeof *t, cmpd);
+    return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+}
+
+/* the tallest height (width W) that mode mix caches fully */
+static int full_height(const entry *e, int W)
+{
+    perks_stencil2d_args a;
+    perks_plan p;
+    int lo = 1, hi = 1 << 15;
+    memset(&a, 0, sizeof a);
+    a.width = W; a.steps = 1; a.cache = PERKS_CACHE_MIX;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        a.height = mid;
+        if (e->plan(&a, &p) == 0 && p.cached_fraction >= 1.0) lo = mid;
+        else hi = mid - 1;
+    }
+    return lo;
+}
+
+static const char *impl_name[] = {"step", "ssam", "none", "smem", "reg", "mix", "none2", "smem2"};
+
+int main(int argc, char **argv)
+{
+    int light = 0;
+    const char *jpath = NULL, *only = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--json") && i + 1 < argc) jpath = argv[++i];
+        else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
+        else if (!strcmp(argv[i], "--light")) light = 1;
+        else { fprintf(stderr, "usage: %s [--json PATH] [--reps N] [--light] [--only NAME]\n", argv[0]); return 2; }
+    }
+    if (reps < 1) { fprintf(stderr, "bad --reps\n"); return 2; }
+    cudaDeviceProp pr;
+    CUDA_DIE(cudaGetDeviceProperties(&pr, 0));
+    printf("perks bench on %s, median of %d; peers: step%s\n", pr.name, reps,
+#ifdef HAVE_SSAM
+           " ssam"
+#else
+           " (no ssam)"
+#endif
+    );
+    if (jpath) {
+        json = gpucheck_json_open(jpath, "perks", pr.name, reps);
+        if (!json) { perror(jpath); return 1; }
+    }
+
+    /* ---- grid barrier cost ---- */
+    {
+        int bps = 0, sms = 0;
+        CUDA_DIE(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, sync_kernel, 256, 0));
+        sms = pr.multiProcessorCount;
+        int conf[2] = {1, bps};
+        for (int k = 0; k < 2; k++) {
+            double ms[2];
+            for (int j = 0; j < 2; j++) {
+                int n = j ? 2000 : 0;
+                void *args[] = {&n};
+                cudaEvent_t e0, e1;
+                double t[16];
+                CUDA_DIE(cudaEventCreate(&e0));
+                CUDA_DIE(cudaEventCreate(&e1));
+                for (int i = -1; i < 9; i++) {
+                    CUDA_DIE(cudaEventRecord(e0));
+                    int rc = perks_launch((const void *)sync_kernel, dim3(conf[k] * sms), dim3(256), args, 0, 0);
+                    if (rc) { fprintf(stderr, "sync: %s\n", perks_strerror(rc)); return 2; }
+                    CUDA_DIE(cudaEventRecord(e1));
+                    CUDA_DIE(cudaEventSynchronize(e1));
+                    float f;
+                    CUDA_DIE(cudaEventElapsedTime(&f, e0, e1));
+                    if (i >= 0) t[i] = f;
+                }
+                qsort(t, 9, sizeof *t, cmpd);
+                ms[j] = t[4];
+                cudaEventDestroy(e0);
+                cudaEventDestroy(e1);
+            }
+            double us = (ms[1] - ms[0]) / 2000 * 1e3;
+            printf("grid.sync: %d blocks of 256 (%d per SM): %.2f us per barrier\n", conf[k] * sms, conf[k], us);
+            if (json)
+                fprintf(json, "%s  {\"kind\": \"grid_sync\", \"blocks_per_sm\": %d, \"blocks\": %d, \"us\": %.3f}",
+                        json_rows++ ? ",\n" : "", conf[k], conf[k] * sms, us);
+        }
+    }
+
+    /* ---- stencils ---- */
+    const int PS = light ? 4096 : 8192;
+    size_t maxn = (size_t)PS * PS;
+    void *da, *db, *work = NULL;
+    size_t work_bytes = 0;
+    CUDA_DIE(cudaMalloc(&da, maxn * 8));
+    CUDA_DIE(cudaMalloc(&db, maxn * 8));
+    {
+        double *h = (double *)malloc(maxn * 8);
+        gpucheck_seed(777);
+        for (size_t i = 0; i < maxn; i++) h[i] = gpucheck_uniform();
+        CUDA_DIE(cudaMemcpy(da, h, maxn * 8, cudaMemcpyHostToDevice));
+        free(h);
+    }
+    printf("%-10s %-4s %-2s %-11s %5s %-5s %9s %9s %7s %7s %8s\n", "stencil", "type", "", "domain", "steps", "impl", "ms",
+           "GCells/s", "cached", "vs1pass", "floor1p");
+    double gm_f_log = 0, gm_p_log = 0;
+    int gm_n = 0;
+    const int ne = (int)(sizeof entries / sizeof entries[0]);
+    for (int ei = 0; ei < ne; ei++) {
+        const entry *e = &entries[ei];
+        if (only && strcmp(only, e->name)) continue;
+        if (light && e->dbl) continue;
+        double w[32];
+        float wf[32];
+        for (int i = 0; i < e->ncoef; i++) { w[i] = 1.0 / e->ncoef; wf[i] = (float)w[i]; }
+        for (int dom = 0; dom < 2; dom++) {
+            int W = dom ? PS : 3072, H = dom ? PS : full_height(e, 3072);
+            int steps = dom ? (light ? 5 : 10) : (light ? 20 : 100);
+            double cells = (double)W * H * steps, es = e->dbl ? 8 : 4;
+            double floor_gc = BW / (2 * es) / 1e9;
+            run_ctx c;
+            memset(&c, 0, sizeof c);
+            c.e = e;
+            c.a.a = da; c.a.b = db; c.a.width = W; c.a.height = H; c.a.steps = steps;
+            c.a.weights = e->dbl ? (const void *)w : (const void *)wf;
+            /* the workspace for the largest plan */
+            {
+                perks_plan p;
+                size_t need = 0;
+                for (int m = 0; m < 4; m++) {
+                    c.a.cache = m;
+                    if (e->plan(&c.a, &p) == 0 && e->work(&p) > need) need = e->work(&p);
+                    if (e->plan2 && m < 2 && e->plan2(&c.a, &p) == 0 && e->work2(&p) > need) need = e->work2(&p);
+                }
+                if (need > work_bytes) {
+                    if (work) CUDA_DIE(cudaFree(work));
+                    CUDA_DIE(cudaMalloc(&work, need));
+                    work_bytes = need;
+                }
+                c.a.work = work;
+                c.a.work_bytes = work_bytes;
+            }
+#ifdef HAVE_SSAM
+            memset(&c.s, 0, sizeof c.s);
+            c.s.nx = W; c.s.ny = H; c.s.nz = 1; c.s.coef = c.a.weights; c.s.ncoef = e->ncoef;
+            c.s.boundary = SSAM_STENCIL_DIRICHLET;
+#endif
+            double best1 = 0, bestp = 0;
+            for (int impl = 0; impl < 8; impl++) {
+                if (impl == 1 && !e->ssam) continue;
+                if (impl >= 6 && !e->launch2) continue;
+                c.impl = impl;
+                double frac = 0;
+                if (impl >= 2) {
+                    perks_plan p;
+                    c.a.cache = impl >= 6 ? impl - 6 : impl - 2;
+                    if ((impl >= 6 ? e->plan2 : e->plan)(&c.a, &p)) continue;
+                    frac = p.cached_fraction;
+                }
+                double ms = time_ms(&c);
+                double gc = cells / ms / 1e6;
+                if (impl < 2 && gc > best1) best1 = gc;
+                if (impl >= 2 && gc > bestp) bestp = gc;
+                printf("%-10s %-4s %-2s %5dx%-5d %5d %-5s %9.3f %9.1f %6.1f%% %7.2f %8.1f\n", e->name,
+                       e->dbl ? "fp64" : "fp32", dom ? "P" : "F", W, H, steps, impl_name[impl], ms, gc, 100 * frac,
+                       best1 > 0 ? gc / best1 : 0, floor_gc);
+                fflush(stdout);
+                if (json)
+                    fprintf(json,
+                            "%s  {\"kind\": \"stencil\", \"stencil\": \"%s\", \"type\": \"%s\", \"domain\": \"%s\", "
+                            "\"width\": %d, \"height\": %d, \"steps\": %d, \"impl\": \"%s\", \"ms\": %.5f, "
+                            "\"gcells_s\": %.3f, \"cached\": %.4f, \"floor_onepass_gcells_s\": %.2f, \"depth\": %d}",
+                            json_rows++ ? ",\n" : "", e->name, e->dbl ? "fp64" : "fp32", dom ? "P" : "F", W, H, steps,
+                            impl_name[impl], ms, gc, frac, floor_gc, e->depth);
+            }
+            printf("%-10s %-4s %-2s best persistent / best one-pass: %.2fx\n", e->name, e->dbl ? "fp64" : "fp32",
+                   dom ? "P" : "F", bestp / best1);
+            if (!e->dbl) {
+                if (dom) gm_p_log += log(bestp / best1);
+                else gm_f_log += log(bestp / best1), gm_n++;
+            }
+        }
+    }
+    if (gm_n) printf("geomean speedup over one-pass, fp32 2D: F %.2fx, P %.2fx (%d stencils)\n", exp(gm_f_log / gm_n),
+                     exp(gm_p_log / gm_n), gm_n);
+    if (json) {
+        fprintf(json, "\n]}\n");
+        fclose(json);
+    }
+    cudaFree(da);
+    cudaFree(db);
+    if (work) cudaFree(work);
+    return 0;
+}

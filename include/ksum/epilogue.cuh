@@ -1,0 +1,147 @@
+/* ksum/epilogue.cuh -- pieces applied to a GEMM's accumulator tile in registers: squared distances
+ * from norms, kernel functions, the weighted row reduction and the cross-block reduction.
+ *
+ * WHAT (Wang et al., fused kernel summation, Algorithm 2 lines 14-21)
+ *   The distance comes from the norms, |a - b|^2 = |a|^2 + |b|^2 - 2 a.b, with the kernel's scale
+ *   folded in before the GEMM: ksum.cuh multiplies the target coordinates by -2 s while staging them
+ *   in shared memory and starts each accumulator at s |a_i|^2 + s |b_j|^2, so after the GEMM the
+ *   accumulator holds  t = s |a_i - b_j|^2  (clamped at 0 here: rounding can make it slightly
+ *   negative).  Each kernel function is a pair of macros on that scaled argument:
+ *       NAME_SCALE(h)    host, double: the scale s > 0 for bandwidth h
+ *       NAME_EVAL(T, t)  device: K as a function of t = s d^2 >= 0, in type T
+ *   Built in (d = |a - b|, h the bandwidth):
+ *       KSUM_GAUSS     exp(-d^2 / 2h^2)             s = log2(e) / 2h^2, K = exp2(-t): one MUFU.EX2 per pair
+ *       KSUM_LAPLACE   exp(-d / h)                  s = 1/h^2,  K = exp2(-log2(e) sqrt(t))
+ *       KSUM_CAUCHY    1 / (1 + d^2/h^2)            s = 1/h^2,  K = 1 / (1 + t)
+ *       KSUM_MATERN32  (1 + r) exp(-r), r = sqrt(3) d/h          s = 3/h^2, r = sqrt(t)
+ *       KSUM_MATERN52  (1 + r + r^2/3) exp(-r), r = sqrt(5) d/h  s = 5/h^2, r = sqrt(t)
+ *       KSUM_IMQ       1 / sqrt(1 + d^2/h^2)        s = 1/h^2,  K = rsqrt(1 + t)
+ *   A kernel of one's own is two macros with a name of one's own, e.g. K = 1/(1 + d^2/h^2)^2:
+ *       #define MYK_SCALE(h) (1.0 / ((h) * (h)))
+ *       #define MYK_EVAL(T, t) ((T)1 / (((T)1 + (t)) * ((T)1 + (t))))
+ *       KSUM_DEFINE(myk_f32, float, MYK)
+ *   float: exp2, sqrt and 1/x are the approximate PTX forms ex2/sqrt/rcp.approx.ftz (relative error
+ *   about 2^-22, results under 2^-126 flush to 0; no slow paths, so no extra registers); rsqrtf.
+ *   double: the CUDA library's exp2/exp/sqrt/rsqrt and IEEE division (about 1 ulp).
+ *   Helpers for kernels of one's own: ksum_exp2neg_T(t) = 2^-t, ksum_sqrt_T, ksum_rsqrt_T, ksum_rcp_T
+ *   (T float or double, pasted: ksum_rcp_##T).
+ *
+ * PIECES
+ *   KSUM_EPI_TILE(T, TM, TN, R, KERNEL, acc, wv, vacc)
+ *        vacc[i][r] += sum_j KERNEL(max(acc[i][j], 0)) * wv[j][r]   (the intra-thread reduction)
+ *   KSUM_EPI_ROWSUM16(T, TM, R, vacc)
+ *        sums vacc over the 16 lanes of a half-warp (lanes sharing ty), every lane gets the sum
+ *   KSUM_EPI_STORE(T, TM, R, vacc, v, row0, m, nrhs, tx, ty, atomic, accumulate)
+ *        lane tx == i writes row row0 + KSUM_GEMM_ROW(i, ty): a plain store (or v += in place),
+ *        or atomicAdd when atomic -- one store or atomic per (row, rhs) per block (the cross-block
+ *        reduction; Algorithm 2 does one per tile, we keep partial sums in registers across tiles).
+ *
+ * COSTS
+ *   Per pair: 1 add (starting the accumulator), 1 max, the kernel function (Gaussian: 1 MUFU.EX2), R FMAs.  Per block: 4 TM R
+ *   shuffles and TM R / 16 stores or atomics per thread.
+ */
+#ifndef KSUM_EPILOGUE_CUH
+#define KSUM_EPILOGUE_CUH
+
+#include <cuda_runtime.h>
+#include <math.h>
+
+#include "gemm.cuh"
+
+#define KSUM__LOG2E 1.4426950408889634074
+
+/* 2^-t for t >= 0: float with one MUFU.EX2 (the negation folds into its operand), double exact */
+static __device__ __forceinline__ float ksum_exp2neg_float(float t)
+{
+    float y;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(-t));
+    return y;
+}
+static __device__ __forceinline__ double ksum_exp2neg_double(double t) { return exp2(-t); }
+static __device__ __forceinline__ float ksum_sqrt_float(float t)
+{
+    float y;
+    asm("sqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(t));
+    return y;
+}
+static __device__ __forceinline__ float ksum_rcp_float(float t)
+{
+    float y;
+    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(t));
+    return y;
+}
+static __device__ __forceinline__ double ksum_rcp_double(double t) { return 1.0 / t; }
+static __device__ __forceinline__ double ksum_sqrt_double(double t) { return sqrt(t); }
+static __device__ __forceinline__ float ksum_rsqrt_float(float t) { return rsqrtf(t); }
+static __device__ __forceinline__ double ksum_rsqrt_double(double t) { return rsqrt(t); }
+
+#define KSUM_GAUSS_SCALE(h) (KSUM__LOG2E / (2.0 * (h) * (h)))
+#define KSUM_GAUSS_EVAL(T, t) ksum_exp2neg_##T(t)
+#define KSUM_LAPLACE_SCALE(h) (1.0 / ((h) * (h)))
+#define KSUM_LAPLACE_EVAL(T, t) ksum_exp2neg_##T((T)KSUM__LOG2E * ksum_sqrt_##T(t))
+#define KSUM_CAUCHY_SCALE(h) (1.0 / ((h) * (h)))
+#define KSUM_CAUCHY_EVAL(T, t) ksum_rcp_##T((T)1 + (t))
+#define KSUM_MATERN32_SCALE(h) (3.0 / ((h) * (h)))
+#define KSUM_MATERN32_EVAL(T, t) ksum_matern32_##T(t)
+#define KSUM_MATERN52_SCALE(h) (5.0 / ((h) * (h)))
+#define KSUM_MATERN52_EVAL(T, t) ksum_matern52_##T(t)
+#define KSUM_IMQ_SCALE(h) (1.0 / ((h) * (h)))
+#define KSUM_IMQ_EVAL(T, t) ksum_rsqrt_##T((T)1 + (t))
+
+static __device__ __forceinline__ float ksum_matern32_float(float t)
+{
+    float r = ksum_sqrt_float(t);
+    return (1.0f + r) * ksum_exp2neg_float((float)KSUM__LOG2E * r);
+}
+static __device__ __forceinline__ double ksum_matern32_double(double t)
+{
+    double r = sqrt(t);
+    return (1.0 + r) * exp(-r);
+}
+static __device__ __forceinline__ float ksum_matern52_float(float t)
+{
+    float r = ksum_sqrt_float(t);
+    return (1.0f + r + t * (1.0f / 3.0f)) * ksum_exp2neg_float((float)KSUM__LOG2E * r);
+}
+static __device__ __forceinline__ double ksum_matern52_double(double t)
+{
+    double r = sqrt(t);
+    return (1.0 + r + t / 3.0) * exp(-r);
+}
+
+#define KSUM_EPI_TILE(T, TM, TN, R, KERNEL, acc, wv, vacc)                                         \
+    do {                                                                                               \
+        _Pragma("unroll") for (int i__ = 0; i__ < (TM); i__++)                                         \
+            _Pragma("unroll") for (int j__ = 0; j__ < (TN); j__++) {                                   \
+                const T t__ = (acc)[i__][j__] > (T)0 ? (acc)[i__][j__] : (T)0;                         \
+                const T k__ = KERNEL##_EVAL(T, t__);                                                   \
+                _Pragma("unroll") for (int r__ = 0; r__ < (R); r__++)                                  \
+                    (vacc)[i__][r__] = fma(k__, (wv)[j__][r__], (vacc)[i__][r__]);                     \
+            }                                                                                          \
+    } while (0)
+
+#define KSUM_EPI_ROWSUM16(T, TM, R, vacc)                                                              \
+    do {                                                                                               \
+        _Pragma("unroll") for (int o__ = 8; o__ >= 1; o__ >>= 1)                                       \
+            _Pragma("unroll") for (int i__ = 0; i__ < (TM); i__++)                                     \
+                _Pragma("unroll") for (int r__ = 0; r__ < (R); r__++)                                  \
+                    (vacc)[i__][r__] += __shfl_xor_sync(0xffffffffu, (vacc)[i__][r__], o__);           \
+    } while (0)
+
+#define KSUM_EPI_STORE(T, TM, R, vacc, v, row0, m, nrhs, tx, ty, atomic, accumulate)                   \
+    do {                                                                                               \
+        _Pragma("unroll") for (int i__ = 0; i__ < (TM); i__++) {                                       \
+            const long long row__ = (long long)(row0) + KSUM_GEMM_ROW(i__, ty);                        \
+            if ((tx) == i__ && row__ < (m)) {                                                          \
+                T *d__ = (T *)(v) + row__ * (nrhs);                                                    \
+                _Pragma("unroll") for (int r__ = 0; r__ < (R); r__++) {                                \
+                    if (r__ < (nrhs)) {                                                                \
+                        if (atomic) atomicAdd(d__ + r__, (vacc)[i__][r__]);                            \
+                        else d__[r__] = (accumulate) ? d__[r__] + (vacc)[i__][r__] : (vacc)[i__][r__]; \
+                    }                                                                                  \
+                }                                                                                      \
+            }                                                                                          \
+        }                                                                                              \
+    } while (0)
+
+#endif

@@ -1,0 +1,223 @@
+/* ksum/tc.cuh -- the tensor-core path: dot products on TF32 mma (sm_80+), FP32 epilogue.
+ *
+ * WHAT
+ *   KSUM_DEFINE_TF32(name, KERNEL, PASSES, R) defines name_norms, name_kernel and
+ *       int name_launch(const ksum_args *a, cudaStream_t s)       same arguments as ksum.cuh (float)
+ *   computing the same sum as KSUM_DEFINE(name, float, KERNEL) with the dot products a_i . b_j done
+ *   by mma.sync.m16n8k8 TF32 tensor-core instructions (FP32 accumulation).  PASSES = 1: plain TF32
+ *   (inputs rounded to 10-bit mantissas: the scaled distance t = s d^2 carries an absolute error of
+ *   about 2^-11 * 2 s |a||b|, i.e. kernel values off by ~1e-3 relative where t is a few units);
+ *   PASSES = 3: the three-pass split x = big + small, a.b ~ big.big + big.small + small.big, close to
+ *   FP32 accuracy at 3x the tensor work.  Everything else (norms, the kernel function, the sums) is
+ *   FP32 as in ksum.cuh.  Use it for dim >= 16; below that the SIMT path is exp- or issue-bound anyway.
+ *   2 blocks per SM for R = 1, 1 for R > 1 (__launch_bounds__: no spills).
+ *   Block: 256 threads = 8 warps as 4 x 2, a 128 x 128 tile, 32 x 64 per warp = 2 x 8 mma tiles;
+ *   the chunk of 8 coordinates is one k-step; shared memory rows padded to 136 floats (the fragment
+ *   reads of a warp, 8 rows x 4 k, fall in 32 distinct banks).  The accumulator fragment layout of
+ *   m16n8k8 is known (c0, c1 at row g, columns 2t, 2t+1; c2, c3 at row g + 8), so the epilogue runs on
+ *   the fragments in registers; the two warps sharing a row add their row sums in shared memory (two
+ *   addends: the same result in either order, so KSUM_DETERMINISTIC still holds).
+ *   On a device below sm_80 the launcher returns KSUM_EUNSUPPORTED (after the argument checks); the
+ *   header compiles for sm_75 (the mma pieces are empty there and never launched).
+ *
+ * EXAMPLE
+ *     #include <ksum/tc.cuh>
+ *     KSUM_DEFINE_TF32(gauss_tc, KSUM_GAUSS, 3, 1)     // 3-pass TF32, one right-hand side
+ *     int rc = gauss_tc_launch(&k, stream);           // k as for KSUM_DEFINE (float data)
+ */
+#ifndef KSUM_TC_CUH
+#define KSUM_TC_CUH
+
+#include "ksum.cuh"
+
+#define KSUM__TC_PAD 136
+
+/* x rounded to TF32 (as the bit pattern the mma takes) */
+static __device__ __forceinline__ unsigned ksum__tf32(float x)
+{
+    unsigned y = 0;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(y) : "f"(x));
+#else
+    y = __float_as_uint(x);
+#endif
+    return y;
+}
+/* c += a b, one m16n8k8 TF32 mma (a warp-wide instruction) */
+static __device__ __forceinline__ void ksum__mma_tf32(float *c, const unsigned *a, const unsigned *b)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+                 "{%0,%1,%2,%3};"
+                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+#else
+    (void)c; (void)a; (void)b;
+#endif
+}
+/* split x into big + small TF32 parts (small = 0 for PASSES 1) */
+static __device__ __forceinline__ void ksum__split(float x, unsigned *big, unsigned *small, int passes)
+{
+    *big = ksum__tf32(x);
+    *small = passes > 1 ? ksum__tf32(x - __uint_as_float(*big)) : 0u;
+}
+
+static inline int ksum__need_sm80(void)
+{
+    int dev = 0, major = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess)
+        return KSUM_ECUDA;
+    return major >= 8 ? KSUM_SUCCESS : KSUM_EUNSUPPORTED;
+}
+
+#define KSUM_DEFINE_TF32(name, KERNEL, PASSES, R)                                                      \
+    KSUM__NORMS(name, float)                                                                           \
+    __global__ void __launch_bounds__(KSUM_THREADS, (R) > 1 ? 1 : 2)                                   \
+        name##_kernel(const float *__restrict__ a, long long lda, const float *__restrict__ b, long long ldb, \
+                      const float *__restrict__ w, float *__restrict__ v, int m, int n, int dim, int nrhs, \
+                      float m2scale, const float *__restrict__ norms, int tiles_per_split, int vec_a, int vec_b, \
+                      int atomic, int accumulate)                                                      \
+    {                                                                                                  \
+        enum { BM = 128, BN = 128, NW = BN * (1 + (R)), NWPER = (NW + KSUM_THREADS - 1) / KSUM_THREADS, P = KSUM__TC_PAD }; \
+        __shared__ __align__(16) float sa[2 * KSUM_BK * P];                                            \
+        __shared__ __align__(16) float sb[2 * KSUM_BK * P];                                            \
+        __shared__ __align__(16) float sw[2 * NW];                                                     \
+        __shared__ float sna[BM], sred[BM * (R)];                                                      \
+        const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, g = lane >> 2, t4 = lane & 3;    \
+        const int wr = (warp & 3) * 32, wc = (warp >> 2) * 64;                                         \
+        const long long row0 = (long long)blockIdx.x * BM;                                             \
+        const int ntiles = (n + BN - 1) / BN;                                                          \
+        const int t0 = blockIdx.y * tiles_per_split;                                                   \
+        const int t1 = min(ntiles, t0 + tiles_per_split);                                              \
+        if (t0 >= t1) return;                                                                          \
+        const int nchunks = (dim + KSUM_BK - 1) / KSUM_BK;                                             \
+        const int nsteps = (t1 - t0) * nchunks;                                                        \
+        const float *nb = norms + m;                                                                   \
+        for (int q = tid; q < BM; q += KSUM_THREADS) sna[q] = row0 + q < m ? norms[row0 + q] : 0.0f;   \
+        for (int q = tid; q < BM * (R); q += KSUM_THREADS) sred[q] = 0.0f;                             \
+        float acc[2][8][4], vacc[2][2][R];                                                             \
+        _Pragma("unroll") for (int i = 0; i < 2; i++) _Pragma("unroll") for (int hh = 0; hh < 2; hh++) \
+            _Pragma("unroll") for (int r2 = 0; r2 < (R); r2++) vacc[i][hh][r2] = 0.0f;                 \
+        float ra[4], rb[4], rw[NWPER];                                                                 \
+        int ls_tile = t0;                                                                              \
+        const int sp = tid >> 1, sk = (tid & 1) * 4; /* this thread's staging point and coordinate */  \
+        KSUM_GEMM_LOAD(float, 4, ra, a, lda, m, dim, row0, 0, tid, vec_a);                             \
+        KSUM_GEMM_LOAD(float, 4, rb, b, ldb, n, dim, (long long)ls_tile * BN, 0, tid, vec_b);          \
+        _Pragma("unroll") for (int q = 0; q < NWPER; q++) {                                            \
+            const int e = tid + q * KSUM_THREADS, qq = e / BN;                                         \
+            const long long j = (long long)ls_tile * BN + e % BN;                                      \
+            rw[q] = 0.0f;                                                                              \
+            if (e < NW && j < n) rw[q] = qq == 0 ? nb[j] : (qq - 1 < nrhs ? w[j * nrhs + qq - 1] : 0.0f); \
+        }                                                                                              \
+        _Pragma("unroll") for (int e = 0; e < 4; e++) {                                                \
+            sa[(sk + e) * P + sp] = ra[e] * m2scale;                                                   \
+            if (nchunks == 1) sa[KSUM_BK * P + (sk + e) * P + sp] = ra[e] * m2scale;                   \
+            sb[(sk + e) * P + sp] = rb[e];                                                             \
+        }                                                                                              \
+        _Pragma("unroll") for (int q = 0; q < NWPER; q++) if (tid + q * KSUM_THREADS < NW) sw[tid + q * KSUM_THREADS] = rw[q]; \
+        __syncthreads();                                                                               \
+        int c = 0, tpar = 0;                                                                           \
+        for (int s = 0; s < nsteps; s++) {                                                             \
+            const int more = s + 1 < nsteps;                                                           \
+            int nc = c + 1, ntile_first = 0;                                                           \
+            if (nc == nchunks) { nc = 0; ntile_first = 1; }                                            \
+            if (more) {                                                                                \
+                if (ntile_first) ls_tile++;                                                            \
+                if (nchunks > 1) KSUM_GEMM_LOAD(float, 4, ra, a, lda, m, dim, row0, nc * KSUM_BK, tid, vec_a); \
+                KSUM_GEMM_LOAD(float, 4, rb, b, ldb, n, dim, (long long)ls_tile * BN, nc * KSUM_BK, tid, vec_b); \
+                if (ntile_first) {                                                                     \
+                    _Pragma("unroll") for (int q = 0; q < NWPER; q++) {                                \
+                        const int e = tid + q * KSUM_THREADS, qq = e / BN;                             \
+                        const long long j = (long long)ls_tile * BN + e % BN;                          \
+                        rw[q] = 0.0f;                                                                  \
+                        if (e < NW && j < n) rw[q] = qq == 0 ? nb[j] : (qq - 1 < nrhs ? w[j * nrhs + qq - 1] : 0.0f); \
+                    }                                                                                  \
+                }                                                                                      \
+            }                                                                                          \
+            const float *swb = sw + tpar * NW;                                                         \
+            if (c == 0) { /* accumulators start at s|a_i|^2 + s|b_j|^2 */                              \
+                _Pragma("unroll") for (int i = 0; i < 2; i++) {                                        \
+                    const float n0 = sna[wr + i * 16 + g], n1 = sna[wr + i * 16 + g + 8];              \
+                    _Pragma("unroll") for (int j = 0; j < 8; j++) {                                    \
+                        const float2 bb = *(const float2 *)(swb + wc + j * 8 + 2 * t4);                \
+                        acc[i][j][0] = n0 + bb.x; acc[i][j][1] = n0 + bb.y;                            \
+                        acc[i][j][2] = n1 + bb.x; acc[i][j][3] = n1 + bb.y;                            \
+                    }                                                                                  \
+                }                                                                                      \
+            }                                                                                          \
+            { /* one k-step of 8: 2 x 8 mma tiles per warp (x3 for the split) */                       \
+                const float *A = sa + (s & 1) * KSUM_BK * P, *B = sb + (s & 1) * KSUM_BK * P;          \
+                unsigned ab[2][4], as[2][4];                                                           \
+                _Pragma("unroll") for (int i = 0; i < 2; i++) {                                        \
+                    const int r = wr + i * 16 + g;                                                     \
+                    ksum__split(A[t4 * P + r], &ab[i][0], &as[i][0], PASSES);                          \
+                    ksum__split(A[t4 * P + r + 8], &ab[i][1], &as[i][1], PASSES);                      \
+                    ksum__split(A[(t4 + 4) * P + r], &ab[i][2], &as[i][2], PASSES);                    \
+                    ksum__split(A[(t4 + 4) * P + r + 8], &ab[i][3], &as[i][3], PASSES);                \
+                }                                                                                      \
+                _Pragma("unroll") for (int j = 0; j < 8; j++) {                                        \
+                    unsigned bb[2], bs[2];                                                             \
+                    const int cc = wc + j * 8 + g;                                                     \
+                    ksum__split(B[t4 * P + cc], &bb[0], &bs[0], PASSES);                               \
+                    ksum__split(B[(t4 + 4) * P + cc], &bb[1], &bs[1], PASSES);                         \
+                    _Pragma("unroll") for (int i = 0; i < 2; i++) {                                    \
+                        if ((PASSES) > 1) {                                                            \
+                            ksum__mma_tf32(acc[i][j], as[i], bb);                                      \
+                            ksum__mma_tf32(acc[i][j], ab[i], bs);                                      \
+                        }                                                                              \
+                        ksum__mma_tf32(acc[i][j], ab[i], bb);                                          \
+                    }                                                                                  \
+                }                                                                                      \
+            }                                                                                          \
+            if (c == nchunks - 1) { /* kernel values, weighted row sums */                             \
+                _Pragma("unroll") for (int j = 0; j < 8; j++) {                                        \
+                    float w0[R], w1[R];                                                                \
+                    _Pragma("unroll") for (int r2 = 0; r2 < (R); r2++) {                               \
+                        const float2 ww = *(const float2 *)(swb + (1 + r2) * BN + wc + j * 8 + 2 * t4); \
+                        w0[r2] = ww.x; w1[r2] = ww.y;                                                  \
+                    }                                                                                  \
+                    _Pragma("unroll") for (int i = 0; i < 2; i++) _Pragma("unroll") for (int hh = 0; hh < 2; hh++) { \
+                        const float x0 = fmaxf(acc[i][j][2 * hh], 0.0f), x1 = fmaxf(acc[i][j][2 * hh + 1], 0.0f); \
+                        const float k0 = KERNEL##_EVAL(float, x0), k1 = KERNEL##_EVAL(float, x1);      \
+                        _Pragma("unroll") for (int r2 = 0; r2 < (R); r2++)                             \
+                            vacc[i][hh][r2] = fmaf(k1, w1[r2], fmaf(k0, w0[r2], vacc[i][hh][r2]));     \
+                    }                                                                                  \
+                }                                                                                      \
+            }                                                                                          \
+            if (more) {                                                                                \
+                float *A = sa + ((s + 1) & 1) * KSUM_BK * P, *B = sb + ((s + 1) & 1) * KSUM_BK * P;    \
+                _Pragma("unroll") for (int e = 0; e < 4; e++) {                                        \
+                    if (nchunks > 1) A[(sk + e) * P + sp] = ra[e] * m2scale;                           \
+                    B[(sk + e) * P + sp] = rb[e];                                                      \
+                }                                                                                      \
+                if (ntile_first) {                                                                     \
+                    float *d = sw + (tpar ^ 1) * NW;                                                   \
+                    _Pragma("unroll") for (int q = 0; q < NWPER; q++) if (tid + q * KSUM_THREADS < NW) d[tid + q * KSUM_THREADS] = rw[q]; \
+                }                                                                                      \
+            }                                                                                          \
+            __syncthreads();                                                                           \
+            if (ntile_first) tpar ^= 1;                                                                \
+            c = nc;                                                                                    \
+        }                                                                                              \
+        /* rows: sum over the 4 lanes of a quad, then the 2 warps of a row band in shared memory */   \
+        _Pragma("unroll") for (int i = 0; i < 2; i++) _Pragma("unroll") for (int hh = 0; hh < 2; hh++) \
+            _Pragma("unroll") for (int r2 = 0; r2 < (R); r2++) {                                       \
+                float x = vacc[i][hh][r2];                                                             \
+                x += __shfl_xor_sync(0xffffffffu, x, 1);                                               \
+                x += __shfl_xor_sync(0xffffffffu, x, 2);                                               \
+                if (t4 == 0) atomicAdd(&sred[(wr + i * 16 + g + 8 * hh) * (R) + r2], x);               \
+            }                                                                                          \
+        __syncthreads();                                                                               \
+        for (int q = tid; q < BM * (R); q += KSUM_THREADS) {                                           \
+            const long long row = row0 + q / (R);                                                      \
+            const int r2 = q % (R);                                                                    \
+            if (row < m && r2 < nrhs) {                                                                \
+                float *d = v + row * nrhs + r2;                                                        \
+                if (atomic) atomicAdd(d, sred[q]);                                                     \
+                else *d = accumulate ? *d + sred[q] : sred[q];                                         \
+            }                                                                                          \
+        }                                                                                              \
+    }                                                                                                  \
+    KSUM__LAUNCHER(name, float, KERNEL, R, 8, 8, (R) > 1 ? 1 : 2, { int rc_ = ksum__need_sm80(); if (rc_) return rc_; })
+
+#endif

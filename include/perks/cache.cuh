@@ -1,0 +1,59 @@
+/* perks/cache.cuh -- the domain cached on chip between time steps: register cache, shared-memory
+ * cache, and the halo exchange through device memory (side edges stored transposed).
+ *
+ * WHAT (PERKS paper §4.2 and Listing 1)
+ *   In a persistent kernel each block owns a fixed tile of the domain for the whole run.  Between
+ *   steps the tile's cells stay where the last step left them:
+ *     - the first `depth` rows of each thread's column in registers: a thread-private array
+ *       `T reg[DEPTH]` (PERKS_REGCACHE), DEPTH a compile-time constant, indexed only with
+ *       constants (the loops over it are unrolled);
+ *     - the next `smem_rows` rows in dynamic shared memory: row-major, `tile_w` cells a row, each
+ *       thread touching only its own column (no barrier needed between its store and its load);
+ *     - the rest in device memory (the non-persistent path: load, compute, store).
+ *   Whatever the cache holds, the cells a NEIGHBOUR needs (the halo) always go through device
+ *   memory: the tile's top and bottom `r` rows are stored to the domain array itself (rows are
+ *   coalesced), its left and right `r` columns to a separate edge buffer, TRANSPOSED so that a warp
+ *   reads or writes 32 consecutive rows of one edge column in one coalesced access (§4.2, "we
+ *   transpose the vertical edges of the halo region in global memory").  Both buffers ping-pong
+ *   with the step: step t reads what step t-1 wrote.
+ *
+ *   Listing 1's switch (load from shared / registers / device; store to shared / registers /
+ *   device) is PERKS_CACHE_IS_CACHED + the macros below, used by perks/stencil.cuh; a user's own
+ *   kernel can take them one by one.
+ *
+ * PIECES
+ *   PERKS_REGCACHE(T, name, DEPTH)          declares T name[DEPTH] (at least one element)
+ *   PERKS_CACHE_IS_CACHED(y, len, nreg, ncached)
+ *                                           row y of a tile of len rows sits on chip between steps
+ *                                           (registers: y < nreg; shared: nreg <= y < ncached)
+ *   PERKS_SMEM_ROW(cache, y, nreg, tile_w, x) the shared-memory slot of row y, column x of the tile
+ *   PERKS_EDGE_INDEX(tile, side, k, y, r, len) index in the transposed edge buffer: tile `tile`,
+ *                                           side 0 = left / 1 = right, column k < r from the
+ *                                           outside in, row y < len
+ *   perks_edge_elems(tiles, r, len)         elements of ONE edge buffer (allocate two: ping-pong)
+ *
+ * COSTS
+ *   Register cache: DEPTH registers per thread (2 DEPTH for double); choose the largest DEPTH that
+ *   compiles with 0 spills (-Xptxas -v; make test checks the kit's instantiations).  Shared cache:
+ *   smem_rows x tile_w x sizeof(T) bytes of dynamic shared memory, sized by perks/plan.h.
+ *   Edge buffers: 2 x tiles x 2 x r x len elements.
+ */
+#ifndef PERKS_CACHE_CUH
+#define PERKS_CACHE_CUH
+
+#include <cuda_runtime.h>
+#include <stddef.h>
+#include "base.h"
+
+#define PERKS_REGCACHE(T, name, DEPTH) T name[(DEPTH) > 0 ? (DEPTH) : 1]
+#define PERKS_CACHE_IS_CACHED(y, len, nreg, ncached) ((y) >= 0 && (y) < (len) && (y) < (ncached))
+#define PERKS_SMEM_ROW(cache, y, nreg, tile_w, x) ((cache)[(size_t)((y) - (nreg)) * (tile_w) + (x)])
+#define PERKS_EDGE_INDEX(tile, side, k, y, r, len) \
+    (((size_t)((tile) * 2 + (side)) * (size_t)(r) + (size_t)(k)) * (size_t)(len) + (size_t)(y))
+
+static inline size_t perks_edge_elems(int tiles, int r, int len)
+{
+    return (size_t)tiles * 2 * (size_t)r * (size_t)len;
+}
+
+#endif /* PERKS_CACHE_CUH */

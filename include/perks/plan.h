@@ -1,0 +1,265 @@
+/* perks/plan.h -- how many blocks per SM, and how much of the domain goes to registers and shared
+ * memory (C99 host code; also compiles as C++ and CUDA).
+ *
+ * WHAT (PERKS paper §5 and §4.1.1)
+ *   A persistent kernel should run at the LOWEST occupancy that still saturates device memory:
+ *   every block not launched leaves its shared memory and registers free to cache the domain.
+ *   Little's law (eq. 3) gives the bytes that must be in flight to keep memory busy,
+ *       C_hw = bandwidth x latency            (H200: ~4.3 TB/s x ~0.7 us ~ 3 MB, ~23 KB per SM)
+ *   and a block keeps block x bytes_in_flight_per_thread in flight (the loads a thread issues
+ *   before it needs the first: its ILP).  perks_plan_make picks the fewest blocks per SM whose
+ *   bytes in flight reach C_hw / SMs (never more than the resources allow), then gives each block
+ *   the shared memory left on its SM as cache, in whole quanta of cells.
+ *   perks_plan_tiles2d/3d split a 2D or 3D domain into one tile per block (perks/stencil.cuh's
+ *   layout: a tile is `tile_w` columns (x, and `tile_h` rows in 3D) of whole rows/planes along the
+ *   last axis) and say which rows of each tile sit in registers, in shared memory, or in device
+ *   memory.
+ *
+ * EXAMPLE
+ *   perks_device_info d;  perks_device_h200(&d);        // or perks_device_query (perks/stencil.cuh)
+ *   perks_kernel_info k = {0};
+ *   k.block = 256; k.regs_per_thread = 96; k.static_smem = 10368; k.cell_bytes = 4;
+ *   k.bytes_in_flight_per_thread = 8 * 4;             // 8 independent loads of 4 bytes
+ *   k.reg_cells_per_thread = 32; k.smem_quantum_cells = 256;
+ *   perks_plan p;
+ *   int rc = perks_plan_make(&p, &d, &k, 3000LL * 3000, 0);   // 0: blocks per SM by Little's law
+ *   rc = rc ? rc : perks_plan_tiles2d(&p, 3000, 3000, 256, 1);   // radius 1    // p.cached_fraction, p.smem_rows...
+ *
+ * ERRORS (perks/base.h)
+ *   PERKS_ENULL a NULL argument; PERKS_ESIZE cells <= 0, a block outside 1..1024 or not a multiple
+ *   of 32, a negative kernel use, a device description with zeros, a forced blocks-per-SM above what
+ *   the device allows; PERKS_ERESOURCE the kernel's registers or shared memory leave no room for
+ *   one block per SM (the plan "cannot work"); PERKS_ECORESIDENT more tiles than co-resident blocks
+ *   would be needed (perks_plan_tiles*: a tile column count that exceeds the grid).
+ *
+ * LIMITS
+ *   Register allocation is modelled as on sm_70..sm_90 (per warp, in units of reg_alloc_unit);
+ *   the model agrees with cudaOccupancyMaxActiveBlocksPerMultiprocessor for the kernels in this
+ *   kit, and perks_launch checks co-residency again with the runtime before any launch.
+ */
+#ifndef PERKS_PLAN_H
+#define PERKS_PLAN_H
+
+#include "base.h"
+
+typedef struct perks_device_info {
+    int sms;                     /* multiprocessors */
+    long smem_per_sm;            /* shared memory per SM that blocks can use (bytes) */
+    long smem_per_block;         /* opt-in maximum per block, static + dynamic (bytes) */
+    long smem_reserved_per_block;/* the runtime's own shared memory per block (1 KiB on sm_80+) */
+    int regs_per_sm;             /* 32-bit registers per SM */
+    int regs_per_thread_max;     /* 255 */
+    int reg_alloc_unit;          /* registers are granted per warp in multiples of this (256) */
+    int max_threads_per_sm;      /* 2048 */
+    int max_blocks_per_sm;       /* 32 */
+    double mem_bw;               /* bytes per second (measured copy bandwidth) */
+    double mem_latency;          /* seconds, a device-memory load under load */
+} perks_device_info;
+
+typedef struct perks_kernel_info {
+    int block;                     /* threads per block, a multiple of 32 */
+    int regs_per_thread;           /* the kernel's registers, register cache included (-Xptxas -v) */
+    long static_smem;              /* static shared memory per block (bytes) */
+    long dyn_smem_base;            /* dynamic shared memory the kernel needs besides the cache */
+    int bytes_in_flight_per_thread;/* bytes a thread keeps in flight (ILP x bytes per load) */
+    int reg_cells_per_thread;      /* register cache depth (compile-time in the kernel) */
+    int cell_bytes;                /* bytes per cached cell (sizeof(T)) */
+    long smem_quantum_cells;       /* the shared-memory cache is granted in multiples of this
+                                      many cells per block (a row of the tile); 0 = 1 */
+} perks_kernel_info;
+
+typedef struct perks_plan {
+    /* perks_plan_make */
+    int sms, blocks_per_sm, max_blocks_per_sm, grid, block;
+    long smem_cache_cells;  /* per block */
+    long smem_bytes;        /* dynamic shared memory per block to launch with (base + cache) */
+    long long cells;        /* the domain */
+    long dyn_smem_base;     /* copied from the kernel info */
+    int cell_bytes;         /* copied from the kernel info */
+    long long cap_reg, cap_smem; /* cells the whole grid can hold in registers / shared memory */
+    /* perks_plan_tiles2d / 3d */
+    int tiles_x, tiles_y, tiles; /* tiles (= blocks used: grid is set to tiles) */
+    int tile_w, tile_h;          /* columns (x) and, in 3D, rows (y) of a tile */
+    int tile_len;                /* cells of a tile along the streamed axis (y in 2D, z in 3D) */
+    int reg_rows, smem_rows;     /* rows (2D) / planes (3D) of each tile in registers / shared */
+    long long cells_reg, cells_smem, cells_dev; /* where the domain's cells sit between steps */
+    double cached_fraction;      /* (cells_reg + cells_smem) / cells */
+} perks_plan;
+
+/* The H200 as measured here (132 SMs, 228 KB shared memory per SM, 227 KB per block opt-in,
+ * 64 K registers, 4.27 TB/s copy, ~700 ns loaded latency): for host tests and for planning off-line. */
+static inline void perks_device_h200(perks_device_info *d)
+{
+    d->sms = 132;
+    d->smem_per_sm = 228L * 1024;
+    d->smem_per_block = 227L * 1024;
+    d->smem_reserved_per_block = 1024;
+    d->regs_per_sm = 65536;
+    d->regs_per_thread_max = 255;
+    d->reg_alloc_unit = 256;
+    d->max_threads_per_sm = 2048;
+    d->max_blocks_per_sm = 32;
+    d->mem_bw = 4.27e12;
+    d->mem_latency = 700e-9;
+}
+
+/* Blocks of this kernel that fit on one SM by registers, threads, blocks and shared memory
+ * (shared memory counted without any cache).  0 when none fits. */
+static inline int perks_plan_max_blocks(const perks_device_info *d, const perks_kernel_info *k)
+{
+    int warps = (k->block + 31) / 32, n = d->max_blocks_per_sm;
+    long unit = d->reg_alloc_unit > 0 ? d->reg_alloc_unit : 256;
+    long regs_warp = ((long)k->regs_per_thread * 32 + unit - 1) / unit * unit;
+    long smem = k->static_smem + k->dyn_smem_base + d->smem_reserved_per_block;
+    if (k->regs_per_thread > d->regs_per_thread_max) return 0;
+    if (regs_warp > 0 && d->regs_per_sm / (regs_warp * warps) < n) n = (int)(d->regs_per_sm / (regs_warp * warps));
+    if (d->max_threads_per_sm / (warps * 32) < n) n = d->max_threads_per_sm / (warps * 32);
+    if (k->static_smem + k->dyn_smem_base > d->smem_per_block) return 0;
+    if (smem > 0 && d->smem_per_sm / smem < n) n = (int)(d->smem_per_sm / smem);
+    return n;
+}
+
+/* Blocks per SM whose loads in flight reach bandwidth x latency (Little's law), at least 1. */
+static inline int perks_plan_little(const perks_device_info *d, const perks_kernel_info *k)
+{
+    double need = d->mem_bw * d->mem_latency / d->sms;
+    double per_block = (double)k->block * (k->bytes_in_flight_per_thread > 0 ? k->bytes_in_flight_per_thread : 4);
+    int n = (int)(need / per_block);
+    if (n * per_block < need) n++;
+    return n < 1 ? 1 : n;
+}
+
+/* Fill p: blocks per SM (blocks_per_sm > 0 forces it; 0 picks it by Little's law), the grid
+ * (sms x blocks per SM), the shared-memory cache per block and the capacities.  See ERRORS above. */
+static inline int perks_plan_make(perks_plan *p, const perks_device_info *d, const perks_kernel_info *k,
+                                  long long cells, int blocks_per_sm)
+{
+    long per_block_fixed, avail, q;
+    int maxb;
+    if (!p || !d || !k) return PERKS_ENULL;
+    if (cells <= 0 || k->block <= 0 || k->block > 1024 || k->block % 32 || blocks_per_sm < 0) return PERKS_ESIZE;
+    if (k->regs_per_thread < 0 || k->static_smem < 0 || k->dyn_smem_base < 0 || k->reg_cells_per_thread < 0 ||
+        k->cell_bytes <= 0 || k->smem_quantum_cells < 0 || k->bytes_in_flight_per_thread < 0)
+        return PERKS_ESIZE;
+    if (d->sms <= 0 || d->smem_per_sm <= 0 || d->smem_per_block <= 0 || d->regs_per_sm <= 0 ||
+        d->max_threads_per_sm <= 0 || d->max_blocks_per_sm <= 0 || d->regs_per_thread_max <= 0 ||
+        d->mem_bw <= 0 || d->mem_latency <= 0 || d->smem_reserved_per_block < 0)
+        return PERKS_ESIZE;
+    maxb = perks_plan_max_blocks(d, k);
+    if (maxb < 1) return PERKS_ERESOURCE;
+    if (blocks_per_sm > maxb) return PERKS_ESIZE;
+    p->sms = d->sms;
+    p->max_blocks_per_sm = maxb;
+    p->blocks_per_sm = blocks_per_sm ? blocks_per_sm : perks_plan_little(d, k);
+    if (p->blocks_per_sm > maxb) p->blocks_per_sm = maxb;
+    p->grid = p->sms * p->blocks_per_sm;
+    p->block = k->block;
+    p->cells = cells;
+    p->dyn_smem_base = k->dyn_smem_base;
+    p->cell_bytes = k->cell_bytes;
+    per_block_fixed = k->static_smem + k->dyn_smem_base + d->smem_reserved_per_block;
+    avail = d->smem_per_sm / p->blocks_per_sm - per_block_fixed;
+    if (avail > d->smem_per_block - k->static_smem - k->dyn_smem_base)
+        avail = d->smem_per_block - k->static_smem - k->dyn_smem_base;
+    if (avail < 0) avail = 0;
+    q = k->smem_quantum_cells > 0 ? k->smem_quantum_cells : 1;
+    p->smem_cache_cells = avail / k->cell_bytes / q * q;
+    p->smem_bytes = k->dyn_smem_base + p->smem_cache_cells * k->cell_bytes;
+    p->cap_reg = (long long)p->grid * k->block * k->reg_cells_per_thread;
+    p->cap_smem = (long long)p->grid * p->smem_cache_cells;
+    p->tiles_x = p->tiles_y = p->tiles = 0;
+    p->tile_w = p->tile_h = p->tile_len = 0;
+    p->reg_rows = k->reg_cells_per_thread;
+    p->smem_rows = 0;
+    p->cells_reg = p->cells_smem = 0;
+    p->cells_dev = cells;
+    p->cached_fraction = 0;
+    return PERKS_SUCCESS;
+}
+
+/* Shared by the 2D and 3D tilers: tiles_x * tiles_y tiles along the non-streamed axes (already
+ * set), split the streamed axis of length len into the fewest equal slabs that use the grid. */
+static inline int perks__plan_slabs(perks_plan *p, long long across, int len, int per_tile_cells, int r)
+{
+    long long slabs, th;
+    int sr, i;
+    if (across > p->grid) return PERKS_ECORESIDENT;
+    slabs = p->grid / across;
+    if (slabs > len) slabs = len;
+    th = (len + slabs - 1) / slabs;
+    slabs = (len + th - 1) / th; /* drop empty slabs */
+    p->tiles = (int)(across * slabs);
+    p->tile_len = (int)th;
+    p->grid = p->tiles;
+    /* a tile without its register rows (too short for them) may cache every row in shared memory */
+    sr = (int)(p->smem_cache_cells / per_tile_cells);
+    if (sr > th) sr = (int)th;
+    p->smem_rows = sr;
+    p->smem_bytes = p->dyn_smem_base + (long)sr * per_tile_cells * p->cell_bytes;
+    /* count the cells: per slab (rows [s*th, min(len, (s+1)*th)) ), reg rows first, then smem */
+    p->cells_reg = p->cells_smem = 0;
+    for (i = 0; i < (int)slabs; i++) {
+        long long rows = len - (long long)i * th < th ? len - (long long)i * th : th;
+        long long rr = (p->reg_rows > 0 && rows >= (long long)p->reg_rows + r) ? p->reg_rows : 0;
+        long long rs = rows - rr < sr ? rows - rr : sr;
+        p->cells_reg += rr;
+        p->cells_smem += rs;
+    }
+    return PERKS_SUCCESS;
+}
+
+/* 2D: W x H cells, tiles of tile_w columns (the block's threads: one column each) and of
+ * tile_len rows; r is the stencil's radius: a tile keeps rows in registers only when it has at
+ * least reg_rows + r rows (perks/stencil.cuh's rule), else it caches rows [0, smem_rows) in shared
+ * memory.  Fills tiles_*, tile_w, tile_len, smem_rows, cells_*, cached_fraction and sets
+ * grid to the tiles used; smem_bytes shrinks to the rows used. */
+static inline int perks_plan_tiles2d(perks_plan *p, int W, int H, int tile_w, int r)
+{
+    int rc, i;
+    long long cols;
+    if (!p) return PERKS_ENULL;
+    if (W <= 0 || H <= 0 || tile_w <= 0 || r < 0 || p->grid <= 0) return PERKS_ESIZE;
+    if ((long long)W * H != p->cells) return PERKS_ESIZE;
+    p->tiles_x = (W + tile_w - 1) / tile_w;
+    p->tile_w = tile_w;
+    p->tile_h = 1;
+    rc = perks__plan_slabs(p, p->tiles_x, H, tile_w, r);
+    if (rc) return rc;
+    p->tiles_y = p->tiles / p->tiles_x;
+    cols = 0;
+    for (i = 0; i < p->tiles_x; i++) cols += (W - i * tile_w < tile_w ? W - i * tile_w : tile_w);
+    p->cells_reg *= cols;
+    p->cells_smem *= cols;
+    p->cells_dev = p->cells - p->cells_reg - p->cells_smem;
+    p->cached_fraction = (double)(p->cells_reg + p->cells_smem) / (double)p->cells;
+    return PERKS_SUCCESS;
+}
+
+/* 3D: W x H x D cells, tiles of tile_w x tile_h columns (one per thread) streamed along z in
+ * slabs of tile_len planes.  As perks_plan_tiles2d. */
+static inline int perks_plan_tiles3d(perks_plan *p, int W, int H, int D, int tile_w, int tile_h, int r)
+{
+    int rc, i, j;
+    long long cols;
+    if (!p) return PERKS_ENULL;
+    if (W <= 0 || H <= 0 || D <= 0 || tile_w <= 0 || tile_h <= 0 || r < 0 || p->grid <= 0) return PERKS_ESIZE;
+    if ((long long)W * H * D != p->cells) return PERKS_ESIZE;
+    p->tiles_x = (W + tile_w - 1) / tile_w;
+    p->tiles_y = (H + tile_h - 1) / tile_h;
+    p->tile_w = tile_w;
+    p->tile_h = tile_h;
+    rc = perks__plan_slabs(p, (long long)p->tiles_x * p->tiles_y, D, tile_w * tile_h, r);
+    if (rc) return rc;
+    cols = 0;
+    for (i = 0; i < p->tiles_x; i++)
+        for (j = 0; j < p->tiles_y; j++)
+            cols += (long long)(W - i * tile_w < tile_w ? W - i * tile_w : tile_w) *
+                    (H - j * tile_h < tile_h ? H - j * tile_h : tile_h);
+    p->cells_reg *= cols;
+    p->cells_smem *= cols;
+    p->cells_dev = p->cells - p->cells_reg - p->cells_smem;
+    p->cached_fraction = (double)(p->cells_reg + p->cells_smem) / (double)p->cells;
+    return PERKS_SUCCESS;
+}
+
+#endif /* PERKS_PLAN_H */

@@ -1,0 +1,497 @@
+/* perks/stencil.cuh -- persistent 2D stencils: the time loop in one cooperative kernel, the domain
+ * cached in registers and shared memory between steps.
+ *
+ * WHAT (PERKS paper §3-§4.2, Listing 1)
+ *   PERKS_STENCIL2D_DEFINE(name, T, SHAPE, BX, RC, DEPTH) defines
+ *       __global__ void name_kernel(...)                        the persistent kernel
+ *       __global__ void name_step_kernel(...)                   one non-persistent step (baseline)
+ *       int name_launch(const perks_stencil2d_args *, cudaStream_t)   all steps, one launch
+ *       int name_steps(const perks_stencil2d_args *, cudaStream_t)    all steps, one launch each
+ *       int name_plan(const perks_stencil2d_args *, perks_plan *)     the plan name_launch uses
+ *       size_t name_work_bytes(const perks_plan *)                  edge-buffer scratch it needs
+ *   PERKS_STENCIL2D_DEFINE_OCC(..., MINB) adds __launch_bounds__(BX, MINB): with DEPTH 0 and MINB 2
+ *   two blocks share an SM (the fastest build measured on the H200, docs/perks.md).
+ *   for a stencil SHAPE given as an X-macro list of points X(I, DX, DY) -- the same format as
+ *   ssam/stencil_shapes.cuh, so SSAM_SHAPE_* lists work here unchanged; PERKS_SHAPE_* below repeats
+ *   the 2D catalogue so that perks needs nothing from ssam.  One step computes, for every cell at
+ *   least r = max |offset| from the domain's edge,
+ *       out(x, y) = sum over points, in list order, of  c[I] * in(x + DX, y + DY)
+ *   (one fma per point, so the persistent and the non-persistent kernels agree bit for bit) and
+ *   keeps the value of every cell closer than r to the edge (Dirichlet, as the ssam stencils).
+ *
+ *   Layout.  Each block owns one tile: BX columns (one per thread) by tile_len rows; perks/plan.h
+ *   chooses the tiling (one tile per co-resident block).  A thread walks down its column in chunks
+ *   of RC rows; for each chunk the block stages an (RC + 2r) x (BX + 2r) window in shared memory
+ *   (the thread's own column also stays in registers and slides down by RC rows: vertical
+ *   neighbours come from registers, each row of the column is loaded once per step) and computes RC
+ *   outputs per thread.  Rows [0, DEPTH) of the tile live in registers between steps (cache modes
+ *   REG and MIX), the next smem_rows in shared memory (SMEM and MIX), the rest in device memory; the
+ *   tile's halo goes through device memory (perks/cache.cuh: edge rows in place, edge columns
+ *   transposed).  One grid barrier per step.
+ *
+ * EXAMPLE
+ *     #include <perks/stencil.cuh>
+ *     PERKS_STENCIL2D_DEFINE(heat, float, PERKS_SHAPE_STAR2D_R1, 256, 8, 32)
+ *     float c[5] = {0.6f, 0.1f, 0.1f, 0.1f, 0.1f};   // (0,0), (-1,0), (1,0), (0,-1), (0,1)
+ *     perks_stencil2d_args a = {0};
+ *     a.a = d_u; a.b = d_v; a.width = W; a.height = H; a.steps = 100; a.weights = c;
+ *     a.cache = PERKS_CACHE_MIX;
+ *     int rc = heat_launch(&a, stream);   // result in d_u (even steps) or d_v (odd steps)
+ *
+ * PARAMETERS AND LIMITS
+ *   T float or double.  BX threads per block, a multiple of 32, >= 64 and >= 2r.  RC rows per chunk,
+ *   RC + 2r <= 32 (one warp loads each side halo with one lane per row).  DEPTH a multiple of RC
+ *   (0: no register cache); registers about DEPTH + 2 RC + 2r (+ the same again for double) plus ~30
+ *   per thread.  r <= 8.  Width and height >= 1, any (ragged) sizes, pitch = width.  a and b must
+ *   not overlap; both are written.  The weights (one per coefficient index) are read from HOST
+ *   memory at launch.  work: device scratch of name_work_bytes (NULL: the launcher allocates and
+ *   frees it, which synchronises).  The grid must be co-resident: a domain wider than
+ *   BX x (SMs x blocks per SM) returns PERKS_ECORESIDENT; never a hang.
+ *
+ * OPTIONAL SSAM
+ *   If ssam/stencil_shapes.cuh is included, its SSAM_SHAPE_* lists can be passed as SHAPE.  The
+ *   per-step compute here is a plain shared-memory step (the paper's baseline); ssam's systolic
+ *   step is not used by these generators (see docs/perks.md).
+ */
+#ifndef PERKS_STENCIL_CUH
+#define PERKS_STENCIL_CUH
+
+#include <cuda_runtime.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "base.h"
+#include "cache.cuh"
+#include "grid.cuh"
+#include "plan.h"
+
+/* ---- cache modes --------------------------------------------------------------------------- */
+#define PERKS_CACHE_NONE 0 /* persistent, domain in device memory */
+#define PERKS_CACHE_SMEM 1 /* shared-memory cache only */
+#define PERKS_CACHE_REG 2  /* register cache only */
+#define PERKS_CACHE_MIX 3  /* registers, then shared memory */
+
+typedef struct perks_stencil2d_args {
+    void *a, *b;         /* T *, device, width x height each; the input in a.  After `steps` steps
+                            the result is in a (steps even) or b (steps odd), as with ping-pong. */
+    int width, height;   /* cells; rows are contiguous (pitch = width) */
+    int steps;           /* >= 0 */
+    const void *weights; /* T *, HOST: one coefficient per index I of the shape */
+    int cache;           /* PERKS_CACHE_* */
+    int blocks_per_sm;   /* 0: by perks/plan.h (Little's law, capped by resources) */
+    int smem_rows_max;   /* 0: as many shared-memory cache rows as fit; > 0: at most this many */
+    void *work;          /* device scratch (edge buffers), name_work_bytes; NULL: allocated here */
+    size_t work_bytes;
+} perks_stencil2d_args;
+
+/* ---- shapes: X(I, DX, DY), the same lists as ssam/stencil_shapes.cuh -------------------------- */
+#define PERKS_SHAPE_STAR2D_R1(X) X(0, 0, 0) X(1, -1, 0) X(2, 1, 0) X(3, 0, -1) X(4, 0, 1)
+#define PERKS_SHAPE_STAR2D_R2(X) PERKS_SHAPE_STAR2D_R1(X) X(5, -2, 0) X(6, 2, 0) X(7, 0, -2) X(8, 0, 2)
+#define PERKS_SHAPE_STAR2D_R3(X) PERKS_SHAPE_STAR2D_R2(X) X(9, -3, 0) X(10, 3, 0) X(11, 0, -3) X(12, 0, 3)
+#define PERKS_SHAPE_STAR2D_R4(X) PERKS_SHAPE_STAR2D_R3(X) X(13, -4, 0) X(14, 4, 0) X(15, 0, -4) X(16, 0, 4)
+#define PERKS_SHAPE_STAR2D_R5(X) PERKS_SHAPE_STAR2D_R4(X) X(17, -5, 0) X(18, 5, 0) X(19, 0, -5) X(20, 0, 5)
+#define PERKS_SHAPE_STAR2D_R6(X) PERKS_SHAPE_STAR2D_R5(X) X(21, -6, 0) X(22, 6, 0) X(23, 0, -6) X(24, 0, 6)
+#define PERKS_SHAPE_BOX2D_R1(X)                                                                     \
+    X(0, -1, -1) X(1, 0, -1) X(2, 1, -1) X(3, -1, 0) X(4, 0, 0) X(5, 1, 0) X(6, -1, 1) X(7, 0, 1) X(8, 1, 1)
+#define PERKS__BOXROW2(X, B, DY) X(B, -2, DY) X(B + 1, -1, DY) X(B + 2, 0, DY) X(B + 3, 1, DY) X(B + 4, 2, DY)
+#define PERKS_SHAPE_BOX2D_R2(X)                                                                     \
+    PERKS__BOXROW2(X, 0, -2) PERKS__BOXROW2(X, 5, -1) PERKS__BOXROW2(X, 10, 0) PERKS__BOXROW2(X, 15, 1) \
+        PERKS__BOXROW2(X, 20, 2)
+/* the papers' names (PERKS Table 1): 2d5pt, 2ds9pt, 2d13pt, 2d17pt, 2d21pt, 2ds25pt, 2d9pt, 2d25pt */
+#define PERKS_SHAPE_2D5PT(X) PERKS_SHAPE_STAR2D_R1(X)
+#define PERKS_SHAPE_2DS9PT(X) PERKS_SHAPE_STAR2D_R2(X)
+#define PERKS_SHAPE_2D13PT(X) PERKS_SHAPE_STAR2D_R3(X)
+#define PERKS_SHAPE_2D17PT(X) PERKS_SHAPE_STAR2D_R4(X)
+#define PERKS_SHAPE_2D21PT(X) PERKS_SHAPE_STAR2D_R5(X)
+#define PERKS_SHAPE_2DS25PT(X) PERKS_SHAPE_STAR2D_R6(X)
+#define PERKS_SHAPE_2D9PT(X) PERKS_SHAPE_BOX2D_R1(X)
+#define PERKS_SHAPE_2D25PT(X) PERKS_SHAPE_BOX2D_R2(X)
+
+/* compile-time extent of a list: radius r = max |offset| (up to 8) and the coefficient count */
+#define PERKS__A(v) ((v) < 0 ? -(v) : (v))
+#define PERKS__G1(I, DX, DY) || PERKS__A(DX) >= 1 || PERKS__A(DY) >= 1
+#define PERKS__G2(I, DX, DY) || PERKS__A(DX) >= 2 || PERKS__A(DY) >= 2
+#define PERKS__G3(I, DX, DY) || PERKS__A(DX) >= 3 || PERKS__A(DY) >= 3
+#define PERKS__G4(I, DX, DY) || PERKS__A(DX) >= 4 || PERKS__A(DY) >= 4
+#define PERKS__G5(I, DX, DY) || PERKS__A(DX) >= 5 || PERKS__A(DY) >= 5
+#define PERKS__G6(I, DX, DY) || PERKS__A(DX) >= 6 || PERKS__A(DY) >= 6
+#define PERKS__G7(I, DX, DY) || PERKS__A(DX) >= 7 || PERKS__A(DY) >= 7
+#define PERKS__G8(I, DX, DY) || PERKS__A(DX) >= 8 || PERKS__A(DY) >= 8
+#define PERKS__G9(I, DX, DY) || PERKS__A(DX) >= 9 || PERKS__A(DY) >= 9
+#define PERKS_SHAPE2D_RADIUS(S)                                                                      \
+    ((int)(0 S(PERKS__G1)) + (int)(0 S(PERKS__G2)) + (int)(0 S(PERKS__G3)) + (int)(0 S(PERKS__G4)) + \
+     (int)(0 S(PERKS__G5)) + (int)(0 S(PERKS__G6)) + (int)(0 S(PERKS__G7)) + (int)(0 S(PERKS__G8)))
+#define PERKS_SHAPE2D_TOO_FAR(S) (0 S(PERKS__G9))
+#define PERKS__NPLUS(I, DX, DY) +1
+#define PERKS_SHAPE2D_NPTS(S) (0 S(PERKS__NPLUS))
+
+/* one term of the sum: vertical neighbours from the thread's column registers, others from the
+ * shared-memory window (the compiler resolves DX == 0 at compile time) */
+#define PERKS__TERM2D(I, DX, DY)                                                                     \
+    perks__s = fma(perks__w.w[I], (DX) == 0 ? perks__col[perks__i + perks__R + (DY)]                  \
+                                            : perks__win[(perks__i + perks__R + (DY)) * perks__WW + perks__tx + perks__R + (DX)], \
+                   perks__s);
+
+/* ---- the chunk: halo, window, compute ------------------------------------------------------ */
+/* side halo of chunk c (rows c*RC - R ... c*RC + RC + R - 1) into registers h[R]: warp 0 the left
+ * columns, warp 1 the right, one lane per row; from the neighbour's transposed edge when the row is
+ * cached, else from the domain array (issued one chunk ahead: the loads fly during the compute) */
+#define PERKS__HALO2D(T, BX, RC, c, h)                                                                \
+    {                                                                                                 \
+        const int perks__wid = perks__tx >> 5, perks__lane = perks__tx & 31;                          \
+        if (perks__wid < 2 && perks__lane < (RC) + 2 * perks__R) {                                    \
+            const int side = perks__wid, y = (c) * (RC)-perks__R + perks__lane, gy = perks__y0 + y;   \
+            const int has = side ? perks__has_r : perks__has_l;                                       \
+            const int ok = has && gy >= 0 && gy < perks__H;                                           \
+            const int fromedge = ok && PERKS_CACHE_IS_CACHED(y, perks__the, perks__nreg, perks__ncached); \
+            _Pragma("unroll") for (int k = 0; k < perks__R; k++) {                                    \
+                const int gx = side ? perks__x0 + (BX) + k : perks__x0 - perks__R + k;                \
+                T v = (T)0;                                                                           \
+                if (fromedge)                                                                         \
+                    v = perks__ein[PERKS_EDGE_INDEX((int)blockIdx.x + (side ? 1 : -1), 1 - side, k, y, perks__R, perks__TH)]; \
+                else if (ok && gx < perks__W)                                                         \
+                    v = perks__in[(size_t)gy * perks__W + gx];                                        \
+                h[k] = v;                                                                             \
+            }                                                                                         \
+        }                                                                                             \
+    }
+/* the window: this thread's column (registers) and the halo registers */
+#define PERKS__FILL2D(BX, RC)                                                                         \
+    {                                                                                                 \
+        const int perks__wid = perks__tx >> 5, perks__lane = perks__tx & 31;                          \
+        _Pragma("unroll") for (int l = 0; l < (RC) + 2 * perks__R; l++) perks__win[l * perks__WW + perks__tx + perks__R] = perks__col[l]; \
+        if (perks__wid < 2 && perks__lane < (RC) + 2 * perks__R)                                      \
+            _Pragma("unroll") for (int k = 0; k < perks__R; k++)                                      \
+                perks__win[perks__lane * perks__WW + (perks__wid ? (BX) + perks__R + k : k)] = perks__hal[k]; \
+    }
+/* barrier, then RC outputs of chunk c into perks__o (cells within R of the domain edge keep theirs) */
+#define PERKS__COMPUTE2D(T, SHAPE, RC, c)                                                             \
+    {                                                                                                 \
+        __syncthreads();                                                                              \
+        _Pragma("unroll") for (int perks__i = 0; perks__i < (RC); perks__i++) {                       \
+            const int gy = perks__y0 + (c) * (RC) + perks__i;                                         \
+            T perks__s = (T)0;                                                                        \
+            SHAPE(PERKS__TERM2D)                                                                      \
+            perks__o[perks__i] = (perks__xint && gy >= perks__R && gy < perks__H - perks__R) ? perks__s : perks__col[perks__i + perks__R]; \
+        }                                                                                             \
+    }
+
+/* edge staging after compute (chunk c): left edge columns from threads 0..R-1, right from BX-R.. */
+#define PERKS__STAGE2D(RC, BX)                                                                        \
+    {                                                                                                 \
+        if (perks__tx < perks__R)                                                              \
+            _Pragma("unroll") for (int i = 0; i < (RC); i++) perks__stage[(0 * perks__R + perks__tx) * (RC) + i] = perks__o[i]; \
+        if (perks__tx >= (BX)-perks__R)                                                        \
+            _Pragma("unroll") for (int i = 0; i < (RC); i++)                                          \
+                perks__stage[(1 * perks__R + perks__tx - ((BX)-perks__R)) * (RC) + i] = perks__o[i];  \
+    }
+/* after the chunk's closing barrier: warps 0/1 write the staged edges transposed, one lane a row.
+ * Edge column k counts from the tile's outside edge inwards on the left (x0 + k) and from the
+ * left on the right (x0 + BX - R + k), so a neighbour reads column k of side 1 as its halo k. */
+#define PERKS__FLUSH2D(RC, c)                                                                         \
+    {                                                                                                 \
+        const int perks__wid = perks__tx >> 5, perks__lane = perks__tx & 31;                    \
+        if (!perks__last && perks__wid < 2 && perks__lane < (RC)) {                                   \
+            const int side = perks__wid, y = (c) * (RC) + perks__lane;                                \
+            if ((side ? perks__has_r : perks__has_l) && PERKS_CACHE_IS_CACHED(y, perks__the, perks__nreg, perks__ncached)) \
+                _Pragma("unroll") for (int k = 0; k < perks__R; k++) perks__eout[PERKS_EDGE_INDEX(blockIdx.x, side, k, y, perks__R, perks__TH)] = \
+                    perks__stage[(side * perks__R + k) * (RC) + perks__lane];                         \
+        }                                                                                             \
+    }
+
+/* load row y (tile-relative, run time) of this thread's column: shared cache or device memory */
+#define PERKS__LOAD2D(T, y)                                                                           \
+    (((y) >= perks__nreg && PERKS_CACHE_IS_CACHED((y), perks__the, perks__nreg, perks__ncached)) \
+         ? PERKS_SMEM_ROW(perks__scache, (y), perks__nreg, perks__BX, perks__tx)                    \
+         : ((perks__xin && perks__y0 + (y) >= 0 && perks__y0 + (y) < perks__H) ? perks__in[(size_t)(perks__y0 + (y)) * perks__W + perks__x] : (T)0))
+/* store row y (run time, not a register row) */
+#define PERKS__STORE2D(y, v)                                                                          \
+    {                                                                                                 \
+        const int perks__c2 = PERKS_CACHE_IS_CACHED((y), perks__the, perks__nreg, perks__ncached);   \
+        if (perks__c2 && !perks__last && (y) >= perks__nreg) PERKS_SMEM_ROW(perks__scache, (y), perks__nreg, perks__BX, perks__tx) = (v); \
+        if (perks__xin && (perks__last || !perks__c2 || (y) < perks__R || (y) >= perks__the - perks__R)) \
+            perks__out[(size_t)(perks__y0 + (y)) * perks__W + perks__x] = (v);                         \
+    }
+
+#define PERKS_STENCIL2D_DEFINE(name, T, SHAPE, BX, RC, DEPTH) PERKS_STENCIL2D_DEFINE_OCC(name, T, SHAPE, BX, RC, DEPTH, 1)
+#define PERKS_STENCIL2D_DEFINE_OCC(name, T, SHAPE, BX, RC, DEPTH, MINB)                                 \
+    typedef struct name##_weights {                                                                   \
+        T w[PERKS_SHAPE2D_NPTS(SHAPE)];                                                               \
+    } name##_weights;                                                                                 \
+    enum { name##_R = PERKS_SHAPE2D_RADIUS(SHAPE), name##_WW = (BX) + 2 * PERKS_SHAPE2D_RADIUS(SHAPE) }; \
+    static_assert(!PERKS_SHAPE2D_TOO_FAR(SHAPE), #name ": stencil offsets beyond 8");               \
+    static_assert((BX) % 32 == 0 && (BX) >= 64 && (BX) <= 1024, #name ": BX a multiple of 32 in 64..1024"); \
+    static_assert((RC) >= 1 && (RC) + 2 * name##_R <= 32, #name ": RC + 2r must be <= 32");           \
+    static_assert((DEPTH) >= 0 && (DEPTH) % (RC) == 0, #name ": DEPTH a multiple of RC");              \
+    /* window + staging bytes at the start of dynamic shared memory (the cache follows) */            \
+    enum { name##_SMEM_BASE = ((((RC) + 2 * name##_R) * name##_WW + 2 * name##_R * (RC)) * (int)sizeof(T) + 15) / 16 * 16 }; \
+    static inline __attribute__((unused)) size_t name##_smem_base(void) { return (size_t)name##_SMEM_BASE; }                 \
+    __global__ void __launch_bounds__(BX, MINB)                                                       \
+        name##_kernel(T *a, T *b, T *ea, T *eb, int perks__W, int perks__H, int steps, int reg_on,     \
+                      int sr, int tiles_x, int perks__TH, name##_weights perks__w)                    \
+    {                                                                                                 \
+        enum { perks__R = name##_R, perks__WW = name##_WW, perks__BX = (BX) };                        \
+        const int perks__tx = (int)threadIdx.x;                                                       \
+        extern __shared__ __align__(16) unsigned char name##_dyn[];                                   \
+        T *perks__win = (T *)name##_dyn;                                                              \
+        T *perks__stage = perks__win + ((RC) + 2 * perks__R) * perks__WW;                              \
+        T *perks__scache = (T *)(name##_dyn + name##_SMEM_BASE);                                    \
+        const int tix = blockIdx.x % tiles_x, tiy = blockIdx.x / tiles_x;                             \
+        const int perks__x0 = tix * (BX), perks__y0 = tiy * perks__TH;                                \
+        const int perks__the = min(perks__TH, perks__H - perks__y0);                                  \
+        const int perks__x = perks__x0 + perks__tx;                                                 \
+        const int perks__xin = perks__x < perks__W;                                                   \
+        const int perks__xint = perks__x >= perks__R && perks__x < perks__W - perks__R;               \
+        const int perks__has_l = tix > 0, perks__has_r = tix < tiles_x - 1;                           \
+        /* registers only where the whole register part and the bottom halo fit the tile, so the   \
+           unrolled register chunks never branch on the tile's length (equal for a row of tiles) */ \
+        const int perks__regblk = reg_on && (DEPTH) > 0 && perks__the >= (DEPTH) + perks__R;          \
+        const int perks__nreg = perks__regblk ? (DEPTH) : 0;                                          \
+        const int perks__ncached = min(perks__nreg + sr, perks__the);                                 \
+        const int nch = (perks__the + (RC)-1) / (RC);                                                 \
+        PERKS_REGCACHE(T, perks__reg, DEPTH);                                                         \
+        T perks__col[(RC) + 2 * perks__R];                                                            \
+        T perks__o[RC];                                                                               \
+        T perks__pre[RC];                                                                             \
+        T perks__hal[perks__R > 0 ? perks__R : 1];                                                    \
+        _Pragma("unroll") for (int l = 0; l < (RC); l++) perks__pre[l] = (T)0;                        \
+        _Pragma("unroll") for (int k = 0; k < (perks__R > 0 ? perks__R : 1); k++) perks__hal[k] = (T)0; \
+        /* prologue: the caches and the transposed edges get the input (then one grid barrier) */    \
+        _Pragma("unroll") for (int i = 0; i < ((DEPTH) > 0 ? (DEPTH) : 1); i++) perks__reg[i] = (T)0;  \
+        if (perks__regblk && perks__xin)                                                              \
+            _Pragma("unroll") for (int i = 0; i < ((DEPTH) > 0 ? (DEPTH) : 1); i++)                    \
+                perks__reg[i] = a[(size_t)(perks__y0 + i) * perks__W + perks__x];                     \
+        for (int y = 0; y < perks__ncached; y++) {                                                    \
+            T v = perks__xin ? a[(size_t)(perks__y0 + y) * perks__W + perks__x] : (T)0;               \
+            if (y >= perks__nreg) PERKS_SMEM_ROW(perks__scache, y, perks__nreg, perks__BX, perks__tx) = v; \
+            if (perks__has_l && perks__tx < perks__R)                                                 \
+                ea[PERKS_EDGE_INDEX(blockIdx.x, 0, perks__tx, y, perks__R, perks__TH)] = v;           \
+            if (perks__has_r && perks__tx >= (BX)-perks__R)                                           \
+                ea[PERKS_EDGE_INDEX(blockIdx.x, 1, perks__tx - ((BX)-perks__R), y, perks__R, perks__TH)] = v; \
+        }                                                                                             \
+        if (steps > 0) PERKS_GRID_SYNC();                                                             \
+        PERKS_FOR_STEPS(t, steps)                                                                     \
+        {                                                                                             \
+            const T *perks__in = (t & 1) ? b : a;                                                     \
+            T *perks__out = (t & 1) ? a : b;                                                          \
+            const T *perks__ein = (t & 1) ? eb : ea;                                                  \
+            T *perks__eout = (t & 1) ? ea : eb;                                                       \
+            const int perks__last = t == steps - 1;                                                   \
+            int c0 = 0;                                                                               \
+            /* rows -R .. R-1, then chunk c0's new rows and halo; later chunks are fetched one ahead */ \
+            if (perks__regblk) {                                                                      \
+                _Pragma("unroll") for (int l = 0; l < 2 * perks__R; l++) {                            \
+                    const int y = l - perks__R;                                                       \
+                    perks__col[l] = y >= 0 ? perks__reg[y >= 0 ? y : 0] : PERKS__LOAD2D(T, y);         \
+                }                                                                                     \
+                _Pragma("unroll") for (int l = 0; l < (RC); l++) {                                    \
+                    const int y = perks__R + l;                                                       \
+                    perks__col[2 * perks__R + l] = y < (DEPTH) ? perks__reg[y < (DEPTH) ? y : 0] : PERKS__LOAD2D(T, y); \
+                }                                                                                     \
+                PERKS__HALO2D(T, BX, RC, 0, perks__hal)                                               \
+                /* register chunks: unrolled, register indices are constants */                       \
+                _Pragma("unroll") for (int c = 0; c < (DEPTH) / (RC); c++) {                          \
+                    PERKS__FILL2D(BX, RC)                                                             \
+                    if (c + 1 < nch) {                                                                \
+                        _Pragma("unroll") for (int l = 0; l < (RC); l++) {                            \
+                            const int y = (c + 1) * (RC) + perks__R + l;                              \
+                            perks__pre[l] = y < (DEPTH) ? perks__reg[y < (DEPTH) ? y : 0] : PERKS__LOAD2D(T, y); \
+                        }                                                                             \
+                        PERKS__HALO2D(T, BX, RC, c + 1, perks__hal)                                   \
+                    }                                                                                 \
+                    PERKS__COMPUTE2D(T, SHAPE, RC, c)                                                 \
+                    _Pragma("unroll") for (int i = 0; i < (RC); i++) {                                \
+                        const int y = c * (RC) + i;                                                   \
+                        perks__reg[y] = perks__o[i];                                                  \
+                        if (y < perks__R && perks__xin) perks__out[(size_t)(perks__y0 + y) * perks__W + perks__x] = perks__o[i]; \
+                    }                                                                                 \
+                    PERKS__STAGE2D(RC, BX)                                                            \
+                    __syncthreads();                                                                  \
+                    PERKS__FLUSH2D(RC, c)                                                             \
+                    _Pragma("unroll") for (int l = 0; l < 2 * perks__R; l++) perks__col[l] = perks__col[(RC) + l]; \
+                    _Pragma("unroll") for (int l = 0; l < (RC); l++) perks__col[2 * perks__R + l] = perks__pre[l]; \
+                }                                                                                     \
+                c0 = (DEPTH) / (RC);                                                                  \
+            } else {                                                                                  \
+                _Pragma("unroll") for (int l = 0; l < (RC) + 2 * perks__R; l++) perks__col[l] = PERKS__LOAD2D(T, l - perks__R); \
+                PERKS__HALO2D(T, BX, RC, 0, perks__hal)                                               \
+            }                                                                                         \
+            for (int c = c0; c < nch; c++) {                                                          \
+                PERKS__FILL2D(BX, RC)                                                                 \
+                if (c + 1 < nch) {                                                                    \
+                    _Pragma("unroll") for (int l = 0; l < (RC); l++) {                                \
+                        const int y = (c + 1) * (RC) + perks__R + l;                                  \
+                        perks__pre[l] = PERKS__LOAD2D(T, y);                                          \
+                    }                                                                                 \
+                    PERKS__HALO2D(T, BX, RC, c + 1, perks__hal)                                       \
+                }                                                                                     \
+                PERKS__COMPUTE2D(T, SHAPE, RC, c)                                                     \
+                _Pragma("unroll") for (int i = 0; i < (RC); i++) {                                    \
+                    const int y = c * (RC) + i;                                                       \
+                    if (y < perks__the) PERKS__STORE2D(y, perks__o[i])                                \
+                }                                                                                     \
+                PERKS__STAGE2D(RC, BX)                                                                \
+                __syncthreads();                                                                      \
+                PERKS__FLUSH2D(RC, c)                                                                 \
+                _Pragma("unroll") for (int l = 0; l < 2 * perks__R; l++) perks__col[l] = perks__col[(RC) + l]; \
+                _Pragma("unroll") for (int l = 0; l < (RC); l++) perks__col[2 * perks__R + l] = perks__pre[l]; \
+            }                                                                                         \
+            if (!perks__last) PERKS_GRID_SYNC();                                                      \
+        }                                                                                             \
+        /* epilogue: the register rows go to the last step's output (shared rows went in the loop) */ \
+        if (steps > 0 && perks__regblk && perks__xin) {                                               \
+            T *perks__fin = (steps & 1) ? b : a;                                                      \
+            _Pragma("unroll") for (int i = 0; i < ((DEPTH) > 0 ? (DEPTH) : 1); i++)                    \
+                perks__fin[(size_t)(perks__y0 + i) * perks__W + perks__x] = perks__reg[i];            \
+        }                                                                                             \
+    }                                                                                                 \
+    /* one non-persistent step: block = one chunk of one tile, everything through device memory */   \
+    __global__ void __launch_bounds__(BX) name##_step_kernel(const T *__restrict__ perks__in, T *__restrict__ perks__out, \
+                                                             int perks__W, int perks__H, name##_weights perks__w) \
+    {                                                                                                 \
+        enum { perks__R = name##_R, perks__WW = name##_WW, perks__BX = (BX) };                        \
+        const int perks__tx = (int)threadIdx.x;                                                       \
+        extern __shared__ __align__(16) unsigned char name##_dyn[];                                   \
+        T *perks__win = (T *)name##_dyn;                                                              \
+        const int perks__x0 = blockIdx.x * (BX), perks__y0 = blockIdx.y * (RC);                       \
+        const int perks__x = perks__x0 + perks__tx;                                                 \
+        const int perks__xin = perks__x < perks__W;                                                   \
+        const int perks__xint = perks__x >= perks__R && perks__x < perks__W - perks__R;               \
+        const int perks__has_l = blockIdx.x > 0, perks__has_r = blockIdx.x < gridDim.x - 1;           \
+        const int perks__the = (RC), perks__nreg = 0, perks__ncached = 0, perks__TH = 1; \
+        const T *perks__ein = NULL;                                                                   \
+        T perks__col[(RC) + 2 * perks__R];                                                            \
+        T perks__o[RC];                                                                               \
+        (void)perks__TH;                                                                              \
+        (void)perks__nreg;                                                                            \
+        (void)perks__ein;                                                                             \
+        _Pragma("unroll") for (int l = 0; l < (RC) + 2 * perks__R; l++) {                             \
+            const int gy = perks__y0 - perks__R + l;                                                  \
+            perks__col[l] = (perks__xin && gy >= 0 && gy < perks__H) ? perks__in[(size_t)gy * perks__W + perks__x] : (T)0; \
+        }                                                                                             \
+        T perks__hal[perks__R > 0 ? perks__R : 1];                                                    \
+        _Pragma("unroll") for (int k = 0; k < (perks__R > 0 ? perks__R : 1); k++) perks__hal[k] = (T)0; \
+        PERKS__HALO2D(T, BX, RC, 0, perks__hal)                                                       \
+        PERKS__FILL2D(BX, RC)                                                                         \
+        PERKS__COMPUTE2D(T, SHAPE, RC, 0)                                                             \
+        _Pragma("unroll") for (int i = 0; i < (RC); i++) if (perks__xin && perks__y0 + i < perks__H)  \
+            perks__out[(size_t)(perks__y0 + i) * perks__W + perks__x] = perks__o[i];                   \
+    }                                                                                                 \
+    /* the plan name_launch will use (tiles, cache rows, % cached) */                                 \
+    static inline __attribute__((unused)) int name##_plan(const perks_stencil2d_args *a, perks_plan *p)                       \
+    {                                                                                                 \
+        perks_device_info d;                                                                          \
+        perks_kernel_info k;                                                                          \
+        struct cudaFuncAttributes fa;                                                                 \
+        int rc, reg = a && (a->cache == PERKS_CACHE_REG || a->cache == PERKS_CACHE_MIX);              \
+        if (!a || !p) return PERKS_ENULL;                                                             \
+        if (a->width <= 0 || a->height <= 0 || a->steps < 0 || a->blocks_per_sm < 0 || a->cache < 0 || a->cache > 3 || a->smem_rows_max < 0) \
+            return PERKS_ESIZE;                                                                       \
+        if ((rc = perks_device_query(&d))) return rc;                                                 \
+        if (cudaFuncGetAttributes(&fa, (const void *)name##_kernel) != cudaSuccess) return PERKS_ECUDA; \
+        memset(&k, 0, sizeof k);                                                                      \
+        k.block = (BX);                                                                               \
+        k.regs_per_thread = fa.numRegs;                                                               \
+        k.static_smem = (long)fa.sharedSizeBytes;                                                     \
+        k.dyn_smem_base = (long)name##_smem_base();                                                   \
+        k.bytes_in_flight_per_thread = (RC) * (int)sizeof(T);                                         \
+        k.reg_cells_per_thread = reg ? (DEPTH) : 0;                                                   \
+        k.cell_bytes = (int)sizeof(T);                                                                \
+        k.smem_quantum_cells = (BX);                                                                  \
+        rc = perks_plan_make(p, &d, &k, (long long)a->width * a->height, a->blocks_per_sm);           \
+        if (rc) return rc;                                                                            \
+        if (a->cache == PERKS_CACHE_NONE || a->cache == PERKS_CACHE_REG) {                            \
+            p->smem_cache_cells = 0;                                                                  \
+            p->smem_bytes = k.dyn_smem_base;                                                          \
+        }                                                                                             \
+        if (a->smem_rows_max > 0 && p->smem_cache_cells > (long)a->smem_rows_max * (BX))               \
+            p->smem_cache_cells = (long)a->smem_rows_max * (BX);                                      \
+        return perks_plan_tiles2d(p, a->width, a->height, (BX), name##_R);                                      \
+    }                                                                                                 \
+    static inline __attribute__((unused)) size_t name##_work_bytes(const perks_plan *p)                                       \
+    {                                                                                                 \
+        return 2 * perks_edge_elems(p->tiles, name##_R, p->tile_len) * sizeof(T);                     \
+    }                                                                                                 \
+    static inline __attribute__((unused)) int name##_launch(const perks_stencil2d_args *a, cudaStream_t stream)              \
+    {                                                                                                 \
+        perks_plan p;                                                                                 \
+        name##_weights w;                                                                             \
+        int rc, reg_on, sr;                                                                           \
+        void *work;                                                                                   \
+        size_t need;                                                                                  \
+        T *pa, *pb, *ea, *eb;                                                                         \
+        if (!a) return PERKS_ENULL;                                                                   \
+        if (!a->a || !a->b || !a->weights) return PERKS_ENULL;                                        \
+        if ((rc = name##_plan(a, &p))) return rc;                                                     \
+        if (a->steps == 0) return PERKS_SUCCESS;                                                      \
+        need = name##_work_bytes(&p);                                                                 \
+        if (a->work && a->work_bytes < need) return PERKS_ESIZE;                                      \
+        work = a->work;                                                                               \
+        if (!work && cudaMalloc(&work, need) != cudaSuccess) return PERKS_ECUDA;                      \
+        memcpy(w.w, a->weights, sizeof w.w);                                                          \
+        reg_on = (a->cache == PERKS_CACHE_REG || a->cache == PERKS_CACHE_MIX) && (DEPTH) > 0;         \
+        sr = p.smem_rows;                                                                             \
+        pa = (T *)a->a;                                                                               \
+        pb = (T *)a->b;                                                                               \
+        ea = (T *)work;                                                                               \
+        eb = ea + perks_edge_elems(p.tiles, name##_R, p.tile_len);                                    \
+        {                                                                                             \
+            int W = a->width, H = a->height, steps = a->steps, tx = p.tiles_x, th = p.tile_len;       \
+            void *args[] = {&pa, &pb, &ea, &eb, &W, &H, &steps, &reg_on, &sr, &tx, &th, &w};            \
+            rc = perks_launch((const void *)name##_kernel, dim3(p.tiles), dim3(BX), args, (size_t)p.smem_bytes, stream); \
+        }                                                                                             \
+        if (!a->work) {                                                                               \
+            if (cudaFree(work) != cudaSuccess && !rc) rc = PERKS_ECUDA;                               \
+        }                                                                                             \
+        return rc;                                                                                    \
+    }                                                                                                 \
+    /* the same steps, one ordinary launch each (the non-persistent baseline, same arithmetic) */      \
+    static inline __attribute__((unused)) int name##_steps(const perks_stencil2d_args *a, cudaStream_t stream)               \
+    {                                                                                                 \
+        name##_weights w;                                                                             \
+        T *pa, *pb;                                                                                   \
+        if (!a) return PERKS_ENULL;                                                                   \
+        if (!a->a || !a->b || !a->weights) return PERKS_ENULL;                                        \
+        if (a->width <= 0 || a->height <= 0 || a->steps < 0) return PERKS_ESIZE;                      \
+        if ((a->height + (RC)-1) / (RC) > 65535) return PERKS_ESIZE;                                  \
+        memcpy(w.w, a->weights, sizeof w.w);                                                          \
+        pa = (T *)a->a;                                                                               \
+        pb = (T *)a->b;                                                                               \
+        {                                                                                             \
+            dim3 g((a->width + (BX)-1) / (BX), (a->height + (RC)-1) / (RC));                          \
+            size_t sm = name##_smem_base();                                                           \
+            if (sm > 48 * 1024 &&                                                                     \
+                cudaFuncSetAttribute((const void *)name##_step_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sm) != cudaSuccess) \
+                return PERKS_ECUDA;                                                                   \
+            for (int t = 0; t < a->steps; t++) {                                                      \
+                name##_step_kernel<<<g, BX, sm, stream>>>((t & 1) ? pb : pa, (t & 1) ? pa : pb, a->width, a->height, w); \
+                if (cudaGetLastError() != cudaSuccess) return PERKS_ECUDA;                            \
+            }                                                                                         \
+        }                                                                                             \
+        return PERKS_SUCCESS;                                                                         \
+    }
+
+/* the device's numbers for perks/plan.h (bandwidth and latency: the H200's measured values) */
+static inline int perks_device_query(perks_device_info *d)
+{
+    int dev, v;
+    if (!d) return PERKS_ENULL;
+    perks_device_h200(d);
+    if (cudaGetDevice(&dev) != cudaSuccess) return PERKS_ECUDA;
+    if (cudaDeviceGetAttribute(&d->sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) return PERKS_ECUDA;
+    if (cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) != cudaSuccess) return PERKS_ECUDA;
+    d->smem_per_sm = v;
+    if (cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess) return PERKS_ECUDA;
+    d->smem_per_block = v;
+    if (cudaDeviceGetAttribute(&v, cudaDevAttrReservedSharedMemoryPerBlock, dev) != cudaSuccess) return PERKS_ECUDA;
+    d->smem_reserved_per_block = v;
+    if (cudaDeviceGetAttribute(&d->regs_per_sm, cudaDevAttrMaxRegistersPerMultiprocessor, dev) != cudaSuccess)
+        return PERKS_ECUDA;
+    if (cudaDeviceGetAttribute(&d->max_threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, dev) != cudaSuccess)
+        return PERKS_ECUDA;
+    if (cudaDeviceGetAttribute(&d->max_blocks_per_sm, cudaDevAttrMaxBlocksPerMultiprocessor, dev) != cudaSuccess)
+        return PERKS_ECUDA;
+    return PERKS_SUCCESS;
+}
+
+#endif /* PERKS_STENCIL_CUH */

@@ -1,0 +1,321 @@
+/* tests/gpu/test_ksum.cu -- ksum/ksum.cuh against a CPU reference in double: every kernel function,
+ * float and double, ragged m, n and dim (1, 7, 129, 1000, ...; dim 1 ... 256), leading dimensions
+ * larger than dim (aligned and not), several right-hand sides, other microtiles, h tiny (everything
+ * underflows to 0) and huge (K = 1), deterministic and atomic modes, KSUM_ACCUMULATE, a user-defined
+ * kernel, every error code (and that v is untouched after one).  Outputs are NaN-poisoned first.
+ *
+ * Error bound (per output, checked elementwise), eps the unit roundoff of T, t = s d^2:
+ *   |v - ref| <= eps * sum_j |w_j| ( |K'(t)| s (dim + 6)(|a|^2 + |b|^2 + 2|a||b|) + 8 K(t) )
+ *              + eps (n/16 + 8 + splits) sum_j |K w_j| + 1e-37 sum_j |w_j|
+ * i.e. the rounding of the norm-trick distance carried through the kernel's slope, the kernel's own
+ * evaluation (ex2.approx: 2^-22 relative), the summation order, and the flush to zero of results below
+ * 2^-126 (float).  The worst ratio error / bound is printed per case.  Tensor-core path (ksum/tc.cuh):
+ * eps is TF32's 2^-11 for one pass and 4 x float's for the three-pass split.  KSUM_EUNSUPPORTED (the
+ * tensor-core path below sm_80) cannot be produced on an sm_80+ device: its check is shown passing. */
+#include <ksum/ksum.cuh>
+#include <ksum/tc.cuh>
+
+#include "gpucheck.h"
+
+#define MYK_SCALE(h) (1.0 / ((h) * (h)))
+#define MYK_EVAL(T, t) ksum_rcp_##T(((T)1 + (t)) * ((T)1 + (t)))
+
+KSUM_DEFINE(f_gauss, float, KSUM_GAUSS)
+KSUM_DEFINE(f_laplace, float, KSUM_LAPLACE)
+KSUM_DEFINE(f_cauchy, float, KSUM_CAUCHY)
+KSUM_DEFINE(f_matern32, float, KSUM_MATERN32)
+KSUM_DEFINE(f_matern52, float, KSUM_MATERN52)
+KSUM_DEFINE(f_imq, float, KSUM_IMQ)
+KSUM_DEFINE(f_user, float, MYK)
+KSUM_DEFINE_EX(f_gauss_r4, float, KSUM_GAUSS, 4, 8, 8, 1)
+KSUM_DEFINE_EX(f_gauss_t44, float, KSUM_GAUSS, 2, 4, 4, 2)
+KSUM_DEFINE(d_gauss, double, KSUM_GAUSS)
+KSUM_DEFINE(d_laplace, double, KSUM_LAPLACE)
+KSUM_DEFINE(d_matern52, double, KSUM_MATERN52)
+KSUM_DEFINE_EX(d_imq_r3, double, KSUM_IMQ, 3, 4, 4, 1)
+KSUM_DEFINE_TF32(f_tc1_gauss, KSUM_GAUSS, 1, 1)
+KSUM_DEFINE_TF32(f_tc3_gauss_r2, KSUM_GAUSS, 3, 2)
+KSUM_DEFINE_TF32(f_tc3_matern52, KSUM_MATERN52, 3, 1)
+
+enum { K_GAUSS, K_LAPLACE, K_CAUCHY, K_M32, K_M52, K_IMQ, K_USER };
+typedef int (*launch_fn)(const ksum_args *, cudaStream_t);
+typedef struct kern {
+    const char *name;
+    launch_fn launch;
+    int kind, R, dbl, bm;
+    int tc; /* tensor-core passes (0: SIMT) */
+} kern;
+static const kern kernels[] = {
+    {"float gauss", f_gauss_launch, K_GAUSS, 1, 0, 128, 0},
+    {"float laplace", f_laplace_launch, K_LAPLACE, 1, 0, 128, 0},
+    {"float cauchy", f_cauchy_launch, K_CAUCHY, 1, 0, 128, 0},
+    {"float matern32", f_matern32_launch, K_M32, 1, 0, 128, 0},
+    {"float matern52", f_matern52_launch, K_M52, 1, 0, 128, 0},
+    {"float imq", f_imq_launch, K_IMQ, 1, 0, 128, 0},
+    {"float user (1+d^2/h^2)^-2", f_user_launch, K_USER, 1, 0, 128, 0},
+    {"float gauss R=4", f_gauss_r4_launch, K_GAUSS, 4, 0, 128, 0},
+    {"float gauss 4x4 R=2", f_gauss_t44_launch, K_GAUSS, 2, 0, 64, 0},
+    {"double gauss", d_gauss_launch, K_GAUSS, 1, 1, 64, 0},
+    {"double laplace", d_laplace_launch, K_LAPLACE, 1, 1, 64, 0},
+    {"double matern52", d_matern52_launch, K_M52, 1, 1, 64, 0},
+    {"double imq R=3 4x4", d_imq_r3_launch, K_IMQ, 3, 1, 64, 0},
+    {"tf32 1-pass gauss", f_tc1_gauss_launch, K_GAUSS, 1, 0, 128, 1},
+    {"tf32 3-pass gauss R=2", f_tc3_gauss_r2_launch, K_GAUSS, 2, 0, 128, 3},
+    {"tf32 3-pass matern52", f_tc3_matern52_launch, K_M52, 1, 0, 128, 3},
+};
+
+/* the kernel's scale s and, on t = s d^2, its value and |slope| -- from the definitions */
+static double kscale(int kind, double h)
+{
+    switch (kind) {
+    case K_GAUSS: return 1.4426950408889634 / (2 * h * h);
+    case K_M32: return 3 / (h * h);
+    case K_M52: return 5 / (h * h);
+    default: return 1 / (h * h);
+    }
+}
+static double kval(int kind, double t, double *slope)
+{
+    double r = sqrt(t), e;
+    switch (kind) {
+    case K_GAUSS: e = exp2(-t); *slope = 0.6931471805599453 * e; return e;
+    case K_LAPLACE: e = exp(-r); *slope = e / (2 * (r > 1e-150 ? r : 1e-150)); return e;
+    case K_CAUCHY: *slope = 1 / ((1 + t) * (1 + t)); return 1 / (1 + t);
+    case K_M32: e = exp(-r); *slope = e / 2; return (1 + r) * e;
+    case K_M52: e = exp(-r); *slope = (1 + r) * e / 6; return (1 + r + t / 3) * e;
+    case K_IMQ: *slope = 0.5 * pow(1 + t, -1.5); return 1 / sqrt(1 + t);
+    default: *slope = 2 / ((1 + t) * (1 + t) * (1 + t)); return 1 / ((1 + t) * (1 + t));
+    }
+}
+
+typedef struct shape {
+    int m, n, dim, pad, nrhs; /* pad: lda = ldb = dim + pad */
+    double hf;                /* h = hf * sqrt(dim) (hf < 0: h = -hf absolute) */
+    int det;                  /* KSUM_DETERMINISTIC */
+} shape;
+
+/* one case: fresh data, poison, launch, compare with the bound; returns the worst error/bound */
+static double run_case(const kern *k, const shape *sh, unsigned extra_flags, int splits)
+{
+    const int m = sh->m, n = sh->n, dim = sh->dim, R = sh->nrhs;
+    const long long ld = dim + sh->pad;
+    const double h = sh->hf < 0 ? -sh->hf : sh->hf * sqrt((double)dim);
+    const size_t es = k->dbl ? 8 : 4;
+    /* unit roundoff: T's, TF32's 2^-11 for the 1-pass tensor-core path, 4 x float's for 3 passes */
+    const double eps = k->dbl ? 1.1102230246251565e-16 : k->tc == 1 ? 4.8828125e-4 : k->tc == 3 ? 2.384185791015625e-07 : 5.960464477539063e-08;
+    double *ha = (double *)malloc((size_t)m * ld * 8), *hb = (double *)malloc((size_t)n * ld * 8);
+    double *hw = (double *)malloc((size_t)n * R * 8), *v0 = (double *)malloc((size_t)m * R * 8);
+    double *ref = (double *)malloc((size_t)m * R * 8), *bound = (double *)malloc((size_t)m * R * 8);
+    void *buf = malloc(((size_t)(m > n ? m : n) * (ld > R ? ld : R)) * es);
+    for (size_t i = 0; i < (size_t)m * ld; i++) ha[i] = gpucheck_uniform();
+    for (size_t i = 0; i < (size_t)n * ld; i++) hb[i] = gpucheck_uniform();
+    for (size_t i = 0; i < (size_t)n * R; i++) hw[i] = gpucheck_uniform();
+    for (size_t i = 0; i < (size_t)m * R; i++) v0[i] = (extra_flags & KSUM_ACCUMULATE) ? gpucheck_uniform() : 0;
+    /* round to T: the reference sees what the GPU sees */
+#define ROUND(x, cnt) for (size_t i_ = 0; i_ < (size_t)(cnt); i_++) if (!k->dbl) (x)[i_] = (float)(x)[i_];
+    ROUND(ha, (size_t)m * ld) ROUND(hb, (size_t)n * ld) ROUND(hw, (size_t)n * R) ROUND(v0, (size_t)m * R)
+    void *da, *db, *dw, *dv;
+    CUDA_OK(cudaMalloc(&da, (size_t)m * ld * es));
+    CUDA_OK(cudaMalloc(&db, (size_t)n * ld * es));
+    CUDA_OK(cudaMalloc(&dw, (size_t)n * R * es));
+    CUDA_OK(cudaMalloc(&dv, (size_t)m * R * es));
+#define UPLOAD(d, x, cnt)                                                                               \
+    do {                                                                                                \
+        for (size_t i_ = 0; i_ < (size_t)(cnt); i_++)                                                   \
+            if (k->dbl) ((double *)buf)[i_] = (x)[i_]; else ((float *)buf)[i_] = (float)(x)[i_];        \
+        CUDA_OK(cudaMemcpy(d, buf, (size_t)(cnt)*es, cudaMemcpyHostToDevice));                         \
+    } while (0)
+    UPLOAD(da, ha, (size_t)m * ld);
+    UPLOAD(db, hb, (size_t)n * ld);
+    UPLOAD(dw, hw, (size_t)n * R);
+    if (extra_flags & KSUM_ACCUMULATE) UPLOAD(dv, v0, (size_t)m * R);
+    else CUDA_OK(cudaMemset(dv, 0xFF, (size_t)m * R * es)); /* NaN poison */
+    /* reference */
+    const double s = kscale(k->kind, h);
+    double *nb = (double *)malloc((size_t)n * 8);
+    for (int j = 0; j < n; j++) {
+        double q = 0;
+        for (int c = 0; c < dim; c++) q += hb[j * ld + c] * hb[j * ld + c];
+        nb[j] = q;
+    }
+    for (int i = 0; i < m; i++) {
+        double na = 0;
+        for (int c = 0; c < dim; c++) na += ha[i * ld + c] * ha[i * ld + c];
+        double acc[8] = {0}, mag[8] = {0}, sl[8] = {0}, wabs = 0;
+        for (int j = 0; j < n; j++) {
+            double d2 = 0;
+            for (int c = 0; c < dim; c++) {
+                double x = ha[i * ld + c] - hb[j * ld + c];
+                d2 += x * x;
+            }
+            double slope, kv = kval(k->kind, s * d2, &slope);
+            double dt = s * (dim + 6) * (na + nb[j] + 2 * sqrt(na * nb[j]));
+            for (int r = 0; r < R; r++) {
+                double wj = hw[j * R + r];
+                acc[r] += kv * wj;
+                mag[r] += fabs(kv * wj);
+                sl[r] += fabs(wj) * (slope * (dt + 4 * s * d2) + 8 * kv);
+                if (r == 0) wabs += fabs(wj);
+            }
+        }
+        for (int r = 0; r < R; r++) {
+            ref[i * R + r] = v0[i * R + r] + acc[r];
+            bound[i * R + r] = eps * (sl[r] + (n / 16.0 + 8 + splits + 2) * mag[r] + fabs(v0[i * R + r])) + 1e-37 * wabs * R;
+        }
+    }
+    ksum_args a;
+    memset(&a, 0, sizeof a);
+    a.a = da; a.b = db; a.w = dw; a.v = dv; a.m = m; a.n = n; a.dim = dim; a.nrhs = R;
+    a.lda = sh->pad ? ld : 0; a.ldb = ld; a.h = h; a.splits = splits;
+    a.flags = (sh->det ? KSUM_DETERMINISTIC : 0u) | extra_flags;
+    int rc = k->launch(&a, 0);
+    CHECK(rc == 0, "launch rc %d (%s) m %d n %d dim %d", rc, ksum_strerror(rc), m, n, dim);
+    CUDA_OK(cudaDeviceSynchronize());
+    CUDA_OK(cudaMemcpy(buf, dv, (size_t)m * R * es, cudaMemcpyDeviceToHost));
+    double worst = 0;
+    long long bad = 0, nonfinite = 0;
+    for (size_t i = 0; i < (size_t)m * R; i++) {
+        double g = k->dbl ? ((double *)buf)[i] : ((float *)buf)[i];
+        if (!isfinite(g)) { nonfinite++; continue; }
+        double e = fabs(g - ref[i]) / bound[i];
+        if (e > worst) worst = e;
+        if (e > 1) bad++;
+    }
+    CHECK(nonfinite == 0, "%lld outputs not written or not finite (m %d n %d dim %d)", nonfinite, m, n, dim);
+    CHECK(bad == 0, "%lld outputs beyond the bound, worst error/bound %.3g (m %d n %d dim %d h %g nrhs %d)", bad,
+          worst, m, n, dim, h, R);
+    if (sh->det && !(extra_flags & KSUM_ACCUMULATE)) { /* deterministic: bitwise the same twice */
+        void *again = malloc((size_t)m * R * es);
+        CUDA_OK(cudaMemset(dv, 0xFF, (size_t)m * R * es));
+        rc = k->launch(&a, 0);
+        CUDA_OK(cudaDeviceSynchronize());
+        CUDA_OK(cudaMemcpy(again, dv, (size_t)m * R * es, cudaMemcpyDeviceToHost));
+        CHECK(rc == 0 && memcmp(again, buf, (size_t)m * R * es) == 0, "deterministic mode: two runs differ");
+        free(again);
+    }
+    cudaFree(da); cudaFree(db); cudaFree(dw); cudaFree(dv);
+    free(ha); free(hb); free(hw); free(v0); free(ref); free(bound); free(buf); free(nb);
+    return worst;
+}
+
+static void run_kernel(const kern *k, int light)
+{
+    /* m, n, dim, pad, nrhs, hf, det */
+    const shape shapes[] = {
+        {1, 1, 1, 0, 1, 0.5, 0},      {7, 129, 3, 0, 1, 0.3, 0},     {129, 7, 8, 0, 1, 1.0, 1},
+        {1000, 1000, 3, 0, 1, 0.2, 0}, {129, 1000, 33, 0, 1, 0.5, 0}, {7, 1000, 9, 3, 1, 0.4, 1},
+        {300, 257, 64, 4, 1, 0.5, 0},  {1000, 129, 256, 0, 1, 0.3, 0}, {65, 2, 129, 0, 1, 1.0, 0},
+        {200, 300, 17, 1, 1, 0.7, 1},  {1000, 3, 32, 0, 1, 0.5, 0},   {333, 444, 255, 0, 1, 0.6, 0},
+        {257, 1, 16, 0, 1, 0.5, 0},   {2, 1000, 5, 0, 1, 0.5, 1},
+    };
+    const int nsh = light ? 4 : (int)(sizeof shapes / sizeof *shapes);
+    char name[160];
+    snprintf(name, sizeof name, "ksum %s: ragged m, n, dim (1..256), ld > dim, det/atomic", k->name);
+    case_begin(name);
+    double worst = 0;
+    for (int si = 0; si < nsh && !check__failed_case; si++) {
+        shape sh = shapes[si];
+        sh.nrhs = k->R;
+        double w = run_case(k, &sh, 0, 0);
+        if (w > worst) worst = w;
+        if (k->R > 1 && !check__failed_case) { /* fewer right-hand sides than R */
+            sh.nrhs = k->R - 1;
+            w = run_case(k, &sh, 0, 0);
+            if (w > worst) worst = w;
+        }
+    }
+    printf("    worst error/bound %.3g\n", worst);
+    case_end();
+}
+
+/* h tiny (every kernel value underflows: v = 0 except within round-off of coincident points) and
+ * h huge (every value 1: v = sum w), splits forced, KSUM_ACCUMULATE in both modes */
+static void run_extremes(const kern *k)
+{
+    char name[160];
+    snprintf(name, sizeof name, "ksum %s: h tiny and huge, forced splits, accumulate", k->name);
+    case_begin(name);
+    shape tiny = {129, 300, 7, 0, k->R, k->dbl ? -1e-100 : -1e-6, 0};
+    shape huge = {300, 129, 40, 0, k->R, -1e6, 1};
+    shape mid = {500, 1000, 12, 0, k->R, 0.5, 0};
+    run_case(k, &tiny, 0, 0);
+    run_case(k, &huge, 0, 0);
+    run_case(k, &mid, 0, 3);
+    run_case(k, &mid, 0, 8);
+    run_case(k, &mid, KSUM_ACCUMULATE, 0);
+    mid.det = 1;
+    run_case(k, &mid, KSUM_ACCUMULATE, 0);
+    case_end();
+}
+
+static void run_errors(void)
+{
+    case_begin("ksum error codes: NULL, sizes, ld, h, scale overflow, nrhs, flags, splits, workspace; v untouched");
+    float *d = NULL;
+    CUDA_OK(cudaMalloc(&d, 4096 * 4));
+    CUDA_OK(cudaMemset(d, 0xFF, 4096 * 4));
+    ksum_args g;
+    memset(&g, 0, sizeof g);
+    g.a = d; g.b = d + 1024; g.w = d + 2048; g.v = d + 3072; g.m = 10; g.n = 10; g.dim = 3; g.h = 1;
+    ksum_args a;
+#define EXPECT(code, launch, stmt)                                                                      \
+    do {                                                                                                \
+        a = g;                                                                                          \
+        stmt;                                                                                           \
+        int rc_ = launch(&a, 0);                                                                        \
+        CHECK(rc_ == (code), "%s: got %d (%s), want %d", #stmt, rc_, ksum_strerror(rc_), code);         \
+    } while (0)
+    CHECK(f_gauss_launch(NULL, 0) == KSUM_ENULL, "NULL args");
+    EXPECT(KSUM_ENULL, f_gauss_launch, a.a = NULL);
+    EXPECT(KSUM_ENULL, f_gauss_launch, a.b = NULL);
+    EXPECT(KSUM_ENULL, f_gauss_launch, a.w = NULL);
+    EXPECT(KSUM_ENULL, f_gauss_launch, a.v = NULL);
+    EXPECT(KSUM_ESIZE, f_gauss_launch, a.m = 0);
+    EXPECT(KSUM_ESIZE, f_gauss_launch, a.n = -1);
+    EXPECT(KSUM_ESIZE, f_gauss_launch, a.dim = 0);
+    EXPECT(KSUM_ESIZE, f_gauss_launch, a.lda = 2);
+    EXPECT(KSUM_ESIZE, f_gauss_launch, a.ldb = 1);
+    EXPECT(KSUM_EH, f_gauss_launch, a.h = 0);
+    EXPECT(KSUM_EH, f_gauss_launch, a.h = -1);
+    EXPECT(KSUM_EH, f_gauss_launch, a.h = NAN);
+    EXPECT(KSUM_EH, f_gauss_launch, a.h = INFINITY);
+    EXPECT(KSUM_EH, f_gauss_launch, a.h = 1e-30);   /* scale 7e59 overflows float */
+    EXPECT(KSUM_EH, d_gauss_launch, a.h = 1e-170);  /* scale overflows double */
+    EXPECT(KSUM_ERHS, f_gauss_launch, a.nrhs = 2);
+    EXPECT(KSUM_ERHS, f_gauss_launch, a.nrhs = -1);
+    EXPECT(KSUM_ERHS, f_gauss_r4_launch, a.nrhs = 5);
+    EXPECT(KSUM_EFLAGS, f_gauss_launch, a.flags = 8);
+    EXPECT(KSUM_EFLAGS, f_gauss_launch, a.splits = -1);
+    EXPECT(KSUM_EWORK, f_gauss_launch, (a.work = d, a.work_bytes = 8));
+    CUDA_OK(cudaDeviceSynchronize());
+    unsigned *hv = (unsigned *)malloc(1024 * 4);
+    CUDA_OK(cudaMemcpy(hv, d + 3072, 1024 * 4, cudaMemcpyDeviceToHost));
+    int touched = 0;
+    for (int i = 0; i < 1024; i++) touched += hv[i] != 0xFFFFFFFFu;
+    CHECK(touched == 0, "%d outputs written by a failed call", touched);
+    /* a valid call with a user workspace of exactly ksum_work_bytes() works */
+    a = g;
+    float *work = NULL;
+    CUDA_OK(cudaMalloc(&work, ksum_work_bytes(10, 10, 4)));
+    a.work = work; a.work_bytes = ksum_work_bytes(10, 10, 4);
+    CHECK(f_gauss_launch(&a, 0) == 0, "valid call with a workspace");
+    CUDA_OK(cudaDeviceSynchronize());
+    CHECK(ksum__need_sm80() == KSUM_SUCCESS, "this device is sm_80+: the tensor-core check should pass");
+    CHECK(strcmp(ksum_strerror(KSUM_EH), ksum_strerror(KSUM_ERHS)) != 0 && ksum_strerror(99) != NULL, "strerror");
+    cudaFree(work);
+    cudaFree(d);
+    free(hv);
+    case_end();
+}
+
+int main(int argc, char **argv)
+{
+    int light = gpucheck_begin(argc, argv);
+    run_errors();
+    for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++) {
+        if (light && i % 3 != 0 && i != 7 && i != 14) continue;
+        run_kernel(&kernels[i], light);
+        if (!light || i == 0) run_extremes(&kernels[i]);
+    }
+    return check_exit();
+}

@@ -1,0 +1,254 @@
+/* tests/gpu/test_perks_stencil.cu -- perks/stencil.cuh: after N steps (1, 2, 7, 100) the persistent
+ * kernel equals the non-persistent step of the same generator bit for bit, and both match a CPU
+ * reference in double (fp32 < 1e-5, fp64 < 1e-12 relative); every cache mode (none, smem, reg, mix);
+ * fully, partially and not cached domains (the plan's cached fraction is checked to be 1, in (0, 1)
+ * and 0); ragged sizes (not multiples of the tile, 1x1, narrower than the stencil); outputs poisoned
+ * with NaN first; every error code of the launcher, including a grid that cannot be co-resident. */
+#include <perks/stencil.cuh>
+#if defined(__has_include)
+#if __has_include(<ssam/stencil_shapes.cuh>)
+#include <ssam/stencil_shapes.cuh>
+#define TEST_HAVE_SSAM_SHAPES 1
+#endif
+#endif
+
+#include "gpucheck.h"
+
+/* (name, T, shape, BX, RC, DEPTH) */
+PERKS_STENCIL2D_DEFINE(f5, float, PERKS_SHAPE_STAR2D_R1, 256, 8, 32)
+PERKS_STENCIL2D_DEFINE(f13, float, PERKS_SHAPE_STAR2D_R3, 64, 8, 16)
+PERKS_STENCIL2D_DEFINE(f9box, float, PERKS_SHAPE_BOX2D_R1, 64, 4, 0)
+PERKS_STENCIL2D_DEFINE(d25, double, PERKS_SHAPE_BOX2D_R2, 128, 4, 8)
+#ifdef TEST_HAVE_SSAM_SHAPES
+/* the same list format: an ssam catalogue shape used unchanged */
+PERKS_STENCIL2D_DEFINE(fss9, float, SSAM_SHAPE_STAR2D_R2, 64, 8, 8)
+#endif
+
+typedef int (*launch_fn)(const perks_stencil2d_args *, cudaStream_t);
+typedef int (*plan_fn)(const perks_stencil2d_args *, perks_plan *);
+#define PT(I, DX, DY) {I, DX, DY},
+static const int pts_f5[][3] = {PERKS_SHAPE_STAR2D_R1(PT)};
+static const int pts_f13[][3] = {PERKS_SHAPE_STAR2D_R3(PT)};
+static const int pts_f9box[][3] = {PERKS_SHAPE_BOX2D_R1(PT)};
+static const int pts_d25[][3] = {PERKS_SHAPE_BOX2D_R2(PT)};
+#ifdef TEST_HAVE_SSAM_SHAPES
+static const int pts_fss9[][3] = {SSAM_SHAPE_STAR2D_R2(PT)};
+#endif
+
+typedef struct kern {
+    const char *name;
+    launch_fn launch, steps;
+    plan_fn plan;
+    const int (*pts)[3];
+    int npts, r, dbl, bx, depth;
+} kern;
+#define K(n, r, dbl, bx, depth) \
+    {#n, n##_launch, n##_steps, n##_plan, pts_##n, (int)(sizeof pts_##n / sizeof pts_##n[0]), r, dbl, bx, depth}
+static const kern kernels[] = {
+    K(f5, 1, 0, 256, 32), K(f13, 3, 0, 64, 16), K(f9box, 1, 0, 64, 0), K(d25, 2, 1, 128, 8),
+#ifdef TEST_HAVE_SSAM_SHAPES
+    K(fss9, 2, 0, 64, 8),
+#endif
+};
+
+static void reference(const double *in, double *out, int W, int H, const kern *k, const double *w, int steps)
+{
+    double *a = (double *)malloc(sizeof(double) * W * H), *b = (double *)malloc(sizeof(double) * W * H);
+    memcpy(a, in, sizeof(double) * W * H);
+    for (int t = 0; t < steps; t++) {
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++) {
+                if (x < k->r || x >= W - k->r || y < k->r || y >= H - k->r) { b[(size_t)y * W + x] = a[(size_t)y * W + x]; continue; }
+                double s = 0;
+                for (int p = 0; p < k->npts; p++)
+                    s += w[k->pts[p][0]] * a[(size_t)(y + k->pts[p][2]) * W + x + k->pts[p][1]];
+                b[(size_t)y * W + x] = s;
+            }
+        double *tmp = a; a = b; b = tmp;
+    }
+    memcpy(out, a, sizeof(double) * W * H);
+    free(a);
+    free(b);
+}
+
+/* one domain, every cache mode, against the non-persistent steps and the reference.
+ * want: the cached fraction expected of mode MIX: 2 = 1.0, 1 = in (0,1), 0 = 0 (or -1: unchecked) */
+static void run_case(const kern *k, int W, int H, int steps, int smem_rows_max, int want, int bps)
+{
+    char name[200];
+    snprintf(name, sizeof name, "perks %s %dx%d steps %d%s%s", k->name, W, H, steps,
+             smem_rows_max ? " (shared cache capped)" : "", want == 2 ? " fully cached" : want == 1 ? " partially cached" : want == 0 ? " not cached" : "");
+    case_begin(name);
+    size_t n = (size_t)W * H, es = k->dbl ? 8 : 4;
+    double *in = (double *)malloc(n * 8), *ref = (double *)malloc(n * 8), w[32];
+    void *h = malloc(n * es), *hbase = malloc(n * es), *hout = malloc(n * es);
+    float wf[32];
+    double wsum = 0;
+    int ncoef = 0;
+    for (int p = 0; p < k->npts; p++) ncoef = k->pts[p][0] + 1 > ncoef ? k->pts[p][0] + 1 : ncoef;
+    for (int i = 0; i < ncoef; i++) { w[i] = 0.5 + 0.5 * (gpucheck_uniform() + 1); wsum += w[i]; }
+    for (int i = 0; i < ncoef; i++) { w[i] /= wsum; wf[i] = (float)w[i]; if (!k->dbl) w[i] = wf[i]; }
+    for (size_t i = 0; i < n; i++) {
+        float v = gpucheck_uniform();
+        in[i] = v;
+        if (k->dbl) ((double *)h)[i] = v; else ((float *)h)[i] = v;
+    }
+    reference(in, ref, W, H, k, w, steps);
+    void *da, *db;
+    CUDA_OK(cudaMalloc(&da, n * es));
+    CUDA_OK(cudaMalloc(&db, n * es));
+    perks_stencil2d_args a;
+    memset(&a, 0, sizeof a);
+    a.a = da; a.b = db; a.width = W; a.height = H; a.steps = steps;
+    a.weights = k->dbl ? (const void *)w : (const void *)wf;
+    a.blocks_per_sm = bps; a.smem_rows_max = smem_rows_max;
+    /* the non-persistent baseline */
+    CUDA_OK(cudaMemcpy(da, h, n * es, cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemset(db, 0xff, n * es));
+    int rc = k->steps(&a, 0);
+    CHECK(rc == 0, "steps: %s", perks_strerror(rc));
+    CUDA_OK(cudaDeviceSynchronize());
+    CUDA_OK(cudaMemcpy(hbase, (steps & 1) ? db : da, n * es, cudaMemcpyDeviceToHost));
+    {
+        size_t bad = 0;
+        double err = 0, num = 0, den = 0;
+        for (size_t i = 0; i < n; i++) {
+            double v = k->dbl ? ((double *)hbase)[i] : ((float *)hbase)[i];
+            if (!isfinite(v)) { bad++; continue; }
+            num += (v - ref[i]) * (v - ref[i]);
+            den += ref[i] * ref[i];
+        }
+        err = den > 0 ? sqrt(num / den) : sqrt(num);
+        CHECK(bad == 0, "baseline: %zu cells not written", bad);
+        CHECK(err < (k->dbl ? 1e-12 : 1e-5), "baseline: relative error %.3g", err);
+    }
+    static const char *mode[] = {"none", "smem", "reg", "mix"};
+    for (int m = 0; m < 4 && !check__failed_case; m++) {
+        perks_plan p;
+        a.cache = m;
+        rc = k->plan(&a, &p);
+        CHECK(rc == 0, "%s plan: %s", mode[m], perks_strerror(rc));
+        if (rc) break;
+        if (m == PERKS_CACHE_NONE) CHECK(p.cached_fraction == 0, "none caches %g", p.cached_fraction);
+        if (m == PERKS_CACHE_MIX && want == 2) CHECK(p.cached_fraction == 1.0, "mix: cached %g, wanted all", p.cached_fraction);
+        if (m == PERKS_CACHE_MIX && want == 1)
+            CHECK(p.cached_fraction > 0 && p.cached_fraction < 1, "mix: cached %g, wanted part", p.cached_fraction);
+        if (m == PERKS_CACHE_MIX && want == 0) CHECK(p.cached_fraction == 0, "mix: cached %g, wanted none", p.cached_fraction);
+        CUDA_OK(cudaMemcpy(da, h, n * es, cudaMemcpyHostToDevice));
+        CUDA_OK(cudaMemset(db, 0xff, n * es));
+        if (steps == 0) CUDA_OK(cudaMemset(db, 0, n * es));
+        rc = k->launch(&a, 0);
+        CHECK(rc == 0, "%s launch: %s", mode[m], perks_strerror(rc));
+        CUDA_OK(cudaDeviceSynchronize());
+        CUDA_OK(cudaMemcpy(hout, (steps & 1) ? db : da, n * es, cudaMemcpyDeviceToHost));
+        size_t diff = 0, first = 0;
+        for (size_t i = 0; i < n; i++)
+            if (memcmp((char *)hout + i * es, (char *)hbase + i * es, es)) { if (!diff) first = i; diff++; }
+        CHECK(diff == 0, "%s (cached %.3f, %d tiles of %d rows, reg %d smem %d): %zu cells differ from the "
+              "non-persistent result, first (%zu, %zu)", mode[m], p.cached_fraction, p.tiles, p.tile_len,
+              p.reg_rows, p.smem_rows, diff, first % W, first / W);
+    }
+    cudaFree(da);
+    cudaFree(db);
+    free(in); free(ref); free(h); free(hbase); free(hout);
+    case_end();
+}
+
+static void test_errors(void)
+{
+    case_begin("perks stencil: error codes (NULL, sizes, cache mode, workspace, co-residency)");
+    float w[5] = {0.2f, 0.2f, 0.2f, 0.2f, 0.2f};
+    void *da = NULL, *db = NULL;
+    CUDA_OK(cudaMalloc(&da, 64 * 133 * 4 * 3));
+    CUDA_OK(cudaMalloc(&db, 64 * 133 * 4 * 3));
+    perks_stencil2d_args a;
+    perks_plan p;
+    memset(&a, 0, sizeof a);
+    a.a = da; a.b = db; a.width = 16; a.height = 16; a.steps = 3; a.weights = w;
+    CHECK(f5_launch(NULL, 0) == PERKS_ENULL, "NULL args");
+    CHECK(f5_steps(NULL, 0) == PERKS_ENULL, "NULL args (steps)");
+    CHECK(f5_plan(&a, NULL) == PERKS_ENULL, "NULL plan");
+    a.a = NULL;
+    CHECK(f5_launch(&a, 0) == PERKS_ENULL, "NULL a");
+    CHECK(f5_steps(&a, 0) == PERKS_ENULL, "NULL a (steps)");
+    a.a = da; a.weights = NULL;
+    CHECK(f5_launch(&a, 0) == PERKS_ENULL, "NULL weights");
+    a.weights = w; a.width = 0;
+    CHECK(f5_launch(&a, 0) == PERKS_ESIZE, "width 0");
+    CHECK(f5_steps(&a, 0) == PERKS_ESIZE, "width 0 (steps)");
+    a.width = 16; a.height = -1;
+    CHECK(f5_launch(&a, 0) == PERKS_ESIZE, "height -1");
+    a.height = 16; a.steps = -1;
+    CHECK(f5_launch(&a, 0) == PERKS_ESIZE, "steps -1");
+    a.steps = 3; a.cache = 4;
+    CHECK(f5_launch(&a, 0) == PERKS_ESIZE, "cache mode 4");
+    a.cache = PERKS_CACHE_MIX; a.smem_rows_max = -1;
+    CHECK(f5_launch(&a, 0) == PERKS_ESIZE, "smem_rows_max -1");
+    a.smem_rows_max = 0; a.blocks_per_sm = 1000;
+    CHECK(f5_launch(&a, 0) == PERKS_ESIZE, "1000 blocks per SM");
+    a.blocks_per_sm = 0; a.work = db; a.work_bytes = 1;
+    CHECK(f5_launch(&a, 0) == PERKS_ESIZE, "workspace too small");
+    a.work = NULL; a.work_bytes = 0;
+    /* a grid that cannot be co-resident: 133 tile columns of 64 with one block per SM (132 SMs) */
+    int sms = 0;
+    CUDA_OK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    a.width = 64 * (sms + 1); a.height = 3; a.blocks_per_sm = 1;
+    CHECK(f13_plan(&a, &p) == PERKS_ECORESIDENT, "plan of %d tile columns on %d blocks", sms + 1, sms);
+    CHECK(f13_launch(&a, 0) == PERKS_ECORESIDENT, "launch of %d tile columns on %d blocks", sms + 1, sms);
+    /* perks_launch itself refuses a grid larger than the co-resident blocks */
+    {
+        int bps = 0, s2 = 0;
+        CHECK(perks_occupancy((const void *)f13_kernel, 64, f13_smem_base(), &bps, &s2) == 0, "occupancy");
+        void *args[1] = {NULL};
+        CHECK(perks_launch((const void *)f13_kernel, dim3(bps * s2 + 1), dim3(64), args, f13_smem_base(), 0) ==
+                  PERKS_ECORESIDENT, "perks_launch of %d blocks", bps * s2 + 1);
+    }
+    /* steps 0: success, nothing written */
+    a.width = 16; a.height = 16; a.blocks_per_sm = 0; a.steps = 0;
+    CUDA_OK(cudaMemset(db, 0x7f, 16 * 16 * 4));
+    CHECK(f5_launch(&a, 0) == 0, "steps 0");
+    {
+        unsigned char hb[16 * 16 * 4];
+        CUDA_OK(cudaMemcpy(hb, db, sizeof hb, cudaMemcpyDeviceToHost));
+        int same = 1;
+        for (size_t i = 0; i < sizeof hb; i++) same &= hb[i] == 0x7f;
+        CHECK(same, "steps 0 wrote b");
+    }
+    CUDA_OK(cudaGetLastError());
+    cudaFree(da);
+    cudaFree(db);
+    case_end();
+}
+
+int main(int argc, char **argv)
+{
+    int light = gpucheck_begin(argc, argv);
+    const int nk = (int)(sizeof kernels / sizeof kernels[0]);
+    static const int steps_full[] = {1, 2, 7, 100}, steps_light[] = {1, 2, 7};
+    const int *st = light ? steps_light : steps_full, nst = light ? 3 : 4;
+    for (int i = 0; i < nk; i++) {
+        const kern *k = &kernels[i];
+        /* tall enough that tiles hold the register rows (rows per tile >= DEPTH + r), ragged */
+        int W = k->bx == 256 ? 300 : 200, H = k->bx == 256 ? 2500 : 37 * (k->depth + 2 * k->r + 3) + 5;
+        if (light) H = H / 4 + 3;
+        for (int s = 0; s < nst; s++) {
+            if (st[s] == 100 && k->dbl && !light) run_case(k, W / 2 + 1, H / 2 + 1, 100, 0, -1, 1);
+            else run_case(k, W, H, st[s], 0, 2, 1);
+        }
+        /* partially cached: the shared cache capped at 2 rows per tile */
+        run_case(k, W + 33, H + 17, light ? 2 : 7, 2, 1, 1);
+        /* tiny and ragged: 1x1, narrower than the stencil, one row, one column */
+        run_case(k, 1, 1, 3, 0, -1, 0);
+        run_case(k, 2 * k->r, 7, 3, 0, -1, 0);
+        run_case(k, 97, 1, 2, 0, -1, 0);
+        run_case(k, 1, 45, 2, 0, -1, 0);
+        run_case(k, k->bx + 1, 2 * k->r + 1, 5, 0, -1, 0);
+    }
+    /* blocks per SM from the plan (0) and forced to 2 */
+    if (!light) {
+        run_case(&kernels[0], 1000, 600, 7, 0, -1, 0);
+        run_case(&kernels[1], 64 * 3 + 5, 2000, 7, 0, -1, 2);
+    }
+    test_errors();
+    return check_exit();
+}

@@ -1,0 +1,131 @@
+/* tests/gpu/test_ssam_designs.cu -- ssam/designs.cuh: the six 1-D systolic designs of the URE paper
+ * (SBM BSM FSM BFS FFS FBS), stride 1 and 2, against one CPU reference in double on ragged lengths,
+ * outputs poisoned and a guard past the end that must stay poisoned; convolution flag; error codes. */
+#include <ssam/designs.cuh>
+
+#include "gpucheck.h"
+
+/* every design at each (T, Q, S) of this list */
+#define DESIGN_CASES(X)                                                                                     \
+    X(float, 1, 1)                                                                                          \
+    X(float, 5, 1)                                                                                          \
+    X(float, 32, 1)                                                                                         \
+    X(float, 2, 2)                                                                                          \
+    X(float, 7, 2)                                                                                          \
+    X(double, 5, 2)
+
+#define DEFINE_ALL(T, Q, S)                                                                                 \
+    SSAM_DESIGN1D_DEFINE(sbm_##T##_##Q##_##S, T, SBM, Q, S, 128)                                            \
+    SSAM_DESIGN1D_DEFINE(bsm_##T##_##Q##_##S, T, BSM, Q, S, 128)                                            \
+    SSAM_DESIGN1D_DEFINE(fsm_##T##_##Q##_##S, T, FSM, Q, S, 128)                                            \
+    SSAM_DESIGN1D_DEFINE(bfs_##T##_##Q##_##S, T, BFS, Q, S, 128)                                            \
+    SSAM_DESIGN1D_DEFINE(ffs_##T##_##Q##_##S, T, FFS, Q, S, 128)                                            \
+    SSAM_DESIGN1D_DEFINE(fbs_##T##_##Q##_##S, T, FBS, Q, S, 128)
+DESIGN_CASES(DEFINE_ALL)
+
+typedef int (*d1_fn)(const ssam_design1d_args *, cudaStream_t);
+typedef struct {
+    const char *name, *type;
+    d1_fn launch;
+    int q, s, dbl;
+} d1_case;
+
+#define LIST_ALL(T, Q, S)                                                                                   \
+    {"SBM", #T, sbm_##T##_##Q##_##S##_launch, Q, S, sizeof(T) == 8},                                        \
+    {"BSM", #T, bsm_##T##_##Q##_##S##_launch, Q, S, sizeof(T) == 8},                                        \
+    {"FSM", #T, fsm_##T##_##Q##_##S##_launch, Q, S, sizeof(T) == 8},                                        \
+    {"BFS", #T, bfs_##T##_##Q##_##S##_launch, Q, S, sizeof(T) == 8},                                        \
+    {"FFS", #T, ffs_##T##_##Q##_##S##_launch, Q, S, sizeof(T) == 8},                                        \
+    {"FBS", #T, fbs_##T##_##Q##_##S##_launch, Q, S, sizeof(T) == 8},
+static const d1_case cases[] = {DESIGN_CASES(LIST_ALL)};
+
+static void test_design(const d1_case *c, int light)
+{
+    char name[128];
+    snprintf(name, sizeof name, "ssam 1-D design %s, %s, %d taps, stride %d: ragged lengths vs double reference",
+             c->name, c->type, c->q, c->s);
+    case_begin(name);
+    const long long lens_all[] = {0, 1, 31, 1000, 33 * 7 + 5, 4099, 100003};
+    const int nl = light ? 4 : (int)(sizeof lens_all / sizeof *lens_all);
+    const int guard = 97;
+    const size_t es = c->dbl ? 8 : 4;
+    const double tol = c->dbl ? 1e-14 : 2e-6;
+    for (int li = 0; li < nl && !check__failed_case; li++)
+        for (int conv = 0; conv < 2 && !check__failed_case; conv++) {
+            long long n = c->q + lens_all[li], nout = ssam_design1d_outputs(n, c->q, c->s);
+            double *x = (double *)malloc((size_t)n * 8), w[32];
+            char *hx = (char *)malloc((size_t)n * es), *hy = (char *)malloc((size_t)(nout + guard) * es);
+            char hw[32 * 8];
+            for (long long i = 0; i < n; i++) {
+                x[i] = 2 * gpucheck_uniform() - 1;
+                if (c->dbl) ((double *)hx)[i] = x[i];
+                else { ((float *)hx)[i] = (float)x[i]; x[i] = (float)x[i]; }
+            }
+            for (int q = 0; q < c->q; q++) {
+                w[q] = 2 * gpucheck_uniform() - 1;
+                if (c->dbl) ((double *)hw)[q] = w[q];
+                else { ((float *)hw)[q] = (float)w[q]; w[q] = (float)w[q]; }
+            }
+            void *dx = NULL, *dy = NULL;
+            CUDA_OK(cudaMalloc(&dx, (size_t)n * es));
+            CUDA_OK(cudaMalloc(&dy, (size_t)(nout + guard) * es));
+            CUDA_OK(cudaMemcpy(dx, hx, (size_t)n * es, cudaMemcpyHostToDevice));
+            CUDA_OK(cudaMemset(dy, 0xFF, (size_t)(nout + guard) * es));
+            ssam_design1d_args a = {dx, dy, n, hw, conv ? SSAM_CONVOLVE : 0u};
+            int rc = c->launch(&a, 0);
+            CHECK(rc == 0, "launch: %s", ssam_strerror(rc));
+            CUDA_OK(cudaDeviceSynchronize());
+            CUDA_OK(cudaMemcpy(hy, dy, (size_t)(nout + guard) * es, cudaMemcpyDeviceToHost));
+            long long bad = 0, worst = -1;
+            double maxerr = 0;
+            for (long long o = 0; o < nout + guard; o++) {
+                double v = c->dbl ? ((double *)hy)[o] : ((float *)hy)[o];
+                if (o >= nout) { bad += !isnan(v); continue; } /* past the end: untouched */
+                double r = 0, mag = 0;
+                for (int q = 0; q < c->q; q++) {
+                    double t = (conv ? w[c->q - 1 - q] : w[q]) * x[c->s * o + q];
+                    r += t;
+                    mag += fabs(t);
+                }
+                double e = isfinite(v) ? fabs(v - r) / (mag + 1e-300) : 1e30;
+                if (e > maxerr) { maxerr = e; worst = o; }
+            }
+            CHECK(bad == 0, "n %lld: %lld cells past the %lld outputs written", n, bad, nout);
+            CHECK(maxerr <= tol, "n %lld %s: output %lld of %lld off by %.3g of sum |w x|", n,
+                  conv ? "convolution" : "correlation", worst, nout, maxerr);
+            cudaFree(dx);
+            cudaFree(dy);
+            free(x); free(hx); free(hy);
+        }
+    case_end();
+}
+
+static void test_errors(void)
+{
+    case_begin("ssam 1-D designs error codes");
+    float *d = NULL, hw[5] = {1, 2, 3, 4, 5};
+    CUDA_OK(cudaMalloc(&d, 4096));
+    ssam_design1d_args a = {d, d + 512, 100, hw, 0}, b;
+    CHECK(fbs_float_5_1_launch(&a, 0) == 0, "valid");
+    CHECK(fbs_float_5_1_launch(NULL, 0) == SSAM_ENULL, "NULL args");
+    b = a; b.src = NULL; CHECK(bsm_float_5_1_launch(&b, 0) == SSAM_ENULL, "NULL src");
+    b = a; b.dst = NULL; CHECK(sbm_float_5_1_launch(&b, 0) == SSAM_ENULL, "NULL dst");
+    b = a; b.weights = NULL; CHECK(ffs_float_5_1_launch(&b, 0) == SSAM_ENULL, "NULL weights");
+    b = a; b.n = 4; CHECK(bfs_float_5_1_launch(&b, 0) == SSAM_ESIZE, "n < taps");
+    b = a; b.n = 0; CHECK(fsm_float_5_1_launch(&b, 0) == SSAM_ESIZE, "n = 0");
+    b = a; b.n = -3; CHECK(fbs_float_5_1_launch(&b, 0) == SSAM_ESIZE, "n < 0");
+    b = a; b.flags = SSAM_VALID; CHECK(fbs_float_5_1_launch(&b, 0) == SSAM_EFLAGS, "unsupported flag");
+    CHECK(ssam_design1d_outputs(10, 3, 2) == 4 && ssam_design1d_outputs(2, 3, 1) == 0, "output length");
+    CUDA_OK(cudaDeviceSynchronize());
+    cudaFree(d);
+    case_end();
+}
+
+/* usage: test_ssam_designs [--light] [seed] */
+int main(int argc, char **argv)
+{
+    int light = gpucheck_begin(argc, argv);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) test_design(&cases[i], light);
+    test_errors();
+    return check_exit();
+}
