@@ -65,7 +65,7 @@ $(BUILD)/tests/gpu/%: tests/gpu/%.cu tests/gpu/gpucheck.h bench/*.cuh $(HEADERS)
 	@mkdir -p $(@D)
 	$(NVCC) $(NVFLAGS) $(GPU_ARCH) -Ibench -Itests/gpu $< -o $@
 
-$(BUILD)/examples/%: examples/%.cu $(HEADERS) | check-nvcc
+$(BUILD)/examples/%: examples/%.cu $(wildcard examples/*.inc) $(HEADERS) | check-nvcc
 	@mkdir -p $(@D)
 	$(NVCC) $(NVFLAGS) $(GPU_ARCH) $< -o $@
 

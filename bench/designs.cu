@@ -54,18 +54,29 @@ static int model_steps(const char *d, int q, int s)
     return steps;
 }
 
-/* the plain kernel: one output per thread, the taps read from global memory (L1) */
-typedef struct { float w[17]; } plain_w;
-__global__ void plain_kernel(const float *__restrict__ x, float *__restrict__ y, long long nout, int q, int s, plain_w w)
-{
-    long long c = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    if (c >= nout) return;
-    float acc = 0;
-#pragma unroll
-    for (int k = 0; k < 17; k++)
-        if (k < q) acc = fmaf(__ldg(x + (long long)s * c + k), w.w[k], acc);
-    y[c] = acc;
-}
+/* the plain kernel of each shape: one output per thread, taps read through L1, Q and S constants */
+#define PLAIN(Q, S)                                                                                         \
+    typedef struct { float w[Q]; } plain_w_##Q##_##S;                                                       \
+    __global__ void plain_##Q##_##S(const float *__restrict__ x, float *__restrict__ y, long long nout,     \
+                                    plain_w_##Q##_##S w)                                                    \
+    {                                                                                                       \
+        long long c = (long long)blockIdx.x * blockDim.x + threadIdx.x;                                     \
+        if (c >= nout) return;                                                                              \
+        float acc = 0;                                                                                      \
+        _Pragma("unroll") for (int k = 0; k < (Q); k++) acc = fmaf(__ldg(x + (S) * c + k), w.w[k], acc);    \
+        y[c] = acc;                                                                                         \
+    }                                                                                                       \
+    static void plain_run_##Q##_##S(const float *x, float *y, long long nout, const float *hw)              \
+    {                                                                                                       \
+        plain_w_##Q##_##S w;                                                                                \
+        memcpy(w.w, hw, sizeof w.w);                                                                        \
+        plain_##Q##_##S<<<(unsigned)((nout + 255) / 256), 256>>>(x, y, nout, w);                            \
+    }
+SHAPES(PLAIN)
+typedef void (*plain_fn)(const float *, float *, long long, const float *);
+typedef struct { int q, s; plain_fn run; } plain_entry;
+#define PLAIN_ENT(Q, S) {Q, S, plain_run_##Q##_##S},
+static const plain_entry plains[] = {SHAPES(PLAIN_ENT)};
 
 static int reps = 20;
 static int cmpd(const void *a, const void *b)
@@ -88,9 +99,8 @@ static void run(ctx *c, int set)
         int rc = c->e->launch(&a, 0);
         if (rc) { fprintf(stderr, "launch: %s\n", ssam_strerror(rc)); exit(1); }
     } else {
-        plain_w w;
-        memcpy(w.w, c->hw, sizeof w.w);
-        plain_kernel<<<(unsigned)((c->nout + 255) / 256), 256>>>(c->x[set], c->y[set], c->nout, c->q, c->s, w);
+        for (size_t i = 0; i < sizeof plains / sizeof *plains; i++)
+            if (plains[i].q == c->q && plains[i].s == c->s) plains[i].run(c->x[set], c->y[set], c->nout, c->hw);
     }
 }
 

@@ -83,6 +83,36 @@ def conv(d, plot=None):
         print("plot:", plot)
 
 
+def designs(d):
+    rows = d["rows"]
+    shapes = []
+    for r in rows:
+        if (r["taps"], r["stride"]) not in shapes:
+            shapes.append((r["taps"], r["stride"]))
+    impls = ["plain", "SBM", "BSM", "FSM", "BFS", "FFS", "FBS"]
+    print(f"1-D systolic designs on {d['device']} ({d['date']}, median of {d['reps']}): % of floor (speed vs plain)")
+    print(f"{'taps':>4}{'S':>3}" + "".join(f"{i:>14}" for i in impls))
+    for q, st in shapes:
+        rs = {r["impl"]: r for r in rows if (r["taps"], r["stride"]) == (q, st)}
+        plain = rs["plain"]["ms"]
+        print(f"{q:>4}{st:>3}" + "".join(
+            f"{100 * rs[i]['floor_ms'] / rs[i]['ms']:>7.0f}% ({plain / rs[i]['ms']:.2f})" if i in rs else f"{'-':>14}"
+            for i in impls))
+
+
+def generic(d):
+    """any other bench: one line per row with the fields that say what it is and how fast"""
+    rows = d.get("rows", [])
+    print(f"{d.get('bench')} on {d.get('device')} ({d.get('date')}, median of {d.get('reps')}): {len(rows)} rows")
+    for r in rows:
+        cells = []
+        for k, v in r.items():
+            if isinstance(v, float):
+                v = f"{v:.4g}"
+            cells.append(f"{k}={v}")
+        print("  " + " ".join(cells))
+
+
 def main():
     d = json.load(open(sys.argv[1]))
     plot = sys.argv[2] if len(sys.argv) > 2 else None
@@ -90,8 +120,10 @@ def main():
         conv(d, plot)
     elif d.get("bench") == "cbi":
         cbi(d)
+    elif d.get("bench") == "designs":
+        designs(d)
     else:
-        print("no summary for", d.get("bench"))
+        generic(d)
 
 
 if __name__ == "__main__":

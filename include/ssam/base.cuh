@@ -10,7 +10,8 @@
  *   SSAM_SUCCESS 0, SSAM_ENULL a NULL pointer, SSAM_ESIZE a size <= 0 or a grid too large,
  *   SSAM_EPITCH pitch < width, SSAM_EBORDER unknown border mode, SSAM_EFILTER the weights' shape
  *   differs from the instantiated filter, SSAM_EFLAGS unknown flag bits, SSAM_ECUDA the launch
- *   failed (cudaPeekAtLastError() keeps the CUDA error).  ssam_strerror(rc) names each.
+ *   failed (cudaPeekAtLastError() keeps the CUDA error), SSAM_EOVERLAP src and dst overlap (stencils).
+ *   ssam_strerror(rc) names each.
  *
  * BORDER MODES (SciPy's names; a b c d is a row, | marks its ends)
  *   SSAM_BORDER_CONSTANT  k k | a b c d | k k   (k = the args' cval)
@@ -31,6 +32,7 @@
 #define SSAM_EFILTER 5
 #define SSAM_EFLAGS 6
 #define SSAM_ECUDA 7
+#define SSAM_EOVERLAP 8
 
 #define SSAM_BORDER_CONSTANT 0
 #define SSAM_BORDER_NEAREST 1
@@ -56,6 +58,7 @@ static inline const char *ssam_strerror(int rc)
     case SSAM_EFILTER: return "ssam: filter shape differs from the instantiated kernel's";
     case SSAM_EFLAGS: return "ssam: unknown flag bits";
     case SSAM_ECUDA: return "ssam: CUDA launch failed (see cudaPeekAtLastError)";
+    case SSAM_EOVERLAP: return "ssam: src and dst overlap";
     default: return "ssam: unknown status code";
     }
 }

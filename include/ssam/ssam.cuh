@@ -4,6 +4,9 @@
  *   shift.cuh     ssam_shift_down/up, SSAM_SYSTOLIC_ROW: partial sums moved between lanes
  *   conv.cuh      SSAM_CONV2D_DEFINE / SSAM_CONV1D_DEFINE: correlation and convolution generators
  *   scan.cuh      SSAM_WARP_SCAN_INCLUSIVE/EXCLUSIVE (Kogge-Stone), SSAM_SAT_DEFINE (summed-area table)
+ *   stencil_shapes.cuh  the stencil catalogue as X-macro point lists (SSAM_SHAPE_*)
+ *   stencil.cuh   SSAM_STENCIL2D_DEFINE / SSAM_STENCIL3D_DEFINE: stencils described once, systolic kernels
+ *   designs.cuh   SSAM_DESIGN1D_DEFINE: the URE paper's 1-D systolic designs (SBM BSM FSM BFS FFS FBS)
  * Each header also compiles alone; copy include/ssam/ to vendor the module. */
 #ifndef SSAM_SSAM_CUH
 #define SSAM_SSAM_CUH
@@ -12,4 +15,7 @@
 #include "shift.cuh"
 #include "conv.cuh"
 #include "scan.cuh"
+#include "stencil_shapes.cuh"
+#include "stencil.cuh"
+#include "designs.cuh"
 #endif

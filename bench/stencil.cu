@@ -1,0 +1,382 @@
+/* bench/stencil.cu -- ssam stencils against their peers in the same run: every catalogue stencil
+ * (SSAM Table 3) at 8192^2 (2D) and 512^3 (3D), fp32 and fp64, Dirichlet boundary, one step:
+ *   ssam   SSAM_STENCIL2D/3D_DEFINE kernels (register window + lane shifts), plus a few other
+ *          rows-per-step (P) and register-budget (MINB) choices, "ssam-P<p>-m<minb>"
+ *   smem   a plain shared-memory tiled kernel of the same stencil (the usual baseline of the PERKS
+ *          paper): 2D 32x8 outputs per block, 3D 32x4x4, tile and halo in shared memory, the same
+ *          coefficients in kernel parameters, the same Dirichlet rule; its output checks ssam's
+ *   conv   for the 2D boxes, the ssam convolution path (SSAM_CONV2D_DEFINE, nearest border: it also
+ *          computes the edge cells, so it is timed, not compared)
+ * GCells/s = cells / time; the floor is max(one read + one write per cell at 4.27 TB/s, one FMA per
+ * point at 33.5 (fp32) / 17 (fp64) TFMA/s).  ms is the median of --reps runs after 3 warm-ups,
+ * alternating two input/output pairs (each larger than the L2).
+ * usage: stencil [--json PATH] [--reps N] [--size2 S] [--size3 S] [--only NAME] */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ssam/conv.cuh>
+#include <ssam/stencil.cuh>
+
+#include "gpucheck.h"
+
+#define BW 4.27e12
+#define FMA32 (67e12 / 2)
+#define FMA64 (34e12 / 2)
+
+/* ---- shared-memory baselines ----------------------------------------------------------------- */
+#define SM_TX 32
+#define SM_TY 8
+#define SM_PT2(I, DX, DY) s = fma(tile[ty + (DY)-YLO][tx + (DX)-XLO], cf.c[I], s);
+#define SM_PT3(I, DX, DY, DZ) s = fma(tile[tz + (DZ)-ZLO][ty + (DY)-YLO][tx + (DX)-XLO], cf.c[I], s);
+#define SMEM2D_DEFINE(name, T, SHAPE, ref)                                                                \
+    __global__ void __launch_bounds__(SM_TX *SM_TY) name(const T *__restrict__ in, T *__restrict__ out, int W,  \
+                                                         int H, ref##_coef cf)                            \
+    {                                                                                                     \
+        enum { XLO = ref##_XLO, XHI = ref##_XHI, YLO = ref##_YLO, YHI = ref##_YHI };                      \
+        __shared__ T tile[SM_TY + YHI - YLO][SM_TX + XHI - XLO];                                          \
+        const int x0 = blockIdx.x * SM_TX, y0 = blockIdx.y * SM_TY;                                       \
+        for (int i = threadIdx.y * SM_TX + threadIdx.x; i < (SM_TY + YHI - YLO) * (SM_TX + XHI - XLO);     \
+             i += SM_TX * SM_TY) {                                                                        \
+            int ty = i / (SM_TX + XHI - XLO), tx = i % (SM_TX + XHI - XLO);                               \
+            int gx = min(max(x0 + tx + XLO, 0), W - 1), gy = min(max(y0 + ty + YLO, 0), H - 1);           \
+            tile[ty][tx] = in[(size_t)gy * W + gx];                                                       \
+        }                                                                                                 \
+        __syncthreads();                                                                                  \
+        const int tx = threadIdx.x, ty = threadIdx.y, x = x0 + tx, y = y0 + ty;                           \
+        if (x >= W || y >= H) return;                                                                     \
+        T s = 0;                                                                                          \
+        SHAPE(SM_PT2)                                                                                     \
+        if (!(x + XLO >= 0 && x + XHI < W && y + YLO >= 0 && y + YHI < H)) s = tile[ty - YLO][tx - XLO];  \
+        out[(size_t)y * W + x] = s;                                                                       \
+    }
+#define SM3_X 32
+#define SM3_Y 4
+#define SM3_Z 4
+#define SMEM3D_DEFINE(name, T, SHAPE, ref)                                                                \
+    __global__ void __launch_bounds__(SM3_X *SM3_Y *SM3_Z) name(const T *__restrict__ in, T *__restrict__ out, \
+                                                                int W, int H, int D, ref##_coef cf)       \
+    {                                                                                                     \
+        enum { XLO = ref##_XLO, XHI = ref##_XHI, YLO = ref##_YLO, YHI = ref##_YHI, ZLO = ref##_ZLO, ZHI = ref##_ZHI }; \
+        enum { TX = SM3_X + XHI - XLO, TY = SM3_Y + YHI - YLO, TZ = SM3_Z + ZHI - ZLO };                   \
+        __shared__ T tile[TZ][TY][TX];                                                                    \
+        const int x0 = blockIdx.x * SM3_X, y0 = blockIdx.y * SM3_Y, z0 = blockIdx.z * SM3_Z;              \
+        const int tid = (threadIdx.z * SM3_Y + threadIdx.y) * SM3_X + threadIdx.x;                        \
+        for (int i = tid; i < TX * TY * TZ; i += SM3_X * SM3_Y * SM3_Z) {                                  \
+            int tz = i / (TX * TY), ty = i / TX % TY, tx = i % TX;                                        \
+            int gx = min(max(x0 + tx + XLO, 0), W - 1), gy = min(max(y0 + ty + YLO, 0), H - 1);           \
+            int gz = min(max(z0 + tz + ZLO, 0), D - 1);                                                   \
+            tile[tz][ty][tx] = in[((size_t)gz * H + gy) * W + gx];                                        \
+        }                                                                                                 \
+        __syncthreads();                                                                                  \
+        const int tx = threadIdx.x, ty = threadIdx.y, tz = threadIdx.z;                                   \
+        const int x = x0 + tx, y = y0 + ty, z = z0 + tz;                                                  \
+        if (x >= W || y >= H || z >= D) return;                                                           \
+        T s = 0;                                                                                          \
+        SHAPE(SM_PT3)                                                                                     \
+        if (!(x + XLO >= 0 && x + XHI < W && y + YLO >= 0 && y + YHI < H && z + ZLO >= 0 && z + ZHI < D)) \
+            s = tile[tz - ZLO][ty - YLO][tx - XLO];                                                       \
+        out[((size_t)z * H + y) * W + x] = s;                                                             \
+    }
+
+/* ---- the catalogue: (shape, name, paper name, P fp32, P fp64, conv size or 0, conv P) ---------- */
+#define CAT2D(X)                                                                                          \
+    X(SSAM_SHAPE_STAR2D_R1, star2d_r1, "2d5pt", 8, 8, 0, 0)                                               \
+    X(SSAM_SHAPE_STAR2D_R2, star2d_r2, "2d9pt", 8, 4, 0, 0)                                               \
+    X(SSAM_SHAPE_STAR2D_R3, star2d_r3, "2d13pt", 4, 4, 0, 0)                                              \
+    X(SSAM_SHAPE_STAR2D_R4, star2d_r4, "2d17pt", 4, 4, 0, 0)                                              \
+    X(SSAM_SHAPE_STAR2D_R5, star2d_r5, "2d21pt", 4, 2, 0, 0)                                              \
+    X(SSAM_SHAPE_STAR2D_R6, star2d_r6, "2ds25pt", 4, 2, 0, 0)                                             \
+    X(SSAM_SHAPE_BOX2D_R1, box2d_r1, "2d9pt-box", 8, 8, 3, 8)                                             \
+    X(SSAM_SHAPE_BOX2D_R2, box2d_r2, "2d25pt", 4, 4, 5, 8)                                                \
+    X(SSAM_SHAPE_BOX2D_8X8, box2d_8x8, "2d64pt", 2, 2, 8, 4)                                              \
+    X(SSAM_SHAPE_BOX2D_R4, box2d_r4, "2d81pt", 2, 2, 9, 4)                                                \
+    X(SSAM_SHAPE_BOX2D_R5, box2d_r5, "2d121pt", 2, 1, 11, 1)
+/* (shape, name, paper name, P fp32, P fp64, B fp64, MINB fp64) */
+#define CAT3D(X)                                                                                          \
+    X(SSAM_SHAPE_STAR3D_R1, star3d_r1, "3d7pt", 4, 4, 128, 1)                                             \
+    X(SSAM_SHAPE_STAR3D_R2, star3d_r2, "3d13pt", 4, 2, 128, 1)                                            \
+    X(SSAM_SHAPE_BOX3D_R1, box3d_r1, "3d27pt", 4, 2, 128, 1)                                              \
+    X(SSAM_SHAPE_BOX3D_R2, box3d_r2, "3d125pt", 2, 1, 64, 6)                                              \
+    X(SSAM_SHAPE_POISSON3D_19, poisson3d_19, "poisson", 4, 2, 128, 1)
+/* other choices timed too: (dims, shape, name, type, P, B, MINB) */
+#define ALTS(X)                                                                                           \
+    X(2, SSAM_SHAPE_STAR2D_R1, star2d_r1, float, 4, 128, 1) X(2, SSAM_SHAPE_STAR2D_R1, star2d_r1, float, 8, 64, 1)   \
+    X(2, SSAM_SHAPE_STAR2D_R1, star2d_r1, double, 4, 128, 1) X(3, SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 8, 128, 1) \
+    X(3, SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 2, 128, 1) X(3, SSAM_SHAPE_STAR3D_R1, star3d_r1, double, 2, 128, 1) \
+    X(3, SSAM_SHAPE_BOX3D_R2, box3d_r2, float, 1, 128, 3)
+
+#define DEF2(S, n, pn, PF, PD, CM, CP)                                                                    \
+    SSAM_STENCIL2D_DEFINE(f_##n, float, S, PF, 128)                                                       \
+    SSAM_STENCIL2D_DEFINE(d_##n, double, S, PD, 128)                                                      \
+    SMEM2D_DEFINE(smf_##n, float, S, f_##n)                                                               \
+    SMEM2D_DEFINE(smd_##n, double, S, d_##n)
+#define DEF3(S, n, pn, PF, PD, BD, MD)                                                                    \
+    SSAM_STENCIL3D_DEFINE(f_##n, float, S, PF, 128)                                                       \
+    SSAM_STENCIL3D_DEFINE_OCC(d_##n, double, S, PD, BD, MD)                                               \
+    SMEM3D_DEFINE(smf_##n, float, S, f_##n)                                                               \
+    SMEM3D_DEFINE(smd_##n, double, S, d_##n)
+CAT2D(DEF2)
+CAT3D(DEF3)
+#define DEFALT(D, S, n, T, P, B, MB) SSAM_STENCIL##D##D_DEFINE_OCC(alt_##n##_##T##_p##P##_b##B##_m##MB, T, S, P, B, MB)
+ALTS(DEFALT)
+/* the convolution path for the boxes */
+SSAM_CONV2D_DEFINE(cvf_3, float, 3, 3, 8, 128)
+SSAM_CONV2D_DEFINE(cvf_5, float, 5, 5, 8, 128)
+SSAM_CONV2D_DEFINE(cvf_8, float, 8, 8, 4, 128)
+SSAM_CONV2D_DEFINE(cvf_9, float, 9, 9, 4, 128)
+SSAM_CONV2D_DEFINE(cvf_11, float, 11, 11, 1, 128)
+SSAM_CONV2D_DEFINE(cvd_3, double, 3, 3, 4, 128)
+SSAM_CONV2D_DEFINE(cvd_5, double, 5, 5, 4, 128)
+SSAM_CONV2D_DEFINE(cvd_8, double, 8, 8, 2, 128)
+SSAM_CONV2D_DEFINE(cvd_9, double, 9, 9, 2, 128)
+SSAM_CONV2D_DEFINE(cvd_11, double, 11, 11, 1, 128)
+
+typedef int (*launch_fn)(const ssam_stencil_args *, cudaStream_t);
+typedef int (*conv_fn)(const ssam_conv2d_args *, cudaStream_t);
+typedef void (*smem_fn)(const void *, void *, int, int, int, const void *);
+typedef struct entry {
+    const char *name, *paper, *impl;
+    int dims, dbl, npts, P, B, minb, cm;
+    launch_fn ssam;
+    smem_fn smem;
+    conv_fn conv;
+} entry;
+
+/* smem launchers with one signature */
+#define SMRUN2(n, T, ref)                                                                                 \
+    static void run_##n(const void *in, void *out, int W, int H, int D, const void *c)                    \
+    {                                                                                                     \
+        ref##_coef cf;                                                                                    \
+        (void)D;                                                                                          \
+        memcpy(cf.c, c, sizeof cf.c);                                                                     \
+        dim3 g((W + SM_TX - 1) / SM_TX, (H + SM_TY - 1) / SM_TY), b(SM_TX, SM_TY);                       \
+        n<<<g, b>>>((const T *)in, (T *)out, W, H, cf);                                                   \
+    }
+#define SMRUN3(n, T, ref)                                                                                 \
+    static void run_##n(const void *in, void *out, int W, int H, int D, const void *c)                    \
+    {                                                                                                     \
+        ref##_coef cf;                                                                                    \
+        memcpy(cf.c, c, sizeof cf.c);                                                                     \
+        dim3 g((W + SM3_X - 1) / SM3_X, (H + SM3_Y - 1) / SM3_Y, (D + SM3_Z - 1) / SM3_Z), b(SM3_X, SM3_Y, SM3_Z); \
+        n<<<g, b>>>((const T *)in, (T *)out, W, H, D, cf);                                                \
+    }
+#define RUNS2(S, n, pn, PF, PD, CM, CP) SMRUN2(smf_##n, float, f_##n) SMRUN2(smd_##n, double, d_##n)
+#define RUNS3(S, n, pn, PF, PD, BD, MD) SMRUN3(smf_##n, float, f_##n) SMRUN3(smd_##n, double, d_##n)
+CAT2D(RUNS2)
+CAT3D(RUNS3)
+
+static conv_fn conv_for(int m, int dbl)
+{
+    switch (m) {
+    case 3: return dbl ? cvd_3_launch : cvf_3_launch;
+    case 5: return dbl ? cvd_5_launch : cvf_5_launch;
+    case 8: return dbl ? cvd_8_launch : cvf_8_launch;
+    case 9: return dbl ? cvd_9_launch : cvf_9_launch;
+    case 11: return dbl ? cvd_11_launch : cvf_11_launch;
+    default: return NULL;
+    }
+}
+
+#define ENT2(S, n, pn, PF, PD, CM, CP)                                                                    \
+    {#n, pn, "ssam", 2, 0, f_##n##_NPTS, PF, 128, 1, CM, f_##n##_launch, run_smf_##n, NULL},              \
+    {#n, pn, "ssam", 2, 1, d_##n##_NPTS, PD, 128, 1, CM, d_##n##_launch, run_smd_##n, NULL},
+#define ENT3(S, n, pn, PF, PD, BD, MD)                                                                    \
+    {#n, pn, "ssam", 3, 0, f_##n##_NPTS, PF, 128, 1, 0, f_##n##_launch, run_smf_##n, NULL},               \
+    {#n, pn, "ssam", 3, 1, d_##n##_NPTS, PD, BD, MD, 0, d_##n##_launch, run_smd_##n, NULL},
+#define ENTALT(D, S, n, T, P, B, MB)                                                                      \
+    {#n, "", "alt", D, sizeof(T) == 8, alt_##n##_##T##_p##P##_b##B##_m##MB##_NPTS, P, B, MB, 0,           \
+     alt_##n##_##T##_p##P##_b##B##_m##MB##_launch, NULL, NULL},
+static const entry entries[] = {CAT2D(ENT2) CAT3D(ENT3) ALTS(ENTALT)};
+
+static int reps = 20;
+static FILE *json;
+static int json_rows;
+
+static int cmpd(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+typedef struct ctx {
+    const entry *e;
+    int nx, ny, nz;
+    void *in[2], *out[2];
+    double cd[128];
+    float cf[128];
+} ctx;
+static const void *coefs(const ctx *c) { return c->e->dbl ? (const void *)c->cd : (const void *)c->cf; }
+
+typedef void (*run_fn)(ctx *c, int set);
+static void run_ssam(ctx *c, int s)
+{
+    ssam_stencil_args a;
+    memset(&a, 0, sizeof a);
+    a.src = c->in[s]; a.dst = c->out[s]; a.nx = c->nx; a.ny = c->ny; a.nz = c->e->dims == 3 ? c->nz : 0;
+    a.coef = coefs(c); a.ncoef = c->e->npts; a.boundary = SSAM_STENCIL_DIRICHLET;
+    int rc = c->e->ssam(&a, 0);
+    if (rc) { fprintf(stderr, "ssam launch %s: %s\n", c->e->name, ssam_stencil_strerror(rc)); exit(2); }
+}
+static void run_smem(ctx *c, int s) { c->e->smem(c->in[s], c->out[s], c->nx, c->ny, c->nz, coefs(c)); }
+static double conv_w[121];
+static void run_conv(ctx *c, int s)
+{
+    ssam_conv2d_args a;
+    memset(&a, 0, sizeof a);
+    a.src = c->in[s]; a.dst = c->out[s]; a.width = c->nx; a.height = c->ny;
+    a.weights = conv_w; a.fw = c->e->cm; a.fh = c->e->cm; a.border = SSAM_BORDER_NEAREST;
+    int rc = conv_for(c->e->cm, c->e->dbl)(&a, 0);
+    if (rc) { fprintf(stderr, "conv launch: %s\n", ssam_strerror(rc)); exit(2); }
+}
+
+static double time_it(run_fn f, ctx *c)
+{
+    cudaEvent_t a, b;
+    double t[256];
+    int n = reps < 256 ? reps : 256;
+    CUDA_DIE(cudaEventCreate(&a));
+    CUDA_DIE(cudaEventCreate(&b));
+    for (int i = -3; i < n; i++) {
+        CUDA_DIE(cudaEventRecord(a));
+        f(c, (i + 3) & 1);
+        CUDA_DIE(cudaEventRecord(b));
+        CUDA_DIE(cudaEventSynchronize(b));
+        CUDA_DIE(cudaGetLastError());
+        float ms;
+        CUDA_DIE(cudaEventElapsedTime(&ms, a, b));
+        if (i >= 0) t[i] = ms;
+    }
+    cudaEventDestroy(a);
+    cudaEventDestroy(b);
+    qsort(t, (size_t)n, sizeof *t, cmpd);
+    return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+}
+
+static void report(const char *impl, const ctx *c, double ms, double check)
+{
+    const entry *e = c->e;
+    double cells = (double)c->nx * c->ny * (e->dims == 3 ? c->nz : 1), es = e->dbl ? 8 : 4;
+    double fl_mem = 2 * cells * es / BW * 1e3, fl_fma = cells * e->npts / (e->dbl ? FMA64 : FMA32) * 1e3;
+    double floor_ms = fl_mem > fl_fma ? fl_mem : fl_fma;
+    printf("%-4s %-13s %-9s %-16s %8.4f ms %7.1f GCells/s  floor %7.1f (%s) %5.1f%%", e->dbl ? "fp64" : "fp32", e->name,
+           e->paper, impl, ms, cells / ms / 1e6, cells / floor_ms / 1e6, fl_mem > fl_fma ? "mem" : "fma",
+           100 * floor_ms / ms);
+    if (check >= 0) printf("  |ssam - smem|/|smem| %.1e", check);
+    printf("\n");
+    fflush(stdout);
+    if (json)
+        fprintf(json, "%s  {\"type\": \"%s\", \"stencil\": \"%s\", \"paper\": \"%s\", \"impl\": \"%s\", \"dims\": %d, "
+                      "\"npts\": %d, \"P\": %d, \"B\": %d, \"minb\": %d, \"size\": %d, \"ms\": %.5f, \"gcells_s\": %.2f, "
+                      "\"floor_ms\": %.5f, \"floor\": \"%s\", \"pct_floor\": %.1f}",
+                json_rows++ ? ",\n" : "", e->dbl ? "fp64" : "fp32", e->name, e->paper, impl, e->dims, e->npts, e->P,
+                e->B, e->minb, c->nx, ms, cells / ms / 1e6, floor_ms, fl_mem > fl_fma ? "mem" : "fma", 100 * floor_ms / ms);
+}
+
+static double compare(const void *a, const void *b, size_t n, int dbl)
+{
+    size_t es = dbl ? 8 : 4;
+    char *x = (char *)malloc(n * es), *y = (char *)malloc(n * es);
+    CUDA_DIE(cudaMemcpy(x, a, n * es, cudaMemcpyDeviceToHost));
+    CUDA_DIE(cudaMemcpy(y, b, n * es, cudaMemcpyDeviceToHost));
+    double num = 0, den = 0;
+    for (size_t i = 0; i < n; i++) {
+        double u = dbl ? ((double *)x)[i] : ((float *)x)[i], v = dbl ? ((double *)y)[i] : ((float *)y)[i];
+        num += (u - v) * (u - v);
+        den += v * v;
+    }
+    free(x);
+    free(y);
+    return den > 0 ? sqrt(num / den) : sqrt(num);
+}
+
+/* random input in [-1, 1) on the device (a hash of the index and a seed) */
+__global__ void fill(void *p, size_t n, int dbl, unsigned seed)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        unsigned long long h = (i + 1) * 0x9E3779B97F4A7C15ull ^ seed;
+        h ^= h >> 31; h *= 0xBF58476D1CE4E5B9ull; h ^= h >> 29;
+        double v = (double)(h >> 11) * (2.0 / 9007199254740992.0) - 1.0;
+        if (dbl) ((double *)p)[i] = v;
+        else ((float *)p)[i] = (float)v;
+    }
+}
+
+int main(int argc, char **argv)
+{
+    int S2 = 8192, S3 = 512;
+    const char *jpath = NULL, *only = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--json") && i + 1 < argc) jpath = argv[++i];
+        else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--size2") && i + 1 < argc) S2 = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--size3") && i + 1 < argc) S3 = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
+        else { fprintf(stderr, "usage: %s [--json PATH] [--reps N] [--size2 S] [--size3 S] [--only NAME]\n", argv[0]); return 2; }
+    }
+    if (reps < 1 || S2 < 64 || S3 < 16) { fprintf(stderr, "bad --reps or size\n"); return 2; }
+    cudaDeviceProp pr;
+    CUDA_DIE(cudaGetDeviceProperties(&pr, 0));
+    printf("stencil bench on %s, 2D %d^2, 3D %d^3, Dirichlet, median of %d\n", pr.name, S2, S3, reps);
+    if (jpath) {
+        json = gpucheck_json_open(jpath, "stencil", pr.name, reps);
+        if (!json) { perror(jpath); return 1; }
+    }
+    size_t n2 = (size_t)S2 * S2, n3 = (size_t)S3 * S3 * S3, nmax = n2 > n3 ? n2 : n3;
+    ctx c;
+    memset(&c, 0, sizeof c);
+    void *ref = NULL;
+    for (int s = 0; s < 2; s++) {
+        CUDA_DIE(cudaMalloc(&c.in[s], nmax * 8));
+        CUDA_DIE(cudaMalloc(&c.out[s], nmax * 8));
+    }
+    CUDA_DIE(cudaMalloc(&ref, nmax * 8));
+    gpucheck_seed(4242);
+    int last = -1;
+    for (size_t ei = 0; ei < sizeof entries / sizeof *entries; ei++) {
+        const entry *e = &entries[ei];
+        if (only && strcmp(only, e->name) && strcmp(only, e->paper)) continue;
+        c.e = e;
+        c.nx = c.ny = e->dims == 2 ? S2 : S3;
+        c.nz = e->dims == 2 ? 1 : S3;
+        size_t n = e->dims == 2 ? n2 : n3;
+        int key = e->dims * 2 + e->dbl;
+        if (key != last) { /* fresh inputs in this precision and size */
+            for (int s = 0; s < 2; s++) fill<<<1024, 256>>>(c.in[s], n, e->dbl, 17u + s);
+            CUDA_DIE(cudaDeviceSynchronize());
+            last = key;
+        }
+        /* coefficients: an averaging stencil (positive, summing to 1) */
+        double sum = 0;
+        for (int i = 0; i < e->npts; i++) { c.cd[i] = 0.5 + 0.5 * (gpucheck_uniform() + 1); sum += c.cd[i]; }
+        for (int i = 0; i < e->npts; i++) { c.cd[i] /= sum; c.cf[i] = (float)c.cd[i]; }
+        double t;
+        if (e->smem) {
+            t = time_it(run_smem, &c);
+            CUDA_DIE(cudaMemcpy(ref, c.out[1], n * (e->dbl ? 8 : 4), cudaMemcpyDeviceToDevice));
+            report("smem", &c, t, -1);
+            t = time_it(run_ssam, &c);
+            report("ssam", &c, t, compare(c.out[1], ref, n, e->dbl));
+            if (e->cm) {
+                /* the box's coefficients as the filter (the conv path computes the edge cells too) */
+                for (int i = 0; i < e->cm * e->cm; i++) {
+                    if (e->dbl) conv_w[i] = c.cd[i % e->npts];
+                    else ((float *)conv_w)[i] = c.cf[i % e->npts];
+                }
+                t = time_it(run_conv, &c);
+                report("conv", &c, t, -1);
+            }
+        } else {
+            char name[48];
+            snprintf(name, sizeof name, "ssam-P%d-b%d-m%d", e->P, e->B, e->minb);
+            t = time_it(run_ssam, &c);
+            report(name, &c, t, -1);
+        }
+    }
+    if (json) {
+        fprintf(json, "\n]}\n");
+        fclose(json);
+    }
+    return 0;
+}

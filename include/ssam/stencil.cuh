@@ -1,0 +1,515 @@
+/* ssam/stencil.cuh -- 2D and 3D stencils as software systolic arrays: describe a stencil once (an
+ * X-macro list of points, ssam/stencil_shapes.cuh), get a kernel.
+ *
+ * WHAT (SSAM, Chen et al. SC'19: Listing 2, sections 4.8-4.9, Table 3)
+ *   SSAM_STENCIL2D_DEFINE(name, T, SHAPE, P, B) defines
+ *       __global__ void name_kernel(...)                                       one time step
+ *       int name_launch(const ssam_stencil_args *a, cudaStream_t)              checks, sizes, launches
+ *       int name_advance(const ssam_stencil_args *a, int steps, void **result, cudaStream_t)
+ *                                                                              N steps, ping-pong
+ *       enum name_NPTS, name_NCOEF; typedef struct name_coef { T c[NPTS]; }
+ *   for the shape SHAPE (an X-macro list X(I, DX, DY)), P output rows per lane and step of the
+ *   sliding window, B threads per block.  SSAM_STENCIL3D_DEFINE(name, T, SHAPE, P, B) is the same
+ *   for a list X(I, DX, DY, DZ): a warp holds P output rows and sweeps along Z, keeping the planes
+ *   the stencil spans in registers (register streaming).  _OCC variants add MINB blocks per SM
+ *   (__launch_bounds__(B, MINB)), as in conv.cuh.
+ *
+ * HOW (Listing 2's schedule, generalised)
+ *   Each lane caches V = 16/sizeof(T) adjacent columns (one 16-byte load per row) of a window of
+ *   rows (regcache.cuh).  For each of its V output columns a lane groups the stencil's points by
+ *   lane distance q = floor((k + DX) / V): the points at q = 0 are its own columns, summed locally;
+ *   those at q > 0 live in lanes to the right, whose partial sums travel down the warp by Horner's
+ *   scheme (shfl.down one lane per step, starting from the farthest), those at q < 0 travel up
+ *   (shfl.up).  Coefficients whose column offset falls in one lane are one partial sum, so a 5-point
+ *   star with V = 4 costs 5 FMAs and 0.5 shuffles per output; every point is one FMA.  The outputs
+ *   are the lane's own columns, so stores are 16-byte vectors.  Lanes within QL = ceil(-XLO/V) of
+ *   the warp's left end and QR = ceil(XHI/V) of its right end compute incomplete sums that are not
+ *   stored (overlapped blocking, section 4.5): a warp produces (32 - QL - QR) V columns.
+ *
+ * BOUNDARIES (a->boundary)
+ *   SSAM_STENCIL_DIRICHLET  cells whose stencil would reach outside the domain keep their values:
+ *                           out = in where x + XLO < 0 or x + XHI >= nx (and likewise in y, z), so
+ *                           for a star or box of radius r the cells within r of an edge are fixed.
+ *   SSAM_STENCIL_PERIODIC   every cell is computed; indices wrap (any distance: a 5 x 3 domain
+ *                           under a radius-6 star is defined).
+ *
+ * PIECES FOR KERNELS OF ONE'S OWN (perks reuses them)
+ *   SSAM_STENCIL2D_ROW(T, V, SHAPE, XLO, XHI, YLO, out, win, p, coef)
+ *       out[k] (k < V) = sum c[I] in(lane's column k + DX, window row p + DY - YLO): one output row
+ *       from a register window T win[V][R] whose row p holds the row at offset YLO of the output
+ *       row (so window rows p .. p + YHI - YLO are used).  coef is a compile-time-indexed T array
+ *       (kernel parameters); XLO, XHI, YLO the shape's extents as constants (SSAM_SHAPE2D_*).
+ *       Every lane of the warp must execute it (shuffles); lanes < QL and >= 32 - QR are partial.
+ *   SSAM_STENCIL3D_ROW(T, V, SHAPE, XLO, XHI, YLO, ZLO, R, out, win, p, coef)
+ *       the same for T win[V][NZ * R]: plane offset DZ lives at window rows (DZ - ZLO) * R + ...
+ *   SSAM_STENCIL_QL(V, XLO), SSAM_STENCIL_QR(V, XHI), SSAM_STENCIL_STEP(V, XLO, XHI): the partial
+ *   lanes at each end and the columns a warp produces.
+ *
+ * EXAMPLE
+ *     #include <ssam/stencil.cuh>
+ *     SSAM_STENCIL2D_DEFINE(heat, float, SSAM_SHAPE_2D5PT, 8, 128)
+ *     float c[5] = {1 - 4 * r, r, r, r, r};          // host memory, in the shape's point order
+ *     ssam_stencil_args a = {0};
+ *     a.src = d_u0; a.dst = d_u1; a.nx = W; a.ny = H; a.coef = c; a.ncoef = 5;
+ *     a.boundary = SSAM_STENCIL_DIRICHLET;
+ *     void *u;
+ *     int rc = heat_advance(&a, 1000, &u, stream);    // u is d_u0 or d_u1: the state after 1000 steps
+ *
+ * PARAMETERS AND LIMITS
+ *   T float or double.  Offsets within +-10 (SSAM_STENCIL_RMAX).  P >= 1; B a multiple of 32 up to
+ *   1024.  Registers per lane: V * (P + NY - 1) window + V * P prefetch (2D), V * (NZ (P + NY - 1)
+ *   + P + NY - 1) (3D); the definitions refuse windows over 192 32-bit registers.  Coefficients travel in
+ *   the kernel's parameters (NPTS * sizeof(T) bytes; read from HOST memory at launch).  The same
+ *   pitch for src and dst (elements; 0 = dense); src and dst must not overlap (SSAM_EOVERLAP).
+ *   name_advance overwrites both buffers (src too: it is the ping-pong partner).
+ *   2D: ny up to 65535 * 4096 rows; 3D: ceil(ny / (P B/32)) and the z segments each <= 65535.
+ *   Status codes: SSAM_ENULL, SSAM_ESIZE (a size <= 0, nz != 1 for 2D, steps < 0, grid too large),
+ *   SSAM_EPITCH, SSAM_EBORDER (unknown boundary), SSAM_EFILTER (ncoef differs from the shape's),
+ *   SSAM_EOVERLAP (src and dst overlap), SSAM_ECUDA; ssam_stencil_strerror names them.
+ */
+#ifndef SSAM_STENCIL_CUH
+#define SSAM_STENCIL_CUH
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+#include "base.cuh"
+#include "regcache.cuh"
+#include "shift.cuh"
+#include "stencil_shapes.cuh"
+
+#define SSAM_STENCIL_DIRICHLET 0
+#define SSAM_STENCIL_PERIODIC 1
+
+/* src and dst overlap (base.cuh defines it; kept for a stencil.cuh vendored with an older base.cuh) */
+#ifndef SSAM_EOVERLAP
+#define SSAM_EOVERLAP 8
+#endif
+
+static inline const char *ssam_stencil_strerror(int rc)
+{
+    if (rc == SSAM_EOVERLAP) return "ssam: src and dst overlap";
+    if (rc == SSAM_EBORDER) return "ssam: unknown boundary (SSAM_STENCIL_DIRICHLET or SSAM_STENCIL_PERIODIC)";
+    if (rc == SSAM_EFILTER) return "ssam: ncoef differs from the stencil's number of coefficients";
+    return ssam_strerror(rc);
+}
+
+typedef struct ssam_stencil_args {
+    const void *src;         /* T *, device: the input state */
+    void *dst;               /* T *, device: the output state (same layout) */
+    int nx, ny, nz;          /* domain: nx cells per row, ny rows, nz planes (2D: nz 0 or 1) */
+    long long pitch, plane;  /* elements between rows / planes, src and dst alike; 0 = dense */
+    const void *coef;        /* T *, HOST memory: ncoef coefficients, c[I] for the shape's X(I, ...) */
+    int ncoef;               /* must equal the shape's (max I) + 1 */
+    int boundary;            /* SSAM_STENCIL_DIRICHLET or SSAM_STENCIL_PERIODIC */
+} ssam_stencil_args;
+
+/* what the kernels need besides pointers and coefficients */
+typedef struct ssam_stencil_geom {
+    int nx, ny, nz;
+    long long pitch, plane;
+    int periodic; /* 1: wrap, 0: Dirichlet */
+    int vld, vst; /* 16-byte loads / stores allowed */
+    int seg;      /* rows (2D) or planes (3D) per block */
+} ssam_stencil_geom;
+
+#define SSAM_STENCIL_V(T) ((int)(16 / sizeof(T)))
+#define SSAM_STENCIL_QL(V, XLO) ((XLO) < 0 ? (-(XLO) + (V)-1) / (V) : 0)
+#define SSAM_STENCIL_QR(V, XHI) ((XHI) > 0 ? ((XHI) + (V)-1) / (V) : 0)
+#define SSAM_STENCIL_STEP(V, XLO, XHI) ((32 - SSAM_STENCIL_QL(V, XLO) - SSAM_STENCIL_QR(V, XHI)) * (V))
+
+/* floor(v / V) for v > -64 V */
+#define SSAM__FDIV(v, V) (((v) + 64 * (V)) / (V)-64)
+
+/* the point callbacks: add point (DX, DY[, DZ]) to the partial sum ssam__acc of output column
+ * ssam__k when its column lies ssam__d lanes away (constants after unrolling: the tests fold) */
+#define SSAM__ST2_PT(I, DX, DY)                                                                              \
+    if (SSAM__FDIV(ssam__k + (DX), ssam__V) == ssam__d)                                                      \
+        ssam__acc = fma(ssam__win[(ssam__k + (DX)) & (ssam__V - 1)][ssam__p + (DY)-ssam__ylo], ssam__cf[I], ssam__acc);
+#define SSAM__ST3_PT(I, DX, DY, DZ)                                                                          \
+    if (SSAM__FDIV(ssam__k + (DX), ssam__V) == ssam__d)                                                      \
+        ssam__acc = fma(ssam__win[(ssam__k + (DX)) & (ssam__V - 1)]                                          \
+                                 [((DZ)-ssam__zlo) * ssam__R + ssam__p + (DY)-ssam__ylo],                    \
+                        ssam__cf[I], ssam__acc);
+
+/* The lane-distance schedule for one output row: for each of the lane's V columns, the local
+ * points, then the right lanes' points by Horner over shfl.down, then the left lanes' by shfl.up. */
+#define SSAM__STENCIL_LANES(T, V, XLO, XHI, SHAPE, PT, out)                                                  \
+    _Pragma("unroll") for (int ssam__k = 0; ssam__k < (V); ssam__k++) {                                     \
+        const int ssam__qr = (ssam__k + (XHI) >= (V)) ? (ssam__k + (XHI)) / (V) : 0;                        \
+        const int ssam__ql = (ssam__k + (XLO) < 0) ? (-(ssam__k + (XLO)) + (V)-1) / (V) : 0;                \
+        T ssam__own, ssam__r = (T)0, ssam__l = (T)0;                                                        \
+        {                                                                                                   \
+            const int ssam__d = 0;                                                                          \
+            T ssam__acc = (T)0;                                                                             \
+            SHAPE(PT)                                                                                       \
+            ssam__own = ssam__acc;                                                                          \
+        }                                                                                                   \
+        _Pragma("unroll") for (int ssam__d = SSAM_STENCIL_QR(V, XHI); ssam__d >= 1; ssam__d--) {            \
+            if (ssam__d <= ssam__qr) {                                                                      \
+                T ssam__acc = ssam__r;                                                                      \
+                if (ssam__d < ssam__qr) ssam__acc = ssam_shift_down(ssam__acc, 1);                          \
+                SHAPE(PT)                                                                                   \
+                ssam__r = ssam__acc;                                                                        \
+            }                                                                                               \
+        }                                                                                                   \
+        if (ssam__qr >= 1) ssam__r = ssam_shift_down(ssam__r, 1);                                           \
+        _Pragma("unroll") for (int ssam__e = SSAM_STENCIL_QL(V, XLO); ssam__e >= 1; ssam__e--) {            \
+            if (ssam__e <= ssam__ql) {                                                                      \
+                const int ssam__d = -ssam__e;                                                               \
+                T ssam__acc = ssam__l;                                                                      \
+                if (ssam__e < ssam__ql) ssam__acc = ssam_shift_up(ssam__acc, 1);                            \
+                SHAPE(PT)                                                                                   \
+                ssam__l = ssam__acc;                                                                        \
+            }                                                                                               \
+        }                                                                                                   \
+        if (ssam__ql >= 1) ssam__l = ssam_shift_up(ssam__l, 1);                                             \
+        (out)[ssam__k] = ssam__own + ssam__r + ssam__l;                                                     \
+    }
+
+/* one output row of a 2D stencil from the register window win[V][R] (see the usage block) */
+#define SSAM_STENCIL2D_ROW(T, V, SHAPE, XLO, XHI, YLO, out, win, p, coef)                                   \
+    do {                                                                                                    \
+        enum { ssam__V = (V), ssam__ylo = (YLO) };                                                          \
+        typedef char ssam__v_is_a_power_of_two[((V) > 0 && ((V) & ((V)-1)) == 0) ? 1 : -1];                \
+        const T(*const ssam__win)[sizeof((win)[0]) / sizeof((win)[0][0])] = (win);                         \
+        const T *const ssam__cf = (coef);                                                                   \
+        const int ssam__p = (p);                                                                            \
+        (void)sizeof(ssam__v_is_a_power_of_two);                                                            \
+        SSAM__STENCIL_LANES(T, V, XLO, XHI, SHAPE, SSAM__ST2_PT, out)                                       \
+    } while (0)
+
+/* one output row of a 3D stencil from win[V][NZ * R]: plane offset DZ at rows (DZ - ZLO) * R + ... */
+#define SSAM_STENCIL3D_ROW(T, V, SHAPE, XLO, XHI, YLO, ZLO, R, out, win, p, coef)                           \
+    do {                                                                                                    \
+        enum { ssam__V = (V), ssam__ylo = (YLO), ssam__zlo = (ZLO), ssam__R = (R) };                        \
+        typedef char ssam__v_is_a_power_of_two[((V) > 0 && ((V) & ((V)-1)) == 0) ? 1 : -1];                \
+        const T(*const ssam__win)[sizeof((win)[0]) / sizeof((win)[0][0])] = (win);                         \
+        const T *const ssam__cf = (coef);                                                                   \
+        const int ssam__p = (p);                                                                            \
+        (void)sizeof(ssam__v_is_a_power_of_two);                                                            \
+        SSAM__STENCIL_LANES(T, V, XLO, XHI, SHAPE, SSAM__ST3_PT, out)                                       \
+    } while (0)
+
+/* store one lane's V outputs of row y (Dirichlet: cells whose stencil leaves the domain keep own[k]) */
+#define SSAM__STENCIL_STORE(T, V, drow, x, nx, out, own, colin, rowin, vst)                                 \
+    do {                                                                                                    \
+        typedef SSAM__VEC(T, V) ssam__vec_t;                                                                \
+        ssam__vec_t ssam__q;                                                                                \
+        _Pragma("unroll") for (int ssam__j = 0; ssam__j < (V); ssam__j++) ssam__q.v[ssam__j] =             \
+            ((rowin) && (((colin) >> ssam__j) & 1)) ? (out)[ssam__j] : (own)[ssam__j];                      \
+        if ((vst) && (x) + (V) <= (nx)) *(ssam__vec_t *)((drow) + (x)) = ssam__q;                          \
+        else {                                                                                              \
+            _Pragma("unroll") for (int ssam__j = 0; ssam__j < (V); ssam__j++) if ((x) + ssam__j < (nx))     \
+                (drow)[(x) + ssam__j] = ssam__q.v[ssam__j];                                                 \
+        }                                                                                                   \
+    } while (0)
+
+/* ---- host side: checks and geometry shared by every instantiation ----------------------------- */
+
+/* ncoef of a shape: max I + 1, from its index list */
+static inline int ssam__stencil_ncoef(const int *idx, int n)
+{
+    int m = -1;
+    for (int i = 0; i < n; i++) m = idx[i] > m ? idx[i] : m;
+    return m + 1;
+}
+
+/* 0 or an SSAM_E* code; fills g and the grid.  dims 2 or 3; step = columns per warp; wy = output
+ * rows per block (3D) or 0 (2D); tab = the shared-memory table's fixed part (ints) */
+static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, int ncoef, size_t es, int V,
+                                        int step, int B, int P, int wy, int nzw, ssam_stencil_geom *g, dim3 *grid)
+{
+    long long gx, gy, gz = 1, span;
+    int dev = 0, sms = 132;
+    if (!a || !a->src || !a->dst || !a->coef) return SSAM_ENULL;
+    if (a->nx <= 0 || a->ny <= 0) return SSAM_ESIZE;
+    if (dims == 2 ? (a->nz != 0 && a->nz != 1) : a->nz <= 0) return SSAM_ESIZE;
+    if (a->boundary != SSAM_STENCIL_DIRICHLET && a->boundary != SSAM_STENCIL_PERIODIC) return SSAM_EBORDER;
+    if (a->ncoef != ncoef) return SSAM_EFILTER;
+    g->nx = a->nx;
+    g->ny = a->ny;
+    g->nz = dims == 2 ? 1 : a->nz;
+    g->pitch = a->pitch ? a->pitch : a->nx;
+    if (g->pitch < a->nx) return SSAM_EPITCH;
+    g->plane = a->plane ? a->plane : g->pitch * a->ny;
+    if (dims == 3 && g->plane < g->pitch * a->ny) return SSAM_EPITCH;
+    /* the elements each buffer spans; the two ranges must not meet */
+    span = ((long long)(g->nz - 1) * (dims == 3 ? g->plane : 0) + (long long)(a->ny - 1) * g->pitch + a->nx) * (long long)es;
+    if ((const char *)a->src < (const char *)a->dst + span && (const char *)a->dst < (const char *)a->src + span)
+        return SSAM_EOVERLAP;
+    g->periodic = a->boundary == SSAM_STENCIL_PERIODIC;
+    g->vld = ssam_vec_ok(a->src, g->pitch, V) && (dims == 2 || g->plane % V == 0);
+    g->vst = ssam_vec_ok(a->dst, g->pitch, V) && (dims == 2 || g->plane % V == 0);
+    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
+        return SSAM_ECUDA;
+    if (dims == 2) {
+        /* column strips of B/32 warps; rows in segments so that the grid holds ~48 warps per SM */
+        long long warps_x = (a->nx + step - 1) / step, want;
+        gx = (warps_x + B / 32 - 1) / (B / 32);
+        want = (48LL * sms + warps_x - 1) / warps_x;
+        if (want < 1) want = 1;
+        g->seg = (int)((a->ny + want - 1) / want);
+        if (g->seg > 4096) g->seg = 4096;
+        g->seg = (g->seg + P - 1) / P * P;
+        gy = (a->ny + g->seg - 1) / g->seg;
+    } else {
+        /* column strips x (wy rows per block) tiles, planes in segments of >= 8 (the halo costs
+         * NZ - 1 planes per segment) so that the grid holds ~48 warps per SM */
+        long long tiles, want;
+        (void)P;
+        gx = (a->nx + step - 1) / step;
+        gy = (a->ny + wy - 1) / wy;
+        tiles = gx * gy;
+        want = (48LL * sms / (B / 32) + tiles - 1) / tiles; /* segments wanted */
+        if (want < 1) want = 1;
+        g->seg = (int)((a->nz + want - 1) / want);
+        if (g->seg < 8 * (nzw > 1 ? nzw - 1 : 1)) g->seg = 8 * (nzw > 1 ? nzw - 1 : 1);
+        if (g->seg > 4096) g->seg = 4096;
+        gz = (a->nz + g->seg - 1) / g->seg;
+    }
+    if (gx > 2147483647LL || gy > 65535 || gz > 65535) return SSAM_ESIZE;
+    grid->x = (unsigned)gx;
+    grid->y = (unsigned)gy;
+    grid->z = (unsigned)gz;
+    return SSAM_SUCCESS;
+}
+
+/* ---- the 2D kernel body ---------------------------------------------------------------------- */
+/* A warp owns STEP output columns and the rows [Ys, Ye) of one segment; it keeps a window of
+ * P + NY - 1 rows x 32V columns in registers, loading each input row once (prefetching the next P
+ * rows while computing the current P), borders applied at load time through a per-block row table. */
+#define SSAM__STENCIL2D_BODY(T, SHAPE, XLO, XHI, YLO, YHI, P, B, src, dst, g, cf)                          \
+    do {                                                                                                    \
+        enum {                                                                                              \
+            V = SSAM_STENCIL_V(T), NY = (YHI) - (YLO) + 1, R = (P) + NY - 1, QL = SSAM_STENCIL_QL(V, XLO), \
+            QR = SSAM_STENCIL_QR(V, XHI), STEP = SSAM_STENCIL_STEP(V, XLO, XHI)                             \
+        };                                                                                                  \
+        extern __shared__ int ssam__rowtab[];                                                               \
+        const int bmode = (g).periodic ? SSAM_BORDER_WRAP : SSAM_BORDER_NEAREST;                            \
+        const int Ys = blockIdx.y * (g).seg;                                                                \
+        const int Ye = min(Ys + (g).seg, (g).ny);                                                           \
+        for (int i = threadIdx.x; i < (g).seg + NY - 1 + (P); i += (B))                                     \
+            ssam__rowtab[i] = ssam_border_index(Ys + (YLO) + i, (g).ny, bmode);                             \
+        __syncthreads();                                                                                    \
+        const int lane = threadIdx.x & 31;                                                                  \
+        const int X0 = (blockIdx.x * ((B) / 32) + (threadIdx.x >> 5)) * STEP;                               \
+        if (X0 >= (g).nx) return; /* whole warps only: the shuffles need every lane */                     \
+        const int x = X0 + V * (lane - QL);                                                                 \
+        const int store = lane >= QL && lane < 32 - QR;                                                     \
+        int cx[V], in, colin = 0;                                                                           \
+        T data[V][R], nxt[V][P], out[V], own[V];                                                            \
+        SSAM_REGCACHE_COLUMNS(V, cx, in, x, (g).nx, bmode, (g).vld);                                        \
+        _Pragma("unroll") for (int k = 0; k < V; k++) colin |=                                              \
+            ((g).periodic || (x + k + (XLO) >= 0 && x + k + (XHI) < (g).nx)) << k;                          \
+        if (NY > 1) SSAM_REGCACHE_ROWS(T, V, data, 0, NY - 1, src, (g).pitch, x, cx, in, ssam__rowtab, (T)0); \
+        SSAM_REGCACHE_ROWS(T, V, nxt, 0, P, src, (g).pitch, x, cx, in, ssam__rowtab + NY - 1, (T)0);       \
+        _Pragma("unroll 1") for (int y0 = Ys; y0 < Ye; y0 += (P)) {                                         \
+            _Pragma("unroll") for (int r = 0; r < (P); r++)                                                 \
+                _Pragma("unroll") for (int j = 0; j < V; j++) data[j][NY - 1 + r] = nxt[j][r];              \
+            SSAM_REGCACHE_ROWS(T, V, nxt, 0, P, src, (g).pitch, x, cx, in,                                  \
+                               ssam__rowtab + (y0 - Ys) + NY - 1 + (P), (T)0);                              \
+            _Pragma("unroll") for (int p = 0; p < (P); p++) {                                               \
+                SSAM_STENCIL2D_ROW(T, V, SHAPE, XLO, XHI, YLO, out, data, p, cf);                           \
+                const int y = y0 + p;                                                                       \
+                if (y < Ye && store) {                                                                      \
+                    const int rowin = (g).periodic || (y + (YLO) >= 0 && y + (YHI) < (g).ny);               \
+                    _Pragma("unroll") for (int k = 0; k < V; k++) own[k] = data[k][p - (YLO)];              \
+                    SSAM__STENCIL_STORE(T, V, (dst) + (long long)y * (g).pitch, x, (g).nx, out, own, colin, \
+                                        rowin, (g).vst);                                                    \
+                }                                                                                           \
+            }                                                                                               \
+            SSAM_REGCACHE_SLIDE(V, data, NY - 1, P);                                                        \
+        }                                                                                                   \
+    } while (0)
+
+/* ---- the 3D kernel body ---------------------------------------------------------------------- */
+/* A block is B/32 warps stacked in y, each owning P output rows of STEP columns; the block sweeps
+ * the planes [Zs, Ze) of one segment.  Each warp keeps NZ planes of P + NY - 1 rows in registers
+ * (win[V][NZ * R]) and loads one plane per output plane (the next one prefetched). */
+#define SSAM__STENCIL3D_BODY(T, SHAPE, XLO, XHI, YLO, YHI, ZLO, ZHI, P, B, src, dst, g, cf)              \
+    do {                                                                                                    \
+        enum {                                                                                              \
+            V = SSAM_STENCIL_V(T), NY = (YHI) - (YLO) + 1, NZ = (ZHI) - (ZLO) + 1, R = (P) + NY - 1,       \
+            QL = SSAM_STENCIL_QL(V, XLO), QR = SSAM_STENCIL_QR(V, XHI), STEP = SSAM_STENCIL_STEP(V, XLO, XHI), \
+            WY = (B) / 32                                                                                   \
+        };                                                                                                  \
+        extern __shared__ int ssam__tab3[];                                                                 \
+        int *const rowt = ssam__tab3, *const plt = ssam__tab3 + WY * (P) + NY - 1;                         \
+        const int bmode = (g).periodic ? SSAM_BORDER_WRAP : SSAM_BORDER_NEAREST;                            \
+        const int Yb = blockIdx.y * (WY * (P));                                                             \
+        const int Zs = blockIdx.z * (g).seg;                                                                \
+        const int Ze = min(Zs + (g).seg, (g).nz);                                                           \
+        for (int i = threadIdx.x; i < WY * (P) + NY - 1; i += (B))                                          \
+            rowt[i] = ssam_border_index(Yb + (YLO) + i, (g).ny, bmode);                                     \
+        for (int i = threadIdx.x; i < (g).seg + NZ; i += (B))                                               \
+            plt[i] = ssam_border_index(Zs + (ZLO) + i, (g).nz, bmode);                                      \
+        __syncthreads();                                                                                    \
+        const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5;                                          \
+        const int yw = Yb + wid * (P);                                                                      \
+        if (yw >= (g).ny) return; /* whole warps only */                                                    \
+        const int x = blockIdx.x * STEP + V * (lane - QL);                                                  \
+        const int store = lane >= QL && lane < 32 - QR;                                                     \
+        const int *const rows = rowt + wid * (P);                                                           \
+        int cx[V], in, colin = 0;                                                                           \
+        T data[V][NZ * R], nxt[V][R], out[V], own[V];                                                       \
+        SSAM_REGCACHE_COLUMNS(V, cx, in, x, (g).nx, bmode, (g).vld);                                        \
+        _Pragma("unroll") for (int k = 0; k < V; k++) colin |=                                              \
+            ((g).periodic || (x + k + (XLO) >= 0 && x + k + (XHI) < (g).nx)) << k;                          \
+        _Pragma("unroll") for (int zi = 0; zi < NZ - 1; zi++)                                               \
+            SSAM_REGCACHE_ROWS(T, V, data, zi * R, R, (src) + (long long)plt[zi] * (g).plane, (g).pitch, x, \
+                               cx, in, rows, (T)0);                                                         \
+        SSAM_REGCACHE_ROWS(T, V, nxt, 0, R, (src) + (long long)plt[NZ - 1] * (g).plane, (g).pitch, x, cx, in, \
+                           rows, (T)0);                                                                     \
+        _Pragma("unroll 1") for (int z = Zs; z < Ze; z++) {                                                 \
+            _Pragma("unroll") for (int r = 0; r < R; r++)                                                   \
+                _Pragma("unroll") for (int j = 0; j < V; j++) data[j][(NZ - 1) * R + r] = nxt[j][r];        \
+            SSAM_REGCACHE_ROWS(T, V, nxt, 0, R, (src) + (long long)plt[z - Zs + NZ] * (g).plane, (g).pitch, x, \
+                               cx, in, rows, (T)0);                                                         \
+            const int zin = (g).periodic || (z + (ZLO) >= 0 && z + (ZHI) < (g).nz);                         \
+            _Pragma("unroll") for (int p = 0; p < (P); p++) {                                               \
+                SSAM_STENCIL3D_ROW(T, V, SHAPE, XLO, XHI, YLO, ZLO, R, out, data, p, cf);                   \
+                const int y = yw + p;                                                                       \
+                if (y < (g).ny && store) {                                                                  \
+                    const int rowin = zin && ((g).periodic || (y + (YLO) >= 0 && y + (YHI) < (g).ny));      \
+                    _Pragma("unroll") for (int k = 0; k < V; k++) own[k] = data[k][(-(ZLO)) * R + p - (YLO)]; \
+                    SSAM__STENCIL_STORE(T, V, (dst) + (long long)z * (g).plane + (long long)y * (g).pitch, x, \
+                                        (g).nx, out, own, colin, rowin, (g).vst);                           \
+                }                                                                                           \
+            }                                                                                               \
+            _Pragma("unroll") for (int zi = 0; zi < NZ - 1; zi++)                                           \
+                _Pragma("unroll") for (int r = 0; r < R; r++)                                               \
+                    _Pragma("unroll") for (int j = 0; j < V; j++) data[j][zi * R + r] = data[j][(zi + 1) * R + r]; \
+        }                                                                                                   \
+    } while (0)
+
+/* compile-time check that every coefficient index I lies in [0, NPTS) (inside a function) */
+#define SSAM__IBAD2(I, DX, DY) || (I) < 0 || (I) >= ssam__npts
+#define SSAM__IBAD3(I, DX, DY, DZ) || (I) < 0 || (I) >= ssam__npts
+
+/* ---- the generators -------------------------------------------------------------------------- */
+#define SSAM_STENCIL2D_DEFINE(name, T, SHAPE, P, B) SSAM_STENCIL2D_DEFINE_OCC(name, T, SHAPE, P, B, 1)
+
+#define SSAM_STENCIL2D_DEFINE_OCC(name, T, SHAPE, P, B, MINB)                                               \
+    enum {                                                                                                  \
+        name##__MXLO = SSAM_SHAPE_MXLO(SHAPE), name##__MXHI = SSAM_SHAPE_MXHI(SHAPE),                       \
+        name##__MYLO = SSAM_SHAPE_MYLO(SHAPE), name##__MYHI = SSAM_SHAPE_MYHI(SHAPE)                        \
+    };                                                                                                      \
+    enum {                                                                                                  \
+        name##_NPTS = SSAM_SHAPE2D_NPTS(SHAPE),                                                             \
+        name##_XLO = -SSAM_THERM_COUNT(name##__MXLO),                                                       \
+        name##_XHI = SSAM_THERM_COUNT(name##__MXHI),                                                        \
+        name##_YLO = -SSAM_THERM_COUNT(name##__MYLO),                                                       \
+        name##_YHI = SSAM_THERM_COUNT(name##__MYHI)                                                         \
+    };                                                                                                      \
+    typedef struct name##_coef {                                                                            \
+        T c[name##_NPTS];                                                                                   \
+    } name##_coef;                                                                                          \
+    typedef char name##__offsets_within_rmax[SSAM_SHAPE2D_TOO_FAR(SHAPE) ? -1 : 1];                         \
+    typedef char name##__window_fits_registers[(SSAM_STENCIL_V(T) * (int)(sizeof(T) / 4) * (2 * (P) + name##_YHI - name##_YLO) <= 192) ? 1 : -1]; \
+    typedef char name##__block_is_whole_warps[((B) % 32 == 0 && (B) > 0 && (B) <= 1024 && (P) >= 1) ? 1 : -1]; \
+    __global__ void __launch_bounds__(B, MINB)                                                              \
+        name##_kernel(const T *__restrict__ src, T *__restrict__ dst, ssam_stencil_geom g, name##_coef cf)  \
+    {                                                                                                       \
+        enum { ssam__npts = name##_NPTS };                                                                  \
+        (void)sizeof(char[(0 SHAPE(SSAM__IBAD2)) ? -1 : 1]); /* every I in [0, NPTS) */                     \
+        SSAM__STENCIL2D_BODY(T, SHAPE, name##_XLO, name##_XHI, name##_YLO, name##_YHI, P, B, src, dst, g, cf.c); \
+    }                                                                                                       \
+    static inline __attribute__((unused)) int name##_ncoef(void)                                            \
+    {                                                                                                       \
+        static const int idx[] = {SHAPE(SSAM_SHAPE2D_INDEX)};                                               \
+        return ssam__stencil_ncoef(idx, name##_NPTS);                                                       \
+    }                                                                                                       \
+    static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, cudaStream_t stream) \
+    {                                                                                                       \
+        ssam_stencil_geom g;                                                                                \
+        name##_coef cf;                                                                                     \
+        dim3 grid;                                                                                          \
+        enum { V_ = SSAM_STENCIL_V(T), STEP_ = SSAM_STENCIL_STEP(V_, name##_XLO, name##_XHI) };             \
+        int rc = ssam__stencil_prepare(a, 2, name##_ncoef(), sizeof(T), V_, STEP_, B, P, 0, 1, &g, &grid);  \
+        if (rc) return rc;                                                                                  \
+        for (int i = 0; i < name##_NPTS; i++) cf.c[i] = i < a->ncoef ? ((const T *)a->coef)[i] : (T)0;     \
+        name##_kernel<<<grid, B, (size_t)(g.seg + name##_YHI - name##_YLO + (P)) * sizeof(int), stream>>>( \
+            (const T *)a->src, (T *)a->dst, g, cf);                                                         \
+        return cudaPeekAtLastError() == cudaSuccess ? SSAM_SUCCESS : SSAM_ECUDA;                            \
+    }                                                                                                       \
+    SSAM__STENCIL_ADVANCE(name)
+
+/* N steps with ping-pong: step 1 reads src and writes dst, step 2 the reverse, ...; *result is
+ * the buffer holding the state after `steps` (src when steps is 0 or even). */
+#define SSAM__STENCIL_ADVANCE(name)                                                                         \
+    static inline __attribute__((unused)) int name##_advance(const ssam_stencil_args *a, int steps,        \
+                                                             void **result, cudaStream_t stream)            \
+    {                                                                                                       \
+        ssam_stencil_args b;                                                                                \
+        int rc;                                                                                             \
+        if (!a || !result) return SSAM_ENULL;                                                               \
+        if (steps < 0) return SSAM_ESIZE;                                                                   \
+        b = *a;                                                                                             \
+        for (int s = 0; s < steps; s++) {                                                                   \
+            rc = name##_launch(&b, stream);                                                                 \
+            if (rc) return rc;                                                                              \
+            b.src = b.dst;                                                                                  \
+            b.dst = (void *)(s % 2 == 0 ? a->src : a->dst);                                                 \
+        }                                                                                                   \
+        if (!a->src || !a->dst || !a->coef) return SSAM_ENULL;                                              \
+        *result = (void *)b.src;                                                                            \
+        return SSAM_SUCCESS;                                                                                \
+    }
+
+#define SSAM_STENCIL3D_DEFINE(name, T, SHAPE, P, B) SSAM_STENCIL3D_DEFINE_OCC(name, T, SHAPE, P, B, 1)
+
+#define SSAM_STENCIL3D_DEFINE_OCC(name, T, SHAPE, P, B, MINB)                                               \
+    enum {                                                                                                  \
+        name##__MXLO = SSAM_SHAPE_MXLO(SHAPE), name##__MXHI = SSAM_SHAPE_MXHI(SHAPE),                       \
+        name##__MYLO = SSAM_SHAPE_MYLO(SHAPE), name##__MYHI = SSAM_SHAPE_MYHI(SHAPE),                       \
+        name##__MZLO = SSAM_SHAPE_MZLO(SHAPE), name##__MZHI = SSAM_SHAPE_MZHI(SHAPE)                        \
+    };                                                                                                      \
+    enum {                                                                                                  \
+        name##_NPTS = SSAM_SHAPE3D_NPTS(SHAPE),                                                             \
+        name##_XLO = -SSAM_THERM_COUNT(name##__MXLO),                                                       \
+        name##_XHI = SSAM_THERM_COUNT(name##__MXHI),                                                        \
+        name##_YLO = -SSAM_THERM_COUNT(name##__MYLO),                                                       \
+        name##_YHI = SSAM_THERM_COUNT(name##__MYHI),                                                        \
+        name##_ZLO = -SSAM_THERM_COUNT(name##__MZLO),                                                       \
+        name##_ZHI = SSAM_THERM_COUNT(name##__MZHI)                                                         \
+    };                                                                                                      \
+    typedef struct name##_coef {                                                                            \
+        T c[name##_NPTS];                                                                                   \
+    } name##_coef;                                                                                          \
+    typedef char name##__offsets_within_rmax[SSAM_SHAPE3D_TOO_FAR(SHAPE) ? -1 : 1];                         \
+    typedef char name##__window_fits_registers                                                              \
+        [(SSAM_STENCIL_V(T) * (int)(sizeof(T) / 4) * (name##_ZHI - name##_ZLO + 2) * ((P) + name##_YHI - name##_YLO) <= 192) ? 1 : -1]; \
+    typedef char name##__block_is_whole_warps[((B) % 32 == 0 && (B) > 0 && (B) <= 1024 && (P) >= 1) ? 1 : -1]; \
+    __global__ void __launch_bounds__(B, MINB)                                                              \
+        name##_kernel(const T *__restrict__ src, T *__restrict__ dst, ssam_stencil_geom g, name##_coef cf)  \
+    {                                                                                                       \
+        enum { ssam__npts = name##_NPTS };                                                                  \
+        (void)sizeof(char[(0 SHAPE(SSAM__IBAD3)) ? -1 : 1]); /* every I in [0, NPTS) */                     \
+        SSAM__STENCIL3D_BODY(T, SHAPE, name##_XLO, name##_XHI, name##_YLO, name##_YHI, name##_ZLO, name##_ZHI, \
+                             P, B, src, dst, g, cf.c);                                                      \
+    }                                                                                                       \
+    static inline __attribute__((unused)) int name##_ncoef(void)                                            \
+    {                                                                                                       \
+        static const int idx[] = {SHAPE(SSAM_SHAPE3D_INDEX)};                                               \
+        return ssam__stencil_ncoef(idx, name##_NPTS);                                                       \
+    }                                                                                                       \
+    static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, cudaStream_t stream) \
+    {                                                                                                       \
+        ssam_stencil_geom g;                                                                                \
+        name##_coef cf;                                                                                     \
+        dim3 grid;                                                                                          \
+        enum {                                                                                              \
+            V_ = SSAM_STENCIL_V(T), STEP_ = SSAM_STENCIL_STEP(V_, name##_XLO, name##_XHI),                  \
+            NY_ = name##_YHI - name##_YLO + 1, NZ_ = name##_ZHI - name##_ZLO + 1, WYP_ = (B) / 32 * (P)     \
+        };                                                                                                  \
+        int rc = ssam__stencil_prepare(a, 3, name##_ncoef(), sizeof(T), V_, STEP_, B, P, WYP_, NZ_, &g, &grid); \
+        if (rc) return rc;                                                                                  \
+        for (int i = 0; i < name##_NPTS; i++) cf.c[i] = i < a->ncoef ? ((const T *)a->coef)[i] : (T)0;     \
+        name##_kernel<<<grid, B, (size_t)(WYP_ + NY_ - 1 + g.seg + NZ_) * sizeof(int), stream>>>(          \
+            (const T *)a->src, (T *)a->dst, g, cf);                                                         \
+        return cudaPeekAtLastError() == cudaSuccess ? SSAM_SUCCESS : SSAM_ECUDA;                            \
+    }                                                                                                       \
+    SSAM__STENCIL_ADVANCE(name)
+
+#endif /* SSAM_STENCIL_CUH */

@@ -1,0 +1,297 @@
+/* tests/gpu/test_ssam_stencil.cu -- ssam/stencil.cuh against a CPU reference in double: every
+ * catalogue stencil (2D stars r = 1..6, boxes r = 1, 2, 4, 5 and 8x8, 3D stars and boxes r = 1, 2,
+ * poisson) and user-defined asymmetric ones (one whose points all lie off the cell), float and
+ * double, Dirichlet and periodic boundaries, several steps, ragged sizes (1000x37, 67x65x33,
+ * domains smaller than a warp and than the stencil), a row pitch larger than the width.  Each step's
+ * output is poisoned (NaN) before the launch; every cell must be written, the padding never, and
+ * with Dirichlet the boundary cells must keep their initial values bit for bit.  Then name_advance
+ * against the stepwise result (bitwise) and every error code. */
+#include <ssam/stencil.cuh>
+
+#include "gpucheck.h"
+
+/* user-defined: an asymmetric 2D stencil with a shared coefficient, one lying off the cell (all
+ * offsets positive), and an asymmetric 3D one */
+#define USER2D_A(X) X(0, 0, 0) X(1, -1, 0) X(1, 0, -1) X(2, -2, 0) X(3, 1, 2) X(2, 3, -1)
+#define USER2D_OFF(X) X(0, 1, 1) X(1, 2, 0) X(2, 1, 3)
+#define USER3D_A(X) X(0, 0, 0, 0) X(1, 1, 0, -1) X(2, -2, 1, 0) X(1, 0, 0, 2) X(3, 0, -1, 1) X(4, 5, 0, 0)
+
+/* (shape, name, P) */
+#define LIST2D(X)                                                                                         \
+    X(SSAM_SHAPE_STAR2D_R1, star2d_r1, 4) X(SSAM_SHAPE_STAR2D_R2, star2d_r2, 4) X(SSAM_SHAPE_STAR2D_R3, star2d_r3, 2) \
+    X(SSAM_SHAPE_STAR2D_R4, star2d_r4, 2) X(SSAM_SHAPE_STAR2D_R5, star2d_r5, 2) X(SSAM_SHAPE_STAR2D_R6, star2d_r6, 2) \
+    X(SSAM_SHAPE_BOX2D_R1, box2d_r1, 4) X(SSAM_SHAPE_BOX2D_R2, box2d_r2, 2) X(SSAM_SHAPE_BOX2D_R4, box2d_r4, 1)       \
+    X(SSAM_SHAPE_BOX2D_R5, box2d_r5, 1) X(SSAM_SHAPE_BOX2D_8X8, box2d_8x8, 1) X(USER2D_A, user2d_a, 3)                \
+    X(USER2D_OFF, user2d_off, 2)
+/* (shape, name, P, MINB of the double kernel: 3d125pt in double needs the budget of 6 blocks of 64
+ * threads, or the compiler hoists all 125 coefficients into registers and spills) */
+#define LIST3D(X)                                                                                         \
+    X(SSAM_SHAPE_STAR3D_R1, star3d_r1, 2, 1) X(SSAM_SHAPE_STAR3D_R2, star3d_r2, 1, 1)                     \
+    X(SSAM_SHAPE_BOX3D_R1, box3d_r1, 2, 1) X(SSAM_SHAPE_BOX3D_R2, box3d_r2, 1, 6)                         \
+    X(SSAM_SHAPE_POISSON3D_19, poisson3d_19, 2, 1) X(USER3D_A, user3d_a, 1, 1)
+
+#define DEF2(S, n, P)                                                                                     \
+    SSAM_STENCIL2D_DEFINE(f_##n, float, S, P, 128)                                                        \
+    SSAM_STENCIL2D_DEFINE(d_##n, double, S, P, 64)
+#define DEF3(S, n, P, MB)                                                                                 \
+    SSAM_STENCIL3D_DEFINE(f_##n, float, S, P, 128)                                                        \
+    SSAM_STENCIL3D_DEFINE_OCC(d_##n, double, S, P, 64, MB)
+LIST2D(DEF2)
+LIST3D(DEF3)
+
+/* the points on the host: {I, dx, dy, dz} */
+#define HPT2(I, DX, DY) {I, DX, DY, 0},
+#define HPT3(I, DX, DY, DZ) {I, DX, DY, DZ},
+#define PTS2(S, n, P) static const int pts_##n[][4] = {S(HPT2)};
+#define PTS3(S, n, P, MB) static const int pts_##n[][4] = {S(HPT3)};
+LIST2D(PTS2)
+LIST3D(PTS3)
+
+typedef int (*launch_fn)(const ssam_stencil_args *, cudaStream_t);
+typedef int (*advance_fn)(const ssam_stencil_args *, int, void **, cudaStream_t);
+typedef struct kern {
+    const char *name;
+    int dims, dbl, npts, ncoef;
+    const int (*pts)[4];
+    launch_fn launch;
+    advance_fn advance;
+} kern;
+
+#define ENT2(S, n, P)                                                                                     \
+    {"float " #n, 2, 0, f_##n##_NPTS, f_##n##_ncoef(), pts_##n, f_##n##_launch, f_##n##_advance},          \
+    {"double " #n, 2, 1, d_##n##_NPTS, d_##n##_ncoef(), pts_##n, d_##n##_launch, d_##n##_advance},
+#define ENT3(S, n, P, MB)                                                                                  \
+    {"float " #n, 3, 0, f_##n##_NPTS, f_##n##_ncoef(), pts_##n, f_##n##_launch, f_##n##_advance},          \
+    {"double " #n, 3, 1, d_##n##_NPTS, d_##n##_ncoef(), pts_##n, d_##n##_launch, d_##n##_advance},
+
+static int wrap(int i, int n) { return ((i % n) + n) % n; }
+
+/* the shape's extents {xlo, xhi, ylo, yhi, zlo, zhi}, each range including 0 */
+static void extents(const kern *k, int *e)
+{
+    for (int j = 0; j < 6; j++) e[j] = 0;
+    for (int i = 0; i < k->npts; i++)
+        for (int j = 0; j < 3; j++) {
+            int v = k->pts[i][1 + j];
+            if (v < e[2 * j]) e[2 * j] = v;
+            if (v > e[2 * j + 1]) e[2 * j + 1] = v;
+        }
+}
+static int inside(const int *e, int x, int y, int z, int nx, int ny, int nz)
+{
+    return x + e[0] >= 0 && x + e[1] < nx && y + e[2] >= 0 && y + e[3] < ny && z + e[4] >= 0 && z + e[5] < nz;
+}
+
+/* one step of the stencil in double: Dirichlet keeps every cell whose stencil leaves the domain */
+static void ref_step(const kern *k, const double *c, const double *in, double *out, int nx, int ny, int nz,
+                     long long pitch, long long plane, int periodic)
+{
+    int e[6];
+    extents(k, e);
+    for (int z = 0; z < nz; z++)
+        for (int y = 0; y < ny; y++)
+            for (int x = 0; x < nx; x++) {
+                long long o = z * plane + y * pitch + x;
+                if (!periodic && !inside(e, x, y, z, nx, ny, nz)) { out[o] = in[o]; continue; }
+                double s = 0;
+                for (int i = 0; i < k->npts; i++) {
+                    const int *p = k->pts[i];
+                    s += c[p[0]] * in[wrap(z + p[3], nz) * plane + wrap(y + p[2], ny) * pitch + wrap(x + p[1], nx)];
+                }
+                out[o] = s;
+            }
+}
+
+static void to_dev_type(const double *h, void *buf, size_t n, int dbl)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (dbl) ((double *)buf)[i] = h[i];
+        else ((float *)buf)[i] = (float)h[i];
+    }
+}
+static double get(const void *buf, size_t i, int dbl) { return dbl ? ((const double *)buf)[i] : ((const float *)buf)[i]; }
+
+static void run_kernel(const kern *k, int light)
+{
+    static const int sz2[][3] = {{67, 65, 1}, {5, 3, 1}, {33, 1, 1}, {1000, 37, 1}, {130, 200, 1}};
+    static const int sz3[][3] = {{7, 5, 3}, {40, 9, 12}, {1, 1, 1}, {67, 65, 33}};
+    const int(*sizes)[3] = k->dims == 2 ? sz2 : sz3;
+    int nsizes = k->dims == 2 ? (light ? 3 : 5) : (light ? 3 : 4);
+    const int steps = light ? 2 : 3;
+    char name[160];
+    snprintf(name, sizeof name, "ssam stencil %dD %s: Dirichlet and periodic, %d steps, ragged sizes, pitch", k->dims,
+             k->name, steps);
+    case_begin(name);
+    size_t es = k->dbl ? 8 : 4;
+    double tol = k->dbl ? 1e-12 : 1e-5;
+    CHECK(k->ncoef >= 1 && k->ncoef <= k->npts, "ncoef %d of %d points", k->ncoef, k->npts);
+    /* coefficients: positive, distinct, summing to 1 (a stable averaging stencil: no growth, no
+     * cancellation), and for user shapes one negative (still no growth: |c| sums to <= 1) */
+    double c[128], cw[128];
+    void *hc = malloc(128 * es);
+    for (int si = 0; si < nsizes && !check__failed_case; si++) {
+        int nx = sizes[si][0], ny = sizes[si][1], nz = sizes[si][2];
+        for (int pk = 0; pk < 2 && !check__failed_case; pk++) {
+            long long pitch = pk ? nx + 3 : nx, plane = pk ? pitch * ny + 5 : pitch * ny;
+            if (pk && k->dims == 3 && nx > 40) continue; /* one padded 3D size is enough */
+            size_t n = (size_t)plane * nz;
+            double *u = (double *)malloc(n * 8), *v = (double *)malloc(n * 8), *u0 = (double *)malloc(n * 8);
+            void *hb = malloc(n * es), *h0 = malloc(n * es);
+            void *da = NULL, *db = NULL;
+            CUDA_OK(cudaMalloc(&da, n * es));
+            CUDA_OK(cudaMalloc(&db, n * es));
+            for (int periodic = 0; periodic < 2 && !check__failed_case; periodic++) {
+                double sum = 0;
+                for (int i = 0; i < k->ncoef; i++) { c[i] = 0.2 + 0.5 * (gpucheck_uniform() + 1); sum += c[i]; }
+                for (int i = 0; i < k->ncoef; i++) c[i] /= sum;
+                if (strstr(k->name, "user")) c[k->ncoef - 1] = -c[k->ncoef - 1];
+                to_dev_type(c, hc, (size_t)k->ncoef, k->dbl);
+                for (int i = 0; i < k->ncoef; i++) cw[i] = get(hc, (size_t)i, k->dbl); /* as the GPU sees them */
+                for (size_t i = 0; i < n; i++) u[i] = gpucheck_uniform();
+                to_dev_type(u, h0, n, k->dbl);
+                for (size_t i = 0; i < n; i++) u[i] = u0[i] = get(h0, i, k->dbl);
+                CUDA_OK(cudaMemset(da, 0xFF, n * es)); /* padding NaN too */
+                CUDA_OK(cudaMemcpy(da, h0, n * es, cudaMemcpyHostToDevice));
+                ssam_stencil_args a;
+                memset(&a, 0, sizeof a);
+                a.nx = nx; a.ny = ny; a.nz = k->dims == 3 ? nz : 0;
+                a.pitch = pk ? pitch : 0; a.plane = pk && k->dims == 3 ? plane : 0;
+                a.coef = hc; a.ncoef = k->ncoef;
+                a.boundary = periodic ? SSAM_STENCIL_PERIODIC : SSAM_STENCIL_DIRICHLET;
+                void *cur = da, *oth = db;
+                for (int s = 0; s < steps && !check__failed_case; s++) {
+                    CUDA_OK(cudaMemset(oth, 0xFF, n * es)); /* NaN poison */
+                    a.src = cur; a.dst = oth;
+                    int rc = k->launch(&a, 0);
+                    CHECK(rc == 0, "launch rc %d (%s)", rc, ssam_stencil_strerror(rc));
+                    CUDA_OK(cudaDeviceSynchronize());
+                    ref_step(k, cw, u, v, nx, ny, nz, pitch, plane, periodic);
+                    double *t = u; u = v; v = t;
+                    void *tt = cur; cur = oth; oth = tt;
+                    CUDA_OK(cudaMemcpy(hb, cur, n * es, cudaMemcpyDeviceToHost));
+                    double num = 0, den = 0;
+                    long long unwritten = 0, padding = 0, moved = 0;
+                    int e[6];
+                    extents(k, e);
+                    for (long long o = 0; o < (long long)n; o++) {
+                        int z = (int)(o / plane), r = (int)(o % plane / pitch), x = (int)(o % plane % pitch);
+                        double g = get(hb, (size_t)o, k->dbl);
+                        if (r >= ny || x >= nx) { if (!isnan(g)) padding++; continue; }
+                        if (!isfinite(g)) { unwritten++; continue; }
+                        num += (g - u[o]) * (g - u[o]);
+                        den += u[o] * u[o];
+                        /* Dirichlet: a fixed cell keeps its initial value exactly */
+                        if (!periodic && !inside(e, x, r, z, nx, ny, nz) && g != u0[o]) moved++;
+                    }
+                    double err = den > 0 ? sqrt(num / den) : sqrt(num);
+                    CHECK(unwritten == 0 && padding == 0, "%dx%dx%d pitch %lld %s step %d: %lld unwritten, %lld padding "
+                          "cells written", nx, ny, nz, pitch, periodic ? "periodic" : "dirichlet", s + 1, unwritten, padding);
+                    CHECK(moved == 0, "%dx%dx%d %s step %d: %lld boundary cells changed", nx, ny, nz,
+                          periodic ? "periodic" : "dirichlet", s + 1, moved);
+                    CHECK(err < tol, "%dx%dx%d pitch %lld %s step %d: |out - ref| / |ref| = %.3g", nx, ny, nz, pitch,
+                          periodic ? "periodic" : "dirichlet", s + 1, err);
+                }
+                /* name_advance from the same start: the same state, bit for bit */
+                if (!check__failed_case && pk == 0) {
+                    void *hres = malloc(n * es), *res = NULL;
+                    CUDA_OK(cudaMemcpy(hres, cur, n * es, cudaMemcpyDeviceToHost));
+                    CUDA_OK(cudaMemcpy(da, h0, n * es, cudaMemcpyHostToDevice));
+                    a.src = da; a.dst = db;
+                    int rc = k->advance(&a, steps, &res, 0);
+                    CHECK(rc == 0 && res == (steps % 2 ? db : da), "advance rc %d (%s)", rc, ssam_stencil_strerror(rc));
+                    CUDA_OK(cudaDeviceSynchronize());
+                    if (rc == 0) {
+                        CUDA_OK(cudaMemcpy(hb, res, n * es, cudaMemcpyDeviceToHost));
+                        CHECK(memcmp(hb, hres, n * es) == 0, "%dx%dx%d: advance differs from the stepwise launches", nx, ny, nz);
+                    }
+                    free(hres);
+                }
+            }
+            cudaFree(da);
+            cudaFree(db);
+            free(u); free(v); free(u0); free(hb); free(h0);
+        }
+    }
+    free(hc);
+    case_end();
+}
+
+static void test_shapes(void)
+{
+    case_begin("ssam stencil shapes: extents, point counts, coefficient counts");
+    CHECK(f_star2d_r1_XLO == -1 && f_star2d_r1_XHI == 1 && f_star2d_r1_YLO == -1 && f_star2d_r1_YHI == 1, "2d5pt");
+    CHECK(f_star2d_r6_NPTS == 25 && f_star2d_r6_XLO == -6 && f_star2d_r6_YHI == 6, "2ds25pt");
+    CHECK(f_box2d_8x8_NPTS == 64 && f_box2d_8x8_XLO == -3 && f_box2d_8x8_XHI == 4, "2d64pt");
+    CHECK(f_box2d_r5_NPTS == 121 && f_box2d_r4_NPTS == 81 && f_box2d_r2_NPTS == 25 && f_box2d_r1_NPTS == 9, "boxes");
+    CHECK(f_user2d_a_XLO == -2 && f_user2d_a_XHI == 3 && f_user2d_a_YLO == -1 && f_user2d_a_YHI == 2 &&
+          f_user2d_a_ncoef() == 4, "user 2D");
+    CHECK(f_user2d_off_XLO == 0 && f_user2d_off_XHI == 2 && f_user2d_off_YLO == 0 && f_user2d_off_YHI == 3, "user off");
+    CHECK(f_box3d_r2_NPTS == 125 && f_box3d_r2_ZLO == -2 && f_poisson3d_19_NPTS == 19 && f_star3d_r2_NPTS == 13, "3D");
+    CHECK(f_user3d_a_XHI == 5 && f_user3d_a_XLO == -2 && f_user3d_a_ZLO == -1 && f_user3d_a_ZHI == 2 &&
+          f_user3d_a_ncoef() == 5, "user 3D");
+    CHECK(SSAM_SHAPE2D_XLO(SSAM_SHAPE_2D9PT) == -2 && SSAM_SHAPE2D_NPTS(SSAM_SHAPE_2D9PT_BOX) == 9, "aliases");
+    CHECK(SSAM_STENCIL_STEP(4, -1, 1) == 120 && SSAM_STENCIL_STEP(2, -6, 6) == 52, "STEP");
+    case_end();
+}
+
+static void test_errors(void)
+{
+    case_begin("ssam stencil error codes are returned before any launch");
+    float c[5] = {0.6f, 0.1f, 0.1f, 0.1f, 0.1f}, *d = NULL;
+    void *res = NULL;
+    CUDA_OK(cudaMalloc(&d, 2 * 64 * 64 * 4));
+    ssam_stencil_args a, b;
+    memset(&a, 0, sizeof a);
+    a.src = d; a.dst = d + 64 * 64; a.nx = 64; a.ny = 64; a.coef = c; a.ncoef = 5;
+    a.boundary = SSAM_STENCIL_DIRICHLET;
+    CHECK(f_star2d_r1_launch(&a, 0) == 0, "valid arguments");
+    CHECK(f_star2d_r1_launch(NULL, 0) == SSAM_ENULL, "NULL args");
+    b = a; b.src = NULL; CHECK(f_star2d_r1_launch(&b, 0) == SSAM_ENULL, "NULL src");
+    b = a; b.dst = NULL; CHECK(f_star2d_r1_launch(&b, 0) == SSAM_ENULL, "NULL dst");
+    b = a; b.coef = NULL; CHECK(f_star2d_r1_launch(&b, 0) == SSAM_ENULL, "NULL coef");
+    b = a; b.nx = 0; CHECK(f_star2d_r1_launch(&b, 0) == SSAM_ESIZE, "nx 0");
+    b = a; b.ny = -1; CHECK(f_star2d_r1_launch(&b, 0) == SSAM_ESIZE, "ny < 0");
+    b = a; b.nz = 2; CHECK(f_star2d_r1_launch(&b, 0) == SSAM_ESIZE, "nz 2 for 2D");
+    b = a; b.nz = 1; CHECK(f_star2d_r1_launch(&b, 0) == 0, "nz 1 for 2D");
+    b = a; b.pitch = 63; CHECK(f_star2d_r1_launch(&b, 0) == SSAM_EPITCH, "pitch < nx");
+    b = a; b.boundary = 2; CHECK(f_star2d_r1_launch(&b, 0) == SSAM_EBORDER, "boundary 2");
+    b = a; b.boundary = -1; CHECK(f_star2d_r1_launch(&b, 0) == SSAM_EBORDER, "boundary -1");
+    b = a; b.ncoef = 4; CHECK(f_star2d_r1_launch(&b, 0) == SSAM_EFILTER, "ncoef 4 for 5 points");
+    b = a; b.dst = d; CHECK(f_star2d_r1_launch(&b, 0) == SSAM_EOVERLAP, "src == dst");
+    b = a; b.dst = d + 64 * 63; CHECK(f_star2d_r1_launch(&b, 0) == SSAM_EOVERLAP, "src and dst overlap");
+    b = a; b.ny = 65536 * 4096; b.nx = 1; b.dst = (char *)d + (1LL << 31); /* never touched: refused first */
+    CHECK(f_star2d_r1_launch(&b, 0) == SSAM_ESIZE, "more than 65535 x 4096 rows");
+    CHECK(f_star2d_r1_advance(&a, -1, &res, 0) == SSAM_ESIZE, "steps < 0");
+    CHECK(f_star2d_r1_advance(&a, 1, NULL, 0) == SSAM_ENULL, "result NULL");
+    CHECK(f_star2d_r1_advance(NULL, 1, &res, 0) == SSAM_ENULL, "advance NULL args");
+    CHECK(f_star2d_r1_advance(&a, 0, &res, 0) == 0 && res == a.src, "0 steps: the state is src");
+    b = a; b.ncoef = 3; CHECK(f_star2d_r1_advance(&b, 2, &res, 0) == SSAM_EFILTER, "advance passes launch errors");
+    /* 3D */
+    memset(&b, 0, sizeof b);
+    double c7[7] = {0};
+    b.src = d; b.dst = d + 64 * 64; b.nx = 16; b.ny = 16; b.nz = 16; b.coef = c7; b.ncoef = 7;
+    CHECK(d_star3d_r1_launch(&b, 0) == SSAM_EOVERLAP, "3D double 16^3 overlaps");
+    b.dst = d + 2 * 64 * 64 - 128; b.nx = 4; b.ny = 4; b.nz = 4; /* 512 bytes each, apart */
+    CHECK(d_star3d_r1_launch(&b, 0) == 0, "3D valid");
+    ssam_stencil_args e = b;
+    e.nz = 0; CHECK(d_star3d_r1_launch(&e, 0) == SSAM_ESIZE, "3D nz 0");
+    e = b; e.plane = 15; CHECK(d_star3d_r1_launch(&e, 0) == SSAM_EPITCH, "3D plane < pitch * ny");
+    e = b; e.ncoef = 5; CHECK(d_star3d_r1_launch(&e, 0) == SSAM_EFILTER, "3D ncoef");
+    e = b; e.boundary = 7; CHECK(d_star3d_r1_launch(&e, 0) == SSAM_EBORDER, "3D boundary");
+    CHECK(strstr(ssam_stencil_strerror(SSAM_EOVERLAP), "overlap") != NULL &&
+          strstr(ssam_stencil_strerror(SSAM_EPITCH), "pitch") != NULL, "strerror");
+    CUDA_OK(cudaDeviceSynchronize());
+    cudaFree(d);
+    case_end();
+}
+
+/* usage: test_ssam_stencil [--light]   (--light: small sizes only, for compute-sanitizer) */
+int main(int argc, char **argv)
+{
+    int light = gpucheck_begin(argc, argv);
+    static const kern kernels[] = {LIST2D(ENT2) LIST3D(ENT3)};
+    test_shapes();
+    test_errors();
+    for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++) run_kernel(&kernels[i], light);
+    return check_exit();
+}
