@@ -24,6 +24,7 @@
  *   PERKS_ENOCONV      conjugate gradient: the iteration limit came before the tolerance
  *   PERKS_EFORMAT      malformed input (Matrix Market reader); the reader says the line and why
  *   PERKS_ENOMEM       host allocation failed
+ *   PERKS_EIO          a file could not be opened or read (Matrix Market reader)
  */
 #ifndef PERKS_BASE_H
 #define PERKS_BASE_H
@@ -39,6 +40,7 @@
 #define PERKS_ENOCONV 8
 #define PERKS_EFORMAT 9
 #define PERKS_ENOMEM 10
+#define PERKS_EIO 11
 
 static inline const char *perks_strerror(int rc)
 {
@@ -54,6 +56,7 @@ static inline const char *perks_strerror(int rc)
     case PERKS_ENOCONV: return "perks: CG reached the iteration limit before the tolerance";
     case PERKS_EFORMAT: return "perks: malformed input";
     case PERKS_ENOMEM: return "perks: out of host memory";
+    case PERKS_EIO: return "perks: cannot open or read the file";
     default: return "perks: unknown status code";
     }
 }

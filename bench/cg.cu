@@ -1,0 +1,497 @@
+/* bench/cg.cu -- perks/cg.cuh against the usual GPU CG loops, fp64, no preconditioner, x0 = 0:
+ *   cusparse  cusparseSpMV + cublasDdot/Daxpy/Dscal, host pointer mode: the loop a user writes
+ *             (each dot returns to the host: a sync per dot)
+ *   graph     the same loop in device pointer mode (alpha, beta by two 1-thread kernels), 10
+ *             iterations captured in one CUDA graph, graphs launched back to back
+ *   perks     PERKS_CG_DEFINE(.., double, 256), the planner's choice (cache tier printed)
+ *   nocache   the same kernel with opts.cache = 0 (vectors and matrix from device memory)
+ * Per iteration: a run of K iterations (tol 0) timed with events, divided by the iterations done,
+ * median of --reps runs after a warm-up.  Time to solution: tol 1e-8 from x = 0 (the loops check
+ * the residual every iteration, the graph every 10), with the iteration counts beside.
+ * floor = bytes / 4.27 TB/s with bytes = one pass over the CSR (12 B per nonzero + 4 B per row)
+ * + 6 vector passes of 8 B per row (p read, q or p written, x and r read and written: the least
+ * any CG iteration moves).
+ * Matrices: Poisson 2D 64^2 .. 1024^2 and 3D 32^3 .. 256^3 (Dirichlet, 5/7 points), then the
+ * SuiteSparse files in ../shared/data/mtx or .data/mtx (per iteration only: without a
+ * preconditioner most do not reach 1e-8).
+ * usage: cg [--json PATH] [--reps N] [--light] [--no-256]  (--light: the small cases only) */
+#include <cublas_v2.h>
+#include <cusparse.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <perks/cg.cuh>
+#include <perks/mtx.h>
+
+#include "gpucheck.h"
+
+PERKS_CG_DEFINE(bcg64, double, 256)
+
+#define BW 4.27e12
+#define CUBLAS_DIE(call)                                                                           \
+    do {                                                                                           \
+        cublasStatus_t s__ = (call);                                                               \
+        if (s__ != CUBLAS_STATUS_SUCCESS) {                                                        \
+            fprintf(stderr, "%s:%d: %s: cublas status %d\n", __FILE__, __LINE__, #call, (int)s__); \
+            exit(2);                                                                               \
+        }                                                                                          \
+    } while (0)
+#define CUSPARSE_DIE(call)                                                                           \
+    do {                                                                                             \
+        cusparseStatus_t s__ = (call);                                                               \
+        if (s__ != CUSPARSE_STATUS_SUCCESS) {                                                        \
+            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cusparseGetErrorString(s__)); \
+            exit(2);                                                                                 \
+        }                                                                                            \
+    } while (0)
+
+static int reps = 7;
+static FILE *json;
+static int json_rows;
+
+static int cmpd(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+static double median(double *t, int n)
+{
+    qsort(t, (size_t)n, sizeof *t, cmpd);
+    return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+}
+
+/* host CSR of a Poisson matrix */
+static void poisson(perks_csr *A, int nx, int ny, int nz)
+{
+    long long n = (long long)nx * ny * nz, k = 0, i = 0;
+    memset(A, 0, sizeof *A);
+    A->n_rows = A->n_cols = (int)n;
+    A->row_ptr = (int *)malloc(sizeof(int) * (n + 1));
+    A->col = (int *)malloc(sizeof(int) * n * (nz > 1 ? 7 : 5));
+    A->val = (double *)malloc(sizeof(double) * n * (nz > 1 ? 7 : 5));
+    A->row_ptr[0] = 0;
+    for (int z = 0; z < nz; z++)
+        for (int y = 0; y < ny; y++)
+            for (int x = 0; x < nx; x++, i++) {
+#define PUSH(c, v) (A->col[k] = (int)(c), A->val[k] = (v), k++)
+                if (z > 0) PUSH(i - (long long)nx * ny, -1.0);
+                if (y > 0) PUSH(i - nx, -1.0);
+                if (x > 0) PUSH(i - 1, -1.0);
+                PUSH(i, nz > 1 ? 6.0 : 4.0);
+                if (x < nx - 1) PUSH(i + 1, -1.0);
+                if (y < ny - 1) PUSH(i + nx, -1.0);
+                if (z < nz - 1) PUSH(i + (long long)nx * ny, -1.0);
+#undef PUSH
+                A->row_ptr[i + 1] = (int)k;
+            }
+    A->nnz = k;
+}
+
+__global__ void k_alpha(const double *rz, const double *pq, double *alpha, double *nalpha)
+{
+    double a = *rz / *pq;
+    *alpha = a;
+    *nalpha = -a;
+}
+__global__ void k_beta(const double *rrn, double *rz, double *beta)
+{
+    *beta = *rrn / *rz;
+    *rz = *rrn;
+}
+
+typedef struct sys {
+    int n;
+    long long nnz;
+    int *rp, *ci;
+    double *va, *b, *x, *r, *p, *q;
+    double *dconst; /* one, zero, rz, pq, alpha, nalpha, rrn, beta */
+    void *buf;
+    cusparseSpMatDescr_t A;
+    cusparseDnVecDescr_t vp, vq;
+    cusparseHandle_t sp;
+    cublasHandle_t bl;
+    cudaStream_t s;
+} sys;
+
+/* r = b, p = b, x = 0; returns b.b */
+static double cg_reset(sys *S)
+{
+    double bb;
+    CUDA_DIE(cudaMemsetAsync(S->x, 0, 8 * (size_t)S->n, S->s));
+    CUDA_DIE(cudaMemcpyAsync(S->r, S->b, 8 * (size_t)S->n, cudaMemcpyDeviceToDevice, S->s));
+    CUDA_DIE(cudaMemcpyAsync(S->p, S->b, 8 * (size_t)S->n, cudaMemcpyDeviceToDevice, S->s));
+    CUBLAS_DIE(cublasSetPointerMode(S->bl, CUBLAS_POINTER_MODE_HOST));
+    CUBLAS_DIE(cublasDdot(S->bl, S->n, S->b, 1, S->b, 1, &bb));
+    return bb;
+}
+
+/* the plain loop, host pointer mode: up to K iterations, stop at rr <= tol^2 bb; returns iterations */
+static int cg_cusparse(sys *S, int K, double tol)
+{
+    const double one = 1, zero = 0;
+    double bb = cg_reset(S), rr = bb, pq = 0, rrn = 0;
+    CUSPARSE_DIE(cusparseSetPointerMode(S->sp, CUSPARSE_POINTER_MODE_HOST));
+    int it = 0;
+    while (it < K && !(rr <= tol * tol * bb)) {
+        CUSPARSE_DIE(cusparseSpMV(S->sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, S->A, S->vp, &zero, S->vq,
+                                  CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, S->buf));
+        CUBLAS_DIE(cublasDdot(S->bl, S->n, S->p, 1, S->q, 1, &pq));
+        double alpha = rr / pq, nalpha = -alpha;
+        CUBLAS_DIE(cublasDaxpy(S->bl, S->n, &alpha, S->p, 1, S->x, 1));
+        CUBLAS_DIE(cublasDaxpy(S->bl, S->n, &nalpha, S->q, 1, S->r, 1));
+        CUBLAS_DIE(cublasDdot(S->bl, S->n, S->r, 1, S->r, 1, &rrn));
+        double beta = rrn / rr;
+        rr = rrn;
+        CUBLAS_DIE(cublasDscal(S->bl, S->n, &beta, S->p, 1));
+        CUBLAS_DIE(cublasDaxpy(S->bl, S->n, &one, S->r, 1, S->p, 1));
+        it++;
+    }
+    return it;
+}
+
+/* one iteration in device pointer mode (capturable) */
+static void cg_device_iter(sys *S)
+{
+    double *one = S->dconst, *zero = S->dconst + 1, *rz = S->dconst + 2, *pq = S->dconst + 3, *al = S->dconst + 4,
+           *nal = S->dconst + 5, *rrn = S->dconst + 6, *beta = S->dconst + 7;
+    CUSPARSE_DIE(cusparseSpMV(S->sp, CUSPARSE_OPERATION_NON_TRANSPOSE, one, S->A, S->vp, zero, S->vq, CUDA_R_64F,
+                              CUSPARSE_SPMV_ALG_DEFAULT, S->buf));
+    CUBLAS_DIE(cublasDdot(S->bl, S->n, S->p, 1, S->q, 1, pq));
+    k_alpha<<<1, 1, 0, S->s>>>(rz, pq, al, nal);
+    CUBLAS_DIE(cublasDaxpy(S->bl, S->n, al, S->p, 1, S->x, 1));
+    CUBLAS_DIE(cublasDaxpy(S->bl, S->n, nal, S->q, 1, S->r, 1));
+    CUBLAS_DIE(cublasDdot(S->bl, S->n, S->r, 1, S->r, 1, rrn));
+    k_beta<<<1, 1, 0, S->s>>>(rrn, rz, beta);
+    CUBLAS_DIE(cublasDscal(S->bl, S->n, beta, S->p, 1));
+    CUBLAS_DIE(cublasDaxpy(S->bl, S->n, one, S->r, 1, S->p, 1));
+}
+
+#define GRAPH_ITERS 10
+static cudaGraphExec_t cg_graph(sys *S)
+{
+    cudaGraph_t g;
+    cudaGraphExec_t ge;
+    CUBLAS_DIE(cublasSetPointerMode(S->bl, CUBLAS_POINTER_MODE_DEVICE));
+    CUSPARSE_DIE(cusparseSetPointerMode(S->sp, CUSPARSE_POINTER_MODE_DEVICE));
+    CUDA_DIE(cudaStreamBeginCapture(S->s, cudaStreamCaptureModeGlobal));
+    for (int i = 0; i < GRAPH_ITERS; i++) cg_device_iter(S);
+    CUDA_DIE(cudaStreamEndCapture(S->s, &g));
+    CUDA_DIE(cudaGraphInstantiate(&ge, g, 0));
+    CUDA_DIE(cudaGraphDestroy(g));
+    return ge;
+}
+/* graph loop: rz = bb set on the device, then graphs until rr <= tol^2 bb (checked per graph) */
+static int cg_graph_run(sys *S, cudaGraphExec_t ge, int K, double tol)
+{
+    double bb = cg_reset(S), rr = bb, c[2] = {1, 0};
+    CUDA_DIE(cudaMemcpyAsync(S->dconst, c, sizeof c, cudaMemcpyHostToDevice, S->s));
+    CUDA_DIE(cudaMemcpyAsync(S->dconst + 2, &bb, 8, cudaMemcpyHostToDevice, S->s));
+    int it = 0;
+    while (it < K && !(rr <= tol * tol * bb)) {
+        CUDA_DIE(cudaGraphLaunch(ge, S->s));
+        it += GRAPH_ITERS;
+        if (tol > 0) {
+            CUDA_DIE(cudaMemcpyAsync(&rr, S->dconst + 2, 8, cudaMemcpyDeviceToHost, S->s));
+            CUDA_DIE(cudaStreamSynchronize(S->s));
+        }
+    }
+    return it;
+}
+
+typedef struct timing {
+    double ms;
+    int it;
+} timing;
+
+static void row(const char *name, int n, long long nnz, const char *impl, double us_it, double floor_us, int it_sol,
+                double ms_sol, int cached)
+{
+    printf("  %-9s %9.2f us/it  floor %7.2f  (x%5.2f)", impl, us_it, floor_us, us_it / floor_us);
+    if (it_sol > 0) printf("   solve %5d it %9.3f ms", it_sol, ms_sol);
+    if (cached >= 0) printf("   cache tier %d", cached);
+    printf("\n");
+    if (json)
+        fprintf(json,
+                "%s  {\"matrix\": \"%s\", \"n\": %d, \"nnz\": %lld, \"impl\": \"%s\", \"us_per_iter\": %.4f, "
+                "\"floor_us\": %.4f, \"solve_iters\": %d, \"solve_ms\": %.5f, \"cached\": %d}",
+                json_rows++ ? ",\n" : "", name, n, nnz, impl, us_it, floor_us, it_sol, ms_sol, cached);
+}
+
+static void bench_matrix(const char *name, perks_csr *H, int solve, int sweep)
+{
+    sys S;
+    memset(&S, 0, sizeof S);
+    S.n = H->n_rows;
+    S.nnz = H->nnz;
+    size_t n = (size_t)S.n;
+    double floor_us = ((double)S.nnz * 12 + (double)(n + 1) * 4 + 6.0 * 8 * n) / BW * 1e6;
+    printf("%s: n %d, nnz %lld, %.1f MB CSR+vectors, floor %.2f us/iteration\n", name, S.n, S.nnz,
+           ((double)S.nnz * 12 + n * 4 + 6.0 * 8 * n) / 1e6, floor_us);
+    CUDA_DIE(cudaMalloc(&S.rp, 4 * (n + 1)));
+    CUDA_DIE(cudaMalloc(&S.ci, 4 * (size_t)S.nnz));
+    CUDA_DIE(cudaMalloc(&S.va, 8 * (size_t)S.nnz));
+    CUDA_DIE(cudaMalloc(&S.b, 8 * n));
+    CUDA_DIE(cudaMalloc(&S.x, 8 * n));
+    CUDA_DIE(cudaMalloc(&S.r, 8 * n));
+    CUDA_DIE(cudaMalloc(&S.p, 8 * n));
+    CUDA_DIE(cudaMalloc(&S.q, 8 * n));
+    CUDA_DIE(cudaMalloc(&S.dconst, 8 * 8));
+    CUDA_DIE(cudaMemcpy(S.rp, H->row_ptr, 4 * (n + 1), cudaMemcpyHostToDevice));
+    CUDA_DIE(cudaMemcpy(S.ci, H->col, 4 * (size_t)S.nnz, cudaMemcpyHostToDevice));
+    CUDA_DIE(cudaMemcpy(S.va, H->val, 8 * (size_t)S.nnz, cudaMemcpyHostToDevice));
+    {
+        double *hb = (double *)malloc(8 * n);
+        for (size_t i = 0; i < n; i++) hb[i] = gpucheck_uniform();
+        CUDA_DIE(cudaMemcpy(S.b, hb, 8 * n, cudaMemcpyHostToDevice));
+        free(hb);
+    }
+    CUDA_DIE(cudaStreamCreate(&S.s));
+    CUSPARSE_DIE(cusparseCreate(&S.sp));
+    CUBLAS_DIE(cublasCreate(&S.bl));
+    CUSPARSE_DIE(cusparseSetStream(S.sp, S.s));
+    CUBLAS_DIE(cublasSetStream(S.bl, S.s));
+    CUSPARSE_DIE(cusparseCreateCsr(&S.A, S.n, S.n, S.nnz, S.rp, S.ci, S.va, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                   CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
+    CUSPARSE_DIE(cusparseCreateDnVec(&S.vp, S.n, S.p, CUDA_R_64F));
+    CUSPARSE_DIE(cusparseCreateDnVec(&S.vq, S.n, S.q, CUDA_R_64F));
+    {
+        const double one = 1, zero = 0;
+        size_t sz = 0;
+        CUSPARSE_DIE(cusparseSpMV_bufferSize(S.sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, S.A, S.vp, &zero, S.vq,
+                                             CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, &sz));
+        CUDA_DIE(cudaMalloc(&S.buf, sz ? sz : 16));
+    }
+    /* iterations per timed run: enough for ~10 ms, at least 20 */
+    int K = S.nnz > 20000000 ? 20 : S.nnz > 2000000 ? 50 : 200;
+    cudaEvent_t e0, e1;
+    CUDA_DIE(cudaEventCreate(&e0));
+    CUDA_DIE(cudaEventCreate(&e1));
+    double t[64];
+    float ms = 0;
+    int R = reps < 64 ? reps : 64;
+
+    /* cusparse plain loop */
+    double us_sp = 0, us_gr = 0, us_pk = 0, us_nc = 0;
+    int it_sp = 0, it_gr = 0, it_pk = 0, it_nc = 0, cached_pk = -1, cached_nc = -1;
+    double ms_sp = 0, ms_gr = 0, ms_pk = 0, ms_nc = 0;
+    for (int r = -1; r < R; r++) {
+        cg_reset(&S);
+        CUDA_DIE(cudaStreamSynchronize(S.s));
+        CUDA_DIE(cudaEventRecord(e0, S.s));
+        int it = cg_cusparse(&S, K, 0);
+        CUDA_DIE(cudaEventRecord(e1, S.s));
+        CUDA_DIE(cudaEventSynchronize(e1));
+        CUDA_DIE(cudaEventElapsedTime(&ms, e0, e1));
+        if (r >= 0) t[r] = ms * 1e3 / it;
+    }
+    us_sp = median(t, R);
+    /* graph */
+    cudaGraphExec_t ge = cg_graph(&S);
+    for (int r = -1; r < R; r++) {
+        cg_graph_run(&S, ge, 0, 0); /* reset only */
+        CUDA_DIE(cudaStreamSynchronize(S.s));
+        CUDA_DIE(cudaEventRecord(e0, S.s));
+        int it = cg_graph_run(&S, ge, K, 0);
+        CUDA_DIE(cudaEventRecord(e1, S.s));
+        CUDA_DIE(cudaEventSynchronize(e1));
+        CUDA_DIE(cudaEventElapsedTime(&ms, e0, e1));
+        if (r >= 0) t[r] = ms * 1e3 / it; /* includes the reset's few copies: small beside K iterations */
+    }
+    us_gr = median(t, R);
+    /* perks, cached and not */
+    for (int c = 0; c < 2; c++) {
+        perks_cg_opts o = perks_cg_defaults();
+        perks_cg_plan p;
+        perks_cg_result res = {0, 0, 0, 0};
+        o.tol = 0;
+        o.max_iter = K;
+        o.cache = c == 0;
+        int rc = bcg64_plan(&p, S.n, S.nnz, S.rp, S.ci, S.va, &o);
+        if (rc) {
+            printf("  perks plan failed: %s\n", perks_strerror(rc));
+            exit(1);
+        }
+        int its = 1;
+        for (int r = -1; r < R; r++) {
+            CUDA_DIE(cudaEventRecord(e0, S.s));
+            rc = perks_cg_run(&p, S.b, S.x, S.s);
+            CUDA_DIE(cudaEventRecord(e1, S.s));
+            CUDA_DIE(cudaEventSynchronize(e1));
+            if (rc) {
+                printf("  perks run failed: %s\n", perks_strerror(rc));
+                exit(1);
+            }
+            perks_cg_wait(&p, &res);
+            its = res.iterations > 0 ? res.iterations : 1;
+            CUDA_DIE(cudaEventElapsedTime(&ms, e0, e1));
+            if (r >= 0) t[r] = ms * 1e3 / its;
+        }
+        if (c == 0) us_pk = median(t, R), cached_pk = p.cached;
+        else us_nc = median(t, R), cached_nc = p.cached;
+        if (c == 0) printf("  (perks plan: %d blocks of %d, %d lanes per row)\n", p.blocks, p.block, p.sub);
+        perks_cg_plan_free(&p);
+    }
+    /* how the per-iteration time depends on the block count (the planner's choice is above) */
+    if (sweep) {
+        static const int gs[] = {2, 4, 8, 16, 32, 66, 132, 264, 528};
+        printf("  blocks sweep (perks, us/it):");
+        for (int g = 0; g < 9; g++) {
+            perks_cg_opts o = perks_cg_defaults();
+            perks_cg_plan p;
+            perks_cg_result res = {0, 0, 0, 0};
+            o.tol = 0, o.max_iter = K, o.blocks = gs[g];
+            if (bcg64_plan(&p, S.n, S.nnz, S.rp, S.ci, S.va, &o)) break;
+            for (int r = -1; r < 3; r++) {
+                CUDA_DIE(cudaEventRecord(e0, S.s));
+                if (perks_cg_run(&p, S.b, S.x, S.s)) exit(1);
+                CUDA_DIE(cudaEventRecord(e1, S.s));
+                CUDA_DIE(cudaEventSynchronize(e1));
+                perks_cg_wait(&p, &res);
+                CUDA_DIE(cudaEventElapsedTime(&ms, e0, e1));
+                if (r >= 0) t[r] = ms * 1e3 / (res.iterations > 0 ? res.iterations : 1);
+            }
+            printf(" %d:%.2f(t%d)", p.blocks, median(t, 3), p.cached);
+            perks_cg_plan_free(&p);
+        }
+        printf("\n");
+    }
+    /* time to solution, tol 1e-8 */
+    if (solve) {
+        const double tol = 1e-8;
+        const int maxit = 20000;
+        for (int r = -1; r < 3; r++) {
+            cg_reset(&S);
+            CUDA_DIE(cudaStreamSynchronize(S.s));
+            CUDA_DIE(cudaEventRecord(e0, S.s));
+            it_sp = cg_cusparse(&S, maxit, tol);
+            CUDA_DIE(cudaEventRecord(e1, S.s));
+            CUDA_DIE(cudaEventSynchronize(e1));
+            CUDA_DIE(cudaEventElapsedTime(&ms, e0, e1));
+            if (r >= 0) t[r] = ms;
+        }
+        ms_sp = median(t, 3);
+        for (int r = -1; r < 3; r++) {
+            cg_graph_run(&S, ge, 0, 0);
+            CUDA_DIE(cudaStreamSynchronize(S.s));
+            CUDA_DIE(cudaEventRecord(e0, S.s));
+            it_gr = cg_graph_run(&S, ge, maxit, tol);
+            CUDA_DIE(cudaEventRecord(e1, S.s));
+            CUDA_DIE(cudaEventSynchronize(e1));
+            CUDA_DIE(cudaEventElapsedTime(&ms, e0, e1));
+            if (r >= 0) t[r] = ms;
+        }
+        ms_gr = median(t, 3);
+        for (int c = 0; c < 2; c++) {
+            perks_cg_opts o = perks_cg_defaults();
+            perks_cg_plan p;
+            perks_cg_result res = {0, 0, 0, 0};
+            o.tol = tol;
+            o.max_iter = maxit;
+            o.cache = c == 0;
+            if (bcg64_plan(&p, S.n, S.nnz, S.rp, S.ci, S.va, &o)) exit(1);
+            for (int r = -1; r < 3; r++) {
+                CUDA_DIE(cudaEventRecord(e0, S.s));
+                if (perks_cg_run(&p, S.b, S.x, S.s)) exit(1);
+                CUDA_DIE(cudaEventRecord(e1, S.s));
+                CUDA_DIE(cudaEventSynchronize(e1));
+                perks_cg_wait(&p, &res);
+                CUDA_DIE(cudaEventElapsedTime(&ms, e0, e1));
+                if (r >= 0) t[r] = ms;
+            }
+            if (c == 0) ms_pk = median(t, 3), it_pk = res.status == 0 ? res.iterations : -res.iterations;
+            else ms_nc = median(t, 3), it_nc = res.status == 0 ? res.iterations : -res.iterations;
+            perks_cg_plan_free(&p);
+        }
+    }
+    row(name, S.n, S.nnz, "cusparse", us_sp, floor_us, it_sp, ms_sp, -1);
+    row(name, S.n, S.nnz, "graph", us_gr, floor_us, it_gr, ms_gr, -1);
+    row(name, S.n, S.nnz, "perks", us_pk, floor_us, it_pk, ms_pk, cached_pk);
+    row(name, S.n, S.nnz, "nocache", us_nc, floor_us, it_nc, ms_nc, cached_nc);
+    double best = us_sp < us_gr ? us_sp : us_gr;
+    printf("  speedup per iteration vs the best cuSPARSE loop: %.2fx (perks), %.2fx (nocache)\n", best / us_pk,
+           best / us_nc);
+    if (solve) printf("  iterations to 1e-8: cusparse %d, graph %d (rounded up to %d), perks %d\n", it_sp, it_gr,
+                      GRAPH_ITERS, it_pk);
+    CUDA_DIE(cudaGraphExecDestroy(ge));
+    cusparseDestroySpMat(S.A);
+    cusparseDestroyDnVec(S.vp);
+    cusparseDestroyDnVec(S.vq);
+    cusparseDestroy(S.sp);
+    cublasDestroy(S.bl);
+    cudaStreamDestroy(S.s);
+    cudaEventDestroy(e0);
+    cudaEventDestroy(e1);
+    cudaFree(S.rp), cudaFree(S.ci), cudaFree(S.va), cudaFree(S.b), cudaFree(S.x), cudaFree(S.r), cudaFree(S.p);
+    cudaFree(S.q), cudaFree(S.dconst), cudaFree(S.buf);
+}
+
+int main(int argc, char **argv)
+{
+    const char *jpath = NULL;
+    int light = 0, big = 1;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--json") && i + 1 < argc) jpath = argv[++i];
+        else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--light")) light = 1;
+        else if (!strcmp(argv[i], "--no-256")) big = 0;
+        else {
+            fprintf(stderr, "usage: %s [--json PATH] [--reps N] [--light] [--no-256]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (reps < 1) return 2;
+    cudaDeviceProp pr;
+    CUDA_DIE(cudaGetDeviceProperties(&pr, 0));
+    printf("cg bench on %s, fp64, median of %d; us per iteration and time to solution (tol 1e-8)\n", pr.name, reps);
+    if (jpath) {
+        json = gpucheck_json_open(jpath, "cg", pr.name, reps);
+        if (!json) {
+            perror(jpath);
+            return 1;
+        }
+    }
+    gpucheck_seed(777);
+    static const int p2[] = {64, 256, 512, 1024}, p3[] = {32, 64, 128, 256};
+    char name[64];
+    for (int k = 0; k < 4; k++) {
+        if (light && k > 1) break;
+        perks_csr A;
+        poisson(&A, p2[k], p2[k], 1);
+        snprintf(name, sizeof name, "poisson2d %d^2", p2[k]);
+        bench_matrix(name, &A, 1, k < 2);
+        perks_csr_free(&A);
+    }
+    for (int k = 0; k < 4; k++) {
+        if ((light && k > 1) || (!big && k == 3)) break;
+        perks_csr A;
+        poisson(&A, p3[k], p3[k], p3[k]);
+        snprintf(name, sizeof name, "poisson3d %d^3", p3[k]);
+        bench_matrix(name, &A, 1, k < 2);
+        perks_csr_free(&A);
+    }
+    static const char *files[] = {"bcsstk13", "crystm01", "bcsstk38", "bcsstk25"};
+    const char *dirs[] = {"../shared/data/mtx", ".data/mtx"};
+    for (int k = 0; k < 4 && !light; k++) {
+        perks_csr A;
+        perks_mtx_error e;
+        char path[512];
+        int rc = -1;
+        for (int d = 0; d < 2 && rc; d++) {
+            snprintf(path, sizeof path, "%s/%s.mtx", dirs[d], files[k]);
+            rc = perks_mtx_read_path(path, &A, &e);
+        }
+        if (rc) {
+            printf("skip %s: %s (line %ld: %s)\n", files[k], perks_strerror(rc), e.line, e.message);
+            continue;
+        }
+        bench_matrix(files[k], &A, 0, 0);
+        perks_csr_free(&A);
+    }
+    if (json) {
+        fprintf(json, "\n]}\n");
+        fclose(json);
+    }
+    return 0;
+}

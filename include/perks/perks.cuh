@@ -1,0 +1,28 @@
+/* perks/perks.cuh -- the whole perks module: persistent kernels with the domain cached on chip.
+ *
+ * WHAT (Zhang et al., "PERKS", ICS'23; docs/perks.md)
+ *   base.h     status codes, perks_strerror
+ *   grid.cuh   PERKS_FOR_STEPS, PERKS_GRID_SYNC, PERKS_SWAP, perks_occupancy, perks_launch
+ *   plan.h     blocks per SM by Little's law, cache sizes, tilings (C99)
+ *   cache.cuh  register / shared-memory cache pieces, transposed halo edges
+ *   stencil.cuh PERKS_STENCIL2D_DEFINE: persistent 2D stencils, cache modes none/smem/reg/mix
+ *   cg.cuh     PERKS_CG_DEFINE: conjugate gradient in one cooperative kernel, perks_cg_solve
+ *   mtx.h      Matrix Market reader to CSR (C99)
+ *
+ * EXAMPLE
+ *   #include <perks/perks.cuh>
+ *   PERKS_STENCIL2D_DEFINE(heat, float, PERKS_SHAPE_STAR2D_R1, 256, 8, 32)
+ *   ... heat_launch(&args, stream) ...   (see perks/stencil.cuh)
+ */
+#ifndef PERKS_PERKS_CUH
+#define PERKS_PERKS_CUH
+
+#include "base.h"
+#include "cache.cuh"
+#include "grid.cuh"
+#include "plan.h"
+#include "stencil.cuh"
+#include "cg.cuh"
+#include "mtx.h"
+
+#endif /* PERKS_PERKS_CUH */

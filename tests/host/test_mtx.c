@@ -1,0 +1,430 @@
+/* tests/host/test_mtx.c -- perks/mtx.h, the Matrix Market reader: every accepted field and symmetry
+ * against a dense oracle built independently from the entry list, duplicates, comments, CRLF and
+ * blank lines, one malformed file per error path (the code, the line and the reason), the real
+ * matrices under ../shared/data/mtx or .data/mtx when present, and a fuzz: mutated valid files and
+ * random generated ones must give either success with a well-formed CSR or PERKS_EFORMAT/ESIZE with
+ * a line number and a reason -- never a crash (run it under valgrind or -fsanitize=address for more).
+ * usage: test_mtx [--list | basic | errors | files | fuzz | fuzz-long N [SEED] | all]
+ *   fuzz       (in make test) 20000 mutated inputs, fixed seed: a few seconds
+ *   fuzz-long  by hand: N inputs from SEED (default: the time), e.g. test_mtx fuzz-long 5000000 */
+#include <perks/mtx.h>
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "check.h"
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+static uint64_t rng(void)
+{
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return rng_state * 2685821657736338717ull;
+}
+static int rnd(int n) { return (int)(rng() % (uint64_t)n); }
+
+/* parse a string through a temporary file (tmpfile is C99) */
+static int read_str(const char *text, size_t len, long long limit, perks_csr *A, perks_mtx_error *e)
+{
+    FILE *f = tmpfile();
+    int rc;
+    if (!f) return -100;
+    if (len && fwrite(text, 1, len, f) != len) {
+        fclose(f);
+        return -101;
+    }
+    rewind(f);
+    rc = perks_mtx_read_limited(f, limit, A, e);
+    fclose(f);
+    return rc;
+}
+
+/* CSR invariants: monotone row pointers, sorted unique in-range columns, finite values */
+static int csr_ok(const perks_csr *A, char *why, size_t n)
+{
+    int i;
+    long long k;
+    if (A->n_rows < 1 || A->n_cols < 1 || !A->row_ptr || !A->col || !A->val) return snprintf(why, n, "empty"), 0;
+    if (A->row_ptr[0] != 0 || A->row_ptr[A->n_rows] != A->nnz) return snprintf(why, n, "row_ptr ends"), 0;
+    for (i = 0; i < A->n_rows; i++) {
+        if (A->row_ptr[i + 1] < A->row_ptr[i]) return snprintf(why, n, "row_ptr decreases at %d", i), 0;
+        for (k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++) {
+            if (A->col[k] < 0 || A->col[k] >= A->n_cols) return snprintf(why, n, "col out of range"), 0;
+            if (k > A->row_ptr[i] && A->col[k] <= A->col[k - 1]) return snprintf(why, n, "cols not increasing"), 0;
+            if (!isfinite(A->val[k])) return snprintf(why, n, "value not finite"), 0;
+        }
+    }
+    return 1;
+}
+
+/* dense image of a CSR (n x m doubles) */
+static void csr_dense(const perks_csr *A, double *D)
+{
+    int i;
+    long long k;
+    memset(D, 0, sizeof(double) * (size_t)A->n_rows * (size_t)A->n_cols);
+    for (i = 0; i < A->n_rows; i++)
+        for (k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++) D[(size_t)i * A->n_cols + A->col[k]] += A->val[k];
+}
+
+/* generate a valid random file (field f, symmetry s) with duplicates, comments and odd spacing;
+ * the oracle D receives the matrix it describes.  Returns the text length. */
+static size_t gen_valid(char *out, size_t cap, int *rows, int *cols, int field, int sym, double *D, int dmax,
+                        int *nnz_struct)
+{
+    static const char *fields[] = {"real", "integer", "pattern"};
+    int n = 1 + rnd(dmax), m = sym ? n : 1 + rnd(dmax), ents = rnd(n * m / 2 + 2), k;
+    size_t len = 0;
+    *rows = n;
+    *cols = m;
+    memset(D, 0, sizeof(double) * (size_t)n * m);
+    len += (size_t)snprintf(out + len, cap - len, "%s %s %s %s %s\n", rnd(2) ? "%%MatrixMarket" : "%%matrixmarket",
+                            rnd(2) ? "matrix" : "MATRIX", rnd(2) ? "coordinate" : "Coordinate", fields[field],
+                            sym ? (rnd(2) ? "symmetric" : "Symmetric") : "general");
+    if (rnd(2)) len += (size_t)snprintf(out + len, cap - len, "%% a comment\n%%\n");
+    len += (size_t)snprintf(out + len, cap - len, "%d %d %d%s\n", n, m, ents, rnd(4) ? "" : "  \r");
+    for (k = 0; k < ents && len + 128 < cap; k++) {
+        int i = rnd(n), j = rnd(m);
+        double v = 1.0;
+        if (sym && j > i) {
+            int t = i;
+            i = j;
+            j = t;
+        }
+        if (field == 0) {
+            v = (double)(rnd(2001) - 1000) / 8.0;
+            len += (size_t)snprintf(out + len, cap - len, "%d\t%d  %.17g\n", i + 1, j + 1, v);
+        } else if (field == 1) {
+            v = (double)(rnd(201) - 100);
+            len += (size_t)snprintf(out + len, cap - len, " %d %d %+d\n", i + 1, j + 1, (int)v);
+        } else len += (size_t)snprintf(out + len, cap - len, "%d %d\n", i + 1, j + 1);
+        if (rnd(8) == 0) len += (size_t)snprintf(out + len, cap - len, "%% between entries\n\n");
+        D[(size_t)i * m + j] += v;
+        if (sym && i != j) D[(size_t)j * m + i] += v;
+    }
+    (void)nnz_struct;
+    return len;
+}
+
+static void test_basic(void)
+{
+    static char text[1 << 16];
+    static double D[64 * 64], G[64 * 64];
+    perks_csr A;
+    perks_mtx_error e;
+    int rc, trial, f, s;
+    char why[128];
+
+    case_begin("mtx reads a small general real file exactly");
+    {
+        const char *t = "%%MatrixMarket matrix coordinate real general\n% comment\n3 4 5\n1 1 1.5\n3 4 -2e3\n"
+                        "2 2 0.25\n1 3 7\n3 1 1e-300\n";
+        rc = read_str(t, strlen(t), 0, &A, &e);
+        CHECK(rc == 0, "rc %d line %ld %s", rc, e.line, e.message);
+        if (rc == 0) {
+            CHECK(A.n_rows == 3 && A.n_cols == 4 && A.nnz == 5 && !A.symmetric, "sizes %d %d %lld", A.n_rows,
+                  A.n_cols, A.nnz);
+            CHECK(A.row_ptr[1] == 2 && A.row_ptr[2] == 3 && A.row_ptr[3] == 5, "row_ptr");
+            CHECK(A.col[0] == 0 && A.col[1] == 2 && A.val[1] == 7 && A.col[3] == 0 && A.val[3] == 1e-300 &&
+                      A.col[4] == 3 && A.val[4] == -2e3,
+                  "entries sorted by column");
+        }
+        perks_csr_free(&A);
+    }
+    case_end();
+
+    case_begin("mtx symmetric: mirrored, duplicates summed, CRLF, blank lines, pattern and integer");
+    {
+        const char *t = "%%MatrixMarket matrix coordinate integer symmetric\r\n\r\n3 3 5\r\n1 1 4\r\n2 1 -1\r\n"
+                        "3 3 2\r\n2 1 -3\r\n\r\n3 2 7\r\n";
+        rc = read_str(t, strlen(t), 0, &A, &e);
+        CHECK(rc == 0, "rc %d line %ld %s", rc, e.line, e.message);
+        if (rc == 0) {
+            csr_dense(&A, G);
+            CHECK(A.nnz == 6 && A.symmetric && A.dups == 2, "nnz %lld dups %lld", A.nnz, A.dups);
+            CHECK(G[0] == 4 && G[1] == -4 && G[3] == -4 && G[5] == 7 && G[7] == 7 && G[8] == 2 && G[4] == 0,
+                  "values");
+        }
+        perks_csr_free(&A);
+        t = "%%MatrixMarket matrix coordinate pattern general\n2 2 2\n2 1\n1 2\n";
+        rc = read_str(t, strlen(t), 0, &A, &e);
+        CHECK(rc == 0 && A.nnz == 2 && A.val[0] == 1 && A.val[1] == 1 && A.col[0] == 1, "pattern rc %d", rc);
+        perks_csr_free(&A);
+        t = "%%MatrixMarket matrix coordinate real general\n1 1 0\n";
+        rc = read_str(t, strlen(t), 0, &A, &e);
+        CHECK(rc == 0 && A.nnz == 0 && A.n_rows == 1 && A.row_ptr[1] == 0, "empty 1x1: rc %d", rc);
+        perks_csr_free(&A);
+    }
+    case_end();
+
+    case_begin("mtx random valid files equal the dense oracle (all fields, general and symmetric)");
+    for (trial = 0; trial < 3000; trial++) {
+        int n, m;
+        size_t len;
+        f = trial % 3;
+        s = (trial / 3) % 2;
+        len = gen_valid(text, sizeof text, &n, &m, f, s, D, 40, NULL);
+        rc = read_str(text, len, 0, &A, &e);
+        CHECK(rc == 0, "trial %d rc %d line %ld %s", trial, rc, e.line, e.message);
+        if (rc) break;
+        CHECK(csr_ok(&A, why, sizeof why), "trial %d: %s", trial, why);
+        CHECK(A.n_rows == n && A.n_cols == m, "trial %d sizes", trial);
+        csr_dense(&A, G);
+        {
+            int q, bad = 0;
+            for (q = 0; q < n * m; q++)
+                if (G[q] != D[q]) bad++;
+            CHECK(bad == 0, "trial %d: %d cells differ from the oracle", trial, bad);
+        }
+        perks_csr_free(&A);
+        if (check__failed_case) break;
+    }
+    case_end();
+
+    case_begin("mtx NULL arguments");
+    CHECK(perks_mtx_read(NULL, &A, &e) == PERKS_ENULL && e.line == 0, "NULL file");
+    CHECK(perks_mtx_read(stdin, NULL, &e) == PERKS_ENULL, "NULL matrix");
+    CHECK(perks_mtx_read(stdin, &A, NULL) == PERKS_ENULL, "NULL error");
+    CHECK(perks_mtx_read_path(NULL, &A, &e) == PERKS_ENULL, "NULL path");
+    CHECK(perks_mtx_read_path("/nonexistent/dir/x.mtx", &A, &e) == PERKS_EIO && e.line == 0 && A.row_ptr == NULL,
+          "missing file");
+    perks_csr_free(NULL);
+    case_end();
+}
+
+typedef struct bad_case {
+    const char *text;
+    int rc;
+    long line;
+    const char *why; /* a substring of the message */
+} bad_case;
+
+static void test_errors(void)
+{
+    static const bad_case cases[] = {
+        {"", PERKS_EFORMAT, 1, "empty"},
+        {"hello\n", PERKS_EFORMAT, 1, "MatrixMarket"},
+        {"%%MatrixMarket vector coordinate real general\n", PERKS_EFORMAT, 1, "object"},
+        {"%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n", PERKS_EFORMAT, 1, "array"},
+        {"%%MatrixMarket matrix coord real general\n", PERKS_EFORMAT, 1, "format"},
+        {"%%MatrixMarket matrix coordinate complex general\n", PERKS_EFORMAT, 1, "complex"},
+        {"%%MatrixMarket matrix coordinate float general\n", PERKS_EFORMAT, 1, "field"},
+        {"%%MatrixMarket matrix coordinate real hermitian\n", PERKS_EFORMAT, 1, "unsupported symmetry"},
+        {"%%MatrixMarket matrix coordinate real skew-symmetric\n", PERKS_EFORMAT, 1, "unsupported symmetry"},
+        {"%%MatrixMarket matrix coordinate real upper\n", PERKS_EFORMAT, 1, "symmetry"},
+        {"%%MatrixMarket matrix coordinate real general extra\n", PERKS_EFORMAT, 1, "trailing"},
+        {"%%MatrixMarket matrix coordinate real general\n% only comments\n", PERKS_EFORMAT, 3, "ends before"},
+        {"%%MatrixMarket matrix coordinate real general\n2 x 1\n", PERKS_EFORMAT, 2, "cols"},
+        {"%%MatrixMarket matrix coordinate real general\n2 2\n", PERKS_EFORMAT, 2, "entries is not"},
+        {"%%MatrixMarket matrix coordinate real general\n2 2 1 9\n", PERKS_EFORMAT, 2, "trailing"},
+        {"%%MatrixMarket matrix coordinate real general\n0 2 0\n", PERKS_EFORMAT, 2, ">= 1"},
+        {"%%MatrixMarket matrix coordinate real general\n2 2 -1\n", PERKS_EFORMAT, 2, ">= 0"},
+        {"%%MatrixMarket matrix coordinate real general\n2 2 5\n", PERKS_EFORMAT, 2, "more entries than"},
+        {"%%MatrixMarket matrix coordinate real symmetric\n2 2 4\n", PERKS_EFORMAT, 2, "more entries than"},
+        {"%%MatrixMarket matrix coordinate real symmetric\n2 3 1\n", PERKS_EFORMAT, 2, "square"},
+        {"%%MatrixMarket matrix coordinate real general\n3000000000 2 1\n", PERKS_ESIZE, 2, "32-bit"},
+        {"%%MatrixMarket matrix coordinate real general\n99999999999999999999 2 1\n", PERKS_EFORMAT, 2, "rows"},
+        {"%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n", PERKS_EFORMAT, 3, "1 of 2"},
+        {"%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 1\n2 2 2\n", PERKS_EFORMAT, 4, "more entry lines"},
+        {"%%MatrixMarket matrix coordinate real general\n2 2 1\n3 1 1\n", PERKS_EFORMAT, 3, "out of range"},
+        {"%%MatrixMarket matrix coordinate real general\n2 2 1\n1 0 1\n", PERKS_EFORMAT, 3, "out of range"},
+        {"%%MatrixMarket matrix coordinate real general\n2 2 1\n-1 1 1\n", PERKS_EFORMAT, 3, "out of range"},
+        {"%%MatrixMarket matrix coordinate real general\n2 2 1\n1.5 1 1\n", PERKS_EFORMAT, 3, "row index"},
+        {"%%MatrixMarket matrix coordinate real general\n2 2 1\n1\n", PERKS_EFORMAT, 3, "column index"},
+        {"%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1\n", PERKS_EFORMAT, 3, "value missing"},
+        {"%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 abc\n", PERKS_EFORMAT, 3, "not a number"},
+        {"%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 nan\n", PERKS_EFORMAT, 3, "not finite"},
+        {"%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 -inf\n", PERKS_EFORMAT, 3, "not finite"},
+        {"%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 1e999\n", PERKS_EFORMAT, 3, "not finite"},
+        {"%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 0x10\n", PERKS_EFORMAT, 3, "not a number"},
+        {"%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 1 2\n", PERKS_EFORMAT, 3, "trailing"},
+        {"%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 1 1.5\n", PERKS_EFORMAT, 3, "integer"},
+        {"%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 1 1\n", PERKS_EFORMAT, 3, "trailing"},
+        {"%%MatrixMarket matrix coordinate real symmetric\n2 2 1\n1 2 1\n", PERKS_EFORMAT, 3, "above the diagonal"},
+        {"%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 1\0\n", PERKS_EFORMAT, 3, "NUL"},
+    };
+    static char longline[4096];
+    size_t c;
+    perks_csr A;
+    perks_mtx_error e;
+    case_begin("mtx rejects each malformed input with its line and reason");
+    for (c = 0; c < sizeof cases / sizeof *cases; c++) {
+        size_t len = strlen(cases[c].text);
+        int rc;
+        if (strstr(cases[c].why, "NUL")) len += 2; /* the NUL byte and the newline after it */
+        rc = read_str(cases[c].text, len, 0, &A, &e);
+        CHECK(rc == cases[c].rc && e.line == cases[c].line && strstr(e.message, cases[c].why),
+              "case %d: rc %d (want %d) line %ld (want %ld) '%s' (want '%s')", (int)c, rc, cases[c].rc, e.line,
+              cases[c].line, e.message, cases[c].why);
+        CHECK(A.row_ptr == NULL && A.nnz == 0, "case %d: matrix not left empty", (int)c);
+    }
+    memset(longline, ' ', sizeof longline);
+    memcpy(longline, "%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 1", 56);
+    longline[sizeof longline - 1] = '\n';
+    {
+        int rc = read_str(longline, sizeof longline, 0, &A, &e);
+        CHECK(rc == PERKS_EFORMAT && e.line == 3 && strstr(e.message, "too long"), "long line: rc %d line %ld %s", rc,
+              e.line, e.message);
+        rc = read_str(longline, 52, 1, &A, &e);
+        CHECK(rc == PERKS_ESIZE && e.line == 2 && strstr(e.message, "limit"), "limit: rc %d line %ld %s", rc, e.line,
+              e.message);
+    }
+    case_end();
+}
+
+/* the real matrices: read, square, symmetric as stored, nnz as the header implies */
+static void test_files(void)
+{
+    static const char *names[] = {"bcsstk01", "bcsstk05", "494_bus", "1138_bus", "Trefethen_2000", "bcsstk13",
+                                  "crystm01", "bcsstk38"};
+    const char *dirs[] = {"../shared/data/mtx", ".data/mtx"};
+    const char *dir = NULL;
+    char path[512], why[128];
+    size_t d, k;
+    for (d = 0; d < 2 && !dir; d++) {
+        FILE *f;
+        snprintf(path, sizeof path, "%s/bcsstk01.mtx", dirs[d]);
+        if ((f = fopen(path, "r")) != NULL) {
+            fclose(f);
+            dir = dirs[d];
+        }
+    }
+    if (!dir) {
+        printf("skip mtx files: ../shared/data/mtx and .data/mtx not found\n");
+        return;
+    }
+    case_begin("mtx reads the SuiteSparse files (square, symmetric, valid CSR)");
+    for (k = 0; k < sizeof names / sizeof *names; k++) {
+        perks_csr A;
+        perks_mtx_error e;
+        int rc, i;
+        long long q, asym = 0;
+        snprintf(path, sizeof path, "%s/%s.mtx", dir, names[k]);
+        rc = perks_mtx_read_path(path, &A, &e);
+        if (rc == PERKS_EFORMAT && e.line == 0) continue; /* not in this copy */
+        CHECK(rc == 0, "%s: rc %d line %ld %s", names[k], rc, e.line, e.message);
+        if (rc) continue;
+        CHECK(csr_ok(&A, why, sizeof why), "%s: %s", names[k], why);
+        CHECK(A.n_rows == A.n_cols && A.symmetric, "%s: not square symmetric", names[k]);
+        for (i = 0; i < A.n_rows; i++) /* every (i, j) has its (j, i) with the same value */
+            for (q = A.row_ptr[i]; q < A.row_ptr[i + 1]; q++) {
+                int j = A.col[q], lo = A.row_ptr[j], hi = A.row_ptr[j + 1] - 1, found = 0;
+                while (lo <= hi) {
+                    int mid = (lo + hi) / 2;
+                    if (A.col[mid] == i) {
+                        found = A.val[mid] == A.val[q];
+                        break;
+                    }
+                    if (A.col[mid] < i) lo = mid + 1;
+                    else hi = mid - 1;
+                }
+                asym += !found;
+            }
+        CHECK(asym == 0, "%s: %lld entries without their mirror", names[k], asym);
+        printf("  %s: %d rows, %lld nonzeros, %lld duplicates\n", names[k], A.n_rows, A.nnz, A.dups);
+        perks_csr_free(&A);
+    }
+    case_end();
+}
+
+/* mutate a valid file: flips, inserts from a hostile alphabet, deletions, truncation, splices */
+static size_t mutate(char *t, size_t len, size_t cap)
+{
+    static const char alpha[] = "0123456789 \t\n\r%-+.eEinfaNx\0";
+    int m = 1 + rnd(4), k;
+    for (k = 0; k < m; k++) {
+        int op = rnd(6);
+        size_t pos = len ? (size_t)rnd((int)len) : 0;
+        if (op == 0 && len) t[pos] = (char)rng();
+        else if (op == 1 && len + 1 < cap) {
+            memmove(t + pos + 1, t + pos, len - pos);
+            t[pos] = alpha[rnd((int)sizeof alpha - 1)];
+            len++;
+        } else if (op == 2 && len) {
+            memmove(t + pos, t + pos + 1, len - pos - 1);
+            len--;
+        } else if (op == 3) len = pos;
+        else if (op == 4 && len + 24 < cap) { /* a big number */
+            static const char *big[] = {"99999999999", "2147483647", "2147483648", "-0", "1e308", "1e-400", "+",
+                                        "4294967296", "000000000000000000001"};
+            const char *b = big[rnd((int)(sizeof big / sizeof *big))];
+            size_t bl = strlen(b);
+            memmove(t + pos + bl, t + pos, len - pos);
+            memcpy(t + pos, b, bl);
+            len += bl;
+        } else if (op == 5 && len && len * 2 < cap) { /* repeat a chunk */
+            static char chunk[1 << 16];
+            size_t a = (size_t)rnd((int)len), l = (size_t)rnd((int)(len - a) + 1);
+            memcpy(chunk, t + a, l);
+            memmove(t + pos + l, t + pos, len - pos);
+            memcpy(t + pos, chunk, l);
+            len += l;
+        }
+    }
+    return len;
+}
+
+static void fuzz(long iters, uint64_t seed, const char *name)
+{
+    static char text[1 << 16];
+    static double D[24 * 24];
+    long it, ok = 0, bad = 0;
+    char why[128];
+    rng_state = seed ? seed : 1;
+    case_begin(name);
+    for (it = 0; it < iters; it++) {
+        perks_csr A;
+        perks_mtx_error e;
+        int n, m, rc;
+        size_t len = gen_valid(text, sizeof text / 2, &n, &m, rnd(3), rnd(2), D, 20, NULL);
+        len = mutate(text, len, sizeof text);
+        if (rnd(50) == 0) { /* pure noise */
+            size_t k;
+            len = (size_t)rnd(200);
+            for (k = 0; k < len; k++) text[k] = (char)rng();
+        }
+        memset(&e, 0x55, sizeof e);
+        rc = read_str(text, len, 1 << 20, &A, &e);
+        if (rc == 0) {
+            CHECK(csr_ok(&A, why, sizeof why), "iteration %ld (seed %llu): success with a bad CSR: %s", it,
+                  (unsigned long long)seed, why);
+            ok++;
+        } else {
+            CHECK(rc == PERKS_EFORMAT || rc == PERKS_ESIZE, "iteration %ld: rc %d", it, rc);
+            CHECK(e.line >= 1 && e.line <= 100000 && e.message[0] && memchr(e.message, 0, sizeof e.message),
+                  "iteration %ld: error without a line or reason (line %ld)", it, e.line);
+            CHECK(A.row_ptr == NULL, "iteration %ld: matrix not left empty on error", it);
+            bad++;
+        }
+        perks_csr_free(&A);
+        if (check__failed_case) break;
+    }
+    printf("  fuzz: %ld inputs, %ld accepted, %ld rejected\n", it, ok, bad);
+    case_end();
+}
+
+int main(int argc, char **argv)
+{
+    const char *part = argc > 1 ? argv[1] : "all";
+    int all = strcmp(part, "all") == 0;
+    if (strcmp(part, "--list") == 0) {
+        printf("basic\nerrors\nfiles\nfuzz\n");
+        return 0;
+    }
+    if (strcmp(part, "fuzz-long") == 0) {
+        long n = argc > 2 ? atol(argv[2]) : 1000000;
+        uint64_t seed = argc > 3 ? strtoull(argv[3], NULL, 10) : (uint64_t)time(NULL);
+        printf("seed %llu\n", (unsigned long long)seed);
+        fuzz(n, seed, "mtx fuzz-long: mutated and random inputs never crash, always success or a located error");
+        return check_exit();
+    }
+    if (all || strcmp(part, "basic") == 0) test_basic();
+    if (all || strcmp(part, "errors") == 0) test_errors();
+    if (all || strcmp(part, "files") == 0) test_files();
+    if (all || strcmp(part, "fuzz") == 0)
+        fuzz(20000, 12345, "mtx fuzz: 20000 mutated and random inputs, success or a located error, never a crash");
+    return check_exit();
+}
