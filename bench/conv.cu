@@ -251,7 +251,7 @@ int main(int argc, char **argv)
     if (reps < 1 || S < 64) { fprintf(stderr, "bad --reps or --size\n"); return 2; }
     cudaDeviceProp pr;
     CUDA_DIE(cudaGetDeviceProperties(&pr, 0));
-    printf("conv bench on %s, %dx%d, median of %d; peers:%s%s\n", pr.name, S, S, reps,
+    printf("conv bench on %s, %dx%d, median of %d; peers%s:%s%s\n", pr.name, S, S, reps, peers ? "" : " (off)",
 #ifdef ONCHIP_HAVE_NPP
            " npp",
 #else
