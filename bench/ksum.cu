@@ -5,6 +5,10 @@
  *               kernel, an exp kernel K = exp(-(|a|^2 + |b|^2 - 2C) / 2h^2) in place, cuBLAS GEMV
  *   tf32        ksum/tc.cuh, dot products on TF32 tensor cores (dim >= 16, float), and 3xtf32 (the
  *               three-pass split, about FP32 accurate)
+ *   small       ksum/smalldim.cuh at dim 3 (DMAX 3, 2 blocks/SM): targets in registers, sources broadcast
+ *               from shared memory, every exponential on the MUFU; small-p1 1 of 8 exponentials by the
+ *               FMA-pipe polynomial; small-b3 3 blocks/SM; small-det KSUM_DETERMINISTIC (splits reduced
+ *               in order by a second kernel)
  *   own         our own unfused path: a GEMM kernel built from ksum/gemm.cuh storing C, then the same
  *               exp kernel and cuBLAS GEMV (the paper's CUDA-Unfused)
  * Shapes: the paper's (n = 1024 sources, m = 1024 ... 524288 targets, dim = 32 ... 256) and the square
@@ -13,7 +17,7 @@
  * FMA rate (FP32 33.5 T/s, FP64 17 T/s: the dot product, distance, clamp, weight), exp = pairs / 4.18 T/s
  * (MUFU.EX2, 16 per SM per clock; float only); %floor = the larger floor / ms.  Each fused result is
  * compared with cuBLAS-Unfused (relative 2-norm difference of v).
- * usage: ksum [--json PATH] [--reps N] [--light] [--only-fused] */
+ * usage: ksum [--json PATH] [--reps N] [--light] [--only-fused] [--dim D]   (--dim: only shapes of that dim) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +25,7 @@
 
 #include <cublas_v2.h>
 #include <ksum/ksum.cuh>
+#include <ksum/smalldim.cuh>
 #include <ksum/tc.cuh>
 
 #include "gpucheck.h"
@@ -33,6 +38,9 @@ KSUM_DEFINE(bench_gauss_f32, float, KSUM_GAUSS)
 KSUM_DEFINE(bench_gauss_f64, double, KSUM_GAUSS)
 KSUM_DEFINE_TF32(bench_gauss_tf32, KSUM_GAUSS, 1, 1)
 KSUM_DEFINE_TF32(bench_gauss_3xtf32, KSUM_GAUSS, 3, 1)
+KSUM_DEFINE_SMALLDIM_EX(bench_gauss_sd3, KSUM_GAUSS, 3, 1, 1, 0, 2)    /* all exps on the MUFU, 2 blocks/SM */
+KSUM_DEFINE_SMALLDIM_EX(bench_gauss_sd3_p1, KSUM_GAUSS, 3, 1, 1, 1, 2) /* 1 of 8 by polynomial */
+KSUM_DEFINE_SMALLDIM_EX(bench_gauss_sd3_b3, KSUM_GAUSS, 3, 1, 1, 0, 3) /* 3 blocks/SM (80 registers) */
 
 /* ---- the unfused peers' pieces ----------------------------------------------------------------- */
 #define BENCH_UNFUSED_DEFINE(T)                                                                        \
@@ -103,7 +111,7 @@ BENCH_UNFUSED_DEFINE(double)
         if (st_ != CUBLAS_STATUS_SUCCESS) { fprintf(stderr, "%s: cublas status %d\n", #call, (int)st_); exit(2); } \
     } while (0)
 
-static int reps = 15;
+static int reps = 15, only_dim;
 static FILE *json;
 static int json_rows;
 static cublasHandle_t blas;
@@ -115,7 +123,7 @@ static int cmpd(const void *a, const void *b)
 }
 
 typedef struct ctx {
-    int m, n, dim, dbl, own, tc;
+    int m, n, dim, dbl, own, tc, sd; /* sd: 1 small-dim, 2 with the polynomial, 3 three blocks/SM */
     double h;
     void *a, *b, *w, *v, *c, *na, *nb;
     unsigned flags;
@@ -127,7 +135,10 @@ static void run_fused(ctx *c)
     memset(&k, 0, sizeof k);
     k.a = c->a; k.b = c->b; k.w = c->w; k.v = c->v; k.m = c->m; k.n = c->n; k.dim = c->dim; k.h = c->h;
     k.flags = c->flags;
-    int rc = c->dbl ? bench_gauss_f64_launch(&k, 0)
+    int rc = c->sd == 1 ? bench_gauss_sd3_launch(&k, 0)
+             : c->sd == 2 ? bench_gauss_sd3_p1_launch(&k, 0)
+             : c->sd == 3 ? bench_gauss_sd3_b3_launch(&k, 0)
+             : c->dbl ? bench_gauss_f64_launch(&k, 0)
              : c->tc == 1 ? bench_gauss_tf32_launch(&k, 0)
              : c->tc == 3 ? bench_gauss_3xtf32_launch(&k, 0) : bench_gauss_f32_launch(&k, 0);
     if (rc) { fprintf(stderr, "ksum launch: %s\n", ksum_strerror(rc)); exit(2); }
@@ -234,6 +245,7 @@ static void report(const ctx *c, const char *impl, double ms, double base_ms, do
 
 static void run_shape(int m, int n, int dim, int dbl, int only_fused)
 {
+    if (only_dim && dim != only_dim) return;
     ctx c;
     memset(&c, 0, sizeof c);
     c.m = m; c.n = n; c.dim = dim; c.dbl = dbl;
@@ -278,6 +290,23 @@ static void run_shape(int m, int n, int dim, int dbl, int only_fused)
     t = time_it(run_fused, &c);
     report(&c, "fused-det", t, base, only_fused ? -1 : vdiff(c.v, vref, m, dbl));
     c.flags = 0;
+    if (!dbl && dim <= 3) { /* the small-dim variant */
+        c.sd = 1;
+        t = time_it(run_fused, &c);
+        report(&c, "small", t, base, only_fused ? -1 : vdiff(c.v, vref, m, dbl));
+        c.sd = 2;
+        t = time_it(run_fused, &c);
+        report(&c, "small-p1", t, base, only_fused ? -1 : vdiff(c.v, vref, m, dbl));
+        c.sd = 3;
+        t = time_it(run_fused, &c);
+        report(&c, "small-b3", t, base, only_fused ? -1 : vdiff(c.v, vref, m, dbl));
+        c.sd = 1;
+        c.flags = KSUM_DETERMINISTIC;
+        t = time_it(run_fused, &c);
+        report(&c, "small-det", t, base, only_fused ? -1 : vdiff(c.v, vref, m, dbl));
+        c.flags = 0;
+        c.sd = 0;
+    }
     if (!dbl && dim >= 16) { /* the tensor-core path: TF32, and the 3-pass split */
         c.tc = 1;
         t = time_it(run_fused, &c);
@@ -300,7 +329,8 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--light")) light = 1;
         else if (!strcmp(argv[i], "--only-fused")) only_fused = 1;
-        else { fprintf(stderr, "usage: %s [--json PATH] [--reps N] [--light] [--only-fused]\n", argv[0]); return 2; }
+        else if (!strcmp(argv[i], "--dim") && i + 1 < argc) only_dim = atoi(argv[++i]);
+        else { fprintf(stderr, "usage: %s [--json PATH] [--reps N] [--light] [--only-fused] [--dim D]\n", argv[0]); return 2; }
     }
     if (reps < 1) { fprintf(stderr, "bad --reps\n"); return 2; }
     cudaDeviceProp pr;

@@ -7,8 +7,8 @@
  * draws 200000 points from a 2D mixture of three Gaussians.  The bandwidth is Scott's rule,
  * h = sigma n^(-1/(d+4)) with sigma the mean standard deviation of the coordinates.  The density
  *     p(x) = 1 / (n (2 pi h^2)^(d/2)) sum_j exp(-|x - x_j|^2 / 2h^2)
- * is evaluated with one fused ksum call: targets are the query points, sources the data points,
- * weights all 1/(n (2 pi h^2)^(d/2)).  In 2D the queries are a 256 x 256 grid over the data's
+ * is evaluated with one fused ksum call (ksum/smalldim.cuh for d <= 3, else ksum.cuh): targets are the
+ * query points, sources the data points, weights all 1/(n (2 pi h^2)^(d/2)).  In 2D the queries are a 256 x 256 grid over the data's
  * bounding box (plus a margin of 3h), and the program prints the mode and the integral of p over the
  * grid (close to 1); in other dimensions the queries are the data points themselves.  A few densities
  * are checked against a CPU sum in double.  With out.csv the grid (x, y, p) or the points' densities
@@ -19,8 +19,10 @@
 #include <string.h>
 
 #include <ksum/ksum.cuh>
+#include <ksum/smalldim.cuh>
 
-KSUM_DEFINE(kde_gauss, float, KSUM_GAUSS)
+KSUM_DEFINE(kde_gauss, float, KSUM_GAUSS)                 /* any dim: the fused GEMM path */
+KSUM_DEFINE_GAUSS_SMALLDIM(kde_gauss_small, 3, 1, 0)      /* dim <= 3: targets in registers */
 
 #define DIE(...)                                                                                       \
     do {                                                                                               \
@@ -158,7 +160,7 @@ int main(int argc, char **argv)
     CU(cudaEventCreate(&e0));
     CU(cudaEventCreate(&e1));
     CU(cudaEventRecord(e0));
-    int rc = kde_gauss_launch(&k, 0);
+    int rc = d <= 3 ? kde_gauss_small_launch(&k, 0) : kde_gauss_launch(&k, 0);
     CU(cudaEventRecord(e1));
     if (rc) DIE("ksum: %s", ksum_strerror(rc));
     CU(cudaEventSynchronize(e1));

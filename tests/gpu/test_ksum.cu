@@ -13,6 +13,7 @@
  * eps is TF32's 2^-11 for one pass and 4 x float's for the three-pass split.  KSUM_EUNSUPPORTED (the
  * tensor-core path below sm_80) cannot be produced on an sm_80+ device: its check is shown passing. */
 #include <ksum/ksum.cuh>
+#include <ksum/smalldim.cuh>
 #include <ksum/tc.cuh>
 
 #include "gpucheck.h"
@@ -36,6 +37,11 @@ KSUM_DEFINE_EX(d_imq_r3, double, KSUM_IMQ, 3, 4, 4, 1)
 KSUM_DEFINE_TF32(f_tc1_gauss, KSUM_GAUSS, 1, 1)
 KSUM_DEFINE_TF32(f_tc3_gauss_r2, KSUM_GAUSS, 3, 2)
 KSUM_DEFINE_TF32(f_tc3_matern52, KSUM_MATERN52, 3, 1)
+KSUM_DEFINE_GAUSS_SMALLDIM(f_sd_gauss3, 3, 1, 1)
+KSUM_DEFINE_GAUSS_SMALLDIM(f_sd_gauss8_r2, 8, 2, 2)
+KSUM_DEFINE_GAUSS_SMALLDIM(f_sd_gauss4_poly, 4, 1, 8)
+KSUM_DEFINE_SMALLDIM(f_sd_matern52, KSUM_MATERN52, 5, 1)
+KSUM_DEFINE_SMALLDIM_EX(f_sd_gauss3_b3, KSUM_GAUSS, 3, 1, 1, 0, 3)
 
 enum { K_GAUSS, K_LAPLACE, K_CAUCHY, K_M32, K_M52, K_IMQ, K_USER };
 typedef int (*launch_fn)(const ksum_args *, cudaStream_t);
@@ -43,26 +49,34 @@ typedef struct kern {
     const char *name;
     launch_fn launch;
     int kind, R, dbl, bm;
-    int tc; /* tensor-core passes (0: SIMT) */
+    int tc;   /* tensor-core passes (0: SIMT) */
+    int dmax; /* small-dim variant (ksum/smalldim.cuh): dim <= dmax; 0: any dim */
 } kern;
 static const kern kernels[] = {
-    {"float gauss", f_gauss_launch, K_GAUSS, 1, 0, 128, 0},
-    {"float laplace", f_laplace_launch, K_LAPLACE, 1, 0, 128, 0},
-    {"float cauchy", f_cauchy_launch, K_CAUCHY, 1, 0, 128, 0},
-    {"float matern32", f_matern32_launch, K_M32, 1, 0, 128, 0},
-    {"float matern52", f_matern52_launch, K_M52, 1, 0, 128, 0},
-    {"float imq", f_imq_launch, K_IMQ, 1, 0, 128, 0},
-    {"float user (1+d^2/h^2)^-2", f_user_launch, K_USER, 1, 0, 128, 0},
-    {"float gauss R=4", f_gauss_r4_launch, K_GAUSS, 4, 0, 128, 0},
-    {"float gauss 4x4 R=2", f_gauss_t44_launch, K_GAUSS, 2, 0, 64, 0},
-    {"double gauss", d_gauss_launch, K_GAUSS, 1, 1, 64, 0},
-    {"double laplace", d_laplace_launch, K_LAPLACE, 1, 1, 64, 0},
-    {"double matern52", d_matern52_launch, K_M52, 1, 1, 64, 0},
-    {"double imq R=3 4x4", d_imq_r3_launch, K_IMQ, 3, 1, 64, 0},
-    {"tf32 1-pass gauss", f_tc1_gauss_launch, K_GAUSS, 1, 0, 128, 1},
-    {"tf32 3-pass gauss R=2", f_tc3_gauss_r2_launch, K_GAUSS, 2, 0, 128, 3},
-    {"tf32 3-pass matern52", f_tc3_matern52_launch, K_M52, 1, 0, 128, 3},
+    {"float gauss", f_gauss_launch, K_GAUSS, 1, 0, 128, 0, 0},
+    {"float laplace", f_laplace_launch, K_LAPLACE, 1, 0, 128, 0, 0},
+    {"float cauchy", f_cauchy_launch, K_CAUCHY, 1, 0, 128, 0, 0},
+    {"float matern32", f_matern32_launch, K_M32, 1, 0, 128, 0, 0},
+    {"float matern52", f_matern52_launch, K_M52, 1, 0, 128, 0, 0},
+    {"float imq", f_imq_launch, K_IMQ, 1, 0, 128, 0, 0},
+    {"float user (1+d^2/h^2)^-2", f_user_launch, K_USER, 1, 0, 128, 0, 0},
+    {"float gauss R=4", f_gauss_r4_launch, K_GAUSS, 4, 0, 128, 0, 0},
+    {"float gauss 4x4 R=2", f_gauss_t44_launch, K_GAUSS, 2, 0, 64, 0, 0},
+    {"double gauss", d_gauss_launch, K_GAUSS, 1, 1, 64, 0, 0},
+    {"double laplace", d_laplace_launch, K_LAPLACE, 1, 1, 64, 0, 0},
+    {"double matern52", d_matern52_launch, K_M52, 1, 1, 64, 0, 0},
+    {"double imq R=3 4x4", d_imq_r3_launch, K_IMQ, 3, 1, 64, 0, 0},
+    {"tf32 1-pass gauss", f_tc1_gauss_launch, K_GAUSS, 1, 0, 128, 1, 0},
+    {"tf32 3-pass gauss R=2", f_tc3_gauss_r2_launch, K_GAUSS, 2, 0, 128, 3, 0},
+    {"tf32 3-pass matern52", f_tc3_matern52_launch, K_M52, 1, 0, 128, 3, 0},
+    {"smalldim gauss dim<=3 1/8 poly", f_sd_gauss3_launch, K_GAUSS, 1, 0, 2048, 0, 3},
+    {"smalldim gauss dim<=8 R=2 2/8 poly", f_sd_gauss8_r2_launch, K_GAUSS, 2, 0, 2048, 0, 8},
+    {"smalldim gauss dim<=4 all poly", f_sd_gauss4_poly_launch, K_GAUSS, 1, 0, 2048, 0, 4},
+    {"smalldim matern52 dim<=5", f_sd_matern52_launch, K_M52, 1, 0, 2048, 0, 5},
+    {"smalldim gauss dim<=3 no poly 3 blocks/SM", f_sd_gauss3_b3_launch, K_GAUSS, 1, 0, 2048, 0, 3},
 };
+/* small-dim variants take the shapes' dims folded into 1..dmax */
+static int fold_dim(const kern *k, int dim) { return k->dmax && dim > k->dmax ? 1 + dim % k->dmax : dim; }
 
 /* the kernel's scale s and, on t = s d^2, its value and |slope| -- from the definitions */
 static double kscale(int kind, double h)
@@ -216,6 +230,7 @@ static void run_kernel(const kern *k, int light)
     for (int si = 0; si < nsh && !check__failed_case; si++) {
         shape sh = shapes[si];
         sh.nrhs = k->R;
+        sh.dim = fold_dim(k, sh.dim);
         double w = run_case(k, &sh, 0, 0);
         if (w > worst) worst = w;
         if (k->R > 1 && !check__failed_case) { /* fewer right-hand sides than R */
@@ -238,6 +253,13 @@ static void run_extremes(const kern *k)
     shape tiny = {129, 300, 7, 0, k->R, k->dbl ? -1e-100 : -1e-6, 0};
     shape huge = {300, 129, 40, 0, k->R, -1e6, 1};
     shape mid = {500, 1000, 12, 0, k->R, 0.5, 0};
+    tiny.dim = fold_dim(k, tiny.dim); huge.dim = fold_dim(k, huge.dim); mid.dim = fold_dim(k, mid.dim);
+    if (k->dmax) { /* s|a|^2 on both sides of 64: threads on the factorised and the general path */
+        shape mixed = {5000, 700, k->dmax, 0, k->R, 0.05, 0};
+        run_case(k, &mixed, 0, 0);
+        mixed.det = 1; mixed.m = 2100; mixed.n = 3000; /* 12 chunks in one split, ragged last one */
+        run_case(k, &mixed, 0, 0);
+    }
     run_case(k, &tiny, 0, 0);
     run_case(k, &huge, 0, 0);
     run_case(k, &mid, 0, 3);
@@ -287,6 +309,11 @@ static void run_errors(void)
     EXPECT(KSUM_EFLAGS, f_gauss_launch, a.flags = 8);
     EXPECT(KSUM_EFLAGS, f_gauss_launch, a.splits = -1);
     EXPECT(KSUM_EWORK, f_gauss_launch, (a.work = d, a.work_bytes = 8));
+    EXPECT(KSUM_ESIZE, f_sd_gauss3_launch, a.dim = 4); /* beyond the small-dim variant's DMAX */
+    EXPECT(KSUM_ENULL, f_sd_gauss3_launch, a.w = NULL);
+    EXPECT(KSUM_EH, f_sd_matern52_launch, a.h = 0);
+    EXPECT(KSUM_ERHS, f_sd_gauss8_r2_launch, a.nrhs = 3);
+    EXPECT(KSUM_EFLAGS, f_sd_gauss3_launch, a.flags = 4);
     CUDA_OK(cudaDeviceSynchronize());
     unsigned *hv = (unsigned *)malloc(1024 * 4);
     CUDA_OK(cudaMemcpy(hv, d + 3072, 1024 * 4, cudaMemcpyDeviceToHost));
@@ -308,12 +335,46 @@ static void run_errors(void)
     case_end();
 }
 
+/* the FMA-pipe 2^-u of ksum/smalldim.cuh against exp2 in double over its whole range, u in
+ * [-64, 130] (clamped at 125: 2^-125), relative error <= 2^-21 (the 2^-22 of the fit plus rounding) */
+__global__ void poly_kernel(float *out, int cnt)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < cnt) out[i] = ksum__exp2neg_poly(-64.0f + 194.0f * (float)i / (float)cnt);
+}
+static void run_poly(int light)
+{
+    case_begin("ksum smalldim 2^-u polynomial (Cody-Waite + degree 5) vs exp2, u in [-64, 130]");
+    const int cnt = light ? 1 << 14 : 1 << 22;
+    float *d = NULL, *h = (float *)malloc((size_t)cnt * 4);
+    CUDA_OK(cudaMalloc(&d, (size_t)cnt * 4));
+    CUDA_OK(cudaMemset(d, 0xFF, (size_t)cnt * 4));
+    poly_kernel<<<(cnt + 255) / 256, 256>>>(d, cnt);
+    CUDA_OK(cudaGetLastError());
+    CUDA_OK(cudaMemcpy(h, d, (size_t)cnt * 4, cudaMemcpyDeviceToHost));
+    double worst = 0;
+    long long bad = 0;
+    for (int i = 0; i < cnt; i++) {
+        const float u = -64.0f + 194.0f * (float)i / (float)cnt; /* the same float as on the GPU */
+        const double ref = exp2(-(double)(u < 125.0f ? u : 125.0f));
+        const double e = fabs(h[i] - ref) / ref;
+        if (!(e <= 4.8e-7)) bad++;
+        if (e > worst || e != e) worst = e;
+    }
+    CHECK(bad == 0, "%lld values beyond 2^-21 relative, worst %.3g", bad, worst);
+    printf("    worst relative error %.3g (2^%.1f)\n", worst, log2(worst));
+    cudaFree(d);
+    free(h);
+    case_end();
+}
+
 int main(int argc, char **argv)
 {
     int light = gpucheck_begin(argc, argv);
     run_errors();
+    run_poly(light);
     for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++) {
-        if (light && i % 3 != 0 && i != 7 && i != 14) continue;
+        if (light && i % 3 != 0 && i != 7 && i != 14 && i != 16) continue;
         run_kernel(&kernels[i], light);
         if (!light || i == 0) run_extremes(&kernels[i]);
     }

@@ -1,0 +1,250 @@
+/* ksum/smalldim.cuh -- fused kernel summation for few coordinates (dim <= DMAX <= 8), float:
+ * targets in registers, sources broadcast from shared memory, no GEMM tile and one barrier pair per
+ * 256 sources.
+ *
+ * WHAT (Wang et al., fused kernel summation; the low-dimensional regime of its section IV, where the
+ *   GEMM does almost nothing and the kernel evaluations bind)
+ *   KSUM_DEFINE_SMALLDIM(name, KERNEL, DMAX, R)        any kernel (epilogue.cuh), float
+ *   KSUM_DEFINE_GAUSS_SMALLDIM(name, DMAX, R, NPOLY)    the Gaussian, with the shortcuts below
+ *   KSUM_DEFINE_SMALLDIM_EX(name, KERNEL, DMAX, R, GF, NPOLY, MINB)   all knobs: GF = 1 takes the
+ *        Gaussian shortcuts (KERNEL must then be KSUM_GAUSS), MINB the __launch_bounds__ blocks per SM
+ *   each define  __global__ name_kernel, name_reduce  and  int name_launch(const ksum_args *, cudaStream_t),
+ *   the same arguments, flags and status codes as ksum.cuh (base.cuh), for dim <= DMAX (1..8; a larger
+ *   dim returns KSUM_ESIZE) and nrhs <= R.  No norm pre-pass and no workspace (args->work is checked
+ *   for size like elsewhere but not used).
+ *
+ *   Each of the 256 threads of a block owns KSUM_SD_TI = 8 targets (rows row0 + tid + 256 q) and keeps
+ *   their coordinates, s|a|^2 and R partial sums in registers for the block's whole life.  Sources
+ *   go through shared memory 256 at a time as records (-2s b_0 .. -2s b_{DMAX-1}, s|b|^2, w_0..w_{R-1}),
+ *   prepared by the thread that loaded them (the next chunk's loads are issued before this chunk's
+ *   work); every thread then reads the same record (a broadcast, 16-byte loads) and applies it to its 8
+ *   targets.  Per pair, general kernel: FADD (s|a|^2 + s|b|^2), DMAX FFMA, FMNMX, KERNEL, R FFMA.
+ *   Gaussian: K = 2^-(s|a|^2 + u) with u = s|b|^2 - 2s a.b, so the thread sums 2^-u w over all sources
+ *   and multiplies by 2^-s|a|^2 once at the end: per pair DMAX FFMA + 1 MUFU.EX2 + R FFMA (3 + 1 + 1
+ *   at dim 3; SASS: 5.3 instructions per pair with the broadcast loads).  That is exact algebra; it is
+ *   used while s|a_i|^2 <= 64 for all of the thread's targets (then 2^-u <= 2^64: no overflow),
+ *   otherwise the thread takes the general path (h tiny compared with the data's extent).
+ *   NPOLY of every 8 pairs (0..8, spread over the targets) compute 2^-u on the FMA pipe instead of
+ *   the MUFU: Cody-Waite split 2^x = 2^j 2^f, j = rint(x) by the 1.5*2^23 shift, 2^f on [-1/2, 1/2]
+ *   by a degree-5 polynomial (Chebyshev-node interpolant, relative error 2.4e-7 = 2^-22, like
+ *   ex2.approx), 2^j added into the exponent bits; x clamped at -125 (values below 2^-125 become
+ *   2^-125 times a factor <= 2^-na, under the bound's 1e-37 sum|w| term).  About 15 issue slots per
+ *   polynomial pair against 5; on the H200 (dim 3) NPOLY = 1 measured 2 % SLOWER than NPOLY = 0, which
+ *   runs at 83 % of the MUFU floor at 1980 MHz: use NPOLY = 0 unless measured otherwise.
+ *   KSUM_DETERMINISTIC: the sources are split as in atomic mode, each split stores its partial sums
+ *   into a temporary (cudaMallocAsync / cudaFreeAsync on the stream, splits x m x nrhs floats, only
+ *   when there is more than one split) and name_reduce adds them in split order: bitwise the same
+ *   on every run for the same device and arguments (the split count follows the SM count).
+ *
+ * EXAMPLE
+ *     #include <ksum/smalldim.cuh>
+ *     KSUM_DEFINE_GAUSS_SMALLDIM(kde3, 3, 1, 0)       // dim <= 3, one rhs, all exps on the MUFU
+ *     ksum_args k = {0};  k.a = targets; k.b = sources; k.w = w; k.v = v; k.m = M; k.n = N; k.dim = 3;
+ *     k.h = 0.1;  int rc = kde3_launch(&k, stream);
+ *
+ * ACCURACY
+ *   As ksum.cuh: the distance comes from norms, error about (dim + 6) eps s (|a|^2 + |b|^2 + 2|a||b|)
+ *   in t; ex2.approx / the polynomial 2^-22 relative; float accumulation in source order per split.
+ *   The tests hold it to the same per-output bound as the rest (docs/ksum.md).
+ *
+ * LIMITS AND COSTS
+ *   float only; dim <= DMAX <= 8; R >= 1.  256 threads, 2048 targets per block, shared memory
+ *   256 * 4 * ceil((DMAX + 1 + R) / 4) floats.  Registers: 8 (DMAX + R + 1) plus staging;
+ *   __launch_bounds__ asks for 2 blocks per SM (128 registers) while DMAX + R <= 9, else 1 (0 spills
+ *   for the instantiations in the tests and the bench; MINB 3 at DMAX 3 fits in 80 registers without
+ *   the polynomial and spills with it).  Sources of a partial last chunk are read as zero records,
+ *   rounded up to 8.  Splits and atomics as ksum.cuh (v zeroed first unless KSUM_ACCUMULATE).
+ */
+#ifndef KSUM_SMALLDIM_CUH
+#define KSUM_SMALLDIM_CUH
+
+#include "ksum.cuh"
+
+#define KSUM_SD_TI 8      /* targets per thread */
+#define KSUM_SD_CHUNK 256 /* sources per shared-memory chunk (one per thread) */
+
+/* 2^-u, u <= 64 + rounding, on the FMA pipe (see the header comment) */
+static __device__ __forceinline__ float ksum__exp2neg_poly(float u)
+{
+    const float uc = fminf(u, 125.0f);
+    const float y = 12582912.0f - uc; /* 1.5 * 2^23: rounds -uc to an integer j in y's low bits */
+    const float jf = y - 12582912.0f;
+    const float f = -uc - jf; /* in [-1/2, 1/2] */
+    float p = 1.339086331e-03f;
+    p = fmaf(p, f, 9.676031768e-03f);
+    p = fmaf(p, f, 5.550356954e-02f);
+    p = fmaf(p, f, 2.402210683e-01f);
+    p = fmaf(p, f, 6.931471825e-01f);
+    p = fmaf(p, f, 1.000000119e+00f);
+    return __int_as_float(__float_as_int(p) + (__float_as_int(y) << 23)); /* times 2^j */
+}
+
+/* blocks per SM in __launch_bounds__ by default: 2 (128 registers) while DMAX + R <= 9, else 1 */
+#define KSUM__SD_MINB(DMAX, R) ((DMAX) + (R) <= 9 ? 2 : 1)
+
+/* GF: Gaussian factorisation (1) or the general path only (0) */
+#define KSUM_DEFINE_SMALLDIM_EX(name, KERNEL, DMAX, R, GF, NPOLY, MINB)                                \
+    __global__ void name##_reduce(const float *__restrict__ part, float *__restrict__ v, long long cnt, \
+                                  int splits, int accumulate)                                          \
+    { /* deterministic mode: the splits' partial sums, in split order */                               \
+        const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;                          \
+        if (e >= cnt) return;                                                                          \
+        float s = accumulate ? v[e] : 0.0f;                                                            \
+        for (int y = 0; y < splits; y++) s += part[(long long)y * cnt + e];                            \
+        v[e] = s;                                                                                      \
+    }                                                                                                  \
+    __global__ void __launch_bounds__(KSUM_THREADS, MINB)                                              \
+        name##_kernel(const float *__restrict__ a, long long lda, const float *__restrict__ b, long long ldb, \
+                      const float *__restrict__ w, float *__restrict__ v, int m, int n, int dim, int nrhs, \
+                      float scale, int chunks_per_split, int atomic, int accumulate, long long vstride) \
+    {                                                                                                  \
+        enum { SR4 = ((DMAX) + 1 + (R) + 3) / 4, SR = 4 * SR4 };                                       \
+        __shared__ float4 srec[KSUM_SD_CHUNK * SR4];                                                   \
+        const int tid = threadIdx.x;                                                                   \
+        const long long row0 = (long long)blockIdx.x * (KSUM_THREADS * KSUM_SD_TI);                    \
+        const int nchunks = (n + KSUM_SD_CHUNK - 1) / KSUM_SD_CHUNK;                                   \
+        const int c0 = blockIdx.y * chunks_per_split, c1 = min(nchunks, c0 + chunks_per_split);        \
+        if (c0 >= c1) return;                                                                          \
+        float ta[KSUM_SD_TI][DMAX], na[KSUM_SD_TI], vacc[KSUM_SD_TI][R];                               \
+        float namax = 0;                                                                               \
+        _Pragma("unroll") for (int i = 0; i < KSUM_SD_TI; i++) {                                       \
+            const long long row = row0 + tid + (long long)KSUM_THREADS * i;                            \
+            float q = 0;                                                                               \
+            _Pragma("unroll") for (int k = 0; k < (DMAX); k++) {                                       \
+                ta[i][k] = (row < m && k < dim) ? __ldg(a + row * lda + k) : 0.0f;                     \
+                q = fmaf(ta[i][k], ta[i][k], q);                                                       \
+            }                                                                                          \
+            na[i] = q * scale;                                                                         \
+            namax = fmaxf(namax, na[i]);                                                               \
+            _Pragma("unroll") for (int r = 0; r < (R); r++) vacc[i][r] = 0;                            \
+        }                                                                                              \
+        const int fast = (GF) && namax <= 64.0f;                                                       \
+        const float m2s = -2.0f * scale;                                                               \
+        float pb[DMAX + (R)]; /* the staged source: coordinates then weights */                        \
+        _Pragma("unroll") for (int e = 0; e < (DMAX) + (R); e++) pb[e] = 0;                            \
+        {                                                                                              \
+            const long long j = (long long)c0 * KSUM_SD_CHUNK + tid;                                   \
+            if (j < n) {                                                                               \
+                _Pragma("unroll") for (int k = 0; k < (DMAX); k++) pb[k] = k < dim ? __ldg(b + j * ldb + k) : 0.0f; \
+                _Pragma("unroll") for (int r = 0; r < (R); r++) pb[(DMAX) + r] = r < nrhs ? __ldg(w + j * nrhs + r) : 0.0f; \
+            }                                                                                          \
+        }                                                                                              \
+        for (int c = c0; c < c1; c++) {                                                                \
+            { /* the record of source c * CHUNK + tid */                                               \
+                float rec[SR], q = 0;                                                                  \
+                _Pragma("unroll") for (int k = 0; k < (DMAX); k++) {                                   \
+                    rec[k] = pb[k] * m2s;                                                              \
+                    q = fmaf(pb[k], pb[k], q);                                                         \
+                }                                                                                      \
+                rec[DMAX] = q * scale;                                                                 \
+                _Pragma("unroll") for (int r = 0; r < (R); r++) rec[(DMAX) + 1 + r] = pb[(DMAX) + r];  \
+                _Pragma("unroll") for (int e = (DMAX) + 1 + (R); e < SR; e++) rec[e] = 0;              \
+                if (c > c0) __syncthreads(); /* everyone is done with the previous chunk */            \
+                _Pragma("unroll") for (int v4 = 0; v4 < SR4; v4++)                                     \
+                    srec[tid * SR4 + v4] = make_float4(rec[4 * v4], rec[4 * v4 + 1], rec[4 * v4 + 2], rec[4 * v4 + 3]); \
+                __syncthreads();                                                                       \
+            }                                                                                          \
+            if (c + 1 < c1) { /* the next chunk's loads, in flight during this chunk's work */         \
+                const long long j = (long long)(c + 1) * KSUM_SD_CHUNK + tid;                          \
+                _Pragma("unroll") for (int e = 0; e < (DMAX) + (R); e++) pb[e] = 0;                    \
+                if (j < n) {                                                                           \
+                    _Pragma("unroll") for (int k = 0; k < (DMAX); k++) pb[k] = k < dim ? __ldg(b + j * ldb + k) : 0.0f; \
+                    _Pragma("unroll") for (int r = 0; r < (R); r++) pb[(DMAX) + r] = r < nrhs ? __ldg(w + j * nrhs + r) : 0.0f; \
+                }                                                                                      \
+            }                                                                                          \
+            const int cnt = min(KSUM_SD_CHUNK, n - c * KSUM_SD_CHUNK); /* sources past n: zero records */ \
+            if (fast) {                                                                                \
+                for (int j0 = 0; j0 < cnt; j0 += 8) {                                                  \
+                    _Pragma("unroll") for (int qq = 0; qq < 8; qq++) {                                 \
+                        float sr[SR];                                                                  \
+                        _Pragma("unroll") for (int v4 = 0; v4 < SR4; v4++) {                           \
+                            const float4 t4 = srec[(j0 + qq) * SR4 + v4];                              \
+                            sr[4 * v4] = t4.x; sr[4 * v4 + 1] = t4.y; sr[4 * v4 + 2] = t4.z; sr[4 * v4 + 3] = t4.w; \
+                        }                                                                              \
+                        _Pragma("unroll") for (int i = 0; i < KSUM_SD_TI; i++) {                       \
+                            float u = sr[DMAX];                                                        \
+                            _Pragma("unroll") for (int k = 0; k < (DMAX); k++) u = fmaf(ta[i][k], sr[k], u); \
+                            const float kv = ((qq + i) & 7) < (NPOLY) ? ksum__exp2neg_poly(u) : ksum_exp2neg_float(u); \
+                            _Pragma("unroll") for (int r = 0; r < (R); r++)                            \
+                                vacc[i][r] = fmaf(kv, sr[(DMAX) + 1 + r], vacc[i][r]);                  \
+                        }                                                                              \
+                    }                                                                                  \
+                }                                                                                      \
+            } else {                                                                                   \
+                for (int j0 = 0; j0 < cnt; j0++) {                                                     \
+                    float sr[SR];                                                                      \
+                    _Pragma("unroll") for (int v4 = 0; v4 < SR4; v4++) {                               \
+                        const float4 t4 = srec[j0 * SR4 + v4];                                         \
+                        sr[4 * v4] = t4.x; sr[4 * v4 + 1] = t4.y; sr[4 * v4 + 2] = t4.z; sr[4 * v4 + 3] = t4.w; \
+                    }                                                                                  \
+                    _Pragma("unroll") for (int i = 0; i < KSUM_SD_TI; i++) {                           \
+                        float t = na[i] + sr[DMAX];                                                    \
+                        _Pragma("unroll") for (int k = 0; k < (DMAX); k++) t = fmaf(ta[i][k], sr[k], t); \
+                        t = fmaxf(t, 0.0f);                                                            \
+                        const float kv = KERNEL##_EVAL(float, t);                                      \
+                        _Pragma("unroll") for (int r = 0; r < (R); r++)                                \
+                            vacc[i][r] = fmaf(kv, sr[(DMAX) + 1 + r], vacc[i][r]);                      \
+                    }                                                                                  \
+                }                                                                                      \
+            }                                                                                          \
+        }                                                                                              \
+        _Pragma("unroll") for (int i = 0; i < KSUM_SD_TI; i++) {                                       \
+            const long long row = row0 + tid + (long long)KSUM_THREADS * i;                            \
+            const float f = fast ? ksum_exp2neg_float(na[i]) : 1.0f;                                   \
+            if (row < m) {                                                                             \
+                float *d = v + (long long)blockIdx.y * vstride + row * nrhs;                           \
+                _Pragma("unroll") for (int r = 0; r < (R); r++) {                                      \
+                    if (r < nrhs) {                                                                    \
+                        if (atomic) atomicAdd(d + r, vacc[i][r] * f);                                  \
+                        else d[r] = accumulate ? d[r] + vacc[i][r] * f : vacc[i][r] * f;               \
+                    }                                                                                  \
+                }                                                                                      \
+            }                                                                                          \
+        }                                                                                              \
+    }                                                                                                  \
+    static inline int name##_launch(const ksum_args *args, cudaStream_t stream)                        \
+    {                                                                                                  \
+        const double scale = args ? (double)(KERNEL##_SCALE(args->h)) : 0;                             \
+        int rc = ksum__check(args, R, scale, 1);                                                       \
+        if (rc) return rc;                                                                             \
+        if (args->dim > (DMAX)) return KSUM_ESIZE;                                                     \
+        const int nrhs = args->nrhs ? args->nrhs : 1;                                                  \
+        const long long lda = args->lda ? args->lda : args->dim, ldb = args->ldb ? args->ldb : args->dim; \
+        const long long rowtiles = ((long long)args->m + KSUM_THREADS * KSUM_SD_TI - 1) / (KSUM_THREADS * KSUM_SD_TI); \
+        const int nchunks = (args->n + KSUM_SD_CHUNK - 1) / KSUM_SD_CHUNK;                             \
+        const int atomic = !(args->flags & KSUM_DETERMINISTIC);                                        \
+        const int accumulate = (args->flags & KSUM_ACCUMULATE) != 0;                                   \
+        ksum_args split_args = *args; /* deterministic mode splits too (reduced in order below) */     \
+        split_args.flags &= ~KSUM_DETERMINISTIC;                                                       \
+        const int splits = ksum__splits(&split_args, rowtiles, nchunks, MINB);                         \
+        const int per = (nchunks + splits - 1) / splits;                                               \
+        const int ysplits = (nchunks + per - 1) / per;                                                 \
+        const long long cnt = (long long)args->m * nrhs;                                               \
+        float *part = NULL;                                                                            \
+        if (atomic && !accumulate && cudaMemsetAsync(args->v, 0, (size_t)cnt * sizeof(float), stream) != cudaSuccess) \
+            return KSUM_ECUDA;                                                                         \
+        if (!atomic && ysplits > 1 &&                                                                  \
+            cudaMallocAsync((void **)&part, (size_t)ysplits * (size_t)cnt * sizeof(float), stream) != cudaSuccess) \
+            return KSUM_ECUDA;                                                                         \
+        dim3 grid((unsigned)rowtiles, (unsigned)ysplits);                                              \
+        name##_kernel<<<grid, KSUM_THREADS, 0, stream>>>((const float *)args->a, lda, (const float *)args->b, ldb, \
+            (const float *)args->w, part ? part : (float *)args->v, args->m, args->n, args->dim, nrhs, (float)scale, \
+            per, atomic, part ? 0 : accumulate, part ? cnt : 0);                                       \
+        rc = cudaPeekAtLastError() != cudaSuccess ? KSUM_ECUDA : KSUM_SUCCESS;                         \
+        if (part) {                                                                                    \
+            if (!rc) {                                                                                 \
+                name##_reduce<<<(unsigned)((cnt + 255) / 256), 256, 0, stream>>>(part, (float *)args->v, cnt, ysplits, \
+                                                                                accumulate);           \
+                if (cudaPeekAtLastError() != cudaSuccess) rc = KSUM_ECUDA;                             \
+            }                                                                                          \
+            if (cudaFreeAsync(part, stream) != cudaSuccess && !rc) rc = KSUM_ECUDA;                    \
+        }                                                                                              \
+        return rc;                                                                                     \
+    }
+
+#define KSUM_DEFINE_SMALLDIM(name, KERNEL, DMAX, R)                                                    \
+    KSUM_DEFINE_SMALLDIM_EX(name, KERNEL, DMAX, R, 0, 0, KSUM__SD_MINB(DMAX, R))
+#define KSUM_DEFINE_GAUSS_SMALLDIM(name, DMAX, R, NPOLY)                                               \
+    KSUM_DEFINE_SMALLDIM_EX(name, KSUM_GAUSS, DMAX, R, 1, NPOLY, KSUM__SD_MINB(DMAX, R))
+
+#endif
