@@ -5,6 +5,9 @@
  *             iterations captured in one CUDA graph, graphs launched back to back
  *   perks     PERKS_CG_DEFINE(.., double, 256), the planner's choice (cache tier printed)
  *   nocache   the same kernel with opts.cache = 0 (vectors and matrix from device memory)
+ *   sumbar    the same kernel with opts.sum_barrier = 1 (perks/barrier.cuh: the last block to
+ *             arrive sums the partials) instead of cooperative_groups grid.sync
+ *   t512      the kernel built for 512 threads per SM (PERKS_CG_THREADS_PER_SM 512, ~100 registers)
  * Per iteration: a run of K iterations (tol 0) timed with events, divided by the iterations done,
  * median of --reps runs after a warm-up.  Time to solution: tol 1e-8 from x = 0 (the loops check
  * the residual every iteration, the graph every 10), with the iteration counts beside.
@@ -28,6 +31,10 @@
 #include "gpucheck.h"
 
 PERKS_CG_DEFINE(bcg64, double, 256)
+/* the same kernel built for 512 threads per SM (the launch bounds of the first version) */
+#undef PERKS_CG_THREADS_PER_SM
+#define PERKS_CG_THREADS_PER_SM 512
+PERKS_CG_DEFINE(bcg64t512, double, 256)
 
 #define BW 4.27e12
 #define CUBLAS_DIE(call)                                                                           \
@@ -273,7 +280,8 @@ static void bench_matrix(const char *name, perks_csr *H, int solve, int sweep)
     int R = reps < 64 ? reps : 64;
 
     /* cusparse plain loop */
-    double us_sp = 0, us_gr = 0, us_pk = 0, us_nc = 0;
+    double us_sp = 0, us_gr = 0, us_pk = 0, us_nc = 0, us_gs = 0, us_t5 = 0;
+    int cached_gs = -1, cached_t5 = -1;
     int it_sp = 0, it_gr = 0, it_pk = 0, it_nc = 0, cached_pk = -1, cached_nc = -1;
     double ms_sp = 0, ms_gr = 0, ms_pk = 0, ms_nc = 0;
     for (int r = -1; r < R; r++) {
@@ -300,15 +308,17 @@ static void bench_matrix(const char *name, perks_csr *H, int solve, int sweep)
         if (r >= 0) t[r] = ms * 1e3 / it; /* includes the reset's few copies: small beside K iterations */
     }
     us_gr = median(t, R);
-    /* perks, cached and not */
-    for (int c = 0; c < 2; c++) {
+    /* perks, cached and not; the grid.sync barrier; the 512-threads-per-SM build */
+    for (int c = 0; c < 4; c++) {
         perks_cg_opts o = perks_cg_defaults();
         perks_cg_plan p;
         perks_cg_result res = {0, 0, 0, 0};
         o.tol = 0;
         o.max_iter = K;
-        o.cache = c == 0;
-        int rc = bcg64_plan(&p, S.n, S.nnz, S.rp, S.ci, S.va, &o);
+        o.cache = c != 1;
+        o.sum_barrier = c == 2;
+        int rc = c == 3 ? bcg64t512_plan(&p, S.n, S.nnz, S.rp, S.ci, S.va, &o)
+                        : bcg64_plan(&p, S.n, S.nnz, S.rp, S.ci, S.va, &o);
         if (rc) {
             printf("  perks plan failed: %s\n", perks_strerror(rc));
             exit(1);
@@ -329,8 +339,11 @@ static void bench_matrix(const char *name, perks_csr *H, int solve, int sweep)
             if (r >= 0) t[r] = ms * 1e3 / its;
         }
         if (c == 0) us_pk = median(t, R), cached_pk = p.cached;
-        else us_nc = median(t, R), cached_nc = p.cached;
-        if (c == 0) printf("  (perks plan: %d blocks of %d, %d lanes per row)\n", p.blocks, p.block, p.sub);
+        else if (c == 1) us_nc = median(t, R), cached_nc = p.cached;
+        else if (c == 2) us_gs = median(t, R), cached_gs = p.cached;
+        else us_t5 = median(t, R), cached_t5 = p.cached;
+        if (c == 0 || c == 3)
+            printf("  (%s plan: %d blocks of %d, %d lanes per row)\n", c ? "t512" : "perks", p.blocks, p.block, p.sub);
         perks_cg_plan_free(&p);
     }
     /* how the per-iteration time depends on the block count (the planner's choice is above) */
@@ -409,6 +422,8 @@ static void bench_matrix(const char *name, perks_csr *H, int solve, int sweep)
     row(name, S.n, S.nnz, "graph", us_gr, floor_us, it_gr, ms_gr, -1);
     row(name, S.n, S.nnz, "perks", us_pk, floor_us, it_pk, ms_pk, cached_pk);
     row(name, S.n, S.nnz, "nocache", us_nc, floor_us, it_nc, ms_nc, cached_nc);
+    row(name, S.n, S.nnz, "sumbar", us_gs, floor_us, 0, 0, cached_gs);
+    row(name, S.n, S.nnz, "t512", us_t5, floor_us, 0, 0, cached_t5);
     double best = us_sp < us_gr ? us_sp : us_gr;
     printf("  speedup per iteration vs the best cuSPARSE loop: %.2fx (perks), %.2fx (nocache)\n", best / us_pk,
            best / us_nc);

@@ -7,10 +7,14 @@
  *   step    the generator's own non-persistent step (shared-memory window), one launch per step
  *   ssam    ssam/stencil.cuh's one-pass kernel (SSAM_STENCIL2D_DEFINE), one launch per step
  *           (when that header exists; -DONCHIP_NO_SSAM_PEER leaves it out)
- *   none, smem, reg, mix   the persistent kernel with each cache mode (256 threads, 1 block per SM,
- *           the register depth below)
+ *   none, smem, reg, mix   the streaming persistent kernel (PERKS_KERNEL_STREAM) with each cache
+ *           mode (256 threads, 1 block per SM, the register depth below)
  *   none2, smem2  fp32: the same generator without register cache, 2 blocks per SM (r6: 1)
  *           (PERKS_STENCIL2D_DEFINE_OCC(..., 0, 2)): twice the warps to hide latency, smem cache only
+ *   res, res4, res1   the resident kernel (PERKS_KERNEL_RESIDENT: every tile in shared memory, one
+ *           pass per step), 256 threads, blocks per SM by the plan (2; fp32 over 9 points: 3) / 4
+ *           (where the build allows it) / 1; only where the tiles fit (F)
+ * F is the tallest height (width 3072) that the resident kernel holds with the plan's blocks per SM.
  * and prints GCells/s (cells x steps / time), % cached, and the speedup over the best one-pass
  * kernel, beside the one-pass floor: 2 x sizeof(T) bytes per cell and step over 4.27 TB/s.
  * Also the cost of one grid barrier (PERKS_GRID_SYNC) at 1 and at the most blocks per SM.
@@ -113,6 +117,18 @@ typedef struct run_ctx {
                  with mode none / smem */
 } run_ctx;
 
+/* per impl: cache mode, kernel, blocks per SM (the streaming builds: as the args say) */
+static const int impl_cache[] = {0, 0, PERKS_CACHE_NONE, PERKS_CACHE_SMEM, PERKS_CACHE_REG, PERKS_CACHE_MIX,
+                                 PERKS_CACHE_NONE, PERKS_CACHE_SMEM, PERKS_CACHE_SMEM, PERKS_CACHE_SMEM, PERKS_CACHE_SMEM};
+static const int impl_bps[] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 1};
+#define NIMPL 11
+static void impl_args(perks_stencil2d_args *a, int impl)
+{
+    a->cache = impl_cache[impl];
+    a->kernel = impl >= 8 ? PERKS_KERNEL_RESIDENT : PERKS_KERNEL_STREAM;
+    a->blocks_per_sm = impl_bps[impl];
+}
+
 static void run_once(run_ctx *c)
 {
     int rc = 0;
@@ -127,11 +143,11 @@ static void run_once(run_ctx *c)
         }
     }
 #endif
-    else if (c->impl >= 6) {
-        c->a.cache = c->impl - 6;
+    else if (c->impl == 6 || c->impl == 7) {
+        impl_args(&c->a, c->impl);
         rc = c->e->launch2(&c->a, 0);
     } else {
-        c->a.cache = c->impl - 2;
+        impl_args(&c->a, c->impl);
         rc = c->e->launch(&c->a, 0);
     }
     if (rc) { fprintf(stderr, "%s impl %d: status %d (%s)\n", c->e->name, c->impl, rc, perks_strerror(rc)); exit(2); }
@@ -160,24 +176,25 @@ static double time_ms(run_ctx *c)
     return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
 }
 
-/* the tallest height (width W) that mode mix caches fully */
+/* the tallest height (width W) that the resident kernel holds (the plan's blocks per SM) */
 static int full_height(const entry *e, int W)
 {
     perks_stencil2d_args a;
     perks_plan p;
     int lo = 1, hi = 1 << 15;
     memset(&a, 0, sizeof a);
-    a.width = W; a.steps = 1; a.cache = PERKS_CACHE_MIX;
+    a.width = W; a.steps = 1;
+    impl_args(&a, 8);
     while (lo < hi) {
         int mid = (lo + hi + 1) / 2;
         a.height = mid;
-        if (e->plan(&a, &p) == 0 && p.cached_fraction >= 1.0) lo = mid;
+        if (e->plan(&a, &p) == 0 && p.resident) lo = mid;
         else hi = mid - 1;
     }
     return lo;
 }
 
-static const char *impl_name[] = {"step", "ssam", "none", "smem", "reg", "mix", "none2", "smem2"};
+static const char *impl_name[] = {"step", "ssam", "none", "smem", "reg", "mix", "none2", "smem2", "res", "res4", "res1"};
 
 int main(int argc, char **argv)
 {
@@ -283,10 +300,10 @@ int main(int argc, char **argv)
             {
                 perks_plan p;
                 size_t need = 0;
-                for (int m = 0; m < 4; m++) {
-                    c.a.cache = m;
-                    if (e->plan(&c.a, &p) == 0 && e->work(&p) > need) need = e->work(&p);
-                    if (e->plan2 && m < 2 && e->plan2(&c.a, &p) == 0 && e->work2(&p) > need) need = e->work2(&p);
+                for (int m = 2; m < NIMPL; m++) {
+                    impl_args(&c.a, m);
+                    if ((m < 6 || m >= 8) && e->plan(&c.a, &p) == 0 && e->work(&p) > need) need = e->work(&p);
+                    if (e->plan2 && (m == 6 || m == 7) && e->plan2(&c.a, &p) == 0 && e->work2(&p) > need) need = e->work2(&p);
                 }
                 if (need > work_bytes) {
                     if (work) CUDA_DIE(cudaFree(work));
@@ -302,15 +319,15 @@ int main(int argc, char **argv)
             c.s.boundary = SSAM_STENCIL_DIRICHLET;
 #endif
             double best1 = 0, bestp = 0;
-            for (int impl = 0; impl < 8; impl++) {
+            for (int impl = 0; impl < NIMPL; impl++) {
                 if (impl == 1 && !e->ssam) continue;
-                if (impl >= 6 && !e->launch2) continue;
+                if ((impl == 6 || impl == 7) && !e->launch2) continue;
                 c.impl = impl;
                 double frac = 0;
                 if (impl >= 2) {
                     perks_plan p;
-                    c.a.cache = impl >= 6 ? impl - 6 : impl - 2;
-                    if ((impl >= 6 ? e->plan2 : e->plan)(&c.a, &p)) continue;
+                    impl_args(&c.a, impl);
+                    if ((impl == 6 || impl == 7 ? e->plan2 : e->plan)(&c.a, &p)) continue;
                     frac = p.cached_fraction;
                 }
                 double ms = time_ms(&c);

@@ -105,7 +105,10 @@
     X(2, SSAM_SHAPE_STAR2D_R1, star2d_r1, float, 4, 128, 1) X(2, SSAM_SHAPE_STAR2D_R1, star2d_r1, float, 8, 64, 1)   \
     X(2, SSAM_SHAPE_STAR2D_R1, star2d_r1, double, 4, 128, 1) X(3, SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 8, 128, 1) \
     X(3, SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 2, 128, 1) X(3, SSAM_SHAPE_STAR3D_R1, star3d_r1, double, 2, 128, 1) \
-    X(3, SSAM_SHAPE_BOX3D_R2, box3d_r2, float, 1, 128, 3)
+    X(3, SSAM_SHAPE_BOX3D_R2, box3d_r2, float, 1, 128, 3) X(3, SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 4, 64, 1)    \
+    X(3, SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 4, 256, 1) X(2, SSAM_SHAPE_STAR2D_R1, star2d_r1, float, 8, 128, 1)  \
+    X(3, SSAM_SHAPE_STAR3D_R2, star3d_r2, float, 2, 128, 1) X(3, SSAM_SHAPE_BOX3D_R1, box3d_r1, float, 2, 128, 1)    \
+    X(3, SSAM_SHAPE_POISSON3D_19, poisson3d_19, float, 2, 128, 1)
 
 #define DEF2(S, n, pn, PF, PD, CM, CP)                                                                    \
     SSAM_STENCIL2D_DEFINE(f_##n, float, S, PF, 128)                                                       \

@@ -30,7 +30,9 @@
  *   blocks (a merge-path split of the CSR at block level: irregular matrices stay balanced).
  *   Inside a block, a row is handled by W lanes (W = 1..32, the least power of two giving at most
  *   PERKS_CG_NNZ_PER_LANE = 4 nonzeros per lane on average, 8 when nothing is cached: a warp per
- *   row for long rows, a lane per row for short ones).  One iteration:
+ *   row for long rows, a lane per row for short ones).  Each lane loads PERKS_CG_UNROLL = 8 of its
+ *   row's column indices and values at once (predicated), then gathers all 8, then sums them in
+ *   k order: one memory latency per 8 nonzeros instead of one per nonzero.  One iteration:
  *     phase A   q_i = sum_j a_ij (z_j + beta p_j),  p'_i = z_i + beta p_i,  partial p'.q
  *               -- the update p = z + beta p is evaluated inside the SpMV gather, so it needs no
  *               barrier of its own; the new p goes to the other buffer of a ping-pong pair
@@ -41,7 +43,9 @@
  *   follow a CPU CG in double up to rounding (the sums run in another order).  The paper's CG uses
  *   5 barriers.  Dot products are deterministic: each block writes its partial, every block adds
  *   the G partials in the same order, so all blocks take the same decisions and reruns give the
- *   same bits.
+ *   same bits.  The barrier is cooperative_groups grid.sync; opts.sum_barrier = 1 uses
+ *   perks/barrier.cuh instead (the last block to arrive sums, the others read the totals: same
+ *   bits; measured 2-3 us per iteration slower on the H200, so not the default).
  *   On-chip cache (PERKS section 4.1.3-4.1.4): when they fit in the shared memory left per block,
  *   each block keeps its rows of x, r, q, p (and D^-1) in shared memory (cached = 1), and also its
  *   slice of the matrix: values, column indices and row pointers (cached = 2); otherwise they stay in device
@@ -53,19 +57,22 @@
  * PARAMETERS AND LIMITS
  *   T float or double; BLOCK a multiple of 32, 64..1024 (256 is a good default).  n >= 1,
  *   0 <= nnz < 2^31, square A.  opts: tol >= 0, max_iter >= 0, blocks (0: the planner chooses about
- *   one block per PERKS_CG_WORK_PER_BLOCK = 512 rows + nonzeros, at most the co-resident count), x0 (1: start from the x
- *   given, 0: from zero).  The result: status (0, PERKS_ENOCONV, PERKS_EBREAKDOWN), iterations,
+ *   one block per PERKS_CG_WORK_PER_BLOCK = 512 rows + nonzeros, at most the co-resident count, and
+ *   at most PERKS_CG_ONCHIP_BPS = 2 per SM when the whole system then fits in shared memory),
+ *   x0 (1: start from the x given, 0: from zero), sum_barrier (above).  The result: status (0, PERKS_ENOCONV, PERKS_EBREAKDOWN), iterations,
  *   rel_residual = sqrt(r.r / b.b) of the recurrence (b = 0 gives sqrt(r.r)).
  *   Host errors before any launch: PERKS_ENULL, PERKS_ESIZE (sizes, tol, max_iter, BLOCK),
  *   PERKS_ENOCOOP, PERKS_ERESOURCE, PERKS_ECORESIDENT, PERKS_ECUDA (allocation, copies).
- *   The plan copies row_ptr to the host once (for the split) and allocates 6 n T + 5 G doubles
+ *   The plan copies row_ptr to the host once (for the split) and allocates 6 n T + 5 G + 8 doubles
  *   of workspace; d_val etc. must stay valid while the plan is used.  Not reentrant: one
  *   perks_cg_run at a time per plan.  A solve of k iterations is one launch (no host round trips).
  *   Costs per iteration: 2 grid barriers, one pass over the matrix (from shared memory when
  *   cached = 2), two gathered vectors (z, p) and about 8 more vector accesses per row.  Registers:
- *   built for 512 threads per SM (__launch_bounds__(BLOCK, 512 / BLOCK)), about 100 per thread, no
- *   spills.  Measured on the H200 (bench/cg, docs/perks-cg.md): 6-9 us per iteration for systems
- *   that fit on chip; latency-bound, slower than cuSPARSE, on systems of hundreds of MB.
+ *   built for PERKS_CG_THREADS_PER_SM = 1024 threads per SM (__launch_bounds__(BLOCK, 1024 / BLOCK):
+ *   at most 64 registers, no spills; define it to 512 before PERKS_CG_DEFINE for the ~100-register
+ *   build).  Measured on the H200 (bench/cg, docs/perks-cg.md): 6.5-20 us per iteration for
+ *   systems that fit on chip (2-3x the cuSPARSE loop in a CUDA graph); 1.15-1.35x the graph at
+ *   128^3 and 1024^2, on par at 256^3 (2.2x the bandwidth floor there).
  *   Registers are not used as a cache (the paper also caches in registers): a row count per
  *   thread fixed at compile time would be needed; shared memory already holds every system whose
  *   CSR fits on chip.
@@ -80,10 +87,18 @@
 
 #include "base.h"
 #include "grid.cuh"
+#include "barrier.cuh"
 
 #define PERKS_CG_WORK_PER_BLOCK 512 /* rows + nonzeros per block the planner aims at */
-/* blocks per SM the register budget is set for: 512 threads per SM (up to 128 registers a thread) */
-#define PERKS__CG_MINB(BLOCK) ((512 / (BLOCK)) > 0 ? 512 / (BLOCK) : 1)
+/* blocks per SM the register budget is set for: 1024 threads per SM (at most 64 registers a thread) */
+#ifndef PERKS_CG_THREADS_PER_SM
+#define PERKS_CG_THREADS_PER_SM 1024 /* read when PERKS_CG_DEFINE expands: 1024 -> at most 64 registers */
+#endif
+#define PERKS__CG_MINB(BLOCK) ((PERKS_CG_THREADS_PER_SM / (BLOCK)) > 0 ? PERKS_CG_THREADS_PER_SM / (BLOCK) : 1)
+#ifndef PERKS_CG_UNROLL
+#define PERKS_CG_UNROLL 8 /* nonzeros a lane loads before it gathers (independent loads in flight) */
+#endif
+#define PERKS_CG_ONCHIP_BPS 2 /* blocks per SM at most when the system fits in shared memory */
 #define PERKS_CG_NNZ_PER_LANE 4      /* lanes per row: the least power of two giving <= 4 nonzeros each */
 #define PERKS_CG_NNZ_PER_LANE_DRAM 8 /* the same when nothing is cached (more rows in flight) */
 
@@ -94,6 +109,9 @@ typedef struct perks_cg_opts {
     int cache;    /* 1: keep vectors / matrix in shared memory when they fit; 0: never */
     int blocks;   /* 0: planner; else this many blocks (at most the co-resident count) */
     int x0;       /* 1: start from the x passed in; 0: from x = 0 (x is overwritten) */
+    int sum_barrier; /* 0: cooperative_groups grid.sync, then every block sums the partials;
+                        1: perks_sum_barrier (barrier.cuh), the last block to arrive sums (same bits,
+                        measured slower on the H200: kept as an option) */
 } perks_cg_opts;
 
 static inline perks_cg_opts perks_cg_defaults(void)
@@ -105,6 +123,7 @@ static inline perks_cg_opts perks_cg_defaults(void)
     o.cache = 1;
     o.blocks = 0;
     o.x0 = 0;
+    o.sum_barrier = 0;
     return o;
 }
 
@@ -121,8 +140,9 @@ typedef struct perks__cg_out {
 } perks__cg_out;
 
 typedef struct perks_cg_kargs {
-    int n, sub, cache, jacobi, use_x0, max_iter;
+    int n, sub, cache, jacobi, use_x0, max_iter, sum_barrier;
     double tol;
+    double *bar; /* perks_sum_barrier workspace (PERKS_SUM_BARRIER_WORDS), zeroed by perks_cg_run */
     const int *rp, *ci, *split;
     const void *va, *b;
     void *x, *r, *z, *p0, *p1, *q, *dinv;
@@ -183,7 +203,7 @@ static __device__ __forceinline__ void perks__cg_grid_total(const double *part, 
         const int lane = threadIdx.x;
         for (int c = 0; c < nv; ++c) {
             double s = 0;
-            for (int j = lane; j < G; j += 32) s += __ldcg(part + (slot + c) * G + j);
+            _Pragma("unroll 4") for (int j = lane; j < G; j += 32) s += __ldcg(part + (slot + c) * G + j);
             for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
             if (lane == 0) tot[c] = s;
         }
@@ -200,11 +220,24 @@ static __device__ __forceinline__ void perks__cg_grid_total(const double *part, 
         T s = 0, d = 0;                                                                              \
         if (lr < nr) {                                                                               \
             const int kb = RP[lr], ke = RP[lr + 1];                                                  \
-            _Pragma("unroll 4") for (int k = kb + sl; k < ke; k += W) {                              \
-                const int j = CI[k - k0];                                                            \
-                const T v = VA[k - k0];                                                              \
-                s += v * (GATHER);                                                                \
-                if (j == i) d += v;                                                                  \
+            _Pragma("unroll 1") for (int kk = kb + sl; kk < ke; kk += PERKS_CG_UNROLL * W) {         \
+                /* all column and value loads of the chunk first, then all gathers: one memory      \
+                 * latency for the chunk instead of one per nonzero; the sum keeps the k order */    \
+                int jj[PERKS_CG_UNROLL];                                                             \
+                T vv[PERKS_CG_UNROLL], gg[PERKS_CG_UNROLL];                                          \
+                _Pragma("unroll") for (int u = 0; u < PERKS_CG_UNROLL; ++u) {                        \
+                    const int k = kk + u * W;                                                        \
+                    jj[u] = k < ke ? CI[k - k0] : -1;                                                \
+                    vv[u] = k < ke ? VA[k - k0] : (T)0;                                              \
+                }                                                                                    \
+                _Pragma("unroll") for (int u = 0; u < PERKS_CG_UNROLL; ++u) {                        \
+                    const int j = jj[u];                                                             \
+                    gg[u] = j >= 0 ? (T)(GATHER) : (T)0;                                             \
+                }                                                                                    \
+                _Pragma("unroll") for (int u = 0; u < PERKS_CG_UNROLL; ++u) {                        \
+                    if (jj[u] >= 0) s += vv[u] * gg[u];                                              \
+                    if (jj[u] == i) d += vv[u];                                                      \
+                }                                                                                    \
             }                                                                                        \
         }                                                                                            \
         for (int o = W >> 1; o > 0; o >>= 1) {                                                       \
@@ -227,6 +260,15 @@ static __device__ __forceinline__ void perks__cg_grid_total(const double *part, 
         if (a.cache >= 1) sp[lr] = pn;                                                               \
         sq[lr] = (s);                                                                                \
         ppq += (double)pn * (s);                                                                     \
+    }
+
+/* the grid barrier that publishes the totals of part[slot .. slot+nv-1] into tot (kernel locals) */
+#define PERKS__CG_SYNC_TOTAL(slot, nv)                                                                \
+    if (!a.sum_barrier) {                                                                            \
+        PERKS_GRID_SYNC();                                                                           \
+        perks__cg_grid_total(a.part, (slot), (nv), G, tot);                                          \
+    } else {                                                                                         \
+        perks_sum_barrier(a.bar, a.part, (slot), (nv), G, tot);                                      \
     }
 
 /* PERKS_CG_DEFINE(name, T, BLOCK): the kernel name_kernel and the typed name_plan / name_solve */
@@ -289,8 +331,7 @@ static __device__ __forceinline__ void perks__cg_grid_total(const double *part, 
         perks__cg_block_sum(prr, prz, pbb, 3, red, a.part, 1, G);                                      \
         __syncthreads();                                                                               \
         perks__cg_block_sum(pbad, 0, 0, 1, red, a.part, 4, G);                                         \
-        PERKS_GRID_SYNC();                                                                             \
-        perks__cg_grid_total(a.part, 1, 4, G, tot);                                                    \
+        PERKS__CG_SYNC_TOTAL(1, 4);                                                                    \
         double rr = tot[0], rz = tot[1];                                                               \
         const double bb = tot[2], thr = a.tol * a.tol * bb;                                            \
         int status = tot[3] > 0 ? PERKS_EBREAKDOWN : PERKS_SUCCESS, it = 0;                            \
@@ -303,11 +344,10 @@ static __device__ __forceinline__ void perks__cg_grid_total(const double *part, 
             }                                                                                          \
             /* phase A: q = A (z + beta p_old), p_new = z + beta p_old, partial p.q */                 \
             double ppq = 0;                                                                            \
-            _Pragma("unroll 2") PERKS__CG_SPMV(T, fma(beta, __ldcg(Pold + (j)), __ldcg(Z + (j))), PERKS__CG_ROW_A) \
+            _Pragma("unroll 1") PERKS__CG_SPMV(T, fma(beta, __ldcg(Pold + (j)), __ldcg(Z + (j))), PERKS__CG_ROW_A) \
             __syncthreads();                                                                           \
             perks__cg_block_sum(ppq, 0, 0, 1, red, a.part, 0, G);                                      \
-            PERKS_GRID_SYNC();                                                                         \
-            perks__cg_grid_total(a.part, 0, 1, G, tot);                                                \
+            PERKS__CG_SYNC_TOTAL(0, 1);                                                                \
             const double pq = tot[0];                                                                  \
             if (!(pq > 0)) {                                                                           \
                 status = PERKS_EBREAKDOWN;                                                             \
@@ -332,8 +372,7 @@ static __device__ __forceinline__ void perks__cg_grid_total(const double *part, 
                 qrz += (double)rv * zv;                                                                \
             }                                                                                          \
             perks__cg_block_sum(qrr, qrz, 0, 2, red, a.part, 1, G);                                    \
-            PERKS_GRID_SYNC();                                                                         \
-            perks__cg_grid_total(a.part, 1, 2, G, tot);                                                \
+            PERKS__CG_SYNC_TOTAL(1, 2);                                                                \
             rr = tot[0];                                                                               \
             beta = (T)(tot[1] / rz);                                                                   \
             rz = tot[1];                                                                               \
@@ -397,7 +436,7 @@ static inline int perks__cg_plan_make(perks_cg_plan *p, const void *kernel, int 
                                       long long nnz, const int *d_rp, const int *d_ci, const void *d_va,
                                       const perks_cg_opts *o)
 {
-    int dev, sms, bps0, bps, G, Gmax, W, b, nv, *rp = NULL, *split = NULL, smem_sm = 0, optin = 0, rc;
+    int dev, sms, bps0, bps, G, G2, Gmax, W, b, nv, *rp = NULL, *split = NULL, smem_sm = 0, optin = 0, rc;
     long long maxr = 0, maxk = 0;
     size_t need1, need2, avail, off, vec, total;
     char *ws;
@@ -432,36 +471,51 @@ static inline int perks__cg_plan_make(perks_cg_plan *p, const void *kernel, int 
         W = 1;
         while (W < 32 && W * PERKS_CG_NNZ_PER_LANE < mean) W *= 2;
     }
-    split = (int *)malloc(sizeof(int) * ((size_t)G + 1));
-    if (!split) {
-        free(rp);
-        return PERKS_ENOMEM;
-    }
-    split[0] = 0;
-    split[G] = n;
-    for (b = 1; b < G; b++) split[b] = perks__cg_split_row(rp, n, ((long long)n + nnz) * b / G);
-    for (b = 0; b < G; b++) {
-        long long r = split[b + 1] - split[b], k = (long long)rp[split[b + 1]] - rp[split[b]];
-        if (r > maxr) maxr = r;
-        if (k > maxk) maxk = k;
-    }
-    free(rp);
-    /* the on-chip cache tier that fits the shared memory left per block */
-    nv = 4 + (o->jacobi ? 1 : 0); /* x, r, q, p (+ D^-1) */
-    need1 = (size_t)nv * maxr * elt;
-    need2 = need1 + (size_t)maxk * (elt + 4) + (size_t)(maxr + 1) * 4;
     if (cudaGetDevice(&dev) != cudaSuccess ||
         cudaDeviceGetAttribute(&smem_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) != cudaSuccess ||
         cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess) {
-        free(split);
+        free(rp);
         return PERKS_ECUDA;
     }
-    {
-        int per_sm = (G + sms - 1) / sms;
-        avail = (size_t)smem_sm / per_sm;
-        avail = avail > 2048 ? avail - 2048 : 0; /* static shared memory and the per-block reserve */
-        if (avail > (size_t)optin) avail = (size_t)optin;
+    nv = 4 + (o->jacobi ? 1 : 0); /* x, r, q, p (+ D^-1) */
+    /* when the whole system fits on chip at PERKS_CG_ONCHIP_BPS blocks per SM, use no more blocks
+     * than that (measured: beyond it the barriers cost more than the extra threads give); systems
+     * that stream from device memory take every co-resident block */
+    G2 = (!o->blocks && o->cache && G > PERKS_CG_ONCHIP_BPS * sms) ? PERKS_CG_ONCHIP_BPS * sms : 0;
+    for (;;) {
+        const int Gt = G2 ? G2 : G;
+        split = (int *)malloc(sizeof(int) * ((size_t)Gt + 1));
+        if (!split) {
+            free(rp);
+            return PERKS_ENOMEM;
+        }
+        split[0] = 0;
+        split[Gt] = n;
+        maxr = maxk = 0;
+        for (b = 1; b < Gt; b++) split[b] = perks__cg_split_row(rp, n, ((long long)n + nnz) * b / Gt);
+        for (b = 0; b < Gt; b++) {
+            long long r = split[b + 1] - split[b], k = (long long)rp[split[b + 1]] - rp[split[b]];
+            if (r > maxr) maxr = r;
+            if (k > maxk) maxk = k;
+        }
+        /* the on-chip cache tier that fits the shared memory left per block */
+        need1 = (size_t)nv * maxr * elt;
+        need2 = need1 + (size_t)maxk * (elt + 4) + (size_t)(maxr + 1) * 4;
+        {
+            int per_sm = (Gt + sms - 1) / sms;
+            avail = (size_t)smem_sm / per_sm;
+            avail = avail > 2048 ? avail - 2048 : 0; /* static shared memory and the per-block reserve */
+            if (avail > (size_t)optin) avail = (size_t)optin;
+        }
+        if (G2 && need2 > avail) { /* not on chip at the capped count: all the blocks */
+            free(split);
+            G2 = 0;
+            continue;
+        }
+        G = Gt;
+        break;
     }
+    free(rp);
     p->cached = 0;
     p->smem = 0;
     if (o->cache) {
@@ -487,7 +541,7 @@ static inline int perks__cg_plan_make(perks_cg_plan *p, const void *kernel, int 
     vec = perks__cg_align((size_t)n * elt);
     off = 6 * vec;
     total = off + perks__cg_align(sizeof(double) * 5 * G) + perks__cg_align(sizeof(perks__cg_out)) +
-            perks__cg_align(sizeof(int) * ((size_t)G + 1));
+            perks__cg_align(sizeof(int) * ((size_t)G + 1)) + perks__cg_align(sizeof(double) * PERKS_SUM_BARRIER_WORDS);
     if (cudaMalloc(&p->ws, total) != cudaSuccess) {
         free(split);
         p->ws = NULL;
@@ -505,6 +559,7 @@ static inline int perks__cg_plan_make(perks_cg_plan *p, const void *kernel, int 
     p->args.out = (perks__cg_out *)(ws + off);
     off += perks__cg_align(sizeof(perks__cg_out));
     p->args.split = (const int *)(ws + off);
+    p->args.bar = (double *)(ws + off + perks__cg_align(sizeof(int) * ((size_t)G + 1)));
     if (cudaMemcpy(ws + off, split, sizeof(int) * ((size_t)G + 1), cudaMemcpyHostToDevice) != cudaSuccess) {
         free(split);
         perks_cg_plan_free(p);
@@ -530,6 +585,7 @@ static inline int perks__cg_plan_make(perks_cg_plan *p, const void *kernel, int 
     p->args.jacobi = o->jacobi ? 1 : 0;
     p->args.use_x0 = o->x0 ? 1 : 0;
     p->args.max_iter = o->max_iter;
+    p->args.sum_barrier = o->sum_barrier ? 1 : 0;
     p->args.tol = o->tol;
     p->args.rp = d_rp;
     p->args.ci = d_ci;
@@ -546,6 +602,8 @@ static inline int perks_cg_run(perks_cg_plan *p, const void *d_b, void *d_x, cud
     p->args.b = d_b;
     p->args.x = d_x;
     args[0] = &p->args;
+    if (cudaMemsetAsync(p->args.bar, 0, sizeof(double) * PERKS_SUM_BARRIER_WORDS, stream) != cudaSuccess)
+        return PERKS_ECUDA;
     return perks_launch(p->kernel, dim3(p->blocks), dim3(p->block), args, p->smem, stream);
 }
 

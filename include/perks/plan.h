@@ -84,6 +84,8 @@ typedef struct perks_plan {
     int reg_rows, smem_rows;     /* rows (2D) / planes (3D) of each tile in registers / shared */
     long long cells_reg, cells_smem, cells_dev; /* where the domain's cells sit between steps */
     double cached_fraction;      /* (cells_reg + cells_smem) / cells */
+    int resident;                /* perks/stencil.cuh: 1 when its resident kernel runs this plan
+                                    (every tile in shared memory); perks_plan_make sets 0 */
 } perks_plan;
 
 /* The H200 as measured here (132 SMs, 228 KB shared memory per SM, 227 KB per block opt-in,
@@ -174,6 +176,7 @@ static inline int perks_plan_make(perks_plan *p, const perks_device_info *d, con
     p->cells_reg = p->cells_smem = 0;
     p->cells_dev = cells;
     p->cached_fraction = 0;
+    p->resident = 0;
     return PERKS_SUCCESS;
 }
 

@@ -19,6 +19,12 @@
  *   (one fma per point, so the persistent and the non-persistent kernels agree bit for bit) and
  *   keeps the value of every cell closer than r to the edge (Dirichlet, as the ssam stencils).
  *
+ *   Two persistent kernels, chosen by name_plan (perks_stencil2d_args.kernel can force one):
+ *   RESIDENT (cache modes SMEM and MIX, whenever every tile fits in shared memory): the tile stays
+ *   in shared memory for the whole run and each step is one pass over it (see "the resident
+ *   kernel" below) -- 1.2-2.1x the one-pass kernels on the H200; STREAM (any domain): the chunked
+ *   kernel described next, which caches part of the domain.
+ *
  *   Layout.  Each block owns one tile: BX columns (one per thread) by tile_len rows; perks/plan.h
  *   chooses the tiling (one tile per co-resident block).  A thread walks down its column in chunks
  *   of RC rows; for each chunk the block stages an (RC + 2r) x (BX + 2r) window in shared memory
@@ -45,7 +51,10 @@
  *   per thread.  r <= 8.  Width and height >= 1, any (ragged) sizes, pitch = width.  a and b must
  *   not overlap; both are written.  The weights (one per coefficient index) are read from HOST
  *   memory at launch.  work: device scratch of name_work_bytes (NULL: the launcher allocates and
- *   frees it, which synchronises).  The grid must be co-resident: a domain wider than
+ *   frees it, which synchronises).  kernel: PERKS_KERNEL_AUTO (0), _STREAM, _RESIDENT (the latter
+ *   returns PERKS_ERESOURCE when the tiles do not fit, PERKS_ESIZE with modes NONE / REG).  The
+ *   resident kernel takes RR = max(RC, r) rows a chunk and (RR rounded tile rows + 2r) x (BX + 2r)
+ *   cells of shared memory per block.  The grid must be co-resident: a domain wider than
  *   BX x (SMs x blocks per SM) returns PERKS_ECORESIDENT; never a hang.
  *
  * OPTIONAL SSAM
@@ -82,7 +91,15 @@ typedef struct perks_stencil2d_args {
     int smem_rows_max;   /* 0: as many shared-memory cache rows as fit; > 0: at most this many */
     void *work;          /* device scratch (edge buffers), name_work_bytes; NULL: allocated here */
     size_t work_bytes;
+    int kernel;          /* PERKS_KERNEL_*: 0 (AUTO) the resident kernel where the tiles fit in shared
+                            memory (modes SMEM, MIX), else the streaming one */
 } perks_stencil2d_args;
+
+/* ---- which persistent kernel name_launch runs ------------------------------------------------ */
+#define PERKS_KERNEL_AUTO 0     /* resident when the plan fits every tile in shared memory, else stream */
+#define PERKS_KERNEL_STREAM 1   /* the chunked streaming kernel (any domain; caches part of it) */
+#define PERKS_KERNEL_RESIDENT 2 /* the resident kernel only: PERKS_ERESOURCE if the tiles do not fit,
+                                   PERKS_ESIZE with cache modes NONE and REG */
 
 /* ---- shapes: X(I, DX, DY), the same lists as ssam/stencil_shapes.cuh -------------------------- */
 #define PERKS_SHAPE_STAR2D_R1(X) X(0, 0, 0) X(1, -1, 0) X(2, 1, 0) X(3, 0, -1) X(4, 0, 1)
@@ -211,6 +228,144 @@ typedef struct perks_stencil2d_args {
         if (perks__c2 && !perks__last && (y) >= perks__nreg) PERKS_SMEM_ROW(perks__scache, (y), perks__nreg, perks__BX, perks__tx) = (v); \
         if (perks__xin && (perks__last || !perks__c2 || (y) < perks__R || (y) >= perks__the - perks__R)) \
             perks__out[(size_t)(perks__y0 + (y)) * perks__W + perks__x] = (v);                         \
+    }
+
+/* ---- the resident kernel: the whole tile in shared memory, one pass per step ------------------
+ * Used by name_launch whenever the plan holds every row of every tile in shared memory (cache modes
+ * SMEM and MIX; perks_stencil2d_args.kernel picks one kernel explicitly).  Shared memory holds the
+ * tile with a frame of r rows and columns: element (y, x), y in [-r, rows + r), x in [-r, BX + r),
+ * at S[(y + r) * (BX + 2r) + x + r]; rows = the tile's rows rounded up to RR = max(RC, r).
+ * A step: (1) the frame (the neighbours' halo) from device memory: r rows above and below (all
+ * BX + 2r columns, corners included) from the domain array, the r columns left and right from the
+ * neighbours' transposed edge buffers (step 0: from the input itself); barrier.  (2) Every thread
+ * walks down its own column in chunks of RR rows: vertical neighbours from a sliding register
+ * window (each shared value of its column read once), horizontal ones straight from shared memory;
+ * chunk c's results stay in registers until every thread has computed chunk c + 1 (one barrier per
+ * chunk), then overwrite the tile in place (chunk c + 2 never reads chunk c since RR >= r).
+ * (3) The tile's top and bottom r rows go to the domain array, its left and right r columns to the
+ * transposed edge buffer (the last step: every row to the domain array); one grid barrier.
+ * Per cell and step: 1 + (points off the centre column) shared loads, 1 shared store. */
+#define PERKS__RTERM2D(I, DX, DY)                                                                    \
+    perks__s = fma(perks__w.w[I], (DX) == 0 ? perks__col[perks__i + perks__R + (DY)]                  \
+                                            : perks__S[(perks__yc + perks__i + perks__R + (DY)) * perks__WW + perks__tx + perks__R + (DX)], \
+                   perks__s);
+/* threads per SM the resident kernel is built for: 1024 (<= 64 registers) for fp32 stencils of up
+ * to 9 points, 768 (<= 80) for larger fp32 ones, 512 (<= 128) for fp64: no spills across the
+ * catalogue (make test checks).  name_plan's default blocks per SM (PERKS__RES_BPS): 512 threads,
+ * 768 for fp32 stencils of more than 9 points -- the fastest measured on the H200 (docs/perks.md:
+ * fewer, taller tiles mean less halo and a cheaper grid barrier; more warps only pay off when the
+ * step has more arithmetic per cell) */
+#define PERKS__RES_THREADS(T, SHAPE) ((int)sizeof(T) > 4 ? 512 : PERKS_SHAPE2D_NPTS(SHAPE) > 9 ? 768 : 1024)
+#define PERKS__RES_MINB(T, SHAPE, BX) (PERKS__RES_THREADS(T, SHAPE) / (BX) > 0 ? PERKS__RES_THREADS(T, SHAPE) / (BX) : 1)
+#define PERKS__RES_BPS(T, SHAPE, BX) ((((int)sizeof(T) == 4 && PERKS_SHAPE2D_NPTS(SHAPE) > 9) ? 768 : 512) / (BX) > 0 ? (((int)sizeof(T) == 4 && PERKS_SHAPE2D_NPTS(SHAPE) > 9) ? 768 : 512) / (BX) : 1)
+#define PERKS__RES_DEFINE(name, T, SHAPE, BX, RC)                                                     \
+    enum { name##_RR = (RC) > name##_R ? (RC) : name##_R };                                           \
+    /* shared bytes of the resident kernel for tiles of th rows */                                   \
+    static inline __attribute__((unused)) size_t name##_res_smem(int th)                              \
+    {                                                                                                 \
+        return (size_t)(((th + name##_RR - 1) / name##_RR) * name##_RR + 2 * name##_R) * name##_WW * sizeof(T); \
+    }                                                                                                 \
+    __global__ void __launch_bounds__(BX, PERKS__RES_MINB(T, SHAPE, BX))                                     \
+        name##_res_kernel(T *a, T *b, T *ea, T *eb, int perks__W, int perks__H, int steps, int tiles_x, \
+                          int perks__TH, name##_weights perks__w)                                     \
+    {                                                                                                 \
+        enum { perks__R = name##_R, perks__WW = name##_WW, perks__RR = name##_RR };                   \
+        const int perks__tx = (int)threadIdx.x;                                                       \
+        extern __shared__ __align__(16) unsigned char name##_rdyn[];                                  \
+        T *perks__S = (T *)name##_rdyn;                                                               \
+        const int tix = blockIdx.x % tiles_x, tiy = blockIdx.x / tiles_x;                             \
+        const int perks__x0 = tix * (BX), perks__y0 = tiy * perks__TH;                                \
+        const int perks__the = min(perks__TH, perks__H - perks__y0);                                  \
+        const int perks__x = perks__x0 + perks__tx;                                                   \
+        const int perks__xin = perks__x < perks__W;                                                   \
+        const int perks__xint = perks__x >= perks__R && perks__x < perks__W - perks__R;               \
+        const int perks__has_l = tix > 0, perks__has_r = tix < tiles_x - 1;                           \
+        const int nch = (perks__the + perks__RR - 1) / perks__RR;                                     \
+        /* prologue: the tile from the input (rows past it, up to RR, only feed discarded outputs) */          \
+        _Pragma("unroll 1") for (int y = 0; y < perks__the; y++)                                                          \
+            perks__S[(y + perks__R) * perks__WW + perks__tx + perks__R] =                             \
+                perks__xin ? a[(size_t)(perks__y0 + y) * perks__W + perks__x] : (T)0;                 \
+        PERKS_FOR_STEPS(t, steps)                                                                     \
+        {                                                                                             \
+            const T *perks__in = (t & 1) ? b : a;                                                     \
+            T *perks__out = (t & 1) ? a : b;                                                          \
+            const T *perks__ein = (t & 1) ? eb : ea;                                                  \
+            T *perks__eout = (t & 1) ? ea : eb;                                                       \
+            const int perks__last = t == steps - 1;                                                   \
+            /* (1) the frame: rows above / below (with the corners), then columns left / right */     \
+            _Pragma("unroll 1") for (int i = perks__tx; i < 2 * perks__R * perks__WW; i += (BX)) {                        \
+                const int hr = i / perks__WW, cx = i - hr * perks__WW - perks__R;                     \
+                const int y = hr < perks__R ? hr - perks__R : perks__the + hr - perks__R;             \
+                const int gy = perks__y0 + y, gx = perks__x0 + cx;                                    \
+                perks__S[(y + perks__R) * perks__WW + cx + perks__R] =                                \
+                    (gy >= 0 && gy < perks__H && gx >= 0 && gx < perks__W) ? perks__in[(size_t)gy * perks__W + gx] : (T)0; \
+            }                                                                                         \
+            _Pragma("unroll 1") for (int i = perks__tx; i < 2 * perks__R * perks__the; i += (BX)) {                       \
+                const int side = i >= perks__R * perks__the, j = i - side * perks__R * perks__the;     \
+                const int k = j / perks__the, y = j - k * perks__the;                                 \
+                const int cx = side ? (BX) + k : k - perks__R, gx = perks__x0 + cx;                   \
+                T v = (T)0;                                                                           \
+                if (gx >= 0 && gx < perks__W)                                                         \
+                    v = t == 0 ? perks__in[(size_t)(perks__y0 + y) * perks__W + gx]                   \
+                               : perks__ein[PERKS_EDGE_INDEX((int)blockIdx.x + (side ? 1 : -1), 1 - side, k, y, perks__R, perks__TH)]; \
+                perks__S[(y + perks__R) * perks__WW + cx + perks__R] = v;                             \
+            }                                                                                         \
+            __syncthreads();                                                                          \
+            /* (2) the step, in place, one chunk of RR rows behind */                                 \
+            {                                                                                         \
+                T perks__col[perks__RR + 2 * perks__R];                                               \
+                T perks__p[perks__RR];                                                                \
+                _Pragma("unroll") for (int l = 0; l < perks__RR + 2 * perks__R; l++)                  \
+                    perks__col[l] = perks__S[l * perks__WW + perks__tx + perks__R];                   \
+                _Pragma("unroll") for (int i = 0; i < perks__RR; i++) perks__p[i] = (T)0;             \
+                _Pragma("unroll 1") for (int c = 0; c < nch; c++) {                                                       \
+                    const int perks__yc = c * perks__RR;                                              \
+                    T perks__o[perks__RR];                                                            \
+                    _Pragma("unroll") for (int perks__i = 0; perks__i < perks__RR; perks__i++) {      \
+                        const int gy = perks__y0 + perks__yc + perks__i;                              \
+                        T perks__s = (T)0;                                                            \
+                        SHAPE(PERKS__RTERM2D)                                                         \
+                        perks__o[perks__i] = (perks__xint && gy >= perks__R && gy < perks__H - perks__R) ? perks__s : perks__col[perks__i + perks__R]; \
+                    }                                                                                 \
+                    _Pragma("unroll") for (int l = 0; l < 2 * perks__R; l++) perks__col[l] = perks__col[perks__RR + l]; \
+                    if (c + 1 < nch)                                                                  \
+                        _Pragma("unroll") for (int l = 0; l < perks__RR; l++)                         \
+                            perks__col[2 * perks__R + l] = perks__S[(perks__yc + perks__RR + 2 * perks__R + l) * perks__WW + perks__tx + perks__R]; \
+                    __syncthreads();                                                                  \
+                    if (c > 0)                                                                        \
+                        _Pragma("unroll") for (int i = 0; i < perks__RR; i++)                         \
+                            perks__S[(perks__yc - perks__RR + i + perks__R) * perks__WW + perks__tx + perks__R] = perks__p[i]; \
+                    _Pragma("unroll") for (int i = 0; i < perks__RR; i++) perks__p[i] = perks__o[i];  \
+                }                                                                                     \
+                /* the last chunk: every thread is past its compute (the loop's last barrier) */      \
+                if (nch > 0)                                                                          \
+                    _Pragma("unroll") for (int i = 0; i < perks__RR; i++)                             \
+                        if ((nch - 1) * perks__RR + i < perks__the)                                   \
+                            perks__S[((nch - 1) * perks__RR + i + perks__R) * perks__WW + perks__tx + perks__R] = perks__p[i]; \
+            }                                                                                         \
+            __syncthreads();                                                                          \
+            /* (3) the halo out: rows to the domain array (all rows after the last step), columns    \
+               transposed to the edge buffer */                                                       \
+            if (perks__xin && perks__last)                                                            \
+                _Pragma("unroll 1") for (int y = 0; y < perks__the; y++)                                                  \
+                    perks__out[(size_t)(perks__y0 + y) * perks__W + perks__x] = perks__S[(y + perks__R) * perks__WW + perks__tx + perks__R]; \
+            if (perks__xin && !perks__last)                                                           \
+                _Pragma("unroll 1") for (int j = 0; j < 2 * perks__R; j++) {                                              \
+                    const int y = j < perks__R ? j : perks__the - 2 * perks__R + j;                   \
+                    if (y >= 0 && y < perks__the)                                                     \
+                        perks__out[(size_t)(perks__y0 + y) * perks__W + perks__x] = perks__S[(y + perks__R) * perks__WW + perks__tx + perks__R]; \
+                }                                                                                     \
+            if (!perks__last) {                                                                       \
+                _Pragma("unroll 1") for (int i = perks__tx; i < 2 * perks__R * perks__the; i += (BX)) {                   \
+                    const int side = i >= perks__R * perks__the, j = i - side * perks__R * perks__the; \
+                    const int k = j / perks__the, y = j - k * perks__the;                             \
+                    if (side ? perks__has_r : perks__has_l)                                           \
+                        perks__eout[PERKS_EDGE_INDEX((int)blockIdx.x, side, k, y, perks__R, perks__TH)] = \
+                            perks__S[(y + perks__R) * perks__WW + (side ? (BX)-perks__R + k : k) + perks__R]; \
+                }                                                                                     \
+                PERKS_GRID_SYNC();                                                                    \
+            }                                                                                         \
+        }                                                                                             \
     }
 
 #define PERKS_STENCIL2D_DEFINE(name, T, SHAPE, BX, RC, DEPTH) PERKS_STENCIL2D_DEFINE_OCC(name, T, SHAPE, BX, RC, DEPTH, 1)
@@ -377,7 +532,47 @@ typedef struct perks_stencil2d_args {
         _Pragma("unroll") for (int i = 0; i < (RC); i++) if (perks__xin && perks__y0 + i < perks__H)  \
             perks__out[(size_t)(perks__y0 + i) * perks__W + perks__x] = perks__o[i];                   \
     }                                                                                                 \
-    /* the plan name_launch will use (tiles, cache rows, % cached) */                                 \
+    PERKS__RES_DEFINE(name, T, SHAPE, BX, RC)                                                         \
+    /* the resident kernel's plan: PERKS_ERESOURCE unless every tile fits in shared memory */         \
+    static inline __attribute__((unused)) int name##_res_plan(const perks_stencil2d_args *a, perks_plan *p)                   \
+    {                                                                                                 \
+        perks_device_info d;                                                                          \
+        perks_kernel_info k;                                                                          \
+        struct cudaFuncAttributes fa;                                                                 \
+        int rc, bps, maxb;                                                                            \
+        long rows;                                                                                    \
+        if ((rc = perks_device_query(&d))) return rc;                                                 \
+        if (cudaFuncGetAttributes(&fa, (const void *)name##_res_kernel) != cudaSuccess) return PERKS_ECUDA; \
+        memset(&k, 0, sizeof k);                                                                      \
+        k.block = (BX);                                                                               \
+        k.regs_per_thread = fa.numRegs;                                                               \
+        k.static_smem = (long)fa.sharedSizeBytes;                                                     \
+        k.dyn_smem_base = (long)(2 * name##_R * name##_WW * sizeof(T));                               \
+        k.bytes_in_flight_per_thread = (RC) * (int)sizeof(T);                                         \
+        k.cell_bytes = (int)sizeof(T);                                                                \
+        k.smem_quantum_cells = name##_WW;                                                             \
+        maxb = perks_plan_max_blocks(&d, &k);                                                         \
+        bps = a->blocks_per_sm ? a->blocks_per_sm : (PERKS__RES_BPS(T, SHAPE, BX) < maxb ? PERKS__RES_BPS(T, SHAPE, BX) : maxb);        \
+        if (bps < 1) bps = 1;                                                                         \
+        rc = perks_plan_make(p, &d, &k, (long long)a->width * a->height, bps);                        \
+        if (rc) return rc;                                                                            \
+        rows = p->smem_cache_cells / name##_WW;                                                       \
+        p->reg_rows = 0;                                                                              \
+        if ((rc = perks_plan_tiles2d(p, a->width, a->height, (BX), name##_R))) return rc;             \
+        if ((long)((p->tile_len + name##_RR - 1) / name##_RR) * name##_RR > rows ||                   \
+            (a->smem_rows_max > 0 && p->tile_len > a->smem_rows_max))                                 \
+            return PERKS_ERESOURCE;                                                                   \
+        p->resident = 1;                                                                              \
+        p->smem_rows = p->tile_len;                                                                   \
+        p->smem_cache_cells = (long)p->tile_len * name##_WW;                                          \
+        p->smem_bytes = (long)name##_res_smem(p->tile_len);                                           \
+        p->cells_reg = 0;                                                                             \
+        p->cells_smem = p->cells;                                                                     \
+        p->cells_dev = 0;                                                                             \
+        p->cached_fraction = 1.0;                                                                     \
+        return PERKS_SUCCESS;                                                                         \
+    }                                                                                                 \
+    /* the plan name_launch will use (tiles, cache rows, % cached; resident or streaming kernel) */  \
     static inline __attribute__((unused)) int name##_plan(const perks_stencil2d_args *a, perks_plan *p)                       \
     {                                                                                                 \
         perks_device_info d;                                                                          \
@@ -385,7 +580,18 @@ typedef struct perks_stencil2d_args {
         struct cudaFuncAttributes fa;                                                                 \
         int rc, reg = a && (a->cache == PERKS_CACHE_REG || a->cache == PERKS_CACHE_MIX);              \
         if (!a || !p) return PERKS_ENULL;                                                             \
-        if (a->width <= 0 || a->height <= 0 || a->steps < 0 || a->blocks_per_sm < 0 || a->cache < 0 || a->cache > 3 || a->smem_rows_max < 0) \
+        if (a->width <= 0 || a->height <= 0 || a->steps < 0 || a->blocks_per_sm < 0 || a->cache < 0 || a->cache > 3 || a->smem_rows_max < 0 || \
+            a->kernel < 0 || a->kernel > 2)                                                           \
+            return PERKS_ESIZE;                                                                       \
+        if (a->kernel != PERKS_KERNEL_STREAM && (a->cache == PERKS_CACHE_SMEM || a->cache == PERKS_CACHE_MIX)) { \
+            perks_plan q;                                                                             \
+            rc = name##_res_plan(a, &q);                                                              \
+            if (!rc) {                                                                                \
+                *p = q;                                                                               \
+                return PERKS_SUCCESS;                                                                 \
+            }                                                                                         \
+            if (a->kernel == PERKS_KERNEL_RESIDENT) return rc;                                        \
+        } else if (a->kernel == PERKS_KERNEL_RESIDENT)                                                \
             return PERKS_ESIZE;                                                                       \
         if ((rc = perks_device_query(&d))) return rc;                                                 \
         if (cudaFuncGetAttributes(&fa, (const void *)name##_kernel) != cudaSuccess) return PERKS_ECUDA; \
@@ -438,7 +644,11 @@ typedef struct perks_stencil2d_args {
         {                                                                                             \
             int W = a->width, H = a->height, steps = a->steps, tx = p.tiles_x, th = p.tile_len;       \
             void *args[] = {&pa, &pb, &ea, &eb, &W, &H, &steps, &reg_on, &sr, &tx, &th, &w};            \
-            rc = perks_launch((const void *)name##_kernel, dim3(p.tiles), dim3(BX), args, (size_t)p.smem_bytes, stream); \
+            void *rargs[] = {&pa, &pb, &ea, &eb, &W, &H, &steps, &tx, &th, &w};                        \
+            if (p.resident)                                                                           \
+                rc = perks_launch((const void *)name##_res_kernel, dim3(p.tiles), dim3(BX), rargs, (size_t)p.smem_bytes, stream); \
+            else                                                                                      \
+                rc = perks_launch((const void *)name##_kernel, dim3(p.tiles), dim3(BX), args, (size_t)p.smem_bytes, stream); \
         }                                                                                             \
         if (!a->work) {                                                                               \
             if (cudaFree(work) != cudaSuccess && !rc) rc = PERKS_ECUDA;                               \

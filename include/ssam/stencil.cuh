@@ -25,6 +25,14 @@
  *   are the lane's own columns, so stores are 16-byte vectors.  Lanes within QL = ceil(-XLO/V) of
  *   the warp's left end and QR = ceil(XHI/V) of its right end compute incomplete sums that are not
  *   stored (overlapped blocking, section 4.5): a warp produces (32 - QL - QR) V columns.
+ *   Stars within one lane (QL, QR <= 1, every point with DX != 0 on the cell's row and plane) use
+ *   ghost lanes instead: all 32 lanes store (32 V columns per warp, 16-byte aligned strips);
+ *   lane 0 also loads the few columns right of the warp and lane 31 those left of it (scalar
+ *   loads of only the elements the shape reads, one output step ahead), and the last shuffle of
+ *   each side is a rotation carrying those ghosts' partial sums to lanes 31 and 0.
+ *   Grids: resident blocks per SM are queried once per device (cudaOccupancy...); 2D segments
+ *   rows to fill about two waves, 3D picks the number of Z segments that best fills whole waves
+ *   of resident blocks counting the NZ - 1 halo planes per segment.
  *
  * BOUNDARIES (a->boundary)
  *   SSAM_STENCIL_DIRICHLET  cells whose stencil would reach outside the domain keep their values:
@@ -132,9 +140,25 @@ typedef struct ssam_stencil_geom {
                                  [((DZ)-ssam__zlo) * ssam__R + ssam__p + (DY)-ssam__ylo],                    \
                         ssam__cf[I], ssam__acc);
 
+/* the same for a ghost window gw[W][..]: lane 0's right ghost holds columns 32V + s, lane 31's left
+ * ghost columns XLO + s (relative to the warp's first), s < W = max(XHI, -XLO) */
+#define SSAM__ST2_GPT(I, DX, DY)                                                                             \
+    if (SSAM__FDIV(ssam__k + (DX), ssam__V) == ssam__d)                                                      \
+        ssam__acc = fma(ssam__win[(ssam__k + (DX) - (ssam__d < 0 ? ssam__gxlo : 0)) & (ssam__V - 1)]         \
+                                 [ssam__p + (DY)-ssam__ylo], ssam__cf[I], ssam__acc);
+#define SSAM__ST3_GPT(I, DX, DY, DZ)                                                                         \
+    if (SSAM__FDIV(ssam__k + (DX), ssam__V) == ssam__d)                                                      \
+        ssam__acc = fma(ssam__win[(ssam__k + (DX) - (ssam__d < 0 ? ssam__gxlo : 0)) & (ssam__V - 1)]         \
+                                 [((DZ)-ssam__zlo) * ssam__R + ssam__p + (DY)-ssam__ylo],                    \
+                        ssam__cf[I], ssam__acc);
+
 /* The lane-distance schedule for one output row: for each of the lane's V columns, the local
- * points, then the right lanes' points by Horner over shfl.down, then the left lanes' by shfl.up. */
-#define SSAM__STENCIL_LANES(T, V, XLO, XHI, SHAPE, PT, out)                                                  \
+ * points, then the right lanes' points by Horner over shfl.down, then the left lanes' by shfl.up.
+ * GH (a constant, 0 or 1; only with QL, QR <= 1): the warp has no overlap lanes; lane 0 also holds
+ * the right ghost (the V columns after the warp's last) and lane 31 the left ghost (the V before
+ * its first) in gwin, and the one-lane shifts become rotations in which lane 0 sends its ghost's
+ * partial sum to lane 31 and lane 31 its ghost's to lane 0, so every lane's sum is complete. */
+#define SSAM__STENCIL_LANES(T, V, XLO, XHI, SHAPE, PT, GPT, out, GH, gwin)                                  \
     _Pragma("unroll") for (int ssam__k = 0; ssam__k < (V); ssam__k++) {                                     \
         const int ssam__qr = (ssam__k + (XHI) >= (V)) ? (ssam__k + (XHI)) / (V) : 0;                        \
         const int ssam__ql = (ssam__k + (XLO) < 0) ? (-(ssam__k + (XLO)) + (V)-1) / (V) : 0;                \
@@ -153,7 +177,19 @@ typedef struct ssam_stencil_geom {
                 ssam__r = ssam__acc;                                                                        \
             }                                                                                               \
         }                                                                                                   \
-        if (ssam__qr >= 1) ssam__r = ssam_shift_down(ssam__r, 1);                                           \
+        if ((GH) && ssam__qr >= 1) {                                                                        \
+            const int ssam__d = 1;                                                                          \
+            T ssam__acc = (T)0;                                                                             \
+            const T(*const ssam__gw)[sizeof((gwin)[0]) / sizeof((gwin)[0][0])] = (gwin);                   \
+            {                                                                                               \
+                enum { ssam__gxlo = (XLO) };                                                                \
+                const T(*const ssam__win)[sizeof((gwin)[0]) / sizeof((gwin)[0][0])] = ssam__gw;            \
+                SHAPE(GPT)                                                                                  \
+            }                                                                                               \
+            ssam__r = __shfl_sync(0xffffffffu, (threadIdx.x & 31) == 0 ? ssam__acc : ssam__r,              \
+                                  (int)(threadIdx.x + 1) & 31);                                             \
+        } else if (ssam__qr >= 1)                                                                           \
+            ssam__r = ssam_shift_down(ssam__r, 1);                                                          \
         _Pragma("unroll") for (int ssam__e = SSAM_STENCIL_QL(V, XLO); ssam__e >= 1; ssam__e--) {            \
             if (ssam__e <= ssam__ql) {                                                                      \
                 const int ssam__d = -ssam__e;                                                               \
@@ -163,12 +199,43 @@ typedef struct ssam_stencil_geom {
                 ssam__l = ssam__acc;                                                                        \
             }                                                                                               \
         }                                                                                                   \
-        if (ssam__ql >= 1) ssam__l = ssam_shift_up(ssam__l, 1);                                             \
+        if ((GH) && ssam__ql >= 1) {                                                                        \
+            const int ssam__d = -1;                                                                         \
+            T ssam__acc = (T)0;                                                                             \
+            const T(*const ssam__gw)[sizeof((gwin)[0]) / sizeof((gwin)[0][0])] = (gwin);                   \
+            {                                                                                               \
+                enum { ssam__gxlo = (XLO) };                                                                \
+                const T(*const ssam__win)[sizeof((gwin)[0]) / sizeof((gwin)[0][0])] = ssam__gw;            \
+                SHAPE(GPT)                                                                                  \
+            }                                                                                               \
+            ssam__l = __shfl_sync(0xffffffffu, (threadIdx.x & 31) == 31 ? ssam__acc : ssam__l,             \
+                                  (int)(threadIdx.x + 31) & 31);                                            \
+        } else if (ssam__ql >= 1)                                                                           \
+            ssam__l = ssam_shift_up(ssam__l, 1);                                                            \
         (out)[ssam__k] = ssam__own + ssam__r + ssam__l;                                                     \
     }
 
+/* the ghost-lane layout is used when every point lies within one lane (|DX| <= V) and the points
+ * off the cell's column all lie on its row (and plane): stars, whose ghosts are one value per
+ * output row and side (OFFAX: does any point have DX != 0 off the row? boxes keep the overlap) */
+#define SSAM__OFFAX2(I, DX, DY) || ((DX) != 0 && (DY) != 0)
+#define SSAM__OFFAX3(I, DX, DY, DZ) || ((DX) != 0 && ((DY) != 0 || (DZ) != 0))
+#define SSAM__STENCIL_GH(V, XLO, XHI, OFFAX) (SSAM_STENCIL_QL(V, XLO) <= 1 && SSAM_STENCIL_QR(V, XHI) <= 1 && !(OFFAX))
+/* the columns a warp produces in the kernels here (32 V with ghosts, else SSAM_STENCIL_STEP) */
+#define SSAM__STENCIL_WSTEP(V, XLO, XHI, OFFAX)                                                              \
+    (SSAM__STENCIL_GH(V, XLO, XHI, OFFAX) ? 32 * (V) : SSAM_STENCIL_STEP(V, XLO, XHI))
+
 /* one output row of a 2D stencil from the register window win[V][R] (see the usage block) */
 #define SSAM_STENCIL2D_ROW(T, V, SHAPE, XLO, XHI, YLO, out, win, p, coef)                                   \
+    SSAM__STENCIL2D_ROWG(T, V, SHAPE, XLO, XHI, YLO, out, win, win, p, coef, 0)
+
+/* one output row of a 3D stencil from win[V][NZ * R]: plane offset DZ at rows (DZ - ZLO) * R + ... */
+#define SSAM_STENCIL3D_ROW(T, V, SHAPE, XLO, XHI, YLO, ZLO, R, out, win, p, coef)                           \
+    SSAM__STENCIL3D_ROWG(T, V, SHAPE, XLO, XHI, YLO, ZLO, R, out, win, win, p, coef, 0)
+
+/* the same with the ghost-lane layout when GH is 1: gwin (same shape as win) holds lane 0's right
+ * ghost and lane 31's left ghost; every lane's outputs are complete */
+#define SSAM__STENCIL2D_ROWG(T, V, SHAPE, XLO, XHI, YLO, out, win, gwin, p, coef, GH)                       \
     do {                                                                                                    \
         enum { ssam__V = (V), ssam__ylo = (YLO) };                                                          \
         typedef char ssam__v_is_a_power_of_two[((V) > 0 && ((V) & ((V)-1)) == 0) ? 1 : -1];                \
@@ -176,11 +243,10 @@ typedef struct ssam_stencil_geom {
         const T *const ssam__cf = (coef);                                                                   \
         const int ssam__p = (p);                                                                            \
         (void)sizeof(ssam__v_is_a_power_of_two);                                                            \
-        SSAM__STENCIL_LANES(T, V, XLO, XHI, SHAPE, SSAM__ST2_PT, out)                                       \
+        SSAM__STENCIL_LANES(T, V, XLO, XHI, SHAPE, SSAM__ST2_PT, SSAM__ST2_GPT, out, GH, gwin)                        \
     } while (0)
 
-/* one output row of a 3D stencil from win[V][NZ * R]: plane offset DZ at rows (DZ - ZLO) * R + ... */
-#define SSAM_STENCIL3D_ROW(T, V, SHAPE, XLO, XHI, YLO, ZLO, R, out, win, p, coef)                           \
+#define SSAM__STENCIL3D_ROWG(T, V, SHAPE, XLO, XHI, YLO, ZLO, R, out, win, gwin, p, coef, GH)               \
     do {                                                                                                    \
         enum { ssam__V = (V), ssam__ylo = (YLO), ssam__zlo = (ZLO), ssam__R = (R) };                        \
         typedef char ssam__v_is_a_power_of_two[((V) > 0 && ((V) & ((V)-1)) == 0) ? 1 : -1];                \
@@ -188,7 +254,7 @@ typedef struct ssam_stencil_geom {
         const T *const ssam__cf = (coef);                                                                   \
         const int ssam__p = (p);                                                                            \
         (void)sizeof(ssam__v_is_a_power_of_two);                                                            \
-        SSAM__STENCIL_LANES(T, V, XLO, XHI, SHAPE, SSAM__ST3_PT, out)                                       \
+        SSAM__STENCIL_LANES(T, V, XLO, XHI, SHAPE, SSAM__ST3_PT, SSAM__ST3_GPT, out, GH, gwin)                        \
     } while (0)
 
 /* store one lane's V outputs of row y (Dirichlet: cells whose stencil leaves the domain keep own[k]) */
@@ -216,11 +282,13 @@ static inline int ssam__stencil_ncoef(const int *idx, int n)
 }
 
 /* 0 or an SSAM_E* code; fills g and the grid.  dims 2 or 3; step = columns per warp; wy = output
- * rows per block (3D) or 0 (2D); tab = the shared-memory table's fixed part (ints) */
+ * rows per block (3D) or 0 (2D); nzw = planes the stencil spans (3D); kern the kernel, whose
+ * resident blocks per SM are queried once per device into occ[2] (device + 1, blocks) */
 static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, int ncoef, size_t es, int V,
-                                        int step, int B, int P, int wy, int nzw, ssam_stencil_geom *g, dim3 *grid)
+                                        int step, int B, int P, int wy, int nzw, ssam_stencil_geom *g, dim3 *grid,
+                                        const void *kern, int *occ)
 {
-    long long gx, gy, gz = 1, span;
+    long long gx, gy, gz = 1, span, resident;
     int dev = 0, sms = 132;
     if (!a || !a->src || !a->dst || !a->coef) return SSAM_ENULL;
     if (a->nx <= 0 || a->ny <= 0) return SSAM_ESIZE;
@@ -243,29 +311,46 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
     g->vst = ssam_vec_ok(a->dst, g->pitch, V) && (dims == 2 || g->plane % V == 0);
     if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
         return SSAM_ECUDA;
+    if (occ[0] != dev + 1) {
+        int n = 0;
+        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kern, B, 0) != cudaSuccess) return SSAM_ECUDA;
+        occ[1] = n > 0 ? n : 1;
+        occ[0] = dev + 1;
+    }
+    resident = (long long)occ[1] * sms; /* blocks the GPU holds at once */
     if (dims == 2) {
-        /* column strips of B/32 warps; rows in segments so that the grid holds ~48 warps per SM */
+        /* column strips of B/32 warps; rows in segments so that the grid is at most two full waves
+         * of resident blocks (no partial last wave) */
         long long warps_x = (a->nx + step - 1) / step, want;
         gx = (warps_x + B / 32 - 1) / (B / 32);
-        want = (48LL * sms + warps_x - 1) / warps_x;
+        want = 2 * resident / gx;
         if (want < 1) want = 1;
         g->seg = (int)((a->ny + want - 1) / want);
         if (g->seg > 4096) g->seg = 4096;
         g->seg = (g->seg + P - 1) / P * P;
         gy = (a->ny + g->seg - 1) / g->seg;
     } else {
-        /* column strips x (wy rows per block) tiles, planes in segments of >= 8 (the halo costs
-         * NZ - 1 planes per segment) so that the grid holds ~48 warps per SM */
-        long long tiles, want;
+        /* column strips x (wy rows per block) tiles, planes in segments of >= 8 (NZ - 1) planes.
+         * The number of segments s is chosen to fill the waves of resident blocks: the time is
+         * about waves x (seg + NZ - 1) planes, so s maximises tiles nz / (waves resident (seg + NZ - 1))
+         * (the first s wins ties: longer sweeps, fewer halo planes) */
+        long long tiles, s, best = -1;
+        const int minseg = 8 * (nzw > 1 ? nzw - 1 : 1);
+        double bscore = -1.0;
         (void)P;
         gx = (a->nx + step - 1) / step;
         gy = (a->ny + wy - 1) / wy;
         tiles = gx * gy;
-        want = (48LL * sms / (B / 32) + tiles - 1) / tiles; /* segments wanted */
-        if (want < 1) want = 1;
-        g->seg = (int)((a->nz + want - 1) / want);
-        if (g->seg < 8 * (nzw > 1 ? nzw - 1 : 1)) g->seg = 8 * (nzw > 1 ? nzw - 1 : 1);
-        if (g->seg > 4096) g->seg = 4096;
+        for (s = 1; s <= a->nz && s <= 1024; s++) {
+            const long long seg = (a->nz + s - 1) / s, nseg = (a->nz + seg - 1) / seg;
+            const long long waves = (tiles * nseg + resident - 1) / resident;
+            double score;
+            if (seg > 4096) continue;
+            if (seg < minseg && best > 0) break;
+            score = (double)tiles * a->nz / ((double)waves * resident * (double)(seg + nzw - 1));
+            if (score > bscore * 1.0001) { bscore = score; best = seg; }
+        }
+        g->seg = (int)(best > 0 ? best : 4096);
         gz = (a->nz + g->seg - 1) / g->seg;
     }
     if (gx > 2147483647LL || gy > 65535 || gz > 65535) return SSAM_ESIZE;
@@ -275,6 +360,18 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
     return SSAM_SUCCESS;
 }
 
+/* the ghost lanes' window (GH layout): rows NR from the row table, scalar loads (so only the
+ * elements the shape reads survive), the other lanes' copies zeroed (no merge with old values) */
+#define SSAM__STENCIL_GLOAD(T, V, gw, r0, NR, src, pitch, gx, gcx, glane, rows)                             \
+    do {                                                                                                    \
+        if (glane)                                                                                          \
+            SSAM_REGCACHE_ROWS(T, V, gw, r0, NR, src, pitch, gx, gcx, 0, rows, (T)0);                       \
+        else                                                                                                \
+            _Pragma("unroll") for (int ssam__j = 0; ssam__j < (V); ssam__j++)                              \
+                _Pragma("unroll") for (int ssam__r = 0; ssam__r < (NR); ssam__r++)                         \
+                    (gw)[ssam__j][(r0) + ssam__r] = (T)0;                                                   \
+    } while (0)
+
 /* ---- the 2D kernel body ---------------------------------------------------------------------- */
 /* A warp owns STEP output columns and the rows [Ys, Ye) of one segment; it keeps a window of
  * P + NY - 1 rows x 32V columns in registers, loading each input row once (prefetching the next P
@@ -283,7 +380,10 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
     do {                                                                                                    \
         enum {                                                                                              \
             V = SSAM_STENCIL_V(T), NY = (YHI) - (YLO) + 1, R = (P) + NY - 1, QL = SSAM_STENCIL_QL(V, XLO), \
-            QR = SSAM_STENCIL_QR(V, XHI), STEP = SSAM_STENCIL_STEP(V, XLO, XHI)                             \
+            QR = SSAM_STENCIL_QR(V, XHI), OFFAX = (0 SHAPE(SSAM__OFFAX2)),                                  \
+            GH = SSAM__STENCIL_GH(V, XLO, XHI, OFFAX), STEP = SSAM__STENCIL_WSTEP(V, XLO, XHI, OFFAX),      \
+            LOFF = GH ? 0 : QL,                                                                             \
+            GW = (XHI) > -(XLO) ? ((XHI) > 1 ? (XHI) : 1) : -(XLO) /* ghost columns (<= V with GH) */        \
         };                                                                                                  \
         extern __shared__ int ssam__rowtab[];                                                               \
         const int bmode = (g).periodic ? SSAM_BORDER_WRAP : SSAM_BORDER_NEAREST;                            \
@@ -295,22 +395,31 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
         const int lane = threadIdx.x & 31;                                                                  \
         const int X0 = (blockIdx.x * ((B) / 32) + (threadIdx.x >> 5)) * STEP;                               \
         if (X0 >= (g).nx) return; /* whole warps only: the shuffles need every lane */                     \
-        const int x = X0 + V * (lane - QL);                                                                 \
-        const int store = lane >= QL && lane < 32 - QR;                                                     \
-        int cx[V], in, colin = 0;                                                                           \
-        T data[V][R], nxt[V][P], out[V], own[V];                                                            \
+        const int x = X0 + V * (lane - LOFF);                                                               \
+        const int store = GH || (lane >= QL && lane < 32 - QR);                                             \
+        const int glane = GH && ((lane == 0 && QR > 0) || (lane == 31 && QL > 0));                         \
+        int cx[V], in, colin = 0, gcx[GW];                                                                   \
+        T data[V][R], nxt[V][P], out[V], own[V], gdata[V][R], gnxt[V][R];                                    \
         SSAM_REGCACHE_COLUMNS(V, cx, in, x, (g).nx, bmode, (g).vld);                                        \
+        _Pragma("unroll") for (int j = 0; j < GW; j++) /* ghosts: scalar loads of the elements needed */    \
+            gcx[j] = ssam_border_index((lane == 0 ? X0 + 32 * V : X0 + (XLO)) + j, (g).nx, bmode);          \
         _Pragma("unroll") for (int k = 0; k < V; k++) colin |=                                              \
             ((g).periodic || (x + k + (XLO) >= 0 && x + k + (XHI) < (g).nx)) << k;                          \
         if (NY > 1) SSAM_REGCACHE_ROWS(T, V, data, 0, NY - 1, src, (g).pitch, x, cx, in, ssam__rowtab, (T)0); \
         SSAM_REGCACHE_ROWS(T, V, nxt, 0, P, src, (g).pitch, x, cx, in, ssam__rowtab + NY - 1, (T)0);       \
+        SSAM__STENCIL_GLOAD(T, GW, gnxt, 0, R, src, (g).pitch, lane == 0 ? X0 + 32 * V : X0 + (XLO), gcx, glane, \
+                            ssam__rowtab);                                                                  \
         _Pragma("unroll 1") for (int y0 = Ys; y0 < Ye; y0 += (P)) {                                         \
             _Pragma("unroll") for (int r = 0; r < (P); r++)                                                 \
                 _Pragma("unroll") for (int j = 0; j < V; j++) data[j][NY - 1 + r] = nxt[j][r];              \
             SSAM_REGCACHE_ROWS(T, V, nxt, 0, P, src, (g).pitch, x, cx, in,                                  \
                                ssam__rowtab + (y0 - Ys) + NY - 1 + (P), (T)0);                              \
+            _Pragma("unroll") for (int j = 0; j < GW; j++)                                                  \
+                _Pragma("unroll") for (int r = 0; r < R; r++) gdata[j][r] = gnxt[j][r];                     \
+            SSAM__STENCIL_GLOAD(T, GW, gnxt, 0, R, src, (g).pitch, lane == 0 ? X0 + 32 * V : X0 + (XLO), gcx, glane, \
+                                ssam__rowtab + (y0 - Ys) + (P));                                            \
             _Pragma("unroll") for (int p = 0; p < (P); p++) {                                               \
-                SSAM_STENCIL2D_ROW(T, V, SHAPE, XLO, XHI, YLO, out, data, p, cf);                           \
+                SSAM__STENCIL2D_ROWG(T, V, SHAPE, XLO, XHI, YLO, out, data, gdata, p, cf, GH);              \
                 const int y = y0 + p;                                                                       \
                 if (y < Ye && store) {                                                                      \
                     const int rowin = (g).periodic || (y + (YLO) >= 0 && y + (YHI) < (g).ny);               \
@@ -331,8 +440,10 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
     do {                                                                                                    \
         enum {                                                                                              \
             V = SSAM_STENCIL_V(T), NY = (YHI) - (YLO) + 1, NZ = (ZHI) - (ZLO) + 1, R = (P) + NY - 1,       \
-            QL = SSAM_STENCIL_QL(V, XLO), QR = SSAM_STENCIL_QR(V, XHI), STEP = SSAM_STENCIL_STEP(V, XLO, XHI), \
-            WY = (B) / 32                                                                                   \
+            QL = SSAM_STENCIL_QL(V, XLO), QR = SSAM_STENCIL_QR(V, XHI), OFFAX = (0 SHAPE(SSAM__OFFAX3)),    \
+            GH = SSAM__STENCIL_GH(V, XLO, XHI, OFFAX), STEP = SSAM__STENCIL_WSTEP(V, XLO, XHI, OFFAX),      \
+            LOFF = GH ? 0 : QL, WY = (B) / 32,                                                              \
+            GW = (XHI) > -(XLO) ? ((XHI) > 1 ? (XHI) : 1) : -(XLO) /* ghost columns (<= V with GH) */        \
         };                                                                                                  \
         extern __shared__ int ssam__tab3[];                                                                 \
         int *const rowt = ssam__tab3, *const plt = ssam__tab3 + WY * (P) + NY - 1;                         \
@@ -348,12 +459,17 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
         const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5;                                          \
         const int yw = Yb + wid * (P);                                                                      \
         if (yw >= (g).ny) return; /* whole warps only */                                                    \
-        const int x = blockIdx.x * STEP + V * (lane - QL);                                                  \
-        const int store = lane >= QL && lane < 32 - QR;                                                     \
+        const int X0 = blockIdx.x * STEP;                                                                   \
+        const int x = X0 + V * (lane - LOFF);                                                               \
+        const int store = GH || (lane >= QL && lane < 32 - QR);                                             \
+        const int glane = GH && ((lane == 0 && QR > 0) || (lane == 31 && QL > 0));                         \
+        const int gx = lane == 0 ? X0 + 32 * V : X0 + (XLO);                                                 \
         const int *const rows = rowt + wid * (P);                                                           \
-        int cx[V], in, colin = 0;                                                                           \
-        T data[V][NZ * R], nxt[V][R], out[V], own[V];                                                       \
+        int cx[V], in, colin = 0, gcx[GW];                                                                   \
+        T data[V][NZ * R], nxt[V][R], out[V], own[V], gdata[V][NZ * R], gnxt[V][NZ * R];                           \
         SSAM_REGCACHE_COLUMNS(V, cx, in, x, (g).nx, bmode, (g).vld);                                        \
+        _Pragma("unroll") for (int j = 0; j < GW; j++) /* ghosts: scalar loads of the elements needed */    \
+            gcx[j] = ssam_border_index(gx + j, (g).nx, bmode);                                              \
         _Pragma("unroll") for (int k = 0; k < V; k++) colin |=                                              \
             ((g).periodic || (x + k + (XLO) >= 0 && x + k + (XHI) < (g).nx)) << k;                          \
         _Pragma("unroll") for (int zi = 0; zi < NZ - 1; zi++)                                               \
@@ -361,14 +477,22 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
                                cx, in, rows, (T)0);                                                         \
         SSAM_REGCACHE_ROWS(T, V, nxt, 0, R, (src) + (long long)plt[NZ - 1] * (g).plane, (g).pitch, x, cx, in, \
                            rows, (T)0);                                                                     \
+        _Pragma("unroll") for (int zi = 0; zi < NZ; zi++)                                                   \
+            SSAM__STENCIL_GLOAD(T, GW, gnxt, zi * R, R, (src) + (long long)plt[zi] * (g).plane, (g).pitch, gx, gcx, \
+                                glane, rows);                                                               \
         _Pragma("unroll 1") for (int z = Zs; z < Ze; z++) {                                                 \
             _Pragma("unroll") for (int r = 0; r < R; r++)                                                   \
                 _Pragma("unroll") for (int j = 0; j < V; j++) data[j][(NZ - 1) * R + r] = nxt[j][r];        \
             SSAM_REGCACHE_ROWS(T, V, nxt, 0, R, (src) + (long long)plt[z - Zs + NZ] * (g).plane, (g).pitch, x, \
                                cx, in, rows, (T)0);                                                         \
+            _Pragma("unroll") for (int j = 0; j < GW; j++)                                                  \
+                _Pragma("unroll") for (int r = 0; r < NZ * R; r++) gdata[j][r] = gnxt[j][r];                \
+            _Pragma("unroll") for (int zi = 0; zi < NZ; zi++)                                               \
+                SSAM__STENCIL_GLOAD(T, GW, gnxt, zi * R, R, (src) + (long long)plt[z - Zs + 1 + zi] * (g).plane, \
+                                    (g).pitch, gx, gcx, glane, rows);                                       \
             const int zin = (g).periodic || (z + (ZLO) >= 0 && z + (ZHI) < (g).nz);                         \
             _Pragma("unroll") for (int p = 0; p < (P); p++) {                                               \
-                SSAM_STENCIL3D_ROW(T, V, SHAPE, XLO, XHI, YLO, ZLO, R, out, data, p, cf);                   \
+                SSAM__STENCIL3D_ROWG(T, V, SHAPE, XLO, XHI, YLO, ZLO, R, out, data, gdata, p, cf, GH);      \
                 const int y = yw + p;                                                                       \
                 if (y < (g).ny && store) {                                                                  \
                     const int rowin = zin && ((g).periodic || (y + (YLO) >= 0 && y + (YHI) < (g).ny));      \
@@ -425,8 +549,13 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
         ssam_stencil_geom g;                                                                                \
         name##_coef cf;                                                                                     \
         dim3 grid;                                                                                          \
-        enum { V_ = SSAM_STENCIL_V(T), STEP_ = SSAM_STENCIL_STEP(V_, name##_XLO, name##_XHI) };             \
-        int rc = ssam__stencil_prepare(a, 2, name##_ncoef(), sizeof(T), V_, STEP_, B, P, 0, 1, &g, &grid);  \
+        enum {                                                                                              \
+            V_ = SSAM_STENCIL_V(T),                                                                         \
+            STEP_ = SSAM__STENCIL_WSTEP(V_, name##_XLO, name##_XHI, (0 SHAPE(SSAM__OFFAX2)))                \
+        };                                                                                                  \
+        static int occ[2] = {0, 0};                                                                         \
+        int rc = ssam__stencil_prepare(a, 2, name##_ncoef(), sizeof(T), V_, STEP_, B, P, 0, 1, &g, &grid,  \
+                                       (const void *)name##_kernel, occ);                                   \
         if (rc) return rc;                                                                                  \
         for (int i = 0; i < name##_NPTS; i++) cf.c[i] = i < a->ncoef ? ((const T *)a->coef)[i] : (T)0;     \
         name##_kernel<<<grid, B, (size_t)(g.seg + name##_YHI - name##_YLO + (P)) * sizeof(int), stream>>>( \
@@ -500,10 +629,12 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
         name##_coef cf;                                                                                     \
         dim3 grid;                                                                                          \
         enum {                                                                                              \
-            V_ = SSAM_STENCIL_V(T), STEP_ = SSAM_STENCIL_STEP(V_, name##_XLO, name##_XHI),                  \
+            V_ = SSAM_STENCIL_V(T), STEP_ = SSAM__STENCIL_WSTEP(V_, name##_XLO, name##_XHI, (0 SHAPE(SSAM__OFFAX3))), \
             NY_ = name##_YHI - name##_YLO + 1, NZ_ = name##_ZHI - name##_ZLO + 1, WYP_ = (B) / 32 * (P)     \
         };                                                                                                  \
-        int rc = ssam__stencil_prepare(a, 3, name##_ncoef(), sizeof(T), V_, STEP_, B, P, WYP_, NZ_, &g, &grid); \
+        static int occ[2] = {0, 0};                                                                         \
+        int rc = ssam__stencil_prepare(a, 3, name##_ncoef(), sizeof(T), V_, STEP_, B, P, WYP_, NZ_, &g, &grid, \
+                                       (const void *)name##_kernel, occ);                                   \
         if (rc) return rc;                                                                                  \
         for (int i = 0; i < name##_NPTS; i++) cf.c[i] = i < a->ncoef ? ((const T *)a->coef)[i] : (T)0;     \
         name##_kernel<<<grid, B, (size_t)(WYP_ + NY_ - 1 + g.seg + NZ_) * sizeof(int), stream>>>(          \

@@ -437,6 +437,40 @@ static void test_repeat(int light)
     CHECK(memcmp(x1, x2, 8 * n) == 0, "x differs between runs");
     perks_cg_plan_free(&p);
     case_end();
+    /* the two barriers sum the partials in the same order: the same bits (the default is grid.sync) */
+    for (int gs = 0; gs < 2; gs++) {
+        perks_cg_result r3 = {0, 0, 0, 0};
+        case_begin(gs ? "perks cg: sum_barrier = 1 (perks_sum_barrier) gives the bits of grid.sync"
+                      : "perks cg: perks_sum_barrier with the block counts 1..5 and 61, twice per plan");
+        o = perks_cg_defaults();
+        o.sum_barrier = 1;
+        if (gs) {
+            CHECK(cg64_plan(&p, n, A.nnz, d.rp, d.ci, (double *)d.va, &o) == 0, "plan");
+            CUDA_OK(cudaMemset(dx, 0xff, 8 * n));
+            CHECK(perks_cg_run(&p, db, dx, 0) == 0, "run");
+            perks_cg_wait(&p, &r3);
+            CUDA_OK(cudaMemcpy(x2, dx, 8 * n, cudaMemcpyDeviceToHost));
+            CHECK(r3.status == 0 && r3.iterations == r1.iterations && r3.rel_residual == r1.rel_residual,
+                  "sum_barrier: %d iterations (%d), residual %g (%g)", r3.iterations, r1.iterations, r3.rel_residual,
+                  r1.rel_residual);
+            CHECK(memcmp(x1, x2, 8 * n) == 0, "sum_barrier: x differs from grid.sync");
+            perks_cg_plan_free(&p);
+        } else {
+            static const int gl[] = {1, 2, 3, 4, 5, 61};
+            for (int g = 0; g < 6; g++) {
+                o.blocks = gl[g];
+                CHECK(cg64_plan(&p, n, A.nnz, d.rp, d.ci, (double *)d.va, &o) == 0, "plan");
+                CHECK(perks_cg_run(&p, db, dx, 0) == 0, "run");
+                /* a second run on the same plan: the barrier's counter must be back at 0 */
+                CHECK(perks_cg_run(&p, db, dx, 0) == 0, "run");
+                perks_cg_wait(&p, &r3);
+                CHECK(r3.status == 0 && abs(r3.iterations - r1.iterations) <= 2 + r1.iterations / 50,
+                      "%d blocks: status %d, %d iterations (%d)", gl[g], r3.status, r3.iterations, r1.iterations);
+                perks_cg_plan_free(&p);
+            }
+        }
+        case_end();
+    }
     cudaFree(db), cudaFree(dx);
     free(b), free(x1), free(x2);
     dev_free(&d);

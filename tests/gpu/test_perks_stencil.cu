@@ -1,5 +1,5 @@
 /* tests/gpu/test_perks_stencil.cu -- perks/stencil.cuh: after N steps (1, 2, 7, 100) the persistent
- * kernel equals the non-persistent step of the same generator bit for bit, and both match a CPU
+ * kernels (resident and streaming) equal the non-persistent step of the same generator bit for bit, and both match a CPU
  * reference in double (fp32 < 1e-5, fp64 < 1e-12 relative); every cache mode (none, smem, reg, mix);
  * fully, partially and not cached domains (the plan's cached fraction is checked to be 1, in (0, 1)
  * and 0); ragged sizes (not multiples of the tile, 1x1, narrower than the stencil); outputs poisoned
@@ -19,6 +19,8 @@ PERKS_STENCIL2D_DEFINE(f5, float, PERKS_SHAPE_STAR2D_R1, 256, 8, 32)
 PERKS_STENCIL2D_DEFINE(f13, float, PERKS_SHAPE_STAR2D_R3, 64, 8, 16)
 PERKS_STENCIL2D_DEFINE(f9box, float, PERKS_SHAPE_BOX2D_R1, 64, 4, 0)
 PERKS_STENCIL2D_DEFINE(d25, double, PERKS_SHAPE_BOX2D_R2, 128, 4, 8)
+/* RC < r: the resident kernel's chunk grows to r rows */
+PERKS_STENCIL2D_DEFINE(f13s, float, PERKS_SHAPE_STAR2D_R3, 64, 2, 0)
 #ifdef TEST_HAVE_SSAM_SHAPES
 /* the same list format: an ssam catalogue shape used unchanged */
 PERKS_STENCIL2D_DEFINE(fss9, float, SSAM_SHAPE_STAR2D_R2, 64, 8, 8)
@@ -31,6 +33,7 @@ static const int pts_f5[][3] = {PERKS_SHAPE_STAR2D_R1(PT)};
 static const int pts_f13[][3] = {PERKS_SHAPE_STAR2D_R3(PT)};
 static const int pts_f9box[][3] = {PERKS_SHAPE_BOX2D_R1(PT)};
 static const int pts_d25[][3] = {PERKS_SHAPE_BOX2D_R2(PT)};
+static const int pts_f13s[][3] = {PERKS_SHAPE_STAR2D_R3(PT)};
 #ifdef TEST_HAVE_SSAM_SHAPES
 static const int pts_fss9[][3] = {SSAM_SHAPE_STAR2D_R2(PT)};
 #endif
@@ -45,7 +48,7 @@ typedef struct kern {
 #define K(n, r, dbl, bx, depth) \
     {#n, n##_launch, n##_steps, n##_plan, pts_##n, (int)(sizeof pts_##n / sizeof pts_##n[0]), r, dbl, bx, depth}
 static const kern kernels[] = {
-    K(f5, 1, 0, 256, 32), K(f13, 3, 0, 64, 16), K(f9box, 1, 0, 64, 0), K(d25, 2, 1, 128, 8),
+    K(f5, 1, 0, 256, 32), K(f13, 3, 0, 64, 16), K(f9box, 1, 0, 64, 0), K(d25, 2, 1, 128, 8), K(f13s, 3, 0, 64, 0),
 #ifdef TEST_HAVE_SSAM_SHAPES
     K(fss9, 2, 0, 64, 8),
 #endif
@@ -122,18 +125,24 @@ static void run_case(const kern *k, int W, int H, int steps, int smem_rows_max, 
         CHECK(bad == 0, "baseline: %zu cells not written", bad);
         CHECK(err < (k->dbl ? 1e-12 : 1e-5), "baseline: relative error %.3g", err);
     }
-    static const char *mode[] = {"none", "smem", "reg", "mix"};
-    for (int m = 0; m < 4 && !check__failed_case; m++) {
+    /* modes 0-3 with the kernel chosen automatically (SMEM, MIX: resident where the tiles fit);
+       4, 5: SMEM and MIX on the streaming kernel */
+    static const char *mode[] = {"none", "smem", "reg", "mix", "smem/stream", "mix/stream"};
+    for (int m = 0; m < 6 && !check__failed_case; m++) {
         perks_plan p;
-        a.cache = m;
+        a.cache = m < 4 ? m : m - 3 == 1 ? PERKS_CACHE_SMEM : PERKS_CACHE_MIX;
+        a.kernel = m < 4 ? PERKS_KERNEL_AUTO : PERKS_KERNEL_STREAM;
         rc = k->plan(&a, &p);
         CHECK(rc == 0, "%s plan: %s", mode[m], perks_strerror(rc));
         if (rc) break;
         if (m == PERKS_CACHE_NONE) CHECK(p.cached_fraction == 0, "none caches %g", p.cached_fraction);
-        if (m == PERKS_CACHE_MIX && want == 2) CHECK(p.cached_fraction == 1.0, "mix: cached %g, wanted all", p.cached_fraction);
-        if (m == PERKS_CACHE_MIX && want == 1)
-            CHECK(p.cached_fraction > 0 && p.cached_fraction < 1, "mix: cached %g, wanted part", p.cached_fraction);
-        if (m == PERKS_CACHE_MIX && want == 0) CHECK(p.cached_fraction == 0, "mix: cached %g, wanted none", p.cached_fraction);
+        if (m == 0 || m == 2 || m >= 4) CHECK(!p.resident, "%s: resident kernel chosen", mode[m]);
+        if (p.resident) CHECK(p.cached_fraction == 1.0 && p.smem_rows == p.tile_len, "%s: resident plan caches %g", mode[m], p.cached_fraction);
+        if (m == PERKS_CACHE_MIX && want == 2) CHECK(p.resident, "mix: not resident (%d tiles of %d rows)", p.tiles, p.tile_len);
+        if (m == 5 && want == 2) CHECK(p.cached_fraction == 1.0, "mix: cached %g, wanted all", p.cached_fraction);
+        if ((m == PERKS_CACHE_MIX || m == 5) && want == 1)
+            CHECK(!p.resident && p.cached_fraction > 0 && p.cached_fraction < 1, "mix: cached %g, wanted part", p.cached_fraction);
+        if ((m == PERKS_CACHE_MIX || m == 5) && want == 0) CHECK(p.cached_fraction == 0, "mix: cached %g, wanted none", p.cached_fraction);
         CUDA_OK(cudaMemcpy(da, h, n * es, cudaMemcpyHostToDevice));
         CUDA_OK(cudaMemset(db, 0xff, n * es));
         if (steps == 0) CUDA_OK(cudaMemset(db, 0, n * es));
@@ -144,10 +153,11 @@ static void run_case(const kern *k, int W, int H, int steps, int smem_rows_max, 
         size_t diff = 0, first = 0;
         for (size_t i = 0; i < n; i++)
             if (memcmp((char *)hout + i * es, (char *)hbase + i * es, es)) { if (!diff) first = i; diff++; }
-        CHECK(diff == 0, "%s (cached %.3f, %d tiles of %d rows, reg %d smem %d): %zu cells differ from the "
-              "non-persistent result, first (%zu, %zu)", mode[m], p.cached_fraction, p.tiles, p.tile_len,
-              p.reg_rows, p.smem_rows, diff, first % W, first / W);
+        CHECK(diff == 0, "%s (%s, cached %.3f, %d tiles of %d rows, reg %d smem %d): %zu cells differ from the "
+              "non-persistent result, first (%zu, %zu)", mode[m], p.resident ? "resident" : "stream", p.cached_fraction,
+              p.tiles, p.tile_len, p.reg_rows, p.smem_rows, diff, first % W, first / W);
     }
+    a.kernel = 0;
     cudaFree(da);
     cudaFree(db);
     free(in); free(ref); free(h); free(hbase); free(hout);
@@ -184,7 +194,25 @@ static void test_errors(void)
     CHECK(f5_launch(&a, 0) == PERKS_ESIZE, "cache mode 4");
     a.cache = PERKS_CACHE_MIX; a.smem_rows_max = -1;
     CHECK(f5_launch(&a, 0) == PERKS_ESIZE, "smem_rows_max -1");
-    a.smem_rows_max = 0; a.blocks_per_sm = 1000;
+    a.smem_rows_max = 0; a.kernel = 3;
+    CHECK(f5_launch(&a, 0) == PERKS_ESIZE, "kernel 3");
+    a.kernel = -1;
+    CHECK(f5_plan(&a, &p) == PERKS_ESIZE, "kernel -1");
+    /* the resident kernel alone: needs a shared cache mode and tiles that fit */
+    a.kernel = PERKS_KERNEL_RESIDENT; a.cache = PERKS_CACHE_NONE;
+    CHECK(f5_launch(&a, 0) == PERKS_ESIZE, "resident kernel with cache none");
+    a.cache = PERKS_CACHE_REG;
+    CHECK(f5_plan(&a, &p) == PERKS_ESIZE, "resident kernel with cache reg");
+    a.cache = PERKS_CACHE_SMEM;
+    CHECK(f5_plan(&a, &p) == 0 && p.resident, "resident kernel on 16x16");
+    a.width = 8192; a.height = 8192;
+    CHECK(f5_plan(&a, &p) == PERKS_ERESOURCE, "resident kernel on 8192x8192");
+    CHECK(f5_launch(&a, 0) == PERKS_ERESOURCE, "resident launch on 8192x8192");
+    a.kernel = PERKS_KERNEL_AUTO;
+    CHECK(f5_plan(&a, &p) == 0 && !p.resident && p.cached_fraction < 1, "auto on 8192x8192: streaming, part cached");
+    a.width = 16; a.height = 300; a.smem_rows_max = 1; a.kernel = PERKS_KERNEL_RESIDENT; a.blocks_per_sm = 1;
+    CHECK(f5_plan(&a, &p) == PERKS_ERESOURCE, "resident kernel with smem_rows_max 1 < rows a tile");
+    a.width = 16; a.height = 16; a.kernel = 0; a.cache = PERKS_CACHE_MIX; a.smem_rows_max = 0; a.blocks_per_sm = 1000;
     CHECK(f5_launch(&a, 0) == PERKS_ESIZE, "1000 blocks per SM");
     a.blocks_per_sm = 0; a.work = db; a.work_bytes = 1;
     CHECK(f5_launch(&a, 0) == PERKS_ESIZE, "workspace too small");
@@ -248,6 +276,8 @@ int main(int argc, char **argv)
     if (!light) {
         run_case(&kernels[0], 1000, 600, 7, 0, -1, 0);
         run_case(&kernels[1], 64 * 3 + 5, 2000, 7, 0, -1, 2);
+        run_case(&kernels[0], 3000, 1500, 9, 0, -1, 0);
+        run_case(&kernels[3], 700, 500, 9, 0, -1, 0);
     }
     test_errors();
     return check_exit();

@@ -15,6 +15,9 @@
 #define USER2D_A(X) X(0, 0, 0) X(1, -1, 0) X(1, 0, -1) X(2, -2, 0) X(3, 1, 2) X(2, 3, -1)
 #define USER2D_OFF(X) X(0, 1, 1) X(1, 2, 0) X(2, 1, 3)
 #define USER3D_A(X) X(0, 0, 0, 0) X(1, 1, 0, -1) X(2, -2, 1, 0) X(1, 0, 0, 2) X(3, 0, -1, 1) X(4, 5, 0, 0)
+/* asymmetric stars (x points only on the cell's row): the ghost-lane layout with unequal sides */
+#define USER2D_STAR(X) X(0, 0, 0) X(1, -1, 0) X(2, 3, 0) X(3, 0, -2) X(1, 0, 1) X(4, 2, 0)
+#define USER3D_STAR(X) X(0, 0, 0, 0) X(1, 2, 0, 0) X(2, 0, 1, 0) X(3, 0, 0, -1) X(2, -1, 0, 0) X(4, 0, -2, 2)
 
 /* (shape, name, P) */
 #define LIST2D(X)                                                                                         \
@@ -22,13 +25,13 @@
     X(SSAM_SHAPE_STAR2D_R4, star2d_r4, 2) X(SSAM_SHAPE_STAR2D_R5, star2d_r5, 2) X(SSAM_SHAPE_STAR2D_R6, star2d_r6, 2) \
     X(SSAM_SHAPE_BOX2D_R1, box2d_r1, 4) X(SSAM_SHAPE_BOX2D_R2, box2d_r2, 2) X(SSAM_SHAPE_BOX2D_R4, box2d_r4, 1)       \
     X(SSAM_SHAPE_BOX2D_R5, box2d_r5, 1) X(SSAM_SHAPE_BOX2D_8X8, box2d_8x8, 1) X(USER2D_A, user2d_a, 3)                \
-    X(USER2D_OFF, user2d_off, 2)
+    X(USER2D_OFF, user2d_off, 2) X(USER2D_STAR, user2d_star, 3)
 /* (shape, name, P, MINB of the double kernel: 3d125pt in double needs the budget of 6 blocks of 64
  * threads, or the compiler hoists all 125 coefficients into registers and spills) */
 #define LIST3D(X)                                                                                         \
     X(SSAM_SHAPE_STAR3D_R1, star3d_r1, 2, 1) X(SSAM_SHAPE_STAR3D_R2, star3d_r2, 1, 1)                     \
     X(SSAM_SHAPE_BOX3D_R1, box3d_r1, 2, 1) X(SSAM_SHAPE_BOX3D_R2, box3d_r2, 1, 6)                         \
-    X(SSAM_SHAPE_POISSON3D_19, poisson3d_19, 2, 1) X(USER3D_A, user3d_a, 1, 1)
+    X(SSAM_SHAPE_POISSON3D_19, poisson3d_19, 2, 1) X(USER3D_A, user3d_a, 1, 1) X(USER3D_STAR, user3d_star, 2, 1)
 
 #define DEF2(S, n, P)                                                                                     \
     SSAM_STENCIL2D_DEFINE(f_##n, float, S, P, 128)                                                        \
@@ -231,6 +234,12 @@ static void test_shapes(void)
           f_user3d_a_ncoef() == 5, "user 3D");
     CHECK(SSAM_SHAPE2D_XLO(SSAM_SHAPE_2D9PT) == -2 && SSAM_SHAPE2D_NPTS(SSAM_SHAPE_2D9PT_BOX) == 9, "aliases");
     CHECK(SSAM_STENCIL_STEP(4, -1, 1) == 120 && SSAM_STENCIL_STEP(2, -6, 6) == 52, "STEP");
+    /* the kernels' layout: ghost lanes (32 V columns per warp) for stars within one lane, else overlap */
+    CHECK(SSAM__STENCIL_WSTEP(4, -1, 1, (0 SSAM_SHAPE_STAR2D_R1(SSAM__OFFAX2))) == 128 &&
+          SSAM__STENCIL_WSTEP(4, -1, 1, (0 SSAM_SHAPE_BOX2D_R1(SSAM__OFFAX2))) == 120 &&
+          SSAM__STENCIL_WSTEP(4, -5, 5, 0) == 112 && SSAM__STENCIL_WSTEP(2, -2, 2, 0) == 64 &&
+          SSAM__STENCIL_WSTEP(2, -1, 1, (0 SSAM_SHAPE_STAR3D_R1(SSAM__OFFAX3))) == 64 &&
+          SSAM__STENCIL_WSTEP(2, -1, 1, (0 SSAM_SHAPE_POISSON3D_19(SSAM__OFFAX3))) == 60, "layout");
     case_end();
 }
 

@@ -36,7 +36,9 @@ static void test_little(void)
     perks_device_h200(&d);
     /* need = 4.27e12 * 700e-9 / 132 = 22644 bytes per SM; 256 threads x 32 B = 8192 -> 3 blocks */
     k = kern(256, 64, 10240, 32, 0, 4, 256);
+    memset(&p, 0x5a, sizeof p); /* every field the plan owns gets set: resident too */
     CHECK(perks_plan_make(&p, &d, &k, 1000000, 0) == PERKS_SUCCESS, "make");
+    CHECK(p.resident == 0, "resident %d", p.resident);
     CHECK(p.blocks_per_sm == 3, "bps %d", p.blocks_per_sm);
     CHECK(p.grid == 396 && p.sms == 132 && p.block == 256, "grid %d", p.grid);
     /* 64 regs x 256 threads = 16384 regs: 4 blocks by registers; smem 11264 per block -> 20 */
