@@ -32,7 +32,9 @@
  *   PERKS_CG_NNZ_PER_LANE = 4 nonzeros per lane on average, 8 when nothing is cached: a warp per
  *   row for long rows, a lane per row for short ones).  Each lane loads PERKS_CG_UNROLL = 8 of its
  *   row's column indices and values at once (predicated), then gathers all 8, then sums them in
- *   k order: one memory latency per 8 nonzeros instead of one per nonzero.  One iteration:
+ *   k order: one memory latency per 8 nonzeros instead of one per nonzero.  When the matrix is in
+ *   shared memory (cached = 2) a plain one-nonzero-at-a-time loop is used instead (same sums in
+ *   the same order, so the same bits; faster there).  One iteration:
  *     phase A   q_i = sum_j a_ij (z_j + beta p_j),  p'_i = z_i + beta p_i,  partial p'.q
  *               -- the update p = z + beta p is evaluated inside the SpMV gather, so it needs no
  *               barrier of its own; the new p goes to the other buffer of a ping-pong pair
@@ -70,7 +72,7 @@
  *   cached = 2), two gathered vectors (z, p) and about 8 more vector accesses per row.  Registers:
  *   built for PERKS_CG_THREADS_PER_SM = 1024 threads per SM (__launch_bounds__(BLOCK, 1024 / BLOCK):
  *   at most 64 registers, no spills; define it to 512 before PERKS_CG_DEFINE for the ~100-register
- *   build).  Measured on the H200 (bench/cg, docs/perks-cg.md): 6.5-20 us per iteration for
+ *   build).  Measured on the H200 (bench/cg, docs/perks-cg.md): 6.2-16.5 us per iteration for
  *   systems that fit on chip (2-3x the cuSPARSE loop in a CUDA graph); 1.15-1.35x the graph at
  *   128^3 and 1024^2, on par at 256^3 (2.2x the bandwidth floor there).
  *   Registers are not used as a cache (the paper also caches in registers): a row count per
@@ -220,23 +222,36 @@ static __device__ __forceinline__ void perks__cg_grid_total(const double *part, 
         T s = 0, d = 0;                                                                              \
         if (lr < nr) {                                                                               \
             const int kb = RP[lr], ke = RP[lr + 1];                                                  \
-            _Pragma("unroll 1") for (int kk = kb + sl; kk < ke; kk += PERKS_CG_UNROLL * W) {         \
-                /* all column and value loads of the chunk first, then all gathers: one memory      \
-                 * latency for the chunk instead of one per nonzero; the sum keeps the k order */    \
-                int jj[PERKS_CG_UNROLL];                                                             \
-                T vv[PERKS_CG_UNROLL], gg[PERKS_CG_UNROLL];                                          \
-                _Pragma("unroll") for (int u = 0; u < PERKS_CG_UNROLL; ++u) {                        \
-                    const int k = kk + u * W;                                                        \
-                    jj[u] = k < ke ? CI[k - k0] : -1;                                                \
-                    vv[u] = k < ke ? VA[k - k0] : (T)0;                                              \
+            if (a.cache >= 2) {                                                                      \
+                /* matrix in shared memory: one nonzero at a time (the batched chunk below costs    \
+                 * more than it hides at shared-memory latency); same products, same k order.       \
+                 * unroll 2, not 4: with 4, ptxas (CUDA 13.0, sm_90) interleaves the batched loop's  \
+                 * gathers with its column loads, serializing the streamed path */                   \
+                _Pragma("unroll 2") for (int k = kb + sl; k < ke; k += W) {                          \
+                    const int j = CI[k - k0];                                                        \
+                    const T v = VA[k - k0];                                                          \
+                    s += v * (T)(GATHER);                                                            \
+                    if (j == i) d += v;                                                              \
                 }                                                                                    \
-                _Pragma("unroll") for (int u = 0; u < PERKS_CG_UNROLL; ++u) {                        \
-                    const int j = jj[u];                                                             \
-                    gg[u] = j >= 0 ? (T)(GATHER) : (T)0;                                             \
-                }                                                                                    \
-                _Pragma("unroll") for (int u = 0; u < PERKS_CG_UNROLL; ++u) {                        \
-                    if (jj[u] >= 0) s += vv[u] * gg[u];                                              \
-                    if (jj[u] == i) d += vv[u];                                                      \
+            } else {                                                                                 \
+                _Pragma("unroll 1") for (int kk = kb + sl; kk < ke; kk += PERKS_CG_UNROLL * W) {     \
+                    /* all column and value loads of the chunk first, then all gathers: one memory  \
+                     * latency for the chunk instead of one per nonzero; the sum keeps the k order */ \
+                    int jj[PERKS_CG_UNROLL];                                                         \
+                    T vv[PERKS_CG_UNROLL], gg[PERKS_CG_UNROLL];                                      \
+                    _Pragma("unroll") for (int u = 0; u < PERKS_CG_UNROLL; ++u) {                    \
+                        const int k = kk + u * W;                                                    \
+                        jj[u] = k < ke ? CI[k - k0] : -1;                                            \
+                        vv[u] = k < ke ? VA[k - k0] : (T)0;                                          \
+                    }                                                                                \
+                    _Pragma("unroll") for (int u = 0; u < PERKS_CG_UNROLL; ++u) {                    \
+                        const int j = jj[u];                                                         \
+                        gg[u] = j >= 0 ? (T)(GATHER) : (T)0;                                         \
+                    }                                                                                \
+                    _Pragma("unroll") for (int u = 0; u < PERKS_CG_UNROLL; ++u) {                    \
+                        if (jj[u] >= 0) s += vv[u] * gg[u];                                          \
+                        if (jj[u] == i) d += vv[u];                                                  \
+                    }                                                                                \
                 }                                                                                    \
             }                                                                                        \
         }                                                                                            \
