@@ -58,16 +58,7 @@ static int reps = 7;
 static FILE *json;
 static int json_rows;
 
-static int cmpd(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-static double median(double *t, int n)
-{
-    qsort(t, (size_t)n, sizeof *t, cmpd);
-    return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
-}
+static double median(double *t, int n) { return gpucheck_median(t, n); }
 
 /* host CSR of a Poisson matrix */
 static void poisson(perks_csr *A, int nx, int ny, int nz)

@@ -105,36 +105,9 @@ static int reps = 20;
 static FILE *json;
 static int json_rows;
 
-static int cmpd(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* median ms of a launch sequence given as a callback with a rotating set index */
-typedef void (*run_fn)(void *ctx, int set);
-static double time_it(run_fn f, void *ctx)
-{
-    cudaEvent_t a, b;
-    double t[256];
-    int n = reps < 256 ? reps : 256;
-    CUDA_DIE(cudaEventCreate(&a));
-    CUDA_DIE(cudaEventCreate(&b));
-    for (int i = -3; i < n; i++) {
-        CUDA_DIE(cudaEventRecord(a));
-        f(ctx, (i + 3) & 1);
-        CUDA_DIE(cudaEventRecord(b));
-        CUDA_DIE(cudaEventSynchronize(b));
-        CUDA_DIE(cudaGetLastError());
-        float ms;
-        CUDA_DIE(cudaEventElapsedTime(&ms, a, b));
-        if (i >= 0) t[i] = ms;
-    }
-    cudaEventDestroy(a);
-    cudaEventDestroy(b);
-    qsort(t, (size_t)n, sizeof *t, cmpd);
-    return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
-}
+typedef gpucheck_run_fn run_fn;
+static double time_it(run_fn f, void *ctx) { return gpucheck_time_ms(f, ctx, 3, reps); }
 
 typedef struct ctx {
     const entry *e;

@@ -79,12 +79,6 @@ typedef struct { int q, s; plain_fn run; } plain_entry;
 static const plain_entry plains[] = {SHAPES(PLAIN_ENT)};
 
 static int reps = 20;
-static int cmpd(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 typedef struct {
     const entry *e; /* NULL: the plain kernel */
     int q, s;
@@ -104,28 +98,8 @@ static void run(ctx *c, int set)
     }
 }
 
-static double time_it(ctx *c)
-{
-    cudaEvent_t a, b;
-    double t[256];
-    int n = reps < 256 ? reps : 256;
-    CUDA_DIE(cudaEventCreate(&a));
-    CUDA_DIE(cudaEventCreate(&b));
-    for (int i = -3; i < n; i++) {
-        CUDA_DIE(cudaEventRecord(a));
-        run(c, (i + 3) & 1);
-        CUDA_DIE(cudaEventRecord(b));
-        CUDA_DIE(cudaEventSynchronize(b));
-        CUDA_DIE(cudaGetLastError());
-        float ms;
-        CUDA_DIE(cudaEventElapsedTime(&ms, a, b));
-        if (i >= 0) t[i] = ms;
-    }
-    cudaEventDestroy(a);
-    cudaEventDestroy(b);
-    qsort(t, (size_t)n, sizeof *t, cmpd);
-    return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
-}
+static void run_set(void *c, int set) { run((ctx *)c, set); }
+static double time_it(ctx *c) { return gpucheck_time_ms(run_set, c, 3, reps); }
 
 int main(int argc, char **argv)
 {

@@ -116,12 +116,6 @@ static FILE *json;
 static int json_rows;
 static cublasHandle_t blas;
 
-static int cmpd(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 typedef struct ctx {
     int m, n, dim, dbl, own, tc, sd; /* sd: 1 small-dim, 2 with the polynomial, 3 three blocks/SM */
     double h;
@@ -203,8 +197,7 @@ static double time_it(void (*f)(ctx *), ctx *c)
     }
     cudaEventDestroy(a);
     cudaEventDestroy(b);
-    qsort(t, (size_t)n, sizeof *t, cmpd);
-    return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+    return gpucheck_median(t, n);
 }
 
 static double vdiff(const void *x, const void *y, size_t n, int dbl)

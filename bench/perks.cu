@@ -101,12 +101,6 @@ static int reps = 7;
 static FILE *json;
 static int json_rows;
 
-static int cmpd(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 typedef struct run_ctx {
     const entry *e;
     perks_stencil2d_args a;
@@ -172,8 +166,7 @@ static double time_ms(run_ctx *c)
     }
     cudaEventDestroy(e0);
     cudaEventDestroy(e1);
-    qsort(t, (size_t)n, sizeof *t, cmpd);
-    return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+    return gpucheck_median(t, n);
 }
 
 /* the tallest height (width W) that the resident kernel holds (the plan's blocks per SM) */
@@ -247,8 +240,7 @@ int main(int argc, char **argv)
                     CUDA_DIE(cudaEventElapsedTime(&f, e0, e1));
                     if (i >= 0) t[i] = f;
                 }
-                qsort(t, 9, sizeof *t, cmpd);
-                ms[j] = t[4];
+                ms[j] = gpucheck_median(t, 9);
                 cudaEventDestroy(e0);
                 cudaEventDestroy(e1);
             }

@@ -197,12 +197,6 @@ static int reps = 20;
 static FILE *json;
 static int json_rows;
 
-static int cmpd(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 typedef struct ctx {
     const entry *e;
     int nx, ny, nz;
@@ -253,8 +247,7 @@ static double time_it(run_fn f, ctx *c)
     }
     cudaEventDestroy(a);
     cudaEventDestroy(b);
-    qsort(t, (size_t)n, sizeof *t, cmpd);
-    return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+    return gpucheck_median(t, n);
 }
 
 static void report(const char *impl, const ctx *c, double ms, double check)

@@ -74,4 +74,42 @@ static inline FILE *gpucheck_json_open(const char *path, const char *bench, cons
             date, reps);
     return f;
 }
+static inline int gpucheck__cmpd(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* the median of t[0..n) (sorts t) */
+static inline double gpucheck_median(double *t, int n)
+{
+    qsort(t, (size_t)n, sizeof *t, gpucheck__cmpd);
+    return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+}
+
+/* Median milliseconds of `reps` (at most 256) timed calls of run(ctx, set) after `warm` untimed
+ * ones, each timed alone with CUDA events on the default stream; set alternates 0, 1, 0, ... over
+ * all calls, for benchmarks that rotate two sets of buffers. */
+typedef void (*gpucheck_run_fn)(void *ctx, int set);
+static inline double gpucheck_time_ms(gpucheck_run_fn run, void *ctx, int warm, int reps)
+{
+    cudaEvent_t a, b;
+    double t[256];
+    int n = reps < 256 ? reps : 256;
+    CUDA_DIE(cudaEventCreate(&a));
+    CUDA_DIE(cudaEventCreate(&b));
+    for (int i = -warm; i < n; i++) {
+        float ms;
+        CUDA_DIE(cudaEventRecord(a));
+        run(ctx, (i + warm) & 1);
+        CUDA_DIE(cudaEventRecord(b));
+        CUDA_DIE(cudaEventSynchronize(b));
+        CUDA_DIE(cudaGetLastError());
+        CUDA_DIE(cudaEventElapsedTime(&ms, a, b));
+        if (i >= 0) t[i] = ms;
+    }
+    cudaEventDestroy(a);
+    cudaEventDestroy(b);
+    return gpucheck_median(t, n);
+}
 #endif
