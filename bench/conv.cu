@@ -192,22 +192,7 @@ static void report(const char *impl, const entry *e, int S, double ms, double ch
 }
 
 /* relative difference of two device images (as float or double) */
-static double compare(const void *a, const void *b, size_t n, int dbl)
-{
-    size_t es = dbl ? 8 : 4;
-    char *x = (char *)malloc(n * es), *y = (char *)malloc(n * es);
-    CUDA_DIE(cudaMemcpy(x, a, n * es, cudaMemcpyDeviceToHost));
-    CUDA_DIE(cudaMemcpy(y, b, n * es, cudaMemcpyDeviceToHost));
-    double num = 0, den = 0;
-    for (size_t i = 0; i < n; i++) {
-        double u = dbl ? ((double *)x)[i] : ((float *)x)[i], v = dbl ? ((double *)y)[i] : ((float *)y)[i];
-        num += (u - v) * (u - v);
-        den += v * v;
-    }
-    free(x);
-    free(y);
-    return den > 0 ? sqrt(num / den) : sqrt(num);
-}
+#define compare gpucheck_devdiff
 
 int main(int argc, char **argv)
 {

@@ -200,22 +200,7 @@ static double time_it(void (*f)(ctx *), ctx *c)
     return gpucheck_median(t, n);
 }
 
-static double vdiff(const void *x, const void *y, size_t n, int dbl)
-{
-    size_t es = dbl ? 8 : 4;
-    char *p = (char *)malloc(n * es), *q = (char *)malloc(n * es);
-    CUDA_DIE(cudaMemcpy(p, x, n * es, cudaMemcpyDeviceToHost));
-    CUDA_DIE(cudaMemcpy(q, y, n * es, cudaMemcpyDeviceToHost));
-    double num = 0, den = 0;
-    for (size_t i = 0; i < n; i++) {
-        double u = dbl ? ((double *)p)[i] : ((float *)p)[i], v = dbl ? ((double *)q)[i] : ((float *)q)[i];
-        num += (u - v) * (u - v);
-        den += v * v;
-    }
-    free(p);
-    free(q);
-    return den > 0 ? sqrt(num / den) : sqrt(num);
-}
+#define vdiff gpucheck_devdiff
 
 static void report(const ctx *c, const char *impl, double ms, double base_ms, double diff)
 {

@@ -270,22 +270,7 @@ static void report(const char *impl, const ctx *c, double ms, double check)
                 e->B, e->minb, c->nx, ms, cells / ms / 1e6, floor_ms, fl_mem > fl_fma ? "mem" : "fma", 100 * floor_ms / ms);
 }
 
-static double compare(const void *a, const void *b, size_t n, int dbl)
-{
-    size_t es = dbl ? 8 : 4;
-    char *x = (char *)malloc(n * es), *y = (char *)malloc(n * es);
-    CUDA_DIE(cudaMemcpy(x, a, n * es, cudaMemcpyDeviceToHost));
-    CUDA_DIE(cudaMemcpy(y, b, n * es, cudaMemcpyDeviceToHost));
-    double num = 0, den = 0;
-    for (size_t i = 0; i < n; i++) {
-        double u = dbl ? ((double *)x)[i] : ((float *)x)[i], v = dbl ? ((double *)y)[i] : ((float *)y)[i];
-        num += (u - v) * (u - v);
-        den += v * v;
-    }
-    free(x);
-    free(y);
-    return den > 0 ? sqrt(num / den) : sqrt(num);
-}
+#define compare gpucheck_devdiff
 
 /* random input in [-1, 1) on the device (a hash of the index and a seed) */
 __global__ void fill(void *p, size_t n, int dbl, unsigned seed)

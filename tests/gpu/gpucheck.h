@@ -112,4 +112,22 @@ static inline double gpucheck_time_ms(gpucheck_run_fn run, void *ctx, int warm, 
     cudaEventDestroy(b);
     return gpucheck_median(t, n);
 }
+/* ||a - b|| / ||b|| of two device arrays of n floats (dbl 0) or doubles (dbl 1); ||a - b|| when b is 0 */
+static inline double gpucheck_devdiff(const void *a, const void *b, size_t n, int dbl)
+{
+    size_t es = dbl ? 8 : 4;
+    char *x = (char *)malloc(n * es), *y = (char *)malloc(n * es);
+    double num = 0, den = 0;
+    if (!x || !y) { fprintf(stderr, "gpucheck_devdiff: out of memory\n"); exit(1); }
+    CUDA_DIE(cudaMemcpy(x, a, n * es, cudaMemcpyDeviceToHost));
+    CUDA_DIE(cudaMemcpy(y, b, n * es, cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < n; i++) {
+        double u = dbl ? ((double *)x)[i] : ((float *)x)[i], v = dbl ? ((double *)y)[i] : ((float *)y)[i];
+        num += (u - v) * (u - v);
+        den += v * v;
+    }
+    free(x);
+    free(y);
+    return den > 0 ? sqrt(num / den) : sqrt(num);
+}
 #endif
