@@ -134,11 +134,10 @@ int main(int argc, char **argv)
     printf("%-6s %4s %2s %10s %9s %9s %7s %7s %6s %9s %8s\n", "design", "taps", "S", "ms", "GOut/s", "floor ms",
            "%floor", "xplain", "steps", "lane use", "maxdiff");
     const size_t ne = sizeof entries / sizeof *entries;
-    for (size_t i = 0; i <= ne; i++) {
+    double plain_ms = 0;
+    for (size_t i = 0; i < ne; i++) {
         /* before each shape's six designs, the plain kernel of that shape */
-        const entry *e = i < ne ? &entries[i] : NULL;
-        static double plain_ms;
-        if (i == ne) break;
+        const entry *e = &entries[i];
         if (i % 6 == 0) {
             c.e = NULL;
             c.q = e->q; c.s = e->s;

@@ -89,14 +89,8 @@
 #define SSAM_STENCIL_DIRICHLET 0
 #define SSAM_STENCIL_PERIODIC 1
 
-/* src and dst overlap (base.cuh defines it; kept for a stencil.cuh vendored with an older base.cuh) */
-#ifndef SSAM_EOVERLAP
-#define SSAM_EOVERLAP 8
-#endif
-
 static inline const char *ssam_stencil_strerror(int rc)
 {
-    if (rc == SSAM_EOVERLAP) return "ssam: src and dst overlap";
     if (rc == SSAM_EBORDER) return "ssam: unknown boundary (SSAM_STENCIL_DIRICHLET or SSAM_STENCIL_PERIODIC)";
     if (rc == SSAM_EFILTER) return "ssam: ncoef differs from the stencil's number of coefficients";
     return ssam_strerror(rc);
@@ -572,7 +566,7 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
     {                                                                                                       \
         ssam_stencil_args b;                                                                                \
         int rc;                                                                                             \
-        if (!a || !result) return SSAM_ENULL;                                                               \
+        if (!a || !result || !a->src || !a->dst || !a->coef) return SSAM_ENULL;                             \
         if (steps < 0) return SSAM_ESIZE;                                                                   \
         b = *a;                                                                                             \
         for (int s = 0; s < steps; s++) {                                                                   \
@@ -581,7 +575,6 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
             b.src = b.dst;                                                                                  \
             b.dst = (void *)(s % 2 == 0 ? a->src : a->dst);                                                 \
         }                                                                                                   \
-        if (!a->src || !a->dst || !a->coef) return SSAM_ENULL;                                              \
         *result = (void *)b.src;                                                                            \
         return SSAM_SUCCESS;                                                                                \
     }
