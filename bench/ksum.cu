@@ -1,6 +1,9 @@
 /* bench/ksum.cu -- fused Gaussian kernel summation against its unfused peers in the same run:
- *   fused       KSUM_DEFINE(..., KSUM_GAUSS): one kernel (plus the norm pre-pass), atomic mode
+ *   fused       KSUM_DEFINE(..., KSUM_GAUSS): one kernel (plus the norm pre-pass), atomic mode; float is
+ *               the staged path (KSUM_DEFINE_F32: cp.async stages, targets resident for dim <= 128)
  *   fused-det   the same, KSUM_DETERMINISTIC (one block per 128 targets, plain stores)
+ *   fused-v1    float: the generic register-staged kernel (KSUM_DEFINE_EX 8 x 8), for comparison
+ *   tf32-v1     the earlier tensor-core kernel (KSUM_DEFINE_TF32_V1, one pass), for comparison
  *   cublas      the paper's cuBLAS-Unfused: cuBLAS SGEMM/DGEMM C = A B^T (m x n in memory), a norm
  *               kernel, an exp kernel K = exp(-(|a|^2 + |b|^2 - 2C) / 2h^2) in place, cuBLAS GEMV
  *   tf32        ksum/tc.cuh, dot products on TF32 tensor cores (dim >= 16, float), and 3xtf32 (the
@@ -16,7 +19,8 @@
  * ms is the median of --reps runs after 3 warm-ups (CUDA events).  Floors: FMA = pairs (dim + 5) / peak
  * FMA rate (FP32 33.5 T/s, FP64 17 T/s: the dot product, distance, clamp, weight), exp = pairs / 4.18 T/s
  * (MUFU.EX2, 16 per SM per clock; float only); %floor = the larger floor / ms.  Each fused result is
- * compared with cuBLAS-Unfused (relative 2-norm difference of v).
+ * compared with cuBLAS-Unfused (relative 2-norm difference of v).  First, a plain cuBLAS SGEMM 8192^3
+ * (2048^3 with --light) prints the FP32 FMA rate this GPU reaches, beside the 33.5 T floor rate.
  * usage: ksum [--json PATH] [--reps N] [--light] [--only-fused] [--dim D]   (--dim: only shapes of that dim) */
 #include <math.h>
 #include <stdio.h>
@@ -34,10 +38,12 @@
 #define FMA64 17e12
 #define EXPRATE 4.18e12
 
-KSUM_DEFINE(bench_gauss_f32, float, KSUM_GAUSS)
+KSUM_DEFINE(bench_gauss_f32, float, KSUM_GAUSS) /* the float path: KSUM_DEFINE_F32, cp.async stages */
+KSUM_DEFINE_EX(bench_gauss_f32_v1, float, KSUM_GAUSS, 1, 8, 8, 2) /* the generic kernel (register staging) */
 KSUM_DEFINE(bench_gauss_f64, double, KSUM_GAUSS)
 KSUM_DEFINE_TF32(bench_gauss_tf32, KSUM_GAUSS, 1, 1)
 KSUM_DEFINE_TF32(bench_gauss_3xtf32, KSUM_GAUSS, 3, 1)
+KSUM_DEFINE_TF32_V1(bench_gauss_tf32_v1, KSUM_GAUSS, 1, 1) /* register staging, a barrier per 8 coordinates */
 KSUM_DEFINE_SMALLDIM_EX(bench_gauss_sd3, KSUM_GAUSS, 3, 1, 1, 0, 2)    /* all exps on the MUFU, 2 blocks/SM */
 KSUM_DEFINE_SMALLDIM_EX(bench_gauss_sd3_p1, KSUM_GAUSS, 3, 1, 1, 1, 2) /* 1 of 8 by polynomial */
 KSUM_DEFINE_SMALLDIM_EX(bench_gauss_sd3_b3, KSUM_GAUSS, 3, 1, 1, 0, 3) /* 3 blocks/SM (80 registers) */
@@ -118,6 +124,7 @@ static cublasHandle_t blas;
 
 typedef struct ctx {
     int m, n, dim, dbl, own, tc, sd; /* sd: 1 small-dim, 2 with the polynomial, 3 three blocks/SM */
+    int v1;                          /* the generic KSUM_DEFINE_EX kernel instead of the float path */
     double h;
     void *a, *b, *w, *v, *c, *na, *nb;
     unsigned flags;
@@ -133,7 +140,9 @@ static void run_fused(ctx *c)
              : c->sd == 2 ? bench_gauss_sd3_p1_launch(&k, 0)
              : c->sd == 3 ? bench_gauss_sd3_b3_launch(&k, 0)
              : c->dbl ? bench_gauss_f64_launch(&k, 0)
+             : c->v1 ? bench_gauss_f32_v1_launch(&k, 0)
              : c->tc == 1 ? bench_gauss_tf32_launch(&k, 0)
+             : c->tc == 2 ? bench_gauss_tf32_v1_launch(&k, 0)
              : c->tc == 3 ? bench_gauss_3xtf32_launch(&k, 0) : bench_gauss_f32_launch(&k, 0);
     if (rc) { fprintf(stderr, "ksum launch: %s\n", ksum_strerror(rc)); exit(2); }
 }
@@ -176,6 +185,13 @@ static void run_unfused(ctx *c)
         CUBLAS_DIE(cublasSgemv(blas, CUBLAS_OP_T, n, (int)m, &one, (const float *)c->c, n, (const float *)c->w, 1,
                                &zero, (float *)c->v, 1));
     }
+}
+
+static void sgemm_only(ctx *c)
+{
+    const float one = 1, zero = 0;
+    CUBLAS_DIE(cublasSgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, c->m, c->m, c->m, &one, (const float *)c->a, c->m,
+                           (const float *)c->b, c->m, &zero, (float *)c->c, c->m));
 }
 
 static double time_it(void (*f)(ctx *), ctx *c)
@@ -268,6 +284,12 @@ static void run_shape(int m, int n, int dim, int dbl, int only_fused)
     t = time_it(run_fused, &c);
     report(&c, "fused-det", t, base, only_fused ? -1 : vdiff(c.v, vref, m, dbl));
     c.flags = 0;
+    if (!dbl) { /* the generic kernel (KSUM_DEFINE_EX 8 x 8), for comparison */
+        c.v1 = 1;
+        t = time_it(run_fused, &c);
+        report(&c, "fused-v1", t, base, only_fused ? -1 : vdiff(c.v, vref, m, dbl));
+        c.v1 = 0;
+    }
     if (!dbl && dim <= 3) { /* the small-dim variant */
         c.sd = 1;
         t = time_it(run_fused, &c);
@@ -292,6 +314,9 @@ static void run_shape(int m, int n, int dim, int dbl, int only_fused)
         c.tc = 3;
         t = time_it(run_fused, &c);
         report(&c, "3xtf32", t, base, only_fused ? -1 : vdiff(c.v, vref, m, dbl));
+        c.tc = 2;
+        t = time_it(run_fused, &c);
+        report(&c, "tf32-v1", t, base, only_fused ? -1 : vdiff(c.v, vref, m, dbl));
         c.tc = 0;
     }
     cudaFree(c.a); cudaFree(c.b); cudaFree(c.w); cudaFree(c.v); cudaFree(c.na); cudaFree(c.nb); cudaFree(vref);
@@ -320,6 +345,25 @@ int main(int argc, char **argv)
     }
     CUBLAS_DIE(cublasCreate(&blas));
     CUBLAS_DIE(cublasSetMathMode(blas, CUBLAS_PEDANTIC_MATH)); /* FP32 GEMM: no TF32 */
+    { /* the FP32 rate this GPU reaches in a plain cuBLAS SGEMM (8192^3), for the FMA floors */
+        const int q = light ? 2048 : 8192;
+        float *x = NULL, *y = NULL, *z = NULL;
+        CUDA_DIE(cudaMalloc(&x, (size_t)q * q * 4));
+        CUDA_DIE(cudaMalloc(&y, (size_t)q * q * 4));
+        CUDA_DIE(cudaMalloc(&z, (size_t)q * q * 4));
+        CUDA_DIE(cudaMemset(x, 0, (size_t)q * q * 4));
+        CUDA_DIE(cudaMemset(y, 0, (size_t)q * q * 4));
+        ctx cs;
+        memset(&cs, 0, sizeof cs);
+        cs.m = q; cs.a = x; cs.b = y; cs.c = z;
+        const double ms = time_it(sgemm_only, &cs);
+        printf("cuBLAS SGEMM %d^3 (FP32, pedantic): %.3f ms = %.1f T FMA/s (%.0f%% of the %.1f T FMA/s floor rate)\n", q, ms,
+               (double)q * q * q / ms / 1e9, 100 * (double)q * q * q / ms / 1e9 / (FMA32 / 1e12), FMA32 / 1e12);
+        if (json)
+            fprintf(json, "%s  {\"type\": \"fp32\", \"impl\": \"cublas-sgemm-square\", \"m\": %d, \"n\": %d, \"dim\": %d, \"ms\": %.5f, "
+                          "\"tfma_s\": %.3f}", json_rows++ ? ",\n" : "", q, q, q, ms, (double)q * q * q / ms / 1e9);
+        cudaFree(x); cudaFree(y); cudaFree(z);
+    }
     gpucheck_seed(4242);
     if (light) {
         run_shape(4096, 1024, 32, 0, only_fused);

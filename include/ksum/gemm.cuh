@@ -115,4 +115,62 @@ static __device__ __forceinline__ void ksum__lds4_double(double *r, const double
         }                                                                                              \
     } while (0)
 
+/* ---- k-major tiles copied straight from global memory (the float path of ksum.cuh) ----------------
+ *   KSUM_GEMM_P                       row length of a k-major shared tile of 128 points: 128 + 4
+ *   ksum__cp4(dst, src, ok)           4-byte asynchronous copy global -> shared (cp.async.ca, sm_80+;
+ *                                     a plain load and store below sm_80), zero when !ok
+ *   ksum__cp_wait()                   wait for this thread's copies (cp.async.wait_all; no-op below sm_80)
+ *   KSUM_GEMM_TILE_OP(OP, s, LDP, src, ld, np, dim, p0, k0, ks, tid)
+ *        for points p0..p0+127 and coordinates k0..k0+ks-1 (ks a multiple of 8, <= 32) of a
+ *        point-major float array: OP(dst, srcptr, ok) with dst = s + k*LDP + p (the k-major tile,
+ *        transposed on the way, rows of LDP >= 128 floats), ok = point < np && coordinate < dim.
+ *        Each thread takes ks / 2 elements; a warp's 32 elements are 4 points x 8 consecutive
+ *        coordinates (32-byte global segments); with LDP = 132 (= 4 mod 32) they land in 32
+ *        distinct banks.  A whole tile inside the arrays takes an unpredicated path.
+ */
+#define KSUM_GEMM_P 132
+
+static __device__ __forceinline__ void ksum__cp4(float *dst, const float *src, int ok)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(d), "l"(src), "r"(ok ? 4 : 0) : "memory");
+#else
+    *dst = ok ? __ldg(src) : 0.0f;
+#endif
+}
+static __device__ __forceinline__ void ksum__cp_wait(void)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_all;\n" ::: "memory");
+#endif
+}
+
+#define KSUM_GEMM_TILE_OP(OP, s, LDP, src, ld, np, dim, p0, k0, ks, tid)                                    \
+    do {                                                                                               \
+        const int pb__ = (((tid) >> 5) << 2) + ((tid)&3), kb__ = ((tid) >> 2) & 7;                     \
+        const long long pp__ = (long long)(p0) + pb__, ld32__ = 32LL * (long long)(ld);                \
+        const float *q__ = (const float *)(src) + pp__ * (long long)(ld) + (k0) + kb__;                \
+        float *d__ = (s) + kb__ * (LDP) + pb__;                                                  \
+        if ((long long)(p0) + 128 <= (long long)(np) && (k0) + (ks) <= (dim)) { /* whole tile inside */ \
+            _Pragma("unroll") for (int kg__ = 0; kg__ < 4; kg__++) {                                   \
+                if (kg__ * 8 < (ks)) {                                                                 \
+                    _Pragma("unroll") for (int pq__ = 0; pq__ < 4; pq__++)                             \
+                        OP(d__ + kg__ * 8 * (LDP) + 32 * pq__, q__ + pq__ * ld32__ + kg__ * 8, 1); \
+                }                                                                                      \
+            }                                                                                          \
+        } else {                                                                                       \
+            _Pragma("unroll") for (int kg__ = 0; kg__ < 4; kg__++) {                                   \
+                if (kg__ * 8 < (ks)) {                                                                 \
+                    const int kok__ = (k0) + kb__ + kg__ * 8 < (dim);                                  \
+                    _Pragma("unroll") for (int pq__ = 0; pq__ < 4; pq__++) {                           \
+                        const int ok__ = kok__ && pp__ + 32 * pq__ < (long long)(np);                  \
+                        OP(d__ + kg__ * 8 * (LDP) + 32 * pq__,                                   \
+                           ok__ ? q__ + pq__ * ld32__ + kg__ * 8 : (const float *)(src), ok__);        \
+                    }                                                                                  \
+                }                                                                                      \
+            }                                                                                          \
+        }                                                                                              \
+    } while (0)
+
 #endif

@@ -3,26 +3,37 @@
  * WHAT (Wang et al., fused kernel summation, Algorithm 2, generalised)
  *   KSUM_DEFINE(name, T, KERNEL) defines
  *       __global__ void name_norms(...), name_kernel(...)       the pre-pass and the fused kernel
+ *                                                               (float: also name_kernel_stream)
  *       int name_launch(const ksum_args *a, cudaStream_t s)    checks, plans, launches; 0 or KSUM_E*
  *   computing, for targets a (m x dim) and sources b (n x dim), both point-major (see base.cuh),
  *       v[i][r] = sum_j KERNEL(|a_i - b_j|, h) * w[j][r]        (r < nrhs <= 1 for KSUM_DEFINE)
  *   KERNEL is KSUM_GAUSS, KSUM_LAPLACE, KSUM_CAUCHY, KSUM_MATERN32, KSUM_MATERN52, KSUM_IMQ or a
  *   pair of macros of one's own (epilogue.cuh).  T is float or double.
- *   KSUM_DEFINE_EX(name, T, KERNEL, R, TM, TN, MINB) chooses R right-hand sides (w is n x nrhs with
- *   nrhs <= R, run time), the per-thread microtile TM x TN (4 or 8 each; block tile 16 TM x 16 TN)
- *   and the __launch_bounds__ minimum blocks per SM.  KSUM_DEFINE uses R = 1 and 8 x 8 (float,
- *   2 blocks per SM) or 4 x 4 (double, 1 block per SM).
+ *   KSUM_DEFINE(name, float, K) is KSUM_DEFINE_F32(name, K, 1, 2), the staged float path below;
+ *   KSUM_DEFINE(name, double, K) is KSUM_DEFINE_EX(name, double, K, 1, 4, 4, 1).
+ *   KSUM_DEFINE_F32(name, KERNEL, R, MINB): float, R right-hand sides, MINB blocks per SM.
+ *   KSUM_DEFINE_EX(name, T, KERNEL, R, TM, TN, MINB), the generic kernel: R right-hand sides (w is
+ *   n x nrhs with nrhs <= R, run time), the per-thread microtile TM x TN (4 or 8 each; block tile
+ *   16 TM x 16 TN) and the __launch_bounds__ minimum blocks per SM.
  *
- *   How it runs: a pre-pass writes s|a_i|^2 and s|b_j|^2 to a workspace (s the kernel's scale,
- *   epilogue.cuh).  The main kernel gives each block 16 TM targets and a range of source tiles
- *   (gridDim.y splits of the sources).  For each source tile it runs the dot-product GEMM over dim
- *   in chunks of 8 (gemm.cuh; the next chunk is loaded into registers while this one is computed,
- *   one barrier per chunk; when dim <= 8 the targets' chunk stays in shared memory; the accumulators
- *   start at s|a_i|^2 + s|b_j|^2 and the targets are staged times -2s), then the
- *   epilogue turns the accumulators into kernel values and adds them, weighted, into TM x R partial
- *   sums kept in registers across all the block's source tiles.  At the end the 16 threads of a row
- *   group sum by shuffles and one lane stores (KSUM_DETERMINISTIC) or atomically adds (default) each
- *   (row, rhs): one store or atomic per row per split.
+ *   How it runs (both): a pre-pass writes the scaled squared norms to a workspace (s the kernel's
+ *   scale, epilogue.cuh).  The main kernel gives each block 16 TM targets and a range of source
+ *   tiles (gridDim.y splits of the sources).  For each source tile it runs the dot-product GEMM,
+ *   with the accumulators started at s|a_i|^2 + s|b_j|^2 and the targets times -2s, so that they
+ *   end at t = s|a_i - b_j|^2; then the epilogue turns them into kernel values and adds them,
+ *   weighted, into TM x R partial sums kept in registers across all the block's source tiles.  At
+ *   the end the 16 threads of a row group sum by shuffles and one lane stores (KSUM_DETERMINISTIC)
+ *   or atomically adds (default) each (row, rhs): one store or atomic per row per split.
+ *   Generic kernel: dim in chunks of 8 loaded through registers (the next chunk's global loads in
+ *   flight while this one is computed), one barrier per chunk; dim <= 8 keeps the targets' chunk.
+ *   Float path (KSUM_DEFINE_F32), 128 x 128 tiles, 8 x 8 per thread: operands copied global ->
+ *   shared by 4-byte cp.async (sm_80+; plain loads below), transposed on the way, in stages of up
+ *   to 32 coordinates, the next stage's copies in flight during this one, one barrier per stage;
+ *   no run-time bounds inside an 8-coordinate step.  For dim <= 128 (when the shared memory of
+ *   MINB blocks fits: always on sm_90) the block's targets are loaded once, times -2s, and stay in
+ *   shared memory (name_kernel), and their norms are summed there (the pre-pass does only the
+ *   sources); larger dim streams both operands (name_kernel_stream: accumulators start at
+ *   -(|a|^2 + |b|^2)/2, t = -2s acc, one FMUL per pair more).
  *
  * EXAMPLE
  *     #include <ksum/ksum.cuh>
@@ -39,11 +50,15 @@
  *
  * LIMITS AND COSTS
  *   m, n, dim >= 1, any values (ragged tiles are zero-padded); ceil(m / 16TM) < 2^31 blocks;
- *   splits <= 65535.  float 8 x 8, R = 1: 128 registers (2 blocks per SM, no spills), 19 KB shared memory,
- *   256 threads.  The tensor-core variant is in tc.cuh.
+ *   splits <= 65535.  256 threads.  Float path, R = 1: 127 registers (2 blocks per SM, no spills),
+ *   dynamic shared memory (128 + 4) (dp + 2 ks) floats + 1.5 KB with targets resident (dp = dim
+ *   rounded up to 8, ks = min(dp, 32): 52 KB at dim 32, 103 KB at dim 128; the launcher raises the
+ *   kernel's limit with cudaFuncSetAttribute once per device), 4 x 132 ks floats + 1.5 KB streamed.
+ *   Generic float 8 x 8: 128 registers, 19 KB.  The tensor-core variants are in tc.cuh.
  *   The launcher takes (m + n + 4) sizeof(T) bytes of workspace (a->work, or cudaMallocAsync /
  *   cudaFreeAsync on the stream), zeroes v first in atomic mode (unless KSUM_ACCUMULATE), and
- *   queries the SM count once per call.  All argument checks happen before any launch.
+ *   queries the SM count and shared-memory limits per call.  All argument checks happen before any
+ *   launch.
  */
 #ifndef KSUM_KSUM_CUH
 #define KSUM_KSUM_CUH
@@ -156,8 +171,9 @@ static inline int ksum__splits(const ksum_args *a, long long rowtiles, int ntile
         return rc;                                                                                     \
     }
 
-#define KSUM_DEFINE(name, T, KERNEL)                                                                   \
-    KSUM_DEFINE_EX(name, T, KERNEL, 1, KSUM__XCAT(KSUM__TM_, T), KSUM__XCAT(KSUM__TN_, T), KSUM__XCAT(KSUM__MINB_, T))
+#define KSUM_DEFINE(name, T, KERNEL) KSUM__XCAT(KSUM__DEFINE_, T)(name, KERNEL)
+#define KSUM__DEFINE_float(name, KERNEL) KSUM_DEFINE_F32(name, KERNEL, 1, 2)
+#define KSUM__DEFINE_double(name, KERNEL) KSUM_DEFINE_EX(name, double, KERNEL, 1, 4, 4, 1)
 
 #define KSUM_DEFINE_EX(name, T, KERNEL, R, TM, TN, MINB)                                               \
     KSUM__NORMS(name, T)                                                                               \
@@ -259,5 +275,230 @@ static inline int ksum__splits(const ksum_args *a, long long rowtiles, int ntile
         KSUM_EPI_STORE(T, TM, R, vacc, v, row0, m, nrhs, tx, ty, atomic, accumulate);                  \
     }                                                                                                  \
     KSUM__LAUNCHER(name, T, KERNEL, R, TM, TN, MINB, (void)0)
+
+/* ---- the float path: KSUM_DEFINE_F32(name, KERNEL, R, MINB) ---------------------------------------
+ * 128 x 128 block tile, 8 x 8 per thread as in KSUM_DEFINE_EX, but the operands reach shared memory by
+ * 4-byte cp.async copies (transposed on the way, gemm.cuh KSUM_GEMM_TILE_OP), in stages of ks <= 32
+ * coordinates (one barrier per stage), with no run-time bound inside the 8-coordinate steps (dim is
+ * zero-padded to a multiple of 8).  Two kernels:
+ *   name_kernel         dim <= 128 (when it fits): the block's targets, times -2s, stay in shared memory
+ *                       for the block's whole life (loaded once); only sources are copied per stage.
+ *                       The accumulators start at s|a|^2 + s|b|^2 and end at t = s|a - b|^2.
+ *   name_kernel_stream  larger dim: targets and sources both copied per stage, unscaled; the
+ *                       accumulators start at -(|a|^2 + |b|^2)/2, end at -|a - b|^2/2, and t = -2s acc
+ *                       (one FMUL per pair more).
+ * The next stage's copies are issued before this stage's FMAs and waited for after them. */
+#define KSUM__F32_CP(d, src, ok) ksum__cp4(d, src, ok)
+/* resident targets: load, keep |a|^2 partial sums per point (pq__ is KSUM_GEMM_TILE_OP's point index),
+ * store times -2s */
+#define KSUM__F32_LDNORM(d, src, ok)                                                                   \
+    do {                                                                                               \
+        const float x__ = (ok) ? __ldg(src) : 0.0f;                                                    \
+        nsq[pq__] = fmaf(x__, x__, nsq[pq__]);                                                         \
+        *(d) = x__ * m2scale;                                                                          \
+    } while (0)
+/* the resident targets of the block (rows row0..row0+127, all dp coordinates) into sA (rows of LDP),
+ * times -2s, and s|a_i|^2 into sna (s = -m2scale / 2): the 8 lanes holding one point add by shuffles */
+#define KSUM__LOAD_RESIDENT(LDP)                                                                       \
+    do {                                                                                               \
+        float nsq[4] = {0.0f, 0.0f, 0.0f, 0.0f};                                                       \
+        for (int k0 = 0; k0 < dp; k0 += 32)                                                            \
+            KSUM_GEMM_TILE_OP(KSUM__F32_LDNORM, sA + k0 * (LDP), LDP, a, lda, m, dim, row0, k0, min(32, dp - k0), tid); \
+        _Pragma("unroll") for (int pq = 0; pq < 4; pq++) {                                             \
+            float x = nsq[pq];                                                                         \
+            x += __shfl_xor_sync(0xffffffffu, x, 4);                                                   \
+            x += __shfl_xor_sync(0xffffffffu, x, 8);                                                   \
+            x += __shfl_xor_sync(0xffffffffu, x, 16);                                                  \
+            if ((tid & 31) < 4) sna[(((tid >> 5) << 2) + (tid & 3)) + 32 * pq] = x * (-0.5f * m2scale); \
+        }                                                                                              \
+    } while (0)
+
+/* sw[e], e < 128 (1 + R): [0..127] the tile's s|b_j|^2 (or -|b_j|^2/2), then weights w_r, zero past n */
+#define KSUM__F32_SW(dst, tile)                                                                        \
+    do {                                                                                               \
+        _Pragma("unroll") for (int q = 0; q < NWPER; q++) {                                            \
+            const int e = tid + q * KSUM_THREADS, qq = e >> 7;                                         \
+            const long long j = (long long)(tile)*BN + (e & 127);                                      \
+            if (e < NW) {                                                                              \
+                const int ok = j < n && (qq == 0 || qq - 1 < nrhs);                                    \
+                ksum__cp4((dst) + e, !ok ? nb : qq == 0 ? nb + j : w + j * nrhs + (qq - 1), ok);        \
+            }                                                                                          \
+        }                                                                                              \
+    } while (0)
+
+/* one coordinate k of the 8 x 8 outer product: two 16-byte loads of each operand, 64 FMAs */
+#define KSUM__F32_KSTEP(k)                                                                             \
+    do {                                                                                               \
+        float fa[8], fb[8];                                                                            \
+        ksum__lds4_float(fa, pa + (k)*P); ksum__lds4_float(fa + 4, pa + (k)*P + 64);                    \
+        ksum__lds4_float(fb, pb + (k)*P); ksum__lds4_float(fb + 4, pb + (k)*P + 64);                    \
+        _Pragma("unroll") for (int i = 0; i < 8; i++)                                                  \
+            _Pragma("unroll") for (int j = 0; j < 8; j++) acc[i][j] = fmaf(fa[i], fb[j], acc[i][j]);   \
+    } while (0)
+
+#define KSUM__F32_KERNEL(kname, KERNEL, R, MINB, RES)                                                  \
+    __global__ void __launch_bounds__(KSUM_THREADS, MINB)                                              \
+        kname(const float *__restrict__ a, long long lda, const float *__restrict__ b, long long ldb,  \
+              const float *__restrict__ w, float *__restrict__ v, int m, int n, int dim, int nrhs,     \
+              float m2scale, const float *__restrict__ norms, int tiles_per_split, int ks, int atomic, \
+              int accumulate)                                                                          \
+    {                                                                                                  \
+        enum { BM = 128, BN = 128, P = KSUM_GEMM_P, NW = BN * (1 + (R)), NWPER = (NW + KSUM_THREADS - 1) / KSUM_THREADS }; \
+        extern __shared__ __align__(16) float ksum__smem[];                                            \
+        const int tid = threadIdx.x, tx = tid & 15, ty = tid >> 4;                                     \
+        const long long row0 = (long long)blockIdx.x * BM;                                             \
+        const int ntiles = (n + BN - 1) / BN;                                                          \
+        const int t0 = blockIdx.y * tiles_per_split;                                                   \
+        const int t1 = min(ntiles, t0 + tiles_per_split);                                              \
+        if (t0 >= t1) return;                                                                          \
+        const int dp = (dim + 7) & ~7, nst = (dp + ks - 1) / ks;                                       \
+        const int nsteps = (t1 - t0) * nst;                                                            \
+        float *sA = ksum__smem;                                                                        \
+        float *sB = sA + ((RES) ? dp : 2 * ks) * P;                                                    \
+        float *sw = sB + 2 * ks * P;                                                                   \
+        float *sna = sw + 2 * NW;                                                                      \
+        const float *nb = norms + m;                                                                   \
+        if (RES) KSUM__LOAD_RESIDENT(P);                                                              \
+        else for (int q = tid; q < BM; q += KSUM_THREADS) sna[q] = row0 + q < m ? norms[row0 + q] : 0.0f; \
+        {                                                                                              \
+            const int kz = min(ks, dp);                                                                \
+            KSUM_GEMM_TILE_OP(KSUM__F32_CP, sB, KSUM_GEMM_P, b, ldb, n, dim, (long long)t0 * BN, 0, kz, tid);      \
+            if (!(RES)) KSUM_GEMM_TILE_OP(KSUM__F32_CP, sA, KSUM_GEMM_P, a, lda, m, dim, row0, 0, kz, tid);         \
+            KSUM__F32_SW(sw, t0);                                                                      \
+        }                                                                                              \
+        ksum__cp_wait();                                                                               \
+        __syncthreads();                                                                               \
+        float acc[8][8], vacc[8][R];                                                                   \
+        _Pragma("unroll") for (int i = 0; i < 8; i++) _Pragma("unroll") for (int r2 = 0; r2 < (R); r2++) vacc[i][r2] = 0.0f; \
+        int st = 0, tile = t0, tpar = 0;                                                               \
+        for (int s = 0; s < nsteps; s++) {                                                             \
+            int nst2 = st + 1, ntile = tile, newtile = 0;                                              \
+            if (nst2 == nst) { nst2 = 0; ntile++; newtile = 1; }                                       \
+            if (s + 1 < nsteps) { /* the next stage's copies, in flight during this stage */          \
+                const int buf = (s + 1) & 1, k0 = nst2 * ks, kz = min(ks, dp - k0);                    \
+                KSUM_GEMM_TILE_OP(KSUM__F32_CP, sB + buf * ks * P, KSUM_GEMM_P, b, ldb, n, dim, (long long)ntile * BN, k0, kz, tid); \
+                if (!(RES)) KSUM_GEMM_TILE_OP(KSUM__F32_CP, sA + buf * ks * P, KSUM_GEMM_P, a, lda, m, dim, row0, k0, kz, tid); \
+                if (newtile) KSUM__F32_SW(sw + (tpar ^ 1) * NW, ntile);                                \
+            }                                                                                          \
+            const float *swb = sw + tpar * NW;                                                         \
+            if (st == 0) { /* the tile's accumulators start at the norms */                          \
+                float nbv[8], na[8];                                                                   \
+                ksum__lds4_float(nbv, swb + tx * 4); ksum__lds4_float(nbv + 4, swb + tx * 4 + 64);      \
+                ksum__lds4_float(na, sna + ty * 4); ksum__lds4_float(na + 4, sna + ty * 4 + 64);        \
+                _Pragma("unroll") for (int i = 0; i < 8; i++)                                          \
+                    _Pragma("unroll") for (int j = 0; j < 8; j++) acc[i][j] = na[i] + nbv[j];          \
+            }                                                                                          \
+            {                                                                                          \
+                const int k0 = st * ks, kz = min(ks, dp - k0);                                         \
+                const float *pa = ((RES) ? sA + k0 * P : sA + (s & 1) * ks * P) + ty * 4;              \
+                const float *pb = sB + (s & 1) * ks * P + tx * 4;                                      \
+                const int kr = min(kz, dim - k0); /* coordinates really there (the rest are zeros) */  \
+                int c = 0;                                                                             \
+                for (; c + KSUM_BK <= kr; c += KSUM_BK)                                                \
+                    _Pragma("unroll") for (int kk = 0; kk < KSUM_BK; kk++) KSUM__F32_KSTEP(c + kk);    \
+                if (c < kr) /* a last partial chunk of 8 (dim % 8 != 0): only its real coordinates */ \
+                    _Pragma("unroll") for (int kk = 0; kk < KSUM_BK; kk++) if (kk < kr - c) KSUM__F32_KSTEP(c + kk); \
+            }                                                                                          \
+            if (st == nst - 1) { /* the tile is done: kernel values, weighted row sums */              \
+                float wv[8][R];                                                                        \
+                _Pragma("unroll") for (int r2 = 0; r2 < (R); r2++) {                                   \
+                    float tmp[8];                                                                      \
+                    ksum__lds4_float(tmp, swb + (1 + r2) * BN + tx * 4);                               \
+                    ksum__lds4_float(tmp + 4, swb + (1 + r2) * BN + tx * 4 + 64);                      \
+                    _Pragma("unroll") for (int j = 0; j < 8; j++) wv[j][r2] = tmp[j];                  \
+                }                                                                                      \
+                _Pragma("unroll") for (int i = 0; i < 8; i++)                                          \
+                    _Pragma("unroll") for (int j = 0; j < 8; j++) {                                    \
+                        const float t = (RES) ? fmaxf(acc[i][j], 0.0f) : fmaxf(acc[i][j] * m2scale, 0.0f); \
+                        const float kv = KERNEL##_EVAL(float, t);                                      \
+                        _Pragma("unroll") for (int r2 = 0; r2 < (R); r2++) vacc[i][r2] = fmaf(kv, wv[j][r2], vacc[i][r2]); \
+                    }                                                                                  \
+            }                                                                                          \
+            ksum__cp_wait();                                                                           \
+            __syncthreads();                                                                           \
+            if (newtile) tpar ^= 1;                                                                    \
+            st = nst2;                                                                                 \
+            tile = ntile;                                                                              \
+        }                                                                                              \
+        KSUM_EPI_ROWSUM16(float, 8, R, vacc);                                                          \
+        KSUM_EPI_STORE(float, 8, R, vacc, v, row0, m, nrhs, tx, ty, atomic, accumulate);               \
+    }
+
+/* shared-memory bytes of a staged kernel (rows of LDP floats): resident targets (res) or streamed */
+static inline size_t ksum__stage_smem(int dp, int ks, int res, int R, int ldp)
+{
+    return ((size_t)(res ? dp + 2 * ks : 4 * ks) * ldp + 2 * 128 * (size_t)(1 + R) + 128) * sizeof(float);
+}
+
+/* the launcher of the staged float kernels (KSUM_DEFINE_F32, KSUM_DEFINE_TF32): checks, then EXTRA
+ * (a statement that may return a code), resident or streamed mode and stage size from the device's
+ * shared memory, workspace, norm pre-pass (s|x|^2 resident, -|x|^2/2 streamed), v zeroed in atomic
+ * mode, the kernel */
+#define KSUM__LAUNCHER_STAGED(name, KERNEL, R, MINB, LDP, EXTRA)                                       \
+    static inline int name##_launch(const ksum_args *args, cudaStream_t stream)                        \
+    {                                                                                                  \
+        const double scale = args ? (double)(KERNEL##_SCALE(args->h)) : 0;                             \
+        int rc = ksum__check(args, R, scale, 1);                                                       \
+        if (rc) return rc;                                                                             \
+        EXTRA;                                                                                         \
+        const int nrhs = args->nrhs ? args->nrhs : 1;                                                  \
+        const long long lda = args->lda ? args->lda : args->dim, ldb = args->ldb ? args->ldb : args->dim; \
+        const long long rowtiles = ((long long)args->m + 127) / 128;                                   \
+        const int ntiles = (args->n + 127) / 128;                                                      \
+        if (rowtiles > 2147483647LL) return KSUM_ESIZE;                                                \
+        const int splits = ksum__splits(args, rowtiles, ntiles, MINB);                                 \
+        const int per = (ntiles + splits - 1) / splits;                                                \
+        const int ysplits = (ntiles + per - 1) / per;                                                  \
+        const int atomic = !(args->flags & KSUM_DETERMINISTIC);                                        \
+        const int accumulate = (args->flags & KSUM_ACCUMULATE) != 0;                                   \
+        int dev = 0, optin = 48 * 1024, persm = 0;                                                     \
+        if (cudaGetDevice(&dev) != cudaSuccess ||                                                      \
+            cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess || \
+            cudaDeviceGetAttribute(&persm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) != cudaSuccess) \
+            return KSUM_ECUDA;                                                                         \
+        const int dp = (args->dim + 7) & ~7;                                                           \
+        int ks = dp < 32 ? dp : 32;                                                                    \
+        const int res = dp <= 128 && ksum__stage_smem(dp, ks, 1, R, LDP) <= (size_t)optin &&           \
+                        (ksum__stage_smem(dp, ks, 1, R, LDP) + 2048) * (MINB) <= (size_t)persm;       \
+        while (!res && ks > 8 && ksum__stage_smem(dp, ks, 0, R, LDP) > (size_t)optin) ks -= 8;         \
+        const size_t bytes = ksum__stage_smem(dp, ks, res, R, LDP);                                    \
+        if (bytes > (size_t)optin) return KSUM_ESIZE;                                                  \
+        static int set_dev[2] = {-1, -1};                                                              \
+        static size_t set_bytes[2] = {0, 0}; /* the dynamic shared memory limit already set, per kernel */ \
+        if (bytes > 48 * 1024 && (set_dev[res] != dev || set_bytes[res] < bytes)) {                    \
+            if (cudaFuncSetAttribute(res ? name##_kernel : name##_kernel_stream,                       \
+                                     cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes) != cudaSuccess) \
+                return KSUM_ECUDA;                                                                     \
+            set_dev[res] = dev;                                                                        \
+            set_bytes[res] = bytes;                                                                    \
+        }                                                                                              \
+        float *work = (float *)args->work;                                                             \
+        const size_t npts = (res ? 0 : (size_t)args->m) + (size_t)args->n; /* resident: targets' norms in the kernel */ \
+        if (!work && cudaMallocAsync((void **)&work, ksum_work_bytes(args->m, args->n, sizeof(float)), stream) != cudaSuccess) \
+            return KSUM_ECUDA;                                                                         \
+        rc = KSUM_SUCCESS;                                                                             \
+        name##_norms<<<(unsigned)((npts + 255) / 256), 256, 0, stream>>>(                              \
+            (const float *)args->a, lda, res ? 0 : args->m, (const float *)args->b, ldb, args->n, args->dim, \
+            res ? (float)scale : -0.5f, res ? work + args->m : work);                                  \
+        if (cudaPeekAtLastError() != cudaSuccess) rc = KSUM_ECUDA;                                     \
+        if (!rc && atomic && !accumulate &&                                                            \
+            cudaMemsetAsync(args->v, 0, (size_t)args->m * nrhs * sizeof(float), stream) != cudaSuccess) \
+            rc = KSUM_ECUDA;                                                                           \
+        if (!rc) {                                                                                     \
+            dim3 grid((unsigned)rowtiles, (unsigned)ysplits);                                          \
+            (res ? name##_kernel : name##_kernel_stream)<<<grid, KSUM_THREADS, bytes, stream>>>(       \
+                (const float *)args->a, lda, (const float *)args->b, ldb, (const float *)args->w, (float *)args->v, \
+                args->m, args->n, args->dim, nrhs, (float)(-2.0 * scale), work, per, ks, atomic, accumulate); \
+            if (cudaPeekAtLastError() != cudaSuccess) rc = KSUM_ECUDA;                                 \
+        }                                                                                              \
+        if (!args->work && cudaFreeAsync(work, stream) != cudaSuccess && !rc) rc = KSUM_ECUDA;         \
+        return rc;                                                                                     \
+    }
+
+#define KSUM_DEFINE_F32(name, KERNEL, R, MINB)                                                         \
+    KSUM__NORMS(name, float)                                                                           \
+    KSUM__F32_KERNEL(name##_kernel, KERNEL, R, MINB, 1)                                                \
+    KSUM__F32_KERNEL(name##_kernel_stream, KERNEL, R, MINB, 0)                                         \
+    KSUM__LAUNCHER_STAGED(name, KERNEL, R, MINB, KSUM_GEMM_P, (void)0)
 
 #endif

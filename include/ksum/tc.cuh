@@ -1,7 +1,7 @@
 /* ksum/tc.cuh -- the tensor-core path: dot products on TF32 mma (sm_80+), FP32 epilogue.
  *
  * WHAT
- *   KSUM_DEFINE_TF32(name, KERNEL, PASSES, R) defines name_norms, name_kernel and
+ *   KSUM_DEFINE_TF32(name, KERNEL, PASSES, R) defines name_norms, name_kernel, name_kernel_stream and
  *       int name_launch(const ksum_args *a, cudaStream_t s)       same arguments as ksum.cuh (float)
  *   computing the same sum as KSUM_DEFINE(name, float, KERNEL) with the dot products a_i . b_j done
  *   by mma.sync.m16n8k8 TF32 tensor-core instructions (FP32 accumulation).  PASSES = 1: plain TF32
@@ -17,7 +17,13 @@
  *   m16n8k8 is known (c0, c1 at row g, columns 2t, 2t+1; c2, c3 at row g + 8), so the epilogue runs on
  *   the fragments in registers; the two warps sharing a row add their row sums in shared memory (two
  *   addends: the same result in either order, so KSUM_DETERMINISTIC still holds).
- *   On a device below sm_80 the launcher returns KSUM_EUNSUPPORTED (after the argument checks); the
+ *   Staging as ksum.cuh's float path (KSUM_DEFINE_F32): 4-byte cp.async copies in stages of up to 32
+ *   coordinates (one barrier per stage), targets resident in shared memory times -2s with their
+ *   norms summed in the kernel for dim <= 128, streamed above (shared rows of 136 floats here).
+ *   KSUM_DEFINE_TF32_V1(name, KERNEL, PASSES, R), the earlier kernel, stages each 8-coordinate
+ *   chunk through registers with a barrier per chunk (static 19 KB of shared memory); kept for
+ *   comparison (bench/ksum.cu, row tf32-v1) and for devices with little shared memory.
+ *   On a device below sm_80 the launchers return KSUM_EUNSUPPORTED (after the argument checks); the
  *   header compiles for sm_75 (the mma pieces are empty there and never launched).
  *
  * EXAMPLE
@@ -70,7 +76,7 @@ static inline int ksum__need_sm80(void)
     return major >= 8 ? KSUM_SUCCESS : KSUM_EUNSUPPORTED;
 }
 
-#define KSUM_DEFINE_TF32(name, KERNEL, PASSES, R)                                                      \
+#define KSUM_DEFINE_TF32_V1(name, KERNEL, PASSES, R)                                                      \
     KSUM__NORMS(name, float)                                                                           \
     __global__ void __launch_bounds__(KSUM_THREADS, (R) > 1 ? 1 : 2)                                   \
         name##_kernel(const float *__restrict__ a, long long lda, const float *__restrict__ b, long long ldb, \
@@ -219,5 +225,146 @@ static inline int ksum__need_sm80(void)
         }                                                                                              \
     }                                                                                                  \
     KSUM__LAUNCHER(name, float, KERNEL, R, 8, 8, (R) > 1 ? 1 : 2, { int rc_ = ksum__need_sm80(); if (rc_) return rc_; })
+
+/* ---- the staged tensor-core kernel (KSUM_DEFINE_TF32) ------------------------------------------
+ * The same warp tiling and epilogue as KSUM_DEFINE_TF32_V1, on the staging of ksum.cuh's float path:
+ * 4-byte cp.async copies of 32-coordinate stages (one barrier per stage instead of one per 8), the
+ * targets resident in shared memory (times -2s) for dim <= 128, else streamed with t = -2s acc. */
+#define KSUM__TC_KERNEL(kname, KERNEL, PASSES, R, RES)                                                 \
+    __global__ void __launch_bounds__(KSUM_THREADS, (R) > 1 ? 1 : 2)                                   \
+        kname(const float *__restrict__ a, long long lda, const float *__restrict__ b, long long ldb,  \
+              const float *__restrict__ w, float *__restrict__ v, int m, int n, int dim, int nrhs,     \
+              float m2scale, const float *__restrict__ norms, int tiles_per_split, int ks, int atomic, \
+              int accumulate)                                                                          \
+    {                                                                                                  \
+        enum { BM = 128, BN = 128, P = KSUM__TC_PAD, NW = BN * (1 + (R)), NWPER = (NW + KSUM_THREADS - 1) / KSUM_THREADS }; \
+        extern __shared__ __align__(16) float ksum__smem[];                                            \
+        __shared__ float sred[BM * (R)];                                                               \
+        const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, g = lane >> 2, t4 = lane & 3;    \
+        const int wr = (warp & 3) * 32, wc = (warp >> 2) * 64;                                         \
+        const long long row0 = (long long)blockIdx.x * BM;                                             \
+        const int ntiles = (n + BN - 1) / BN;                                                          \
+        const int t0 = blockIdx.y * tiles_per_split;                                                   \
+        const int t1 = min(ntiles, t0 + tiles_per_split);                                              \
+        if (t0 >= t1) return;                                                                          \
+        const int dp = (dim + 7) & ~7, nst = (dp + ks - 1) / ks;                                       \
+        const int nsteps = (t1 - t0) * nst;                                                            \
+        float *sA = ksum__smem;                                                                        \
+        float *sB = sA + ((RES) ? dp : 2 * ks) * P;                                                    \
+        float *sw = sB + 2 * ks * P;                                                                   \
+        float *sna = sw + 2 * NW;                                                                      \
+        const float *nb = norms + m;                                                                   \
+        for (int q = tid; q < BM * (R); q += KSUM_THREADS) sred[q] = 0.0f;                             \
+        if (RES) KSUM__LOAD_RESIDENT(P);                                                              \
+        else for (int q = tid; q < BM; q += KSUM_THREADS) sna[q] = row0 + q < m ? norms[row0 + q] : 0.0f; \
+        {                                                                                              \
+            const int kz = min(ks, dp);                                                                \
+            KSUM_GEMM_TILE_OP(KSUM__F32_CP, sB, P, b, ldb, n, dim, (long long)t0 * BN, 0, kz, tid);   \
+            if (!(RES)) KSUM_GEMM_TILE_OP(KSUM__F32_CP, sA, P, a, lda, m, dim, row0, 0, kz, tid);      \
+            KSUM__F32_SW(sw, t0);                                                                      \
+        }                                                                                              \
+        ksum__cp_wait();                                                                               \
+        __syncthreads();                                                                               \
+        float acc[2][8][4], vacc[2][2][R];                                                             \
+        _Pragma("unroll") for (int i = 0; i < 2; i++) _Pragma("unroll") for (int hh = 0; hh < 2; hh++) \
+            _Pragma("unroll") for (int r2 = 0; r2 < (R); r2++) vacc[i][hh][r2] = 0.0f;                 \
+        int st = 0, tile = t0, tpar = 0;                                                               \
+        for (int s = 0; s < nsteps; s++) {                                                             \
+            int nst2 = st + 1, ntile = tile, newtile = 0;                                              \
+            if (nst2 == nst) { nst2 = 0; ntile++; newtile = 1; }                                       \
+            if (s + 1 < nsteps) {                                                                      \
+                const int buf = (s + 1) & 1, k0 = nst2 * ks, kz = min(ks, dp - k0);                    \
+                KSUM_GEMM_TILE_OP(KSUM__F32_CP, sB + buf * ks * P, P, b, ldb, n, dim, (long long)ntile * BN, k0, kz, tid); \
+                if (!(RES)) KSUM_GEMM_TILE_OP(KSUM__F32_CP, sA + buf * ks * P, P, a, lda, m, dim, row0, k0, kz, tid); \
+                if (newtile) KSUM__F32_SW(sw + (tpar ^ 1) * NW, ntile);                                \
+            }                                                                                          \
+            const float *swb = sw + tpar * NW;                                                         \
+            if (st == 0) {                                                                             \
+                _Pragma("unroll") for (int i = 0; i < 2; i++) {                                        \
+                    const float n0 = sna[wr + i * 16 + g], n1 = sna[wr + i * 16 + g + 8];              \
+                    _Pragma("unroll") for (int j = 0; j < 8; j++) {                                    \
+                        const float2 bb = *(const float2 *)(swb + wc + j * 8 + 2 * t4);                \
+                        acc[i][j][0] = n0 + bb.x; acc[i][j][1] = n0 + bb.y;                            \
+                        acc[i][j][2] = n1 + bb.x; acc[i][j][3] = n1 + bb.y;                            \
+                    }                                                                                  \
+                }                                                                                      \
+            }                                                                                          \
+            {                                                                                          \
+                const int k0 = st * ks, kz = min(ks, dp - k0);                                         \
+                const float *pa = (RES) ? sA + k0 * P : sA + (s & 1) * ks * P;                         \
+                const float *pb = sB + (s & 1) * ks * P;                                               \
+                for (int c = 0; c < kz; c += KSUM_BK) { /* one k-step of 8: 2 x 8 mma tiles per warp */ \
+                    const float *A = pa + c * P, *B = pb + c * P;                                      \
+                    unsigned ab[2][4], as[2][4];                                                       \
+                    _Pragma("unroll") for (int i = 0; i < 2; i++) {                                    \
+                        const int r = wr + i * 16 + g;                                                 \
+                        ksum__split(A[t4 * P + r], &ab[i][0], &as[i][0], PASSES);                      \
+                        ksum__split(A[t4 * P + r + 8], &ab[i][1], &as[i][1], PASSES);                  \
+                        ksum__split(A[(t4 + 4) * P + r], &ab[i][2], &as[i][2], PASSES);                \
+                        ksum__split(A[(t4 + 4) * P + r + 8], &ab[i][3], &as[i][3], PASSES);            \
+                    }                                                                                  \
+                    _Pragma("unroll") for (int j = 0; j < 8; j++) {                                    \
+                        unsigned bb[2], bs[2];                                                         \
+                        const int cc = wc + j * 8 + g;                                                 \
+                        ksum__split(B[t4 * P + cc], &bb[0], &bs[0], PASSES);                           \
+                        ksum__split(B[(t4 + 4) * P + cc], &bb[1], &bs[1], PASSES);                     \
+                        _Pragma("unroll") for (int i = 0; i < 2; i++) {                                \
+                            if ((PASSES) > 1) {                                                        \
+                                ksum__mma_tf32(acc[i][j], as[i], bb);                                  \
+                                ksum__mma_tf32(acc[i][j], ab[i], bs);                                  \
+                            }                                                                          \
+                            ksum__mma_tf32(acc[i][j], ab[i], bb);                                      \
+                        }                                                                              \
+                    }                                                                                  \
+                }                                                                                      \
+            }                                                                                          \
+            if (st == nst - 1) { /* kernel values, weighted row sums */                                \
+                _Pragma("unroll") for (int j = 0; j < 8; j++) {                                        \
+                    float w0[R], w1[R];                                                                \
+                    _Pragma("unroll") for (int r2 = 0; r2 < (R); r2++) {                               \
+                        const float2 ww = *(const float2 *)(swb + (1 + r2) * BN + wc + j * 8 + 2 * t4); \
+                        w0[r2] = ww.x; w1[r2] = ww.y;                                                  \
+                    }                                                                                  \
+                    _Pragma("unroll") for (int i = 0; i < 2; i++) _Pragma("unroll") for (int hh = 0; hh < 2; hh++) { \
+                        const float y0 = acc[i][j][2 * hh], y1 = acc[i][j][2 * hh + 1];                \
+                        const float x0 = (RES) ? fmaxf(y0, 0.0f) : fmaxf(y0 * m2scale, 0.0f);          \
+                        const float x1 = (RES) ? fmaxf(y1, 0.0f) : fmaxf(y1 * m2scale, 0.0f);          \
+                        const float k0 = KERNEL##_EVAL(float, x0), k1 = KERNEL##_EVAL(float, x1);      \
+                        _Pragma("unroll") for (int r2 = 0; r2 < (R); r2++)                             \
+                            vacc[i][hh][r2] = fmaf(k1, w1[r2], fmaf(k0, w0[r2], vacc[i][hh][r2]));     \
+                    }                                                                                  \
+                }                                                                                      \
+            }                                                                                          \
+            ksum__cp_wait();                                                                           \
+            __syncthreads();                                                                           \
+            if (newtile) tpar ^= 1;                                                                    \
+            st = nst2;                                                                                 \
+            tile = ntile;                                                                              \
+        }                                                                                              \
+        _Pragma("unroll") for (int i = 0; i < 2; i++) _Pragma("unroll") for (int hh = 0; hh < 2; hh++) \
+            _Pragma("unroll") for (int r2 = 0; r2 < (R); r2++) {                                       \
+                float x = vacc[i][hh][r2];                                                             \
+                x += __shfl_xor_sync(0xffffffffu, x, 1);                                               \
+                x += __shfl_xor_sync(0xffffffffu, x, 2);                                               \
+                if (t4 == 0) atomicAdd(&sred[(wr + i * 16 + g + 8 * hh) * (R) + r2], x);               \
+            }                                                                                          \
+        __syncthreads();                                                                               \
+        for (int q = tid; q < BM * (R); q += KSUM_THREADS) {                                           \
+            const long long row = row0 + q / (R);                                                      \
+            const int r2 = q % (R);                                                                    \
+            if (row < m && r2 < nrhs) {                                                                \
+                float *d = v + row * nrhs + r2;                                                        \
+                if (atomic) atomicAdd(d, sred[q]);                                                     \
+                else *d = accumulate ? *d + sred[q] : sred[q];                                         \
+            }                                                                                          \
+        }                                                                                              \
+    }
+
+#define KSUM_DEFINE_TF32(name, KERNEL, PASSES, R)                                                      \
+    KSUM__NORMS(name, float)                                                                           \
+    KSUM__TC_KERNEL(name##_kernel, KERNEL, PASSES, R, 1)                                               \
+    KSUM__TC_KERNEL(name##_kernel_stream, KERNEL, PASSES, R, 0)                                        \
+    KSUM__LAUNCHER_STAGED(name, KERNEL, R, (R) > 1 ? 1 : 2, KSUM__TC_PAD,                              \
+                          { int rc_ = ksum__need_sm80(); if (rc_) return rc_; })
 
 #endif

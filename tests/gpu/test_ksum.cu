@@ -42,6 +42,8 @@ KSUM_DEFINE_GAUSS_SMALLDIM(f_sd_gauss8_r2, 8, 2, 2)
 KSUM_DEFINE_GAUSS_SMALLDIM(f_sd_gauss4_poly, 4, 1, 8)
 KSUM_DEFINE_SMALLDIM(f_sd_matern52, KSUM_MATERN52, 5, 1)
 KSUM_DEFINE_SMALLDIM_EX(f_sd_gauss3_b3, KSUM_GAUSS, 3, 1, 1, 0, 3)
+KSUM_DEFINE_F32(f_gauss_f32r4, KSUM_GAUSS, 4, 1)
+KSUM_DEFINE_TF32_V1(f_tc1v1_gauss, KSUM_GAUSS, 1, 1)
 
 enum { K_GAUSS, K_LAPLACE, K_CAUCHY, K_M32, K_M52, K_IMQ, K_USER };
 typedef int (*launch_fn)(const ksum_args *, cudaStream_t);
@@ -74,6 +76,8 @@ static const kern kernels[] = {
     {"smalldim gauss dim<=4 all poly", f_sd_gauss4_poly_launch, K_GAUSS, 1, 0, 2048, 0, 4},
     {"smalldim matern52 dim<=5", f_sd_matern52_launch, K_M52, 1, 0, 2048, 0, 5},
     {"smalldim gauss dim<=3 no poly 3 blocks/SM", f_sd_gauss3_b3_launch, K_GAUSS, 1, 0, 2048, 0, 3},
+    {"float gauss R=4 (KSUM_DEFINE_F32)", f_gauss_f32r4_launch, K_GAUSS, 4, 0, 128, 0, 0},
+    {"tf32 1-pass gauss (KSUM_DEFINE_TF32_V1)", f_tc1v1_gauss_launch, K_GAUSS, 1, 0, 128, 1, 0},
 };
 /* small-dim variants take the shapes' dims folded into 1..dmax */
 static int fold_dim(const kern *k, int dim) { return k->dmax && dim > k->dmax ? 1 + dim % k->dmax : dim; }
@@ -217,12 +221,12 @@ static void run_kernel(const kern *k, int light)
     /* m, n, dim, pad, nrhs, hf, det */
     const shape shapes[] = {
         {1, 1, 1, 0, 1, 0.5, 0},      {7, 129, 3, 0, 1, 0.3, 0},     {129, 7, 8, 0, 1, 1.0, 1},
-        {1000, 1000, 3, 0, 1, 0.2, 0}, {129, 1000, 33, 0, 1, 0.5, 0}, {7, 1000, 9, 3, 1, 0.4, 1},
-        {300, 257, 64, 4, 1, 0.5, 0},  {1000, 129, 256, 0, 1, 0.3, 0}, {65, 2, 129, 0, 1, 1.0, 0},
+        {1000, 1000, 3, 0, 1, 0.2, 0}, {65, 2, 129, 0, 1, 1.0, 0},    {7, 1000, 9, 3, 1, 0.4, 1},
+        {300, 257, 64, 4, 1, 0.5, 0},  {1000, 129, 256, 0, 1, 0.3, 0}, {129, 1000, 33, 0, 1, 0.5, 0},
         {200, 300, 17, 1, 1, 0.7, 1},  {1000, 3, 32, 0, 1, 0.5, 0},   {333, 444, 255, 0, 1, 0.6, 0},
         {257, 1, 16, 0, 1, 0.5, 0},   {2, 1000, 5, 0, 1, 0.5, 1},
     };
-    const int nsh = light ? 4 : (int)(sizeof shapes / sizeof *shapes);
+    const int nsh = light ? 5 : (int)(sizeof shapes / sizeof *shapes);
     char name[160];
     snprintf(name, sizeof name, "ksum %s: ragged m, n, dim (1..256), ld > dim, det/atomic", k->name);
     case_begin(name);
