@@ -3,11 +3,16 @@
  *             (each dot returns to the host: a sync per dot)
  *   graph     the same loop in device pointer mode (alpha, beta by two 1-thread kernels), 10
  *             iterations captured in one CUDA graph, graphs launched back to back
- *   perks     PERKS_CG_DEFINE(.., double, 256), the planner's choice (cache tier printed)
- *   nocache   the same kernel with opts.cache = 0 (vectors and matrix from device memory)
- *   sumbar    the same kernel with opts.sum_barrier = 1 (perks/barrier.cuh: the last block to
- *             arrive sums the partials) instead of cooperative_groups grid.sync
- *   t512      the kernel built for 512 threads per SM (PERKS_CG_THREADS_PER_SM 512, ~100 registers)
+ *   perks     PERKS_CG_DEFINE(.., double, 256), the planner's choice (path and cache tier printed:
+ *             the cluster for small systems, else the grid with the flag barrier)
+ *   grid      the grid path with cooperative_groups grid.sync (the default before the flag barrier)
+ *   flag      the grid path with the flag barrier (perks_flag_sum: one L2 hop, no atomics)
+ *   cluster   the cluster path (one thread-block cluster, distributed shared memory; "-" where the
+ *             system does not fit)
+ *   nocache   the grid path with opts.cache = 0 (vectors and matrix from device memory)
+ *   sumbar    the grid path with the sum barrier (perks/barrier.cuh: the last block to arrive sums)
+ *   t512      the grid kernel built for 512 threads per SM (PERKS_CG_THREADS_PER_SM 512, ~100
+ *             registers), grid.sync
  * Per iteration: a run of K iterations (tol 0) timed with events, divided by the iterations done,
  * median of --reps runs after a warm-up.  Time to solution: tol 1e-8 from x = 0 (the loops check
  * the residual every iteration, the graph every 10), with the iteration counts beside.
@@ -271,8 +276,8 @@ static void bench_matrix(const char *name, perks_csr *H, int solve, int sweep)
     int R = reps < 64 ? reps : 64;
 
     /* cusparse plain loop */
-    double us_sp = 0, us_gr = 0, us_pk = 0, us_nc = 0, us_gs = 0, us_t5 = 0;
-    int cached_gs = -1, cached_t5 = -1;
+    double us_sp = 0, us_gr = 0, us_pk = 0, us_nc = 0, us_gs = 0, us_t5 = 0, us_gd = 0, us_fl = 0, us_cl = 0;
+    int cached_gs = -1, cached_t5 = -1, cached_gd = -1, cached_fl = -1, cached_cl = -1;
     int it_sp = 0, it_gr = 0, it_pk = 0, it_nc = 0, cached_pk = -1, cached_nc = -1;
     double ms_sp = 0, ms_gr = 0, ms_pk = 0, ms_nc = 0;
     for (int r = -1; r < R; r++) {
@@ -300,16 +305,25 @@ static void bench_matrix(const char *name, perks_csr *H, int solve, int sweep)
     }
     us_gr = median(t, R);
     /* perks, cached and not; the grid.sync barrier; the 512-threads-per-SM build */
-    for (int c = 0; c < 4; c++) {
+    /* c: 0 perks (auto), 1 nocache, 2 sumbar, 3 t512, 4 grid (grid.sync), 5 flag, 6 cluster */
+    for (int c = 0; c < 7; c++) {
         perks_cg_opts o = perks_cg_defaults();
         perks_cg_plan p;
         perks_cg_result res = {0, 0, 0, 0};
         o.tol = 0;
         o.max_iter = K;
         o.cache = c != 1;
-        o.sum_barrier = c == 2;
+        if (c >= 1 && c <= 5) o.path = PERKS_CG_PATH_GRID;
+        if (c == 2) o.barrier = PERKS_CG_BAR_SUM;
+        if (c == 3 || c == 4) o.barrier = PERKS_CG_BAR_GRID;
+        if (c == 5) o.barrier = PERKS_CG_BAR_FLAG;
+        if (c == 6) o.path = PERKS_CG_PATH_CLUSTER;
         int rc = c == 3 ? bcg64t512_plan(&p, S.n, S.nnz, S.rp, S.ci, S.va, &o)
                         : bcg64_plan(&p, S.n, S.nnz, S.rp, S.ci, S.va, &o);
+        if (rc && (c == 6 || c == 5)) { /* the cluster does not fit / more blocks than the flag takes */
+            printf("  (%s: %s)\n", c == 6 ? "cluster" : "flag", perks_strerror(rc));
+            continue;
+        }
         if (rc) {
             printf("  perks plan failed: %s\n", perks_strerror(rc));
             exit(1);
@@ -332,9 +346,16 @@ static void bench_matrix(const char *name, perks_csr *H, int solve, int sweep)
         if (c == 0) us_pk = median(t, R), cached_pk = p.cached;
         else if (c == 1) us_nc = median(t, R), cached_nc = p.cached;
         else if (c == 2) us_gs = median(t, R), cached_gs = p.cached;
-        else us_t5 = median(t, R), cached_t5 = p.cached;
-        if (c == 0 || c == 3)
-            printf("  (%s plan: %d blocks of %d, %d lanes per row)\n", c ? "t512" : "perks", p.blocks, p.block, p.sub);
+        else if (c == 3) us_t5 = median(t, R), cached_t5 = p.cached;
+        else if (c == 4) us_gd = median(t, R), cached_gd = p.cached;
+        else if (c == 5) us_fl = median(t, R), cached_fl = p.cached;
+        else us_cl = median(t, R), cached_cl = p.cached;
+        if (c == 0 || c == 3 || c == 5 || c == 6)
+            printf("  (%s plan: %s%s, %d blocks of %d, %d lanes per row, %d iterations timed)\n",
+                   c == 0 ? "perks" : c == 3 ? "t512" : c == 5 ? "flag" : "cluster",
+                   p.path == PERKS_CG_PATH_CLUSTER ? "cluster" : "grid",
+                   p.path == PERKS_CG_PATH_CLUSTER ? "" : p.barrier == PERKS_CG_BAR_FLAG ? " flag" : " grid.sync",
+                   p.blocks, p.block, p.sub, its);
         perks_cg_plan_free(&p);
     }
     /* how the per-iteration time depends on the block count (the planner's choice is above) */
@@ -345,8 +366,27 @@ static void bench_matrix(const char *name, perks_csr *H, int solve, int sweep)
             perks_cg_opts o = perks_cg_defaults();
             perks_cg_plan p;
             perks_cg_result res = {0, 0, 0, 0};
-            o.tol = 0, o.max_iter = K, o.blocks = gs[g];
+            o.tol = 0, o.max_iter = K, o.blocks = gs[g], o.path = PERKS_CG_PATH_GRID;
             if (bcg64_plan(&p, S.n, S.nnz, S.rp, S.ci, S.va, &o)) break;
+            for (int r = -1; r < 3; r++) {
+                CUDA_DIE(cudaEventRecord(e0, S.s));
+                if (perks_cg_run(&p, S.b, S.x, S.s)) exit(1);
+                CUDA_DIE(cudaEventRecord(e1, S.s));
+                CUDA_DIE(cudaEventSynchronize(e1));
+                perks_cg_wait(&p, &res);
+                CUDA_DIE(cudaEventElapsedTime(&ms, e0, e1));
+                if (r >= 0) t[r] = ms * 1e3 / (res.iterations > 0 ? res.iterations : 1);
+            }
+            printf(" %d:%.2f(t%d)", p.blocks, median(t, 3), p.cached);
+            perks_cg_plan_free(&p);
+        }
+        printf("\n  cluster sweep (us/it):");
+        for (int g = 1; g <= 16; g *= 2) {
+            perks_cg_opts o = perks_cg_defaults();
+            perks_cg_plan p;
+            perks_cg_result res = {0, 0, 0, 0};
+            o.tol = 0, o.max_iter = K, o.path = PERKS_CG_PATH_CLUSTER, o.cluster = g;
+            if (bcg64_plan(&p, S.n, S.nnz, S.rp, S.ci, S.va, &o)) continue;
             for (int r = -1; r < 3; r++) {
                 CUDA_DIE(cudaEventRecord(e0, S.s));
                 if (perks_cg_run(&p, S.b, S.x, S.s)) exit(1);
@@ -394,6 +434,7 @@ static void bench_matrix(const char *name, perks_csr *H, int solve, int sweep)
             o.tol = tol;
             o.max_iter = maxit;
             o.cache = c == 0;
+            if (c == 1) o.path = PERKS_CG_PATH_GRID;
             if (bcg64_plan(&p, S.n, S.nnz, S.rp, S.ci, S.va, &o)) exit(1);
             for (int r = -1; r < 3; r++) {
                 CUDA_DIE(cudaEventRecord(e0, S.s));
@@ -412,12 +453,16 @@ static void bench_matrix(const char *name, perks_csr *H, int solve, int sweep)
     row(name, S.n, S.nnz, "cusparse", us_sp, floor_us, it_sp, ms_sp, -1);
     row(name, S.n, S.nnz, "graph", us_gr, floor_us, it_gr, ms_gr, -1);
     row(name, S.n, S.nnz, "perks", us_pk, floor_us, it_pk, ms_pk, cached_pk);
+    row(name, S.n, S.nnz, "grid", us_gd, floor_us, 0, 0, cached_gd);
+    if (cached_fl >= 0) row(name, S.n, S.nnz, "flag", us_fl, floor_us, 0, 0, cached_fl);
+    if (cached_cl >= 0) row(name, S.n, S.nnz, "cluster", us_cl, floor_us, 0, 0, cached_cl);
     row(name, S.n, S.nnz, "nocache", us_nc, floor_us, it_nc, ms_nc, cached_nc);
     row(name, S.n, S.nnz, "sumbar", us_gs, floor_us, 0, 0, cached_gs);
     row(name, S.n, S.nnz, "t512", us_t5, floor_us, 0, 0, cached_t5);
     double best = us_sp < us_gr ? us_sp : us_gr;
-    printf("  speedup per iteration vs the best cuSPARSE loop: %.2fx (perks), %.2fx (nocache)\n", best / us_pk,
-           best / us_nc);
+    printf("  speedup per iteration vs the best cuSPARSE loop: %.2fx (perks), %.2fx (grid.sync), %.2fx (flag), "
+           "%.2fx (cluster), %.2fx (nocache)\n",
+           best / us_pk, best / us_gd, us_fl > 0 ? best / us_fl : 0.0, us_cl > 0 ? best / us_cl : 0.0, best / us_nc);
     if (solve) printf("  iterations to 1e-8: cusparse %d, graph %d (rounded up to %d), perks %d\n", it_sp, it_gr,
                       GRAPH_ITERS, it_pk);
     CUDA_DIE(cudaGraphExecDestroy(ge));

@@ -1,6 +1,7 @@
 /* examples/cg_solve.cu -- solve A x = b with perks/cg.cuh for a Matrix Market file.
  *   cg_solve [FILE.mtx] [--jacobi] [--tol T] [--max-iter N]
- * With no file it solves a generated 2D Poisson system (256 x 256 grid, 5 points).  b = A * ones,
+ * With no file it solves a generated 2D Poisson system (256 x 256 grid, 5 points).  The planner
+ * picks the path: one thread-block cluster for small systems on sm_90, else the cooperative grid.  b = A * ones,
  * so the exact solution is all ones and the example prints how far x is from it.  Exit status 0
  * when the solver converged, 1 otherwise (the reason is printed). */
 #include <math.h>
@@ -120,10 +121,11 @@ int main(int argc, char **argv)
     CHECK_CUDA(cudaMemcpy(x, d_x, sizeof(double) * n, cudaMemcpyDeviceToHost));
     double err = 0;
     for (int i = 0; i < n; i++) err = fmax(err, fabs(x[i] - 1));
-    printf("perks cg%s: %s after %d iterations, ||r||/||b|| = %.3e, %.3f ms (%.2f us/iteration; %d blocks, "
-           "cache tier %d)\n",
+    printf("perks cg%s: %s after %d iterations, ||r||/||b|| = %.3e, %.3f ms (%.2f us/iteration; %s path, %d blocks "
+           "of %d, cache tier %d)\n",
            o.jacobi ? " (Jacobi)" : "", rc ? perks_strerror(rc) : "converged", res.iterations, res.rel_residual, ms,
-           res.iterations ? 1e3 * ms / res.iterations : 0.0, p.blocks, p.cached);
+           res.iterations ? 1e3 * ms / res.iterations : 0.0,
+           p.path == PERKS_CG_PATH_CLUSTER ? "cluster" : "grid", p.blocks, p.block, p.cached);
     printf("max |x - 1| = %.3e\n", err);
     perks_cg_plan_free(&p);
     cudaFree(d_rp), cudaFree(d_ci), cudaFree(d_va), cudaFree(d_b), cudaFree(d_x);

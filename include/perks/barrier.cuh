@@ -1,9 +1,26 @@
-/* perks/barrier.cuh -- a grid barrier that also sums per-block partials (fixed order, same bits in
+/* perks/barrier.cuh -- grid barriers that also sum per-block partials (fixed order, same bits in
  * every block), for persistent kernels whose barriers exist to publish dot products (perks/cg.cuh).
  *
  * WHAT (PERKS paper section 3: the time loop inside one cooperative kernel; each CG barrier exists
  * only to publish a dot product)
- *   perks_sum_barrier(bar, part, slot, nv, G, tot)    called by every thread of every block:
+ *   perks_flag_sum(slots, G, k, nv, v0, v1, v2, fred, &t0, &t1, &t2)     (the fast one)
+ *     One hop, no atomics: block b's thread 0 stores its nv <= 3 values into its own slots of
+ *     buffer k % 3 (after a fence.acq_rel.gpu, so everything the block wrote before is visible with
+ *     them); every thread of every block then reads the G slots of each value straight from L2
+ *     (thread t the slots t and t + blockDim: all loads in flight at once), re-reading
+ *     only the ones still holding the empty pattern, then fences (acquire), sums in a fixed order
+ *     (per thread, warp butterfly, then the warps in order) and returns the totals in every
+ *     thread.  The barrier is the arrival of the values themselves.  Reuse without a reset pass:
+ *     three rotating buffers; before publishing call k a block empties its own slots of buffer
+ *     (k + 1) % 3, which every block finished reading before call k - 1 completed.  Two calls in
+ *     a row need a __syncthreads between them (fred is reused).
+ *     Call it from every thread of every block, the same number of times, k = 0, 1, 2, ... in
+ *     order; thread 0's v0..v2 are the block's values (other threads' are ignored); everything the
+ *     block wrote before must be ordered before thread 0's call by a __syncthreads (a block sum
+ *     gives that).  Workspace: PERKS_FLAG_WORDS(G) doubles set to all-ones bytes before the launch
+ *     (cudaMemsetAsync(ws, 0xff, ...)); G <= PERKS_FLAG_U * blockDim.x = 2 blockDim.x.  A NaN value is stored as
+ *     the canonical quiet NaN (the all-ones pattern marks an empty slot).
+ *   perks_sum_barrier(bar, part, slot, nv, G, tot)    (the first try, kept as an option)
  *     the block's thread 0 must already have written its partials part[(slot + c) * G + blockIdx.x],
  *     c < nv <= 4.  Thread 0 arrives on a counter (atomicAdd after __threadfence); the block that
  *     arrives last sums part[slot + c][0 .. G-1] with one warp (lane-strided, then a shuffle tree:
@@ -11,22 +28,23 @@
  *     the barrier, resets the counter and releases the others by bumping a generation word
  *     (st.release); the others spin on that word (ld.acquire) and read the totals.  On return every
  *     thread of the block sees tot[0 .. nv-1] (shared memory) and everything written before the
- *     barrier by any block.
- *   Against cooperative_groups grid.sync() followed by every block reading the G partials, the
- *   waiting blocks do one L2 round trip for the totals instead of G / 32 dependent loads.
+ *     barrier by any block.  Measured slower than grid.sync on the H200 (docs/perks-cg.md): the
+ *     same-address atomics and the last block's reads sit in series.
  *
  * EXAMPLE
- *   // workspace: PERKS_SUM_BARRIER_WORDS doubles, zeroed before the launch (cudaMemsetAsync)
- *   __shared__ double tot[4];
- *   if (threadIdx.x == 0) part[blockIdx.x] = my_block_sum;
- *   perks_sum_barrier(bar, part, 0, 1, gridDim.x, tot);
- *   double total = tot[0];
+ *   // workspace: PERKS_FLAG_WORDS(G) doubles, cudaMemsetAsync(ws, 0xff, ...) before the launch
+ *   __shared__ double fred[BLOCK / 32][PERKS_FLAG_NV];
+ *   unsigned int k = 0;
+ *   double t0, t1, t2;
+ *   double mine = block_sum(...);                       // in thread 0, after a __syncthreads
+ *   perks_flag_sum(ws, gridDim.x, k++, 1, mine, 0, 0, fred, &t0, &t1, &t2);   // t0: the total
  *
  * LIMITS
  *   Every block of the grid must be co-resident (cooperative launch, perks_launch) and call it the
- *   same number of times; one barrier workspace per concurrently running kernel.  nv <= 4.
- *   sm_70 or newer uses ld.acquire / st.release; older devices fall back to volatile accesses with
- *   __threadfence.
+ *   same number of times; one workspace per concurrently running kernel.  perks_flag_sum: nv <= 3,
+ *   G <= 2 blockDim.x (2 slots per thread keep a 64-register kernel free of spills), blockDim.x a multiple of 32 and <= 1024.  perks_sum_barrier: nv <= 4.
+ *   sm_70 or newer uses ld.relaxed / ld.acquire / st.release; older devices fall back to volatile
+ *   accesses with __threadfence.
  */
 #ifndef PERKS_BARRIER_CUH
 #define PERKS_BARRIER_CUH
@@ -85,7 +103,7 @@ static __device__ __forceinline__ __attribute__((unused)) void perks_sum_barrier
         const int lane = threadIdx.x;
         for (int c = 0; c < nv; ++c) {
             double s = 0;
-            _Pragma("unroll 4") for (int j = lane; j < G; j += 32) s += __ldcg(part + (slot + c) * G + j);
+            _Pragma("unroll 8") for (int j = lane; j < G; j += 32) s += __ldcg(part + (slot + c) * G + j);
             for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
             if (lane == 0) {
                 tot[c] = s;
@@ -99,6 +117,108 @@ static __device__ __forceinline__ __attribute__((unused)) void perks_sum_barrier
         }
     }
     __syncthreads();
+}
+
+/* ---- perks_flag_sum ------------------------------------------------------------------------- */
+#define PERKS_FLAG_NV 3 /* values per call at most */
+#define PERKS_FLAG_U 2  /* slots each thread reads at most: G <= 2 blockDim.x */
+#define PERKS_FLAG_WORDS(G) ((size_t)3 * PERKS_FLAG_NV * (size_t)(G))
+#define PERKS_FLAG_EMPTY 0xffffffffffffffffull
+#ifndef PERKS_FLAG_SLEEP_NS
+#define PERKS_FLAG_SLEEP_NS 0 /* __nanosleep between re-reads of a slot still empty (0: none) */
+#endif
+
+static __device__ __forceinline__ unsigned long long perks__ld_relaxed_u64(const unsigned long long *p)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+    unsigned long long v;
+    asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p));
+    return v;
+#else
+    return *(volatile const unsigned long long *)p;
+#endif
+}
+
+static __device__ __forceinline__ void perks__st_relaxed_u64(unsigned long long *p, unsigned long long v)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+    asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+#else
+    *(volatile unsigned long long *)p = v;
+#endif
+}
+
+/* fence.acq_rel.gpu: enough for the release / acquire patterns (relaxed store after it, relaxed load
+ * before it); __threadfence is fence.sc, measured far slower when many threads issue it */
+static __device__ __forceinline__ void perks__fence_acq_rel_gpu(void)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+    asm volatile("fence.acq_rel.gpu;" ::: "memory");
+#else
+    __threadfence();
+#endif
+}
+
+static __device__ __forceinline__ __attribute__((unused)) void
+perks_flag_sum(double *slots, int G, unsigned int k, int nv, double v0, double v1, double v2,
+               double (*fred)[PERKS_FLAG_NV], double *t0, double *t1, double *t2)
+{
+    unsigned long long *w = (unsigned long long *)slots;
+    const size_t GS = (size_t)G;
+    unsigned long long *cur = w + (size_t)(k % 3u) * PERKS_FLAG_NV * GS;
+    unsigned long long *nxt = w + (size_t)((k + 1u) % 3u) * PERKS_FLAG_NV * GS;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nw = blockDim.x >> 5;
+    if (threadIdx.x == 0) {
+        const double v[PERKS_FLAG_NV] = {v0, v1, v2};
+        /* all PERKS_FLAG_NV slots: the next call through that buffer may publish more values */
+        for (int c = 0; c < PERKS_FLAG_NV; ++c) perks__st_relaxed_u64(nxt + c * GS + blockIdx.x, PERKS_FLAG_EMPTY);
+        perks__fence_acq_rel_gpu(); /* release: the block's writes (ordered by the caller's __syncthreads) first */
+        for (int c = 0; c < nv; ++c) {
+            const unsigned long long bits =
+                v[c] != v[c] ? 0x7ff8000000000000ull : (unsigned long long)__double_as_longlong(v[c]);
+            perks__st_relaxed_u64(cur + c * GS + blockIdx.x, bits);
+        }
+    }
+    /* the block's own value is out before its threads spin: without this, a scheduler that runs one
+     * warp until it blocks (compute-sanitizer racecheck) could spin other warps on a value warp 0
+     * never gets to store */
+    __syncthreads();
+    unsigned long long x[PERKS_FLAG_NV][PERKS_FLAG_U];
+    _Pragma("unroll") for (int c = 0; c < PERKS_FLAG_NV; ++c)
+    _Pragma("unroll") for (int u = 0; u < PERKS_FLAG_U; ++u) {
+        const int j = threadIdx.x + u * blockDim.x;
+        x[c][u] = (c < nv && j < G) ? perks__ld_relaxed_u64(cur + c * GS + j) : 0ull;
+    }
+    _Pragma("unroll") for (int c = 0; c < PERKS_FLAG_NV; ++c)
+    _Pragma("unroll") for (int u = 0; u < PERKS_FLAG_U; ++u) {
+        const int j = threadIdx.x + u * blockDim.x;
+        if (c < nv && j < G)
+            while (x[c][u] == PERKS_FLAG_EMPTY) {
+#if PERKS_FLAG_SLEEP_NS > 0 && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+                __nanosleep(PERKS_FLAG_SLEEP_NS);
+#endif
+                x[c][u] = perks__ld_relaxed_u64(cur + c * GS + j);
+            }
+    }
+    if (threadIdx.x < G) perks__fence_acq_rel_gpu(); /* acquire: what the other blocks wrote before their values */
+    double s[PERKS_FLAG_NV];
+    _Pragma("unroll") for (int c = 0; c < PERKS_FLAG_NV; ++c) {
+        s[c] = 0;
+        _Pragma("unroll") for (int u = 0; u < PERKS_FLAG_U; ++u) s[c] += __longlong_as_double((long long)x[c][u]);
+        /* xor butterfly: every lane ends with the same bits (a + b == b + a) */
+        for (int o = 16; o > 0; o >>= 1) s[c] += __shfl_xor_sync(0xffffffffu, s[c], o);
+    }
+    if (lane == 0) {
+        _Pragma("unroll") for (int c = 0; c < PERKS_FLAG_NV; ++c) fred[warp][c] = s[c];
+    }
+    __syncthreads();
+    double r[PERKS_FLAG_NV] = {0, 0, 0};
+    for (int q = 0; q < nw; ++q) {
+        _Pragma("unroll") for (int c = 0; c < PERKS_FLAG_NV; ++c) r[c] += fred[q][c];
+    }
+    *t0 = r[0];
+    *t1 = r[1];
+    *t2 = r[2];
 }
 
 #endif /* PERKS_BARRIER_CUH */

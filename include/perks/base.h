@@ -25,6 +25,8 @@
  *   PERKS_EFORMAT      malformed input (Matrix Market reader); the reader says the line and why
  *   PERKS_ENOMEM       host allocation failed
  *   PERKS_EIO          a file could not be opened or read (Matrix Market reader)
+ *   PERKS_EUNSUPPORTED the device or the build lacks a feature the request needs (e.g. thread
+ *                      block clusters: compute capability 9.0 and code built for sm_90)
  */
 #ifndef PERKS_BASE_H
 #define PERKS_BASE_H
@@ -41,6 +43,7 @@
 #define PERKS_EFORMAT 9
 #define PERKS_ENOMEM 10
 #define PERKS_EIO 11
+#define PERKS_EUNSUPPORTED 12
 
 static inline const char *perks_strerror(int rc)
 {
@@ -57,6 +60,7 @@ static inline const char *perks_strerror(int rc)
     case PERKS_EFORMAT: return "perks: malformed input";
     case PERKS_ENOMEM: return "perks: out of host memory";
     case PERKS_EIO: return "perks: cannot open or read the file";
+    case PERKS_EUNSUPPORTED: return "perks: not supported by this device or build (clusters need sm_90)";
     default: return "perks: unknown status code";
     }
 }

@@ -1,9 +1,11 @@
-/* perks/cg.cuh -- conjugate gradient in one persistent cooperative kernel (CSR, fp64 or fp32).
+/* perks/cg.cuh -- conjugate gradient in one persistent kernel (CSR, fp64 or fp32): a cooperative
+ * grid for large systems, one thread-block cluster (sm_90) for small ones.
  *
  * WHAT (PERKS paper, Zhang et al. ICS'23, sections 3-4: the time loop moved into the kernel, the
  * data that every iteration re-reads kept on chip; CG is the paper's Krylov example)
  *   PERKS_CG_DEFINE(name, T, BLOCK) defines
- *       __global__ void name_kernel(perks_cg_kargs)     every CG iteration, in one launch
+ *       __global__ void name_kernel(perks_cg_kargs)     every CG iteration, one cooperative grid
+ *       __global__ void name_ckernel(perks_cg_kargs)    the same in one cluster (sm_90 builds)
  *       int name_plan(perks_cg_plan *, n, nnz, d_row_ptr, d_col, d_val, const perks_cg_opts *)
  *       int name_solve(n, nnz, d_row_ptr, d_col, d_val, d_b, d_x, opts, perks_cg_result *, stream)
  *   and these type-free functions work on any plan:
@@ -25,56 +27,80 @@
  *   if (rc) fprintf(stderr, "%s after %d iterations\n", perks_strerror(rc), res.iterations);
  *   // repeated solves with one matrix: cg64_plan once, then perks_cg_run + perks_cg_wait
  *
- * THE KERNEL: 2 grid barriers per iteration, classic CG arithmetic
- *   Block b owns the rows [split[b], split[b+1]), split so that rows + nonzeros are even across
- *   blocks (a merge-path split of the CSR at block level: irregular matrices stay balanced).
- *   Inside a block, a row is handled by W lanes (W = 1..32, the least power of two giving at most
- *   PERKS_CG_NNZ_PER_LANE = 4 nonzeros per lane on average, 8 when nothing is cached: a warp per
- *   row for long rows, a lane per row for short ones).  Each lane loads PERKS_CG_UNROLL = 8 of its
- *   row's column indices and values at once (predicated), then gathers all 8, then sums them in
- *   k order: one memory latency per 8 nonzeros instead of one per nonzero.  When the matrix is in
- *   shared memory (cached = 2) a plain one-nonzero-at-a-time loop is used instead (same sums in
- *   the same order, so the same bits; faster there).  One iteration:
+ * THE ITERATION (both paths): 2 barriers, classic CG arithmetic
  *     phase A   q_i = sum_j a_ij (z_j + beta p_j),  p'_i = z_i + beta p_i,  partial p'.q
- *               -- the update p = z + beta p is evaluated inside the SpMV gather, so it needs no
- *               barrier of its own; the new p goes to the other buffer of a ping-pong pair
- *     barrier 1 every block sums the G partials in the same order: p.q, alpha = rz / p.q
+ *               -- the update p = z + beta p is evaluated inside the SpMV gather (fma, the same
+ *               bits its owner stores), so it needs no barrier of its own; the new p goes to the
+ *               other buffer of a ping-pong pair
+ *     barrier 1 the totals of the partials, the same bits in every block: p.q, alpha = rz / p.q
  *     phase B   x += alpha p, r -= alpha q, z = D^-1 r (Jacobi) or z = r, partials r.r and r.z
  *     barrier 2 rr, rz, beta = rz_new / rz; stop when rr <= tol^2 b.b
  *   The formulas are those of textbook CG (no pipelined or merged recurrences), so iteration counts
  *   follow a CPU CG in double up to rounding (the sums run in another order).  The paper's CG uses
- *   5 barriers.  Dot products are deterministic: each block writes its partial, every block adds
- *   the G partials in the same order, so all blocks take the same decisions and reruns give the
- *   same bits.  The barrier is cooperative_groups grid.sync; opts.sum_barrier = 1 uses
- *   perks/barrier.cuh instead (the last block to arrive sums, the others read the totals: same
- *   bits; measured 2-3 us per iteration slower on the H200, so not the default).
+ *   5 barriers.  Dot products are deterministic: every block adds the same partials in the same
+ *   order, so all blocks take the same decisions and reruns give the same bits.
+ *   Rows: block b owns the rows [split[b], split[b+1]), split so that rows + nonzeros are even (a
+ *   merge-path split of the CSR at block level).  Inside a block a row gets W lanes (W = 1..32, the
+ *   least power of two giving at most PERKS_CG_NNZ_PER_LANE = 4 nonzeros per lane on average, 8
+ *   when nothing is cached).  When the matrix comes from device memory each lane loads
+ *   PERKS_CG_UNROLL = 8 column indices and values at once (predicated), then gathers all 8, then
+ *   sums in k order; from shared memory a plain one-nonzero-at-a-time loop (same sums, same order).
+ *
+ * THE CLUSTER PATH (path 2; small systems; sm_90 and a build for sm_90)
+ *   One thread-block cluster of C <= 16 blocks of PERKS_CG_CBLOCK = 1024 threads (C = 1 is the
+ *   one-block path), launched with cudaLaunchKernelEx.  Everything per row lives in the blocks'
+ *   shared memory: x, r, q, (D^-1), and two buffers of (z, p) pairs that the other blocks read
+ *   through distributed shared memory (one 16-byte load per nonzero: the column index is stored as
+ *   block rank << 24 | local row); the matrix slice too when it fits (cached = 2), else it is read
+ *   from device memory (cached = 1).  The barriers are cluster barriers (barrier.cluster, in
+ *   hardware); each block's partials sit in its shared memory and every warp adds the C partials
+ *   of the other blocks through distributed shared memory.  No vector goes to device memory
+ *   until x at the end.  The auto path takes it when everything fits the cluster's shared memory,
+ *   the matrix included (per block: 56 B per row for fp64, 72 with Jacobi, plus 12 B per nonzero
+ *   and 4 per row for the matrix: about 2.5 MB of CSR over 16 blocks); measured on the H200 with
+ *   the matrix read from device memory instead (cached = 1, path 2 asked for) it is slower than
+ *   the grid, so auto does not take that.  C is the least power of two giving at most
+ *   PERKS_CG_CLUSTER_WORK = 1024 rows + nonzeros per block that fits, 16 at most (non-portable
+ *   cluster size; 8 when the device refuses 16): measured, 16 blocks beat 8 and 4 on every on-chip
+ *   system.  Built for sm_75/80 the cluster kernel is a stub: the planner sees it
+ *   (cudaFuncGetAttributes) and uses the grid; asking for path 2 then returns PERKS_EUNSUPPORTED.
+ *
+ * THE GRID PATH (path 1; one cooperative launch, G blocks of BLOCK threads)
+ *   Barriers (opts.barrier): PERKS_CG_BAR_GRID (the default) is cooperative_groups grid.sync, then
+ *   every block sums the G partials (warp 0, fixed order).  PERKS_CG_BAR_FLAG is perks_flag_sum
+ *   (perks/barrier.cuh; G <= 2 BLOCK): each block stores its partials into its own slots after a
+ *   fence, every block reads all G slots at once and sums them (the arrival of the values is the
+ *   barrier: one L2 hop, no atomics) -- measured 2x slower per iteration than grid.sync on the
+ *   H200 (docs/perks-cg.md), kept as an option.  PERKS_CG_BAR_SUM is the first software barrier
+ *   (the last block to arrive sums; slower; opts.sum_barrier = 1 is its old name).
  *   On-chip cache (PERKS section 4.1.3-4.1.4): when they fit in the shared memory left per block,
  *   each block keeps its rows of x, r, q, p (and D^-1) in shared memory (cached = 1), and also its
- *   slice of the matrix: values, column indices and row pointers (cached = 2); otherwise they stay in device
- *   memory (cached = 0; opts.cache = 0 forces this).  p and z are read by other blocks through the
- *   SpMV gather, so they live in device memory (L2) in every mode; r is written through.
- *   Breakdown: p.q <= 0 (or not a number) stops with PERKS_EBREAKDOWN, as does a non-positive
- *   diagonal with Jacobi; both mean A is not SPD.
+ *   slice of the matrix (cached = 2); otherwise they stay in device memory (cached = 0; opts.cache
+ *   = 0 forces this).  p and z are read by other blocks through the SpMV gather, so they live in
+ *   device memory (L2) on this path; r is written through.
+ *   Breakdown (both paths): p.q <= 0 (or not a number) stops with PERKS_EBREAKDOWN, as does a
+ *   non-positive diagonal with Jacobi; both mean A is not SPD.
  *
  * PARAMETERS AND LIMITS
  *   T float or double; BLOCK a multiple of 32, 64..1024 (256 is a good default).  n >= 1,
- *   0 <= nnz < 2^31, square A.  opts: tol >= 0, max_iter >= 0, blocks (0: the planner chooses about
+ *   0 <= nnz < 2^31, square A.  opts: tol >= 0, max_iter >= 0; path (0 auto, 1 grid, 2 cluster);
+ *   cluster (0: the planner, else 1..16 blocks); blocks (grid path; 0: the planner chooses about
  *   one block per PERKS_CG_WORK_PER_BLOCK = 512 rows + nonzeros, at most the co-resident count, and
- *   at most PERKS_CG_ONCHIP_BPS = 2 per SM when the whole system then fits in shared memory),
- *   x0 (1: start from the x given, 0: from zero), sum_barrier (above).  The result: status (0, PERKS_ENOCONV, PERKS_EBREAKDOWN), iterations,
- *   rel_residual = sqrt(r.r / b.b) of the recurrence (b = 0 gives sqrt(r.r)).
- *   Host errors before any launch: PERKS_ENULL, PERKS_ESIZE (sizes, tol, max_iter, BLOCK),
- *   PERKS_ENOCOOP, PERKS_ERESOURCE, PERKS_ECORESIDENT, PERKS_ECUDA (allocation, copies).
- *   The plan copies row_ptr to the host once (for the split) and allocates 6 n T + 5 G + 8 doubles
- *   of workspace; d_val etc. must stay valid while the plan is used.  Not reentrant: one
- *   perks_cg_run at a time per plan.  A solve of k iterations is one launch (no host round trips).
- *   Costs per iteration: 2 grid barriers, one pass over the matrix (from shared memory when
- *   cached = 2), two gathered vectors (z, p) and about 8 more vector accesses per row.  Registers:
- *   built for PERKS_CG_THREADS_PER_SM = 1024 threads per SM (__launch_bounds__(BLOCK, 1024 / BLOCK):
- *   at most 64 registers, no spills; define it to 512 before PERKS_CG_DEFINE for the ~100-register
- *   build).  Measured on the H200 (bench/cg, docs/perks-cg.md): 6.2-16.5 us per iteration for
- *   systems that fit on chip (2-3x the cuSPARSE loop in a CUDA graph); 1.15-1.35x the graph at
- *   128^3 and 1024^2, on par at 256^3 (2.2x the bandwidth floor there).
+ *   at most PERKS_CG_ONCHIP_BPS = 2 per SM when the whole system then fits in shared memory);
+ *   barrier (grid path, above); x0 (1: start from the x given, 0: from zero).  Setting blocks,
+ *   barrier or sum_barrier, or cache = 0, makes the auto path the grid.  The result: status (0,
+ *   PERKS_ENOCONV, PERKS_EBREAKDOWN), iterations, rel_residual = sqrt(r.r / b.b) of the recurrence
+ *   (b = 0 gives sqrt(r.r)).  Host errors before any launch: PERKS_ENULL, PERKS_ESIZE (sizes, tol,
+ *   max_iter, BLOCK, path, cluster, barrier, a flag barrier over more than 2 BLOCK blocks),
+ *   PERKS_ENOCOOP, PERKS_ERESOURCE (path 2 asked for a system that does not fit a cluster),
+ *   PERKS_EUNSUPPORTED (path 2 without sm_90), PERKS_ECORESIDENT, PERKS_ECUDA (allocation, copies).
+ *   The plan copies row_ptr to the host once (for the split) and allocates its workspace; d_val
+ *   etc. must stay valid while the plan is used.  Not reentrant: one perks_cg_run at a time per
+ *   plan.  A solve of k iterations is one launch (no host round trips).  Registers: the grid kernel
+ *   is built for PERKS_CG_THREADS_PER_SM = 1024 threads per SM (__launch_bounds__(BLOCK, 1024 /
+ *   BLOCK): at most 64 registers, no spills; define it to 512 before PERKS_CG_DEFINE for the
+ *   ~100-register build); the cluster kernel for 1024 threads (64 registers).  Measured on the
+ *   H200 (bench/cg, docs/perks-cg.md).
  *   Registers are not used as a cache (the paper also caches in registers): a row count per
  *   thread fixed at compile time would be needed; shared memory already holds every system whose
  *   CSR fits on chip.
@@ -103,22 +129,37 @@
 #define PERKS_CG_ONCHIP_BPS 2 /* blocks per SM at most when the system fits in shared memory */
 #define PERKS_CG_NNZ_PER_LANE 4      /* lanes per row: the least power of two giving <= 4 nonzeros each */
 #define PERKS_CG_NNZ_PER_LANE_DRAM 8 /* the same when nothing is cached (more rows in flight) */
+#define PERKS_CG_CBLOCK 1024         /* threads per block of the cluster kernel */
+#define PERKS_CG_CMAX 16             /* blocks per cluster at most (16: non-portable size) */
+#ifndef PERKS_CG_CLUSTER_WORK
+#define PERKS_CG_CLUSTER_WORK 1024 /* rows + nonzeros per cluster block the planner aims at (then 16) */
+#endif
+
+#define PERKS_CG_PATH_AUTO 0
+#define PERKS_CG_PATH_GRID 1
+#define PERKS_CG_PATH_CLUSTER 2
+#define PERKS_CG_BAR_AUTO 0
+#define PERKS_CG_BAR_GRID 1 /* cooperative_groups grid.sync, then every block sums the partials */
+#define PERKS_CG_BAR_SUM 2  /* perks_sum_barrier: the last block to arrive sums */
+#define PERKS_CG_BAR_FLAG 3 /* perks_flag_sum: every block reads every block's published partials */
 
 typedef struct perks_cg_opts {
     double tol;   /* stop when ||r|| <= tol ||b|| */
     int max_iter; /* PERKS_ENOCONV after this many iterations */
     int jacobi;   /* 1: Jacobi (diagonal) preconditioner */
-    int cache;    /* 1: keep vectors / matrix in shared memory when they fit; 0: never */
-    int blocks;   /* 0: planner; else this many blocks (at most the co-resident count) */
+    int cache;    /* 1: keep vectors / matrix in shared memory when they fit; 0: never (grid path) */
+    int blocks;   /* grid path: 0 planner; else this many blocks (at most the co-resident count) */
     int x0;       /* 1: start from the x passed in; 0: from x = 0 (x is overwritten) */
-    int sum_barrier; /* 0: cooperative_groups grid.sync, then every block sums the partials;
-                        1: perks_sum_barrier (barrier.cuh), the last block to arrive sums (same bits,
-                        measured slower on the H200: kept as an option) */
+    int sum_barrier; /* 1: the same as barrier = PERKS_CG_BAR_SUM (the old name) */
+    int path;        /* PERKS_CG_PATH_AUTO / _GRID / _CLUSTER */
+    int cluster;     /* cluster path: 0 planner, else 1..16 blocks */
+    int barrier;     /* grid path: PERKS_CG_BAR_AUTO / _GRID / _SUM / _FLAG */
 } perks_cg_opts;
 
 static inline perks_cg_opts perks_cg_defaults(void)
 {
     perks_cg_opts o;
+    memset(&o, 0, sizeof o);
     o.tol = 1e-8;
     o.max_iter = 10000;
     o.jacobi = 0;
@@ -126,6 +167,9 @@ static inline perks_cg_opts perks_cg_defaults(void)
     o.blocks = 0;
     o.x0 = 0;
     o.sum_barrier = 0;
+    o.path = PERKS_CG_PATH_AUTO;
+    o.cluster = 0;
+    o.barrier = PERKS_CG_BAR_AUTO;
     return o;
 }
 
@@ -142,9 +186,11 @@ typedef struct perks__cg_out {
 } perks__cg_out;
 
 typedef struct perks_cg_kargs {
-    int n, sub, cache, jacobi, use_x0, max_iter, sum_barrier;
+    int n, sub, cache, jacobi, use_x0, max_iter, bmode, nrmax;
     double tol;
-    double *bar; /* perks_sum_barrier workspace (PERKS_SUM_BARRIER_WORDS), zeroed by perks_cg_run */
+    double *bar;  /* perks_sum_barrier workspace (PERKS_SUM_BARRIER_WORDS), zeroed by perks_cg_run */
+    double *flag; /* perks_flag_sum workspace (PERKS_FLAG_WORDS(G)), set to 0xff bytes by perks_cg_run */
+    int *cenc;    /* cluster path, matrix in device memory: the encoded columns (nnz) */
     const int *rp, *ci, *split;
     const void *va, *b;
     void *x, *r, *z, *p0, *p1, *q, *dinv;
@@ -154,47 +200,18 @@ typedef struct perks_cg_kargs {
 
 typedef struct perks_cg_plan {
     int n, blocks, block, sub, cached, elt;
+    int path;    /* PERKS_CG_PATH_GRID or PERKS_CG_PATH_CLUSTER */
+    int barrier; /* grid path: the barrier used (PERKS_CG_BAR_*) */
     long long nnz;
     size_t smem;
     perks_cg_opts opts;
-    const void *kernel;
-    void *ws; /* one allocation: vectors, partials, out, split */
+    const void *kernel; /* the kernel launched (grid or cluster) */
+    void *ws;           /* one allocation: vectors, partials, out, split, barrier words */
     perks_cg_kargs args;
 } perks_cg_plan;
 
 /* ---- device pieces -------------------------------------------------------------------------- */
 
-/* sum up to 3 doubles over the block; thread 0 writes them to part[slot + c][blockIdx.x] */
-static __device__ __forceinline__ void perks__cg_block_sum(double v0, double v1, double v2, int nv,
-                                                           double (*red)[3], double *part, int slot, int G)
-{
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    for (int o = 16; o > 0; o >>= 1) {
-        v0 += __shfl_xor_sync(0xffffffffu, v0, o);
-        v1 += __shfl_xor_sync(0xffffffffu, v1, o);
-        v2 += __shfl_xor_sync(0xffffffffu, v2, o);
-    }
-    if (lane == 0) {
-        red[warp][0] = v0;
-        red[warp][1] = v1;
-        red[warp][2] = v2;
-    }
-    __syncthreads();
-    if (warp == 0) {
-        const int nw = blockDim.x >> 5;
-        double s0 = lane < nw ? red[lane][0] : 0, s1 = lane < nw ? red[lane][1] : 0, s2 = lane < nw ? red[lane][2] : 0;
-        for (int o = 16; o > 0; o >>= 1) {
-            s0 += __shfl_xor_sync(0xffffffffu, s0, o);
-            s1 += __shfl_xor_sync(0xffffffffu, s1, o);
-            s2 += __shfl_xor_sync(0xffffffffu, s2, o);
-        }
-        if (lane == 0) {
-            part[slot * G + blockIdx.x] = s0;
-            if (nv > 1) part[(slot + 1) * G + blockIdx.x] = s1;
-            if (nv > 2) part[(slot + 2) * G + blockIdx.x] = s2;
-        }
-    }
-}
 
 /* after the grid barrier: the totals of part[slot .. slot+nv-1][0..G-1], the same bits in every
  * block (fixed order), into tot[0..nv-1] for the whole block */
@@ -205,7 +222,7 @@ static __device__ __forceinline__ void perks__cg_grid_total(const double *part, 
         const int lane = threadIdx.x;
         for (int c = 0; c < nv; ++c) {
             double s = 0;
-            _Pragma("unroll 4") for (int j = lane; j < G; j += 32) s += __ldcg(part + (slot + c) * G + j);
+            _Pragma("unroll 8") for (int j = lane; j < G; j += 32) s += __ldcg(part + (slot + c) * G + j);
             for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
             if (lane == 0) tot[c] = s;
         }
@@ -222,7 +239,7 @@ static __device__ __forceinline__ void perks__cg_grid_total(const double *part, 
         T s = 0, d = 0;                                                                              \
         if (lr < nr) {                                                                               \
             const int kb = RP[lr], ke = RP[lr + 1];                                                  \
-            if (a.cache >= 2) {                                                                      \
+            if (mplain) {                                                                           \
                 /* matrix in shared memory: one nonzero at a time (the batched chunk below costs    \
                  * more than it hides at shared-memory latency); same products, same k order.       \
                  * unroll 2, not 4: with 4, ptxas (CUDA 13.0, sm_90) interleaves the batched loop's  \
@@ -263,164 +280,498 @@ static __device__ __forceinline__ void perks__cg_grid_total(const double *part, 
     }
 
 /* the ROWDONE bodies, expanded inside the kernel (they use its locals; perks__cg_T is T) */
-#define PERKS__CG_ROW_PRO(lr, i, s, d)                                                                \
-    sr[lr] = B[i] - (s);                                                                             \
-    if (a.jacobi) sd[lr] = (perks__cg_T)1 / (d);                                                     \
+
+/* the block's sums of v0, v1, v2 into *s0, *s1, *s2 of thread 0 (warp shuffles, then the warps in
+ * order); every thread calls it; ends with thread 0 after a __syncthreads (the block's earlier
+ * writes are ordered before whatever thread 0 does next) */
+static __device__ __forceinline__ void perks__cg_block_reduce(double v0, double v1, double v2, double (*red)[3],
+                                                              double *s0, double *s1, double *s2)
+{
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    for (int o = 16; o > 0; o >>= 1) {
+        v0 += __shfl_xor_sync(0xffffffffu, v0, o);
+        v1 += __shfl_xor_sync(0xffffffffu, v1, o);
+        v2 += __shfl_xor_sync(0xffffffffu, v2, o);
+    }
+    if (lane == 0) {
+        red[warp][0] = v0;
+        red[warp][1] = v1;
+        red[warp][2] = v2;
+    }
+    __syncthreads();
+    if (warp == 0) {
+        const int nw = blockDim.x >> 5;
+        double a0 = lane < nw ? red[lane][0] : 0, a1 = lane < nw ? red[lane][1] : 0, a2 = lane < nw ? red[lane][2] : 0;
+        for (int o = 16; o > 0; o >>= 1) {
+            a0 += __shfl_xor_sync(0xffffffffu, a0, o);
+            a1 += __shfl_xor_sync(0xffffffffu, a1, o);
+            a2 += __shfl_xor_sync(0xffffffffu, a2, o);
+        }
+        *s0 = a0;
+        *s1 = a1;
+        *s2 = a2;
+    }
+}
+
+/* cluster path: z_j + beta p_j of row j = (rank << 24 | local) from the (z, p) pairs of block rank:
+ * a 32-bit shared::cluster address (mapa) and one 16-byte ld.shared::cluster (8 bytes for float);
+ * asm volatile keeps it between the cluster barriers (which are volatile asm too) */
+static __device__ __forceinline__ __attribute__((unused)) double perks__cg_cgather(const double *zp, int e, double beta)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    const unsigned sa = (unsigned)__cvta_generic_to_shared(zp) + 16u * (unsigned)(e & 0xffffff);
+    unsigned ra;
+    double z, p;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(ra) : "r"(sa), "r"((unsigned)e >> 24));
+    asm volatile("ld.shared::cluster.v2.f64 {%0, %1}, [%2];" : "=d"(z), "=d"(p) : "r"(ra));
+    return fma(beta, p, z);
+#else
+    const double2 v = *(const double2 *)(zp + 2 * (e & 0xffffff));
+    return fma(beta, v.y, v.x);
+#endif
+}
+static __device__ __forceinline__ __attribute__((unused)) float perks__cg_cgather(const float *zp, int e, float beta)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    const unsigned sa = (unsigned)__cvta_generic_to_shared(zp) + 8u * (unsigned)(e & 0xffffff);
+    unsigned ra;
+    float z, p;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(ra) : "r"(sa), "r"((unsigned)e >> 24));
+    asm volatile("ld.shared::cluster.v2.f32 {%0, %1}, [%2];" : "=f"(z), "=f"(p) : "r"(ra));
+    return fmaf(beta, p, z);
+#else
+    const float2 v = *(const float2 *)(zp + 2 * (e & 0xffffff));
+    return fmaf(beta, v.y, v.x);
+#endif
+}
+
+/* cluster barrier: every thread of every block of the cluster; release / acquire (shared memory
+ * of the whole cluster included) */
+static __device__ __forceinline__ __attribute__((unused)) void perks__cg_cluster_sync(void)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    __cluster_barrier_arrive();
+    __cluster_barrier_wait();
+#else
+    __syncthreads();
+#endif
+}
+
+/* cluster path: the totals of the nv values in cp (16-byte aligned, 4 doubles) of the C blocks, in
+ * every thread: warp 0 reads them (lane l block l's, 16-byte loads through distributed shared
+ * memory; then an xor butterfly: a fixed order) into tot (shared), then a __syncthreads.  One warp
+ * per block, not every warp: C remote loads per block instead of 32 C (measured: every warp reading
+ * made the barrier grow with C). */
+static __device__ __forceinline__ __attribute__((unused)) void perks__cg_ctotal(const double *cp, int C, int nv,
+                                                                                double *tot, double *t)
+{
+    if (threadIdx.x < 32) {
+        const int lane = threadIdx.x;
+        double2 c01 = make_double2(0, 0), c23 = make_double2(0, 0);
+        if (lane < C) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+            const double2 *r = (const double2 *)__cluster_map_shared_rank((const void *)cp, (unsigned)lane);
+#else
+            const double2 *r = (const double2 *)cp;
+#endif
+            c01 = r[0];
+            if (nv > 2) c23 = r[1];
+        }
+        for (int o = 16; o > 0; o >>= 1) {
+            c01.x += __shfl_xor_sync(0xffffffffu, c01.x, o);
+            c01.y += __shfl_xor_sync(0xffffffffu, c01.y, o);
+            if (nv > 2) {
+                c23.x += __shfl_xor_sync(0xffffffffu, c23.x, o);
+                c23.y += __shfl_xor_sync(0xffffffffu, c23.y, o);
+            }
+        }
+        if (lane == 0) tot[0] = c01.x, tot[1] = c01.y, tot[2] = c23.x, tot[3] = c23.y;
+    }
+    __syncthreads();
+    t[0] = tot[0];
+    t[1] = tot[1];
+    t[2] = tot[2];
+    t[3] = tot[3];
+}
+
+
+/* the cluster kernel's body: the real one where the device code is built for sm_90 or newer (and
+ * in the host pass), a stub that reports PERKS_EUNSUPPORTED otherwise (the planner does not launch
+ * it there: it reads the kernel's PTX version first) */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+#define PERKS__CG_CLUSTER_ARCH_BODY(T)                                                              \
+    if (blockIdx.x == 0 && threadIdx.x == 0) {                                                       \
+        a.out->status = PERKS_EUNSUPPORTED;                                                          \
+        a.out->iterations = 0;                                                                       \
+        a.out->rr = 0;                                                                               \
+        a.out->bb = 0;                                                                               \
+    }
+#else
+#define PERKS__CG_CLUSTER_ARCH_BODY(T) PERKS__CG_CLUSTER_BODY(T)
+#endif
+
+/* the ROWDONE bodies, expanded inside the kernels (they use their locals; perks__cg_T is T) */
+#define PERKS__CG_ROW_PRO(lr, i, s, d)                                                                        \
+    sr[lr] = B[i] - (s);                                                                                      \
+    if (a.jacobi) sd[lr] = (perks__cg_T)1 / (d);                                                              \
     if (a.cache >= 1 || !a.use_x0) sx[lr] = a.use_x0 ? gX[lr] : (perks__cg_T)0;
-#define PERKS__CG_ROW_A(lr, i, s, d)                                                                  \
-    {                                                                                                \
-        const perks__cg_T zi = a.cache >= 1 ? (a.jacobi ? sd[lr] * sr[lr] : sr[lr]) : __ldcg(Z + (i)); \
-        const perks__cg_T pn = fma(beta, a.cache >= 1 ? sp[lr] : __ldcg(Pold + (i)), zi);            \
-        Pnew[i] = pn;                                                                                \
-        if (a.cache >= 1) sp[lr] = pn;                                                               \
-        sq[lr] = (s);                                                                                \
-        ppq += (double)pn * (s);                                                                     \
+
+#define PERKS__CG_ROW_A(lr, i, s, d)                                                                          \
+    {                                                                                                         \
+        const perks__cg_T zi = a.cache >= 1 ? (a.jacobi ? sd[lr] * sr[lr] : sr[lr]) : __ldcg(Z + (i));        \
+        const perks__cg_T pn = fma(beta, a.cache >= 1 ? sp[lr] : __ldcg(Pold + (i)), zi);                     \
+        Pnew[i] = pn;                                                                                         \
+        if (a.cache >= 1) sp[lr] = pn;                                                                        \
+        sq[lr] = (s);                                                                                         \
+        ppq += (double)pn * (s);                                                                              \
     }
 
-/* the grid barrier that publishes the totals of part[slot .. slot+nv-1] into tot (kernel locals) */
-#define PERKS__CG_SYNC_TOTAL(slot, nv)                                                                \
-    if (!a.sum_barrier) {                                                                            \
-        PERKS_GRID_SYNC();                                                                           \
-        perks__cg_grid_total(a.part, (slot), (nv), G, tot);                                          \
-    } else {                                                                                         \
-        perks_sum_barrier(a.bar, a.part, (slot), (nv), G, tot);                                      \
+/* cluster kernel: the prologue row (x from x0 in device memory) and phase A's row */
+#define PERKS__CG_ROW_CPRO(lr, i, s, d)                                                                       \
+    sr[lr] = B[i] - (s);                                                                                      \
+    if (a.jacobi) sd[lr] = (perks__cg_T)1 / (d);                                                              \
+    sx[lr] = a.use_x0 ? ((const perks__cg_T *)a.x)[i] : (perks__cg_T)0;
+
+#define PERKS__CG_ROW_CA(lr, i, s, d)                                                                         \
+    {                                                                                                         \
+        const perks__cg_T pn = fma(beta, ZPc[2 * (lr) + 1], ZPc[2 * (lr)]);                                   \
+        ZPn[2 * (lr) + 1] = pn;                                                                               \
+        sq[lr] = (s);                                                                                         \
+        ppq += (double)pn * (s);                                                                              \
     }
 
-/* PERKS_CG_DEFINE(name, T, BLOCK): the kernel name_kernel and the typed name_plan / name_solve */
-#define PERKS_CG_DEFINE(name, T, BLOCK)                                                                \
-    __global__ void __launch_bounds__(BLOCK, PERKS__CG_MINB(BLOCK)) name##_kernel(perks_cg_kargs a)                           \
-    {                                                                                                  \
-        typedef T perks__cg_T;                                                                         \
-        extern __shared__ double perks__cg_dyn[];                                                      \
-        __shared__ double red[(BLOCK) / 32][3];                                                        \
-        __shared__ double tot[4];                                                                      \
+/* grid kernel: the block sums of v0..v2 published to the grid (barrier per a.bmode); the totals
+ * into t0, t1, t2 in every thread */
+#define PERKS__CG_REDUCE(v0, v1, v2, nv, slot)                                                                \
+    {                                                                                                         \
+        double s0_ = 0, s1_ = 0, s2_ = 0;                                                                     \
+        perks__cg_block_reduce((v0), (v1), (v2), red, &s0_, &s1_, &s2_);                                      \
+        if (a.bmode == PERKS_CG_BAR_FLAG) {                                                                   \
+            perks_flag_sum(a.flag, G, fb++, (nv), s0_, s1_, s2_, fred, &t0, &t1, &t2);                        \
+        } else {                                                                                              \
+            if (threadIdx.x == 0) {                                                                           \
+                a.part[(slot) * G + blockIdx.x] = s0_;                                                        \
+                if ((nv) > 1) a.part[((slot) + 1) * G + blockIdx.x] = s1_;                                    \
+                if ((nv) > 2) a.part[((slot) + 2) * G + blockIdx.x] = s2_;                                    \
+            }                                                                                                 \
+            if (a.bmode == PERKS_CG_BAR_SUM) perks_sum_barrier(a.bar, a.part, (slot), (nv), G, tot);          \
+            else {                                                                                            \
+                PERKS_GRID_SYNC();                                                                            \
+                perks__cg_grid_total(a.part, (slot), (nv), G, tot);                                           \
+            }                                                                                                 \
+            t0 = tot[0];                                                                                      \
+            t1 = tot[1];                                                                                      \
+            t2 = tot[2];                                                                                      \
+        }                                                                                                     \
+    }
+
+/* cluster kernel: the block sums of v0..v2 into cpart[slot] (shared), cluster barrier, totals */
+#define PERKS__CG_CREDUCE(v0, v1, v2, nv, slot)                                                               \
+    {                                                                                                         \
+        double s0_ = 0, s1_ = 0, s2_ = 0;                                                                     \
+        perks__cg_block_reduce((v0), (v1), (v2), red, &s0_, &s1_, &s2_);                                      \
+        if (threadIdx.x == 0) {                                                                               \
+            cpart[slot][0] = s0_;                                                                             \
+            cpart[slot][1] = s1_;                                                                             \
+            cpart[slot][2] = s2_;                                                                             \
+        }                                                                                                     \
+        perks__cg_cluster_sync();                                                                             \
+        perks__cg_ctotal(cpart[slot], C, (nv), ctot, tt);                                                           \
+    }
+
+/* the grid kernel (one cooperative launch of G blocks) */
+#define PERKS__CG_GRID_KERNEL(name, T, BLOCK)                                                                 \
+    __global__ void __launch_bounds__(BLOCK, PERKS__CG_MINB(BLOCK)) name##_kernel(perks_cg_kargs a)           \
+    {                                                                                                         \
+        typedef T perks__cg_T;                                                                                \
+        extern __shared__ double perks__cg_dyn[];                                                             \
+        __shared__ double red[(BLOCK) / 32][3];                                                               \
+        __shared__ double fred[(BLOCK) / 32][PERKS_FLAG_NV];                                                  \
+        __shared__ double tot[4];                                                                             \
         const int G = gridDim.x, W = a.sub, S = (BLOCK) / W, sw = threadIdx.x / W, sl = threadIdx.x & (W - 1); \
-        const int r0 = a.split[blockIdx.x], r1 = a.split[blockIdx.x + 1], nr = r1 - r0;                \
-        const int k0 = __ldg(a.rp + r0), k1 = __ldg(a.rp + r1);                                        \
-        const int rounds = (nr + S - 1) / S;                                                           \
-        T *gX = (T *)a.x + r0, *gR = (T *)a.r + r0, *gQ = (T *)a.q + r0, *gD = (T *)a.dinv + r0;       \
-        T *sx = gX, *sr = gR, *sq = gQ, *sd = gD, *sp = NULL;                                          \
-        const int *RP = a.rp + r0;                                                                     \
-        const T *VA = (const T *)a.va + k0;                                                            \
-        const int *CI = a.ci + k0;                                                                     \
-        const T *B = (const T *)a.b;                                                                   \
-        const T *Z = (const T *)(a.jacobi ? a.z : a.r);                                                \
-        T *Pold = (T *)a.p0, *Pnew = (T *)a.p1;                                                        \
-        if (a.cache >= 1) {                                                                            \
-            sx = (T *)perks__cg_dyn;                                                                   \
-            sr = sx + nr;                                                                              \
-            sq = sr + nr;                                                                              \
-            sp = sq + nr;                                                                              \
-            sd = sp + nr;                                                                              \
-        }                                                                                              \
-        if (a.cache >= 2) {                                                                            \
-            T *sv = sd + (a.jacobi ? nr : 0);                                                          \
-            int *sc = (int *)(sv + (k1 - k0)), *srp = sc + (k1 - k0);                                  \
-            for (int k = threadIdx.x; k < k1 - k0; k += (BLOCK)) {                                     \
-                sv[k] = VA[k];                                                                         \
-                sc[k] = __ldg(CI + k);                                                                 \
-            }                                                                                          \
-            for (int k = threadIdx.x; k <= nr; k += (BLOCK)) srp[k] = __ldg(RP + k);                   \
-            VA = sv;                                                                                   \
-            CI = sc;                                                                                   \
-            RP = srp;                                                                                  \
-            __syncthreads();                                                                           \
-        }                                                                                              \
-        /* prologue: r = b - A x0, the diagonal, z, p_old = 0; partials r.r, r.z, b.b, bad */         \
-        double prr = 0, prz = 0, pbb = 0, pbad = 0;                                                    \
+        const int r0 = a.split[blockIdx.x], r1 = a.split[blockIdx.x + 1], nr = r1 - r0;                       \
+        const int k0 = __ldg(a.rp + r0), k1 = __ldg(a.rp + r1);                                               \
+        const int rounds = (nr + S - 1) / S;                                                                  \
+        const int mplain = a.cache >= 2;                                                                      \
+        unsigned int fb = 0;                                                                                  \
+        double t0 = 0, t1 = 0, t2 = 0;                                                                        \
+        T *gX = (T *)a.x + r0, *gR = (T *)a.r + r0, *gQ = (T *)a.q + r0, *gD = (T *)a.dinv + r0;              \
+        T *sx = gX, *sr = gR, *sq = gQ, *sd = gD, *sp = NULL;                                                 \
+        const int *RP = a.rp + r0;                                                                            \
+        const T *VA = (const T *)a.va + k0;                                                                   \
+        const int *CI = a.ci + k0;                                                                            \
+        const T *B = (const T *)a.b;                                                                          \
+        const T *Z = (const T *)(a.jacobi ? a.z : a.r);                                                       \
+        T *Pold = (T *)a.p0, *Pnew = (T *)a.p1;                                                               \
+        if (a.cache >= 1) {                                                                                   \
+            sx = (T *)perks__cg_dyn;                                                                          \
+            sr = sx + nr;                                                                                     \
+            sq = sr + nr;                                                                                     \
+            sp = sq + nr;                                                                                     \
+            sd = sp + nr;                                                                                     \
+        }                                                                                                     \
+        if (a.cache >= 2) {                                                                                   \
+            T *sv = sd + (a.jacobi ? nr : 0);                                                                 \
+            int *sc = (int *)(sv + (k1 - k0)), *srp = sc + (k1 - k0);                                         \
+            for (int k = threadIdx.x; k < k1 - k0; k += (BLOCK)) {                                            \
+                sv[k] = VA[k];                                                                                \
+                sc[k] = __ldg(CI + k);                                                                        \
+            }                                                                                                 \
+            for (int k = threadIdx.x; k <= nr; k += (BLOCK)) srp[k] = __ldg(RP + k);                          \
+            VA = sv;                                                                                          \
+            CI = sc;                                                                                          \
+            RP = srp;                                                                                         \
+            __syncthreads();                                                                                  \
+        }                                                                                                     \
+        /* prologue: r = b - A x0, the diagonal, z, p_old = 0; partials r.r, r.z, b.b, bad */                 \
+        double prr = 0, prz = 0, pbb = 0, pbad = 0;                                                           \
         _Pragma("unroll 1") PERKS__CG_SPMV(T, a.use_x0 ? __ldcg((const T *)a.x + (j)) : (T)0, PERKS__CG_ROW_PRO) \
-        __syncthreads();                                                                               \
-        for (int lr = threadIdx.x; lr < nr; lr += (BLOCK)) {                                           \
-            const int i = r0 + lr;                                                                     \
-            const T rv = sr[lr], zv = a.jacobi ? sd[lr] * rv : rv, bv = B[i];                          \
-            if (a.jacobi) ((T *)a.z)[i] = zv;                                                          \
-            if (a.cache >= 1) gR[lr] = rv;                                                             \
-            Pold[i] = 0;                                                                               \
-            if (a.cache >= 1) sp[lr] = 0;                                                              \
-            prr += (double)rv * rv;                                                                    \
-            prz += (double)rv * zv;                                                                    \
-            pbb += (double)bv * bv;                                                                    \
-        }                                                                                              \
-        for (int lr = threadIdx.x; lr < nr; lr += (BLOCK))                                             \
-            if (a.jacobi && !(sd[lr] > 0 && isfinite(sd[lr]))) pbad += 1;                             \
-        perks__cg_block_sum(prr, prz, pbb, 3, red, a.part, 1, G);                                      \
-        __syncthreads();                                                                               \
-        perks__cg_block_sum(pbad, 0, 0, 1, red, a.part, 4, G);                                         \
-        PERKS__CG_SYNC_TOTAL(1, 4);                                                                    \
-        double rr = tot[0], rz = tot[1];                                                               \
-        const double bb = tot[2], thr = a.tol * a.tol * bb;                                            \
-        int status = tot[3] > 0 ? PERKS_EBREAKDOWN : PERKS_SUCCESS, it = 0;                            \
-        T beta = 0;                                                                                    \
-        _Pragma("unroll 1") while (status == PERKS_SUCCESS) {                                          \
-            if (rr <= thr) break;                                                                      \
-            if (it >= a.max_iter) {                                                                    \
-                status = PERKS_ENOCONV;                                                                \
-                break;                                                                                 \
-            }                                                                                          \
-            /* phase A: q = A (z + beta p_old), p_new = z + beta p_old, partial p.q */                 \
-            double ppq = 0;                                                                            \
+        __syncthreads();                                                                                      \
+        for (int lr = threadIdx.x; lr < nr; lr += (BLOCK)) {                                                  \
+            const int i = r0 + lr;                                                                            \
+            const T rv = sr[lr], zv = a.jacobi ? sd[lr] * rv : rv, bv = B[i];                                 \
+            if (a.jacobi) ((T *)a.z)[i] = zv;                                                                 \
+            if (a.cache >= 1) gR[lr] = rv;                                                                    \
+            Pold[i] = 0;                                                                                      \
+            if (a.cache >= 1) sp[lr] = 0;                                                                     \
+            prr += (double)rv * rv;                                                                           \
+            prz += (double)rv * zv;                                                                           \
+            pbb += (double)bv * bv;                                                                           \
+        }                                                                                                     \
+        for (int lr = threadIdx.x; lr < nr; lr += (BLOCK))                                                    \
+            if (a.jacobi && !(sd[lr] > 0 && isfinite(sd[lr]))) pbad += 1;                                     \
+        double rr, rz, bb, bad;                                                                               \
+        {                                                                                                     \
+            double s0_ = 0, s1_ = 0, s2_ = 0, u0_ = 0, u1_ = 0, u2_ = 0;                                      \
+            perks__cg_block_reduce(prr, prz, pbb, red, &s0_, &s1_, &s2_);                                     \
+            __syncthreads();                                                                                  \
+            perks__cg_block_reduce(pbad, 0, 0, red, &u0_, &u1_, &u2_);                                        \
+            if (a.bmode == PERKS_CG_BAR_FLAG) {                                                               \
+                perks_flag_sum(a.flag, G, fb++, 3, s0_, s1_, s2_, fred, &rr, &rz, &bb);                       \
+                __syncthreads(); /* fred is reused by the next call */                                        \
+                perks_flag_sum(a.flag, G, fb++, 1, u0_, 0, 0, fred, &bad, &t1, &t2);                          \
+            } else {                                                                                          \
+                if (threadIdx.x == 0) {                                                                       \
+                    a.part[1 * G + blockIdx.x] = s0_;                                                         \
+                    a.part[2 * G + blockIdx.x] = s1_;                                                         \
+                    a.part[3 * G + blockIdx.x] = s2_;                                                         \
+                    a.part[4 * G + blockIdx.x] = u0_;                                                         \
+                }                                                                                             \
+                if (a.bmode == PERKS_CG_BAR_SUM) perks_sum_barrier(a.bar, a.part, 1, 4, G, tot);              \
+                else {                                                                                        \
+                    PERKS_GRID_SYNC();                                                                        \
+                    perks__cg_grid_total(a.part, 1, 4, G, tot);                                               \
+                }                                                                                             \
+                rr = tot[0];                                                                                  \
+                rz = tot[1];                                                                                  \
+                bb = tot[2];                                                                                  \
+                bad = tot[3];                                                                                 \
+            }                                                                                                 \
+        }                                                                                                     \
+        const double thr = a.tol * a.tol * bb;                                                                \
+        int status = bad > 0 ? PERKS_EBREAKDOWN : PERKS_SUCCESS, it = 0;                                      \
+        T beta = 0;                                                                                           \
+        _Pragma("unroll 1") while (status == PERKS_SUCCESS) {                                                 \
+            if (rr <= thr) break;                                                                             \
+            if (it >= a.max_iter) {                                                                           \
+                status = PERKS_ENOCONV;                                                                       \
+                break;                                                                                        \
+            }                                                                                                 \
+            /* phase A: q = A (z + beta p_old), p_new = z + beta p_old, partial p.q */                        \
+            double ppq = 0;                                                                                   \
             _Pragma("unroll 1") PERKS__CG_SPMV(T, fma(beta, __ldcg(Pold + (j)), __ldcg(Z + (j))), PERKS__CG_ROW_A) \
-            __syncthreads();                                                                           \
-            perks__cg_block_sum(ppq, 0, 0, 1, red, a.part, 0, G);                                      \
-            PERKS__CG_SYNC_TOTAL(0, 1);                                                                \
-            const double pq = tot[0];                                                                  \
-            if (!(pq > 0)) {                                                                           \
-                status = PERKS_EBREAKDOWN;                                                             \
-                break;                                                                                 \
-            }                                                                                          \
-            const T alpha = (T)(rz / pq);                                                              \
-            /* phase B: x += alpha p, r -= alpha q, z = D^-1 r; partials r.r, r.z */                   \
-            double qrr = 0, qrz = 0;                                                                   \
-            _Pragma("unroll 4") for (int lr = threadIdx.x; lr < nr; lr += (BLOCK)) {                   \
-                const int i = r0 + lr;                                                                 \
-                const T pv = a.cache >= 1 ? sp[lr] : __ldcg(Pnew + i);                                 \
-                sx[lr] += alpha * pv;                                                                  \
-                const T rv = sr[lr] - alpha * sq[lr];                                                  \
-                sr[lr] = rv;                                                                           \
-                if (a.cache >= 1) gR[lr] = rv;                                                         \
-                T zv = rv;                                                                             \
-                if (a.jacobi) {                                                                        \
-                    zv = sd[lr] * rv;                                                                  \
-                    ((T *)a.z)[i] = zv;                                                                \
-                }                                                                                      \
-                qrr += (double)rv * rv;                                                                \
-                qrz += (double)rv * zv;                                                                \
-            }                                                                                          \
-            perks__cg_block_sum(qrr, qrz, 0, 2, red, a.part, 1, G);                                    \
-            PERKS__CG_SYNC_TOTAL(1, 2);                                                                \
-            rr = tot[0];                                                                               \
-            beta = (T)(tot[1] / rz);                                                                   \
-            rz = tot[1];                                                                               \
-            ++it;                                                                                      \
-            PERKS_SWAP(T, Pold, Pnew);                                                                 \
-        }                                                                                              \
-        if (a.cache >= 1)                                                                              \
-            for (int lr = threadIdx.x; lr < nr; lr += (BLOCK)) gX[lr] = sx[lr];                        \
-        if (blockIdx.x == 0 && threadIdx.x == 0) {                                                     \
-            a.out->status = status;                                                                    \
-            a.out->iterations = it;                                                                    \
-            a.out->rr = rr;                                                                            \
-            a.out->bb = bb;                                                                            \
-        }                                                                                              \
-    }                                                                                                  \
-    static inline __attribute__((unused)) int name##_plan(perks_cg_plan *p, int n, long long nnz, const int *d_row_ptr,        \
-                                  const int *d_col, const T *d_val, const perks_cg_opts *o)            \
-    {                                                                                                  \
-        return perks__cg_plan_make(p, (const void *)name##_kernel, (int)sizeof(T), (BLOCK), n, nnz,    \
-                                   d_row_ptr, d_col, d_val, o);                                        \
-    }                                                                                                  \
-    static inline __attribute__((unused)) int name##_solve(int n, long long nnz, const int *d_row_ptr, const int *d_col,       \
-                                   const T *d_val, const T *d_b, T *d_x, const perks_cg_opts *o,       \
-                                   perks_cg_result *res, cudaStream_t stream)                          \
-    {                                                                                                  \
-        perks_cg_plan p;                                                                               \
-        int rc = name##_plan(&p, n, nnz, d_row_ptr, d_col, d_val, o);                                  \
-        if (res) memset(res, 0, sizeof *res);                                                          \
-        if (rc) return rc;                                                                             \
-        rc = perks_cg_run(&p, d_b, d_x, stream);                                                       \
-        if (!rc) rc = perks_cg_wait(&p, res);                                                        \
-        perks_cg_plan_free(&p);                                                                        \
-        return rc;                                                                                     \
+            __syncthreads();                                                                                  \
+            PERKS__CG_REDUCE(ppq, 0, 0, 1, 0);                                                                \
+            const double pq = t0;                                                                             \
+            if (!(pq > 0)) {                                                                                  \
+                status = PERKS_EBREAKDOWN;                                                                    \
+                break;                                                                                        \
+            }                                                                                                 \
+            const T alpha = (T)(rz / pq);                                                                     \
+            /* phase B: x += alpha p, r -= alpha q, z = D^-1 r; partials r.r, r.z */                          \
+            double qrr = 0, qrz = 0;                                                                          \
+            _Pragma("unroll 4") for (int lr = threadIdx.x; lr < nr; lr += (BLOCK)) {                          \
+                const int i = r0 + lr;                                                                        \
+                const T pv = a.cache >= 1 ? sp[lr] : __ldcg(Pnew + i);                                        \
+                sx[lr] += alpha * pv;                                                                         \
+                const T rv = sr[lr] - alpha * sq[lr];                                                         \
+                sr[lr] = rv;                                                                                  \
+                if (a.cache >= 1) gR[lr] = rv;                                                                \
+                T zv = rv;                                                                                    \
+                if (a.jacobi) {                                                                               \
+                    zv = sd[lr] * rv;                                                                         \
+                    ((T *)a.z)[i] = zv;                                                                       \
+                }                                                                                             \
+                qrr += (double)rv * rv;                                                                       \
+                qrz += (double)rv * zv;                                                                       \
+            }                                                                                                 \
+            PERKS__CG_REDUCE(qrr, qrz, 0, 2, 1);                                                              \
+            rr = t0;                                                                                          \
+            beta = (T)(t1 / rz);                                                                              \
+            rz = t1;                                                                                          \
+            ++it;                                                                                             \
+            PERKS_SWAP(T, Pold, Pnew);                                                                        \
+        }                                                                                                     \
+        if (a.cache >= 1)                                                                                     \
+            for (int lr = threadIdx.x; lr < nr; lr += (BLOCK)) gX[lr] = sx[lr];                               \
+        if (blockIdx.x == 0 && threadIdx.x == 0) {                                                            \
+            a.out->status = status;                                                                           \
+            a.out->iterations = it;                                                                           \
+            a.out->rr = rr;                                                                                   \
+            a.out->bb = bb;                                                                                   \
+        }                                                                                                     \
+    }
+
+/* the cluster kernel: one cluster of gridDim.x <= 16 blocks of PERKS_CG_CBLOCK threads; shared
+ * memory (16-byte aligned, the same offsets in every block): (z, p) pairs [2][2 nrmax] T, then
+ * x, q, r (, D^-1) [nr] T, then (cached = 2) values [nnz_b] T, encoded columns [nnz_b] int, row
+ * pointers [nr + 1] int */
+#define PERKS__CG_CLUSTER_BODY(T)                                                                             \
+    typedef T perks__cg_T;                                                                                    \
+    extern __shared__ __align__(16) double perks__cg_cdyn[];                                                  \
+    __shared__ double red[PERKS_CG_CBLOCK / 32][3];                                                           \
+    __shared__ __align__(16) double cpart[2][4];                                                              \
+    __shared__ double ctot[4];                                                                                \
+    __shared__ int csplit[PERKS_CG_CMAX + 1];                                                                 \
+    const int C = gridDim.x, W = a.sub, S = PERKS_CG_CBLOCK / W, sw = threadIdx.x / W, sl = threadIdx.x & (W - 1); \
+    if (threadIdx.x <= C) csplit[threadIdx.x] = a.split[threadIdx.x];                                         \
+    __syncthreads();                                                                                          \
+    const int r0 = csplit[blockIdx.x], r1 = csplit[blockIdx.x + 1], nr = r1 - r0;                             \
+    const int k0 = __ldg(a.rp + r0), k1 = __ldg(a.rp + r1), nk = k1 - k0;                                     \
+    const int rounds = (nr + S - 1) / S;                                                                      \
+    int mplain = 0;                                                                                           \
+    double tt[4] = {0, 0, 0, 0};                                                                              \
+    T *ZPc = (T *)perks__cg_cdyn, *ZPn = ZPc + 2 * a.nrmax;                                                   \
+    T *sx = ZPn + 2 * a.nrmax, *sq = sx + nr, *sr = sq + nr, *sd = sr + nr;                                   \
+    T *gX = (T *)a.x + r0;                                                                                    \
+    const T *B = (const T *)a.b;                                                                              \
+    const int *RP = a.rp + r0;                                                                                \
+    const T *VA = (const T *)a.va + k0;                                                                       \
+    const int *CI = a.ci + k0;                                                                                \
+    (void)gX;                                                                                                 \
+    /* prologue: r = b - A x0 (matrix and x0 from device memory), the diagonal */                             \
+    {                                                                                                         \
+        double prr = 0, prz = 0, pbb = 0, pbad = 0;                                                           \
+        _Pragma("unroll 1") PERKS__CG_SPMV(T, a.use_x0 ? __ldcg((const T *)a.x + (j)) : (T)0, PERKS__CG_ROW_CPRO) \
+        /* the columns as (block rank << 24 | local row); the matrix slice into shared memory */              \
+        {                                                                                                     \
+            T *mv = sd + (a.jacobi ? nr : 0);                                                                 \
+            int *ce = a.cache >= 2 ? (int *)(mv + nk) : a.cenc + k0, *mrp = (int *)(mv + nk) + nk;            \
+            for (int k = threadIdx.x; k < nk; k += PERKS_CG_CBLOCK) {                                         \
+                const int j = __ldg(CI + k);                                                                  \
+                int rk = 0;                                                                                   \
+                while (rk + 1 < C && j >= csplit[rk + 1]) ++rk;                                               \
+                ce[k] = (rk << 24) | (j - csplit[rk]);                                                        \
+                if (a.cache >= 2) mv[k] = __ldg(VA + k);                                                      \
+            }                                                                                                 \
+            if (a.cache >= 2) {                                                                               \
+                for (int k = threadIdx.x; k <= nr; k += PERKS_CG_CBLOCK) mrp[k] = __ldg(RP + k);              \
+                VA = mv;                                                                                      \
+                RP = mrp;                                                                                     \
+            }                                                                                                 \
+            CI = ce;                                                                                          \
+            mplain = a.cache >= 2;                                                                            \
+        }                                                                                                     \
+        __syncthreads();                                                                                      \
+        for (int lr = threadIdx.x; lr < nr; lr += PERKS_CG_CBLOCK) {                                          \
+            const T rv = sr[lr], zv = a.jacobi ? sd[lr] * rv : rv, bv = B[r0 + lr];                           \
+            ZPc[2 * lr] = zv;                                                                                 \
+            ZPc[2 * lr + 1] = 0;                                                                              \
+            prr += (double)rv * rv;                                                                           \
+            prz += (double)rv * zv;                                                                           \
+            pbb += (double)bv * bv;                                                                           \
+            if (a.jacobi && !(sd[lr] > 0 && isfinite(sd[lr]))) pbad += 1;                                     \
+        }                                                                                                     \
+        double s0_ = 0, s1_ = 0, s2_ = 0, u0_ = 0, u1_ = 0, u2_ = 0;                                          \
+        perks__cg_block_reduce(prr, prz, pbb, red, &s0_, &s1_, &s2_);                                         \
+        __syncthreads();                                                                                      \
+        perks__cg_block_reduce(pbad, 0, 0, red, &u0_, &u1_, &u2_);                                            \
+        if (threadIdx.x == 0) {                                                                               \
+            cpart[1][0] = s0_;                                                                                \
+            cpart[1][1] = s1_;                                                                                \
+            cpart[1][2] = s2_;                                                                                \
+            cpart[1][3] = u0_;                                                                                \
+        }                                                                                                     \
+        perks__cg_cluster_sync();                                                                             \
+        perks__cg_ctotal(cpart[1], C, 4, ctot, tt);                                                                 \
+    }                                                                                                         \
+    double rr = tt[0], rz = tt[1];                                                                            \
+    const double bb = tt[2], thr = a.tol * a.tol * bb;                                                        \
+    int status = tt[3] > 0 ? PERKS_EBREAKDOWN : PERKS_SUCCESS, it = 0;                                        \
+    T beta = 0;                                                                                               \
+    _Pragma("unroll 1") while (status == PERKS_SUCCESS) {                                                     \
+        if (rr <= thr) break;                                                                                 \
+        if (it >= a.max_iter) {                                                                               \
+            status = PERKS_ENOCONV;                                                                           \
+            break;                                                                                            \
+        }                                                                                                     \
+        /* phase A: q = A (z + beta p), p' = z + beta p (the pairs of every block, through                    \
+         * distributed shared memory); partial p'.q */                                                        \
+        double ppq = 0;                                                                                       \
+        _Pragma("unroll 1") PERKS__CG_SPMV(T, perks__cg_cgather(ZPc, (j), beta), PERKS__CG_ROW_CA)            \
+        PERKS__CG_CREDUCE(ppq, 0, 0, 1, 0);                                                                   \
+        const double pq = tt[0];                                                                              \
+        if (!(pq > 0)) {                                                                                      \
+            status = PERKS_EBREAKDOWN;                                                                        \
+            break;                                                                                            \
+        }                                                                                                     \
+        const T alpha = (T)(rz / pq);                                                                         \
+        /* phase B: x += alpha p', r -= alpha q, z = D^-1 r into the pairs; partials r.r, r.z */              \
+        double qrr = 0, qrz = 0;                                                                              \
+        for (int lr = threadIdx.x; lr < nr; lr += PERKS_CG_CBLOCK) {                                          \
+            sx[lr] += alpha * ZPn[2 * lr + 1];                                                                \
+            const T rv = sr[lr] - alpha * sq[lr];                                                             \
+            sr[lr] = rv;                                                                                      \
+            const T zv = a.jacobi ? sd[lr] * rv : rv;                                                         \
+            ZPn[2 * lr] = zv;                                                                                 \
+            qrr += (double)rv * rv;                                                                           \
+            qrz += (double)rv * zv;                                                                           \
+        }                                                                                                     \
+        PERKS__CG_CREDUCE(qrr, qrz, 0, 2, 1);                                                                 \
+        rr = tt[0];                                                                                           \
+        beta = (T)(tt[1] / rz);                                                                               \
+        rz = tt[1];                                                                                           \
+        ++it;                                                                                                 \
+        PERKS_SWAP(T, ZPc, ZPn);                                                                              \
+    }                                                                                                         \
+    for (int lr = threadIdx.x; lr < nr; lr += PERKS_CG_CBLOCK) gX[lr] = sx[lr];                               \
+    if (blockIdx.x == 0 && threadIdx.x == 0) {                                                                \
+        a.out->status = status;                                                                               \
+        a.out->iterations = it;                                                                               \
+        a.out->rr = rr;                                                                                       \
+        a.out->bb = bb;                                                                                       \
+    }                                                                                                         \
+    perks__cg_cluster_sync(); /* no block leaves while another may still read its shared memory */
+
+#define PERKS__CG_CLUSTER_KERNEL(name, T)                                                                     \
+    __global__ void __launch_bounds__(PERKS_CG_CBLOCK, 1) name##_ckernel(perks_cg_kargs a)                    \
+    {                                                                                                         \
+        PERKS__CG_CLUSTER_ARCH_BODY(T)                                                                        \
+    }
+
+/* PERKS_CG_DEFINE(name, T, BLOCK): the kernels name_kernel, name_ckernel and the typed name_plan /
+ * name_solve */
+#define PERKS_CG_DEFINE(name, T, BLOCK)                                                                       \
+    PERKS__CG_GRID_KERNEL(name, T, BLOCK)                                                                     \
+    PERKS__CG_CLUSTER_KERNEL(name, T)                                                                         \
+    static inline __attribute__((unused)) int name##_plan(perks_cg_plan *p, int n, long long nnz, const int *d_row_ptr, \
+                                                          const int *d_col, const T *d_val, const perks_cg_opts *o) \
+    {                                                                                                         \
+        return perks__cg_plan_make(p, (const void *)name##_kernel, (const void *)name##_ckernel, (int)sizeof(T), \
+                                   (BLOCK), n, nnz, d_row_ptr, d_col, d_val, o);                              \
+    }                                                                                                         \
+    static inline __attribute__((unused)) int name##_solve(int n, long long nnz, const int *d_row_ptr, const int *d_col, \
+                                                           const T *d_val, const T *d_b, T *d_x, const perks_cg_opts *o, \
+                                                           perks_cg_result *res, cudaStream_t stream)         \
+    {                                                                                                         \
+        perks_cg_plan p;                                                                                      \
+        int rc = name##_plan(&p, n, nnz, d_row_ptr, d_col, d_val, o);                                         \
+        if (res) memset(res, 0, sizeof *res);                                                                 \
+        if (rc) return rc;                                                                                    \
+        rc = perks_cg_run(&p, d_b, d_x, stream);                                                              \
+        if (!rc) rc = perks_cg_wait(&p, res);                                                                 \
+        perks_cg_plan_free(&p);                                                                               \
+        return rc;                                                                                            \
     }
 
 
@@ -447,51 +798,176 @@ static inline int perks__cg_split_row(const int *rp, int n, long long target)
     return lo;
 }
 
-static inline int perks__cg_plan_make(perks_cg_plan *p, const void *kernel, int elt, int block, int n,
-                                      long long nnz, const int *d_rp, const int *d_ci, const void *d_va,
-                                      const perks_cg_opts *o)
+/* split the rows into G parts with even rows + nonzeros; the largest part's rows and nonzeros */
+static inline void perks__cg_split(const int *rp, int n, long long nnz, int G, int *split, long long *maxr,
+                                   long long *maxk)
 {
-    int dev, sms, bps0, bps, G, G2, Gmax, W, b, nv, *rp = NULL, *split = NULL, smem_sm = 0, optin = 0, rc;
+    int b;
+    split[0] = 0;
+    split[G] = n;
+    *maxr = *maxk = 0;
+    for (b = 1; b < G; b++) split[b] = perks__cg_split_row(rp, n, ((long long)n + nnz) * b / G);
+    for (b = 0; b < G; b++) {
+        long long r = split[b + 1] - split[b], k = (long long)rp[split[b + 1]] - rp[split[b]];
+        if (r > *maxr) *maxr = r;
+        if (k > *maxk) *maxk = k;
+    }
+}
+
+/* lanes per row: the least power of two giving at most per_lane nonzeros per lane on average */
+static inline int perks__cg_lanes(int n, long long nnz, int per_lane)
+{
+    double mean = (double)nnz / n;
+    int W = 1;
+    while (W < 32 && W * per_lane < mean) W *= 2;
+    return W;
+}
+
+static inline void perks__cg_set_common(perks_cg_plan *p, int n, long long nnz, int elt, const perks_cg_opts *o,
+                                        const int *d_rp, const int *d_ci, const void *d_va)
+{
+    p->n = n;
+    p->nnz = nnz;
+    p->elt = elt;
+    p->opts = *o;
+    p->args.n = n;
+    p->args.cache = p->cached;
+    p->args.jacobi = o->jacobi ? 1 : 0;
+    p->args.use_x0 = o->x0 ? 1 : 0;
+    p->args.max_iter = o->max_iter;
+    p->args.tol = o->tol;
+    p->args.rp = d_rp;
+    p->args.ci = d_ci;
+    p->args.va = d_va;
+}
+
+/* a launch of one cluster of C blocks of PERKS_CG_CBLOCK threads */
+static inline void perks__cg_cluster_config(cudaLaunchConfig_t *cfg, cudaLaunchAttribute *at, int C, size_t smem,
+                                            cudaStream_t stream)
+{
+    cfg->gridDim = dim3(C);
+    cfg->blockDim = dim3(PERKS_CG_CBLOCK);
+    cfg->dynamicSmemBytes = smem;
+    cfg->stream = stream;
+    at[0].id = cudaLaunchAttributeClusterDimension;
+    at[0].val.clusterDim.x = C;
+    at[0].val.clusterDim.y = 1;
+    at[0].val.clusterDim.z = 1;
+    cfg->attrs = at;
+    cfg->numAttrs = 1;
+}
+
+/* the cluster path: PERKS_SUCCESS and a filled plan, or why not (PERKS_EUNSUPPORTED: no sm_90
+ * device or build; PERKS_ERESOURCE: does not fit; auto: also not small enough) */
+static inline int perks__cg_plan_cluster(perks_cg_plan *p, const void *ckernel, int elt, int n, long long nnz,
+                                         const int *rp, const perks_cg_opts *o, int is_auto)
+{
+    int dev, major = 0, optin = 0, want, C = 0, tier, cmax = PERKS_CG_CMAX, split[PERKS_CG_CMAX + 1];
     long long maxr = 0, maxk = 0;
-    size_t need1, need2, avail, off, vec, total;
+    size_t need = 0, total, off;
+    struct cudaFuncAttributes fa;
     char *ws;
-    if (!p) return PERKS_ENULL;
-    memset(p, 0, sizeof *p);
-    if (!kernel || !d_rp || !d_ci || !d_va || !o) return PERKS_ENULL;
-    if (n < 1 || nnz < 0 || nnz > 2147483647LL || block < 64 || block > 1024 || block % 32) return PERKS_ESIZE;
-    if (!(o->tol >= 0) || o->max_iter < 0 || o->blocks < 0) return PERKS_ESIZE;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess)
+        return PERKS_ECUDA;
+    if (major < 9) return PERKS_EUNSUPPORTED;
+    if (cudaFuncGetAttributes(&fa, ckernel) != cudaSuccess) return PERKS_ECUDA;
+    if (fa.ptxVersion < 90 || fa.binaryVersion < 90) return PERKS_EUNSUPPORTED; /* built without sm_90 */
+    if (cudaFuncSetAttribute(ckernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) != cudaSuccess) {
+        (void)cudaGetLastError();
+        cmax = 8;
+    }
+    /* auto: only with the matrix in shared memory too (measured: with the matrix read from device
+     * memory by 16 SMs the cluster is slower than the grid on every system of the bench) */
+    tier = is_auto ? 2 : 0;
+    want = 1;
+    while (want < cmax && (long long)want * PERKS_CG_CLUSTER_WORK < (long long)n + nnz) want *= 2;
+    if (o->cluster) want = o->cluster;
+    /* the matrix in shared memory at the least cluster size that holds it; else vectors only */
+    for (int t = 2; t >= 1 && !C; t--) {
+        if (t < tier || (t == 2 && !o->cache)) continue;
+        for (int c = want; c <= (o->cluster ? want : cmax) && !C; c = c < 2 ? 2 : 2 * c) {
+            int ncl = 0;
+            if (c > cmax) break;
+            perks__cg_split(rp, n, nnz, c, split, &maxr, &maxk);
+            if (maxr >= (1LL << 24)) continue;
+            need = (size_t)elt * ((size_t)4 * maxr + (size_t)(o->jacobi ? 4 : 3) * maxr);
+            if (t == 2) need += (size_t)maxk * (elt + 4) + (size_t)(maxr + 1) * 4;
+            if (need > (size_t)optin) continue;
+            if (cudaFuncSetAttribute(ckernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)need) != cudaSuccess)
+                return PERKS_ECUDA;
+            {
+                cudaLaunchConfig_t cfg = {};
+                cudaLaunchAttribute at[1] = {};
+                perks__cg_cluster_config(&cfg, at, c, need, 0);
+                if (cudaOccupancyMaxActiveClusters(&ncl, ckernel, &cfg) != cudaSuccess) {
+                    (void)cudaGetLastError();
+                    ncl = 0;
+                }
+            }
+            if (ncl >= 1) {
+                C = c;
+                p->cached = t;
+            }
+        }
+    }
+    if (!C) return PERKS_ERESOURCE;
+    /* workspace: out, split, the encoded columns (matrix in device memory) */
+    total = perks__cg_align(sizeof(perks__cg_out)) + perks__cg_align(sizeof(int) * (PERKS_CG_CMAX + 1)) +
+            (p->cached == 1 ? perks__cg_align(sizeof(int) * (size_t)(nnz ? nnz : 1)) : 0);
+    if (cudaMalloc(&p->ws, total) != cudaSuccess) {
+        p->ws = NULL;
+        return PERKS_ECUDA;
+    }
+    ws = (char *)p->ws;
+    p->args.out = (perks__cg_out *)ws;
+    off = perks__cg_align(sizeof(perks__cg_out));
+    p->args.split = (const int *)(ws + off);
+    if (cudaMemcpy(ws + off, split, sizeof(int) * ((size_t)C + 1), cudaMemcpyHostToDevice) != cudaSuccess) {
+        perks_cg_plan_free(p);
+        return PERKS_ECUDA;
+    }
+    off += perks__cg_align(sizeof(int) * (PERKS_CG_CMAX + 1));
+    p->args.cenc = p->cached == 1 ? (int *)(ws + off) : NULL;
+    p->path = PERKS_CG_PATH_CLUSTER;
+    p->barrier = 0;
+    p->blocks = C;
+    p->block = PERKS_CG_CBLOCK;
+    p->sub = perks__cg_lanes(n, nnz, PERKS_CG_NNZ_PER_LANE);
+    p->smem = need;
+    p->kernel = ckernel;
+    p->args.sub = p->sub;
+    p->args.nrmax = (int)maxr;
+    p->args.bmode = 0;
+    return PERKS_SUCCESS;
+}
+
+/* the grid path (the rows of the host row_ptr rp) */
+static inline int perks__cg_plan_grid(perks_cg_plan *p, const void *kernel, int elt, int block, int n, long long nnz,
+                                      const int *rp, const perks_cg_opts *o)
+{
+    int dev, sms, bps0, bps, G, G2, Gmax, W, nv, *split = NULL, smem_sm = 0, optin = 0, rc, bmode;
+    long long maxr = 0, maxk = 0;
+    size_t need1 = 0, need2 = 0, avail = 0, off, vec, total;
+    char *ws;
     rc = perks_occupancy(kernel, block, 0, &bps0, &sms);
     if (rc) return rc;
     Gmax = bps0 * sms;
-    rp = (int *)malloc(sizeof(int) * ((size_t)n + 1));
-    if (!rp) return PERKS_ENOMEM;
-    if (cudaMemcpy(rp, d_rp, sizeof(int) * ((size_t)n + 1), cudaMemcpyDeviceToHost) != cudaSuccess) {
-        free(rp);
-        return PERKS_ECUDA;
-    }
-    if (rp[0] != 0 || rp[n] != nnz) {
-        free(rp);
-        return PERKS_ESIZE;
-    }
     if (o->blocks) G = o->blocks < Gmax ? o->blocks : Gmax;
     else {
         long long g = ((long long)n + nnz + PERKS_CG_WORK_PER_BLOCK - 1) / PERKS_CG_WORK_PER_BLOCK;
         G = g < Gmax ? (int)g : Gmax;
     }
+    /* the flag barrier reads PERKS_FLAG_U slots per thread: at most that many blocks per thread */
+    if (!o->blocks && o->barrier == PERKS_CG_BAR_FLAG && G > PERKS_FLAG_U * block) G = PERKS_FLAG_U * block;
     if (G > n) G = n;
     if (G < 1) G = 1;
-    /* lanes per row: the power of two nearest the mean row length */
-    {
-        double mean = (double)nnz / n;
-        W = 1;
-        while (W < 32 && W * PERKS_CG_NNZ_PER_LANE < mean) W *= 2;
-    }
+    W = perks__cg_lanes(n, nnz, PERKS_CG_NNZ_PER_LANE);
     if (cudaGetDevice(&dev) != cudaSuccess ||
         cudaDeviceGetAttribute(&smem_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess) {
-        free(rp);
+        cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess)
         return PERKS_ECUDA;
-    }
     nv = 4 + (o->jacobi ? 1 : 0); /* x, r, q, p (+ D^-1) */
     /* when the whole system fits on chip at PERKS_CG_ONCHIP_BPS blocks per SM, use no more blocks
      * than that (measured: beyond it the barriers cost more than the extra threads give); systems
@@ -500,19 +976,8 @@ static inline int perks__cg_plan_make(perks_cg_plan *p, const void *kernel, int 
     for (;;) {
         const int Gt = G2 ? G2 : G;
         split = (int *)malloc(sizeof(int) * ((size_t)Gt + 1));
-        if (!split) {
-            free(rp);
-            return PERKS_ENOMEM;
-        }
-        split[0] = 0;
-        split[Gt] = n;
-        maxr = maxk = 0;
-        for (b = 1; b < Gt; b++) split[b] = perks__cg_split_row(rp, n, ((long long)n + nnz) * b / Gt);
-        for (b = 0; b < Gt; b++) {
-            long long r = split[b + 1] - split[b], k = (long long)rp[split[b + 1]] - rp[split[b]];
-            if (r > maxr) maxr = r;
-            if (k > maxk) maxk = k;
-        }
+        if (!split) return PERKS_ENOMEM;
+        perks__cg_split(rp, n, nnz, Gt, split, &maxr, &maxk);
         /* the on-chip cache tier that fits the shared memory left per block */
         need1 = (size_t)nv * maxr * elt;
         need2 = need1 + (size_t)maxk * (elt + 4) + (size_t)(maxr + 1) * 4;
@@ -530,7 +995,15 @@ static inline int perks__cg_plan_make(perks_cg_plan *p, const void *kernel, int 
         G = Gt;
         break;
     }
-    free(rp);
+    /* the barrier: grid.sync unless asked otherwise (the flag barrier needs G <= PERKS_FLAG_U BLOCK) */
+    bmode = o->barrier ? o->barrier : o->sum_barrier ? PERKS_CG_BAR_SUM : PERKS_CG_BAR_GRID;
+    if (bmode == PERKS_CG_BAR_FLAG && G > PERKS_FLAG_U * block) {
+        if (o->barrier == PERKS_CG_BAR_FLAG) {
+            free(split);
+            return PERKS_ESIZE;
+        }
+        bmode = PERKS_CG_BAR_GRID;
+    }
     p->cached = 0;
     p->smem = 0;
     if (o->cache) {
@@ -552,11 +1025,12 @@ static inline int perks__cg_plan_make(perks_cg_plan *p, const void *kernel, int 
         p->cached--;
         p->smem = p->cached == 1 ? need1 : 0;
     }
-    /* workspace: r, z, p0, p1, q, dinv (n T each), partials 5 G, out, split */
+    /* workspace: r, z, p0, p1, q, dinv (n T each), partials 5 G, out, split, barrier words */
     vec = perks__cg_align((size_t)n * elt);
     off = 6 * vec;
     total = off + perks__cg_align(sizeof(double) * 5 * G) + perks__cg_align(sizeof(perks__cg_out)) +
-            perks__cg_align(sizeof(int) * ((size_t)G + 1)) + perks__cg_align(sizeof(double) * PERKS_SUM_BARRIER_WORDS);
+            perks__cg_align(sizeof(int) * ((size_t)G + 1)) + perks__cg_align(sizeof(double) * PERKS_SUM_BARRIER_WORDS) +
+            perks__cg_align(sizeof(double) * PERKS_FLAG_WORDS(G));
     if (cudaMalloc(&p->ws, total) != cudaSuccess) {
         free(split);
         p->ws = NULL;
@@ -574,37 +1048,68 @@ static inline int perks__cg_plan_make(perks_cg_plan *p, const void *kernel, int 
     p->args.out = (perks__cg_out *)(ws + off);
     off += perks__cg_align(sizeof(perks__cg_out));
     p->args.split = (const int *)(ws + off);
-    p->args.bar = (double *)(ws + off + perks__cg_align(sizeof(int) * ((size_t)G + 1)));
     if (cudaMemcpy(ws + off, split, sizeof(int) * ((size_t)G + 1), cudaMemcpyHostToDevice) != cudaSuccess) {
         free(split);
         perks_cg_plan_free(p);
         return PERKS_ECUDA;
     }
+    off += perks__cg_align(sizeof(int) * ((size_t)G + 1));
+    p->args.bar = (double *)(ws + off);
+    off += perks__cg_align(sizeof(double) * PERKS_SUM_BARRIER_WORDS);
+    p->args.flag = (double *)(ws + off);
     free(split);
-    if (p->cached == 0) { /* from device memory: more rows in flight per round (short rows: a lane each) */
-        double mean = (double)nnz / n;
-        W = 1;
-        while (W < 32 && W * PERKS_CG_NNZ_PER_LANE_DRAM < mean) W *= 2;
-    }
-    p->n = n;
-    p->nnz = nnz;
+    if (p->cached == 0) W = perks__cg_lanes(n, nnz, PERKS_CG_NNZ_PER_LANE_DRAM); /* more rows in flight */
+    p->path = PERKS_CG_PATH_GRID;
+    p->barrier = bmode;
     p->blocks = G;
     p->block = block;
     p->sub = W;
-    p->elt = elt;
-    p->opts = *o;
     p->kernel = kernel;
-    p->args.n = n;
     p->args.sub = W;
-    p->args.cache = p->cached;
-    p->args.jacobi = o->jacobi ? 1 : 0;
-    p->args.use_x0 = o->x0 ? 1 : 0;
-    p->args.max_iter = o->max_iter;
-    p->args.sum_barrier = o->sum_barrier ? 1 : 0;
-    p->args.tol = o->tol;
-    p->args.rp = d_rp;
-    p->args.ci = d_ci;
-    p->args.va = d_va;
+    p->args.bmode = bmode;
+    p->args.nrmax = (int)maxr;
+    return PERKS_SUCCESS;
+}
+
+static inline int perks__cg_plan_make(perks_cg_plan *p, const void *kernel, const void *ckernel, int elt, int block,
+                                      int n, long long nnz, const int *d_rp, const int *d_ci, const void *d_va,
+                                      const perks_cg_opts *o)
+{
+    int *rp, rc = PERKS_ERESOURCE, is_auto;
+    if (!p) return PERKS_ENULL;
+    memset(p, 0, sizeof *p);
+    if (!kernel || !ckernel || !d_rp || !d_ci || !d_va || !o) return PERKS_ENULL;
+    if (n < 1 || nnz < 0 || nnz > 2147483647LL || block < 64 || block > 1024 || block % 32) return PERKS_ESIZE;
+    if (!(o->tol >= 0) || o->max_iter < 0 || o->blocks < 0) return PERKS_ESIZE;
+    if (o->path < 0 || o->path > 2 || o->cluster < 0 || o->cluster > PERKS_CG_CMAX || o->barrier < 0 || o->barrier > 3)
+        return PERKS_ESIZE;
+    rp = (int *)malloc(sizeof(int) * ((size_t)n + 1));
+    if (!rp) return PERKS_ENOMEM;
+    if (cudaMemcpy(rp, d_rp, sizeof(int) * ((size_t)n + 1), cudaMemcpyDeviceToHost) != cudaSuccess) {
+        free(rp);
+        return PERKS_ECUDA;
+    }
+    if (rp[0] != 0 || rp[n] != nnz) {
+        free(rp);
+        return PERKS_ESIZE;
+    }
+    /* auto: the cluster when the system is small and no grid option was asked for */
+    is_auto = o->path == PERKS_CG_PATH_AUTO && !o->blocks && !o->barrier && !o->sum_barrier && o->cache;
+    if (o->path == PERKS_CG_PATH_CLUSTER || is_auto) {
+        rc = perks__cg_plan_cluster(p, ckernel, elt, n, nnz, rp, o, is_auto);
+        if (rc != PERKS_SUCCESS) {
+            perks_cg_plan_free(p);
+            if (rc == PERKS_ECUDA) (void)cudaGetLastError();
+        }
+    }
+    if (rc != PERKS_SUCCESS && o->path != PERKS_CG_PATH_CLUSTER)
+        rc = perks__cg_plan_grid(p, kernel, elt, block, n, nnz, rp, o);
+    free(rp);
+    if (rc != PERKS_SUCCESS) {
+        perks_cg_plan_free(p);
+        return rc;
+    }
+    perks__cg_set_common(p, n, nnz, elt, o, d_rp, d_ci, d_va);
     return PERKS_SUCCESS;
 }
 
@@ -617,7 +1122,18 @@ static inline int perks_cg_run(perks_cg_plan *p, const void *d_b, void *d_x, cud
     p->args.b = d_b;
     p->args.x = d_x;
     args[0] = &p->args;
-    if (cudaMemsetAsync(p->args.bar, 0, sizeof(double) * PERKS_SUM_BARRIER_WORDS, stream) != cudaSuccess)
+    if (p->path == PERKS_CG_PATH_CLUSTER) {
+        cudaLaunchConfig_t cfg = {};
+        cudaLaunchAttribute at[1] = {};
+        perks__cg_cluster_config(&cfg, at, p->blocks, p->smem, stream);
+        if (cudaLaunchKernelExC(&cfg, p->kernel, args) != cudaSuccess) return PERKS_ECUDA;
+        return PERKS_SUCCESS;
+    }
+    if (p->args.bmode == PERKS_CG_BAR_SUM &&
+        cudaMemsetAsync(p->args.bar, 0, sizeof(double) * PERKS_SUM_BARRIER_WORDS, stream) != cudaSuccess)
+        return PERKS_ECUDA;
+    if (p->args.bmode == PERKS_CG_BAR_FLAG &&
+        cudaMemsetAsync(p->args.flag, 0xff, sizeof(double) * PERKS_FLAG_WORDS(p->blocks), stream) != cudaSuccess)
         return PERKS_ECUDA;
     return perks_launch(p->kernel, dim3(p->blocks), dim3(p->block), args, p->smem, stream);
 }

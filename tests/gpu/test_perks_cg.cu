@@ -1,4 +1,6 @@
-/* tests/gpu/test_perks_cg.cu -- perks/cg.cuh against a CPU CG in double with the same recurrences:
+/* tests/gpu/test_perks_cg.cu -- perks/cg.cuh against a CPU CG in double with the same recurrences,
+ * on both paths (the cooperative grid with each of its barriers: flag, grid.sync, sum; the cluster
+ * with 1, 2, 3, 4, 5, 8 and 16 blocks, matrix in shared memory or not):
  * 2D and 3D Poisson, random symmetric diagonally dominant matrices with ragged row lengths (a few
  * rows of hundreds of entries), a 1 x 1 system, a matrix with a single long row; the solution of
  * the small cases against a dense Cholesky solve; Jacobi on and off, x0 given or zero, every cache
@@ -16,6 +18,8 @@
 
 PERKS_CG_DEFINE(cg64, double, 256)
 PERKS_CG_DEFINE(cg32, float, 256)
+
+static int g_cc_major; /* the device's compute capability: the cluster path needs 9 */
 
 /* ---- matrices (host CSR, perks_csr from mtx.h) ---------------------------------------------- */
 static void csr_alloc(perks_csr *A, int n, long long nnz)
@@ -245,10 +249,11 @@ static void dev_free(dev_csr *d)
 typedef struct run_cfg {
     int dbl, jacobi, cache, blocks, x0, max_iter, expect_cached; /* expect_cached -1: any */
     double tol;
+    int path, cluster, barrier; /* perks_cg_opts' (0: auto) */
 } run_cfg;
 
 typedef struct gpu_out {
-    int rc, iterations, cached, blocks, sub;
+    int rc, iterations, cached, blocks, sub, path, barrier;
     double rel, true_rel;
 } gpu_out;
 
@@ -273,13 +278,14 @@ static gpu_out gpu_solve(const perks_csr *A, const double *b, double *x, const r
     perks_cg_opts o = perks_cg_defaults();
     o.tol = c->tol, o.max_iter = c->max_iter, o.jacobi = c->jacobi, o.cache = c->cache, o.blocks = c->blocks;
     o.x0 = c->x0;
+    o.path = c->path, o.cluster = c->cluster, o.barrier = c->barrier;
     perks_cg_plan p;
     perks_cg_result res = {0, 0, 0, 0};
     memset(&res, 0, sizeof res);
     int rc = c->dbl ? cg64_plan(&p, n, A->nnz, d.rp, d.ci, (const double *)d.va, &o)
                     : cg32_plan(&p, n, A->nnz, d.rp, d.ci, (const float *)d.va, &o);
     if (rc == 0) {
-        g.cached = p.cached, g.blocks = p.blocks, g.sub = p.sub;
+        g.cached = p.cached, g.blocks = p.blocks, g.sub = p.sub, g.path = p.path, g.barrier = p.barrier;
         rc = perks_cg_run(&p, db, dx, 0);
         if (rc == 0) rc = perks_cg_wait(&p, &res);
         g.iterations = res.iterations, g.rel = res.rel_residual;
@@ -312,11 +318,27 @@ static void compare(const char *name, const perks_csr *A, const run_cfg *c, doub
     fill_b(b, n);
     for (int i = 0; i < n; i++) xg[i] = xc[i] = c->x0 ? gpucheck_uniform() : 0;
     gpu_out g = gpu_solve(A, b, xg, c);
+    if (c->path == PERKS_CG_PATH_CLUSTER && g_cc_major < 9) {
+        printf("skip perks cg %s cluster path: compute capability %d (needs 9)\n", name, g_cc_major);
+        case_begin("perks cg cluster path refused below sm_90");
+        CHECK(g.rc == PERKS_EUNSUPPORTED, "rc %d (%s), want PERKS_EUNSUPPORTED", g.rc, perks_strerror(g.rc));
+        case_end();
+        free(b), free(xg), free(xc);
+        return;
+    }
     cpu_cg r = cg_cpu(A, b, xc, c->jacobi, c->tol, c->max_iter, c->x0);
-    snprintf(label, sizeof label, "perks cg %s %s n=%d nnz=%lld%s%s cache=%d blocks=%d x0=%d (it %d, cpu %d)", name,
-             c->dbl ? "fp64" : "fp32", n, A->nnz, c->jacobi ? " jacobi" : "", "", g.cached, g.blocks, c->x0,
-             g.iterations, r.iterations);
+    snprintf(label, sizeof label, "perks cg %s %s n=%d nnz=%lld%s %s%s cache=%d blocks=%d x0=%d (it %d, cpu %d)", name,
+             c->dbl ? "fp64" : "fp32", n, A->nnz, c->jacobi ? " jacobi" : "",
+             g.path == PERKS_CG_PATH_CLUSTER ? "cluster" : "grid",
+             g.path == PERKS_CG_PATH_CLUSTER ? ""
+             : g.barrier == PERKS_CG_BAR_FLAG ? " flag"
+             : g.barrier == PERKS_CG_BAR_SUM  ? " sumbar"
+                                              : " grid.sync",
+             g.cached, g.blocks, c->x0, g.iterations, r.iterations);
     case_begin(label);
+    if (c->path) CHECK(g.path == c->path, "path %d, asked %d (rc %d)", g.path, c->path, g.rc);
+    if (c->cluster && g.path == PERKS_CG_PATH_CLUSTER) CHECK(g.blocks == c->cluster, "cluster of %d, asked %d", g.blocks, c->cluster);
+    if (c->barrier && g.path == PERKS_CG_PATH_GRID) CHECK(g.barrier == c->barrier, "barrier %d, asked %d", g.barrier, c->barrier);
     CHECK(g.rc == r.status, "status %d (%s), cpu %d", g.rc, perks_strerror(g.rc), r.status);
     if (c->expect_cached >= 0) CHECK(g.cached == c->expect_cached, "cache tier %d, want %d", g.cached, c->expect_cached);
     int dit = abs(g.iterations - r.iterations);
@@ -336,7 +358,7 @@ static void compare(const char *name, const perks_csr *A, const run_cfg *c, doub
 }
 
 /* small systems: solution against the dense Cholesky solution */
-static void direct(const char *name, const perks_csr *A, int dbl, int jacobi)
+static void direct(const char *name, const perks_csr *A, int dbl, int jacobi, int path)
 {
     int n = A->n_rows;
     double *b = (double *)malloc(sizeof(double) * n), *xs = (double *)malloc(sizeof(double) * n),
@@ -344,15 +366,21 @@ static void direct(const char *name, const perks_csr *A, int dbl, int jacobi)
     char label[200];
     fill_b(b, n);
     int chol = cholesky_solve(A, b, xs);
-    run_cfg c = {dbl, jacobi, 1, 0, 0, 10 * n + 10, -1, dbl ? 1e-12 : 1e-6};
+    run_cfg c = {dbl, jacobi, 1, 0, 0, 10 * n + 10, -1, dbl ? 1e-12 : 1e-6, path, 0, 0};
+    if (path == PERKS_CG_PATH_CLUSTER && g_cc_major < 9) {
+        free(b), free(xs), free(xg);
+        return;
+    }
     gpu_out g = gpu_solve(A, b, xg, &c);
     double num = 0, den = 0;
     for (int i = 0; i < n; i++) num += (xg[i] - xs[i]) * (xg[i] - xs[i]), den += xs[i] * xs[i];
-    snprintf(label, sizeof label, "perks cg %s %s matches a direct Cholesky solve (n=%d, %d iterations)", name,
-             dbl ? "fp64" : "fp32", n, g.iterations);
+    snprintf(label, sizeof label, "perks cg %s %s %s%s matches a direct Cholesky solve (n=%d, %d iterations)", name,
+             dbl ? "fp64" : "fp32", g.path == PERKS_CG_PATH_CLUSTER ? "cluster" : "grid", jacobi ? " jacobi" : "", n,
+             g.iterations);
     case_begin(label);
     CHECK(chol == 0, "reference Cholesky failed");
     CHECK(g.rc == 0, "rc %d %s", g.rc, perks_strerror(g.rc));
+    CHECK(g.path == path, "path %d, asked %d", g.path, path);
     CHECK(sqrt(num / den) <= (dbl ? 1e-9 : 1e-3), "||x - x_direct|| / ||x_direct|| = %.3g", sqrt(num / den));
     case_end();
     free(b), free(xs), free(xg);
@@ -390,8 +418,54 @@ static void test_errors(void)
     o.blocks = -2;
     CHECK(cg64_plan(&p, 64, A.nnz, d.rp, d.ci, (double *)d.va, &o) == PERKS_ESIZE, "blocks < 0");
     o = perks_cg_defaults();
-    CHECK(perks__cg_plan_make(&p, (const void *)cg64_kernel, 8, 48, 64, A.nnz, d.rp, d.ci, d.va, &o) == PERKS_ESIZE,
+    CHECK(perks__cg_plan_make(&p, (const void *)cg64_kernel, (const void *)cg64_ckernel, 8, 48, 64, A.nnz, d.rp, d.ci,
+                              d.va, &o) == PERKS_ESIZE,
           "block 48");
+    CHECK(perks__cg_plan_make(&p, (const void *)cg64_kernel, NULL, 8, 256, 64, A.nnz, d.rp, d.ci, d.va, &o) ==
+              PERKS_ENULL,
+          "NULL cluster kernel");
+    o.path = 3;
+    CHECK(cg64_plan(&p, 64, A.nnz, d.rp, d.ci, (double *)d.va, &o) == PERKS_ESIZE, "path 3");
+    o.path = -1;
+    CHECK(cg64_plan(&p, 64, A.nnz, d.rp, d.ci, (double *)d.va, &o) == PERKS_ESIZE, "path -1");
+    o = perks_cg_defaults();
+    o.cluster = 17;
+    CHECK(cg64_plan(&p, 64, A.nnz, d.rp, d.ci, (double *)d.va, &o) == PERKS_ESIZE, "cluster 17");
+    o.cluster = -1;
+    CHECK(cg64_plan(&p, 64, A.nnz, d.rp, d.ci, (double *)d.va, &o) == PERKS_ESIZE, "cluster -1");
+    o = perks_cg_defaults();
+    o.barrier = 4;
+    CHECK(cg64_plan(&p, 64, A.nnz, d.rp, d.ci, (double *)d.va, &o) == PERKS_ESIZE, "barrier 4");
+    o = perks_cg_defaults();
+    {
+        /* the flag barrier reads 2 slots per thread: more than 2 x 256 blocks is refused when asked for */
+        perks_csr L;
+        dev_csr dl;
+        poisson(&L, 100, 100, 1, 0);
+        upload(&L, 1, &dl);
+        o.path = PERKS_CG_PATH_GRID, o.barrier = PERKS_CG_BAR_FLAG, o.blocks = 600;
+        int rc = cg64_plan(&p, L.n_rows, L.nnz, dl.rp, dl.ci, (double *)dl.va, &o);
+        CHECK(rc == PERKS_ESIZE || (rc == 0 && p.blocks <= 512), "flag barrier over %d blocks: rc %d", p.blocks, rc);
+        if (rc == 0) perks_cg_plan_free(&p);
+        /* the cluster path asked for a system too large for a cluster's shared memory */
+        perks_csr_free(&L);
+        dev_free(&dl);
+        poisson(&L, 400, 400, 1, 0);
+        upload(&L, 1, &dl);
+        o = perks_cg_defaults();
+        o.path = PERKS_CG_PATH_CLUSTER;
+        rc = cg64_plan(&p, L.n_rows, L.nnz, dl.rp, dl.ci, (double *)dl.va, &o);
+        CHECK(rc == (g_cc_major >= 9 ? PERKS_ERESOURCE : PERKS_EUNSUPPORTED), "cluster path, 160000 rows: rc %d (%s)", rc,
+              perks_strerror(rc));
+        /* auto: the same system goes to the grid */
+        o.path = PERKS_CG_PATH_AUTO;
+        rc = cg64_plan(&p, L.n_rows, L.nnz, dl.rp, dl.ci, (double *)dl.va, &o);
+        CHECK(rc == 0 && p.path == PERKS_CG_PATH_GRID, "auto, 160000 rows: rc %d, path %d", rc, p.path);
+        if (rc == 0) perks_cg_plan_free(&p);
+        perks_csr_free(&L);
+        dev_free(&dl);
+    }
+    o = perks_cg_defaults();
     CHECK(cg64_plan(&p, 64, A.nnz, d.rp, d.ci, (double *)d.va, &o) == 0, "a good plan");
     CHECK(perks_cg_run(NULL, db, dx, 0) == PERKS_ENULL && perks_cg_run(&p, NULL, dx, 0) == PERKS_ENULL &&
               perks_cg_run(&p, db, NULL, 0) == PERKS_ENULL,
@@ -402,77 +476,105 @@ static void test_errors(void)
     perks_cg_plan_free(NULL);
     CHECK(cg64_solve(64, A.nnz, d.rp, d.ci, (double *)d.va, db, dx, NULL, &res, 0) == PERKS_ENULL, "solve NULL opts");
     CHECK(strstr(perks_strerror(PERKS_EBREAKDOWN), "SPD") != NULL, "strerror");
+    CHECK(strstr(perks_strerror(PERKS_EUNSUPPORTED), "sm_90") != NULL, "strerror EUNSUPPORTED");
     case_end();
     cudaFree(db), cudaFree(dx);
     dev_free(&d);
     perks_csr_free(&A);
 }
 
-/* the same solve twice gives the same bits (deterministic reductions) */
+/* one run of plan p into x (host); returns the result */
+static perks_cg_result run_plan(perks_cg_plan *p, const double *db, double *dx, double *x, int n)
+{
+    perks_cg_result r = {0, 0, 0, 0};
+    CUDA_OK(cudaMemset(dx, 0xff, 8 * (size_t)n)); /* poison */
+    if (perks_cg_run(p, db, dx, 0) != 0) r.status = -1;
+    else perks_cg_wait(p, &r);
+    CUDA_OK(cudaMemcpy(x, dx, 8 * (size_t)n, cudaMemcpyDeviceToHost));
+    return r;
+}
+
+/* the same solve twice gives the same bits (deterministic reductions), on every path and barrier;
+ * the sum barrier gives the bits of grid.sync; the flag barrier and the cluster at many block
+ * counts, each plan run twice (the barrier words are reset per run) */
 static void test_repeat(int light)
 {
     perks_csr A;
-    int side = light ? 24 : 96, n = side * side;
+    int side = light ? 24 : 60, n = side * side; /* 3600 rows: one cluster block holds them */
     poisson(&A, side, side, 1, 0);
     dev_csr d;
     upload(&A, 1, &d);
-    double *b = (double *)malloc(8 * n), *x1 = (double *)malloc(8 * n), *x2 = (double *)malloc(8 * n), *db, *dx;
+    double *b = (double *)malloc(8 * n), *x1 = (double *)malloc(8 * n), *x2 = (double *)malloc(8 * n),
+           *xref = (double *)malloc(8 * n), *db, *dx;
     fill_b(b, n);
     CUDA_OK(cudaMalloc(&db, 8 * n));
     CUDA_OK(cudaMalloc(&dx, 8 * n));
     CUDA_OK(cudaMemcpy(db, b, 8 * n, cudaMemcpyHostToDevice));
-    perks_cg_opts o = perks_cg_defaults();
+    perks_cg_opts o;
     perks_cg_plan p;
-    perks_cg_result r1 = {0, 0, 0, 0}, r2 = {0, 0, 0, 0};
-    case_begin("perks cg: a plan run twice gives bitwise equal x and iterations (deterministic sums)");
+    perks_cg_result r1, r2, rref = {0, 0, 0, 0};
+    static const char *what[] = {"grid.sync", "the flag barrier", "the cluster path", "the default (auto)"};
+    for (int v = 0; v < 4; v++) {
+        char label[200];
+        if (v == 2 && g_cc_major < 9) continue;
+        o = perks_cg_defaults();
+        if (v == 0) o.path = PERKS_CG_PATH_GRID, o.barrier = PERKS_CG_BAR_GRID;
+        if (v == 1) o.path = PERKS_CG_PATH_GRID, o.barrier = PERKS_CG_BAR_FLAG;
+        if (v == 2) o.path = PERKS_CG_PATH_CLUSTER;
+        snprintf(label, sizeof label, "perks cg: %s, a plan run twice gives bitwise equal x and iterations", what[v]);
+        case_begin(label);
+        CHECK(cg64_plan(&p, n, A.nnz, d.rp, d.ci, (double *)d.va, &o) == 0, "plan");
+        r1 = run_plan(&p, db, dx, x1, n);
+        r2 = run_plan(&p, db, dx, x2, n);
+        CHECK(r1.status == 0 && r1.iterations == r2.iterations && r1.rel_residual == r2.rel_residual,
+              "results differ: %d %d it, %g %g", r1.iterations, r2.iterations, r1.rel_residual, r2.rel_residual);
+        CHECK(memcmp(x1, x2, 8 * n) == 0, "x differs between runs");
+        if (v == 0) rref = r1, memcpy(xref, x1, 8 * n);
+        else CHECK(abs(r1.iterations - rref.iterations) <= 2 + rref.iterations / 50, "%d iterations, grid.sync %d",
+                   r1.iterations, rref.iterations);
+        perks_cg_plan_free(&p);
+        case_end();
+    }
+    /* the sum barrier adds the partials in grid.sync's order: the same bits */
+    case_begin("perks cg: sum_barrier = 1 (perks_sum_barrier) gives the bits of grid.sync");
+    o = perks_cg_defaults();
+    o.sum_barrier = 1;
     CHECK(cg64_plan(&p, n, A.nnz, d.rp, d.ci, (double *)d.va, &o) == 0, "plan");
-    CHECK(perks_cg_run(&p, db, dx, 0) == 0, "run 1");
-    perks_cg_wait(&p, &r1);
-    CUDA_OK(cudaMemcpy(x1, dx, 8 * n, cudaMemcpyDeviceToHost));
-    CUDA_OK(cudaMemset(dx, 0xff, 8 * n));
-    CHECK(perks_cg_run(&p, db, dx, 0) == 0, "run 2");
-    perks_cg_wait(&p, &r2);
-    CUDA_OK(cudaMemcpy(x2, dx, 8 * n, cudaMemcpyDeviceToHost));
-    CHECK(r1.status == 0 && r1.iterations == r2.iterations && r1.rel_residual == r2.rel_residual, "results differ");
-    CHECK(memcmp(x1, x2, 8 * n) == 0, "x differs between runs");
+    CHECK(p.path == PERKS_CG_PATH_GRID && p.barrier == PERKS_CG_BAR_SUM, "path %d barrier %d", p.path, p.barrier);
+    r1 = run_plan(&p, db, dx, x1, n);
+    CHECK(r1.status == 0 && r1.iterations == rref.iterations && r1.rel_residual == rref.rel_residual,
+          "sum_barrier: %d iterations (%d), residual %g (%g)", r1.iterations, rref.iterations, r1.rel_residual,
+          rref.rel_residual);
+    CHECK(memcmp(x1, xref, 8 * n) == 0, "sum_barrier: x differs from grid.sync");
     perks_cg_plan_free(&p);
     case_end();
-    /* the two barriers sum the partials in the same order: the same bits (the default is grid.sync) */
-    for (int gs = 0; gs < 2; gs++) {
-        perks_cg_result r3 = {0, 0, 0, 0};
-        case_begin(gs ? "perks cg: sum_barrier = 1 (perks_sum_barrier) gives the bits of grid.sync"
-                      : "perks cg: perks_sum_barrier with the block counts 1..5 and 61, twice per plan");
-        o = perks_cg_defaults();
-        o.sum_barrier = 1;
-        if (gs) {
-            CHECK(cg64_plan(&p, n, A.nnz, d.rp, d.ci, (double *)d.va, &o) == 0, "plan");
-            CUDA_OK(cudaMemset(dx, 0xff, 8 * n));
-            CHECK(perks_cg_run(&p, db, dx, 0) == 0, "run");
-            perks_cg_wait(&p, &r3);
-            CUDA_OK(cudaMemcpy(x2, dx, 8 * n, cudaMemcpyDeviceToHost));
-            CHECK(r3.status == 0 && r3.iterations == r1.iterations && r3.rel_residual == r1.rel_residual,
-                  "sum_barrier: %d iterations (%d), residual %g (%g)", r3.iterations, r1.iterations, r3.rel_residual,
-                  r1.rel_residual);
-            CHECK(memcmp(x1, x2, 8 * n) == 0, "sum_barrier: x differs from grid.sync");
+    /* every barrier at odd block counts, and the cluster at every size; two runs per plan */
+    for (int v = 0; v < 3; v++) {
+        static const int gl[] = {1, 2, 3, 4, 5, 61}, cl[] = {1, 3, 16, 2, 4, 5, 8};
+        const int *list = v < 2 ? gl : cl, cnt = v < 2 ? 6 : light ? 3 : 7;
+        if (v == 2 && g_cc_major < 9) continue;
+        case_begin(v == 0   ? "perks cg: perks_sum_barrier with the block counts 1..5 and 61, twice per plan"
+                   : v == 1 ? "perks cg: the flag barrier with the block counts 1..5 and 61, twice per plan"
+                            : "perks cg: clusters of 1, 3, 16 (and 2, 4, 5, 8 without --light) blocks, twice per plan");
+        for (int g = 0; g < cnt; g++) {
+            o = perks_cg_defaults();
+            if (v < 2) o.path = PERKS_CG_PATH_GRID, o.blocks = list[g];
+            o.barrier = v == 0 ? PERKS_CG_BAR_SUM : v == 1 ? PERKS_CG_BAR_FLAG : 0;
+            if (v == 2) o.path = PERKS_CG_PATH_CLUSTER, o.cluster = list[g];
+            CHECK(cg64_plan(&p, n, A.nnz, d.rp, d.ci, (double *)d.va, &o) == 0, "plan %d", list[g]);
+            CHECK(p.blocks == list[g], "%d blocks, asked %d", p.blocks, list[g]);
+            r1 = run_plan(&p, db, dx, x1, n);
+            r2 = run_plan(&p, db, dx, x2, n);
+            CHECK(r2.status == 0 && abs(r2.iterations - rref.iterations) <= 2 + rref.iterations / 50,
+                  "%d blocks: status %d, %d iterations (%d)", list[g], r2.status, r2.iterations, rref.iterations);
+            CHECK(r1.iterations == r2.iterations && memcmp(x1, x2, 8 * n) == 0, "%d blocks: the second run differs",
+                  list[g]);
             perks_cg_plan_free(&p);
-        } else {
-            static const int gl[] = {1, 2, 3, 4, 5, 61};
-            for (int g = 0; g < 6; g++) {
-                o.blocks = gl[g];
-                CHECK(cg64_plan(&p, n, A.nnz, d.rp, d.ci, (double *)d.va, &o) == 0, "plan");
-                CHECK(perks_cg_run(&p, db, dx, 0) == 0, "run");
-                /* a second run on the same plan: the barrier's counter must be back at 0 */
-                CHECK(perks_cg_run(&p, db, dx, 0) == 0, "run");
-                perks_cg_wait(&p, &r3);
-                CHECK(r3.status == 0 && abs(r3.iterations - r1.iterations) <= 2 + r1.iterations / 50,
-                      "%d blocks: status %d, %d iterations (%d)", gl[g], r3.status, r3.iterations, r1.iterations);
-                perks_cg_plan_free(&p);
-            }
         }
         case_end();
     }
     cudaFree(db), cudaFree(dx);
-    free(b), free(x1), free(x2);
+    free(b), free(x1), free(x2), free(xref);
     dev_free(&d);
     perks_csr_free(&A);
 }
@@ -507,7 +609,7 @@ static void test_files(int light)
         CHECK(rc == 0, "%s: %s line %ld: %s", path, perks_strerror(rc), e.line, e.message);
         case_end();
         if (rc) continue;
-        run_cfg c = {1, 1, 1, 0, 0, 40000, -1, 1e-8};
+        run_cfg c = {1, 1, 1, 0, 0, 40000, -1, 1e-8, 0, 0, 0}; /* auto: the cluster for the small files */
         compare(names[k], &A, &c, 0.1);
         perks_csr_free(&A);
     }
@@ -517,72 +619,117 @@ int main(int argc, char **argv)
 {
     int light = gpucheck_begin(argc, argv);
     perks_csr A;
+    {
+        int dev = 0;
+        CUDA_OK(cudaGetDevice(&dev));
+        CUDA_OK(cudaDeviceGetAttribute(&g_cc_major, cudaDevAttrComputeCapabilityMajor, dev));
+    }
     test_errors();
 
     /* 1 x 1 */
     csr_alloc(&A, 1, 1);
     A.row_ptr[1] = 1, A.col[0] = 0, A.val[0] = 3.5, A.nnz = 1;
-    direct("1x1", &A, 1, 0);
-    direct("1x1", &A, 1, 1);
-    {
-        run_cfg c = {1, 0, 1, 0, 0, 100, 2, 1e-12};
+    for (int path = 1; path <= 2; path++) {
+        direct("1x1", &A, 1, 0, path);
+        direct("1x1", &A, 1, 1, path);
+        run_cfg c = {1, 0, 1, 0, 0, 100, 2, 1e-12, path, 0, 0};
         compare("1x1", &A, &c, 0);
+    }
+    {
+        run_cfg c = {1, 0, 1, 0, 0, 100, 2, 1e-12, PERKS_CG_PATH_CLUSTER, 4, 0}; /* 3 blocks without rows */
+        compare("1x1, 4 blocks", &A, &c, 0);
     }
     perks_csr_free(&A);
 
     /* small Poisson and random SDD against the direct solve */
     poisson(&A, 13, 11, 1, 0);
-    direct("poisson2d 13x11", &A, 1, 0);
-    direct("poisson2d 13x11", &A, 0, 1);
+    for (int path = 1; path <= 2; path++) {
+        direct("poisson2d 13x11", &A, 1, 0, path);
+        direct("poisson2d 13x11", &A, 0, 1, path);
+    }
     perks_csr_free(&A);
     random_sdd(&A, light ? 150 : 400, 6, 3, 120);
-    direct("random SDD", &A, 1, 0);
-    direct("random SDD", &A, 1, 1);
+    for (int path = 1; path <= 2; path++) {
+        direct("random SDD", &A, 1, 0, path);
+        direct("random SDD", &A, 1, 1, path);
+    }
     perks_csr_free(&A);
 
     /* iterations and residuals against the CPU CG, every tier and option */
     {
         int s2 = light ? 40 : 200, s3 = light ? 12 : 40;
         poisson(&A, s2, s2 - 3, 1, 0);
+        const int G = PERKS_CG_PATH_GRID, CL = PERKS_CG_PATH_CLUSTER;
         run_cfg cs[] = {
-            {1, 0, 1, 0, 0, 20000, 2, 1e-10},  /* planner: on chip */
-            {1, 0, 0, 0, 0, 20000, 0, 1e-10},  /* no cache */
-            {1, 1, 1, 0, 1, 20000, -1, 1e-10}, /* Jacobi, x0 given */
-            {1, 0, 1, 1, 0, 20000, 1, 1e-10},  /* one block: vectors only (matrix too large) */
-            {1, 0, 1, 7, 0, 20000, -1, 1e-10}, /* 7 blocks */
-            {0, 0, 1, 0, 0, 20000, -1, 1e-5},  /* fp32 */
+            {1, 0, 1, 0, 0, 20000, 2, 1e-10, G, 0, 0},  /* grid, planner: on chip, grid.sync */
+            {1, 0, 0, 0, 0, 20000, 0, 1e-10, G, 0, 0},  /* no cache */
+            {1, 1, 1, 0, 1, 20000, -1, 1e-10, G, 0, 0}, /* Jacobi, x0 given */
+            {0, 0, 1, 0, 0, 20000, -1, 1e-5, G, 0, 0},  /* fp32 */
+            {1, 0, 1, 0, 0, 20000, -1, 1e-10, 0, 0, 0}, /* auto (the cluster on sm_90) */
+            {1, 0, 1, 0, 0, 20000, -1, 1e-10, CL, 3, 0},  /* cluster of 3 */
+            {1, 1, 1, 0, 1, 20000, -1, 1e-10, CL, 16, 0}, /* cluster of 16, Jacobi, x0 */
+            {1, 0, 0, 0, 0, 20000, 1, 1e-10, CL, 16, 0},  /* cluster, matrix from device memory */
+            {0, 1, 1, 0, 0, 20000, -1, 1e-5, CL, 0, 0},   /* cluster fp32, Jacobi */
+            {1, 0, 1, 1, 0, 20000, 1, 1e-10, G, 0, 0},  /* one block: vectors only (matrix too large) */
+            {1, 0, 1, 7, 0, 20000, -1, 1e-10, G, 0, PERKS_CG_BAR_FLAG}, /* 7 blocks, flag */
+            {1, 0, 1, 61, 0, 20000, -1, 1e-10, G, 0, PERKS_CG_BAR_GRID}, /* 61 blocks, grid.sync */
+            {1, 1, 1, 3, 0, 20000, -1, 1e-10, G, 0, PERKS_CG_BAR_SUM},  /* 3 blocks, sum barrier */
+            {1, 0, 1, 1, 0, 20000, -1, 1e-10, CL, 1, 0},  /* one-block cluster */
         };
         for (size_t k = 0; k < sizeof cs / sizeof *cs; k++) {
-            if (light && k >= 3 && k != 5) continue;
-            if (!light && k == 3) cs[k].expect_cached = -1;
+            /* 5, 13: a small system below; --light (run under racecheck, where a cluster of 16 blocks
+             * of 1024 threads is slow) keeps one cluster case here */
+            if (k == 5 || k == 13 || (light && (k >= 9 || k == 4 || k == 6 || k == 8))) continue;
+            if (!light && k == 9) cs[k].expect_cached = -1;
+            if (light && k == 7) cs[k].cluster = 2;
             compare("poisson2d", &A, &cs[k], cs[k].dbl ? 0.02 : 10);
         }
-        {
-            run_cfg c = {1, 0, 1, 0, 0, 7, -1, 1e-10}; /* iteration limit */
+        for (int path = 1; path <= 2; path++) {
+            run_cfg c = {1, 0, 1, 0, 0, 7, -1, 1e-10, path, 0, 0}; /* iteration limit */
             compare("poisson2d (max_iter 7)", &A, &c, 0);
         }
         perks_csr_free(&A);
+        /* clusters of 3 and of 1 block need a system that fits 3 or 1 blocks' shared memory */
+        poisson(&A, light ? 16 : 40, light ? 15 : 37, 1, 0);
+        compare("poisson2d", &A, &cs[5], 0.02);
+        compare("poisson2d", &A, &cs[13], 0.02);
+        perks_csr_free(&A);
         poisson(&A, s3, s3 + 1, s3 - 1, 0);
         {
-            run_cfg c = {1, 0, 1, 0, 0, 20000, -1, 1e-10}, c2 = {1, 1, 0, 0, 1, 20000, 0, 1e-9};
+            run_cfg c = {1, 0, 1, 0, 0, 20000, -1, 1e-10, PERKS_CG_PATH_GRID, 0, 0},
+                    c2 = {1, 1, 0, 0, 1, 20000, 0, 1e-9, PERKS_CG_PATH_GRID, 0, 0},
+                    c3 = {1, 0, 1, 0, 0, 20000, -1, 1e-10, PERKS_CG_PATH_CLUSTER, 0, 0},
+                    c4 = {1, 1, 1, 0, 1, 20000, -1, 1e-9, PERKS_CG_PATH_CLUSTER, 8, 0};
             compare("poisson3d", &A, &c, 0.02);
             compare("poisson3d", &A, &c2, 0.02);
+            /* the cluster holds about 4 000 rows per block (16 blocks): a smaller 3D system */
+            perks_csr_free(&A);
+            poisson(&A, light ? 12 : 22, light ? 11 : 23, light ? 10 : 21, 0);
+            if (!light) compare("poisson3d", &A, &c3, 0.02);
+            compare("poisson3d", &A, &c4, 0.02);
         }
         perks_csr_free(&A);
         random_sdd(&A, light ? 500 : 20011, 9, 5, light ? 200 : 3000);
         {
-            run_cfg c = {1, 0, 1, 0, 0, 20000, -1, 1e-11}, c2 = {1, 1, 0, 3, 0, 20000, 0, 1e-11};
+            run_cfg c = {1, 0, 1, 0, 0, 20000, -1, 1e-11, PERKS_CG_PATH_GRID, 0, 0},
+                    c2 = {1, 1, 0, 3, 0, 20000, 0, 1e-11, PERKS_CG_PATH_GRID, 0, 0},
+                    c3 = {1, 1, 1, 0, 0, 20000, -1, 1e-11, PERKS_CG_PATH_CLUSTER, 0, 0},
+                    c4 = {1, 0, 1, 0, 0, 20000, -1, 1e-11, PERKS_CG_PATH_CLUSTER, 16, 0};
             /* a few rows 300x heavier than the rest: outlying eigenvalues make the unpreconditioned
              * count sensitive to summation order (measured: GPU 145, CPU 151); Jacobi removes it */
             compare("random SDD ragged", &A, &c, 0.1);
             compare("random SDD ragged", &A, &c2, 0.02);
+            compare("random SDD ragged", &A, &c3, 0.02);
+            if (!light) compare("random SDD ragged", &A, &c4, 0.1);
         }
         perks_csr_free(&A);
         /* one block, vectors fit, matrix does not: tier 1 */
         random_sdd(&A, 1000, 400, 0, 0);
         {
-            run_cfg c = {1, 0, 1, 1, 0, 20000, 1, 1e-10};
+            run_cfg c = {1, 0, 1, 1, 0, 20000, 1, 1e-10, PERKS_CG_PATH_GRID, 0, 0},
+                    c2 = {1, 0, 1, 0, 0, 20000, -1, 1e-10, PERKS_CG_PATH_CLUSTER, 2, 0};
             compare("random SDD 400/row, 1 block", &A, &c, 0.02);
+            compare("random SDD 400/row, cluster of 2", &A, &c2, 0.02);
         }
         perks_csr_free(&A);
     }
@@ -591,9 +738,11 @@ int main(int argc, char **argv)
      * Jacobi with the negative diagonal is refused at iteration 0 */
     poisson(&A, 30, 30, 1, 4.5);
     {
-        run_cfg c = {1, 0, 1, 0, 0, 5000, -1, 1e-10}, c2 = {1, 1, 1, 0, 0, 5000, -1, 1e-10};
-        compare("indefinite (Laplacian - 4.5 I)", &A, &c, 0);
-        compare("negative diagonal", &A, &c2, 0);
+        for (int path = 1; path <= 2; path++) {
+            run_cfg c = {1, 0, 1, 0, 0, 5000, -1, 1e-10, path, 0, 0}, c2 = {1, 1, 1, 0, 0, 5000, -1, 1e-10, path, 0, 0};
+            compare("indefinite (Laplacian - 4.5 I)", &A, &c, 0);
+            compare("negative diagonal", &A, &c2, 0);
+        }
     }
     perks_csr_free(&A);
 
