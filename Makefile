@@ -44,7 +44,7 @@ DEMO := cbi_stencil cbi_matmul conv2d_image:-f:gauss heat2d heat2d:--persistent 
 # libraries the benchmarks' peers need (part of every CUDA toolkit)
 BENCH_LIBS := -lcublas -lcusparse
 
-.PHONY: all test bench demo install clean check-nvcc host-tests
+.PHONY: all test bench demo install clean check-nvcc host-tests regdepth
 print-%:
 	@echo $($*)
 all: check-nvcc $(HOST_TESTS) $(GPU_TESTS) $(EXAMPLES) $(BENCHES) $(BUILD)/tests/gpu/probe
@@ -88,6 +88,12 @@ demo: $(EXAMPLES) $(BUILD)/tests/gpu/probe
 	@for d in $(DEMO); do e=$${d%%:*}; a=$$(echo "$$d:" | cut -d: -f2- | tr ':' ' '); \
 	  test -f examples/$$e.cu || continue; echo "== $(BUILD)/examples/$$e $$a"; \
 	  $(BUILD)/examples/$$e $$a || exit 1; done
+
+# the largest spill-free register-cache depth of a PERKS generator (paper §4.1.4), e.g.
+#   make regdepth DEF='PERKS_STENCIL2D_DEFINE(k, float, PERKS_SHAPE_STAR2D_R1, 256, 8, DEPTH)'
+regdepth: check-nvcc
+	@test -n "$(DEF)" || { echo "usage: make regdepth DEF='GENERATOR(..., DEPTH, ...)' [ARCH=90]" >&2; exit 2; }
+	@NVCC="$(NVCC)" tools/perks-regdepth --arch $(ARCH) '$(DEF)'
 
 install:
 	@for d in $$(cd include && ls -d */); do \

@@ -19,13 +19,21 @@
  * kernel, beside the one-pass floor: 2 x sizeof(T) bytes per cell and step over 4.27 TB/s.
  * Also the cost of one grid barrier (PERKS_GRID_SYNC) at 1 and at the most blocks per SM.
  * Time: median of --reps runs (each `steps` steps) after one warm-up, CUDA events.
- * usage: perks [--json PATH] [--reps N] [--light] [--only NAME] */
+ * 3D (--section 3d): the 3D catalogue (3d7pt, 3d13pt, 3d27pt, 3d125pt, poisson), fp32 and fp64, on
+ *   F  256 x 256 x D, D the deepest domain whose plan (default blocks per SM) caches every plane
+ *   P  512 x 512 x 512 (fp32 512 MB: a few % cached)
+ * step = the generator's own non-persistent step (perks/stencil3d.cuh's name_steps), ssam = ssam's
+ * one-pass SSAM_STENCIL3D_DEFINE (bench/stencil.cu's configurations), none = persistent, nothing
+ * cached, smem = persistent with the shared-memory cache (blocks per SM by the plan), smem1 / smem2
+ * = forced 1 / 2 blocks per SM (where the build allows); 32 x 16 threads a block.
+ * usage: perks [--json PATH] [--reps N] [--light] [--only NAME] [--section all|sync|2d|3d] */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <perks/stencil.cuh>
+#include <perks/stencil3d.cuh>
 
 #if !defined(ONCHIP_NO_SSAM_PEER) && defined(__has_include)
 #if __has_include(<ssam/stencil.cuh>)
@@ -90,6 +98,42 @@ typedef struct entry {
      pk2_f32_##n##_launch, pk2_f32_##n##_plan, pk2_f32_##n##_work_bytes}, \
     {#n, 1, NPTS(PS), D64, pk_f64_##n##_launch, pk_f64_##n##_steps, pk_f64_##n##_plan, pk_f64_##n##_work_bytes, SSAM_FN(n, f64), NULL, NULL, NULL},
 static const entry entries[] = {STENCILS(ENT)};
+
+/* ---- 3D: (name, perks shape, ssam shape, RC fp32, RC fp64, ssam P fp32, P fp64, B fp64, MINB fp64) ---- */
+#define STENCILS3D(X)                                                                                  \
+    X(star3d_r1, PERKS_SHAPE_3D7PT, SSAM_SHAPE_STAR3D_R1, 4, 4, 4, 4, 128, 1)                           \
+    X(star3d_r2, PERKS_SHAPE_3D13PT, SSAM_SHAPE_STAR3D_R2, 4, 4, 4, 2, 128, 1)                          \
+    X(box3d_r1, PERKS_SHAPE_3D27PT, SSAM_SHAPE_BOX3D_R1, 4, 4, 4, 2, 128, 1)                            \
+    X(box3d_r2, PERKS_SHAPE_3D125PT, SSAM_SHAPE_BOX3D_R2, 1, 1, 2, 1, 64, 6)                            \
+    X(poisson, PERKS_SHAPE_POISSON, SSAM_SHAPE_POISSON3D_19, 4, 4, 4, 2, 128, 1)
+#ifdef HAVE_SSAM
+#define DEF_SSAM3(n, SS, PF, PD, BD, MD)                                                               \
+    SSAM_STENCIL3D_DEFINE(ss3_f32_##n, float, SS, PF, 128)                                              \
+    SSAM_STENCIL3D_DEFINE_OCC(ss3_f64_##n, double, SS, PD, BD, MD)
+#define SSAM3_FN(n, T) ss3_##T##_##n##_launch
+#else
+#define DEF_SSAM3(n, SS, PF, PD, BD, MD)
+#define SSAM3_FN(n, T) NULL
+#endif
+#define DEF3(n, PS, SS, RC32, RC64, PF, PD, BD, MD)                                                    \
+    PERKS_STENCIL3D_DEFINE(p3_f32_##n, float, PS, 32, 16, RC32)                                        \
+    PERKS_STENCIL3D_DEFINE(p3_f64_##n, double, PS, 32, 16, RC64)                                       \
+    DEF_SSAM3(n, SS, PF, PD, BD, MD)
+STENCILS3D(DEF3)
+typedef int (*launch3_fn)(const perks_stencil3d_args *, cudaStream_t);
+typedef int (*plan3_fn)(const perks_stencil3d_args *, perks_plan *);
+typedef struct entry3 {
+    const char *name;
+    int dbl, npts;
+    launch3_fn launch, steps;
+    plan3_fn plan;
+    work_fn work;
+    ssam_fn ssam;
+} entry3;
+#define ENT3(n, PS, SS, RC32, RC64, PF, PD, BD, MD)                                                    \
+    {#n, 0, PERKS_SHAPE3D_NPTS(PS), p3_f32_##n##_launch, p3_f32_##n##_steps, p3_f32_##n##_plan, p3_f32_##n##_work_bytes, SSAM3_FN(n, f32)}, \
+    {#n, 1, PERKS_SHAPE3D_NPTS(PS), p3_f64_##n##_launch, p3_f64_##n##_steps, p3_f64_##n##_plan, p3_f64_##n##_work_bytes, SSAM3_FN(n, f64)},
+static const entry3 entries3[] = {STENCILS3D(ENT3)};
 
 /* the barrier alone: n grid syncs */
 __global__ void sync_kernel(int n)
@@ -189,17 +233,190 @@ static int full_height(const entry *e, int W)
 
 static const char *impl_name[] = {"step", "ssam", "none", "smem", "reg", "mix", "none2", "smem2", "res", "res4", "res1"};
 
+/* ---- 3D ---------------------------------------------------------------------------------------- */
+typedef struct run3_ctx {
+    const entry3 *e;
+    perks_stencil3d_args a;
+#ifdef HAVE_SSAM
+    ssam_stencil_args s;
+#endif
+    int impl; /* 0 step, 1 ssam, 2 none, 3 smem (plan's blocks per SM), 4 smem1, 5 smem2 */
+} run3_ctx;
+static const char *impl3_name[] = {"step", "ssam", "none", "smem", "smem1", "smem2"};
+#define NIMPL3 6
+static void impl3_args(perks_stencil3d_args *a, int impl)
+{
+    a->cache = impl == 2 ? PERKS_CACHE_NONE : PERKS_CACHE_SMEM;
+    a->blocks_per_sm = impl == 4 ? 1 : impl == 5 ? 2 : 0;
+}
+static void run3_once(void *ctx, int set)
+{
+    run3_ctx *c = (run3_ctx *)ctx;
+    int rc = 0;
+    (void)set;
+    if (c->impl == 0) rc = c->e->steps(&c->a, 0);
+#ifdef HAVE_SSAM
+    else if (c->impl == 1) {
+        for (int t = 0; t < c->a.steps && !rc; t++) {
+            c->s.src = (t & 1) ? c->a.b : c->a.a;
+            c->s.dst = (t & 1) ? c->a.a : c->a.b;
+            rc = c->e->ssam(&c->s, 0);
+        }
+    }
+#endif
+    else {
+        impl3_args(&c->a, c->impl);
+        rc = c->e->launch(&c->a, 0);
+    }
+    if (rc) { fprintf(stderr, "%s impl %s: status %d (%s)\n", c->e->name, impl3_name[c->impl], rc, perks_strerror(rc)); exit(2); }
+}
+/* the deepest D (W x H fixed) whose default plan caches every plane */
+static int full_depth(const entry3 *e, int W, int H)
+{
+    perks_stencil3d_args a;
+    perks_plan p;
+    int lo = 1, hi = 4096;
+    memset(&a, 0, sizeof a);
+    a.width = W; a.height = H; a.steps = 1; a.cache = PERKS_CACHE_SMEM;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        a.depth = mid;
+        if (e->plan(&a, &p) == 0 && p.resident) lo = mid;
+        else hi = mid - 1;
+    }
+    return lo;
+}
+static void bench3d(int light, const char *only)
+{
+    const int PN = light ? 256 : 512, FW = 256, FH = 256;
+    size_t maxn = (size_t)PN * PN * PN;
+    void *da, *db, *work = NULL;
+    size_t work_bytes = 0;
+    CUDA_DIE(cudaMalloc(&da, maxn * 8));
+    CUDA_DIE(cudaMalloc(&db, maxn * 8));
+    /* random input in [-1, 1), uploaded as the next entry's type (and again when the type changes) */
+    float *hf = (float *)malloc(maxn * 4);
+    double *hd = (double *)malloc(maxn * 8);
+    if (!hf || !hd) { fprintf(stderr, "bench3d: out of host memory\n"); exit(2); }
+    gpucheck_seed(778);
+    for (size_t i = 0; i < maxn; i++) hd[i] = hf[i] = gpucheck_uniform();
+    int loaded = -1;
+    printf("%-10s %-4s %-2s %-13s %5s %-5s %9s %9s %7s %7s %8s\n", "stencil", "type", "", "domain", "steps", "impl", "ms",
+           "GCells/s", "cached", "vs1pass", "floor1p");
+    double gl[2][2] = {{0, 0}, {0, 0}};
+    int gn[2][2] = {{0, 0}, {0, 0}};
+    const int ne = (int)(sizeof entries3 / sizeof entries3[0]);
+    for (int ei = 0; ei < ne; ei++) {
+        const entry3 *e = &entries3[ei];
+        if (only && strncmp(only, e->name, strlen(only))) continue;
+        if (light && e->dbl) continue;
+        double w[128];
+        float wf[128];
+        for (int i = 0; i < e->npts; i++) { w[i] = 1.0 / e->npts; wf[i] = (float)w[i]; }
+        if (loaded != e->dbl) {
+            CUDA_DIE(cudaMemcpy(da, e->dbl ? (const void *)hd : (const void *)hf, maxn * (e->dbl ? 8 : 4), cudaMemcpyHostToDevice));
+            CUDA_DIE(cudaMemcpy(db, e->dbl ? (const void *)hd : (const void *)hf, maxn * (e->dbl ? 8 : 4), cudaMemcpyHostToDevice));
+            loaded = e->dbl;
+        }
+        for (int dom = 0; dom < 2; dom++) {
+            int W = dom ? PN : FW, H = dom ? PN : FH, D = dom ? PN : full_depth(e, FW, FH);
+            int steps = dom ? (light ? 3 : 10) : (light ? 20 : 100);
+            double cells = (double)W * H * D * steps, es = e->dbl ? 8 : 4;
+            double floor_gc = BW / (2 * es) / 1e9;
+            run3_ctx c;
+            memset(&c, 0, sizeof c);
+            c.e = e;
+            c.a.a = da; c.a.b = db; c.a.width = W; c.a.height = H; c.a.depth = D; c.a.steps = steps;
+            c.a.weights = e->dbl ? (const void *)w : (const void *)wf;
+            {
+                perks_plan p;
+                size_t need = 0;
+                for (int m = 2; m < NIMPL3; m++) {
+                    impl3_args(&c.a, m);
+                    if (e->plan(&c.a, &p) == 0 && e->work(&p) > need) need = e->work(&p);
+                }
+                if (need > work_bytes) {
+                    if (work) CUDA_DIE(cudaFree(work));
+                    CUDA_DIE(cudaMalloc(&work, need));
+                    work_bytes = need;
+                }
+                c.a.work = work;
+                c.a.work_bytes = work_bytes;
+            }
+#ifdef HAVE_SSAM
+            memset(&c.s, 0, sizeof c.s);
+            c.s.nx = W; c.s.ny = H; c.s.nz = D; c.s.coef = c.a.weights; c.s.ncoef = e->npts;
+            c.s.boundary = SSAM_STENCIL_DIRICHLET;
+#endif
+            double best1 = 0, bestp = 0;
+            for (int impl = 0; impl < NIMPL3; impl++) {
+                if (impl == 1 && !e->ssam) continue;
+                c.impl = impl;
+                double frac = 0;
+                int bps = 0;
+                if (impl >= 2) {
+                    perks_plan p;
+                    impl3_args(&c.a, impl);
+                    if (e->plan(&c.a, &p)) continue;
+                    frac = p.cached_fraction;
+                    bps = p.blocks_per_sm;
+                }
+                double ms = gpucheck_time_ms(run3_once, &c, 1, reps);
+                double gc = cells / ms / 1e6;
+                if (impl < 2 && gc > best1) best1 = gc;
+                if (impl >= 2 && gc > bestp) bestp = gc;
+                printf("%-10s %-4s %-2s %4dx%3dx%-4d %5d %-5s %9.3f %9.1f %6.1f%% %7.2f %8.1f\n", e->name, e->dbl ? "fp64" : "fp32",
+                       dom ? "P" : "F", W, H, D, steps, impl3_name[impl], ms, gc, 100 * frac, best1 > 0 ? gc / best1 : 0, floor_gc);
+                fflush(stdout);
+                if (json)
+                    fprintf(json,
+                            "%s  {\"kind\": \"stencil3d\", \"stencil\": \"%s\", \"type\": \"%s\", \"domain\": \"%s\", "
+                            "\"width\": %d, \"height\": %d, \"depth\": %d, \"steps\": %d, \"impl\": \"%s\", \"ms\": %.5f, "
+                            "\"gcells_s\": %.3f, \"cached\": %.4f, \"blocks_per_sm\": %d, \"floor_onepass_gcells_s\": %.2f}",
+                            json_rows++ ? ",\n" : "", e->name, e->dbl ? "fp64" : "fp32", dom ? "P" : "F", W, H, D, steps,
+                            impl3_name[impl], ms, gc, frac, bps, floor_gc);
+            }
+            printf("%-10s %-4s %-2s best persistent / best one-pass: %.2fx\n", e->name, e->dbl ? "fp64" : "fp32",
+                   dom ? "P" : "F", bestp / best1);
+            if (!strchr(e->name, '/')) {
+                gl[e->dbl][dom] += log(bestp / best1);
+                gn[e->dbl][dom]++;
+            }
+        }
+    }
+    for (int t = 0; t < 2; t++)
+        if (gn[t][0])
+            printf("geomean speedup over one-pass, %s 3D: F %.2fx, P %.2fx (%d stencils)\n", t ? "fp64" : "fp32",
+                   exp(gl[t][0] / gn[t][0]), exp(gl[t][1] / gn[t][1]), gn[t][0]);
+    if (gn[0][0] + gn[1][0])
+        printf("geomean speedup over one-pass, 3D all: F %.2fx, P %.2fx\n",
+               exp((gl[0][0] + gl[1][0]) / (gn[0][0] + gn[1][0])), exp((gl[0][1] + gl[1][1]) / (gn[0][1] + gn[1][1])));
+    free(hf);
+    free(hd);
+    cudaFree(da);
+    cudaFree(db);
+    if (work) cudaFree(work);
+}
+
 int main(int argc, char **argv)
 {
     int light = 0;
-    const char *jpath = NULL, *only = NULL;
+    const char *jpath = NULL, *only = NULL, *section = "all";
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--json") && i + 1 < argc) jpath = argv[++i];
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
         else if (!strcmp(argv[i], "--light")) light = 1;
-        else { fprintf(stderr, "usage: %s [--json PATH] [--reps N] [--light] [--only NAME]\n", argv[0]); return 2; }
+        else if (!strcmp(argv[i], "--section") && i + 1 < argc) section = argv[++i];
+        else {
+            fprintf(stderr, "usage: %s [--json PATH] [--reps N] [--light] [--only NAME] [--section all|sync|2d|3d]\n", argv[0]);
+            return 2;
+        }
     }
+    const int sec_sync = !strcmp(section, "all") || !strcmp(section, "sync");
+    const int sec_2d = !strcmp(section, "all") || !strcmp(section, "2d");
+    const int sec_3d = !strcmp(section, "all") || !strcmp(section, "3d");
+    if (!sec_sync && !sec_2d && !sec_3d) { fprintf(stderr, "bad --section %s\n", section); return 2; }
     if (reps < 1) { fprintf(stderr, "bad --reps\n"); return 2; }
     cudaDeviceProp pr;
     CUDA_DIE(cudaGetDeviceProperties(&pr, 0));
@@ -216,7 +433,7 @@ int main(int argc, char **argv)
     }
 
     /* ---- grid barrier cost ---- */
-    {
+    if (sec_sync) {
         int bps = 0, sms = 0;
         CUDA_DIE(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, sync_kernel, 256, 0));
         sms = pr.multiProcessorCount;
@@ -252,7 +469,8 @@ int main(int argc, char **argv)
         }
     }
 
-    /* ---- stencils ---- */
+    /* ---- 2D stencils ---- */
+    if (sec_2d) {
     const int PS = light ? 4096 : 8192;
     size_t maxn = (size_t)PS * PS;
     void *da, *db, *work = NULL;
@@ -348,12 +566,15 @@ int main(int argc, char **argv)
     }
     if (gm_n) printf("geomean speedup over one-pass, fp32 2D: F %.2fx, P %.2fx (%d stencils)\n", exp(gm_f_log / gm_n),
                      exp(gm_p_log / gm_n), gm_n);
+    cudaFree(da);
+    cudaFree(db);
+    if (work) cudaFree(work);
+    }
+    /* ---- 3D stencils ---- */
+    if (sec_3d) bench3d(light, only);
     if (json) {
         fprintf(json, "\n]}\n");
         fclose(json);
     }
-    cudaFree(da);
-    cudaFree(db);
-    if (work) cudaFree(work);
     return 0;
 }

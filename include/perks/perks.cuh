@@ -6,6 +6,7 @@
  *   plan.h     blocks per SM by Little's law, cache sizes, tilings (C99)
  *   cache.cuh  register / shared-memory cache pieces, transposed halo edges
  *   stencil.cuh PERKS_STENCIL2D_DEFINE: persistent 2D stencils, cache modes none/smem/reg/mix
+ *   stencil3d.cuh PERKS_STENCIL3D_DEFINE: persistent 3D stencils (resident, partly cached, streamed)
  *   barrier.cuh perks_sum_barrier: a grid barrier that also sums per-block values (used by cg.cuh)
  *   cg.cuh     PERKS_CG_DEFINE: conjugate gradient in one cooperative kernel, perks_cg_solve
  *   mtx.h      Matrix Market reader to CSR (C99)
@@ -23,6 +24,7 @@
 #include "grid.cuh"
 #include "plan.h"
 #include "stencil.cuh"
+#include "stencil3d.cuh"
 #include "barrier.cuh"
 #include "cg.cuh"
 #include "mtx.h"
