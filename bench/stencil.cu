@@ -1,7 +1,11 @@
 /* bench/stencil.cu -- ssam stencils against their peers in the same run: every catalogue stencil
  * (SSAM Table 3) at 8192^2 (2D) and 512^3 (3D), fp32 and fp64, Dirichlet boundary, one step:
- *   ssam   SSAM_STENCIL2D/3D_DEFINE kernels (register window + lane shifts), plus a few other
- *          rows-per-step (P) and register-budget (MINB) choices, "ssam-P<p>-m<minb>"
+ *   ssam   SSAM_STENCIL2D_DEFINE kernels (register window + lane shifts), plus a few other
+ *          rows-per-step (P) and register-budget (MINB) choices, "ssam-P<p>-b<B>-m<minb>"
+ *   stream SSAM_STENCIL3D_STREAM_DEFINE (register streaming along Z), "stream-P.." alternatives
+ *   slice  SSAM_STENCIL3D_SLICE_DEFINE (section 4.9: warps on XY slices, Z partial sums through
+ *          shared memory), "slice-P.." alternatives; each 3D row also names the variant
+ *          SSAM_STENCIL3D_DEFINE picks (SSAM_STENCIL3D_SLICE_RULE)
  *   smem   a plain shared-memory tiled kernel of the same stencil (the usual baseline of the PERKS
  *          paper): 2D 32x8 outputs per block, 3D 32x4x4, tile and halo in shared memory, the same
  *          coefficients in kernel parameters, the same Dirichlet rule; its output checks ssam's
@@ -93,36 +97,40 @@
     X(SSAM_SHAPE_BOX2D_8X8, box2d_8x8, "2d64pt", 2, 2, 8, 4)                                              \
     X(SSAM_SHAPE_BOX2D_R4, box2d_r4, "2d81pt", 2, 2, 9, 4)                                                \
     X(SSAM_SHAPE_BOX2D_R5, box2d_r5, "2d121pt", 2, 1, 11, 1)
-/* (shape, name, paper name, P fp32, P fp64, B fp64, MINB fp64) */
+/* (shape, name, paper name, P fp32, P fp64, B fp64, MINB fp64 of the streaming kernel; P fp32, P fp64,
+ * B fp64 of the slice kernel (fp32 B 128)) */
 #define CAT3D(X)                                                                                          \
-    X(SSAM_SHAPE_STAR3D_R1, star3d_r1, "3d7pt", 4, 4, 128, 1)                                             \
-    X(SSAM_SHAPE_STAR3D_R2, star3d_r2, "3d13pt", 4, 2, 128, 1)                                            \
-    X(SSAM_SHAPE_BOX3D_R1, box3d_r1, "3d27pt", 4, 2, 128, 1)                                              \
-    X(SSAM_SHAPE_BOX3D_R2, box3d_r2, "3d125pt", 2, 1, 64, 6)                                              \
-    X(SSAM_SHAPE_POISSON3D_19, poisson3d_19, "poisson", 4, 2, 128, 1)
-/* other choices timed too: (dims, shape, name, type, P, B, MINB) */
+    X(SSAM_SHAPE_STAR3D_R1, star3d_r1, "3d7pt", 4, 4, 128, 1, 2, 2, 128)                                  \
+    X(SSAM_SHAPE_STAR3D_R2, star3d_r2, "3d13pt", 4, 2, 128, 1, 4, 2, 256)                                 \
+    X(SSAM_SHAPE_BOX3D_R1, box3d_r1, "3d27pt", 4, 2, 128, 1, 4, 2, 128)                                   \
+    X(SSAM_SHAPE_BOX3D_R2, box3d_r2, "3d125pt", 2, 1, 64, 6, 2, 1, 128)                                   \
+    X(SSAM_SHAPE_POISSON3D_19, poisson3d_19, "poisson", 4, 2, 128, 1, 8, 4, 128)
+/* other choices timed too: (kind, dims, shape, name, type, P, B, MINB); kind 2D, 3D_STREAM, 3D_SLICE */
 #define ALTS(X)                                                                                           \
-    X(2, SSAM_SHAPE_STAR2D_R1, star2d_r1, float, 4, 128, 1) X(2, SSAM_SHAPE_STAR2D_R1, star2d_r1, float, 8, 64, 1)   \
-    X(2, SSAM_SHAPE_STAR2D_R1, star2d_r1, double, 4, 128, 1) X(3, SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 8, 128, 1) \
-    X(3, SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 2, 128, 1) X(3, SSAM_SHAPE_STAR3D_R1, star3d_r1, double, 2, 128, 1) \
-    X(3, SSAM_SHAPE_BOX3D_R2, box3d_r2, float, 1, 128, 3) X(3, SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 4, 64, 1)    \
-    X(3, SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 4, 256, 1) X(2, SSAM_SHAPE_STAR2D_R1, star2d_r1, float, 8, 128, 1)  \
-    X(3, SSAM_SHAPE_STAR3D_R2, star3d_r2, float, 2, 128, 1) X(3, SSAM_SHAPE_BOX3D_R1, box3d_r1, float, 2, 128, 1)    \
-    X(3, SSAM_SHAPE_POISSON3D_19, poisson3d_19, float, 2, 128, 1)
+    X(2D, 2, SSAM_SHAPE_STAR2D_R1, star2d_r1, float, 4, 128, 1) X(2D, 2, SSAM_SHAPE_STAR2D_R1, star2d_r1, float, 8, 64, 1) \
+    X(2D, 2, SSAM_SHAPE_STAR2D_R1, star2d_r1, double, 4, 128, 1)                                          \
+    X(3D_STREAM, 3, SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 4, 64, 1)                                     \
+    X(3D_STREAM, 3, SSAM_SHAPE_STAR3D_R2, star3d_r2, double, 1, 128, 1)                                   \
+    X(3D_SLICE, 3, SSAM_SHAPE_STAR3D_R2, star3d_r2, double, 1, 256, 1)                                    \
+    X(3D_SLICE, 3, SSAM_SHAPE_STAR3D_R2, star3d_r2, double, 2, 512, 1)                                    \
+    X(3D_SLICE, 3, SSAM_SHAPE_BOX3D_R2, box3d_r2, double, 1, 256, 1)                                      \
+    X(3D_SLICE, 3, SSAM_SHAPE_BOX3D_R2, box3d_r2, double, 1, 64, 1)
 
 #define DEF2(S, n, pn, PF, PD, CM, CP)                                                                    \
     SSAM_STENCIL2D_DEFINE(f_##n, float, S, PF, 128)                                                       \
     SSAM_STENCIL2D_DEFINE(d_##n, double, S, PD, 128)                                                      \
     SMEM2D_DEFINE(smf_##n, float, S, f_##n)                                                               \
     SMEM2D_DEFINE(smd_##n, double, S, d_##n)
-#define DEF3(S, n, pn, PF, PD, BD, MD)                                                                    \
-    SSAM_STENCIL3D_DEFINE(f_##n, float, S, PF, 128)                                                       \
-    SSAM_STENCIL3D_DEFINE_OCC(d_##n, double, S, PD, BD, MD)                                               \
+#define DEF3(S, n, pn, PF, PD, BD, MD, SPF, SPD, SBD)                                                     \
+    SSAM_STENCIL3D_STREAM_DEFINE(f_##n, float, S, PF, 128)                                                \
+    SSAM_STENCIL3D_STREAM_DEFINE_OCC(d_##n, double, S, PD, BD, MD)                                        \
+    SSAM_STENCIL3D_SLICE_DEFINE(fs_##n, float, S, SPF, 128)                                               \
+    SSAM_STENCIL3D_SLICE_DEFINE(ds_##n, double, S, SPD, SBD)                                              \
     SMEM3D_DEFINE(smf_##n, float, S, f_##n)                                                               \
     SMEM3D_DEFINE(smd_##n, double, S, d_##n)
 CAT2D(DEF2)
 CAT3D(DEF3)
-#define DEFALT(D, S, n, T, P, B, MB) SSAM_STENCIL##D##D_DEFINE_OCC(alt_##n##_##T##_p##P##_b##B##_m##MB, T, S, P, B, MB)
+#define DEFALT(K, D, S, n, T, P, B, MB) SSAM_STENCIL##K##_DEFINE_OCC(alt_##K##_##n##_##T##_p##P##_b##B##_m##MB, T, S, P, B, MB)
 ALTS(DEFALT)
 /* the convolution path for the boxes */
 SSAM_CONV2D_DEFINE(cvf_3, float, 3, 3, 8, 128)
@@ -145,6 +153,8 @@ typedef struct entry {
     launch_fn ssam;
     smem_fn smem;
     conv_fn conv;
+    launch_fn slice; /* 3D: the slice variant (P sp, B sb), beside the streaming one (ssam) */
+    int sp, sb, dflt; /* its P and B; the default's variant (SSAM_STENCIL3D_SLICE_RULE: 1 slice) */
 } entry;
 
 /* smem launchers with one signature */
@@ -166,7 +176,7 @@ typedef struct entry {
         n<<<g, b>>>((const T *)in, (T *)out, W, H, D, cf);                                                \
     }
 #define RUNS2(S, n, pn, PF, PD, CM, CP) SMRUN2(smf_##n, float, f_##n) SMRUN2(smd_##n, double, d_##n)
-#define RUNS3(S, n, pn, PF, PD, BD, MD) SMRUN3(smf_##n, float, f_##n) SMRUN3(smd_##n, double, d_##n)
+#define RUNS3(S, n, pn, PF, PD, BD, MD, SPF, SPD, SBD) SMRUN3(smf_##n, float, f_##n) SMRUN3(smd_##n, double, d_##n)
 CAT2D(RUNS2)
 CAT3D(RUNS3)
 
@@ -183,14 +193,17 @@ static conv_fn conv_for(int m, int dbl)
 }
 
 #define ENT2(S, n, pn, PF, PD, CM, CP)                                                                    \
-    {#n, pn, "ssam", 2, 0, f_##n##_NPTS, PF, 128, 1, CM, f_##n##_launch, run_smf_##n, NULL},              \
-    {#n, pn, "ssam", 2, 1, d_##n##_NPTS, PD, 128, 1, CM, d_##n##_launch, run_smd_##n, NULL},
-#define ENT3(S, n, pn, PF, PD, BD, MD)                                                                    \
-    {#n, pn, "ssam", 3, 0, f_##n##_NPTS, PF, 128, 1, 0, f_##n##_launch, run_smf_##n, NULL},               \
-    {#n, pn, "ssam", 3, 1, d_##n##_NPTS, PD, BD, MD, 0, d_##n##_launch, run_smd_##n, NULL},
-#define ENTALT(D, S, n, T, P, B, MB)                                                                      \
-    {#n, "", "alt", D, sizeof(T) == 8, alt_##n##_##T##_p##P##_b##B##_m##MB##_NPTS, P, B, MB, 0,           \
-     alt_##n##_##T##_p##P##_b##B##_m##MB##_launch, NULL, NULL},
+    {#n, pn, "ssam", 2, 0, f_##n##_NPTS, PF, 128, 1, CM, f_##n##_launch, run_smf_##n, NULL, NULL, 0, 0, 0}, \
+    {#n, pn, "ssam", 2, 1, d_##n##_NPTS, PD, 128, 1, CM, d_##n##_launch, run_smd_##n, NULL, NULL, 0, 0, 0},
+#define RULE3(n, T) SSAM_STENCIL3D_SLICE_RULE(T, n##_NPTS, n##_XHI - n##_XLO + 1, n##_YHI - n##_YLO + 1, n##_ZHI - n##_ZLO + 1)
+#define ENT3(S, n, pn, PF, PD, BD, MD, SPF, SPD, SBD)                                                     \
+    {#n, pn, "ssam", 3, 0, f_##n##_NPTS, PF, 128, 1, 0, f_##n##_launch, run_smf_##n, NULL, fs_##n##_launch, SPF, \
+     128, RULE3(f_##n, float)},                                                                           \
+    {#n, pn, "ssam", 3, 1, d_##n##_NPTS, PD, BD, MD, 0, d_##n##_launch, run_smd_##n, NULL, ds_##n##_launch, SPD, \
+     SBD, RULE3(d_##n, double)},
+#define ENTALT(K, D, S, n, T, P, B, MB)                                                                   \
+    {#n, "", #K, D, sizeof(T) == 8, alt_##K##_##n##_##T##_p##P##_b##B##_m##MB##_NPTS, P, B, MB, 0,        \
+     alt_##K##_##n##_##T##_p##P##_b##B##_m##MB##_launch, NULL, NULL, NULL, 0, 0, 0},
 static const entry entries[] = {CAT2D(ENT2) CAT3D(ENT3) ALTS(ENTALT)};
 
 static int reps = 20;
@@ -338,7 +351,18 @@ int main(int argc, char **argv)
             CUDA_DIE(cudaMemcpy(ref, c.out[1], n * (e->dbl ? 8 : 4), cudaMemcpyDeviceToDevice));
             report("smem", &c, t, -1);
             t = time_it(run_ssam, &c);
-            report("ssam", &c, t, compare(c.out[1], ref, n, e->dbl));
+            report(e->dims == 3 ? "stream" : "ssam", &c, t, compare(c.out[1], ref, n, e->dbl));
+            if (e->slice) {
+                char name[48];
+                entry es = *e;
+                ctx cs = c;
+                es.ssam = e->slice; es.P = e->sp; es.B = e->sb; es.minb = 1;
+                cs.e = &es;
+                t = time_it(run_ssam, &cs);
+                snprintf(name, sizeof name, "slice-P%d-b%d", e->sp, e->sb);
+                report(name, &cs, t, compare(c.out[1], ref, n, e->dbl));
+                printf("     %-13s default (SSAM_STENCIL3D_DEFINE): %s\n", e->name, e->dflt ? "slice" : "stream");
+            }
             if (e->cm) {
                 /* the box's coefficients as the filter (the conv path computes the edge cells too) */
                 for (int i = 0; i < e->cm * e->cm; i++) {
@@ -350,7 +374,8 @@ int main(int argc, char **argv)
             }
         } else {
             char name[48];
-            snprintf(name, sizeof name, "ssam-P%d-b%d-m%d", e->P, e->B, e->minb);
+            snprintf(name, sizeof name, "%s-P%d-b%d-m%d", e->dims == 2 ? "ssam" : strcmp(e->impl, "3D_SLICE") ? "stream" : "slice",
+                     e->P, e->B, e->minb);
             t = time_it(run_ssam, &c);
             report(name, &c, t, -1);
         }

@@ -9,10 +9,18 @@
  *                                                                              N steps, ping-pong
  *       enum name_NPTS, name_NCOEF; typedef struct name_coef { T c[NPTS]; }
  *   for the shape SHAPE (an X-macro list X(I, DX, DY)), P output rows per lane and step of the
- *   sliding window, B threads per block.  SSAM_STENCIL3D_DEFINE(name, T, SHAPE, P, B) is the same
- *   for a list X(I, DX, DY, DZ): a warp holds P output rows and sweeps along Z, keeping the planes
- *   the stencil spans in registers (register streaming).  _OCC variants add MINB blocks per SM
- *   (__launch_bounds__(B, MINB)), as in conv.cuh.
+ *   sliding window, B threads per block.  For a list X(I, DX, DY, DZ), two 3D variants:
+ *     SSAM_STENCIL3D_STREAM_DEFINE(name, T, SHAPE, P, B)  register streaming: a warp holds P output
+ *         rows and sweeps along Z, keeping the NZ planes the stencil spans in registers;
+ *     SSAM_STENCIL3D_SLICE_DEFINE(name, T, SHAPE, P, B)   section 4.9: the B/32 warps of a block
+ *         work on consecutive XY slices (planes) of one tile of P rows; each warp computes the
+ *         in-plane partial sums of its plane for every plane offset dz systolically, and the Z
+ *         partial sums travel between warps through shared memory (a ring of planes), the block
+ *         sweeping along Z B/32 planes at a time;
+ *     SSAM_STENCIL3D_DEFINE(name, T, SHAPE, P, B)         the default: the variant
+ *         SSAM_STENCIL3D_SLICE_RULE(T, NPTS, NX, NY, NZ) picks at compile time (name_SLICE says
+ *         which): see the rule's comment below.  All three define the same functions.
+ *   _OCC variants add MINB blocks per SM (__launch_bounds__(B, MINB)), as in conv.cuh.
  *
  * HOW (Listing 2's schedule, generalised)
  *   Each lane caches V = 16/sizeof(T) adjacent columns (one 16-byte load per row) of a window of
@@ -33,6 +41,13 @@
  *   Grids: resident blocks per SM are queried once per device (cudaOccupancy...); 2D segments
  *   rows to fill about two waves, 3D picks the number of Z segments that best fills whole waves
  *   of resident blocks counting the NZ - 1 halo planes per segment.
+ *   Slice variant: per plane offset dz the same lane schedule over that plane's points only, with
+ *   that plane's own x extent (a star's planes dz != 0 are one FMA, no shuffle); the partials of
+ *   dz < ZHI go to shared memory (16-byte vectors, 512 bytes per warp row), the warp of input
+ *   plane z + ZHI adds its own dz = ZHI partial and the NZ - 1 partials of the planes before it
+ *   and stores output plane z.  Two barriers per B/32 planes; one plane of P + NY - 1 rows in
+ *   registers (plus the prefetched next one) instead of NZ.  Dirichlet cells read their own
+ *   value back from src (the warp holds another plane).
  *
  * BOUNDARIES (a->boundary)
  *   SSAM_STENCIL_DIRICHLET  cells whose stencil would reach outside the domain keep their values:
@@ -66,11 +81,15 @@
  * PARAMETERS AND LIMITS
  *   T float or double.  Offsets within +-10 (SSAM_STENCIL_RMAX).  P >= 1; B a multiple of 32 up to
  *   1024.  Registers per lane: V * (P + NY - 1) window + V * P prefetch (2D), V * (NZ (P + NY - 1)
- *   + P + NY - 1) (3D); the definitions refuse windows over 192 32-bit registers.  Coefficients travel in
+ *   + P + NY - 1) (3D streaming), 2 V (P + NY - 1) (3D slice); the definitions refuse windows over
+ *   192 32-bit registers.  Slice shared memory: (B/32 + NZ - 1) (NZ - 1) P 512 bytes + a row table
+ *   (SSAM__STENCIL3S_SMEM; at most 227 KB, compile-time check; over 48 KB is opted in at the first
+ *   launch).  Coefficients travel in
  *   the kernel's parameters (NPTS * sizeof(T) bytes; read from HOST memory at launch).  The same
  *   pitch for src and dst (elements; 0 = dense); src and dst must not overlap (SSAM_EOVERLAP).
  *   name_advance overwrites both buffers (src too: it is the ping-pong partner).
- *   2D: ny up to 65535 * 4096 rows; 3D: ceil(ny / (P B/32)) and the z segments each <= 65535.
+ *   2D: ny up to 65535 * 4096 rows; 3D: ceil(ny / (P B/32)) (slice: ceil(ny / P)) and the z
+ *   segments each <= 65535.
  *   Status codes: SSAM_ENULL, SSAM_ESIZE (a size <= 0, nz != 1 for 2D, steps < 0, grid too large),
  *   SSAM_EPITCH, SSAM_EBORDER (unknown boundary), SSAM_EFILTER (ncoef differs from the shape's),
  *   SSAM_EOVERLAP (src and dst overlap), SSAM_ECUDA; ssam_stencil_strerror names them.
@@ -152,10 +171,10 @@ typedef struct ssam_stencil_geom {
  * the right ghost (the V columns after the warp's last) and lane 31 the left ghost (the V before
  * its first) in gwin, and the one-lane shifts become rotations in which lane 0 sends its ghost's
  * partial sum to lane 31 and lane 31 its ghost's to lane 0, so every lane's sum is complete. */
-#define SSAM__STENCIL_LANES(T, V, XLO, XHI, SHAPE, PT, GPT, out, GH, gwin)                                  \
+#define SSAM__STENCIL_LANES(T, V, XLO, XHI, LXLO, LXHI, SHAPE, PT, GPT, out, GH, gwin)                      \
     _Pragma("unroll") for (int ssam__k = 0; ssam__k < (V); ssam__k++) {                                     \
-        const int ssam__qr = (ssam__k + (XHI) >= (V)) ? (ssam__k + (XHI)) / (V) : 0;                        \
-        const int ssam__ql = (ssam__k + (XLO) < 0) ? (-(ssam__k + (XLO)) + (V)-1) / (V) : 0;                \
+        const int ssam__qr = (ssam__k + (LXHI) >= (V)) ? (ssam__k + (LXHI)) / (V) : 0;                      \
+        const int ssam__ql = (ssam__k + (LXLO) < 0) ? (-(ssam__k + (LXLO)) + (V)-1) / (V) : 0;              \
         T ssam__own, ssam__r = (T)0, ssam__l = (T)0;                                                        \
         {                                                                                                   \
             const int ssam__d = 0;                                                                          \
@@ -206,7 +225,9 @@ typedef struct ssam_stencil_geom {
                                   (int)(threadIdx.x + 31) & 31);                                            \
         } else if (ssam__ql >= 1)                                                                           \
             ssam__l = ssam_shift_up(ssam__l, 1);                                                            \
-        (out)[ssam__k] = ssam__own + ssam__r + ssam__l;                                                     \
+        (out)[ssam__k] = ssam__own;                                                                         \
+        if (ssam__qr >= 1) (out)[ssam__k] += ssam__r;                                                       \
+        if (ssam__ql >= 1) (out)[ssam__k] += ssam__l;                                                       \
     }
 
 /* the ghost-lane layout is used when every point lies within one lane (|DX| <= V) and the points
@@ -237,7 +258,7 @@ typedef struct ssam_stencil_geom {
         const T *const ssam__cf = (coef);                                                                   \
         const int ssam__p = (p);                                                                            \
         (void)sizeof(ssam__v_is_a_power_of_two);                                                            \
-        SSAM__STENCIL_LANES(T, V, XLO, XHI, SHAPE, SSAM__ST2_PT, SSAM__ST2_GPT, out, GH, gwin)                        \
+        SSAM__STENCIL_LANES(T, V, XLO, XHI, XLO, XHI, SHAPE, SSAM__ST2_PT, SSAM__ST2_GPT, out, GH, gwin)     \
     } while (0)
 
 #define SSAM__STENCIL3D_ROWG(T, V, SHAPE, XLO, XHI, YLO, ZLO, R, out, win, gwin, p, coef, GH)               \
@@ -248,7 +269,7 @@ typedef struct ssam_stencil_geom {
         const T *const ssam__cf = (coef);                                                                   \
         const int ssam__p = (p);                                                                            \
         (void)sizeof(ssam__v_is_a_power_of_two);                                                            \
-        SSAM__STENCIL_LANES(T, V, XLO, XHI, SHAPE, SSAM__ST3_PT, SSAM__ST3_GPT, out, GH, gwin)                        \
+        SSAM__STENCIL_LANES(T, V, XLO, XHI, XLO, XHI, SHAPE, SSAM__ST3_PT, SSAM__ST3_GPT, out, GH, gwin)     \
     } while (0)
 
 /* store one lane's V outputs of row y (Dirichlet: cells whose stencil leaves the domain keep own[k]) */
@@ -280,7 +301,7 @@ static inline int ssam__stencil_ncoef(const int *idx, int n)
  * resident blocks per SM are queried once per device into occ[2] (device + 1, blocks) */
 static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, int ncoef, size_t es, int V,
                                         int step, int B, int P, int wy, int nzw, ssam_stencil_geom *g, dim3 *grid,
-                                        const void *kern, int *occ)
+                                        const void *kern, int *occ, size_t dsmem)
 {
     long long gx, gy, gz = 1, span, resident;
     int dev = 0, sms = 132;
@@ -307,7 +328,10 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
         return SSAM_ECUDA;
     if (occ[0] != dev + 1) {
         int n = 0;
-        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kern, B, 0) != cudaSuccess) return SSAM_ECUDA;
+        if (dsmem > 48 * 1024 &&
+            cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dsmem) != cudaSuccess)
+            return SSAM_ECUDA;
+        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kern, B, dsmem) != cudaSuccess) return SSAM_ECUDA;
         occ[1] = n > 0 ? n : 1;
         occ[0] = dev + 1;
     }
@@ -501,6 +525,147 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
         }                                                                                                   \
     } while (0)
 
+/* ---- the 3D slice kernel body (section 4.9) -------------------------------------------------- */
+/* The point callbacks of one plane offset ssam__dz (a constant after unrolling): only the points
+ * with DZ == ssam__dz, read from a one-plane window win[V][R]. */
+#define SSAM__SL_PT(I, DX, DY, DZ)                                                                           \
+    if ((DZ) == ssam__dz && SSAM__FDIV(ssam__k + (DX), ssam__V) == ssam__d)                                  \
+        ssam__acc = fma(ssam__win[(ssam__k + (DX)) & (ssam__V - 1)][ssam__p + (DY)-ssam__ylo], ssam__cf[I], ssam__acc);
+#define SSAM__SL_GPT(I, DX, DY, DZ)                                                                          \
+    if ((DZ) == ssam__dz && SSAM__FDIV(ssam__k + (DX), ssam__V) == ssam__d)                                  \
+        ssam__acc = fma(ssam__win[(ssam__k + (DX) - (ssam__d < 0 ? ssam__gxlo : 0)) & (ssam__V - 1)]         \
+                                 [ssam__p + (DY)-ssam__ylo], ssam__cf[I], ssam__acc);
+/* per plane offset ssam__dz: does the plane hold points, and the thermometer masks of its x extent */
+#define SSAM__SL_HAS(I, DX, DY, DZ) || (DZ) == ssam__dz
+#define SSAM__SL_MXLO(I, DX, DY, DZ) | ((DZ) == ssam__dz ? SSAM__THERM(-(DX)) : 0)
+#define SSAM__SL_MXHI(I, DX, DY, DZ) | ((DZ) == ssam__dz ? SSAM__THERM(DX) : 0)
+
+/* the in-plane partial sum of plane offset dz for output row p, from the one-plane window win[V][R]
+ * (and the ghost window gwin with GH): the lane schedule restricted to that plane's points, with
+ * that plane's own x extent (a star's off-centre planes cost one FMA and no shuffle) */
+#define SSAM__STENCIL3S_ROW(T, V, SHAPE, XLO, XHI, YLO, dz, out, win, gwin, p, coef, GH)                    \
+    do {                                                                                                    \
+        enum { ssam__V = (V), ssam__ylo = (YLO) };                                                          \
+        const int ssam__dz = (dz);                                                                          \
+        const int ssam__mlo = (0 SHAPE(SSAM__SL_MXLO)), ssam__mhi = (0 SHAPE(SSAM__SL_MXHI));               \
+        const int ssam__lxlo = -SSAM_THERM_COUNT(ssam__mlo), ssam__lxhi = SSAM_THERM_COUNT(ssam__mhi);       \
+        const T(*const ssam__win)[sizeof((win)[0]) / sizeof((win)[0][0])] = (win);                         \
+        const T *const ssam__cf = (coef);                                                                   \
+        const int ssam__p = (p);                                                                            \
+        SSAM__STENCIL_LANES(T, V, XLO, XHI, ssam__lxlo, ssam__lxhi, SHAPE, SSAM__SL_PT, SSAM__SL_GPT, out, GH, \
+                            gwin)                                                                           \
+    } while (0)
+
+/* A block of NW = B/32 warps owns one tile of STEP columns x P rows and sweeps the planes
+ * [Zs, Ze) of one segment, NW input planes at a time: warp w loads input plane Zs + ZLO + it + w
+ * (one plane of P + NY - 1 rows in registers, the next one prefetched) and computes, for every
+ * plane offset dz, the in-plane partial sum of the output plane zi - dz systolically (lane
+ * shifts).  The partials of dz < ZHI go to a ring of NS = NW + NZ - 1 plane slots in shared
+ * memory; after a barrier the warp sums, for the output plane zo = zi - ZHI, its own dz = ZHI
+ * partial (registers) and the NZ - 1 partials its predecessors (the warps or iterations of the
+ * planes zo + ZLO .. zo + ZHI - 1) left in the ring, and stores.  A second barrier guards the
+ * ring before the next planes are written. */
+#define SSAM__STENCIL3S_NPART(NZ, NW, P) ((NZ) > 1 ? ((NW) + (NZ)-1) * ((NZ)-1) * (P)*32 : 0)
+#define SSAM__STENCIL3S_SMEM(T, NY, NZ, NW, P)                                                                \
+    ((size_t)SSAM__STENCIL3S_NPART(NZ, NW, P) * 16 + (size_t)((P) + (NY)-1) * sizeof(int))
+#define SSAM__STENCIL3S_BODY(T, SHAPE, XLO, XHI, YLO, YHI, ZLO, ZHI, P, B, src, dst, g, cf)              \
+    do {                                                                                                    \
+        enum {                                                                                              \
+            V = SSAM_STENCIL_V(T), NY = (YHI) - (YLO) + 1, NZ = (ZHI) - (ZLO) + 1, R = (P) + NY - 1,       \
+            QL = SSAM_STENCIL_QL(V, XLO), QR = SSAM_STENCIL_QR(V, XHI), OFFAX = (0 SHAPE(SSAM__OFFAX3)),    \
+            GH = SSAM__STENCIL_GH(V, XLO, XHI, OFFAX), STEP = SSAM__STENCIL_WSTEP(V, XLO, XHI, OFFAX),      \
+            LOFF = GH ? 0 : QL, NW = (B) / 32, NS = NW + NZ - 1, SLOT = (NZ > 1 ? NZ - 1 : 1) * (P)*32,     \
+            FULL = (1 << V) - 1,                                                                            \
+            GW = (XHI) > -(XLO) ? ((XHI) > 1 ? (XHI) : 1) : -(XLO) /* ghost columns (<= V with GH) */        \
+        };                                                                                                  \
+        typedef SSAM__VEC(T, V) ssam__vec_t;                                                                \
+        extern __shared__ int4 ssam__slsm[];                                                                \
+        ssam__vec_t *const part = (ssam__vec_t *)ssam__slsm;                                                \
+        int *const rowt = (int *)(ssam__slsm + SSAM__STENCIL3S_NPART(NZ, NW, P));                          \
+        const int bmode = (g).periodic ? SSAM_BORDER_WRAP : SSAM_BORDER_NEAREST;                            \
+        const int X0 = blockIdx.x * STEP, Yb = blockIdx.y * (P);                                            \
+        if (X0 >= (g).nx) return; /* the whole block */                                                     \
+        const int Zs = blockIdx.z * (g).seg;                                                                \
+        const int Ze = min(Zs + (g).seg, (g).nz);                                                           \
+        for (int i = threadIdx.x; i < R; i += (B)) rowt[i] = ssam_border_index(Yb + (YLO) + i, (g).ny, bmode); \
+        __syncthreads();                                                                                    \
+        const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5;                                          \
+        const int x = X0 + V * (lane - LOFF);                                                               \
+        const int store = GH || (lane >= QL && lane < 32 - QR);                                             \
+        const int glane = GH && ((lane == 0 && QR > 0) || (lane == 31 && QL > 0));                         \
+        const int gx = lane == 0 ? X0 + 32 * V : X0 + (XLO);                                                 \
+        const int nin = Ze - Zs + NZ - 1; /* input planes of the segment */                                 \
+        int cx[V], in, colin = 0, gcx[GW];                                                                   \
+        T data[V][R], nxt[V][R], gdata[V][R], gnxt[V][R], out[V], own[V], last[P][V];                      \
+        SSAM_REGCACHE_COLUMNS(V, cx, in, x, (g).nx, bmode, (g).vld);                                        \
+        _Pragma("unroll") for (int j = 0; j < GW; j++) gcx[j] = ssam_border_index(gx + j, (g).nx, bmode);  \
+        _Pragma("unroll") for (int k = 0; k < V; k++) colin |=                                              \
+            ((g).periodic || (x + k + (XLO) >= 0 && x + k + (XHI) < (g).nx)) << k;                          \
+        if (wid < nin) {                                                                                    \
+            const T *const ssam__pl = (src) + (long long)ssam_border_index(Zs + (ZLO) + wid, (g).nz, bmode) * (g).plane; \
+            SSAM_REGCACHE_ROWS(T, V, nxt, 0, R, ssam__pl, (g).pitch, x, cx, in, rowt, (T)0);                \
+            SSAM__STENCIL_GLOAD(T, GW, gnxt, 0, R, ssam__pl, (g).pitch, gx, gcx, glane, rowt);              \
+        }                                                                                                   \
+        _Pragma("unroll 1") for (int it = 0; it < nin; it += NW) {                                          \
+            const int rel = it + wid; /* this warp's input plane, Zs + ZLO + rel */                         \
+            { /* no branch around the shuffles: past the last plane the warp computes unused sums */       \
+                _Pragma("unroll") for (int r = 0; r < R; r++)                                               \
+                    _Pragma("unroll") for (int j = 0; j < V; j++) data[j][r] = nxt[j][r];                   \
+                _Pragma("unroll") for (int r = 0; r < R; r++)                                               \
+                    _Pragma("unroll") for (int j = 0; j < GW; j++) gdata[j][r] = gnxt[j][r];                \
+                if (rel + NW < nin) {                                                                       \
+                    const T *const ssam__pl =                                                               \
+                        (src) + (long long)ssam_border_index(Zs + (ZLO) + rel + NW, (g).nz, bmode) * (g).plane; \
+                    SSAM_REGCACHE_ROWS(T, V, nxt, 0, R, ssam__pl, (g).pitch, x, cx, in, rowt, (T)0);        \
+                    SSAM__STENCIL_GLOAD(T, GW, gnxt, 0, R, ssam__pl, (g).pitch, gx, gcx, glane, rowt);      \
+                }                                                                                           \
+                ssam__vec_t *const slot = part + (rel % NS) * SLOT + lane;                                  \
+                _Pragma("unroll") for (int p = 0; p < (P); p++) {                                           \
+                    _Pragma("unroll") for (int j = 0; j < NZ; j++) {                                        \
+                        const int ssam__dz = (ZLO) + j;                                                     \
+                        if (0 SHAPE(SSAM__SL_HAS)) {                                                        \
+                            SSAM__STENCIL3S_ROW(T, V, SHAPE, XLO, XHI, YLO, (ZLO) + j, out, data, gdata, p, cf, GH); \
+                            if (j < NZ - 1) {                                                               \
+                                ssam__vec_t ssam__q;                                                        \
+                                _Pragma("unroll") for (int k = 0; k < V; k++) ssam__q.v[k] = out[k];        \
+                                slot[(j * (P) + p) * 32] = ssam__q;                                         \
+                            } else                                                                          \
+                                _Pragma("unroll") for (int k = 0; k < V; k++) last[p][k] = out[k];          \
+                        } else if (j == NZ - 1)                                                             \
+                            _Pragma("unroll") for (int k = 0; k < V; k++) last[p][k] = (T)0;                \
+                    }                                                                                       \
+                }                                                                                           \
+            }                                                                                               \
+            if (NZ > 1) __syncthreads();                                                                    \
+            if (rel < nin && rel >= NZ - 1) { /* output plane zo = Zs + rel - (NZ - 1) */                   \
+                const int zo = Zs + rel - (NZ - 1);                                                         \
+                const int zin = (g).periodic || (zo + (ZLO) >= 0 && zo + (ZHI) < (g).nz);                   \
+                _Pragma("unroll") for (int p = 0; p < (P); p++) {                                           \
+                    const int y = Yb + p;                                                                   \
+                    if (y < (g).ny && store) {                                                              \
+                        const int rowin = zin && ((g).periodic || (y + (YLO) >= 0 && y + (YHI) < (g).ny));  \
+                        T *const drow = (dst) + (long long)zo * (g).plane + (long long)y * (g).pitch;       \
+                        _Pragma("unroll") for (int k = 0; k < V; k++) out[k] = last[p][k];                  \
+                        _Pragma("unroll") for (int j = 0; j < NZ - 1; j++) {                                \
+                            const int ssam__dz = (ZLO) + j;                                                 \
+                            if (0 SHAPE(SSAM__SL_HAS)) {                                                    \
+                                const ssam__vec_t ssam__q = part[((rel - (NZ - 1) + j) % NS) * SLOT + (j * (P) + p) * 32 + lane]; \
+                                _Pragma("unroll") for (int k = 0; k < V; k++) out[k] += ssam__q.v[k];       \
+                            }                                                                               \
+                        }                                                                                   \
+                        _Pragma("unroll") for (int k = 0; k < V; k++) own[k] = out[k];                      \
+                        if (!rowin || colin != FULL) { /* Dirichlet cells keep their value: read it */      \
+                            const T *const srow = (src) + (long long)zo * (g).plane + (long long)y * (g).pitch; \
+                            _Pragma("unroll") for (int k = 0; k < V; k++) if (x + k < (g).nx) own[k] = srow[x + k]; \
+                        }                                                                                   \
+                        SSAM__STENCIL_STORE(T, V, drow, x, (g).nx, out, own, colin, rowin, (g).vst);        \
+                    }                                                                                       \
+                }                                                                                           \
+            }                                                                                               \
+            if (NZ > 1) __syncthreads();                                                                    \
+        }                                                                                                   \
+    } while (0)
+
 /* compile-time check that every coefficient index I lies in [0, NPTS) (inside a function) */
 #define SSAM__IBAD2(I, DX, DY) || (I) < 0 || (I) >= ssam__npts
 #define SSAM__IBAD3(I, DX, DY, DZ) || (I) < 0 || (I) >= ssam__npts
@@ -549,7 +714,7 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
         };                                                                                                  \
         static int occ[2] = {0, 0};                                                                         \
         int rc = ssam__stencil_prepare(a, 2, name##_ncoef(), sizeof(T), V_, STEP_, B, P, 0, 1, &g, &grid,  \
-                                       (const void *)name##_kernel, occ);                                   \
+                                       (const void *)name##_kernel, occ, 0);                                   \
         if (rc) return rc;                                                                                  \
         for (int i = 0; i < name##_NPTS; i++) cf.c[i] = i < a->ncoef ? ((const T *)a->coef)[i] : (T)0;     \
         name##_kernel<<<grid, B, (size_t)(g.seg + name##_YHI - name##_YLO + (P)) * sizeof(int), stream>>>( \
@@ -579,9 +744,8 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
         return SSAM_SUCCESS;                                                                                \
     }
 
-#define SSAM_STENCIL3D_DEFINE(name, T, SHAPE, P, B) SSAM_STENCIL3D_DEFINE_OCC(name, T, SHAPE, P, B, 1)
-
-#define SSAM_STENCIL3D_DEFINE_OCC(name, T, SHAPE, P, B, MINB)                                               \
+/* the definitions' common part: extents, the coefficient struct, checks, name_ncoef */
+#define SSAM__STENCIL3D_COMMON(name, T, SHAPE, P, B)                                                        \
     enum {                                                                                                  \
         name##__MXLO = SSAM_SHAPE_MXLO(SHAPE), name##__MXHI = SSAM_SHAPE_MXHI(SHAPE),                       \
         name##__MYLO = SSAM_SHAPE_MYLO(SHAPE), name##__MYHI = SSAM_SHAPE_MYHI(SHAPE),                       \
@@ -600,22 +764,51 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
         T c[name##_NPTS];                                                                                   \
     } name##_coef;                                                                                          \
     typedef char name##__offsets_within_rmax[SSAM_SHAPE3D_TOO_FAR(SHAPE) ? -1 : 1];                         \
-    typedef char name##__window_fits_registers                                                              \
-        [(SSAM_STENCIL_V(T) * (int)(sizeof(T) / 4) * (name##_ZHI - name##_ZLO + 2) * ((P) + name##_YHI - name##_YLO) <= 192) ? 1 : -1]; \
     typedef char name##__block_is_whole_warps[((B) % 32 == 0 && (B) > 0 && (B) <= 1024 && (P) >= 1) ? 1 : -1]; \
+    static inline __attribute__((unused)) int name##_ncoef(void)                                            \
+    {                                                                                                       \
+        static const int idx[] = {SHAPE(SSAM_SHAPE3D_INDEX)};                                               \
+        return ssam__stencil_ncoef(idx, name##_NPTS);                                                       \
+    }
+
+/* registers of the streaming window, in 32-bit words; the slice variant's shared memory */
+#define SSAM__STENCIL3D_WREGS(name, T, P)                                                                   \
+    (SSAM_STENCIL_V(T) * (int)(sizeof(T) / 4) * (name##_ZHI - name##_ZLO + 2) * ((P) + name##_YHI - name##_YLO))
+#define SSAM__STENCIL3D_SLREGS(name, T, P) (SSAM_STENCIL_V(T) * (int)(sizeof(T) / 4) * 2 * ((P) + name##_YHI - name##_YLO))
+#define SSAM__STENCIL3D_SLSMEM(name, T, P, B)                                                               \
+    SSAM__STENCIL3S_SMEM(T, name##_YHI - name##_YLO + 1, name##_ZHI - name##_ZLO + 1, (B) / 32, P)
+
+/* The default variant (SSAM_STENCIL3D_DEFINE): 1 = slice, 0 = streaming.  Slice for double
+ * precision when the stencil spans 5 or more planes (NZ >= 5: z radius 2 and up), streaming
+ * otherwise.  Measured at 512^3 on the H200 (docs/ssam.md, 2026-11-21), best configuration of each:
+ * fp64 3d13pt slice 134.6 GCells/s vs streaming 124.0, fp64 3d125pt 62.8 vs 51.8; streaming leads
+ * by 20-40% for every NZ = 3 shape in both types (3d7pt, 3d27pt, poisson) and for fp32 3d13pt
+ * (344 vs 265) and 3d125pt (84.9 vs 78.6): its NZ planes of registers only hurt when they are
+ * NZ >= 5 planes of doubles.  (NPTS, NX, NY: unused so far, kept for the rule's next revision.) */
+#define SSAM_STENCIL3D_SLICE_RULE(T, NPTS, NX, NY, NZ) (sizeof(T) == 8 && (NZ) >= 5)
+
+#define SSAM__STENCIL3D_KERNEL(name, T, SHAPE, P, B, MINB, BODY)                                            \
     __global__ void __launch_bounds__(B, MINB)                                                              \
         name##_kernel(const T *__restrict__ src, T *__restrict__ dst, ssam_stencil_geom g, name##_coef cf)  \
     {                                                                                                       \
         enum { ssam__npts = name##_NPTS };                                                                  \
         (void)sizeof(char[(0 SHAPE(SSAM__IBAD3)) ? -1 : 1]); /* every I in [0, NPTS) */                     \
-        SSAM__STENCIL3D_BODY(T, SHAPE, name##_XLO, name##_XHI, name##_YLO, name##_YHI, name##_ZLO, name##_ZHI, \
-                             P, B, src, dst, g, cf.c);                                                      \
-    }                                                                                                       \
-    static inline __attribute__((unused)) int name##_ncoef(void)                                            \
-    {                                                                                                       \
-        static const int idx[] = {SHAPE(SSAM_SHAPE3D_INDEX)};                                               \
-        return ssam__stencil_ncoef(idx, name##_NPTS);                                                       \
-    }                                                                                                       \
+        BODY(T, SHAPE, name##_XLO, name##_XHI, name##_YLO, name##_YHI, name##_ZLO, name##_ZHI, P, B, src, dst, g, \
+             cf.c);                                                                                         \
+    }
+/* the body of the kernel of SSAM_STENCIL3D_DEFINE: the variant the rule picks (the other one is
+ * dead code, removed by the compiler) */
+#define SSAM__STENCIL3D_AUTO_BODY(T, SHAPE, XLO, XHI, YLO, YHI, ZLO, ZHI, P, B, src, dst, g, cf)          \
+    do {                                                                                                    \
+        if (SSAM_STENCIL3D_SLICE_RULE(T, SSAM_SHAPE3D_NPTS(SHAPE), (XHI) - (XLO) + 1, (YHI) - (YLO) + 1,   \
+                                      (ZHI) - (ZLO) + 1))                                                   \
+            SSAM__STENCIL3S_BODY(T, SHAPE, XLO, XHI, YLO, YHI, ZLO, ZHI, P, B, src, dst, g, cf);            \
+        else                                                                                                \
+            SSAM__STENCIL3D_BODY(T, SHAPE, XLO, XHI, YLO, YHI, ZLO, ZHI, P, B, src, dst, g, cf);            \
+    } while (0)
+
+/* name_launch and name_advance (SL 1: the slice kernel's grid and shared memory) */
+#define SSAM__STENCIL3D_LAUNCH(name, T, SHAPE, P, B, SL)                                                    \
     static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, cudaStream_t stream) \
     {                                                                                                       \
         ssam_stencil_geom g;                                                                                \
@@ -623,17 +816,50 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
         dim3 grid;                                                                                          \
         enum {                                                                                              \
             V_ = SSAM_STENCIL_V(T), STEP_ = SSAM__STENCIL_WSTEP(V_, name##_XLO, name##_XHI, (0 SHAPE(SSAM__OFFAX3))), \
-            NY_ = name##_YHI - name##_YLO + 1, NZ_ = name##_ZHI - name##_ZLO + 1, WYP_ = (B) / 32 * (P)     \
+            NY_ = name##_YHI - name##_YLO + 1, NZ_ = name##_ZHI - name##_ZLO + 1, WYP_ = (SL) ? (P) : (B) / 32 * (P) \
         };                                                                                                  \
         static int occ[2] = {0, 0};                                                                         \
+        const size_t smem_ = (SL) ? SSAM__STENCIL3D_SLSMEM(name, T, P, B) : 0;                              \
         int rc = ssam__stencil_prepare(a, 3, name##_ncoef(), sizeof(T), V_, STEP_, B, P, WYP_, NZ_, &g, &grid, \
-                                       (const void *)name##_kernel, occ);                                   \
+                                       (const void *)name##_kernel, occ, smem_);                            \
         if (rc) return rc;                                                                                  \
         for (int i = 0; i < name##_NPTS; i++) cf.c[i] = i < a->ncoef ? ((const T *)a->coef)[i] : (T)0;     \
-        name##_kernel<<<grid, B, (size_t)(WYP_ + NY_ - 1 + g.seg + NZ_) * sizeof(int), stream>>>(          \
+        name##_kernel<<<grid, B, (SL) ? smem_ : (size_t)(WYP_ + NY_ - 1 + g.seg + NZ_) * sizeof(int), stream>>>( \
             (const T *)a->src, (T *)a->dst, g, cf);                                                         \
         return cudaPeekAtLastError() == cudaSuccess ? SSAM_SUCCESS : SSAM_ECUDA;                            \
     }                                                                                                       \
     SSAM__STENCIL_ADVANCE(name)
+
+/* register streaming along Z */
+#define SSAM_STENCIL3D_STREAM_DEFINE(name, T, SHAPE, P, B) SSAM_STENCIL3D_STREAM_DEFINE_OCC(name, T, SHAPE, P, B, 1)
+#define SSAM_STENCIL3D_STREAM_DEFINE_OCC(name, T, SHAPE, P, B, MINB)                                        \
+    SSAM__STENCIL3D_COMMON(name, T, SHAPE, P, B)                                                            \
+    typedef char name##__window_fits_registers[SSAM__STENCIL3D_WREGS(name, T, P) <= 192 ? 1 : -1];          \
+    SSAM__STENCIL3D_KERNEL(name, T, SHAPE, P, B, MINB, SSAM__STENCIL3D_BODY)                                \
+    SSAM__STENCIL3D_LAUNCH(name, T, SHAPE, P, B, 0)
+
+/* section 4.9: warps on XY slices, Z partial sums through shared memory */
+#define SSAM_STENCIL3D_SLICE_DEFINE(name, T, SHAPE, P, B) SSAM_STENCIL3D_SLICE_DEFINE_OCC(name, T, SHAPE, P, B, 1)
+#define SSAM_STENCIL3D_SLICE_DEFINE_OCC(name, T, SHAPE, P, B, MINB)                                         \
+    SSAM__STENCIL3D_COMMON(name, T, SHAPE, P, B)                                                            \
+    typedef char name##__window_fits_registers[SSAM__STENCIL3D_SLREGS(name, T, P) <= 192 ? 1 : -1];         \
+    typedef char name##__partials_fit_shared_memory[SSAM__STENCIL3D_SLSMEM(name, T, P, B) <= 227 * 1024 ? 1 : -1]; \
+    SSAM__STENCIL3D_KERNEL(name, T, SHAPE, P, B, MINB, SSAM__STENCIL3S_BODY)                                \
+    SSAM__STENCIL3D_LAUNCH(name, T, SHAPE, P, B, 1)
+
+/* the default: the variant SSAM_STENCIL3D_SLICE_RULE picks for the shape and type */
+#define SSAM_STENCIL3D_DEFINE(name, T, SHAPE, P, B) SSAM_STENCIL3D_DEFINE_OCC(name, T, SHAPE, P, B, 1)
+#define SSAM_STENCIL3D_DEFINE_OCC(name, T, SHAPE, P, B, MINB)                                               \
+    SSAM__STENCIL3D_COMMON(name, T, SHAPE, P, B)                                                            \
+    enum {                                                                                                  \
+        name##_SLICE = SSAM_STENCIL3D_SLICE_RULE(T, name##_NPTS, name##_XHI - name##_XLO + 1,                \
+                                                 name##_YHI - name##_YLO + 1, name##_ZHI - name##_ZLO + 1)  \
+    };                                                                                                      \
+    typedef char name##__window_fits_registers                                                              \
+        [(name##_SLICE ? SSAM__STENCIL3D_SLREGS(name, T, P) : SSAM__STENCIL3D_WREGS(name, T, P)) <= 192 ? 1 : -1]; \
+    typedef char name##__partials_fit_shared_memory                                                         \
+        [(!name##_SLICE || SSAM__STENCIL3D_SLSMEM(name, T, P, B) <= 227 * 1024) ? 1 : -1];                  \
+    SSAM__STENCIL3D_KERNEL(name, T, SHAPE, P, B, MINB, SSAM__STENCIL3D_AUTO_BODY)                           \
+    SSAM__STENCIL3D_LAUNCH(name, T, SHAPE, P, B, name##_SLICE)
 
 #endif /* SSAM_STENCIL_CUH */

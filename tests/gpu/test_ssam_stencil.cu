@@ -1,6 +1,7 @@
 /* tests/gpu/test_ssam_stencil.cu -- ssam/stencil.cuh against a CPU reference in double: every
  * catalogue stencil (2D stars r = 1..6, boxes r = 1, 2, 4, 5 and 8x8, 3D stars and boxes r = 1, 2,
- * poisson) and user-defined asymmetric ones (one whose points all lie off the cell), float and
+ * poisson; 3D in both variants, register streaming and slices, and the default) and user-defined
+ * asymmetric ones (one whose points all lie off the cell), float and
  * double, Dirichlet and periodic boundaries, several steps, ragged sizes (1000x37, 67x65x33,
  * domains smaller than a warp and than the stencil), a row pitch larger than the width.  Each step's
  * output is poisoned (NaN) before the launch; every cell must be written, the padding never, and
@@ -36,11 +37,22 @@
 #define DEF2(S, n, P)                                                                                     \
     SSAM_STENCIL2D_DEFINE(f_##n, float, S, P, 128)                                                        \
     SSAM_STENCIL2D_DEFINE(d_##n, double, S, P, 64)
+/* 3D: the register-streaming sweep (f_, d_) and the slice variant of section 4.9 (fs_, ds_: blocks
+ * of 4 and of 3 warps, so the ring of plane slots is 4 + NZ - 1 and 3 + NZ - 1 long) */
 #define DEF3(S, n, P, MB)                                                                                 \
-    SSAM_STENCIL3D_DEFINE(f_##n, float, S, P, 128)                                                        \
-    SSAM_STENCIL3D_DEFINE_OCC(d_##n, double, S, P, 64, MB)
+    SSAM_STENCIL3D_STREAM_DEFINE(f_##n, float, S, P, 128)                                                 \
+    SSAM_STENCIL3D_STREAM_DEFINE_OCC(d_##n, double, S, P, 64, MB)                                         \
+    SSAM_STENCIL3D_SLICE_DEFINE(fs_##n, float, S, 2 * (P), 128)                                           \
+    SSAM_STENCIL3D_SLICE_DEFINE(ds_##n, double, S, P, 96)
 LIST2D(DEF2)
 LIST3D(DEF3)
+/* the default SSAM_STENCIL3D_DEFINE: whichever variant SSAM_STENCIL3D_SLICE_RULE picks (3d13pt:
+ * streaming in float, slice in double; test_shapes checks which) */
+#define LISTAUTO(X) X(SSAM_SHAPE_STAR3D_R2, star3d_r2, 1, 1)
+#define DEFA(S, n, P, MB)                                                                                 \
+    SSAM_STENCIL3D_DEFINE(fa_##n, float, S, P, 128)                                                       \
+    SSAM_STENCIL3D_DEFINE(da_##n, double, S, P, 64)
+LISTAUTO(DEFA)
 
 /* the points on the host: {I, dx, dy, dz} */
 #define HPT2(I, DX, DY) {I, DX, DY, 0},
@@ -65,7 +77,12 @@ typedef struct kern {
     {"double " #n, 2, 1, d_##n##_NPTS, d_##n##_ncoef(), pts_##n, d_##n##_launch, d_##n##_advance},
 #define ENT3(S, n, P, MB)                                                                                  \
     {"float " #n, 3, 0, f_##n##_NPTS, f_##n##_ncoef(), pts_##n, f_##n##_launch, f_##n##_advance},          \
-    {"double " #n, 3, 1, d_##n##_NPTS, d_##n##_ncoef(), pts_##n, d_##n##_launch, d_##n##_advance},
+    {"double " #n, 3, 1, d_##n##_NPTS, d_##n##_ncoef(), pts_##n, d_##n##_launch, d_##n##_advance},          \
+    {"float slice " #n, 3, 0, fs_##n##_NPTS, fs_##n##_ncoef(), pts_##n, fs_##n##_launch, fs_##n##_advance}, \
+    {"double slice " #n, 3, 1, ds_##n##_NPTS, ds_##n##_ncoef(), pts_##n, ds_##n##_launch, ds_##n##_advance},
+#define ENTA(S, n, P, MB)                                                                                  \
+    {"float default " #n, 3, 0, fa_##n##_NPTS, fa_##n##_ncoef(), pts_##n, fa_##n##_launch, fa_##n##_advance}, \
+    {"double default " #n, 3, 1, da_##n##_NPTS, da_##n##_ncoef(), pts_##n, da_##n##_launch, da_##n##_advance},
 
 static int wrap(int i, int n) { return ((i % n) + n) % n; }
 
@@ -240,6 +257,12 @@ static void test_shapes(void)
           SSAM__STENCIL_WSTEP(4, -5, 5, 0) == 112 && SSAM__STENCIL_WSTEP(2, -2, 2, 0) == 64 &&
           SSAM__STENCIL_WSTEP(2, -1, 1, (0 SSAM_SHAPE_STAR3D_R1(SSAM__OFFAX3))) == 64 &&
           SSAM__STENCIL_WSTEP(2, -1, 1, (0 SSAM_SHAPE_POISSON3D_19(SSAM__OFFAX3))) == 60, "layout");
+    /* the default 3D variant follows the documented rule */
+    CHECK(fa_star3d_r2_SLICE == 0 && da_star3d_r2_SLICE == 1 && SSAM_STENCIL3D_SLICE_RULE(double, 27, 3, 3, 3) == 0 &&
+          SSAM_STENCIL3D_SLICE_RULE(double, 125, 5, 5, 5) == 1 && SSAM_STENCIL3D_SLICE_RULE(float, 125, 5, 5, 5) == 0, "default variant rule");
+    /* the slice variant's shared memory: (NW + NZ - 1) slots of NZ - 1 partial rows, and the row table */
+    CHECK(SSAM__STENCIL3S_SMEM(float, 3, 3, 4, 8) == (size_t)6 * 2 * 8 * 512 + 10 * 4 &&
+          SSAM__STENCIL3S_SMEM(double, 1, 1, 4, 2) == (size_t)2 * 4, "slice shared memory");
     case_end();
 }
 
@@ -287,6 +310,14 @@ static void test_errors(void)
     e = b; e.plane = 15; CHECK(d_star3d_r1_launch(&e, 0) == SSAM_EPITCH, "3D plane < pitch * ny");
     e = b; e.ncoef = 5; CHECK(d_star3d_r1_launch(&e, 0) == SSAM_EFILTER, "3D ncoef");
     e = b; e.boundary = 7; CHECK(d_star3d_r1_launch(&e, 0) == SSAM_EBORDER, "3D boundary");
+    /* the slice variant shares the checks */
+    e = b; e.ncoef = 5; CHECK(ds_star3d_r1_launch(&e, 0) == SSAM_EFILTER, "3D slice ncoef");
+    e = b; e.nz = -1; CHECK(ds_star3d_r1_launch(&e, 0) == SSAM_ESIZE, "3D slice nz < 0");
+    e = b; e.dst = d; CHECK(ds_star3d_r1_launch(&e, 0) == SSAM_EOVERLAP, "3D slice src == dst");
+    e = b; e.boundary = 3; CHECK(ds_star3d_r1_launch(&e, 0) == SSAM_EBORDER, "3D slice boundary");
+    e = b; e.coef = NULL; CHECK(ds_star3d_r1_launch(&e, 0) == SSAM_ENULL, "3D slice NULL coef");
+    e = b; e.pitch = 3; CHECK(ds_star3d_r1_launch(&e, 0) == SSAM_EPITCH, "3D slice pitch < nx");
+    CHECK(ds_star3d_r1_launch(&b, 0) == 0, "3D slice valid");
     CHECK(strstr(ssam_stencil_strerror(SSAM_EOVERLAP), "overlap") != NULL &&
           strstr(ssam_stencil_strerror(SSAM_EPITCH), "pitch") != NULL, "strerror");
     CUDA_OK(cudaDeviceSynchronize());
@@ -298,7 +329,7 @@ static void test_errors(void)
 int main(int argc, char **argv)
 {
     int light = gpucheck_begin(argc, argv);
-    static const kern kernels[] = {LIST2D(ENT2) LIST3D(ENT3)};
+    static const kern kernels[] = {LIST2D(ENT2) LIST3D(ENT3) LISTAUTO(ENTA)};
     test_shapes();
     test_errors();
     for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++) run_kernel(&kernels[i], light);
