@@ -93,7 +93,7 @@ demo: $(EXAMPLES) $(BUILD)/tests/gpu/probe
 #   make regdepth DEF='PERKS_STENCIL2D_DEFINE(k, float, PERKS_SHAPE_STAR2D_R1, 256, 8, DEPTH)'
 regdepth: check-nvcc
 	@test -n "$(DEF)" || { echo "usage: make regdepth DEF='GENERATOR(..., DEPTH, ...)' [ARCH=90]" >&2; exit 2; }
-	@NVCC="$(NVCC)" tools/perks-regdepth --arch $(ARCH) '$(DEF)'
+	@NVCC="$(NVCC)" tools/perks-regdepth --arch $(ARCH) $(REGDEPTH_FLAGS) '$(DEF)'
 
 install:
 	@for d in $$(cd include && ls -d */); do \
