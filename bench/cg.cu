@@ -4,15 +4,22 @@
  *   graph     the same loop in device pointer mode (alpha, beta by two 1-thread kernels), 10
  *             iterations captured in one CUDA graph, graphs launched back to back
  *   perks     PERKS_CG_DEFINE(.., double, 256), the planner's choice (path and cache tier printed:
- *             the cluster for small systems, else the grid with the flag barrier)
+ *             the cluster for small systems, else the grid with the count barrier)
  *   grid      the grid path with cooperative_groups grid.sync (the default before the flag barrier)
  *   flag      the grid path with the flag barrier (perks_flag_sum: one L2 hop, no atomics)
  *   cluster   the cluster path (one thread-block cluster, distributed shared memory; "-" where the
  *             system does not fit)
  *   nocache   the grid path with opts.cache = 0 (vectors and matrix from device memory)
  *   sumbar    the grid path with the sum barrier (perks/barrier.cuh: the last block to arrive sums)
- *   t512      the grid kernel built for 512 threads per SM (PERKS_CG_THREADS_PER_SM 512, ~100
- *             registers), grid.sync
+ *   cgear     the grid path, Chronopoulos-Gear CG (opts.variant = PERKS_CG_CGEAR: one grid barrier
+ *             per iteration instead of 2; other rounding, so its iterations to 1e-8 are printed)
+ *   k1024     the grid path (classic, grid.sync) built with BLOCK = 1024 (one block per SM)
+ *   cgear1024 Chronopoulos-Gear with BLOCK = 1024
+ *   count     the grid path (classic) with the count barrier (perks_count_sum: grid.sync's counter,
+ *             the partials read by the spinning warp; the same bits as grid.sync)
+ *   cgcount   Chronopoulos-Gear with the count barrier
+ *   (flag and sumbar, measured slower in round 1, run only with --all; the t512 build of round 1
+ *   is gone)
  * Per iteration: a run of K iterations (tol 0) timed with events, divided by the iterations done,
  * median of --reps runs after a warm-up.  Time to solution: tol 1e-8 from x = 0 (the loops check
  * the residual every iteration, the graph every 10), with the iteration counts beside.
@@ -22,7 +29,7 @@
  * Matrices: Poisson 2D 64^2 .. 1024^2 and 3D 32^3 .. 256^3 (Dirichlet, 5/7 points), then the
  * SuiteSparse files in ../shared/data/mtx or .data/mtx (per iteration only: without a
  * preconditioner most do not reach 1e-8).
- * usage: cg [--json PATH] [--reps N] [--light] [--no-256]  (--light: the small cases only) */
+ * usage: cg [--json PATH] [--reps N] [--light] [--no-256] [--all]  (--light: the small cases only) */
 #include <cublas_v2.h>
 #include <cusparse.h>
 #include <math.h>
@@ -36,10 +43,8 @@
 #include "gpucheck.h"
 
 PERKS_CG_DEFINE(bcg64, double, 256)
-/* the same kernel built for 512 threads per SM (the launch bounds of the first version) */
-#undef PERKS_CG_THREADS_PER_SM
-#define PERKS_CG_THREADS_PER_SM 512
-PERKS_CG_DEFINE(bcg64t512, double, 256)
+/* blocks of 1024 threads: one per SM, every thread of the SM in the block */
+PERKS_CG_DEFINE(bcg64k, double, 1024)
 
 #define BW 4.27e12
 #define CUBLAS_DIE(call)                                                                           \
@@ -60,6 +65,7 @@ PERKS_CG_DEFINE(bcg64t512, double, 256)
     } while (0)
 
 static int reps = 7;
+static int all_rows = 0;
 static FILE *json;
 static int json_rows;
 
@@ -277,7 +283,11 @@ static void bench_matrix(const char *name, perks_csr *H, int solve, int sweep)
 
     /* cusparse plain loop */
     double us_sp = 0, us_gr = 0, us_pk = 0, us_nc = 0, us_gs = 0, us_t5 = 0, us_gd = 0, us_fl = 0, us_cl = 0;
-    int cached_gs = -1, cached_t5 = -1, cached_gd = -1, cached_fl = -1, cached_cl = -1;
+    double us_cg = 0, us_ck = 0, us_cn = 0, us_cc = 0;
+    int cached_cn = -1, cached_cc = -1;
+    int cached_gs = -1, cached_t5 = -1, cached_gd = -1, cached_fl = -1, cached_cl = -1, cached_cg = -1, cached_ck = -1;
+    int it_cg = 0;
+    double ms_cg = 0;
     int it_sp = 0, it_gr = 0, it_pk = 0, it_nc = 0, cached_pk = -1, cached_nc = -1;
     double ms_sp = 0, ms_gr = 0, ms_pk = 0, ms_nc = 0;
     for (int r = -1; r < R; r++) {
@@ -305,21 +315,25 @@ static void bench_matrix(const char *name, perks_csr *H, int solve, int sweep)
     }
     us_gr = median(t, R);
     /* perks, cached and not; the grid.sync barrier; the 512-threads-per-SM build */
-    /* c: 0 perks (auto), 1 nocache, 2 sumbar, 3 t512, 4 grid (grid.sync), 5 flag, 6 cluster */
-    for (int c = 0; c < 7; c++) {
+    /* c: 0 perks (auto), 1 nocache, 2 sumbar, 3 k1024, 4 grid (grid.sync), 5 flag, 6 cluster, 7 cgear,
+     * 8 cgear1024, 9 count, 10 cgcount */
+    for (int c = 0; c < 11; c++) {
         perks_cg_opts o = perks_cg_defaults();
         perks_cg_plan p;
         perks_cg_result res = {0, 0, 0, 0};
+        if ((c == 2 || c == 5) && !all_rows) continue;
         o.tol = 0;
         o.max_iter = K;
         o.cache = c != 1;
-        if (c >= 1 && c <= 5) o.path = PERKS_CG_PATH_GRID;
+        if ((c >= 1 && c <= 5) || c >= 7) o.path = PERKS_CG_PATH_GRID;
         if (c == 2) o.barrier = PERKS_CG_BAR_SUM;
         if (c == 3 || c == 4) o.barrier = PERKS_CG_BAR_GRID;
         if (c == 5) o.barrier = PERKS_CG_BAR_FLAG;
         if (c == 6) o.path = PERKS_CG_PATH_CLUSTER;
-        int rc = c == 3 ? bcg64t512_plan(&p, S.n, S.nnz, S.rp, S.ci, S.va, &o)
-                        : bcg64_plan(&p, S.n, S.nnz, S.rp, S.ci, S.va, &o);
+        if (c == 7 || c == 8 || c == 10) o.variant = PERKS_CG_CGEAR;
+        if (c >= 9) o.barrier = PERKS_CG_BAR_COUNT;
+        int rc = c == 3 || c == 8 ? bcg64k_plan(&p, S.n, S.nnz, S.rp, S.ci, S.va, &o)
+                                  : bcg64_plan(&p, S.n, S.nnz, S.rp, S.ci, S.va, &o);
         if (rc && (c == 6 || c == 5)) { /* the cluster does not fit / more blocks than the flag takes */
             printf("  (%s: %s)\n", c == 6 ? "cluster" : "flag", perks_strerror(rc));
             continue;
@@ -349,12 +363,24 @@ static void bench_matrix(const char *name, perks_csr *H, int solve, int sweep)
         else if (c == 3) us_t5 = median(t, R), cached_t5 = p.cached;
         else if (c == 4) us_gd = median(t, R), cached_gd = p.cached;
         else if (c == 5) us_fl = median(t, R), cached_fl = p.cached;
-        else us_cl = median(t, R), cached_cl = p.cached;
-        if (c == 0 || c == 3 || c == 5 || c == 6)
+        else if (c == 6) us_cl = median(t, R), cached_cl = p.cached;
+        else if (c == 7) us_cg = median(t, R), cached_cg = p.cached;
+        else if (c == 8) us_ck = median(t, R), cached_ck = p.cached;
+        else if (c == 9) us_cn = median(t, R), cached_cn = p.cached;
+        else us_cc = median(t, R), cached_cc = p.cached;
+        if (c == 0 || c == 3 || c == 5 || c == 6 || c == 7 || c == 8)
             printf("  (%s plan: %s%s, %d blocks of %d, %d lanes per row, %d iterations timed)\n",
-                   c == 0 ? "perks" : c == 3 ? "t512" : c == 5 ? "flag" : "cluster",
+                   c == 0   ? "perks"
+                   : c == 3 ? "k1024"
+                   : c == 5 ? "flag"
+                   : c == 6 ? "cluster"
+                   : c == 7 ? "cgear"
+                            : "cgear1024",
                    p.path == PERKS_CG_PATH_CLUSTER ? "cluster" : "grid",
-                   p.path == PERKS_CG_PATH_CLUSTER ? "" : p.barrier == PERKS_CG_BAR_FLAG ? " flag" : " grid.sync",
+                   p.path == PERKS_CG_PATH_CLUSTER     ? ""
+                   : p.barrier == PERKS_CG_BAR_FLAG  ? " flag"
+                   : p.barrier == PERKS_CG_BAR_COUNT ? " count"
+                                                     : " grid.sync",
                    p.blocks, p.block, p.sub, its);
         perks_cg_plan_free(&p);
     }
@@ -427,14 +453,15 @@ static void bench_matrix(const char *name, perks_csr *H, int solve, int sweep)
             if (r >= 0) t[r] = ms;
         }
         ms_gr = median(t, 3);
-        for (int c = 0; c < 2; c++) {
+        for (int c = 0; c < 3; c++) {
             perks_cg_opts o = perks_cg_defaults();
             perks_cg_plan p;
             perks_cg_result res = {0, 0, 0, 0};
             o.tol = tol;
             o.max_iter = maxit;
-            o.cache = c == 0;
-            if (c == 1) o.path = PERKS_CG_PATH_GRID;
+            o.cache = c != 1;
+            if (c >= 1) o.path = PERKS_CG_PATH_GRID;
+            if (c == 2) o.variant = PERKS_CG_CGEAR;
             if (bcg64_plan(&p, S.n, S.nnz, S.rp, S.ci, S.va, &o)) exit(1);
             for (int r = -1; r < 3; r++) {
                 CUDA_DIE(cudaEventRecord(e0, S.s));
@@ -446,7 +473,8 @@ static void bench_matrix(const char *name, perks_csr *H, int solve, int sweep)
                 if (r >= 0) t[r] = ms;
             }
             if (c == 0) ms_pk = median(t, 3), it_pk = res.status == 0 ? res.iterations : -res.iterations;
-            else ms_nc = median(t, 3), it_nc = res.status == 0 ? res.iterations : -res.iterations;
+            else if (c == 1) ms_nc = median(t, 3), it_nc = res.status == 0 ? res.iterations : -res.iterations;
+            else ms_cg = median(t, 3), it_cg = res.status == 0 ? res.iterations : -res.iterations;
             perks_cg_plan_free(&p);
         }
     }
@@ -457,14 +485,21 @@ static void bench_matrix(const char *name, perks_csr *H, int solve, int sweep)
     if (cached_fl >= 0) row(name, S.n, S.nnz, "flag", us_fl, floor_us, 0, 0, cached_fl);
     if (cached_cl >= 0) row(name, S.n, S.nnz, "cluster", us_cl, floor_us, 0, 0, cached_cl);
     row(name, S.n, S.nnz, "nocache", us_nc, floor_us, it_nc, ms_nc, cached_nc);
-    row(name, S.n, S.nnz, "sumbar", us_gs, floor_us, 0, 0, cached_gs);
-    row(name, S.n, S.nnz, "t512", us_t5, floor_us, 0, 0, cached_t5);
+    if (cached_gs >= 0) row(name, S.n, S.nnz, "sumbar", us_gs, floor_us, 0, 0, cached_gs);
+    row(name, S.n, S.nnz, "k1024", us_t5, floor_us, 0, 0, cached_t5);
+    row(name, S.n, S.nnz, "cgear", us_cg, floor_us, it_cg, ms_cg, cached_cg);
+    row(name, S.n, S.nnz, "cgear1024", us_ck, floor_us, 0, 0, cached_ck);
+    row(name, S.n, S.nnz, "count", us_cn, floor_us, 0, 0, cached_cn);
+    row(name, S.n, S.nnz, "cgcount", us_cc, floor_us, 0, 0, cached_cc);
     double best = us_sp < us_gr ? us_sp : us_gr;
     printf("  speedup per iteration vs the best cuSPARSE loop: %.2fx (perks), %.2fx (grid.sync), %.2fx (flag), "
-           "%.2fx (cluster), %.2fx (nocache)\n",
-           best / us_pk, best / us_gd, us_fl > 0 ? best / us_fl : 0.0, us_cl > 0 ? best / us_cl : 0.0, best / us_nc);
-    if (solve) printf("  iterations to 1e-8: cusparse %d, graph %d (rounded up to %d), perks %d\n", it_sp, it_gr,
-                      GRAPH_ITERS, it_pk);
+           "%.2fx (cluster), %.2fx (nocache), %.2fx (k1024), %.2fx (cgear), %.2fx (cgear1024), %.2fx (count), "
+           "%.2fx (cgcount)\n",
+           best / us_pk, best / us_gd, us_fl > 0 ? best / us_fl : 0.0, us_cl > 0 ? best / us_cl : 0.0, best / us_nc,
+           best / us_t5, best / us_cg, best / us_ck, best / us_cn, best / us_cc);
+    if (solve)
+        printf("  iterations to 1e-8: cusparse %d, graph %d (rounded up to %d), perks %d, grid nocache %d, cgear %d\n",
+               it_sp, it_gr, GRAPH_ITERS, it_pk, it_nc, it_cg);
     CUDA_DIE(cudaGraphExecDestroy(ge));
     cusparseDestroySpMat(S.A);
     cusparseDestroyDnVec(S.vp);
@@ -487,8 +522,9 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--light")) light = 1;
         else if (!strcmp(argv[i], "--no-256")) big = 0;
+        else if (!strcmp(argv[i], "--all")) all_rows = 1;
         else {
-            fprintf(stderr, "usage: %s [--json PATH] [--reps N] [--light] [--no-256]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--json PATH] [--reps N] [--light] [--no-256] [--all]\n", argv[0]);
             return 2;
         }
     }

@@ -1,5 +1,6 @@
 /* examples/cg_solve.cu -- solve A x = b with perks/cg.cuh for a Matrix Market file.
- *   cg_solve [FILE.mtx] [--jacobi] [--tol T] [--max-iter N]
+ *   cg_solve [FILE.mtx] [--jacobi] [--cgear] [--tol T] [--max-iter N]
+ * --cgear: Chronopoulos-Gear CG (one grid barrier per iteration; other rounding; grid path).
  * With no file it solves a generated 2D Poisson system (256 x 256 grid, 5 points).  The planner
  * picks the path: one thread-block cluster for small systems on sm_90, else the cooperative grid.  b = A * ones,
  * so the exact solution is all ones and the example prints how far x is from it.  Exit status 0
@@ -53,11 +54,12 @@ int main(int argc, char **argv)
     perks_cg_opts o = perks_cg_defaults();
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--jacobi")) o.jacobi = 1;
+        else if (!strcmp(argv[i], "--cgear")) o.variant = PERKS_CG_CGEAR;
         else if (!strcmp(argv[i], "--tol") && i + 1 < argc) o.tol = atof(argv[++i]);
         else if (!strcmp(argv[i], "--max-iter") && i + 1 < argc) o.max_iter = atoi(argv[++i]);
         else if (argv[i][0] != '-' && !path) path = argv[i];
         else {
-            fprintf(stderr, "usage: %s [FILE.mtx] [--jacobi] [--tol T] [--max-iter N]\n", argv[0]);
+            fprintf(stderr, "usage: %s [FILE.mtx] [--jacobi] [--cgear] [--tol T] [--max-iter N]\n", argv[0]);
             return 2;
         }
     }
@@ -121,9 +123,9 @@ int main(int argc, char **argv)
     CHECK_CUDA(cudaMemcpy(x, d_x, sizeof(double) * n, cudaMemcpyDeviceToHost));
     double err = 0;
     for (int i = 0; i < n; i++) err = fmax(err, fabs(x[i] - 1));
-    printf("perks cg%s: %s after %d iterations, ||r||/||b|| = %.3e, %.3f ms (%.2f us/iteration; %s path, %d blocks "
+    printf("perks cg%s%s: %s after %d iterations, ||r||/||b|| = %.3e, %.3f ms (%.2f us/iteration; %s path, %d blocks "
            "of %d, cache tier %d)\n",
-           o.jacobi ? " (Jacobi)" : "", rc ? perks_strerror(rc) : "converged", res.iterations, res.rel_residual, ms,
+           o.variant ? " (Chronopoulos-Gear)" : "", o.jacobi ? " (Jacobi)" : "", rc ? perks_strerror(rc) : "converged", res.iterations, res.rel_residual, ms,
            res.iterations ? 1e3 * ms / res.iterations : 0.0,
            p.path == PERKS_CG_PATH_CLUSTER ? "cluster" : "grid", p.blocks, p.block, p.cached);
     printf("max |x - 1| = %.3e\n", err);

@@ -31,6 +31,21 @@
  *     barrier by any block.  Measured slower than grid.sync on the H200 (docs/perks-cg.md): the
  *     same-address atomics and the last block's reads sit in series.
  *
+ *   perks_count_sum(cnt, part, slot, nv, G, target, v0, v1, v2, tot)     (round 2)
+ *     grid.sync's protocol with the partials' read folded in: thread 0 stores the block's nv <= 3
+ *     values into part[(slot + c) * G + blockIdx.x] and arrives with one red.release.gpu.add on a
+ *     counter that only grows (no reset, no generation word: barrier k of a run waits for G k);
+ *     warp 0 spins on it with ld.acquire.gpu (every lane: one request per warp) and, the moment
+ *     it reaches target, loads the G partials (lane-strided, fixed order, then a butterfly) --
+ *     no fence after the spin and no block barrier between the spin and the loads, which
+ *     cooperative_groups has.  Call it from every thread right after a __syncthreads that follows
+ *     the block's writes (a block reduction gives that), with thread 0 holding v0..v2; target =
+ *     G times this call's 1-based count in the run; cnt zeroed before the launch; the slots must
+ *     alternate between consecutive calls (a fast block may publish the next call's partials
+ *     while a slow one still reads this call's).  On return tot[0 .. nv-1] (shared) in every thread.
+ *     perks_count_arrive_wait(cnt, target) is its barrier alone, for warp 0 (perks/cg.cuh then
+ *     sums with its own loop).
+ *
  * EXAMPLE
  *   // workspace: PERKS_FLAG_WORDS(G) doubles, cudaMemsetAsync(ws, 0xff, ...) before the launch
  *   __shared__ double fred[BLOCK / 32][PERKS_FLAG_NV];
@@ -219,6 +234,52 @@ perks_flag_sum(double *slots, int G, unsigned int k, int nv, double v0, double v
     *t0 = r[0];
     *t1 = r[1];
     *t2 = r[2];
+}
+
+/* ---- perks_count_sum ------------------------------------------------------------------------ */
+static __device__ __forceinline__ void perks__atom_add_release_u32(unsigned int *p, unsigned int v)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+    asm volatile("red.release.gpu.global.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+#else
+    __threadfence();
+    atomicAdd(p, v);
+#endif
+}
+
+/* the barrier alone, for warp 0 of each block (all 32 lanes): lane 0 arrives (release: the block's
+ * writes ordered before it by a __syncthreads, and lane 0's own), then every lane spins (acquire)
+ * until the counter reaches target; what warp 0 loads next sees every block's writes from before
+ * its arrival.  The other warps must wait at a __syncthreads after it. */
+static __device__ __forceinline__ __attribute__((unused)) void perks_count_arrive_wait(unsigned int *cnt,
+                                                                                       unsigned int target)
+{
+    if ((threadIdx.x & 31) == 0) perks__atom_add_release_u32(cnt, 1u);
+    __syncwarp();
+    while ((int)(perks__ld_acquire_u32(cnt) - target) < 0) {
+    }
+}
+
+static __device__ __forceinline__ __attribute__((unused)) void
+perks_count_sum(unsigned int *cnt, double *part, int slot, int nv, int G, unsigned int target, double v0, double v1,
+                double v2, double *tot)
+{
+    if (threadIdx.x < 32) {
+        const int lane = threadIdx.x;
+        if (lane == 0) {
+            part[slot * G + blockIdx.x] = v0;
+            if (nv > 1) part[(slot + 1) * G + blockIdx.x] = v1;
+            if (nv > 2) part[(slot + 2) * G + blockIdx.x] = v2;
+        }
+        perks_count_arrive_wait(cnt, target);
+        for (int c = 0; c < nv; ++c) {
+            double s = 0;
+            _Pragma("unroll 8") for (int j = lane; j < G; j += 32) s += __ldcg(part + (slot + c) * G + j);
+            for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
+            if (lane == 0) tot[c] = s;
+        }
+    }
+    __syncthreads();
 }
 
 #endif /* PERKS_BARRIER_CUH */

@@ -66,8 +66,12 @@
  *   (cudaFuncGetAttributes) and uses the grid; asking for path 2 then returns PERKS_EUNSUPPORTED.
  *
  * THE GRID PATH (path 1; one cooperative launch, G blocks of BLOCK threads)
- *   Barriers (opts.barrier): PERKS_CG_BAR_GRID (the default) is cooperative_groups grid.sync, then
- *   every block sums the G partials (warp 0, fixed order).  PERKS_CG_BAR_FLAG is perks_flag_sum
+ *   Barriers (opts.barrier): PERKS_CG_BAR_COUNT (the default since round 2) is perks_count_sum's
+ *   protocol (perks/barrier.cuh): thread 0 arrives with one red.release.gpu on a counter that only
+ *   grows, warp 0 spins with ld.acquire and loads the G partials the moment the count is reached
+ *   (no fence and no block barrier in between), the same fixed order, so the same bits as
+ *   PERKS_CG_BAR_GRID: cooperative_groups grid.sync, then every block sums the G partials (warp 0,
+ *   fixed order); the count barrier measured 0.1-0.4 us per iteration faster on every system.  PERKS_CG_BAR_FLAG is perks_flag_sum
  *   (perks/barrier.cuh; G <= 2 BLOCK): each block stores its partials into its own slots after a
  *   fence, every block reads all G slots at once and sums them (the arrival of the values is the
  *   barrier: one L2 hop, no atomics) -- measured 2x slower per iteration than grid.sync on the
@@ -81,6 +85,16 @@
  *   Breakdown (both paths): p.q <= 0 (or not a number) stops with PERKS_EBREAKDOWN, as does a
  *   non-positive diagonal with Jacobi; both mean A is not SPD.
  *
+ * CHRONOPOULOS-GEAR (opts.variant = PERKS_CG_CGEAR; grid path; name_kernel1)
+ *   One grid barrier per iteration: the three dot products r.u, w.u, r.r (w = A u) in one
+ *   reduction, alpha from gamma / (delta - beta gamma / alpha_old).  The SpMV reads u_j of the
+ *   new r without a barrier after the update: each reader recomputes it from row j's old
+ *   (r, w, s, d) quad (perks__cg1_u, the owner's expressions, the same bits), from two ping-pong
+ *   quad buffers in device memory.  Rounding differs from classic CG (the iteration counts of
+ *   bench/cg's Poisson systems to 1e-8 were equal to cuSPARSE's all the same); opt-in, not the
+ *   default: measured faster on the systems that fit on chip up to ~8 MB and slower on the
+ *   streamed ones (4 values gathered per nonzero).  Barrier: count (default) or grid.sync.
+ *
  * PARAMETERS AND LIMITS
  *   T float or double; BLOCK a multiple of 32, 64..1024 (256 is a good default).  n >= 1,
  *   0 <= nnz < 2^31, square A.  opts: tol >= 0, max_iter >= 0; path (0 auto, 1 grid, 2 cluster);
@@ -91,7 +105,8 @@
  *   barrier or sum_barrier, or cache = 0, makes the auto path the grid.  The result: status (0,
  *   PERKS_ENOCONV, PERKS_EBREAKDOWN), iterations, rel_residual = sqrt(r.r / b.b) of the recurrence
  *   (b = 0 gives sqrt(r.r)).  Host errors before any launch: PERKS_ENULL, PERKS_ESIZE (sizes, tol,
- *   max_iter, BLOCK, path, cluster, barrier, a flag barrier over more than 2 BLOCK blocks),
+ *   max_iter, BLOCK, path, cluster, barrier, variant, a flag barrier over more than 2 BLOCK blocks,
+ *   Chronopoulos-Gear with the cluster path or the flag / sum barrier),
  *   PERKS_ENOCOOP, PERKS_ERESOURCE (path 2 asked for a system that does not fit a cluster),
  *   PERKS_EUNSUPPORTED (path 2 without sm_90), PERKS_ECORESIDENT, PERKS_ECUDA (allocation, copies).
  *   The plan copies row_ptr to the host once (for the split) and allocates its workspace; d_val
@@ -140,8 +155,16 @@
 #define PERKS_CG_PATH_CLUSTER 2
 #define PERKS_CG_BAR_AUTO 0
 #define PERKS_CG_BAR_GRID 1 /* cooperative_groups grid.sync, then every block sums the partials */
+/* PERKS_CG_BAR_AUTO is PERKS_CG_BAR_COUNT (below) */
 #define PERKS_CG_BAR_SUM 2  /* perks_sum_barrier: the last block to arrive sums */
 #define PERKS_CG_BAR_FLAG 3 /* perks_flag_sum: every block reads every block's published partials */
+#define PERKS_CG_BAR_COUNT 4 /* perks_count_sum: grid.sync's counter with the partials' read folded in */
+#define PERKS__CG_CNT(a) ((unsigned int *)((a).bar + 6)) /* perks_count_sum's counter (zeroed per run) */
+#define PERKS_CG_CLASSIC 0 /* opts.variant: Hestenes-Stiefel CG, 2 barriers per iteration (default) */
+#define PERKS_CG_CGEAR 1   /* opts.variant: Chronopoulos-Gear CG, 1 barrier per iteration (grid path) */
+#ifndef PERKS_CG1_UNROLL
+#define PERKS_CG1_UNROLL 4 /* the Chronopoulos-Gear gather loads 4 values per nonzero: fewer in flight */
+#endif
 
 typedef struct perks_cg_opts {
     double tol;   /* stop when ||r|| <= tol ||b|| */
@@ -153,7 +176,8 @@ typedef struct perks_cg_opts {
     int sum_barrier; /* 1: the same as barrier = PERKS_CG_BAR_SUM (the old name) */
     int path;        /* PERKS_CG_PATH_AUTO / _GRID / _CLUSTER */
     int cluster;     /* cluster path: 0 planner, else 1..16 blocks */
-    int barrier;     /* grid path: PERKS_CG_BAR_AUTO / _GRID / _SUM / _FLAG */
+    int barrier;     /* grid path: PERKS_CG_BAR_AUTO / _GRID / _SUM / _FLAG / _COUNT */
+    int variant;     /* PERKS_CG_CLASSIC (default) or PERKS_CG_CGEAR (grid path, grid.sync barrier) */
 } perks_cg_opts;
 
 static inline perks_cg_opts perks_cg_defaults(void)
@@ -170,6 +194,7 @@ static inline perks_cg_opts perks_cg_defaults(void)
     o.path = PERKS_CG_PATH_AUTO;
     o.cluster = 0;
     o.barrier = PERKS_CG_BAR_AUTO;
+    o.variant = PERKS_CG_CLASSIC;
     return o;
 }
 
@@ -193,8 +218,8 @@ typedef struct perks_cg_kargs {
     int *cenc;    /* cluster path, matrix in device memory: the encoded columns (nnz) */
     const int *rp, *ci, *split;
     const void *va, *b;
-    void *x, *r, *z, *p0, *p1, *q, *dinv;
-    double *part; /* 5 x G block partials */
+    void *x, *r, *z, *p0, *p1, *q, *dinv; /* CGEAR kernel: r, z = the two (r, w, s, d) quad buffers, p0 = p */
+    double *part; /* 8 x G block partials */
     perks__cg_out *out;
 } perks_cg_kargs;
 
@@ -205,7 +230,8 @@ typedef struct perks_cg_plan {
     long long nnz;
     size_t smem;
     perks_cg_opts opts;
-    const void *kernel; /* the kernel launched (grid or cluster) */
+    const void *kernel; /* the kernel launched (grid, grid Chronopoulos-Gear or cluster) */
+    int variant;        /* PERKS_CG_CLASSIC or PERKS_CG_CGEAR */
     void *ws;           /* one allocation: vectors, partials, out, split, barrier words */
     perks_cg_kargs args;
 } perks_cg_plan;
@@ -233,7 +259,7 @@ static __device__ __forceinline__ void perks__cg_grid_total(const double *part, 
 /* SpMV row loop: W lanes per row; all threads of the block run `rounds` times (shuffles stay
  * converged).  GATHER is the vector element j (an expression in j); ROWDONE(lr, i, s, d) runs on the row's first
  * lane with the row sum s and the diagonal d (sum of a_ii, 0 if absent). */
-#define PERKS__CG_SPMV(T, GATHER, ROWDONE)                                                            \
+#define PERKS__CG_SPMV_U(T, GATHER, ROWDONE, U)                                                          \
     for (int rd = 0; rd < rounds; ++rd) {                                                            \
         const int lr = rd * S + sw, i = r0 + lr;                                                     \
         T s = 0, d = 0;                                                                              \
@@ -251,21 +277,21 @@ static __device__ __forceinline__ void perks__cg_grid_total(const double *part, 
                     if (j == i) d += v;                                                              \
                 }                                                                                    \
             } else {                                                                                 \
-                _Pragma("unroll 1") for (int kk = kb + sl; kk < ke; kk += PERKS_CG_UNROLL * W) {     \
+                _Pragma("unroll 1") for (int kk = kb + sl; kk < ke; kk += (U) * W) {     \
                     /* all column and value loads of the chunk first, then all gathers: one memory  \
                      * latency for the chunk instead of one per nonzero; the sum keeps the k order */ \
-                    int jj[PERKS_CG_UNROLL];                                                         \
-                    T vv[PERKS_CG_UNROLL], gg[PERKS_CG_UNROLL];                                      \
-                    _Pragma("unroll") for (int u = 0; u < PERKS_CG_UNROLL; ++u) {                    \
+                    int jj[(U)];                                                         \
+                    T vv[(U)], gg[(U)];                                      \
+                    _Pragma("unroll") for (int u = 0; u < (U); ++u) {                    \
                         const int k = kk + u * W;                                                    \
                         jj[u] = k < ke ? CI[k - k0] : -1;                                            \
                         vv[u] = k < ke ? VA[k - k0] : (T)0;                                          \
                     }                                                                                \
-                    _Pragma("unroll") for (int u = 0; u < PERKS_CG_UNROLL; ++u) {                    \
+                    _Pragma("unroll") for (int u = 0; u < (U); ++u) {                    \
                         const int j = jj[u];                                                         \
                         gg[u] = j >= 0 ? (T)(GATHER) : (T)0;                                         \
                     }                                                                                \
-                    _Pragma("unroll") for (int u = 0; u < PERKS_CG_UNROLL; ++u) {                    \
+                    _Pragma("unroll") for (int u = 0; u < (U); ++u) {                    \
                         if (jj[u] >= 0) s += vv[u] * gg[u];                                          \
                         if (jj[u] == i) d += vv[u];                                                  \
                     }                                                                                \
@@ -278,6 +304,7 @@ static __device__ __forceinline__ void perks__cg_grid_total(const double *part, 
         }                                                                                            \
         if (lr < nr && sl == 0) { ROWDONE(lr, i, s, d); }                                            \
     }
+#define PERKS__CG_SPMV(T, GATHER, ROWDONE) PERKS__CG_SPMV_U(T, GATHER, ROWDONE, PERKS_CG_UNROLL)
 
 /* the ROWDONE bodies, expanded inside the kernel (they use its locals; perks__cg_T is T) */
 
@@ -343,6 +370,43 @@ static __device__ __forceinline__ __attribute__((unused)) float perks__cg_cgathe
     const float2 v = *(const float2 *)(zp + 2 * (e & 0xffffff));
     return fmaf(beta, v.y, v.x);
 #endif
+}
+
+/* Chronopoulos-Gear kernel: r_j of the next iteration, recomputed by every reader from row j's quad
+ * (r, w = A u, s_old, d) of the previous phase with the expressions its owner uses, s = w + beta s_old
+ * and r' = r - alpha s (u' = d r' with Jacobi, else r'), so the neighbours need no barrier between
+ * the owner's update and the SpMV that reads u' */
+static __device__ __forceinline__ __attribute__((unused)) double perks__cg1_step(double r, double w, double so,
+                                                                                 double alpha, double beta,
+                                                                                 double *s_out)
+{
+    const double s = fma(beta, so, w);
+    *s_out = s;
+    return fma(-alpha, s, r);
+}
+static __device__ __forceinline__ __attribute__((unused)) float perks__cg1_step(float r, float w, float so,
+                                                                                float alpha, float beta, float *s_out)
+{
+    const float s = fmaf(beta, so, w);
+    *s_out = s;
+    return fmaf(-alpha, s, r);
+}
+/* u'_j gathered from the quad of row j (device memory, L2) */
+static __device__ __forceinline__ __attribute__((unused)) double perks__cg1_u(const double *q, double alpha,
+                                                                              double beta, int jac)
+{
+    const double2 rw = __ldcg((const double2 *)q), sd = __ldcg((const double2 *)q + 1);
+    double s;
+    const double x = perks__cg1_step(rw.x, rw.y, sd.x, alpha, beta, &s);
+    return jac ? sd.y * x : x;
+}
+static __device__ __forceinline__ __attribute__((unused)) float perks__cg1_u(const float *q, float alpha, float beta,
+                                                                             int jac)
+{
+    const float4 v = __ldcg((const float4 *)q);
+    float s;
+    const float x = perks__cg1_step(v.x, v.y, v.z, alpha, beta, &s);
+    return jac ? v.w * x : x;
 }
 
 /* cluster barrier: every thread of every block of the cluster; release / acquire (shared memory
@@ -456,7 +520,9 @@ static __device__ __forceinline__ __attribute__((unused)) void perks__cg_ctotal(
             }                                                                                                 \
             if (a.bmode == PERKS_CG_BAR_SUM) perks_sum_barrier(a.bar, a.part, (slot), (nv), G, tot);          \
             else {                                                                                            \
-                PERKS_GRID_SYNC();                                                                            \
+                ++fb;                                                                                         \
+                if (a.bmode != PERKS_CG_BAR_COUNT) PERKS_GRID_SYNC();                                         \
+                else if (threadIdx.x < 32) perks_count_arrive_wait(PERKS__CG_CNT(a), (unsigned int)G * fb);   \
                 perks__cg_grid_total(a.part, (slot), (nv), G, tot);                                           \
             }                                                                                                 \
             t0 = tot[0];                                                                                      \
@@ -559,7 +625,9 @@ static __device__ __forceinline__ __attribute__((unused)) void perks__cg_ctotal(
                 }                                                                                             \
                 if (a.bmode == PERKS_CG_BAR_SUM) perks_sum_barrier(a.bar, a.part, 1, 4, G, tot);              \
                 else {                                                                                        \
-                    PERKS_GRID_SYNC();                                                                        \
+                    ++fb;                                                                                     \
+                    if (a.bmode != PERKS_CG_BAR_COUNT) PERKS_GRID_SYNC();                                     \
+                    else if (threadIdx.x < 32) perks_count_arrive_wait(PERKS__CG_CNT(a), (unsigned int)G * fb); \
                     perks__cg_grid_total(a.part, 1, 4, G, tot);                                               \
                 }                                                                                             \
                 rr = tot[0];                                                                                  \
@@ -612,6 +680,182 @@ static __device__ __forceinline__ __attribute__((unused)) void perks__cg_ctotal(
             ++it;                                                                                             \
             PERKS_SWAP(T, Pold, Pnew);                                                                        \
         }                                                                                                     \
+        if (a.cache >= 1)                                                                                     \
+            for (int lr = threadIdx.x; lr < nr; lr += (BLOCK)) gX[lr] = sx[lr];                               \
+        if (blockIdx.x == 0 && threadIdx.x == 0) {                                                            \
+            a.out->status = status;                                                                           \
+            a.out->iterations = it;                                                                           \
+            a.out->rr = rr;                                                                                   \
+            a.out->bb = bb;                                                                                   \
+        }                                                                                                     \
+    }
+
+/* the Chronopoulos-Gear grid kernel name_kernel1 (opts.variant = PERKS_CG_CGEAR): one grid barrier
+ * per iteration.  Device memory: two buffers of (r, w, s, d) quads per row (a phase reads one and
+ * writes the other), p (cached = 0) and x.  Shared memory (cached >= 1): the block's quads [nr][4],
+ * x [nr], p [nr]; (cached = 2) then the matrix slice.  u = d r with d = 1 / a_ii (Jacobi) or 1.
+ *   prologue  r = b - A x0, d, w = s = p = 0; partials b.b, bad diagonals, r.r            barrier
+ *             the pass below with alpha = beta = 0: w = A u, gamma = r.u, delta = w.u     barrier
+ *   loop      stop if rr <= tol^2 b.b; ENOCONV at max_iter
+ *             beta = gamma / gamma_old (0 first), den = delta - beta gamma / alpha_old (delta
+ *             first: (p, A p) in exact arithmetic); den <= 0 or NaN -> PERKS_EBREAKDOWN;
+ *             alpha = gamma / den
+ *     pass    own rows: p = u + beta p, x += alpha p, s = w + beta s, r -= alpha s, u = d r
+ *             w = A u (u_j recomputed by the reader from row j's old quad: perks__cg1_u)
+ *             partials r.u, w.u, r.r                                                       barrier
+ * Partials alternate between two sets of 3 slots (a block may publish the next barrier's partials
+ * while a slower one still reads the last's). */
+#define PERKS__CG1_ROW_PRO(lr, i, s, d)                                                                       \
+    {                                                                                                         \
+        const perks__cg_T rv_ = B[i] - (s), dv_ = a.jacobi ? (perks__cg_T)1 / (d) : (perks__cg_T)1;            \
+        perks__cg_T *qo_ = QO + 4 * (size_t)(i), *qn_ = QN + 4 * (size_t)(i);                                  \
+        qo_[0] = rv_;                                                                                         \
+        qo_[1] = 0;                                                                                           \
+        qo_[2] = 0;                                                                                           \
+        qo_[3] = dv_;                                                                                         \
+        qn_[3] = dv_;                                                                                         \
+        if (a.cache >= 1) {                                                                                   \
+            sQ[4 * (lr)] = rv_;                                                                               \
+            sQ[4 * (lr) + 1] = 0;                                                                             \
+            sQ[4 * (lr) + 2] = 0;                                                                             \
+            sQ[4 * (lr) + 3] = dv_;                                                                           \
+        }                                                                                                     \
+        if (a.cache >= 1 || !a.use_x0) sx[lr] = a.use_x0 ? gX[lr] : (perks__cg_T)0;                           \
+        sp[lr] = 0;                                                                                           \
+        pbb += (double)B[i] * B[i];                                                                           \
+        prr += (double)rv_ * rv_;                                                                             \
+        if (a.jacobi && !(dv_ > 0 && isfinite(dv_))) pbad += 1;                                               \
+    }
+
+#define PERKS__CG1_ROW_W(lr, i, s, d)                                                                         \
+    {                                                                                                         \
+        perks__cg_T *qn_ = QN + 4 * (size_t)(i);                                                               \
+        qn_[1] = (s);                                                                                         \
+        const perks__cg_T rn_ = a.cache >= 1 ? sQ[4 * (lr)] : __ldcg(qn_);                                     \
+        const perks__cg_T dn_ = a.cache >= 1 ? sQ[4 * (lr) + 3] : __ldcg(qn_ + 3);                             \
+        if (a.cache >= 1) sQ[4 * (lr) + 1] = (s);                                                             \
+        pd += (double)(s) * (a.jacobi ? dn_ * rn_ : rn_);                                                     \
+    }
+
+#define PERKS__CG1_REDUCE(v0, v1, v2, nv)                                                                     \
+    {                                                                                                         \
+        double s0_ = 0, s1_ = 0, s2_ = 0;                                                                     \
+        perks__cg_block_reduce((v0), (v1), (v2), red, &s0_, &s1_, &s2_);                                      \
+        const int ps_ = (int)(nbar++ & 1u) * 3;                                                               \
+        if (threadIdx.x == 0) {                                                                               \
+            a.part[ps_ * G + blockIdx.x] = s0_;                                                               \
+            if ((nv) > 1) a.part[(ps_ + 1) * G + blockIdx.x] = s1_;                                           \
+            if ((nv) > 2) a.part[(ps_ + 2) * G + blockIdx.x] = s2_;                                           \
+        }                                                                                                     \
+        if (a.bmode != PERKS_CG_BAR_COUNT) PERKS_GRID_SYNC();                                                 \
+        else if (threadIdx.x < 32) perks_count_arrive_wait(PERKS__CG_CNT(a), (unsigned int)G * nbar);         \
+        perks__cg_grid_total(a.part, ps_, (nv), G, tot);                                                      \
+        t0 = tot[0];                                                                                          \
+        t1 = tot[1];                                                                                          \
+        t2 = tot[2];                                                                                          \
+    }
+
+#define PERKS__CG_GRID1_KERNEL(name, T, BLOCK)                                                                \
+    __global__ void __launch_bounds__(BLOCK, PERKS__CG_MINB(BLOCK)) name##_kernel1(perks_cg_kargs a)          \
+    {                                                                                                         \
+        typedef T perks__cg_T;                                                                                \
+        extern __shared__ __align__(16) double perks__cg_dyn1[];                                              \
+        __shared__ double red[(BLOCK) / 32][3];                                                               \
+        __shared__ double tot[4];                                                                             \
+        const int G = gridDim.x, W = a.sub, S = (BLOCK) / W, sw = threadIdx.x / W, sl = threadIdx.x & (W - 1); \
+        const int r0 = a.split[blockIdx.x], r1 = a.split[blockIdx.x + 1], nr = r1 - r0;                       \
+        const int k0 = __ldg(a.rp + r0), k1 = __ldg(a.rp + r1);                                               \
+        const int rounds = (nr + S - 1) / S;                                                                  \
+        const int mplain = a.cache >= 2;                                                                      \
+        unsigned int nbar = 0;                                                                                \
+        double t0 = 0, t1 = 0, t2 = 0;                                                                        \
+        T *gX = (T *)a.x + r0, *sx = gX, *sp = (T *)a.p0 + r0, *sQ = NULL;                                    \
+        T *QO = (T *)a.r, *QN = (T *)a.z;                                                                     \
+        const int *RP = a.rp + r0;                                                                            \
+        const T *VA = (const T *)a.va + k0;                                                                   \
+        const int *CI = a.ci + k0;                                                                            \
+        const T *B = (const T *)a.b;                                                                          \
+        if (a.cache >= 1) {                                                                                   \
+            sQ = (T *)perks__cg_dyn1;                                                                         \
+            sx = sQ + 4 * nr;                                                                                 \
+            sp = sx + nr;                                                                                     \
+        }                                                                                                     \
+        if (a.cache >= 2) {                                                                                   \
+            T *sv = sp + nr;                                                                                  \
+            int *sc = (int *)(sv + (k1 - k0)), *srp = sc + (k1 - k0);                                         \
+            for (int k = threadIdx.x; k < k1 - k0; k += (BLOCK)) {                                            \
+                sv[k] = VA[k];                                                                                \
+                sc[k] = __ldg(CI + k);                                                                        \
+            }                                                                                                 \
+            for (int k = threadIdx.x; k <= nr; k += (BLOCK)) srp[k] = __ldg(RP + k);                          \
+            VA = sv;                                                                                          \
+            CI = sc;                                                                                          \
+            RP = srp;                                                                                         \
+            __syncthreads();                                                                                  \
+        }                                                                                                     \
+        /* prologue: r = b - A x0, d, w = s = p = 0 into both the cache and the quads */                      \
+        {                                                                                                     \
+            double pbb = 0, pbad = 0, prr = 0;                                                                \
+            _Pragma("unroll 1") PERKS__CG_SPMV(T, a.use_x0 ? __ldcg((const T *)a.x + (j)) : (T)0, PERKS__CG1_ROW_PRO) \
+            __syncthreads();                                                                                  \
+            PERKS__CG1_REDUCE(pbb, pbad, prr, 3);                                                             \
+        }                                                                                                     \
+        const double bb = t0, thr = a.tol * a.tol * bb;                                                       \
+        double rr = t2, g = 0, dl = 0, gprev = 0, aprev = 0, al = 0, bt = 0;                                  \
+        int status = t1 > 0 ? PERKS_EBREAKDOWN : PERKS_SUCCESS, it = -1;                                      \
+        /* it = -1: the pass with alpha = beta = 0 that makes w = A u and the first dot products */           \
+        _Pragma("unroll 1") while (status == PERKS_SUCCESS) {                                                 \
+            if (it >= 0) {                                                                                    \
+                if (rr <= thr) break;                                                                         \
+                if (it >= a.max_iter) {                                                                       \
+                    status = PERKS_ENOCONV;                                                                   \
+                    break;                                                                                    \
+                }                                                                                             \
+                bt = it ? g / gprev : 0.0;                                                                    \
+                const double den = it ? dl - bt * g / aprev : dl;                                             \
+                if (!(den > 0)) {                                                                             \
+                    status = PERKS_EBREAKDOWN;                                                                \
+                    break;                                                                                    \
+                }                                                                                             \
+                al = g / den;                                                                                 \
+            }                                                                                                 \
+            const T alpha = (T)al, beta = (T)bt;                                                              \
+            double pg = 0, pd = 0, prr = 0;                                                                   \
+            _Pragma("unroll 2") for (int lr = threadIdx.x; lr < nr; lr += (BLOCK)) {                          \
+                const int i = r0 + lr;                                                                        \
+                const T *q_ = a.cache >= 1 ? sQ + 4 * lr : QO + 4 * (size_t)i;                                \
+                const T rv = a.cache >= 1 ? q_[0] : __ldcg(q_), wv = a.cache >= 1 ? q_[1] : __ldcg(q_ + 1);   \
+                const T so = a.cache >= 1 ? q_[2] : __ldcg(q_ + 2), dv = a.cache >= 1 ? q_[3] : __ldcg(q_ + 3); \
+                const T uc = a.jacobi ? dv * rv : rv;                                                         \
+                const T pv = fma(beta, sp[lr], uc);                                                           \
+                sp[lr] = pv;                                                                                  \
+                sx[lr] += alpha * pv;                                                                         \
+                T sv;                                                                                         \
+                const T rn = perks__cg1_step(rv, wv, so, alpha, beta, &sv);                                   \
+                const T un = a.jacobi ? dv * rn : rn;                                                         \
+                T *qn = QN + 4 * (size_t)i;                                                                   \
+                qn[0] = rn;                                                                                   \
+                qn[2] = sv;                                                                                   \
+                if (a.cache >= 1) {                                                                           \
+                    sQ[4 * lr] = rn;                                                                          \
+                    sQ[4 * lr + 2] = sv;                                                                      \
+                }                                                                                             \
+                pg += (double)rn * un;                                                                        \
+                prr += (double)rn * rn;                                                                       \
+            }                                                                                                 \
+            __syncthreads();                                                                                  \
+            _Pragma("unroll 1") PERKS__CG_SPMV_U(T, perks__cg1_u(QO + 4 * (size_t)(j), alpha, beta, a.jacobi), \
+                                                 PERKS__CG1_ROW_W, PERKS_CG1_UNROLL)                          \
+            PERKS__CG1_REDUCE(pg, pd, prr, 3);                                                                \
+            gprev = g;                                                                                        \
+            aprev = al;                                                                                       \
+            g = t0;                                                                                           \
+            dl = t1;                                                                                          \
+            rr = t2;                                                                                          \
+            ++it;                                                                                             \
+            PERKS_SWAP(T, QO, QN);                                                                            \
+        }                                                                                                     \
+        if (it < 0) it = 0;                                                                                   \
         if (a.cache >= 1)                                                                                     \
             for (int lr = threadIdx.x; lr < nr; lr += (BLOCK)) gX[lr] = sx[lr];                               \
         if (blockIdx.x == 0 && threadIdx.x == 0) {                                                            \
@@ -753,11 +997,13 @@ static __device__ __forceinline__ __attribute__((unused)) void perks__cg_ctotal(
  * name_solve */
 #define PERKS_CG_DEFINE(name, T, BLOCK)                                                                       \
     PERKS__CG_GRID_KERNEL(name, T, BLOCK)                                                                     \
+    PERKS__CG_GRID1_KERNEL(name, T, BLOCK)                                                                    \
     PERKS__CG_CLUSTER_KERNEL(name, T)                                                                         \
     static inline __attribute__((unused)) int name##_plan(perks_cg_plan *p, int n, long long nnz, const int *d_row_ptr, \
                                                           const int *d_col, const T *d_val, const perks_cg_opts *o) \
     {                                                                                                         \
-        return perks__cg_plan_make(p, (const void *)name##_kernel, (const void *)name##_ckernel, (int)sizeof(T), \
+        return perks__cg_plan_make(p, (const void *)name##_kernel, (const void *)name##_kernel1,               \
+                                   (const void *)name##_ckernel, (int)sizeof(T),                              \
                                    (BLOCK), n, nnz, d_row_ptr, d_col, d_val, o);                              \
     }                                                                                                         \
     static inline __attribute__((unused)) int name##_solve(int n, long long nnz, const int *d_row_ptr, const int *d_col, \
@@ -947,6 +1193,7 @@ static inline int perks__cg_plan_cluster(perks_cg_plan *p, const void *ckernel, 
 static inline int perks__cg_plan_grid(perks_cg_plan *p, const void *kernel, int elt, int block, int n, long long nnz,
                                       const int *rp, const perks_cg_opts *o)
 {
+    const int cgear = o->variant == PERKS_CG_CGEAR;
     int dev, sms, bps0, bps, G, G2, Gmax, W, nv, *split = NULL, smem_sm = 0, optin = 0, rc, bmode;
     long long maxr = 0, maxk = 0;
     size_t need1 = 0, need2 = 0, avail = 0, off, vec, total;
@@ -968,7 +1215,7 @@ static inline int perks__cg_plan_grid(perks_cg_plan *p, const void *kernel, int 
         cudaDeviceGetAttribute(&smem_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) != cudaSuccess ||
         cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess)
         return PERKS_ECUDA;
-    nv = 4 + (o->jacobi ? 1 : 0); /* x, r, q, p (+ D^-1) */
+    nv = cgear ? 6 : 4 + (o->jacobi ? 1 : 0); /* x, r, q, p (+ D^-1); Chronopoulos-Gear: quads, x, p */
     /* when the whole system fits on chip at PERKS_CG_ONCHIP_BPS blocks per SM, use no more blocks
      * than that (measured: beyond it the barriers cost more than the extra threads give); systems
      * that stream from device memory take every co-resident block */
@@ -995,8 +1242,11 @@ static inline int perks__cg_plan_grid(perks_cg_plan *p, const void *kernel, int 
         G = Gt;
         break;
     }
-    /* the barrier: grid.sync unless asked otherwise (the flag barrier needs G <= PERKS_FLAG_U BLOCK) */
-    bmode = o->barrier ? o->barrier : o->sum_barrier ? PERKS_CG_BAR_SUM : PERKS_CG_BAR_GRID;
+    /* the barrier: the count barrier unless asked otherwise (grid.sync's protocol and bits; measured
+     * 0.1-0.4 us per iteration faster on every grid system of bench/cg, docs/perks-cg.md); the flag
+     * barrier needs G <= PERKS_FLAG_U BLOCK */
+    bmode = o->barrier ? o->barrier : o->sum_barrier ? PERKS_CG_BAR_SUM : PERKS_CG_BAR_COUNT;
+    if (cgear && bmode != PERKS_CG_BAR_COUNT) bmode = PERKS_CG_BAR_GRID;
     if (bmode == PERKS_CG_BAR_FLAG && G > PERKS_FLAG_U * block) {
         if (o->barrier == PERKS_CG_BAR_FLAG) {
             free(split);
@@ -1025,10 +1275,11 @@ static inline int perks__cg_plan_grid(perks_cg_plan *p, const void *kernel, int 
         p->cached--;
         p->smem = p->cached == 1 ? need1 : 0;
     }
-    /* workspace: r, z, p0, p1, q, dinv (n T each), partials 5 G, out, split, barrier words */
+    /* workspace: r, z, p0, p1, q, dinv (n T each; Chronopoulos-Gear: two quad buffers of 4 n T and
+     * p), partials 8 G, out, split, barrier words */
     vec = perks__cg_align((size_t)n * elt);
-    off = 6 * vec;
-    total = off + perks__cg_align(sizeof(double) * 5 * G) + perks__cg_align(sizeof(perks__cg_out)) +
+    off = (cgear ? 9 : 6) * vec;
+    total = off + perks__cg_align(sizeof(double) * 8 * G) + perks__cg_align(sizeof(perks__cg_out)) +
             perks__cg_align(sizeof(int) * ((size_t)G + 1)) + perks__cg_align(sizeof(double) * PERKS_SUM_BARRIER_WORDS) +
             perks__cg_align(sizeof(double) * PERKS_FLAG_WORDS(G));
     if (cudaMalloc(&p->ws, total) != cudaSuccess) {
@@ -1043,8 +1294,14 @@ static inline int perks__cg_plan_grid(perks_cg_plan *p, const void *kernel, int 
     p->args.p1 = ws + 3 * vec;
     p->args.q = ws + 4 * vec;
     p->args.dinv = ws + 5 * vec;
+    if (cgear) {
+        p->args.r = ws;           /* quads, buffer 0 */
+        p->args.z = ws + 4 * vec; /* quads, buffer 1 */
+        p->args.p0 = ws + 8 * vec;
+        p->args.p1 = p->args.q = p->args.dinv = NULL;
+    }
     p->args.part = (double *)(ws + off);
-    off += perks__cg_align(sizeof(double) * 5 * G);
+    off += perks__cg_align(sizeof(double) * 8 * G);
     p->args.out = (perks__cg_out *)(ws + off);
     off += perks__cg_align(sizeof(perks__cg_out));
     p->args.split = (const int *)(ws + off);
@@ -1060,6 +1317,7 @@ static inline int perks__cg_plan_grid(perks_cg_plan *p, const void *kernel, int 
     free(split);
     if (p->cached == 0) W = perks__cg_lanes(n, nnz, PERKS_CG_NNZ_PER_LANE_DRAM); /* more rows in flight */
     p->path = PERKS_CG_PATH_GRID;
+    p->variant = cgear ? PERKS_CG_CGEAR : PERKS_CG_CLASSIC;
     p->barrier = bmode;
     p->blocks = G;
     p->block = block;
@@ -1071,17 +1329,23 @@ static inline int perks__cg_plan_grid(perks_cg_plan *p, const void *kernel, int 
     return PERKS_SUCCESS;
 }
 
-static inline int perks__cg_plan_make(perks_cg_plan *p, const void *kernel, const void *ckernel, int elt, int block,
-                                      int n, long long nnz, const int *d_rp, const int *d_ci, const void *d_va,
-                                      const perks_cg_opts *o)
+static inline int perks__cg_plan_make(perks_cg_plan *p, const void *kernel, const void *kernel1, const void *ckernel,
+                                      int elt, int block, int n, long long nnz, const int *d_rp, const int *d_ci,
+                                      const void *d_va, const perks_cg_opts *o)
 {
     int *rp, rc = PERKS_ERESOURCE, is_auto;
     if (!p) return PERKS_ENULL;
     memset(p, 0, sizeof *p);
-    if (!kernel || !ckernel || !d_rp || !d_ci || !d_va || !o) return PERKS_ENULL;
+    if (!kernel || !kernel1 || !ckernel || !d_rp || !d_ci || !d_va || !o) return PERKS_ENULL;
     if (n < 1 || nnz < 0 || nnz > 2147483647LL || block < 64 || block > 1024 || block % 32) return PERKS_ESIZE;
     if (!(o->tol >= 0) || o->max_iter < 0 || o->blocks < 0) return PERKS_ESIZE;
-    if (o->path < 0 || o->path > 2 || o->cluster < 0 || o->cluster > PERKS_CG_CMAX || o->barrier < 0 || o->barrier > 3)
+    if (o->path < 0 || o->path > 2 || o->cluster < 0 || o->cluster > PERKS_CG_CMAX || o->barrier < 0 || o->barrier > 4)
+        return PERKS_ESIZE;
+    /* Chronopoulos-Gear: the grid path with grid.sync only */
+    if (o->variant < 0 || o->variant > 1 ||
+        (o->variant == PERKS_CG_CGEAR && (o->path == PERKS_CG_PATH_CLUSTER || o->sum_barrier ||
+                                          (o->barrier && o->barrier != PERKS_CG_BAR_GRID &&
+                                           o->barrier != PERKS_CG_BAR_COUNT))))
         return PERKS_ESIZE;
     rp = (int *)malloc(sizeof(int) * ((size_t)n + 1));
     if (!rp) return PERKS_ENOMEM;
@@ -1094,7 +1358,8 @@ static inline int perks__cg_plan_make(perks_cg_plan *p, const void *kernel, cons
         return PERKS_ESIZE;
     }
     /* auto: the cluster when the system is small and no grid option was asked for */
-    is_auto = o->path == PERKS_CG_PATH_AUTO && !o->blocks && !o->barrier && !o->sum_barrier && o->cache;
+    is_auto = o->path == PERKS_CG_PATH_AUTO && !o->blocks && !o->barrier && !o->sum_barrier && o->cache &&
+              o->variant == PERKS_CG_CLASSIC;
     if (o->path == PERKS_CG_PATH_CLUSTER || is_auto) {
         rc = perks__cg_plan_cluster(p, ckernel, elt, n, nnz, rp, o, is_auto);
         if (rc != PERKS_SUCCESS) {
@@ -1103,7 +1368,7 @@ static inline int perks__cg_plan_make(perks_cg_plan *p, const void *kernel, cons
         }
     }
     if (rc != PERKS_SUCCESS && o->path != PERKS_CG_PATH_CLUSTER)
-        rc = perks__cg_plan_grid(p, kernel, elt, block, n, nnz, rp, o);
+        rc = perks__cg_plan_grid(p, o->variant == PERKS_CG_CGEAR ? kernel1 : kernel, elt, block, n, nnz, rp, o);
     free(rp);
     if (rc != PERKS_SUCCESS) {
         perks_cg_plan_free(p);
@@ -1129,7 +1394,7 @@ static inline int perks_cg_run(perks_cg_plan *p, const void *d_b, void *d_x, cud
         if (cudaLaunchKernelExC(&cfg, p->kernel, args) != cudaSuccess) return PERKS_ECUDA;
         return PERKS_SUCCESS;
     }
-    if (p->args.bmode == PERKS_CG_BAR_SUM &&
+    if ((p->args.bmode == PERKS_CG_BAR_SUM || p->args.bmode == PERKS_CG_BAR_COUNT) &&
         cudaMemsetAsync(p->args.bar, 0, sizeof(double) * PERKS_SUM_BARRIER_WORDS, stream) != cudaSuccess)
         return PERKS_ECUDA;
     if (p->args.bmode == PERKS_CG_BAR_FLAG &&
