@@ -3,6 +3,8 @@
  *               the staged path (KSUM_DEFINE_F32: cp.async stages, targets resident for dim <= 128)
  *   fused-det   the same, KSUM_DETERMINISTIC (one block per 128 targets, plain stores)
  *   fused-v1    float: the generic register-staged kernel (KSUM_DEFINE_EX 8 x 8), for comparison
+ *   fused-nofac float, dim <= 128: the staged path with the general epilogue (the Gaussian under another
+ *               name, so 2^-t is not factorised over the norms), for comparison
  *   tf32-v1     the earlier tensor-core kernel (KSUM_DEFINE_TF32_V1, one pass), for comparison
  *   cublas      the paper's cuBLAS-Unfused: cuBLAS SGEMM/DGEMM C = A B^T (m x n in memory), a norm
  *               kernel, an exp kernel K = exp(-(|a|^2 + |b|^2 - 2C) / 2h^2) in place, cuBLAS GEMV
@@ -40,6 +42,10 @@
 
 KSUM_DEFINE(bench_gauss_f32, float, KSUM_GAUSS) /* the float path: KSUM_DEFINE_F32, cp.async stages */
 KSUM_DEFINE_EX(bench_gauss_f32_v1, float, KSUM_GAUSS, 1, 8, 8, 2) /* the generic kernel (register staging) */
+/* the same Gaussian under another name: the staged float path without the factorised epilogue */
+#define BENCH_NOFAC_SCALE(h) KSUM_GAUSS_SCALE(h)
+#define BENCH_NOFAC_EVAL(T, t) KSUM_GAUSS_EVAL(T, t)
+KSUM_DEFINE(bench_gauss_f32_nofac, float, BENCH_NOFAC)
 KSUM_DEFINE(bench_gauss_f64, double, KSUM_GAUSS)
 KSUM_DEFINE_TF32(bench_gauss_tf32, KSUM_GAUSS, 1, 1)
 KSUM_DEFINE_TF32(bench_gauss_3xtf32, KSUM_GAUSS, 3, 1)
@@ -124,7 +130,8 @@ static cublasHandle_t blas;
 
 typedef struct ctx {
     int m, n, dim, dbl, own, tc, sd; /* sd: 1 small-dim, 2 with the polynomial, 3 three blocks/SM */
-    int v1;                          /* the generic KSUM_DEFINE_EX kernel instead of the float path */
+    int v1;                          /* 1: the generic KSUM_DEFINE_EX kernel instead of the float path;
+                                        2: the float path without the factorised Gaussian */
     double h;
     void *a, *b, *w, *v, *c, *na, *nb;
     unsigned flags;
@@ -140,7 +147,8 @@ static void run_fused(ctx *c)
              : c->sd == 2 ? bench_gauss_sd3_p1_launch(&k, 0)
              : c->sd == 3 ? bench_gauss_sd3_b3_launch(&k, 0)
              : c->dbl ? bench_gauss_f64_launch(&k, 0)
-             : c->v1 ? bench_gauss_f32_v1_launch(&k, 0)
+             : c->v1 == 1 ? bench_gauss_f32_v1_launch(&k, 0)
+             : c->v1 == 2 ? bench_gauss_f32_nofac_launch(&k, 0)
              : c->tc == 1 ? bench_gauss_tf32_launch(&k, 0)
              : c->tc == 2 ? bench_gauss_tf32_v1_launch(&k, 0)
              : c->tc == 3 ? bench_gauss_3xtf32_launch(&k, 0) : bench_gauss_f32_launch(&k, 0);
@@ -288,6 +296,11 @@ static void run_shape(int m, int n, int dim, int dbl, int only_fused)
         c.v1 = 1;
         t = time_it(run_fused, &c);
         report(&c, "fused-v1", t, base, only_fused ? -1 : vdiff(c.v, vref, m, dbl));
+        if (dim <= 128) { /* resident targets: with and without the factorised epilogue */
+            c.v1 = 2;
+            t = time_it(run_fused, &c);
+            report(&c, "fused-nofac", t, base, only_fused ? -1 : vdiff(c.v, vref, m, dbl));
+        }
         c.v1 = 0;
     }
     if (!dbl && dim <= 3) { /* the small-dim variant */

@@ -152,7 +152,14 @@ static __device__ __forceinline__ void ksum__cp_wait(void)
         const long long pp__ = (long long)(p0) + pb__, ld32__ = 32LL * (long long)(ld);                \
         const float *q__ = (const float *)(src) + pp__ * (long long)(ld) + (k0) + kb__;                \
         float *d__ = (s) + kb__ * (LDP) + pb__;                                                  \
-        if ((long long)(p0) + 128 <= (long long)(np) && (k0) + (ks) <= (dim)) { /* whole tile inside */ \
+        if ((ks) == 32 && (long long)(p0) + 128 <= (long long)(np) && (k0) + 32 <= (dim)) {           \
+            /* a whole 32-coordinate tile inside: one 64-bit address per point, 4 fixed offsets */    \
+            _Pragma("unroll") for (int pq__ = 0; pq__ < 4; pq__++) {                                   \
+                const float *qp__ = q__ + pq__ * ld32__;                                               \
+                _Pragma("unroll") for (int kg__ = 0; kg__ < 4; kg__++)                                 \
+                    OP(d__ + kg__ * 8 * (LDP) + 32 * pq__, qp__ + kg__ * 8, 1);                        \
+            }                                                                                          \
+        } else if ((long long)(p0) + 128 <= (long long)(np) && (k0) + (ks) <= (dim)) { /* inside */   \
             _Pragma("unroll") for (int kg__ = 0; kg__ < 4; kg__++) {                                   \
                 if (kg__ * 8 < (ks)) {                                                                 \
                     _Pragma("unroll") for (int pq__ = 0; pq__ < 4; pq__++)                             \

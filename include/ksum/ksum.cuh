@@ -33,7 +33,10 @@
  *   MINB blocks fits: always on sm_90) the block's targets are loaded once, times -2s, and stay in
  *   shared memory (name_kernel), and their norms are summed there (the pre-pass does only the
  *   sources); larger dim streams both operands (name_kernel_stream: accumulators start at
- *   -(|a|^2 + |b|^2)/2, t = -2s acc, one FMUL per pair more).
+ *   -(|a|^2 + |b|^2)/2, t = -2s acc, one FMUL per pair more).  For KSUM_GAUSS the resident kernel
+ *   factorises 2^-t = 2^-s|a|^2 2^-(t - s|a|^2) in threads whose targets all have s|a|^2 <= 64: the
+ *   accumulators start at s|b|^2 through the first FMA, a pair costs one ex2 and one FMA after the
+ *   GEMM, the rows are multiplied by 2^-s|a|^2 at the end (sm_80+; other threads and kernels clamp t).
  *
  * EXAMPLE
  *     #include <ksum/ksum.cuh>
@@ -318,10 +321,12 @@ static inline int ksum__splits(const ksum_args *a, long long rowtiles, int ntile
     do {                                                                                               \
         _Pragma("unroll") for (int q = 0; q < NWPER; q++) {                                            \
             const int e = tid + q * KSUM_THREADS, qq = e >> 7;                                         \
-            const long long j = (long long)(tile)*BN + (e & 127);                                      \
             if (e < NW) {                                                                              \
+                const int j = (tile)*BN + (e & 127); /* < n + 128: no overflow */                      \
+                const float *base = qq == 0 ? nb : w + (qq - 1); /* per-thread constants */           \
+                const int str = qq == 0 ? 1 : nrhs;                                                    \
                 const int ok = j < n && (qq == 0 || qq - 1 < nrhs);                                    \
-                ksum__cp4((dst) + e, !ok ? nb : qq == 0 ? nb + j : w + j * nrhs + (qq - 1), ok);        \
+                ksum__cp4((dst) + e, ok ? base + (long long)j * str : nb, ok);                         \
             }                                                                                          \
         }                                                                                              \
     } while (0)
@@ -335,6 +340,42 @@ static inline int ksum__splits(const ksum_args *a, long long rowtiles, int ntile
         _Pragma("unroll") for (int i = 0; i < 8; i++)                                                  \
             _Pragma("unroll") for (int j = 0; j < 8; j++) acc[i][j] = fmaf(fa[i], fb[j], acc[i][j]);   \
     } while (0)
+
+/* the first coordinate of a tile's 8 x 8 outer product, starting the accumulators at init[j] (the FMA's
+ * addend: no separate initialisation) */
+#define KSUM__F32_KSTEP_INIT(k, init)                                                                  \
+    do {                                                                                               \
+        float fa[8], fb[8];                                                                            \
+        ksum__lds4_float(fa, pa + (k)*P); ksum__lds4_float(fa + 4, pa + (k)*P + 64);                    \
+        ksum__lds4_float(fb, pb + (k)*P); ksum__lds4_float(fb + 4, pb + (k)*P + 64);                    \
+        _Pragma("unroll") for (int i = 0; i < 8; i++)                                                  \
+            _Pragma("unroll") for (int j = 0; j < 8; j++) acc[i][j] = fmaf(fa[i], fb[j], (init)[j]);   \
+    } while (0)
+
+/* kernels whose value factorises over the two norms: KSUM__FACTOR(K) is 1 for KSUM_GAUSS (2^-(x + y) =
+ * 2^-x 2^-y), 0 for any other name (the preprocessor probe: KSUM__FACTOR_<name> defined or not) */
+#define KSUM__PROBE_2ND(x, y, ...) y
+#define KSUM__PROBE(...) KSUM__PROBE_2ND(__VA_ARGS__, 0, 0)
+#define KSUM__FACTOR(K) KSUM__PROBE(KSUM__FACTOR_##K)
+#define KSUM__FACTOR_KSUM_GAUSS ~, 1
+/* the largest s|a_i|^2 of a thread's targets for the factorised Gaussian: 2^-u <= 2^64 (no overflow),
+ * and the error of u near t = 0 stays ~ (dim + 6) eps 256, so no clamp is needed */
+#define KSUM__FACTOR_MAX 64.0f
+/* below sm_80 (plain loads instead of cp.async: more registers) the factorised kernel would spill */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#define KSUM__FACTOR_ARCH 0
+#else
+#define KSUM__FACTOR_ARCH 1
+#endif
+
+/* the weighted kernel values of the 8 x 8 tile into vacc; TEXPR the argument t of acc[i][j] */
+#define KSUM__F32_EPI(KERNEL, R, TEXPR)                                                                \
+    _Pragma("unroll") for (int i = 0; i < 8; i++)                                                      \
+        _Pragma("unroll") for (int j = 0; j < 8; j++) {                                                \
+            const float t = (TEXPR);                                                                   \
+            const float kv = KERNEL##_EVAL(float, t);                                                  \
+            _Pragma("unroll") for (int r2 = 0; r2 < (R); r2++) vacc[i][r2] = fmaf(kv, wv[j][r2], vacc[i][r2]); \
+        }
 
 #define KSUM__F32_KERNEL(kname, KERNEL, R, MINB, RES)                                                  \
     __global__ void __launch_bounds__(KSUM_THREADS, MINB)                                              \
@@ -370,6 +411,14 @@ static inline int ksum__splits(const ksum_args *a, long long rowtiles, int ntile
         __syncthreads();                                                                               \
         float acc[8][8], vacc[8][R];                                                                   \
         _Pragma("unroll") for (int i = 0; i < 8; i++) _Pragma("unroll") for (int r2 = 0; r2 < (R); r2++) vacc[i][r2] = 0.0f; \
+        enum { FAC = (RES) && KSUM__FACTOR(KERNEL) && KSUM__FACTOR_ARCH }; /* the factorised Gaussian (resident targets) */ \
+        int fac = 0; /* this thread's targets all have s|a|^2 <= 64: K = 2^-s|a|^2 2^-(t - s|a|^2) */ \
+        if (FAC) {                                                                                     \
+            float na[8];                                                                               \
+            ksum__lds4_float(na, sna + ty * 4); ksum__lds4_float(na + 4, sna + ty * 4 + 64);            \
+            fac = 1;                                                                                   \
+            _Pragma("unroll") for (int i = 0; i < 8; i++) fac &= na[i] <= KSUM__FACTOR_MAX;            \
+        }                                                                                              \
         int st = 0, tile = t0, tpar = 0;                                                               \
         for (int s = 0; s < nsteps; s++) {                                                             \
             int nst2 = st + 1, ntile = tile, newtile = 0;                                              \
@@ -381,7 +430,7 @@ static inline int ksum__splits(const ksum_args *a, long long rowtiles, int ntile
                 if (newtile) KSUM__F32_SW(sw + (tpar ^ 1) * NW, ntile);                                \
             }                                                                                          \
             const float *swb = sw + tpar * NW;                                                         \
-            if (st == 0) { /* the tile's accumulators start at the norms */                          \
+            if (!FAC && st == 0) { /* the tile's accumulators start at the norms */                  \
                 float nbv[8], na[8];                                                                   \
                 ksum__lds4_float(nbv, swb + tx * 4); ksum__lds4_float(nbv + 4, swb + tx * 4 + 64);      \
                 ksum__lds4_float(na, sna + ty * 4); ksum__lds4_float(na + 4, sna + ty * 4 + 64);        \
@@ -394,6 +443,16 @@ static inline int ksum__splits(const ksum_args *a, long long rowtiles, int ntile
                 const float *pb = sB + (s & 1) * ks * P + tx * 4;                                      \
                 const int kr = min(kz, dim - k0); /* coordinates really there (the rest are zeros) */  \
                 int c = 0;                                                                             \
+                if (FAC && st == 0) { /* the first 8 coordinates; the accumulators start at s|b_j|^2 */ \
+                    float nbv[8];                                                                      \
+                    ksum__lds4_float(nbv, swb + tx * 4); ksum__lds4_float(nbv + 4, swb + tx * 4 + 64);  \
+                    KSUM__F32_KSTEP_INIT(0, nbv);                                                      \
+                    if (kr >= KSUM_BK)                                                                 \
+                        _Pragma("unroll") for (int kk = 1; kk < KSUM_BK; kk++) KSUM__F32_KSTEP(kk);    \
+                    else                                                                               \
+                        _Pragma("unroll") for (int kk = 1; kk < KSUM_BK; kk++) if (kk < kr) KSUM__F32_KSTEP(kk); \
+                    c = KSUM_BK;                                                                       \
+                }                                                                                      \
                 for (; c + KSUM_BK <= kr; c += KSUM_BK)                                                \
                     _Pragma("unroll") for (int kk = 0; kk < KSUM_BK; kk++) KSUM__F32_KSTEP(c + kk);    \
                 if (c < kr) /* a last partial chunk of 8 (dim % 8 != 0): only its real coordinates */ \
@@ -407,18 +466,29 @@ static inline int ksum__splits(const ksum_args *a, long long rowtiles, int ntile
                     ksum__lds4_float(tmp + 4, swb + (1 + r2) * BN + tx * 4 + 64);                      \
                     _Pragma("unroll") for (int j = 0; j < 8; j++) wv[j][r2] = tmp[j];                  \
                 }                                                                                      \
-                _Pragma("unroll") for (int i = 0; i < 8; i++)                                          \
-                    _Pragma("unroll") for (int j = 0; j < 8; j++) {                                    \
-                        const float t = (RES) ? fmaxf(acc[i][j], 0.0f) : fmaxf(acc[i][j] * m2scale, 0.0f); \
-                        const float kv = KERNEL##_EVAL(float, t);                                      \
-                        _Pragma("unroll") for (int r2 = 0; r2 < (R); r2++) vacc[i][r2] = fmaf(kv, wv[j][r2], vacc[i][r2]); \
-                    }                                                                                  \
+                if (FAC && fac) { /* acc = t - s|a_i|^2: 2^-acc, the row factor at the end */         \
+                    KSUM__F32_EPI(KERNEL, R, acc[i][j])                                                \
+                } else if (FAC) { /* acc = t - s|a_i|^2 */                                             \
+                    float na[8];                                                                       \
+                    ksum__lds4_float(na, sna + ty * 4); ksum__lds4_float(na + 4, sna + ty * 4 + 64);    \
+                    KSUM__F32_EPI(KERNEL, R, fmaxf(acc[i][j] + na[i], 0.0f))                           \
+                } else {                                                                               \
+                    KSUM__F32_EPI(KERNEL, R, (RES) ? fmaxf(acc[i][j], 0.0f) : fmaxf(acc[i][j] * m2scale, 0.0f)) \
+                }                                                                                      \
             }                                                                                          \
             ksum__cp_wait();                                                                           \
             __syncthreads();                                                                           \
             if (newtile) tpar ^= 1;                                                                    \
             st = nst2;                                                                                 \
             tile = ntile;                                                                              \
+        }                                                                                              \
+        if (FAC && fac) { /* the rows' factors 2^-s|a_i|^2 */                                         \
+            float na[8];                                                                               \
+            ksum__lds4_float(na, sna + ty * 4); ksum__lds4_float(na + 4, sna + ty * 4 + 64);            \
+            _Pragma("unroll") for (int i = 0; i < 8; i++) {                                            \
+                const float f = ksum_exp2neg_float(na[i]);                                             \
+                _Pragma("unroll") for (int r2 = 0; r2 < (R); r2++) vacc[i][r2] *= f;                   \
+            }                                                                                          \
         }                                                                                              \
         KSUM_EPI_ROWSUM16(float, 8, R, vacc);                                                          \
         KSUM_EPI_STORE(float, 8, R, vacc, v, row0, m, nrhs, tx, ty, atomic, accumulate);               \
