@@ -14,7 +14,17 @@
  *   res, res4, res1   the resident kernel (PERKS_KERNEL_RESIDENT: every tile in shared memory, one
  *           pass per step), 256 threads, blocks per SM by the plan (2; fp32 over 9 points: 3) / 4
  *           (where the build allows it) / 1; only where the tiles fit (F)
- * F is the tallest height (width 3072) that the resident kernel holds with the plan's blocks per SM.
+ *   hyb, hyb4, hyb0, hyb16   the hybrid kernel (PERKS_KERNEL_HYBRID: the first rows of each tile
+ *           resident in shared memory, the rest streamed from device memory every step, loads two
+ *           chunks ahead), 256 threads: blocks per SM by the plan (2; fp64 r >= 4: 1) / forced 4
+ *           (where the build allows: fp32 up to 9 points) / nothing cached (mode none, every row
+ *           streamed) / at most 16 rows a tile cached (the shared memory left to L1); hyb0, hyb16 on P
+ *   auto    name_launch with PERKS_KERNEL_AUTO and mode smem: resident where it fits, else the
+ *           hybrid kernel or, where PERKS_HYB_WINS says it loses, the one-pass steps (then it is
+ *           not counted as persistent)
+ * F is the tallest height (width 3072) that the resident kernel holds with the plan's blocks per SM;
+ * M (only step, ssam, hyb, hyb4, auto) is 3072 x 1.25 F: just too large for the resident kernel,
+ * where the hybrid kernel caches about half of it.
  * and prints GCells/s (cells x steps / time), % cached, and the speedup over the best one-pass
  * kernel, beside the one-pass floor: 2 x sizeof(T) bytes per cell and step over 4.27 TB/s.
  * Also the cost of one grid barrier (PERKS_GRID_SYNC) at 1 and at the most blocks per SM.
@@ -142,6 +152,7 @@ __global__ void sync_kernel(int n)
 }
 
 static int reps = 7;
+#define DOMN(d) ((d) == 1 ? "P" : (d) == 2 ? "M" : "F")
 static FILE *json;
 static int json_rows;
 
@@ -157,13 +168,17 @@ typedef struct run_ctx {
 
 /* per impl: cache mode, kernel, blocks per SM (the streaming builds: as the args say) */
 static const int impl_cache[] = {0, 0, PERKS_CACHE_NONE, PERKS_CACHE_SMEM, PERKS_CACHE_REG, PERKS_CACHE_MIX,
-                                 PERKS_CACHE_NONE, PERKS_CACHE_SMEM, PERKS_CACHE_SMEM, PERKS_CACHE_SMEM, PERKS_CACHE_SMEM};
-static const int impl_bps[] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 1};
-#define NIMPL 11
+                                 PERKS_CACHE_NONE, PERKS_CACHE_SMEM, PERKS_CACHE_SMEM, PERKS_CACHE_SMEM, PERKS_CACHE_SMEM,
+                                 PERKS_CACHE_SMEM, PERKS_CACHE_SMEM, PERKS_CACHE_NONE, PERKS_CACHE_SMEM, PERKS_CACHE_SMEM};
+static const int impl_bps[] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 1, 0, 4, 0, 0, 0};
+#define NIMPL 16
+#define IMPL_AUTO 14
 static void impl_args(perks_stencil2d_args *a, int impl)
 {
     a->cache = impl_cache[impl];
-    a->kernel = impl >= 8 ? PERKS_KERNEL_RESIDENT : PERKS_KERNEL_STREAM;
+    a->smem_rows_max = impl == 15 ? 16 : 0;
+    a->kernel = impl == IMPL_AUTO ? PERKS_KERNEL_AUTO : impl >= 11 ? PERKS_KERNEL_HYBRID
+                : impl >= 8 ? PERKS_KERNEL_RESIDENT : PERKS_KERNEL_STREAM;
     a->blocks_per_sm = impl_bps[impl];
 }
 
@@ -231,7 +246,8 @@ static int full_height(const entry *e, int W)
     return lo;
 }
 
-static const char *impl_name[] = {"step", "ssam", "none", "smem", "reg", "mix", "none2", "smem2", "res", "res4", "res1"};
+static const char *impl_name[] = {"step", "ssam", "none", "smem", "reg", "mix", "none2", "smem2", "res", "res4", "res1",
+                                  "hyb", "hyb4", "hyb0", "auto", "hyb16"};
 
 /* ---- 3D ---------------------------------------------------------------------------------------- */
 typedef struct run3_ctx {
@@ -366,18 +382,18 @@ static void bench3d(int light, const char *only)
                 if (impl < 2 && gc > best1) best1 = gc;
                 if (impl >= 2 && gc > bestp) bestp = gc;
                 printf("%-10s %-4s %-2s %4dx%3dx%-4d %5d %-5s %9.3f %9.1f %6.1f%% %7.2f %8.1f\n", e->name, e->dbl ? "fp64" : "fp32",
-                       dom ? "P" : "F", W, H, D, steps, impl3_name[impl], ms, gc, 100 * frac, best1 > 0 ? gc / best1 : 0, floor_gc);
+                       DOMN(dom), W, H, D, steps, impl3_name[impl], ms, gc, 100 * frac, best1 > 0 ? gc / best1 : 0, floor_gc);
                 fflush(stdout);
                 if (json)
                     fprintf(json,
                             "%s  {\"kind\": \"stencil3d\", \"stencil\": \"%s\", \"type\": \"%s\", \"domain\": \"%s\", "
                             "\"width\": %d, \"height\": %d, \"depth\": %d, \"steps\": %d, \"impl\": \"%s\", \"ms\": %.5f, "
                             "\"gcells_s\": %.3f, \"cached\": %.4f, \"blocks_per_sm\": %d, \"floor_onepass_gcells_s\": %.2f}",
-                            json_rows++ ? ",\n" : "", e->name, e->dbl ? "fp64" : "fp32", dom ? "P" : "F", W, H, D, steps,
+                            json_rows++ ? ",\n" : "", e->name, e->dbl ? "fp64" : "fp32", DOMN(dom), W, H, D, steps,
                             impl3_name[impl], ms, gc, frac, bps, floor_gc);
             }
             printf("%-10s %-4s %-2s best persistent / best one-pass: %.2fx\n", e->name, e->dbl ? "fp64" : "fp32",
-                   dom ? "P" : "F", bestp / best1);
+                   DOMN(dom), bestp / best1);
             if (!strchr(e->name, '/')) {
                 gl[e->dbl][dom] += log(bestp / best1);
                 gn[e->dbl][dom]++;
@@ -496,9 +512,10 @@ int main(int argc, char **argv)
         double w[32];
         float wf[32];
         for (int i = 0; i < e->ncoef; i++) { w[i] = 1.0 / e->ncoef; wf[i] = (float)w[i]; }
-        for (int dom = 0; dom < 2; dom++) {
-            int W = dom ? PS : 3072, H = dom ? PS : full_height(e, 3072);
-            int steps = dom ? (light ? 5 : 10) : (light ? 20 : 100);
+        for (int dom = 0; dom < 3; dom++) {
+            int W = dom == 1 ? PS : 3072, H = dom == 1 ? PS : full_height(e, 3072);
+            if (dom == 2) H = H + H / 4;
+            int steps = dom == 1 ? (light ? 5 : 10) : (light ? 20 : 100);
             double cells = (double)W * H * steps, es = e->dbl ? 8 : 4;
             double floor_gc = BW / (2 * es) / 1e9;
             run_ctx c;
@@ -528,24 +545,30 @@ int main(int argc, char **argv)
             c.s.nx = W; c.s.ny = H; c.s.nz = 1; c.s.coef = c.a.weights; c.s.ncoef = e->ncoef;
             c.s.boundary = SSAM_STENCIL_DIRICHLET;
 #endif
-            double best1 = 0, bestp = 0;
+            double best1 = 0, bestp = 0, autogc = 0;
+            int autok = -1;
             for (int impl = 0; impl < NIMPL; impl++) {
                 if (impl == 1 && !e->ssam) continue;
                 if ((impl == 6 || impl == 7) && !e->launch2) continue;
+                if ((impl == 13 || impl == 15) && dom != 1) continue;
+                if (dom == 2 && impl != 0 && impl != 1 && impl != 11 && impl != 12 && impl != IMPL_AUTO) continue;
                 c.impl = impl;
                 double frac = 0;
+                int kind = -1;
                 if (impl >= 2) {
                     perks_plan p;
                     impl_args(&c.a, impl);
                     if ((impl == 6 || impl == 7 ? e->plan2 : e->plan)(&c.a, &p)) continue;
                     frac = p.cached_fraction;
+                    kind = p.resident;
                 }
                 double ms = time_ms(&c);
                 double gc = cells / ms / 1e6;
                 if (impl < 2 && gc > best1) best1 = gc;
-                if (impl >= 2 && gc > bestp) bestp = gc;
+                if (impl >= 2 && kind != PERKS_PLAN_STEPS && gc > bestp) bestp = gc;
+                if (impl == IMPL_AUTO) autogc = gc, autok = kind;
                 printf("%-10s %-4s %-2s %5dx%-5d %5d %-5s %9.3f %9.1f %6.1f%% %7.2f %8.1f\n", e->name,
-                       e->dbl ? "fp64" : "fp32", dom ? "P" : "F", W, H, steps, impl_name[impl], ms, gc, 100 * frac,
+                       e->dbl ? "fp64" : "fp32", DOMN(dom), W, H, steps, impl_name[impl], ms, gc, 100 * frac,
                        best1 > 0 ? gc / best1 : 0, floor_gc);
                 fflush(stdout);
                 if (json)
@@ -553,12 +576,19 @@ int main(int argc, char **argv)
                             "%s  {\"kind\": \"stencil\", \"stencil\": \"%s\", \"type\": \"%s\", \"domain\": \"%s\", "
                             "\"width\": %d, \"height\": %d, \"steps\": %d, \"impl\": \"%s\", \"ms\": %.5f, "
                             "\"gcells_s\": %.3f, \"cached\": %.4f, \"floor_onepass_gcells_s\": %.2f, \"depth\": %d}",
-                            json_rows++ ? ",\n" : "", e->name, e->dbl ? "fp64" : "fp32", dom ? "P" : "F", W, H, steps,
+                            json_rows++ ? ",\n" : "", e->name, e->dbl ? "fp64" : "fp32", DOMN(dom), W, H, steps,
                             impl_name[impl], ms, gc, frac, floor_gc, e->depth);
             }
-            printf("%-10s %-4s %-2s best persistent / best one-pass: %.2fx\n", e->name, e->dbl ? "fp64" : "fp32",
-                   dom ? "P" : "F", bestp / best1);
-            if (!e->dbl) {
+            printf("%-10s %-4s %-2s best persistent / best one-pass: %.2fx; auto (%s) / best one-pass: %.2fx\n", e->name,
+                   e->dbl ? "fp64" : "fp32", DOMN(dom), bestp / best1,
+                   autok == PERKS_PLAN_RESIDENT ? "resident" : autok == PERKS_PLAN_HYBRID ? "hybrid" : autok == PERKS_PLAN_STEPS ? "steps" : "stream",
+                   autogc / best1);
+            if (json)
+                fprintf(json,
+                        "%s  {\"kind\": \"stencil_auto\", \"stencil\": \"%s\", \"type\": \"%s\", \"domain\": \"%s\", "
+                        "\"auto_kernel\": %d, \"best_persistent_over_onepass\": %.4f, \"auto_over_onepass\": %.4f}",
+                        json_rows++ ? ",\n" : "", e->name, e->dbl ? "fp64" : "fp32", DOMN(dom), autok, bestp / best1, autogc / best1);
+            if (!e->dbl && dom < 2) {
                 if (dom) gm_p_log += log(bestp / best1);
                 else gm_f_log += log(bestp / best1), gm_n++;
             }

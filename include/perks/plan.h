@@ -84,9 +84,16 @@ typedef struct perks_plan {
     int reg_rows, smem_rows;     /* rows (2D) / planes (3D) of each tile in registers / shared */
     long long cells_reg, cells_smem, cells_dev; /* where the domain's cells sit between steps */
     double cached_fraction;      /* (cells_reg + cells_smem) / cells */
-    int resident;                /* perks/stencil.cuh: 1 when its resident kernel runs this plan
-                                    (every tile in shared memory); perks_plan_make sets 0 */
+    int resident;                /* perks/stencil.cuh: which kernel runs this plan, PERKS_PLAN_*;
+                                    perks_plan_make sets 0 (PERKS_PLAN_STREAM) */
 } perks_plan;
+
+/* perks_plan.resident */
+#define PERKS_PLAN_STREAM 0   /* the streaming persistent kernel */
+#define PERKS_PLAN_RESIDENT 1 /* the resident kernel: every tile in shared memory */
+#define PERKS_PLAN_HYBRID 2   /* the hybrid kernel: smem_rows of each tile resident, the rest streamed */
+#define PERKS_PLAN_STEPS 3    /* no persistent kernel: the one-pass step, one launch a step (AUTO,
+                                 where the hybrid kernel is predicted to lose) */
 
 /* The H200 as measured here (132 SMs, 228 KB shared memory per SM, 227 KB per block opt-in,
  * 64 K registers, 4.27 TB/s copy, ~700 ns loaded latency): for host tests and for planning off-line. */

@@ -3,7 +3,8 @@
  *
  * WHAT (PERKS paper §3-§4.2, Listing 1)
  *   PERKS_STENCIL2D_DEFINE(name, T, SHAPE, BX, RC, DEPTH) defines
- *       __global__ void name_kernel(...)                        the persistent kernel
+ *       __global__ void name_kernel(...)                        the streaming persistent kernel
+ *       __global__ void name_res_kernel(...), name_hyb_kernel(...)  the resident / hybrid ones
  *       __global__ void name_step_kernel(...)                   one non-persistent step (baseline)
  *       int name_launch(const perks_stencil2d_args *, cudaStream_t)   all steps, one launch
  *       int name_steps(const perks_stencil2d_args *, cudaStream_t)    all steps, one launch each
@@ -19,11 +20,15 @@
  *   (one fma per point, so the persistent and the non-persistent kernels agree bit for bit) and
  *   keeps the value of every cell closer than r to the edge (Dirichlet, as the ssam stencils).
  *
- *   Two persistent kernels, chosen by name_plan (perks_stencil2d_args.kernel can force one):
+ *   Three persistent kernels, chosen by name_plan (perks_stencil2d_args.kernel can force one):
  *   RESIDENT (cache modes SMEM and MIX, whenever every tile fits in shared memory): the tile stays
  *   in shared memory for the whole run and each step is one pass over it (see "the resident
- *   kernel" below) -- 1.2-2.1x the one-pass kernels on the H200; STREAM (any domain): the chunked
- *   kernel described next, which caches part of the domain.
+ *   kernel" below) -- 1.2-2.2x the one-pass kernels on the H200; HYBRID (SMEM and MIX when the
+ *   tiles do not fit): the first rows of each tile resident as in the resident kernel, the other
+ *   rows streamed from device memory every step in the same pass -- 1.1-1.6x where it caches
+ *   about half the domain; STREAM (any domain): the chunked kernel described next.  AUTO does not
+ *   run the hybrid kernel where PERKS_HYB_WINS predicts it loses to the one-pass step (8192^2:
+ *   2-9% on chip): name_launch then runs name_steps (one launch a step, same results).
  *
  *   Layout.  Each block owns one tile: BX columns (one per thread) by tile_len rows; perks/plan.h
  *   chooses the tiling (one tile per co-resident block).  A thread walks down its column in chunks
@@ -52,7 +57,10 @@
  *   not overlap; both are written.  The weights (one per coefficient index) are read from HOST
  *   memory at launch.  work: device scratch of name_work_bytes (NULL: the launcher allocates and
  *   frees it, which synchronises).  kernel: PERKS_KERNEL_AUTO (0), _STREAM, _RESIDENT (the latter
- *   returns PERKS_ERESOURCE when the tiles do not fit, PERKS_ESIZE with modes NONE / REG).  The
+ *   returns PERKS_ERESOURCE when the tiles do not fit, PERKS_ESIZE with modes NONE / REG), _HYBRID
+ *   (PERKS_ESIZE with mode REG; mode NONE caches nothing); perks_plan.resident (PERKS_PLAN_*) says
+ *   which one name_launch runs.  The hybrid kernel takes 2 (RC + 2r)(BX + 2r) cells of shared
+ *   memory for its streaming windows, then caches a multiple of RR rows a tile.  The
  *   resident kernel takes RR = max(RC, r) rows a chunk and (RR rounded tile rows + 2r) x (BX + 2r)
  *   cells of shared memory per block.  The grid must be co-resident: a domain wider than
  *   BX x (SMs x blocks per SM) returns PERKS_ECORESIDENT; never a hang.
@@ -100,6 +108,20 @@ typedef struct perks_stencil2d_args {
 #define PERKS_KERNEL_STREAM 1   /* the chunked streaming kernel (any domain; caches part of it) */
 #define PERKS_KERNEL_RESIDENT 2 /* the resident kernel only: PERKS_ERESOURCE if the tiles do not fit,
                                    PERKS_ESIZE with cache modes NONE and REG */
+#define PERKS_KERNEL_HYBRID 3   /* the hybrid kernel: the first rows of each tile resident in shared
+                                   memory (as many as fit; none with mode NONE), the rest streamed
+                                   every step; PERKS_ESIZE with mode REG */
+/* AUTO on a domain the resident kernel cannot hold (modes SMEM, MIX): the hybrid kernel when this
+ * says it beats the one-pass step (name_steps), else name_launch runs name_steps itself
+ * (perks_plan.resident == PERKS_PLAN_STEPS), so AUTO does not run a kernel measured slower than
+ * one launch a step.  Arguments: T, points, radius, the hybrid plan's cached fraction.  Fitted to
+ * the H200 (docs/perks.md, 2026-11-21): the hybrid kernel beats the step from about 0.35 + 0.04 r
+ * cached (star r1 68%: 1.39x, r4 53%: 1.18x, r5 53%: 0.99x, r6 46%: 0.99x) and loses at 8192^2
+ * (2-9% cached: 0.67-0.90x); fp64 of radius >= 4 (its build runs 256 threads an SM) never wins
+ * clearly.  Define it before including this header to override. */
+#ifndef PERKS_HYB_WINS
+#define PERKS_HYB_WINS(T, NPTS, R, FRAC) ((FRAC) >= 0.35 + 0.04 * (R) && !((int)sizeof(T) > 4 && (R) >= 4))
+#endif
 
 /* ---- shapes: X(I, DX, DY), the same lists as ssam/stencil_shapes.cuh -------------------------- */
 #define PERKS_SHAPE_STAR2D_R1(X) X(0, 0, 0) X(1, -1, 0) X(2, 1, 0) X(3, 0, -1) X(4, 0, 1)
@@ -259,30 +281,66 @@ typedef struct perks_stencil2d_args {
 #define PERKS__RES_MINB(T, SHAPE, BX) (PERKS__RES_THREADS(T, SHAPE) / (BX) > 0 ? PERKS__RES_THREADS(T, SHAPE) / (BX) : 1)
 #define PERKS__RES_BPS(T, SHAPE, BX) ((((int)sizeof(T) == 4 && PERKS_SHAPE2D_NPTS(SHAPE) > 9) ? 768 : 512) / (BX) > 0 ? (((int)sizeof(T) == 4 && PERKS_SHAPE2D_NPTS(SHAPE) > 9) ? 768 : 512) / (BX) : 1)
 #define PERKS__RES_DEFINE(name, T, SHAPE, BX, RC)                                                     \
-    enum { name##_RR = (RC) > name##_R ? (RC) : name##_R };                                           \
+    enum { name##_RR = (RC) > name##_R ? (RC) : name##_R,                                             \
+           name##_HWIN = 2 * ((RC) + 2 * name##_R) * name##_WW };                                     \
     /* shared bytes of the resident kernel for tiles of th rows */                                   \
     static inline __attribute__((unused)) size_t name##_res_smem(int th)                              \
     {                                                                                                 \
         return (size_t)(((th + name##_RR - 1) / name##_RR) * name##_RR + 2 * name##_R) * name##_WW * sizeof(T); \
     }                                                                                                 \
-    __global__ void __launch_bounds__(BX, PERKS__RES_MINB(T, SHAPE, BX))                                     \
+    /* shared bytes of the hybrid kernel caching sc rows a tile (two streaming windows first) */     \
+    static inline __attribute__((unused)) size_t name##_hyb_smem(int sc)                              \
+    {                                                                                                 \
+        return (size_t)name##_HWIN * sizeof(T) + (sc > 0 ? name##_res_smem(sc) : 0);                  \
+    }                                                                                                 \
+    __global__ void __launch_bounds__(BX, PERKS__RES_MINB(T, SHAPE, BX))                              \
         name##_res_kernel(T *a, T *b, T *ea, T *eb, int perks__W, int perks__H, int steps, int tiles_x, \
-                          int perks__TH, name##_weights perks__w)                                     \
+                          int perks__TH, int perks__SC, name##_weights perks__w)                      \
+        PERKS__RES_BODY(name, T, SHAPE, BX, RC, 0)                                                    \
+    __global__ void __launch_bounds__(BX, PERKS__HYB_MINB(T, SHAPE, BX))                              \
+        name##_hyb_kernel(T *a, T *b, T *ea, T *eb, int perks__W, int perks__H, int steps, int tiles_x, \
+                          int perks__TH, int perks__SC, name##_weights perks__w)                      \
+        PERKS__RES_BODY(name, T, SHAPE, BX, RC, 1)
+
+/* the resident kernel (HYB 0: every row of the tile cached, perks__SC unused) and the hybrid
+ * kernel (HYB 1: rows [0, sc) of the tile cached in shared memory as in the resident kernel, rows
+ * [sc, tile) streamed from device memory every step).  The streamed part is the non-persistent
+ * step done by the persistent block: each thread slides its column down in chunks of RC rows
+ * (vertical neighbours in registers), the block stages the chunk's (RC + 2r) x (BX + 2r) window in
+ * shared memory (two windows, alternating, so one barrier a chunk), and the loads of the next
+ * PERKS__HYB_PF chunks (rows and side halo) are in flight while a chunk is computed.  The streamed
+ * rows read only the step's input array and write only its output array, so they need nothing
+ * from the cached part of the same step: the cached part writes its first and last r rows to the
+ * output array every step (the streamed rows and the neighbours read them next step), every
+ * streamed row goes to the output array. */
+/* the hybrid kernel's build: as the resident kernel, but fp64 stencils of radius >= 4 at 256 threads
+ * per SM (their streamed part with the hoisted shared loads spills at 128 registers) */
+#define PERKS__HYB_MINB(T, SHAPE, BX)                                                                 \
+    (((int)sizeof(T) > 4 && PERKS_SHAPE2D_RADIUS(SHAPE) >= 4) ? (256 / (BX) > 0 ? 256 / (BX) : 1) : PERKS__RES_MINB(T, SHAPE, BX))
+/* the hybrid plan's default blocks per SM: 512 threads (fewer if the build allows fewer) -- on the
+ * H200 2 blocks of 256 beat 3-4 wherever the hybrid kernel wins (it then caches 53-68% instead of
+ * 37-50%: docs/perks.md, hyb vs hyb2 on M) */
+#define PERKS__HYB_BPS(BX) (512 / (BX) > 0 ? 512 / (BX) : 1)
+/* chunks of loads in flight in the streamed part: 2 (fp64 with r >= 3: 1, 128 registers) */
+#define PERKS__HYB_PF(T, R) ((int)sizeof(T) > 4 && (R) >= 3 ? 1 : 2)
+#define PERKS__RES_BODY(name, T, SHAPE, BX, RC, HYB)                                                  \
     {                                                                                                 \
         enum { perks__R = name##_R, perks__WW = name##_WW, perks__RR = name##_RR };                   \
         const int perks__tx = (int)threadIdx.x;                                                       \
         extern __shared__ __align__(16) unsigned char name##_rdyn[];                                  \
-        T *perks__S = (T *)name##_rdyn;                                                               \
+        T *perks__S = (T *)name##_rdyn + ((HYB) ? (int)name##_HWIN : 0);                              \
         const int tix = blockIdx.x % tiles_x, tiy = blockIdx.x / tiles_x;                             \
         const int perks__x0 = tix * (BX), perks__y0 = tiy * perks__TH;                                \
         const int perks__the = min(perks__TH, perks__H - perks__y0);                                  \
+        const int perks__sc = (HYB) ? min(perks__SC, perks__the) : perks__the;                        \
         const int perks__x = perks__x0 + perks__tx;                                                   \
         const int perks__xin = perks__x < perks__W;                                                   \
         const int perks__xint = perks__x >= perks__R && perks__x < perks__W - perks__R;               \
-        const int perks__has_l = tix > 0, perks__has_r = tix < tiles_x - 1;                           \
-        const int nch = (perks__the + perks__RR - 1) / perks__RR;                                     \
-        /* prologue: the tile from the input (rows past it, up to RR, only feed discarded outputs) */          \
-        _Pragma("unroll 1") for (int y = 0; y < perks__the; y++)                                                          \
+        const int perks__has_l = tix > 0, perks__has_r = tix < tiles_x - 1;                          \
+        const int nch = (perks__sc + perks__RR - 1) / perks__RR;                                      \
+        (void)perks__SC;                                                                              \
+        /* prologue: the tile from the input (rows past it, up to RR, only feed discarded outputs) */ \
+        _Pragma("unroll 1") for (int y = 0; y < perks__sc; y++)                                       \
             perks__S[(y + perks__R) * perks__WW + perks__tx + perks__R] =                             \
                 perks__xin ? a[(size_t)(perks__y0 + y) * perks__W + perks__x] : (T)0;                 \
         PERKS_FOR_STEPS(t, steps)                                                                     \
@@ -292,17 +350,18 @@ typedef struct perks_stencil2d_args {
             const T *perks__ein = (t & 1) ? eb : ea;                                                  \
             T *perks__eout = (t & 1) ? ea : eb;                                                       \
             const int perks__last = t == steps - 1;                                                   \
+            if (!(HYB) || perks__sc > 0) {                                                            \
             /* (1) the frame: rows above / below (with the corners), then columns left / right */     \
-            _Pragma("unroll 1") for (int i = perks__tx; i < 2 * perks__R * perks__WW; i += (BX)) {                        \
+            _Pragma("unroll 1") for (int i = perks__tx; i < 2 * perks__R * perks__WW; i += (BX)) {    \
                 const int hr = i / perks__WW, cx = i - hr * perks__WW - perks__R;                     \
-                const int y = hr < perks__R ? hr - perks__R : perks__the + hr - perks__R;             \
+                const int y = hr < perks__R ? hr - perks__R : perks__sc + hr - perks__R;              \
                 const int gy = perks__y0 + y, gx = perks__x0 + cx;                                    \
                 perks__S[(y + perks__R) * perks__WW + cx + perks__R] =                                \
                     (gy >= 0 && gy < perks__H && gx >= 0 && gx < perks__W) ? perks__in[(size_t)gy * perks__W + gx] : (T)0; \
             }                                                                                         \
-            _Pragma("unroll 1") for (int i = perks__tx; i < 2 * perks__R * perks__the; i += (BX)) {                       \
-                const int side = i >= perks__R * perks__the, j = i - side * perks__R * perks__the;     \
-                const int k = j / perks__the, y = j - k * perks__the;                                 \
+            _Pragma("unroll 1") for (int i = perks__tx; i < 2 * perks__R * perks__sc; i += (BX)) {    \
+                const int side = i >= perks__R * perks__sc, j = i - side * perks__R * perks__sc;      \
+                const int k = j / perks__sc, y = j - k * perks__sc;                                   \
                 const int cx = side ? (BX) + k : k - perks__R, gx = perks__x0 + cx;                   \
                 T v = (T)0;                                                                           \
                 if (gx >= 0 && gx < perks__W)                                                         \
@@ -318,7 +377,7 @@ typedef struct perks_stencil2d_args {
                 _Pragma("unroll") for (int l = 0; l < perks__RR + 2 * perks__R; l++)                  \
                     perks__col[l] = perks__S[l * perks__WW + perks__tx + perks__R];                   \
                 _Pragma("unroll") for (int i = 0; i < perks__RR; i++) perks__p[i] = (T)0;             \
-                _Pragma("unroll 1") for (int c = 0; c < nch; c++) {                                                       \
+                _Pragma("unroll 1") for (int c = 0; c < nch; c++) {                                   \
                     const int perks__yc = c * perks__RR;                                              \
                     T perks__o[perks__RR];                                                            \
                     _Pragma("unroll") for (int perks__i = 0; perks__i < perks__RR; perks__i++) {      \
@@ -340,31 +399,105 @@ typedef struct perks_stencil2d_args {
                 /* the last chunk: every thread is past its compute (the loop's last barrier) */      \
                 if (nch > 0)                                                                          \
                     _Pragma("unroll") for (int i = 0; i < perks__RR; i++)                             \
-                        if ((nch - 1) * perks__RR + i < perks__the)                                   \
+                        if ((nch - 1) * perks__RR + i < perks__sc)                                    \
                             perks__S[((nch - 1) * perks__RR + i + perks__R) * perks__WW + perks__tx + perks__R] = perks__p[i]; \
             }                                                                                         \
             __syncthreads();                                                                          \
             /* (3) the halo out: rows to the domain array (all rows after the last step), columns    \
                transposed to the edge buffer */                                                       \
             if (perks__xin && perks__last)                                                            \
-                _Pragma("unroll 1") for (int y = 0; y < perks__the; y++)                                                  \
+                _Pragma("unroll 1") for (int y = 0; y < perks__sc; y++)                               \
                     perks__out[(size_t)(perks__y0 + y) * perks__W + perks__x] = perks__S[(y + perks__R) * perks__WW + perks__tx + perks__R]; \
             if (perks__xin && !perks__last)                                                           \
-                _Pragma("unroll 1") for (int j = 0; j < 2 * perks__R; j++) {                                              \
-                    const int y = j < perks__R ? j : perks__the - 2 * perks__R + j;                   \
-                    if (y >= 0 && y < perks__the)                                                     \
+                _Pragma("unroll 1") for (int j = 0; j < 2 * perks__R; j++) {                          \
+                    const int y = j < perks__R ? j : perks__sc - 2 * perks__R + j;                    \
+                    if (y >= 0 && y < perks__sc)                                                      \
                         perks__out[(size_t)(perks__y0 + y) * perks__W + perks__x] = perks__S[(y + perks__R) * perks__WW + perks__tx + perks__R]; \
                 }                                                                                     \
             if (!perks__last) {                                                                       \
-                _Pragma("unroll 1") for (int i = perks__tx; i < 2 * perks__R * perks__the; i += (BX)) {                   \
-                    const int side = i >= perks__R * perks__the, j = i - side * perks__R * perks__the; \
-                    const int k = j / perks__the, y = j - k * perks__the;                             \
+                _Pragma("unroll 1") for (int i = perks__tx; i < 2 * perks__R * perks__sc; i += (BX)) { \
+                    const int side = i >= perks__R * perks__sc, j = i - side * perks__R * perks__sc;  \
+                    const int k = j / perks__sc, y = j - k * perks__sc;                               \
                     if (side ? perks__has_r : perks__has_l)                                           \
                         perks__eout[PERKS_EDGE_INDEX((int)blockIdx.x, side, k, y, perks__R, perks__TH)] = \
                             perks__S[(y + perks__R) * perks__WW + (side ? (BX)-perks__R + k : k) + perks__R]; \
                 }                                                                                     \
-                PERKS_GRID_SYNC();                                                                    \
             }                                                                                         \
+            }                                                                                         \
+            if (HYB) PERKS__HYB_STREAM(name, T, SHAPE, BX, RC)                                        \
+            if (!perks__last) PERKS_GRID_SYNC();                                                      \
+        }                                                                                             \
+    }
+
+/* row y (tile-relative) of this thread's column from the step's input (0 outside the domain) */
+#define PERKS__HLD(T, y)                                                                                 \
+    ((perks__xin && perks__y0 + (y) >= 0 && perks__y0 + (y) < perks__H) ? perks__in[(size_t)(perks__y0 + (y)) * perks__W + perks__x] : (T)0)
+/* side halo of streamed chunk k (rows sc + k RC - r ... + RC + r - 1) into h[r]: warp 0 the left
+ * columns, warp 1 the right, one lane per row, from the input array */
+#define PERKS__HHALO(T, BX, RC, k, h)                                                                 \
+    {                                                                                                 \
+        const int perks__wid = perks__tx >> 5, perks__lane = perks__tx & 31;                          \
+        if (perks__wid < 2 && perks__lane < (RC) + 2 * perks__R) {                                    \
+            const int gy = perks__y0 + perks__sc + (k) * (RC)-perks__R + perks__lane;                 \
+            _Pragma("unroll") for (int kk = 0; kk < perks__R; kk++) {                                 \
+                const int gx = perks__wid ? perks__x0 + (BX) + kk : perks__x0 - perks__R + kk;        \
+                h[kk] = (gy >= 0 && gy < perks__H && gx >= 0 && gx < perks__W) ? perks__in[(size_t)gy * perks__W + gx] : (T)0; \
+            }                                                                                         \
+        }                                                                                             \
+    }
+#define PERKS__HTERM2D(I, DX, DY)                                                                    \
+    perks__s = fma(perks__w.w[I], (DX) == 0 ? perks__hc[perks__i + perks__R + (DY)]                   \
+                                            : perks__hw[(perks__i + perks__R + (DY)) * perks__WW + perks__tx + perks__R + (DX)], \
+                   perks__s);
+/* the streamed rows [sc, the) of the tile: one pass, PERKS__HYB_PF chunks of loads in flight */
+#define PERKS__HYB_STREAM(name, T, SHAPE, BX, RC)                                                     \
+    {                                                                                                 \
+        enum { perks__PF = PERKS__HYB_PF(T, perks__R), perks__HR = perks__R > 0 ? perks__R : 1 };                  \
+        const int nsc = (perks__the - perks__sc + (RC)-1) / (RC);                                     \
+        T perks__hc[(RC) + 2 * perks__R];                                                             \
+        T perks__q[perks__PF][RC];                                                                    \
+        T perks__qh[perks__PF][perks__HR];                                                            \
+        _Pragma("unroll") for (int l = 0; l < 2 * perks__R; l++) perks__hc[l] = PERKS__HLD(T, perks__sc - perks__R + l); \
+        _Pragma("unroll") for (int j = 0; j < perks__PF; j++) {                                       \
+            _Pragma("unroll") for (int l = 0; l < (RC); l++) perks__q[j][l] = (T)0;                   \
+            _Pragma("unroll") for (int kk = 0; kk < perks__HR; kk++) perks__qh[j][kk] = (T)0;         \
+            if (j < nsc) {                                                                            \
+                _Pragma("unroll") for (int l = 0; l < (RC); l++)                                      \
+                    perks__q[j][l] = PERKS__HLD(T, perks__sc + j * (RC) + perks__R + l);                 \
+                PERKS__HHALO(T, BX, RC, j, perks__qh[j])                                              \
+            }                                                                                         \
+        }                                                                                             \
+        _Pragma("unroll 1") for (int k = 0; k < nsc; k++) {                                           \
+            T *perks__hw = (T *)name##_rdyn + (k & 1) * ((RC) + 2 * perks__R) * perks__WW;            \
+            _Pragma("unroll") for (int l = 0; l < (RC); l++) perks__hc[2 * perks__R + l] = perks__q[0][l]; \
+            /* the window: own column, and the side halo (warps 0 and 1, one lane per row) */        \
+            _Pragma("unroll") for (int l = 0; l < (RC) + 2 * perks__R; l++)                           \
+                perks__hw[l * perks__WW + perks__tx + perks__R] = perks__hc[l];                       \
+            {                                                                                         \
+                const int perks__wid = perks__tx >> 5, perks__lane = perks__tx & 31;                  \
+                if (perks__wid < 2 && perks__lane < (RC) + 2 * perks__R)                              \
+                    _Pragma("unroll") for (int kk = 0; kk < perks__R; kk++)                           \
+                        perks__hw[perks__lane * perks__WW + (perks__wid ? (BX) + perks__R + kk : kk)] = perks__qh[0][kk]; \
+            }                                                                                         \
+            /* the queue moves up; chunk k + PF's loads are issued before this chunk's compute */    \
+            _Pragma("unroll") for (int j = 0; j + 1 < perks__PF; j++) {                               \
+                _Pragma("unroll") for (int l = 0; l < (RC); l++) perks__q[j][l] = perks__q[j + 1][l]; \
+                _Pragma("unroll") for (int kk = 0; kk < perks__HR; kk++) perks__qh[j][kk] = perks__qh[j + 1][kk]; \
+            }                                                                                         \
+            if (k + perks__PF < nsc) {                                                                \
+                _Pragma("unroll") for (int l = 0; l < (RC); l++)                                      \
+                    perks__q[perks__PF - 1][l] = PERKS__HLD(T, perks__sc + (k + perks__PF) * (RC) + perks__R + l); \
+                PERKS__HHALO(T, BX, RC, k + perks__PF, perks__qh[perks__PF - 1])                      \
+            }                                                                                         \
+            __syncthreads();                                                                          \
+            _Pragma("unroll") for (int perks__i = 0; perks__i < (RC); perks__i++) {                   \
+                const int y = perks__sc + k * (RC) + perks__i, gy = perks__y0 + y;                    \
+                T perks__s = (T)0;                                                                    \
+                SHAPE(PERKS__HTERM2D)                                                                 \
+                perks__s = (perks__xint && gy >= perks__R && gy < perks__H - perks__R) ? perks__s : perks__hc[perks__i + perks__R]; \
+                if (perks__xin && y < perks__the) perks__out[(size_t)gy * perks__W + perks__x] = perks__s; \
+            }                                                                                         \
+            _Pragma("unroll") for (int l = 0; l < 2 * perks__R; l++) perks__hc[l] = perks__hc[(RC) + l]; \
         }                                                                                             \
     }
 
@@ -572,7 +705,42 @@ typedef struct perks_stencil2d_args {
         p->cached_fraction = 1.0;                                                                     \
         return PERKS_SUCCESS;                                                                         \
     }                                                                                                 \
-    /* the plan name_launch will use (tiles, cache rows, % cached; resident or streaming kernel) */  \
+    /* the hybrid kernel's plan: rows [0, smem_rows) of each tile in shared memory (a multiple of   \
+       RR, or the whole tile), the rest streamed; cache mode NONE: nothing cached (smem_rows 0) */   \
+    static inline __attribute__((unused)) int name##_hyb_plan(const perks_stencil2d_args *a, perks_plan *p)                   \
+    {                                                                                                 \
+        perks_device_info d;                                                                          \
+        perks_kernel_info k;                                                                          \
+        struct cudaFuncAttributes fa;                                                                 \
+        int rc, bps, maxb;                                                                            \
+        long rows;                                                                                    \
+        if ((rc = perks_device_query(&d))) return rc;                                                 \
+        if (cudaFuncGetAttributes(&fa, (const void *)name##_hyb_kernel) != cudaSuccess) return PERKS_ECUDA; \
+        memset(&k, 0, sizeof k);                                                                      \
+        k.block = (BX);                                                                               \
+        k.regs_per_thread = fa.numRegs;                                                               \
+        k.static_smem = (long)fa.sharedSizeBytes;                                                     \
+        k.dyn_smem_base = (long)((name##_HWIN + 2 * name##_R * name##_WW) * sizeof(T));               \
+        k.bytes_in_flight_per_thread = PERKS__HYB_PF(T, name##_R) * (RC) * (int)sizeof(T);                         \
+        k.cell_bytes = (int)sizeof(T);                                                                \
+        k.smem_quantum_cells = name##_WW;                                                             \
+        maxb = perks_plan_max_blocks(&d, &k);                                                         \
+        bps = a->blocks_per_sm ? a->blocks_per_sm : (PERKS__HYB_BPS(BX) < maxb ? PERKS__HYB_BPS(BX) : maxb); \
+        if (bps < 1) bps = 1;                                                                         \
+        rc = perks_plan_make(p, &d, &k, (long long)a->width * a->height, bps);                        \
+        if (rc) return rc;                                                                            \
+        rows = a->cache == PERKS_CACHE_NONE ? 0 : p->smem_cache_cells / name##_WW;                    \
+        if (a->smem_rows_max > 0 && rows > a->smem_rows_max) rows = a->smem_rows_max;                 \
+        rows = rows / name##_RR * name##_RR;                                                          \
+        p->reg_rows = 0;                                                                              \
+        p->smem_cache_cells = rows * (BX);                                                            \
+        if ((rc = perks_plan_tiles2d(p, a->width, a->height, (BX), name##_R))) return rc;             \
+        p->resident = PERKS_PLAN_HYBRID;                                                              \
+        p->smem_cache_cells = (long)p->smem_rows * name##_WW;                                         \
+        p->smem_bytes = (long)name##_hyb_smem(p->smem_rows);                                          \
+        return PERKS_SUCCESS;                                                                         \
+    }                                                                                                 \
+    /* the plan name_launch will use (tiles, cache rows, % cached; resident, hybrid or streaming kernel, or the one-pass steps) */  \
     static inline __attribute__((unused)) int name##_plan(const perks_stencil2d_args *a, perks_plan *p)                       \
     {                                                                                                 \
         perks_device_info d;                                                                          \
@@ -581,8 +749,10 @@ typedef struct perks_stencil2d_args {
         int rc, reg = a && (a->cache == PERKS_CACHE_REG || a->cache == PERKS_CACHE_MIX);              \
         if (!a || !p) return PERKS_ENULL;                                                             \
         if (a->width <= 0 || a->height <= 0 || a->steps < 0 || a->blocks_per_sm < 0 || a->cache < 0 || a->cache > 3 || a->smem_rows_max < 0 || \
-            a->kernel < 0 || a->kernel > 2)                                                           \
+            a->kernel < 0 || a->kernel > 3)                                                           \
             return PERKS_ESIZE;                                                                       \
+        if (a->kernel == PERKS_KERNEL_HYBRID)                                                         \
+            return a->cache == PERKS_CACHE_REG ? PERKS_ESIZE : name##_hyb_plan(a, p);                 \
         if (a->kernel != PERKS_KERNEL_STREAM && (a->cache == PERKS_CACHE_SMEM || a->cache == PERKS_CACHE_MIX)) { \
             perks_plan q;                                                                             \
             rc = name##_res_plan(a, &q);                                                              \
@@ -591,6 +761,15 @@ typedef struct perks_stencil2d_args {
                 return PERKS_SUCCESS;                                                                 \
             }                                                                                         \
             if (a->kernel == PERKS_KERNEL_RESIDENT) return rc;                                        \
+            /* AUTO, partly cached: the hybrid kernel, or the one-pass steps where it would lose */  \
+            rc = name##_hyb_plan(a, &q);                                                              \
+            if (!rc) {                                                                                \
+                if (!PERKS_HYB_WINS(T, PERKS_SHAPE2D_NPTS(SHAPE), name##_R, q.cached_fraction) &&          \
+                    (a->height + (RC)-1) / (RC) <= 65535)                                             \
+                    q.resident = PERKS_PLAN_STEPS;                                                    \
+                *p = q;                                                                               \
+                return PERKS_SUCCESS;                                                                 \
+            }                                                                                         \
         } else if (a->kernel == PERKS_KERNEL_RESIDENT)                                                \
             return PERKS_ESIZE;                                                                       \
         if ((rc = perks_device_query(&d))) return rc;                                                 \
@@ -618,6 +797,7 @@ typedef struct perks_stencil2d_args {
     {                                                                                                 \
         return 2 * perks_edge_elems(p->tiles, name##_R, p->tile_len) * sizeof(T);                     \
     }                                                                                                 \
+    static inline __attribute__((unused)) int name##_steps(const perks_stencil2d_args *a, cudaStream_t stream);              \
     static inline __attribute__((unused)) int name##_launch(const perks_stencil2d_args *a, cudaStream_t stream)              \
     {                                                                                                 \
         perks_plan p;                                                                                 \
@@ -630,6 +810,7 @@ typedef struct perks_stencil2d_args {
         if (!a->a || !a->b || !a->weights) return PERKS_ENULL;                                        \
         if ((rc = name##_plan(a, &p))) return rc;                                                     \
         if (a->steps == 0) return PERKS_SUCCESS;                                                      \
+        if (p.resident == PERKS_PLAN_STEPS) return name##_steps(a, stream);                           \
         need = name##_work_bytes(&p);                                                                 \
         if (a->work && a->work_bytes < need) return PERKS_ESIZE;                                      \
         work = a->work;                                                                               \
@@ -644,9 +825,10 @@ typedef struct perks_stencil2d_args {
         {                                                                                             \
             int W = a->width, H = a->height, steps = a->steps, tx = p.tiles_x, th = p.tile_len;       \
             void *args[] = {&pa, &pb, &ea, &eb, &W, &H, &steps, &reg_on, &sr, &tx, &th, &w};            \
-            void *rargs[] = {&pa, &pb, &ea, &eb, &W, &H, &steps, &tx, &th, &w};                        \
-            if (p.resident)                                                                           \
-                rc = perks_launch((const void *)name##_res_kernel, dim3(p.tiles), dim3(BX), rargs, (size_t)p.smem_bytes, stream); \
+            void *rargs[] = {&pa, &pb, &ea, &eb, &W, &H, &steps, &tx, &th, &sr, &w};                   \
+            if (p.resident == PERKS_PLAN_RESIDENT || p.resident == PERKS_PLAN_HYBRID)                 \
+                rc = perks_launch(p.resident == PERKS_PLAN_HYBRID ? (const void *)name##_hyb_kernel : (const void *)name##_res_kernel, \
+                                  dim3(p.tiles), dim3(BX), rargs, (size_t)p.smem_bytes, stream);      \
             else                                                                                      \
                 rc = perks_launch((const void *)name##_kernel, dim3(p.tiles), dim3(BX), args, (size_t)p.smem_bytes, stream); \
         }                                                                                             \

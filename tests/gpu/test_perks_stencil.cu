@@ -1,5 +1,5 @@
 /* tests/gpu/test_perks_stencil.cu -- perks/stencil.cuh: after N steps (1, 2, 7, 100) the persistent
- * kernels (resident and streaming) equal the non-persistent step of the same generator bit for bit, and both match a CPU
+ * kernels (resident, hybrid and streaming) equal the non-persistent step of the same generator bit for bit, and all match a CPU
  * reference in double (fp32 < 1e-5, fp64 < 1e-12 relative); every cache mode (none, smem, reg, mix);
  * fully, partially and not cached domains (the plan's cached fraction is checked to be 1, in (0, 1)
  * and 0); ragged sizes (not multiples of the tile, 1x1, narrower than the stencil); outputs poisoned
@@ -125,23 +125,29 @@ static void run_case(const kern *k, int W, int H, int steps, int smem_rows_max, 
         CHECK(bad == 0, "baseline: %zu cells not written", bad);
         CHECK(err < (k->dbl ? 1e-12 : 1e-5), "baseline: relative error %.3g", err);
     }
-    /* modes 0-3 with the kernel chosen automatically (SMEM, MIX: resident where the tiles fit);
-       4, 5: SMEM and MIX on the streaming kernel */
-    static const char *mode[] = {"none", "smem", "reg", "mix", "smem/stream", "mix/stream"};
-    for (int m = 0; m < 6 && !check__failed_case; m++) {
+    /* modes 0-3 with the kernel chosen automatically (SMEM, MIX: resident where the tiles fit,
+       else hybrid or the one-pass steps); 4, 5: SMEM and MIX on the streaming kernel; 6, 7: SMEM
+       and NONE on the hybrid kernel (NONE: nothing cached, every row streamed) */
+    static const char *mode[] = {"none", "smem", "reg", "mix", "smem/stream", "mix/stream", "smem/hybrid", "none/hybrid"};
+    static const char *kname[] = {"stream", "resident", "hybrid", "steps"};
+    for (int m = 0; m < 8 && !check__failed_case; m++) {
         perks_plan p;
-        a.cache = m < 4 ? m : m - 3 == 1 ? PERKS_CACHE_SMEM : PERKS_CACHE_MIX;
-        a.kernel = m < 4 ? PERKS_KERNEL_AUTO : PERKS_KERNEL_STREAM;
+        a.cache = m < 4 ? m : m == 5 ? PERKS_CACHE_MIX : m == 7 ? PERKS_CACHE_NONE : PERKS_CACHE_SMEM;
+        a.kernel = m < 4 ? PERKS_KERNEL_AUTO : m < 6 ? PERKS_KERNEL_STREAM : PERKS_KERNEL_HYBRID;
         rc = k->plan(&a, &p);
         CHECK(rc == 0, "%s plan: %s", mode[m], perks_strerror(rc));
         if (rc) break;
-        if (m == PERKS_CACHE_NONE) CHECK(p.cached_fraction == 0, "none caches %g", p.cached_fraction);
-        if (m == 0 || m == 2 || m >= 4) CHECK(!p.resident, "%s: resident kernel chosen", mode[m]);
-        if (p.resident) CHECK(p.cached_fraction == 1.0 && p.smem_rows == p.tile_len, "%s: resident plan caches %g", mode[m], p.cached_fraction);
-        if (m == PERKS_CACHE_MIX && want == 2) CHECK(p.resident, "mix: not resident (%d tiles of %d rows)", p.tiles, p.tile_len);
-        if (m == 5 && want == 2) CHECK(p.cached_fraction == 1.0, "mix: cached %g, wanted all", p.cached_fraction);
-        if ((m == PERKS_CACHE_MIX || m == 5) && want == 1)
-            CHECK(!p.resident && p.cached_fraction > 0 && p.cached_fraction < 1, "mix: cached %g, wanted part", p.cached_fraction);
+        if (m == PERKS_CACHE_NONE || m == 7) CHECK(p.cached_fraction == 0, "%s caches %g", mode[m], p.cached_fraction);
+        if (m == 7) CHECK(p.smem_rows == 0, "none/hybrid: %d shared rows", p.smem_rows);
+        if (m == 0 || m == 2 || m == 4 || m == 5) CHECK(p.resident == PERKS_PLAN_STREAM, "%s: kernel %d chosen", mode[m], p.resident);
+        if (m >= 6) CHECK(p.resident == PERKS_PLAN_HYBRID, "%s: kernel %d chosen", mode[m], p.resident);
+        if (p.resident == PERKS_PLAN_RESIDENT)
+            CHECK(p.cached_fraction == 1.0 && p.smem_rows == p.tile_len, "%s: resident plan caches %g", mode[m], p.cached_fraction);
+        if (m == PERKS_CACHE_MIX && want == 2) CHECK(p.resident == PERKS_PLAN_RESIDENT, "mix: not resident (%d tiles of %d rows)", p.tiles, p.tile_len);
+        if ((m == 5 || m == 6) && want == 2) CHECK(p.cached_fraction == 1.0, "%s: cached %g, wanted all", mode[m], p.cached_fraction);
+        if ((m == PERKS_CACHE_MIX || m == 5 || m == 6) && want == 1)
+            CHECK(p.resident != PERKS_PLAN_RESIDENT && p.cached_fraction > 0 && p.cached_fraction < 1, "%s: cached %g, wanted part", mode[m], p.cached_fraction);
+        if (m == 6 && want == 1) CHECK(p.smem_rows > 0 && p.smem_rows < p.tile_len, "smem/hybrid: %d of %d rows cached", p.smem_rows, p.tile_len);
         if ((m == PERKS_CACHE_MIX || m == 5) && want == 0) CHECK(p.cached_fraction == 0, "mix: cached %g, wanted none", p.cached_fraction);
         CUDA_OK(cudaMemcpy(da, h, n * es, cudaMemcpyHostToDevice));
         CUDA_OK(cudaMemset(db, 0xff, n * es));
@@ -154,7 +160,7 @@ static void run_case(const kern *k, int W, int H, int steps, int smem_rows_max, 
         for (size_t i = 0; i < n; i++)
             if (memcmp((char *)hout + i * es, (char *)hbase + i * es, es)) { if (!diff) first = i; diff++; }
         CHECK(diff == 0, "%s (%s, cached %.3f, %d tiles of %d rows, reg %d smem %d): %zu cells differ from the "
-              "non-persistent result, first (%zu, %zu)", mode[m], p.resident ? "resident" : "stream", p.cached_fraction,
+              "non-persistent result, first (%zu, %zu)", mode[m], kname[p.resident & 3], p.cached_fraction,
               p.tiles, p.tile_len, p.reg_rows, p.smem_rows, diff, first % W, first / W);
     }
     a.kernel = 0;
@@ -194,8 +200,8 @@ static void test_errors(void)
     CHECK(f5_launch(&a, 0) == PERKS_ESIZE, "cache mode 4");
     a.cache = PERKS_CACHE_MIX; a.smem_rows_max = -1;
     CHECK(f5_launch(&a, 0) == PERKS_ESIZE, "smem_rows_max -1");
-    a.smem_rows_max = 0; a.kernel = 3;
-    CHECK(f5_launch(&a, 0) == PERKS_ESIZE, "kernel 3");
+    a.smem_rows_max = 0; a.kernel = 4;
+    CHECK(f5_launch(&a, 0) == PERKS_ESIZE, "kernel 4");
     a.kernel = -1;
     CHECK(f5_plan(&a, &p) == PERKS_ESIZE, "kernel -1");
     /* the resident kernel alone: needs a shared cache mode and tiles that fit */
@@ -209,7 +215,15 @@ static void test_errors(void)
     CHECK(f5_plan(&a, &p) == PERKS_ERESOURCE, "resident kernel on 8192x8192");
     CHECK(f5_launch(&a, 0) == PERKS_ERESOURCE, "resident launch on 8192x8192");
     a.kernel = PERKS_KERNEL_AUTO;
-    CHECK(f5_plan(&a, &p) == 0 && !p.resident && p.cached_fraction < 1, "auto on 8192x8192: streaming, part cached");
+    CHECK(f5_plan(&a, &p) == 0 && (p.resident == PERKS_PLAN_HYBRID || p.resident == PERKS_PLAN_STEPS) && p.cached_fraction > 0 &&
+              p.cached_fraction < 1, "auto on 8192x8192: hybrid or steps, part cached (kernel %d, %g)", p.resident, p.cached_fraction);
+    a.kernel = PERKS_KERNEL_HYBRID;
+    CHECK(f5_plan(&a, &p) == 0 && p.resident == PERKS_PLAN_HYBRID && p.smem_rows > 0 && p.smem_rows < p.tile_len &&
+              p.smem_rows % 8 == 0, "hybrid on 8192x8192: %d of %d rows cached", p.smem_rows, p.tile_len);
+    a.cache = PERKS_CACHE_REG;
+    CHECK(f5_plan(&a, &p) == PERKS_ESIZE, "hybrid kernel with cache reg");
+    CHECK(f5_launch(&a, 0) == PERKS_ESIZE, "hybrid launch with cache reg");
+    a.cache = PERKS_CACHE_SMEM; a.kernel = PERKS_KERNEL_AUTO;
     a.width = 16; a.height = 300; a.smem_rows_max = 1; a.kernel = PERKS_KERNEL_RESIDENT; a.blocks_per_sm = 1;
     CHECK(f5_plan(&a, &p) == PERKS_ERESOURCE, "resident kernel with smem_rows_max 1 < rows a tile");
     a.width = 16; a.height = 16; a.kernel = 0; a.cache = PERKS_CACHE_MIX; a.smem_rows_max = 0; a.blocks_per_sm = 1000;
@@ -263,8 +277,13 @@ int main(int argc, char **argv)
             if (st[s] == 100 && k->dbl && !light) run_case(k, W / 2 + 1, H / 2 + 1, 100, 0, -1, 1);
             else run_case(k, W, H, st[s], 0, 2, 1);
         }
-        /* partially cached: the shared cache capped at 2 rows per tile */
-        run_case(k, W + 33, H + 17, light ? 2 : 7, 2, 1, 1);
+        /* partially cached: the shared cache capped at 8 rows per tile (hybrid: 8 rounded down to
+           whole chunks, the other rows streamed in ragged chunks) */
+        {
+            int sms = 0, tx = (W + 33 + k->bx - 1) / k->bx;
+            CUDA_OK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+            run_case(k, W + 33, (sms / tx) * 45 + 13, light ? 2 : 7, 8, 1, 1); /* tiles of ~46 rows */
+        }
         /* tiny and ragged: 1x1, narrower than the stencil, one row, one column */
         run_case(k, 1, 1, 3, 0, -1, 0);
         run_case(k, 2 * k->r, 7, 3, 0, -1, 0);
@@ -278,6 +297,12 @@ int main(int argc, char **argv)
         run_case(&kernels[1], 64 * 3 + 5, 2000, 7, 0, -1, 2);
         run_case(&kernels[0], 3000, 1500, 9, 0, -1, 0);
         run_case(&kernels[3], 700, 500, 9, 0, -1, 0);
+        /* partially cached at the plan's blocks per SM: capped, and a domain larger than the
+           shared memory of the whole GPU (no cap: AUTO picks hybrid or the steps by itself) */
+        run_case(&kernels[0], 1000, 6000, 7, 24, 1, 0);
+        run_case(&kernels[3], 700, 3000, 7, 8, 1, 0);
+        run_case(&kernels[0], 4096, 3000, 2, 0, 1, 0);
+        run_case(&kernels[2], 5000, 3001, 1, 0, 1, 0);
     }
     test_errors();
     return check_exit();
