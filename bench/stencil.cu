@@ -3,6 +3,8 @@
  *   ssam   SSAM_STENCIL2D_DEFINE kernels (register window + lane shifts), plus a few other
  *          rows-per-step (P) and register-budget (MINB) choices, "ssam-P<p>-b<B>-m<minb>"
  *   stream SSAM_STENCIL3D_STREAM_DEFINE (register streaming along Z), "stream-P.." alternatives
+ *          (and "-gh|ovl-gridN|trimN" rows: layout, 2D grid rule and 3D per-slot-row options through
+ *          the internal *_DEFINE_X macros, timed beside the defaults)
  *   slice  SSAM_STENCIL3D_SLICE_DEFINE (section 4.9: warps on XY slices, Z partial sums through
  *          shared memory), "slice-P.." alternatives; each 3D row also names the variant
  *          SSAM_STENCIL3D_DEFINE picks (SSAM_STENCIL3D_SLICE_RULE)
@@ -97,14 +99,14 @@
     X(SSAM_SHAPE_BOX2D_8X8, box2d_8x8, "2d64pt", 2, 2, 8, 4)                                              \
     X(SSAM_SHAPE_BOX2D_R4, box2d_r4, "2d81pt", 2, 2, 9, 4)                                                \
     X(SSAM_SHAPE_BOX2D_R5, box2d_r5, "2d121pt", 2, 1, 11, 1)
-/* (shape, name, paper name, P fp32, P fp64, B fp64, MINB fp64 of the streaming kernel; P fp32, P fp64,
- * B fp64 of the slice kernel (fp32 B 128)) */
+/* (shape, name, paper name, P fp32, B fp32, P fp64, B fp64, MINB fp64 of the streaming kernel; P fp32,
+ * P fp64, B fp64 of the slice kernel (fp32 B 128)) */
 #define CAT3D(X)                                                                                          \
-    X(SSAM_SHAPE_STAR3D_R1, star3d_r1, "3d7pt", 4, 4, 128, 1, 2, 2, 128)                                  \
-    X(SSAM_SHAPE_STAR3D_R2, star3d_r2, "3d13pt", 4, 2, 128, 1, 4, 2, 256)                                 \
-    X(SSAM_SHAPE_BOX3D_R1, box3d_r1, "3d27pt", 4, 2, 128, 1, 4, 2, 128)                                   \
-    X(SSAM_SHAPE_BOX3D_R2, box3d_r2, "3d125pt", 2, 1, 64, 6, 2, 1, 128)                                   \
-    X(SSAM_SHAPE_POISSON3D_19, poisson3d_19, "poisson", 4, 2, 128, 1, 8, 4, 128)
+    X(SSAM_SHAPE_STAR3D_R1, star3d_r1, "3d7pt", 4, 128, 4, 128, 1, 2, 2, 128)                             \
+    X(SSAM_SHAPE_STAR3D_R2, star3d_r2, "3d13pt", 2, 256, 2, 64, 1, 4, 2, 256)                             \
+    X(SSAM_SHAPE_BOX3D_R1, box3d_r1, "3d27pt", 4, 128, 2, 128, 1, 4, 2, 128)                              \
+    X(SSAM_SHAPE_BOX3D_R2, box3d_r2, "3d125pt", 2, 128, 1, 64, 6, 2, 1, 128)                              \
+    X(SSAM_SHAPE_POISSON3D_19, poisson3d_19, "poisson", 4, 128, 2, 128, 1, 8, 4, 128)
 /* other choices timed too: (kind, dims, shape, name, type, P, B, MINB); kind 2D, 3D_STREAM, 3D_SLICE */
 #define ALTS(X)                                                                                           \
     X(2D, 2, SSAM_SHAPE_STAR2D_R1, star2d_r1, float, 4, 128, 1) X(2D, 2, SSAM_SHAPE_STAR2D_R1, star2d_r1, float, 8, 64, 1) \
@@ -116,13 +118,37 @@
     X(3D_SLICE, 3, SSAM_SHAPE_BOX3D_R2, box3d_r2, double, 1, 256, 1)                                      \
     X(3D_SLICE, 3, SSAM_SHAPE_BOX3D_R2, box3d_r2, double, 1, 64, 1)
 
+/* layout, grid and window choices timed beside the defaults (the internal definitions): (kind, dims,
+ * shape, name, type, P, B, MINB, GHM, OPT); GHM 0 overlap lanes, 1 ghost lanes where the shape allows
+ * them; OPT the 2D grid rule (0 two full waves of resident blocks, n >= 2 n waves, 1 ~48 warps per SM)
+ * or the 3D per-slot rows (TRIM; 0 is the streaming kernel of the first round) */
+#define ALTX(X)                                                                                           \
+    X(2D, 2, SSAM_SHAPE_BOX2D_R1, box2d_r1, float, 8, 128, 1, 1, 1)                                       \
+    X(2D, 2, SSAM_SHAPE_BOX2D_R1, box2d_r1, float, 8, 128, 1, 1, 3)                                       \
+    X(2D, 2, SSAM_SHAPE_BOX2D_R1, box2d_r1, float, 8, 128, 1, 1, 4)                                       \
+    X(2D, 2, SSAM_SHAPE_BOX2D_R2, box2d_r2, float, 4, 128, 1, 1, 3)                                       \
+    X(2D, 2, SSAM_SHAPE_BOX2D_R2, box2d_r2, float, 4, 128, 1, 1, 4)                                       \
+    X(2D, 2, SSAM_SHAPE_STAR2D_R5, star2d_r5, float, 4, 128, 1, 1, 3)                                     \
+    X(2D, 2, SSAM_SHAPE_STAR2D_R5, star2d_r5, float, 4, 128, 1, 1, 4)                                     \
+    X(2D, 2, SSAM_SHAPE_STAR2D_R1, star2d_r1, float, 8, 128, 1, 1, 3)                                     \
+    X(2D, 2, SSAM_SHAPE_STAR2D_R1, star2d_r1, float, 8, 128, 1, 1, 4)                                     \
+    X(2D, 2, SSAM_SHAPE_STAR2D_R4, star2d_r4, float, 4, 128, 1, 1, 0)                                     \
+    X(2D, 2, SSAM_SHAPE_STAR2D_R4, star2d_r4, float, 4, 128, 1, 0, 3)                                     \
+    X(3D_STREAM, 3, SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 4, 128, 1, 1, 0)                              \
+    X(3D_STREAM, 3, SSAM_SHAPE_STAR3D_R2, star3d_r2, float, 4, 128, 1, 1, 0)                              \
+    X(3D_STREAM, 3, SSAM_SHAPE_STAR3D_R2, star3d_r2, float, 4, 128, 1, 1, 1)                              \
+    X(3D_STREAM, 3, SSAM_SHAPE_STAR3D_R2, star3d_r2, float, 2, 128, 1, 1, 1)                              \
+    X(3D_STREAM, 3, SSAM_SHAPE_STAR3D_R2, star3d_r2, double, 2, 128, 1, 1, 0)                             \
+    X(3D_STREAM, 3, SSAM_SHAPE_STAR3D_R2, star3d_r2, double, 2, 256, 1, 1, 1)                             \
+    X(3D_STREAM, 3, SSAM_SHAPE_STAR3D_R2, star3d_r2, double, 2, 128, 1, 1, 1)
+
 #define DEF2(S, n, pn, PF, PD, CM, CP)                                                                    \
     SSAM_STENCIL2D_DEFINE(f_##n, float, S, PF, 128)                                                       \
     SSAM_STENCIL2D_DEFINE(d_##n, double, S, PD, 128)                                                      \
     SMEM2D_DEFINE(smf_##n, float, S, f_##n)                                                               \
     SMEM2D_DEFINE(smd_##n, double, S, d_##n)
-#define DEF3(S, n, pn, PF, PD, BD, MD, SPF, SPD, SBD)                                                     \
-    SSAM_STENCIL3D_STREAM_DEFINE(f_##n, float, S, PF, 128)                                                \
+#define DEF3(S, n, pn, PF, BF, PD, BD, MD, SPF, SPD, SBD)                                                 \
+    SSAM_STENCIL3D_STREAM_DEFINE(f_##n, float, S, PF, BF)                                                 \
     SSAM_STENCIL3D_STREAM_DEFINE_OCC(d_##n, double, S, PD, BD, MD)                                        \
     SSAM_STENCIL3D_SLICE_DEFINE(fs_##n, float, S, SPF, 128)                                               \
     SSAM_STENCIL3D_SLICE_DEFINE(ds_##n, double, S, SPD, SBD)                                              \
@@ -132,6 +158,16 @@ CAT2D(DEF2)
 CAT3D(DEF3)
 #define DEFALT(K, D, S, n, T, P, B, MB) SSAM_STENCIL##K##_DEFINE_OCC(alt_##K##_##n##_##T##_p##P##_b##B##_m##MB, T, S, P, B, MB)
 ALTS(DEFALT)
+#define XNAME(K, n, T, P, B, MB, G, O) altx_##K##_##n##_##T##_p##P##_b##B##_m##MB##_g##G##_o##O
+#define XCAT_(a, b) a##b
+#define XCAT(a, b) XCAT_(a, b)
+#define DEFX2_(nm, T, S, P, B, MB, G, O) SSAM__STENCIL2D_DEFINE_X(nm, T, S, P, B, MB, G, O)
+#define DEFX3_(nm, T, S, P, B, MB, G, O) SSAM__STENCIL3D_STREAM_DEFINE_X(nm, T, S, P, B, MB, G, O)
+#define DEFX_2D(n, T, S, P, B, MB, G, O) DEFX2_(XNAME(2D, n, T, P, B, MB, G, O), T, S, P, B, MB, G, O)
+#define DEFX_3D_STREAM(n, T, S, P, B, MB, G, O)                                                          \
+    DEFX3_(XNAME(3D_STREAM, n, T, P, B, MB, G, O), T, S, P, B, MB, G, O)
+#define DEFALTX(K, D, S, n, T, P, B, MB, G, O) DEFX_##K(n, T, S, P, B, MB, G, O)
+ALTX(DEFALTX)
 /* the convolution path for the boxes */
 SSAM_CONV2D_DEFINE(cvf_3, float, 3, 3, 8, 128)
 SSAM_CONV2D_DEFINE(cvf_5, float, 5, 5, 8, 128)
@@ -155,6 +191,7 @@ typedef struct entry {
     conv_fn conv;
     launch_fn slice; /* 3D: the slice variant (P sp, B sb), beside the streaming one (ssam) */
     int sp, sb, dflt; /* its P and B; the default's variant (SSAM_STENCIL3D_SLICE_RULE: 1 slice) */
+    int ghm, opt;     /* ALTX rows: ghost mode and grid rule / TRIM (-1: the definition's default) */
 } entry;
 
 /* smem launchers with one signature */
@@ -176,7 +213,7 @@ typedef struct entry {
         n<<<g, b>>>((const T *)in, (T *)out, W, H, D, cf);                                                \
     }
 #define RUNS2(S, n, pn, PF, PD, CM, CP) SMRUN2(smf_##n, float, f_##n) SMRUN2(smd_##n, double, d_##n)
-#define RUNS3(S, n, pn, PF, PD, BD, MD, SPF, SPD, SBD) SMRUN3(smf_##n, float, f_##n) SMRUN3(smd_##n, double, d_##n)
+#define RUNS3(S, n, pn, PF, BF, PD, BD, MD, SPF, SPD, SBD) SMRUN3(smf_##n, float, f_##n) SMRUN3(smd_##n, double, d_##n)
 CAT2D(RUNS2)
 CAT3D(RUNS3)
 
@@ -193,18 +230,21 @@ static conv_fn conv_for(int m, int dbl)
 }
 
 #define ENT2(S, n, pn, PF, PD, CM, CP)                                                                    \
-    {#n, pn, "ssam", 2, 0, f_##n##_NPTS, PF, 128, 1, CM, f_##n##_launch, run_smf_##n, NULL, NULL, 0, 0, 0}, \
-    {#n, pn, "ssam", 2, 1, d_##n##_NPTS, PD, 128, 1, CM, d_##n##_launch, run_smd_##n, NULL, NULL, 0, 0, 0},
+    {#n, pn, "ssam", 2, 0, f_##n##_NPTS, PF, 128, 1, CM, f_##n##_launch, run_smf_##n, NULL, NULL, 0, 0, 0, -1, -1}, \
+    {#n, pn, "ssam", 2, 1, d_##n##_NPTS, PD, 128, 1, CM, d_##n##_launch, run_smd_##n, NULL, NULL, 0, 0, 0, -1, -1},
 #define RULE3(n, T) SSAM_STENCIL3D_SLICE_RULE(T, n##_NPTS, n##_XHI - n##_XLO + 1, n##_YHI - n##_YLO + 1, n##_ZHI - n##_ZLO + 1)
-#define ENT3(S, n, pn, PF, PD, BD, MD, SPF, SPD, SBD)                                                     \
-    {#n, pn, "ssam", 3, 0, f_##n##_NPTS, PF, 128, 1, 0, f_##n##_launch, run_smf_##n, NULL, fs_##n##_launch, SPF, \
-     128, RULE3(f_##n, float)},                                                                           \
+#define ENT3(S, n, pn, PF, BF, PD, BD, MD, SPF, SPD, SBD)                                                 \
+    {#n, pn, "ssam", 3, 0, f_##n##_NPTS, PF, BF, 1, 0, f_##n##_launch, run_smf_##n, NULL, fs_##n##_launch, SPF, \
+     128, RULE3(f_##n, float), -1, -1},                                                                   \
     {#n, pn, "ssam", 3, 1, d_##n##_NPTS, PD, BD, MD, 0, d_##n##_launch, run_smd_##n, NULL, ds_##n##_launch, SPD, \
-     SBD, RULE3(d_##n, double)},
+     SBD, RULE3(d_##n, double), -1, -1},
 #define ENTALT(K, D, S, n, T, P, B, MB)                                                                   \
     {#n, "", #K, D, sizeof(T) == 8, alt_##K##_##n##_##T##_p##P##_b##B##_m##MB##_NPTS, P, B, MB, 0,        \
-     alt_##K##_##n##_##T##_p##P##_b##B##_m##MB##_launch, NULL, NULL, NULL, 0, 0, 0},
-static const entry entries[] = {CAT2D(ENT2) CAT3D(ENT3) ALTS(ENTALT)};
+     alt_##K##_##n##_##T##_p##P##_b##B##_m##MB##_launch, NULL, NULL, NULL, 0, 0, 0, -1, -1},
+#define ENTALTX(K, D, S, n, T, P, B, MB, G, O)                                                            \
+    {#n, "", #K, D, sizeof(T) == 8, XCAT(XNAME(K, n, T, P, B, MB, G, O), _NPTS), P, B, MB, 0,                   \
+     XCAT(XNAME(K, n, T, P, B, MB, G, O), _launch), NULL, NULL, NULL, 0, 0, 0, G, O},
+static const entry entries[] = {CAT2D(ENT2) CAT3D(ENT3) ALTS(ENTALT) ALTX(ENTALTX)};
 
 static int reps = 20;
 static FILE *json;
@@ -374,8 +414,11 @@ int main(int argc, char **argv)
             }
         } else {
             char name[48];
-            snprintf(name, sizeof name, "%s-P%d-b%d-m%d", e->dims == 2 ? "ssam" : strcmp(e->impl, "3D_SLICE") ? "stream" : "slice",
-                     e->P, e->B, e->minb);
+            int o = snprintf(name, sizeof name, "%s-P%d-b%d-m%d",
+                             e->dims == 2 ? "ssam" : strcmp(e->impl, "3D_SLICE") ? "stream" : "slice", e->P, e->B, e->minb);
+            if (e->ghm >= 0) /* ghost mode (overlap / ghost / ghost with vector loads), then grid rule or trim */
+                snprintf(name + o, sizeof name - o, "-%s-%s%d", e->ghm == 0 ? "ovl" : e->ghm == 1 ? "gh" : "ghv",
+                         e->dims == 2 ? "grid" : "trim", e->opt);
             t = time_it(run_ssam, &c);
             report(name, &c, t, -1);
         }

@@ -11,7 +11,8 @@
  *   for the shape SHAPE (an X-macro list X(I, DX, DY)), P output rows per lane and step of the
  *   sliding window, B threads per block.  For a list X(I, DX, DY, DZ), two 3D variants:
  *     SSAM_STENCIL3D_STREAM_DEFINE(name, T, SHAPE, P, B)  register streaming: a warp holds P output
- *         rows and sweeps along Z, keeping the NZ planes the stencil spans in registers;
+ *         rows and sweeps along Z, keeping the NZ planes the stencil spans in registers (each plane
+ *         only the rows its points read: a star's planes dz != 0 hold the P output rows);
  *     SSAM_STENCIL3D_SLICE_DEFINE(name, T, SHAPE, P, B)   section 4.9: the B/32 warps of a block
  *         work on consecutive XY slices (planes) of one tile of P rows; each warp computes the
  *         in-plane partial sums of its plane for every plane offset dz systolically, and the Z
@@ -33,13 +34,13 @@
  *   are the lane's own columns, so stores are 16-byte vectors.  Lanes within QL = ceil(-XLO/V) of
  *   the warp's left end and QR = ceil(XHI/V) of its right end compute incomplete sums that are not
  *   stored (overlapped blocking, section 4.5): a warp produces (32 - QL - QR) V columns.
- *   Stars within one lane (QL, QR <= 1, every point with DX != 0 on the cell's row and plane) use
- *   ghost lanes instead: all 32 lanes store (32 V columns per warp, 16-byte aligned strips);
+ *   Stars within one lane and of x radius <= 3 (QL, QR <= 1, W = max(XHI, -XLO) <= 3, every point
+ *   with DX != 0 on the cell's row and plane) use ghost lanes instead: all 32 lanes store (32 V columns per warp, 16-byte aligned strips);
  *   lane 0 also loads the few columns right of the warp and lane 31 those left of it (scalar
  *   loads of only the elements the shape reads, one output step ahead), and the last shuffle of
  *   each side is a rotation carrying those ghosts' partial sums to lanes 31 and 0.
  *   Grids: resident blocks per SM are queried once per device (cudaOccupancy...); 2D segments
- *   rows to fill about two waves, 3D picks the number of Z segments that best fills whole waves
+ *   rows to fill about four full waves, 3D picks the number of Z segments that best fills whole waves
  *   of resident blocks counting the NZ - 1 halo planes per segment.
  *   Slice variant: per plane offset dz the same lane schedule over that plane's points only, with
  *   that plane's own x extent (a star's planes dz != 0 are one FMA, no shuffle); the partials of
@@ -81,8 +82,8 @@
  * PARAMETERS AND LIMITS
  *   T float or double.  Offsets within +-10 (SSAM_STENCIL_RMAX).  P >= 1; B a multiple of 32 up to
  *   1024.  Registers per lane: V * (P + NY - 1) window + V * P prefetch (2D), V * (NZ (P + NY - 1)
- *   + P + NY - 1) (3D streaming), 2 V (P + NY - 1) (3D slice); the definitions refuse windows over
- *   192 32-bit registers.  Slice shared memory: (B/32 + NZ - 1) (NZ - 1) P 512 bytes + a row table
+ *   + P + NY - 1) (3D streaming; a bound: trimmed planes hold fewer), 2 V (P + NY - 1) (3D slice); the
+ *   definitions refuse windows over 192 32-bit registers.  Slice shared memory: (B/32 + NZ - 1) (NZ - 1) P 512 bytes + a row table
  *   (SSAM__STENCIL3S_SMEM; at most 227 KB, compile-time check; over 48 KB is opted in at the first
  *   launch).  Coefficients travel in
  *   the kernel's parameters (NPTS * sizeof(T) bytes; read from HOST memory at launch).  The same
@@ -237,8 +238,10 @@ typedef struct ssam_stencil_geom {
 #define SSAM__OFFAX3(I, DX, DY, DZ) || ((DX) != 0 && ((DY) != 0 || (DZ) != 0))
 #define SSAM__STENCIL_GH(V, XLO, XHI, OFFAX) (SSAM_STENCIL_QL(V, XLO) <= 1 && SSAM_STENCIL_QR(V, XHI) <= 1 && !(OFFAX))
 /* the columns a warp produces in the kernels here (32 V with ghosts, else SSAM_STENCIL_STEP) */
-#define SSAM__STENCIL_WSTEP(V, XLO, XHI, OFFAX)                                                              \
-    (SSAM__STENCIL_GH(V, XLO, XHI, OFFAX) ? 32 * (V) : SSAM_STENCIL_STEP(V, XLO, XHI))
+#define SSAM__STENCIL_WSTEP(V, XLO, XHI, OFFAX) SSAM__STENCIL_WSTEPM(V, XLO, XHI, OFFAX, 1)
+/* the same for a ghost mode GHM (0: overlap lanes always; 1, 2: ghost lanes where the shape allows) */
+#define SSAM__STENCIL_WSTEPM(V, XLO, XHI, OFFAX, GHM)                                                        \
+    (((GHM) != 0 && SSAM__STENCIL_GH(V, XLO, XHI, OFFAX)) ? 32 * (V) : SSAM_STENCIL_STEP(V, XLO, XHI))
 
 /* one output row of a 2D stencil from the register window win[V][R] (see the usage block) */
 #define SSAM_STENCIL2D_ROW(T, V, SHAPE, XLO, XHI, YLO, out, win, p, coef)                                   \
@@ -301,7 +304,7 @@ static inline int ssam__stencil_ncoef(const int *idx, int n)
  * resident blocks per SM are queried once per device into occ[2] (device + 1, blocks) */
 static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, int ncoef, size_t es, int V,
                                         int step, int B, int P, int wy, int nzw, ssam_stencil_geom *g, dim3 *grid,
-                                        const void *kern, int *occ, size_t dsmem)
+                                        const void *kern, int *occ, size_t dsmem, int grid2d)
 {
     long long gx, gy, gz = 1, span, resident;
     int dev = 0, sms = 132;
@@ -337,11 +340,14 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
     }
     resident = (long long)occ[1] * sms; /* blocks the GPU holds at once */
     if (dims == 2) {
-        /* column strips of B/32 warps; rows in segments so that the grid is at most two full waves
-         * of resident blocks (no partial last wave) */
+        /* column strips of B/32 warps; rows in segments so that the grid is at most n full waves
+         * of resident blocks (no partial last wave; n = 4 by default, SSAM__STENCIL2D_GRID_DEFAULT) */
         long long warps_x = (a->nx + step - 1) / step, want;
         gx = (warps_x + B / 32 - 1) / (B / 32);
-        want = 2 * resident / gx;
+        if (grid2d == 1) /* the first rule: about 48 warps per SM, whatever the occupancy */
+            want = (48LL * sms + warps_x - 1) / warps_x;
+        else /* grid2d (0: 2) full waves */
+            want = (grid2d >= 2 ? grid2d : 2) * resident / gx;
         if (want < 1) want = 1;
         g->seg = (int)((a->ny + want - 1) / want);
         if (g->seg > 4096) g->seg = 4096;
@@ -394,12 +400,12 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
 /* A warp owns STEP output columns and the rows [Ys, Ye) of one segment; it keeps a window of
  * P + NY - 1 rows x 32V columns in registers, loading each input row once (prefetching the next P
  * rows while computing the current P), borders applied at load time through a per-block row table. */
-#define SSAM__STENCIL2D_BODY(T, SHAPE, XLO, XHI, YLO, YHI, P, B, src, dst, g, cf)                          \
+#define SSAM__STENCIL2D_BODY(T, SHAPE, XLO, XHI, YLO, YHI, P, B, GHM, src, dst, g, cf)                     \
     do {                                                                                                    \
         enum {                                                                                              \
             V = SSAM_STENCIL_V(T), NY = (YHI) - (YLO) + 1, R = (P) + NY - 1, QL = SSAM_STENCIL_QL(V, XLO), \
             QR = SSAM_STENCIL_QR(V, XHI), OFFAX = (0 SHAPE(SSAM__OFFAX2)),                                  \
-            GH = SSAM__STENCIL_GH(V, XLO, XHI, OFFAX), STEP = SSAM__STENCIL_WSTEP(V, XLO, XHI, OFFAX),      \
+            GH = (GHM) != 0 && SSAM__STENCIL_GH(V, XLO, XHI, OFFAX), STEP = GH ? 32 * V : SSAM_STENCIL_STEP(V, XLO, XHI), \
             LOFF = GH ? 0 : QL,                                                                             \
             GW = (XHI) > -(XLO) ? ((XHI) > 1 ? (XHI) : 1) : -(XLO) /* ghost columns (<= V with GH) */        \
         };                                                                                                  \
@@ -416,17 +422,17 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
         const int x = X0 + V * (lane - LOFF);                                                               \
         const int store = GH || (lane >= QL && lane < 32 - QR);                                             \
         const int glane = GH && ((lane == 0 && QR > 0) || (lane == 31 && QL > 0));                         \
+        const int gx = lane == 0 ? X0 + 32 * V : X0 + (XLO);                                                \
         int cx[V], in, colin = 0, gcx[GW];                                                                   \
         T data[V][R], nxt[V][P], out[V], own[V], gdata[V][R], gnxt[V][R];                                    \
         SSAM_REGCACHE_COLUMNS(V, cx, in, x, (g).nx, bmode, (g).vld);                                        \
         _Pragma("unroll") for (int j = 0; j < GW; j++) /* ghosts: scalar loads of the elements needed */    \
-            gcx[j] = ssam_border_index((lane == 0 ? X0 + 32 * V : X0 + (XLO)) + j, (g).nx, bmode);          \
+            gcx[j] = ssam_border_index(gx + j, (g).nx, bmode);                                              \
         _Pragma("unroll") for (int k = 0; k < V; k++) colin |=                                              \
             ((g).periodic || (x + k + (XLO) >= 0 && x + k + (XHI) < (g).nx)) << k;                          \
         if (NY > 1) SSAM_REGCACHE_ROWS(T, V, data, 0, NY - 1, src, (g).pitch, x, cx, in, ssam__rowtab, (T)0); \
         SSAM_REGCACHE_ROWS(T, V, nxt, 0, P, src, (g).pitch, x, cx, in, ssam__rowtab + NY - 1, (T)0);       \
-        SSAM__STENCIL_GLOAD(T, GW, gnxt, 0, R, src, (g).pitch, lane == 0 ? X0 + 32 * V : X0 + (XLO), gcx, glane, \
-                            ssam__rowtab);                                                                  \
+        SSAM__STENCIL_GLOAD(T, GW, gnxt, 0, R, src, (g).pitch, gx, gcx, glane, ssam__rowtab);               \
         _Pragma("unroll 1") for (int y0 = Ys; y0 < Ye; y0 += (P)) {                                         \
             _Pragma("unroll") for (int r = 0; r < (P); r++)                                                 \
                 _Pragma("unroll") for (int j = 0; j < V; j++) data[j][NY - 1 + r] = nxt[j][r];              \
@@ -434,7 +440,7 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
                                ssam__rowtab + (y0 - Ys) + NY - 1 + (P), (T)0);                              \
             _Pragma("unroll") for (int j = 0; j < GW; j++)                                                  \
                 _Pragma("unroll") for (int r = 0; r < R; r++) gdata[j][r] = gnxt[j][r];                     \
-            SSAM__STENCIL_GLOAD(T, GW, gnxt, 0, R, src, (g).pitch, lane == 0 ? X0 + 32 * V : X0 + (XLO), gcx, glane, \
+            SSAM__STENCIL_GLOAD(T, GW, gnxt, 0, R, src, (g).pitch, gx, gcx, glane,                          \
                                 ssam__rowtab + (y0 - Ys) + (P));                                            \
             _Pragma("unroll") for (int p = 0; p < (P); p++) {                                               \
                 SSAM__STENCIL2D_ROWG(T, V, SHAPE, XLO, XHI, YLO, out, data, gdata, p, cf, GH);              \
@@ -451,15 +457,24 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
     } while (0)
 
 /* ---- the 3D kernel body ---------------------------------------------------------------------- */
+/* per plane offset ssam__dz: the thermometer masks of its points' y extent */
+#define SSAM__SL_MYLO(I, DX, DY, DZ) | ((DZ) == ssam__dz ? SSAM__THERM(-(DY)) : 0)
+#define SSAM__SL_MYHI(I, DX, DY, DZ) | ((DZ) == ssam__dz ? SSAM__THERM(DY) : 0)
 /* A block is B/32 warps stacked in y, each owning P output rows of STEP columns; the block sweeps
- * the planes [Zs, Ze) of one segment.  Each warp keeps NZ planes of P + NY - 1 rows in registers
- * (win[V][NZ * R]) and loads one plane per output plane (the next one prefetched). */
-#define SSAM__STENCIL3D_BODY(T, SHAPE, XLO, XHI, YLO, YHI, ZLO, ZHI, P, B, src, dst, g, cf)              \
+ * the planes [Zs, Ze) of one segment.  Each warp keeps NZ planes in registers (win[V][NZ * R], plane
+ * slot zi = plane offset ZLO + zi at rows zi * R + ...) and moves them down one slot per output
+ * plane.  TRIM 0: every slot holds the P + NY - 1 rows of the window, and one new plane is loaded per
+ * output plane (the next one prefetched).  TRIM 1: slot zi holds only the rows its own points read
+ * ([slo, shi]: for a star's planes dz != 0 the P output rows); a plane is loaded in pieces as it
+ * moves down (the rows slot zi needs and slot zi + 1 lacked, prefetched one plane ahead in nxt), so
+ * the same rows are read per plane and a star keeps about (NZ - 1)(NY - 1) rows fewer in registers.
+ * GHM: 0 overlap lanes, 1 ghost lanes where the shape allows them. */
+#define SSAM__STENCIL3D_BODY(T, SHAPE, XLO, XHI, YLO, YHI, ZLO, ZHI, P, B, GHM, TRIM, src, dst, g, cf)   \
     do {                                                                                                    \
         enum {                                                                                              \
             V = SSAM_STENCIL_V(T), NY = (YHI) - (YLO) + 1, NZ = (ZHI) - (ZLO) + 1, R = (P) + NY - 1,       \
             QL = SSAM_STENCIL_QL(V, XLO), QR = SSAM_STENCIL_QR(V, XHI), OFFAX = (0 SHAPE(SSAM__OFFAX3)),    \
-            GH = SSAM__STENCIL_GH(V, XLO, XHI, OFFAX), STEP = SSAM__STENCIL_WSTEP(V, XLO, XHI, OFFAX),      \
+            GH = (GHM) != 0 && SSAM__STENCIL_GH(V, XLO, XHI, OFFAX), STEP = GH ? 32 * V : SSAM_STENCIL_STEP(V, XLO, XHI), \
             LOFF = GH ? 0 : QL, WY = (B) / 32,                                                              \
             GW = (XHI) > -(XLO) ? ((XHI) > 1 ? (XHI) : 1) : -(XLO) /* ghost columns (<= V with GH) */        \
         };                                                                                                  \
@@ -481,28 +496,48 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
         const int x = X0 + V * (lane - LOFF);                                                               \
         const int store = GH || (lane >= QL && lane < 32 - QR);                                             \
         const int glane = GH && ((lane == 0 && QR > 0) || (lane == 31 && QL > 0));                         \
-        const int gx = lane == 0 ? X0 + 32 * V : X0 + (XLO);                                                 \
+        const int gx = lane == 0 ? X0 + 32 * V : X0 + (XLO);                                                \
         const int *const rows = rowt + wid * (P);                                                           \
-        int cx[V], in, colin = 0, gcx[GW];                                                                   \
-        T data[V][NZ * R], nxt[V][R], out[V], own[V], gdata[V][NZ * R], gnxt[V][NZ * R];                           \
+        int cx[V], in, colin = 0, gcx[GW], slo[NZ + 1], shi[NZ + 1];                                        \
+        T data[V][NZ * R], nxt[V][NZ * R], out[V], own[V], gdata[V][NZ * R], gnxt[V][NZ * R];              \
+        _Pragma("unroll") for (int zi = 0; zi < NZ; zi++) { /* the window rows slot zi holds (constants) */ \
+            const int ssam__dz = (ZLO) + zi;                                                                \
+            (void)ssam__dz;                                                                                 \
+            slo[zi] = (TRIM) ? -SSAM_THERM_COUNT(0 SHAPE(SSAM__SL_MYLO)) - (YLO) : 0;                       \
+            shi[zi] = (TRIM) ? SSAM_THERM_COUNT(0 SHAPE(SSAM__SL_MYHI)) - (YLO) + (P)-1 : R - 1;            \
+        }                                                                                                   \
+        slo[NZ] = R; /* above the top slot: nothing */                                                      \
+        shi[NZ] = -1;                                                                                       \
         SSAM_REGCACHE_COLUMNS(V, cx, in, x, (g).nx, bmode, (g).vld);                                        \
         _Pragma("unroll") for (int j = 0; j < GW; j++) /* ghosts: scalar loads of the elements needed */    \
             gcx[j] = ssam_border_index(gx + j, (g).nx, bmode);                                              \
         _Pragma("unroll") for (int k = 0; k < V; k++) colin |=                                              \
             ((g).periodic || (x + k + (XLO) >= 0 && x + k + (XHI) < (g).nx)) << k;                          \
-        _Pragma("unroll") for (int zi = 0; zi < NZ - 1; zi++)                                               \
-            SSAM_REGCACHE_ROWS(T, V, data, zi * R, R, (src) + (long long)plt[zi] * (g).plane, (g).pitch, x, \
-                               cx, in, rows, (T)0);                                                         \
-        SSAM_REGCACHE_ROWS(T, V, nxt, 0, R, (src) + (long long)plt[NZ - 1] * (g).plane, (g).pitch, x, cx, in, \
-                           rows, (T)0);                                                                     \
+        /* the state after a move: slot zi holds the rows it shares with slot zi + 1; nxt the rest */       \
+        _Pragma("unroll") for (int zi = 0; zi < NZ; zi++) {                                                 \
+            const T *const ssam__pl = (src) + (long long)plt[zi] * (g).plane;                               \
+            _Pragma("unroll") for (int r = 0; r < R; r++) {                                                 \
+                if (r < slo[zi] || r > shi[zi]) continue;                                                   \
+                if (r >= slo[zi + 1] && r <= shi[zi + 1])                                                   \
+                    SSAM_REGCACHE_ROWS(T, V, data, zi * R + r, 1, ssam__pl, (g).pitch, x, cx, in, rows + r, (T)0); \
+                else                                                                                        \
+                    SSAM_REGCACHE_ROWS(T, V, nxt, zi * R + r, 1, ssam__pl, (g).pitch, x, cx, in, rows + r, (T)0); \
+            }                                                                                               \
+        }                                                                                                   \
         _Pragma("unroll") for (int zi = 0; zi < NZ; zi++)                                                   \
             SSAM__STENCIL_GLOAD(T, GW, gnxt, zi * R, R, (src) + (long long)plt[zi] * (g).plane, (g).pitch, gx, gcx, \
                                 glane, rows);                                                               \
         _Pragma("unroll 1") for (int z = Zs; z < Ze; z++) {                                                 \
-            _Pragma("unroll") for (int r = 0; r < R; r++)                                                   \
-                _Pragma("unroll") for (int j = 0; j < V; j++) data[j][(NZ - 1) * R + r] = nxt[j][r];        \
-            SSAM_REGCACHE_ROWS(T, V, nxt, 0, R, (src) + (long long)plt[z - Zs + NZ] * (g).plane, (g).pitch, x, \
-                               cx, in, rows, (T)0);                                                         \
+            _Pragma("unroll") for (int zi = 0; zi < NZ; zi++)                                               \
+                _Pragma("unroll") for (int r = 0; r < R; r++)                                               \
+                    if (r >= slo[zi] && r <= shi[zi] && !(r >= slo[zi + 1] && r <= shi[zi + 1]))            \
+                        _Pragma("unroll") for (int j = 0; j < V; j++) data[j][zi * R + r] = nxt[j][zi * R + r]; \
+            _Pragma("unroll") for (int zi = 0; zi < NZ; zi++) { /* the next plane's pieces */               \
+                const T *const ssam__pl = (src) + (long long)plt[z - Zs + 1 + zi] * (g).plane;              \
+                _Pragma("unroll") for (int r = 0; r < R; r++)                                               \
+                    if (r >= slo[zi] && r <= shi[zi] && !(r >= slo[zi + 1] && r <= shi[zi + 1]))            \
+                        SSAM_REGCACHE_ROWS(T, V, nxt, zi * R + r, 1, ssam__pl, (g).pitch, x, cx, in, rows + r, (T)0); \
+            }                                                                                               \
             _Pragma("unroll") for (int j = 0; j < GW; j++)                                                  \
                 _Pragma("unroll") for (int r = 0; r < NZ * R; r++) gdata[j][r] = gnxt[j][r];                \
             _Pragma("unroll") for (int zi = 0; zi < NZ; zi++)                                               \
@@ -519,9 +554,10 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
                                         (g).nx, out, own, colin, rowin, (g).vst);                           \
                 }                                                                                           \
             }                                                                                               \
-            _Pragma("unroll") for (int zi = 0; zi < NZ - 1; zi++)                                           \
+            _Pragma("unroll") for (int zi = 0; zi < NZ - 1; zi++) /* move down one slot */                  \
                 _Pragma("unroll") for (int r = 0; r < R; r++)                                               \
-                    _Pragma("unroll") for (int j = 0; j < V; j++) data[j][zi * R + r] = data[j][(zi + 1) * R + r]; \
+                    if (r >= slo[zi] && r <= shi[zi] && r >= slo[zi + 1] && r <= shi[zi + 1])               \
+                        _Pragma("unroll") for (int j = 0; j < V; j++) data[j][zi * R + r] = data[j][(zi + 1) * R + r]; \
         }                                                                                                   \
     } while (0)
 
@@ -568,7 +604,7 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
 #define SSAM__STENCIL3S_NPART(NZ, NW, P) ((NZ) > 1 ? ((NW) + (NZ)-1) * ((NZ)-1) * (P)*32 : 0)
 #define SSAM__STENCIL3S_SMEM(T, NY, NZ, NW, P)                                                                \
     ((size_t)SSAM__STENCIL3S_NPART(NZ, NW, P) * 16 + (size_t)((P) + (NY)-1) * sizeof(int))
-#define SSAM__STENCIL3S_BODY(T, SHAPE, XLO, XHI, YLO, YHI, ZLO, ZHI, P, B, src, dst, g, cf)              \
+#define SSAM__STENCIL3S_BODY(T, SHAPE, XLO, XHI, YLO, YHI, ZLO, ZHI, P, B, GHM, TRIM, src, dst, g, cf)   \
     do {                                                                                                    \
         enum {                                                                                              \
             V = SSAM_STENCIL_V(T), NY = (YHI) - (YLO) + 1, NZ = (ZHI) - (ZLO) + 1, R = (P) + NY - 1,       \
@@ -671,9 +707,29 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
 #define SSAM__IBAD3(I, DX, DY, DZ) || (I) < 0 || (I) >= ssam__npts
 
 /* ---- the generators -------------------------------------------------------------------------- */
-#define SSAM_STENCIL2D_DEFINE(name, T, SHAPE, P, B) SSAM_STENCIL2D_DEFINE_OCC(name, T, SHAPE, P, B, 1)
+/* The definitions' layout and grid choices (internal; docs/ssam.md has the timings behind them):
+ *   SSAM__STENCIL_GHM_DEFAULT(T, XLO, XHI)  1: ghost lanes where the shape allows them, 0: overlap
+ *       lanes.  Ghosts while W = max(XHI, -XLO) <= 3: lanes 0 and 31 issue W scalar loads per row
+ *       and side, and at W = 4 (2d17pt fp32) the overlap layout was 14% faster (406 vs 357
+ *       GCells/s), at W = 3 (2d13pt fp32) ghosts 4% (438 vs 421), at W = 2 fp64 12% (238 vs 213);
+ *       one 16-byte ghost load instead of W scalars was tried and lost (more registers: 2d9pt fp32
+ *       451 -> 320, 3d7pt fp32 452 -> 423)
+ *   SSAM__STENCIL2D_GRID_DEFAULT(GH)  2D grid rule (GH 1: ghost lanes): 0 or n >= 2 about 2 or n full
+ *       waves of resident blocks, 1 about 48 warps per SM (the first rule).  4 waves: shorter row
+ *       segments, the same for both layouts (2d9pt-box fp32 397 -> 425 GCells/s, 2d25pt 404 -> 412,
+ *       2d21pt 371 -> 377, 2d5pt 443 -> 444 against 2 waves; 3 waves in between)
+ *   SSAM__STENCIL3D_TRIM_DEFAULT  3D streaming: 1 each plane slot keeps only the rows its points
+ *       read (3d13pt fp32 347 -> 376 GCells/s, fp64 128 -> 163; boxes and poisson: the same code) */
+#define SSAM__STENCIL_GHM_DEFAULT(T, XLO, XHI) (((XHI) > -(XLO) ? (XHI) : -(XLO)) <= 3)
+#define SSAM__STENCIL2D_GRID_DEFAULT(GH) 4
+#define SSAM__STENCIL3D_TRIM_DEFAULT 1
 
+#define SSAM_STENCIL2D_DEFINE(name, T, SHAPE, P, B) SSAM_STENCIL2D_DEFINE_OCC(name, T, SHAPE, P, B, 1)
 #define SSAM_STENCIL2D_DEFINE_OCC(name, T, SHAPE, P, B, MINB)                                               \
+    SSAM__STENCIL2D_DEFINE_X(name, T, SHAPE, P, B, MINB, SSAM__STENCIL_GHM_DEFAULT(T, name##_XLO, name##_XHI), -1)
+
+/* GHM the ghost mode (above), GRID the 2D grid rule (-1: SSAM__STENCIL2D_GRID_DEFAULT of the layout) */
+#define SSAM__STENCIL2D_DEFINE_X(name, T, SHAPE, P, B, MINB, GHM, GRID)                                     \
     enum {                                                                                                  \
         name##__MXLO = SSAM_SHAPE_MXLO(SHAPE), name##__MXHI = SSAM_SHAPE_MXHI(SHAPE),                       \
         name##__MYLO = SSAM_SHAPE_MYLO(SHAPE), name##__MYHI = SSAM_SHAPE_MYHI(SHAPE)                        \
@@ -696,7 +752,7 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
     {                                                                                                       \
         enum { ssam__npts = name##_NPTS };                                                                  \
         (void)sizeof(char[(0 SHAPE(SSAM__IBAD2)) ? -1 : 1]); /* every I in [0, NPTS) */                     \
-        SSAM__STENCIL2D_BODY(T, SHAPE, name##_XLO, name##_XHI, name##_YLO, name##_YHI, P, B, src, dst, g, cf.c); \
+        SSAM__STENCIL2D_BODY(T, SHAPE, name##_XLO, name##_XHI, name##_YLO, name##_YHI, P, B, GHM, src, dst, g, cf.c); \
     }                                                                                                       \
     static inline __attribute__((unused)) int name##_ncoef(void)                                            \
     {                                                                                                       \
@@ -710,11 +766,12 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
         dim3 grid;                                                                                          \
         enum {                                                                                              \
             V_ = SSAM_STENCIL_V(T),                                                                         \
-            STEP_ = SSAM__STENCIL_WSTEP(V_, name##_XLO, name##_XHI, (0 SHAPE(SSAM__OFFAX2)))                \
+            STEP_ = SSAM__STENCIL_WSTEPM(V_, name##_XLO, name##_XHI, (0 SHAPE(SSAM__OFFAX2)), GHM),        \
+            GRID_ = (GRID) >= 0 ? (GRID) : SSAM__STENCIL2D_GRID_DEFAULT(STEP_ == 32 * V_)                  \
         };                                                                                                  \
         static int occ[2] = {0, 0};                                                                         \
         int rc = ssam__stencil_prepare(a, 2, name##_ncoef(), sizeof(T), V_, STEP_, B, P, 0, 1, &g, &grid,  \
-                                       (const void *)name##_kernel, occ, 0);                                   \
+                                       (const void *)name##_kernel, occ, 0, GRID_);                         \
         if (rc) return rc;                                                                                  \
         for (int i = 0; i < name##_NPTS; i++) cf.c[i] = i < a->ncoef ? ((const T *)a->coef)[i] : (T)0;     \
         name##_kernel<<<grid, B, (size_t)(g.seg + name##_YHI - name##_YLO + (P)) * sizeof(int), stream>>>( \
@@ -779,49 +836,50 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
     SSAM__STENCIL3S_SMEM(T, name##_YHI - name##_YLO + 1, name##_ZHI - name##_ZLO + 1, (B) / 32, P)
 
 /* The default variant (SSAM_STENCIL3D_DEFINE): 1 = slice, 0 = streaming.  Slice for double
- * precision when the stencil spans 5 or more planes (NZ >= 5: z radius 2 and up), streaming
- * otherwise.  Measured at 512^3 on the H200 (docs/ssam.md, 2026-11-21), best configuration of each:
- * fp64 3d13pt slice 134.6 GCells/s vs streaming 124.0, fp64 3d125pt 62.8 vs 51.8; streaming leads
- * by 20-40% for every NZ = 3 shape in both types (3d7pt, 3d27pt, poisson) and for fp32 3d13pt
- * (344 vs 265) and 3d125pt (84.9 vs 78.6): its NZ planes of registers only hurt when they are
- * NZ >= 5 planes of doubles.  (NPTS, NX, NY: unused so far, kept for the rule's next revision.) */
-#define SSAM_STENCIL3D_SLICE_RULE(T, NPTS, NX, NY, NZ) (sizeof(T) == 8 && (NZ) >= 5)
+ * precision when the stencil spans 5 or more planes (NZ >= 5: z radius 2 and up) and fills more than
+ * half of its NX x NY x NZ box (a dense shape: every plane reads every row, so the streaming window
+ * cannot be trimmed), streaming otherwise.  Measured at 512^3 on the H200 (docs/ssam.md,
+ * 2026-11-21), best configuration of each: fp64 3d125pt slice 62.8 GCells/s vs streaming 51.8;
+ * fp64 3d13pt (a star: its planes dz != 0 keep one row per output row) trimmed streaming 163 vs
+ * slice 135; streaming leads by 20-40% for every NZ = 3 shape in both types (3d7pt, 3d27pt,
+ * poisson) and for fp32 3d13pt (376 vs 265) and 3d125pt (84.9 vs 78.6). */
+#define SSAM_STENCIL3D_SLICE_RULE(T, NPTS, NX, NY, NZ) (sizeof(T) == 8 && (NZ) >= 5 && 2 * (NPTS) > (NX) * (NY) * (NZ))
 
-#define SSAM__STENCIL3D_KERNEL(name, T, SHAPE, P, B, MINB, BODY)                                            \
+#define SSAM__STENCIL3D_KERNEL(name, T, SHAPE, P, B, MINB, BODY, GHM, TRIM)                                \
     __global__ void __launch_bounds__(B, MINB)                                                              \
         name##_kernel(const T *__restrict__ src, T *__restrict__ dst, ssam_stencil_geom g, name##_coef cf)  \
     {                                                                                                       \
         enum { ssam__npts = name##_NPTS };                                                                  \
         (void)sizeof(char[(0 SHAPE(SSAM__IBAD3)) ? -1 : 1]); /* every I in [0, NPTS) */                     \
-        BODY(T, SHAPE, name##_XLO, name##_XHI, name##_YLO, name##_YHI, name##_ZLO, name##_ZHI, P, B, src, dst, g, \
-             cf.c);                                                                                         \
+        BODY(T, SHAPE, name##_XLO, name##_XHI, name##_YLO, name##_YHI, name##_ZLO, name##_ZHI, P, B, GHM, TRIM, \
+             src, dst, g, cf.c);                                                                            \
     }
 /* the body of the kernel of SSAM_STENCIL3D_DEFINE: the variant the rule picks (the other one is
  * dead code, removed by the compiler) */
-#define SSAM__STENCIL3D_AUTO_BODY(T, SHAPE, XLO, XHI, YLO, YHI, ZLO, ZHI, P, B, src, dst, g, cf)          \
+#define SSAM__STENCIL3D_AUTO_BODY(T, SHAPE, XLO, XHI, YLO, YHI, ZLO, ZHI, P, B, GHM, TRIM, src, dst, g, cf) \
     do {                                                                                                    \
         if (SSAM_STENCIL3D_SLICE_RULE(T, SSAM_SHAPE3D_NPTS(SHAPE), (XHI) - (XLO) + 1, (YHI) - (YLO) + 1,   \
                                       (ZHI) - (ZLO) + 1))                                                   \
-            SSAM__STENCIL3S_BODY(T, SHAPE, XLO, XHI, YLO, YHI, ZLO, ZHI, P, B, src, dst, g, cf);            \
+            SSAM__STENCIL3S_BODY(T, SHAPE, XLO, XHI, YLO, YHI, ZLO, ZHI, P, B, 1, 0, src, dst, g, cf);      \
         else                                                                                                \
-            SSAM__STENCIL3D_BODY(T, SHAPE, XLO, XHI, YLO, YHI, ZLO, ZHI, P, B, src, dst, g, cf);            \
+            SSAM__STENCIL3D_BODY(T, SHAPE, XLO, XHI, YLO, YHI, ZLO, ZHI, P, B, GHM, TRIM, src, dst, g, cf); \
     } while (0)
 
 /* name_launch and name_advance (SL 1: the slice kernel's grid and shared memory) */
-#define SSAM__STENCIL3D_LAUNCH(name, T, SHAPE, P, B, SL)                                                    \
+#define SSAM__STENCIL3D_LAUNCH(name, T, SHAPE, P, B, SL, GHM)                                               \
     static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, cudaStream_t stream) \
     {                                                                                                       \
         ssam_stencil_geom g;                                                                                \
         name##_coef cf;                                                                                     \
         dim3 grid;                                                                                          \
         enum {                                                                                              \
-            V_ = SSAM_STENCIL_V(T), STEP_ = SSAM__STENCIL_WSTEP(V_, name##_XLO, name##_XHI, (0 SHAPE(SSAM__OFFAX3))), \
+            V_ = SSAM_STENCIL_V(T), STEP_ = SSAM__STENCIL_WSTEPM(V_, name##_XLO, name##_XHI, (0 SHAPE(SSAM__OFFAX3)), (SL) ? 1 : (GHM)), \
             NY_ = name##_YHI - name##_YLO + 1, NZ_ = name##_ZHI - name##_ZLO + 1, WYP_ = (SL) ? (P) : (B) / 32 * (P) \
         };                                                                                                  \
         static int occ[2] = {0, 0};                                                                         \
         const size_t smem_ = (SL) ? SSAM__STENCIL3D_SLSMEM(name, T, P, B) : 0;                              \
         int rc = ssam__stencil_prepare(a, 3, name##_ncoef(), sizeof(T), V_, STEP_, B, P, WYP_, NZ_, &g, &grid, \
-                                       (const void *)name##_kernel, occ, smem_);                            \
+                                       (const void *)name##_kernel, occ, smem_, 0);                         \
         if (rc) return rc;                                                                                  \
         for (int i = 0; i < name##_NPTS; i++) cf.c[i] = i < a->ncoef ? ((const T *)a->coef)[i] : (T)0;     \
         name##_kernel<<<grid, B, (SL) ? smem_ : (size_t)(WYP_ + NY_ - 1 + g.seg + NZ_) * sizeof(int), stream>>>( \
@@ -833,10 +891,14 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
 /* register streaming along Z */
 #define SSAM_STENCIL3D_STREAM_DEFINE(name, T, SHAPE, P, B) SSAM_STENCIL3D_STREAM_DEFINE_OCC(name, T, SHAPE, P, B, 1)
 #define SSAM_STENCIL3D_STREAM_DEFINE_OCC(name, T, SHAPE, P, B, MINB)                                        \
+    SSAM__STENCIL3D_STREAM_DEFINE_X(name, T, SHAPE, P, B, MINB, SSAM__STENCIL_GHM_DEFAULT(T, name##_XLO, name##_XHI), \
+                                    SSAM__STENCIL3D_TRIM_DEFAULT)
+/* GHM the ghost mode, TRIM the per-slot rows (see the defaults above) */
+#define SSAM__STENCIL3D_STREAM_DEFINE_X(name, T, SHAPE, P, B, MINB, GHM, TRIM)                              \
     SSAM__STENCIL3D_COMMON(name, T, SHAPE, P, B)                                                            \
     typedef char name##__window_fits_registers[SSAM__STENCIL3D_WREGS(name, T, P) <= 192 ? 1 : -1];          \
-    SSAM__STENCIL3D_KERNEL(name, T, SHAPE, P, B, MINB, SSAM__STENCIL3D_BODY)                                \
-    SSAM__STENCIL3D_LAUNCH(name, T, SHAPE, P, B, 0)
+    SSAM__STENCIL3D_KERNEL(name, T, SHAPE, P, B, MINB, SSAM__STENCIL3D_BODY, GHM, TRIM)                     \
+    SSAM__STENCIL3D_LAUNCH(name, T, SHAPE, P, B, 0, GHM)
 
 /* section 4.9: warps on XY slices, Z partial sums through shared memory */
 #define SSAM_STENCIL3D_SLICE_DEFINE(name, T, SHAPE, P, B) SSAM_STENCIL3D_SLICE_DEFINE_OCC(name, T, SHAPE, P, B, 1)
@@ -844,8 +906,8 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
     SSAM__STENCIL3D_COMMON(name, T, SHAPE, P, B)                                                            \
     typedef char name##__window_fits_registers[SSAM__STENCIL3D_SLREGS(name, T, P) <= 192 ? 1 : -1];         \
     typedef char name##__partials_fit_shared_memory[SSAM__STENCIL3D_SLSMEM(name, T, P, B) <= 227 * 1024 ? 1 : -1]; \
-    SSAM__STENCIL3D_KERNEL(name, T, SHAPE, P, B, MINB, SSAM__STENCIL3S_BODY)                                \
-    SSAM__STENCIL3D_LAUNCH(name, T, SHAPE, P, B, 1)
+    SSAM__STENCIL3D_KERNEL(name, T, SHAPE, P, B, MINB, SSAM__STENCIL3S_BODY, 1, 0)                          \
+    SSAM__STENCIL3D_LAUNCH(name, T, SHAPE, P, B, 1, 1)
 
 /* the default: the variant SSAM_STENCIL3D_SLICE_RULE picks for the shape and type */
 #define SSAM_STENCIL3D_DEFINE(name, T, SHAPE, P, B) SSAM_STENCIL3D_DEFINE_OCC(name, T, SHAPE, P, B, 1)
@@ -859,7 +921,8 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
         [(name##_SLICE ? SSAM__STENCIL3D_SLREGS(name, T, P) : SSAM__STENCIL3D_WREGS(name, T, P)) <= 192 ? 1 : -1]; \
     typedef char name##__partials_fit_shared_memory                                                         \
         [(!name##_SLICE || SSAM__STENCIL3D_SLSMEM(name, T, P, B) <= 227 * 1024) ? 1 : -1];                  \
-    SSAM__STENCIL3D_KERNEL(name, T, SHAPE, P, B, MINB, SSAM__STENCIL3D_AUTO_BODY)                           \
-    SSAM__STENCIL3D_LAUNCH(name, T, SHAPE, P, B, name##_SLICE)
+    SSAM__STENCIL3D_KERNEL(name, T, SHAPE, P, B, MINB, SSAM__STENCIL3D_AUTO_BODY,                           \
+                           SSAM__STENCIL_GHM_DEFAULT(T, name##_XLO, name##_XHI), SSAM__STENCIL3D_TRIM_DEFAULT) \
+    SSAM__STENCIL3D_LAUNCH(name, T, SHAPE, P, B, name##_SLICE, SSAM__STENCIL_GHM_DEFAULT(T, name##_XLO, name##_XHI))
 
 #endif /* SSAM_STENCIL_CUH */

@@ -6,7 +6,9 @@
  * domains smaller than a warp and than the stencil), a row pitch larger than the width.  Each step's
  * output is poisoned (NaN) before the launch; every cell must be written, the padding never, and
  * with Dirichlet the boundary cells must keep their initial values bit for bit.  Then name_advance
- * against the stepwise result (bitwise) and every error code. */
+ * against the stepwise result (bitwise) and every error code.  The layout, grid and window options of
+ * the internal *_DEFINE_X macros (overlap or ghost lanes, 2D grid rules, 3D per-slot rows or the
+ * full window) beside the defaults. */
 #include <ssam/stencil.cuh>
 
 #include "gpucheck.h"
@@ -47,12 +49,33 @@
 LIST2D(DEF2)
 LIST3D(DEF3)
 /* the default SSAM_STENCIL3D_DEFINE: whichever variant SSAM_STENCIL3D_SLICE_RULE picks (3d13pt:
- * streaming in float, slice in double; test_shapes checks which) */
-#define LISTAUTO(X) X(SSAM_SHAPE_STAR3D_R2, star3d_r2, 1, 1)
+ * streaming in both types; 3d125pt: streaming in float, slice in double; test_shapes checks which) */
+#define LISTAUTO(X) X(SSAM_SHAPE_STAR3D_R2, star3d_r2, 1, 1) X(SSAM_SHAPE_BOX3D_R2, box3d_r2, 1, 1)
 #define DEFA(S, n, P, MB)                                                                                 \
     SSAM_STENCIL3D_DEFINE(fa_##n, float, S, P, 128)                                                       \
     SSAM_STENCIL3D_DEFINE(da_##n, double, S, P, 64)
 LISTAUTO(DEFA)
+/* the layout and window options of the internal definitions, beside the defaults above (which take
+ * the per-slot rows in 3D: user3d_a's planes read different rows; and overlap lanes for 2d17pt fp32):
+ * (shape, name, P, GHM, OPT); GHM 0 overlap lanes (for a star), 1 ghost lanes where allowed (2d17pt
+ * in float: W = 4); OPT the 2D grid rule (1: ~48 warps per SM, 3 and 4: full waves) or the 3D per-slot
+ * rows (TRIM 0: every plane holds the whole window) */
+#define LISTX2(X)                                                                                         \
+    X(SSAM_SHAPE_STAR2D_R4, star2d_r4, 2, 1, 0) X(SSAM_SHAPE_STAR2D_R1, star2d_r1, 4, 1, 3)               \
+    X(USER2D_STAR, user2d_star, 3, 0, 4) X(SSAM_SHAPE_STAR2D_R2, star2d_r2, 4, 0, 1) X(SSAM_SHAPE_BOX2D_R1, box2d_r1, 4, 1, 1)
+#define LISTX3(X)                                                                                         \
+    X(SSAM_SHAPE_STAR3D_R2, star3d_r2, 2, 1, 0) X(SSAM_SHAPE_STAR3D_R1, star3d_r1, 2, 1, 0)               \
+    X(USER3D_STAR, user3d_star, 2, 1, 0) X(USER3D_A, user3d_a, 1, 1, 0) X(SSAM_SHAPE_STAR3D_R2, star3d_r2, 1, 0, 1) \
+    X(SSAM_SHAPE_POISSON3D_19, poisson3d_19, 2, 1, 0)
+#define XN(pre, n, P, G, O) pre##_##n##_p##P##_g##G##_o##O
+#define XCAT_(a, b) a##b
+#define XCAT(a, b) XCAT_(a, b)
+#define DEFX2_(nm, T, S, P, B, G, O) SSAM__STENCIL2D_DEFINE_X(nm, T, S, P, B, 1, G, O)
+#define DEFX3_(nm, T, S, P, B, G, O) SSAM__STENCIL3D_STREAM_DEFINE_X(nm, T, S, P, B, 1, G, O)
+#define DEFX2(S, n, P, G, O) DEFX2_(XN(fx, n, P, G, O), float, S, P, 128, G, O) DEFX2_(XN(dx, n, P, G, O), double, S, P, 64, G, O)
+#define DEFX3(S, n, P, G, O) DEFX3_(XN(fx, n, P, G, O), float, S, P, 128, G, O) DEFX3_(XN(dx, n, P, G, O), double, S, P, 64, G, O)
+LISTX2(DEFX2)
+LISTX3(DEFX3)
 
 /* the points on the host: {I, dx, dy, dz} */
 #define HPT2(I, DX, DY) {I, DX, DY, 0},
@@ -83,6 +106,14 @@ typedef struct kern {
 #define ENTA(S, n, P, MB)                                                                                  \
     {"float default " #n, 3, 0, fa_##n##_NPTS, fa_##n##_ncoef(), pts_##n, fa_##n##_launch, fa_##n##_advance}, \
     {"double default " #n, 3, 1, da_##n##_NPTS, da_##n##_ncoef(), pts_##n, da_##n##_launch, da_##n##_advance},
+
+#define ENTX(S, n, P, G, O, D)                                                                            \
+    {"float x-P" #P "-g" #G "-o" #O " " #n, D, 0, XCAT(XN(fx, n, P, G, O), _NPTS), XCAT(XN(fx, n, P, G, O), _ncoef)(), pts_##n, \
+     XCAT(XN(fx, n, P, G, O), _launch), XCAT(XN(fx, n, P, G, O), _advance)},                                          \
+    {"double x-P" #P "-g" #G "-o" #O " " #n, D, 1, XCAT(XN(dx, n, P, G, O), _NPTS), XCAT(XN(dx, n, P, G, O), _ncoef)(), pts_##n, \
+     XCAT(XN(dx, n, P, G, O), _launch), XCAT(XN(dx, n, P, G, O), _advance)},
+#define ENTX2(S, n, P, G, O) ENTX(S, n, P, G, O, 2)
+#define ENTX3(S, n, P, G, O) ENTX(S, n, P, G, O, 3)
 
 static int wrap(int i, int n) { return ((i % n) + n) % n; }
 
@@ -256,9 +287,13 @@ static void test_shapes(void)
           SSAM__STENCIL_WSTEP(4, -1, 1, (0 SSAM_SHAPE_BOX2D_R1(SSAM__OFFAX2))) == 120 &&
           SSAM__STENCIL_WSTEP(4, -5, 5, 0) == 112 && SSAM__STENCIL_WSTEP(2, -2, 2, 0) == 64 &&
           SSAM__STENCIL_WSTEP(2, -1, 1, (0 SSAM_SHAPE_STAR3D_R1(SSAM__OFFAX3))) == 64 &&
-          SSAM__STENCIL_WSTEP(2, -1, 1, (0 SSAM_SHAPE_POISSON3D_19(SSAM__OFFAX3))) == 60, "layout");
+          SSAM__STENCIL_WSTEP(2, -1, 1, (0 SSAM_SHAPE_POISSON3D_19(SSAM__OFFAX3))) == 60 &&
+          SSAM__STENCIL_WSTEPM(4, -4, 4, (0 SSAM_SHAPE_STAR2D_R4(SSAM__OFFAX2)), 0) == 120 &&
+          SSAM__STENCIL_WSTEPM(4, -4, 4, (0 SSAM_SHAPE_STAR2D_R4(SSAM__OFFAX2)), 1) == 128 &&
+          SSAM__STENCIL_GHM_DEFAULT(float, -4, 4) == 0 && SSAM__STENCIL_GHM_DEFAULT(float, -3, 3) == 1, "layout");
     /* the default 3D variant follows the documented rule */
-    CHECK(fa_star3d_r2_SLICE == 0 && da_star3d_r2_SLICE == 1 && SSAM_STENCIL3D_SLICE_RULE(double, 27, 3, 3, 3) == 0 &&
+    CHECK(fa_star3d_r2_SLICE == 0 && da_star3d_r2_SLICE == 0 && fa_box3d_r2_SLICE == 0 && da_box3d_r2_SLICE == 1 &&
+          SSAM_STENCIL3D_SLICE_RULE(double, 27, 3, 3, 3) == 0 && SSAM_STENCIL3D_SLICE_RULE(double, 13, 5, 5, 5) == 0 &&
           SSAM_STENCIL3D_SLICE_RULE(double, 125, 5, 5, 5) == 1 && SSAM_STENCIL3D_SLICE_RULE(float, 125, 5, 5, 5) == 0, "default variant rule");
     /* the slice variant's shared memory: (NW + NZ - 1) slots of NZ - 1 partial rows, and the row table */
     CHECK(SSAM__STENCIL3S_SMEM(float, 3, 3, 4, 8) == (size_t)6 * 2 * 8 * 512 + 10 * 4 &&
@@ -329,7 +364,7 @@ static void test_errors(void)
 int main(int argc, char **argv)
 {
     int light = gpucheck_begin(argc, argv);
-    static const kern kernels[] = {LIST2D(ENT2) LIST3D(ENT3) LISTAUTO(ENTA)};
+    static const kern kernels[] = {LIST2D(ENT2) LIST3D(ENT3) LISTAUTO(ENTA) LISTX2(ENTX2) LISTX3(ENTX3)};
     test_shapes();
     test_errors();
     for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++) run_kernel(&kernels[i], light);
