@@ -9,7 +9,9 @@
  *   cublas      the paper's cuBLAS-Unfused: cuBLAS SGEMM/DGEMM C = A B^T (m x n in memory), a norm
  *               kernel, an exp kernel K = exp(-(|a|^2 + |b|^2 - 2C) / 2h^2) in place, cuBLAS GEMV
  *   tf32        ksum/tc.cuh, dot products on TF32 tensor cores (dim >= 16, float), and 3xtf32 (the
- *               three-pass split, about FP32 accurate)
+ *               three-pass split, about FP32 accurate); tf32-w3, tf32-r2, 3xtf32-r2: the staged kernel's
+ *               other fragment-read variants (KSUM_DEFINE_TF32_EX WIDE 3/1 and round 2's 0/0), same run
+ *               (tf32 is WIDE 4/0, 3xtf32 1/0: so at dim > 128 tf32 = tf32-r2, 3xtf32 = 3xtf32-r2)
  *   small       ksum/smalldim.cuh at dim 3 (DMAX 3, 2 blocks/SM): targets in registers, sources broadcast
  *               from shared memory, every exponential on the MUFU; small-p1 1 of 8 exponentials by the
  *               FMA-pipe polynomial; small-b3 3 blocks/SM; small-det KSUM_DETERMINISTIC (splits reduced
@@ -23,7 +25,8 @@
  * (MUFU.EX2, 16 per SM per clock; float only); %floor = the larger floor / ms.  Each fused result is
  * compared with cuBLAS-Unfused (relative 2-norm difference of v).  First, a plain cuBLAS SGEMM 8192^3
  * (2048^3 with --light) prints the FP32 FMA rate this GPU reaches, beside the 33.5 T floor rate.
- * usage: ksum [--json PATH] [--reps N] [--light] [--only-fused] [--dim D]   (--dim: only shapes of that dim) */
+ * usage: ksum [--json PATH] [--reps N] [--light] [--only-fused] [--dim D] [--tc]   (--dim: only shapes of that
+ *        dim; --tc: only 524288 x 1024 x 32..256 and 65536^2 x 64 with cublas, fused and the TF32 kernels) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +53,10 @@ KSUM_DEFINE(bench_gauss_f64, double, KSUM_GAUSS)
 KSUM_DEFINE_TF32(bench_gauss_tf32, KSUM_GAUSS, 1, 1)
 KSUM_DEFINE_TF32(bench_gauss_3xtf32, KSUM_GAUSS, 3, 1)
 KSUM_DEFINE_TF32_V1(bench_gauss_tf32_v1, KSUM_GAUSS, 1, 1) /* register staging, a barrier per 8 coordinates */
+/* round 3: the staged kernel's fragment-read variants (tc.cuh WIDE, resident / streamed) */
+KSUM_DEFINE_TF32_EX(bench_gauss_tf32_w3, KSUM_GAUSS, 1, 1, 3, 1) /* LDS.128 reads, m16n8k8 */
+KSUM_DEFINE_TF32_EX(bench_gauss_tf32_r2, KSUM_GAUSS, 1, 1, 0, 0) /* round 2: scalar reads */
+KSUM_DEFINE_TF32_EX(bench_gauss_3xtf32_r2, KSUM_GAUSS, 3, 1, 0, 0)
 KSUM_DEFINE_SMALLDIM_EX(bench_gauss_sd3, KSUM_GAUSS, 3, 1, 1, 0, 2)    /* all exps on the MUFU, 2 blocks/SM */
 KSUM_DEFINE_SMALLDIM_EX(bench_gauss_sd3_p1, KSUM_GAUSS, 3, 1, 1, 1, 2) /* 1 of 8 by polynomial */
 KSUM_DEFINE_SMALLDIM_EX(bench_gauss_sd3_b3, KSUM_GAUSS, 3, 1, 1, 0, 3) /* 3 blocks/SM (80 registers) */
@@ -123,7 +130,7 @@ BENCH_UNFUSED_DEFINE(double)
         if (st_ != CUBLAS_STATUS_SUCCESS) { fprintf(stderr, "%s: cublas status %d\n", #call, (int)st_); exit(2); } \
     } while (0)
 
-static int reps = 15, only_dim;
+static int reps = 15, only_dim, tc_only;
 static FILE *json;
 static int json_rows;
 static cublasHandle_t blas;
@@ -151,7 +158,10 @@ static void run_fused(ctx *c)
              : c->v1 == 2 ? bench_gauss_f32_nofac_launch(&k, 0)
              : c->tc == 1 ? bench_gauss_tf32_launch(&k, 0)
              : c->tc == 2 ? bench_gauss_tf32_v1_launch(&k, 0)
-             : c->tc == 3 ? bench_gauss_3xtf32_launch(&k, 0) : bench_gauss_f32_launch(&k, 0);
+             : c->tc == 3 ? bench_gauss_3xtf32_launch(&k, 0)
+             : c->tc == 4 ? bench_gauss_tf32_w3_launch(&k, 0)
+             : c->tc == 5 ? bench_gauss_tf32_r2_launch(&k, 0)
+             : c->tc == 6 ? bench_gauss_3xtf32_r2_launch(&k, 0) : bench_gauss_f32_launch(&k, 0);
     if (rc) { fprintf(stderr, "ksum launch: %s\n", ksum_strerror(rc)); exit(2); }
 }
 
@@ -280,19 +290,23 @@ static void run_shape(int m, int n, int dim, int dbl, int only_fused)
         base = time_it(run_unfused, &c);
         CUDA_DIE(cudaMemcpy(vref, c.v, (size_t)m * es, cudaMemcpyDeviceToDevice));
         report(&c, "cublas", base, -1, -1);
-        c.own = 1;
-        double t = time_it(run_unfused, &c);
-        report(&c, "own", t, base, vdiff(c.v, vref, m, dbl));
-        c.own = 0;
+        if (!tc_only) {
+            c.own = 1;
+            double t = time_it(run_unfused, &c);
+            report(&c, "own", t, base, vdiff(c.v, vref, m, dbl));
+            c.own = 0;
+        }
         cudaFree(c.c);
     }
     double t = time_it(run_fused, &c);
     report(&c, "fused", t, base, only_fused ? -1 : vdiff(c.v, vref, m, dbl));
-    c.flags = KSUM_DETERMINISTIC;
-    t = time_it(run_fused, &c);
-    report(&c, "fused-det", t, base, only_fused ? -1 : vdiff(c.v, vref, m, dbl));
-    c.flags = 0;
-    if (!dbl) { /* the generic kernel (KSUM_DEFINE_EX 8 x 8), for comparison */
+    if (!tc_only) {
+        c.flags = KSUM_DETERMINISTIC;
+        t = time_it(run_fused, &c);
+        report(&c, "fused-det", t, base, only_fused ? -1 : vdiff(c.v, vref, m, dbl));
+        c.flags = 0;
+    }
+    if (!dbl && !tc_only) { /* the generic kernel (KSUM_DEFINE_EX 8 x 8), for comparison */
         c.v1 = 1;
         t = time_it(run_fused, &c);
         report(&c, "fused-v1", t, base, only_fused ? -1 : vdiff(c.v, vref, m, dbl));
@@ -330,6 +344,12 @@ static void run_shape(int m, int n, int dim, int dbl, int only_fused)
         c.tc = 2;
         t = time_it(run_fused, &c);
         report(&c, "tf32-v1", t, base, only_fused ? -1 : vdiff(c.v, vref, m, dbl));
+        static const char *const tcname[] = {"tf32-w3", "tf32-r2", "3xtf32-r2"};
+        for (int v = 4; v <= 6; v++) { /* round 3's variants beside round 2's kernels, same run */
+            c.tc = v;
+            t = time_it(run_fused, &c);
+            report(&c, tcname[v - 4], t, base, only_fused ? -1 : vdiff(c.v, vref, m, dbl));
+        }
         c.tc = 0;
     }
     cudaFree(c.a); cudaFree(c.b); cudaFree(c.w); cudaFree(c.v); cudaFree(c.na); cudaFree(c.nb); cudaFree(vref);
@@ -346,7 +366,8 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--light")) light = 1;
         else if (!strcmp(argv[i], "--only-fused")) only_fused = 1;
         else if (!strcmp(argv[i], "--dim") && i + 1 < argc) only_dim = atoi(argv[++i]);
-        else { fprintf(stderr, "usage: %s [--json PATH] [--reps N] [--light] [--only-fused] [--dim D]\n", argv[0]); return 2; }
+        else if (!strcmp(argv[i], "--tc")) tc_only = 1;
+        else { fprintf(stderr, "usage: %s [--json PATH] [--reps N] [--light] [--only-fused] [--dim D] [--tc]\n", argv[0]); return 2; }
     }
     if (reps < 1) { fprintf(stderr, "bad --reps\n"); return 2; }
     cudaDeviceProp pr;
@@ -378,7 +399,11 @@ int main(int argc, char **argv)
         cudaFree(x); cudaFree(y); cudaFree(z);
     }
     gpucheck_seed(4242);
-    if (light) {
+    if (tc_only) { /* the tensor-core goal's shapes: cublas-unfused, fused and the TF32 kernels only */
+        static const int ks[] = {32, 64, 128, 256};
+        for (int ki = 0; ki < 4; ki++) run_shape(524288, 1024, ks[ki], 0, only_fused);
+        run_shape(65536, 65536, 64, 0, only_fused);
+    } else if (light) {
         run_shape(4096, 1024, 32, 0, only_fused);
         run_shape(8192, 8192, 3, 0, only_fused);
     } else {

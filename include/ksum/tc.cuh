@@ -20,6 +20,12 @@
  *   Staging as ksum.cuh's float path (KSUM_DEFINE_F32): 4-byte cp.async copies in stages of up to 32
  *   coordinates (one barrier per stage), targets resident in shared memory times -2s with their
  *   norms summed in the kernel for dim <= 128, streamed above (shared rows of 136 floats here).
+ *   Round 3 (KSUM_DEFINE_TF32_EX(name, KERNEL, PASSES, R, WIDE_RES, WIDE_STREAM)): the points of a
+ *   warp's tile are permuted so that a thread's fragment elements at one k are adjacent in shared
+ *   memory (6 LDS.128 per 8 coordinates instead of 24 LDS), a 32-coordinate stage is unrolled, the
+ *   resident targets are rounded to TF32 once per block, and one pass uses m16n8k4 (fragments are
+ *   single registers straight from the loads: no register moves; 61 instead of ~121 SASS instructions
+ *   per 8 coordinates).  KSUM_DEFINE_TF32 picks per kernel what measured fastest (below).
  *   KSUM_DEFINE_TF32_V1(name, KERNEL, PASSES, R), the earlier kernel, stages each 8-coordinate
  *   chunk through registers with a barrier per chunk (static 19 KB of shared memory); kept for
  *   comparison (bench/ksum.cu, row tf32-v1) and for devices with little shared memory.
@@ -59,6 +65,17 @@ static __device__ __forceinline__ void ksum__mma_tf32(float *c, const unsigned *
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 #else
     (void)c; (void)a; (void)b;
+#endif
+}
+/* c += a b, one m16n8k4 TF32 mma: a = rows g, g + 8 at k t4; b = k t4 at column g (one register each) */
+static __device__ __forceinline__ void ksum__mma_tf32_k4(float *c, unsigned a0, unsigned a1, unsigned b0)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("mma.sync.aligned.m16n8k4.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};"
+                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                 : "r"(a0), "r"(a1), "r"(b0));
+#else
+    (void)c; (void)a0; (void)a1; (void)b0;
 #endif
 }
 /* split x into big + small TF32 parts (small = 0 for PASSES 1) */
@@ -229,15 +246,115 @@ static inline int ksum__need_sm80(void)
 /* ---- the staged tensor-core kernel (KSUM_DEFINE_TF32) ------------------------------------------
  * The same warp tiling and epilogue as KSUM_DEFINE_TF32_V1, on the staging of ksum.cuh's float path:
  * 4-byte cp.async copies of 32-coordinate stages (one barrier per stage instead of one per 8), the
- * targets resident in shared memory (times -2s) for dim <= 128, else streamed with t = -2s acc. */
-#define KSUM__TC_KERNEL(kname, KERNEL, PASSES, R, RES)                                                 \
+ * targets resident in shared memory (times -2s) for dim <= 128, else streamed with t = -2s acc.
+ * WIDE (round 3): which shared point a fragment row or column stands for.  WIDE = 0: fragment row g
+ * of m-tile i is point wr + 16 i + g (column g of n-tile j is wc + 8 j + g): one 4-byte LDS per
+ * fragment element, 24 per k-step.  WIDE >= 1: the points are permuted inside the warp's tile so
+ * that a thread's elements at one k lie side by side: row g / g + 8 of m-tile i is point
+ * wr + 4 g + 2 i (+ 1), column g of n-tile j is wc + 32 (j / 4) + 4 g + j % 4; a k-step then reads
+ * 2 LDS.128 for A and 4 for B (a quarter-warp's 8 vectors at 8 t4 + 4 g mod 32 words: distinct
+ * banks with rows of 136).  The sum over the points does not care which mma row holds which point;
+ * the epilogue reads norms and weights, and adds row sums, through the same permutation.
+ * WIDE = 2 also unrolls a whole 32-coordinate stage (4 k-steps) so that the next step's shared
+ * loads can be issued ahead of this step's mma chain. */
+#define KSUM__TC_ROW(WIDE, i, hh) ((WIDE) ? wr + 4 * g + 2 * (i) + (hh) : wr + 16 * (i) + g + 8 * (hh))
+/* the shared column of accumulator element e (0, 1: fragment columns 2 t4, 2 t4 + 1) of n-tile j */
+#define KSUM__TC_COL(WIDE, j, e) ((WIDE) ? wc + 32 * ((j) >> 2) + 8 * t4 + 4 * (e) + ((j)&3) : wc + 8 * (j) + 2 * t4 + (e))
+
+/* one k-step of 8 coordinates at A, B (k-major rows of P): 2 x 8 mma tiles per warp (x3 for the split) */
+#define KSUM__TC_KSTEP8(A, B, PASSES, WIDE, PRE_A)                                                                           \
+    do {                                                                                               \
+        unsigned ab[2][4], as[2][4];                                                                   \
+        if (WIDE) {                                                                                    \
+            const float4 q0 = *(const float4 *)((A) + t4 * P + wr + 4 * g);                            \
+            const float4 q1 = *(const float4 *)((A) + (t4 + 4) * P + wr + 4 * g);                      \
+            if (PRE_A) { /* stored already rounded to TF32 */                                          \
+                ab[0][0] = __float_as_uint(q0.x); ab[0][1] = __float_as_uint(q0.y);                    \
+                ab[1][0] = __float_as_uint(q0.z); ab[1][1] = __float_as_uint(q0.w);                    \
+                ab[0][2] = __float_as_uint(q1.x); ab[0][3] = __float_as_uint(q1.y);                    \
+                ab[1][2] = __float_as_uint(q1.z); ab[1][3] = __float_as_uint(q1.w);                    \
+                _Pragma("unroll") for (int e = 0; e < 4; e++) as[0][e] = as[1][e] = 0u;                \
+            } else {                                                                                   \
+                ksum__split(q0.x, &ab[0][0], &as[0][0], PASSES); ksum__split(q0.y, &ab[0][1], &as[0][1], PASSES); \
+                ksum__split(q0.z, &ab[1][0], &as[1][0], PASSES); ksum__split(q0.w, &ab[1][1], &as[1][1], PASSES); \
+                ksum__split(q1.x, &ab[0][2], &as[0][2], PASSES); ksum__split(q1.y, &ab[0][3], &as[0][3], PASSES); \
+                ksum__split(q1.z, &ab[1][2], &as[1][2], PASSES); ksum__split(q1.w, &ab[1][3], &as[1][3], PASSES); \
+            }                                                                                          \
+        } else {                                                                                       \
+            _Pragma("unroll") for (int i = 0; i < 2; i++) {                                            \
+                const int r = wr + i * 16 + g;                                                         \
+                ksum__split((A)[t4 * P + r], &ab[i][0], &as[i][0], PASSES);                            \
+                ksum__split((A)[t4 * P + r + 8], &ab[i][1], &as[i][1], PASSES);                        \
+                ksum__split((A)[(t4 + 4) * P + r], &ab[i][2], &as[i][2], PASSES);                      \
+                ksum__split((A)[(t4 + 4) * P + r + 8], &ab[i][3], &as[i][3], PASSES);                  \
+            }                                                                                          \
+        }                                                                                              \
+        _Pragma("unroll") for (int jj = 0; jj < 2; jj++) {                                             \
+            float f0[4], f1[4];                                                                        \
+            if (WIDE) {                                                                                \
+                ksum__lds4_float(f0, (B) + t4 * P + wc + 32 * jj + 4 * g);                             \
+                ksum__lds4_float(f1, (B) + (t4 + 4) * P + wc + 32 * jj + 4 * g);                       \
+            }                                                                                          \
+            _Pragma("unroll") for (int jq = 0; jq < 4; jq++) {                                         \
+                const int j = 4 * jj + jq;                                                             \
+                unsigned bb[2], bs[2];                                                                 \
+                if (WIDE) {                                                                            \
+                    ksum__split(f0[jq], &bb[0], &bs[0], PASSES);                                       \
+                    ksum__split(f1[jq], &bb[1], &bs[1], PASSES);                                       \
+                } else {                                                                               \
+                    const int cc = wc + j * 8 + g;                                                     \
+                    ksum__split((B)[t4 * P + cc], &bb[0], &bs[0], PASSES);                             \
+                    ksum__split((B)[(t4 + 4) * P + cc], &bb[1], &bs[1], PASSES);                       \
+                }                                                                                      \
+                _Pragma("unroll") for (int i = 0; i < 2; i++) {                                        \
+                    if ((PASSES) > 1) {                                                                \
+                        ksum__mma_tf32(acc[i][j], as[i], bb);                                          \
+                        ksum__mma_tf32(acc[i][j], ab[i], bs);                                          \
+                    }                                                                                  \
+                    ksum__mma_tf32(acc[i][j], ab[i], bb);                                              \
+                }                                                                                      \
+            }                                                                                          \
+        }                                                                                              \
+    } while (0)
+
+/* WIDE >= 4, one pass: the same k-step as two m16n8k4 mmas per tile, whose fragments are single
+ * registers (A: rows g and g + 8 of one k, which the permutation puts side by side) taken straight
+ * from the LDS.128 results, no register moves to pair k and k + 4 as m16n8k8 needs */
+#define KSUM__TC_KSTEP4(A, B, PRE_A)                                                                   \
+    do {                                                                                               \
+        _Pragma("unroll") for (int kh = 0; kh < 2; kh++) {                                             \
+            const float4 q = *(const float4 *)((A) + (t4 + 4 * kh) * P + wr + 4 * g);                  \
+            unsigned a0[4];                                                                            \
+            a0[0] = PRE_A ? __float_as_uint(q.x) : ksum__tf32(q.x);                                    \
+            a0[1] = PRE_A ? __float_as_uint(q.y) : ksum__tf32(q.y);                                    \
+            a0[2] = PRE_A ? __float_as_uint(q.z) : ksum__tf32(q.z);                                    \
+            a0[3] = PRE_A ? __float_as_uint(q.w) : ksum__tf32(q.w);                                    \
+            _Pragma("unroll") for (int jj = 0; jj < 2; jj++) {                                         \
+                float f[4];                                                                            \
+                ksum__lds4_float(f, (B) + (t4 + 4 * kh) * P + wc + 32 * jj + 4 * g);                   \
+                _Pragma("unroll") for (int jq = 0; jq < 4; jq++) {                                     \
+                    const unsigned bq = ksum__tf32(f[jq]);                                             \
+                    ksum__mma_tf32_k4(acc[0][4 * jj + jq], a0[0], a0[1], bq);                          \
+                    ksum__mma_tf32_k4(acc[1][4 * jj + jq], a0[2], a0[3], bq);                          \
+                }                                                                                      \
+            }                                                                                          \
+        }                                                                                              \
+    } while (0)
+#define KSUM__TC_KSTEP(A, B, PASSES, WIDE, PRE_A)                                                      \
+    do {                                                                                               \
+        if ((WIDE) >= 4 && (PASSES) == 1) KSUM__TC_KSTEP4(A, B, PRE_A);                                \
+        else KSUM__TC_KSTEP8(A, B, PASSES, WIDE, PRE_A);                                               \
+    } while (0)
+
+#define KSUM__TC_KERNEL(kname, KERNEL, PASSES, R, RES, WIDE)                                           \
     __global__ void __launch_bounds__(KSUM_THREADS, (R) > 1 ? 1 : 2)                                   \
         kname(const float *__restrict__ a, long long lda, const float *__restrict__ b, long long ldb,  \
               const float *__restrict__ w, float *__restrict__ v, int m, int n, int dim, int nrhs,     \
               float m2scale, const float *__restrict__ norms, int tiles_per_split, int ks, int atomic, \
               int accumulate)                                                                          \
     {                                                                                                  \
-        enum { BM = 128, BN = 128, P = KSUM__TC_PAD, NW = BN * (1 + (R)), NWPER = (NW + KSUM_THREADS - 1) / KSUM_THREADS }; \
+        enum { BM = 128, BN = 128, P = KSUM__TC_PAD, NW = BN * (1 + (R)), NWPER = (NW + KSUM_THREADS - 1) / KSUM_THREADS, \
+               PRE_A = (RES) && (PASSES) == 1 && (WIDE) >= 3 };                                    \
         extern __shared__ __align__(16) float ksum__smem[];                                            \
         __shared__ float sred[BM * (R)];                                                               \
         const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, g = lane >> 2, t4 = lane & 3;    \
@@ -256,7 +373,14 @@ static inline int ksum__need_sm80(void)
         const float *nb = norms + m;                                                                   \
         for (int q = tid; q < BM * (R); q += KSUM_THREADS) sred[q] = 0.0f;                             \
         if (RES) KSUM__LOAD_RESIDENT(P);                                                              \
-        else for (int q = tid; q < BM; q += KSUM_THREADS) sna[q] = row0 + q < m ? norms[row0 + q] : 0.0f; \
+        if (PRE_A) { /* round the resident targets to TF32 once (what each k-step's cvt did) */        \
+            __syncthreads();                                                                           \
+            for (int q = tid; q < dp * BM; q += KSUM_THREADS) {                                        \
+                float *x = sA + (q >> 7) * P + (q & 127);                                              \
+                *x = __uint_as_float(ksum__tf32(*x));                                                  \
+            }                                                                                          \
+        }                                                                                              \
+        if (!(RES)) for (int q = tid; q < BM; q += KSUM_THREADS) sna[q] = row0 + q < m ? norms[row0 + q] : 0.0f; \
         {                                                                                              \
             const int kz = min(ks, dp);                                                                \
             KSUM_GEMM_TILE_OP(KSUM__F32_CP, sB, P, b, ldb, n, dim, (long long)t0 * BN, 0, kz, tid);   \
@@ -279,13 +403,13 @@ static inline int ksum__need_sm80(void)
                 if (newtile) KSUM__F32_SW(sw + (tpar ^ 1) * NW, ntile);                                \
             }                                                                                          \
             const float *swb = sw + tpar * NW;                                                         \
-            if (st == 0) {                                                                             \
+            if (st == 0) { /* accumulators start at s|a_i|^2 + s|b_j|^2 (-(|a|^2 + |b|^2)/2 streamed) */ \
                 _Pragma("unroll") for (int i = 0; i < 2; i++) {                                        \
-                    const float n0 = sna[wr + i * 16 + g], n1 = sna[wr + i * 16 + g + 8];              \
+                    const float n0 = sna[KSUM__TC_ROW(WIDE, i, 0)], n1 = sna[KSUM__TC_ROW(WIDE, i, 1)];            \
                     _Pragma("unroll") for (int j = 0; j < 8; j++) {                                    \
-                        const float2 bb = *(const float2 *)(swb + wc + j * 8 + 2 * t4);                \
-                        acc[i][j][0] = n0 + bb.x; acc[i][j][1] = n0 + bb.y;                            \
-                        acc[i][j][2] = n1 + bb.x; acc[i][j][3] = n1 + bb.y;                            \
+                        const float b0 = swb[KSUM__TC_COL(WIDE, j, 0)], b1 = swb[KSUM__TC_COL(WIDE, j, 1)];        \
+                        acc[i][j][0] = n0 + b0; acc[i][j][1] = n0 + b1;                                \
+                        acc[i][j][2] = n1 + b0; acc[i][j][3] = n1 + b1;                                \
                     }                                                                                  \
                 }                                                                                      \
             }                                                                                          \
@@ -293,37 +417,18 @@ static inline int ksum__need_sm80(void)
                 const int k0 = st * ks, kz = min(ks, dp - k0);                                         \
                 const float *pa = (RES) ? sA + k0 * P : sA + (s & 1) * ks * P;                         \
                 const float *pb = sB + (s & 1) * ks * P;                                               \
-                for (int c = 0; c < kz; c += KSUM_BK) { /* one k-step of 8: 2 x 8 mma tiles per warp */ \
-                    const float *A = pa + c * P, *B = pb + c * P;                                      \
-                    unsigned ab[2][4], as[2][4];                                                       \
-                    _Pragma("unroll") for (int i = 0; i < 2; i++) {                                    \
-                        const int r = wr + i * 16 + g;                                                 \
-                        ksum__split(A[t4 * P + r], &ab[i][0], &as[i][0], PASSES);                      \
-                        ksum__split(A[t4 * P + r + 8], &ab[i][1], &as[i][1], PASSES);                  \
-                        ksum__split(A[(t4 + 4) * P + r], &ab[i][2], &as[i][2], PASSES);                \
-                        ksum__split(A[(t4 + 4) * P + r + 8], &ab[i][3], &as[i][3], PASSES);            \
-                    }                                                                                  \
-                    _Pragma("unroll") for (int j = 0; j < 8; j++) {                                    \
-                        unsigned bb[2], bs[2];                                                         \
-                        const int cc = wc + j * 8 + g;                                                 \
-                        ksum__split(B[t4 * P + cc], &bb[0], &bs[0], PASSES);                           \
-                        ksum__split(B[(t4 + 4) * P + cc], &bb[1], &bs[1], PASSES);                     \
-                        _Pragma("unroll") for (int i = 0; i < 2; i++) {                                \
-                            if ((PASSES) > 1) {                                                        \
-                                ksum__mma_tf32(acc[i][j], as[i], bb);                                  \
-                                ksum__mma_tf32(acc[i][j], ab[i], bs);                                  \
-                            }                                                                          \
-                            ksum__mma_tf32(acc[i][j], ab[i], bb);                                      \
-                        }                                                                              \
-                    }                                                                                  \
+                if ((WIDE) >= 2 && kz == 32) {                                                         \
+                    _Pragma("unroll") for (int c = 0; c < 32; c += KSUM_BK) KSUM__TC_KSTEP(pa + c * P, pb + c * P, PASSES, WIDE, PRE_A); \
+                } else {                                                                               \
+                    for (int c = 0; c < kz; c += KSUM_BK) KSUM__TC_KSTEP(pa + c * P, pb + c * P, PASSES, WIDE, PRE_A);      \
                 }                                                                                      \
             }                                                                                          \
             if (st == nst - 1) { /* kernel values, weighted row sums */                                \
                 _Pragma("unroll") for (int j = 0; j < 8; j++) {                                        \
                     float w0[R], w1[R];                                                                \
                     _Pragma("unroll") for (int r2 = 0; r2 < (R); r2++) {                               \
-                        const float2 ww = *(const float2 *)(swb + (1 + r2) * BN + wc + j * 8 + 2 * t4); \
-                        w0[r2] = ww.x; w1[r2] = ww.y;                                                  \
+                        w0[r2] = swb[(1 + r2) * BN + KSUM__TC_COL(WIDE, j, 0)];                              \
+                        w1[r2] = swb[(1 + r2) * BN + KSUM__TC_COL(WIDE, j, 1)];                              \
                     }                                                                                  \
                     _Pragma("unroll") for (int i = 0; i < 2; i++) _Pragma("unroll") for (int hh = 0; hh < 2; hh++) { \
                         const float y0 = acc[i][j][2 * hh], y1 = acc[i][j][2 * hh + 1];                \
@@ -346,7 +451,7 @@ static inline int ksum__need_sm80(void)
                 float x = vacc[i][hh][r2];                                                             \
                 x += __shfl_xor_sync(0xffffffffu, x, 1);                                               \
                 x += __shfl_xor_sync(0xffffffffu, x, 2);                                               \
-                if (t4 == 0) atomicAdd(&sred[(wr + i * 16 + g + 8 * hh) * (R) + r2], x);               \
+                if (t4 == 0) atomicAdd(&sred[KSUM__TC_ROW(WIDE, i, hh) * (R) + r2], x);                      \
             }                                                                                          \
         __syncthreads();                                                                               \
         for (int q = tid; q < BM * (R); q += KSUM_THREADS) {                                           \
@@ -360,11 +465,20 @@ static inline int ksum__need_sm80(void)
         }                                                                                              \
     }
 
-#define KSUM_DEFINE_TF32(name, KERNEL, PASSES, R)                                                      \
+/* KSUM_DEFINE_TF32_EX(name, KERNEL, PASSES, R, WIDE_RES, WIDE_STREAM): the staged tensor-core kernel
+ * with the fragment-read variant chosen per kernel (resident: dim <= 128; streamed: dim > 128) */
+#define KSUM_DEFINE_TF32_EX(name, KERNEL, PASSES, R, WIDE_RES, WIDE_STREAM)                           \
     KSUM__NORMS(name, float)                                                                           \
-    KSUM__TC_KERNEL(name##_kernel, KERNEL, PASSES, R, 1)                                               \
-    KSUM__TC_KERNEL(name##_kernel_stream, KERNEL, PASSES, R, 0)                                        \
+    KSUM__TC_KERNEL(name##_kernel, KERNEL, PASSES, R, 1, WIDE_RES)                                     \
+    KSUM__TC_KERNEL(name##_kernel_stream, KERNEL, PASSES, R, 0, WIDE_STREAM)                           \
     KSUM__LAUNCHER_STAGED(name, KERNEL, R, (R) > 1 ? 1 : 2, KSUM__TC_PAD,                              \
                           { int rc_ = ksum__need_sm80(); if (rc_) return rc_; })
+
+/* the variants chosen by the H200 measurements of 2026-11-21 (docs/ksum.md, round 3): one pass, resident
+ * (dim <= 128): WIDE 4 (m16n8k4, 1.6-4.4 % faster at dim 128 and 65536^2 x 64, 1.7-2.9 % slower with
+ * 1024 sources at dim 32/64); streamed (dim > 128): round 2's reads (2 % faster than WIDE 1 at dim 256);
+ * three passes: WIDE 1 resident (6-9 % faster), round 2's streamed (WIDE 1 would spill) */
+#define KSUM_DEFINE_TF32(name, KERNEL, PASSES, R)                                                      \
+    KSUM_DEFINE_TF32_EX(name, KERNEL, PASSES, R, (PASSES) > 1 ? 1 : 4, 0)
 
 #endif

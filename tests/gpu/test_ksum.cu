@@ -44,6 +44,11 @@ KSUM_DEFINE_SMALLDIM(f_sd_matern52, KSUM_MATERN52, 5, 1)
 KSUM_DEFINE_SMALLDIM_EX(f_sd_gauss3_b3, KSUM_GAUSS, 3, 1, 1, 0, 3)
 KSUM_DEFINE_F32(f_gauss_f32r4, KSUM_GAUSS, 4, 1)
 KSUM_DEFINE_TF32_V1(f_tc1v1_gauss, KSUM_GAUSS, 1, 1)
+/* the staged tensor-core kernel's other fragment-read variants (tc.cuh, WIDE; KSUM_DEFINE_TF32 one pass
+ * is 4/0: m16n8k4 resident, round 2's reads streamed): 3/1 = permuted points, LDS.128 reads, m16n8k8,
+ * targets rounded once (resident), 1 streamed; 0/0 = round 2's scalar reads */
+KSUM_DEFINE_TF32_EX(f_tc1w3_gauss_r2, KSUM_GAUSS, 1, 2, 3, 1)
+KSUM_DEFINE_TF32_EX(f_tc1r2_gauss, KSUM_GAUSS, 1, 1, 0, 0)
 
 enum { K_GAUSS, K_LAPLACE, K_CAUCHY, K_M32, K_M52, K_IMQ, K_USER };
 typedef int (*launch_fn)(const ksum_args *, cudaStream_t);
@@ -78,6 +83,8 @@ static const kern kernels[] = {
     {"smalldim gauss dim<=3 no poly 3 blocks/SM", f_sd_gauss3_b3_launch, K_GAUSS, 1, 0, 2048, 0, 3},
     {"float gauss R=4 (KSUM_DEFINE_F32)", f_gauss_f32r4_launch, K_GAUSS, 4, 0, 128, 0, 0},
     {"tf32 1-pass gauss (KSUM_DEFINE_TF32_V1)", f_tc1v1_gauss_launch, K_GAUSS, 1, 0, 128, 1, 0},
+    {"tf32 1-pass gauss R=2 (WIDE 3/1: m16n8k8, LDS.128)", f_tc1w3_gauss_r2_launch, K_GAUSS, 2, 0, 128, 1, 0},
+    {"tf32 1-pass gauss (WIDE 0: round-2 reads)", f_tc1r2_gauss_launch, K_GAUSS, 1, 0, 128, 1, 0},
 };
 /* small-dim variants take the shapes' dims folded into 1..dmax */
 static int fold_dim(const kern *k, int dim) { return k->dmax && dim > k->dmax ? 1 + dim % k->dmax : dim; }
@@ -385,7 +392,7 @@ int main(int argc, char **argv)
     run_errors();
     run_poly(light);
     for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++) {
-        if (light && i % 3 != 0 && i != 7 && i != 14 && i != 16) continue;
+        if (light && i % 3 != 0 && i != 7 && i != 13 && i != 14 && i != 16 && i != 23) continue;
         run_kernel(&kernels[i], light);
         if (!light || i == 0) run_extremes(&kernels[i]);
     }
