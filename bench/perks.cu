@@ -36,7 +36,8 @@
  * one-pass SSAM_STENCIL3D_DEFINE (bench/stencil.cu's configurations), none = persistent, nothing
  * cached, smem = persistent with the shared-memory cache (blocks per SM by the plan), smem1 / smem2
  * = forced 1 / 2 blocks per SM (where the build allows); 32 x 16 threads a block.
- * usage: perks [--json PATH] [--reps N] [--light] [--only NAME] [--section all|sync|2d|3d] */
+ * --dom: the 2D domains to run, any of the letters F, P, M (default all)
+ * usage: perks [--json PATH] [--reps N] [--light] [--only NAME] [--section all|sync|2d|3d] [--dom FPM] */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -417,15 +418,16 @@ static void bench3d(int light, const char *only)
 int main(int argc, char **argv)
 {
     int light = 0;
-    const char *jpath = NULL, *only = NULL, *section = "all";
+    const char *jpath = NULL, *only = NULL, *section = "all", *doms = "FPM";
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--json") && i + 1 < argc) jpath = argv[++i];
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
         else if (!strcmp(argv[i], "--light")) light = 1;
         else if (!strcmp(argv[i], "--section") && i + 1 < argc) section = argv[++i];
+        else if (!strcmp(argv[i], "--dom") && i + 1 < argc) doms = argv[++i];
         else {
-            fprintf(stderr, "usage: %s [--json PATH] [--reps N] [--light] [--only NAME] [--section all|sync|2d|3d]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--json PATH] [--reps N] [--light] [--only NAME] [--section all|sync|2d|3d] [--dom FPM]\n", argv[0]);
             return 2;
         }
     }
@@ -513,6 +515,7 @@ int main(int argc, char **argv)
         float wf[32];
         for (int i = 0; i < e->ncoef; i++) { w[i] = 1.0 / e->ncoef; wf[i] = (float)w[i]; }
         for (int dom = 0; dom < 3; dom++) {
+            if (!strchr(doms, DOMN(dom)[0])) continue;
             int W = dom == 1 ? PS : 3072, H = dom == 1 ? PS : full_height(e, 3072);
             if (dom == 2) H = H + H / 4;
             int steps = dom == 1 ? (light ? 5 : 10) : (light ? 20 : 100);

@@ -291,6 +291,11 @@ int main(int argc, char **argv)
         run_case(k, 1, 45, 2, 0, -1, 0);
         run_case(k, k->bx + 1, 2 * k->r + 1, 5, 0, -1, 0);
     }
+    /* the resident kernel on many tiles (rows and columns of tiles: every frame cell from a
+       neighbour, corners included, in batches) at the plan's blocks per SM, many steps */
+    run_case(&kernels[0], 1000, light ? 300 : 1200, light ? 7 : 100, 0, 2, 0);
+    run_case(&kernels[3], 300, 400, light ? 3 : 20, 0, -1, 0);
+    run_case(&kernels[1], 64 * 9 + 7, light ? 300 : 900, light ? 7 : 60, 0, -1, 0);
     /* blocks per SM from the plan (0) and forced to 2 */
     if (!light) {
         run_case(&kernels[0], 1000, 600, 7, 0, -1, 0);
