@@ -209,11 +209,6 @@ static int cg_graph_run(sys *S, cudaGraphExec_t ge, int K, double tol)
     return it;
 }
 
-typedef struct timing {
-    double ms;
-    int it;
-} timing;
-
 static void row(const char *name, int n, long long nnz, const char *impl, double us_it, double floor_us, int it_sol,
                 double ms_sol, int cached)
 {
@@ -226,6 +221,34 @@ static void row(const char *name, int n, long long nnz, const char *impl, double
                 "%s  {\"matrix\": \"%s\", \"n\": %d, \"nnz\": %lld, \"impl\": \"%s\", \"us_per_iter\": %.4f, "
                 "\"floor_us\": %.4f, \"solve_iters\": %d, \"solve_ms\": %.5f, \"cached\": %d}",
                 json_rows++ ? ",\n" : "", name, n, nnz, impl, us_it, floor_us, it_sol, ms_sol, cached);
+}
+
+/* one perks plan timed: the median over runs (after one warm-up) of the whole run in ms, or of the
+ * time per iteration in us when per_iter; res gets the last run's result */
+static double time_plan(perks_cg_plan *p, sys *S, int runs, int per_iter, perks_cg_result *res)
+{
+    cudaEvent_t e0, e1;
+    double t[64];
+    int n = runs < 64 ? runs : 64;
+    CUDA_DIE(cudaEventCreate(&e0));
+    CUDA_DIE(cudaEventCreate(&e1));
+    for (int r = -1; r < n; r++) {
+        float ms;
+        CUDA_DIE(cudaEventRecord(e0, S->s));
+        int rc = perks_cg_run(p, S->b, S->x, S->s);
+        CUDA_DIE(cudaEventRecord(e1, S->s));
+        CUDA_DIE(cudaEventSynchronize(e1));
+        if (rc) {
+            printf("  perks run failed: %s\n", perks_strerror(rc));
+            exit(1);
+        }
+        perks_cg_wait(p, res);
+        CUDA_DIE(cudaEventElapsedTime(&ms, e0, e1));
+        if (r >= 0) t[r] = per_iter ? ms * 1e3 / (res->iterations > 0 ? res->iterations : 1) : ms;
+    }
+    cudaEventDestroy(e0);
+    cudaEventDestroy(e1);
+    return gpucheck_median(t, n);
 }
 
 static void bench_matrix(const char *name, perks_csr *H, int solve, int sweep)
@@ -342,32 +365,19 @@ static void bench_matrix(const char *name, perks_csr *H, int solve, int sweep)
             printf("  perks plan failed: %s\n", perks_strerror(rc));
             exit(1);
         }
-        int its = 1;
-        for (int r = -1; r < R; r++) {
-            CUDA_DIE(cudaEventRecord(e0, S.s));
-            rc = perks_cg_run(&p, S.b, S.x, S.s);
-            CUDA_DIE(cudaEventRecord(e1, S.s));
-            CUDA_DIE(cudaEventSynchronize(e1));
-            if (rc) {
-                printf("  perks run failed: %s\n", perks_strerror(rc));
-                exit(1);
-            }
-            perks_cg_wait(&p, &res);
-            its = res.iterations > 0 ? res.iterations : 1;
-            CUDA_DIE(cudaEventElapsedTime(&ms, e0, e1));
-            if (r >= 0) t[r] = ms * 1e3 / its;
-        }
-        if (c == 0) us_pk = median(t, R), cached_pk = p.cached;
-        else if (c == 1) us_nc = median(t, R), cached_nc = p.cached;
-        else if (c == 2) us_gs = median(t, R), cached_gs = p.cached;
-        else if (c == 3) us_t5 = median(t, R), cached_t5 = p.cached;
-        else if (c == 4) us_gd = median(t, R), cached_gd = p.cached;
-        else if (c == 5) us_fl = median(t, R), cached_fl = p.cached;
-        else if (c == 6) us_cl = median(t, R), cached_cl = p.cached;
-        else if (c == 7) us_cg = median(t, R), cached_cg = p.cached;
-        else if (c == 8) us_ck = median(t, R), cached_ck = p.cached;
-        else if (c == 9) us_cn = median(t, R), cached_cn = p.cached;
-        else us_cc = median(t, R), cached_cc = p.cached;
+        const double us = time_plan(&p, &S, R, 1, &res);
+        const int its = res.iterations > 0 ? res.iterations : 1;
+        if (c == 0) us_pk = us, cached_pk = p.cached;
+        else if (c == 1) us_nc = us, cached_nc = p.cached;
+        else if (c == 2) us_gs = us, cached_gs = p.cached;
+        else if (c == 3) us_t5 = us, cached_t5 = p.cached;
+        else if (c == 4) us_gd = us, cached_gd = p.cached;
+        else if (c == 5) us_fl = us, cached_fl = p.cached;
+        else if (c == 6) us_cl = us, cached_cl = p.cached;
+        else if (c == 7) us_cg = us, cached_cg = p.cached;
+        else if (c == 8) us_ck = us, cached_ck = p.cached;
+        else if (c == 9) us_cn = us, cached_cn = p.cached;
+        else us_cc = us, cached_cc = p.cached;
         if (c == 0 || c == 3 || c == 5 || c == 6 || c == 7 || c == 8)
             printf("  (%s plan: %s%s, %d blocks of %d, %d lanes per row, %d iterations timed)\n",
                    c == 0   ? "perks"
@@ -394,16 +404,8 @@ static void bench_matrix(const char *name, perks_csr *H, int solve, int sweep)
             perks_cg_result res = {0, 0, 0, 0};
             o.tol = 0, o.max_iter = K, o.blocks = gs[g], o.path = PERKS_CG_PATH_GRID;
             if (bcg64_plan(&p, S.n, S.nnz, S.rp, S.ci, S.va, &o)) break;
-            for (int r = -1; r < 3; r++) {
-                CUDA_DIE(cudaEventRecord(e0, S.s));
-                if (perks_cg_run(&p, S.b, S.x, S.s)) exit(1);
-                CUDA_DIE(cudaEventRecord(e1, S.s));
-                CUDA_DIE(cudaEventSynchronize(e1));
-                perks_cg_wait(&p, &res);
-                CUDA_DIE(cudaEventElapsedTime(&ms, e0, e1));
-                if (r >= 0) t[r] = ms * 1e3 / (res.iterations > 0 ? res.iterations : 1);
-            }
-            printf(" %d:%.2f(t%d)", p.blocks, median(t, 3), p.cached);
+            const double us = time_plan(&p, &S, 3, 1, &res);
+            printf(" %d:%.2f(t%d)", p.blocks, us, p.cached);
             perks_cg_plan_free(&p);
         }
         printf("\n  cluster sweep (us/it):");
@@ -413,16 +415,8 @@ static void bench_matrix(const char *name, perks_csr *H, int solve, int sweep)
             perks_cg_result res = {0, 0, 0, 0};
             o.tol = 0, o.max_iter = K, o.path = PERKS_CG_PATH_CLUSTER, o.cluster = g;
             if (bcg64_plan(&p, S.n, S.nnz, S.rp, S.ci, S.va, &o)) continue;
-            for (int r = -1; r < 3; r++) {
-                CUDA_DIE(cudaEventRecord(e0, S.s));
-                if (perks_cg_run(&p, S.b, S.x, S.s)) exit(1);
-                CUDA_DIE(cudaEventRecord(e1, S.s));
-                CUDA_DIE(cudaEventSynchronize(e1));
-                perks_cg_wait(&p, &res);
-                CUDA_DIE(cudaEventElapsedTime(&ms, e0, e1));
-                if (r >= 0) t[r] = ms * 1e3 / (res.iterations > 0 ? res.iterations : 1);
-            }
-            printf(" %d:%.2f(t%d)", p.blocks, median(t, 3), p.cached);
+            const double us = time_plan(&p, &S, 3, 1, &res);
+            printf(" %d:%.2f(t%d)", p.blocks, us, p.cached);
             perks_cg_plan_free(&p);
         }
         printf("\n");
@@ -463,18 +457,11 @@ static void bench_matrix(const char *name, perks_csr *H, int solve, int sweep)
             if (c >= 1) o.path = PERKS_CG_PATH_GRID;
             if (c == 2) o.variant = PERKS_CG_CGEAR;
             if (bcg64_plan(&p, S.n, S.nnz, S.rp, S.ci, S.va, &o)) exit(1);
-            for (int r = -1; r < 3; r++) {
-                CUDA_DIE(cudaEventRecord(e0, S.s));
-                if (perks_cg_run(&p, S.b, S.x, S.s)) exit(1);
-                CUDA_DIE(cudaEventRecord(e1, S.s));
-                CUDA_DIE(cudaEventSynchronize(e1));
-                perks_cg_wait(&p, &res);
-                CUDA_DIE(cudaEventElapsedTime(&ms, e0, e1));
-                if (r >= 0) t[r] = ms;
-            }
-            if (c == 0) ms_pk = median(t, 3), it_pk = res.status == 0 ? res.iterations : -res.iterations;
-            else if (c == 1) ms_nc = median(t, 3), it_nc = res.status == 0 ? res.iterations : -res.iterations;
-            else ms_cg = median(t, 3), it_cg = res.status == 0 ? res.iterations : -res.iterations;
+            const double ms_run = time_plan(&p, &S, 3, 0, &res);
+            const int it_run = res.status == 0 ? res.iterations : -res.iterations;
+            if (c == 0) ms_pk = ms_run, it_pk = it_run;
+            else if (c == 1) ms_nc = ms_run, it_nc = it_run;
+            else ms_cg = ms_run, it_cg = it_run;
             perks_cg_plan_free(&p);
         }
     }

@@ -144,8 +144,10 @@ typedef struct ctx {
     unsigned flags;
 } ctx;
 
-static void run_fused(ctx *c)
+static void run_fused(void *p, int set)
 {
+    ctx *c = (ctx *)p;
+    (void)set;
     ksum_args k;
     memset(&k, 0, sizeof k);
     k.a = c->a; k.b = c->b; k.w = c->w; k.v = c->v; k.m = c->m; k.n = c->n; k.dim = c->dim; k.h = c->h;
@@ -165,8 +167,10 @@ static void run_fused(ctx *c)
     if (rc) { fprintf(stderr, "ksum launch: %s\n", ksum_strerror(rc)); exit(2); }
 }
 
-static void run_unfused(ctx *c)
+static void run_unfused(void *p, int set)
 {
+    ctx *c = (ctx *)p;
+    (void)set;
     const long long m = c->m;
     const int n = c->n, dim = c->dim;
     const double g = 1.0 / (2 * c->h * c->h);
@@ -205,34 +209,17 @@ static void run_unfused(ctx *c)
     }
 }
 
-static void sgemm_only(ctx *c)
+static void sgemm_only(void *p, int set)
 {
+    ctx *c = (ctx *)p;
+    (void)set;
     const float one = 1, zero = 0;
     CUBLAS_DIE(cublasSgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, c->m, c->m, c->m, &one, (const float *)c->a, c->m,
                            (const float *)c->b, c->m, &zero, (float *)c->c, c->m));
 }
 
-static double time_it(void (*f)(ctx *), ctx *c)
-{
-    cudaEvent_t a, b;
-    double t[256];
-    int n = reps < 256 ? reps : 256;
-    CUDA_DIE(cudaEventCreate(&a));
-    CUDA_DIE(cudaEventCreate(&b));
-    for (int i = -3; i < n; i++) {
-        CUDA_DIE(cudaEventRecord(a));
-        f(c);
-        CUDA_DIE(cudaEventRecord(b));
-        CUDA_DIE(cudaEventSynchronize(b));
-        CUDA_DIE(cudaGetLastError());
-        float ms;
-        CUDA_DIE(cudaEventElapsedTime(&ms, a, b));
-        if (i >= 0) t[i] = ms;
-    }
-    cudaEventDestroy(a);
-    cudaEventDestroy(b);
-    return gpucheck_median(t, n);
-}
+/* median ms of reps calls of f after 3 warm-ups (f ignores the set argument: one input set) */
+static double time_it(gpucheck_run_fn f, ctx *c) { return gpucheck_time_ms(f, c, 3, reps); }
 
 #define vdiff gpucheck_devdiff
 

@@ -207,27 +207,13 @@ static void run_once(run_ctx *c)
     if (rc) { fprintf(stderr, "%s impl %d: status %d (%s)\n", c->e->name, c->impl, rc, perks_strerror(rc)); exit(2); }
 }
 
-static double time_ms(run_ctx *c)
+static void run_once_set(void *p, int set)
 {
-    cudaEvent_t e0, e1;
-    double t[64];
-    int n = reps < 64 ? reps : 64;
-    CUDA_DIE(cudaEventCreate(&e0));
-    CUDA_DIE(cudaEventCreate(&e1));
-    for (int i = -1; i < n; i++) {
-        CUDA_DIE(cudaEventRecord(e0));
-        run_once(c);
-        CUDA_DIE(cudaEventRecord(e1));
-        CUDA_DIE(cudaEventSynchronize(e1));
-        CUDA_DIE(cudaGetLastError());
-        float ms;
-        CUDA_DIE(cudaEventElapsedTime(&ms, e0, e1));
-        if (i >= 0) t[i] = ms;
-    }
-    cudaEventDestroy(e0);
-    cudaEventDestroy(e1);
-    return gpucheck_median(t, n);
+    (void)set;
+    run_once((run_ctx *)p);
 }
+/* median ms of reps runs after one warm-up */
+static double time_ms(run_ctx *c) { return gpucheck_time_ms(run_once_set, c, 1, reps); }
 
 /* the tallest height (width W) that the resident kernel holds (the plan's blocks per SM) */
 static int full_height(const entry *e, int W)

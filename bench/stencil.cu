@@ -259,9 +259,9 @@ typedef struct ctx {
 } ctx;
 static const void *coefs(const ctx *c) { return c->e->dbl ? (const void *)c->cd : (const void *)c->cf; }
 
-typedef void (*run_fn)(ctx *c, int set);
-static void run_ssam(ctx *c, int s)
+static void run_ssam(void *p, int s)
 {
+    const ctx *c = (const ctx *)p;
     ssam_stencil_args a;
     memset(&a, 0, sizeof a);
     a.src = c->in[s]; a.dst = c->out[s]; a.nx = c->nx; a.ny = c->ny; a.nz = c->e->dims == 3 ? c->nz : 0;
@@ -269,10 +269,15 @@ static void run_ssam(ctx *c, int s)
     int rc = c->e->ssam(&a, 0);
     if (rc) { fprintf(stderr, "ssam launch %s: %s\n", c->e->name, ssam_stencil_strerror(rc)); exit(2); }
 }
-static void run_smem(ctx *c, int s) { c->e->smem(c->in[s], c->out[s], c->nx, c->ny, c->nz, coefs(c)); }
-static double conv_w[121];
-static void run_conv(ctx *c, int s)
+static void run_smem(void *p, int s)
 {
+    const ctx *c = (const ctx *)p;
+    c->e->smem(c->in[s], c->out[s], c->nx, c->ny, c->nz, coefs(c));
+}
+static double conv_w[121];
+static void run_conv(void *p, int s)
+{
+    const ctx *c = (const ctx *)p;
     ssam_conv2d_args a;
     memset(&a, 0, sizeof a);
     a.src = c->in[s]; a.dst = c->out[s]; a.width = c->nx; a.height = c->ny;
@@ -281,27 +286,7 @@ static void run_conv(ctx *c, int s)
     if (rc) { fprintf(stderr, "conv launch: %s\n", ssam_strerror(rc)); exit(2); }
 }
 
-static double time_it(run_fn f, ctx *c)
-{
-    cudaEvent_t a, b;
-    double t[256];
-    int n = reps < 256 ? reps : 256;
-    CUDA_DIE(cudaEventCreate(&a));
-    CUDA_DIE(cudaEventCreate(&b));
-    for (int i = -3; i < n; i++) {
-        CUDA_DIE(cudaEventRecord(a));
-        f(c, (i + 3) & 1);
-        CUDA_DIE(cudaEventRecord(b));
-        CUDA_DIE(cudaEventSynchronize(b));
-        CUDA_DIE(cudaGetLastError());
-        float ms;
-        CUDA_DIE(cudaEventElapsedTime(&ms, a, b));
-        if (i >= 0) t[i] = ms;
-    }
-    cudaEventDestroy(a);
-    cudaEventDestroy(b);
-    return gpucheck_median(t, n);
-}
+static double time_it(gpucheck_run_fn f, ctx *c) { return gpucheck_time_ms(f, c, 3, reps); }
 
 static void report(const char *impl, const ctx *c, double ms, double check)
 {
