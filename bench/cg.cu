@@ -29,7 +29,14 @@
  * Matrices: Poisson 2D 64^2 .. 1024^2 and 3D 32^3 .. 256^3 (Dirichlet, 5/7 points), then the
  * SuiteSparse files in ../shared/data/mtx or .data/mtx (per iteration only: without a
  * preconditioner most do not reach 1e-8).
- * usage: cg [--json PATH] [--reps N] [--light] [--no-256] [--all]  (--light: the small cases only) */
+ * Accuracy (issue 16), after the tables above:
+ *   repl      the float solver's cost per iteration with residual replacement every k iterations
+ *             (k = 0: none; tol 0, a fixed iteration count, so every replacement is a periodic one)
+ *   mixed     time to a TRUE residual of 1e-10, end to end (plan, solve, free; wall clock, median of
+ *             3): the double solver (bcg64_solve) against PERKS_CG_MIXED_DEFINE (float iterations
+ *             forced, and auto), each with its status, iterations, double replacements
+ * usage: cg [--json PATH] [--reps N] [--light] [--no-256] [--all] [--accuracy-only]
+ *   (--light: the small cases only; --accuracy-only: only the accuracy tables) */
 #include <cublas_v2.h>
 #include <cusparse.h>
 #include <math.h>
@@ -45,6 +52,8 @@
 PERKS_CG_DEFINE(bcg64, double, 256)
 /* blocks of 1024 threads: one per SM, every thread of the SM in the block */
 PERKS_CG_DEFINE(bcg64k, double, 1024)
+PERKS_CG_DEFINE(bcg32, float, 256)
+PERKS_CG_MIXED_DEFINE(bcgm, 256)
 
 #define BW 4.27e12
 #define CUBLAS_DIE(call)                                                                           \
@@ -343,7 +352,7 @@ static void bench_matrix(const char *name, perks_csr *H, int solve, int sweep)
     for (int c = 0; c < 11; c++) {
         perks_cg_opts o = perks_cg_defaults();
         perks_cg_plan p;
-        perks_cg_result res = {0, 0, 0, 0};
+        perks_cg_result res = {};
         if ((c == 2 || c == 5) && !all_rows) continue;
         o.tol = 0;
         o.max_iter = K;
@@ -401,7 +410,7 @@ static void bench_matrix(const char *name, perks_csr *H, int solve, int sweep)
         for (int g = 0; g < 9; g++) {
             perks_cg_opts o = perks_cg_defaults();
             perks_cg_plan p;
-            perks_cg_result res = {0, 0, 0, 0};
+            perks_cg_result res = {};
             o.tol = 0, o.max_iter = K, o.blocks = gs[g], o.path = PERKS_CG_PATH_GRID;
             if (bcg64_plan(&p, S.n, S.nnz, S.rp, S.ci, S.va, &o)) break;
             const double us = time_plan(&p, &S, 3, 1, &res);
@@ -412,7 +421,7 @@ static void bench_matrix(const char *name, perks_csr *H, int solve, int sweep)
         for (int g = 1; g <= 16; g *= 2) {
             perks_cg_opts o = perks_cg_defaults();
             perks_cg_plan p;
-            perks_cg_result res = {0, 0, 0, 0};
+            perks_cg_result res = {};
             o.tol = 0, o.max_iter = K, o.path = PERKS_CG_PATH_CLUSTER, o.cluster = g;
             if (bcg64_plan(&p, S.n, S.nnz, S.rp, S.ci, S.va, &o)) continue;
             const double us = time_plan(&p, &S, 3, 1, &res);
@@ -450,7 +459,7 @@ static void bench_matrix(const char *name, perks_csr *H, int solve, int sweep)
         for (int c = 0; c < 3; c++) {
             perks_cg_opts o = perks_cg_defaults();
             perks_cg_plan p;
-            perks_cg_result res = {0, 0, 0, 0};
+            perks_cg_result res = {};
             o.tol = tol;
             o.max_iter = maxit;
             o.cache = c != 1;
@@ -500,18 +509,250 @@ static void bench_matrix(const char *name, perks_csr *H, int solve, int sweep)
     cudaFree(S.q), cudaFree(S.dconst), cudaFree(S.buf);
 }
 
+static double wall_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
+}
+
+static void json_acc(const char *name, int n, long long nnz, const char *impl, double val, const char *unit, int rc,
+                     int iters, int repl, double true_res)
+{
+    if (json)
+        fprintf(json,
+                "%s  {\"matrix\": \"%s\", \"n\": %d, \"nnz\": %lld, \"impl\": \"%s\", \"%s\": %.5f, "
+                "\"status\": %d, \"iters\": %d, \"replacements\": %d, \"true_residual\": %.3e}",
+                json_rows++ ? ",\n" : "", name, n, nnz, impl, unit, val, rc, iters, repl, true_res);
+}
+
+/* the float solver's cost of residual replacement: us per iteration at a fixed count, k = 0 .. 200 */
+static void bench_replace(const char *name, const perks_csr *H)
+{
+    const int n = H->n_rows, K = 400;
+    float *hv = (float *)malloc(sizeof(float) * (H->nnz > n ? H->nnz : n));
+    int *rp, *ci;
+    float *va, *b, *x;
+    CUDA_DIE(cudaMalloc(&rp, sizeof(int) * (n + 1)));
+    CUDA_DIE(cudaMalloc(&ci, sizeof(int) * H->nnz));
+    CUDA_DIE(cudaMalloc(&va, sizeof(float) * H->nnz));
+    CUDA_DIE(cudaMalloc(&b, sizeof(float) * n));
+    CUDA_DIE(cudaMalloc(&x, sizeof(float) * n));
+    CUDA_DIE(cudaMemcpy(rp, H->row_ptr, sizeof(int) * (n + 1), cudaMemcpyHostToDevice));
+    CUDA_DIE(cudaMemcpy(ci, H->col, sizeof(int) * H->nnz, cudaMemcpyHostToDevice));
+    for (long long k = 0; k < H->nnz; k++) hv[k] = (float)H->val[k];
+    CUDA_DIE(cudaMemcpy(va, hv, sizeof(float) * H->nnz, cudaMemcpyHostToDevice));
+    for (int i = 0; i < n; i++) hv[i] = gpucheck_uniform();
+    CUDA_DIE(cudaMemcpy(b, hv, sizeof(float) * n, cudaMemcpyHostToDevice));
+    /* k > 0: every k iterations; k < 0: reliable updates with delta 10^k (the replacements then come as
+     * the residual falls: at tol 0 and a fixed count, the cost of those few) */
+    static const int ks[] = {0, 20, 50, 100, 200, -1};
+    double base = 0;
+    printf("%s: float CG, residual replacement every k iterations (%d iterations, tol 0)\n", name, K);
+    for (int q = 0; q < 6; q++) {
+        perks_cg_opts o = perks_cg_defaults();
+        perks_cg_plan p;
+        perks_cg_result res = {};
+        o.tol = 0, o.max_iter = K, o.replace = ks[q] > 0 ? ks[q] : ks[q] < 0 ? -1 : 0;
+        o.replace_delta = ks[q] < 0 ? pow(10.0, ks[q]) : 0;
+        if (bcg32_plan(&p, n, H->nnz, rp, ci, va, &o)) {
+            printf("  plan failed\n");
+            break;
+        }
+        double t[16];
+        cudaEvent_t e0, e1;
+        CUDA_DIE(cudaEventCreate(&e0));
+        CUDA_DIE(cudaEventCreate(&e1));
+        for (int r = -1; r < 5; r++) {
+            float ms;
+            CUDA_DIE(cudaEventRecord(e0, 0));
+            perks_cg_run(&p, b, x, 0);
+            CUDA_DIE(cudaEventRecord(e1, 0));
+            perks_cg_wait(&p, &res);
+            CUDA_DIE(cudaEventElapsedTime(&ms, e0, e1));
+            if (r >= 0) t[r] = ms * 1e3 / K;
+        }
+        double us = gpucheck_median(t, 5);
+        if (q == 0) base = us;
+        printf("  repl %s=%-4d %8.2f us/it  (%+5.1f%% vs none; %d replacements, %s path)\n", ks[q] < 0 ? "lg(delta)" : "k", ks[q], us,
+               100 * (us / base - 1), res.replacements, p.path == PERKS_CG_PATH_CLUSTER ? "cluster" : "grid");
+        char impl[32];
+        if (ks[q] < 0) snprintf(impl, sizeof impl, "f32-reliable-1e%d", ks[q]);
+        else snprintf(impl, sizeof impl, "f32-repl-%d", ks[q]);
+        json_acc(name, n, H->nnz, impl, us, "us_per_iter", res.status, K, res.replacements, res.true_residual);
+        cudaEventDestroy(e0), cudaEventDestroy(e1);
+        perks_cg_plan_free(&p);
+    }
+    cudaFree(rp), cudaFree(ci), cudaFree(va), cudaFree(b), cudaFree(x);
+    free(hv);
+}
+
+/* what each replacement policy lets a float solve reach: tol 1e-7 (below float's reach for most
+ * files), Jacobi; status, iterations, replacements and the true residual of the x returned */
+static void bench_policy(const char *name, const perks_csr *H)
+{
+    const int n = H->n_rows;
+    float *hv = (float *)malloc(sizeof(float) * (H->nnz > n ? H->nnz : n));
+    int *rp, *ci;
+    float *va, *b, *x;
+    CUDA_DIE(cudaMalloc(&rp, sizeof(int) * (n + 1)));
+    CUDA_DIE(cudaMalloc(&ci, sizeof(int) * H->nnz));
+    CUDA_DIE(cudaMalloc(&va, sizeof(float) * H->nnz));
+    CUDA_DIE(cudaMalloc(&b, sizeof(float) * n));
+    CUDA_DIE(cudaMalloc(&x, sizeof(float) * n));
+    CUDA_DIE(cudaMemcpy(rp, H->row_ptr, sizeof(int) * (n + 1), cudaMemcpyHostToDevice));
+    CUDA_DIE(cudaMemcpy(ci, H->col, sizeof(int) * H->nnz, cudaMemcpyHostToDevice));
+    for (long long k = 0; k < H->nnz; k++) hv[k] = (float)H->val[k];
+    CUDA_DIE(cudaMemcpy(va, hv, sizeof(float) * H->nnz, cudaMemcpyHostToDevice));
+    for (int i = 0; i < n; i++) hv[i] = gpucheck_uniform();
+    CUDA_DIE(cudaMemcpy(b, hv, sizeof(float) * n, cudaMemcpyHostToDevice));
+    /* replace, replace_delta */
+    static const int rk[] = {0, -1, 50, 200, -1, -1};
+    static const double rd[] = {0, 0, 0, 0, 0.1, 0.01};
+    static const char *what[] = {"none", "default (conv.)", "every 50", "every 200", "reliable 0.1", "reliable 0.01"};
+    printf("%s (float, Jacobi, tol 1e-7, max 20000 iterations): what each replacement policy reaches\n", name);
+    for (int q = 0; q < 6; q++) {
+        perks_cg_opts o = perks_cg_defaults();
+        perks_cg_plan p;
+        perks_cg_result res = {};
+        o.tol = 1e-7, o.max_iter = 20000, o.jacobi = 1, o.replace = rk[q], o.replace_delta = rd[q];
+        if (bcg32_plan(&p, n, H->nnz, rp, ci, va, &o)) {
+            printf("  plan failed\n");
+            break;
+        }
+        int rc = perks_cg_run(&p, b, x, 0);
+        if (!rc) rc = perks_cg_wait(&p, &res);
+        printf("  %-15s %-16s %6d it %4d replacements  recurrence %.2e  true %.2e\n", what[q],
+               rc == 0 ? "converged" : rc == PERKS_EINACCURATE ? "inaccurate" : rc == PERKS_ENOCONV ? "iteration limit"
+               : rc == PERKS_EBREAKDOWN ? "breakdown" : "error", res.iterations, res.replacements, res.rel_residual,
+               res.true_residual);
+        char impl[48];
+        snprintf(impl, sizeof impl, "f32-policy-%s", what[q]);
+        json_acc(name, n, H->nnz, impl, res.true_residual, "true_residual", rc, res.iterations, res.replacements,
+                 res.true_residual);
+        perks_cg_plan_free(&p);
+    }
+    cudaFree(rp), cudaFree(ci), cudaFree(va), cudaFree(b), cudaFree(x);
+    free(hv);
+}
+
+/* time to a true residual of 1e-10: the double solver against mixed precision */
+static void bench_mixed(const char *name, const perks_csr *H, int jac)
+{
+    const int n = H->n_rows;
+    int *rp, *ci;
+    double *va, *b, *x, *hb = (double *)malloc(sizeof(double) * n);
+    CUDA_DIE(cudaMalloc(&rp, sizeof(int) * (n + 1)));
+    CUDA_DIE(cudaMalloc(&ci, sizeof(int) * H->nnz));
+    CUDA_DIE(cudaMalloc(&va, sizeof(double) * H->nnz));
+    CUDA_DIE(cudaMalloc(&b, sizeof(double) * n));
+    CUDA_DIE(cudaMalloc(&x, sizeof(double) * n));
+    CUDA_DIE(cudaMemcpy(rp, H->row_ptr, sizeof(int) * (n + 1), cudaMemcpyHostToDevice));
+    CUDA_DIE(cudaMemcpy(ci, H->col, sizeof(int) * H->nnz, cudaMemcpyHostToDevice));
+    CUDA_DIE(cudaMemcpy(va, H->val, sizeof(double) * H->nnz, cudaMemcpyHostToDevice));
+    for (int i = 0; i < n; i++) hb[i] = gpucheck_uniform();
+    CUDA_DIE(cudaMemcpy(b, hb, sizeof(double) * n, cudaMemcpyHostToDevice));
+    printf("%s%s: time to a true residual of 1e-10 (end to end, median of 3)\n", name, jac ? " (Jacobi)" : "");
+    double t_double = 0;
+    /* double; mixed forced; mixed auto; then, on the mid-sized systems, mixed forced with no periodic
+     * replacement (reliable updates alone) and with every 50 (the default, 200, was chosen by these rows) */
+    for (int m = 0; m < 5; m++) {
+        perks_cg_opts o = perks_cg_defaults();
+        perks_cg_result res = {};
+        if (m >= 3 && (n < 100000 || n > 4000000)) break;
+        o.tol = 1e-10, o.max_iter = 100000, o.jacobi = jac, o.mixed = m == 1 || m >= 3;
+        o.replace = m == 3 ? 0 : m == 4 ? 50 : -1;
+        double t[3];
+        int rc = 0;
+        for (int r = -1; r < 3; r++) {
+            CUDA_DIE(cudaDeviceSynchronize());
+            double t0 = wall_ms();
+            rc = m == 0 ? bcg64_solve(n, H->nnz, rp, ci, va, b, x, &o, &res, 0)
+                        : bcgm_solve(n, H->nnz, rp, ci, va, b, x, &o, &res, 0);
+            CUDA_DIE(cudaDeviceSynchronize());
+            if (r >= 0) t[r] = wall_ms() - t0;
+        }
+        double ms = gpucheck_median(t, 3);
+        if (m == 0) t_double = ms;
+        const char *impl = m == 0 ? "double" : m == 1 ? "mixed" : m == 2 ? "mixed-auto" : m == 3 ? "mixed-k0" : "mixed-k50";
+        printf("  %-11s %10.3f ms  (x%5.2f vs double)  %-22s %6d it  %3d replacements  true %.2e  ran %s\n", impl, ms,
+               t_double / ms, rc ? perks_strerror(rc) + 7 : "converged", res.iterations, res.replacements,
+               res.true_residual,
+               m == 0 ? "double" : res.ran == PERKS_CG_RAN_MIXED ? "mixed" : res.ran == PERKS_CG_RAN_DOUBLE ? "double" : "fallback");
+        json_acc(name, n, H->nnz, impl, ms, "ms_to_1e-10", rc, res.iterations, res.replacements, res.true_residual);
+    }
+    cudaFree(rp), cudaFree(ci), cudaFree(va), cudaFree(b), cudaFree(x);
+    free(hb);
+}
+
+static int read_file(const char *file, perks_csr *A)
+{
+    const char *dirs[] = {"../shared/data/mtx", ".data/mtx"};
+    perks_mtx_error e;
+    char path[512];
+    int rc = -1;
+    for (int d = 0; d < 2 && rc; d++) {
+        snprintf(path, sizeof path, "%s/%s.mtx", dirs[d], file);
+        rc = perks_mtx_read_path(path, A, &e);
+    }
+    if (rc) printf("skip %s: %s (line %ld: %s)\n", file, perks_strerror(rc), e.line, e.message);
+    return rc;
+}
+
+static void bench_accuracy(int light, int big)
+{
+    perks_csr A;
+    printf("\n== accuracy: residual replacement cost (float) and time to a 1e-10 true residual (mixed vs double)\n");
+    poisson(&A, 256, 256, 1);
+    bench_replace("poisson2d 256^2", &A);
+    perks_csr_free(&A);
+    poisson(&A, 1024, 1024, 1);
+    bench_replace("poisson2d 1024^2", &A);
+    perks_csr_free(&A);
+    static const int p2[] = {64, 1024}, p3[] = {32, 128, 256};
+    char name[64];
+    for (int k = 0; k < 2; k++) {
+        if (light && k) break;
+        poisson(&A, p2[k], p2[k], 1);
+        snprintf(name, sizeof name, "poisson2d %d^2", p2[k]);
+        bench_mixed(name, &A, 0);
+        perks_csr_free(&A);
+    }
+    for (int k = 0; k < 3; k++) {
+        if ((light && k) || (!big && k == 2)) break;
+        poisson(&A, p3[k], p3[k], p3[k]);
+        snprintf(name, sizeof name, "poisson3d %d^3", p3[k]);
+        bench_mixed(name, &A, 0);
+        perks_csr_free(&A);
+    }
+    static const char *pfiles[] = {"bcsstk01", "494_bus", "bcsstk05", "1138_bus", "bcsstk09", "bcsstk21",
+                                   "msc04515", "bcsstk13", "bcsstk25", "bcsstk38"};
+    for (int k = 0; k < 10 && !light; k++) {
+        if (read_file(pfiles[k], &A)) continue;
+        bench_policy(pfiles[k], &A);
+        perks_csr_free(&A);
+    }
+    static const char *files[] = {"crystm01", "bcsstk13", "bcsstk38"};
+    for (int k = 0; k < 3 && !light; k++) {
+        if (read_file(files[k], &A)) continue;
+        bench_mixed(files[k], &A, 1);
+        perks_csr_free(&A);
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *jpath = NULL;
-    int light = 0, big = 1;
+    int light = 0, big = 1, acc_only = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--json") && i + 1 < argc) jpath = argv[++i];
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--light")) light = 1;
         else if (!strcmp(argv[i], "--no-256")) big = 0;
         else if (!strcmp(argv[i], "--all")) all_rows = 1;
+        else if (!strcmp(argv[i], "--accuracy-only")) acc_only = 1;
         else {
-            fprintf(stderr, "usage: %s [--json PATH] [--reps N] [--light] [--no-256] [--all]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--json PATH] [--reps N] [--light] [--no-256] [--all] [--accuracy-only]\n", argv[0]);
             return 2;
         }
     }
@@ -529,7 +770,7 @@ int main(int argc, char **argv)
     gpucheck_seed(777);
     static const int p2[] = {64, 256, 512, 1024}, p3[] = {32, 64, 128, 256};
     char name[64];
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < 4 && !acc_only; k++) {
         if (light && k > 1) break;
         perks_csr A;
         poisson(&A, p2[k], p2[k], 1);
@@ -537,7 +778,7 @@ int main(int argc, char **argv)
         bench_matrix(name, &A, 1, k < 2);
         perks_csr_free(&A);
     }
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < 4 && !acc_only; k++) {
         if ((light && k > 1) || (!big && k == 3)) break;
         perks_csr A;
         poisson(&A, p3[k], p3[k], p3[k]);
@@ -547,7 +788,7 @@ int main(int argc, char **argv)
     }
     static const char *files[] = {"bcsstk13", "crystm01", "bcsstk38", "bcsstk25"};
     const char *dirs[] = {"../shared/data/mtx", ".data/mtx"};
-    for (int k = 0; k < 4 && !light; k++) {
+    for (int k = 0; k < 4 && !light && !acc_only; k++) {
         perks_csr A;
         perks_mtx_error e;
         char path[512];
@@ -563,6 +804,7 @@ int main(int argc, char **argv)
         bench_matrix(files[k], &A, 0, 0);
         perks_csr_free(&A);
     }
+    bench_accuracy(light, big);
     if (json) {
         fprintf(json, "\n]}\n");
         fclose(json);

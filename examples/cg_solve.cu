@@ -1,6 +1,11 @@
 /* examples/cg_solve.cu -- solve A x = b with perks/cg.cuh for a Matrix Market file.
- *   cg_solve [FILE.mtx] [--jacobi] [--cgear] [--tol T] [--max-iter N]
+ *   cg_solve [FILE.mtx] [--jacobi] [--cgear] [--float] [--mixed] [--tol T] [--max-iter N]
  * --cgear: Chronopoulos-Gear CG (one grid barrier per iteration; other rounding; grid path).
+ * --float: the float solver (A, b, x in float; residual replacement on).  --mixed: float CG
+ * iterations with x and the replaced residuals in double (PERKS_CG_MIXED_DEFINE), double accuracy.
+ * The matrix is checked first (perks_csr_check: square, no empty row, positive diagonal, symmetric).
+ * Every solve reports the true residual ||b - A x|| / ||b|| beside the recurrence's; a success means
+ * the true one met the tolerance.
  * With no file it solves a generated 2D Poisson system (256 x 256 grid, 5 points).  The planner
  * picks the path: one thread-block cluster for small systems on sm_90, else the cooperative grid.  b = A * ones,
  * so the exact solution is all ones and the example prints how far x is from it.  Exit status 0
@@ -14,6 +19,8 @@
 #include <perks/mtx.h>
 
 PERKS_CG_DEFINE(cg64, double, 256)
+PERKS_CG_DEFINE(cg32, float, 256)
+PERKS_CG_MIXED_DEFINE(cgm, 256)
 
 #define CHECK_CUDA(call)                                                                           \
     do {                                                                                           \
@@ -51,15 +58,19 @@ static int poisson2d(perks_csr *A, int m)
 int main(int argc, char **argv)
 {
     const char *path = NULL;
+    int single = 0, mixed = 0;
     perks_cg_opts o = perks_cg_defaults();
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--jacobi")) o.jacobi = 1;
         else if (!strcmp(argv[i], "--cgear")) o.variant = PERKS_CG_CGEAR;
+        else if (!strcmp(argv[i], "--float")) single = 1;
+        else if (!strcmp(argv[i], "--mixed")) mixed = 1;
         else if (!strcmp(argv[i], "--tol") && i + 1 < argc) o.tol = atof(argv[++i]);
         else if (!strcmp(argv[i], "--max-iter") && i + 1 < argc) o.max_iter = atoi(argv[++i]);
         else if (argv[i][0] != '-' && !path) path = argv[i];
         else {
-            fprintf(stderr, "usage: %s [FILE.mtx] [--jacobi] [--cgear] [--tol T] [--max-iter N]\n", argv[0]);
+            fprintf(stderr, "usage: %s [FILE.mtx] [--jacobi] [--cgear] [--float] [--mixed] [--tol T] [--max-iter N]\n",
+                    argv[0]);
             return 2;
         }
     }
@@ -72,8 +83,10 @@ int main(int argc, char **argv)
             fprintf(stderr, "%s:%ld: %s (%s)\n", path, e.line, e.message, perks_strerror(rc));
             return 2;
         }
-        if (A.n_rows != A.n_cols) {
-            fprintf(stderr, "%s: not square (%d x %d)\n", path, A.n_rows, A.n_cols);
+        long long bad_row;
+        rc = perks_csr_check(&A, PERKS_CSR_SPD_DIAG | PERKS_CSR_SYMMETRIC, &bad_row);
+        if (rc) { /* CG needs a symmetric positive definite matrix: say why this one is not */
+            fprintf(stderr, "%s: %s (row %lld)\n", path, perks_strerror(rc), bad_row + 1);
             return 2;
         }
         printf("%s: %d x %d, %lld nonzeros%s\n", path, A.n_rows, A.n_cols, A.nnz, A.symmetric ? ", symmetric" : "");
@@ -100,35 +113,77 @@ int main(int argc, char **argv)
     CHECK_CUDA(cudaMemcpy(d_va, A.val, sizeof(double) * A.nnz, cudaMemcpyHostToDevice));
     CHECK_CUDA(cudaMemcpy(d_b, b, sizeof(double) * n, cudaMemcpyHostToDevice));
 
-    perks_cg_plan p;
-    perks_cg_result res = {0, 0, 0, 0};
-    rc = cg64_plan(&p, n, A.nnz, d_rp, d_ci, d_va, &o);
-    if (rc) {
-        fprintf(stderr, "plan: %s\n", perks_strerror(rc));
-        return 2;
+    /* float: the values and b rounded to float, in their own buffers */
+    float *f_va = NULL, *f_b = NULL, *f_x = NULL;
+    if (single) {
+        float *h = (float *)malloc(sizeof(float) * (A.nnz > n ? A.nnz : n));
+        for (long long k = 0; k < A.nnz; k++) h[k] = (float)A.val[k];
+        CHECK_CUDA(cudaMalloc(&f_va, sizeof(float) * (A.nnz ? A.nnz : 1)));
+        CHECK_CUDA(cudaMemcpy(f_va, h, sizeof(float) * A.nnz, cudaMemcpyHostToDevice));
+        for (int i = 0; i < n; i++) h[i] = (float)b[i];
+        CHECK_CUDA(cudaMalloc(&f_b, sizeof(float) * n));
+        CHECK_CUDA(cudaMalloc(&f_x, sizeof(float) * n));
+        CHECK_CUDA(cudaMemcpy(f_b, h, sizeof(float) * n, cudaMemcpyHostToDevice));
+        free(h);
     }
+    perks_cg_plan p;
+    perks_cg_result res = {};
+    memset(&p, 0, sizeof p);
     cudaEvent_t e0, e1;
     float ms = 0;
     CHECK_CUDA(cudaEventCreate(&e0));
     CHECK_CUDA(cudaEventCreate(&e1));
-    CHECK_CUDA(cudaEventRecord(e0, 0));
-    rc = perks_cg_run(&p, d_b, d_x, 0);
-    CHECK_CUDA(cudaEventRecord(e1, 0));
-    if (rc) {
-        fprintf(stderr, "launch: %s\n", perks_strerror(rc));
+    if (mixed) { /* one call: float solves inside double refinement (planning included in the time) */
+        CHECK_CUDA(cudaEventRecord(e0, 0));
+        rc = cgm_solve(n, A.nnz, d_rp, d_ci, d_va, d_b, d_x, &o, &res, 0);
+        CHECK_CUDA(cudaEventRecord(e1, 0));
+    } else {
+        rc = single ? cg32_plan(&p, n, A.nnz, d_rp, d_ci, f_va, &o) : cg64_plan(&p, n, A.nnz, d_rp, d_ci, d_va, &o);
+        if (rc) {
+            fprintf(stderr, "plan: %s\n", perks_strerror(rc));
+            return 2;
+        }
+        CHECK_CUDA(cudaEventRecord(e0, 0));
+        rc = single ? perks_cg_run(&p, f_b, f_x, 0) : perks_cg_run(&p, d_b, d_x, 0);
+        CHECK_CUDA(cudaEventRecord(e1, 0));
+        if (rc) {
+            fprintf(stderr, "launch: %s\n", perks_strerror(rc));
+            return 2;
+        }
+        rc = perks_cg_wait(&p, &res);
+    }
+    if (rc == PERKS_ENULL || rc == PERKS_ESIZE || rc == PERKS_ECUDA || rc == PERKS_ENOMEM) {
+        fprintf(stderr, "solve: %s\n", perks_strerror(rc));
         return 2;
     }
-    rc = perks_cg_wait(&p, &res);
+    CHECK_CUDA(cudaEventSynchronize(e1));
     CHECK_CUDA(cudaEventElapsedTime(&ms, e0, e1));
-    CHECK_CUDA(cudaMemcpy(x, d_x, sizeof(double) * n, cudaMemcpyDeviceToHost));
+    if (single) {
+        float *h = (float *)malloc(sizeof(float) * n);
+        CHECK_CUDA(cudaMemcpy(h, f_x, sizeof(float) * n, cudaMemcpyDeviceToHost));
+        for (int i = 0; i < n; i++) x[i] = h[i];
+        free(h);
+    } else
+        CHECK_CUDA(cudaMemcpy(x, d_x, sizeof(double) * n, cudaMemcpyDeviceToHost));
     double err = 0;
     for (int i = 0; i < n; i++) err = fmax(err, fabs(x[i] - 1));
-    printf("perks cg%s%s: %s after %d iterations, ||r||/||b|| = %.3e, %.3f ms (%.2f us/iteration; %s path, %d blocks "
-           "of %d, cache tier %d)\n",
-           o.variant ? " (Chronopoulos-Gear)" : "", o.jacobi ? " (Jacobi)" : "", rc ? perks_strerror(rc) : "converged", res.iterations, res.rel_residual, ms,
-           res.iterations ? 1e3 * ms / res.iterations : 0.0,
-           p.path == PERKS_CG_PATH_CLUSTER ? "cluster" : "grid", p.blocks, p.block, p.cached);
-    printf("max |x - 1| = %.3e\n", err);
+    const char *what = mixed ? (res.ran == PERKS_CG_RAN_MIXED     ? " (mixed: float iterations, double x and replacements)"
+                                : res.ran == PERKS_CG_RAN_FALLBACK ? " (mixed: refinement stalled, double finished)"
+                                                                   : " (mixed: double alone, the system is on chip)")
+                       : single ? " (float)"
+                                : "";
+    printf("perks cg%s%s%s: %s after %d iterations, true ||b - Ax||/||b|| = %.3e (recurrence %.3e), %d replacements, "
+           "%.3f ms",
+           what, o.variant ? " (Chronopoulos-Gear)" : "", o.jacobi ? " (Jacobi)" : "",
+           rc ? perks_strerror(rc) : "converged", res.iterations, res.true_residual, res.rel_residual, res.replacements,
+           ms);
+    if (!mixed)
+        printf(" (%.2f us/iteration; %s path, %d blocks of %d, cache tier %d)", res.iterations ? 1e3 * ms / res.iterations : 0.0,
+               p.path == PERKS_CG_PATH_CLUSTER ? "cluster" : "grid", p.blocks, p.block, p.cached);
+    else
+        printf(" (mixed precision, %s)", res.ran == PERKS_CG_RAN_DOUBLE ? "double alone" : "float iterations");
+    printf("\nmax |x - 1| = %.3e\n", err);
+    cudaFree(f_va), cudaFree(f_b), cudaFree(f_x);
     perks_cg_plan_free(&p);
     cudaFree(d_rp), cudaFree(d_ci), cudaFree(d_va), cudaFree(d_b), cudaFree(d_x);
     free(b), free(x);

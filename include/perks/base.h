@@ -27,6 +27,14 @@
  *   PERKS_EIO          a file could not be opened or read (Matrix Market reader)
  *   PERKS_EUNSUPPORTED the device or the build lacks a feature the request needs (e.g. thread
  *                      block clusters: compute capability 9.0 and code built for sm_90)
+ *   PERKS_EINACCURATE  conjugate gradient: the recurrence residual met the tolerance but the true
+ *                      residual ||b - A x|| / ||b|| of the x returned did not (the tolerance is
+ *                      below what the working precision reaches for this matrix); x is returned
+ *   PERKS_ENOTSQUARE   a matrix that must be square is not (perks_csr_check)
+ *   PERKS_EEMPTYROW    a row of the matrix has no stored entry (A is singular)
+ *   PERKS_EDIAG        a diagonal entry is missing, zero, negative or not finite where it must be
+ *                      positive (Jacobi preconditioner, perks_csr_check with PERKS_CSR_SPD_DIAG)
+ *   PERKS_ENOTSYM      the matrix is not symmetric (perks_csr_check with PERKS_CSR_SYMMETRIC)
  */
 #ifndef PERKS_BASE_H
 #define PERKS_BASE_H
@@ -44,6 +52,11 @@
 #define PERKS_ENOMEM 10
 #define PERKS_EIO 11
 #define PERKS_EUNSUPPORTED 12
+#define PERKS_EINACCURATE 13
+#define PERKS_ENOTSQUARE 14
+#define PERKS_EEMPTYROW 15
+#define PERKS_EDIAG 16
+#define PERKS_ENOTSYM 17
 
 static inline const char *perks_strerror(int rc)
 {
@@ -61,6 +74,12 @@ static inline const char *perks_strerror(int rc)
     case PERKS_ENOMEM: return "perks: out of host memory";
     case PERKS_EIO: return "perks: cannot open or read the file";
     case PERKS_EUNSUPPORTED: return "perks: not supported by this device or build (clusters need sm_90)";
+    case PERKS_EINACCURATE:
+        return "perks: CG recurrence converged but the true residual ||b - Ax||/||b|| is above the tolerance";
+    case PERKS_ENOTSQUARE: return "perks: matrix is not square";
+    case PERKS_EEMPTYROW: return "perks: matrix has an empty row (singular)";
+    case PERKS_EDIAG: return "perks: a diagonal entry is missing, zero, negative or not finite";
+    case PERKS_ENOTSYM: return "perks: matrix is not symmetric";
     default: return "perks: unknown status code";
     }
 }

@@ -14,9 +14,50 @@
  *       void perks_cg_plan_free(perks_cg_plan *)
  *   The solve: A x = b with A symmetric positive definite in CSR (32-bit indices, device memory),
  *   classic (Hestenes-Stiefel) preconditioned CG with an optional Jacobi preconditioner
- *   M = diag(A), stopping when ||r_k|| <= tol ||b|| (the recurrence residual, as every CG does)
- *   or after max_iter iterations.  Vectors and the matrix are T; dot products are accumulated in
- *   double for both T.
+ *   M = diag(A), or after max_iter iterations.  Vectors and the matrix are T; dot products are
+ *   accumulated in double for both T.
+ *
+ * WHAT A SUCCESS MEANS (no silent wrong answers)
+ *   Every solve ends with the TRUE residual ||b - A x|| / ||b|| of the x it returns, summed in double
+ *   from A, b and x as stored (one extra SpMV, perks__cg_resid_kernel): res.true_residual, beside the
+ *   recurrence's res.rel_residual.  PERKS_SUCCESS only when res.true_residual <= tol; when the
+ *   recurrence met tol but the true residual did not, PERKS_EINACCURATE (x is still returned: the
+ *   tolerance is below what T reaches for this matrix's conditioning).  The recurrence residual of
+ *   float CG drifts from the true one by orders of magnitude on ill-conditioned matrices.
+ *   Residual replacement (float, classic CG, both paths): the kernel recomputes r = b - A x (row
+ *   sums in double: one SpMV and the step's two reductions) and goes on from it, keeping p.  By
+ *   default it does so whenever the recurrence meets tol: a true residual at or below tol ends the
+ *   solve with PERKS_SUCCESS; one above it means the recurrence had drifted, and the solve goes on,
+ *   replacing again at the next convergence or every W = max(it / 2, 20) iterations.
+ *   PERKS_CG_STALL (2) such replacements in a row whose true residual did not fall to a quarter of
+ *   the best end it with PERKS_EINACCURATE: float has reached what it can for this matrix, in at
+ *   most about twice the iterations of the first convergence; the solve then returns the x of the
+ *   smallest true residual it saw (kept in the plan's workspace at each judged replacement).
+ *   Options: opts.replace = k > 0 also replaces every k iterations; opts.replace_delta = d in (0, 1)
+ *   also whenever ||r|| fell by d since the last replacement (reliable updates, Sleijpen and van der
+ *   Vorst); replace = 0 never replaces (the final check still reports).  Measured on the SuiteSparse
+ *   files (docs/perks-cg.md): neither periodic nor reliable replacement lets float reach a smaller
+ *   true residual than the default; both cost iterations.  Double and Chronopoulos-Gear solves have
+ *   no in-kernel replacement (the double kernel has no register to spare on sm_80, and its iteration
+ *   stays as fast as before): when their recurrence met tol and the true residual did not,
+ *   perks_cg_wait restarts the solve from the x reached (one more launch: r = b - A x exactly, p
+ *   from zero), up to PERKS_CG_RESTARTS = 3 times while each lowers the true residual 4x;
+ *   res.replacements counts the restarts, res.iterations all iterations (replace = 0: none).
+ *
+ * MIXED PRECISION (PERKS_CG_MIXED_DEFINE(name, BLOCK): name_solve, the same arguments, double A, b, x)
+ *   One float CG (the matrix values and vectors in float: fewer bytes per iteration) whose residual
+ *   replacements are done in double ("reliable updates"): the float x holds the correction since the
+ *   last replacement; a replacement adds it to the double x (the caller's d_x) and recomputes
+ *   r = b - A x from the double matrix; p and the Krylov space go on (no restart).  Replacements:
+ *   before the first iteration, every PERKS_CG_MIXED_PERIOD = 200 iterations (opts.replace = k > 0:
+ *   every k; 0: none), when ||r|| fell by PERKS_CG_MIXED_DELTA = 10x (or opts.replace_delta)
+ *   since the last one, and when the recurrence meets tol (the double true
+ *   residual decides).  opts.mixed = 0 (auto) runs the double solver alone when the double plan keeps
+ *   the whole system on chip (bound by barriers, not bytes; res.ran = PERKS_CG_RAN_DOUBLE); a float
+ *   iteration that stalls (PERKS_EINACCURATE: cond(A) too large for float) or breaks down hands x
+ *   to the double solver (PERKS_CG_RAN_FALLBACK).  The float solve uses the grid path (the cluster
+ *   kernel has no double x); Chronopoulos-Gear or path 2 with it: PERKS_ESIZE.  Costs 4 nnz + 8 n
+ *   bytes of workspace beside the two plans.
  *
  * EXAMPLE
  *   #include <perks/cg.cuh>
@@ -103,8 +144,11 @@
  *   at most PERKS_CG_ONCHIP_BPS = 2 per SM when the whole system then fits in shared memory);
  *   barrier (grid path, above); x0 (1: start from the x given, 0: from zero).  Setting blocks,
  *   barrier or sum_barrier, or cache = 0, makes the auto path the grid.  The result: status (0,
- *   PERKS_ENOCONV, PERKS_EBREAKDOWN), iterations, rel_residual = sqrt(r.r / b.b) of the recurrence
- *   (b = 0 gives sqrt(r.r)).  Host errors before any launch: PERKS_ENULL, PERKS_ESIZE (sizes, tol,
+ *   PERKS_EINACCURATE, PERKS_ENOCONV, PERKS_EBREAKDOWN, PERKS_EDIAG: a diagonal entry <= 0 or missing
+ *   with Jacobi), iterations, rel_residual = sqrt(r.r / b.b) of the recurrence (b = 0 gives
+ *   sqrt(r.r)), true_residual, replacements.  Check a matrix on the host first with perks_csr_check
+ *   (perks/mtx.h: not square, empty rows, diagonal, symmetry).  Host errors before any launch:
+ *   PERKS_EEMPTYROW (a row without entries), PERKS_ENULL, PERKS_ESIZE (sizes, tol, replace,
  *   max_iter, BLOCK, path, cluster, barrier, variant, a flag barrier over more than 2 BLOCK blocks,
  *   Chronopoulos-Gear with the cluster path or the flag / sum barrier),
  *   PERKS_ENOCOOP, PERKS_ERESOURCE (path 2 asked for a system that does not fit a cluster),
@@ -133,6 +177,9 @@
 #include "barrier.cuh"
 
 #define PERKS_CG_WORK_PER_BLOCK 512 /* rows + nonzeros per block the planner aims at */
+#ifndef PERKS_CG_MIXED_PERIOD
+#define PERKS_CG_MIXED_PERIOD 200 /* mixed: a double replacement every 200 float iterations (opts.replace -1) */
+#endif
 /* blocks per SM the register budget is set for: 1024 threads per SM (at most 64 registers a thread) */
 #ifndef PERKS_CG_THREADS_PER_SM
 #define PERKS_CG_THREADS_PER_SM 1024 /* read when PERKS_CG_DEFINE expands: 1024 -> at most 64 registers */
@@ -178,6 +225,9 @@ typedef struct perks_cg_opts {
     int cluster;     /* cluster path: 0 planner, else 1..16 blocks */
     int barrier;     /* grid path: PERKS_CG_BAR_AUTO / _GRID / _SUM / _FLAG / _COUNT */
     int variant;     /* PERKS_CG_CLASSIC (default) or PERKS_CG_CGEAR (grid path, grid.sync barrier) */
+    int replace;     /* residual replacement: -1 auto, 0 never, k > 0 every k iterations (classic CG) */
+    double replace_delta; /* and once ||r|| fell by this factor since the last one: -1 auto, 0 off, (0, 1) */
+    int mixed;       /* PERKS_CG_MIXED_DEFINE: 0 auto (float only when the double system streams), 1 always */
 } perks_cg_opts;
 
 static inline perks_cg_opts perks_cg_defaults(void)
@@ -195,23 +245,43 @@ static inline perks_cg_opts perks_cg_defaults(void)
     o.cluster = 0;
     o.barrier = PERKS_CG_BAR_AUTO;
     o.variant = PERKS_CG_CLASSIC;
+    o.replace = -1;
+    o.replace_delta = -1;
+    o.mixed = 0;
     return o;
 }
 
 typedef struct perks_cg_result {
-    int status;          /* PERKS_SUCCESS, PERKS_ENOCONV or PERKS_EBREAKDOWN */
-    int iterations;      /* iterations done (the one that broke down not counted) */
-    double rel_residual; /* sqrt(r.r / b.b) of the recurrence residual at the end */
-    double bnorm;        /* ||b|| */
+    int status;           /* PERKS_SUCCESS (the TRUE residual met tol), PERKS_EINACCURATE, PERKS_ENOCONV,
+                             PERKS_EBREAKDOWN or PERKS_EDIAG */
+    int iterations;       /* iterations done (the one that broke down not counted; mixed: all solves) */
+    double rel_residual;  /* sqrt(r.r / b.b) of the recurrence residual at the end */
+    double bnorm;         /* ||b|| */
+    double true_residual; /* ||b - A x|| / ||b|| of the x returned, summed in double after the solve */
+    int replacements;     /* residual replacements done in the kernel (mixed: the double updates) */
+    int ran;              /* PERKS_CG_RAN_*: what computed x */
 } perks_cg_result;
 
+#define PERKS_CG_RAN_NATIVE 0   /* the plan's own precision T */
+#define PERKS_CG_RAN_MIXED 1    /* mixed: float CG iterations, x and the replaced residuals in double */
+#define PERKS_CG_RAN_DOUBLE 2   /* mixed: the double solver alone (the system is on chip: bytes do not bound it) */
+#define PERKS_CG_RAN_FALLBACK 3 /* mixed: the float iteration stalled or broke down (float cannot hold A well
+                                   enough); the double solver finished from the x reached */
+
 typedef struct perks__cg_out {
-    int status, iterations;
+    int status, iterations, repl, pad_;
     double rr, bb;
 } perks__cg_out;
 
 typedef struct perks_cg_kargs {
     int n, sub, cache, jacobi, use_x0, max_iter, bmode, nrmax;
+    int rper;  /* residual replacement every rper iterations (0: none) */
+    int rconv; /* replacement when the recurrence meets tol: the true residual decides */
+    double rdelta2; /* replace also when r.r fell below rdelta2 times its value at the last one (0: off) */
+    const double *va_hi, *b_hi; /* mixed: the double matrix values and b (NULL otherwise) */
+    void *xbest;                /* the best x of a stalled solve (n T, beside the residual partials) */
+    double *x_hi;               /* mixed: x in double; the kernel's x (T) holds the correction since the
+                                   last replacement */
     double tol;
     double *bar;  /* perks_sum_barrier workspace (PERKS_SUM_BARRIER_WORDS), zeroed by perks_cg_run */
     double *flag; /* perks_flag_sum workspace (PERKS_FLAG_WORDS(G)), set to 0xff bytes by perks_cg_run */
@@ -233,6 +303,8 @@ typedef struct perks_cg_plan {
     const void *kernel; /* the kernel launched (grid, grid Chronopoulos-Gear or cluster) */
     int variant;        /* PERKS_CG_CLASSIC or PERKS_CG_CGEAR */
     void *ws;           /* one allocation: vectors, partials, out, split, barrier words */
+    double *rpart;      /* the true-residual kernel's block partials (2 PERKS_CG_RESID_BLOCKS) */
+    cudaStream_t stream; /* the last perks_cg_run's stream (perks_cg_wait synchronizes it) */
     perks_cg_kargs args;
 } perks_cg_plan;
 
@@ -305,6 +377,113 @@ static __device__ __forceinline__ void perks__cg_grid_total(const double *part, 
         if (lr < nr && sl == 0) { ROWDONE(lr, i, s, d); }                                            \
     }
 #define PERKS__CG_SPMV(T, GATHER, ROWDONE) PERKS__CG_SPMV_U(T, GATHER, ROWDONE, PERKS_CG_UNROLL)
+
+/* residual replacement's row loop: the same lanes per row, one nonzero at a time, the row sum s in
+ * double whatever T is (r = b - A x as exactly as x allows); ROWDONE(lr, i, s) on the first lane */
+#define PERKS__CG_RROWS(VAL, GATHER, ROWDONE)                                                                 \
+    for (int rd = 0; rd < rounds; ++rd) {                                                                     \
+        const int lr = rd * S + sw, i = r0 + lr;                                                              \
+        double s = 0;                                                                                         \
+        if (lr < nr)                                                                                          \
+            for (int k = RP[lr] + sl; k < RP[lr + 1]; k += W) {                                               \
+                const int j = CI[k - k0];                                                                     \
+                s += (double)(VAL) * (double)(GATHER);                                                        \
+            }                                                                                                 \
+        for (int o = W >> 1; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o, W);                      \
+        if (lr < nr && sl == 0) { ROWDONE(lr, i, s); }                                                        \
+    }
+
+/* the mixed-precision fields (x_hi, va_hi, b_hi) and xbest only in float kernels: NULL, so the code
+ * that reads them folds away, in the double ones (keeps the double grid kernel at 64 registers without spills) */
+#define PERKS__CG_HI(ptr) (sizeof(perks__cg_T) == 4 ? (ptr) : 0)
+
+/* the replaced row: r = b - A x rounded to T, z = D^-1 r; r.r from the double value (the stopping
+ * test then reads the residual of the x held, not its rounding) */
+#define PERKS__CG_ROW_RR(lr, i, s)                                                                            \
+    {                                                                                                         \
+        const double rd_ = (PERKS__CG_HI(a.b_hi) ? PERKS__CG_HI(a.b_hi)[i] : (double)B[i]) - (s);                                         \
+        const perks__cg_T rv_ = (perks__cg_T)rd_, zv_ = a.jacobi ? sd[lr] * rv_ : rv_;                        \
+        sr[lr] = rv_;                                                                                         \
+        if (a.cache >= 1) gR[lr] = rv_;                                                                       \
+        if (a.jacobi) ((perks__cg_T *)a.z)[i] = zv_;                                                          \
+        qrr += rd_ * rd_;                                                                                     \
+        qrz += (double)rv_ * zv_;                                                                             \
+    }
+#define PERKS__CG_ROW_CRR(lr, i, s)                                                                           \
+    {                                                                                                         \
+        const double rd_ = (double)B[i] - (s);                                                                \
+        const perks__cg_T rv_ = (perks__cg_T)rd_, zv_ = a.jacobi ? sd[lr] * rv_ : rv_;                        \
+        sr[lr] = rv_;                                                                                         \
+        ZPc[2 * (lr)] = zv_;                                                                                  \
+        qrr += rd_ * rd_;                                                                                     \
+        qrz += (double)rv_ * zv_;                                                                             \
+    }
+
+/* when to replace (both classic kernels): when the recurrence meets tol (a.rconv: the true residual
+ * then decides), every a.rper iterations, once r.r fell below a.rdelta2 times its value at the last
+ * replacement (reliable updates), and, after the first convergence whose true residual was above
+ * tol, every W = max(it / 2, PERKS_CG_WINDOW) iterations (it: that convergence's iteration).  From
+ * that first convergence on, a replacement whose true residual did not fall to a quarter of the best
+ * earlier one is a stall; PERKS_CG_STALL stalls in a row end the solve with PERKS_EINACCURATE (the
+ * tolerance is below what T reaches for this matrix): at most about 2x the iterations of the first
+ * convergence in all.  A replaced true residual 100x above the smallest earlier one (float
+ * iterations diverging on a matrix too ill-conditioned for float) ends the solve likewise. */
+#ifndef PERKS_CG_STALL
+#define PERKS_CG_STALL 2
+#endif
+#ifndef PERKS_CG_DIVERGE
+#define PERKS_CG_DIVERGE 1e4 /* a true r.r this far above the smallest replaced one: diverging (||r|| 100x) */
+#endif
+#ifndef PERKS_CG_WINDOW
+#define PERKS_CG_WINDOW 20
+#endif
+/* The bookkeeping lives in the block's shared memory (rs: the iteration of the last replacement, -1
+ * before the first; the stall count; the replacement count; W, 0 before the first convergence;
+ * rbest; rlast), written by thread 0 behind a barrier: registers in the loop would push the
+ * 64-register kernels into spills.  Beta of the next step is rz_new / rz_old, the recurrence's beta
+ * times rz_true / rz_recurrence. */
+#define PERKS__CG_REPL_STATE                                                                                  \
+    __shared__ int rs[4];                                                                                     \
+    __shared__ double rbest, rlast, rmin;                                                                     \
+    if (threadIdx.x == 0) rs[0] = -1, rs[1] = rs[2] = rs[3] = 0, rbest = rmin = 1e300, rlast = rr;           \
+    __syncthreads();
+/* mixed (a.x_hi): also before the first iteration */
+#define PERKS__CG_WANT_REPLACE()                                                                              \
+    (sizeof(perks__cg_T) == 4 && it != rs[0] && ((rr <= thr && a.rconv) || (a.rper && it - (rs[0] < 0 ? 0 : rs[0]) >= a.rper) ||        \
+                     (a.rdelta2 > 0 && rr <= a.rdelta2 * rlast) || (rs[3] && it - rs[0] >= rs[3]) ||           \
+                     (PERKS__CG_HI(a.x_hi) && rs[0] < 0)))
+/* the same test again after the barriers (shared memory re-read rather than a register held) */
+#define PERKS__CG_REPL() (PERKS__CG_WANT_REPLACE() ? 1 : 0)
+#define PERKS__CG_AFTER_REPLACE(conv)                                                                         \
+    __syncthreads(); /* every thread has read rs for this step before thread 0 writes it */                  \
+    if (threadIdx.x == 0) {                                                                                   \
+        rs[0] = it;                                                                                           \
+        ++rs[2];                                                                                              \
+        rlast = rr;                                                                                           \
+        rmin = rr < rmin ? rr : rmin;                                                                         \
+        if ((conv) || rs[3]) {                                                                                \
+            if (rr < 0.25 * rbest) rbest = rr, rs[1] = 0;                                                     \
+            else ++rs[1];                                                                                     \
+            if (!rs[3]) rs[3] = it / 2 > PERKS_CG_WINDOW ? it / 2 : PERKS_CG_WINDOW;                          \
+        }                                                                                                     \
+    }                                                                                                         \
+    __syncthreads();                                                                                          \
+    PERKS__CG_KEEP_BEST(conv)                                                                                 \
+    if (rr > thr && (rs[1] >= PERKS_CG_STALL || rr > PERKS_CG_DIVERGE * rmin)) status = PERKS_EINACCURATE;
+
+/* the best x so far (the smallest true residual of a judged replacement) into a.xbest, and back into
+ * sx when the solve ends inaccurate above it: a stalled float solve returns the best x it saw, not
+ * the last.  Float kernels only (the double grid kernel has no register to spare on sm_80, and
+ * double solves seldom stall); not in mixed solves (their x is the double x_hi; a stall hands over
+ * to double). */
+#define PERKS__CG_KEEP_BEST(conv)                                                                             \
+    if (!PERKS__CG_HI(a.x_hi) && PERKS__CG_HI(a.xbest) && ((conv) || rs[3]) && rbest == rr)                                \
+        for (int lr = threadIdx.x; lr < nr; lr += blockDim.x) ((perks__cg_T *)a.xbest)[r0 + lr] = sx[lr];
+#define PERKS__CG_RESTORE_BEST()                                                                              \
+    if (!PERKS__CG_HI(a.x_hi) && PERKS__CG_HI(a.xbest) && status == PERKS_EINACCURATE && rr > rbest) {                     \
+        for (int lr = threadIdx.x; lr < nr; lr += blockDim.x) sx[lr] = ((const perks__cg_T *)a.xbest)[r0 + lr]; \
+        rr = rbest;                                                                                           \
+    }
 
 /* the ROWDONE bodies, expanded inside the kernel (they use its locals; perks__cg_T is T) */
 
@@ -467,6 +646,7 @@ static __device__ __forceinline__ __attribute__((unused)) void perks__cg_ctotal(
     if (blockIdx.x == 0 && threadIdx.x == 0) {                                                       \
         a.out->status = PERKS_EUNSUPPORTED;                                                          \
         a.out->iterations = 0;                                                                       \
+        a.out->repl = 0;                                                                             \
         a.out->rr = 0;                                                                               \
         a.out->bb = 0;                                                                               \
     }
@@ -546,148 +726,203 @@ static __device__ __forceinline__ __attribute__((unused)) void perks__cg_ctotal(
     }
 
 /* the grid kernel (one cooperative launch of G blocks) */
+/* grid kernel, setup: the block's rows, its pointers, the cache tiers in shared memory */
+#define PERKS__CG_GRID_SETUP(T, BLOCK)                                                                       \
+    typedef T perks__cg_T;                                                                                   \
+    extern __shared__ double perks__cg_dyn[];                                                                \
+    __shared__ double red[(BLOCK) / 32][3];                                                                  \
+    __shared__ double fred[(BLOCK) / 32][PERKS_FLAG_NV];                                                     \
+    __shared__ double tot[4];                                                                                \
+    const int G = gridDim.x, W = a.sub, S = (BLOCK) / W, sw = threadIdx.x / W, sl = threadIdx.x & (W - 1);   \
+    const int r0 = a.split[blockIdx.x], r1 = a.split[blockIdx.x + 1], nr = r1 - r0;                          \
+    const int k0 = __ldg(a.rp + r0), k1 = __ldg(a.rp + r1);                                                  \
+    const int rounds = (nr + S - 1) / S;                                                                     \
+    const int mplain = a.cache >= 2;                                                                         \
+    unsigned int fb = 0;                                                                                     \
+    double t0 = 0, t1 = 0, t2 = 0;                                                                           \
+    T *gX = (T *)a.x + r0, *gR = (T *)a.r + r0, *gQ = (T *)a.q + r0, *gD = (T *)a.dinv + r0;                 \
+    T *sx = gX, *sr = gR, *sq = gQ, *sd = gD, *sp = NULL;                                                    \
+    const int *RP = a.rp + r0;                                                                               \
+    const T *VA = (const T *)a.va + k0;                                                                      \
+    const int *CI = a.ci + k0;                                                                               \
+    const T *B = (const T *)a.b;                                                                             \
+    const T *Z = (const T *)(a.jacobi ? a.z : a.r);                                                          \
+    T *Pold = (T *)a.p0, *Pnew = (T *)a.p1;                                                                  \
+    if (a.cache >= 1) {                                                                                      \
+        sx = (T *)perks__cg_dyn;                                                                             \
+        sr = sx + nr;                                                                                        \
+        sq = sr + nr;                                                                                        \
+        sp = sq + nr;                                                                                        \
+        sd = sp + nr;                                                                                        \
+    }                                                                                                        \
+    if (a.cache >= 2) {                                                                                      \
+        T *sv = sd + (a.jacobi ? nr : 0);                                                                    \
+        int *sc = (int *)(sv + (k1 - k0)), *srp = sc + (k1 - k0);                                            \
+        for (int k = threadIdx.x; k < k1 - k0; k += (BLOCK)) {                                               \
+            sv[k] = VA[k];                                                                                   \
+            sc[k] = __ldg(CI + k);                                                                           \
+        }                                                                                                    \
+        for (int k = threadIdx.x; k <= nr; k += (BLOCK)) srp[k] = __ldg(RP + k);                             \
+        VA = sv;                                                                                             \
+        CI = sc;                                                                                             \
+        RP = srp;                                                                                            \
+        __syncthreads();                                                                                     \
+    }
+
+/* grid kernel, prologue: r = b - A x0, z, p_old = 0, the first dot products, the replacement state */
+#define PERKS__CG_GRID_PROLOGUE(T, BLOCK)                                                                    \
+    /* prologue: r = b - A x0, the diagonal, z, p_old = 0; partials r.r, r.z, b.b, bad */                    \
+    double prr = 0, prz = 0, pbb = 0, pbad = 0;                                                              \
+    _Pragma("unroll 1") PERKS__CG_SPMV(T, a.use_x0 ? __ldcg((const T *)a.x + (j)) : (T)0, PERKS__CG_ROW_PRO) \
+    __syncthreads();                                                                                         \
+    for (int lr = threadIdx.x; lr < nr; lr += (BLOCK)) {                                                     \
+        const int i = r0 + lr;                                                                               \
+        const T rv = sr[lr], zv = a.jacobi ? sd[lr] * rv : rv, bv = B[i];                                    \
+        if (a.jacobi) ((T *)a.z)[i] = zv;                                                                    \
+        if (a.cache >= 1) gR[lr] = rv;                                                                       \
+        Pold[i] = 0;                                                                                         \
+        if (a.cache >= 1) sp[lr] = 0;                                                                        \
+        prr += (double)rv * rv;                                                                              \
+        prz += (double)rv * zv;                                                                              \
+        pbb += (double)bv * bv;                                                                              \
+    }                                                                                                        \
+    for (int lr = threadIdx.x; lr < nr; lr += (BLOCK))                                                       \
+        if (a.jacobi && !(sd[lr] > 0 && isfinite(sd[lr]))) pbad += 1;                                        \
+    double rr, rz, bb, bad;                                                                                  \
+    {                                                                                                        \
+        double s0_ = 0, s1_ = 0, s2_ = 0, u0_ = 0, u1_ = 0, u2_ = 0;                                         \
+        perks__cg_block_reduce(prr, prz, pbb, red, &s0_, &s1_, &s2_);                                        \
+        __syncthreads();                                                                                     \
+        perks__cg_block_reduce(pbad, 0, 0, red, &u0_, &u1_, &u2_);                                           \
+        if (a.bmode == PERKS_CG_BAR_FLAG) {                                                                  \
+            perks_flag_sum(a.flag, G, fb++, 3, s0_, s1_, s2_, fred, &rr, &rz, &bb);                          \
+            __syncthreads(); /* fred is reused by the next call */                                           \
+            perks_flag_sum(a.flag, G, fb++, 1, u0_, 0, 0, fred, &bad, &t1, &t2);                             \
+        } else {                                                                                             \
+            if (threadIdx.x == 0) {                                                                          \
+                a.part[1 * G + blockIdx.x] = s0_;                                                            \
+                a.part[2 * G + blockIdx.x] = s1_;                                                            \
+                a.part[3 * G + blockIdx.x] = s2_;                                                            \
+                a.part[4 * G + blockIdx.x] = u0_;                                                            \
+            }                                                                                                \
+            if (a.bmode == PERKS_CG_BAR_SUM) perks_sum_barrier(a.bar, a.part, 1, 4, G, tot);                 \
+            else {                                                                                           \
+                ++fb;                                                                                        \
+                if (a.bmode != PERKS_CG_BAR_COUNT) PERKS_GRID_SYNC();                                        \
+                else if (threadIdx.x < 32) perks_count_arrive_wait(PERKS__CG_CNT(a), (unsigned int)G * fb);  \
+                perks__cg_grid_total(a.part, 1, 4, G, tot);                                                  \
+            }                                                                                                \
+            rr = tot[0];                                                                                     \
+            rz = tot[1];                                                                                     \
+            bb = tot[2];                                                                                     \
+            bad = tot[3];                                                                                    \
+        }                                                                                                    \
+    }                                                                                                        \
+    const double thr = a.tol * a.tol * bb;                                                                   \
+    int status = bad > 0 ? PERKS_EDIAG : PERKS_SUCCESS, it = 0;                                              \
+    PERKS__CG_REPL_STATE                                                                                     \
+    T beta = 0;
+
+/* grid kernel, phase A of a step: q = A p (or publishing x for a replacement), p.q, alpha */
+#define PERKS__CG_GRID_PHASE_A(T, BLOCK)                                                                     \
+    /* a step is a CG iteration or a residual replacement (repl: 1 periodic, 2 the recurrence met tol),      \
+     * through the same two reductions (slot 0, then slots 1-2) */                                           \
+    int repl = PERKS__CG_WANT_REPLACE();                                                                     \
+    if (!repl && rr <= thr) break;                                                                           \
+    if (!repl && it >= a.max_iter) {                                                                         \
+        status = PERKS_ENOCONV;                                                                              \
+        break;                                                                                               \
+    }                                                                                                        \
+    /* phase A: q = A (z + beta p_old), p_new = z + beta p_old, partial p.q; a replacement                   \
+     * publishes x instead (cached tiers hold it in shared memory) */                                        \
+    double ppq = 0;                                                                                          \
+    if (repl) {                                                                                              \
+        if (PERKS__CG_HI(a.x_hi)) /* mixed: the correction into x_hi, then from zero again */                \
+            for (int lr = threadIdx.x; lr < nr; lr += (BLOCK)) {                                             \
+                PERKS__CG_HI(a.x_hi)[r0 + lr] += (double)sx[lr];                                             \
+                sx[lr] = 0;                                                                                  \
+            }                                                                                                \
+        else if (a.cache >= 1)                                                                               \
+            for (int lr = threadIdx.x; lr < nr; lr += (BLOCK)) gX[lr] = sx[lr];                              \
+    } else {                                                                                                 \
+        _Pragma("unroll 1") PERKS__CG_SPMV(T, fma(beta, __ldcg(Pold + (j)), __ldcg(Z + (j))), PERKS__CG_ROW_A) \
+    }                                                                                                        \
+    __syncthreads();                                                                                         \
+    PERKS__CG_REDUCE(ppq, 0, 0, 1, 0);                                                                       \
+    repl = PERKS__CG_WANT_REPLACE(); /* again: not held in a register across the SpMV */                     \
+    const double pq = t0;                                                                                    \
+    if (!repl && !(pq > 0)) {                                                                                \
+        status = PERKS_EBREAKDOWN;                                                                           \
+        break;                                                                                               \
+    }                                                                                                        \
+    const T alpha = repl ? (T)0 : (T)(rz / pq);
+
+/* grid kernel, phase B of a step: x, r, z updated (or r = b - A x), r.r and r.z, beta */
+#define PERKS__CG_GRID_PHASE_B(T, BLOCK)                                                                     \
+    /* phase B: x += alpha p, r -= alpha q, z = D^-1 r; partials r.r, r.z; a replacement                     \
+     * computes r = b - A x (sums in double) instead */                                                      \
+    double qrr = 0, qrz = 0;                                                                                 \
+    if (repl) {                                                                                              \
+        _Pragma("unroll 1") PERKS__CG_RROWS(PERKS__CG_HI(a.va_hi) ? __ldg(PERKS__CG_HI(a.va_hi) + (k)) : (double)VA[(k) - k0], \
+                                        PERKS__CG_HI(a.x_hi) ? __ldcg(PERKS__CG_HI(a.x_hi) + (j)) : (double)__ldcg((const T *)a.x + (j)), \
+                                        PERKS__CG_ROW_RR)                                                    \
+        __syncthreads();                                                                                     \
+    } else {                                                                                                 \
+        _Pragma("unroll 4") for (int lr = threadIdx.x; lr < nr; lr += (BLOCK)) {                             \
+            const int i = r0 + lr;                                                                           \
+            const T pv = a.cache >= 1 ? sp[lr] : __ldcg(Pnew + i);                                           \
+            sx[lr] += alpha * pv;                                                                            \
+            const T rv = sr[lr] - alpha * sq[lr];                                                            \
+            sr[lr] = rv;                                                                                     \
+            if (a.cache >= 1) gR[lr] = rv;                                                                   \
+            T zv = rv;                                                                                       \
+            if (a.jacobi) {                                                                                  \
+                zv = sd[lr] * rv;                                                                            \
+                ((T *)a.z)[i] = zv;                                                                          \
+            }                                                                                                \
+            qrr += (double)rv * rv;                                                                          \
+            qrz += (double)rv * zv;                                                                          \
+        }                                                                                                    \
+    }                                                                                                        \
+    PERKS__CG_REDUCE(qrr, qrz, 0, 2, 1);                                                                     \
+    repl = PERKS__CG_REPL() ? (rr <= thr ? 2 : 1) : 0;                                                       \
+    rr = t0;                                                                                                 \
+    if (repl) {                                                                                              \
+        beta = it && rz != 0 ? (T)(beta * (t1 / rz)) : (T)0;                                                 \
+        rz = t1;                                                                                             \
+        PERKS__CG_AFTER_REPLACE(repl == 2)                                                                   \
+        continue;                                                                                            \
+    }                                                                                                        \
+    beta = (T)(t1 / rz);                                                                                     \
+    rz = t1;                                                                                                 \
+    ++it;                                                                                                    \
+    PERKS_SWAP(T, Pold, Pnew);
+
+/* grid kernel, the end: x out of the cache, the result */
+#define PERKS__CG_GRID_FINISH(T, BLOCK)                                                                      \
+    PERKS__CG_RESTORE_BEST()                                                                                 \
+    if (a.cache >= 1)                                                                                        \
+        for (int lr = threadIdx.x; lr < nr; lr += (BLOCK)) gX[lr] = sx[lr];                                  \
+    if (PERKS__CG_HI(a.x_hi)) /* mixed: what the correction holds since the last replacement */              \
+        for (int lr = threadIdx.x; lr < nr; lr += (BLOCK)) PERKS__CG_HI(a.x_hi)[r0 + lr] += (double)sx[lr];  \
+    if (blockIdx.x == 0 && threadIdx.x == 0) {                                                               \
+        a.out->status = status;                                                                              \
+        a.out->iterations = it;                                                                              \
+        a.out->repl = rs[2];                                                                                 \
+        a.out->rr = rr;                                                                                      \
+        a.out->bb = bb;                                                                                      \
+    }
+
 #define PERKS__CG_GRID_KERNEL(name, T, BLOCK)                                                                 \
     __global__ void __launch_bounds__(BLOCK, PERKS__CG_MINB(BLOCK)) name##_kernel(perks_cg_kargs a)           \
     {                                                                                                         \
-        typedef T perks__cg_T;                                                                                \
-        extern __shared__ double perks__cg_dyn[];                                                             \
-        __shared__ double red[(BLOCK) / 32][3];                                                               \
-        __shared__ double fred[(BLOCK) / 32][PERKS_FLAG_NV];                                                  \
-        __shared__ double tot[4];                                                                             \
-        const int G = gridDim.x, W = a.sub, S = (BLOCK) / W, sw = threadIdx.x / W, sl = threadIdx.x & (W - 1); \
-        const int r0 = a.split[blockIdx.x], r1 = a.split[blockIdx.x + 1], nr = r1 - r0;                       \
-        const int k0 = __ldg(a.rp + r0), k1 = __ldg(a.rp + r1);                                               \
-        const int rounds = (nr + S - 1) / S;                                                                  \
-        const int mplain = a.cache >= 2;                                                                      \
-        unsigned int fb = 0;                                                                                  \
-        double t0 = 0, t1 = 0, t2 = 0;                                                                        \
-        T *gX = (T *)a.x + r0, *gR = (T *)a.r + r0, *gQ = (T *)a.q + r0, *gD = (T *)a.dinv + r0;              \
-        T *sx = gX, *sr = gR, *sq = gQ, *sd = gD, *sp = NULL;                                                 \
-        const int *RP = a.rp + r0;                                                                            \
-        const T *VA = (const T *)a.va + k0;                                                                   \
-        const int *CI = a.ci + k0;                                                                            \
-        const T *B = (const T *)a.b;                                                                          \
-        const T *Z = (const T *)(a.jacobi ? a.z : a.r);                                                       \
-        T *Pold = (T *)a.p0, *Pnew = (T *)a.p1;                                                               \
-        if (a.cache >= 1) {                                                                                   \
-            sx = (T *)perks__cg_dyn;                                                                          \
-            sr = sx + nr;                                                                                     \
-            sq = sr + nr;                                                                                     \
-            sp = sq + nr;                                                                                     \
-            sd = sp + nr;                                                                                     \
-        }                                                                                                     \
-        if (a.cache >= 2) {                                                                                   \
-            T *sv = sd + (a.jacobi ? nr : 0);                                                                 \
-            int *sc = (int *)(sv + (k1 - k0)), *srp = sc + (k1 - k0);                                         \
-            for (int k = threadIdx.x; k < k1 - k0; k += (BLOCK)) {                                            \
-                sv[k] = VA[k];                                                                                \
-                sc[k] = __ldg(CI + k);                                                                        \
-            }                                                                                                 \
-            for (int k = threadIdx.x; k <= nr; k += (BLOCK)) srp[k] = __ldg(RP + k);                          \
-            VA = sv;                                                                                          \
-            CI = sc;                                                                                          \
-            RP = srp;                                                                                         \
-            __syncthreads();                                                                                  \
-        }                                                                                                     \
-        /* prologue: r = b - A x0, the diagonal, z, p_old = 0; partials r.r, r.z, b.b, bad */                 \
-        double prr = 0, prz = 0, pbb = 0, pbad = 0;                                                           \
-        _Pragma("unroll 1") PERKS__CG_SPMV(T, a.use_x0 ? __ldcg((const T *)a.x + (j)) : (T)0, PERKS__CG_ROW_PRO) \
-        __syncthreads();                                                                                      \
-        for (int lr = threadIdx.x; lr < nr; lr += (BLOCK)) {                                                  \
-            const int i = r0 + lr;                                                                            \
-            const T rv = sr[lr], zv = a.jacobi ? sd[lr] * rv : rv, bv = B[i];                                 \
-            if (a.jacobi) ((T *)a.z)[i] = zv;                                                                 \
-            if (a.cache >= 1) gR[lr] = rv;                                                                    \
-            Pold[i] = 0;                                                                                      \
-            if (a.cache >= 1) sp[lr] = 0;                                                                     \
-            prr += (double)rv * rv;                                                                           \
-            prz += (double)rv * zv;                                                                           \
-            pbb += (double)bv * bv;                                                                           \
-        }                                                                                                     \
-        for (int lr = threadIdx.x; lr < nr; lr += (BLOCK))                                                    \
-            if (a.jacobi && !(sd[lr] > 0 && isfinite(sd[lr]))) pbad += 1;                                     \
-        double rr, rz, bb, bad;                                                                               \
-        {                                                                                                     \
-            double s0_ = 0, s1_ = 0, s2_ = 0, u0_ = 0, u1_ = 0, u2_ = 0;                                      \
-            perks__cg_block_reduce(prr, prz, pbb, red, &s0_, &s1_, &s2_);                                     \
-            __syncthreads();                                                                                  \
-            perks__cg_block_reduce(pbad, 0, 0, red, &u0_, &u1_, &u2_);                                        \
-            if (a.bmode == PERKS_CG_BAR_FLAG) {                                                               \
-                perks_flag_sum(a.flag, G, fb++, 3, s0_, s1_, s2_, fred, &rr, &rz, &bb);                       \
-                __syncthreads(); /* fred is reused by the next call */                                        \
-                perks_flag_sum(a.flag, G, fb++, 1, u0_, 0, 0, fred, &bad, &t1, &t2);                          \
-            } else {                                                                                          \
-                if (threadIdx.x == 0) {                                                                       \
-                    a.part[1 * G + blockIdx.x] = s0_;                                                         \
-                    a.part[2 * G + blockIdx.x] = s1_;                                                         \
-                    a.part[3 * G + blockIdx.x] = s2_;                                                         \
-                    a.part[4 * G + blockIdx.x] = u0_;                                                         \
-                }                                                                                             \
-                if (a.bmode == PERKS_CG_BAR_SUM) perks_sum_barrier(a.bar, a.part, 1, 4, G, tot);              \
-                else {                                                                                        \
-                    ++fb;                                                                                     \
-                    if (a.bmode != PERKS_CG_BAR_COUNT) PERKS_GRID_SYNC();                                     \
-                    else if (threadIdx.x < 32) perks_count_arrive_wait(PERKS__CG_CNT(a), (unsigned int)G * fb); \
-                    perks__cg_grid_total(a.part, 1, 4, G, tot);                                               \
-                }                                                                                             \
-                rr = tot[0];                                                                                  \
-                rz = tot[1];                                                                                  \
-                bb = tot[2];                                                                                  \
-                bad = tot[3];                                                                                 \
-            }                                                                                                 \
-        }                                                                                                     \
-        const double thr = a.tol * a.tol * bb;                                                                \
-        int status = bad > 0 ? PERKS_EBREAKDOWN : PERKS_SUCCESS, it = 0;                                      \
-        T beta = 0;                                                                                           \
+        PERKS__CG_GRID_SETUP(T, BLOCK)                                                                       \
+        PERKS__CG_GRID_PROLOGUE(T, BLOCK)                                                                    \
         _Pragma("unroll 1") while (status == PERKS_SUCCESS) {                                                 \
-            if (rr <= thr) break;                                                                             \
-            if (it >= a.max_iter) {                                                                           \
-                status = PERKS_ENOCONV;                                                                       \
-                break;                                                                                        \
-            }                                                                                                 \
-            /* phase A: q = A (z + beta p_old), p_new = z + beta p_old, partial p.q */                        \
-            double ppq = 0;                                                                                   \
-            _Pragma("unroll 1") PERKS__CG_SPMV(T, fma(beta, __ldcg(Pold + (j)), __ldcg(Z + (j))), PERKS__CG_ROW_A) \
-            __syncthreads();                                                                                  \
-            PERKS__CG_REDUCE(ppq, 0, 0, 1, 0);                                                                \
-            const double pq = t0;                                                                             \
-            if (!(pq > 0)) {                                                                                  \
-                status = PERKS_EBREAKDOWN;                                                                    \
-                break;                                                                                        \
-            }                                                                                                 \
-            const T alpha = (T)(rz / pq);                                                                     \
-            /* phase B: x += alpha p, r -= alpha q, z = D^-1 r; partials r.r, r.z */                          \
-            double qrr = 0, qrz = 0;                                                                          \
-            _Pragma("unroll 4") for (int lr = threadIdx.x; lr < nr; lr += (BLOCK)) {                          \
-                const int i = r0 + lr;                                                                        \
-                const T pv = a.cache >= 1 ? sp[lr] : __ldcg(Pnew + i);                                        \
-                sx[lr] += alpha * pv;                                                                         \
-                const T rv = sr[lr] - alpha * sq[lr];                                                         \
-                sr[lr] = rv;                                                                                  \
-                if (a.cache >= 1) gR[lr] = rv;                                                                \
-                T zv = rv;                                                                                    \
-                if (a.jacobi) {                                                                               \
-                    zv = sd[lr] * rv;                                                                         \
-                    ((T *)a.z)[i] = zv;                                                                       \
-                }                                                                                             \
-                qrr += (double)rv * rv;                                                                       \
-                qrz += (double)rv * zv;                                                                       \
-            }                                                                                                 \
-            PERKS__CG_REDUCE(qrr, qrz, 0, 2, 1);                                                              \
-            rr = t0;                                                                                          \
-            beta = (T)(t1 / rz);                                                                              \
-            rz = t1;                                                                                          \
-            ++it;                                                                                             \
-            PERKS_SWAP(T, Pold, Pnew);                                                                        \
+            PERKS__CG_GRID_PHASE_A(T, BLOCK)                                                                 \
+            PERKS__CG_GRID_PHASE_B(T, BLOCK)                                                                 \
         }                                                                                                     \
-        if (a.cache >= 1)                                                                                     \
-            for (int lr = threadIdx.x; lr < nr; lr += (BLOCK)) gX[lr] = sx[lr];                               \
-        if (blockIdx.x == 0 && threadIdx.x == 0) {                                                            \
-            a.out->status = status;                                                                           \
-            a.out->iterations = it;                                                                           \
-            a.out->rr = rr;                                                                                   \
-            a.out->bb = bb;                                                                                   \
-        }                                                                                                     \
+        PERKS__CG_GRID_FINISH(T, BLOCK)                                                                      \
     }
 
 /* the Chronopoulos-Gear grid kernel name_kernel1 (opts.variant = PERKS_CG_CGEAR): one grid barrier
@@ -755,236 +990,305 @@ static __device__ __forceinline__ __attribute__((unused)) void perks__cg_ctotal(
         t2 = tot[2];                                                                                          \
     }
 
+/* Chronopoulos-Gear kernel, setup: rows, pointers, the cache tiers */
+#define PERKS__CG_GRID1_SETUP(T, BLOCK)                                                                      \
+    typedef T perks__cg_T;                                                                                   \
+    extern __shared__ __align__(16) double perks__cg_dyn1[];                                                 \
+    __shared__ double red[(BLOCK) / 32][3];                                                                  \
+    __shared__ double tot[4];                                                                                \
+    const int G = gridDim.x, W = a.sub, S = (BLOCK) / W, sw = threadIdx.x / W, sl = threadIdx.x & (W - 1);   \
+    const int r0 = a.split[blockIdx.x], r1 = a.split[blockIdx.x + 1], nr = r1 - r0;                          \
+    const int k0 = __ldg(a.rp + r0), k1 = __ldg(a.rp + r1);                                                  \
+    const int rounds = (nr + S - 1) / S;                                                                     \
+    const int mplain = a.cache >= 2;                                                                         \
+    unsigned int nbar = 0;                                                                                   \
+    double t0 = 0, t1 = 0, t2 = 0;                                                                           \
+    T *gX = (T *)a.x + r0, *sx = gX, *sp = (T *)a.p0 + r0, *sQ = NULL;                                       \
+    T *QO = (T *)a.r, *QN = (T *)a.z;                                                                        \
+    const int *RP = a.rp + r0;                                                                               \
+    const T *VA = (const T *)a.va + k0;                                                                      \
+    const int *CI = a.ci + k0;                                                                               \
+    const T *B = (const T *)a.b;                                                                             \
+    if (a.cache >= 1) {                                                                                      \
+        sQ = (T *)perks__cg_dyn1;                                                                            \
+        sx = sQ + 4 * nr;                                                                                    \
+        sp = sx + nr;                                                                                        \
+    }                                                                                                        \
+    if (a.cache >= 2) {                                                                                      \
+        T *sv = sp + nr;                                                                                     \
+        int *sc = (int *)(sv + (k1 - k0)), *srp = sc + (k1 - k0);                                            \
+        for (int k = threadIdx.x; k < k1 - k0; k += (BLOCK)) {                                               \
+            sv[k] = VA[k];                                                                                   \
+            sc[k] = __ldg(CI + k);                                                                           \
+        }                                                                                                    \
+        for (int k = threadIdx.x; k <= nr; k += (BLOCK)) srp[k] = __ldg(RP + k);                             \
+        VA = sv;                                                                                             \
+        CI = sc;                                                                                             \
+        RP = srp;                                                                                            \
+        __syncthreads();                                                                                     \
+    }
+
+/* Chronopoulos-Gear kernel, prologue: r = b - A x0, d, the first dot products */
+#define PERKS__CG_GRID1_PROLOGUE(T, BLOCK)                                                                   \
+    /* prologue: r = b - A x0, d, w = s = p = 0 into both the cache and the quads */                         \
+    {                                                                                                        \
+        double pbb = 0, pbad = 0, prr = 0;                                                                   \
+        _Pragma("unroll 1") PERKS__CG_SPMV(T, a.use_x0 ? __ldcg((const T *)a.x + (j)) : (T)0, PERKS__CG1_ROW_PRO) \
+        __syncthreads();                                                                                     \
+        PERKS__CG1_REDUCE(pbb, pbad, prr, 3);                                                                \
+    }                                                                                                        \
+    const double bb = t0, thr = a.tol * a.tol * bb;                                                          \
+    double rr = t2, g = 0, dl = 0, gprev = 0, aprev = 0, al = 0, bt = 0;                                     \
+    int status = t1 > 0 ? PERKS_EDIAG : PERKS_SUCCESS, it = -1;
+
+/* Chronopoulos-Gear kernel: the stopping tests, alpha and beta of the step */
+#define PERKS__CG_GRID1_COEF(T, BLOCK)                                                                       \
+    if (it >= 0) {                                                                                           \
+        if (rr <= thr) break;                                                                                \
+        if (it >= a.max_iter) {                                                                              \
+            status = PERKS_ENOCONV;                                                                          \
+            break;                                                                                           \
+        }                                                                                                    \
+        bt = it ? g / gprev : 0.0;                                                                           \
+        const double den = it ? dl - bt * g / aprev : dl;                                                    \
+        if (!(den > 0)) {                                                                                    \
+            status = PERKS_EBREAKDOWN;                                                                       \
+            break;                                                                                           \
+        }                                                                                                    \
+        al = g / den;                                                                                        \
+    }                                                                                                        \
+    const T alpha = (T)al, beta = (T)bt;
+
+/* Chronopoulos-Gear kernel: the pass over the own rows (p, x, r, s; partials) */
+#define PERKS__CG_GRID1_ROWS(T, BLOCK)                                                                       \
+    double pg = 0, pd = 0, prr = 0;                                                                          \
+    _Pragma("unroll 2") for (int lr = threadIdx.x; lr < nr; lr += (BLOCK)) {                                 \
+        const int i = r0 + lr;                                                                               \
+        const T *q_ = a.cache >= 1 ? sQ + 4 * lr : QO + 4 * (size_t)i;                                       \
+        const T rv = a.cache >= 1 ? q_[0] : __ldcg(q_), wv = a.cache >= 1 ? q_[1] : __ldcg(q_ + 1);          \
+        const T so = a.cache >= 1 ? q_[2] : __ldcg(q_ + 2), dv = a.cache >= 1 ? q_[3] : __ldcg(q_ + 3);      \
+        const T uc = a.jacobi ? dv * rv : rv;                                                                \
+        const T pv = fma(beta, sp[lr], uc);                                                                  \
+        sp[lr] = pv;                                                                                         \
+        sx[lr] += alpha * pv;                                                                                \
+        T sv;                                                                                                \
+        const T rn = perks__cg1_step(rv, wv, so, alpha, beta, &sv);                                          \
+        const T un = a.jacobi ? dv * rn : rn;                                                                \
+        T *qn = QN + 4 * (size_t)i;                                                                          \
+        qn[0] = rn;                                                                                          \
+        qn[2] = sv;                                                                                          \
+        if (a.cache >= 1) {                                                                                  \
+            sQ[4 * lr] = rn;                                                                                 \
+            sQ[4 * lr + 2] = sv;                                                                             \
+        }                                                                                                    \
+        pg += (double)rn * un;                                                                               \
+        prr += (double)rn * rn;                                                                              \
+    }                                                                                                        \
+    __syncthreads();
+
+/* Chronopoulos-Gear kernel: w = A u, the one reduction of the step */
+#define PERKS__CG_GRID1_SPMV(T, BLOCK)                                                                       \
+    _Pragma("unroll 1") PERKS__CG_SPMV_U(T, perks__cg1_u(QO + 4 * (size_t)(j), alpha, beta, a.jacobi),       \
+                                         PERKS__CG1_ROW_W, PERKS_CG1_UNROLL)                                 \
+    PERKS__CG1_REDUCE(pg, pd, prr, 3);                                                                       \
+    gprev = g;                                                                                               \
+    aprev = al;                                                                                              \
+    g = t0;                                                                                                  \
+    dl = t1;                                                                                                 \
+    rr = t2;                                                                                                 \
+    ++it;                                                                                                    \
+    PERKS_SWAP(T, QO, QN);
+
+/* Chronopoulos-Gear kernel, the end: x out of the cache, the result */
+#define PERKS__CG_GRID1_FINISH(T, BLOCK)                                                                     \
+    if (it < 0) it = 0;                                                                                      \
+    if (a.cache >= 1)                                                                                        \
+        for (int lr = threadIdx.x; lr < nr; lr += (BLOCK)) gX[lr] = sx[lr];                                  \
+    if (blockIdx.x == 0 && threadIdx.x == 0) {                                                               \
+        a.out->status = status;                                                                              \
+        a.out->iterations = it;                                                                              \
+        a.out->repl = 0;                                                                                     \
+        a.out->rr = rr;                                                                                      \
+        a.out->bb = bb;                                                                                      \
+    }
+
 #define PERKS__CG_GRID1_KERNEL(name, T, BLOCK)                                                                \
     __global__ void __launch_bounds__(BLOCK, PERKS__CG_MINB(BLOCK)) name##_kernel1(perks_cg_kargs a)          \
     {                                                                                                         \
-        typedef T perks__cg_T;                                                                                \
-        extern __shared__ __align__(16) double perks__cg_dyn1[];                                              \
-        __shared__ double red[(BLOCK) / 32][3];                                                               \
-        __shared__ double tot[4];                                                                             \
-        const int G = gridDim.x, W = a.sub, S = (BLOCK) / W, sw = threadIdx.x / W, sl = threadIdx.x & (W - 1); \
-        const int r0 = a.split[blockIdx.x], r1 = a.split[blockIdx.x + 1], nr = r1 - r0;                       \
-        const int k0 = __ldg(a.rp + r0), k1 = __ldg(a.rp + r1);                                               \
-        const int rounds = (nr + S - 1) / S;                                                                  \
-        const int mplain = a.cache >= 2;                                                                      \
-        unsigned int nbar = 0;                                                                                \
-        double t0 = 0, t1 = 0, t2 = 0;                                                                        \
-        T *gX = (T *)a.x + r0, *sx = gX, *sp = (T *)a.p0 + r0, *sQ = NULL;                                    \
-        T *QO = (T *)a.r, *QN = (T *)a.z;                                                                     \
-        const int *RP = a.rp + r0;                                                                            \
-        const T *VA = (const T *)a.va + k0;                                                                   \
-        const int *CI = a.ci + k0;                                                                            \
-        const T *B = (const T *)a.b;                                                                          \
-        if (a.cache >= 1) {                                                                                   \
-            sQ = (T *)perks__cg_dyn1;                                                                         \
-            sx = sQ + 4 * nr;                                                                                 \
-            sp = sx + nr;                                                                                     \
-        }                                                                                                     \
-        if (a.cache >= 2) {                                                                                   \
-            T *sv = sp + nr;                                                                                  \
-            int *sc = (int *)(sv + (k1 - k0)), *srp = sc + (k1 - k0);                                         \
-            for (int k = threadIdx.x; k < k1 - k0; k += (BLOCK)) {                                            \
-                sv[k] = VA[k];                                                                                \
-                sc[k] = __ldg(CI + k);                                                                        \
-            }                                                                                                 \
-            for (int k = threadIdx.x; k <= nr; k += (BLOCK)) srp[k] = __ldg(RP + k);                          \
-            VA = sv;                                                                                          \
-            CI = sc;                                                                                          \
-            RP = srp;                                                                                         \
-            __syncthreads();                                                                                  \
-        }                                                                                                     \
-        /* prologue: r = b - A x0, d, w = s = p = 0 into both the cache and the quads */                      \
-        {                                                                                                     \
-            double pbb = 0, pbad = 0, prr = 0;                                                                \
-            _Pragma("unroll 1") PERKS__CG_SPMV(T, a.use_x0 ? __ldcg((const T *)a.x + (j)) : (T)0, PERKS__CG1_ROW_PRO) \
-            __syncthreads();                                                                                  \
-            PERKS__CG1_REDUCE(pbb, pbad, prr, 3);                                                             \
-        }                                                                                                     \
-        const double bb = t0, thr = a.tol * a.tol * bb;                                                       \
-        double rr = t2, g = 0, dl = 0, gprev = 0, aprev = 0, al = 0, bt = 0;                                  \
-        int status = t1 > 0 ? PERKS_EBREAKDOWN : PERKS_SUCCESS, it = -1;                                      \
+        PERKS__CG_GRID1_SETUP(T, BLOCK)                                                                      \
+        PERKS__CG_GRID1_PROLOGUE(T, BLOCK)                                                                   \
         /* it = -1: the pass with alpha = beta = 0 that makes w = A u and the first dot products */           \
         _Pragma("unroll 1") while (status == PERKS_SUCCESS) {                                                 \
-            if (it >= 0) {                                                                                    \
-                if (rr <= thr) break;                                                                         \
-                if (it >= a.max_iter) {                                                                       \
-                    status = PERKS_ENOCONV;                                                                   \
-                    break;                                                                                    \
-                }                                                                                             \
-                bt = it ? g / gprev : 0.0;                                                                    \
-                const double den = it ? dl - bt * g / aprev : dl;                                             \
-                if (!(den > 0)) {                                                                             \
-                    status = PERKS_EBREAKDOWN;                                                                \
-                    break;                                                                                    \
-                }                                                                                             \
-                al = g / den;                                                                                 \
-            }                                                                                                 \
-            const T alpha = (T)al, beta = (T)bt;                                                              \
-            double pg = 0, pd = 0, prr = 0;                                                                   \
-            _Pragma("unroll 2") for (int lr = threadIdx.x; lr < nr; lr += (BLOCK)) {                          \
-                const int i = r0 + lr;                                                                        \
-                const T *q_ = a.cache >= 1 ? sQ + 4 * lr : QO + 4 * (size_t)i;                                \
-                const T rv = a.cache >= 1 ? q_[0] : __ldcg(q_), wv = a.cache >= 1 ? q_[1] : __ldcg(q_ + 1);   \
-                const T so = a.cache >= 1 ? q_[2] : __ldcg(q_ + 2), dv = a.cache >= 1 ? q_[3] : __ldcg(q_ + 3); \
-                const T uc = a.jacobi ? dv * rv : rv;                                                         \
-                const T pv = fma(beta, sp[lr], uc);                                                           \
-                sp[lr] = pv;                                                                                  \
-                sx[lr] += alpha * pv;                                                                         \
-                T sv;                                                                                         \
-                const T rn = perks__cg1_step(rv, wv, so, alpha, beta, &sv);                                   \
-                const T un = a.jacobi ? dv * rn : rn;                                                         \
-                T *qn = QN + 4 * (size_t)i;                                                                   \
-                qn[0] = rn;                                                                                   \
-                qn[2] = sv;                                                                                   \
-                if (a.cache >= 1) {                                                                           \
-                    sQ[4 * lr] = rn;                                                                          \
-                    sQ[4 * lr + 2] = sv;                                                                      \
-                }                                                                                             \
-                pg += (double)rn * un;                                                                        \
-                prr += (double)rn * rn;                                                                       \
-            }                                                                                                 \
-            __syncthreads();                                                                                  \
-            _Pragma("unroll 1") PERKS__CG_SPMV_U(T, perks__cg1_u(QO + 4 * (size_t)(j), alpha, beta, a.jacobi), \
-                                                 PERKS__CG1_ROW_W, PERKS_CG1_UNROLL)                          \
-            PERKS__CG1_REDUCE(pg, pd, prr, 3);                                                                \
-            gprev = g;                                                                                        \
-            aprev = al;                                                                                       \
-            g = t0;                                                                                           \
-            dl = t1;                                                                                          \
-            rr = t2;                                                                                          \
-            ++it;                                                                                             \
-            PERKS_SWAP(T, QO, QN);                                                                            \
+            PERKS__CG_GRID1_COEF(T, BLOCK)                                                                   \
+            PERKS__CG_GRID1_ROWS(T, BLOCK)                                                                   \
+            PERKS__CG_GRID1_SPMV(T, BLOCK)                                                                   \
         }                                                                                                     \
-        if (it < 0) it = 0;                                                                                   \
-        if (a.cache >= 1)                                                                                     \
-            for (int lr = threadIdx.x; lr < nr; lr += (BLOCK)) gX[lr] = sx[lr];                               \
-        if (blockIdx.x == 0 && threadIdx.x == 0) {                                                            \
-            a.out->status = status;                                                                           \
-            a.out->iterations = it;                                                                           \
-            a.out->rr = rr;                                                                                   \
-            a.out->bb = bb;                                                                                   \
-        }                                                                                                     \
+        PERKS__CG_GRID1_FINISH(T, BLOCK)                                                                     \
     }
 
 /* the cluster kernel: one cluster of gridDim.x <= 16 blocks of PERKS_CG_CBLOCK threads; shared
  * memory (16-byte aligned, the same offsets in every block): (z, p) pairs [2][2 nrmax] T, then
  * x, q, r (, D^-1) [nr] T, then (cached = 2) values [nnz_b] T, encoded columns [nnz_b] int, row
  * pointers [nr + 1] int */
-#define PERKS__CG_CLUSTER_BODY(T)                                                                             \
-    typedef T perks__cg_T;                                                                                    \
-    extern __shared__ __align__(16) double perks__cg_cdyn[];                                                  \
-    __shared__ double red[PERKS_CG_CBLOCK / 32][3];                                                           \
-    __shared__ __align__(16) double cpart[2][4];                                                              \
-    __shared__ double ctot[4];                                                                                \
-    __shared__ int csplit[PERKS_CG_CMAX + 1];                                                                 \
+/* cluster kernel, setup: the block's rows, shared-memory layout, pointers */
+#define PERKS__CG_CLUSTER_SETUP(T)                                                                           \
+    typedef T perks__cg_T;                                                                                   \
+    extern __shared__ __align__(16) double perks__cg_cdyn[];                                                 \
+    __shared__ double red[PERKS_CG_CBLOCK / 32][3];                                                          \
+    __shared__ __align__(16) double cpart[2][4];                                                             \
+    __shared__ double ctot[4];                                                                               \
+    __shared__ int csplit[PERKS_CG_CMAX + 1];                                                                \
     const int C = gridDim.x, W = a.sub, S = PERKS_CG_CBLOCK / W, sw = threadIdx.x / W, sl = threadIdx.x & (W - 1); \
-    if (threadIdx.x <= C) csplit[threadIdx.x] = a.split[threadIdx.x];                                         \
-    __syncthreads();                                                                                          \
-    const int r0 = csplit[blockIdx.x], r1 = csplit[blockIdx.x + 1], nr = r1 - r0;                             \
-    const int k0 = __ldg(a.rp + r0), k1 = __ldg(a.rp + r1), nk = k1 - k0;                                     \
-    const int rounds = (nr + S - 1) / S;                                                                      \
-    int mplain = 0;                                                                                           \
-    double tt[4] = {0, 0, 0, 0};                                                                              \
-    T *ZPc = (T *)perks__cg_cdyn, *ZPn = ZPc + 2 * a.nrmax;                                                   \
-    T *sx = ZPn + 2 * a.nrmax, *sq = sx + nr, *sr = sq + nr, *sd = sr + nr;                                   \
-    T *gX = (T *)a.x + r0;                                                                                    \
-    const T *B = (const T *)a.b;                                                                              \
-    const int *RP = a.rp + r0;                                                                                \
-    const T *VA = (const T *)a.va + k0;                                                                       \
-    const int *CI = a.ci + k0;                                                                                \
-    (void)gX;                                                                                                 \
-    /* prologue: r = b - A x0 (matrix and x0 from device memory), the diagonal */                             \
-    {                                                                                                         \
-        double prr = 0, prz = 0, pbb = 0, pbad = 0;                                                           \
+    if (threadIdx.x <= C) csplit[threadIdx.x] = a.split[threadIdx.x];                                        \
+    __syncthreads();                                                                                         \
+    const int r0 = csplit[blockIdx.x], r1 = csplit[blockIdx.x + 1], nr = r1 - r0;                            \
+    const int k0 = __ldg(a.rp + r0), k1 = __ldg(a.rp + r1), nk = k1 - k0;                                    \
+    const int rounds = (nr + S - 1) / S;                                                                     \
+    int mplain = 0;                                                                                          \
+    double tt[4] = {0, 0, 0, 0};                                                                             \
+    T *ZPc = (T *)perks__cg_cdyn, *ZPn = ZPc + 2 * a.nrmax;                                                  \
+    T *sx = ZPn + 2 * a.nrmax, *sq = sx + nr, *sr = sq + nr, *sd = sr + nr;                                  \
+    T *gX = (T *)a.x + r0;                                                                                   \
+    const T *B = (const T *)a.b;                                                                             \
+    const int *RP = a.rp + r0;                                                                               \
+    const T *VA = (const T *)a.va + k0;                                                                      \
+    const int *CI = a.ci + k0;                                                                               \
+    (void)gX;
+
+/* cluster kernel, prologue: the matrix slice into shared memory, r = b - A x0, first dot products */
+#define PERKS__CG_CLUSTER_PROLOGUE(T)                                                                        \
+    /* prologue: r = b - A x0 (matrix and x0 from device memory), the diagonal */                            \
+    {                                                                                                        \
+        double prr = 0, prz = 0, pbb = 0, pbad = 0;                                                          \
         _Pragma("unroll 1") PERKS__CG_SPMV(T, a.use_x0 ? __ldcg((const T *)a.x + (j)) : (T)0, PERKS__CG_ROW_CPRO) \
-        /* the columns as (block rank << 24 | local row); the matrix slice into shared memory */              \
-        {                                                                                                     \
-            T *mv = sd + (a.jacobi ? nr : 0);                                                                 \
-            int *ce = a.cache >= 2 ? (int *)(mv + nk) : a.cenc + k0, *mrp = (int *)(mv + nk) + nk;            \
-            for (int k = threadIdx.x; k < nk; k += PERKS_CG_CBLOCK) {                                         \
-                const int j = __ldg(CI + k);                                                                  \
-                int rk = 0;                                                                                   \
-                while (rk + 1 < C && j >= csplit[rk + 1]) ++rk;                                               \
-                ce[k] = (rk << 24) | (j - csplit[rk]);                                                        \
-                if (a.cache >= 2) mv[k] = __ldg(VA + k);                                                      \
-            }                                                                                                 \
-            if (a.cache >= 2) {                                                                               \
-                for (int k = threadIdx.x; k <= nr; k += PERKS_CG_CBLOCK) mrp[k] = __ldg(RP + k);              \
-                VA = mv;                                                                                      \
-                RP = mrp;                                                                                     \
-            }                                                                                                 \
-            CI = ce;                                                                                          \
-            mplain = a.cache >= 2;                                                                            \
-        }                                                                                                     \
-        __syncthreads();                                                                                      \
-        for (int lr = threadIdx.x; lr < nr; lr += PERKS_CG_CBLOCK) {                                          \
-            const T rv = sr[lr], zv = a.jacobi ? sd[lr] * rv : rv, bv = B[r0 + lr];                           \
-            ZPc[2 * lr] = zv;                                                                                 \
-            ZPc[2 * lr + 1] = 0;                                                                              \
-            prr += (double)rv * rv;                                                                           \
-            prz += (double)rv * zv;                                                                           \
-            pbb += (double)bv * bv;                                                                           \
-            if (a.jacobi && !(sd[lr] > 0 && isfinite(sd[lr]))) pbad += 1;                                     \
-        }                                                                                                     \
-        double s0_ = 0, s1_ = 0, s2_ = 0, u0_ = 0, u1_ = 0, u2_ = 0;                                          \
-        perks__cg_block_reduce(prr, prz, pbb, red, &s0_, &s1_, &s2_);                                         \
-        __syncthreads();                                                                                      \
-        perks__cg_block_reduce(pbad, 0, 0, red, &u0_, &u1_, &u2_);                                            \
-        if (threadIdx.x == 0) {                                                                               \
-            cpart[1][0] = s0_;                                                                                \
-            cpart[1][1] = s1_;                                                                                \
-            cpart[1][2] = s2_;                                                                                \
-            cpart[1][3] = u0_;                                                                                \
-        }                                                                                                     \
-        perks__cg_cluster_sync();                                                                             \
-        perks__cg_ctotal(cpart[1], C, 4, ctot, tt);                                                                 \
-    }                                                                                                         \
-    double rr = tt[0], rz = tt[1];                                                                            \
-    const double bb = tt[2], thr = a.tol * a.tol * bb;                                                        \
-    int status = tt[3] > 0 ? PERKS_EBREAKDOWN : PERKS_SUCCESS, it = 0;                                        \
-    T beta = 0;                                                                                               \
+        /* the columns as (block rank << 24 | local row); the matrix slice into shared memory */             \
+        {                                                                                                    \
+            T *mv = sd + (a.jacobi ? nr : 0);                                                                \
+            int *ce = a.cache >= 2 ? (int *)(mv + nk) : a.cenc + k0, *mrp = (int *)(mv + nk) + nk;           \
+            for (int k = threadIdx.x; k < nk; k += PERKS_CG_CBLOCK) {                                        \
+                const int j = __ldg(CI + k);                                                                 \
+                int rk = 0;                                                                                  \
+                while (rk + 1 < C && j >= csplit[rk + 1]) ++rk;                                              \
+                ce[k] = (rk << 24) | (j - csplit[rk]);                                                       \
+                if (a.cache >= 2) mv[k] = __ldg(VA + k);                                                     \
+            }                                                                                                \
+            if (a.cache >= 2) {                                                                              \
+                for (int k = threadIdx.x; k <= nr; k += PERKS_CG_CBLOCK) mrp[k] = __ldg(RP + k);             \
+                VA = mv;                                                                                     \
+                RP = mrp;                                                                                    \
+            }                                                                                                \
+            CI = ce;                                                                                         \
+            mplain = a.cache >= 2;                                                                           \
+        }                                                                                                    \
+        __syncthreads();                                                                                     \
+        for (int lr = threadIdx.x; lr < nr; lr += PERKS_CG_CBLOCK) {                                         \
+            const T rv = sr[lr], zv = a.jacobi ? sd[lr] * rv : rv, bv = B[r0 + lr];                          \
+            ZPc[2 * lr] = zv;                                                                                \
+            ZPc[2 * lr + 1] = 0;                                                                             \
+            prr += (double)rv * rv;                                                                          \
+            prz += (double)rv * zv;                                                                          \
+            pbb += (double)bv * bv;                                                                          \
+            if (a.jacobi && !(sd[lr] > 0 && isfinite(sd[lr]))) pbad += 1;                                    \
+        }                                                                                                    \
+        double s0_ = 0, s1_ = 0, s2_ = 0, u0_ = 0, u1_ = 0, u2_ = 0;                                         \
+        perks__cg_block_reduce(prr, prz, pbb, red, &s0_, &s1_, &s2_);                                        \
+        __syncthreads();                                                                                     \
+        perks__cg_block_reduce(pbad, 0, 0, red, &u0_, &u1_, &u2_);                                           \
+        if (threadIdx.x == 0) {                                                                              \
+            cpart[1][0] = s0_;                                                                               \
+            cpart[1][1] = s1_;                                                                               \
+            cpart[1][2] = s2_;                                                                               \
+            cpart[1][3] = u0_;                                                                               \
+        }                                                                                                    \
+        perks__cg_cluster_sync();                                                                            \
+        perks__cg_ctotal(cpart[1], C, 4, ctot, tt);                                                          \
+    }                                                                                                        \
+    double rr = tt[0], rz = tt[1];                                                                           \
+    const double bb = tt[2], thr = a.tol * a.tol * bb;                                                       \
+    int status = tt[3] > 0 ? PERKS_EDIAG : PERKS_SUCCESS, it = 0;                                            \
+    PERKS__CG_REPL_STATE                                                                                     \
+    T beta = 0;
+
+/* cluster kernel, phase A: q = A p through DSMEM (or x for a replacement), p.q, alpha */
+#define PERKS__CG_CLUSTER_PHASE_A(T)                                                                         \
+    /* a CG iteration or a residual replacement (as in the grid kernel) */                                   \
+    int repl = PERKS__CG_WANT_REPLACE();                                                                     \
+    if (!repl && rr <= thr) break;                                                                           \
+    if (!repl && it >= a.max_iter) {                                                                         \
+        status = PERKS_ENOCONV;                                                                              \
+        break;                                                                                               \
+    }                                                                                                        \
+    /* phase A: q = A (z + beta p), p' = z + beta p (the pairs of every block, through                       \
+     * distributed shared memory); partial p'.q.  A replacement puts (x, 0) into the free pairs. */          \
+    double ppq = 0;                                                                                          \
+    if (repl) {                                                                                              \
+        for (int lr = threadIdx.x; lr < nr; lr += PERKS_CG_CBLOCK) {                                         \
+            ZPn[2 * lr] = sx[lr];                                                                            \
+            ZPn[2 * lr + 1] = 0;                                                                             \
+        }                                                                                                    \
+    } else {                                                                                                 \
+        _Pragma("unroll 1") PERKS__CG_SPMV(T, perks__cg_cgather(ZPc, (j), beta), PERKS__CG_ROW_CA)           \
+    }                                                                                                        \
+    PERKS__CG_CREDUCE(ppq, 0, 0, 1, 0);                                                                      \
+    const double pq = tt[0];                                                                                 \
+    if (!repl && !(pq > 0)) {                                                                                \
+        status = PERKS_EBREAKDOWN;                                                                           \
+        break;                                                                                               \
+    }                                                                                                        \
+    const T alpha = repl ? (T)0 : (T)(rz / pq);
+
+/* cluster kernel, phase B: x, r, z (or r = b - A x), r.r, r.z, beta */
+#define PERKS__CG_CLUSTER_PHASE_B(T)                                                                         \
+    /* phase B: x += alpha p', r -= alpha q, z = D^-1 r into the pairs; partials r.r, r.z.  A                \
+     * replacement gathers x (beta 0: exactly x) and computes r = b - A x in double. */                      \
+    double qrr = 0, qrz = 0;                                                                                 \
+    if (repl) {                                                                                              \
+        _Pragma("unroll 1") PERKS__CG_RROWS(VA[(k) - k0], perks__cg_cgather(ZPn, (j), (T)0), PERKS__CG_ROW_CRR) \
+    } else {                                                                                                 \
+        for (int lr = threadIdx.x; lr < nr; lr += PERKS_CG_CBLOCK) {                                         \
+            sx[lr] += alpha * ZPn[2 * lr + 1];                                                               \
+            const T rv = sr[lr] - alpha * sq[lr];                                                            \
+            sr[lr] = rv;                                                                                     \
+            const T zv = a.jacobi ? sd[lr] * rv : rv;                                                        \
+            ZPn[2 * lr] = zv;                                                                                \
+            qrr += (double)rv * rv;                                                                          \
+            qrz += (double)rv * zv;                                                                          \
+        }                                                                                                    \
+    }                                                                                                        \
+    PERKS__CG_CREDUCE(qrr, qrz, 0, 2, 1);                                                                    \
+    repl = PERKS__CG_REPL() ? (rr <= thr ? 2 : 1) : 0;                                                       \
+    rr = tt[0];                                                                                              \
+    if (repl) {                                                                                              \
+        beta = it && rz != 0 ? (T)(beta * (tt[1] / rz)) : (T)0;                                              \
+        rz = tt[1];                                                                                          \
+        PERKS__CG_AFTER_REPLACE(repl == 2)                                                                   \
+        continue;                                                                                            \
+    }                                                                                                        \
+    beta = (T)(tt[1] / rz);                                                                                  \
+    rz = tt[1];                                                                                              \
+    ++it;                                                                                                    \
+    PERKS_SWAP(T, ZPc, ZPn);
+
+/* cluster kernel, the end: x out, the result */
+#define PERKS__CG_CLUSTER_FINISH(T)                                                                          \
+    PERKS__CG_RESTORE_BEST()                                                                                 \
+    for (int lr = threadIdx.x; lr < nr; lr += PERKS_CG_CBLOCK) gX[lr] = sx[lr];                              \
+    if (blockIdx.x == 0 && threadIdx.x == 0) {                                                               \
+        a.out->status = status;                                                                              \
+        a.out->iterations = it;                                                                              \
+        a.out->repl = rs[2];                                                                                 \
+        a.out->rr = rr;                                                                                      \
+        a.out->bb = bb;                                                                                      \
+    }
+
+#define PERKS__CG_CLUSTER_BODY(T)                                                                             \
+    PERKS__CG_CLUSTER_SETUP(T)                                                                               \
+    PERKS__CG_CLUSTER_PROLOGUE(T)                                                                            \
     _Pragma("unroll 1") while (status == PERKS_SUCCESS) {                                                     \
-        if (rr <= thr) break;                                                                                 \
-        if (it >= a.max_iter) {                                                                               \
-            status = PERKS_ENOCONV;                                                                           \
-            break;                                                                                            \
-        }                                                                                                     \
-        /* phase A: q = A (z + beta p), p' = z + beta p (the pairs of every block, through                    \
-         * distributed shared memory); partial p'.q */                                                        \
-        double ppq = 0;                                                                                       \
-        _Pragma("unroll 1") PERKS__CG_SPMV(T, perks__cg_cgather(ZPc, (j), beta), PERKS__CG_ROW_CA)            \
-        PERKS__CG_CREDUCE(ppq, 0, 0, 1, 0);                                                                   \
-        const double pq = tt[0];                                                                              \
-        if (!(pq > 0)) {                                                                                      \
-            status = PERKS_EBREAKDOWN;                                                                        \
-            break;                                                                                            \
-        }                                                                                                     \
-        const T alpha = (T)(rz / pq);                                                                         \
-        /* phase B: x += alpha p', r -= alpha q, z = D^-1 r into the pairs; partials r.r, r.z */              \
-        double qrr = 0, qrz = 0;                                                                              \
-        for (int lr = threadIdx.x; lr < nr; lr += PERKS_CG_CBLOCK) {                                          \
-            sx[lr] += alpha * ZPn[2 * lr + 1];                                                                \
-            const T rv = sr[lr] - alpha * sq[lr];                                                             \
-            sr[lr] = rv;                                                                                      \
-            const T zv = a.jacobi ? sd[lr] * rv : rv;                                                         \
-            ZPn[2 * lr] = zv;                                                                                 \
-            qrr += (double)rv * rv;                                                                           \
-            qrz += (double)rv * zv;                                                                           \
-        }                                                                                                     \
-        PERKS__CG_CREDUCE(qrr, qrz, 0, 2, 1);                                                                 \
-        rr = tt[0];                                                                                           \
-        beta = (T)(tt[1] / rz);                                                                               \
-        rz = tt[1];                                                                                           \
-        ++it;                                                                                                 \
-        PERKS_SWAP(T, ZPc, ZPn);                                                                              \
+        PERKS__CG_CLUSTER_PHASE_A(T)                                                                         \
+        PERKS__CG_CLUSTER_PHASE_B(T)                                                                         \
     }                                                                                                         \
-    for (int lr = threadIdx.x; lr < nr; lr += PERKS_CG_CBLOCK) gX[lr] = sx[lr];                               \
-    if (blockIdx.x == 0 && threadIdx.x == 0) {                                                                \
-        a.out->status = status;                                                                               \
-        a.out->iterations = it;                                                                               \
-        a.out->rr = rr;                                                                                       \
-        a.out->bb = bb;                                                                                       \
-    }                                                                                                         \
+    PERKS__CG_CLUSTER_FINISH(T)                                                                              \
     perks__cg_cluster_sync(); /* no block leaves while another may still read its shared memory */
 
 #define PERKS__CG_CLUSTER_KERNEL(name, T)                                                                     \
@@ -1021,12 +1325,81 @@ static __device__ __forceinline__ __attribute__((unused)) void perks__cg_ctotal(
     }
 
 
+/* ---- the true residual (after every solve) and the mixed-precision helpers ------------------- */
+
+#define PERKS_CG_RESID_BLOCKS 264 /* blocks of perks__cg_resid_kernel; the host adds their partials in order */
+#define PERKS_CG_RESID_THREADS 256
+
+/* element k of a float (elt 4) or double (elt 8) array, as double */
+static __device__ __forceinline__ double perks__cg_ld(const void *v, long long k, int elt)
+{
+    return elt == 8 ? __ldg((const double *)v + k) : (double)__ldg((const float *)v + k);
+}
+
+/* ||b - A x||^2 and ||b||^2 summed in double from A, b, x as stored (float or double): block partials
+ * part[2 blk] and part[2 blk + 1]; r = b - A x into r_out (double) when it is not NULL.  One thread
+ * per row, a fixed grid: the same bits on every run. */
+static __global__ void __launch_bounds__(PERKS_CG_RESID_THREADS) __attribute__((unused))
+perks__cg_resid_kernel(int n, int elt, const int *rp, const int *ci, const void *va, const void *b, const void *x,
+                       double *r_out, double *part)
+{
+    __shared__ double red[PERKS_CG_RESID_THREADS / 32][2];
+    double rr = 0, bb = 0;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        double s = 0;
+        for (int k = __ldg(rp + i); k < __ldg(rp + i + 1); ++k)
+            s += perks__cg_ld(va, k, elt) * perks__cg_ld(x, __ldg(ci + k), elt);
+        const double bi = perks__cg_ld(b, i, elt), ri = bi - s;
+        if (r_out) r_out[i] = ri;
+        rr += ri * ri;
+        bb += bi * bi;
+    }
+    for (int o = 16; o > 0; o >>= 1) {
+        rr += __shfl_xor_sync(0xffffffffu, rr, o);
+        bb += __shfl_xor_sync(0xffffffffu, bb, o);
+    }
+    if ((threadIdx.x & 31) == 0) red[threadIdx.x >> 5][0] = rr, red[threadIdx.x >> 5][1] = bb;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        for (int w = 1; w < PERKS_CG_RESID_THREADS / 32; ++w) rr += red[w][0], bb += red[w][1];
+        part[2 * blockIdx.x] = rr;
+        part[2 * blockIdx.x + 1] = bb;
+    }
+}
+
+/* mixed precision: f[i] = (float)(scale d[i]) */
+static __global__ void __attribute__((unused)) perks__cg_to_float(long long n, const double *d, double scale, float *f)
+{
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
+        f[i] = (float)(scale * d[i]);
+}
+/* launch the true-residual kernel on stream */
+static inline int perks__cg_resid_launch(int n, int elt, const int *rp, const int *ci, const void *va, const void *b,
+                                         const void *x, double *r_out, double *part, cudaStream_t stream)
+{
+    perks__cg_resid_kernel<<<PERKS_CG_RESID_BLOCKS, PERKS_CG_RESID_THREADS, 0, stream>>>(n, elt, rp, ci, va, b, x,
+                                                                                         r_out, part);
+    return cudaGetLastError() == cudaSuccess ? PERKS_SUCCESS : PERKS_ECUDA;
+}
+
+/* wait for the partials and add them in block order: ||b - A x||^2 and ||b||^2 */
+static inline int perks__cg_resid_read(const double *part, double *rr, double *bb)
+{
+    double h[2 * PERKS_CG_RESID_BLOCKS];
+    int k;
+    if (cudaMemcpy(h, part, sizeof h, cudaMemcpyDeviceToHost) != cudaSuccess) return PERKS_ECUDA;
+    *rr = *bb = 0;
+    for (k = 0; k < PERKS_CG_RESID_BLOCKS; k++) *rr += h[2 * k], *bb += h[2 * k + 1];
+    return PERKS_SUCCESS;
+}
+
 /* ---- host side ------------------------------------------------------------------------------ */
 
 static inline void perks_cg_plan_free(perks_cg_plan *p)
 {
     if (!p) return;
     if (p->ws) cudaFree(p->ws);
+    if (p->rpart) cudaFree(p->rpart);
     memset(p, 0, sizeof *p);
 }
 
@@ -1082,6 +1455,15 @@ static inline void perks__cg_set_common(perks_cg_plan *p, int n, long long nnz, 
     p->args.use_x0 = o->x0 ? 1 : 0;
     p->args.max_iter = o->max_iter;
     p->args.tol = o->tol;
+    /* replacement (classic CG only): at convergence by default; periodic or reliable updates only when
+     * asked for (measured: neither lets float reach a smaller true residual, docs/perks-cg.md) */
+    {
+        const int classic = p->variant == PERKS_CG_CLASSIC && o->replace != 0;
+        const double d = classic && o->replace_delta > 0 ? o->replace_delta : 0;
+        p->args.rper = classic && o->replace > 0 ? o->replace : 0;
+        p->args.rdelta2 = d * d;
+        p->args.rconv = classic;
+    }
     p->args.rp = d_rp;
     p->args.ci = d_ci;
     p->args.va = d_va;
@@ -1140,7 +1522,7 @@ static inline int perks__cg_plan_cluster(perks_cg_plan *p, const void *ckernel, 
             if (maxr >= (1LL << 24)) continue;
             need = (size_t)elt * ((size_t)4 * maxr + (size_t)(o->jacobi ? 4 : 3) * maxr);
             if (t == 2) need += (size_t)maxk * (elt + 4) + (size_t)(maxr + 1) * 4;
-            if (need > (size_t)optin) continue;
+            if (need + fa.sharedSizeBytes > (size_t)optin) continue; /* static shared memory counts too */
             if (cudaFuncSetAttribute(ckernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)need) != cudaSuccess)
                 return PERKS_ECUDA;
             {
@@ -1341,6 +1723,10 @@ static inline int perks__cg_plan_make(perks_cg_plan *p, const void *kernel, cons
     if (!(o->tol >= 0) || o->max_iter < 0 || o->blocks < 0) return PERKS_ESIZE;
     if (o->path < 0 || o->path > 2 || o->cluster < 0 || o->cluster > PERKS_CG_CMAX || o->barrier < 0 || o->barrier > 4)
         return PERKS_ESIZE;
+    if (o->replace < -1 || (o->replace > 0 && o->variant != PERKS_CG_CLASSIC)) return PERKS_ESIZE;
+    if (!(o->replace_delta == -1 || (o->replace_delta >= 0 && o->replace_delta < 1)) ||
+        (o->replace_delta > 0 && o->variant != PERKS_CG_CLASSIC))
+        return PERKS_ESIZE;
     /* Chronopoulos-Gear: the grid path with grid.sync only */
     if (o->variant < 0 || o->variant > 1 ||
         (o->variant == PERKS_CG_CGEAR && (o->path == PERKS_CG_PATH_CLUSTER || o->sum_barrier ||
@@ -1357,6 +1743,12 @@ static inline int perks__cg_plan_make(perks_cg_plan *p, const void *kernel, cons
         free(rp);
         return PERKS_ESIZE;
     }
+    for (int i = 0; i < n; i++)
+        if (rp[i + 1] <= rp[i]) { /* an empty row (A singular) or a row_ptr that goes down */
+            rc = rp[i + 1] == rp[i] ? PERKS_EEMPTYROW : PERKS_ESIZE;
+            free(rp);
+            return rc;
+        }
     /* auto: the cluster when the system is small and no grid option was asked for */
     is_auto = o->path == PERKS_CG_PATH_AUTO && !o->blocks && !o->barrier && !o->sum_barrier && o->cache &&
               o->variant == PERKS_CG_CLASSIC;
@@ -1374,7 +1766,14 @@ static inline int perks__cg_plan_make(perks_cg_plan *p, const void *kernel, cons
         perks_cg_plan_free(p);
         return rc;
     }
+    /* the true-residual partials, then the best-x buffer (n T) */
+    if (cudaMalloc((void **)&p->rpart, sizeof(double) * 2 * PERKS_CG_RESID_BLOCKS + (size_t)elt * n) != cudaSuccess) {
+        p->rpart = NULL;
+        perks_cg_plan_free(p);
+        return PERKS_ECUDA;
+    }
     perks__cg_set_common(p, n, nnz, elt, o, d_rp, d_ci, d_va);
+    p->args.xbest = (char *)p->rpart + sizeof(double) * 2 * PERKS_CG_RESID_BLOCKS;
     return PERKS_SUCCESS;
 }
 
@@ -1382,8 +1781,10 @@ static inline int perks__cg_plan_make(perks_cg_plan *p, const void *kernel, cons
 static inline int perks_cg_run(perks_cg_plan *p, const void *d_b, void *d_x, cudaStream_t stream)
 {
     void *args[1];
+    int rc;
     if (!p || !d_b || !d_x) return PERKS_ENULL;
-    if (!p->ws || !p->kernel) return PERKS_ESIZE;
+    if (!p->ws || !p->kernel || !p->rpart) return PERKS_ESIZE;
+    p->stream = stream;
     p->args.b = d_b;
     p->args.x = d_x;
     args[0] = &p->args;
@@ -1392,7 +1793,8 @@ static inline int perks_cg_run(perks_cg_plan *p, const void *d_b, void *d_x, cud
         cudaLaunchAttribute at[1] = {};
         perks__cg_cluster_config(&cfg, at, p->blocks, p->smem, stream);
         if (cudaLaunchKernelExC(&cfg, p->kernel, args) != cudaSuccess) return PERKS_ECUDA;
-        return PERKS_SUCCESS;
+        return perks__cg_resid_launch(p->n, p->elt, p->args.rp, p->args.ci, p->args.va, d_b, d_x, NULL, p->rpart,
+                                      stream);
     }
     if ((p->args.bmode == PERKS_CG_BAR_SUM || p->args.bmode == PERKS_CG_BAR_COUNT) &&
         cudaMemsetAsync(p->args.bar, 0, sizeof(double) * PERKS_SUM_BARRIER_WORDS, stream) != cudaSuccess)
@@ -1400,21 +1802,185 @@ static inline int perks_cg_run(perks_cg_plan *p, const void *d_b, void *d_x, cud
     if (p->args.bmode == PERKS_CG_BAR_FLAG &&
         cudaMemsetAsync(p->args.flag, 0xff, sizeof(double) * PERKS_FLAG_WORDS(p->blocks), stream) != cudaSuccess)
         return PERKS_ECUDA;
-    return perks_launch(p->kernel, dim3(p->blocks), dim3(p->block), args, p->smem, stream);
+    rc = perks_launch(p->kernel, dim3(p->blocks), dim3(p->block), args, p->smem, stream);
+    if (rc) return rc;
+    if (p->args.x_hi) /* mixed: the double system's residual of the double x */
+        return perks__cg_resid_launch(p->n, 8, p->args.rp, p->args.ci, p->args.va_hi, p->args.b_hi, p->args.x_hi,
+                                      NULL, p->rpart, stream);
+    return perks__cg_resid_launch(p->n, p->elt, p->args.rp, p->args.ci, p->args.va, d_b, d_x, NULL, p->rpart, stream);
 }
 
-static inline int perks_cg_wait(perks_cg_plan *p, perks_cg_result *res)
+/* one launch's result (perks_cg_wait without the restarts) */
+static inline int perks__cg_wait1(perks_cg_plan *p, perks_cg_result *res)
 {
     perks__cg_out out;
+    double trr = 0, tbb = 0;
     if (!p || !res) return PERKS_ENULL;
     memset(res, 0, sizeof *res);
-    if (!p->ws) return PERKS_ESIZE;
+    if (!p->ws || !p->rpart) return PERKS_ESIZE;
+    if (cudaStreamSynchronize(p->stream) != cudaSuccess) return PERKS_ECUDA;
     if (cudaMemcpy(&out, p->args.out, sizeof out, cudaMemcpyDeviceToHost) != cudaSuccess) return PERKS_ECUDA;
+    if (perks__cg_resid_read(p->rpart, &trr, &tbb)) return PERKS_ECUDA;
     res->status = out.status;
     res->iterations = out.iterations;
+    res->replacements = out.repl;
     res->bnorm = out.bb > 0 ? sqrt(out.bb) : 0;
     res->rel_residual = out.bb > 0 ? sqrt(out.rr / out.bb) : sqrt(out.rr);
-    return out.status;
+    res->true_residual = tbb > 0 ? sqrt(trr / tbb) : sqrt(trr);
+    res->ran = PERKS_CG_RAN_NATIVE;
+    /* a success is the true residual's: the recurrence alone may have drifted from it */
+    if (res->status == PERKS_SUCCESS && !(res->true_residual <= p->opts.tol)) res->status = PERKS_EINACCURATE;
+    return res->status;
 }
+
+#ifndef PERKS_CG_RESTARTS
+#define PERKS_CG_RESTARTS 3 /* double / Chronopoulos-Gear: restarts from x when only the recurrence met tol */
+#endif
+
+/* Kernels without in-kernel replacement (double, Chronopoulos-Gear) whose recurrence met tol while
+ * the true residual did not: restart from the x reached (one more launch, r = b - A x exactly in the
+ * prologue, p from zero), up to PERKS_CG_RESTARTS times while each restart lowers the true residual
+ * at least 4x; the iterations add up, res.replacements counts the restarts. */
+static inline int perks_cg_wait(perks_cg_plan *p, perks_cg_result *res)
+{
+    int rc = perks__cg_wait1(p, res), it, restarts = 0;
+    double last;
+    if (rc == PERKS_ENULL || rc == PERKS_ESIZE || rc == PERKS_ECUDA) return rc;
+    it = res->iterations;
+    last = res->true_residual;
+    while (rc == PERKS_EINACCURATE && (p->elt == 8 || p->variant == PERKS_CG_CGEAR) && p->opts.replace != 0 &&
+           !p->args.x_hi && restarts < PERKS_CG_RESTARTS && it < p->args.max_iter) {
+        const int x0 = p->args.use_x0, mi = p->args.max_iter;
+        p->args.use_x0 = 1;
+        p->args.max_iter = mi - it; /* the launch's budget, less what the first solves used */
+        rc = perks_cg_run(p, p->args.b, p->args.x, p->stream);
+        p->args.use_x0 = x0;
+        p->args.max_iter = mi;
+        if (rc) return res->status = rc;
+        rc = perks__cg_wait1(p, res);
+        it += res->iterations;
+        res->iterations = it;
+        res->replacements = ++restarts;
+        if (!(res->true_residual < 0.25 * last)) break; /* no progress: what T reaches here */
+        last = res->true_residual;
+    }
+    return rc;
+}
+
+/* ---- mixed precision: float CG iterations, x and the replaced residuals in double ------------- */
+
+#ifndef PERKS_CG_MIXED_DELTA
+#define PERKS_CG_MIXED_DELTA 0.1 /* mixed: a double replacement once ||r|| fell 10x since the last one */
+#endif
+
+/* the double plan alone (auto on chip, or the fallback from the x reached) */
+static inline int perks__cg_mixed_double(perks_cg_plan *dp, const double *d_b, double *d_x, int x0, int max_iter,
+                                         int it0, int ran, perks_cg_result *res, cudaStream_t stream)
+{
+    int rc;
+    dp->args.use_x0 = x0;
+    dp->args.max_iter = max_iter > 0 ? max_iter : 0;
+    rc = perks_cg_run(dp, d_b, d_x, stream);
+    if (rc) return rc;
+    rc = perks_cg_wait(dp, res);
+    res->iterations += it0;
+    res->ran = ran;
+    return rc;
+}
+
+/* A x = b for a double matrix: the float grid kernel on A_f, b_f (rounded to float) whose residual
+ * replacements fold its x into the double x and compute r = b - A x from the double matrix
+ * (a.x_hi / va_hi / b_hi).  fk / dk: the float and double kernels (grid, Chronopoulos-Gear, cluster).
+ * See PERKS_CG_MIXED_DEFINE. */
+static inline int perks__cg_mixed_solve(const void *const fk[3], const void *const dk[3], int block, int n,
+                                        long long nnz, const int *d_rp, const int *d_ci, const double *d_val,
+                                        const double *d_b, double *d_x, const perks_cg_opts *o,
+                                        perks_cg_result *res, cudaStream_t stream)
+{
+    perks_cg_plan dp, fp;
+    perks_cg_opts fo;
+    char *buf = NULL;
+    float *vf, *bf, *xf;
+    int rc;
+    const size_t fv = ((size_t)(nnz ? nnz : 1) * 4 + 255) & ~(size_t)255, fn = ((size_t)n * 4 + 255) & ~(size_t)255;
+    if (!res) return PERKS_ENULL;
+    memset(res, 0, sizeof *res);
+    memset(&fp, 0, sizeof fp);
+    if (!d_b || !d_x || !o) return PERKS_ENULL;
+    if (o->mixed < 0 || o->mixed > 1 || o->variant != PERKS_CG_CLASSIC || o->path == PERKS_CG_PATH_CLUSTER)
+        return PERKS_ESIZE;
+    rc = perks__cg_plan_make(&dp, dk[0], dk[1], dk[2], 8, block, n, nnz, d_rp, d_ci, d_val, o);
+    if (rc) return rc;
+    /* auto: a system the double plan holds on chip is bound by barriers, not bytes: float gains nothing */
+    if (!o->mixed && (dp.path == PERKS_CG_PATH_CLUSTER || dp.cached == 2)) {
+        rc = perks__cg_mixed_double(&dp, d_b, d_x, o->x0 ? 1 : 0, o->max_iter, 0, PERKS_CG_RAN_DOUBLE, res, stream);
+        perks_cg_plan_free(&dp);
+        return rc;
+    }
+    /* the float copies of the values and b, the float correction */
+    if (cudaMalloc((void **)&buf, fv + 2 * fn) != cudaSuccess) {
+        perks_cg_plan_free(&dp);
+        return PERKS_ECUDA;
+    }
+    vf = (float *)buf;
+    bf = (float *)(buf + fv);
+    xf = (float *)(buf + fv + fn);
+    perks__cg_to_float<<<264, 256, 0, stream>>>(nnz, d_val, 1.0, vf);
+    perks__cg_to_float<<<264, 256, 0, stream>>>(n, d_b, 1.0, bf);
+    fo = *o;
+    fo.path = PERKS_CG_PATH_GRID; /* the cluster kernel has no double x */
+    fo.x0 = 0;
+    rc = cudaGetLastError() != cudaSuccess ? PERKS_ECUDA
+         : perks__cg_plan_make(&fp, fk[0], fk[1], fk[2], 4, block, n, nnz, d_rp, d_ci, vf, &fo);
+    if (!rc) {
+        fp.args.va_hi = d_val;
+        fp.args.b_hi = d_b;
+        fp.args.x_hi = d_x;
+        {
+            const double d = o->replace_delta > 0 ? o->replace_delta : PERKS_CG_MIXED_DELTA;
+            fp.args.rdelta2 = d * d;
+            fp.args.rper = o->replace > 0 ? o->replace : o->replace < 0 ? PERKS_CG_MIXED_PERIOD : 0;
+        }
+        fp.args.rconv = 1;
+        if (!o->x0 && cudaMemsetAsync(d_x, 0, sizeof(double) * n, stream) != cudaSuccess) rc = PERKS_ECUDA;
+    }
+    if (!rc) rc = perks_cg_run(&fp, bf, xf, stream);
+    if (!rc) {
+        rc = perks_cg_wait(&fp, res);
+        res->ran = PERKS_CG_RAN_MIXED;
+        /* float could not carry the iteration to tol (cond(A) too large for float, or a float
+         * breakdown of an SPD matrix): the double solver goes on from the x reached */
+        if ((rc == PERKS_EINACCURATE || rc == PERKS_EBREAKDOWN) && res->iterations < o->max_iter) {
+            int it = res->iterations, repl = res->replacements;
+            rc = perks__cg_mixed_double(&dp, d_b, d_x, 1, o->max_iter - it, it, PERKS_CG_RAN_FALLBACK, res, stream);
+            res->replacements += repl;
+        }
+    }
+    res->status = rc;
+    perks_cg_plan_free(&fp);
+    perks_cg_plan_free(&dp);
+    cudaFree(buf);
+    return rc;
+}
+
+/* PERKS_CG_MIXED_DEFINE(name, BLOCK): name_solve for a double system (double values, b, x) that runs
+ * float CG solves inside double iterative refinement; the float and double kernels are
+ * name_f32_* and name_f64_* (PERKS_CG_DEFINE) */
+#define PERKS_CG_MIXED_DEFINE(name, BLOCK)                                                                    \
+    PERKS_CG_DEFINE(name##_f32, float, BLOCK)                                                                 \
+    PERKS_CG_DEFINE(name##_f64, double, BLOCK)                                                                \
+    static inline __attribute__((unused)) int name##_solve(int n, long long nnz, const int *d_row_ptr,        \
+                                                           const int *d_col, const double *d_val,             \
+                                                           const double *d_b, double *d_x,                    \
+                                                           const perks_cg_opts *o, perks_cg_result *res,      \
+                                                           cudaStream_t stream)                               \
+    {                                                                                                         \
+        const void *const fk[3] = {(const void *)name##_f32_kernel, (const void *)name##_f32_kernel1,         \
+                                   (const void *)name##_f32_ckernel};                                         \
+        const void *const dk[3] = {(const void *)name##_f64_kernel, (const void *)name##_f64_kernel1,         \
+                                   (const void *)name##_f64_ckernel};                                         \
+        return perks__cg_mixed_solve(fk, dk, (BLOCK), n, nnz, d_row_ptr, d_col, d_val, d_b, d_x, o, res,      \
+                                     stream);                                                                 \
+    }
 
 #endif /* PERKS_CG_CUH */

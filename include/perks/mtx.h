@@ -39,6 +39,15 @@
  *   PERKS_ENOMEM   malloc failed.  On any error *A is left empty (all zero, nothing to free).
  *   e->line is 0 when the error belongs to no line (a NULL argument, an allocation, or
  *   perks_mtx_read_path failing to open the file: PERKS_EIO, "cannot open the file").
+ * CHECKING A MATRIX BEFORE A SOLVE (any perks_csr, read or built by hand)
+ *   int rc = perks_csr_check(&A, PERKS_CSR_SPD_DIAG | PERKS_CSR_SYMMETRIC, &row);
+ *   always: A->row_ptr monotone from 0 to nnz, columns in range, values finite (PERKS_EFORMAT),
+ *   square (PERKS_ENOTSQUARE), no empty row (PERKS_EEMPTYROW); PERKS_CSR_SPD_DIAG: every diagonal
+ *   entry stored, finite and > 0, as in any SPD matrix and as Jacobi needs (PERKS_EDIAG);
+ *   PERKS_CSR_SYMMETRIC: a_ji stored and equal to a_ij for every stored a_ij (PERKS_ENOTSYM; a
+ *   binary search per entry where the row is sorted).  *row (may be NULL) gets the 0-based row of
+ *   the first problem, -1 when there is none.  The solver itself cannot tell a non-SPD matrix from
+ *   one that is hard to solve (both end in PERKS_EBREAKDOWN, PERKS_ENOCONV or PERKS_EINACCURATE).
  * COSTS
  *   One pass over the file (getc into a line buffer), 16 bytes per entry while
  *   reading, then the CSR (12 bytes per nonzero + 4 per row).  Sorting is per row (insertion sort
@@ -443,6 +452,62 @@ static inline int perks_mtx_read_path(const char *path, perks_csr *A, perks_mtx_
     rc = perks_mtx_read(f, A, e);
     fclose(f);
     return rc;
+}
+
+#define PERKS_CSR_SPD_DIAG 1  /* perks_csr_check: every a_ii stored, finite, > 0 */
+#define PERKS_CSR_SYMMETRIC 2 /* perks_csr_check: a_ji == a_ij for every stored entry */
+
+/* the stored a_ij of row i (binary search when the row is sorted, else a scan); 1 if found */
+static inline int perks__csr_find(const perks_csr *A, int i, int j, double *v)
+{
+    int lo = A->row_ptr[i], hi = A->row_ptr[i + 1], k, sorted = 1;
+    for (k = lo + 1; k < hi && sorted; k++) sorted = A->col[k - 1] < A->col[k];
+    if (!sorted) {
+        for (k = lo; k < hi; k++)
+            if (A->col[k] == j) return *v = A->val[k], 1;
+        return 0;
+    }
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (A->col[mid] < j) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < A->row_ptr[i + 1] && A->col[lo] == j ? (*v = A->val[lo], 1) : 0;
+}
+
+/* what a CG solve needs of A (see CHECKING A MATRIX above); 0 or the first problem's code */
+static inline int perks_csr_check(const perks_csr *A, int flags, long long *row)
+{
+    int i, k;
+    long long dummy;
+    if (!row) row = &dummy;
+    *row = -1;
+    if (!A || !A->row_ptr || (A->nnz > 0 && (!A->col || !A->val))) return PERKS_ENULL;
+    if (A->n_rows < 1 || A->n_cols < 1 || A->nnz < 0) return PERKS_ESIZE;
+    if (A->n_rows != A->n_cols) return PERKS_ENOTSQUARE;
+    if (A->row_ptr[0] != 0 || A->row_ptr[A->n_rows] != A->nnz) return PERKS_EFORMAT;
+    for (i = 0; i < A->n_rows; i++) {
+        *row = i;
+        if (A->row_ptr[i + 1] < A->row_ptr[i]) return PERKS_EFORMAT;
+        for (k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++)
+            if (A->col[k] < 0 || A->col[k] >= A->n_cols || !isfinite(A->val[k])) return PERKS_EFORMAT;
+    }
+    for (i = 0; i < A->n_rows; i++) {
+        double d = 0;
+        *row = i;
+        if (A->row_ptr[i + 1] == A->row_ptr[i]) return PERKS_EEMPTYROW;
+        if ((flags & PERKS_CSR_SPD_DIAG) && !(perks__csr_find(A, i, i, &d) && d > 0)) return PERKS_EDIAG;
+    }
+    if (flags & PERKS_CSR_SYMMETRIC)
+        for (i = 0; i < A->n_rows; i++) {
+            *row = i;
+            for (k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++) {
+                double v = 0;
+                if (A->col[k] != i && !(perks__csr_find(A, A->col[k], i, &v) && v == A->val[k])) return PERKS_ENOTSYM;
+            }
+        }
+    *row = -1;
+    return PERKS_SUCCESS;
 }
 
 #endif /* PERKS_MTX_H */

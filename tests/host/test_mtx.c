@@ -324,6 +324,8 @@ static void test_files(void)
                 asym += !found;
             }
         CHECK(asym == 0, "%s: %lld entries without their mirror", names[k], asym);
+        rc = perks_csr_check(&A, PERKS_CSR_SPD_DIAG | PERKS_CSR_SYMMETRIC, &q);
+        CHECK(rc == 0, "%s: perks_csr_check %s at row %lld", names[k], perks_strerror(rc), q);
         printf("  %s: %d rows, %lld nonzeros, %lld duplicates\n", names[k], A.n_rows, A.nnz, A.dups);
         perks_csr_free(&A);
     }
@@ -406,12 +408,75 @@ static void fuzz(long iters, uint64_t seed, const char *name)
     case_end();
 }
 
+/* perks_csr_check: each code on a matrix built to have exactly that defect (and the row named) */
+static void test_check(void)
+{
+    /* 3 x 3 SPD: [4 -1 0; -1 4 -1; 0 -1 4] */
+    int rp[4] = {0, 2, 5, 7}, ci[7] = {0, 1, 0, 1, 2, 1, 2};
+    double va[7] = {4, -1, -1, 4, -1, -1, 4};
+    perks_csr A;
+    long long row = 99;
+    int rc;
+    memset(&A, 0, sizeof A);
+    A.n_rows = A.n_cols = 3, A.nnz = 7, A.row_ptr = rp, A.col = ci, A.val = va;
+    case_begin("perks_csr_check: each defect gives its own code and row");
+    rc = perks_csr_check(&A, PERKS_CSR_SPD_DIAG | PERKS_CSR_SYMMETRIC, &row);
+    CHECK(rc == 0 && row == -1, "valid SPD matrix: rc %d row %lld", rc, row);
+    CHECK(perks_csr_check(NULL, 0, &row) == PERKS_ENULL, "NULL");
+    A.n_cols = 4;
+    CHECK(perks_csr_check(&A, 0, &row) == PERKS_ENOTSQUARE, "3 x 4 not refused");
+    A.n_cols = 3;
+    va[6] = -4; /* a negative diagonal in row 2: fine without the flag, EDIAG with it */
+    CHECK(perks_csr_check(&A, PERKS_CSR_SYMMETRIC, &row) == 0, "negative diagonal without PERKS_CSR_SPD_DIAG");
+    rc = perks_csr_check(&A, PERKS_CSR_SPD_DIAG, &row);
+    CHECK(rc == PERKS_EDIAG && row == 2, "negative diagonal: rc %d row %lld", rc, row);
+    va[6] = 0;
+    rc = perks_csr_check(&A, PERKS_CSR_SPD_DIAG, &row);
+    CHECK(rc == PERKS_EDIAG && row == 2, "zero diagonal: rc %d row %lld", rc, row);
+    va[6] = 4;
+    ci[3] = 2, ci[4] = 1, va[3] = -1, va[4] = 4; /* row 1 unsorted (still valid); symmetric */
+    rc = perks_csr_check(&A, PERKS_CSR_SPD_DIAG | PERKS_CSR_SYMMETRIC, &row);
+    CHECK(rc == 0, "unsorted row: rc %d row %lld", rc, row);
+    ci[3] = 1, ci[4] = 2, va[3] = 4, va[4] = -1;
+    va[2] = -2; /* a_10 != a_01 */
+    rc = perks_csr_check(&A, PERKS_CSR_SYMMETRIC, &row);
+    CHECK(rc == PERKS_ENOTSYM && row == 0, "asymmetric: rc %d row %lld", rc, row);
+    va[2] = -1;
+    va[4] = NAN;
+    rc = perks_csr_check(&A, 0, &row);
+    CHECK(rc == PERKS_EFORMAT && row == 1, "NaN value: rc %d row %lld", rc, row);
+    va[4] = -1;
+    ci[1] = 3;
+    CHECK(perks_csr_check(&A, 0, &row) == PERKS_EFORMAT && row == 0, "column out of range");
+    ci[1] = 1;
+    { /* a row without entries: [4 0 0; 0 . 0; 0 0 4], stored 0 | - | 2 */
+        int rp2[4] = {0, 1, 1, 2}, ci2[2] = {0, 2};
+        double va2[2] = {4, 4};
+        perks_csr E = A;
+        E.nnz = 2, E.row_ptr = rp2, E.col = ci2, E.val = va2;
+        rc = perks_csr_check(&E, 0, &row);
+        CHECK(rc == PERKS_EEMPTYROW && row == 1, "empty row: rc %d row %lld", rc, row);
+        rp2[3] = 1; /* row_ptr[n] != nnz */
+        CHECK(perks_csr_check(&E, 0, &row) == PERKS_EFORMAT, "row_ptr[n] != nnz");
+    }
+    { /* a missing diagonal (row 1 stores only its off-diagonals) */
+        int rp3[4] = {0, 2, 4, 6}, ci3[6] = {0, 1, 0, 2, 1, 2};
+        double va3[6] = {4, -1, -1, -1, -1, 4};
+        perks_csr M = A;
+        M.nnz = 6, M.row_ptr = rp3, M.col = ci3, M.val = va3;
+        rc = perks_csr_check(&M, PERKS_CSR_SPD_DIAG, &row);
+        CHECK(rc == PERKS_EDIAG && row == 1, "missing diagonal: rc %d row %lld", rc, row);
+        CHECK(perks_csr_check(&M, PERKS_CSR_SYMMETRIC, &row) == 0, "missing diagonal, symmetric");
+    }
+    case_end();
+}
+
 int main(int argc, char **argv)
 {
     const char *part = argc > 1 ? argv[1] : "all";
     int all = strcmp(part, "all") == 0;
     if (strcmp(part, "--list") == 0) {
-        printf("basic\nerrors\nfiles\nfuzz\n");
+        printf("basic\nerrors\ncheck\nfiles\nfuzz\n");
         return 0;
     }
     if (strcmp(part, "fuzz-long") == 0) {
@@ -423,6 +488,7 @@ int main(int argc, char **argv)
     }
     if (all || strcmp(part, "basic") == 0) test_basic();
     if (all || strcmp(part, "errors") == 0) test_errors();
+    if (all || strcmp(part, "check") == 0) test_check();
     if (all || strcmp(part, "files") == 0) test_files();
     if (all || strcmp(part, "fuzz") == 0)
         fuzz(20000, 12345, "mtx fuzz: 20000 mutated and random inputs, success or a located error, never a crash");
