@@ -20,6 +20,11 @@
  *       #define MYK_SCALE(h) (1.0 / ((h) * (h)))
  *       #define MYK_EVAL(T, t) ((T)1 / (((T)1 + (t)) * ((T)1 + (t))))
  *       KSUM_DEFINE(myk_f32, float, MYK)
+ *   Only NAME_EVAL is used by the pieces below (NAME_SCALE is for the generator's launcher).  NAME_EVAL
+ *   expands where the piece is used, inside one's own kernel, so it may name that kernel's parameters:
+ *   a kernel with a run-time shape parameter (the generator's kernels take only h) is e.g.
+ *       #define RQ_EVAL(T, t) my_rq_##T(t, alpha)      // alpha: a parameter of the __global__ function
+ *   (examples/ksum_custom.cu).
  *   float: exp2, sqrt and 1/x are the approximate PTX forms ex2/sqrt/rcp.approx.ftz (relative error
  *   about 2^-22, results under 2^-126 flush to 0; no slow paths, so no extra registers); rsqrtf.
  *   double: the CUDA library's exp2/exp/sqrt/rsqrt and IEEE division (about 1 ulp).
@@ -27,14 +32,26 @@
  *   (T float or double, pasted: ksum_rcp_##T).
  *
  * PIECES
+ *   KSUM_EPI_START(TM, TN, acc, na, nb)
+ *        acc[i][j] = na[i] + nb[j]: a source tile's accumulators started at s|a_i|^2 + s|b_j|^2 (na, nb
+ *        from KSUM_GEMM_PER_POINT of scaled squared norms); with the targets staged times -2s
+ *        (KSUM_GEMM_STORE's scale) they end the GEMM at t = s|a_i - b_j|^2
  *   KSUM_EPI_TILE(T, TM, TN, R, KERNEL, acc, wv, vacc)
  *        vacc[i][r] += sum_j KERNEL(max(acc[i][j], 0)) * wv[j][r]   (the intra-thread reduction)
+ *   KSUM_EPI_PAIRS(T, TM, TN, KERNEL, acc, OP)
+ *        OP(i, j, k) for every accumulator, k = KERNEL(max(acc[i][j], 0)): the same loop with the
+ *        combine step a parameter (a macro or function of one's own: two sums at once, a max, ...)
  *   KSUM_EPI_ROWSUM16(T, TM, R, vacc)
  *        sums vacc over the 16 lanes of a half-warp (lanes sharing ty), every lane gets the sum
  *   KSUM_EPI_STORE(T, TM, R, vacc, v, row0, m, nrhs, tx, ty, atomic, accumulate)
  *        lane tx == i writes row row0 + KSUM_GEMM_ROW(i, ty): a plain store (or v += in place),
  *        or atomicAdd when atomic -- one store or atomic per (row, rhs) per block (the cross-block
  *        reduction; Algorithm 2 does one per tile, we keep partial sums in registers across tiles).
+ *   KSUM_EPI_ROWS(TM, vacc, row0, m, tx, ty, OP)
+ *        after KSUM_EPI_ROWSUM16: lane tx == i calls OP(row, vacc[i]) for its row row0 +
+ *        KSUM_GEMM_ROW(i, ty) < m, once per row of the block tile (an output of one's own: a ratio
+ *        of two sums, a normalisation, another layout).  Only right when one block sums all sources
+ *        of its rows (no split over gridDim.y) or OP itself reduces across blocks.
  *
  * COSTS
  *   Per pair: 1 add (starting the accumulator), 1 max, the kernel function (Gaussian: 1 MUFU.EX2), R FMAs.  Per block: 4 TM R
@@ -120,6 +137,22 @@ static __device__ __forceinline__ double ksum_matern52_double(double t)
             }                                                                                          \
     } while (0)
 
+#define KSUM_EPI_START(TM, TN, acc, na, nb)                                                            \
+    do {                                                                                               \
+        _Pragma("unroll") for (int i__ = 0; i__ < (TM); i__++)                                         \
+            _Pragma("unroll") for (int j__ = 0; j__ < (TN); j__++) (acc)[i__][j__] = (na)[i__] + (nb)[j__]; \
+    } while (0)
+
+#define KSUM_EPI_PAIRS(T, TM, TN, KERNEL, acc, OP)                                                     \
+    do {                                                                                               \
+        _Pragma("unroll") for (int i__ = 0; i__ < (TM); i__++)                                         \
+            _Pragma("unroll") for (int j__ = 0; j__ < (TN); j__++) {                                   \
+                const T t__ = (acc)[i__][j__] > (T)0 ? (acc)[i__][j__] : (T)0;                         \
+                const T k__ = KERNEL##_EVAL(T, t__);                                                   \
+                OP(i__, j__, k__);                                                                     \
+            }                                                                                          \
+    } while (0)
+
 #define KSUM_EPI_ROWSUM16(T, TM, R, vacc)                                                              \
     do {                                                                                               \
         _Pragma("unroll") for (int o__ = 8; o__ >= 1; o__ >>= 1)                                       \
@@ -141,6 +174,14 @@ static __device__ __forceinline__ double ksum_matern52_double(double t)
                     }                                                                                  \
                 }                                                                                      \
             }                                                                                          \
+        }                                                                                              \
+    } while (0)
+
+#define KSUM_EPI_ROWS(TM, vacc, row0, m, tx, ty, OP)                                                   \
+    do {                                                                                               \
+        _Pragma("unroll") for (int i__ = 0; i__ < (TM); i__++) {                                       \
+            const long long row__ = (long long)(row0) + KSUM_GEMM_ROW(i__, ty);                        \
+            if ((tx) == i__ && row__ < (long long)(m)) OP(row__, (vacc)[i__]);                         \
         }                                                                                              \
     } while (0)
 

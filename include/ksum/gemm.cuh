@@ -23,6 +23,11 @@
  *   KSUM_GEMM_STORE(T, E, r, s, BM, buf, tid, scale)  registers -> shared buffer buf, times scale
  *   KSUM_GEMM_CHUNK(T, TM, TN, acc, sa, sb, BM, BN, buf, kc, tx, ty)
  *        acc[i][j] += sum_{k < kc} sa[buf][k][row i] * sb[buf][k][col j]   (kc <= 8, run-time)
+ *   KSUM_GEMM_PER_POINT(T, N, r, src, stride, p0, np, t)
+ *        a thread's N values of a per-point array in global memory, in the order of its accumulator
+ *        rows (t = ty, N = TM) or columns (t = tx, N = TN): r[i] = src[(p0 + KSUM_GEMM_ROW(i, t)) *
+ *        stride], 0 past np points; read-only path.  Norms (stride 1), weights (src = w + r, stride
+ *        nrhs) or any other per-point value a kernel of one's own needs in its epilogue.
  *   One step of a double-buffered main loop (load step s+1 while computing step s; one barrier):
  *       T ra[TM / 2], rb[TN / 2];
  *       KSUM_GEMM_LOAD(...s+1...);  KSUM_GEMM_CHUNK(...s & 1...);  KSUM_GEMM_STORE(...(s+1) & 1...);
@@ -112,6 +117,14 @@ static __device__ __forceinline__ void ksum__lds4_double(double *r, const double
                     _Pragma("unroll") for (int j__ = 0; j__ < (TN); j__++)                             \
                         (acc)[i__][j__] = fma(fa__[i__], fb__[j__], (acc)[i__][j__]);                  \
             }                                                                                          \
+        }                                                                                              \
+    } while (0)
+
+#define KSUM_GEMM_PER_POINT(T, N, r, src, stride, p0, np, t)                                           \
+    do {                                                                                               \
+        _Pragma("unroll") for (int i__ = 0; i__ < (N); i__++) {                                        \
+            const long long p__ = (long long)(p0) + KSUM_GEMM_ROW(i__, t);                             \
+            (r)[i__] = p__ < (long long)(np) ? __ldg((const T *)(src) + p__ * (long long)(stride)) : (T)0; \
         }                                                                                              \
     } while (0)
 

@@ -82,21 +82,122 @@ static __device__ __forceinline__ float ksum__exp2neg_poly(float u)
 /* blocks per SM in __launch_bounds__ by default: 2 (128 registers) while DMAX + R <= 9, else 1 */
 #define KSUM__SD_MINB(DMAX, R) ((DMAX) + (R) <= 9 ? 2 : 1)
 
+/* deterministic mode: the splits' partial sums part[y][e], in split order, into v (v += when accumulate) */
+static __device__ __forceinline__ void ksum__sd_reduce(const float *part, float *v, long long cnt, int splits,
+                                                       int accumulate)
+{
+    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (e >= cnt) return;
+    float s = accumulate ? v[e] : 0.0f;
+    for (int y = 0; y < splits; y++) s += part[(long long)y * cnt + e];
+    v[e] = s;
+}
+
+/* ---- pieces of name_kernel: they expand inside it and use its names (the arguments, tid, row0, ta,
+ * na, vacc, pb, srec, scale, m2s, the enum SR4, SR) ---- */
+
+/* the thread's KSUM_SD_TI targets into registers: coordinates ta, s|a|^2 na (largest: namax), vacc = 0 */
+#define KSUM__SD_TARGETS(DMAX, R)                                                                      \
+    _Pragma("unroll") for (int i = 0; i < KSUM_SD_TI; i++) {                                           \
+        const long long row = row0 + tid + (long long)KSUM_THREADS * i;                                \
+        float q = 0;                                                                                   \
+        _Pragma("unroll") for (int k = 0; k < (DMAX); k++) {                                           \
+            ta[i][k] = (row < m && k < dim) ? __ldg(a + row * lda + k) : 0.0f;                         \
+            q = fmaf(ta[i][k], ta[i][k], q);                                                           \
+        }                                                                                              \
+        na[i] = q * scale;                                                                             \
+        namax = fmaxf(namax, na[i]);                                                                   \
+        _Pragma("unroll") for (int r = 0; r < (R); r++) vacc[i][r] = 0;                                \
+    }
+
+/* source c * CHUNK + tid of chunk c into registers pb (coordinates then weights; zero past n) */
+#define KSUM__SD_LOAD(DMAX, R, c)                                                                      \
+    do {                                                                                               \
+        const long long j = (long long)(c)*KSUM_SD_CHUNK + tid;                                        \
+        _Pragma("unroll") for (int e = 0; e < (DMAX) + (R); e++) pb[e] = 0;                            \
+        if (j < n) {                                                                                   \
+            _Pragma("unroll") for (int k = 0; k < (DMAX); k++) pb[k] = k < dim ? __ldg(b + j * ldb + k) : 0.0f; \
+            _Pragma("unroll") for (int r = 0; r < (R); r++) pb[(DMAX) + r] = r < nrhs ? __ldg(w + j * nrhs + r) : 0.0f; \
+        }                                                                                              \
+    } while (0)
+
+/* the record of the staged source (-2s b, s|b|^2, w, zeros) into srec, after a barrier if sync */
+#define KSUM__SD_RECORD(DMAX, R, sync)                                                                \
+    do {                                                                                               \
+        float rec[SR], q = 0;                                                                          \
+        _Pragma("unroll") for (int k = 0; k < (DMAX); k++) {                                           \
+            rec[k] = pb[k] * m2s;                                                                      \
+            q = fmaf(pb[k], pb[k], q);                                                                 \
+        }                                                                                              \
+        rec[DMAX] = q * scale;                                                                         \
+        _Pragma("unroll") for (int r = 0; r < (R); r++) rec[(DMAX) + 1 + r] = pb[(DMAX) + r];          \
+        _Pragma("unroll") for (int e = (DMAX) + 1 + (R); e < SR; e++) rec[e] = 0;                      \
+        if (sync) __syncthreads(); /* everyone is done with the previous chunk */                      \
+        _Pragma("unroll") for (int v4 = 0; v4 < SR4; v4++)                                             \
+            srec[tid * SR4 + v4] = make_float4(rec[4 * v4], rec[4 * v4 + 1], rec[4 * v4 + 2], rec[4 * v4 + 3]); \
+        __syncthreads();                                                                               \
+    } while (0)
+
+/* record jj of the chunk (a broadcast: every thread reads the same one) into sr */
+#define KSUM__SD_READ(sr, jj)                                                                          \
+    float sr[SR];                                                                                      \
+    _Pragma("unroll") for (int v4 = 0; v4 < SR4; v4++) {                                               \
+        const float4 t4 = srec[(jj)*SR4 + v4];                                                         \
+        sr[4 * v4] = t4.x; sr[4 * v4 + 1] = t4.y; sr[4 * v4 + 2] = t4.z; sr[4 * v4 + 3] = t4.w;        \
+    }
+
+/* the Gaussian shortcut: vacc += 2^-u w, u = s|b|^2 - 2s a.b, over the chunk's cnt sources, 8 at a time
+ * (NPOLY of each 8 pairs by the polynomial) */
+#define KSUM__SD_PAIRS_GAUSS(DMAX, R, NPOLY)                                                           \
+    for (int j0 = 0; j0 < cnt; j0 += 8) {                                                              \
+        _Pragma("unroll") for (int qq = 0; qq < 8; qq++) {                                             \
+            KSUM__SD_READ(sr, j0 + qq);                                                                \
+            _Pragma("unroll") for (int i = 0; i < KSUM_SD_TI; i++) {                                   \
+                float u = sr[DMAX];                                                                    \
+                _Pragma("unroll") for (int k = 0; k < (DMAX); k++) u = fmaf(ta[i][k], sr[k], u);       \
+                const float kv = ((qq + i) & 7) < (NPOLY) ? ksum__exp2neg_poly(u) : ksum_exp2neg_float(u); \
+                _Pragma("unroll") for (int r = 0; r < (R); r++)                                        \
+                    vacc[i][r] = fmaf(kv, sr[(DMAX) + 1 + r], vacc[i][r]);                              \
+            }                                                                                          \
+        }                                                                                              \
+    }
+
+/* the general path: vacc += KERNEL(max(s|a|^2 + s|b|^2 - 2s a.b, 0)) w over the chunk's cnt sources */
+#define KSUM__SD_PAIRS(KERNEL, DMAX, R)                                                                \
+    for (int j0 = 0; j0 < cnt; j0++) {                                                                 \
+        KSUM__SD_READ(sr, j0);                                                                         \
+        _Pragma("unroll") for (int i = 0; i < KSUM_SD_TI; i++) {                                       \
+            float t = na[i] + sr[DMAX];                                                                \
+            _Pragma("unroll") for (int k = 0; k < (DMAX); k++) t = fmaf(ta[i][k], sr[k], t);           \
+            t = fmaxf(t, 0.0f);                                                                        \
+            const float kv = KERNEL##_EVAL(float, t);                                                  \
+            _Pragma("unroll") for (int r = 0; r < (R); r++)                                            \
+                vacc[i][r] = fmaf(kv, sr[(DMAX) + 1 + r], vacc[i][r]);                                  \
+        }                                                                                              \
+    }
+
+/* the thread's rows (times 2^-s|a|^2 on the Gaussian shortcut) into split blockIdx.y's part of v */
+#define KSUM__SD_STORE(R)                                                                              \
+    _Pragma("unroll") for (int i = 0; i < KSUM_SD_TI; i++) {                                           \
+        const long long row = row0 + tid + (long long)KSUM_THREADS * i;                                \
+        const float f = fast ? ksum_exp2neg_float(na[i]) : 1.0f;                                       \
+        if (row < m) {                                                                                 \
+            float *d = v + (long long)blockIdx.y * vstride + row * nrhs;                               \
+            _Pragma("unroll") for (int r = 0; r < (R); r++) {                                          \
+                if (r < nrhs) {                                                                        \
+                    if (atomic) atomicAdd(d + r, vacc[i][r] * f);                                      \
+                    else d[r] = accumulate ? d[r] + vacc[i][r] * f : vacc[i][r] * f;                   \
+                }                                                                                      \
+            }                                                                                          \
+        }                                                                                              \
+    }
+
 /* GF: Gaussian factorisation (1) or the general path only (0) */
-#define KSUM_DEFINE_SMALLDIM_EX(name, KERNEL, DMAX, R, GF, NPOLY, MINB)                                \
-    __global__ void name##_reduce(const float *__restrict__ part, float *__restrict__ v, long long cnt, \
-                                  int splits, int accumulate)                                          \
-    { /* deterministic mode: the splits' partial sums, in split order */                               \
-        const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;                          \
-        if (e >= cnt) return;                                                                          \
-        float s = accumulate ? v[e] : 0.0f;                                                            \
-        for (int y = 0; y < splits; y++) s += part[(long long)y * cnt + e];                            \
-        v[e] = s;                                                                                      \
-    }                                                                                                  \
+#define KSUM__SD_KERNEL(kname, KERNEL, DMAX, R, GF, NPOLY, MINB)                                       \
     __global__ void __launch_bounds__(KSUM_THREADS, MINB)                                              \
-        name##_kernel(const float *__restrict__ a, long long lda, const float *__restrict__ b, long long ldb, \
-                      const float *__restrict__ w, float *__restrict__ v, int m, int n, int dim, int nrhs, \
-                      float scale, int chunks_per_split, int atomic, int accumulate, long long vstride) \
+        kname(const float *__restrict__ a, long long lda, const float *__restrict__ b, long long ldb,  \
+              const float *__restrict__ w, float *__restrict__ v, int m, int n, int dim, int nrhs,     \
+              float scale, int chunks_per_split, int atomic, int accumulate, long long vstride)       \
     {                                                                                                  \
         enum { SR4 = ((DMAX) + 1 + (R) + 3) / 4, SR = 4 * SR4 };                                       \
         __shared__ float4 srec[KSUM_SD_CHUNK * SR4];                                                   \
@@ -107,139 +208,83 @@ static __device__ __forceinline__ float ksum__exp2neg_poly(float u)
         if (c0 >= c1) return;                                                                          \
         float ta[KSUM_SD_TI][DMAX], na[KSUM_SD_TI], vacc[KSUM_SD_TI][R];                               \
         float namax = 0;                                                                               \
-        _Pragma("unroll") for (int i = 0; i < KSUM_SD_TI; i++) {                                       \
-            const long long row = row0 + tid + (long long)KSUM_THREADS * i;                            \
-            float q = 0;                                                                               \
-            _Pragma("unroll") for (int k = 0; k < (DMAX); k++) {                                       \
-                ta[i][k] = (row < m && k < dim) ? __ldg(a + row * lda + k) : 0.0f;                     \
-                q = fmaf(ta[i][k], ta[i][k], q);                                                       \
-            }                                                                                          \
-            na[i] = q * scale;                                                                         \
-            namax = fmaxf(namax, na[i]);                                                               \
-            _Pragma("unroll") for (int r = 0; r < (R); r++) vacc[i][r] = 0;                            \
-        }                                                                                              \
+        KSUM__SD_TARGETS(DMAX, R);                                                                     \
         const int fast = (GF) && namax <= 64.0f;                                                       \
         const float m2s = -2.0f * scale;                                                               \
         float pb[DMAX + (R)]; /* the staged source: coordinates then weights */                        \
-        _Pragma("unroll") for (int e = 0; e < (DMAX) + (R); e++) pb[e] = 0;                            \
-        {                                                                                              \
-            const long long j = (long long)c0 * KSUM_SD_CHUNK + tid;                                   \
-            if (j < n) {                                                                               \
-                _Pragma("unroll") for (int k = 0; k < (DMAX); k++) pb[k] = k < dim ? __ldg(b + j * ldb + k) : 0.0f; \
-                _Pragma("unroll") for (int r = 0; r < (R); r++) pb[(DMAX) + r] = r < nrhs ? __ldg(w + j * nrhs + r) : 0.0f; \
-            }                                                                                          \
-        }                                                                                              \
+        KSUM__SD_LOAD(DMAX, R, c0);                                                                    \
         for (int c = c0; c < c1; c++) {                                                                \
-            { /* the record of source c * CHUNK + tid */                                               \
-                float rec[SR], q = 0;                                                                  \
-                _Pragma("unroll") for (int k = 0; k < (DMAX); k++) {                                   \
-                    rec[k] = pb[k] * m2s;                                                              \
-                    q = fmaf(pb[k], pb[k], q);                                                         \
-                }                                                                                      \
-                rec[DMAX] = q * scale;                                                                 \
-                _Pragma("unroll") for (int r = 0; r < (R); r++) rec[(DMAX) + 1 + r] = pb[(DMAX) + r];  \
-                _Pragma("unroll") for (int e = (DMAX) + 1 + (R); e < SR; e++) rec[e] = 0;              \
-                if (c > c0) __syncthreads(); /* everyone is done with the previous chunk */            \
-                _Pragma("unroll") for (int v4 = 0; v4 < SR4; v4++)                                     \
-                    srec[tid * SR4 + v4] = make_float4(rec[4 * v4], rec[4 * v4 + 1], rec[4 * v4 + 2], rec[4 * v4 + 3]); \
-                __syncthreads();                                                                       \
-            }                                                                                          \
-            if (c + 1 < c1) { /* the next chunk's loads, in flight during this chunk's work */         \
-                const long long j = (long long)(c + 1) * KSUM_SD_CHUNK + tid;                          \
-                _Pragma("unroll") for (int e = 0; e < (DMAX) + (R); e++) pb[e] = 0;                    \
-                if (j < n) {                                                                           \
-                    _Pragma("unroll") for (int k = 0; k < (DMAX); k++) pb[k] = k < dim ? __ldg(b + j * ldb + k) : 0.0f; \
-                    _Pragma("unroll") for (int r = 0; r < (R); r++) pb[(DMAX) + r] = r < nrhs ? __ldg(w + j * nrhs + r) : 0.0f; \
-                }                                                                                      \
-            }                                                                                          \
+            KSUM__SD_RECORD(DMAX, R, c > c0);                                                           \
+            if (c + 1 < c1) KSUM__SD_LOAD(DMAX, R, c + 1); /* in flight during this chunk's work */    \
             const int cnt = min(KSUM_SD_CHUNK, n - c * KSUM_SD_CHUNK); /* sources past n: zero records */ \
             if (fast) {                                                                                \
-                for (int j0 = 0; j0 < cnt; j0 += 8) {                                                  \
-                    _Pragma("unroll") for (int qq = 0; qq < 8; qq++) {                                 \
-                        float sr[SR];                                                                  \
-                        _Pragma("unroll") for (int v4 = 0; v4 < SR4; v4++) {                           \
-                            const float4 t4 = srec[(j0 + qq) * SR4 + v4];                              \
-                            sr[4 * v4] = t4.x; sr[4 * v4 + 1] = t4.y; sr[4 * v4 + 2] = t4.z; sr[4 * v4 + 3] = t4.w; \
-                        }                                                                              \
-                        _Pragma("unroll") for (int i = 0; i < KSUM_SD_TI; i++) {                       \
-                            float u = sr[DMAX];                                                        \
-                            _Pragma("unroll") for (int k = 0; k < (DMAX); k++) u = fmaf(ta[i][k], sr[k], u); \
-                            const float kv = ((qq + i) & 7) < (NPOLY) ? ksum__exp2neg_poly(u) : ksum_exp2neg_float(u); \
-                            _Pragma("unroll") for (int r = 0; r < (R); r++)                            \
-                                vacc[i][r] = fmaf(kv, sr[(DMAX) + 1 + r], vacc[i][r]);                  \
-                        }                                                                              \
-                    }                                                                                  \
-                }                                                                                      \
+                KSUM__SD_PAIRS_GAUSS(DMAX, R, NPOLY)                                                   \
             } else {                                                                                   \
-                for (int j0 = 0; j0 < cnt; j0++) {                                                     \
-                    float sr[SR];                                                                      \
-                    _Pragma("unroll") for (int v4 = 0; v4 < SR4; v4++) {                               \
-                        const float4 t4 = srec[j0 * SR4 + v4];                                         \
-                        sr[4 * v4] = t4.x; sr[4 * v4 + 1] = t4.y; sr[4 * v4 + 2] = t4.z; sr[4 * v4 + 3] = t4.w; \
-                    }                                                                                  \
-                    _Pragma("unroll") for (int i = 0; i < KSUM_SD_TI; i++) {                           \
-                        float t = na[i] + sr[DMAX];                                                    \
-                        _Pragma("unroll") for (int k = 0; k < (DMAX); k++) t = fmaf(ta[i][k], sr[k], t); \
-                        t = fmaxf(t, 0.0f);                                                            \
-                        const float kv = KERNEL##_EVAL(float, t);                                      \
-                        _Pragma("unroll") for (int r = 0; r < (R); r++)                                \
-                            vacc[i][r] = fmaf(kv, sr[(DMAX) + 1 + r], vacc[i][r]);                      \
-                    }                                                                                  \
-                }                                                                                      \
+                KSUM__SD_PAIRS(KERNEL, DMAX, R)                                                        \
             }                                                                                          \
         }                                                                                              \
-        _Pragma("unroll") for (int i = 0; i < KSUM_SD_TI; i++) {                                       \
-            const long long row = row0 + tid + (long long)KSUM_THREADS * i;                            \
-            const float f = fast ? ksum_exp2neg_float(na[i]) : 1.0f;                                   \
-            if (row < m) {                                                                             \
-                float *d = v + (long long)blockIdx.y * vstride + row * nrhs;                           \
-                _Pragma("unroll") for (int r = 0; r < (R); r++) {                                      \
-                    if (r < nrhs) {                                                                    \
-                        if (atomic) atomicAdd(d + r, vacc[i][r] * f);                                  \
-                        else d[r] = accumulate ? d[r] + vacc[i][r] * f : vacc[i][r] * f;               \
-                    }                                                                                  \
-                }                                                                                      \
-            }                                                                                          \
-        }                                                                                              \
-    }                                                                                                  \
-    static inline int name##_launch(const ksum_args *args, cudaStream_t stream)                        \
+        KSUM__SD_STORE(R)                                                                              \
+    }
+
+/* the launcher: checks, splits (deterministic mode too, reduced in split order by reduce_fn into v
+ * from a temporary), v zeroed in atomic mode, the kernel */
+static inline int ksum__sd_launch(const ksum_args *args, cudaStream_t stream, const void *kernel_fn,
+                                  const void *reduce_fn, double scale, int dmax, int R, int minb)
+{
+    int rc = ksum__check(args, R, scale, 1);
+    if (rc) return rc;
+    if (args->dim > dmax) return KSUM_ESIZE;
+    ksum_args split_args = *args; /* deterministic mode splits too (reduced in order below) */
+    split_args.flags &= ~KSUM_DETERMINISTIC;
+    ksum__plan p;
+    if ((rc = ksum__plan_make(&p, &split_args, KSUM_THREADS * KSUM_SD_TI, KSUM_SD_CHUNK, minb)) != KSUM_SUCCESS)
+        return rc;
+    p.atomic = !(args->flags & KSUM_DETERMINISTIC);
+    long long cnt = (long long)args->m * p.nrhs;
+    float *part = NULL;
+    if (p.atomic && !p.accumulate && cudaMemsetAsync(args->v, 0, (size_t)cnt * sizeof(float), stream) != cudaSuccess)
+        return KSUM_ECUDA;
+    if (!p.atomic && p.ysplits > 1 &&
+        cudaMallocAsync((void **)&part, (size_t)p.ysplits * (size_t)cnt * sizeof(float), stream) != cudaSuccess)
+        return KSUM_ECUDA;
+    {
+        const void *a = args->a, *b = args->b, *w = args->w;
+        void *v = part ? (void *)part : args->v;
+        long long lda = p.lda, ldb = p.ldb, vstride = part ? cnt : 0;
+        int m = args->m, n = args->n, dim = args->dim, accumulate = part ? 0 : p.accumulate;
+        float s = (float)scale;
+        void *kargs[] = {(void *)&a, &lda, (void *)&b, &ldb, (void *)&w, &v, &m, &n, &dim, &p.nrhs, &s,
+                         &p.per, &p.atomic, &accumulate, &vstride};
+        rc = ksum__launched(cudaLaunchKernel(kernel_fn, dim3((unsigned)p.rowtiles, (unsigned)p.ysplits),
+                                             dim3(KSUM_THREADS), kargs, 0, stream));
+    }
+    if (part) {
+        if (!rc) {
+            float *v = (float *)args->v;
+            int ysplits = p.ysplits;
+            void *kargs[] = {&part, &v, &cnt, &ysplits, &p.accumulate};
+            rc = ksum__launched(cudaLaunchKernel(reduce_fn, dim3((unsigned)((cnt + 255) / 256)), dim3(256), kargs, 0, stream));
+        }
+        if (cudaFreeAsync(part, stream) != cudaSuccess && !rc) rc = KSUM_ECUDA;
+    }
+    return rc;
+}
+
+#define KSUM_DEFINE_SMALLDIM_EX(name, KERNEL, DMAX, R, GF, NPOLY, MINB)                                \
+    static_assert((DMAX) >= 1 && (DMAX) <= 8, "KSUM_DEFINE_SMALLDIM: DMAX must be 1 to 8");           \
+    static_assert((R) >= 1 && (MINB) >= 1, "KSUM_DEFINE_SMALLDIM: R and MINB must be at least 1");     \
+    static_assert((NPOLY) >= 0 && (NPOLY) <= 8, "KSUM_DEFINE_SMALLDIM: NPOLY must be 0 to 8");         \
+    static_assert(!(GF) || KSUM__FACTOR(KERNEL), "KSUM_DEFINE_SMALLDIM_EX: GF = 1 needs KERNEL KSUM_GAUSS"); \
+    __global__ void name##_reduce(const float *__restrict__ part, float *__restrict__ v, long long cnt, \
+                                  int splits, int accumulate)                                          \
     {                                                                                                  \
-        const double scale = args ? (double)(KERNEL##_SCALE(args->h)) : 0;                             \
-        int rc = ksum__check(args, R, scale, 1);                                                       \
-        if (rc) return rc;                                                                             \
-        if (args->dim > (DMAX)) return KSUM_ESIZE;                                                     \
-        const int nrhs = args->nrhs ? args->nrhs : 1;                                                  \
-        const long long lda = args->lda ? args->lda : args->dim, ldb = args->ldb ? args->ldb : args->dim; \
-        const long long rowtiles = ((long long)args->m + KSUM_THREADS * KSUM_SD_TI - 1) / (KSUM_THREADS * KSUM_SD_TI); \
-        const int nchunks = (args->n + KSUM_SD_CHUNK - 1) / KSUM_SD_CHUNK;                             \
-        const int atomic = !(args->flags & KSUM_DETERMINISTIC);                                        \
-        const int accumulate = (args->flags & KSUM_ACCUMULATE) != 0;                                   \
-        ksum_args split_args = *args; /* deterministic mode splits too (reduced in order below) */     \
-        split_args.flags &= ~KSUM_DETERMINISTIC;                                                       \
-        const int splits = ksum__splits(&split_args, rowtiles, nchunks, MINB);                         \
-        const int per = (nchunks + splits - 1) / splits;                                               \
-        const int ysplits = (nchunks + per - 1) / per;                                                 \
-        const long long cnt = (long long)args->m * nrhs;                                               \
-        float *part = NULL;                                                                            \
-        if (atomic && !accumulate && cudaMemsetAsync(args->v, 0, (size_t)cnt * sizeof(float), stream) != cudaSuccess) \
-            return KSUM_ECUDA;                                                                         \
-        if (!atomic && ysplits > 1 &&                                                                  \
-            cudaMallocAsync((void **)&part, (size_t)ysplits * (size_t)cnt * sizeof(float), stream) != cudaSuccess) \
-            return KSUM_ECUDA;                                                                         \
-        dim3 grid((unsigned)rowtiles, (unsigned)ysplits);                                              \
-        name##_kernel<<<grid, KSUM_THREADS, 0, stream>>>((const float *)args->a, lda, (const float *)args->b, ldb, \
-            (const float *)args->w, part ? part : (float *)args->v, args->m, args->n, args->dim, nrhs, (float)scale, \
-            per, atomic, part ? 0 : accumulate, part ? cnt : 0);                                       \
-        rc = cudaPeekAtLastError() != cudaSuccess ? KSUM_ECUDA : KSUM_SUCCESS;                         \
-        if (part) {                                                                                    \
-            if (!rc) {                                                                                 \
-                name##_reduce<<<(unsigned)((cnt + 255) / 256), 256, 0, stream>>>(part, (float *)args->v, cnt, ysplits, \
-                                                                                accumulate);           \
-                if (cudaPeekAtLastError() != cudaSuccess) rc = KSUM_ECUDA;                             \
-            }                                                                                          \
-            if (cudaFreeAsync(part, stream) != cudaSuccess && !rc) rc = KSUM_ECUDA;                    \
-        }                                                                                              \
-        return rc;                                                                                     \
+        ksum__sd_reduce(part, v, cnt, splits, accumulate);                                             \
+    }                                                                                                  \
+    KSUM__SD_KERNEL(name##_kernel, KERNEL, DMAX, R, GF, NPOLY, MINB)                                   \
+    static inline __attribute__((unused)) int name##_launch(const ksum_args *args, cudaStream_t stream) \
+    {                                                                                                  \
+        return ksum__sd_launch(args, stream, (const void *)name##_kernel, (const void *)name##_reduce,  \
+                               args ? (double)(KERNEL##_SCALE(args->h)) : 0, DMAX, R, MINB);           \
     }
 
 #define KSUM_DEFINE_SMALLDIM(name, KERNEL, DMAX, R)                                                    \

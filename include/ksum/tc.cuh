@@ -85,150 +85,55 @@ static __device__ __forceinline__ void ksum__split(float x, unsigned *big, unsig
     *small = passes > 1 ? ksum__tf32(x - __uint_as_float(*big)) : 0u;
 }
 
-static inline int ksum__need_sm80(void)
-{
-    int dev = 0, major = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess)
-        return KSUM_ECUDA;
-    return major >= 8 ? KSUM_SUCCESS : KSUM_EUNSUPPORTED;
-}
+/* ---- pieces shared by the two tensor-core kernels; they expand inside the kernel and use its names
+ * (the arguments, tid, lane, g, t4, wr, wc, acc, vacc, sred, swb, the enum BM, BN, P) -------------
+ * WIDE (round 3, KSUM_DEFINE_TF32_EX): which shared point a fragment row or column stands for.  WIDE = 0
+ * (and KSUM_DEFINE_TF32_V1): fragment row g of m-tile i is point wr + 16 i + g (column g of n-tile j is
+ * wc + 8 j + g): one 4-byte LDS per fragment element, 24 per k-step.  WIDE >= 1: the points are permuted
+ * inside the warp's tile so that a thread's elements at one k lie side by side: row g / g + 8 of m-tile
+ * i is point wr + 4 g + 2 i (+ 1), column g of n-tile j is wc + 32 (j / 4) + 4 g + j % 4; a k-step then
+ * reads 2 LDS.128 for A and 4 for B (a quarter-warp's 8 vectors at 8 t4 + 4 g mod 32 words: distinct
+ * banks with rows of 136).  The sum over the points does not care which mma row holds which point;
+ * the epilogue reads norms and weights, and adds row sums, through the same permutation.
+ * WIDE = 2 also unrolls a whole 32-coordinate stage (4 k-steps) so that the next step's shared
+ * loads can be issued ahead of this step's mma chain. */
+#define KSUM__TC_ROW(WIDE, i, hh) ((WIDE) ? wr + 4 * g + 2 * (i) + (hh) : wr + 16 * (i) + g + 8 * (hh))
+/* the shared column of accumulator element e (0, 1: fragment columns 2 t4, 2 t4 + 1) of n-tile j */
+#define KSUM__TC_COL(WIDE, j, e) ((WIDE) ? wc + 32 * ((j) >> 2) + 8 * t4 + 4 * (e) + ((j)&3) : wc + 8 * (j) + 2 * t4 + (e))
 
-#define KSUM_DEFINE_TF32_V1(name, KERNEL, PASSES, R)                                                      \
-    KSUM__NORMS(name, float)                                                                           \
-    __global__ void __launch_bounds__(KSUM_THREADS, (R) > 1 ? 1 : 2)                                   \
-        name##_kernel(const float *__restrict__ a, long long lda, const float *__restrict__ b, long long ldb, \
-                      const float *__restrict__ w, float *__restrict__ v, int m, int n, int dim, int nrhs, \
-                      float m2scale, const float *__restrict__ norms, int tiles_per_split, int vec_a, int vec_b, \
-                      int atomic, int accumulate)                                                      \
-    {                                                                                                  \
-        enum { BM = 128, BN = 128, NW = BN * (1 + (R)), NWPER = (NW + KSUM_THREADS - 1) / KSUM_THREADS, P = KSUM__TC_PAD }; \
-        __shared__ __align__(16) float sa[2 * KSUM_BK * P];                                            \
-        __shared__ __align__(16) float sb[2 * KSUM_BK * P];                                            \
-        __shared__ __align__(16) float sw[2 * NW];                                                     \
-        __shared__ float sna[BM], sred[BM * (R)];                                                      \
-        const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, g = lane >> 2, t4 = lane & 3;    \
-        const int wr = (warp & 3) * 32, wc = (warp >> 2) * 64;                                         \
-        const long long row0 = (long long)blockIdx.x * BM;                                             \
-        const int ntiles = (n + BN - 1) / BN;                                                          \
-        const int t0 = blockIdx.y * tiles_per_split;                                                   \
-        const int t1 = min(ntiles, t0 + tiles_per_split);                                              \
-        if (t0 >= t1) return;                                                                          \
-        const int nchunks = (dim + KSUM_BK - 1) / KSUM_BK;                                             \
-        const int nsteps = (t1 - t0) * nchunks;                                                        \
-        const float *nb = norms + m;                                                                   \
-        for (int q = tid; q < BM; q += KSUM_THREADS) sna[q] = row0 + q < m ? norms[row0 + q] : 0.0f;   \
-        for (int q = tid; q < BM * (R); q += KSUM_THREADS) sred[q] = 0.0f;                             \
-        float acc[2][8][4], vacc[2][2][R];                                                             \
-        _Pragma("unroll") for (int i = 0; i < 2; i++) _Pragma("unroll") for (int hh = 0; hh < 2; hh++) \
-            _Pragma("unroll") for (int r2 = 0; r2 < (R); r2++) vacc[i][hh][r2] = 0.0f;                 \
-        float ra[4], rb[4], rw[NWPER];                                                                 \
-        int ls_tile = t0;                                                                              \
-        const int sp = tid >> 1, sk = (tid & 1) * 4; /* this thread's staging point and coordinate */  \
-        KSUM_GEMM_LOAD(float, 4, ra, a, lda, m, dim, row0, 0, tid, vec_a);                             \
-        KSUM_GEMM_LOAD(float, 4, rb, b, ldb, n, dim, (long long)ls_tile * BN, 0, tid, vec_b);          \
-        _Pragma("unroll") for (int q = 0; q < NWPER; q++) {                                            \
-            const int e = tid + q * KSUM_THREADS, qq = e / BN;                                         \
-            const long long j = (long long)ls_tile * BN + e % BN;                                      \
-            rw[q] = 0.0f;                                                                              \
-            if (e < NW && j < n) rw[q] = qq == 0 ? nb[j] : (qq - 1 < nrhs ? w[j * nrhs + qq - 1] : 0.0f); \
-        }                                                                                              \
-        _Pragma("unroll") for (int e = 0; e < 4; e++) {                                                \
-            sa[(sk + e) * P + sp] = ra[e] * m2scale;                                                   \
-            if (nchunks == 1) sa[KSUM_BK * P + (sk + e) * P + sp] = ra[e] * m2scale;                   \
-            sb[(sk + e) * P + sp] = rb[e];                                                             \
-        }                                                                                              \
-        _Pragma("unroll") for (int q = 0; q < NWPER; q++) if (tid + q * KSUM_THREADS < NW) sw[tid + q * KSUM_THREADS] = rw[q]; \
-        __syncthreads();                                                                               \
-        int c = 0, tpar = 0;                                                                           \
-        for (int s = 0; s < nsteps; s++) {                                                             \
-            const int more = s + 1 < nsteps;                                                           \
-            int nc = c + 1, ntile_first = 0;                                                           \
-            if (nc == nchunks) { nc = 0; ntile_first = 1; }                                            \
-            if (more) {                                                                                \
-                if (ntile_first) ls_tile++;                                                            \
-                if (nchunks > 1) KSUM_GEMM_LOAD(float, 4, ra, a, lda, m, dim, row0, nc * KSUM_BK, tid, vec_a); \
-                KSUM_GEMM_LOAD(float, 4, rb, b, ldb, n, dim, (long long)ls_tile * BN, nc * KSUM_BK, tid, vec_b); \
-                if (ntile_first) {                                                                     \
-                    _Pragma("unroll") for (int q = 0; q < NWPER; q++) {                                \
-                        const int e = tid + q * KSUM_THREADS, qq = e / BN;                             \
-                        const long long j = (long long)ls_tile * BN + e % BN;                          \
-                        rw[q] = 0.0f;                                                                  \
-                        if (e < NW && j < n) rw[q] = qq == 0 ? nb[j] : (qq - 1 < nrhs ? w[j * nrhs + qq - 1] : 0.0f); \
-                    }                                                                                  \
-                }                                                                                      \
-            }                                                                                          \
-            const float *swb = sw + tpar * NW;                                                         \
-            if (c == 0) { /* accumulators start at s|a_i|^2 + s|b_j|^2 */                              \
-                _Pragma("unroll") for (int i = 0; i < 2; i++) {                                        \
-                    const float n0 = sna[wr + i * 16 + g], n1 = sna[wr + i * 16 + g + 8];              \
-                    _Pragma("unroll") for (int j = 0; j < 8; j++) {                                    \
-                        const float2 bb = *(const float2 *)(swb + wc + j * 8 + 2 * t4);                \
-                        acc[i][j][0] = n0 + bb.x; acc[i][j][1] = n0 + bb.y;                            \
-                        acc[i][j][2] = n1 + bb.x; acc[i][j][3] = n1 + bb.y;                            \
-                    }                                                                                  \
-                }                                                                                      \
-            }                                                                                          \
-            { /* one k-step of 8: 2 x 8 mma tiles per warp (x3 for the split) */                       \
-                const float *A = sa + (s & 1) * KSUM_BK * P, *B = sb + (s & 1) * KSUM_BK * P;          \
-                unsigned ab[2][4], as[2][4];                                                           \
-                _Pragma("unroll") for (int i = 0; i < 2; i++) {                                        \
-                    const int r = wr + i * 16 + g;                                                     \
-                    ksum__split(A[t4 * P + r], &ab[i][0], &as[i][0], PASSES);                          \
-                    ksum__split(A[t4 * P + r + 8], &ab[i][1], &as[i][1], PASSES);                      \
-                    ksum__split(A[(t4 + 4) * P + r], &ab[i][2], &as[i][2], PASSES);                    \
-                    ksum__split(A[(t4 + 4) * P + r + 8], &ab[i][3], &as[i][3], PASSES);                \
-                }                                                                                      \
-                _Pragma("unroll") for (int j = 0; j < 8; j++) {                                        \
-                    unsigned bb[2], bs[2];                                                             \
-                    const int cc = wc + j * 8 + g;                                                     \
-                    ksum__split(B[t4 * P + cc], &bb[0], &bs[0], PASSES);                               \
-                    ksum__split(B[(t4 + 4) * P + cc], &bb[1], &bs[1], PASSES);                         \
-                    _Pragma("unroll") for (int i = 0; i < 2; i++) {                                    \
-                        if ((PASSES) > 1) {                                                            \
-                            ksum__mma_tf32(acc[i][j], as[i], bb);                                      \
-                            ksum__mma_tf32(acc[i][j], ab[i], bs);                                      \
-                        }                                                                              \
-                        ksum__mma_tf32(acc[i][j], ab[i], bb);                                          \
-                    }                                                                                  \
-                }                                                                                      \
-            }                                                                                          \
-            if (c == nchunks - 1) { /* kernel values, weighted row sums */                             \
-                _Pragma("unroll") for (int j = 0; j < 8; j++) {                                        \
-                    float w0[R], w1[R];                                                                \
-                    _Pragma("unroll") for (int r2 = 0; r2 < (R); r2++) {                               \
-                        const float2 ww = *(const float2 *)(swb + (1 + r2) * BN + wc + j * 8 + 2 * t4); \
-                        w0[r2] = ww.x; w1[r2] = ww.y;                                                  \
-                    }                                                                                  \
-                    _Pragma("unroll") for (int i = 0; i < 2; i++) _Pragma("unroll") for (int hh = 0; hh < 2; hh++) { \
-                        const float x0 = fmaxf(acc[i][j][2 * hh], 0.0f), x1 = fmaxf(acc[i][j][2 * hh + 1], 0.0f); \
-                        const float k0 = KERNEL##_EVAL(float, x0), k1 = KERNEL##_EVAL(float, x1);      \
-                        _Pragma("unroll") for (int r2 = 0; r2 < (R); r2++)                             \
-                            vacc[i][hh][r2] = fmaf(k1, w1[r2], fmaf(k0, w0[r2], vacc[i][hh][r2]));     \
-                    }                                                                                  \
-                }                                                                                      \
-            }                                                                                          \
-            if (more) {                                                                                \
-                float *A = sa + ((s + 1) & 1) * KSUM_BK * P, *B = sb + ((s + 1) & 1) * KSUM_BK * P;    \
-                _Pragma("unroll") for (int e = 0; e < 4; e++) {                                        \
-                    if (nchunks > 1) A[(sk + e) * P + sp] = ra[e] * m2scale;                           \
-                    B[(sk + e) * P + sp] = rb[e];                                                      \
-                }                                                                                      \
-                if (ntile_first) {                                                                     \
-                    float *d = sw + (tpar ^ 1) * NW;                                                   \
-                    _Pragma("unroll") for (int q = 0; q < NWPER; q++) if (tid + q * KSUM_THREADS < NW) d[tid + q * KSUM_THREADS] = rw[q]; \
-                }                                                                                      \
-            }                                                                                          \
-            __syncthreads();                                                                           \
-            if (ntile_first) tpar ^= 1;                                                                \
-            c = nc;                                                                                    \
-        }                                                                                              \
-        /* rows: sum over the 4 lanes of a quad, then the 2 warps of a row band in shared memory */   \
+/* the thread's place: lane, g = lane / 4 and t4 = lane % 4 (the mma fragment coordinates), the warp's
+ * 32 x 64 tile at rows wr, columns wc of the block's 128 x 128 */
+#define KSUM__TC_WARP()                                                                                \
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, g = lane >> 2, t4 = lane & 3;       \
+    const int wr = (warp & 3) * 32, wc = (warp >> 2) * 64
+
+/* the 2 x 2 x R row partial sums of the thread, zero */
+#define KSUM__TC_ZERO_VACC(R)                                                                          \
+    _Pragma("unroll") for (int i = 0; i < 2; i++) _Pragma("unroll") for (int hh = 0; hh < 2; hh++)     \
+        _Pragma("unroll") for (int r2 = 0; r2 < (R); r2++) vacc[i][hh][r2] = 0.0f
+
+/* the kernel values of n-tile j's accumulators (t = acc resident, t = -2s acc streamed), weighted by
+ * w0 / w1 (the weights of the fragment's two columns) into the row sums */
+#define KSUM__TC_EPI_TILE_J(KERNEL, R, RES, j, w0, w1)                                                 \
+    _Pragma("unroll") for (int i = 0; i < 2; i++) _Pragma("unroll") for (int hh = 0; hh < 2; hh++) {   \
+        const float y0 = acc[i][j][2 * hh], y1 = acc[i][j][2 * hh + 1];                                \
+        const float x0 = (RES) ? fmaxf(y0, 0.0f) : fmaxf(y0 * m2scale, 0.0f);                          \
+        const float x1 = (RES) ? fmaxf(y1, 0.0f) : fmaxf(y1 * m2scale, 0.0f);                          \
+        const float k0 = KERNEL##_EVAL(float, x0), k1 = KERNEL##_EVAL(float, x1);                      \
+        _Pragma("unroll") for (int r2 = 0; r2 < (R); r2++)                                             \
+            vacc[i][hh][r2] = fmaf(k1, w1[r2], fmaf(k0, w0[r2], vacc[i][hh][r2]));                     \
+    }
+
+/* rows: sum over the 4 lanes of a quad, then the 2 warps of a row band in shared sred (two addends:
+ * the same result in either order), then one store or atomic per (row, rhs) */
+#define KSUM__TC_FINISH(WIDE, R)                                                                       \
+    do {                                                                                               \
         _Pragma("unroll") for (int i = 0; i < 2; i++) _Pragma("unroll") for (int hh = 0; hh < 2; hh++) \
             _Pragma("unroll") for (int r2 = 0; r2 < (R); r2++) {                                       \
                 float x = vacc[i][hh][r2];                                                             \
                 x += __shfl_xor_sync(0xffffffffu, x, 1);                                               \
                 x += __shfl_xor_sync(0xffffffffu, x, 2);                                               \
-                if (t4 == 0) atomicAdd(&sred[(wr + i * 16 + g + 8 * hh) * (R) + r2], x);               \
+                if (t4 == 0) atomicAdd(&sred[KSUM__TC_ROW(WIDE, i, hh) * (R) + r2], x);                \
             }                                                                                          \
         __syncthreads();                                                                               \
         for (int q = tid; q < BM * (R); q += KSUM_THREADS) {                                           \
@@ -240,55 +145,40 @@ static inline int ksum__need_sm80(void)
                 else *d = accumulate ? *d + sred[q] : sred[q];                                         \
             }                                                                                          \
         }                                                                                              \
-    }                                                                                                  \
-    KSUM__LAUNCHER(name, float, KERNEL, R, 8, 8, (R) > 1 ? 1 : 2, { int rc_ = ksum__need_sm80(); if (rc_) return rc_; })
+    } while (0)
 
-/* ---- the staged tensor-core kernel (KSUM_DEFINE_TF32) ------------------------------------------
- * The same warp tiling and epilogue as KSUM_DEFINE_TF32_V1, on the staging of ksum.cuh's float path:
- * 4-byte cp.async copies of 32-coordinate stages (one barrier per stage instead of one per 8), the
- * targets resident in shared memory (times -2s) for dim <= 128, else streamed with t = -2s acc.
- * WIDE (round 3): which shared point a fragment row or column stands for.  WIDE = 0: fragment row g
- * of m-tile i is point wr + 16 i + g (column g of n-tile j is wc + 8 j + g): one 4-byte LDS per
- * fragment element, 24 per k-step.  WIDE >= 1: the points are permuted inside the warp's tile so
- * that a thread's elements at one k lie side by side: row g / g + 8 of m-tile i is point
- * wr + 4 g + 2 i (+ 1), column g of n-tile j is wc + 32 (j / 4) + 4 g + j % 4; a k-step then reads
- * 2 LDS.128 for A and 4 for B (a quarter-warp's 8 vectors at 8 t4 + 4 g mod 32 words: distinct
- * banks with rows of 136).  The sum over the points does not care which mma row holds which point;
- * the epilogue reads norms and weights, and adds row sums, through the same permutation.
- * WIDE = 2 also unrolls a whole 32-coordinate stage (4 k-steps) so that the next step's shared
- * loads can be issued ahead of this step's mma chain. */
-#define KSUM__TC_ROW(WIDE, i, hh) ((WIDE) ? wr + 4 * g + 2 * (i) + (hh) : wr + 16 * (i) + g + 8 * (hh))
-/* the shared column of accumulator element e (0, 1: fragment columns 2 t4, 2 t4 + 1) of n-tile j */
-#define KSUM__TC_COL(WIDE, j, e) ((WIDE) ? wc + 32 * ((j) >> 2) + 8 * t4 + 4 * (e) + ((j)&3) : wc + 8 * (j) + 2 * t4 + (e))
+/* the A fragments (ab big, as small parts) of one k-step of 8 at A (k-major rows of P) */
+#define KSUM__TC_FRAG_A(A, PASSES, WIDE, PRE_A)                                                        \
+    unsigned ab[2][4], as[2][4];                                                                       \
+    if (WIDE) {                                                                                        \
+        const float4 q0 = *(const float4 *)((A) + t4 * P + wr + 4 * g);                                \
+        const float4 q1 = *(const float4 *)((A) + (t4 + 4) * P + wr + 4 * g);                          \
+        if (PRE_A) { /* stored already rounded to TF32 */                                              \
+            ab[0][0] = __float_as_uint(q0.x); ab[0][1] = __float_as_uint(q0.y);                        \
+            ab[1][0] = __float_as_uint(q0.z); ab[1][1] = __float_as_uint(q0.w);                        \
+            ab[0][2] = __float_as_uint(q1.x); ab[0][3] = __float_as_uint(q1.y);                        \
+            ab[1][2] = __float_as_uint(q1.z); ab[1][3] = __float_as_uint(q1.w);                        \
+            _Pragma("unroll") for (int e = 0; e < 4; e++) as[0][e] = as[1][e] = 0u;                    \
+        } else {                                                                                       \
+            ksum__split(q0.x, &ab[0][0], &as[0][0], PASSES); ksum__split(q0.y, &ab[0][1], &as[0][1], PASSES); \
+            ksum__split(q0.z, &ab[1][0], &as[1][0], PASSES); ksum__split(q0.w, &ab[1][1], &as[1][1], PASSES); \
+            ksum__split(q1.x, &ab[0][2], &as[0][2], PASSES); ksum__split(q1.y, &ab[0][3], &as[0][3], PASSES); \
+            ksum__split(q1.z, &ab[1][2], &as[1][2], PASSES); ksum__split(q1.w, &ab[1][3], &as[1][3], PASSES); \
+        }                                                                                              \
+    } else {                                                                                           \
+        _Pragma("unroll") for (int i = 0; i < 2; i++) {                                                \
+            const int r = wr + i * 16 + g;                                                             \
+            ksum__split((A)[t4 * P + r], &ab[i][0], &as[i][0], PASSES);                                \
+            ksum__split((A)[t4 * P + r + 8], &ab[i][1], &as[i][1], PASSES);                            \
+            ksum__split((A)[(t4 + 4) * P + r], &ab[i][2], &as[i][2], PASSES);                          \
+            ksum__split((A)[(t4 + 4) * P + r + 8], &ab[i][3], &as[i][3], PASSES);                      \
+        }                                                                                              \
+    }
 
 /* one k-step of 8 coordinates at A, B (k-major rows of P): 2 x 8 mma tiles per warp (x3 for the split) */
-#define KSUM__TC_KSTEP8(A, B, PASSES, WIDE, PRE_A)                                                                           \
+#define KSUM__TC_KSTEP8(A, B, PASSES, WIDE, PRE_A)                                                     \
     do {                                                                                               \
-        unsigned ab[2][4], as[2][4];                                                                   \
-        if (WIDE) {                                                                                    \
-            const float4 q0 = *(const float4 *)((A) + t4 * P + wr + 4 * g);                            \
-            const float4 q1 = *(const float4 *)((A) + (t4 + 4) * P + wr + 4 * g);                      \
-            if (PRE_A) { /* stored already rounded to TF32 */                                          \
-                ab[0][0] = __float_as_uint(q0.x); ab[0][1] = __float_as_uint(q0.y);                    \
-                ab[1][0] = __float_as_uint(q0.z); ab[1][1] = __float_as_uint(q0.w);                    \
-                ab[0][2] = __float_as_uint(q1.x); ab[0][3] = __float_as_uint(q1.y);                    \
-                ab[1][2] = __float_as_uint(q1.z); ab[1][3] = __float_as_uint(q1.w);                    \
-                _Pragma("unroll") for (int e = 0; e < 4; e++) as[0][e] = as[1][e] = 0u;                \
-            } else {                                                                                   \
-                ksum__split(q0.x, &ab[0][0], &as[0][0], PASSES); ksum__split(q0.y, &ab[0][1], &as[0][1], PASSES); \
-                ksum__split(q0.z, &ab[1][0], &as[1][0], PASSES); ksum__split(q0.w, &ab[1][1], &as[1][1], PASSES); \
-                ksum__split(q1.x, &ab[0][2], &as[0][2], PASSES); ksum__split(q1.y, &ab[0][3], &as[0][3], PASSES); \
-                ksum__split(q1.z, &ab[1][2], &as[1][2], PASSES); ksum__split(q1.w, &ab[1][3], &as[1][3], PASSES); \
-            }                                                                                          \
-        } else {                                                                                       \
-            _Pragma("unroll") for (int i = 0; i < 2; i++) {                                            \
-                const int r = wr + i * 16 + g;                                                         \
-                ksum__split((A)[t4 * P + r], &ab[i][0], &as[i][0], PASSES);                            \
-                ksum__split((A)[t4 * P + r + 8], &ab[i][1], &as[i][1], PASSES);                        \
-                ksum__split((A)[(t4 + 4) * P + r], &ab[i][2], &as[i][2], PASSES);                      \
-                ksum__split((A)[(t4 + 4) * P + r + 8], &ab[i][3], &as[i][3], PASSES);                  \
-            }                                                                                          \
-        }                                                                                              \
+        KSUM__TC_FRAG_A(A, PASSES, WIDE, PRE_A)                                                        \
         _Pragma("unroll") for (int jj = 0; jj < 2; jj++) {                                             \
             float f0[4], f1[4];                                                                        \
             if (WIDE) {                                                                                \
@@ -316,6 +206,111 @@ static inline int ksum__need_sm80(void)
             }                                                                                          \
         }                                                                                              \
     } while (0)
+
+/* ---- KSUM_DEFINE_TF32_V1: 8-coordinate chunks staged through registers (ksum.cuh's KSUM__REGS_LOAD),
+ * stored transposed into rows of P = 136, a barrier per chunk ---- */
+
+/* the staged registers of step s+1 into buffer buf: targets times -2s (into both buffers at the first
+ * step when one chunk is all: they stay; skipped later then), sources */
+#define KSUM__TC1_STORE(buf, store_a, both_a)                                                          \
+    do {                                                                                               \
+        float *A = sa + (buf)*KSUM_BK * P, *B = sb + (buf)*KSUM_BK * P;                                \
+        _Pragma("unroll") for (int e = 0; e < 4; e++) {                                                \
+            if (store_a) A[(sk + e) * P + sp] = ra[e] * m2scale;                                       \
+            if (both_a) sa[KSUM_BK * P + (sk + e) * P + sp] = ra[e] * m2scale;                         \
+            B[(sk + e) * P + sp] = rb[e];                                                              \
+        }                                                                                              \
+    } while (0)
+
+/* a tile's first chunk: the accumulators start at s|a_i|^2 + s|b_j|^2 */
+#define KSUM__TC1_ACC_INIT()                                                                           \
+    _Pragma("unroll") for (int i = 0; i < 2; i++) {                                                    \
+        const float n0 = sna[wr + i * 16 + g], n1 = sna[wr + i * 16 + g + 8];                          \
+        _Pragma("unroll") for (int j = 0; j < 8; j++) {                                                \
+            const float2 bb = *(const float2 *)(swb + wc + j * 8 + 2 * t4);                            \
+            acc[i][j][0] = n0 + bb.x; acc[i][j][1] = n0 + bb.y;                                        \
+            acc[i][j][2] = n1 + bb.x; acc[i][j][3] = n1 + bb.y;                                        \
+        }                                                                                              \
+    }
+
+/* a tile's last chunk: kernel values, weighted row sums */
+#define KSUM__TC1_TILE_EPI(KERNEL, R)                                                                  \
+    _Pragma("unroll") for (int j = 0; j < 8; j++) {                                                    \
+        float w0[R], w1[R];                                                                            \
+        _Pragma("unroll") for (int r2 = 0; r2 < (R); r2++) {                                           \
+            const float2 ww = *(const float2 *)(swb + (1 + r2) * BN + wc + j * 8 + 2 * t4);            \
+            w0[r2] = ww.x; w1[r2] = ww.y;                                                              \
+        }                                                                                              \
+        KSUM__TC_EPI_TILE_J(KERNEL, R, 1, j, w0, w1)                                                   \
+    }
+
+/* step s: step s+1's loads, chunk c's k-step (accumulators started at a tile's first chunk, epilogue at
+ * its last), step s+1 stored into the other buffer, one barrier */
+#define KSUM__TC1_STEP(KERNEL, PASSES, R)                                                              \
+    do {                                                                                               \
+        const int more = s + 1 < nsteps;                                                               \
+        int nc = c + 1, ntile_first = 0;                                                               \
+        if (nc == nchunks) { nc = 0; ntile_first = 1; }                                                \
+        if (more) {                                                                                    \
+            if (ntile_first) ls_tile++;                                                                \
+            KSUM__REGS_LOAD(float, 4, 4, nc, nchunks > 1, ntile_first);                                \
+        }                                                                                              \
+        const float *swb = sw + tpar * NW;                                                             \
+        if (c == 0) KSUM__TC1_ACC_INIT();                                                              \
+        KSUM__TC_KSTEP8(sa + (s & 1) * KSUM_BK * P, sb + (s & 1) * KSUM_BK * P, PASSES, 0, 0);         \
+        if (c == nchunks - 1) KSUM__TC1_TILE_EPI(KERNEL, R);                                           \
+        if (more) {                                                                                    \
+            KSUM__TC1_STORE((s + 1) & 1, nchunks > 1, 0);                                              \
+            if (ntile_first) ksum__sw_store_float(sw + (tpar ^ 1) * NW, rw, tid, NW, NWPER);           \
+        }                                                                                              \
+        __syncthreads();                                                                               \
+        if (ntile_first) tpar ^= 1;                                                                    \
+        c = nc;                                                                                        \
+    } while (0)
+
+#define KSUM__TC1_KERNEL(kname, KERNEL, PASSES, R)                                                     \
+    __global__ void __launch_bounds__(KSUM_THREADS, (R) > 1 ? 1 : 2)                                   \
+        kname(const float *__restrict__ a, long long lda, const float *__restrict__ b, long long ldb,  \
+              const float *__restrict__ w, float *__restrict__ v, int m, int n, int dim, int nrhs,     \
+              float m2scale, const float *__restrict__ norms, int tiles_per_split, int vec_a, int vec_b, \
+              int atomic, int accumulate)                                                              \
+    {                                                                                                  \
+        enum { BM = 128, BN = 128, NW = BN * (1 + (R)), NWPER = (NW + KSUM_THREADS - 1) / KSUM_THREADS, P = KSUM__TC_PAD }; \
+        __shared__ __align__(16) float sa[2 * KSUM_BK * P];                                            \
+        __shared__ __align__(16) float sb[2 * KSUM_BK * P];                                            \
+        __shared__ __align__(16) float sw[2 * NW];                                                     \
+        __shared__ float sna[BM], sred[BM * (R)];                                                      \
+        KSUM__TC_WARP();                                                                               \
+        KSUM__TILE_RANGE();                                                                            \
+        KSUM__CHUNKS(float);                                                                           \
+        KSUM__SNA_LOAD(float);                                                                         \
+        for (int q = tid; q < BM * (R); q += KSUM_THREADS) sred[q] = 0.0f;                             \
+        float acc[2][8][4], vacc[2][2][R];                                                             \
+        KSUM__TC_ZERO_VACC(R);                                                                         \
+        float ra[4], rb[4], rw[NWPER];                                                                 \
+        int ls_tile = t0;                                                                              \
+        const int sp = tid >> 1, sk = (tid & 1) * 4; /* this thread's staging point and coordinate */  \
+        KSUM__REGS_LOAD(float, 4, 4, 0, 1, 1);                                                         \
+        KSUM__TC1_STORE(0, 1, nchunks == 1);                                                           \
+        ksum__sw_store_float(sw, rw, tid, NW, NWPER);                                                  \
+        __syncthreads();                                                                               \
+        int c = 0, tpar = 0;                                                                           \
+        for (int s = 0; s < nsteps; s++) KSUM__TC1_STEP(KERNEL, PASSES, R);                            \
+        KSUM__TC_FINISH(0, R);                                                                         \
+    }
+
+#define KSUM_DEFINE_TF32_V1(name, KERNEL, PASSES, R)                                                   \
+    static_assert((PASSES) == 1 || (PASSES) == 3, "KSUM_DEFINE_TF32_V1: PASSES must be 1 or 3");      \
+    static_assert((R) >= 1, "KSUM_DEFINE_TF32_V1: R must be at least 1");                              \
+    KSUM__NORMS(name, float)                                                                           \
+    KSUM__TC1_KERNEL(name##_kernel, KERNEL, PASSES, R)                                                 \
+    KSUM__LAUNCHER(name, float, KERNEL, R, 8, 8, (R) > 1 ? 1 : 2, 1)
+
+/* ---- the staged tensor-core kernel (KSUM_DEFINE_TF32) ------------------------------------------
+ * The same warp tiling and epilogue as KSUM_DEFINE_TF32_V1, on the staging of ksum.cuh's float path
+ * (KSUM__STAGED_*): 4-byte cp.async copies of 32-coordinate stages (one barrier per stage instead of
+ * one per 8), the targets resident in shared memory (times -2s) for dim <= 128, else streamed with
+ * t = -2s acc.  WIDE: the fragment reads above. */
 
 /* WIDE >= 4, one pass: the same k-step as two m16n8k4 mmas per tile, whose fragments are single
  * registers (A: rows g and g + 8 of one k, which the permutation puts side by side) taken straight
@@ -346,6 +341,51 @@ static inline int ksum__need_sm80(void)
         else KSUM__TC_KSTEP8(A, B, PASSES, WIDE, PRE_A);                                               \
     } while (0)
 
+/* round the resident targets to TF32 once (what each k-step's cvt did) */
+#define KSUM__TC_ROUND_RESIDENT()                                                                      \
+    do {                                                                                               \
+        __syncthreads();                                                                               \
+        for (int q = tid; q < dp * BM; q += KSUM_THREADS) {                                            \
+            float *x = sA + (q >> 7) * P + (q & 127);                                                  \
+            *x = __uint_as_float(ksum__tf32(*x));                                                      \
+        }                                                                                              \
+    } while (0)
+
+/* a tile's first stage: the accumulators start at s|a_i|^2 + s|b_j|^2 (-(|a|^2 + |b|^2)/2 streamed) */
+#define KSUM__TC_ACC_INIT(WIDE)                                                                        \
+    _Pragma("unroll") for (int i = 0; i < 2; i++) {                                                    \
+        const float n0 = sna[KSUM__TC_ROW(WIDE, i, 0)], n1 = sna[KSUM__TC_ROW(WIDE, i, 1)];            \
+        _Pragma("unroll") for (int j = 0; j < 8; j++) {                                                \
+            const float b0 = swb[KSUM__TC_COL(WIDE, j, 0)], b1 = swb[KSUM__TC_COL(WIDE, j, 1)];        \
+            acc[i][j][0] = n0 + b0; acc[i][j][1] = n0 + b1;                                            \
+            acc[i][j][2] = n1 + b0; acc[i][j][3] = n1 + b1;                                            \
+        }                                                                                              \
+    }
+
+/* the k-steps of stage st (a whole 32-coordinate stage unrolled when WIDE >= 2) */
+#define KSUM__TC_STAGE(PASSES, WIDE, PRE_A, RES)                                                       \
+    do {                                                                                               \
+        const int k0 = st * ks, kz = min(ks, dp - k0);                                                 \
+        const float *pa = (RES) ? sA + k0 * P : sA + (s & 1) * ks * P;                                 \
+        const float *pb = sB + (s & 1) * ks * P;                                                       \
+        if ((WIDE) >= 2 && kz == 32) {                                                                 \
+            _Pragma("unroll") for (int c = 0; c < 32; c += KSUM_BK) KSUM__TC_KSTEP(pa + c * P, pb + c * P, PASSES, WIDE, PRE_A); \
+        } else {                                                                                       \
+            for (int c = 0; c < kz; c += KSUM_BK) KSUM__TC_KSTEP(pa + c * P, pb + c * P, PASSES, WIDE, PRE_A); \
+        }                                                                                              \
+    } while (0)
+
+/* a tile's last stage: kernel values, weighted row sums */
+#define KSUM__TC_TILE_EPI(KERNEL, R, RES, WIDE)                                                        \
+    _Pragma("unroll") for (int j = 0; j < 8; j++) {                                                    \
+        float w0[R], w1[R];                                                                            \
+        _Pragma("unroll") for (int r2 = 0; r2 < (R); r2++) {                                           \
+            w0[r2] = swb[(1 + r2) * BN + KSUM__TC_COL(WIDE, j, 0)];                                    \
+            w1[r2] = swb[(1 + r2) * BN + KSUM__TC_COL(WIDE, j, 1)];                                    \
+        }                                                                                              \
+        KSUM__TC_EPI_TILE_J(KERNEL, R, RES, j, w0, w1)                                                 \
+    }
+
 #define KSUM__TC_KERNEL(kname, KERNEL, PASSES, R, RES, WIDE)                                           \
     __global__ void __launch_bounds__(KSUM_THREADS, (R) > 1 ? 1 : 2)                                   \
         kname(const float *__restrict__ a, long long lda, const float *__restrict__ b, long long ldb,  \
@@ -354,125 +394,40 @@ static inline int ksum__need_sm80(void)
               int accumulate)                                                                          \
     {                                                                                                  \
         enum { BM = 128, BN = 128, P = KSUM__TC_PAD, NW = BN * (1 + (R)), NWPER = (NW + KSUM_THREADS - 1) / KSUM_THREADS, \
-               PRE_A = (RES) && (PASSES) == 1 && (WIDE) >= 3 };                                    \
+               PRE_A = (RES) && (PASSES) == 1 && (WIDE) >= 3 };                                        \
         extern __shared__ __align__(16) float ksum__smem[];                                            \
         __shared__ float sred[BM * (R)];                                                               \
-        const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, g = lane >> 2, t4 = lane & 3;    \
-        const int wr = (warp & 3) * 32, wc = (warp >> 2) * 64;                                         \
-        const long long row0 = (long long)blockIdx.x * BM;                                             \
-        const int ntiles = (n + BN - 1) / BN;                                                          \
-        const int t0 = blockIdx.y * tiles_per_split;                                                   \
-        const int t1 = min(ntiles, t0 + tiles_per_split);                                              \
-        if (t0 >= t1) return;                                                                          \
-        const int dp = (dim + 7) & ~7, nst = (dp + ks - 1) / ks;                                       \
-        const int nsteps = (t1 - t0) * nst;                                                            \
-        float *sA = ksum__smem;                                                                        \
-        float *sB = sA + ((RES) ? dp : 2 * ks) * P;                                                    \
-        float *sw = sB + 2 * ks * P;                                                                   \
-        float *sna = sw + 2 * NW;                                                                      \
-        const float *nb = norms + m;                                                                   \
+        KSUM__TC_WARP();                                                                               \
+        KSUM__STAGED_FRAME(RES);                                                                       \
         for (int q = tid; q < BM * (R); q += KSUM_THREADS) sred[q] = 0.0f;                             \
-        if (RES) KSUM__LOAD_RESIDENT(P);                                                              \
-        if (PRE_A) { /* round the resident targets to TF32 once (what each k-step's cvt did) */        \
-            __syncthreads();                                                                           \
-            for (int q = tid; q < dp * BM; q += KSUM_THREADS) {                                        \
-                float *x = sA + (q >> 7) * P + (q & 127);                                              \
-                *x = __uint_as_float(ksum__tf32(*x));                                                  \
-            }                                                                                          \
-        }                                                                                              \
-        if (!(RES)) for (int q = tid; q < BM; q += KSUM_THREADS) sna[q] = row0 + q < m ? norms[row0 + q] : 0.0f; \
-        {                                                                                              \
-            const int kz = min(ks, dp);                                                                \
-            KSUM_GEMM_TILE_OP(KSUM__F32_CP, sB, P, b, ldb, n, dim, (long long)t0 * BN, 0, kz, tid);   \
-            if (!(RES)) KSUM_GEMM_TILE_OP(KSUM__F32_CP, sA, P, a, lda, m, dim, row0, 0, kz, tid);      \
-            KSUM__F32_SW(sw, t0);                                                                      \
-        }                                                                                              \
-        ksum__cp_wait();                                                                               \
-        __syncthreads();                                                                               \
+        if (RES) KSUM__LOAD_RESIDENT(P);                                                               \
+        if (PRE_A) KSUM__TC_ROUND_RESIDENT();                                                          \
+        if (!(RES)) KSUM__SNA_LOAD(float);                                                             \
+        KSUM__STAGED_FIRST(RES);                                                                       \
         float acc[2][8][4], vacc[2][2][R];                                                             \
-        _Pragma("unroll") for (int i = 0; i < 2; i++) _Pragma("unroll") for (int hh = 0; hh < 2; hh++) \
-            _Pragma("unroll") for (int r2 = 0; r2 < (R); r2++) vacc[i][hh][r2] = 0.0f;                 \
+        KSUM__TC_ZERO_VACC(R);                                                                         \
         int st = 0, tile = t0, tpar = 0;                                                               \
         for (int s = 0; s < nsteps; s++) {                                                             \
-            int nst2 = st + 1, ntile = tile, newtile = 0;                                              \
-            if (nst2 == nst) { nst2 = 0; ntile++; newtile = 1; }                                       \
-            if (s + 1 < nsteps) {                                                                      \
-                const int buf = (s + 1) & 1, k0 = nst2 * ks, kz = min(ks, dp - k0);                    \
-                KSUM_GEMM_TILE_OP(KSUM__F32_CP, sB + buf * ks * P, P, b, ldb, n, dim, (long long)ntile * BN, k0, kz, tid); \
-                if (!(RES)) KSUM_GEMM_TILE_OP(KSUM__F32_CP, sA + buf * ks * P, P, a, lda, m, dim, row0, k0, kz, tid); \
-                if (newtile) KSUM__F32_SW(sw + (tpar ^ 1) * NW, ntile);                                \
-            }                                                                                          \
-            const float *swb = sw + tpar * NW;                                                         \
-            if (st == 0) { /* accumulators start at s|a_i|^2 + s|b_j|^2 (-(|a|^2 + |b|^2)/2 streamed) */ \
-                _Pragma("unroll") for (int i = 0; i < 2; i++) {                                        \
-                    const float n0 = sna[KSUM__TC_ROW(WIDE, i, 0)], n1 = sna[KSUM__TC_ROW(WIDE, i, 1)];            \
-                    _Pragma("unroll") for (int j = 0; j < 8; j++) {                                    \
-                        const float b0 = swb[KSUM__TC_COL(WIDE, j, 0)], b1 = swb[KSUM__TC_COL(WIDE, j, 1)];        \
-                        acc[i][j][0] = n0 + b0; acc[i][j][1] = n0 + b1;                                \
-                        acc[i][j][2] = n1 + b0; acc[i][j][3] = n1 + b1;                                \
-                    }                                                                                  \
-                }                                                                                      \
-            }                                                                                          \
-            {                                                                                          \
-                const int k0 = st * ks, kz = min(ks, dp - k0);                                         \
-                const float *pa = (RES) ? sA + k0 * P : sA + (s & 1) * ks * P;                         \
-                const float *pb = sB + (s & 1) * ks * P;                                               \
-                if ((WIDE) >= 2 && kz == 32) {                                                         \
-                    _Pragma("unroll") for (int c = 0; c < 32; c += KSUM_BK) KSUM__TC_KSTEP(pa + c * P, pb + c * P, PASSES, WIDE, PRE_A); \
-                } else {                                                                               \
-                    for (int c = 0; c < kz; c += KSUM_BK) KSUM__TC_KSTEP(pa + c * P, pb + c * P, PASSES, WIDE, PRE_A);      \
-                }                                                                                      \
-            }                                                                                          \
-            if (st == nst - 1) { /* kernel values, weighted row sums */                                \
-                _Pragma("unroll") for (int j = 0; j < 8; j++) {                                        \
-                    float w0[R], w1[R];                                                                \
-                    _Pragma("unroll") for (int r2 = 0; r2 < (R); r2++) {                               \
-                        w0[r2] = swb[(1 + r2) * BN + KSUM__TC_COL(WIDE, j, 0)];                              \
-                        w1[r2] = swb[(1 + r2) * BN + KSUM__TC_COL(WIDE, j, 1)];                              \
-                    }                                                                                  \
-                    _Pragma("unroll") for (int i = 0; i < 2; i++) _Pragma("unroll") for (int hh = 0; hh < 2; hh++) { \
-                        const float y0 = acc[i][j][2 * hh], y1 = acc[i][j][2 * hh + 1];                \
-                        const float x0 = (RES) ? fmaxf(y0, 0.0f) : fmaxf(y0 * m2scale, 0.0f);          \
-                        const float x1 = (RES) ? fmaxf(y1, 0.0f) : fmaxf(y1 * m2scale, 0.0f);          \
-                        const float k0 = KERNEL##_EVAL(float, x0), k1 = KERNEL##_EVAL(float, x1);      \
-                        _Pragma("unroll") for (int r2 = 0; r2 < (R); r2++)                             \
-                            vacc[i][hh][r2] = fmaf(k1, w1[r2], fmaf(k0, w0[r2], vacc[i][hh][r2]));     \
-                    }                                                                                  \
-                }                                                                                      \
-            }                                                                                          \
-            ksum__cp_wait();                                                                           \
-            __syncthreads();                                                                           \
-            if (newtile) tpar ^= 1;                                                                    \
-            st = nst2;                                                                                 \
-            tile = ntile;                                                                              \
+            KSUM__STAGED_NEXT(RES);                                                                    \
+            if (st == 0) KSUM__TC_ACC_INIT(WIDE);                                                      \
+            KSUM__TC_STAGE(PASSES, WIDE, PRE_A, RES);                                                  \
+            if (st == nst - 1) KSUM__TC_TILE_EPI(KERNEL, R, RES, WIDE);                                \
+            KSUM__STAGED_END();                                                                        \
         }                                                                                              \
-        _Pragma("unroll") for (int i = 0; i < 2; i++) _Pragma("unroll") for (int hh = 0; hh < 2; hh++) \
-            _Pragma("unroll") for (int r2 = 0; r2 < (R); r2++) {                                       \
-                float x = vacc[i][hh][r2];                                                             \
-                x += __shfl_xor_sync(0xffffffffu, x, 1);                                               \
-                x += __shfl_xor_sync(0xffffffffu, x, 2);                                               \
-                if (t4 == 0) atomicAdd(&sred[KSUM__TC_ROW(WIDE, i, hh) * (R) + r2], x);                      \
-            }                                                                                          \
-        __syncthreads();                                                                               \
-        for (int q = tid; q < BM * (R); q += KSUM_THREADS) {                                           \
-            const long long row = row0 + q / (R);                                                      \
-            const int r2 = q % (R);                                                                    \
-            if (row < m && r2 < nrhs) {                                                                \
-                float *d = v + row * nrhs + r2;                                                        \
-                if (atomic) atomicAdd(d, sred[q]);                                                     \
-                else *d = accumulate ? *d + sred[q] : sred[q];                                         \
-            }                                                                                          \
-        }                                                                                              \
+        KSUM__TC_FINISH(WIDE, R);                                                                      \
     }
 
 /* KSUM_DEFINE_TF32_EX(name, KERNEL, PASSES, R, WIDE_RES, WIDE_STREAM): the staged tensor-core kernel
  * with the fragment-read variant chosen per kernel (resident: dim <= 128; streamed: dim > 128) */
-#define KSUM_DEFINE_TF32_EX(name, KERNEL, PASSES, R, WIDE_RES, WIDE_STREAM)                           \
+#define KSUM_DEFINE_TF32_EX(name, KERNEL, PASSES, R, WIDE_RES, WIDE_STREAM)                            \
+    static_assert((PASSES) == 1 || (PASSES) == 3, "KSUM_DEFINE_TF32: PASSES must be 1 or 3");         \
+    static_assert((R) >= 1, "KSUM_DEFINE_TF32: R must be at least 1");                                 \
+    static_assert((WIDE_RES) >= 0 && (WIDE_RES) <= 4 && (WIDE_STREAM) >= 0 && (WIDE_STREAM) <= 4,      \
+                  "KSUM_DEFINE_TF32_EX: WIDE_RES and WIDE_STREAM must be 0 to 4");                     \
     KSUM__NORMS(name, float)                                                                           \
     KSUM__TC_KERNEL(name##_kernel, KERNEL, PASSES, R, 1, WIDE_RES)                                     \
     KSUM__TC_KERNEL(name##_kernel_stream, KERNEL, PASSES, R, 0, WIDE_STREAM)                           \
-    KSUM__LAUNCHER_STAGED(name, KERNEL, R, (R) > 1 ? 1 : 2, KSUM__TC_PAD,                              \
-                          { int rc_ = ksum__need_sm80(); if (rc_) return rc_; })
+    KSUM__LAUNCHER_STAGED(name, KERNEL, R, (R) > 1 ? 1 : 2, KSUM__TC_PAD, 1)
 
 /* the variants chosen by the H200 measurements of 2026-11-21 (docs/ksum.md, round 3): one pass, resident
  * (dim <= 128): WIDE 4 (m16n8k4, 1.6-4.4 % faster at dim 128 and 65536^2 x 64, 1.7-2.9 % slower with

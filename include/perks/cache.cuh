@@ -30,7 +30,8 @@
  *   PERKS_EDGE_INDEX(tile, side, k, y, r, len) index in the transposed edge buffer: tile `tile`,
  *                                           side 0 = left / 1 = right, column k < r from the
  *                                           outside in, row y < len
- *   perks_edge_elems(tiles, r, len)         elements of ONE edge buffer (allocate two: ping-pong)
+ *   perks_edge_elems(tiles, r, len)         elements of ONE edge buffer (allocate two: ping-pong);
+ *                                           host or device
  *
  * COSTS
  *   Register cache: DEPTH registers per thread (2 DEPTH for double); choose the largest DEPTH that
@@ -51,7 +52,7 @@
 #define PERKS_EDGE_INDEX(tile, side, k, y, r, len) \
     (((size_t)((tile) * 2 + (side)) * (size_t)(r) + (size_t)(k)) * (size_t)(len) + (size_t)(y))
 
-static inline size_t perks_edge_elems(int tiles, int r, int len)
+static __host__ __device__ __forceinline__ size_t perks_edge_elems(int tiles, int r, int len)
 {
     return (size_t)tiles * 2 * (size_t)r * (size_t)len;
 }

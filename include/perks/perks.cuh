@@ -5,6 +5,7 @@
  *   grid.cuh   PERKS_FOR_STEPS, PERKS_GRID_SYNC, PERKS_SWAP, perks_occupancy, perks_launch
  *   plan.h     blocks per SM by Little's law, cache sizes, tilings (C99)
  *   cache.cuh  register / shared-memory cache pieces, transposed halo edges
+ *   tile.cuh   a block's tile in shared memory for the whole run, halo exchange between tiles
  *   stencil.cuh PERKS_STENCIL2D_DEFINE: persistent 2D stencils, cache modes none/smem/reg/mix
  *   stencil3d.cuh PERKS_STENCIL3D_DEFINE: persistent 3D stencils (resident, partly cached, streamed)
  *   barrier.cuh perks_sum_barrier: a grid barrier that also sums per-block values (used by cg.cuh)
@@ -21,6 +22,7 @@
 
 #include "base.h"
 #include "cache.cuh"
+#include "tile.cuh"
 #include "grid.cuh"
 #include "plan.h"
 #include "stencil.cuh"

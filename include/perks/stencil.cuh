@@ -64,6 +64,18 @@
  *   resident kernel takes RR = max(RC, r) rows a chunk and (RR rounded tile rows + 2r) x (BX + 2r)
  *   cells of shared memory per block.  The grid must be co-resident: a domain wider than
  *   BX x (SMs x blocks per SM) returns PERKS_ECORESIDENT; never a hang.
+ *   The limits on T, BX, RC, DEPTH and r are static_asserts: a bad instantiation stops the build
+ *   with a sentence naming it.
+ *
+ * PIECES (each under 50 lines, so a compile error lands on a readable line)
+ *   PERKS_STENCIL2D_DEFINE_OCC only pastes names, sizes and types around: PERKS__S2D_TYPES (weights,
+ *   extents, static_asserts), PERKS__S2D_KERNEL (the streaming kernel: _SETUP, _REGS, _PROLOGUE,
+ *   _REGPART, _CHUNKS, _EPILOGUE, over the chunk pieces PERKS__HALO2D, _FILL2D, _COMPUTE2D,
+ *   _STAGE2D, _FLUSH2D), PERKS__S2D_STEP_KERNEL, PERKS__RES_DEFINE (the resident and hybrid kernels:
+ *   PERKS__RES_SETUP, _FRAME1 / _FRAMEB, _PASS, _HALO_OUT, PERKS__HYB_STREAM), PERKS__S2D_PLANS and
+ *   PERKS__S2D_LAUNCHERS.  The host logic (plans, launch) lives in the perks__s2d_* functions below,
+ *   one copy for all instantiations.  The device pieces stay macros: moving their index math into
+ *   __forceinline__ functions changed the generated code (up to +9% instructions), so it was not.
  *
  * OPTIONAL SSAM
  *   If ssam/stencil_shapes.cuh is included, its SSAM_SHAPE_* lists can be passed as SHAPE.  The
@@ -130,10 +142,10 @@ typedef struct perks_stencil2d_args {
 #define PERKS_SHAPE_STAR2D_R4(X) PERKS_SHAPE_STAR2D_R3(X) X(13, -4, 0) X(14, 4, 0) X(15, 0, -4) X(16, 0, 4)
 #define PERKS_SHAPE_STAR2D_R5(X) PERKS_SHAPE_STAR2D_R4(X) X(17, -5, 0) X(18, 5, 0) X(19, 0, -5) X(20, 0, 5)
 #define PERKS_SHAPE_STAR2D_R6(X) PERKS_SHAPE_STAR2D_R5(X) X(21, -6, 0) X(22, 6, 0) X(23, 0, -6) X(24, 0, 6)
-#define PERKS_SHAPE_BOX2D_R1(X)                                                                     \
+#define PERKS_SHAPE_BOX2D_R1(X)                                                                       \
     X(0, -1, -1) X(1, 0, -1) X(2, 1, -1) X(3, -1, 0) X(4, 0, 0) X(5, 1, 0) X(6, -1, 1) X(7, 0, 1) X(8, 1, 1)
 #define PERKS__BOXROW2(X, B, DY) X(B, -2, DY) X(B + 1, -1, DY) X(B + 2, 0, DY) X(B + 3, 1, DY) X(B + 4, 2, DY)
-#define PERKS_SHAPE_BOX2D_R2(X)                                                                     \
+#define PERKS_SHAPE_BOX2D_R2(X)                                                                       \
     PERKS__BOXROW2(X, 0, -2) PERKS__BOXROW2(X, 5, -1) PERKS__BOXROW2(X, 10, 0) PERKS__BOXROW2(X, 15, 1) \
         PERKS__BOXROW2(X, 20, 2)
 /* the papers' names (PERKS Table 1): 2d5pt, 2ds9pt, 2d13pt, 2d17pt, 2d21pt, 2ds25pt, 2d9pt, 2d25pt */
@@ -157,7 +169,7 @@ typedef struct perks_stencil2d_args {
 #define PERKS__G7(I, DX, DY) || PERKS__A(DX) >= 7 || PERKS__A(DY) >= 7
 #define PERKS__G8(I, DX, DY) || PERKS__A(DX) >= 8 || PERKS__A(DY) >= 8
 #define PERKS__G9(I, DX, DY) || PERKS__A(DX) >= 9 || PERKS__A(DY) >= 9
-#define PERKS_SHAPE2D_RADIUS(S)                                                                      \
+#define PERKS_SHAPE2D_RADIUS(S)                                                                       \
     ((int)(0 S(PERKS__G1)) + (int)(0 S(PERKS__G2)) + (int)(0 S(PERKS__G3)) + (int)(0 S(PERKS__G4)) + \
      (int)(0 S(PERKS__G5)) + (int)(0 S(PERKS__G6)) + (int)(0 S(PERKS__G7)) + (int)(0 S(PERKS__G8)))
 #define PERKS_SHAPE2D_TOO_FAR(S) (0 S(PERKS__G9))
@@ -166,7 +178,7 @@ typedef struct perks_stencil2d_args {
 
 /* one term of the sum: vertical neighbours from the thread's column registers, others from the
  * shared-memory window (the compiler resolves DX == 0 at compile time) */
-#define PERKS__TERM2D(I, DX, DY)                                                                     \
+#define PERKS__TERM2D(I, DX, DY)                                                                      \
     perks__s = fma(perks__w.w[I], (DX) == 0 ? perks__col[perks__i + perks__R + (DY)]                  \
                                             : perks__win[(perks__i + perks__R + (DY)) * perks__WW + perks__tx + perks__R + (DX)], \
                    perks__s);
@@ -218,9 +230,9 @@ typedef struct perks_stencil2d_args {
 /* edge staging after compute (chunk c): left edge columns from threads 0..R-1, right from BX-R.. */
 #define PERKS__STAGE2D(RC, BX)                                                                        \
     {                                                                                                 \
-        if (perks__tx < perks__R)                                                              \
+        if (perks__tx < perks__R)                                                                     \
             _Pragma("unroll") for (int i = 0; i < (RC); i++) perks__stage[(0 * perks__R + perks__tx) * (RC) + i] = perks__o[i]; \
-        if (perks__tx >= (BX)-perks__R)                                                        \
+        if (perks__tx >= (BX)-perks__R)                                                               \
             _Pragma("unroll") for (int i = 0; i < (RC); i++)                                          \
                 perks__stage[(1 * perks__R + perks__tx - ((BX)-perks__R)) * (RC) + i] = perks__o[i];  \
     }
@@ -229,7 +241,7 @@ typedef struct perks_stencil2d_args {
  * left on the right (x0 + BX - R + k), so a neighbour reads column k of side 1 as its halo k. */
 #define PERKS__FLUSH2D(RC, c)                                                                         \
     {                                                                                                 \
-        const int perks__wid = perks__tx >> 5, perks__lane = perks__tx & 31;                    \
+        const int perks__wid = perks__tx >> 5, perks__lane = perks__tx & 31;                          \
         if (!perks__last && perks__wid < 2 && perks__lane < (RC)) {                                   \
             const int side = perks__wid, y = (c) * (RC) + perks__lane;                                \
             if ((side ? perks__has_r : perks__has_l) && PERKS_CACHE_IS_CACHED(y, perks__the, perks__nreg, perks__ncached)) \
@@ -240,16 +252,16 @@ typedef struct perks_stencil2d_args {
 
 /* load row y (tile-relative, run time) of this thread's column: shared cache or device memory */
 #define PERKS__LOAD2D(T, y)                                                                           \
-    (((y) >= perks__nreg && PERKS_CACHE_IS_CACHED((y), perks__the, perks__nreg, perks__ncached)) \
-         ? PERKS_SMEM_ROW(perks__scache, (y), perks__nreg, perks__BX, perks__tx)                    \
+    (((y) >= perks__nreg && PERKS_CACHE_IS_CACHED((y), perks__the, perks__nreg, perks__ncached))      \
+         ? PERKS_SMEM_ROW(perks__scache, (y), perks__nreg, perks__BX, perks__tx)                      \
          : ((perks__xin && perks__y0 + (y) >= 0 && perks__y0 + (y) < perks__H) ? perks__in[(size_t)(perks__y0 + (y)) * perks__W + perks__x] : (T)0))
 /* store row y (run time, not a register row) */
 #define PERKS__STORE2D(y, v)                                                                          \
     {                                                                                                 \
-        const int perks__c2 = PERKS_CACHE_IS_CACHED((y), perks__the, perks__nreg, perks__ncached);   \
+        const int perks__c2 = PERKS_CACHE_IS_CACHED((y), perks__the, perks__nreg, perks__ncached);    \
         if (perks__c2 && !perks__last && (y) >= perks__nreg) PERKS_SMEM_ROW(perks__scache, (y), perks__nreg, perks__BX, perks__tx) = (v); \
         if (perks__xin && (perks__last || !perks__c2 || (y) < perks__R || (y) >= perks__the - perks__R)) \
-            perks__out[(size_t)(perks__y0 + (y)) * perks__W + perks__x] = (v);                         \
+            perks__out[(size_t)(perks__y0 + (y)) * perks__W + perks__x] = (v);                        \
     }
 
 /* ---- the resident kernel: the whole tile in shared memory, one pass per step ------------------
@@ -269,7 +281,7 @@ typedef struct perks_stencil2d_args {
  * Per cell and step: 1 + (points off the centre column) shared loads, 1 shared store.  The frame
  * loads of (1) go in batches (PERKS__FB cells a thread in flight at once): +2% (2d5pt) to +15%
  * (fp64 2d5pt) over one load at a time on the H200 (docs/perks.md, round 3). */
-#define PERKS__RTERM2D(I, DX, DY)                                                                    \
+#define PERKS__RTERM2D(I, DX, DY)                                                                     \
     perks__s = fma(perks__w.w[I], (DX) == 0 ? perks__col[perks__i + perks__R + (DY)]                  \
                                             : perks__S[(perks__yc + perks__i + perks__R + (DY)) * perks__WW + perks__tx + perks__R + (DX)], \
                    perks__s);
@@ -285,12 +297,12 @@ typedef struct perks_stencil2d_args {
 #define PERKS__RES_DEFINE(name, T, SHAPE, BX, RC)                                                     \
     enum { name##_RR = (RC) > name##_R ? (RC) : name##_R,                                             \
            name##_HWIN = 2 * ((RC) + 2 * name##_R) * name##_WW };                                     \
-    /* shared bytes of the resident kernel for tiles of th rows */                                   \
+    /* shared bytes of the resident kernel for tiles of th rows */                                    \
     static inline __attribute__((unused)) size_t name##_res_smem(int th)                              \
     {                                                                                                 \
         return (size_t)(((th + name##_RR - 1) / name##_RR) * name##_RR + 2 * name##_R) * name##_WW * sizeof(T); \
     }                                                                                                 \
-    /* shared bytes of the hybrid kernel caching sc rows a tile (two streaming windows first) */     \
+    /* shared bytes of the hybrid kernel caching sc rows a tile (two streaming windows first) */      \
     static inline __attribute__((unused)) size_t name##_hyb_smem(int sc)                              \
     {                                                                                                 \
         return (size_t)name##_HWIN * sizeof(T) + (sc > 0 ? name##_res_smem(sc) : 0);                  \
@@ -329,8 +341,9 @@ typedef struct perks_stencil2d_args {
  * round trip per batch instead of one per cell); the hybrid kernel keeps one cell at a time: the
  * batched loop, even of 1 or 2 cells, makes its fp64 box r2 build spill at 128 registers */
 #define PERKS__FB(T) ((int)sizeof(T) > 4 ? 4 : 8)
-#define PERKS__RES_BODY(name, T, SHAPE, BX, RC, HYB)                                                  \
-    {                                                                                                 \
+/* the resident / hybrid kernel's locals: the tile, its cached rows, and the prologue that loads
+ * them from the input (rows past the tile, up to RR, only feed discarded outputs) */
+#define PERKS__RES_SETUP(name, T, BX, HYB)                                                            \
         enum { perks__R = name##_R, perks__WW = name##_WW, perks__RR = name##_RR };                   \
         const int perks__tx = (int)threadIdx.x;                                                       \
         extern __shared__ __align__(16) unsigned char name##_rdyn[];                                  \
@@ -342,78 +355,77 @@ typedef struct perks_stencil2d_args {
         const int perks__x = perks__x0 + perks__tx;                                                   \
         const int perks__xin = perks__x < perks__W;                                                   \
         const int perks__xint = perks__x >= perks__R && perks__x < perks__W - perks__R;               \
-        const int perks__has_l = tix > 0, perks__has_r = tix < tiles_x - 1;                          \
+        const int perks__has_l = tix > 0, perks__has_r = tix < tiles_x - 1;                           \
         const int nch = (perks__sc + perks__RR - 1) / perks__RR;                                      \
         (void)perks__SC;                                                                              \
-        /* prologue: the tile from the input (rows past it, up to RR, only feed discarded outputs) */ \
         _Pragma("unroll 1") for (int y = 0; y < perks__sc; y++)                                       \
             perks__S[(y + perks__R) * perks__WW + perks__tx + perks__R] =                             \
-                perks__xin ? a[(size_t)(perks__y0 + y) * perks__W + perks__x] : (T)0;                 \
-        PERKS_FOR_STEPS(t, steps)                                                                     \
-        {                                                                                             \
+                perks__xin ? a[(size_t)(perks__y0 + y) * perks__W + perks__x] : (T)0;
+/* step t's arrays: in / out alternate (a, b), so do the edge buffers (ea, eb) */
+#define PERKS__STEP_ARRAYS(T)                                                                         \
             const T *perks__in = (t & 1) ? b : a;                                                     \
             T *perks__out = (t & 1) ? a : b;                                                          \
             const T *perks__ein = (t & 1) ? eb : ea;                                                  \
             T *perks__eout = (t & 1) ? ea : eb;                                                       \
-            const int perks__last = t == steps - 1;                                                   \
-            if (!(HYB) || perks__sc > 0) {                                                            \
-            if (HYB) { /* the hybrid kernel: one cell at a time (batches spill its fp64 builds) */    \
-                /* (1) the frame: rows above / below (with the corners), then columns left / right */ \
-                _Pragma("unroll 1") for (int i = perks__tx; i < 2 * perks__R * perks__WW; i += (BX)) {\
+            const int perks__last = t == steps - 1;
+/* (1) the frame, one cell at a time (the hybrid kernel: batches spill its fp64 builds): rows above /
+ * below (with the corners), then columns left / right */
+#define PERKS__RES_FRAME1(T, BX)                                                                      \
+                _Pragma("unroll 1") for (int i = perks__tx; i < 2 * perks__R * perks__WW; i += (BX)) { \
                     const int hr = i / perks__WW, cx = i - hr * perks__WW - perks__R;                 \
                     const int y = hr < perks__R ? hr - perks__R : perks__sc + hr - perks__R;          \
                     const int gy = perks__y0 + y, gx = perks__x0 + cx;                                \
                     perks__S[(y + perks__R) * perks__WW + cx + perks__R] =                            \
-                        (gy >= 0 && gy < perks__H && gx >= 0 && gx < perks__W) ? perks__in[(size_t)gy * perks__W + gx] : (T)0;\
+                        (gy >= 0 && gy < perks__H && gx >= 0 && gx < perks__W) ? perks__in[(size_t)gy * perks__W + gx] : (T)0; \
                 }                                                                                     \
-                _Pragma("unroll 1") for (int i = perks__tx; i < 2 * perks__R * perks__sc; i += (BX)) {\
+                _Pragma("unroll 1") for (int i = perks__tx; i < 2 * perks__R * perks__sc; i += (BX)) { \
                     const int side = i >= perks__R * perks__sc, j = i - side * perks__R * perks__sc;  \
                     const int k = j / perks__sc, y = j - k * perks__sc;                               \
                     const int cx = side ? (BX) + k : k - perks__R, gx = perks__x0 + cx;               \
                     T v = (T)0;                                                                       \
                     if (gx >= 0 && gx < perks__W)                                                     \
                         v = t == 0 ? perks__in[(size_t)(perks__y0 + y) * perks__W + gx]               \
-                                   : perks__ein[PERKS_EDGE_INDEX((int)blockIdx.x + (side ? 1 : -1), 1 - side, k, y, perks__R, perks__TH)];\
+                                   : perks__ein[PERKS_EDGE_INDEX((int)blockIdx.x + (side ? 1 : -1), 1 - side, k, y, perks__R, perks__TH)]; \
                     perks__S[(y + perks__R) * perks__WW + cx + perks__R] = v;                         \
-                }                                                                                     \
-            } else {                                                                                  \
-                /* (1) the frame: rows above / below (with the corners) and columns left / right, in  \
-                   batches of PERKS__FB cells a thread, all the loads of a batch in flight at once */ \
+                }
+/* (1) the frame of the resident kernel: rows above / below (with the corners) and columns left /
+ * right, in batches of PERKS__FB cells a thread, all the loads of a batch in flight at once */
+#define PERKS__RES_FRAMEB(T, BX)                                                                      \
                 {                                                                                     \
-                    const int perks__nfr = 2 * perks__R * perks__WW, perks__nf = perks__nfr + 2 * perks__R * perks__sc;\
-                    _Pragma("unroll 1") for (int i0 = perks__tx; i0 < perks__nf; i0 += PERKS__FB(T) * (BX)) {\
-                        T perks__fv[PERKS__FB(T)];                                               \
-                        int perks__fo[PERKS__FB(T)];                                             \
-                        _Pragma("unroll") for (int q = 0; q < PERKS__FB(T); q++) {               \
+                    const int perks__nfr = 2 * perks__R * perks__WW, perks__nf = perks__nfr + 2 * perks__R * perks__sc; \
+                    _Pragma("unroll 1") for (int i0 = perks__tx; i0 < perks__nf; i0 += PERKS__FB(T) * (BX)) { \
+                        T perks__fv[PERKS__FB(T)];                                                    \
+                        int perks__fo[PERKS__FB(T)];                                                  \
+                        _Pragma("unroll") for (int q = 0; q < PERKS__FB(T); q++) {                    \
                             const int i = i0 + q * (BX);                                              \
                             T v = (T)0;                                                               \
                             int o = -1;                                                               \
                             if (i < perks__nfr) {                                                     \
                                 const int hr = i / perks__WW, cx = i - hr * perks__WW - perks__R;     \
-                                const int y = hr < perks__R ? hr - perks__R : perks__sc + hr - perks__R;\
+                                const int y = hr < perks__R ? hr - perks__R : perks__sc + hr - perks__R; \
                                 const int gy = perks__y0 + y, gx = perks__x0 + cx;                    \
                                 o = (y + perks__R) * perks__WW + cx + perks__R;                       \
-                                if (gy >= 0 && gy < perks__H && gx >= 0 && gx < perks__W) v = perks__in[(size_t)gy * perks__W + gx];\
+                                if (gy >= 0 && gy < perks__H && gx >= 0 && gx < perks__W) v = perks__in[(size_t)gy * perks__W + gx]; \
                             } else if (i < perks__nf) {                                               \
                                 const int i2 = i - perks__nfr;                                        \
-                                const int side = i2 >= perks__R * perks__sc, j = i2 - side * perks__R * perks__sc;\
+                                const int side = i2 >= perks__R * perks__sc, j = i2 - side * perks__R * perks__sc; \
                                 const int k = j / perks__sc, y = j - k * perks__sc;                   \
                                 const int cx = side ? (BX) + k : k - perks__R, gx = perks__x0 + cx;   \
                                 o = (y + perks__R) * perks__WW + cx + perks__R;                       \
                                 if (gx >= 0 && gx < perks__W)                                         \
                                     v = t == 0 ? perks__in[(size_t)(perks__y0 + y) * perks__W + gx]   \
-                                               : perks__ein[PERKS_EDGE_INDEX((int)blockIdx.x + (side ? 1 : -1), 1 - side, k, y, perks__R, perks__TH)];\
+                                               : perks__ein[PERKS_EDGE_INDEX((int)blockIdx.x + (side ? 1 : -1), 1 - side, k, y, perks__R, perks__TH)]; \
                             }                                                                         \
                             perks__fv[q] = v;                                                         \
                             perks__fo[q] = o;                                                         \
                         }                                                                             \
-                        _Pragma("unroll") for (int q = 0; q < PERKS__FB(T); q++)                 \
+                        _Pragma("unroll") for (int q = 0; q < PERKS__FB(T); q++)                      \
                             if (perks__fo[q] >= 0) perks__S[perks__fo[q]] = perks__fv[q];             \
                     }                                                                                 \
-                }                                                                                     \
-            }                                                                                         \
-            __syncthreads();                                                                          \
-            /* (2) the step, in place, one chunk of RR rows behind */                                 \
+                }
+/* (2) the step, in place, one chunk of RR rows behind; the last chunk is written once every
+ * thread is past its compute (the loop's last barrier) */
+#define PERKS__RES_PASS(T, SHAPE)                                                                     \
             {                                                                                         \
                 T perks__col[perks__RR + 2 * perks__R];                                               \
                 T perks__p[perks__RR];                                                                \
@@ -439,15 +451,14 @@ typedef struct perks_stencil2d_args {
                             perks__S[(perks__yc - perks__RR + i + perks__R) * perks__WW + perks__tx + perks__R] = perks__p[i]; \
                     _Pragma("unroll") for (int i = 0; i < perks__RR; i++) perks__p[i] = perks__o[i];  \
                 }                                                                                     \
-                /* the last chunk: every thread is past its compute (the loop's last barrier) */      \
                 if (nch > 0)                                                                          \
                     _Pragma("unroll") for (int i = 0; i < perks__RR; i++)                             \
                         if ((nch - 1) * perks__RR + i < perks__sc)                                    \
                             perks__S[((nch - 1) * perks__RR + i + perks__R) * perks__WW + perks__tx + perks__R] = perks__p[i]; \
-            }                                                                                         \
-            __syncthreads();                                                                          \
-            /* (3) the halo out: rows to the domain array (all rows after the last step), columns    \
-               transposed to the edge buffer */                                                       \
+            }
+/* (3) the halo out: rows to the domain array (all rows after the last step), columns transposed
+ * to the edge buffer */
+#define PERKS__RES_HALO_OUT(BX)                                                                       \
             if (perks__xin && perks__last)                                                            \
                 _Pragma("unroll 1") for (int y = 0; y < perks__sc; y++)                               \
                     perks__out[(size_t)(perks__y0 + y) * perks__W + perks__x] = perks__S[(y + perks__R) * perks__WW + perks__tx + perks__R]; \
@@ -465,7 +476,24 @@ typedef struct perks_stencil2d_args {
                         perks__eout[PERKS_EDGE_INDEX((int)blockIdx.x, side, k, y, perks__R, perks__TH)] = \
                             perks__S[(y + perks__R) * perks__WW + (side ? (BX)-perks__R + k : k) + perks__R]; \
                 }                                                                                     \
+            }
+/* the kernel body: the tile's cached rows (1) (2) (3) each step, then (hybrid) the streamed rows */
+#define PERKS__RES_BODY(name, T, SHAPE, BX, RC, HYB)                                                  \
+    {                                                                                                 \
+        PERKS__RES_SETUP(name, T, BX, HYB)                                                            \
+        PERKS_FOR_STEPS(t, steps)                                                                     \
+        {                                                                                             \
+            PERKS__STEP_ARRAYS(T)                                                                     \
+            if (!(HYB) || perks__sc > 0) {                                                            \
+            if (HYB) {                                                                                \
+                PERKS__RES_FRAME1(T, BX)                                                              \
+            } else {                                                                                  \
+                PERKS__RES_FRAMEB(T, BX)                                                              \
             }                                                                                         \
+            __syncthreads();                                                                          \
+            PERKS__RES_PASS(T, SHAPE)                                                                 \
+            __syncthreads();                                                                          \
+            PERKS__RES_HALO_OUT(BX)                                                                   \
             }                                                                                         \
             if (HYB) PERKS__HYB_STREAM(name, T, SHAPE, BX, RC)                                        \
             if (!perks__last) PERKS_GRID_SYNC();                                                      \
@@ -473,7 +501,7 @@ typedef struct perks_stencil2d_args {
     }
 
 /* row y (tile-relative) of this thread's column from the step's input (0 outside the domain) */
-#define PERKS__HLD(T, y)                                                                                 \
+#define PERKS__HLD(T, y)                                                                              \
     ((perks__xin && perks__y0 + (y) >= 0 && perks__y0 + (y) < perks__H) ? perks__in[(size_t)(perks__y0 + (y)) * perks__W + perks__x] : (T)0)
 /* side halo of streamed chunk k (rows sc + k RC - r ... + RC + r - 1) into h[r]: warp 0 the left
  * columns, warp 1 the right, one lane per row, from the input array */
@@ -488,14 +516,14 @@ typedef struct perks_stencil2d_args {
             }                                                                                         \
         }                                                                                             \
     }
-#define PERKS__HTERM2D(I, DX, DY)                                                                    \
+#define PERKS__HTERM2D(I, DX, DY)                                                                     \
     perks__s = fma(perks__w.w[I], (DX) == 0 ? perks__hc[perks__i + perks__R + (DY)]                   \
                                             : perks__hw[(perks__i + perks__R + (DY)) * perks__WW + perks__tx + perks__R + (DX)], \
                    perks__s);
-/* the streamed rows [sc, the) of the tile: one pass, PERKS__HYB_PF chunks of loads in flight */
-#define PERKS__HYB_STREAM(name, T, SHAPE, BX, RC)                                                     \
-    {                                                                                                 \
-        enum { perks__PF = PERKS__HYB_PF(T, perks__R), perks__HR = perks__R > 0 ? perks__R : 1 };                  \
+/* the streamed part's registers: the sliding column hc, and a queue of PF chunks (rows q, side halo
+ * qh) whose loads are in flight; the first PF chunks are issued here */
+#define PERKS__HYB_QUEUE(T, BX, RC)                                                                   \
+        enum { perks__PF = PERKS__HYB_PF(T, perks__R), perks__HR = perks__R > 0 ? perks__R : 1 };     \
         const int nsc = (perks__the - perks__sc + (RC)-1) / (RC);                                     \
         T perks__hc[(RC) + 2 * perks__R];                                                             \
         T perks__q[perks__PF][RC];                                                                    \
@@ -506,14 +534,15 @@ typedef struct perks_stencil2d_args {
             _Pragma("unroll") for (int kk = 0; kk < perks__HR; kk++) perks__qh[j][kk] = (T)0;         \
             if (j < nsc) {                                                                            \
                 _Pragma("unroll") for (int l = 0; l < (RC); l++)                                      \
-                    perks__q[j][l] = PERKS__HLD(T, perks__sc + j * (RC) + perks__R + l);                 \
+                    perks__q[j][l] = PERKS__HLD(T, perks__sc + j * (RC) + perks__R + l);              \
                 PERKS__HHALO(T, BX, RC, j, perks__qh[j])                                              \
             }                                                                                         \
-        }                                                                                             \
-        _Pragma("unroll 1") for (int k = 0; k < nsc; k++) {                                           \
+        }
+/* streamed chunk k's window (one of two, alternating): own column, and the side halo (warps 0
+ * and 1, one lane per row) */
+#define PERKS__HYB_WINDOW(name, T, BX, RC)                                                            \
             T *perks__hw = (T *)name##_rdyn + (k & 1) * ((RC) + 2 * perks__R) * perks__WW;            \
             _Pragma("unroll") for (int l = 0; l < (RC); l++) perks__hc[2 * perks__R + l] = perks__q[0][l]; \
-            /* the window: own column, and the side halo (warps 0 and 1, one lane per row) */        \
             _Pragma("unroll") for (int l = 0; l < (RC) + 2 * perks__R; l++)                           \
                 perks__hw[l * perks__WW + perks__tx + perks__R] = perks__hc[l];                       \
             {                                                                                         \
@@ -521,8 +550,9 @@ typedef struct perks_stencil2d_args {
                 if (perks__wid < 2 && perks__lane < (RC) + 2 * perks__R)                              \
                     _Pragma("unroll") for (int kk = 0; kk < perks__R; kk++)                           \
                         perks__hw[perks__lane * perks__WW + (perks__wid ? (BX) + perks__R + kk : kk)] = perks__qh[0][kk]; \
-            }                                                                                         \
-            /* the queue moves up; chunk k + PF's loads are issued before this chunk's compute */    \
+            }
+/* the queue moves up; chunk k + PF's loads are issued before this chunk's compute */
+#define PERKS__HYB_ADVANCE(T, BX, RC)                                                                 \
             _Pragma("unroll") for (int j = 0; j + 1 < perks__PF; j++) {                               \
                 _Pragma("unroll") for (int l = 0; l < (RC); l++) perks__q[j][l] = perks__q[j + 1][l]; \
                 _Pragma("unroll") for (int kk = 0; kk < perks__HR; kk++) perks__qh[j][kk] = perks__qh[j + 1][kk]; \
@@ -531,8 +561,9 @@ typedef struct perks_stencil2d_args {
                 _Pragma("unroll") for (int l = 0; l < (RC); l++)                                      \
                     perks__q[perks__PF - 1][l] = PERKS__HLD(T, perks__sc + (k + perks__PF) * (RC) + perks__R + l); \
                 PERKS__HHALO(T, BX, RC, k + perks__PF, perks__qh[perks__PF - 1])                      \
-            }                                                                                         \
-            __syncthreads();                                                                          \
+            }
+/* streamed chunk k's RC outputs, straight to the output array */
+#define PERKS__HYB_OUT(T, SHAPE, RC)                                                                  \
             _Pragma("unroll") for (int perks__i = 0; perks__i < (RC); perks__i++) {                   \
                 const int y = perks__sc + k * (RC) + perks__i, gy = perks__y0 + y;                    \
                 T perks__s = (T)0;                                                                    \
@@ -540,57 +571,55 @@ typedef struct perks_stencil2d_args {
                 perks__s = (perks__xint && gy >= perks__R && gy < perks__H - perks__R) ? perks__s : perks__hc[perks__i + perks__R]; \
                 if (perks__xin && y < perks__the) perks__out[(size_t)gy * perks__W + perks__x] = perks__s; \
             }                                                                                         \
-            _Pragma("unroll") for (int l = 0; l < 2 * perks__R; l++) perks__hc[l] = perks__hc[(RC) + l]; \
+            _Pragma("unroll") for (int l = 0; l < 2 * perks__R; l++) perks__hc[l] = perks__hc[(RC) + l];
+/* the streamed rows [sc, the) of the tile: one pass, PERKS__HYB_PF chunks of loads in flight */
+#define PERKS__HYB_STREAM(name, T, SHAPE, BX, RC)                                                     \
+    {                                                                                                 \
+        PERKS__HYB_QUEUE(T, BX, RC)                                                                   \
+        _Pragma("unroll 1") for (int k = 0; k < nsc; k++) {                                           \
+            PERKS__HYB_WINDOW(name, T, BX, RC)                                                        \
+            PERKS__HYB_ADVANCE(T, BX, RC)                                                             \
+            __syncthreads();                                                                          \
+            PERKS__HYB_OUT(T, SHAPE, RC)                                                              \
         }                                                                                             \
     }
 
-#define PERKS_STENCIL2D_DEFINE(name, T, SHAPE, BX, RC, DEPTH) PERKS_STENCIL2D_DEFINE_OCC(name, T, SHAPE, BX, RC, DEPTH, 1)
-#define PERKS_STENCIL2D_DEFINE_OCC(name, T, SHAPE, BX, RC, DEPTH, MINB)                                 \
-    typedef struct name##_weights {                                                                   \
-        T w[PERKS_SHAPE2D_NPTS(SHAPE)];                                                               \
-    } name##_weights;                                                                                 \
-    enum { name##_R = PERKS_SHAPE2D_RADIUS(SHAPE), name##_WW = (BX) + 2 * PERKS_SHAPE2D_RADIUS(SHAPE) }; \
-    static_assert(!PERKS_SHAPE2D_TOO_FAR(SHAPE), #name ": stencil offsets beyond 8");               \
-    static_assert((BX) % 32 == 0 && (BX) >= 64 && (BX) <= 1024, #name ": BX a multiple of 32 in 64..1024"); \
-    static_assert((RC) >= 1 && (RC) + 2 * name##_R <= 32, #name ": RC + 2r must be <= 32");           \
-    static_assert((DEPTH) >= 0 && (DEPTH) % (RC) == 0, #name ": DEPTH a multiple of RC");              \
-    /* window + staging bytes at the start of dynamic shared memory (the cache follows) */            \
-    enum { name##_SMEM_BASE = ((((RC) + 2 * name##_R) * name##_WW + 2 * name##_R * (RC)) * (int)sizeof(T) + 15) / 16 * 16 }; \
-    static inline __attribute__((unused)) size_t name##_smem_base(void) { return (size_t)name##_SMEM_BASE; }                 \
-    __global__ void __launch_bounds__(BX, MINB)                                                       \
-        name##_kernel(T *a, T *b, T *ea, T *eb, int perks__W, int perks__H, int steps, int reg_on,     \
-                      int sr, int tiles_x, int perks__TH, name##_weights perks__w)                    \
-    {                                                                                                 \
+/* ---- the streaming kernel, piece by piece ---------------------------------------------------- */
+/* the kernel's locals: shared memory (window, edge staging, cache), the tile, the register /
+ * shared split.  Registers only where the whole register part and the bottom halo fit the tile, so
+ * the unrolled register chunks never branch on the tile's length (equal for a row of tiles). */
+#define PERKS__S2D_SETUP(name, T, BX, RC, DEPTH)                                                      \
         enum { perks__R = name##_R, perks__WW = name##_WW, perks__BX = (BX) };                        \
         const int perks__tx = (int)threadIdx.x;                                                       \
         extern __shared__ __align__(16) unsigned char name##_dyn[];                                   \
         T *perks__win = (T *)name##_dyn;                                                              \
-        T *perks__stage = perks__win + ((RC) + 2 * perks__R) * perks__WW;                              \
-        T *perks__scache = (T *)(name##_dyn + name##_SMEM_BASE);                                    \
+        T *perks__stage = perks__win + ((RC) + 2 * perks__R) * perks__WW;                             \
+        T *perks__scache = (T *)(name##_dyn + name##_SMEM_BASE);                                      \
         const int tix = blockIdx.x % tiles_x, tiy = blockIdx.x / tiles_x;                             \
         const int perks__x0 = tix * (BX), perks__y0 = tiy * perks__TH;                                \
         const int perks__the = min(perks__TH, perks__H - perks__y0);                                  \
-        const int perks__x = perks__x0 + perks__tx;                                                 \
+        const int perks__x = perks__x0 + perks__tx;                                                   \
         const int perks__xin = perks__x < perks__W;                                                   \
         const int perks__xint = perks__x >= perks__R && perks__x < perks__W - perks__R;               \
         const int perks__has_l = tix > 0, perks__has_r = tix < tiles_x - 1;                           \
-        /* registers only where the whole register part and the bottom halo fit the tile, so the   \
-           unrolled register chunks never branch on the tile's length (equal for a row of tiles) */ \
         const int perks__regblk = reg_on && (DEPTH) > 0 && perks__the >= (DEPTH) + perks__R;          \
         const int perks__nreg = perks__regblk ? (DEPTH) : 0;                                          \
         const int perks__ncached = min(perks__nreg + sr, perks__the);                                 \
-        const int nch = (perks__the + (RC)-1) / (RC);                                                 \
+        const int nch = (perks__the + (RC)-1) / (RC);
+/* the kernel's registers: the register cache, the sliding column, outputs, prefetched rows, halo */
+#define PERKS__S2D_REGS(T, RC, DEPTH)                                                                 \
         PERKS_REGCACHE(T, perks__reg, DEPTH);                                                         \
         T perks__col[(RC) + 2 * perks__R];                                                            \
         T perks__o[RC];                                                                               \
         T perks__pre[RC];                                                                             \
         T perks__hal[perks__R > 0 ? perks__R : 1];                                                    \
         _Pragma("unroll") for (int l = 0; l < (RC); l++) perks__pre[l] = (T)0;                        \
-        _Pragma("unroll") for (int k = 0; k < (perks__R > 0 ? perks__R : 1); k++) perks__hal[k] = (T)0; \
-        /* prologue: the caches and the transposed edges get the input (then one grid barrier) */    \
-        _Pragma("unroll") for (int i = 0; i < ((DEPTH) > 0 ? (DEPTH) : 1); i++) perks__reg[i] = (T)0;  \
+        _Pragma("unroll") for (int k = 0; k < (perks__R > 0 ? perks__R : 1); k++) perks__hal[k] = (T)0;
+/* prologue: the caches and the transposed edges get the input (then one grid barrier) */
+#define PERKS__S2D_PROLOGUE(T, BX, DEPTH)                                                             \
+        _Pragma("unroll") for (int i = 0; i < ((DEPTH) > 0 ? (DEPTH) : 1); i++) perks__reg[i] = (T)0; \
         if (perks__regblk && perks__xin)                                                              \
-            _Pragma("unroll") for (int i = 0; i < ((DEPTH) > 0 ? (DEPTH) : 1); i++)                    \
+            _Pragma("unroll") for (int i = 0; i < ((DEPTH) > 0 ? (DEPTH) : 1); i++)                   \
                 perks__reg[i] = a[(size_t)(perks__y0 + i) * perks__W + perks__x];                     \
         for (int y = 0; y < perks__ncached; y++) {                                                    \
             T v = perks__xin ? a[(size_t)(perks__y0 + y) * perks__W + perks__x] : (T)0;               \
@@ -600,27 +629,26 @@ typedef struct perks_stencil2d_args {
             if (perks__has_r && perks__tx >= (BX)-perks__R)                                           \
                 ea[PERKS_EDGE_INDEX(blockIdx.x, 1, perks__tx - ((BX)-perks__R), y, perks__R, perks__TH)] = v; \
         }                                                                                             \
-        if (steps > 0) PERKS_GRID_SYNC();                                                             \
-        PERKS_FOR_STEPS(t, steps)                                                                     \
-        {                                                                                             \
-            const T *perks__in = (t & 1) ? b : a;                                                     \
-            T *perks__out = (t & 1) ? a : b;                                                          \
-            const T *perks__ein = (t & 1) ? eb : ea;                                                  \
-            T *perks__eout = (t & 1) ? ea : eb;                                                       \
-            const int perks__last = t == steps - 1;                                                   \
-            int c0 = 0;                                                                               \
-            /* rows -R .. R-1, then chunk c0's new rows and halo; later chunks are fetched one ahead */ \
-            if (perks__regblk) {                                                                      \
+        if (steps > 0) PERKS_GRID_SYNC();
+/* the end of chunk c: stage the edges, barrier, flush them, slide the column down by RC rows */
+#define PERKS__S2D_CHUNK_END(BX, RC, c)                                                               \
+                PERKS__STAGE2D(RC, BX)                                                                \
+                __syncthreads();                                                                      \
+                PERKS__FLUSH2D(RC, c)                                                                 \
+                _Pragma("unroll") for (int l = 0; l < 2 * perks__R; l++) perks__col[l] = perks__col[(RC) + l]; \
+                _Pragma("unroll") for (int l = 0; l < (RC); l++) perks__col[2 * perks__R + l] = perks__pre[l];
+/* a step's register chunks, rows [0, DEPTH): unrolled, so register indices are constants; rows
+ * -R .. R-1 and chunk 0's rows and halo first, later chunks are fetched one ahead */
+#define PERKS__S2D_REGPART(T, SHAPE, BX, RC, DEPTH)                                                   \
                 _Pragma("unroll") for (int l = 0; l < 2 * perks__R; l++) {                            \
                     const int y = l - perks__R;                                                       \
-                    perks__col[l] = y >= 0 ? perks__reg[y >= 0 ? y : 0] : PERKS__LOAD2D(T, y);         \
+                    perks__col[l] = y >= 0 ? perks__reg[y >= 0 ? y : 0] : PERKS__LOAD2D(T, y);        \
                 }                                                                                     \
                 _Pragma("unroll") for (int l = 0; l < (RC); l++) {                                    \
                     const int y = perks__R + l;                                                       \
                     perks__col[2 * perks__R + l] = y < (DEPTH) ? perks__reg[y < (DEPTH) ? y : 0] : PERKS__LOAD2D(T, y); \
                 }                                                                                     \
                 PERKS__HALO2D(T, BX, RC, 0, perks__hal)                                               \
-                /* register chunks: unrolled, register indices are constants */                       \
                 _Pragma("unroll") for (int c = 0; c < (DEPTH) / (RC); c++) {                          \
                     PERKS__FILL2D(BX, RC)                                                             \
                     if (c + 1 < nch) {                                                                \
@@ -636,17 +664,10 @@ typedef struct perks_stencil2d_args {
                         perks__reg[y] = perks__o[i];                                                  \
                         if (y < perks__R && perks__xin) perks__out[(size_t)(perks__y0 + y) * perks__W + perks__x] = perks__o[i]; \
                     }                                                                                 \
-                    PERKS__STAGE2D(RC, BX)                                                            \
-                    __syncthreads();                                                                  \
-                    PERKS__FLUSH2D(RC, c)                                                             \
-                    _Pragma("unroll") for (int l = 0; l < 2 * perks__R; l++) perks__col[l] = perks__col[(RC) + l]; \
-                    _Pragma("unroll") for (int l = 0; l < (RC); l++) perks__col[2 * perks__R + l] = perks__pre[l]; \
-                }                                                                                     \
-                c0 = (DEPTH) / (RC);                                                                  \
-            } else {                                                                                  \
-                _Pragma("unroll") for (int l = 0; l < (RC) + 2 * perks__R; l++) perks__col[l] = PERKS__LOAD2D(T, l - perks__R); \
-                PERKS__HALO2D(T, BX, RC, 0, perks__hal)                                               \
-            }                                                                                         \
+                    PERKS__S2D_CHUNK_END(BX, RC, c)                                                   \
+                }
+/* a step's chunks from c0 on: rows from the shared cache or device memory, one chunk ahead */
+#define PERKS__S2D_CHUNKS(T, SHAPE, BX, RC, c0)                                                       \
             for (int c = c0; c < nch; c++) {                                                          \
                 PERKS__FILL2D(BX, RC)                                                                 \
                 if (c + 1 < nch) {                                                                    \
@@ -661,22 +682,43 @@ typedef struct perks_stencil2d_args {
                     const int y = c * (RC) + i;                                                       \
                     if (y < perks__the) PERKS__STORE2D(y, perks__o[i])                                \
                 }                                                                                     \
-                PERKS__STAGE2D(RC, BX)                                                                \
-                __syncthreads();                                                                      \
-                PERKS__FLUSH2D(RC, c)                                                                 \
-                _Pragma("unroll") for (int l = 0; l < 2 * perks__R; l++) perks__col[l] = perks__col[(RC) + l]; \
-                _Pragma("unroll") for (int l = 0; l < (RC); l++) perks__col[2 * perks__R + l] = perks__pre[l]; \
-            }                                                                                         \
-            if (!perks__last) PERKS_GRID_SYNC();                                                      \
-        }                                                                                             \
-        /* epilogue: the register rows go to the last step's output (shared rows went in the loop) */ \
+                PERKS__S2D_CHUNK_END(BX, RC, c)                                                       \
+            }
+/* epilogue: the register rows go to the last step's output (shared rows went in the loop) */
+#define PERKS__S2D_EPILOGUE(T, DEPTH)                                                                 \
         if (steps > 0 && perks__regblk && perks__xin) {                                               \
             T *perks__fin = (steps & 1) ? b : a;                                                      \
-            _Pragma("unroll") for (int i = 0; i < ((DEPTH) > 0 ? (DEPTH) : 1); i++)                    \
+            _Pragma("unroll") for (int i = 0; i < ((DEPTH) > 0 ? (DEPTH) : 1); i++)                   \
                 perks__fin[(size_t)(perks__y0 + i) * perks__W + perks__x] = perks__reg[i];            \
+        }
+/* the streaming persistent kernel name_kernel */
+#define PERKS__S2D_KERNEL(name, T, SHAPE, BX, RC, DEPTH, MINB)                                        \
+    __global__ void __launch_bounds__(BX, MINB)                                                       \
+        name##_kernel(T *a, T *b, T *ea, T *eb, int perks__W, int perks__H, int steps, int reg_on,    \
+                      int sr, int tiles_x, int perks__TH, name##_weights perks__w)                    \
+    {                                                                                                 \
+        PERKS__S2D_SETUP(name, T, BX, RC, DEPTH)                                                      \
+        PERKS__S2D_REGS(T, RC, DEPTH)                                                                 \
+        PERKS__S2D_PROLOGUE(T, BX, DEPTH)                                                             \
+        PERKS_FOR_STEPS(t, steps)                                                                     \
+        {                                                                                             \
+            PERKS__STEP_ARRAYS(T)                                                                     \
+            int c0 = 0;                                                                               \
+            if (perks__regblk) {                                                                      \
+                PERKS__S2D_REGPART(T, SHAPE, BX, RC, DEPTH)                                           \
+                c0 = (DEPTH) / (RC);                                                                  \
+            } else {                                                                                  \
+                _Pragma("unroll") for (int l = 0; l < (RC) + 2 * perks__R; l++) perks__col[l] = PERKS__LOAD2D(T, l - perks__R); \
+                PERKS__HALO2D(T, BX, RC, 0, perks__hal)                                               \
+            }                                                                                         \
+            PERKS__S2D_CHUNKS(T, SHAPE, BX, RC, c0)                                                   \
+            if (!perks__last) PERKS_GRID_SYNC();                                                      \
         }                                                                                             \
-    }                                                                                                 \
-    /* one non-persistent step: block = one chunk of one tile, everything through device memory */   \
+        PERKS__S2D_EPILOGUE(T, DEPTH)                                                                 \
+    }
+/* one non-persistent step (name_step_kernel): block = one chunk of one tile, everything through
+ * device memory */
+#define PERKS__S2D_STEP_KERNEL(name, T, SHAPE, BX, RC)                                                \
     __global__ void __launch_bounds__(BX) name##_step_kernel(const T *__restrict__ perks__in, T *__restrict__ perks__out, \
                                                              int perks__W, int perks__H, name##_weights perks__w) \
     {                                                                                                 \
@@ -685,11 +727,11 @@ typedef struct perks_stencil2d_args {
         extern __shared__ __align__(16) unsigned char name##_dyn[];                                   \
         T *perks__win = (T *)name##_dyn;                                                              \
         const int perks__x0 = blockIdx.x * (BX), perks__y0 = blockIdx.y * (RC);                       \
-        const int perks__x = perks__x0 + perks__tx;                                                 \
+        const int perks__x = perks__x0 + perks__tx;                                                   \
         const int perks__xin = perks__x < perks__W;                                                   \
         const int perks__xint = perks__x >= perks__R && perks__x < perks__W - perks__R;               \
         const int perks__has_l = blockIdx.x > 0, perks__has_r = blockIdx.x < gridDim.x - 1;           \
-        const int perks__the = (RC), perks__nreg = 0, perks__ncached = 0, perks__TH = 1; \
+        const int perks__the = (RC), perks__nreg = 0, perks__ncached = 0, perks__TH = 1;              \
         const T *perks__ein = NULL;                                                                   \
         T perks__col[(RC) + 2 * perks__R];                                                            \
         T perks__o[RC];                                                                               \
@@ -706,205 +748,111 @@ typedef struct perks_stencil2d_args {
         PERKS__FILL2D(BX, RC)                                                                         \
         PERKS__COMPUTE2D(T, SHAPE, RC, 0)                                                             \
         _Pragma("unroll") for (int i = 0; i < (RC); i++) if (perks__xin && perks__y0 + i < perks__H)  \
-            perks__out[(size_t)(perks__y0 + i) * perks__W + perks__x] = perks__o[i];                   \
-    }                                                                                                 \
-    PERKS__RES_DEFINE(name, T, SHAPE, BX, RC)                                                         \
+            perks__out[(size_t)(perks__y0 + i) * perks__W + perks__x] = perks__o[i];                  \
+    }
+/* ---- the generator: names, sizes and types pasted around the pieces above -------------------- */
+/* the coefficients (passed by value), the extents, the documented limits, the window's size */
+#define PERKS__S2D_TYPES(name, T, SHAPE, BX, RC, DEPTH)                                               \
+    typedef struct name##_weights {                                                                   \
+        T w[PERKS_SHAPE2D_NPTS(SHAPE)];                                                               \
+    } name##_weights;                                                                                 \
+    enum { name##_R = PERKS_SHAPE2D_RADIUS(SHAPE), name##_WW = (BX) + 2 * PERKS_SHAPE2D_RADIUS(SHAPE) }; \
+    static_assert((sizeof(T) == 4 || sizeof(T) == 8) && (T)0.5 != (T)0, #name ": T must be float or double."); \
+    static_assert(!PERKS_SHAPE2D_TOO_FAR(SHAPE), #name ": the stencil reaches more than 8 cells away; r must be at most 8."); \
+    static_assert((BX) % 32 == 0 && (BX) >= 64 && (BX) <= 1024, #name ": BX must be a multiple of 32 from 64 to 1024."); \
+    static_assert((BX) >= 2 * name##_R, #name ": BX must be at least twice the stencil's radius.");   \
+    static_assert((RC) >= 1 && (RC) + 2 * name##_R <= 32, #name ": RC must be at least 1 and RC + 2r at most 32."); \
+    static_assert((DEPTH) >= 0 && (DEPTH) % (RC) == 0, #name ": DEPTH must be a multiple of RC (0: no register cache)."); \
+    /* window + staging bytes at the start of dynamic shared memory (the cache follows) */            \
+    enum { name##_SMEM_BASE = ((((RC) + 2 * name##_R) * name##_WW + 2 * name##_R * (RC)) * (int)sizeof(T) + 15) / 16 * 16 }; \
+    static inline __attribute__((unused)) size_t name##_smem_base(void) { return (size_t)name##_SMEM_BASE; }
+/* the instantiation's sizes for the host functions (perks__s2d_geom) */
+#define PERKS__S2D_GEOM(name, T, BX, RC, DEPTH)                                                       \
+    { (BX), (RC), name##_R, name##_WW, name##_RR, (DEPTH), (int)sizeof(T), (int)name##_HWIN, name##_SMEM_BASE }
+/* name_res_plan, name_hyb_plan, name_plan, name_work_bytes */
+#define PERKS__S2D_PLANS(name, T, SHAPE, BX, RC, DEPTH)                                               \
     /* the resident kernel's plan: PERKS_ERESOURCE unless every tile fits in shared memory */         \
-    static inline __attribute__((unused)) int name##_res_plan(const perks_stencil2d_args *a, perks_plan *p)                   \
+    static inline __attribute__((unused)) int name##_res_plan(const perks_stencil2d_args *a, perks_plan *p) \
     {                                                                                                 \
-        perks_device_info d;                                                                          \
-        perks_kernel_info k;                                                                          \
-        struct cudaFuncAttributes fa;                                                                 \
-        int rc, bps, maxb;                                                                            \
-        long rows;                                                                                    \
-        if ((rc = perks_device_query(&d))) return rc;                                                 \
-        if (cudaFuncGetAttributes(&fa, (const void *)name##_res_kernel) != cudaSuccess) return PERKS_ECUDA; \
-        memset(&k, 0, sizeof k);                                                                      \
-        k.block = (BX);                                                                               \
-        k.regs_per_thread = fa.numRegs;                                                               \
-        k.static_smem = (long)fa.sharedSizeBytes;                                                     \
-        k.dyn_smem_base = (long)(2 * name##_R * name##_WW * sizeof(T));                               \
-        k.bytes_in_flight_per_thread = (RC) * (int)sizeof(T);                                         \
-        k.cell_bytes = (int)sizeof(T);                                                                \
-        k.smem_quantum_cells = name##_WW;                                                             \
-        maxb = perks_plan_max_blocks(&d, &k);                                                         \
-        bps = a->blocks_per_sm ? a->blocks_per_sm : (PERKS__RES_BPS(T, SHAPE, BX) < maxb ? PERKS__RES_BPS(T, SHAPE, BX) : maxb);        \
-        if (bps < 1) bps = 1;                                                                         \
-        rc = perks_plan_make(p, &d, &k, (long long)a->width * a->height, bps);                        \
-        if (rc) return rc;                                                                            \
-        rows = p->smem_cache_cells / name##_WW;                                                       \
-        p->reg_rows = 0;                                                                              \
-        if ((rc = perks_plan_tiles2d(p, a->width, a->height, (BX), name##_R))) return rc;             \
-        if ((long)((p->tile_len + name##_RR - 1) / name##_RR) * name##_RR > rows ||                   \
-            (a->smem_rows_max > 0 && p->tile_len > a->smem_rows_max))                                 \
-            return PERKS_ERESOURCE;                                                                   \
-        p->resident = 1;                                                                              \
-        p->smem_rows = p->tile_len;                                                                   \
-        p->smem_cache_cells = (long)p->tile_len * name##_WW;                                          \
-        p->smem_bytes = (long)name##_res_smem(p->tile_len);                                           \
-        p->cells_reg = 0;                                                                             \
-        p->cells_smem = p->cells;                                                                     \
-        p->cells_dev = 0;                                                                             \
-        p->cached_fraction = 1.0;                                                                     \
-        return PERKS_SUCCESS;                                                                         \
+        const perks__s2d_geom g = PERKS__S2D_GEOM(name, T, BX, RC, DEPTH);                            \
+        return perks__s2d_res_plan(a, p, &g, (const void *)name##_res_kernel, PERKS__RES_BPS(T, SHAPE, BX)); \
     }                                                                                                 \
-    /* the hybrid kernel's plan: rows [0, smem_rows) of each tile in shared memory (a multiple of   \
-       RR, or the whole tile), the rest streamed; cache mode NONE: nothing cached (smem_rows 0) */   \
-    static inline __attribute__((unused)) int name##_hyb_plan(const perks_stencil2d_args *a, perks_plan *p)                   \
+    /* the hybrid kernel's plan: rows [0, smem_rows) of each tile in shared memory (a multiple of     \
+       RR, or the whole tile), the rest streamed; cache mode NONE: nothing cached (smem_rows 0) */    \
+    static inline __attribute__((unused)) int name##_hyb_plan(const perks_stencil2d_args *a, perks_plan *p) \
     {                                                                                                 \
-        perks_device_info d;                                                                          \
-        perks_kernel_info k;                                                                          \
-        struct cudaFuncAttributes fa;                                                                 \
-        int rc, bps, maxb;                                                                            \
-        long rows;                                                                                    \
-        if ((rc = perks_device_query(&d))) return rc;                                                 \
-        if (cudaFuncGetAttributes(&fa, (const void *)name##_hyb_kernel) != cudaSuccess) return PERKS_ECUDA; \
-        memset(&k, 0, sizeof k);                                                                      \
-        k.block = (BX);                                                                               \
-        k.regs_per_thread = fa.numRegs;                                                               \
-        k.static_smem = (long)fa.sharedSizeBytes;                                                     \
-        k.dyn_smem_base = (long)((name##_HWIN + 2 * name##_R * name##_WW) * sizeof(T));               \
-        k.bytes_in_flight_per_thread = PERKS__HYB_PF(T, name##_R) * (RC) * (int)sizeof(T);                         \
-        k.cell_bytes = (int)sizeof(T);                                                                \
-        k.smem_quantum_cells = name##_WW;                                                             \
-        maxb = perks_plan_max_blocks(&d, &k);                                                         \
-        bps = a->blocks_per_sm ? a->blocks_per_sm : (PERKS__HYB_BPS(BX) < maxb ? PERKS__HYB_BPS(BX) : maxb); \
-        if (bps < 1) bps = 1;                                                                         \
-        rc = perks_plan_make(p, &d, &k, (long long)a->width * a->height, bps);                        \
-        if (rc) return rc;                                                                            \
-        rows = a->cache == PERKS_CACHE_NONE ? 0 : p->smem_cache_cells / name##_WW;                    \
-        if (a->smem_rows_max > 0 && rows > a->smem_rows_max) rows = a->smem_rows_max;                 \
-        rows = rows / name##_RR * name##_RR;                                                          \
-        p->reg_rows = 0;                                                                              \
-        p->smem_cache_cells = rows * (BX);                                                            \
-        if ((rc = perks_plan_tiles2d(p, a->width, a->height, (BX), name##_R))) return rc;             \
-        p->resident = PERKS_PLAN_HYBRID;                                                              \
-        p->smem_cache_cells = (long)p->smem_rows * name##_WW;                                         \
-        p->smem_bytes = (long)name##_hyb_smem(p->smem_rows);                                          \
-        return PERKS_SUCCESS;                                                                         \
+        const perks__s2d_geom g = PERKS__S2D_GEOM(name, T, BX, RC, DEPTH);                            \
+        return perks__s2d_hyb_plan(a, p, &g, (const void *)name##_hyb_kernel, PERKS__HYB_PF(T, name##_R), PERKS__HYB_BPS(BX)); \
     }                                                                                                 \
-    /* the plan name_launch will use (tiles, cache rows, % cached; resident, hybrid or streaming kernel, or the one-pass steps) */  \
-    static inline __attribute__((unused)) int name##_plan(const perks_stencil2d_args *a, perks_plan *p)                       \
+    /* the plan name_launch will use (tiles, cache rows, % cached; resident, hybrid or streaming      \
+       kernel, or the one-pass steps) */                                                              \
+    static inline __attribute__((unused)) int name##_plan(const perks_stencil2d_args *a, perks_plan *p) \
     {                                                                                                 \
-        perks_device_info d;                                                                          \
-        perks_kernel_info k;                                                                          \
-        struct cudaFuncAttributes fa;                                                                 \
-        int rc, reg = a && (a->cache == PERKS_CACHE_REG || a->cache == PERKS_CACHE_MIX);              \
-        if (!a || !p) return PERKS_ENULL;                                                             \
-        if (a->width <= 0 || a->height <= 0 || a->steps < 0 || a->blocks_per_sm < 0 || a->cache < 0 || a->cache > 3 || a->smem_rows_max < 0 || \
-            a->kernel < 0 || a->kernel > 3)                                                           \
-            return PERKS_ESIZE;                                                                       \
-        if (a->kernel == PERKS_KERNEL_HYBRID)                                                         \
-            return a->cache == PERKS_CACHE_REG ? PERKS_ESIZE : name##_hyb_plan(a, p);                 \
+        const perks__s2d_geom g = PERKS__S2D_GEOM(name, T, BX, RC, DEPTH);                            \
+        perks_plan q;                                                                                 \
+        int rc = perks__s2d_check(a, p);                                                              \
+        if (rc) return rc;                                                                            \
+        if (a->kernel == PERKS_KERNEL_HYBRID) return a->cache == PERKS_CACHE_REG ? PERKS_ESIZE : name##_hyb_plan(a, p); \
         if (a->kernel != PERKS_KERNEL_STREAM && (a->cache == PERKS_CACHE_SMEM || a->cache == PERKS_CACHE_MIX)) { \
-            perks_plan q;                                                                             \
             rc = name##_res_plan(a, &q);                                                              \
-            if (!rc) {                                                                                \
-                *p = q;                                                                               \
-                return PERKS_SUCCESS;                                                                 \
-            }                                                                                         \
-            if (a->kernel == PERKS_KERNEL_RESIDENT) return rc;                                        \
-            /* AUTO, partly cached: the hybrid kernel, or the one-pass steps where it would lose */  \
-            rc = name##_hyb_plan(a, &q);                                                              \
-            if (!rc) {                                                                                \
-                if (!PERKS_HYB_WINS(T, PERKS_SHAPE2D_NPTS(SHAPE), name##_R, q.cached_fraction) &&          \
-                    (a->height + (RC)-1) / (RC) <= 65535)                                             \
+            if (!rc) *p = q;                                                                          \
+            if (!rc || a->kernel == PERKS_KERNEL_RESIDENT) return rc;                                 \
+            /* AUTO, partly cached: the hybrid kernel, or the one-pass steps where it would lose */   \
+            if (!name##_hyb_plan(a, &q)) {                                                            \
+                if (!PERKS_HYB_WINS(T, PERKS_SHAPE2D_NPTS(SHAPE), name##_R, q.cached_fraction) && (a->height + (RC)-1) / (RC) <= 65535) \
                     q.resident = PERKS_PLAN_STEPS;                                                    \
-                *p = q;                                                                               \
+                *p = q;                                                                            \
                 return PERKS_SUCCESS;                                                                 \
             }                                                                                         \
         } else if (a->kernel == PERKS_KERNEL_RESIDENT)                                                \
             return PERKS_ESIZE;                                                                       \
-        if ((rc = perks_device_query(&d))) return rc;                                                 \
-        if (cudaFuncGetAttributes(&fa, (const void *)name##_kernel) != cudaSuccess) return PERKS_ECUDA; \
-        memset(&k, 0, sizeof k);                                                                      \
-        k.block = (BX);                                                                               \
-        k.regs_per_thread = fa.numRegs;                                                               \
-        k.static_smem = (long)fa.sharedSizeBytes;                                                     \
-        k.dyn_smem_base = (long)name##_smem_base();                                                   \
-        k.bytes_in_flight_per_thread = (RC) * (int)sizeof(T);                                         \
-        k.reg_cells_per_thread = reg ? (DEPTH) : 0;                                                   \
-        k.cell_bytes = (int)sizeof(T);                                                                \
-        k.smem_quantum_cells = (BX);                                                                  \
-        rc = perks_plan_make(p, &d, &k, (long long)a->width * a->height, a->blocks_per_sm);           \
-        if (rc) return rc;                                                                            \
-        if (a->cache == PERKS_CACHE_NONE || a->cache == PERKS_CACHE_REG) {                            \
-            p->smem_cache_cells = 0;                                                                  \
-            p->smem_bytes = k.dyn_smem_base;                                                          \
-        }                                                                                             \
-        if (a->smem_rows_max > 0 && p->smem_cache_cells > (long)a->smem_rows_max * (BX))               \
-            p->smem_cache_cells = (long)a->smem_rows_max * (BX);                                      \
-        return perks_plan_tiles2d(p, a->width, a->height, (BX), name##_R);                                      \
+        return perks__s2d_stream_plan(a, p, &g, (const void *)name##_kernel);                         \
     }                                                                                                 \
-    static inline __attribute__((unused)) size_t name##_work_bytes(const perks_plan *p)                                       \
+    static inline __attribute__((unused)) size_t name##_work_bytes(const perks_plan *p)               \
     {                                                                                                 \
         return 2 * perks_edge_elems(p->tiles, name##_R, p->tile_len) * sizeof(T);                     \
-    }                                                                                                 \
-    static inline __attribute__((unused)) int name##_steps(const perks_stencil2d_args *a, cudaStream_t stream);              \
-    static inline __attribute__((unused)) int name##_launch(const perks_stencil2d_args *a, cudaStream_t stream)              \
+    }
+/* name_launch (all steps, one cooperative launch) and name_steps (one ordinary launch a step) */
+#define PERKS__S2D_LAUNCHERS(name, T, BX, RC, DEPTH)                                                  \
+    static inline __attribute__((unused)) int name##_steps(const perks_stencil2d_args *a, cudaStream_t stream); \
+    static inline __attribute__((unused)) int name##_launch(const perks_stencil2d_args *a, cudaStream_t stream) \
     {                                                                                                 \
+        const perks__s2d_geom g = PERKS__S2D_GEOM(name, T, BX, RC, DEPTH);                            \
+        const void *kern[3] = {(const void *)name##_kernel, (const void *)name##_res_kernel, (const void *)name##_hyb_kernel}; \
         perks_plan p;                                                                                 \
         name##_weights w;                                                                             \
-        int rc, reg_on, sr;                                                                           \
-        void *work;                                                                                   \
-        size_t need;                                                                                  \
-        T *pa, *pb, *ea, *eb;                                                                         \
+        int rc;                                                                                       \
         if (!a) return PERKS_ENULL;                                                                   \
         if (!a->a || !a->b || !a->weights) return PERKS_ENULL;                                        \
         if ((rc = name##_plan(a, &p))) return rc;                                                     \
         if (a->steps == 0) return PERKS_SUCCESS;                                                      \
         if (p.resident == PERKS_PLAN_STEPS) return name##_steps(a, stream);                           \
-        need = name##_work_bytes(&p);                                                                 \
-        if (a->work && a->work_bytes < need) return PERKS_ESIZE;                                      \
-        work = a->work;                                                                               \
-        if (!work && cudaMalloc(&work, need) != cudaSuccess) return PERKS_ECUDA;                      \
-        memcpy(w.w, a->weights, sizeof w.w);                                                          \
-        reg_on = (a->cache == PERKS_CACHE_REG || a->cache == PERKS_CACHE_MIX) && (DEPTH) > 0;         \
-        sr = p.smem_rows;                                                                             \
-        pa = (T *)a->a;                                                                               \
-        pb = (T *)a->b;                                                                               \
-        ea = (T *)work;                                                                               \
-        eb = ea + perks_edge_elems(p.tiles, name##_R, p.tile_len);                                    \
-        {                                                                                             \
-            int W = a->width, H = a->height, steps = a->steps, tx = p.tiles_x, th = p.tile_len;       \
-            void *args[] = {&pa, &pb, &ea, &eb, &W, &H, &steps, &reg_on, &sr, &tx, &th, &w};            \
-            void *rargs[] = {&pa, &pb, &ea, &eb, &W, &H, &steps, &tx, &th, &sr, &w};                   \
-            if (p.resident == PERKS_PLAN_RESIDENT || p.resident == PERKS_PLAN_HYBRID)                 \
-                rc = perks_launch(p.resident == PERKS_PLAN_HYBRID ? (const void *)name##_hyb_kernel : (const void *)name##_res_kernel, \
-                                  dim3(p.tiles), dim3(BX), rargs, (size_t)p.smem_bytes, stream);      \
-            else                                                                                      \
-                rc = perks_launch((const void *)name##_kernel, dim3(p.tiles), dim3(BX), args, (size_t)p.smem_bytes, stream); \
-        }                                                                                             \
-        if (!a->work) {                                                                               \
-            if (cudaFree(work) != cudaSuccess && !rc) rc = PERKS_ECUDA;                               \
-        }                                                                                             \
-        return rc;                                                                                    \
+        return perks__s2d_launch(a, &p, &g, kern, &w, sizeof w, stream);                              \
     }                                                                                                 \
-    /* the same steps, one ordinary launch each (the non-persistent baseline, same arithmetic) */      \
-    static inline __attribute__((unused)) int name##_steps(const perks_stencil2d_args *a, cudaStream_t stream)               \
+    /* the same steps, one ordinary launch each (the non-persistent baseline, same arithmetic) */     \
+    static inline __attribute__((unused)) int name##_steps(const perks_stencil2d_args *a, cudaStream_t stream) \
     {                                                                                                 \
         name##_weights w;                                                                             \
-        T *pa, *pb;                                                                                   \
-        if (!a) return PERKS_ENULL;                                                                   \
-        if (!a->a || !a->b || !a->weights) return PERKS_ENULL;                                        \
-        if (a->width <= 0 || a->height <= 0 || a->steps < 0) return PERKS_ESIZE;                      \
-        if ((a->height + (RC)-1) / (RC) > 65535) return PERKS_ESIZE;                                  \
-        memcpy(w.w, a->weights, sizeof w.w);                                                          \
-        pa = (T *)a->a;                                                                               \
-        pb = (T *)a->b;                                                                               \
-        {                                                                                             \
-            dim3 g((a->width + (BX)-1) / (BX), (a->height + (RC)-1) / (RC));                          \
-            size_t sm = name##_smem_base();                                                           \
-            if (sm > 48 * 1024 &&                                                                     \
-                cudaFuncSetAttribute((const void *)name##_step_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sm) != cudaSuccess) \
-                return PERKS_ECUDA;                                                                   \
-            for (int t = 0; t < a->steps; t++) {                                                      \
-                name##_step_kernel<<<g, BX, sm, stream>>>((t & 1) ? pb : pa, (t & 1) ? pa : pb, a->width, a->height, w); \
-                if (cudaGetLastError() != cudaSuccess) return PERKS_ECUDA;                            \
-            }                                                                                         \
+        dim3 g;                                                                                       \
+        size_t sm = name##_smem_base();                                                               \
+        int rc = perks__s2d_steps_prep(a, (BX), (RC), &w, sizeof w, (const void *)name##_step_kernel, sm, &g); \
+        if (rc) return rc;                                                                            \
+        T *pa = (T *)a->a, *pb = (T *)a->b;                                                           \
+        for (int t = 0; t < a->steps; t++) {                                                          \
+            name##_step_kernel<<<g, BX, sm, stream>>>((t & 1) ? pb : pa, (t & 1) ? pa : pb, a->width, a->height, w); \
+            if (cudaGetLastError() != cudaSuccess) return PERKS_ECUDA;                                \
         }                                                                                             \
         return PERKS_SUCCESS;                                                                         \
     }
+
+#define PERKS_STENCIL2D_DEFINE(name, T, SHAPE, BX, RC, DEPTH) PERKS_STENCIL2D_DEFINE_OCC(name, T, SHAPE, BX, RC, DEPTH, 1)
+#define PERKS_STENCIL2D_DEFINE_OCC(name, T, SHAPE, BX, RC, DEPTH, MINB)                               \
+    PERKS__S2D_TYPES(name, T, SHAPE, BX, RC, DEPTH)                                                   \
+    PERKS__S2D_KERNEL(name, T, SHAPE, BX, RC, DEPTH, MINB)                                            \
+    PERKS__S2D_STEP_KERNEL(name, T, SHAPE, BX, RC)                                                    \
+    PERKS__RES_DEFINE(name, T, SHAPE, BX, RC)                                                         \
+    PERKS__S2D_PLANS(name, T, SHAPE, BX, RC, DEPTH)                                                   \
+    PERKS__S2D_LAUNCHERS(name, T, BX, RC, DEPTH)
 
 /* the device's numbers for perks/plan.h (bandwidth and latency: the H200's measured values) */
 static inline int perks_device_query(perks_device_info *d)
@@ -925,6 +873,184 @@ static inline int perks_device_query(perks_device_info *d)
     if (cudaDeviceGetAttribute(&d->max_threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, dev) != cudaSuccess)
         return PERKS_ECUDA;
     if (cudaDeviceGetAttribute(&d->max_blocks_per_sm, cudaDevAttrMaxBlocksPerMultiprocessor, dev) != cudaSuccess)
+        return PERKS_ECUDA;
+    return PERKS_SUCCESS;
+}
+
+/* ---- host pieces of the 2D generator: one copy for every instantiation ------------------------ */
+/* an instantiation's compile-time sizes (PERKS__S2D_GEOM fills one) */
+typedef struct perks__s2d_geom {
+    int bx, rc, r, ww, rr, depth, cell_bytes, hwin, smem_base; /* threads, rows a chunk, radius, BX + 2r, resident
+                                                       rows a chunk, register rows, sizeof(T), hybrid
+                                                       windows' cells, name_smem_base() */
+} perks__s2d_geom;
+
+/* the device and a kernel's resources for perks/plan.h */
+static inline int perks__stencil_kinfo(perks_device_info *d, perks_kernel_info *k, const void *kernel, int block,
+                                   long dyn_base, int in_flight, int cell_bytes, long quantum)
+{
+    struct cudaFuncAttributes fa;
+    int rc;
+    if ((rc = perks_device_query(d))) return rc;
+    if (cudaFuncGetAttributes(&fa, kernel) != cudaSuccess) return PERKS_ECUDA;
+    memset(k, 0, sizeof *k);
+    k->block = block;
+    k->regs_per_thread = fa.numRegs;
+    k->static_smem = (long)fa.sharedSizeBytes;
+    k->dyn_smem_base = dyn_base;
+    k->bytes_in_flight_per_thread = in_flight;
+    k->cell_bytes = cell_bytes;
+    k->smem_quantum_cells = quantum;
+    return PERKS_SUCCESS;
+}
+
+/* shared bytes of the resident kernel for tiles of th rows (name_res_smem) */
+static inline size_t perks__s2d_res_smem(const perks__s2d_geom *g, int th)
+{
+    return (size_t)(((th + g->rr - 1) / g->rr) * g->rr + 2 * g->r) * g->ww * g->cell_bytes;
+}
+
+/* the resident or hybrid plan's blocks per SM and perks_plan_make: the default bps_def (capped by
+ * what fits) unless the caller asks for a number */
+static inline int perks__s2d_make(const perks_stencil2d_args *a, perks_plan *p, const perks_device_info *d,
+                                  const perks_kernel_info *k, int bps_def)
+{
+    int maxb = perks_plan_max_blocks(d, k);
+    int bps = a->blocks_per_sm ? a->blocks_per_sm : (bps_def < maxb ? bps_def : maxb);
+    if (bps < 1) bps = 1;
+    return perks_plan_make(p, d, k, (long long)a->width * a->height, bps);
+}
+
+/* name_res_plan: PERKS_ERESOURCE unless every tile fits in shared memory */
+static inline int perks__s2d_res_plan(const perks_stencil2d_args *a, perks_plan *p, const perks__s2d_geom *g,
+                                      const void *kernel, int bps_def)
+{
+    perks_device_info d;
+    perks_kernel_info k;
+    int rc;
+    long rows;
+    if ((rc = perks__stencil_kinfo(&d, &k, kernel, g->bx, (long)(2 * g->r * g->ww * (size_t)g->cell_bytes),
+                               g->rc * g->cell_bytes, g->cell_bytes, g->ww)))
+        return rc;
+    if ((rc = perks__s2d_make(a, p, &d, &k, bps_def))) return rc;
+    rows = p->smem_cache_cells / g->ww;
+    p->reg_rows = 0;
+    if ((rc = perks_plan_tiles2d(p, a->width, a->height, g->bx, g->r))) return rc;
+    if ((long)((p->tile_len + g->rr - 1) / g->rr) * g->rr > rows || (a->smem_rows_max > 0 && p->tile_len > a->smem_rows_max))
+        return PERKS_ERESOURCE;
+    p->resident = 1;
+    p->smem_rows = p->tile_len;
+    p->smem_cache_cells = (long)p->tile_len * g->ww;
+    p->smem_bytes = (long)perks__s2d_res_smem(g, p->tile_len);
+    p->cells_reg = 0;
+    p->cells_smem = p->cells;
+    p->cells_dev = 0;
+    p->cached_fraction = 1.0;
+    return PERKS_SUCCESS;
+}
+
+/* name_hyb_plan: rows [0, smem_rows) of each tile in shared memory (a multiple of RR, or the whole
+ * tile), the rest streamed with pf chunks in flight; cache mode NONE: nothing cached */
+static inline int perks__s2d_hyb_plan(const perks_stencil2d_args *a, perks_plan *p, const perks__s2d_geom *g,
+                                      const void *kernel, int pf, int bps_def)
+{
+    perks_device_info d;
+    perks_kernel_info k;
+    int rc;
+    long rows;
+    if ((rc = perks__stencil_kinfo(&d, &k, kernel, g->bx, (long)((g->hwin + 2 * g->r * g->ww) * (size_t)g->cell_bytes),
+                               pf * g->rc * g->cell_bytes, g->cell_bytes, g->ww)))
+        return rc;
+    if ((rc = perks__s2d_make(a, p, &d, &k, bps_def))) return rc;
+    rows = a->cache == PERKS_CACHE_NONE ? 0 : p->smem_cache_cells / g->ww;
+    if (a->smem_rows_max > 0 && rows > a->smem_rows_max) rows = a->smem_rows_max;
+    rows = rows / g->rr * g->rr;
+    p->reg_rows = 0;
+    p->smem_cache_cells = rows * g->bx;
+    if ((rc = perks_plan_tiles2d(p, a->width, a->height, g->bx, g->r))) return rc;
+    p->resident = PERKS_PLAN_HYBRID;
+    p->smem_cache_cells = (long)p->smem_rows * g->ww;
+    p->smem_bytes = (long)((size_t)g->hwin * g->cell_bytes + (p->smem_rows > 0 ? perks__s2d_res_smem(g, p->smem_rows) : 0));
+    return PERKS_SUCCESS;
+}
+
+/* name_plan's argument checks */
+static inline int perks__s2d_check(const perks_stencil2d_args *a, const perks_plan *p)
+{
+    if (!a || !p) return PERKS_ENULL;
+    if (a->width <= 0 || a->height <= 0 || a->steps < 0 || a->blocks_per_sm < 0 || a->cache < 0 || a->cache > 3 ||
+        a->smem_rows_max < 0 || a->kernel < 0 || a->kernel > 3)
+        return PERKS_ESIZE;
+    return PERKS_SUCCESS;
+}
+
+/* the streaming kernel's plan (name_plan's last resort) */
+static inline int perks__s2d_stream_plan(const perks_stencil2d_args *a, perks_plan *p, const perks__s2d_geom *g,
+                                         const void *kernel)
+{
+    perks_device_info d;
+    perks_kernel_info k;
+    int rc, reg = a->cache == PERKS_CACHE_REG || a->cache == PERKS_CACHE_MIX;
+    if ((rc = perks__stencil_kinfo(&d, &k, kernel, g->bx, 0, g->rc * g->cell_bytes, g->cell_bytes, g->bx))) return rc;
+    k.dyn_smem_base = (long)g->smem_base;
+    k.reg_cells_per_thread = reg ? g->depth : 0;
+    rc = perks_plan_make(p, &d, &k, (long long)a->width * a->height, a->blocks_per_sm);
+    if (rc) return rc;
+    if (a->cache == PERKS_CACHE_NONE || a->cache == PERKS_CACHE_REG) {
+        p->smem_cache_cells = 0;
+        p->smem_bytes = k.dyn_smem_base;
+    }
+    if (a->smem_rows_max > 0 && p->smem_cache_cells > (long)a->smem_rows_max * g->bx)
+        p->smem_cache_cells = (long)a->smem_rows_max * g->bx;
+    return perks_plan_tiles2d(p, a->width, a->height, g->bx, g->r);
+}
+
+/* name_launch after its plan: the edge buffers (a->work, or allocated and freed here), the weights,
+ * one cooperative launch of kern[0] (stream), kern[1] (resident) or kern[2] (hybrid) */
+static inline int perks__s2d_launch(const perks_stencil2d_args *a, const perks_plan *p, const perks__s2d_geom *g,
+                                    const void *const kern[3], void *w, size_t wbytes, cudaStream_t stream)
+{
+    const size_t elems = perks_edge_elems(p->tiles, g->r, p->tile_len), need = 2 * elems * g->cell_bytes;
+    int rc, reg_on, sr;
+    void *work, *pa, *pb, *ea, *eb;
+    if (a->work && a->work_bytes < need) return PERKS_ESIZE;
+    work = a->work;
+    if (!work && cudaMalloc(&work, need) != cudaSuccess) return PERKS_ECUDA;
+    memcpy(w, a->weights, wbytes);
+    reg_on = (a->cache == PERKS_CACHE_REG || a->cache == PERKS_CACHE_MIX) && g->depth > 0;
+    sr = p->smem_rows;
+    pa = a->a;
+    pb = a->b;
+    ea = work;
+    eb = (char *)work + elems * g->cell_bytes;
+    {
+        int W = a->width, H = a->height, steps = a->steps, tx = p->tiles_x, th = p->tile_len;
+        void *args[] = {&pa, &pb, &ea, &eb, &W, &H, &steps, &reg_on, &sr, &tx, &th, w};
+        void *rargs[] = {&pa, &pb, &ea, &eb, &W, &H, &steps, &tx, &th, &sr, w};
+        if (p->resident == PERKS_PLAN_RESIDENT || p->resident == PERKS_PLAN_HYBRID)
+            rc = perks_launch(p->resident == PERKS_PLAN_HYBRID ? kern[2] : kern[1], dim3(p->tiles), dim3(g->bx), rargs,
+                              (size_t)p->smem_bytes, stream);
+        else
+            rc = perks_launch(kern[0], dim3(p->tiles), dim3(g->bx), args, (size_t)p->smem_bytes, stream);
+    }
+    if (!a->work) {
+        if (cudaFree(work) != cudaSuccess && !rc) rc = PERKS_ECUDA;
+    }
+    return rc;
+}
+
+/* name_steps before its launches: checks, the weights, the grid, the step kernel's shared memory */
+static inline int perks__s2d_steps_prep(const perks_stencil2d_args *a, int bx, int rc, void *w, size_t wbytes,
+                                        const void *step_kernel, size_t sm, dim3 *g)
+{
+    if (!a) return PERKS_ENULL;
+    if (!a->a || !a->b || !a->weights) return PERKS_ENULL;
+    if (a->width <= 0 || a->height <= 0 || a->steps < 0) return PERKS_ESIZE;
+    if ((a->height + rc - 1) / rc > 65535) return PERKS_ESIZE;
+    memcpy(w, a->weights, wbytes);
+    *g = dim3((a->width + bx - 1) / bx, (a->height + rc - 1) / rc);
+    if (sm > 48 * 1024 &&
+        cudaFuncSetAttribute(step_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sm) != cudaSuccess)
         return PERKS_ECUDA;
     return PERKS_SUCCESS;
 }

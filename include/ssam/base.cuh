@@ -10,7 +10,9 @@
  *   SSAM_SUCCESS 0, SSAM_ENULL a NULL pointer, SSAM_ESIZE a size <= 0 or a grid too large,
  *   SSAM_EPITCH pitch < width, SSAM_EBORDER unknown border mode, SSAM_EFILTER the weights' shape
  *   differs from the instantiated filter, SSAM_EFLAGS unknown flag bits, SSAM_ECUDA the launch
- *   failed (cudaPeekAtLastError() keeps the CUDA error), SSAM_EOVERLAP src and dst overlap (stencils).
+ *   failed (cudaPeekAtLastError() keeps the CUDA error), SSAM_EOVERLAP src and dst overlap (stencils),
+ *   SSAM_EANCHOR a placed anchor outside the filter, given with SSAM_VALID, or anchor fields set
+ *   without the SSAM_ANCHOR flag (conv).
  *   ssam_strerror(rc) names each.
  *
  * BORDER MODES (SciPy's names; a b c d is a row, | marks its ends)
@@ -33,6 +35,7 @@
 #define SSAM_EFLAGS 6
 #define SSAM_ECUDA 7
 #define SSAM_EOVERLAP 8
+#define SSAM_EANCHOR 9
 
 #define SSAM_BORDER_CONSTANT 0
 #define SSAM_BORDER_NEAREST 1
@@ -43,6 +46,7 @@
 /* flags of the convolution arguments */
 #define SSAM_CONVOLVE 1u /* flip the filter: convolution instead of correlation */
 #define SSAM_VALID 2u    /* output only where the filter fits inside the input (no border) */
+#define SSAM_ANCHOR 4u   /* use the args' anchor_x, anchor_y instead of the centre (conv.cuh) */
 
 #define SSAM_WARP 32
 #define SSAM__FULL 0xffffffffu
@@ -59,6 +63,7 @@ static inline const char *ssam_strerror(int rc)
     case SSAM_EFLAGS: return "ssam: unknown flag bits";
     case SSAM_ECUDA: return "ssam: CUDA launch failed (see cudaPeekAtLastError)";
     case SSAM_EOVERLAP: return "ssam: src and dst overlap";
+    case SSAM_EANCHOR: return "ssam: anchor outside the filter, with SSAM_VALID, or set without SSAM_ANCHOR";
     default: return "ssam: unknown status code";
     }
 }

@@ -23,12 +23,27 @@
  *     a.src = d_in; a.dst = d_out; a.width = W; a.height = H; a.src_pitch = W; a.dst_pitch = W;
  *     a.weights = w; a.fw = 5; a.fh = 5; a.border = SSAM_BORDER_REFLECT;
  *     int rc = blur5_launch(&a, stream);                // 0 or SSAM_E*: ssam_strerror(rc)
+ *     a.flags = SSAM_ANCHOR; a.anchor_x = 0; a.anchor_y = 4; // the filter's lower-left tap over (x, y)
  *
  * CONVENTIONS (stated because they trip people up)
  *   - Correlation by default:  out(x, y) = sum_{n<N, m<M} w[n*M + m] * in(x + m - ax, y + n - ay)
  *     with the anchor at the centre, ax = (M-1)/2, ay = (N-1)/2 (for even sizes the anchor is the
  *     left/upper of the two middle taps).  flags |= SSAM_CONVOLVE gives convolution:
  *     out(x, y) = sum w[n*M + m] * in(x - m + ax, y - n + ay), i.e. the filter flipped.
+ *   - The anchor is the filter tap (ax, ay) that lies over the output pixel (it reads in(x, y), for
+ *     correlation and convolution alike).  flags |= SSAM_ANCHOR places it: ax = a.anchor_x in
+ *     0..M-1, ay = a.anchor_y in 0..N-1 (else SSAM_EANCHOR; not with SSAM_VALID).  Why a flag and
+ *     not "-1 means centred": `ssam_conv2d_args a = {0}` has always meant the centre, and 0 is a
+ *     real anchor, so the zeroed struct needs a flag to tell them apart; anchor fields set without
+ *     the flag return SSAM_EANCHOR rather than being ignored.  Other libraries' words:
+ *       SciPy ndimage.correlate/convolve(origin=o): ax = M // 2 + o (both correlate and convolve),
+ *         so SciPy's default (o = 0) is ax = M // 2: the same as ours for odd M, one to the right
+ *         for even M (ours is (M-1)/2, i.e. SciPy's o = -1).  o = ax - M // 2.
+ *       OpenCV filter2D(anchor=(ax, ay)): the same ax, ay (it correlates); its default (-1, -1) is
+ *         (M/2, N/2), again one to the right/below ours for even sizes.  OpenCV's convolution
+ *         recipe (flip the kernel, anchor M-1-ax) is what SSAM_CONVOLVE does with anchor ax.
+ *     The anchor is a run-time offset into the source coordinates: one instantiation serves every
+ *     anchor, and the centred default runs the same code as before the anchor existed.
  *   - flags |= SSAM_VALID: output (W-M+1) x (H-N+1), out(x, y) = sum w[n*M+m] in(x+m, y+n) (or the
  *     flipped filter), no border involved; SSAM_ESIZE when the filter is larger than the input.
  *   - Weights are read from HOST memory at launch and travel in the kernel's parameters, so the
@@ -62,7 +77,9 @@ typedef struct ssam_conv2d_args {
     int fw, fh;                     /* the filter's width and height: must equal M and N */
     int border;                     /* SSAM_BORDER_* (ignored with SSAM_VALID) */
     double cval;                    /* the value outside the image for SSAM_BORDER_CONSTANT */
-    unsigned flags;                 /* SSAM_CONVOLVE, SSAM_VALID */
+    unsigned flags;                 /* SSAM_CONVOLVE, SSAM_VALID, SSAM_ANCHOR */
+    int anchor_x, anchor_y;         /* with SSAM_ANCHOR: the tap over the output pixel, 0..M-1, 0..N-1;
+                                       without it they must be 0 (and the anchor is the centre) */
 } ssam_conv2d_args;
 
 /* what the kernel needs besides pointers and weights */
@@ -87,8 +104,14 @@ static inline int ssam__conv2d_prepare(const ssam_conv2d_args *a, int M, int N, 
 {
     long long gx, gy;
     if (!a || !a->src || !a->dst || !a->weights) return SSAM_ENULL;
-    if (a->flags & ~(SSAM_CONVOLVE | SSAM_VALID)) return SSAM_EFLAGS;
+    if (a->flags & ~(SSAM_CONVOLVE | SSAM_VALID | SSAM_ANCHOR)) return SSAM_EFLAGS;
     if (a->fw != M || a->fh != N) return SSAM_EFILTER;
+    if (a->flags & SSAM_ANCHOR) {
+        if ((a->flags & SSAM_VALID) || a->anchor_x < 0 || a->anchor_x >= M || a->anchor_y < 0 || a->anchor_y >= N)
+            return SSAM_EANCHOR;
+    } else if (a->anchor_x || a->anchor_y) {
+        return SSAM_EANCHOR; /* an anchor without its flag would be ignored: say so instead */
+    }
     if (a->width <= 0 || a->height <= 0) return SSAM_ESIZE;
     if (!(a->flags & SSAM_VALID) && (a->border < SSAM_BORDER_CONSTANT || a->border > SSAM_BORDER_WRAP))
         return SSAM_EBORDER;
@@ -103,9 +126,12 @@ static inline int ssam__conv2d_prepare(const ssam_conv2d_args *a, int M, int N, 
     } else {
         g->ow = a->width;
         g->oh = a->height;
-        /* correlation anchor (M-1)/2; the flipped filter of a convolution moves it to M-1-(M-1)/2 */
-        g->ax = (a->flags & SSAM_CONVOLVE) ? M - 1 - (M - 1) / 2 : (M - 1) / 2;
-        g->ay = (a->flags & SSAM_CONVOLVE) ? N - 1 - (N - 1) / 2 : (N - 1) / 2;
+        /* the anchor (centre (M-1)/2 or the user's); the kernel correlates, so a convolution's
+         * flipped filter moves it to M-1-ax.  A run-time offset: the kernel is the same for all. */
+        int ax = (a->flags & SSAM_ANCHOR) ? a->anchor_x : (M - 1) / 2;
+        int ay = (a->flags & SSAM_ANCHOR) ? a->anchor_y : (N - 1) / 2;
+        g->ax = (a->flags & SSAM_CONVOLVE) ? M - 1 - ax : ax;
+        g->ay = (a->flags & SSAM_CONVOLVE) ? N - 1 - ay : ay;
         g->border = a->border;
     }
     g->sp = a->src_pitch ? a->src_pitch : a->width;

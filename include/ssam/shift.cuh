@@ -18,6 +18,31 @@
  *   Outputs whose taps run past lane 31 (local column > 32V - M) are incomplete: the caller does
  *   not store them (overlapped blocking, section 4.5).  Every lane executes the same instructions.
  *
+ *   SSAM_SYSTOLIC_ROW_OP(T, V, M, N, out, data, p, w, INIT, OP): the same step with the combine
+ *   operation as a parameter -- the URE form s <- s (+) (r (x) x) of the paper's eq. 1:
+ *       out[k] = INIT;  for every tap (m, n):  out[k] = OP(out[k], data[.][p + n], w[n*M + m])
+ *   in the same tap order and with the same shuffles.  OP(acc, x, w) is the NAME of a macro or a
+ *   static __device__ __forceinline__ function taking three T and returning the new accumulator;
+ *   INIT is OP's identity (what an empty window gives).  SSAM_SYSTOLIC_ROW is this step with
+ *   SSAM_OP_FMA and INIT 0.  Ready operators (max/min results are exact, whatever the order):
+ *       SSAM_OP_FMA      fma(x, w, acc)        correlation                      INIT 0
+ *       SSAM_OP_MAX_ADD  fmax(acc, x + w)      grey dilation by a structuring    INIT -INFINITY
+ *                                              function w (w = 0: a flat max filter; w = -INFINITY:
+ *                                              a tap outside the structuring element)
+ *       SSAM_OP_MIN_SUB  fmin(acc, x - w)      grey erosion (w = 0: a min filter; INIT INFINITY
+ *                                              w = -INFINITY: a tap left out)
+ *   An operator of one's own: the step folds the taps in a fixed order of its own (filter columns
+ *   from far lanes to near ones, rows n = 0 .. N-1 inside a column), so an associative and
+ *   commutative OP (max, min, integer sums) equals any loop over the taps exactly, a floating-point
+ *   sum up to rounding; an OP that depends on the order is not a fit.  E.g.
+ *       #define MY_MINPLUS(acc, x, w) fmin((acc), (x) + (w))    // tropical (min, +): INIT INFINITY
+ *       #define MY_COUNT(acc, x, w) ((acc) + ((x) > 0.5f && (w) != 0.f))  // live neighbours: INIT 0
+ *       static __device__ __forceinline__ float my_absdiff(float a, float x, float w)
+ *       { return a + fabsf(x - w); }                   // template matching (SAD): INIT 0
+ *   OP is applied to the partial result of every lane, including lanes whose outputs the caller
+ *   discards, so it must not trap or have side effects; NaN follows fmax/fmin (a NaN input is
+ *   ignored where another tap is a number).
+ *
  * EXAMPLE (Listing 1 of the paper with V columns per lane)
  *     float data[4][P + N - 1], out[4];
  *     SSAM_REGCACHE_LOAD(float, 4, P + N - 1, data, src, pitch, x, y, w, h, border, 0.f, vec);
@@ -25,21 +50,33 @@
  *         SSAM_SYSTOLIC_ROW(float, 4, M, N, out, data, p, weights);
  *         ... store out[0..3] for the lanes whose outputs are complete ...
  *     }
+ *     ... or a 3x3 max filter (grey dilation by a flat square), weights all 0:
+ *         SSAM_SYSTOLIC_ROW_OP(float, 4, 3, 3, out, data, p, zeros, -INFINITY, SSAM_OP_MAX_ADD);
  * COST
- *   V*M*N FMAs and V*DMAX shuffles per lane and output row; w should be a compile-time-indexed
+ *   V*M*N OPs (FMAs; an add and a max for MAX_ADD) and V*DMAX shuffles per lane and output row;
+ *   V registers for out[] besides the cache; w should be a compile-time-indexed
  *   array in kernel parameters or constant memory, so each FMA reads its weight as an operand.
  */
 #ifndef SSAM_SHIFT_CUH
 #define SSAM_SHIFT_CUH
+
+#include <math.h> /* INFINITY for the operators' identities */
 
 #include "base.cuh"
 
 #define ssam_shift_down(v, d) __shfl_down_sync(SSAM__FULL, (v), (d))
 #define ssam_shift_up(v, d) __shfl_up_sync(SSAM__FULL, (v), (d))
 
-#define SSAM_SYSTOLIC_ROW(T, V, M, N, out, data, p, w)                                                        \
+/* The ready operators: OP(acc, x, w) returns the new accumulator (acc, x, w are all T). */
+#define SSAM_OP_FMA(acc, x, w) fma((x), (w), (acc))         /* correlation; INIT 0 */
+#define SSAM_OP_MAX_ADD(acc, x, w) fmax((acc), (x) + (w))   /* grey dilation; INIT -INFINITY */
+#define SSAM_OP_MIN_SUB(acc, x, w) fmin((acc), (x) - (w))   /* grey erosion; INIT INFINITY */
+
+/* The systolic step with the operator as a parameter: out[k] = INIT, then out[k] = OP(out[k], x, w)
+ * for every tap (x the cached input, w its weight), the partial results moving down the warp. */
+#define SSAM_SYSTOLIC_ROW_OP(T, V, M, N, out, data, p, w, INIT, OP)                                           \
     do {                                                                                                     \
-        _Pragma("unroll") for (int ssam__k = 0; ssam__k < (V); ssam__k++)(out)[ssam__k] = (T)0;             \
+        _Pragma("unroll") for (int ssam__k = 0; ssam__k < (V); ssam__k++)(out)[ssam__k] = (T)(INIT);        \
         _Pragma("unroll") for (int ssam__d = ((M) + (V)-2) / (V); ssam__d >= 0; ssam__d--) {                \
             if (ssam__d < ((M) + (V)-2) / (V)) {                                                             \
                 _Pragma("unroll") for (int ssam__k = 0; ssam__k < (V); ssam__k++)(out)[ssam__k] =           \
@@ -50,11 +87,14 @@
                     const int ssam__m = (V)*ssam__d + ssam__j - ssam__k;                                     \
                     if (ssam__m >= 0 && ssam__m < (M)) {                                                     \
                         _Pragma("unroll") for (int ssam__n = 0; ssam__n < (N); ssam__n++)(out)[ssam__k] =   \
-                            fma((data)[ssam__j][(p) + ssam__n], (w)[ssam__n * (M) + ssam__m], (out)[ssam__k]); \
+                            OP((out)[ssam__k], (data)[ssam__j][(p) + ssam__n], (w)[ssam__n * (M) + ssam__m]); \
                     }                                                                                        \
                 }                                                                                            \
             }                                                                                                \
         }                                                                                                    \
     } while (0)
+
+/* the multiply-add step (correlation) of SSAM Listing 1 */
+#define SSAM_SYSTOLIC_ROW(T, V, M, N, out, data, p, w) SSAM_SYSTOLIC_ROW_OP(T, V, M, N, out, data, p, w, 0, SSAM_OP_FMA)
 
 #endif /* SSAM_SHIFT_CUH */

@@ -460,6 +460,65 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
 /* per plane offset ssam__dz: the thermometer masks of its points' y extent */
 #define SSAM__SL_MYLO(I, DX, DY, DZ) | ((DZ) == ssam__dz ? SSAM__THERM(-(DY)) : 0)
 #define SSAM__SL_MYHI(I, DX, DY, DZ) | ((DZ) == ssam__dz ? SSAM__THERM(DY) : 0)
+/* Pieces of SSAM__STENCIL3D_BODY (each expands where the body used to hold it; names as there). */
+/* slot zi's window rows [slo[zi], shi[zi]] (constants after unrolling); slot NZ holds none */
+#define SSAM__STENCIL3D_SLOTS(SHAPE, YLO, ZLO, P, NZ, R, TRIM, slo, shi)                                    \
+    do {                                                                                                    \
+        _Pragma("unroll") for (int zi = 0; zi < (NZ); zi++) { /* the window rows slot zi holds */          \
+            const int ssam__dz = (ZLO) + zi;                                                                \
+            (void)ssam__dz;                                                                                 \
+            (slo)[zi] = (TRIM) ? -SSAM_THERM_COUNT(0 SHAPE(SSAM__SL_MYLO)) - (YLO) : 0;                     \
+            (shi)[zi] = (TRIM) ? SSAM_THERM_COUNT(0 SHAPE(SSAM__SL_MYHI)) - (YLO) + (P)-1 : (R)-1;          \
+        }                                                                                                   \
+        (slo)[NZ] = (R); /* above the top slot: nothing */                                                  \
+        (shi)[NZ] = -1;                                                                                     \
+    } while (0)
+/* the state after a move: slot zi holds the rows it shares with slot zi + 1; nxt the rest (planes
+ * pl[pz .. pz+NZ-1] of the table), and the ghosts of those planes in gnxt */
+#define SSAM__STENCIL3D_PRIME(T, V, GW, NZ, R, data, nxt, gnxt, src, g, pl, pz, rows, x, cx, in, gx, gcx, glane, slo, shi) \
+    do {                                                                                                    \
+        _Pragma("unroll") for (int zi = 0; zi < (NZ); zi++) {                                               \
+            const T *const ssam__pl = (src) + (long long)(pl)[(pz) + zi] * (g).plane;                              \
+            _Pragma("unroll") for (int r = 0; r < (R); r++) {                                               \
+                if (r < (slo)[zi] || r > (shi)[zi]) continue;                                               \
+                if (r >= (slo)[zi + 1] && r <= (shi)[zi + 1])                                               \
+                    SSAM_REGCACHE_ROWS(T, V, data, zi * (R) + r, 1, ssam__pl, (g).pitch, x, cx, in, (rows) + r, (T)0); \
+                else                                                                                        \
+                    SSAM_REGCACHE_ROWS(T, V, nxt, zi * (R) + r, 1, ssam__pl, (g).pitch, x, cx, in, (rows) + r, (T)0); \
+            }                                                                                               \
+        }                                                                                                   \
+        _Pragma("unroll") for (int zi = 0; zi < (NZ); zi++)                                                 \
+            SSAM__STENCIL_GLOAD(T, GW, gnxt, zi * (R), R, (src) + (long long)(pl)[(pz) + zi] * (g).plane, (g).pitch, gx, gcx, \
+                                glane, rows);                                                               \
+    } while (0)
+/* one output plane on: the prefetched pieces (nxt, gnxt) into the window, then the next plane's
+ * pieces (planes pl[pz .. pz+NZ-1] of the table) prefetched */
+#define SSAM__STENCIL3D_ADVANCE(T, V, GW, NZ, R, data, nxt, gdata, gnxt, src, g, pl, pz, rows, x, cx, in, gx, gcx, glane, slo, shi) \
+    do {                                                                                                    \
+        _Pragma("unroll") for (int zi = 0; zi < (NZ); zi++)                                                 \
+            _Pragma("unroll") for (int r = 0; r < (R); r++)                                                 \
+                if (r >= (slo)[zi] && r <= (shi)[zi] && !(r >= (slo)[zi + 1] && r <= (shi)[zi + 1]))        \
+                    _Pragma("unroll") for (int j = 0; j < (V); j++) (data)[j][zi * (R) + r] = (nxt)[j][zi * (R) + r]; \
+        _Pragma("unroll") for (int zi = 0; zi < (NZ); zi++) { /* the next plane's pieces */                 \
+            const T *const ssam__pl = (src) + (long long)(pl)[(pz) + zi] * (g).plane;                              \
+            _Pragma("unroll") for (int r = 0; r < (R); r++)                                                 \
+                if (r >= (slo)[zi] && r <= (shi)[zi] && !(r >= (slo)[zi + 1] && r <= (shi)[zi + 1]))        \
+                    SSAM_REGCACHE_ROWS(T, V, nxt, zi * (R) + r, 1, ssam__pl, (g).pitch, x, cx, in, (rows) + r, (T)0); \
+        }                                                                                                   \
+        _Pragma("unroll") for (int j = 0; j < (GW); j++)                                                    \
+            _Pragma("unroll") for (int r = 0; r < (NZ) * (R); r++) (gdata)[j][r] = (gnxt)[j][r];           \
+        _Pragma("unroll") for (int zi = 0; zi < (NZ); zi++)                                                 \
+            SSAM__STENCIL_GLOAD(T, GW, gnxt, zi * (R), R, (src) + (long long)(pl)[(pz) + zi] * (g).plane,          \
+                                (g).pitch, gx, gcx, glane, rows);                                           \
+    } while (0)
+/* move the window down one slot: slot zi takes slot zi + 1's shared rows */
+#define SSAM__STENCIL3D_MOVE(V, NZ, R, data, slo, shi)                                                      \
+    do {                                                                                                    \
+        _Pragma("unroll") for (int zi = 0; zi < (NZ)-1; zi++)                                               \
+            _Pragma("unroll") for (int r = 0; r < (R); r++)                                                 \
+                if (r >= (slo)[zi] && r <= (shi)[zi] && r >= (slo)[zi + 1] && r <= (shi)[zi + 1])           \
+                    _Pragma("unroll") for (int j = 0; j < (V); j++) (data)[j][zi * (R) + r] = (data)[j][(zi + 1) * (R) + r]; \
+    } while (0)
 /* A block is B/32 warps stacked in y, each owning P output rows of STEP columns; the block sweeps
  * the planes [Zs, Ze) of one segment.  Each warp keeps NZ planes in registers (win[V][NZ * R], plane
  * slot zi = plane offset ZLO + zi at rows zi * R + ...) and moves them down one slot per output
@@ -500,49 +559,16 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
         const int *const rows = rowt + wid * (P);                                                           \
         int cx[V], in, colin = 0, gcx[GW], slo[NZ + 1], shi[NZ + 1];                                        \
         T data[V][NZ * R], nxt[V][NZ * R], out[V], own[V], gdata[V][NZ * R], gnxt[V][NZ * R];              \
-        _Pragma("unroll") for (int zi = 0; zi < NZ; zi++) { /* the window rows slot zi holds (constants) */ \
-            const int ssam__dz = (ZLO) + zi;                                                                \
-            (void)ssam__dz;                                                                                 \
-            slo[zi] = (TRIM) ? -SSAM_THERM_COUNT(0 SHAPE(SSAM__SL_MYLO)) - (YLO) : 0;                       \
-            shi[zi] = (TRIM) ? SSAM_THERM_COUNT(0 SHAPE(SSAM__SL_MYHI)) - (YLO) + (P)-1 : R - 1;            \
-        }                                                                                                   \
-        slo[NZ] = R; /* above the top slot: nothing */                                                      \
-        shi[NZ] = -1;                                                                                       \
+        SSAM__STENCIL3D_SLOTS(SHAPE, YLO, ZLO, P, NZ, R, TRIM, slo, shi);                                   \
         SSAM_REGCACHE_COLUMNS(V, cx, in, x, (g).nx, bmode, (g).vld);                                        \
         _Pragma("unroll") for (int j = 0; j < GW; j++) /* ghosts: scalar loads of the elements needed */    \
             gcx[j] = ssam_border_index(gx + j, (g).nx, bmode);                                              \
         _Pragma("unroll") for (int k = 0; k < V; k++) colin |=                                              \
             ((g).periodic || (x + k + (XLO) >= 0 && x + k + (XHI) < (g).nx)) << k;                          \
-        /* the state after a move: slot zi holds the rows it shares with slot zi + 1; nxt the rest */       \
-        _Pragma("unroll") for (int zi = 0; zi < NZ; zi++) {                                                 \
-            const T *const ssam__pl = (src) + (long long)plt[zi] * (g).plane;                               \
-            _Pragma("unroll") for (int r = 0; r < R; r++) {                                                 \
-                if (r < slo[zi] || r > shi[zi]) continue;                                                   \
-                if (r >= slo[zi + 1] && r <= shi[zi + 1])                                                   \
-                    SSAM_REGCACHE_ROWS(T, V, data, zi * R + r, 1, ssam__pl, (g).pitch, x, cx, in, rows + r, (T)0); \
-                else                                                                                        \
-                    SSAM_REGCACHE_ROWS(T, V, nxt, zi * R + r, 1, ssam__pl, (g).pitch, x, cx, in, rows + r, (T)0); \
-            }                                                                                               \
-        }                                                                                                   \
-        _Pragma("unroll") for (int zi = 0; zi < NZ; zi++)                                                   \
-            SSAM__STENCIL_GLOAD(T, GW, gnxt, zi * R, R, (src) + (long long)plt[zi] * (g).plane, (g).pitch, gx, gcx, \
-                                glane, rows);                                                               \
+        SSAM__STENCIL3D_PRIME(T, V, GW, NZ, R, data, nxt, gnxt, src, g, plt, 0, rows, x, cx, in, gx, gcx, glane, slo, shi); \
         _Pragma("unroll 1") for (int z = Zs; z < Ze; z++) {                                                 \
-            _Pragma("unroll") for (int zi = 0; zi < NZ; zi++)                                               \
-                _Pragma("unroll") for (int r = 0; r < R; r++)                                               \
-                    if (r >= slo[zi] && r <= shi[zi] && !(r >= slo[zi + 1] && r <= shi[zi + 1]))            \
-                        _Pragma("unroll") for (int j = 0; j < V; j++) data[j][zi * R + r] = nxt[j][zi * R + r]; \
-            _Pragma("unroll") for (int zi = 0; zi < NZ; zi++) { /* the next plane's pieces */               \
-                const T *const ssam__pl = (src) + (long long)plt[z - Zs + 1 + zi] * (g).plane;              \
-                _Pragma("unroll") for (int r = 0; r < R; r++)                                               \
-                    if (r >= slo[zi] && r <= shi[zi] && !(r >= slo[zi + 1] && r <= shi[zi + 1]))            \
-                        SSAM_REGCACHE_ROWS(T, V, nxt, zi * R + r, 1, ssam__pl, (g).pitch, x, cx, in, rows + r, (T)0); \
-            }                                                                                               \
-            _Pragma("unroll") for (int j = 0; j < GW; j++)                                                  \
-                _Pragma("unroll") for (int r = 0; r < NZ * R; r++) gdata[j][r] = gnxt[j][r];                \
-            _Pragma("unroll") for (int zi = 0; zi < NZ; zi++)                                               \
-                SSAM__STENCIL_GLOAD(T, GW, gnxt, zi * R, R, (src) + (long long)plt[z - Zs + 1 + zi] * (g).plane, \
-                                    (g).pitch, gx, gcx, glane, rows);                                       \
+            SSAM__STENCIL3D_ADVANCE(T, V, GW, NZ, R, data, nxt, gdata, gnxt, src, g, plt, z - Zs + 1, rows, x, cx, in, \
+                                    gx, gcx, glane, slo, shi);                                              \
             const int zin = (g).periodic || (z + (ZLO) >= 0 && z + (ZHI) < (g).nz);                         \
             _Pragma("unroll") for (int p = 0; p < (P); p++) {                                               \
                 SSAM__STENCIL3D_ROWG(T, V, SHAPE, XLO, XHI, YLO, ZLO, R, out, data, gdata, p, cf, GH);      \
@@ -554,10 +580,7 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
                                         (g).nx, out, own, colin, rowin, (g).vst);                           \
                 }                                                                                           \
             }                                                                                               \
-            _Pragma("unroll") for (int zi = 0; zi < NZ - 1; zi++) /* move down one slot */                  \
-                _Pragma("unroll") for (int r = 0; r < R; r++)                                               \
-                    if (r >= slo[zi] && r <= shi[zi] && r >= slo[zi + 1] && r <= shi[zi + 1])               \
-                        _Pragma("unroll") for (int j = 0; j < V; j++) data[j][zi * R + r] = data[j][(zi + 1) * R + r]; \
+            SSAM__STENCIL3D_MOVE(V, NZ, R, data, slo, shi); /* move down one slot */                       \
         }                                                                                                   \
     } while (0)
 
@@ -604,6 +627,56 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
 #define SSAM__STENCIL3S_NPART(NZ, NW, P) ((NZ) > 1 ? ((NW) + (NZ)-1) * ((NZ)-1) * (P)*32 : 0)
 #define SSAM__STENCIL3S_SMEM(T, NY, NZ, NW, P)                                                                \
     ((size_t)SSAM__STENCIL3S_NPART(NZ, NW, P) * 16 + (size_t)((P) + (NY)-1) * sizeof(int))
+/* Pieces of SSAM__STENCIL3S_BODY (each expands where the body used to hold it; names as there). */
+/* this warp's partial sums of its input plane for the P rows: plane offsets ZLO .. ZHI-1 into the
+ * shared ring (slot), the last one (dz = ZHI) kept in registers (last[P][V]); VT the vector type */
+#define SSAM__STENCIL3S_PARTIALS(T, V, SHAPE, XLO, XHI, YLO, ZLO, NZ, P, GH, VT, out, data, gdata, cf, slot, last) \
+    do {                                                                                                    \
+        _Pragma("unroll") for (int p = 0; p < (P); p++) {                                                   \
+            _Pragma("unroll") for (int j = 0; j < (NZ); j++) {                                              \
+                const int ssam__dz = (ZLO) + j;                                                             \
+                if (0 SHAPE(SSAM__SL_HAS)) {                                                                \
+                    SSAM__STENCIL3S_ROW(T, V, SHAPE, XLO, XHI, YLO, (ZLO) + j, out, data, gdata, p, cf, GH); \
+                    if (j < (NZ)-1) {                                                                       \
+                        VT ssam__q;                                                                         \
+                        _Pragma("unroll") for (int k = 0; k < (V); k++) ssam__q.v[k] = (out)[k];            \
+                        (slot)[(j * (P) + p) * 32] = ssam__q;                                               \
+                    } else                                                                                  \
+                        _Pragma("unroll") for (int k = 0; k < (V); k++) (last)[p][k] = (out)[k];            \
+                } else if (j == (NZ)-1)                                                                     \
+                    _Pragma("unroll") for (int k = 0; k < (V); k++) (last)[p][k] = (T)0;                    \
+            }                                                                                               \
+        }                                                                                                   \
+    } while (0)
+/* the output plane zo = Zs + rel - (NZ - 1): this warp's last[] plus its predecessors' partials from
+ * the ring, stored (Dirichlet cells keep their value) */
+#define SSAM__STENCIL3S_FINISH(T, V, SHAPE, YLO, YHI, ZLO, ZHI, NZ, NS, SLOT, FULL, P, VT, src, dst, g, part, last, \
+                               out, own, Zs, Yb, rel, lane, x, store, colin)                                \
+    do {                                                                                                    \
+        const int zo = (Zs) + (rel) - ((NZ)-1);                                                             \
+        const int zin = (g).periodic || (zo + (ZLO) >= 0 && zo + (ZHI) < (g).nz);                           \
+        _Pragma("unroll") for (int p = 0; p < (P); p++) {                                                   \
+            const int y = (Yb) + p;                                                                         \
+            if (y < (g).ny && (store)) {                                                                    \
+                const int rowin = zin && ((g).periodic || (y + (YLO) >= 0 && y + (YHI) < (g).ny));          \
+                T *const drow = (dst) + (long long)zo * (g).plane + (long long)y * (g).pitch;               \
+                _Pragma("unroll") for (int k = 0; k < (V); k++)(out)[k] = (last)[p][k];                     \
+                _Pragma("unroll") for (int j = 0; j < (NZ)-1; j++) {                                        \
+                    const int ssam__dz = (ZLO) + j;                                                         \
+                    if (0 SHAPE(SSAM__SL_HAS)) {                                                            \
+                        const VT ssam__q = (part)[(((rel) - ((NZ)-1) + j) % (NS)) * (SLOT) + (j * (P) + p) * 32 + (lane)]; \
+                        _Pragma("unroll") for (int k = 0; k < (V); k++)(out)[k] += ssam__q.v[k];            \
+                    }                                                                                       \
+                }                                                                                           \
+                _Pragma("unroll") for (int k = 0; k < (V); k++)(own)[k] = (out)[k];                         \
+                if (!rowin || (colin) != (FULL)) { /* Dirichlet cells keep their value: read it */          \
+                    const T *const srow = (src) + (long long)zo * (g).plane + (long long)y * (g).pitch;     \
+                    _Pragma("unroll") for (int k = 0; k < (V); k++) if ((x) + k < (g).nx)(own)[k] = srow[(x) + k]; \
+                }                                                                                           \
+                SSAM__STENCIL_STORE(T, V, drow, x, (g).nx, out, own, colin, rowin, (g).vst);                \
+            }                                                                                               \
+        }                                                                                                   \
+    } while (0)
 #define SSAM__STENCIL3S_BODY(T, SHAPE, XLO, XHI, YLO, YHI, ZLO, ZHI, P, B, GHM, TRIM, src, dst, g, cf)   \
     do {                                                                                                    \
         enum {                                                                                              \
@@ -656,48 +729,13 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
                     SSAM__STENCIL_GLOAD(T, GW, gnxt, 0, R, ssam__pl, (g).pitch, gx, gcx, glane, rowt);      \
                 }                                                                                           \
                 ssam__vec_t *const slot = part + (rel % NS) * SLOT + lane;                                  \
-                _Pragma("unroll") for (int p = 0; p < (P); p++) {                                           \
-                    _Pragma("unroll") for (int j = 0; j < NZ; j++) {                                        \
-                        const int ssam__dz = (ZLO) + j;                                                     \
-                        if (0 SHAPE(SSAM__SL_HAS)) {                                                        \
-                            SSAM__STENCIL3S_ROW(T, V, SHAPE, XLO, XHI, YLO, (ZLO) + j, out, data, gdata, p, cf, GH); \
-                            if (j < NZ - 1) {                                                               \
-                                ssam__vec_t ssam__q;                                                        \
-                                _Pragma("unroll") for (int k = 0; k < V; k++) ssam__q.v[k] = out[k];        \
-                                slot[(j * (P) + p) * 32] = ssam__q;                                         \
-                            } else                                                                          \
-                                _Pragma("unroll") for (int k = 0; k < V; k++) last[p][k] = out[k];          \
-                        } else if (j == NZ - 1)                                                             \
-                            _Pragma("unroll") for (int k = 0; k < V; k++) last[p][k] = (T)0;                \
-                    }                                                                                       \
-                }                                                                                           \
+                SSAM__STENCIL3S_PARTIALS(T, V, SHAPE, XLO, XHI, YLO, ZLO, NZ, P, GH, ssam__vec_t, out, data, gdata, cf, \
+                                         slot, last);                                                       \
             }                                                                                               \
             if (NZ > 1) __syncthreads();                                                                    \
-            if (rel < nin && rel >= NZ - 1) { /* output plane zo = Zs + rel - (NZ - 1) */                   \
-                const int zo = Zs + rel - (NZ - 1);                                                         \
-                const int zin = (g).periodic || (zo + (ZLO) >= 0 && zo + (ZHI) < (g).nz);                   \
-                _Pragma("unroll") for (int p = 0; p < (P); p++) {                                           \
-                    const int y = Yb + p;                                                                   \
-                    if (y < (g).ny && store) {                                                              \
-                        const int rowin = zin && ((g).periodic || (y + (YLO) >= 0 && y + (YHI) < (g).ny));  \
-                        T *const drow = (dst) + (long long)zo * (g).plane + (long long)y * (g).pitch;       \
-                        _Pragma("unroll") for (int k = 0; k < V; k++) out[k] = last[p][k];                  \
-                        _Pragma("unroll") for (int j = 0; j < NZ - 1; j++) {                                \
-                            const int ssam__dz = (ZLO) + j;                                                 \
-                            if (0 SHAPE(SSAM__SL_HAS)) {                                                    \
-                                const ssam__vec_t ssam__q = part[((rel - (NZ - 1) + j) % NS) * SLOT + (j * (P) + p) * 32 + lane]; \
-                                _Pragma("unroll") for (int k = 0; k < V; k++) out[k] += ssam__q.v[k];       \
-                            }                                                                               \
-                        }                                                                                   \
-                        _Pragma("unroll") for (int k = 0; k < V; k++) own[k] = out[k];                      \
-                        if (!rowin || colin != FULL) { /* Dirichlet cells keep their value: read it */      \
-                            const T *const srow = (src) + (long long)zo * (g).plane + (long long)y * (g).pitch; \
-                            _Pragma("unroll") for (int k = 0; k < V; k++) if (x + k < (g).nx) own[k] = srow[x + k]; \
-                        }                                                                                   \
-                        SSAM__STENCIL_STORE(T, V, drow, x, (g).nx, out, own, colin, rowin, (g).vst);        \
-                    }                                                                                       \
-                }                                                                                           \
-            }                                                                                               \
+            if (rel < nin && rel >= NZ - 1) /* output plane Zs + rel - (NZ - 1) */                          \
+                SSAM__STENCIL3S_FINISH(T, V, SHAPE, YLO, YHI, ZLO, ZHI, NZ, NS, SLOT, FULL, P, ssam__vec_t, src, dst, g, \
+                                       part, last, out, own, Zs, Yb, rel, lane, x, store, colin);           \
             if (NZ > 1) __syncthreads();                                                                    \
         }                                                                                                   \
     } while (0)

@@ -2,7 +2,9 @@
  * non-square filters from 1x1 to 20x20 and wider than a warp (33 columns), float and double, 1D,
  * images from 1x1 to ragged sizes, pitch larger than the width (aligned and not), every border mode,
  * 'valid', correlation and convolution; outputs and the padding past the width poisoned first;
- * every error code.  Error measure: ||out - ref|| / ||sum |w x| || (fp32 < 1e-5, fp64 < 1e-12): the
+ * every error code; a placed anchor (SSAM_ANCHOR): every position of 3x3, 4x4 and 2x3 filters, for
+ * correlation and convolution, and the centre placed by hand equal bit for bit to the default.
+ * Error measure: ||out - ref|| / ||sum |w x| || (fp32 < 1e-5, fp64 < 1e-12): the
  * scale of rounding, which ||ref|| is not when a sum cancels (a 1x1 image under a 20x20 filter). */
 #include <ssam/conv.cuh>
 
@@ -11,6 +13,8 @@
 SSAM_CONV2D_DEFINE(f1x1, float, 1, 1, 4, 128)
 SSAM_CONV2D_DEFINE(f2x2, float, 2, 2, 8, 128)
 SSAM_CONV2D_DEFINE(f3x3, float, 3, 3, 8, 128)
+SSAM_CONV2D_DEFINE(f4x4, float, 4, 4, 4, 128)
+SSAM_CONV2D_DEFINE(f2x3, float, 2, 3, 4, 128)
 SSAM_CONV2D_DEFINE(f5x5, float, 5, 5, 8, 256)
 SSAM_CONV2D_DEFINE(f9x1, float, 9, 1, 4, 128)
 SSAM_CONV2D_DEFINE(f1x9, float, 1, 9, 4, 128)
@@ -21,6 +25,7 @@ SSAM_CONV2D_DEFINE(f20x20, float, 20, 20, 1, 128)
 SSAM_CONV2D_DEFINE(f33x5, float, 33, 5, 2, 128)
 SSAM_CONV2D_DEFINE(d1x1, double, 1, 1, 4, 128)
 SSAM_CONV2D_DEFINE(d3x3, double, 3, 3, 4, 128)
+SSAM_CONV2D_DEFINE(d2x3, double, 2, 3, 4, 128)
 SSAM_CONV2D_DEFINE(d4x6, double, 4, 6, 2, 96)
 SSAM_CONV2D_DEFINE(d20x20, double, 20, 20, 1, 128)
 SSAM_CONV1D_DEFINE(f1d9, float, 9, 128)
@@ -36,12 +41,14 @@ typedef struct kern {
 static const kern kernels[] = {
     {"float 1x1", f1x1_launch, 1, 1, 0},       {"float 2x2", f2x2_launch, 2, 2, 0},
     {"float 3x3", f3x3_launch, 3, 3, 0},       {"float 5x5", f5x5_launch, 5, 5, 0},
+    {"float 4x4", f4x4_launch, 4, 4, 0},       {"float 2x3", f2x3_launch, 2, 3, 0},
     {"float 9x1", f9x1_launch, 9, 1, 0},       {"float 1x9", f1x9_launch, 1, 9, 0},
     {"float 7x3", f7x3_launch, 7, 3, 0},       {"float 3x7", f3x7_launch, 3, 7, 0},
     {"float 9x9", f9x9_launch, 9, 9, 0},       {"float 20x20", f20x20_launch, 20, 20, 0},
     {"float 33x5", f33x5_launch, 33, 5, 0},    {"float 1D 9", f1d9_launch, 9, 1, 0},
     {"double 1x1", d1x1_launch, 1, 1, 1},      {"double 3x3", d3x3_launch, 3, 3, 1},
     {"double 4x6", d4x6_launch, 4, 6, 1},      {"double 20x20", d20x20_launch, 20, 20, 1},
+    {"double 2x3", d2x3_launch, 2, 3, 1},
     {"double 1D 15", d1d15_launch, 15, 1, 1},
 };
 
@@ -63,15 +70,15 @@ static int ref_index(int i, int n, int border)
     }
 }
 
-/* out(x, y) by the definitions in conv.cuh, in double; mag(x, y) = sum |w v|, the scale of the
- * rounding error (a sum that cancels to almost nothing is still only as exact as its terms) */
+/* out(x, y) by the definitions in conv.cuh, in double, with the anchor (cx, cy): the tap that
+ * reads in(x, y); mag(x, y) = sum |w v|, the scale of the rounding error (a sum that cancels to
+ * almost nothing is still only as exact as its terms) */
 static void reference(const double *in, int W, int H, long long sp, const double *w, int M, int N, int border,
-                      double cval, unsigned flags, double *out, double *mag, int *ow, int *oh)
+                      double cval, unsigned flags, int cx, int cy, double *out, double *mag, int *ow, int *oh)
 {
     int valid = (flags & SSAM_VALID) != 0, conv = (flags & SSAM_CONVOLVE) != 0;
     *ow = valid ? W - M + 1 : W;
     *oh = valid ? H - N + 1 : H;
-    int cx = (M - 1) / 2, cy = (N - 1) / 2;
     for (int y = 0; y < *oh; y++)
         for (int x = 0; x < *ow; x++) {
             double s = 0, a = 0;
@@ -133,7 +140,8 @@ static void run_kernel(const kern *k, int light)
                     if (mode == 5 && (k->M > W || k->N > H)) continue;
                     double cval = 0.375;
                     int ow, oh;
-                    reference(hin, W, H, sp, hw, k->M, k->N, border, cval, flags, ref, mag, &ow, &oh);
+                    reference(hin, W, H, sp, hw, k->M, k->N, border, cval, flags, (k->M - 1) / 2, (k->N - 1) / 2, ref,
+                              mag, &ow, &oh);
                     long long odp = (mode == 5 && pk == 0) ? ow : dp; /* valid, pitch 0: the output width */
                     CUDA_OK(cudaMemset(dout, 0xFF, nout * es)); /* NaN poison */
                     ssam_conv2d_args a;
@@ -199,9 +207,98 @@ static void test_errors(void)
     b = a; b.flags = 8; CHECK(f3x3_launch(&b, 0) == SSAM_EFLAGS, "unknown flag");
     b = a; b.flags = SSAM_VALID; b.width = 2; CHECK(f3x3_launch(&b, 0) == SSAM_ESIZE, "valid, filter wider");
     b = a; b.flags = SSAM_VALID; b.border = 99; CHECK(f3x3_launch(&b, 0) == 0, "valid ignores the border");
+    b = a; b.flags = SSAM_ANCHOR; b.anchor_x = 2; b.anchor_y = 0; CHECK(f3x3_launch(&b, 0) == 0, "anchor (2, 0)");
+    b = a; b.flags = SSAM_ANCHOR; b.anchor_x = 3; CHECK(f3x3_launch(&b, 0) == SSAM_EANCHOR, "anchor_x = M");
+    b = a; b.flags = SSAM_ANCHOR; b.anchor_x = -1; CHECK(f3x3_launch(&b, 0) == SSAM_EANCHOR, "anchor_x < 0");
+    b = a; b.flags = SSAM_ANCHOR; b.anchor_y = 3; CHECK(f3x3_launch(&b, 0) == SSAM_EANCHOR, "anchor_y = N");
+    b = a; b.flags = SSAM_ANCHOR; b.anchor_y = -2; CHECK(f3x3_launch(&b, 0) == SSAM_EANCHOR, "anchor_y < 0");
+    b = a; b.flags = SSAM_ANCHOR | SSAM_CONVOLVE; b.anchor_x = 3; CHECK(f3x3_launch(&b, 0) == SSAM_EANCHOR, "conv anchor_x = M");
+    b = a; b.flags = SSAM_ANCHOR | SSAM_VALID; CHECK(f3x3_launch(&b, 0) == SSAM_EANCHOR, "anchor with valid");
+    b = a; b.anchor_x = 1; CHECK(f3x3_launch(&b, 0) == SSAM_EANCHOR, "anchor_x set without SSAM_ANCHOR");
+    b = a; b.anchor_y = 2; CHECK(f3x3_launch(&b, 0) == SSAM_EANCHOR, "anchor_y set without SSAM_ANCHOR");
+    b = a; b.flags = SSAM_ANCHOR; b.anchor_x = 7; b.fw = 5; CHECK(f3x3_launch(&b, 0) == SSAM_EFILTER, "filter before anchor");
+    CHECK(strstr(ssam_strerror(SSAM_EANCHOR), "anchor") != NULL, "strerror anchor");
     CHECK(strstr(ssam_strerror(SSAM_EPITCH), "pitch") != NULL && strstr(ssam_strerror(77), "unknown"), "strerror");
     CUDA_OK(cudaDeviceSynchronize());
     cudaFree(d);
+    case_end();
+}
+
+/* every anchor position of one kernel (a small filter), correlation and convolution, every border,
+ * against the reference with that anchor; and SSAM_ANCHOR at the centre equal to the default */
+static void run_anchor(const kern *k, int light)
+{
+    static const int sizes[][2] = {{37, 23}, {1, 1}, {131, 9}};
+    int nsizes = light ? 2 : (int)(sizeof sizes / sizeof *sizes);
+    char name[128];
+    snprintf(name, sizeof name, "ssam conv %s: every anchor (SSAM_ANCHOR), conv/corr, every border", k->name);
+    case_begin(name);
+    const size_t es = k->is_double ? 8 : 4;
+    const double tol = k->is_double ? 1e-12 : 1e-5;
+    const int M = k->M, N = k->N;
+    for (int si = 0; si < nsizes && !check__failed_case; si++) {
+        const int W = sizes[si][0], H = sizes[si][1];
+        const size_t n = (size_t)W * H;
+        double *hin = (double *)malloc(n * 8), *hw = (double *)malloc((size_t)M * N * 8);
+        double *ref = (double *)malloc(n * 8), *mag = (double *)malloc(n * 8);
+        void *hbuf = malloc(n * es), *hdef = malloc(n * es), *hwt = malloc((size_t)M * N * es);
+        for (size_t i = 0; i < n; i++) {
+            hin[i] = gpucheck_uniform();
+            if (k->is_double) ((double *)hbuf)[i] = hin[i];
+            else { ((float *)hbuf)[i] = (float)hin[i]; hin[i] = (float)hin[i]; }
+        }
+        for (int i = 0; i < M * N; i++) {
+            hw[i] = gpucheck_uniform();
+            if (k->is_double) ((double *)hwt)[i] = hw[i];
+            else { ((float *)hwt)[i] = (float)hw[i]; hw[i] = (float)hw[i]; }
+        }
+        void *din = NULL, *dout = NULL;
+        CUDA_OK(cudaMalloc(&din, n * es));
+        CUDA_OK(cudaMalloc(&dout, n * es));
+        CUDA_OK(cudaMemcpy(din, hbuf, n * es, cudaMemcpyHostToDevice));
+        for (int border = 0; border < 5 && !check__failed_case; border++)
+            for (int conv = 0; conv < 2 && !check__failed_case; conv++) {
+                ssam_conv2d_args a;
+                memset(&a, 0, sizeof a);
+                a.src = din; a.dst = dout; a.width = W; a.height = H;
+                a.weights = hwt; a.fw = M; a.fh = N; a.border = border; a.cval = -0.625;
+                a.flags = conv ? SSAM_CONVOLVE : 0u;
+                /* the default (no flag): kept to compare with the centre placed by hand */
+                CUDA_OK(cudaMemset(dout, 0xFF, n * es));
+                CHECK(k->launch(&a, 0) == 0, "default-anchor launch");
+                CUDA_OK(cudaMemcpy(hdef, dout, n * es, cudaMemcpyDeviceToHost));
+                for (int ay = 0; ay < N && !check__failed_case; ay++)
+                    for (int ax = 0; ax < M && !check__failed_case; ax++) {
+                        int ow, oh;
+                        reference(hin, W, H, W, hw, M, N, border, a.cval, a.flags, ax, ay, ref, mag, &ow, &oh);
+                        ssam_conv2d_args b = a;
+                        b.flags |= SSAM_ANCHOR; b.anchor_x = ax; b.anchor_y = ay;
+                        CUDA_OK(cudaMemset(dout, 0xFF, n * es)); /* NaN poison */
+                        int rc = k->launch(&b, 0);
+                        CHECK(rc == 0, "launch rc %d (%s)", rc, ssam_strerror(rc));
+                        CUDA_OK(cudaDeviceSynchronize());
+                        CUDA_OK(cudaMemcpy(hbuf, dout, n * es, cudaMemcpyDeviceToHost));
+                        double num = 0, den = 0;
+                        long long unwritten = 0;
+                        for (size_t i = 0; i < n; i++) {
+                            double v = k->is_double ? ((double *)hbuf)[i] : ((float *)hbuf)[i];
+                            if (!isfinite(v)) { unwritten++; continue; }
+                            num += (v - ref[i]) * (v - ref[i]);
+                            den += mag[i] * mag[i];
+                        }
+                        double err = den > 0 ? sqrt(num / den) : sqrt(num);
+                        CHECK(unwritten == 0 && err < tol, "%dx%d %s%s anchor (%d, %d): %lld unwritten, error / "
+                              "sum|w x| = %.3g", W, H, border_name[border], conv ? " convolve" : "", ax, ay,
+                              unwritten, err);
+                        if (ax == (M - 1) / 2 && ay == (N - 1) / 2)
+                            CHECK(memcmp(hbuf, hdef, n * es) == 0, "%dx%d %s%s: the centre placed by hand differs "
+                                  "from the default", W, H, border_name[border], conv ? " convolve" : "");
+                    }
+            }
+        cudaFree(din);
+        cudaFree(dout);
+        free(hin); free(hw); free(ref); free(mag); free(hbuf); free(hdef); free(hwt);
+    }
     case_end();
 }
 
@@ -211,5 +308,9 @@ int main(int argc, char **argv)
     int light = gpucheck_begin(argc, argv);
     test_errors();
     for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++) run_kernel(&kernels[i], light);
+    for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++) {
+        const kern *k = &kernels[i]; /* every anchor of the small filters: 3x3, 4x4, 2x3 */
+        if (k->M * k->N <= 16 && k->M > 1 && k->N > 1) run_anchor(k, light);
+    }
     return check_exit();
 }

@@ -1,0 +1,328 @@
+/* tests/gpu/test_ksum_pieces.cu -- ksum's pieces (gemm.cuh, epilogue.cuh) in kernels written here,
+ * not by KSUM_DEFINE: the shape of examples/ksum_custom.cu, in float and double.
+ *
+ *   sum:  v_i = sum_j K(a_i, b_j) w_j with a kernel function of the test's own, the rational quadratic
+ *         K = (1 + d^2 / (2 alpha h^2))^-alpha, alpha a run-time kernel parameter that the EVAL macro
+ *         names (KSUM_GEMM_LOAD/STORE/CHUNK, KSUM_GEMM_PER_POINT, KSUM_EPI_START, KSUM_EPI_TILE,
+ *         KSUM_EPI_ROWSUM16, KSUM_EPI_STORE with atomics over source splits);
+ *   mean: the Nadaraya-Watson mean out_i = sum_j K y_j / sum_j K (Gaussian), both sums in one pass
+ *         (KSUM_EPI_PAIRS with a combine step of the test's own, KSUM_EPI_ROWS forming the ratio).
+ * Ragged m, n, dim (not multiples of the tiles, dim 1 ... 129), fresh random data (seed printed),
+ * outputs NaN-poisoned, references in double on the data as the GPU sees it.  Errors: the sum's
+ * relative 2-norm error; the mean's largest |out - ref| over the kernel-weighted mean of |y| (the
+ * scale of its terms).  Tolerances 1e-5 (float), 1e-12 (double).
+ * Shown able to fail: the same mean with a wrong denominator (padded sources counted) and the sum
+ * against the reference of another alpha are both rejected by the same checks.
+ * Also: every ksum generator is defined here once and never called, so this file compiling under the
+ * Makefile's -Werror is the check that unused generated launchers give no warning. */
+#include <ksum/ksum.cuh>
+#include <ksum/smalldim.cuh>
+#include <ksum/tc.cuh>
+
+#include "gpucheck.h"
+
+/* defined, never called: no "declared but never referenced" warning may come from a generator */
+KSUM_DEFINE(unused_f32, float, KSUM_GAUSS)
+KSUM_DEFINE(unused_f64, double, KSUM_CAUCHY)
+KSUM_DEFINE_TF32(unused_tc, KSUM_GAUSS, 1, 1)
+KSUM_DEFINE_TF32_V1(unused_tc_v1, KSUM_GAUSS, 1, 1)
+KSUM_DEFINE_GAUSS_SMALLDIM(unused_sd, 3, 1, 0)
+
+/* the user's kernel function, on t = s d^2 with s = 1 / (2 alpha h^2): K = (1 + t)^-alpha */
+static __device__ __forceinline__ float rq_eval_float(float t, float alpha)
+{
+    return ksum_exp2neg_float(alpha * __log2f(1.0f + t));
+}
+static __device__ __forceinline__ double rq_eval_double(double t, double alpha) { return exp(-alpha * log1p(t)); }
+#define RQ_EVAL(T, t) rq_eval_##T(t, alpha) /* alpha: a parameter of the kernels below */
+
+#define PIECES_NORMS(T)                                                                                \
+    __global__ void sqnorms_##T(const T *__restrict__ x, int np, int dim, T s, T *__restrict__ out)    \
+    {                                                                                                  \
+        const int i = blockIdx.x * blockDim.x + threadIdx.x;                                           \
+        if (i >= np) return;                                                                           \
+        T q = 0;                                                                                       \
+        for (int k = 0; k < dim; k++) q = fma(x[(long long)i * dim + k], x[(long long)i * dim + k], q); \
+        out[i] = s * q;                                                                                \
+    }
+PIECES_NORMS(float)
+PIECES_NORMS(double)
+
+/* the double-buffered main loop shared by both kernels (one barrier per 8-coordinate chunk); the
+ * statements ... run after a source tile's last chunk, with col0 its first source */
+#define PIECES_LOOP(T, TM, TN, t0, t1, ...)                                                            \
+    enum { BM = 16 * (TM), BN = 16 * (TN) };                                                           \
+    __shared__ __align__(16) T sa[KSUM_GEMM_SMEM_ELEMS(BM)];                                           \
+    __shared__ __align__(16) T sb[KSUM_GEMM_SMEM_ELEMS(BN)];                                           \
+    const int tid = threadIdx.x, tx = tid & 15, ty = tid >> 4;                                         \
+    const long long row0 = (long long)blockIdx.x * BM;                                                 \
+    const int nchunks = (dim + KSUM_BK - 1) / KSUM_BK, nsteps = ((t1) - (t0)) * nchunks;               \
+    const T m2s = (T)-2 * s;                                                                           \
+    T acc[TM][TN], ra[(TM) / 2], rb[(TN) / 2];                                                         \
+    KSUM_GEMM_LOAD(T, (TM) / 2, ra, a, dim, m, dim, row0, 0, tid, vec_a);                              \
+    KSUM_GEMM_LOAD(T, (TN) / 2, rb, b, dim, n, dim, (long long)(t0)*BN, 0, tid, vec_b);                \
+    KSUM_GEMM_STORE(T, (TM) / 2, ra, sa, BM, 0, tid, m2s);                                             \
+    if (nchunks == 1) KSUM_GEMM_STORE(T, (TM) / 2, ra, sa, BM, 1, tid, m2s);                           \
+    KSUM_GEMM_STORE(T, (TN) / 2, rb, sb, BN, 0, tid, (T)1);                                            \
+    __syncthreads();                                                                                   \
+    int tile = (t0), c = 0;                                                                            \
+    for (int st = 0; st < nsteps; st++) {                                                              \
+        const long long col0 = (long long)tile * BN;                                                   \
+        const int nc = c + 1 == nchunks ? 0 : c + 1, ntile = nc == 0 ? tile + 1 : tile;                \
+        if (st + 1 < nsteps) {                                                                         \
+            if (nchunks > 1) KSUM_GEMM_LOAD(T, (TM) / 2, ra, a, dim, m, dim, row0, nc * KSUM_BK, tid, vec_a); \
+            KSUM_GEMM_LOAD(T, (TN) / 2, rb, b, dim, n, dim, (long long)ntile * BN, nc * KSUM_BK, tid, vec_b); \
+        }                                                                                              \
+        if (c == 0) {                                                                                  \
+            T na[TM], nb[TN];                                                                          \
+            KSUM_GEMM_PER_POINT(T, TM, na, na_g, 1, row0, m, ty);                                      \
+            KSUM_GEMM_PER_POINT(T, TN, nb, nb_g, 1, col0, n, tx);                                      \
+            KSUM_EPI_START(TM, TN, acc, na, nb);                                                       \
+        }                                                                                              \
+        KSUM_GEMM_CHUNK(T, TM, TN, acc, sa, sb, BM, BN, st & 1, min(KSUM_BK, dim - c * KSUM_BK), tx, ty); \
+        if (c == nchunks - 1) { __VA_ARGS__ }                                                          \
+        if (st + 1 < nsteps) {                                                                         \
+            if (nchunks > 1) KSUM_GEMM_STORE(T, (TM) / 2, ra, sa, BM, (st + 1) & 1, tid, m2s);         \
+            KSUM_GEMM_STORE(T, (TN) / 2, rb, sb, BN, (st + 1) & 1, tid, (T)1);                         \
+        }                                                                                              \
+        __syncthreads();                                                                               \
+        tile = ntile;                                                                                  \
+        c = nc;                                                                                        \
+    }
+
+/* the rational-quadratic sum over this block's source tiles into v: stored (atomic 0: one split) or
+ * atomically added (v zeroed first) */
+#define PIECES_SUM_DEFINE(name, T, TM, TN, MINB)                                                       \
+    __global__ void __launch_bounds__(KSUM_THREADS, MINB)                                              \
+        name(const T *__restrict__ a, const T *__restrict__ b, const T *__restrict__ w, T *__restrict__ v, \
+             int m, int n, int dim, const T *__restrict__ na_g, const T *__restrict__ nb_g, T s, T alpha, \
+             int per, int vec_a, int vec_b, int atomic)                                                \
+    {                                                                                                  \
+        const int ntiles_ = (n + 16 * (TN) - 1) / (16 * (TN)), t0_ = blockIdx.y * per;                 \
+        const int t1_ = min(ntiles_, t0_ + per);                                                       \
+        if (t0_ >= t1_) return;                                                                        \
+        T vacc[TM][1];                                                                                 \
+        _Pragma("unroll") for (int i = 0; i < (TM); i++) vacc[i][0] = 0;                               \
+        PIECES_LOOP(T, TM, TN, t0_, t1_, {                                                             \
+            T wj[TN];                                                                                  \
+            T wv[TN][1];                                                                               \
+            KSUM_GEMM_PER_POINT(T, TN, wj, w, 1, col0, n, tx);                                         \
+            _Pragma("unroll") for (int j = 0; j < (TN); j++) wv[j][0] = wj[j];                         \
+            KSUM_EPI_TILE(T, TM, TN, 1, RQ, acc, wv, vacc);                                            \
+        })                                                                                             \
+        KSUM_EPI_ROWSUM16(T, TM, 1, vacc);                                                             \
+        KSUM_EPI_STORE(T, TM, 1, vacc, v, row0, m, 1, tx, ty, atomic, 0);                              \
+    }
+
+/* out = sum K y / sum K over all sources (one block per row tile); LIVE(col): the denominator's
+ * weight of source col -- (col) < n is right, 1 counts the zero-padded sources (wrong, on purpose) */
+#define NW_PAIR(i, j, k)                                                                               \
+    do {                                                                                               \
+        vacc[i][0] = fma(k, yj[j], vacc[i][0]);                                                        \
+        vacc[i][1] = fma(k, live[j], vacc[i][1]);                                                      \
+    } while (0)
+#define NW_OUT(row, sums) (out[row] = (sums)[0] / (sums)[1])
+#define NW_LIVE_RIGHT(col) ((col) < n)
+#define NW_LIVE_WRONG(col) 1
+#define PIECES_NW_DEFINE(name, T, TM, TN, MINB, LIVE)                                                  \
+    __global__ void __launch_bounds__(KSUM_THREADS, MINB)                                              \
+        name(const T *__restrict__ a, const T *__restrict__ b, const T *__restrict__ y, T *__restrict__ out, \
+             int m, int n, int dim, const T *__restrict__ na_g, const T *__restrict__ nb_g, T s, int vec_a, \
+             int vec_b)                                                                                \
+    {                                                                                                  \
+        T vacc[TM][2];                                                                                 \
+        _Pragma("unroll") for (int i = 0; i < (TM); i++) vacc[i][0] = vacc[i][1] = 0;                  \
+        PIECES_LOOP(T, TM, TN, 0, (n + 16 * (TN) - 1) / (16 * (TN)), {                                 \
+            T yj[TN];                                                                                  \
+            T live[TN];                                                                                \
+            KSUM_GEMM_PER_POINT(T, TN, yj, y, 1, col0, n, tx);                                         \
+            _Pragma("unroll") for (int j = 0; j < (TN); j++) live[j] = LIVE(col0 + KSUM_GEMM_ROW(j, tx)) ? (T)1 : (T)0; \
+            KSUM_EPI_PAIRS(T, TM, TN, KSUM_GAUSS, acc, NW_PAIR);                                       \
+        })                                                                                             \
+        KSUM_EPI_ROWSUM16(T, TM, 2, vacc);                                                             \
+        KSUM_EPI_ROWS(TM, vacc, row0, m, tx, ty, NW_OUT);                                              \
+    }
+
+PIECES_SUM_DEFINE(sum_f32, float, 8, 8, 2)
+PIECES_SUM_DEFINE(sum_f64, double, 4, 4, 1)
+PIECES_NW_DEFINE(nw_f32, float, 8, 4, 2, NW_LIVE_RIGHT)
+PIECES_NW_DEFINE(nw_f64, double, 4, 4, 1, NW_LIVE_RIGHT)
+PIECES_NW_DEFINE(nw_f32_wrongden, float, 8, 4, 2, NW_LIVE_WRONG)
+
+enum { SUM_F32, SUM_F64, NW_F32, NW_F64, NW_F32_WRONG };
+static const int tile_n[] = {128, 64, 64, 64, 64}; /* sources per block tile (BN) */
+static const int tile_m[] = {128, 64, 128, 64, 128};
+
+typedef struct shape {
+    int m, n, dim;
+    double hf; /* h = hf sqrt(dim) */
+} shape;
+
+/* one run: fresh data, poison, launch the pieces kernel, compare; returns the error (see top), or -1
+ * after a failed CHECK.  alpha_ref != alpha only for the negative check. */
+static double run_one(int which, const shape *sh, double alpha, double alpha_ref, int split_all, long long *nonfinite)
+{
+    const int m = sh->m, n = sh->n, dim = sh->dim, dbl = which == SUM_F64 || which == NW_F64;
+    const int nw = which >= NW_F32;
+    const size_t es = dbl ? 8 : 4;
+    const double h = sh->hf * sqrt((double)dim);
+    const double s = nw ? KSUM_GAUSS_SCALE(h) : 1.0 / (2.0 * alpha * h * h);
+    double *ha = (double *)malloc((size_t)m * dim * 8), *hb = (double *)malloc((size_t)n * dim * 8);
+    double *hw = (double *)malloc((size_t)n * 8);
+    void *buf = malloc((size_t)(m > n ? m : n) * (dim > 1 ? dim : 1) * es);
+    if (!ha || !hb || !hw || !buf) { fprintf(stderr, "out of memory\n"); exit(1); }
+    for (size_t i = 0; i < (size_t)m * dim; i++) ha[i] = gpucheck_uniform();
+    for (size_t i = 0; i < (size_t)n * dim; i++) hb[i] = gpucheck_uniform();
+    /* y in [-0.5, 1.5) (mixed signs, mean 0.5: a wrong denominator scales it visibly), or w in (0, 1] */
+    for (int j = 0; j < n; j++) hw[j] = nw ? 0.5 + gpucheck_uniform() : 0.5 * (1.0 - gpucheck_uniform());
+    if (!dbl) { /* the reference sees what the GPU sees */
+        for (size_t i = 0; i < (size_t)m * dim; i++) ha[i] = (float)ha[i];
+        for (size_t i = 0; i < (size_t)n * dim; i++) hb[i] = (float)hb[i];
+        for (int j = 0; j < n; j++) hw[j] = (float)hw[j];
+    }
+    void *da = NULL, *db = NULL, *dw = NULL, *dout = NULL, *dnorms = NULL;
+    CUDA_OK(cudaMalloc(&da, (size_t)m * dim * es));
+    CUDA_OK(cudaMalloc(&db, (size_t)n * dim * es));
+    CUDA_OK(cudaMalloc(&dw, (size_t)n * es));
+    CUDA_OK(cudaMalloc(&dout, (size_t)m * es));
+    CUDA_OK(cudaMalloc(&dnorms, ((size_t)m + n) * es));
+#define UPLOAD(d, x, cnt)                                                                              \
+    do {                                                                                               \
+        for (size_t i_ = 0; i_ < (size_t)(cnt); i_++)                                                  \
+            if (dbl) ((double *)buf)[i_] = (x)[i_]; else ((float *)buf)[i_] = (float)(x)[i_];          \
+        CUDA_OK(cudaMemcpy(d, buf, (size_t)(cnt)*es, cudaMemcpyHostToDevice));                         \
+    } while (0)
+    UPLOAD(da, ha, (size_t)m * dim);
+    UPLOAD(db, hb, (size_t)n * dim);
+    UPLOAD(dw, hw, (size_t)n);
+    CUDA_OK(cudaMemset(dout, 0xFF, (size_t)m * es)); /* NaN poison */
+    if (!check__failed_case) {
+        const int bm = tile_m[which], bn = tile_n[which], vec = dim % 4 == 0; /* cudaMalloc: aligned */
+        const unsigned rowtiles = (unsigned)((m + bm - 1) / bm);
+        const int ntiles = (n + bn - 1) / bn, per = split_all ? 1 : ntiles; /* one tile per split, or one split */
+        if (dbl) {
+            double *nrm = (double *)dnorms;
+            sqnorms_double<<<(m + 255) / 256, 256>>>((const double *)da, m, dim, s, nrm);
+            sqnorms_double<<<(n + 255) / 256, 256>>>((const double *)db, n, dim, s, nrm + m);
+        } else {
+            float *nrm = (float *)dnorms;
+            sqnorms_float<<<(m + 255) / 256, 256>>>((const float *)da, m, dim, (float)s, nrm);
+            sqnorms_float<<<(n + 255) / 256, 256>>>((const float *)db, n, dim, (float)s, nrm + m);
+        }
+        CUDA_OK(cudaGetLastError());
+        if (!nw && per < ntiles) { /* atomics over splits: v zeroed (a row never added to shows as 0; w > 0) */
+            CUDA_OK(cudaMemset(dout, 0, (size_t)m * es));
+        }
+        const dim3 grid(rowtiles, nw ? 1u : (unsigned)((ntiles + per - 1) / per));
+        switch (which) {
+        case SUM_F32:
+            sum_f32<<<grid, KSUM_THREADS>>>((const float *)da, (const float *)db, (const float *)dw, (float *)dout, m, n,
+                                            dim, (const float *)dnorms, (const float *)dnorms + m, (float)s, (float)alpha,
+                                            per, vec, vec, per < ntiles);
+            break;
+        case SUM_F64:
+            sum_f64<<<grid, KSUM_THREADS>>>((const double *)da, (const double *)db, (const double *)dw, (double *)dout, m,
+                                            n, dim, (const double *)dnorms, (const double *)dnorms + m, s, alpha, per,
+                                            vec, vec, per < ntiles);
+            break;
+        case NW_F32:
+        case NW_F32_WRONG:
+            (which == NW_F32 ? nw_f32 : nw_f32_wrongden)<<<grid, KSUM_THREADS>>>(
+                (const float *)da, (const float *)db, (const float *)dw, (float *)dout, m, n, dim, (const float *)dnorms,
+                (const float *)dnorms + m, (float)s, vec, vec);
+            break;
+        default:
+            nw_f64<<<grid, KSUM_THREADS>>>((const double *)da, (const double *)db, (const double *)dw, (double *)dout, m, n,
+                                           dim, (const double *)dnorms, (const double *)dnorms + m, s, vec, vec);
+        }
+        CUDA_OK(cudaGetLastError());
+        CUDA_OK(cudaDeviceSynchronize());
+        CUDA_OK(cudaMemcpy(buf, dout, (size_t)m * es, cudaMemcpyDeviceToHost));
+    }
+    double err = -1;
+    if (!check__failed_case) {
+        const double sref = nw ? 1.0 / (2.0 * h * h) : 1.0 / (2.0 * alpha_ref * h * h);
+        double e2 = 0, r2 = 0, worst = 0;
+        *nonfinite = 0;
+        for (int i = 0; i < m; i++) {
+            double sum = 0, sumabs = 0, den = 0;
+            for (int j = 0; j < n; j++) {
+                double d2 = 0;
+                for (int k = 0; k < dim; k++) {
+                    const double x = ha[(size_t)i * dim + k] - hb[(size_t)j * dim + k];
+                    d2 += x * x;
+                }
+                const double kv = nw ? exp(-sref * d2) : pow(1.0 + sref * d2, -alpha_ref);
+                sum += kv * hw[j];
+                sumabs += kv * fabs(hw[j]);
+                den += kv;
+            }
+            const double g = dbl ? ((double *)buf)[i] : ((float *)buf)[i];
+            if (!isfinite(g)) { (*nonfinite)++; continue; }
+            if (nw) {
+                const double e = fabs(g - sum / den) / (sumabs / den);
+                if (e > worst) worst = e;
+            } else {
+                e2 += (g - sum) * (g - sum);
+                r2 += sum * sum;
+            }
+        }
+        err = nw ? worst : sqrt(e2 / r2);
+    }
+    cudaFree(da); cudaFree(db); cudaFree(dw); cudaFree(dout); cudaFree(dnorms);
+    free(ha); free(hb); free(hw); free(buf);
+    return err;
+}
+
+static const shape shapes[] = {
+    {1, 1, 1, 0.5},     {7, 129, 3, 0.3},   {129, 7, 8, 1.0},  {300, 257, 13, 0.5}, {2, 1000, 5, 0.4},
+    {1000, 1000, 32, 0.5}, {257, 130, 67, 0.3}, {513, 65, 129, 0.7}, {130, 300, 9, 0.5}, {1001, 777, 16, 0.4},
+};
+
+static void run_kind(int which, const char *name, int light)
+{
+    const int dbl = which == SUM_F64 || which == NW_F64;
+    const double tol = dbl ? 1e-12 : 1e-5;
+    const int nsh = light ? 5 : (int)(sizeof shapes / sizeof *shapes);
+    case_begin(name);
+    double worst = 0;
+    for (int si = 0; si < nsh && !check__failed_case; si++) {
+        long long nonfinite = 0;
+        const double e = run_one(which, &shapes[si], 1.5, 1.5, si & 1, &nonfinite);
+        if (check__failed_case) break;
+        CHECK(nonfinite == 0, "%lld outputs not written or not finite (m %d n %d dim %d)", nonfinite, shapes[si].m,
+              shapes[si].n, shapes[si].dim);
+        CHECK(e <= tol, "error %.3g > %.0e (m %d n %d dim %d)", e, tol, shapes[si].m, shapes[si].n, shapes[si].dim);
+        if (e > worst) worst = e;
+    }
+    printf("    worst error %.3g (tolerance %.0e)\n", worst, tol);
+    case_end();
+}
+
+/* the checks above can fail: a wrong denominator and a wrong kernel parameter are rejected */
+static void run_negative(void)
+{
+    case_begin("ksum pieces: the checks reject a wrong denominator (padded sources counted) and a wrong alpha");
+    const shape sh = {300, 1000, 13, 0.5}; /* 1000 = 15 x 64 + 40: 24 padded sources in the last tile */
+    long long nonfinite = 0;
+    double e = run_one(NW_F32_WRONG, &sh, 1.5, 1.5, 0, &nonfinite);
+    if (!check__failed_case)
+        CHECK(e > 1e-3, "the wrong-denominator mean passed: error %.3g", e);
+    printf("    wrong denominator: error %.3g (tolerance 1e-05)\n", e);
+    e = run_one(SUM_F32, &sh, 3.0, 1.5, 1, &nonfinite); /* alpha 3 on the GPU, 1.5 in the reference */
+    if (!check__failed_case)
+        CHECK(e > 1e-3, "the sum with alpha 3 passed against the reference with alpha 1.5: error %.3g", e);
+    printf("    wrong alpha: error %.3g (tolerance 1e-05)\n", e);
+    case_end();
+}
+
+int main(int argc, char **argv)
+{
+    int light = gpucheck_begin(argc, argv);
+    run_kind(SUM_F32, "ksum pieces: float rational-quadratic sum (alpha at run time), 8x8, ragged, splits", light);
+    run_kind(SUM_F64, "ksum pieces: double rational-quadratic sum, 4x4, ragged, splits", light);
+    run_kind(NW_F32, "ksum pieces: float Nadaraya-Watson mean (two sums, one pass, ratio by KSUM_EPI_ROWS), 8x4", light);
+    run_kind(NW_F64, "ksum pieces: double Nadaraya-Watson mean, 4x4", light);
+    run_negative();
+    return check_exit();
+}

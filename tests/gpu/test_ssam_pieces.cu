@@ -1,0 +1,249 @@
+/* tests/gpu/test_ssam_pieces.cu -- ssam's pieces in kernels of the test's own (no *_DEFINE):
+ * SSAM_REGCACHE_LOAD (regcache.cuh) + SSAM_SYSTOLIC_ROW_OP (shift.cuh) with every ready operator
+ * and one user-defined operator, against a CPU reference in double:
+ *   fma       SSAM_OP_FMA, and bit-for-bit equal to the plain SSAM_SYSTOLIC_ROW
+ *   max_add   SSAM_OP_MAX_ADD (grey dilation by a structuring function)
+ *   min_sub   SSAM_OP_MIN_SUB (grey erosion)
+ *   min_plus  a static __device__ function of the test's own (tropical min-plus)
+ * float and double, filters 1x1, 3x3, 5x4 (5 wide, 4 high), 7x7, ragged images, pitch equal to the
+ * width (scalar loads) and padded (16-byte loads), every border mode.  Max and min are exact, so
+ * they are compared exactly; fma by ||out - ref|| / ||sum |w x||| (fp32 < 1e-5, fp64 < 1e-12).
+ * Outputs and the padding are NaN-poisoned before each run.  Each case also checks that its
+ * comparison can fail: the output must differ from the reference of the operator with the weights
+ * negated (x - w for x + w, -w x for w x), so an op swapped for its twin fails the test. */
+#include <ssam/regcache.cuh>
+#include <ssam/shift.cuh>
+
+#include "gpucheck.h"
+
+enum { PK_WARPS = 4, PK_P = 4 };
+#define PK_V(T) ((int)(16 / sizeof(T)))
+/* complete outputs per warp and row, whole vectors (as conv.cuh) */
+#define PK_STEP(T, M) ((32 * PK_V(T) - (M) + 1 - (PK_V(T) - 1)) / PK_V(T) * PK_V(T))
+
+/* a user-defined operator: an inline function per type (tropical min-plus: INIT +infinity) */
+static __device__ __forceinline__ float minplus_f(float acc, float x, float w) { return fminf(acc, x + w); }
+static __device__ __forceinline__ double minplus_d(double acc, double x, double w) { return fmin(acc, x + w); }
+
+/* the two steps the kernels take: the generic one, and the plain fma one (which ignores INIT, OP) */
+#define PK_STEP_OP(T, V, M, N, out, data, p, w, INIT, OP) SSAM_SYSTOLIC_ROW_OP(T, V, M, N, out, data, p, w, INIT, OP)
+#define PK_STEP_PLAIN(T, V, M, N, out, data, p, w, INIT, OP) SSAM_SYSTOLIC_ROW(T, V, M, N, out, data, p, w)
+
+/* A kernel of one's own: each warp loads a fresh window of P + N - 1 rows with SSAM_REGCACHE_LOAD
+ * and computes P output rows of STEP columns; anchor at the centre ((M-1)/2, (N-1)/2).  And its
+ * host launcher (weights given in double, rounded to T). */
+#define PK_DEFINE(name, T, M, N, STEPM, INIT, OP)                                                             \
+    typedef struct name##_w {                                                                                \
+        T w[(M) * (N)];                                                                                      \
+    } name##_w;                                                                                              \
+    __global__ void __launch_bounds__(PK_WARPS * 32) name##_kernel(const T *__restrict__ src, T *__restrict__ dst, \
+                                                                  int w, int h, long long pitch, int border,   \
+                                                                  T cval, int vec, name##_w wt)                \
+    {                                                                                                        \
+        enum { V = PK_V(T), STEP = PK_STEP(T, M), R = PK_P + (N)-1 };                                        \
+        const int lane = threadIdx.x & 31;                                                                   \
+        const int X0 = (blockIdx.x * PK_WARPS + (threadIdx.x >> 5)) * STEP;                                  \
+        const int y0 = blockIdx.y * PK_P;                                                                    \
+        if (X0 >= w) return;                                                                                 \
+        const int xa = X0 - ((M)-1) / 2, xi = xa - (((xa % V) + V) % V), s = xa - xi;                        \
+        const int x = xi + V * lane;                                                                         \
+        T data[V][R], out[V];                                                                                \
+        SSAM_REGCACHE_LOAD(T, V, R, data, src, pitch, x, y0 - ((N)-1) / 2, w, h, border, cval, vec);          \
+        _Pragma("unroll") for (int p = 0; p < PK_P; p++) {                                                   \
+            STEPM(T, V, M, N, out, data, p, wt.w, INIT, OP);                                                 \
+            _Pragma("unroll") for (int k = 0; k < V; k++) {                                                  \
+                const int u = V * lane + k - s;                                                              \
+                if (y0 + p < h && u >= 0 && u < STEP && X0 + u < w) dst[(long long)(y0 + p) * pitch + X0 + u] = out[k]; \
+            }                                                                                                \
+        }                                                                                                    \
+    }                                                                                                        \
+    static int name##_run(const void *src, void *dst, int w, int h, long long pitch, int border, double cval,   \
+                          const double *hw)                                                                  \
+    {                                                                                                        \
+        name##_w wt;                                                                                         \
+        for (int i = 0; i < (M) * (N); i++) wt.w[i] = (T)hw[i];                                              \
+        dim3 grid((w + PK_WARPS * PK_STEP(T, M) - 1) / (PK_WARPS * PK_STEP(T, M)), (h + PK_P - 1) / PK_P);    \
+        name##_kernel<<<grid, PK_WARPS * 32>>>((const T *)src, (T *)dst, w, h, pitch, border, (T)cval,         \
+                                               ssam_vec_ok(src, pitch, PK_V(T)), wt);                        \
+        return cudaPeekAtLastError() == cudaSuccess ? 0 : -1;                                                \
+    }
+
+/* every operator for one type and filter shape */
+#define PK_SHAPE(sfx, T, M, N, MINPLUS)                                                                      \
+    PK_DEFINE(fma_##sfx, T, M, N, PK_STEP_OP, 0, SSAM_OP_FMA)                                                \
+    PK_DEFINE(plain_##sfx, T, M, N, PK_STEP_PLAIN, 0, SSAM_OP_FMA)                                           \
+    PK_DEFINE(maxadd_##sfx, T, M, N, PK_STEP_OP, -INFINITY, SSAM_OP_MAX_ADD)                                 \
+    PK_DEFINE(minsub_##sfx, T, M, N, PK_STEP_OP, INFINITY, SSAM_OP_MIN_SUB)                                  \
+    PK_DEFINE(minplus_##sfx, T, M, N, PK_STEP_OP, INFINITY, MINPLUS)
+
+PK_SHAPE(f1x1, float, 1, 1, minplus_f)
+PK_SHAPE(f3x3, float, 3, 3, minplus_f)
+PK_SHAPE(f5x4, float, 5, 4, minplus_f)
+PK_SHAPE(f7x7, float, 7, 7, minplus_f)
+PK_SHAPE(d1x1, double, 1, 1, minplus_d)
+PK_SHAPE(d3x3, double, 3, 3, minplus_d)
+PK_SHAPE(d5x4, double, 5, 4, minplus_d)
+PK_SHAPE(d7x7, double, 7, 7, minplus_d)
+
+typedef int (*run_fn)(const void *, void *, int, int, long long, int, double, const double *);
+enum { OP_FMA, OP_MAXADD, OP_MINSUB, OP_MINPLUS };
+static const char *op_name[] = {"fma (and = SSAM_SYSTOLIC_ROW)", "max_add (dilation)", "min_sub (erosion)",
+                                "min_plus (user op)"};
+typedef struct shape {
+    const char *name;
+    int M, N, is_double;
+    run_fn run[4], plain; /* run[op]; plain: SSAM_SYSTOLIC_ROW, to equal run[OP_FMA] bit for bit */
+} shape;
+
+#define PK_ROW(sfx, M, N, D) {#sfx, M, N, D, {fma_##sfx##_run, maxadd_##sfx##_run, minsub_##sfx##_run, minplus_##sfx##_run}, plain_##sfx##_run}
+static const shape shapes[] = {
+    PK_ROW(f1x1, 1, 1, 0), PK_ROW(f3x3, 3, 3, 0), PK_ROW(f5x4, 5, 4, 0), PK_ROW(f7x7, 7, 7, 0),
+    PK_ROW(d1x1, 1, 1, 1), PK_ROW(d3x3, 3, 3, 1), PK_ROW(d5x4, 5, 4, 1), PK_ROW(d7x7, 7, 7, 1),
+};
+
+/* the reference's own border rule: fold step by step (independent of ssam_border_index) */
+static int ref_index(int i, int n, int border)
+{
+    if (i >= 0 && i < n) return i;
+    switch (border) {
+    case SSAM_BORDER_NEAREST: return i < 0 ? 0 : n - 1;
+    case SSAM_BORDER_WRAP: return ((i % n) + n) % n;
+    case SSAM_BORDER_REFLECT:
+        while (i < 0 || i >= n) i = i < 0 ? -i - 1 : 2 * n - 1 - i;
+        return i;
+    case SSAM_BORDER_MIRROR:
+        if (n == 1) return 0;
+        while (i < 0 || i >= n) i = i < 0 ? -i : 2 * n - 2 - i;
+        return i;
+    default: return -1;
+    }
+}
+
+/* x + w as the GPU rounds it: exact in double for two floats (or two doubles' sum in double) */
+static double rsum(double x, double w, int dbl) { return dbl ? x + w : (double)(float)(x + w); }
+
+/* out(x, y) = OP over the taps (m, n) of in(x + m - (M-1)/2, y + n - (N-1)/2) and w[n*M + m], in
+ * double; sgn = -1 negates the weights (the decoy).  mag: sum |w v| (the scale of fma's rounding). */
+static void reference(const double *in, int W, int H, long long sp, const double *w, int M, int N, int border,
+                      double cval, int op, int dbl, double sgn, double *out, double *mag)
+{
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            double acc = op == OP_FMA ? 0 : op == OP_MAXADD ? -INFINITY : INFINITY, a = 0;
+            for (int n = 0; n < N; n++)
+                for (int m = 0; m < M; m++) {
+                    int jx = ref_index(x + m - (M - 1) / 2, W, border), jy = ref_index(y + n - (N - 1) / 2, H, border);
+                    double v = (jx < 0 || jy < 0) ? cval : in[(long long)jy * sp + jx], t = sgn * w[n * M + m];
+                    if (op == OP_FMA) acc += t * v;
+                    else if (op == OP_MAXADD) acc = fmax(acc, rsum(v, t, dbl));
+                    else if (op == OP_MINSUB) acc = fmin(acc, rsum(v, -t, dbl));
+                    else acc = fmin(acc, rsum(v, t, dbl));
+                    a += fabs(t * v);
+                }
+            out[(long long)y * W + x] = acc;
+            mag[(long long)y * W + x] = a;
+        }
+}
+
+static const char *border_name[] = {"constant", "nearest", "reflect", "mirror", "wrap"};
+
+/* compare the device output (hbuf, pitch sp) with ref; returns the error (fma) or the number of
+ * differing cells (max/min); counts unwritten cells and writes into the padding */
+static double compare(const void *hbuf, int dbl, int W, int H, long long sp, const double *ref, const double *mag,
+                      int op, long long *unwritten, long long *overwritten)
+{
+    double num = 0, den = 0, ndiff = 0;
+    *unwritten = *overwritten = 0;
+    for (long long i = 0; i < (long long)sp * H; i++) {
+        long long y = i / sp, x = i % sp;
+        double v = dbl ? ((const double *)hbuf)[i] : ((const float *)hbuf)[i];
+        if (x >= W) { if (!isnan(v)) (*overwritten)++; continue; }
+        if (isnan(v)) { (*unwritten)++; continue; }
+        double r = ref[y * W + x];
+        if (op == OP_FMA) { num += (v - r) * (v - r); den += mag[y * W + x] * mag[y * W + x]; }
+        else if (v != r) ndiff++;
+    }
+    if (op != OP_FMA) return ndiff;
+    return den > 0 ? sqrt(num / den) : sqrt(num);
+}
+
+static void run_shape(const shape *sh, int op, int light)
+{
+    static const int sizes[][2] = {{1, 1}, {37, 29}, {131, 70}, {300, 5}, {5, 97}, {257, 66}};
+    int nsizes = light ? 3 : (int)(sizeof sizes / sizeof *sizes);
+    char name[160];
+    snprintf(name, sizeof name, "ssam pieces %s %s %dx%d: every border, ragged sizes, scalar and 16-byte loads",
+             op_name[op], sh->is_double ? "double" : "float", sh->M, sh->N);
+    case_begin(name);
+    const int dbl = sh->is_double, M = sh->M, N = sh->N, V = dbl ? 2 : 4;
+    const size_t es = dbl ? 8 : 4;
+    const double tol = dbl ? 1e-12 : 1e-5;
+    for (int si = 0; si < nsizes && !check__failed_case; si++) {
+        const int W = sizes[si][0], H = sizes[si][1];
+        for (int pk = 0; pk < 2 && !check__failed_case; pk++) {
+            /* pk 0: pitch = width (16-byte loads only where it is a multiple of V); 1: padded to V */
+            const long long sp = pk ? (W + V) / V * V : W;
+            const size_t nin = (size_t)sp * H;
+            double *hin = (double *)malloc(nin * 8), *hw = (double *)malloc((size_t)M * N * 8);
+            double *ref = (double *)malloc((size_t)W * H * 8), *mag = (double *)malloc((size_t)W * H * 8);
+            double *dec = (double *)malloc((size_t)W * H * 8);
+            void *hbuf = malloc(nin * es), *hbuf2 = malloc(nin * es);
+            for (size_t i = 0; i < nin; i++) hin[i] = gpucheck_uniform();
+            for (int i = 0; i < M * N; i++) hw[i] = gpucheck_uniform();
+            for (size_t i = 0; i < nin; i++) { /* the reference sees what the GPU sees */
+                if (dbl) ((double *)hbuf)[i] = hin[i];
+                else { ((float *)hbuf)[i] = (float)hin[i]; hin[i] = (float)hin[i]; }
+            }
+            if (!dbl)
+                for (int i = 0; i < M * N; i++) hw[i] = (float)hw[i];
+            void *din = NULL, *dout = NULL;
+            CUDA_OK(cudaMalloc(&din, nin * es));
+            CUDA_OK(cudaMalloc(&dout, nin * es));
+            CUDA_OK(cudaMemcpy(din, hbuf, nin * es, cudaMemcpyHostToDevice));
+            for (int border = 0; border < 5 && !check__failed_case; border++) {
+                const double cval = 0.375; /* exact in float too */
+                reference(hin, W, H, sp, hw, M, N, border, cval, op, dbl, -1.0, dec, mag);
+                reference(hin, W, H, sp, hw, M, N, border, cval, op, dbl, 1.0, ref, mag); /* mag: the same */
+                long long unw, ovw;
+                CUDA_OK(cudaMemset(dout, 0xFF, nin * es)); /* NaN poison */
+                CHECK(sh->run[op](din, dout, W, H, sp, border, cval, hw) == 0, "launch failed");
+                CUDA_OK(cudaDeviceSynchronize());
+                CUDA_OK(cudaMemcpy(hbuf, dout, nin * es, cudaMemcpyDeviceToHost));
+                double e = compare(hbuf, dbl, W, H, sp, ref, mag, op, &unw, &ovw);
+                double d = compare(hbuf, dbl, W, H, sp, dec, mag, op, &unw, &ovw);
+                CHECK(unw == 0 && ovw == 0, "%dx%d pitch %lld %s: %lld unwritten, %lld written in the padding", W, H,
+                      sp, border_name[border], unw, ovw);
+                if (op == OP_FMA) {
+                    CHECK(e < tol, "%dx%d pitch %lld %s: error / sum|w x| = %.3g", W, H, sp, border_name[border], e);
+                    CHECK(d > 100 * tol, "%dx%d pitch %lld %s: the negated-weight decoy passes too (%.3g)", W, H, sp,
+                          border_name[border], d);
+                    /* the plain SSAM_SYSTOLIC_ROW: the same bits */
+                    CUDA_OK(cudaMemset(dout, 0xFF, nin * es));
+                    CHECK(sh->plain(din, dout, W, H, sp, border, cval, hw) == 0, "launch failed");
+                    CUDA_OK(cudaDeviceSynchronize());
+                    CUDA_OK(cudaMemcpy(hbuf2, dout, nin * es, cudaMemcpyDeviceToHost));
+                    CHECK(memcmp(hbuf, hbuf2, nin * es) == 0, "%dx%d pitch %lld %s: SSAM_SYSTOLIC_ROW_OP(fma) and "
+                          "SSAM_SYSTOLIC_ROW differ", W, H, sp, border_name[border]);
+                } else {
+                    CHECK(e == 0, "%dx%d pitch %lld %s: %.0f of %d cells differ from the reference", W, H, sp,
+                          border_name[border], e, W * H);
+                    CHECK(d > 0, "%dx%d pitch %lld %s: the negated-weight decoy passes too", W, H, sp,
+                          border_name[border]);
+                }
+            }
+            cudaFree(din);
+            cudaFree(dout);
+            free(hin); free(hw); free(ref); free(mag); free(dec); free(hbuf); free(hbuf2);
+        }
+    }
+    case_end();
+}
+
+/* usage: test_ssam_pieces [--light]   (--light: small sizes only, for compute-sanitizer) */
+int main(int argc, char **argv)
+{
+    int light = gpucheck_begin(argc, argv);
+    for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++)
+        for (int op = OP_FMA; op <= OP_MINPLUS; op++) run_shape(&shapes[i], op, light);
+    return check_exit();
+}
