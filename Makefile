@@ -61,7 +61,7 @@ $(BUILD)/tests/gpu/probe: tests/gpu/probe.cu | check-nvcc
 	@mkdir -p $(@D)
 	$(NVCC) $(NVFLAGS) $(GPU_ARCH) $< -o $@
 
-$(BUILD)/tests/gpu/%: tests/gpu/%.cu tests/gpu/gpucheck.h bench/*.cuh $(HEADERS) | check-nvcc
+$(BUILD)/tests/gpu/%: tests/gpu/%.cu $(wildcard tests/gpu/*.h examples/*.inc) bench/*.cuh $(HEADERS) | check-nvcc
 	@mkdir -p $(@D)
 	$(NVCC) $(NVFLAGS) $(GPU_ARCH) -Ibench -Itests/gpu $< -o $@
 

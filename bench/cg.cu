@@ -526,24 +526,38 @@ static void json_acc(const char *name, int n, long long nnz, const char *impl, d
                 json_rows++ ? ",\n" : "", name, n, nnz, impl, unit, val, rc, iters, repl, true_res);
 }
 
+/* a float copy of H on the device (values rounded), b random in [-1, 1), x for the solution */
+typedef struct f32sys {
+    int *rp, *ci;
+    float *va, *b, *x;
+} f32sys;
+static f32sys f32sys_upload(const perks_csr *H)
+{
+    const int n = H->n_rows;
+    f32sys S;
+    float *hv = (float *)malloc(sizeof(float) * (H->nnz > n ? H->nnz : n));
+    CUDA_DIE(cudaMalloc(&S.rp, sizeof(int) * (n + 1)));
+    CUDA_DIE(cudaMalloc(&S.ci, sizeof(int) * H->nnz));
+    CUDA_DIE(cudaMalloc(&S.va, sizeof(float) * H->nnz));
+    CUDA_DIE(cudaMalloc(&S.b, sizeof(float) * n));
+    CUDA_DIE(cudaMalloc(&S.x, sizeof(float) * n));
+    CUDA_DIE(cudaMemcpy(S.rp, H->row_ptr, sizeof(int) * (n + 1), cudaMemcpyHostToDevice));
+    CUDA_DIE(cudaMemcpy(S.ci, H->col, sizeof(int) * H->nnz, cudaMemcpyHostToDevice));
+    for (long long k = 0; k < H->nnz; k++) hv[k] = (float)H->val[k];
+    CUDA_DIE(cudaMemcpy(S.va, hv, sizeof(float) * H->nnz, cudaMemcpyHostToDevice));
+    for (int i = 0; i < n; i++) hv[i] = gpucheck_uniform();
+    CUDA_DIE(cudaMemcpy(S.b, hv, sizeof(float) * n, cudaMemcpyHostToDevice));
+    free(hv);
+    return S;
+}
+
 /* the float solver's cost of residual replacement: us per iteration at a fixed count, k = 0 .. 200 */
 static void bench_replace(const char *name, const perks_csr *H)
 {
     const int n = H->n_rows, K = 400;
-    float *hv = (float *)malloc(sizeof(float) * (H->nnz > n ? H->nnz : n));
-    int *rp, *ci;
-    float *va, *b, *x;
-    CUDA_DIE(cudaMalloc(&rp, sizeof(int) * (n + 1)));
-    CUDA_DIE(cudaMalloc(&ci, sizeof(int) * H->nnz));
-    CUDA_DIE(cudaMalloc(&va, sizeof(float) * H->nnz));
-    CUDA_DIE(cudaMalloc(&b, sizeof(float) * n));
-    CUDA_DIE(cudaMalloc(&x, sizeof(float) * n));
-    CUDA_DIE(cudaMemcpy(rp, H->row_ptr, sizeof(int) * (n + 1), cudaMemcpyHostToDevice));
-    CUDA_DIE(cudaMemcpy(ci, H->col, sizeof(int) * H->nnz, cudaMemcpyHostToDevice));
-    for (long long k = 0; k < H->nnz; k++) hv[k] = (float)H->val[k];
-    CUDA_DIE(cudaMemcpy(va, hv, sizeof(float) * H->nnz, cudaMemcpyHostToDevice));
-    for (int i = 0; i < n; i++) hv[i] = gpucheck_uniform();
-    CUDA_DIE(cudaMemcpy(b, hv, sizeof(float) * n, cudaMemcpyHostToDevice));
+    f32sys S = f32sys_upload(H);
+    int *rp = S.rp, *ci = S.ci;
+    float *va = S.va, *b = S.b, *x = S.x;
     /* k > 0: every k iterations; k < 0: reliable updates with delta 10^k (the replacements then come as
      * the residual falls: at tol 0 and a fixed count, the cost of those few) */
     static const int ks[] = {0, 20, 50, 100, 200, -1};
@@ -584,7 +598,6 @@ static void bench_replace(const char *name, const perks_csr *H)
         perks_cg_plan_free(&p);
     }
     cudaFree(rp), cudaFree(ci), cudaFree(va), cudaFree(b), cudaFree(x);
-    free(hv);
 }
 
 /* what each replacement policy lets a float solve reach: tol 1e-7 (below float's reach for most
@@ -592,20 +605,9 @@ static void bench_replace(const char *name, const perks_csr *H)
 static void bench_policy(const char *name, const perks_csr *H)
 {
     const int n = H->n_rows;
-    float *hv = (float *)malloc(sizeof(float) * (H->nnz > n ? H->nnz : n));
-    int *rp, *ci;
-    float *va, *b, *x;
-    CUDA_DIE(cudaMalloc(&rp, sizeof(int) * (n + 1)));
-    CUDA_DIE(cudaMalloc(&ci, sizeof(int) * H->nnz));
-    CUDA_DIE(cudaMalloc(&va, sizeof(float) * H->nnz));
-    CUDA_DIE(cudaMalloc(&b, sizeof(float) * n));
-    CUDA_DIE(cudaMalloc(&x, sizeof(float) * n));
-    CUDA_DIE(cudaMemcpy(rp, H->row_ptr, sizeof(int) * (n + 1), cudaMemcpyHostToDevice));
-    CUDA_DIE(cudaMemcpy(ci, H->col, sizeof(int) * H->nnz, cudaMemcpyHostToDevice));
-    for (long long k = 0; k < H->nnz; k++) hv[k] = (float)H->val[k];
-    CUDA_DIE(cudaMemcpy(va, hv, sizeof(float) * H->nnz, cudaMemcpyHostToDevice));
-    for (int i = 0; i < n; i++) hv[i] = gpucheck_uniform();
-    CUDA_DIE(cudaMemcpy(b, hv, sizeof(float) * n, cudaMemcpyHostToDevice));
+    f32sys S = f32sys_upload(H);
+    int *rp = S.rp, *ci = S.ci;
+    float *va = S.va, *b = S.b, *x = S.x;
     /* replace, replace_delta */
     static const int rk[] = {0, -1, 50, 200, -1, -1};
     static const double rd[] = {0, 0, 0, 0, 0.1, 0.01};
@@ -633,7 +635,6 @@ static void bench_policy(const char *name, const perks_csr *H)
         perks_cg_plan_free(&p);
     }
     cudaFree(rp), cudaFree(ci), cudaFree(va), cudaFree(b), cudaFree(x);
-    free(hv);
 }
 
 /* time to a true residual of 1e-10: the double solver against mixed precision */

@@ -725,6 +725,23 @@ static __device__ __forceinline__ __attribute__((unused)) void perks__cg_ctotal(
         perks__cg_ctotal(cpart[slot], C, (nv), ctot, tt);                                                           \
     }
 
+/* cache tier 2 (both grid kernels): the block's slice of the matrix (values, columns, row pointers)
+ * into shared memory from base on; VA, CI, RP point there afterwards */
+#define PERKS__CG_STAGE_MATRIX(T, BLOCK, base)                                                               \
+    if (a.cache >= 2) {                                                                                      \
+        T *sv = (base);                                                                                      \
+        int *sc = (int *)(sv + (k1 - k0)), *srp = sc + (k1 - k0);                                            \
+        for (int k = threadIdx.x; k < k1 - k0; k += (BLOCK)) {                                               \
+            sv[k] = VA[k];                                                                                   \
+            sc[k] = __ldg(CI + k);                                                                           \
+        }                                                                                                    \
+        for (int k = threadIdx.x; k <= nr; k += (BLOCK)) srp[k] = __ldg(RP + k);                             \
+        VA = sv;                                                                                             \
+        CI = sc;                                                                                             \
+        RP = srp;                                                                                            \
+        __syncthreads();                                                                                     \
+    }
+
 /* the grid kernel (one cooperative launch of G blocks) */
 /* grid kernel, setup: the block's rows, its pointers, the cache tiers in shared memory */
 #define PERKS__CG_GRID_SETUP(T, BLOCK)                                                                       \
@@ -755,19 +772,7 @@ static __device__ __forceinline__ __attribute__((unused)) void perks__cg_ctotal(
         sp = sq + nr;                                                                                        \
         sd = sp + nr;                                                                                        \
     }                                                                                                        \
-    if (a.cache >= 2) {                                                                                      \
-        T *sv = sd + (a.jacobi ? nr : 0);                                                                    \
-        int *sc = (int *)(sv + (k1 - k0)), *srp = sc + (k1 - k0);                                            \
-        for (int k = threadIdx.x; k < k1 - k0; k += (BLOCK)) {                                               \
-            sv[k] = VA[k];                                                                                   \
-            sc[k] = __ldg(CI + k);                                                                           \
-        }                                                                                                    \
-        for (int k = threadIdx.x; k <= nr; k += (BLOCK)) srp[k] = __ldg(RP + k);                             \
-        VA = sv;                                                                                             \
-        CI = sc;                                                                                             \
-        RP = srp;                                                                                            \
-        __syncthreads();                                                                                     \
-    }
+    PERKS__CG_STAGE_MATRIX(T, BLOCK, sd + (a.jacobi ? nr : 0))
 
 /* grid kernel, prologue: r = b - A x0, z, p_old = 0, the first dot products, the replacement state */
 #define PERKS__CG_GRID_PROLOGUE(T, BLOCK)                                                                    \
@@ -1014,19 +1019,7 @@ static __device__ __forceinline__ __attribute__((unused)) void perks__cg_ctotal(
         sx = sQ + 4 * nr;                                                                                    \
         sp = sx + nr;                                                                                        \
     }                                                                                                        \
-    if (a.cache >= 2) {                                                                                      \
-        T *sv = sp + nr;                                                                                     \
-        int *sc = (int *)(sv + (k1 - k0)), *srp = sc + (k1 - k0);                                            \
-        for (int k = threadIdx.x; k < k1 - k0; k += (BLOCK)) {                                               \
-            sv[k] = VA[k];                                                                                   \
-            sc[k] = __ldg(CI + k);                                                                           \
-        }                                                                                                    \
-        for (int k = threadIdx.x; k <= nr; k += (BLOCK)) srp[k] = __ldg(RP + k);                             \
-        VA = sv;                                                                                             \
-        CI = sc;                                                                                             \
-        RP = srp;                                                                                            \
-        __syncthreads();                                                                                     \
-    }
+    PERKS__CG_STAGE_MATRIX(T, BLOCK, sp + nr)
 
 /* Chronopoulos-Gear kernel, prologue: r = b - A x0, d, the first dot products */
 #define PERKS__CG_GRID1_PROLOGUE(T, BLOCK)                                                                   \

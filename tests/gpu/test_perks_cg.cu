@@ -1111,7 +1111,7 @@ int main(int argc, char **argv)
 
     test_repeat(light);
     test_files(light);
+    test_mixed(light); /* before the accuracy sweep: the shortest runs under racecheck reach it */
     test_accuracy(light);
-    test_mixed(light);
     return check_exit();
 }

@@ -9,6 +9,7 @@
 #include <ssam/conv.cuh>
 
 #include "gpucheck.h"
+#include "ssam_ref.h" /* ref_index: the CPU references' border rule */
 
 SSAM_CONV2D_DEFINE(f1x1, float, 1, 1, 4, 128)
 SSAM_CONV2D_DEFINE(f2x2, float, 2, 2, 8, 128)
@@ -52,23 +53,6 @@ static const kern kernels[] = {
     {"double 1D 15", d1d15_launch, 15, 1, 1},
 };
 
-/* the reference's own border rule: fold step by step (independent of ssam_border_index) */
-static int ref_index(int i, int n, int border)
-{
-    if (i >= 0 && i < n) return i;
-    switch (border) {
-    case SSAM_BORDER_NEAREST: return i < 0 ? 0 : n - 1;
-    case SSAM_BORDER_WRAP: return ((i % n) + n) % n;
-    case SSAM_BORDER_REFLECT:
-        while (i < 0 || i >= n) i = i < 0 ? -i - 1 : 2 * n - 1 - i;
-        return i;
-    case SSAM_BORDER_MIRROR:
-        if (n == 1) return 0;
-        while (i < 0 || i >= n) i = i < 0 ? -i : 2 * n - 2 - i;
-        return i;
-    default: return -1;
-    }
-}
 
 /* out(x, y) by the definitions in conv.cuh, in double, with the anchor (cx, cy): the tap that
  * reads in(x, y); mag(x, y) = sum |w v|, the scale of the rounding error (a sum that cancels to

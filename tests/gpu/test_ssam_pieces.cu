@@ -15,6 +15,7 @@
 #include <ssam/shift.cuh>
 
 #include "gpucheck.h"
+#include "ssam_ref.h" /* ref_index: the CPU references' border rule */
 
 enum { PK_WARPS = 4, PK_P = 4 };
 #define PK_V(T) ((int)(16 / sizeof(T)))
@@ -101,23 +102,6 @@ static const shape shapes[] = {
     PK_ROW(d1x1, 1, 1, 1), PK_ROW(d3x3, 3, 3, 1), PK_ROW(d5x4, 5, 4, 1), PK_ROW(d7x7, 7, 7, 1),
 };
 
-/* the reference's own border rule: fold step by step (independent of ssam_border_index) */
-static int ref_index(int i, int n, int border)
-{
-    if (i >= 0 && i < n) return i;
-    switch (border) {
-    case SSAM_BORDER_NEAREST: return i < 0 ? 0 : n - 1;
-    case SSAM_BORDER_WRAP: return ((i % n) + n) % n;
-    case SSAM_BORDER_REFLECT:
-        while (i < 0 || i >= n) i = i < 0 ? -i - 1 : 2 * n - 1 - i;
-        return i;
-    case SSAM_BORDER_MIRROR:
-        if (n == 1) return 0;
-        while (i < 0 || i >= n) i = i < 0 ? -i : 2 * n - 2 - i;
-        return i;
-    default: return -1;
-    }
-}
 
 /* x + w as the GPU rounds it: exact in double for two floats (or two doubles' sum in double) */
 static double rsum(double x, double w, int dbl) { return dbl ? x + w : (double)(float)(x + w); }
