@@ -788,20 +788,9 @@ int main(int argc, char **argv)
         perks_csr_free(&A);
     }
     static const char *files[] = {"bcsstk13", "crystm01", "bcsstk38", "bcsstk25"};
-    const char *dirs[] = {"../shared/data/mtx", ".data/mtx"};
     for (int k = 0; k < 4 && !light && !acc_only; k++) {
         perks_csr A;
-        perks_mtx_error e;
-        char path[512];
-        int rc = -1;
-        for (int d = 0; d < 2 && rc; d++) {
-            snprintf(path, sizeof path, "%s/%s.mtx", dirs[d], files[k]);
-            rc = perks_mtx_read_path(path, &A, &e);
-        }
-        if (rc) {
-            printf("skip %s: %s (line %ld: %s)\n", files[k], perks_strerror(rc), e.line, e.message);
-            continue;
-        }
+        if (read_file(files[k], &A)) continue;
         bench_matrix(files[k], &A, 0, 0);
         perks_csr_free(&A);
     }

@@ -290,12 +290,8 @@ static double true_residual_as(const perks_csr *A, const double *b, const double
 
 static double true_residual(const perks_csr *A, const double *b, const double *x)
 {
-    int n = A->n_rows;
-    double *q = (double *)malloc(sizeof(double) * n), num = 0, den = 0;
-    spmv(A, x, q);
-    for (int i = 0; i < n; i++) num += (b[i] - q[i]) * (b[i] - q[i]), den += b[i] * b[i];
-    free(q);
-    return den > 0 ? sqrt(num / den) : sqrt(num);
+    double bound;
+    return true_residual_as(A, b, x, 1, &bound);
 }
 
 /* ---- device copies ---------------------------------------------------------------------------- */
@@ -767,18 +763,25 @@ static void test_repeat(int light)
     perks_csr_free(&A);
 }
 
+/* where the SuiteSparse files are: ../shared/data/mtx, or .data/mtx (carried to the device) */
+static const char *data_dir(void)
+{
+    static const char *dirs[] = {"../shared/data/mtx", ".data/mtx"};
+    for (int k = 0; k < 2; k++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/bcsstk01.mtx", dirs[k]);
+        FILE *f = fopen(path, "r");
+        if (f) return fclose(f), dirs[k];
+    }
+    return NULL;
+}
+
 static void test_files(int light)
 {
     static const char *names[] = {"bcsstk01", "494_bus",  "bcsstk05", "1138_bus", "Trefethen_2000", "bcsstk09",
                                   "bcsstk21", "crystm01", "msc04515", "bcsstk13", "bcsstk38",       "bcsstk25"};
-    const char *dirs[] = {"../shared/data/mtx", ".data/mtx"};
-    const char *dir = NULL;
+    const char *dir = data_dir();
     char path[512];
-    for (int k = 0; k < 2 && !dir; k++) {
-        snprintf(path, sizeof path, "%s/bcsstk01.mtx", dirs[k]);
-        FILE *f = fopen(path, "r");
-        if (f) fclose(f), dir = dirs[k];
-    }
     if (!dir) {
         printf("skip perks cg SuiteSparse files: ../shared/data/mtx and .data/mtx not found\n");
         return;
@@ -809,17 +812,6 @@ static void test_files(int light)
 
 /* ---- issue 16: every file and generated systems, float and double, with and without Jacobi, both
  * variants; the promise of each status checked against the host's residual of the x returned ---- */
-static const char *data_dir(void)
-{
-    static const char *dirs[] = {"../shared/data/mtx", ".data/mtx"};
-    for (int k = 0; k < 2; k++) {
-        char path[512];
-        snprintf(path, sizeof path, "%s/bcsstk01.mtx", dirs[k]);
-        FILE *f = fopen(path, "r");
-        if (f) return fclose(f), dirs[k];
-    }
-    return NULL;
-}
 
 /* system k of the accuracy and mixed lists: the SuiteSparse files, then generated Poisson systems;
  * 0 when it cannot be had */
