@@ -6,14 +6,18 @@
  * (SSAM_SHAPE_2D5PT); the coefficients are run-time arguments; heat_advance does the time loop
  * with two buffers.
  *
- *   heat2d [--size N] [--steps S] [--r R] [--persistent] [out.pgm]
+ *   heat2d [--size N] [--steps S] [--r R] [--persistent | --temporal] [out.pgm]
  *
  * With no arguments: a 2048 x 2048 plate, 2000 steps, r = 0.24, a check of the first steps against
  * a CPU reference on a corner of the plate, and the timing.  out.pgm gets the final temperature as
  * an 8-bit image.  --persistent runs the time loop in one persistent kernel with the plate cached
  * on chip (perks/stencil.cuh, in heat2d_persistent.inc beside this file), checks it bit for bit
- * against one launch per step and prints both timings. */
+ * against one launch per step and prints both timings.  --temporal runs the same steps through
+ * ssam/temporal.cuh's AUTO generator (the planner picks 8 steps per pass through memory for this
+ * stencil, and says why), checks the plate bit for bit against one launch per step and prints both
+ * timings. */
 #include <ssam/stencil.cuh>
+#include <ssam/temporal.cuh>
 
 #include <math.h>
 #include <stdio.h>
@@ -23,6 +27,9 @@
 #include "heat2d_persistent.inc"
 
 SSAM_STENCIL2D_DEFINE(heat, float, SSAM_SHAPE_2D5PT, 8, 128)
+/* heatt_advance: temporal blocking (heatt_tb_*, TT by SSAM_TB_TT_RULE) or one pass per step, as
+ * heatt_plan says */
+SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE(heatt, float, SSAM_SHAPE_2D5PT, 128)
 
 #define CK(call)                                                                                    \
     do {                                                                                            \
@@ -35,7 +42,30 @@ SSAM_STENCIL2D_DEFINE(heat, float, SSAM_SHAPE_2D5PT, 8, 128)
 
 static void usage(const char *argv0)
 {
-    fprintf(stderr, "usage: %s [--size N] [--steps S] [--r R] [--persistent] [out.pgm]\n", argv0);
+    fprintf(stderr, "usage: %s [--size N] [--steps S] [--r R] [--persistent | --temporal] [out.pgm]\n", argv0);
+}
+
+typedef int (*advance_fn)(const ssam_stencil_args *, int, void **, cudaStream_t);
+/* steps from the plate h (host) with fn, timed; the result copied back into out; ms returned */
+static float run_timed(advance_fn fn, const char *name, ssam_stencil_args *a, const float *h, float *out, size_t cells,
+                       int steps)
+{
+    cudaEvent_t t0, t1;
+    void *res = NULL;
+    float ms = 0;
+    CK(cudaMemcpy((void *)a->src, h, cells * 4, cudaMemcpyHostToDevice));
+    CK(cudaEventCreate(&t0));
+    CK(cudaEventCreate(&t1));
+    CK(cudaEventRecord(t0));
+    int rc = fn(a, steps, &res, 0);
+    CK(cudaEventRecord(t1));
+    if (rc) { fprintf(stderr, "%s: %s\n", name, ssam_stencil_strerror(rc)); exit(1); }
+    CK(cudaEventSynchronize(t1));
+    CK(cudaEventElapsedTime(&ms, t0, t1));
+    CK(cudaMemcpy(out, res, cells * 4, cudaMemcpyDeviceToHost));
+    cudaEventDestroy(t0);
+    cudaEventDestroy(t1);
+    return ms;
 }
 
 /* the initial plate: top edge 1, a few hot squares inside */
@@ -54,7 +84,7 @@ static void initial(float *u, int n)
 
 int main(int argc, char **argv)
 {
-    int n = 2048, steps = 2000, persistent = 0;
+    int n = 2048, steps = 2000, persistent = 0, temporal = 0;
     double r = 0.24;
     const char *out = NULL;
     for (int i = 1; i < argc; i++) {
@@ -62,6 +92,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--steps") && i + 1 < argc) steps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--r") && i + 1 < argc) r = atof(argv[++i]);
         else if (!strcmp(argv[i], "--persistent")) persistent = 1;
+        else if (!strcmp(argv[i], "--temporal")) temporal = 1;
         else if (argv[i][0] == '-') {
             fprintf(stderr, "%s: unknown option %s\n", argv[0], argv[i]);
             usage(argv[0]);
@@ -69,8 +100,9 @@ int main(int argc, char **argv)
         } else if (!out) out = argv[i];
         else { usage(argv[0]); return 2; }
     }
-    if (n < 3 || n > 32768 || steps < 0 || !(r > 0 && r <= 0.25)) {
-        fprintf(stderr, "%s: need 3 <= size <= 32768, steps >= 0, 0 < r <= 0.25\n", argv[0]);
+    if (n < 3 || n > 32768 || steps < 0 || !(r > 0 && r <= 0.25) || (persistent && temporal)) {
+        fprintf(stderr, "%s: need 3 <= size <= 32768, steps >= 0, 0 < r <= 0.25, at most one of --persistent, --temporal\n",
+                argv[0]);
         return 2;
     }
     size_t cells = (size_t)n * n;
@@ -113,24 +145,31 @@ int main(int argc, char **argv)
         if (!(worst < 1e-5)) return 1;
     }
 
-    /* the run, timed */
-    CK(cudaMemcpy(d0, h, cells * 4, cudaMemcpyHostToDevice));
-    cudaEvent_t t0, t1;
-    CK(cudaEventCreate(&t0));
-    CK(cudaEventCreate(&t1));
-    void *res = NULL;
-    CK(cudaEventRecord(t0));
-    int rc = heat_advance(&a, steps, &res, 0);
-    CK(cudaEventRecord(t1));
-    if (rc) { fprintf(stderr, "heat_advance: %s\n", ssam_stencil_strerror(rc)); return 1; }
-    CK(cudaEventSynchronize(t1));
-    float ms = 0;
-    CK(cudaEventElapsedTime(&ms, t0, t1));
-    CK(cudaMemcpy(h, res, cells * 4, cudaMemcpyDeviceToHost));
-    double total = 0, mx = 0;
-    for (size_t i = 0; i < cells; i++) { total += h[i]; mx = fmax(mx, h[i]); }
+    /* the run, timed (and with --temporal, again through the planner, compared bit for bit) */
+    float *h0 = (float *)malloc(cells * 4);
+    if (!h0) { fprintf(stderr, "out of memory\n"); return 1; }
+    memcpy(h0, h, cells * 4);
+    float ms = run_timed(heat_advance, "heat_advance", &a, h0, h, cells, steps);
     printf("heat2d: %dx%d plate, %d steps, r = %.3f: %.1f ms, %.1f GCells/s (ssam 2d5pt, one launch per step)\n", n, n,
            steps, r, ms, steps && ms > 0 ? (double)cells * steps / ms / 1e6 : 0.0);
+    if (temporal) {
+        ssam_tb_plan p;
+        float *g = (float *)malloc(cells * 4);
+        if (!g || heatt_plan(&a, steps, &p)) { fprintf(stderr, "heatt_plan failed\n"); return 1; }
+        run_timed(heatt_advance, "heatt_advance", &a, h0, g, cells, steps < 16 ? steps : 16); /* warm-up, as heat's check */
+        float mt = run_timed(heatt_advance, "heatt_advance", &a, h0, g, cells, steps);
+        const int same = memcmp(g, h, cells * 4) == 0;
+        printf("heat2d: %s, %d steps per pass, %lld passes: %.1f ms, %.1f GCells/s, %.2fx one launch per step; "
+               "plate %s\n", p.path == SSAM_TB_TEMPORAL ? "temporal blocking" : "one pass per step", p.tt, p.passes, mt,
+               steps && mt > 0 ? (double)cells * steps / mt / 1e6 : 0.0, mt > 0 ? ms / mt : 0.0,
+               same ? "bit for bit the same" : "DIFFERS");
+        printf("heat2d: the plan: %s\n", p.why);
+        free(g);
+        if (!same) return 1;
+    }
+    free(h0);
+    double total = 0, mx = 0;
+    for (size_t i = 0; i < cells; i++) { total += h[i]; mx = fmax(mx, h[i]); }
     printf("heat2d: mean temperature %.5f, max %.3f (the top edge holds 1)\n", total / cells, mx);
     if (out) {
         FILE *f = fopen(out, "wb");

@@ -100,6 +100,53 @@ def designs(d):
             for i in impls))
 
 
+def temporal(d, plot=None):
+    """bench/temporal: per shape, type and size the one-pass and perks rates, each TT, the best speedup;
+    the plot: GCells/s against TT (one line per shape and type at the bench's main size)"""
+    rows = d["rows"]
+    keys = []
+    for r in rows:
+        k = (r["stencil"], r["paper"], r["type"], r["size"])
+        if k not in keys:
+            keys.append(k)
+    print(f"temporal on {d['device']} ({d['date']}, {rows[0]['steps']} steps, median of {d['reps']}): GCells/s")
+    print(f"{'stencil':<22}{'type':<5}{'size':>6}{'1-pass':>8}{'perks':>7}  {'TT: GCells/s':<40}{'best':>6}{'x1-pass':>8}")
+    series = {}
+    sizes = [r["size"] for r in rows]
+    main = max(set(sizes), key=sizes.count)  # the bench's main size: the one most rows have
+    for k in keys:
+        rs = [r for r in rows if (r["stencil"], r["paper"], r["type"], r["size"]) == k]
+        one = [r for r in rs if r["impl"] == "onepass"][0]["gcells_s"]
+        pk = [r["gcells_s"] for r in rs if r["impl"] == "perks"]
+        tbs = [r for r in rs if r["impl"] == f"tb-{r['tt']}"]
+        best = max(tbs, key=lambda r: r["gcells_s"]) if tbs else None
+        tts = " ".join(f"{r['tt']}:{r['gcells_s']:.0f}" + ("" if r["bitwise"] else "!") for r in tbs)
+        print(f"{k[0] + ' (' + k[1] + ')':<22}{k[2]:<5}{k[3]:>6}{one:>8.0f}{(f'{pk[0]:.0f}' if pk else ''):>7}  {tts:<40}"
+              f"{(best['tt'] if best else '-'):>6}{(best['gcells_s'] / one if best else 1):>8.2f}")
+        if tbs and k[3] == main:
+            series[f"{k[1]} {k[2]}"] = [(1, one)] + [(r["tt"], r["gcells_s"]) for r in tbs]
+    if plot and series:
+        try:
+            import matplotlib
+            matplotlib.use("Agg")
+            import matplotlib.pyplot as plt
+        except ImportError:
+            print("plot: matplotlib missing")
+            return
+        fig, ax = plt.subplots(figsize=(7.5, 4.8))
+        for name, pts in series.items():
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-" if "fp32" in name else "s--", label=name)
+        ax.set_xlabel("time steps per pass through memory (TT; 1 = one-pass kernel)")
+        ax.set_ylabel("GCells/s (cells x steps / time)")
+        ax.set_xscale("log", base=2)
+        ax.set_title(f"ssam temporal blocking, {d['device']}, {d['date']}")
+        ax.legend(fontsize=6, ncol=2)
+        ax.grid(True, alpha=0.3)
+        fig.tight_layout()
+        fig.savefig(plot, dpi=110)
+        print("plot:", plot)
+
+
 def generic(d):
     """any other bench: one line per row with the fields that say what it is and how fast"""
     rows = d.get("rows", [])
@@ -122,6 +169,8 @@ def main():
         cbi(d)
     elif d.get("bench") == "designs":
         designs(d)
+    elif d.get("bench") == "temporal":
+        temporal(d, plot)
     else:
         generic(d)
 

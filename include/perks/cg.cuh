@@ -54,9 +54,12 @@
  *   since the last one, and when the recurrence meets tol (the double true
  *   residual decides).  opts.mixed = 0 (auto) runs the double solver alone when the double plan keeps
  *   the whole system on chip (bound by barriers, not bytes; res.ran = PERKS_CG_RAN_DOUBLE); a float
- *   iteration that stalls (PERKS_EINACCURATE: cond(A) too large for float) or breaks down hands x
- *   to the double solver (PERKS_CG_RAN_FALLBACK).  The float solve uses the grid path (the cluster
- *   kernel has no double x); Chronopoulos-Gear or path 2 with it: PERKS_ESIZE.  Costs 4 nnz + 8 n
+ *   iteration that stalls (PERKS_EINACCURATE: cond(A) too large for float; judged from the start,
+ *   every PERKS_CG_MIXED_WINDOW = 2000 iterations: two windows in a row that did not halve the
+ *   true residual, so a recurrence that never meets tol still ends) or breaks down hands x to the
+ *   double solver (PERKS_CG_RAN_FALLBACK), which goes on with the iterations left.  The float
+ *   solve uses the grid path (the cluster kernel has no double x); Chronopoulos-Gear or path 2 with
+ *   it: PERKS_ESIZE.  Costs 4 nnz + 8 n
  *   bytes of workspace beside the two plans.
  *
  * EXAMPLE
@@ -423,11 +426,14 @@ static __device__ __forceinline__ void perks__cg_grid_total(const double *part, 
  * then decides), every a.rper iterations, once r.r fell below a.rdelta2 times its value at the last
  * replacement (reliable updates), and, after the first convergence whose true residual was above
  * tol, every W = max(it / 2, PERKS_CG_WINDOW) iterations (it: that convergence's iteration).  From
- * that first convergence on, a replacement whose true residual did not fall to a quarter of the best
+ * that first convergence on, a judged replacement (one at a convergence, or the first W or more
+ * iterations after the last judged one) whose true residual did not fall to a quarter of the best
  * earlier one is a stall; PERKS_CG_STALL stalls in a row end the solve with PERKS_EINACCURATE (the
  * tolerance is below what T reaches for this matrix): at most about 2x the iterations of the first
- * convergence in all.  A replaced true residual 100x above the smallest earlier one (float
- * iterations diverging on a matrix too ill-conditioned for float) ends the solve likewise. */
+ * convergence in all.  Mixed solves (a.x_hi) are judged from their first replacement on, every
+ * W = PERKS_CG_MIXED_WINDOW iterations: a float iteration whose recurrence never meets tol (the
+ * matrix too ill-conditioned for float) still ends, and hands over to double.  A replaced true
+ * residual 100x above the smallest earlier one (float iterations diverging) ends the solve likewise. */
 #ifndef PERKS_CG_STALL
 #define PERKS_CG_STALL 2
 #endif
@@ -437,15 +443,19 @@ static __device__ __forceinline__ void perks__cg_grid_total(const double *part, 
 #ifndef PERKS_CG_WINDOW
 #define PERKS_CG_WINDOW 20
 #endif
+#ifndef PERKS_CG_MIXED_WINDOW
+#define PERKS_CG_MIXED_WINDOW 2000 /* 10 periods of PERKS_CG_MIXED_PERIOD; each must halve ||r|| (r.r to a quarter) */
+#endif
 /* The bookkeeping lives in the block's shared memory (rs: the iteration of the last replacement, -1
- * before the first; the stall count; the replacement count; W, 0 before the first convergence;
- * rbest; rlast), written by thread 0 behind a barrier: registers in the loop would push the
+ * before the first; the stall count; the replacement count; W, 0 before judging starts; the
+ * iteration of the last judged replacement; whether this one was judged; rbest; rlast), written by
+ * thread 0 behind a barrier: registers in the loop would push the
  * 64-register kernels into spills.  Beta of the next step is rz_new / rz_old, the recurrence's beta
  * times rz_true / rz_recurrence. */
 #define PERKS__CG_REPL_STATE                                                                                  \
-    __shared__ int rs[4];                                                                                     \
+    __shared__ int rs[6];                                                                                     \
     __shared__ double rbest, rlast, rmin;                                                                     \
-    if (threadIdx.x == 0) rs[0] = -1, rs[1] = rs[2] = rs[3] = 0, rbest = rmin = 1e300, rlast = rr;           \
+    if (threadIdx.x == 0) rs[0] = -1, rs[1] = rs[2] = rs[3] = rs[4] = rs[5] = 0, rbest = rmin = 1e300, rlast = rr; \
     __syncthreads();
 /* mixed (a.x_hi): also before the first iteration */
 #define PERKS__CG_WANT_REPLACE()                                                                              \
@@ -483,14 +493,20 @@ static __device__ __forceinline__ void perks__cg_grid_total(const double *part, 
         ++rs[2];                                                                                              \
         rlast = rr;                                                                                           \
         rmin = rr < rmin ? rr : rmin;                                                                         \
-        if ((conv) || rs[3]) {                                                                                \
+        rs[5] = (conv) || (rs[3] && it - rs[4] >= rs[3]); /* judged */                                        \
+        if (rs[5]) {                                                                                          \
+            rs[4] = it;                                                                                       \
             if (rr < 0.25 * rbest) rbest = rr, rs[1] = 0;                                                     \
             else ++rs[1];                                                                                     \
             if (!rs[3]) rs[3] = it / 2 > PERKS_CG_WINDOW ? it / 2 : PERKS_CG_WINDOW;                          \
+        } else if (PERKS__CG_HI(a.x_hi) && !rs[3]) { /* mixed: judged from the first replacement on */       \
+            rs[3] = PERKS_CG_MIXED_WINDOW;                                                                    \
+            rs[4] = it;                                                                                       \
+            rbest = rr;                                                                                       \
         }                                                                                                     \
     }                                                                                                         \
     __syncthreads();                                                                                          \
-    PERKS__CG_KEEP_BEST(conv)                                                                                 \
+    PERKS__CG_KEEP_BEST()                                                                                     \
     if (rr > thr && (rs[1] >= PERKS_CG_STALL || rr > PERKS_CG_DIVERGE * rmin)) status = PERKS_EINACCURATE;
 
 /* the best x so far (the smallest true residual of a judged replacement) into a.xbest, and back into
@@ -498,8 +514,8 @@ static __device__ __forceinline__ void perks__cg_grid_total(const double *part, 
  * the last.  Float kernels only (the double grid kernel has no register to spare on sm_80, and
  * double solves seldom stall); not in mixed solves (their x is the double x_hi; a stall hands over
  * to double). */
-#define PERKS__CG_KEEP_BEST(conv)                                                                             \
-    if (!PERKS__CG_HI(a.x_hi) && PERKS__CG_HI(a.xbest) && ((conv) || rs[3]) && rbest == rr)                                \
+#define PERKS__CG_KEEP_BEST()                                                                                 \
+    if (!PERKS__CG_HI(a.x_hi) && PERKS__CG_HI(a.xbest) && rs[5] && rbest == rr)                                         \
         for (int lr = threadIdx.x; lr < nr; lr += blockDim.x) ((perks__cg_T *)a.xbest)[r0 + lr] = sx[lr];
 #define PERKS__CG_RESTORE_BEST()                                                                              \
     if (!PERKS__CG_HI(a.x_hi) && PERKS__CG_HI(a.xbest) && status == PERKS_EINACCURATE && rr > rbest) {                     \

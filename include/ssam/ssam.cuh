@@ -6,6 +6,8 @@
  *   scan.cuh      SSAM_WARP_SCAN_INCLUSIVE/EXCLUSIVE (Kogge-Stone), SSAM_SAT_DEFINE (summed-area table)
  *   stencil_shapes.cuh  the stencil catalogue as X-macro point lists (SSAM_SHAPE_*)
  *   stencil.cuh   SSAM_STENCIL2D_DEFINE / SSAM_STENCIL3D_DEFINE: stencils described once, systolic kernels
+ *   temporal.cuh  SSAM_STENCIL2D_TEMPORAL_DEFINE: TT steps per pass through memory (temporal blocking)
+ *   tbplan.h      the planner (C99): steps per pass for a shape, temporal or one pass per step, and why
  *   designs.cuh   SSAM_DESIGN1D_DEFINE: the URE paper's 1-D systolic designs (SBM BSM FSM BFS FFS FBS)
  * Each header also compiles alone; copy include/ssam/ to vendor the module. */
 #ifndef SSAM_SSAM_CUH
@@ -17,5 +19,7 @@
 #include "scan.cuh"
 #include "stencil_shapes.cuh"
 #include "stencil.cuh"
+#include "tbplan.h"
+#include "temporal.cuh"
 #include "designs.cuh"
 #endif

@@ -766,8 +766,9 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
 #define SSAM_STENCIL2D_DEFINE_OCC(name, T, SHAPE, P, B, MINB)                                               \
     SSAM__STENCIL2D_DEFINE_X(name, T, SHAPE, P, B, MINB, SSAM__STENCIL_GHM_DEFAULT(T, name##_XLO, name##_XHI), -1)
 
-/* GHM the ghost mode (above), GRID the 2D grid rule (-1: SSAM__STENCIL2D_GRID_DEFAULT of the layout) */
-#define SSAM__STENCIL2D_DEFINE_X(name, T, SHAPE, P, B, MINB, GHM, GRID)                                     \
+/* the 2D definitions' common part: extents, the coefficient struct, the offsets check, name_ncoef
+ * (ssam/temporal.cuh's generator shares it) */
+#define SSAM__STENCIL2D_COMMON(name, T, SHAPE)                                                              \
     enum {                                                                                                  \
         name##__MXLO = SSAM_SHAPE_MXLO(SHAPE), name##__MXHI = SSAM_SHAPE_MXHI(SHAPE),                       \
         name##__MYLO = SSAM_SHAPE_MYLO(SHAPE), name##__MYHI = SSAM_SHAPE_MYHI(SHAPE)                        \
@@ -783,6 +784,14 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
         T c[name##_NPTS];                                                                                   \
     } name##_coef;                                                                                          \
     typedef char name##__offsets_within_rmax[SSAM_SHAPE2D_TOO_FAR(SHAPE) ? -1 : 1];                         \
+    static inline __attribute__((unused)) int name##_ncoef(void)                                            \
+    {                                                                                                       \
+        static const int idx[] = {SHAPE(SSAM_SHAPE2D_INDEX)};                                               \
+        return ssam__stencil_ncoef(idx, name##_NPTS);                                                       \
+    }
+/* GHM the ghost mode (above), GRID the 2D grid rule (-1: SSAM__STENCIL2D_GRID_DEFAULT of the layout) */
+#define SSAM__STENCIL2D_DEFINE_X(name, T, SHAPE, P, B, MINB, GHM, GRID)                                     \
+    SSAM__STENCIL2D_COMMON(name, T, SHAPE)                                                                  \
     typedef char name##__window_fits_registers[(SSAM_STENCIL_V(T) * (int)(sizeof(T) / 4) * (2 * (P) + name##_YHI - name##_YLO) <= 192) ? 1 : -1]; \
     typedef char name##__block_is_whole_warps[((B) % 32 == 0 && (B) > 0 && (B) <= 1024 && (P) >= 1) ? 1 : -1]; \
     __global__ void __launch_bounds__(B, MINB)                                                              \
@@ -791,11 +800,6 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
         enum { ssam__npts = name##_NPTS };                                                                  \
         (void)sizeof(char[(0 SHAPE(SSAM__IBAD2)) ? -1 : 1]); /* every I in [0, NPTS) */                     \
         SSAM__STENCIL2D_BODY(T, SHAPE, name##_XLO, name##_XHI, name##_YLO, name##_YHI, P, B, GHM, src, dst, g, cf.c); \
-    }                                                                                                       \
-    static inline __attribute__((unused)) int name##_ncoef(void)                                            \
-    {                                                                                                       \
-        static const int idx[] = {SHAPE(SSAM_SHAPE2D_INDEX)};                                               \
-        return ssam__stencil_ncoef(idx, name##_NPTS);                                                       \
     }                                                                                                       \
     static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, cudaStream_t stream) \
     {                                                                                                       \

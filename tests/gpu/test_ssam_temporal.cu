@@ -1,0 +1,313 @@
+/* tests/gpu/test_ssam_temporal.cu -- ssam/temporal.cuh: N steps fused TT per pass against N launches
+ * of the one-pass kernel (ssam/stencil.cuh), bit for bit, and against a CPU reference in double.
+ * Stars r = 1, 2, 3, boxes r = 1, 2, user-defined asymmetric shapes (one whose points all lie off
+ * the cell), float and double, TT from 1 to 8, Dirichlet and periodic, N = 1, TT - 1, TT, TT + 1,
+ * 3 TT + 2 (and 100 on one size), ragged sizes from 1 x 1 up, several row segments and warps, a row
+ * pitch larger than the width.  Periodic domains whose width is not a multiple of V (16 bytes of
+ * elements) are not bit for bit (the wrapped copies of a column are summed in another order): there
+ * the difference must stay within 2 N npts eps max|u0| G^N (G: the sum of |c| over the points), and
+ * the largest ratio is printed.  Every buffer starts poisoned (NaN): every cell must be written and
+ * the padding never.  Then the error codes. */
+#include <ssam/temporal.cuh>
+
+#include "gpucheck.h"
+
+#define USER2D_A(X) X(0, 0, 0) X(1, -1, 0) X(1, 0, -1) X(2, -2, 0) X(3, 1, 2) X(2, 3, -1)
+#define USER2D_OFF(X) X(0, 1, 1) X(1, 2, 0) X(2, 1, 3)
+
+/* (shape, name, TT of the float kernel, TT of the double kernel) */
+#define LIST(X)                                                                                           \
+    X(SSAM_SHAPE_STAR2D_R1, star2d_r1_t8, 8, 8) X(SSAM_SHAPE_STAR2D_R1, star2d_r1_t4, 4, 4)              \
+    X(SSAM_SHAPE_STAR2D_R1, star2d_r1_t2, 2, 2) X(SSAM_SHAPE_STAR2D_R1, star2d_r1_t1, 1, 1)              \
+    X(SSAM_SHAPE_STAR2D_R2, star2d_r2_t4, 4, 3) X(SSAM_SHAPE_STAR2D_R3, star2d_r3_t2, 2, 2)              \
+    X(SSAM_SHAPE_BOX2D_R1, box2d_r1_t4, 4, 4) X(SSAM_SHAPE_BOX2D_R2, box2d_r2_t2, 2, 2)                  \
+    X(USER2D_A, user2d_a_t3, 3, 2) X(USER2D_OFF, user2d_off_t3, 3, 3)
+
+#define DEF(S, n, TF, TD)                                                                                 \
+    SSAM_STENCIL2D_TEMPORAL_DEFINE(tf_##n, float, S, TF, 128)                                             \
+    SSAM_STENCIL2D_TEMPORAL_DEFINE(td_##n, double, S, TD, 64)                                             \
+    SSAM_STENCIL2D_DEFINE(of_##n, float, S, 4, 128)                                                       \
+    SSAM_STENCIL2D_DEFINE(od_##n, double, S, 2, 64)
+LIST(DEF)
+
+/* the planner's generator: temporal for 2d5pt on a domain larger than the L2, one pass for 2d121pt */
+SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE(af_r1, float, SSAM_SHAPE_STAR2D_R1, 128)
+SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE(ad_b5, double, SSAM_SHAPE_BOX2D_R5, 64)
+
+#define HPT(I, DX, DY) {I, DX, DY},
+#define PTS(S, n, TF, TD) static const int pts_##n[][3] = {S(HPT)};
+LIST(PTS)
+
+typedef int (*tlaunch_fn)(const ssam_stencil_args *, int, cudaStream_t);
+typedef int (*advance_fn)(const ssam_stencil_args *, int, void **, cudaStream_t);
+typedef struct kern {
+    const char *name;
+    int dbl, tt, npts, ncoef, step;
+    const int (*pts)[3];
+    tlaunch_fn launch;
+    advance_fn advance, onepass;
+} kern;
+#define ENT(S, n, TF, TD)                                                                                 \
+    {"float " #n, 0, TF, tf_##n##_NPTS, tf_##n##_ncoef(), tf_##n##_STEP, pts_##n, tf_##n##_launch, tf_##n##_advance, of_##n##_advance}, \
+    {"double " #n, 1, TD, td_##n##_NPTS, td_##n##_ncoef(), td_##n##_STEP, pts_##n, td_##n##_launch, td_##n##_advance, od_##n##_advance},
+
+static int wrap(int i, int n) { return ((i % n) + n) % n; }
+
+/* one step in double; Dirichlet keeps every cell whose stencil leaves the domain */
+static void ref_step(const kern *k, const double *c, const double *in, double *out, int nx, int ny, long long pitch,
+                     int periodic)
+{
+    int e[4] = {0, 0, 0, 0};
+    for (int i = 0; i < k->npts; i++) {
+        if (k->pts[i][1] < e[0]) e[0] = k->pts[i][1];
+        if (k->pts[i][1] > e[1]) e[1] = k->pts[i][1];
+        if (k->pts[i][2] < e[2]) e[2] = k->pts[i][2];
+        if (k->pts[i][2] > e[3]) e[3] = k->pts[i][2];
+    }
+    for (int y = 0; y < ny; y++)
+        for (int x = 0; x < nx; x++) {
+            long long o = y * pitch + x;
+            if (!periodic && !(x + e[0] >= 0 && x + e[1] < nx && y + e[2] >= 0 && y + e[3] < ny)) { out[o] = in[o]; continue; }
+            double s = 0;
+            for (int i = 0; i < k->npts; i++)
+                s += c[k->pts[i][0]] * in[wrap(y + k->pts[i][2], ny) * pitch + wrap(x + k->pts[i][1], nx)];
+            out[o] = s;
+        }
+}
+
+static double inexact_max; /* the largest difference / bound where bit for bit is not expected */
+static double get(const void *buf, size_t i, int dbl) { return dbl ? ((const double *)buf)[i] : ((const float *)buf)[i]; }
+
+static void run_kernel(const kern *k, int light)
+{
+    /* ragged sizes; 400 x 900 spans several strips and row segments */
+    static const int sz[][2] = {{1, 1}, {5, 3}, {33, 1}, {67, 65}, {130, 200}, {1000, 37}, {400, 900}};
+    const int nsizes = light ? 5 : 7;
+    const int tt = k->tt;
+    int nsteps[6] = {1, tt - 1, tt, tt + 1, 3 * tt + 2, 100}, nn = 5;
+    char name[200];
+    snprintf(name, sizeof name, "ssam temporal %s (TT %d, %d columns per warp): N steps = N one-pass launches "
+             "bit for bit, and the double reference; Dirichlet and periodic, ragged sizes, pitch", k->name, tt, k->step);
+    case_begin(name);
+    const size_t es = k->dbl ? 8 : 4;
+    double c[64];
+    void *hc = malloc(64 * es);
+    for (int si = 0; si < nsizes && !check__failed_case; si++) {
+        const int nx = sz[si][0], ny = sz[si][1];
+        for (int pk = 0; pk < 2 && !check__failed_case; pk++) {
+            const long long pitch = pk ? nx + 3 : nx;
+            const size_t n = (size_t)pitch * ny;
+            double *u = (double *)malloc(n * 8), *v = (double *)malloc(n * 8);
+            void *h0 = malloc(n * es), *ht = malloc(n * es), *ho = malloc(n * es);
+            void *b[4] = {NULL, NULL, NULL, NULL};
+            for (int i = 0; i < 4; i++) CUDA_OK(cudaMalloc(&b[i], n * es));
+            for (int periodic = 0; periodic < 2 && !check__failed_case; periodic++) {
+                double sum = 0;
+                for (int i = 0; i < k->ncoef; i++) { c[i] = 0.2 + 0.5 * (gpucheck_uniform() + 1); sum += c[i]; }
+                for (int i = 0; i < k->ncoef; i++) c[i] /= sum;
+                if (strstr(k->name, "user")) c[k->ncoef - 1] = -c[k->ncoef - 1];
+                for (int i = 0; i < k->ncoef; i++) {
+                    if (k->dbl) ((double *)hc)[i] = c[i];
+                    else ((float *)hc)[i] = (float)c[i];
+                    c[i] = get(hc, (size_t)i, k->dbl); /* as the GPU sees them */
+                }
+                for (size_t i = 0; i < n; i++) {
+                    double r = gpucheck_uniform();
+                    if (k->dbl) ((double *)h0)[i] = r;
+                    else ((float *)h0)[i] = (float)r;
+                }
+                /* the last size also runs 100 steps (not under --light) */
+                const int ncase = (si == nsizes - 1 && !light) ? 6 : nn;
+                for (int ci = 0; ci < ncase && !check__failed_case; ci++) {
+                    const int N = nsteps[ci];
+                    if (N < 1 || (ci > 0 && N == nsteps[ci - 1])) continue;
+                    void *rt = NULL, *ro = NULL;
+                    ssam_stencil_args a;
+                    memset(&a, 0, sizeof a);
+                    a.nx = nx; a.ny = ny; a.pitch = pk ? pitch : 0; a.coef = hc; a.ncoef = k->ncoef;
+                    a.boundary = periodic ? SSAM_STENCIL_PERIODIC : SSAM_STENCIL_DIRICHLET;
+                    for (int i = 0; i < 4; i++) CUDA_OK(cudaMemset(b[i], 0xFF, n * es)); /* NaN, padding too */
+                    /* the padding of the start stays NaN: copy the rows only */
+                    CUDA_OK(cudaMemcpy2D(b[0], pitch * es, h0, pitch * es, nx * es, ny, cudaMemcpyHostToDevice));
+                    CUDA_OK(cudaMemcpy2D(b[2], pitch * es, h0, pitch * es, nx * es, ny, cudaMemcpyHostToDevice));
+                    a.src = b[0]; a.dst = b[1];
+                    int rc = k->advance(&a, N, &rt, 0);
+                    CHECK(rc == 0 && rt == (((N + tt - 1) / tt) % 2 ? b[1] : b[0]), "temporal advance rc %d (%s)", rc,
+                          ssam_stencil_strerror(rc));
+                    a.src = b[2]; a.dst = b[3];
+                    rc = k->onepass(&a, N, &ro, 0);
+                    CHECK(rc == 0, "one-pass advance rc %d", rc);
+                    CUDA_OK(cudaDeviceSynchronize());
+                    if (check__failed_case) break;
+                    CUDA_OK(cudaMemcpy(ht, rt, n * es, cudaMemcpyDeviceToHost));
+                    CUDA_OK(cudaMemcpy(ho, ro, n * es, cudaMemcpyDeviceToHost));
+                    /* bit for bit, except periodic domains whose width is not a multiple of V: there the
+                     * wrapped copies of a column sit at another place in their lane than the column
+                     * itself, and are summed in another order; bound: 2 N npts eps max|u0| G^N, G the sum
+                     * of |c| over the points */
+                    const int V = (int)(16 / es), exact = !periodic || nx % V == 0;
+                    double umax = 0, dmax = 0;
+                    for (size_t i = 0; i < n; i++) umax = fmax(umax, fabs(get(h0, i, k->dbl)));
+                    double G = 0; /* the growth per step: sum over the points of |c| (shared coefficients count twice) */
+                    for (int i = 0; i < k->npts; i++) G += fabs(c[k->pts[i][0]]);
+                    const double bound = 2.0 * N * k->npts * (k->dbl ? 1.12e-16 : 5.97e-8) * umax * pow(fmax(G, 1.0), N);
+                    long long differ = 0, padding = 0, unwritten = 0, first = -1;
+                    for (int y = 0; y < ny; y++)
+                        for (long long x = 0; x < pitch; x++) {
+                            const size_t o = (size_t)(y * pitch + x);
+                            const double g = get(ht, o, k->dbl);
+                            if (x >= nx) { padding += !isnan(g); continue; }
+                            unwritten += !isfinite(g);
+                            if (memcmp((char *)ht + o * es, (char *)ho + o * es, es) != 0) {
+                                const double d = fabs(g - get(ho, o, k->dbl));
+                                dmax = fmax(dmax, d);
+                                if (exact || !(d <= bound)) differ++;
+                                if (first < 0) first = (long long)o;
+                            }
+                        }
+                    CHECK(unwritten == 0 && padding == 0, "%dx%d pitch %lld %s N %d: %lld unwritten, %lld padding cells written",
+                          nx, ny, pitch, periodic ? "periodic" : "Dirichlet", N, unwritten, padding);
+                    CHECK(differ == 0, "%dx%d pitch %lld %s N %d: %lld cells differ from the one-pass kernel's (%s), first "
+                          "(%lld, %lld): %.17g vs %.17g, largest difference %.3g", nx, ny, pitch, periodic ? "periodic" : "Dirichlet",
+                          N, differ, exact ? "bit for bit expected" : "bound", first % pitch, first / pitch,
+                          get(ht, (size_t)first, k->dbl), get(ho, (size_t)first, k->dbl), dmax);
+                    if (!exact) inexact_max = fmax(inexact_max, bound > 0 ? dmax / bound : 0);
+                    /* against the reference in double (only where it is cheap) */
+                    if ((long long)n * N <= 8000000LL && !check__failed_case) {
+                        /* the reference, and the same steps with |c| on |u0|: the scale of the rounding
+                         * (a negative coefficient can cancel |ref| far below it) */
+                        double *ua = (double *)malloc(n * 8), *va = (double *)malloc(n * 8), ca[64];
+                        for (int i = 0; i < k->ncoef; i++) ca[i] = fabs(c[i]);
+                        for (size_t i = 0; i < n; i++) u[i] = get(h0, i, k->dbl), ua[i] = fabs(u[i]);
+                        for (int s = 0; s < N; s++) {
+                            ref_step(k, c, u, v, nx, ny, pitch, periodic);
+                            ref_step(k, ca, ua, va, nx, ny, pitch, periodic);
+                            double *t = u; u = v; v = t;
+                            t = ua; ua = va; va = t;
+                        }
+                        double num = 0, den = 0;
+                        for (int y = 0; y < ny; y++)
+                            for (int x = 0; x < nx; x++) {
+                                const size_t o = (size_t)(y * pitch + x);
+                                const double d = get(ht, o, k->dbl) - u[o];
+                                num += d * d;
+                                den += ua[o] * ua[o];
+                            }
+                        free(ua); free(va);
+                        const double err = den > 0 ? sqrt(num / den) : sqrt(num);
+                        const double tol = (k->dbl ? 1e-13 : 5e-7) * k->npts * N; /* rounding grows with the steps */
+                        CHECK(err < tol, "%dx%d %s N %d: |out - ref| / |ref with |c|| = %.3g (tolerance %.3g)", nx, ny,
+                              periodic ? "periodic" : "Dirichlet", N, err, tol);
+                    }
+                }
+            }
+            for (int i = 0; i < 4; i++) cudaFree(b[i]);
+            free(u); free(v); free(h0); free(ht); free(ho);
+        }
+    }
+    free(hc);
+    case_end();
+}
+
+static void test_errors(void)
+{
+    case_begin("ssam temporal error codes are returned before any launch");
+    float c[5] = {0.6f, 0.1f, 0.1f, 0.1f, 0.1f}, *d = NULL;
+    void *res = NULL;
+    CUDA_OK(cudaMalloc(&d, 2 * 64 * 64 * 4));
+    ssam_stencil_args a, b;
+    memset(&a, 0, sizeof a);
+    a.src = d; a.dst = d + 64 * 64; a.nx = 64; a.ny = 64; a.coef = c; a.ncoef = 5;
+    a.boundary = SSAM_STENCIL_DIRICHLET;
+    CHECK(tf_star2d_r1_t8_launch(&a, 8, 0) == 0 && tf_star2d_r1_t8_launch(&a, 1, 0) == 0, "valid arguments");
+    CHECK(tf_star2d_r1_t8_launch(&a, 0, 0) == SSAM_ESIZE, "0 steps in a pass");
+    CHECK(tf_star2d_r1_t8_launch(&a, 9, 0) == SSAM_ESIZE, "more steps than TT in a pass");
+    CHECK(tf_star2d_r1_t8_launch(NULL, 1, 0) == SSAM_ENULL, "NULL args");
+    b = a; b.src = NULL; CHECK(tf_star2d_r1_t8_launch(&b, 1, 0) == SSAM_ENULL, "NULL src");
+    b = a; b.coef = NULL; CHECK(tf_star2d_r1_t8_launch(&b, 1, 0) == SSAM_ENULL, "NULL coef");
+    b = a; b.nx = 0; CHECK(tf_star2d_r1_t8_launch(&b, 1, 0) == SSAM_ESIZE, "nx 0");
+    b = a; b.nz = 2; CHECK(tf_star2d_r1_t8_launch(&b, 1, 0) == SSAM_ESIZE, "nz 2");
+    b = a; b.pitch = 63; CHECK(tf_star2d_r1_t8_launch(&b, 1, 0) == SSAM_EPITCH, "pitch < nx");
+    b = a; b.boundary = 2; CHECK(tf_star2d_r1_t8_launch(&b, 1, 0) == SSAM_EBORDER, "boundary 2");
+    b = a; b.ncoef = 4; CHECK(tf_star2d_r1_t8_launch(&b, 1, 0) == SSAM_EFILTER, "ncoef 4 for 5 points");
+    b = a; b.dst = d + 64 * 63; CHECK(tf_star2d_r1_t8_launch(&b, 1, 0) == SSAM_EOVERLAP, "src and dst overlap");
+    CHECK(tf_star2d_r1_t8_advance(&a, -1, &res, 0) == SSAM_ESIZE, "steps < 0");
+    CHECK(tf_star2d_r1_t8_advance(&a, 1, NULL, 0) == SSAM_ENULL, "result NULL");
+    CHECK(tf_star2d_r1_t8_advance(&a, 0, &res, 0) == 0 && res == a.src, "0 steps: the state is src");
+    CHECK(tf_star2d_r1_t8_advance(&a, 17, &res, 0) == 0 && res == a.dst, "17 steps: 3 passes, the state in dst");
+    b = a; b.ncoef = 3; CHECK(tf_star2d_r1_t8_advance(&b, 9, &res, 0) == SSAM_EFILTER, "advance passes launch errors");
+    /* the layout: the columns a warp stores */
+    CHECK(tf_star2d_r1_t8_STEP == 112 && td_star2d_r1_t8_STEP == 48 && tf_star2d_r1_t1_STEP == 120 &&
+          tf_star2d_r3_t2_STEP == 112 && tf_user2d_off_t3_STEP == 120 && SSAM_TEMPORAL_HL(4, -2, 3) == 8 &&
+          SSAM_TEMPORAL_HR(2, 3, 3) == 10, "columns per warp");
+    CUDA_OK(cudaDeviceSynchronize());
+    cudaFree(d);
+    case_end();
+}
+
+/* AUTO: the plan's path and reason, and the result equal to the one-pass kernel's bit for bit */
+static void test_auto(int light)
+{
+    case_begin("ssam temporal AUTO: the planned path (temporal for 2d5pt, one pass for 2d121pt and for 1 step), "
+               "the same result as one pass per step");
+    static const struct { int dbl, nx, ny, steps, want; } cases[] = {
+        {0, 2048, 2048, 19, SSAM_TB_TEMPORAL}, {0, 2048, 2048, 1, SSAM_TB_ONEPASS}, {0, 300, 200, 19, SSAM_TB_TEMPORAL},
+        {1, 1000, 300, 3, SSAM_TB_ONEPASS}};
+    double cd[121];
+    float cf[121];
+    for (int i = 0; i < 121; i++) { cd[i] = 1.0 / 121 + 1e-3 * gpucheck_uniform(); cf[i] = (float)cd[i]; }
+    for (size_t ci = 0; ci < sizeof cases / sizeof *cases && !check__failed_case; ci++) {
+        const int dbl = cases[ci].dbl, nx = light && ci == 0 ? 1024 : cases[ci].nx, ny = cases[ci].ny, N = cases[ci].steps;
+        const size_t n = (size_t)nx * ny, es = dbl ? 8 : 4;
+        void *b[4], *h0 = malloc(n * es), *h1 = malloc(n * es), *h2 = malloc(n * es), *r1 = NULL, *r2 = NULL;
+        for (size_t i = 0; i < n; i++) {
+            if (dbl) ((double *)h0)[i] = gpucheck_uniform();
+            else ((float *)h0)[i] = gpucheck_uniform();
+        }
+        for (int i = 0; i < 4; i++) {
+            CUDA_OK(cudaMalloc(&b[i], n * es));
+            CUDA_OK(cudaMemcpy(b[i], h0, n * es, cudaMemcpyHostToDevice));
+        }
+        ssam_stencil_args a;
+        ssam_tb_plan p;
+        memset(&p, 0, sizeof p);
+        memset(&a, 0, sizeof a);
+        a.nx = nx; a.ny = ny; a.coef = dbl ? (const void *)cd : (const void *)cf; a.ncoef = dbl ? 121 : 5;
+        a.boundary = SSAM_STENCIL_DIRICHLET;
+        a.src = b[0]; a.dst = b[1];
+        int rc = dbl ? ad_b5_plan(&a, N, &p) : af_r1_plan(&a, N, &p);
+        CHECK(rc == 0, "plan rc %d", rc);
+        CHECK(p.path == cases[ci].want, "%dx%d %s, %d steps: path %d (%s), %d expected", nx, ny, dbl ? "fp64" : "fp32",
+                  N, p.path, p.why, cases[ci].want);
+        CHECK(p.why && strlen(p.why) > 10 && (p.path == SSAM_TB_ONEPASS || p.tt == 8), "why, tt");
+        if (dbl) /* the rule builds no temporal kernel for 2d121pt: its launcher refuses */
+            CHECK(ad_b5_tb_TT == 1 && ad_b5_tb_launch(&a, 1, 0) == SSAM_ESIZE, "2d121pt: no temporal kernel");
+        rc = dbl ? ad_b5_advance(&a, N, &r1, 0) : af_r1_advance(&a, N, &r1, 0);
+        CHECK(rc == 0, "advance rc %d", rc);
+        a.src = b[2]; a.dst = b[3];
+        rc = dbl ? ad_b5_onepass_advance(&a, N, &r2, 0) : af_r1_onepass_advance(&a, N, &r2, 0);
+        CHECK(rc == 0, "one-pass rc %d", rc);
+        CUDA_OK(cudaDeviceSynchronize());
+        if (!check__failed_case) {
+            CUDA_OK(cudaMemcpy(h1, r1, n * es, cudaMemcpyDeviceToHost));
+            CUDA_OK(cudaMemcpy(h2, r2, n * es, cudaMemcpyDeviceToHost));
+            CHECK(memcmp(h1, h2, n * es) == 0, "%dx%d, %d steps: AUTO differs from one pass per step", nx, ny, N);
+            CHECK(memcmp(h1, h0, n * es) != 0, "%dx%d: the state did not move", nx, ny);
+        }
+        for (int i = 0; i < 4; i++) cudaFree(b[i]);
+        free(h0); free(h1); free(h2);
+    }
+    case_end();
+}
+
+/* usage: test_ssam_temporal [--light]   (--light: small sizes only, for compute-sanitizer) */
+int main(int argc, char **argv)
+{
+    int light = gpucheck_begin(argc, argv);
+    static const kern kernels[] = {LIST(ENT)};
+    test_errors();
+    test_auto(light);
+    for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++) run_kernel(&kernels[i], light);
+    printf("periodic widths not a multiple of V: largest difference from one-pass = %.3g of the bound\n", inexact_max);
+    return check_exit();
+}

@@ -1,0 +1,55 @@
+/* tests/host/test_ssam_tbplan.c -- ssam/tbplan.h on the host: the compile-time TT rule on the 2D
+ * catalogue (the values docs/PERFORMANCE.md measured best or near it), every rule of the run-time
+ * plan (each reason reached, the passes counted), and the error code. */
+#include <ssam/tbplan.h>
+
+#include <string.h>
+
+#include "check.h"
+
+static void test_rule(void)
+{
+    case_begin("ssam tbplan: TT rule over the 2D catalogue, fp32 and fp64");
+    /* (columns, rows, points): star r = 1..6 (2r + 1, 2r + 1, 4r + 1), boxes r1, r2, 8x8, r4, r5 */
+    CHECK(SSAM_TB_TT_RULE(4, 3, 3, 5) == 8 && SSAM_TB_TT_RULE(8, 3, 3, 5) == 8, "2d5pt: 8");
+    CHECK(SSAM_TB_TT_RULE(4, 5, 5, 9) == 4 && SSAM_TB_TT_RULE(8, 5, 5, 9) == 4, "2d9pt: 4");
+    CHECK(SSAM_TB_TT_RULE(4, 7, 7, 13) == 4 && SSAM_TB_TT_RULE(8, 7, 7, 13) == 2, "2d13pt: 4 fp32, 2 fp64");
+    CHECK(SSAM_TB_TT_RULE(4, 9, 9, 17) == 2 && SSAM_TB_TT_RULE(8, 9, 9, 17) == 2, "2d17pt: 2");
+    CHECK(SSAM_TB_TT_RULE(4, 11, 11, 21) == 1 && SSAM_TB_TT_RULE(8, 13, 13, 25) == 1, "2d21pt, 2ds25pt: one pass");
+    CHECK(SSAM_TB_TT_RULE(4, 3, 3, 9) == 8 && SSAM_TB_TT_RULE(8, 5, 5, 25) == 4, "boxes r1, r2");
+    CHECK(SSAM_TB_TT_RULE(4, 8, 8, 64) == 1 && SSAM_TB_TT_RULE(4, 9, 9, 81) == 1 && SSAM_TB_TT_RULE(8, 11, 11, 121) == 1,
+          "boxes 8x8, r4, r5: one pass");
+    CHECK(SSAM_TB_TT_RULE(4, 3, 1, 3) == 8 && SSAM_TB_TT_RULE(4, 1, 4, 3) == 4, "a one-row shape; a one-column one");
+    /* wide in x, few rows: the halo columns bound TT (a quarter of the warp: 32 fp32, 16 fp64 columns) */
+    CHECK(SSAM_TB_TT_RULE(8, 9, 3, 11) == 2 && SSAM_TB_TT_RULE(4, 17, 3, 19) == 2 && SSAM_TB_TT_RULE(4, 9, 3, 11) == 4 &&
+          SSAM_TB_TT_RULE(8, 18, 1, 10) == 1, "x radius 4 fp64: 2; x radius 8 fp32: 2; 4 fp32: 4; 17 columns fp64: 1");
+    case_end();
+}
+
+static void test_plan(void)
+{
+    ssam_tb_plan p;
+    case_begin("ssam tbplan: every rule, the passes, the error code");
+    memset(&p, 0x5a, sizeof p);
+    CHECK(ssam_tb_plan_make(&p, 8, 1000) == 0, "make");
+    CHECK(p.path == SSAM_TB_TEMPORAL && p.tt == 8 && p.passes == 125 && strstr(p.why, "TT steps"), "1000 steps, TT 8");
+    CHECK(ssam_tb_plan_make(&p, 8, 1001) == 0 && p.passes == 126, "1001 steps: 126 passes");
+    CHECK(ssam_tb_plan_make(&p, 4, 7) == 0 && p.path == SSAM_TB_TEMPORAL && p.tt == 4 && p.passes == 2, "7 steps, TT 4");
+    CHECK(ssam_tb_plan_make(&p, 2, 2) == 0 && p.path == SSAM_TB_TEMPORAL && p.passes == 1, "2 steps, TT 2");
+    CHECK(ssam_tb_plan_make(&p, 1, 1000) == 0 && p.path == SSAM_TB_ONEPASS && p.tt == 1 && p.passes == 1000 &&
+          strstr(p.why, "wide"), "no temporal kernel (TT 1)");
+    CHECK(ssam_tb_plan_make(&p, 8, 1) == 0 && p.path == SSAM_TB_ONEPASS && p.passes == 1 &&
+          strstr(p.why, "fewer than 2 steps"), "1 step");
+    CHECK(ssam_tb_plan_make(&p, 8, 0) == 0 && p.path == SSAM_TB_ONEPASS && p.passes == 0, "0 steps");
+    CHECK(ssam_tb_plan_make(NULL, 8, 1) == SSAM_TB_EINVAL, "NULL plan");
+    CHECK(ssam_tb_plan_make(&p, 0, 1) == SSAM_TB_EINVAL, "tt 0");
+    CHECK(ssam_tb_plan_make(&p, 8, -1) == SSAM_TB_EINVAL, "steps < 0");
+    case_end();
+}
+
+int main(void)
+{
+    test_rule();
+    test_plan();
+    return check_exit();
+}
