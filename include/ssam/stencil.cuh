@@ -64,6 +64,14 @@
  *       row (so window rows p .. p + YHI - YLO are used).  coef is a compile-time-indexed T array
  *       (kernel parameters); XLO, XHI, YLO the shape's extents as constants (SSAM_SHAPE2D_*).
  *       Every lane of the warp must execute it (shuffles); lanes < QL and >= 32 - QR are partial.
+ *   SSAM_STENCIL2D_ROW_FN(T, V, SHAPE, XLO, XHI, YLO, out, win, p, coef, INIT, FN, CMB)
+ *       the same row with the URE paper's s <- s (+) (x (*) c) as parameters: out[k] = the CMB-fold
+ *       over the points of FN(acc, x, c), partial results starting at INIT.  FN, CMB: names of
+ *       functions T FN(T acc, T x, T c) (returning acc (+) (x (*) c)) and T CMB(T a, T b) (the
+ *       (+); associative and commutative, INIT its identity: the points are grouped by lane and
+ *       the groups combined).  E.g. a max-plus (dilation-like) stencil: FN fmax(acc, x + c), CMB
+ *       fmax, INIT -INFINITY; a weighted minimum: FN fmin(acc, x * c), CMB fmin, INIT INFINITY.
+ *       fma/+/0 gives SSAM_STENCIL2D_ROW's sums.
  *   SSAM_STENCIL3D_ROW(T, V, SHAPE, XLO, XHI, YLO, ZLO, R, out, win, p, coef)
  *       the same for T win[V][NZ * R]: plane offset DZ lives at window rows (DZ - ZLO) * R + ...
  *   SSAM_STENCIL_QL(V, XLO), SSAM_STENCIL_QR(V, XHI), SSAM_STENCIL_STEP(V, XLO, XHI): the partial
@@ -154,6 +162,12 @@ typedef struct ssam_stencil_geom {
                                  [((DZ)-ssam__zlo) * ssam__R + ssam__p + (DY)-ssam__ylo],                    \
                         ssam__cf[I], ssam__acc);
 
+/* the same with a user operator: ssam__acc = ssam__fn(ssam__acc, x, c) (SSAM_STENCIL2D_ROW_FN) */
+#define SSAM__ST2_PTF(I, DX, DY)                                                                             \
+    if (SSAM__FDIV(ssam__k + (DX), ssam__V) == ssam__d)                                                      \
+        ssam__acc = ssam__fn(ssam__acc, ssam__win[(ssam__k + (DX)) & (ssam__V - 1)][ssam__p + (DY)-ssam__ylo], ssam__cf[I]);
+#define SSAM__CMB_ADD(a, b) ((a) + (b))
+
 /* the same for a ghost window gw[W][..]: lane 0's right ghost holds columns 32V + s, lane 31's left
  * ghost columns XLO + s (relative to the warp's first), s < W = max(XHI, -XLO) */
 #define SSAM__ST2_GPT(I, DX, DY)                                                                             \
@@ -168,18 +182,20 @@ typedef struct ssam_stencil_geom {
 
 /* The lane-distance schedule for one output row: for each of the lane's V columns, the local
  * points, then the right lanes' points by Horner over shfl.down, then the left lanes' by shfl.up.
+ * Each partial starts at INIT and the three are combined by CMB(a, b) (0 and + for the stencils;
+ * SSAM_STENCIL2D_ROW_FN's operator pair otherwise).
  * GH (a constant, 0 or 1; only with QL, QR <= 1): the warp has no overlap lanes; lane 0 also holds
  * the right ghost (the V columns after the warp's last) and lane 31 the left ghost (the V before
  * its first) in gwin, and the one-lane shifts become rotations in which lane 0 sends its ghost's
  * partial sum to lane 31 and lane 31 its ghost's to lane 0, so every lane's sum is complete. */
-#define SSAM__STENCIL_LANES(T, V, XLO, XHI, LXLO, LXHI, SHAPE, PT, GPT, out, GH, gwin)                      \
+#define SSAM__STENCIL_LANES(T, V, XLO, XHI, LXLO, LXHI, SHAPE, PT, GPT, out, GH, gwin, INIT, CMB)         \
     _Pragma("unroll") for (int ssam__k = 0; ssam__k < (V); ssam__k++) {                                     \
         const int ssam__qr = (ssam__k + (LXHI) >= (V)) ? (ssam__k + (LXHI)) / (V) : 0;                      \
         const int ssam__ql = (ssam__k + (LXLO) < 0) ? (-(ssam__k + (LXLO)) + (V)-1) / (V) : 0;              \
-        T ssam__own, ssam__r = (T)0, ssam__l = (T)0;                                                        \
+        T ssam__own, ssam__r = (T)(INIT), ssam__l = (T)(INIT);                                                        \
         {                                                                                                   \
             const int ssam__d = 0;                                                                          \
-            T ssam__acc = (T)0;                                                                             \
+            T ssam__acc = (T)(INIT);                                                                             \
             SHAPE(PT)                                                                                       \
             ssam__own = ssam__acc;                                                                          \
         }                                                                                                   \
@@ -193,7 +209,7 @@ typedef struct ssam_stencil_geom {
         }                                                                                                   \
         if ((GH) && ssam__qr >= 1) {                                                                        \
             const int ssam__d = 1;                                                                          \
-            T ssam__acc = (T)0;                                                                             \
+            T ssam__acc = (T)(INIT);                                                                             \
             const T(*const ssam__gw)[sizeof((gwin)[0]) / sizeof((gwin)[0][0])] = (gwin);                   \
             {                                                                                               \
                 enum { ssam__gxlo = (XLO) };                                                                \
@@ -215,7 +231,7 @@ typedef struct ssam_stencil_geom {
         }                                                                                                   \
         if ((GH) && ssam__ql >= 1) {                                                                        \
             const int ssam__d = -1;                                                                         \
-            T ssam__acc = (T)0;                                                                             \
+            T ssam__acc = (T)(INIT);                                                                             \
             const T(*const ssam__gw)[sizeof((gwin)[0]) / sizeof((gwin)[0][0])] = (gwin);                   \
             {                                                                                               \
                 enum { ssam__gxlo = (XLO) };                                                                \
@@ -227,8 +243,8 @@ typedef struct ssam_stencil_geom {
         } else if (ssam__ql >= 1)                                                                           \
             ssam__l = ssam_shift_up(ssam__l, 1);                                                            \
         (out)[ssam__k] = ssam__own;                                                                         \
-        if (ssam__qr >= 1) (out)[ssam__k] += ssam__r;                                                       \
-        if (ssam__ql >= 1) (out)[ssam__k] += ssam__l;                                                       \
+        if (ssam__qr >= 1) (out)[ssam__k] = CMB((out)[ssam__k], ssam__r);                                                       \
+        if (ssam__ql >= 1) (out)[ssam__k] = CMB((out)[ssam__k], ssam__l);                                                       \
     }
 
 /* the ghost-lane layout is used when every point lies within one lane (|DX| <= V) and the points
@@ -247,6 +263,21 @@ typedef struct ssam_stencil_geom {
 #define SSAM_STENCIL2D_ROW(T, V, SHAPE, XLO, XHI, YLO, out, win, p, coef)                                   \
     SSAM__STENCIL2D_ROWG(T, V, SHAPE, XLO, XHI, YLO, out, win, win, p, coef, 0)
 
+/* one output row of a 2D stencil with the operator pair as parameters (see the usage block): FN and
+ * CMB name functions T FN(T acc, T x, T c) and T CMB(T a, T b) */
+#define SSAM_STENCIL2D_ROW_FN(T, V, SHAPE, XLO, XHI, YLO, out, win, p, coef, INIT, FN, CMB)                 \
+    do {                                                                                                    \
+        enum { ssam__V = (V), ssam__ylo = (YLO) };                                                          \
+        static_assert((V) > 0 && ((V) & ((V)-1)) == 0, "SSAM_STENCIL2D_ROW_FN: V must be a power of two");  \
+        T (*const ssam__fn)(T, T, T) = (FN);                                                                \
+        T (*const ssam__cmb)(T, T) = (CMB);                                                                 \
+        const T(*const ssam__win)[sizeof((win)[0]) / sizeof((win)[0][0])] = (win);                         \
+        const T *const ssam__cf = (coef);                                                                   \
+        const int ssam__p = (p);                                                                            \
+        SSAM__STENCIL_LANES(T, V, XLO, XHI, XLO, XHI, SHAPE, SSAM__ST2_PTF, SSAM__ST2_PTF, out, 0, win, INIT, \
+                            ssam__cmb)                                                                      \
+    } while (0)
+
 /* one output row of a 3D stencil from win[V][NZ * R]: plane offset DZ at rows (DZ - ZLO) * R + ... */
 #define SSAM_STENCIL3D_ROW(T, V, SHAPE, XLO, XHI, YLO, ZLO, R, out, win, p, coef)                           \
     SSAM__STENCIL3D_ROWG(T, V, SHAPE, XLO, XHI, YLO, ZLO, R, out, win, win, p, coef, 0)
@@ -261,7 +292,8 @@ typedef struct ssam_stencil_geom {
         const T *const ssam__cf = (coef);                                                                   \
         const int ssam__p = (p);                                                                            \
         (void)sizeof(ssam__v_is_a_power_of_two);                                                            \
-        SSAM__STENCIL_LANES(T, V, XLO, XHI, XLO, XHI, SHAPE, SSAM__ST2_PT, SSAM__ST2_GPT, out, GH, gwin)     \
+        SSAM__STENCIL_LANES(T, V, XLO, XHI, XLO, XHI, SHAPE, SSAM__ST2_PT, SSAM__ST2_GPT, out, GH, gwin, 0,   \
+                            SSAM__CMB_ADD)                                                          \
     } while (0)
 
 #define SSAM__STENCIL3D_ROWG(T, V, SHAPE, XLO, XHI, YLO, ZLO, R, out, win, gwin, p, coef, GH)               \
@@ -272,7 +304,8 @@ typedef struct ssam_stencil_geom {
         const T *const ssam__cf = (coef);                                                                   \
         const int ssam__p = (p);                                                                            \
         (void)sizeof(ssam__v_is_a_power_of_two);                                                            \
-        SSAM__STENCIL_LANES(T, V, XLO, XHI, XLO, XHI, SHAPE, SSAM__ST3_PT, SSAM__ST3_GPT, out, GH, gwin)     \
+        SSAM__STENCIL_LANES(T, V, XLO, XHI, XLO, XHI, SHAPE, SSAM__ST3_PT, SSAM__ST3_GPT, out, GH, gwin, 0,   \
+                            SSAM__CMB_ADD)                                                          \
     } while (0)
 
 /* store one lane's V outputs of row y (Dirichlet: cells whose stencil leaves the domain keep own[k]) */
@@ -612,7 +645,7 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
         const T *const ssam__cf = (coef);                                                                   \
         const int ssam__p = (p);                                                                            \
         SSAM__STENCIL_LANES(T, V, XLO, XHI, ssam__lxlo, ssam__lxhi, SHAPE, SSAM__SL_PT, SSAM__SL_GPT, out, GH, \
-                            gwin)                                                                           \
+                            gwin, 0, SSAM__CMB_ADD)                                                         \
     } while (0)
 
 /* A block of NW = B/32 warps owns one tile of STEP columns x P rows and sweeps the planes

@@ -10,9 +10,14 @@
  * they are compared exactly; fma by ||out - ref|| / ||sum |w x||| (fp32 < 1e-5, fp64 < 1e-12).
  * Outputs and the padding are NaN-poisoned before each run.  Each case also checks that its
  * comparison can fail: the output must differ from the reference of the operator with the weights
- * negated (x - w for x + w, -w x for w x), so an op swapped for its twin fails the test. */
+ * negated (x - w for x + w, -w x for w x), so an op swapped for its twin fails the test.
+ * And SSAM_STENCIL2D_ROW_FN (stencil.cuh), the stencil row with its operator pair as parameters, in
+ * a kernel of the test's own on an asymmetric shape with a shared coefficient (periodic): max-plus
+ * exactly against the CPU, fma/+/0 bit for bit against SSAM_STENCIL2D_ROW and within rounding of
+ * the CPU sum in double. */
 #include <ssam/regcache.cuh>
 #include <ssam/shift.cuh>
+#include <ssam/stencil.cuh>
 
 #include "gpucheck.h"
 #include "ssam_ref.h" /* ref_index: the CPU references' border rule */
@@ -223,10 +228,124 @@ static void run_shape(const shape *sh, int op, int light)
     case_end();
 }
 
+/* ---- SSAM_STENCIL2D_ROW_FN: a stencil row with a user operator pair --------------------------- */
+#define SR_SHAPE(X) X(0, 0, 0) X(1, -1, 0) X(2, 2, 0) X(3, 0, -1) X(4, -3, 1) X(1, 1, 1)
+enum { SR_NPTS = 6, SR_NCOEF = 5, SR_XLO = -3, SR_XHI = 2, SR_YLO = -1, SR_YHI = 1, SR_NY = 3 };
+static __device__ __forceinline__ float sr_maxadd_f(float acc, float x, float c) { return fmaxf(acc, x + c); }
+static __device__ __forceinline__ double sr_maxadd_d(double acc, double x, double c) { return fmax(acc, x + c); }
+static __device__ __forceinline__ float sr_max_f(float a, float b) { return fmaxf(a, b); }
+static __device__ __forceinline__ double sr_max_d(double a, double b) { return fmax(a, b); }
+static __device__ __forceinline__ float sr_fma_f(float acc, float x, float c) { return fmaf(x, c, acc); }
+static __device__ __forceinline__ double sr_fma_d(double acc, double x, double c) { return fma(x, c, acc); }
+static __device__ __forceinline__ float sr_add_f(float a, float b) { return a + b; }
+static __device__ __forceinline__ double sr_add_d(double a, double b) { return a + b; }
+/* one warp per strip of STEP columns and one output row per blockIdx.y, periodic (wrapped loads);
+ * out: max-plus, fma through ROW_FN, and the plain row, one after the other in dst (3 planes) */
+#define SR_DEFINE(T, sfx)                                                                                    \
+    typedef struct sr_c_##sfx {                                                                              \
+        T c[SR_NCOEF];                                                                                       \
+    } sr_c_##sfx;                                                                                            \
+    __global__ void __launch_bounds__(32) sr_kernel_##sfx(const T *__restrict__ src, T *__restrict__ dst, int w, \
+                                                          int h, sr_c_##sfx cf)                              \
+    {                                                                                                        \
+        enum { V = PK_V(T), QL = SSAM_STENCIL_QL(V, SR_XLO), QR = SSAM_STENCIL_QR(V, SR_XHI) };              \
+        enum { STEP = SSAM_STENCIL_STEP(V, SR_XLO, SR_XHI) };                                                \
+        const int lane = threadIdx.x & 31, y = blockIdx.y, X0 = blockIdx.x * STEP, x = X0 + V * (lane - QL); \
+        T win[V][SR_NY], o[3][V];                                                                            \
+        SSAM_REGCACHE_LOAD(T, V, SR_NY, win, src, w, x, y + SR_YLO, w, h, SSAM_BORDER_WRAP, (T)0, 0);         \
+        SSAM_STENCIL2D_ROW_FN(T, V, SR_SHAPE, SR_XLO, SR_XHI, SR_YLO, o[0], win, 0, cf.c, -INFINITY,          \
+                              sr_maxadd_##sfx, sr_max_##sfx);                                                \
+        SSAM_STENCIL2D_ROW_FN(T, V, SR_SHAPE, SR_XLO, SR_XHI, SR_YLO, o[1], win, 0, cf.c, 0, sr_fma_##sfx,    \
+                              sr_add_##sfx);                                                                 \
+        SSAM_STENCIL2D_ROW(T, V, SR_SHAPE, SR_XLO, SR_XHI, SR_YLO, o[2], win, 0, cf.c);                       \
+        if (lane < QL || lane >= 32 - QR) return; /* partial lanes */                                        \
+        _Pragma("unroll") for (int k = 0; k < V; k++) if (x + k < w)                                         \
+            _Pragma("unroll") for (int q = 0; q < 3; q++) dst[((long long)q * h + y) * w + x + k] = o[q][k];  \
+    }
+SR_DEFINE(float, f)
+SR_DEFINE(double, d)
+static const int sr_pts[SR_NPTS][3] = {{0, 0, 0}, {1, -1, 0}, {2, 2, 0}, {3, 0, -1}, {4, -3, 1}, {1, 1, 1}};
+
+static void test_stencil_row_fn(int light)
+{
+    case_begin("ssam SSAM_STENCIL2D_ROW_FN in a kernel of its own: max-plus exact, fma/+/0 bit for bit "
+               "SSAM_STENCIL2D_ROW's and within rounding of double, float and double, periodic, ragged sizes");
+    static const int sizes[][2] = {{1, 1}, {7, 3}, {130, 5}, {1000, 37}};
+    for (int dbl = 0; dbl < 2 && !check__failed_case; dbl++)
+        for (int si = 0; si < (light ? 3 : 4) && !check__failed_case; si++) {
+            const int w = sizes[si][0], h = sizes[si][1], es = dbl ? 8 : 4, V = 16 / es;
+            const int step = SSAM_STENCIL_STEP(V, SR_XLO, SR_XHI);
+            const size_t n = (size_t)w * h;
+            char *hin = (char *)malloc(n * es), *hout = (char *)malloc(3 * n * es);
+            double c[SR_NCOEF];
+            void *din = NULL, *dout = NULL;
+            sr_c_f cf;
+            sr_c_d cd;
+            for (int i = 0; i < SR_NCOEF; i++) {
+                c[i] = gpucheck_uniform();
+                cf.c[i] = (float)c[i];
+                cd.c[i] = c[i];
+                if (!dbl) c[i] = cf.c[i];
+            }
+            for (size_t i = 0; i < n; i++) {
+                const double v = gpucheck_uniform();
+                if (dbl) ((double *)hin)[i] = v;
+                else ((float *)hin)[i] = (float)v;
+            }
+            CUDA_OK(cudaMalloc(&din, n * es));
+            CUDA_OK(cudaMalloc(&dout, 3 * n * es));
+            CUDA_OK(cudaMemcpy(din, hin, n * es, cudaMemcpyHostToDevice));
+            CUDA_OK(cudaMemset(dout, 0xff, 3 * n * es)); /* NaN */
+            dim3 grid((w + step - 1) / step, h);
+            if (dbl) sr_kernel_d<<<grid, 32>>>((const double *)din, (double *)dout, w, h, cd);
+            else sr_kernel_f<<<grid, 32>>>((const float *)din, (float *)dout, w, h, cf);
+            CUDA_OK(cudaGetLastError());
+            CUDA_OK(cudaMemcpy(hout, dout, 3 * n * es, cudaMemcpyDeviceToHost));
+            long long bad_max = 0, bad_neg = 0, bad_bits = 0;
+            double num = 0, den = 0;
+            for (int y = 0; y < h; y++)
+                for (int x = 0; x < w; x++) {
+                    double mx = -INFINITY, mneg = -INFINITY, sum = 0, asum = 0;
+                    float mxf = -INFINITY;
+                    for (int i = 0; i < SR_NPTS; i++) {
+                        const size_t o = (size_t)(((y + sr_pts[i][2]) % h + h) % h) * w + ((x + sr_pts[i][1]) % w + w) % w;
+                        const double v = dbl ? ((double *)hin)[o] : ((float *)hin)[o], cc = c[sr_pts[i][0]];
+                        if (dbl) mx = fmax(mx, v + cc);
+                        else mxf = fmaxf(mxf, (float)v + (float)cc);
+                        mneg = fmax(mneg, v - cc);
+                        sum += cc * v;
+                        asum += fabs(cc * v);
+                    }
+                    if (!dbl) mx = mxf;
+                    const size_t o = (size_t)y * w + x;
+                    const double g0 = dbl ? ((double *)hout)[o] : ((float *)hout)[o];
+                    const double g1 = dbl ? ((double *)hout)[n + o] : ((float *)hout)[n + o];
+                    bad_max += !(g0 == mx);
+                    bad_neg += g0 == mneg;
+                    bad_bits += memcmp(hout + (n + o) * es, hout + (2 * n + o) * es, es) != 0;
+                    num += (g1 - sum) * (g1 - sum);
+                    den += asum * asum;
+                }
+            const double err = sqrt(num / den);
+            CHECK(bad_max == 0, "%s %dx%d: %lld max-plus outputs differ from the CPU's", dbl ? "double" : "float", w, h, bad_max);
+            CHECK(bad_neg < (long long)n, "%s %dx%d: max-plus equals the x - c reference everywhere", dbl ? "double" : "float", w, h);
+            CHECK(bad_bits == 0, "%s %dx%d: ROW_FN(fma, +, 0) differs from SSAM_STENCIL2D_ROW in %lld cells",
+                  dbl ? "double" : "float", w, h, bad_bits);
+            CHECK(err < (dbl ? 1e-14 : 1e-6), "%s %dx%d: |fma row - ref| / |sum |c x|| = %.3g", dbl ? "double" : "float", w,
+                  h, err);
+            cudaFree(din);
+            cudaFree(dout);
+            free(hin);
+            free(hout);
+        }
+    case_end();
+}
+
 /* usage: test_ssam_pieces [--light]   (--light: small sizes only, for compute-sanitizer) */
 int main(int argc, char **argv)
 {
     int light = gpucheck_begin(argc, argv);
+    test_stencil_row_fn(light);
     for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++)
         for (int op = OP_FMA; op <= OP_MINPLUS; op++) run_shape(&shapes[i], op, light);
     return check_exit();
