@@ -35,6 +35,7 @@
  *   PERKS_EDIAG        a diagonal entry is missing, zero, negative or not finite where it must be
  *                      positive (Jacobi preconditioner, perks_csr_check with PERKS_CSR_SPD_DIAG)
  *   PERKS_ENOTSYM      the matrix is not symmetric (perks_csr_check with PERKS_CSR_SYMMETRIC)
+ *   PERKS_ETHIN        a slab of a decomposition is thinner than its halo (perks/decomp.h)
  */
 #ifndef PERKS_BASE_H
 #define PERKS_BASE_H
@@ -57,6 +58,7 @@
 #define PERKS_EEMPTYROW 15
 #define PERKS_EDIAG 16
 #define PERKS_ENOTSYM 17
+#define PERKS_ETHIN 18
 
 static inline const char *perks_strerror(int rc)
 {
@@ -80,6 +82,7 @@ static inline const char *perks_strerror(int rc)
     case PERKS_EEMPTYROW: return "perks: matrix has an empty row (singular)";
     case PERKS_EDIAG: return "perks: a diagonal entry is missing, zero, negative or not finite";
     case PERKS_ENOTSYM: return "perks: matrix is not symmetric";
+    case PERKS_ETHIN: return "perks: a slab is thinner than the halo (fewer ranks, or fewer steps between exchanges)";
     default: return "perks: unknown status code";
     }
 }

@@ -11,6 +11,7 @@
  *   barrier.cuh perks_sum_barrier: a grid barrier that also sums per-block values (used by cg.cuh)
  *   cg.cuh     PERKS_CG_DEFINE: conjugate gradient in one cooperative kernel, perks_cg_solve
  *   mtx.h      Matrix Market reader to CSR (C99)
+ *   decomp.h   a slab split over ranks and its halo exchange, as index math (C99)
  *
  * EXAMPLE
  *   #include <perks/perks.cuh>
@@ -25,6 +26,7 @@
 #include "tile.cuh"
 #include "grid.cuh"
 #include "plan.h"
+#include "decomp.h"
 #include "stencil.cuh"
 #include "stencil3d.cuh"
 #include "barrier.cuh"

@@ -1,0 +1,114 @@
+/* perks/decomp.h -- a 1D slab split of a 2D or 3D stencil domain over ranks, and the halo exchange
+ * each rank does, as plain index math (C99; host-tested).  The transport (NCCL send/recv in a group,
+ * or device copies between virtual subdomains on one GPU) is the caller's: this header only says
+ * which rows go where.
+ *
+ * WHAT (PERKS paper section 3.2: the interior persistent, the boundary exchanged between passes; the
+ * CPU-Free model's slab layout)
+ *   The last axis (y of a 2D domain, z of a 3D one: "planes" below, each `plane` elements apart)
+ *   is split into P slabs of whole planes, as even as can be: the first n % P ranks own one plane
+ *   more.  Each rank's buffer holds its slab with H ghost planes above and below, H = the stencil's
+ *   reach along that axis times the steps between exchanges (r for one-pass kernels, r T for
+ *   temporal blocking with T steps per pass):
+ *       buffer plane 0 .. H-1          ghosts: the last H planes of the rank before
+ *       buffer plane H .. H+own-1      the rank's own planes, global planes first .. first+own-1
+ *       buffer plane H+own .. 2H+own-1 ghosts: the first H planes of the rank after
+ *   An exchange sends the rank's first H own planes to the rank before and its last H own planes to
+ *   the rank after, and receives into its ghost planes.  Dirichlet: the first and last ranks have no
+ *   neighbour on the outer side (nothing sent, ghosts unused: the stencil keeps those cells fixed);
+ *   periodic: ranks wrap (with one rank it exchanges with itself; with two, both neighbours are the
+ *   other rank).
+ *
+ * EXAMPLE
+ *   perks_slab s;
+ *   int rc = perks_slab_make(&s, ny, nprocs, rank, 1, PERKS_SLAB_DIRICHLET);   // radius 1, T = 1
+ *   // s.first, s.own, s.buf_planes; the exchange:
+ *   for (int k = 0; k < 2; k++)           // in one ncclGroupStart/End
+ *       if (s.peer[k] >= 0) send(buf + s.send_at[k] * plane, s.halo * plane, s.peer[k]);
+ *   for (int k = 1; k >= 0; k--)          // receives in the opposite order (see ORDER)
+ *       if (s.peer[k] >= 0) recv(buf + s.recv_at[k] * plane, s.halo * plane, s.peer[k]);
+ *   uint64_t f = perks_slab_fingerprint(ny, nprocs, 1, PERKS_SLAB_DIRICHLET, nx);  // all ranks
+ *   // equal on every rank, else they disagree on the domain: compare before the first exchange
+ *
+ * ORDER
+ *   Sends to peer[0], peer[1] in that order and receives from peer[1], peer[0] in that order: with
+ *   two ranks (periodic) both peers are the same rank and NCCL matches a pair's messages in the
+ *   order they were posted, so the planes sent to the rank before (my first) must meet its receive
+ *   into its lower ghosts, which it posts first.
+ *
+ * ERRORS (perks/base.h): PERKS_ENULL a NULL slab; PERKS_ESIZE n < 1, P < 1, rank outside 0..P-1,
+ *   halo < 0, an unknown boundary; PERKS_ETHIN a slab thinner than the halo (a rank would need
+ *   planes from beyond its neighbour: use fewer ranks or fewer steps between exchanges).
+ */
+#ifndef PERKS_DECOMP_H
+#define PERKS_DECOMP_H
+
+#include <stdint.h>
+
+#include "base.h"
+
+#define PERKS_SLAB_DIRICHLET 0
+#define PERKS_SLAB_PERIODIC 1
+
+typedef struct perks_slab {
+    int n, nranks, rank, halo, boundary; /* the arguments */
+    int first, own;                      /* global planes first .. first + own - 1 are this rank's */
+    int buf_planes;                      /* own + 2 halo: the buffer, ghosts included */
+    int peer[2];                         /* [0] the rank before, [1] the rank after; -1: none */
+    int send_at[2], recv_at[2];          /* buffer planes: halo planes sent to / received from peer[k] */
+} perks_slab;
+
+/* the planes rank r of P owns of n, and the first of them */
+static inline int perks_slab_own(int n, int P, int r) { return n / P + (r < n % P); }
+static inline int perks_slab_first(int n, int P, int r) { return r * (n / P) + (r < n % P ? r : n % P); }
+
+/* the slab of rank `rank` of `nranks` over n planes, halo planes deep; 0 or a PERKS_E* code */
+static inline int perks_slab_make(perks_slab *s, int n, int nranks, int rank, int halo, int boundary)
+{
+    int k;
+    if (!s) return PERKS_ENULL;
+    if (n < 1 || nranks < 1 || rank < 0 || rank >= nranks || halo < 0 ||
+        (boundary != PERKS_SLAB_DIRICHLET && boundary != PERKS_SLAB_PERIODIC))
+        return PERKS_ESIZE;
+    if (perks_slab_own(n, nranks, nranks - 1) < halo) return PERKS_ETHIN; /* the last slab is the thinnest */
+    s->n = n, s->nranks = nranks, s->rank = rank, s->halo = halo, s->boundary = boundary;
+    s->first = perks_slab_first(n, nranks, rank);
+    s->own = perks_slab_own(n, nranks, rank);
+    s->buf_planes = s->own + 2 * halo;
+    s->peer[0] = rank > 0 ? rank - 1 : boundary == PERKS_SLAB_PERIODIC ? nranks - 1 : -1;
+    s->peer[1] = rank < nranks - 1 ? rank + 1 : boundary == PERKS_SLAB_PERIODIC ? 0 : -1;
+    if (halo == 0) s->peer[0] = s->peer[1] = -1; /* nothing to exchange */
+    s->send_at[0] = halo;                  /* my first halo own planes go to the rank before */
+    s->send_at[1] = halo + s->own - halo;  /* my last halo own planes go to the rank after */
+    s->recv_at[0] = 0;                     /* its last planes land in my upper ghosts */
+    s->recv_at[1] = halo + s->own;         /* its first planes in my lower ghosts */
+    for (k = 0; k < 2; k++)
+        if (s->peer[k] < 0) s->send_at[k] = s->recv_at[k] = -1;
+    return PERKS_SUCCESS;
+}
+
+/* the global plane that buffer plane b of the slab holds (ghosts included; periodic wraps, Dirichlet
+ * ghosts past the ends give -1) */
+static inline int perks_slab_global(const perks_slab *s, int b)
+{
+    int g = s->first - s->halo + b;
+    if (g >= 0 && g < s->n) return g;
+    if (s->boundary != PERKS_SLAB_PERIODIC) return -1;
+    g %= s->n;
+    return g < 0 ? g + s->n : g;
+}
+
+/* a fingerprint of what every rank must agree on (the plane count, the ranks, the halo, the
+ * boundary and the size of a plane): compare it across ranks (e.g. an all-reduce of min and max)
+ * before the first exchange */
+static inline uint64_t perks_slab_fingerprint(int n, int nranks, int halo, int boundary, long long plane)
+{
+    const long long v[5] = {n, nranks, halo, boundary, plane};
+    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a over the five values' bytes */
+    int i, j;
+    for (i = 0; i < 5; i++)
+        for (j = 0; j < 8; j++) h = (h ^ (uint64_t)(((unsigned long long)v[i] >> (8 * j)) & 0xffu)) * 0x100000001b3ull;
+    return h;
+}
+
+#endif /* PERKS_DECOMP_H */
