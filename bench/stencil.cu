@@ -310,18 +310,6 @@ static void report(const char *impl, const ctx *c, double ms, double check)
 
 #define compare gpucheck_devdiff
 
-/* random input in [-1, 1) on the device (a hash of the index and a seed) */
-__global__ void fill(void *p, size_t n, int dbl, unsigned seed)
-{
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-        unsigned long long h = (i + 1) * 0x9E3779B97F4A7C15ull ^ seed;
-        h ^= h >> 31; h *= 0xBF58476D1CE4E5B9ull; h ^= h >> 29;
-        double v = (double)(h >> 11) * (2.0 / 9007199254740992.0) - 1.0;
-        if (dbl) ((double *)p)[i] = v;
-        else ((float *)p)[i] = (float)v;
-    }
-}
-
 int main(int argc, char **argv)
 {
     int S2 = 8192, S3 = 512;
@@ -362,7 +350,7 @@ int main(int argc, char **argv)
         size_t n = e->dims == 2 ? n2 : n3;
         int key = e->dims * 2 + e->dbl;
         if (key != last) { /* fresh inputs in this precision and size */
-            for (int s = 0; s < 2; s++) fill<<<1024, 256>>>(c.in[s], n, e->dbl, 17u + s);
+            for (int s = 0; s < 2; s++) gpucheck_fill_dev<<<1024, 256>>>(c.in[s], n, e->dbl, 17u + s, -1.0, 1.0);
             CUDA_DIE(cudaDeviceSynchronize());
             last = key;
         }

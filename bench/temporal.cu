@@ -136,17 +136,6 @@ static void report(const shape *s, int dbl, int S, const char *impl, int tt, dou
                 base_ms / ms, floor1, strcmp(check, "bitwise") == 0);
 }
 
-__global__ void fill(void *p, size_t n, int dbl, unsigned seed)
-{
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-        unsigned long long h = (i + 1) * 0x9E3779B97F4A7C15ull ^ seed;
-        h ^= h >> 31; h *= 0xBF58476D1CE4E5B9ull; h ^= h >> 29;
-        double v = (double)(h >> 11) * (1.0 / 9007199254740992.0);
-        if (dbl) ((double *)p)[i] = v;
-        else ((float *)p)[i] = (float)v;
-    }
-}
-
 /* one shape, one type, one size: onepass, perks (2d5pt), every tb */
 static void bench_one(const shape *s, int dbl, int S, void **buf, void *ref)
 {
@@ -164,7 +153,7 @@ static void bench_one(const shape *s, int dbl, int S, void **buf, void *ref)
     c.dbl = dbl;
     /* the start in buf[2]; every run copies it into buf[0] first (not timed: warm-up and reps each
      * start from the state the last run left, which is as good a start as any) */
-    fill<<<1024, 256>>>(buf[2], n, dbl, 99u);
+    gpucheck_fill_dev<<<1024, 256>>>(buf[2], n, dbl, 99u, 0.0, 1.0);
     CUDA_DIE(cudaMemcpy(buf[0], buf[2], n * es, cudaMemcpyDeviceToDevice));
     c.a.src = buf[0]; c.a.dst = buf[1];
     c.fn = s->onepass[dbl];

@@ -332,12 +332,29 @@ static inline int ssam__stencil_ncoef(const int *idx, int n)
     return m + 1;
 }
 
+/* 2D row segments for kernels that stream `warm` extra rows per segment (ssam/temporal.cuh): the
+ * segment count s (at most 65535) whose waves of resident blocks x (segment + warm) is smallest,
+ * stopping at segments shorter than max(warm, 16) rows; the segment length */
+static inline long long ssam__stencil_segments_warm(long long ny, long long gx, long long resident, long long warm)
+{
+    long long s, best = 1, bcost = -1;
+    for (s = 1; s <= ny && s <= 65535; s++) {
+        const long long seg = (ny + s - 1) / s, nseg = (ny + seg - 1) / seg;
+        const long long cost = ((gx * nseg + resident - 1) / resident) * (seg + warm);
+        if (seg < (warm > 16 ? warm : 16) && bcost >= 0) break; /* shorter than their warm-up: no gain */
+        if (bcost < 0 || cost * 1000 < bcost * 999) { bcost = cost; best = seg; }
+    }
+    return best;
+}
+
 /* 0 or an SSAM_E* code; fills g and the grid.  dims 2 or 3; step = columns per warp; wy = output
  * rows per block (3D) or 0 (2D); nzw = planes the stencil spans (3D); kern the kernel, whose
- * resident blocks per SM are queried once per device into occ[2] (device + 1, blocks) */
+ * resident blocks per SM are queried once per device into occ[2] (device + 1, blocks); grid2d the
+ * 2D segment rule (below); warm >= 0: 2D segments by ssam__stencil_segments_warm instead (each
+ * segment streams warm extra rows), -1 otherwise */
 static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, int ncoef, size_t es, int V,
                                         int step, int B, int P, int wy, int nzw, ssam_stencil_geom *g, dim3 *grid,
-                                        const void *kern, int *occ, size_t dsmem, int grid2d)
+                                        const void *kern, int *occ, size_t dsmem, int grid2d, int warm)
 {
     long long gx, gy, gz = 1, span, resident;
     int dev = 0, sms = 132;
@@ -377,14 +394,20 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
          * of resident blocks (no partial last wave; n = 4 by default, SSAM__STENCIL2D_GRID_DEFAULT) */
         long long warps_x = (a->nx + step - 1) / step, want;
         gx = (warps_x + B / 32 - 1) / (B / 32);
-        if (grid2d == 1) /* the first rule: about 48 warps per SM, whatever the occupancy */
+        if (warm >= 0) {
+            if (a->ny > 65535LL * 4096) return SSAM_ESIZE; /* the documented limit, as the rule below */
+            g->seg = (int)ssam__stencil_segments_warm(a->ny, gx, resident, warm);
+            want = 1;
+        } else if (grid2d == 1) /* the first rule: about 48 warps per SM, whatever the occupancy */
             want = (48LL * sms + warps_x - 1) / warps_x;
         else /* grid2d (0: 2) full waves */
             want = (grid2d >= 2 ? grid2d : 2) * resident / gx;
         if (want < 1) want = 1;
-        g->seg = (int)((a->ny + want - 1) / want);
-        if (g->seg > 4096) g->seg = 4096;
-        g->seg = (g->seg + P - 1) / P * P;
+        if (warm < 0) {
+            g->seg = (int)((a->ny + want - 1) / want);
+            if (g->seg > 4096) g->seg = 4096;
+            g->seg = (g->seg + P - 1) / P * P;
+        }
         gy = (a->ny + g->seg - 1) / g->seg;
     } else {
         /* column strips x (wy rows per block) tiles, planes in segments of >= 8 (NZ - 1) planes.
@@ -846,7 +869,7 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
         };                                                                                                  \
         static int occ[2] = {0, 0};                                                                         \
         int rc = ssam__stencil_prepare(a, 2, name##_ncoef(), sizeof(T), V_, STEP_, B, P, 0, 1, &g, &grid,  \
-                                       (const void *)name##_kernel, occ, 0, GRID_);                         \
+                                       (const void *)name##_kernel, occ, 0, GRID_, -1);                     \
         if (rc) return rc;                                                                                  \
         for (int i = 0; i < name##_NPTS; i++) cf.c[i] = i < a->ncoef ? ((const T *)a->coef)[i] : (T)0;     \
         name##_kernel<<<grid, B, (size_t)(g.seg + name##_YHI - name##_YLO + (P)) * sizeof(int), stream>>>( \
@@ -954,7 +977,7 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
         static int occ[2] = {0, 0};                                                                         \
         const size_t smem_ = (SL) ? SSAM__STENCIL3D_SLSMEM(name, T, P, B) : 0;                              \
         int rc = ssam__stencil_prepare(a, 3, name##_ncoef(), sizeof(T), V_, STEP_, B, P, WYP_, NZ_, &g, &grid, \
-                                       (const void *)name##_kernel, occ, smem_, 0);                         \
+                                       (const void *)name##_kernel, occ, smem_, 0, -1);                     \
         if (rc) return rc;                                                                                  \
         for (int i = 0; i < name##_NPTS; i++) cf.c[i] = i < a->ncoef ? ((const T *)a->coef)[i] : (T)0;     \
         name##_kernel<<<grid, B, (SL) ? smem_ : (size_t)(WYP_ + NY_ - 1 + g.seg + NZ_) * sizeof(int), stream>>>( \

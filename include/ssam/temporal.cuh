@@ -112,19 +112,6 @@
         SSAM_REGCACHE_ROWS(T, V, q, s, 1, src, (g).pitch, x, cx, in, ssam__jrow, (T)0);                      \
     } while (0)
 
-/* store one lane's V values of row y (16-byte vector where allowed) */
-#define SSAM__TB2_STORE(T, V, dst, g, y, x, out)                                                            \
-    do {                                                                                                    \
-        T *const ssam__d = (dst) + (long long)(y) * (g).pitch;                                              \
-        if ((g).vst && (x) + (V) <= (g).nx) {                                                               \
-            typedef SSAM__VEC(T, V) ssam__vec_t;                                                            \
-            ssam__vec_t ssam__q;                                                                            \
-            _Pragma("unroll") for (int k = 0; k < (V); k++) ssam__q.v[k] = (out)[k];                        \
-            *(ssam__vec_t *)(ssam__d + (x)) = ssam__q;                                                      \
-        } else                                                                                              \
-            _Pragma("unroll") for (int k = 0; k < (V); k++) if ((x) + k < (g).nx) ssam__d[(x) + k] = (out)[k]; \
-    } while (0)
-
 /* After input row j has entered ring 0 at phase ph: levels 1 .. TT of their newest computable rows
  * (level t: row j - t YHI, from the row level t - 1 has just computed; levels above L keep their
  * values), level TT's row stored when it is the segment's.  (Levels made independent within an
@@ -139,7 +126,9 @@
             SSAM_TEMPORAL_VIEW(V, NY, win, ring[t - 1], ph);                                                \
             SSAM_TEMPORAL_LEVEL(T, V, SHAPE, XLO, XHI, YLO, out, win, cf, keep, colin, keep && (allin));    \
             if (t < (TT)) SSAM_TEMPORAL_PUSH(V, NY, ring[t], ph, out);                                      \
-            else if ((store) && y >= (Ys) && y < (Ye)) SSAM__TB2_STORE(T, V, dst, g, y, x, out);            \
+            else if ((store) && y >= (Ys) && y < (Ye)) /* selected already: every cell stores out */        \
+                SSAM__STENCIL_STORE(T, V, (dst) + (long long)y * (g).pitch, x, (g).nx, out, out, (1 << (V)) - 1, 1, \
+                                    (g).vst);                                                               \
         }                                                                                                   \
     } while (0)
 
@@ -188,30 +177,6 @@
         }                                                                                                   \
     } while (0)
 
-/* 0 or an SSAM_E* code: the checks and geometry of ssam/stencil.cuh, then the row segments: the
- * count s whose waves of resident blocks x (segment + warm-up rows) is smallest */
-static inline int ssam__temporal_prepare(const ssam_stencil_args *a, int ncoef, size_t es, int V, int step, int B,
-                                         int warm, ssam_stencil_geom *g, dim3 *grid, const void *kern, int *occ)
-{
-    long long gx, s, best = 1, bcost = -1, resident;
-    int dev = 0, sms = 132;
-    int rc = ssam__stencil_prepare(a, 2, ncoef, es, V, step, B, 1, 0, 1, g, grid, kern, occ, 0, 1);
-    if (rc) return rc;
-    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
-        return SSAM_ECUDA;
-    resident = (long long)occ[1] * sms;
-    gx = grid->x;
-    for (s = 1; s <= a->ny && s <= 65535; s++) {
-        const long long seg = (a->ny + s - 1) / s, nseg = (a->ny + seg - 1) / seg;
-        const long long cost = ((gx * nseg + resident - 1) / resident) * (seg + warm);
-        if (seg < (warm > 16 ? warm : 16) && bcost >= 0) break; /* shorter than their warm-up: no gain */
-        if (bcost < 0 || cost * 1000 < bcost * 999) { bcost = cost; best = seg; }
-    }
-    g->seg = (int)best;
-    grid->y = (unsigned)((a->ny + best - 1) / best);
-    return SSAM_SUCCESS;
-}
-
 /* ---- the generator --------------------------------------------------------------------------- */
 /* ON 0: an empty kernel (AUTO builds none when the rule says one pass per step) */
 #define SSAM__TB2_KERNEL(name, T, SHAPE, TT, B, MINB, ON)                                                   \
@@ -253,8 +218,8 @@ static inline int ssam__temporal_prepare(const ssam_stencil_args *a, int ncoef, 
         static int occ[2] = {0, 0};                                                                         \
         int rc;                                                                                             \
         if (steps < 1 || steps > (TT) || !(ON)) return a ? SSAM_ESIZE : SSAM_ENULL;                         \
-        rc = ssam__temporal_prepare(a, name##_ncoef(), sizeof(T), SSAM_STENCIL_V(T), name##_STEP, B,       \
-                                    (TT) * (name##_YHI - name##_YLO), &g, &grid, (const void *)name##_kernel, occ);          \
+        rc = ssam__stencil_prepare(a, 2, name##_ncoef(), sizeof(T), SSAM_STENCIL_V(T), name##_STEP, B, 1, 0, 1, \
+                                   &g, &grid, (const void *)name##_kernel, occ, 0, 1, (TT) * (name##_YHI - name##_YLO)); \
         if (rc) return rc;                                                                                  \
         for (int i = 0; i < name##_NPTS; i++) cf.c[i] = i < a->ncoef ? ((const T *)a->coef)[i] : (T)0;     \
         name##_kernel<<<grid, B, 0, stream>>>((const T *)a->src, (T *)a->dst, g, steps, cf);               \

@@ -26,6 +26,19 @@
         }                                                                                          \
     } while (0)
 
+/* the benchmarks' device inputs: element i = lo + (hi - lo) u, u in [0, 1) a hash of i and seed
+ * (float or double, grid-stride: any launch shape) */
+__global__ void gpucheck_fill_dev(void *p, size_t n, int dbl, unsigned seed, double lo, double hi)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        unsigned long long h = (i + 1) * 0x9E3779B97F4A7C15ull ^ seed;
+        h ^= h >> 31; h *= 0xBF58476D1CE4E5B9ull; h ^= h >> 29;
+        const double v = lo + (hi - lo) * ((double)(h >> 11) * (1.0 / 9007199254740992.0));
+        if (dbl) ((double *)p)[i] = v;
+        else ((float *)p)[i] = (float)v;
+    }
+}
+
 static uint64_t gpucheck_rng = 0x2545F4914F6CDD1Dull;
 static inline void gpucheck_seed(uint64_t s) { gpucheck_rng = s ? s : 1; }
 /* uniform in [-1, 1) */

@@ -308,7 +308,8 @@ static void test_stencil_row_fn(int light)
                     double mx = -INFINITY, mneg = -INFINITY, sum = 0, asum = 0;
                     float mxf = -INFINITY;
                     for (int i = 0; i < SR_NPTS; i++) {
-                        const size_t o = (size_t)(((y + sr_pts[i][2]) % h + h) % h) * w + ((x + sr_pts[i][1]) % w + w) % w;
+                        const size_t o = (size_t)ref_index(y + sr_pts[i][2], h, SSAM_BORDER_WRAP) * w +
+                                         ref_index(x + sr_pts[i][1], w, SSAM_BORDER_WRAP);
                         const double v = dbl ? ((double *)hin)[o] : ((float *)hin)[o], cc = c[sr_pts[i][0]];
                         if (dbl) mx = fmax(mx, v + cc);
                         else mxf = fmaxf(mxf, (float)v + (float)cc);

@@ -12,6 +12,7 @@
 #include <ssam/stencil.cuh>
 
 #include "gpucheck.h"
+#include "ssam_ref.h" /* ref_index: the CPU references' border rule */
 
 /* user-defined: an asymmetric 2D stencil with a shared coefficient, one lying off the cell (all
  * offsets positive), and an asymmetric 3D one */
@@ -115,7 +116,6 @@ typedef struct kern {
 #define ENTX2(S, n, P, G, O) ENTX(S, n, P, G, O, 2)
 #define ENTX3(S, n, P, G, O) ENTX(S, n, P, G, O, 3)
 
-static int wrap(int i, int n) { return ((i % n) + n) % n; }
 
 /* the shape's extents {xlo, xhi, ylo, yhi, zlo, zhi}, each range including 0 */
 static void extents(const kern *k, int *e)
@@ -147,7 +147,8 @@ static void ref_step(const kern *k, const double *c, const double *in, double *o
                 double s = 0;
                 for (int i = 0; i < k->npts; i++) {
                     const int *p = k->pts[i];
-                    s += c[p[0]] * in[wrap(z + p[3], nz) * plane + wrap(y + p[2], ny) * pitch + wrap(x + p[1], nx)];
+                    s += c[p[0]] * in[ref_index(z + p[3], nz, SSAM_BORDER_WRAP) * plane +
+                                      ref_index(y + p[2], ny, SSAM_BORDER_WRAP) * pitch + ref_index(x + p[1], nx, SSAM_BORDER_WRAP)];
                 }
                 out[o] = s;
             }

@@ -11,6 +11,7 @@
 #include <ssam/temporal.cuh>
 
 #include "gpucheck.h"
+#include "ssam_ref.h" /* ref_index: the CPU references' border rule */
 
 #define USER2D_A(X) X(0, 0, 0) X(1, -1, 0) X(1, 0, -1) X(2, -2, 0) X(3, 1, 2) X(2, 3, -1)
 #define USER2D_OFF(X) X(0, 1, 1) X(1, 2, 0) X(2, 1, 3)
@@ -51,7 +52,6 @@ typedef struct kern {
     {"float " #n, 0, TF, tf_##n##_NPTS, tf_##n##_ncoef(), tf_##n##_STEP, pts_##n, tf_##n##_launch, tf_##n##_advance, of_##n##_advance}, \
     {"double " #n, 1, TD, td_##n##_NPTS, td_##n##_ncoef(), td_##n##_STEP, pts_##n, td_##n##_launch, td_##n##_advance, od_##n##_advance},
 
-static int wrap(int i, int n) { return ((i % n) + n) % n; }
 
 /* one step in double; Dirichlet keeps every cell whose stencil leaves the domain */
 static void ref_step(const kern *k, const double *c, const double *in, double *out, int nx, int ny, long long pitch,
@@ -70,7 +70,8 @@ static void ref_step(const kern *k, const double *c, const double *in, double *o
             if (!periodic && !(x + e[0] >= 0 && x + e[1] < nx && y + e[2] >= 0 && y + e[3] < ny)) { out[o] = in[o]; continue; }
             double s = 0;
             for (int i = 0; i < k->npts; i++)
-                s += c[k->pts[i][0]] * in[wrap(y + k->pts[i][2], ny) * pitch + wrap(x + k->pts[i][1], nx)];
+                s += c[k->pts[i][0]] * in[ref_index(y + k->pts[i][2], ny, SSAM_BORDER_WRAP) * pitch +
+                                          ref_index(x + k->pts[i][1], nx, SSAM_BORDER_WRAP)];
             out[o] = s;
         }
 }
