@@ -115,7 +115,7 @@
 /* After input row j has entered ring 0 at phase ph: levels 1 .. TT of their newest computable rows
  * (level t: row j - t YHI, from the row level t - 1 has just computed; levels above L keep their
  * values), level TT's row stored when it is the segment's.  (Levels made independent within an
- * iteration -- level t from level t - 1's rows of the previous input row -- were measured 7-25%
+ * iteration -- level t from level t - 1's rows of the previous input row -- were measured 1-26%
  * slower on the H100: the overlapped levels need up to 90 more registers.) */
 #define SSAM__TB2_LEVELS(T, V, SHAPE, XLO, XHI, YLO, YHI, NY, TT, ring, ph, out, dst, g, cf, L, j, Ys, Ye, x, colin, allin, yoff, ylim, store) \
     do {                                                                                                    \
