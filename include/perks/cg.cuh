@@ -40,9 +40,14 @@
  *   true residual than the default; both cost iterations.  Double and Chronopoulos-Gear solves have
  *   no in-kernel replacement (the double kernel has no register to spare on sm_80, and its iteration
  *   stays as fast as before): when their recurrence met tol and the true residual did not,
- *   perks_cg_wait restarts the solve from the x reached (one more launch: r = b - A x exactly, p
- *   from zero), up to PERKS_CG_RESTARTS = 3 times while each lowers the true residual 4x;
- *   res.replacements counts the restarts, res.iterations all iterations (replace = 0: none).
+ *   perks_cg_wait refines x (iterative refinement in T: r = b - A x summed in double, the same
+ *   kernel solves A d = r from d = 0 aiming at PERKS_CG_RESTART_TOL = 0.5 tol ||b||, x += d), up
+ *   to PERKS_CG_RESTARTS = 3 times while each lowers the true residual (one that does not is
+ *   undone: x comes back from the plan's best-x buffer); res.replacements counts the refinements,
+ *   res.iterations all iterations (replace = 0: none).  A correction is small, so its own drift is
+ *   small; restarting in place from x drifts as much as the first solve.  bcsstk25 with Jacobi at
+ *   1e-10 (a CPU CG in double, three b): the first solve ends at 4e-10 .. 1.7e-9; a restart in place
+ *   aiming at tol/2 ends at 5e-11 .. 1.3e-9, a refinement at 4.8e-11 .. 6.3e-11.
  *
  * MIXED PRECISION (PERKS_CG_MIXED_DEFINE(name, BLOCK): name_solve, the same arguments, double A, b, x)
  *   One float CG (the matrix values and vectors in float: fewer bytes per iteration) whose residual
@@ -1374,6 +1379,14 @@ static __global__ void __attribute__((unused)) perks__cg_to_float(long long n, c
     for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
         f[i] = (float)(scale * d[i]);
 }
+/* a refinement: x += d (float, elt 4, or double, elt 8) */
+static __global__ void __attribute__((unused)) perks__cg_add(int n, int elt, void *x, const void *d)
+{
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        if (elt == 8) ((double *)x)[i] += ((const double *)d)[i];
+        else ((float *)x)[i] += ((const float *)d)[i];
+    }
+}
 /* launch the true-residual kernel on stream */
 static inline int perks__cg_resid_launch(int n, int elt, const int *rp, const int *ci, const void *va, const void *b,
                                          const void *x, double *r_out, double *part, cudaStream_t stream)
@@ -1405,6 +1418,14 @@ static inline void perks_cg_plan_free(perks_cg_plan *p)
 }
 
 static inline size_t perks__cg_align(size_t x) { return (x + 255) & ~(size_t)255; }
+
+/* the plans perks_cg_wait refines (no in-kernel replacement): double and Chronopoulos-Gear ones,
+ * not the float part of a mixed solve; and the bytes their refinement buffers take behind xbest */
+static inline int perks__cg_refines(int elt, int variant) { return elt == 8 || variant == PERKS_CG_CGEAR; }
+static inline size_t perks__cg_refine_bytes(int elt, int n)
+{
+    return perks__cg_align((size_t)8 * n) + 2 * perks__cg_align((size_t)elt * n);
+}
 
 /* first row of block b: the smallest row i with i + row_ptr[i] >= b (n + nnz) / G */
 static inline int perks__cg_split_row(const int *rp, int n, long long target)
@@ -1767,8 +1788,10 @@ static inline int perks__cg_plan_make(perks_cg_plan *p, const void *kernel, cons
         perks_cg_plan_free(p);
         return rc;
     }
-    /* the true-residual partials, then the best-x buffer (n T) */
-    if (cudaMalloc((void **)&p->rpart, sizeof(double) * 2 * PERKS_CG_RESID_BLOCKS + (size_t)elt * n) != cudaSuccess) {
+    /* the true-residual partials, then the best-x buffer (n T); solves refined on the host (double,
+     * Chronopoulos-Gear) also r = b - A x (n double), the correction d and r in T (n T each) */
+    if (cudaMalloc((void **)&p->rpart, sizeof(double) * 2 * PERKS_CG_RESID_BLOCKS + perks__cg_align((size_t)elt * n) +
+                                           (perks__cg_refines(elt, p->variant) ? perks__cg_refine_bytes(elt, n) : 0)) != cudaSuccess) {
         p->rpart = NULL;
         perks_cg_plan_free(p);
         return PERKS_ECUDA;
@@ -1837,33 +1860,79 @@ static inline int perks__cg_wait1(perks_cg_plan *p, perks_cg_result *res)
 #ifndef PERKS_CG_RESTARTS
 #define PERKS_CG_RESTARTS 3 /* double / Chronopoulos-Gear: restarts from x when only the recurrence met tol */
 #endif
+#ifndef PERKS_CG_RESTART_TOL
+#define PERKS_CG_RESTART_TOL 0.5 /* a refinement's correction solve aims at this fraction of tol */
+#endif
+
+/* One refinement of a solve that ended PERKS_EINACCURATE (prev): r = b - A x (double, then T), the
+ * correction A d = r solved from d = 0 in at most `budget` iterations, aiming at PERKS_CG_RESTART_TOL
+ * tol ||b|| (the correction is small, so its own drift is small: restarting in place from x drifts
+ * by as much as the first solve), x += d and its true residual.  A correction that does not lower
+ * the true residual is undone (x comes back from the plan's best-x buffer) and 1 is returned in
+ * *stop; a correction solve that breaks down is not added. */
+static inline int perks__cg_refine(perks_cg_plan *p, const perks_cg_result *prev, int budget, perks_cg_result *res,
+                                   int *stop)
+{
+    const int n = p->n, elt = p->elt;
+    const size_t xb = perks__cg_align((size_t)elt * n);
+    const void *b = p->args.b;
+    void *x = p->args.x;
+    double *rd = (double *)((char *)p->args.xbest + xb);
+    void *d = (char *)rd + perks__cg_align((size_t)8 * n), *rt = elt == 8 ? (void *)rd : (char *)d + xb;
+    const int x0 = p->args.use_x0, mi = p->args.max_iter;
+    const double tol = p->args.tol;
+    perks_cg_result in;
+    double trr = 0, tbb = 0;
+    int rc;
+    *stop = 1;
+    *res = *prev;
+    rc = perks__cg_resid_launch(n, elt, p->args.rp, p->args.ci, p->args.va, b, x, rd, p->rpart, p->stream);
+    if (!rc && elt == 4) perks__cg_to_float<<<264, 256, 0, p->stream>>>(n, rd, 1.0, (float *)rt);
+    if (rc || cudaGetLastError() != cudaSuccess) return res->status = PERKS_ECUDA;
+    p->args.use_x0 = 0;
+    p->args.max_iter = budget;
+    p->args.tol = tol * PERKS_CG_RESTART_TOL / prev->true_residual; /* relative to ||r|| = true ||b|| */
+    rc = perks_cg_run(p, rt, d, p->stream);
+    p->args.use_x0 = x0, p->args.max_iter = mi, p->args.tol = tol, p->args.b = b, p->args.x = x;
+    if (rc) return res->status = rc;
+    rc = perks__cg_wait1(p, &in);
+    if (rc == PERKS_ECUDA) return res->status = rc;
+    res->iterations += in.iterations;
+    res->replacements++;
+    if (rc != PERKS_SUCCESS && rc != PERKS_EINACCURATE && rc != PERKS_ENOCONV) return res->status; /* not added */
+    if (cudaMemcpyAsync(p->args.xbest, x, (size_t)elt * n, cudaMemcpyDeviceToDevice, p->stream) != cudaSuccess)
+        return res->status = PERKS_ECUDA;
+    perks__cg_add<<<264, 256, 0, p->stream>>>(n, elt, x, d);
+    if (cudaGetLastError() != cudaSuccess ||
+        perks__cg_resid_launch(n, elt, p->args.rp, p->args.ci, p->args.va, b, x, NULL, p->rpart, p->stream) ||
+        perks__cg_resid_read(p->rpart, &trr, &tbb))
+        return res->status = PERKS_ECUDA;
+    trr = tbb > 0 ? sqrt(trr / tbb) : sqrt(trr);
+    if (!(trr < prev->true_residual)) { /* no progress: what T reaches here; the x before it stays */
+        if (cudaMemcpy(x, p->args.xbest, (size_t)elt * n, cudaMemcpyDeviceToDevice) != cudaSuccess)
+            return res->status = PERKS_ECUDA;
+        return res->status;
+    }
+    res->true_residual = trr;
+    res->rel_residual = in.rel_residual * prev->true_residual; /* the correction's recurrence, relative to ||b|| */
+    res->status = trr <= tol ? PERKS_SUCCESS : rc == PERKS_ENOCONV ? PERKS_ENOCONV : PERKS_EINACCURATE;
+    *stop = res->status != PERKS_EINACCURATE;
+    return res->status;
+}
 
 /* Kernels without in-kernel replacement (double, Chronopoulos-Gear) whose recurrence met tol while
- * the true residual did not: restart from the x reached (one more launch, r = b - A x exactly in the
- * prologue, p from zero), up to PERKS_CG_RESTARTS times while each restart lowers the true residual
- * at least 4x; the iterations add up, res.replacements counts the restarts. */
+ * the true residual did not: up to PERKS_CG_RESTARTS refinements (perks__cg_refine) while each
+ * lowers the true residual; the iterations add up, res.replacements counts the refinements. */
 static inline int perks_cg_wait(perks_cg_plan *p, perks_cg_result *res)
 {
-    int rc = perks__cg_wait1(p, res), it, restarts = 0;
-    double last;
+    int rc = perks__cg_wait1(p, res), k, stop = 0;
     if (rc == PERKS_ENULL || rc == PERKS_ESIZE || rc == PERKS_ECUDA) return rc;
-    it = res->iterations;
-    last = res->true_residual;
-    while (rc == PERKS_EINACCURATE && (p->elt == 8 || p->variant == PERKS_CG_CGEAR) && p->opts.replace != 0 &&
-           !p->args.x_hi && restarts < PERKS_CG_RESTARTS && it < p->args.max_iter) {
-        const int x0 = p->args.use_x0, mi = p->args.max_iter;
-        p->args.use_x0 = 1;
-        p->args.max_iter = mi - it; /* the launch's budget, less what the first solves used */
-        rc = perks_cg_run(p, p->args.b, p->args.x, p->stream);
-        p->args.use_x0 = x0;
-        p->args.max_iter = mi;
-        if (rc) return res->status = rc;
-        rc = perks__cg_wait1(p, res);
-        it += res->iterations;
-        res->iterations = it;
-        res->replacements = ++restarts;
-        if (!(res->true_residual < 0.25 * last)) break; /* no progress: what T reaches here */
-        last = res->true_residual;
+    for (k = 0; k < PERKS_CG_RESTARTS && !stop && rc == PERKS_EINACCURATE && perks__cg_refines(p->elt, p->variant) &&
+                p->opts.replace != 0 && !p->args.x_hi && res->iterations < p->args.max_iter &&
+                isfinite(res->true_residual) && res->true_residual > 0;
+         k++) {
+        const perks_cg_result prev = *res;
+        rc = perks__cg_refine(p, &prev, p->args.max_iter - prev.iterations, res, &stop);
     }
     return rc;
 }
