@@ -118,7 +118,11 @@ def temporal(d, plot=None):
         rs = [r for r in rows if (r["stencil"], r["paper"], r["type"], r["size"]) == k]
         one = [r for r in rs if r["impl"] == "onepass"][0]["gcells_s"]
         pk = [r["gcells_s"] for r in rs if r["impl"] == "perks"]
-        tbs = [r for r in rs if r["impl"] == f"tb-{r['tt']}"]
+        # the best variant of each TT (bench/temporal: tb-TT; bench/temporal3d: tb-TT-pP-bB too)
+        tbs = []
+        for tt in sorted({r["tt"] for r in rs if r["impl"].startswith("tb-") and "-m" not in r["impl"]}):
+            tbs.append(max((r for r in rs if r["tt"] == tt and r["impl"].startswith("tb-") and "-m" not in r["impl"]),
+                           key=lambda r: r["gcells_s"]))
         best = max(tbs, key=lambda r: r["gcells_s"]) if tbs else None
         tts = " ".join(f"{r['tt']}:{r['gcells_s']:.0f}" + ("" if r["bitwise"] else "!") for r in tbs)
         print(f"{k[0] + ' (' + k[1] + ')':<22}{k[2]:<5}{k[3]:>6}{one:>8.0f}{(f'{pk[0]:.0f}' if pk else ''):>7}  {tts:<40}"
@@ -139,7 +143,7 @@ def temporal(d, plot=None):
         ax.set_xlabel("time steps per pass through memory (TT; 1 = one-pass kernel)")
         ax.set_ylabel("GCells/s (cells x steps / time)")
         ax.set_xscale("log", base=2)
-        ax.set_title(f"ssam temporal blocking, {d['device']}, {d['date']}")
+        ax.set_title(f"ssam temporal blocking{' 3D' if d.get('bench') == 'temporal3d' else ''}, {d['device']}, {d['date']}")
         ax.legend(fontsize=6, ncol=2)
         ax.grid(True, alpha=0.3)
         fig.tight_layout()
@@ -169,7 +173,7 @@ def main():
         cbi(d)
     elif d.get("bench") == "designs":
         designs(d)
-    elif d.get("bench") == "temporal":
+    elif d.get("bench") in ("temporal", "temporal3d"):
         temporal(d, plot)
     else:
         generic(d)

@@ -1,5 +1,6 @@
-/* ssam/tbplan.h -- which path runs N steps of a 2D stencil: temporal blocking (TT steps per pass,
- * ssam/temporal.cuh) or one pass per step (ssam/stencil.cuh), and why.  Plain C99 (host-tested).
+/* ssam/tbplan.h -- which path runs N steps of a 2D or 3D stencil: temporal blocking (TT steps per
+ * pass, ssam/temporal.cuh, ssam/temporal3d.cuh) or one pass per step (ssam/stencil.cuh), and why.
+ * Plain C99 (host-tested).
  *
  * WHAT
  *   SSAM_TB_TT_RULE(ES, NX, NY, NPTS)   compile-time: the steps per pass to instantiate for a shape
@@ -8,6 +9,8 @@
  *       112 registers (fp32) / 96 (fp64) and whose halo columns TT (NX - 1) are at most a quarter of
  *       a warp's 32 V columns (32 in fp32, 16 in fp64), or 1 (one pass per step) for wide shapes
  *       (NY > 9 or more than 25 points).
+ *   SSAM_TB3_TT_RULE(ES, NX, NY, NZ, NPTS), SSAM_TB3_B_RULE(NPTS), SSAM_TB3_P_RULE   the same for 3D
+ *       shapes, and the block the temporal kernel runs with (below, beside their measurements)
  *   ssam_tb_plan_make(&p, tt, steps)
  *       run-time: given the kernel's TT (1: none) and the step count: p.path, p.tt, p.passes and
  *       p.why (a sentence).
@@ -49,6 +52,17 @@
      : SSAM__TB_FITS(ES, NX, NY, 2) ? 2                                                                     \
                                     : 1)
 
+/* 3D (ssam/temporal3d.cuh): TT 2 for shapes within one plane and one row of the cell (NZ, NY <= 3)
+ * and at most 27 points, else 1; threads per block 768 for up to 7 points (the windows of a star
+ * fit the 85 registers that leaves), else 512; 2 rows per warp.  Measured (H100, 2026-11-25,
+ * bench/temporal3d, 512^3, 100 steps, against ssam's best one-pass kernel): 3d7pt TT 2/3/4 =
+ * 1.38/1.33/1.19x fp32 and 1.69/1.44/1.26x fp64 (TT 2 at 768 threads, 3 and 4 at 512 and 384: the
+ * shared memory of TT levels of NZ + 1 planes bounds the tile); 3d27pt TT 2 1.05x fp32, 1.25x fp64;
+ * 3d13pt TT 2 0.84x fp32, 1.02x fp64 (one pass); 3d125pt: its window exceeds the registers. */
+#define SSAM_TB3_TT_RULE(ES, NX, NY, NZ, NPTS) (((NZ) <= 3 && (NY) <= 3 && (NX) <= 3 && (NPTS) <= 27) ? 2 : 1)
+#define SSAM_TB3_B_RULE(NPTS) ((NPTS) <= 7 ? 768 : 512)
+#define SSAM_TB3_P_RULE 2
+
 typedef struct ssam_tb_plan {
     int path;        /* SSAM_TB_TEMPORAL or SSAM_TB_ONEPASS */
     int tt;          /* steps per pass: the kernel's TT (temporal) or 1 */
@@ -68,8 +82,8 @@ static inline int ssam_tb_plan_make(ssam_tb_plan *p, int tt, long long steps)
     return 0;
 #else
     if (tt < 2) {
-        p->why = "a wide stencil (more than 9 rows or 25 points) or windows over the register budget: temporal "
-                 "blocking was measured slower than one pass per step";
+        p->why = "no temporal kernel for this shape (a wide stencil, or windows over the register or shared-memory "
+                 "budget): temporal blocking was measured slower than one pass per step";
         return 0;
     }
     if (steps < 2) {
@@ -82,6 +96,37 @@ static inline int ssam_tb_plan_make(ssam_tb_plan *p, int tt, long long steps)
     p->why = "TT steps per pass through device memory: about TT times fewer bytes per step";
     return 0;
 #endif
+}
+
+/* 3D: the domain must be large enough for the temporal tiles.  Measured (H100, heat3d, 3d7pt fp32,
+ * TT 2): 512^3 1.38x one pass per step, 256^3 0.87x (3 strips of 120 columns for 256: 71% of the
+ * computed columns are stored; 18 tiles need 8 z segments of 32 planes, each streaming 6 more).
+ * Temporal only from SSAM_TB3_MIN_CELLS cells on and where the strips store at least
+ * SSAM_TB3_MIN_XFILL of the columns they compute (define either before the include to change it;
+ * 0 and 0 turn the size rule off). */
+#ifndef SSAM_TB3_MIN_CELLS
+#define SSAM_TB3_MIN_CELLS (1LL << 27)
+#endif
+#ifndef SSAM_TB3_MIN_XFILL
+#define SSAM_TB3_MIN_XFILL 0.8
+#endif
+
+/* ssam_tb_plan_make for a 3D domain nx x ny x nz whose temporal kernel stores stepx columns per strip */
+static inline int ssam_tb3_plan_make(ssam_tb_plan *p, int tt, long long steps, long long nx, long long ny, long long nz,
+                                     int stepx)
+{
+    int rc = ssam_tb_plan_make(p, tt, steps);
+    if (rc || p->path != SSAM_TB_TEMPORAL) return rc;
+    if (nx < 1 || ny < 1 || nz < 1 || stepx < 1) return SSAM_TB_EINVAL;
+    if (nx * ny * nz < (long long)(SSAM_TB3_MIN_CELLS) ||
+        (double)nx < (double)(SSAM_TB3_MIN_XFILL) * (double)(((nx + stepx - 1) / stepx) * stepx)) {
+        p->path = SSAM_TB_ONEPASS;
+        p->tt = 1;
+        p->passes = steps;
+        p->why = "the domain is too small for the temporal tiles (under SSAM_TB3_MIN_CELLS cells, or strips storing "
+                 "under SSAM_TB3_MIN_XFILL of their columns): measured slower than one pass per step";
+    }
+    return 0;
 }
 
 #endif /* SSAM_TBPLAN_H */

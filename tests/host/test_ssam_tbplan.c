@@ -26,6 +26,41 @@ static void test_rule(void)
     case_end();
 }
 
+static void test_rule3(void)
+{
+    case_begin("ssam tbplan: 3D TT rule over the 3D catalogue, and the block rule");
+    CHECK(SSAM_TB3_TT_RULE(4, 3, 3, 3, 7) == 2 && SSAM_TB3_TT_RULE(8, 3, 3, 3, 7) == 2, "3d7pt: 2");
+    CHECK(SSAM_TB3_TT_RULE(4, 3, 3, 3, 27) == 2 && SSAM_TB3_TT_RULE(8, 3, 3, 3, 27) == 2, "3d27pt: 2");
+    CHECK(SSAM_TB3_TT_RULE(4, 5, 5, 5, 13) == 1 && SSAM_TB3_TT_RULE(8, 5, 5, 5, 13) == 1, "3d13pt: one pass");
+    CHECK(SSAM_TB3_TT_RULE(4, 5, 5, 5, 125) == 1 && SSAM_TB3_TT_RULE(8, 3, 3, 3, 28) == 1, "3d125pt, 28 points: one pass");
+    CHECK(SSAM_TB3_TT_RULE(4, 3, 4, 3, 5) == 1 && SSAM_TB3_TT_RULE(4, 3, 3, 4, 5) == 1 && SSAM_TB3_TT_RULE(4, 1, 1, 2, 2) == 2,
+          "4 rows or 4 planes: one pass; a 2-plane shape: 2");
+    CHECK(SSAM_TB3_B_RULE(7) == 768 && SSAM_TB3_B_RULE(8) == 512 && SSAM_TB3_B_RULE(27) == 512 && SSAM_TB3_P_RULE == 2,
+          "blocks: 768 threads up to 7 points, else 512; 2 rows per warp");
+    case_end();
+}
+
+static void test_plan3(void)
+{
+    ssam_tb_plan p;
+    case_begin("ssam tbplan: the 3D size rule (cells, strip fill), its reason, the error code");
+    CHECK(ssam_tb3_plan_make(&p, 2, 1000, 512, 512, 512, 120) == 0 && p.path == SSAM_TB_TEMPORAL && p.tt == 2 &&
+          p.passes == 500, "512^3, 120-column strips: temporal (85%% of the columns stored)");
+    CHECK(ssam_tb3_plan_make(&p, 2, 1000, 256, 256, 256, 120) == 0 && p.path == SSAM_TB_ONEPASS && p.tt == 1 &&
+          p.passes == 1000 && strstr(p.why, "too small"), "256^3: one pass");
+    CHECK(ssam_tb3_plan_make(&p, 2, 10, 1000, 512, 512, 120) == 0 && p.path == SSAM_TB_TEMPORAL, "1000 x 512^2: temporal");
+    CHECK(ssam_tb3_plan_make(&p, 2, 10, 600, 512, 512, 120) == 0 && p.path == SSAM_TB_TEMPORAL, "600: 5 full strips");
+    CHECK(ssam_tb3_plan_make(&p, 2, 10, 361, 512, 1024, 120) == 0 && p.path == SSAM_TB_ONEPASS,
+          "361 columns: 4 strips of 120, 75%% stored: one pass");
+    CHECK(ssam_tb3_plan_make(&p, 1, 10, 512, 512, 512, 120) == 0 && p.path == SSAM_TB_ONEPASS && strstr(p.why, "wide"),
+          "no kernel: the shape's reason first");
+    CHECK(ssam_tb3_plan_make(&p, 2, 1, 512, 512, 512, 120) == 0 && p.path == SSAM_TB_ONEPASS, "1 step");
+    CHECK(ssam_tb3_plan_make(&p, 2, 10, 0, 512, 512, 120) == SSAM_TB_EINVAL &&
+          ssam_tb3_plan_make(&p, 2, 10, 512, 512, 512, 0) == SSAM_TB_EINVAL && ssam_tb3_plan_make(NULL, 2, 10, 1, 1, 1, 1),
+          "sizes < 1, NULL");
+    case_end();
+}
+
 static void test_plan(void)
 {
     ssam_tb_plan p;
@@ -50,6 +85,8 @@ static void test_plan(void)
 int main(void)
 {
     test_rule();
+    test_rule3();
+    test_plan3();
     test_plan();
     return check_exit();
 }

@@ -1,0 +1,198 @@
+/* bench/temporal3d.cu -- 3D temporal blocking (ssam/temporal3d.cuh) against one pass per step, same run.
+ * For every 3D catalogue stencil, fp32 and fp64, Dirichlet boundary, on S^3 (512 by default), N steps
+ * (1000 by default) from the same random start, it times
+ *   onepass  ssam/stencil.cuh's SSAM_STENCIL3D_DEFINE with bench/stencil's P and B, N launches
+ *   tb-TT-pP-bB  SSAM_STENCIL3D_TEMPORAL_DEFINE with TT steps per pass, P rows per warp, B threads
+ * and prints GCells/s (cells x N / time), the speedup over onepass, the one-pass memory floor (one
+ * read and one write per cell and step at the copy bandwidth measured in this run) and the TT-pass
+ * floor (the same over TT, before halo rows and planes).  Every tb result is compared with
+ * onepass's bit for bit (the same operation order).  3d125pt has no temporal kernel (its window
+ * exceeds the register budget): one pass only.
+ * usage: temporal3d [--json PATH] [--reps N] [--size S] [--steps N] [--only NAME] */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ssam/temporal3d.cuh>
+
+#include "gpucheck.h"
+
+/* (shape, name, paper name, one-pass P, B, MINB fp32; P, B, MINB fp64) */
+#define SHAPES(X)                                                                                         \
+    X(SSAM_SHAPE_STAR3D_R1, star3d_r1, "3d7pt", 4, 128, 1, 4, 128, 1)                                     \
+    X(SSAM_SHAPE_STAR3D_R2, star3d_r2, "3d13pt", 2, 256, 1, 2, 64, 1)                                     \
+    X(SSAM_SHAPE_BOX3D_R1, box3d_r1, "3d27pt", 4, 128, 1, 2, 128, 1)                                      \
+    X(SSAM_SHAPE_BOX3D_R2, box3d_r2, "3d125pt", 2, 128, 1, 1, 64, 6)
+/* (shape, name, type, TT, P, B): shared memory TT NZ (B/32 P) 512 bytes */
+#define TBS(X)                                                                                            \
+    X(SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 2, 2, 512) X(SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 3, 2, 512) \
+    X(SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 4, 2, 384) X(SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 2, 2, 768) \
+    X(SSAM_SHAPE_STAR3D_R1, star3d_r1, double, 2, 2, 512) X(SSAM_SHAPE_STAR3D_R1, star3d_r1, double, 3, 2, 512) \
+    X(SSAM_SHAPE_STAR3D_R1, star3d_r1, double, 4, 2, 384) X(SSAM_SHAPE_STAR3D_R1, star3d_r1, double, 2, 2, 768) \
+    X(SSAM_SHAPE_STAR3D_R2, star3d_r2, float, 2, 2, 512) X(SSAM_SHAPE_STAR3D_R2, star3d_r2, double, 2, 2, 512) \
+    X(SSAM_SHAPE_BOX3D_R1, box3d_r1, float, 2, 2, 512) X(SSAM_SHAPE_BOX3D_R1, box3d_r1, float, 3, 2, 512)   \
+    X(SSAM_SHAPE_BOX3D_R1, box3d_r1, double, 2, 2, 512) X(SSAM_SHAPE_BOX3D_R1, box3d_r1, double, 3, 2, 512)
+
+#define DEFO(S, n, pn, PF, BF, MF, PD, BD, MD)                                                            \
+    SSAM_STENCIL3D_DEFINE_OCC(of_##n, float, S, PF, BF, MF)                                               \
+    SSAM_STENCIL3D_DEFINE_OCC(od_##n, double, S, PD, BD, MD)
+SHAPES(DEFO)
+#define TBN(n, T, TT, P, B) tb_##n##_##T##_##TT##_##P##_##B
+#define DEFT_(nm, S, T, TT, P, B) SSAM_STENCIL3D_TEMPORAL_DEFINE(nm, T, S, TT, P, B)
+#define DEFT(S, n, T, TT, P, B) DEFT_(TBN(n, T, TT, P, B), S, T, TT, P, B)
+TBS(DEFT)
+
+typedef int (*advance_fn)(const ssam_stencil_args *, int, void **, cudaStream_t);
+typedef struct shape {
+    const char *name, *paper;
+    int npts;
+    advance_fn onepass[2];
+} shape;
+#define SENT(S, n, pn, PF, BF, MF, PD, BD, MD) {#n, pn, of_##n##_NPTS, {of_##n##_advance, od_##n##_advance}},
+static const shape shapes[] = {SHAPES(SENT)};
+typedef struct tb {
+    const char *name;
+    int dbl, tt, p, b, stepx, stepy;
+    advance_fn advance;
+} tb;
+#define XCAT_(a, b) a##b
+#define XCAT(a, b) XCAT_(a, b)
+#define TENT(S, n, T, TT, P, B)                                                                           \
+    {#n, sizeof(T) == 8, TT, P, B, XCAT(TBN(n, T, TT, P, B), _STEPX), XCAT(TBN(n, T, TT, P, B), _STEPY),  \
+     XCAT(TBN(n, T, TT, P, B), _advance)},
+static const tb tbs[] = {TBS(TENT)};
+
+static int reps = 3, steps = 1000;
+static FILE *json;
+static int json_rows;
+static double bw; /* measured copy bandwidth, bytes/s */
+
+typedef struct ctx {
+    ssam_stencil_args a;
+    advance_fn fn;
+    void *res;
+} ctx;
+static void run(void *p, int set)
+{
+    ctx *c = (ctx *)p;
+    (void)set;
+    const int rc = c->fn(&c->a, steps, &c->res, 0);
+    if (rc) { fprintf(stderr, "status %d (%s)\n", rc, ssam_stencil_strerror(rc)); exit(2); }
+}
+
+static void report(const shape *s, int dbl, int S, const char *impl, int tt, double ms, double base_ms, const char *check)
+{
+    const double cs = (double)S * S * S * steps, es = dbl ? 8 : 4;
+    const double floor1 = bw / (2 * es) / 1e9; /* GCells/s of one pass per step at the copy bandwidth */
+    printf("%-4s %-10s %-8s %5d %-14s %9.2f ms %8.1f GCells/s %6.2fx  floor 1-pass %6.1f", dbl ? "fp64" : "fp32",
+           s->name, s->paper, S, impl, ms, cs / ms / 1e6, base_ms / ms, floor1);
+    if (tt > 1) printf("  TT-pass %7.1f  %s", floor1 * tt, check);
+    printf("\n");
+    fflush(stdout);
+    if (json)
+        fprintf(json, "%s  {\"type\": \"%s\", \"stencil\": \"%s\", \"paper\": \"%s\", \"impl\": \"%s\", \"tt\": %d, "
+                      "\"size\": %d, \"steps\": %d, \"ms\": %.4f, \"gcells_s\": %.2f, \"speedup\": %.3f, "
+                      "\"floor_onepass\": %.1f, \"bitwise\": %d}",
+                json_rows++ ? ",\n" : "", dbl ? "fp64" : "fp32", s->name, s->paper, impl, tt, S, steps, ms, cs / ms / 1e6,
+                base_ms / ms, floor1, strcmp(check, "bitwise") == 0);
+}
+
+/* one shape, one type: onepass, then every tb of it */
+static void bench_one(const shape *s, int dbl, int S, void **buf, void *ref)
+{
+    const size_t n = (size_t)S * S * S, es = dbl ? 8 : 4;
+    double cd[128], sum = 0;
+    float cf[128];
+    ctx c;
+    memset(&c, 0, sizeof c);
+    for (int i = 0; i < s->npts; i++) { cd[i] = 0.5 + 0.5 * (gpucheck_uniform() + 1); sum += cd[i]; }
+    for (int i = 0; i < s->npts; i++) { cd[i] /= sum; cf[i] = (float)cd[i]; }
+    c.a.nx = c.a.ny = c.a.nz = S;
+    c.a.coef = dbl ? (const void *)cd : (const void *)cf;
+    c.a.ncoef = s->npts;
+    c.a.boundary = SSAM_STENCIL_DIRICHLET;
+    gpucheck_fill_dev<<<1024, 256>>>(buf[2], n, dbl, 99u, 0.0, 1.0);
+    CUDA_DIE(cudaMemcpy(buf[0], buf[2], n * es, cudaMemcpyDeviceToDevice));
+    c.a.src = buf[0]; c.a.dst = buf[1];
+    c.fn = s->onepass[dbl];
+    const double base = gpucheck_time_ms(run, &c, 1, reps);
+    report(s, dbl, S, "onepass", 1, base, base, "");
+    CUDA_DIE(cudaMemcpy(buf[0], buf[2], n * es, cudaMemcpyDeviceToDevice));
+    run(&c, 0);
+    CUDA_DIE(cudaMemcpy(ref, c.res, n * es, cudaMemcpyDeviceToDevice));
+    for (size_t i = 0; i < sizeof tbs / sizeof *tbs; i++) {
+        const tb *t = &tbs[i];
+        char impl[40], check[80];
+        if (strcmp(t->name, s->name) || t->dbl != dbl) continue;
+        c.fn = t->advance;
+        const double ms = gpucheck_time_ms(run, &c, 1, reps);
+        CUDA_DIE(cudaMemcpy(buf[0], buf[2], n * es, cudaMemcpyDeviceToDevice));
+        run(&c, 0);
+        CUDA_DIE(cudaDeviceSynchronize());
+        const double d = gpucheck_devdiff(c.res, ref, n, dbl);
+        if (d == 0) snprintf(check, sizeof check, "bitwise");
+        else snprintf(check, sizeof check, "DIFFERS: |tb - onepass|/|onepass| %.2e", d);
+        snprintf(impl, sizeof impl, "tb-%d-p%d-b%d", t->tt, t->p, t->b);
+        report(s, dbl, S, impl, t->tt, ms, base, check);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    int S = 512;
+    const char *jpath = NULL, *only = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--json") && i + 1 < argc) jpath = argv[++i];
+        else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--size") && i + 1 < argc) S = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--steps") && i + 1 < argc) steps = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
+        else {
+            fprintf(stderr, "usage: %s [--json PATH] [--reps N] [--size S] [--steps N] [--only NAME]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (reps < 1 || S < 16 || S > 1024 || steps < 1) { fprintf(stderr, "bad --reps, --size or --steps\n"); return 2; }
+    cudaDeviceProp pr;
+    CUDA_DIE(cudaGetDeviceProperties(&pr, 0));
+    const size_t nmax = (size_t)S * S * S;
+    void *buf[3], *ref;
+    for (int i = 0; i < 3; i++) CUDA_DIE(cudaMalloc(&buf[i], nmax * 8));
+    CUDA_DIE(cudaMalloc(&ref, nmax * 8));
+    { /* copy bandwidth: a device-to-device copy of the largest buffer, median of 5 */
+        cudaEvent_t e0, e1;
+        double t[5];
+        CUDA_DIE(cudaEventCreate(&e0));
+        CUDA_DIE(cudaEventCreate(&e1));
+        for (int i = 0; i < 6; i++) {
+            float ms;
+            CUDA_DIE(cudaEventRecord(e0));
+            CUDA_DIE(cudaMemcpyAsync(buf[1], buf[0], nmax * 8, cudaMemcpyDeviceToDevice));
+            CUDA_DIE(cudaEventRecord(e1));
+            CUDA_DIE(cudaEventSynchronize(e1));
+            CUDA_DIE(cudaEventElapsedTime(&ms, e0, e1));
+            if (i) t[i - 1] = ms;
+        }
+        bw = 2.0 * nmax * 8 / (gpucheck_median(t, 5) * 1e-3);
+    }
+    printf("temporal3d bench on %s, %d^3, %d steps, Dirichlet, median of %d; copy bandwidth %.2f TB/s\n", pr.name, S,
+           steps, reps, bw / 1e12);
+    if (jpath) {
+        json = gpucheck_json_open(jpath, "temporal3d", pr.name, reps);
+        if (!json) { perror(jpath); return 1; }
+    }
+    gpucheck_seed(4243);
+    for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++) {
+        const shape *s = &shapes[si];
+        if (only && strcmp(only, s->name) && strcmp(only, s->paper)) continue;
+        for (int dbl = 0; dbl < 2; dbl++) bench_one(s, dbl, S, buf, ref);
+    }
+    if (json) {
+        fprintf(json, "\n]}\n");
+        fclose(json);
+    }
+    for (int i = 0; i < 3; i++) cudaFree(buf[i]);
+    cudaFree(ref);
+    return 0;
+}

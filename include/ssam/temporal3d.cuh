@@ -1,0 +1,279 @@
+/* ssam/temporal3d.cuh -- temporal blocking in 3D: TT time steps of a 3D stencil per pass through
+ * memory, the time levels in shared-memory planes.
+ *
+ * WHAT (the PERKS paper's section 7 "next step"; the 2.5D streaming of AN5D (CGO'20): a block owns an
+ * x-y tile, sweeps z and keeps each time level's last planes on chip; the per-step update is SSAM's
+ * register step, SC'19 section 4, Listing 2)
+ *   SSAM_STENCIL3D_TEMPORAL_DEFINE(name, T, SHAPE, TT, P, B) defines
+ *       __global__ void name_kernel(...)                                  up to TT steps, one pass
+ *       int name_launch(const ssam_stencil_args *a, int steps, cudaStream_t)   1 <= steps <= TT
+ *       int name_advance(const ssam_stencil_args *a, int steps, void **result, cudaStream_t)
+ *                      any steps >= 0: ceil(steps / TT) passes, the last one shorter, ping-pong
+ *       int name_ncoef(void); enum name_NPTS, name_TT, name_STEPX, name_STEPY (the columns and
+ *       rows a block stores), name_SMEM (its shared memory in bytes); name_coef
+ *   for a 3D shape of ssam/stencil_shapes.cuh (X(I, DX, DY, DZ)), TT steps per pass, P rows per warp
+ *   and B threads per block.  Arguments, boundaries and codes are ssam/stencil.cuh's.
+ *
+ * HOW
+ *   A block of W = B/32 warps owns a tile of RT = W P rows by 32 V columns (V = 16 / sizeof(T): a
+ *   lane's 16-byte vector) and sweeps it along z one input plane at a time.  Shared memory holds, for
+ *   each time level t = 0 .. TT-1, a ring of the last NZ planes of the tile (plane zz in slot
+ *   (zz - z0) mod NZ).  Per input plane z: the plane (read from memory one plane ahead, P rows per
+ *   warp, into registers) enters ring 0; then for t = 1 .. TT each warp computes its P rows of
+ *   plane z - t ZHI of level t: it loads the NZ x NY window of each row from ring t-1 (one 16-byte
+ *   shared load per plane and row the shape reads) and runs ssam's row step SSAM_STENCIL3D_ROW (x
+ *   neighbours by lane shuffles); the row enters ring t, or at t = TT is stored.  A barrier after
+ *   each level's writes (TT per plane).  Halo recompute: per level the tile loses -XLO, XHI columns
+ *   (whole lanes: HL, HR as in ssam/temporal.cuh) and -YLO, YHI rows at its ends, so a block
+ *   stores name_STEPX = 32 V - HL - HR columns and name_STEPY = RT - TT (YHI - YLO) rows; a z
+ *   segment of S planes reads S + TT (ZHI - ZLO) of them.
+ *   Every level is ssam's row step with the same points in the same order as SSAM_STENCIL3D_DEFINE's
+ *   streaming kernel (SSAM_STENCIL3D_STREAM_DEFINE), so N steps equal N of its launches bit for bit
+ *   (the tests check it), except periodic domains whose width is not a multiple of V (the 2D case's
+ *   rounding difference, bounded the same way).
+ *
+ * PIECES FOR KERNELS OF ONE'S OWN
+ *   SSAM_TEMPORAL3D_WINDOW(T, V, NY, NZ, RT, win, ring, lane, slot, r, YLO)
+ *       win[V][NZ NY] (the layout SSAM_STENCIL3D_ROW reads with R = NY, p = 0) from a ring of planes
+ *       in shared memory: plane offset dz at slot[dz], tile rows r + YLO .. r + YHI (clamped to the
+ *       tile); ring is an array of 16-byte vectors [slot][row][lane]
+ *   SSAM_TEMPORAL3D_PUT(T, V, ring, i, vals)     a lane's V values as one 16-byte shared store
+ *
+ * EXAMPLE
+ *     #include <ssam/temporal3d.cuh>
+ *     SSAM_STENCIL3D_TEMPORAL_DEFINE(heat3, float, SSAM_SHAPE_3D7PT, 4, 2, 512)
+ *     ssam_stencil_args a = {0};   ... as for SSAM_STENCIL3D_DEFINE ...
+ *     void *u;
+ *     int rc = heat3_advance(&a, 1000, &u, stream);     // 250 passes of 4 steps
+ *
+ * PARAMETERS AND LIMITS
+ *   T float or double; TT >= 1; P >= 1; B a multiple of 32 up to 1024 with name_STEPY >= 1 and
+ *   32 V - HL - HR >= V; shared memory name_SMEM = TT NZ RT 512 bytes <= 227 KB; the window
+ *   V NZ NY sizeof(T)/4 <= 128 registers (compile-time checks with a sentence each: a 125-point box
+ *   does not fit; run it one-pass).  Any nx, ny, nz >= 1 (gy = ceil(ny / STEPY) <= 65535).
+ *   Boundaries: SSAM_STENCIL_DIRICHLET and SSAM_STENCIL_PERIODIC as ssam/stencil.cuh.  src and dst must
+ *   not overlap (SSAM_EOVERLAP); name_advance overwrites both.  Codes: ssam/stencil.cuh's; steps
+ *   outside 1 .. TT in name_launch is SSAM_ESIZE; a device without name_SMEM bytes of shared memory
+ *   per block: SSAM_ECUDA from the launch (cudaFuncSetAttribute refuses).
+ */
+#ifndef SSAM_TEMPORAL3D_CUH
+#define SSAM_TEMPORAL3D_CUH
+
+#include "temporal.cuh"
+
+/* the rows of a tile plane in shared memory: RT rows and the -YLO above and YHI below them that the
+ * windows of the end rows read (never written: zero, halo garbage only) */
+#define SSAM_TEMPORAL3D_ROWS(RT, YLO, YHI) ((RT) + (YHI) - (YLO))
+/* the shared memory of TT levels of NZ + 1 planes of such rows x 32 lanes x 16 bytes */
+#define SSAM_TEMPORAL3D_SMEM(TT, NZ, RT, YLO, YHI) ((size_t)(TT) * ((NZ) + 1) * SSAM_TEMPORAL3D_ROWS(RT, YLO, YHI) * 512)
+
+/* a lane's V values as one 16-byte vector at ring[i] */
+#define SSAM_TEMPORAL3D_PUT(T, V, ring, i, vals)                                                            \
+    do {                                                                                                    \
+        typedef SSAM__VEC(T, V) ssam__vec_t;                                                                \
+        ssam__vec_t ssam__q;                                                                                \
+        _Pragma("unroll") for (int ssam__k = 0; ssam__k < (V); ssam__k++) ssam__q.v[ssam__k] = (vals)[ssam__k]; \
+        ((ssam__vec_t *)(ring))[i] = ssam__q;                                                               \
+    } while (0)
+
+/* win[k][dz NY + dy] = the lane's column k of row r + YLO + dy of plane dz, from 16-byte vectors:
+ * plane dz's row r at base[pl[dz] + r 32] (pl: vector offsets of the planes, constants after
+ * unrolling, so every load is base + a constant); loads the shape does not read are dead code */
+#define SSAM_TEMPORAL3D_WINDOW(T, V, NY, NZ, win, base, pl, r, YLO)                                         \
+    do {                                                                                                    \
+        typedef SSAM__VEC(T, V) ssam__vec_t;                                                                \
+        _Pragma("unroll") for (int ssam__z = 0; ssam__z < (NZ); ssam__z++)                                  \
+            _Pragma("unroll") for (int ssam__y = 0; ssam__y < (NY); ssam__y++) {                            \
+                const ssam__vec_t ssam__q = ((const ssam__vec_t *)(base))[(pl)[ssam__z] + ((r) + (YLO) + ssam__y) * 32]; \
+                _Pragma("unroll") for (int ssam__k = 0; ssam__k < (V); ssam__k++)                          \
+                    (win)[ssam__k][ssam__z * (NY) + ssam__y] = ssam__q.v[ssam__k];                          \
+            }                                                                                               \
+    } while (0)
+
+/* Level t (1 .. TT) of plane zt = z - t (ZHI + 1) for the warp's P rows, at phase ph = (z - z0) mod NS
+ * (NS = NZ + 1 slots a level; plane zz in slot (zz - z0) mod NS): the window from level t - 1's
+ * ring, ssam's row step, the cell's own value where the stencil leaves a Dirichlet domain or t > L;
+ * into level t's ring, or stored at t = TT (rowst[p]: the row is stored) */
+#define SSAM__TB3_LEVEL(T, V, SHAPE, XLO, XHI, YLO, ZLO, ZHI, NY, NZ, NS, PS, TT, P, t, ph, zt, wb, dst, g, cf, L, \
+                        Zs, Ze, rowin, rowst, y0, x, colin, allin)                                          \
+    do {                                                                                                    \
+        int ssam__pl[NZ];                                                                                   \
+        _Pragma("unroll") for (int dz = 0; dz < (NZ); dz++) ssam__pl[dz] =                                  \
+            (((t)-1) * (NS) + (((ph) - (t) * ((ZHI) + 1) + (ZLO) + dz) % (NS) + (NS)) % (NS)) * (PS);        \
+        const int zin = (g).periodic || ((zt) + (ZLO) >= 0 && (zt) + (ZHI) < (g).nz);                      \
+        const int ssam__out = ((t) * (NS) + (((ph) - (t) * ((ZHI) + 1)) % (NS) + (NS)) % (NS)) * (PS);       \
+        _Pragma("unroll") for (int p = 0; p < (P); p++) {                                                   \
+            const int keep = (t) <= (L) && zin && (rowin)[p];                                               \
+            T win[V][(NZ) * (NY)], out[V];                                                                  \
+            SSAM_TEMPORAL3D_WINDOW(T, V, NY, NZ, win, wb, ssam__pl, p, YLO);                                \
+            SSAM_STENCIL3D_ROW(T, V, SHAPE, XLO, XHI, YLO, ZLO, NY, out, win, 0, cf);                        \
+            if (!(keep && (allin)))                                                                         \
+                _Pragma("unroll") for (int k = 0; k < (V); k++) out[k] =                                    \
+                    (keep && (((colin) >> k) & 1)) ? out[k] : win[k][-(ZLO) * (NY) - (YLO)];                \
+            if ((t) < (TT)) SSAM_TEMPORAL3D_PUT(T, V, wb, ssam__out + p * 32, out);                         \
+            else if ((rowst)[p] && (zt) >= (Zs) && (zt) < (Ze))                                             \
+                SSAM__STENCIL_STORE(T, V, (dst) + (long long)(zt) * (g).plane + (long long)((y0) + p) * (g).pitch, x, \
+                                    (g).nx, out, out, (1 << (V)) - 1, 1, (g).vst);                          \
+        }                                                                                                   \
+    } while (0)
+
+/* One step z at phase ph = (z - z0) mod NS: the prefetched input plane z into ring 0, the next one
+ * prefetched, level t's plane z - t (ZHI + 1) for t = 1 .. TT (each from planes its level below
+ * wrote in earlier steps: the levels are independent within a step), one barrier */
+#define SSAM__TB3_PLANE(T, V, SHAPE, XLO, XHI, YLO, ZLO, ZHI, NY, NZ, NS, PS, TT, P, ph, z, z1, pf, wb, src, dst, g, cf, \
+                        L, Zs, Ze, rowin, rowst, ry, y0, x, cx, in, colin, allin, bmode)                    \
+    do {                                                                                                    \
+        _Pragma("unroll") for (int p = 0; p < (P); p++) {                                                   \
+            T ssam__row[V];                                                                                 \
+            _Pragma("unroll") for (int k = 0; k < (V); k++) ssam__row[k] = (pf)[k][p];                      \
+            SSAM_TEMPORAL3D_PUT(T, V, wb, (ph) * (PS) + p * 32, ssam__row);                                 \
+        }                                                                                                   \
+        if ((z) + 1 < (z1))                                                                                 \
+            SSAM_REGCACHE_ROWS(T, V, pf, 0, P, (src) + (long long)ssam_border_index((z) + 1, (g).nz, bmode) * (g).plane, \
+                               (g).pitch, x, cx, in, ry, (T)0);                                             \
+        _Pragma("unroll") for (int t = 1; t <= (TT); t++)                                                   \
+            SSAM__TB3_LEVEL(T, V, SHAPE, XLO, XHI, YLO, ZLO, ZHI, NY, NZ, NS, PS, TT, P, t, ph, (z) - t * ((ZHI) + 1), wb, \
+                            dst, g, cf, L, Zs, Ze, rowin, rowst, y0, x, colin, allin);                      \
+        __syncthreads();                                                                                    \
+    } while (0)
+
+/* The kernel body: block (bx, by, bz) owns columns [X0, X0 + STEPX), tile rows Yb .. Yb + RT - 1 and
+ * the planes [Zs, Ze) of segment bz; steps z0 = Zs + TT ZLO .. z1 - 1 = Ze - 1 + TT (ZHI + 1), the
+ * loop unrolled by NS so that every shared-memory offset is a constant. */
+#define SSAM__TB3_BODY(T, SHAPE, XLO, XHI, YLO, YHI, ZLO, ZHI, TT, P, B, src, dst, g, L, cf)                 \
+    do {                                                                                                    \
+        enum {                                                                                              \
+            V = SSAM_STENCIL_V(T), NY = (YHI) - (YLO) + 1, NZ = (ZHI) - (ZLO) + 1, NS = NZ + 1, RT = (B) / 32 * (P), \
+            PS = SSAM_TEMPORAL3D_ROWS(RT, YLO, YHI) * 32, HL = SSAM_TEMPORAL_HL(V, XLO, TT),                \
+            HR = SSAM_TEMPORAL_HR(V, XHI, TT), STEPX = 32 * V - HL - HR, YH0 = (TT) * -(YLO),               \
+            STEPY = RT - (TT) * ((YHI) - (YLO))                                                             \
+        };                                                                                                  \
+        typedef SSAM__VEC(T, V) ssam__vec_t;                                                                \
+        extern __shared__ int4 ssam__tb3[];                                                                 \
+        const int bmode = (g).periodic ? SSAM_BORDER_WRAP : SSAM_BORDER_NEAREST;                            \
+        const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5;                                          \
+        ssam__vec_t *const wb = (ssam__vec_t *)ssam__tb3 + (wid * (P) - (YLO)) * 32 + lane;                 \
+        const int x = blockIdx.x * STEPX - HL + V * lane, store = lane >= HL / V && lane < 32 - HR / V;     \
+        const int y0 = blockIdx.y * STEPY - YH0 + wid * (P);                                                \
+        const int Zs = blockIdx.z * (g).seg, Ze = min(Zs + (g).seg, (g).nz);                                \
+        const int z0 = Zs + (TT) * (ZLO), z1 = Ze + (TT) * ((ZHI) + 1);                                     \
+        int cx[V], in, colin = 0, ry[P], rowin[P], rowst[P];                                                \
+        T pf[V][P];                                                                                         \
+        SSAM_REGCACHE_COLUMNS(V, cx, in, x, (g).nx, bmode, (g).vld);                                        \
+        _Pragma("unroll") for (int k = 0; k < V; k++) colin |=                                              \
+            ((g).periodic || (x + k + (XLO) >= 0 && x + k + (XHI) < (g).nx)) << k;                          \
+        const int allin = __all_sync(0xffffffffu, colin == (1 << V) - 1);                                   \
+        _Pragma("unroll") for (int p = 0; p < (P); p++) {                                                   \
+            const int y = y0 + p, r = wid * (P) + p;                                                        \
+            ry[p] = ssam_border_index(y, (g).ny, bmode);                                                    \
+            rowin[p] = (g).periodic || (y + (YLO) >= 0 && y + (YHI) < (g).ny);                              \
+            rowst[p] = store && r >= YH0 && r < YH0 + STEPY && y < (g).ny;                                  \
+        }                                                                                                   \
+        for (int i = threadIdx.x; i < (TT) * NS * PS; i += (B)) /* finite before the first planes */       \
+            ssam__tb3[i] = make_int4(0, 0, 0, 0);                                                           \
+        SSAM_REGCACHE_ROWS(T, V, pf, 0, P, (src) + (long long)ssam_border_index(z0, (g).nz, bmode) * (g).plane, \
+                           (g).pitch, x, cx, in, ry, (T)0);                                                 \
+        __syncthreads();                                                                                    \
+        _Pragma("unroll 1") for (int zb = z0; zb < z1; zb += NS) {                                          \
+            _Pragma("unroll") for (int ph = 0; ph < NS; ph++) {                                             \
+                const int z = zb + ph;                                                                      \
+                if (z >= z1) break; /* block-uniform */                                                     \
+                SSAM__TB3_PLANE(T, V, SHAPE, XLO, XHI, YLO, ZLO, ZHI, NY, NZ, NS, PS, TT, P, ph, z, z1, pf, wb, src, dst, g, \
+                                cf, L, Zs, Ze, rowin, rowst, ry, y0, x, cx, in, colin, allin, bmode);       \
+            }                                                                                               \
+        }                                                                                                   \
+    } while (0)
+
+/* ---- the generator --------------------------------------------------------------------------- */
+/* ON 0: an empty kernel (AUTO builds none when the rule says one pass per step) */
+#define SSAM__TB3_KERNEL(name, T, SHAPE, TT, P, B, MINB, ON)                                                \
+    __global__ void __launch_bounds__(B, MINB)                                                              \
+        name##_kernel(const T *__restrict__ src, T *__restrict__ dst, ssam_stencil_geom g, int L, name##_coef cf) \
+    {                                                                                                       \
+        enum { ssam__npts = name##_NPTS };                                                                  \
+        (void)sizeof(char[(0 SHAPE(SSAM__IBAD3)) ? -1 : 1]); /* every I in [0, NPTS) */                     \
+        if (ON)                                                                                             \
+            SSAM__TB3_BODY(T, SHAPE, name##_XLO, name##_XHI, name##_YLO, name##_YHI, name##_ZLO, name##_ZHI, TT, P, \
+                           B, src, dst, g, L, cf.c);                                                        \
+    }
+
+#define SSAM_STENCIL3D_TEMPORAL_DEFINE(name, T, SHAPE, TT, P, B) SSAM_STENCIL3D_TEMPORAL_DEFINE_OCC(name, T, SHAPE, TT, P, B, 1)
+/* MINB blocks per SM (__launch_bounds__(B, MINB)) */
+#define SSAM_STENCIL3D_TEMPORAL_DEFINE_OCC(name, T, SHAPE, TT, P, B, MINB)                                  \
+    SSAM__STENCIL3D_TEMPORAL_DEFINE_X(name, T, SHAPE, TT, P, B, MINB, 1)
+/* ON 0: no kernel (name_launch refuses with SSAM_ESIZE; the limits are not checked) */
+#define SSAM__STENCIL3D_TEMPORAL_DEFINE_X(name, T, SHAPE, TT, P, B, MINB, ON)                               \
+    SSAM__STENCIL3D_COMMON(name, T, SHAPE, P, B)                                                            \
+    enum {                                                                                                  \
+        name##_TT = (TT),                                                                                   \
+        name##_STEPX = SSAM_TEMPORAL_STEP(SSAM_STENCIL_V(T), name##_XLO, name##_XHI, TT),                   \
+        name##_STEPY = (B) / 32 * (P) - (TT) * (name##_YHI - name##_YLO),                                   \
+        name##_SMEM = (int)SSAM_TEMPORAL3D_SMEM(TT, name##_ZHI - name##_ZLO + 1, (B) / 32 * (P), name##_YLO, name##_YHI) \
+    };                                                                                                      \
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "SSAM_STENCIL3D_TEMPORAL_DEFINE: T must be float or double"); \
+    static_assert((TT) >= 1, "SSAM_STENCIL3D_TEMPORAL_DEFINE: TT (steps per pass) must be at least 1");     \
+    static_assert(!(ON) || name##_STEPY >= 1,                                                               \
+                  "SSAM_STENCIL3D_TEMPORAL_DEFINE: TT times the y extent leaves no tile row to store; raise B or P, or lower TT"); \
+    static_assert(!(ON) || name##_STEPX >= SSAM_STENCIL_V(T),                                               \
+                  "SSAM_STENCIL3D_TEMPORAL_DEFINE: TT times the x radius leaves no column of the warp to store; lower TT"); \
+    static_assert(!(ON) || name##_SMEM <= 227 * 1024,                                                       \
+                  "SSAM_STENCIL3D_TEMPORAL_DEFINE: TT levels of NZ + 1 planes of the tile exceed 227 KB of shared memory; lower TT, P or B"); \
+    static_assert(!(ON) || SSAM_STENCIL_V(T) * (int)(sizeof(T) / 4) * (name##_ZHI - name##_ZLO + 1) *       \
+                                   (name##_YHI - name##_YLO + 1) <= 128,                                    \
+                  "SSAM_STENCIL3D_TEMPORAL_DEFINE: the shape's NZ x NY window exceeds 128 registers; run it one-pass"); \
+    SSAM__TB3_KERNEL(name, T, SHAPE, TT, P, B, MINB, ON)                                                    \
+    static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, int steps,         \
+                                                            cudaStream_t stream)                            \
+    {                                                                                                       \
+        ssam_stencil_geom g;                                                                                \
+        name##_coef cf;                                                                                     \
+        dim3 grid;                                                                                          \
+        static int occ[2] = {0, 0};                                                                         \
+        int rc;                                                                                             \
+        if (steps < 1 || steps > (TT) || !(ON)) return a ? SSAM_ESIZE : SSAM_ENULL;                         \
+        rc = ssam__stencil_prepare(a, 3, name##_ncoef(), sizeof(T), SSAM_STENCIL_V(T), name##_STEPX, B, P,  \
+                                   name##_STEPY, (TT) * (name##_ZHI - name##_ZLO + 1) + 1, &g, &grid,       \
+                                   (const void *)name##_kernel, occ, name##_SMEM, 0, -1);                   \
+        if (rc) return rc;                                                                                  \
+        for (int i = 0; i < name##_NPTS; i++) cf.c[i] = i < a->ncoef ? ((const T *)a->coef)[i] : (T)0;     \
+        name##_kernel<<<grid, B, name##_SMEM, stream>>>((const T *)a->src, (T *)a->dst, g, steps, cf);     \
+        return cudaPeekAtLastError() == cudaSuccess ? SSAM_SUCCESS : SSAM_ECUDA;                            \
+    }                                                                                                       \
+    SSAM__TB2_ADVANCE(name, TT)
+
+/* ---- AUTO: the planner picks temporal blocking or one pass per step at run time ---------------- */
+#define SSAM__TB3_AUTO_TT(T, one)                                                                           \
+    SSAM_TB3_TT_RULE(sizeof(T), one##_XHI - one##_XLO + 1, one##_YHI - one##_YLO + 1, one##_ZHI - one##_ZLO + 1, \
+                     one##_NPTS)
+/* SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(name, T, SHAPE): name_onepass_* (SSAM_STENCIL3D_DEFINE, P 4 fp32 /
+ * 2 fp64, 128 threads) and name_tb_* (TT = SSAM_TB3_TT_RULE, B = SSAM_TB3_B_RULE, P = SSAM_TB3_P_RULE;
+ * where the rule says 1, an empty kernel that name_tb_launch refuses with SSAM_ESIZE), and
+ *   int name_plan(const ssam_stencil_args *a, int steps, ssam_tb_plan *p)   the path and why
+ *   int name_advance(const ssam_stencil_args *a, int steps, void **result, cudaStream_t)
+ * The plan also needs a large enough domain (ssam_tb3_plan_make: SSAM_TB3_MIN_CELLS, SSAM_TB3_MIN_XFILL).
+ * name_advance runs the planned path; its result equals the one-pass kernel's bit for bit where
+ * that kernel is the streaming variant (the default's rule picks slice only for dense fp64 shapes
+ * of 5 planes or more, which get no temporal kernel). */
+#define SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(name, T, SHAPE)                                                 \
+    SSAM_STENCIL3D_DEFINE(name##_onepass, T, SHAPE, sizeof(T) == 4 ? 4 : 2, 128)                            \
+    SSAM__STENCIL3D_TEMPORAL_DEFINE_X(name##_tb, T, SHAPE, SSAM__TB3_AUTO_TT(T, name##_onepass), SSAM_TB3_P_RULE, \
+                                      SSAM_TB3_B_RULE(SSAM_SHAPE3D_NPTS(SHAPE)), 1,                         \
+                                      SSAM__TB3_AUTO_TT(T, name##_onepass) >= 2)                            \
+    static inline __attribute__((unused)) int name##_plan(const ssam_stencil_args *a, int steps, ssam_tb_plan *p) \
+    {                                                                                                       \
+        if (!a || !p) return SSAM_ENULL;                                                                    \
+        return ssam_tb3_plan_make(p, name##_tb_TT, steps, a->nx, a->ny, a->nz, name##_tb_STEPX) ? SSAM_ESIZE   \
+                                                                                              : SSAM_SUCCESS; \
+    }                                                                                                       \
+    static inline __attribute__((unused)) int name##_advance(const ssam_stencil_args *a, int steps,        \
+                                                             void **result, cudaStream_t stream)            \
+    {                                                                                                       \
+        ssam_tb_plan p;                                                                                     \
+        if (!a) return SSAM_ENULL;                                                                          \
+        if (name##_plan(a, steps < 0 ? 0 : steps, &p) != SSAM_SUCCESS) /* sizes: the one-pass checks say */ \
+            return name##_onepass_advance(a, steps, result, stream);                                       \
+        return p.path == SSAM_TB_TEMPORAL ? name##_tb_advance(a, steps, result, stream)                    \
+                                          : name##_onepass_advance(a, steps, result, stream);               \
+    }
+
+#endif /* SSAM_TEMPORAL3D_CUH */

@@ -1,0 +1,328 @@
+/* tests/gpu/test_ssam_temporal3d.cu -- ssam/temporal3d.cuh: N steps fused TT per pass against N
+ * launches of ssam's streaming 3D kernel (SSAM_STENCIL3D_STREAM_DEFINE), bit for bit, and against a
+ * CPU reference in double.  3d7pt with TT 1 to 4, 3d13pt, 3d27pt, user-defined asymmetric shapes (one
+ * whose points all lie off the cell), float and double, Dirichlet and periodic, N = 1, TT - 1, TT,
+ * TT + 1, 3 TT + 2, ragged sizes from 1 x 1 x 1 up (several strips, tiles and z segments), a row
+ * pitch and a plane pitch larger than the domain's.  Periodic domains whose width is not a multiple
+ * of V are compared within 2 N npts eps max|u0| G^N (as in test_ssam_temporal).  Buffers start
+ * poisoned (NaN): every cell must be written and the padding never.  Then the error codes. */
+/* the AUTO cases below run the temporal path on small domains: the planner's size rule (host-tested
+ * in tests/host/test_ssam_tbplan.c) is turned off here */
+#define SSAM_TB3_MIN_CELLS 0
+#define SSAM_TB3_MIN_XFILL 0
+#include <ssam/temporal3d.cuh>
+
+#include "gpucheck.h"
+#include "ssam_ref.h" /* ref_index: the CPU references' border rule */
+
+#define USER3D_A(X) X(0, 0, 0, 0) X(1, -1, 0, 1) X(2, 0, 2, -1) X(3, 1, -1, 0) X(1, 2, 0, 0)
+#define USER3D_OFF(X) X(0, 1, 0, 1) X(1, 0, 1, 2) X(2, -1, 1, 1)
+
+/* (shape, name, TT float, TT double, P, B) */
+#define LIST(X)                                                                                           \
+    X(SSAM_SHAPE_3D7PT, s7_t4, 4, 4, 2, 256) X(SSAM_SHAPE_3D7PT, s7_t3, 3, 3, 1, 256)                     \
+    X(SSAM_SHAPE_3D7PT, s7_t2, 2, 2, 2, 128) X(SSAM_SHAPE_3D7PT, s7_t1, 1, 1, 2, 64)                      \
+    X(SSAM_SHAPE_3D13PT, s13_t2, 2, 2, 2, 256) X(SSAM_SHAPE_3D27PT, b27_t2, 2, 2, 2, 256)                 \
+    X(USER3D_A, user3d_a_t3, 3, 2, 2, 256) X(USER3D_OFF, user3d_off_t2, 2, 2, 2, 128)
+
+#define DEF(S, n, TF, TD, P, B)                                                                           \
+    SSAM_STENCIL3D_TEMPORAL_DEFINE(tf_##n, float, S, TF, P, B)                                            \
+    SSAM_STENCIL3D_TEMPORAL_DEFINE(td_##n, double, S, TD, P, B)                                           \
+    SSAM_STENCIL3D_STREAM_DEFINE(of_##n, float, S, 2, 128)                                                \
+    SSAM_STENCIL3D_STREAM_DEFINE(od_##n, double, S, 2, 128)
+LIST(DEF)
+
+/* the planner's generator: temporal for 3d7pt (TT 2, 768 threads), one pass for 3d13pt and 3d125pt */
+SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(af_s7, float, SSAM_SHAPE_3D7PT)
+SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(ad_s7, double, SSAM_SHAPE_3D7PT)
+SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(af_s13, float, SSAM_SHAPE_3D13PT)
+SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(ad_b125, double, SSAM_SHAPE_3D125PT)
+
+#define HPT(I, DX, DY, DZ) {I, DX, DY, DZ},
+#define PTS(S, n, TF, TD, P, B) static const int pts_##n[][4] = {S(HPT)};
+LIST(PTS)
+
+typedef int (*tlaunch_fn)(const ssam_stencil_args *, int, cudaStream_t);
+typedef int (*advance_fn)(const ssam_stencil_args *, int, void **, cudaStream_t);
+typedef struct kern {
+    const char *name;
+    int dbl, tt, npts, ncoef, stepx, stepy;
+    const int (*pts)[4];
+    tlaunch_fn launch;
+    advance_fn advance, onepass;
+} kern;
+#define ENT(S, n, TF, TD, P, B)                                                                           \
+    {"float " #n, 0, TF, tf_##n##_NPTS, tf_##n##_ncoef(), tf_##n##_STEPX, tf_##n##_STEPY, pts_##n, tf_##n##_launch, \
+     tf_##n##_advance, of_##n##_advance},                                                                 \
+    {"double " #n, 1, TD, td_##n##_NPTS, td_##n##_ncoef(), td_##n##_STEPX, td_##n##_STEPY, pts_##n, td_##n##_launch, \
+     td_##n##_advance, od_##n##_advance},
+
+/* one step in double; Dirichlet keeps every cell whose stencil leaves the domain */
+static void ref_step(const kern *k, const double *c, const double *in, double *out, int nx, int ny, int nz,
+                     long long pitch, long long plane, int periodic)
+{
+    int e[6] = {0, 0, 0, 0, 0, 0};
+    for (int i = 0; i < k->npts; i++)
+        for (int d = 0; d < 3; d++) {
+            if (k->pts[i][1 + d] < e[2 * d]) e[2 * d] = k->pts[i][1 + d];
+            if (k->pts[i][1 + d] > e[2 * d + 1]) e[2 * d + 1] = k->pts[i][1 + d];
+        }
+    for (int z = 0; z < nz; z++)
+        for (int y = 0; y < ny; y++)
+            for (int x = 0; x < nx; x++) {
+                const long long o = z * plane + y * pitch + x;
+                if (!periodic && !(x + e[0] >= 0 && x + e[1] < nx && y + e[2] >= 0 && y + e[3] < ny && z + e[4] >= 0 &&
+                                   z + e[5] < nz)) {
+                    out[o] = in[o];
+                    continue;
+                }
+                double s = 0;
+                for (int i = 0; i < k->npts; i++)
+                    s += c[k->pts[i][0]] * in[ref_index(z + k->pts[i][3], nz, SSAM_BORDER_WRAP) * plane +
+                                              ref_index(y + k->pts[i][2], ny, SSAM_BORDER_WRAP) * pitch +
+                                              ref_index(x + k->pts[i][1], nx, SSAM_BORDER_WRAP)];
+                out[o] = s;
+            }
+}
+
+static double inexact_max; /* the largest difference / bound where bit for bit is not expected */
+static double get(const void *buf, size_t i, int dbl) { return dbl ? ((const double *)buf)[i] : ((const float *)buf)[i]; }
+
+/* the compared run of one size and boundary: differing, unwritten and padding cells */
+static void compare(const kern *k, const void *h0, const void *ht, const void *ho, const double *c, int nx, int ny, int nz,
+                    long long pitch, long long plane, int periodic, int N)
+{
+    const size_t es = k->dbl ? 8 : 4, n = (size_t)plane * nz;
+    const int V = (int)(16 / es), exact = !periodic || nx % V == 0;
+    double umax = 0, dmax = 0, G = 0;
+    for (size_t i = 0; i < n; i++) umax = fmax(umax, fabs(get(h0, i, k->dbl)));
+    for (int i = 0; i < k->npts; i++) G += fabs(c[k->pts[i][0]]);
+    const double bound = 2.0 * N * k->npts * (k->dbl ? 1.12e-16 : 5.97e-8) * umax * pow(fmax(G, 1.0), N);
+    long long differ = 0, padding = 0, unwritten = 0, first = -1;
+    for (size_t o = 0; o < n; o++) {
+        const long long z = (long long)o / plane, y = ((long long)o % plane) / pitch, x = (long long)o % plane % pitch;
+        const double g = get(ht, o, k->dbl);
+        if (x >= nx || y >= ny || z >= nz) { padding += !isnan(g); continue; }
+        unwritten += !isfinite(g);
+        if (memcmp((const char *)ht + o * es, (const char *)ho + o * es, es) != 0) {
+            const double d = fabs(g - get(ho, o, k->dbl));
+            dmax = fmax(dmax, d);
+            if (exact || !(d <= bound)) differ++;
+            if (first < 0) first = (long long)o;
+        }
+    }
+    CHECK(unwritten == 0 && padding == 0, "%dx%dx%d %s N %d: %lld unwritten, %lld padding cells written", nx, ny, nz,
+          periodic ? "periodic" : "Dirichlet", N, unwritten, padding);
+    CHECK(differ == 0, "%dx%dx%d pitch %lld plane %lld %s N %d: %lld cells differ from the one-pass kernel's (%s), first "
+          "at %lld: %.17g vs %.17g, largest difference %.3g", nx, ny, nz, pitch, plane, periodic ? "periodic" : "Dirichlet",
+          N, differ, exact ? "bit for bit expected" : "bound", first, first >= 0 ? get(ht, (size_t)first, k->dbl) : 0.0,
+          first >= 0 ? get(ho, (size_t)first, k->dbl) : 0.0, dmax);
+    if (!exact) inexact_max = fmax(inexact_max, bound > 0 ? dmax / bound : 0);
+}
+
+/* against the reference in double, normalised by the same steps with |c| on |u0| */
+static void against_ref(const kern *k, const void *h0, const void *ht, const double *c, int nx, int ny, int nz,
+                        long long pitch, long long plane, int periodic, int N)
+{
+    const size_t n = (size_t)plane * nz;
+    double *u = (double *)calloc(n, 8), *v = (double *)calloc(n, 8), *ua = (double *)calloc(n, 8),
+           *va = (double *)calloc(n, 8), ca[64], num = 0, den = 0;
+    for (int i = 0; i < k->ncoef; i++) ca[i] = fabs(c[i]);
+    for (size_t i = 0; i < n; i++) u[i] = get(h0, i, k->dbl), ua[i] = fabs(u[i]);
+    for (int s = 0; s < N; s++) {
+        ref_step(k, c, u, v, nx, ny, nz, pitch, plane, periodic);
+        ref_step(k, ca, ua, va, nx, ny, nz, pitch, plane, periodic);
+        double *t = u; u = v; v = t;
+        t = ua; ua = va; va = t;
+    }
+    for (int z = 0; z < nz; z++)
+        for (int y = 0; y < ny; y++)
+            for (int x = 0; x < nx; x++) {
+                const size_t o = (size_t)(z * plane + y * pitch + x);
+                const double d = get(ht, o, k->dbl) - u[o];
+                num += d * d;
+                den += ua[o] * ua[o];
+            }
+    const double err = den > 0 ? sqrt(num / den) : sqrt(num), tol = (k->dbl ? 1e-13 : 5e-7) * k->npts * N;
+    CHECK(err < tol, "%dx%dx%d %s N %d: |out - ref| / |ref with |c|| = %.3g (tolerance %.3g)", nx, ny, nz,
+          periodic ? "periodic" : "Dirichlet", N, err, tol);
+    free(u); free(v); free(ua); free(va);
+}
+
+static void run_kernel(const kern *k, int light)
+{
+    /* ragged sizes; the last ones span several strips, tiles and z segments */
+    static const int sz[][3] = {{1, 1, 1}, {5, 3, 2}, {33, 7, 9}, {67, 30, 11}, {130, 41, 40}, {300, 70, 33}};
+    const int nsizes = light ? 3 : 6, tt = k->tt;
+    const int nsteps[5] = {1, tt - 1, tt, tt + 1, 3 * tt + 2};
+    char name[240];
+    snprintf(name, sizeof name, "ssam temporal 3D %s (TT %d, tile stores %d x %d): N steps = N one-pass launches bit "
+             "for bit, and the double reference; Dirichlet and periodic, ragged sizes, pitches", k->name, tt, k->stepx,
+             k->stepy);
+    case_begin(name);
+    const size_t es = k->dbl ? 8 : 4;
+    double c[64];
+    void *hc = malloc(64 * es);
+    for (int si = 0; si < nsizes && !check__failed_case; si++) {
+        const int nx = sz[si][0], ny = sz[si][1], nz = sz[si][2];
+        for (int pk = 0; pk < 2 && !check__failed_case; pk++) {
+            const long long pitch = pk ? nx + 3 : nx, plane = pk ? pitch * ny + 5 : pitch * ny;
+            const size_t n = (size_t)plane * nz;
+            void *h0 = malloc(n * es), *ht = malloc(n * es), *ho = malloc(n * es), *b[4];
+            for (int i = 0; i < 4; i++) CUDA_OK(cudaMalloc(&b[i], n * es));
+            for (int periodic = 0; periodic < 2 && !check__failed_case; periodic++) {
+                double sum = 0;
+                for (int i = 0; i < k->ncoef; i++) { c[i] = 0.2 + 0.5 * (gpucheck_uniform() + 1); sum += c[i]; }
+                for (int i = 0; i < k->ncoef; i++) c[i] /= sum;
+                if (strstr(k->name, "user")) c[k->ncoef - 1] = -c[k->ncoef - 1];
+                for (int i = 0; i < k->ncoef; i++) {
+                    if (k->dbl) ((double *)hc)[i] = c[i];
+                    else ((float *)hc)[i] = (float)c[i];
+                    c[i] = get(hc, (size_t)i, k->dbl); /* as the GPU sees them */
+                }
+                for (size_t i = 0; i < n; i++) { /* NaN in the padding: it must stay unread and unwritten */
+                    const long long y = ((long long)i % plane) / pitch, x = (long long)i % plane % pitch;
+                    const double r = (x < nx && y < ny) ? gpucheck_uniform() : NAN;
+                    if (k->dbl) ((double *)h0)[i] = r;
+                    else ((float *)h0)[i] = (float)r;
+                }
+                for (int ci = 0; ci < 5 && !check__failed_case; ci++) {
+                    const int N = nsteps[ci];
+                    if (N < 1 || (ci > 0 && N == nsteps[ci - 1])) continue;
+                    void *rt = NULL, *ro = NULL;
+                    ssam_stencil_args a;
+                    memset(&a, 0, sizeof a);
+                    a.nx = nx; a.ny = ny; a.nz = nz; a.pitch = pk ? pitch : 0; a.plane = pk ? plane : 0;
+                    a.coef = hc; a.ncoef = k->ncoef;
+                    a.boundary = periodic ? SSAM_STENCIL_PERIODIC : SSAM_STENCIL_DIRICHLET;
+                    for (int i = 0; i < 4; i++) CUDA_OK(cudaMemset(b[i], 0xFF, n * es)); /* NaN */
+                    CUDA_OK(cudaMemcpy(b[0], h0, n * es, cudaMemcpyHostToDevice));
+                    CUDA_OK(cudaMemcpy(b[2], h0, n * es, cudaMemcpyHostToDevice));
+                    a.src = b[0]; a.dst = b[1];
+                    int rc = k->advance(&a, N, &rt, 0);
+                    CHECK(rc == 0 && rt == (((N + tt - 1) / tt) % 2 ? b[1] : b[0]), "temporal advance rc %d (%s)", rc,
+                          ssam_stencil_strerror(rc));
+                    a.src = b[2]; a.dst = b[3];
+                    rc = k->onepass(&a, N, &ro, 0);
+                    CHECK(rc == 0, "one-pass advance rc %d", rc);
+                    CUDA_OK(cudaDeviceSynchronize());
+                    if (check__failed_case) break;
+                    CUDA_OK(cudaMemcpy(ht, rt, n * es, cudaMemcpyDeviceToHost));
+                    CUDA_OK(cudaMemcpy(ho, ro, n * es, cudaMemcpyDeviceToHost));
+                    compare(k, h0, ht, ho, c, nx, ny, nz, pitch, plane, periodic, N);
+                    if ((long long)n * N <= 3000000LL && !check__failed_case)
+                        against_ref(k, h0, ht, c, nx, ny, nz, pitch, plane, periodic, N);
+                }
+            }
+            for (int i = 0; i < 4; i++) cudaFree(b[i]);
+            free(h0); free(ht); free(ho);
+        }
+    }
+    free(hc);
+    case_end();
+}
+
+static void test_errors(void)
+{
+    case_begin("ssam temporal 3D error codes are returned before any launch; the tile layout");
+    float c[7] = {0.4f, 0.1f, 0.1f, 0.1f, 0.1f, 0.1f, 0.1f}, *d = NULL;
+    void *res = NULL;
+    const int N = 32 * 16 * 8;
+    CUDA_OK(cudaMalloc(&d, 2 * N * 4));
+    ssam_stencil_args a, b;
+    memset(&a, 0, sizeof a);
+    a.src = d; a.dst = d + N; a.nx = 32; a.ny = 16; a.nz = 8; a.coef = c; a.ncoef = 7;
+    a.boundary = SSAM_STENCIL_DIRICHLET;
+    CHECK(tf_s7_t4_launch(&a, 4, 0) == 0 && tf_s7_t4_launch(&a, 1, 0) == 0, "valid arguments");
+    CHECK(tf_s7_t4_launch(&a, 0, 0) == SSAM_ESIZE, "0 steps in a pass");
+    CHECK(tf_s7_t4_launch(&a, 5, 0) == SSAM_ESIZE, "more steps than TT in a pass");
+    CHECK(tf_s7_t4_launch(NULL, 1, 0) == SSAM_ENULL, "NULL args");
+    b = a; b.src = NULL; CHECK(tf_s7_t4_launch(&b, 1, 0) == SSAM_ENULL, "NULL src");
+    b = a; b.coef = NULL; CHECK(tf_s7_t4_launch(&b, 1, 0) == SSAM_ENULL, "NULL coef");
+    b = a; b.nz = 0; CHECK(tf_s7_t4_launch(&b, 1, 0) == SSAM_ESIZE, "nz 0");
+    b = a; b.ny = -1; CHECK(tf_s7_t4_launch(&b, 1, 0) == SSAM_ESIZE, "ny -1");
+    b = a; b.pitch = 31; CHECK(tf_s7_t4_launch(&b, 1, 0) == SSAM_EPITCH, "pitch < nx");
+    b = a; b.plane = 32 * 15; CHECK(tf_s7_t4_launch(&b, 1, 0) == SSAM_EPITCH, "plane < pitch ny");
+    b = a; b.boundary = 2; CHECK(tf_s7_t4_launch(&b, 1, 0) == SSAM_EBORDER, "boundary 2");
+    b = a; b.ncoef = 5; CHECK(tf_s7_t4_launch(&b, 1, 0) == SSAM_EFILTER, "ncoef 5 for 7 points");
+    b = a; b.dst = d + N - 32; CHECK(tf_s7_t4_launch(&b, 1, 0) == SSAM_EOVERLAP, "src and dst overlap");
+    CHECK(tf_s7_t4_advance(&a, -1, &res, 0) == SSAM_ESIZE, "steps < 0");
+    CHECK(tf_s7_t4_advance(&a, 1, NULL, 0) == SSAM_ENULL, "result NULL");
+    CHECK(tf_s7_t4_advance(&a, 0, &res, 0) == 0 && res == a.src, "0 steps: the state is src");
+    CHECK(tf_s7_t4_advance(&a, 9, &res, 0) == 0 && res == a.dst, "9 steps: 3 passes, the state in dst");
+    /* the layout: columns and rows a block stores, shared memory */
+    CHECK(tf_s7_t4_STEPX == 120 && td_s7_t4_STEPX == 56 && tf_s7_t4_STEPY == 8 && tf_s7_t3_STEPY == 2 &&
+          tf_s13_t2_STEPY == 8 && tf_s7_t4_SMEM == 4 * 4 * 18 * 512 && tf_user3d_a_t3_STEPY == 7,
+          "tile layout: %d %d %d %d %d %d", tf_s7_t4_STEPX, td_s7_t4_STEPX, tf_s7_t4_STEPY, tf_s7_t3_STEPY,
+          tf_s13_t2_STEPY, tf_user3d_a_t3_STEPY);
+    CUDA_OK(cudaDeviceSynchronize());
+    cudaFree(d);
+    case_end();
+}
+
+/* AUTO: the plan's path and reason, and the result equal to the one-pass kernel's bit for bit */
+static void test_auto(int light)
+{
+    case_begin("ssam temporal 3D AUTO: the planned path (temporal for 3d7pt, one pass for 3d13pt, 3d125pt and 1 step), "
+               "the same result as one pass per step");
+    typedef int (*plan_fn)(const ssam_stencil_args *, int, ssam_tb_plan *);
+    static const struct { int dbl, n, steps, want, npts; plan_fn plan; advance_fn adv, one; } cases[] = {
+        {0, 70, 9, SSAM_TB_TEMPORAL, 7, af_s7_plan, af_s7_advance, af_s7_onepass_advance},
+        {1, 45, 5, SSAM_TB_TEMPORAL, 7, ad_s7_plan, ad_s7_advance, ad_s7_onepass_advance},
+        {0, 70, 1, SSAM_TB_ONEPASS, 7, af_s7_plan, af_s7_advance, af_s7_onepass_advance},
+        {0, 40, 4, SSAM_TB_ONEPASS, 13, af_s13_plan, af_s13_advance, af_s13_onepass_advance},
+        {1, 30, 3, SSAM_TB_ONEPASS, 125, ad_b125_plan, ad_b125_advance, ad_b125_onepass_advance}};
+    double cd[125];
+    float cf[125];
+    for (int i = 0; i < 125; i++) { cd[i] = 1.0 / 125 + 1e-3 * gpucheck_uniform(); cf[i] = (float)cd[i]; }
+    CHECK(af_s7_tb_TT == 2 && ad_s7_tb_TT == 2 && af_s13_tb_TT == 1 && ad_b125_tb_TT == 1, "TT by the rule");
+    for (size_t ci = 0; ci < sizeof cases / sizeof *cases && !check__failed_case; ci++) {
+        const int dbl = cases[ci].dbl, n1 = light ? cases[ci].n / 2 : cases[ci].n, N = cases[ci].steps;
+        const size_t n = (size_t)n1 * n1 * n1, es = dbl ? 8 : 4;
+        void *b[4], *h0 = malloc(n * es), *h1 = malloc(n * es), *h2 = malloc(n * es), *r1 = NULL, *r2 = NULL;
+        for (size_t i = 0; i < n; i++) {
+            if (dbl) ((double *)h0)[i] = gpucheck_uniform();
+            else ((float *)h0)[i] = gpucheck_uniform();
+        }
+        for (int i = 0; i < 4; i++) {
+            CUDA_OK(cudaMalloc(&b[i], n * es));
+            CUDA_OK(cudaMemcpy(b[i], h0, n * es, cudaMemcpyHostToDevice));
+        }
+        ssam_stencil_args a;
+        ssam_tb_plan p;
+        memset(&p, 0, sizeof p);
+        memset(&a, 0, sizeof a);
+        a.nx = a.ny = a.nz = n1; a.coef = dbl ? (const void *)cd : (const void *)cf; a.ncoef = cases[ci].npts;
+        a.boundary = SSAM_STENCIL_DIRICHLET;
+        a.src = b[0]; a.dst = b[1];
+        CHECK(cases[ci].plan(&a, N, &p) == 0, "plan");
+        CHECK(p.path == cases[ci].want && p.why && strlen(p.why) > 10, "%d^3, %d points, %d steps: path %d (%s), %d expected",
+              n1, cases[ci].npts, N, p.path, p.why, cases[ci].want);
+        CHECK(cases[ci].adv(&a, N, &r1, 0) == 0, "advance");
+        a.src = b[2]; a.dst = b[3];
+        CHECK(cases[ci].one(&a, N, &r2, 0) == 0, "one-pass advance");
+        CUDA_OK(cudaDeviceSynchronize());
+        if (!check__failed_case) {
+            CUDA_OK(cudaMemcpy(h1, r1, n * es, cudaMemcpyDeviceToHost));
+            CUDA_OK(cudaMemcpy(h2, r2, n * es, cudaMemcpyDeviceToHost));
+            CHECK(memcmp(h1, h2, n * es) == 0, "%d^3, %d steps: AUTO differs from one pass per step", n1, N);
+            CHECK(memcmp(h1, h0, n * es) != 0, "the state did not move");
+        }
+        for (int i = 0; i < 4; i++) cudaFree(b[i]);
+        free(h0); free(h1); free(h2);
+    }
+    CHECK(ad_b125_tb_launch(NULL, 1, 0) == SSAM_ENULL, "no temporal kernel: NULL");
+    case_end();
+}
+
+/* usage: test_ssam_temporal3d [--light]   (--light: small sizes only, for compute-sanitizer) */
+int main(int argc, char **argv)
+{
+    int light = gpucheck_begin(argc, argv);
+    static const kern kernels[] = {LIST(ENT)};
+    test_errors();
+    test_auto(light);
+    for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++) run_kernel(&kernels[i], light);
+    printf("periodic widths not a multiple of V: largest difference from one-pass = %.3g of the bound\n", inexact_max);
+    return check_exit();
+}
