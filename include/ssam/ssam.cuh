@@ -7,6 +7,7 @@
  *   stencil_shapes.cuh  the stencil catalogue as X-macro point lists (SSAM_SHAPE_*)
  *   stencil.cuh   SSAM_STENCIL2D_DEFINE / SSAM_STENCIL3D_DEFINE: stencils described once, systolic kernels
  *   temporal.cuh  SSAM_STENCIL2D_TEMPORAL_DEFINE: TT steps per pass through memory (temporal blocking)
+ *   temporal3d.cuh  SSAM_STENCIL3D_TEMPORAL_DEFINE: the same in 3D, the time levels in shared memory
  *   tbplan.h      the planner (C99): steps per pass for a shape, temporal or one pass per step, and why
  *   designs.cuh   SSAM_DESIGN1D_DEFINE: the URE paper's 1-D systolic designs (SBM BSM FSM BFS FFS FBS)
  * Each header also compiles alone; copy include/ssam/ to vendor the module. */
@@ -21,5 +22,6 @@
 #include "stencil.cuh"
 #include "tbplan.h"
 #include "temporal.cuh"
+#include "temporal3d.cuh"
 #include "designs.cuh"
 #endif

@@ -13,42 +13,56 @@
  *       rows a block stores), name_SMEM (its shared memory in bytes); name_coef
  *   for a 3D shape of ssam/stencil_shapes.cuh (X(I, DX, DY, DZ)), TT steps per pass, P rows per warp
  *   and B threads per block.  Arguments, boundaries and codes are ssam/stencil.cuh's.
+ *   SSAM_STENCIL3D_TEMPORAL_DEFINE_OCC(name, T, SHAPE, TT, P, B, MINB): the same, MINB blocks per SM.
+ *   SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(name, T, SHAPE): the planner's choice (ssam/tbplan.h):
+ *       name_onepass_* and name_tb_* (TT, B, P by SSAM_TB3_TT_RULE, _B_RULE, _P_RULE), plus name_plan
+ *       (the path and why, with the domain-size rule ssam_tb3_plan_make) and name_advance.
  *
  * HOW
  *   A block of W = B/32 warps owns a tile of RT = W P rows by 32 V columns (V = 16 / sizeof(T): a
- *   lane's 16-byte vector) and sweeps it along z one input plane at a time.  Shared memory holds, for
- *   each time level t = 0 .. TT-1, a ring of the last NZ planes of the tile (plane zz in slot
- *   (zz - z0) mod NZ).  Per input plane z: the plane (read from memory one plane ahead, P rows per
- *   warp, into registers) enters ring 0; then for t = 1 .. TT each warp computes its P rows of
- *   plane z - t ZHI of level t: it loads the NZ x NY window of each row from ring t-1 (one 16-byte
- *   shared load per plane and row the shape reads) and runs ssam's row step SSAM_STENCIL3D_ROW (x
- *   neighbours by lane shuffles); the row enters ring t, or at t = TT is stored.  A barrier after
- *   each level's writes (TT per plane).  Halo recompute: per level the tile loses -XLO, XHI columns
- *   (whole lanes: HL, HR as in ssam/temporal.cuh) and -YLO, YHI rows at its ends, so a block
- *   stores name_STEPX = 32 V - HL - HR columns and name_STEPY = RT - TT (YHI - YLO) rows; a z
- *   segment of S planes reads S + TT (ZHI - ZLO) of them.
+ *   lane's 16-byte vector) and sweeps it along z one plane per step.  Shared memory holds, for each
+ *   time level t = 0 .. TT-1, a ring of NS = NZ + 1 planes of the tile (plane zz in slot (zz - z0)
+ *   mod NS; each plane padded with the -YLO and YHI rows the end rows' windows read).  At step z:
+ *   input plane z (read from memory one step ahead, P rows per warp, into registers) enters ring 0;
+ *   then for t = 1 .. TT each warp computes its P rows of plane z - t (ZHI + 1) of level t: it loads
+ *   the NZ x NY window of each row from ring t-1 (one 16-byte shared load per plane and row the
+ *   shape reads, at constant offsets: the loop is unrolled by NS) and runs ssam's row step
+ *   SSAM_STENCIL3D_ROW (x neighbours by lane shuffles); the row enters ring t, or at t = TT is stored.
+ *   Level t runs one plane behind what level t-1 could compute, so every level reads only planes
+ *   written in earlier steps: the TT levels of a step are independent, and one barrier per step
+ *   suffices (the extra ring slot holds the plane being written).  Halo recompute: per level the
+ *   tile loses -XLO, XHI columns (whole lanes: HL, HR as in ssam/temporal.cuh) and -YLO, YHI rows at
+ *   its ends, so a block stores name_STEPX = 32 V - HL - HR columns and name_STEPY = RT - TT (YHI -
+ *   YLO) rows; a z segment of S planes takes S + TT (ZHI - ZLO + 1) steps.
+ *   Measured (H100, 512^3, bench/temporal3d, docs/PERFORMANCE.md): 3d7pt TT 2 at 768 threads 1.38x
+ *   the best one-pass kernel in fp32, 1.65x in fp64; TT 3 and 4 are slower (their rings leave room
+ *   for fewer rows per tile); 3d13pt and 3d27pt fp32 gain little or lose: see ssam/tbplan.h.
  *   Every level is ssam's row step with the same points in the same order as SSAM_STENCIL3D_DEFINE's
  *   streaming kernel (SSAM_STENCIL3D_STREAM_DEFINE), so N steps equal N of its launches bit for bit
  *   (the tests check it), except periodic domains whose width is not a multiple of V (the 2D case's
  *   rounding difference, bounded the same way).
  *
  * PIECES FOR KERNELS OF ONE'S OWN
- *   SSAM_TEMPORAL3D_WINDOW(T, V, NY, NZ, RT, win, ring, lane, slot, r, YLO)
- *       win[V][NZ NY] (the layout SSAM_STENCIL3D_ROW reads with R = NY, p = 0) from a ring of planes
- *       in shared memory: plane offset dz at slot[dz], tile rows r + YLO .. r + YHI (clamped to the
- *       tile); ring is an array of 16-byte vectors [slot][row][lane]
+ *   SSAM_TEMPORAL3D_WINDOW(T, V, NY, NZ, win, base, pl, r, YLO)
+ *       win[V][NZ NY] (the layout SSAM_STENCIL3D_ROW reads with R = NY, p = 0) from planes of 16-byte
+ *       vectors in shared memory ([row][lane]): plane offset dz starts at base + pl[dz], rows
+ *       r + YLO .. r + YHI of it (base: the lane's vector of the warp's first row; the caller pads
+ *       the plane so that those rows exist)
  *   SSAM_TEMPORAL3D_PUT(T, V, ring, i, vals)     a lane's V values as one 16-byte shared store
  *
  * EXAMPLE
  *     #include <ssam/temporal3d.cuh>
- *     SSAM_STENCIL3D_TEMPORAL_DEFINE(heat3, float, SSAM_SHAPE_3D7PT, 4, 2, 512)
+ *     SSAM_STENCIL3D_TEMPORAL_DEFINE(heat3, float, SSAM_SHAPE_3D7PT, 2, 2, 768)
  *     ssam_stencil_args a = {0};   ... as for SSAM_STENCIL3D_DEFINE ...
  *     void *u;
- *     int rc = heat3_advance(&a, 1000, &u, stream);     // 250 passes of 4 steps
+ *     int rc = heat3_advance(&a, 1000, &u, stream);     // 500 passes of 2 steps
+ *   or SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(heat3, float, SSAM_SHAPE_3D7PT) (below): the planner's
+ *   choice of this or one pass per step; examples/heat3d.cu runs both.
  *
  * PARAMETERS AND LIMITS
  *   T float or double; TT >= 1; P >= 1; B a multiple of 32 up to 1024 with name_STEPY >= 1 and
- *   32 V - HL - HR >= V; shared memory name_SMEM = TT NZ RT 512 bytes <= 227 KB; the window
+ *   32 V - HL - HR >= V; shared memory name_SMEM = TT (NZ + 1) (RT + NY - 1) 512 bytes <= 227 KB
+ *   (1 block per SM at that size: 3d7pt TT 2 fits RT = 48, TT 3 RT = 32, TT 4 RT = 24); the window
  *   V NZ NY sizeof(T)/4 <= 128 registers (compile-time checks with a sentence each: a 125-point box
  *   does not fit; run it one-pass).  Any nx, ny, nz >= 1 (gy = ceil(ny / STEPY) <= 65535).
  *   Boundaries: SSAM_STENCIL_DIRICHLET and SSAM_STENCIL_PERIODIC as ssam/stencil.cuh.  src and dst must
