@@ -3,6 +3,7 @@
  * (1000 by default) from the same random start, it times
  *   onepass  ssam/stencil.cuh's SSAM_STENCIL3D_DEFINE with bench/stencil's P and B, N launches
  *   tb-TT-pP-bB  SSAM_STENCIL3D_TEMPORAL_DEFINE with TT steps per pass, P rows per warp, B threads
+ *   tb-TT-pP-bB-ring  SSAM_STENCIL3D_TEMPORAL_DEFINE_RING (the warp's own rows of each level in registers)
  * and prints GCells/s (cells x N / time), the speedup over onepass, the one-pass memory floor (one
  * read and one write per cell and step at the copy bandwidth measured in this run) and the TT-pass
  * floor (the same over TT, before halo rows and planes).  Every tb result is compared with
@@ -24,23 +25,28 @@
     X(SSAM_SHAPE_STAR3D_R2, star3d_r2, "3d13pt", 2, 256, 1, 2, 64, 1)                                     \
     X(SSAM_SHAPE_BOX3D_R1, box3d_r1, "3d27pt", 4, 128, 1, 2, 128, 1)                                      \
     X(SSAM_SHAPE_BOX3D_R2, box3d_r2, "3d125pt", 2, 128, 1, 1, 64, 6)
-/* (shape, name, type, TT, P, B): shared memory TT NZ (B/32 P) 512 bytes */
+/* (shape, name, type, TT, P, B, generator suffix: _DEFINE or _DEFINE_RING): shared memory
+ * TT (NZ + 1) (B/32 P + NY - 1) 512 bytes */
 #define TBS(X)                                                                                            \
-    X(SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 2, 2, 512) X(SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 3, 2, 512) \
-    X(SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 4, 2, 384) X(SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 2, 2, 768) \
-    X(SSAM_SHAPE_STAR3D_R1, star3d_r1, double, 2, 2, 512) X(SSAM_SHAPE_STAR3D_R1, star3d_r1, double, 3, 2, 512) \
-    X(SSAM_SHAPE_STAR3D_R1, star3d_r1, double, 4, 2, 384) X(SSAM_SHAPE_STAR3D_R1, star3d_r1, double, 2, 2, 768) \
-    X(SSAM_SHAPE_STAR3D_R2, star3d_r2, float, 2, 2, 512) X(SSAM_SHAPE_STAR3D_R2, star3d_r2, double, 2, 2, 512) \
-    X(SSAM_SHAPE_BOX3D_R1, box3d_r1, float, 2, 2, 512) X(SSAM_SHAPE_BOX3D_R1, box3d_r1, float, 3, 2, 512)   \
-    X(SSAM_SHAPE_BOX3D_R1, box3d_r1, double, 2, 2, 512) X(SSAM_SHAPE_BOX3D_R1, box3d_r1, double, 3, 2, 512)
+    X(SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 2, 2, 512, DEFINE) X(SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 3, 2, 512, DEFINE) \
+    X(SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 4, 2, 384, DEFINE) X(SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 2, 2, 768, DEFINE) \
+    X(SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 2, 2, 512, DEFINE_RING)                                     \
+    X(SSAM_SHAPE_STAR3D_R1, star3d_r1, double, 2, 2, 512, DEFINE) X(SSAM_SHAPE_STAR3D_R1, star3d_r1, double, 3, 2, 512, DEFINE) \
+    X(SSAM_SHAPE_STAR3D_R1, star3d_r1, double, 4, 2, 384, DEFINE) X(SSAM_SHAPE_STAR3D_R1, star3d_r1, double, 2, 2, 768, DEFINE) \
+    X(SSAM_SHAPE_STAR3D_R1, star3d_r1, double, 2, 2, 512, DEFINE_RING)                                    \
+    X(SSAM_SHAPE_STAR3D_R2, star3d_r2, float, 2, 2, 512, DEFINE) X(SSAM_SHAPE_STAR3D_R2, star3d_r2, double, 2, 2, 512, DEFINE) \
+    X(SSAM_SHAPE_BOX3D_R1, box3d_r1, float, 2, 2, 512, DEFINE) X(SSAM_SHAPE_BOX3D_R1, box3d_r1, float, 3, 2, 512, DEFINE) \
+    X(SSAM_SHAPE_BOX3D_R1, box3d_r1, float, 2, 2, 512, DEFINE_RING)                                       \
+    X(SSAM_SHAPE_BOX3D_R1, box3d_r1, double, 2, 2, 512, DEFINE) X(SSAM_SHAPE_BOX3D_R1, box3d_r1, double, 3, 2, 512, DEFINE) \
+    X(SSAM_SHAPE_BOX3D_R1, box3d_r1, double, 2, 2, 512, DEFINE_RING)
 
 #define DEFO(S, n, pn, PF, BF, MF, PD, BD, MD)                                                            \
     SSAM_STENCIL3D_DEFINE_OCC(of_##n, float, S, PF, BF, MF)                                               \
     SSAM_STENCIL3D_DEFINE_OCC(od_##n, double, S, PD, BD, MD)
 SHAPES(DEFO)
-#define TBN(n, T, TT, P, B) tb_##n##_##T##_##TT##_##P##_##B
-#define DEFT_(nm, S, T, TT, P, B) SSAM_STENCIL3D_TEMPORAL_DEFINE(nm, T, S, TT, P, B)
-#define DEFT(S, n, T, TT, P, B) DEFT_(TBN(n, T, TT, P, B), S, T, TT, P, B)
+#define TBN(n, T, TT, P, B, G) tb_##n##_##T##_##TT##_##P##_##B##_##G
+#define DEFT_(nm, S, T, TT, P, B, G) SSAM_STENCIL3D_TEMPORAL_##G(nm, T, S, TT, P, B)
+#define DEFT(S, n, T, TT, P, B, G) DEFT_(TBN(n, T, TT, P, B, G), S, T, TT, P, B, G)
 TBS(DEFT)
 
 typedef int (*advance_fn)(const ssam_stencil_args *, int, void **, cudaStream_t);
@@ -53,14 +59,14 @@ typedef struct shape {
 static const shape shapes[] = {SHAPES(SENT)};
 typedef struct tb {
     const char *name;
-    int dbl, tt, p, b, stepx, stepy;
+    int dbl, tt, p, b, stepx, stepy, ring;
     advance_fn advance;
 } tb;
 #define XCAT_(a, b) a##b
 #define XCAT(a, b) XCAT_(a, b)
-#define TENT(S, n, T, TT, P, B)                                                                           \
-    {#n, sizeof(T) == 8, TT, P, B, XCAT(TBN(n, T, TT, P, B), _STEPX), XCAT(TBN(n, T, TT, P, B), _STEPY),  \
-     XCAT(TBN(n, T, TT, P, B), _advance)},
+#define TENT(S, n, T, TT, P, B, G)                                                                        \
+    {#n, sizeof(T) == 8, TT, P, B, XCAT(TBN(n, T, TT, P, B, G), _STEPX), XCAT(TBN(n, T, TT, P, B, G), _STEPY), \
+     sizeof(#G) > sizeof("DEFINE"), XCAT(TBN(n, T, TT, P, B, G), _advance)},
 static const tb tbs[] = {TBS(TENT)};
 
 static int reps = 3, steps = 1000;
@@ -133,7 +139,7 @@ static void bench_one(const shape *s, int dbl, int S, void **buf, void *ref)
         const double d = gpucheck_devdiff(c.res, ref, n, dbl);
         if (d == 0) snprintf(check, sizeof check, "bitwise");
         else snprintf(check, sizeof check, "DIFFERS: |tb - onepass|/|onepass| %.2e", d);
-        snprintf(impl, sizeof impl, "tb-%d-p%d-b%d", t->tt, t->p, t->b);
+        snprintf(impl, sizeof impl, "tb-%d-p%d-b%d%s", t->tt, t->p, t->b, t->ring ? "-ring" : "");
         report(s, dbl, S, impl, t->tt, ms, base, check);
     }
 }

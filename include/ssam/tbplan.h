@@ -9,7 +9,8 @@
  *       112 registers (fp32) / 96 (fp64) and whose halo columns TT (NX - 1) are at most a quarter of
  *       a warp's 32 V columns (32 in fp32, 16 in fp64), or 1 (one pass per step) for wide shapes
  *       (NY > 9 or more than 25 points).
- *   SSAM_TB3_TT_RULE(ES, NX, NY, NZ, NPTS), SSAM_TB3_B_RULE(NPTS), SSAM_TB3_P_RULE   the same for 3D
+ *   SSAM_TB3_TT_RULE(ES, NX, NY, NZ, NPTS), SSAM_TB3_B_RULE(NPTS), SSAM_TB3_P_RULE, SSAM_TB3_RING_RULE(NPTS)
+ *       the same for 3D
  *       shapes, and the block the temporal kernel runs with (below, beside their measurements)
  *   ssam_tb_plan_make(&p, tt, steps)
  *       run-time: given the kernel's TT (1: none) and the step count: p.path, p.tt, p.passes and
@@ -61,6 +62,11 @@
  * 3d13pt TT 2 0.84x fp32, 1.02x fp64 (one pass); 3d125pt: its window exceeds the registers. */
 #define SSAM_TB3_TT_RULE(ES, NX, NY, NZ, NPTS) (((NZ) <= 3 && (NY) <= 3 && (NX) <= 3 && (NPTS) <= 27) ? 2 : 1)
 #define SSAM_TB3_B_RULE(NPTS) ((NPTS) <= 7 ? 768 : 512)
+/* the register ring (SSAM_STENCIL3D_TEMPORAL_DEFINE_RING) beyond 7 points, at 512 threads: 3d27pt TT 2
+ * 1.16x fp32, 1.30x fp64 with it against 1.06x, 1.26x without (same run, 1000 steps); 3d7pt with it
+ * at 512 threads (473 fp32, 262 fp64 GCells/s) does not beat 768 threads without it (473, 284), and
+ * spills at 768 (85 registers) */
+#define SSAM_TB3_RING_RULE(NPTS) ((NPTS) > 7)
 #define SSAM_TB3_P_RULE 2
 
 typedef struct ssam_tb_plan {

@@ -14,8 +14,10 @@
  *   for a 3D shape of ssam/stencil_shapes.cuh (X(I, DX, DY, DZ)), TT steps per pass, P rows per warp
  *   and B threads per block.  Arguments, boundaries and codes are ssam/stencil.cuh's.
  *   SSAM_STENCIL3D_TEMPORAL_DEFINE_OCC(name, T, SHAPE, TT, P, B, MINB): the same, MINB blocks per SM.
+ *   SSAM_STENCIL3D_TEMPORAL_DEFINE_RING(name, T, SHAPE, TT, P, B): with the register ring (HOW).
  *   SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(name, T, SHAPE): the planner's choice (ssam/tbplan.h):
- *       name_onepass_* and name_tb_* (TT, B, P by SSAM_TB3_TT_RULE, _B_RULE, _P_RULE), plus name_plan
+ *       name_onepass_* and name_tb_* (TT, B, P, ring by SSAM_TB3_TT_RULE, _B_RULE, _P_RULE,
+ *       _RING_RULE), plus name_plan
  *       (the path and why, with the domain-size rule ssam_tb3_plan_make) and name_advance.
  *
  * HOW
@@ -34,9 +36,13 @@
  *   tile loses -XLO, XHI columns (whole lanes: HL, HR as in ssam/temporal.cuh) and -YLO, YHI rows at
  *   its ends, so a block stores name_STEPX = 32 V - HL - HR columns and name_STEPY = RT - TT (YHI -
  *   YLO) rows; a z segment of S planes takes S + TT (ZHI - ZLO + 1) steps.
+ *   SSAM_STENCIL3D_TEMPORAL_DEFINE_RING adds a register ring: levels 1 .. TT-1 also keep the warp's
+ *   own rows of their last NZ planes in registers (TT NZ V P more), and the next level loads only the
+ *   other rows from shared memory; the levels then run from TT down within a step.
  *   Measured (H100, 512^3, bench/temporal3d, docs/PERFORMANCE.md): 3d7pt TT 2 at 768 threads 1.38x
  *   the best one-pass kernel in fp32, 1.65x in fp64; TT 3 and 4 are slower (their rings leave room
- *   for fewer rows per tile); 3d13pt and 3d27pt fp32 gain little or lose: see ssam/tbplan.h.
+ *   for fewer rows per tile); 3d27pt with the ring 1.16x fp32, 1.30x fp64; 3d13pt gains nothing:
+ *   see ssam/tbplan.h.
  *   Every level is ssam's row step with the same points in the same order as SSAM_STENCIL3D_DEFINE's
  *   streaming kernel (SSAM_STENCIL3D_STREAM_DEFINE), so N steps equal N of its launches bit for bit
  *   (the tests check it), except periodic domains whose width is not a multiple of V (the 2D case's
@@ -104,11 +110,40 @@
             }                                                                                               \
     } while (0)
 
+/* The window of the warp's row p of a level: rows of the warp's own P rows from the register ring
+ * zr[dz][k][row] (the level's last NZ planes, oldest first), the other rows from shared memory (as
+ * SSAM_TEMPORAL3D_WINDOW); which is which is known at compile time */
+#define SSAM__TB3_WINDOW_R(T, V, NY, NZ, P, REG, win, zr, base, pl, p, YLO)                                 \
+    do {                                                                                                    \
+        typedef SSAM__VEC(T, V) ssam__vec_t;                                                                \
+        _Pragma("unroll") for (int ssam__z = 0; ssam__z < (NZ); ssam__z++)                                  \
+            _Pragma("unroll") for (int ssam__y = 0; ssam__y < (NY); ssam__y++) {                            \
+                const int ssam__r = (p) + (YLO) + ssam__y;                                                  \
+                if ((REG) && ssam__r >= 0 && ssam__r < (P)) {                                               \
+                    _Pragma("unroll") for (int ssam__k = 0; ssam__k < (V); ssam__k++)                      \
+                        (win)[ssam__k][ssam__z * (NY) + ssam__y] = (zr)[ssam__z][ssam__k][ssam__r];         \
+                } else {                                                                                    \
+                    const ssam__vec_t ssam__q = ((const ssam__vec_t *)(base))[(pl)[ssam__z] + ssam__r * 32]; \
+                    _Pragma("unroll") for (int ssam__k = 0; ssam__k < (V); ssam__k++)                      \
+                        (win)[ssam__k][ssam__z * (NY) + ssam__y] = ssam__q.v[ssam__k];                      \
+                }                                                                                           \
+            }                                                                                               \
+    } while (0)
+
+/* move a register ring of NZ planes down one plane: slot NZ - 1 is then free for the newest */
+#define SSAM__TB3_SHIFT(V, NZ, P, zr)                                                                       \
+    _Pragma("unroll") for (int ssam__z = 0; ssam__z < (NZ)-1; ssam__z++)                                    \
+        _Pragma("unroll") for (int ssam__k = 0; ssam__k < (V); ssam__k++)                                   \
+            _Pragma("unroll") for (int ssam__p = 0; ssam__p < (P); ssam__p++)                               \
+                (zr)[ssam__z][ssam__k][ssam__p] = (zr)[ssam__z + 1][ssam__k][ssam__p]
+
 /* Level t (1 .. TT) of plane zt = z - t (ZHI + 1) for the warp's P rows, at phase ph = (z - z0) mod NS
- * (NS = NZ + 1 slots a level; plane zz in slot (zz - z0) mod NS): the window from level t - 1's
- * ring, ssam's row step, the cell's own value where the stencil leaves a Dirichlet domain or t > L;
- * into level t's ring, or stored at t = TT (rowst[p]: the row is stored) */
-#define SSAM__TB3_LEVEL(T, V, SHAPE, XLO, XHI, YLO, ZLO, ZHI, NY, NZ, NS, PS, TT, P, t, ph, zt, wb, dst, g, cf, L, \
+ * (NS = NZ + 1 slots a level in shared memory; plane zz in slot (zz - z0) mod NS): the window from
+ * level t - 1 (its register ring zr[t - 1] for the warp's own rows, its shared ring for the others),
+ * ssam's row step, the cell's own value where the stencil leaves a Dirichlet domain or t > L; into
+ * level t's rings, or stored at t = TT (rowst[p]: the row is stored).  Levels run from TT down, so
+ * level t's register ring moves on after level t + 1 has read it. */
+#define SSAM__TB3_LEVEL(T, V, SHAPE, XLO, XHI, YLO, ZLO, ZHI, NY, NZ, NS, PS, TT, P, RING, t, ph, zt, zr, wb, dst, g, cf, L, \
                         Zs, Ze, rowin, rowst, y0, x, colin, allin)                                          \
     do {                                                                                                    \
         int ssam__pl[NZ];                                                                                   \
@@ -116,45 +151,61 @@
             (((t)-1) * (NS) + (((ph) - (t) * ((ZHI) + 1) + (ZLO) + dz) % (NS) + (NS)) % (NS)) * (PS);        \
         const int zin = (g).periodic || ((zt) + (ZLO) >= 0 && (zt) + (ZHI) < (g).nz);                      \
         const int ssam__out = ((t) * (NS) + (((ph) - (t) * ((ZHI) + 1)) % (NS) + (NS)) % (NS)) * (PS);       \
+        if ((t) < (TT)) SSAM__TB3_SHIFT(V, NZ, P, (zr)[(t) < (TT) ? (t) : 0]);                               \
         _Pragma("unroll") for (int p = 0; p < (P); p++) {                                                   \
             const int keep = (t) <= (L) && zin && (rowin)[p];                                               \
             T win[V][(NZ) * (NY)], out[V];                                                                  \
-            SSAM_TEMPORAL3D_WINDOW(T, V, NY, NZ, win, wb, ssam__pl, p, YLO);                                \
+            SSAM__TB3_WINDOW_R(T, V, NY, NZ, P, (RING) && (t) >= 2, win, (zr)[(t)-1], wb, ssam__pl, p, YLO); \
             SSAM_STENCIL3D_ROW(T, V, SHAPE, XLO, XHI, YLO, ZLO, NY, out, win, 0, cf);                        \
             if (!(keep && (allin)))                                                                         \
                 _Pragma("unroll") for (int k = 0; k < (V); k++) out[k] =                                    \
                     (keep && (((colin) >> k) & 1)) ? out[k] : win[k][-(ZLO) * (NY) - (YLO)];                \
-            if ((t) < (TT)) SSAM_TEMPORAL3D_PUT(T, V, wb, ssam__out + p * 32, out);                         \
-            else if ((rowst)[p] && (zt) >= (Zs) && (zt) < (Ze))                                             \
+            if ((t) < (TT)) {                                                                               \
+                SSAM_TEMPORAL3D_PUT(T, V, wb, ssam__out + p * 32, out);                                     \
+                _Pragma("unroll") for (int k = 0; k < (V); k++)(zr)[(t) < (TT) ? (t) : 0][(NZ)-1][k][p] = out[k]; \
+            } else if ((rowst)[p] && (zt) >= (Zs) && (zt) < (Ze))                                           \
                 SSAM__STENCIL_STORE(T, V, (dst) + (long long)(zt) * (g).plane + (long long)((y0) + p) * (g).pitch, x, \
                                     (g).nx, out, out, (1 << (V)) - 1, 1, (g).vst);                          \
         }                                                                                                   \
     } while (0)
 
-/* One step z at phase ph = (z - z0) mod NS: the prefetched input plane z into ring 0, the next one
- * prefetched, level t's plane z - t (ZHI + 1) for t = 1 .. TT (each from planes its level below
- * wrote in earlier steps: the levels are independent within a step), one barrier */
-#define SSAM__TB3_PLANE(T, V, SHAPE, XLO, XHI, YLO, ZLO, ZHI, NY, NZ, NS, PS, TT, P, ph, z, z1, pf, wb, src, dst, g, cf, \
-                        L, Zs, Ze, rowin, rowst, ry, y0, x, cx, in, colin, allin, bmode)                    \
+/* the prefetched input plane z into level 0's rings (shared slot ph, and the register ring), then
+ * the next plane prefetched */
+#define SSAM__TB3_INTAKE(T, V, NZ, PS, P, ph, z, z1, pf, zr, wb, src, g, ry, x, cx, in, bmode)              \
     do {                                                                                                    \
+        SSAM__TB3_SHIFT(V, NZ, P, (zr)[0]);                                                                 \
         _Pragma("unroll") for (int p = 0; p < (P); p++) {                                                   \
             T ssam__row[V];                                                                                 \
-            _Pragma("unroll") for (int k = 0; k < (V); k++) ssam__row[k] = (pf)[k][p];                      \
+            _Pragma("unroll") for (int k = 0; k < (V); k++) ssam__row[k] = (zr)[0][(NZ)-1][k][p] = (pf)[k][p]; \
             SSAM_TEMPORAL3D_PUT(T, V, wb, (ph) * (PS) + p * 32, ssam__row);                                 \
         }                                                                                                   \
         if ((z) + 1 < (z1))                                                                                 \
             SSAM_REGCACHE_ROWS(T, V, pf, 0, P, (src) + (long long)ssam_border_index((z) + 1, (g).nz, bmode) * (g).plane, \
                                (g).pitch, x, cx, in, ry, (T)0);                                             \
-        _Pragma("unroll") for (int t = 1; t <= (TT); t++)                                                   \
-            SSAM__TB3_LEVEL(T, V, SHAPE, XLO, XHI, YLO, ZLO, ZHI, NY, NZ, NS, PS, TT, P, t, ph, (z) - t * ((ZHI) + 1), wb, \
-                            dst, g, cf, L, Zs, Ze, rowin, rowst, y0, x, colin, allin);                      \
+    } while (0)
+
+/* One step z at phase ph = (z - z0) mod NS: the input plane z into level 0 and level t's plane
+ * z - t (ZHI + 1) for t = 1 .. TT (each from planes its level below made in earlier steps: the
+ * levels are independent within a step); one barrier.  With the register ring the levels run from
+ * TT down and the intake comes last, so that each register ring moves on after the level above has
+ * read it; without it the intake comes first (its loads in flight the longest: measured faster) */
+#define SSAM__TB3_PLANE(T, V, SHAPE, XLO, XHI, YLO, ZLO, ZHI, NY, NZ, NS, PS, TT, P, RING, ph, z, z1, pf, zr, wb, src, dst, g, \
+                        cf, L, Zs, Ze, rowin, rowst, ry, y0, x, cx, in, colin, allin, bmode)                \
+    do {                                                                                                    \
+        if (!(RING)) SSAM__TB3_INTAKE(T, V, NZ, PS, P, ph, z, z1, pf, zr, wb, src, g, ry, x, cx, in, bmode); \
+        _Pragma("unroll") for (int ssam__i = 1; ssam__i <= (TT); ssam__i++) {                               \
+            const int t = (RING) ? (TT) + 1 - ssam__i : ssam__i;                                            \
+            SSAM__TB3_LEVEL(T, V, SHAPE, XLO, XHI, YLO, ZLO, ZHI, NY, NZ, NS, PS, TT, P, RING, t, ph, (z) - t * ((ZHI) + 1), zr, \
+                            wb, dst, g, cf, L, Zs, Ze, rowin, rowst, y0, x, colin, allin);                  \
+        }                                                                                                   \
+        if (RING) SSAM__TB3_INTAKE(T, V, NZ, PS, P, ph, z, z1, pf, zr, wb, src, g, ry, x, cx, in, bmode);    \
         __syncthreads();                                                                                    \
     } while (0)
 
 /* The kernel body: block (bx, by, bz) owns columns [X0, X0 + STEPX), tile rows Yb .. Yb + RT - 1 and
  * the planes [Zs, Ze) of segment bz; steps z0 = Zs + TT ZLO .. z1 - 1 = Ze - 1 + TT (ZHI + 1), the
  * loop unrolled by NS so that every shared-memory offset is a constant. */
-#define SSAM__TB3_BODY(T, SHAPE, XLO, XHI, YLO, YHI, ZLO, ZHI, TT, P, B, src, dst, g, L, cf)                 \
+#define SSAM__TB3_BODY(T, SHAPE, XLO, XHI, YLO, YHI, ZLO, ZHI, TT, P, B, RING, src, dst, g, L, cf)           \
     do {                                                                                                    \
         enum {                                                                                              \
             V = SSAM_STENCIL_V(T), NY = (YHI) - (YLO) + 1, NZ = (ZHI) - (ZLO) + 1, NS = NZ + 1, RT = (B) / 32 * (P), \
@@ -172,7 +223,7 @@
         const int Zs = blockIdx.z * (g).seg, Ze = min(Zs + (g).seg, (g).nz);                                \
         const int z0 = Zs + (TT) * (ZLO), z1 = Ze + (TT) * ((ZHI) + 1);                                     \
         int cx[V], in, colin = 0, ry[P], rowin[P], rowst[P];                                                \
-        T pf[V][P];                                                                                         \
+        T pf[V][P], zr[TT][NZ][V][P];                                                                       \
         SSAM_REGCACHE_COLUMNS(V, cx, in, x, (g).nx, bmode, (g).vld);                                        \
         _Pragma("unroll") for (int k = 0; k < V; k++) colin |=                                              \
             ((g).periodic || (x + k + (XLO) >= 0 && x + k + (XHI) < (g).nx)) << k;                          \
@@ -183,6 +234,8 @@
             rowin[p] = (g).periodic || (y + (YLO) >= 0 && y + (YHI) < (g).ny);                              \
             rowst[p] = store && r >= YH0 && r < YH0 + STEPY && y < (g).ny;                                  \
         }                                                                                                   \
+        _Pragma("unroll") for (int t = 0; t < (TT); t++) _Pragma("unroll") for (int z = 0; z < NZ; z++)        \
+            _Pragma("unroll") for (int k = 0; k < V; k++) _Pragma("unroll") for (int p = 0; p < (P); p++) zr[t][z][k][p] = (T)0; \
         for (int i = threadIdx.x; i < (TT) * NS * PS; i += (B)) /* finite before the first planes */       \
             ssam__tb3[i] = make_int4(0, 0, 0, 0);                                                           \
         SSAM_REGCACHE_ROWS(T, V, pf, 0, P, (src) + (long long)ssam_border_index(z0, (g).nz, bmode) * (g).plane, \
@@ -192,7 +245,7 @@
             _Pragma("unroll") for (int ph = 0; ph < NS; ph++) {                                             \
                 const int z = zb + ph;                                                                      \
                 if (z >= z1) break; /* block-uniform */                                                     \
-                SSAM__TB3_PLANE(T, V, SHAPE, XLO, XHI, YLO, ZLO, ZHI, NY, NZ, NS, PS, TT, P, ph, z, z1, pf, wb, src, dst, g, \
+                SSAM__TB3_PLANE(T, V, SHAPE, XLO, XHI, YLO, ZLO, ZHI, NY, NZ, NS, PS, TT, P, RING, ph, z, z1, pf, zr, wb, src, dst, g, \
                                 cf, L, Zs, Ze, rowin, rowst, ry, y0, x, cx, in, colin, allin, bmode);       \
             }                                                                                               \
         }                                                                                                   \
@@ -200,7 +253,7 @@
 
 /* ---- the generator --------------------------------------------------------------------------- */
 /* ON 0: an empty kernel (AUTO builds none when the rule says one pass per step) */
-#define SSAM__TB3_KERNEL(name, T, SHAPE, TT, P, B, MINB, ON)                                                \
+#define SSAM__TB3_KERNEL(name, T, SHAPE, TT, P, B, MINB, ON, RING)                                          \
     __global__ void __launch_bounds__(B, MINB)                                                              \
         name##_kernel(const T *__restrict__ src, T *__restrict__ dst, ssam_stencil_geom g, int L, name##_coef cf) \
     {                                                                                                       \
@@ -208,15 +261,21 @@
         (void)sizeof(char[(0 SHAPE(SSAM__IBAD3)) ? -1 : 1]); /* every I in [0, NPTS) */                     \
         if (ON)                                                                                             \
             SSAM__TB3_BODY(T, SHAPE, name##_XLO, name##_XHI, name##_YLO, name##_YHI, name##_ZLO, name##_ZHI, TT, P, \
-                           B, src, dst, g, L, cf.c);                                                        \
+                           B, RING, src, dst, g, L, cf.c);                                                  \
     }
 
 #define SSAM_STENCIL3D_TEMPORAL_DEFINE(name, T, SHAPE, TT, P, B) SSAM_STENCIL3D_TEMPORAL_DEFINE_OCC(name, T, SHAPE, TT, P, B, 1)
 /* MINB blocks per SM (__launch_bounds__(B, MINB)) */
 #define SSAM_STENCIL3D_TEMPORAL_DEFINE_OCC(name, T, SHAPE, TT, P, B, MINB)                                  \
-    SSAM__STENCIL3D_TEMPORAL_DEFINE_X(name, T, SHAPE, TT, P, B, MINB, 1)
-/* ON 0: no kernel (name_launch refuses with SSAM_ESIZE; the limits are not checked) */
-#define SSAM__STENCIL3D_TEMPORAL_DEFINE_X(name, T, SHAPE, TT, P, B, MINB, ON)                               \
+    SSAM__STENCIL3D_TEMPORAL_DEFINE_X(name, T, SHAPE, TT, P, B, MINB, 1, 0)
+/* the same with the register ring: levels 1 .. TT-1 also keep the warp's own rows of their last NZ
+ * planes in registers, so the next level reads only the other rows from shared memory (TT NZ V P
+ * more registers; measured faster for 3d27pt at TT 2, 512 threads: see the usage block) */
+#define SSAM_STENCIL3D_TEMPORAL_DEFINE_RING(name, T, SHAPE, TT, P, B)                                       \
+    SSAM__STENCIL3D_TEMPORAL_DEFINE_X(name, T, SHAPE, TT, P, B, 1, 1, 1)
+/* ON 0: no kernel (name_launch refuses with SSAM_ESIZE; the limits are not checked); RING 1: the
+ * register ring (SSAM_STENCIL3D_TEMPORAL_DEFINE_RING) */
+#define SSAM__STENCIL3D_TEMPORAL_DEFINE_X(name, T, SHAPE, TT, P, B, MINB, ON, RING)                         \
     SSAM__STENCIL3D_COMMON(name, T, SHAPE, P, B)                                                            \
     enum {                                                                                                  \
         name##_TT = (TT),                                                                                   \
@@ -235,7 +294,7 @@
     static_assert(!(ON) || SSAM_STENCIL_V(T) * (int)(sizeof(T) / 4) * (name##_ZHI - name##_ZLO + 1) *       \
                                    (name##_YHI - name##_YLO + 1) <= 128,                                    \
                   "SSAM_STENCIL3D_TEMPORAL_DEFINE: the shape's NZ x NY window exceeds 128 registers; run it one-pass"); \
-    SSAM__TB3_KERNEL(name, T, SHAPE, TT, P, B, MINB, ON)                                                    \
+    SSAM__TB3_KERNEL(name, T, SHAPE, TT, P, B, MINB, ON, RING)                                              \
     static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, int steps,         \
                                                             cudaStream_t stream)                            \
     {                                                                                                       \
@@ -260,7 +319,8 @@
     SSAM_TB3_TT_RULE(sizeof(T), one##_XHI - one##_XLO + 1, one##_YHI - one##_YLO + 1, one##_ZHI - one##_ZLO + 1, \
                      one##_NPTS)
 /* SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(name, T, SHAPE): name_onepass_* (SSAM_STENCIL3D_DEFINE, P 4 fp32 /
- * 2 fp64, 128 threads) and name_tb_* (TT = SSAM_TB3_TT_RULE, B = SSAM_TB3_B_RULE, P = SSAM_TB3_P_RULE;
+ * 2 fp64, 128 threads) and name_tb_* (TT = SSAM_TB3_TT_RULE, B = SSAM_TB3_B_RULE, P = SSAM_TB3_P_RULE,
+ * the register ring where SSAM_TB3_RING_RULE says;
  * where the rule says 1, an empty kernel that name_tb_launch refuses with SSAM_ESIZE), and
  *   int name_plan(const ssam_stencil_args *a, int steps, ssam_tb_plan *p)   the path and why
  *   int name_advance(const ssam_stencil_args *a, int steps, void **result, cudaStream_t)
@@ -272,7 +332,8 @@
     SSAM_STENCIL3D_DEFINE(name##_onepass, T, SHAPE, sizeof(T) == 4 ? 4 : 2, 128)                            \
     SSAM__STENCIL3D_TEMPORAL_DEFINE_X(name##_tb, T, SHAPE, SSAM__TB3_AUTO_TT(T, name##_onepass), SSAM_TB3_P_RULE, \
                                       SSAM_TB3_B_RULE(SSAM_SHAPE3D_NPTS(SHAPE)), 1,                         \
-                                      SSAM__TB3_AUTO_TT(T, name##_onepass) >= 2)                            \
+                                      SSAM__TB3_AUTO_TT(T, name##_onepass) >= 2,                            \
+                                      SSAM_TB3_RING_RULE(SSAM_SHAPE3D_NPTS(SHAPE)))                         \
     static inline __attribute__((unused)) int name##_plan(const ssam_stencil_args *a, int steps, ssam_tb_plan *p) \
     {                                                                                                       \
         if (!a || !p) return SSAM_ENULL;                                                                    \

@@ -18,16 +18,18 @@
 #define USER3D_A(X) X(0, 0, 0, 0) X(1, -1, 0, 1) X(2, 0, 2, -1) X(3, 1, -1, 0) X(1, 2, 0, 0)
 #define USER3D_OFF(X) X(0, 1, 0, 1) X(1, 0, 1, 2) X(2, -1, 1, 1)
 
-/* (shape, name, TT float, TT double, P, B) */
+/* (shape, name, TT float, TT double, P, B, generator suffix: _DEFINE or _DEFINE_RING) */
 #define LIST(X)                                                                                           \
-    X(SSAM_SHAPE_3D7PT, s7_t4, 4, 4, 2, 256) X(SSAM_SHAPE_3D7PT, s7_t3, 3, 3, 1, 256)                     \
-    X(SSAM_SHAPE_3D7PT, s7_t2, 2, 2, 2, 128) X(SSAM_SHAPE_3D7PT, s7_t1, 1, 1, 2, 64)                      \
-    X(SSAM_SHAPE_3D13PT, s13_t2, 2, 2, 2, 256) X(SSAM_SHAPE_3D27PT, b27_t2, 2, 2, 2, 256)                 \
-    X(USER3D_A, user3d_a_t3, 3, 2, 2, 256) X(USER3D_OFF, user3d_off_t2, 2, 2, 2, 128)
+    X(SSAM_SHAPE_3D7PT, s7_t4, 4, 4, 2, 256, DEFINE) X(SSAM_SHAPE_3D7PT, s7_t3, 3, 3, 1, 256, DEFINE)     \
+    X(SSAM_SHAPE_3D7PT, s7_t2, 2, 2, 2, 128, DEFINE) X(SSAM_SHAPE_3D7PT, s7_t1, 1, 1, 2, 64, DEFINE)      \
+    X(SSAM_SHAPE_3D13PT, s13_t2, 2, 2, 2, 256, DEFINE) X(SSAM_SHAPE_3D27PT, b27_t2, 2, 2, 2, 256, DEFINE) \
+    X(USER3D_A, user3d_a_t3, 3, 2, 2, 256, DEFINE) X(USER3D_OFF, user3d_off_t2, 2, 2, 2, 128, DEFINE)     \
+    X(SSAM_SHAPE_3D27PT, b27_ring_t2, 2, 2, 2, 256, DEFINE_RING)                                          \
+    X(SSAM_SHAPE_3D7PT, s7_ring_t3, 3, 2, 3, 128, DEFINE_RING) X(USER3D_A, user3d_a_ring_t2, 2, 2, 2, 128, DEFINE_RING)
 
-#define DEF(S, n, TF, TD, P, B)                                                                           \
-    SSAM_STENCIL3D_TEMPORAL_DEFINE(tf_##n, float, S, TF, P, B)                                            \
-    SSAM_STENCIL3D_TEMPORAL_DEFINE(td_##n, double, S, TD, P, B)                                           \
+#define DEF(S, n, TF, TD, P, B, G)                                                                        \
+    SSAM_STENCIL3D_TEMPORAL_##G(tf_##n, float, S, TF, P, B)                                               \
+    SSAM_STENCIL3D_TEMPORAL_##G(td_##n, double, S, TD, P, B)                                              \
     SSAM_STENCIL3D_STREAM_DEFINE(of_##n, float, S, 2, 128)                                                \
     SSAM_STENCIL3D_STREAM_DEFINE(od_##n, double, S, 2, 128)
 LIST(DEF)
@@ -37,9 +39,10 @@ SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(af_s7, float, SSAM_SHAPE_3D7PT)
 SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(ad_s7, double, SSAM_SHAPE_3D7PT)
 SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(af_s13, float, SSAM_SHAPE_3D13PT)
 SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(ad_b125, double, SSAM_SHAPE_3D125PT)
+SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(af_b27, float, SSAM_SHAPE_3D27PT) /* TT 2 with the register ring */
 
 #define HPT(I, DX, DY, DZ) {I, DX, DY, DZ},
-#define PTS(S, n, TF, TD, P, B) static const int pts_##n[][4] = {S(HPT)};
+#define PTS(S, n, TF, TD, P, B, G) static const int pts_##n[][4] = {S(HPT)};
 LIST(PTS)
 
 typedef int (*tlaunch_fn)(const ssam_stencil_args *, int, cudaStream_t);
@@ -51,7 +54,7 @@ typedef struct kern {
     tlaunch_fn launch;
     advance_fn advance, onepass;
 } kern;
-#define ENT(S, n, TF, TD, P, B)                                                                           \
+#define ENT(S, n, TF, TD, P, B, G)                                                                        \
     {"float " #n, 0, TF, tf_##n##_NPTS, tf_##n##_ncoef(), tf_##n##_STEPX, tf_##n##_STEPY, pts_##n, tf_##n##_launch, \
      tf_##n##_advance, of_##n##_advance},                                                                 \
     {"double " #n, 1, TD, td_##n##_NPTS, td_##n##_ncoef(), td_##n##_STEPX, td_##n##_STEPY, pts_##n, td_##n##_launch, \
@@ -271,11 +274,13 @@ static void test_auto(int light)
         {1, 45, 5, SSAM_TB_TEMPORAL, 7, ad_s7_plan, ad_s7_advance, ad_s7_onepass_advance},
         {0, 70, 1, SSAM_TB_ONEPASS, 7, af_s7_plan, af_s7_advance, af_s7_onepass_advance},
         {0, 40, 4, SSAM_TB_ONEPASS, 13, af_s13_plan, af_s13_advance, af_s13_onepass_advance},
+        {0, 50, 7, SSAM_TB_TEMPORAL, 27, af_b27_plan, af_b27_advance, af_b27_onepass_advance},
         {1, 30, 3, SSAM_TB_ONEPASS, 125, ad_b125_plan, ad_b125_advance, ad_b125_onepass_advance}};
     double cd[125];
     float cf[125];
     for (int i = 0; i < 125; i++) { cd[i] = 1.0 / 125 + 1e-3 * gpucheck_uniform(); cf[i] = (float)cd[i]; }
-    CHECK(af_s7_tb_TT == 2 && ad_s7_tb_TT == 2 && af_s13_tb_TT == 1 && ad_b125_tb_TT == 1, "TT by the rule");
+    CHECK(af_s7_tb_TT == 2 && ad_s7_tb_TT == 2 && af_s13_tb_TT == 1 && ad_b125_tb_TT == 1 && af_b27_tb_TT == 2,
+          "TT by the rule");
     for (size_t ci = 0; ci < sizeof cases / sizeof *cases && !check__failed_case; ci++) {
         const int dbl = cases[ci].dbl, n1 = light ? cases[ci].n / 2 : cases[ci].n, N = cases[ci].steps;
         const size_t n = (size_t)n1 * n1 * n1, es = dbl ? 8 : 4;
