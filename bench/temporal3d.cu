@@ -166,22 +166,7 @@ int main(int argc, char **argv)
     void *buf[3], *ref;
     for (int i = 0; i < 3; i++) CUDA_DIE(cudaMalloc(&buf[i], nmax * 8));
     CUDA_DIE(cudaMalloc(&ref, nmax * 8));
-    { /* copy bandwidth: a device-to-device copy of the largest buffer, median of 5 */
-        cudaEvent_t e0, e1;
-        double t[5];
-        CUDA_DIE(cudaEventCreate(&e0));
-        CUDA_DIE(cudaEventCreate(&e1));
-        for (int i = 0; i < 6; i++) {
-            float ms;
-            CUDA_DIE(cudaEventRecord(e0));
-            CUDA_DIE(cudaMemcpyAsync(buf[1], buf[0], nmax * 8, cudaMemcpyDeviceToDevice));
-            CUDA_DIE(cudaEventRecord(e1));
-            CUDA_DIE(cudaEventSynchronize(e1));
-            CUDA_DIE(cudaEventElapsedTime(&ms, e0, e1));
-            if (i) t[i - 1] = ms;
-        }
-        bw = 2.0 * nmax * 8 / (gpucheck_median(t, 5) * 1e-3);
-    }
+    bw = gpucheck_copy_bw(buf[1], buf[0], nmax * 8); /* the largest buffer, median of 5 */
     printf("temporal3d bench on %s, %d^3, %d steps, Dirichlet, median of %d; copy bandwidth %.2f TB/s\n", pr.name, S,
            steps, reps, bw / 1e12);
     if (jpath) {

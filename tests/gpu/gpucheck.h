@@ -125,6 +125,24 @@ static inline double gpucheck_time_ms(gpucheck_run_fn run, void *ctx, int warm, 
     cudaEventDestroy(b);
     return gpucheck_median(t, n);
 }
+/* the copy bandwidth in bytes/s (bytes read + bytes written): a device-to-device cudaMemcpy of
+ * `bytes` from src to dst, median of 5 after one warm-up */
+typedef struct gpucheck__copy {
+    void *dst;
+    const void *src;
+    size_t bytes;
+} gpucheck__copy;
+static inline void gpucheck__copy_run(void *p, int set)
+{
+    const gpucheck__copy *c = (const gpucheck__copy *)p;
+    (void)set;
+    CUDA_DIE(cudaMemcpyAsync(c->dst, c->src, c->bytes, cudaMemcpyDeviceToDevice));
+}
+static inline double gpucheck_copy_bw(void *dst, const void *src, size_t bytes)
+{
+    gpucheck__copy c = {dst, src, bytes};
+    return 2.0 * bytes / (gpucheck_time_ms(gpucheck__copy_run, &c, 1, 5) * 1e-3);
+}
 /* ||a - b|| / ||b|| of two device arrays of n floats (dbl 0) or doubles (dbl 1); ||a - b|| when b is 0 */
 static inline double gpucheck_devdiff(const void *a, const void *b, size_t n, int dbl)
 {
