@@ -110,23 +110,18 @@
             }                                                                                               \
     } while (0)
 
-/* The window of the warp's row p of a level: rows of the warp's own P rows from the register ring
- * zr[dz][k][row] (the level's last NZ planes, oldest first), the other rows from shared memory (as
- * SSAM_TEMPORAL3D_WINDOW); which is which is known at compile time */
+/* The window of the warp's row p of a level: SSAM_TEMPORAL3D_WINDOW from shared memory, then (REG)
+ * the rows of the warp's own P rows from the register ring zr[dz][k][row] (the level's last NZ planes,
+ * oldest first); which rows those are is known at compile time, so their shared loads are dead code */
 #define SSAM__TB3_WINDOW_R(T, V, NY, NZ, P, REG, win, zr, base, pl, p, YLO)                                 \
     do {                                                                                                    \
-        typedef SSAM__VEC(T, V) ssam__vec_t;                                                                \
+        SSAM_TEMPORAL3D_WINDOW(T, V, NY, NZ, win, base, pl, p, YLO);                                        \
         _Pragma("unroll") for (int ssam__z = 0; ssam__z < (NZ); ssam__z++)                                  \
             _Pragma("unroll") for (int ssam__y = 0; ssam__y < (NY); ssam__y++) {                            \
                 const int ssam__r = (p) + (YLO) + ssam__y;                                                  \
-                if ((REG) && ssam__r >= 0 && ssam__r < (P)) {                                               \
+                if ((REG) && ssam__r >= 0 && ssam__r < (P))                                                 \
                     _Pragma("unroll") for (int ssam__k = 0; ssam__k < (V); ssam__k++)                      \
                         (win)[ssam__k][ssam__z * (NY) + ssam__y] = (zr)[ssam__z][ssam__k][ssam__r];         \
-                } else {                                                                                    \
-                    const ssam__vec_t ssam__q = ((const ssam__vec_t *)(base))[(pl)[ssam__z] + ssam__r * 32]; \
-                    _Pragma("unroll") for (int ssam__k = 0; ssam__k < (V); ssam__k++)                      \
-                        (win)[ssam__k][ssam__z * (NY) + ssam__y] = ssam__q.v[ssam__k];                      \
-                }                                                                                           \
             }                                                                                               \
     } while (0)
 
