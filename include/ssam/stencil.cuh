@@ -192,10 +192,10 @@ typedef struct ssam_stencil_geom {
     _Pragma("unroll") for (int ssam__k = 0; ssam__k < (V); ssam__k++) {                                     \
         const int ssam__qr = (ssam__k + (LXHI) >= (V)) ? (ssam__k + (LXHI)) / (V) : 0;                      \
         const int ssam__ql = (ssam__k + (LXLO) < 0) ? (-(ssam__k + (LXLO)) + (V)-1) / (V) : 0;              \
-        T ssam__own, ssam__r = (T)(INIT), ssam__l = (T)(INIT);                                                        \
+        T ssam__own, ssam__r = (T)(INIT), ssam__l = (T)(INIT);                                              \
         {                                                                                                   \
             const int ssam__d = 0;                                                                          \
-            T ssam__acc = (T)(INIT);                                                                             \
+            T ssam__acc = (T)(INIT);                                                                        \
             SHAPE(PT)                                                                                       \
             ssam__own = ssam__acc;                                                                          \
         }                                                                                                   \
@@ -209,7 +209,7 @@ typedef struct ssam_stencil_geom {
         }                                                                                                   \
         if ((GH) && ssam__qr >= 1) {                                                                        \
             const int ssam__d = 1;                                                                          \
-            T ssam__acc = (T)(INIT);                                                                             \
+            T ssam__acc = (T)(INIT);                                                                        \
             const T(*const ssam__gw)[sizeof((gwin)[0]) / sizeof((gwin)[0][0])] = (gwin);                   \
             {                                                                                               \
                 enum { ssam__gxlo = (XLO) };                                                                \
@@ -231,7 +231,7 @@ typedef struct ssam_stencil_geom {
         }                                                                                                   \
         if ((GH) && ssam__ql >= 1) {                                                                        \
             const int ssam__d = -1;                                                                         \
-            T ssam__acc = (T)(INIT);                                                                             \
+            T ssam__acc = (T)(INIT);                                                                        \
             const T(*const ssam__gw)[sizeof((gwin)[0]) / sizeof((gwin)[0][0])] = (gwin);                   \
             {                                                                                               \
                 enum { ssam__gxlo = (XLO) };                                                                \
@@ -243,8 +243,8 @@ typedef struct ssam_stencil_geom {
         } else if (ssam__ql >= 1)                                                                           \
             ssam__l = ssam_shift_up(ssam__l, 1);                                                            \
         (out)[ssam__k] = ssam__own;                                                                         \
-        if (ssam__qr >= 1) (out)[ssam__k] = CMB((out)[ssam__k], ssam__r);                                                       \
-        if (ssam__ql >= 1) (out)[ssam__k] = CMB((out)[ssam__k], ssam__l);                                                       \
+        if (ssam__qr >= 1) (out)[ssam__k] = CMB((out)[ssam__k], ssam__r);                                   \
+        if (ssam__ql >= 1) (out)[ssam__k] = CMB((out)[ssam__k], ssam__l);                                   \
     }
 
 /* the ghost-lane layout is used when every point lies within one lane (|DX| <= V) and the points
@@ -293,7 +293,7 @@ typedef struct ssam_stencil_geom {
         const int ssam__p = (p);                                                                            \
         (void)sizeof(ssam__v_is_a_power_of_two);                                                            \
         SSAM__STENCIL_LANES(T, V, XLO, XHI, XLO, XHI, SHAPE, SSAM__ST2_PT, SSAM__ST2_GPT, out, GH, gwin, 0,   \
-                            SSAM__CMB_ADD)                                                          \
+                            SSAM__CMB_ADD)                                                                  \
     } while (0)
 
 #define SSAM__STENCIL3D_ROWG(T, V, SHAPE, XLO, XHI, YLO, ZLO, R, out, win, gwin, p, coef, GH)               \
@@ -305,7 +305,7 @@ typedef struct ssam_stencil_geom {
         const int ssam__p = (p);                                                                            \
         (void)sizeof(ssam__v_is_a_power_of_two);                                                            \
         SSAM__STENCIL_LANES(T, V, XLO, XHI, XLO, XHI, SHAPE, SSAM__ST3_PT, SSAM__ST3_GPT, out, GH, gwin, 0,   \
-                            SSAM__CMB_ADD)                                                          \
+                            SSAM__CMB_ADD)                                                                  \
     } while (0)
 
 /* store one lane's V outputs of row y (Dirichlet: cells whose stencil leaves the domain keep own[k]) */
@@ -321,6 +321,11 @@ typedef struct ssam_stencil_geom {
                 (drow)[(x) + ssam__j] = ssam__q.v[ssam__j];                                                 \
         }                                                                                                   \
     } while (0)
+
+/* the kernel's coefficient struct from the caller's host array (a->ncoef of them; the rest 0) */
+#define SSAM__STENCIL_COEF(T, NPTS, cf, a)                                                                  \
+    for (int ssam__i = 0; ssam__i < (NPTS); ssam__i++)                                                      \
+        (cf).c[ssam__i] = ssam__i < (a)->ncoef ? ((const T *)(a)->coef)[ssam__i] : (T)0
 
 /* ---- host side: checks and geometry shared by every instantiation ----------------------------- */
 
@@ -397,13 +402,12 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
         if (warm >= 0) {
             if (a->ny > 65535LL * 4096) return SSAM_ESIZE; /* the documented limit, as the rule below */
             g->seg = (int)ssam__stencil_segments_warm(a->ny, gx, resident, warm);
-            want = 1;
-        } else if (grid2d == 1) /* the first rule: about 48 warps per SM, whatever the occupancy */
-            want = (48LL * sms + warps_x - 1) / warps_x;
-        else /* grid2d (0: 2) full waves */
-            want = (grid2d >= 2 ? grid2d : 2) * resident / gx;
-        if (want < 1) want = 1;
-        if (warm < 0) {
+        } else {
+            if (grid2d == 1) /* the first rule: about 48 warps per SM, whatever the occupancy */
+                want = (48LL * sms + warps_x - 1) / warps_x;
+            else /* grid2d (0: 2) full waves */
+                want = (grid2d >= 2 ? grid2d : 2) * resident / gx;
+            if (want < 1) want = 1;
             g->seg = (int)((a->ny + want - 1) / want);
             if (g->seg > 4096) g->seg = 4096;
             g->seg = (g->seg + P - 1) / P * P;
@@ -871,7 +875,7 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
         int rc = ssam__stencil_prepare(a, 2, name##_ncoef(), sizeof(T), V_, STEP_, B, P, 0, 1, &g, &grid,  \
                                        (const void *)name##_kernel, occ, 0, GRID_, -1);                     \
         if (rc) return rc;                                                                                  \
-        for (int i = 0; i < name##_NPTS; i++) cf.c[i] = i < a->ncoef ? ((const T *)a->coef)[i] : (T)0;     \
+        SSAM__STENCIL_COEF(T, name##_NPTS, cf, a);                                                          \
         name##_kernel<<<grid, B, (size_t)(g.seg + name##_YHI - name##_YLO + (P)) * sizeof(int), stream>>>( \
             (const T *)a->src, (T *)a->dst, g, cf);                                                         \
         return cudaPeekAtLastError() == cudaSuccess ? SSAM_SUCCESS : SSAM_ECUDA;                            \
@@ -979,7 +983,7 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
         int rc = ssam__stencil_prepare(a, 3, name##_ncoef(), sizeof(T), V_, STEP_, B, P, WYP_, NZ_, &g, &grid, \
                                        (const void *)name##_kernel, occ, smem_, 0, -1);                     \
         if (rc) return rc;                                                                                  \
-        for (int i = 0; i < name##_NPTS; i++) cf.c[i] = i < a->ncoef ? ((const T *)a->coef)[i] : (T)0;     \
+        SSAM__STENCIL_COEF(T, name##_NPTS, cf, a);                                                          \
         name##_kernel<<<grid, B, (SL) ? smem_ : (size_t)(WYP_ + NY_ - 1 + g.seg + NZ_) * sizeof(int), stream>>>( \
             (const T *)a->src, (T *)a->dst, g, cf);                                                         \
         return cudaPeekAtLastError() == cudaSuccess ? SSAM_SUCCESS : SSAM_ECUDA;                            \

@@ -221,7 +221,7 @@
         rc = ssam__stencil_prepare(a, 2, name##_ncoef(), sizeof(T), SSAM_STENCIL_V(T), name##_STEP, B, 1, 0, 1, \
                                    &g, &grid, (const void *)name##_kernel, occ, 0, 1, (TT) * (name##_YHI - name##_YLO)); \
         if (rc) return rc;                                                                                  \
-        for (int i = 0; i < name##_NPTS; i++) cf.c[i] = i < a->ncoef ? ((const T *)a->coef)[i] : (T)0;     \
+        SSAM__STENCIL_COEF(T, name##_NPTS, cf, a);                                                          \
         name##_kernel<<<grid, B, 0, stream>>>((const T *)a->src, (T *)a->dst, g, steps, cf);               \
         return cudaPeekAtLastError() == cudaSuccess ? SSAM_SUCCESS : SSAM_ECUDA;                            \
     }                                                                                                       \

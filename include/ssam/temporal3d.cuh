@@ -146,7 +146,7 @@
             (((t)-1) * (NS) + (((ph) - (t) * ((ZHI) + 1) + (ZLO) + dz) % (NS) + (NS)) % (NS)) * (PS);        \
         const int zin = (g).periodic || ((zt) + (ZLO) >= 0 && (zt) + (ZHI) < (g).nz);                      \
         const int ssam__out = ((t) * (NS) + (((ph) - (t) * ((ZHI) + 1)) % (NS) + (NS)) % (NS)) * (PS);       \
-        if ((t) < (TT)) SSAM__TB3_SHIFT(V, NZ, P, (zr)[(t) < (TT) ? (t) : 0]);                               \
+        if ((RING) && (t) < (TT)) SSAM__TB3_SHIFT(V, NZ, P, (zr)[(t) < (TT) ? (t) : 0]);                     \
         _Pragma("unroll") for (int p = 0; p < (P); p++) {                                                   \
             const int keep = (t) <= (L) && zin && (rowin)[p];                                               \
             T win[V][(NZ) * (NY)], out[V];                                                                  \
@@ -157,21 +157,21 @@
                     (keep && (((colin) >> k) & 1)) ? out[k] : win[k][-(ZLO) * (NY) - (YLO)];                \
             if ((t) < (TT)) {                                                                               \
                 SSAM_TEMPORAL3D_PUT(T, V, wb, ssam__out + p * 32, out);                                     \
-                _Pragma("unroll") for (int k = 0; k < (V); k++)(zr)[(t) < (TT) ? (t) : 0][(NZ)-1][k][p] = out[k]; \
+                if (RING)                                                                                   \
+                    _Pragma("unroll") for (int k = 0; k < (V); k++)(zr)[(t) < (TT) ? (t) : 0][(NZ)-1][k][p] = out[k]; \
             } else if ((rowst)[p] && (zt) >= (Zs) && (zt) < (Ze))                                           \
                 SSAM__STENCIL_STORE(T, V, (dst) + (long long)(zt) * (g).plane + (long long)((y0) + p) * (g).pitch, x, \
                                     (g).nx, out, out, (1 << (V)) - 1, 1, (g).vst);                          \
         }                                                                                                   \
     } while (0)
 
-/* the prefetched input plane z into level 0's rings (shared slot ph, and the register ring), then
- * the next plane prefetched */
-#define SSAM__TB3_INTAKE(T, V, NZ, PS, P, ph, z, z1, pf, zr, wb, src, g, ry, x, cx, in, bmode)              \
+/* the prefetched input plane z into level 0's shared ring (slot ph; level 1 reads level 0 from
+ * shared memory only), then the next plane prefetched */
+#define SSAM__TB3_INTAKE(T, V, P, PS, ph, z, z1, pf, wb, src, g, ry, x, cx, in, bmode)                      \
     do {                                                                                                    \
-        SSAM__TB3_SHIFT(V, NZ, P, (zr)[0]);                                                                 \
         _Pragma("unroll") for (int p = 0; p < (P); p++) {                                                   \
             T ssam__row[V];                                                                                 \
-            _Pragma("unroll") for (int k = 0; k < (V); k++) ssam__row[k] = (zr)[0][(NZ)-1][k][p] = (pf)[k][p]; \
+            _Pragma("unroll") for (int k = 0; k < (V); k++) ssam__row[k] = (pf)[k][p];                      \
             SSAM_TEMPORAL3D_PUT(T, V, wb, (ph) * (PS) + p * 32, ssam__row);                                 \
         }                                                                                                   \
         if ((z) + 1 < (z1))                                                                                 \
@@ -182,18 +182,19 @@
 /* One step z at phase ph = (z - z0) mod NS: the input plane z into level 0 and level t's plane
  * z - t (ZHI + 1) for t = 1 .. TT (each from planes its level below made in earlier steps: the
  * levels are independent within a step); one barrier.  With the register ring the levels run from
- * TT down and the intake comes last, so that each register ring moves on after the level above has
- * read it; without it the intake comes first (its loads in flight the longest: measured faster) */
+ * TT down, so that each register ring moves on after the level above has read it, and the intake
+ * comes after them (the order measured); without it the intake comes first (its loads in flight
+ * the longest: measured faster) */
 #define SSAM__TB3_PLANE(T, V, SHAPE, XLO, XHI, YLO, ZLO, ZHI, NY, NZ, NS, PS, TT, P, RING, ph, z, z1, pf, zr, wb, src, dst, g, \
                         cf, L, Zs, Ze, rowin, rowst, ry, y0, x, cx, in, colin, allin, bmode)                \
     do {                                                                                                    \
-        if (!(RING)) SSAM__TB3_INTAKE(T, V, NZ, PS, P, ph, z, z1, pf, zr, wb, src, g, ry, x, cx, in, bmode); \
+        if (!(RING)) SSAM__TB3_INTAKE(T, V, P, PS, ph, z, z1, pf, wb, src, g, ry, x, cx, in, bmode);         \
         _Pragma("unroll") for (int ssam__i = 1; ssam__i <= (TT); ssam__i++) {                               \
             const int t = (RING) ? (TT) + 1 - ssam__i : ssam__i;                                            \
             SSAM__TB3_LEVEL(T, V, SHAPE, XLO, XHI, YLO, ZLO, ZHI, NY, NZ, NS, PS, TT, P, RING, t, ph, (z) - t * ((ZHI) + 1), zr, \
                             wb, dst, g, cf, L, Zs, Ze, rowin, rowst, y0, x, colin, allin);                  \
         }                                                                                                   \
-        if (RING) SSAM__TB3_INTAKE(T, V, NZ, PS, P, ph, z, z1, pf, zr, wb, src, g, ry, x, cx, in, bmode);    \
+        if (RING) SSAM__TB3_INTAKE(T, V, P, PS, ph, z, z1, pf, wb, src, g, ry, x, cx, in, bmode);            \
         __syncthreads();                                                                                    \
     } while (0)
 
@@ -229,8 +230,9 @@
             rowin[p] = (g).periodic || (y + (YLO) >= 0 && y + (YHI) < (g).ny);                              \
             rowst[p] = store && r >= YH0 && r < YH0 + STEPY && y < (g).ny;                                  \
         }                                                                                                   \
-        _Pragma("unroll") for (int t = 0; t < (TT); t++) _Pragma("unroll") for (int z = 0; z < NZ; z++)        \
-            _Pragma("unroll") for (int k = 0; k < V; k++) _Pragma("unroll") for (int p = 0; p < (P); p++) zr[t][z][k][p] = (T)0; \
+        if (RING) /* rings of levels 1 .. TT-1 (zr[0] stays unused: level 1 reads shared memory) */       \
+            _Pragma("unroll") for (int t = 0; t < (TT); t++) _Pragma("unroll") for (int z = 0; z < NZ; z++)    \
+                _Pragma("unroll") for (int k = 0; k < V; k++) _Pragma("unroll") for (int p = 0; p < (P); p++) zr[t][z][k][p] = (T)0; \
         for (int i = threadIdx.x; i < (TT) * NS * PS; i += (B)) /* finite before the first planes */       \
             ssam__tb3[i] = make_int4(0, 0, 0, 0);                                                           \
         SSAM_REGCACHE_ROWS(T, V, pf, 0, P, (src) + (long long)ssam_border_index(z0, (g).nz, bmode) * (g).plane, \
@@ -303,7 +305,7 @@
                                    name##_STEPY, (TT) * (name##_ZHI - name##_ZLO + 1) + 1, &g, &grid,       \
                                    (const void *)name##_kernel, occ, name##_SMEM, 0, -1);                   \
         if (rc) return rc;                                                                                  \
-        for (int i = 0; i < name##_NPTS; i++) cf.c[i] = i < a->ncoef ? ((const T *)a->coef)[i] : (T)0;     \
+        SSAM__STENCIL_COEF(T, name##_NPTS, cf, a);                                                          \
         name##_kernel<<<grid, B, name##_SMEM, stream>>>((const T *)a->src, (T *)a->dst, g, steps, cf);     \
         return cudaPeekAtLastError() == cudaSuccess ? SSAM_SUCCESS : SSAM_ECUDA;                            \
     }                                                                                                       \
