@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include <ssam/conv.cuh>
+#include <ssam/conv_tc.cuh>
 
 #include "gpucheck.h"
 #ifdef ONCHIP_HAVE_NPP
@@ -88,6 +89,83 @@ FILTERS_F32(DEF_F32)
 FILTERS_F64(DEF_F64)
 #define DEF_ALT(M, N, P, MB) SSAM_CONV2D_DEFINE_OCC(ssam_f32_##M##x##N##_p##P##_m##MB, float, M, N, P, 128, MB)
 ALTS_F32(DEF_ALT)
+
+/* ---- tensor cores (conv_tc.cuh): the filters where SIMT is FMA-bound, each mode ----------------- */
+#define TC_F32(X) X(5, 5) X(9, 9) X(15, 15) X(20, 20)
+#define TC_F64(X) X(5, 5) X(9, 9) X(15, 15) X(20, 20)
+#define DEF_TC32(M, N)                                                                                   \
+    SSAM_CONV2D_TC_DEFINE(tc_tf32_##M##x##N, tf32, M, N)                                                  \
+    SSAM_CONV2D_TC_DEFINE(tc_tf32x3_##M##x##N, tf32x3, M, N)
+#define DEF_TC64(M, N) SSAM_CONV2D_TC_DEFINE(tc_f64_##M##x##N, f64, M, N)
+TC_F32(DEF_TC32)
+TC_F64(DEF_TC64)
+/* other tile shapes (MODE, M, N, QY, JX, WY, WX, MINB), timed as impl "tc-MODE-qQY-jJX-wWYxWX" */
+#define TC_ALTS(X)                                                                                       \
+    X(tf32, 20, 20, 4, 4, 2, 2, 3) X(tf32, 20, 20, 1, 4, 2, 2, 4) X(tf32x3, 20, 20, 1, 2, 2, 2, 3)              \
+    X(f64, 15, 15, 1, 4, 2, 2, 3) X(f64, 20, 20, 2, 4, 2, 2, 2) X(f64, 15, 15, 1, 4, 4, 1, 4)
+#define DEF_TCALT(MODE, M, N, QY, JX, WY, WX, MB)                                                       \
+    SSAM_CONV2D_TC_DEFINE_EX(tca_##MODE##_##M##x##N##_q##QY##_j##JX##_w##WY##x##WX, MODE, M, N, QY, JX, WY, WX, MB)
+TC_ALTS(DEF_TCALT)
+typedef struct tc_entry {
+    int M, N, passes, dbl; /* passes: MMAs per band step (3 for tf32x3) */
+    const char *impl;
+    int (*launch)(const ssam_conv2d_args *, cudaStream_t);
+} tc_entry;
+#define ENT_TC32(M, N) {M, N, 1, 0, "tc-tf32", tc_tf32_##M##x##N##_launch}, {M, N, 3, 0, "tc-tf32x3", tc_tf32x3_##M##x##N##_launch},
+#define ENT_TC64(M, N) {M, N, 1, 1, "tc-f64", tc_f64_##M##x##N##_launch},
+#define ENT_TCALT(MODE, M, N, QY, JX, WY, WX, MB)                                                       \
+    {M, N, sizeof(#MODE) == 7 ? 3 : 1, #MODE[0] == 'f', "tc-" #MODE "-q" #QY "-j" #JX "-w" #WY "x" #WX,            \
+     tca_##MODE##_##M##x##N##_q##QY##_j##JX##_w##WY##x##WX##_launch},
+static const tc_entry tc_entries[] = {TC_F32(ENT_TC32) TC_F64(ENT_TC64) TC_ALTS(ENT_TCALT)};
+
+/* the tensor rate this device gives mma.sync: 8 independent accumulators per warp, 4 blocks of 256
+ * threads per SM; FMAs per second (the MMA floor's denominator).  Kinds: 0 m16n8k4 tf32, 1 m8n8k4 f64
+ * (sm_80's DMMA), 2 m16n8k8 tf32 (conv_tc's float MMA), 3 m16n8k4 f64, 4 m16n8k8 f64 (conv_tc's double
+ * MMA on sm_90; the f64 m16n8 shapes are sm_90 only) */
+#define RATE_KINDS 5
+static const char *rate_name[RATE_KINDS] = {"m16n8k4.tf32", "m8n8k4.f64", "m16n8k8.tf32", "m16n8k4.f64", "m16n8k8.f64"};
+static const int rate_fma[RATE_KINDS] = {512, 256, 1024, 512, 1024};
+/* one kernel per kind: 8 independent accumulators per warp, the operands in registers */
+#define RATE_KERNEL(kname, CT, NC, ARCH, ...)                                                            \
+    __global__ void __launch_bounds__(256) kname(double *out, int iters)                                 \
+    {                                                                                                    \
+        CT c[8][NC] = {};                                                                                \
+        CT fa = (CT)(threadIdx.x * 1e-3), fb = (CT)1;                                                    \
+        double acc = (double)fb - 1;                                                                     \
+        unsigned ua = ssam_tf32((float)fa), ub = ssam_tf32(1.0f);                                        \
+        (void)ua; (void)ub; (void)fa; (void)fb;                                                          \
+        if (ARCH)                                                                                        \
+            for (int it = 0; it < iters; it++)                                                           \
+                _Pragma("unroll") for (int k = 0; k < 8; k++) { __VA_ARGS__; }                                  \
+        for (int k = 0; k < 8; k++)                                                                      \
+            for (int e = 0; e < NC; e++) acc += c[k][e];                                                 \
+        if (acc == 12345.678) out[0] = acc; /* keeps the MMAs alive */                                   \
+    }
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define RATE_SM90 1
+#else
+#define RATE_SM90 0
+#endif
+RATE_KERNEL(rate_k0, float, 4, 1, ssam__mma_tf32_k4(c[k], ua, ub, ub))
+RATE_KERNEL(rate_k1, double, 2, 1, ssam__mma_f64_884(c[k], fa, fb))
+RATE_KERNEL(rate_k2, float, 4, 1, unsigned a4[4] = {ua, ub, ua, ub}; unsigned b2[2] = {ub, ua}; ssam__mma_tf32_k8(c[k], a4, b2))
+RATE_KERNEL(rate_k3, double, 4, RATE_SM90, ssam__mma_f64_k4(c[k], fa, fb, fb))
+RATE_KERNEL(rate_k4, double, 4, RATE_SM90, double a4[4] = {fa, fb, fa, fb}; double b2[2] = {fb, fa}; ssam__mma_f64_k8(c[k], a4, b2))
+typedef void (*rate_fn)(double *, int);
+static const rate_fn rate_kernels[] = {rate_k0, rate_k1, rate_k2, rate_k3, rate_k4};
+typedef struct rate_ctx { void *out; int kind, blocks; } rate_ctx;
+static void run_rate(void *p, int s)
+{
+    rate_ctx *r = (rate_ctx *)p;
+    (void)s;
+    rate_kernels[r->kind]<<<r->blocks, 256>>>((double *)r->out, 256);
+}
+static double mma_rate_of(int kind, int sms, void *scratch)
+{
+    rate_ctx r = {scratch, kind, 4 * sms};
+    double ms = gpucheck_time_ms(run_rate, &r, 2, 7);
+    return (double)r.blocks * 8 * 256 * 8 * rate_fma[kind] / (ms * 1e-3);
+}
 
 typedef int (*ssam_fn)(const ssam_conv2d_args *, cudaStream_t);
 typedef struct entry {
@@ -174,6 +252,37 @@ static void run_cudnn(void *p, int s)
 }
 #endif
 
+#ifdef ONCHIP_HAVE_CUDNN
+/* cuDNN on this filter (odd sizes): the best algorithm cudnnFind gives; tensor_ops 0: FMA math,
+ * 1: tensor cores allowed (TF32 for float); ms, or -1 when no algorithm ran */
+static double time_cudnn(ctx *c, const entry *e, int S, int tensor_ops)
+{
+    double t = -1;
+    cudnnDataType_t dt = e->dbl ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT;
+    DNN(cudnnSetTensor4dDescriptor(c->xd, CUDNN_TENSOR_NCHW, dt, 1, 1, S, S));
+    DNN(cudnnSetTensor4dDescriptor(c->yd, CUDNN_TENSOR_NCHW, dt, 1, 1, S, S));
+    DNN(cudnnSetFilter4dDescriptor(c->fd, dt, CUDNN_TENSOR_NCHW, 1, 1, e->N, e->M));
+    DNN(cudnnSetConvolution2dDescriptor(c->cd, e->N / 2, e->M / 2, 1, 1, 1, 1, CUDNN_CROSS_CORRELATION, dt));
+    DNN(cudnnSetConvolutionMathType(c->cd, tensor_ops ? CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION : CUDNN_FMA_MATH));
+    CUDA_DIE(cudaMemcpy(c->dw, c->hw, e->M * e->N * (e->dbl ? 8 : 4), cudaMemcpyHostToDevice));
+    cudnnConvolutionFwdAlgoPerf_t perf[8];
+    int got = 0;
+    DNN(cudnnFindConvolutionForwardAlgorithm(c->dnn, c->xd, c->fd, c->cd, c->yd, 8, &got, perf));
+    int best = -1;
+    for (int i = 0; i < got && best < 0; i++)
+        if (perf[i].status == CUDNN_STATUS_SUCCESS) best = i;
+    if (best >= 0) {
+        c->algo = perf[best].algo;
+        c->wsize = perf[best].memory;
+        c->ws = NULL;
+        if (c->wsize) CUDA_DIE(cudaMalloc(&c->ws, c->wsize));
+        t = time_it(run_cudnn, c);
+        if (c->ws) cudaFree(c->ws);
+    }
+    return t;
+}
+#endif
+
 static void report(const char *impl, const entry *e, int S, double ms, double check)
 {
     double pix = (double)S * S, es = e->dbl ? 8 : 4;
@@ -191,12 +300,34 @@ static void report(const char *impl, const entry *e, int S, double ms, double ch
                 floor_ms, fl_mem > fl_fma ? "mem" : "fma");
 }
 
+/* a tensor-core row: the floors are memory, the SIMT FMA peak, and the MMA work (the band's zeros
+ * included: N * K multiply-adds per output and pass) at the measured m16n8k8 rate */
+static void report_tc(const tc_entry *t, int S, double ms, double simt_ms, double rate, double check)
+{
+    double pix = (double)S * S, es = t->dbl ? 8 : 4;
+    int K = 8 * SSAM_TC_S8(t->M) + 4 * SSAM_TC_T4(t->M);
+    double fl_mem = 2 * pix * es / BW * 1e3, fl_fma = pix * t->M * t->N / (t->dbl ? FMA64 : FMA32) * 1e3;
+    double fl_mma = pix * t->N * K * t->passes / rate * 1e3;
+    double fl = fl_mem > fl_mma ? fl_mem : fl_mma;
+    printf("%-6s %2dx%-2d %-9s %9.4f ms %8.2f GPix/s   mma floor %7.4f ms (%4.1f%%)  mem %6.4f  simt-fma %6.4f  "
+           "%5.2fx simt   |%s - smem| / |smem| %.1e\n",
+           t->dbl ? "fp64" : "fp32", t->M, t->N, t->impl, ms, pix / ms / 1e6, fl_mma, 100 * fl / ms, fl_mem, fl_fma,
+           simt_ms / ms, t->impl, check);
+    fflush(stdout);
+    if (json)
+        fprintf(json, "%s  {\"type\": \"%s\", \"M\": %d, \"N\": %d, \"impl\": \"%s\", \"size\": %d, \"ms\": %.5f, "
+                      "\"gpix_s\": %.3f, \"mma_floor_ms\": %.5f, \"mem_floor_ms\": %.5f, \"fma_floor_ms\": %.5f, "
+                      "\"vs_simt\": %.3f, \"diff_smem\": %.3g}",
+                json_rows++ ? ",\n" : "", t->dbl ? "fp64" : "fp32", t->M, t->N, t->impl, S, ms, pix / ms / 1e6, fl_mma,
+                fl_mem, fl_fma, simt_ms / ms, check);
+}
+
 /* relative difference of two device images (as float or double) */
 #define compare gpucheck_devdiff
 
 int main(int argc, char **argv)
 {
-    int S = 8192, only_m = 0, only_n = 0, peers = 1;
+    int S = 8192, only_m = 0, only_n = 0, peers = 1, simt = 1, tc = 1;
     const char *jpath = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--json") && i + 1 < argc) jpath = argv[++i];
@@ -204,7 +335,9 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--size") && i + 1 < argc) S = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--only") && i + 1 < argc && sscanf(argv[i + 1], "%dx%d", &only_m, &only_n) == 2) i++;
         else if (!strcmp(argv[i], "--no-peers")) peers = 0;
-        else { fprintf(stderr, "usage: %s [--json PATH] [--reps N] [--size S] [--only MxN] [--no-peers]\n", argv[0]); return 2; }
+        else if (!strcmp(argv[i], "--tc")) simt = 0;
+        else if (!strcmp(argv[i], "--no-tc")) tc = 0;
+        else { fprintf(stderr, "usage: %s [--json PATH] [--reps N] [--size S] [--only MxN] [--no-peers] [--tc | --no-tc]\n", argv[0]); return 2; }
     }
     if (reps < 1 || S < 64) { fprintf(stderr, "bad --reps or --size\n"); return 2; }
     cudaDeviceProp pr;
@@ -258,7 +391,7 @@ int main(int argc, char **argv)
     int last_dbl = -1;
     for (size_t ei = 0; ei < sizeof entries / sizeof *entries; ei++) {
         const entry *e = &entries[ei];
-        if (only_m && (e->M != only_m || e->N != only_n)) continue;
+        if (!simt || (only_m && (e->M != only_m || e->N != only_n))) continue;
         c.e = e;
         if (e->dbl != last_dbl) { /* the input in this precision */
             for (int s = 0; s < 2; s++)
@@ -302,31 +435,58 @@ int main(int argc, char **argv)
         }
 #endif
 #ifdef ONCHIP_HAVE_CUDNN
-        if (e->M % 2 && e->N % 2 && peers) {
-            cudnnDataType_t dt = e->dbl ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT;
-            DNN(cudnnSetTensor4dDescriptor(c.xd, CUDNN_TENSOR_NCHW, dt, 1, 1, S, S));
-            DNN(cudnnSetTensor4dDescriptor(c.yd, CUDNN_TENSOR_NCHW, dt, 1, 1, S, S));
-            DNN(cudnnSetFilter4dDescriptor(c.fd, dt, CUDNN_TENSOR_NCHW, 1, 1, e->N, e->M));
-            DNN(cudnnSetConvolution2dDescriptor(c.cd, e->N / 2, e->M / 2, 1, 1, 1, 1, CUDNN_CROSS_CORRELATION, dt));
-            DNN(cudnnSetConvolutionMathType(c.cd, CUDNN_FMA_MATH));
-            CUDA_DIE(cudaMemcpy(c.dw, c.hw, e->M * e->N * (e->dbl ? 8 : 4), cudaMemcpyHostToDevice));
-            cudnnConvolutionFwdAlgoPerf_t perf[8];
-            int got = 0;
-            DNN(cudnnFindConvolutionForwardAlgorithm(c.dnn, c.xd, c.fd, c.cd, c.yd, 8, &got, perf));
-            int best = -1;
-            for (int i = 0; i < got && best < 0; i++)
-                if (perf[i].status == CUDNN_STATUS_SUCCESS) best = i;
-            if (best >= 0) {
-                c.algo = perf[best].algo;
-                c.wsize = perf[best].memory;
-                c.ws = NULL;
-                if (c.wsize) CUDA_DIE(cudaMalloc(&c.ws, c.wsize));
-                t = time_it(run_cudnn, &c);
-                report("cudnn", e, S, t, -1);
-                if (c.ws) cudaFree(c.ws);
-            }
-        }
+        if (e->M % 2 && e->N % 2 && peers && (t = time_cudnn(&c, e, S, 0)) > 0) report("cudnn", e, S, t, -1);
 #endif
+    }
+    /* ---- tensor cores: each mode beside the SIMT kernel and cuDNN with tensor cores allowed ---- */
+    if (tc) {
+        double rate[RATE_KINDS];
+        printf("mma.sync measured (TFMA/s):");
+        for (int k = 0; k < RATE_KINDS; k++) {
+            rate[k] = (k < 3 || pr.major >= 9) ? mma_rate_of(k, pr.multiProcessorCount, ref) : 1;
+            printf(" %s %.2f", rate_name[k], rate[k] / 1e12);
+            if (json)
+                fprintf(json, "%s  {\"impl\": \"mma-rate\", \"kind\": \"%s\", \"fma_s\": %.4g}", json_rows++ ? ",\n" : "",
+                        rate_name[k], rate[k]);
+        }
+        printf("\n");
+        int last_m = -1, last_n = -1;
+        last_dbl = -1;
+        double hw[400];
+        float hwf[400];
+        double simt_ms = 0;
+        for (size_t ti = 0; ti < sizeof tc_entries / sizeof *tc_entries; ti++) {
+            const tc_entry *t = &tc_entries[ti];
+            if (only_m && (t->M != only_m || t->N != only_n)) continue;
+            const entry *e = NULL;
+            for (size_t k = 0; k < sizeof entries / sizeof *entries && !e; k++)
+                if (!entries[k].alt && entries[k].dbl == t->dbl && entries[k].M == t->M && entries[k].N == t->N) e = &entries[k];
+            if (!e) continue;
+            c.e = e;
+            if (t->dbl != last_dbl) {
+                for (int s = 0; s < 2; s++)
+                    CUDA_DIE(cudaMemcpy(c.in[s], t->dbl ? (void *)hin : (void *)hinf, n * (t->dbl ? 8 : 4),
+                                        cudaMemcpyHostToDevice));
+            }
+            if (t->M != last_m || t->N != last_n || t->dbl != last_dbl) { /* a new filter: weights, reference, SIMT */
+                for (int i = 0; i < t->M * t->N; i++) { hw[i] = gpucheck_uniform(); hwf[i] = (float)hw[i]; }
+                c.hw = t->dbl ? (void *)hw : (void *)hwf;
+                run_smem(&c, 1);
+                CUDA_DIE(cudaMemcpy(ref, c.out[1], n * (t->dbl ? 8 : 4), cudaMemcpyDeviceToDevice));
+                simt_ms = time_it(run_ssam, &c);
+                report("ssam", e, S, simt_ms, compare(c.out[1], ref, n, e->dbl));
+#ifdef ONCHIP_HAVE_CUDNN
+                double tq;
+                if (e->M % 2 && e->N % 2 && peers && (tq = time_cudnn(&c, e, S, 1)) > 0) report("cudnn-tc", e, S, tq, -1);
+#endif
+                last_m = t->M; last_n = t->N; last_dbl = t->dbl;
+            }
+            entry te = *e;
+            te.ssam = t->launch;
+            c.e = &te;
+            double ms = time_it(run_ssam, &c);
+            report_tc(t, S, ms, simt_ms, rate[t->dbl ? 4 : 2], compare(c.out[1], ref, n, t->dbl));
+        }
     }
     if (json) {
         fprintf(json, "\n]}\n");

@@ -22,7 +22,8 @@ def cbi(d):
 
 
 def conv(d, plot=None):
-    rows = d["rows"]
+    rates = [r for r in d["rows"] if r.get("impl") == "mma-rate"]
+    rows = [r for r in d["rows"] if "type" in r]
     print(f"conv on {d['device']} ({d['date']}, {rows[0]['size']}^2, median of {d['reps']}): ms, % of floor, speedup of ssam")
     print(f"{'type':<5}{'filter':>7}{'ssam ms':>9}{'%floor':>7}{'smem':>9}{'npp':>9}{'cudnn':>9}"
           f"{'x smem':>8}{'x npp':>7}{'x cudnn':>8}")
@@ -54,6 +55,15 @@ def conv(d, plot=None):
         for x in xs:
             g *= x
         print(f"geomean speedup of ssam over {impl} ({t}, square 3x3..20x20): {g ** (1 / len(xs)):.2f}x over {len(xs)} filters")
+    tc = [r for r in rows if r["impl"].startswith("tc-")]
+    if tc:
+        print("tensor cores (conv_tc.cuh): mma.sync rates " + ", ".join(f"{r['kind']} {r['fma_s'] / 1e12:.1f} TFMA/s" for r in rates))
+        print(f"{'type':<5}{'filter':>7}{'mode':>22}{'ms':>9}{'x simt':>8}{'%mma floor':>11}{'cudnn-tc ms':>12}")
+        for r in tc:
+            k = (r["type"], r["M"], r["N"])
+            cd = [q for q in rows if (q["type"], q["M"], q["N"]) == k and q["impl"] == "cudnn-tc"]
+            print(f"{k[0]:<5}{k[1]:>4}x{k[2]:<2}{r['impl'][3:]:>22}{r['ms']:>9.4f}{r['vs_simt']:>7.2f}x"
+                  f"{100 * r['mma_floor_ms'] / r['ms']:>10.0f}%" + (f"{cd[0]['ms']:>12.4f}" if cd else f"{'-':>12}"))
     if plot:
         try:
             import matplotlib
@@ -62,10 +72,12 @@ def conv(d, plot=None):
         except ImportError:
             return
         fig, ax = plt.subplots(figsize=(7, 4.5))
-        for impl, style in (("ssam", "o-"), ("smem", "s--"), ("npp", "^--"), ("cudnn", "v--")):
+        for impl, style in (("ssam", "o-"), ("smem", "s--"), ("npp", "^--"), ("cudnn", "v--"), ("cudnn-tc", "v:"),
+                            ("tc-tf32", "D-"), ("tc-tf32x3", "d-")):
             best = {}
             for r in rows:
-                if r["impl"].split("-")[0] == impl and r["type"] == "fp32" and r["M"] == r["N"]:
+                name = r["impl"] if r["impl"].startswith(("tc-", "cudnn")) else r["impl"].split("-")[0]
+                if (name == impl or name.startswith(impl + "-q")) and r["type"] == "fp32" and r["M"] == r["N"]:
                     best[r["M"]] = min(best.get(r["M"], 1e30), r["ms"])
             pts = sorted(best.items())
             if pts:

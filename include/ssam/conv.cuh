@@ -98,11 +98,10 @@ typedef struct ssam_conv2d_geom {
 /* outputs per warp and row: 32V - M + 1 less the worst misalignment, in whole vectors */
 #define SSAM_CONV_STEP(T, M) (((32 * SSAM_CONV_V(T) - (M) + 1 - (SSAM_CONV_V(T) - 1)) / SSAM_CONV_V(T)) * SSAM_CONV_V(T))
 
-/* Host-side checks and geometry shared by every instantiation; 0 or an SSAM_E* code. */
-static inline int ssam__conv2d_prepare(const ssam_conv2d_args *a, int M, int N, int P, int B, int V, int step,
-                                       ssam_conv2d_geom *g, dim3 *grid)
+/* Host-side checks and the geometry every convolution kernel shares (SIMT and tensor-core, conv_tc.cuh):
+ * sizes, anchor, border, pitches, vector flags for V-element vectors; 0 or an SSAM_E* code. */
+static inline int ssam__conv2d_geometry(const ssam_conv2d_args *a, int M, int N, int V, ssam_conv2d_geom *g)
 {
-    long long gx, gy;
     if (!a || !a->src || !a->dst || !a->weights) return SSAM_ENULL;
     if (a->flags & ~(SSAM_CONVOLVE | SSAM_VALID | SSAM_ANCHOR)) return SSAM_EFLAGS;
     if (a->fw != M || a->fh != N) return SSAM_EFILTER;
@@ -140,6 +139,17 @@ static inline int ssam__conv2d_prepare(const ssam_conv2d_args *a, int M, int N, 
     g->vec = ssam_vec_ok(a->src, g->sp, V);
     g->ovec = ssam_vec_ok(a->dst, g->dp, V);
     g->cval = a->cval;
+    g->seg = 0;
+    return SSAM_SUCCESS;
+}
+
+/* Checks, geometry and the grid of the SIMT kernels; 0 or an SSAM_E* code. */
+static inline int ssam__conv2d_prepare(const ssam_conv2d_args *a, int M, int N, int P, int B, int V, int step,
+                                       ssam_conv2d_geom *g, dim3 *grid)
+{
+    long long gx, gy;
+    int rc = ssam__conv2d_geometry(a, M, N, V, g);
+    if (rc) return rc;
     gx = (g->ow + (long long)(B / 32) * step - 1) / ((long long)(B / 32) * step);
     {
         /* segments: enough warps for every SM several times over, each segment >= P rows */

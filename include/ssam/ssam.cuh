@@ -3,6 +3,7 @@
  *   regcache.cuh  SSAM_REGCACHE_LOAD: a warp's tile of rows in registers, borders applied at load
  *   shift.cuh     ssam_shift_down/up, SSAM_SYSTOLIC_ROW: partial sums moved between lanes
  *   conv.cuh      SSAM_CONV2D_DEFINE / SSAM_CONV1D_DEFINE: correlation and convolution generators
+ *   conv_tc.cuh   SSAM_CONV2D_TC_DEFINE: the same convolution on tensor cores (FP64, TF32, 3xTF32)
  *   scan.cuh      SSAM_WARP_SCAN_INCLUSIVE/EXCLUSIVE (Kogge-Stone), SSAM_SAT_DEFINE (summed-area table)
  *   stencil_shapes.cuh  the stencil catalogue as X-macro point lists (SSAM_SHAPE_*)
  *   stencil.cuh   SSAM_STENCIL2D_DEFINE / SSAM_STENCIL3D_DEFINE: stencils described once, systolic kernels
@@ -17,6 +18,7 @@
 #include "regcache.cuh"
 #include "shift.cuh"
 #include "conv.cuh"
+#include "conv_tc.cuh"
 #include "scan.cuh"
 #include "stencil_shapes.cuh"
 #include "stencil.cuh"

@@ -1,4 +1,4 @@
-/* tests/gpu/ssam_ref.h -- what the ssam tests' CPU references share (include after ssam/base.cuh). */
+/* tests/gpu/ssam_ref.h -- what the ssam tests' CPU references share (include after ssam/base.cuh and math.h). */
 #ifndef ONCHIP_TEST_SSAM_REF_H
 #define ONCHIP_TEST_SSAM_REF_H
 
@@ -18,6 +18,33 @@ static inline int ref_index(int i, int n, int border)
         return i;
     default: return -1;
     }
+}
+
+/* out(x, y) by the definitions in conv.cuh, in double, with the anchor (cx, cy): the tap that
+ * reads in(x, y); mag(x, y) = sum |w v|, the scale of the rounding error (a sum that cancels to
+ * almost nothing is still only as exact as its terms) */
+static inline void ref_conv2d(const double *in, int W, int H, long long sp, const double *w, int M, int N, int border,
+                              double cval, unsigned flags, int cx, int cy, double *out, double *mag, int *ow, int *oh)
+{
+    int valid = (flags & SSAM_VALID) != 0, conv = (flags & SSAM_CONVOLVE) != 0;
+    *ow = valid ? W - M + 1 : W;
+    *oh = valid ? H - N + 1 : H;
+    for (int y = 0; y < *oh; y++)
+        for (int x = 0; x < *ow; x++) {
+            double s = 0, a = 0;
+            for (int n = 0; n < N; n++)
+                for (int m = 0; m < M; m++) {
+                    int ix, iy;
+                    if (valid) { ix = conv ? x + M - 1 - m : x + m; iy = conv ? y + N - 1 - n : y + n; }
+                    else { ix = conv ? x - m + cx : x + m - cx; iy = conv ? y - n + cy : y + n - cy; }
+                    int jx = ref_index(ix, W, border), jy = ref_index(iy, H, border);
+                    double v = (jx < 0 || jy < 0) ? cval : in[(long long)jy * sp + jx];
+                    s += w[n * M + m] * v;
+                    a += fabs(w[n * M + m] * v);
+                }
+            out[(long long)y * *ow + x] = s;
+            mag[(long long)y * *ow + x] = a;
+        }
 }
 
 #endif

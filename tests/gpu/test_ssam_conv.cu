@@ -9,7 +9,7 @@
 #include <ssam/conv.cuh>
 
 #include "gpucheck.h"
-#include "ssam_ref.h" /* ref_index: the CPU references' border rule */
+#include "ssam_ref.h" /* ref_index, ref_conv2d: the CPU references */
 
 SSAM_CONV2D_DEFINE(f1x1, float, 1, 1, 4, 128)
 SSAM_CONV2D_DEFINE(f2x2, float, 2, 2, 8, 128)
@@ -54,33 +54,6 @@ static const kern kernels[] = {
 };
 
 
-/* out(x, y) by the definitions in conv.cuh, in double, with the anchor (cx, cy): the tap that
- * reads in(x, y); mag(x, y) = sum |w v|, the scale of the rounding error (a sum that cancels to
- * almost nothing is still only as exact as its terms) */
-static void reference(const double *in, int W, int H, long long sp, const double *w, int M, int N, int border,
-                      double cval, unsigned flags, int cx, int cy, double *out, double *mag, int *ow, int *oh)
-{
-    int valid = (flags & SSAM_VALID) != 0, conv = (flags & SSAM_CONVOLVE) != 0;
-    *ow = valid ? W - M + 1 : W;
-    *oh = valid ? H - N + 1 : H;
-    for (int y = 0; y < *oh; y++)
-        for (int x = 0; x < *ow; x++) {
-            double s = 0, a = 0;
-            for (int n = 0; n < N; n++)
-                for (int m = 0; m < M; m++) {
-                    int ix, iy;
-                    if (valid) { ix = conv ? x + M - 1 - m : x + m; iy = conv ? y + N - 1 - n : y + n; }
-                    else { ix = conv ? x - m + cx : x + m - cx; iy = conv ? y - n + cy : y + n - cy; }
-                    int jx = ref_index(ix, W, border), jy = ref_index(iy, H, border);
-                    double v = (jx < 0 || jy < 0) ? cval : in[(long long)jy * sp + jx];
-                    s += w[n * M + m] * v;
-                    a += fabs(w[n * M + m] * v);
-                }
-            out[(long long)y * *ow + x] = s;
-            mag[(long long)y * *ow + x] = a;
-        }
-}
-
 static const char *border_name[] = {"constant", "nearest", "reflect", "mirror", "wrap"};
 
 /* one kernel over every size, pitch, border, mode and flip */
@@ -124,7 +97,7 @@ static void run_kernel(const kern *k, int light)
                     if (mode == 5 && (k->M > W || k->N > H)) continue;
                     double cval = 0.375;
                     int ow, oh;
-                    reference(hin, W, H, sp, hw, k->M, k->N, border, cval, flags, (k->M - 1) / 2, (k->N - 1) / 2, ref,
+                    ref_conv2d(hin, W, H, sp, hw, k->M, k->N, border, cval, flags, (k->M - 1) / 2, (k->N - 1) / 2, ref,
                               mag, &ow, &oh);
                     long long odp = (mode == 5 && pk == 0) ? ow : dp; /* valid, pitch 0: the output width */
                     CUDA_OK(cudaMemset(dout, 0xFF, nout * es)); /* NaN poison */
@@ -254,7 +227,7 @@ static void run_anchor(const kern *k, int light)
                 for (int ay = 0; ay < N && !check__failed_case; ay++)
                     for (int ax = 0; ax < M && !check__failed_case; ax++) {
                         int ow, oh;
-                        reference(hin, W, H, W, hw, M, N, border, a.cval, a.flags, ax, ay, ref, mag, &ow, &oh);
+                        ref_conv2d(hin, W, H, W, hw, M, N, border, a.cval, a.flags, ax, ay, ref, mag, &ow, &oh);
                         ssam_conv2d_args b = a;
                         b.flags |= SSAM_ANCHOR; b.anchor_x = ax; b.anchor_y = ay;
                         CUDA_OK(cudaMemset(dout, 0xFF, n * es)); /* NaN poison */

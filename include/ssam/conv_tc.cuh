@@ -1,0 +1,569 @@
+/* ssam/conv_tc.cuh -- 2D convolution on tensor cores: the filter as a banded (Toeplitz) matrix.
+ *
+ * WHAT
+ *   SSAM_CONV2D_TC_DEFINE(name, MODE, M, N) defines
+ *       __global__ void name_kernel(...)                         the tensor-core kernel
+ *       int name_launch(const ssam_conv2d_args *a, cudaStream_t) the same arguments, flags, borders,
+ *                                                                anchors and codes as conv.cuh
+ *       int name_path(void)                                      SSAM_PATH_TC or SSAM_PATH_SIMT
+ *       name_simt_*                                              conv.cuh's kernel (the fallback)
+ *   for an M-wide, N-high filter.  MODE is a token:
+ *       f64     double on FP64 tensor cores (mma.sync m16n8k8 f64 on sm_90, four m8n8k4 on sm_80),
+ *               every product and sum in double: the SIMT path's accuracy (tested < 1e-12)
+ *       tf32    float, one TF32 pass (m16n8k8, FP32 accumulation): the data truncated and the
+ *               weights rounded to 10-bit mantissas; error ~ 2^-10 sum |w x| (tested < 1e-3 in the
+ *               rms measure of test_ssam_conv_tc; measured 4e-4)
+ *       tf32x3  float, three TF32 passes (x = big + small, w = big + small: big.big + big.small +
+ *               small.big): < 2.5e-7, within 2x the SIMT FP32 path's error for filters of 64 taps
+ *               and more on real images (each product keeps 22 of 24 bits: with few taps, 4x)
+ *   On a device below sm_80, or a build whose PTX is older than sm_80 (cudaFuncGetAttributes'
+ *   ptxVersion), the launcher runs name_simt_launch instead; name_path() says which.
+ *   SSAM_CONV2D_TC_DEFINE_EX(name, MODE, M, N, QY, JX, WY, WX, MINB) sets the tile (below).
+ *
+ * HOW (the systolic dataflow of SSAM / URE, done by the tensor core's array)
+ *   For filter row i, out_i(y, x) = sum_m w[i][m] in(y + i, x + m).  Over a tile of 16 rows and 8
+ *   outputs in x starting at x0 this is C = A B with A[y][k] = in(y + i, x0 + k) (data) and
+ *   B[k][x] = w[i][k - x] (the filter row as a band, zero unless 0 <= k - x < M), K = 8 + M - 1
+ *   covered by S8 k8 steps and at most one k4 step.  B depends only on (i, k - x), so it is a few
+ *   registers per filter row; A's step s of x tile j is step s - 1 of tile j + 1 (8 columns on),
+ *   so a warp doing JX tiles side by side loads JX - 1 + S8 steps for JX * S8 MMAs; and A's 16
+ *   rows are two 8-row slabs, each shared by filter rows 8 apart (SSAM's sliding window at
+ *   fragment granularity).  Useful work / MMA work = M / K: 15x15 62.5%, 20x20 71%, 9x9 56%.
+ *   A block of WY x WX warps walks output tiles of (16 QY WY) x (8 JX WX) with the grid's stride:
+ *   it stages the input tile (borders applied, 8 loads in flight per thread) in shared memory,
+ *   each warp accumulates its QY x JX fragments over the N filter rows in registers, stores them.
+ *   Shared rows are padded to 8 mod 32 floats (8 mod 16 doubles): a warp's paired loads fall in
+ *   distinct banks.
+ *
+ * PIECES (lane and warp level, each mode: f64, tf32, tf32x3; see docs/pieces.md)
+ *   ssam_tch_MODE / ssam_tch4_MODE   a lane's share of an 8-row slab of A (k8 pair / k4 element)
+ *   ssam_tcb_MODE, ssam_tcc_MODE     B (band) and C (sums) fragments
+ *   ssam_tc_slab_MODE(p), ssam_tc_slab4_MODE(p)    a slab from shared memory
+ *   ssam_tc_b_MODE(w0, w1)           B from the lane's two band elements
+ *   ssam_tc_mma_MODE(&c, lo, hi, b), ssam_tc_mma4_MODE(...)   c += (lo over hi) b
+ *   ssam_tc_store_MODE(dst, dp, y, x, ow, oh, pair, c)        C to rows y, y + 8, columns x, x + 1
+ *   SSAM_CONV_TC_B, SSAM_CONV_TC_SLAB, SSAM_CONV_TC_ROWS8      a warp's band, slab, filter rows
+ *   ssam_tf32(x)                     x rounded to TF32
+ *
+ * EXAMPLE
+ *     #include <ssam/conv_tc.cuh>
+ *     SSAM_CONV2D_TC_DEFINE(blur15, f64, 15, 15)      // double, FP64 tensor cores
+ *     SSAM_CONV2D_TC_DEFINE(big20, tf32x3, 20, 20)    // float at FP32 accuracy on TF32 tensor cores
+ *     ssam_conv2d_args a = {0};  ...                  // exactly as for SSAM_CONV2D_DEFINE
+ *     int rc = blur15_launch(&a, stream);
+ *   examples/conv_tc.cu runs both beside the SIMT kernel.
+ *
+ * LIMITS AND WHEN TO USE IT
+ *   M, N >= 1 (conv.cuh's limits too: its kernel is the fallback); the staged tile and the padded
+ *   weights must fit in 227 KB of shared memory (a static_assert says so).  Up to 2^31 output
+ *   tiles.  The weights travel in the kernel's parameters (M N elements <= 32 KB).
+ *   Measured on the H100 (docs/PERFORMANCE.md): f64 pays from 9x9 up (15x15 1.57x, 20x20 2.98x
+ *   the SIMT kernel), tf32 from 15x15 (20x20 2.3x), tf32x3 is slower than SIMT FP32 at every size
+ *   (0.4-0.85x: three passes of mma.sync at 62-71% band efficiency) -- it is the accurate mode of
+ *   the TF32 path, not a faster FP32.  Small filters are memory-bound: use conv.cuh.
+ */
+#ifndef SSAM_CONV_TC_CUH
+#define SSAM_CONV_TC_CUH
+
+#include "conv.cuh"
+
+#define SSAM_PATH_SIMT 1
+#define SSAM_PATH_TC 2
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define SSAM__TC_SM80 1
+#else
+#define SSAM__TC_SM80 0
+#endif
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define SSAM__TC_SM90 1
+#else
+#define SSAM__TC_SM90 0
+#endif
+
+/* ---- per-mode constants: element type, fragment rows per warp (16 rows each) ---- */
+#define SSAM_TC_T_f64 double
+#define SSAM_TC_T_tf32 float
+#define SSAM_TC_T_tf32x3 float
+/* the default tile of each mode (measured on the H100, bench/conv.cu --tc): QY fragment rows of 16
+ * and JX 8-column tiles per warp; MINB blocks per SM, the most whose register budget leaves no
+ * spills (the f64 band's k4 tail needs more registers) */
+#define SSAM_TC_QY_f64 1
+#define SSAM_TC_QY_tf32 1
+#define SSAM_TC_QY_tf32x3 1
+#define SSAM_TC_JX_f64 4
+#define SSAM_TC_JX_tf32 8
+#define SSAM_TC_JX_tf32x3 4
+#define SSAM_TC_MINB_f64(M) (SSAM_TC_T4(M) ? 3 : 4)
+#define SSAM_TC_MINB_tf32(M) 4
+#define SSAM_TC_MINB_tf32x3(M) 2
+
+/* ---- the raw MMAs (m16n8k8 and m16n8k4 shapes: A rows g, g+8; B column g; C rows g, g+8 at
+ * columns 2c, 2c+1, where g = lane / 4, c = lane % 4).  Below sm_80 they trap: never launched. ---- */
+#if SSAM__TC_SM80
+#define SSAM__TC_NO_MMA()
+#else
+#define SSAM__TC_NO_MMA() __trap() /* the launcher takes the SIMT path below sm_80 */
+#endif
+
+static __device__ __forceinline__ void ssam__mma_tf32_k8(float *c, const unsigned *a, const unsigned *b)
+{
+#if SSAM__TC_SM80
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+                 "{%0,%1,%2,%3};"
+                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+#else
+    (void)c; (void)a; (void)b;
+    SSAM__TC_NO_MMA();
+#endif
+}
+static __device__ __forceinline__ void ssam__mma_tf32_k4(float *c, unsigned a0, unsigned a1, unsigned b)
+{
+#if SSAM__TC_SM80
+    asm volatile("mma.sync.aligned.m16n8k4.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};"
+                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                 : "r"(a0), "r"(a1), "r"(b));
+#else
+    (void)c; (void)a0; (void)a1; (void)b;
+    SSAM__TC_NO_MMA();
+#endif
+}
+/* one m8n8k4 DMMA: rows g of a 8-row half, columns 2c, 2c+1 */
+static __device__ __forceinline__ void ssam__mma_f64_884(double *c, double a, double b)
+{
+#if SSAM__TC_SM80
+    asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};"
+                 : "+d"(c[0]), "+d"(c[1])
+                 : "d"(a), "d"(b));
+#else
+    (void)c; (void)a; (void)b;
+    SSAM__TC_NO_MMA();
+#endif
+}
+/* m16n8k8 f64: one instruction on sm_90, four m8n8k4 on sm_80 (the same fragment layout) */
+static __device__ __forceinline__ void ssam__mma_f64_k8(double *c, const double *a, const double *b)
+{
+#if SSAM__TC_SM90
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+                 "{%0,%1,%2,%3};"
+                 : "+d"(c[0]), "+d"(c[1]), "+d"(c[2]), "+d"(c[3])
+                 : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(b[0]), "d"(b[1]));
+#else
+    ssam__mma_f64_884(c, a[0], b[0]);
+    ssam__mma_f64_884(c + 2, a[1], b[0]);
+    ssam__mma_f64_884(c, a[2], b[1]);
+    ssam__mma_f64_884(c + 2, a[3], b[1]);
+#endif
+}
+static __device__ __forceinline__ void ssam__mma_f64_k4(double *c, double a0, double a1, double b)
+{
+#if SSAM__TC_SM90
+    asm volatile("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};"
+                 : "+d"(c[0]), "+d"(c[1]), "+d"(c[2]), "+d"(c[3])
+                 : "d"(a0), "d"(a1), "d"(b));
+#else
+    ssam__mma_f64_884(c, a0, b);
+    ssam__mma_f64_884(c + 2, a1, b);
+#endif
+}
+
+/* x rounded to nearest TF32 (10-bit mantissa), as the bit pattern an mma takes */
+static __device__ __forceinline__ unsigned ssam_tf32(float x)
+{
+    unsigned y = __float_as_uint(x);
+#if SSAM__TC_SM80
+    asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(y) : "f"(x));
+#endif
+    return y;
+}
+static __device__ __forceinline__ void ssam__tf32_split(float x, unsigned *big, unsigned *small)
+{
+    *big = ssam_tf32(x);
+    *small = ssam_tf32(x - __uint_as_float(*big));
+}
+
+/* ---- fragments.  The data operand A (16 rows x k) is built from two 8-row SLABS: a slab is one
+ * lane's share of 8 consecutive rows (row g), and A = (slab at row offset r, slab at r + 8).  One
+ * slab serves the fragments at offsets r and r - 8, i.e. two filter rows 8 apart (the register
+ * reuse of SSAM's sliding window, at fragment granularity).  A k8 step's two k-halves are laid on
+ * adjacent columns (k = c at column 2c, k = c + 4 at 2c + 1), so a lane loads its pair with one 8-
+ * or 16-byte load; the weights (B) follow the same order.  A k4 step (the band's tail) takes one
+ * column c.  p: &tile[row g of the slab][column 2c] (k8) or [column c] (k4). ---- */
+typedef struct ssam_tch_f64 { double v[2]; } ssam_tch_f64;    /* slab, k8: (g, k c), (g, k c + 4) */
+typedef struct ssam_tch4_f64 { double v; } ssam_tch4_f64;     /* slab, k4: (g, k c) */
+typedef struct ssam_tcb_f64 { double v[2]; } ssam_tcb_f64;    /* B, k8: (k c, n g), (k c + 4, n g); k4: v[0] */
+typedef struct ssam_tcc_f64 { double v[4]; } ssam_tcc_f64;    /* C: (g, 2c), (g, 2c+1), (g+8, 2c), (g+8, 2c+1) */
+typedef struct ssam_tch_tf32 { unsigned v[2]; } ssam_tch_tf32;
+typedef struct ssam_tch4_tf32 { unsigned v; } ssam_tch4_tf32;
+typedef struct ssam_tcb_tf32 { unsigned v[2]; } ssam_tcb_tf32;
+typedef struct ssam_tcc_tf32 { float v[4]; } ssam_tcc_tf32;
+typedef struct ssam_tch_tf32x3 { unsigned big[2], small[2]; } ssam_tch_tf32x3;
+typedef struct ssam_tch4_tf32x3 { unsigned big, small; } ssam_tch4_tf32x3;
+typedef struct ssam_tcb_tf32x3 { unsigned big[2], small[2]; } ssam_tcb_tf32x3;
+/* tf32x3 keeps two sums.  The tensor core adds with truncation, so a long chain of MMAs into one
+ * large accumulator drifts by up to an ulp of it per MMA (measured: 14x the SIMT path's error at
+ * 20x20).  Each big.big product starts from zero and is added to v in FP32 (round to nearest);
+ * the cross terms (2^-11 of the sum) chain in lo, where truncation costs nothing visible. */
+typedef struct ssam_tcc_tf32x3 { float v[4], lo[4]; } ssam_tcc_tf32x3;
+
+/* one slab from shared memory (k8: the lane's pair; k4: one element).  One TF32 pass hands the
+ * data over as it is (the tensor core truncates it to TF32); three passes split it. */
+static __device__ __forceinline__ ssam_tch_f64 ssam_tc_slab_f64(const double *p)
+{
+    const double2 r = *(const double2 *)p;
+    ssam_tch_f64 h = {{r.x, r.y}};
+    return h;
+}
+static __device__ __forceinline__ ssam_tch_tf32 ssam_tc_slab_tf32(const float *p)
+{
+    const float2 r = *(const float2 *)p;
+    ssam_tch_tf32 h = {{__float_as_uint(r.x), __float_as_uint(r.y)}};
+    return h;
+}
+static __device__ __forceinline__ ssam_tch_tf32x3 ssam_tc_slab_tf32x3(const float *p)
+{
+    const float2 r = *(const float2 *)p;
+    ssam_tch_tf32x3 h;
+    ssam__tf32_split(r.x, &h.big[0], &h.small[0]);
+    ssam__tf32_split(r.y, &h.big[1], &h.small[1]);
+    return h;
+}
+static __device__ __forceinline__ ssam_tch4_f64 ssam_tc_slab4_f64(const double *p)
+{
+    ssam_tch4_f64 h = {p[0]};
+    return h;
+}
+static __device__ __forceinline__ ssam_tch4_tf32 ssam_tc_slab4_tf32(const float *p)
+{
+    ssam_tch4_tf32 h = {__float_as_uint(p[0])};
+    return h;
+}
+static __device__ __forceinline__ ssam_tch4_tf32x3 ssam_tc_slab4_tf32x3(const float *p)
+{
+    ssam_tch4_tf32x3 h;
+    ssam__tf32_split(p[0], &h.big, &h.small);
+    return h;
+}
+
+static __device__ __forceinline__ ssam_tcb_f64 ssam_tc_b_f64(double w0, double w1)
+{
+    ssam_tcb_f64 b = {{w0, w1}};
+    return b;
+}
+static __device__ __forceinline__ ssam_tcb_tf32 ssam_tc_b_tf32(float w0, float w1)
+{
+    ssam_tcb_tf32 b = {{ssam_tf32(w0), ssam_tf32(w1)}};
+    return b;
+}
+static __device__ __forceinline__ ssam_tcb_tf32x3 ssam_tc_b_tf32x3(float w0, float w1)
+{
+    ssam_tcb_tf32x3 b;
+    ssam__tf32_split(w0, &b.big[0], &b.small[0]);
+    ssam__tf32_split(w1, &b.big[1], &b.small[1]);
+    return b;
+}
+
+static __device__ __forceinline__ void ssam_tc_zero_f64(ssam_tcc_f64 *c) { c->v[0] = c->v[1] = c->v[2] = c->v[3] = 0; }
+static __device__ __forceinline__ void ssam_tc_zero_tf32(ssam_tcc_tf32 *c) { c->v[0] = c->v[1] = c->v[2] = c->v[3] = 0; }
+static __device__ __forceinline__ void ssam_tc_zero_tf32x3(ssam_tcc_tf32x3 *c)
+{
+    for (int k = 0; k < 4; k++) c->v[k] = c->lo[k] = 0;
+}
+
+/* c += A b with A = (slab lo at rows g, slab hi at rows g + 8): k8 (ssam_tc_mma_MODE) and k4
+ * (ssam_tc_mma4_MODE, B's first half) */
+static __device__ __forceinline__ void ssam_tc_mma_f64(ssam_tcc_f64 *c, ssam_tch_f64 lo, ssam_tch_f64 hi, ssam_tcb_f64 b)
+{
+    const double a[4] = {lo.v[0], hi.v[0], lo.v[1], hi.v[1]};
+    ssam__mma_f64_k8(c->v, a, b.v);
+}
+static __device__ __forceinline__ void ssam_tc_mma4_f64(ssam_tcc_f64 *c, ssam_tch4_f64 lo, ssam_tch4_f64 hi, ssam_tcb_f64 b)
+{
+    ssam__mma_f64_k4(c->v, lo.v, hi.v, b.v[0]);
+}
+static __device__ __forceinline__ void ssam_tc_mma_tf32(ssam_tcc_tf32 *c, ssam_tch_tf32 lo, ssam_tch_tf32 hi, ssam_tcb_tf32 b)
+{
+    const unsigned a[4] = {lo.v[0], hi.v[0], lo.v[1], hi.v[1]};
+    ssam__mma_tf32_k8(c->v, a, b.v);
+}
+static __device__ __forceinline__ void ssam_tc_mma4_tf32(ssam_tcc_tf32 *c, ssam_tch4_tf32 lo, ssam_tch4_tf32 hi, ssam_tcb_tf32 b)
+{
+    ssam__mma_tf32_k4(c->v, lo.v, hi.v, b.v[0]);
+}
+static __device__ __forceinline__ void ssam_tc_mma_tf32x3(ssam_tcc_tf32x3 *c, ssam_tch_tf32x3 lo, ssam_tch_tf32x3 hi,
+                                                          ssam_tcb_tf32x3 b)
+{
+    const unsigned ab[4] = {lo.big[0], hi.big[0], lo.big[1], hi.big[1]};
+    const unsigned as[4] = {lo.small[0], hi.small[0], lo.small[1], hi.small[1]};
+    float t[4] = {0, 0, 0, 0};
+    ssam__mma_tf32_k8(c->lo, as, b.big);
+    ssam__mma_tf32_k8(c->lo, ab, b.small);
+    ssam__mma_tf32_k8(t, ab, b.big);
+    for (int k = 0; k < 4; k++) c->v[k] += t[k];
+}
+static __device__ __forceinline__ void ssam_tc_mma4_tf32x3(ssam_tcc_tf32x3 *c, ssam_tch4_tf32x3 lo, ssam_tch4_tf32x3 hi,
+                                                           ssam_tcb_tf32x3 b)
+{
+    float t[4] = {0, 0, 0, 0};
+    ssam__mma_tf32_k4(c->lo, lo.small, hi.small, b.big[0]);
+    ssam__mma_tf32_k4(c->lo, lo.big, hi.big, b.small[0]);
+    ssam__mma_tf32_k4(t, lo.big, hi.big, b.big[0]);
+    for (int k = 0; k < 4; k++) c->v[k] += t[k];
+}
+
+/* ---- stores: C rows y and y + 8, columns x, x + 1 (x even); pair: 2-element stores allowed ---- */
+#define SSAM__TC_PUT2(T2, make2, row, x, ow, pair, v0, v1)                                                 \
+    do {                                                                                                   \
+        if ((pair) && (x) + 1 < (ow)) {                                                                    \
+            *(T2 *)((row) + (x)) = make2(v0, v1);                                                          \
+        } else {                                                                                           \
+            if ((x) < (ow)) (row)[x] = (v0);                                                               \
+            if ((x) + 1 < (ow)) (row)[(x) + 1] = (v1);                                                     \
+        }                                                                                                  \
+    } while (0)
+static __device__ __forceinline__ void ssam_tc_store_f64(double *dst, long long dp, int y, int x, int ow, int oh,
+                                                         int pair, ssam_tcc_f64 c)
+{
+    if (y < oh) SSAM__TC_PUT2(double2, make_double2, dst + (long long)y * dp, x, ow, pair, c.v[0], c.v[1]);
+    if (y + 8 < oh) SSAM__TC_PUT2(double2, make_double2, dst + (long long)(y + 8) * dp, x, ow, pair, c.v[2], c.v[3]);
+}
+static __device__ __forceinline__ void ssam_tc_store_tf32(float *dst, long long dp, int y, int x, int ow, int oh,
+                                                          int pair, ssam_tcc_tf32 c)
+{
+    if (y < oh) SSAM__TC_PUT2(float2, make_float2, dst + (long long)y * dp, x, ow, pair, c.v[0], c.v[1]);
+    if (y + 8 < oh) SSAM__TC_PUT2(float2, make_float2, dst + (long long)(y + 8) * dp, x, ow, pair, c.v[2], c.v[3]);
+}
+static __device__ __forceinline__ void ssam_tc_store_tf32x3(float *dst, long long dp, int y, int x, int ow, int oh,
+                                                            int pair, ssam_tcc_tf32x3 c)
+{
+    ssam_tcc_tf32 s;
+    for (int k = 0; k < 4; k++) s.v[k] = c.v[k] + c.lo[k];
+    ssam_tc_store_tf32(dst, dp, y, x, ow, oh, pair, s);
+}
+
+/* ---- the band: K = 8 + M - 1 columns per 8-wide x tile, as S8 k8 steps and T4 (0 or 1) k4 steps ---- */
+#define SSAM_TC_S8(M) (((M) + 7) % 8 > 4 ? ((M) + 7) / 8 + 1 : ((M) + 7) / 8)
+#define SSAM_TC_T4(M) (((M) + 7) % 8 > 0 && ((M) + 7) % 8 <= 4 ? 1 : 0)
+
+/* ---- warp pieces ----
+ * SSAM_CONV_TC_B(MODE, S8, T4, b, wr, cq): the B fragments of one filter row (S8 k8 steps, T4 k4):
+ *   wr = &(the row padded with 7 zeros before, zeros after)[7 + 2c - g]; the lane's band elements
+ *   of k8 step s are wr[8s], wr[8s + 1], of the k4 tail wr[8 S8 - c] (its column is c, not 2c).
+ * SSAM_CONV_TC_SLAB(MODE, JX, S8, T4, h, h4, p, cq): one slab of the warp's JX x tiles: the JX - 1 +
+ *   S8 k8 steps (step u of tile j is step u - 1 of tile j + 1, 8 columns later) and the JX k4 tails;
+ *   p = &tile[row g of the slab][warp's first column + 2c].
+ * SSAM_CONV_TC_ROWS8(...): acc[QY][JX] += the filter rows i0, i0 + 8, i0 + 16, ... (< N) over the
+ *   warp's QY x JX tiles (16 x 8 outputs each).  The fragment of tile row q and filter row i sits
+ *   at row offset 16 q + i; within one residue i0 = i mod 8 the offsets are 8 apart, so the warp
+ *   walks slabs k = 0, 1, ... (rows i0 + 8k + g), keeps the last two, and each pair feeds every
+ *   (q, i) with 16 q + i = i0 + 8 (k - 1).  ta = &tile[warp's first row + i0 + g][first column + 2c],
+ *   wr as above for row 0, WP the padded row's length.  Loops run s outside j: consecutive MMAs are
+ *   independent. */
+#define SSAM_CONV_TC_B(MODE, S8, T4, b, wr, cq)                                                             \
+    do {                                                                                                   \
+        _Pragma("unroll") for (int ssam__s = 0; ssam__s < (S8); ssam__s++)                                 \
+            (b)[ssam__s] = ssam_tc_b_##MODE((wr)[8 * ssam__s], (wr)[8 * ssam__s + 1]);                     \
+        if (T4) (b)[(S8) + (T4)-1] = ssam_tc_b_##MODE((wr)[8 * (S8) - (cq)], 0);                           \
+    } while (0)
+#define SSAM_CONV_TC_SLAB(MODE, JX, S8, T4, h, h4, p, cq)                                                   \
+    do {                                                                                                   \
+        _Pragma("unroll") for (int ssam__u = 0; ssam__u < (JX)-1 + (S8); ssam__u++)                        \
+            (h)[ssam__u] = ssam_tc_slab_##MODE((p) + 8 * ssam__u);                                         \
+        if (T4)                                                                                            \
+            _Pragma("unroll") for (int ssam__j = 0; ssam__j < (JX); ssam__j++)                             \
+                (h4)[ssam__j] = ssam_tc_slab4_##MODE((p) + 8 * (ssam__j + (S8)) - (cq));                   \
+    } while (0)
+#define SSAM_CONV_TC_ROWS8(MODE, QY, JX, S8, T4, N, acc, ta, pitch, wr, WP, i0, cq)                         \
+    do {                                                                                                   \
+        enum { ssam__MB = ((N) + 7) / 8, ssam__KS = ssam__MB + 2 * (QY) };                                  \
+        ssam_tcb_##MODE ssam__b[(QY) > 1 ? ssam__MB : 1][(S8) + (T4)]; /* QY 1: each row once, loaded at use */ \
+        ssam_tch_##MODE ssam__h[2][(JX)-1 + (S8)];                                                         \
+        ssam_tch4_##MODE ssam__h4[2][(JX)];                                                                \
+        if ((QY) > 1)                                                                                      \
+            _Pragma("unroll") for (int ssam__m = 0; ssam__m < ssam__MB; ssam__m++)                         \
+                if ((i0) + 8 * ssam__m < (N))                                                              \
+                    SSAM_CONV_TC_B(MODE, S8, T4, ssam__b[(QY) > 1 ? ssam__m : 0], (wr) + ((i0) + 8 * ssam__m) * (WP), cq); \
+        _Pragma("unroll") for (int ssam__k = 0; ssam__k < ssam__KS; ssam__k++) {                           \
+            /* slab k is needed while a (q, i) pair still starts at offset 8k - 8 or 8k */                \
+            if ((i0) + 8 * ssam__k > 16 * (QY) + (N)-9) break;                                             \
+            SSAM_CONV_TC_SLAB(MODE, JX, S8, T4, ssam__h[ssam__k & 1], ssam__h4[ssam__k & 1],              \
+                              (ta) + 8 * ssam__k * (pitch), cq);                                           \
+            if (ssam__k == 0) continue;                                                                    \
+            _Pragma("unroll") for (int ssam__q = 0; ssam__q < (QY); ssam__q++) {                           \
+                const int ssam__m = ssam__k - 1 - 2 * ssam__q; /* filter row i0 + 8m */                    \
+                if (ssam__m < 0 || ssam__m >= ssam__MB || (i0) + 8 * ssam__m >= (N)) continue;             \
+                const int ssam__bm = (QY) > 1 ? ssam__m : 0;                                               \
+                if ((QY) == 1) SSAM_CONV_TC_B(MODE, S8, T4, ssam__b[0], (wr) + ((i0) + 8 * ssam__m) * (WP), cq); \
+                _Pragma("unroll") for (int ssam__s = 0; ssam__s < (S8); ssam__s++)                         \
+                    _Pragma("unroll") for (int ssam__j = 0; ssam__j < (JX); ssam__j++)                     \
+                        ssam_tc_mma_##MODE(&(acc)[ssam__q][ssam__j], ssam__h[(ssam__k - 1) & 1][ssam__j + ssam__s], \
+                                           ssam__h[ssam__k & 1][ssam__j + ssam__s], ssam__b[ssam__bm][ssam__s]); \
+                if (T4)                                                                                    \
+                    _Pragma("unroll") for (int ssam__j = 0; ssam__j < (JX); ssam__j++)                     \
+                        ssam_tc_mma4_##MODE(&(acc)[ssam__q][ssam__j], ssam__h4[(ssam__k - 1) & 1][ssam__j], \
+                                            ssam__h4[ssam__k & 1][ssam__j], ssam__b[ssam__bm][(S8) + (T4)-1]); \
+            }                                                                                              \
+        }                                                                                                  \
+    } while (0)
+
+/* ---- block pieces ---- */
+/* the sizes of one instantiation: block tile, staged tile and its pitch (8 mod 32 floats, 8 mod 16
+ * doubles: a warp's paired fragment loads fall in distinct banks), padded weight row */
+#define SSAM__CONV_TC_PITCH(T, TC)                                                                         \
+    (sizeof(T) == 8 ? (TC) + ((8 - (TC) % 16) + 16) % 16 : (TC) + ((8 - (TC) % 32) + 32) % 32)
+#define SSAM__CONV_TC_SIZES(T, M, N, QY, JX, WY, WX)                                                       \
+    S8 = SSAM_TC_S8(M), T4 = SSAM_TC_T4(M), WH = 16 * (QY), WW = 8 * (JX), BH = WH * (WY), BWD = WW * (WX), \
+    TR = BH + (N)-1, TC = BWD - 8 + 8 * S8 + 4 * T4, TP = SSAM__CONV_TC_PITCH(T, TC), WP = 8 * S8 + 12,       \
+    NT = 32 * (WY) * (WX)
+
+/* stage rows [y0, y0 + TR) x columns [x0, x0 + TC) of the input into tile[TR][TP], borders applied
+ * through the source index; the constant border's cells, and the columns past NC (they meet only
+ * zero weights), stored as values; 8 loads in flight per thread.  (Measured: cp.async copies into
+ * a second buffer, overlapping the next tile's copy with this one's MMAs, ran 5-35% slower than a
+ * plain copy with more blocks per SM; one load at a time per thread, 30-50% slower.) */
+#define SSAM__CONV_TC_STAGE(T, tile, TR, TC, TP, NC, src, g, x0, y0, NT)                                    \
+    for (int ssam__i0 = 0; ssam__i0 < (TR) * (TC); ssam__i0 += 8 * (NT)) {                                \
+        T ssam__v[8]; /* 8 loads in flight per thread, then 8 stores */                                    \
+        _Pragma("unroll") for (int ssam__u = 0; ssam__u < 8; ssam__u++) {                                  \
+            const int ssam__i = ssam__i0 + ssam__u * (NT) + threadIdx.x;                                   \
+            const int ssam__r = ssam__i / (TC), ssam__c = ssam__i - ssam__r * (TC);                        \
+            const int ssam__iy = ssam_border_index((y0) + ssam__r, (g).h, (g).border);                     \
+            const int ssam__ix = ssam_border_index((x0) + ssam__c, (g).w, (g).border);                     \
+            ssam__v[ssam__u] = (T)0;                                                                       \
+            if (ssam__i < (TR) * (TC) && ssam__c < (NC))                                                   \
+                ssam__v[ssam__u] = (ssam__iy < 0 || ssam__ix < 0) ? (T)(g).cval                           \
+                                                                  : (src)[(long long)ssam__iy * (g).sp + ssam__ix]; \
+        }                                                                                                  \
+        _Pragma("unroll") for (int ssam__u = 0; ssam__u < 8; ssam__u++) {                                  \
+            const int ssam__i = ssam__i0 + ssam__u * (NT) + threadIdx.x;                                   \
+            if (ssam__i < (TR) * (TC)) (tile)[ssam__i / (TC) * (TP) + ssam__i % (TC)] = ssam__v[ssam__u];  \
+        }                                                                                                  \
+    }
+
+/* the weights, each filter row padded with 7 zeros before and zeros after to WP elements (w: the
+ * kernel's __grid_constant__ parameter, indexed in place) */
+#define SSAM__CONV_TC_WEIGHTS(T, wpad, WP, M, N, w, NT)                                                     \
+    for (int ssam__i = threadIdx.x; ssam__i < (N) * (WP); ssam__i += (NT)) {                              \
+        const int ssam__r = ssam__i / (WP), ssam__k = ssam__i - ssam__r * (WP) - 7;                        \
+        (wpad)[ssam__i] = (ssam__k >= 0 && ssam__k < (M)) ? (w)[ssam__r * (M) + ssam__k] : (T)0;           \
+    }
+
+/* one tile: the warp's accumulators over the N filter rows of the staged tile, then stored */
+#define SSAM__CONV_TC_TILE(MODE, N, QY, JX, WX, tile, wpad, dst, g, x0, y0)                                 \
+    do {                                                                                                   \
+        const int lane = threadIdx.x & 31, gq = lane >> 2, cq = lane & 3, warp = threadIdx.x >> 5;         \
+        const int wy = warp / (WX), wx = warp % (WX);                                                      \
+        ssam_tcc_##MODE acc[QY][JX];                                                                       \
+        _Pragma("unroll") for (int q = 0; q < (QY); q++)                                                   \
+            _Pragma("unroll") for (int j = 0; j < (JX); j++) ssam_tc_zero_##MODE(&acc[q][j]);             \
+        const T *ta = (tile) + (wy * WH + gq) * TP + wx * WW + 2 * cq;                                     \
+        const T *wr = (wpad) + 7 + 2 * cq - gq;                                                            \
+        _Pragma("unroll 1") for (int i0 = 0; i0 < ((N) < 8 ? (N) : 8); i0++)                               \
+            SSAM_CONV_TC_ROWS8(MODE, QY, JX, S8, T4, N, acc, ta + i0 * TP, TP, wr, WP, i0, cq);           \
+        const int pair = (g).ovec; /* dst 16-byte aligned, pitch a multiple of V: pairs aligned too */   \
+        _Pragma("unroll") for (int q = 0; q < (QY); q++)                                                   \
+            _Pragma("unroll") for (int j = 0; j < (JX); j++)                                               \
+                ssam_tc_store_##MODE(dst, (g).dp, (y0) + wy * WH + q * 16 + gq, (x0) + wx * WW + 8 * j + 2 * cq, \
+                                     (g).ow, (g).oh, pair, acc[q][j]);                                     \
+    } while (0)
+
+/* the kernel body: blocks walk the tiles (row-major) with a stride of the grid: stage, compute, store */
+#define SSAM__CONV2D_TC_BODY(MODE, M, N, QY, JX, WY, WX, src, dst, g, w)                                    \
+    do {                                                                                                   \
+        typedef SSAM_TC_T_##MODE T;                                                                        \
+        enum { SSAM__CONV_TC_SIZES(T, M, N, QY, JX, WY, WX) };                                             \
+        extern __shared__ __align__(16) unsigned char ssam__tcsm[];                                        \
+        T *wpad = (T *)ssam__tcsm, *tile = wpad + (N)*WP;                                                  \
+        const int tiles_x = ((g).ow + BWD - 1) / BWD;                                                      \
+        const long long tiles = (long long)tiles_x * (((g).oh + BH - 1) / BH);                             \
+        SSAM__CONV_TC_WEIGHTS(T, wpad, WP, M, N, w, NT);                                                    \
+        for (long long t = blockIdx.x; t < tiles; t += gridDim.x) {                                        \
+            const int x0 = (int)(t % tiles_x) * BWD, y0 = (int)(t / tiles_x) * BH;                         \
+            SSAM__CONV_TC_STAGE(T, tile, TR, TC, TP, BWD + (M)-1, src, g, x0 - (g).ax, y0 - (g).ay, NT);    \
+            __syncthreads();                                                                               \
+            SSAM__CONV_TC_TILE(MODE, N, QY, JX, WX, tile, wpad, dst, g, x0, y0);                           \
+            __syncthreads(); /* the tile is the next copy's target */                                      \
+        }                                                                                                  \
+    } while (0)
+
+/* shared bytes of one block */
+#define SSAM__CONV_TC_SMEM(MODE, M, N, QY, JX, WY, WX)                                                     \
+    (((size_t)(16 * (QY) * (WY) + (N)-1) *                                                                 \
+          SSAM__CONV_TC_PITCH(SSAM_TC_T_##MODE, 8 * (JX) * (WX)-8 + 8 * SSAM_TC_S8(M) + 4 * SSAM_TC_T4(M)) + \
+      (size_t)(N) * (8 * SSAM_TC_S8(M) + 12)) *                                                            \
+     sizeof(SSAM_TC_T_##MODE))
+
+/* SSAM_CONV2D_TC_DEFINE_EX: the tile shape explicit -- QY fragment rows (16 rows each) and JX
+ * 8-column tiles per warp, WY x WX warps per block, MINB blocks per SM (__launch_bounds__) */
+#define SSAM_CONV2D_TC_DEFINE(name, MODE, M, N)                                                             \
+    SSAM_CONV2D_TC_DEFINE_EX(name, MODE, M, N, SSAM_TC_QY_##MODE, SSAM_TC_JX_##MODE, 2, 2, SSAM_TC_MINB_##MODE(M))
+
+#define SSAM_CONV2D_TC_DEFINE_EX(name, MODE, M, N, QY, JX, WY, WX, MINB)                              \
+    SSAM_CONV2D_DEFINE(name##_simt, SSAM_TC_T_##MODE, M, N, 1, 128)                                         \
+    static_assert(SSAM__CONV_TC_SMEM(MODE, M, N, QY, JX, WY, WX) <= 227 * 1024,                            \
+                  "ssam conv_tc: the staged tile and weights exceed 227 KB of shared memory; use a smaller "  \
+                  "tile (SSAM_CONV2D_TC_DEFINE_EX) or conv.cuh");                                           \
+    __global__ void __launch_bounds__(32 * (WY) * (WX), MINB)                                              \
+        name##_kernel(const SSAM_TC_T_##MODE *__restrict__ src, SSAM_TC_T_##MODE *__restrict__ dst,        \
+                      ssam_conv2d_geom g, const __grid_constant__ name##_simt_weights wt)                  \
+    {                                                                                                      \
+        SSAM__CONV2D_TC_BODY(MODE, M, N, QY, JX, WY, WX, src, dst, g, wt.w);                               \
+    }                                                                                                      \
+    static inline __attribute__((unused)) int name##_path(void)                                            \
+    {                                                                                                      \
+        return ssam__conv_tc_path((const void *)name##_kernel);                                            \
+    }                                                                                                      \
+    static inline __attribute__((unused)) int name##_launch(const ssam_conv2d_args *a, cudaStream_t stream) \
+    {                                                                                                      \
+        typedef SSAM_TC_T_##MODE T;                                                                        \
+        const size_t smem = SSAM__CONV_TC_SMEM(MODE, M, N, QY, JX, WY, WX);                               \
+        ssam_conv2d_geom g;                                                                                \
+        name##_simt_weights wt;                                                                            \
+        dim3 grid;                                                                                         \
+        int rc = ssam__conv2d_geometry(a, M, N, SSAM_CONV_V(T), &g);                                       \
+        if (rc) return rc;                                                                                 \
+        if (name##_path() != SSAM_PATH_TC) return name##_simt_launch(a, stream);                          \
+        if (cudaFuncSetAttribute((const void *)name##_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, \
+                                 (int)smem) != cudaSuccess)                                                \
+            return SSAM_ECUDA;                                                                             \
+        rc = ssam__conv_tc_grid(&g, 16 * (QY) * (WY), 8 * (JX) * (WX), (const void *)name##_kernel,        \
+                                32 * (WY) * (WX), smem, &grid);                                            \
+        if (rc) return rc;                                                                                 \
+        for (int i = 0; i < (M) * (N); i++) /* convolution: the filter flipped both ways */                \
+            wt.w[i] = (a->flags & SSAM_CONVOLVE) ? ((const T *)a->weights)[(M) * (N)-1 - i]                \
+                                                 : ((const T *)a->weights)[i];                             \
+        name##_kernel<<<grid, 32 * (WY) * (WX), smem, stream>>>((const T *)a->src, (T *)a->dst, g, wt);    \
+        return cudaPeekAtLastError() == cudaSuccess ? SSAM_SUCCESS : SSAM_ECUDA;                           \
+    }
+
+/* which path a kernel takes: SSAM_PATH_TC where it was compiled for sm_80+ (its PTX, so a JIT build
+ * from older PTX counts as old) and the current device is sm_80+, else SSAM_PATH_SIMT */
+static inline int ssam__conv_tc_path(const void *kernel)
+{
+    cudaFuncAttributes fa;
+    int dev = 0, major = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess)
+        return SSAM_PATH_SIMT;
+    if (major < 8 || cudaFuncGetAttributes(&fa, kernel) != cudaSuccess || fa.ptxVersion < 80) return SSAM_PATH_SIMT;
+    return SSAM_PATH_TC;
+}
+
+/* the grid: as many blocks as fit on the device at once (each walks tiles of BH x BW outputs with
+ * the grid's stride), no more than there are tiles */
+static inline int ssam__conv_tc_grid(const ssam_conv2d_geom *g, int BH, int BW, const void *kernel, int threads,
+                                     size_t smem, dim3 *grid)
+{
+    long long tiles = ((g->ow + (long long)BW - 1) / BW) * ((g->oh + (long long)BH - 1) / BH);
+    int dev = 0, sms = 0, per_sm = 0;
+    if (tiles > 2147483647LL) return SSAM_ESIZE;
+    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem) != cudaSuccess)
+        return SSAM_ECUDA;
+    if (per_sm < 1) return SSAM_ECUDA; /* the block does not fit: cannot happen below the static_assert's 227 KB */
+    grid->x = (unsigned)(tiles < (long long)per_sm * sms ? tiles : (long long)per_sm * sms);
+    grid->y = grid->z = 1;
+    return SSAM_SUCCESS;
+}
+
+#endif /* SSAM_CONV_TC_CUH */

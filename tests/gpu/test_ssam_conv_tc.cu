@@ -1,0 +1,208 @@
+/* tests/gpu/test_ssam_conv_tc.cu -- ssam/conv_tc.cuh (tensor-core convolution) against the CPU
+ * reference in double, and against conv.cuh's SIMT kernel on the same data:
+ *   f64     (DMMA): the SIMT path's bound, error / sum|w x| < 1e-12
+ *   tf32    (one TF32 pass: data truncated, weights rounded to TF32): the documented bound, < 1e-3
+ *   tf32x3  (three passes): < 2.5e-7 everywhere, and within 2x the SIMT FP32 path's error on the
+ *           same input for filters of 64 taps and more on images of 64 pixels and more.  Why not
+ *           2x everywhere: x = big + small keeps 22 of the 24 significant bits (small is itself
+ *           rounded to TF32), so each product is off by up to 2^-22 of itself, 4x FP32's rounding;
+ *           with few taps, or a 1x1 image whose one pixel meets every tap, that is the whole error,
+ *           while over many taps of varied data FP32's own summation error is as large (measured:
+ *           x1x1 4.2x, a 1x1 image under 20x20 10x, the 9x9 and 20x20 filters on images within 2x)
+ * Filters 1x1 to 20x20 and 33x5, images from 1x1 to several blocks each way (ragged), pitch larger
+ * than the width, every border, 'valid', correlation and convolution, every anchor of the small
+ * filters; outputs and padding NaN-poisoned first (an unwritten or NaN output fails), writes past
+ * the output fail; the error codes; the path taken (tensor cores on sm_80+).
+ * Error measure as test_ssam_conv: sqrt(sum (out - ref)^2 / sum (sum |w x|)^2). */
+#include <ssam/conv_tc.cuh>
+
+#include "gpucheck.h"
+#include "ssam_ref.h" /* ref_index, ref_conv2d: the CPU references */
+
+SSAM_CONV2D_TC_DEFINE(d1x1, f64, 1, 1)
+SSAM_CONV2D_TC_DEFINE(d2x3, f64, 2, 3)
+SSAM_CONV2D_TC_DEFINE(d4x6, f64, 4, 6)
+SSAM_CONV2D_TC_DEFINE(d15x15, f64, 15, 15)
+SSAM_CONV2D_TC_DEFINE(d20x20, f64, 20, 20)
+SSAM_CONV2D_TC_DEFINE(t3x3, tf32, 3, 3)
+SSAM_CONV2D_TC_DEFINE(t20x20, tf32, 20, 20)
+SSAM_CONV2D_TC_DEFINE(x1x1, tf32x3, 1, 1)
+SSAM_CONV2D_TC_DEFINE(x2x3, tf32x3, 2, 3)
+SSAM_CONV2D_TC_DEFINE(x9x9, tf32x3, 9, 9)
+SSAM_CONV2D_TC_DEFINE(x20x20, tf32x3, 20, 20)
+SSAM_CONV2D_TC_DEFINE(x33x5, tf32x3, 33, 5)
+
+typedef int (*launch_fn)(const ssam_conv2d_args *, cudaStream_t);
+typedef struct kern {
+    const char *name;
+    launch_fn launch, simt;
+    int (*path)(void);
+    int M, N, mode; /* mode: 64 f64, 1 tf32, 3 tf32x3 */
+} kern;
+#define K(n, mode) {#n, n##_launch, n##_simt_launch, n##_path, 0, 0, mode}
+
+static kern kernels[] = {K(d1x1, 64), K(d2x3, 64),  K(d4x6, 64),  K(d15x15, 64), K(d20x20, 64), K(t3x3, 1),
+                         K(t20x20, 1), K(x1x1, 3), K(x2x3, 3), K(x9x9, 3),    K(x20x20, 3),  K(x33x5, 3)};
+
+static const char *border_name[] = {"constant", "nearest", "reflect", "mirror", "wrap"};
+static double worst_ratio = 0; /* tf32x3 error / SIMT fp32 error, the largest seen */
+
+/* error of a device output against the reference (count of unwritten / overwritten cells too) */
+static double out_error(const void *hbuf, int dbl, long long nout, long long odp, int ow, int oh, const double *ref,
+                        const double *mag, long long *unwritten, long long *overwritten)
+{
+    double num = 0, den = 0;
+    *unwritten = *overwritten = 0;
+    for (long long i = 0; i < nout; i++) {
+        long long y = i / odp, x = i % odp;
+        double v = dbl ? ((const double *)hbuf)[i] : ((const float *)hbuf)[i];
+        if (y < oh && x < ow) {
+            if (!isfinite(v)) { (*unwritten)++; continue; }
+            double r = ref[y * ow + x];
+            num += (v - r) * (v - r);
+            den += mag[y * ow + x] * mag[y * ow + x];
+        } else if (!isnan(v)) (*overwritten)++;
+    }
+    return den > 0 ? sqrt(num / den) : sqrt(num);
+}
+
+/* one configuration: the TC launch (and the SIMT one for tf32x3) against the reference */
+static void one(const kern *k, const void *din, void *dout, void *hbuf, const double *hin, int W, int H, long long sp,
+                long long dp, const double *hw, const void *hwt, int border, unsigned flags, int ax, int ay,
+                double *ref, double *mag, const char *what)
+{
+    const int dbl = k->mode == 64;
+    const size_t es = dbl ? 8 : 4;
+    int ow, oh;
+    int cx = (flags & SSAM_ANCHOR) ? ax : (k->M - 1) / 2, cy = (flags & SSAM_ANCHOR) ? ay : (k->N - 1) / 2;
+    double cval = 0.375;
+    ref_conv2d(hin, W, H, sp, hw, k->M, k->N, border, cval, flags & ~SSAM_ANCHOR, cx, cy, ref, mag, &ow, &oh);
+    long long odp = dp ? dp : ow;
+    long long nout = odp * (long long)H;
+    ssam_conv2d_args a;
+    memset(&a, 0, sizeof a);
+    a.src = din; a.dst = dout; a.width = W; a.height = H; a.src_pitch = sp; a.dst_pitch = dp;
+    a.weights = hwt; a.fw = k->M; a.fh = k->N; a.border = border; a.cval = cval; a.flags = flags;
+    if (flags & SSAM_ANCHOR) { a.anchor_x = ax; a.anchor_y = ay; }
+    double err[2] = {0, 0};
+    for (int pass = 0; pass < (k->mode == 3 ? 2 : 1) && !check__failed_case; pass++) {
+        CUDA_OK(cudaMemset(dout, 0xFF, (size_t)nout * es)); /* NaN poison */
+        int rc = pass ? k->simt(&a, 0) : k->launch(&a, 0);
+        CHECK(rc == 0, "%s: launch rc %d (%s)", what, rc, ssam_strerror(rc));
+        CUDA_OK(cudaDeviceSynchronize());
+        CUDA_OK(cudaMemcpy(hbuf, dout, (size_t)nout * es, cudaMemcpyDeviceToHost));
+        long long unw, over;
+        err[pass] = out_error(hbuf, dbl, nout, odp, ow, oh, ref, mag, &unw, &over);
+        CHECK(unw == 0 && over == 0, "%s%s: %lld unwritten or NaN, %lld written outside the output", what,
+              pass ? " (simt)" : "", unw, over);
+    }
+    double tol = dbl ? 1e-12 : k->mode == 1 ? 1e-3 : 2.5e-7;
+    CHECK(err[0] < tol, "%s: error / sum|w x| = %.3g (tolerance %.1g)", what, err[0], tol);
+    if (k->mode == 3 && k->M * k->N >= 64 && W * H >= 64) {
+        CHECK(err[0] <= 2 * err[1] + 1e-9, "%s: tf32x3 error %.3g > 2x the SIMT fp32 error %.3g", what, err[0], err[1]);
+        if (err[1] > 1e-9 && err[0] / err[1] > worst_ratio) worst_ratio = err[0] / err[1];
+    }
+}
+
+static void run_kernel(const kern *k, int light)
+{
+    static const int sizes[][2] = {{1, 1}, {31, 33}, {257, 190}, {1000, 3}, {3, 200}, {130, 67}, {300, 260}};
+    const int nsizes = light ? 3 : (int)(sizeof sizes / sizeof *sizes);
+    const int dbl = k->mode == 64;
+    const size_t es = dbl ? 8 : 4;
+    char name[160];
+    snprintf(name, sizeof name, "ssam conv_tc %s (%dx%d %s): every border, valid, conv/corr, pitch, ragged sizes%s",
+             k->name, k->M, k->N, dbl ? "f64" : k->mode == 1 ? "tf32" : "tf32x3",
+             k->M * k->N <= 24 && k->M * k->N > 1 ? ", every anchor" : "");
+    case_begin(name);
+    CHECK(k->path() == SSAM_PATH_TC, "path %d: the tensor-core kernel is not taken on this sm_80+ device", k->path());
+    for (int si = 0; si < nsizes && !check__failed_case; si++) {
+        const int W = sizes[si][0], H = sizes[si][1];
+        for (int pk = 0; pk < 2 && !check__failed_case; pk++) {
+            long long sp = pk ? W + 5 : W, dp = pk ? W + 3 : 0;
+            size_t nin = (size_t)sp * H, nout = (size_t)(W + 3) * H;
+            double *hin = (double *)malloc(nin * 8), *hw = (double *)malloc((size_t)k->M * k->N * 8);
+            double *ref = (double *)malloc((size_t)W * H * 8), *mag = (double *)malloc((size_t)W * H * 8);
+            void *hbuf = malloc((nin > nout ? nin : nout) * es), *hwt = malloc((size_t)k->M * k->N * es);
+            for (size_t i = 0; i < nin; i++) {
+                hin[i] = gpucheck_uniform();
+                if (dbl) ((double *)hbuf)[i] = hin[i];
+                else { ((float *)hbuf)[i] = (float)hin[i]; hin[i] = (float)hin[i]; }
+            }
+            for (int i = 0; i < k->M * k->N; i++) {
+                hw[i] = gpucheck_uniform();
+                if (dbl) ((double *)hwt)[i] = hw[i];
+                else { ((float *)hwt)[i] = (float)hw[i]; hw[i] = (float)hw[i]; }
+            }
+            void *din = NULL, *dout = NULL;
+            CUDA_OK(cudaMalloc(&din, nin * es));
+            CUDA_OK(cudaMalloc(&dout, nout * es));
+            CUDA_OK(cudaMemcpy(din, hbuf, nin * es, cudaMemcpyHostToDevice));
+            for (int mode = 0; mode < 6 && !check__failed_case; mode++)
+                for (int conv = 0; conv < 2 && !check__failed_case; conv++) {
+                    unsigned flags = (conv ? SSAM_CONVOLVE : 0u) | (mode == 5 ? SSAM_VALID : 0u);
+                    int border = mode == 5 ? SSAM_BORDER_NEAREST : mode;
+                    if (mode == 5 && (k->M > W || k->N > H)) continue;
+                    char what[160];
+                    snprintf(what, sizeof what, "%dx%d pitch %lld %s%s", W, H, sp,
+                             mode == 5 ? "valid" : border_name[mode], conv ? " convolve" : "");
+                    one(k, din, dout, hbuf, hin, W, H, sp, dp, hw, hwt, border, flags, 0, 0, ref, mag, what);
+                }
+            /* every anchor of a small filter, two borders, on the middle size without pitch */
+            if (si == 1 && pk == 0 && k->M * k->N <= 24 && k->M * k->N > 1)
+                for (int border = 1; border < 5 && !check__failed_case; border += 3)
+                    for (int ay = 0; ay < k->N && !check__failed_case; ay++)
+                        for (int ax = 0; ax < k->M && !check__failed_case; ax++) {
+                            char what[160];
+                            snprintf(what, sizeof what, "%dx%d %s anchor (%d, %d)", W, H, border_name[border], ax, ay);
+                            one(k, din, dout, hbuf, hin, W, H, sp, dp, hw, hwt, border, SSAM_ANCHOR | (ax & 1 ? SSAM_CONVOLVE : 0u),
+                                ax, ay, ref, mag, what);
+                        }
+            cudaFree(din);
+            cudaFree(dout);
+            free(hin); free(hw); free(ref); free(mag); free(hbuf); free(hwt);
+        }
+    }
+    case_end();
+}
+
+static void test_errors(void)
+{
+    case_begin("ssam conv_tc error codes are conv.cuh's, returned before any launch");
+    double w[6] = {0}, *d = NULL;
+    CUDA_OK(cudaMalloc(&d, 64 * 64 * 8));
+    ssam_conv2d_args a, b;
+    memset(&a, 0, sizeof a);
+    a.src = d; a.dst = d + 32 * 64; a.width = 32; a.height = 16; a.weights = w; a.fw = 2; a.fh = 3;
+    a.border = SSAM_BORDER_REFLECT;
+    CHECK(d2x3_launch(&a, 0) == 0, "valid arguments");
+    CHECK(d2x3_launch(NULL, 0) == SSAM_ENULL, "NULL args");
+    b = a; b.src = NULL; CHECK(d2x3_launch(&b, 0) == SSAM_ENULL, "NULL src");
+    b = a; b.weights = NULL; CHECK(d2x3_launch(&b, 0) == SSAM_ENULL, "NULL weights");
+    b = a; b.width = 0; CHECK(d2x3_launch(&b, 0) == SSAM_ESIZE, "width 0");
+    b = a; b.src_pitch = 31; CHECK(d2x3_launch(&b, 0) == SSAM_EPITCH, "src pitch < width");
+    b = a; b.border = 5; CHECK(d2x3_launch(&b, 0) == SSAM_EBORDER, "border 5");
+    b = a; b.fw = 3; CHECK(d2x3_launch(&b, 0) == SSAM_EFILTER, "filter width differs");
+    b = a; b.flags = 8; CHECK(d2x3_launch(&b, 0) == SSAM_EFLAGS, "unknown flag");
+    b = a; b.flags = SSAM_VALID; b.height = 2; CHECK(d2x3_launch(&b, 0) == SSAM_ESIZE, "valid, filter taller");
+    b = a; b.flags = SSAM_ANCHOR; b.anchor_x = 2; CHECK(d2x3_launch(&b, 0) == SSAM_EANCHOR, "anchor_x = M");
+    b = a; b.anchor_y = 1; CHECK(d2x3_launch(&b, 0) == SSAM_EANCHOR, "anchor set without SSAM_ANCHOR");
+    b = a; b.height = b.width = 1 << 30; b.src_pitch = 0; CHECK(d2x3_launch(&b, 0) == SSAM_ESIZE, "2^60 pixels: too many tiles");
+    CUDA_OK(cudaDeviceSynchronize());
+    cudaFree(d);
+    case_end();
+}
+
+/* usage: test_ssam_conv_tc [--light]   (--light: small sizes only, for compute-sanitizer) */
+int main(int argc, char **argv)
+{
+    int light = gpucheck_begin(argc, argv);
+    for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++) {
+        kern *k = &kernels[i];
+        if (sscanf(k->name + 1, "%dx%d", &k->M, &k->N) != 2) return 2; /* the name says the filter */
+    }
+    test_errors();
+    for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++) run_kernel(&kernels[i], light);
+    if (worst_ratio > 0) printf("info: tf32x3 error / SIMT fp32 error, the largest: %.2f\n", worst_ratio);
+    return check_exit();
+}
