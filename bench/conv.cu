@@ -8,7 +8,11 @@
  * All use the nearest/replicate border (cuDNN pads with zeros: its output is not compared).
  * ms is the median of --reps runs after warm-up; the floor is max(bytes / 4.27 TB/s, FMAs / peak)
  * with one read and one write of the image and FP32 67 TFLOP/s, FP64 34 TFLOP/s.
- * usage: conv [--json PATH] [--reps N] [--size S] [--only MxN] [--no-peers]
+ * Then the tensor-core section (conv_tc.cuh): the measured mma.sync rates, and per filter the SIMT
+ * kernel, each tensor-core mode (tf32, tf32x3, f64) beside its MMA floor (the band's zeros
+ * included, at the measured rate) and cuDNN with tensor-op math allowed.
+ * usage: conv [--json PATH] [--reps N] [--size S] [--only MxN] [--no-peers] [--tc | --no-tc]
+ *   --tc: the tensor-core section only; --no-tc: without it
  *   --only 20x20 times that filter alone; --no-peers skips NPP and cuDNN (for ncu: profile with
  *   --only and --no-peers, e.g. ncu --kernel-name regex:ssam_f32_20x20 --launch-count 1 ...). */
 #include <math.h>

@@ -32,6 +32,9 @@
  *   A block of WY x WX warps walks output tiles of (16 QY WY) x (8 JX WX) with the grid's stride:
  *   it stages the input tile (borders applied, 8 loads in flight per thread) in shared memory,
  *   each warp accumulates its QY x JX fragments over the N filter rows in registers, stores them.
+ *   Inf and NaN: the MMA multiplies every staged column by the band, zeros included, and 0 * Inf
+ *   is NaN, so a tile holding an Inf or NaN is computed with plain FMAs instead (the block
+ *   decides with __syncthreads_or): every output is Inf or NaN exactly where conv.cuh's is.
  *   Shared rows are padded to 8 mod 32 floats (8 mod 16 doubles): a warp's paired loads fall in
  *   distinct banks.
  *
@@ -57,9 +60,9 @@
  *   M, N >= 1 (conv.cuh's limits too: its kernel is the fallback); the staged tile and the padded
  *   weights must fit in 227 KB of shared memory (a static_assert says so).  Up to 2^31 output
  *   tiles.  The weights travel in the kernel's parameters (M N elements <= 32 KB).
- *   Measured on the H100 (docs/PERFORMANCE.md): f64 pays from 9x9 up (15x15 1.57x, 20x20 2.98x
- *   the SIMT kernel), tf32 from 15x15 (20x20 2.3x), tf32x3 is slower than SIMT FP32 at every size
- *   (0.4-0.85x: three passes of mma.sync at 62-71% band efficiency) -- it is the accurate mode of
+ *   Measured on the H100 (docs/PERFORMANCE.md): f64 pays from 9x9 up (15x15 1.60x, 20x20 3.07x
+ *   the SIMT kernel), tf32 from 15x15 (20x20 2.2x), tf32x3 is slower than SIMT FP32 at every size
+ *   (0.4-0.8x: three passes of mma.sync at 62-71% band efficiency) -- it is the accurate mode of
  *   the TF32 path, not a faster FP32.  Small filters are memory-bound: use conv.cuh.
  */
 #ifndef SSAM_CONV_TC_CUH
@@ -419,10 +422,10 @@ static __device__ __forceinline__ void ssam_tc_store_tf32x3(float *dst, long lon
 
 /* stage rows [y0, y0 + TR) x columns [x0, x0 + TC) of the input into tile[TR][TP], borders applied
  * through the source index; the constant border's cells, and the columns past NC (they meet only
- * zero weights), stored as values; 8 loads in flight per thread.  (Measured: cp.async copies into
+ * zero weights), stored as values; 8 loads in flight per thread; bad |= a value is Inf or NaN.  (Measured: cp.async copies into
  * a second buffer, overlapping the next tile's copy with this one's MMAs, ran 5-35% slower than a
  * plain copy with more blocks per SM; one load at a time per thread, 30-50% slower.) */
-#define SSAM__CONV_TC_STAGE(T, tile, TR, TC, TP, NC, src, g, x0, y0, NT)                                    \
+#define SSAM__CONV_TC_STAGE(T, tile, TR, TC, TP, NC, src, g, x0, y0, NT, bad)                               \
     for (int ssam__i0 = 0; ssam__i0 < (TR) * (TC); ssam__i0 += 8 * (NT)) {                                \
         T ssam__v[8]; /* 8 loads in flight per thread, then 8 stores */                                    \
         _Pragma("unroll") for (int ssam__u = 0; ssam__u < 8; ssam__u++) {                                  \
@@ -438,6 +441,7 @@ static __device__ __forceinline__ void ssam_tc_store_tf32x3(float *dst, long lon
         _Pragma("unroll") for (int ssam__u = 0; ssam__u < 8; ssam__u++) {                                  \
             const int ssam__i = ssam__i0 + ssam__u * (NT) + threadIdx.x;                                   \
             if (ssam__i < (TR) * (TC)) (tile)[ssam__i / (TC) * (TP) + ssam__i % (TC)] = ssam__v[ssam__u];  \
+            (bad) |= !isfinite(ssam__v[ssam__u]);                                                          \
         }                                                                                                  \
     }
 
@@ -468,6 +472,21 @@ static __device__ __forceinline__ void ssam_tc_store_tf32x3(float *dst, long lon
                                      (g).ow, (g).oh, pair, acc[q][j]);                                     \
     } while (0)
 
+/* one tile with plain FMAs, in the definition's order: for tiles holding an Inf or NaN.  A tensor-
+ * core product multiplies every staged column by the band, zeros included, and 0 * Inf is NaN:
+ * an Inf or NaN would reach outputs up to 7 columns outside its footprint.  Here it reaches
+ * exactly the outputs whose taps read it, as in conv.cuh. */
+#define SSAM__CONV_TC_TILE_FMA(T, M, N, tile, wpad, dst, g, x0, y0)                                         \
+    for (int ssam__o = threadIdx.x; ssam__o < BH * BWD; ssam__o += NT) {                                  \
+        const int ssam__ly = ssam__o / BWD, ssam__lx = ssam__o - ssam__ly * BWD;                           \
+        if ((y0) + ssam__ly >= (g).oh || (x0) + ssam__lx >= (g).ow) continue;                              \
+        T ssam__s = 0;                                                                                     \
+        for (int ssam__n = 0; ssam__n < (N); ssam__n++)                                                    \
+            for (int ssam__m = 0; ssam__m < (M); ssam__m++)                                                \
+                ssam__s = fma((wpad)[ssam__n * WP + 7 + ssam__m], (tile)[(ssam__ly + ssam__n) * TP + ssam__lx + ssam__m], ssam__s); \
+        (dst)[(long long)((y0) + ssam__ly) * (g).dp + (x0) + ssam__lx] = ssam__s;                          \
+    }
+
 /* the kernel body: blocks walk the tiles (row-major) with a stride of the grid: stage, compute, store */
 #define SSAM__CONV2D_TC_BODY(MODE, M, N, QY, JX, WY, WX, src, dst, g, w)                                    \
     do {                                                                                                   \
@@ -480,9 +499,13 @@ static __device__ __forceinline__ void ssam_tc_store_tf32x3(float *dst, long lon
         SSAM__CONV_TC_WEIGHTS(T, wpad, WP, M, N, w, NT);                                                    \
         for (long long t = blockIdx.x; t < tiles; t += gridDim.x) {                                        \
             const int x0 = (int)(t % tiles_x) * BWD, y0 = (int)(t / tiles_x) * BH;                         \
-            SSAM__CONV_TC_STAGE(T, tile, TR, TC, TP, BWD + (M)-1, src, g, x0 - (g).ax, y0 - (g).ay, NT);    \
-            __syncthreads();                                                                               \
-            SSAM__CONV_TC_TILE(MODE, N, QY, JX, WX, tile, wpad, dst, g, x0, y0);                           \
+            int bad = 0;                                                                                   \
+            SSAM__CONV_TC_STAGE(T, tile, TR, TC, TP, BWD + (M)-1, src, g, x0 - (g).ax, y0 - (g).ay, NT, bad); \
+            if (__syncthreads_or(bad)) { /* Inf/NaN: the band's zeros would spread them 7 columns wide */ \
+                SSAM__CONV_TC_TILE_FMA(T, M, N, tile, wpad, dst, g, x0, y0);                               \
+            } else {                                                                                       \
+                SSAM__CONV_TC_TILE(MODE, N, QY, JX, WX, tile, wpad, dst, g, x0, y0);                       \
+            }                                                                                              \
             __syncthreads(); /* the tile is the next copy's target */                                      \
         }                                                                                                  \
     } while (0)

@@ -12,7 +12,8 @@
  * Filters 1x1 to 20x20 and 33x5, images from 1x1 to several blocks each way (ragged), pitch larger
  * than the width, every border, 'valid', correlation and convolution, every anchor of the small
  * filters; outputs and padding NaN-poisoned first (an unwritten or NaN output fails), writes past
- * the output fail; the error codes; the path taken (tensor cores on sm_80+).
+ * the output fail; an Inf and a NaN in the image reach exactly the outputs whose taps read them;
+ * the error codes; the path taken (tensor cores on sm_80+).
  * Error measure as test_ssam_conv: sqrt(sum (out - ref)^2 / sum (sum |w x|)^2). */
 #include <ssam/conv_tc.cuh>
 
@@ -193,6 +194,64 @@ static void test_errors(void)
     case_end();
 }
 
+/* an Inf and a NaN in the image: every output whose taps read one is Inf or NaN, every other
+ * output finite and correct (the band's zeros must not carry them to neighbours: 0 * Inf is NaN) */
+static void run_nonfinite(const kern *k)
+{
+    char name[160];
+    snprintf(name, sizeof name, "ssam conv_tc %s: an Inf and a NaN reach exactly the outputs that read them", k->name);
+    case_begin(name);
+    const int W = 150, H = 70, dbl = k->mode == 64;
+    const size_t n = (size_t)W * H, es = dbl ? 8 : 4;
+    double *hin = (double *)malloc(n * 8), *hw = (double *)malloc((size_t)k->M * k->N * 8);
+    double *ref = (double *)malloc(n * 8), *mag = (double *)malloc(n * 8);
+    void *hbuf = malloc(n * es), *hwt = malloc((size_t)k->M * k->N * es);
+    for (size_t i = 0; i < n; i++) hin[i] = dbl ? gpucheck_uniform() : (float)gpucheck_uniform();
+    hin[30 * W + 40] = NAN;
+    hin[45 * W + 101] = INFINITY;
+    for (int i = 0; i < k->M * k->N; i++) {
+        hw[i] = 0.25 + 0.5 * fabs(gpucheck_uniform()); /* no zero weight: a tap that reads Inf gives Inf */
+        if (!dbl) hw[i] = (float)hw[i];
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (dbl) ((double *)hbuf)[i] = hin[i];
+        else ((float *)hbuf)[i] = (float)hin[i];
+    }
+    for (int i = 0; i < k->M * k->N; i++) {
+        if (dbl) ((double *)hwt)[i] = hw[i];
+        else ((float *)hwt)[i] = (float)hw[i];
+    }
+    int ow, oh;
+    ref_conv2d(hin, W, H, W, hw, k->M, k->N, SSAM_BORDER_NEAREST, 0, 0, (k->M - 1) / 2, (k->N - 1) / 2, ref, mag, &ow, &oh);
+    void *din = NULL, *dout = NULL;
+    CUDA_OK(cudaMalloc(&din, n * es));
+    CUDA_OK(cudaMalloc(&dout, n * es));
+    CUDA_OK(cudaMemcpy(din, hbuf, n * es, cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemset(dout, 0, n * es));
+    ssam_conv2d_args a;
+    memset(&a, 0, sizeof a);
+    a.src = din; a.dst = dout; a.width = W; a.height = H; a.weights = hwt; a.fw = k->M; a.fh = k->N;
+    a.border = SSAM_BORDER_NEAREST;
+    CHECK(k->launch(&a, 0) == 0, "launch");
+    CUDA_OK(cudaMemcpy(hbuf, dout, n * es, cudaMemcpyDeviceToHost));
+    long long wrong = 0, nonfinite = 0;
+    double num = 0, den = 0;
+    for (size_t i = 0; i < n; i++) {
+        double v = dbl ? ((double *)hbuf)[i] : ((float *)hbuf)[i];
+        nonfinite += !isfinite(ref[i]);
+        if (isfinite(v) != isfinite(ref[i]) || (isnan(v) != isnan(ref[i]))) wrong++;
+        else if (isfinite(v)) { num += (v - ref[i]) * (v - ref[i]); den += mag[i] * mag[i]; }
+    }
+    double err = sqrt(num / den), tol = dbl ? 1e-12 : k->mode == 1 ? 1e-3 : 2.5e-7;
+    CHECK(wrong == 0 && nonfinite > 0, "%lld outputs differ in finiteness from the reference (%lld non-finite expected)",
+          wrong, nonfinite);
+    CHECK(err < tol, "finite outputs: error / sum|w x| = %.3g", err);
+    cudaFree(din);
+    cudaFree(dout);
+    free(hin); free(hw); free(ref); free(mag); free(hbuf); free(hwt);
+    case_end();
+}
+
 /* usage: test_ssam_conv_tc [--light]   (--light: small sizes only, for compute-sanitizer) */
 int main(int argc, char **argv)
 {
@@ -203,6 +262,7 @@ int main(int argc, char **argv)
     }
     test_errors();
     for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++) run_kernel(&kernels[i], light);
+    for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++) run_nonfinite(&kernels[i]);
     if (worst_ratio > 0) printf("info: tf32x3 error / SIMT fp32 error, the largest: %.2f\n", worst_ratio);
     return check_exit();
 }
