@@ -11,6 +11,8 @@
  * Then the tensor-core section (conv_tc.cuh): the measured mma.sync rates, and per filter the SIMT
  * kernel, each tensor-core mode (tf32, tf32x3, f64) beside its MMA floor (the band's zeros
  * included, at the measured rate) and cuDNN with tensor-op math allowed.
+ * Then half-precision storage (SSAM_CONV2D_DEFINE_HALF/_BF16) beside the fp32 kernel, the floor at
+ * the copy bandwidth measured in the run.
  * usage: conv [--json PATH] [--reps N] [--size S] [--only MxN] [--no-peers] [--tc | --no-tc]
  *   --tc: the tensor-core section only; --no-tc: without it
  *   --only 20x20 times that filter alone; --no-peers skips NPP and cuDNN (for ncu: profile with
@@ -103,6 +105,18 @@ ALTS_F32(DEF_ALT)
 #define DEF_TC64(M, N) SSAM_CONV2D_TC_DEFINE(tc_f64_##M##x##N, f64, M, N)
 TC_F32(DEF_TC32)
 TC_F64(DEF_TC64)
+/* half-precision storage (conv.cuh, fp32 math): the memory-bound filters move half the bytes */
+SSAM_CONV2D_DEFINE_HALF(half_3x3, 3, 3, 4, 128) /* P 8 and 12 measured slower: 0.376, 0.395 ms vs 0.234 */
+SSAM_CONV2D_DEFINE_HALF(half_5x5, 5, 5, 4, 128)
+SSAM_CONV2D_DEFINE_BF16(bf16_3x3, 3, 3, 4, 128)
+typedef struct half_entry {
+    int M, N;
+    const char *impl;
+    int (*launch)(const ssam_conv2d_args *, cudaStream_t);
+    int bf16;
+} half_entry;
+static const half_entry half_entries[] = {{3, 3, "half", half_3x3_launch, 0}, {5, 5, "half", half_5x5_launch, 0},
+                                          {3, 3, "bf16", bf16_3x3_launch, 1}};
 /* other tile shapes (MODE, M, N, QY, JX, WY, WX, MINB), timed as impl "tc-MODE-qQY-jJX-wWYxWX" */
 #define TC_ALTS(X)                                                                                       \
     X(tf32, 20, 20, 4, 4, 2, 2, 3) X(tf32, 20, 20, 1, 4, 2, 2, 4) X(tf32x3, 20, 20, 1, 2, 2, 2, 3)              \
@@ -491,6 +505,56 @@ int main(int argc, char **argv)
             double ms = time_it(run_ssam, &c);
             report_tc(t, S, ms, simt_ms, rate[t->dbl ? 4 : 2], compare(c.out[1], ref, n, t->dbl));
         }
+    }
+    /* ---- half-precision storage: 2 bytes a pixel in and out, beside the fp32 kernel ---- */
+    if (simt) {
+        double bw = gpucheck_copy_bw(c.out[0], c.in[0], n * 4);
+        printf("half storage (SSAM_CONV2D_DEFINE_HALF/_BF16), floor = 4 bytes a pixel at the copy bandwidth measured now, %.0f GB/s\n",
+               bw / 1e9);
+        float hwf[25];
+        void *hbuf = malloc(n * 4);
+        float *fout = (float *)malloc(n * 4);
+        for (size_t hi = 0; hi < sizeof half_entries / sizeof *half_entries; hi++) {
+            const half_entry *h = &half_entries[hi];
+            if (only_m && (h->M != only_m || h->N != only_n)) continue;
+            const entry *e = NULL;
+            for (size_t k = 0; k < sizeof entries / sizeof *entries && !e; k++)
+                if (!entries[k].alt && !entries[k].dbl && entries[k].M == h->M && entries[k].N == h->N) e = &entries[k];
+            if (!e) continue;
+            for (int i = 0; i < h->M * h->N; i++) hwf[i] = gpucheck_uniform();
+            c.hw = hwf;
+            for (int s = 0; s < 2; s++) CUDA_DIE(cudaMemcpy(c.in[s], hinf, n * 4, cudaMemcpyHostToDevice));
+            c.e = e;
+            double t32 = time_it(run_ssam, &c);
+            CUDA_DIE(cudaMemcpy(fout, c.out[1], n * 4, cudaMemcpyDeviceToHost));
+            for (size_t i = 0; i < n; i++) {
+                if (h->bf16) ((__nv_bfloat16 *)hbuf)[i] = __float2bfloat16(hinf[i]); /* the input, per entry */
+                else ((__half *)hbuf)[i] = __float2half(hinf[i]);
+            }
+            for (int s = 0; s < 2; s++) CUDA_DIE(cudaMemcpy(c.in[s], hbuf, n * 2, cudaMemcpyHostToDevice));
+            entry he = *e;
+            he.ssam = h->launch;
+            c.e = &he;
+            double th = time_it(run_ssam, &c);
+            CUDA_DIE(cudaMemcpy(hbuf, c.out[1], n * 2, cudaMemcpyDeviceToHost));
+            double num = 0, den = 0;
+            for (size_t i = 0; i < n; i++) {
+                double v = h->bf16 ? __bfloat162float(((__nv_bfloat16 *)hbuf)[i]) : __half2float(((__half *)hbuf)[i]);
+                num += (v - fout[i]) * (v - fout[i]);
+                den += (double)fout[i] * fout[i];
+            }
+            double floor_ms = 4.0 * n / bw * 1e3;
+            printf("%-6s %2dx%-2d ssam      %9.4f ms %8.2f GPix/s   floor %7.4f ms (mem, measured bw) %5.1f%%   fp32 %.4f ms (%.2fx)   "
+                   "|%s - fp32| / |fp32| %.1e\n",
+                   h->impl, h->M, h->N, th, n / th / 1e6, floor_ms, 100 * floor_ms / th, t32, t32 / th, h->impl,
+                   sqrt(num / den));
+            if (json)
+                fprintf(json, "%s  {\"type\": \"%s\", \"M\": %d, \"N\": %d, \"impl\": \"ssam-storage\", \"size\": %d, "
+                              "\"ms\": %.5f, \"floor_ms\": %.5f, \"fp32_ms\": %.5f, \"diff_fp32\": %.3g, \"copy_bw\": %.4g}",
+                        json_rows++ ? ",\n" : "", h->impl, h->M, h->N, S, th, floor_ms, t32, sqrt(num / den), bw);
+        }
+        free(hbuf);
+        free(fout);
     }
     if (json) {
         fprintf(json, "\n]}\n");

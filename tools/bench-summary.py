@@ -23,7 +23,8 @@ def cbi(d):
 
 def conv(d, plot=None):
     rates = [r for r in d["rows"] if r.get("impl") == "mma-rate"]
-    rows = [r for r in d["rows"] if "type" in r]
+    rows = [r for r in d["rows"] if "type" in r and r.get("impl") != "ssam-storage"]
+    storage = [r for r in d["rows"] if r.get("impl") == "ssam-storage"]
     print(f"conv on {d['device']} ({d['date']}, {rows[0]['size']}^2, median of {d['reps']}): ms, % of floor, speedup of ssam")
     print(f"{'type':<5}{'filter':>7}{'ssam ms':>9}{'%floor':>7}{'smem':>9}{'npp':>9}{'cudnn':>9}"
           f"{'x smem':>8}{'x npp':>7}{'x cudnn':>8}")
@@ -55,6 +56,9 @@ def conv(d, plot=None):
         for x in xs:
             g *= x
         print(f"geomean speedup of ssam over {impl} ({t}, square 3x3..20x20): {g ** (1 / len(xs)):.2f}x over {len(xs)} filters")
+    for r in storage:
+        print(f"{r['type']} storage {r['M']}x{r['N']}: {r['ms']:.4f} ms, {100 * r['floor_ms'] / r['ms']:.0f}% of the copy-bandwidth"
+              f" floor {r['floor_ms']:.4f} ms; fp32 {r['fp32_ms']:.4f} ms ({r['fp32_ms'] / r['ms']:.2f}x); |{r['type']} - fp32| / |fp32| {r['diff_fp32']:.1e}")
     tc = [r for r in rows if r["impl"].startswith("tc-")]
     if tc:
         print("tensor cores (conv_tc.cuh): mma.sync rates " + ", ".join(f"{r['kind']} {r['fma_s'] / 1e12:.1f} TFMA/s" for r in rates))

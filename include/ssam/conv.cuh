@@ -14,6 +14,11 @@
  *   STEP = 32V - M + 1 rounded down to whole vectors, so no lane branches in the hot loop.
  *   SSAM_CONV1D_DEFINE(name, T, M, B) is the same along rows (N = 1, P = 1): a 1D filter applied to
  *   every row of a 2D array (one row: a 1D signal).
+ *   SSAM_CONV2D_DEFINE_HALF / _BF16(name, M, N, P, B): the image stored as __half / __nv_bfloat16
+ *   (2 bytes a pixel, V = 8 per lane), loaded into an FP32 cache, FP32 FMAs, each output rounded
+ *   once to the storage type; the weights are FLOAT host arrays.  (Measured on the H100: as fast as
+ *   float, not faster -- 3x3 0.234 vs 0.226 ms at 8192^2: the float cache of 8 columns per lane
+ *   leaves half the bytes in flight per SM; docs/ssam.md.)
  *
  * EXAMPLE
  *     #include <ssam/conv.cuh>
@@ -51,7 +56,8 @@
  *   - Pitches are in elements (0 means the row width).  src and dst must not overlap.
  *
  * PARAMETERS AND LIMITS
- *   T float or double; M, N >= 1 with M <= 30 V + 2 (122 for float, 62 for double); P >= 1; B a
+ *   T float or double (or half storage, above); M, N >= 1 with M <= 30 V + 2 (122 for float, 62 for
+ *   double, 242 for half types); P >= 1; B a
  *   multiple of 32 up to 1024.  Registers per lane about V*(P+N-1) for the cache plus V*P sums:
  *   the definition refuses caches over 192 registers at compile time, and make test checks the
  *   instantiations it builds for 0 spills.  Images from 1x1 up to ceil(H/P) <= 65535 block rows.
@@ -60,6 +66,8 @@
 #ifndef SSAM_CONV_CUH
 #define SSAM_CONV_CUH
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <stdint.h>
 #include <string.h>
@@ -182,14 +190,68 @@ static inline int ssam__conv2d_prepare(const ssam_conv2d_args *a, int M, int N, 
     _Pragma("unroll") for (int ssam__k = 0; ssam__k < (V); ssam__k++)(o)[ssam__k] =                       \
         (ssam__k + (CS) < (V)) ? (out)[(ssam__k + (CS)) % (V)] : (nb)[(ssam__k + (CS)) % (V)]
 
+/* o[] from out[] for any misalignment s in [0, V): a switch over s (4 cases for V <= 4, 8 for V = 8;
+ * the other switch is compiled away) */
+#define SSAM__CONV_REALIGN_S(V, o, out, nb, s)                                                             \
+    do {                                                                                                   \
+        if ((V) <= 4) {                                                                                    \
+            switch (s) {                                                                                   \
+            case 0: SSAM__CONV_REALIGN(V, o, out, nb, 0); break;                                           \
+            case 1: SSAM__CONV_REALIGN(V, o, out, nb, 1); break;                                           \
+            case 2: SSAM__CONV_REALIGN(V, o, out, nb, 2); break;                                           \
+            default: SSAM__CONV_REALIGN(V, o, out, nb, 3); break;                                          \
+            }                                                                                              \
+        } else {                                                                                           \
+            switch (s) {                                                                                   \
+            case 0: SSAM__CONV_REALIGN(V, o, out, nb, 0); break;                                           \
+            case 1: SSAM__CONV_REALIGN(V, o, out, nb, 1); break;                                           \
+            case 2: SSAM__CONV_REALIGN(V, o, out, nb, 2); break;                                           \
+            case 3: SSAM__CONV_REALIGN(V, o, out, nb, 3); break;                                           \
+            case 4: SSAM__CONV_REALIGN(V, o, out, nb, 4); break;                                           \
+            case 5: SSAM__CONV_REALIGN(V, o, out, nb, 5); break;                                           \
+            case 6: SSAM__CONV_REALIGN(V, o, out, nb, 6); break;                                           \
+            default: SSAM__CONV_REALIGN(V, o, out, nb, 7); break;                                          \
+            }                                                                                              \
+        }                                                                                                  \
+    } while (0)
+
+/* Store one output row: out[k] (type T) of lane l is the output at offset V l + k - s of the warp's
+ * STEP columns starting at X0; written to drow (type TS) with 16-byte stores after a realigning
+ * shuffle where VST (narrow filters, aligned destination), else element by element. */
+#define SSAM__CONV_STORE_ROW(TS, T, V, STEP, VST, drow, out, s, lane, X0, ow)                               \
+    do {                                                                                                   \
+        if (VST) {                                                                                         \
+            /* lane l takes outputs X0+V*l .. +V-1 (its own out[k+s] and the next lane's out[k+s-V]) */   \
+            T ssam__nb[V], ssam__o[V];                                                                     \
+            _Pragma("unroll") for (int k = 0; k < V; k++) ssam__nb[k] = ssam_shift_down(out[k], 1);        \
+            SSAM__CONV_REALIGN_S(V, ssam__o, out, ssam__nb, s);                                            \
+            const int u0 = V * (lane);                                                                     \
+            if (u0 + V <= STEP && (X0) + u0 + V <= (ow)) {                                                 \
+                typedef SSAM__VEC(TS, V) ssam__ovec_t;                                                     \
+                ssam__ovec_t ssam__q;                                                                      \
+                _Pragma("unroll") for (int k = 0; k < V; k++) ssam__q.v[k] = (TS)ssam__o[k];               \
+                *(ssam__ovec_t *)((drow) + (X0) + u0) = ssam__q;                                           \
+            } else {                                                                                       \
+                _Pragma("unroll") for (int k = 0; k < V; k++)                                              \
+                    if (u0 + k < STEP && (X0) + u0 + k < (ow)) (drow)[(X0) + u0 + k] = (TS)ssam__o[k];     \
+            }                                                                                              \
+        } else {                                                                                           \
+            _Pragma("unroll") for (int k = 0; k < V; k++) {                                                \
+                const int u = V * (lane) + k - (s); /* output offset within this warp's STEP */           \
+                if (u >= 0 && u < STEP && (X0) + u < (ow)) (drow)[(X0) + u] = (TS)out[k];                  \
+            }                                                                                              \
+        }                                                                                                  \
+    } while (0)
+
 /* The kernel body.  A warp owns STEP output columns and the rows [Ys, Ye) of one segment; it keeps
  * a window of P+N-1 rows x 32V columns in registers, loading each input row once: N-1 rows before
  * the first chunk, then P rows per chunk of P output rows, sliding the window between chunks.  The
  * block first maps the segment's input rows through the border into a shared table (rows[]), so
- * no border arithmetic is unrolled into the loads. */
-#define SSAM__CONV2D_BODY(T, M, N, P, B, src, dst, g, wts)                                                  \
+ * no border arithmetic is unrolled into the loads.  TS is the stored element type (V = 16 /
+ * sizeof(TS) per lane), T the type of the cache and the arithmetic (TS, or float for half types). */
+#define SSAM__CONV2D_BODY(TS, T, M, N, P, B, src, dst, g, wts)                                              \
     do {                                                                                                   \
-        enum { V = SSAM_CONV_V(T), R = (P) + (N)-1, STEP = SSAM_CONV_STEP(T, M) };                         \
+        enum { V = SSAM_CONV_V(TS), R = (P) + (N)-1, STEP = SSAM_CONV_STEP(TS, M) };                       \
         extern __shared__ int ssam__rowtab[];                                                              \
         const int Ys = blockIdx.y * (g).seg;                                                               \
         const int Ye = min(Ys + (g).seg, (g).oh);                                                          \
@@ -207,45 +269,21 @@ static inline int ssam__conv2d_prepare(const ssam_conv2d_args *a, int M, int N, 
         int cx[V], in;                                                                                     \
         T data[V][R], nxt[V][P], out[V];                                                                   \
         SSAM_REGCACHE_COLUMNS(V, cx, in, x, (g).w, (g).border, (g).vec);                                   \
-        if ((N) > 1) SSAM_REGCACHE_ROWS(T, V, data, 0, (N)-1, src, (g).sp, x, cx, in, ssam__rowtab, cval); \
-        SSAM_REGCACHE_ROWS(T, V, nxt, 0, P, src, (g).sp, x, cx, in, ssam__rowtab + (N)-1, cval);           \
+        if ((N) > 1) SSAM_REGCACHE_ROWS_AS(TS, T, V, data, 0, (N)-1, src, (g).sp, x, cx, in, ssam__rowtab, cval); \
+        SSAM_REGCACHE_ROWS_AS(TS, T, V, nxt, 0, P, src, (g).sp, x, cx, in, ssam__rowtab + (N)-1, cval);    \
         _Pragma("unroll 1") for (int y0 = Ys; y0 < Ye; y0 += (P)) {                                        \
             /* this chunk's rows were prefetched; fetch the next chunk's before computing this one, so  \
              * the loads fly while the FMAs run (the table covers P rows past the segment) */             \
             _Pragma("unroll") for (int r = 0; r < (P); r++)                                                \
                 _Pragma("unroll") for (int j = 0; j < V; j++) data[j][(N)-1 + r] = nxt[j][r];              \
-            SSAM_REGCACHE_ROWS(T, V, nxt, 0, P, src, (g).sp, x, cx, in, ssam__rowtab + (y0 - Ys) + (N)-1 + (P), cval); \
+            SSAM_REGCACHE_ROWS_AS(TS, T, V, nxt, 0, P, src, (g).sp, x, cx, in,                             \
+                                  ssam__rowtab + (y0 - Ys) + (N)-1 + (P), cval);                           \
             _Pragma("unroll") for (int p = 0; p < (P); p++) {                                              \
                 SSAM_SYSTOLIC_ROW(T, V, M, N, out, data, p, wts);                                          \
                 if (y0 + p < Ye) {                                                                         \
-                    T *drow = (dst) + (long long)(y0 + p) * (g).dp;                                        \
-                    if (SSAM__CONV_VSTORE(M, N) && (g).ovec) {                                             \
-                        /* realign: lane l takes outputs X0+V*l .. +V-1 (its own out[k+s] and the next   \
-                         * lane's out[k+s-V]) and stores them as one 16-byte vector */                    \
-                        T ssam__nb[V], ssam__o[V];                                                         \
-                        _Pragma("unroll") for (int k = 0; k < V; k++) ssam__nb[k] = ssam_shift_down(out[k], 1); \
-                        switch (s) {                                                                       \
-                        case 0: SSAM__CONV_REALIGN(V, ssam__o, out, ssam__nb, 0); break;                   \
-                        case 1: SSAM__CONV_REALIGN(V, ssam__o, out, ssam__nb, 1); break;                   \
-                        case 2: SSAM__CONV_REALIGN(V, ssam__o, out, ssam__nb, 2); break;                   \
-                        default: SSAM__CONV_REALIGN(V, ssam__o, out, ssam__nb, 3); break;                  \
-                        }                                                                                  \
-                        const int u0 = V * lane;                                                           \
-                        if (u0 + V <= STEP && X0 + u0 + V <= (g).ow) {                                     \
-                            typedef SSAM__VEC(T, V) ssam__ovec_t;                                          \
-                            ssam__ovec_t ssam__q;                                                          \
-                            _Pragma("unroll") for (int k = 0; k < V; k++) ssam__q.v[k] = ssam__o[k];       \
-                            *(ssam__ovec_t *)(drow + X0 + u0) = ssam__q;                                   \
-                        } else {                                                                           \
-                            _Pragma("unroll") for (int k = 0; k < V; k++)                                  \
-                                if (u0 + k < STEP && X0 + u0 + k < (g).ow) drow[X0 + u0 + k] = ssam__o[k]; \
-                        }                                                                                  \
-                    } else {                                                                               \
-                        _Pragma("unroll") for (int k = 0; k < V; k++) {                                    \
-                            const int u = V * lane + k - s; /* output offset within this warp's STEP */   \
-                            if (u >= 0 && u < STEP && X0 + u < (g).ow) drow[X0 + u] = out[k];              \
-                        }                                                                                  \
-                    }                                                                                      \
+                    TS *drow = (dst) + (long long)(y0 + p) * (g).dp;                                       \
+                    SSAM__CONV_STORE_ROW(TS, T, V, STEP, SSAM__CONV_VSTORE(M, N) && (g).ovec, drow, out, s, lane, \
+                                         X0, (g).ow);                                                      \
                 }                                                                                          \
             }                                                                                              \
             SSAM_REGCACHE_SLIDE(V, data, (N)-1, P);                                                        \
@@ -256,18 +294,26 @@ static inline int ssam__conv2d_prepare(const ssam_conv2d_args *a, int M, int N, 
  * one SM (__launch_bounds__(B, MINB)), trading registers for resident warps; 1 lets the compiler
  * use up to 255. */
 #define SSAM_CONV2D_DEFINE(name, T, M, N, P, B) SSAM_CONV2D_DEFINE_OCC(name, T, M, N, P, B, 1)
+#define SSAM_CONV2D_DEFINE_OCC(name, T, M, N, P, B, MINB) SSAM__CONV2D_DEFINE_X(name, T, T, M, N, P, B, MINB)
 
-#define SSAM_CONV2D_DEFINE_OCC(name, T, M, N, P, B, MINB)                                                   \
+/* Half-precision storage (FP16 __half, BF16 __nv_bfloat16): the image in and out is 2 bytes a pixel
+ * (8 per lane and 16-byte vector), the cache and the arithmetic FP32, each output rounded once to
+ * the storage type; the weights are FLOAT host arrays.  Memory-bound filters move half the bytes
+ * of float. */
+#define SSAM_CONV2D_DEFINE_HALF(name, M, N, P, B) SSAM__CONV2D_DEFINE_X(name, __half, float, M, N, P, B, 1)
+#define SSAM_CONV2D_DEFINE_BF16(name, M, N, P, B) SSAM__CONV2D_DEFINE_X(name, __nv_bfloat16, float, M, N, P, B, 1)
+
+#define SSAM__CONV2D_DEFINE_X(name, TS, T, M, N, P, B, MINB)                                                \
     typedef struct name##_weights {                                                                        \
         T w[(M) * (N)];                                                                                    \
     } name##_weights;                                                                                      \
-    typedef char name##__filter_fits_a_warp[(SSAM_CONV_STEP(T, M) >= SSAM_CONV_V(T)) ? 1 : -1];            \
-    typedef char name##__cache_fits_registers[(SSAM_CONV_V(T) * ((P) + (N)-1) <= 192) ? 1 : -1];           \
+    typedef char name##__filter_fits_a_warp[(SSAM_CONV_STEP(TS, M) >= SSAM_CONV_V(TS)) ? 1 : -1];          \
+    typedef char name##__cache_fits_registers[(SSAM_CONV_V(TS) * ((P) + (N)-1) <= 192) ? 1 : -1];          \
     typedef char name##__block_is_whole_warps[((B) % 32 == 0 && (B) > 0 && (B) <= 1024 && (P) >= 1) ? 1 : -1]; \
-    __global__ void __launch_bounds__(B, MINB) name##_kernel(const T *__restrict__ src, T *__restrict__ dst,   \
+    __global__ void __launch_bounds__(B, MINB) name##_kernel(const TS *__restrict__ src, TS *__restrict__ dst, \
                                                        ssam_conv2d_geom g, name##_weights wt)               \
     {                                                                                                      \
-        SSAM__CONV2D_BODY(T, M, N, P, B, src, dst, g, wt.w);                                               \
+        SSAM__CONV2D_BODY(TS, T, M, N, P, B, src, dst, g, wt.w);                                           \
     }                                                                                                      \
     static inline __attribute__((unused)) int name##_launch(const ssam_conv2d_args *a, cudaStream_t stream) \
     {                                                                                                      \
@@ -275,12 +321,12 @@ static inline int ssam__conv2d_prepare(const ssam_conv2d_args *a, int M, int N, 
         name##_weights wt;                                                                                 \
         dim3 grid;                                                                                         \
         const T *hw;                                                                                       \
-        int rc = ssam__conv2d_prepare(a, M, N, P, B, SSAM_CONV_V(T), SSAM_CONV_STEP(T, M), &g, &grid);     \
+        int rc = ssam__conv2d_prepare(a, M, N, P, B, SSAM_CONV_V(TS), SSAM_CONV_STEP(TS, M), &g, &grid);   \
         if (rc) return rc;                                                                                 \
         hw = (const T *)a->weights;                                                                        \
         for (int i = 0; i < (M) * (N); i++) /* convolution: the filter flipped both ways */                \
             wt.w[i] = (a->flags & SSAM_CONVOLVE) ? hw[(M) * (N)-1 - i] : hw[i];                            \
-        name##_kernel<<<grid, B, (size_t)(g.seg + (N)-1 + (P)) * sizeof(int), stream>>>((const T *)a->src, (T *)a->dst, g, wt); \
+        name##_kernel<<<grid, B, (size_t)(g.seg + (N)-1 + (P)) * sizeof(int), stream>>>((const TS *)a->src, (TS *)a->dst, g, wt); \
         return cudaPeekAtLastError() == cudaSuccess ? SSAM_SUCCESS : SSAM_ECUDA;                           \
     }
 

@@ -57,19 +57,24 @@ static __host__ __device__ __forceinline__ int ssam_vec_ok(const void *p, long l
  * the border: -1 is a constant row), columns x .. x+V-1 mapped by SSAM_REGCACHE_COLUMNS (cx, in).
  * rows may live in shared memory (a table the block fills once) or registers. */
 #define SSAM_REGCACHE_ROWS(T, V, data, r0, NR, src, pitch, x, cx, in, rows, cval)                           \
+    SSAM_REGCACHE_ROWS_AS(T, T, V, data, r0, NR, src, pitch, x, cx, in, rows, cval)
+
+/* The same from storage of type TS (e.g. __half, __nv_bfloat16: V = 8 per 16-byte vector) into a
+ * cache of type T (e.g. float), each element converted as it is loaded. */
+#define SSAM_REGCACHE_ROWS_AS(TS, T, V, data, r0, NR, src, pitch, x, cx, in, rows, cval)                    \
     do {                                                                                                   \
-        typedef SSAM__VEC(T, V) ssam__vec_t;                                                               \
+        typedef SSAM__VEC(TS, V) ssam__vec_t;                                                              \
         _Pragma("unroll") for (int ssam__r = 0; ssam__r < (NR); ssam__r++) {                               \
             const int ssam__yy = (rows)[ssam__r];                                                          \
-            const T *ssam__row = (src) + (long long)(ssam__yy < 0 ? 0 : ssam__yy) * (pitch);               \
+            const TS *ssam__row = (src) + (long long)(ssam__yy < 0 ? 0 : ssam__yy) * (pitch);              \
             if (ssam__yy >= 0 && (in)) {                                                                   \
                 const ssam__vec_t ssam__q = *(const ssam__vec_t *)(ssam__row + (x));                       \
                 _Pragma("unroll") for (int ssam__j = 0; ssam__j < (V); ssam__j++)                          \
-                    (data)[ssam__j][(r0) + ssam__r] = ssam__q.v[ssam__j];                                  \
+                    (data)[ssam__j][(r0) + ssam__r] = (T)ssam__q.v[ssam__j];                               \
             } else {                                                                                       \
                 _Pragma("unroll") for (int ssam__j = 0; ssam__j < (V); ssam__j++)                          \
                     (data)[ssam__j][(r0) + ssam__r] = (ssam__yy < 0 || (cx)[ssam__j] < 0)                  \
-                                                          ? (T)(cval) : ssam__row[(cx)[ssam__j]];          \
+                                                          ? (T)(cval) : (T)ssam__row[(cx)[ssam__j]];       \
             }                                                                                              \
         }                                                                                                  \
     } while (0)

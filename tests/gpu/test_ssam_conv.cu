@@ -1,10 +1,11 @@
 /* tests/gpu/test_ssam_conv.cu -- ssam/conv.cuh against a CPU reference in double: square and
- * non-square filters from 1x1 to 20x20 and wider than a warp (33 columns), float and double, 1D,
+ * non-square filters from 1x1 to 20x20 and wider than a warp (33 columns), float and double, half
+ * and bf16 storage (SSAM_CONV2D_DEFINE_HALF/_BF16: fp32 math, the bound of the stored output), 1D,
  * images from 1x1 to ragged sizes, pitch larger than the width (aligned and not), every border mode,
  * 'valid', correlation and convolution; outputs and the padding past the width poisoned first;
  * every error code; a placed anchor (SSAM_ANCHOR): every position of 3x3, 4x4 and 2x3 filters, for
  * correlation and convolution, and the centre placed by hand equal bit for bit to the default.
- * Error measure: ||out - ref|| / ||sum |w x| || (fp32 < 1e-5, fp64 < 1e-12): the
+ * Error measure: ||out - ref|| / ||sum |w x| || (fp32 < 1e-5, fp64 < 1e-12, half < 1e-3, bf16 < 8e-3): the
  * scale of rounding, which ||ref|| is not when a sum cancels (a 1x1 image under a 20x20 filter). */
 #include <ssam/conv.cuh>
 
@@ -31,12 +32,17 @@ SSAM_CONV2D_DEFINE(d4x6, double, 4, 6, 2, 96)
 SSAM_CONV2D_DEFINE(d20x20, double, 20, 20, 1, 128)
 SSAM_CONV1D_DEFINE(f1d9, float, 9, 128)
 SSAM_CONV1D_DEFINE(d1d15, double, 15, 64)
+SSAM_CONV2D_DEFINE_HALF(h3x3, 3, 3, 4, 128)
+SSAM_CONV2D_DEFINE_HALF(h5x5, 5, 5, 4, 128)
+SSAM_CONV2D_DEFINE_HALF(h2x3, 2, 3, 4, 128)
+SSAM_CONV2D_DEFINE_HALF(h20x20, 20, 20, 1, 128)
+SSAM_CONV2D_DEFINE_BF16(b3x3, 3, 3, 4, 128)
 
 typedef int (*launch_fn)(const ssam_conv2d_args *, cudaStream_t);
 typedef struct kern {
     const char *name;
     launch_fn launch;
-    int M, N, is_double;
+    int M, N, type; /* 0 float, 1 double, 2 half (__half storage, float math), 3 bf16 */
 } kern;
 
 static const kern kernels[] = {
@@ -51,7 +57,39 @@ static const kern kernels[] = {
     {"double 4x6", d4x6_launch, 4, 6, 1},      {"double 20x20", d20x20_launch, 20, 20, 1},
     {"double 2x3", d2x3_launch, 2, 3, 1},
     {"double 1D 15", d1d15_launch, 15, 1, 1},
+    {"half 3x3", h3x3_launch, 3, 3, 2},        {"half 5x5", h5x5_launch, 5, 5, 2},
+    {"half 2x3", h2x3_launch, 2, 3, 2},        {"half 20x20", h20x20_launch, 20, 20, 2},
+    {"bf16 3x3", b3x3_launch, 3, 3, 3},
 };
+
+/* the element types: size, a value stored (rounded to the type; returns what was stored), read
+ * back, the weights' type (double for double, float otherwise), and the error bound: rounding of
+ * the arithmetic (float, double) or of the stored output (half 2^-11, bf16 2^-8 of |out|) */
+static size_t elem_size(const kern *k) { return k->type == 1 ? 8 : k->type == 0 ? 4 : 2; }
+static double put_elem(const kern *k, void *buf, size_t i, double v)
+{
+    switch (k->type) {
+    case 1: ((double *)buf)[i] = v; return v;
+    case 0: ((float *)buf)[i] = (float)v; return (float)v;
+    case 2: ((__half *)buf)[i] = __float2half((float)v); return __half2float(((__half *)buf)[i]);
+    default: ((__nv_bfloat16 *)buf)[i] = __float2bfloat16((float)v); return __bfloat162float(((__nv_bfloat16 *)buf)[i]);
+    }
+}
+static double get_elem(const kern *k, const void *buf, size_t i)
+{
+    switch (k->type) {
+    case 1: return ((const double *)buf)[i];
+    case 0: return ((const float *)buf)[i];
+    case 2: return __half2float(((const __half *)buf)[i]);
+    default: return __bfloat162float(((const __nv_bfloat16 *)buf)[i]);
+    }
+}
+static double put_weight(const kern *k, void *buf, int i, double v)
+{
+    if (k->type == 1) return ((double *)buf)[i] = v;
+    return ((float *)buf)[i] = (float)v;
+}
+static double tol_of(const kern *k) { return k->type == 1 ? 1e-12 : k->type == 0 ? 1e-5 : k->type == 2 ? 1e-3 : 8e-3; }
 
 
 static const char *border_name[] = {"constant", "nearest", "reflect", "mirror", "wrap"};
@@ -64,8 +102,8 @@ static void run_kernel(const kern *k, int light)
     char name[128];
     snprintf(name, sizeof name, "ssam conv %s: every border, valid, conv/corr, pitch, ragged sizes", k->name);
     case_begin(name);
-    size_t es = k->is_double ? 8 : 4;
-    double tol = k->is_double ? 1e-12 : 1e-5;
+    size_t es = elem_size(k);
+    double tol = tol_of(k);
     for (int si = 0; si < nsizes && !check__failed_case; si++) {
         int W = sizes[si][0], H = sizes[si][1];
         for (int pk = 0; pk < 2 && !check__failed_case; pk++) {
@@ -74,18 +112,12 @@ static void run_kernel(const kern *k, int light)
             size_t nin = (size_t)sp * H, nout = (size_t)dp * H;
             double *hin = (double *)malloc(nin * 8), *hw = (double *)malloc((size_t)k->M * k->N * 8);
             double *ref = (double *)malloc((size_t)W * H * 8), *mag = (double *)malloc((size_t)W * H * 8);
-            void *hbuf = malloc((nin > nout ? nin : nout) * es), *hwt = malloc((size_t)k->M * k->N * es);
+            void *hbuf = malloc((nin > nout ? nin : nout) * 8), *hwt = malloc((size_t)k->M * k->N * 8);
             for (size_t i = 0; i < nin; i++) hin[i] = gpucheck_uniform();
             for (int i = 0; i < k->M * k->N; i++) hw[i] = gpucheck_uniform();
             /* the reference sees what the GPU sees: inputs rounded to the element type */
-            for (size_t i = 0; i < nin; i++) {
-                if (k->is_double) ((double *)hbuf)[i] = hin[i];
-                else { ((float *)hbuf)[i] = (float)hin[i]; hin[i] = (float)hin[i]; }
-            }
-            for (int i = 0; i < k->M * k->N; i++) {
-                if (k->is_double) ((double *)hwt)[i] = hw[i];
-                else { ((float *)hwt)[i] = (float)hw[i]; hw[i] = (float)hw[i]; }
-            }
+            for (size_t i = 0; i < nin; i++) hin[i] = put_elem(k, hbuf, i, hin[i]);
+            for (int i = 0; i < k->M * k->N; i++) hw[i] = put_weight(k, hwt, i, hw[i]);
             void *din = NULL, *dout = NULL;
             CUDA_OK(cudaMalloc(&din, nin * es));
             CUDA_OK(cudaMalloc(&dout, nout * es));
@@ -115,7 +147,7 @@ static void run_kernel(const kern *k, int light)
                     long long unwritten = 0, overwritten = 0;
                     for (long long i = 0; i < (long long)nout; i++) {
                         long long y = i / odp, x = i % odp;
-                        double v = k->is_double ? ((double *)hbuf)[i] : ((float *)hbuf)[i];
+                        double v = get_elem(k, hbuf, (size_t)i);
                         if (y < oh && x < ow) {
                             if (!isfinite(v)) { unwritten++; continue; }
                             double r = ref[y * ow + x];
@@ -190,25 +222,17 @@ static void run_anchor(const kern *k, int light)
     char name[128];
     snprintf(name, sizeof name, "ssam conv %s: every anchor (SSAM_ANCHOR), conv/corr, every border", k->name);
     case_begin(name);
-    const size_t es = k->is_double ? 8 : 4;
-    const double tol = k->is_double ? 1e-12 : 1e-5;
+    const size_t es = elem_size(k);
+    const double tol = tol_of(k);
     const int M = k->M, N = k->N;
     for (int si = 0; si < nsizes && !check__failed_case; si++) {
         const int W = sizes[si][0], H = sizes[si][1];
         const size_t n = (size_t)W * H;
         double *hin = (double *)malloc(n * 8), *hw = (double *)malloc((size_t)M * N * 8);
         double *ref = (double *)malloc(n * 8), *mag = (double *)malloc(n * 8);
-        void *hbuf = malloc(n * es), *hdef = malloc(n * es), *hwt = malloc((size_t)M * N * es);
-        for (size_t i = 0; i < n; i++) {
-            hin[i] = gpucheck_uniform();
-            if (k->is_double) ((double *)hbuf)[i] = hin[i];
-            else { ((float *)hbuf)[i] = (float)hin[i]; hin[i] = (float)hin[i]; }
-        }
-        for (int i = 0; i < M * N; i++) {
-            hw[i] = gpucheck_uniform();
-            if (k->is_double) ((double *)hwt)[i] = hw[i];
-            else { ((float *)hwt)[i] = (float)hw[i]; hw[i] = (float)hw[i]; }
-        }
+        void *hbuf = malloc(n * 8), *hdef = malloc(n * 8), *hwt = malloc((size_t)M * N * 8);
+        for (size_t i = 0; i < n; i++) hin[i] = put_elem(k, hbuf, i, gpucheck_uniform());
+        for (int i = 0; i < M * N; i++) hw[i] = put_weight(k, hwt, i, gpucheck_uniform());
         void *din = NULL, *dout = NULL;
         CUDA_OK(cudaMalloc(&din, n * es));
         CUDA_OK(cudaMalloc(&dout, n * es));
@@ -238,7 +262,7 @@ static void run_anchor(const kern *k, int light)
                         double num = 0, den = 0;
                         long long unwritten = 0;
                         for (size_t i = 0; i < n; i++) {
-                            double v = k->is_double ? ((double *)hbuf)[i] : ((float *)hbuf)[i];
+                            double v = get_elem(k, hbuf, (size_t)i);
                             if (!isfinite(v)) { unwritten++; continue; }
                             num += (v - ref[i]) * (v - ref[i]);
                             den += mag[i] * mag[i];
