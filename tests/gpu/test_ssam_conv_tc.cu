@@ -32,6 +32,11 @@ SSAM_CONV2D_TC_DEFINE(x2x3, tf32x3, 2, 3)
 SSAM_CONV2D_TC_DEFINE(x9x9, tf32x3, 9, 9)
 SSAM_CONV2D_TC_DEFINE(x20x20, tf32x3, 20, 20)
 SSAM_CONV2D_TC_DEFINE(x33x5, tf32x3, 33, 5)
+/* other tiles through _EX: two and four fragment rows per warp (the band rows held for all of a
+ * residue's filter rows), one warp column, wide warps */
+SSAM_CONV2D_TC_DEFINE_EX(e9x7, f64, 9, 7, 2, 4, 2, 2, 2)
+SSAM_CONV2D_TC_DEFINE_EX(u20x17, tf32, 20, 17, 4, 4, 2, 2, 3)
+SSAM_CONV2D_TC_DEFINE_EX(v5x11, tf32x3, 5, 11, 2, 2, 4, 1, 2)
 
 typedef int (*launch_fn)(const ssam_conv2d_args *, cudaStream_t);
 typedef struct kern {
@@ -43,7 +48,8 @@ typedef struct kern {
 #define K(n, mode) {#n, n##_launch, n##_simt_launch, n##_path, 0, 0, mode}
 
 static kern kernels[] = {K(d1x1, 64), K(d2x3, 64),  K(d4x6, 64),  K(d15x15, 64), K(d20x20, 64), K(t3x3, 1),
-                         K(t20x20, 1), K(x1x1, 3), K(x2x3, 3), K(x9x9, 3),    K(x20x20, 3),  K(x33x5, 3)};
+                         K(t20x20, 1), K(x1x1, 3), K(x2x3, 3), K(x9x9, 3),    K(x20x20, 3),  K(x33x5, 3),
+                         K(e9x7, 64),  K(u20x17, 1), K(v5x11, 3)};
 
 static const char *border_name[] = {"constant", "nearest", "reflect", "mirror", "wrap"};
 static double worst_ratio = 0; /* tf32x3 error / SIMT fp32 error, the largest seen */
