@@ -29,6 +29,9 @@ else ifneq ($(wildcard $(CUDA_HOME)/include/cudnn.h),)
 CUDNN_FLAGS := -DONCHIP_HAVE_CUDNN -lcudnn
 endif
 PEER_FLAGS := $(if $(HAVE_NPP),-DONCHIP_HAVE_NPP -lnppif -lnppc) $(CUDNN_FLAGS)
+# NCCL, when present (perks/exchange.cuh's NCCL path; its test skips that part without it)
+HAVE_NCCL  := $(firstword $(wildcard $(CUDA_HOME)/include/nccl.h /usr/local/include/nccl.h /usr/include/nccl.h))
+NCCL_LIBS  := $(if $(HAVE_NCCL),-lnccl)
 
 HEADERS       := $(shell find include -name '*.h' -o -name '*.cuh' | sort)
 HOST_TESTS    := $(patsubst tests/host/%.c,$(BUILD)/tests/host/%,$(wildcard tests/host/test_*.c))
@@ -63,7 +66,7 @@ $(BUILD)/tests/gpu/probe: tests/gpu/probe.cu | check-nvcc
 
 $(BUILD)/tests/gpu/%: tests/gpu/%.cu $(wildcard tests/gpu/*.h examples/*.inc) bench/*.cuh $(HEADERS) | check-nvcc
 	@mkdir -p $(@D)
-	$(NVCC) $(NVFLAGS) $(GPU_ARCH) -Ibench -Itests/gpu $< -o $@
+	$(NVCC) $(NVFLAGS) $(GPU_ARCH) -Ibench -Itests/gpu $< -o $@ $(NCCL_LIBS)
 
 $(BUILD)/examples/%: examples/%.cu $(wildcard examples/*.inc) $(HEADERS) | check-nvcc
 	@mkdir -p $(@D)

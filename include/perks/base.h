@@ -36,6 +36,7 @@
  *                      positive (Jacobi preconditioner, perks_csr_check with PERKS_CSR_SPD_DIAG)
  *   PERKS_ENOTSYM      the matrix is not symmetric (perks_csr_check with PERKS_CSR_SYMMETRIC)
  *   PERKS_ETHIN        a slab of a decomposition is thinner than its halo (perks/decomp.h)
+ *   PERKS_ECOMM        an NCCL call failed (perks/exchange.cuh; ncclGetLastError(comm) says which)
  */
 #ifndef PERKS_BASE_H
 #define PERKS_BASE_H
@@ -59,6 +60,7 @@
 #define PERKS_EDIAG 16
 #define PERKS_ENOTSYM 17
 #define PERKS_ETHIN 18
+#define PERKS_ECOMM 19
 
 static inline const char *perks_strerror(int rc)
 {
@@ -83,6 +85,7 @@ static inline const char *perks_strerror(int rc)
     case PERKS_EDIAG: return "perks: a diagonal entry is missing, zero, negative or not finite";
     case PERKS_ENOTSYM: return "perks: matrix is not symmetric";
     case PERKS_ETHIN: return "perks: a slab is thinner than the halo (fewer ranks, or fewer steps between exchanges)";
+    case PERKS_ECOMM: return "perks: an NCCL call failed (ncclGetLastError says which)";
     default: return "perks: unknown status code";
     }
 }
