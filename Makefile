@@ -29,7 +29,8 @@ else ifneq ($(wildcard $(CUDA_HOME)/include/cudnn.h),)
 CUDNN_FLAGS := -DONCHIP_HAVE_CUDNN -lcudnn
 endif
 PEER_FLAGS := $(if $(HAVE_NPP),-DONCHIP_HAVE_NPP -lnppif -lnppc) $(CUDNN_FLAGS)
-# NCCL, when present (perks/exchange.cuh's NCCL path; its test skips that part without it)
+# NCCL, when present (perks/exchange.cuh's NCCL path; its test, examples/heat2d_multi and bench/scale
+# run without it on one GPU or on virtual ranks)
 HAVE_NCCL  := $(firstword $(wildcard $(CUDA_HOME)/include/nccl.h /usr/local/include/nccl.h /usr/include/nccl.h))
 NCCL_LIBS  := $(if $(HAVE_NCCL),-lnccl)
 
@@ -43,11 +44,13 @@ BENCHES       := $(patsubst bench/%.cu,$(BUILD)/bench/%,$(wildcard bench/*.cu))
 REGCHECK_SRCS := $(wildcard tests/gpu/test_cbi.cu tests/gpu/test_ssam_*.cu bench/conv.cu bench/designs.cu \
                    bench/stencil.cu bench/temporal.cu bench/temporal3d.cu tests/gpu/test_ksum*.cu bench/ksum.cu tests/gpu/test_perks*.cu bench/perks.cu)
 # examples `make demo` runs, with their arguments (only those whose source exists)
-DEMO := cbi_stencil cbi_matmul conv2d_image:-f:gauss conv_tc dilate:-e:ball heat2d heat2d:--persistent heat2d:--temporal heat3d life:--size:2048:--gens:64 cg_solve cg_solve:--mixed:--tol:1e-10 kde ksum_custom
+DEMO := cbi_stencil cbi_matmul conv2d_image:-f:gauss conv_tc dilate:-e:ball heat2d heat2d:--persistent heat2d:--temporal heat3d heat2d_multi life:--size:2048:--gens:64 cg_solve cg_solve:--mixed:--tol:1e-10 cg_multi:--jacobi kde ksum_custom
 # libraries the benchmarks' peers need (part of every CUDA toolkit)
 BENCH_LIBS := -lcublas -lcusparse
 
 .PHONY: all test bench demo install clean check-nvcc host-tests regdepth
+# a failed link must not leave a half-written program that make then takes as up to date
+.DELETE_ON_ERROR:
 print-%:
 	@echo $($*)
 all: check-nvcc $(HOST_TESTS) $(GPU_TESTS) $(EXAMPLES) $(BENCHES) $(BUILD)/tests/gpu/probe
@@ -70,11 +73,11 @@ $(BUILD)/tests/gpu/%: tests/gpu/%.cu $(wildcard tests/gpu/*.h examples/*.inc) be
 
 $(BUILD)/examples/%: examples/%.cu $(wildcard examples/*.inc) $(HEADERS) | check-nvcc
 	@mkdir -p $(@D)
-	$(NVCC) $(NVFLAGS) $(GPU_ARCH) $< -o $@
+	$(NVCC) $(NVFLAGS) $(GPU_ARCH) $< -o $@ $(NCCL_LIBS)
 
 $(BUILD)/bench/%: bench/%.cu bench/*.cuh $(HEADERS) | check-nvcc
 	@mkdir -p $(@D)
-	$(NVCC) $(NVFLAGS) $(GPU_ARCH) -Ibench -Itests/gpu $< -o $@ $(PEER_FLAGS) $(BENCH_LIBS)
+	$(NVCC) $(NVFLAGS) $(GPU_ARCH) -Ibench -Itests/gpu $< -o $@ $(PEER_FLAGS) $(BENCH_LIBS) $(NCCL_LIBS)
 
 host-tests: $(HOST_TESTS)
 

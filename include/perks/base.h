@@ -37,6 +37,8 @@
  *   PERKS_ENOTSYM      the matrix is not symmetric (perks_csr_check with PERKS_CSR_SYMMETRIC)
  *   PERKS_ETHIN        a slab of a decomposition is thinner than its halo (perks/decomp.h)
  *   PERKS_ECOMM        an NCCL call failed (perks/exchange.cuh; ncclGetLastError(comm) says which)
+ *   PERKS_ETIMEOUT     a bounded wait ran out of time (perks/exchange.cuh: the NCCL communicators
+ *                      were aborted, so nothing hangs)
  */
 #ifndef PERKS_BASE_H
 #define PERKS_BASE_H
@@ -61,6 +63,7 @@
 #define PERKS_ENOTSYM 17
 #define PERKS_ETHIN 18
 #define PERKS_ECOMM 19
+#define PERKS_ETIMEOUT 20
 
 static inline const char *perks_strerror(int rc)
 {
@@ -86,6 +89,7 @@ static inline const char *perks_strerror(int rc)
     case PERKS_ENOTSYM: return "perks: matrix is not symmetric";
     case PERKS_ETHIN: return "perks: a slab is thinner than the halo (fewer ranks, or fewer steps between exchanges)";
     case PERKS_ECOMM: return "perks: an NCCL call failed (ncclGetLastError says which)";
+    case PERKS_ETIMEOUT: return "perks: timed out waiting for a stream (the NCCL communicators were aborted)";
     default: return "perks: unknown status code";
     }
 }

@@ -30,6 +30,20 @@
  *   uint64_t f = perks_slab_fingerprint(ny, nprocs, 1, PERKS_SLAB_DIRICHLET, nx);  // all ranks
  *   // equal on every rank, else they disagree on the domain: compare before the first exchange
  *
+ * OVERLAP (the exchange hidden behind the update of the interior; perks/exchange.cuh has the recipe)
+ *   perks_slab_parts q;
+ *   int rc = perks_slab_parts_make(&s, reach, &q);   // reach: r times the steps of one pass
+ *   // q.inner:    own planes that read no ghost plane: computable before the exchange lands
+ *   // q.edge[k]:  the reach own planes next to peer[k] (empty where there is no such peer)
+ *   // q.inner_win, q.edge_win[k]: the buffer planes a pass must run over to compute them
+ *   A pass over a window of planes computes the planes at least `reach` inside it and keeps the
+ *   rest (ssam's and perks' Dirichlet rule), so each window reaches `reach` planes past its part,
+ *   into the ghosts where there is a peer.  Where there is none the window stops at the domain's
+ *   edge, whose planes the stencil keeps anyway.  The three parts are edge[0], inner, edge[1] in
+ *   buffer order and together cover the own planes.  A slab thinner than the two edges (own <
+ *   2 reach with both peers) is all boundary: inner is empty and edge[0] (edge[1] if there is no
+ *   peer before) holds every own plane.  q.scratch_planes is the largest edge window.
+ *
  * ORDER
  *   Sends to peer[0], peer[1] in that order and receives from peer[1], peer[0] in that order: with
  *   two ranks (periodic) both peers are the same rank and NCCL matches a pair's messages in the
@@ -39,6 +53,8 @@
  * ERRORS (perks/base.h): PERKS_ENULL a NULL slab; PERKS_ESIZE n < 1, P < 1, rank outside 0..P-1,
  *   halo < 0, an unknown boundary; PERKS_ETHIN a slab thinner than the halo (a rank would need
  *   planes from beyond its neighbour: use fewer ranks or fewer steps between exchanges).
+ *   perks_slab_parts_make: PERKS_ENULL a NULL argument; PERKS_ESIZE reach < 0 or reach > halo
+ *   (the ghosts are not deep enough for the pass).
  */
 #ifndef PERKS_DECOMP_H
 #define PERKS_DECOMP_H
@@ -96,6 +112,58 @@ static inline int perks_slab_global(const perks_slab *s, int b)
     if (s->boundary != PERKS_SLAB_PERIODIC) return -1;
     g %= s->n;
     return g < 0 ? g + s->n : g;
+}
+
+/* the parts of a slab's own planes for overlapping the exchange with the update (see OVERLAP);
+ * ranges are buffer planes [lo, hi), empty when lo == hi */
+typedef struct perks_slab_parts {
+    int reach;          /* the argument: planes a pass reads beyond those it computes (r T) */
+    int inner[2];       /* own planes that read no ghost plane */
+    int edge[2][2];     /* edge[k]: own planes that read peer[k]'s ghosts; empty without that peer */
+    int inner_win[2];   /* the window of a pass that computes inner (own planes only; empty with inner) */
+    int edge_win[2][2]; /* the window of a pass that computes edge[k] (ghosts included; empty with it) */
+    int scratch_planes; /* the largest edge window (0 if both are empty) */
+} perks_slab_parts;
+
+/* the window a pass needs for own planes [lo, hi): reach planes past them, not past the domain */
+static inline void perks__slab_window(const perks_slab *s, int reach, int lo, int hi, int *w)
+{
+    const int wlo = s->peer[0] >= 0 ? s->halo - reach : s->halo;
+    const int whi = s->peer[1] >= 0 ? s->halo + s->own + reach : s->halo + s->own;
+    if (lo >= hi) {
+        w[0] = w[1] = lo;
+        return;
+    }
+    w[0] = lo - reach > wlo ? lo - reach : wlo;
+    w[1] = hi + reach < whi ? hi + reach : whi;
+}
+
+/* the interior and boundary parts of slab s for passes that read `reach` planes along the split
+ * axis (the stencil's radius times the steps of one pass); 0 or a PERKS_E* code */
+static inline int perks_slab_parts_make(const perks_slab *s, int reach, perks_slab_parts *p)
+{
+    int e0, e1, k;
+    if (!s || !p) return PERKS_ENULL;
+    if (reach < 0 || reach > s->halo) return PERKS_ESIZE;
+    e0 = s->peer[0] >= 0 ? reach : 0; /* own planes that read the ghosts before */
+    e1 = s->peer[1] >= 0 ? reach : 0; /* and after */
+    p->reach = reach;
+    if (e0 + e1 > s->own) { /* thin: every own plane is boundary, in one part */
+        e0 = s->peer[0] >= 0 ? s->own : 0;
+        e1 = s->own - e0;
+    }
+    p->edge[0][0] = s->halo;
+    p->edge[0][1] = p->inner[0] = s->halo + e0;
+    p->inner[1] = p->edge[1][0] = s->halo + s->own - e1;
+    p->edge[1][1] = s->halo + s->own;
+    perks__slab_window(s, reach, p->inner[0], p->inner[1], p->inner_win);
+    p->scratch_planes = 0;
+    for (k = 0; k < 2; k++) {
+        perks__slab_window(s, reach, p->edge[k][0], p->edge[k][1], p->edge_win[k]);
+        if (p->edge_win[k][1] - p->edge_win[k][0] > p->scratch_planes)
+            p->scratch_planes = p->edge_win[k][1] - p->edge_win[k][0];
+    }
+    return PERKS_SUCCESS;
 }
 
 /* a fingerprint of what every rank must agree on (the plane count, the ranks, the halo, the

@@ -1,6 +1,7 @@
 /* perks/exchange.cuh -- the halo exchange of perks/decomp.h's slabs: by device copies between
  * subdomains one process holds (virtual ranks on one GPU, or one per GPU with peer access), and
- * through NCCL where <nccl.h> is present.
+ * through NCCL where <nccl.h> is present.  Plus, with NCCL, a check that all ranks agree on the
+ * domain and a bounded wait, so bad input or a dead peer gives a status code and not a hang.
  *
  * WHAT (PERKS paper section 3.2: boundary planes exchanged between passes)
  *   perks_slab_exchange_local(slabs, bufs, nranks, plane_bytes, stream)
@@ -9,22 +10,68 @@
  *   perks_slab_exchange_nccl(s, buf, plane_bytes, comm, stream)        (only with <nccl.h>)
  *       this rank's part of the same exchange: sends and receives in one ncclGroupStart/End, in
  *       decomp.h's ORDER.  One rank, periodic: a device copy within the buffer (no NCCL call).
- *   Both return PERKS_SUCCESS or PERKS_ENULL / PERKS_ESIZE (slabs that disagree on the domain) /
- *   PERKS_ECUDA / PERKS_ECOMM (an NCCL error: ncclGetLastError(comm) says which).
+ *   perks_slab_agree_nccl(slabs, n, plane, comms, streams, timeout_s)  (only with <nccl.h>)
+ *       whether every rank has the same perks_slab_fingerprint (an all-reduce of its min and max)
+ *       and a communicator that matches its slab (size and rank); n: the ranks this process holds
+ *       (1 in a process per rank), all checked in one group.  PERKS_ESIZE on every rank if any
+ *       disagrees.  Call it once before the first exchange.
+ *   perks_nccl_wait(comms, streams, n, timeout_s)                      (only with <nccl.h>)
+ *       waits until the n streams are idle, polling ncclCommGetAsyncError; on an NCCL error
+ *       (PERKS_ECOMM) or after timeout_s seconds (PERKS_ETIMEOUT) it calls ncclCommAbort on all n
+ *       communicators and returns.  Use it instead of cudaStreamSynchronize where a peer can fail.
+ *   All return PERKS_SUCCESS or PERKS_ENULL / PERKS_ESIZE (slabs that disagree on the domain) /
+ *   PERKS_ECUDA / PERKS_ECOMM (an NCCL error: ncclGetLastError(comm) says which) / PERKS_ETIMEOUT.
+ *   Define PERKS_NO_NCCL to leave the NCCL functions out even where <nccl.h> is found;
+ *   PERKS_HAVE_NCCL is defined where they are in.
  *
  * EXAMPLE (one step of a one-pass stencil per exchange, halo = the stencil's reach)
  *     perks_slab s;  perks_slab_make(&s, ny, nranks, rank, 1, PERKS_SLAB_DIRICHLET);
+ *     if (perks_slab_agree_nccl(&s, 1, nx, &comm, &stream, 60.0)) fail;
  *     for (int t = 0; t < steps; t++) {
  *         perks_slab_exchange_nccl(&s, cur, nx * sizeof(float), comm, stream);
  *         stencil(cur -> nxt over the buffer's planes, ghosts kept);  swap(cur, nxt);
  *     }
+ *     if (perks_nccl_wait(&comm, &stream, 1, 60.0)) fail;   // comm aborted: do not destroy it
+ *   The planes a rank runs the stencil over: its buffer, ghosts included only where it has a peer
+ *   (the first rank starts at its first own plane, the last ends at its last): the kernel keeps
+ *   the window's edge planes, which are then the domain's own Dirichlet planes.
  *   tests/gpu/test_perks_exchange.cu runs this with ssam's 5-point stencil and checks it against
  *   one undivided domain bit for bit.
  *
+ * SEVERAL STEPS PER EXCHANGE (ghost-zone recompute)
+ *   A pass of T steps reads r T planes beyond each plane it computes, so with halo = r T one
+ *   exchange serves T steps: ssam's temporal blocking (name_launch(&a, T, stream)) or a perks
+ *   persistent stencil (steps = T; the result lands in a or b by parity) run over the same window
+ *   as above.  The ghost planes go stale after the pass; the next exchange refreshes them.
+ *
+ * OVERLAP (the exchange behind the interior; decomp.h's perks_slab_parts_make)
+ *   perks_slab_parts q;  perks_slab_parts_make(&s, r * T, &q);   // T steps a pass
+ *   Two streams (compute, comm), two events (landed, done), a scratch of q.scratch_planes planes.
+ *   Each pass, cur -> nxt:
+ *     comm:     wait done;  exchange(cur);  record landed
+ *     compute:  pass over q.inner_win, cur -> nxt         (right on q.inner, old values at its edges)
+ *               wait landed
+ *               for k = 0, 1 where q.edge[k] is not empty:
+ *                   pass over q.edge_win[k], cur -> scratch
+ *                   copy scratch planes q.edge[k] - q.edge_win[k][0] into nxt planes q.edge[k]
+ *               record done;  swap(cur, nxt)
+ *   The scratch is needed because a pass writes every plane of its window and keeps the edge
+ *   planes at their old values: an edge window run straight into nxt would overwrite interior
+ *   results.  The interior pass reads only own planes, so it may run while the exchange writes
+ *   the ghosts.  Kernels that write their input (the perks persistent stencils, name_advance's
+ *   ping-pong) do not fit this recipe: they would change cur's planes while they are sent.
+ *   examples/heat2d_multi.cu and bench/scale.cu implement it; the test checks it bit for bit.
+ *
  * LIMITS
  *   The caller owns the buffers, the communicator and the stream, and makes all ranks call the
- *   exchange the same number of times (NCCL point-to-point has no timeout: a rank that stops
- *   calling leaves its peers waiting; compare perks_slab_fingerprint across ranks first).
+ *   exchange the same number of times.  NCCL point-to-point has no timeout: a rank that stops
+ *   calling leaves its peers waiting in their streams.  perks_nccl_wait bounds that wait (the
+ *   stream), but a blocking NCCL call can still block the host: ncclCommInitRank until every rank
+ *   has joined, and ncclGroupEnd while a first send or receive connects to its peer.  After
+ *   PERKS_ECOMM or PERKS_ETIMEOUT from perks_nccl_wait the communicators are aborted: do not use
+ *   or destroy them again.  perks_slab_agree_nccl takes 16 bytes of device memory per rank for
+ *   the all-reduce and frees them, except after a failed wait (freeing could wait on the stuck
+ *   stream); it handles at most PERKS_NCCL_MAXLOCAL (64) ranks per process.
  */
 #ifndef PERKS_EXCHANGE_CUH
 #define PERKS_EXCHANGE_CUH
@@ -56,9 +103,10 @@ static inline int perks_slab_exchange_local(const perks_slab *slabs, void *const
     return PERKS_SUCCESS;
 }
 
-#if defined(__has_include)
+#if defined(__has_include) && !defined(PERKS_NO_NCCL)
 #if __has_include(<nccl.h>)
 #include <nccl.h>
+#include <time.h>
 #define PERKS_HAVE_NCCL 1
 /* this rank's part of the exchange through NCCL (decomp.h's ORDER) */
 static inline int perks_slab_exchange_nccl(const perks_slab *s, void *buf, size_t plane_bytes, ncclComm_t comm,
@@ -85,6 +133,106 @@ static inline int perks_slab_exchange_nccl(const perks_slab *s, void *buf, size_
             return PERKS_ECOMM;
         }
     return ncclGroupEnd() == ncclSuccess ? PERKS_SUCCESS : PERKS_ECOMM;
+}
+
+/* seconds on a monotonic clock */
+static inline double perks__seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static inline void perks__abort_all(const ncclComm_t *comms, int n)
+{
+    for (int i = 0; i < n; i++) ncclCommAbort(comms[i]);
+}
+
+/* wait until streams[0..n) are idle, at most timeout_s seconds, watching comms[0..n) for
+ * asynchronous errors; on an error or the timeout every comms[i] is aborted */
+static inline int perks_nccl_wait(const ncclComm_t *comms, const cudaStream_t *streams, int n, double timeout_s)
+{
+    const struct timespec nap = {0, 20000}; /* 20 us between polls */
+    double t0;
+    if (!comms || !streams) return PERKS_ENULL;
+    if (n < 1 || !(timeout_s > 0)) return PERKS_ESIZE;
+    t0 = perks__seconds();
+    for (;;) {
+        int busy = 0;
+        for (int i = 0; i < n; i++) {
+            const cudaError_t q = cudaStreamQuery(streams[i]);
+            if (q == cudaErrorNotReady) busy = 1;
+            else if (q != cudaSuccess) return PERKS_ECUDA;
+        }
+        if (!busy) return PERKS_SUCCESS;
+        for (int i = 0; i < n; i++) {
+            ncclResult_t st = ncclSuccess;
+            if (ncclCommGetAsyncError(comms[i], &st) != ncclSuccess || (st != ncclSuccess && st != ncclInProgress)) {
+                perks__abort_all(comms, n);
+                return PERKS_ECOMM;
+            }
+        }
+        if (perks__seconds() - t0 > timeout_s) {
+            perks__abort_all(comms, n);
+            return PERKS_ETIMEOUT;
+        }
+        nanosleep(&nap, NULL);
+    }
+}
+
+#define PERKS_NCCL_MAXLOCAL 64
+/* whether all ranks agree on the domain: slabs[i] is the slab of the rank of comms[i] (this
+ * process holds n ranks), plane the elements of a plane; one all-reduce of min and max of the
+ * fingerprints.  A rank whose communicator does not match its slab (size, rank) sends 0 and the
+ * largest value, so every rank sees the disagreement. */
+static inline int perks_slab_agree_nccl(const perks_slab *slabs, int n, long long plane, const ncclComm_t *comms,
+                                        const cudaStream_t *streams, double timeout_s)
+{
+    unsigned long long *d[PERKS_NCCL_MAXLOCAL], h[PERKS_NCCL_MAXLOCAL][2], f[PERKS_NCCL_MAXLOCAL];
+    int dev0 = 0, rc = PERKS_SUCCESS, i;
+    if (!slabs || !comms || !streams) return PERKS_ENULL;
+    if (n < 1 || n > PERKS_NCCL_MAXLOCAL || !(timeout_s > 0)) return PERKS_ESIZE;
+    if (cudaGetDevice(&dev0) != cudaSuccess) return PERKS_ECUDA;
+    for (i = 0; i < n; i++) d[i] = NULL;
+    for (i = 0; i < n && !rc; i++) {
+        int dev = 0, count = 0, rank = 0;
+        const perks_slab *s = &slabs[i];
+        f[i] = perks_slab_fingerprint(s->n, s->nranks, s->halo, s->boundary, plane);
+        if (ncclCommCuDevice(comms[i], &dev) != ncclSuccess || ncclCommCount(comms[i], &count) != ncclSuccess ||
+            ncclCommUserRank(comms[i], &rank) != ncclSuccess)
+            rc = PERKS_ECOMM;
+        else if (cudaSetDevice(dev) != cudaSuccess || cudaMalloc((void **)&d[i], 2 * sizeof(unsigned long long)) != cudaSuccess)
+            rc = PERKS_ECUDA;
+        else {
+            const int match = count == s->nranks && rank == s->rank;
+            h[i][0] = match ? f[i] : 0ull;
+            h[i][1] = match ? f[i] : ~0ull;
+            if (cudaMemcpyAsync(d[i], h[i], sizeof h[i], cudaMemcpyHostToDevice, streams[i]) != cudaSuccess) rc = PERKS_ECUDA;
+        }
+    }
+    if (!rc) {
+        if (ncclGroupStart() != ncclSuccess) rc = PERKS_ECOMM;
+        for (i = 0; i < n && !rc; i++)
+            if (ncclAllReduce(d[i], d[i], 1, ncclUint64, ncclMin, comms[i], streams[i]) != ncclSuccess ||
+                ncclAllReduce(d[i] + 1, d[i] + 1, 1, ncclUint64, ncclMax, comms[i], streams[i]) != ncclSuccess)
+                rc = PERKS_ECOMM;
+        if (ncclGroupEnd() != ncclSuccess) rc = PERKS_ECOMM;
+    }
+    if (!rc) rc = perks_nccl_wait(comms, streams, n, timeout_s);
+    if (rc == PERKS_ECOMM || rc == PERKS_ETIMEOUT) { /* the stream may be stuck: leave the buffers */
+        cudaSetDevice(dev0);
+        return rc;
+    }
+    for (i = 0; i < n; i++) {
+        if (!d[i]) continue;
+        if (!rc && (cudaMemcpyAsync(h[i], d[i], sizeof h[i], cudaMemcpyDeviceToHost, streams[i]) != cudaSuccess ||
+                    cudaStreamSynchronize(streams[i]) != cudaSuccess))
+            rc = PERKS_ECUDA;
+        if (!rc && (h[i][0] != f[i] || h[i][1] != f[i])) rc = PERKS_ESIZE;
+        cudaFree(d[i]);
+    }
+    if (cudaSetDevice(dev0) != cudaSuccess && !rc) rc = PERKS_ECUDA;
+    return rc;
 }
 #endif
 #endif

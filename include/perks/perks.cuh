@@ -12,6 +12,8 @@
  *   cg.cuh     PERKS_CG_DEFINE: conjugate gradient in one cooperative kernel, perks_cg_solve
  *   mtx.h      Matrix Market reader to CSR (C99)
  *   decomp.h   a slab split over ranks and its halo exchange, as index math (C99)
+ *   exchange.cuh the slab halo exchange by device copies or NCCL, agreement check, bounded wait
+ *   cg_dist.cuh PERKS_CGD_DEFINE: CG over row blocks on several ranks (NCCL or virtual ranks)
  *
  * EXAMPLE
  *   #include <perks/perks.cuh>
@@ -32,5 +34,7 @@
 #include "barrier.cuh"
 #include "cg.cuh"
 #include "mtx.h"
+#include "exchange.cuh"
+#include "cg_dist.cuh"
 
 #endif /* PERKS_PERKS_CUH */

@@ -1,34 +1,61 @@
 /* tests/gpu/test_perks_exchange.cu -- perks/exchange.cuh: a 2D domain split into slabs of rows
- * (perks/decomp.h), one exchange of 1 ghost row per step, ssam's 5-point stencil (Dirichlet) on
- * each slab, equal bit for bit to the undivided domain after N steps.
+ * (perks/decomp.h), ghost rows exchanged between passes, a stencil (Dirichlet) on each slab, equal
+ * bit for bit to the undivided domain after N steps.
+ *   - one step per exchange (ssam's one-pass 5-point stencil), plain and overlapped (the interior
+ *     before the exchange lands, the edges after it through scratch: exchange.cuh's OVERLAP);
+ *   - several steps per exchange (ghost-zone recompute, halo r k): ssam's temporal blocking (up to
+ *     4 steps a pass; N not a multiple of 4 too), plain and overlapped, against N one-pass steps
+ *     of the undivided domain; the perks persistent stencil (k steps a launch, the result in a or
+ *     b by parity) against the undivided domain run through the same perks kernel;
  *   - virtual ranks on one GPU (perks_slab_exchange_local): 1, 2, 3 and 7 ranks, ragged sizes,
- *     N = 1, 2, 9 steps, float and double;
+ *     thin slabs (all boundary);
  *   - with two or more GPUs and NCCL: one rank per GPU in this process (ncclCommInitAll), the
- *     exchange through perks_slab_exchange_nccl, the same check ("skipped" line otherwise);
- *   - the error codes.
- * Each rank runs the stencil over its buffer with the ghost rows kept (the kernel's Dirichlet rows);
- * the first rank starts its buffer at its first own row and the last ends at its last own row, so
- * the domain's own boundary rows are kept too. */
+ *     exchange through perks_slab_exchange_nccl, the same checks, and perks_slab_agree_nccl
+ *     (agreement, and a disagreement found on every rank); "skipped" lines otherwise;
+ *   - the error codes; with NCCL on one GPU (not under --light: compute-sanitizer reports NCCL's
+ *     own start-up calls): a one-rank communicator that agrees with its slab and not with a slab
+ *     of two ranks, and perks_nccl_wait on an idle stream (0) and on a spinning one (PERKS_ETIMEOUT).
+ * Each rank runs the kernel over its buffer, ghosts included only where it has a neighbour, so the
+ * domain's own boundary rows are the windows' kept edge rows.  Every buffer starts poisoned (NaN). */
 #include <perks/exchange.cuh>
-#include <ssam/stencil.cuh>
+#include <perks/stencil.cuh>
+#include <ssam/temporal.cuh>
 
 #include "gpucheck.h"
 
 SSAM_STENCIL2D_DEFINE(st_f, float, SSAM_SHAPE_2D5PT, 4, 128)
 SSAM_STENCIL2D_DEFINE(st_d, double, SSAM_SHAPE_2D5PT, 4, 128)
+SSAM_STENCIL2D_TEMPORAL_DEFINE(tb_f, float, SSAM_SHAPE_2D5PT, 4, 128)
+PERKS_STENCIL2D_DEFINE(ps_f, float, PERKS_SHAPE_STAR2D_R1, 64, 4, 0)
 
-typedef int (*stencil_fn)(const ssam_stencil_args *, cudaStream_t);
+#define K_STEP 0  /* ssam one-pass: one step a pass, float or double */
+#define K_TB 1    /* ssam temporal blocking: up to k <= 4 steps a pass, float */
+#define K_PERKS 2 /* perks persistent stencil: k steps a launch, float */
 
-/* one step of the stencil over rows [r0, r1) of a buffer (ghosts kept as the kernel's boundary) */
-static int step(stencil_fn f, const void *coef, int ncoef, const void *src, void *dst, int nx, int r0, int r1, size_t es,
-                cudaStream_t st)
+typedef struct cfg {
+    int kern, dbl, nx, ny, P, N, k, overlap;
+} cfg;
+
+static const char *kern_name[] = {"one-pass", "temporal", "perks"};
+
+/* s steps over `rows` rows from src to dst (both at the window's first row); *in_dst: whether the
+ * result is in dst (perks: odd s), else in src */
+static int pass(const cfg *c, const void *coef, void *src, void *dst, int rows, int s, cudaStream_t st, int *in_dst)
 {
+    *in_dst = 1;
+    if (c->kern == K_PERKS) {
+        perks_stencil2d_args a;
+        memset(&a, 0, sizeof a);
+        a.a = src; a.b = dst; a.width = c->nx; a.height = rows; a.steps = s; a.weights = coef;
+        a.cache = PERKS_CACHE_SMEM;
+        *in_dst = s & 1;
+        return ps_f_launch(&a, st);
+    }
     ssam_stencil_args a;
     memset(&a, 0, sizeof a);
-    a.src = (const char *)src + (size_t)r0 * nx * es;
-    a.dst = (char *)dst + (size_t)r0 * nx * es;
-    a.nx = nx; a.ny = r1 - r0; a.coef = coef; a.ncoef = ncoef; a.boundary = SSAM_STENCIL_DIRICHLET;
-    return f(&a, st);
+    a.src = src; a.dst = dst; a.nx = c->nx; a.ny = rows; a.coef = coef; a.ncoef = 5; a.boundary = SSAM_STENCIL_DIRICHLET;
+    if (c->kern == K_TB) return tb_f_launch(&a, s, st);
+    return c->dbl ? st_d_launch(&a, st) : st_f_launch(&a, st);
 }
 
 /* the buffer rows a rank computes over: ghosts only where it has a neighbour */
@@ -38,114 +65,263 @@ static void rows_of(const perks_slab *s, int *r0, int *r1)
     *r1 = s->peer[1] >= 0 ? s->buf_planes : s->halo + s->own;
 }
 
-/* N steps on P subdomains (dev[r]: the GPU of rank r; comm: NCCL, or NULL for local copies)
- * against the undivided domain on GPU dev[0] */
-static void run(int dbl, int nx, int ny, int P, int N, const int *dev, void *comms)
+/* the undivided domain after N steps into ref (host): one-pass steps, or one perks launch */
+static void reference(const cfg *c, const void *coef, const char *h, char *ref, int dev)
 {
-    const size_t es = dbl ? 8 : 4, n = (size_t)nx * ny;
-    stencil_fn f = dbl ? st_d_launch : st_f_launch;
-    const int ncoef = dbl ? st_d_ncoef() : st_f_ncoef();
-    double cd[16];
-    float cf[16];
-    for (int i = 0; i < ncoef; i++) { cd[i] = 0.2 + 0.05 * i; cf[i] = (float)cd[i]; }
-    const void *coef = dbl ? (const void *)cd : (const void *)cf;
-    char *h = (char *)malloc(n * es), *ref = (char *)malloc(n * es), *got = (char *)malloc(n * es);
-    for (size_t i = 0; i < n; i++) {
-        double v = gpucheck_uniform();
-        if (dbl) ((double *)h)[i] = v; else ((float *)h)[i] = (float)v;
-    }
-    /* the undivided domain */
+    const size_t es = c->dbl ? 8 : 4, n = (size_t)c->nx * c->ny;
     void *a = NULL, *b = NULL;
-    CUDA_OK(cudaSetDevice(dev[0]));
+    CUDA_OK(cudaSetDevice(dev));
     CUDA_OK(cudaMalloc(&a, n * es));
     CUDA_OK(cudaMalloc(&b, n * es));
     CUDA_OK(cudaMemcpy(a, h, n * es, cudaMemcpyHostToDevice));
-    CUDA_OK(cudaMemcpy(b, h, n * es, cudaMemcpyHostToDevice));
-    for (int t = 0; t < N; t++) {
-        CHECK(step(f, coef, ncoef, a, b, nx, 0, ny, es, 0) == 0, "undivided step");
-        void *x = a; a = b; b = x;
+    CUDA_OK(cudaMemset(b, 0xFF, n * es));
+    if (c->kern == K_PERKS) {
+        int in_b = 0;
+        CHECK(pass(c, coef, a, b, c->ny, c->N, 0, &in_b) == 0, "undivided perks launch");
+        if (in_b) { void *x = a; a = b; b = x; }
+    } else {
+        cfg one = *c;
+        one.kern = K_STEP;
+        for (int t = 0; t < c->N; t++) {
+            int in_b;
+            CHECK(pass(&one, coef, a, b, c->ny, 1, 0, &in_b) == 0, "undivided step");
+            void *x = a; a = b; b = x;
+        }
     }
     CUDA_OK(cudaMemcpy(ref, a, n * es, cudaMemcpyDeviceToHost));
     cudaFree(a);
     cudaFree(b);
-    /* the slabs */
-    perks_slab s[8];
-    void *cur[8], *nxt[8];
-    cudaStream_t st[8];
-    for (int r = 0; r < P; r++) {
-        CHECK(perks_slab_make(&s[r], ny, P, r, 1, PERKS_SLAB_DIRICHLET) == 0, "slab %d of %d", r, P);
-        CUDA_OK(cudaSetDevice(dev[r]));
-        CUDA_OK(cudaStreamCreate(&st[r]));
-        CUDA_OK(cudaMalloc(&cur[r], (size_t)s[r].buf_planes * nx * es));
-        CUDA_OK(cudaMalloc(&nxt[r], (size_t)s[r].buf_planes * nx * es));
-        CUDA_OK(cudaMemset(cur[r], 0xFF, (size_t)s[r].buf_planes * nx * es)); /* NaN ghosts until exchanged */
-        CUDA_OK(cudaMemcpy((char *)cur[r] + (size_t)s[r].halo * nx * es, h + (size_t)s[r].first * nx * es,
-                           (size_t)s[r].own * nx * es, cudaMemcpyHostToDevice));
-        CUDA_OK(cudaMemcpy(nxt[r], cur[r], (size_t)s[r].buf_planes * nx * es, cudaMemcpyDeviceToDevice));
+}
+
+/* N steps on P subdomains (dev[r]: the GPU of rank r; comms: NCCL, or NULL for local copies)
+ * against the undivided domain on GPU dev[0]; returns 0, or -1 if the communicators were aborted */
+static int run(const cfg *c, const int *dev, void *comms)
+{
+    const size_t es = c->dbl ? 8 : 4, n = (size_t)c->nx * c->ny, row = (size_t)c->nx * es;
+    const int P = c->P, halo = c->kern == K_STEP ? 1 : c->k;
+    double cd[5];
+    float cf[5];
+    for (int i = 0; i < 5; i++) { cd[i] = 0.2 + 0.05 * i; cf[i] = (float)cd[i]; }
+    const void *coef = c->dbl ? (const void *)cd : (const void *)cf;
+    char *h = (char *)malloc(n * es), *ref = (char *)malloc(n * es), *got = (char *)malloc(n * es);
+    for (size_t i = 0; i < n; i++) {
+        double v = gpucheck_uniform();
+        if (c->dbl) ((double *)h)[i] = v; else ((float *)h)[i] = (float)v;
     }
-    for (int t = 0; t < N && !check__failed_case; t++) {
+    memset(got, 0xFF, n * es);
+    reference(c, coef, h, ref, dev[0]);
+    /* the slabs: buffers poisoned, own rows from the start */
+    perks_slab s[8];
+    perks_slab_parts q[8];
+    char *cur[8], *nxt[8], *scr[8];
+    cudaStream_t st[8], xs[8];
+    cudaEvent_t landed[8], done[8];
+    int aborted = 0;
+    /* virtual perks ranks share one compute stream: cooperative grids of one GPU one after another */
+    const int one_stream = !comms && c->kern == K_PERKS;
+    for (int r = 0; r < P; r++) {
+        CHECK(perks_slab_make(&s[r], c->ny, P, r, halo, PERKS_SLAB_DIRICHLET) == 0, "slab %d of %d", r, P);
+        CHECK(perks_slab_parts_make(&s[r], halo, &q[r]) == 0, "parts of slab %d", r);
+        const size_t bytes = (size_t)s[r].buf_planes * row;
+        CUDA_OK(cudaSetDevice(dev[r]));
+        if (one_stream && r > 0) st[r] = st[0];
+        else CUDA_OK(cudaStreamCreate(&st[r]));
+        CUDA_OK(cudaStreamCreate(&xs[r]));
+        CUDA_OK(cudaEventCreateWithFlags(&landed[r], cudaEventDisableTiming));
+        CUDA_OK(cudaEventCreateWithFlags(&done[r], cudaEventDisableTiming));
+        CUDA_OK(cudaMalloc(&cur[r], bytes));
+        CUDA_OK(cudaMalloc(&nxt[r], bytes));
+        CUDA_OK(cudaMalloc(&scr[r], (size_t)(q[r].scratch_planes + 1) * row));
+        CUDA_OK(cudaMemset(cur[r], 0xFF, bytes));
+        CUDA_OK(cudaMemset(nxt[r], 0xFF, bytes));
+        CUDA_OK(cudaMemcpy(cur[r] + (size_t)s[r].halo * row, h + (size_t)s[r].first * row, (size_t)s[r].own * row,
+                           cudaMemcpyHostToDevice));
+    }
+    for (int done_steps = 0, sn; done_steps < c->N && !check__failed_case; done_steps += sn) {
+        sn = c->kern == K_STEP ? 1 : (c->N - done_steps < c->k ? c->N - done_steps : c->k);
+        int in_dst = 1;
+        if (c->overlap) /* the interior first: own rows only, while the ghosts are being written */
+            for (int r = 0; r < P; r++) {
+                const int w0 = q[r].inner_win[0], w1 = q[r].inner_win[1];
+                if (w1 == w0) continue;
+                CUDA_OK(cudaSetDevice(dev[r]));
+                CHECK(pass(c, coef, cur[r] + w0 * row, nxt[r] + w0 * row, w1 - w0, sn, st[r], &in_dst) == 0, "rank %d interior", r);
+            }
         if (comms) {
 #ifdef PERKS_HAVE_NCCL
             CHECK(ncclGroupStart() == ncclSuccess, "group");
             for (int r = 0; r < P; r++) {
                 CUDA_OK(cudaSetDevice(dev[r]));
-                int rc = perks_slab_exchange_nccl(&s[r], cur[r], (size_t)nx * es, ((ncclComm_t *)comms)[r], st[r]);
+                CUDA_OK(cudaStreamWaitEvent(xs[r], done[r], 0));
+                int rc = perks_slab_exchange_nccl(&s[r], cur[r], row, ((ncclComm_t *)comms)[r], xs[r]);
                 CHECK(rc == 0, "rank %d: exchange rc %d (%s)", r, rc, perks_strerror(rc));
             }
             CHECK(ncclGroupEnd() == ncclSuccess, "group end");
+            for (int r = 0; r < P; r++) {
+                CUDA_OK(cudaSetDevice(dev[r]));
+                CUDA_OK(cudaEventRecord(landed[r], xs[r]));
+            }
 #endif
         } else {
-            int rc = perks_slab_exchange_local(s, cur, P, (size_t)nx * es, st[0]);
+            CUDA_OK(cudaSetDevice(dev[0]));
+            void *bufs[8];
+            for (int r = 0; r < P; r++) {
+                CUDA_OK(cudaStreamWaitEvent(xs[0], done[r], 0));
+                bufs[r] = cur[r];
+            }
+            int rc = perks_slab_exchange_local(s, bufs, P, row, xs[0]);
             CHECK(rc == 0, "local exchange rc %d (%s)", rc, perks_strerror(rc));
-            CUDA_OK(cudaStreamSynchronize(st[0]));
-        }
-        for (int r = 0; r < P; r++) {
-            int r0, r1;
-            rows_of(&s[r], &r0, &r1);
-            CUDA_OK(cudaSetDevice(dev[r]));
-            CHECK(step(f, coef, ncoef, cur[r], nxt[r], nx, r0, r1, es, st[r]) == 0, "rank %d step", r);
+            CUDA_OK(cudaEventRecord(landed[0], xs[0]));
         }
         for (int r = 0; r < P; r++) {
             CUDA_OK(cudaSetDevice(dev[r]));
-            CUDA_OK(cudaStreamSynchronize(st[r]));
-            void *x = cur[r]; cur[r] = nxt[r]; nxt[r] = x;
+            CUDA_OK(cudaStreamWaitEvent(st[r], landed[comms ? r : 0], 0));
+            if (c->overlap) {
+                for (int k = 0; k < 2; k++) { /* each edge from its window into scratch, its rows into nxt */
+                    const int e0 = q[r].edge[k][0], e1 = q[r].edge[k][1], w0 = q[r].edge_win[k][0], w1 = q[r].edge_win[k][1];
+                    if (e1 == e0) continue;
+                    CHECK(pass(c, coef, cur[r] + w0 * row, scr[r], w1 - w0, sn, st[r], &in_dst) == 0, "rank %d edge %d", r, k);
+                    CUDA_OK(cudaMemcpyAsync(nxt[r] + e0 * row, scr[r] + (e0 - w0) * row, (e1 - e0) * row, cudaMemcpyDeviceToDevice,
+                                            st[r]));
+                }
+            } else {
+                int r0, r1;
+                rows_of(&s[r], &r0, &r1);
+                CHECK(pass(c, coef, cur[r] + r0 * row, nxt[r] + r0 * row, r1 - r0, sn, st[r], &in_dst) == 0, "rank %d pass", r);
+            }
+            CUDA_OK(cudaEventRecord(done[r], st[r]));
         }
+        if (in_dst)
+            for (int r = 0; r < P; r++) { char *x = cur[r]; cur[r] = nxt[r]; nxt[r] = x; }
     }
+#ifdef PERKS_HAVE_NCCL
+    if (comms) {
+        int rc = perks_nccl_wait((ncclComm_t *)comms, st, P, 60.0);
+        CHECK(rc == 0, "perks_nccl_wait: %s", perks_strerror(rc));
+        aborted = rc == PERKS_ECOMM || rc == PERKS_ETIMEOUT;
+    }
+#endif
     for (int r = 0; r < P; r++) {
         CUDA_OK(cudaSetDevice(dev[r]));
-        CUDA_OK(cudaMemcpy(got + (size_t)s[r].first * nx * es, (char *)cur[r] + (size_t)s[r].halo * nx * es,
-                           (size_t)s[r].own * nx * es, cudaMemcpyDeviceToHost));
+        CUDA_OK(cudaDeviceSynchronize());
+        CUDA_OK(cudaMemcpy(got + (size_t)s[r].first * row, cur[r] + (size_t)s[r].halo * row, (size_t)s[r].own * row,
+                           cudaMemcpyDeviceToHost));
         cudaFree(cur[r]);
         cudaFree(nxt[r]);
-        cudaStreamDestroy(st[r]);
+        cudaFree(scr[r]);
+        if (!one_stream || r == 0) cudaStreamDestroy(st[r]);
+        cudaStreamDestroy(xs[r]);
+        cudaEventDestroy(landed[r]);
+        cudaEventDestroy(done[r]);
     }
     CUDA_OK(cudaSetDevice(dev[0]));
     size_t bad = 0, first = 0;
     for (size_t i = 0; i < n * es; i++)
         if (got[i] != ref[i] && !bad++) first = i / es;
-    CHECK(bad == 0, "%s %dx%d, %d ranks%s, %d steps: %zu bytes differ from the undivided domain (first at row %zu, "
-          "column %zu)", dbl ? "double" : "float", nx, ny, P, comms ? " (NCCL)" : "", N, bad, first / nx, first % nx);
+    CHECK(bad == 0, "%s %s%s %dx%d, %d ranks%s, %d steps (%d a pass): %zu bytes differ from the undivided domain "
+          "(first at row %zu, column %zu)", kern_name[c->kern], c->dbl ? "double" : "float", c->overlap ? " overlapped" : "",
+          c->nx, c->ny, P, comms ? " (NCCL)" : "", c->N, c->kern == K_STEP ? 1 : c->k, bad, first / c->nx, first % c->nx);
     free(h); free(ref); free(got);
+    return aborted ? -1 : 0;
 }
 
-static void test_local(int light)
+static const int shapes[][2] = {{37, 29}, {300, 131}, {8, 7}};
+static const int ranks[] = {1, 2, 3, 7};
+static const int dev0[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+
+static void test_local_step(int light, int overlap)
 {
-    case_begin("perks exchange: virtual ranks on one GPU (device copies) equal the undivided domain bit for bit");
-    static const int shapes[][2] = {{37, 29}, {300, 131}, {8, 7}};
-    static const int ranks[] = {1, 2, 3, 7};
+    case_begin(overlap ? "perks exchange: one step a pass, overlapped (interior before the exchange), virtual ranks, bit for bit"
+                       : "perks exchange: one step a pass, virtual ranks on one GPU (device copies), bit for bit");
     static const int steps[] = {1, 2, 9};
-    const int dev[8] = {0, 0, 0, 0, 0, 0, 0, 0};
     for (int si = 0; si < (light ? 2 : 3) && !check__failed_case; si++)
         for (int pi = 0; pi < 4 && !check__failed_case; pi++)
             for (int ni = 0; ni < 3 && !check__failed_case; ni++)
                 for (int dbl = 0; dbl < 2 && !check__failed_case; dbl++) {
                     if (ranks[pi] > shapes[si][1]) continue; /* a slab of at least one row */
-                    run(dbl, shapes[si][0], shapes[si][1], ranks[pi], steps[ni], dev, NULL);
+                    cfg c = {K_STEP, dbl, shapes[si][0], shapes[si][1], ranks[pi], steps[ni], 1, overlap};
+                    run(&c, dev0, NULL);
                 }
     case_end();
 }
 
-static void test_nccl(void)
+static void test_local_temporal(int light)
+{
+    case_begin("perks exchange: temporal blocking, 4 steps a pass (halo 4), plain and overlapped, virtual ranks, equals one-pass steps bit for bit");
+    static const int steps[] = {3, 8, 9};
+    for (int si = 0; si < 2 && !check__failed_case; si++)
+        for (int pi = 0; pi < 4 && !check__failed_case; pi++)
+            for (int ni = light ? 2 : 0; ni < 3 && !check__failed_case; ni++)
+                for (int ov = 0; ov < 2 && !check__failed_case; ov++) {
+                    cfg c = {K_TB, 0, shapes[si][0], shapes[si][1], ranks[pi], steps[ni], 4, ov};
+                    run(&c, dev0, NULL);
+                }
+    /* thin middle slabs: 29 rows over 5 ranks of 6 or 5 rows < 2 x 4 */
+    cfg t = {K_TB, 0, 37, 29, 5, 9, 4, 1};
+    if (!check__failed_case) run(&t, dev0, NULL);
+    case_end();
+}
+
+static void test_local_perks(int light)
+{
+    case_begin("perks exchange: the perks persistent stencil, k steps a launch (halo k), virtual ranks, equals the undivided perks run bit for bit");
+    static const int ks[] = {2, 3}, steps[] = {1, 7};
+    for (int si = 0; si < (light ? 1 : 2) && !check__failed_case; si++)
+        for (int pi = 0; pi < 3 && !check__failed_case; pi++)
+            for (int ki = 0; ki < 2 && !check__failed_case; ki++)
+                for (int ni = 0; ni < 2 && !check__failed_case; ni++) {
+                    cfg c = {K_PERKS, 0, shapes[si][0], shapes[si][1], ranks[pi], steps[ni], ks[ki], 0};
+                    run(&c, dev0, NULL);
+                }
+    case_end();
+}
+
+#ifdef PERKS_HAVE_NCCL
+static double seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* spins until *flag is set or max_cycles have passed (a stream kept busy for the timeout test) */
+__global__ void spin_until(volatile int *flag, long long max_cycles)
+{
+    const long long t0 = clock64();
+    while (!*flag && clock64() - t0 < max_cycles) {
+    }
+}
+
+/* agreement on P ranks held here: 0 where the slabs match, PERKS_ESIZE where rank P-1 has another domain */
+static void agree_cases(int P, const int *dev, ncclComm_t *comms)
+{
+    perks_slab s[8];
+    cudaStream_t st[8];
+    for (int r = 0; r < P; r++) {
+        CUDA_OK(cudaSetDevice(dev[r]));
+        CUDA_OK(cudaStreamCreate(&st[r]));
+        CHECK(perks_slab_make(&s[r], 131, P, r, 1, PERKS_SLAB_DIRICHLET) == 0, "slab");
+    }
+    int rc = perks_slab_agree_nccl(s, P, 300, comms, st, 60.0);
+    CHECK(rc == 0, "%d ranks with the same domain: %s", P, perks_strerror(rc));
+    if (P > 1) {
+        CHECK(perks_slab_make(&s[P - 1], 132, P, P - 1, 1, PERKS_SLAB_DIRICHLET) == 0, "slab");
+        rc = perks_slab_agree_nccl(s, P, 300, comms, st, 60.0);
+        CHECK(rc == PERKS_ESIZE, "rank %d with 132 rows, the others 131: %s", P - 1, perks_strerror(rc));
+        perks_slab rev[8]; /* every slab right, but given to the wrong communicators */
+        for (int r = 0; r < P; r++) CHECK(perks_slab_make(&rev[r], 131, P, P - 1 - r, 1, PERKS_SLAB_DIRICHLET) == 0, "slab");
+        rc = perks_slab_agree_nccl(rev, P, 300, comms, st, 60.0);
+        CHECK(rc == PERKS_ESIZE, "slabs in reverse rank order: %s", perks_strerror(rc));
+        CHECK(perks_slab_make(&s[P - 1], 131, P, P - 1, 1, PERKS_SLAB_DIRICHLET) == 0, "slab");
+        rc = perks_slab_agree_nccl(s, P, 300, comms, st, 60.0);
+        CHECK(rc == 0, "agreement again after disagreements: %s", perks_strerror(rc));
+    }
+    for (int r = 0; r < P; r++) cudaStreamDestroy(st[r]);
+    CUDA_OK(cudaSetDevice(dev[0]));
+}
+#endif
+
+static void test_nccl(int light)
 {
     int ngpu = 0;
     CUDA_OK(cudaGetDeviceCount(&ngpu));
@@ -154,19 +330,80 @@ static void test_nccl(void)
         printf("skipped: perks exchange through NCCL (%d GPU: one rank needs no NCCL call)\n", ngpu);
         return;
     }
-    case_begin("perks exchange: one rank per GPU through NCCL equals the undivided domain bit for bit");
+    case_begin("perks exchange: one rank per GPU through NCCL (one-pass, overlapped, temporal, perks; agreement) equals the undivided domain bit for bit");
     int P = ngpu > 8 ? 8 : ngpu, dev[8];
     for (int r = 0; r < P; r++) dev[r] = r;
     ncclComm_t comms[8];
     CHECK(ncclCommInitAll(comms, P, dev) == ncclSuccess, "ncclCommInitAll over %d GPUs", P);
     if (!check__failed_case) {
-        run(0, 300, 131, P, 9, dev, comms);
-        run(1, 37, 29, P, 2, dev, comms);
-        for (int r = 0; r < P; r++) ncclCommDestroy(comms[r]);
+        static const cfg cs[] = {
+            {K_STEP, 0, 300, 131, 0, 9, 1, 0}, {K_STEP, 1, 37, 29, 0, 2, 1, 0}, {K_STEP, 0, 300, 131, 0, 9, 1, 1},
+            {K_STEP, 1, 37, 29, 0, 3, 1, 1},   {K_TB, 0, 300, 131, 0, 9, 4, 0}, {K_TB, 0, 300, 131, 0, 9, 4, 1},
+            {K_PERKS, 0, 300, 131, 0, 7, 3, 0},
+        };
+        int dead = 0;
+        for (size_t i = 0; i < sizeof cs / sizeof cs[0] && !check__failed_case && !dead; i++) {
+            cfg c = cs[i];
+            c.P = P;
+            if (light && c.kern == K_PERKS) continue;
+            dead = run(&c, dev, comms) != 0;
+        }
+        if (!dead && !check__failed_case) agree_cases(P, dev, comms);
+        if (!dead)
+            for (int r = 0; r < P; r++) ncclCommDestroy(comms[r]);
     }
     case_end();
 #else
+    (void)light;
     printf("skipped: perks exchange through NCCL (no <nccl.h> in this build; %d GPUs)\n", ngpu);
+#endif
+}
+
+/* NCCL on one GPU: a one-rank communicator (not under --light) */
+static void test_nccl_one(int light)
+{
+#ifdef PERKS_HAVE_NCCL
+    if (light) {
+        printf("skipped: perks_slab_agree_nccl and perks_nccl_wait on one rank (--light: compute-sanitizer reports NCCL's "
+               "own start-up calls)\n");
+        return;
+    }
+    case_begin("perks exchange: agreement and the bounded wait on a one-rank communicator (0, PERKS_ESIZE, PERKS_ETIMEOUT)");
+    int dev = 0;
+    ncclComm_t comm;
+    cudaStream_t st;
+    CUDA_OK(cudaSetDevice(0));
+    CUDA_OK(cudaStreamCreate(&st));
+    CHECK(ncclCommInitAll(&comm, 1, &dev) == ncclSuccess, "ncclCommInitAll over 1 GPU");
+    if (!check__failed_case) {
+        agree_cases(1, &dev, &comm);
+        perks_slab two;
+        CHECK(perks_slab_make(&two, 131, 2, 0, 1, PERKS_SLAB_DIRICHLET) == 0, "slab");
+        int rc = perks_slab_agree_nccl(&two, 1, 300, &comm, &st, 60.0);
+        CHECK(rc == PERKS_ESIZE, "a slab of 2 ranks on a communicator of 1: %s", perks_strerror(rc));
+        CHECK(perks_nccl_wait(&comm, &st, 1, 1.0) == 0, "wait on an idle stream");
+        /* a stream kept busy: the wait gives up after 50 ms and aborts the communicator */
+        int *flag = NULL, *dflag = NULL;
+        CUDA_OK(cudaHostAlloc((void **)&flag, sizeof(int), cudaHostAllocMapped));
+        *(volatile int *)flag = 0;
+        CUDA_OK(cudaHostGetDevicePointer((void **)&dflag, flag, 0));
+        spin_until<<<1, 1, 0, st>>>(dflag, 4000000000ll);
+        CUDA_OK(cudaGetLastError());
+        const double t0 = seconds();
+        rc = perks_nccl_wait(&comm, &st, 1, 0.05);
+        const double waited = seconds() - t0;
+        *(volatile int *)flag = 1;
+        CUDA_OK(cudaStreamSynchronize(st));
+        CHECK(rc == PERKS_ETIMEOUT, "wait on a spinning stream: %s", perks_strerror(rc));
+        CHECK(waited >= 0.05 && waited < 5.0, "the wait took %.3f s for a 0.05 s limit", waited);
+        cudaFreeHost(flag);
+        /* comm is aborted: not destroyed */
+    }
+    cudaStreamDestroy(st);
+    case_end();
+#else
+    (void)light;
+    printf("skipped: perks_slab_agree_nccl and perks_nccl_wait (no <nccl.h> in this build)\n");
 #endif
 }
 
@@ -183,6 +420,24 @@ static void test_errors(void)
     CUDA_OK(cudaMalloc(&bufs[1], 1024));
     CHECK(perks_slab_exchange_local(s, bufs, 2, 4, 0) == PERKS_ESIZE, "ranks that disagree on the domain");
     CHECK(strstr(perks_strerror(PERKS_ECOMM), "NCCL") != NULL, "strerror ECOMM");
+    CHECK(strstr(perks_strerror(PERKS_ETIMEOUT), "timed out") != NULL && PERKS_ETIMEOUT == 20, "strerror ETIMEOUT");
+#ifdef PERKS_HAVE_NCCL
+    {
+        ncclComm_t comm = NULL;
+        cudaStream_t st = 0;
+        CHECK(perks_nccl_wait(NULL, &st, 1, 1.0) == PERKS_ENULL && perks_nccl_wait(&comm, NULL, 1, 1.0) == PERKS_ENULL, "wait: NULL");
+        CHECK(perks_nccl_wait(&comm, &st, 0, 1.0) == PERKS_ESIZE && perks_nccl_wait(&comm, &st, 1, 0.0) == PERKS_ESIZE,
+              "wait: no stream, no time");
+        CHECK(perks_slab_agree_nccl(NULL, 1, 8, &comm, &st, 1.0) == PERKS_ENULL &&
+                  perks_slab_agree_nccl(s, 1, 8, NULL, &st, 1.0) == PERKS_ENULL &&
+                  perks_slab_agree_nccl(s, 1, 8, &comm, NULL, 1.0) == PERKS_ENULL,
+              "agree: NULL");
+        CHECK(perks_slab_agree_nccl(s, 0, 8, &comm, &st, 1.0) == PERKS_ESIZE &&
+                  perks_slab_agree_nccl(s, PERKS_NCCL_MAXLOCAL + 1, 8, &comm, &st, 1.0) == PERKS_ESIZE &&
+                  perks_slab_agree_nccl(s, 1, 8, &comm, &st, -1.0) == PERKS_ESIZE,
+              "agree: ranks or time out of range");
+    }
+#endif
     cudaFree(bufs[0]);
     cudaFree(bufs[1]);
     case_end();
@@ -192,8 +447,13 @@ static void test_errors(void)
 int main(int argc, char **argv)
 {
     int light = gpucheck_begin(argc, argv);
+    setenv("NCCL_NVLS_ENABLE", "0", 0); /* no NVLink multicast: these collectives are a few bytes */
     test_errors();
-    test_local(light);
-    test_nccl();
+    test_local_step(light, 0);
+    test_local_step(light, 1);
+    test_local_temporal(light);
+    test_local_perks(light);
+    test_nccl_one(light);
+    test_nccl(light);
     return check_exit();
 }

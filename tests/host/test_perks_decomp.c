@@ -2,9 +2,13 @@
  * over 1..12 ranks with halos 0..4, both boundaries, against the rules (coverage, balance, the
  * thinnest slab), every exchange matched plane by plane with its receiver in the documented order,
  * and a simulated run: a 3-point stencil, T steps between exchanges (halo T), equal bit for bit to
- * the undivided run.  And the fingerprint and every error code. */
+ * the undivided run.  The overlap parts (interior, edges, their windows; thin slabs) against their
+ * rules for every split, halo and reach, and the overlap recipe simulated: the interior from own
+ * planes before the exchange, each edge from its window into scratch after it, equal bit for bit
+ * to the undivided run.  And the fingerprint and every error code. */
 #include <perks/decomp.h>
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,6 +122,153 @@ static void test_simulated(void)
     case_end();
 }
 
+/* the part of slab s (0 edge before, 1 inner, 2 edge after) that own buffer plane b lies in */
+static int part_of(const perks_slab_parts *q, int b)
+{
+    if (b >= q->edge[0][0] && b < q->edge[0][1]) return 0;
+    if (b >= q->inner[0] && b < q->inner[1]) return 1;
+    if (b >= q->edge[1][0] && b < q->edge[1][1]) return 2;
+    return -1;
+}
+
+static void test_parts(void)
+{
+    case_begin("perks decomp: slab parts (interior, edges, windows) for every split, halo and reach, thin slabs too");
+    int thin_seen = 0, inner_seen = 0;
+    for (int n = 1; n <= 48 && !check__failed_case; n++)
+        for (int P = 1; P <= 9; P++)
+            for (int h = 0; h <= 4; h++)
+                for (int bd = 0; bd < 2; bd++)
+                    for (int r = 0; r < P && !check__failed_case; r++) {
+                        perks_slab s;
+                        if (perks_slab_make(&s, n, P, r, h, bd)) continue;
+                        for (int reach = 0; reach <= h; reach++) {
+                            perks_slab_parts q;
+                            const int H = h, own = s.own, lo = s.peer[0] >= 0 ? H - reach : H;
+                            const int hi = s.peer[1] >= 0 ? H + own + reach : H + own;
+                            memset(&q, 0x5a, sizeof q);
+                            CHECK(perks_slab_parts_make(&s, reach, &q) == 0, "n %d P %d r %d halo %d reach %d", n, P, r, h, reach);
+                            /* edge[0], inner, edge[1]: contiguous, in order, covering the own planes */
+                            CHECK(q.reach == reach && q.edge[0][0] == H && q.edge[0][1] == q.inner[0] && q.inner[0] <= q.inner[1] &&
+                                      q.inner[1] == q.edge[1][0] && q.edge[1][0] <= q.edge[1][1] && q.edge[1][1] == H + own &&
+                                      q.edge[0][0] <= q.edge[0][1],
+                                  "n %d P %d rank %d halo %d reach %d: parts [%d %d) [%d %d) [%d %d)", n, P, r, h, reach, q.edge[0][0],
+                                  q.edge[0][1], q.inner[0], q.inner[1], q.edge[1][0], q.edge[1][1]);
+                            const int e[2] = {q.edge[0][1] - q.edge[0][0], q.edge[1][1] - q.edge[1][0]};
+                            const int need0 = s.peer[0] >= 0 ? reach : 0, need1 = s.peer[1] >= 0 ? reach : 0;
+                            const int thin = need0 + need1 > own;
+                            if (thin) {
+                                thin_seen++;
+                                CHECK(q.inner[0] == q.inner[1] && (e[0] == own || e[1] == own), "thin: all boundary, one part");
+                                CHECK(s.peer[0] >= 0 ? e[0] == own : e[1] == own, "thin: edge[0] holds it where there is a peer before");
+                            } else {
+                                inner_seen += q.inner[1] > q.inner[0];
+                                CHECK(e[0] == need0 && e[1] == need1, "n %d P %d rank %d halo %d reach %d: edges %d %d, wanted %d %d", n, P,
+                                      r, h, reach, e[0], e[1], need0, need1);
+                            }
+                            for (int k = 0; k < 2; k++)
+                                if (s.peer[k] < 0) CHECK(e[k] == 0 || (thin && e[k] == own && s.peer[1 - k] >= 0), "edge without a peer");
+                            /* every inner plane reads no ghost plane; every edge plane of a non-thin slab does */
+                            for (int b = H; b < H + own; b++) {
+                                const int reads_ghost = (s.peer[0] >= 0 && b - reach < H) || (s.peer[1] >= 0 && b + reach >= H + own);
+                                const int pt = part_of(&q, b);
+                                CHECK(pt >= 0, "plane %d in no part", b);
+                                if (pt == 1) CHECK(!reads_ghost, "n %d P %d rank %d reach %d: inner plane %d reads a ghost", n, P, r, reach, b);
+                                else if (!thin) CHECK(reads_ghost, "n %d P %d rank %d reach %d: edge plane %d reads no ghost", n, P, r, reach, b);
+                            }
+                            /* windows: reach past the part, clipped at the domain's edge or the reach into the ghosts */
+                            const int *part[3] = {q.edge[0], q.inner, q.edge[1]};
+                            const int *win[3] = {q.edge_win[0], q.inner_win, q.edge_win[1]};
+                            int big = 0;
+                            for (int k = 0; k < 3; k++) {
+                                if (part[k][0] == part[k][1]) {
+                                    CHECK(win[k][0] == win[k][1], "empty part, window not empty");
+                                    continue;
+                                }
+                                const int w0 = part[k][0] - reach > lo ? part[k][0] - reach : lo;
+                                const int w1 = part[k][1] + reach < hi ? part[k][1] + reach : hi;
+                                CHECK(win[k][0] == w0 && win[k][1] == w1, "n %d P %d rank %d reach %d: part %d window [%d %d), wanted [%d %d)", n,
+                                      P, r, reach, k, win[k][0], win[k][1], w0, w1);
+                                CHECK(win[k][0] >= 0 && win[k][1] <= s.buf_planes, "window inside the buffer");
+                                if (k == 1) CHECK(win[k][0] >= H && win[k][1] <= H + own, "the inner window reads own planes only");
+                                else big = win[k][1] - win[k][0] > big ? win[k][1] - win[k][0] : big;
+                            }
+                            CHECK(q.scratch_planes == big, "scratch %d, wanted %d", q.scratch_planes, big);
+                        }
+                    }
+    CHECK(thin_seen > 0 && inner_seen > 0, "cases seen: thin %d, with an interior %d", thin_seen, inner_seen);
+    case_end();
+}
+
+/* T steps of the 3-point stencil over window [w0, w1) of u into v, as a GPU pass does: the end
+ * planes of the window keep their values at every step, every plane of the window is written */
+static void window_pass(const double *u, double *v, int w0, int w1, int T)
+{
+    double a[64], b[64];
+    const int m = w1 - w0;
+    for (int i = 0; i < m; i++) a[i] = u[w0 + i];
+    for (int t = 0; t < T; t++) {
+        for (int i = 0; i < m; i++) b[i] = (i == 0 || i == m - 1) ? a[i] : 0.25 * a[i - 1] + 0.5 * a[i] + 0.25 * a[i + 1];
+        memcpy(a, b, sizeof(double) * m);
+    }
+    for (int i = 0; i < m; i++) v[w0 + i] = a[i];
+}
+
+static void test_overlap_simulated(void)
+{
+    case_begin("perks decomp: the overlap recipe (interior before the exchange, edges through scratch) equals the undivided run bit for bit");
+    for (int n = 1; n <= 40 && !check__failed_case; n++)
+        for (int P = 1; P <= 8; P++)
+            for (int T = 1; T <= 3; T++)
+                for (int bd = 0; bd < 2; bd++) {
+                    perks_slab s[8];
+                    perks_slab_parts q[8];
+                    double g[40], gn[40], *cur[8], *nxt[8], scratch[64];
+                    int ok = 1;
+                    for (int r = 0; r < P && ok; r++)
+                        ok = perks_slab_make(&s[r], n, P, r, T, bd) == 0 && perks_slab_parts_make(&s[r], T, &q[r]) == 0;
+                    if (!ok) continue;
+                    for (int i = 0; i < n; i++) g[i] = (double)((i * 29 + 5) % 17) / 3.0;
+                    for (int r = 0; r < P; r++) {
+                        cur[r] = (double *)malloc(sizeof(double) * s[r].buf_planes);
+                        nxt[r] = (double *)malloc(sizeof(double) * s[r].buf_planes);
+                        for (int b = 0; b < s[r].buf_planes; b++) cur[r][b] = nxt[r][b] = NAN; /* poison: ghosts until exchanged */
+                        for (int b = 0; b < s[r].own; b++) cur[r][T + b] = g[s[r].first + b];
+                    }
+                    for (int it = 0; it < 3; it++) {
+                        for (int r = 0; r < P; r++) /* before the exchange: the interior, from own planes only */
+                            if (q[r].inner_win[1] > q[r].inner_win[0]) window_pass(cur[r], nxt[r], q[r].inner_win[0], q[r].inner_win[1], T);
+                        for (int r = 0; r < P; r++)
+                            for (int k = 0; k < 2; k++) {
+                                const int p = s[r].peer[k];
+                                if (p >= 0) memcpy(cur[p] + s[p].recv_at[1 - k], cur[r] + s[r].send_at[k], sizeof(double) * T);
+                            }
+                        for (int r = 0; r < P; r++) /* after it: each edge into scratch, its planes copied */
+                            for (int k = 0; k < 2; k++) {
+                                const int w0 = q[r].edge_win[k][0], w1 = q[r].edge_win[k][1];
+                                if (q[r].edge[k][0] == q[r].edge[k][1]) continue;
+                                CHECK(w1 - w0 <= q[r].scratch_planes, "scratch too small");
+                                window_pass(cur[r] + w0, scratch, 0, w1 - w0, T);
+                                memcpy(nxt[r] + q[r].edge[k][0], scratch + (q[r].edge[k][0] - w0),
+                                       sizeof(double) * (q[r].edge[k][1] - q[r].edge[k][0]));
+                            }
+                        for (int r = 0; r < P; r++) { double *x = cur[r]; cur[r] = nxt[r]; nxt[r] = x; }
+                        for (int t = 0; t < T; t++) {
+                            for (int i = 0; i < n; i++) gn[i] = step3(g, i, n, bd);
+                            memcpy(g, gn, sizeof(double) * n);
+                        }
+                    }
+                    for (int r = 0; r < P; r++) {
+                        for (int b = 0; b < s[r].own; b++)
+                            CHECK(cur[r][T + b] == g[s[r].first + b], "n %d P %d T %d bd %d: rank %d plane %d: %.17g vs %.17g", n, P, T, bd, r,
+                                  s[r].first + b, cur[r][T + b], g[s[r].first + b]);
+                        free(cur[r]);
+                        free(nxt[r]);
+                    }
+                }
+    case_end();
+}
+
 static void test_errors(void)
 {
     perks_slab s;
@@ -138,6 +289,23 @@ static void test_errors(void)
           perks_slab_fingerprint(100, 4, 1, 0, 64) != perks_slab_fingerprint(100, 4, 1, 0, 65) &&
           perks_slab_fingerprint(100, 4, 1, 0, 64) != perks_slab_fingerprint(100, 3, 1, 0, 64), "fingerprint differs");
     CHECK(strstr(perks_strerror(PERKS_ETHIN), "thinner") != NULL, "strerror");
+    {
+        perks_slab_parts q;
+        CHECK(perks_slab_make(&s, 10, 2, 0, 2, 0) == 0, "slab for parts");
+        CHECK(perks_slab_parts_make(NULL, 1, &q) == PERKS_ENULL && perks_slab_parts_make(&s, 1, NULL) == PERKS_ENULL, "parts NULL");
+        CHECK(perks_slab_parts_make(&s, -1, &q) == PERKS_ESIZE && perks_slab_parts_make(&s, 3, &q) == PERKS_ESIZE,
+              "parts: reach outside 0..halo");
+        CHECK(perks_slab_parts_make(&s, 2, &q) == 0 && q.inner[0] == 2 && q.inner[1] == 5 && q.edge[0][0] == q.edge[0][1] &&
+                  q.edge[1][0] == 5 && q.edge[1][1] == 7 && q.edge_win[1][0] == 3 && q.edge_win[1][1] == 9 &&
+                  q.inner_win[0] == 2 && q.inner_win[1] == 7 && q.scratch_planes == 6,
+              "10 planes over 2, rank 0, halo 2: inner [2, 5), edge after [5, 7) from window [3, 9)");
+        CHECK(perks_slab_make(&s, 9, 3, 1, 2, 0) == 0 && perks_slab_parts_make(&s, 2, &q) == 0 && q.inner[0] == q.inner[1] &&
+                  q.edge[0][0] == 2 && q.edge[0][1] == 5 && q.edge_win[0][0] == 0 && q.edge_win[0][1] == 7,
+              "a middle slab of 3 planes, reach 2: thin, all in edge[0], window = the whole buffer");
+        CHECK(perks_slab_make(&s, 9, 1, 0, 2, 1) == 0 && perks_slab_parts_make(&s, 1, &q) == 0 && q.edge[0][1] - q.edge[0][0] == 1 &&
+                  q.edge[1][1] - q.edge[1][0] == 1 && q.edge_win[0][0] == 1 && q.inner_win[0] == 2 && q.inner_win[1] == 11,
+              "one periodic rank: both edges (it is its own peer), reach 1 of halo 2");
+    }
     case_end();
 }
 
@@ -145,6 +313,8 @@ int main(void)
 {
     test_split();
     test_simulated();
+    test_parts();
+    test_overlap_simulated();
     test_errors();
     return check_exit();
 }

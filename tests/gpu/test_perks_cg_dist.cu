@@ -1,0 +1,302 @@
+/* tests/gpu/test_perks_cg_dist.cu -- perks/cg_dist.cuh: CG over row blocks.
+ *   - virtual ranks on one GPU (1, 2, 3, 5; an uneven split too), double and float, Jacobi on and
+ *     off, on 2D Poisson matrices and on the SuiteSparse files (../shared/data/mtx or .data/mtx):
+ *     every split reaches tol in the iterations of one rank (+- 1; +- 0.5 % past 200), x is poisoned first, and the
+ *     reported true residual equals ||b - A x|| / ||b|| recomputed here in double from the x returned
+ *     (a success code is a promise);
+ *   - with two or more GPUs and NCCL: one rank per GPU (ncclCommInitAll), the same checks;
+ *   - the error codes: bad splits, ranks that disagree on n, a missing diagonal with Jacobi, an
+ *     indefinite matrix (breakdown), too few iterations (no convergence, true residual still told). */
+#include <perks/cg_dist.cuh>
+#include <perks/mtx.h>
+
+#include "gpucheck.h"
+
+PERKS_CGD_DEFINE(cgd_d, double)
+PERKS_CGD_DEFINE(cgd_f, float)
+
+/* the 5-point Laplacian of an nx x ny grid (Dirichlet, SPD), or a diagonal matrix diag(d) */
+static int poisson2d(perks_csr *A, int nx, int ny)
+{
+    const int n = nx * ny;
+    A->n_rows = A->n_cols = n;
+    A->row_ptr = (int *)malloc((n + 1) * sizeof(int));
+    A->col = (int *)malloc(5 * (size_t)n * sizeof(int));
+    A->val = (double *)malloc(5 * (size_t)n * sizeof(double));
+    int e = 0;
+    for (int i = 0; i < n; i++) {
+        const int x = i % nx, y = i / nx;
+        A->row_ptr[i] = e;
+        if (y > 0) A->col[e] = i - nx, A->val[e++] = -1;
+        if (x > 0) A->col[e] = i - 1, A->val[e++] = -1;
+        A->col[e] = i, A->val[e++] = 4.0001;
+        if (x < nx - 1) A->col[e] = i + 1, A->val[e++] = -1;
+        if (y < ny - 1) A->col[e] = i + nx, A->val[e++] = -1;
+    }
+    A->row_ptr[n] = e;
+    A->nnz = e;
+    return n;
+}
+
+/* ||b - A x|| / ||b|| in double, of the system the solver was given (A and b rounded to float for
+ * the float solver); *slack: how far two such sums in double may differ (another order of the
+ * row sums: 64 eps || |A| |x| || / ||b||, large where A x nearly cancels b) */
+static double true_resid(const perks_csr *A, const double *b, const double *x, int dbl, double *slack)
+{
+    double rr = 0, bb = 0, aa = 0;
+    for (int i = 0; i < A->n_rows; i++) {
+        double s = 0, sa = 0, bi = dbl ? b[i] : (double)(float)b[i];
+        for (int e = A->row_ptr[i]; e < A->row_ptr[i + 1]; e++) {
+            const double a = dbl ? A->val[e] : (double)(float)A->val[e];
+            s += a * x[A->col[e]], sa += fabs(a * x[A->col[e]]);
+        }
+        rr += (bi - s) * (bi - s), bb += bi * bi, aa += sa * sa;
+    }
+    if (slack) *slack = 64 * 2.2e-16 * sqrt(aa) / (bb > 0 ? sqrt(bb) : 1);
+    return bb > 0 ? sqrt(rr / bb) : sqrt(rr);
+}
+
+/* solve A x = b over P ranks (firsts: P + 1 row starts; dev[r] the GPU of rank r; comms NULL for
+ * virtual ranks); x comes back in xout (double) */
+static int solve(const perks_csr *A, const double *b, int dbl, int P, const int *firsts, const int *dev, void *const *comms,
+                 const perks_cgd_opts *o, perks_cgd_result *res, double *xout)
+{
+    const size_t es = dbl ? 8 : 4;
+    perks_cgd_rank rk[8];
+    void *bufs[8][5];
+    memset(rk, 0, sizeof rk);
+    for (int r = 0; r < P; r++) {
+        perks_cgd_rank *k = &rk[r];
+        const int f = firsts[r], own = firsts[r + 1] - f, e0 = A->row_ptr[f], nnz = A->row_ptr[f + own] - e0;
+        k->device = dev[r], k->nranks = P, k->rank = r, k->n = A->n_rows, k->first = f, k->own = own;
+        k->comm = comms ? comms[r] : NULL;
+        int *rp = (int *)malloc((own + 1) * sizeof(int));
+        char *va = (char *)malloc((nnz ? nnz : 1) * es), *bb = (char *)malloc(own * es);
+        for (int i = 0; i <= own; i++) rp[i] = A->row_ptr[f + i] - e0;
+        for (int e = 0; e < nnz; e++)
+            if (dbl) ((double *)va)[e] = A->val[e0 + e]; else ((float *)va)[e] = (float)A->val[e0 + e];
+        for (int i = 0; i < own; i++)
+            if (dbl) ((double *)bb)[i] = b[f + i]; else ((float *)bb)[i] = (float)b[f + i];
+        CUDA_OK(cudaSetDevice(dev[r]));
+        CUDA_OK(cudaStreamCreate(&k->stream));
+        CUDA_OK(cudaMalloc(&bufs[r][0], (own + 1) * sizeof(int)));
+        CUDA_OK(cudaMalloc(&bufs[r][1], (nnz ? nnz : 1) * sizeof(int)));
+        CUDA_OK(cudaMalloc(&bufs[r][2], (nnz ? nnz : 1) * es));
+        CUDA_OK(cudaMalloc(&bufs[r][3], own * es));
+        CUDA_OK(cudaMalloc(&bufs[r][4], own * es));
+        CUDA_OK(cudaMemcpy(bufs[r][0], rp, (own + 1) * sizeof(int), cudaMemcpyHostToDevice));
+        CUDA_OK(cudaMemcpy(bufs[r][1], A->col + e0, nnz * sizeof(int), cudaMemcpyHostToDevice));
+        CUDA_OK(cudaMemcpy(bufs[r][2], va, nnz * es, cudaMemcpyHostToDevice));
+        CUDA_OK(cudaMemcpy(bufs[r][3], bb, own * es, cudaMemcpyHostToDevice));
+        CUDA_OK(cudaMemset(bufs[r][4], 0xFF, own * es)); /* x poisoned: NaN */
+        k->rp = (const int *)bufs[r][0], k->ci = (const int *)bufs[r][1], k->va = bufs[r][2], k->b = bufs[r][3];
+        k->x = bufs[r][4];
+        free(rp), free(va), free(bb);
+    }
+    int rc = check__failed_case ? -1 : dbl ? cgd_d_solve(rk, P, o, res) : cgd_f_solve(rk, P, o, res);
+    char *xh = (char *)malloc(A->n_rows * es);
+    for (int r = 0; r < P; r++) {
+        CUDA_OK(cudaSetDevice(dev[r]));
+        CUDA_OK(cudaMemcpy(xh + (size_t)firsts[r] * es, bufs[r][4], (size_t)rk[r].own * es, cudaMemcpyDeviceToHost));
+        for (int j = 0; j < 5; j++) cudaFree(bufs[r][j]);
+        cudaStreamDestroy(rk[r].stream);
+    }
+    for (int i = 0; i < A->n_rows; i++) xout[i] = dbl ? ((double *)xh)[i] : ((float *)xh)[i];
+    free(xh);
+    return rc;
+}
+
+static void even_split(int n, int P, int *firsts)
+{
+    for (int r = 0; r <= P; r++) firsts[r] = r < P ? perks_slab_first(n, P, r) : n;
+}
+
+/* one matrix over several splits: each equals one rank within an iteration, and tells the truth */
+static void check_matrix(const char *what, const perks_csr *A, int dbl, int jacobi, double tol, const int *ranks, int nr,
+                         const int *dev, void *const *comms)
+{
+    const int n = A->n_rows;
+    double *b = (double *)malloc(n * sizeof(double)), *x = (double *)malloc(n * sizeof(double));
+    for (int i = 0; i < n; i++) b[i] = gpucheck_uniform();
+    perks_cgd_opts o = perks_cgd_defaults();
+    o.tol = tol, o.jacobi = jacobi, o.max_iter = 20000;
+    int it1 = -1;
+    for (int k = 0; k < nr && !check__failed_case; k++) {
+        const int P = ranks[k];
+        int firsts[9];
+        even_split(n, P, firsts);
+        if (P == 3 && !comms) firsts[1] = 1, firsts[2] = n - 2; /* uneven: a one-row block */
+        perks_cgd_result res;
+        int rc = solve(A, b, dbl, P, firsts, dev, comms, &o, &res, x);
+        double slack;
+        const double tr = true_resid(A, b, x, dbl, &slack);
+        CHECK(rc == PERKS_SUCCESS, "%s %s jacobi %d, %d ranks%s: rc %d (%s), %d iterations, recurrence %.3g, true %.3g",
+              what, dbl ? "double" : "float", jacobi, P, comms ? " (NCCL)" : "", rc, perks_strerror(rc), res.iterations,
+              res.rel_residual, res.true_residual);
+        CHECK(tr <= tol && fabs(tr - res.true_residual) <= 1e-6 * tr + slack,
+              "%s %d ranks: reported true residual %.6g, recomputed %.6g (tol %g)", what, P, res.true_residual, tr, tol);
+        if (it1 < 0) it1 = res.iterations;
+        /* double: within one iteration, or 0.5 % past 200 iterations (1138_bus, cond 8.6e6: rounding in
+         * another order moves the end by 2 of 1088); float: restarts may come at other iterations */
+        CHECK(abs(res.iterations - it1) <= (dbl ? 1 + it1 / 200 : 2 + it1 / 10), "%s %s, %d ranks: %d iterations, one rank %d",
+              what, dbl ? "double" : "float", P, res.iterations, it1);
+        if (P == ranks[nr - 1] && !check__failed_case)
+            printf("  %s %s jacobi %d: %d ranks %d iterations (one rank %d), true residual %.3g, %d restarts\n", what,
+                   dbl ? "double" : "float", jacobi, P, res.iterations, it1, res.true_residual, res.restarts);
+    }
+    free(b), free(x);
+}
+
+static const char *data_dir(void)
+{
+    static const char *dirs[] = {"../shared/data/mtx", ".data/mtx"};
+    for (int k = 0; k < 2; k++) {
+        char path[256];
+        snprintf(path, sizeof path, "%s/bcsstk01.mtx", dirs[k]);
+        FILE *f = fopen(path, "r");
+        if (f) { fclose(f); return dirs[k]; }
+    }
+    return NULL;
+}
+
+static void test_virtual(int light)
+{
+    const int dev[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    static const int ranks[] = {1, 3, 2, 5}; /* --light (under the sanitizers): the first two or three */
+    case_begin("perks cg_dist: virtual ranks on one GPU reach tol in one rank's iterations (+-1), true residual told");
+    perks_csr A;
+    memset(&A, 0, sizeof A);
+    poisson2d(&A, 37, 29);
+    check_matrix("poisson 37x29", &A, 1, 0, 1e-10, ranks, light ? 2 : 4, dev, NULL);
+    check_matrix("poisson 37x29", &A, 0, 1, 1e-5, ranks, light ? 2 : 4, dev, NULL);
+    perks_csr_free(&A);
+    const char *dir = data_dir();
+    static const char *files[] = {"bcsstk05", "bcsstk09", "1138_bus", "crystm01"};
+    if (!dir) printf("skip perks cg_dist on SuiteSparse files: ../shared/data/mtx and .data/mtx not found\n");
+    for (int f = 0; dir && f < (light ? 1 : 4) && !check__failed_case; f++) {
+        char path[300];
+        perks_mtx_error e;
+        snprintf(path, sizeof path, "%s/%s.mtx", dir, files[f]);
+        CHECK(perks_mtx_read_path(path, &A, &e) == 0, "%s: %s", path, e.message);
+        if (check__failed_case) break;
+        check_matrix(files[f], &A, 1, 1, 1e-10, ranks, light ? 2 : 4, dev, NULL);
+        if (f < 2 && !light) check_matrix(files[f], &A, 0, 1, 1e-4, ranks, 3, dev, NULL);
+        perks_csr_free(&A);
+    }
+    case_end();
+}
+
+static void test_nccl(int light)
+{
+    int ngpu = 0;
+    CUDA_OK(cudaGetDeviceCount(&ngpu));
+#ifdef PERKS_CGD_NCCL
+    if (ngpu < 2) {
+        printf("skipped: perks cg_dist through NCCL (%d GPU)\n", ngpu);
+        return;
+    }
+    case_begin("perks cg_dist: one rank per GPU through NCCL reaches tol in one rank's iterations (+-1)");
+    int P = ngpu > 8 ? 8 : ngpu, dev[8];
+    for (int r = 0; r < P; r++) dev[r] = r;
+    ncclComm_t comms[8];
+    void *cv[8];
+    CHECK(ncclCommInitAll(comms, P, dev) == ncclSuccess, "ncclCommInitAll over %d GPUs", P);
+    for (int r = 0; r < P; r++) cv[r] = comms[r];
+    perks_csr A;
+    memset(&A, 0, sizeof A);
+    poisson2d(&A, light ? 45 : 301, light ? 31 : 97); /* light: under the sanitizers */
+    /* one rank (virtual, GPU 0) against P ranks through NCCL: the same iterations +- 1 */
+    {
+        const double tol = 1e-10;
+        double *b = (double *)malloc(A.n_rows * sizeof(double)), *x = (double *)malloc(A.n_rows * sizeof(double));
+        for (int i = 0; i < A.n_rows; i++) b[i] = gpucheck_uniform();
+        perks_cgd_opts o = perks_cgd_defaults();
+        o.tol = tol, o.jacobi = 1, o.max_iter = 20000;
+        perks_cgd_result r1, rp;
+        int f1[2] = {0, A.n_rows}, fp[9];
+        even_split(A.n_rows, P, fp);
+        CHECK(solve(&A, b, 1, 1, f1, dev, NULL, &o, &r1, x) == 0, "one rank");
+        CHECK(solve(&A, b, 1, P, fp, dev, cv, &o, &rp, x) == 0, "%d ranks (NCCL): rc", P);
+        double slack;
+        const double tr = true_resid(&A, b, x, 1, &slack);
+        CHECK(tr <= tol && fabs(tr - rp.true_residual) <= 1e-6 * tr + slack, "NCCL: reported %.6g, recomputed %.6g",
+              rp.true_residual, tr);
+        CHECK(abs(rp.iterations - r1.iterations) <= 1, "NCCL %d ranks: %d iterations, one rank %d", P, rp.iterations,
+              r1.iterations);
+        printf("  poisson %dx%d double jacobi: %d GPUs through NCCL %d iterations, one rank %d\n", light ? 45 : 301,
+               light ? 31 : 97, P, rp.iterations, r1.iterations);
+        free(b), free(x);
+    }
+    check_matrix("poisson (NCCL)", &A, 0, 1, 1e-4, &P, 1, dev, cv);
+    perks_csr_free(&A);
+    for (int r = 0; r < P; r++) ncclCommDestroy(comms[r]);
+    case_end();
+#else
+    printf("skipped: perks cg_dist through NCCL (no <nccl.h> in this build; %d GPUs)\n", ngpu);
+#endif
+}
+
+static void test_errors(void)
+{
+    case_begin("perks cg_dist error codes (bad splits, disagreeing ranks, diagonal, breakdown, no convergence)");
+    const int dev[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    perks_csr A;
+    memset(&A, 0, sizeof A);
+    const int n = poisson2d(&A, 9, 7);
+    double *b = (double *)malloc(n * sizeof(double)), *x = (double *)malloc(n * sizeof(double));
+    for (int i = 0; i < n; i++) b[i] = 1 + gpucheck_uniform();
+    perks_cgd_opts o = perks_cgd_defaults();
+    perks_cgd_result res;
+    CHECK(cgd_d_solve(NULL, 1, &o, &res) == PERKS_ENULL, "NULL ranks");
+    {
+        const int gap[3] = {0, 20, n};
+        perks_cgd_rank rk[2];
+        memset(rk, 0, sizeof rk);
+        for (int r = 0; r < 2; r++) {
+            rk[r].nranks = 2, rk[r].rank = r, rk[r].n = n, rk[r].first = gap[r], rk[r].own = gap[r + 1] - gap[r];
+            rk[r].rp = rk[r].ci = (const int *)b, rk[r].va = rk[r].b = b, rk[r].x = x; /* not reached */
+        }
+        rk[1].first = 21; /* a gap between the blocks */
+        rk[1].own = n - 21;
+        int rc = cgd_d_solve(rk, 2, &o, &res);
+        CHECK(rc == PERKS_ECUDA || rc == PERKS_ESIZE, "host pointers: rc %d", rc);
+        rk[1].rank = 0;
+        CHECK(cgd_d_solve(rk, 2, &o, &res) == PERKS_ESIZE, "two ranks 0");
+        rk[1].rank = 1, rk[1].nranks = 3;
+        CHECK(cgd_d_solve(rk, 2, &o, &res) == PERKS_ESIZE, "ranks that disagree on nranks");
+    }
+    {   /* too few iterations: no convergence, and the true residual still told */
+        int firsts[3] = {0, 30, n};
+        o.max_iter = 3;
+        CHECK(solve(&A, b, 1, 2, firsts, dev, NULL, &o, &res, x) == PERKS_ENOCONV, "3 iterations: no convergence");
+        double slack, tr = true_resid(&A, b, x, 1, &slack);
+        CHECK(res.iterations == 3 && fabs(res.true_residual - tr) <= 1e-6 * tr + slack,
+              "ENOCONV tells the true residual: %.6g vs %.6g", res.true_residual, tr);
+        o.max_iter = 1000;
+    }
+    {   /* Jacobi with a zero diagonal entry; then an indefinite matrix: breakdown */
+        for (int e = A.row_ptr[5]; e < A.row_ptr[6]; e++)
+            if (A.col[e] == 5) A.val[e] = 0;
+        int firsts[3] = {0, 30, n};
+        o.jacobi = 1;
+        CHECK(solve(&A, b, 1, 2, firsts, dev, NULL, &o, &res, x) == PERKS_EDIAG, "zero diagonal with Jacobi: rc");
+        o.jacobi = 0;
+        for (int i = 0; i < n; i++)
+            for (int e = A.row_ptr[i]; e < A.row_ptr[i + 1]; e++) A.val[e] = A.col[e] == i ? -1.0 : 0.0;
+        CHECK(solve(&A, b, 1, 2, firsts, dev, NULL, &o, &res, x) == PERKS_EBREAKDOWN && res.iterations == 0,
+              "negative definite matrix: breakdown at the first iteration (%d)", res.iterations);
+    }
+    free(b), free(x);
+    perks_csr_free(&A);
+    case_end();
+}
+
+/* usage: test_perks_cg_dist [--light] */
+int main(int argc, char **argv)
+{
+    int light = gpucheck_begin(argc, argv);
+    test_errors();
+    test_virtual(light);
+    test_nccl(light);
+    return check_exit();
+}
