@@ -109,6 +109,10 @@ int main(int argc, char **argv)
     CUDA_DIE(cudaGetDeviceCount(&ngpu));
     cudaDeviceProp pr;
     CUDA_DIE(cudaGetDeviceProperties(&pr, 0));
+    if (N < 2 || (long long)N * N * N > 0x7fffffffLL) {
+        fprintf(stderr, "cgdist: N^3 rows must fit 32-bit indices (N <= 1290)\n");
+        return 2;
+    }
     const int n = N * N * N;
     double bw;
     {
@@ -180,7 +184,8 @@ int main(int argc, char **argv)
             make_ranks(rk, rb, P, Nc, dev, cv);
             rcp = cgd64_solve(rk, P, &o, &rp);
             free_ranks(rk, rb, P);
-            for (int r = 0; r < P; r++) ncclCommDestroy(comms[r]);
+            if (rcp != PERKS_ECOMM && rcp != PERKS_ETIMEOUT) /* else the solve aborted them */
+                for (int r = 0; r < P; r++) ncclCommDestroy(comms[r]);
         }
 #endif
         (void)cv;

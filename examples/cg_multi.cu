@@ -163,7 +163,7 @@ int main(int argc, char **argv)
         rk[0].comm = comm;
         nloc = 1;
         rc = cgd64_solve(rk, 1, &o, &res);
-        ncclCommDestroy(comm);
+        if (rc != PERKS_ECOMM && rc != PERKS_ETIMEOUT) ncclCommDestroy(comm); /* else the solve aborted it */
         if (rank == 0) remove(idfile);
 #else
         fprintf(stderr, "built without <nccl.h>: no multi-process mode\n");
@@ -191,7 +191,7 @@ int main(int argc, char **argv)
         printf("%d ranks in one process (%s)\n", P, comms[0] ? "one per GPU, NCCL" : "virtual, on GPU 0");
         rc = cgd64_solve(rk, P, &o, &res);
 #ifdef PERKS_CGD_NCCL
-        if (comms[0])
+        if (comms[0] && rc != PERKS_ECOMM && rc != PERKS_ETIMEOUT) /* else the solve aborted them */
             for (int r = 0; r < P; r++) ncclCommDestroy(nc[r]);
 #endif
     }

@@ -64,11 +64,20 @@
  *   whose rows reach far columns the window grows to n entries.  The persistent kernel of
  *   perks/cg.cuh is not used per rank: its two grid barriers per iteration would become kernel
  *   ends anyway, since the all-reduce between them is an NCCL call from the host.  NCCL point-to-point
- *   and collectives have no timeout of their own: all ranks must call name_solve with matching
- *   arguments (setup checks n, the row blocks and T across ranks first and returns PERKS_ESIZE on
- *   any mismatch, on every rank).  The solve waits for the devices through perks_nccl_wait
- *   (opts.timeout_s): a peer that died gives PERKS_ETIMEOUT or PERKS_ECOMM with the communicators
- *   aborted (do not destroy them then), not a hang; setup's all-gathers wait without a bound.
+ *   and collectives have no timeout of their own, so the solve makes every rank take the same
+ *   decisions: the setup gathers each rank's arguments (n, its rows, T, its rank and the
+ *   communicator's, its own checks) and then each rank's workspace allocation, and every rank
+ *   returns the largest code found (PERKS_ESIZE: blocks that do not tile 0 .. n-1 in rank order,
+ *   or ranks that disagree on n, T or the rank count; PERKS_ENULL: a NULL pointer on some rank;
+ *   PERKS_ENOMEM: a rank could not allocate its workspace).  A bad diagonal (Jacobi) on any rank
+ *   is summed with the first all-reduce: every rank returns PERKS_EDIAG.  Only a NULL rk or o, or
+ *   nlocal outside 1 .. PERKS_CGD_MAXRANKS, returns at once without a collective call.  All ranks
+ *   must pass the same opts (max_iter, tol).  The solve waits for the devices through
+ *   perks_nccl_wait (opts.timeout_s): a peer that died gives PERKS_ETIMEOUT or PERKS_ECOMM, not a
+ *   hang.  After PERKS_ECOMM or PERKS_ETIMEOUT this process's communicators are aborted (do not
+ *   use or destroy them) and its workspace is left allocated (freeing it could wait on a stuck
+ *   stream).  On any error code but the solver's own (ENOCONV, EINACCURATE, EBREAKDOWN, EDIAG),
+ *   res.true_residual is NaN: no x was judged.
  */
 #ifndef PERKS_CG_DIST_CUH
 #define PERKS_CG_DIST_CUH
@@ -120,8 +129,8 @@ typedef struct perks_cgd_result {
 
 /* the device state of one rank: the sums and the decisions */
 typedef struct perks__cgd_state {
-    double loc[4];   /* this rank's partials: p.q, r.r, r.z, b.b */
-    double glob[4];  /* their sums over all ranks */
+    double loc[5];   /* this rank's partials: p.q, r.r, r.z, b.b, bad diagonals (Jacobi) */
+    double glob[5];  /* their sums over all ranks */
     double rzold[2]; /* r.z of the last two iterations (by parity) */
     double bb, tol2;
     int status; /* 0 running, 1 converged, PERKS_EBREAKDOWN */
@@ -172,7 +181,7 @@ typedef struct perks__cgd_k {
         const int l__ = threadIdx.x & ((a).lanes - 1);                                                   \
         s = 0;                                                                                            \
         if (ok)                                                                                           \
-            for (int e__ = (a).rp[i] + l__; e__ < (a).rp[(i) + 1]; e__ += (a).lanes)                     \
+            for (long long e__ = (a).rp[i] + l__; e__ < (a).rp[(i) + 1]; e__ += (a).lanes)               \
                 s = fma((A)((const perks__cgd_T *)(a).va)[e__], (A)(w_)[(a).ci[e__] - (a).lo], s);      \
         for (int o__ = (a).lanes >> 1; o__; o__ >>= 1) s += __shfl_down_sync(0xffffffffu, s, o__, (a).lanes); \
     } while (0)
@@ -211,20 +220,21 @@ static __device__ __forceinline__ void perks__cgd_reduce(double v0, double v1, d
 
 /* the rows this thread's lane group takes in turn: warp-aligned so that all 32 lanes iterate together */
 #define PERKS__CGD_ROWS(a, i, ok)                                                                            \
-    for (int base__ = (blockIdx.x * blockDim.x + (threadIdx.x & ~31)) / (a).lanes;                           \
+    for (long long base__ = (blockIdx.x * (long long)blockDim.x + (threadIdx.x & ~31)) / (a).lanes;          \
          i = base__ + (threadIdx.x & 31) / (a).lanes, ok = i < (a).own, base__ < (a).own;                    \
-         base__ += gridDim.x * blockDim.x / (a).lanes)
+         base__ += (long long)gridDim.x * blockDim.x / (a).lanes)
 
 /* the five kernels of one T (thin: the work is in the pieces above) */
 #define PERKS__CGD_KERNELS(name, T)                                                                       \
     static __global__ void __launch_bounds__(PERKS_CGD_BLOCK) __attribute__((unused)) name##_diag(perks__cgd_k a) \
     {                                                                                                       \
         typedef T perks__cgd_T;                                                                             \
-        for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < a.own; i += gridDim.x * blockDim.x) {     \
+        for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < a.own;                     \
+             i += (long long)gridDim.x * blockDim.x) {                                                      \
             T d = 0; /* the sum of the row's entries in column first + i (duplicates add up) */             \
-            for (int e = a.rp[i]; e < a.rp[i + 1]; e++)                                                     \
+            for (long long e = a.rp[i]; e < a.rp[i + 1]; e++)                                               \
                 if (a.ci[e] - a.lo == a.off + i) d += ((const T *)a.va)[e];                                 \
-            if (a.flag && (!(d > 0) || !isfinite((double)d))) a.st->status = PERKS_EDIAG;                 \
+            if (a.flag && (!(d > 0) || !isfinite((double)d))) a.st->loc[4] = 1; /* summed over ranks */   \
             ((T *)a.dinv)[i] = a.flag ? (T)1 / d : (T)1;                                                  \
         }                                                                                                   \
     }                                                                                                       \
@@ -233,7 +243,8 @@ static __device__ __forceinline__ void perks__cgd_reduce(double v0, double v1, d
     {                                                                                                       \
         typedef T perks__cgd_T;                                                                             \
         double rr = 0, rz = 0, bb = 0, s;                                                                   \
-        int i, ok;                                                                                          \
+        long long i;                                                                                        \
+        int ok;                                                                                             \
         PERKS__CGD_ROWS(a, i, ok) {                                                                         \
             PERKS__CGD_ROWSUM(double, a, i, ok, (const T *)a.w, s);                                         \
             if (ok && (threadIdx.x & (a.lanes - 1)) == 0) {                                                 \
@@ -251,7 +262,8 @@ static __device__ __forceinline__ void perks__cgd_reduce(double v0, double v1, d
         if (a.st->status) return;                                                                           \
         double pq = 0;                                                                                      \
         T s;                                                                                                \
-        int i, ok;                                                                                          \
+        long long i;                                                                                        \
+        int ok;                                                                                             \
         PERKS__CGD_ROWS(a, i, ok) {                                                                         \
             PERKS__CGD_ROWSUM(T, a, i, ok, (const T *)a.w, s);                                              \
             if (ok && (threadIdx.x & (a.lanes - 1)) == 0) {                                                 \
@@ -276,7 +288,8 @@ static __device__ __forceinline__ void perks__cgd_reduce(double v0, double v1, d
         }                                                                                                   \
         const T alpha = (T)(st->rzold[a.it & 1] / pq);                                                      \
         double rr = 0, rz = 0;                                                                              \
-        for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < a.own; i += gridDim.x * blockDim.x) {     \
+        for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < a.own;                     \
+             i += (long long)gridDim.x * blockDim.x) {                                                      \
             ((T *)a.x)[i] = fma(alpha, ((const T *)a.w)[a.off + i], ((T *)a.x)[i]);                        \
             const T r = fma(-alpha, ((const T *)a.q)[i], ((T *)a.r)[i]);                                    \
             ((T *)a.r)[i] = r;                                                                              \
@@ -291,13 +304,18 @@ static __device__ __forceinline__ void perks__cgd_reduce(double v0, double v1, d
         if (st->status) return;                                                                             \
         const double bb = a.flag ? st->glob[3] : st->bb, rz = st->glob[2];                                  \
         const int w0 = blockIdx.x == 0 && threadIdx.x == 0;                                                 \
+        if (a.flag && st->glob[4] > 0) { /* Jacobi: a bad diagonal on some rank; every rank stops */        \
+            if (w0) st->status = PERKS_EDIAG;                                                               \
+            return;                                                                                         \
+        }                                                                                                   \
         if (w0) st->rzold[(a.it + 1) & 1] = rz, st->bb = bb;                                                \
         if (st->glob[1] <= st->tol2 * bb) { /* converged (every block decides alike) */                    \
             if (w0) st->status = 1, st->iters = a.it + 1;                                                   \
             return;                                                                                         \
         }                                                                                                   \
         const T beta = a.flag ? (T)0 : (T)(rz / st->rzold[a.it & 1]);                                       \
-        for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < a.own; i += gridDim.x * blockDim.x) {     \
+        for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < a.own;                     \
+             i += (long long)gridDim.x * blockDim.x) {                                                      \
             T *p = (T *)a.w + a.off + i;                                                                    \
             *p = fma(beta, *p, ((const T *)a.dinv)[i] * ((const T *)a.r)[i]);                               \
         }                                                                                                   \
@@ -321,12 +339,12 @@ static __global__ void __attribute__((unused)) perks__cgd_cols(const int *ci, lo
     }
 }
 
-/* virtual all-reduce: out[c] = sum over ranks of g[q * 4 + c], ranks in order */
+/* virtual all-reduce: out[c] = sum over ranks of g[q * 5 + c], ranks in order */
 static __global__ void __attribute__((unused)) perks__cgd_vsum(const double *g, int P, int slot, int cnt, double *out)
 {
     if (threadIdx.x < (unsigned)cnt) {
         double s = 0;
-        for (int q = 0; q < P; q++) s += g[q * 4 + slot + threadIdx.x];
+        for (int q = 0; q < P; q++) s += g[q * 5 + slot + threadIdx.x];
         out[slot + threadIdx.x] = s;
     }
 }
@@ -373,7 +391,7 @@ static inline int perks__cgd_allreduce(perks_cgd_rank *rk, int nlocal, int slot,
             PERKS__CGD_CK(cudaEventRecord(rk[q].ev, rk[q].stream));
             PERKS__CGD_CK(cudaSetDevice(z->device));
             PERKS__CGD_CK(cudaStreamWaitEvent(z->stream, rk[q].ev, 0));
-            PERKS__CGD_CK(cudaMemcpyAsync(z->gath + 4 * q, rk[q].st->loc, 4 * sizeof(double), cudaMemcpyDefault, z->stream));
+            PERKS__CGD_CK(cudaMemcpyAsync(z->gath + 5 * q, rk[q].st->loc, 5 * sizeof(double), cudaMemcpyDefault, z->stream));
         }
         perks__cgd_vsum<<<1, 32, 0, z->stream>>>(z->gath, nlocal, slot, cnt, z->st->glob);
         PERKS__CGD_CK(cudaGetLastError());
@@ -477,105 +495,71 @@ static inline int perks__cgd_allgather(perks_cgd_rank *rk, int nlocal, int *cons
 #endif
 }
 
-/* the arguments each rank was given, alone */
-static inline int perks__cgd_check_args(const perks_cgd_rank *rk, int nlocal, const perks_cgd_opts *o)
+/* what can be checked before any collective call: the process's own arguments (a failure here is
+ * returned at once by every process that made it, without a collective call) */
+static inline int perks__cgd_check_process(const perks_cgd_rank *rk, int nlocal, const perks_cgd_opts *o)
 {
-    if (!rk || !o || nlocal < 1) return PERKS_ENULL;
+    if (!rk || !o) return PERKS_ENULL;
+    if (nlocal < 1 || nlocal > PERKS_CGD_MAXRANKS) return PERKS_ESIZE;
     const int virt = perks__cgd_virtual(rk, nlocal);
-    for (int i = 0; i < nlocal; i++) {
-        const perks_cgd_rank *k = &rk[i];
-        if (!k->rp || !k->ci || !k->va || !k->b || !k->x) return PERKS_ENULL;
-        if (k->nranks < 1 || k->nranks > PERKS_CGD_MAXRANKS || k->nranks != rk[0].nranks || k->rank < 0 ||
-            k->rank >= k->nranks || k->n < 1 || k->own < 1 || k->first < 0 || k->first > k->n - k->own)
-            return PERKS_ESIZE;
-        if (virt && (nlocal != k->nranks || k->rank != i)) return PERKS_ESIZE;
-        if (!virt && !k->comm) return PERKS_ENULL;
-    }
-    if (!(o->tol >= 0) || o->max_iter < 0 || !(o->timeout_s > 0) || o->lanes < 0 || o->lanes > 32 || (o->lanes & (o->lanes - 1)))
-        return PERKS_ESIZE;
+    for (int i = 0; i < nlocal; i++)
+        if (!virt && !rk[i].comm) return PERKS_ENULL; /* all NCCL or all virtual */
+    if (virt && (rk[0].nranks != nlocal)) return PERKS_ESIZE;
+    for (int i = 0; virt && i < nlocal; i++)
+        if (rk[i].rank != i || rk[i].nranks != nlocal) return PERKS_ESIZE;
 #ifndef PERKS_CGD_NCCL
     if (!virt) return PERKS_EUNSUPPORTED;
 #endif
     return 0;
 }
 
-/* the shared facts (n, the row blocks, T) agree on every rank, and each rank's window and halo */
-static inline int perks__cgd_setup(perks_cgd_rank *rk, int nlocal, int elt, int lanes)
+/* one rank's own arguments (0 or a code, which the setup gathers so that every rank returns it) */
+static inline int perks__cgd_check_rank(const perks_cgd_rank *k, const perks_cgd_opts *o, int P)
 {
-    const int P = rk[0].nranks;
-    int *sm[PERKS_CGD_MAXRANKS] = {0}, *small[PERKS_CGD_MAXRANKS] = {0}, *need_d[PERKS_CGD_MAXRANKS] = {0},
-        *tab_d[PERKS_CGD_MAXRANKS] = {0};
-    int info[PERKS_CGD_MAXRANKS * 4], tab[PERKS_CGD_MAXRANKS * PERKS_CGD_MAXRANKS * 2], rc = 0;
-    for (int i = 0; i < nlocal; i++) sm[i] = NULL;
-    /* one scratch per rank: 4 ints of mine, 4 P gathered, P + 1 firsts, 2 P needs, 2 P P gathered needs */
-    const size_t words = 4 + 4 * P + P + 1 + 2 * P + 2 * P * P;
-    for (int i = 0; i < nlocal && !rc; i++) {
-        const int me[4] = {rk[i].n, rk[i].first, rk[i].own, elt};
-        if (cudaSetDevice(rk[i].device) != cudaSuccess || cudaMalloc((void **)&sm[i], words * sizeof(int)) != cudaSuccess ||
-            cudaMemcpy(sm[i], me, sizeof me, cudaMemcpyHostToDevice) != cudaSuccess)
-            rc = PERKS_ECUDA;
-        small[i] = sm[i] + 4, need_d[i] = sm[i] + 4 + 5 * P + 1, tab_d[i] = need_d[i] + 2 * P;
+    if (!k->rp || !k->ci || !k->va || !k->b || !k->x) return PERKS_ENULL;
+    if (k->nranks != P || k->rank < 0 || k->rank >= P || k->n < 1 || k->own < 1 || k->first < 0 ||
+        k->first > k->n - k->own)
+        return PERKS_ESIZE;
+    if (!(o->tol >= 0) || o->max_iter < 0 || !(o->timeout_s > 0) || o->lanes < 0 || o->lanes > 32 ||
+        (o->lanes & (o->lanes - 1)))
+        return PERKS_ESIZE;
+#ifdef PERKS_CGD_NCCL
+    if (k->comm) {
+        int cnt = 0, me = -1;
+        if (ncclCommCount((ncclComm_t)k->comm, &cnt) != ncclSuccess || ncclCommUserRank((ncclComm_t)k->comm, &me) != ncclSuccess)
+            return PERKS_ECOMM;
+        if (cnt != P || me != k->rank) return PERKS_ESIZE; /* the slab's rank is not the communicator's */
     }
-    if (!rc) rc = perks__cgd_allgather(rk, nlocal, sm, small, 4);
-    for (int i = 0; i < nlocal && !rc; i++) {
-        perks_cgd_rank *k = &rk[i];
-        int firsts[PERKS_CGD_MAXRANKS + 1], at = 0;
-        if (cudaSetDevice(k->device) != cudaSuccess ||
-            cudaMemcpy(info, small[i], 4 * P * sizeof(int), cudaMemcpyDeviceToHost) != cudaSuccess) { rc = PERKS_ECUDA; break; }
-        for (int q = 0; q < P; q++) { /* blocks in rank order, tiling 0 .. n-1; one n and one T */
-            if (info[4 * q] != k->n || info[4 * q + 1] != at || info[4 * q + 3] != elt) rc = PERKS_ESIZE;
-            firsts[q] = at, at += info[4 * q + 2];
-        }
-        firsts[P] = at;
-        if (rc || at != k->n) { rc = PERKS_ESIZE; break; }
-        int init[2 * PERKS_CGD_MAXRANKS], nnz = 0;
-        for (int q = 0; q < P; q++) init[2 * q] = 0x7fffffff, init[2 * q + 1] = -1;
-        if (cudaMemcpy(small[i] + 4 * P, firsts, (P + 1) * sizeof(int), cudaMemcpyHostToDevice) != cudaSuccess ||
-            cudaMemcpy(need_d[i], init, 2 * P * sizeof(int), cudaMemcpyHostToDevice) != cudaSuccess ||
-            cudaMemcpy(&nnz, k->rp + k->own, sizeof(int), cudaMemcpyDeviceToHost) != cudaSuccess) { rc = PERKS_ECUDA; break; }
-        if (nnz > 0) perks__cgd_cols<<<1024, 256, 0, k->stream>>>(k->ci, nnz, small[i] + 4 * P, P, k->rank, need_d[i]);
-        if (cudaGetLastError() != cudaSuccess || cudaStreamSynchronize(k->stream) != cudaSuccess ||
-            cudaMemcpy(init, need_d[i], 2 * P * sizeof(int), cudaMemcpyDeviceToHost) != cudaSuccess) { rc = PERKS_ECUDA; break; }
-        k->lo = k->first, k->hi = k->first + k->own;
-        for (int q = 0; q < P; q++) {
-            k->need[q][0] = init[2 * q], k->need[q][1] = init[2 * q + 1];
-            if (q == k->rank || k->need[q][0] >= k->need[q][1]) k->need[q][0] = k->need[q][1] = 0; /* none */
-            else {
-                k->lo = k->need[q][0] < k->lo ? k->need[q][0] : k->lo;
-                k->hi = k->need[q][1] > k->hi ? k->need[q][1] : k->hi;
-            }
-            init[2 * q] = k->need[q][0], init[2 * q + 1] = k->need[q][1];
-        }
-        if (cudaMemcpy(need_d[i], init, 2 * P * sizeof(int), cudaMemcpyHostToDevice) != cudaSuccess) rc = PERKS_ECUDA;
-        k->lanes = lanes ? lanes : 1;
-        while (!lanes && k->lanes < 32 && (long long)nnz > 4LL * k->lanes * k->own) k->lanes *= 2;
-    }
-    if (!rc) rc = perks__cgd_allgather(rk, nlocal, need_d, tab_d, 2 * P);
-    for (int i = 0; i < nlocal && !rc; i++) { /* what rank q reads of my block */
-        perks_cgd_rank *k = &rk[i];
-        if (cudaSetDevice(k->device) != cudaSuccess ||
-            cudaMemcpy(tab, tab_d[i], 2 * P * P * sizeof(int), cudaMemcpyDeviceToHost) != cudaSuccess) { rc = PERKS_ECUDA; break; }
-        for (int q = 0; q < P; q++) k->give[q][0] = tab[2 * P * q + 2 * k->rank], k->give[q][1] = tab[2 * P * q + 2 * k->rank + 1];
-    }
-    for (int i = 0; i < nlocal; i++)
-        if (sm[i]) cudaSetDevice(rk[i].device), cudaFree(sm[i]);
-    return rc;
+#endif
+    return 0;
+}
+
+/* the ranks in the communicator (virtual: nlocal) */
+static inline int perks__cgd_nranks(const perks_cgd_rank *rk, int nlocal)
+{
+#ifdef PERKS_CGD_NCCL
+    int cnt = 0;
+    if (!perks__cgd_virtual(rk, nlocal)) return ncclCommCount((ncclComm_t)rk[0].comm, &cnt) == ncclSuccess ? cnt : -1;
+#endif
+    return nlocal;
 }
 
 static inline size_t perks__cgd_al(size_t x) { return (x + 255) & ~(size_t)255; }
 
-/* the workspace of one rank (after perks__cgd_setup) */
+#define PERKS__CGD_NV 5 /* sums: p.q, r.r, r.z, b.b, bad diagonals */
+
+/* the workspace of one rank (its window known) */
 static inline int perks__cgd_alloc(perks_cgd_rank *k, int elt, double tol)
 {
     int sms = 0;
-    k->elt = elt, k->ws = NULL, k->ev = NULL;
+    k->elt = elt;
     if (cudaSetDevice(k->device) != cudaSuccess ||
         cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, k->device) != cudaSuccess) return PERKS_ECUDA;
     k->blocks = sms * (2048 / PERKS_CGD_BLOCK);
     const size_t vb = perks__cgd_al((size_t)k->own * elt), wb = perks__cgd_al((size_t)(k->hi - k->lo) * elt);
     const size_t pb = perks__cgd_al(3 * sizeof(double) * k->blocks), sb = perks__cgd_al(sizeof(perks__cgd_state));
-    const size_t gb = perks__cgd_al(4 * sizeof(double) * k->nranks);
-    if (cudaMalloc(&k->ws, wb + 3 * vb + pb + sb + gb) != cudaSuccess) { k->ws = NULL; return PERKS_ECUDA; }
+    const size_t gb = perks__cgd_al(PERKS__CGD_NV * sizeof(double) * k->nranks);
+    if (cudaMalloc(&k->ws, wb + 3 * vb + pb + sb + gb) != cudaSuccess) { k->ws = NULL; return PERKS_ENOMEM; }
     char *c = (char *)k->ws;
     k->w = c, c += wb;
     k->r = c, c += vb;
@@ -587,9 +571,102 @@ static inline int perks__cgd_alloc(perks_cgd_rank *k, int elt, double tol)
     perks__cgd_state s;
     memset(&s, 0, sizeof s);
     s.tol2 = tol * tol;
-    if (cudaMemcpy(k->st, &s, sizeof s, cudaMemcpyHostToDevice) != cudaSuccess ||
+    if (cudaMemcpyAsync(k->st, &s, sizeof s, cudaMemcpyHostToDevice, k->stream) != cudaSuccess ||
+        cudaStreamSynchronize(k->stream) != cudaSuccess ||
         cudaEventCreateWithFlags(&k->ev, cudaEventDisableTiming) != cudaSuccess) return PERKS_ECUDA;
     return 0;
+}
+
+/* a copy on the rank's stream, waited for (ordered with the caller's work on that stream) */
+static inline int perks__cgd_copy(const perks_cgd_rank *k, void *to, const void *from, size_t bytes)
+{
+    return cudaMemcpyAsync(to, from, bytes, cudaMemcpyDefault, k->stream) == cudaSuccess &&
+                   cudaStreamSynchronize(k->stream) == cudaSuccess ? 0 : PERKS_ECUDA;
+}
+
+/* The setup, in two all-gathers so that every rank takes the same decision (no rank waits for a
+ * peer that gave up):
+ *   1. each rank's n, first, own, T, nranks and its own argument check; any problem on any rank:
+ *      every rank returns the largest code (PERKS_ESIZE for blocks that do not tile 0 .. n-1 in
+ *      rank order, or disagreeing n, T or rank counts);
+ *   2. each rank finds the columns of every other rank's block its rows touch (one kernel),
+ *      allocates its workspace for that window, and gathers the table and its allocation's code:
+ *      every rank learns what to send, or every rank returns the failure. */
+static inline int perks__cgd_setup(perks_cgd_rank *rk, int nlocal, int elt, const perks_cgd_opts *o)
+{
+    const int P = perks__cgd_nranks(rk, nlocal);
+    if (P < 1 || P > PERKS_CGD_MAXRANKS) return P < 1 ? PERKS_ECOMM : PERKS_ESIZE; /* the same on every rank */
+    int *sm[PERKS_CGD_MAXRANKS] = {0}, *small[PERKS_CGD_MAXRANKS] = {0}, *need_d[PERKS_CGD_MAXRANKS] = {0},
+        *tab_d[PERKS_CGD_MAXRANKS] = {0};
+    int info[PERKS_CGD_MAXRANKS * 6], tab[PERKS_CGD_MAXRANKS * (2 * PERKS_CGD_MAXRANKS + 1)], rc = 0, bad = 0;
+    /* one scratch per rank: 6 ints of mine, 6 P gathered, P + 1 firsts, 2 P + 1 needs, P (2 P + 1) gathered */
+    const size_t words = 6 + 6 * P + P + 1 + 2 * P + 1 + (size_t)P * (2 * P + 1);
+    for (int i = 0; i < nlocal && !rc; i++) {
+        const int me[6] = {rk[i].n, rk[i].first, rk[i].own, elt, rk[i].nranks, perks__cgd_check_rank(&rk[i], o, P)};
+        if (cudaSetDevice(rk[i].device) != cudaSuccess || cudaMalloc((void **)&sm[i], words * sizeof(int)) != cudaSuccess ||
+            perks__cgd_copy(&rk[i], sm[i], me, sizeof me))
+            rc = PERKS_ECUDA;
+        small[i] = sm[i] + 6, need_d[i] = sm[i] + 6 + 7 * P + 1, tab_d[i] = need_d[i] + 2 * P + 1;
+    }
+    if (!rc) rc = perks__cgd_allgather(rk, nlocal, sm, small, 6);
+    for (int i = 0; i < nlocal && !rc && !bad; i++) { /* every rank reads the same table */
+        perks_cgd_rank *k = &rk[i];
+        int firsts[PERKS_CGD_MAXRANKS + 1], at = 0;
+        if (cudaSetDevice(k->device) != cudaSuccess || perks__cgd_copy(k, info, small[i], 6 * P * sizeof(int))) {
+            rc = PERKS_ECUDA;
+            break;
+        }
+        for (int q = 0; q < P; q++) bad = info[6 * q + 5] > bad ? info[6 * q + 5] : bad;
+        for (int q = 0; q < P && !bad; q++) { /* blocks in rank order, tiling 0 .. n-1; one n, T, P */
+            if (info[6 * q] != info[0] || info[6 * q + 1] != at || info[6 * q + 3] != elt || info[6 * q + 4] != P)
+                bad = PERKS_ESIZE;
+            firsts[q] = at, at += info[6 * q + 2];
+        }
+        if (bad || at != info[0]) { bad = bad ? bad : PERKS_ESIZE; break; }
+        firsts[P] = at;
+        int init[2 * PERKS_CGD_MAXRANKS + 1], nnz = 0;
+        for (int q = 0; q < P; q++) init[2 * q] = 0x7fffffff, init[2 * q + 1] = -1;
+        if (perks__cgd_copy(k, small[i] + 6 * P, firsts, (P + 1) * sizeof(int)) ||
+            perks__cgd_copy(k, need_d[i], init, 2 * P * sizeof(int)) || perks__cgd_copy(k, &nnz, k->rp + k->own, sizeof(int))) {
+            rc = PERKS_ECUDA;
+            break;
+        }
+        if (nnz > 0) perks__cgd_cols<<<1024, 256, 0, k->stream>>>(k->ci, nnz, small[i] + 6 * P, P, k->rank, need_d[i]);
+        if ((nnz > 0 && cudaPeekAtLastError() != cudaSuccess) || perks__cgd_copy(k, init, need_d[i], 2 * P * sizeof(int))) {
+            rc = PERKS_ECUDA;
+            break;
+        }
+        k->lo = k->first, k->hi = k->first + k->own;
+        for (int q = 0; q < P; q++) {
+            k->need[q][0] = init[2 * q], k->need[q][1] = init[2 * q + 1];
+            if (q == k->rank || k->need[q][0] >= k->need[q][1]) k->need[q][0] = k->need[q][1] = 0; /* none */
+            else {
+                k->lo = k->need[q][0] < k->lo ? k->need[q][0] : k->lo;
+                k->hi = k->need[q][1] > k->hi ? k->need[q][1] : k->hi;
+            }
+            init[2 * q] = k->need[q][0], init[2 * q + 1] = k->need[q][1];
+        }
+        k->lanes = o->lanes ? o->lanes : 1;
+        while (!o->lanes && k->lanes < 32 && (long long)nnz > 4LL * k->lanes * k->own) k->lanes *= 2;
+        init[2 * P] = perks__cgd_alloc(k, elt, o->tol); /* a rank that cannot allocate tells the others */
+        if (perks__cgd_copy(k, need_d[i], init, (2 * P + 1) * sizeof(int))) rc = PERKS_ECUDA;
+    }
+    if (!rc && !bad) rc = perks__cgd_allgather(rk, nlocal, need_d, tab_d, 2 * P + 1);
+    for (int i = 0; i < nlocal && !rc && !bad; i++) { /* what rank q reads of my block */
+        perks_cgd_rank *k = &rk[i];
+        if (cudaSetDevice(k->device) != cudaSuccess || perks__cgd_copy(k, tab, tab_d[i], (size_t)P * (2 * P + 1) * sizeof(int))) {
+            rc = PERKS_ECUDA;
+            break;
+        }
+        for (int q = 0; q < P; q++) {
+            const int *t = tab + (2 * P + 1) * q;
+            k->give[q][0] = t[2 * k->rank], k->give[q][1] = t[2 * k->rank + 1];
+            bad = t[2 * P] > bad ? t[2 * P] : bad;
+        }
+    }
+    for (int i = 0; i < nlocal; i++)
+        if (sm[i]) cudaSetDevice(rk[i].device), cudaFree(sm[i]);
+    return rc ? rc : bad;
 }
 
 static inline void perks__cgd_release(perks_cgd_rank *rk, int nlocal)
@@ -603,7 +680,7 @@ static inline void perks__cgd_release(perks_cgd_rank *rk, int nlocal)
 }
 
 /* w's own block = x (or 0), exchanged; r = b - A w with its sums (resid), all-reduced */
-static inline int perks__cgd_residual(perks_cgd_rank *rk, int nlocal, const perks__cgd_kset *ks, int from_x)
+static inline int perks__cgd_residual(perks_cgd_rank *rk, int nlocal, const perks__cgd_kset *ks, int from_x, int cnt)
 {
     int rc = 0;
     for (int i = 0; i < nlocal && !rc; i++) {
@@ -616,7 +693,7 @@ static inline int perks__cgd_residual(perks_cgd_rank *rk, int nlocal, const perk
     }
     if (!rc) rc = perks__cgd_exchange(rk, nlocal);
     for (int i = 0; i < nlocal && !rc; i++) rc = perks__cgd_launch(&rk[i], ks->resid, 0, 0);
-    return rc ? rc : perks__cgd_allreduce(rk, nlocal, 1, 3);
+    return rc ? rc : perks__cgd_allreduce(rk, nlocal, 1, cnt);
 }
 
 /* one CG iteration on every local rank */
@@ -633,7 +710,7 @@ static inline int perks__cgd_iterate(perks_cgd_rank *rk, int nlocal, const perks
 
 /* the state of local rank 0 (every rank holds the same decisions); NCCL ranks wait at most
  * timeout_s (PERKS_ETIMEOUT or PERKS_ECOMM: the communicators are aborted) */
-static inline int perks__cgd_read(perks_cgd_rank *rk, int nlocal, perks__cgd_state *s, double timeout_s)
+static inline int perks__cgd_read(perks_cgd_rank *rk, int nlocal, perks__cgd_state *s, double timeout_s, int *aborted)
 {
 #ifdef PERKS_CGD_NCCL
     if (!perks__cgd_virtual(rk, nlocal)) {
@@ -641,10 +718,11 @@ static inline int perks__cgd_read(perks_cgd_rank *rk, int nlocal, perks__cgd_sta
         cudaStream_t st[PERKS_CGD_MAXRANKS];
         for (int i = 0; i < nlocal; i++) c[i] = (ncclComm_t)rk[i].comm, st[i] = rk[i].stream;
         const int rc = perks_nccl_wait(c, st, nlocal, timeout_s);
+        if (rc == PERKS_ECOMM || rc == PERKS_ETIMEOUT) *aborted = 1; /* perks_nccl_wait aborted them */
         if (rc) return rc;
     }
 #else
-    (void)timeout_s;
+    (void)timeout_s, (void)aborted;
 #endif
     for (int i = 0; i < nlocal; i++) {
         PERKS__CGD_CK(cudaSetDevice(rk[i].device));
@@ -659,40 +737,40 @@ static inline int perks__cgd_solve(perks_cgd_rank *rk, int nlocal, const perks_c
                                    const perks__cgd_kset *ks)
 {
     perks__cgd_state s;
-    int rc = perks__cgd_check_args(rk, nlocal, o), it = 0;
-    if (res) memset(res, 0, sizeof *res);
+    int rc = perks__cgd_check_process(rk, nlocal, o), it = 0, aborted = 0;
+    if (res) memset(res, 0, sizeof *res), res->true_residual = res->rel_residual = NAN;
     if (rc) return rc;
     if (!res) return PERKS_ENULL;
     for (int i = 0; i < nlocal; i++) rk[i].ws = NULL, rk[i].ev = NULL;
-    rc = perks__cgd_setup(rk, nlocal, ks->elt, o->lanes);
-    for (int i = 0; i < nlocal && !rc; i++) rc = perks__cgd_alloc(&rk[i], ks->elt, o->tol);
+    rc = perks__cgd_setup(rk, nlocal, ks->elt, o);
     for (int i = 0; i < nlocal && !rc; i++) {
         rc = perks__cgd_launch(&rk[i], ks->diag, 0, o->jacobi);
         if (!rc && !o->use_x0 && cudaMemsetAsync(rk[i].x, 0, (size_t)rk[i].own * rk[i].elt, rk[i].stream) != cudaSuccess)
             rc = PERKS_ECUDA;
     }
-    if (!rc) rc = perks__cgd_residual(rk, nlocal, ks, o->use_x0);
+    if (!rc) rc = perks__cgd_residual(rk, nlocal, ks, o->use_x0, 4); /* with the bad-diagonal count */
     for (int i = 0; i < nlocal && !rc; i++) rc = perks__cgd_launch(&rk[i], ks->pupd, -1, 1);
     s.status = 0;
     for (;;) {
         while (!rc && !s.status && it < o->max_iter) {
-            const int stop = it + PERKS_CGD_POLL < o->max_iter ? it + PERKS_CGD_POLL : o->max_iter;
+            const int stop = o->max_iter - it > PERKS_CGD_POLL ? it + PERKS_CGD_POLL : o->max_iter;
             for (; it < stop && !rc; it++) rc = perks__cgd_iterate(rk, nlocal, ks, it);
-            if (!rc) rc = perks__cgd_read(rk, nlocal, &s, o->timeout_s);
+            if (!rc) rc = perks__cgd_read(rk, nlocal, &s, o->timeout_s, &aborted);
         }
-        if (!rc && o->max_iter == 0) rc = perks__cgd_read(rk, nlocal, &s, o->timeout_s);
+        if (!rc && o->max_iter == 0) rc = perks__cgd_read(rk, nlocal, &s, o->timeout_s, &aborted);
         if (rc) break;
         const int st = s.status;
         res->iterations = st == 1 || st == PERKS_EBREAKDOWN ? s.iters : st ? 0 : o->max_iter;
         res->bnorm = sqrt(s.bb);
         res->rel_residual = s.bb > 0 ? sqrt(s.glob[1] / s.bb) : sqrt(s.glob[1]);
-        rc = perks__cgd_residual(rk, nlocal, ks, 1); /* the true residual of the x returned: r = b - A x */
-        if (!rc) rc = perks__cgd_read(rk, nlocal, &s, o->timeout_s);
+        rc = perks__cgd_residual(rk, nlocal, ks, 1, 3); /* the true residual of the x returned: r = b - A x */
+        if (!rc) rc = perks__cgd_read(rk, nlocal, &s, o->timeout_s, &aborted);
         if (rc) break;
         res->true_residual = s.glob[3] > 0 ? sqrt(s.glob[1] / s.glob[3]) : sqrt(s.glob[1]);
         if (st == 1 && !(res->true_residual <= o->tol) && res->restarts < PERKS_CGD_RESTARTS && s.iters < o->max_iter &&
             isfinite(res->true_residual)) { /* the recurrence drifted: go on from r = b - A x, p = D^-1 r */
             it = s.iters, s.status = 0, res->restarts++;
+            res->true_residual = NAN; /* x changes from here */
             for (int i = 0; i < nlocal && !rc; i++)
                 if (cudaSetDevice(rk[i].device) != cudaSuccess ||
                     cudaMemsetAsync(&rk[i].st->status, 0, sizeof(int), rk[i].stream) != cudaSuccess)
@@ -707,6 +785,15 @@ static inline int perks__cgd_solve(perks_cgd_rank *rk, int nlocal, const perks_c
         rc = res->status;
         break;
     }
+#ifdef PERKS_CGD_NCCL
+    if ((rc == PERKS_ECOMM || rc == PERKS_ETIMEOUT) && !perks__cgd_virtual(rk, nlocal)) {
+        /* a failed NCCL call or wait: this process's communicators are aborted (the peers then end
+         * with PERKS_ECOMM or PERKS_ETIMEOUT); the workspace stays allocated (freeing it could wait
+         * on a stuck stream) */
+        for (int i = 0; i < nlocal && !aborted; i++) ncclCommAbort((ncclComm_t)rk[i].comm);
+        for (int i = 0; i < nlocal; i++) rk[i].ws = NULL;
+    }
+#endif
     perks__cgd_release(rk, nlocal);
     return rc;
 }

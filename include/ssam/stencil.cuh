@@ -22,6 +22,11 @@
  *         SSAM_STENCIL3D_SLICE_RULE(T, NPTS, NX, NY, NZ) picks at compile time (name_SLICE says
  *         which): see the rule's comment below.  All three define the same functions.
  *   _OCC variants add MINB blocks per SM (__launch_bounds__(B, MINB)), as in conv.cuh.
+ *   SSAM_STENCIL2D_DEFINE_HALF / _BF16(name, SHAPE, P, B): the 2D kernel with the state stored as
+ *       __half / __nv_bfloat16 (2 bytes a cell: a memory-bound stencil moves half the bytes),
+ *       V = 8 cells a lane, computed in float (one rounding to the storage type at the store);
+ *       the coefficients are a FLOAT host array.  Error per step: one rounding of the storage type
+ *       (2^-11 relative for FP16, 2^-8 for BF16) beside float's sums; the tests bound it.
  *
  * HOW (Listing 2's schedule, generalised)
  *   Each lane caches V = 16/sizeof(T) adjacent columns (one 16-byte load per row) of a window of
@@ -106,6 +111,8 @@
 #ifndef SSAM_STENCIL_CUH
 #define SSAM_STENCIL_CUH
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <stdint.h>
 
@@ -310,11 +317,14 @@ typedef struct ssam_stencil_geom {
 
 /* store one lane's V outputs of row y (Dirichlet: cells whose stencil leaves the domain keep own[k]) */
 #define SSAM__STENCIL_STORE(T, V, drow, x, nx, out, own, colin, rowin, vst)                                 \
+    SSAM__STENCIL_STORE_AS(T, V, drow, x, nx, out, own, colin, rowin, vst)
+/* the same into storage of type TS (out and own converted; own came from TS, so it is exact) */
+#define SSAM__STENCIL_STORE_AS(TS, V, drow, x, nx, out, own, colin, rowin, vst)                             \
     do {                                                                                                    \
-        typedef SSAM__VEC(T, V) ssam__vec_t;                                                                \
+        typedef SSAM__VEC(TS, V) ssam__vec_t;                                                               \
         ssam__vec_t ssam__q;                                                                                \
         _Pragma("unroll") for (int ssam__j = 0; ssam__j < (V); ssam__j++) ssam__q.v[ssam__j] =             \
-            ((rowin) && (((colin) >> ssam__j) & 1)) ? (out)[ssam__j] : (own)[ssam__j];                      \
+            (TS)(((rowin) && (((colin) >> ssam__j) & 1)) ? (out)[ssam__j] : (own)[ssam__j]);                \
         if ((vst) && (x) + (V) <= (nx)) *(ssam__vec_t *)((drow) + (x)) = ssam__q;                          \
         else {                                                                                              \
             _Pragma("unroll") for (int ssam__j = 0; ssam__j < (V); ssam__j++) if ((x) + ssam__j < (nx))     \
@@ -447,9 +457,12 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
 /* the ghost lanes' window (GH layout): rows NR from the row table, scalar loads (so only the
  * elements the shape reads survive), the other lanes' copies zeroed (no merge with old values) */
 #define SSAM__STENCIL_GLOAD(T, V, gw, r0, NR, src, pitch, gx, gcx, glane, rows)                             \
+    SSAM__STENCIL_GLOAD_AS(T, T, V, gw, r0, NR, src, pitch, gx, gcx, glane, rows)
+/* the same from storage of type TS (half types) into T */
+#define SSAM__STENCIL_GLOAD_AS(TS, T, V, gw, r0, NR, src, pitch, gx, gcx, glane, rows)                      \
     do {                                                                                                    \
         if (glane)                                                                                          \
-            SSAM_REGCACHE_ROWS(T, V, gw, r0, NR, src, pitch, gx, gcx, 0, rows, (T)0);                       \
+            SSAM_REGCACHE_ROWS_AS(TS, T, V, gw, r0, NR, src, pitch, gx, gcx, 0, rows, (T)0);                \
         else                                                                                                \
             _Pragma("unroll") for (int ssam__j = 0; ssam__j < (V); ssam__j++)                              \
                 _Pragma("unroll") for (int ssam__r = 0; ssam__r < (NR); ssam__r++)                         \
@@ -461,9 +474,12 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
  * P + NY - 1 rows x 32V columns in registers, loading each input row once (prefetching the next P
  * rows while computing the current P), borders applied at load time through a per-block row table. */
 #define SSAM__STENCIL2D_BODY(T, SHAPE, XLO, XHI, YLO, YHI, P, B, GHM, src, dst, g, cf)                     \
+    SSAM__STENCIL2D_BODY_AS(T, T, SHAPE, XLO, XHI, YLO, YHI, P, B, GHM, src, dst, g, cf)
+/* the same with the state stored as TS and computed in T (half types: float); V from TS */
+#define SSAM__STENCIL2D_BODY_AS(TS, T, SHAPE, XLO, XHI, YLO, YHI, P, B, GHM, src, dst, g, cf)               \
     do {                                                                                                    \
         enum {                                                                                              \
-            V = SSAM_STENCIL_V(T), NY = (YHI) - (YLO) + 1, R = (P) + NY - 1, QL = SSAM_STENCIL_QL(V, XLO), \
+            V = SSAM_STENCIL_V(TS), NY = (YHI) - (YLO) + 1, R = (P) + NY - 1, QL = SSAM_STENCIL_QL(V, XLO), \
             QR = SSAM_STENCIL_QR(V, XHI), OFFAX = (0 SHAPE(SSAM__OFFAX2)),                                  \
             GH = (GHM) != 0 && SSAM__STENCIL_GH(V, XLO, XHI, OFFAX), STEP = GH ? 32 * V : SSAM_STENCIL_STEP(V, XLO, XHI), \
             LOFF = GH ? 0 : QL,                                                                             \
@@ -490,26 +506,26 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
             gcx[j] = ssam_border_index(gx + j, (g).nx, bmode);                                              \
         _Pragma("unroll") for (int k = 0; k < V; k++) colin |=                                              \
             ((g).periodic || (x + k + (XLO) >= 0 && x + k + (XHI) < (g).nx)) << k;                          \
-        if (NY > 1) SSAM_REGCACHE_ROWS(T, V, data, 0, NY - 1, src, (g).pitch, x, cx, in, ssam__rowtab, (T)0); \
-        SSAM_REGCACHE_ROWS(T, V, nxt, 0, P, src, (g).pitch, x, cx, in, ssam__rowtab + NY - 1, (T)0);       \
-        SSAM__STENCIL_GLOAD(T, GW, gnxt, 0, R, src, (g).pitch, gx, gcx, glane, ssam__rowtab);               \
+        if (NY > 1) SSAM_REGCACHE_ROWS_AS(TS, T, V, data, 0, NY - 1, src, (g).pitch, x, cx, in, ssam__rowtab, (T)0); \
+        SSAM_REGCACHE_ROWS_AS(TS, T, V, nxt, 0, P, src, (g).pitch, x, cx, in, ssam__rowtab + NY - 1, (T)0); \
+        SSAM__STENCIL_GLOAD_AS(TS, T, GW, gnxt, 0, R, src, (g).pitch, gx, gcx, glane, ssam__rowtab);        \
         _Pragma("unroll 1") for (int y0 = Ys; y0 < Ye; y0 += (P)) {                                         \
             _Pragma("unroll") for (int r = 0; r < (P); r++)                                                 \
                 _Pragma("unroll") for (int j = 0; j < V; j++) data[j][NY - 1 + r] = nxt[j][r];              \
-            SSAM_REGCACHE_ROWS(T, V, nxt, 0, P, src, (g).pitch, x, cx, in,                                  \
-                               ssam__rowtab + (y0 - Ys) + NY - 1 + (P), (T)0);                              \
+            SSAM_REGCACHE_ROWS_AS(TS, T, V, nxt, 0, P, src, (g).pitch, x, cx, in,                           \
+                                  ssam__rowtab + (y0 - Ys) + NY - 1 + (P), (T)0);                           \
             _Pragma("unroll") for (int j = 0; j < GW; j++)                                                  \
                 _Pragma("unroll") for (int r = 0; r < R; r++) gdata[j][r] = gnxt[j][r];                     \
-            SSAM__STENCIL_GLOAD(T, GW, gnxt, 0, R, src, (g).pitch, gx, gcx, glane,                          \
-                                ssam__rowtab + (y0 - Ys) + (P));                                            \
+            SSAM__STENCIL_GLOAD_AS(TS, T, GW, gnxt, 0, R, src, (g).pitch, gx, gcx, glane,                   \
+                                   ssam__rowtab + (y0 - Ys) + (P));                                         \
             _Pragma("unroll") for (int p = 0; p < (P); p++) {                                               \
                 SSAM__STENCIL2D_ROWG(T, V, SHAPE, XLO, XHI, YLO, out, data, gdata, p, cf, GH);              \
                 const int y = y0 + p;                                                                       \
                 if (y < Ye && store) {                                                                      \
                     const int rowin = (g).periodic || (y + (YLO) >= 0 && y + (YHI) < (g).ny);               \
                     _Pragma("unroll") for (int k = 0; k < V; k++) own[k] = data[k][p - (YLO)];              \
-                    SSAM__STENCIL_STORE(T, V, (dst) + (long long)y * (g).pitch, x, (g).nx, out, own, colin, \
-                                        rowin, (g).vst);                                                    \
+                    SSAM__STENCIL_STORE_AS(TS, V, (dst) + (long long)y * (g).pitch, x, (g).nx, out, own,    \
+                                           colin, rowin, (g).vst);                                          \
                 }                                                                                           \
             }                                                                                               \
             SSAM_REGCACHE_SLIDE(V, data, NY - 1, P);                                                        \
@@ -851,15 +867,18 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
     }
 /* GHM the ghost mode (above), GRID the 2D grid rule (-1: SSAM__STENCIL2D_GRID_DEFAULT of the layout) */
 #define SSAM__STENCIL2D_DEFINE_X(name, T, SHAPE, P, B, MINB, GHM, GRID)                                     \
+    SSAM__STENCIL2D_DEFINE_XS(name, T, T, SHAPE, P, B, MINB, GHM, GRID)
+/* the same with the state stored as TS and computed in T (TS = T, or a half type with T float) */
+#define SSAM__STENCIL2D_DEFINE_XS(name, TS, T, SHAPE, P, B, MINB, GHM, GRID)                                \
     SSAM__STENCIL2D_COMMON(name, T, SHAPE)                                                                  \
-    typedef char name##__window_fits_registers[(SSAM_STENCIL_V(T) * (int)(sizeof(T) / 4) * (2 * (P) + name##_YHI - name##_YLO) <= 192) ? 1 : -1]; \
+    typedef char name##__window_fits_registers[(SSAM_STENCIL_V(TS) * (int)(sizeof(T) / 4) * (2 * (P) + name##_YHI - name##_YLO) <= 192) ? 1 : -1]; \
     typedef char name##__block_is_whole_warps[((B) % 32 == 0 && (B) > 0 && (B) <= 1024 && (P) >= 1) ? 1 : -1]; \
     __global__ void __launch_bounds__(B, MINB)                                                              \
-        name##_kernel(const T *__restrict__ src, T *__restrict__ dst, ssam_stencil_geom g, name##_coef cf)  \
+        name##_kernel(const TS *__restrict__ src, TS *__restrict__ dst, ssam_stencil_geom g, name##_coef cf) \
     {                                                                                                       \
         enum { ssam__npts = name##_NPTS };                                                                  \
         (void)sizeof(char[(0 SHAPE(SSAM__IBAD2)) ? -1 : 1]); /* every I in [0, NPTS) */                     \
-        SSAM__STENCIL2D_BODY(T, SHAPE, name##_XLO, name##_XHI, name##_YLO, name##_YHI, P, B, GHM, src, dst, g, cf.c); \
+        SSAM__STENCIL2D_BODY_AS(TS, T, SHAPE, name##_XLO, name##_XHI, name##_YLO, name##_YHI, P, B, GHM, src, dst, g, cf.c); \
     }                                                                                                       \
     static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, cudaStream_t stream) \
     {                                                                                                       \
@@ -867,20 +886,32 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
         name##_coef cf;                                                                                     \
         dim3 grid;                                                                                          \
         enum {                                                                                              \
-            V_ = SSAM_STENCIL_V(T),                                                                         \
+            V_ = SSAM_STENCIL_V(TS),                                                                        \
             STEP_ = SSAM__STENCIL_WSTEPM(V_, name##_XLO, name##_XHI, (0 SHAPE(SSAM__OFFAX2)), GHM),        \
             GRID_ = (GRID) >= 0 ? (GRID) : SSAM__STENCIL2D_GRID_DEFAULT(STEP_ == 32 * V_)                  \
         };                                                                                                  \
         static int occ[2] = {0, 0};                                                                         \
-        int rc = ssam__stencil_prepare(a, 2, name##_ncoef(), sizeof(T), V_, STEP_, B, P, 0, 1, &g, &grid,  \
+        int rc = ssam__stencil_prepare(a, 2, name##_ncoef(), sizeof(TS), V_, STEP_, B, P, 0, 1, &g, &grid, \
                                        (const void *)name##_kernel, occ, 0, GRID_, -1);                     \
         if (rc) return rc;                                                                                  \
         SSAM__STENCIL_COEF(T, name##_NPTS, cf, a);                                                          \
         name##_kernel<<<grid, B, (size_t)(g.seg + name##_YHI - name##_YLO + (P)) * sizeof(int), stream>>>( \
-            (const T *)a->src, (T *)a->dst, g, cf);                                                         \
+            (const TS *)a->src, (TS *)a->dst, g, cf);                                                       \
         return cudaPeekAtLastError() == cudaSuccess ? SSAM_SUCCESS : SSAM_ECUDA;                            \
     }                                                                                                       \
     SSAM__STENCIL_ADVANCE(name)
+
+/* Half-precision storage (FP16 __half, BF16 __nv_bfloat16): the state in and out is 2 bytes a
+ * cell, loaded 8 to a lane (16 bytes) and computed in float (every point an fma in float, one
+ * rounding to the storage type at the store); the coefficients are a FLOAT host array.  A
+ * memory-bound stencil moves half the bytes of float.  Dirichlet cells keep their stored value
+ * exactly. */
+#define SSAM_STENCIL2D_DEFINE_HALF(name, SHAPE, P, B)                                                      \
+    SSAM__STENCIL2D_DEFINE_XS(name, __half, float, SHAPE, P, B, 1,                                          \
+                              SSAM__STENCIL_GHM_DEFAULT(float, name##_XLO, name##_XHI), -1)
+#define SSAM_STENCIL2D_DEFINE_BF16(name, SHAPE, P, B)                                                      \
+    SSAM__STENCIL2D_DEFINE_XS(name, __nv_bfloat16, float, SHAPE, P, B, 1,                                   \
+                              SSAM__STENCIL_GHM_DEFAULT(float, name##_XLO, name##_XHI), -1)
 
 /* N steps with ping-pong: step 1 reads src and writes dst, step 2 the reverse, ...; *result is
  * the buffer holding the state after `steps` (src when steps is 0 or even). */

@@ -229,7 +229,10 @@ static void test_nccl(int light)
     }
     check_matrix("poisson (NCCL)", &A, 0, 1, 1e-4, &P, 1, dev, cv);
     perks_csr_free(&A);
-    for (int r = 0; r < P; r++) ncclCommDestroy(comms[r]);
+    /* after PERKS_ECOMM or PERKS_ETIMEOUT the solve has aborted the communicators: the test has
+     * failed then, and the communicators are left alone */
+    if (!check__failed_case)
+        for (int r = 0; r < P; r++) ncclCommDestroy(comms[r]);
     case_end();
 #else
     printf("skipped: perks cg_dist through NCCL (no <nccl.h> in this build; %d GPUs)\n", ngpu);
@@ -264,6 +267,9 @@ static void test_errors(void)
         CHECK(cgd_d_solve(rk, 2, &o, &res) == PERKS_ESIZE, "two ranks 0");
         rk[1].rank = 1, rk[1].nranks = 3;
         CHECK(cgd_d_solve(rk, 2, &o, &res) == PERKS_ESIZE, "ranks that disagree on nranks");
+        CHECK(isnan(res.true_residual), "no x judged: the true residual is NaN (%g)", res.true_residual);
+        rk[1].nranks = 2, rk[1].first = 20, rk[1].own = n - 20, rk[1].x = NULL; /* one rank's NULL: gathered, every rank */
+        CHECK(cgd_d_solve(rk, 2, &o, &res) == PERKS_ENULL, "a NULL x on rank 1");
     }
     {   /* too few iterations: no convergence, and the true residual still told */
         int firsts[3] = {0, 30, n};
@@ -279,7 +285,13 @@ static void test_errors(void)
             if (A.col[e] == 5) A.val[e] = 0;
         int firsts[3] = {0, 30, n};
         o.jacobi = 1;
-        CHECK(solve(&A, b, 1, 2, firsts, dev, NULL, &o, &res, x) == PERKS_EDIAG, "zero diagonal with Jacobi: rc");
+        CHECK(solve(&A, b, 1, 2, firsts, dev, NULL, &o, &res, x) == PERKS_EDIAG, "zero diagonal on rank 0 with Jacobi: rc");
+        for (int e = A.row_ptr[5]; e < A.row_ptr[6]; e++)
+            if (A.col[e] == 5) A.val[e] = 4.0001;
+        for (int e = A.row_ptr[40]; e < A.row_ptr[41]; e++) /* now on rank 1 only: every rank must stop */
+            if (A.col[e] == 40) A.val[e] = -1;
+        CHECK(solve(&A, b, 1, 2, firsts, dev, NULL, &o, &res, x) == PERKS_EDIAG && res.iterations == 0,
+              "negative diagonal on rank 1 with Jacobi: rc (every rank)");
         o.jacobi = 0;
         for (int i = 0; i < n; i++)
             for (int e = A.row_ptr[i]; e < A.row_ptr[i + 1]; e++) A.val[e] = A.col[e] == i ? -1.0 : 0.0;

@@ -77,6 +77,12 @@ LISTAUTO(DEFA)
 #define DEFX3(S, n, P, G, O) DEFX3_(XN(fx, n, P, G, O), float, S, P, 128, G, O) DEFX3_(XN(dx, n, P, G, O), double, S, P, 64, G, O)
 LISTX2(DEFX2)
 LISTX3(DEFX3)
+/* half-precision storage (computed in float): the 5-point star, a box with offsets across lanes
+ * (V = 8), a user shape */
+SSAM_STENCIL2D_DEFINE_HALF(h_star2d_r1, SSAM_SHAPE_STAR2D_R1, 4, 128)
+SSAM_STENCIL2D_DEFINE_BF16(b_star2d_r1, SSAM_SHAPE_STAR2D_R1, 4, 128)
+SSAM_STENCIL2D_DEFINE_HALF(h_box2d_r2, SSAM_SHAPE_BOX2D_R2, 2, 128)
+SSAM_STENCIL2D_DEFINE_BF16(b_user2d_off, USER2D_OFF, 2, 128)
 
 /* the points on the host: {I, dx, dy, dz} */
 #define HPT2(I, DX, DY) {I, DX, DY, 0},
@@ -90,7 +96,7 @@ typedef int (*launch_fn)(const ssam_stencil_args *, cudaStream_t);
 typedef int (*advance_fn)(const ssam_stencil_args *, int, void **, cudaStream_t);
 typedef struct kern {
     const char *name;
-    int dims, dbl, npts, ncoef;
+    int dims, dbl, npts, ncoef; /* dbl: the storage type, 0 float, 1 double, 2 FP16, 3 BF16 */
     const int (*pts)[4];
     launch_fn launch;
     advance_fn advance;
@@ -113,6 +119,8 @@ typedef struct kern {
      XCAT(XN(fx, n, P, G, O), _launch), XCAT(XN(fx, n, P, G, O), _advance)},                                          \
     {"double x-P" #P "-g" #G "-o" #O " " #n, D, 1, XCAT(XN(dx, n, P, G, O), _NPTS), XCAT(XN(dx, n, P, G, O), _ncoef)(), pts_##n, \
      XCAT(XN(dx, n, P, G, O), _launch), XCAT(XN(dx, n, P, G, O), _advance)},
+#define ENTH(n, pts, t)                                                                                   \
+    {(t) == 2 ? "fp16 " #n : "bf16 " #n, 2, t, n##_NPTS, n##_ncoef(), pts, n##_launch, n##_advance},
 #define ENTX2(S, n, P, G, O) ENTX(S, n, P, G, O, 2)
 #define ENTX3(S, n, P, G, O) ENTX(S, n, P, G, O, 3)
 
@@ -154,14 +162,27 @@ static void ref_step(const kern *k, const double *c, const double *in, double *o
             }
 }
 
-static void to_dev_type(const double *h, void *buf, size_t n, int dbl)
+/* t: 0 float, 1 double, 2 FP16, 3 BF16 */
+static void to_dev_type(const double *h, void *buf, size_t n, int t)
 {
     for (size_t i = 0; i < n; i++) {
-        if (dbl) ((double *)buf)[i] = h[i];
-        else ((float *)buf)[i] = (float)h[i];
+        if (t == 1) ((double *)buf)[i] = h[i];
+        else if (t == 0) ((float *)buf)[i] = (float)h[i];
+        else if (t == 2) ((__half *)buf)[i] = __float2half((float)h[i]);
+        else ((__nv_bfloat16 *)buf)[i] = __float2bfloat16((float)h[i]);
     }
 }
-static double get(const void *buf, size_t i, int dbl) { return dbl ? ((const double *)buf)[i] : ((const float *)buf)[i]; }
+static double get(const void *buf, size_t i, int t)
+{
+    return t == 1 ? ((const double *)buf)[i] : t == 0 ? ((const float *)buf)[i]
+           : t == 2 ? (double)__half2float(((const __half *)buf)[i]) : (double)__bfloat162float(((const __nv_bfloat16 *)buf)[i]);
+}
+static size_t tsize(int t) { return t == 1 ? 8 : t == 0 ? 4 : 2; }
+/* the value stored as type t (half types: float's sum rounded once, as the kernel does) */
+static double round_to(double v, int t)
+{
+    return t == 2 ? (double)__half2float(__float2half((float)v)) : t == 3 ? (double)__bfloat162float(__float2bfloat16((float)v)) : v;
+}
 
 static void run_kernel(const kern *k, int light)
 {
@@ -174,13 +195,16 @@ static void run_kernel(const kern *k, int light)
     snprintf(name, sizeof name, "ssam stencil %dD %s: Dirichlet and periodic, %d steps, ragged sizes, pitch", k->dims,
              k->name, steps);
     case_begin(name);
-    size_t es = k->dbl ? 8 : 4;
-    double tol = k->dbl ? 1e-12 : 1e-5;
+    const int ct = k->dbl == 1; /* the coefficients' type: double, else float */
+    size_t es = tsize(k->dbl);
+    /* half types: the reference rounds each step to the storage type too, so only rare one-ulp
+     * flips (float's sum against double's across a rounding boundary) remain */
+    double tol = k->dbl == 1 ? 1e-12 : k->dbl == 0 ? 1e-5 : k->dbl == 2 ? 1e-3 : 8e-3;
     CHECK(k->ncoef >= 1 && k->ncoef <= k->npts, "ncoef %d of %d points", k->ncoef, k->npts);
     /* coefficients: positive, distinct, summing to 1 (a stable averaging stencil: no growth, no
      * cancellation), and for user shapes one negative (still no growth: |c| sums to <= 1) */
     double c[128], cw[128];
-    void *hc = malloc(128 * es);
+    void *hc = malloc(128 * 8);
     for (int si = 0; si < nsizes && !check__failed_case; si++) {
         int nx = sizes[si][0], ny = sizes[si][1], nz = sizes[si][2];
         for (int pk = 0; pk < 2 && !check__failed_case; pk++) {
@@ -197,8 +221,8 @@ static void run_kernel(const kern *k, int light)
                 for (int i = 0; i < k->ncoef; i++) { c[i] = 0.2 + 0.5 * (gpucheck_uniform() + 1); sum += c[i]; }
                 for (int i = 0; i < k->ncoef; i++) c[i] /= sum;
                 if (strstr(k->name, "user")) c[k->ncoef - 1] = -c[k->ncoef - 1];
-                to_dev_type(c, hc, (size_t)k->ncoef, k->dbl);
-                for (int i = 0; i < k->ncoef; i++) cw[i] = get(hc, (size_t)i, k->dbl); /* as the GPU sees them */
+                to_dev_type(c, hc, (size_t)k->ncoef, ct);
+                for (int i = 0; i < k->ncoef; i++) cw[i] = get(hc, (size_t)i, ct); /* as the GPU sees them */
                 for (size_t i = 0; i < n; i++) u[i] = gpucheck_uniform();
                 to_dev_type(u, h0, n, k->dbl);
                 for (size_t i = 0; i < n; i++) u[i] = u0[i] = get(h0, i, k->dbl);
@@ -218,6 +242,8 @@ static void run_kernel(const kern *k, int light)
                     CHECK(rc == 0, "launch rc %d (%s)", rc, ssam_stencil_strerror(rc));
                     CUDA_OK(cudaDeviceSynchronize());
                     ref_step(k, cw, u, v, nx, ny, nz, pitch, plane, periodic);
+                    if (k->dbl >= 2)
+                        for (size_t i = 0; i < n; i++) v[i] = round_to(v[i], k->dbl);
                     double *t = u; u = v; v = t;
                     void *tt = cur; cur = oth; oth = tt;
                     CUDA_OK(cudaMemcpy(hb, cur, n * es, cudaMemcpyDeviceToHost));
@@ -361,13 +387,20 @@ static void test_errors(void)
     case_end();
 }
 
-/* usage: test_ssam_stencil [--light]   (--light: small sizes only, for compute-sanitizer) */
+/* usage: test_ssam_stencil [--light] [--only SUBSTRING]   (--light: small sizes only, for
+ * compute-sanitizer; --only: the kernels whose name contains SUBSTRING, e.g. "fp16") */
 int main(int argc, char **argv)
 {
     int light = gpucheck_begin(argc, argv);
-    static const kern kernels[] = {LIST2D(ENT2) LIST3D(ENT3) LISTAUTO(ENTA) LISTX2(ENTX2) LISTX3(ENTX3)};
+    const char *only = NULL;
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--only")) only = argv[i + 1];
+    static const kern kernels[] = {LIST2D(ENT2) LIST3D(ENT3) LISTAUTO(ENTA) LISTX2(ENTX2) LISTX3(ENTX3)
+                                   ENTH(h_star2d_r1, pts_star2d_r1, 2) ENTH(b_star2d_r1, pts_star2d_r1, 3)
+                                   ENTH(h_box2d_r2, pts_box2d_r2, 2) ENTH(b_user2d_off, pts_user2d_off, 3)};
     test_shapes();
     test_errors();
-    for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++) run_kernel(&kernels[i], light);
+    for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++)
+        if (!only || strstr(kernels[i].name, only)) run_kernel(&kernels[i], light);
     return check_exit();
 }
