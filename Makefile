@@ -33,6 +33,15 @@ PEER_FLAGS := $(if $(HAVE_NPP),-DONCHIP_HAVE_NPP -lnppif -lnppc) $(CUDNN_FLAGS)
 # run without it on one GPU or on virtual ranks)
 HAVE_NCCL  := $(firstword $(wildcard $(CUDA_HOME)/include/nccl.h /usr/local/include/nccl.h /usr/include/nccl.h))
 NCCL_LIBS  := $(if $(HAVE_NCCL),-lnccl)
+# else the NCCL wheel (nvidia-nccl-cu*: include/nccl.h, lib/libnccl.so.2 with no libnccl.so link), as
+# the GPU machines have it beside PyTorch
+ifeq ($(HAVE_NCCL),)
+NCCL_DIR   := $(shell python3 -c "import nvidia.nccl as m; print(list(m.__path__)[0])" 2>/dev/null)
+ifneq ($(wildcard $(NCCL_DIR)/include/nccl.h),)
+HAVE_NCCL  := $(NCCL_DIR)/include/nccl.h
+NCCL_LIBS  := -I$(NCCL_DIR)/include -L$(NCCL_DIR)/lib -l:libnccl.so.2 -Xlinker -rpath=$(NCCL_DIR)/lib
+endif
+endif
 
 HEADERS       := $(shell find include -name '*.h' -o -name '*.cuh' | sort)
 HOST_TESTS    := $(patsubst tests/host/%.c,$(BUILD)/tests/host/%,$(wildcard tests/host/test_*.c))
