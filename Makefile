@@ -76,17 +76,23 @@ $(BUILD)/tests/gpu/probe: tests/gpu/probe.cu | check-nvcc
 	@mkdir -p $(@D)
 	$(NVCC) $(NVFLAGS) $(GPU_ARCH) $< -o $@
 
+# PTXAS_LOGS=1 (tools/run-tests): each GPU program's ptxas -v report goes to $(BUILD)/ptxas/, which
+# the resource check reads instead of compiling the source again; a build without it removes the
+# report, so a report that exists belongs to the program built
+PTXAS_LOG = $(BUILD)/ptxas/$(subst /,_,$<).sm$(ARCH).log
+define gpu_cc
+@mkdir -p $(@D) $(BUILD)/ptxas
+$(if $(PTXAS_LOGS),$(1) -Xptxas -v > $(PTXAS_LOG) 2>&1 || { cat $(PTXAS_LOG); rm -f $(PTXAS_LOG); exit 1; },rm -f $(PTXAS_LOG); $(1))
+endef
+
 $(BUILD)/tests/gpu/%: tests/gpu/%.cu $(wildcard tests/gpu/*.h examples/*.inc) bench/*.cuh $(HEADERS) | check-nvcc
-	@mkdir -p $(@D)
-	$(NVCC) $(NVFLAGS) $(GPU_ARCH) -Ibench -Itests/gpu $< -o $@ $(NCCL_LIBS)
+	$(call gpu_cc,$(NVCC) $(NVFLAGS) $(GPU_ARCH) -Ibench -Itests/gpu $< -o $@ $(NCCL_LIBS))
 
 $(BUILD)/examples/%: examples/%.cu $(wildcard examples/*.inc) $(HEADERS) | check-nvcc
-	@mkdir -p $(@D)
-	$(NVCC) $(NVFLAGS) $(GPU_ARCH) $< -o $@ $(NCCL_LIBS)
+	$(call gpu_cc,$(NVCC) $(NVFLAGS) $(GPU_ARCH) $< -o $@ $(NCCL_LIBS))
 
 $(BUILD)/bench/%: bench/%.cu bench/*.cuh $(HEADERS) | check-nvcc
-	@mkdir -p $(@D)
-	$(NVCC) $(NVFLAGS) $(GPU_ARCH) -Ibench -Itests/gpu $< -o $@ $(PEER_FLAGS) $(BENCH_LIBS) $(NCCL_LIBS)
+	$(call gpu_cc,$(NVCC) $(NVFLAGS) $(GPU_ARCH) -Ibench -Itests/gpu $< -o $@ $(PEER_FLAGS) $(BENCH_LIBS) $(NCCL_LIBS))
 
 host-tests: $(HOST_TESTS)
 
