@@ -218,8 +218,7 @@ static void advance(rk *R, int P, const part *pt, const dom *d, int steps, int o
                                              cudaMemcpyDeviceToDevice, A->cs));
                 }
             } else {
-                const int p0 = A->s.peer[0] >= 0 ? 0 : A->s.halo;
-                const int p1 = A->s.peer[1] >= 0 ? A->s.buf_planes : A->s.halo + A->s.own;
+                const int p0 = A->s.win[0], p1 = A->s.win[1];
                 pt->fn(A->cur + p0 * plane, A->nxt + p0 * plane, d, p1 - p0, s, A->cs);
             }
             CUDA_DIE(cudaEventRecord(A->done, A->cs));

@@ -218,8 +218,7 @@ static void advance(rank *R, int nr, int nccl, const opts *o, int steps)
                                        cudaMemcpyDeviceToDevice, A->cs));
                 }
             } else { /* the buffer, ghosts included only where there is a neighbour */
-                const int r0 = A->s.peer[0] >= 0 ? 0 : A->s.halo;
-                const int r1 = A->s.peer[1] >= 0 ? A->s.buf_planes : A->s.halo + A->s.own;
+                const int r0 = A->s.win[0], r1 = A->s.win[1];
                 pass(o, A->cur + (size_t)r0 * n, A->nxt + (size_t)r0 * n, r1 - r0, s, A->cs);
             }
             CK(cudaEventRecord(A->done, A->cs));

@@ -22,7 +22,7 @@
  * EXAMPLE
  *   perks_slab s;
  *   int rc = perks_slab_make(&s, ny, nprocs, rank, 1, PERKS_SLAB_DIRICHLET);   // radius 1, T = 1
- *   // s.first, s.own, s.buf_planes; the exchange:
+ *   // s.first, s.own, s.buf_planes; s.win: the planes a pass runs over; the exchange:
  *   for (int k = 0; k < 2; k++)           // in one ncclGroupStart/End
  *       if (s.peer[k] >= 0) send(buf + s.send_at[k] * plane, s.halo * plane, s.peer[k]);
  *   for (int k = 1; k >= 0; k--)          // receives in the opposite order (see ORDER)
@@ -72,6 +72,9 @@ typedef struct perks_slab {
     int buf_planes;                      /* own + 2 halo: the buffer, ghosts included */
     int peer[2];                         /* [0] the rank before, [1] the rank after; -1: none */
     int send_at[2], recv_at[2];          /* buffer planes: halo planes sent to / received from peer[k] */
+    int win[2];                          /* the buffer planes [win[0], win[1]) a pass runs over: the own
+                                            planes, and the ghosts only where there is a peer (so the
+                                            domain's Dirichlet planes are the window's kept edges) */
 } perks_slab;
 
 /* the planes rank r of P owns of n, and the first of them */
@@ -100,6 +103,8 @@ static inline int perks_slab_make(perks_slab *s, int n, int nranks, int rank, in
     s->recv_at[1] = halo + s->own;         /* its first planes in my lower ghosts */
     for (k = 0; k < 2; k++)
         if (s->peer[k] < 0) s->send_at[k] = s->recv_at[k] = -1;
+    s->win[0] = s->peer[0] >= 0 ? 0 : halo;
+    s->win[1] = s->peer[1] >= 0 ? s->buf_planes : halo + s->own;
     return PERKS_SUCCESS;
 }
 
@@ -128,8 +133,8 @@ typedef struct perks_slab_parts {
 /* the window a pass needs for own planes [lo, hi): reach planes past them, not past the domain */
 static inline void perks__slab_window(const perks_slab *s, int reach, int lo, int hi, int *w)
 {
-    const int wlo = s->peer[0] >= 0 ? s->halo - reach : s->halo;
-    const int whi = s->peer[1] >= 0 ? s->halo + s->own + reach : s->halo + s->own;
+    const int wlo = s->peer[0] >= 0 ? s->halo - reach : s->win[0];
+    const int whi = s->peer[1] >= 0 ? s->halo + s->own + reach : s->win[1];
     if (lo >= hi) {
         w[0] = w[1] = lo;
         return;

@@ -32,9 +32,10 @@
  *         stencil(cur -> nxt over the buffer's planes, ghosts kept);  swap(cur, nxt);
  *     }
  *     if (perks_nccl_wait(&comm, &stream, 1, 60.0)) fail;   // comm aborted: do not destroy it
- *   The planes a rank runs the stencil over: its buffer, ghosts included only where it has a peer
- *   (the first rank starts at its first own plane, the last ends at its last): the kernel keeps
- *   the window's edge planes, which are then the domain's own Dirichlet planes.
+ *   The planes a rank runs the stencil over: s.win[0] .. s.win[1] - 1, its buffer with the ghosts
+ *   only where it has a peer (the first rank starts at its first own plane, the last ends at its
+ *   last): the kernel keeps the window's edge planes, which are then the domain's own Dirichlet
+ *   planes.
  *   tests/gpu/test_perks_exchange.cu runs this with ssam's 5-point stencil and checks it against
  *   one undivided domain bit for bit.
  *

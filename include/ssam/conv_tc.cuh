@@ -544,14 +544,13 @@ static __device__ __forceinline__ void ssam_tc_store_tf32x3(float *dst, long lon
         ssam_conv2d_geom g;                                                                                \
         name##_simt_weights wt;                                                                            \
         dim3 grid;                                                                                         \
+        static ssam__tc_dev dv = {0, 0, 0, 0}; /* the device's answers, asked once per device */            \
         int rc = ssam__conv2d_geometry(a, M, N, SSAM_CONV_V(T), &g);                                       \
         if (rc) return rc;                                                                                 \
-        if (name##_path() != SSAM_PATH_TC) return name##_simt_launch(a, stream);                          \
-        if (cudaFuncSetAttribute((const void *)name##_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, \
-                                 (int)smem) != cudaSuccess)                                                \
-            return SSAM_ECUDA;                                                                             \
-        rc = ssam__conv_tc_grid(&g, 16 * (QY) * (WY), 8 * (JX) * (WX), (const void *)name##_kernel,        \
-                                32 * (WY) * (WX), smem, &grid);                                            \
+        rc = ssam__conv_tc_setup(&dv, (const void *)name##_kernel, 32 * (WY) * (WX), smem);                \
+        if (rc) return rc;                                                                                 \
+        if (dv.path != SSAM_PATH_TC) return name##_simt_launch(a, stream);                                 \
+        rc = ssam__conv_tc_grid(&g, 16 * (QY) * (WY), 8 * (JX) * (WX), &dv, &grid);                        \
         if (rc) return rc;                                                                                 \
         for (int i = 0; i < (M) * (N); i++) /* convolution: the filter flipped both ways */                \
             wt.w[i] = (a->flags & SSAM_CONVOLVE) ? ((const T *)a->weights)[(M) * (N)-1 - i]                \
@@ -572,19 +571,37 @@ static inline int ssam__conv_tc_path(const void *kernel)
     return SSAM_PATH_TC;
 }
 
+/* what a launcher needs of the current device, asked once per device (as ssam__stencil_prepare's
+ * occupancy): the path, and for the tensor-core path the shared-memory limit raised to smem, the
+ * blocks per SM and the SM count.  dev1 = device + 1 once filled. */
+typedef struct ssam__tc_dev {
+    int dev1, path, per_sm, sms;
+} ssam__tc_dev;
+static inline int ssam__conv_tc_setup(ssam__tc_dev *d, const void *kernel, int threads, size_t smem)
+{
+    int dev = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess) return SSAM_ECUDA;
+    if (d->dev1 == dev + 1) return SSAM_SUCCESS;
+    d->path = ssam__conv_tc_path(kernel);
+    if (d->path == SSAM_PATH_TC) {
+        if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess ||
+            cudaDeviceGetAttribute(&d->sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&d->per_sm, kernel, threads, smem) != cudaSuccess)
+            return SSAM_ECUDA;
+        if (d->per_sm < 1) return SSAM_ECUDA; /* the block does not fit: cannot happen below the static_assert's 227 KB */
+    }
+    d->dev1 = dev + 1;
+    return SSAM_SUCCESS;
+}
+
 /* the grid: as many blocks as fit on the device at once (each walks tiles of BH x BW outputs with
  * the grid's stride), no more than there are tiles */
-static inline int ssam__conv_tc_grid(const ssam_conv2d_geom *g, int BH, int BW, const void *kernel, int threads,
-                                     size_t smem, dim3 *grid)
+static inline int ssam__conv_tc_grid(const ssam_conv2d_geom *g, int BH, int BW, const ssam__tc_dev *d, dim3 *grid)
 {
-    long long tiles = ((g->ow + (long long)BW - 1) / BW) * ((g->oh + (long long)BH - 1) / BH);
-    int dev = 0, sms = 0, per_sm = 0;
+    const long long tiles = ((g->ow + (long long)BW - 1) / BW) * ((g->oh + (long long)BH - 1) / BH);
+    const long long resident = (long long)d->per_sm * d->sms;
     if (tiles > 2147483647LL) return SSAM_ESIZE;
-    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem) != cudaSuccess)
-        return SSAM_ECUDA;
-    if (per_sm < 1) return SSAM_ECUDA; /* the block does not fit: cannot happen below the static_assert's 227 KB */
-    grid->x = (unsigned)(tiles < (long long)per_sm * sms ? tiles : (long long)per_sm * sms);
+    grid->x = (unsigned)(tiles < resident ? tiles : resident);
     grid->y = grid->z = 1;
     return SSAM_SUCCESS;
 }

@@ -58,13 +58,6 @@ static int pass(const cfg *c, const void *coef, void *src, void *dst, int rows, 
     return c->dbl ? st_d_launch(&a, st) : st_f_launch(&a, st);
 }
 
-/* the buffer rows a rank computes over: ghosts only where it has a neighbour */
-static void rows_of(const perks_slab *s, int *r0, int *r1)
-{
-    *r0 = s->peer[0] >= 0 ? 0 : s->halo;
-    *r1 = s->peer[1] >= 0 ? s->buf_planes : s->halo + s->own;
-}
-
 /* the undivided domain after N steps into ref (host): one-pass steps, or one perks launch */
 static void reference(const cfg *c, const void *coef, const char *h, char *ref, int dev)
 {
@@ -185,8 +178,7 @@ static int run(const cfg *c, const int *dev, void *comms)
                                             st[r]));
                 }
             } else {
-                int r0, r1;
-                rows_of(&s[r], &r0, &r1);
+                const int r0 = s[r].win[0], r1 = s[r].win[1];
                 CHECK(pass(c, coef, cur[r] + r0 * row, nxt[r] + r0 * row, r1 - r0, sn, st[r], &in_dst) == 0, "rank %d pass", r);
             }
             CUDA_OK(cudaEventRecord(done[r], st[r]));

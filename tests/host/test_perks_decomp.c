@@ -35,6 +35,12 @@ static void test_split(void)
                               s[r].own);
                         next += s[r].own;
                         for (int b = 0; b < s[r].own; b++) CHECK(perks_slab_global(&s[r], h + b) == s[r].first + b, "own plane");
+                        /* the pass window: own planes plus the ghosts of existing peers, nothing else */
+                        CHECK(s[r].win[0] == (s[r].peer[0] >= 0 ? 0 : h) &&
+                              s[r].win[1] == (s[r].peer[1] >= 0 ? s[r].buf_planes : h + s[r].own),
+                              "n %d P %d rank %d: window [%d, %d)", n, P, r, s[r].win[0], s[r].win[1]);
+                        for (int b = s[r].win[0]; b < s[r].win[1]; b++)
+                            CHECK(perks_slab_global(&s[r], b) >= 0, "window plane %d holds no global plane", b);
                         for (int k = 0; k < 2; k++) {
                             const int q = s[r].peer[k];
                             if (q < 0) {
