@@ -325,24 +325,50 @@ static __device__ __forceinline__ void ssam_tc_mma4_tf32x3(ssam_tcc_tf32x3 *c, s
             if ((x) + 1 < (ow)) (row)[(x) + 1] = (v1);                                                     \
         }                                                                                                  \
     } while (0)
+/* ssam_tc_store2_MODE: the fragment's rows g and g + 8 stored at rows y and y2 (a layout other than
+ * 16 consecutive rows, e.g. stencil_tc.cuh's dilated fragments) */
+static __device__ __forceinline__ void ssam_tc_store2_f64(double *dst, long long dp, int y, int y2, int x, int ow,
+                                                          int oh, int pair, ssam_tcc_f64 c)
+{
+    if (y < oh) SSAM__TC_PUT2(double2, make_double2, dst + (long long)y * dp, x, ow, pair, c.v[0], c.v[1]);
+    if (y2 < oh) SSAM__TC_PUT2(double2, make_double2, dst + (long long)y2 * dp, x, ow, pair, c.v[2], c.v[3]);
+}
+static __device__ __forceinline__ void ssam_tc_store2_tf32(float *dst, long long dp, int y, int y2, int x, int ow,
+                                                           int oh, int pair, ssam_tcc_tf32 c)
+{
+    if (y < oh) SSAM__TC_PUT2(float2, make_float2, dst + (long long)y * dp, x, ow, pair, c.v[0], c.v[1]);
+    if (y2 < oh) SSAM__TC_PUT2(float2, make_float2, dst + (long long)y2 * dp, x, ow, pair, c.v[2], c.v[3]);
+}
 static __device__ __forceinline__ void ssam_tc_store_f64(double *dst, long long dp, int y, int x, int ow, int oh,
                                                          int pair, ssam_tcc_f64 c)
 {
-    if (y < oh) SSAM__TC_PUT2(double2, make_double2, dst + (long long)y * dp, x, ow, pair, c.v[0], c.v[1]);
-    if (y + 8 < oh) SSAM__TC_PUT2(double2, make_double2, dst + (long long)(y + 8) * dp, x, ow, pair, c.v[2], c.v[3]);
+    ssam_tc_store2_f64(dst, dp, y, y + 8, x, ow, oh, pair, c);
 }
 static __device__ __forceinline__ void ssam_tc_store_tf32(float *dst, long long dp, int y, int x, int ow, int oh,
                                                           int pair, ssam_tcc_tf32 c)
 {
-    if (y < oh) SSAM__TC_PUT2(float2, make_float2, dst + (long long)y * dp, x, ow, pair, c.v[0], c.v[1]);
-    if (y + 8 < oh) SSAM__TC_PUT2(float2, make_float2, dst + (long long)(y + 8) * dp, x, ow, pair, c.v[2], c.v[3]);
+    ssam_tc_store2_tf32(dst, dp, y, y + 8, x, ow, oh, pair, c);
 }
-static __device__ __forceinline__ void ssam_tc_store_tf32x3(float *dst, long long dp, int y, int x, int ow, int oh,
-                                                            int pair, ssam_tcc_tf32x3 c)
+/* a mode's sums as one plain fragment (ssam_tcp_MODE: v[4] in the fragment's layout; tf32x3 adds its
+ * two sums), and the store of a plain fragment (rows y, y2) */
+typedef ssam_tcc_f64 ssam_tcp_f64;
+typedef ssam_tcc_tf32 ssam_tcp_tf32;
+typedef ssam_tcc_tf32 ssam_tcp_tf32x3;
+static __device__ __forceinline__ ssam_tcp_f64 ssam_tc_plain_f64(ssam_tcc_f64 c) { return c; }
+static __device__ __forceinline__ ssam_tcp_tf32 ssam_tc_plain_tf32(ssam_tcc_tf32 c) { return c; }
+static __device__ __forceinline__ ssam_tcp_tf32x3 ssam_tc_plain_tf32x3(ssam_tcc_tf32x3 c)
 {
     ssam_tcc_tf32 s;
     for (int k = 0; k < 4; k++) s.v[k] = c.v[k] + c.lo[k];
-    ssam_tc_store_tf32(dst, dp, y, x, ow, oh, pair, s);
+    return s;
+}
+#define ssam_tc_storep2_f64 ssam_tc_store2_f64
+#define ssam_tc_storep2_tf32 ssam_tc_store2_tf32
+#define ssam_tc_storep2_tf32x3 ssam_tc_store2_tf32
+static __device__ __forceinline__ void ssam_tc_store_tf32x3(float *dst, long long dp, int y, int x, int ow, int oh,
+                                                            int pair, ssam_tcc_tf32x3 c)
+{
+    ssam_tc_store_tf32(dst, dp, y, x, ow, oh, pair, ssam_tc_plain_tf32x3(c));
 }
 
 /* ---- the band: K = 8 + M - 1 columns per 8-wide x tile, as S8 k8 steps and T4 (0 or 1) k4 steps ---- */

@@ -7,6 +7,7 @@
  *   scan.cuh      SSAM_WARP_SCAN_INCLUSIVE/EXCLUSIVE (Kogge-Stone), SSAM_SAT_DEFINE (summed-area table)
  *   stencil_shapes.cuh  the stencil catalogue as X-macro point lists (SSAM_SHAPE_*)
  *   stencil.cuh   SSAM_STENCIL2D_DEFINE / SSAM_STENCIL3D_DEFINE: stencils described once, systolic kernels
+ *   stencil_tc.cuh  SSAM_STENCIL2D/3D_TC_DEFINE: box stencils on tensor cores (FP64, TF32, 3xTF32)
  *   temporal.cuh  SSAM_STENCIL2D_TEMPORAL_DEFINE: TT steps per pass through memory (temporal blocking)
  *   temporal3d.cuh  SSAM_STENCIL3D_TEMPORAL_DEFINE: the same in 3D, the time levels in shared memory
  *   tbplan.h      the planner (C99): steps per pass for a shape, temporal or one pass per step, and why
@@ -22,6 +23,7 @@
 #include "scan.cuh"
 #include "stencil_shapes.cuh"
 #include "stencil.cuh"
+#include "stencil_tc.cuh"
 #include "tbplan.h"
 #include "temporal.cuh"
 #include "temporal3d.cuh"

@@ -1,0 +1,330 @@
+/* tests/gpu/test_ssam_stencil_tc.cu -- ssam/stencil_tc.cuh (box stencils on tensor cores) against a
+ * CPU reference in double: 3D boxes r = 1, 2, poisson (a box with holes), an asymmetric user shape;
+ * 2D boxes r = 2, 4, 8x8 and a user shape; every mode (f64, tf32, tf32x3) on the radius-2 boxes and
+ * explicit tiles (_EX); Dirichlet and periodic, several steps, ragged sizes (domains smaller than a
+ * tile and than the stencil, several tiles in x and y, several Z segments), a padded pitch.  Each
+ * step's output is poisoned (NaN) first: every cell must be written, the padding never, and the
+ * Dirichlet cells must keep their values bit for bit.  Then name_advance against the stepwise
+ * result (bitwise), Inf and NaN reaching exactly the cells whose points read them (the FMA path of
+ * the planes that hold them), the path taken, and every error code.
+ * Bounds (rms of out - ref over rms of ref, per step): f64 1e-12; tf32x3 1e-5 (float's); tf32
+ * 5e-3 (TF32's 10-bit mantissa: up to 2^-11 per product; measured 2e-4 to 3.3e-3, the largest on
+ * the smallest domains, where the rms is over a few cells and the negative coefficient cancels). */
+#include <ssam/stencil_tc.cuh>
+
+#include "gpucheck.h"
+#include "ssam_ref.h" /* ref_index: the CPU references' border rule */
+
+#define USER2D(X) X(0, 0, 0) X(1, -1, 0) X(2, 0, -1) X(3, -2, 0) X(4, 1, 2) X(5, 3, -1)
+#define USER3D(X) X(0, 0, 0, 0) X(1, 1, 0, -1) X(2, -2, 1, 0) X(3, 0, 0, 2) X(4, 0, -1, 1) X(5, 5, 0, 0)
+#define DUP2D(X) X(0, 0, 0) X(1, 1, 0) X(2, 1, 0) /* an offset listed twice: refused */
+
+/* name, mode, shape, dims, type (0 float, 1 double), tolerance */
+#define LIST(X)                                                                                           \
+    X(d_box3d_r2, f64, SSAM_SHAPE_BOX3D_R2, 3, 1, 1e-12)                                                  \
+    X(f_box3d_r2, tf32, SSAM_SHAPE_BOX3D_R2, 3, 0, 5e-3)                                                  \
+    X(x_box3d_r2, tf32x3, SSAM_SHAPE_BOX3D_R2, 3, 0, 1e-5)                                                \
+    X(d_box3d_r1, f64, SSAM_SHAPE_BOX3D_R1, 3, 1, 1e-12)                                                  \
+    X(x_box3d_r1, tf32x3, SSAM_SHAPE_BOX3D_R1, 3, 0, 1e-5)                                                \
+    X(d_poisson, f64, SSAM_SHAPE_POISSON3D_19, 3, 1, 1e-12)                                               \
+    X(d_box2d_r4, f64, SSAM_SHAPE_BOX2D_R4, 2, 1, 1e-12)                                                  \
+    X(f_box2d_r4, tf32, SSAM_SHAPE_BOX2D_R4, 2, 0, 5e-3)                                                  \
+    X(x_box2d_r4, tf32x3, SSAM_SHAPE_BOX2D_R4, 2, 0, 1e-5)                                                \
+    X(d_box2d_r2, f64, SSAM_SHAPE_BOX2D_R2, 2, 1, 1e-12)                                                  \
+    X(d_box2d_8x8, f64, SSAM_SHAPE_BOX2D_8X8, 2, 1, 1e-12)                                                \
+    X(d_user2d, f64, USER2D, 2, 1, 1e-12)
+#define DEF_3(n, MODE, S) SSAM_STENCIL3D_TC_DEFINE(n, MODE, S)
+#define DEF_2(n, MODE, S) SSAM_STENCIL2D_TC_DEFINE(n, MODE, S)
+#define DEF(n, MODE, S, D, t, tol) DEF_##D(n, MODE, S)
+LIST(DEF)
+/* explicit tiles (dilation D, JX x tiles, WY x WX warps) */
+SSAM_STENCIL3D_TC_DEFINE_EX(e1_box3d_r2, f64, SSAM_SHAPE_BOX3D_R2, 1, 2, 1, 2, 2)
+SSAM_STENCIL3D_TC_DEFINE_EX(e2_box3d_r2, tf32x3, SSAM_SHAPE_BOX3D_R2, 1, 1, 4, 1, 3)
+SSAM_STENCIL2D_TC_DEFINE_EX(e3_box2d_r4, tf32, SSAM_SHAPE_BOX2D_R4, 2, 4, 1, 2, 1)
+SSAM_STENCIL2D_TC_DEFINE(dup2d, f64, DUP2D)
+/* the user shape with 2 blocks per SM (MINB 2): the default MINB 3 caps registers at 168, which fits
+ * the catalogue boxes; this box of 8 x 3 x 4 needs a few more (ptxas: 48 bytes of spills at 168) */
+SSAM_STENCIL3D_TC_DEFINE_EX(d_user3d, f64, USER3D, 2, 1, 1, 4, 2)
+SSAM_STENCIL3D_TC_DEFINE_EX(x_user3d, tf32x3, USER3D, 1, 1, 1, 4, 2)
+
+#define HPT2(I, DX, DY) {I, DX, DY, 0},
+#define HPT3(I, DX, DY, DZ) {I, DX, DY, DZ},
+#define PTS_3(n, S) static const int pts_##n[][4] = {S(HPT3)};
+#define PTS_2(n, S) static const int pts_##n[][4] = {S(HPT2)};
+#define PTS(n, MODE, S, D, t, tol) PTS_##D(n, S)
+LIST(PTS)
+static const int pts_d_user3d[][4] = {USER3D(HPT3)};
+
+typedef int (*launch_fn)(const ssam_stencil_args *, cudaStream_t);
+typedef int (*advance_fn)(const ssam_stencil_args *, int, void **, cudaStream_t);
+typedef struct kern {
+    const char *name;
+    int dims, dbl, npts, ncoef;
+    double tol;
+    const int (*pts)[4];
+    launch_fn launch;
+    advance_fn advance;
+    int (*path)(void);
+} kern;
+#define ENT(n, MODE, S, D, t, tol)                                                                        \
+    {#n " (" #MODE ")", D, t, n##_NPTS, n##_ncoef(), tol, pts_##n, n##_launch, n##_advance, n##_path},
+#define ENTE(n, MODE, base, D, t, tol)                                                                    \
+    {#n " (" #MODE ", _EX)", D, t, n##_NPTS, n##_ncoef(), tol, pts_##base, n##_launch, n##_advance, n##_path},
+
+static void extents(const kern *k, int *e)
+{
+    for (int j = 0; j < 6; j++) e[j] = 0;
+    for (int i = 0; i < k->npts; i++)
+        for (int j = 0; j < 3; j++) {
+            int v = k->pts[i][1 + j];
+            if (v < e[2 * j]) e[2 * j] = v;
+            if (v > e[2 * j + 1]) e[2 * j + 1] = v;
+        }
+}
+static int inside(const int *e, int x, int y, int z, int nx, int ny, int nz)
+{
+    return x + e[0] >= 0 && x + e[1] < nx && y + e[2] >= 0 && y + e[3] < ny && z + e[4] >= 0 && z + e[5] < nz;
+}
+
+/* one step in double (Dirichlet keeps every cell whose stencil leaves the domain) */
+static void ref_step(const kern *k, const double *c, const double *in, double *out, int nx, int ny, int nz,
+                     long long pitch, long long plane, int periodic)
+{
+    int e[6];
+    extents(k, e);
+    for (int z = 0; z < nz; z++)
+        for (int y = 0; y < ny; y++)
+            for (int x = 0; x < nx; x++) {
+                long long o = z * plane + y * pitch + x;
+                if (!periodic && !inside(e, x, y, z, nx, ny, nz)) { out[o] = in[o]; continue; }
+                double s = 0;
+                for (int i = 0; i < k->npts; i++) {
+                    const int *p = k->pts[i];
+                    s += c[p[0]] * in[ref_index(z + p[3], nz, SSAM_BORDER_WRAP) * plane +
+                                      ref_index(y + p[2], ny, SSAM_BORDER_WRAP) * pitch + ref_index(x + p[1], nx, SSAM_BORDER_WRAP)];
+                }
+                out[o] = s;
+            }
+}
+
+static void put(void *buf, size_t i, double v, int dbl)
+{
+    if (dbl) ((double *)buf)[i] = v;
+    else ((float *)buf)[i] = (float)v;
+}
+static double get(const void *buf, size_t i, int dbl) { return dbl ? ((const double *)buf)[i] : ((const float *)buf)[i]; }
+
+/* coefficients: positive, distinct, summing to 1, the last one negative (|c| sums to <= 1) */
+static void coefs(const kern *k, double *c, void *hc)
+{
+    double sum = 0;
+    for (int i = 0; i < k->ncoef; i++) { c[i] = 0.2 + 0.5 * (gpucheck_uniform() + 1); sum += c[i]; }
+    for (int i = 0; i < k->ncoef; i++) c[i] /= sum;
+    c[k->ncoef - 1] = -c[k->ncoef - 1];
+    for (int i = 0; i < k->ncoef; i++) { put(hc, (size_t)i, c[i], k->dbl); c[i] = get(hc, (size_t)i, k->dbl); }
+}
+
+static void run_kernel(const kern *k, int light)
+{
+    static const int sz2[][3] = {{300, 70, 1}, {5, 3, 1}, {1, 1, 1}, {33, 1, 1}, {130, 200, 1}, {33, 2000, 1}};
+    static const int sz3[][3] = {{7, 5, 3}, {150, 40, 9}, {1, 1, 1}, {67, 65, 100}, {3, 2, 40}};
+    const int(*sizes)[3] = k->dims == 2 ? sz2 : sz3;
+    const int nsizes = light ? 3 : k->dims == 2 ? 6 : 5, steps = 2;
+    char name[200];
+    snprintf(name, sizeof name, "ssam stencil_tc %dD %s: Dirichlet and periodic, %d steps, ragged sizes, pitch", k->dims,
+             k->name, steps);
+    case_begin(name);
+    const size_t es = k->dbl ? 8 : 4;
+    double c[128];
+    void *hc = malloc(128 * 8);
+    CHECK(k->path() == SSAM_PATH_TC, "path %d: the tensor-core path expected on sm_80+", k->path());
+    for (int si = 0; si < nsizes && !check__failed_case; si++) {
+        const int nx = sizes[si][0], ny = sizes[si][1], nz = sizes[si][2];
+        for (int pk = 0; pk < 2 && !check__failed_case; pk++) {
+            const long long pitch = pk ? nx + 3 : nx, plane = pk ? pitch * ny + 5 : pitch * ny;
+            if (pk && (long long)nx * ny * nz > 100000) continue; /* the padded layout on the small sizes */
+            const size_t n = (size_t)plane * nz;
+            double *u = (double *)malloc(n * 8), *v = (double *)malloc(n * 8), *u0 = (double *)malloc(n * 8);
+            void *hb = malloc(n * es), *h0 = malloc(n * es);
+            void *da = NULL, *db = NULL;
+            CUDA_OK(cudaMalloc(&da, n * es));
+            CUDA_OK(cudaMalloc(&db, n * es));
+            for (int periodic = 0; periodic < 2 && !check__failed_case; periodic++) {
+                coefs(k, c, hc);
+                for (size_t i = 0; i < n; i++) { put(h0, i, gpucheck_uniform(), k->dbl); u[i] = u0[i] = get(h0, i, k->dbl); }
+                CUDA_OK(cudaMemcpy(da, h0, n * es, cudaMemcpyHostToDevice));
+                ssam_stencil_args a;
+                memset(&a, 0, sizeof a);
+                a.nx = nx; a.ny = ny; a.nz = k->dims == 3 ? nz : 0;
+                a.pitch = pk ? pitch : 0; a.plane = pk && k->dims == 3 ? plane : 0;
+                a.coef = hc; a.ncoef = k->ncoef;
+                a.boundary = periodic ? SSAM_STENCIL_PERIODIC : SSAM_STENCIL_DIRICHLET;
+                void *cur = da, *oth = db;
+                int e[6];
+                extents(k, e);
+                for (int s = 0; s < steps && !check__failed_case; s++) {
+                    CUDA_OK(cudaMemset(oth, 0xFF, n * es)); /* NaN poison, the padding too */
+                    a.src = cur; a.dst = oth;
+                    int rc = k->launch(&a, 0);
+                    CHECK(rc == 0, "launch rc %d (%s)", rc, ssam_stencil_strerror(rc));
+                    CUDA_OK(cudaDeviceSynchronize());
+                    ref_step(k, c, u, v, nx, ny, nz, pitch, plane, periodic);
+                    double *t = u; u = v; v = t;
+                    void *tt = cur; cur = oth; oth = tt;
+                    CUDA_OK(cudaMemcpy(hb, cur, n * es, cudaMemcpyDeviceToHost));
+                    double num = 0, den = 0;
+                    long long unwritten = 0, padding = 0, moved = 0;
+                    for (long long o = 0; o < (long long)n; o++) {
+                        int z = (int)(o / plane), r = (int)(o % plane / pitch), x = (int)(o % plane % pitch);
+                        double g = get(hb, (size_t)o, k->dbl);
+                        if (r >= ny || x >= nx) { if (!isnan(g)) padding++; continue; }
+                        if (!isfinite(g)) { unwritten++; continue; }
+                        num += (g - u[o]) * (g - u[o]);
+                        den += u[o] * u[o];
+                        if (!periodic && s == 0 && !inside(e, x, r, z, nx, ny, nz) && g != u0[o]) moved++;
+                    }
+                    double err = den > 0 ? sqrt(num / den) : sqrt(num);
+                    CHECK(unwritten == 0 && padding == 0, "%dx%dx%d pitch %lld %s step %d: %lld unwritten, %lld padding "
+                          "cells written", nx, ny, nz, pitch, periodic ? "periodic" : "dirichlet", s + 1, unwritten, padding);
+                    CHECK(moved == 0, "%dx%dx%d %s: %lld Dirichlet cells changed", nx, ny, nz,
+                          periodic ? "periodic" : "dirichlet", moved);
+                    CHECK(err < k->tol, "%dx%dx%d pitch %lld %s step %d: |out - ref| / |ref| = %.3g (bound %.1g)", nx, ny,
+                          nz, pitch, periodic ? "periodic" : "dirichlet", s + 1, err, k->tol);
+                }
+                if (!check__failed_case && pk == 0) { /* name_advance: the same bits */
+                    void *hres = malloc(n * es), *res = NULL;
+                    CUDA_OK(cudaMemcpy(hres, cur, n * es, cudaMemcpyDeviceToHost));
+                    CUDA_OK(cudaMemcpy(da, h0, n * es, cudaMemcpyHostToDevice));
+                    a.src = da; a.dst = db;
+                    int rc = k->advance(&a, steps, &res, 0);
+                    CHECK(rc == 0 && res == (steps % 2 ? db : da), "advance rc %d (%s)", rc, ssam_stencil_strerror(rc));
+                    CUDA_OK(cudaDeviceSynchronize());
+                    if (rc == 0) {
+                        CUDA_OK(cudaMemcpy(hb, res, n * es, cudaMemcpyDeviceToHost));
+                        CHECK(memcmp(hb, hres, n * es) == 0, "%dx%dx%d: advance differs from the stepwise launches", nx, ny, nz);
+                    }
+                    free(hres);
+                }
+            }
+            cudaFree(da);
+            cudaFree(db);
+            free(u); free(v); free(u0); free(hb); free(h0);
+        }
+    }
+    free(hc);
+    case_end();
+}
+
+/* an Inf and a NaN in the domain: the outputs that read them (and only those) are Inf / NaN, the
+ * others within the bound; Dirichlet cells holding them keep them */
+static void run_nonfinite(const kern *k)
+{
+    char name[200];
+    snprintf(name, sizeof name, "ssam stencil_tc %s: an Inf and a NaN reach exactly the cells that read them", k->name);
+    case_begin(name);
+    const int nx = 150, ny = 70, nz = k->dims == 3 ? 12 : 1;
+    const size_t n = (size_t)nx * ny * nz, es = k->dbl ? 8 : 4;
+    double c[128], *u = (double *)malloc(n * 8), *v = (double *)malloc(n * 8);
+    void *hc = malloc(128 * 8), *hb = malloc(n * es), *da = NULL, *db = NULL;
+    CUDA_OK(cudaMalloc(&da, n * es));
+    CUDA_OK(cudaMalloc(&db, n * es));
+    for (int periodic = 0; periodic < 2 && !check__failed_case; periodic++) {
+        coefs(k, c, hc);
+        for (size_t i = 0; i < n; i++) { put(hb, i, gpucheck_uniform(), k->dbl); u[i] = get(hb, i, k->dbl); }
+        const size_t pinf = ((size_t)(nz / 2) * ny + 30) * nx + 70, pnan = ((size_t)(nz / 2) * ny + 33) * nx + 75;
+        const size_t pedge = (size_t)(nz - 1) * ny * nx + 3; /* a Dirichlet cell in the last plane (2D: row 0) */
+        u[pinf] = INFINITY; u[pnan] = NAN; u[pedge] = -INFINITY;
+        put(hb, pinf, INFINITY, k->dbl); put(hb, pnan, NAN, k->dbl); put(hb, pedge, -INFINITY, k->dbl);
+        CUDA_OK(cudaMemcpy(da, hb, n * es, cudaMemcpyHostToDevice));
+        CUDA_OK(cudaMemset(db, 0xFF, n * es));
+        ssam_stencil_args a;
+        memset(&a, 0, sizeof a);
+        a.src = da; a.dst = db; a.nx = nx; a.ny = ny; a.nz = k->dims == 3 ? nz : 0;
+        a.coef = hc; a.ncoef = k->ncoef;
+        a.boundary = periodic ? SSAM_STENCIL_PERIODIC : SSAM_STENCIL_DIRICHLET;
+        int rc = k->launch(&a, 0);
+        CHECK(rc == 0, "launch rc %d", rc);
+        CUDA_OK(cudaDeviceSynchronize());
+        CUDA_OK(cudaMemcpy(hb, db, n * es, cudaMemcpyDeviceToHost));
+        ref_step(k, c, u, v, nx, ny, nz, nx, (long long)nx * ny, periodic);
+        long long wrong = 0, nonfin = 0;
+        double num = 0, den = 0;
+        for (size_t i = 0; i < n; i++) {
+            const double g = get(hb, i, k->dbl);
+            if (!isfinite(v[i])) {
+                nonfin++;
+                if (!(isnan(v[i]) ? isnan(g) : g == v[i])) wrong++;
+            } else if (!isfinite(g)) {
+                wrong++;
+            } else {
+                num += (g - v[i]) * (g - v[i]);
+                den += v[i] * v[i];
+            }
+        }
+        CHECK(nonfin > 2 && wrong == 0, "%s: %lld cells differ in being Inf / NaN (of %lld in the reference)",
+              periodic ? "periodic" : "dirichlet", wrong, nonfin);
+        CHECK(sqrt(num / den) < k->tol, "%s: finite cells |out - ref| / |ref| = %.3g", periodic ? "periodic" : "dirichlet",
+              sqrt(num / den));
+    }
+    cudaFree(da);
+    cudaFree(db);
+    free(u); free(v); free(hc); free(hb);
+    case_end();
+}
+
+static void test_errors(void)
+{
+    case_begin("ssam stencil_tc error codes are returned before any launch");
+    double c[125] = {0}, *d = NULL;
+    void *res = NULL;
+    CUDA_OK(cudaMalloc(&d, 2 * 32 * 32 * 32 * 8));
+    ssam_stencil_args a, b;
+    memset(&a, 0, sizeof a);
+    a.src = d; a.dst = d + 32 * 32 * 32; a.nx = 32; a.ny = 32; a.nz = 32; a.coef = c; a.ncoef = 125;
+    a.boundary = SSAM_STENCIL_DIRICHLET;
+    CHECK(d_box3d_r2_launch(&a, 0) == 0, "valid arguments");
+    CHECK(d_box3d_r2_launch(NULL, 0) == SSAM_ENULL, "NULL args");
+    b = a; b.src = NULL; CHECK(d_box3d_r2_launch(&b, 0) == SSAM_ENULL, "NULL src");
+    b = a; b.dst = NULL; CHECK(d_box3d_r2_launch(&b, 0) == SSAM_ENULL, "NULL dst");
+    b = a; b.coef = NULL; CHECK(d_box3d_r2_launch(&b, 0) == SSAM_ENULL, "NULL coef");
+    b = a; b.nx = 0; CHECK(d_box3d_r2_launch(&b, 0) == SSAM_ESIZE, "nx 0");
+    b = a; b.nz = 0; CHECK(d_box3d_r2_launch(&b, 0) == SSAM_ESIZE, "3D nz 0");
+    b = a; b.pitch = 31; CHECK(d_box3d_r2_launch(&b, 0) == SSAM_EPITCH, "pitch < nx");
+    b = a; b.plane = 32 * 31; CHECK(d_box3d_r2_launch(&b, 0) == SSAM_EPITCH, "plane < pitch ny");
+    b = a; b.boundary = 2; CHECK(d_box3d_r2_launch(&b, 0) == SSAM_EBORDER, "boundary 2");
+    b = a; b.ncoef = 124; CHECK(d_box3d_r2_launch(&b, 0) == SSAM_EFILTER, "ncoef 124 for 125 points");
+    b = a; b.dst = d + 100; CHECK(d_box3d_r2_launch(&b, 0) == SSAM_EOVERLAP, "src and dst overlap");
+    b = a; b.ny = 65536 * 64; b.nz = 1; b.nx = 1; b.dst = (char *)d + (1LL << 31); /* tiles of <= 64 rows */
+    CHECK(d_box3d_r2_launch(&b, 0) == SSAM_ESIZE, "more than 65535 tile rows");
+    b = a; b.nz = 0; b.ncoef = 81; b.nx = 64; b.ny = 64;
+    CHECK(d_box2d_r4_launch(&b, 0) == 0, "2D nz 0");
+    b.nz = 1; CHECK(d_box2d_r4_launch(&b, 0) == 0, "2D nz 1");
+    b.nz = 2; CHECK(d_box2d_r4_launch(&b, 0) == SSAM_ESIZE, "2D nz 2");
+    b.nz = 0; b.ncoef = 3; CHECK(dup2d_launch(&b, 0) == SSAM_EFILTER, "an offset listed twice");
+    CHECK(d_box3d_r2_advance(&a, -1, &res, 0) == SSAM_ESIZE, "steps < 0");
+    CHECK(d_box3d_r2_advance(&a, 1, NULL, 0) == SSAM_ENULL, "result NULL");
+    CHECK(d_box3d_r2_advance(&a, 0, &res, 0) == 0 && res == a.src, "0 steps: the state is src");
+    b = a; b.ncoef = 3; CHECK(d_box3d_r2_advance(&b, 2, &res, 0) == SSAM_EFILTER, "advance passes launch errors");
+    CUDA_OK(cudaDeviceSynchronize());
+    cudaFree(d);
+    case_end();
+}
+
+/* usage: test_ssam_stencil_tc [--light] [--only SUBSTRING] */
+int main(int argc, char **argv)
+{
+    int light = gpucheck_begin(argc, argv);
+    const char *only = NULL;
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--only")) only = argv[i + 1];
+    static const kern kernels[] = {LIST(ENT) ENTE(d_user3d, f64, d_user3d, 3, 1, 1e-12)
+                                   ENTE(x_user3d, tf32x3, d_user3d, 3, 0, 1e-5) ENTE(e1_box3d_r2, f64, d_box3d_r2, 3, 1, 1e-12)
+                                   ENTE(e2_box3d_r2, tf32x3, d_box3d_r2, 3, 0, 1e-5)
+                                   ENTE(e3_box2d_r4, tf32, d_box2d_r4, 2, 0, 5e-3)};
+    test_errors();
+    for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++)
+        if (!only || strstr(kernels[i].name, only)) run_kernel(&kernels[i], light);
+    for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++)
+        if (!only || strstr(kernels[i].name, only)) run_nonfinite(&kernels[i]);
+    return check_exit();
+}
