@@ -55,7 +55,6 @@ TCLIST(DEFTC)
     X(f64, SSAM_SHAPE_BOX3D_R2, 3, box3d_r2, 1, 2, 1, 4, 3)                                               \
     X(f64, SSAM_SHAPE_BOX3D_R2, 3, box3d_r2, 2, 1, 1, 4, 2)                                               \
     X(tf32, SSAM_SHAPE_BOX3D_R2, 3, box3d_r2, 1, 2, 1, 4, 4)                                              \
-    X(tf32, SSAM_SHAPE_BOX3D_R2, 3, box3d_r2, 2, 2, 1, 4, 3)                                              \
     X(f64, SSAM_SHAPE_BOX2D_R4, 2, box2d_r4, 1, 4, 2, 2, 1)                                               \
     X(f64, SSAM_SHAPE_BOX2D_R4, 2, box2d_r4, 2, 2, 1, 4, 1)                                               \
     X(tf32, SSAM_SHAPE_BOX2D_R4, 2, box2d_r4, 1, 8, 2, 2, 1)

@@ -598,22 +598,26 @@ static inline int ssam__conv_tc_path(const void *kernel)
 }
 
 /* what a launcher needs of the current device, asked once per device (as ssam__stencil_prepare's
- * occupancy): the path, and for the tensor-core path the shared-memory limit raised to smem, the
- * blocks per SM and the SM count.  dev1 = device + 1 once filled. */
+ * occupancy): the path (the SIMT one also where the device cannot give a block smem bytes of shared
+ * memory), and for the tensor-core path the shared-memory limit raised to smem, the blocks per SM
+ * and the SM count.  dev1 = device + 1 once filled. */
 typedef struct ssam__tc_dev {
     int dev1, path, per_sm, sms;
 } ssam__tc_dev;
 static inline int ssam__conv_tc_setup(ssam__tc_dev *d, const void *kernel, int threads, size_t smem)
 {
-    int dev = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess) return SSAM_ECUDA;
+    int dev = 0, optin = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess) return (void)cudaGetLastError(), SSAM_ECUDA;
     if (d->dev1 == dev + 1) return SSAM_SUCCESS;
     d->path = ssam__conv_tc_path(kernel);
+    if (cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess)
+        return (void)cudaGetLastError(), SSAM_ECUDA;
+    if ((size_t)optin < smem) d->path = SSAM_PATH_SIMT; /* e.g. sm_86/89 (99 KB): the SIMT kernel runs */
     if (d->path == SSAM_PATH_TC) {
         if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess ||
             cudaDeviceGetAttribute(&d->sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&d->per_sm, kernel, threads, smem) != cudaSuccess)
-            return SSAM_ECUDA;
+            return (void)cudaGetLastError(), SSAM_ECUDA; /* no sticky error left for later launches */
         if (d->per_sm < 1) return SSAM_ECUDA; /* the block does not fit: cannot happen below the static_assert's 227 KB */
     }
     d->dev1 = dev + 1;

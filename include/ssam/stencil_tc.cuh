@@ -13,8 +13,8 @@
  *       int name_ncoef(void), enum name_NPTS, name_XLO .. name_ZHI
  *       name_simt_*                                           stencil.cuh's kernel (the fallback)
  *   MODE as in conv_tc.cuh: f64 (double, FP64 tensor cores, every product and sum in double),
- *   tf32 (float, one TF32 pass: ~2^-11 relative per product), tf32x3 (float, three TF32 passes:
- *   FP32-like).  Below sm_80, or for PTX older than sm_80, the launcher runs name_simt_launch;
+ *   tf32 (float, one TF32 pass: data truncated, weights rounded to 10-bit mantissas, ~2^-10
+ *   relative per product), tf32x3 (float, three TF32 passes: FP32-like).  Below sm_80, or for PTX older than sm_80, the launcher runs name_simt_launch;
  *   name_path() says which.  _EX(name, MODE, SHAPE, D, JX, WY, WX, MINB) sets the tile: D-dilated
  *   fragments (below), JX 8-column tiles a warp, WY x WX warps, MINB blocks per SM.
  *
@@ -59,14 +59,17 @@
  *   examples/box3d_tc.cu runs it beside the SIMT kernel; bench/stencil_tc.cu times every box.
  *
  * LIMITS AND WHEN TO USE IT
- *   stencil.cuh's limits (offsets within +-10; its kernel is the fallback).  An offset listed twice
- *   is refused (SSAM_EFILTER, see SSAM__STC_W3).  Two staging slots of (16 D WY + NY - 1) rows and
+ *   stencil.cuh's limits (offsets within +-10), and its SSAM_STENCIL3D_DEFINE (P 1, 128 threads) of the
+ *   shape must compile, being the fallback: for float its streaming window of 4 (NZ + 1) NY
+ *   registers must be <= 192 (a box of radius <= 2 in y and z), for double the slice or streaming
+ *   window its rule picks.  An offset listed twice is refused (SSAM_EFILTER, see SSAM__STC_W3), on
+ *   every device.  Two staging slots of (16 D WY + NY - 1) rows and
  *   the padded coefficients must fit in 227 KB of shared memory, and the box's coefficients and
  *   flags in 31 KB of kernel parameters (static_asserts say which).  ceil(ny / (16 D WY)) <= 65535
  *   and the segments <= 65535.  The default tiles fit the catalogue's boxes in their register cap
  *   without spills; another shape may need _EX with a smaller MINB (check with -Xptxas -v).
  *   Accuracy: f64 sums the same products in another order than stencil.cuh (tested < 1e-12
- *   relative per step); tf32 ~2^-11 per product (tested 5e-3 rms); tf32x3 FP32-like (tested 1e-5).
+ *   relative per step); tf32 ~2^-10 per product (tested 5e-3 rms); tf32x3 FP32-like (tested 1e-5).
  *   Measured on the H100 (docs/PERFORMANCE.md, "Box stencils on tensor cores"): f64 3d125pt 1.09x,
  *   2D r4 / r5 1.10x / 1.21x the SIMT kernel; tf32 3d125pt 1.37x; tf32x3 0.3-0.5x (it is the
  *   accurate mode of the TF32 path, not a faster FP32).  Stars and memory-bound boxes (r <= 2 in
@@ -84,7 +87,7 @@
  * fragments (below), JX 8-column tiles per warp, WY x WX warps, MINB blocks per SM (the register cap
  * that fits the catalogue's boxes without spills) */
 #define SSAM_STC3_TILE_f64 1, 1, 1, 4, 4 /* D, JX, WY, WX, MINB */
-#define SSAM_STC3_TILE_tf32 2, 1, 1, 4, 4
+#define SSAM_STC3_TILE_tf32 2, 1, 1, 4, 3
 #define SSAM_STC3_TILE_tf32x3 1, 1, 1, 4, 4
 #define SSAM_STC2_TILE_f64 1, 2, 2, 4, 1
 #define SSAM_STC2_TILE_tf32 2, 2, 1, 4, 1
@@ -145,10 +148,11 @@ static __device__ __forceinline__ void ssam__stc_wait(void)
  * holds the warp's rows D m + o (m = 0..15), so that one A fragment, rows D m + t of the staged
  * tile, serves every band (dy) and fragment (o) with o + dy = t: D + NY - 1 fragment loads per
  * plane instead of NY (D = 3, NY = 5: 7 loads for 15 products).  The row pitch TP puts a warp's
- * D-strided fragment rows in distinct banks (D TP = 8 mod 32 floats, 8 mod 16 doubles; D <= 8). */
+ * D-strided fragment rows in distinct banks (D TP = 8 mod 32 floats, 8 mod 16 doubles; D <= 7, as
+ * TP must stay even for the fragments' paired loads). */
 #define SSAM__STC_R(T, D)                                                                                   \
-    (sizeof(T) == 8 ? ((D) == 2 || (D) == 6 ? 4 : (D) == 4 ? 2 : (D) == 8 ? 1 : 8)                             \
-                    : ((D) == 2 ? 4 : (D) == 3 || (D) == 7 ? 24 : (D) == 4 ? 2 : (D) == 6 ? 12 : (D) == 8 ? 1 : 8))
+    (sizeof(T) == 8 ? ((D) == 2 || (D) == 6 ? 4 : (D) == 4 ? 2 : 8)                                             \
+                    : ((D) == 2 ? 4 : (D) == 3 || (D) == 7 ? 24 : (D) == 4 ? 2 : (D) == 6 ? 12 : 8))
 #define SSAM__STC_PITCH(T, TC, D)                                                                           \
     ((TC) + ((SSAM__STC_R(T, D) - (TC) % (sizeof(T) == 8 ? 16 : 32)) + (sizeof(T) == 8 ? 16 : 32)) %        \
                 (sizeof(T) == 8 ? 16 : 32))
@@ -170,17 +174,23 @@ static __device__ __forceinline__ void ssam__stc_wait(void)
  * + 2c]; wr = &wpad[band 0][7 + 2c - g], band (d, dy) at wr + (d NY + dy) WP (conv_tc.cuh's padded
  * rows).  Phase t loads A = (rows D g + t, rows D (g + 8) + t) for the JX x tiles (conv_tc.cuh's
  * slabs) and multiplies it by band (d, dy) into acc[NZ - 1 - d][t - dy] for every d and every dy
- * with 0 <= t - dy < D: D + NY - 1 loads of A feed D NY NZ band products.  B: every band in
- * registers when they fit (at most 100 registers) and D > 1, else each loaded where it is used. */
-#define SSAM_TC_ZROWS(MODE, D, NY, NZ, JX, S8, T4, acc, ta, TP, wr, WP, cq)                                \
+ * with 0 <= t - dy < D: D + NY - 1 loads of A feed D NY NZ band products.  B: where SSAM_TC_ZBREG
+ * (at most 100 registers, D > 1) every band stays in registers, bands[NY NZ][S8 + T4], loaded once
+ * by SSAM_TC_ZBANDS; else each is loaded where it is used. */
+#define SSAM_TC_ZBREG(MODE, D, NY, NZ, S8, T4) ((NY) * (NZ) * ((S8) + (T4)) * (int)sizeof(ssam_tcb_##MODE) <= 400 && (D) > 1)
+/* the bands in registers, loaded once (where SSAM_TC_ZBREG): ssam_tcb_MODE bands[NY NZ][S8 + T4] */
+#define SSAM_TC_ZBANDS(MODE, D, NY, NZ, S8, T4, bands, wr, WP, cq)                                          \
+    do {                                                                                                    \
+        if (SSAM_TC_ZBREG(MODE, D, NY, NZ, S8, T4))                                                         \
+            _Pragma("unroll") for (int ssam__r = 0; ssam__r < (NY) * (NZ); ssam__r++)                       \
+                SSAM_CONV_TC_B(MODE, S8, T4, (bands)[SSAM_TC_ZBREG(MODE, D, NY, NZ, S8, T4) ? ssam__r : 0],  \
+                               (wr) + ssam__r * (WP), cq);                                                  \
+    } while (0)
+#define SSAM_TC_ZROWS(MODE, D, NY, NZ, JX, S8, T4, acc, ta, TP, wr, WP, cq, bands)                         \
     do {                                                                                                    \
         /* D 1: phase t is band row dy = t alone, and the phases stay a loop (fewer live registers) */    \
-        enum { ssam__BREG = (NY) * (NZ) * ((S8) + (T4)) * (int)sizeof(ssam_tcb_##MODE) <= 400 && (D) > 1,    \
-               ssam__UNR = (D) > 1 ? (D) + (NY)-1 : 1 };                                                    \
-        ssam_tcb_##MODE ssam__b[ssam__BREG ? (NY) * (NZ) : 1][(S8) + (T4)];                                \
-        if (ssam__BREG)                                                                                     \
-            _Pragma("unroll") for (int ssam__r = 0; ssam__r < (NY) * (NZ); ssam__r++)                       \
-                SSAM_CONV_TC_B(MODE, S8, T4, ssam__b[ssam__BREG ? ssam__r : 0], (wr) + ssam__r * (WP), cq); \
+        enum { ssam__BREG = SSAM_TC_ZBREG(MODE, D, NY, NZ, S8, T4), ssam__UNR = (D) > 1 ? (D) + (NY)-1 : 1 }; \
+        ssam_tcb_##MODE ssam__b[1][(S8) + (T4)];                                                           \
         _Pragma("unroll (ssam__UNR)") for (int ssam__t = 0; ssam__t < (D) + (NY)-1; ssam__t++) {            \
             ssam_tch_##MODE ssam__hl[(JX)-1 + (S8)], ssam__hh[(JX)-1 + (S8)];                              \
             ssam_tch4_##MODE ssam__4l[(JX)], ssam__4h[(JX)];                                               \
@@ -193,7 +203,7 @@ static __device__ __forceinline__ void ssam__stc_wait(void)
                     if (ssam__o < 0 || ssam__o >= (D)) continue;                                            \
                     if (!ssam__BREG) SSAM_CONV_TC_B(MODE, S8, T4, ssam__b[0], (wr) + ssam__r * (WP), cq);   \
                     SSAM__TC_BAND_MMA(MODE, JX, S8, T4, (acc)[ssam__i][ssam__o], ssam__hl, ssam__hh, ssam__4l, \
-                                      ssam__4h, ssam__b[ssam__BREG ? ssam__r : 0]);                         \
+                                      ssam__4h, ssam__BREG ? (bands)[ssam__BREG ? ssam__r : 0] : ssam__b[0]); \
                 }                                                                                           \
         }                                                                                                   \
     } while (0)
@@ -212,12 +222,23 @@ static __device__ __forceinline__ void ssam__stc_wait(void)
 /* ---- block pieces (inside SSAM__STENCIL_TC_BODY: its sizes TR, TC, TP, V, OFF, VEC, NCH, BH, BWD, NT) ---- */
 /* issue the copies of one staging unit: input plane pz (any integer: wrapped, or zeros), rows [ys, ys +
  * TR), columns [xs, xs + TC) into slot[TR][TP] from column OFF on; columns from NC on as 0 (they meet
- * only zero band weights).  Chunks of V columns wholly inside the domain and [0, NC) go 16 bytes at
- * a time when vld (src and its pitch 16-byte aligned), the rest element by element.  Asynchronous:
- * ssam__stc_wait, then a barrier before use. */
+ * only zero band weights).  A tile wholly inside the domain goes 16 bytes at a time (when vld: src
+ * and its pitch 16-byte aligned); otherwise chunks of V columns wholly inside the domain and [0, NC)
+ * do, the rest element by element.  Asynchronous: ssam__stc_wait, then a barrier before use. */
 #define SSAM__STENCIL_TC_COPY(T, slot, src, g, pz, xs, ys, NC)                                              \
     do {                                                                                                    \
         const int ssam__z = ssam__stc_index(pz, (g).nz, (g).periodic), ssam__v = VEC && (g).vld;            \
+        if (ssam__v && ssam__z >= 0 && (ys) >= 0 && (ys) + TR <= (g).ny && (xs)-OFF >= 0 &&                  \
+            (xs)-OFF + NCH * V <= (g).nx) { /* all inside: whole chunks (columns from NC on are finite data: \
+                                               they meet zero weights, and a non-finite one only sends the  \
+                                               tile to the FMA path) */                                     \
+            const T *ssam__b = (src) + ssam__z * (g).plane + (long long)(ys) * (g).pitch + (xs)-OFF;        \
+            for (int ssam__i = threadIdx.x; ssam__i < TR * NCH; ssam__i += NT) {                            \
+                const int ssam__r = ssam__i / NCH, ssam__h = ssam__i - ssam__r * NCH;                       \
+                ssam__stc_cp16((slot) + ssam__r * TP + ssam__h * V, ssam__b + ssam__r * (g).pitch + ssam__h * V); \
+            }                                                                                               \
+            break;                                                                                          \
+        }                                                                                                   \
         for (int ssam__i = threadIdx.x; ssam__i < TR * NCH; ssam__i += NT) {                                \
             const int ssam__r = ssam__i / NCH, ssam__c0 = (ssam__i - ssam__r * NCH) * V - OFF;              \
             const int ssam__y = ssam__stc_index((ys) + ssam__r, (g).ny, (g).periodic);                      \
@@ -253,13 +274,14 @@ static __device__ __forceinline__ void ssam__stc_wait(void)
                        (x) < -(XLO) || (x) >= (g).nx - (XHI)))
 
 /* fragment c: rows y, y2 (its rows g, g + 8), columns x, x + 1 of output plane z (srcz, dstz: that
- * plane in src and dst): Dirichlet cells take their input value, then it is stored */
-#define SSAM__STENCIL_TC_PUT(MODE, c, g, srcz, dstz, z, y, y2, x, XLO, XHI, YLO, YHI, ZLO, ZHI)                \
+ * plane in src and dst): Dirichlet cells take their input value (chk: the tile may hold some), then
+ * it is stored */
+#define SSAM__STENCIL_TC_PUT(MODE, c, g, srcz, dstz, z, y, y2, x, chk, XLO, XHI, YLO, YHI, ZLO, ZHI)           \
     do {                                                                                                    \
         ssam_tcp_##MODE ssam__p = ssam_tc_plain_##MODE(c);                                                  \
         _Pragma("unroll") for (int ssam__k = 0; ssam__k < 4; ssam__k++) {                                   \
             const int ssam__y = ssam__k < 2 ? (y) : (y2), ssam__x = (x) + (ssam__k & 1);                    \
-            if (ssam__y < (g).ny && ssam__x < (g).nx &&                                                     \
+            if ((chk) && ssam__y < (g).ny && ssam__x < (g).nx &&                                            \
                 SSAM__STENCIL_TC_FIXED(g, z, ssam__y, ssam__x, XLO, XHI, YLO, YHI, ZLO, ZHI))                \
                 ssam__p.v[ssam__k] = (srcz)[(long long)ssam__y * (g).pitch + ssam__x];                      \
         }                                                                                                   \
@@ -302,6 +324,7 @@ static __device__ __forceinline__ void ssam__stc_wait(void)
         typedef SSAM_TC_T_##MODE T;                                                                         \
         enum { SSAM__STC_SIZES(T, NX, NY, XLO, D, JX, WY, WX) };                                            \
         enum { XHI_ = (XLO) + (NX)-1, YHI_ = (YLO) + (NY)-1, ZHI_ = (ZLO) + (NZ)-1 };                        \
+        static_assert(TP % 2 == 0, "ssam stencil_tc: the row pitch must be even (paired fragment loads)");  \
         extern __shared__ __align__(16) unsigned char ssam__tcsm[];                                         \
         T *wpad = (T *)ssam__tcsm, *ring = wpad + (NZ) * (NY)*WP;                                           \
         const int lane = threadIdx.x & 31, gq = lane >> 2, cq = lane & 3, warp = threadIdx.x >> 5;          \
@@ -316,8 +339,10 @@ static __device__ __forceinline__ void ssam__stc_wait(void)
         SSAM__CONV_TC_WEIGHTS(T, wpad, WP, NX, (NZ) * (NY), w, NT);                                         \
         SSAM__STENCIL_TC_COPY(T, ring, src, g, (WALK) ? 0 : ka + (ZLO), x0 + (XLO), ((WALK) ? ka * BH : y0) + (YLO), \
                               BWD + (NX)-1);                                                                \
-        ssam__stc_wait();                                                                                   \
+        ssam__stc_wait();                                                                               \
         __syncthreads();                                                                                    \
+        ssam_tcb_##MODE bands[SSAM_TC_ZBREG(MODE, D, NY, NZ, S8, T4) ? (NY) * (NZ) : 1][S8 + T4];          \
+        SSAM_TC_ZBANDS(MODE, D, NY, NZ, S8, T4, bands, wpad + 7 + 2 * cq - gq, WP, cq);                     \
         for (int u = 0; u < units; u++) {                                                                   \
             const int k = ka + u - ((NZ)-1), z = (WALK) ? 0 : k, yb = (WALK) ? k * BH : y0;                 \
             const T *slot = ring + (u & 1) * SLOT + OFF;                                                    \
@@ -325,12 +350,14 @@ static __device__ __forceinline__ void ssam__stc_wait(void)
                 SSAM__STENCIL_TC_COPY(T, ring + ((u + 1) & 1) * SLOT, src, g, (WALK) ? 0 : ka + (ZLO) + u + 1, \
                                       x0 + (XLO), ((WALK) ? (ka + u + 1) * BH : y0) + (YLO), BWD + (NX)-1); \
             SSAM_TC_ZROWS(MODE, D, NY, NZ, JX, S8, T4, acc, slot + (wr0 + (D)*gq) * TP + wc0 + 2 * cq, TP,      \
-                          wpad + 7 + 2 * cq - gq, WP, cq);                                                  \
+                          wpad + 7 + 2 * cq - gq, WP, cq, bands);                                           \
             ssam__stc_wait();                                                                               \
             int bad = 0;                                                                                    \
             if (k >= ka) SSAM__STENCIL_TC_NONFINITE(MODE, D, JX, acc[0], bad);                              \
             bad = __syncthreads_or(bad); /* the next unit visible to all; this slot free for copies */     \
             if (k >= ka) {                                                                                  \
+                const int chk = !(g).periodic && (z < -(ZLO) || z >= (g).nz - ZHI_ || yb < -(YLO) ||              \
+                                                  yb + BH > (g).ny - YHI_ || x0 < -(XLO) || x0 + BWD > (g).nx - XHI_); \
                 if (bad) {                                                                                  \
                     SSAM__STENCIL_TC_FMA(T, NX, NY, NZ, w, in, src, g, dst, z, yb, x0, XLO, XHI_, YLO, YHI_, ZLO, ZHI_); \
                 } else {                                                                                    \
@@ -338,8 +365,8 @@ static __device__ __forceinline__ void ssam__stc_wait(void)
                         _Pragma("unroll") for (int j = 0; j < (JX); j++)                                    \
                             SSAM__STENCIL_TC_PUT(MODE, acc[0][o][j], g, (src) + (long long)z * (g).plane,   \
                                                  (dst) + (long long)z * (g).plane, z, yb + wr0 + (D)*gq + o, \
-                                                 yb + wr0 + (D) * (gq + 8) + o, x0 + wc0 + 8 * j + 2 * cq, XLO, XHI_, \
-                                                 YLO, YHI_, ZLO, ZHI_);                                     \
+                                                 yb + wr0 + (D) * (gq + 8) + o, x0 + wc0 + 8 * j + 2 * cq, chk, XLO, \
+                                                 XHI_, YLO, YHI_, ZLO, ZHI_);                               \
                 }                                                                                           \
             }                                                                                               \
             _Pragma("unroll") for (int i = 0; i + 1 < (NZ); i++) /* the partial sums move one plane on */  \
@@ -385,8 +412,9 @@ static __device__ __forceinline__ void ssam__stc_wait(void)
     static_assert(SSAM__STENCIL_TC_SMEM(MODE, name##__NX, name##__NY, name##__NZ, name##_XLO, D, JX, WY, WX) <= 227 * 1024, \
                   "ssam stencil_tc: the ring of planes exceeds 227 KB of shared memory; use a smaller tile "  \
                   "(SSAM_STENCIL3D_TC_DEFINE_EX) or stencil.cuh");                                          \
-    static_assert((D) >= 1 && (D) <= 8 && (JX) >= 1 && (WY) * (WX) >= 1 && (WY) * (WX) <= 32,             \
-                  "ssam stencil_tc: the tile needs 1 <= D <= 8, JX >= 1 and 1 to 32 warps");                \
+    static_assert((D) >= 1 && (D) <= 7 && (JX) >= 1 && (WY) * (WX) >= 1 && (WY) * (WX) <= 32,             \
+                  "ssam stencil_tc: the tile needs 1 <= D <= 7 (D 8 would need an odd row pitch, and the "  \
+                  "fragments' paired loads even rows), JX >= 1 and 1 to 32 warps");                         \
     __global__ void __launch_bounds__(32 * (WY) * (WX), MINB)                                               \
         name##_kernel(const SSAM_TC_T_##MODE *__restrict__ src, SSAM_TC_T_##MODE *__restrict__ dst,         \
                       ssam_stencil_geom g, const __grid_constant__ name##_w wt)                             \
@@ -395,9 +423,14 @@ static __device__ __forceinline__ void ssam__stc_wait(void)
                               name##_ZLO, D, JX, WY, WX, src, dst, g, wt.w, wt.in);                         \
     }                                                                                                       \
     static inline __attribute__((unused)) int name##_ncoef(void) { return name##_simt_ncoef(); }           \
-    static inline __attribute__((unused)) int name##_path(void)                                             \
+    static __attribute__((unused)) ssam__tc_dev name##__dev = {0, 0, 0, 0}; /* asked once per device */     \
+    static inline __attribute__((unused)) int name##_path(void) /* the path name_launch takes here */      \
     {                                                                                                       \
-        return ssam__conv_tc_path((const void *)name##_kernel);                                             \
+        return ssam__conv_tc_setup(&name##__dev, (const void *)name##_kernel, 32 * (WY) * (WX),               \
+                                   SSAM__STENCIL_TC_SMEM(MODE, name##__NX, name##__NY, name##__NZ, name##_XLO, D, \
+                                                         JX, WY, WX))                                       \
+                   ? SSAM_PATH_SIMT                                                                         \
+                   : name##__dev.path;                                                                      \
     }                                                                                                       \
     SSAM__STENCIL_TC_LAUNCH(name, MODE, SHAPE, WPT, DIMS, D, JX, WY, WX)                                    \
     SSAM__STENCIL_ADVANCE(name)
@@ -409,31 +442,33 @@ static __device__ __forceinline__ void ssam__stc_wait(void)
         enum { ssam__nx = name##__NX, ssam__ny = name##__NY, ssam__xlo = name##_XLO, ssam__ylo = name##_YLO, \
                ssam__zlo = name##_ZLO };                                                                    \
         const size_t smem = SSAM__STENCIL_TC_SMEM(MODE, name##__NX, name##__NY, name##__NZ, name##_XLO, D, JX, WY, WX);  \
-        static ssam__tc_dev dv = {0, 0, 0, 0}; /* the device's answers, asked once per device */             \
+        ssam__tc_dev *dv = &name##__dev;                                                                    \
         static int occ[2] = {0, 0};                                                                         \
         ssam_stencil_args b;                                                                                \
         ssam_stencil_geom g;                                                                                \
         name##_w wt, *ssam__w = &wt;                                                                        \
         dim3 grid;                                                                                          \
         int rc;                                                                                             \
-        if (!a) return SSAM_ENULL;                                                                          \
-        rc = ssam__conv_tc_setup(&dv, (const void *)name##_kernel, 32 * (WY) * (WX), smem);                 \
+        if (!a || !a->src || !a->dst || !a->coef) return SSAM_ENULL;                                        \
+        memset(&wt, 0, sizeof wt); /* the box; an offset listed twice is refused on every path */          \
+        if (a->ncoef == name##_ncoef()) {                                                                   \
+            const T *ssam__c = (const T *)a->coef;                                                          \
+            int ssam__dup = 0;                                                                              \
+            SHAPE(WPT)                                                                                      \
+            if (ssam__dup) return SSAM_EFILTER;                                                             \
+        }                                                                                                   \
+        rc = ssam__conv_tc_setup(dv, (const void *)name##_kernel, 32 * (WY) * (WX), smem);                  \
         if (rc) return rc;                                                                                  \
-        if (dv.path != SSAM_PATH_TC) return name##_simt_launch(a, stream);                                  \
-        b = *a; /* a 2D domain is one plane */                                                              \
+        if (dv->path != SSAM_PATH_TC) return name##_simt_launch(a, stream);                                 \
+        b = *a; /* a 2D domain is one plane (whatever plane says), its tiles walked in segments */         \
         if ((DIMS) == 2 && b.nz != 0 && b.nz != 1) return SSAM_ESIZE;                                       \
-        if ((DIMS) == 2) b.nz = 1;                                                                          \
+        if ((DIMS) == 2) b.nz = 1, b.plane = 0;                                                             \
         rc = ssam__stencil_prepare(&b, 3, name##_ncoef(), sizeof(T), SSAM_STENCIL_V(T), 8 * (JX) * (WX),    \
-                                   32 * (WY) * (WX), 1, 16 * (D) * (WY), name##__NZ, &g, &grid,             \
-                                   (const void *)name##_kernel, occ, smem, 0, -1);                          \
+                                   32 * (WY) * (WX), 1, (DIMS) == 2 ? (1 << 30) : 16 * (D) * (WY), name##__NZ, \
+                                   &g, &grid, (const void *)name##_kernel, occ, smem, 0, -1);               \
         if (rc) return rc;                                                                                  \
-        if ((DIMS) == 2) rc = ssam__stc_grid2d(&g, 16 * (D) * (WY), &dv, &grid);                            \
+        if ((DIMS) == 2) rc = ssam__stc_grid2d(&g, 16 * (D) * (WY), dv, &grid);                             \
         if (rc) return rc;                                                                                  \
-        const T *ssam__c = (const T *)a->coef;                                                              \
-        int ssam__dup = 0;                                                                                  \
-        memset(&wt, 0, sizeof wt);                                                                          \
-        SHAPE(WPT)                                                                                          \
-        if (ssam__dup) return SSAM_EFILTER;                                                                 \
         name##_kernel<<<grid, 32 * (WY) * (WX), smem, stream>>>((const T *)a->src, (T *)a->dst, g, wt);     \
         return cudaPeekAtLastError() == cudaSuccess ? SSAM_SUCCESS : SSAM_ECUDA;                            \
     }

@@ -125,41 +125,12 @@ typedef struct kern {
 #define ENTX3(S, n, P, G, O) ENTX(S, n, P, G, O, 3)
 
 
-/* the shape's extents {xlo, xhi, ylo, yhi, zlo, zhi}, each range including 0 */
-static void extents(const kern *k, int *e)
-{
-    for (int j = 0; j < 6; j++) e[j] = 0;
-    for (int i = 0; i < k->npts; i++)
-        for (int j = 0; j < 3; j++) {
-            int v = k->pts[i][1 + j];
-            if (v < e[2 * j]) e[2 * j] = v;
-            if (v > e[2 * j + 1]) e[2 * j + 1] = v;
-        }
-}
-static int inside(const int *e, int x, int y, int z, int nx, int ny, int nz)
-{
-    return x + e[0] >= 0 && x + e[1] < nx && y + e[2] >= 0 && y + e[3] < ny && z + e[4] >= 0 && z + e[5] < nz;
-}
-
-/* one step of the stencil in double: Dirichlet keeps every cell whose stencil leaves the domain */
+/* the references (ssam_ref.h), on a kernel's points */
+static void extents(const kern *k, int *e) { ref_stencil_extents(k->pts, k->npts, e); }
 static void ref_step(const kern *k, const double *c, const double *in, double *out, int nx, int ny, int nz,
                      long long pitch, long long plane, int periodic)
 {
-    int e[6];
-    extents(k, e);
-    for (int z = 0; z < nz; z++)
-        for (int y = 0; y < ny; y++)
-            for (int x = 0; x < nx; x++) {
-                long long o = z * plane + y * pitch + x;
-                if (!periodic && !inside(e, x, y, z, nx, ny, nz)) { out[o] = in[o]; continue; }
-                double s = 0;
-                for (int i = 0; i < k->npts; i++) {
-                    const int *p = k->pts[i];
-                    s += c[p[0]] * in[ref_index(z + p[3], nz, SSAM_BORDER_WRAP) * plane +
-                                      ref_index(y + p[2], ny, SSAM_BORDER_WRAP) * pitch + ref_index(x + p[1], nx, SSAM_BORDER_WRAP)];
-                }
-                out[o] = s;
-            }
+    ref_stencil_step(k->pts, k->npts, c, in, out, nx, ny, nz, pitch, plane, periodic);
 }
 
 /* t: 0 float, 1 double, 2 FP16, 3 BF16 */
@@ -259,7 +230,7 @@ static void run_kernel(const kern *k, int light)
                         num += (g - u[o]) * (g - u[o]);
                         den += u[o] * u[o];
                         /* Dirichlet: a fixed cell keeps its initial value exactly */
-                        if (!periodic && !inside(e, x, r, z, nx, ny, nz) && g != u0[o]) moved++;
+                        if (!periodic && !ref_stencil_inside(e, x, r, z, nx, ny, nz) && g != u0[o]) moved++;
                     }
                     double err = den > 0 ? sqrt(num / den) : sqrt(num);
                     CHECK(unwritten == 0 && padding == 0, "%dx%dx%d pitch %lld %s step %d: %lld unwritten, %lld padding "
