@@ -2,13 +2,16 @@
  * reference in double, and against conv.cuh's SIMT kernel on the same data:
  *   f64     (DMMA): the SIMT path's bound, error / sum|w x| < 1e-12
  *   tf32    (one TF32 pass: data truncated, weights rounded to TF32): the documented bound, < 1e-3
- *   tf32x3  (three passes): < 2.5e-7 everywhere, and within 2x the SIMT FP32 path's error on the
+ *   tf32x3  (three passes): < 8e-7 everywhere, and within 2x the SIMT FP32 path's error on the
  *           same input for filters of 64 taps and more on images of 64 pixels and more.  Why not
  *           2x everywhere: x = big + small keeps 22 of the 24 significant bits (small is itself
  *           rounded to TF32), so each product is off by up to 2^-22 of itself, 4x FP32's rounding;
  *           with few taps, or a 1x1 image whose one pixel meets every tap, that is the whole error,
  *           while over many taps of varied data FP32's own summation error is as large (measured:
- *           x1x1 4.2x, a 1x1 image under 20x20 10x, the 9x9 and 20x20 filters on images within 2x)
+ *           x1x1 4.2x, a 1x1 image under 20x20 10x, the 9x9 and 20x20 filters on images within 2x).
+ *           The bound everywhere is 3 2^-22 of each product (x's and w's split residuals, 2^-22 of
+ *           each, and the small.small term the three passes drop) plus FP32's rounding: 8e-7; a
+ *           1x1 filter on a 1x1 image measured 3.35e-7 once (the bound was 2.5e-7 until then)
  * Filters 1x1 to 20x20 and 33x5, images from 1x1 to several blocks each way (ragged), pitch larger
  * than the width, every border, 'valid', correlation and convolution, every anchor of the small
  * filters; outputs and padding NaN-poisoned first (an unwritten or NaN output fails), writes past
@@ -103,7 +106,7 @@ static void one(const kern *k, const void *din, void *dout, void *hbuf, const do
         CHECK(unw == 0 && over == 0, "%s%s: %lld unwritten or NaN, %lld written outside the output", what,
               pass ? " (simt)" : "", unw, over);
     }
-    double tol = dbl ? 1e-12 : k->mode == 1 ? 1e-3 : 2.5e-7;
+    double tol = dbl ? 1e-12 : k->mode == 1 ? 1e-3 : 8e-7;
     CHECK(err[0] < tol, "%s: error / sum|w x| = %.3g (tolerance %.1g)", what, err[0], tol);
     if (k->mode == 3 && k->M * k->N >= 64 && W * H >= 64) {
         CHECK(err[0] <= 2 * err[1] + 1e-9, "%s: tf32x3 error %.3g > 2x the SIMT fp32 error %.3g", what, err[0], err[1]);
@@ -248,7 +251,7 @@ static void run_nonfinite(const kern *k)
         if (isfinite(v) != isfinite(ref[i]) || (isnan(v) != isnan(ref[i]))) wrong++;
         else if (isfinite(v)) { num += (v - ref[i]) * (v - ref[i]); den += mag[i] * mag[i]; }
     }
-    double err = sqrt(num / den), tol = dbl ? 1e-12 : k->mode == 1 ? 1e-3 : 2.5e-7;
+    double err = sqrt(num / den), tol = dbl ? 1e-12 : k->mode == 1 ? 1e-3 : 8e-7;
     CHECK(wrong == 0 && nonfinite > 0, "%lld outputs differ in finiteness from the reference (%lld non-finite expected)",
           wrong, nonfinite);
     CHECK(err < tol, "finite outputs: error / sum|w x| = %.3g", err);
