@@ -86,4 +86,27 @@ static inline void ref_stencil_step(const int (*pts)[4], int npts, const double 
             }
 }
 
+
+#ifdef SSAM_STENCIL_CUH
+/* name_advance from the state h0 (n elements of es bytes, copied to da) must give the bits of the
+ * stepwise launches (`cur`, device), in da or db as steps is even or odd (a GPU check: CHECK) */
+typedef int (*ref_advance_fn)(const ssam_stencil_args *, int, void **, cudaStream_t);
+static inline void ref_check_advance(ref_advance_fn advance, ssam_stencil_args a, void *da, void *db, const void *cur,
+                                     const void *h0, void *hb, size_t n, size_t es, int steps, int nx, int ny, int nz)
+{
+    void *hres = malloc(n * es), *res = NULL;
+    CUDA_OK(cudaMemcpy(hres, cur, n * es, cudaMemcpyDeviceToHost));
+    CUDA_OK(cudaMemcpy(da, h0, n * es, cudaMemcpyHostToDevice));
+    a.src = da; a.dst = db;
+    int rc = advance(&a, steps, &res, 0);
+    CHECK(rc == 0 && res == (steps % 2 ? db : da), "advance rc %d (%s)", rc, ssam_stencil_strerror(rc));
+    CUDA_OK(cudaDeviceSynchronize());
+    if (rc == 0) {
+        CUDA_OK(cudaMemcpy(hb, res, n * es, cudaMemcpyDeviceToHost));
+        CHECK(memcmp(hb, hres, n * es) == 0, "%dx%dx%d: advance differs from the stepwise launches", nx, ny, nz);
+    }
+    free(hres);
+}
+#endif
+
 #endif

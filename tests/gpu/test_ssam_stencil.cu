@@ -240,21 +240,8 @@ static void run_kernel(const kern *k, int light)
                     CHECK(err < tol, "%dx%dx%d pitch %lld %s step %d: |out - ref| / |ref| = %.3g", nx, ny, nz, pitch,
                           periodic ? "periodic" : "dirichlet", s + 1, err);
                 }
-                /* name_advance from the same start: the same state, bit for bit */
-                if (!check__failed_case && pk == 0) {
-                    void *hres = malloc(n * es), *res = NULL;
-                    CUDA_OK(cudaMemcpy(hres, cur, n * es, cudaMemcpyDeviceToHost));
-                    CUDA_OK(cudaMemcpy(da, h0, n * es, cudaMemcpyHostToDevice));
-                    a.src = da; a.dst = db;
-                    int rc = k->advance(&a, steps, &res, 0);
-                    CHECK(rc == 0 && res == (steps % 2 ? db : da), "advance rc %d (%s)", rc, ssam_stencil_strerror(rc));
-                    CUDA_OK(cudaDeviceSynchronize());
-                    if (rc == 0) {
-                        CUDA_OK(cudaMemcpy(hb, res, n * es, cudaMemcpyDeviceToHost));
-                        CHECK(memcmp(hb, hres, n * es) == 0, "%dx%dx%d: advance differs from the stepwise launches", nx, ny, nz);
-                    }
-                    free(hres);
-                }
+                if (!check__failed_case && pk == 0) /* name_advance from the same start: the same bits */
+                    ref_check_advance(k->advance, a, da, db, cur, h0, hb, n, es, steps, nx, ny, nz);
             }
             cudaFree(da);
             cudaFree(db);
