@@ -5,7 +5,8 @@
  *       __global__ void name_kernel(...)                         the tensor-core kernel
  *       int name_launch(const ssam_conv2d_args *a, cudaStream_t) the same arguments, flags, borders,
  *                                                                anchors and codes as conv.cuh
- *       int name_path(void)                                      SSAM_PATH_TC or SSAM_PATH_SIMT
+ *       int name_path(void)                                      SSAM_PATH_TC or SSAM_PATH_SIMT: the
+ *                                                                path name_launch takes on this device
  *       name_simt_*                                              conv.cuh's kernel (the fallback)
  *   for an M-wide, N-high filter.  MODE is a token:
  *       f64     double on FP64 tensor cores (mma.sync m16n8k8 f64 on sm_90, four m8n8k4 on sm_80),
@@ -559,9 +560,13 @@ static __device__ __forceinline__ void ssam_tc_store_tf32x3(float *dst, long lon
     {                                                                                                      \
         SSAM__CONV2D_TC_BODY(MODE, M, N, QY, JX, WY, WX, src, dst, g, wt.w);                               \
     }                                                                                                      \
-    static inline __attribute__((unused)) int name##_path(void)                                            \
+    static __attribute__((unused)) ssam__tc_dev name##__dev = {0, 0, 0, 0}; /* asked once per device */    \
+    static inline __attribute__((unused)) int name##_path(void) /* the path name_launch takes here */     \
     {                                                                                                      \
-        return ssam__conv_tc_path((const void *)name##_kernel);                                            \
+        return ssam__conv_tc_setup(&name##__dev, (const void *)name##_kernel, 32 * (WY) * (WX),             \
+                                   SSAM__CONV_TC_SMEM(MODE, M, N, QY, JX, WY, WX))                          \
+                   ? SSAM_PATH_SIMT                                                                        \
+                   : name##__dev.path;                                                                     \
     }                                                                                                      \
     static inline __attribute__((unused)) int name##_launch(const ssam_conv2d_args *a, cudaStream_t stream) \
     {                                                                                                      \
@@ -570,13 +575,13 @@ static __device__ __forceinline__ void ssam_tc_store_tf32x3(float *dst, long lon
         ssam_conv2d_geom g;                                                                                \
         name##_simt_weights wt;                                                                            \
         dim3 grid;                                                                                         \
-        static ssam__tc_dev dv = {0, 0, 0, 0}; /* the device's answers, asked once per device */            \
+        ssam__tc_dev *dv = &name##__dev;                                                                   \
         int rc = ssam__conv2d_geometry(a, M, N, SSAM_CONV_V(T), &g);                                       \
         if (rc) return rc;                                                                                 \
-        rc = ssam__conv_tc_setup(&dv, (const void *)name##_kernel, 32 * (WY) * (WX), smem);                \
+        rc = ssam__conv_tc_setup(dv, (const void *)name##_kernel, 32 * (WY) * (WX), smem);                 \
         if (rc) return rc;                                                                                 \
-        if (dv.path != SSAM_PATH_TC) return name##_simt_launch(a, stream);                                 \
-        rc = ssam__conv_tc_grid(&g, 16 * (QY) * (WY), 8 * (JX) * (WX), &dv, &grid);                        \
+        if (dv->path != SSAM_PATH_TC) return name##_simt_launch(a, stream);                                \
+        rc = ssam__conv_tc_grid(&g, 16 * (QY) * (WY), 8 * (JX) * (WX), dv, &grid);                         \
         if (rc) return rc;                                                                                 \
         for (int i = 0; i < (M) * (N); i++) /* convolution: the filter flipped both ways */                \
             wt.w[i] = (a->flags & SSAM_CONVOLVE) ? ((const T *)a->weights)[(M) * (N)-1 - i]                \
