@@ -563,10 +563,8 @@ static __device__ __forceinline__ void ssam_tc_store_tf32x3(float *dst, long lon
     static __attribute__((unused)) ssam__tc_dev name##__dev = {0, 0, 0, 0}; /* asked once per device */    \
     static inline __attribute__((unused)) int name##_path(void) /* the path name_launch takes here */     \
     {                                                                                                      \
-        return ssam__conv_tc_setup(&name##__dev, (const void *)name##_kernel, 32 * (WY) * (WX),             \
-                                   SSAM__CONV_TC_SMEM(MODE, M, N, QY, JX, WY, WX))                          \
-                   ? SSAM_PATH_SIMT                                                                        \
-                   : name##__dev.path;                                                                     \
+        return ssam__tc_path_of(&name##__dev, (const void *)name##_kernel, 32 * (WY) * (WX),               \
+                                SSAM__CONV_TC_SMEM(MODE, M, N, QY, JX, WY, WX));                            \
     }                                                                                                      \
     static inline __attribute__((unused)) int name##_launch(const ssam_conv2d_args *a, cudaStream_t stream) \
     {                                                                                                      \
@@ -627,6 +625,13 @@ static inline int ssam__conv_tc_setup(ssam__tc_dev *d, const void *kernel, int t
     }
     d->dev1 = dev + 1;
     return SSAM_SUCCESS;
+}
+
+/* name_path of a tensor-core launcher: the path its launch takes on the current device (SIMT too
+ * where the setup fails) */
+static inline int ssam__tc_path_of(ssam__tc_dev *d, const void *kernel, int threads, size_t smem)
+{
+    return ssam__conv_tc_setup(d, kernel, threads, smem) ? SSAM_PATH_SIMT : d->path;
 }
 
 /* the grid: as many blocks as fit on the device at once (each walks tiles of BH x BW outputs with

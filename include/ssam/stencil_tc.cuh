@@ -93,14 +93,9 @@
 #define SSAM_STC2_TILE_tf32 2, 2, 1, 4, 1
 #define SSAM_STC2_TILE_tf32x3 1, 1, 1, 4, 1
 
-/* index i of an axis of n cells: itself inside, wrapped (periodic) or -1 (Dirichlet: staged as 0) */
-static __device__ __forceinline__ int ssam__stc_index(int i, int n, int periodic)
-{
-    if ((unsigned)i < (unsigned)n) return i;
-    if (!periodic) return -1;
-    i %= n;
-    return i < 0 ? i + n : i;
-}
+/* index i of an axis of n cells: itself inside, wrapped (periodic) or -1 (Dirichlet: staged as 0):
+ * base.cuh's border rule, WRAP or CONSTANT */
+#define SSAM__STC_INDEX(i, n, periodic) ssam_border_index(i, n, (periodic) ? SSAM_BORDER_WRAP : SSAM_BORDER_CONSTANT)
 
 /* one element global -> shared without registers (cp.async, sm_80+; zeros when !ok, src not read);
  * a plain copy below sm_80 (never launched there: the launcher takes the SIMT path) */
@@ -227,7 +222,7 @@ static __device__ __forceinline__ void ssam__stc_wait(void)
  * do, the rest element by element.  Asynchronous: ssam__stc_wait, then a barrier before use. */
 #define SSAM__STENCIL_TC_COPY(T, slot, src, g, pz, xs, ys, NC)                                              \
     do {                                                                                                    \
-        const int ssam__z = ssam__stc_index(pz, (g).nz, (g).periodic), ssam__v = VEC && (g).vld;            \
+        const int ssam__z = SSAM__STC_INDEX(pz, (g).nz, (g).periodic), ssam__v = VEC && (g).vld;            \
         if (ssam__v && ssam__z >= 0 && (ys) >= 0 && (ys) + TR <= (g).ny && (xs)-OFF >= 0 &&                  \
             (xs)-OFF + NCH * V <= (g).nx) { /* all inside: whole chunks (columns from NC on are finite data: \
                                                they meet zero weights, and a non-finite one only sends the  \
@@ -241,7 +236,7 @@ static __device__ __forceinline__ void ssam__stc_wait(void)
         }                                                                                                   \
         for (int ssam__i = threadIdx.x; ssam__i < TR * NCH; ssam__i += NT) {                                \
             const int ssam__r = ssam__i / NCH, ssam__c0 = (ssam__i - ssam__r * NCH) * V - OFF;              \
-            const int ssam__y = ssam__stc_index((ys) + ssam__r, (g).ny, (g).periodic);                      \
+            const int ssam__y = SSAM__STC_INDEX((ys) + ssam__r, (g).ny, (g).periodic);                      \
             const T *ssam__row = (src) + ssam__z * (g).plane + ssam__y * (g).pitch;                         \
             T *ssam__d = (slot) + ssam__r * TP + OFF + ssam__c0;                                            \
             if (ssam__v && ssam__z >= 0 && ssam__y >= 0 && ssam__c0 >= 0 && ssam__c0 + V <= (NC) &&           \
@@ -251,7 +246,7 @@ static __device__ __forceinline__ void ssam__stc_wait(void)
                 _Pragma("unroll") for (int ssam__e = 0; ssam__e < V; ssam__e++) {                           \
                     const int ssam__c = ssam__c0 + ssam__e;                                                 \
                     if (ssam__c < 0 || ssam__c >= TC) continue;                                             \
-                    const int ssam__x = ssam__stc_index((xs) + ssam__c, (g).nx, (g).periodic);              \
+                    const int ssam__x = SSAM__STC_INDEX((xs) + ssam__c, (g).nx, (g).periodic);              \
                     const int ssam__ok = ssam__c < (NC) && ssam__z >= 0 && ssam__y >= 0 && ssam__x >= 0;    \
                     SSAM__STC_CP(T, ssam__d + ssam__e, ssam__ok ? ssam__row + ssam__x : (src), ssam__ok);   \
                 }                                                                                           \
@@ -303,9 +298,9 @@ static __device__ __forceinline__ void ssam__stc_wait(void)
         } else {                                                                                            \
             _Pragma("unroll 1") for (int ssam__e = 0; ssam__e < (NX) * (NY) * (NZ); ssam__e++) {            \
                 if (!(in)[ssam__e]) continue;                                                               \
-                const int ssam__pz = ssam__stc_index((z) + ssam__e / ((NX) * (NY)) + (ZLO), (g).nz, 1);      \
-                const int ssam__py = ssam__stc_index(ssam__y + ssam__e / (NX) % (NY) + (YLO), (g).ny, 1);    \
-                const int ssam__px = ssam__stc_index(ssam__x + ssam__e % (NX) + (XLO), (g).nx, 1);           \
+                const int ssam__pz = SSAM__STC_INDEX((z) + ssam__e / ((NX) * (NY)) + (ZLO), (g).nz, 1);      \
+                const int ssam__py = SSAM__STC_INDEX(ssam__y + ssam__e / (NX) % (NY) + (YLO), (g).ny, 1);    \
+                const int ssam__px = SSAM__STC_INDEX(ssam__x + ssam__e % (NX) + (XLO), (g).nx, 1);           \
                 ssam__s = fma((w)[ssam__e], (src)[ssam__pz * (g).plane + ssam__py * (g).pitch + ssam__px], ssam__s); \
             }                                                                                               \
         }                                                                                                   \
@@ -426,11 +421,8 @@ static __device__ __forceinline__ void ssam__stc_wait(void)
     static __attribute__((unused)) ssam__tc_dev name##__dev = {0, 0, 0, 0}; /* asked once per device */     \
     static inline __attribute__((unused)) int name##_path(void) /* the path name_launch takes here */      \
     {                                                                                                       \
-        return ssam__conv_tc_setup(&name##__dev, (const void *)name##_kernel, 32 * (WY) * (WX),               \
-                                   SSAM__STENCIL_TC_SMEM(MODE, name##__NX, name##__NY, name##__NZ, name##_XLO, D, \
-                                                         JX, WY, WX))                                       \
-                   ? SSAM_PATH_SIMT                                                                         \
-                   : name##__dev.path;                                                                      \
+        return ssam__tc_path_of(&name##__dev, (const void *)name##_kernel, 32 * (WY) * (WX),                 \
+                                SSAM__STENCIL_TC_SMEM(MODE, name##__NX, name##__NY, name##__NZ, name##_XLO, D, JX, WY, WX)); \
     }                                                                                                       \
     SSAM__STENCIL_TC_LAUNCH(name, MODE, SHAPE, WPT, DIMS, D, JX, WY, WX)                                    \
     SSAM__STENCIL_ADVANCE(name)
