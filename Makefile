@@ -17,7 +17,10 @@ endif
 
 HOST_CFLAGS := -std=c99 -Wall -Wextra -Werror -pedantic -O2 -Iinclude
 NVFLAGS     := -O3 -std=c++17 -Iinclude -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror
-GPU_ARCH    := -gencode=arch=compute_$(ARCH),code=sm_$(ARCH)
+# sm_90 builds are sm_90a builds: ksum's wgmma kernel (ksum/wgmma.cuh) needs the "a" features, and an
+# sm_90a binary runs on the H100/H200 like an sm_90 one
+GPU_SM      := $(ARCH)$(if $(filter 90,$(ARCH)),a)
+GPU_ARCH    := -gencode=arch=compute_$(GPU_SM),code=sm_$(GPU_SM) $(if $(filter 90,$(ARCH)),-DONCHIP_SM90A)
 CUDA_HOME   := $(patsubst %/bin/nvcc,%,$(NVCC))
 
 # peers for the benchmarks, when present: NPP (CUDA toolkit), cuDNN (toolkit or the Python wheel)

@@ -9,7 +9,9 @@
  *   cublas      the paper's cuBLAS-Unfused: cuBLAS SGEMM/DGEMM C = A B^T (m x n in memory), a norm
  *               kernel, an exp kernel K = exp(-(|a|^2 + |b|^2 - 2C) / 2h^2) in place, cuBLAS GEMV
  *   tf32        ksum/tc.cuh, dot products on TF32 tensor cores (dim >= 16, float), and 3xtf32 (the
- *               three-pass split, about FP32 accurate); tf32-w3, tf32-r2, 3xtf32-r2: the staged kernel's
+ *               three-pass split, about FP32 accurate): KSUM_DEFINE_TF32, named tf32-wg / 3xtf32-wg where
+ *               it runs wgmma (ksum/wgmma.cuh); tf32-mma / 3xtf32-mma its mma.sync kernels alone (the
+ *               rows before wgmma); tf32-w3, tf32-r2, 3xtf32-r2: the staged kernel's
  *               other fragment-read variants (KSUM_DEFINE_TF32_EX WIDE 3/1 and round 2's 0/0), same run
  *               (tf32 is WIDE 4/0, 3xtf32 1/0: so at dim > 128 tf32 = tf32-r2, 3xtf32 = 3xtf32-r2)
  *   small       ksum/smalldim.cuh at dim 3 (DMAX 3, 2 blocks/SM): targets in registers, sources broadcast
@@ -22,7 +24,8 @@
  * m = n = 65536 with dim = 3, 16, 64; fp64 on two shapes.  One right-hand side.
  * ms is the median of --reps runs after 3 warm-ups (CUDA events).  Floors: FMA = pairs (dim + 5) / peak
  * FMA rate (FP32 33.5 T/s, FP64 17 T/s: the dot product, distance, clamp, weight), exp = pairs / 4.18 T/s
- * (MUFU.EX2, 16 per SM per clock; float only); %floor = the larger floor / ms.  Each fused result is
+ * (MUFU.EX2, 16 per SM per clock; float only); tensor rows: MMA = pairs x dim (rounded up to 32, x3 for
+ * the split) / the wgmma TF32 rate measured first; %floor = the larger floor / ms.  Each fused result is
  * compared with cuBLAS-Unfused (relative 2-norm difference of v).  First, a plain cuBLAS SGEMM 8192^3
  * (2048^3 with --light) prints the FP32 FMA rate this GPU reaches, beside the 33.5 T floor rate.
  * usage: ksum [--json PATH] [--reps N] [--light] [--only-fused] [--dim D] [--tc]   (--dim: only shapes of that
@@ -57,6 +60,41 @@ KSUM_DEFINE_TF32_V1(bench_gauss_tf32_v1, KSUM_GAUSS, 1, 1) /* register staging, 
 KSUM_DEFINE_TF32_EX(bench_gauss_tf32_w3, KSUM_GAUSS, 1, 1, 3, 1) /* LDS.128 reads, m16n8k8 */
 KSUM_DEFINE_TF32_EX(bench_gauss_tf32_r2, KSUM_GAUSS, 1, 1, 0, 0) /* round 2: scalar reads */
 KSUM_DEFINE_TF32_EX(bench_gauss_3xtf32_r2, KSUM_GAUSS, 3, 1, 0, 0)
+/* KSUM_DEFINE_TF32's mma.sync kernels alone (what it ran before wgmma.cuh, and runs where wgmma does not) */
+KSUM_DEFINE_TF32_EX(bench_gauss_tf32_mma, KSUM_GAUSS, 1, 1, 4, 0)
+KSUM_DEFINE_TF32_EX(bench_gauss_3xtf32_mma, KSUM_GAUSS, 3, 1, 1, 0)
+
+/* the TF32 tensor rate of wgmma on this device (the tensor floors' denominator): per SM 2 warpgroups,
+ * each 8 chained wgmma.m64n128k8 per group on zeroed shared tiles, one group in flight; FMAs per second
+ * (0 where the build has no sm_90a code) */
+__global__ void __launch_bounds__(256, 1) bench_wg_rate(float *out, int iters)
+{
+    __shared__ __align__(1024) float tile[2 * 4096];
+    for (int i = threadIdx.x; i < 2 * 4096; i += 256) tile[i] = 0.0f;
+    ksum__fence_async();
+    __syncthreads();
+    float d[64];
+    for (int i = 0; i < 64; i++) d[i] = 0.0f;
+    const unsigned sa = ksum_smem_u32(tile) + 8192 * (threadIdx.x >> 7), sb = ksum_smem_u32(tile + 4096);
+    for (int it = 0; it < iters; it++) {
+        ksum_wg_fence();
+#pragma unroll
+        for (int k = 0; k < 8; k++) ksum_wg_mma_tf32(d, ksum_wg_desc(sa + 32 * (k & 3)), ksum_wg_desc(sb + 32 * (k & 3)), 1);
+        ksum_wg_commit();
+        KSUM_WG_WAIT(0);
+    }
+    float acc = 0.0f;
+    for (int i = 0; i < 64; i++) acc += d[i];
+    if (acc == 12345.678f) out[0] = acc; /* keeps the MMAs alive */
+}
+static double wg_rate; /* FMA/s, 0: not measured */
+static void run_wg_rate(void *p, int set)
+{
+    (void)set;
+    int sms = 132;
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+    bench_wg_rate<<<sms, 256>>>((float *)p, 2000);
+}
 KSUM_DEFINE_SMALLDIM_EX(bench_gauss_sd3, KSUM_GAUSS, 3, 1, 1, 0, 2)    /* all exps on the MUFU, 2 blocks/SM */
 KSUM_DEFINE_SMALLDIM_EX(bench_gauss_sd3_p1, KSUM_GAUSS, 3, 1, 1, 1, 2) /* 1 of 8 by polynomial */
 KSUM_DEFINE_SMALLDIM_EX(bench_gauss_sd3_b3, KSUM_GAUSS, 3, 1, 1, 0, 3) /* 3 blocks/SM (80 registers) */
@@ -163,7 +201,9 @@ static void run_fused(void *p, int set)
              : c->tc == 3 ? bench_gauss_3xtf32_launch(&k, 0)
              : c->tc == 4 ? bench_gauss_tf32_w3_launch(&k, 0)
              : c->tc == 5 ? bench_gauss_tf32_r2_launch(&k, 0)
-             : c->tc == 6 ? bench_gauss_3xtf32_r2_launch(&k, 0) : bench_gauss_f32_launch(&k, 0);
+             : c->tc == 6 ? bench_gauss_3xtf32_r2_launch(&k, 0)
+             : c->tc == 7 ? bench_gauss_tf32_mma_launch(&k, 0)
+             : c->tc == 8 ? bench_gauss_3xtf32_mma_launch(&k, 0) : bench_gauss_f32_launch(&k, 0);
     if (rc) { fprintf(stderr, "ksum launch: %s\n", ksum_strerror(rc)); exit(2); }
 }
 
@@ -223,23 +263,29 @@ static double time_it(gpucheck_run_fn f, ctx *c) { return gpucheck_time_ms(f, c,
 
 #define vdiff gpucheck_devdiff
 
+/* tensor rows (c->tc): the floor is the larger of the MMAs over the measured wgmma rate (dim rounded up
+ * to 32, x3 for the split) and the exps over the MUFU rate */
 static void report(const ctx *c, const char *impl, double ms, double base_ms, double diff)
 {
     const double pairs = (double)c->m * c->n;
-    const double ffma = pairs * (c->dim + 5) / (c->dbl ? FMA64 : FMA32) * 1e3, fexp = c->dbl ? 0 : pairs / EXPRATE * 1e3;
+    const int passes = c->tc == 3 || c->tc == 6 || c->tc == 8 ? 3 : 1;
+    const double ffma = c->tc && wg_rate > 0 ? pairs * ((c->dim + 31) / 32 * 32) * passes / wg_rate * 1e3
+                                             : pairs * (c->dim + 5) / (c->dbl ? FMA64 : FMA32) * 1e3;
+    const double fexp = c->dbl ? 0 : pairs / EXPRATE * 1e3;
     const double fl = ffma > fexp ? ffma : fexp;
     printf("%-4s %7d %6d %4d  %-10s %9.4f ms %8.1f Gpairs/s  floor %7.4f ms (%s) %5.1f%%", c->dbl ? "fp64" : "fp32",
-           c->m, c->n, c->dim, impl, ms, pairs / ms / 1e6, fl, ffma > fexp ? "fma" : "exp", 100 * fl / ms);
+           c->m, c->n, c->dim, impl, ms, pairs / ms / 1e6, fl, ffma > fexp ? (c->tc && wg_rate > 0 ? "mma" : "fma") : "exp",
+           100 * fl / ms);
     if (base_ms > 0) printf("  %6.2fx cublas", base_ms / ms);
     if (diff >= 0) printf("  |v - cublas|/|cublas| %.1e", diff);
     printf("\n");
     fflush(stdout);
     if (json)
         fprintf(json, "%s  {\"type\": \"%s\", \"impl\": \"%s\", \"m\": %d, \"n\": %d, \"dim\": %d, \"ms\": %.5f, "
-                      "\"gpairs_s\": %.3f, \"floor_fma_ms\": %.5f, \"floor_exp_ms\": %.5f, \"speedup_vs_cublas\": %.3f, "
+                      "\"gpairs_s\": %.3f, \"floor_%s_ms\": %.5f, \"floor_exp_ms\": %.5f, \"speedup_vs_cublas\": %.3f, "
                       "\"diff_vs_cublas\": %.3g}",
                 json_rows++ ? ",\n" : "", c->dbl ? "fp64" : "fp32", impl, c->m, c->n, c->dim, ms, pairs / ms / 1e6,
-                ffma, fexp, base_ms > 0 ? base_ms / ms : 0, diff);
+                c->tc && wg_rate > 0 ? "mma" : "fma", ffma, fexp, base_ms > 0 ? base_ms / ms : 0, diff);
 }
 
 static void run_shape(int m, int n, int dim, int dbl, int only_fused)
@@ -322,20 +368,22 @@ static void run_shape(int m, int n, int dim, int dbl, int only_fused)
         c.sd = 0;
     }
     if (!dbl && dim >= 16) { /* the tensor-core path: TF32, and the 3-pass split */
+        ksum_args q;
+        memset(&q, 0, sizeof q);
+        q.m = m; q.n = n; q.dim = dim; q.h = c.h;
+        const int wg1 = bench_gauss_tf32_path(&q) == KSUM_PATH_WGMMA, wg3 = bench_gauss_3xtf32_path(&q) == KSUM_PATH_WGMMA;
         c.tc = 1;
         t = time_it(run_fused, &c);
-        report(&c, "tf32", t, base, only_fused ? -1 : vdiff(c.v, vref, m, dbl));
+        report(&c, wg1 ? "tf32-wg" : "tf32", t, base, only_fused ? -1 : vdiff(c.v, vref, m, dbl));
         c.tc = 3;
         t = time_it(run_fused, &c);
-        report(&c, "3xtf32", t, base, only_fused ? -1 : vdiff(c.v, vref, m, dbl));
-        c.tc = 2;
-        t = time_it(run_fused, &c);
-        report(&c, "tf32-v1", t, base, only_fused ? -1 : vdiff(c.v, vref, m, dbl));
-        static const char *const tcname[] = {"tf32-w3", "tf32-r2", "3xtf32-r2"};
-        for (int v = 4; v <= 6; v++) { /* round 3's variants beside round 2's kernels, same run */
+        report(&c, wg3 ? "3xtf32-wg" : "3xtf32", t, base, only_fused ? -1 : vdiff(c.v, vref, m, dbl));
+        static const char *const tcname[] = {"", "tf32", "tf32-v1", "3xtf32", "tf32-w3", "tf32-r2", "3xtf32-r2", "tf32-mma", "3xtf32-mma"};
+        for (int v = tc_only ? 7 : 2; v <= 8; v++) { /* the mma.sync kernels (and earlier rounds') beside it */
+            if (v == 3 || (v == 7 && !wg1) || (v == 8 && !wg3)) continue; /* 7, 8: only where they differ */
             c.tc = v;
             t = time_it(run_fused, &c);
-            report(&c, tcname[v - 4], t, base, only_fused ? -1 : vdiff(c.v, vref, m, dbl));
+            report(&c, tcname[v], t, base, only_fused ? -1 : vdiff(c.v, vref, m, dbl));
         }
         c.tc = 0;
     }
@@ -384,6 +432,25 @@ int main(int argc, char **argv)
             fprintf(json, "%s  {\"type\": \"fp32\", \"impl\": \"cublas-sgemm-square\", \"m\": %d, \"n\": %d, \"dim\": %d, \"ms\": %.5f, "
                           "\"tfma_s\": %.3f}", json_rows++ ? ",\n" : "", q, q, q, ms, (double)q * q * q / ms / 1e9);
         cudaFree(x); cudaFree(y); cudaFree(z);
+    }
+    { /* the wgmma TF32 rate (sm_90a builds on sm_90): the tensor rows' floor */
+        float *o = NULL;
+        CUDA_DIE(cudaMalloc(&o, 4));
+        int sms = 132;
+        CUDA_DIE(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+        ksum_args q;
+        memset(&q, 0, sizeof q);
+        q.m = q.n = 1024; q.dim = 64; q.h = 1;
+        if (bench_gauss_tf32_path(&q) == KSUM_PATH_WGMMA) {
+            const double ms = gpucheck_time_ms(run_wg_rate, o, 2, 5);
+            wg_rate = (double)sms * 2 * 2000 * 8 * 65536 / ms * 1e3;
+            printf("wgmma.m64n128k8 TF32 rate: %.1f T FMA/s (%.1fx the 33.5 T FP32 FMA floor rate)\n", wg_rate / 1e12,
+                   wg_rate / FMA32);
+            if (json)
+                fprintf(json, "%s  {\"type\": \"fp32\", \"impl\": \"wgmma-tf32-rate\", \"tfma_s\": %.3f}", json_rows++ ? ",\n" : "",
+                        wg_rate / 1e12);
+        } else printf("wgmma: not built for this device (tensor floors not printed)\n");
+        cudaFree(o);
     }
     gpucheck_seed(4242);
     if (tc_only) { /* the tensor-core goal's shapes: cublas-unfused, fused and the TF32 kernels only */

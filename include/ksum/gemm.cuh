@@ -159,6 +159,17 @@ static __device__ __forceinline__ void ksum__cp_wait(void)
 #endif
 }
 
+/* x rounded to TF32 (as the bit pattern the mma takes) */
+static __device__ __forceinline__ unsigned ksum__tf32(float x)
+{
+    unsigned y = 0;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(y) : "f"(x));
+#else
+    y = __float_as_uint(x);
+#endif
+    return y;
+}
 #define KSUM_GEMM_TILE_OP(OP, s, LDP, src, ld, np, dim, p0, k0, ks, tid)                                    \
     do {                                                                                               \
         const int pb__ = (((tid) >> 5) << 2) + ((tid)&3), kb__ = ((tid) >> 2) & 7;                     \

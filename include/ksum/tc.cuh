@@ -31,6 +31,12 @@
  *   comparison (bench/ksum.cu, row tf32-v1) and for devices with little shared memory.
  *   On a device below sm_80 the launchers return KSUM_EUNSUPPORTED (after the argument checks); the
  *   header compiles for sm_75 (the mma pieces are empty there and never launched).
+ *   HOPPER: on an sm_90 device, where the build has sm_90a code (nvcc -arch=sm_90a; the Makefile's
+ *   ARCH=90), KSUM_DEFINE_TF32's launcher runs the wgmma kernel of ksum/wgmma.cuh instead (3-6x the
+ *   FP32 path at dim 64-256 on the H200, docs/ksum.md), up to dim 288 (one pass) / 64 (three passes)
+ *   and when a caller's workspace holds the prepared sources (ksum__wg_work_bytes); int
+ *   name_path(const ksum_args *) says which kernel a call runs (KSUM_PATH_WGMMA or KSUM_PATH_MMA).
+ *   KSUM_DEFINE_TF32_EX defines the mma.sync kernels alone (name_path: KSUM_PATH_MMA).
  *
  * EXAMPLE
  *     #include <ksum/tc.cuh>
@@ -41,20 +47,10 @@
 #define KSUM_TC_CUH
 
 #include "ksum.cuh"
+#include "wgmma.cuh"
 
 #define KSUM__TC_PAD 136
 
-/* x rounded to TF32 (as the bit pattern the mma takes) */
-static __device__ __forceinline__ unsigned ksum__tf32(float x)
-{
-    unsigned y = 0;
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(y) : "f"(x));
-#else
-    y = __float_as_uint(x);
-#endif
-    return y;
-}
 /* c += a b, one m16n8k8 TF32 mma (a warp-wide instruction) */
 static __device__ __forceinline__ void ksum__mma_tf32(float *c, const unsigned *a, const unsigned *b)
 {
@@ -417,23 +413,58 @@ static __device__ __forceinline__ void ksum__split(float x, unsigned *big, unsig
         KSUM__TC_FINISH(WIDE, R);                                                                      \
     }
 
-/* KSUM_DEFINE_TF32_EX(name, KERNEL, PASSES, R, WIDE_RES, WIDE_STREAM): the staged tensor-core kernel
- * with the fragment-read variant chosen per kernel (resident: dim <= 128; streamed: dim > 128) */
-#define KSUM_DEFINE_TF32_EX(name, KERNEL, PASSES, R, WIDE_RES, WIDE_STREAM)                            \
+/* the mma.sync kernels of a define: the norm pre-pass, resident and streamed kernels */
+#define KSUM__TC_KERNELS(name, KERNEL, PASSES, R, WIDE_RES, WIDE_STREAM)                               \
     static_assert((PASSES) == 1 || (PASSES) == 3, "KSUM_DEFINE_TF32: PASSES must be 1 or 3");         \
     static_assert((R) >= 1, "KSUM_DEFINE_TF32: R must be at least 1");                                 \
     static_assert((WIDE_RES) >= 0 && (WIDE_RES) <= 4 && (WIDE_STREAM) >= 0 && (WIDE_STREAM) <= 4,      \
                   "KSUM_DEFINE_TF32_EX: WIDE_RES and WIDE_STREAM must be 0 to 4");                     \
     KSUM__NORMS(name, float)                                                                           \
     KSUM__TC_KERNEL(name##_kernel, KERNEL, PASSES, R, 1, WIDE_RES)                                     \
-    KSUM__TC_KERNEL(name##_kernel_stream, KERNEL, PASSES, R, 0, WIDE_STREAM)                           \
-    KSUM__LAUNCHER_STAGED(name, KERNEL, R, (R) > 1 ? 1 : 2, KSUM__TC_PAD, 1)
+    KSUM__TC_KERNEL(name##_kernel_stream, KERNEL, PASSES, R, 0, WIDE_STREAM)
+
+/* KSUM_DEFINE_TF32_EX(name, KERNEL, PASSES, R, WIDE_RES, WIDE_STREAM): the staged mma.sync kernel only
+ * (no wgmma), with the fragment-read variant chosen per kernel (resident: dim <= 128; streamed: dim >
+ * 128); name_path() is KSUM_PATH_MMA */
+#define KSUM_DEFINE_TF32_EX(name, KERNEL, PASSES, R, WIDE_RES, WIDE_STREAM)                            \
+    KSUM__TC_KERNELS(name, KERNEL, PASSES, R, WIDE_RES, WIDE_STREAM)                                   \
+    KSUM__LAUNCHER_STAGED(name, KERNEL, R, (R) > 1 ? 1 : 2, KSUM__TC_PAD, 1)                           \
+    static inline __attribute__((unused)) int name##_path(const ksum_args *args)                       \
+    {                                                                                                  \
+        (void)args;                                                                                    \
+        return KSUM_PATH_MMA;                                                                          \
+    }
+
+/* name_launch of KSUM_DEFINE_TF32: the wgmma kernel where it runs (an sm_90 device, a build for sm_90a,
+ * dim within its shared memory: wgmma.cuh), else the mma.sync kernels; name_path() says which */
+#define KSUM__LAUNCHER_TC(name, KERNEL, PASSES, R)                                                     \
+    static ksum__wg_dev name##__wg = {0, 0, 0, 0, 0};                                                  \
+    static inline __attribute__((unused)) int name##_path(const ksum_args *args)                       \
+    {                                                                                                  \
+        size_t bytes = 0;                                                                              \
+        return ksum__wg_path(&name##__wg, (const void *)name##_kernel_wg, args, PASSES, R, &bytes);    \
+    }                                                                                                  \
+    static inline __attribute__((unused)) int name##_launch(const ksum_args *args, cudaStream_t stream) \
+    {                                                                                                  \
+        static ksum__smem_set set = {{-1, -1}, {0, 0}};                                                \
+        const double scale = args ? (double)(KERNEL##_SCALE(args->h)) : 0;                             \
+        size_t bytes = 0;                                                                              \
+        if (ksum__wg_path(&name##__wg, (const void *)name##_kernel_wg, args, PASSES, R, &bytes) == KSUM_PATH_WGMMA) \
+            return ksum__launch_wg(args, stream, (const void *)name##_prepb, (const void *)name##_kernel_wg, \
+                                   &name##__wg, bytes, scale, PASSES, R);                              \
+        return ksum__launch_staged(args, stream, (const void *)name##_norms, (const void *)name##_kernel, \
+                                   (const void *)name##_kernel_stream, &set, scale, R, (R) > 1 ? 1 : 2, \
+                                   KSUM__TC_PAD, 1);                                                   \
+    }
 
 /* the variants chosen by the H200 measurements of 2026-11-21 (docs/ksum.md, round 3): one pass, resident
  * (dim <= 128): WIDE 4 (m16n8k4, 1.6-4.4 % faster at dim 128 and 65536^2 x 64, 1.7-2.9 % slower with
  * 1024 sources at dim 32/64); streamed (dim > 128): round 2's reads (2 % faster than WIDE 1 at dim 256);
  * three passes: WIDE 1 resident (6-9 % faster), round 2's streamed (WIDE 1 would spill) */
 #define KSUM_DEFINE_TF32(name, KERNEL, PASSES, R)                                                      \
-    KSUM_DEFINE_TF32_EX(name, KERNEL, PASSES, R, (PASSES) > 1 ? 1 : 4, 0)
+    KSUM__TC_KERNELS(name, KERNEL, PASSES, R, (PASSES) > 1 ? 1 : 4, 0)                                 \
+    KSUM__WG_PREPB(name##_prepb, PASSES, R)                                                            \
+    KSUM__WG_KERNEL(name##_kernel_wg, KERNEL, PASSES, R)                                               \
+    KSUM__LAUNCHER_TC(name, KERNEL, PASSES, R)
 
 #endif

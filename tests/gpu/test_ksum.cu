@@ -49,6 +49,10 @@ KSUM_DEFINE_TF32_V1(f_tc1v1_gauss, KSUM_GAUSS, 1, 1)
  * targets rounded once (resident), 1 streamed; 0/0 = round 2's scalar reads */
 KSUM_DEFINE_TF32_EX(f_tc1w3_gauss_r2, KSUM_GAUSS, 1, 2, 3, 1)
 KSUM_DEFINE_TF32_EX(f_tc1r2_gauss, KSUM_GAUSS, 1, 1, 0, 0)
+/* KSUM_DEFINE_TF32's mma.sync kernels (its fallback where wgmma does not run: sm_80/89, sm_90 without an
+ * sm_90a build, dim beyond the wgmma kernel's shared memory), tested on every device */
+KSUM_DEFINE_TF32_EX(f_tc1mma_gauss, KSUM_GAUSS, 1, 1, 4, 0)
+KSUM_DEFINE_TF32_EX(f_tc3mma_gauss_r2, KSUM_GAUSS, 3, 2, 1, 0)
 
 enum { K_GAUSS, K_LAPLACE, K_CAUCHY, K_M32, K_M52, K_IMQ, K_USER };
 typedef int (*launch_fn)(const ksum_args *, cudaStream_t);
@@ -85,6 +89,8 @@ static const kern kernels[] = {
     {"tf32 1-pass gauss (KSUM_DEFINE_TF32_V1)", f_tc1v1_gauss_launch, K_GAUSS, 1, 0, 128, 1, 0},
     {"tf32 1-pass gauss R=2 (WIDE 3/1: m16n8k8, LDS.128)", f_tc1w3_gauss_r2_launch, K_GAUSS, 2, 0, 128, 1, 0},
     {"tf32 1-pass gauss (WIDE 0: round-2 reads)", f_tc1r2_gauss_launch, K_GAUSS, 1, 0, 128, 1, 0},
+    {"tf32 1-pass gauss (mma.sync kernels only)", f_tc1mma_gauss_launch, K_GAUSS, 1, 0, 128, 1, 0},
+    {"tf32 3-pass gauss R=2 (mma.sync kernels only)", f_tc3mma_gauss_r2_launch, K_GAUSS, 2, 0, 128, 3, 0},
 };
 /* small-dim variants take the shapes' dims folded into 1..dmax */
 static int fold_dim(const kern *k, int dim) { return k->dmax && dim > k->dmax ? 1 + dim % k->dmax : dim; }
@@ -353,6 +359,59 @@ static void run_errors(void)
     case_end();
 }
 
+/* which path KSUM_DEFINE_TF32 takes: wgmma on an sm_90 device where the build has sm_90a code (the
+ * Makefile's ARCH=90 builds sm_90a and says so with ONCHIP_SM90A) while its shared memory fits (227 KB:
+ * dim <= 288 one pass, <= 64 three passes), mma.sync beyond; the _EX defines always mma.sync.  The cases above then ran on the path
+ * printed here. */
+static void run_paths(void)
+{
+    case_begin("ksum tf32 path: wgmma where built and it fits, mma.sync otherwise");
+    int dev = 0, major = 0, minor = 0;
+    CUDA_OK(cudaGetDevice(&dev));
+    CUDA_OK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+    CUDA_OK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev));
+#ifdef ONCHIP_SM90A
+    const int want_wg = major == 9 && minor == 0;
+#else
+    const int want_wg = 0;
+#endif
+    ksum_args a;
+    memset(&a, 0, sizeof a);
+    a.m = a.n = 100; a.h = 1;
+    int optin = 0;
+    CUDA_OK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    cudaFuncAttributes fa;
+    CUDA_OK(cudaFuncGetAttributes(&fa, (const void *)f_tc1_gauss_kernel_wg));
+    const int dims[] = {1, 32, 33, 64, 65, 96, 128, 255, 256, 288, 289, 1000};
+    for (int i = 0; i < (int)(sizeof dims / sizeof *dims); i++) {
+        a.dim = dims[i];
+        /* wgmma.cuh's shared memory: (nkb + 4) tiles of 16 KB (x2 for 3 passes), 4 records, 1 KB of
+         * alignment, the static part */
+        const long long nkb = (a.dim + 31) / 32, fix = 4 * 128 * 4 + 1024 + (long long)fa.sharedSizeBytes;
+        const int w1 = want_wg && (nkb + 4) * 16384 + 2 * 512 * 1 + fix <= optin ? KSUM_PATH_WGMMA : KSUM_PATH_MMA;
+        const int w3 = want_wg && 2 * (nkb + 4) * 16384 + 2 * 512 * 2 + fix <= optin ? KSUM_PATH_WGMMA : KSUM_PATH_MMA;
+        const int p1 = f_tc1_gauss_path(&a), p3 = f_tc3_gauss_r2_path(&a);
+        CHECK(p1 == w1 && p3 == w3, "dim %d: paths %d / %d, want %d / %d", a.dim, p1, p3, w1, w3);
+        CHECK(f_tc1mma_gauss_path(&a) == KSUM_PATH_MMA, "the _EX define is mma.sync only");
+        if (a.dim == 64 || a.dim == 65 || a.dim == 288 || a.dim == 289)
+            printf("    dim %d: 1 pass %s, 3 passes %s\n", a.dim, p1 == KSUM_PATH_WGMMA ? "wgmma" : "mma.sync",
+                   p3 == KSUM_PATH_WGMMA ? "wgmma" : "mma.sync");
+    }
+    /* a caller's workspace too small for the prepared sources: the mma.sync path (it needs only
+     * ksum_work_bytes); large enough: wgmma */
+    a.dim = 64;
+    a.work = (void *)&a; /* never dereferenced by _path */
+    a.work_bytes = ksum_work_bytes(a.m, a.n, 4);
+    CHECK(f_tc1_gauss_path(&a) == KSUM_PATH_MMA, "a small workspace must select mma.sync");
+    a.work_bytes = ksum__wg_work_bytes(a.n, a.dim, 1, 1);
+    CHECK(f_tc1_gauss_path(&a) == (want_wg ? KSUM_PATH_WGMMA : KSUM_PATH_MMA), "a large workspace: wgmma");
+    a.work = NULL;
+    a.work_bytes = 0;
+    printf("    this device (sm_%d%d), dim 64: KSUM_DEFINE_TF32 runs %s\n", major, minor,
+           f_tc1_gauss_path(&a) == KSUM_PATH_WGMMA ? "wgmma" : "mma.sync");
+    case_end();
+}
+
 /* the FMA-pipe 2^-u of ksum/smalldim.cuh against exp2 in double over its whole range, u in
  * [-64, 130] (clamped at 125: 2^-125), relative error <= 2^-21 (the 2^-22 of the fit plus rounding) */
 __global__ void poly_kernel(float *out, int cnt)
@@ -390,9 +449,10 @@ int main(int argc, char **argv)
 {
     int light = gpucheck_begin(argc, argv);
     run_errors();
+    run_paths();
     run_poly(light);
     for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++) {
-        if (light && i % 3 != 0 && i != 7 && i != 13 && i != 14 && i != 16 && i != 23) continue;
+        if (light && i % 3 != 0 && i != 7 && i != 13 && i != 14 && i != 16 && i != 23 && i != 26) continue;
         run_kernel(&kernels[i], light);
         if (!light || i == 0) run_extremes(&kernels[i]);
     }

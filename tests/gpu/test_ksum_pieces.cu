@@ -18,6 +18,7 @@
 #include <ksum/ksum.cuh>
 #include <ksum/smalldim.cuh>
 #include <ksum/tc.cuh>
+#include <ksum/wgmma.cuh>
 
 #include "gpucheck.h"
 
@@ -316,6 +317,92 @@ static void run_negative(void)
     case_end();
 }
 
+/* ksum/wgmma.cuh's pieces in a kernel of one's own: D = A B^T for A 64 x 32 (one warpgroup's rows) and
+ * B 128 x 32, both staged K-major in the 128-byte swizzle (ksum_wg_swz), A by plain stores and the
+ * proxy fence, B by one bulk copy on an mbarrier from an array laid out swizzled on the host; 4 k-steps
+ * of ksum_wg_mma_tf32; each thread writes its d[64] to where the documented layout says they belong.
+ * The values are small integers times 1/8: TF32-exact, so D must equal the reference bit for bit. */
+__global__ void wg_pieces_kernel(const float *a, const float *bsw, float *dout)
+{
+#if KSUM_WG_ON /* (the body, and so its static shared memory, only in an sm_90a build) */
+    __shared__ __align__(1024) float sa[64 * 32];
+    __shared__ __align__(1024) float sb[128 * 32];
+    __shared__ __align__(8) unsigned long long mbar;
+    const int tid = threadIdx.x;
+    {
+        if (tid == 0) ksum_mbar_init(ksum_smem_u32(&mbar), 1);
+        ksum_mbar_init_fence();
+        for (int i = tid; i < 64 * 32; i += 128)
+            sa[ksum_wg_swz(i / 32, i % 32) / 4] = a[i];
+        ksum__fence_async();
+        __syncthreads();
+        if (tid == 0) {
+            ksum_mbar_expect(ksum_smem_u32(&mbar), 128 * 32 * 4);
+            ksum_bulk_copy(ksum_smem_u32(sb), bsw, 128 * 32 * 4, ksum_smem_u32(&mbar));
+        }
+        ksum_mbar_wait(ksum_smem_u32(&mbar), 0);
+        float d[64];
+        for (int i = 0; i < 64; i++) d[i] = -1.0f;
+        ksum_wg_fence();
+        for (int kk = 0; kk < 4; kk++)
+            ksum_wg_mma_tf32(d, ksum_wg_desc(ksum_smem_u32(sa) + 32 * kk), ksum_wg_desc(ksum_smem_u32(sb) + 32 * kk), kk > 0);
+        ksum_wg_commit();
+        KSUM_WG_WAIT(0);
+        const int w = tid >> 5, t = tid & 31;
+        for (int c = 0; c < 16; c++)
+            for (int h = 0; h < 2; h++)
+                for (int e = 0; e < 2; e++) dout[(16 * w + t / 4 + 8 * h) * 128 + 8 * c + 2 * (t % 4) + e] = d[4 * c + 2 * h + e];
+    }
+#else
+    (void)a; (void)bsw; (void)dout;
+#endif
+}
+static void run_wg_pieces(void)
+{
+    case_begin("ksum wgmma pieces: swizzle, descriptor, bulk copy + mbarrier, m64n128k8 TF32 and its layout");
+    int dev = 0, major = 0, minor = 0;
+    CUDA_OK(cudaGetDevice(&dev));
+    CUDA_OK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+    CUDA_OK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev));
+    cudaFuncAttributes fa;
+    CUDA_OK(cudaFuncGetAttributes(&fa, (const void *)wg_pieces_kernel));
+#ifdef ONCHIP_SM90A
+    CHECK(!(major == 9 && minor == 0) || fa.sharedSizeBytes > 0, "an sm_90a build on sm_90 must have the wgmma body");
+#endif
+    if (!(major == 9 && minor == 0) || fa.sharedSizeBytes == 0) {
+        printf("    skipped: needs an sm_90 device and an sm_90a build (this: sm_%d%d)\n", major, minor);
+        case_end();
+        return;
+    }
+    float *ha = (float *)malloc(64 * 32 * 4), *hb = (float *)malloc(128 * 32 * 4), *hbs = (float *)malloc(128 * 32 * 4);
+    float *hd = (float *)malloc(64 * 128 * 4);
+    for (int i = 0; i < 64 * 32; i++) ha[i] = (float)((int)(gpucheck_uniform() * 16)) / 8;
+    for (int i = 0; i < 128 * 32; i++) hb[i] = (float)((int)(gpucheck_uniform() * 16)) / 8;
+    for (int i = 0; i < 128 * 32; i++) /* the swizzled layout: chunk k/4 of row r at chunk (k/4) ^ (r % 8) */
+        hbs[(i / 32) * 32 + ((((i % 32) / 4) ^ ((i / 32) % 8)) * 4) + i % 4] = hb[i];
+    float *da, *db, *dd;
+    CUDA_OK(cudaMalloc(&da, 64 * 32 * 4));
+    CUDA_OK(cudaMalloc(&db, 128 * 32 * 4));
+    CUDA_OK(cudaMalloc(&dd, 64 * 128 * 4));
+    CUDA_OK(cudaMemcpy(da, ha, 64 * 32 * 4, cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemcpy(db, hbs, 128 * 32 * 4, cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemset(dd, 0xFF, 64 * 128 * 4));
+    wg_pieces_kernel<<<1, 128>>>(da, db, dd);
+    CUDA_OK(cudaGetLastError());
+    CUDA_OK(cudaMemcpy(hd, dd, 64 * 128 * 4, cudaMemcpyDeviceToHost));
+    long long bad = 0;
+    for (int i = 0; i < 64; i++)
+        for (int j = 0; j < 128; j++) {
+            double r = 0;
+            for (int k = 0; k < 32; k++) r += (double)ha[i * 32 + k] * hb[j * 32 + k];
+            if (hd[i * 128 + j] != (float)r) bad++;
+        }
+    CHECK(bad == 0, "%lld of 8192 products differ from the exact reference", bad);
+    cudaFree(da); cudaFree(db); cudaFree(dd);
+    free(ha); free(hb); free(hbs); free(hd);
+    case_end();
+}
+
 int main(int argc, char **argv)
 {
     int light = gpucheck_begin(argc, argv);
@@ -324,5 +411,6 @@ int main(int argc, char **argv)
     run_kind(NW_F32, "ksum pieces: float Nadaraya-Watson mean (two sums, one pass, ratio by KSUM_EPI_ROWS), 8x4", light);
     run_kind(NW_F64, "ksum pieces: double Nadaraya-Watson mean, 4x4", light);
     run_negative();
+    run_wg_pieces();
     return check_exit();
 }

@@ -1,0 +1,545 @@
+/* ksum/wgmma.cuh -- Hopper warpgroup MMA (wgmma, sm_90a): the pieces, and ksum's TF32 kernel on them.
+ *
+ * WHAT
+ *   Pieces for a kernel of one's own (device functions; they compile to nothing outside an sm_90a
+ *   build, where KSUM_WG_ON is 0 -- check it, as the kernel below does):
+ *     ksum_wg_swz(r, k)           byte offset of float k (< 32) of row r in a K-major tile of 32-float
+ *                                 rows in the 128-byte swizzle (the 16-byte chunk k/4 XOR r % 8)
+ *     ksum_wg_desc(saddr)         the wgmma descriptor of such a tile at shared address saddr (1024-
+ *                                 byte aligned; + 32 bytes per k-step of 8 inside the 128-byte rows)
+ *     ksum_wg_mma_tf32(d, da, db, acc)   d[64] (+)= A B^T, one wgmma.m64n128k8 TF32 of the warpgroup:
+ *                                 A 64 x 8 at da, B 128 x 8 at db (both K-major), acc 0 starts d at 0.
+ *                                 Thread t of warp w (of 4) holds rows 16w + t/4 (+ 8) and columns
+ *                                 8c + 2(t%4) (+ 1): d[4c + 2h + e] = D[16w + t/4 + 8h][8c + 2(t%4) + e]
+ *     ksum_wg_fence(), ksum_wg_commit(), KSUM_WG_WAIT(N)   wgmma.fence / commit_group / wait_group N
+ *     ksum__cp16(saddr, src, bytes), ksum__cp_commit(), KSUM__CP_WAIT(N), ksum__fence_async()
+ *                                 16-byte cp.async (zero-filled past bytes), its groups, and the proxy
+ *                                 fence that makes generic shared-memory writes visible to wgmma
+ *   KSUM__WG_KERNEL(kname, KERNEL, PASSES, R) is the kernel tc.cuh's KSUM_DEFINE_TF32 runs on an sm_90
+ *   device when the code was built for sm_90a (name_path() says KSUM_PATH_WGMMA): the same sum as its
+ *   mma.sync kernels, same arguments and results.
+ *
+ * HOW (Hopper; the ksum paper's Algorithm 2 on warpgroup MMAs)
+ *   Block: 256 threads = 2 warpgroups, 128 targets (64 per warpgroup), resident in shared memory for
+ *   the block's life: times -2s, rounded to TF32 (3 passes: big and small parts), s|a|^2 summed from the
+ *   unrounded values.  Sources in tiles of 128, in stages of 32 coordinates (16 KB, one swizzled tile;
+ *   x2 for 3 passes), copied by 16-byte cp.async (4-byte where the rows are not 16-byte aligned) into a
+ *   ring of 4 slots, two stages ahead; each thread rounds the chunks it copied in place (no extra
+ *   barrier), one barrier per stage.  A stage is 4 k-steps of one wgmma.m64n128k8 per warpgroup (x3 for
+ *   the split: big.big + big.small + small.big).  Two accumulator sets: the epilogue (kernel values,
+ *   weighted row sums) of tile j runs on one set while the wgmmas of tile j+1 fill the other, so the
+ *   MUFU work overlaps the tensor work.  Each row belongs to one quad of one warp: the row sums need
+ *   two shuffles at the end and no shared memory; one store or atomic per (row, rhs) per block.
+ *   KSUM_GAUSS is factorised as in ksum.cuh (2^-t = 2^-s|a|^2 2^-(t - s|a|^2) for threads whose rows
+ *   have s|a|^2 <= 64): a pair costs one FADD, one MUFU.EX2 and R FMAs after the MMA.
+ *
+ * LIMITS
+ *   The shared memory, (4 + nkb) 16 KB (x2 for 3 passes, nkb = ceil(dim / 32)) + 4 records of 128 (1 +
+ *   R) floats + 1 KB of alignment, must fit the device's 227 KB: 1 pass dim <= 288, 3 passes dim <= 64
+ *   (R small); larger dim runs the mma.sync kernels.  ~170 registers, 1 block per SM.  Built for sm_90 without "a" (or for
+ *   another architecture) the kernel body is empty and the launcher never takes this path.
+ */
+#ifndef KSUM_WGMMA_CUH
+#define KSUM_WGMMA_CUH
+
+#include "ksum.cuh"
+
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define KSUM_WG_ON 1
+#else
+#define KSUM_WG_ON 0
+#endif
+
+#define KSUM_PATH_MMA 1   /* mma.sync (tc.cuh) */
+#define KSUM_PATH_WGMMA 2 /* wgmma (this header) */
+
+/* ---- pieces ------------------------------------------------------------------------------------ */
+
+static __device__ __forceinline__ unsigned ksum_smem_u32(const void *p) { return (unsigned)__cvta_generic_to_shared(p); }
+
+static __device__ __forceinline__ unsigned ksum_wg_swz(int r, int k)
+{
+    return (unsigned)(r * 128 + ((((k >> 2) ^ r) & 7) << 4) + ((k & 3) << 2));
+}
+/* start address >> 4 (bits 0-13), leading offset 1 (unused in the swizzled K-major form), stride 1024
+ * bytes between 8-row groups (bits 32-45, >> 4), 128-byte swizzle (bits 62-63 = 1) */
+static __device__ __forceinline__ unsigned long long ksum_wg_desc(unsigned saddr)
+{
+    return (unsigned long long)((saddr & 0x3FFFFu) >> 4) | (1ull << 16) | (64ull << 32) | (1ull << 62);
+}
+static __device__ __forceinline__ void ksum_wg_fence(void)
+{
+#if KSUM_WG_ON
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#endif
+}
+static __device__ __forceinline__ void ksum_wg_commit(void)
+{
+#if KSUM_WG_ON
+    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+#endif
+}
+#if KSUM_WG_ON
+#define KSUM_WG_WAIT(N) asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory")
+#else
+#define KSUM_WG_WAIT(N) ((void)0)
+#endif
+static __device__ __forceinline__ void ksum_wg_mma_tf32(float *d, unsigned long long da, unsigned long long db, int acc)
+{
+#if KSUM_WG_ON
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 "
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+                 "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+                 "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+                 "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "
+                 "%64, %65, p, 1, 1;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+                   "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+                   "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                   "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+                   "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+                   "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+                   "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+                   "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+                 : "l"(da), "l"(db), "r"(acc));
+#else
+    (void)d; (void)da; (void)db; (void)acc;
+#endif
+}
+static __device__ __forceinline__ void ksum__cp16(unsigned saddr, const float *src, int bytes)
+{
+#if KSUM_WG_ON
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(saddr), "l"(src), "r"(bytes) : "memory");
+#else
+    (void)saddr; (void)src; (void)bytes;
+#endif
+}
+static __device__ __forceinline__ void ksum__cp_commit(void)
+{
+#if KSUM_WG_ON
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+#if KSUM_WG_ON
+#define KSUM__CP_WAIT(N) asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory")
+#else
+#define KSUM__CP_WAIT(N) ((void)0)
+#endif
+static __device__ __forceinline__ void ksum__fence_async(void)
+{
+#if KSUM_WG_ON
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#endif
+}
+/* mbarriers (shared address saddr) and the bulk copy (TMA without a tensor map) that completes on one */
+static __device__ __forceinline__ void ksum_mbar_init(unsigned saddr, unsigned count)
+{
+#if KSUM_WG_ON
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(saddr), "r"(count) : "memory");
+#else
+    (void)saddr; (void)count;
+#endif
+}
+static __device__ __forceinline__ void ksum_mbar_init_fence(void)
+{
+#if KSUM_WG_ON
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+#endif
+}
+static __device__ __forceinline__ void ksum_mbar_expect(unsigned saddr, unsigned bytes)
+{
+#if KSUM_WG_ON
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(saddr), "r"(bytes) : "memory");
+#else
+    (void)saddr; (void)bytes;
+#endif
+}
+static __device__ __forceinline__ void ksum_mbar_wait(unsigned saddr, unsigned parity)
+{
+#if KSUM_WG_ON
+    unsigned done = 0;
+    do {
+        asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
+                     : "=r"(done) : "r"(saddr), "r"(parity) : "memory");
+    } while (!done);
+#else
+    (void)saddr; (void)parity;
+#endif
+}
+/* bytes (a multiple of 16) from global src to shared dst, both 16-byte aligned, completing on mbar */
+static __device__ __forceinline__ void ksum_bulk_copy(unsigned dst, const void *src, unsigned bytes, unsigned mbar)
+{
+#if KSUM_WG_ON
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n"
+                 ::"r"(dst), "l"(src), "r"(bytes), "r"(mbar) : "memory");
+#else
+    (void)dst; (void)src; (void)bytes; (void)mbar;
+#endif
+}
+
+/* ---- the kernel's pieces -------------------------------------------------------------------------
+ * A stage is 32 coordinates of one tile of 128 points: 1024 chunks of 16 bytes, chunk e = tid + 256 i
+ * (i < 4) is row e / 8, chunk e % 8 (a warp: 4 rows x 128 contiguous bytes). */
+
+/* copy stage (j0 = first point, k0 = first coordinate) of a point-major array into the swizzled tile at
+ * saddr: 16-byte copies when vec (rows 16-byte aligned), else 4-byte ones; zeros past np and dim */
+static __device__ __forceinline__ void ksum__wg_copy(unsigned saddr, const float *x, long long ld, long long np,
+                                                     int dim, long long j0, int k0, int tid, int vec)
+{
+#pragma unroll
+    for (int i = 0; i < 4; i++) {
+        const int e = tid + 256 * i, r = e >> 3, c = e & 7, k = k0 + 4 * c;
+        const long long j = j0 + r;
+        const unsigned d = saddr + ksum_wg_swz(r, 4 * c);
+        const int left = j < np ? dim - k : 0; /* coordinates there */
+        if (vec) {
+            const int bytes = left >= 4 ? 16 : left > 0 ? 4 * left : 0;
+            ksum__cp16(d, bytes ? x + j * ld + k : x, bytes);
+        } else {
+#pragma unroll
+            for (int q = 0; q < 4; q++) {
+#if KSUM_WG_ON
+                asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(d + 4 * q),
+                             "l"(q < left ? x + j * ld + k + q : x), "r"(q < left ? 4 : 0) : "memory");
+#endif
+            }
+        }
+    }
+}
+
+/* the sources' pre-pass, one item i of (rows of whole tiles) x (8 nkb chunks + 1): chunk c of row j
+ * rounded to TF32 (+ small part) into the swizzled tile layout out[tile][kb][NP][128 x 32], or (the
+ * last item of a row) the tile's record rec[tile][1 + R][128]: s|b_j|^2, then the weights; zeros past
+ * n, dim and nrhs */
+static __device__ __forceinline__ void ksum__wg_prep_b(const float *b, long long ldb, int n, int dim, const float *w,
+                                                       int nrhs, float scale, float *out, long long ntiles, int nkb,
+                                                       int passes, int R, long long i)
+{
+    const int items = 8 * nkb + 1, np = passes > 1 ? 2 : 1;
+    const long long j = i / items, tile = j >> 7;
+    const int it = (int)(i - j * items), r = (int)(j & 127);
+    if (tile >= ntiles) return;
+    const float *x = b + j * ldb;
+    if (it < 8 * nkb) {
+        const int kb = it >> 3, k = 4 * it;
+        float v[4];
+#pragma unroll
+        for (int e = 0; e < 4; e++) v[e] = j < n && k + e < dim ? x[k + e] : 0.0f;
+        float *d = out + (tile * nkb + kb) * np * 4096 + (ksum_wg_swz(r, k & 31) >> 2);
+        float4 big, small;
+        big.x = __uint_as_float(ksum__tf32(v[0])); big.y = __uint_as_float(ksum__tf32(v[1]));
+        big.z = __uint_as_float(ksum__tf32(v[2])); big.w = __uint_as_float(ksum__tf32(v[3]));
+        *(float4 *)d = big;
+        if (passes > 1) {
+            small.x = __uint_as_float(ksum__tf32(v[0] - big.x)); small.y = __uint_as_float(ksum__tf32(v[1] - big.y));
+            small.z = __uint_as_float(ksum__tf32(v[2] - big.z)); small.w = __uint_as_float(ksum__tf32(v[3] - big.w));
+            *(float4 *)(d + 4096) = small;
+        }
+    } else {
+        float *rec = out + ntiles * nkb * np * 4096 + tile * 128 * (1 + R);
+        float q = 0.0f;
+        if (j < n)
+            for (int k = 0; k < dim; k++) q = fmaf(x[k], x[k], q);
+        rec[r] = q * scale;
+        for (int e = 0; e < R; e++) rec[128 * (1 + e) + r] = j < n && e < nrhs ? w[j * nrhs + e] : 0.0f;
+    }
+}
+/* its bytes: the tiles (x2 for 3 passes) and the records */
+static inline size_t ksum__wg_work_bytes(int n, int dim, int passes, int R)
+{
+    const size_t ntiles = ((size_t)n + 127) / 128, nkb = ((size_t)dim + 31) / 32;
+    return ntiles * (nkb * (passes > 1 ? 2 : 1) * 16384 + 512 * (size_t)(1 + R));
+}
+
+/* the resident targets: row r = tid / 2 of the block's 128, half tid % 2 of its nkb 32-float k-blocks
+ * (tiles of 128 rows at sA, 4096 floats apart); sums its squares (unrounded), stores it times m2scale,
+ * rounded (+ small part at sA2), and returns the half's sum of squares */
+static __device__ __forceinline__ float ksum__wg_prep_a(float *sA, float *sA2, int nkb, float m2scale, int tid,
+                                                        int passes)
+{
+    const int r = tid >> 1, hh = tid & 1;
+    float sq = 0.0f;
+    for (int q = hh * 4 * nkb; q < (hh + 1) * 4 * nkb; q++) { /* chunk q of the row's 8 nkb */
+        const int off = (q >> 3) * 4096 + (ksum_wg_swz(r, 4 * (q & 7)) >> 2);
+        const float4 x = *(const float4 *)(sA + off);
+        sq = fmaf(x.x, x.x, sq); sq = fmaf(x.y, x.y, sq); sq = fmaf(x.z, x.z, sq); sq = fmaf(x.w, x.w, sq);
+        const float4 u = make_float4(x.x * m2scale, x.y * m2scale, x.z * m2scale, x.w * m2scale);
+        float4 y;
+        y.x = __uint_as_float(ksum__tf32(u.x)); y.y = __uint_as_float(ksum__tf32(u.y));
+        y.z = __uint_as_float(ksum__tf32(u.z)); y.w = __uint_as_float(ksum__tf32(u.w));
+        *(float4 *)(sA + off) = y;
+        if (passes > 1)
+            *(float4 *)(sA2 + off) = make_float4(__uint_as_float(ksum__tf32(u.x - y.x)), __uint_as_float(ksum__tf32(u.y - y.y)),
+                                                 __uint_as_float(ksum__tf32(u.z - y.z)), __uint_as_float(ksum__tf32(u.w - y.w)));
+    }
+    return sq;
+}
+
+/* one stage's MMAs of a warpgroup: 4 k-steps of 8 (x3 for the split), A at sa (its 64 rows; small
+ * parts sa2), B at sb (sb2); acc = 0 starts the accumulators */
+static __device__ __forceinline__ void ksum__wg_stage_mma(float *d, unsigned sa, unsigned sa2, unsigned sb, unsigned sb2,
+                                                          int acc, int passes)
+{
+    ksum_wg_fence();
+#pragma unroll
+    for (int kk = 0; kk < 4; kk++) {
+        const unsigned long long da = ksum_wg_desc(sa + 32 * kk), db = ksum_wg_desc(sb + 32 * kk);
+        if (passes > 1) {
+            ksum_wg_mma_tf32(d, ksum_wg_desc(sa2 + 32 * kk), db, acc || kk > 0);
+            ksum_wg_mma_tf32(d, da, ksum_wg_desc(sb2 + 32 * kk), 1);
+            ksum_wg_mma_tf32(d, da, db, 1);
+        } else {
+            ksum_wg_mma_tf32(d, da, db, acc || kk > 0);
+        }
+    }
+    ksum_wg_commit();
+}
+
+/* ---- the kernel: pieces that expand inside it and use its names (the arguments, tid, wg, g, t4,
+ * row0, t0, ntl, nkb, nq, sA, sA2, sB, sw, sna, na, fac, vacc, the enum PASSES_, NP, SLOT, NW, NWPER) */
+
+/* stage q (tile t0 + q / nkb, k-block q % nkb) of the prepared sources into slot q % 4, with the
+ * tile's record into record slot tile % 4 at its first stage: thread 0 issues one or two bulk copies
+ * completing on the slot's mbarrier */
+#define KSUM__WG_COPY(q)                                                                               \
+    do {                                                                                               \
+        if (tid == 0 && (q) < nq) {                                                                    \
+            const int tl__ = t0 + (q) / nkb, kb__ = (q) % nkb, sl__ = (q)&3;                           \
+            const unsigned mb__ = ksum_smem_u32(mbar + sl__);                                          \
+            ksum_mbar_expect(mb__, NP * 16384 + (kb__ == 0 ? NW * 4 : 0));                             \
+            ksum_bulk_copy(ksum_smem_u32(sB + sl__ * SLOT), prep + ((long long)tl__ * nkb + kb__) * SLOT, NP * 16384, mb__); \
+            if (kb__ == 0)                                                                             \
+                ksum_bulk_copy(ksum_smem_u32(sw + (tl__ & 3) * NW), prep + (long long)ntiles * nkb * SLOT + (long long)tl__ * NW, \
+                               NW * 4, mb__);                                                          \
+        }                                                                                              \
+    } while (0)
+
+/* the epilogue of the finished accumulator set X of tile tl, its columns 8 c0 .. 8 c1 - 1: kernel
+ * values of t (TEXPR of y = X + s|b|^2 and hh, the row half), weighted into vacc */
+#define KSUM__WG_EPI_LOOP(KERNEL, R, X, rec, c0, c1, TEXPR)                                            \
+    _Pragma("unroll") for (int nc = (c0); nc < (c1); nc++) {                                           \
+        const float2 nbv = *(const float2 *)((rec) + 8 * nc + 2 * t4);                                 \
+        float2 wv[R];                                                                                  \
+        _Pragma("unroll") for (int r2 = 0; r2 < (R); r2++) wv[r2] = *(const float2 *)((rec) + (1 + r2) * BN + 8 * nc + 2 * t4); \
+        _Pragma("unroll") for (int hh = 0; hh < 2; hh++) {                                             \
+            float y = X[4 * nc + 2 * hh] + nbv.x;                                                      \
+            const float k0 = KERNEL##_EVAL(float, TEXPR);                                              \
+            y = X[4 * nc + 2 * hh + 1] + nbv.y;                                                        \
+            const float k1 = KERNEL##_EVAL(float, TEXPR);                                              \
+            _Pragma("unroll") for (int r2 = 0; r2 < (R); r2++)                                         \
+                vacc[hh][r2] = fmaf(k1, wv[r2].y, fmaf(k0, wv[r2].x, vacc[hh][r2]));                   \
+        }                                                                                              \
+    }
+#define KSUM__WG_EPI(KERNEL, R, X, tl, c0, c1)                                                         \
+    do {                                                                                               \
+        const float *rec__ = sw + ((t0 + (tl)) & 3) * NW;                                              \
+        if (FAC && fac) { KSUM__WG_EPI_LOOP(KERNEL, R, X, rec__, c0, c1, y) }                         \
+        else { KSUM__WG_EPI_LOOP(KERNEL, R, X, rec__, c0, c1, fmaxf(y + na[hh], 0.0f)) }               \
+    } while (0)
+
+/* tile tl into accumulator set X, one stage (kb, global q) at a time: wait for the stage's bulk copy
+ * (its mbarrier), one barrier, the copy of stage q + 2, the stage's MMAs; the previous tile's epilogue
+ * on set Y runs while they do, half at the first stage and half at the second (both at the first when
+ * there is one).  All MMAs are waited for at the tile's end (ptxas then sees that no accumulator read
+ * races an MMA in flight: with a group left in flight across the loop it serialises every wgmma) */
+#define KSUM__WG_STEP(KERNEL, R, X, Y, tl)                                                             \
+    for (int kb = 0; kb < nkb; kb++, q++) {                                                            \
+        const int sl = q & 3;                                                                          \
+        ksum_mbar_wait(ksum_smem_u32(mbar + sl), (q >> 2) & 1); /* stage q here */                     \
+        __syncthreads(); /* stage q - 2's MMAs done in both warpgroups: its slot is free */           \
+        KSUM__WG_COPY(q + 2);                                                                          \
+        ksum__wg_stage_mma(X, saA + kb * 16384, saA + (nkb + kb) * 16384, sbB + sl * SLOT * 4,         \
+                           sbB + sl * SLOT * 4 + 16384, kb > 0, PASSES_);                              \
+        KSUM_WG_WAIT(1); /* stage q - 1 done */                                                        \
+        if ((tl) > 0 && kb == 0) KSUM__WG_EPI(KERNEL, R, Y, (tl)-1, 0, 8);                             \
+        if ((tl) > 0 && kb == (nkb > 1)) KSUM__WG_EPI(KERNEL, R, Y, (tl)-1, 8, 16);                    \
+    }                                                                                                  \
+    KSUM_WG_WAIT(0)
+
+/* the end: the last tile's epilogue, the factors 2^-s|a|^2, quad sums, one store or atomic per row */
+#define KSUM__WG_FINISH(KERNEL, R)                                                                     \
+    do {                                                                                               \
+        if (ntl & 1) KSUM__WG_EPI(KERNEL, R, acc0, ntl - 1, 0, 16);                                    \
+        else KSUM__WG_EPI(KERNEL, R, acc1, ntl - 1, 0, 16);                                            \
+        _Pragma("unroll") for (int hh = 0; hh < 2; hh++) {                                             \
+            const float f = (FAC && fac) ? ksum_exp2neg_float(na[hh]) : 1.0f;                          \
+            const long long row = row0 + 64 * wg + 16 * ((tid >> 5) & 3) + g + 8 * hh;                 \
+            _Pragma("unroll") for (int r2 = 0; r2 < (R); r2++) {                                       \
+                float x = vacc[hh][r2] * f;                                                            \
+                x += __shfl_xor_sync(0xffffffffu, x, 1);                                               \
+                x += __shfl_xor_sync(0xffffffffu, x, 2);                                               \
+                if (t4 == 0 && row < m && r2 < nrhs) {                                                 \
+                    float *d = v + row * nrhs + r2;                                                    \
+                    if (atomic) atomicAdd(d, x);                                                       \
+                    else *d = accumulate ? *d + x : x;                                                 \
+                }                                                                                      \
+            }                                                                                          \
+        }                                                                                              \
+    } while (0)
+
+/* the resident targets: their copies into sA (one group), waited for, then per
+ * row pair of threads the squares summed, the values scaled and rounded in place, s|a|^2 into sna;
+ * the thread's na[2] and fac */
+#define KSUM__WG_COPY_A()                                                                              \
+    do {                                                                                               \
+        for (int kb = 0; kb < nkb; kb++)                                                               \
+            ksum__wg_copy(ksum_smem_u32(sA + kb * 4096), a, lda, m, dim, row0, 32 * kb, tid, vecs & 1); \
+        ksum__cp_commit();                                                                             \
+    } while (0)
+#define KSUM__WG_PREP_A()                                                                              \
+    do {                                                                                               \
+        KSUM__CP_WAIT(0); /* the targets here */                                                       \
+        __syncthreads();                                                                               \
+        const float sq = ksum__wg_prep_a(sA, sA2, nkb, m2scale, tid, PASSES_);                         \
+        const float sq2 = __shfl_xor_sync(0xffffffffu, sq, 1);                                         \
+        if ((tid & 1) == 0) sna[tid >> 1] = (sq + sq2) * (-0.5f * m2scale);                            \
+        ksum__fence_async();                                                                           \
+        __syncthreads();                                                                               \
+        na[0] = sna[64 * wg + 16 * ((tid >> 5) & 3) + g];                                              \
+        na[1] = sna[64 * wg + 16 * ((tid >> 5) & 3) + g + 8];                                          \
+        fac = na[0] <= KSUM__FACTOR_MAX && na[1] <= KSUM__FACTOR_MAX;                                  \
+    } while (0)
+
+/* the shared memory: sA (NP x nkb tiles of 16 KB), sB (4 slots of NP tiles), sw (4 records), aligned
+ * to 1024 bytes */
+#define KSUM__WG_SMEM_BYTES(nkb, passes, R) \
+    ((size_t)(((passes) > 1 ? 2 : 1) * ((nkb) + 4)) * 16384 + 4 * (size_t)128 * (1 + (R)) * 4 + 1024)
+
+/* the sources' pre-pass of a define (ksum__wg_prep_b over every item) */
+#define KSUM__WG_PREPB(kname, PASSES, R)                                                               \
+    __global__ void kname(const float *__restrict__ b, long long ldb, int n, int dim, const float *__restrict__ w, \
+                          int nrhs, float scale, float *__restrict__ out, long long ntiles, int nkb)   \
+    {                                                                                                  \
+        const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;                          \
+        if (KSUM_WG_ON) ksum__wg_prep_b(b, ldb, n, dim, w, nrhs, scale, out, ntiles, nkb, PASSES, R, i); \
+        else (void)i;                                                                                  \
+    }
+
+#define KSUM__WG_KERNEL(kname, KERNEL, PASSES, R)                                                      \
+    __global__ void __launch_bounds__(256, 1)                                                          \
+        kname(const float *__restrict__ a, long long lda, const float *__restrict__ b, long long ldb,  \
+              const float *__restrict__ w, float *__restrict__ v, int m, int n, int dim, int nrhs,     \
+              float m2scale, const float *__restrict__ norms, int tiles_per_split, int vecs, int atomic, \
+              int accumulate)                                                                          \
+    {                                                                                                  \
+        enum { BM = 128, BN = 128, PASSES_ = (PASSES), NP = (PASSES) > 1 ? 2 : 1, SLOT = NP * 4096,     \
+               NW = BN * (1 + (R)), NWPER = (NW + 255) / 256, FAC = KSUM__FACTOR(KERNEL) };            \
+        KSUM__WG_BODY(KERNEL, R);                                                                      \
+    }
+
+#if KSUM_WG_ON
+#define KSUM__WG_BODY(KERNEL, R)                                                                       \
+    __shared__ float sna[BM]; /* static shared memory: how the launcher sees that this body was built */ \
+    __shared__ __align__(8) unsigned long long mbar[4];                                                \
+    extern __shared__ __align__(16) float ksum__smem[];                                                \
+    const int tid = threadIdx.x, wg = tid >> 7, g = (tid & 31) >> 2, t4 = tid & 3;                     \
+    KSUM__TILE_RANGE();                                                                                \
+    const int ntl = t1 - t0, nkb = (dim + 31) >> 5, nq = ntl * nkb;                                    \
+    const unsigned base = (ksum_smem_u32(ksum__smem) + 1023u) & ~1023u;                                \
+    float *sA = ksum__smem + ((base - ksum_smem_u32(ksum__smem)) >> 2), *sA2 = sA + nkb * 4096;        \
+    float *sB = sA + NP * nkb * 4096, *sw = sB + 4 * SLOT;                                             \
+    const unsigned saA = base + 8192 * wg, sbB = base + NP * nkb * 16384; /* this warpgroup's rows */ \
+    const float *prep = norms; /* the sources prepared by name_prepb */                              \
+    if (tid < 4) ksum_mbar_init(ksum_smem_u32(mbar + tid), 1);                                         \
+    ksum_mbar_init_fence();                                                                            \
+    KSUM__WG_COPY_A();                                                                                 \
+    __syncthreads(); /* the mbarriers initialised */                                                   \
+    KSUM__WG_COPY(0);                                                                                  \
+    KSUM__WG_COPY(1);                                                                                  \
+    float na[2], acc0[64], acc1[64], vacc[2][R];                                                       \
+    int fac = 0;                                                                                       \
+    KSUM__WG_PREP_A();                                                                                 \
+    _Pragma("unroll") for (int i = 0; i < 64; i++) acc0[i] = acc1[i] = 0.0f;                           \
+    _Pragma("unroll") for (int hh = 0; hh < 2; hh++) _Pragma("unroll") for (int r2 = 0; r2 < (R); r2++) vacc[hh][r2] = 0.0f; \
+    int q = 0;                                                                                         \
+    for (int tl = 0; tl < ntl; tl += 2) {                                                              \
+        KSUM__WG_STEP(KERNEL, R, acc0, acc1, tl);                                                      \
+        if (tl + 1 < ntl) { KSUM__WG_STEP(KERNEL, R, acc1, acc0, tl + 1); }                             \
+    }                                                                                                  \
+    KSUM__WG_FINISH(KERNEL, R)
+#else
+#define KSUM__WG_BODY(KERNEL, R)                                                                       \
+    (void)a; (void)lda; (void)b; (void)ldb; (void)w; (void)v; (void)m; (void)n; (void)dim; (void)nrhs; \
+    (void)m2scale; (void)norms; (void)tiles_per_split; (void)vecs; (void)atomic; (void)accumulate
+#endif
+
+/* ---- host: the path and the launcher ------------------------------------------------------------ */
+
+/* what a define's wgmma kernel has of the current device, asked once per device: dev1 = device + 1
+ * once filled, built = the kernel has its sm_90a body here (an sm_90 device and a build for sm_90a:
+ * the body's static shared memory is there), optin = the device's opt-in shared memory per block,
+ * bytes = the dynamic shared memory limit already set */
+typedef struct ksum__wg_dev {
+    int dev1, built;
+    size_t optin, stat, bytes;
+} ksum__wg_dev;
+
+static inline int ksum__wg_setup(ksum__wg_dev *d, const void *kernel)
+{
+    int dev = 0, major = 0, minor = 0, optin = 0;
+    cudaFuncAttributes fa;
+    if (cudaGetDevice(&dev) != cudaSuccess) return KSUM_ECUDA;
+    if (d->dev1 == dev + 1) return KSUM_SUCCESS;
+    if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess)
+        return KSUM_ECUDA;
+    d->built = 0;
+    if (major == 9 && minor == 0) {
+        if (cudaFuncGetAttributes(&fa, kernel) == cudaSuccess) d->built = fa.sharedSizeBytes > 0, d->stat = fa.sharedSizeBytes;
+        else (void)cudaGetLastError(); /* no image for this device: not built */
+    }
+    d->optin = (size_t)optin;
+    d->bytes = 0;
+    d->dev1 = dev + 1;
+    return KSUM_SUCCESS;
+}
+
+/* KSUM_PATH_WGMMA where the wgmma kernel takes these arguments (built here, dim within the shared
+ * memory, a workspace given by the caller large enough for the prepared sources), else KSUM_PATH_MMA;
+ * *bytes its dynamic shared memory */
+static inline int ksum__wg_path(ksum__wg_dev *d, const void *kernel, const ksum_args *a, int passes, int R, size_t *bytes)
+{
+    if (!a || a->dim <= 0 || a->n <= 0 || ksum__wg_setup(d, kernel) != KSUM_SUCCESS || !d->built) return KSUM_PATH_MMA;
+    if (a->work && a->work_bytes < ksum__wg_work_bytes(a->n, a->dim, passes, R)) return KSUM_PATH_MMA;
+    *bytes = KSUM__WG_SMEM_BYTES((a->dim + 31) / 32, passes, R);
+    return *bytes + d->stat <= d->optin ? KSUM_PATH_WGMMA : KSUM_PATH_MMA;
+}
+
+/* the wgmma launch (after ksum__wg_path): checks, plan (128 x 128 tiles, 1 block per SM), the shared
+ * memory limit, workspace (the caller's or cudaMallocAsync), the sources' pre-pass, v zeroed in atomic
+ * mode, the kernel */
+static inline int ksum__launch_wg(const ksum_args *args, cudaStream_t stream, const void *prepb, const void *kernel,
+                                  ksum__wg_dev *d, size_t bytes, double scale, int passes, int R)
+{
+    int rc = ksum__check(args, R, scale, 1);
+    if (rc) return rc;
+    ksum__plan p;
+    if ((rc = ksum__plan_make(&p, args, 128, 128, 1)) != KSUM_SUCCESS) return rc;
+    if (d->bytes < bytes) {
+        if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes) != cudaSuccess)
+            return KSUM_ECUDA;
+        d->bytes = bytes;
+    }
+    const int vecs = (p.lda % 4 == 0 && (uintptr_t)args->a % 16 == 0 ? 1 : 0);
+    void *work = args->work;
+    if (!work && cudaMallocAsync(&work, ksum__wg_work_bytes(args->n, args->dim, passes, R), stream) != cudaSuccess)
+        return KSUM_ECUDA;
+    {
+        const void *b = args->b, *w = args->w;
+        long long ldb = p.ldb, ntiles = p.ntiles;
+        int n = args->n, dim = args->dim, nrhs = p.nrhs, nkb = (args->dim + 31) / 32;
+        float sc = (float)scale;
+        void *kargs[] = {(void *)&b, &ldb, &n, &dim, (void *)&w, &nrhs, &sc, &work, &ntiles, &nkb};
+        const long long items = ntiles * 128 * (8LL * nkb + 1);
+        rc = ksum__launched(cudaLaunchKernel(prepb, dim3((unsigned)((items + 255) / 256)), dim3(256), kargs, 0, stream));
+    }
+    if (!rc) rc = ksum__zero_v(args, &p, sizeof(float), stream);
+    if (!rc)
+        rc = ksum__run_main(kernel, args, &p, ksum__scalar_make(-2.0 * scale, sizeof(float)), work, vecs, 0, 1, bytes,
+                            stream);
+    return ksum__work_put(args, work, stream, rc);
+}
+
+#endif
