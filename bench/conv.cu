@@ -106,9 +106,11 @@ ALTS_F32(DEF_ALT)
 TC_F32(DEF_TC32)
 TC_F64(DEF_TC64)
 /* half-precision storage (conv.cuh, fp32 math): the memory-bound filters move half the bytes */
-SSAM_CONV2D_DEFINE_HALF(half_3x3, 3, 3, 4, 128) /* P 8 and 12 measured slower: 0.376, 0.395 ms vs 0.234 */
-SSAM_CONV2D_DEFINE_HALF(half_5x5, 5, 5, 4, 128)
-SSAM_CONV2D_DEFINE_BF16(bf16_3x3, 3, 3, 4, 128)
+/* P measured on the H200 with conv.cuh's segment rule of 2026-11-26 (8192^2): 3x3 P 1 / 2 / 4 0.159 /
+ * 0.167 / 0.201 ms, 5x5 P 1 / 2 / 4 0.355 / 0.210 / 0.256 ms (on the H100 before: P 8 and 12 slower) */
+SSAM_CONV2D_DEFINE_HALF(half_3x3, 3, 3, 1, 128)
+SSAM_CONV2D_DEFINE_HALF(half_5x5, 5, 5, 2, 128)
+SSAM_CONV2D_DEFINE_BF16(bf16_3x3, 3, 3, 1, 128)
 typedef struct half_entry {
     int M, N;
     const char *impl;

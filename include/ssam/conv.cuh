@@ -16,9 +16,9 @@
  *   every row of a 2D array (one row: a 1D signal).
  *   SSAM_CONV2D_DEFINE_HALF / _BF16(name, M, N, P, B): the image stored as __half / __nv_bfloat16
  *   (2 bytes a pixel, V = 8 per lane), loaded into an FP32 cache, FP32 FMAs, each output rounded
- *   once to the storage type; the weights are FLOAT host arrays.  (Measured on the H100: as fast as
- *   float, not faster -- 3x3 0.234 vs 0.226 ms at 8192^2: the float cache of 8 columns per lane
- *   leaves half the bytes in flight per SM; docs/ssam.md.)
+ *   once to the storage type; the weights are FLOAT host arrays.  (Measured on the H200: as fast as
+ *   float, not faster -- 3x3 at P 1 0.158 vs 0.154 ms at 8192^2: the walk down a segment waits on
+ *   its loads, with at most 16-24 warps per SM; small P is better here: docs/ssam.md.)
  *
  * EXAMPLE
  *     #include <ssam/conv.cuh>
@@ -160,14 +160,21 @@ static inline int ssam__conv2d_prepare(const ssam_conv2d_args *a, int M, int N, 
     if (rc) return rc;
     gx = (g->ow + (long long)(B / 32) * step - 1) / ((long long)(B / 32) * step);
     {
-        /* segments: enough warps for every SM several times over, each segment >= P rows */
+        /* segments: short ones for many warps in flight (a warp walks its segment one chunk of loads
+         * ahead: the walk is latency-bound), but not shorter than 4 (N - 1) rows, where the N - 1
+         * halo rows each segment loads again start to cost (H200, 8192^2: 3x3 half 0.222 -> 0.158 ms
+         * at P 1, float 0.166 -> 0.153; docs/ssam.md); never longer than the 48 warps per SM rule
+         * that served before */
         int dev = 0, sms = 132;
-        long long warps_x = (g->ow + step - 1) / step, want;
+        long long warps_x = (g->ow + step - 1) / step, want, want48, seg48, seg;
         if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
             return SSAM_ECUDA;
-        want = (48LL * sms + warps_x - 1) / warps_x; /* segments wanted */
-        if (want < 1) want = 1;
-        g->seg = (int)((g->oh + want - 1) / want);
+        want = (192LL * sms + warps_x - 1) / warps_x; /* segments wanted */
+        want48 = (48LL * sms + warps_x - 1) / warps_x;
+        seg = (g->oh + want - 1) / want;
+        seg48 = (g->oh + want48 - 1) / want48;
+        if (seg < 4LL * (N - 1)) seg = 4LL * (N - 1) < seg48 ? 4LL * (N - 1) : seg48;
+        g->seg = (int)(seg < 1 ? 1 : seg);
         if (g->seg > 4096) g->seg = 4096; /* the row table: (seg + N - 1 + P) ints of shared memory */
         g->seg = (g->seg + P - 1) / P * P;
         gy = (g->oh + g->seg - 1) / g->seg;
