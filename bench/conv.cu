@@ -111,14 +111,21 @@ TC_F64(DEF_TC64)
 SSAM_CONV2D_DEFINE_HALF(half_3x3, 3, 3, 1, 128)
 SSAM_CONV2D_DEFINE_HALF(half_5x5, 5, 5, 2, 128)
 SSAM_CONV2D_DEFINE_BF16(bf16_3x3, 3, 3, 1, 128)
+/* and on tensor cores (conv_tc.cuh f16 / bf16: FP16 / BF16 MMAs, FP32 sums) for the FMA-bound filters */
+SSAM_CONV2D_TC_DEFINE(tc_f16_9x9, f16, 9, 9)
+SSAM_CONV2D_TC_DEFINE(tc_f16_15x15, f16, 15, 15)
+SSAM_CONV2D_TC_DEFINE(tc_f16_20x20, f16, 20, 20)
+SSAM_CONV2D_TC_DEFINE(tc_bf16_20x20, bf16, 20, 20)
 typedef struct half_entry {
     int M, N;
     const char *impl;
     int (*launch)(const ssam_conv2d_args *, cudaStream_t);
-    int bf16;
+    int bf16, tc;
 } half_entry;
-static const half_entry half_entries[] = {{3, 3, "half", half_3x3_launch, 0}, {5, 5, "half", half_5x5_launch, 0},
-                                          {3, 3, "bf16", bf16_3x3_launch, 1}};
+static const half_entry half_entries[] = {{3, 3, "half", half_3x3_launch, 0, 0},          {5, 5, "half", half_5x5_launch, 0, 0},
+                                          {3, 3, "bf16", bf16_3x3_launch, 1, 0},          {9, 9, "tc-f16", tc_f16_9x9_launch, 0, 1},
+                                          {15, 15, "tc-f16", tc_f16_15x15_launch, 0, 1}, {20, 20, "tc-f16", tc_f16_20x20_launch, 0, 1},
+                                          {20, 20, "tc-bf16", tc_bf16_20x20_launch, 1, 1}};
 /* other tile shapes (MODE, M, N, QY, JX, WY, WX, MINB), timed as impl "tc-MODE-qQY-jJX-wWYxWX" */
 #define TC_ALTS(X)                                                                                       \
     X(tf32, 20, 20, 4, 4, 2, 2, 3) X(tf32, 20, 20, 1, 4, 2, 2, 4) X(tf32x3, 20, 20, 1, 2, 2, 2, 3)              \
@@ -469,6 +476,9 @@ int main(int argc, char **argv)
         float hwf[25];
         void *hbuf = malloc(n * 4);
         float *fout = (float *)malloc(n * 4);
+        double r16 = 0; /* the f16 MMA rate, measured at the first tensor-core row */
+        int sms = 132;
+        CUDA_DIE(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
         for (size_t hi = 0; hi < sizeof half_entries / sizeof *half_entries; hi++) {
             const half_entry *h = &half_entries[hi];
             if (only_m && (h->M != only_m || h->N != only_n)) continue;
@@ -499,14 +509,21 @@ int main(int argc, char **argv)
                 den += (double)fout[i] * fout[i];
             }
             double floor_ms = 4.0 * n / bw * 1e3;
-            printf("%-6s %2dx%-2d ssam      %9.4f ms %8.2f GPix/s   floor %7.4f ms (mem, measured bw) %5.1f%%   fp32 %.4f ms (%.2fx)   "
+            if (h->tc) { /* the MMA floor: 16 x 8 outputs per band step of K columns, at the measured f16 rate */
+                if (r16 == 0) r16 = mma_rate_of(5, sms, c.out[0]);
+                const double mma_ms = (double)n * h->N * (8 * SSAM_TC_S8(h->M) + 8 * SSAM_TC_T4(h->M)) / r16 * 1e3;
+                if (mma_ms > floor_ms) floor_ms = mma_ms;
+            }
+            printf("%-7s %2dx%-2d %-8s %9.4f ms %8.2f GPix/s   floor %7.4f ms (%s) %5.1f%%   fp32 %.4f ms (%.2fx)   "
                    "|%s - fp32| / |fp32| %.1e\n",
-                   h->impl, h->M, h->N, th, n / th / 1e6, floor_ms, 100 * floor_ms / th, t32, t32 / th, h->impl,
-                   sqrt(num / den));
+                   h->impl, h->M, h->N, h->tc ? "tc" : "ssam", th, n / th / 1e6, floor_ms,
+                   h->tc ? "max of mem and mma at the f16 rate" : "mem, measured bw", 100 * floor_ms / th, t32, t32 / th,
+                   h->impl, sqrt(num / den));
             if (json)
-                fprintf(json, "%s  {\"type\": \"%s\", \"M\": %d, \"N\": %d, \"impl\": \"ssam-storage\", \"size\": %d, "
+                fprintf(json, "%s  {\"type\": \"%s\", \"M\": %d, \"N\": %d, \"impl\": \"%s\", \"size\": %d, "
                               "\"ms\": %.5f, \"floor_ms\": %.5f, \"fp32_ms\": %.5f, \"diff_fp32\": %.3g, \"copy_bw\": %.4g}",
-                        json_rows++ ? ",\n" : "", h->impl, h->M, h->N, S, th, floor_ms, t32, sqrt(num / den), bw);
+                        json_rows++ ? ",\n" : "", h->bf16 ? "bf16" : "half", h->M, h->N, h->tc ? h->impl : "ssam-storage", S, th,
+                        floor_ms, t32, sqrt(num / den), bw);
         }
         free(hbuf);
         free(fout);

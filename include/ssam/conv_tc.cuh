@@ -17,6 +17,10 @@
  *       tf32x3  float, three TF32 passes (x = big + small, w = big + small: big.big + big.small +
  *               small.big): < 8e-7 (3 2^-22 a product), within 2x the SIMT FP32 path's error for filters of 64 taps
  *               and more on real images (each product keeps 22 of 24 bits: with few taps, 4x)
+ *       f16     images stored as __half (as conv.cuh's SSAM_CONV2D_DEFINE_HALF: 2 bytes a pixel, the
+ *               weights a FLOAT host array), FP16 MMAs (m16n8k8) with FP32 sums, each output rounded
+ *               once to half; the weights are rounded to half for the MMA: error < 2e-3 (tested)
+ *       bf16    the same with __nv_bfloat16 (8-bit mantissas): < 1.6e-2 (tested)
  *   On a device below sm_80, or a build whose PTX is older than sm_80 (cudaFuncGetAttributes'
  *   ptxVersion), the launcher runs name_simt_launch instead; name_path() says which.
  *   SSAM_CONV2D_TC_DEFINE_EX(name, MODE, M, N, QY, JX, WY, WX, MINB) sets the tile (below).
@@ -39,7 +43,7 @@
  *   Shared rows are padded to 8 mod 32 floats (8 mod 16 doubles): a warp's paired loads fall in
  *   distinct banks.
  *
- * PIECES (lane and warp level, each mode: f64, tf32, tf32x3; see docs/pieces.md)
+ * PIECES (lane and warp level, each mode: f64, tf32, tf32x3, f16, bf16; see docs/pieces.md)
  *   ssam_tch_MODE / ssam_tch4_MODE   a lane's share of an 8-row slab of A (k8 pair / k4 element)
  *   ssam_tcb_MODE, ssam_tcc_MODE     B (band) and C (sums) fragments
  *   ssam_tc_slab_MODE(p), ssam_tc_slab4_MODE(p)    a slab from shared memory
@@ -89,18 +93,40 @@
 #define SSAM_TC_T_f64 double
 #define SSAM_TC_T_tf32 float
 #define SSAM_TC_T_tf32x3 float
+#define SSAM_TC_T_f16 __half
+#define SSAM_TC_T_bf16 __nv_bfloat16
+/* the weights' type (the host array, the kernel parameter, the padded row in shared memory) and the
+ * type the plain-FMA tile sums in: the storage type, but float for the half-storage modes (as
+ * conv.cuh's SSAM_CONV2D_DEFINE_HALF) */
+#define SSAM_TC_W_f64 double
+#define SSAM_TC_W_tf32 float
+#define SSAM_TC_W_tf32x3 float
+#define SSAM_TC_W_f16 float
+#define SSAM_TC_W_bf16 float
+/* the SIMT fallback of each mode (conv.cuh) */
+#define SSAM__TC_SIMT_f64(name, M, N) SSAM_CONV2D_DEFINE(name, double, M, N, 1, 128)
+#define SSAM__TC_SIMT_tf32(name, M, N) SSAM_CONV2D_DEFINE(name, float, M, N, 1, 128)
+#define SSAM__TC_SIMT_tf32x3(name, M, N) SSAM_CONV2D_DEFINE(name, float, M, N, 1, 128)
+#define SSAM__TC_SIMT_f16(name, M, N) SSAM_CONV2D_DEFINE_HALF(name, M, N, 1, 128)
+#define SSAM__TC_SIMT_bf16(name, M, N) SSAM_CONV2D_DEFINE_BF16(name, M, N, 1, 128)
 /* the default tile of each mode (measured on the H100, bench/conv.cu --tc): QY fragment rows of 16
  * and JX 8-column tiles per warp; MINB blocks per SM, the most whose register budget leaves no
  * spills (the f64 band's k4 tail needs more registers) */
 #define SSAM_TC_QY_f64 1
 #define SSAM_TC_QY_tf32 1
 #define SSAM_TC_QY_tf32x3 1
+#define SSAM_TC_QY_f16 1
+#define SSAM_TC_QY_bf16 1
 #define SSAM_TC_JX_f64 4
 #define SSAM_TC_JX_tf32 8
 #define SSAM_TC_JX_tf32x3 4
+#define SSAM_TC_JX_f16 8
+#define SSAM_TC_JX_bf16 8
 #define SSAM_TC_MINB_f64(M) (SSAM_TC_T4(M) ? 3 : 4)
 #define SSAM_TC_MINB_tf32(M) 4
 #define SSAM_TC_MINB_tf32x3(M) 2
+#define SSAM_TC_MINB_f16(M) 4
+#define SSAM_TC_MINB_bf16(M) 4
 
 /* ---- the raw MMAs (m16n8k8 and m16n8k4 shapes: A rows g, g+8; B column g; C rows g, g+8 at
  * columns 2c, 2c+1, where g = lane / 4, c = lane % 4).  Below sm_80 they trap: never launched. ---- */
@@ -126,6 +152,30 @@ static __device__ __forceinline__ void ssam__mma_tf32_k4(float *c, unsigned a0, 
 {
 #if SSAM__TC_SM80
     asm volatile("mma.sync.aligned.m16n8k4.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};"
+                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                 : "r"(a0), "r"(a1), "r"(b));
+#else
+    (void)c; (void)a0; (void)a1; (void)b;
+    SSAM__TC_NO_MMA();
+#endif
+}
+/* m16n8k8 with FP16 / BF16 inputs and FP32 sums: a0 = rows g, a1 = rows g + 8, each the lane's k
+ * pair 2c, 2c + 1 as one register; b = the k pair at column g */
+static __device__ __forceinline__ void ssam__mma_f16_k8(float *c, unsigned a0, unsigned a1, unsigned b)
+{
+#if SSAM__TC_SM80
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};"
+                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                 : "r"(a0), "r"(a1), "r"(b));
+#else
+    (void)c; (void)a0; (void)a1; (void)b;
+    SSAM__TC_NO_MMA();
+#endif
+}
+static __device__ __forceinline__ void ssam__mma_bf16_k8(float *c, unsigned a0, unsigned a1, unsigned b)
+{
+#if SSAM__TC_SM80
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};"
                  : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
                  : "r"(a0), "r"(a1), "r"(b));
 #else
@@ -210,6 +260,17 @@ typedef struct ssam_tcb_tf32x3 { unsigned big[2], small[2]; } ssam_tcb_tf32x3;
  * 20x20).  Each big.big product starts from zero and is added to v in FP32 (round to nearest);
  * the cross terms (2^-11 of the sum) chain in lo, where truncation costs nothing visible. */
 typedef struct ssam_tcc_tf32x3 { float v[4], lo[4]; } ssam_tcc_tf32x3;
+/* FP16 / BF16 (m16n8k8, FP32 sums): the lane's pair of columns 2c, 2c + 1 is its k pair 2c, 2c + 1 of
+ * the MMA -- the same columns the permuted k pair of the k8 modes above takes, so the tile, the band
+ * and their addressing are shared.  The k4 tail is a k8 MMA whose second element is zero (column c). */
+typedef struct ssam_tch_f16 { unsigned v; } ssam_tch_f16;   /* slab, k8: (g, columns 2c, 2c + 1) */
+typedef struct ssam_tch4_f16 { unsigned v; } ssam_tch4_f16; /* slab, k4: (g, column c), 0 */
+typedef struct ssam_tcb_f16 { unsigned v; } ssam_tcb_f16;   /* B: the band at columns 2c, 2c + 1 (k4: c, 0) */
+typedef struct ssam_tcc_f16 { float v[4]; } ssam_tcc_f16;
+typedef ssam_tch_f16 ssam_tch_bf16;
+typedef ssam_tch4_f16 ssam_tch4_bf16;
+typedef ssam_tcb_f16 ssam_tcb_bf16;
+typedef ssam_tcc_f16 ssam_tcc_bf16;
 
 /* one slab from shared memory (k8: the lane's pair; k4: one element).  One TF32 pass hands the
  * data over as it is (the tensor core truncates it to TF32); three passes split it. */
@@ -231,6 +292,26 @@ static __device__ __forceinline__ ssam_tch_tf32x3 ssam_tc_slab_tf32x3(const floa
     ssam_tch_tf32x3 h;
     ssam__tf32_split(r.x, &h.big[0], &h.small[0]);
     ssam__tf32_split(r.y, &h.big[1], &h.small[1]);
+    return h;
+}
+static __device__ __forceinline__ ssam_tch_f16 ssam_tc_slab_f16(const __half *p)
+{
+    ssam_tch_f16 h = {*(const unsigned *)p};
+    return h;
+}
+static __device__ __forceinline__ ssam_tch_bf16 ssam_tc_slab_bf16(const __nv_bfloat16 *p)
+{
+    ssam_tch_bf16 h = {*(const unsigned *)p};
+    return h;
+}
+static __device__ __forceinline__ ssam_tch4_f16 ssam_tc_slab4_f16(const __half *p)
+{
+    ssam_tch4_f16 h = {(unsigned)__half_as_ushort(p[0])};
+    return h;
+}
+static __device__ __forceinline__ ssam_tch4_bf16 ssam_tc_slab4_bf16(const __nv_bfloat16 *p)
+{
+    ssam_tch4_bf16 h = {(unsigned)__bfloat16_as_ushort(p[0])};
     return h;
 }
 static __device__ __forceinline__ ssam_tch4_f64 ssam_tc_slab4_f64(const double *p)
@@ -268,6 +349,21 @@ static __device__ __forceinline__ ssam_tcb_tf32x3 ssam_tc_b_tf32x3(float w0, flo
     return b;
 }
 
+/* the weights rounded to FP16 / BF16 (the data is stored in it already) */
+static __device__ __forceinline__ ssam_tcb_f16 ssam_tc_b_f16(float w0, float w1)
+{
+    const __half2 h = __floats2half2_rn(w0, w1);
+    ssam_tcb_f16 b = {*(const unsigned *)&h};
+    return b;
+}
+static __device__ __forceinline__ ssam_tcb_bf16 ssam_tc_b_bf16(float w0, float w1)
+{
+    const __nv_bfloat162 h = __floats2bfloat162_rn(w0, w1);
+    ssam_tcb_bf16 b = {*(const unsigned *)&h};
+    return b;
+}
+static __device__ __forceinline__ void ssam_tc_zero_f16(ssam_tcc_f16 *c) { c->v[0] = c->v[1] = c->v[2] = c->v[3] = 0; }
+static __device__ __forceinline__ void ssam_tc_zero_bf16(ssam_tcc_bf16 *c) { c->v[0] = c->v[1] = c->v[2] = c->v[3] = 0; }
 static __device__ __forceinline__ void ssam_tc_zero_f64(ssam_tcc_f64 *c) { c->v[0] = c->v[1] = c->v[2] = c->v[3] = 0; }
 static __device__ __forceinline__ void ssam_tc_zero_tf32(ssam_tcc_tf32 *c) { c->v[0] = c->v[1] = c->v[2] = c->v[3] = 0; }
 static __device__ __forceinline__ void ssam_tc_zero_tf32x3(ssam_tcc_tf32x3 *c)
@@ -316,6 +412,24 @@ static __device__ __forceinline__ void ssam_tc_mma4_tf32x3(ssam_tcc_tf32x3 *c, s
     for (int k = 0; k < 4; k++) c->v[k] += t[k];
 }
 
+static __device__ __forceinline__ void ssam_tc_mma_f16(ssam_tcc_f16 *c, ssam_tch_f16 lo, ssam_tch_f16 hi, ssam_tcb_f16 b)
+{
+    ssam__mma_f16_k8(c->v, lo.v, hi.v, b.v);
+}
+static __device__ __forceinline__ void ssam_tc_mma4_f16(ssam_tcc_f16 *c, ssam_tch4_f16 lo, ssam_tch4_f16 hi, ssam_tcb_f16 b)
+{
+    ssam__mma_f16_k8(c->v, lo.v, hi.v, b.v);
+}
+static __device__ __forceinline__ void ssam_tc_mma_bf16(ssam_tcc_bf16 *c, ssam_tch_bf16 lo, ssam_tch_bf16 hi, ssam_tcb_bf16 b)
+{
+    ssam__mma_bf16_k8(c->v, lo.v, hi.v, b.v);
+}
+static __device__ __forceinline__ void ssam_tc_mma4_bf16(ssam_tcc_bf16 *c, ssam_tch4_bf16 lo, ssam_tch4_bf16 hi,
+                                                         ssam_tcb_bf16 b)
+{
+    ssam__mma_bf16_k8(c->v, lo.v, hi.v, b.v);
+}
+
 /* ---- stores: C rows y and y + 8, columns x, x + 1 (x even); pair: 2-element stores allowed ---- */
 #define SSAM__TC_PUT2(T2, make2, row, x, ow, pair, v0, v1)                                                 \
     do {                                                                                                   \
@@ -339,6 +453,29 @@ static __device__ __forceinline__ void ssam_tc_store2_tf32(float *dst, long long
 {
     if (y < oh) SSAM__TC_PUT2(float2, make_float2, dst + (long long)y * dp, x, ow, pair, c.v[0], c.v[1]);
     if (y2 < oh) SSAM__TC_PUT2(float2, make_float2, dst + (long long)y2 * dp, x, ow, pair, c.v[2], c.v[3]);
+}
+/* FP16 / BF16: the FP32 sums rounded once to the storage type */
+static __device__ __forceinline__ void ssam_tc_store2_f16(__half *dst, long long dp, int y, int y2, int x, int ow,
+                                                          int oh, int pair, ssam_tcc_f16 c)
+{
+    if (y < oh) SSAM__TC_PUT2(__half2, __floats2half2_rn, dst + (long long)y * dp, x, ow, pair, c.v[0], c.v[1]);
+    if (y2 < oh) SSAM__TC_PUT2(__half2, __floats2half2_rn, dst + (long long)y2 * dp, x, ow, pair, c.v[2], c.v[3]);
+}
+static __device__ __forceinline__ void ssam_tc_store2_bf16(__nv_bfloat16 *dst, long long dp, int y, int y2, int x,
+                                                           int ow, int oh, int pair, ssam_tcc_bf16 c)
+{
+    if (y < oh) SSAM__TC_PUT2(__nv_bfloat162, __floats2bfloat162_rn, dst + (long long)y * dp, x, ow, pair, c.v[0], c.v[1]);
+    if (y2 < oh) SSAM__TC_PUT2(__nv_bfloat162, __floats2bfloat162_rn, dst + (long long)y2 * dp, x, ow, pair, c.v[2], c.v[3]);
+}
+static __device__ __forceinline__ void ssam_tc_store_f16(__half *dst, long long dp, int y, int x, int ow, int oh, int pair,
+                                                         ssam_tcc_f16 c)
+{
+    ssam_tc_store2_f16(dst, dp, y, y + 8, x, ow, oh, pair, c);
+}
+static __device__ __forceinline__ void ssam_tc_store_bf16(__nv_bfloat16 *dst, long long dp, int y, int x, int ow, int oh,
+                                                          int pair, ssam_tcc_bf16 c)
+{
+    ssam_tc_store2_bf16(dst, dp, y, y + 8, x, ow, oh, pair, c);
 }
 static __device__ __forceinline__ void ssam_tc_store_f64(double *dst, long long dp, int y, int x, int ow, int oh,
                                                          int pair, ssam_tcc_f64 c)
@@ -439,9 +576,11 @@ static __device__ __forceinline__ void ssam_tc_store_tf32x3(float *dst, long lon
 
 /* ---- block pieces ---- */
 /* the sizes of one instantiation: block tile, staged tile and its pitch (8 mod 32 floats, 8 mod 16
- * doubles: a warp's paired fragment loads fall in distinct banks), padded weight row */
+ * doubles, 8 mod 64 halves: a warp's paired fragment loads fall in distinct banks), padded weight row */
 #define SSAM__CONV_TC_PITCH(T, TC)                                                                         \
-    (sizeof(T) == 8 ? (TC) + ((8 - (TC) % 16) + 16) % 16 : (TC) + ((8 - (TC) % 32) + 32) % 32)
+    (sizeof(T) == 8   ? (TC) + ((8 - (TC) % 16) + 16) % 16                                                  \
+     : sizeof(T) == 4 ? (TC) + ((8 - (TC) % 32) + 32) % 32                                                  \
+                      : (TC) + ((8 - (TC) % 64) + 64) % 64)
 #define SSAM__CONV_TC_SIZES(T, M, N, QY, JX, WY, WX)                                                       \
     S8 = SSAM_TC_S8(M), T4 = SSAM_TC_T4(M), WH = 16 * (QY), WW = 8 * (JX), BH = WH * (WY), BWD = WW * (WX), \
     TR = BH + (N)-1, TC = BWD - 8 + 8 * S8 + 4 * T4, TP = SSAM__CONV_TC_PITCH(T, TC), WP = 8 * S8 + 12,       \
@@ -452,7 +591,7 @@ static __device__ __forceinline__ void ssam_tc_store_tf32x3(float *dst, long lon
  * zero weights), stored as values; 8 loads in flight per thread; bad |= a value is Inf or NaN.  (Measured: cp.async copies into
  * a second buffer, overlapping the next tile's copy with this one's MMAs, ran 5-35% slower than a
  * plain copy with more blocks per SM; one load at a time per thread, 30-50% slower.) */
-#define SSAM__CONV_TC_STAGE(T, tile, TR, TC, TP, NC, src, g, x0, y0, NT, bad)                               \
+#define SSAM__CONV_TC_STAGE(T, W, tile, TR, TC, TP, NC, src, g, x0, y0, NT, bad)                            \
     for (int ssam__i0 = 0; ssam__i0 < (TR) * (TC); ssam__i0 += 8 * (NT)) {                                \
         T ssam__v[8]; /* 8 loads in flight per thread, then 8 stores */                                    \
         _Pragma("unroll") for (int ssam__u = 0; ssam__u < 8; ssam__u++) {                                  \
@@ -468,7 +607,7 @@ static __device__ __forceinline__ void ssam_tc_store_tf32x3(float *dst, long lon
         _Pragma("unroll") for (int ssam__u = 0; ssam__u < 8; ssam__u++) {                                  \
             const int ssam__i = ssam__i0 + ssam__u * (NT) + threadIdx.x;                                   \
             if (ssam__i < (TR) * (TC)) (tile)[ssam__i / (TC) * (TP) + ssam__i % (TC)] = ssam__v[ssam__u];  \
-            (bad) |= !isfinite(ssam__v[ssam__u]);                                                          \
+            (bad) |= !isfinite((W)ssam__v[ssam__u]);                                                       \
         }                                                                                                  \
     }
 
@@ -489,7 +628,7 @@ static __device__ __forceinline__ void ssam_tc_store_tf32x3(float *dst, long lon
         _Pragma("unroll") for (int q = 0; q < (QY); q++)                                                   \
             _Pragma("unroll") for (int j = 0; j < (JX); j++) ssam_tc_zero_##MODE(&acc[q][j]);             \
         const T *ta = (tile) + (wy * WH + gq) * TP + wx * WW + 2 * cq;                                     \
-        const T *wr = (wpad) + 7 + 2 * cq - gq;                                                            \
+        const W *wr = (wpad) + 7 + 2 * cq - gq;                                                            \
         _Pragma("unroll 1") for (int i0 = 0; i0 < ((N) < 8 ? (N) : 8); i0++)                               \
             SSAM_CONV_TC_ROWS8(MODE, QY, JX, S8, T4, N, acc, ta + i0 * TP, TP, wr, WP, i0, cq);           \
         const int pair = (g).ovec; /* dst 16-byte aligned, pitch a multiple of V: pairs aligned too */   \
@@ -503,33 +642,35 @@ static __device__ __forceinline__ void ssam_tc_store_tf32x3(float *dst, long lon
  * core product multiplies every staged column by the band, zeros included, and 0 * Inf is NaN:
  * an Inf or NaN would reach outputs up to 7 columns outside its footprint.  Here it reaches
  * exactly the outputs whose taps read it, as in conv.cuh. */
-#define SSAM__CONV_TC_TILE_FMA(T, M, N, tile, wpad, dst, g, x0, y0)                                         \
+#define SSAM__CONV_TC_TILE_FMA(T, W, M, N, tile, wpad, dst, g, x0, y0)                                      \
     for (int ssam__o = threadIdx.x; ssam__o < BH * BWD; ssam__o += NT) {                                  \
         const int ssam__ly = ssam__o / BWD, ssam__lx = ssam__o - ssam__ly * BWD;                           \
         if ((y0) + ssam__ly >= (g).oh || (x0) + ssam__lx >= (g).ow) continue;                              \
-        T ssam__s = 0;                                                                                     \
+        W ssam__s = 0; /* sums in the weights' type: float for the half-storage modes */                 \
         for (int ssam__n = 0; ssam__n < (N); ssam__n++)                                                    \
             for (int ssam__m = 0; ssam__m < (M); ssam__m++)                                                \
-                ssam__s = fma((wpad)[ssam__n * WP + 7 + ssam__m], (tile)[(ssam__ly + ssam__n) * TP + ssam__lx + ssam__m], ssam__s); \
-        (dst)[(long long)((y0) + ssam__ly) * (g).dp + (x0) + ssam__lx] = ssam__s;                          \
+                ssam__s = fma((wpad)[ssam__n * WP + 7 + ssam__m], (W)(tile)[(ssam__ly + ssam__n) * TP + ssam__lx + ssam__m], ssam__s); \
+        (dst)[(long long)((y0) + ssam__ly) * (g).dp + (x0) + ssam__lx] = (T)ssam__s;                       \
     }
 
 /* the kernel body: blocks walk the tiles (row-major) with a stride of the grid: stage, compute, store */
 #define SSAM__CONV2D_TC_BODY(MODE, M, N, QY, JX, WY, WX, src, dst, g, w)                                    \
     do {                                                                                                   \
         typedef SSAM_TC_T_##MODE T;                                                                        \
+        typedef SSAM_TC_W_##MODE W;                                                                        \
         enum { SSAM__CONV_TC_SIZES(T, M, N, QY, JX, WY, WX) };                                             \
         extern __shared__ __align__(16) unsigned char ssam__tcsm[];                                        \
-        T *wpad = (T *)ssam__tcsm, *tile = wpad + (N)*WP;                                                  \
+        W *wpad = (W *)ssam__tcsm;                                                                         \
+        T *tile = (T *)(wpad + (N)*WP);                                                                    \
         const int tiles_x = ((g).ow + BWD - 1) / BWD;                                                      \
         const long long tiles = (long long)tiles_x * (((g).oh + BH - 1) / BH);                             \
-        SSAM__CONV_TC_WEIGHTS(T, wpad, WP, M, N, w, NT);                                                    \
+        SSAM__CONV_TC_WEIGHTS(W, wpad, WP, M, N, w, NT);                                                    \
         for (long long t = blockIdx.x; t < tiles; t += gridDim.x) {                                        \
             const int x0 = (int)(t % tiles_x) * BWD, y0 = (int)(t / tiles_x) * BH;                         \
             int bad = 0;                                                                                   \
-            SSAM__CONV_TC_STAGE(T, tile, TR, TC, TP, BWD + (M)-1, src, g, x0 - (g).ax, y0 - (g).ay, NT, bad); \
+            SSAM__CONV_TC_STAGE(T, W, tile, TR, TC, TP, BWD + (M)-1, src, g, x0 - (g).ax, y0 - (g).ay, NT, bad); \
             if (__syncthreads_or(bad)) { /* Inf/NaN: the band's zeros would spread them 7 columns wide */ \
-                SSAM__CONV_TC_TILE_FMA(T, M, N, tile, wpad, dst, g, x0, y0);                               \
+                SSAM__CONV_TC_TILE_FMA(T, W, M, N, tile, wpad, dst, g, x0, y0);                            \
             } else {                                                                                       \
                 SSAM__CONV_TC_TILE(MODE, N, QY, JX, WX, tile, wpad, dst, g, x0, y0);                       \
             }                                                                                              \
@@ -539,10 +680,10 @@ static __device__ __forceinline__ void ssam_tc_store_tf32x3(float *dst, long lon
 
 /* shared bytes of one block */
 #define SSAM__CONV_TC_SMEM(MODE, M, N, QY, JX, WY, WX)                                                     \
-    (((size_t)(16 * (QY) * (WY) + (N)-1) *                                                                 \
-          SSAM__CONV_TC_PITCH(SSAM_TC_T_##MODE, 8 * (JX) * (WX)-8 + 8 * SSAM_TC_S8(M) + 4 * SSAM_TC_T4(M)) + \
-      (size_t)(N) * (8 * SSAM_TC_S8(M) + 12)) *                                                            \
-     sizeof(SSAM_TC_T_##MODE))
+    ((size_t)(16 * (QY) * (WY) + (N)-1) *                                                                  \
+         SSAM__CONV_TC_PITCH(SSAM_TC_T_##MODE, 8 * (JX) * (WX)-8 + 8 * SSAM_TC_S8(M) + 4 * SSAM_TC_T4(M)) * \
+         sizeof(SSAM_TC_T_##MODE) +                                                                        \
+     (size_t)(N) * (8 * SSAM_TC_S8(M) + 12) * sizeof(SSAM_TC_W_##MODE))
 
 /* SSAM_CONV2D_TC_DEFINE_EX: the tile shape explicit -- QY fragment rows (16 rows each) and JX
  * 8-column tiles per warp, WY x WX warps per block, MINB blocks per SM (__launch_bounds__) */
@@ -550,7 +691,7 @@ static __device__ __forceinline__ void ssam_tc_store_tf32x3(float *dst, long lon
     SSAM_CONV2D_TC_DEFINE_EX(name, MODE, M, N, SSAM_TC_QY_##MODE, SSAM_TC_JX_##MODE, 2, 2, SSAM_TC_MINB_##MODE(M))
 
 #define SSAM_CONV2D_TC_DEFINE_EX(name, MODE, M, N, QY, JX, WY, WX, MINB)                              \
-    SSAM_CONV2D_DEFINE(name##_simt, SSAM_TC_T_##MODE, M, N, 1, 128)                                         \
+    SSAM__TC_SIMT_##MODE(name##_simt, M, N)                                                                \
     static_assert(SSAM__CONV_TC_SMEM(MODE, M, N, QY, JX, WY, WX) <= 227 * 1024,                            \
                   "ssam conv_tc: the staged tile and weights exceed 227 KB of shared memory; use a smaller "  \
                   "tile (SSAM_CONV2D_TC_DEFINE_EX) or conv.cuh");                                           \
@@ -582,8 +723,8 @@ static __device__ __forceinline__ void ssam_tc_store_tf32x3(float *dst, long lon
         rc = ssam__conv_tc_grid(&g, 16 * (QY) * (WY), 8 * (JX) * (WX), dv, &grid);                         \
         if (rc) return rc;                                                                                 \
         for (int i = 0; i < (M) * (N); i++) /* convolution: the filter flipped both ways */                \
-            wt.w[i] = (a->flags & SSAM_CONVOLVE) ? ((const T *)a->weights)[(M) * (N)-1 - i]                \
-                                                 : ((const T *)a->weights)[i];                             \
+            wt.w[i] = (a->flags & SSAM_CONVOLVE) ? ((const SSAM_TC_W_##MODE *)a->weights)[(M) * (N)-1 - i] \
+                                                 : ((const SSAM_TC_W_##MODE *)a->weights)[i];              \
         name##_kernel<<<grid, 32 * (WY) * (WX), smem, stream>>>((const T *)a->src, (T *)a->dst, g, wt);    \
         return cudaPeekAtLastError() == cudaSuccess ? SSAM_SUCCESS : SSAM_ECUDA;                           \
     }

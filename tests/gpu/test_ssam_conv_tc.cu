@@ -17,6 +17,8 @@
  * filters; outputs and padding NaN-poisoned first (an unwritten or NaN output fails), writes past
  * the output fail; an Inf and a NaN in the image reach exactly the outputs whose taps read them;
  * the error codes; the path taken (tensor cores on sm_80+).
+ *   f16 / bf16 (images stored in FP16 / BF16, FP32 sums; the weights rounded to the storage type for
+ *           the MMA): < 2e-3 / < 1.6e-2 (the weights' and the output's rounding, 2^-11 / 2^-8 each)
  * Error measure as test_ssam_conv: sqrt(sum (out - ref)^2 / sum (sum |w x|)^2). */
 #include <ssam/conv_tc.cuh>
 
@@ -40,32 +42,63 @@ SSAM_CONV2D_TC_DEFINE(x33x5, tf32x3, 33, 5)
 SSAM_CONV2D_TC_DEFINE_EX(e9x7, f64, 9, 7, 2, 4, 2, 2, 2)
 SSAM_CONV2D_TC_DEFINE_EX(u20x17, tf32, 20, 17, 4, 4, 2, 2, 3)
 SSAM_CONV2D_TC_DEFINE_EX(v5x11, tf32x3, 5, 11, 2, 2, 4, 1, 2)
+SSAM_CONV2D_TC_DEFINE(h3x3, f16, 3, 3)
+SSAM_CONV2D_TC_DEFINE(h20x20, f16, 20, 20)
+SSAM_CONV2D_TC_DEFINE(h5x11, f16, 5, 11)
+SSAM_CONV2D_TC_DEFINE(b9x9, bf16, 9, 9)
+SSAM_CONV2D_TC_DEFINE_EX(b2x3, bf16, 2, 3, 2, 2, 2, 2, 2)
 
 typedef int (*launch_fn)(const ssam_conv2d_args *, cudaStream_t);
 typedef struct kern {
     const char *name;
     launch_fn launch, simt;
     int (*path)(void);
-    int M, N, mode; /* mode: 64 f64, 1 tf32, 3 tf32x3 */
+    int M, N, mode; /* mode: 64 f64, 1 tf32, 3 tf32x3, 16 f16, 17 bf16 */
 } kern;
 #define K(n, mode) {#n, n##_launch, n##_simt_launch, n##_path, 0, 0, mode}
 
 static kern kernels[] = {K(d1x1, 64), K(d2x3, 64),  K(d4x6, 64),  K(d15x15, 64), K(d20x20, 64), K(t3x3, 1),
                          K(t20x20, 1), K(x1x1, 3), K(x2x3, 3), K(x9x9, 3),    K(x20x20, 3),  K(x33x5, 3),
-                         K(e9x7, 64),  K(u20x17, 1), K(v5x11, 3)};
+                         K(e9x7, 64),  K(u20x17, 1), K(v5x11, 3), K(h3x3, 16), K(h20x20, 16), K(h5x11, 16),
+                         K(b9x9, 17),  K(b2x3, 17)};
+
+/* the image's element (and the weights': float for the half modes) by mode, stored and read back */
+static size_t esz(int mode) { return mode == 64 ? 8 : mode >= 16 ? 2 : 4; }
+static size_t wsz(int mode) { return mode == 64 ? 8 : 4; }
+static void put(void *b, size_t i, double x, int mode)
+{
+    if (mode == 64) ((double *)b)[i] = x;
+    else if (mode == 16) ((__half *)b)[i] = __float2half((float)x);
+    else if (mode == 17) ((__nv_bfloat16 *)b)[i] = __float2bfloat16((float)x);
+    else ((float *)b)[i] = (float)x;
+}
+static double get(const void *b, size_t i, int mode)
+{
+    if (mode == 64) return ((const double *)b)[i];
+    if (mode == 16) return __half2float(((const __half *)b)[i]);
+    if (mode == 17) return __bfloat162float(((const __nv_bfloat16 *)b)[i]);
+    return ((const float *)b)[i];
+}
+static void put_w(void *b, size_t i, double x, int mode)
+{
+    if (mode == 64) ((double *)b)[i] = x;
+    else ((float *)b)[i] = (float)x;
+}
+static double tolerance(int mode) { return mode == 64 ? 1e-12 : mode == 1 ? 1e-3 : mode == 3 ? 8e-7 : mode == 16 ? 2e-3 : 1.6e-2; }
+static const char *mode_name(int mode) { return mode == 64 ? "f64" : mode == 1 ? "tf32" : mode == 3 ? "tf32x3" : mode == 16 ? "f16" : "bf16"; }
 
 static const char *border_name[] = {"constant", "nearest", "reflect", "mirror", "wrap"};
 static double worst_ratio = 0; /* tf32x3 error / SIMT fp32 error, the largest seen */
 
 /* error of a device output against the reference (count of unwritten / overwritten cells too) */
-static double out_error(const void *hbuf, int dbl, long long nout, long long odp, int ow, int oh, const double *ref,
+static double out_error(const void *hbuf, int mode, long long nout, long long odp, int ow, int oh, const double *ref,
                         const double *mag, long long *unwritten, long long *overwritten)
 {
     double num = 0, den = 0;
     *unwritten = *overwritten = 0;
     for (long long i = 0; i < nout; i++) {
         long long y = i / odp, x = i % odp;
-        double v = dbl ? ((const double *)hbuf)[i] : ((const float *)hbuf)[i];
+        double v = get(hbuf, (size_t)i, mode);
         if (y < oh && x < ow) {
             if (!isfinite(v)) { (*unwritten)++; continue; }
             double r = ref[y * ow + x];
@@ -81,8 +114,7 @@ static void one(const kern *k, const void *din, void *dout, void *hbuf, const do
                 long long dp, const double *hw, const void *hwt, int border, unsigned flags, int ax, int ay,
                 double *ref, double *mag, const char *what)
 {
-    const int dbl = k->mode == 64;
-    const size_t es = dbl ? 8 : 4;
+    const size_t es = esz(k->mode);
     int ow, oh;
     int cx = (flags & SSAM_ANCHOR) ? ax : (k->M - 1) / 2, cy = (flags & SSAM_ANCHOR) ? ay : (k->N - 1) / 2;
     double cval = 0.375;
@@ -102,11 +134,11 @@ static void one(const kern *k, const void *din, void *dout, void *hbuf, const do
         CUDA_OK(cudaDeviceSynchronize());
         CUDA_OK(cudaMemcpy(hbuf, dout, (size_t)nout * es, cudaMemcpyDeviceToHost));
         long long unw, over;
-        err[pass] = out_error(hbuf, dbl, nout, odp, ow, oh, ref, mag, &unw, &over);
+        err[pass] = out_error(hbuf, k->mode, nout, odp, ow, oh, ref, mag, &unw, &over);
         CHECK(unw == 0 && over == 0, "%s%s: %lld unwritten or NaN, %lld written outside the output", what,
               pass ? " (simt)" : "", unw, over);
     }
-    double tol = dbl ? 1e-12 : k->mode == 1 ? 1e-3 : 8e-7;
+    double tol = tolerance(k->mode);
     CHECK(err[0] < tol, "%s: error / sum|w x| = %.3g (tolerance %.1g)", what, err[0], tol);
     if (k->mode == 3 && k->M * k->N >= 64 && W * H >= 64) {
         CHECK(err[0] <= 2 * err[1] + 1e-9, "%s: tf32x3 error %.3g > 2x the SIMT fp32 error %.3g", what, err[0], err[1]);
@@ -118,11 +150,10 @@ static void run_kernel(const kern *k, int light)
 {
     static const int sizes[][2] = {{1, 1}, {31, 33}, {257, 190}, {1000, 3}, {3, 200}, {130, 67}, {300, 260}};
     const int nsizes = light ? 3 : (int)(sizeof sizes / sizeof *sizes);
-    const int dbl = k->mode == 64;
-    const size_t es = dbl ? 8 : 4;
+    const size_t es = esz(k->mode), ws = wsz(k->mode);
     char name[160];
     snprintf(name, sizeof name, "ssam conv_tc %s (%dx%d %s): every border, valid, conv/corr, pitch, ragged sizes%s",
-             k->name, k->M, k->N, dbl ? "f64" : k->mode == 1 ? "tf32" : "tf32x3",
+             k->name, k->M, k->N, mode_name(k->mode),
              k->M * k->N <= 24 && k->M * k->N > 1 ? ", every anchor" : "");
     case_begin(name);
     CHECK(k->path() == SSAM_PATH_TC, "path %d: the tensor-core kernel is not taken on this sm_80+ device", k->path());
@@ -133,16 +164,14 @@ static void run_kernel(const kern *k, int light)
             size_t nin = (size_t)sp * H, nout = (size_t)(W + 3) * H;
             double *hin = (double *)malloc(nin * 8), *hw = (double *)malloc((size_t)k->M * k->N * 8);
             double *ref = (double *)malloc((size_t)W * H * 8), *mag = (double *)malloc((size_t)W * H * 8);
-            void *hbuf = malloc((nin > nout ? nin : nout) * es), *hwt = malloc((size_t)k->M * k->N * es);
-            for (size_t i = 0; i < nin; i++) {
-                hin[i] = gpucheck_uniform();
-                if (dbl) ((double *)hbuf)[i] = hin[i];
-                else { ((float *)hbuf)[i] = (float)hin[i]; hin[i] = (float)hin[i]; }
+            void *hbuf = malloc((nin > nout ? nin : nout) * es), *hwt = malloc((size_t)k->M * k->N * ws);
+            for (size_t i = 0; i < nin; i++) { /* the reference sees the stored values */
+                put(hbuf, i, gpucheck_uniform(), k->mode);
+                hin[i] = get(hbuf, i, k->mode);
             }
             for (int i = 0; i < k->M * k->N; i++) {
-                hw[i] = gpucheck_uniform();
-                if (dbl) ((double *)hwt)[i] = hw[i];
-                else { ((float *)hwt)[i] = (float)hw[i]; hw[i] = (float)hw[i]; }
+                put_w(hwt, (size_t)i, gpucheck_uniform(), k->mode);
+                hw[i] = k->mode == 64 ? ((double *)hwt)[i] : ((float *)hwt)[i];
             }
             void *din = NULL, *dout = NULL;
             CUDA_OK(cudaMalloc(&din, nin * es));
@@ -210,25 +239,22 @@ static void run_nonfinite(const kern *k)
     char name[160];
     snprintf(name, sizeof name, "ssam conv_tc %s: an Inf and a NaN reach exactly the outputs that read them", k->name);
     case_begin(name);
-    const int W = 150, H = 70, dbl = k->mode == 64;
-    const size_t n = (size_t)W * H, es = dbl ? 8 : 4;
+    const int W = 150, H = 70;
+    const size_t n = (size_t)W * H, es = esz(k->mode), ws = wsz(k->mode);
     double *hin = (double *)malloc(n * 8), *hw = (double *)malloc((size_t)k->M * k->N * 8);
     double *ref = (double *)malloc(n * 8), *mag = (double *)malloc(n * 8);
-    void *hbuf = malloc(n * es), *hwt = malloc((size_t)k->M * k->N * es);
-    for (size_t i = 0; i < n; i++) hin[i] = dbl ? gpucheck_uniform() : (float)gpucheck_uniform();
+    void *hbuf = malloc(n * es), *hwt = malloc((size_t)k->M * k->N * ws);
+    for (size_t i = 0; i < n; i++) {
+        put(hbuf, i, gpucheck_uniform(), k->mode);
+        hin[i] = get(hbuf, i, k->mode);
+    }
+    put(hbuf, 30 * W + 40, NAN, k->mode);
+    put(hbuf, 45 * W + 101, INFINITY, k->mode);
     hin[30 * W + 40] = NAN;
     hin[45 * W + 101] = INFINITY;
-    for (int i = 0; i < k->M * k->N; i++) {
-        hw[i] = 0.25 + 0.5 * fabs(gpucheck_uniform()); /* no zero weight: a tap that reads Inf gives Inf */
-        if (!dbl) hw[i] = (float)hw[i];
-    }
-    for (size_t i = 0; i < n; i++) {
-        if (dbl) ((double *)hbuf)[i] = hin[i];
-        else ((float *)hbuf)[i] = (float)hin[i];
-    }
-    for (int i = 0; i < k->M * k->N; i++) {
-        if (dbl) ((double *)hwt)[i] = hw[i];
-        else ((float *)hwt)[i] = (float)hw[i];
+    for (int i = 0; i < k->M * k->N; i++) { /* no zero weight: a tap that reads Inf gives Inf */
+        put_w(hwt, (size_t)i, 0.25 + 0.5 * fabs(gpucheck_uniform()), k->mode);
+        hw[i] = k->mode == 64 ? ((double *)hwt)[i] : ((float *)hwt)[i];
     }
     int ow, oh;
     ref_conv2d(hin, W, H, W, hw, k->M, k->N, SSAM_BORDER_NEAREST, 0, 0, (k->M - 1) / 2, (k->N - 1) / 2, ref, mag, &ow, &oh);
@@ -246,12 +272,12 @@ static void run_nonfinite(const kern *k)
     long long wrong = 0, nonfinite = 0;
     double num = 0, den = 0;
     for (size_t i = 0; i < n; i++) {
-        double v = dbl ? ((double *)hbuf)[i] : ((float *)hbuf)[i];
+        double v = get(hbuf, i, k->mode);
         nonfinite += !isfinite(ref[i]);
         if (isfinite(v) != isfinite(ref[i]) || (isnan(v) != isnan(ref[i]))) wrong++;
         else if (isfinite(v)) { num += (v - ref[i]) * (v - ref[i]); den += mag[i] * mag[i]; }
     }
-    double err = sqrt(num / den), tol = dbl ? 1e-12 : k->mode == 1 ? 1e-3 : 8e-7;
+    double err = sqrt(num / den), tol = tolerance(k->mode);
     CHECK(wrong == 0 && nonfinite > 0, "%lld outputs differ in finiteness from the reference (%lld non-finite expected)",
           wrong, nonfinite);
     CHECK(err < tol, "finite outputs: error / sum|w x| = %.3g", err);
