@@ -23,8 +23,9 @@ def cbi(d):
 
 def conv(d, plot=None):
     rates = [r for r in d["rows"] if r.get("impl") == "mma-rate"]
-    rows = [r for r in d["rows"] if "type" in r and r.get("impl") != "ssam-storage"]
+    rows = [r for r in d["rows"] if "type" in r and r.get("impl") != "ssam-storage" and r["type"] not in ("half", "bf16")]
     storage = [r for r in d["rows"] if r.get("impl") == "ssam-storage"]
+    half_tc = [r for r in d["rows"] if r.get("type") in ("half", "bf16") and r.get("impl", "").startswith("tc-")]
     print(f"conv on {d['device']} ({d['date']}, {rows[0]['size']}^2, median of {d['reps']}): ms, % of floor, speedup of ssam")
     print(f"{'type':<5}{'filter':>7}{'ssam ms':>9}{'%floor':>7}{'smem':>9}{'npp':>9}{'cudnn':>9}"
           f"{'x smem':>8}{'x npp':>7}{'x cudnn':>8}")
@@ -59,6 +60,10 @@ def conv(d, plot=None):
     for r in storage:
         print(f"{r['type']} storage {r['M']}x{r['N']}: {r['ms']:.4f} ms, {100 * r['floor_ms'] / r['ms']:.0f}% of the copy-bandwidth"
               f" floor {r['floor_ms']:.4f} ms; fp32 {r['fp32_ms']:.4f} ms ({r['fp32_ms'] / r['ms']:.2f}x); |{r['type']} - fp32| / |fp32| {r['diff_fp32']:.1e}")
+    for r in half_tc:
+        print(f"{r['type']} on tensor cores ({r['impl']}) {r['M']}x{r['N']}: {r['ms']:.4f} ms, {100 * r['floor_ms'] / r['ms']:.0f}% of"
+              f" its floor {r['floor_ms']:.4f} ms; fp32 SIMT {r['fp32_ms']:.4f} ms ({r['fp32_ms'] / r['ms']:.2f}x);"
+              f" |{r['type']} - fp32| / |fp32| {r['diff_fp32']:.1e}")
     tc = [r for r in rows if r["impl"].startswith("tc-")]
     if tc:
         print("tensor cores (conv_tc.cuh): mma.sync rates " + ", ".join(f"{r['kind']} {r['fma_s'] / 1e12:.1f} TFMA/s" for r in rates))
@@ -86,6 +91,9 @@ def conv(d, plot=None):
             pts = sorted(best.items())
             if pts:
                 ax.plot([p[0] for p in pts], [p[1] for p in pts], style, label=impl)
+        f16 = sorted((r["M"], r["ms"]) for r in half_tc if r["impl"] == "tc-f16" and r["M"] == r["N"])
+        if f16:
+            ax.plot([p[0] for p in f16], [p[1] for p in f16], "P-", label="tc-f16 (half storage)")
         fl = sorted((r["M"], r["floor_ms"]) for r in rows if r["impl"] == "ssam" and r["type"] == "fp32" and r["M"] == r["N"])
         ax.plot([p[0] for p in fl], [p[1] for p in fl], "k:", label="floor")
         ax.set_xlabel("filter size (M = N)")
