@@ -106,7 +106,8 @@ ALTS_F32(DEF_ALT)
 TC_F32(DEF_TC32)
 TC_F64(DEF_TC64)
 /* half-precision storage (conv.cuh, fp32 math): the memory-bound filters move half the bytes */
-/* P measured on the H200 with conv.cuh's segment rule of 2026-11-26 (8192^2): 3x3 P 1 / 2 / 4 0.159 /
+/* P measured on the H200 with conv.cuh's segment rule of 2026-11-26 (8192^2, a throwaway program
+ * timing the launchers of these definitions with P 1 / 2 / 4; docs/ssam.md): 3x3 P 1 / 2 / 4 0.159 /
  * 0.167 / 0.201 ms, 5x5 P 1 / 2 / 4 0.355 / 0.210 / 0.256 ms (on the H100 before: P 8 and 12 slower) */
 SSAM_CONV2D_DEFINE_HALF(half_3x3, 3, 3, 1, 128)
 SSAM_CONV2D_DEFINE_HALF(half_5x5, 5, 5, 2, 128)

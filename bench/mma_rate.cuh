@@ -38,7 +38,7 @@ RATE_KERNEL(rate_k1, double, 2, 1, ssam__mma_f64_884(c[k], fa, fb))
 RATE_KERNEL(rate_k2, float, 4, 1, unsigned a4[4] = {ua, ub, ua, ub}; unsigned b2[2] = {ub, ua}; ssam__mma_tf32_k8(c[k], a4, b2))
 RATE_KERNEL(rate_k3, double, 4, RATE_SM90, ssam__mma_f64_k4(c[k], fa, fb, fb))
 RATE_KERNEL(rate_k4, double, 4, RATE_SM90, double a4[4] = {fa, fb, fa, fb}; double b2[2] = {fb, fa}; ssam__mma_f64_k8(c[k], a4, b2))
-RATE_KERNEL(rate_k5, float, 4, 1, ssam__mma_f16_k8(c[k], ua, ub, ub))
+RATE_KERNEL(rate_k5, float, 4, 1, ssam__mma_h16_k8(c[k], ua, ub, ub, 0))
 typedef void (*rate_fn)(double *, int);
 static const rate_fn rate_kernels[] = {rate_k0, rate_k1, rate_k2, rate_k3, rate_k4, rate_k5};
 typedef struct rate_ctx { void *out; int kind, blocks; } rate_ctx;

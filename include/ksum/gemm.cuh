@@ -170,6 +170,18 @@ static __device__ __forceinline__ unsigned ksum__tf32(float x)
 #endif
     return y;
 }
+/* four floats rounded to TF32 (as floats); ksum__tf32x4_rest: what x - big leaves, rounded (the small
+ * part of the three-pass split) */
+static __device__ __forceinline__ float4 ksum__tf32x4(float4 x)
+{
+    return make_float4(__uint_as_float(ksum__tf32(x.x)), __uint_as_float(ksum__tf32(x.y)), __uint_as_float(ksum__tf32(x.z)),
+                       __uint_as_float(ksum__tf32(x.w)));
+}
+static __device__ __forceinline__ float4 ksum__tf32x4_rest(float4 x, float4 big)
+{
+    return ksum__tf32x4(make_float4(x.x - big.x, x.y - big.y, x.z - big.z, x.w - big.w));
+}
+
 #define KSUM_GEMM_TILE_OP(OP, s, LDP, src, ld, np, dim, p0, k0, ks, tid)                                    \
     do {                                                                                               \
         const int pb__ = (((tid) >> 5) << 2) + ((tid)&3), kb__ = ((tid) >> 2) & 7;                     \

@@ -253,26 +253,33 @@ static inline int ksum__launch_generic(const ksum_args *args, cudaStream_t strea
 #define KSUM__CAT(a, b) a##b
 #define KSUM__XCAT(a, b) KSUM__CAT(a, b)
 
+/* |p|^2 over dim coordinates, one FMA after another (the pre-passes' order) */
+static __device__ __forceinline__ float ksum__sqnorm_float(const float *p, int dim)
+{
+    float s = 0;
+    for (int k = 0; k < dim; k++) s = fma(p[k], p[k], s);
+    return s;
+}
+static __device__ __forceinline__ double ksum__sqnorm_double(const double *p, int dim)
+{
+    double s = 0;
+    for (int k = 0; k < dim; k++) s = fma(p[k], p[k], s);
+    return s;
+}
 /* the pre-pass: scale * |x|^2 for the m targets, then the n sources, into out[m + n] */
 static __device__ __forceinline__ void ksum__norms_float(const float *a, long long lda, int m, const float *b,
                                                          long long ldb, int n, int dim, float scale, float *out)
 {
     const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= (long long)m + n) return;
-    const float *p = i < m ? a + i * lda : b + (i - m) * ldb;
-    float s = 0;
-    for (int k = 0; k < dim; k++) s = fma(p[k], p[k], s);
-    out[i] = s * scale;
+    out[i] = ksum__sqnorm_float(i < m ? a + i * lda : b + (i - m) * ldb, dim) * scale;
 }
 static __device__ __forceinline__ void ksum__norms_double(const double *a, long long lda, int m, const double *b,
                                                           long long ldb, int n, int dim, double scale, double *out)
 {
     const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= (long long)m + n) return;
-    const double *p = i < m ? a + i * lda : b + (i - m) * ldb;
-    double s = 0;
-    for (int k = 0; k < dim; k++) s = fma(p[k], p[k], s);
-    out[i] = s * scale;
+    out[i] = ksum__sqnorm_double(i < m ? a + i * lda : b + (i - m) * ldb, dim) * scale;
 }
 #define KSUM__NORMS(name, T)                                                                           \
     __global__ void name##_norms(const T *__restrict__ a, long long lda, int m, const T *__restrict__ b, \

@@ -13,8 +13,9 @@
  *                                 8c + 2(t%4) (+ 1): d[4c + 2h + e] = D[16w + t/4 + 8h][8c + 2(t%4) + e]
  *     ksum_wg_fence(), ksum_wg_commit(), KSUM_WG_WAIT(N)   wgmma.fence / commit_group / wait_group N
  *     ksum__cp16(saddr, src, bytes), ksum__cp_commit(), KSUM__CP_WAIT(N), ksum__fence_async()
- *                                 16-byte cp.async (zero-filled past bytes), its groups, and the proxy
- *                                 fence that makes generic shared-memory writes visible to wgmma
+ *                                 16-byte cp.async (zero-filled past bytes; gemm.cuh's ksum__cp4 is the
+ *                                 4-byte one), its groups, and the proxy fence that makes generic
+ *                                 shared-memory writes visible to wgmma
  *   KSUM__WG_KERNEL(kname, KERNEL, PASSES, R) is the kernel tc.cuh's KSUM_DEFINE_TF32 runs on an sm_90
  *   device when the code was built for sm_90a (name_path() says KSUM_PATH_WGMMA): the same sum as its
  *   mma.sync kernels, same arguments and results.
@@ -183,27 +184,22 @@ static __device__ __forceinline__ void ksum_bulk_copy(unsigned dst, const void *
  * (i < 4) is row e / 8, chunk e % 8 (a warp: 4 rows x 128 contiguous bytes). */
 
 /* copy stage (j0 = first point, k0 = first coordinate) of a point-major array into the swizzled tile at
- * saddr: 16-byte copies when vec (rows 16-byte aligned), else 4-byte ones; zeros past np and dim */
-static __device__ __forceinline__ void ksum__wg_copy(unsigned saddr, const float *x, long long ld, long long np,
-                                                     int dim, long long j0, int k0, int tid, int vec)
+ * dst: 16-byte copies when vec (rows 16-byte aligned), else gemm.cuh's 4-byte ones; zeros past np and dim */
+static __device__ __forceinline__ void ksum__wg_copy(float *dst, const float *x, long long ld, long long np, int dim,
+                                                     long long j0, int k0, int tid, int vec)
 {
 #pragma unroll
     for (int i = 0; i < 4; i++) {
         const int e = tid + 256 * i, r = e >> 3, c = e & 7, k = k0 + 4 * c;
         const long long j = j0 + r;
-        const unsigned d = saddr + ksum_wg_swz(r, 4 * c);
+        float *d = dst + (ksum_wg_swz(r, 4 * c) >> 2);
         const int left = j < np ? dim - k : 0; /* coordinates there */
         if (vec) {
             const int bytes = left >= 4 ? 16 : left > 0 ? 4 * left : 0;
-            ksum__cp16(d, bytes ? x + j * ld + k : x, bytes);
+            ksum__cp16(ksum_smem_u32(d), bytes ? x + j * ld + k : x, bytes);
         } else {
 #pragma unroll
-            for (int q = 0; q < 4; q++) {
-#if KSUM_WG_ON
-                asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(d + 4 * q),
-                             "l"(q < left ? x + j * ld + k + q : x), "r"(q < left ? 4 : 0) : "memory");
-#endif
-            }
+            for (int q = 0; q < 4; q++) ksum__cp4(d + q, q < left ? x + j * ld + k + q : x, q < left);
         }
     }
 }
@@ -223,25 +219,16 @@ static __device__ __forceinline__ void ksum__wg_prep_b(const float *b, long long
     const float *x = b + j * ldb;
     if (it < 8 * nkb) {
         const int kb = it >> 3, k = 4 * it;
-        float v[4];
-#pragma unroll
-        for (int e = 0; e < 4; e++) v[e] = j < n && k + e < dim ? x[k + e] : 0.0f;
+        const int ok = j < n;
+        const float4 v = make_float4(ok && k < dim ? x[k] : 0.0f, ok && k + 1 < dim ? x[k + 1] : 0.0f,
+                                     ok && k + 2 < dim ? x[k + 2] : 0.0f, ok && k + 3 < dim ? x[k + 3] : 0.0f);
         float *d = out + (tile * nkb + kb) * np * 4096 + (ksum_wg_swz(r, k & 31) >> 2);
-        float4 big, small;
-        big.x = __uint_as_float(ksum__tf32(v[0])); big.y = __uint_as_float(ksum__tf32(v[1]));
-        big.z = __uint_as_float(ksum__tf32(v[2])); big.w = __uint_as_float(ksum__tf32(v[3]));
+        const float4 big = ksum__tf32x4(v);
         *(float4 *)d = big;
-        if (passes > 1) {
-            small.x = __uint_as_float(ksum__tf32(v[0] - big.x)); small.y = __uint_as_float(ksum__tf32(v[1] - big.y));
-            small.z = __uint_as_float(ksum__tf32(v[2] - big.z)); small.w = __uint_as_float(ksum__tf32(v[3] - big.w));
-            *(float4 *)(d + 4096) = small;
-        }
+        if (passes > 1) *(float4 *)(d + 4096) = ksum__tf32x4_rest(v, big);
     } else {
         float *rec = out + ntiles * nkb * np * 4096 + tile * 128 * (1 + R);
-        float q = 0.0f;
-        if (j < n)
-            for (int k = 0; k < dim; k++) q = fmaf(x[k], x[k], q);
-        rec[r] = q * scale;
+        rec[r] = j < n ? ksum__sqnorm_float(x, dim) * scale : 0.0f;
         for (int e = 0; e < R; e++) rec[128 * (1 + e) + r] = j < n && e < nrhs ? w[j * nrhs + e] : 0.0f;
     }
 }
@@ -265,13 +252,9 @@ static __device__ __forceinline__ float ksum__wg_prep_a(float *sA, float *sA2, i
         const float4 x = *(const float4 *)(sA + off);
         sq = fmaf(x.x, x.x, sq); sq = fmaf(x.y, x.y, sq); sq = fmaf(x.z, x.z, sq); sq = fmaf(x.w, x.w, sq);
         const float4 u = make_float4(x.x * m2scale, x.y * m2scale, x.z * m2scale, x.w * m2scale);
-        float4 y;
-        y.x = __uint_as_float(ksum__tf32(u.x)); y.y = __uint_as_float(ksum__tf32(u.y));
-        y.z = __uint_as_float(ksum__tf32(u.z)); y.w = __uint_as_float(ksum__tf32(u.w));
+        const float4 y = ksum__tf32x4(u);
         *(float4 *)(sA + off) = y;
-        if (passes > 1)
-            *(float4 *)(sA2 + off) = make_float4(__uint_as_float(ksum__tf32(u.x - y.x)), __uint_as_float(ksum__tf32(u.y - y.y)),
-                                                 __uint_as_float(ksum__tf32(u.z - y.z)), __uint_as_float(ksum__tf32(u.w - y.w)));
+        if (passes > 1) *(float4 *)(sA2 + off) = ksum__tf32x4_rest(u, y);
     }
     return sq;
 }
@@ -384,7 +367,7 @@ static __device__ __forceinline__ void ksum__wg_stage_mma(float *d, unsigned sa,
 #define KSUM__WG_COPY_A()                                                                              \
     do {                                                                                               \
         for (int kb = 0; kb < nkb; kb++)                                                               \
-            ksum__wg_copy(ksum_smem_u32(sA + kb * 4096), a, lda, m, dim, row0, 32 * kb, tid, vecs & 1); \
+            ksum__wg_copy(sA + kb * 4096, a, lda, m, dim, row0, 32 * kb, tid, vecs & 1);               \
         ksum__cp_commit();                                                                             \
     } while (0)
 #define KSUM__WG_PREP_A()                                                                              \
@@ -487,8 +470,12 @@ static inline int ksum__wg_setup(ksum__wg_dev *d, const void *kernel)
         return KSUM_ECUDA;
     d->built = 0;
     if (major == 9 && minor == 0) {
-        if (cudaFuncGetAttributes(&fa, kernel) == cudaSuccess) d->built = fa.sharedSizeBytes > 0, d->stat = fa.sharedSizeBytes;
-        else (void)cudaGetLastError(); /* no image for this device: not built */
+        if (cudaFuncGetAttributes(&fa, kernel) == cudaSuccess) {
+            d->built = fa.sharedSizeBytes > 0;
+            d->stat = fa.sharedSizeBytes;
+        } else {
+            (void)cudaGetLastError(); /* no image for this device: not built */
+        }
     }
     d->optin = (size_t)optin;
     d->bytes = 0;

@@ -159,27 +159,22 @@ static __device__ __forceinline__ void ssam__mma_tf32_k4(float *c, unsigned a0, 
     SSAM__TC_NO_MMA();
 #endif
 }
-/* m16n8k8 with FP16 / BF16 inputs and FP32 sums: a0 = rows g, a1 = rows g + 8, each the lane's k
- * pair 2c, 2c + 1 as one register; b = the k pair at column g */
-static __device__ __forceinline__ void ssam__mma_f16_k8(float *c, unsigned a0, unsigned a1, unsigned b)
+/* m16n8k8 with FP16 (bf16 = 0) or BF16 (bf16 = 1, a compile-time constant at every call) inputs and
+ * FP32 sums: a0 = rows g, a1 = rows g + 8, each the lane's k pair 2c, 2c + 1 as one register; b = the
+ * k pair at column g */
+static __device__ __forceinline__ void ssam__mma_h16_k8(float *c, unsigned a0, unsigned a1, unsigned b, int bf16)
 {
 #if SSAM__TC_SM80
-    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};"
-                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-                 : "r"(a0), "r"(a1), "r"(b));
+    if (bf16)
+        asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};"
+                     : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                     : "r"(a0), "r"(a1), "r"(b));
+    else
+        asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};"
+                     : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                     : "r"(a0), "r"(a1), "r"(b));
 #else
-    (void)c; (void)a0; (void)a1; (void)b;
-    SSAM__TC_NO_MMA();
-#endif
-}
-static __device__ __forceinline__ void ssam__mma_bf16_k8(float *c, unsigned a0, unsigned a1, unsigned b)
-{
-#if SSAM__TC_SM80
-    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};"
-                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-                 : "r"(a0), "r"(a1), "r"(b));
-#else
-    (void)c; (void)a0; (void)a1; (void)b;
+    (void)c; (void)a0; (void)a1; (void)b; (void)bf16;
     SSAM__TC_NO_MMA();
 #endif
 }
@@ -263,14 +258,14 @@ typedef struct ssam_tcc_tf32x3 { float v[4], lo[4]; } ssam_tcc_tf32x3;
 /* FP16 / BF16 (m16n8k8, FP32 sums): the lane's pair of columns 2c, 2c + 1 is its k pair 2c, 2c + 1 of
  * the MMA -- the same columns the permuted k pair of the k8 modes above takes, so the tile, the band
  * and their addressing are shared.  The k4 tail is a k8 MMA whose second element is zero (column c). */
-typedef struct ssam_tch_f16 { unsigned v; } ssam_tch_f16;   /* slab, k8: (g, columns 2c, 2c + 1) */
-typedef struct ssam_tch4_f16 { unsigned v; } ssam_tch4_f16; /* slab, k4: (g, column c), 0 */
+typedef struct ssam_tch_f16 { unsigned v; } ssam_tch_f16;   /* slab: (g, columns 2c, 2c + 1); k4: (g, column c), 0 */
 typedef struct ssam_tcb_f16 { unsigned v; } ssam_tcb_f16;   /* B: the band at columns 2c, 2c + 1 (k4: c, 0) */
-typedef struct ssam_tcc_f16 { float v[4]; } ssam_tcc_f16;
+typedef ssam_tch_f16 ssam_tch4_f16;
+typedef ssam_tcc_tf32 ssam_tcc_f16;                         /* C: as tf32's */
 typedef ssam_tch_f16 ssam_tch_bf16;
-typedef ssam_tch4_f16 ssam_tch4_bf16;
+typedef ssam_tch_f16 ssam_tch4_bf16;
 typedef ssam_tcb_f16 ssam_tcb_bf16;
-typedef ssam_tcc_f16 ssam_tcc_bf16;
+typedef ssam_tcc_tf32 ssam_tcc_bf16;
 
 /* one slab from shared memory (k8: the lane's pair; k4: one element).  One TF32 pass hands the
  * data over as it is (the tensor core truncates it to TF32); three passes split it. */
@@ -294,26 +289,21 @@ static __device__ __forceinline__ ssam_tch_tf32x3 ssam_tc_slab_tf32x3(const floa
     ssam__tf32_split(r.y, &h.big[1], &h.small[1]);
     return h;
 }
-static __device__ __forceinline__ ssam_tch_f16 ssam_tc_slab_f16(const __half *p)
+/* FP16 and BF16 slabs are the same 16-bit loads: the pair as one register, the k4 element zero-extended */
+static __device__ __forceinline__ ssam_tch_f16 ssam__tc_slab16(const void *p)
 {
     ssam_tch_f16 h = {*(const unsigned *)p};
     return h;
 }
-static __device__ __forceinline__ ssam_tch_bf16 ssam_tc_slab_bf16(const __nv_bfloat16 *p)
+static __device__ __forceinline__ ssam_tch_f16 ssam__tc_slab4_16(const void *p)
 {
-    ssam_tch_bf16 h = {*(const unsigned *)p};
+    ssam_tch_f16 h = {(unsigned)*(const unsigned short *)p};
     return h;
 }
-static __device__ __forceinline__ ssam_tch4_f16 ssam_tc_slab4_f16(const __half *p)
-{
-    ssam_tch4_f16 h = {(unsigned)__half_as_ushort(p[0])};
-    return h;
-}
-static __device__ __forceinline__ ssam_tch4_bf16 ssam_tc_slab4_bf16(const __nv_bfloat16 *p)
-{
-    ssam_tch4_bf16 h = {(unsigned)__bfloat16_as_ushort(p[0])};
-    return h;
-}
+#define ssam_tc_slab_f16 ssam__tc_slab16
+#define ssam_tc_slab_bf16 ssam__tc_slab16
+#define ssam_tc_slab4_f16 ssam__tc_slab4_16
+#define ssam_tc_slab4_bf16 ssam__tc_slab4_16
 static __device__ __forceinline__ ssam_tch4_f64 ssam_tc_slab4_f64(const double *p)
 {
     ssam_tch4_f64 h = {p[0]};
@@ -362,8 +352,6 @@ static __device__ __forceinline__ ssam_tcb_bf16 ssam_tc_b_bf16(float w0, float w
     ssam_tcb_bf16 b = {*(const unsigned *)&h};
     return b;
 }
-static __device__ __forceinline__ void ssam_tc_zero_f16(ssam_tcc_f16 *c) { c->v[0] = c->v[1] = c->v[2] = c->v[3] = 0; }
-static __device__ __forceinline__ void ssam_tc_zero_bf16(ssam_tcc_bf16 *c) { c->v[0] = c->v[1] = c->v[2] = c->v[3] = 0; }
 static __device__ __forceinline__ void ssam_tc_zero_f64(ssam_tcc_f64 *c) { c->v[0] = c->v[1] = c->v[2] = c->v[3] = 0; }
 static __device__ __forceinline__ void ssam_tc_zero_tf32(ssam_tcc_tf32 *c) { c->v[0] = c->v[1] = c->v[2] = c->v[3] = 0; }
 static __device__ __forceinline__ void ssam_tc_zero_tf32x3(ssam_tcc_tf32x3 *c)
@@ -414,21 +402,17 @@ static __device__ __forceinline__ void ssam_tc_mma4_tf32x3(ssam_tcc_tf32x3 *c, s
 
 static __device__ __forceinline__ void ssam_tc_mma_f16(ssam_tcc_f16 *c, ssam_tch_f16 lo, ssam_tch_f16 hi, ssam_tcb_f16 b)
 {
-    ssam__mma_f16_k8(c->v, lo.v, hi.v, b.v);
-}
-static __device__ __forceinline__ void ssam_tc_mma4_f16(ssam_tcc_f16 *c, ssam_tch4_f16 lo, ssam_tch4_f16 hi, ssam_tcb_f16 b)
-{
-    ssam__mma_f16_k8(c->v, lo.v, hi.v, b.v);
+    ssam__mma_h16_k8(c->v, lo.v, hi.v, b.v, 0);
 }
 static __device__ __forceinline__ void ssam_tc_mma_bf16(ssam_tcc_bf16 *c, ssam_tch_bf16 lo, ssam_tch_bf16 hi, ssam_tcb_bf16 b)
 {
-    ssam__mma_bf16_k8(c->v, lo.v, hi.v, b.v);
+    ssam__mma_h16_k8(c->v, lo.v, hi.v, b.v, 1);
 }
-static __device__ __forceinline__ void ssam_tc_mma4_bf16(ssam_tcc_bf16 *c, ssam_tch4_bf16 lo, ssam_tch4_bf16 hi,
-                                                         ssam_tcb_bf16 b)
-{
-    ssam__mma_bf16_k8(c->v, lo.v, hi.v, b.v);
-}
+/* the k4 tail is the same k8 MMA (its slab and band carry a zero second element); C starts as tf32's */
+#define ssam_tc_mma4_f16 ssam_tc_mma_f16
+#define ssam_tc_mma4_bf16 ssam_tc_mma_bf16
+#define ssam_tc_zero_f16 ssam_tc_zero_tf32
+#define ssam_tc_zero_bf16 ssam_tc_zero_tf32
 
 /* ---- stores: C rows y and y + 8, columns x, x + 1 (x even); pair: 2-element stores allowed ---- */
 #define SSAM__TC_PUT2(T2, make2, row, x, ow, pair, v0, v1)                                                 \

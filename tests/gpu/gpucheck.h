@@ -74,6 +74,14 @@ static inline int gpucheck_begin(int argc, char **argv)
     printf("seed %llu\n", (unsigned long long)seed);
     return argc > 1 && strcmp(argv[1], "--light") == 0;
 }
+/* the SUBSTRING of "--only SUBSTRING" among the arguments, or NULL: run only the kernels whose name
+ * contains it */
+static inline const char *gpucheck_only(int argc, char **argv)
+{
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--only")) return argv[i + 1];
+    return NULL;
+}
 
 /* open a benchmark's JSON file and write its header up to the opening of "rows" */
 static inline FILE *gpucheck_json_open(const char *path, const char *bench, const char *device, int reps)

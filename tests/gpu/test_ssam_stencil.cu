@@ -350,9 +350,7 @@ static void test_errors(void)
 int main(int argc, char **argv)
 {
     int light = gpucheck_begin(argc, argv);
-    const char *only = NULL;
-    for (int i = 1; i + 1 < argc; i++)
-        if (!strcmp(argv[i], "--only")) only = argv[i + 1];
+    const char *only = gpucheck_only(argc, argv);
     static const kern kernels[] = {LIST2D(ENT2) LIST3D(ENT3) LISTAUTO(ENTA) LISTX2(ENTX2) LISTX3(ENTX3)
                                    ENTH(h_star2d_r1, pts_star2d_r1, 2) ENTH(b_star2d_r1, pts_star2d_r1, 3)
                                    ENTH(h_box2d_r2, pts_box2d_r2, 2) ENTH(b_user2d_off, pts_user2d_off, 3)};

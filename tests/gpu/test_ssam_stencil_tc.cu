@@ -276,9 +276,7 @@ static void test_errors(void)
 int main(int argc, char **argv)
 {
     int light = gpucheck_begin(argc, argv);
-    const char *only = NULL;
-    for (int i = 1; i + 1 < argc; i++)
-        if (!strcmp(argv[i], "--only")) only = argv[i + 1];
+    const char *only = gpucheck_only(argc, argv);
     static const kern kernels[] = {LIST(ENT) ENTE(d_user3d, f64, d_user3d, 3, 1, 1e-12)
                                    ENTE(x_user3d, tf32x3, d_user3d, 3, 0, 1e-5) ENTE(e1_box3d_r2, f64, d_box3d_r2, 3, 1, 1e-12)
                                    ENTE(e2_box3d_r2, tf32x3, d_box3d_r2, 3, 0, 1e-5)
