@@ -11,7 +11,9 @@
  *       int name_ncoef(void); enum name_NPTS, name_TT, name_STEP (columns a warp stores); name_coef
  *   for the shape SHAPE (the X-macro lists of ssam/stencil_shapes.cuh), TT steps fused per pass
  *   and B threads per block.  The arguments, boundaries and codes are ssam/stencil.cuh's.
- *   SSAM_STENCIL2D_TEMPORAL_DEFINE_OCC(name, T, SHAPE, TT, B, MINB): the same, MINB blocks per SM.
+ *   SSAM_STENCIL2D_TEMPORAL_DEFINE_OCC(name, T, SHAPE, TT, B, MINB): the same, MINB blocks per SM
+ *       asked of ptxas (__launch_bounds__; the default 1 leaves the count to ptxas: 2d5pt fp32 TT 8
+ *       takes 165 registers, 3 blocks of 128; a kernel just over 168 runs 2, and MINB 3 caps it).
  *   SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE(name, T, SHAPE, B): the planner's choice (ssam/tbplan.h):
  *       name_onepass_* (SSAM_STENCIL2D_DEFINE, 128 threads, its own rows per lane) and name_tb_*
  *       (TT = SSAM_TB_TT_RULE of the shape), plus
@@ -32,7 +34,9 @@
  *   name_STEP = 32 V - HL - HR columns.  In y, a segment of S rows reads S + TT (YHI - YLO) rows.
  *   Per input row and level: the stencil's FMAs and shuffles for V cells, no shared memory, no
  *   barrier.  The driver picks the number of row segments that best fills whole waves of resident
- *   blocks, counting each segment's extra TT (YHI - YLO) rows.
+ *   blocks, counting each segment's extra TT (YHI - YLO) rows; the blocks of the first and last
+ *   strips (slower: their lanes past the domain) come first in the launch order, and those lanes
+ *   load whole vectors inside the domain (ssam__tb_xload), not single elements.
  *   Every level is one step of SSAM_STENCIL2D_DEFINE's kernel with the same operation order (the
  *   same row piece and select), so the result equals `steps` one-pass launches bit for bit (the
  *   tests check it) -- except for periodic domains whose width is not a multiple of V: there the
@@ -105,11 +109,34 @@
                 ((keep) && (((colin) >> ssam__k) & 1)) ? (out)[ssam__k] : (win)[ssam__k][-(YLO)];           \
     } while (0)
 
-/* load input row j (border-mapped: wrap or nearest) into column slot s of q[V][.] */
-#define SSAM__TB2_LOAD(T, V, q, s, src, g, j, x, cx, in, bmode)                                             \
+/* The column a lane loads its V columns x .. x + V - 1 from, and *in = 1 where one aligned vector
+ * load there is legal.  A lane wholly outside the domain loads a whole vector inside it rather than
+ * V single elements: periodic, its wrapped columns (when nx is a multiple of V); Dirichlet, any
+ * (its cells are never stored, and the cells that read them keep their values).  Without this the
+ * warps at the domain's left and right ends took 35% longer than the others, and a grid of one wave
+ * waited for them (2d5pt fp32 TT 8 at 8192^2, H200: 1450 -> 1895 GCells/s over 1000 steps). */
+static __device__ __forceinline__ int ssam__tb_xload(int x, int nx, int V, int periodic, int vld, int *in)
+{
+    int xl = x;
+    if (vld && (x >= nx || x + V <= 0) && nx >= V && !(periodic && nx % V))
+        xl = periodic ? ((x % nx) + nx) % nx : x < 0 ? 0 : (nx - V) / V * V;
+    *in = vld && xl >= 0 && xl + V <= nx;
+    return xl;
+}
+
+/* load input row j (border-mapped: wrap or nearest) into column slot s of q[V][.]: one vector at
+ * column x where in, else V elements at the border-mapped columns x .. x + V - 1 (mapped here, not
+ * kept in registers: only lanes at a ragged edge take this path) */
+#define SSAM__TB2_LOAD(T, V, q, s, src, g, j, x, in, bmode)                                                 \
     do {                                                                                                    \
-        const int ssam__jrow[1] = {ssam_border_index((j), (g).ny, (bmode))};                                \
-        SSAM_REGCACHE_ROWS(T, V, q, s, 1, src, (g).pitch, x, cx, in, ssam__jrow, (T)0);                      \
+        typedef SSAM__VEC(T, V) ssam__vec_t;                                                                \
+        const T *ssam__row = (src) + (long long)ssam_border_index((j), (g).ny, (bmode)) * (g).pitch;        \
+        if (in) {                                                                                           \
+            const ssam__vec_t ssam__q = *(const ssam__vec_t *)(ssam__row + (x));                            \
+            _Pragma("unroll") for (int ssam__k = 0; ssam__k < (V); ssam__k++)(q)[ssam__k][s] = ssam__q.v[ssam__k]; \
+        } else                                                                                              \
+            _Pragma("unroll") for (int ssam__k = 0; ssam__k < (V); ssam__k++)(q)[ssam__k][s] =              \
+                ssam__row[ssam_border_index((x) + ssam__k, (g).nx, (bmode))];                               \
     } while (0)
 
 /* After input row j has entered ring 0 at phase ph: levels 1 .. TT of their newest computable rows
@@ -132,6 +159,25 @@
         }                                                                                                   \
     } while (0)
 
+/* The block's strip group *bx and row segment *by.  The two groups that hold the domain's first and
+ * last strips are slower (their lanes select the columns that keep their values), so their blocks,
+ * of every segment, come first in the launch order: where the grid is more than one wave, the tail
+ * is made of the other, shorter blocks (longest first). */
+static __device__ __forceinline__ void ssam__tb2_block(int *bx, int *by)
+{
+    const long long gx = gridDim.x, gy = gridDim.y, l = blockIdx.x + gx * blockIdx.y;
+    if (gx <= 2) {
+        *bx = (int)blockIdx.x;
+        *by = (int)blockIdx.y;
+    } else if (l < 2 * gy) {
+        *by = (int)(l >> 1);
+        *bx = (l & 1) ? (int)gx - 1 : 0;
+    } else {
+        *by = (int)((l - 2 * gy) / (gx - 2));
+        *bx = (int)(1 + (l - 2 * gy) % (gx - 2));
+    }
+}
+
 /* The kernel body.  Warp w of the grid's strip index owns output columns [X0, X0 + STEP) and the
  * rows [Ys, Ye) of segment blockIdx.y; it streams input rows j0 = Ys + TT YLO .. j1 - 1 = Ye - 1 + TT YHI
  * through TT rings of NY rows, the loop unrolled by NY (phase
@@ -144,16 +190,20 @@
         };                                                                                                  \
         const int bmode = (g).periodic ? SSAM_BORDER_WRAP : SSAM_BORDER_NEAREST;                            \
         const int lane = threadIdx.x & 31;                                                                  \
-        const long long X0l = ((long long)blockIdx.x * ((B) / 32) + (threadIdx.x >> 5)) * STEP;             \
+        int bx, by;                                                                                         \
+        ssam__tb2_block(&bx, &by);                                                                          \
+        const long long X0l = ((long long)bx * ((B) / 32) + (threadIdx.x >> 5)) * STEP;                     \
         if (X0l >= (g).nx) return; /* whole warps only: the shuffles need every lane */                    \
         const int X0 = (int)X0l;                                                                            \
         const int x = X0 - HL + V * lane;                                                                   \
-        const int store = lane >= HL / V && lane < 32 - HR / V;                                             \
-        const int Ys = blockIdx.y * (g).seg, Ye = min(Ys + (g).seg, (g).ny);                                \
+        const int store = lane >= HL / V && lane < 32 - HR / V && x < (g).nx;                               \
+        const int Ys = by * (g).seg, Ye = min(Ys + (g).seg, (g).ny);                                        \
         const int j0 = Ys + (TT) * (YLO), j1 = Ye + (TT) * (YHI); /* input rows [j0, j1) */                 \
-        int cx[V], in, colin = 0;                                                                           \
+        int colin = 0;                                                                                      \
         T ring[TT][V][NY], pf[V][NY], out[V];                                                               \
-        SSAM_REGCACHE_COLUMNS(V, cx, in, x, (g).nx, bmode, (g).vld);                                        \
+        int in;                                                                                             \
+        /* xl: the columns loaded, x itself wherever the lane stores (x then lies in the domain) */      \
+        const int xl = ssam__tb_xload(x, (g).nx, V, (g).periodic, (g).vld, &in);                            \
         _Pragma("unroll") for (int k = 0; k < V; k++) colin |=                                              \
             ((g).periodic || (x + k + (XLO) >= 0 && x + k + (XHI) < (g).nx)) << k;                          \
         const int allin = __all_sync(0xffffffffu, colin == (1 << V) - 1);                                   \
@@ -163,15 +213,15 @@
         const int ylim = (g).periodic ? 0x7fffffff : max((g).ny - ((YHI) - (YLO)), 0);                     \
         _Pragma("unroll") for (int t = 0; t < (TT); t++) /* rows before j0: never stored, kept finite */    \
             _Pragma("unroll") for (int k = 0; k < V; k++) _Pragma("unroll") for (int r = 0; r < NY; r++) ring[t][k][r] = (T)0; \
-        _Pragma("unroll") for (int s = 0; s < NY; s++) SSAM__TB2_LOAD(T, V, pf, s, src, g, j0 + s, x, cx, in, bmode); \
+        _Pragma("unroll") for (int s = 0; s < NY; s++) SSAM__TB2_LOAD(T, V, pf, s, src, g, j0 + s, xl, in, bmode); \
         _Pragma("unroll 1") for (int jb = j0; jb < j1; jb += NY) {                                          \
             _Pragma("unroll") for (int ph = 0; ph < NY; ph++) {                                             \
                 const int j = jb + ph;                                                                      \
                 if (j >= j1) break;                                                                         \
                 _Pragma("unroll") for (int k = 0; k < V; k++) out[k] = pf[k][ph];                           \
                 SSAM_TEMPORAL_PUSH(V, NY, ring[0], ph, out);                                                \
-                if (j + NY < j1) SSAM__TB2_LOAD(T, V, pf, ph, src, g, j + NY, x, cx, in, bmode);            \
-                SSAM__TB2_LEVELS(T, V, SHAPE, XLO, XHI, YLO, YHI, NY, TT, ring, ph, out, dst, g, cf, L, j, Ys, Ye, x, colin, \
+                if (j + NY < j1) SSAM__TB2_LOAD(T, V, pf, ph, src, g, j + NY, xl, in, bmode);            \
+                SSAM__TB2_LEVELS(T, V, SHAPE, XLO, XHI, YLO, YHI, NY, TT, ring, ph, out, dst, g, cf, L, j, Ys, Ye, xl, colin, \
                                  allin, yoff, ylim, store);                                                 \
             }                                                                                               \
         }                                                                                                   \

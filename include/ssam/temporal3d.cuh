@@ -186,15 +186,15 @@
  * comes after them (the order measured); without it the intake comes first (its loads in flight
  * the longest: measured faster) */
 #define SSAM__TB3_PLANE(T, V, SHAPE, XLO, XHI, YLO, ZLO, ZHI, NY, NZ, NS, PS, TT, P, RING, ph, z, z1, pf, zr, wb, src, dst, g, \
-                        cf, L, Zs, Ze, rowin, rowst, ry, y0, x, cx, in, colin, allin, bmode)                \
+                        cf, L, Zs, Ze, rowin, rowst, ry, y0, x, xl, cx, in, colin, allin, bmode)            \
     do {                                                                                                    \
-        if (!(RING)) SSAM__TB3_INTAKE(T, V, P, PS, ph, z, z1, pf, wb, src, g, ry, x, cx, in, bmode);         \
+        if (!(RING)) SSAM__TB3_INTAKE(T, V, P, PS, ph, z, z1, pf, wb, src, g, ry, xl, cx, in, bmode);         \
         _Pragma("unroll") for (int ssam__i = 1; ssam__i <= (TT); ssam__i++) {                               \
             const int t = (RING) ? (TT) + 1 - ssam__i : ssam__i;                                            \
             SSAM__TB3_LEVEL(T, V, SHAPE, XLO, XHI, YLO, ZLO, ZHI, NY, NZ, NS, PS, TT, P, RING, t, ph, (z) - t * ((ZHI) + 1), zr, \
                             wb, dst, g, cf, L, Zs, Ze, rowin, rowst, y0, x, colin, allin);                  \
         }                                                                                                   \
-        if (RING) SSAM__TB3_INTAKE(T, V, P, PS, ph, z, z1, pf, wb, src, g, ry, x, cx, in, bmode);            \
+        if (RING) SSAM__TB3_INTAKE(T, V, P, PS, ph, z, z1, pf, wb, src, g, ry, xl, cx, in, bmode);            \
         __syncthreads();                                                                                    \
     } while (0)
 
@@ -214,13 +214,14 @@
         const int bmode = (g).periodic ? SSAM_BORDER_WRAP : SSAM_BORDER_NEAREST;                            \
         const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5;                                          \
         ssam__vec_t *const wb = (ssam__vec_t *)ssam__tb3 + (wid * (P) - (YLO)) * 32 + lane;                 \
-        const int x = blockIdx.x * STEPX - HL + V * lane, store = lane >= HL / V && lane < 32 - HR / V;     \
+        const int x = blockIdx.x * STEPX - HL + V * lane, store = lane >= HL / V && lane < 32 - HR / V && x < (g).nx; \
         const int y0 = blockIdx.y * STEPY - YH0 + wid * (P);                                                \
         const int Zs = blockIdx.z * (g).seg, Ze = min(Zs + (g).seg, (g).nz);                                \
         const int z0 = Zs + (TT) * (ZLO), z1 = Ze + (TT) * ((ZHI) + 1);                                     \
         int cx[V], in, colin = 0, ry[P], rowin[P], rowst[P];                                                \
         T pf[V][P], zr[TT][NZ][V][P];                                                                       \
         SSAM_REGCACHE_COLUMNS(V, cx, in, x, (g).nx, bmode, (g).vld);                                        \
+        const int xl = ssam__tb_xload(x, (g).nx, V, (g).periodic, (g).vld, &in); /* loads: whole vectors */ \
         _Pragma("unroll") for (int k = 0; k < V; k++) colin |=                                              \
             ((g).periodic || (x + k + (XLO) >= 0 && x + k + (XHI) < (g).nx)) << k;                          \
         const int allin = __all_sync(0xffffffffu, colin == (1 << V) - 1);                                   \
@@ -236,14 +237,14 @@
         for (int i = threadIdx.x; i < (TT) * NS * PS; i += (B)) /* finite before the first planes */       \
             ssam__tb3[i] = make_int4(0, 0, 0, 0);                                                           \
         SSAM_REGCACHE_ROWS(T, V, pf, 0, P, (src) + (long long)ssam_border_index(z0, (g).nz, bmode) * (g).plane, \
-                           (g).pitch, x, cx, in, ry, (T)0);                                                 \
+                           (g).pitch, xl, cx, in, ry, (T)0);                                                \
         __syncthreads();                                                                                    \
         _Pragma("unroll 1") for (int zb = z0; zb < z1; zb += NS) {                                          \
             _Pragma("unroll") for (int ph = 0; ph < NS; ph++) {                                             \
                 const int z = zb + ph;                                                                      \
                 if (z >= z1) break; /* block-uniform */                                                     \
                 SSAM__TB3_PLANE(T, V, SHAPE, XLO, XHI, YLO, ZLO, ZHI, NY, NZ, NS, PS, TT, P, RING, ph, z, z1, pf, zr, wb, src, dst, g, \
-                                cf, L, Zs, Ze, rowin, rowst, ry, y0, x, cx, in, colin, allin, bmode);       \
+                                cf, L, Zs, Ze, rowin, rowst, ry, y0, x, xl, cx, in, colin, allin, bmode);   \
             }                                                                                               \
         }                                                                                                   \
     } while (0)

@@ -14,9 +14,10 @@ static void test_rule(void)
     CHECK(SSAM_TB_TT_RULE(4, 3, 3, 5) == 8 && SSAM_TB_TT_RULE(8, 3, 3, 5) == 8, "2d5pt: 8");
     CHECK(SSAM_TB_TT_RULE(4, 5, 5, 9) == 4 && SSAM_TB_TT_RULE(8, 5, 5, 9) == 4, "2d9pt: 4");
     CHECK(SSAM_TB_TT_RULE(4, 7, 7, 13) == 4 && SSAM_TB_TT_RULE(8, 7, 7, 13) == 2, "2d13pt: 4 fp32, 2 fp64");
-    CHECK(SSAM_TB_TT_RULE(4, 9, 9, 17) == 2 && SSAM_TB_TT_RULE(8, 9, 9, 17) == 2, "2d17pt: 2");
+    CHECK(SSAM_TB_TT_RULE(4, 9, 9, 17) == 4 && SSAM_TB_TT_RULE(8, 9, 9, 17) == 1, "2d17pt: 4 fp32, one pass fp64");
     CHECK(SSAM_TB_TT_RULE(4, 11, 11, 21) == 1 && SSAM_TB_TT_RULE(8, 13, 13, 25) == 1, "2d21pt, 2ds25pt: one pass");
-    CHECK(SSAM_TB_TT_RULE(4, 3, 3, 9) == 8 && SSAM_TB_TT_RULE(8, 5, 5, 25) == 4, "boxes r1, r2");
+    CHECK(SSAM_TB_TT_RULE(4, 3, 3, 9) == 8 && SSAM_TB_TT_RULE(4, 5, 5, 25) == 2 && SSAM_TB_TT_RULE(8, 5, 5, 25) == 2,
+          "boxes r1: 8, r2 (25 points): 2");
     CHECK(SSAM_TB_TT_RULE(4, 8, 8, 64) == 1 && SSAM_TB_TT_RULE(4, 9, 9, 81) == 1 && SSAM_TB_TT_RULE(8, 11, 11, 121) == 1,
           "boxes 8x8, r4, r5: one pass");
     CHECK(SSAM_TB_TT_RULE(4, 3, 1, 3) == 8 && SSAM_TB_TT_RULE(4, 1, 4, 3) == 4, "a one-row shape; a one-column one");
