@@ -57,14 +57,17 @@
                                     : 1)
 
 /* 3D (ssam/temporal3d.cuh): TT 2 for shapes within one plane and one row of the cell (NZ, NY <= 3)
- * and at most 27 points, else 1; threads per block 768 for up to 7 points (the windows of a star
- * fit the 85 registers that leaves), else 512; 2 rows per warp.  Measured (H100, 2026-11-25,
+ * and at most 27 points, else 1; threads per block 704 for up to 7 points (the windows of a star
+ * fit the 93 registers that leaves), else 512; 2 rows per warp.  704 threads (a tile of 44 rows,
+ * 40 stored) against 768 (48, 44), H200, 2026-11-26, one pass of TT 2: 3d7pt fp32 +0.7 to +10.9 %
+ * at 256^3 .. 1024^3 (512^3: 554 -> 614 GCells/s: 130 blocks fill 130 of 132 SMs where 768 left
+ * 12 idle), fp64 +1.2 to +7.0 % from 512^3 up (smaller cubes run one pass).  Measured (H100, 2026-11-25,
  * bench/temporal3d, 512^3, 100 steps, against ssam's best one-pass kernel): 3d7pt TT 2/3/4 =
  * 1.38/1.33/1.19x fp32 and 1.69/1.44/1.26x fp64 (TT 2 at 768 threads, 3 and 4 at 512 and 384: the
  * shared memory of TT levels of NZ + 1 planes bounds the tile); 3d27pt TT 2 1.05x fp32, 1.25x fp64;
  * 3d13pt TT 2 0.84x fp32, 1.02x fp64 (one pass); 3d125pt: its window exceeds the registers. */
 #define SSAM_TB3_TT_RULE(ES, NX, NY, NZ, NPTS) (((NZ) <= 3 && (NY) <= 3 && (NX) <= 3 && (NPTS) <= 27) ? 2 : 1)
-#define SSAM_TB3_B_RULE(NPTS) ((NPTS) <= 7 ? 768 : 512)
+#define SSAM_TB3_B_RULE(NPTS) ((NPTS) <= 7 ? 704 : 512)
 /* the register ring (SSAM_STENCIL3D_TEMPORAL_DEFINE_RING) beyond 7 points, at 512 threads: 3d27pt TT 2
  * 1.16x fp32, 1.30x fp64 with it against 1.06x, 1.26x without (same run, 1000 steps); 3d7pt with it
  * at 512 threads (473 fp32, 262 fp64 GCells/s) does not beat 768 threads without it (473, 284), and

@@ -42,7 +42,8 @@
  *   Measured (H100, 512^3, bench/temporal3d, docs/PERFORMANCE.md): 3d7pt TT 2 at 768 threads 1.38x
  *   the best one-pass kernel in fp32, 1.65x in fp64; TT 3 and 4 are slower (their rings leave room
  *   for fewer rows per tile); 3d27pt with the ring 1.16x fp32, 1.30x fp64; 3d13pt gains nothing:
- *   see ssam/tbplan.h.
+ *   see ssam/tbplan.h.  On the H200 704 threads beat 768 (the grid fills the SMs better: 512^3
+ *   3d7pt fp32 554 -> 614 GCells/s), and the planner builds 704.
  *   Every level is ssam's row step with the same points in the same order as SSAM_STENCIL3D_DEFINE's
  *   streaming kernel (SSAM_STENCIL3D_STREAM_DEFINE), so N steps equal N of its launches bit for bit
  *   (the tests check it), except periodic domains whose width is not a multiple of V (the 2D case's
@@ -58,7 +59,7 @@
  *
  * EXAMPLE
  *     #include <ssam/temporal3d.cuh>
- *     SSAM_STENCIL3D_TEMPORAL_DEFINE(heat3, float, SSAM_SHAPE_3D7PT, 2, 2, 768)
+ *     SSAM_STENCIL3D_TEMPORAL_DEFINE(heat3, float, SSAM_SHAPE_3D7PT, 2, 2, 704)
  *     ssam_stencil_args a = {0};   ... as for SSAM_STENCIL3D_DEFINE ...
  *     void *u;
  *     int rc = heat3_advance(&a, 1000, &u, stream);     // 500 passes of 2 steps

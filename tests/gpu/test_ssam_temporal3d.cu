@@ -34,7 +34,7 @@
     SSAM_STENCIL3D_STREAM_DEFINE(od_##n, double, S, 2, 128)
 LIST(DEF)
 
-/* the planner's generator: temporal for 3d7pt (TT 2, 768 threads), one pass for 3d13pt and 3d125pt */
+/* the planner's generator: temporal for 3d7pt (TT 2, 704 threads), one pass for 3d13pt and 3d125pt */
 SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(af_s7, float, SSAM_SHAPE_3D7PT)
 SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(ad_s7, double, SSAM_SHAPE_3D7PT)
 SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(af_s13, float, SSAM_SHAPE_3D13PT)

@@ -36,8 +36,8 @@ static void test_rule3(void)
     CHECK(SSAM_TB3_TT_RULE(4, 5, 5, 5, 125) == 1 && SSAM_TB3_TT_RULE(8, 3, 3, 3, 28) == 1, "3d125pt, 28 points: one pass");
     CHECK(SSAM_TB3_TT_RULE(4, 3, 4, 3, 5) == 1 && SSAM_TB3_TT_RULE(4, 3, 3, 4, 5) == 1 && SSAM_TB3_TT_RULE(4, 1, 1, 2, 2) == 2,
           "4 rows or 4 planes: one pass; a 2-plane shape: 2");
-    CHECK(SSAM_TB3_B_RULE(7) == 768 && SSAM_TB3_B_RULE(8) == 512 && SSAM_TB3_B_RULE(27) == 512 && SSAM_TB3_P_RULE == 2,
-          "blocks: 768 threads up to 7 points, else 512; 2 rows per warp");
+    CHECK(SSAM_TB3_B_RULE(7) == 704 && SSAM_TB3_B_RULE(8) == 512 && SSAM_TB3_B_RULE(27) == 512 && SSAM_TB3_P_RULE == 2,
+          "blocks: 704 threads up to 7 points, else 512; 2 rows per warp");
     CHECK(!SSAM_TB3_RING_RULE(7) && SSAM_TB3_RING_RULE(8) && SSAM_TB3_RING_RULE(27), "register ring beyond 7 points");
     case_end();
 }
