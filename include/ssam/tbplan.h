@@ -6,10 +6,10 @@
  *   SSAM_TB_TT_RULE(ES, NX, NY, NPTS)   compile-time: the steps per pass to instantiate for a shape
  *       of NX columns (XHI - XLO + 1), NY rows and NPTS points with elements of ES bytes: the largest
  *       TT in {8, 4, 2} whose windows (TT NY 4 registers: 16 bytes of a row per lane and level) fit
- *       112 registers (fp32 TT 8), 144 (fp32 TT 4, 2) or 96 (fp64) and whose halo columns TT (NX - 1) are at most a quarter of
- *       a warp's 32 V columns (32 in fp32, 16 in fp64), TT 2 at most for shapes of more than 17
- *       points, or 1 (one pass per step) for wide shapes (NY > 9, NY > 7 in fp64, or more than 25
- *       points).
+ *       112 registers (fp32 TT 8), 144 (fp32 TT 4, 2) or 96 (fp64) and whose halo columns
+ *       TT (NX - 1) are at most a quarter of a warp's 32 V columns (32 in fp32, 16 in fp64), TT 2
+ *       at most for shapes of more than 17 points, or 1 (one pass per step) for wide shapes (NY > 9,
+ *       NY > 7 in fp64, or more than 25 points).
  *   SSAM_TB3_TT_RULE(ES, NX, NY, NZ, NPTS), SSAM_TB3_B_RULE(NPTS), SSAM_TB3_P_RULE, SSAM_TB3_RING_RULE(NPTS)
  *       the same for 3D
  *       shapes, and the block the temporal kernel runs with (below, beside their measurements)
@@ -17,12 +17,14 @@
  *       run-time: given the kernel's TT (1: none) and the step count: p.path, p.tt, p.passes and
  *       p.why (a sentence).
  *   The rules are measurements (bench/temporal, 8192^2, docs/PERFORMANCE.md).  H200, 2026-11-26,
- *   fp32, against one pass per step:
- *     - TT: 2d5pt TT 2/4/8/12 = 1.9/3.3/4.1/3.6x (TT 12: 144 window registers); 2d9pt TT 4 2.3x, TT 8 2.0x; 2d13pt TT 4 1.5x,
- *       TT 2 1.45x; 2d17pt TT 4 1.26x (144 window registers), TT 2 1.12x; 2d25pt (25 points) TT 2
- *       1.39x, TT 4 1.33x; fp64 2d13pt TT 2 1.36x, TT 4 1.12x; fp64 2d17pt TT 2 1.12x, TT 4 0.81x;
- *     - wide shapes lose or tie at every TT: 2d21pt 0.71-1.03x, 2ds25pt 0.92x, 2d64pt 0.73x,
- *       2d81pt 0.53x;
+ *   against one pass per step:
+ *     - fp32: 2d5pt TT 2/4/8/12 = 1.9/3.3/4.2/3.7x (TT 12: 144 window registers); 2d9pt TT 4 2.4x,
+ *       TT 8 2.0x; 2d13pt TT 4 1.5x, TT 2 1.5x; 2d17pt TT 4 1.26x (144 window registers), TT 2
+ *       1.12x; 2d25pt (25 points) TT 2 and 4 1.34x;
+ *     - fp64: 2d13pt TT 2 1.38x, TT 4 1.13x; 2d17pt TT 2 0.90x (180 registers: 2 blocks an SM),
+ *       TT 4 0.82x;
+ *     - wide shapes lose or tie at every TT: 2d21pt 0.99-1.06x (TT 3), 2ds25pt 0.92x, 2d64pt
+ *       0.89x, 2d81pt 0.35x;
  *   and H100, 2026-11-25: temporal blocking also wins where the domain fits in the L2 (2d5pt fp32
  *   1024^2: TT 4 1.9x, 2048^2: TT 8 2.5x; fp64 1024^2 2.7x) and beats the perks path
  *   (perks/stencil.cuh AUTO: 1.5x, 2.1x, 2.2x there), so the plan never picks perks for these
