@@ -1,5 +1,7 @@
 /* bench/conv.cu -- ssam 2D convolution against its peers in the same run, 8192^2 by default:
- *   ssam   SSAM_CONV2D_DEFINE kernels (register cache + systolic shifts), fp32 and fp64
+ *   ssam   SSAM_CONV2D_DEFINE kernels (register cache + systolic shifts), fp32 and fp64; for the
+ *          filters that take the queued walk (fp32 5x5 to 7x7) "ssam" is that walk and
+ *          "ssam-systolic" the systolic walk of the same launcher (SSAM_SYSTOLIC_WALK)
  *   smem   a plain shared-memory tiled kernel (32x8 outputs per block, the tile and its halo in
  *          shared memory, weights in kernel parameters, loops unrolled): the usual baseline
  *   npp    nppiFilterBorder_32f_C1R_Ctx, replicate border       (built when NPP is found)
@@ -12,7 +14,7 @@
  * kernel, each tensor-core mode (tf32, tf32x3, f64) beside its MMA floor (the band's zeros
  * included, at the measured rate) and cuDNN with tensor-op math allowed.
  * Then half-precision storage (SSAM_CONV2D_DEFINE_HALF/_BF16) beside the fp32 kernel, the floor at
- * the copy bandwidth measured in the run.
+ * the copy bandwidth measured in the run; up to 9x9 each on the queued walk and the systolic walk.
  * usage: conv [--json PATH] [--reps N] [--size S] [--only MxN] [--no-peers] [--tc | --no-tc]
  *   --tc: the tensor-core section only; --no-tc: without it
  *   --only 20x20 times that filter alone; --no-peers skips NPP and cuDNN (for ncu: profile with
@@ -106,11 +108,13 @@ ALTS_F32(DEF_ALT)
 TC_F32(DEF_TC32)
 TC_F64(DEF_TC64)
 /* half-precision storage (conv.cuh, fp32 math): the memory-bound filters move half the bytes */
-/* P measured on the H200 with conv.cuh's segment rule of 2026-11-26 (8192^2, a throwaway program
- * timing the launchers of these definitions with P 1 / 2 / 4; docs/ssam.md): 3x3 P 1 / 2 / 4 0.159 /
- * 0.167 / 0.201 ms, 5x5 P 1 / 2 / 4 0.355 / 0.210 / 0.256 ms (on the H100 before: P 8 and 12 slower) */
+/* up to 9x9 these take the queued walk, whose depth is its own (SSAM__CONV_QD); P is the systolic
+ * walk's, timed beside it with SSAM_SYSTOLIC_WALK (H200, 8192^2, systolic walk: 3x3 P 1 / 2 / 4 0.159 /
+ * 0.167 / 0.201 ms, 5x5 P 1 / 2 / 4 0.355 / 0.210 / 0.256; docs/ssam.md) */
 SSAM_CONV2D_DEFINE_HALF(half_3x3, 3, 3, 1, 128)
 SSAM_CONV2D_DEFINE_HALF(half_5x5, 5, 5, 2, 128)
+SSAM_CONV2D_DEFINE_HALF(half_7x7, 7, 7, 2, 128)
+SSAM_CONV2D_DEFINE_HALF(half_9x9, 9, 9, 1, 128)
 SSAM_CONV2D_DEFINE_BF16(bf16_3x3, 3, 3, 1, 128)
 /* and on tensor cores (conv_tc.cuh f16 / bf16: FP16 / BF16 MMAs, FP32 sums) for the FMA-bound filters */
 SSAM_CONV2D_TC_DEFINE(tc_f16_9x9, f16, 9, 9)
@@ -124,6 +128,7 @@ typedef struct half_entry {
     int bf16, tc;
 } half_entry;
 static const half_entry half_entries[] = {{3, 3, "half", half_3x3_launch, 0, 0},          {5, 5, "half", half_5x5_launch, 0, 0},
+                                          {7, 7, "half", half_7x7_launch, 0, 0},          {9, 9, "half", half_9x9_launch, 0, 0},
                                           {3, 3, "bf16", bf16_3x3_launch, 1, 0},          {9, 9, "tc-f16", tc_f16_9x9_launch, 0, 1},
                                           {15, 15, "tc-f16", tc_f16_15x15_launch, 0, 1}, {20, 20, "tc-f16", tc_f16_20x20_launch, 0, 1},
                                           {20, 20, "tc-bf16", tc_bf16_20x20_launch, 1, 1}};
@@ -173,6 +178,7 @@ typedef struct ctx {
     int S;
     void *in[2], *out[2];
     void *hw;  /* host weights */
+    unsigned flags; /* SSAM_SYSTOLIC_WALK to time the systolic walk where the queued walk applies */
     float *dw; /* device weights (NPP, cuDNN) */
 #ifdef ONCHIP_HAVE_NPP
     NppStreamContext npp;
@@ -195,7 +201,7 @@ static void run_ssam(void *p, int s)
     ssam_conv2d_args a;
     memset(&a, 0, sizeof a);
     a.src = c->in[s]; a.dst = c->out[s]; a.width = c->S; a.height = c->S;
-    a.weights = c->hw; a.fw = c->e->M; a.fh = c->e->N; a.border = SSAM_BORDER_NEAREST;
+    a.weights = c->hw; a.fw = c->e->M; a.fh = c->e->N; a.border = SSAM_BORDER_NEAREST; a.flags = c->flags;
     int rc = c->e->ssam(&a, 0);
     if (rc) { fprintf(stderr, "ssam launch: %s\n", ssam_strerror(rc)); exit(2); }
 }
@@ -396,7 +402,9 @@ int main(int argc, char **argv)
             run_smem(&c, 1);
             CUDA_DIE(cudaMemcpy(ref, c.out[1], n * 4, cudaMemcpyDeviceToDevice));
             c.e = e;
+            c.flags = SSAM_SYSTOLIC_WALK; /* the alternatives explore the systolic walk's P and MINB */
             t = time_it(run_ssam, &c);
+            c.flags = 0;
             report(name, e, S, t, compare(c.out[1], ref, n, 0));
             continue;
         }
@@ -405,6 +413,12 @@ int main(int argc, char **argv)
         report("smem", e, S, t, -1);
         t = time_it(run_ssam, &c);
         report("ssam", e, S, t, compare(c.out[1], ref, n, e->dbl));
+        if (!e->dbl && SSAM__CONV_QOK(float, e->M, e->N)) { /* "ssam" ran the queued walk: the systolic one too */
+            c.flags = SSAM_SYSTOLIC_WALK;
+            t = time_it(run_ssam, &c);
+            c.flags = 0;
+            report("ssam-systolic", e, S, t, compare(c.out[1], ref, n, 0));
+        }
 #ifdef ONCHIP_HAVE_NPP
         if (!e->dbl && peers) {
             /* NPP correlates with the kernel reversed: give it the flipped weights, anchor (M/2, N/2) */
@@ -509,6 +523,12 @@ int main(int argc, char **argv)
                 num += (v - fout[i]) * (v - fout[i]);
                 den += (double)fout[i] * fout[i];
             }
+            double ts = -1; /* the same launcher on the systolic walk, where "ssam" took the queued one */
+            if (!h->tc && SSAM__CONV_QOK(__half, h->M, h->N)) {
+                c.flags = SSAM_SYSTOLIC_WALK;
+                ts = time_it(run_ssam, &c);
+                c.flags = 0;
+            }
             double floor_ms = 4.0 * n / bw * 1e3;
             if (h->tc) { /* the MMA floor: 16 x 8 outputs per band step of K columns, at the measured f16 rate */
                 if (r16 == 0) r16 = mma_rate_of(5, sms, c.out[0]);
@@ -520,6 +540,13 @@ int main(int argc, char **argv)
                    h->impl, h->M, h->N, h->tc ? "tc" : "ssam", th, n / th / 1e6, floor_ms,
                    h->tc ? "max of mem and mma at the f16 rate" : "mem, measured bw", 100 * floor_ms / th, t32, t32 / th,
                    h->impl, sqrt(num / den));
+            if (ts > 0) printf("%-7s %2dx%-2d %-8s %9.4f ms %8.2f GPix/s   floor %7.4f ms (%s) %5.1f%%   (queued walk %.2fx)\n",
+                               h->impl, h->M, h->N, "systolic", ts, n / ts / 1e6, floor_ms, "mem, measured bw",
+                               100 * floor_ms / ts, ts / th);
+            if (json && ts > 0)
+                fprintf(json, "%s  {\"type\": \"%s\", \"M\": %d, \"N\": %d, \"impl\": \"ssam-storage-systolic\", \"size\": %d, "
+                              "\"ms\": %.5f, \"floor_ms\": %.5f}",
+                        json_rows++ ? ",\n" : "", h->bf16 ? "bf16" : "half", h->M, h->N, S, ts, floor_ms);
             if (json)
                 fprintf(json, "%s  {\"type\": \"%s\", \"M\": %d, \"N\": %d, \"impl\": \"%s\", \"size\": %d, "
                               "\"ms\": %.5f, \"floor_ms\": %.5f, \"fp32_ms\": %.5f, \"diff_fp32\": %.3g, \"copy_bw\": %.4g}",

@@ -47,6 +47,7 @@
 #define SSAM_CONVOLVE 1u /* flip the filter: convolution instead of correlation */
 #define SSAM_VALID 2u    /* output only where the filter fits inside the input (no border) */
 #define SSAM_ANCHOR 4u   /* use the args' anchor_x, anchor_y instead of the centre (conv.cuh) */
+#define SSAM_SYSTOLIC_WALK 8u /* conv.cuh: the systolic walk even where the queued walk applies */
 
 #define SSAM_WARP 32
 #define SSAM__FULL 0xffffffffu

@@ -15,10 +15,14 @@
  *   SSAM_CONV1D_DEFINE(name, T, M, B) is the same along rows (N = 1, P = 1): a 1D filter applied to
  *   every row of a 2D array (one row: a 1D signal).
  *   SSAM_CONV2D_DEFINE_HALF / _BF16(name, M, N, P, B): the image stored as __half / __nv_bfloat16
- *   (2 bytes a pixel, V = 8 per lane), loaded into an FP32 cache, FP32 FMAs, each output rounded
- *   once to the storage type; the weights are FLOAT host arrays.  (Measured on the H200: as fast as
- *   float, not faster -- 3x3 at P 1 0.158 vs 0.154 ms at 8192^2: the walk down a segment waits on
- *   its loads, with at most 16-24 warps per SM; small P is better here: docs/ssam.md.)
+ *   (2 bytes a pixel, V = 8 per lane), converted to FP32 as it is used, FP32 FMAs, each output
+ *   rounded once to the storage type; the weights are FLOAT host arrays.
+ *   The queued walk: for small filters (half / bf16 up to 9x9, float 5x5 to 7x7) with the centred
+ *   column anchor, the launcher runs a second kernel the generator defines, whose lanes own their
+ *   columns outright (halo by shuffles) and keep 2-4 raw rows in flight, adding each input row to
+ *   the N output rows that read it (partial sums along y).  H200, 8192^2: half 3x3 0.082 ms
+ *   against 0.155 on the systolic walk, at the rate of a plain copy kernel.  name_queued(a) says
+ *   which walk name_launch(a) takes; a.flags |= SSAM_SYSTOLIC_WALK keeps the systolic one.
  *
  * EXAMPLE
  *     #include <ssam/conv.cuh>
@@ -54,6 +58,7 @@
  *   - Weights are read from HOST memory at launch and travel in the kernel's parameters, so the
  *     host array may be reused as soon as the launch returns.  fw/fh must equal M/N.
  *   - Pitches are in elements (0 means the row width).  src and dst must not overlap.
+ *   - The two walks sum in different orders: outputs agree to rounding, not bit for bit.
  *
  * PARAMETERS AND LIMITS
  *   T float or double (or half storage, above); M, N >= 1 with M <= 30 V + 2 (122 for float, 62 for
@@ -111,7 +116,7 @@ typedef struct ssam_conv2d_geom {
 static inline int ssam__conv2d_geometry(const ssam_conv2d_args *a, int M, int N, int V, ssam_conv2d_geom *g)
 {
     if (!a || !a->src || !a->dst || !a->weights) return SSAM_ENULL;
-    if (a->flags & ~(SSAM_CONVOLVE | SSAM_VALID | SSAM_ANCHOR)) return SSAM_EFLAGS;
+    if (a->flags & ~(SSAM_CONVOLVE | SSAM_VALID | SSAM_ANCHOR | SSAM_SYSTOLIC_WALK)) return SSAM_EFLAGS;
     if (a->fw != M || a->fh != N) return SSAM_EFILTER;
     if (a->flags & SSAM_ANCHOR) {
         if ((a->flags & SSAM_VALID) || a->anchor_x < 0 || a->anchor_x >= M || a->anchor_y < 0 || a->anchor_y >= N)
@@ -151,31 +156,41 @@ static inline int ssam__conv2d_geometry(const ssam_conv2d_args *a, int M, int N,
     return SSAM_SUCCESS;
 }
 
-/* Checks, geometry and the grid of the SIMT kernels; 0 or an SSAM_E* code. */
+/* Checks, geometry and the grid of the SIMT kernels; 0 or an SSAM_E* code.  resident: 0 for the
+ * general walk's segment rule, else the queued walk's resident warps per SM (one wave of segments). */
 static inline int ssam__conv2d_prepare(const ssam_conv2d_args *a, int M, int N, int P, int B, int V, int step,
-                                       ssam_conv2d_geom *g, dim3 *grid)
+                                       int resident, ssam_conv2d_geom *g, dim3 *grid)
 {
     long long gx, gy;
     int rc = ssam__conv2d_geometry(a, M, N, V, g);
     if (rc) return rc;
     gx = (g->ow + (long long)(B / 32) * step - 1) / ((long long)(B / 32) * step);
     {
-        /* segments: short ones for many warps in flight (a warp walks its segment one chunk of loads
-         * ahead: the walk is latency-bound), but not shorter than 4 (N - 1) rows, where the N - 1
-         * halo rows each segment loads again start to cost (H200, 8192^2: 3x3 half 0.222 -> 0.158 ms
-         * at P 1, float 0.166 -> 0.153; docs/ssam.md); never longer than the 48 warps per SM rule
-         * that served before */
         int dev = 0, sms = 132;
         long long warps_x = (g->ow + step - 1) / step, want, want48, seg48, seg;
         if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
             return SSAM_ECUDA;
-        want = (192LL * sms + warps_x - 1) / warps_x; /* segments wanted */
-        want48 = (48LL * sms + warps_x - 1) / warps_x;
-        seg = (g->oh + want - 1) / want;
-        seg48 = (g->oh + want48 - 1) / want48;
-        if (seg < 4LL * (N - 1)) seg = 4LL * (N - 1) < seg48 ? 4LL * (N - 1) : seg48;
+        if (resident > 0) {
+            /* the queued walk keeps P loads in flight per lane whatever the segment's length: one
+             * wave of segments, each as long as it can be (H100, half 3x3 P 4, 8192^2: 0.109 ms at
+             * two waves, 0.108 at one; docs/ssam.md) */
+            want = ((long long)resident * sms + warps_x - 1) / warps_x;
+            seg = (g->oh + want - 1) / want;
+            if (seg < 4LL * (N - 1)) seg = 4LL * (N - 1);
+        } else {
+            /* segments: short ones for many warps in flight (a warp walks its segment one chunk of
+             * loads ahead: the walk is latency-bound), but not shorter than 4 (N - 1) rows, where the
+             * N - 1 halo rows each segment loads again start to cost (H200, 8192^2: 3x3 half 0.222 ->
+             * 0.158 ms at P 1, float 0.166 -> 0.153; docs/ssam.md); never longer than the 48 warps per
+             * SM rule that served before */
+            want = (192LL * sms + warps_x - 1) / warps_x; /* segments wanted */
+            want48 = (48LL * sms + warps_x - 1) / warps_x;
+            seg = (g->oh + want - 1) / want;
+            seg48 = (g->oh + want48 - 1) / want48;
+            if (seg < 4LL * (N - 1)) seg = 4LL * (N - 1) < seg48 ? 4LL * (N - 1) : seg48;
+        }
         g->seg = (int)(seg < 1 ? 1 : seg);
-        if (g->seg > 4096) g->seg = 4096; /* the row table: (seg + N - 1 + P) ints of shared memory */
+        if (g->seg > 4096) g->seg = 4096; /* the row table: (seg + N - 1 + 2 P) ints of shared memory */
         g->seg = (g->seg + P - 1) / P * P;
         gy = (g->oh + g->seg - 1) / g->seg;
     }
@@ -297,20 +312,192 @@ static inline int ssam__conv2d_prepare(const ssam_conv2d_args *a, int M, int N, 
         }                                                                                                  \
     } while (0)
 
+/* ---- The queued walk: small filters, memory-bound (above all in half storage: 2 bytes a pixel) ----
+ * The systolic walk above keeps one chunk of loads in flight and, for a half 3x3 filter, spends
+ * about 35 instructions a pixel (ncu, H200: half the issue slots busy, half the stalls on loads).
+ * For the filters of SSAM__CONV_QOK with the centred column anchor, the generators' launchers run
+ * this walk instead (name_queued(a) says which; the flag SSAM_SYSTOLIC_WALK keeps the systolic one):
+ *   - no overlap between warps: a lane owns the V outputs under its own V columns; the halo
+ *     columns come from the neighbour lanes (shuffles) and, for lanes 0 and 31, from HL / HR
+ *     element loads beside the warp;
+ *   - D rows in flight: a queue of D raw 16-byte vectors per lane (4 registers each), each input
+ *     row converted once, where it is used;
+ *   - partial sums (SSAM section 4.3, along y): an input row adds its N tap rows to the N output
+ *     rows that read it, so the registers hold N-1 rows of V sums, not N rows of input.
+ * Which filters (H200, 8192^2, ms queued / systolic): half 3x3 0.082 / 0.155, 5x5 0.109 / 0.208,
+ * 7x7 0.234 / 0.267, 9x9 0.267 / 0.396; float 5x5 0.161 / 0.170, 7x7 0.206 / 0.210, but float 3x3
+ * 0.169 / 0.154 and 2x2, 4x4, 7x3 slower too: float moves twice the bytes a pixel, and the systolic
+ * walk's many short segments keep more of them in flight (docs/ssam.md). */
+#define SSAM__CONV_QOK(TS, M, N)                                                                           \
+    ((sizeof(TS) == 2 && (M) <= 9 && (N) <= 9) || (sizeof(TS) == 4 && (M) <= 7 && (N) <= 7 && (M) * (N) >= 25))
+/* rows in flight per lane (H100, 8192^2, ms at depth 2 / 4: half 3x3 0.108 / 0.107, 5x5 0.122 / 0.116,
+ * 7x7 0.234 / 0.280 (168 registers); float 5x5 0.253 / 0.201, 7x7 0.279 / 0.217.  H200, half 3x3:
+ * depth 6 and 8 slower (0.091, 0.089 against 0.080), and so is a queue in shared memory filled by
+ * cp.async (0.082): the walk is at the rate of a plain copy kernel, not short of loads in flight) */
+#define SSAM__CONV_QD(TS, M, N) ((sizeof(TS) == 2 && (M) * (N) > 25) ? 2 : 4)
+
+/* The queue holds raw 32-bit words (a 16-byte vector of V elements, and one element beside the warp
+ * zero-extended to a word): element-wise writes would make the compiler unpack each vector as it
+ * arrives, waiting on every load where it is issued; words are unpacked where they are used. */
+#define SSAM__CONV_QTYPES(TS, V)                                                                           \
+    typedef SSAM__VEC(unsigned, 4) ssam__qraw_t;                                                           \
+    typedef union {                                                                                        \
+        ssam__qraw_t r;                                                                                    \
+        TS t[V];                                                                                           \
+    } ssam__qvec_t;                                                                                        \
+    typedef union {                                                                                        \
+        unsigned u;                                                                                        \
+        TS t;                                                                                              \
+    } ssam__qone_t
+
+/* the bits of one element (2 or 4 bytes) as a word, zero-extended by the load itself: a union
+ * would clear the high half with an instruction that waits on the load */
+#define SSAM__CONV_QBITS(TS, p) (sizeof(TS) == 2 ? (unsigned)*(const unsigned short *)(p) : *(const unsigned *)(p))
+
+/* one row into the queue: q (raw words of the lane's columns x .. x+V-1) and qe[E] (the halo
+ * columns ce[] beside the warp, lanes 0 and 31 only); yy the mapped row (-1: constant) */
+#define SSAM__CONV_QLOAD(TS, V, E, q, qe, src, sp, yy, x, cx, in, ce, edge, cval, cbits)                        \
+    do {                                                                                                   \
+        const TS *ssam__row = (src) + (long long)((yy) < 0 ? 0 : (yy)) * (sp);                             \
+        if ((in) && (yy) >= 0) {                                                                           \
+            (q) = *(const ssam__qraw_t *)(ssam__row + (x));                                                \
+        } else {                                                                                           \
+            ssam__qvec_t ssam__u;                                                                          \
+            _Pragma("unroll") for (int ssam__j = 0; ssam__j < (V); ssam__j++) ssam__u.t[ssam__j] =        \
+                ((yy) < 0 || (cx)[ssam__j] < 0) ? (cval) : ssam__row[(cx)[ssam__j]];                       \
+            (q) = ssam__u.r;                                                                               \
+        }                                                                                                  \
+        if (edge) {                                                                                        \
+            _Pragma("unroll") for (int ssam__e = 0; ssam__e < (E); ssam__e++)(qe)[ssam__e] =              \
+                ((yy) < 0 || (ce)[ssam__e] < 0) ? (cbits) : SSAM__CONV_QBITS(TS, ssam__row + (ce)[ssam__e]);   \
+        }                                                                                                  \
+    } while (0)
+
+/* r[HL + V + HR] (float) = the row's columns x-HL .. x+V+HR-1: the lane's own V converted once, the
+ * halo from the neighbour lanes, or for lanes 0 / 31 from qe[] */
+#define SSAM__CONV_QROW(V, HL, HR, r, q, qe, lane)                                                          \
+    do {                                                                                                   \
+        ssam__qvec_t ssam__u;                                                                              \
+        ssam__u.r = (q);                                                                                   \
+        _Pragma("unroll") for (int ssam__j = 0; ssam__j < (V); ssam__j++)(r)[(HL) + ssam__j] =            \
+            (float)ssam__u.t[ssam__j];                                                                     \
+        _Pragma("unroll") for (int ssam__j = 0; ssam__j < (HL); ssam__j++) {                               \
+            const float ssam__v = ssam_shift_up((r)[(V) + ssam__j], 1); /* lane-1's column V-HL+j */       \
+            ssam__qone_t ssam__o;                                                                          \
+            ssam__o.u = (qe)[ssam__j];                                                                     \
+            (r)[ssam__j] = (lane) == 0 ? (float)ssam__o.t : ssam__v;                                       \
+        }                                                                                                  \
+        _Pragma("unroll") for (int ssam__j = 0; ssam__j < (HR); ssam__j++) {                               \
+            const float ssam__v = ssam_shift_down((r)[(HL) + ssam__j], 1); /* lane+1's column j */         \
+            ssam__qone_t ssam__o;                                                                          \
+            ssam__o.u = (qe)[ssam__j];                                                                     \
+            (r)[(HL) + (V) + ssam__j] = (lane) == 31 ? (float)ssam__o.t : ssam__v;                          \
+        }                                                                                                  \
+    } while (0)
+
+/* the row r[] adds tap row n to the sums of the output n rows above: out[] (the output whose last
+ * tap row this is) is complete; acc[j] moves up one output (acc[j] = acc[j+1] + ...) and acc[N-2]
+ * starts the output whose first row this is.  N*M*V FMAs, the weights w[n*M + m] from parameters. */
+#define SSAM__CONV_QACC(V, M, N, acc, out, r, w)                                                            \
+    do {                                                                                                   \
+        _Pragma("unroll") for (int ssam__k = 0; ssam__k < (V); ssam__k++) {                                \
+            float ssam__s = (N) > 1 ? (acc)[0][ssam__k] : 0.f;                                             \
+            _Pragma("unroll") for (int ssam__m = 0; ssam__m < (M); ssam__m++) ssam__s =                    \
+                fmaf((w)[((N)-1) * (M) + ssam__m], (r)[ssam__k + ssam__m], ssam__s);                       \
+            (out)[ssam__k] = ssam__s;                                                                      \
+            _Pragma("unroll") for (int ssam__a = 0; ssam__a + 2 < (N); ssam__a++) {                        \
+                float ssam__t = (acc)[ssam__a + 1][ssam__k];                                               \
+                _Pragma("unroll") for (int ssam__m = 0; ssam__m < (M); ssam__m++) ssam__t =                \
+                    fmaf((w)[((N)-2 - ssam__a) * (M) + ssam__m], (r)[ssam__k + ssam__m], ssam__t);         \
+                (acc)[ssam__a][ssam__k] = ssam__t;                                                         \
+            }                                                                                              \
+            if ((N) > 1) {                                                                                 \
+                float ssam__t = (w)[0] * (r)[ssam__k];                                                     \
+                _Pragma("unroll") for (int ssam__m = 1; ssam__m < (M); ssam__m++) ssam__t =                \
+                    fmaf((w)[ssam__m], (r)[ssam__k + ssam__m], ssam__t);                                   \
+                (acc)[(N) > 1 ? (N)-2 : 0][ssam__k] = ssam__t;                                             \
+            }                                                                                              \
+        }                                                                                                  \
+    } while (0)
+
+/* out[V] to the lane's columns x .. x+V-1 of drow: one 16-byte store inside the output, else
+ * element by element up to the width */
+#define SSAM__CONV_QSTORE(TS, V, drow, out, x, ow, ovec)                                                    \
+    do {                                                                                                   \
+        if ((ovec) && (x) + (V) <= (ow)) {                                                                 \
+            ssam__qvec_t ssam__o;                                                                          \
+            _Pragma("unroll") for (int ssam__j = 0; ssam__j < (V); ssam__j++) ssam__o.t[ssam__j] = (TS)(out)[ssam__j]; \
+            *(ssam__qraw_t *)((drow) + (x)) = ssam__o.r;                                                   \
+        } else {                                                                                           \
+            _Pragma("unroll") for (int ssam__j = 0; ssam__j < (V); ssam__j++) if ((x) + ssam__j < (ow))    \
+                (drow)[(x) + ssam__j] = (TS)(out)[ssam__j];                                                \
+        }                                                                                                  \
+    } while (0)
+
+/* The queued kernel body: a warp owns 32V output columns and the rows [Ys, Ye) of one segment, walks
+ * the segment's Ye-Ys+N-1 input rows D at a time with the next D rows' loads in flight, and stores
+ * each output row as its last tap row arrives.  The row table (shared) covers the walk rounded up
+ * to D rows plus the D rows prefetched past it. */
+#define SSAM__CONV2D_QBODY(TS, M, N, D, B, src, dst, g, wts)                                                \
+    do {                                                                                                   \
+        enum { V = SSAM_CONV_V(TS), HL = ((M)-1) / 2, HR = (M)-1 - HL, E = HR > 0 ? HR : 1,                \
+               NA = (N) > 1 ? (N)-1 : 1 };                                                                 \
+        SSAM__CONV_QTYPES(TS, V);                                                                          \
+        extern __shared__ int ssam__rowtab[];                                                              \
+        const int Ys = blockIdx.y * (g).seg;                                                               \
+        const int Ye = min(Ys + (g).seg, (g).oh);                                                          \
+        const int nrow = Ye - Ys + (N)-1; /* input rows the segment reads */                              \
+        for (int i = threadIdx.x; i < (g).seg + (N)-1 + 2 * (D); i += (B))                                \
+            ssam__rowtab[i] = ssam_border_index(Ys - (g).ay + i, (g).h, (g).border);                       \
+        __syncthreads();                                                                                   \
+        const int lane = threadIdx.x & 31;                                                                 \
+        const int X0 = (blockIdx.x * ((B) / 32) + (threadIdx.x >> 5)) * 32 * V;                            \
+        if (X0 >= (g).ow) return; /* whole warps only: the shuffles need every lane */                    \
+        const int x = X0 + V * lane;                                                                       \
+        const int edge = lane == 0 || lane == 31;                                                          \
+        const TS cval = (TS)(float)(g).cval;                                                               \
+        ssam__qone_t cb;                                                                                   \
+        cb.u = 0;                                                                                          \
+        cb.t = cval;                                                                                       \
+        const unsigned cbits = cb.u;                                                                       \
+        int cx[V], ce[E], in;                                                                              \
+        SSAM_REGCACHE_COLUMNS(V, cx, in, x, (g).w, (g).border, (g).vec);                                   \
+        _Pragma("unroll") for (int e = 0; e < E; e++) /* lane 0: x-HL .. x-1; lane 31: x+V .. x+V+HR-1 */  \
+            ce[e] = ssam_border_index(lane == 0 ? x - (HL) + e : x + V + e, (g).w, (g).border);            \
+        ssam__qraw_t q[D];                                                                                 \
+        unsigned qe[D][E];                                                                                 \
+        float acc[NA][V];                                                                                  \
+        _Pragma("unroll") for (int a = 0; a < NA; a++) _Pragma("unroll") for (int k = 0; k < V; k++) acc[a][k] = 0.f; \
+        _Pragma("unroll") for (int p = 0; p < (D); p++)                                                    \
+            SSAM__CONV_QLOAD(TS, V, E, q[p], qe[p], src, (g).sp, ssam__rowtab[p], x, cx, in, ce, edge, cval, cbits); \
+        _Pragma("unroll 1") for (int i0 = 0; i0 < nrow; i0 += (D)) {                                        \
+            _Pragma("unroll") for (int p = 0; p < (D); p++) {                                              \
+                float r[HL + V + HR], out[V];                                                              \
+                SSAM__CONV_QROW(V, HL, HR, r, q[p], qe[p], lane);                                          \
+                SSAM__CONV_QLOAD(TS, V, E, q[p], qe[p], src, (g).sp, ssam__rowtab[i0 + p + (D)], x, cx, in, ce, \
+                                 edge, cval, cbits);                                                       \
+                SSAM__CONV_QACC(V, M, N, acc, out, r, wts);                                                \
+                const int o = Ys + i0 + p - ((N)-1); /* the output row completed */                        \
+                if (o >= Ys && o < Ye) SSAM__CONV_QSTORE(TS, V, (dst) + (long long)o * (g).dp, out, x, (g).ow, (g).ovec); \
+            }                                                                                              \
+        }                                                                                                  \
+    } while (0)
+
 /* SSAM_CONV2D_DEFINE_OCC: the same with a register budget -- MINB blocks of B threads must fit on
  * one SM (__launch_bounds__(B, MINB)), trading registers for resident warps; 1 lets the compiler
  * use up to 255. */
 #define SSAM_CONV2D_DEFINE(name, T, M, N, P, B) SSAM_CONV2D_DEFINE_OCC(name, T, M, N, P, B, 1)
-#define SSAM_CONV2D_DEFINE_OCC(name, T, M, N, P, B, MINB) SSAM__CONV2D_DEFINE_X(name, T, T, M, N, P, B, MINB)
+#define SSAM_CONV2D_DEFINE_OCC(name, T, M, N, P, B, MINB)                                                 \
+    SSAM__CONV2D_DEFINE_X(name, T, T, M, N, P, B, MINB, SSAM__CONV_QOK(T, M, N))
 
 /* Half-precision storage (FP16 __half, BF16 __nv_bfloat16): the image in and out is 2 bytes a pixel
  * (8 per lane and 16-byte vector), the cache and the arithmetic FP32, each output rounded once to
  * the storage type; the weights are FLOAT host arrays.  Memory-bound filters move half the bytes
  * of float. */
-#define SSAM_CONV2D_DEFINE_HALF(name, M, N, P, B) SSAM__CONV2D_DEFINE_X(name, __half, float, M, N, P, B, 1)
-#define SSAM_CONV2D_DEFINE_BF16(name, M, N, P, B) SSAM__CONV2D_DEFINE_X(name, __nv_bfloat16, float, M, N, P, B, 1)
+#define SSAM_CONV2D_DEFINE_HALF(name, M, N, P, B) SSAM__CONV2D_DEFINE_X(name, __half, float, M, N, P, B, 1, SSAM__CONV_QOK(__half, M, N))
+#define SSAM_CONV2D_DEFINE_BF16(name, M, N, P, B) SSAM__CONV2D_DEFINE_X(name, __nv_bfloat16, float, M, N, P, B, 1, SSAM__CONV_QOK(__nv_bfloat16, M, N))
 
-#define SSAM__CONV2D_DEFINE_X(name, TS, T, M, N, P, B, MINB)                                                \
+#define SSAM__CONV2D_DEFINE_X(name, TS, T, M, N, P, B, MINB, Q)                                             \
     typedef struct name##_weights {                                                                        \
         T w[(M) * (N)];                                                                                    \
     } name##_weights;                                                                                      \
@@ -322,18 +509,42 @@ static inline int ssam__conv2d_prepare(const ssam_conv2d_args *a, int M, int N, 
     {                                                                                                      \
         SSAM__CONV2D_BODY(TS, T, M, N, P, B, src, dst, g, wt.w);                                           \
     }                                                                                                      \
+    /* the queued walk (Q: small filters; an empty kernel otherwise).  Its loads in flight come from its \
+     * queue, not from resident warps: MINB is the systolic walk's. */                                    \
+    __global__ void __launch_bounds__(B, 1) name##_qkernel(const TS *__restrict__ src, TS *__restrict__ dst, \
+                                                        ssam_conv2d_geom g, name##_weights wt)              \
+    {                                                                                                      \
+        if (Q) SSAM__CONV2D_QBODY(TS, (Q) ? (M) : 1, (Q) ? (N) : 1, SSAM__CONV_QD(TS, M, N), B, src, dst, g, wt.w); \
+    }                                                                                                      \
+    /* 1 when name_launch(a) runs the queued walk, 0 the systolic walk (or a is invalid) */               \
+    static inline __attribute__((unused)) int name##_queued(const ssam_conv2d_args *a)                    \
+    {                                                                                                      \
+        ssam_conv2d_geom g;                                                                                \
+        return (Q) && !ssam__conv2d_geometry(a, M, N, SSAM_CONV_V(TS), &g) && g.ax == ((M)-1) / 2 &&         \
+               !(a->flags & (SSAM_VALID | SSAM_SYSTOLIC_WALK));                                           \
+    }                                                                                                      \
     static inline __attribute__((unused)) int name##_launch(const ssam_conv2d_args *a, cudaStream_t stream) \
     {                                                                                                      \
         ssam_conv2d_geom g;                                                                                \
         name##_weights wt;                                                                                 \
         dim3 grid;                                                                                         \
         const T *hw;                                                                                       \
-        int rc = ssam__conv2d_prepare(a, M, N, P, B, SSAM_CONV_V(TS), SSAM_CONV_STEP(TS, M), &g, &grid);   \
+        const int q = name##_queued(a);                                                                    \
+        int nb = 0, rc;                                                                                    \
+        if (q && (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, name##_qkernel, B, 0) != cudaSuccess || nb < 1)) \
+            return SSAM_ECUDA;                                                                             \
+        rc = ssam__conv2d_prepare(a, M, N, q ? SSAM__CONV_QD(TS, M, N) : (P), B, SSAM_CONV_V(TS),            \
+                                  q ? 32 * SSAM_CONV_V(TS) : SSAM_CONV_STEP(TS, M), nb * ((B) / 32), &g, &grid); \
         if (rc) return rc;                                                                                 \
         hw = (const T *)a->weights;                                                                        \
         for (int i = 0; i < (M) * (N); i++) /* convolution: the filter flipped both ways */                \
             wt.w[i] = (a->flags & SSAM_CONVOLVE) ? hw[(M) * (N)-1 - i] : hw[i];                            \
-        name##_kernel<<<grid, B, (size_t)(g.seg + (N)-1 + (P)) * sizeof(int), stream>>>((const TS *)a->src, (TS *)a->dst, g, wt); \
+        if (q)                                                                                             \
+            name##_qkernel<<<grid, B, (size_t)(g.seg + (N)-1 + 2 * SSAM__CONV_QD(TS, M, N)) * sizeof(int), stream>>>( \
+                (const TS *)a->src, (TS *)a->dst, g, wt);                                                  \
+        else                                                                                               \
+            name##_kernel<<<grid, B, (size_t)(g.seg + (N)-1 + (P)) * sizeof(int), stream>>>((const TS *)a->src, \
+                                                                                         (TS *)a->dst, g, wt); \
         return cudaPeekAtLastError() == cudaSuccess ? SSAM_SUCCESS : SSAM_ECUDA;                           \
     }
 

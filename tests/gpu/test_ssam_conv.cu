@@ -3,7 +3,8 @@
  * and bf16 storage (SSAM_CONV2D_DEFINE_HALF/_BF16: fp32 math, the bound of the stored output), 1D,
  * images from 1x1 to ragged sizes, pitch larger than the width (aligned and not), every border mode,
  * 'valid', correlation and convolution; outputs and the padding past the width poisoned first;
- * every error code; a placed anchor (SSAM_ANCHOR): every position of 3x3, 4x4 and 2x3 filters, for
+ * both walks (the queued walk of small filters, and SSAM_SYSTOLIC_WALK); every error code; a placed
+ * anchor (SSAM_ANCHOR): every position of 3x3, 4x4 and 2x3 filters, for
  * correlation and convolution, and the centre placed by hand equal bit for bit to the default.
  * Error measure: ||out - ref|| / ||sum |w x| || (fp32 < 1e-5, fp64 < 1e-12, half < 1e-3, bf16 < 8e-3): the
  * scale of rounding, which ||ref|| is not when a sum cancels (a 1x1 image under a 20x20 filter). */
@@ -97,7 +98,7 @@ static const char *border_name[] = {"constant", "nearest", "reflect", "mirror", 
 /* one kernel over every size, pitch, border, mode and flip */
 static void run_kernel(const kern *k, int light)
 {
-    static const int sizes[][2] = {{1, 1}, {31, 33}, {1000, 3}, {3, 200}, {257, 190}, {130, 67}};
+    static const int sizes[][2] = {{1, 1}, {31, 33}, {1000, 3}, {3, 200}, {257, 190}, {130, 67}, {530, 21}};
     int nsizes = light ? 3 : (int)(sizeof sizes / sizeof *sizes);
     char name[128];
     snprintf(name, sizeof name, "ssam conv %s: every border, valid, conv/corr, pitch, ragged sizes", k->name);
@@ -123,8 +124,9 @@ static void run_kernel(const kern *k, int light)
             CUDA_OK(cudaMalloc(&dout, nout * es));
             CUDA_OK(cudaMemcpy(din, hbuf, nin * es, cudaMemcpyHostToDevice));
             for (int mode = 0; mode < 6 && !check__failed_case; mode++) { /* 5 borders, then valid */
-                for (int conv = 0; conv < 2 && !check__failed_case; conv++) {
-                    unsigned flags = (conv ? SSAM_CONVOLVE : 0u) | (mode == 5 ? SSAM_VALID : 0u);
+                for (int cw = 0; cw < 4 && !check__failed_case; cw++) { /* conv/corr x queued/systolic walk */
+                    const int conv = cw & 1, walk = cw >> 1;
+                    unsigned flags = (conv ? SSAM_CONVOLVE : 0u) | (mode == 5 ? SSAM_VALID : 0u) | (walk ? SSAM_SYSTOLIC_WALK : 0u);
                     int border = mode == 5 ? SSAM_BORDER_NEAREST : mode;
                     if (mode == 5 && (k->M > W || k->N > H)) continue;
                     double cval = 0.375;
@@ -158,9 +160,9 @@ static void run_kernel(const kern *k, int light)
                     double err = den > 0 ? sqrt(num / den) : sqrt(num);
                     CHECK(unwritten == 0 && overwritten == 0, "%dx%d pitch %lld %s%s%s: %lld unwritten, %lld written "
                           "outside the output", W, H, sp, mode == 5 ? "valid" : border_name[mode],
-                          conv ? " convolve" : "", "", unwritten, overwritten);
-                    CHECK(err < tol, "%dx%d pitch %lld %s%s: error / sum|w x| = %.3g", W, H, sp,
-                          mode == 5 ? "valid" : border_name[mode], conv ? " convolve" : "", err);
+                          conv ? " convolve" : "", walk ? " systolic walk" : "", unwritten, overwritten);
+                    CHECK(err < tol, "%dx%d pitch %lld %s%s%s: error / sum|w x| = %.3g", W, H, sp,
+                          mode == 5 ? "valid" : border_name[mode], conv ? " convolve" : "", walk ? " systolic walk" : "", err);
                 }
             }
             cudaFree(din);
@@ -193,7 +195,7 @@ static void test_errors(void)
     b = a; b.border = -1; CHECK(f3x3_launch(&b, 0) == SSAM_EBORDER, "border -1");
     b = a; b.fw = 5; CHECK(f3x3_launch(&b, 0) == SSAM_EFILTER, "filter width differs");
     b = a; b.fh = 1; CHECK(f3x3_launch(&b, 0) == SSAM_EFILTER, "filter height differs");
-    b = a; b.flags = 8; CHECK(f3x3_launch(&b, 0) == SSAM_EFLAGS, "unknown flag");
+    b = a; b.flags = 16; CHECK(f3x3_launch(&b, 0) == SSAM_EFLAGS, "unknown flag");
     b = a; b.flags = SSAM_VALID; b.width = 2; CHECK(f3x3_launch(&b, 0) == SSAM_ESIZE, "valid, filter wider");
     b = a; b.flags = SSAM_VALID; b.border = 99; CHECK(f3x3_launch(&b, 0) == 0, "valid ignores the border");
     b = a; b.flags = SSAM_ANCHOR; b.anchor_x = 2; b.anchor_y = 0; CHECK(f3x3_launch(&b, 0) == 0, "anchor (2, 0)");
@@ -206,6 +208,20 @@ static void test_errors(void)
     b = a; b.anchor_x = 1; CHECK(f3x3_launch(&b, 0) == SSAM_EANCHOR, "anchor_x set without SSAM_ANCHOR");
     b = a; b.anchor_y = 2; CHECK(f3x3_launch(&b, 0) == SSAM_EANCHOR, "anchor_y set without SSAM_ANCHOR");
     b = a; b.flags = SSAM_ANCHOR; b.anchor_x = 7; b.fw = 5; CHECK(f3x3_launch(&b, 0) == SSAM_EFILTER, "filter before anchor");
+    /* the walk each launch takes: queued for the small filters of SSAM__CONV_QOK (half up to 9x9,
+     * float 5x5 to 7x7) with centred columns, else systolic */
+    b = a; b.fw = b.fh = 5;
+    CHECK(h3x3_queued(&a) == 1 && b3x3_queued(&a) == 1 && f5x5_queued(&b) == 1 && h5x5_queued(&b) == 1,
+          "half 3x3, float and half 5x5: queued walk");
+    CHECK(f3x3_queued(&a) == 0 && d3x3_queued(&a) == 0, "float 3x3, double: systolic walk");
+    b = a; b.flags = SSAM_SYSTOLIC_WALK; CHECK(h3x3_queued(&b) == 0 && f3x3_launch(&b, 0) == 0, "SSAM_SYSTOLIC_WALK");
+    b = a; b.flags = SSAM_VALID; CHECK(h3x3_queued(&b) == 0, "valid: systolic walk");
+    b = a; b.flags = SSAM_ANCHOR; b.anchor_x = 0; b.anchor_y = 1; CHECK(h3x3_queued(&b) == 0, "anchor_x 0: systolic");
+    b = a; b.flags = SSAM_ANCHOR; b.anchor_x = 1; b.anchor_y = 0; CHECK(h3x3_queued(&b) == 1, "anchor_y 0: queued");
+    b = a; b.fw = 2; b.fh = 3; CHECK(h2x3_queued(&b) == 1, "half 2x3 centre: queued");
+    b.flags = SSAM_CONVOLVE; CHECK(h2x3_queued(&b) == 0, "half 2x3 convolution (anchor 1): systolic");
+    b = a; b.fw = b.fh = 20; CHECK(h20x20_queued(&b) == 0, "half 20x20: systolic");
+    b = a; b.src = NULL; CHECK(h3x3_queued(&b) == 0, "invalid arguments: 0");
     CHECK(strstr(ssam_strerror(SSAM_EANCHOR), "anchor") != NULL, "strerror anchor");
     CHECK(strstr(ssam_strerror(SSAM_EPITCH), "pitch") != NULL && strstr(ssam_strerror(77), "unknown"), "strerror");
     CUDA_OK(cudaDeviceSynchronize());
