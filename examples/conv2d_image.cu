@@ -1,6 +1,6 @@
-/* examples/conv2d_image.cu -- filter a grayscale image with ssam's systolic 2D convolution.
+/* examples/conv2d_image.cu -- filter a grayscale image with ssam's 2D convolution.
  *
- *   conv2d_image [-f box|gauss|sobel|sharpen|FILE] [-b constant|nearest|reflect|mirror|wrap]
+ *   conv2d_image [-f box|gauss|sobel|sharpen|FILE] [-b constant|nearest|reflect|mirror|wrap] [--half]
  *                [in.pgm|in.pfm [out.pgm|out.pfm]]
  *
  * Reads a binary PGM (P5, 8-bit, no comment lines) or PFM (Pf, grayscale float) image -- e.g.
@@ -8,8 +8,12 @@
  * filters are 5x5: box (mean), gauss (sigma 1), sobel (horizontal gradient, zero-padded to 5x5),
  * sharpen; FILE is a text file of 25 numbers, 5 rows of 5 (correlation: row 0 is the top row).
  * Writes the result as PGM (clamped to 0..255; sobel shifted by 128) or PFM (by the extension),
- * and prints what it did and how fast.  One SSAM_CONV2D_DEFINE instantiation serves every filter:
- * the weights are arguments, only the 5x5 shape is compiled in. */
+ * and prints what it did, how fast, and which walk conv.cuh took (filter5_queued: the queued walk
+ * for small filters, else the systolic one).  One SSAM_CONV2D_DEFINE instantiation serves every
+ * filter: the weights are arguments, only the 5x5 shape is compiled in.  --half keeps the image on
+ * the device as __half (SSAM_CONV2D_DEFINE_HALF: 2 bytes a pixel, FP32 sums, each output rounded
+ * once): half the bytes of float; 0..255 pixels are exact in half, the outputs carry its 11-bit
+ * significand. */
 #include <ssam/conv.cuh>
 
 #include <math.h>
@@ -18,6 +22,7 @@
 #include <string.h>
 
 SSAM_CONV2D_DEFINE(filter5, float, 5, 5, 8, 128)
+SSAM_CONV2D_DEFINE_HALF(filter5h, 5, 5, 2, 128)
 
 #define CK(call)                                                                                    \
     do {                                                                                            \
@@ -113,10 +118,11 @@ static int make_filter(const char *name, float w[25], float *offset)
 int main(int argc, char **argv)
 {
     const char *fname = "gauss", *in = NULL, *out = NULL;
-    int border = SSAM_BORDER_REFLECT;
+    int border = SSAM_BORDER_REFLECT, half = 0;
     static const char *bnames[] = {"constant", "nearest", "reflect", "mirror", "wrap"};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-f") && i + 1 < argc) fname = argv[++i];
+        else if (!strcmp(argv[i], "--half")) half = 1;
         else if (!strcmp(argv[i], "-b") && i + 1 < argc) {
             border = -1;
             for (int b = 0; b < 5; b++) if (!strcmp(argv[i + 1], bnames[b])) border = b;
@@ -124,7 +130,7 @@ int main(int argc, char **argv)
             i++;
         } else if (!in) in = argv[i];
         else if (!out) out = argv[i];
-        else { fprintf(stderr, "usage: %s [-f box|gauss|sobel|sharpen|FILE] [-b border] [in [out]]\n", argv[0]); return 2; }
+        else { fprintf(stderr, "usage: %s [-f box|gauss|sobel|sharpen|FILE] [-b border] [--half] [in [out]]\n", argv[0]); return 2; }
     }
     float w[25], offset;
     if (make_filter(fname, w, &offset)) { fprintf(stderr, "cannot read 25 weights from %s\n", fname); return 1; }
@@ -139,11 +145,18 @@ int main(int argc, char **argv)
                 img[(size_t)y * W + x] = (float)(128 + 100 * sin(r / 9.0) + ((x * 7919u + y * 104729u) % 41) - 20);
             }
     }
-    size_t n = (size_t)W * H;
-    float *d_in, *d_out;
-    CK(cudaMalloc(&d_in, n * 4));
-    CK(cudaMalloc(&d_out, n * 4));
-    CK(cudaMemcpy(d_in, img, n * 4, cudaMemcpyHostToDevice));
+    size_t n = (size_t)W * H, es = half ? 2 : 4;
+    void *d_in, *d_out, *staged = malloc(n * es);
+    if (half) /* the reference below sees what the GPU sees: the pixels rounded to half */
+        for (size_t i = 0; i < n; i++) {
+            ((__half *)staged)[i] = __float2half(img[i]);
+            img[i] = __half2float(((__half *)staged)[i]);
+        }
+    else
+        memcpy(staged, img, n * 4);
+    CK(cudaMalloc(&d_in, n * es));
+    CK(cudaMalloc(&d_out, n * es));
+    CK(cudaMemcpy(d_in, staged, n * es, cudaMemcpyHostToDevice));
     ssam_conv2d_args a;
     memset(&a, 0, sizeof a);
     a.src = d_in; a.dst = d_out; a.width = W; a.height = H;
@@ -154,7 +167,7 @@ int main(int argc, char **argv)
     float best = 1e30f;
     for (int it = 0; it < 6; it++) { /* first run warms up; best of the other five */
         CK(cudaEventRecord(e0));
-        int rc = filter5_launch(&a, 0);
+        int rc = half ? filter5h_launch(&a, 0) : filter5_launch(&a, 0);
         CK(cudaEventRecord(e1));
         if (rc) { fprintf(stderr, "%s\n", ssam_strerror(rc)); return 1; }
         CK(cudaEventSynchronize(e1));
@@ -164,7 +177,8 @@ int main(int argc, char **argv)
     }
     CK(cudaGetLastError());
     float *res = (float *)malloc(n * 4);
-    CK(cudaMemcpy(res, d_out, n * 4, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(staged, d_out, n * es, cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < n; i++) res[i] = half ? __half2float(((__half *)staged)[i]) : ((float *)staged)[i];
     /* spot check: the centre pixel against the definition */
     double ref = 0;
     int cx = W / 2, cy = H / 2;
@@ -173,15 +187,18 @@ int main(int argc, char **argv)
             int x = ssam_border_index(cx + m5 - 2, W, border), y = ssam_border_index(cy + n5 - 2, H, border);
             ref += w[n5 * 5 + m5] * (double)(x < 0 || y < 0 ? 0.0f : img[(size_t)y * W + x]);
         }
+    /* the bound: float rounding, or half's rounding of the stored output (2^-11 relative, 4.9e-4) */
+    const double tol = half ? 1e-3 : 1e-4;
     double err = fabs(res[(size_t)cy * W + cx] - ref) / (fabs(ref) + 1e-3);
-    printf("conv2d_image: %s 5x5 on a %dx%d %s, border %s: %.3f ms (%.1f GPix/s, %.0f GB/s); centre pixel %s\n", fname,
-           W, H, in ? "image" : "generated pattern", bnames[border], best, n / best / 1e6, 8.0 * n / best / 1e6,
-           err < 1e-4 ? "matches" : "DIFFERS");
+    printf("conv2d_image: %s 5x5 on a %dx%d %s, %s, border %s, %s walk: %.3f ms (%.1f GPix/s, %.0f GB/s); centre "
+           "pixel %s\n", fname, W, H, in ? "image" : "generated pattern", half ? "half" : "float", bnames[border],
+           (half ? filter5h_queued(&a) : filter5_queued(&a)) ? "queued" : "systolic", best, n / best / 1e6,
+           2.0 * es * n / best / 1e6, err < tol ? "matches" : "DIFFERS");
     if (out) {
         if (write_image(out, res, W, H, offset)) { perror(out); return 1; }
         printf("  wrote %s\n", out);
     }
     cudaFree(d_in); cudaFree(d_out);
-    free(img); free(res);
-    return err < 1e-4 ? 0 : 1;
+    free(img); free(res); free(staged);
+    return err < tol ? 0 : 1;
 }

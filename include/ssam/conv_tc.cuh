@@ -7,7 +7,9 @@
  *                                                                anchors and codes as conv.cuh
  *       int name_path(void)                                      SSAM_PATH_TC or SSAM_PATH_SIMT: the
  *                                                                path name_launch takes on this device
- *       name_simt_*                                              conv.cuh's kernel (the fallback)
+ *       name_simt_*                                              conv.cuh's kernel (the fallback;
+ *                                                                SSAM_SYSTOLIC_WALK chooses its walk
+ *                                                                there and is ignored on tensor cores)
  *   for an M-wide, N-high filter.  MODE is a token:
  *       f64     double on FP64 tensor cores (mma.sync m16n8k8 f64 on sm_90, four m8n8k4 on sm_80),
  *               every product and sum in double: the SIMT path's accuracy (tested < 1e-12)

@@ -222,7 +222,7 @@ static void test_errors(void)
     b = a; b.src_pitch = 31; CHECK(d2x3_launch(&b, 0) == SSAM_EPITCH, "src pitch < width");
     b = a; b.border = 5; CHECK(d2x3_launch(&b, 0) == SSAM_EBORDER, "border 5");
     b = a; b.fw = 3; CHECK(d2x3_launch(&b, 0) == SSAM_EFILTER, "filter width differs");
-    b = a; b.flags = 8; CHECK(d2x3_launch(&b, 0) == SSAM_EFLAGS, "unknown flag");
+    b = a; b.flags = 16; CHECK(d2x3_launch(&b, 0) == SSAM_EFLAGS, "unknown flag");
     b = a; b.flags = SSAM_VALID; b.height = 2; CHECK(d2x3_launch(&b, 0) == SSAM_ESIZE, "valid, filter taller");
     b = a; b.flags = SSAM_ANCHOR; b.anchor_x = 2; CHECK(d2x3_launch(&b, 0) == SSAM_EANCHOR, "anchor_x = M");
     b = a; b.anchor_y = 1; CHECK(d2x3_launch(&b, 0) == SSAM_EANCHOR, "anchor set without SSAM_ANCHOR");
