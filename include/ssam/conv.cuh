@@ -290,16 +290,24 @@ static inline int ssam__conv2d_prepare(const ssam_conv2d_args *a, int M, int N, 
         const T cval = (T)(g).cval;                                                                        \
         int cx[V], in;                                                                                     \
         T data[V][R], nxt[V][P], out[V];                                                                   \
+        enum { RAW = sizeof(TS) < sizeof(T) }; /* half types prefetch raw: converted where they are used */ \
+        uint4 nraw[P];                                                                                     \
         SSAM_REGCACHE_COLUMNS(V, cx, in, x, (g).w, (g).border, (g).vec);                                   \
         if ((N) > 1) SSAM_REGCACHE_ROWS_AS(TS, T, V, data, 0, (N)-1, src, (g).sp, x, cx, in, ssam__rowtab, cval); \
-        SSAM_REGCACHE_ROWS_AS(TS, T, V, nxt, 0, P, src, (g).sp, x, cx, in, ssam__rowtab + (N)-1, cval);    \
+        if (RAW) SSAM_REGCACHE_ROWS_RAW(TS, V, nraw, 0, P, src, (g).sp, x, cx, in, ssam__rowtab + (N)-1, cval); \
+        else SSAM_REGCACHE_ROWS_AS(TS, T, V, nxt, 0, P, src, (g).sp, x, cx, in, ssam__rowtab + (N)-1, cval); \
         _Pragma("unroll 1") for (int y0 = Ys; y0 < Ye; y0 += (P)) {                                        \
             /* this chunk's rows were prefetched; fetch the next chunk's before computing this one, so  \
              * the loads fly while the FMAs run (the table covers P rows past the segment) */             \
-            _Pragma("unroll") for (int r = 0; r < (P); r++)                                                \
-                _Pragma("unroll") for (int j = 0; j < V; j++) data[j][(N)-1 + r] = nxt[j][r];              \
-            SSAM_REGCACHE_ROWS_AS(TS, T, V, nxt, 0, P, src, (g).sp, x, cx, in,                             \
-                                  ssam__rowtab + (y0 - Ys) + (N)-1 + (P), cval);                           \
+            const int *ssam__rn = ssam__rowtab + (y0 - Ys) + (N)-1 + (P);                                  \
+            if (RAW) {                                                                                     \
+                SSAM_REGCACHE_UNPACK(TS, T, V, data, (N)-1, nraw, 0, P);                                   \
+                SSAM_REGCACHE_ROWS_RAW(TS, V, nraw, 0, P, src, (g).sp, x, cx, in, ssam__rn, cval);         \
+            } else {                                                                                       \
+                _Pragma("unroll") for (int r = 0; r < (P); r++)                                            \
+                    _Pragma("unroll") for (int j = 0; j < V; j++) data[j][(N)-1 + r] = nxt[j][r];          \
+                SSAM_REGCACHE_ROWS_AS(TS, T, V, nxt, 0, P, src, (g).sp, x, cx, in, ssam__rn, cval);        \
+            }                                                                                              \
             _Pragma("unroll") for (int p = 0; p < (P); p++) {                                              \
                 SSAM_SYSTOLIC_ROW(T, V, M, N, out, data, p, wts);                                          \
                 if (y0 + p < Ye) {                                                                         \
@@ -336,13 +344,13 @@ static inline int ssam__conv2d_prepare(const ssam_conv2d_args *a, int M, int N, 
  * cp.async (0.082): the walk is at the rate of a plain copy kernel, not short of loads in flight) */
 #define SSAM__CONV_QD(TS, M, N) ((sizeof(TS) == 2 && (M) * (N) > 25) ? 2 : 4)
 
-/* The queue holds raw 32-bit words (a 16-byte vector of V elements, and one element beside the warp
- * zero-extended to a word): element-wise writes would make the compiler unpack each vector as it
- * arrives, waiting on every load where it is issued; words are unpacked where they are used. */
+/* The queue holds raw words (as SSAM_REGCACHE_ROWS_RAW, with SSAM_REGCACHE_BITS for the halo):
+ * converting each vector as it arrives would make the warp wait on every load where it is issued;
+ * words are unpacked where they are used.  (Not SSAM_REGCACHE_ROWS_RAW itself: built on it, the
+ * half 3x3 kernel took 184 more instructions.) */
 #define SSAM__CONV_QTYPES(TS, V)                                                                           \
-    typedef SSAM__VEC(unsigned, 4) ssam__qraw_t;                                                           \
     typedef union {                                                                                        \
-        ssam__qraw_t r;                                                                                    \
+        uint4 r;                                                                                           \
         TS t[V];                                                                                           \
     } ssam__qvec_t;                                                                                        \
     typedef union {                                                                                        \
@@ -350,26 +358,24 @@ static inline int ssam__conv2d_prepare(const ssam_conv2d_args *a, int M, int N, 
         TS t;                                                                                              \
     } ssam__qone_t
 
-/* the bits of one element (2 or 4 bytes) as a word, zero-extended by the load itself: a union
- * would clear the high half with an instruction that waits on the load */
-#define SSAM__CONV_QBITS(TS, p) (sizeof(TS) == 2 ? (unsigned)*(const unsigned short *)(p) : *(const unsigned *)(p))
-
-/* one row into the queue: q (raw words of the lane's columns x .. x+V-1) and qe[E] (the halo
- * columns ce[] beside the warp, lanes 0 and 31 only); yy the mapped row (-1: constant) */
-#define SSAM__CONV_QLOAD(TS, V, E, q, qe, src, sp, yy, x, cx, in, ce, edge, cval, cbits)                        \
+/* one row into the queue: q (uint4: the raw lane's columns x .. x+V-1, regcache.cuh) and qe[E] (the
+ * bits of the halo columns ce[] beside the warp, lanes 0 and 31 only); *rows the mapped row (-1:
+ * constant) */
+#define SSAM__CONV_QLOAD(TS, V, E, q, qe, src, sp, rows, x, cx, in, ce, edge, cval, cbits)                      \
     do {                                                                                                   \
-        const TS *ssam__row = (src) + (long long)((yy) < 0 ? 0 : (yy)) * (sp);                             \
-        if ((in) && (yy) >= 0) {                                                                           \
-            (q) = *(const ssam__qraw_t *)(ssam__row + (x));                                                \
+        const int ssam__yy = *(rows);                                                                      \
+        const TS *ssam__row = (src) + (long long)(ssam__yy < 0 ? 0 : ssam__yy) * (sp);                     \
+        if ((in) && ssam__yy >= 0) {                                                                       \
+            (q) = *(const uint4 *)(ssam__row + (x));                                                       \
         } else {                                                                                           \
             ssam__qvec_t ssam__u;                                                                          \
             _Pragma("unroll") for (int ssam__j = 0; ssam__j < (V); ssam__j++) ssam__u.t[ssam__j] =        \
-                ((yy) < 0 || (cx)[ssam__j] < 0) ? (cval) : ssam__row[(cx)[ssam__j]];                       \
+                (ssam__yy < 0 || (cx)[ssam__j] < 0) ? (cval) : ssam__row[(cx)[ssam__j]];                   \
             (q) = ssam__u.r;                                                                               \
         }                                                                                                  \
         if (edge) {                                                                                        \
             _Pragma("unroll") for (int ssam__e = 0; ssam__e < (E); ssam__e++)(qe)[ssam__e] =              \
-                ((yy) < 0 || (ce)[ssam__e] < 0) ? (cbits) : SSAM__CONV_QBITS(TS, ssam__row + (ce)[ssam__e]);   \
+                (ssam__yy < 0 || (ce)[ssam__e] < 0) ? (cbits) : SSAM_REGCACHE_BITS(TS, ssam__row + (ce)[ssam__e]); \
         }                                                                                                  \
     } while (0)
 
@@ -427,7 +433,7 @@ static inline int ssam__conv2d_prepare(const ssam_conv2d_args *a, int M, int N, 
         if ((ovec) && (x) + (V) <= (ow)) {                                                                 \
             ssam__qvec_t ssam__o;                                                                          \
             _Pragma("unroll") for (int ssam__j = 0; ssam__j < (V); ssam__j++) ssam__o.t[ssam__j] = (TS)(out)[ssam__j]; \
-            *(ssam__qraw_t *)((drow) + (x)) = ssam__o.r;                                                   \
+            *(uint4 *)((drow) + (x)) = ssam__o.r;                                                          \
         } else {                                                                                           \
             _Pragma("unroll") for (int ssam__j = 0; ssam__j < (V); ssam__j++) if ((x) + ssam__j < (ow))    \
                 (drow)[(x) + ssam__j] = (TS)(out)[ssam__j];                                                \
@@ -464,17 +470,17 @@ static inline int ssam__conv2d_prepare(const ssam_conv2d_args *a, int M, int N, 
         SSAM_REGCACHE_COLUMNS(V, cx, in, x, (g).w, (g).border, (g).vec);                                   \
         _Pragma("unroll") for (int e = 0; e < E; e++) /* lane 0: x-HL .. x-1; lane 31: x+V .. x+V+HR-1 */  \
             ce[e] = ssam_border_index(lane == 0 ? x - (HL) + e : x + V + e, (g).w, (g).border);            \
-        ssam__qraw_t q[D];                                                                                 \
+        uint4 q[D];                                                                                        \
         unsigned qe[D][E];                                                                                 \
         float acc[NA][V];                                                                                  \
         _Pragma("unroll") for (int a = 0; a < NA; a++) _Pragma("unroll") for (int k = 0; k < V; k++) acc[a][k] = 0.f; \
         _Pragma("unroll") for (int p = 0; p < (D); p++)                                                    \
-            SSAM__CONV_QLOAD(TS, V, E, q[p], qe[p], src, (g).sp, ssam__rowtab[p], x, cx, in, ce, edge, cval, cbits); \
+            SSAM__CONV_QLOAD(TS, V, E, q[p], qe[p], src, (g).sp, ssam__rowtab + p, x, cx, in, ce, edge, cval, cbits); \
         _Pragma("unroll 1") for (int i0 = 0; i0 < nrow; i0 += (D)) {                                        \
             _Pragma("unroll") for (int p = 0; p < (D); p++) {                                              \
                 float r[HL + V + HR], out[V];                                                              \
                 SSAM__CONV_QROW(V, HL, HR, r, q[p], qe[p], lane);                                          \
-                SSAM__CONV_QLOAD(TS, V, E, q[p], qe[p], src, (g).sp, ssam__rowtab[i0 + p + (D)], x, cx, in, ce, \
+                SSAM__CONV_QLOAD(TS, V, E, q[p], qe[p], src, (g).sp, ssam__rowtab + i0 + p + (D), x, cx, in, ce, \
                                  edge, cval, cbits);                                                       \
                 SSAM__CONV_QACC(V, M, N, acc, out, r, wts);                                                \
                 const int o = Ys + i0 + p - ((N)-1); /* the output row completed */                        \

@@ -469,6 +469,18 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
                     (gw)[ssam__j][(r0) + ssam__r] = (T)0;                                                   \
     } while (0)
 
+/* the ghost lanes' window left raw (half types): the bits of each element, zero-extended, for
+ * SSAM_REGCACHE_FROM_BITS where the window moves; 0 (+0.0) outside the ghost lanes */
+#define SSAM__STENCIL_GLOAD_RAW(TS, V, gw, r0, NR, src, pitch, gcx, glane, rows)                           \
+    do {                                                                                                    \
+        _Pragma("unroll") for (int ssam__r = 0; ssam__r < (NR); ssam__r++) {                               \
+            const int ssam__yy = (rows)[ssam__r];                                                           \
+            const TS *ssam__row = (src) + (long long)(ssam__yy < 0 ? 0 : ssam__yy) * (pitch);               \
+            _Pragma("unroll") for (int ssam__j = 0; ssam__j < (V); ssam__j++)(gw)[ssam__j][(r0) + ssam__r] = \
+                ((glane) && ssam__yy >= 0 && (gcx)[ssam__j] >= 0) ? SSAM_REGCACHE_BITS(TS, ssam__row + (gcx)[ssam__j]) : 0u; \
+        }                                                                                                   \
+    } while (0)
+
 /* ---- the 2D kernel body ---------------------------------------------------------------------- */
 /* A warp owns STEP output columns and the rows [Ys, Ye) of one segment; it keeps a window of
  * P + NY - 1 rows x 32V columns in registers, loading each input row once (prefetching the next P
@@ -501,23 +513,43 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
         const int gx = lane == 0 ? X0 + 32 * V : X0 + (XLO);                                                \
         int cx[V], in, colin = 0, gcx[GW];                                                                   \
         T data[V][R], nxt[V][P], out[V], own[V], gdata[V][R], gnxt[V][R];                                    \
+        /* half types prefetch raw (SSAM_REGCACHE_ROWS_RAW): converted where they enter the window */      \
+        enum { RAW = sizeof(TS) < sizeof(T) };                                                              \
+        uint4 nraw[RAW ? (P) : 1];                                                                          \
+        unsigned graw[RAW ? GW : 1][RAW ? R : 1];                                                           \
         SSAM_REGCACHE_COLUMNS(V, cx, in, x, (g).nx, bmode, (g).vld);                                        \
         _Pragma("unroll") for (int j = 0; j < GW; j++) /* ghosts: scalar loads of the elements needed */    \
             gcx[j] = ssam_border_index(gx + j, (g).nx, bmode);                                              \
         _Pragma("unroll") for (int k = 0; k < V; k++) colin |=                                              \
             ((g).periodic || (x + k + (XLO) >= 0 && x + k + (XHI) < (g).nx)) << k;                          \
         if (NY > 1) SSAM_REGCACHE_ROWS_AS(TS, T, V, data, 0, NY - 1, src, (g).pitch, x, cx, in, ssam__rowtab, (T)0); \
-        SSAM_REGCACHE_ROWS_AS(TS, T, V, nxt, 0, P, src, (g).pitch, x, cx, in, ssam__rowtab + NY - 1, (T)0); \
-        SSAM__STENCIL_GLOAD_AS(TS, T, GW, gnxt, 0, R, src, (g).pitch, gx, gcx, glane, ssam__rowtab);        \
+        if (!RAW) {                                                                                         \
+            SSAM_REGCACHE_ROWS_AS(TS, T, V, nxt, 0, P, src, (g).pitch, x, cx, in, ssam__rowtab + NY - 1, (T)0); \
+            SSAM__STENCIL_GLOAD_AS(TS, T, GW, gnxt, 0, R, src, (g).pitch, gx, gcx, glane, ssam__rowtab);    \
+        } else {                                                                                            \
+            SSAM_REGCACHE_ROWS_RAW(TS, V, nraw, 0, P, src, (g).pitch, x, cx, in, ssam__rowtab + NY - 1, (T)0); \
+            SSAM__STENCIL_GLOAD_RAW(TS, GW, graw, 0, R, src, (g).pitch, gcx, glane, ssam__rowtab);          \
+        }                                                                                                   \
         _Pragma("unroll 1") for (int y0 = Ys; y0 < Ye; y0 += (P)) {                                         \
-            _Pragma("unroll") for (int r = 0; r < (P); r++)                                                 \
-                _Pragma("unroll") for (int j = 0; j < V; j++) data[j][NY - 1 + r] = nxt[j][r];              \
-            SSAM_REGCACHE_ROWS_AS(TS, T, V, nxt, 0, P, src, (g).pitch, x, cx, in,                           \
-                                  ssam__rowtab + (y0 - Ys) + NY - 1 + (P), (T)0);                           \
-            _Pragma("unroll") for (int j = 0; j < GW; j++)                                                  \
-                _Pragma("unroll") for (int r = 0; r < R; r++) gdata[j][r] = gnxt[j][r];                     \
-            SSAM__STENCIL_GLOAD_AS(TS, T, GW, gnxt, 0, R, src, (g).pitch, gx, gcx, glane,                   \
-                                   ssam__rowtab + (y0 - Ys) + (P));                                         \
+            if (!RAW) {                                                                                     \
+                _Pragma("unroll") for (int r = 0; r < (P); r++)                                             \
+                    _Pragma("unroll") for (int j = 0; j < V; j++) data[j][NY - 1 + r] = nxt[j][r];          \
+                SSAM_REGCACHE_ROWS_AS(TS, T, V, nxt, 0, P, src, (g).pitch, x, cx, in,                       \
+                                      ssam__rowtab + (y0 - Ys) + NY - 1 + (P), (T)0);                       \
+                _Pragma("unroll") for (int j = 0; j < GW; j++)                                              \
+                    _Pragma("unroll") for (int r = 0; r < R; r++) gdata[j][r] = gnxt[j][r];                 \
+                SSAM__STENCIL_GLOAD_AS(TS, T, GW, gnxt, 0, R, src, (g).pitch, gx, gcx, glane,               \
+                                       ssam__rowtab + (y0 - Ys) + (P));                                     \
+            } else {                                                                                        \
+                SSAM_REGCACHE_UNPACK(TS, T, V, data, NY - 1, nraw, 0, P);                                   \
+                SSAM_REGCACHE_ROWS_RAW(TS, V, nraw, 0, P, src, (g).pitch, x, cx, in,                        \
+                                       ssam__rowtab + (y0 - Ys) + NY - 1 + (P), (T)0);                      \
+                _Pragma("unroll") for (int j = 0; j < GW; j++)                                              \
+                    _Pragma("unroll") for (int r = 0; r < R; r++)                                           \
+                        SSAM_REGCACHE_FROM_BITS(TS, T, graw[j][r], gdata[j][r]);                            \
+                SSAM__STENCIL_GLOAD_RAW(TS, GW, graw, 0, R, src, (g).pitch, gcx, glane,                     \
+                                        ssam__rowtab + (y0 - Ys) + (P));                                    \
+            }                                                                                               \
             _Pragma("unroll") for (int p = 0; p < (P); p++) {                                               \
                 SSAM__STENCIL2D_ROWG(T, V, SHAPE, XLO, XHI, YLO, out, data, gdata, p, cf, GH);              \
                 const int y = y0 + p;                                                                       \
