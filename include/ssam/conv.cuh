@@ -349,10 +349,7 @@ static inline int ssam__conv2d_prepare(const ssam_conv2d_args *a, int M, int N, 
  * words are unpacked where they are used.  (Not SSAM_REGCACHE_ROWS_RAW itself: built on it, the
  * half 3x3 kernel took 184 more instructions.) */
 #define SSAM__CONV_QTYPES(TS, V)                                                                           \
-    typedef union {                                                                                        \
-        uint4 r;                                                                                           \
-        TS t[V];                                                                                           \
-    } ssam__qvec_t;                                                                                        \
+    typedef SSAM_REGCACHE_RAWU(TS, V) ssam__qvec_t;                                                        \
     typedef union {                                                                                        \
         unsigned u;                                                                                        \
         TS t;                                                                                              \

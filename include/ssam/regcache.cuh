@@ -84,6 +84,13 @@ static __host__ __device__ __forceinline__ int ssam_vec_ok(const void *p, long l
         }                                                                                                  \
     } while (0)
 
+/* a raw vector and its V elements of type TS, one 16-byte union */
+#define SSAM_REGCACHE_RAWU(TS, V)                                                                          \
+    union {                                                                                                \
+        uint4 r;                                                                                           \
+        TS t[V];                                                                                           \
+    }
+
 /* The same rows left raw: raw[r0 + r] (uint4: the 16 bytes of the lane's V elements of type TS) for
  * NR rows.  A converting load (SSAM_REGCACHE_ROWS_AS with TS != T) makes the warp wait for the data
  * where the load is issued, since the conversion follows it; raw rows wait only where they are
@@ -91,10 +98,7 @@ static __host__ __device__ __forceinline__ int ssam_vec_ok(const void *p, long l
  * walk, which does this).  Constant rows and cells (-1) take cval. */
 #define SSAM_REGCACHE_ROWS_RAW(TS, V, raw, r0, NR, src, pitch, x, cx, in, rows, cval)                      \
     do {                                                                                                   \
-        typedef union {                                                                                    \
-            uint4 r;                                                                                       \
-            TS t[V];                                                                                       \
-        } ssam__rawu_t;                                                                                    \
+        typedef SSAM_REGCACHE_RAWU(TS, V) ssam__rawu_t;                                                    \
         _Pragma("unroll") for (int ssam__r = 0; ssam__r < (NR); ssam__r++) {                               \
             const int ssam__yy = (rows)[ssam__r];                                                          \
             const TS *ssam__row = (src) + (long long)(ssam__yy < 0 ? 0 : ssam__yy) * (pitch);              \
@@ -112,10 +116,7 @@ static __host__ __device__ __forceinline__ int ssam_vec_ok(const void *p, long l
 /* data[.][d0 + r] (type T) = raw row r0 + r (V elements of type TS), converted, for NR rows */
 #define SSAM_REGCACHE_UNPACK(TS, T, V, data, d0, raw, r0, NR)                                               \
     do {                                                                                                   \
-        typedef union {                                                                                    \
-            uint4 r;                                                                                       \
-            TS t[V];                                                                                       \
-        } ssam__rawu_t;                                                                                    \
+        typedef SSAM_REGCACHE_RAWU(TS, V) ssam__rawu_t;                                                    \
         _Pragma("unroll") for (int ssam__r = 0; ssam__r < (NR); ssam__r++) {                               \
             ssam__rawu_t ssam__u;                                                                          \
             ssam__u.r = (raw)[(r0) + ssam__r];                                                             \
