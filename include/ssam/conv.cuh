@@ -58,6 +58,8 @@
  *   - Weights are read from HOST memory at launch and travel in the kernel's parameters, so the
  *     host array may be reused as soon as the launch returns.  fw/fh must equal M/N.
  *   - Pitches are in elements (0 means the row width).  src and dst must not overlap.
+ *   - Half storage: the constant of SSAM_BORDER_CONSTANT is rounded to the storage type, as the
+ *     image is.
  *   - The two walks sum in different orders: outputs agree to rounding, not bit for bit.
  *
  * PARAMETERS AND LIMITS
@@ -293,9 +295,15 @@ static inline int ssam__conv2d_prepare(const ssam_conv2d_args *a, int M, int N, 
         enum { RAW = sizeof(TS) < sizeof(T) }; /* half types prefetch raw: converted where they are used */ \
         uint4 nraw[P];                                                                                     \
         SSAM_REGCACHE_COLUMNS(V, cx, in, x, (g).w, (g).border, (g).vec);                                   \
-        if ((N) > 1) SSAM_REGCACHE_ROWS_AS(TS, T, V, data, 0, (N)-1, src, (g).sp, x, cx, in, ssam__rowtab, cval); \
-        if (RAW) SSAM_REGCACHE_ROWS_RAW(TS, V, nraw, 0, P, src, (g).sp, x, cx, in, ssam__rowtab + (N)-1, cval); \
-        else SSAM_REGCACHE_ROWS_AS(TS, T, V, nxt, 0, P, src, (g).sp, x, cx, in, ssam__rowtab + (N)-1, cval); \
+        if (RAW) { /* every row the same way: a constant border too is rounded to the storage type */      \
+            uint4 praw[(N) > 1 ? (N)-1 : 1];                                                               \
+            SSAM_REGCACHE_ROWS_RAW(TS, V, praw, 0, (N)-1, src, (g).sp, x, cx, in, ssam__rowtab, cval);      \
+            SSAM_REGCACHE_UNPACK(TS, T, V, data, 0, praw, 0, (N)-1);                                       \
+            SSAM_REGCACHE_ROWS_RAW(TS, V, nraw, 0, P, src, (g).sp, x, cx, in, ssam__rowtab + (N)-1, cval); \
+        } else {                                                                                           \
+            if ((N) > 1) SSAM_REGCACHE_ROWS_AS(TS, T, V, data, 0, (N)-1, src, (g).sp, x, cx, in, ssam__rowtab, cval); \
+            SSAM_REGCACHE_ROWS_AS(TS, T, V, nxt, 0, P, src, (g).sp, x, cx, in, ssam__rowtab + (N)-1, cval); \
+        }                                                                                                  \
         _Pragma("unroll 1") for (int y0 = Ys; y0 < Ye; y0 += (P)) {                                        \
             /* this chunk's rows were prefetched; fetch the next chunk's before computing this one, so  \
              * the loads fly while the FMAs run (the table covers P rows past the segment) */             \

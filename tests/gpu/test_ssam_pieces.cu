@@ -14,7 +14,11 @@
  * And SSAM_STENCIL2D_ROW_FN (stencil.cuh), the stencil row with its operator pair as parameters, in
  * a kernel of the test's own on an asymmetric shape with a shared coefficient (periodic): max-plus
  * exactly against the CPU, fma/+/0 bit for bit against SSAM_STENCIL2D_ROW and within rounding of
- * the CPU sum in double. */
+ * the CPU sum in double.
+ * And the raw rows of regcache.cuh (half, bf16): SSAM_REGCACHE_ROWS_RAW + _UNPACK and
+ * SSAM_REGCACHE_BITS + _FROM_BITS against the converting load and the CPU, bit for bit. */
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <ssam/regcache.cuh>
 #include <ssam/shift.cuh>
 #include <ssam/stencil.cuh>
@@ -342,11 +346,108 @@ static void test_stencil_row_fn(int light)
     case_end();
 }
 
+/* ---- raw rows (regcache.cuh): SSAM_REGCACHE_ROWS_RAW + _UNPACK, SSAM_REGCACHE_BITS + _FROM_BITS ----
+ * A kernel of the test's own loads RAW_NR rows of a lane's 8 columns (half or bf16) both ways: the
+ * converting load (SSAM_REGCACHE_ROWS_AS into float) and the raw one unpacked later, and the first
+ * column's element as bits.  All three must equal the CPU's element at the border-mapped cell (the
+ * constant, rounded to the type, outside), bit for bit.  The lanes start one vector left of the
+ * image and run past its right edge, so every border path is taken. */
+enum { RAW_NR = 3 };
+#define RAW_DEFINE(name, TS)                                                                                 \
+    __global__ void __launch_bounds__(128) name(const TS *__restrict__ src, float *__restrict__ o, int w, int h, \
+                                                long long pitch, int border, float cval, unsigned cbits, int vec, int y0) \
+    {                                                                                                        \
+        enum { V = 8 };                                                                                      \
+        const int gl = blockIdx.x * 128 + threadIdx.x, x = V * gl - V;                                       \
+        int cx[V], in, rows[RAW_NR];                                                                         \
+        float a[V][RAW_NR], b[V][RAW_NR], c[RAW_NR];                                                         \
+        uint4 raw[RAW_NR];                                                                                   \
+        SSAM_REGCACHE_COLUMNS(V, cx, in, x, w, border, vec);                                                 \
+        _Pragma("unroll") for (int r = 0; r < RAW_NR; r++) rows[r] = ssam_border_index(y0 + r, h, border);  \
+        SSAM_REGCACHE_ROWS_AS(TS, float, V, a, 0, RAW_NR, src, pitch, x, cx, in, rows, (float)(TS)cval);     \
+        SSAM_REGCACHE_ROWS_RAW(TS, V, raw, 0, RAW_NR, src, pitch, x, cx, in, rows, cval);                    \
+        _Pragma("unroll") for (int r = 0; r < RAW_NR; r++) {                                                 \
+            const unsigned u = (rows[r] < 0 || cx[0] < 0) /* cbits: the constant's bits, from the host */     \
+                                   ? cbits : SSAM_REGCACHE_BITS(TS, src + (long long)rows[r] * pitch + cx[0]); \
+            SSAM_REGCACHE_FROM_BITS(TS, float, u, c[r]);                                                     \
+        }                                                                                                    \
+        SSAM_REGCACHE_UNPACK(TS, float, V, b, 0, raw, 0, RAW_NR);                                            \
+        _Pragma("unroll") for (int r = 0; r < RAW_NR; r++) {                                                 \
+            float *row = o + ((long long)r * gridDim.x * 128 + gl) * (2 * V + 1);                            \
+            _Pragma("unroll") for (int j = 0; j < V; j++) row[j] = a[j][r], row[V + j] = b[j][r];            \
+            row[2 * V] = c[r];                                                                               \
+        }                                                                                                    \
+    }
+RAW_DEFINE(raw_half_kernel, __half)
+RAW_DEFINE(raw_bf16_kernel, __nv_bfloat16)
+
+static void test_raw_rows(int light)
+{
+    case_begin("ssam SSAM_REGCACHE_ROWS_RAW + _UNPACK and _BITS + _FROM_BITS equal the converting load and the "
+               "CPU, bit for bit (half, bf16, every border, ragged, pitch)");
+    static const int sizes[][2] = {{1, 1}, {37, 5}, {300, 9}, {1029, 4}};
+    const int nsizes = light ? 2 : 4;
+    for (int bf = 0; bf < 2 && !check__failed_case; bf++)
+        for (int si = 0; si < nsizes && !check__failed_case; si++)
+            for (int pk = 0; pk < 2 && !check__failed_case; pk++) {
+                const int W = sizes[si][0], H = sizes[si][1];
+                const long long pitch = pk ? W + 3 : W; /* pk 1: odd pitch, no 16-byte loads */
+                const size_t n = (size_t)pitch * H;
+                unsigned short *hin = (unsigned short *)malloc(n * 2);
+                for (size_t i = 0; i < n; i++) {
+                    const float v = (float)(gpucheck_uniform() * 8 - 4);
+                    hin[i] = bf ? __bfloat16_as_ushort(__float2bfloat16(v)) : __half_as_ushort(__float2half(v));
+                }
+                void *din = NULL;
+                float *dout = NULL;
+                const int lanes = (W + 8 + 8 + 7) / 8, blocks = (lanes + 127) / 128;
+                const size_t nout = (size_t)RAW_NR * blocks * 128 * 17;
+                float *hout = (float *)malloc(nout * 4);
+                CUDA_OK(cudaMalloc(&din, n * 2));
+                CUDA_OK(cudaMalloc((void **)&dout, nout * 4));
+                CUDA_OK(cudaMemcpy(din, hin, n * 2, cudaMemcpyHostToDevice));
+                const int vec = ssam_vec_ok(din, pitch, 8);
+                for (int border = 0; border < 5 && !check__failed_case; border++)
+                    for (int y0 = -2; y0 <= H && !check__failed_case; y0 += (H > 4 ? 3 : 1)) {
+                        const float cval = 0.1f; /* not a half or bf16 value: rounded to the type */
+                        CUDA_OK(cudaMemset(dout, 0xFF, nout * 4));
+                        const unsigned cbits = bf ? __bfloat16_as_ushort(__float2bfloat16(cval)) : __half_as_ushort(__float2half(cval));
+                        if (bf) raw_bf16_kernel<<<blocks, 128>>>((const __nv_bfloat16 *)din, dout, W, H, pitch, border, cval, cbits, vec, y0);
+                        else raw_half_kernel<<<blocks, 128>>>((const __half *)din, dout, W, H, pitch, border, cval, cbits, vec, y0);
+                        CUDA_OK(cudaGetLastError());
+                        CUDA_OK(cudaMemcpy(hout, dout, nout * 4, cudaMemcpyDeviceToHost));
+                        const float cr = bf ? __bfloat162float(__float2bfloat16(cval)) : __half2float(__float2half(cval));
+                        long long bad = 0;
+                        for (int r = 0; r < RAW_NR; r++)
+                            for (int gl = 0; gl < lanes; gl++)
+                                for (int j = 0; j <= 16; j++) {
+                                    const int x = 8 * gl - 8 + (j < 16 ? j % 8 : 0);
+                                    const int ix = ref_index(x, W, border), iy = ref_index(y0 + r, H, border);
+                                    float e = cr;
+                                    if (ix >= 0 && iy >= 0) {
+                                        const unsigned short bits = hin[(size_t)iy * pitch + ix];
+                                        e = bf ? __bfloat162float(__ushort_as_bfloat16(bits)) : __half2float(__ushort_as_half(bits));
+                                    }
+                                    const float got = hout[((size_t)r * blocks * 128 + gl) * 17 + j];
+                                    if (memcmp(&got, &e, 4)) bad++;
+                                }
+                        CHECK(bad == 0, "%s %dx%d pitch %lld border %d rows %d..: %lld values differ from the CPU's",
+                              bf ? "bf16" : "half", W, H, pitch, border, y0, bad);
+                    }
+                cudaFree(din);
+                cudaFree(dout);
+                free(hin);
+                free(hout);
+            }
+    case_end();
+}
+
 /* usage: test_ssam_pieces [--light]   (--light: small sizes only, for compute-sanitizer) */
 int main(int argc, char **argv)
 {
     int light = gpucheck_begin(argc, argv);
     test_stencil_row_fn(light);
+    test_raw_rows(light);
     for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++)
         for (int op = OP_FMA; op <= OP_MINPLUS; op++) run_shape(&shapes[i], op, light);
     return check_exit();
