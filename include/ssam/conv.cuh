@@ -340,7 +340,8 @@ static inline int ssam__conv2d_prepare(const ssam_conv2d_args *a, int M, int N, 
  *     row converted once, where it is used;
  *   - partial sums (SSAM section 4.3, along y): an input row adds its N tap rows to the N output
  *     rows that read it, so the registers hold N-1 rows of V sums, not N rows of input.
- * Which filters (H200, 8192^2, ms queued / systolic): half 3x3 0.082 / 0.155, 5x5 0.109 / 0.208,
+ * Which filters (H200, 8192^2, ms queued / systolic): half 3x3 0.082 / 0.155 (0.132 once the
+ * systolic walk's half prefetch stayed raw), 5x5 0.109 / 0.208,
  * 7x7 0.234 / 0.267, 9x9 0.267 / 0.396; float 5x5 0.161 / 0.170, 7x7 0.206 / 0.210, but float 3x3
  * 0.169 / 0.154 and 2x2, 4x4, 7x3 slower too: float moves twice the bytes a pixel, and the systolic
  * walk's many short segments keep more of them in flight (docs/ssam.md). */
