@@ -205,6 +205,14 @@ static void run_ssam(void *p, int s)
     int rc = c->e->ssam(&a, 0);
     if (rc) { fprintf(stderr, "ssam launch: %s\n", ssam_strerror(rc)); exit(2); }
 }
+/* the launcher of c->e on the systolic walk (SSAM_SYSTOLIC_WALK), where "ssam" times the queued one */
+static double time_systolic(ctx *c)
+{
+    c->flags = SSAM_SYSTOLIC_WALK;
+    const double t = time_it(run_ssam, c);
+    c->flags = 0;
+    return t;
+}
 static void run_smem(void *p, int s)
 {
     ctx *c = (ctx *)p;
@@ -402,9 +410,7 @@ int main(int argc, char **argv)
             run_smem(&c, 1);
             CUDA_DIE(cudaMemcpy(ref, c.out[1], n * 4, cudaMemcpyDeviceToDevice));
             c.e = e;
-            c.flags = SSAM_SYSTOLIC_WALK; /* the alternatives explore the systolic walk's P and MINB */
-            t = time_it(run_ssam, &c);
-            c.flags = 0;
+            t = time_systolic(&c); /* the alternatives explore the systolic walk's P and MINB */
             report(name, e, S, t, compare(c.out[1], ref, n, 0));
             continue;
         }
@@ -414,9 +420,7 @@ int main(int argc, char **argv)
         t = time_it(run_ssam, &c);
         report("ssam", e, S, t, compare(c.out[1], ref, n, e->dbl));
         if (!e->dbl && SSAM__CONV_QOK(float, e->M, e->N)) { /* "ssam" ran the queued walk: the systolic one too */
-            c.flags = SSAM_SYSTOLIC_WALK;
-            t = time_it(run_ssam, &c);
-            c.flags = 0;
+            t = time_systolic(&c);
             report("ssam-systolic", e, S, t, compare(c.out[1], ref, n, 0));
         }
 #ifdef ONCHIP_HAVE_NPP
@@ -525,9 +529,7 @@ int main(int argc, char **argv)
             }
             double ts = -1; /* the same launcher on the systolic walk, where "ssam" took the queued one */
             if (!h->tc && SSAM__CONV_QOK(__half, h->M, h->N)) {
-                c.flags = SSAM_SYSTOLIC_WALK;
-                ts = time_it(run_ssam, &c);
-                c.flags = 0;
+                ts = time_systolic(&c);
             }
             double floor_ms = 4.0 * n / bw * 1e3;
             if (h->tc) { /* the MMA floor: 16 x 8 outputs per band step of K columns, at the measured f16 rate */
