@@ -135,7 +135,10 @@ static const half_entry half_entries[] = {{3, 3, "half", half_3x3_launch, 0, 0},
 /* other tile shapes (MODE, M, N, QY, JX, WY, WX, MINB), timed as impl "tc-MODE-qQY-jJX-wWYxWX" */
 #define TC_ALTS(X)                                                                                       \
     X(tf32, 20, 20, 4, 4, 2, 2, 3) X(tf32, 20, 20, 1, 4, 2, 2, 4) X(tf32x3, 20, 20, 1, 2, 2, 2, 3)              \
-    X(f64, 15, 15, 1, 4, 2, 2, 3) X(f64, 20, 20, 2, 4, 2, 2, 2) X(f64, 15, 15, 1, 4, 4, 1, 4)
+    X(f64, 15, 15, 1, 4, 2, 2, 3) X(f64, 20, 20, 2, 4, 2, 2, 2) X(f64, 15, 15, 1, 4, 4, 1, 4)                   \
+    X(tf32, 20, 20, 2, 8, 2, 2, 2) X(tf32, 20, 20, 2, 4, 2, 2, 3) X(tf32, 20, 20, 1, 8, 4, 1, 3)                \
+    X(f64, 15, 15, 2, 4, 2, 2, 2) X(tf32x3, 9, 9, 2, 4, 2, 2, 2) X(tf32, 15, 15, 2, 4, 2, 2, 3)                \
+    X(tf32, 9, 9, 2, 4, 2, 2, 3) X(tf32x3, 20, 20, 2, 2, 2, 2, 2)
 #define DEF_TCALT(MODE, M, N, QY, JX, WY, WX, MB)                                                       \
     SSAM_CONV2D_TC_DEFINE_EX(tca_##MODE##_##M##x##N##_q##QY##_j##JX##_w##WY##x##WX, MODE, M, N, QY, JX, WY, WX, MB)
 TC_ALTS(DEF_TCALT)

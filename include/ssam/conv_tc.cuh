@@ -37,11 +37,13 @@
  *   rows are two 8-row slabs, each shared by filter rows 8 apart (SSAM's sliding window at
  *   fragment granularity).  Useful work / MMA work = M / K: 15x15 62.5%, 20x20 71%, 9x9 56%.
  *   A block of WY x WX warps walks output tiles of (16 QY WY) x (8 JX WX) with the grid's stride:
- *   it stages the input tile (borders applied, 8 loads in flight per thread) in shared memory,
- *   each warp accumulates its QY x JX fragments over the N filter rows in registers, stores them.
+ *   it stages the input tile in shared memory (a tile inside the image as 16-byte cp.async
+ *   chunks; one that meets a border element by element, borders applied), each warp accumulates
+ *   its QY x JX fragments over the N filter rows in registers, stores them.
  *   Inf and NaN: the MMA multiplies every staged column by the band, zeros included, and 0 * Inf
- *   is NaN, so a tile holding an Inf or NaN is computed with plain FMAs instead (the block
- *   decides with __syncthreads_or): every output is Inf or NaN exactly where conv.cuh's is.
+ *   is NaN, so a tile whose sums are not all finite (an Inf or NaN staged, or an overflow) is
+ *   computed again with plain FMAs (the block decides with __syncthreads_or): every output is
+ *   Inf or NaN exactly where conv.cuh's is.
  *   Shared rows are padded to 8 mod 32 floats (8 mod 16 doubles): a warp's paired loads fall in
  *   distinct banks.
  *
@@ -67,10 +69,12 @@
  *   M, N >= 1 (conv.cuh's limits too: its kernel is the fallback); the staged tile and the padded
  *   weights must fit in 227 KB of shared memory (a static_assert says so).  Up to 2^31 output
  *   tiles.  The weights travel in the kernel's parameters (M N elements <= 32 KB).
- *   Measured on the H100 (docs/PERFORMANCE.md): f64 pays from 9x9 up (15x15 1.60x, 20x20 3.07x
- *   the SIMT kernel), tf32 from 15x15 (20x20 2.2x), tf32x3 is slower than SIMT FP32 at every size
- *   (0.4-0.8x: three passes of mma.sync at 62-71% band efficiency) -- it is the accurate mode of
- *   the TF32 path, not a faster FP32.  Small filters are memory-bound: use conv.cuh.
+ *   Measured on the H100 (docs/PERFORMANCE.md, 2026-11-26): f64 pays from 9x9 up (9x9 1.35x,
+ *   15x15 1.50x, 20x20 2.60x the SIMT kernel), tf32 from 9x9 (1.1-1.3x; 15x15 1.75x, 20x20 2.86x),
+ *   f16 from 9x9 (0.207 ms against conv.cuh's half kernel's 0.267); tf32x3 is slower than SIMT
+ *   FP32 up to 15x15 (0.5-0.74x) and level at 20x20 (0.98x): three passes of mma.sync at 62-71%
+ *   band efficiency -- it is the accurate mode of the TF32 path, not a faster FP32.  Small filters
+ *   are memory-bound: use conv.cuh.
  */
 #ifndef SSAM_CONV_TC_CUH
 #define SSAM_CONV_TC_CUH
@@ -232,6 +236,25 @@ static __device__ __forceinline__ void ssam__tf32_split(float x, unsigned *big, 
 {
     *big = ssam_tf32(x);
     *small = ssam_tf32(x - __uint_as_float(*big));
+}
+
+/* 16 bytes global -> shared without registers (cp.async, sm_80+; both addresses 16-byte aligned),
+ * and the wait for this thread's copies; a plain copy below sm_80 (never launched there: the
+ * launchers take the SIMT path) */
+static __device__ __forceinline__ void ssam__tc_cp16(void *dst, const void *src)
+{
+#if SSAM__TC_SM80
+    const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(d), "l"(src) : "memory");
+#else
+    *(float4 *)dst = *(const float4 *)src;
+#endif
+}
+static __device__ __forceinline__ void ssam__tc_wait(void)
+{
+#if SSAM__TC_SM80
+    asm volatile("cp.async.wait_all;\n" ::: "memory");
+#endif
 }
 
 /* ---- fragments.  The data operand A (16 rows x k) is built from two 8-row SLABS: a slab is one
@@ -416,14 +439,15 @@ static __device__ __forceinline__ void ssam_tc_mma_bf16(ssam_tcc_bf16 *c, ssam_t
 #define ssam_tc_zero_f16 ssam_tc_zero_tf32
 #define ssam_tc_zero_bf16 ssam_tc_zero_tf32
 
-/* ---- stores: C rows y and y + 8, columns x, x + 1 (x even); pair: 2-element stores allowed ---- */
+/* ---- stores: C rows y and y + 8, columns x, x + 1 (x >= -1; pair: x even, x >= 0 and 2-element
+ * stores allowed); columns outside [0, ow) are not stored ---- */
 #define SSAM__TC_PUT2(T2, make2, row, x, ow, pair, v0, v1)                                                 \
     do {                                                                                                   \
         if ((pair) && (x) + 1 < (ow)) {                                                                    \
             *(T2 *)((row) + (x)) = make2(v0, v1);                                                          \
         } else {                                                                                           \
-            if ((x) < (ow)) (row)[x] = (v0);                                                               \
-            if ((x) + 1 < (ow)) (row)[(x) + 1] = (v1);                                                     \
+            if ((unsigned)(x) < (unsigned)(ow)) (row)[x] = (v0);                                           \
+            if ((unsigned)((x) + 1) < (unsigned)(ow)) (row)[(x) + 1] = (v1);                               \
         }                                                                                                  \
     } while (0)
 /* ssam_tc_store2_MODE: the fragment's rows g and g + 8 stored at rows y and y2 (a layout other than
@@ -486,6 +510,10 @@ static __device__ __forceinline__ ssam_tcp_tf32x3 ssam_tc_plain_tf32x3(ssam_tcc_
     for (int k = 0; k < 4; k++) s.v[k] = c.v[k] + c.lo[k];
     return s;
 }
+typedef ssam_tcc_f16 ssam_tcp_f16;
+typedef ssam_tcc_bf16 ssam_tcp_bf16;
+#define ssam_tc_plain_f16 ssam_tc_plain_tf32
+#define ssam_tc_plain_bf16 ssam_tc_plain_tf32
 #define ssam_tc_storep2_f64 ssam_tc_store2_f64
 #define ssam_tc_storep2_tf32 ssam_tc_store2_tf32
 #define ssam_tc_storep2_tf32x3 ssam_tc_store2_tf32
@@ -561,23 +589,51 @@ static __device__ __forceinline__ void ssam_tc_store_tf32x3(float *dst, long lon
     } while (0)
 
 /* ---- block pieces ---- */
-/* the sizes of one instantiation: block tile, staged tile and its pitch (8 mod 32 floats, 8 mod 16
- * doubles, 8 mod 64 halves: a warp's paired fragment loads fall in distinct banks), padded weight row */
+/* the sizes of one instantiation: block tile BH x BWD, staged tile TR x TC, its row of NCH 16-byte
+ * chunks of V elements (room for TC columns starting at any even OFF < V) and pitch TP (8 mod 32
+ * floats, 8 mod 16 doubles, 8 mod 64 halves: a warp's paired fragment loads fall in distinct banks),
+ * padded weight row WP */
 #define SSAM__CONV_TC_PITCH(T, TC)                                                                         \
     (sizeof(T) == 8   ? (TC) + ((8 - (TC) % 16) + 16) % 16                                                  \
      : sizeof(T) == 4 ? (TC) + ((8 - (TC) % 32) + 32) % 32                                                  \
                       : (TC) + ((8 - (TC) % 64) + 64) % 64)
+#define SSAM__CONV_TC_TC(M, JX, WX) (8 * (JX) * (WX)-8 + 8 * SSAM_TC_S8(M) + 4 * SSAM_TC_T4(M))
+#define SSAM__CONV_TC_NCH(T, TC) (((TC) + 2 * SSAM_CONV_V(T) - 3) / SSAM_CONV_V(T))
+#define SSAM__CONV_TC_TP(T, M, JX, WX)                                                                     \
+    SSAM__CONV_TC_PITCH(T, SSAM__CONV_TC_NCH(T, SSAM__CONV_TC_TC(M, JX, WX)) * SSAM_CONV_V(T))
 #define SSAM__CONV_TC_SIZES(T, M, N, QY, JX, WY, WX)                                                       \
     S8 = SSAM_TC_S8(M), T4 = SSAM_TC_T4(M), WH = 16 * (QY), WW = 8 * (JX), BH = WH * (WY), BWD = WW * (WX), \
-    TR = BH + (N)-1, TC = BWD - 8 + 8 * S8 + 4 * T4, TP = SSAM__CONV_TC_PITCH(T, TC), WP = 8 * S8 + 12,       \
-    NT = 32 * (WY) * (WX)
+    TR = BH + (N)-1, TC = SSAM__CONV_TC_TC(M, JX, WX), V = SSAM_CONV_V(T), NCH = SSAM__CONV_TC_NCH(T, TC),  \
+    TP = SSAM__CONV_TC_TP(T, M, JX, WX), WP = 8 * S8 + 12, NT = 32 * (WY) * (WX)
+/* Tile columns.  The staged tile starts at input column x0 - ax, OFF = (x0 - ax) mod V past a
+ * 16-byte boundary.  Where OFF is even, the rows of a tile inside the image are copied as 16-byte
+ * chunks into the slot from column OFF on (the fragments' paired loads need an even column).  An
+ * odd OFF: float and half shift the tile grid one column left (x0 = tile * BWD - 1: the first
+ * tile's column -1 is computed, not stored; the stores go one element at a time), and OFF is even
+ * again; double (V = 2) copies element by element instead (measured, H100, 15x15: the shifted
+ * grid 1.147 ms, the element copy 1.048, no 16-byte copy at all 1.083; float 15x15 shifted 0.50,
+ * element copy 0.64). */
+static __host__ __device__ __forceinline__ int ssam__conv_tc_shift(int ax, int V)
+{
+    return V > 2 ? ((V - ax % V) % V) & 1 : 0;
+}
 
-/* stage rows [y0, y0 + TR) x columns [x0, x0 + TC) of the input into tile[TR][TP], borders applied
- * through the source index; the constant border's cells, and the columns past NC (they meet only
- * zero weights), stored as values; 8 loads in flight per thread; bad |= a value is Inf or NaN.  (Measured: cp.async copies into
- * a second buffer, overlapping the next tile's copy with this one's MMAs, ran 5-35% slower than a
- * plain copy with more blocks per SM; one load at a time per thread, 30-50% slower.) */
-#define SSAM__CONV_TC_STAGE(T, W, tile, TR, TC, TP, NC, src, g, x0, y0, NT, bad)                            \
+/* interior tiles: rows [ys, ys + TR) x the NCH chunks from column xs (V-aligned) into slot[TR][TP],
+ * asynchronously (ssam__tc_wait, then a barrier) */
+#define SSAM__CONV_TC_STAGE16(T, slot, src, g, xs, ys)                                                     \
+    do {                                                                                                   \
+        const T *ssam__b = (src) + (long long)(ys) * (g).sp + (xs);                                        \
+        for (int ssam__i = threadIdx.x; ssam__i < TR * NCH; ssam__i += NT) {                                \
+            const int ssam__r = ssam__i / NCH, ssam__h = ssam__i - ssam__r * NCH;                           \
+            ssam__tc_cp16((slot) + ssam__r * TP + ssam__h * V, ssam__b + ssam__r * (g).sp + ssam__h * V);   \
+        }                                                                                                  \
+    } while (0)
+/* any tile: rows [y0, y0 + TR) x columns [x0, x0 + TC) of the input into tile[TR][TP], borders
+ * applied through the source index; the constant border's cells, and the columns past NC (they
+ * meet only zero weights), stored as values; 8 loads in flight per thread.  (Measured: cp.async
+ * copies into a second buffer, overlapping the next tile's copy with this one's MMAs, ran 5-35%
+ * slower than a plain copy with more blocks per SM; one load at a time per thread, 30-50% slower.) */
+#define SSAM__CONV_TC_STAGE(T, tile, TR, TC, TP, NC, src, g, x0, y0, NT)                                   \
     for (int ssam__i0 = 0; ssam__i0 < (TR) * (TC); ssam__i0 += 8 * (NT)) {                                \
         T ssam__v[8]; /* 8 loads in flight per thread, then 8 stores */                                    \
         _Pragma("unroll") for (int ssam__u = 0; ssam__u < 8; ssam__u++) {                                  \
@@ -593,7 +649,6 @@ static __device__ __forceinline__ void ssam_tc_store_tf32x3(float *dst, long lon
         _Pragma("unroll") for (int ssam__u = 0; ssam__u < 8; ssam__u++) {                                  \
             const int ssam__i = ssam__i0 + ssam__u * (NT) + threadIdx.x;                                   \
             if (ssam__i < (TR) * (TC)) (tile)[ssam__i / (TC) * (TP) + ssam__i % (TC)] = ssam__v[ssam__u];  \
-            (bad) |= !isfinite((W)ssam__v[ssam__u]);                                                       \
         }                                                                                                  \
     }
 
@@ -605,8 +660,12 @@ static __device__ __forceinline__ void ssam_tc_store_tf32x3(float *dst, long lon
         (wpad)[ssam__i] = (ssam__k >= 0 && ssam__k < (M)) ? (w)[ssam__r * (M) + ssam__k] : (T)0;           \
     }
 
-/* one tile: the warp's accumulators over the N filter rows of the staged tile, then stored */
-#define SSAM__CONV_TC_TILE(MODE, N, QY, JX, WX, tile, wpad, dst, g, x0, y0)                                 \
+/* one tile: the warp's accumulators over the N filter rows of the staged tile; then, where every
+ * sum of the block is finite, stored, else the tile again with plain FMAs.  Every staged value
+ * enters some sum (times a weight or a band zero), so an Inf or NaN in the tile, which the band's
+ * zeros would spread up to 7 columns outside its footprint (0 * Inf is NaN), makes a sum non-
+ * finite; so does a sum that overflows.  The FMA path then gives conv.cuh's Inf and NaN pattern. */
+#define SSAM__CONV_TC_TILE(MODE, M, N, QY, JX, WX, tile, wpad, dst, g, x0, y0, pair)                        \
     do {                                                                                                   \
         const int lane = threadIdx.x & 31, gq = lane >> 2, cq = lane & 3, warp = threadIdx.x >> 5;         \
         const int wy = warp / (WX), wx = warp % (WX);                                                      \
@@ -617,21 +676,29 @@ static __device__ __forceinline__ void ssam_tc_store_tf32x3(float *dst, long lon
         const W *wr = (wpad) + 7 + 2 * cq - gq;                                                            \
         _Pragma("unroll 1") for (int i0 = 0; i0 < ((N) < 8 ? (N) : 8); i0++)                               \
             SSAM_CONV_TC_ROWS8(MODE, QY, JX, S8, T4, N, acc, ta + i0 * TP, TP, wr, WP, i0, cq);           \
-        const int pair = (g).ovec; /* dst 16-byte aligned, pitch a multiple of V: pairs aligned too */   \
+        int bad = 0;                                                                                       \
         _Pragma("unroll") for (int q = 0; q < (QY); q++)                                                   \
-            _Pragma("unroll") for (int j = 0; j < (JX); j++)                                               \
-                ssam_tc_store_##MODE(dst, (g).dp, (y0) + wy * WH + q * 16 + gq, (x0) + wx * WW + 8 * j + 2 * cq, \
-                                     (g).ow, (g).oh, pair, acc[q][j]);                                     \
+            _Pragma("unroll") for (int j = 0; j < (JX); j++) {                                             \
+                const ssam_tcp_##MODE p = ssam_tc_plain_##MODE(acc[q][j]);                                 \
+                _Pragma("unroll") for (int k = 0; k < 4; k++) bad |= !isfinite(p.v[k]);                    \
+            }                                                                                              \
+        if (__syncthreads_or(bad)) {                                                                       \
+            SSAM__CONV_TC_TILE_FMA(T, W, M, N, tile, wpad, dst, g, x0, y0);                                \
+            __syncthreads(); /* the tile is the next copy's target */                                      \
+        } else {                                                                                           \
+            _Pragma("unroll") for (int q = 0; q < (QY); q++)                                               \
+                _Pragma("unroll") for (int j = 0; j < (JX); j++)                                           \
+                    ssam_tc_store_##MODE(dst, (g).dp, (y0) + wy * WH + q * 16 + gq, (x0) + wx * WW + 8 * j + 2 * cq, \
+                                         (g).ow, (g).oh, pair, acc[q][j]);                                 \
+        }                                                                                                  \
     } while (0)
 
-/* one tile with plain FMAs, in the definition's order: for tiles holding an Inf or NaN.  A tensor-
- * core product multiplies every staged column by the band, zeros included, and 0 * Inf is NaN:
- * an Inf or NaN would reach outputs up to 7 columns outside its footprint.  Here it reaches
- * exactly the outputs whose taps read it, as in conv.cuh. */
+/* one tile with plain FMAs, in the definition's order (conv.cuh's): an Inf or NaN reaches exactly
+ * the outputs whose taps read it */
 #define SSAM__CONV_TC_TILE_FMA(T, W, M, N, tile, wpad, dst, g, x0, y0)                                      \
     for (int ssam__o = threadIdx.x; ssam__o < BH * BWD; ssam__o += NT) {                                  \
         const int ssam__ly = ssam__o / BWD, ssam__lx = ssam__o - ssam__ly * BWD;                           \
-        if ((y0) + ssam__ly >= (g).oh || (x0) + ssam__lx >= (g).ow) continue;                              \
+        if ((y0) + ssam__ly >= (g).oh || (unsigned)((x0) + ssam__lx) >= (unsigned)(g).ow) continue;         \
         W ssam__s = 0; /* sums in the weights' type: float for the half-storage modes */                 \
         for (int ssam__n = 0; ssam__n < (N); ssam__n++)                                                    \
             for (int ssam__m = 0; ssam__m < (M); ssam__m++)                                                \
@@ -639,37 +706,38 @@ static __device__ __forceinline__ void ssam_tc_store_tf32x3(float *dst, long lon
         (dst)[(long long)((y0) + ssam__ly) * (g).dp + (x0) + ssam__lx] = (T)ssam__s;                       \
     }
 
-/* the kernel body: blocks walk the tiles (row-major) with a stride of the grid: stage, compute, store */
-#define SSAM__CONV2D_TC_BODY(MODE, M, N, QY, JX, WY, WX, src, dst, g, w)                                    \
+/* the kernel body: blocks walk the tiles (row-major) with a stride of the grid: stage, compute,
+ * store.  slot: the staged tile's storage; tile = slot + OFF, its column 0 */
+#define SSAM__CONV2D_TC_BODY(MODE, M, N, QY, JX, WY, WX, src, dst, g, wts)                                    \
     do {                                                                                                   \
         typedef SSAM_TC_T_##MODE T;                                                                        \
         typedef SSAM_TC_W_##MODE W;                                                                        \
         enum { SSAM__CONV_TC_SIZES(T, M, N, QY, JX, WY, WX) };                                             \
         extern __shared__ __align__(16) unsigned char ssam__tcsm[];                                        \
         W *wpad = (W *)ssam__tcsm;                                                                         \
-        T *tile = (T *)(wpad + (N)*WP);                                                                    \
-        const int tiles_x = ((g).ow + BWD - 1) / BWD;                                                      \
+        T *slot = (T *)(ssam__tcsm + (((N)*WP * sizeof(W) + 15) & ~(size_t)15));                           \
+        const int sh = ssam__conv_tc_shift((g).ax, V), off = (V - (g).ax % V) % V - sh;                    \
+        T *tile = slot + (off & ~1); /* an odd off (no shift): the element copy, from column 0 */          \
+        const int tiles_x = ((g).ow + sh + BWD - 1) / BWD;                                                 \
         const long long tiles = (long long)tiles_x * (((g).oh + BH - 1) / BH);                             \
-        SSAM__CONV_TC_WEIGHTS(W, wpad, WP, M, N, w, NT);                                                    \
+        SSAM__CONV_TC_WEIGHTS(W, wpad, WP, M, N, wts, NT);                                                  \
         for (long long t = blockIdx.x; t < tiles; t += gridDim.x) {                                        \
-            const int x0 = (int)(t % tiles_x) * BWD, y0 = (int)(t / tiles_x) * BH;                         \
-            int bad = 0;                                                                                   \
-            SSAM__CONV_TC_STAGE(T, W, tile, TR, TC, TP, BWD + (M)-1, src, g, x0 - (g).ax, y0 - (g).ay, NT, bad); \
-            if (__syncthreads_or(bad)) { /* Inf/NaN: the band's zeros would spread them 7 columns wide */ \
-                SSAM__CONV_TC_TILE_FMA(T, W, M, N, tile, wpad, dst, g, x0, y0);                            \
-            } else {                                                                                       \
-                SSAM__CONV_TC_TILE(MODE, N, QY, JX, WX, tile, wpad, dst, g, x0, y0);                       \
-            }                                                                                              \
-            __syncthreads(); /* the tile is the next copy's target */                                      \
+            const int x0 = (int)(t % tiles_x) * BWD - sh, y0 = (int)(t / tiles_x) * BH;                    \
+            const int xs = x0 - (g).ax - off, ys = y0 - (g).ay; /* xs: V-aligned */                        \
+            if ((g).vec && !(off & 1) && ys >= 0 && ys + TR <= (g).h && xs >= 0 && xs + NCH * V <= (g).w)  \
+                SSAM__CONV_TC_STAGE16(T, slot, src, g, xs, ys);                                            \
+            else                                                                                           \
+                SSAM__CONV_TC_STAGE(T, tile, TR, TC, TP, BWD + (M)-1, src, g, xs + off, ys, NT);          \
+            ssam__tc_wait();                                                                               \
+            __syncthreads();                                                                               \
+            SSAM__CONV_TC_TILE(MODE, M, N, QY, JX, WX, tile, wpad, dst, g, x0, y0, (g).ovec && !sh);       \
         }                                                                                                  \
     } while (0)
 
-/* shared bytes of one block */
+/* shared bytes of one block: the padded weights (rounded to 16 bytes), the staged tile */
 #define SSAM__CONV_TC_SMEM(MODE, M, N, QY, JX, WY, WX)                                                     \
-    ((size_t)(16 * (QY) * (WY) + (N)-1) *                                                                  \
-         SSAM__CONV_TC_PITCH(SSAM_TC_T_##MODE, 8 * (JX) * (WX)-8 + 8 * SSAM_TC_S8(M) + 4 * SSAM_TC_T4(M)) * \
-         sizeof(SSAM_TC_T_##MODE) +                                                                        \
-     (size_t)(N) * (8 * SSAM_TC_S8(M) + 12) * sizeof(SSAM_TC_W_##MODE))
+    ((((size_t)(N) * (8 * SSAM_TC_S8(M) + 12) * sizeof(SSAM_TC_W_##MODE) + 15) & ~(size_t)15) +           \
+     (size_t)(16 * (QY) * (WY) + (N)-1) * SSAM__CONV_TC_TP(SSAM_TC_T_##MODE, M, JX, WX) * sizeof(SSAM_TC_T_##MODE))
 
 /* SSAM_CONV2D_TC_DEFINE_EX: the tile shape explicit -- QY fragment rows (16 rows each) and JX
  * 8-column tiles per warp, WY x WX warps per block, MINB blocks per SM (__launch_bounds__) */
@@ -706,7 +774,7 @@ static __device__ __forceinline__ void ssam_tc_store_tf32x3(float *dst, long lon
         rc = ssam__conv_tc_setup(dv, (const void *)name##_kernel, 32 * (WY) * (WX), smem);                 \
         if (rc) return rc;                                                                                 \
         if (dv->path != SSAM_PATH_TC) return name##_simt_launch(a, stream);                                \
-        rc = ssam__conv_tc_grid(&g, 16 * (QY) * (WY), 8 * (JX) * (WX), dv, &grid);                         \
+        rc = ssam__conv_tc_grid(&g, 16 * (QY) * (WY), 8 * (JX) * (WX), ssam__conv_tc_shift(g.ax, SSAM_CONV_V(T)), dv, &grid); \
         if (rc) return rc;                                                                                 \
         for (int i = 0; i < (M) * (N); i++) /* convolution: the filter flipped both ways */                \
             wt.w[i] = (a->flags & SSAM_CONVOLVE) ? ((const SSAM_TC_W_##MODE *)a->weights)[(M) * (N)-1 - i] \
@@ -762,10 +830,10 @@ static inline int ssam__tc_path_of(ssam__tc_dev *d, const void *kernel, int thre
 }
 
 /* the grid: as many blocks as fit on the device at once (each walks tiles of BH x BW outputs with
- * the grid's stride), no more than there are tiles */
-static inline int ssam__conv_tc_grid(const ssam_conv2d_geom *g, int BH, int BW, const ssam__tc_dev *d, dim3 *grid)
+ * the grid's stride; sh: the tile grid's shift, ssam__conv_tc_shift), no more than there are tiles */
+static inline int ssam__conv_tc_grid(const ssam_conv2d_geom *g, int BH, int BW, int sh, const ssam__tc_dev *d, dim3 *grid)
 {
-    const long long tiles = ((g->ow + (long long)BW - 1) / BW) * ((g->oh + (long long)BH - 1) / BH);
+    const long long tiles = ((g->ow + sh + (long long)BW - 1) / BW) * ((g->oh + (long long)BH - 1) / BH);
     const long long resident = (long long)d->per_sm * d->sms;
     if (tiles > 2147483647LL) return SSAM_ESIZE;
     grid->x = (unsigned)(tiles < resident ? tiles : resident);

@@ -117,27 +117,11 @@ static __device__ __forceinline__ void ssam__stc_cp8(double *dst, const double *
     *dst = ok ? *src : 0.0;
 #endif
 }
-static __device__ __forceinline__ void ssam__stc_cp16(void *dst, const void *src)
-{
-#if SSAM__TC_SM80
-    const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(d), "l"(src) : "memory");
-#else
-    *(float4 *)dst = *(const float4 *)src;
-#endif
-}
 #define SSAM__STC_CP(T, dst, src, ok)                                                                       \
     do {                                                                                                    \
         if (sizeof(T) == 8) ssam__stc_cp8((double *)(dst), (const double *)(src), ok);                      \
         else ssam__stc_cp4((float *)(dst), (const float *)(src), ok);                                        \
     } while (0)
-/* wait for this thread's copies */
-static __device__ __forceinline__ void ssam__stc_wait(void)
-{
-#if SSAM__TC_SM80
-    asm volatile("cp.async.wait_all;\n" ::: "memory");
-#endif
-}
 
 /* ---- the sizes of one instantiation.  A warp's fragments are D-DILATED: fragment o (0 <= o < D)
  * holds the warp's rows D m + o (m = 0..15), so that one A fragment, rows D m + t of the staged
@@ -219,7 +203,7 @@ static __device__ __forceinline__ void ssam__stc_wait(void)
  * TR), columns [xs, xs + TC) into slot[TR][TP] from column OFF on; columns from NC on as 0 (they meet
  * only zero band weights).  A tile wholly inside the domain goes 16 bytes at a time (when vld: src
  * and its pitch 16-byte aligned); otherwise chunks of V columns wholly inside the domain and [0, NC)
- * do, the rest element by element.  Asynchronous: ssam__stc_wait, then a barrier before use. */
+ * do, the rest element by element.  Asynchronous: ssam__tc_wait, then a barrier before use. */
 #define SSAM__STENCIL_TC_COPY(T, slot, src, g, pz, xs, ys, NC)                                              \
     do {                                                                                                    \
         const int ssam__z = SSAM__STC_INDEX(pz, (g).nz, (g).periodic), ssam__v = VEC && (g).vld;            \
@@ -230,7 +214,7 @@ static __device__ __forceinline__ void ssam__stc_wait(void)
             const T *ssam__b = (src) + ssam__z * (g).plane + (long long)(ys) * (g).pitch + (xs)-OFF;        \
             for (int ssam__i = threadIdx.x; ssam__i < TR * NCH; ssam__i += NT) {                            \
                 const int ssam__r = ssam__i / NCH, ssam__h = ssam__i - ssam__r * NCH;                       \
-                ssam__stc_cp16((slot) + ssam__r * TP + ssam__h * V, ssam__b + ssam__r * (g).pitch + ssam__h * V); \
+                ssam__tc_cp16((slot) + ssam__r * TP + ssam__h * V, ssam__b + ssam__r * (g).pitch + ssam__h * V); \
             }                                                                                               \
             break;                                                                                          \
         }                                                                                                   \
@@ -241,7 +225,7 @@ static __device__ __forceinline__ void ssam__stc_wait(void)
             T *ssam__d = (slot) + ssam__r * TP + OFF + ssam__c0;                                            \
             if (ssam__v && ssam__z >= 0 && ssam__y >= 0 && ssam__c0 >= 0 && ssam__c0 + V <= (NC) &&           \
                 (xs) + ssam__c0 >= 0 && (xs) + ssam__c0 + V <= (g).nx) {                                    \
-                ssam__stc_cp16(ssam__d, ssam__row + (xs) + ssam__c0);                                       \
+                ssam__tc_cp16(ssam__d, ssam__row + (xs) + ssam__c0);                                       \
             } else {                                                                                        \
                 _Pragma("unroll") for (int ssam__e = 0; ssam__e < V; ssam__e++) {                           \
                     const int ssam__c = ssam__c0 + ssam__e;                                                 \
@@ -334,7 +318,7 @@ static __device__ __forceinline__ void ssam__stc_wait(void)
         SSAM__CONV_TC_WEIGHTS(T, wpad, WP, NX, (NZ) * (NY), w, NT);                                         \
         SSAM__STENCIL_TC_COPY(T, ring, src, g, (WALK) ? 0 : ka + (ZLO), x0 + (XLO), ((WALK) ? ka * BH : y0) + (YLO), \
                               BWD + (NX)-1);                                                                \
-        ssam__stc_wait();                                                                               \
+        ssam__tc_wait();                                                                               \
         __syncthreads();                                                                                    \
         ssam_tcb_##MODE bands[SSAM_TC_ZBREG(MODE, D, NY, NZ, S8, T4) ? (NY) * (NZ) : 1][S8 + T4];          \
         SSAM_TC_ZBANDS(MODE, D, NY, NZ, S8, T4, bands, wpad + 7 + 2 * cq - gq, WP, cq);                     \
@@ -346,7 +330,7 @@ static __device__ __forceinline__ void ssam__stc_wait(void)
                                       x0 + (XLO), ((WALK) ? (ka + u + 1) * BH : y0) + (YLO), BWD + (NX)-1); \
             SSAM_TC_ZROWS(MODE, D, NY, NZ, JX, S8, T4, acc, slot + (wr0 + (D)*gq) * TP + wc0 + 2 * cq, TP,      \
                           wpad + 7 + 2 * cq - gq, WP, cq, bands);                                           \
-            ssam__stc_wait();                                                                               \
+            ssam__tc_wait();                                                                               \
             int bad = 0;                                                                                    \
             if (k >= ka) SSAM__STENCIL_TC_NONFINITE(MODE, D, JX, acc[0], bad);                              \
             bad = __syncthreads_or(bad); /* the next unit visible to all; this slot free for copies */     \

@@ -148,7 +148,7 @@ static void one(const kern *k, const void *din, void *dout, void *hbuf, const do
 
 static void run_kernel(const kern *k, int light)
 {
-    static const int sizes[][2] = {{1, 1}, {31, 33}, {257, 190}, {1000, 3}, {3, 200}, {130, 67}, {300, 260}};
+    static const int sizes[][2] = {{1, 1}, {31, 33}, {257, 190}, {1000, 3}, {3, 200}, {130, 67}, {304, 260}};
     const int nsizes = light ? 3 : (int)(sizeof sizes / sizeof *sizes);
     const size_t es = esz(k->mode), ws = wsz(k->mode);
     char name[160];
@@ -239,7 +239,7 @@ static void run_nonfinite(const kern *k)
     char name[160];
     snprintf(name, sizeof name, "ssam conv_tc %s: an Inf and a NaN reach exactly the outputs that read them", k->name);
     case_begin(name);
-    const int W = 150, H = 70;
+    const int W = 320, H = 100; /* a multiple of 8 wide: tiles inside the image take the 16-byte copy */
     const size_t n = (size_t)W * H, es = esz(k->mode), ws = wsz(k->mode);
     double *hin = (double *)malloc(n * 8), *hw = (double *)malloc((size_t)k->M * k->N * 8);
     double *ref = (double *)malloc(n * 8), *mag = (double *)malloc(n * 8);
@@ -249,9 +249,9 @@ static void run_nonfinite(const kern *k)
         hin[i] = get(hbuf, i, k->mode);
     }
     put(hbuf, 30 * W + 40, NAN, k->mode);
-    put(hbuf, 45 * W + 101, INFINITY, k->mode);
+    put(hbuf, 45 * W + 160, INFINITY, k->mode); /* inside the image: the 16-byte copy's tiles */
     hin[30 * W + 40] = NAN;
-    hin[45 * W + 101] = INFINITY;
+    hin[45 * W + 160] = INFINITY;
     for (int i = 0; i < k->M * k->N; i++) { /* no zero weight: a tap that reads Inf gives Inf */
         put_w(hwt, (size_t)i, 0.25 + 0.5 * fabs(gpucheck_uniform()), k->mode);
         hw[i] = k->mode == 64 ? ((double *)hwt)[i] : ((float *)hwt)[i];
