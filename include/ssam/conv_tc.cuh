@@ -539,8 +539,7 @@ static __device__ __forceinline__ void ssam_tc_store_tf32x3(float *dst, long lon
  *   at row offset 16 q + i; within one residue i0 = i mod 8 the offsets are 8 apart, so the warp
  *   walks slabs k = 0, 1, ... (rows i0 + 8k + g), keeps the last two, and each pair feeds every
  *   (q, i) with 16 q + i = i0 + 8 (k - 1).  ta = &tile[warp's first row + i0 + g][first column + 2c],
- *   wr as above for row 0, WP the padded row's length.  Loops run s outside j: consecutive MMAs are
- *   independent. */
+ *   wr as above for row 0, WP the padded row's length.  The MMAs of a slab pair: SSAM__TC_BAND_MMA. */
 #define SSAM_CONV_TC_B(MODE, S8, T4, b, wr, cq)                                                             \
     do {                                                                                                   \
         _Pragma("unroll") for (int ssam__s = 0; ssam__s < (S8); ssam__s++)                                 \
@@ -555,6 +554,22 @@ static __device__ __forceinline__ void ssam_tc_store_tf32x3(float *dst, long lon
             _Pragma("unroll") for (int ssam__j = 0; ssam__j < (JX); ssam__j++)                             \
                 (h4)[ssam__j] = ssam_tc_slab4_##MODE((p) + 8 * (ssam__j + (S8)) - (cq));                   \
     } while (0)
+/* SSAM__TC_BAND_MMA(MODE, JX, S8, T4, c, hl, hh, h4l, h4h, b): c[j] += (lo over hi) band for the JX
+ * x tiles: S8 k8 steps (step s of tile j is slab j + s) and the k4 tail.  Loops run s outside j:
+ * consecutive MMAs are independent.  (Each MMA takes its A operand as four consecutive registers,
+ * rows g and g + 8 interleaved, which a slab's paired load does not give: the compiler gathers
+ * them with register moves, about 3 per tf32 MMA, H100.  Running u = j + s outside s instead left
+ * the SASS's moves as they were.) */
+#define SSAM__TC_BAND_MMA(MODE, JX, S8, T4, c, hl, hh, h4l, h4h, b)                                        \
+    do {                                                                                                    \
+        _Pragma("unroll") for (int ssam__s = 0; ssam__s < (S8); ssam__s++)                                  \
+            _Pragma("unroll") for (int ssam__j = 0; ssam__j < (JX); ssam__j++)                              \
+                ssam_tc_mma_##MODE(&(c)[ssam__j], (hl)[ssam__j + ssam__s], (hh)[ssam__j + ssam__s], (b)[ssam__s]); \
+        if (T4)                                                                                             \
+            _Pragma("unroll") for (int ssam__j = 0; ssam__j < (JX); ssam__j++)                              \
+                ssam_tc_mma4_##MODE(&(c)[ssam__j], (h4l)[ssam__j], (h4h)[ssam__j], (b)[(S8) + (T4)-1]);     \
+    } while (0)
+
 #define SSAM_CONV_TC_ROWS8(MODE, QY, JX, S8, T4, N, acc, ta, pitch, wr, WP, i0, cq)                         \
     do {                                                                                                   \
         enum { ssam__MB = ((N) + 7) / 8, ssam__KS = ssam__MB + 2 * (QY) };                                  \
@@ -576,14 +591,8 @@ static __device__ __forceinline__ void ssam_tc_store_tf32x3(float *dst, long lon
                 if (ssam__m < 0 || ssam__m >= ssam__MB || (i0) + 8 * ssam__m >= (N)) continue;             \
                 const int ssam__bm = (QY) > 1 ? ssam__m : 0;                                               \
                 if ((QY) == 1) SSAM_CONV_TC_B(MODE, S8, T4, ssam__b[0], (wr) + ((i0) + 8 * ssam__m) * (WP), cq); \
-                _Pragma("unroll") for (int ssam__s = 0; ssam__s < (S8); ssam__s++)                         \
-                    _Pragma("unroll") for (int ssam__j = 0; ssam__j < (JX); ssam__j++)                     \
-                        ssam_tc_mma_##MODE(&(acc)[ssam__q][ssam__j], ssam__h[(ssam__k - 1) & 1][ssam__j + ssam__s], \
-                                           ssam__h[ssam__k & 1][ssam__j + ssam__s], ssam__b[ssam__bm][ssam__s]); \
-                if (T4)                                                                                    \
-                    _Pragma("unroll") for (int ssam__j = 0; ssam__j < (JX); ssam__j++)                     \
-                        ssam_tc_mma4_##MODE(&(acc)[ssam__q][ssam__j], ssam__h4[(ssam__k - 1) & 1][ssam__j], \
-                                            ssam__h4[ssam__k & 1][ssam__j], ssam__b[ssam__bm][(S8) + (T4)-1]); \
+                SSAM__TC_BAND_MMA(MODE, JX, S8, T4, (acc)[ssam__q], ssam__h[(ssam__k - 1) & 1], ssam__h[ssam__k & 1], \
+                                  ssam__h4[(ssam__k - 1) & 1], ssam__h4[ssam__k & 1], ssam__b[ssam__bm]);   \
             }                                                                                              \
         }                                                                                                  \
     } while (0)

@@ -45,7 +45,7 @@
  *   votes at the barrier it needs anyway) is computed again with plain FMAs over the shape's own
  *   points from src (SSAM__STENCIL_TC_FMA): an Inf or NaN reaches exactly the cells that read it.
  *
- * PIECES (warp: SSAM_TC_ZROWS, SSAM__TC_BAND_MMA, with conv_tc.cuh's; block: the rest)
+ * PIECES (warp: SSAM_TC_ZROWS with conv_tc.cuh's, SSAM__TC_BAND_MMA among them; block: the rest)
  *   SSAM_TC_ZROWS             one plane's bands into the partial sums of the NZ planes that read it
  *   SSAM__STENCIL_TC_COPY     one plane (or 2D tile) and its halo into a slot, boundaries applied
  *   SSAM__STENCIL_TC_PUT      Dirichlet cells put back, one fragment stored
@@ -186,18 +186,6 @@ static __device__ __forceinline__ void ssam__stc_cp8(double *dst, const double *
                 }                                                                                           \
         }                                                                                                   \
     } while (0)
-/* c[j] += (lo over hi) band for the JX x tiles: S8 k8 steps (step s of tile j is slab j + s) and the
- * k4 tail */
-#define SSAM__TC_BAND_MMA(MODE, JX, S8, T4, c, hl, hh, h4l, h4h, b)                                        \
-    do {                                                                                                    \
-        _Pragma("unroll") for (int ssam__s = 0; ssam__s < (S8); ssam__s++)                                  \
-            _Pragma("unroll") for (int ssam__j = 0; ssam__j < (JX); ssam__j++)                              \
-                ssam_tc_mma_##MODE(&(c)[ssam__j], (hl)[ssam__j + ssam__s], (hh)[ssam__j + ssam__s], (b)[ssam__s]); \
-        if (T4)                                                                                             \
-            _Pragma("unroll") for (int ssam__j = 0; ssam__j < (JX); ssam__j++)                              \
-                ssam_tc_mma4_##MODE(&(c)[ssam__j], (h4l)[ssam__j], (h4h)[ssam__j], (b)[(S8) + (T4)-1]);     \
-    } while (0)
-
 /* ---- block pieces (inside SSAM__STENCIL_TC_BODY: its sizes TR, TC, TP, V, OFF, VEC, NCH, BH, BWD, NT) ---- */
 /* issue the copies of one staging unit: input plane pz (any integer: wrapped, or zeros), rows [ys, ys +
  * TR), columns [xs, xs + TC) into slot[TR][TP] from column OFF on; columns from NC on as 0 (they meet
