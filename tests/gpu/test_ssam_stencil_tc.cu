@@ -7,9 +7,10 @@
  * Dirichlet cells must keep their values bit for bit.  Then name_advance against the stepwise
  * result (bitwise), Inf and NaN reaching exactly the cells whose points read them (the FMA path of
  * the planes that hold them), the path taken, and every error code.
- * Bounds (rms of out - ref over rms of ref, per step): f64 1e-12; tf32x3 1e-5 (float's); tf32
- * 5e-3 (TF32's 10-bit mantissa: up to 2^-11 per product; measured 2e-4 to 3.3e-3, the largest on
- * the smallest domains, where the rms is over a few cells and the negative coefficient cancels). */
+ * Bounds (rms of out - ref over the rms of the magnitude: the reference run with |c| on |u|, so that
+ * a cancelling coefficient cannot make the measure ill-conditioned; per step): f64 1e-12; tf32x3
+ * 1e-5 (float's); tf32 5e-3 (TF32's 10-bit mantissa: up to 2^-11 per product).  (Over rms(ref),
+ * the measure until the tenth session, a 5 x 3 periodic domain measured 8.5e-3 once on fresh data.) */
 #include <ssam/stencil_tc.cuh>
 
 #include "gpucheck.h"
@@ -117,13 +118,19 @@ static void run_kernel(const kern *k, int light)
             if (pk && (long long)nx * ny * nz > 100000) continue; /* the padded layout on the small sizes */
             const size_t n = (size_t)plane * nz;
             double *u = (double *)malloc(n * 8), *v = (double *)malloc(n * 8), *u0 = (double *)malloc(n * 8);
+            double *m = (double *)malloc(n * 8), *mv = (double *)malloc(n * 8), ca[128]; /* magnitudes, |c| */
             void *hb = malloc(n * es), *h0 = malloc(n * es);
             void *da = NULL, *db = NULL;
             CUDA_OK(cudaMalloc(&da, n * es));
             CUDA_OK(cudaMalloc(&db, n * es));
             for (int periodic = 0; periodic < 2 && !check__failed_case; periodic++) {
                 coefs(k, c, hc);
-                for (size_t i = 0; i < n; i++) { put(h0, i, gpucheck_uniform(), k->dbl); u[i] = u0[i] = get(h0, i, k->dbl); }
+                for (int i = 0; i < k->ncoef; i++) ca[i] = fabs(c[i]);
+                for (size_t i = 0; i < n; i++) {
+                    put(h0, i, gpucheck_uniform(), k->dbl);
+                    u[i] = u0[i] = get(h0, i, k->dbl);
+                    m[i] = fabs(u[i]);
+                }
                 CUDA_OK(cudaMemcpy(da, h0, n * es, cudaMemcpyHostToDevice));
                 ssam_stencil_args a;
                 memset(&a, 0, sizeof a);
@@ -141,7 +148,9 @@ static void run_kernel(const kern *k, int light)
                     CHECK(rc == 0, "launch rc %d (%s)", rc, ssam_stencil_strerror(rc));
                     CUDA_OK(cudaDeviceSynchronize());
                     ref_step(k, c, u, v, nx, ny, nz, pitch, plane, periodic);
+                    ref_step(k, ca, m, mv, nx, ny, nz, pitch, plane, periodic);
                     double *t = u; u = v; v = t;
+                    t = m; m = mv; mv = t;
                     void *tt = cur; cur = oth; oth = tt;
                     CUDA_OK(cudaMemcpy(hb, cur, n * es, cudaMemcpyDeviceToHost));
                     double num = 0, den = 0;
@@ -152,7 +161,7 @@ static void run_kernel(const kern *k, int light)
                         if (r >= ny || x >= nx) { if (!isnan(g)) padding++; continue; }
                         if (!isfinite(g)) { unwritten++; continue; }
                         num += (g - u[o]) * (g - u[o]);
-                        den += u[o] * u[o];
+                        den += m[o] * m[o];
                         if (!periodic && s == 0 && !ref_stencil_inside(e, x, r, z, nx, ny, nz) && g != u0[o]) moved++;
                     }
                     double err = den > 0 ? sqrt(num / den) : sqrt(num);
@@ -160,7 +169,7 @@ static void run_kernel(const kern *k, int light)
                           "cells written", nx, ny, nz, pitch, periodic ? "periodic" : "dirichlet", s + 1, unwritten, padding);
                     CHECK(moved == 0, "%dx%dx%d %s: %lld Dirichlet cells changed", nx, ny, nz,
                           periodic ? "periodic" : "dirichlet", moved);
-                    CHECK(err < k->tol, "%dx%dx%d pitch %lld %s step %d: |out - ref| / |ref| = %.3g (bound %.1g)", nx, ny,
+                    CHECK(err < k->tol, "%dx%dx%d pitch %lld %s step %d: |out - ref| / |magnitude| = %.3g (bound %.1g)", nx, ny,
                           nz, pitch, periodic ? "periodic" : "dirichlet", s + 1, err, k->tol);
                 }
                 if (!check__failed_case && pk == 0) /* name_advance from the same start: the same bits */
@@ -168,7 +177,7 @@ static void run_kernel(const kern *k, int light)
             }
             cudaFree(da);
             cudaFree(db);
-            free(u); free(v); free(u0); free(hb); free(h0);
+            free(u); free(v); free(u0); free(m); free(mv); free(hb); free(h0);
         }
     }
     free(hc);
@@ -184,7 +193,8 @@ static void run_nonfinite(const kern *k)
     case_begin(name);
     const int nx = 150, ny = 70, nz = k->dims == 3 ? 12 : 1;
     const size_t n = (size_t)nx * ny * nz, es = k->dbl ? 8 : 4;
-    double c[128], *u = (double *)malloc(n * 8), *v = (double *)malloc(n * 8);
+    double c[128], ca[128], *u = (double *)malloc(n * 8), *v = (double *)malloc(n * 8);
+    double *m = (double *)malloc(n * 8), *mv = (double *)malloc(n * 8); /* magnitudes: |c| on |u| */
     void *hc = malloc(128 * 8), *hb = malloc(n * es), *da = NULL, *db = NULL;
     CUDA_OK(cudaMalloc(&da, n * es));
     CUDA_OK(cudaMalloc(&db, n * es));
@@ -207,6 +217,9 @@ static void run_nonfinite(const kern *k)
         CUDA_OK(cudaDeviceSynchronize());
         CUDA_OK(cudaMemcpy(hb, db, n * es, cudaMemcpyDeviceToHost));
         ref_step(k, c, u, v, nx, ny, nz, nx, (long long)nx * ny, periodic);
+        for (int i = 0; i < k->ncoef; i++) ca[i] = fabs(c[i]);
+        for (size_t i = 0; i < n; i++) m[i] = fabs(u[i]);
+        ref_step(k, ca, m, mv, nx, ny, nz, nx, (long long)nx * ny, periodic);
         long long wrong = 0, nonfin = 0;
         double num = 0, den = 0;
         for (size_t i = 0; i < n; i++) {
@@ -218,17 +231,17 @@ static void run_nonfinite(const kern *k)
                 wrong++;
             } else {
                 num += (g - v[i]) * (g - v[i]);
-                den += v[i] * v[i];
+                den += mv[i] * mv[i];
             }
         }
         CHECK(nonfin > 2 && wrong == 0, "%s: %lld cells differ in being Inf / NaN (of %lld in the reference)",
               periodic ? "periodic" : "dirichlet", wrong, nonfin);
-        CHECK(sqrt(num / den) < k->tol, "%s: finite cells |out - ref| / |ref| = %.3g", periodic ? "periodic" : "dirichlet",
+        CHECK(sqrt(num / den) < k->tol, "%s: finite cells |out - ref| / |magnitude| = %.3g", periodic ? "periodic" : "dirichlet",
               sqrt(num / den));
     }
     cudaFree(da);
     cudaFree(db);
-    free(u); free(v); free(hc); free(hb);
+    free(u); free(v); free(m); free(mv); free(hc); free(hb);
     case_end();
 }
 
