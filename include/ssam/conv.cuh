@@ -342,7 +342,8 @@ static inline int ssam__conv2d_prepare(const ssam_conv2d_args *a, int M, int N, 
  *     rows that read it, so the registers hold N-1 rows of V sums, not N rows of input.
  * Which filters (H200, 8192^2, ms queued / systolic): half 3x3 0.082 / 0.155 (0.132 once the
  * systolic walk's half prefetch stayed raw), 5x5 0.109 / 0.208,
- * 7x7 0.234 / 0.267, 9x9 0.267 / 0.396; float 5x5 0.161 / 0.170, 7x7 0.206 / 0.210, but float 3x3
+ * 7x7 0.234 / 0.267 (H100, once the halo went through SSAM_REGCACHE_FROM_BITS: 0.166 / 0.203), 9x9
+ * 0.267 / 0.396; float 5x5 0.161 / 0.170, 7x7 0.206 / 0.210, but float 3x3
  * 0.169 / 0.154 and 2x2, 4x4, 7x3 slower too: float moves twice the bytes a pixel, and the systolic
  * walk's many short segments keep more of them in flight (docs/ssam.md). */
 #define SSAM__CONV_QOK(TS, M, N)                                                                           \
@@ -387,7 +388,7 @@ static inline int ssam__conv2d_prepare(const ssam_conv2d_args *a, int M, int N, 
 
 /* r[HL + V + HR] (float) = the row's columns x-HL .. x+V+HR-1: the lane's own V converted once, the
  * halo from the neighbour lanes, or for lanes 0 / 31 from qe[] */
-#define SSAM__CONV_QROW(V, HL, HR, r, q, qe, lane)                                                          \
+#define SSAM__CONV_QROW(TS, V, HL, HR, r, q, qe, lane)                                                      \
     do {                                                                                                   \
         ssam__qvec_t ssam__u;                                                                              \
         ssam__u.r = (q);                                                                                   \
@@ -395,15 +396,15 @@ static inline int ssam__conv2d_prepare(const ssam_conv2d_args *a, int M, int N, 
             (float)ssam__u.t[ssam__j];                                                                     \
         _Pragma("unroll") for (int ssam__j = 0; ssam__j < (HL); ssam__j++) {                               \
             const float ssam__v = ssam_shift_up((r)[(V) + ssam__j], 1); /* lane-1's column V-HL+j */       \
-            ssam__qone_t ssam__o;                                                                          \
-            ssam__o.u = (qe)[ssam__j];                                                                     \
-            (r)[ssam__j] = (lane) == 0 ? (float)ssam__o.t : ssam__v;                                       \
+            float ssam__o;                                                                                 \
+            SSAM_REGCACHE_FROM_BITS(TS, float, (qe)[ssam__j], ssam__o);                                    \
+            (r)[ssam__j] = (lane) == 0 ? ssam__o : ssam__v;                                                \
         }                                                                                                  \
         _Pragma("unroll") for (int ssam__j = 0; ssam__j < (HR); ssam__j++) {                               \
             const float ssam__v = ssam_shift_down((r)[(HL) + ssam__j], 1); /* lane+1's column j */         \
-            ssam__qone_t ssam__o;                                                                          \
-            ssam__o.u = (qe)[ssam__j];                                                                     \
-            (r)[(HL) + (V) + ssam__j] = (lane) == 31 ? (float)ssam__o.t : ssam__v;                          \
+            float ssam__o;                                                                                 \
+            SSAM_REGCACHE_FROM_BITS(TS, float, (qe)[ssam__j], ssam__o);                                    \
+            (r)[(HL) + (V) + ssam__j] = (lane) == 31 ? ssam__o : ssam__v;                                  \
         }                                                                                                  \
     } while (0)
 
@@ -485,7 +486,7 @@ static inline int ssam__conv2d_prepare(const ssam_conv2d_args *a, int M, int N, 
         _Pragma("unroll 1") for (int i0 = 0; i0 < nrow; i0 += (D)) {                                        \
             _Pragma("unroll") for (int p = 0; p < (D); p++) {                                              \
                 float r[HL + V + HR], out[V];                                                              \
-                SSAM__CONV_QROW(V, HL, HR, r, q[p], qe[p], lane);                                          \
+                SSAM__CONV_QROW(TS, V, HL, HR, r, q[p], qe[p], lane);                                      \
                 SSAM__CONV_QLOAD(TS, V, E, q[p], qe[p], src, (g).sp, ssam__rowtab + i0 + p + (D), x, cx, in, ce, \
                                  edge, cval, cbits);                                                       \
                 SSAM__CONV_QACC(V, M, N, acc, out, r, wts);                                                \
