@@ -158,6 +158,20 @@ static inline int ssam__conv2d_geometry(const ssam_conv2d_args *a, int M, int N,
     return SSAM_SUCCESS;
 }
 
+/* a kernel's resident blocks of B threads per SM (no dynamic shared memory counted), asked once per
+ * device into occ[2] = {device + 1, blocks} (a launcher's static); 0 or SSAM_ECUDA */
+static inline int ssam__conv_occupancy(const void *kernel, int B, int *occ)
+{
+    int dev = 0, n = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess) return (void)cudaGetLastError(), SSAM_ECUDA;
+    if (occ[0] == dev + 1) return SSAM_SUCCESS;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, B, 0) != cudaSuccess || n < 1)
+        return (void)cudaGetLastError(), SSAM_ECUDA;
+    occ[1] = n;
+    occ[0] = dev + 1;
+    return SSAM_SUCCESS;
+}
+
 /* Checks, geometry and the grid of the SIMT kernels; 0 or an SSAM_E* code.  resident: 0 for the
  * general walk's segment rule, else the queued walk's resident warps per SM (one wave of segments). */
 static inline int ssam__conv2d_prepare(const ssam_conv2d_args *a, int M, int N, int P, int B, int V, int step,
@@ -542,12 +556,13 @@ static inline int ssam__conv2d_prepare(const ssam_conv2d_args *a, int M, int N, 
         name##_weights wt;                                                                                 \
         dim3 grid;                                                                                         \
         const T *hw;                                                                                       \
+        static int occ[2] = {0, 0}; /* the queued kernel's blocks per SM: device + 1, blocks */            \
         const int q = name##_queued(a);                                                                    \
-        int nb = 0, rc;                                                                                    \
-        if (q && (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, name##_qkernel, B, 0) != cudaSuccess || nb < 1)) \
-            return SSAM_ECUDA;                                                                             \
+        int rc = q ? ssam__conv_occupancy((const void *)name##_qkernel, B, occ) : SSAM_SUCCESS;           \
+        if (rc) return rc;                                                                                 \
         rc = ssam__conv2d_prepare(a, M, N, q ? SSAM__CONV_QD(TS, M, N) : (P), B, SSAM_CONV_V(TS),            \
-                                  q ? 32 * SSAM_CONV_V(TS) : SSAM_CONV_STEP(TS, M), nb * ((B) / 32), &g, &grid); \
+                                  q ? 32 * SSAM_CONV_V(TS) : SSAM_CONV_STEP(TS, M), q ? occ[1] * ((B) / 32) : 0, &g, \
+                                  &grid);                                                                  \
         if (rc) return rc;                                                                                 \
         hw = (const T *)a->weights;                                                                        \
         for (int i = 0; i < (M) * (N); i++) /* convolution: the filter flipped both ways */                \
