@@ -20,7 +20,8 @@
  *   KSUM_ERHS nrhs < 1 or larger than the instantiation's R, KSUM_EFLAGS unknown flag bits or
  *   splits < 0, KSUM_EWORK a workspace smaller than ksum_work_bytes(), KSUM_EUNSUPPORTED the
  *   tensor-core path on a device below sm_80, KSUM_ECUDA a CUDA call failed (cudaPeekAtLastError()
- *   keeps the CUDA error).  ksum_strerror(rc) names each.
+ *   keeps the CUDA error), KSUM_EOVERLAP the bytes v spans meet those of a, b or w, or the
+ *   workspace meets any of the four.  ksum_strerror(rc) names each.
  *
  * FLAGS
  *   KSUM_DETERMINISTIC  one block per 128 targets walks all sources and stores its rows: no atomics,
@@ -44,6 +45,7 @@
 #define KSUM_EWORK 6
 #define KSUM_EUNSUPPORTED 7
 #define KSUM_ECUDA 8
+#define KSUM_EOVERLAP 9
 
 #define KSUM_DETERMINISTIC 1u
 #define KSUM_ACCUMULATE 2u
@@ -64,6 +66,21 @@ typedef struct ksum_args {
     size_t work_bytes;
 } ksum_args;
 
+/* do the byte ranges [p, p + pn) and [q, q + qn) meet?  (the launchers' KSUM_EOVERLAP test) */
+/* bytes spanned by `rows` rows of `ld` elements of es bytes whose last holds `width`; -1 above 2^60
+ * bytes (the launchers return KSUM_ESIZE) */
+static inline long long ksum__span(long long rows, long long ld, long long width, long long es)
+{
+    const long long lim = (1LL << 60) / es;
+    if (rows <= 0 || width <= 0) return 0;
+    if (width > lim || (ld > 0 && rows - 1 > (lim - width) / ld)) return -1;
+    return ((rows - 1) * ld + width) * es;
+}
+static inline int ksum__overlap(const void *p, long long pn, const void *q, long long qn)
+{
+    return (const char *)p < (const char *)q + qn && (const char *)q < (const char *)p + pn;
+}
+
 /* bytes of workspace the launcher needs (the scaled squared norms of both point sets) */
 static inline size_t ksum_work_bytes(int m, int n, size_t elem_size)
 {
@@ -82,6 +99,7 @@ static inline const char *ksum_strerror(int rc)
     case KSUM_EWORK: return "ksum: workspace smaller than ksum_work_bytes()";
     case KSUM_EUNSUPPORTED: return "ksum: the tensor-core path needs sm_80 or newer";
     case KSUM_ECUDA: return "ksum: CUDA call failed (see cudaPeekAtLastError)";
+    case KSUM_EOVERLAP: return "ksum: the output v (or the workspace) overlaps an input";
     default: return "ksum: unknown status code";
     }
 }

@@ -31,27 +31,30 @@
  *   Helpers for kernels of one's own: ksum_exp2neg_T(t) = 2^-t, ksum_sqrt_T, ksum_rsqrt_T, ksum_rcp_T
  *   (T float or double, pasted: ksum_rcp_##T).
  *
- * PIECES
- *   KSUM_EPI_START(TM, TN, acc, na, nb)
+ * PIECES (function templates; each KSUM_EPI_* macro spelling is a one-line wrapper that turns KERNEL
+ * into the functor [&](T t) { return KERNEL_EVAL(T, t); } and OP into a lambda, so OP may be a macro)
+ *   ksum_epi_start(acc, na, nb)                          KSUM_EPI_START(TM, TN, acc, na, nb)
  *        acc[i][j] = na[i] + nb[j]: a source tile's accumulators started at s|a_i|^2 + s|b_j|^2 (na, nb
  *        from KSUM_GEMM_PER_POINT of scaled squared norms); with the targets staged times -2s
  *        (KSUM_GEMM_STORE's scale) they end the GEMM at t = s|a_i - b_j|^2
- *   KSUM_EPI_TILE(T, TM, TN, R, KERNEL, acc, wv, vacc)
- *        vacc[i][r] += sum_j KERNEL(max(acc[i][j], 0)) * wv[j][r]   (the intra-thread reduction)
- *   KSUM_EPI_PAIRS(T, TM, TN, KERNEL, acc, OP)
- *        OP(i, j, k) for every accumulator, k = KERNEL(max(acc[i][j], 0)): the same loop with the
+ *   ksum_epi_tile(acc, wv, vacc, kf)                     KSUM_EPI_TILE(T, TM, TN, R, KERNEL, acc, wv, vacc)
+ *        vacc[i][r] += sum_j kf(max(acc[i][j], 0)) * wv[j][r]   (the intra-thread reduction)
+ *   ksum_epi_pairs(acc, kf, op)                          KSUM_EPI_PAIRS(T, TM, TN, KERNEL, acc, OP)
+ *        op(i, j, k) for every accumulator, k = kf(max(acc[i][j], 0)): the same loop with the
  *        combine step a parameter (a macro or function of one's own: two sums at once, a max, ...)
- *   KSUM_EPI_ROWSUM16(T, TM, R, vacc)
+ *   ksum_epi_rowsum16(vacc)                              KSUM_EPI_ROWSUM16(T, TM, R, vacc)
  *        sums vacc over the 16 lanes of a half-warp (lanes sharing ty), every lane gets the sum
- *   KSUM_EPI_STORE(T, TM, R, vacc, v, row0, m, nrhs, tx, ty, atomic, accumulate)
+ *   ksum_epi_store(vacc, v, row0, m, nrhs, tx, ty, atomic, accumulate)
+ *                                     KSUM_EPI_STORE(T, TM, R, vacc, v, row0, m, nrhs, tx, ty, atomic, accumulate)
  *        lane tx == i writes row row0 + KSUM_GEMM_ROW(i, ty): a plain store (or v += in place),
  *        or atomicAdd when atomic -- one store or atomic per (row, rhs) per block (the cross-block
  *        reduction; Algorithm 2 does one per tile, we keep partial sums in registers across tiles).
- *   KSUM_EPI_ROWS(TM, vacc, row0, m, tx, ty, OP)
- *        after KSUM_EPI_ROWSUM16: lane tx == i calls OP(row, vacc[i]) for its row row0 +
+ *   ksum_epi_rows(vacc, row0, m, tx, ty, op)             KSUM_EPI_ROWS(TM, vacc, row0, m, tx, ty, OP)
+ *        after the row sums: lane tx == i calls op(row, vacc[i]) for its row row0 +
  *        KSUM_GEMM_ROW(i, ty) < m, once per row of the block tile (an output of one's own: a ratio
  *        of two sums, a normalisation, another layout).  Only right when one block sums all sources
- *        of its rows (no split over gridDim.y) or OP itself reduces across blocks.
+ *        of its rows (no split over gridDim.y) or op itself reduces across blocks.
+ *   acc is T[TM][TN], vacc T[TM][R], wv T[TN][R], na T[TM], nb T[TN] (register arrays, sizes deduced).
  *
  * COSTS
  *   Per pair: 1 add (starting the accumulator), 1 max, the kernel function (Gaussian: 1 MUFU.EX2), R FMAs.  Per block: 4 TM R
@@ -126,63 +129,102 @@ static __device__ __forceinline__ double ksum_matern52_double(double t)
     return (1.0 + r + t / 3.0) * exp(-r);
 }
 
-#define KSUM_EPI_TILE(T, TM, TN, R, KERNEL, acc, wv, vacc)                                         \
-    do {                                                                                               \
-        _Pragma("unroll") for (int i__ = 0; i__ < (TM); i__++)                                         \
-            _Pragma("unroll") for (int j__ = 0; j__ < (TN); j__++) {                                   \
-                const T t__ = (acc)[i__][j__] > (T)0 ? (acc)[i__][j__] : (T)0;                         \
-                const T k__ = KERNEL##_EVAL(T, t__);                                                   \
-                _Pragma("unroll") for (int r__ = 0; r__ < (R); r__++)                                  \
-                    (vacc)[i__][r__] = fma(k__, (wv)[j__][r__], (vacc)[i__][r__]);                     \
-            }                                                                                          \
-    } while (0)
+template <class T, int TM, int TN>
+static __device__ __forceinline__ void ksum_epi_start(T (&acc)[TM][TN], const T (&na)[TM], const T (&nb)[TN])
+{
+#pragma unroll
+    for (int i = 0; i < TM; i++)
+#pragma unroll
+        for (int j = 0; j < TN; j++) acc[i][j] = na[i] + nb[j];
+}
 
-#define KSUM_EPI_START(TM, TN, acc, na, nb)                                                            \
-    do {                                                                                               \
-        _Pragma("unroll") for (int i__ = 0; i__ < (TM); i__++)                                         \
-            _Pragma("unroll") for (int j__ = 0; j__ < (TN); j__++) (acc)[i__][j__] = (na)[i__] + (nb)[j__]; \
-    } while (0)
+template <class T, int TM, int TN, class K, class OP>
+static __device__ __forceinline__ void ksum_epi_pairs(const T (&acc)[TM][TN], K kf, OP op)
+{
+#pragma unroll
+    for (int i = 0; i < TM; i++)
+#pragma unroll
+        for (int j = 0; j < TN; j++) {
+            const T t = acc[i][j] > (T)0 ? acc[i][j] : (T)0;
+            const T k = kf(t);
+            op(i, j, k);
+        }
+}
 
-#define KSUM_EPI_PAIRS(T, TM, TN, KERNEL, acc, OP)                                                     \
-    do {                                                                                               \
-        _Pragma("unroll") for (int i__ = 0; i__ < (TM); i__++)                                         \
-            _Pragma("unroll") for (int j__ = 0; j__ < (TN); j__++) {                                   \
-                const T t__ = (acc)[i__][j__] > (T)0 ? (acc)[i__][j__] : (T)0;                         \
-                const T k__ = KERNEL##_EVAL(T, t__);                                                   \
-                OP(i__, j__, k__);                                                                     \
-            }                                                                                          \
-    } while (0)
+/* vacc[i][r] += kf(targ(i, j)) * wv[j][r] over a TM x TN tile: ksum_epi_tile's loop with the argument t
+ * of each pair a parameter (ksum.cuh's float path clamps or rescales it its own way) */
+template <class T, int TM, int TN, int R, class K, class TA>
+static __device__ __forceinline__ void ksum__epi_apply(T (&vacc)[TM][R], const T (&wv)[TN][R], K kf, TA targ)
+{
+#pragma unroll
+    for (int i = 0; i < TM; i++)
+#pragma unroll
+        for (int j = 0; j < TN; j++) {
+            const T t = targ(i, j);
+            const T k = kf(t);
+#pragma unroll
+            for (int r = 0; r < R; r++) vacc[i][r] = fma(k, wv[j][r], vacc[i][r]);
+        }
+}
 
-#define KSUM_EPI_ROWSUM16(T, TM, R, vacc)                                                              \
-    do {                                                                                               \
-        _Pragma("unroll") for (int o__ = 8; o__ >= 1; o__ >>= 1)                                       \
-            _Pragma("unroll") for (int i__ = 0; i__ < (TM); i__++)                                     \
-                _Pragma("unroll") for (int r__ = 0; r__ < (R); r__++)                                  \
-                    (vacc)[i__][r__] += __shfl_xor_sync(0xffffffffu, (vacc)[i__][r__], o__);           \
-    } while (0)
+template <class T, int TM, int TN, int R, class K>
+static __device__ __forceinline__ void ksum_epi_tile(const T (&acc)[TM][TN], const T (&wv)[TN][R], T (&vacc)[TM][R], K kf)
+{
+    ksum__epi_apply(vacc, wv, kf, [&](int i, int j) { return acc[i][j] > (T)0 ? acc[i][j] : (T)0; });
+}
 
-#define KSUM_EPI_STORE(T, TM, R, vacc, v, row0, m, nrhs, tx, ty, atomic, accumulate)                   \
-    do {                                                                                               \
-        _Pragma("unroll") for (int i__ = 0; i__ < (TM); i__++) {                                       \
-            const long long row__ = (long long)(row0) + KSUM_GEMM_ROW(i__, ty);                        \
-            if ((tx) == i__ && row__ < (m)) {                                                          \
-                T *d__ = (T *)(v) + row__ * (nrhs);                                                    \
-                _Pragma("unroll") for (int r__ = 0; r__ < (R); r__++) {                                \
-                    if (r__ < (nrhs)) {                                                                \
-                        if (atomic) atomicAdd(d__ + r__, (vacc)[i__][r__]);                            \
-                        else d__[r__] = (accumulate) ? d__[r__] + (vacc)[i__][r__] : (vacc)[i__][r__]; \
-                    }                                                                                  \
-                }                                                                                      \
-            }                                                                                          \
-        }                                                                                              \
-    } while (0)
+template <class T, int TM, int R>
+static __device__ __forceinline__ void ksum_epi_rowsum16(T (&vacc)[TM][R])
+{
+#pragma unroll
+    for (int o = 8; o >= 1; o >>= 1)
+#pragma unroll
+        for (int i = 0; i < TM; i++)
+#pragma unroll
+            for (int r = 0; r < R; r++) vacc[i][r] += __shfl_xor_sync(0xffffffffu, vacc[i][r], o);
+}
 
-#define KSUM_EPI_ROWS(TM, vacc, row0, m, tx, ty, OP)                                                   \
-    do {                                                                                               \
-        _Pragma("unroll") for (int i__ = 0; i__ < (TM); i__++) {                                       \
-            const long long row__ = (long long)(row0) + KSUM_GEMM_ROW(i__, ty);                        \
-            if ((tx) == i__ && row__ < (long long)(m)) OP(row__, (vacc)[i__]);                         \
-        }                                                                                              \
-    } while (0)
+template <class T, int TM, int R>
+static __device__ __forceinline__ void ksum_epi_store(const T (&vacc)[TM][R], T *v, long long row0, long long m, int nrhs,
+                                                      int tx, int ty, int atomic, int accumulate)
+{
+#pragma unroll
+    for (int i = 0; i < TM; i++) {
+        const long long row = row0 + KSUM_GEMM_ROW(i, ty);
+        if (tx == i && row < m) {
+            T *d = v + row * nrhs;
+#pragma unroll
+            for (int r = 0; r < R; r++) {
+                if (r < nrhs) {
+                    if (atomic) atomicAdd(d + r, vacc[i][r]);
+                    else d[r] = accumulate ? d[r] + vacc[i][r] : vacc[i][r];
+                }
+            }
+        }
+    }
+}
+
+template <class T, int TM, int R, class OP>
+static __device__ __forceinline__ void ksum_epi_rows(T (&vacc)[TM][R], long long row0, long long m, int tx, int ty, OP op)
+{
+#pragma unroll
+    for (int i = 0; i < TM; i++) {
+        const long long row = row0 + KSUM_GEMM_ROW(i, ty);
+        if (tx == i && row < m) op(row, vacc[i]);
+    }
+}
+
+/* the macro spellings: KERNEL a kernel name (its NAME_EVAL may name the caller's variables), OP a macro */
+#define KSUM_EPI_START(TM, TN, acc, na, nb) ksum_epi_start(acc, na, nb)
+#define KSUM_EPI_TILE(T, TM, TN, R, KERNEL, acc, wv, vacc) \
+    ksum_epi_tile<T, TM, TN, R>(acc, wv, vacc, [&](T t__) { return KERNEL##_EVAL(T, t__); })
+#define KSUM_EPI_PAIRS(T, TM, TN, KERNEL, acc, OP)                                                   \
+    ksum_epi_pairs<T, TM, TN>(acc, [&](T t__) { return KERNEL##_EVAL(T, t__); },                    \
+                              [&](int i__, int j__, T k__) { OP(i__, j__, k__); })
+#define KSUM_EPI_ROWSUM16(T, TM, R, vacc) ksum_epi_rowsum16<T, TM, R>(vacc)
+#define KSUM_EPI_STORE(T, TM, R, vacc, v, row0, m, nrhs, tx, ty, atomic, accumulate) \
+    ksum_epi_store<T, TM, R>(vacc, (T *)(v), row0, m, nrhs, tx, ty, atomic, accumulate)
+#define KSUM_EPI_ROWS(TM, vacc, row0, m, tx, ty, OP) \
+    ksum_epi_rows(vacc, row0, m, tx, ty, [&](long long row__, auto &sums__) { OP(row__, sums__); })
 
 #endif

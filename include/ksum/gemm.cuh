@@ -13,17 +13,21 @@
  *   Shared memory holds each chunk transposed, k-major: s[buf][k][p], rows padded to BM + 4 so that
  *   the transposing stores of a warp (16 or 8 points x 2 or 4 k) fall in distinct banks.
  *
- * PIECES
+ * PIECES (function templates, T float or double; the KSUM_GEMM_* macro spellings are one-line
+ * wrappers: KSUM_GEMM_LOAD(T, E, r, ...) is ksum_gemm_load<T, E>(r, ...) and so on)
  *   KSUM_GEMM_SMEM_ELEMS(BM)               elements of one double-buffered operand: 2 * 8 * (BM + 4)
- *   KSUM_GEMM_LOAD(T, E, r, src, ld, np, dim, p0, k0, tid, vec)
- *        global -> registers: thread tid loads E (= TM/2 or TN/2) consecutive coordinates of one point
- *        of the chunk (points p0.., coordinates k0..k0+7): point p0 + tid/(8/E), coordinate
+ *   ksum_gemm_load<T, E>(r, src, ld, np, dim, p0, k0, tid, vec)      KSUM_GEMM_LOAD(T, E, r, ...)
+ *        global -> registers T r[E]: thread tid loads E (= TM/2 or TN/2) consecutive coordinates of
+ *        one point of the chunk (points p0.., coordinates k0..k0+7): point p0 + tid/(8/E), coordinate
  *        k0 + (tid%(8/E))*E; zeros past np points or dim coordinates.  vec != 0 (dim % E == 0,
  *        ld % E == 0, src 16-byte aligned) uses 8- or 16-byte vector loads.
- *   KSUM_GEMM_STORE(T, E, r, s, BM, buf, tid, scale)  registers -> shared buffer buf, times scale
- *   KSUM_GEMM_CHUNK(T, TM, TN, acc, sa, sb, BM, BN, buf, kc, tx, ty)
- *        acc[i][j] += sum_{k < kc} sa[buf][k][row i] * sb[buf][k][col j]   (kc <= 8, run-time)
- *   KSUM_GEMM_PER_POINT(T, N, r, src, stride, p0, np, t)
+ *   ksum_gemm_store<T, E, BM>(r, s, buf, tid, scale)   KSUM_GEMM_STORE(T, E, r, s, BM, buf, tid, scale)
+ *        registers -> shared buffer buf, times scale
+ *   ksum_gemm_chunk<T, TM, TN, BM, BN>(acc, sa, sb, buf, kc, tx, ty)
+ *        KSUM_GEMM_CHUNK(T, TM, TN, acc, sa, sb, BM, BN, buf, kc, tx, ty):
+ *        acc[i][j] += sum_{k < min(kc, 8)} sa[buf][k][row i] * sb[buf][k][col j]   (kc run-time: the
+ *        rest of dim, dim - 8 c, may be passed as is)
+ *   ksum_gemm_per_point<T, N>(r, src, stride, p0, np, t)   KSUM_GEMM_PER_POINT(T, N, r, src, stride, p0, np, t)
  *        a thread's N values of a per-point array in global memory, in the order of its accumulator
  *        rows (t = ty, N = TM) or columns (t = tx, N = TN): r[i] = src[(p0 + KSUM_GEMM_ROW(i, t)) *
  *        stride], 0 past np points; read-only path.  Norms (stride 1), weights (src = w + r, stride
@@ -49,94 +53,116 @@
 /* row (or column) of a thread's i-th accumulator row within the tile; t is ty (or tx) */
 #define KSUM_GEMM_ROW(i, t) ((((i) >> 2) << 6) + (t)*4 + ((i)&3))
 
-/* 16- and 8-byte global loads (read-only path) and 16-byte shared loads, per element type */
-static __device__ __forceinline__ void ksum__ldg4_float(float *r, const float *p)
+/* 16- and 8-byte global loads (read-only path) and 16-byte shared loads, one overload per element type */
+static __device__ __forceinline__ void ksum__ldg4(float *r, const float *p)
 {
     float4 v = __ldg((const float4 *)p);
     r[0] = v.x; r[1] = v.y; r[2] = v.z; r[3] = v.w;
 }
-static __device__ __forceinline__ void ksum__ldg2_float(float *r, const float *p)
+static __device__ __forceinline__ void ksum__ldg2(float *r, const float *p)
 {
     float2 v = __ldg((const float2 *)p);
     r[0] = v.x; r[1] = v.y;
 }
-static __device__ __forceinline__ void ksum__ldg4_double(double *r, const double *p)
+static __device__ __forceinline__ void ksum__ldg4(double *r, const double *p)
 {
     double2 v = __ldg((const double2 *)p), u = __ldg((const double2 *)p + 1);
     r[0] = v.x; r[1] = v.y; r[2] = u.x; r[3] = u.y;
 }
-static __device__ __forceinline__ void ksum__ldg2_double(double *r, const double *p)
+static __device__ __forceinline__ void ksum__ldg2(double *r, const double *p)
 {
     double2 v = __ldg((const double2 *)p);
     r[0] = v.x; r[1] = v.y;
 }
-static __device__ __forceinline__ void ksum__lds4_float(float *r, const float *p)
+static __device__ __forceinline__ void ksum__lds4(float *r, const float *p)
 {
     float4 v = *(const float4 *)p;
     r[0] = v.x; r[1] = v.y; r[2] = v.z; r[3] = v.w;
 }
-static __device__ __forceinline__ void ksum__lds4_double(double *r, const double *p)
+static __device__ __forceinline__ void ksum__lds4(double *r, const double *p)
 {
     double2 v = *(const double2 *)p, u = *((const double2 *)p + 1);
     r[0] = v.x; r[1] = v.y; r[2] = u.x; r[3] = u.y;
 }
 
-#define KSUM_GEMM_LOAD(T, E, r, src, ld, np, dim, p0, k0, tid, vec)                                    \
-    do {                                                                                               \
-        const long long p__ = (long long)(p0) + (tid) / (KSUM_BK / (E));                               \
-        const int k__ = (k0) + ((tid) % (KSUM_BK / (E))) * (E);                                        \
-        const T *q__ = (const T *)(src) + p__ * (long long)(ld) + k__;                                 \
-        if ((vec) && p__ < (np) && k__ < (dim)) {                                                      \
-            if ((E) == 4) ksum__ldg4_##T(r, q__);                                                      \
-            else ksum__ldg2_##T(r, q__);                                                               \
-        } else {                                                                                       \
-            _Pragma("unroll") for (int e__ = 0; e__ < (E); e__++)                                      \
-                (r)[e__] = (p__ < (np) && k__ + e__ < (dim)) ? __ldg(q__ + e__) : (T)0;                 \
-        }                                                                                              \
-    } while (0)
+template <class T, int E>
+static __device__ __forceinline__ void ksum_gemm_load(T (&r)[E], const T *src, long long ld, long long np, int dim,
+                                                      long long p0, int k0, int tid, int vec)
+{
+    const long long p = p0 + tid / (KSUM_BK / E);
+    const int k = k0 + (tid % (KSUM_BK / E)) * E;
+    const T *q = src + p * ld + k;
+    if (vec && p < np && k < dim) {
+        if (E == 4) ksum__ldg4(r, q);
+        else ksum__ldg2(r, q);
+    } else {
+#pragma unroll
+        for (int e = 0; e < E; e++) r[e] = (p < np && k + e < dim) ? __ldg(q + e) : (T)0;
+    }
+}
 
-#define KSUM_GEMM_STORE(T, E, r, s, BM, buf, tid, scale)                                               \
-    do {                                                                                               \
-        const int p__ = (tid) / (KSUM_BK / (E)), k__ = ((tid) % (KSUM_BK / (E))) * (E);                \
-        T *d__ = (s) + (buf)*KSUM_BK * ((BM) + 4) + k__ * ((BM) + 4) + p__;                             \
-        _Pragma("unroll") for (int e__ = 0; e__ < (E); e__++) d__[e__ * ((BM) + 4)] = (r)[e__] * (scale); \
-    } while (0)
+template <class T, int E, int BM>
+static __device__ __forceinline__ void ksum_gemm_store(const T (&r)[E], T *s, int buf, int tid, T scale)
+{
+    const int p = tid / (KSUM_BK / E), k = (tid % (KSUM_BK / E)) * E;
+    T *d = s + buf * KSUM_BK * (BM + 4) + k * (BM + 4) + p;
+#pragma unroll
+    for (int e = 0; e < E; e++) d[e * (BM + 4)] = r[e] * scale;
+}
 
-#define KSUM_GEMM_CHUNK(T, TM, TN, acc, sa, sb, BM, BN, buf, kc, tx, ty)                               \
-    do {                                                                                               \
-        const T *a__ = (sa) + (buf)*KSUM_BK * ((BM) + 4) + (ty)*4;                                      \
-        const T *b__ = (sb) + (buf)*KSUM_BK * ((BN) + 4) + (tx)*4;                                      \
-        _Pragma("unroll") for (int kk__ = 0; kk__ < KSUM_BK; kk__++) {                                 \
-            if (kk__ < (kc)) {                                                                         \
-                T fa__[TM], fb__[TN];                                                                  \
-                _Pragma("unroll") for (int v__ = 0; v__ < (TM) / 4; v__++)                             \
-                    ksum__lds4_##T(fa__ + 4 * v__, a__ + kk__ * ((BM) + 4) + 64 * v__);               \
-                _Pragma("unroll") for (int v__ = 0; v__ < (TN) / 4; v__++)                             \
-                    ksum__lds4_##T(fb__ + 4 * v__, b__ + kk__ * ((BN) + 4) + 64 * v__);               \
-                _Pragma("unroll") for (int i__ = 0; i__ < (TM); i__++)                                 \
-                    _Pragma("unroll") for (int j__ = 0; j__ < (TN); j__++)                             \
-                        (acc)[i__][j__] = fma(fa__[i__], fb__[j__], (acc)[i__][j__]);                  \
-            }                                                                                          \
-        }                                                                                              \
-    } while (0)
+template <class T, int TM, int TN, int BM, int BN>
+static __device__ __forceinline__ void ksum_gemm_chunk(T (&acc)[TM][TN], const T *sa, const T *sb, int buf, int kc, int tx,
+                                                       int ty)
+{
+    const T *pa = sa + buf * KSUM_BK * (BM + 4) + ty * 4;
+    const T *pb = sb + buf * KSUM_BK * (BN + 4) + tx * 4;
+#pragma unroll
+    for (int kk = 0; kk < KSUM_BK; kk++) {
+        if (kk < min(KSUM_BK, kc)) {
+            T fa[TM], fb[TN];
+#pragma unroll
+            for (int q = 0; q < TM / 4; q++) ksum__lds4(fa + 4 * q, pa + kk * (BM + 4) + 64 * q);
+#pragma unroll
+            for (int q = 0; q < TN / 4; q++) ksum__lds4(fb + 4 * q, pb + kk * (BN + 4) + 64 * q);
+#pragma unroll
+            for (int i = 0; i < TM; i++)
+#pragma unroll
+                for (int j = 0; j < TN; j++) acc[i][j] = fma(fa[i], fb[j], acc[i][j]);
+        }
+    }
+}
 
-#define KSUM_GEMM_PER_POINT(T, N, r, src, stride, p0, np, t)                                           \
-    do {                                                                                               \
-        _Pragma("unroll") for (int i__ = 0; i__ < (N); i__++) {                                        \
-            const long long p__ = (long long)(p0) + KSUM_GEMM_ROW(i__, t);                             \
-            (r)[i__] = p__ < (long long)(np) ? __ldg((const T *)(src) + p__ * (long long)(stride)) : (T)0; \
-        }                                                                                              \
-    } while (0)
+template <class T, int N>
+static __device__ __forceinline__ void ksum_gemm_per_point(T (&r)[N], const T *src, long long stride, long long p0,
+                                                           long long np, int t)
+{
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+        const long long p = p0 + KSUM_GEMM_ROW(i, t);
+        r[i] = p < np ? __ldg(src + p * stride) : (T)0;
+    }
+}
+
+#define KSUM_GEMM_LOAD(T, E, r, src, ld, np, dim, p0, k0, tid, vec) \
+    ksum_gemm_load<T, E>(r, (const T *)(src), ld, np, dim, p0, k0, tid, vec)
+#define KSUM_GEMM_STORE(T, E, r, s, BM, buf, tid, scale) ksum_gemm_store<T, E, BM>(r, s, buf, tid, scale)
+#define KSUM_GEMM_CHUNK(T, TM, TN, acc, sa, sb, BM, BN, buf, kc, tx, ty) \
+    ksum_gemm_chunk<T, TM, TN, BM, BN>(acc, sa, sb, buf, kc, tx, ty)
+#define KSUM_GEMM_PER_POINT(T, N, r, src, stride, p0, np, t) \
+    ksum_gemm_per_point<T, N>(r, (const T *)(src), stride, p0, np, t)
 
 /* ---- k-major tiles copied straight from global memory (the float path of ksum.cuh) ----------------
  *   KSUM_GEMM_P                       row length of a k-major shared tile of 128 points: 128 + 4
  *   ksum__cp4(dst, src, ok)           4-byte asynchronous copy global -> shared (cp.async.ca, sm_80+;
  *                                     a plain load and store below sm_80), zero when !ok
  *   ksum__cp_wait()                   wait for this thread's copies (cp.async.wait_all; no-op below sm_80)
- *   KSUM_GEMM_TILE_OP(OP, s, LDP, src, ld, np, dim, p0, k0, ks, tid)
+ *   ksum_gemm_tile_op(op, s, ldp, src, ld, np, dim, p0, k0, ks, tid)
+ *   KSUM_GEMM_TILE_OP(OP, s, LDP, src, ld, np, dim, p0, k0, ks, tid)   (OP a macro or function of 3)
  *        for points p0..p0+127 and coordinates k0..k0+ks-1 (ks a multiple of 8, <= 32) of a
- *        point-major float array: OP(dst, srcptr, ok) with dst = s + k*LDP + p (the k-major tile,
- *        transposed on the way, rows of LDP >= 128 floats), ok = point < np && coordinate < dim.
+ *        point-major float array: op(dst, srcptr, ok, pq) (the macro: OP(dst, srcptr, ok)) with
+ *        dst = s + k*ldp + p (the k-major tile, transposed on the way, rows of ldp >= 128 floats),
+ *        ok = point < np && coordinate < dim, pq = 0..3 the point's group (p = p0 + 32 pq + the
+ *        thread's (tid / 32) * 4 + tid % 4): a per-point sum can live in 4 registers.
  *        Each thread takes ks / 2 elements; a warp's 32 elements are 4 points x 8 consecutive
  *        coordinates (32-byte global segments); with LDP = 132 (= 4 mod 32) they land in 32
  *        distinct banks.  A whole tile inside the arrays takes an unpredicated path.
@@ -182,38 +208,46 @@ static __device__ __forceinline__ float4 ksum__tf32x4_rest(float4 x, float4 big)
     return ksum__tf32x4(make_float4(x.x - big.x, x.y - big.y, x.z - big.z, x.w - big.w));
 }
 
-#define KSUM_GEMM_TILE_OP(OP, s, LDP, src, ld, np, dim, p0, k0, ks, tid)                                    \
-    do {                                                                                               \
-        const int pb__ = (((tid) >> 5) << 2) + ((tid)&3), kb__ = ((tid) >> 2) & 7;                     \
-        const long long pp__ = (long long)(p0) + pb__, ld32__ = 32LL * (long long)(ld);                \
-        const float *q__ = (const float *)(src) + pp__ * (long long)(ld) + (k0) + kb__;                \
-        float *d__ = (s) + kb__ * (LDP) + pb__;                                                  \
-        if ((ks) == 32 && (long long)(p0) + 128 <= (long long)(np) && (k0) + 32 <= (dim)) {           \
-            /* a whole 32-coordinate tile inside: one 64-bit address per point, 4 fixed offsets */    \
-            _Pragma("unroll") for (int pq__ = 0; pq__ < 4; pq__++) {                                   \
-                const float *qp__ = q__ + pq__ * ld32__;                                               \
-                _Pragma("unroll") for (int kg__ = 0; kg__ < 4; kg__++)                                 \
-                    OP(d__ + kg__ * 8 * (LDP) + 32 * pq__, qp__ + kg__ * 8, 1);                        \
-            }                                                                                          \
-        } else if ((long long)(p0) + 128 <= (long long)(np) && (k0) + (ks) <= (dim)) { /* inside */   \
-            _Pragma("unroll") for (int kg__ = 0; kg__ < 4; kg__++) {                                   \
-                if (kg__ * 8 < (ks)) {                                                                 \
-                    _Pragma("unroll") for (int pq__ = 0; pq__ < 4; pq__++)                             \
-                        OP(d__ + kg__ * 8 * (LDP) + 32 * pq__, q__ + pq__ * ld32__ + kg__ * 8, 1); \
-                }                                                                                      \
-            }                                                                                          \
-        } else {                                                                                       \
-            _Pragma("unroll") for (int kg__ = 0; kg__ < 4; kg__++) {                                   \
-                if (kg__ * 8 < (ks)) {                                                                 \
-                    const int kok__ = (k0) + kb__ + kg__ * 8 < (dim);                                  \
-                    _Pragma("unroll") for (int pq__ = 0; pq__ < 4; pq__++) {                           \
-                        const int ok__ = kok__ && pp__ + 32 * pq__ < (long long)(np);                  \
-                        OP(d__ + kg__ * 8 * (LDP) + 32 * pq__,                                   \
-                           ok__ ? q__ + pq__ * ld32__ + kg__ * 8 : (const float *)(src), ok__);        \
-                    }                                                                                  \
-                }                                                                                      \
-            }                                                                                          \
-        }                                                                                              \
-    } while (0)
+template <class OP>
+static __device__ __forceinline__ void ksum_gemm_tile_op(OP op, float *s, int ldp, const float *src, long long ld,
+                                                         long long np, int dim, long long p0, int k0, int ks, int tid)
+{
+    const int pb = ((tid >> 5) << 2) + (tid & 3), kb = (tid >> 2) & 7;
+    const long long pp = p0 + pb, ld32 = 32LL * ld;
+    const float *q = src + pp * ld + k0 + kb;
+    float *d = s + kb * ldp + pb;
+    if (ks == 32 && p0 + 128 <= np && k0 + 32 <= dim) {
+        /* a whole 32-coordinate tile inside: one 64-bit address per point, 4 fixed offsets */
+#pragma unroll
+        for (int pq = 0; pq < 4; pq++) {
+            const float *qp = q + pq * ld32;
+#pragma unroll
+            for (int kg = 0; kg < 4; kg++) op(d + kg * 8 * ldp + 32 * pq, qp + kg * 8, 1, pq);
+        }
+    } else if (p0 + 128 <= np && k0 + ks <= dim) { /* inside */
+#pragma unroll
+        for (int kg = 0; kg < 4; kg++) {
+            if (kg * 8 < ks) {
+#pragma unroll
+                for (int pq = 0; pq < 4; pq++) op(d + kg * 8 * ldp + 32 * pq, q + pq * ld32 + kg * 8, 1, pq);
+            }
+        }
+    } else {
+#pragma unroll
+        for (int kg = 0; kg < 4; kg++) {
+            if (kg * 8 < ks) {
+                const int kok = k0 + kb + kg * 8 < dim;
+#pragma unroll
+                for (int pq = 0; pq < 4; pq++) {
+                    const int ok = kok && pp + 32 * pq < np;
+                    op(d + kg * 8 * ldp + 32 * pq, ok ? q + pq * ld32 + kg * 8 : src, ok, pq);
+                }
+            }
+        }
+    }
+}
+#define KSUM_GEMM_TILE_OP(OP, s, LDP, src, ld, np, dim, p0, k0, ks, tid)                              \
+    ksum_gemm_tile_op([&](float *d__, const float *q__, int ok__, int) { OP(d__, q__, ok__); }, s, LDP, \
+                      (const float *)(src), ld, np, dim, p0, k0, ks, tid)
 
 #endif

@@ -54,6 +54,12 @@
  *   for the instantiations in the tests and the bench; MINB 3 at DMAX 3 fits in 80 registers without
  *   the polynomial and spills with it).  Sources of a partial last chunk are read as zero records,
  *   rounded up to 8.  Splits and atomics as ksum.cuh (v zeroed first unless KSUM_ACCUMULATE).
+ *   The generators' limits are static_asserts naming the generator, the instance and the argument:
+ *   DMAX 1 to 8, R >= 1, MINB >= 1, NPOLY 0 to 8, GF = 1 only with KSUM_GAUSS.
+ *
+ * STRUCTURE
+ *   name_kernel is one call of ksum__sd_body<DMAX, R, GF, NPOLY>(kf, <its arguments>), name_reduce one
+ *   call of ksum__sd_reduce, name_launch one call of ksum__sd_launch (the host side).
  */
 #ifndef KSUM_SMALLDIM_CUH
 #define KSUM_SMALLDIM_CUH
@@ -93,138 +99,142 @@ static __device__ __forceinline__ void ksum__sd_reduce(const float *part, float 
     v[e] = s;
 }
 
-/* ---- pieces of name_kernel: they expand inside it and use its names (the arguments, tid, row0, ta,
- * na, vacc, pb, srec, scale, m2s, the enum SR4, SR) ---- */
-
-/* the thread's KSUM_SD_TI targets into registers: coordinates ta, s|a|^2 na (largest: namax), vacc = 0 */
-#define KSUM__SD_TARGETS(DMAX, R)                                                                      \
-    _Pragma("unroll") for (int i = 0; i < KSUM_SD_TI; i++) {                                           \
-        const long long row = row0 + tid + (long long)KSUM_THREADS * i;                                \
-        float q = 0;                                                                                   \
-        _Pragma("unroll") for (int k = 0; k < (DMAX); k++) {                                           \
-            ta[i][k] = (row < m && k < dim) ? __ldg(a + row * lda + k) : 0.0f;                         \
-            q = fmaf(ta[i][k], ta[i][k], q);                                                           \
-        }                                                                                              \
-        na[i] = q * scale;                                                                             \
-        namax = fmaxf(namax, na[i]);                                                                   \
-        _Pragma("unroll") for (int r = 0; r < (R); r++) vacc[i][r] = 0;                                \
-    }
-
-/* source c * CHUNK + tid of chunk c into registers pb (coordinates then weights; zero past n) */
-#define KSUM__SD_LOAD(DMAX, R, c)                                                                      \
-    do {                                                                                               \
-        const long long j = (long long)(c)*KSUM_SD_CHUNK + tid;                                        \
-        _Pragma("unroll") for (int e = 0; e < (DMAX) + (R); e++) pb[e] = 0;                            \
-        if (j < n) {                                                                                   \
-            _Pragma("unroll") for (int k = 0; k < (DMAX); k++) pb[k] = k < dim ? __ldg(b + j * ldb + k) : 0.0f; \
-            _Pragma("unroll") for (int r = 0; r < (R); r++) pb[(DMAX) + r] = r < nrhs ? __ldg(w + j * nrhs + r) : 0.0f; \
-        }                                                                                              \
-    } while (0)
-
-/* the record of the staged source (-2s b, s|b|^2, w, zeros) into srec, after a barrier if sync */
-#define KSUM__SD_RECORD(DMAX, R, sync)                                                                \
-    do {                                                                                               \
-        float rec[SR], q = 0;                                                                          \
-        _Pragma("unroll") for (int k = 0; k < (DMAX); k++) {                                           \
-            rec[k] = pb[k] * m2s;                                                                      \
-            q = fmaf(pb[k], pb[k], q);                                                                 \
-        }                                                                                              \
-        rec[DMAX] = q * scale;                                                                         \
-        _Pragma("unroll") for (int r = 0; r < (R); r++) rec[(DMAX) + 1 + r] = pb[(DMAX) + r];          \
-        _Pragma("unroll") for (int e = (DMAX) + 1 + (R); e < SR; e++) rec[e] = 0;                      \
-        if (sync) __syncthreads(); /* everyone is done with the previous chunk */                      \
-        _Pragma("unroll") for (int v4 = 0; v4 < SR4; v4++)                                             \
-            srec[tid * SR4 + v4] = make_float4(rec[4 * v4], rec[4 * v4 + 1], rec[4 * v4 + 2], rec[4 * v4 + 3]); \
-        __syncthreads();                                                                               \
-    } while (0)
+/* ---- the kernel: each thread's KSUM_SD_TI targets in registers (coordinates ta, s|a|^2 na, row sums
+ * vacc), the sources through shared memory as records of SR = 4 SR4 floats ---- */
 
 /* record jj of the chunk (a broadcast: every thread reads the same one) into sr */
-#define KSUM__SD_READ(sr, jj)                                                                          \
-    float sr[SR];                                                                                      \
-    _Pragma("unroll") for (int v4 = 0; v4 < SR4; v4++) {                                               \
-        const float4 t4 = srec[(jj)*SR4 + v4];                                                         \
-        sr[4 * v4] = t4.x; sr[4 * v4 + 1] = t4.y; sr[4 * v4 + 2] = t4.z; sr[4 * v4 + 3] = t4.w;        \
+template <int SR4>
+static __device__ __forceinline__ void ksum__sd_read(float (&sr)[4 * SR4], const float4 *srec)
+{
+#pragma unroll
+    for (int q4 = 0; q4 < SR4; q4++) {
+        const float4 t4 = srec[q4];
+        sr[4 * q4] = t4.x; sr[4 * q4 + 1] = t4.y; sr[4 * q4 + 2] = t4.z; sr[4 * q4 + 3] = t4.w;
     }
-
-/* the Gaussian shortcut: vacc += 2^-u w, u = s|b|^2 - 2s a.b, over the chunk's cnt sources, 8 at a time
- * (NPOLY of each 8 pairs by the polynomial) */
-#define KSUM__SD_PAIRS_GAUSS(DMAX, R, NPOLY)                                                           \
-    for (int j0 = 0; j0 < cnt; j0 += 8) {                                                              \
-        _Pragma("unroll") for (int qq = 0; qq < 8; qq++) {                                             \
-            KSUM__SD_READ(sr, j0 + qq);                                                                \
-            _Pragma("unroll") for (int i = 0; i < KSUM_SD_TI; i++) {                                   \
-                float u = sr[DMAX];                                                                    \
-                _Pragma("unroll") for (int k = 0; k < (DMAX); k++) u = fmaf(ta[i][k], sr[k], u);       \
-                const float kv = ((qq + i) & 7) < (NPOLY) ? ksum__exp2neg_poly(u) : ksum_exp2neg_float(u); \
-                _Pragma("unroll") for (int r = 0; r < (R); r++)                                        \
-                    vacc[i][r] = fmaf(kv, sr[(DMAX) + 1 + r], vacc[i][r]);                              \
-            }                                                                                          \
-        }                                                                                              \
-    }
-
-/* the general path: vacc += KERNEL(max(s|a|^2 + s|b|^2 - 2s a.b, 0)) w over the chunk's cnt sources */
-#define KSUM__SD_PAIRS(KERNEL, DMAX, R)                                                                \
-    for (int j0 = 0; j0 < cnt; j0++) {                                                                 \
-        KSUM__SD_READ(sr, j0);                                                                         \
-        _Pragma("unroll") for (int i = 0; i < KSUM_SD_TI; i++) {                                       \
-            float t = na[i] + sr[DMAX];                                                                \
-            _Pragma("unroll") for (int k = 0; k < (DMAX); k++) t = fmaf(ta[i][k], sr[k], t);           \
-            t = fmaxf(t, 0.0f);                                                                        \
-            const float kv = KERNEL##_EVAL(float, t);                                                  \
-            _Pragma("unroll") for (int r = 0; r < (R); r++)                                            \
-                vacc[i][r] = fmaf(kv, sr[(DMAX) + 1 + r], vacc[i][r]);                                  \
-        }                                                                                              \
-    }
-
-/* the thread's rows (times 2^-s|a|^2 on the Gaussian shortcut) into split blockIdx.y's part of v */
-#define KSUM__SD_STORE(R)                                                                              \
-    _Pragma("unroll") for (int i = 0; i < KSUM_SD_TI; i++) {                                           \
-        const long long row = row0 + tid + (long long)KSUM_THREADS * i;                                \
-        const float f = fast ? ksum_exp2neg_float(na[i]) : 1.0f;                                       \
-        if (row < m) {                                                                                 \
-            float *d = v + (long long)blockIdx.y * vstride + row * nrhs;                               \
-            _Pragma("unroll") for (int r = 0; r < (R); r++) {                                          \
-                if (r < nrhs) {                                                                        \
-                    if (atomic) atomicAdd(d + r, vacc[i][r] * f);                                      \
-                    else d[r] = accumulate ? d[r] + vacc[i][r] * f : vacc[i][r] * f;                   \
-                }                                                                                      \
-            }                                                                                          \
-        }                                                                                              \
-    }
+}
 
 /* GF: Gaussian factorisation (1) or the general path only (0) */
-#define KSUM__SD_KERNEL(kname, KERNEL, DMAX, R, GF, NPOLY, MINB)                                       \
-    __global__ void __launch_bounds__(KSUM_THREADS, MINB)                                              \
-        kname(const float *__restrict__ a, long long lda, const float *__restrict__ b, long long ldb,  \
-              const float *__restrict__ w, float *__restrict__ v, int m, int n, int dim, int nrhs,     \
-              float scale, int chunks_per_split, int atomic, int accumulate, long long vstride)       \
-    {                                                                                                  \
-        enum { SR4 = ((DMAX) + 1 + (R) + 3) / 4, SR = 4 * SR4 };                                       \
-        __shared__ float4 srec[KSUM_SD_CHUNK * SR4];                                                   \
-        const int tid = threadIdx.x;                                                                   \
-        const long long row0 = (long long)blockIdx.x * (KSUM_THREADS * KSUM_SD_TI);                    \
-        const int nchunks = (n + KSUM_SD_CHUNK - 1) / KSUM_SD_CHUNK;                                   \
-        const int c0 = blockIdx.y * chunks_per_split, c1 = min(nchunks, c0 + chunks_per_split);        \
-        if (c0 >= c1) return;                                                                          \
-        float ta[KSUM_SD_TI][DMAX], na[KSUM_SD_TI], vacc[KSUM_SD_TI][R];                               \
-        float namax = 0;                                                                               \
-        KSUM__SD_TARGETS(DMAX, R);                                                                     \
-        const int fast = (GF) && namax <= 64.0f;                                                       \
-        const float m2s = -2.0f * scale;                                                               \
-        float pb[DMAX + (R)]; /* the staged source: coordinates then weights */                        \
-        KSUM__SD_LOAD(DMAX, R, c0);                                                                    \
-        for (int c = c0; c < c1; c++) {                                                                \
-            KSUM__SD_RECORD(DMAX, R, c > c0);                                                           \
-            if (c + 1 < c1) KSUM__SD_LOAD(DMAX, R, c + 1); /* in flight during this chunk's work */    \
-            const int cnt = min(KSUM_SD_CHUNK, n - c * KSUM_SD_CHUNK); /* sources past n: zero records */ \
-            if (fast) {                                                                                \
-                KSUM__SD_PAIRS_GAUSS(DMAX, R, NPOLY)                                                   \
-            } else {                                                                                   \
-                KSUM__SD_PAIRS(KERNEL, DMAX, R)                                                        \
-            }                                                                                          \
-        }                                                                                              \
-        KSUM__SD_STORE(R)                                                                              \
+template <int DMAX, int R, int GF, int NPOLY, class K>
+static __device__ __forceinline__ void ksum__sd_body(K kf, const float *__restrict__ a, long long lda,
+                                                     const float *__restrict__ b, long long ldb, const float *__restrict__ w,
+                                                     float *__restrict__ v, int m, int n, int dim, int nrhs, float scale,
+                                                     int chunks_per_split, int atomic, int accumulate, long long vstride)
+{
+    enum { SR4 = (DMAX + 1 + R + 3) / 4, SR = 4 * SR4 };
+    __shared__ float4 srec[KSUM_SD_CHUNK * SR4];
+    const int tid = threadIdx.x;
+    const long long row0 = (long long)blockIdx.x * (KSUM_THREADS * KSUM_SD_TI);
+    const int nchunks = (n + KSUM_SD_CHUNK - 1) / KSUM_SD_CHUNK;
+    const int c0 = blockIdx.y * chunks_per_split, c1 = min(nchunks, c0 + chunks_per_split);
+    if (c0 >= c1) return;
+    float ta[KSUM_SD_TI][DMAX], na[KSUM_SD_TI], vacc[KSUM_SD_TI][R];
+    float namax = 0;
+    /* the thread's targets into registers: coordinates ta, s|a|^2 na (largest: namax), vacc = 0 */
+#pragma unroll
+    for (int i = 0; i < KSUM_SD_TI; i++) {
+        const long long row = row0 + tid + (long long)KSUM_THREADS * i;
+        float q = 0;
+#pragma unroll
+        for (int k = 0; k < DMAX; k++) {
+            ta[i][k] = (row < m && k < dim) ? __ldg(a + row * lda + k) : 0.0f;
+            q = fmaf(ta[i][k], ta[i][k], q);
+        }
+        na[i] = q * scale;
+        namax = fmaxf(namax, na[i]);
+#pragma unroll
+        for (int r = 0; r < R; r++) vacc[i][r] = 0;
     }
+    const int fast = GF && namax <= 64.0f;
+    const float m2s = -2.0f * scale;
+    float pb[DMAX + R]; /* the staged source: coordinates then weights */
+    /* source c * CHUNK + tid of chunk c into registers pb (coordinates then weights; zero past n) */
+    const auto load = [&](int c) {
+        const long long j = (long long)c * KSUM_SD_CHUNK + tid;
+#pragma unroll
+        for (int e = 0; e < DMAX + R; e++) pb[e] = 0;
+        if (j < n) {
+#pragma unroll
+            for (int k = 0; k < DMAX; k++) pb[k] = k < dim ? __ldg(b + j * ldb + k) : 0.0f;
+#pragma unroll
+            for (int r = 0; r < R; r++) pb[DMAX + r] = r < nrhs ? __ldg(w + j * nrhs + r) : 0.0f;
+        }
+    };
+    load(c0);
+    for (int c = c0; c < c1; c++) {
+        { /* the record of the staged source (-2s b, s|b|^2, w, zeros) into srec, after a barrier */
+            float rec[SR], q = 0;
+#pragma unroll
+            for (int k = 0; k < DMAX; k++) {
+                rec[k] = pb[k] * m2s;
+                q = fmaf(pb[k], pb[k], q);
+            }
+            rec[DMAX] = q * scale;
+#pragma unroll
+            for (int r = 0; r < R; r++) rec[DMAX + 1 + r] = pb[DMAX + r];
+#pragma unroll
+            for (int e = DMAX + 1 + R; e < SR; e++) rec[e] = 0;
+            if (c > c0) __syncthreads(); /* everyone is done with the previous chunk */
+#pragma unroll
+            for (int q4 = 0; q4 < SR4; q4++)
+                srec[tid * SR4 + q4] = make_float4(rec[4 * q4], rec[4 * q4 + 1], rec[4 * q4 + 2], rec[4 * q4 + 3]);
+            __syncthreads();
+        }
+        if (c + 1 < c1) load(c + 1); /* in flight during this chunk's work */
+        const int cnt = min(KSUM_SD_CHUNK, n - c * KSUM_SD_CHUNK); /* sources past n: zero records */
+        if (fast) {
+            /* the Gaussian shortcut: vacc += 2^-u w, u = s|b|^2 - 2s a.b, 8 sources at a time (NPOLY of
+             * each 8 pairs by the polynomial) */
+            for (int j0 = 0; j0 < cnt; j0 += 8) {
+#pragma unroll
+                for (int qq = 0; qq < 8; qq++) {
+                    float sr[SR];
+                    ksum__sd_read<SR4>(sr, srec + (j0 + qq) * SR4);
+#pragma unroll
+                    for (int i = 0; i < KSUM_SD_TI; i++) {
+                        float u = sr[DMAX];
+#pragma unroll
+                        for (int k = 0; k < DMAX; k++) u = fmaf(ta[i][k], sr[k], u);
+                        const float kv = ((qq + i) & 7) < NPOLY ? ksum__exp2neg_poly(u) : ksum_exp2neg_float(u);
+#pragma unroll
+                        for (int r = 0; r < R; r++) vacc[i][r] = fmaf(kv, sr[DMAX + 1 + r], vacc[i][r]);
+                    }
+                }
+            }
+        } else {
+            /* the general path: vacc += kf(max(s|a|^2 + s|b|^2 - 2s a.b, 0)) w */
+            for (int j0 = 0; j0 < cnt; j0++) {
+                float sr[SR];
+                ksum__sd_read<SR4>(sr, srec + j0 * SR4);
+#pragma unroll
+                for (int i = 0; i < KSUM_SD_TI; i++) {
+                    float t = na[i] + sr[DMAX];
+#pragma unroll
+                    for (int k = 0; k < DMAX; k++) t = fmaf(ta[i][k], sr[k], t);
+                    t = fmaxf(t, 0.0f);
+                    const float kv = kf(t);
+#pragma unroll
+                    for (int r = 0; r < R; r++) vacc[i][r] = fmaf(kv, sr[DMAX + 1 + r], vacc[i][r]);
+                }
+            }
+        }
+    }
+    /* the thread's rows (times 2^-s|a|^2 on the Gaussian shortcut) into split blockIdx.y's part of v */
+#pragma unroll
+    for (int i = 0; i < KSUM_SD_TI; i++) {
+        const long long row = row0 + tid + (long long)KSUM_THREADS * i;
+        const float f = fast ? ksum_exp2neg_float(na[i]) : 1.0f;
+        if (row < m) {
+            float *d = v + (long long)blockIdx.y * vstride + row * nrhs;
+#pragma unroll
+            for (int r = 0; r < R; r++) {
+                if (r < nrhs) {
+                    if (atomic) atomicAdd(d + r, vacc[i][r] * f);
+                    else d[r] = accumulate ? d[r] + vacc[i][r] * f : vacc[i][r] * f;
+                }
+            }
+        }
+    }
+}
 
 /* the launcher: checks, splits (deterministic mode too, reduced in split order by reduce_fn into v
  * from a temporary), v zeroed in atomic mode, the kernel */
@@ -270,26 +280,35 @@ static inline int ksum__sd_launch(const ksum_args *args, cudaStream_t stream, co
     return rc;
 }
 
-#define KSUM_DEFINE_SMALLDIM_EX(name, KERNEL, DMAX, R, GF, NPOLY, MINB)                                \
-    static_assert((DMAX) >= 1 && (DMAX) <= 8, "KSUM_DEFINE_SMALLDIM: DMAX must be 1 to 8");           \
-    static_assert((R) >= 1 && (MINB) >= 1, "KSUM_DEFINE_SMALLDIM: R and MINB must be at least 1");     \
-    static_assert((NPOLY) >= 0 && (NPOLY) <= 8, "KSUM_DEFINE_SMALLDIM: NPOLY must be 0 to 8");         \
-    static_assert(!(GF) || KSUM__FACTOR(KERNEL), "KSUM_DEFINE_SMALLDIM_EX: GF = 1 needs KERNEL KSUM_GAUSS"); \
+/* gen: the generator's name (a string) for the limits' sentences */
+#define KSUM__SD_DEFINE(gen, name, KERNEL, DMAX, R, GF, NPOLY, MINB)                                   \
+    static_assert((DMAX) >= 1 && (DMAX) <= 8, gen "(" #name "): DMAX must be 1 to 8");                \
+    static_assert((R) >= 1, gen "(" #name "): R must be at least 1");                                  \
+    static_assert((MINB) >= 1, gen "(" #name "): MINB must be at least 1");                            \
+    static_assert((NPOLY) >= 0 && (NPOLY) <= 8, gen "(" #name "): NPOLY must be 0 to 8");              \
+    static_assert(!(GF) || KSUM__FACTOR(KERNEL), gen "(" #name "): GF = 1 needs KERNEL KSUM_GAUSS");   \
     __global__ void name##_reduce(const float *__restrict__ part, float *__restrict__ v, long long cnt, \
                                   int splits, int accumulate)                                          \
+    { ksum__sd_reduce(part, v, cnt, splits, accumulate); }                                             \
+    __global__ void __launch_bounds__(KSUM_THREADS, MINB)                                              \
+        name##_kernel(const float *__restrict__ a, long long lda, const float *__restrict__ b, long long ldb, \
+                      const float *__restrict__ w, float *__restrict__ v, int m, int n, int dim, int nrhs, \
+                      float scale, int chunks_per_split, int atomic, int accumulate, long long vstride) \
     {                                                                                                  \
-        ksum__sd_reduce(part, v, cnt, splits, accumulate);                                             \
+        ksum__sd_body<(DMAX), (R), (GF), (NPOLY)>(KSUM__EVAL_FN(float, KERNEL), a, lda, b, ldb, w, v, m, n, dim, nrhs, \
+                                          scale, chunks_per_split, atomic, accumulate, vstride);       \
     }                                                                                                  \
-    KSUM__SD_KERNEL(name##_kernel, KERNEL, DMAX, R, GF, NPOLY, MINB)                                   \
     static inline __attribute__((unused)) int name##_launch(const ksum_args *args, cudaStream_t stream) \
     {                                                                                                  \
         return ksum__sd_launch(args, stream, (const void *)name##_kernel, (const void *)name##_reduce,  \
-                               args ? (double)(KERNEL##_SCALE(args->h)) : 0, DMAX, R, MINB);           \
+                               KSUM__SCALE(KERNEL, args), DMAX, R, MINB);                              \
     }
 
-#define KSUM_DEFINE_SMALLDIM(name, KERNEL, DMAX, R)                                                    \
-    KSUM_DEFINE_SMALLDIM_EX(name, KERNEL, DMAX, R, 0, 0, KSUM__SD_MINB(DMAX, R))
-#define KSUM_DEFINE_GAUSS_SMALLDIM(name, DMAX, R, NPOLY)                                               \
-    KSUM_DEFINE_SMALLDIM_EX(name, KSUM_GAUSS, DMAX, R, 1, NPOLY, KSUM__SD_MINB(DMAX, R))
+#define KSUM_DEFINE_SMALLDIM_EX(name, KERNEL, DMAX, R, GF, NPOLY, MINB) \
+    KSUM__SD_DEFINE("KSUM_DEFINE_SMALLDIM_EX", name, KERNEL, DMAX, R, GF, NPOLY, MINB)
+#define KSUM_DEFINE_SMALLDIM(name, KERNEL, DMAX, R) \
+    KSUM__SD_DEFINE("KSUM_DEFINE_SMALLDIM", name, KERNEL, DMAX, R, 0, 0, KSUM__SD_MINB(DMAX, R))
+#define KSUM_DEFINE_GAUSS_SMALLDIM(name, DMAX, R, NPOLY) \
+    KSUM__SD_DEFINE("KSUM_DEFINE_GAUSS_SMALLDIM", name, KSUM_GAUSS, DMAX, R, 1, NPOLY, KSUM__SD_MINB(DMAX, R))
 
 #endif

@@ -26,9 +26,9 @@
  *   resident targets are rounded to TF32 once per block, and one pass uses m16n8k4 (fragments are
  *   single registers straight from the loads: no register moves; 61 instead of ~121 SASS instructions
  *   per 8 coordinates).  KSUM_DEFINE_TF32 picks per kernel what measured fastest (below).
- *   KSUM_DEFINE_TF32_V1(name, KERNEL, PASSES, R), the earlier kernel, stages each 8-coordinate
- *   chunk through registers with a barrier per chunk (static 19 KB of shared memory); kept for
- *   comparison (bench/ksum.cu, row tf32-v1) and for devices with little shared memory.
+ *   KSUM_DEFINE_TF32_V1(name, KERNEL, PASSES, R) stages each 8-coordinate chunk through registers
+ *   with a barrier per chunk (static 19 KB of shared memory): the comparison row tf32-v1 of
+ *   bench/ksum_fused.cu, and a kernel for devices with little shared memory.
  *   On a device below sm_80 the launchers return KSUM_EUNSUPPORTED (after the argument checks); the
  *   header compiles for sm_75 (the mma pieces are empty there and never launched).
  *   HOPPER: on an sm_90 device, where the build has sm_90a code (nvcc -arch=sm_90a; the Makefile's
@@ -42,6 +42,17 @@
  *     #include <ksum/tc.cuh>
  *     KSUM_DEFINE_TF32(gauss_tc, KSUM_GAUSS, 3, 1)     // 3-pass TF32, one right-hand side
  *     int rc = gauss_tc_launch(&k, stream);           // k as for KSUM_DEFINE (float data)
+ *
+ * LIMITS (static_asserts naming the generator, the instance and the argument)
+ *   PASSES 1 or 3; R >= 1; WIDE_RES and WIDE_STREAM 0 to 4.
+ *
+ * STRUCTURE
+ *   Each kernel is one call of a function template: ksum__tc_body (the staged mma.sync kernels, on
+ *   ksum/ksum/staged.cuh's staging pieces), ksum__tc1_body (KSUM_DEFINE_TF32_V1), ksum__wg_body
+ *   (wgmma.cuh); their pieces here: ksum__mma_tf32(_k4) and ksum__split (the instructions),
+ *   ksum__tc_row / ksum__tc_col (the WIDE placements), ksum__tc_kstep (one k-step of the warp's 2 x 8
+ *   mma tiles), ksum__tc_epi_j (an n-tile's kernel values into the row sums), ksum__tc_finish (the row
+ *   sums across the quad and the two warps of a row band, stores or atomics).
  */
 #ifndef KSUM_TC_CUH
 #define KSUM_TC_CUH
@@ -81,10 +92,11 @@ static __device__ __forceinline__ void ksum__split(float x, unsigned *big, unsig
     *small = passes > 1 ? ksum__tf32(x - __uint_as_float(*big)) : 0u;
 }
 
-/* ---- pieces shared by the two tensor-core kernels; they expand inside the kernel and use its names
- * (the arguments, tid, lane, g, t4, wr, wc, acc, vacc, sred, swb, the enum BM, BN, P) -------------
- * WIDE (round 3, KSUM_DEFINE_TF32_EX): which shared point a fragment row or column stands for.  WIDE = 0
- * (and KSUM_DEFINE_TF32_V1): fragment row g of m-tile i is point wr + 16 i + g (column g of n-tile j is
+/* ---- pieces shared by the tensor-core kernels --------------------------------------------------
+ * The thread's place: lane, g = lane / 4 and t4 = lane % 4 (the mma fragment coordinates), the warp's
+ * 32 x 64 tile at rows wr, columns wc of the block's 128 x 128 (ksum__tc_lane).
+ * WIDE (KSUM_DEFINE_TF32_EX): which shared point a fragment row or column stands for.  WIDE = 0 (and
+ * KSUM_DEFINE_TF32_V1): fragment row g of m-tile i is point wr + 16 i + g (column g of n-tile j is
  * wc + 8 j + g): one 4-byte LDS per fragment element, 24 per k-step.  WIDE >= 1: the points are permuted
  * inside the warp's tile so that a thread's elements at one k lie side by side: row g / g + 8 of m-tile
  * i is point wr + 4 g + 2 i (+ 1), column g of n-tile j is wc + 32 (j / 4) + 4 g + j % 4; a k-step then
@@ -93,351 +105,436 @@ static __device__ __forceinline__ void ksum__split(float x, unsigned *big, unsig
  * the epilogue reads norms and weights, and adds row sums, through the same permutation.
  * WIDE = 2 also unrolls a whole 32-coordinate stage (4 k-steps) so that the next step's shared
  * loads can be issued ahead of this step's mma chain. */
-#define KSUM__TC_ROW(WIDE, i, hh) ((WIDE) ? wr + 4 * g + 2 * (i) + (hh) : wr + 16 * (i) + g + 8 * (hh))
+typedef struct ksum__tc_lane {
+    int g, t4, wr, wc;
+} ksum__tc_lane;
+/* the shared row of accumulator row half hh of m-tile i */
+template <int WIDE>
+static __device__ __forceinline__ int ksum__tc_row(const ksum__tc_lane &L, int i, int hh)
+{
+    return WIDE ? L.wr + 4 * L.g + 2 * i + hh : L.wr + 16 * i + L.g + 8 * hh;
+}
 /* the shared column of accumulator element e (0, 1: fragment columns 2 t4, 2 t4 + 1) of n-tile j */
-#define KSUM__TC_COL(WIDE, j, e) ((WIDE) ? wc + 32 * ((j) >> 2) + 8 * t4 + 4 * (e) + ((j)&3) : wc + 8 * (j) + 2 * t4 + (e))
-
-/* the thread's place: lane, g = lane / 4 and t4 = lane % 4 (the mma fragment coordinates), the warp's
- * 32 x 64 tile at rows wr, columns wc of the block's 128 x 128 */
-#define KSUM__TC_WARP()                                                                                \
-    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, g = lane >> 2, t4 = lane & 3;       \
-    const int wr = (warp & 3) * 32, wc = (warp >> 2) * 64
-
-/* the 2 x 2 x R row partial sums of the thread, zero */
-#define KSUM__TC_ZERO_VACC(R)                                                                          \
-    _Pragma("unroll") for (int i = 0; i < 2; i++) _Pragma("unroll") for (int hh = 0; hh < 2; hh++)     \
-        _Pragma("unroll") for (int r2 = 0; r2 < (R); r2++) vacc[i][hh][r2] = 0.0f
+template <int WIDE>
+static __device__ __forceinline__ int ksum__tc_col(const ksum__tc_lane &L, int j, int e)
+{
+    return WIDE ? L.wc + 32 * (j >> 2) + 8 * L.t4 + 4 * e + (j & 3) : L.wc + 8 * j + 2 * L.t4 + e;
+}
 
 /* the kernel values of n-tile j's accumulators (t = acc resident, t = -2s acc streamed), weighted by
  * w0 / w1 (the weights of the fragment's two columns) into the row sums */
-#define KSUM__TC_EPI_TILE_J(KERNEL, R, RES, j, w0, w1)                                                 \
-    _Pragma("unroll") for (int i = 0; i < 2; i++) _Pragma("unroll") for (int hh = 0; hh < 2; hh++) {   \
-        const float y0 = acc[i][j][2 * hh], y1 = acc[i][j][2 * hh + 1];                                \
-        const float x0 = (RES) ? fmaxf(y0, 0.0f) : fmaxf(y0 * m2scale, 0.0f);                          \
-        const float x1 = (RES) ? fmaxf(y1, 0.0f) : fmaxf(y1 * m2scale, 0.0f);                          \
-        const float k0 = KERNEL##_EVAL(float, x0), k1 = KERNEL##_EVAL(float, x1);                      \
-        _Pragma("unroll") for (int r2 = 0; r2 < (R); r2++)                                             \
-            vacc[i][hh][r2] = fmaf(k1, w1[r2], fmaf(k0, w0[r2], vacc[i][hh][r2]));                     \
-    }
+template <int R, int RES, class K>
+static __device__ __forceinline__ void ksum__tc_epi_j(float (&vacc)[2][2][R], const float (&acc)[2][8][4], int j,
+                                                      const float (&w0)[R], const float (&w1)[R], float m2scale, K kf)
+{
+#pragma unroll
+    for (int i = 0; i < 2; i++)
+#pragma unroll
+        for (int hh = 0; hh < 2; hh++) {
+            const float y0 = acc[i][j][2 * hh], y1 = acc[i][j][2 * hh + 1];
+            const float x0 = RES ? fmaxf(y0, 0.0f) : fmaxf(y0 * m2scale, 0.0f);
+            const float x1 = RES ? fmaxf(y1, 0.0f) : fmaxf(y1 * m2scale, 0.0f);
+            const float k0 = kf(x0), k1 = kf(x1);
+#pragma unroll
+            for (int r = 0; r < R; r++) vacc[i][hh][r] = fmaf(k1, w1[r], fmaf(k0, w0[r], vacc[i][hh][r]));
+        }
+}
 
 /* rows: sum over the 4 lanes of a quad, then the 2 warps of a row band in shared sred (two addends:
  * the same result in either order), then one store or atomic per (row, rhs) */
-#define KSUM__TC_FINISH(WIDE, R)                                                                       \
-    do {                                                                                               \
-        _Pragma("unroll") for (int i = 0; i < 2; i++) _Pragma("unroll") for (int hh = 0; hh < 2; hh++) \
-            _Pragma("unroll") for (int r2 = 0; r2 < (R); r2++) {                                       \
-                float x = vacc[i][hh][r2];                                                             \
-                x += __shfl_xor_sync(0xffffffffu, x, 1);                                               \
-                x += __shfl_xor_sync(0xffffffffu, x, 2);                                               \
-                if (t4 == 0) atomicAdd(&sred[KSUM__TC_ROW(WIDE, i, hh) * (R) + r2], x);                \
-            }                                                                                          \
-        __syncthreads();                                                                               \
-        for (int q = tid; q < BM * (R); q += KSUM_THREADS) {                                           \
-            const long long row = row0 + q / (R);                                                      \
-            const int r2 = q % (R);                                                                    \
-            if (row < m && r2 < nrhs) {                                                                \
-                float *d = v + row * nrhs + r2;                                                        \
-                if (atomic) atomicAdd(d, sred[q]);                                                     \
-                else *d = accumulate ? *d + sred[q] : sred[q];                                         \
-            }                                                                                          \
-        }                                                                                              \
-    } while (0)
-
-/* the A fragments (ab big, as small parts) of one k-step of 8 at A (k-major rows of P) */
-#define KSUM__TC_FRAG_A(A, PASSES, WIDE, PRE_A)                                                        \
-    unsigned ab[2][4], as[2][4];                                                                       \
-    if (WIDE) {                                                                                        \
-        const float4 q0 = *(const float4 *)((A) + t4 * P + wr + 4 * g);                                \
-        const float4 q1 = *(const float4 *)((A) + (t4 + 4) * P + wr + 4 * g);                          \
-        if (PRE_A) { /* stored already rounded to TF32 */                                              \
-            ab[0][0] = __float_as_uint(q0.x); ab[0][1] = __float_as_uint(q0.y);                        \
-            ab[1][0] = __float_as_uint(q0.z); ab[1][1] = __float_as_uint(q0.w);                        \
-            ab[0][2] = __float_as_uint(q1.x); ab[0][3] = __float_as_uint(q1.y);                        \
-            ab[1][2] = __float_as_uint(q1.z); ab[1][3] = __float_as_uint(q1.w);                        \
-            _Pragma("unroll") for (int e = 0; e < 4; e++) as[0][e] = as[1][e] = 0u;                    \
-        } else {                                                                                       \
-            ksum__split(q0.x, &ab[0][0], &as[0][0], PASSES); ksum__split(q0.y, &ab[0][1], &as[0][1], PASSES); \
-            ksum__split(q0.z, &ab[1][0], &as[1][0], PASSES); ksum__split(q0.w, &ab[1][1], &as[1][1], PASSES); \
-            ksum__split(q1.x, &ab[0][2], &as[0][2], PASSES); ksum__split(q1.y, &ab[0][3], &as[0][3], PASSES); \
-            ksum__split(q1.z, &ab[1][2], &as[1][2], PASSES); ksum__split(q1.w, &ab[1][3], &as[1][3], PASSES); \
-        }                                                                                              \
-    } else {                                                                                           \
-        _Pragma("unroll") for (int i = 0; i < 2; i++) {                                                \
-            const int r = wr + i * 16 + g;                                                             \
-            ksum__split((A)[t4 * P + r], &ab[i][0], &as[i][0], PASSES);                                \
-            ksum__split((A)[t4 * P + r + 8], &ab[i][1], &as[i][1], PASSES);                            \
-            ksum__split((A)[(t4 + 4) * P + r], &ab[i][2], &as[i][2], PASSES);                          \
-            ksum__split((A)[(t4 + 4) * P + r + 8], &ab[i][3], &as[i][3], PASSES);                      \
-        }                                                                                              \
+template <int WIDE, int R>
+static __device__ __forceinline__ void ksum__tc_finish(const float (&vacc)[2][2][R], float *sred, const ksum__tc_lane &L,
+                                                       int tid, float *v, long long row0, int m, int nrhs, int atomic,
+                                                       int accumulate)
+{
+    enum { BM = 128 };
+#pragma unroll
+    for (int i = 0; i < 2; i++)
+#pragma unroll
+        for (int hh = 0; hh < 2; hh++)
+#pragma unroll
+            for (int r = 0; r < R; r++) {
+                float x = vacc[i][hh][r];
+                x += __shfl_xor_sync(0xffffffffu, x, 1);
+                x += __shfl_xor_sync(0xffffffffu, x, 2);
+                if (L.t4 == 0) atomicAdd(&sred[ksum__tc_row<WIDE>(L, i, hh) * R + r], x);
+            }
+    __syncthreads();
+    for (int q = tid; q < BM * R; q += KSUM_THREADS) {
+        const long long row = row0 + q / R;
+        const int r = q % R;
+        if (row < m && r < nrhs) {
+            float *d = v + row * nrhs + r;
+            if (atomic) atomicAdd(d, sred[q]);
+            else *d = accumulate ? *d + sred[q] : sred[q];
+        }
     }
+}
 
-/* one k-step of 8 coordinates at A, B (k-major rows of P): 2 x 8 mma tiles per warp (x3 for the split) */
-#define KSUM__TC_KSTEP8(A, B, PASSES, WIDE, PRE_A)                                                     \
-    do {                                                                                               \
-        KSUM__TC_FRAG_A(A, PASSES, WIDE, PRE_A)                                                        \
-        _Pragma("unroll") for (int jj = 0; jj < 2; jj++) {                                             \
-            float f0[4], f1[4];                                                                        \
-            if (WIDE) {                                                                                \
-                ksum__lds4_float(f0, (B) + t4 * P + wc + 32 * jj + 4 * g);                             \
-                ksum__lds4_float(f1, (B) + (t4 + 4) * P + wc + 32 * jj + 4 * g);                       \
-            }                                                                                          \
-            _Pragma("unroll") for (int jq = 0; jq < 4; jq++) {                                         \
-                const int j = 4 * jj + jq;                                                             \
-                unsigned bb[2], bs[2];                                                                 \
-                if (WIDE) {                                                                            \
-                    ksum__split(f0[jq], &bb[0], &bs[0], PASSES);                                       \
-                    ksum__split(f1[jq], &bb[1], &bs[1], PASSES);                                       \
-                } else {                                                                               \
-                    const int cc = wc + j * 8 + g;                                                     \
-                    ksum__split((B)[t4 * P + cc], &bb[0], &bs[0], PASSES);                             \
-                    ksum__split((B)[(t4 + 4) * P + cc], &bb[1], &bs[1], PASSES);                       \
-                }                                                                                      \
-                _Pragma("unroll") for (int i = 0; i < 2; i++) {                                        \
-                    if ((PASSES) > 1) {                                                                \
-                        ksum__mma_tf32(acc[i][j], as[i], bb);                                          \
-                        ksum__mma_tf32(acc[i][j], ab[i], bs);                                          \
-                    }                                                                                  \
-                    ksum__mma_tf32(acc[i][j], ab[i], bb);                                              \
-                }                                                                                      \
-            }                                                                                          \
-        }                                                                                              \
-    } while (0)
-
-/* ---- KSUM_DEFINE_TF32_V1: 8-coordinate chunks staged through registers (ksum.cuh's KSUM__REGS_LOAD),
- * stored transposed into rows of P = 136, a barrier per chunk ---- */
-
-/* the staged registers of step s+1 into buffer buf: targets times -2s (into both buffers at the first
- * step when one chunk is all: they stay; skipped later then), sources */
-#define KSUM__TC1_STORE(buf, store_a, both_a)                                                          \
-    do {                                                                                               \
-        float *A = sa + (buf)*KSUM_BK * P, *B = sb + (buf)*KSUM_BK * P;                                \
-        _Pragma("unroll") for (int e = 0; e < 4; e++) {                                                \
-            if (store_a) A[(sk + e) * P + sp] = ra[e] * m2scale;                                       \
-            if (both_a) sa[KSUM_BK * P + (sk + e) * P + sp] = ra[e] * m2scale;                         \
-            B[(sk + e) * P + sp] = rb[e];                                                              \
-        }                                                                                              \
-    } while (0)
-
-/* a tile's first chunk: the accumulators start at s|a_i|^2 + s|b_j|^2 */
-#define KSUM__TC1_ACC_INIT()                                                                           \
-    _Pragma("unroll") for (int i = 0; i < 2; i++) {                                                    \
-        const float n0 = sna[wr + i * 16 + g], n1 = sna[wr + i * 16 + g + 8];                          \
-        _Pragma("unroll") for (int j = 0; j < 8; j++) {                                                \
-            const float2 bb = *(const float2 *)(swb + wc + j * 8 + 2 * t4);                            \
-            acc[i][j][0] = n0 + bb.x; acc[i][j][1] = n0 + bb.y;                                        \
-            acc[i][j][2] = n1 + bb.x; acc[i][j][3] = n1 + bb.y;                                        \
-        }                                                                                              \
+/* one k-step of 8 coordinates at A, B (k-major rows of P): 2 x 8 m16n8k8 mma tiles per warp (x3 for
+ * the split); the A fragments (ab big, as small parts) first */
+template <int PASSES, int WIDE, int PRE_A, int P>
+static __device__ __forceinline__ void ksum__tc_kstep8(float (&acc)[2][8][4], const float *A, const float *B,
+                                                       const ksum__tc_lane &L)
+{
+    const int g = L.g, t4 = L.t4, wr = L.wr, wc = L.wc;
+    unsigned ab[2][4], as[2][4];
+    if (WIDE) {
+        const float4 q0 = *(const float4 *)(A + t4 * P + wr + 4 * g);
+        const float4 q1 = *(const float4 *)(A + (t4 + 4) * P + wr + 4 * g);
+        if (PRE_A) { /* stored already rounded to TF32 */
+            ab[0][0] = __float_as_uint(q0.x); ab[0][1] = __float_as_uint(q0.y);
+            ab[1][0] = __float_as_uint(q0.z); ab[1][1] = __float_as_uint(q0.w);
+            ab[0][2] = __float_as_uint(q1.x); ab[0][3] = __float_as_uint(q1.y);
+            ab[1][2] = __float_as_uint(q1.z); ab[1][3] = __float_as_uint(q1.w);
+#pragma unroll
+            for (int e = 0; e < 4; e++) as[0][e] = as[1][e] = 0u;
+        } else {
+            ksum__split(q0.x, &ab[0][0], &as[0][0], PASSES); ksum__split(q0.y, &ab[0][1], &as[0][1], PASSES);
+            ksum__split(q0.z, &ab[1][0], &as[1][0], PASSES); ksum__split(q0.w, &ab[1][1], &as[1][1], PASSES);
+            ksum__split(q1.x, &ab[0][2], &as[0][2], PASSES); ksum__split(q1.y, &ab[0][3], &as[0][3], PASSES);
+            ksum__split(q1.z, &ab[1][2], &as[1][2], PASSES); ksum__split(q1.w, &ab[1][3], &as[1][3], PASSES);
+        }
+    } else {
+#pragma unroll
+        for (int i = 0; i < 2; i++) {
+            const int r = wr + i * 16 + g;
+            ksum__split(A[t4 * P + r], &ab[i][0], &as[i][0], PASSES);
+            ksum__split(A[t4 * P + r + 8], &ab[i][1], &as[i][1], PASSES);
+            ksum__split(A[(t4 + 4) * P + r], &ab[i][2], &as[i][2], PASSES);
+            ksum__split(A[(t4 + 4) * P + r + 8], &ab[i][3], &as[i][3], PASSES);
+        }
     }
-
-/* a tile's last chunk: kernel values, weighted row sums */
-#define KSUM__TC1_TILE_EPI(KERNEL, R)                                                                  \
-    _Pragma("unroll") for (int j = 0; j < 8; j++) {                                                    \
-        float w0[R], w1[R];                                                                            \
-        _Pragma("unroll") for (int r2 = 0; r2 < (R); r2++) {                                           \
-            const float2 ww = *(const float2 *)(swb + (1 + r2) * BN + wc + j * 8 + 2 * t4);            \
-            w0[r2] = ww.x; w1[r2] = ww.y;                                                              \
-        }                                                                                              \
-        KSUM__TC_EPI_TILE_J(KERNEL, R, 1, j, w0, w1)                                                   \
+#pragma unroll
+    for (int jj = 0; jj < 2; jj++) {
+        float f0[4], f1[4];
+        if (WIDE) {
+            ksum__lds4(f0, B + t4 * P + wc + 32 * jj + 4 * g);
+            ksum__lds4(f1, B + (t4 + 4) * P + wc + 32 * jj + 4 * g);
+        }
+#pragma unroll
+        for (int jq = 0; jq < 4; jq++) {
+            const int j = 4 * jj + jq;
+            unsigned bb[2], bs[2];
+            if (WIDE) {
+                ksum__split(f0[jq], &bb[0], &bs[0], PASSES);
+                ksum__split(f1[jq], &bb[1], &bs[1], PASSES);
+            } else {
+                const int cc = wc + j * 8 + g;
+                ksum__split(B[t4 * P + cc], &bb[0], &bs[0], PASSES);
+                ksum__split(B[(t4 + 4) * P + cc], &bb[1], &bs[1], PASSES);
+            }
+#pragma unroll
+            for (int i = 0; i < 2; i++) {
+                if (PASSES > 1) {
+                    ksum__mma_tf32(acc[i][j], as[i], bb);
+                    ksum__mma_tf32(acc[i][j], ab[i], bs);
+                }
+                ksum__mma_tf32(acc[i][j], ab[i], bb);
+            }
+        }
     }
-
-/* step s: step s+1's loads, chunk c's k-step (accumulators started at a tile's first chunk, epilogue at
- * its last), step s+1 stored into the other buffer, one barrier */
-#define KSUM__TC1_STEP(KERNEL, PASSES, R)                                                              \
-    do {                                                                                               \
-        const int more = s + 1 < nsteps;                                                               \
-        int nc = c + 1, ntile_first = 0;                                                               \
-        if (nc == nchunks) { nc = 0; ntile_first = 1; }                                                \
-        if (more) {                                                                                    \
-            if (ntile_first) ls_tile++;                                                                \
-            KSUM__REGS_LOAD(float, 4, 4, nc, nchunks > 1, ntile_first);                                \
-        }                                                                                              \
-        const float *swb = sw + tpar * NW;                                                             \
-        if (c == 0) KSUM__TC1_ACC_INIT();                                                              \
-        KSUM__TC_KSTEP8(sa + (s & 1) * KSUM_BK * P, sb + (s & 1) * KSUM_BK * P, PASSES, 0, 0);         \
-        if (c == nchunks - 1) KSUM__TC1_TILE_EPI(KERNEL, R);                                           \
-        if (more) {                                                                                    \
-            KSUM__TC1_STORE((s + 1) & 1, nchunks > 1, 0);                                              \
-            if (ntile_first) ksum__sw_store_float(sw + (tpar ^ 1) * NW, rw, tid, NW, NWPER);           \
-        }                                                                                              \
-        __syncthreads();                                                                               \
-        if (ntile_first) tpar ^= 1;                                                                    \
-        c = nc;                                                                                        \
-    } while (0)
-
-#define KSUM__TC1_KERNEL(kname, KERNEL, PASSES, R)                                                     \
-    __global__ void __launch_bounds__(KSUM_THREADS, (R) > 1 ? 1 : 2)                                   \
-        kname(const float *__restrict__ a, long long lda, const float *__restrict__ b, long long ldb,  \
-              const float *__restrict__ w, float *__restrict__ v, int m, int n, int dim, int nrhs,     \
-              float m2scale, const float *__restrict__ norms, int tiles_per_split, int vec_a, int vec_b, \
-              int atomic, int accumulate)                                                              \
-    {                                                                                                  \
-        enum { BM = 128, BN = 128, NW = BN * (1 + (R)), NWPER = (NW + KSUM_THREADS - 1) / KSUM_THREADS, P = KSUM__TC_PAD }; \
-        __shared__ __align__(16) float sa[2 * KSUM_BK * P];                                            \
-        __shared__ __align__(16) float sb[2 * KSUM_BK * P];                                            \
-        __shared__ __align__(16) float sw[2 * NW];                                                     \
-        __shared__ float sna[BM], sred[BM * (R)];                                                      \
-        KSUM__TC_WARP();                                                                               \
-        KSUM__TILE_RANGE();                                                                            \
-        KSUM__CHUNKS(float);                                                                           \
-        KSUM__SNA_LOAD(float);                                                                         \
-        for (int q = tid; q < BM * (R); q += KSUM_THREADS) sred[q] = 0.0f;                             \
-        float acc[2][8][4], vacc[2][2][R];                                                             \
-        KSUM__TC_ZERO_VACC(R);                                                                         \
-        float ra[4], rb[4], rw[NWPER];                                                                 \
-        int ls_tile = t0;                                                                              \
-        const int sp = tid >> 1, sk = (tid & 1) * 4; /* this thread's staging point and coordinate */  \
-        KSUM__REGS_LOAD(float, 4, 4, 0, 1, 1);                                                         \
-        KSUM__TC1_STORE(0, 1, nchunks == 1);                                                           \
-        ksum__sw_store_float(sw, rw, tid, NW, NWPER);                                                  \
-        __syncthreads();                                                                               \
-        int c = 0, tpar = 0;                                                                           \
-        for (int s = 0; s < nsteps; s++) KSUM__TC1_STEP(KERNEL, PASSES, R);                            \
-        KSUM__TC_FINISH(0, R);                                                                         \
-    }
-
-#define KSUM_DEFINE_TF32_V1(name, KERNEL, PASSES, R)                                                   \
-    static_assert((PASSES) == 1 || (PASSES) == 3, "KSUM_DEFINE_TF32_V1: PASSES must be 1 or 3");      \
-    static_assert((R) >= 1, "KSUM_DEFINE_TF32_V1: R must be at least 1");                              \
-    KSUM__NORMS(name, float)                                                                           \
-    KSUM__TC1_KERNEL(name##_kernel, KERNEL, PASSES, R)                                                 \
-    KSUM__LAUNCHER(name, float, KERNEL, R, 8, 8, (R) > 1 ? 1 : 2, 1)
-
-/* ---- the staged tensor-core kernel (KSUM_DEFINE_TF32) ------------------------------------------
- * The same warp tiling and epilogue as KSUM_DEFINE_TF32_V1, on the staging of ksum.cuh's float path
- * (KSUM__STAGED_*): 4-byte cp.async copies of 32-coordinate stages (one barrier per stage instead of
- * one per 8), the targets resident in shared memory (times -2s) for dim <= 128, else streamed with
- * t = -2s acc.  WIDE: the fragment reads above. */
+}
 
 /* WIDE >= 4, one pass: the same k-step as two m16n8k4 mmas per tile, whose fragments are single
  * registers (A: rows g and g + 8 of one k, which the permutation puts side by side) taken straight
  * from the LDS.128 results, no register moves to pair k and k + 4 as m16n8k8 needs */
-#define KSUM__TC_KSTEP4(A, B, PRE_A)                                                                   \
-    do {                                                                                               \
-        _Pragma("unroll") for (int kh = 0; kh < 2; kh++) {                                             \
-            const float4 q = *(const float4 *)((A) + (t4 + 4 * kh) * P + wr + 4 * g);                  \
-            unsigned a0[4];                                                                            \
-            a0[0] = PRE_A ? __float_as_uint(q.x) : ksum__tf32(q.x);                                    \
-            a0[1] = PRE_A ? __float_as_uint(q.y) : ksum__tf32(q.y);                                    \
-            a0[2] = PRE_A ? __float_as_uint(q.z) : ksum__tf32(q.z);                                    \
-            a0[3] = PRE_A ? __float_as_uint(q.w) : ksum__tf32(q.w);                                    \
-            _Pragma("unroll") for (int jj = 0; jj < 2; jj++) {                                         \
-                float f[4];                                                                            \
-                ksum__lds4_float(f, (B) + (t4 + 4 * kh) * P + wc + 32 * jj + 4 * g);                   \
-                _Pragma("unroll") for (int jq = 0; jq < 4; jq++) {                                     \
-                    const unsigned bq = ksum__tf32(f[jq]);                                             \
-                    ksum__mma_tf32_k4(acc[0][4 * jj + jq], a0[0], a0[1], bq);                          \
-                    ksum__mma_tf32_k4(acc[1][4 * jj + jq], a0[2], a0[3], bq);                          \
-                }                                                                                      \
-            }                                                                                          \
-        }                                                                                              \
-    } while (0)
-#define KSUM__TC_KSTEP(A, B, PASSES, WIDE, PRE_A)                                                      \
-    do {                                                                                               \
-        if ((WIDE) >= 4 && (PASSES) == 1) KSUM__TC_KSTEP4(A, B, PRE_A);                                \
-        else KSUM__TC_KSTEP8(A, B, PASSES, WIDE, PRE_A);                                               \
-    } while (0)
-
-/* round the resident targets to TF32 once (what each k-step's cvt did) */
-#define KSUM__TC_ROUND_RESIDENT()                                                                      \
-    do {                                                                                               \
-        __syncthreads();                                                                               \
-        for (int q = tid; q < dp * BM; q += KSUM_THREADS) {                                            \
-            float *x = sA + (q >> 7) * P + (q & 127);                                                  \
-            *x = __uint_as_float(ksum__tf32(*x));                                                      \
-        }                                                                                              \
-    } while (0)
-
-/* a tile's first stage: the accumulators start at s|a_i|^2 + s|b_j|^2 (-(|a|^2 + |b|^2)/2 streamed) */
-#define KSUM__TC_ACC_INIT(WIDE)                                                                        \
-    _Pragma("unroll") for (int i = 0; i < 2; i++) {                                                    \
-        const float n0 = sna[KSUM__TC_ROW(WIDE, i, 0)], n1 = sna[KSUM__TC_ROW(WIDE, i, 1)];            \
-        _Pragma("unroll") for (int j = 0; j < 8; j++) {                                                \
-            const float b0 = swb[KSUM__TC_COL(WIDE, j, 0)], b1 = swb[KSUM__TC_COL(WIDE, j, 1)];        \
-            acc[i][j][0] = n0 + b0; acc[i][j][1] = n0 + b1;                                            \
-            acc[i][j][2] = n1 + b0; acc[i][j][3] = n1 + b1;                                            \
-        }                                                                                              \
+template <int PRE_A, int P>
+static __device__ __forceinline__ void ksum__tc_kstep4(float (&acc)[2][8][4], const float *A, const float *B,
+                                                       const ksum__tc_lane &L)
+{
+    const int g = L.g, t4 = L.t4, wr = L.wr, wc = L.wc;
+#pragma unroll
+    for (int kh = 0; kh < 2; kh++) {
+        const float4 q = *(const float4 *)(A + (t4 + 4 * kh) * P + wr + 4 * g);
+        unsigned a0[4];
+        a0[0] = PRE_A ? __float_as_uint(q.x) : ksum__tf32(q.x);
+        a0[1] = PRE_A ? __float_as_uint(q.y) : ksum__tf32(q.y);
+        a0[2] = PRE_A ? __float_as_uint(q.z) : ksum__tf32(q.z);
+        a0[3] = PRE_A ? __float_as_uint(q.w) : ksum__tf32(q.w);
+#pragma unroll
+        for (int jj = 0; jj < 2; jj++) {
+            float f[4];
+            ksum__lds4(f, B + (t4 + 4 * kh) * P + wc + 32 * jj + 4 * g);
+#pragma unroll
+            for (int jq = 0; jq < 4; jq++) {
+                const unsigned bq = ksum__tf32(f[jq]);
+                ksum__mma_tf32_k4(acc[0][4 * jj + jq], a0[0], a0[1], bq);
+                ksum__mma_tf32_k4(acc[1][4 * jj + jq], a0[2], a0[3], bq);
+            }
+        }
     }
+}
+template <int PASSES, int WIDE, int PRE_A, int P>
+static __device__ __forceinline__ void ksum__tc_kstep(float (&acc)[2][8][4], const float *A, const float *B,
+                                                      const ksum__tc_lane &L)
+{
+    if (WIDE >= 4 && PASSES == 1) ksum__tc_kstep4<PRE_A, P>(acc, A, B, L);
+    else ksum__tc_kstep8<PASSES, WIDE, PRE_A, P>(acc, A, B, L);
+}
 
-/* the k-steps of stage st (a whole 32-coordinate stage unrolled when WIDE >= 2) */
-#define KSUM__TC_STAGE(PASSES, WIDE, PRE_A, RES)                                                       \
-    do {                                                                                               \
-        const int k0 = st * ks, kz = min(ks, dp - k0);                                                 \
-        const float *pa = (RES) ? sA + k0 * P : sA + (s & 1) * ks * P;                                 \
-        const float *pb = sB + (s & 1) * ks * P;                                                       \
-        if ((WIDE) >= 2 && kz == 32) {                                                                 \
-            _Pragma("unroll") for (int c = 0; c < 32; c += KSUM_BK) KSUM__TC_KSTEP(pa + c * P, pb + c * P, PASSES, WIDE, PRE_A); \
-        } else {                                                                                       \
-            for (int c = 0; c < kz; c += KSUM_BK) KSUM__TC_KSTEP(pa + c * P, pb + c * P, PASSES, WIDE, PRE_A); \
-        }                                                                                              \
-    } while (0)
+/* ---- KSUM_DEFINE_TF32_V1: 8-coordinate chunks staged through registers (as KSUM_DEFINE_EX's kernel),
+ * stored transposed into rows of P = 136, a barrier per chunk ---- */
 
-/* a tile's last stage: kernel values, weighted row sums */
-#define KSUM__TC_TILE_EPI(KERNEL, R, RES, WIDE)                                                        \
-    _Pragma("unroll") for (int j = 0; j < 8; j++) {                                                    \
-        float w0[R], w1[R];                                                                            \
-        _Pragma("unroll") for (int r2 = 0; r2 < (R); r2++) {                                           \
-            w0[r2] = swb[(1 + r2) * BN + KSUM__TC_COL(WIDE, j, 0)];                                    \
-            w1[r2] = swb[(1 + r2) * BN + KSUM__TC_COL(WIDE, j, 1)];                                    \
-        }                                                                                              \
-        KSUM__TC_EPI_TILE_J(KERNEL, R, RES, j, w0, w1)                                                 \
+template <int PASSES, int R, class K>
+static __device__ __forceinline__ void ksum__tc1_body(K kf, const float *__restrict__ a, long long lda,
+                                                      const float *__restrict__ b, long long ldb, const float *__restrict__ w,
+                                                      float *__restrict__ v, int m, int n, int dim, int nrhs, float m2scale,
+                                                      const float *__restrict__ norms, int tiles_per_split, int vec_a,
+                                                      int vec_b, int atomic, int accumulate)
+{
+    enum { BM = 128, BN = 128, NW = BN * (1 + R), NWPER = (NW + KSUM_THREADS - 1) / KSUM_THREADS, P = KSUM__TC_PAD };
+    __shared__ __align__(16) float sa[2 * KSUM_BK * P];
+    __shared__ __align__(16) float sb[2 * KSUM_BK * P];
+    __shared__ __align__(16) float sw[2 * NW];
+    __shared__ float sna[BM], sred[BM * R];
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const ksum__tc_lane L = {lane >> 2, lane & 3, (warp & 3) * 32, (warp >> 2) * 64};
+    const long long row0 = (long long)blockIdx.x * BM;
+    const int ntiles = (n + BN - 1) / BN;
+    const int t0 = blockIdx.y * tiles_per_split;
+    const int t1 = min(ntiles, t0 + tiles_per_split);
+    if (t0 >= t1) return;
+    const int nchunks = (dim + KSUM_BK - 1) / KSUM_BK;
+    const int nsteps = (t1 - t0) * nchunks;
+    const float *nb = norms + m;
+    for (int q = tid; q < BM; q += KSUM_THREADS) sna[q] = row0 + q < m ? norms[row0 + q] : 0.0f;
+    for (int q = tid; q < BM * R; q += KSUM_THREADS) sred[q] = 0.0f;
+    float acc[2][8][4], vacc[2][2][R];
+#pragma unroll
+    for (int i = 0; i < 2; i++)
+#pragma unroll
+        for (int hh = 0; hh < 2; hh++)
+#pragma unroll
+            for (int r = 0; r < R; r++) vacc[i][hh][r] = 0.0f;
+    float ra[4], rb[4], rw[NWPER];
+    int ls_tile = t0;
+    const int sp = tid >> 1, sk = (tid & 1) * 4; /* this thread's staging point and coordinate */
+    ksum_gemm_load(ra, a, lda, m, dim, row0, 0, tid, vec_a);
+    ksum_gemm_load(rb, b, ldb, n, dim, (long long)ls_tile * BN, 0, tid, vec_b);
+    ksum__sw_load<float, BN, NW>(rw, nb, w, (long long)ls_tile * BN, n, nrhs, tid);
+    { /* step 0 into buffer 0: targets times -2s (into both buffers when one chunk is all: they stay),
+       * sources */
+        const int both = nchunks == 1;
+#pragma unroll
+        for (int e = 0; e < 4; e++) {
+            sa[(sk + e) * P + sp] = ra[e] * m2scale;
+            if (both) sa[KSUM_BK * P + (sk + e) * P + sp] = ra[e] * m2scale;
+            sb[(sk + e) * P + sp] = rb[e];
+        }
     }
-
-#define KSUM__TC_KERNEL(kname, KERNEL, PASSES, R, RES, WIDE)                                           \
-    __global__ void __launch_bounds__(KSUM_THREADS, (R) > 1 ? 1 : 2)                                   \
-        kname(const float *__restrict__ a, long long lda, const float *__restrict__ b, long long ldb,  \
-              const float *__restrict__ w, float *__restrict__ v, int m, int n, int dim, int nrhs,     \
-              float m2scale, const float *__restrict__ norms, int tiles_per_split, int ks, int atomic, \
-              int accumulate)                                                                          \
-    {                                                                                                  \
-        enum { BM = 128, BN = 128, P = KSUM__TC_PAD, NW = BN * (1 + (R)), NWPER = (NW + KSUM_THREADS - 1) / KSUM_THREADS, \
-               PRE_A = (RES) && (PASSES) == 1 && (WIDE) >= 3 };                                        \
-        extern __shared__ __align__(16) float ksum__smem[];                                            \
-        __shared__ float sred[BM * (R)];                                                               \
-        KSUM__TC_WARP();                                                                               \
-        KSUM__STAGED_FRAME(RES);                                                                       \
-        for (int q = tid; q < BM * (R); q += KSUM_THREADS) sred[q] = 0.0f;                             \
-        if (RES) KSUM__LOAD_RESIDENT(P);                                                               \
-        if (PRE_A) KSUM__TC_ROUND_RESIDENT();                                                          \
-        if (!(RES)) KSUM__SNA_LOAD(float);                                                             \
-        KSUM__STAGED_FIRST(RES);                                                                       \
-        float acc[2][8][4], vacc[2][2][R];                                                             \
-        KSUM__TC_ZERO_VACC(R);                                                                         \
-        int st = 0, tile = t0, tpar = 0;                                                               \
-        for (int s = 0; s < nsteps; s++) {                                                             \
-            KSUM__STAGED_NEXT(RES);                                                                    \
-            if (st == 0) KSUM__TC_ACC_INIT(WIDE);                                                      \
-            KSUM__TC_STAGE(PASSES, WIDE, PRE_A, RES);                                                  \
-            if (st == nst - 1) KSUM__TC_TILE_EPI(KERNEL, R, RES, WIDE);                                \
-            KSUM__STAGED_END();                                                                        \
-        }                                                                                              \
-        KSUM__TC_FINISH(WIDE, R);                                                                      \
+    ksum__sw_store<float, NW>(sw, rw, tid);
+    __syncthreads();
+    int c = 0, tpar = 0;
+    for (int s = 0; s < nsteps; s++) {
+        /* step s+1's loads, chunk c's k-step (accumulators started at a tile's first chunk, epilogue at
+         * its last), step s+1 stored into the other buffer, one barrier */
+        const int more = s + 1 < nsteps;
+        int nc = c + 1, ntile_first = 0;
+        if (nc == nchunks) { nc = 0; ntile_first = 1; }
+        if (more) {
+            if (ntile_first) ls_tile++;
+            if (nchunks > 1) ksum_gemm_load(ra, a, lda, m, dim, row0, nc * KSUM_BK, tid, vec_a);
+            ksum_gemm_load(rb, b, ldb, n, dim, (long long)ls_tile * BN, nc * KSUM_BK, tid, vec_b);
+            if (ntile_first) ksum__sw_load<float, BN, NW>(rw, nb, w, (long long)ls_tile * BN, n, nrhs, tid);
+        }
+        const float *swb = sw + tpar * NW;
+        if (c == 0) { /* a tile's first chunk: the accumulators start at s|a_i|^2 + s|b_j|^2 */
+#pragma unroll
+            for (int i = 0; i < 2; i++) {
+                const float n0 = sna[L.wr + i * 16 + L.g], n1 = sna[L.wr + i * 16 + L.g + 8];
+#pragma unroll
+                for (int j = 0; j < 8; j++) {
+                    const float2 bb = *(const float2 *)(swb + L.wc + j * 8 + 2 * L.t4);
+                    acc[i][j][0] = n0 + bb.x; acc[i][j][1] = n0 + bb.y;
+                    acc[i][j][2] = n1 + bb.x; acc[i][j][3] = n1 + bb.y;
+                }
+            }
+        }
+        ksum__tc_kstep8<PASSES, 0, 0, P>(acc, sa + (s & 1) * KSUM_BK * P, sb + (s & 1) * KSUM_BK * P, L);
+        if (c == nchunks - 1) { /* a tile's last chunk: kernel values, weighted row sums */
+#pragma unroll
+            for (int j = 0; j < 8; j++) {
+                float w0[R], w1[R];
+#pragma unroll
+                for (int r = 0; r < R; r++) {
+                    const float2 ww = *(const float2 *)(swb + (1 + r) * BN + L.wc + j * 8 + 2 * L.t4);
+                    w0[r] = ww.x; w1[r] = ww.y;
+                }
+                ksum__tc_epi_j<R, 1>(vacc, acc, j, w0, w1, m2scale, kf);
+            }
+        }
+        if (more) {
+            /* the staged registers into the other buffer (the targets only when they change) */
+            float *A = sa + ((s + 1) & 1) * KSUM_BK * P, *B = sb + ((s + 1) & 1) * KSUM_BK * P;
+#pragma unroll
+            for (int e = 0; e < 4; e++) {
+                if (nchunks > 1) A[(sk + e) * P + sp] = ra[e] * m2scale;
+                B[(sk + e) * P + sp] = rb[e];
+            }
+            if (ntile_first) ksum__sw_store<float, NW>(sw + (tpar ^ 1) * NW, rw, tid);
+        }
+        __syncthreads();
+        if (ntile_first) tpar ^= 1;
+        c = nc;
     }
+    ksum__tc_finish<0, R>(vacc, sred, L, tid, v, row0, m, nrhs, atomic, accumulate);
+}
 
-/* the mma.sync kernels of a define: the norm pre-pass, resident and streamed kernels */
+/* ---- the staged tensor-core kernel (KSUM_DEFINE_TF32) ------------------------------------------
+ * The same warp tiling and epilogue as KSUM_DEFINE_TF32_V1, on the staging of ksum.cuh's float path
+ * (ksum/ksum/staged.cuh): 4-byte cp.async copies of 32-coordinate stages (one barrier per stage instead
+ * of one per 8), the targets resident in shared memory (times -2s) for dim <= 128, else streamed with
+ * t = -2s acc.  WIDE: the fragment reads above. */
+
+template <int PASSES, int R, int RES, int WIDE, class K>
+static __device__ __forceinline__ void ksum__tc_body(K kf, const float *__restrict__ a, long long lda,
+                                                     const float *__restrict__ b, long long ldb, const float *__restrict__ w,
+                                                     float *__restrict__ v, int m, int n, int dim, int nrhs, float m2scale,
+                                                     const float *__restrict__ norms, int tiles_per_split, int ks,
+                                                     int atomic, int accumulate)
+{
+    enum { BM = 128, BN = 128, P = KSUM__TC_PAD, NW = BN * (1 + R), PRE_A = RES && PASSES == 1 && WIDE >= 3 };
+    extern __shared__ __align__(16) float ksum__smem[];
+    __shared__ float sred[BM * R];
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const ksum__tc_lane L = {lane >> 2, lane & 3, (warp & 3) * 32, (warp >> 2) * 64};
+    /* the frame, as ksum.cuh's float path (ksum__f32_body) */
+    const long long row0 = (long long)blockIdx.x * BM;
+    const int ntiles = (n + BN - 1) / BN;
+    const int t0 = blockIdx.y * tiles_per_split;
+    const int t1 = min(ntiles, t0 + tiles_per_split);
+    if (t0 >= t1) return;
+    const int dp = (dim + 7) & ~7, nst = (dp + ks - 1) / ks;
+    const int nsteps = (t1 - t0) * nst;
+    float *sA = ksum__smem;
+    float *sB = sA + (RES ? dp : 2 * ks) * P;
+    float *sw = sB + 2 * ks * P;
+    float *sna = sw + 2 * NW;
+    const float *nb = norms + m;
+    for (int q = tid; q < BM * R; q += KSUM_THREADS) sred[q] = 0.0f;
+    if (RES) ksum__load_resident<P>(sA, sna, a, lda, m, dim, row0, dp, m2scale, tid);
+    if (PRE_A) { /* round the resident targets to TF32 once (what each k-step's cvt did) */
+        __syncthreads();
+        for (int q = tid; q < dp * BM; q += KSUM_THREADS) {
+            float *x = sA + (q >> 7) * P + (q & 127);
+            *x = __uint_as_float(ksum__tf32(*x));
+        }
+    }
+    if (!RES) ksum__sna_load<float, BM>(sna, norms, row0, m, tid);
+    { /* stage 0 of tile t0 and its record, waited for */
+        const int kz = min(ks, dp);
+        ksum_gemm_tile_op(ksum__cp4_op, sB, P, b, ldb, n, dim, (long long)t0 * BN, 0, kz, tid);
+        if (!RES) ksum_gemm_tile_op(ksum__cp4_op, sA, P, a, lda, m, dim, row0, 0, kz, tid);
+        ksum__stage_sw<R>(sw, t0, nb, w, n, nrhs, tid);
+        ksum__cp_wait();
+        __syncthreads();
+    }
+    float acc[2][8][4], vacc[2][2][R];
+#pragma unroll
+    for (int i = 0; i < 2; i++)
+#pragma unroll
+        for (int hh = 0; hh < 2; hh++)
+#pragma unroll
+            for (int r = 0; r < R; r++) vacc[i][hh][r] = 0.0f;
+    int st = 0, tile = t0, tpar = 0;
+    for (int s = 0; s < nsteps; s++) {
+        int nst2 = st + 1, ntile = tile, newtile = 0;
+        if (nst2 == nst) { nst2 = 0; ntile++; newtile = 1; }
+        if (s + 1 < nsteps) { /* the next stage's copies, in flight during this stage */
+            const int buf = (s + 1) & 1, k0 = nst2 * ks, kz = min(ks, dp - k0);
+            ksum_gemm_tile_op(ksum__cp4_op, sB + buf * ks * P, P, b, ldb, n, dim, (long long)ntile * BN, k0, kz, tid);
+            if (!RES) ksum_gemm_tile_op(ksum__cp4_op, sA + buf * ks * P, P, a, lda, m, dim, row0, k0, kz, tid);
+            if (newtile) ksum__stage_sw<R>(sw + (tpar ^ 1) * NW, ntile, nb, w, n, nrhs, tid);
+        }
+        const float *swb = sw + tpar * NW;
+        if (st == 0) { /* a tile's first stage: the accumulators start at s|a_i|^2 + s|b_j|^2 */
+#pragma unroll
+            for (int i = 0; i < 2; i++) {
+                const float n0 = sna[ksum__tc_row<WIDE>(L, i, 0)], n1 = sna[ksum__tc_row<WIDE>(L, i, 1)];
+#pragma unroll
+                for (int j = 0; j < 8; j++) {
+                    const float b0 = swb[ksum__tc_col<WIDE>(L, j, 0)], b1 = swb[ksum__tc_col<WIDE>(L, j, 1)];
+                    acc[i][j][0] = n0 + b0; acc[i][j][1] = n0 + b1;
+                    acc[i][j][2] = n1 + b0; acc[i][j][3] = n1 + b1;
+                }
+            }
+        }
+        { /* the k-steps of stage st (a whole 32-coordinate stage unrolled when WIDE >= 2) */
+            const int k0 = st * ks, kz = min(ks, dp - k0);
+            const float *pa = RES ? sA + k0 * P : sA + (s & 1) * ks * P;
+            const float *pb = sB + (s & 1) * ks * P;
+            if (WIDE >= 2 && kz == 32) {
+#pragma unroll
+                for (int c = 0; c < 32; c += KSUM_BK) ksum__tc_kstep<PASSES, WIDE, PRE_A, P>(acc, pa + c * P, pb + c * P, L);
+            } else {
+                for (int c = 0; c < kz; c += KSUM_BK) ksum__tc_kstep<PASSES, WIDE, PRE_A, P>(acc, pa + c * P, pb + c * P, L);
+            }
+        }
+        if (st == nst - 1) { /* a tile's last stage: kernel values, weighted row sums */
+#pragma unroll
+            for (int j = 0; j < 8; j++) {
+                float w0[R], w1[R];
+#pragma unroll
+                for (int r = 0; r < R; r++) {
+                    w0[r] = swb[(1 + r) * BN + ksum__tc_col<WIDE>(L, j, 0)];
+                    w1[r] = swb[(1 + r) * BN + ksum__tc_col<WIDE>(L, j, 1)];
+                }
+                ksum__tc_epi_j<R, RES>(vacc, acc, j, w0, w1, m2scale, kf);
+            }
+        }
+        ksum__cp_wait();
+        __syncthreads();
+        if (newtile) tpar ^= 1;
+        st = nst2;
+        tile = ntile;
+    }
+    ksum__tc_finish<WIDE, R>(vacc, sred, L, tid, v, row0, m, nrhs, atomic, accumulate);
+}
+
+/* ---- the generators ---------------------------------------------------------------------------- */
+
+/* the limits of the mma.sync kernels (gen: the generator's name, a string) */
+#define KSUM__TC_ASSERTS(gen, name, PASSES, R)                                                         \
+    static_assert((PASSES) == 1 || (PASSES) == 3, gen "(" #name "): PASSES must be 1 or 3");          \
+    static_assert((R) >= 1, gen "(" #name "): R must be at least 1");
+/* the staged mma.sync kernels of a define: the norm pre-pass, resident and streamed kernels */
 #define KSUM__TC_KERNELS(name, KERNEL, PASSES, R, WIDE_RES, WIDE_STREAM)                               \
-    static_assert((PASSES) == 1 || (PASSES) == 3, "KSUM_DEFINE_TF32: PASSES must be 1 or 3");         \
-    static_assert((R) >= 1, "KSUM_DEFINE_TF32: R must be at least 1");                                 \
-    static_assert((WIDE_RES) >= 0 && (WIDE_RES) <= 4 && (WIDE_STREAM) >= 0 && (WIDE_STREAM) <= 4,      \
-                  "KSUM_DEFINE_TF32_EX: WIDE_RES and WIDE_STREAM must be 0 to 4");                     \
     KSUM__NORMS(name, float)                                                                           \
-    KSUM__TC_KERNEL(name##_kernel, KERNEL, PASSES, R, 1, WIDE_RES)                                     \
-    KSUM__TC_KERNEL(name##_kernel_stream, KERNEL, PASSES, R, 0, WIDE_STREAM)
+    __global__ void __launch_bounds__(KSUM_THREADS, (R) > 1 ? 1 : 2) name##_kernel(KSUM__PARAMS(float, int ks)) \
+    { ksum__tc_body<(PASSES), (R), 1, (WIDE_RES)>(KSUM__EVAL_FN(float, KERNEL), KSUM__ARGS(ks)); }           \
+    __global__ void __launch_bounds__(KSUM_THREADS, (R) > 1 ? 1 : 2) name##_kernel_stream(KSUM__PARAMS(float, int ks)) \
+    { ksum__tc_body<(PASSES), (R), 0, (WIDE_STREAM)>(KSUM__EVAL_FN(float, KERNEL), KSUM__ARGS(ks)); }
+#define KSUM__TC_STAGED_LAUNCH(name, KERNEL, R, args, stream, set)                                     \
+    ksum__launch_staged(args, stream, (const void *)name##_norms, (const void *)name##_kernel,         \
+                        (const void *)name##_kernel_stream, set, KSUM__SCALE(KERNEL, args), R, (R) > 1 ? 1 : 2, \
+                        KSUM__TC_PAD, 1)
 
 /* KSUM_DEFINE_TF32_EX(name, KERNEL, PASSES, R, WIDE_RES, WIDE_STREAM): the staged mma.sync kernel only
  * (no wgmma), with the fragment-read variant chosen per kernel (resident: dim <= 128; streamed: dim >
  * 128); name_path() is KSUM_PATH_MMA */
 #define KSUM_DEFINE_TF32_EX(name, KERNEL, PASSES, R, WIDE_RES, WIDE_STREAM)                            \
+    KSUM__TC_ASSERTS("KSUM_DEFINE_TF32_EX", name, PASSES, R)                                           \
+    static_assert((WIDE_RES) >= 0 && (WIDE_RES) <= 4 && (WIDE_STREAM) >= 0 && (WIDE_STREAM) <= 4,      \
+                  "KSUM_DEFINE_TF32_EX(" #name "): WIDE_RES and WIDE_STREAM must be 0 to 4");          \
     KSUM__TC_KERNELS(name, KERNEL, PASSES, R, WIDE_RES, WIDE_STREAM)                                   \
-    KSUM__LAUNCHER_STAGED(name, KERNEL, R, (R) > 1 ? 1 : 2, KSUM__TC_PAD, 1)                           \
-    static inline __attribute__((unused)) int name##_path(const ksum_args *args)                       \
+    static inline __attribute__((unused)) int name##_launch(const ksum_args *args, cudaStream_t stream) \
     {                                                                                                  \
-        (void)args;                                                                                    \
-        return KSUM_PATH_MMA;                                                                          \
-    }
+        static ksum__smem_set set = {{-1, -1}, {0, 0}};                                                \
+        return KSUM__TC_STAGED_LAUNCH(name, KERNEL, R, args, stream, &set);                            \
+    }                                                                                                  \
+    static inline __attribute__((unused)) int name##_path(const ksum_args *args) { return (void)args, KSUM_PATH_MMA; }
 
-/* name_launch of KSUM_DEFINE_TF32: the wgmma kernel where it runs (an sm_90 device, a build for sm_90a,
- * dim within its shared memory: wgmma.cuh), else the mma.sync kernels; name_path() says which */
-#define KSUM__LAUNCHER_TC(name, KERNEL, PASSES, R)                                                     \
+/* the variants chosen by the H200 measurements of 2026-11-21 (docs/ksum.md, round 3): one pass, resident
+ * (dim <= 128): WIDE 4 (m16n8k4, 1.6-4.4 % faster at dim 128 and 65536^2 x 64, 1.7-2.9 % slower with
+ * 1024 sources at dim 32/64); streamed (dim > 128): round 2's reads (2 % faster than WIDE 1 at dim 256);
+ * three passes: WIDE 1 resident (6-9 % faster), round 2's streamed (WIDE 1 would spill).  name_launch:
+ * the wgmma kernel where it runs (an sm_90 device, a build for sm_90a, dim within its shared memory:
+ * wgmma.cuh), else the mma.sync kernels; name_path() says which */
+#define KSUM_DEFINE_TF32(name, KERNEL, PASSES, R)                                                      \
+    KSUM__TC_ASSERTS("KSUM_DEFINE_TF32", name, PASSES, R)                                              \
+    KSUM__TC_KERNELS(name, KERNEL, PASSES, R, (PASSES) > 1 ? 1 : 4, 0)                                 \
+    KSUM__WG_KERNELS(name, KERNEL, PASSES, R)                                                          \
     static ksum__wg_dev name##__wg = {0, 0, 0, 0, 0};                                                  \
     static inline __attribute__((unused)) int name##_path(const ksum_args *args)                       \
     {                                                                                                  \
@@ -447,24 +544,23 @@ static __device__ __forceinline__ void ksum__split(float x, unsigned *big, unsig
     static inline __attribute__((unused)) int name##_launch(const ksum_args *args, cudaStream_t stream) \
     {                                                                                                  \
         static ksum__smem_set set = {{-1, -1}, {0, 0}};                                                \
-        const double scale = args ? (double)(KERNEL##_SCALE(args->h)) : 0;                             \
         size_t bytes = 0;                                                                              \
         if (ksum__wg_path(&name##__wg, (const void *)name##_kernel_wg, args, PASSES, R, &bytes) == KSUM_PATH_WGMMA) \
             return ksum__launch_wg(args, stream, (const void *)name##_prepb, (const void *)name##_kernel_wg, \
-                                   &name##__wg, bytes, scale, PASSES, R);                              \
-        return ksum__launch_staged(args, stream, (const void *)name##_norms, (const void *)name##_kernel, \
-                                   (const void *)name##_kernel_stream, &set, scale, R, (R) > 1 ? 1 : 2, \
-                                   KSUM__TC_PAD, 1);                                                   \
+                                   &name##__wg, bytes, KSUM__SCALE(KERNEL, args), PASSES, R);          \
+        return KSUM__TC_STAGED_LAUNCH(name, KERNEL, R, args, stream, &set);                            \
     }
 
-/* the variants chosen by the H200 measurements of 2026-11-21 (docs/ksum.md, round 3): one pass, resident
- * (dim <= 128): WIDE 4 (m16n8k4, 1.6-4.4 % faster at dim 128 and 65536^2 x 64, 1.7-2.9 % slower with
- * 1024 sources at dim 32/64); streamed (dim > 128): round 2's reads (2 % faster than WIDE 1 at dim 256);
- * three passes: WIDE 1 resident (6-9 % faster), round 2's streamed (WIDE 1 would spill) */
-#define KSUM_DEFINE_TF32(name, KERNEL, PASSES, R)                                                      \
-    KSUM__TC_KERNELS(name, KERNEL, PASSES, R, (PASSES) > 1 ? 1 : 4, 0)                                 \
-    KSUM__WG_PREPB(name##_prepb, PASSES, R)                                                            \
-    KSUM__WG_KERNEL(name##_kernel_wg, KERNEL, PASSES, R)                                               \
-    KSUM__LAUNCHER_TC(name, KERNEL, PASSES, R)
+/* KSUM_DEFINE_TF32_V1(name, KERNEL, PASSES, R): the register-staged kernel, launched as KSUM_DEFINE_EX's */
+#define KSUM_DEFINE_TF32_V1(name, KERNEL, PASSES, R)                                                   \
+    KSUM__TC_ASSERTS("KSUM_DEFINE_TF32_V1", name, PASSES, R)                                           \
+    KSUM__NORMS(name, float)                                                                           \
+    __global__ void __launch_bounds__(KSUM_THREADS, (R) > 1 ? 1 : 2) name##_kernel(KSUM__PARAMS(float, int vec_a, int vec_b)) \
+    { ksum__tc1_body<(PASSES), (R)>(KSUM__EVAL_FN(float, KERNEL), KSUM__ARGS(vec_a, vec_b)); }             \
+    static inline __attribute__((unused)) int name##_launch(const ksum_args *args, cudaStream_t stream) \
+    {                                                                                                  \
+        return ksum__launch_generic(args, stream, (const void *)name##_norms, (const void *)name##_kernel, \
+                                    sizeof(float), KSUM__SCALE(KERNEL, args), R, 8, 8, (R) > 1 ? 1 : 2, 1); \
+    }
 
 #endif

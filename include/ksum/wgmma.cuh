@@ -11,22 +11,27 @@
  *                                 A 64 x 8 at da, B 128 x 8 at db (both K-major), acc 0 starts d at 0.
  *                                 Thread t of warp w (of 4) holds rows 16w + t/4 (+ 8) and columns
  *                                 8c + 2(t%4) (+ 1): d[4c + 2h + e] = D[16w + t/4 + 8h][8c + 2(t%4) + e]
- *     ksum_wg_fence(), ksum_wg_commit(), KSUM_WG_WAIT(N)   wgmma.fence / commit_group / wait_group N
- *     ksum__cp16(saddr, src, bytes), ksum__cp_commit(), KSUM__CP_WAIT(N), ksum__fence_async()
+ *     ksum_wg_fence(), ksum_wg_commit(), ksum_wg_wait<N>()   wgmma.fence / commit_group / wait_group N
+ *                                 (KSUM_WG_WAIT(N) is ksum_wg_wait<N>())
+ *     ksum_mbar_init / _init_fence / _expect / _wait, ksum_bulk_copy   mbarriers and the bulk copy
+ *                                 (TMA without a tensor map) that completes on one
+ *     ksum__cp16(saddr, src, bytes), ksum__cp_commit(), ksum__cp_wait_group<N>(), ksum__fence_async()
  *                                 16-byte cp.async (zero-filled past bytes; gemm.cuh's ksum__cp4 is the
  *                                 4-byte one), its groups, and the proxy fence that makes generic
  *                                 shared-memory writes visible to wgmma
- *   KSUM__WG_KERNEL(kname, KERNEL, PASSES, R) is the kernel tc.cuh's KSUM_DEFINE_TF32 runs on an sm_90
- *   device when the code was built for sm_90a (name_path() says KSUM_PATH_WGMMA): the same sum as its
- *   mma.sync kernels, same arguments and results.
+ *   ksum__wg_body<PASSES, R, FAC>(kf, <the kernel's arguments>) is the kernel tc.cuh's KSUM_DEFINE_TF32
+ *   runs on an sm_90 device when the code was built for sm_90a (name_path() says KSUM_PATH_WGMMA): the
+ *   same sum as its mma.sync kernels, same arguments and results; KSUM__WG_KERNELS(name, KERNEL, PASSES,
+ *   R) defines it (name_kernel_wg) and the sources' pre-pass name_prepb (ksum__wg_prepb).
  *
  * HOW (Hopper; the ksum paper's Algorithm 2 on warpgroup MMAs)
  *   Block: 256 threads = 2 warpgroups, 128 targets (64 per warpgroup), resident in shared memory for
  *   the block's life: times -2s, rounded to TF32 (3 passes: big and small parts), s|a|^2 summed from the
- *   unrounded values.  Sources in tiles of 128, in stages of 32 coordinates (16 KB, one swizzled tile;
- *   x2 for 3 passes), copied by 16-byte cp.async (4-byte where the rows are not 16-byte aligned) into a
- *   ring of 4 slots, two stages ahead; each thread rounds the chunks it copied in place (no extra
- *   barrier), one barrier per stage.  A stage is 4 k-steps of one wgmma.m64n128k8 per warpgroup (x3 for
+ *   unrounded values (copied by 16-byte cp.async, 4-byte where the rows are not 16-byte aligned).
+ *   Sources in tiles of 128, in stages of 32 coordinates (16 KB, one swizzled tile; x2 for 3 passes),
+ *   rounded and swizzled once by the pre-pass name_prepb into the workspace, each stage copied whole by
+ *   one bulk copy into a ring of 4 slots, two stages ahead, completing on the slot's mbarrier; one
+ *   barrier per stage.  A stage is 4 k-steps of one wgmma.m64n128k8 per warpgroup (x3 for
  *   the split: big.big + big.small + small.big).  Two accumulator sets: the epilogue (kernel values,
  *   weighted row sums) of tile j runs on one set while the wgmmas of tile j+1 fill the other, so the
  *   MUFU work overlaps the tensor work.  Each row belongs to one quad of one warp: the row sums need
@@ -37,8 +42,9 @@
  * LIMITS
  *   The shared memory, (4 + nkb) 16 KB (x2 for 3 passes, nkb = ceil(dim / 32)) + 4 records of 128 (1 +
  *   R) floats + 1 KB of alignment, must fit the device's 227 KB: 1 pass dim <= 288, 3 passes dim <= 64
- *   (R small); larger dim runs the mma.sync kernels.  ~170 registers, 1 block per SM.  Built for sm_90 without "a" (or for
- *   another architecture) the kernel body is empty and the launcher never takes this path.
+ *   (R small); larger dim runs the mma.sync kernels.  ~170 registers, 1 block per SM.  Built for sm_90
+ *   without "a" (or for another architecture) the kernel body is empty and the launcher never takes
+ *   this path.
  */
 #ifndef KSUM_WGMMA_CUH
 #define KSUM_WGMMA_CUH
@@ -80,11 +86,14 @@ static __device__ __forceinline__ void ksum_wg_commit(void)
     asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
 #endif
 }
+template <int N>
+static __device__ __forceinline__ void ksum_wg_wait(void)
+{
 #if KSUM_WG_ON
-#define KSUM_WG_WAIT(N) asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory")
-#else
-#define KSUM_WG_WAIT(N) ((void)0)
+    asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
 #endif
+}
+#define KSUM_WG_WAIT(N) ksum_wg_wait<N>()
 static __device__ __forceinline__ void ksum_wg_mma_tf32(float *d, unsigned long long da, unsigned long long db, int acc)
 {
 #if KSUM_WG_ON
@@ -122,11 +131,13 @@ static __device__ __forceinline__ void ksum__cp_commit(void)
     asm volatile("cp.async.commit_group;\n" ::: "memory");
 #endif
 }
+template <int N>
+static __device__ __forceinline__ void ksum__cp_wait_group(void)
+{
 #if KSUM_WG_ON
-#define KSUM__CP_WAIT(N) asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory")
-#else
-#define KSUM__CP_WAIT(N) ((void)0)
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
 #endif
+}
 static __device__ __forceinline__ void ksum__fence_async(void)
 {
 #if KSUM_WG_ON
@@ -228,7 +239,7 @@ static __device__ __forceinline__ void ksum__wg_prep_b(const float *b, long long
         if (passes > 1) *(float4 *)(d + 4096) = ksum__tf32x4_rest(v, big);
     } else {
         float *rec = out + ntiles * nkb * np * 4096 + tile * 128 * (1 + R);
-        rec[r] = j < n ? ksum__sqnorm_float(x, dim) * scale : 0.0f;
+        rec[r] = j < n ? ksum__sqnorm(x, dim) * scale : 0.0f;
         for (int e = 0; e < R; e++) rec[128 * (1 + e) + r] = j < n && e < nrhs ? w[j * nrhs + e] : 0.0f;
     }
 }
@@ -279,173 +290,231 @@ static __device__ __forceinline__ void ksum__wg_stage_mma(float *d, unsigned sa,
     ksum_wg_commit();
 }
 
-/* ---- the kernel: pieces that expand inside it and use its names (the arguments, tid, wg, g, t4,
- * row0, t0, ntl, nkb, nq, sA, sA2, sB, sw, sna, na, fac, vacc, the enum PASSES_, NP, SLOT, NW, NWPER) */
+/* ---- the kernel ---------------------------------------------------------------------------------
+ * A stage is 32 coordinates of one tile of 128 sources, prepared by name_prepb (rounded, swizzled) and
+ * copied whole by one bulk copy into slot q % 4 of a ring, with the tile's record at its first stage. */
+
+/* the frame the pieces below share: the thread (tid, t4), the block's source tiles from t0 (nkb
+ * k-blocks of 32 each, nq stages in all; ntiles in the whole problem), the slots sB and records sw, the
+ * shared addresses saA (this warpgroup's targets) and sbB (the slots), the 4 mbarriers and the sources
+ * prepared by name_prepb */
+typedef struct ksum__wg {
+    int tid, t4, t0, nkb, nq, ntiles;
+    float *sB, *sw;
+    unsigned saA, sbB;
+    unsigned long long *mbar;
+    const float *prep;
+} ksum__wg;
 
 /* stage q (tile t0 + q / nkb, k-block q % nkb) of the prepared sources into slot q % 4, with the
  * tile's record into record slot tile % 4 at its first stage: thread 0 issues one or two bulk copies
  * completing on the slot's mbarrier */
-#define KSUM__WG_COPY(q)                                                                               \
-    do {                                                                                               \
-        if (tid == 0 && (q) < nq) {                                                                    \
-            const int tl__ = t0 + (q) / nkb, kb__ = (q) % nkb, sl__ = (q)&3;                           \
-            const unsigned mb__ = ksum_smem_u32(mbar + sl__);                                          \
-            ksum_mbar_expect(mb__, NP * 16384 + (kb__ == 0 ? NW * 4 : 0));                             \
-            ksum_bulk_copy(ksum_smem_u32(sB + sl__ * SLOT), prep + ((long long)tl__ * nkb + kb__) * SLOT, NP * 16384, mb__); \
-            if (kb__ == 0)                                                                             \
-                ksum_bulk_copy(ksum_smem_u32(sw + (tl__ & 3) * NW), prep + (long long)ntiles * nkb * SLOT + (long long)tl__ * NW, \
-                               NW * 4, mb__);                                                          \
-        }                                                                                              \
-    } while (0)
-
-/* the epilogue of the finished accumulator set X of tile tl, its columns 8 c0 .. 8 c1 - 1: kernel
- * values of t (TEXPR of y = X + s|b|^2 and hh, the row half), weighted into vacc */
-#define KSUM__WG_EPI_LOOP(KERNEL, R, X, rec, c0, c1, TEXPR)                                            \
-    _Pragma("unroll") for (int nc = (c0); nc < (c1); nc++) {                                           \
-        const float2 nbv = *(const float2 *)((rec) + 8 * nc + 2 * t4);                                 \
-        float2 wv[R];                                                                                  \
-        _Pragma("unroll") for (int r2 = 0; r2 < (R); r2++) wv[r2] = *(const float2 *)((rec) + (1 + r2) * BN + 8 * nc + 2 * t4); \
-        _Pragma("unroll") for (int hh = 0; hh < 2; hh++) {                                             \
-            float y = X[4 * nc + 2 * hh] + nbv.x;                                                      \
-            const float k0 = KERNEL##_EVAL(float, TEXPR);                                              \
-            y = X[4 * nc + 2 * hh + 1] + nbv.y;                                                        \
-            const float k1 = KERNEL##_EVAL(float, TEXPR);                                              \
-            _Pragma("unroll") for (int r2 = 0; r2 < (R); r2++)                                         \
-                vacc[hh][r2] = fmaf(k1, wv[r2].y, fmaf(k0, wv[r2].x, vacc[hh][r2]));                   \
-        }                                                                                              \
+template <int NP, int NW>
+static __device__ __forceinline__ void ksum__wg_copy_stage(const ksum__wg &f, int q)
+{
+    enum { SLOT = NP * 4096 };
+    if (f.tid == 0 && q < f.nq) {
+        const int tl = f.t0 + q / f.nkb, kb = q % f.nkb, sl = q & 3;
+        const unsigned mb = ksum_smem_u32(f.mbar + sl);
+        ksum_mbar_expect(mb, NP * 16384 + (kb == 0 ? NW * 4 : 0));
+        ksum_bulk_copy(ksum_smem_u32(f.sB + sl * SLOT), f.prep + ((long long)tl * f.nkb + kb) * SLOT, NP * 16384, mb);
+        if (kb == 0)
+            ksum_bulk_copy(ksum_smem_u32(f.sw + (tl & 3) * NW),
+                           f.prep + (long long)f.ntiles * f.nkb * SLOT + (long long)tl * NW, NW * 4, mb);
     }
-#define KSUM__WG_EPI(KERNEL, R, X, tl, c0, c1)                                                         \
-    do {                                                                                               \
-        const float *rec__ = sw + ((t0 + (tl)) & 3) * NW;                                              \
-        if (FAC && fac) { KSUM__WG_EPI_LOOP(KERNEL, R, X, rec__, c0, c1, y) }                         \
-        else { KSUM__WG_EPI_LOOP(KERNEL, R, X, rec__, c0, c1, fmaxf(y + na[hh], 0.0f)) }               \
-    } while (0)
+}
 
-/* tile tl into accumulator set X, one stage (kb, global q) at a time: wait for the stage's bulk copy
- * (its mbarrier), one barrier, the copy of stage q + 2, the stage's MMAs; the previous tile's epilogue
- * on set Y runs while they do, half at the first stage and half at the second (both at the first when
- * there is one).  All MMAs are waited for at the tile's end (ptxas then sees that no accumulator read
- * races an MMA in flight: with a group left in flight across the loop it serialises every wgmma) */
-#define KSUM__WG_STEP(KERNEL, R, X, Y, tl)                                                             \
-    for (int kb = 0; kb < nkb; kb++, q++) {                                                            \
-        const int sl = q & 3;                                                                          \
-        ksum_mbar_wait(ksum_smem_u32(mbar + sl), (q >> 2) & 1); /* stage q here */                     \
-        __syncthreads(); /* stage q - 2's MMAs done in both warpgroups: its slot is free */           \
-        KSUM__WG_COPY(q + 2);                                                                          \
-        ksum__wg_stage_mma(X, saA + kb * 16384, saA + (nkb + kb) * 16384, sbB + sl * SLOT * 4,         \
-                           sbB + sl * SLOT * 4 + 16384, kb > 0, PASSES_);                              \
-        KSUM_WG_WAIT(1); /* stage q - 1 done */                                                        \
-        if ((tl) > 0 && kb == 0) KSUM__WG_EPI(KERNEL, R, Y, (tl)-1, 0, 8);                             \
-        if ((tl) > 0 && kb == (nkb > 1)) KSUM__WG_EPI(KERNEL, R, Y, (tl)-1, 8, 16);                    \
-    }                                                                                                  \
-    KSUM_WG_WAIT(0)
+/* the epilogue of a finished accumulator set X (a tile's outputs of this warpgroup, this thread's 64),
+ * columns 8 C0 .. 8 C1 - 1, against the tile's record rec (plus this thread's column offset 2 t4): kernel
+ * values of t, weighted into vacc; t = y
+ * (the factorised Gaussian, FAC && fac) or max(y + s|a|^2, 0), y = X + s|b|^2 */
+template <int R, int FAC, int C0, int C1, class K>
+static __device__ __forceinline__ void ksum__wg_epi(float (&vacc)[2][R], const float (&X)[64], const float *rec,
+                                                    const float (&na)[2], int fac, K kf)
+{
+    enum { BN = 128 };
+    if (FAC && fac) {
+#pragma unroll
+        for (int nc = C0; nc < C1; nc++) {
+            const float2 nbv = *(const float2 *)(rec + 8 * nc);
+            float2 wv[R];
+#pragma unroll
+            for (int r = 0; r < R; r++) wv[r] = *(const float2 *)(rec + (1 + r) * BN + 8 * nc);
+#pragma unroll
+            for (int hh = 0; hh < 2; hh++) {
+                float y = X[4 * nc + 2 * hh] + nbv.x;
+                const float k0 = kf(y);
+                y = X[4 * nc + 2 * hh + 1] + nbv.y;
+                const float k1 = kf(y);
+#pragma unroll
+                for (int r = 0; r < R; r++) vacc[hh][r] = fmaf(k1, wv[r].y, fmaf(k0, wv[r].x, vacc[hh][r]));
+            }
+        }
+    } else {
+#pragma unroll
+        for (int nc = C0; nc < C1; nc++) {
+            const float2 nbv = *(const float2 *)(rec + 8 * nc);
+            float2 wv[R];
+#pragma unroll
+            for (int r = 0; r < R; r++) wv[r] = *(const float2 *)(rec + (1 + r) * BN + 8 * nc);
+#pragma unroll
+            for (int hh = 0; hh < 2; hh++) {
+                float y = X[4 * nc + 2 * hh] + nbv.x;
+                const float k0 = kf(fmaxf(y + na[hh], 0.0f));
+                y = X[4 * nc + 2 * hh + 1] + nbv.y;
+                const float k1 = kf(fmaxf(y + na[hh], 0.0f));
+#pragma unroll
+                for (int r = 0; r < R; r++) vacc[hh][r] = fmaf(k1, wv[r].y, fmaf(k0, wv[r].x, vacc[hh][r]));
+            }
+        }
+    }
+}
 
-/* the end: the last tile's epilogue, the factors 2^-s|a|^2, quad sums, one store or atomic per row */
-#define KSUM__WG_FINISH(KERNEL, R)                                                                     \
-    do {                                                                                               \
-        if (ntl & 1) KSUM__WG_EPI(KERNEL, R, acc0, ntl - 1, 0, 16);                                    \
-        else KSUM__WG_EPI(KERNEL, R, acc1, ntl - 1, 0, 16);                                            \
-        _Pragma("unroll") for (int hh = 0; hh < 2; hh++) {                                             \
-            const float f = (FAC && fac) ? ksum_exp2neg_float(na[hh]) : 1.0f;                          \
-            const long long row = row0 + 64 * wg + 16 * ((tid >> 5) & 3) + g + 8 * hh;                 \
-            _Pragma("unroll") for (int r2 = 0; r2 < (R); r2++) {                                       \
-                float x = vacc[hh][r2] * f;                                                            \
-                x += __shfl_xor_sync(0xffffffffu, x, 1);                                               \
-                x += __shfl_xor_sync(0xffffffffu, x, 2);                                               \
-                if (t4 == 0 && row < m && r2 < nrhs) {                                                 \
-                    float *d = v + row * nrhs + r2;                                                    \
-                    if (atomic) atomicAdd(d, x);                                                       \
-                    else *d = accumulate ? *d + x : x;                                                 \
-                }                                                                                      \
-            }                                                                                          \
-        }                                                                                              \
-    } while (0)
+/* the wgmma kernel's body (FAC = KSUM__FACTOR(KERNEL)); empty outside an sm_90a build */
+template <int PASSES, int R, int FAC, class K>
+static __device__ __forceinline__ void ksum__wg_body(K kf, const float *__restrict__ a, long long lda,
+                                                     const float *__restrict__ b, long long ldb, const float *__restrict__ w,
+                                                     float *__restrict__ v, int m, int n, int dim, int nrhs, float m2scale,
+                                                     const float *__restrict__ norms, int tiles_per_split, int vecs,
+                                                     int atomic, int accumulate)
+{
+#if KSUM_WG_ON
+    enum { BM = 128, BN = 128, NP = PASSES > 1 ? 2 : 1, SLOT = NP * 4096, NW = BN * (1 + R) };
+    __shared__ float sna[BM]; /* static shared memory: how the launcher sees that this body was built */
+    __shared__ __align__(8) unsigned long long mbar[4];
+    extern __shared__ __align__(16) float ksum__smem[];
+    ksum__wg f;
+    const int tid = threadIdx.x, wg = tid >> 7, g = (tid & 31) >> 2, t4 = tid & 3;
+    const long long row0 = (long long)blockIdx.x * BM;
+    const int ntiles = (n + BN - 1) / BN;
+    const int t0 = blockIdx.y * tiles_per_split;
+    const int t1 = min(ntiles, t0 + tiles_per_split);
+    if (t0 >= t1) return;
+    const int ntl = t1 - t0, nkb = (dim + 31) >> 5, nq = ntl * nkb;
+    /* the shared memory, aligned to 1024 bytes: sA (NP x nkb target tiles of 16 KB), sB (4 slots of NP
+     * source tiles), sw (4 records); saA this warpgroup's rows of sA, sbB the slots (shared addresses) */
+    const unsigned base = (ksum_smem_u32(ksum__smem) + 1023u) & ~1023u;
+    float *sA = ksum__smem + ((base - ksum_smem_u32(ksum__smem)) >> 2), *sA2 = sA + nkb * 4096;
+    float *sB = sA + NP * nkb * 4096, *sw = sB + 4 * SLOT;
+    const unsigned saA = base + 8192 * wg, sbB = base + NP * nkb * 16384;
+    f.tid = tid; f.t4 = t4; f.t0 = t0; f.nkb = nkb; f.nq = nq; f.ntiles = ntiles;
+    f.sB = sB; f.sw = sw; f.saA = saA; f.sbB = sbB; f.mbar = mbar;
+    f.prep = norms; /* the sources prepared by name_prepb */
+    if (tid < 4) ksum_mbar_init(ksum_smem_u32(mbar + tid), 1);
+    ksum_mbar_init_fence();
+    /* the resident targets: their copies into sA (one group) */
+    for (int kb = 0; kb < nkb; kb++) ksum__wg_copy(sA + kb * 4096, a, lda, m, dim, row0, 32 * kb, tid, vecs & 1);
+    ksum__cp_commit();
+    __syncthreads(); /* the mbarriers initialised */
+    ksum__wg_copy_stage<NP, NW>(f, 0);
+    ksum__wg_copy_stage<NP, NW>(f, 1);
+    float na[2], acc0[64], acc1[64], vacc[2][R];
+    int fac = 0;
+    { /* the targets here: per row pair of threads the squares summed, the values scaled and rounded in
+       * place, s|a|^2 into sna; this thread's na[2] and fac */
+        ksum__cp_wait_group<0>();
+        __syncthreads();
+        const float sq = ksum__wg_prep_a(sA, sA2, nkb, m2scale, tid, PASSES);
+        const float sq2 = __shfl_xor_sync(0xffffffffu, sq, 1);
+        if ((tid & 1) == 0) sna[tid >> 1] = (sq + sq2) * (-0.5f * m2scale);
+        ksum__fence_async();
+        __syncthreads();
+        na[0] = sna[64 * wg + 16 * ((tid >> 5) & 3) + g];
+        na[1] = sna[64 * wg + 16 * ((tid >> 5) & 3) + g + 8];
+        fac = na[0] <= KSUM__FACTOR_MAX && na[1] <= KSUM__FACTOR_MAX;
+    }
+#pragma unroll
+    for (int i = 0; i < 64; i++) acc0[i] = acc1[i] = 0.0f;
+#pragma unroll
+    for (int hh = 0; hh < 2; hh++)
+#pragma unroll
+        for (int r = 0; r < R; r++) vacc[hh][r] = 0.0f;
+    /* tile tl into accumulator set acc0 (odd tiles: acc1), one stage (kb, global q) at a time: wait for
+     * the stage's bulk copy (its mbarrier), one barrier, the copy of stage q + 2, the stage's MMAs; the
+     * previous tile's epilogue on the other set runs while they do, half at the first stage and half at
+     * the second (both at the first when there is one).  All MMAs are waited for at the tile's end
+     * (ptxas then sees that no accumulator read races an MMA in flight: with a group left in flight
+     * across the loop it serialises every wgmma).  The two sets are two arrays in registers, so the loop
+     * takes two tiles per trip, one on each (a run-time choice of array would put them in memory). */
+    int q = 0;
+    for (int tl = 0; tl < ntl; tl += 2) {
+        for (int kb = 0; kb < nkb; kb++, q++) {
+            const int sl = q & 3;
+            ksum_mbar_wait(ksum_smem_u32(mbar + sl), (q >> 2) & 1); /* stage q here */
+            __syncthreads(); /* stage q - 2's MMAs done in both warpgroups: its slot is free */
+            ksum__wg_copy_stage<NP, NW>(f, q + 2);
+            ksum__wg_stage_mma(acc0, saA + kb * 16384, saA + (nkb + kb) * 16384, sbB + sl * SLOT * 4,
+                               sbB + sl * SLOT * 4 + 16384, kb > 0, PASSES);
+            ksum_wg_wait<1>(); /* stage q - 1 done */
+            if (tl > 0 && kb == 0) ksum__wg_epi<R, FAC, 0, 8>(vacc, acc1, sw + ((t0 + (tl - 1)) & 3) * NW + 2 * t4, na, fac, kf);
+            if (tl > 0 && kb == (nkb > 1))
+                ksum__wg_epi<R, FAC, 8, 16>(vacc, acc1, sw + ((t0 + (tl - 1)) & 3) * NW + 2 * t4, na, fac, kf);
+        }
+        ksum_wg_wait<0>();
+        if (tl + 1 < ntl) {
+            for (int kb = 0; kb < nkb; kb++, q++) {
+                const int sl = q & 3;
+                ksum_mbar_wait(ksum_smem_u32(mbar + sl), (q >> 2) & 1);
+                __syncthreads();
+                ksum__wg_copy_stage<NP, NW>(f, q + 2);
+                ksum__wg_stage_mma(acc1, saA + kb * 16384, saA + (nkb + kb) * 16384, sbB + sl * SLOT * 4,
+                                   sbB + sl * SLOT * 4 + 16384, kb > 0, PASSES);
+                ksum_wg_wait<1>();
+                if (kb == 0) ksum__wg_epi<R, FAC, 0, 8>(vacc, acc0, sw + ((t0 + tl) & 3) * NW + 2 * t4, na, fac, kf);
+                if (kb == (nkb > 1)) ksum__wg_epi<R, FAC, 8, 16>(vacc, acc0, sw + ((t0 + tl) & 3) * NW + 2 * t4, na, fac, kf);
+            }
+            ksum_wg_wait<0>();
+        }
+    }
+    /* the end: the last tile's epilogue, the factors 2^-s|a|^2, quad sums, one store or atomic per row */
+    if (ntl & 1) ksum__wg_epi<R, FAC, 0, 16>(vacc, acc0, sw + ((t0 + (ntl - 1)) & 3) * NW + 2 * t4, na, fac, kf);
+    else ksum__wg_epi<R, FAC, 0, 16>(vacc, acc1, sw + ((t0 + (ntl - 1)) & 3) * NW + 2 * t4, na, fac, kf);
+#pragma unroll
+    for (int hh = 0; hh < 2; hh++) {
+        const float fr = (FAC && fac) ? ksum_exp2neg_float(na[hh]) : 1.0f;
+        const long long row = row0 + 64 * wg + 16 * ((tid >> 5) & 3) + g + 8 * hh;
+#pragma unroll
+        for (int r = 0; r < R; r++) {
+            float x = vacc[hh][r] * fr;
+            x += __shfl_xor_sync(0xffffffffu, x, 1);
+            x += __shfl_xor_sync(0xffffffffu, x, 2);
+            if (t4 == 0 && row < m && r < nrhs) {
+                float *d = v + row * nrhs + r;
+                if (atomic) atomicAdd(d, x);
+                else *d = accumulate ? *d + x : x;
+            }
+        }
+    }
+#else
+    (void)kf; (void)a; (void)lda; (void)b; (void)ldb; (void)w; (void)v; (void)m; (void)n; (void)dim; (void)nrhs;
+    (void)m2scale; (void)norms; (void)tiles_per_split; (void)vecs; (void)atomic; (void)accumulate;
+#endif
+}
 
-/* the resident targets: their copies into sA (one group), waited for, then per
- * row pair of threads the squares summed, the values scaled and rounded in place, s|a|^2 into sna;
- * the thread's na[2] and fac */
-#define KSUM__WG_COPY_A()                                                                              \
-    do {                                                                                               \
-        for (int kb = 0; kb < nkb; kb++)                                                               \
-            ksum__wg_copy(sA + kb * 4096, a, lda, m, dim, row0, 32 * kb, tid, vecs & 1);               \
-        ksum__cp_commit();                                                                             \
-    } while (0)
-#define KSUM__WG_PREP_A()                                                                              \
-    do {                                                                                               \
-        KSUM__CP_WAIT(0); /* the targets here */                                                       \
-        __syncthreads();                                                                               \
-        const float sq = ksum__wg_prep_a(sA, sA2, nkb, m2scale, tid, PASSES_);                         \
-        const float sq2 = __shfl_xor_sync(0xffffffffu, sq, 1);                                         \
-        if ((tid & 1) == 0) sna[tid >> 1] = (sq + sq2) * (-0.5f * m2scale);                            \
-        ksum__fence_async();                                                                           \
-        __syncthreads();                                                                               \
-        na[0] = sna[64 * wg + 16 * ((tid >> 5) & 3) + g];                                              \
-        na[1] = sna[64 * wg + 16 * ((tid >> 5) & 3) + g + 8];                                          \
-        fac = na[0] <= KSUM__FACTOR_MAX && na[1] <= KSUM__FACTOR_MAX;                                  \
-    } while (0)
+/* the sources' pre-pass of a define (ksum__wg_prep_b over every item); empty outside an sm_90a build */
+template <int PASSES, int R>
+static __device__ __forceinline__ void ksum__wg_prepb(const float *b, long long ldb, int n, int dim, const float *w,
+                                                      int nrhs, float scale, float *out, long long ntiles, int nkb)
+{
+    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (KSUM_WG_ON) ksum__wg_prep_b(b, ldb, n, dim, w, nrhs, scale, out, ntiles, nkb, PASSES, R, i);
+    else (void)i;
+}
 
 /* the shared memory: sA (NP x nkb tiles of 16 KB), sB (4 slots of NP tiles), sw (4 records), aligned
  * to 1024 bytes */
-#define KSUM__WG_SMEM_BYTES(nkb, passes, R) \
-    ((size_t)(((passes) > 1 ? 2 : 1) * ((nkb) + 4)) * 16384 + 4 * (size_t)128 * (1 + (R)) * 4 + 1024)
+static inline size_t ksum__wg_smem_bytes(int nkb, int passes, int R)
+{
+    return (size_t)((passes > 1 ? 2 : 1) * (nkb + 4)) * 16384 + 4 * (size_t)128 * (1 + R) * 4 + 1024;
+}
 
-/* the sources' pre-pass of a define (ksum__wg_prep_b over every item) */
-#define KSUM__WG_PREPB(kname, PASSES, R)                                                               \
-    __global__ void kname(const float *__restrict__ b, long long ldb, int n, int dim, const float *__restrict__ w, \
-                          int nrhs, float scale, float *__restrict__ out, long long ntiles, int nkb)   \
-    {                                                                                                  \
-        const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;                          \
-        if (KSUM_WG_ON) ksum__wg_prep_b(b, ldb, n, dim, w, nrhs, scale, out, ntiles, nkb, PASSES, R, i); \
-        else (void)i;                                                                                  \
-    }
-
-#define KSUM__WG_KERNEL(kname, KERNEL, PASSES, R)                                                      \
-    __global__ void __launch_bounds__(256, 1)                                                          \
-        kname(const float *__restrict__ a, long long lda, const float *__restrict__ b, long long ldb,  \
-              const float *__restrict__ w, float *__restrict__ v, int m, int n, int dim, int nrhs,     \
-              float m2scale, const float *__restrict__ norms, int tiles_per_split, int vecs, int atomic, \
-              int accumulate)                                                                          \
-    {                                                                                                  \
-        enum { BM = 128, BN = 128, PASSES_ = (PASSES), NP = (PASSES) > 1 ? 2 : 1, SLOT = NP * 4096,     \
-               NW = BN * (1 + (R)), NWPER = (NW + 255) / 256, FAC = KSUM__FACTOR(KERNEL) };            \
-        KSUM__WG_BODY(KERNEL, R);                                                                      \
-    }
-
-#if KSUM_WG_ON
-#define KSUM__WG_BODY(KERNEL, R)                                                                       \
-    __shared__ float sna[BM]; /* static shared memory: how the launcher sees that this body was built */ \
-    __shared__ __align__(8) unsigned long long mbar[4];                                                \
-    extern __shared__ __align__(16) float ksum__smem[];                                                \
-    const int tid = threadIdx.x, wg = tid >> 7, g = (tid & 31) >> 2, t4 = tid & 3;                     \
-    KSUM__TILE_RANGE();                                                                                \
-    const int ntl = t1 - t0, nkb = (dim + 31) >> 5, nq = ntl * nkb;                                    \
-    const unsigned base = (ksum_smem_u32(ksum__smem) + 1023u) & ~1023u;                                \
-    float *sA = ksum__smem + ((base - ksum_smem_u32(ksum__smem)) >> 2), *sA2 = sA + nkb * 4096;        \
-    float *sB = sA + NP * nkb * 4096, *sw = sB + 4 * SLOT;                                             \
-    const unsigned saA = base + 8192 * wg, sbB = base + NP * nkb * 16384; /* this warpgroup's rows */ \
-    const float *prep = norms; /* the sources prepared by name_prepb */                              \
-    if (tid < 4) ksum_mbar_init(ksum_smem_u32(mbar + tid), 1);                                         \
-    ksum_mbar_init_fence();                                                                            \
-    KSUM__WG_COPY_A();                                                                                 \
-    __syncthreads(); /* the mbarriers initialised */                                                   \
-    KSUM__WG_COPY(0);                                                                                  \
-    KSUM__WG_COPY(1);                                                                                  \
-    float na[2], acc0[64], acc1[64], vacc[2][R];                                                       \
-    int fac = 0;                                                                                       \
-    KSUM__WG_PREP_A();                                                                                 \
-    _Pragma("unroll") for (int i = 0; i < 64; i++) acc0[i] = acc1[i] = 0.0f;                           \
-    _Pragma("unroll") for (int hh = 0; hh < 2; hh++) _Pragma("unroll") for (int r2 = 0; r2 < (R); r2++) vacc[hh][r2] = 0.0f; \
-    int q = 0;                                                                                         \
-    for (int tl = 0; tl < ntl; tl += 2) {                                                              \
-        KSUM__WG_STEP(KERNEL, R, acc0, acc1, tl);                                                      \
-        if (tl + 1 < ntl) { KSUM__WG_STEP(KERNEL, R, acc1, acc0, tl + 1); }                             \
-    }                                                                                                  \
-    KSUM__WG_FINISH(KERNEL, R)
-#else
-#define KSUM__WG_BODY(KERNEL, R)                                                                       \
-    (void)a; (void)lda; (void)b; (void)ldb; (void)w; (void)v; (void)m; (void)n; (void)dim; (void)nrhs; \
-    (void)m2scale; (void)norms; (void)tiles_per_split; (void)vecs; (void)atomic; (void)accumulate
-#endif
+/* the two kernels of tc.cuh's KSUM_DEFINE_TF32: name_prepb (the sources' pre-pass) and name_kernel_wg */
+#define KSUM__WG_KERNELS(name, KERNEL, PASSES, R)                                                      \
+    __global__ void name##_prepb(const float *__restrict__ b, long long ldb, int n, int dim, const float *__restrict__ w, \
+                                 int nrhs, float scale, float *__restrict__ out, long long ntiles, int nkb) \
+    { ksum__wg_prepb<(PASSES), (R)>(b, ldb, n, dim, w, nrhs, scale, out, ntiles, nkb); }                   \
+    __global__ void __launch_bounds__(256, 1) name##_kernel_wg(KSUM__PARAMS(float, int vecs))          \
+    { ksum__wg_body<(PASSES), (R), KSUM__FACTOR(KERNEL)>(KSUM__EVAL_FN(float, KERNEL), KSUM__ARGS(vecs)); }
 
 /* ---- host: the path and the launcher ------------------------------------------------------------ */
 
@@ -490,7 +559,7 @@ static inline int ksum__wg_path(ksum__wg_dev *d, const void *kernel, const ksum_
 {
     if (!a || a->dim <= 0 || a->n <= 0 || ksum__wg_setup(d, kernel) != KSUM_SUCCESS || !d->built) return KSUM_PATH_MMA;
     if (a->work && a->work_bytes < ksum__wg_work_bytes(a->n, a->dim, passes, R)) return KSUM_PATH_MMA;
-    *bytes = KSUM__WG_SMEM_BYTES((a->dim + 31) / 32, passes, R);
+    *bytes = ksum__wg_smem_bytes((a->dim + 31) / 32, passes, R);
     return *bytes + d->stat <= d->optin ? KSUM_PATH_WGMMA : KSUM_PATH_MMA;
 }
 

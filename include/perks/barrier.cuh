@@ -20,7 +20,7 @@
  *     gives that).  Workspace: PERKS_FLAG_WORDS(G) doubles set to all-ones bytes before the launch
  *     (cudaMemsetAsync(ws, 0xff, ...)); G <= PERKS_FLAG_U * blockDim.x = 2 blockDim.x.  A NaN value is stored as
  *     the canonical quiet NaN (the all-ones pattern marks an empty slot).
- *   perks_sum_barrier(bar, part, slot, nv, G, tot)    (the first try, kept as an option)
+ *   perks_sum_barrier(bar, part, slot, nv, G, tot)    (slower; an option of perks/cg.cuh)
  *     the block's thread 0 must already have written its partials part[(slot + c) * G + blockIdx.x],
  *     c < nv <= 4.  Thread 0 arrives on a counter (atomicAdd after __threadfence); the block that
  *     arrives last sums part[slot + c][0 .. G-1] with one warp (lane-strided, then a shuffle tree:
@@ -31,7 +31,7 @@
  *     barrier by any block.  Measured slower than grid.sync on the H200 (docs/perks-cg.md): the
  *     same-address atomics and the last block's reads sit in series.
  *
- *   perks_count_sum(cnt, part, slot, nv, G, target, v0, v1, v2, tot)     (round 2)
+ *   perks_count_sum(cnt, part, slot, nv, G, target, v0, v1, v2, tot)     (perks/cg.cuh's default)
  *     grid.sync's protocol with the partials' read folded in: thread 0 stores the block's nv <= 3
  *     values into part[(slot + c) * G + blockIdx.x] and arrives with one red.release.gpu.add on a
  *     counter that only grows (no reset, no generation word: barrier k of a run waits for G k);
@@ -44,7 +44,10 @@
  *     alternate between consecutive calls (a fast block may publish the next call's partials
  *     while a slow one still reads this call's).  On return tot[0 .. nv-1] (shared) in every thread.
  *     perks_count_arrive_wait(cnt, target) is its barrier alone, for warp 0 (perks/cg.cuh then
- *     sums with its own loop).
+ *     sums with perks_partials_total).
+ *   perks_partials_total(part, slot, nv, G, lane, put)   the grid reduction the three share (one
+ *     copy in perks): one warp adds the G partials of each of nv values, lane-strided, then an xor
+ *     butterfly (a fixed order: the same bits in every block); put(c, total) on lane 0.
  *
  * EXAMPLE
  *   // workspace: PERKS_FLAG_WORDS(G) doubles, cudaMemsetAsync(ws, 0xff, ...) before the launch
@@ -92,6 +95,24 @@ static __device__ __forceinline__ void perks__st_release_u32(unsigned int *p, un
 #endif
 }
 
+/* the grid reduction (one copy for the whole module): one warp sums the G partials of each value,
+ * part[(slot + c) * G + 0 .. G-1] for c < nv (lane-strided loads through L2, then an xor butterfly:
+ * a fixed order, so every block that calls it gets the same bits), and lane 0 hands total c to
+ * put(c, total).  All 32 lanes of the warp call it (lane: 0..31) after the barrier that makes the
+ * partials visible; perks_sum_barrier, perks_count_sum and perks/cg.cuh's reductions use it. */
+template <class Put>
+static __device__ __forceinline__ void perks_partials_total(const double *part, int slot, int nv, int G, int lane,
+                                                            Put put)
+{
+    for (int c = 0; c < nv; ++c) {
+        double s = 0;
+#pragma unroll 8
+        for (int j = lane; j < G; j += 32) s += __ldcg(part + (slot + c) * G + j);
+        for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
+        if (lane == 0) put(c, s);
+    }
+}
+
 static __device__ __forceinline__ __attribute__((unused)) void perks_sum_barrier(double *bar, const double *part, int slot, int nv, int G,
                                                          double *tot)
 {
@@ -116,15 +137,10 @@ static __device__ __forceinline__ __attribute__((unused)) void perks_sum_barrier
     /* the last block: its first warp reads the partials after thread 0's fence and the block barrier */
     if (perks__sb_last && threadIdx.x < 32) {
         const int lane = threadIdx.x;
-        for (int c = 0; c < nv; ++c) {
-            double s = 0;
-            _Pragma("unroll 8") for (int j = lane; j < G; j += 32) s += __ldcg(part + (slot + c) * G + j);
-            for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
-            if (lane == 0) {
-                tot[c] = s;
-                gtot[c] = s;
-            }
-        }
+        perks_partials_total(part, slot, nv, G, lane, [=](int c, double s) {
+            tot[c] = s;
+            gtot[c] = s;
+        });
         if (lane == 0) {
             *cnt = 0u;
             __threadfence();
@@ -272,12 +288,7 @@ perks_count_sum(unsigned int *cnt, double *part, int slot, int nv, int G, unsign
             if (nv > 2) part[(slot + 2) * G + blockIdx.x] = v2;
         }
         perks_count_arrive_wait(cnt, target);
-        for (int c = 0; c < nv; ++c) {
-            double s = 0;
-            _Pragma("unroll 8") for (int j = lane; j < G; j += 32) s += __ldcg(part + (slot + c) * G + j);
-            for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
-            if (lane == 0) tot[c] = s;
-        }
+        perks_partials_total(part, slot, nv, G, lane, [=](int c, double s) { tot[c] = s; });
     }
     __syncthreads();
 }

@@ -61,7 +61,7 @@
  *   results.  The interior pass reads only own planes, so it may run while the exchange writes
  *   the ghosts.  Kernels that write their input (the perks persistent stencils, name_advance's
  *   ping-pong) do not fit this recipe: they would change cur's planes while they are sent.
- *   examples/heat2d_multi.cu and bench/scale.cu implement it; the test checks it bit for bit.
+ *   examples/heat2d_multi.cu and bench/perks_scale.cu implement it; the test checks it bit for bit.
  *
  * LIMITS
  *   The caller owns the buffers, the communicator and the stream, and makes all ranks call the

@@ -29,7 +29,7 @@
  *   // after an odd number of steps the result is in d_b
  *
  * LIMITS AND COSTS
- *   One grid barrier costs about 2.2 us on the H200 with 8 blocks per SM (bench/perks measures it).
+ *   One grid barrier costs about 2.2 us on the H200 with 8 blocks per SM (bench/perks_stencil measures it).
  *   perks_launch returns PERKS_ECORESIDENT instead of launching a grid that cannot be co-resident,
  *   PERKS_ENOCOOP on a device without cooperative launch; dynamic shared memory above 48 KiB is
  *   enabled on the kernel (cudaFuncAttributeMaxDynamicSharedMemorySize) before the check.
@@ -45,12 +45,9 @@
 
 #define PERKS_FOR_STEPS(t, steps) for (int t = 0; t < (steps); ++t)
 #define PERKS_GRID_SYNC() (cooperative_groups::this_grid().sync())
-#define PERKS_SWAP(T, a, b)                                                                            \
-    do {                                                                                               \
-        T *perks__tmp = (a);                                                                           \
-        (a) = (b);                                                                                     \
-        (b) = perks__tmp;                                                                              \
-    } while (0)
+/* a statement, not a function: a function taking the two pointers by reference makes the caller's
+ * pointers memory until it is inlined, and the kernels around it (perks/cg.cuh's) compile differently */
+#define PERKS_SWAP(T, a, b) do { T *perks__tmp = (a); (a) = (b); (b) = perks__tmp; } while (0)
 
 /* Blocks of `kernel` that fit on one SM with `block` threads and `smem` bytes of dynamic shared
  * memory, and the device's SM count.  Raises the kernel's dynamic shared-memory limit when smem is

@@ -6,7 +6,10 @@
  *   plan.h     blocks per SM by Little's law, cache sizes, tilings (C99)
  *   cache.cuh  register / shared-memory cache pieces, transposed halo edges
  *   tile.cuh   a block's tile in shared memory for the whole run, halo exchange between tiles
+ *              (perks_tile_load / _store / _publish / _load_frame)
  *   stencil.cuh PERKS_STENCIL2D_DEFINE: persistent 2D stencils, cache modes none/smem/reg/mix
+ *              (its parts in stencil/: shapes.cuh the catalogue and a shape as a type, plan.cuh the
+ *              host side, stream.cuh and resident.cuh the kernels' bodies)
  *   stencil3d.cuh PERKS_STENCIL3D_DEFINE: persistent 3D stencils (resident, partly cached, streamed)
  *   barrier.cuh perks_sum_barrier: a grid barrier that also sums per-block values (used by cg.cuh)
  *   cg.cuh     PERKS_CG_DEFINE: conjugate gradient in one cooperative kernel, perks_cg_solve

@@ -12,10 +12,13 @@
  *                                                                       baseline: same kernel, same sums)
  *       int name_plan(const perks_stencil3d_args *, perks_plan *)       the plan name_launch uses
  *       size_t name_work_bytes(const perks_plan *)                      edge-buffer scratch it needs
+ *   (and name_ring_bytes, name_geom, the types name_weights, name_shape, name_sizes and the
+ *   constants name_R, name_WX, name_PP, name_NT, name_NPF).
  *   PERKS_STENCIL3D_DEFINE_OCC(..., MINB) adds __launch_bounds__(BX*BY, MINB).
  *   SHAPE is an X-macro list X(I, DX, DY, DZ) -- ssam/stencil_shapes.cuh's 3D format, so SSAM_SHAPE_*
- *   3D lists work unchanged; PERKS_SHAPE_3D7PT ... PERKS_SHAPE_POISSON below repeat the catalogue.
- *   A step computes, for every cell at least r = max |offset| from each face of the domain,
+ *   3D lists work unchanged; perks/stencil/shapes.cuh repeats the catalogue (PERKS_SHAPE_3D7PT ...
+ *   PERKS_SHAPE_POISSON).  A step computes, for every cell at least r = max |offset| from each face
+ *   of the domain,
  *       out(x, y, z) = sum over DZ ascending, then list order, of c[I] * in(x + DX, y + DY, z + DZ)
  *   (one fma per point; for the catalogue's boxes and poisson that is list order) and keeps the
  *   value of every cell within r of a face (Dirichlet).
@@ -52,10 +55,10 @@
  *
  * PARAMETERS AND LIMITS
  *   T float or double.  BX a multiple of 32 (one warp = one row of a plane), BX x BY <= 1024
- *   threads; RC >= 1 planes per chunk (registers: ~RC + 2 x (2r + 1) + RC (BX+2r)(BY+2r)/(BX BY)
+ *   threads; RC from 1 to 16 planes per chunk (registers: ~RC + 2 x (2r + 1) + RC (BX+2r)(BY+2r)/(BX BY)
  *   per thread plus addressing; x2 for double).  r <= 4.  Any (ragged) sizes >= 1, dense layout
  *   (x fastest, then y, then z).  a and b must not overlap; both are written.  Weights (one per
- *   coefficient index I) are read from HOST memory at launch.  cache: PERKS_CACHE_NONE (everything
+ *   point of the shape) are read from HOST memory at launch.  cache: PERKS_CACHE_NONE (everything
  *   streamed, persistent), PERKS_CACHE_SMEM or PERKS_CACHE_MIX (the same here: the 3D kernel has
  *   no register cache -- each plane is read once per step, so a register slice would save no
  *   traffic that shared memory does not), PERKS_CACHE_REG returns PERKS_ESIZE.  smem_planes_max
@@ -63,15 +66,17 @@
  *   and freed by the launcher, which synchronises).  The grid is always co-resident: perks_launch
  *   checks it again with the runtime (PERKS_ECORESIDENT, never a hang); blocks_per_sm above what
  *   the kernel allows returns PERKS_ESIZE.
+ *   The limits on T, SHAPE (r), BX, BY and RC are static_asserts: a bad instantiation stops the
+ *   build with a sentence naming the generator, the instance and the argument, e.g.
+ *       PERKS_STENCIL3D_DEFINE(heat3): RC must be from 1 to 16 planes
  *
- *   The limits on T, BX, BY, RC and r are static_asserts: a bad instantiation stops the build with a
- *   sentence naming it.
- *
- * PIECES (each under 50 lines)
- *   PERKS_STENCIL3D_DEFINE_OCC only pastes names, sizes and types around: PERKS__S3D_TYPES,
- *   PERKS__S3D_KERNEL (PERKS__S3D_SETUP, _PROLOGUE, and per tile _TILE, _FRAME, _PASS (_PASS_START,
- *   _PLANES, _OUT over PERKS__LOAD3D / _STORE3D / _RING3D), _EDGES_OUT) and PERKS__S3D_HOST; the host
- *   logic lives in the perks__s3d_* functions below, one copy for all instantiations.
+ * PIECES
+ *   perks_stencil3d<T, S, BX, BY, RC>(a, b, ea, eb, W, H, D, steps, ntiles, tiles_x, tiles_y, TH,
+ *       nc, w)   the body of name_kernel (S a shape type, PERKS_SHAPE3D_TYPE; w one coefficient a
+ *       point): the frame, the pass and the edges of each tile, each step.
+ *   The host logic (plan, launch, steps) lives in the perks__s3d_* functions below, one copy for
+ *   all instantiations; the generator only pastes names, sizes and types around one call of the
+ *   body.
  *
  * This header includes perks/stencil.cuh (cache modes, perks_device_query) and nothing from ssam.
  */
@@ -101,306 +106,234 @@ typedef struct perks_stencil3d_args {
     size_t work_bytes;
 } perks_stencil3d_args;
 
-/* ---- the 3D catalogue, X(I, DX, DY, DZ): the same lists as ssam/stencil_shapes.cuh ------------ */
-#define PERKS_SHAPE_STAR3D_R1(X)                                                                     \
-    X(0, 0, 0, 0) X(1, -1, 0, 0) X(2, 1, 0, 0) X(3, 0, -1, 0) X(4, 0, 1, 0) X(5, 0, 0, -1) X(6, 0, 0, 1)
-#define PERKS_SHAPE_STAR3D_R2(X)                                                                     \
-    PERKS_SHAPE_STAR3D_R1(X) X(7, -2, 0, 0) X(8, 2, 0, 0) X(9, 0, -2, 0) X(10, 0, 2, 0) X(11, 0, 0, -2) \
-        X(12, 0, 0, 2)
-#define PERKS__B3ROW1(X, B, DY, DZ) X(B, -1, DY, DZ) X(B + 1, 0, DY, DZ) X(B + 2, 1, DY, DZ)
-#define PERKS__B3PLANE1(X, B, DZ) PERKS__B3ROW1(X, B, -1, DZ) PERKS__B3ROW1(X, B + 3, 0, DZ) PERKS__B3ROW1(X, B + 6, 1, DZ)
-#define PERKS_SHAPE_BOX3D_R1(X) PERKS__B3PLANE1(X, 0, -1) PERKS__B3PLANE1(X, 9, 0) PERKS__B3PLANE1(X, 18, 1)
-#define PERKS__B3ROW2(X, B, DY, DZ)                                                                  \
-    X(B, -2, DY, DZ) X(B + 1, -1, DY, DZ) X(B + 2, 0, DY, DZ) X(B + 3, 1, DY, DZ) X(B + 4, 2, DY, DZ)
-#define PERKS__B3PLANE2(X, B, DZ)                                                                    \
-    PERKS__B3ROW2(X, B, -2, DZ) PERKS__B3ROW2(X, B + 5, -1, DZ) PERKS__B3ROW2(X, B + 10, 0, DZ)      \
-        PERKS__B3ROW2(X, B + 15, 1, DZ) PERKS__B3ROW2(X, B + 20, 2, DZ)
-#define PERKS_SHAPE_BOX3D_R2(X)                                                                      \
-    PERKS__B3PLANE2(X, 0, -2) PERKS__B3PLANE2(X, 25, -1) PERKS__B3PLANE2(X, 50, 0) PERKS__B3PLANE2(X, 75, 1) \
-        PERKS__B3PLANE2(X, 100, 2)
-#define PERKS_SHAPE_POISSON3D_19(X)                                                                  \
-    X(0, 0, -1, -1) X(1, -1, 0, -1) X(2, 0, 0, -1) X(3, 1, 0, -1) X(4, 0, 1, -1) X(5, -1, -1, 0)     \
-        X(6, 0, -1, 0) X(7, 1, -1, 0) X(8, -1, 0, 0) X(9, 0, 0, 0) X(10, 1, 0, 0) X(11, -1, 1, 0)    \
-            X(12, 0, 1, 0) X(13, 1, 1, 0) X(14, 0, -1, 1) X(15, -1, 0, 1) X(16, 0, 0, 1) X(17, 1, 0, 1) \
-                X(18, 0, 1, 1)
-/* the papers' names (PERKS Table 1 / SSAM): 3d7pt, 3d13pt, 3d27pt, 3d125pt, poisson (19 points) */
-#define PERKS_SHAPE_3D7PT(X) PERKS_SHAPE_STAR3D_R1(X)
-#define PERKS_SHAPE_3D13PT(X) PERKS_SHAPE_STAR3D_R2(X)
-#define PERKS_SHAPE_3D27PT(X) PERKS_SHAPE_BOX3D_R1(X)
-#define PERKS_SHAPE_3D125PT(X) PERKS_SHAPE_BOX3D_R2(X)
-#define PERKS_SHAPE_POISSON(X) PERKS_SHAPE_POISSON3D_19(X)
+/* an instantiation's sizes: r the radius, wx = BX + 2r a framed plane's row, pp its cells, nt the
+ * threads, npf the ring cells a thread loads per chunk */
+template <class S, int BX, int BY, int RC>
+struct perks__s3d_sizes {
+    enum {
+        r = S::r,
+        wx = BX + 2 * S::r,
+        pp = (BX + 2 * S::r) * (BY + 2 * S::r),
+        nt = BX * BY,
+        npf = (RC * (BX + 2 * S::r) * (BY + 2 * S::r) + BX * BY - 1) / (BX * BY)
+    };
+};
 
-/* compile-time extent of a 3D list: radius r = max |offset| (up to 4), point count */
-#define PERKS__Q1(I, DX, DY, DZ) || PERKS__A(DX) >= 1 || PERKS__A(DY) >= 1 || PERKS__A(DZ) >= 1
-#define PERKS__Q2(I, DX, DY, DZ) || PERKS__A(DX) >= 2 || PERKS__A(DY) >= 2 || PERKS__A(DZ) >= 2
-#define PERKS__Q3(I, DX, DY, DZ) || PERKS__A(DX) >= 3 || PERKS__A(DY) >= 3 || PERKS__A(DZ) >= 3
-#define PERKS__Q4(I, DX, DY, DZ) || PERKS__A(DX) >= 4 || PERKS__A(DY) >= 4 || PERKS__A(DZ) >= 4
-#define PERKS__Q5(I, DX, DY, DZ) || PERKS__A(DX) >= 5 || PERKS__A(DY) >= 5 || PERKS__A(DZ) >= 5
-#define PERKS_SHAPE3D_RADIUS(S)                                                                      \
-    ((int)(0 S(PERKS__Q1)) + (int)(0 S(PERKS__Q2)) + (int)(0 S(PERKS__Q3)) + (int)(0 S(PERKS__Q4)))
-#define PERKS_SHAPE3D_TOO_FAR(S) (0 S(PERKS__Q5))
-#define PERKS__NPLUS3(I, DX, DY, DZ) +1
-#define PERKS_SHAPE3D_NPTS(S) (0 S(PERKS__NPLUS3))
-
-/* one point, for accumulator k (output plane o = p - r + k, so DZ = r - k): the compiler keeps
- * the points whose DZ matches the unrolled k and loads each in-plane offset once per plane */
-#define PERKS__TERM3D(I, DX, DY, DZ)                                                                 \
-    if ((DZ) == perks__R - perks__k)                                                                 \
-        perks__acc[perks__k] = fma(perks__w.w[I], perks__src[perks__own + (DY)*perks__WX + (DX)], perks__acc[perks__k]);
-
-/* ring chunk c (planes c*RC - r ... ) from device memory into registers pf: every plane that is not
- * cached (z frame, streamed planes), with its x / y frame; zeros outside the domain */
-#define PERKS__LOAD3D(T, RC, c)                                                                      \
-    _Pragma("unroll") for (int j = 0; j < perks__NPF; j++) {                                         \
-        const int i = perks__tid + j * perks__NT;                                                    \
-        T v = (T)0;                                                                                  \
-        if (i < (RC)*perks__PP) {                                                                    \
-            const int pl = i / perks__PP, rem = i - pl * perks__PP, wy = rem / perks__WX, wx = rem - wy * perks__WX; \
-            const int p = (c) * (RC)-perks__R + pl, gz = perks__z0 + p;                              \
-            const int gy = perks__y0 - perks__R + wy, gx = perks__x0 - perks__R + wx;                \
-            if ((p < 0 || p >= perks__nce) && p < perks__the + perks__R && gz >= 0 && gz < perks__D && gy >= 0 && \
-                gy < perks__H && gx >= 0 && gx < perks__W)                                           \
-                v = perks__in[((size_t)gz * perks__H + gy) * perks__W + gx];                         \
-        }                                                                                            \
-        perks__pf[j] = v;                                                                            \
-    }
-/* chunk c holds a plane that streams through the ring (z frame or uncached): else its ring loads
- * and stores are skipped (a fully cached tile touches the ring only in its first and last chunks) */
-#define PERKS__RING3D(RC, c)                                                                         \
-    ((c) * (RC) < perks__R || min(((c) + 1) * (RC)-perks__R, perks__the + perks__R) > perks__nce)
-#define PERKS__STORE3D(RC, c)                                                                        \
-    _Pragma("unroll") for (int j = 0; j < perks__NPF; j++) {                                         \
-        const int i = perks__tid + j * perks__NT;                                                    \
-        if (i < (RC)*perks__PP) perks__ring[((c)&1) * (RC)*perks__PP + i] = perks__pf[j];            \
-    }
-
-/* ---- the kernel, piece by piece ---------------------------------------------------------------- */
-/* the kernel's locals: this thread's (x, y) in the tile, its cell in a framed plane, the ring and
- * the cached planes in dynamic shared memory */
-#define PERKS__S3D_SETUP(name, T, BX, RC)                                                            \
-        enum { perks__R = name##_R, perks__WX = name##_WX, perks__PP = name##_PP, perks__NT = name##_NT, perks__NPF = name##_NPF }; \
-        const int perks__tid = (int)threadIdx.x;                                                     \
-        const int perks__tx = perks__tid % (BX), perks__ty = perks__tid / (BX);                      \
-        const int perks__own = (perks__ty + perks__R) * perks__WX + perks__tx + perks__R;            \
-        extern __shared__ __align__(16) unsigned char name##_dyn3[];                                 \
-        T *perks__ring = (T *)name##_dyn3;                                                           \
-        T *perks__cache0 = perks__ring + 2 * (RC)*perks__PP;
-/* prologue: every tile's cached planes (own cells) from the input */
-#define PERKS__S3D_PROLOGUE(T, BX, BY)                                                               \
-        {                                                                                            \
-            int s = 0;                                                                               \
-            for (int tile = (int)blockIdx.x; tile < ntiles; tile += (int)gridDim.x, s++) {           \
-                const int tix = tile % tiles_x, tiy = (tile / tiles_x) % tiles_y, tiz = tile / (tiles_x * tiles_y); \
-                const int x = tix * (BX) + perks__tx, y = tiy * (BY) + perks__ty, z0 = tiz * perks__TH; \
-                const int nce = min(nc, perks__D - z0);                                              \
-                T *cache = perks__cache0 + (size_t)s * nc * perks__PP;                               \
-                for (int o = 0; o < nce; o++)                                                        \
-                    cache[o * perks__PP + perks__own] =                                              \
-                        (x < perks__W && y < perks__H) ? a[((size_t)(z0 + o) * perks__H + y) * perks__W + x] : (T)0; \
-            }                                                                                        \
+/* ---- the kernel ---------------------------------------------------------------------------------
+ * the body of name_kernel.  tid = threadIdx.x; a tile: x0 / y0 / z0 its first column / row / plane,
+ * the its planes, nce its cached planes at cache (plane o at cache + o PP, cell (y, x) of a framed
+ * plane at (y + R) WX + x + R, WX = BX + 2R, PP = WX (BY + 2R)).  The prologue loads every tile's
+ * cached planes (own cells) from the input; then each step, each of the block's tiles (tile, the
+ * s-th of this block): (1) the frame, (2) the planes -r .. the + r - 1 in chunks of RC, one barrier
+ * a chunk, (3) the edges out; one grid barrier a step.  In the pass, RING(c) says whether chunk c
+ * holds a plane that streams through the ring (z frame or uncached; a fully cached tile touches
+ * the ring only in its first and last chunks), LOAD(c) brings ring chunk c (planes c RC - r ...)
+ * from device memory into registers pf (every plane not cached, with its x / y frame; zeros outside
+ * the domain), STORE(c) puts them in the ring; before the first chunk: ring chunks 0 (stored) and 1
+ * (loading), the accumulators; chunk c: the ring stores of c + 1 and loads of c + 2, then its RC
+ * planes p = c RC - r + j, each read once into the 2r + 1 accumulators (point I goes to accumulator
+ * k = r - DZ, output plane p - r + k; the compiler keeps the points whose DZ matches the unrolled k
+ * and loads each in-plane offset once a plane), output plane p - r done into ov[j]; barrier; the
+ * outputs o = c RC - 2r + j in place (cached) and / or to device memory.
+ *   The steps are written out in this one function: as functions of their own (the frame, the
+ * edges, the ring's loads) they are compiled apart from the loops around them and the kernel gets
+ * other instructions and another schedule; written out, it is the kernel docs/perks.md measures. */
+template <class T, class S, int BX, int BY, int RC>
+static __device__ __forceinline__ void perks_stencil3d(T *a, T *b, T *ea, T *eb, int W, int H, int D, int steps,
+                                                       int ntiles, int tiles_x, int tiles_y, int TH, int nc, const T *w)
+{
+    typedef perks__s3d_sizes<S, BX, BY, RC> Z;
+    enum { R = S::r, WX = Z::wx, PP = Z::pp, NT = Z::nt, NPF = Z::npf };
+    const int tid = (int)threadIdx.x;
+    const int tx = tid % BX, ty = tid / BX;
+    const int own = (ty + R) * WX + tx + R;
+    extern __shared__ __align__(16) unsigned char perks__s3d_dyn[];
+    T *ring = (T *)perks__s3d_dyn;
+    T *cache0 = ring + 2 * RC * PP;
+    {
+        int s = 0;
+        for (int tile = (int)blockIdx.x; tile < ntiles; tile += (int)gridDim.x, s++) {
+            const int tix = tile % tiles_x, tiy = (tile / tiles_x) % tiles_y, tiz = tile / (tiles_x * tiles_y);
+            const int x = tix * BX + tx, y = tiy * BY + ty, z0 = tiz * TH;
+            const int nce = min(nc, D - z0);
+            T *cache = cache0 + (size_t)s * nc * PP;
+            for (int o = 0; o < nce; o++)
+                cache[o * PP + own] = (x < W && y < H) ? a[((size_t)(z0 + o) * H + y) * W + x] : (T)0;
         }
-/* the tile's locals (tile number `tile`, s-th of this block) */
-#define PERKS__S3D_TILE(T, BX, BY)                                                                   \
-                const int tix = tile % tiles_x, tiy = (tile / tiles_x) % tiles_y, tiz = tile / (tiles_x * tiles_y); \
-                const int perks__x0 = tix * (BX), perks__y0 = tiy * (BY), perks__z0 = tiz * perks__TH; \
-                const int perks__the = min(perks__TH, perks__D - perks__z0);                         \
-                const int perks__nce = min(nc, perks__the);                                          \
-                const int x = perks__x0 + perks__tx, y = perks__y0 + perks__ty;                      \
-                const int xyin = x < perks__W && y < perks__H;                                       \
-                const int xyint = x >= perks__R && x < perks__W - perks__R && y >= perks__R && y < perks__H - perks__R; \
-                const int has_l = tix > 0, has_r = tix < tiles_x - 1;                                \
-                const int ylen = perks__nce * (BY);                                                  \
-                T *cache = perks__cache0 + (size_t)s * nc * perks__PP;                               \
-                T perks__pf[perks__NPF];
-/* (1) the frame of the cached planes: x sides from the edge buffers (step 0: the input), y sides
- * with the corners from the domain array */
-#define PERKS__S3D_FRAME(T, BX, BY)                                                                  \
-                for (int i = perks__tid; i < 2 * perks__R * ylen; i += perks__NT) {                  \
-                    const int side = i >= perks__R * ylen, j = i - side * perks__R * ylen;           \
-                    const int k = j / ylen, q = j - k * ylen, o = q / (BY), yy = q - o * (BY);       \
-                    const int gx = side ? perks__x0 + (BX) + k : perks__x0 - perks__R + k, gy = perks__y0 + yy; \
-                    T v = (T)0;                                                                      \
-                    if (gx >= 0 && gx < perks__W && gy < perks__H)                                   \
-                        v = t == 0 ? perks__in[((size_t)(perks__z0 + o) * perks__H + gy) * perks__W + gx] \
-                                   : perks__ein[PERKS_EDGE_INDEX(tile + (side ? 1 : -1), 1 - side, k, q, perks__R, perks__TH * (BY))]; \
-                    cache[o * perks__PP + (yy + perks__R) * perks__WX + (side ? (BX) + perks__R + k : k)] = v; \
-                }                                                                                    \
-                for (int i = perks__tid; i < 2 * perks__R * perks__nce * perks__WX; i += perks__NT) { \
-                    const int n1 = perks__R * perks__nce * perks__WX;                                \
-                    const int side = i >= n1, j = i - side * n1;                                     \
-                    const int k = j / (perks__nce * perks__WX), q = j - k * (perks__nce * perks__WX); \
-                    const int o = q / perks__WX, wx = q - o * perks__WX;                             \
-                    const int wy = side ? (BY) + perks__R + k : k;                                   \
-                    const int gy = perks__y0 - perks__R + wy, gx = perks__x0 - perks__R + wx;        \
-                    T v = (T)0;                                                                      \
-                    if (gx >= 0 && gx < perks__W && gy >= 0 && gy < perks__H)                        \
-                        v = perks__in[((size_t)(perks__z0 + o) * perks__H + gy) * perks__W + gx];    \
-                    cache[o * perks__PP + wy * perks__WX + wx] = v;                                  \
+    }
+    PERKS_FOR_STEPS(t, steps)
+    {
+        const T *in = (t & 1) ? b : a; /* step t's arrays: in / out alternate, so do the edge buffers */
+        T *out = (t & 1) ? a : b;
+        const T *ein = (t & 1) ? eb : ea;
+        T *eout = (t & 1) ? ea : eb;
+        const int last = t == steps - 1;
+        int s = 0;
+        for (int tile = (int)blockIdx.x; tile < ntiles; tile += (int)gridDim.x, s++) {
+            const int tix = tile % tiles_x, tiy = (tile / tiles_x) % tiles_y, tiz = tile / (tiles_x * tiles_y);
+            const int x0 = tix * BX, y0 = tiy * BY, z0 = tiz * TH;
+            const int the = min(TH, D - z0);
+            const int nce = min(nc, the);
+            const int x = x0 + tx, y = y0 + ty;
+            const int xyin = x < W && y < H;
+            const int xyint = x >= R && x < W - R && y >= R && y < H - R;
+            const int has_l = tix > 0, has_r = tix < tiles_x - 1;
+            const int ylen = nce * BY;
+            T *cache = cache0 + (size_t)s * nc * PP;
+            T pf[NPF];
+            /* (1) the frame of the cached planes: x sides from the edge buffers (step 0: the input), y
+             * sides with the corners from the domain array */
+            for (int i = tid; i < 2 * R * ylen; i += NT) {
+                const int side = i >= R * ylen, j = i - side * R * ylen;
+                const int k = j / ylen, q = j - k * ylen, o = q / BY, yy = q - o * BY;
+                const int gx = side ? x0 + BX + k : x0 - R + k, gy = y0 + yy;
+                T v = (T)0;
+                if (gx >= 0 && gx < W && gy < H)
+                    v = t == 0 ? in[((size_t)(z0 + o) * H + gy) * W + gx]
+                               : ein[PERKS_EDGE_INDEX(tile + (side ? 1 : -1), 1 - side, k, q, R, TH * BY)];
+                cache[o * PP + (yy + R) * WX + (side ? BX + R + k : k)] = v;
+            }
+            for (int i = tid; i < 2 * R * nce * WX; i += NT) {
+                const int n1 = R * nce * WX;
+                const int side = i >= n1, j = i - side * n1;
+                const int k = j / (nce * WX), q = j - k * (nce * WX);
+                const int o = q / WX, wx = q - o * WX;
+                const int wy = side ? BY + R + k : k;
+                const int gy = y0 - R + wy, gx = x0 - R + wx;
+                T v = (T)0;
+                if (gx >= 0 && gx < W && gy >= 0 && gy < H) v = in[((size_t)(z0 + o) * H + gy) * W + gx];
+                cache[o * PP + wy * WX + wx] = v;
+            }
+            /* (2) the pass */
+            const int nch = (the + 2 * R + RC - 1) / RC;
+            if (((0) * RC < R || min(((0) + 1) * RC - R, the + R) > nce)) {
+                /* LOAD(0) */
+#pragma unroll
+                for (int j = 0; j < NPF; j++) {
+                    const int i = tid + j * NT;
+                    T v = (T)0;
+                    if (i < RC * PP) {
+                        const int pl = i / PP, rem = i - pl * PP, wy = rem / WX, wx = rem - wy * WX;
+                        const int p = (0) * RC - R + pl, gz = z0 + p;
+                        const int gy = y0 - R + wy, gx = x0 - R + wx;
+                        if ((p < 0 || p >= nce) && p < the + R && gz >= 0 && gz < D && gy >= 0 && gy < H && gx >= 0 && gx < W)
+                            v = in[((size_t)gz * H + gy) * W + gx];
+                    }
+                    pf[j] = v;
                 }
-/* (2) before the first chunk: ring chunks 0 (stored) and 1 (loading), the accumulators */
-#define PERKS__S3D_PASS_START(T, RC)                                                                 \
-                const int nch = (perks__the + 2 * perks__R + (RC)-1) / (RC);                         \
-                if (PERKS__RING3D(RC, 0)) {                                                          \
-                    PERKS__LOAD3D(T, RC, 0)                                                          \
-                    PERKS__STORE3D(RC, 0)                                                            \
-                }                                                                                    \
-                if (nch > 1 && PERKS__RING3D(RC, 1)) { PERKS__LOAD3D(T, RC, 1) }                     \
-                __syncthreads();                                                                     \
-                T perks__acc[2 * perks__R + 1];                                                      \
-                T perks__hist[perks__R + 1];                                                         \
-                _Pragma("unroll") for (int k = 0; k < 2 * perks__R + 1; k++) perks__acc[k] = (T)0;   \
-                _Pragma("unroll") for (int k = 0; k < perks__R + 1; k++) perks__hist[k] = (T)0;
-/* the RC planes p = c RC - r + j of chunk c, each read once into the accumulators; output plane
- * p - r done into perks__ov[j] */
-#define PERKS__S3D_PLANES(T, SHAPE, RC)                                                              \
-                    _Pragma("unroll") for (int j = 0; j < (RC); j++) {                               \
-                        const int p = c * (RC)-perks__R + j;                                         \
-                        const T *perks__src = (p >= 0 && p < perks__nce) ? cache + p * perks__PP     \
-                                                                         : perks__ring + (((c)&1) * (RC) + j) * perks__PP; \
-                        _Pragma("unroll") for (int k = 0; k < perks__R; k++) perks__hist[k] = perks__hist[k + 1]; \
-                        perks__hist[perks__R] = perks__src[perks__own];                              \
-                        _Pragma("unroll") for (int perks__k = 0; perks__k < 2 * perks__R + 1; perks__k++) { SHAPE(PERKS__TERM3D) } \
-                        {                                                                            \
-                            const int gz = perks__z0 + p - perks__R;                                 \
-                            perks__ov[j] = (xyint && gz >= perks__R && gz < perks__D - perks__R) ? perks__acc[0] : perks__hist[0]; \
-                        }                                                                            \
-                        _Pragma("unroll") for (int k = 0; k < 2 * perks__R; k++) perks__acc[k] = perks__acc[k + 1]; \
-                        perks__acc[2 * perks__R] = (T)0;                                             \
+                /* STORE(0) */
+#pragma unroll
+                for (int j = 0; j < NPF; j++) {
+                    const int i = tid + j * NT;
+                    if (i < RC * PP) ring[((0) & 1) * RC * PP + i] = pf[j];
+                }
+            }
+            if (nch > 1 && ((1) * RC < R || min(((1) + 1) * RC - R, the + R) > nce)) {
+                /* LOAD(1) */
+#pragma unroll
+                for (int j = 0; j < NPF; j++) {
+                    const int i = tid + j * NT;
+                    T v = (T)0;
+                    if (i < RC * PP) {
+                        const int pl = i / PP, rem = i - pl * PP, wy = rem / WX, wx = rem - wy * WX;
+                        const int p = (1) * RC - R + pl, gz = z0 + p;
+                        const int gy = y0 - R + wy, gx = x0 - R + wx;
+                        if ((p < 0 || p >= nce) && p < the + R && gz >= 0 && gz < D && gy >= 0 && gy < H && gx >= 0 && gx < W)
+                            v = in[((size_t)gz * H + gy) * W + gx];
                     }
-/* chunk c's outputs o = c RC - 2r + j: in place (cached) and / or to device memory */
-#define PERKS__S3D_OUT(BY, RC)                                                                       \
-                    if (xyin)                                                                        \
-                        _Pragma("unroll") for (int j = 0; j < (RC); j++) {                           \
-                            const int o = c * (RC)-2 * perks__R + j;                                 \
-                            if (o >= 0 && o < perks__the) {                                          \
-                                const int cached = o < perks__nce;                                   \
-                                if (cached) cache[o * perks__PP + perks__own] = perks__ov[j];        \
-                                if (perks__last || !cached || o < perks__R || o >= perks__the - perks__R || \
-                                    perks__ty < perks__R || perks__ty >= (BY)-perks__R)              \
-                                    perks__out[((size_t)(perks__z0 + o) * perks__H + y) * perks__W + x] = perks__ov[j]; \
-                            }                                                                        \
+                    pf[j] = v;
+                }
+            }
+            __syncthreads();
+            T acc[2 * R + 1];
+            T hist[R + 1];
+#pragma unroll
+            for (int k = 0; k < 2 * R + 1; k++) acc[k] = (T)0;
+#pragma unroll
+            for (int k = 0; k < R + 1; k++) hist[k] = (T)0;
+#pragma unroll 1
+            for (int c = 0; c < nch; c++) {
+                T ov[RC];
+                if (c + 1 < nch && ((c + 1) * RC < R || min(((c + 1) + 1) * RC - R, the + R) > nce)) {
+                    /* STORE(c + 1) */
+#pragma unroll
+                    for (int j = 0; j < NPF; j++) {
+                        const int i = tid + j * NT;
+                        if (i < RC * PP) ring[((c + 1) & 1) * RC * PP + i] = pf[j];
+                    }
+                }
+                if (c + 2 < nch && ((c + 2) * RC < R || min(((c + 2) + 1) * RC - R, the + R) > nce)) {
+                    /* LOAD(c + 2) */
+#pragma unroll
+                    for (int j = 0; j < NPF; j++) {
+                        const int i = tid + j * NT;
+                        T v = (T)0;
+                        if (i < RC * PP) {
+                            const int pl = i / PP, rem = i - pl * PP, wy = rem / WX, wx = rem - wy * WX;
+                            const int p = (c + 2) * RC - R + pl, gz = z0 + p;
+                            const int gy = y0 - R + wy, gx = x0 - R + wx;
+                            if ((p < 0 || p >= nce) && p < the + R && gz >= 0 && gz < D && gy >= 0 && gy < H && gx >= 0 && gx < W)
+                                v = in[((size_t)gz * H + gy) * W + gx];
                         }
-/* (2) the planes -r .. the + r - 1 in chunks of RC, one barrier a chunk */
-#define PERKS__S3D_PASS(T, SHAPE, BY, RC)                                                            \
-                PERKS__S3D_PASS_START(T, RC)                                                         \
-                _Pragma("unroll 1") for (int c = 0; c < nch; c++) {                                  \
-                    T perks__ov[RC];                                                                 \
-                    if (c + 1 < nch && PERKS__RING3D(RC, c + 1)) { PERKS__STORE3D(RC, c + 1) }       \
-                    if (c + 2 < nch && PERKS__RING3D(RC, c + 2)) { PERKS__LOAD3D(T, RC, c + 2) }     \
-                    PERKS__S3D_PLANES(T, SHAPE, RC)                                                  \
-                    __syncthreads();                                                                 \
-                    PERKS__S3D_OUT(BY, RC)                                                           \
-                }                                                                                    \
-                __syncthreads();
-/* (3) the cached planes' x edges, transposed, for the neighbours' next step */
-#define PERKS__S3D_EDGES_OUT(BX, BY)                                                                 \
-                if (!perks__last)                                                                    \
-                    for (int i = perks__tid; i < 2 * perks__R * ylen; i += perks__NT) {              \
-                        const int side = i >= perks__R * ylen, j = i - side * perks__R * ylen;       \
-                        const int k = j / ylen, q = j - k * ylen, o = q / (BY), yy = q - o * (BY);   \
-                        if ((side ? has_r : has_l) && perks__y0 + yy < perks__H)                     \
-                            perks__eout[PERKS_EDGE_INDEX(tile, side, k, q, perks__R, perks__TH * (BY))] = \
-                                cache[o * perks__PP + (yy + perks__R) * perks__WX + (side ? (BX)-perks__R + k : k) + perks__R]; \
+                        pf[j] = v;
                     }
-/* the kernel name_kernel: each step, each of the block's tiles: (1) (2) (3); one grid barrier */
-#define PERKS__S3D_KERNEL(name, T, SHAPE, BX, BY, RC, MINB)                                          \
-    __global__ void __launch_bounds__((BX) * (BY), MINB)                                             \
-        name##_kernel(T *a, T *b, T *ea, T *eb, int perks__W, int perks__H, int perks__D, int steps, int ntiles, \
-                      int tiles_x, int tiles_y, int perks__TH, int nc, name##_weights perks__w)      \
-    {                                                                                                \
-        PERKS__S3D_SETUP(name, T, BX, RC)                                                            \
-        PERKS__S3D_PROLOGUE(T, BX, BY)                                                               \
-        PERKS_FOR_STEPS(t, steps)                                                                    \
-        {                                                                                            \
-            PERKS__STEP_ARRAYS(T)                                                                    \
-            int s = 0;                                                                               \
-            for (int tile = (int)blockIdx.x; tile < ntiles; tile += (int)gridDim.x, s++) {           \
-                PERKS__S3D_TILE(T, BX, BY)                                                           \
-                PERKS__S3D_FRAME(T, BX, BY)                                                          \
-                PERKS__S3D_PASS(T, SHAPE, BY, RC)                                                    \
-                PERKS__S3D_EDGES_OUT(BX, BY)                                                         \
-            }                                                                                        \
-            if (!perks__last) PERKS_GRID_SYNC();                                                     \
-        }                                                                                            \
+                }
+#pragma unroll
+                for (int j = 0; j < RC; j++) {
+                    const int p = c * RC - R + j;
+                    const T *src = (p >= 0 && p < nce) ? cache + p * PP : ring + (((c)&1) * RC + j) * PP;
+#pragma unroll
+                    for (int k = 0; k < R; k++) hist[k] = hist[k + 1];
+                    hist[R] = src[own];
+#pragma unroll
+                    for (int k = 0; k < 2 * R + 1; k++) {
+                        perks_shape_each(S(), [&](auto pt) {
+                            typedef decltype(pt) P;
+                            if (P::dz == R - k) acc[k] = fma(w[P::i], src[own + P::dy * WX + P::dx], acc[k]);
+                        });
+                    }
+                    {
+                        const int gz = z0 + p - R;
+                        ov[j] = (xyint && gz >= R && gz < D - R) ? acc[0] : hist[0];
+                    }
+#pragma unroll
+                    for (int k = 0; k < 2 * R; k++) acc[k] = acc[k + 1];
+                    acc[2 * R] = (T)0;
+                }
+                __syncthreads();
+                if (xyin)
+#pragma unroll
+                    for (int j = 0; j < RC; j++) {
+                        const int o = c * RC - 2 * R + j;
+                        if (o >= 0 && o < the) {
+                            const int cached = o < nce;
+                            if (cached) cache[o * PP + own] = ov[j];
+                            if (last || !cached || o < R || o >= the - R || ty < R || ty >= BY - R)
+                                out[((size_t)(z0 + o) * H + y) * W + x] = ov[j];
+                        }
+                    }
+            }
+            __syncthreads();
+            /* (3) the cached planes' x edges, transposed, for the neighbours' next step */
+            if (!last)
+                for (int i = tid; i < 2 * R * ylen; i += NT) {
+                    const int side = i >= R * ylen, j = i - side * R * ylen;
+                    const int k = j / ylen, q = j - k * ylen, o = q / BY, yy = q - o * BY;
+                    if ((side ? has_r : has_l) && y0 + yy < H)
+                        eout[PERKS_EDGE_INDEX(tile, side, k, q, R, TH * BY)] =
+                            cache[o * PP + (yy + R) * WX + (side ? BX - R + k : k) + R];
+                }
+        }
+        if (!last) PERKS_GRID_SYNC();
     }
-/* ---- the generator: names, sizes and types pasted around the pieces above -------------------- */
-/* the coefficients (passed by value), the extents, the documented limits, the ring's size */
-#define PERKS__S3D_TYPES(name, T, SHAPE, BX, BY, RC)                                                 \
-    typedef struct name##_weights {                                                                  \
-        T w[PERKS_SHAPE3D_NPTS(SHAPE)];                                                              \
-    } name##_weights;                                                                                \
-    enum {                                                                                           \
-        name##_R = PERKS_SHAPE3D_RADIUS(SHAPE),                                                      \
-        name##_WX = (BX) + 2 * PERKS_SHAPE3D_RADIUS(SHAPE),                                          \
-        name##_PP = ((BX) + 2 * PERKS_SHAPE3D_RADIUS(SHAPE)) * ((BY) + 2 * PERKS_SHAPE3D_RADIUS(SHAPE)), \
-        name##_NT = (BX) * (BY),                                                                     \
-        name##_NPF = ((RC) * name##_PP + name##_NT - 1) / name##_NT                                  \
-    };                                                                                               \
-    static_assert((sizeof(T) == 4 || sizeof(T) == 8) && (T)0.5 != (T)0, #name ": T must be float or double."); \
-    static_assert(!PERKS_SHAPE3D_TOO_FAR(SHAPE), #name ": the stencil reaches more than 4 cells away; r must be at most 4."); \
-    static_assert((BX) % 32 == 0 && (BX) >= 32 && (BY) >= 1 && (BX) * (BY) <= 1024,                  \
-                  #name ": BX must be a multiple of 32 and BX * BY at most 1024 threads.");          \
-    static_assert((RC) >= 1 && (RC) <= 16, #name ": RC must be from 1 to 16 planes.");               \
-    /* the ring (2 RC planes) at the start of dynamic shared memory; cached planes follow */       \
-    static inline __attribute__((unused)) size_t name##_ring_bytes(void) { return (size_t)2 * (RC)*name##_PP * sizeof(T); }
-/* the instantiation's sizes for the host functions (perks__s3d_geom) */
-#define PERKS__S3D_GEOM(name, T, BX, BY)                                                             \
-    { (BX), (BY), name##_R, name##_PP, name##_NT, name##_NPF, (int)sizeof(T), name##_ring_bytes() }
-/* name_plan, name_work_bytes, name_launch, name_steps */
-#define PERKS__S3D_HOST(name, T, BX, BY)                                                             \
-    /* the plan name_launch uses: tiles, tiles per block, cached planes per tile, % cached */        \
-    static inline __attribute__((unused)) int name##_plan(const perks_stencil3d_args *a, perks_plan *p) \
-    {                                                                                                \
-        const perks__s3d_geom g = PERKS__S3D_GEOM(name, T, BX, BY);                                  \
-        return perks__s3d_plan(a, p, &g, (const void *)name##_kernel);                               \
-    }                                                                                                \
-    static inline __attribute__((unused)) size_t name##_work_bytes(const perks_plan *p)              \
-    {                                                                                                \
-        return p->smem_rows > 0 ? 2 * perks_edge_elems(p->tiles, name##_R, p->tile_len * (BY)) * sizeof(T) : 0; \
-    }                                                                                                \
-    static inline __attribute__((unused)) int name##_launch(const perks_stencil3d_args *a, cudaStream_t stream) \
-    {                                                                                                \
-        const perks__s3d_geom g = PERKS__S3D_GEOM(name, T, BX, BY);                                  \
-        perks_plan p;                                                                                \
-        name##_weights w;                                                                            \
-        int rc;                                                                                      \
-        if (!a) return PERKS_ENULL;                                                                  \
-        if (!a->a || !a->b || !a->weights) return PERKS_ENULL;                                       \
-        if ((rc = name##_plan(a, &p))) return rc;                                                    \
-        if (a->steps == 0) return PERKS_SUCCESS;                                                     \
-        return perks__s3d_launch(a, &p, &g, (const void *)name##_kernel, &w, sizeof w, stream);      \
-    }                                                                                                \
-    /* the same steps, one ordinary launch each: the same kernel with nothing cached, one step,      \
-       tiles of at least 16 planes sized to fill about two waves of resident blocks */               \
-    static inline __attribute__((unused)) int name##_steps(const perks_stencil3d_args *a, cudaStream_t stream) \
-    {                                                                                                \
-        name##_weights w;                                                                            \
-        size_t sm = name##_ring_bytes();                                                             \
-        int tx, ty, th;                                                                              \
-        long long tiles;                                                                             \
-        int rc = perks__s3d_steps_prep(a, (const void *)name##_kernel, (BX), (BY), sm, &w, sizeof w, &tx, &ty, &th, &tiles); \
-        if (rc || a->steps == 0) return rc;                                                          \
-        T *pa = (T *)a->a, *pb = (T *)a->b;                                                          \
-        for (int t = 0; t < a->steps; t++) {                                                         \
-            name##_kernel<<<(unsigned)tiles, name##_NT, sm, stream>>>((t & 1) ? pb : pa, (t & 1) ? pa : pb, NULL, NULL, \
-                                                                     a->width, a->height, a->depth, 1, (int)tiles, tx, ty, th, 0, w); \
-            if (cudaGetLastError() != cudaSuccess) return PERKS_ECUDA;                               \
-        }                                                                                            \
-        return PERKS_SUCCESS;                                                                        \
-    }
-
-#define PERKS_STENCIL3D_DEFINE(name, T, SHAPE, BX, BY, RC) PERKS_STENCIL3D_DEFINE_OCC(name, T, SHAPE, BX, BY, RC, 1)
-#define PERKS_STENCIL3D_DEFINE_OCC(name, T, SHAPE, BX, BY, RC, MINB)                                 \
-    PERKS__S3D_TYPES(name, T, SHAPE, BX, BY, RC)                                                     \
-    PERKS__S3D_KERNEL(name, T, SHAPE, BX, BY, RC, MINB)                                              \
-    PERKS__S3D_HOST(name, T, BX, BY)
-
+}
 /* ---- host pieces of the 3D generator: one copy for every instantiation ------------------------ */
-/* an instantiation's compile-time sizes (PERKS__S3D_GEOM fills one) */
+/* an instantiation's sizes and kernel (name_geom() fills one) */
 typedef struct perks__s3d_geom {
     int bx, by, r, pp, nt, npf, cell_bytes; /* tile columns, rows, radius, framed plane's cells, threads,
                                                ring cells a thread, sizeof(T) */
-    size_t ring_bytes;                      /* name_ring_bytes() */
+    size_t ring_bytes;                      /* name_ring_bytes(): 2 RC planes */
+    const void *kernel;                     /* name_kernel */
 } perks__s3d_geom;
 
 /* name_plan */
@@ -529,5 +462,97 @@ static inline int perks__s3d_steps_prep(const perks_stencil3d_args *a, const voi
     memcpy(w, a->weights, wbytes);
     return PERKS_SUCCESS;
 }
+
+/* name_work_bytes: the edge buffers of a plan (none when nothing is cached) */
+static inline size_t perks__s3d_work_bytes(const perks__s3d_geom *g, const perks_plan *p)
+{
+    return p->smem_rows > 0 ? 2 * perks_edge_elems(p->tiles, g->r, p->tile_len * g->by) * g->cell_bytes : 0;
+}
+
+/* name_launch: the plan, then all steps in one cooperative launch; w: storage of wbytes for the
+ * weights */
+static inline int perks__s3d_run(const perks_stencil3d_args *a, const perks__s3d_geom *g, void *w, size_t wbytes,
+                                 cudaStream_t stream)
+{
+    perks_plan p;
+    int rc;
+    if (!a) return PERKS_ENULL;
+    if (!a->a || !a->b || !a->weights) return PERKS_ENULL;
+    if ((rc = perks__s3d_plan(a, &p, g, g->kernel))) return rc;
+    if (a->steps == 0) return PERKS_SUCCESS;
+    return perks__s3d_launch(a, &p, g, g->kernel, w, wbytes, stream);
+}
+
+/* name_steps: the same steps, one ordinary launch each: the same kernel with nothing cached, one
+ * step, tiles of at least 16 planes sized to fill about two waves of resident blocks */
+static inline int perks__s3d_steps(const perks_stencil3d_args *a, const perks__s3d_geom *g, void *w, size_t wbytes,
+                                   cudaStream_t stream)
+{
+    const size_t sm = g->ring_bytes;
+    int tx, ty, th, W, H, D, one = 1, nt, nc = 0;
+    long long tiles;
+    void *pa, *pb, *ea = NULL, *eb = NULL;
+    int rc = perks__s3d_steps_prep(a, g->kernel, g->bx, g->by, sm, w, wbytes, &tx, &ty, &th, &tiles);
+    if (rc || a->steps == 0) return rc;
+    W = a->width;
+    H = a->height;
+    D = a->depth;
+    nt = (int)tiles;
+    for (int t = 0; t < a->steps; t++) {
+        void *args[] = {&pa, &pb, &ea, &eb, &W, &H, &D, &one, &nt, &tx, &ty, &th, &nc, w};
+        pa = (t & 1) ? a->b : a->a;
+        pb = (t & 1) ? a->a : a->b;
+        cudaLaunchKernel(g->kernel, dim3((unsigned)tiles), dim3(g->nt), args, sm, stream);
+        if (cudaGetLastError() != cudaSuccess) return PERKS_ECUDA;
+    }
+    return PERKS_SUCCESS;
+}
+
+
+/* ---- the generator: names, sizes and types pasted around one call of the body ------------------ */
+#define PERKS_STENCIL3D_DEFINE(name, T, SHAPE, BX, BY, RC) PERKS_STENCIL3D_DEFINE_OCC(name, T, SHAPE, BX, BY, RC, 1)
+#define PERKS_STENCIL3D_DEFINE_OCC(name, T, SHAPE, BX, BY, RC, MINB)                                 \
+    PERKS__S3D_TYPES(name, T, SHAPE, BX, BY, RC)                                                     \
+    __global__ void __launch_bounds__((BX) * (BY), MINB)                                             \
+        name##_kernel(T *a, T *b, T *ea, T *eb, int W, int H, int D, int steps, int ntiles, int tiles_x, int tiles_y, \
+                      int TH, int nc, name##_weights w)                                              \
+    { perks_stencil3d<T, name##_shape, BX, BY, RC>(a, b, ea, eb, W, H, D, steps, ntiles, tiles_x, tiles_y, TH, nc, w.w); } \
+    PERKS__S3D_HOST(name, T, BX, BY, RC)
+
+/* the limits (T first: a wrong type stops here), the shape as a type, the sizes, the coefficients */
+#define PERKS__S3D_TYPES(name, T, SHAPE, BX, BY, RC)                                                 \
+    static_assert(perks__is_real<T>::value, "PERKS_STENCIL3D_DEFINE(" #name "): T must be float or double"); \
+    typedef PERKS_SHAPE3D_TYPE(SHAPE) name##_shape;                                                  \
+    static_assert(name##_shape::r <= 4,                                                              \
+                  "PERKS_STENCIL3D_DEFINE(" #name "): SHAPE reaches more than 4 cells away; r must be at most 4"); \
+    static_assert((BX) % 32 == 0 && (BX) >= 32 && (BY) >= 1 && (BX) * (BY) <= 1024,                  \
+                  "PERKS_STENCIL3D_DEFINE(" #name "): BX must be a multiple of 32 and BX * BY at most 1024 threads"); \
+    static_assert((RC) >= 1 && (RC) <= 16, "PERKS_STENCIL3D_DEFINE(" #name "): RC must be from 1 to 16 planes"); \
+    typedef perks__s3d_sizes<name##_shape, BX, BY, RC> name##_sizes;                                 \
+    typedef struct name##_weights {                                                                  \
+        T w[name##_shape::npts];                                                                     \
+    } name##_weights;                                                                                \
+    enum { name##_R = name##_sizes::r, name##_WX = name##_sizes::wx, name##_PP = name##_sizes::pp,   \
+           name##_NT = name##_sizes::nt, name##_NPF = name##_sizes::npf };
+
+/* the host side: each function one call of a shared one (below) */
+#define PERKS__S3D_FN static inline __attribute__((unused))
+#define PERKS__S3D_HOST(name, T, BX, BY, RC)                                                         \
+    PERKS__S3D_FN perks__s3d_geom name##_geom(void)                                                  \
+    {                                                                                                \
+        const perks__s3d_geom g = {(BX), (BY), name##_R, name##_PP, name##_NT, name##_NPF, (int)sizeof(T), \
+                                   (size_t)2 * (RC) * name##_PP * sizeof(T), (const void *)name##_kernel}; \
+        return g;                                                                                    \
+    }                                                                                                \
+    /* the ring (2 RC planes) at the start of dynamic shared memory; cached planes follow */       \
+    PERKS__S3D_FN size_t name##_ring_bytes(void) { return name##_geom().ring_bytes; }                \
+    PERKS__S3D_FN int name##_plan(const perks_stencil3d_args *a, perks_plan *p)                      \
+    { const perks__s3d_geom g = name##_geom(); return perks__s3d_plan(a, p, &g, g.kernel); }         \
+    PERKS__S3D_FN size_t name##_work_bytes(const perks_plan *p)                                      \
+    { const perks__s3d_geom g = name##_geom(); return perks__s3d_work_bytes(&g, p); }                \
+    PERKS__S3D_FN int name##_launch(const perks_stencil3d_args *a, cudaStream_t stream)              \
+    { const perks__s3d_geom g = name##_geom(); name##_weights w; return perks__s3d_run(a, &g, &w, sizeof w, stream); } \
+    PERKS__S3D_FN int name##_steps(const perks_stencil3d_args *a, cudaStream_t stream)               \
+    { const perks__s3d_geom g = name##_geom(); name##_weights w; return perks__s3d_steps(a, &g, &w, sizeof w, stream); }
 
 #endif /* PERKS_STENCIL3D_CUH */

@@ -13,7 +13,9 @@
  *   PERKS_TILE_AT(P, r, y, x)      the shared-memory index of tile cell (y, x); the tile is stored
  *                         with a frame of r cells on every side, P elements a row (P >= tile_w + 2r),
  *                         y and x from -r to h + r - 1 / w + r - 1
- *   PERKS_TILE_LOAD(s, P, r, t, src, W)      interior of tile t from a W-wide domain (all threads)
+ *   PERKS_TILE_LOAD(s, P, r, t, src, W)      interior of tile t from a W-wide domain (all threads;
+ *                         the function perks_tile_load, as the three below are perks_tile_store,
+ *                         perks_tile_publish, perks_tile_load_frame with the same arguments)
  *   PERKS_TILE_STORE(s, P, r, t, dst, W)     interior of tile t to the domain (all threads)
  *   PERKS_TILE_PUBLISH(s, P, r, t, rows, cols, W, len)   the tile's r top and r bottom rows to the
  *                         row buffer (full-width rows, one pair of r-row bands per tile row) and its
@@ -44,8 +46,9 @@
  *   after the barrier of step g - 1, which every block passes after its frame loads of step g - 2.
  *
  * LIMITS AND COSTS
- *   The macros are type-generic (s, src, dst, rows, cols point to the same element type; the
- *   exchange buffers are read with __ldcg, past the incoherent L1) and run on all threads of the
+ *   The pieces are type-generic (function templates: s, src, dst, rows, cols point to the same
+ *   element type or ones that convert; fill converts to it; the exchange buffers are read with
+ *   __ldcg, past the incoherent L1) and run on all threads of the
  *   block (1D, 2D or 3D blocks: flattened), each cell by one thread: no barrier inside; the caller
  *   puts __syncthreads between a step's writes of s and the next piece that reads them.  Shared
  *   memory: (tile_h + 2r) P elements.  Device memory per step: 2 r (w + h) elements written and
@@ -57,8 +60,10 @@
 
 #include <cuda_runtime.h>
 #include <stddef.h>
+#include <string.h>
 #include "base.h"
 #include "cache.cuh"
+#include "grid.cuh"
 
 typedef struct perks_tile2d {
     int x0, y0; /* the tile's first column and row in the domain */
@@ -113,77 +118,243 @@ static __host__ __device__ __forceinline__ size_t perks_tile_rows_elems(int tile
 #define PERKS_TILE_AT(P, r, y, x) (((y) + (r)) * (P) + (x) + (r))
 #define PERKS_TILE_ROW_INDEX(ty, side, k, x, r, W) \
     ((((size_t)(ty) * 2 + (size_t)(side)) * (size_t)(r) + (size_t)(k)) * (size_t)(W) + (size_t)(x))
-/* this thread's index in the block and the block's threads (any block shape) */
+
+/* this thread's index in the block and the block's threads (any block shape); expressions, so that
+ * the loops below see them as the compiler's own index arithmetic (a function of its own changes the
+ * loops' generated code) */
 #define PERKS__TID (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z))
 #define PERKS__NTH (blockDim.x * blockDim.y * blockDim.z)
 
-/* interior of tile t <-> the W-wide domain, one cell per thread, row by row (coalesced);
- * STMT: the copy, given the domain index perks__g and the tile cell (perks__y, perks__x) */
-#define PERKS__TILE_COPY(t, W, STMT)                                                                   \
-    do {                                                                                               \
-        const int perks__n = (t).w * (t).h;                                                            \
-        for (int perks__i = (int)PERKS__TID; perks__i < perks__n; perks__i += (int)PERKS__NTH) {       \
-            const int perks__y = perks__i / (t).w, perks__x = perks__i - perks__y * (t).w;             \
-            const size_t perks__g = (size_t)((t).y0 + perks__y) * (size_t)(W) + (size_t)((t).x0 + perks__x); \
-            STMT;                                                                                      \
-        }                                                                                              \
-    } while (0)
-#define PERKS_TILE_LOAD(s, P, r, t, src, W) \
-    PERKS__TILE_COPY(t, W, (s)[PERKS_TILE_AT(P, r, perks__y, perks__x)] = (src)[perks__g])
-#define PERKS_TILE_STORE(s, P, r, t, dst, W) \
-    PERKS__TILE_COPY(t, W, (dst)[perks__g] = (s)[PERKS_TILE_AT(P, r, perks__y, perks__x)])
+/* interior of tile t from the W-wide domain src into s (frame P elements a row, r cells wide), one
+ * cell per thread, row by row (coalesced) */
+template <class S, class G>
+static __device__ __forceinline__ void perks_tile_load(S *s, int P, int r, const perks_tile2d t, const G *src, int W)
+{
+    const int n = t.w * t.h;
+    for (int i = (int)PERKS__TID; i < n; i += (int)PERKS__NTH) {
+        const int y = i / t.w, x = i - y * t.w;
+        const size_t g = (size_t)(t.y0 + y) * (size_t)W + (size_t)(t.x0 + x);
+        s[PERKS_TILE_AT(P, r, y, x)] = src[g];
+    }
+}
+
+/* interior of tile t from s to the W-wide domain dst */
+template <class S, class G>
+static __device__ __forceinline__ void perks_tile_store(const S *s, int P, int r, const perks_tile2d t, G *dst, int W)
+{
+    const int n = t.w * t.h;
+    for (int i = (int)PERKS__TID; i < n; i += (int)PERKS__NTH) {
+        const int y = i / t.w, x = i - y * t.w;
+        const size_t g = (size_t)(t.y0 + y) * (size_t)W + (size_t)(t.x0 + x);
+        dst[g] = s[PERKS_TILE_AT(P, r, y, x)];
+    }
+}
 
 /* the tile's edges out: band row k of the top side is tile row k, of the bottom side row h-1-k;
  * column k of the left side is tile column k, of the right side column w-1-k */
-#define PERKS_TILE_PUBLISH(s, P, r, t, rows, cols, W, len)                                             \
-    do {                                                                                               \
-        int perks__n = (r) * (t).w;                                                                    \
-        for (int perks__i = (int)PERKS__TID; perks__i < perks__n; perks__i += (int)PERKS__NTH) {       \
-            const int perks__k = perks__i / (t).w, perks__x = perks__i - perks__k * (t).w;             \
-            (rows)[PERKS_TILE_ROW_INDEX((t).ty, 0, perks__k, (t).x0 + perks__x, r, W)] =               \
-                (s)[PERKS_TILE_AT(P, r, perks__k, perks__x)];                                          \
-            (rows)[PERKS_TILE_ROW_INDEX((t).ty, 1, perks__k, (t).x0 + perks__x, r, W)] =               \
-                (s)[PERKS_TILE_AT(P, r, (t).h - 1 - perks__k, perks__x)];                              \
-        }                                                                                              \
-        perks__n = (r) * (t).h;                                                                        \
-        for (int perks__i = (int)PERKS__TID; perks__i < perks__n; perks__i += (int)PERKS__NTH) {       \
-            const int perks__k = perks__i / (t).h, perks__y = perks__i - perks__k * (t).h;             \
-            (cols)[PERKS_EDGE_INDEX((t).id, 0, perks__k, perks__y, r, len)] =                          \
-                (s)[PERKS_TILE_AT(P, r, perks__y, perks__k)];                                          \
-            (cols)[PERKS_EDGE_INDEX((t).id, 1, perks__k, perks__y, r, len)] =                          \
-                (s)[PERKS_TILE_AT(P, r, perks__y, (t).w - 1 - perks__k)];                              \
-        }                                                                                              \
-    } while (0)
+template <class S, class B, class C>
+static __device__ __forceinline__ void perks_tile_publish(const S *s, int P, int r, const perks_tile2d t, B *rows,
+                                                          C *cols, int W, int len)
+{
+    int n = r * t.w;
+    for (int i = (int)PERKS__TID; i < n; i += (int)PERKS__NTH) {
+        const int k = i / t.w, x = i - k * t.w;
+        rows[PERKS_TILE_ROW_INDEX(t.ty, 0, k, t.x0 + x, r, W)] = s[PERKS_TILE_AT(P, r, k, x)];
+        rows[PERKS_TILE_ROW_INDEX(t.ty, 1, k, t.x0 + x, r, W)] = s[PERKS_TILE_AT(P, r, t.h - 1 - k, x)];
+    }
+    n = r * t.h;
+    for (int i = (int)PERKS__TID; i < n; i += (int)PERKS__NTH) {
+        const int k = i / t.h, y = i - k * t.h;
+        cols[PERKS_EDGE_INDEX(t.id, 0, k, y, r, len)] = s[PERKS_TILE_AT(P, r, y, k)];
+        cols[PERKS_EDGE_INDEX(t.id, 1, k, y, r, len)] = s[PERKS_TILE_AT(P, r, y, t.w - 1 - k)];
+    }
+}
 
 /* the frame in: row -1-k from the upper tile row's bottom band k (columns -r .. w+r-1, so the
  * corners come with it), row h+k from the lower one's top band k; column -1-k from the left tile's
  * right side k, column w+k from the right tile's left side k */
-#define PERKS_TILE_LOAD_FRAME(s, P, r, t, rows, cols, W, H, tiles_x, tiles_y, len, wrap, fill)          \
-    do {                                                                                               \
-        const int perks__up = (t).ty > 0 ? (t).ty - 1 : (wrap) ? (tiles_y) - 1 : -1;                   \
-        const int perks__dn = (t).ty < (tiles_y) - 1 ? (t).ty + 1 : (wrap) ? 0 : -1;                   \
-        const int perks__lt = (t).tx > 0 ? (t).tx - 1 : (wrap) ? (tiles_x) - 1 : -1;                   \
-        const int perks__rt = (t).tx < (tiles_x) - 1 ? (t).tx + 1 : (wrap) ? 0 : -1;                   \
-        const int perks__fw = (t).w + 2 * (r);                                                         \
-        int perks__n = (r) * perks__fw;                                                                \
-        for (int perks__i = (int)PERKS__TID; perks__i < perks__n; perks__i += (int)PERKS__NTH) {       \
-            const int perks__k = perks__i / perks__fw, perks__x = perks__i - perks__k * perks__fw - (r); \
-            int perks__gx = (t).x0 + perks__x;                                                         \
-            const int perks__out = !(wrap) && (perks__gx < 0 || perks__gx >= (W));                     \
-            perks__gx = perks__gx < 0 ? perks__gx + (W) : perks__gx >= (W) ? perks__gx - (W) : perks__gx; \
-            (s)[PERKS_TILE_AT(P, r, -1 - perks__k, perks__x)] = (perks__up < 0 || perks__out) ? (fill) \
-                : __ldcg((rows) + PERKS_TILE_ROW_INDEX(perks__up, 1, perks__k, perks__gx, r, W));      \
-            (s)[PERKS_TILE_AT(P, r, (t).h + perks__k, perks__x)] = (perks__dn < 0 || perks__out) ? (fill) \
-                : __ldcg((rows) + PERKS_TILE_ROW_INDEX(perks__dn, 0, perks__k, perks__gx, r, W));      \
-        }                                                                                              \
-        perks__n = (r) * (t).h;                                                                        \
-        for (int perks__i = (int)PERKS__TID; perks__i < perks__n; perks__i += (int)PERKS__NTH) {       \
-            const int perks__k = perks__i / (t).h, perks__y = perks__i - perks__k * (t).h;             \
-            (s)[PERKS_TILE_AT(P, r, perks__y, -1 - perks__k)] = perks__lt < 0 ? (fill)                 \
-                : __ldcg((cols) + PERKS_EDGE_INDEX((t).ty * (tiles_x) + perks__lt, 1, perks__k, perks__y, r, len)); \
-            (s)[PERKS_TILE_AT(P, r, perks__y, (t).w + perks__k)] = perks__rt < 0 ? (fill)              \
-                : __ldcg((cols) + PERKS_EDGE_INDEX((t).ty * (tiles_x) + perks__rt, 0, perks__k, perks__y, r, len)); \
-        }                                                                                              \
-    } while (0)
+template <class S, class B, class C, class F>
+static __device__ __forceinline__ void perks_tile_load_frame(S *s, int P, int r, const perks_tile2d t, const B *rows,
+                                                             const C *cols, int W, int H, int tiles_x, int tiles_y,
+                                                             int len, int wrap, F fill)
+{
+    const int up = t.ty > 0 ? t.ty - 1 : wrap ? tiles_y - 1 : -1;
+    const int dn = t.ty < tiles_y - 1 ? t.ty + 1 : wrap ? 0 : -1;
+    const int lt = t.tx > 0 ? t.tx - 1 : wrap ? tiles_x - 1 : -1;
+    const int rt = t.tx < tiles_x - 1 ? t.tx + 1 : wrap ? 0 : -1;
+    const int fw = t.w + 2 * r;
+    int n = r * fw;
+    (void)H;
+    for (int i = (int)PERKS__TID; i < n; i += (int)PERKS__NTH) {
+        const int k = i / fw, x = i - k * fw - r;
+        int gx = t.x0 + x;
+        const int out = !wrap && (gx < 0 || gx >= W);
+        gx = gx < 0 ? gx + W : gx >= W ? gx - W : gx;
+        s[PERKS_TILE_AT(P, r, -1 - k, x)] =
+            (up < 0 || out) ? fill : __ldcg(rows + PERKS_TILE_ROW_INDEX(up, 1, k, gx, r, W));
+        s[PERKS_TILE_AT(P, r, t.h + k, x)] =
+            (dn < 0 || out) ? fill : __ldcg(rows + PERKS_TILE_ROW_INDEX(dn, 0, k, gx, r, W));
+    }
+    n = r * t.h;
+    for (int i = (int)PERKS__TID; i < n; i += (int)PERKS__NTH) {
+        const int k = i / t.h, y = i - k * t.h;
+        s[PERKS_TILE_AT(P, r, y, -1 - k)] =
+            lt < 0 ? fill : __ldcg(cols + PERKS_EDGE_INDEX(t.ty * tiles_x + lt, 1, k, y, r, len));
+        s[PERKS_TILE_AT(P, r, y, t.w + k)] =
+            rt < 0 ? fill : __ldcg(cols + PERKS_EDGE_INDEX(t.ty * tiles_x + rt, 0, k, y, r, len));
+    }
+}
+
+/* ---- the plan of a persistent tile kernel of one's own ------------------------------------
+ * perks_tile_plan_make sizes everything such a kernel needs from what only its author knows (the
+ * kernel, its threads, the bytes of a cell, its shared memory beyond the framed tile), so that the
+ * tiling, the shared memory, the exchange buffers in BYTES and the largest domain come from one
+ * place, and the plan-taking pieces below read W, H, r, the pitch and the edge length from it. */
+typedef struct perks_tile_opts {
+    int tile_w;        /* columns a tile; 0: the block's threads */
+    int pitch;         /* shared-memory cells a framed tile row; 0: tile_w + 2 r */
+    int extra_rows;    /* shared-memory rows of `pitch` cells beside the framed tile (e.g. a line buffer) */
+    size_t smem_fixed; /* shared-memory bytes beside those rows */
+    int max_grid;      /* at most this many blocks (tiles); 0: as many as can be co-resident */
+} perks_tile_opts;
+
+typedef struct perks_tile_plan {
+    int W, H, r;             /* the domain (cells) and the frame width */
+    int tile_w, tile_h;      /* a tile: tile_w columns, tile_h rows (the last column and row of tiles ragged) */
+    int tiles_x, tiles_y;    /* the tiling: grid = tiles_x tiles_y blocks, one tile each */
+    int grid, block;         /* the cooperative launch: grid blocks of `block` threads */
+    int pitch;               /* shared-memory cells a framed tile row */
+    int blocks_per_sm, sms;  /* the occupancy the plan takes, the device's SMs */
+    size_t cell_bytes;       /* bytes a cell */
+    size_t smem;             /* dynamic shared memory a block: (tile_h + 2 r + extra_rows) pitch cell_bytes + smem_fixed */
+    size_t rows_bytes;       /* ONE row-edge buffer: tiles_y 2 r W cells, rounded up to 256 bytes */
+    size_t cols_bytes;       /* ONE column-edge buffer: tiles 2 r tile_h cells, rounded up to 256 bytes */
+    size_t work_bytes;       /* the work buffer of perks_tile_publish / perks_tile_load_frame: 2 (rows_bytes + cols_bytes) */
+    long long max_h;         /* the most rows a domain of width W can have and still plan: W x max_h is
+                                the largest such domain the kernel holds on chip */
+} perks_tile_plan;
+
+static inline size_t perks__tile_round(size_t b) { return (b + 255) / 256 * 256; }
+
+/* one try of the planner for W x H (max_h left 0); 0 or a PERKS_E* code */
+static inline int perks__tile_plan_try(perks_tile_plan *p, const void *kernel, int block, int W, int H, int r,
+                                       size_t cell_bytes, const perks_tile_opts *d)
+{
+    int bmax, sms, rc;
+    rc = perks_occupancy(kernel, block, d->smem_fixed, &bmax, &sms);
+    if (rc) return rc;
+    for (int bps = bmax; bps >= 1; --bps) {
+        int tx, ty, th, got, sms2, grid = bps * sms;
+        if (d->max_grid > 0 && grid > d->max_grid) grid = d->max_grid;
+        rc = perks_tile2d_split(W, H, d->tile_w, grid, r, &tx, &ty, &th);
+        if (rc) return rc; /* PERKS_ECORESIDENT here stays so with fewer blocks */
+        const size_t smem = (size_t)(th + 2 * r + d->extra_rows) * (size_t)d->pitch * cell_bytes + d->smem_fixed;
+        rc = perks_occupancy(kernel, block, smem, &got, &sms2);
+        if (rc == PERKS_ERESOURCE) continue;
+        if (rc) return rc;
+        if ((long long)got * sms2 < (long long)tx * ty) continue;
+        memset(p, 0, sizeof *p);
+        p->W = W; p->H = H; p->r = r;
+        p->tile_w = d->tile_w; p->tile_h = th; p->tiles_x = tx; p->tiles_y = ty;
+        p->grid = tx * ty; p->block = block; p->pitch = d->pitch;
+        p->blocks_per_sm = bps; p->sms = sms; p->cell_bytes = cell_bytes; p->smem = smem;
+        p->rows_bytes = perks__tile_round(perks_tile_rows_elems(ty, r, W) * cell_bytes);
+        p->cols_bytes = perks__tile_round(perks_edge_elems(tx * ty, r, th) * cell_bytes);
+        p->work_bytes = 2 * (p->rows_bytes + p->cols_bytes);
+        return PERKS_SUCCESS;
+    }
+    return PERKS_ERESOURCE;
+}
+
+/* The plan for a W x H domain with a frame of r cells: the most blocks per SM whose tiles fit in
+ * shared memory (perks_occupancy), one tile per block, and max_h, the most rows a domain of width W
+ * can have and still plan (so W x max_h is the largest such domain the kernel holds on chip).
+ * Codes: PERKS_ENULL, PERKS_ESIZE (a size <= 0, r < 0, a pitch below tile_w + 2 r, W or H below r),
+ * PERKS_ECORESIDENT (more tile columns than co-resident blocks: W too wide), PERKS_ERESOURCE (a tile
+ * does not fit in shared memory even at one block per SM: H above max_h), PERKS_ENOCOOP, PERKS_ECUDA. */
+static inline int perks_tile_plan_make(perks_tile_plan *p, const void *kernel, int block, int W, int H, int r,
+                                       size_t cell_bytes, const perks_tile_opts *o)
+{
+    perks_tile_opts d = {0, 0, 0, 0, 0};
+    perks_tile_plan q;
+    int rc;
+    long long lo, hi;
+    if (!p || !kernel) return PERKS_ENULL;
+    if (o) d = *o;
+    if (!d.tile_w) d.tile_w = block;
+    if (!d.pitch) d.pitch = d.tile_w + 2 * r;
+    if (W <= 0 || H <= 0 || r < 0 || block <= 0 || block > 1024 || cell_bytes == 0 || d.tile_w <= 0 ||
+        d.pitch < d.tile_w + 2 * r || d.extra_rows < 0 || d.max_grid < 0)
+        return PERKS_ESIZE;
+    rc = perks__tile_plan_try(p, kernel, block, W, H, r, cell_bytes, &d);
+    if (rc) return rc;
+    /* max_h: the planner succeeds for every H up to it (taller tiles need more shared memory) */
+    for (lo = H, hi = 2 * (long long)H; hi < (1LL << 30); lo = hi, hi *= 2) {
+        const int rc2 = perks__tile_plan_try(&q, kernel, block, W, (int)hi, r, cell_bytes, &d);
+        if (rc2 == PERKS_ERESOURCE) break;
+        if (rc2) return rc2;
+    }
+    if (hi > (1LL << 30)) hi = 1LL << 30;
+    while (lo < hi - 1) {
+        const long long mid = lo + (hi - lo) / 2;
+        const int rc2 = perks__tile_plan_try(&q, kernel, block, W, (int)mid, r, cell_bytes, &d);
+        if (rc2 == 0) lo = mid;
+        else if (rc2 == PERKS_ERESOURCE) hi = mid;
+        else return rc2;
+    }
+    p->max_h = lo;
+    return PERKS_SUCCESS;
+}
+
+/* the plan's tile `id` (row-major over the tiling) */
+static __host__ __device__ __forceinline__ perks_tile2d perks_tile_of(const perks_tile_plan &p, int id)
+{
+    return perks_tile2d_at(id, p.tiles_x, p.tile_w, p.tile_h, p.W, p.H);
+}
+/* the row- and column-edge buffers of step parity g inside the plan's work buffer (T: the cell type) */
+template <class T>
+static __host__ __device__ __forceinline__ T *perks_tile_rows_buf(void *work, const perks_tile_plan &p, int g)
+{
+    return (T *)((char *)work + (size_t)(g & 1) * p.rows_bytes);
+}
+template <class T>
+static __host__ __device__ __forceinline__ T *perks_tile_cols_buf(void *work, const perks_tile_plan &p, int g)
+{
+    return (T *)((char *)work + 2 * p.rows_bytes + (size_t)(g & 1) * p.cols_bytes);
+}
+/* the pieces above with everything the plan knows taken from it: s is the framed tile (p.pitch cells
+ * a row), work the plan's work buffer (p.work_bytes), g the step (its parity picks the buffers) */
+template <class S, class G>
+static __device__ __forceinline__ void perks_tile_load(S *s, const perks_tile_plan &p, const perks_tile2d t, const G *src)
+{
+    perks_tile_load(s, p.pitch, p.r, t, src, p.W);
+}
+template <class S, class G>
+static __device__ __forceinline__ void perks_tile_store(const S *s, const perks_tile_plan &p, const perks_tile2d t, G *dst)
+{
+    perks_tile_store(s, p.pitch, p.r, t, dst, p.W);
+}
+template <class S>
+static __device__ __forceinline__ void perks_tile_publish(const S *s, const perks_tile_plan &p, const perks_tile2d t,
+                                                          void *work, int g)
+{
+    perks_tile_publish(s, p.pitch, p.r, t, perks_tile_rows_buf<S>(work, p, g), perks_tile_cols_buf<S>(work, p, g), p.W,
+                       p.tile_h);
+}
+template <class S, class F>
+static __device__ __forceinline__ void perks_tile_load_frame(S *s, const perks_tile_plan &p, const perks_tile2d t,
+                                                             void *work, int g, int wrap, F fill)
+{
+    perks_tile_load_frame(s, p.pitch, p.r, t, (const S *)perks_tile_rows_buf<S>(work, p, g),
+                          (const S *)perks_tile_cols_buf<S>(work, p, g), p.W, p.H, p.tiles_x, p.tiles_y, p.tile_h, wrap,
+                          fill);
+}
+
+/* the documented macro spellings: one call each */
+#define PERKS_TILE_LOAD(s, P, r, t, src, W) perks_tile_load(s, P, r, t, src, W)
+#define PERKS_TILE_STORE(s, P, r, t, dst, W) perks_tile_store(s, P, r, t, dst, W)
+#define PERKS_TILE_PUBLISH(s, P, r, t, rows, cols, W, len) perks_tile_publish(s, P, r, t, rows, cols, W, len)
+#define PERKS_TILE_LOAD_FRAME(s, P, r, t, rows, cols, W, H, tiles_x, tiles_y, len, wrap, fill) \
+    perks_tile_load_frame(s, P, r, t, rows, cols, W, H, tiles_x, tiles_y, len, wrap, fill)
 
 #endif /* PERKS_TILE_CUH */

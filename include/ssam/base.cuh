@@ -4,13 +4,15 @@
  *   ssam (software systolic arrays, Chen et al., SC'19) keeps a warp's input in registers and moves
  *   partial sums between lanes with shuffles.  This header holds the module's plain definitions;
  *   the pieces are in regcache.cuh (register-cache loads, borders), shift.cuh (lane shifts, the
- *   systolic step) and conv.cuh (1D/2D convolution generators).  ssam.cuh includes them all.
+ *   systolic step), scan.cuh (warp scans), and the generators' headers (conv.cuh, conv_tc.cuh,
+ *   stencil.cuh, designs.cuh, ...).  ssam.cuh includes them all.
  *
  * STATUS CODES (returned by every host launcher; 0 is success, never printed or exited on)
  *   SSAM_SUCCESS 0, SSAM_ENULL a NULL pointer, SSAM_ESIZE a size <= 0 or a grid too large,
  *   SSAM_EPITCH pitch < width, SSAM_EBORDER unknown border mode, SSAM_EFILTER the weights' shape
  *   differs from the instantiated filter, SSAM_EFLAGS unknown flag bits, SSAM_ECUDA the launch
- *   failed (cudaPeekAtLastError() keeps the CUDA error), SSAM_EOVERLAP src and dst overlap (stencils),
+ *   failed (cudaPeekAtLastError() keeps the CUDA error), SSAM_EOVERLAP the bytes src and dst span meet
+ *   (every launcher with a separate input and output: conv, conv_tc, stencils, temporal, designs, sat),
  *   SSAM_EANCHOR a placed anchor outside the filter, given with SSAM_VALID, or anchor fields set
  *   without the SSAM_ANCHOR flag (conv).
  *   ssam_strerror(rc) names each.
@@ -67,6 +69,21 @@ static inline const char *ssam_strerror(int rc)
     case SSAM_EANCHOR: return "ssam: anchor outside the filter, with SSAM_VALID, or set without SSAM_ANCHOR";
     default: return "ssam: unknown status code";
     }
+}
+
+/* do the byte ranges [a, a + an) and [b, b + bn) meet?  (the launchers' SSAM_EOVERLAP test) */
+/* bytes spanned by `rows` rows of `pitch` elements of es bytes whose last holds `width`; -1 above
+ * 2^60 bytes (no buffer spans that: the launchers return SSAM_ESIZE) */
+static inline long long ssam__span(long long rows, long long pitch, long long width, long long es)
+{
+    const long long lim = (1LL << 60) / es;
+    if (rows <= 0 || width <= 0) return 0;
+    if (width > lim || (pitch > 0 && rows - 1 > (lim - width) / pitch)) return -1;
+    return ((rows - 1) * pitch + width) * es;
+}
+static inline int ssam__overlap(const void *a, long long an, const void *b, long long bn)
+{
+    return (const char *)a < (const char *)b + bn && (const char *)b < (const char *)a + an;
 }
 
 /* Index i of a row of n cells, mapped into [0, n) by a border mode; -1 for SSAM_BORDER_CONSTANT

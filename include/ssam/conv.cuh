@@ -24,6 +24,16 @@
  *   against 0.155 on the systolic walk, at the rate of a plain copy kernel.  name_queued(a) says
  *   which walk name_launch(a) takes; a.flags |= SSAM_SYSTOLIC_WALK keeps the systolic one.
  *
+ * PIECES (function templates; the generators paste names around one call of a body per kernel)
+ *   ssam_conv2d_body<TS, T, M, N, P, B>(src, dst, g, w)   the systolic walk (any filter)
+ *   ssam_conv2d_qbody<TS, M, N, D, B>(src, dst, g, w)     the queued walk (small filters), over
+ *       ssam__conv_qload / _qrow / _qacc / _qstore (one row into the queue, its halo, the partial
+ *       sums along y, one output row)
+ *   ssam__conv_store_row, ssam__conv_realign_s            an output row of the systolic walk
+ *   Host: ssam__conv2d_geometry (checks), ssam__conv2d_prepare (grid), ssam__conv2d_launch
+ *   (name_launch), ssam__conv2d_queued (name_queued).  TS the storage type, T the arithmetic type,
+ *   g the ssam_conv2d_geom the launcher fills, w the M N weights (the kernel's parameter).
+ *
  * EXAMPLE
  *     #include <ssam/conv.cuh>
  *     SSAM_CONV2D_DEFINE(blur5, float, 5, 5, 4, 128)
@@ -42,7 +52,7 @@
  *   - The anchor is the filter tap (ax, ay) that lies over the output pixel (it reads in(x, y), for
  *     correlation and convolution alike).  flags |= SSAM_ANCHOR places it: ax = a.anchor_x in
  *     0..M-1, ay = a.anchor_y in 0..N-1 (else SSAM_EANCHOR; not with SSAM_VALID).  Why a flag and
- *     not "-1 means centred": `ssam_conv2d_args a = {0}` has always meant the centre, and 0 is a
+ *     not "-1 means centred": `ssam_conv2d_args a = {0}` means the centre, and 0 is a
  *     real anchor, so the zeroed struct needs a flag to tell them apart; anchor fields set without
  *     the flag return SSAM_EANCHOR rather than being ignored.  Other libraries' words:
  *       SciPy ndimage.correlate/convolve(origin=o): ax = M // 2 + o (both correlate and convolve),
@@ -52,20 +62,21 @@
  *         (M/2, N/2), again one to the right/below ours for even sizes.  OpenCV's convolution
  *         recipe (flip the kernel, anchor M-1-ax) is what SSAM_CONVOLVE does with anchor ax.
  *     The anchor is a run-time offset into the source coordinates: one instantiation serves every
- *     anchor, and the centred default runs the same code as before the anchor existed.
+ *     anchor, the centred default included.
  *   - flags |= SSAM_VALID: output (W-M+1) x (H-N+1), out(x, y) = sum w[n*M+m] in(x+m, y+n) (or the
  *     flipped filter), no border involved; SSAM_ESIZE when the filter is larger than the input.
  *   - Weights are read from HOST memory at launch and travel in the kernel's parameters, so the
  *     host array may be reused as soon as the launch returns.  fw/fh must equal M/N.
- *   - Pitches are in elements (0 means the row width).  src and dst must not overlap.
+ *   - Pitches are in elements (0 means the row width).  src and dst must not overlap: the bytes
+ *     they span (rows times pitch) must not meet, else SSAM_EOVERLAP (no in-place filtering).
  *   - Half storage: the constant of SSAM_BORDER_CONSTANT is rounded to the storage type, as the
  *     image is.
  *   - The two walks sum in different orders: outputs agree to rounding, not bit for bit.
  *
  * PARAMETERS AND LIMITS
  *   T float or double (or half storage, above); M, N >= 1 with M <= 30 V + 2 (122 for float, 62 for
- *   double, 242 for half types); P >= 1; B a
- *   multiple of 32 up to 1024.  Registers per lane about V*(P+N-1) for the cache plus V*P sums:
+ *   double, 242 for half types); P >= 1; B a multiple of 32 from 32 to 1024 (each a static_assert
+ *   sentence).  Registers per lane about V*(P+N-1) for the cache plus V*P sums:
  *   the definition refuses caches over 192 registers at compile time, and make test checks the
  *   instantiations it builds for 0 spills.  Images from 1x1 up to ceil(H/P) <= 65535 block rows.
  *   The weights are M*N*sizeof(T) bytes of kernel parameters (CUDA allows 32 KB on sm_70+).
@@ -151,6 +162,13 @@ static inline int ssam__conv2d_geometry(const ssam_conv2d_args *a, int M, int N,
     g->sp = a->src_pitch ? a->src_pitch : a->width;
     g->dp = a->dst_pitch ? a->dst_pitch : g->ow;
     if (g->sp < a->width || g->dp < g->ow) return SSAM_EPITCH;
+    /* the bytes each image spans (V elements are 16 bytes): an in-place filter would read rows that
+     * other blocks have already overwritten */
+    {
+        const long long ss = ssam__span(a->height, g->sp, a->width, 16 / V), ds = ssam__span(g->oh, g->dp, g->ow, 16 / V);
+        if (ss < 0 || ds < 0) return SSAM_ESIZE;
+        if (ssam__overlap(a->src, ss, a->dst, ds)) return SSAM_EOVERLAP;
+    }
     g->vec = ssam_vec_ok(a->src, g->sp, V);
     g->ovec = ssam_vec_ok(a->dst, g->dp, V);
     g->cval = a->cval;
@@ -197,8 +215,8 @@ static inline int ssam__conv2d_prepare(const ssam_conv2d_args *a, int M, int N, 
             /* segments: short ones for many warps in flight (a warp walks its segment one chunk of
              * loads ahead: the walk is latency-bound), but not shorter than 4 (N - 1) rows, where the
              * N - 1 halo rows each segment loads again start to cost (H200, 8192^2: 3x3 half 0.222 ->
-             * 0.158 ms at P 1, float 0.166 -> 0.153; docs/ssam.md); never longer than the 48 warps per
-             * SM rule that served before */
+             * 0.158 ms at P 1, float 0.166 -> 0.153; docs/ssam.md); never longer than the segments of
+             * 48 warps per SM */
             want = (192LL * sms + warps_x - 1) / warps_x; /* segments wanted */
             want48 = (48LL * sms + warps_x - 1) / warps_x;
             seg = (g->oh + want - 1) / want;
@@ -217,130 +235,192 @@ static inline int ssam__conv2d_prepare(const ssam_conv2d_args *a, int M, int N, 
     return SSAM_SUCCESS;
 }
 
-/* 16-byte stores after a realigning shuffle pay off for narrow, memory-bound filters (measured on
- * the H200: 2x2 0.196 -> 0.160 ms, 1x9 0.372 -> 0.167, 3x3 0.176 -> 0.170) and cost time on wider
- * ones (9x9 0.322 -> 0.358: the shuffles and selects join the FMA-bound loop) */
-#define SSAM__CONV_VSTORE(M, N) ((M) <= 4 || (M) * (N) <= 9)
+/* the kernel's weights parameter wt (mn elements of es bytes) from the host array a->weights, the
+ * filter flipped both ways for a convolution */
+static inline void ssam__conv_weights(void *wt, const ssam_conv2d_args *a, size_t es, int mn)
+{
+    for (int i = 0; i < mn; i++)
+        memcpy((char *)wt + (size_t)i * es,
+               (const char *)a->weights + (size_t)((a->flags & SSAM_CONVOLVE) ? mn - 1 - i : i) * es, es);
+}
+
+/* launch kernel(src, dst, g, weights) -- the parameters of every convolution kernel -- on grid x
+ * threads with smem bytes of dynamic shared memory; 0 or SSAM_ECUDA */
+static inline int ssam__conv_launch(const void *kernel, dim3 grid, int threads, size_t smem, cudaStream_t stream,
+                                    const ssam_conv2d_args *a, ssam_conv2d_geom *g, void *wt)
+{
+    const void *src = a->src;
+    void *dst = a->dst;
+    void *args[4] = {(void *)&src, (void *)&dst, (void *)g, wt};
+    (void)cudaLaunchKernel(kernel, grid, dim3((unsigned)threads), args, smem, stream);
+    return cudaPeekAtLastError() == cudaSuccess ? SSAM_SUCCESS : SSAM_ECUDA;
+}
+
+/* name_queued of the generators: 1 when name_launch(a) runs the queued walk (q: the filter is one of
+ * SSAM__CONV_QOK's; the centred column anchor, neither SSAM_VALID nor SSAM_SYSTOLIC_WALK), 0 when it
+ * runs the systolic walk or a is invalid */
+static inline int ssam__conv2d_queued(const ssam_conv2d_args *a, int q, int M, int N, int V)
+{
+    ssam_conv2d_geom g;
+    return q && !ssam__conv2d_geometry(a, M, N, V, &g) && g.ax == (M - 1) / 2 &&
+           !(a->flags & (SSAM_VALID | SSAM_SYSTOLIC_WALK));
+}
+
+/* name_launch of the generators: the walk (q: name_queued(a); occ the launcher's static of
+ * ssam__conv_occupancy), the checks, geometry and grid of that walk (P rows a step and STEP columns a
+ * warp for the systolic kernel, QD rows in flight and 32 V columns for the queued qkernel), the
+ * weights (M N elements of es bytes) into wt, the launch with the walk's row table in shared memory */
+static inline int ssam__conv2d_launch(const ssam_conv2d_args *a, cudaStream_t stream, const void *kernel,
+                                      const void *qkernel, int q, int *occ, void *wt, size_t es, int M, int N, int P,
+                                      int B, int V, int step, int qd)
+{
+    ssam_conv2d_geom g;
+    dim3 grid;
+    int rc = q ? ssam__conv_occupancy(qkernel, B, occ) : SSAM_SUCCESS;
+    if (rc) return rc;
+    rc = ssam__conv2d_prepare(a, M, N, q ? qd : P, B, V, q ? 32 * V : step, q ? occ[1] * (B / 32) : 0, &g, &grid);
+    if (rc) return rc;
+    ssam__conv_weights(wt, a, es, M * N);
+    return ssam__conv_launch(q ? qkernel : kernel, grid, B, (size_t)(g.seg + N - 1 + (q ? 2 * qd : P)) * sizeof(int), stream,
+                             a, &g, wt);
+}
+
+/* ---- The systolic walk (SSAM Listing 1): any filter ---- */
 
 /* o[k] = the output V*lane + k of the warp's STEP, from out[] computed with misalignment CS (own
  * lane's out[k + CS], or the next lane's out[k + CS - V] already shifted into nb[]) */
-#define SSAM__CONV_REALIGN(V, o, out, nb, CS)                                                              \
-    _Pragma("unroll") for (int ssam__k = 0; ssam__k < (V); ssam__k++)(o)[ssam__k] =                       \
-        (ssam__k + (CS) < (V)) ? (out)[(ssam__k + (CS)) % (V)] : (nb)[(ssam__k + (CS)) % (V)]
+template <int CS, class T, int V>
+static __device__ __forceinline__ void ssam__conv_realign(T (&o)[V], const T (&out)[V], const T (&nb)[V])
+{
+#pragma unroll
+    for (int k = 0; k < V; k++) o[k] = (k + CS < V) ? out[(k + CS) % V] : nb[(k + CS) % V];
+}
 
 /* o[] from out[] for any misalignment s in [0, V): a switch over s (4 cases for V <= 4, 8 for V = 8;
  * the other switch is compiled away) */
-#define SSAM__CONV_REALIGN_S(V, o, out, nb, s)                                                             \
-    do {                                                                                                   \
-        if ((V) <= 4) {                                                                                    \
-            switch (s) {                                                                                   \
-            case 0: SSAM__CONV_REALIGN(V, o, out, nb, 0); break;                                           \
-            case 1: SSAM__CONV_REALIGN(V, o, out, nb, 1); break;                                           \
-            case 2: SSAM__CONV_REALIGN(V, o, out, nb, 2); break;                                           \
-            default: SSAM__CONV_REALIGN(V, o, out, nb, 3); break;                                          \
-            }                                                                                              \
-        } else {                                                                                           \
-            switch (s) {                                                                                   \
-            case 0: SSAM__CONV_REALIGN(V, o, out, nb, 0); break;                                           \
-            case 1: SSAM__CONV_REALIGN(V, o, out, nb, 1); break;                                           \
-            case 2: SSAM__CONV_REALIGN(V, o, out, nb, 2); break;                                           \
-            case 3: SSAM__CONV_REALIGN(V, o, out, nb, 3); break;                                           \
-            case 4: SSAM__CONV_REALIGN(V, o, out, nb, 4); break;                                           \
-            case 5: SSAM__CONV_REALIGN(V, o, out, nb, 5); break;                                           \
-            case 6: SSAM__CONV_REALIGN(V, o, out, nb, 6); break;                                           \
-            default: SSAM__CONV_REALIGN(V, o, out, nb, 7); break;                                          \
-            }                                                                                              \
-        }                                                                                                  \
-    } while (0)
+template <class T, int V>
+static __device__ __forceinline__ void ssam__conv_realign_s(T (&o)[V], const T (&out)[V], const T (&nb)[V], int s)
+{
+    if (V <= 4) {
+        switch (s) {
+        case 0: ssam__conv_realign<0>(o, out, nb); break;
+        case 1: ssam__conv_realign<1>(o, out, nb); break;
+        case 2: ssam__conv_realign<2>(o, out, nb); break;
+        default: ssam__conv_realign<3>(o, out, nb); break;
+        }
+    } else {
+        switch (s) {
+        case 0: ssam__conv_realign<0>(o, out, nb); break;
+        case 1: ssam__conv_realign<1>(o, out, nb); break;
+        case 2: ssam__conv_realign<2>(o, out, nb); break;
+        case 3: ssam__conv_realign<3>(o, out, nb); break;
+        case 4: ssam__conv_realign<4>(o, out, nb); break;
+        case 5: ssam__conv_realign<5>(o, out, nb); break;
+        case 6: ssam__conv_realign<6>(o, out, nb); break;
+        default: ssam__conv_realign<7>(o, out, nb); break;
+        }
+    }
+}
 
 /* Store one output row: out[k] (type T) of lane l is the output at offset V l + k - s of the warp's
  * STEP columns starting at X0; written to drow (type TS) with 16-byte stores after a realigning
- * shuffle where VST (narrow filters, aligned destination), else element by element. */
-#define SSAM__CONV_STORE_ROW(TS, T, V, STEP, VST, drow, out, s, lane, X0, ow)                               \
-    do {                                                                                                   \
-        if (VST) {                                                                                         \
-            /* lane l takes outputs X0+V*l .. +V-1 (its own out[k+s] and the next lane's out[k+s-V]) */   \
-            T ssam__nb[V], ssam__o[V];                                                                     \
-            _Pragma("unroll") for (int k = 0; k < V; k++) ssam__nb[k] = ssam_shift_down(out[k], 1);        \
-            SSAM__CONV_REALIGN_S(V, ssam__o, out, ssam__nb, s);                                            \
-            const int u0 = V * (lane);                                                                     \
-            if (u0 + V <= STEP && (X0) + u0 + V <= (ow)) {                                                 \
-                typedef SSAM__VEC(TS, V) ssam__ovec_t;                                                     \
-                ssam__ovec_t ssam__q;                                                                      \
-                _Pragma("unroll") for (int k = 0; k < V; k++) ssam__q.v[k] = (TS)ssam__o[k];               \
-                *(ssam__ovec_t *)((drow) + (X0) + u0) = ssam__q;                                           \
-            } else {                                                                                       \
-                _Pragma("unroll") for (int k = 0; k < V; k++)                                              \
-                    if (u0 + k < STEP && (X0) + u0 + k < (ow)) (drow)[(X0) + u0 + k] = (TS)ssam__o[k];     \
-            }                                                                                              \
-        } else {                                                                                           \
-            _Pragma("unroll") for (int k = 0; k < V; k++) {                                                \
-                const int u = V * (lane) + k - (s); /* output offset within this warp's STEP */           \
-                if (u >= 0 && u < STEP && (X0) + u < (ow)) (drow)[(X0) + u] = (TS)out[k];                  \
-            }                                                                                              \
-        }                                                                                                  \
-    } while (0)
+ * shuffle where VST and ovec (narrow filters, aligned destination), else element by element.  (The
+ * lane is read here: passed in, the compiler folds V lane + V <= STEP into other setup code.) */
+template <class TS, int STEP, int VST, class T, int V>
+static __device__ __forceinline__ void ssam__conv_store_row(TS *drow, const T (&out)[V], int ovec, int s, int X0, int ow)
+{
+    const int lane = threadIdx.x & 31;
+    if (VST && ovec) {
+        /* lane l takes outputs X0+V*l .. +V-1 (its own out[k+s] and the next lane's out[k+s-V]) */
+        T nb[V], o[V];
+#pragma unroll
+        for (int k = 0; k < V; k++) nb[k] = ssam_shift_down(out[k], 1);
+        ssam__conv_realign_s(o, out, nb, s);
+        const int u0 = V * lane;
+        if (u0 + V <= STEP && X0 + u0 + V <= ow) {
+            ssam_vec<TS, V> q;
+#pragma unroll
+            for (int k = 0; k < V; k++) q.v[k] = (TS)o[k];
+            *(ssam_vec<TS, V> *)(drow + X0 + u0) = q;
+        } else {
+#pragma unroll
+            for (int k = 0; k < V; k++)
+                if (u0 + k < STEP && X0 + u0 + k < ow) drow[X0 + u0 + k] = (TS)o[k];
+        }
+    } else {
+#pragma unroll
+        for (int k = 0; k < V; k++) {
+            const int u = V * lane + k - s; /* output offset within this warp's STEP */
+            if (u >= 0 && u < STEP && X0 + u < ow) drow[X0 + u] = (TS)out[k];
+        }
+    }
+}
 
 /* The kernel body.  A warp owns STEP output columns and the rows [Ys, Ye) of one segment; it keeps
  * a window of P+N-1 rows x 32V columns in registers, loading each input row once: N-1 rows before
  * the first chunk, then P rows per chunk of P output rows, sliding the window between chunks.  The
  * block first maps the segment's input rows through the border into a shared table (rows[]), so
  * no border arithmetic is unrolled into the loads.  TS is the stored element type (V = 16 /
- * sizeof(TS) per lane), T the type of the cache and the arithmetic (TS, or float for half types). */
-#define SSAM__CONV2D_BODY(TS, T, M, N, P, B, src, dst, g, wts)                                              \
-    do {                                                                                                   \
-        enum { V = SSAM_CONV_V(TS), R = (P) + (N)-1, STEP = SSAM_CONV_STEP(TS, M) };                       \
-        extern __shared__ int ssam__rowtab[];                                                              \
-        const int Ys = blockIdx.y * (g).seg;                                                               \
-        const int Ye = min(Ys + (g).seg, (g).oh);                                                          \
-        for (int i = threadIdx.x; i < (g).seg + (N)-1 + (P); i += (B))                                    \
-            ssam__rowtab[i] = ssam_border_index(Ys - (g).ay + i, (g).h, (g).border);                       \
-        __syncthreads();                                                                                   \
-        const int lane = threadIdx.x & 31;                                                                 \
-        const int X0 = (blockIdx.x * ((B) / 32) + (threadIdx.x >> 5)) * STEP;                              \
-        if (X0 >= (g).ow) return; /* whole warps only: the shuffles need every lane */                    \
-        const int xa = X0 - (g).ax;                  /* input column of output X0's first tap */           \
-        const int xi = xa - (((xa % V) + V) % V);     /* the warp's first cached column, aligned */        \
-        const int s = xa - xi;                       /* local column of output X0 */                       \
-        const int x = xi + V * lane;                                                                       \
-        const T cval = (T)(g).cval;                                                                        \
-        int cx[V], in;                                                                                     \
-        T data[V][R], nxt[V][P], out[V];                                                                   \
-        enum { RAW = sizeof(TS) < sizeof(T) }; /* half types prefetch raw: converted where they are used */ \
-        uint4 nraw[P];                                                                                     \
-        SSAM_REGCACHE_COLUMNS(V, cx, in, x, (g).w, (g).border, (g).vec);                                   \
-        if (RAW) { /* every row the same way: a constant border too is rounded to the storage type */      \
-            uint4 praw[(N) > 1 ? (N)-1 : 1];                                                               \
-            SSAM_REGCACHE_ROWS_RAW(TS, V, praw, 0, (N)-1, src, (g).sp, x, cx, in, ssam__rowtab, cval);      \
-            SSAM_REGCACHE_UNPACK(TS, T, V, data, 0, praw, 0, (N)-1);                                       \
-            SSAM_REGCACHE_ROWS_RAW(TS, V, nraw, 0, P, src, (g).sp, x, cx, in, ssam__rowtab + (N)-1, cval); \
-        } else {                                                                                           \
-            if ((N) > 1) SSAM_REGCACHE_ROWS_AS(TS, T, V, data, 0, (N)-1, src, (g).sp, x, cx, in, ssam__rowtab, cval); \
-            SSAM_REGCACHE_ROWS_AS(TS, T, V, nxt, 0, P, src, (g).sp, x, cx, in, ssam__rowtab + (N)-1, cval); \
-        }                                                                                                  \
-        _Pragma("unroll 1") for (int y0 = Ys; y0 < Ye; y0 += (P)) {                                        \
-            /* this chunk's rows were prefetched; fetch the next chunk's before computing this one, so  \
-             * the loads fly while the FMAs run (the table covers P rows past the segment) */             \
-            const int *ssam__rn = ssam__rowtab + (y0 - Ys) + (N)-1 + (P);                                  \
-            if (RAW) {                                                                                     \
-                SSAM_REGCACHE_UNPACK(TS, T, V, data, (N)-1, nraw, 0, P);                                   \
-                SSAM_REGCACHE_ROWS_RAW(TS, V, nraw, 0, P, src, (g).sp, x, cx, in, ssam__rn, cval);         \
-            } else {                                                                                       \
-                _Pragma("unroll") for (int r = 0; r < (P); r++)                                            \
-                    _Pragma("unroll") for (int j = 0; j < V; j++) data[j][(N)-1 + r] = nxt[j][r];          \
-                SSAM_REGCACHE_ROWS_AS(TS, T, V, nxt, 0, P, src, (g).sp, x, cx, in, ssam__rn, cval);        \
-            }                                                                                              \
-            _Pragma("unroll") for (int p = 0; p < (P); p++) {                                              \
-                SSAM_SYSTOLIC_ROW(T, V, M, N, out, data, p, wts);                                          \
-                if (y0 + p < Ye) {                                                                         \
-                    TS *drow = (dst) + (long long)(y0 + p) * (g).dp;                                       \
-                    SSAM__CONV_STORE_ROW(TS, T, V, STEP, SSAM__CONV_VSTORE(M, N) && (g).ovec, drow, out, s, lane, \
-                                         X0, (g).ow);                                                      \
-                }                                                                                          \
-            }                                                                                              \
-            SSAM_REGCACHE_SLIDE(V, data, (N)-1, P);                                                        \
-        }                                                                                                  \
-    } while (0)
+ * sizeof(TS) per lane), T the type of the cache and the arithmetic (TS, or float for half types);
+ * w the M N weights (the kernel's parameter).  Dynamic shared memory: (g.seg + N - 1 + P) ints.
+ * 16-byte stores after a realigning shuffle (VST) pay off for narrow, memory-bound filters (measured
+ * on the H200: 2x2 0.196 -> 0.160 ms, 1x9 0.372 -> 0.167, 3x3 0.176 -> 0.170) and cost time on wider
+ * ones (9x9 0.322 -> 0.358: the shuffles and selects join the FMA-bound loop). */
+template <class TS, class T, int M, int N, int P, int B, class W>
+static __device__ __forceinline__ void ssam_conv2d_body(const TS *src, TS *dst, const ssam_conv2d_geom &g, const W &w)
+{
+    enum { V = SSAM_CONV_V(TS), R = P + N - 1, STEP = SSAM_CONV_STEP(TS, M), VST = M <= 4 || M * N <= 9 };
+    enum { RAW = sizeof(TS) < sizeof(T) }; /* half types prefetch raw: converted where they are used */
+    extern __shared__ int ssam__rowtab[];
+    const int Ys = blockIdx.y * g.seg;
+    const int Ye = min(Ys + g.seg, g.oh);
+    for (int i = threadIdx.x; i < g.seg + N - 1 + P; i += B)
+        ssam__rowtab[i] = ssam_border_index(Ys - g.ay + i, g.h, g.border);
+    __syncthreads();
+    const int lane = threadIdx.x & 31;
+    const int X0 = (blockIdx.x * (B / 32) + (threadIdx.x >> 5)) * STEP;
+    if (X0 >= g.ow) return;                   /* whole warps only: the shuffles need every lane */
+    const int xa = X0 - g.ax;                 /* input column of output X0's first tap */
+    const int xi = xa - (((xa % V) + V) % V); /* the warp's first cached column, aligned */
+    const int s = xa - xi;                    /* local column of output X0 */
+    const int x = xi + V * lane;
+    const T cval = (T)g.cval;
+    int cx[V], in;
+    T data[V][R], nxt[V][P], out[V];
+    uint4 nraw[P];
+    ssam_regcache_columns<V>(cx, in, x, g.w, g.border, g.vec);
+    if constexpr (RAW) { /* every row the same way: a constant border too is rounded to the storage type */
+        uint4 praw[N > 1 ? N - 1 : 1];
+        ssam_regcache_rows_raw<N - 1, TS, V>(praw, 0, src, g.sp, x, cx, in, ssam__rowtab, cval);
+        ssam_regcache_unpack<N - 1, TS>(data, 0, praw, 0);
+        ssam_regcache_rows_raw<P, TS, V>(nraw, 0, src, g.sp, x, cx, in, ssam__rowtab + N - 1, cval);
+    } else {
+        if (N > 1) ssam_regcache_rows_as<N - 1, TS, T>(data, 0, src, g.sp, x, cx, in, ssam__rowtab, cval);
+        ssam_regcache_rows_as<P, TS, T>(nxt, 0, src, g.sp, x, cx, in, ssam__rowtab + N - 1, cval);
+    }
+#pragma unroll 1
+    for (int y0 = Ys; y0 < Ye; y0 += P) {
+        /* this chunk's rows are prefetched; fetch the next chunk's before computing this one, so
+         * the loads fly while the FMAs run (the table covers P rows past the segment) */
+        const int *rn = ssam__rowtab + (y0 - Ys) + N - 1 + P;
+        if constexpr (RAW) {
+            ssam_regcache_unpack<P, TS>(data, N - 1, nraw, 0);
+            ssam_regcache_rows_raw<P, TS, V>(nraw, 0, src, g.sp, x, cx, in, rn, cval);
+        } else {
+#pragma unroll
+            for (int r = 0; r < P; r++)
+#pragma unroll
+                for (int j = 0; j < V; j++) data[j][N - 1 + r] = nxt[j][r];
+            ssam_regcache_rows_as<P, TS, T>(nxt, 0, src, g.sp, x, cx, in, rn, cval);
+        }
+#pragma unroll
+        for (int p = 0; p < P; p++) {
+            ssam_systolic_row_op<T, V, M, N>(out, data, p, w, (T)0, ssam_op_fma());
+            if (y0 + p < Ye) ssam__conv_store_row<TS, STEP, VST>(dst + (long long)(y0 + p) * g.dp, out, g.ovec, s, X0, g.ow);
+        }
+        ssam_regcache_slide<N - 1, P>(data);
+    }
+}
 
 /* ---- The queued walk: small filters, memory-bound (above all in half storage: 2 bytes a pixel) ----
  * The systolic walk above keeps one chunk of loads in flight and, for a half 3x3 filter, spends
@@ -354,10 +434,10 @@ static inline int ssam__conv2d_prepare(const ssam_conv2d_args *a, int M, int N, 
  *     row converted once, where it is used;
  *   - partial sums (SSAM section 4.3, along y): an input row adds its N tap rows to the N output
  *     rows that read it, so the registers hold N-1 rows of V sums, not N rows of input.
- * Which filters (H200, 8192^2, ms queued / systolic): half 3x3 0.082 / 0.155 (0.132 once the
- * systolic walk's half prefetch stayed raw), 5x5 0.109 / 0.208,
- * 7x7 0.234 / 0.267 (H100, once the halo went through SSAM_REGCACHE_FROM_BITS: 0.166 / 0.203), 9x9
- * 0.267 / 0.396; float 5x5 0.161 / 0.170, 7x7 0.206 / 0.210, but float 3x3
+ * Which filters (H200, 8192^2, ms queued / systolic): half 3x3 0.082 / 0.155 (0.132 with the
+ * systolic walk's half prefetch raw), 5x5 0.109 / 0.208, 7x7 0.234 / 0.267 (H100, the halo through
+ * ssam_regcache_from_bits: 0.166 / 0.203), 9x9 0.267 / 0.396; float 5x5 0.161 / 0.170, 7x7 0.206 /
+ * 0.210, but float 3x3
  * 0.169 / 0.154 and 2x2, 4x4, 7x3 slower too: float moves twice the bytes a pixel, and the systolic
  * walk's many short segments keep more of them in flight (docs/ssam.md). */
 #define SSAM__CONV_QOK(TS, M, N)                                                                           \
@@ -368,215 +448,247 @@ static inline int ssam__conv2d_prepare(const ssam_conv2d_args *a, int M, int N, 
  * cp.async (0.082): the walk is at the rate of a plain copy kernel, not short of loads in flight) */
 #define SSAM__CONV_QD(TS, M, N) ((sizeof(TS) == 2 && (M) * (N) > 25) ? 2 : 4)
 
-/* The queue holds raw words (as SSAM_REGCACHE_ROWS_RAW, with SSAM_REGCACHE_BITS for the halo):
- * converting each vector as it arrives would make the warp wait on every load where it is issued;
- * words are unpacked where they are used.  (Not SSAM_REGCACHE_ROWS_RAW itself: built on it, the
- * half 3x3 kernel took 184 more instructions.) */
-#define SSAM__CONV_QTYPES(TS, V)                                                                           \
-    typedef SSAM_REGCACHE_RAWU(TS, V) ssam__qvec_t;                                                        \
-    typedef union {                                                                                        \
-        unsigned u;                                                                                        \
-        TS t;                                                                                              \
-    } ssam__qone_t
-
-/* one row into the queue: q (uint4: the raw lane's columns x .. x+V-1, regcache.cuh) and qe[E] (the
- * bits of the halo columns ce[] beside the warp, lanes 0 and 31 only); *rows the mapped row (-1:
- * constant) */
-#define SSAM__CONV_QLOAD(TS, V, E, q, qe, src, sp, rows, x, cx, in, ce, edge, cval, cbits)                      \
-    do {                                                                                                   \
-        const int ssam__yy = *(rows);                                                                      \
-        const TS *ssam__row = (src) + (long long)(ssam__yy < 0 ? 0 : ssam__yy) * (sp);                     \
-        if ((in) && ssam__yy >= 0) {                                                                       \
-            (q) = *(const uint4 *)(ssam__row + (x));                                                       \
-        } else {                                                                                           \
-            ssam__qvec_t ssam__u;                                                                          \
-            _Pragma("unroll") for (int ssam__j = 0; ssam__j < (V); ssam__j++) ssam__u.t[ssam__j] =        \
-                (ssam__yy < 0 || (cx)[ssam__j] < 0) ? (cval) : ssam__row[(cx)[ssam__j]];                   \
-            (q) = ssam__u.r;                                                                               \
-        }                                                                                                  \
-        if (edge) {                                                                                        \
-            _Pragma("unroll") for (int ssam__e = 0; ssam__e < (E); ssam__e++)(qe)[ssam__e] =              \
-                (ssam__yy < 0 || (ce)[ssam__e] < 0) ? (cbits) : SSAM_REGCACHE_BITS(TS, ssam__row + (ce)[ssam__e]); \
-        }                                                                                                  \
-    } while (0)
+/* One row into the queue: q (uint4: the raw lane's columns x .. x+V-1, as ssam_regcache_rows_raw)
+ * and qe[E] (the bits of the halo columns ce[] beside the warp, lanes 0 and 31 only: edge, as
+ * ssam_regcache_bits); *rows the mapped row (-1: constant, cval and its bits cbits).  The queue holds
+ * raw words: converting each vector as it arrives would make the warp wait on every load where it
+ * is issued; words are unpacked where they are used.  (Not ssam_regcache_rows_raw itself: built on
+ * it, the half 3x3 kernel has 184 more instructions.) */
+template <class TS, int V, int E>
+static __device__ __forceinline__ void ssam__conv_qload(uint4 &q, unsigned (&qe)[E], const TS *src, long long sp,
+                                                        const int *rows, int x, const int (&cx)[V], int in,
+                                                        const int (&ce)[E], int edge, TS cval, unsigned cbits)
+{
+    const int yy = *rows;
+    const TS *row = src + (long long)(yy < 0 ? 0 : yy) * sp;
+    if (in && yy >= 0) {
+        q = *(const uint4 *)(row + x);
+    } else {
+        ssam_rawu<TS, V> u;
+#pragma unroll
+        for (int j = 0; j < V; j++) u.t[j] = (yy < 0 || cx[j] < 0) ? cval : row[cx[j]];
+        q = u.r;
+    }
+    if (edge) {
+#pragma unroll
+        for (int e = 0; e < E; e++) qe[e] = (yy < 0 || ce[e] < 0) ? cbits : ssam_regcache_bits<TS>(row + ce[e]);
+    }
+}
 
 /* r[HL + V + HR] (float) = the row's columns x-HL .. x+V+HR-1: the lane's own V converted once, the
  * halo from the neighbour lanes, or for lanes 0 / 31 from qe[] */
-#define SSAM__CONV_QROW(TS, V, HL, HR, r, q, qe, lane)                                                      \
-    do {                                                                                                   \
-        ssam__qvec_t ssam__u;                                                                              \
-        ssam__u.r = (q);                                                                                   \
-        _Pragma("unroll") for (int ssam__j = 0; ssam__j < (V); ssam__j++)(r)[(HL) + ssam__j] =            \
-            (float)ssam__u.t[ssam__j];                                                                     \
-        _Pragma("unroll") for (int ssam__j = 0; ssam__j < (HL); ssam__j++) {                               \
-            const float ssam__v = ssam_shift_up((r)[(V) + ssam__j], 1); /* lane-1's column V-HL+j */       \
-            float ssam__o;                                                                                 \
-            SSAM_REGCACHE_FROM_BITS(TS, float, (qe)[ssam__j], ssam__o);                                    \
-            (r)[ssam__j] = (lane) == 0 ? ssam__o : ssam__v;                                                \
-        }                                                                                                  \
-        _Pragma("unroll") for (int ssam__j = 0; ssam__j < (HR); ssam__j++) {                               \
-            const float ssam__v = ssam_shift_down((r)[(HL) + ssam__j], 1); /* lane+1's column j */         \
-            float ssam__o;                                                                                 \
-            SSAM_REGCACHE_FROM_BITS(TS, float, (qe)[ssam__j], ssam__o);                                    \
-            (r)[(HL) + (V) + ssam__j] = (lane) == 31 ? ssam__o : ssam__v;                                  \
-        }                                                                                                  \
-    } while (0)
+template <class TS, int V, int HL, int HR, int E>
+static __device__ __forceinline__ void ssam__conv_qrow(float (&r)[HL + V + HR], uint4 q, const unsigned (&qe)[E], int lane)
+{
+    ssam_rawu<TS, V> u;
+    u.r = q;
+#pragma unroll
+    for (int j = 0; j < V; j++) r[HL + j] = (float)u.t[j];
+#pragma unroll
+    for (int j = 0; j < HL; j++) {
+        const float v = ssam_shift_up(r[V + j], 1); /* lane-1's column V-HL+j */
+        const float o = ssam_regcache_from_bits<TS, float>(qe[j]);
+        r[j] = lane == 0 ? o : v;
+    }
+#pragma unroll
+    for (int j = 0; j < HR; j++) {
+        const float v = ssam_shift_down(r[HL + j], 1); /* lane+1's column j */
+        const float o = ssam_regcache_from_bits<TS, float>(qe[j]);
+        r[HL + V + j] = lane == 31 ? o : v;
+    }
+}
 
 /* the row r[] adds tap row n to the sums of the output n rows above: out[] (the output whose last
  * tap row this is) is complete; acc[j] moves up one output (acc[j] = acc[j+1] + ...) and acc[N-2]
  * starts the output whose first row this is.  N*M*V FMAs, the weights w[n*M + m] from parameters. */
-#define SSAM__CONV_QACC(V, M, N, acc, out, r, w)                                                            \
-    do {                                                                                                   \
-        _Pragma("unroll") for (int ssam__k = 0; ssam__k < (V); ssam__k++) {                                \
-            float ssam__s = (N) > 1 ? (acc)[0][ssam__k] : 0.f;                                             \
-            _Pragma("unroll") for (int ssam__m = 0; ssam__m < (M); ssam__m++) ssam__s =                    \
-                fmaf((w)[((N)-1) * (M) + ssam__m], (r)[ssam__k + ssam__m], ssam__s);                       \
-            (out)[ssam__k] = ssam__s;                                                                      \
-            _Pragma("unroll") for (int ssam__a = 0; ssam__a + 2 < (N); ssam__a++) {                        \
-                float ssam__t = (acc)[ssam__a + 1][ssam__k];                                               \
-                _Pragma("unroll") for (int ssam__m = 0; ssam__m < (M); ssam__m++) ssam__t =                \
-                    fmaf((w)[((N)-2 - ssam__a) * (M) + ssam__m], (r)[ssam__k + ssam__m], ssam__t);         \
-                (acc)[ssam__a][ssam__k] = ssam__t;                                                         \
-            }                                                                                              \
-            if ((N) > 1) {                                                                                 \
-                float ssam__t = (w)[0] * (r)[ssam__k];                                                     \
-                _Pragma("unroll") for (int ssam__m = 1; ssam__m < (M); ssam__m++) ssam__t =                \
-                    fmaf((w)[ssam__m], (r)[ssam__k + ssam__m], ssam__t);                                   \
-                (acc)[(N) > 1 ? (N)-2 : 0][ssam__k] = ssam__t;                                             \
-            }                                                                                              \
-        }                                                                                                  \
-    } while (0)
+template <int V, int M, int N, int NA, class W>
+static __device__ __forceinline__ void ssam__conv_qacc(float (&acc)[NA][V], float (&out)[V], const float (&r)[V + M - 1],
+                                                       const W &w)
+{
+#pragma unroll
+    for (int k = 0; k < V; k++) {
+        float s = N > 1 ? acc[0][k] : 0.f;
+#pragma unroll
+        for (int m = 0; m < M; m++) s = fmaf(w[(N - 1) * M + m], r[k + m], s);
+        out[k] = s;
+#pragma unroll
+        for (int a = 0; a + 2 < N; a++) {
+            float t = acc[a + 1][k];
+#pragma unroll
+            for (int m = 0; m < M; m++) t = fmaf(w[(N - 2 - a) * M + m], r[k + m], t);
+            acc[a][k] = t;
+        }
+        if (N > 1) {
+            float t = w[0] * r[k];
+#pragma unroll
+            for (int m = 1; m < M; m++) t = fmaf(w[m], r[k + m], t);
+            acc[N > 1 ? N - 2 : 0][k] = t;
+        }
+    }
+}
 
 /* out[V] to the lane's columns x .. x+V-1 of drow: one 16-byte store inside the output, else
  * element by element up to the width */
-#define SSAM__CONV_QSTORE(TS, V, drow, out, x, ow, ovec)                                                    \
-    do {                                                                                                   \
-        if ((ovec) && (x) + (V) <= (ow)) {                                                                 \
-            ssam__qvec_t ssam__o;                                                                          \
-            _Pragma("unroll") for (int ssam__j = 0; ssam__j < (V); ssam__j++) ssam__o.t[ssam__j] = (TS)(out)[ssam__j]; \
-            *(uint4 *)((drow) + (x)) = ssam__o.r;                                                          \
-        } else {                                                                                           \
-            _Pragma("unroll") for (int ssam__j = 0; ssam__j < (V); ssam__j++) if ((x) + ssam__j < (ow))    \
-                (drow)[(x) + ssam__j] = (TS)(out)[ssam__j];                                                \
-        }                                                                                                  \
-    } while (0)
+template <class TS, int V>
+static __device__ __forceinline__ void ssam__conv_qstore(TS *drow, const float (&out)[V], int x, int ow, int ovec)
+{
+    if (ovec && x + V <= ow) {
+        ssam_rawu<TS, V> o;
+#pragma unroll
+        for (int j = 0; j < V; j++) o.t[j] = (TS)out[j];
+        *(uint4 *)(drow + x) = o.r;
+    } else {
+#pragma unroll
+        for (int j = 0; j < V; j++)
+            if (x + j < ow) drow[x + j] = (TS)out[j];
+    }
+}
 
 /* The queued kernel body: a warp owns 32V output columns and the rows [Ys, Ye) of one segment, walks
  * the segment's Ye-Ys+N-1 input rows D at a time with the next D rows' loads in flight, and stores
- * each output row as its last tap row arrives.  The row table (shared) covers the walk rounded up
- * to D rows plus the D rows prefetched past it. */
-#define SSAM__CONV2D_QBODY(TS, M, N, D, B, src, dst, g, wts)                                                \
-    do {                                                                                                   \
-        enum { V = SSAM_CONV_V(TS), HL = ((M)-1) / 2, HR = (M)-1 - HL, E = HR > 0 ? HR : 1,                \
-               NA = (N) > 1 ? (N)-1 : 1 };                                                                 \
-        SSAM__CONV_QTYPES(TS, V);                                                                          \
-        extern __shared__ int ssam__rowtab[];                                                              \
-        const int Ys = blockIdx.y * (g).seg;                                                               \
-        const int Ye = min(Ys + (g).seg, (g).oh);                                                          \
-        const int nrow = Ye - Ys + (N)-1; /* input rows the segment reads */                              \
-        for (int i = threadIdx.x; i < (g).seg + (N)-1 + 2 * (D); i += (B))                                \
-            ssam__rowtab[i] = ssam_border_index(Ys - (g).ay + i, (g).h, (g).border);                       \
-        __syncthreads();                                                                                   \
-        const int lane = threadIdx.x & 31;                                                                 \
-        const int X0 = (blockIdx.x * ((B) / 32) + (threadIdx.x >> 5)) * 32 * V;                            \
-        if (X0 >= (g).ow) return; /* whole warps only: the shuffles need every lane */                    \
-        const int x = X0 + V * lane;                                                                       \
-        const int edge = lane == 0 || lane == 31;                                                          \
-        const TS cval = (TS)(float)(g).cval;                                                               \
-        ssam__qone_t cb;                                                                                   \
-        cb.u = 0;                                                                                          \
-        cb.t = cval;                                                                                       \
-        const unsigned cbits = cb.u;                                                                       \
-        int cx[V], ce[E], in;                                                                              \
-        SSAM_REGCACHE_COLUMNS(V, cx, in, x, (g).w, (g).border, (g).vec);                                   \
-        _Pragma("unroll") for (int e = 0; e < E; e++) /* lane 0: x-HL .. x-1; lane 31: x+V .. x+V+HR-1 */  \
-            ce[e] = ssam_border_index(lane == 0 ? x - (HL) + e : x + V + e, (g).w, (g).border);            \
-        uint4 q[D];                                                                                        \
-        unsigned qe[D][E];                                                                                 \
-        float acc[NA][V];                                                                                  \
-        _Pragma("unroll") for (int a = 0; a < NA; a++) _Pragma("unroll") for (int k = 0; k < V; k++) acc[a][k] = 0.f; \
-        _Pragma("unroll") for (int p = 0; p < (D); p++)                                                    \
-            SSAM__CONV_QLOAD(TS, V, E, q[p], qe[p], src, (g).sp, ssam__rowtab + p, x, cx, in, ce, edge, cval, cbits); \
-        _Pragma("unroll 1") for (int i0 = 0; i0 < nrow; i0 += (D)) {                                        \
-            _Pragma("unroll") for (int p = 0; p < (D); p++) {                                              \
-                float r[HL + V + HR], out[V];                                                              \
-                SSAM__CONV_QROW(TS, V, HL, HR, r, q[p], qe[p], lane);                                      \
-                SSAM__CONV_QLOAD(TS, V, E, q[p], qe[p], src, (g).sp, ssam__rowtab + i0 + p + (D), x, cx, in, ce, \
-                                 edge, cval, cbits);                                                       \
-                SSAM__CONV_QACC(V, M, N, acc, out, r, wts);                                                \
-                const int o = Ys + i0 + p - ((N)-1); /* the output row completed */                        \
-                if (o >= Ys && o < Ye) SSAM__CONV_QSTORE(TS, V, (dst) + (long long)o * (g).dp, out, x, (g).ow, (g).ovec); \
-            }                                                                                              \
-        }                                                                                                  \
-    } while (0)
+ * each output row as its last tap row arrives.  The row table (shared, (g.seg + N - 1 + 2 D) ints)
+ * covers the walk rounded up to D rows plus the D rows prefetched past it.  w: the M N weights. */
+template <class TS, int M, int N, int D, int B, class W>
+static __device__ __forceinline__ void ssam_conv2d_qbody(const TS *src, TS *dst, const ssam_conv2d_geom &g, const W &w)
+{
+    enum { V = SSAM_CONV_V(TS), HL = (M - 1) / 2, HR = M - 1 - HL, E = HR > 0 ? HR : 1, NA = N > 1 ? N - 1 : 1 };
+    extern __shared__ int ssam__rowtab[];
+    const int Ys = blockIdx.y * g.seg;
+    const int Ye = min(Ys + g.seg, g.oh);
+    const int nrow = Ye - Ys + N - 1; /* input rows the segment reads */
+    for (int i = threadIdx.x; i < g.seg + N - 1 + 2 * D; i += B)
+        ssam__rowtab[i] = ssam_border_index(Ys - g.ay + i, g.h, g.border);
+    __syncthreads();
+    const int lane = threadIdx.x & 31;
+    const int X0 = (blockIdx.x * (B / 32) + (threadIdx.x >> 5)) * 32 * V;
+    if (X0 >= g.ow) return; /* whole warps only: the shuffles need every lane */
+    const int x = X0 + V * lane;
+    const int edge = lane == 0 || lane == 31;
+    const TS cval = (TS)(float)g.cval;
+    union {
+        unsigned u;
+        TS t;
+    } cb;
+    cb.u = 0;
+    cb.t = cval;
+    const unsigned cbits = cb.u;
+    int cx[V], ce[E], in;
+    ssam_regcache_columns<V>(cx, in, x, g.w, g.border, g.vec);
+#pragma unroll
+    for (int e = 0; e < E; e++) /* lane 0: x-HL .. x-1; lane 31: x+V .. x+V+HR-1 */
+        ce[e] = ssam_border_index(lane == 0 ? x - HL + e : x + V + e, g.w, g.border);
+    uint4 q[D];
+    unsigned qe[D][E];
+    float acc[NA][V];
+#pragma unroll
+    for (int a = 0; a < NA; a++)
+#pragma unroll
+        for (int k = 0; k < V; k++) acc[a][k] = 0.f;
+#pragma unroll
+    for (int p = 0; p < D; p++)
+        ssam__conv_qload<TS, V, E>(q[p], qe[p], src, g.sp, ssam__rowtab + p, x, cx, in, ce, edge, cval, cbits);
+#pragma unroll 1
+    for (int i0 = 0; i0 < nrow; i0 += D) {
+#pragma unroll
+        for (int p = 0; p < D; p++) {
+            float r[HL + V + HR], out[V];
+            ssam__conv_qrow<TS, V, HL, HR>(r, q[p], qe[p], lane);
+            ssam__conv_qload<TS, V, E>(q[p], qe[p], src, g.sp, ssam__rowtab + i0 + p + D, x, cx, in, ce, edge, cval,
+                                       cbits);
+            ssam__conv_qacc<V, M, N>(acc, out, r, w);
+            const int o = Ys + i0 + p - (N - 1); /* the output row completed */
+            if (o >= Ys && o < Ye) ssam__conv_qstore<TS, V>(dst + (long long)o * g.dp, out, x, g.ow, g.ovec);
+        }
+    }
+}
+
+/* ---- The generators ---- */
+
+/* the element types the generators take: T float or double stored as itself; __half and
+ * __nv_bfloat16 storage computed in float (_HALF, _BF16) */
+template <class TS, class T>
+struct ssam__conv_types {
+    enum { ok = 0 };
+};
+template <>
+struct ssam__conv_types<float, float> {
+    enum { ok = 1 };
+};
+template <>
+struct ssam__conv_types<double, double> {
+    enum { ok = 1 };
+};
+template <>
+struct ssam__conv_types<__half, float> {
+    enum { ok = 1 };
+};
+template <>
+struct ssam__conv_types<__nv_bfloat16, float> {
+    enum { ok = 1 };
+};
 
 /* SSAM_CONV2D_DEFINE_OCC: the same with a register budget -- MINB blocks of B threads must fit on
  * one SM (__launch_bounds__(B, MINB)), trading registers for resident warps; 1 lets the compiler
  * use up to 255. */
-#define SSAM_CONV2D_DEFINE(name, T, M, N, P, B) SSAM_CONV2D_DEFINE_OCC(name, T, M, N, P, B, 1)
-#define SSAM_CONV2D_DEFINE_OCC(name, T, M, N, P, B, MINB)                                                 \
-    SSAM__CONV2D_DEFINE_X(name, T, T, M, N, P, B, MINB, SSAM__CONV_QOK(T, M, N))
+#define SSAM_CONV2D_DEFINE(name, T, M, N, P, B)                                                             \
+    SSAM__CONV2D_DEFINE_X(name, "SSAM_CONV2D_DEFINE(" #name ")", T, T, M, N, P, B, 1)
+#define SSAM_CONV2D_DEFINE_OCC(name, T, M, N, P, B, MINB)                                                   \
+    SSAM__CONV2D_DEFINE_X(name, "SSAM_CONV2D_DEFINE_OCC(" #name ")", T, T, M, N, P, B, MINB)
+/* a 1D filter of M taps along every row (N = 1, one row per lane) */
+#define SSAM_CONV1D_DEFINE(name, T, M, B) SSAM__CONV2D_DEFINE_X(name, "SSAM_CONV1D_DEFINE(" #name ")", T, T, M, 1, 1, B, 1)
 
 /* Half-precision storage (FP16 __half, BF16 __nv_bfloat16): the image in and out is 2 bytes a pixel
  * (8 per lane and 16-byte vector), the cache and the arithmetic FP32, each output rounded once to
  * the storage type; the weights are FLOAT host arrays.  Memory-bound filters move half the bytes
  * of float. */
-#define SSAM_CONV2D_DEFINE_HALF(name, M, N, P, B) SSAM__CONV2D_DEFINE_X(name, __half, float, M, N, P, B, 1, SSAM__CONV_QOK(__half, M, N))
-#define SSAM_CONV2D_DEFINE_BF16(name, M, N, P, B) SSAM__CONV2D_DEFINE_X(name, __nv_bfloat16, float, M, N, P, B, 1, SSAM__CONV_QOK(__nv_bfloat16, M, N))
+#define SSAM_CONV2D_DEFINE_HALF(name, M, N, P, B)                                                           \
+    SSAM__CONV2D_DEFINE_X(name, "SSAM_CONV2D_DEFINE_HALF(" #name ")", __half, float, M, N, P, B, 1)
+#define SSAM_CONV2D_DEFINE_BF16(name, M, N, P, B)                                                           \
+    SSAM__CONV2D_DEFINE_X(name, "SSAM_CONV2D_DEFINE_BF16(" #name ")", __nv_bfloat16, float, M, N, P, B, 1)
 
-#define SSAM__CONV2D_DEFINE_X(name, TS, T, M, N, P, B, MINB, Q)                                             \
+/* the limits of one instantiation: the generators' static_asserts, and ok (all hold: the kernels'
+ * bodies are instantiated only then, so that a wrong argument gives its sentence alone) */
+template <class TS, class T, int M, int N, int P, int B>
+struct ssam__conv2d_limits {
+    enum {
+        type = ssam__conv_types<TS, T>::ok, V = type ? SSAM_CONV_V(TS) : 4, size = M >= 1 && N >= 1,
+        width = ((32 * V - M + 1 - (V - 1)) / V) * V >= V, step = P >= 1, cache = V * (P + N - 1) <= 192,
+        block = B % 32 == 0 && B >= 32 && B <= 1024, ok = type && size && width && step && cache && block
+    };
+};
+#define SSAM__CONV2D_LIMITS(name, WHO, TS, T, M, N, P, B)                                                   \
+    typedef ssam__conv2d_limits<TS, T, M, N, P, B> name##__lim;                                            \
+    static_assert(name##__lim::type, WHO ": T must be float or double (half storage: SSAM_CONV2D_DEFINE_HALF, _BF16)"); \
+    static_assert(name##__lim::size, WHO ": M and N must be at least 1");                                   \
+    static_assert(name##__lim::width, WHO ": M must be at most 30 V + 2 (122 for float, 62 for double, 242 for half storage)"); \
+    static_assert(name##__lim::step, WHO ": P must be at least 1");                                         \
+    static_assert(name##__lim::cache,                                                                      \
+                  WHO ": the register cache of V (P + N - 1) values must be at most 192 registers: use a smaller P"); \
+    static_assert(name##__lim::block, WHO ": B must be a multiple of 32 from 32 to 1024");
+
+/* the weights, the two kernels (one call of a body each), name_queued and name_launch; Q: the queued
+ * walk's filters (an empty qkernel otherwise), whose loads in flight come from its queue, not from
+ * resident warps: MINB is the systolic walk's */
+#define SSAM__CONV2D_DEFINE_X(name, WHO, TS, T, M, N, P, B, MINB)                                           \
+    SSAM__CONV2D_LIMITS(name, WHO, TS, T, M, N, P, B)                                                       \
+    enum { name##__Q = SSAM__CONV_QOK(TS, M, N), name##__QD = SSAM__CONV_QD(TS, M, N) };                    \
     typedef struct name##_weights {                                                                        \
-        T w[(M) * (N)];                                                                                    \
+        T w[(M) * (N) > 0 ? (M) * (N) : 1];                                                                \
     } name##_weights;                                                                                      \
-    typedef char name##__filter_fits_a_warp[(SSAM_CONV_STEP(TS, M) >= SSAM_CONV_V(TS)) ? 1 : -1];          \
-    typedef char name##__cache_fits_registers[(SSAM_CONV_V(TS) * ((P) + (N)-1) <= 192) ? 1 : -1];          \
-    typedef char name##__block_is_whole_warps[((B) % 32 == 0 && (B) > 0 && (B) <= 1024 && (P) >= 1) ? 1 : -1]; \
     __global__ void __launch_bounds__(B, MINB) name##_kernel(const TS *__restrict__ src, TS *__restrict__ dst, \
-                                                       ssam_conv2d_geom g, name##_weights wt)               \
-    {                                                                                                      \
-        SSAM__CONV2D_BODY(TS, T, M, N, P, B, src, dst, g, wt.w);                                           \
-    }                                                                                                      \
-    /* the queued walk (Q: small filters; an empty kernel otherwise).  Its loads in flight come from its \
-     * queue, not from resident warps: MINB is the systolic walk's. */                                    \
-    __global__ void __launch_bounds__(B, 1) name##_qkernel(const TS *__restrict__ src, TS *__restrict__ dst, \
-                                                        ssam_conv2d_geom g, name##_weights wt)              \
-    {                                                                                                      \
-        if (Q) SSAM__CONV2D_QBODY(TS, (Q) ? (M) : 1, (Q) ? (N) : 1, SSAM__CONV_QD(TS, M, N), B, src, dst, g, wt.w); \
-    }                                                                                                      \
-    /* 1 when name_launch(a) runs the queued walk, 0 the systolic walk (or a is invalid) */               \
-    static inline __attribute__((unused)) int name##_queued(const ssam_conv2d_args *a)                    \
-    {                                                                                                      \
-        ssam_conv2d_geom g;                                                                                \
-        return (Q) && !ssam__conv2d_geometry(a, M, N, SSAM_CONV_V(TS), &g) && g.ax == ((M)-1) / 2 &&         \
-               !(a->flags & (SSAM_VALID | SSAM_SYSTOLIC_WALK));                                           \
-    }                                                                                                      \
+                                                             ssam_conv2d_geom g, name##_weights wt)         \
+    { if constexpr (name##__lim::ok) ssam_conv2d_body<TS, T, M, N, P, B>(src, dst, g, wt.w); }               \
+    __global__ void __launch_bounds__(B, 1) name##_qkernel(const TS *__restrict__ src, TS *__restrict__ dst,   \
+                                                           ssam_conv2d_geom g, name##_weights wt)           \
+    { if constexpr (name##__lim::ok && name##__Q) ssam_conv2d_qbody<TS, M, N, name##__QD, B>(src, dst, g, wt.w); } \
+    static inline __attribute__((unused)) int name##_queued(const ssam_conv2d_args *a) /* the walk name_launch takes */ \
+    { return ssam__conv2d_queued(a, name##__Q, M, N, SSAM_CONV_V(TS)); }                                   \
     static inline __attribute__((unused)) int name##_launch(const ssam_conv2d_args *a, cudaStream_t stream) \
     {                                                                                                      \
-        ssam_conv2d_geom g;                                                                                \
-        name##_weights wt;                                                                                 \
-        dim3 grid;                                                                                         \
-        const T *hw;                                                                                       \
         static int occ[2] = {0, 0}; /* the queued kernel's blocks per SM: device + 1, blocks */            \
-        const int q = name##_queued(a);                                                                    \
-        int rc = q ? ssam__conv_occupancy((const void *)name##_qkernel, B, occ) : SSAM_SUCCESS;           \
-        if (rc) return rc;                                                                                 \
-        rc = ssam__conv2d_prepare(a, M, N, q ? SSAM__CONV_QD(TS, M, N) : (P), B, SSAM_CONV_V(TS),            \
-                                  q ? 32 * SSAM_CONV_V(TS) : SSAM_CONV_STEP(TS, M), q ? occ[1] * ((B) / 32) : 0, &g, \
-                                  &grid);                                                                  \
-        if (rc) return rc;                                                                                 \
-        hw = (const T *)a->weights;                                                                        \
-        for (int i = 0; i < (M) * (N); i++) /* convolution: the filter flipped both ways */                \
-            wt.w[i] = (a->flags & SSAM_CONVOLVE) ? hw[(M) * (N)-1 - i] : hw[i];                            \
-        if (q)                                                                                             \
-            name##_qkernel<<<grid, B, (size_t)(g.seg + (N)-1 + 2 * SSAM__CONV_QD(TS, M, N)) * sizeof(int), stream>>>( \
-                (const TS *)a->src, (TS *)a->dst, g, wt);                                                  \
-        else                                                                                               \
-            name##_kernel<<<grid, B, (size_t)(g.seg + (N)-1 + (P)) * sizeof(int), stream>>>((const TS *)a->src, \
-                                                                                         (TS *)a->dst, g, wt); \
-        return cudaPeekAtLastError() == cudaSuccess ? SSAM_SUCCESS : SSAM_ECUDA;                           \
+        name##_weights wt;                                                                                 \
+        return ssam__conv2d_launch(a, stream, (const void *)name##_kernel, (const void *)name##_qkernel, name##_queued(a), \
+                                   occ, &wt, sizeof(T), M, N, P, B, SSAM_CONV_V(TS), SSAM_CONV_STEP(TS, M), name##__QD); \
     }
-
-/* a 1D filter of M taps along every row (N = 1, one row per lane) */
-#define SSAM_CONV1D_DEFINE(name, T, M, B) SSAM_CONV2D_DEFINE(name, T, M, 1, 1, B)
 
 #endif /* SSAM_CONV_CUH */

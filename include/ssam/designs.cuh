@@ -28,7 +28,16 @@
  *   x(2i) and x(2i+1) with the even and odd taps and adds the two: for FBS this is the paper's
  *   stride-2 UREs (an input moves one PE every two taps, X(c,q) = X(c+1,q-2)).
  *   The paper's model (Table 4) predicts SBM and FBS best (full lane use, few steps), then BSM/FSM,
- *   with BFS and FFS last; bench/designs measures the six side by side (its Table 3).
+ *   with BFS and FFS last; bench/ssam_designs measures the six side by side (its Table 3).
+ *
+ * PIECES (function templates; D one of the constants SSAM_DESIGN_SBM ... SSAM_DESIGN_FBS)
+ *   ssam_design1d_tile<D, T, Q, S>(x, n, y, nout, c0, w)   one warp computes and stores the
+ *       ssam_design1d_tile_size<D, T, Q, S>() outputs from c0 (all 32 lanes take part; w an array of
+ *       Q taps indexed with constants: kernel parameters or constant memory)
+ *   ssam_design1d_body<D, T, Q, S, B>(x, y, n, nout, w)   the kernel body: the warps of the grid
+ *       walk the tiles with its stride
+ *   SSAM_DESIGN1D_TILE(D, T, Q, S, x, n, y, nout, c0, w), SSAM_DESIGN1D_TILE_SIZE(D, T, Q, S): the
+ *   same with the design as a token (SBM ... FBS), as the generator takes it.
  *
  * EXAMPLE
  *     #include <ssam/designs.cuh>
@@ -42,15 +51,18 @@
  *   ssam_design1d_outputs(n, Q, S) is the output length.
  *
  * LIMITS AND COSTS
- *   Q (taps) 1..32, S 1 or 2, B a multiple of 32 up to 1024; n >= Q.  Weights travel in the kernel
+ *   T float or double, Q (taps) 1..32, S 1 or 2, B a multiple of 32 from 32 to 1024 (each a
+ *   static_assert sentence); n >= Q.  Weights travel in the kernel
  *   parameters (Q values).  Registers: BSM/FSM keep about 2*32/ceil(Q/S) + 2 values per lane, the
  *   others a few.  Errors before any launch: SSAM_ENULL, SSAM_ESIZE (n < Q or n <= 0),
- *   SSAM_EFLAGS; SSAM_ECUDA if the launch fails.
+ *   SSAM_EFLAGS, SSAM_EOVERLAP (src and dst meet); SSAM_ECUDA if the launch fails.
  */
 #ifndef SSAM_DESIGNS_CUH
 #define SSAM_DESIGNS_CUH
 
 #include <cuda_runtime.h>
+#include <string.h>
+
 #include "base.cuh"
 
 typedef struct ssam_design1d_args {
@@ -66,242 +78,357 @@ static inline long long ssam_design1d_outputs(long long n, int q, int s)
     return (n < q || q < 1 || s < 1) ? 0 : (n - q) / s + 1;
 }
 
-/* taps of phase f (0 <= f < S): w(S k + f) for k < SSAM__D1_QF */
-#define SSAM__D1_QF(Q, S, f) (((Q) - (f) + (S)-1) / (S))
-#define SSAM__D1_QP(Q, S) (((Q) + (S)-1) / (S)) /* PEs of the weight-stationary groups */
-#define SSAM__D1_R(T, Q, S) ((128 / (int)sizeof(T) + SSAM__D1_QP(Q, S) - 1) / SSAM__D1_QP(Q, S))
-#define SSAM__D1_L(T, Q, S) (SSAM__D1_QP(Q, S) * SSAM__D1_R(T, Q, S)) /* outputs per group: >= 32 floats, 16 doubles */
-#define SSAM__D1_G(Q, S) (32 / SSAM__D1_QP(Q, S))               /* groups per warp */
-/* tap i (a constant), clamped into [0, Q) so that branches not taken never index out of bounds */
-#define SSAM__D1_WC(w, Q, i) ((w)[(i) < 0 ? 0 : (i) >= (Q) ? (Q)-1 : (i)])
-#define SSAM__D1_W(T, w, Q, S, f, k) ((S) * (k) + (f) < (Q) ? SSAM__D1_WC(w, Q, (S) * (k) + (f)) : (T)0)
+/* the designs (the generators take the token, SBM ... FBS, and paste SSAM_DESIGN_##D) */
+enum { SSAM_DESIGN_SBM = 1, SSAM_DESIGN_BSM, SSAM_DESIGN_FSM, SSAM_DESIGN_BFS, SSAM_DESIGN_FFS, SSAM_DESIGN_FBS };
+
+/* taps of phase f (0 <= f < s) of q taps at stride s: w(s k + f) for k < ssam__d1_qf(q, s, f) */
+static __host__ __device__ constexpr int ssam__d1_qf(int q, int s, int f)
+{
+    return (q - f + s - 1) / s;
+}
+/* the sizes of Q taps at stride S: QP PEs of a weight-stationary group (the taps of one phase), R
+ * inputs per PE, L = QP R outputs per group (>= 32 floats, 16 doubles), G groups per warp */
+template <class T, int Q, int S>
+struct ssam__d1_sizes {
+    enum { QP = (Q + S - 1) / S, R = (128 / (int)sizeof(T) + QP - 1) / QP, L = QP * R, G = 32 / QP };
+};
 
 /* outputs per warp and tile, by design */
-#define SSAM__D1_TILE_SBM(T, Q, S) (33 - SSAM__D1_QP(Q, S))
-#define SSAM__D1_TILE_FBS(T, Q, S) 32
-#define SSAM__D1_TILE_BFS(T, Q, S) 32
-#define SSAM__D1_TILE_FFS(T, Q, S) 32
-#define SSAM__D1_TILE_BSM(T, Q, S) (SSAM__D1_G(Q, S) * SSAM__D1_L(T, Q, S))
-#define SSAM__D1_TILE_FSM(T, Q, S) (SSAM__D1_G(Q, S) * SSAM__D1_L(T, Q, S))
+template <int D, class T, int Q, int S>
+static __host__ __device__ constexpr int ssam_design1d_tile_size()
+{
+    typedef ssam__d1_sizes<T, Q, S> Z;
+    return D == SSAM_DESIGN_SBM ? 33 - Z::QP : (D == SSAM_DESIGN_BSM || D == SSAM_DESIGN_FSM) ? Z::G * Z::L : 32;
+}
+
+/* tap i (a constant), clamped into [0, Q) so that branches not taken never index out of bounds */
+template <class T, int Q, class W>
+static __device__ __forceinline__ T ssam__d1_wc(const W &w, int i)
+{
+    return w[i < 0 ? 0 : i >= Q ? Q - 1 : i];
+}
+/* tap S k + f, 0 past the last */
+template <class T, int Q, int S, class W>
+static __device__ __forceinline__ T ssam__d1_w(const W &w, int f, int k)
+{
+    return S * k + f < Q ? ssam__d1_wc<T, Q>(w, S * k + f) : (T)0;
+}
 
 /* x of phase f at local index i of a tile starting at output c0 (0 past the end) */
-#define SSAM__D1_X(T, x, n, S, f, c0, i)                                                                    \
-    ((long long)(S) * ((c0) + (i)) + (f) < (n) ? __ldg((x) + (long long)(S) * ((c0) + (i)) + (f)) : (T)0)
+template <class T, int S>
+static __device__ __forceinline__ T ssam__d1_x(const T *x, long long n, int f, long long c0, int i)
+{
+    return (long long)S * (c0 + i) + f < n ? __ldg(x + (long long)S * (c0 + i) + f) : (T)0;
+}
 
 /* --- sedimented designs: lane l accumulates output c0 + l ------------------------------------------ */
 
 /* FBS: x forwarded one lane down per tap (a = local x(l+k), b = x(l+32+k)), w(k) broadcast */
-#define SSAM__D1_BODY_FBS(ssam__f, T, Q, S, x, n, c0, w, lane, acc)                                                  \
-    {                                    \
-        T ssam__a = SSAM__D1_X(T, x, n, S, ssam__f, c0, (lane));                                           \
-        T ssam__b = SSAM__D1_X(T, x, n, S, ssam__f, c0, (lane) + 32);                                      \
-        _Pragma("unroll") for (int ssam__k = 0; ssam__k < SSAM__D1_QF(Q, S, ssam__f); ssam__k++) {         \
-            (acc) = fma(ssam__a, SSAM__D1_WC(w, Q, (S)*ssam__k + ssam__f), (acc));                                       \
-            if (ssam__k + 1 < SSAM__D1_QF(Q, S, ssam__f)) {                                                 \
-                T ssam__ra = __shfl_sync(SSAM__FULL, ssam__a, ((lane) + 1) & 31);                          \
-                T ssam__rb = __shfl_sync(SSAM__FULL, ssam__b, ((lane) + 1) & 31);                          \
-                ssam__a = (lane) == 31 ? ssam__rb : ssam__ra;                                               \
-                ssam__b = ssam__rb;                                                                         \
-            }                                                                                               \
-        }                                                                                                   \
+template <int F, class T, int Q, int S, class W>
+static __device__ __forceinline__ void ssam__d1_body_fbs(const T *x, long long n, long long c0, const W &w, int lane, T &acc)
+{
+    enum { QF = ssam__d1_qf(Q, S, F) };
+    T a = ssam__d1_x<T, S>(x, n, F, c0, lane);
+    T b = ssam__d1_x<T, S>(x, n, F, c0, lane + 32);
+#pragma unroll
+    for (int k = 0; k < QF; k++) {
+        acc = fma(a, ssam__d1_wc<T, Q>(w, S * k + F), acc);
+        if (k + 1 < QF) {
+            T ra = __shfl_sync(SSAM__FULL, a, (lane + 1) & 31);
+            T rb = __shfl_sync(SSAM__FULL, b, (lane + 1) & 31);
+            a = lane == 31 ? rb : ra;
+            b = rb;
+        }
     }
+}
 
 /* BFS: x(t) broadcast at step t, weights enter lane 0 and move one lane up per step */
-#define SSAM__D1_BODY_BFS(ssam__f, T, Q, S, x, n, c0, w, lane, acc)                                                  \
-    {                                    \
-        T ssam__a = SSAM__D1_X(T, x, n, S, ssam__f, c0, (lane));                                           \
-        T ssam__b = SSAM__D1_X(T, x, n, S, ssam__f, c0, (lane) + 32);                                      \
-        T ssam__wr = (T)0;                                                                                  \
-        _Pragma("unroll") for (int ssam__t = 0; ssam__t < 31 + SSAM__D1_QF(Q, S, ssam__f); ssam__t++) {    \
-            T ssam__xb = __shfl_sync(SSAM__FULL, ssam__t < 32 ? ssam__a : ssam__b, ssam__t & 31);          \
-            T ssam__up = __shfl_up_sync(SSAM__FULL, ssam__wr, 1);                                          \
-            ssam__wr = (lane) == 0 ? (ssam__t < SSAM__D1_QF(Q, S, ssam__f) ? SSAM__D1_WC(w, Q, (S)*ssam__t + ssam__f) : (T)0) \
-                                   : ssam__up;                                                             \
-            (acc) = fma(ssam__xb, ssam__wr, (acc));                                                        \
-        }                                                                                                   \
+template <int F, class T, int Q, int S, class W>
+static __device__ __forceinline__ void ssam__d1_body_bfs(const T *x, long long n, long long c0, const W &w, int lane, T &acc)
+{
+    enum { QF = ssam__d1_qf(Q, S, F) };
+    T a = ssam__d1_x<T, S>(x, n, F, c0, lane);
+    T b = ssam__d1_x<T, S>(x, n, F, c0, lane + 32);
+    T wr = (T)0;
+#pragma unroll
+    for (int t = 0; t < 31 + QF; t++) {
+        T xb = __shfl_sync(SSAM__FULL, t < 32 ? a : b, t & 31);
+        T up = __shfl_up_sync(SSAM__FULL, wr, 1);
+        wr = lane == 0 ? (t < QF ? ssam__d1_wc<T, Q>(w, S * t + F) : (T)0) : up;
+        acc = fma(xb, wr, acc);
     }
+}
 
 /* FFS: x(i) enters lane 0 at step 2(I-i) and moves up; w(q) enters lane 31 at step 31+2(Q-1-q) and
  * moves down; x(l+q) meets w(q) at lane l.  Between them the lanes carry zeros. */
-#define SSAM__D1_BODY_FFS(ssam__f, T, Q, S, x, n, c0, w, lane, acc)                                                  \
-    {                                    \
-        const int ssam__qf = SSAM__D1_QF(Q, S, ssam__f), ssam__I = 31 + ssam__qf - 1;                      \
-        T ssam__a = SSAM__D1_X(T, x, n, S, ssam__f, c0, (lane));                                           \
-        T ssam__b = SSAM__D1_X(T, x, n, S, ssam__f, c0, (lane) + 32);                                      \
-        T ssam__xr = (T)0, ssam__wr = (T)0;                                                                 \
-        _Pragma("unroll") for (int ssam__t = 0; ssam__t <= 2 * ssam__I; ssam__t++) {                       \
-            const int ssam__i = ssam__I - ssam__t / 2, ssam__q = ssam__qf - 1 - (ssam__t - 31) / 2;        \
-            T ssam__xi = (T)0, ssam__up, ssam__dn;                                                          \
-            if (ssam__t % 2 == 0)                                                                           \
-                ssam__xi = __shfl_sync(SSAM__FULL, ssam__i < 32 ? ssam__a : ssam__b, ssam__i & 31);        \
-            ssam__up = __shfl_up_sync(SSAM__FULL, ssam__xr, 1);                                            \
-            ssam__dn = __shfl_down_sync(SSAM__FULL, ssam__wr, 1);                                          \
-            ssam__xr = (lane) == 0 ? ssam__xi : ssam__up;                                                   \
-            ssam__wr = (lane) == 31 ? ((ssam__t >= 31 && (ssam__t - 31) % 2 == 0 && ssam__q >= 0)           \
-                                           ? SSAM__D1_WC(w, Q, (S)*ssam__q + ssam__f) : (T)0)          \
-                                    : ssam__dn;                                                             \
-            (acc) = fma(ssam__xr, ssam__wr, (acc));                                                        \
-        }                                                                                                   \
+template <int F, class T, int Q, int S, class W>
+static __device__ __forceinline__ void ssam__d1_body_ffs(const T *x, long long n, long long c0, const W &w, int lane, T &acc)
+{
+    const int qf = ssam__d1_qf(Q, S, F), I = 31 + qf - 1;
+    T a = ssam__d1_x<T, S>(x, n, F, c0, lane);
+    T b = ssam__d1_x<T, S>(x, n, F, c0, lane + 32);
+    T xr = (T)0, wr = (T)0;
+#pragma unroll
+    for (int t = 0; t <= 2 * I; t++) {
+        const int i = I - t / 2, q = qf - 1 - (t - 31) / 2;
+        T xi = (T)0, up, dn;
+        if (t % 2 == 0) xi = __shfl_sync(SSAM__FULL, i < 32 ? a : b, i & 31);
+        up = __shfl_up_sync(SSAM__FULL, xr, 1);
+        dn = __shfl_down_sync(SSAM__FULL, wr, 1);
+        xr = lane == 0 ? xi : up;
+        wr = lane == 31 ? ((t >= 31 && (t - 31) % 2 == 0 && q >= 0) ? ssam__d1_wc<T, Q>(w, S * q + F) : (T)0) : dn;
+        acc = fma(xr, wr, acc);
     }
+}
 
 /* --- migrating designs -------------------------------------------------------------------------- */
 
 /* SBM: x stays (lane l keeps local x(l)), w broadcast, the sum moves one lane down per tap */
-#define SSAM__D1_BODY_SBM(ssam__f, T, Q, S, x, n, c0, w, lane, acc)                                                  \
-    {                                    \
-        const int ssam__qf = SSAM__D1_QF(Q, S, ssam__f);                                                   \
-        T ssam__a = SSAM__D1_X(T, x, n, S, ssam__f, c0, (lane));                                           \
-        T ssam__p = ssam__a * SSAM__D1_WC(w, Q, (S) * (ssam__qf - 1) + ssam__f);                                         \
-        _Pragma("unroll") for (int ssam__k = ssam__qf - 2; ssam__k >= 0; ssam__k--) {                      \
-            ssam__p = __shfl_down_sync(SSAM__FULL, ssam__p, 1);                                            \
-            ssam__p = fma(ssam__a, SSAM__D1_WC(w, Q, (S)*ssam__k + ssam__f), ssam__p);                                    \
-        }                                                                                                   \
-        (acc) += ssam__p;                                                                                   \
+template <int F, class T, int Q, int S, class W>
+static __device__ __forceinline__ void ssam__d1_body_sbm(const T *x, long long n, long long c0, const W &w, int lane, T &acc)
+{
+    const int qf = ssam__d1_qf(Q, S, F);
+    T a = ssam__d1_x<T, S>(x, n, F, c0, lane);
+    T p = a * ssam__d1_wc<T, Q>(w, S * (qf - 1) + F);
+#pragma unroll
+    for (int k = qf - 2; k >= 0; k--) {
+        p = __shfl_down_sync(SSAM__FULL, p, 1);
+        p = fma(a, ssam__d1_wc<T, Q>(w, S * k + F), p);
     }
+    acc += p;
+}
 
 /* weight-stationary groups: lane = g*QP + p (p < QP, g < G); group g computes local outputs
- * g*L .. g*L+L-1; its input stream element i lives in lane g*QP + i%QP, register i/QP. */
-#define SSAM__D1_GROUP_SETUP(T, Q, S, lane)                                                                 \
-    const int ssam__QP = SSAM__D1_QP(Q, S), ssam__L = SSAM__D1_L(T, Q, S);                                    \
-    const int ssam__g = (lane) / ssam__QP, ssam__p = (lane) % ssam__QP;                                    \
-    const bool ssam__on = ssam__g < SSAM__D1_G(Q, S);                                                      \
-    const int ssam__g0 = ssam__on ? ssam__g * ssam__QP : 0;
+ * g*L .. g*L+L-1; its input stream element i lives in lane g*QP + i%QP, register i/QP.  on: the lane
+ * belongs to a group; g0 its group's first lane (ssam_design1d_tile fills it once a tile) */
+typedef struct ssam__d1_group {
+    int g, p, g0;
+    bool on;
+} ssam__d1_group;
 
-#define SSAM__D1_GROUP_LOAD(T, Q, S, x, n, c0, f, in)                                                       \
-    _Pragma("unroll") for (int ssam__k = 0; ssam__k <= SSAM__D1_R(T, Q, S); ssam__k++)(in)[ssam__k] =          \
-        ssam__on ? SSAM__D1_X(T, x, n, S, f, (c0) + (long long)ssam__g * ssam__L, ssam__k * ssam__QP + ssam__p) \
-                 : (T)0;
-
-/* this lane's stationary weight of phase f */
-#define SSAM__D1_GROUP_WEIGHT(T, Q, S, w, f, wl)                                                            \
-    (wl) = (T)0;                                                                                            \
-    _Pragma("unroll") for (int ssam__k = 0; ssam__k < SSAM__D1_QP(Q, S); ssam__k++) if (ssam__p == ssam__k) \
-        (wl) = SSAM__D1_W(T, w, Q, S, f, ssam__k);
+/* the group's input stream of phase f (R + 1 elements a lane), and the lane's stationary weight */
+template <int F, class T, int Q, int S, int R1>
+static __device__ __forceinline__ void ssam__d1_group_load(T (&in)[R1], const T *x, long long n, long long c0,
+                                                           const ssam__d1_group &gr)
+{
+    typedef ssam__d1_sizes<T, Q, S> Z;
+    /* ssam__d1_x's expression written out: a call of it here makes ptxas add ~90 register moves to
+     * the unrolled FSM loop (stride 1, lanes outside the groups) */
+#pragma unroll
+    for (int k = 0; k <= Z::R; k++)
+        in[k] = gr.on ? ((long long)S * ((c0 + (long long)gr.g * Z::L) + (k * Z::QP + gr.p)) + F < n
+                             ? __ldg(x + (long long)S * ((c0 + (long long)gr.g * Z::L) + (k * Z::QP + gr.p)) + F)
+                             : (T)0)
+                      : (T)0;
+}
+template <int F, class T, int Q, int S, class W>
+static __device__ __forceinline__ T ssam__d1_group_weight(const W &w, const ssam__d1_group &gr)
+{
+    T wl = (T)0;
+#pragma unroll
+    for (int k = 0; k < ssam__d1_sizes<T, Q, S>::QP; k++)
+        if (gr.p == k) wl = ssam__d1_w<T, Q, S>(w, F, k);
+    return wl;
+}
 
 /* BSM: x(t) broadcast to the group at step t, the sum moves one lane up, leaves lane QP-1 done */
-#define SSAM__D1_BODY_BSM(ssam__f, T, Q, S, x, n, c0, w, lane, out)                                                  \
-    {                                    \
-        T ssam__in[SSAM__D1_R(T, Q, S) + 1], ssam__wl, ssam__ps = (T)0;                                       \
-        SSAM__D1_GROUP_LOAD(T, Q, S, x, n, c0, ssam__f, ssam__in)                                          \
-        SSAM__D1_GROUP_WEIGHT(T, Q, S, w, ssam__f, ssam__wl)                                               \
-        _Pragma("unroll") for (int ssam__t = 0; ssam__t < SSAM__D1_L(T, Q, S) + SSAM__D1_QP(Q, S) - 1; ssam__t++) { \
-            T ssam__xb = __shfl_sync(SSAM__FULL, ssam__in[ssam__t / SSAM__D1_QP(Q, S)],                    \
-                                     ssam__g0 + ssam__t % SSAM__D1_QP(Q, S));                              \
-            T ssam__up = __shfl_up_sync(SSAM__FULL, ssam__ps, 1);                                          \
-            ssam__ps = fma(ssam__xb, ssam__wl, ssam__p == 0 ? (T)0 : ssam__up);                            \
-            if (ssam__t >= SSAM__D1_QP(Q, S) - 1) {                                                         \
-                const int ssam__j = ssam__t - (SSAM__D1_QP(Q, S) - 1);                                      \
-                T ssam__v = __shfl_sync(SSAM__FULL, ssam__ps, ssam__g0 + SSAM__D1_QP(Q, S) - 1);           \
-                if (ssam__p == ssam__j % SSAM__D1_QP(Q, S)) (out)[ssam__j / SSAM__D1_QP(Q, S)] += ssam__v;  \
-            }                                                                                               \
-        }                                                                                                   \
+template <int F, class T, int Q, int S, class W, int R>
+static __device__ __forceinline__ void ssam__d1_body_bsm(const T *x, long long n, long long c0, const W &w,
+                                                         const ssam__d1_group &gr, T (&out)[R])
+{
+    typedef ssam__d1_sizes<T, Q, S> Z;
+    T in[Z::R + 1], wl, ps = (T)0;
+    ssam__d1_group_load<F, T, Q, S>(in, x, n, c0, gr);
+    wl = ssam__d1_group_weight<F, T, Q, S>(w, gr);
+#pragma unroll
+    for (int t = 0; t < Z::L + Z::QP - 1; t++) {
+        T xb = __shfl_sync(SSAM__FULL, in[t / Z::QP], gr.g0 + t % Z::QP);
+        T up = __shfl_up_sync(SSAM__FULL, ps, 1);
+        ps = fma(xb, wl, gr.p == 0 ? (T)0 : up);
+        if (t >= Z::QP - 1) {
+            const int j = t - (Z::QP - 1);
+            T v = __shfl_sync(SSAM__FULL, ps, gr.g0 + Z::QP - 1);
+            if (gr.p == j % Z::QP) out[j / Z::QP] += v;
+        }
     }
+}
 
 /* FSM: x(i) enters lane QP-1 at step 2i and moves down one lane per step, the sum of output c
  * starts at lane 0 at step 2c+QP-1 and moves up; it leaves lane QP-1 at step 2c+2QP-2. */
-#define SSAM__D1_BODY_FSM(ssam__f, T, Q, S, x, n, c0, w, lane, out)                                                  \
-    {                                    \
-        T ssam__in[SSAM__D1_R(T, Q, S) + 1], ssam__wl, ssam__ps = (T)0, ssam__xr = (T)0;                      \
-        SSAM__D1_GROUP_LOAD(T, Q, S, x, n, c0, ssam__f, ssam__in)                                          \
-        SSAM__D1_GROUP_WEIGHT(T, Q, S, w, ssam__f, ssam__wl)                                               \
-        _Pragma("unroll") for (int ssam__t = 0; ssam__t <= 2 * SSAM__D1_L(T, Q, S) + 2 * SSAM__D1_QP(Q, S) - 4; \
-                               ssam__t++) {                                                                \
-            const int ssam__i = ssam__t / 2;                                                                \
-            T ssam__xi = (T)0, ssam__dn, ssam__up;                                                          \
-            if (ssam__t % 2 == 0 && ssam__i <= SSAM__D1_L(T, Q, S) + SSAM__D1_QP(Q, S) - 2)                    \
-                ssam__xi = __shfl_sync(SSAM__FULL, ssam__in[ssam__i / SSAM__D1_QP(Q, S)],                  \
-                                       ssam__g0 + ssam__i % SSAM__D1_QP(Q, S));                            \
-            ssam__dn = __shfl_down_sync(SSAM__FULL, ssam__xr, 1);                                          \
-            ssam__up = __shfl_up_sync(SSAM__FULL, ssam__ps, 1);                                            \
-            ssam__xr = ssam__p == SSAM__D1_QP(Q, S) - 1 ? ssam__xi : ssam__dn;                              \
-            ssam__ps = fma(ssam__xr, ssam__wl, ssam__p == 0 ? (T)0 : ssam__up);                            \
-            if (ssam__t >= 2 * SSAM__D1_QP(Q, S) - 2 && ssam__t % 2 == 0) {                                 \
-                const int ssam__c = (ssam__t - 2 * SSAM__D1_QP(Q, S) + 2) / 2;                              \
-                T ssam__v = __shfl_sync(SSAM__FULL, ssam__ps, ssam__g0 + SSAM__D1_QP(Q, S) - 1);           \
-                if (ssam__p == ssam__c % SSAM__D1_QP(Q, S)) (out)[ssam__c / SSAM__D1_QP(Q, S)] += ssam__v;  \
-            }                                                                                               \
-        }                                                                                                   \
+template <int F, class T, int Q, int S, class W, int R>
+static __device__ __forceinline__ void ssam__d1_body_fsm(const T *x, long long n, long long c0, const W &w,
+                                                         const ssam__d1_group &gr, T (&out)[R])
+{
+    typedef ssam__d1_sizes<T, Q, S> Z;
+    T in[Z::R + 1], wl, ps = (T)0, xr = (T)0;
+    ssam__d1_group_load<F, T, Q, S>(in, x, n, c0, gr);
+    wl = ssam__d1_group_weight<F, T, Q, S>(w, gr);
+#pragma unroll
+    for (int t = 0; t <= 2 * Z::L + 2 * Z::QP - 4; t++) {
+        const int i = t / 2;
+        T xi = (T)0, dn, up;
+        if (t % 2 == 0 && i <= Z::L + Z::QP - 2) xi = __shfl_sync(SSAM__FULL, in[i / Z::QP], gr.g0 + i % Z::QP);
+        dn = __shfl_down_sync(SSAM__FULL, xr, 1);
+        up = __shfl_up_sync(SSAM__FULL, ps, 1);
+        xr = gr.p == Z::QP - 1 ? xi : dn;
+        ps = fma(xr, wl, gr.p == 0 ? (T)0 : up);
+        if (t >= 2 * Z::QP - 2 && t % 2 == 0) {
+            const int c = (t - 2 * Z::QP + 2) / 2;
+            T v = __shfl_sync(SSAM__FULL, ps, gr.g0 + Z::QP - 1);
+            if (gr.p == c % Z::QP) out[c / Z::QP] += v;
+        }
     }
+}
 
-/* the phases of stride S (each a literal, so that every loop bound is a constant) */
-#define SSAM__D1_PHASES(D, T, Q, S, x, n, c0, w, lane, acc)                                               \
-    SSAM__D1_BODY_##D(0, T, Q, S, x, n, c0, w, lane, acc)                                                   \
-    if ((S) == 2 && SSAM__D1_QF(Q, S, 1) > 0) {                                                             \
-        SSAM__D1_BODY_##D(1, T, Q, S, x, n, c0, w, lane, acc)                                               \
+/* one phase f of design D: a lane design into acc (lane), a group design into out[R] */
+template <int D, int F, class T, int Q, int S, class W>
+static __device__ __forceinline__ void ssam__d1_phase(const T *x, long long n, long long c0, const W &w, int lane, T &acc)
+{
+    if constexpr (D == SSAM_DESIGN_SBM) ssam__d1_body_sbm<F, T, Q, S>(x, n, c0, w, lane, acc);
+    else if constexpr (D == SSAM_DESIGN_FBS) ssam__d1_body_fbs<F, T, Q, S>(x, n, c0, w, lane, acc);
+    else if constexpr (D == SSAM_DESIGN_BFS) ssam__d1_body_bfs<F, T, Q, S>(x, n, c0, w, lane, acc);
+    else ssam__d1_body_ffs<F, T, Q, S>(x, n, c0, w, lane, acc);
+}
+template <int D, int F, class T, int Q, int S, class W, int R>
+static __device__ __forceinline__ void ssam__d1_phase(const T *x, long long n, long long c0, const W &w,
+                                                      const ssam__d1_group &gr, T (&out)[R])
+{
+    if constexpr (D == SSAM_DESIGN_BSM) ssam__d1_body_bsm<F, T, Q, S>(x, n, c0, w, gr, out);
+    else ssam__d1_body_fsm<F, T, Q, S>(x, n, c0, w, gr, out);
+}
+
+/* --- tiles: compute and store one warp tile of outputs starting at c0 ------------------------------
+ * The phases of stride S: phase 0, then for S = 2 phase 1 (each a constant, so that every loop bound
+ * is a constant).  The lane's place is read from threadIdx where it is used (not passed in from the
+ * caller's lane): ptxas allocates the unrolled loops as it does for a kernel written out by hand. */
+template <int D, class T, int Q, int S, class W>
+static __device__ __forceinline__ void ssam_design1d_tile(const T *x, long long n, T *y, long long nout, long long c0,
+                                                          const W &w)
+{
+    typedef ssam__d1_sizes<T, Q, S> Z;
+    const int lane = (int)(threadIdx.x & 31);
+    if constexpr (D == SSAM_DESIGN_BSM || D == SSAM_DESIGN_FSM) {
+        ssam__d1_group gr; /* the lane's place in the groups */
+        gr.g = (int)(threadIdx.x & 31) / Z::QP;
+        gr.p = (int)(threadIdx.x & 31) % Z::QP;
+        gr.on = gr.g < Z::G;
+        gr.g0 = gr.on ? gr.g * Z::QP : 0;
+        T out[Z::R];
+#pragma unroll
+        for (int k = 0; k < Z::R; k++) out[k] = (T)0;
+        ssam__d1_phase<D, 0, T, Q, S>(x, n, c0, w, gr, out);
+        if (S == 2 && ssam__d1_qf(Q, S, 1) > 0) ssam__d1_phase<D, 1, T, Q, S>(x, n, c0, w, gr, out);
+#pragma unroll
+        for (int k = 0; k < Z::R; k++) {
+            const long long c = c0 + (long long)gr.g * Z::L + k * Z::QP + gr.p;
+            if (gr.on && c < nout) y[c] = out[k];
+        }
+    } else {
+        T acc = (T)0;
+        ssam__d1_phase<D, 0, T, Q, S>(x, n, c0, w, lane, acc);
+        if (S == 2 && ssam__d1_qf(Q, S, 1) > 0) ssam__d1_phase<D, 1, T, Q, S>(x, n, c0, w, lane, acc);
+        /* the lane read from threadIdx again: with `lane` here ptxas adds an instruction to SBM */
+        if ((int)(threadIdx.x & 31) < ssam_design1d_tile_size<D, T, Q, S>() && c0 + (int)(threadIdx.x & 31) < nout)
+            y[c0 + (int)(threadIdx.x & 31)] = acc;
     }
+}
 
-/* --- tiles: compute and store one warp tile of outputs starting at c0 ------------------------------ */
-#define SSAM__D1_TILE_LANE(D, T, Q, S, x, n, y, nout, c0, w, lane)                                          \
-    do {                                                                                                    \
-        T ssam__acc = (T)0;                                                                                 \
-        SSAM__D1_PHASES(D, T, Q, S, x, n, c0, w, lane, ssam__acc)                                            \
-        if ((lane) < SSAM__D1_TILE_##D(T, Q, S) && (c0) + (lane) < (nout)) (y)[(c0) + (lane)] = ssam__acc;     \
-    } while (0)
-#define SSAM__D1_TILE_GROUP(D, T, Q, S, x, n, y, nout, c0, w, lane)                                         \
-    do {                                                                                                    \
-        SSAM__D1_GROUP_SETUP(T, Q, S, lane)                                                                 \
-        T ssam__out[SSAM__D1_R(T, Q, S)];                                                                      \
-        _Pragma("unroll") for (int ssam__k = 0; ssam__k < SSAM__D1_R(T, Q, S); ssam__k++) ssam__out[ssam__k] = (T)0; \
-        SSAM__D1_PHASES(D, T, Q, S, x, n, c0, w, lane, ssam__out)                                            \
-        _Pragma("unroll") for (int ssam__k = 0; ssam__k < SSAM__D1_R(T, Q, S); ssam__k++) {                    \
-            const long long ssam__c = (c0) + (long long)ssam__g * ssam__L + ssam__k * ssam__QP + ssam__p;   \
-            if (ssam__on && ssam__c < (nout)) (y)[ssam__c] = ssam__out[ssam__k];                            \
-        }                                                                                                   \
-    } while (0)
-#define SSAM__D1_TILE_SBM_(T, Q, S, x, n, y, nout, c0, w, l) SSAM__D1_TILE_LANE(SBM, T, Q, S, x, n, y, nout, c0, w, l)
-#define SSAM__D1_TILE_FBS_(T, Q, S, x, n, y, nout, c0, w, l) SSAM__D1_TILE_LANE(FBS, T, Q, S, x, n, y, nout, c0, w, l)
-#define SSAM__D1_TILE_BFS_(T, Q, S, x, n, y, nout, c0, w, l) SSAM__D1_TILE_LANE(BFS, T, Q, S, x, n, y, nout, c0, w, l)
-#define SSAM__D1_TILE_FFS_(T, Q, S, x, n, y, nout, c0, w, l) SSAM__D1_TILE_LANE(FFS, T, Q, S, x, n, y, nout, c0, w, l)
-#define SSAM__D1_TILE_BSM_(T, Q, S, x, n, y, nout, c0, w, l) SSAM__D1_TILE_GROUP(BSM, T, Q, S, x, n, y, nout, c0, w, l)
-#define SSAM__D1_TILE_FSM_(T, Q, S, x, n, y, nout, c0, w, l) SSAM__D1_TILE_GROUP(FSM, T, Q, S, x, n, y, nout, c0, w, l)
+/* the kernel body: the warps of the grid walk the tiles with its stride */
+template <int D, class T, int Q, int S, int B, class W>
+static __device__ __forceinline__ void ssam_design1d_body(const T *x, T *y, long long n, long long nout, const W &w)
+{
+    const long long tile = ssam_design1d_tile_size<D, T, Q, S>();
+    const long long nw = (long long)gridDim.x * (B / 32);
+    for (long long c0 = ((long long)blockIdx.x * (B / 32) + threadIdx.x / 32) * tile; c0 < nout; c0 += nw * tile)
+        ssam_design1d_tile<D, T, Q, S>(x, n, y, nout, c0, w);
+}
 
 /* SSAM_DESIGN1D_TILE(D, T, Q, S, x, n, y, nout, c0, w): inside a kernel of one's own, one warp
  * computes and stores the SSAM_DESIGN1D_TILE_SIZE(D, T, Q, S) outputs from c0 with design D (all 32
  * lanes must take part; w a compile-time-indexed array of Q taps). */
-#define SSAM_DESIGN1D_TILE_SIZE(D, T, Q, S) SSAM__D1_TILE_##D(T, Q, S)
+#define SSAM_DESIGN1D_TILE_SIZE(D, T, Q, S) ssam_design1d_tile_size<SSAM_DESIGN_##D, T, Q, S>()
 #define SSAM_DESIGN1D_TILE(D, T, Q, S, x, n, y, nout, c0, w)                                                \
-    SSAM__D1_TILE_##D##_(T, Q, S, x, n, y, nout, c0, w, (int)(threadIdx.x & 31))
+    ssam_design1d_tile<SSAM_DESIGN_##D, T, Q, S>(x, n, y, nout, c0, w)
 
-static inline int ssam__design1d_check(const ssam_design1d_args *a, int q, int s, long long *nout)
+static inline int ssam__design1d_check(const ssam_design1d_args *a, int q, int s, long long es, long long *nout)
 {
     if (!a || !a->src || !a->dst || !a->weights) return SSAM_ENULL;
     if (a->flags & ~SSAM_CONVOLVE) return SSAM_EFLAGS;
     if (a->n <= 0 || a->n < q) return SSAM_ESIZE;
     *nout = ssam_design1d_outputs(a->n, q, s);
+    if (ssam__overlap(a->src, a->n * es, a->dst, *nout * es)) return SSAM_EOVERLAP;
     return SSAM_SUCCESS;
 }
+
+/* name_launch of SSAM_DESIGN1D_DEFINE: the checks, the q taps (es bytes each; flipped for
+ * SSAM_CONVOLVE) into wt, blocks of B threads for the tiles of `tile` outputs (at most 2^24 blocks:
+ * the kernel strides over the rest), the launch of kernel(x, y, n, nout, weights) */
+static inline int ssam__design1d_launch(const ssam_design1d_args *a, cudaStream_t stream, const void *kernel, void *wt,
+                                        size_t es, int q, int s, int B, long long tile)
+{
+    long long nout, tiles, blocks, n;
+    const void *src;
+    void *dst;
+    int rc = ssam__design1d_check(a, q, s, (long long)es, &nout);
+    if (rc) return rc;
+    for (int i = 0; i < q; i++)
+        memcpy((char *)wt + (size_t)i * es,
+               (const char *)a->weights + (size_t)((a->flags & SSAM_CONVOLVE) ? q - 1 - i : i) * es, es);
+    tiles = (nout + tile - 1) / tile;
+    blocks = (tiles + B / 32 - 1) / (B / 32);
+    if (blocks > (1LL << 24)) blocks = 1LL << 24;
+    src = a->src;
+    dst = a->dst;
+    n = a->n;
+    {
+        void *args[5] = {(void *)&src, (void *)&dst, (void *)&n, (void *)&nout, wt};
+        (void)cudaLaunchKernel(kernel, dim3((unsigned)blocks), dim3((unsigned)B), args, 0, stream);
+    }
+    return cudaPeekAtLastError() == cudaSuccess ? SSAM_SUCCESS : SSAM_ECUDA;
+}
+
+/* the limits of SSAM_DESIGN1D_DEFINE: each a static_assert sentence; ok (all hold): the kernel's body
+ * is instantiated only then, so that a wrong argument gives its sentence alone */
+template <class T>
+struct ssam__d1_real {
+    enum { ok = 0 };
+};
+template <>
+struct ssam__d1_real<float> {
+    enum { ok = 1 };
+};
+template <>
+struct ssam__d1_real<double> {
+    enum { ok = 1 };
+};
+template <class T, int Q, int S, int B>
+struct ssam__d1_limits {
+    enum {
+        type = ssam__d1_real<T>::ok, taps = Q >= 1 && Q <= 32, stride = S == 1 || S == 2,
+        block = B % 32 == 0 && B >= 32 && B <= 1024, ok = type && taps && stride && block
+    };
+};
 
 /* SSAM_DESIGN1D_DEFINE(name, T, D, Q, S, B): kernel name_kernel and host launcher
  *   int name_launch(const ssam_design1d_args *a, cudaStream_t stream)
  * for design D (SBM BSM FSM BFS FFS FBS), Q taps, stride S, B threads per block. */
 #define SSAM_DESIGN1D_DEFINE(name, T, D, Q, S, B)                                                          \
+    typedef ssam__d1_limits<T, Q, S, B> name##__lim;                                                       \
+    static_assert(name##__lim::type, "SSAM_DESIGN1D_DEFINE(" #name "): T must be float or double");         \
+    static_assert(name##__lim::taps, "SSAM_DESIGN1D_DEFINE(" #name "): Q must be from 1 to 32 taps");       \
+    static_assert(name##__lim::stride, "SSAM_DESIGN1D_DEFINE(" #name "): S must be 1 or 2");                \
+    static_assert(name##__lim::block, "SSAM_DESIGN1D_DEFINE(" #name "): B must be a multiple of 32 from 32 to 1024"); \
     typedef struct name##_weights {                                                                        \
-        T w[Q];                                                                                            \
+        T w[(Q) > 0 ? (Q) : 1];                                                                            \
     } name##_weights;                                                                                      \
-    typedef char name##__taps_fit_a_warp[((Q) >= 1 && (Q) <= 32 && ((S) == 1 || (S) == 2)) ? 1 : -1];    \
-    typedef char name##__block_is_whole_warps[((B) % 32 == 0 && (B) > 0 && (B) <= 1024) ? 1 : -1];          \
     __global__ void __launch_bounds__(B) name##_kernel(const T *__restrict__ x, T *__restrict__ y, long long n, \
                                                        long long nout, name##_weights wt)                  \
-    {                                                                                                      \
-        const long long ssam__tile = SSAM_DESIGN1D_TILE_SIZE(D, T, Q, S);                                     \
-        const long long ssam__nw = (long long)gridDim.x * ((B) / 32);                                      \
-        for (long long ssam__c0 = ((long long)blockIdx.x * ((B) / 32) + threadIdx.x / 32) * ssam__tile;    \
-             ssam__c0 < nout; ssam__c0 += ssam__nw * ssam__tile)                                           \
-            SSAM_DESIGN1D_TILE(D, T, Q, S, x, n, y, nout, ssam__c0, wt.w);                                  \
-    }                                                                                                      \
+    { if constexpr (name##__lim::ok) ssam_design1d_body<SSAM_DESIGN_##D, T, Q, S, B>(x, y, n, nout, wt.w); } \
     static inline __attribute__((unused)) int name##_launch(const ssam_design1d_args *a, cudaStream_t stream) \
     {                                                                                                      \
-        long long nout, tiles, blocks;                                                                     \
         name##_weights wt;                                                                                 \
-        int rc = ssam__design1d_check(a, Q, S, &nout);                                                     \
-        if (rc) return rc;                                                                                 \
-        for (int i = 0; i < (Q); i++)                                                                      \
-            wt.w[i] = ((const T *)a->weights)[(a->flags & SSAM_CONVOLVE) ? (Q)-1 - i : i];                 \
-        tiles = (nout + SSAM_DESIGN1D_TILE_SIZE(D, T, Q, S) - 1) / SSAM_DESIGN1D_TILE_SIZE(D, T, Q, S);          \
-        blocks = (tiles + (B) / 32 - 1) / ((B) / 32);                                                      \
-        if (blocks > (1LL << 24)) blocks = 1LL << 24; /* the kernel strides over the rest */    \
-        name##_kernel<<<(unsigned)blocks, B, 0, stream>>>((const T *)a->src, (T *)a->dst, a->n, nout, wt); \
-        return cudaPeekAtLastError() == cudaSuccess ? SSAM_SUCCESS : SSAM_ECUDA;                           \
+        return ssam__design1d_launch(a, stream, (const void *)name##_kernel, &wt, sizeof(T), Q, S, B,       \
+                                     SSAM_DESIGN1D_TILE_SIZE(D, T, Q, S));                                  \
     }
 
 #endif /* SSAM_DESIGNS_CUH */

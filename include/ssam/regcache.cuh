@@ -43,117 +43,146 @@ static __host__ __device__ __forceinline__ int ssam_vec_ok(const void *p, long l
 }
 
 /* a 16-byte vector of V elements of T, for loads and stores of a lane's columns */
-#define SSAM__VEC(T, V)            \
-    struct __align__(16) {         \
-        T v[V];                    \
-    }
+template <class T, int V>
+struct __align__(16) ssam_vec {
+    T v[V];
+};
+#define SSAM__VEC(T, V) ssam_vec<T, V>
 
+/* a raw vector and its V elements of type TS, one 16-byte union */
+template <class TS, int V>
+union ssam_rawu {
+    uint4 r;
+    TS t[V];
+};
+#define SSAM_REGCACHE_RAWU(TS, V) ssam_rawu<TS, V>
 
 /* The lane's V column indices x .. x+V-1, mapped by the border once: cx[j] (-1: constant), and
  * in = 1 when all V lie inside and 16-byte loads are allowed. */
-#define SSAM_REGCACHE_COLUMNS(V, cx, in, x, w, border, vec)                                                 \
-    do {                                                                                                   \
-        (in) = (vec) && (x) >= 0 && (x) + (V) <= (w);                                                      \
-        _Pragma("unroll") for (int ssam__j = 0; ssam__j < (V); ssam__j++)(cx)[ssam__j] =                  \
-            ssam_border_index((x) + ssam__j, (w), (border));                                               \
-    } while (0)
+template <int V>
+static __device__ __forceinline__ void ssam_regcache_columns(int (&cx)[V], int &in, int x, int w, int border, int vec)
+{
+    in = vec && x >= 0 && x + V <= w;
+#pragma unroll
+    for (int j = 0; j < V; j++) cx[j] = ssam_border_index(x + j, w, border);
+}
+#define SSAM_REGCACHE_COLUMNS(V, cx, in, x, w, border, vec) ssam_regcache_columns<V>(cx, in, x, w, border, vec)
 
-/* Load NR rows into data[.][r0 .. r0+NR-1]; row r comes from image row rows[r] (already mapped by
- * the border: -1 is a constant row), columns x .. x+V-1 mapped by SSAM_REGCACHE_COLUMNS (cx, in).
- * rows may live in shared memory (a table the block fills once) or registers. */
-#define SSAM_REGCACHE_ROWS(T, V, data, r0, NR, src, pitch, x, cx, in, rows, cval)                           \
-    SSAM_REGCACHE_ROWS_AS(T, T, V, data, r0, NR, src, pitch, x, cx, in, rows, cval)
-
-/* The same from storage of type TS (e.g. __half, __nv_bfloat16: V = 8 per 16-byte vector) into a
- * cache of type T (e.g. float), each element converted as it is loaded. */
-#define SSAM_REGCACHE_ROWS_AS(TS, T, V, data, r0, NR, src, pitch, x, cx, in, rows, cval)                    \
-    do {                                                                                                   \
-        typedef SSAM__VEC(TS, V) ssam__vec_t;                                                              \
-        _Pragma("unroll") for (int ssam__r = 0; ssam__r < (NR); ssam__r++) {                               \
-            const int ssam__yy = (rows)[ssam__r];                                                          \
-            const TS *ssam__row = (src) + (long long)(ssam__yy < 0 ? 0 : ssam__yy) * (pitch);              \
-            if (ssam__yy >= 0 && (in)) {                                                                   \
-                const ssam__vec_t ssam__q = *(const ssam__vec_t *)(ssam__row + (x));                       \
-                _Pragma("unroll") for (int ssam__j = 0; ssam__j < (V); ssam__j++)                          \
-                    (data)[ssam__j][(r0) + ssam__r] = (T)ssam__q.v[ssam__j];                               \
-            } else {                                                                                       \
-                _Pragma("unroll") for (int ssam__j = 0; ssam__j < (V); ssam__j++)                          \
-                    (data)[ssam__j][(r0) + ssam__r] = (ssam__yy < 0 || (cx)[ssam__j] < 0)                  \
-                                                          ? (T)(cval) : (T)ssam__row[(cx)[ssam__j]];       \
-            }                                                                                              \
-        }                                                                                                  \
-    } while (0)
-
-/* a raw vector and its V elements of type TS, one 16-byte union */
-#define SSAM_REGCACHE_RAWU(TS, V)                                                                          \
-    union {                                                                                                \
-        uint4 r;                                                                                           \
-        TS t[V];                                                                                           \
+/* Load NR rows into data[.][r0 .. r0+NR-1] (type T) from storage of type TS (T itself, or e.g.
+ * __half / __nv_bfloat16 into float: V = 8 per 16-byte vector), each element converted as it is
+ * loaded.  Row r comes from image row rows[r] (already mapped by the border: -1 is a constant
+ * row), columns x .. x+V-1 mapped by ssam_regcache_columns (cx, in).  rows may live in shared
+ * memory (a table the block fills once) or registers. */
+template <int NR, class TS, class T, int V, int R>
+static __device__ __forceinline__ void ssam_regcache_rows_as(T (&data)[V][R], int r0, const TS *src, long long pitch,
+                                                             int x, const int (&cx)[V], int in, const int *rows, T cval)
+{
+#pragma unroll
+    for (int r = 0; r < NR; r++) {
+        const int yy = rows[r];
+        const TS *row = src + (long long)(yy < 0 ? 0 : yy) * pitch;
+        if (yy >= 0 && in) {
+            const ssam_vec<TS, V> q = *(const ssam_vec<TS, V> *)(row + x);
+#pragma unroll
+            for (int j = 0; j < V; j++) data[j][r0 + r] = (T)q.v[j];
+        } else {
+#pragma unroll
+            for (int j = 0; j < V; j++) data[j][r0 + r] = (yy < 0 || cx[j] < 0) ? cval : (T)row[cx[j]];
+        }
     }
+}
+#define SSAM_REGCACHE_ROWS_AS(TS, T, V, data, r0, NR, src, pitch, x, cx, in, rows, cval)                    \
+    ssam_regcache_rows_as<NR, TS, T>(data, r0, src, pitch, x, cx, in, rows, (T)(cval))
+#define SSAM_REGCACHE_ROWS(T, V, data, r0, NR, src, pitch, x, cx, in, rows, cval)                           \
+    ssam_regcache_rows_as<NR, T, T>(data, r0, src, pitch, x, cx, in, rows, (T)(cval))
 
 /* The same rows left raw: raw[r0 + r] (uint4: the 16 bytes of the lane's V elements of type TS) for
- * NR rows.  A converting load (SSAM_REGCACHE_ROWS_AS with TS != T) makes the warp wait for the data
+ * NR rows.  A converting load (ssam_regcache_rows_as with TS != T) makes the warp wait for the data
  * where the load is issued, since the conversion follows it; raw rows wait only where they are
  * unpacked, so a prefetch stays in flight (H200, conv half 3x3: 0.155 -> 0.082 ms with the queued
- * walk, which does this).  Constant rows and cells (-1) take cval. */
+ * walk, which does this).  Constant rows and cells (-1) take cval (any type that converts to TS,
+ * converted where a cell takes it: for a float cval and half storage the compiler packs it with
+ * the next cell's conversion, F2FP.PACK_AB: 24 instructions fewer in conv.cuh's half 3x3 kernel
+ * (sm_90a) than with a cval converted once). */
+template <int NR, class TS, int V, int NRAW, class C>
+static __device__ __forceinline__ void ssam_regcache_rows_raw(uint4 (&raw)[NRAW], int r0, const TS *src, long long pitch,
+                                                              int x, const int (&cx)[V], int in, const int *rows, C cval)
+{
+#pragma unroll
+    for (int r = 0; r < NR; r++) {
+        const int yy = rows[r];
+        const TS *row = src + (long long)(yy < 0 ? 0 : yy) * pitch;
+        if (yy >= 0 && in) {
+            raw[r0 + r] = *(const uint4 *)(row + x);
+        } else {
+            ssam_rawu<TS, V> u;
+#pragma unroll
+            for (int j = 0; j < V; j++) u.t[j] = (yy < 0 || cx[j] < 0) ? (TS)cval : row[cx[j]];
+            raw[r0 + r] = u.r;
+        }
+    }
+}
 #define SSAM_REGCACHE_ROWS_RAW(TS, V, raw, r0, NR, src, pitch, x, cx, in, rows, cval)                      \
-    do {                                                                                                   \
-        typedef SSAM_REGCACHE_RAWU(TS, V) ssam__rawu_t;                                                    \
-        _Pragma("unroll") for (int ssam__r = 0; ssam__r < (NR); ssam__r++) {                               \
-            const int ssam__yy = (rows)[ssam__r];                                                          \
-            const TS *ssam__row = (src) + (long long)(ssam__yy < 0 ? 0 : ssam__yy) * (pitch);              \
-            if (ssam__yy >= 0 && (in)) {                                                                   \
-                (raw)[(r0) + ssam__r] = *(const uint4 *)(ssam__row + (x));                                 \
-            } else {                                                                                       \
-                ssam__rawu_t ssam__u;                                                                      \
-                _Pragma("unroll") for (int ssam__j = 0; ssam__j < (V); ssam__j++) ssam__u.t[ssam__j] =    \
-                    (ssam__yy < 0 || (cx)[ssam__j] < 0) ? (TS)(cval) : ssam__row[(cx)[ssam__j]];           \
-                (raw)[(r0) + ssam__r] = ssam__u.r;                                                         \
-            }                                                                                              \
-        }                                                                                                  \
-    } while (0)
+    ssam_regcache_rows_raw<NR, TS, V>(raw, r0, src, pitch, x, cx, in, rows, cval)
 
 /* data[.][d0 + r] (type T) = raw row r0 + r (V elements of type TS), converted, for NR rows */
-#define SSAM_REGCACHE_UNPACK(TS, T, V, data, d0, raw, r0, NR)                                               \
-    do {                                                                                                   \
-        typedef SSAM_REGCACHE_RAWU(TS, V) ssam__rawu_t;                                                    \
-        _Pragma("unroll") for (int ssam__r = 0; ssam__r < (NR); ssam__r++) {                               \
-            ssam__rawu_t ssam__u;                                                                          \
-            ssam__u.r = (raw)[(r0) + ssam__r];                                                             \
-            _Pragma("unroll") for (int ssam__j = 0; ssam__j < (V); ssam__j++)                              \
-                (data)[ssam__j][(d0) + ssam__r] = (T)ssam__u.t[ssam__j];                                   \
-        }                                                                                                  \
-    } while (0)
+template <int NR, class TS, class T, int V, int R, int NRAW>
+static __device__ __forceinline__ void ssam_regcache_unpack(T (&data)[V][R], int d0, const uint4 (&raw)[NRAW], int r0)
+{
+#pragma unroll
+    for (int r = 0; r < NR; r++) {
+        ssam_rawu<TS, V> u;
+        u.r = raw[r0 + r];
+#pragma unroll
+        for (int j = 0; j < V; j++) data[j][d0 + r] = (T)u.t[j];
+    }
+}
+#define SSAM_REGCACHE_UNPACK(TS, T, V, data, d0, raw, r0, NR) ssam_regcache_unpack<NR, TS>(data, d0, raw, r0)
 
 /* The bits of one element of a 2- or 4-byte type as a word, zero-extended by the load itself (a
  * union would clear the high half with an instruction that waits on the load), and back. */
-#define SSAM_REGCACHE_BITS(TS, p) (sizeof(TS) == 2 ? (unsigned)*(const unsigned short *)(p) : *(const unsigned *)(p))
-#define SSAM_REGCACHE_FROM_BITS(TS, T, bits, out)                                                          \
-    do {                                                                                                   \
-        union {                                                                                            \
-            unsigned u;                                                                                    \
-            TS t;                                                                                          \
-        } ssam__b;                                                                                         \
-        ssam__b.u = (bits);                                                                                \
-        (out) = (T)ssam__b.t;                                                                              \
-    } while (0)
+template <class TS>
+static __device__ __forceinline__ unsigned ssam_regcache_bits(const TS *p)
+{
+    if (sizeof(TS) == 2) return (unsigned)*(const unsigned short *)p;
+    return *(const unsigned *)p;
+}
+template <class TS, class T>
+static __device__ __forceinline__ T ssam_regcache_from_bits(unsigned bits)
+{
+    union {
+        unsigned u;
+        TS t;
+    } b;
+    b.u = bits;
+    return (T)b.t;
+}
+#define SSAM_REGCACHE_BITS(TS, p) ssam_regcache_bits<TS>(p)
+#define SSAM_REGCACHE_FROM_BITS(TS, T, bits, out) ((out) = ssam_regcache_from_bits<TS, T>(bits))
 
 /* Slide the window down by S rows: data[.][r] = data[.][r + S] for r < KEEP (register moves). */
-#define SSAM_REGCACHE_SLIDE(V, data, KEEP, S)                                                                \
-    do {                                                                                                   \
-        _Pragma("unroll") for (int ssam__r = 0; ssam__r < (KEEP); ssam__r++)                               \
-            _Pragma("unroll") for (int ssam__j = 0; ssam__j < (V); ssam__j++)                              \
-                (data)[ssam__j][ssam__r] = (data)[ssam__j][ssam__r + (S)];                                 \
-    } while (0)
+template <int KEEP, int S, class T, int V, int R>
+static __device__ __forceinline__ void ssam_regcache_slide(T (&data)[V][R])
+{
+#pragma unroll
+    for (int r = 0; r < KEEP; r++)
+#pragma unroll
+        for (int j = 0; j < V; j++) data[j][r] = data[j][r + S];
+}
+#define SSAM_REGCACHE_SLIDE(V, data, KEEP, S) ssam_regcache_slide<KEEP, S>(data)
 
 /* Load rows y .. y+R-1, columns x .. x+V-1 of src (borders applied) into data[V][R]. */
+template <class T, int V, int R>
+static __device__ __forceinline__ void ssam_regcache_load(T (&data)[V][R], const T *src, long long pitch, int x, int y,
+                                                          int w, int h, int border, T cval, int vec)
+{
+    int cx[V], in, rows[R];
+    ssam_regcache_columns<V>(cx, in, x, w, border, vec);
+#pragma unroll
+    for (int r = 0; r < R; r++) rows[r] = ssam_border_index(y + r, h, border);
+    ssam_regcache_rows_as<R, T, T>(data, 0, src, pitch, x, cx, in, rows, cval);
+}
 #define SSAM_REGCACHE_LOAD(T, V, R, data, src, pitch, x, y, w, h, border, cval, vec)                        \
-    do {                                                                                                   \
-        int ssam__cx[V], ssam__in, ssam__rows[R];                                                          \
-        SSAM_REGCACHE_COLUMNS(V, ssam__cx, ssam__in, (x), (w), (border), (vec));                           \
-        _Pragma("unroll") for (int ssam__r = 0; ssam__r < (R); ssam__r++) ssam__rows[ssam__r] =           \
-            ssam_border_index((y) + ssam__r, (h), (border));                                               \
-        SSAM_REGCACHE_ROWS(T, V, data, 0, R, src, pitch, (x), ssam__cx, ssam__in, ssam__rows, cval);       \
-    } while (0)
+    ssam_regcache_load<T, V, R>(data, src, pitch, x, y, w, h, border, (T)(cval), vec)
 
 #endif /* SSAM_REGCACHE_CUH */

@@ -64,37 +64,65 @@
 
 #include "base.cuh"
 
-#define ssam_shift_down(v, d) __shfl_down_sync(SSAM__FULL, (v), (d))
-#define ssam_shift_up(v, d) __shfl_up_sync(SSAM__FULL, (v), (d))
+/* lane l receives lane l+d's (down) or l-d's (up) v; lanes whose source lies outside the warp keep
+ * their own */
+template <class T>
+static __device__ __forceinline__ T ssam_shift_down(T v, int d)
+{
+    return __shfl_down_sync(SSAM__FULL, v, d);
+}
+template <class T>
+static __device__ __forceinline__ T ssam_shift_up(T v, int d)
+{
+    return __shfl_up_sync(SSAM__FULL, v, d);
+}
 
 /* The ready operators: OP(acc, x, w) returns the new accumulator (acc, x, w are all T). */
 #define SSAM_OP_FMA(acc, x, w) fma((x), (w), (acc))         /* correlation; INIT 0 */
 #define SSAM_OP_MAX_ADD(acc, x, w) fmax((acc), (x) + (w))   /* grey dilation; INIT -INFINITY */
 #define SSAM_OP_MIN_SUB(acc, x, w) fmin((acc), (x) - (w))   /* grey erosion; INIT INFINITY */
 
-/* The systolic step with the operator as a parameter: out[k] = INIT, then out[k] = OP(out[k], x, w)
- * for every tap (x the cached input, w its weight), the partial results moving down the warp. */
-#define SSAM_SYSTOLIC_ROW_OP(T, V, M, N, out, data, p, w, INIT, OP)                                           \
-    do {                                                                                                     \
-        _Pragma("unroll") for (int ssam__k = 0; ssam__k < (V); ssam__k++)(out)[ssam__k] = (T)(INIT);        \
-        _Pragma("unroll") for (int ssam__d = ((M) + (V)-2) / (V); ssam__d >= 0; ssam__d--) {                \
-            if (ssam__d < ((M) + (V)-2) / (V)) {                                                             \
-                _Pragma("unroll") for (int ssam__k = 0; ssam__k < (V); ssam__k++)(out)[ssam__k] =           \
-                    ssam_shift_down((out)[ssam__k], 1);                                                      \
-            }                                                                                                \
-            _Pragma("unroll") for (int ssam__k = 0; ssam__k < (V); ssam__k++) {                             \
-                _Pragma("unroll") for (int ssam__j = 0; ssam__j < (V); ssam__j++) {                         \
-                    const int ssam__m = (V)*ssam__d + ssam__j - ssam__k;                                     \
-                    if (ssam__m >= 0 && ssam__m < (M)) {                                                     \
-                        _Pragma("unroll") for (int ssam__n = 0; ssam__n < (N); ssam__n++)(out)[ssam__k] =   \
-                            OP((out)[ssam__k], (data)[ssam__j][(p) + ssam__n], (w)[ssam__n * (M) + ssam__m]); \
-                    }                                                                                        \
-                }                                                                                            \
-            }                                                                                                \
-        }                                                                                                    \
-    } while (0)
+/* The systolic step with the operator as a parameter: out[k] = init, then out[k] = op(out[k], x, w)
+ * for every tap (x the cached input data[j][p + n], w its weight w[n * M + m]), the partial results
+ * moving down the warp one lane per step, from the farthest lane to the nearest.  w is any array or
+ * pointer indexable with a constant (kernel parameters, constant memory). */
+template <class T, int V, int M, int N, int R, class W, class Op>
+static __device__ __forceinline__ void ssam_systolic_row_op(T (&out)[V], T (&data)[V][R], int p, const W &w, T init, Op op)
+{
+    enum { DMAX = (M + V - 2) / V };
+#pragma unroll
+    for (int k = 0; k < V; k++) out[k] = init;
+#pragma unroll
+    for (int d = DMAX; d >= 0; d--) {
+        if (d < DMAX) {
+#pragma unroll
+            for (int k = 0; k < V; k++) out[k] = ssam_shift_down(out[k], 1);
+        }
+#pragma unroll
+        for (int k = 0; k < V; k++) {
+#pragma unroll
+            for (int j = 0; j < V; j++) {
+                const int m = V * d + j - k;
+                if (m >= 0 && m < M) {
+#pragma unroll
+                    for (int n = 0; n < N; n++) out[k] = op(out[k], data[j][p + n], w[n * M + m]);
+                }
+            }
+        }
+    }
+}
+#define SSAM_SYSTOLIC_ROW_OP(T, V, M, N, out, data, p, w, INIT, OP)                                          \
+    ssam_systolic_row_op<T, V, M, N>(out, data, p, w, (T)(INIT),                                           \
+                                     [&](T ssam__a, T ssam__x, T ssam__w) -> T { return OP(ssam__a, ssam__x, ssam__w); })
 
 /* the multiply-add step (correlation) of SSAM Listing 1 */
-#define SSAM_SYSTOLIC_ROW(T, V, M, N, out, data, p, w) SSAM_SYSTOLIC_ROW_OP(T, V, M, N, out, data, p, w, 0, SSAM_OP_FMA)
+struct ssam_op_fma {
+    template <class T, class U>
+    __device__ __forceinline__ T operator()(T acc, T x, U w) const
+    {
+        return fma(x, w, acc);
+    }
+};
+#define SSAM_SYSTOLIC_ROW(T, V, M, N, out, data, p, w) ssam_systolic_row_op<T, V, M, N>(out, data, p, w, (T)0, ssam_op_fma())
 
 #endif /* SSAM_SHIFT_CUH */

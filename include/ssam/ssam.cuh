@@ -2,16 +2,19 @@
  *   base.cuh      status codes, border modes, flags, ssam_border_index
  *   regcache.cuh  SSAM_REGCACHE_LOAD: a warp's tile of rows in registers, borders applied at load
  *   shift.cuh     ssam_shift_down/up, SSAM_SYSTOLIC_ROW: partial sums moved between lanes
- *   conv.cuh      SSAM_CONV2D_DEFINE / SSAM_CONV1D_DEFINE: correlation and convolution generators
- *   conv_tc.cuh   SSAM_CONV2D_TC_DEFINE: the same convolution on tensor cores (FP64, TF32, 3xTF32)
- *   scan.cuh      SSAM_WARP_SCAN_INCLUSIVE/EXCLUSIVE (Kogge-Stone), SSAM_SAT_DEFINE (summed-area table)
+ *   conv.cuh      SSAM_CONV2D_DEFINE / SSAM_CONV1D_DEFINE: correlation and convolution generators over the
+ *                 bodies ssam_conv2d_body (systolic walk) and ssam_conv2d_qbody (queued walk)
+ *   conv_tc.cuh   SSAM_CONV2D_TC_DEFINE: the same convolution on tensor cores (FP64, TF32, 3xTF32, FP16,
+ *                 BF16); its pieces by scope in conv_tc/ (mma, frag, warp, block, host)
+ *   scan.cuh      ssam_warp_scan_inclusive/exclusive (Kogge-Stone), SSAM_SAT_DEFINE (summed-area table)
  *   stencil_shapes.cuh  the stencil catalogue as X-macro point lists (SSAM_SHAPE_*)
  *   stencil.cuh   SSAM_STENCIL2D_DEFINE / SSAM_STENCIL3D_DEFINE: stencils described once, systolic kernels
  *   stencil_tc.cuh  SSAM_STENCIL2D/3D_TC_DEFINE: box stencils on tensor cores (FP64, TF32, 3xTF32)
  *   temporal.cuh  SSAM_STENCIL2D_TEMPORAL_DEFINE: TT steps per pass through memory (temporal blocking)
  *   temporal3d.cuh  SSAM_STENCIL3D_TEMPORAL_DEFINE: the same in 3D, the time levels in shared memory
  *   tbplan.h      the planner (C99): steps per pass for a shape, temporal or one pass per step, and why
- *   designs.cuh   SSAM_DESIGN1D_DEFINE: the URE paper's 1-D systolic designs (SBM BSM FSM BFS FFS FBS)
+ *   designs.cuh   SSAM_DESIGN1D_DEFINE, ssam_design1d_tile: the URE paper's 1-D systolic designs (SBM BSM FSM
+ *                 BFS FFS FBS)
  * Each header also compiles alone; copy include/ssam/ to vendor the module. */
 #ifndef SSAM_SSAM_CUH
 #define SSAM_SSAM_CUH

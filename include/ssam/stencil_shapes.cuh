@@ -88,14 +88,49 @@
 #define SSAM_SHAPE3D_ZHI(S) (SSAM_THERM_COUNT(SSAM_SHAPE_MZHI(S)))
 #define SSAM_SHAPE3D_NPTS(S) (0 S(SSAM__ONE))
 
-/* does any point lie beyond SSAM_STENCIL_RMAX?  (0 or 1; the generators refuse such shapes) */
-#define SSAM__FAR2(I, DX, DY) || (DX) < -10 || (DX) > 10 || (DY) < -10 || (DY) > 10
-#define SSAM__FAR3(I, DX, DY, DZ) || (DX) < -10 || (DX) > 10 || (DY) < -10 || (DY) > 10 || (DZ) < -10 || (DZ) > 10
-#define SSAM_SHAPE2D_TOO_FAR(S) (0 S(SSAM__FAR2))
-#define SSAM_SHAPE3D_TOO_FAR(S) (0 S(SSAM__FAR3))
-/* the coefficient indices as an initializer list: { S(SSAM_SHAPE2D_INDEX) } */
-#define SSAM_SHAPE2D_INDEX(I, DX, DY) (I),
-#define SSAM_SHAPE3D_INDEX(I, DX, DY, DZ) (I),
+/* ---- a shape as a type: what the generators' function bodies take ---------------------------
+ * SSAM_SHAPE2D_TYPE(S) / SSAM_SHAPE3D_TYPE(S) turn an X-macro list into ssam_shape<ssam_pt<I, DX,
+ * DY, DZ>...>, whose points keep the list's order and whose extents are constants:
+ *     typedef SSAM_SHAPE2D_TYPE(SSAM_SHAPE_STAR2D_R1) star;   // star::npts 5, star::xlo -1, ...
+ * ssam_shape_each(S(), f) calls f(ssam_pt<I, DX, DY, DZ>()) once per point, in the list's order, at
+ * compile time (a fold): a body reads the point's constants as decltype(pt)::dx and so on.
+ * ::rmax is the largest |offset| (the generators refuse more than SSAM_STENCIL_RMAX), ::ibad 1 where
+ * an index I lies outside [0, npts). */
+template <int I, int DX, int DY, int DZ>
+struct ssam_pt {
+    enum { i = I, dx = DX, dy = DY, dz = DZ };
+};
+static constexpr int ssam__cmin(int a) { return a; }
+template <class... R>
+static constexpr int ssam__cmin(int a, int b, R... r) { return ssam__cmin(a < b ? a : b, r...); }
+static constexpr int ssam__cmax(int a) { return a; }
+template <class... R>
+static constexpr int ssam__cmax(int a, int b, R... r) { return ssam__cmax(a > b ? a : b, r...); }
+template <class... P>
+struct ssam_shape {
+    enum {
+        npts = (int)sizeof...(P),
+        ncoef = ssam__cmax(0, (P::i + 1)...),
+        xlo = ssam__cmin(0, P::dx...), xhi = ssam__cmax(0, P::dx...),
+        ylo = ssam__cmin(0, P::dy...), yhi = ssam__cmax(0, P::dy...),
+        zlo = ssam__cmin(0, P::dz...), zhi = ssam__cmax(0, P::dz...),
+        rmax = ssam__cmax(-xlo, xhi, -ylo, yhi, -zlo, zhi),   /* the largest |offset| */
+        ibad = (0 + ... + (P::i < 0 || P::i >= npts)) != 0   /* an index I outside [0, npts) */
+    };
+};
+template <class F, class... P>
+static __host__ __device__ __forceinline__ void ssam_shape_each(ssam_shape<P...>, F &&f)
+{
+    (f(P()), ...);
+}
+template <class Void, class... P>
+struct ssam__shape_of {
+    typedef ssam_shape<P...> type;
+};
+#define SSAM__PT2T(I, DX, DY) , ssam_pt<(I), (DX), (DY), 0>
+#define SSAM__PT3T(I, DX, DY, DZ) , ssam_pt<(I), (DX), (DY), (DZ)>
+#define SSAM_SHAPE2D_TYPE(S) typename ssam__shape_of<void S(SSAM__PT2T)>::type
+#define SSAM_SHAPE3D_TYPE(S) typename ssam__shape_of<void S(SSAM__PT3T)>::type
 
 /* ---- the catalogue (generated: every point listed) ------------------------------------------ */
 /* star2d r1: 5 points, (0,0) first, then (-k,0) (k,0) (0,-k) (0,k) for k = 1..1 */

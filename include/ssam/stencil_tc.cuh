@@ -45,27 +45,33 @@
  *   votes at the barrier it needs anyway) is computed again with plain FMAs over the shape's own
  *   points from src (SSAM__STENCIL_TC_FMA): an Inf or NaN reaches exactly the cells that read it.
  *
- * PIECES (warp: SSAM_TC_ZROWS with conv_tc.cuh's, SSAM__TC_BAND_MMA among them; block: the rest)
- *   SSAM_TC_ZROWS             one plane's bands into the partial sums of the NZ planes that read it
- *   SSAM__STENCIL_TC_COPY     one plane (or 2D tile) and its halo into a slot, boundaries applied
- *   SSAM__STENCIL_TC_PUT      Dirichlet cells put back, one fragment stored
- *   SSAM__STENCIL_TC_FMA      a tile with plain FMAs (Inf/NaN)
+ * PIECES (MD a mode type, ssam_tc_mode_f64 / _tf32 / _tf32x3: conv_tc/frag.cuh)
+ *   warp:  ssam_tc_zrows<MD, D, NY, NZ, JX, S8, T4>(acc, ta, TP, wr, WP, cq, bands)   one plane's bands
+ *          into the partial sums of the NZ planes that read it (SSAM_TC_ZROWS(MODE, ...) its macro
+ *          spelling), with conv_tc.cuh's slab, band and band-MMA pieces; ssam_tc_zbands (the bands
+ *          held in registers where ssam_tc_zbreg says)
+ *   block: ssam__stc_copy     one plane (or 2D tile) and its halo into a staging slot, boundaries
+ *          ssam__stc_put      Dirichlet cells put back, one fragment stored
+ *          ssam__stc_fma      a tile with plain FMAs (Inf/NaN)
+ *          ssam__stencil_tc_body<MD, WALK, NX, NY, NZ, XLO, YLO, ZLO, D, JX, WY, WX>   the kernel's body
+ *   host:  ssam__stc_box (the box's coefficients from the shape), ssam__stencil_tc_launch
  *
  * EXAMPLE
  *     #include <ssam/stencil_tc.cuh>
  *     SSAM_STENCIL3D_TC_DEFINE(box125, f64, SSAM_SHAPE_BOX3D_R2)
  *     ssam_stencil_args a = {0};  ...                 // exactly as for SSAM_STENCIL3D_DEFINE
  *     int rc = box125_advance(&a, 100, &u, stream);
- *   examples/box3d_tc.cu runs it beside the SIMT kernel; bench/stencil_tc.cu times every box.
+ *   examples/box3d_tc.cu runs it beside the SIMT kernel; bench/ssam_stencil_tc.cu times every box.
  *
  * LIMITS AND WHEN TO USE IT
  *   stencil.cuh's limits (offsets within +-10), and its SSAM_STENCIL3D_DEFINE (P 1, 128 threads) of the
  *   shape must compile, being the fallback: for float its streaming window of 4 (NZ + 1) NY
  *   registers must be <= 192 (a box of radius <= 2 in y and z), for double the slice or streaming
- *   window its rule picks.  An offset listed twice is refused (SSAM_EFILTER, see SSAM__STC_W3), on
- *   every device.  Two staging slots of (16 D WY + NY - 1) rows and
+ *   window its rule picks.  An offset listed twice is refused (SSAM_EFILTER, see ssam__stc_box), on
+ *   every device.  MODE f64, tf32 or tf32x3.  Two staging slots of (16 D WY + NY - 1) rows and
  *   the padded coefficients must fit in 227 KB of shared memory, and the box's coefficients and
- *   flags in 31 KB of kernel parameters (static_asserts say which).  ceil(ny / (16 D WY)) <= 65535
+ *   flags in 31 KB of kernel parameters (static_asserts with sentences naming the generator, the
+ *   instance and the limit; tests/compile-fail/ssam_stencil_tc_*.cu).  ceil(ny / (16 D WY)) <= 65535
  *   and the segments <= 65535.  The default tiles fit the catalogue's boxes in their register cap
  *   without spills; another shape may need _EX with a smaller MINB (check with -Xptxas -v).
  *   Accuracy: f64 sums the same products in another order than stencil.cuh (tested < 1e-12
@@ -83,7 +89,7 @@
 #include "conv_tc.cuh"
 #include "stencil.cuh"
 
-/* the default tile of each mode, 3D and 2D (measured on the H100, bench/stencil_tc.cu): D-dilated
+/* the default tile of each mode, 3D and 2D (measured on the H100, bench/ssam_stencil_tc.cu): D-dilated
  * fragments (below), JX 8-column tiles per warp, WY x WX warps, MINB blocks per SM (the register cap
  * that fits the catalogue's boxes without spills) */
 #define SSAM_STC3_TILE_f64 1, 1, 1, 4, 4 /* D, JX, WY, WX, MINB */
@@ -92,14 +98,22 @@
 #define SSAM_STC2_TILE_f64 1, 2, 2, 4, 1
 #define SSAM_STC2_TILE_tf32 2, 2, 1, 4, 1
 #define SSAM_STC2_TILE_tf32x3 1, 1, 1, 4, 1
+/* conv_tc.cuh's half modes: refused by the generators with a sentence (MODE must be f64, tf32 or tf32x3) */
+#define SSAM_STC3_TILE_f16 1, 1, 1, 4, 1
+#define SSAM_STC3_TILE_bf16 1, 1, 1, 4, 1
+#define SSAM_STC2_TILE_f16 1, 1, 1, 4, 1
+#define SSAM_STC2_TILE_bf16 1, 1, 1, 4, 1
 
 /* index i of an axis of n cells: itself inside, wrapped (periodic) or -1 (Dirichlet: staged as 0):
  * base.cuh's border rule, WRAP or CONSTANT */
-#define SSAM__STC_INDEX(i, n, periodic) ssam_border_index(i, n, (periodic) ? SSAM_BORDER_WRAP : SSAM_BORDER_CONSTANT)
+static __host__ __device__ __forceinline__ int ssam__stc_index(int i, int n, int periodic)
+{
+    return ssam_border_index(i, n, periodic ? SSAM_BORDER_WRAP : SSAM_BORDER_CONSTANT);
+}
 
 /* one element global -> shared without registers (cp.async, sm_80+; zeros when !ok, src not read);
  * a plain copy below sm_80 (never launched there: the launcher takes the SIMT path) */
-static __device__ __forceinline__ void ssam__stc_cp4(float *dst, const float *src, int ok)
+static __device__ __forceinline__ void ssam__stc_cp(float *dst, const float *src, int ok)
 {
 #if SSAM__TC_SM80
     const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
@@ -108,7 +122,7 @@ static __device__ __forceinline__ void ssam__stc_cp4(float *dst, const float *sr
     *dst = ok ? *src : 0.0f;
 #endif
 }
-static __device__ __forceinline__ void ssam__stc_cp8(double *dst, const double *src, int ok)
+static __device__ __forceinline__ void ssam__stc_cp(double *dst, const double *src, int ok)
 {
 #if SSAM__TC_SM80
     const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
@@ -117,325 +131,311 @@ static __device__ __forceinline__ void ssam__stc_cp8(double *dst, const double *
     *dst = ok ? *src : 0.0;
 #endif
 }
-#define SSAM__STC_CP(T, dst, src, ok)                                                                       \
-    do {                                                                                                    \
-        if (sizeof(T) == 8) ssam__stc_cp8((double *)(dst), (const double *)(src), ok);                      \
-        else ssam__stc_cp4((float *)(dst), (const float *)(src), ok);                                        \
-    } while (0)
 
 /* ---- the sizes of one instantiation.  A warp's fragments are D-DILATED: fragment o (0 <= o < D)
  * holds the warp's rows D m + o (m = 0..15), so that one A fragment, rows D m + t of the staged
  * tile, serves every band (dy) and fragment (o) with o + dy = t: D + NY - 1 fragment loads per
  * plane instead of NY (D = 3, NY = 5: 7 loads for 15 products).  The row pitch TP puts a warp's
  * D-strided fragment rows in distinct banks (D TP = 8 mod 32 floats, 8 mod 16 doubles; D <= 7, as
- * TP must stay even for the fragments' paired loads). */
-#define SSAM__STC_R(T, D)                                                                                   \
-    (sizeof(T) == 8 ? ((D) == 2 || (D) == 6 ? 4 : (D) == 4 ? 2 : 8)                                             \
-                    : ((D) == 2 ? 4 : (D) == 3 || (D) == 7 ? 24 : (D) == 4 ? 2 : (D) == 6 ? 12 : 8))
-#define SSAM__STC_PITCH(T, TC, D)                                                                           \
-    ((TC) + ((SSAM__STC_R(T, D) - (TC) % (sizeof(T) == 8 ? 16 : 32)) + (sizeof(T) == 8 ? 16 : 32)) %        \
-                (sizeof(T) == 8 ? 16 : 32))
-/* OFF: the staged tile starts OFF elements into its slot, so that a 16-byte chunk of a source row
- * lands on a 16-byte boundary (the tile's first column, x0 + XLO, is XLO mod V past one: x0 is a
- * multiple of 8).  VEC: whole chunks may be copied 16 bytes at a time: rows of a multiple of V, and
- * an even OFF (the fragments' paired loads need even columns; an odd XLO copies element by element) */
-#define SSAM__STC_OFF(T, XLO) ((((XLO) % (int)(16 / sizeof(T))) + (int)(16 / sizeof(T))) % (int)(16 / sizeof(T)))
-#define SSAM__STC_SIZES(T, NX, NY, XLO, D, JX, WY, WX)                                                     \
-    S8 = SSAM_TC_S8(NX), T4 = SSAM_TC_T4(NX), WH = 16 * (D), WW = 8 * (JX), BH = WH * (WY), BWD = WW * (WX),   \
-    TR = BH + (NY)-1, TC = BWD - 8 + 8 * S8 + 4 * T4, V = 16 / sizeof(T), OFFR = SSAM__STC_OFF(T, XLO),        \
-    TP = SSAM__STC_PITCH(T, TC + OFFR, D), VEC = TP % V == 0 && OFFR % 2 == 0, OFF = VEC ? OFFR : 0,           \
-    NCH = (TC + OFF + V - 1) / V, WP = 8 * S8 + 12, NT = 32 * (WY) * (WX), SLOT = TR * TP
+ * TP must stay even for the fragments' paired loads).  OFF: the staged tile starts OFF elements into
+ * its slot, so that a 16-byte chunk of a source row lands on a 16-byte boundary (the tile's first
+ * column, x0 + XLO, is XLO mod V past one: x0 is a multiple of 8).  VEC: whole chunks may be copied
+ * 16 bytes at a time: rows of a multiple of V, and an even OFF (the fragments' paired loads need even
+ * columns; an odd XLO copies element by element).  smem: two staging slots and the padded
+ * coefficient rows, in bytes. */
+static __host__ __device__ constexpr int ssam__stc_pitch(int es, int tc, int D)
+{
+    return tc + (((es == 8 ? (D == 2 || D == 6 ? 4 : D == 4 ? 2 : 8)
+                           : (D == 2 ? 4 : D == 3 || D == 7 ? 24 : D == 4 ? 2 : D == 6 ? 12 : 8)) -
+                  tc % (es == 8 ? 16 : 32)) + (es == 8 ? 16 : 32)) % (es == 8 ? 16 : 32);
+}
+template <class T, int NX, int NY, int NZ, int XLO, int D, int JX, int WY, int WX>
+struct ssam__stc_sizes {
+    enum {
+        S8 = SSAM_TC_S8(NX), T4 = SSAM_TC_T4(NX), WH = 16 * D, WW = 8 * JX, BH = WH * WY, BWD = WW * WX,
+        TR = BH + NY - 1, TC = BWD - 8 + 8 * S8 + 4 * T4, V = (int)(16 / sizeof(T)), OFFR = ((XLO % V) + V) % V,
+        TP = ssam__stc_pitch((int)sizeof(T), TC + OFFR, D), VEC = TP % V == 0 && OFFR % 2 == 0, OFF = VEC ? OFFR : 0,
+        NCH = (TC + OFF + V - 1) / V, WP = 8 * S8 + 12, NT = 32 * WY * WX, SLOT = TR * TP,
+        tile = D >= 1 && D <= 7 && JX >= 1 && WY * WX >= 1 && WY * WX <= 32
+    };
+    static constexpr size_t smem = ((size_t)2 * TR * TP + (size_t)NZ * NY * WP) * sizeof(T);
+};
 
-/* ---- warp piece: the bands of ONE input plane into the partial sums of the NZ output planes that
+/* ---- warp pieces: the bands of ONE input plane into the partial sums of the NZ output planes that
  * read it.  acc[NZ][D][JX]: acc[i] belongs to the output plane NZ - 1 - i planes before this input
  * plane's own (band dz index NZ - 1 - i); fragment acc[i][o][j] holds rows D m + o (m = 0..15) of the
  * warp's 16 D rows, columns 8 j .. 8 j + 7.  ta = &slot[warp's first row + D g][warp's first column
  * + 2c]; wr = &wpad[band 0][7 + 2c - g], band (d, dy) at wr + (d NY + dy) WP (conv_tc.cuh's padded
  * rows).  Phase t loads A = (rows D g + t, rows D (g + 8) + t) for the JX x tiles (conv_tc.cuh's
  * slabs) and multiplies it by band (d, dy) into acc[NZ - 1 - d][t - dy] for every d and every dy
- * with 0 <= t - dy < D: D + NY - 1 loads of A feed D NY NZ band products.  B: where SSAM_TC_ZBREG
+ * with 0 <= t - dy < D: D + NY - 1 loads of A feed D NY NZ band products.  B: where ssam_tc_zbreg
  * (at most 100 registers, D > 1) every band stays in registers, bands[NY NZ][S8 + T4], loaded once
- * by SSAM_TC_ZBANDS; else each is loaded where it is used. */
-#define SSAM_TC_ZBREG(MODE, D, NY, NZ, S8, T4) ((NY) * (NZ) * ((S8) + (T4)) * (int)sizeof(ssam_tcb_##MODE) <= 400 && (D) > 1)
-/* the bands in registers, loaded once (where SSAM_TC_ZBREG): ssam_tcb_MODE bands[NY NZ][S8 + T4] */
-#define SSAM_TC_ZBANDS(MODE, D, NY, NZ, S8, T4, bands, wr, WP, cq)                                          \
-    do {                                                                                                    \
-        if (SSAM_TC_ZBREG(MODE, D, NY, NZ, S8, T4))                                                         \
-            _Pragma("unroll") for (int ssam__r = 0; ssam__r < (NY) * (NZ); ssam__r++)                       \
-                SSAM_CONV_TC_B(MODE, S8, T4, (bands)[SSAM_TC_ZBREG(MODE, D, NY, NZ, S8, T4) ? ssam__r : 0],  \
-                               (wr) + ssam__r * (WP), cq);                                                  \
-    } while (0)
-#define SSAM_TC_ZROWS(MODE, D, NY, NZ, JX, S8, T4, acc, ta, TP, wr, WP, cq, bands)                         \
-    do {                                                                                                    \
-        /* D 1: phase t is band row dy = t alone, and the phases stay a loop (fewer live registers) */    \
-        enum { ssam__BREG = SSAM_TC_ZBREG(MODE, D, NY, NZ, S8, T4), ssam__UNR = (D) > 1 ? (D) + (NY)-1 : 1 }; \
-        ssam_tcb_##MODE ssam__b[1][(S8) + (T4)];                                                           \
-        _Pragma("unroll (ssam__UNR)") for (int ssam__t = 0; ssam__t < (D) + (NY)-1; ssam__t++) {            \
-            ssam_tch_##MODE ssam__hl[(JX)-1 + (S8)], ssam__hh[(JX)-1 + (S8)];                              \
-            ssam_tch4_##MODE ssam__4l[(JX)], ssam__4h[(JX)];                                               \
-            SSAM_CONV_TC_SLAB(MODE, JX, S8, T4, ssam__hl, ssam__4l, (ta) + ssam__t * (TP), cq);              \
-            SSAM_CONV_TC_SLAB(MODE, JX, S8, T4, ssam__hh, ssam__4h, (ta) + (ssam__t + 8 * (D)) * (TP), cq);  \
-            _Pragma("unroll") for (int ssam__d = 0; ssam__d < (NZ); ssam__d++)                              \
-                _Pragma("unroll") for (int ssam__y = 0; ssam__y < ((D) > 1 ? (NY) : 1); ssam__y++) {        \
-                    const int ssam__dy = (D) > 1 ? ssam__y : ssam__t, ssam__o = (D) > 1 ? ssam__t - ssam__y : 0; \
-                    const int ssam__r = ssam__d * (NY) + ssam__dy, ssam__i = (NZ)-1 - ssam__d;              \
-                    if (ssam__o < 0 || ssam__o >= (D)) continue;                                            \
-                    if (!ssam__BREG) SSAM_CONV_TC_B(MODE, S8, T4, ssam__b[0], (wr) + ssam__r * (WP), cq);   \
-                    SSAM__TC_BAND_MMA(MODE, JX, S8, T4, (acc)[ssam__i][ssam__o], ssam__hl, ssam__hh, ssam__4l, \
-                                      ssam__4h, ssam__BREG ? (bands)[ssam__BREG ? ssam__r : 0] : ssam__b[0]); \
-                }                                                                                           \
-        }                                                                                                   \
-    } while (0)
-/* ---- block pieces (inside SSAM__STENCIL_TC_BODY: its sizes TR, TC, TP, V, OFF, VEC, NCH, BH, BWD, NT) ---- */
+ * by ssam_tc_zbands; else each is loaded where it is used. */
+template <class MD, int D, int NY, int NZ, int S8, int T4>
+static __host__ __device__ constexpr int ssam_tc_zbreg(void)
+{
+    return NY * NZ * (S8 + T4) * (int)sizeof(typename MD::b_t) <= 400 && D > 1;
+}
+#define SSAM_TC_ZBREG(MODE, D, NY, NZ, S8, T4) ssam_tc_zbreg<ssam_tc_mode_##MODE, D, NY, NZ, S8, T4>()
+template <class MD, int D, int NY, int NZ, int S8, int T4, int NB>
+static __device__ __forceinline__ void ssam_tc_zbands(typename MD::b_t (&bands)[NB][S8 + T4], const typename MD::weight_t *wr,
+                                                      int WP, int cq)
+{
+    enum { BREG = ssam_tc_zbreg<MD, D, NY, NZ, S8, T4>() };
+    if (BREG) {
+#pragma unroll
+        for (int r = 0; r < NY * NZ; r++) ssam_conv_tc_b<MD, S8, T4>(bands[BREG ? r : 0], wr + r * WP, cq);
+    }
+}
+#define SSAM_TC_ZBANDS(MODE, D, NY, NZ, S8, T4, bands, wr, WP, cq)                                      \
+    ssam_tc_zbands<ssam_tc_mode_##MODE, D, NY, NZ, S8, T4>(bands, wr, WP, cq)
+template <class MD, int D, int NY, int NZ, int JX, int S8, int T4, int NB>
+static __device__ __forceinline__ void ssam_tc_zrows(typename MD::c_t (&acc)[NZ][D][JX], const typename MD::elem_t *ta, int TP,
+                                                     const typename MD::weight_t *wr, int WP, int cq,
+                                                     typename MD::b_t (&bands)[NB][S8 + T4])
+{
+    /* D 1: phase t is band row dy = t alone, and the phases stay a loop (fewer live registers) */
+    enum { BREG = ssam_tc_zbreg<MD, D, NY, NZ, S8, T4>(), UNR = D > 1 ? D + NY - 1 : 1 };
+    typename MD::b_t b[1][S8 + T4];
+#pragma unroll(UNR)
+    for (int t = 0; t < D + NY - 1; t++) {
+        typename MD::h_t hl[JX - 1 + S8], hh[JX - 1 + S8];
+        typename MD::h4_t h4l[JX], h4h[JX];
+        ssam_conv_tc_slab<MD, JX, S8, T4>(hl, h4l, ta + t * TP, cq);
+        ssam_conv_tc_slab<MD, JX, S8, T4>(hh, h4h, ta + (t + 8 * D) * TP, cq);
+#pragma unroll
+        for (int d = 0; d < NZ; d++)
+#pragma unroll
+            for (int y = 0; y < (D > 1 ? NY : 1); y++) {
+                const int dy = D > 1 ? y : t, o = D > 1 ? t - y : 0;
+                const int r = d * NY + dy, i = NZ - 1 - d;
+                if (o < 0 || o >= D) continue;
+                if (!BREG) ssam_conv_tc_b<MD, S8, T4>(b[0], wr + r * WP, cq);
+                ssam__tc_band_mma<MD, JX, S8, T4>(acc[i][o], hl, hh, h4l, h4h, BREG ? bands[BREG ? r : 0] : b[0]);
+            }
+    }
+}
+#define SSAM_TC_ZROWS(MODE, D, NY, NZ, JX, S8, T4, acc, ta, TP, wr, WP, cq, bands)                      \
+    ssam_tc_zrows<ssam_tc_mode_##MODE, D, NY, NZ, JX, S8, T4>(acc, ta, TP, wr, WP, cq, bands)
+
+/* ---- block pieces (Z: the instantiation's ssam__stc_sizes) ---------------------------------- */
 /* issue the copies of one staging unit: input plane pz (any integer: wrapped, or zeros), rows [ys, ys +
  * TR), columns [xs, xs + TC) into slot[TR][TP] from column OFF on; columns from NC on as 0 (they meet
  * only zero band weights).  A tile wholly inside the domain goes 16 bytes at a time (when vld: src
  * and its pitch 16-byte aligned); otherwise chunks of V columns wholly inside the domain and [0, NC)
  * do, the rest element by element.  Asynchronous: ssam__tc_wait, then a barrier before use. */
-#define SSAM__STENCIL_TC_COPY(T, slot, src, g, pz, xs, ys, NC)                                              \
-    do {                                                                                                    \
-        const int ssam__z = SSAM__STC_INDEX(pz, (g).nz, (g).periodic), ssam__v = VEC && (g).vld;            \
-        if (ssam__v && ssam__z >= 0 && (ys) >= 0 && (ys) + TR <= (g).ny && (xs)-OFF >= 0 &&                  \
-            (xs)-OFF + NCH * V <= (g).nx) { /* all inside: whole chunks (columns from NC on are finite data: \
-                                               they meet zero weights, and a non-finite one only sends the  \
-                                               tile to the FMA path) */                                     \
-            const T *ssam__b = (src) + ssam__z * (g).plane + (long long)(ys) * (g).pitch + (xs)-OFF;        \
-            for (int ssam__i = threadIdx.x; ssam__i < TR * NCH; ssam__i += NT) {                            \
-                const int ssam__r = ssam__i / NCH, ssam__h = ssam__i - ssam__r * NCH;                       \
-                ssam__tc_cp16((slot) + ssam__r * TP + ssam__h * V, ssam__b + ssam__r * (g).pitch + ssam__h * V); \
-            }                                                                                               \
-            break;                                                                                          \
-        }                                                                                                   \
-        for (int ssam__i = threadIdx.x; ssam__i < TR * NCH; ssam__i += NT) {                                \
-            const int ssam__r = ssam__i / NCH, ssam__c0 = (ssam__i - ssam__r * NCH) * V - OFF;              \
-            const int ssam__y = SSAM__STC_INDEX((ys) + ssam__r, (g).ny, (g).periodic);                      \
-            const T *ssam__row = (src) + ssam__z * (g).plane + ssam__y * (g).pitch;                         \
-            T *ssam__d = (slot) + ssam__r * TP + OFF + ssam__c0;                                            \
-            if (ssam__v && ssam__z >= 0 && ssam__y >= 0 && ssam__c0 >= 0 && ssam__c0 + V <= (NC) &&           \
-                (xs) + ssam__c0 >= 0 && (xs) + ssam__c0 + V <= (g).nx) {                                    \
-                ssam__tc_cp16(ssam__d, ssam__row + (xs) + ssam__c0);                                       \
-            } else {                                                                                        \
-                _Pragma("unroll") for (int ssam__e = 0; ssam__e < V; ssam__e++) {                           \
-                    const int ssam__c = ssam__c0 + ssam__e;                                                 \
-                    if (ssam__c < 0 || ssam__c >= TC) continue;                                             \
-                    const int ssam__x = SSAM__STC_INDEX((xs) + ssam__c, (g).nx, (g).periodic);              \
-                    const int ssam__ok = ssam__c < (NC) && ssam__z >= 0 && ssam__y >= 0 && ssam__x >= 0;    \
-                    SSAM__STC_CP(T, ssam__d + ssam__e, ssam__ok ? ssam__row + ssam__x : (src), ssam__ok);   \
-                }                                                                                           \
-            }                                                                                               \
-        }                                                                                                   \
-    } while (0)
-
-/* bad |= one of the fragments' sums is not finite (an Inf or NaN among the planes, which the band's
- * zeros spread, or an overflow): the tile is then computed again with SSAM__STENCIL_TC_FMA */
-#define SSAM__STENCIL_TC_NONFINITE(MODE, D, JX, acc, bad)                                                   \
-    _Pragma("unroll") for (int ssam__o = 0; ssam__o < (D); ssam__o++)                                       \
-        _Pragma("unroll") for (int ssam__j = 0; ssam__j < (JX); ssam__j++) {                                \
-            const ssam_tcp_##MODE ssam__p = ssam_tc_plain_##MODE((acc)[ssam__o][ssam__j]);                  \
-            _Pragma("unroll") for (int ssam__k = 0; ssam__k < 4; ssam__k++) (bad) |= !isfinite(ssam__p.v[ssam__k]); \
+template <class Z, class T>
+static __device__ __forceinline__ void ssam__stc_copy(T *slot, const T *src, const ssam_stencil_geom g, int pz, int xs, int ys,
+                                                      int NC)
+{
+    enum { TR = Z::TR, TC = Z::TC, TP = Z::TP, V = Z::V, OFF = Z::OFF, NCH = Z::NCH, NT = Z::NT };
+    const int z = ssam__stc_index(pz, g.nz, g.periodic), v = Z::VEC && g.vld;
+    if (v && z >= 0 && ys >= 0 && ys + TR <= g.ny && xs - OFF >= 0 && xs - OFF + NCH * V <= g.nx) {
+        /* all inside: whole chunks (columns from NC on are finite data: they meet zero weights, and a
+         * non-finite one only sends the tile to the FMA path) */
+        const T *b = src + z * g.plane + (long long)ys * g.pitch + xs - OFF;
+        for (int i = threadIdx.x; i < TR * NCH; i += NT) {
+            const int r = i / NCH, h = i - r * NCH;
+            ssam__tc_cp16(slot + r * TP + h * V, b + r * g.pitch + h * V);
         }
+        return;
+    }
+    for (int i = threadIdx.x; i < TR * NCH; i += NT) {
+        const int r = i / NCH, c0 = (i - r * NCH) * V - OFF;
+        const int y = ssam__stc_index(ys + r, g.ny, g.periodic);
+        const T *row = src + z * g.plane + y * g.pitch;
+        T *d = slot + r * TP + OFF + c0;
+        if (v && z >= 0 && y >= 0 && c0 >= 0 && c0 + V <= NC && xs + c0 >= 0 && xs + c0 + V <= g.nx) {
+            ssam__tc_cp16(d, row + xs + c0);
+        } else {
+#pragma unroll
+            for (int e = 0; e < V; e++) {
+                const int c = c0 + e;
+                if (c < 0 || c >= TC) continue;
+                const int x = ssam__stc_index(xs + c, g.nx, g.periodic);
+                const int ok = c < NC && z >= 0 && y >= 0 && x >= 0;
+                ssam__stc_cp(d + e, ok ? row + x : src, ok);
+            }
+        }
+    }
+}
 
-/* a cell of output plane z, row y, column x is a Dirichlet cell (its stencil leaves the domain) */
-#define SSAM__STENCIL_TC_FIXED(g, z, y, x, XLO, XHI, YLO, YHI, ZLO, ZHI)                                     \
-    (!(g).periodic && ((z) < -(ZLO) || (z) >= (g).nz - (ZHI) || (y) < -(YLO) || (y) >= (g).ny - (YHI) ||        \
-                       (x) < -(XLO) || (x) >= (g).nx - (XHI)))
+/* 1 where one of the fragments' sums is not finite (an Inf or NaN among the planes, which the band's
+ * zeros spread, or an overflow): the tile is then computed again with ssam__stc_fma */
+template <class MD, int D, int JX>
+static __device__ __forceinline__ int ssam__stc_nonfinite(const typename MD::c_t (&acc)[D][JX])
+{
+    int bad = 0;
+#pragma unroll
+    for (int o = 0; o < D; o++)
+#pragma unroll
+        for (int j = 0; j < JX; j++) {
+            const typename MD::p_t p = ssam_tc_plain(MD(), acc[o][j]);
+#pragma unroll
+            for (int k = 0; k < 4; k++) bad |= !isfinite(p.v[k]);
+        }
+    return bad;
+}
+
+/* a cell of output plane z, row y, column x is a Dirichlet cell (its stencil leaves the domain); the
+ * box's extents XLO .. ZHI */
+template <int XLO, int XHI, int YLO, int YHI, int ZLO, int ZHI>
+static __device__ __forceinline__ int ssam__stc_fixed(const ssam_stencil_geom g, int z, int y, int x)
+{
+    return !g.periodic && (z < -ZLO || z >= g.nz - ZHI || y < -YLO || y >= g.ny - YHI || x < -XLO || x >= g.nx - XHI);
+}
 
 /* fragment c: rows y, y2 (its rows g, g + 8), columns x, x + 1 of output plane z (srcz, dstz: that
  * plane in src and dst): Dirichlet cells take their input value (chk: the tile may hold some), then
  * it is stored */
-#define SSAM__STENCIL_TC_PUT(MODE, c, g, srcz, dstz, z, y, y2, x, chk, XLO, XHI, YLO, YHI, ZLO, ZHI)           \
-    do {                                                                                                    \
-        ssam_tcp_##MODE ssam__p = ssam_tc_plain_##MODE(c);                                                  \
-        _Pragma("unroll") for (int ssam__k = 0; ssam__k < 4; ssam__k++) {                                   \
-            const int ssam__y = ssam__k < 2 ? (y) : (y2), ssam__x = (x) + (ssam__k & 1);                    \
-            if ((chk) && ssam__y < (g).ny && ssam__x < (g).nx &&                                            \
-                SSAM__STENCIL_TC_FIXED(g, z, ssam__y, ssam__x, XLO, XHI, YLO, YHI, ZLO, ZHI))                \
-                ssam__p.v[ssam__k] = (srcz)[(long long)ssam__y * (g).pitch + ssam__x];                      \
-        }                                                                                                   \
-        ssam_tc_storep2_##MODE(dstz, (g).pitch, y, y2, x, (g).nx, (g).ny, (g).vst, ssam__p);                \
-    } while (0)
+template <class MD, int XLO, int XHI, int YLO, int YHI, int ZLO, int ZHI, class T>
+static __device__ __forceinline__ void ssam__stc_put(const typename MD::c_t &c, const ssam_stencil_geom g, const T *srcz, T *dstz,
+                                                     int z, int y, int y2, int x, int chk)
+{
+    typename MD::p_t p = ssam_tc_plain(MD(), c);
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+        const int yy = k < 2 ? y : y2, xx = x + (k & 1);
+        if (chk && yy < g.ny && xx < g.nx && ssam__stc_fixed<XLO, XHI, YLO, YHI, ZLO, ZHI>(g, z, yy, xx))
+            p.v[k] = srcz[(long long)yy * g.pitch + xx];
+    }
+    ssam_tc_store2(MD(), dstz, g.pitch, y, y2, x, g.nx, g.ny, g.vst, p);
+}
 
 /* one output tile of plane z (rows yb.., columns xb..) with plain FMAs over the box's positions that
  * are points of the shape (in[e] != 0; coefficients w[e], both the kernel's parameters), values read
  * from src: for the outputs whose planes hold an Inf or NaN (the band's zeros would spread them).  A
  * loop, not an unrolled point list: this rare path must not cost the MMA path registers. */
-#define SSAM__STENCIL_TC_FMA(T, NX, NY, NZ, w, in, src, g, dst, z, yb, xb, XLO, XHI, YLO, YHI, ZLO, ZHI)     \
-    for (int ssam__o = threadIdx.x; ssam__o < BH * BWD; ssam__o += NT) {                                   \
-        const int ssam__y = (yb) + ssam__o / BWD, ssam__x = (xb) + ssam__o % BWD;                           \
-        const long long ssam__at = (z) * (g).plane + (long long)ssam__y * (g).pitch + ssam__x;              \
-        if (ssam__y >= (g).ny || ssam__x >= (g).nx) continue;                                               \
-        T ssam__s = 0;                                                                                      \
-        if (SSAM__STENCIL_TC_FIXED(g, z, ssam__y, ssam__x, XLO, XHI, YLO, YHI, ZLO, ZHI)) {                  \
-            ssam__s = (src)[ssam__at];                                                                      \
-        } else {                                                                                            \
-            _Pragma("unroll 1") for (int ssam__e = 0; ssam__e < (NX) * (NY) * (NZ); ssam__e++) {            \
-                if (!(in)[ssam__e]) continue;                                                               \
-                const int ssam__pz = SSAM__STC_INDEX((z) + ssam__e / ((NX) * (NY)) + (ZLO), (g).nz, 1);      \
-                const int ssam__py = SSAM__STC_INDEX(ssam__y + ssam__e / (NX) % (NY) + (YLO), (g).ny, 1);    \
-                const int ssam__px = SSAM__STC_INDEX(ssam__x + ssam__e % (NX) + (XLO), (g).nx, 1);           \
-                ssam__s = fma((w)[ssam__e], (src)[ssam__pz * (g).plane + ssam__py * (g).pitch + ssam__px], ssam__s); \
-            }                                                                                               \
-        }                                                                                                   \
-        (dst)[ssam__at] = ssam__s;                                                                          \
+template <class Z, int NX, int NY, int NZ, int XLO, int YLO, int ZLO, class T>
+static __device__ __forceinline__ void ssam__stc_fma(const T *w, const unsigned char *in, const T *src,
+                                                     const ssam_stencil_geom g, T *dst, int z, int yb, int xb)
+{
+    enum { BH = Z::BH, BWD = Z::BWD, NT = Z::NT, XHI = XLO + NX - 1, YHI = YLO + NY - 1, ZHI = ZLO + NZ - 1 };
+    for (int o = threadIdx.x; o < BH * BWD; o += NT) {
+        const int y = yb + o / BWD, x = xb + o % BWD;
+        const long long at = z * g.plane + (long long)y * g.pitch + x;
+        if (y >= g.ny || x >= g.nx) continue;
+        T s = 0;
+        if (ssam__stc_fixed<XLO, XHI, YLO, YHI, ZLO, ZHI>(g, z, y, x)) {
+            s = src[at];
+        } else {
+#pragma unroll 1
+            for (int e = 0; e < NX * NY * NZ; e++) {
+                if (!in[e]) continue;
+                const int pz = ssam__stc_index(z + e / (NX * NY) + ZLO, g.nz, 1);
+                const int py = ssam__stc_index(y + e / NX % NY + YLO, g.ny, 1);
+                const int px = ssam__stc_index(x + e % NX + XLO, g.nx, 1);
+                s = fma(w[e], src[pz * g.plane + py * g.pitch + px], s);
+            }
+        }
+        dst[at] = s;
     }
+}
 
-/* the kernel body.  A block owns column tile x0 and a segment [ka, kb) of steps; 3D (WALK 0): step k
+/* The kernel body.  A block owns column tile x0 and a segment [ka, kb) of steps; 3D (WALK 0): step k
  * is output plane k of the tile at rows y0, and input plane ka + ZLO + u is staging unit u (the
  * segment's kb - ka + NZ - 1 planes); 2D (WALK 1, NZ 1): step k is the tile at rows k BH, unit u the
  * tile ka + u.  Unit u + 1 is copied into one slot while unit u is multiplied from the other into
- * the partial sums acc[NZ][D][JX] (SSAM_TC_ZROWS); then output k = ka + u - (NZ - 1), acc[0], is
+ * the partial sums acc[NZ][D][JX] (ssam_tc_zrows); then output k = ka + u - (NZ - 1), acc[0], is
  * complete: stored, or computed again with FMAs when a sum is not finite (the barrier's vote), and
- * the sums move one plane on. */
-#define SSAM__STENCIL_TC_BODY(MODE, WALK, NX, NY, NZ, XLO, YLO, ZLO, D, JX, WY, WX, src, dst, g, w, in)     \
-    do {                                                                                                    \
-        typedef SSAM_TC_T_##MODE T;                                                                         \
-        enum { SSAM__STC_SIZES(T, NX, NY, XLO, D, JX, WY, WX) };                                            \
-        enum { XHI_ = (XLO) + (NX)-1, YHI_ = (YLO) + (NY)-1, ZHI_ = (ZLO) + (NZ)-1 };                        \
-        static_assert(TP % 2 == 0, "ssam stencil_tc: the row pitch must be even (paired fragment loads)");  \
-        extern __shared__ __align__(16) unsigned char ssam__tcsm[];                                         \
-        T *wpad = (T *)ssam__tcsm, *ring = wpad + (NZ) * (NY)*WP;                                           \
-        const int lane = threadIdx.x & 31, gq = lane >> 2, cq = lane & 3, warp = threadIdx.x >> 5;          \
-        const int wr0 = warp / (WX) * WH, wc0 = warp % (WX) * WW;                                           \
-        const int x0 = blockIdx.x * BWD, y0 = (WALK) ? 0 : blockIdx.y * BH, ka = blockIdx.z * (g).seg;      \
-        const int kn = (WALK) ? ((g).ny + BH - 1) / BH : (g).nz, kb = ka + (g).seg < kn ? ka + (g).seg : kn; \
-        const int units = kb - ka + (NZ)-1;                                                                 \
-        ssam_tcc_##MODE acc[NZ][D][JX];                                                                     \
-        _Pragma("unroll") for (int i = 0; i < (NZ); i++)                                                    \
-            _Pragma("unroll") for (int o = 0; o < (D); o++)                                                 \
-                _Pragma("unroll") for (int j = 0; j < (JX); j++) ssam_tc_zero_##MODE(&acc[i][o][j]);        \
-        SSAM__CONV_TC_WEIGHTS(T, wpad, WP, NX, (NZ) * (NY), w, NT);                                         \
-        SSAM__STENCIL_TC_COPY(T, ring, src, g, (WALK) ? 0 : ka + (ZLO), x0 + (XLO), ((WALK) ? ka * BH : y0) + (YLO), \
-                              BWD + (NX)-1);                                                                \
-        ssam__tc_wait();                                                                               \
-        __syncthreads();                                                                                    \
-        ssam_tcb_##MODE bands[SSAM_TC_ZBREG(MODE, D, NY, NZ, S8, T4) ? (NY) * (NZ) : 1][S8 + T4];          \
-        SSAM_TC_ZBANDS(MODE, D, NY, NZ, S8, T4, bands, wpad + 7 + 2 * cq - gq, WP, cq);                     \
-        for (int u = 0; u < units; u++) {                                                                   \
-            const int k = ka + u - ((NZ)-1), z = (WALK) ? 0 : k, yb = (WALK) ? k * BH : y0;                 \
-            const T *slot = ring + (u & 1) * SLOT + OFF;                                                    \
-            if (u + 1 < units) /* the next unit's copies fly while this one is multiplied */               \
-                SSAM__STENCIL_TC_COPY(T, ring + ((u + 1) & 1) * SLOT, src, g, (WALK) ? 0 : ka + (ZLO) + u + 1, \
-                                      x0 + (XLO), ((WALK) ? (ka + u + 1) * BH : y0) + (YLO), BWD + (NX)-1); \
-            SSAM_TC_ZROWS(MODE, D, NY, NZ, JX, S8, T4, acc, slot + (wr0 + (D)*gq) * TP + wc0 + 2 * cq, TP,      \
-                          wpad + 7 + 2 * cq - gq, WP, cq, bands);                                           \
-            ssam__tc_wait();                                                                               \
-            int bad = 0;                                                                                    \
-            if (k >= ka) SSAM__STENCIL_TC_NONFINITE(MODE, D, JX, acc[0], bad);                              \
-            bad = __syncthreads_or(bad); /* the next unit visible to all; this slot free for copies */     \
-            if (k >= ka) {                                                                                  \
-                const int chk = !(g).periodic && (z < -(ZLO) || z >= (g).nz - ZHI_ || yb < -(YLO) ||              \
-                                                  yb + BH > (g).ny - YHI_ || x0 < -(XLO) || x0 + BWD > (g).nx - XHI_); \
-                if (bad) {                                                                                  \
-                    SSAM__STENCIL_TC_FMA(T, NX, NY, NZ, w, in, src, g, dst, z, yb, x0, XLO, XHI_, YLO, YHI_, ZLO, ZHI_); \
-                } else {                                                                                    \
-                    _Pragma("unroll") for (int o = 0; o < (D); o++)                                         \
-                        _Pragma("unroll") for (int j = 0; j < (JX); j++)                                    \
-                            SSAM__STENCIL_TC_PUT(MODE, acc[0][o][j], g, (src) + (long long)z * (g).plane,   \
-                                                 (dst) + (long long)z * (g).plane, z, yb + wr0 + (D)*gq + o, \
-                                                 yb + wr0 + (D) * (gq + 8) + o, x0 + wc0 + 8 * j + 2 * cq, chk, XLO, \
-                                                 XHI_, YLO, YHI_, ZLO, ZHI_);                               \
-                }                                                                                           \
-            }                                                                                               \
-            _Pragma("unroll") for (int i = 0; i + 1 < (NZ); i++) /* the partial sums move one plane on */  \
-                _Pragma("unroll") for (int o = 0; o < (D); o++)                                             \
-                    _Pragma("unroll") for (int j = 0; j < (JX); j++) acc[i][o][j] = acc[i + 1][o][j];       \
-            _Pragma("unroll") for (int o = 0; o < (D); o++)                                                 \
-                _Pragma("unroll") for (int j = 0; j < (JX); j++) ssam_tc_zero_##MODE(&acc[(NZ)-1][o][j]);   \
-        }                                                                                                   \
-    } while (0)
-
-/* shared bytes of one block: the padded coefficient rows and two staging slots */
-#define SSAM__STENCIL_TC_SMEM(MODE, NX, NY, NZ, XLO, D, JX, WY, WX)                                         \
-    (((size_t)2 * (16 * (D) * (WY) + (NY)-1) *                                                             \
-          SSAM__STC_PITCH(SSAM_TC_T_##MODE,                                                                 \
-                          8 * (JX) * (WX)-8 + 8 * SSAM_TC_S8(NX) + 4 * SSAM_TC_T4(NX) + SSAM__STC_OFF(SSAM_TC_T_##MODE, XLO), D) + \
-      (size_t)(NZ) * (NY) * (8 * SSAM_TC_S8(NX) + 12)) *                                                   \
-     sizeof(SSAM_TC_T_##MODE))
-
-/* the box's coefficients on the host: c[I] at its (DZ, DY, DX) (the function's enum ssam__nx ..
- * ssam__zlo names the box), and in[] flags the shape's points; ssam__dup: an offset listed twice,
- * refused (SSAM_EFILTER): the tensor cores would see one coefficient, the sum, and where an Inf
- * meets it that differs from stencil.cuh's two products (Inf - Inf is NaN, (c1 - c2) Inf is not) */
-#define SSAM__STC_W3(I, DX, DY, DZ)                                                                         \
-    ssam__w->w[(((DZ)-ssam__zlo) * ssam__ny + (DY)-ssam__ylo) * ssam__nx + (DX)-ssam__xlo] = ssam__c[I];          \
-    ssam__dup |= ssam__w->in[(((DZ)-ssam__zlo) * ssam__ny + (DY)-ssam__ylo) * ssam__nx + (DX)-ssam__xlo]++;
-#define SSAM__STC_W2(I, DX, DY) SSAM__STC_W3(I, DX, DY, 0)
-
-/* the kernel, name_path, name_launch, name_advance over name_simt (stencil.cuh's definition of the
- * same shape, which supplies the extents, name_simt_ncoef and the fallback) */
-#define SSAM__STENCIL_TC_DEFINE_X(name, MODE, SHAPE, WPT, DIMS, ZLO_, ZHI_, D, JX, WY, WX, MINB)             \
-    enum {                                                                                                  \
-        name##_NPTS = name##_simt_NPTS, name##_XLO = name##_simt_XLO, name##_XHI = name##_simt_XHI,          \
-        name##_YLO = name##_simt_YLO, name##_YHI = name##_simt_YHI, name##_ZLO = (ZLO_), name##_ZHI = (ZHI_), \
-        name##__NX = name##_XHI - name##_XLO + 1, name##__NY = name##_YHI - name##_YLO + 1,                  \
-        name##__NZ = name##_ZHI - name##_ZLO + 1                                                            \
-    };                                                                                                      \
-    typedef struct name##_w { /* the box: coefficients, and which positions are points of the shape */     \
-        SSAM_TC_T_##MODE w[name##__NX * name##__NY * name##__NZ];                                           \
-        unsigned char in[name##__NX * name##__NY * name##__NZ];                                             \
-    } name##_w;                                                                                             \
-    static_assert(sizeof(name##_w) <= 31 * 1024, "ssam stencil_tc: the box's coefficients exceed 31 KB of "  \
-                                                  "kernel parameters; use stencil.cuh for this shape");     \
-    static_assert(SSAM__STENCIL_TC_SMEM(MODE, name##__NX, name##__NY, name##__NZ, name##_XLO, D, JX, WY, WX) <= 227 * 1024, \
-                  "ssam stencil_tc: the ring of planes exceeds 227 KB of shared memory; use a smaller tile "  \
-                  "(SSAM_STENCIL3D_TC_DEFINE_EX) or stencil.cuh");                                          \
-    static_assert((D) >= 1 && (D) <= 7 && (JX) >= 1 && (WY) * (WX) >= 1 && (WY) * (WX) <= 32,             \
-                  "ssam stencil_tc: the tile needs 1 <= D <= 7 (D 8 would need an odd row pitch, and the "  \
-                  "fragments' paired loads even rows), JX >= 1 and 1 to 32 warps");                         \
-    __global__ void __launch_bounds__(32 * (WY) * (WX), MINB)                                               \
-        name##_kernel(const SSAM_TC_T_##MODE *__restrict__ src, SSAM_TC_T_##MODE *__restrict__ dst,         \
-                      ssam_stencil_geom g, const __grid_constant__ name##_w wt)                             \
-    {                                                                                                       \
-        SSAM__STENCIL_TC_BODY(MODE, (DIMS) == 2, name##__NX, name##__NY, name##__NZ, name##_XLO, name##_YLO, \
-                              name##_ZLO, D, JX, WY, WX, src, dst, g, wt.w, wt.in);                         \
-    }                                                                                                       \
-    static inline __attribute__((unused)) int name##_ncoef(void) { return name##_simt_ncoef(); }           \
-    static __attribute__((unused)) ssam__tc_dev name##__dev = {0, 0, 0, 0}; /* asked once per device */     \
-    static inline __attribute__((unused)) int name##_path(void) /* the path name_launch takes here */      \
-    {                                                                                                       \
-        return ssam__tc_path_of(&name##__dev, (const void *)name##_kernel, 32 * (WY) * (WX),                 \
-                                SSAM__STENCIL_TC_SMEM(MODE, name##__NX, name##__NY, name##__NZ, name##_XLO, D, JX, WY, WX)); \
-    }                                                                                                       \
-    SSAM__STENCIL_TC_LAUNCH(name, MODE, SHAPE, WPT, DIMS, D, JX, WY, WX)                                    \
-    SSAM__STENCIL_ADVANCE(name)
-
-#define SSAM__STENCIL_TC_LAUNCH(name, MODE, SHAPE, WPT, DIMS, D, JX, WY, WX)                                \
-    static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, cudaStream_t stream) \
-    {                                                                                                       \
-        typedef SSAM_TC_T_##MODE T;                                                                         \
-        enum { ssam__nx = name##__NX, ssam__ny = name##__NY, ssam__xlo = name##_XLO, ssam__ylo = name##_YLO, \
-               ssam__zlo = name##_ZLO };                                                                    \
-        const size_t smem = SSAM__STENCIL_TC_SMEM(MODE, name##__NX, name##__NY, name##__NZ, name##_XLO, D, JX, WY, WX);  \
-        ssam__tc_dev *dv = &name##__dev;                                                                    \
-        static int occ[2] = {0, 0};                                                                         \
-        ssam_stencil_args b;                                                                                \
-        ssam_stencil_geom g;                                                                                \
-        name##_w wt, *ssam__w = &wt;                                                                        \
-        dim3 grid;                                                                                          \
-        int rc;                                                                                             \
-        if (!a || !a->src || !a->dst || !a->coef) return SSAM_ENULL;                                        \
-        memset(&wt, 0, sizeof wt); /* the box; an offset listed twice is refused on every path */          \
-        if (a->ncoef == name##_ncoef()) {                                                                   \
-            const T *ssam__c = (const T *)a->coef;                                                          \
-            int ssam__dup = 0;                                                                              \
-            SHAPE(WPT)                                                                                      \
-            if (ssam__dup) return SSAM_EFILTER;                                                             \
-        }                                                                                                   \
-        rc = ssam__conv_tc_setup(dv, (const void *)name##_kernel, 32 * (WY) * (WX), smem);                  \
-        if (rc) return rc;                                                                                  \
-        if (dv->path != SSAM_PATH_TC) return name##_simt_launch(a, stream);                                 \
-        b = *a; /* a 2D domain is one plane (whatever plane says), its tiles walked in segments */         \
-        if ((DIMS) == 2 && b.nz != 0 && b.nz != 1) return SSAM_ESIZE;                                       \
-        if ((DIMS) == 2) b.nz = 1, b.plane = 0;                                                             \
-        rc = ssam__stencil_prepare(&b, 3, name##_ncoef(), sizeof(T), SSAM_STENCIL_V(T), 8 * (JX) * (WX),    \
-                                   32 * (WY) * (WX), 1, (DIMS) == 2 ? (1 << 30) : 16 * (D) * (WY), name##__NZ, \
-                                   &g, &grid, (const void *)name##_kernel, occ, smem, 0, -1);               \
-        if (rc) return rc;                                                                                  \
-        if ((DIMS) == 2) rc = ssam__stc_grid2d(&g, 16 * (D) * (WY), dv, &grid);                             \
-        if (rc) return rc;                                                                                  \
-        name##_kernel<<<grid, 32 * (WY) * (WX), smem, stream>>>((const T *)a->src, (T *)a->dst, g, wt);     \
-        return cudaPeekAtLastError() == cudaSuccess ? SSAM_SUCCESS : SSAM_ECUDA;                            \
+ * the sums move one plane on.  w, in: the box's coefficients and point flags (kernel parameters). */
+template <class MD, int WALK, int NX, int NY, int NZ, int XLO, int YLO, int ZLO, int D, int JX, int WY, int WX>
+static __device__ __forceinline__ void ssam__stencil_tc_body(const typename MD::elem_t *src, typename MD::elem_t *dst,
+                                                             const ssam_stencil_geom g, const typename MD::elem_t *w,
+                                                             const unsigned char *in)
+{
+    typedef typename MD::elem_t T;
+    typedef ssam__stc_sizes<T, NX, NY, NZ, XLO, D, JX, WY, WX> Z;
+    enum {
+        S8 = Z::S8, T4 = Z::T4, WH = Z::WH, WW = Z::WW, BH = Z::BH, BWD = Z::BWD, TP = Z::TP, OFF = Z::OFF, WP = Z::WP,
+        NT = Z::NT, SLOT = Z::SLOT, XHI = XLO + NX - 1, YHI = YLO + NY - 1, ZHI = ZLO + NZ - 1
+    };
+    static_assert(TP % 2 == 0, "ssam stencil_tc: the row pitch must be even (paired fragment loads)");
+    extern __shared__ __align__(16) unsigned char ssam__tcsm[];
+    T *wpad = (T *)ssam__tcsm, *ring = wpad + NZ * NY * WP;
+    const int lane = threadIdx.x & 31, gq = lane >> 2, cq = lane & 3, warp = threadIdx.x >> 5;
+    const int wr0 = warp / WX * WH, wc0 = warp % WX * WW;
+    const int x0 = blockIdx.x * BWD, y0 = WALK ? 0 : blockIdx.y * BH, ka = blockIdx.z * g.seg;
+    const int kn = WALK ? (g.ny + BH - 1) / BH : g.nz, kb = ka + g.seg < kn ? ka + g.seg : kn;
+    const int units = kb - ka + NZ - 1;
+    typename MD::c_t acc[NZ][D][JX];
+#pragma unroll
+    for (int i = 0; i < NZ; i++)
+#pragma unroll
+        for (int o = 0; o < D; o++)
+#pragma unroll
+            for (int j = 0; j < JX; j++) ssam_tc_zero(MD(), &acc[i][o][j]);
+    ssam__conv_tc_weights<T, WP, NX, NZ * NY, NT>(wpad, w);
+    ssam__stc_copy<Z>(ring, src, g, WALK ? 0 : ka + ZLO, x0 + XLO, (WALK ? ka * BH : y0) + YLO, BWD + NX - 1);
+    ssam__tc_wait();
+    __syncthreads();
+    typename MD::b_t bands[ssam_tc_zbreg<MD, D, NY, NZ, S8, T4>() ? NY * NZ : 1][S8 + T4];
+    ssam_tc_zbands<MD, D, NY, NZ, S8, T4>(bands, wpad + 7 + 2 * cq - gq, WP, cq);
+    for (int u = 0; u < units; u++) {
+        const int k = ka + u - (NZ - 1), z = WALK ? 0 : k, yb = WALK ? k * BH : y0;
+        const T *slot = ring + (u & 1) * SLOT + OFF;
+        if (u + 1 < units) /* the next unit's copies fly while this one is multiplied */
+            ssam__stc_copy<Z>(ring + ((u + 1) & 1) * SLOT, src, g, WALK ? 0 : ka + ZLO + u + 1, x0 + XLO,
+                              (WALK ? (ka + u + 1) * BH : y0) + YLO, BWD + NX - 1);
+        ssam_tc_zrows<MD, D, NY, NZ, JX, S8, T4>(acc, slot + (wr0 + D * gq) * TP + wc0 + 2 * cq, TP, wpad + 7 + 2 * cq - gq, WP,
+                                                 cq, bands);
+        ssam__tc_wait();
+        int bad = 0;
+        if (k >= ka) bad |= ssam__stc_nonfinite<MD>(acc[0]);
+        bad = __syncthreads_or(bad); /* the next unit visible to all; this slot free for copies */
+        if (k >= ka) {
+            const int chk = !g.periodic && (z < -ZLO || z >= g.nz - ZHI || yb < -YLO || yb + BH > g.ny - YHI || x0 < -XLO ||
+                                            x0 + BWD > g.nx - XHI);
+            if (bad) {
+                ssam__stc_fma<Z, NX, NY, NZ, XLO, YLO, ZLO>(w, in, src, g, dst, z, yb, x0);
+            } else {
+#pragma unroll
+                for (int o = 0; o < D; o++)
+#pragma unroll
+                    for (int j = 0; j < JX; j++)
+                        ssam__stc_put<MD, XLO, XHI, YLO, YHI, ZLO, ZHI>(
+                            acc[0][o][j], g, src + (long long)z * g.plane, dst + (long long)z * g.plane, z, yb + wr0 + D * gq + o,
+                            yb + wr0 + D * (gq + 8) + o, x0 + wc0 + 8 * j + 2 * cq, chk);
+            }
+        }
+#pragma unroll
+        for (int i = 0; i + 1 < NZ; i++) /* the partial sums move one plane on */
+#pragma unroll
+            for (int o = 0; o < D; o++)
+#pragma unroll
+                for (int j = 0; j < JX; j++) acc[i][o][j] = acc[i + 1][o][j];
+#pragma unroll
+        for (int o = 0; o < D; o++)
+#pragma unroll
+            for (int j = 0; j < JX; j++) ssam_tc_zero(MD(), &acc[NZ - 1][o][j]);
     }
+}
+
+/* ---- host side ------------------------------------------------------------------------------ */
+/* the box's coefficients from the caller's host array c: w[e] = c[I] at the position e of each point
+ * (DZ, DY, DX) of the shape, in[e] flags the shape's points.  1 where an offset is listed twice:
+ * refused (SSAM_EFILTER), since the tensor cores would see one coefficient, the sum, and where an Inf
+ * meets it that differs from stencil.cuh's two products (Inf - Inf is NaN, (c1 - c2) Inf is not) */
+template <int NX, int NY, int XLO, int YLO, int ZLO, class T, class... P>
+static inline int ssam__stc_fill(T *w, unsigned char *in, const void *coef, ssam_shape<P...>)
+{
+    const T *c = (const T *)coef;
+    int dup = 0;
+    ((w[((P::dz - ZLO) * NY + P::dy - YLO) * NX + P::dx - XLO] = c[P::i],
+      dup |= in[((P::dz - ZLO) * NY + P::dy - YLO) * NX + P::dx - XLO]++),
+     ...);
+    return dup;
+}
+/* the kernel parameter wt (the box, W: name_w) from a: SSAM_ENULL, SSAM_EFILTER (an offset listed
+ * twice) or 0; the box stays zero when a->ncoef is wrong (the launch refuses it later) */
+template <class S, int NX, int NY, int XLO, int YLO, int ZLO, class W>
+static inline int ssam__stc_box(W *wt, const ssam_stencil_args *a)
+{
+    if (!a || !a->src || !a->dst || !a->coef) return SSAM_ENULL;
+    memset(wt, 0, sizeof *wt); /* the box; an offset listed twice is refused on every path */
+    if (a->ncoef == S::ncoef && ssam__stc_fill<NX, NY, XLO, YLO, ZLO>(wt->w, wt->in, a->coef, S())) return SSAM_EFILTER;
+    return SSAM_SUCCESS;
+}
 
 /* 2D: a block walks a segment of the tile rows of its column (grid.z segments), the next tile's
  * copies in flight during this one: the segment length of ssam__stencil_segments_warm (whole waves
@@ -449,17 +449,133 @@ static inline int ssam__stc_grid2d(ssam_stencil_geom *g, int BH, const ssam__tc_
     return grid->z <= 65535 ? SSAM_SUCCESS : SSAM_ESIZE;
 }
 
-/* the generators */
+/* name_launch of the tensor-core stencils, after ssam__stc_box filled wt (wtbytes): the device's path
+ * (the SIMT kernel simt where the tensor-core one cannot run), the geometry (dims 2: one plane, its
+ * tiles walked in segments; es the element's bytes; BH x BWD the block's tile, NT its threads; NZ the
+ * planes the box spans; ncoef the shape's), the launch of kernel(src, dst, g, wt) */
+static inline int ssam__stencil_tc_launch(const ssam_stencil_args *a, cudaStream_t stream, ssam__tc_dev *dv, int *occ,
+                                          const void *kernel, int (*simt)(const ssam_stencil_args *, cudaStream_t),
+                                          void *wt, int dims, int ncoef, size_t es, int BH, int BWD, int NT, int NZ,
+                                          size_t smem)
+{
+    ssam_stencil_args b;
+    ssam_stencil_geom g;
+    dim3 grid;
+    int rc = ssam__conv_tc_setup(dv, kernel, NT, smem);
+    if (rc) return rc;
+    if (dv->path != SSAM_PATH_TC) return simt(a, stream);
+    b = *a; /* a 2D domain is one plane (whatever plane says), its tiles walked in segments */
+    if (dims == 2 && b.nz != 0 && b.nz != 1) return SSAM_ESIZE;
+    if (dims == 2) b.nz = 1, b.plane = 0;
+    rc = ssam__stencil_prepare(&b, 3, ncoef, es, (int)(16 / es), BWD, NT, 1, dims == 2 ? (1 << 30) : BH, NZ, &g, &grid,
+                               kernel, occ, smem, 0, -1);
+    if (rc) return rc;
+    if (dims == 2) rc = ssam__stc_grid2d(&g, BH, dv, &grid);
+    if (rc) return rc;
+    {
+        void *args[4] = {(void *)&a->src, (void *)&a->dst, (void *)&g, wt};
+        (void)cudaLaunchKernel(kernel, grid, dim3((unsigned)NT), args, smem, stream);
+    }
+    return cudaPeekAtLastError() == cudaSuccess ? SSAM_SUCCESS : SSAM_ECUDA;
+}
+
+/* the modes this header serves; ::simt_t the SIMT fallback's type (float for a refused mode, whose
+ * sentence is then the only error) */
+template <class MD>
+struct ssam__stc_mode_ok {
+    enum { value = 0 };
+    typedef float simt_t;
+};
+template <>
+struct ssam__stc_mode_ok<ssam_tc_mode_f64> {
+    enum { value = 1 };
+    typedef double simt_t;
+};
+template <>
+struct ssam__stc_mode_ok<ssam_tc_mode_tf32> {
+    enum { value = 1 };
+    typedef float simt_t;
+};
+template <>
+struct ssam__stc_mode_ok<ssam_tc_mode_tf32x3> {
+    enum { value = 1 };
+    typedef float simt_t;
+};
+#define SSAM__STC_SIMT_T(MODE) typename ssam__stc_mode_ok<ssam_tc_mode_##MODE>::simt_t
+
+/* ---- the generators -------------------------------------------------------------------------- */
 #define SSAM_STENCIL3D_TC_DEFINE(name, MODE, SHAPE) SSAM__STC3_DEFAULT(name, MODE, SHAPE, SSAM_STC3_TILE_##MODE)
-#define SSAM__STC3_DEFAULT(name, MODE, SHAPE, ...) SSAM_STENCIL3D_TC_DEFINE_EX(name, MODE, SHAPE, __VA_ARGS__)
-#define SSAM_STENCIL3D_TC_DEFINE_EX(name, MODE, SHAPE, D, JX, WY, WX, MINB)                                 \
-    SSAM_STENCIL3D_DEFINE(name##_simt, SSAM_TC_T_##MODE, SHAPE, 1, 128)                                     \
-    SSAM__STENCIL_TC_DEFINE_X(name, MODE, SHAPE, SSAM__STC_W3, 3, name##_simt_ZLO,            \
-                              name##_simt_ZHI, D, JX, WY, WX, MINB)
+#define SSAM__STC3_DEFAULT(name, MODE, SHAPE, ...) SSAM__STC3_GEN(name, "SSAM_STENCIL3D_TC_DEFINE(" #name ")", MODE, SHAPE, __VA_ARGS__)
+#define SSAM_STENCIL3D_TC_DEFINE_EX(name, MODE, SHAPE, D, JX, WY, WX, MINB)                             \
+    SSAM__STC3_GEN(name, "SSAM_STENCIL3D_TC_DEFINE_EX(" #name ")", MODE, SHAPE, D, JX, WY, WX, MINB)
+#define SSAM__STC3_GEN(name, WHO, MODE, SHAPE, D, JX, WY, WX, MINB)                                     \
+    SSAM__STC_MODE_CHECK(WHO, MODE)                                                                     \
+    SSAM__STENCIL3D_GEN(name##_simt, WHO, SSAM__STC_SIMT_T(MODE), SHAPE, 1, 128, 1,                     \
+                        SSAM__STENCIL3D_RULE(name##_simt, SSAM__STC_SIMT_T(MODE)),                      \
+                        SSAM__STENCIL_GHM_DEFAULT(SSAM__STC_SIMT_T(MODE), name##_simt_XLO, name##_simt_XHI), \
+                        SSAM__STENCIL3D_TRIM_DEFAULT)                                                   \
+    SSAM__STENCIL_TC_GEN(name, WHO, MODE, 3, name##_simt_ZLO, name##_simt_ZHI, D, JX, WY, WX, MINB)
 #define SSAM_STENCIL2D_TC_DEFINE(name, MODE, SHAPE) SSAM__STC2_DEFAULT(name, MODE, SHAPE, SSAM_STC2_TILE_##MODE)
-#define SSAM__STC2_DEFAULT(name, MODE, SHAPE, ...) SSAM_STENCIL2D_TC_DEFINE_EX(name, MODE, SHAPE, __VA_ARGS__)
-#define SSAM_STENCIL2D_TC_DEFINE_EX(name, MODE, SHAPE, D, JX, WY, WX, MINB)                                 \
-    SSAM_STENCIL2D_DEFINE(name##_simt, SSAM_TC_T_##MODE, SHAPE, 1, 128)                                     \
-    SSAM__STENCIL_TC_DEFINE_X(name, MODE, SHAPE, SSAM__STC_W2, 2, 0, 0, D, JX, WY, WX, MINB)
+#define SSAM__STC2_DEFAULT(name, MODE, SHAPE, ...) SSAM__STC2_GEN(name, "SSAM_STENCIL2D_TC_DEFINE(" #name ")", MODE, SHAPE, __VA_ARGS__)
+#define SSAM_STENCIL2D_TC_DEFINE_EX(name, MODE, SHAPE, D, JX, WY, WX, MINB)                             \
+    SSAM__STC2_GEN(name, "SSAM_STENCIL2D_TC_DEFINE_EX(" #name ")", MODE, SHAPE, D, JX, WY, WX, MINB)
+#define SSAM__STC2_GEN(name, WHO, MODE, SHAPE, D, JX, WY, WX, MINB)                                     \
+    SSAM__STC_MODE_CHECK(WHO, MODE)                                                                     \
+    SSAM__STENCIL2D_GEN(name##_simt, WHO, SSAM__STC_SIMT_T(MODE), SSAM__STC_SIMT_T(MODE), SHAPE, 1, 128, 1, \
+                        SSAM__STENCIL_GHM_DEFAULT(SSAM__STC_SIMT_T(MODE), name##_simt_XLO, name##_simt_XHI), -1) \
+    SSAM__STENCIL_TC_GEN(name, WHO, MODE, 2, 0, 0, D, JX, WY, WX, MINB)
+#define SSAM__STC_MODE_CHECK(WHO, MODE)                                                                 \
+    static_assert(ssam__stc_mode_ok<ssam_tc_mode_##MODE>::value, WHO ": MODE must be f64, tf32 or tf32x3");
+/* the kernel, name_path, name_launch, name_advance over name_simt (stencil.cuh's definition of the
+ * same shape, which supplies the extents, name_simt_ncoef and the fallback) */
+#define SSAM__STENCIL_TC_GEN(name, WHO, MODE, DIMS, ZLO_, ZHI_, D, JX, WY, WX, MINB)                    \
+    enum {                                                                                              \
+        name##_NPTS = name##_simt_NPTS, name##_XLO = name##_simt_XLO, name##_XHI = name##_simt_XHI,     \
+        name##_YLO = name##_simt_YLO, name##_YHI = name##_simt_YHI, name##_ZLO = (ZLO_), name##_ZHI = (ZHI_), \
+        name##__NX = name##_XHI - name##_XLO + 1, name##__NY = name##_YHI - name##_YLO + 1,             \
+        name##__NZ = name##_ZHI - name##_ZLO + 1                                                        \
+    };                                                                                                  \
+    typedef struct name##_w { /* the box: coefficients, and which positions are points of the shape */  \
+        SSAM_TC_T_##MODE w[name##__NX * name##__NY * name##__NZ];                                       \
+        unsigned char in[name##__NX * name##__NY * name##__NZ];                                         \
+    } name##_w;                                                                                         \
+    typedef ssam__stc_sizes<SSAM_TC_T_##MODE, name##__NX, name##__NY, name##__NZ, name##_XLO, D, JX, WY, WX> name##__tcz; \
+    SSAM__STENCIL_TC_CHECKS(name, WHO)                                                                  \
+    __global__ void __launch_bounds__(32 * (WY) * (WX), MINB)                                           \
+        name##_kernel(const SSAM_TC_T_##MODE *__restrict__ src, SSAM_TC_T_##MODE *__restrict__ dst,     \
+                      ssam_stencil_geom g, const __grid_constant__ name##_w wt)                         \
+    {                                                                                                   \
+        if constexpr (name##__tcz::tile && ssam__stc_mode_ok<ssam_tc_mode_##MODE>::value)               \
+            ssam__stencil_tc_body<ssam_tc_mode_##MODE, (DIMS) == 2, name##__NX, name##__NY, name##__NZ, name##_XLO, \
+                                  name##_YLO, name##_ZLO, D, JX, WY, WX>(src, dst, g, wt.w, wt.in);     \
+    }                                                                                                   \
+    SSAM__STENCIL_TC_LAUNCH(name, DIMS)                                                                 \
+    SSAM__STENCIL_ADVANCE(name)
+/* name_ncoef, name_path and name_launch of a tensor-core stencil */
+#define SSAM__STENCIL_TC_LAUNCH(name, DIMS)                                                             \
+    static inline __attribute__((unused)) int name##_ncoef(void) { return name##_simt_ncoef(); }        \
+    static __attribute__((unused)) ssam__tc_dev name##__dev = {0, 0, 0, 0}; /* asked once per device */ \
+    static inline __attribute__((unused)) int name##_path(void) /* the path name_launch takes here */   \
+    {                                                                                                   \
+        return ssam__tc_path_of(&name##__dev, (const void *)name##_kernel, name##__tcz::NT, name##__tcz::smem); \
+    }                                                                                                   \
+    static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, cudaStream_t stream) \
+    {                                                                                                   \
+        static int occ[2] = {0, 0}; /* resident blocks per SM, asked once per device */                 \
+        name##_w wt;                                                                                    \
+        const int rc = ssam__stc_box<name##_simt_shape, name##__NX, name##__NY, name##_XLO, name##_YLO, name##_ZLO>(&wt, a); \
+        return rc ? rc : ssam__stencil_tc_launch(a, stream, &name##__dev, occ, (const void *)name##_kernel, \
+                                                 name##_simt_launch, &wt, DIMS, name##_ncoef(), sizeof wt.w[0], \
+                                                 name##__tcz::BH, name##__tcz::BWD, name##__tcz::NT,    \
+                                                 name##__NZ, name##__tcz::smem);                        \
+    }
+/* the limits of a tensor-core stencil */
+#define SSAM__STENCIL_TC_CHECKS(name, WHO)                                                              \
+    static_assert(sizeof(name##_w) <= 31 * 1024,                                                        \
+                  WHO ": the box's coefficients exceed 31 KB of kernel parameters; use stencil.cuh for this shape"); \
+    static_assert(name##__tcz::tile, WHO ": the tile needs 1 <= D <= 7 (D 8 would need an odd row pitch, and the " \
+                                     "fragments' paired loads even rows), JX >= 1 and 1 to 32 warps");  \
+    static_assert(name##__tcz::smem <= 227 * 1024, WHO ": the ring of planes exceeds 227 KB of shared memory; use a " \
+                                                   "smaller tile (the _EX generator) or stencil.cuh");
 
 #endif /* SSAM_STENCIL_TC_CUH */

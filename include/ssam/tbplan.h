@@ -16,7 +16,7 @@
  *   ssam_tb_plan_make(&p, tt, steps)
  *       run-time: given the kernel's TT (1: none) and the step count: p.path, p.tt, p.passes and
  *       p.why (a sentence).
- *   The rules are measurements (bench/temporal, 8192^2, docs/PERFORMANCE.md).  H200, 2026-11-26,
+ *   The rules are measurements (bench/ssam_temporal, 8192^2, docs/PERFORMANCE.md).  H200, 2026-11-26,
  *   against one pass per step:
  *     - fp32: 2d5pt TT 2/4/8/12 = 1.9/3.3/4.2/3.7x (TT 12: 144 window registers); 2d9pt TT 4 2.4x,
  *       TT 8 2.0x; 2d13pt TT 4 1.5x, TT 2 1.5x; 2d17pt TT 4 1.26x (144 window registers), TT 2
@@ -64,7 +64,7 @@
  * 40 stored) against 768 (48, 44), H200, 2026-11-26, one pass of TT 2: 3d7pt fp32 +0.7 to +10.9 %
  * at 256^3 .. 1024^3 (512^3: 554 -> 614 GCells/s: 130 blocks fill 130 of 132 SMs where 768 left
  * 12 idle), fp64 +1.2 to +7.0 % from 512^3 up (smaller cubes run one pass).  Measured (H100, 2026-11-25,
- * bench/temporal3d, 512^3, 100 steps, against ssam's best one-pass kernel): 3d7pt TT 2/3/4 =
+ * bench/ssam_temporal3d, 512^3, 100 steps, against ssam's best one-pass kernel): 3d7pt TT 2/3/4 =
  * 1.38/1.33/1.19x fp32 and 1.69/1.44/1.26x fp64 (TT 2 at 768 threads, 3 and 4 at 512 and 384: the
  * shared memory of TT levels of NZ + 1 planes bounds the tile); 3d27pt TT 2 1.05x fp32, 1.25x fp64;
  * 3d13pt TT 2 0.84x fp32, 1.02x fp64 (one pass); 3d125pt: its window exceeds the registers. */

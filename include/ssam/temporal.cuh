@@ -43,17 +43,21 @@
  *   wrapped copies of a column sit at another place in their lane and are summed in another order
  *   (rounding differences, bounded in the tests by 2 N npts eps max|u0| G^N, G = sum of |c|).
  *
- * PIECES FOR KERNELS OF ONE'S OWN
- *   SSAM_TEMPORAL_PUSH(V, NY, ring, ph, row), SSAM_TEMPORAL_VIEW(V, NY, win, ring, ph)
+ * PIECES FOR KERNELS OF ONE'S OWN (functions; the macro spellings are one-line wrappers)
+ *   ssam_temporal_push(ring, ph, row), ssam_temporal_view(win, ring, ph)
+ *       (SSAM_TEMPORAL_PUSH(V, NY, ring, ph, row), SSAM_TEMPORAL_VIEW(V, NY, win, ring, ph))
  *       a window of NY rows as a ring T ring[V][NY] indexed by the phase ph = row mod NY (a constant
- *       in a loop unrolled by NY): PUSH enters a new row, VIEW gives the rows in order as win[V][NY]
+ *       in a loop unrolled by NY): push enters a new row, view gives the rows in order as win[V][NY]
  *       (renamings, not moves)
- *   SSAM_TEMPORAL_LEVEL(T, V, SHAPE, XLO, XHI, YLO, out, win, coef, keep, colin, fast)
- *       out[k] = one stencil step of the window's row -YLO (SSAM_STENCIL2D_ROW over win[V][NY]), or
+ *   ssam_temporal_level<S, XLO, XHI, YLO>(out, win, coef, keep, colin, fast)
+ *       (SSAM_TEMPORAL_LEVEL(T, V, SHAPE, XLO, XHI, YLO, out, win, coef, keep, colin, fast))
+ *       out[k] = one stencil step of the window's row -YLO (ssam_stencil2d_row over win[V][NY]), or
  *       that row's own value where keep (a row flag) or bit k of colin is 0 (Dirichlet cells, idle
  *       levels); fast, a warp-uniform flag that keep holds and every lane's colin is full, skips
  *       the selects.  Every lane of the warp must execute it.
  *   SSAM_TEMPORAL_HL(V, XLO, TT), SSAM_TEMPORAL_HR(V, XHI, TT), SSAM_TEMPORAL_STEP(V, XLO, XHI, TT)
+ *   The kernel body, ssam__tb2_body<T, S, TT, B>(src, dst, g, L, cf), and its pieces (ssam__tb2_load,
+ *   ssam__tb2_levels, ssam__tb2_block, ssam__tb_xload) are internal.
  *
  * EXAMPLE
  *     #include <ssam/temporal.cuh>
@@ -64,9 +68,11 @@
  *
  * PARAMETERS AND LIMITS
  *   T float or double; TT >= 1 with the windows TT NY V sizeof(T)/4 = 4 TT NY <= 160 32-bit
- *   registers and 32 V - HL - HR >= V (compile-time checks with a sentence); B a multiple of 32 up
- *   to 1024.  Registers: 4 TT NY windows + 4 NY prefetch + the row piece's (near the budget, wide
- *   shapes can spill: check with tools/check-resources).  No shared memory.
+ *   registers and 32 V - HL - HR >= V; B a multiple of 32 from 32 to 1024; the shape's limits as
+ *   ssam/stencil.cuh's (each a compile-time check with a sentence naming the generator, the instance
+ *   and the argument; tests/compile-fail/ssam_temporal_*.cu).  Registers: 4 TT NY windows + 4 NY
+ *   prefetch + the row piece's (near the budget, wide shapes can spill: check with
+ *   tools/check-resources).  No shared memory.
  *   Boundaries: SSAM_STENCIL_DIRICHLET (cells whose stencil leaves the domain keep their values, at
  *   every step) and SSAM_STENCIL_PERIODIC (any domain size, indices wrap).  Any nx >= 1 and
  *   1 <= ny <= 65535 * 4096 (more: SSAM_ESIZE).
@@ -86,35 +92,51 @@
 /* the register budget of the TT windows, in 32-bit registers */
 #define SSAM_TEMPORAL_MAXREGS 160
 
+/* ---- lane pieces ----------------------------------------------------------------------------- */
 /* A window of NY rows kept as a ring: ring[k][s], the row at offset r (0: the oldest) in slot
  * (ph + r) % NY at phase ph, where the phase counts rows mod NY (a constant in a loop unrolled by
  * NY), so moving the window down is a renaming, not a register move.
- * SSAM_TEMPORAL_VIEW: the window as rows in order, win[k][r] (copies the compiler renames). */
-#define SSAM_TEMPORAL_VIEW(V, NY, win, ring, ph)                                                            \
-    _Pragma("unroll") for (int ssam__k = 0; ssam__k < (V); ssam__k++)                                       \
-        _Pragma("unroll") for (int ssam__r = 0; ssam__r < (NY); ssam__r++)                                  \
-            (win)[ssam__k][ssam__r] = (ring)[ssam__k][((ph) + ssam__r) % (NY)]
+ * ssam_temporal_view: the window as rows in order, win[k][r] (copies the compiler renames). */
+template <class T, int V, int NY>
+static __device__ __forceinline__ void ssam_temporal_view(T (&win)[V][NY], const T (&ring)[V][NY], int ph)
+{
+#pragma unroll
+    for (int k = 0; k < V; k++)
+#pragma unroll
+        for (int r = 0; r < NY; r++) win[k][r] = ring[k][(ph + r) % NY];
+}
+#define SSAM_TEMPORAL_VIEW(V, NY, win, ring, ph) ssam_temporal_view(win, ring, ph)
 /* row[k] enters the ring as its newest row at phase ph (it overwrites the oldest of phase ph - 1) */
-#define SSAM_TEMPORAL_PUSH(V, NY, ring, ph, row)                                                            \
-    _Pragma("unroll") for (int ssam__k = 0; ssam__k < (V); ssam__k++)                                       \
-        (ring)[ssam__k][((ph) + (NY)-1) % (NY)] = (row)[ssam__k]
+template <class T, int V, int NY>
+static __device__ __forceinline__ void ssam_temporal_push(T (&ring)[V][NY], int ph, const T (&row)[V])
+{
+#pragma unroll
+    for (int k = 0; k < V; k++) ring[k][(ph + NY - 1) % NY] = row[k];
+}
+#define SSAM_TEMPORAL_PUSH(V, NY, ring, ph, row) ssam_temporal_push(ring, ph, row)
 
 /* one step of the window's row -YLO: out[k] is the stencil where keep and colin bit k, else the
  * cell's own value; fast (warp-uniform: keep and every lane's colin full) skips the selects */
-#define SSAM_TEMPORAL_LEVEL(T, V, SHAPE, XLO, XHI, YLO, out, win, coef, keep, colin, fast)                  \
-    do {                                                                                                    \
-        SSAM_STENCIL2D_ROW(T, V, SHAPE, XLO, XHI, YLO, out, win, 0, coef);                                  \
-        if (!(fast))                                                                                        \
-            _Pragma("unroll") for (int ssam__k = 0; ssam__k < (V); ssam__k++)(out)[ssam__k] =              \
-                ((keep) && (((colin) >> ssam__k) & 1)) ? (out)[ssam__k] : (win)[ssam__k][-(YLO)];           \
-    } while (0)
+template <class S, int XLO, int XHI, int YLO, class T, int V, int NY>
+static __device__ __forceinline__ void ssam_temporal_level(T (&out)[V], const T (&win)[V][NY], const T *coef, int keep,
+                                                           int colin, int fast)
+{
+    ssam_stencil2d_row<S, XLO, XHI, YLO>(out, win, 0, coef);
+    if (!fast) {
+#pragma unroll
+        for (int k = 0; k < V; k++) out[k] = (keep && ((colin >> k) & 1)) ? out[k] : win[k][-YLO];
+    }
+}
+#define SSAM_TEMPORAL_LEVEL(T, V, SHAPE, XLO, XHI, YLO, out, win, coef, keep, colin, fast)              \
+    ssam_temporal_level<SSAM_SHAPE2D_TYPE(SHAPE), XLO, XHI, YLO>(out, win, coef, keep, colin, fast)
 
+/* ---- the kernel's pieces ----------------------------------------------------------------------- */
 /* The column a lane loads its V columns x .. x + V - 1 from, and *in = 1 where one aligned vector
  * load there is legal.  A lane wholly outside the domain loads a whole vector inside it rather than
  * V single elements: periodic, its wrapped columns (when nx is a multiple of V); Dirichlet, any
  * (its cells are never stored, and the cells that read them keep their values).  Without this the
- * warps at the domain's left and right ends took 35% longer than the others, and a grid of one wave
- * waited for them (2d5pt fp32 TT 8 at 8192^2, H200: 1450 -> 1895 GCells/s over 1000 steps). */
+ * warps at the domain's left and right ends take 35% longer than the others, and a grid of one wave
+ * waits for them (2d5pt fp32 TT 8 at 8192^2, H200: 1450 -> 1895 GCells/s over 1000 steps). */
 static __device__ __forceinline__ int ssam__tb_xload(int x, int nx, int V, int periodic, int vld, int *in)
 {
     int xl = x;
@@ -126,40 +148,47 @@ static __device__ __forceinline__ int ssam__tb_xload(int x, int nx, int V, int p
 
 /* load input row j (border-mapped: wrap or nearest) into column slot s of q[V][.]: one vector at
  * column x where in, else V elements at the border-mapped columns x .. x + V - 1 (mapped here, not
- * kept in registers: only lanes at a ragged edge take this path).  Not SSAM_REGCACHE_ROWS: that
+ * kept in registers: only lanes at a ragged edge take this path).  Not ssam_regcache_rows_as: that
  * piece also serves constant borders (row or column -1), which wrap and nearest never give, and
- * built through it the 2d5pt TT 8 kernel had 33 more branches and 15 more compares. */
-#define SSAM__TB2_LOAD(T, V, q, s, src, g, j, x, in, bmode)                                                 \
-    do {                                                                                                    \
-        typedef SSAM__VEC(T, V) ssam__vec_t;                                                                \
-        const T *ssam__row = (src) + (long long)ssam_border_index((j), (g).ny, (bmode)) * (g).pitch;        \
-        if (in) {                                                                                           \
-            const ssam__vec_t ssam__q = *(const ssam__vec_t *)(ssam__row + (x));                            \
-            _Pragma("unroll") for (int ssam__k = 0; ssam__k < (V); ssam__k++)(q)[ssam__k][s] = ssam__q.v[ssam__k]; \
-        } else                                                                                              \
-            _Pragma("unroll") for (int ssam__k = 0; ssam__k < (V); ssam__k++)(q)[ssam__k][s] =              \
-                ssam__row[ssam_border_index((x) + ssam__k, (g).nx, (bmode))];                               \
-    } while (0)
+ * built through it the 2d5pt TT 8 kernel has 33 more branches and 15 more compares. */
+template <class T, int V, int NS>
+static __device__ __forceinline__ void ssam__tb2_load(T (&q)[V][NS], int s, const T *src, const ssam_stencil_geom g, int j,
+                                                      int x, int in, int bmode)
+{
+    const T *row = src + (long long)ssam_border_index(j, g.ny, bmode) * g.pitch;
+    if (in) {
+        const ssam_vec<T, V> v = *(const ssam_vec<T, V> *)(row + x);
+#pragma unroll
+        for (int k = 0; k < V; k++) q[k][s] = v.v[k];
+    } else {
+#pragma unroll
+        for (int k = 0; k < V; k++) q[k][s] = row[ssam_border_index(x + k, g.nx, bmode)];
+    }
+}
 
 /* After input row j has entered ring 0 at phase ph: levels 1 .. TT of their newest computable rows
  * (level t: row j - t YHI, from the row level t - 1 has just computed; levels above L keep their
  * values), level TT's row stored when it is the segment's.  (Levels made independent within an
- * iteration -- level t from level t - 1's rows of the previous input row -- were measured 1-26%
- * slower on the H100: the overlapped levels need up to 90 more registers.) */
-#define SSAM__TB2_LEVELS(T, V, SHAPE, XLO, XHI, YLO, YHI, NY, TT, ring, ph, out, dst, g, cf, L, j, Ys, Ye, x, colin, allin, yoff, ylim, store) \
-    do {                                                                                                    \
-        _Pragma("unroll") for (int t = 1; t <= (TT); t++) {                                                 \
-            const int y = (j)-t * (YHI);                                                                    \
-            const int keep = t <= (L) && (unsigned)(y + (YLO) + (yoff)) < (unsigned)(ylim);                 \
-            T win[V][NY];                                                                                   \
-            SSAM_TEMPORAL_VIEW(V, NY, win, ring[t - 1], ph);                                                \
-            SSAM_TEMPORAL_LEVEL(T, V, SHAPE, XLO, XHI, YLO, out, win, cf, keep, colin, keep && (allin));    \
-            if (t < (TT)) SSAM_TEMPORAL_PUSH(V, NY, ring[t], ph, out);                                      \
-            else if ((store) && y >= (Ys) && y < (Ye)) /* selected already: every cell stores out */        \
-                SSAM__STENCIL_STORE(T, V, (dst) + (long long)y * (g).pitch, x, (g).nx, out, out, (1 << (V)) - 1, 1, \
-                                    (g).vst);                                                               \
-        }                                                                                                   \
-    } while (0)
+ * iteration -- level t from level t - 1's rows of the previous input row -- measure 1-26% slower on
+ * the H100: the overlapped levels need up to 90 more registers.)  A level's row y is computed when
+ * y + YLO + yoff lies in [0, ylim). */
+template <class S, int TT, class T, int V, int NY>
+static __device__ __forceinline__ void ssam__tb2_levels(T (&ring)[TT][V][NY], int ph, T (&out)[V], T *dst,
+                                                        const ssam_stencil_geom g, const T *cf, int L, int j, int Ys,
+                                                        int Ye, int x, int colin, int allin, int yoff, int ylim, int store)
+{
+#pragma unroll
+    for (int t = 1; t <= TT; t++) {
+        const int y = j - t * S::yhi;
+        const int keep = t <= L && (unsigned)(y + S::ylo + yoff) < (unsigned)ylim;
+        T win[V][NY];
+        ssam_temporal_view(win, ring[t - 1], ph);
+        ssam_temporal_level<S, S::xlo, S::xhi, S::ylo>(out, win, cf, keep, colin, keep && allin);
+        if (t < TT) ssam_temporal_push(ring[t], ph, out);
+        else if (store && y >= Ys && y < Ye) /* selected already: every cell stores out */
+            ssam__stencil_store<T>(dst, 0, (long long)y * g.pitch, x, g.nx, out, out, (1 << V) - 1, 1, g.vst);
+    }
+}
 
 /* The block's strip group *bx and row segment *by.  The two groups that hold the domain's first and
  * last strips are slower (their lanes select the columns that keep their values), so their blocks,
@@ -182,123 +211,118 @@ static __device__ __forceinline__ void ssam__tb2_block(int *bx, int *by)
 }
 
 /* The kernel body.  Warp w of the grid's strip index owns output columns [X0, X0 + STEP) and the
- * rows [Ys, Ye) of segment blockIdx.y; it streams input rows j0 = Ys + TT YLO .. j1 - 1 = Ye - 1 + TT YHI
- * through TT rings of NY rows, the loop unrolled by NY (phase
- * ph = (j - j0) % NY); the input rows are prefetched NY rows ahead into a ring of their own (pf). */
-#define SSAM__TB2_BODY(T, SHAPE, XLO, XHI, YLO, YHI, TT, B, src, dst, g, L, cf)                             \
-    do {                                                                                                    \
-        enum {                                                                                              \
-            V = SSAM_STENCIL_V(T), NY = (YHI) - (YLO) + 1, HL = SSAM_TEMPORAL_HL(V, XLO, TT),               \
-            HR = SSAM_TEMPORAL_HR(V, XHI, TT), STEP = 32 * V - HL - HR                                      \
-        };                                                                                                  \
-        const int bmode = (g).periodic ? SSAM_BORDER_WRAP : SSAM_BORDER_NEAREST;                            \
-        const int lane = threadIdx.x & 31;                                                                  \
-        int bx, by;                                                                                         \
-        ssam__tb2_block(&bx, &by);                                                                          \
-        const long long X0l = ((long long)bx * ((B) / 32) + (threadIdx.x >> 5)) * STEP;                     \
-        if (X0l >= (g).nx) return; /* whole warps only: the shuffles need every lane */                    \
-        const int X0 = (int)X0l;                                                                            \
-        const int x = X0 - HL + V * lane;                                                                   \
-        const int store = lane >= HL / V && lane < 32 - HR / V && x < (g).nx;                               \
-        const int Ys = by * (g).seg, Ye = min(Ys + (g).seg, (g).ny);                                        \
-        const int j0 = Ys + (TT) * (YLO), j1 = Ye + (TT) * (YHI); /* input rows [j0, j1) */                 \
-        int colin = 0;                                                                                      \
-        T ring[TT][V][NY], pf[V][NY], out[V];                                                               \
-        int in;                                                                                             \
-        /* xl: the columns loaded, x itself wherever the lane stores (x then lies in the domain) */      \
-        const int xl = ssam__tb_xload(x, (g).nx, V, (g).periodic, (g).vld, &in);                            \
-        _Pragma("unroll") for (int k = 0; k < V; k++) colin |=                                              \
-            ((g).periodic || (x + k + (XLO) >= 0 && x + k + (XHI) < (g).nx)) << k;                          \
-        const int allin = __all_sync(0xffffffffu, colin == (1 << V) - 1);                                   \
-        /* a level's row y is computed when y + YLO + yoff lies in [0, ylim): Dirichlet y + YLO in       \
-         * [0, ny - (YHI - YLO)), periodic any y (|y| < 2^30) */                                         \
-        const int yoff = (g).periodic ? 0x40000000 : 0;                                                     \
-        const int ylim = (g).periodic ? 0x7fffffff : max((g).ny - ((YHI) - (YLO)), 0);                     \
-        _Pragma("unroll") for (int t = 0; t < (TT); t++) /* rows before j0: never stored, kept finite */    \
-            _Pragma("unroll") for (int k = 0; k < V; k++) _Pragma("unroll") for (int r = 0; r < NY; r++) ring[t][k][r] = (T)0; \
-        _Pragma("unroll") for (int s = 0; s < NY; s++) SSAM__TB2_LOAD(T, V, pf, s, src, g, j0 + s, xl, in, bmode); \
-        _Pragma("unroll 1") for (int jb = j0; jb < j1; jb += NY) {                                          \
-            _Pragma("unroll") for (int ph = 0; ph < NY; ph++) {                                             \
-                const int j = jb + ph;                                                                      \
-                if (j >= j1) break;                                                                         \
-                _Pragma("unroll") for (int k = 0; k < V; k++) out[k] = pf[k][ph];                           \
-                SSAM_TEMPORAL_PUSH(V, NY, ring[0], ph, out);                                                \
-                if (j + NY < j1) SSAM__TB2_LOAD(T, V, pf, ph, src, g, j + NY, xl, in, bmode);            \
-                SSAM__TB2_LEVELS(T, V, SHAPE, XLO, XHI, YLO, YHI, NY, TT, ring, ph, out, dst, g, cf, L, j, Ys, Ye, xl, colin, \
-                                 allin, yoff, ylim, store);                                                 \
-            }                                                                                               \
-        }                                                                                                   \
-    } while (0)
+ * rows [Ys, Ye) of segment by; it streams input rows j0 = Ys + TT YLO .. j1 - 1 = Ye - 1 + TT YHI
+ * through TT rings of NY rows, the loop unrolled by NY (phase ph = (j - j0) % NY); the input rows
+ * are prefetched NY rows ahead into a ring of their own (pf).  L: the steps of this pass (<= TT). */
+template <class T, class S, int TT, int B>
+static __device__ __forceinline__ void ssam__tb2_body(const T *src, T *dst, const ssam_stencil_geom g, int L, const T *cf)
+{
+    enum {
+        XLO = S::xlo, XHI = S::xhi, YLO = S::ylo, YHI = S::yhi, V = SSAM_STENCIL_V(T), NY = YHI - YLO + 1,
+        HL = SSAM_TEMPORAL_HL(V, XLO, TT), HR = SSAM_TEMPORAL_HR(V, XHI, TT), STEP = 32 * V - HL - HR
+    };
+    const int bmode = g.periodic ? SSAM_BORDER_WRAP : SSAM_BORDER_NEAREST;
+    const int lane = threadIdx.x & 31;
+    int bx, by;
+    ssam__tb2_block(&bx, &by);
+    const long long X0l = ((long long)bx * (B / 32) + (threadIdx.x >> 5)) * STEP;
+    if (X0l >= g.nx) return; /* whole warps only: the shuffles need every lane */
+    const int X0 = (int)X0l;
+    const int x = X0 - HL + V * lane;
+    const int store = lane >= HL / V && lane < 32 - HR / V && x < g.nx;
+    const int Ys = by * g.seg, Ye = min(Ys + g.seg, g.ny);
+    const int j0 = Ys + TT * YLO, j1 = Ye + TT * YHI; /* input rows [j0, j1) */
+    int colin = 0;
+    T ring[TT][V][NY], pf[V][NY], out[V];
+    int in;
+    /* xl: the columns loaded, x itself wherever the lane stores (x then lies in the domain) */
+    const int xl = ssam__tb_xload(x, g.nx, V, g.periodic, g.vld, &in);
+#pragma unroll
+    for (int k = 0; k < V; k++) colin |= (g.periodic || (x + k + XLO >= 0 && x + k + XHI < g.nx)) << k;
+    const int allin = __all_sync(0xffffffffu, colin == (1 << V) - 1);
+    /* a level's row y is computed when y + YLO + yoff lies in [0, ylim): Dirichlet y + YLO in
+     * [0, ny - (YHI - YLO)), periodic any y (|y| < 2^30) */
+    const int yoff = g.periodic ? 0x40000000 : 0;
+    const int ylim = g.periodic ? 0x7fffffff : max(g.ny - (YHI - YLO), 0);
+#pragma unroll
+    for (int t = 0; t < TT; t++) /* rows before j0: never stored, kept finite */
+#pragma unroll
+        for (int k = 0; k < V; k++)
+#pragma unroll
+            for (int r = 0; r < NY; r++) ring[t][k][r] = (T)0;
+#pragma unroll
+    for (int s = 0; s < NY; s++) ssam__tb2_load(pf, s, src, g, j0 + s, xl, in, bmode);
+#pragma unroll 1
+    for (int jb = j0; jb < j1; jb += NY) {
+#pragma unroll
+        for (int ph = 0; ph < NY; ph++) {
+            const int j = jb + ph;
+            if (j >= j1) break;
+#pragma unroll
+            for (int k = 0; k < V; k++) out[k] = pf[k][ph];
+            ssam_temporal_push(ring[0], ph, out);
+            if (j + NY < j1) ssam__tb2_load(pf, ph, src, g, j + NY, xl, in, bmode);
+            ssam__tb2_levels<S, TT>(ring, ph, out, dst, g, cf, L, j, Ys, Ye, xl, colin, allin, yoff, ylim, store);
+        }
+    }
+}
 
-/* ---- the generator --------------------------------------------------------------------------- */
-/* ON 0: an empty kernel (AUTO builds none when the rule says one pass per step) */
-#define SSAM__TB2_KERNEL(name, T, SHAPE, TT, B, MINB, ON)                                                   \
-    __global__ void __launch_bounds__(B, MINB)                                                               \
-        name##_kernel(const T *__restrict__ src, T *__restrict__ dst, ssam_stencil_geom g, int L, name##_coef cf) \
-    {                                                                                                       \
-        enum { ssam__npts = name##_NPTS };                                                                  \
-        (void)sizeof(char[(0 SHAPE(SSAM__IBAD2)) ? -1 : 1]); /* every I in [0, NPTS) */                     \
-        if (ON) SSAM__TB2_BODY(T, SHAPE, name##_XLO, name##_XHI, name##_YLO, name##_YHI, TT, B, src, dst, g, L, cf.c); \
+/* ---- host side and the generators --------------------------------------------------------------- */
+/* the launchers' view of a temporal kernel: 2D segments that stream TT (YHI - YLO) extra rows */
+template <class T, class S, int TT, int B>
+static inline ssam__stencil_kern ssam__tb2_kern(const void *fn, int *occ)
+{
+    enum { V = SSAM_STENCIL_V(T) };
+    const ssam__stencil_kern k = {fn, occ, 2, S::ncoef, S::npts, V, SSAM_TEMPORAL_STEP(V, S::xlo, S::xhi, TT), B, 1, 0,
+                                  1, 1, TT * (S::yhi - S::ylo), sizeof(T), sizeof(T), 0, 0, 0};
+    return k;
+}
+/* name_launch of the temporal kernels: 1 <= steps <= TT; on 0: no kernel (SSAM_ESIZE) */
+static inline int ssam__temporal_launch(const ssam_stencil_args *a, int steps, cudaStream_t stream,
+                                        const ssam__stencil_kern *k, void *cf, int TT, int on)
+{
+    if (steps < 1 || steps > TT || !on) return a ? SSAM_ESIZE : SSAM_ENULL;
+    return ssam__stencil_launch(a, stream, k, cf, &steps);
+}
+/* name_advance: steps in passes of TT (the last one shorter), ping-pong as ssam/stencil.cuh's */
+#define SSAM__TB2_ADVANCE(name, TT)                                                                     \
+    static inline __attribute__((unused)) int name##_advance(const ssam_stencil_args *a, int steps,     \
+                                                             void **result, cudaStream_t stream)        \
+    {                                                                                                   \
+        return ssam__stencil_advance_tt(a, steps, result, stream, TT, name##_launch);                   \
     }
 
-#define SSAM_STENCIL2D_TEMPORAL_DEFINE(name, T, SHAPE, TT, B) SSAM_STENCIL2D_TEMPORAL_DEFINE_OCC(name, T, SHAPE, TT, B, 1)
+#define SSAM_STENCIL2D_TEMPORAL_DEFINE(name, T, SHAPE, TT, B)                                           \
+    SSAM__STENCIL2D_TEMPORAL_GEN(name, "SSAM_STENCIL2D_TEMPORAL_DEFINE(" #name ")", T, SHAPE, TT, B, 1, 1)
 /* MINB blocks per SM (__launch_bounds__(B, MINB)) */
-#define SSAM_STENCIL2D_TEMPORAL_DEFINE_OCC(name, T, SHAPE, TT, B, MINB)                                     \
-    SSAM__STENCIL2D_TEMPORAL_DEFINE_X(name, T, SHAPE, TT, B, MINB, 1)
-/* ON 0: no kernel (name_launch refuses with SSAM_ESIZE); SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE's case */
-#define SSAM__STENCIL2D_TEMPORAL_DEFINE_X(name, T, SHAPE, TT, B, MINB, ON)                                  \
-    SSAM__STENCIL2D_COMMON(name, T, SHAPE)                                                                  \
-    enum {                                                                                                  \
-        name##_TT = (TT),                                                                                   \
-        name##_STEP = SSAM_TEMPORAL_STEP(SSAM_STENCIL_V(T), name##_XLO, name##_XHI, TT)                     \
-    };                                                                                                      \
-    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "SSAM_STENCIL2D_TEMPORAL_DEFINE: T must be float or double"); \
-    static_assert((TT) >= 1, "SSAM_STENCIL2D_TEMPORAL_DEFINE: TT (steps per pass) must be at least 1");     \
-    static_assert((TT) * (name##_YHI - name##_YLO + 1) * SSAM_STENCIL_V(T) * (int)(sizeof(T) / 4) <=        \
-                      SSAM_TEMPORAL_MAXREGS,                                                                \
-                  "SSAM_STENCIL2D_TEMPORAL_DEFINE: the TT windows of NY rows exceed 160 registers; lower TT"); \
-    static_assert(name##_STEP >= SSAM_STENCIL_V(T),                                                         \
-                  "SSAM_STENCIL2D_TEMPORAL_DEFINE: TT times the x radius leaves no column of the warp to store; lower TT"); \
-    static_assert((B) % 32 == 0 && (B) > 0 && (B) <= 1024,                                                  \
-                  "SSAM_STENCIL2D_TEMPORAL_DEFINE: B must be a multiple of 32 up to 1024");                \
-    SSAM__TB2_KERNEL(name, T, SHAPE, TT, B, MINB, ON)                                                       \
-    static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, int steps,         \
-                                                            cudaStream_t stream)                            \
-    {                                                                                                       \
-        ssam_stencil_geom g;                                                                                \
-        name##_coef cf;                                                                                     \
-        dim3 grid;                                                                                          \
-        static int occ[2] = {0, 0};                                                                         \
-        int rc;                                                                                             \
-        if (steps < 1 || steps > (TT) || !(ON)) return a ? SSAM_ESIZE : SSAM_ENULL;                         \
-        rc = ssam__stencil_prepare(a, 2, name##_ncoef(), sizeof(T), SSAM_STENCIL_V(T), name##_STEP, B, 1, 0, 1, \
-                                   &g, &grid, (const void *)name##_kernel, occ, 0, 1, (TT) * (name##_YHI - name##_YLO)); \
-        if (rc) return rc;                                                                                  \
-        SSAM__STENCIL_COEF(T, name##_NPTS, cf, a);                                                          \
-        name##_kernel<<<grid, B, 0, stream>>>((const T *)a->src, (T *)a->dst, g, steps, cf);               \
-        return cudaPeekAtLastError() == cudaSuccess ? SSAM_SUCCESS : SSAM_ECUDA;                            \
-    }                                                                                                       \
+#define SSAM_STENCIL2D_TEMPORAL_DEFINE_OCC(name, T, SHAPE, TT, B, MINB)                                 \
+    SSAM__STENCIL2D_TEMPORAL_GEN(name, "SSAM_STENCIL2D_TEMPORAL_DEFINE_OCC(" #name ")", T, SHAPE, TT, B, MINB, 1)
+/* WHO the sentences' subject; ON 0: no kernel (an empty one; name_launch refuses with SSAM_ESIZE),
+ * the AUTO case of one pass per step */
+#define SSAM__STENCIL2D_TEMPORAL_GEN(name, WHO, T, SHAPE, TT, B, MINB, ON)                              \
+    SSAM__STENCIL_COMMON(name, WHO, T, SHAPE, 2)                                                        \
+    enum { name##_TT = (TT), name##_STEP = SSAM_TEMPORAL_STEP(SSAM_STENCIL_V(T), name##_XLO, name##_XHI, TT) }; \
+    static_assert((TT) >= 1, WHO ": TT (steps per pass) must be at least 1");                           \
+    static_assert((TT) * (name##_YHI - name##_YLO + 1) * SSAM_STENCIL_V(T) * (int)(sizeof(T) / 4) <= SSAM_TEMPORAL_MAXREGS, \
+                  WHO ": the TT windows of NY rows exceed 160 registers; lower TT");                    \
+    static_assert(name##_STEP >= SSAM_STENCIL_V(T),                                                     \
+                  WHO ": TT times the x radius leaves no column of the warp to store; lower TT");       \
+    static_assert((B) % 32 == 0 && (B) >= 32 && (B) <= 1024, WHO ": B must be a multiple of 32 from 32 to 1024"); \
+    __global__ void __launch_bounds__(B, MINB)                                                          \
+        name##_kernel(const T *__restrict__ src, T *__restrict__ dst, ssam_stencil_geom g, int L, name##_coef cf) \
+    {                                                                                                   \
+        if (ON) ssam__tb2_body<T, name##_shape, SSAM__TB_TT(TT), B>(src, dst, g, L, cf.c);              \
+    }                                                                                                   \
+    static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, int steps, cudaStream_t stream) \
+    {                                                                                                   \
+        static int occ[2] = {0, 0}; /* resident blocks per SM, asked once per device */                 \
+        name##_coef cf;                                                                                 \
+        const ssam__stencil_kern k = ssam__tb2_kern<T, name##_shape, TT, B>((const void *)name##_kernel, occ); \
+        return ssam__temporal_launch(a, steps, stream, &k, &cf, TT, ON);                                \
+    }                                                                                                   \
     SSAM__TB2_ADVANCE(name, TT)
-
-/* steps in passes of TT (the last one shorter), ping-pong as ssam/stencil.cuh's name_advance */
-#define SSAM__TB2_ADVANCE(name, TT)                                                                         \
-    static inline __attribute__((unused)) int name##_advance(const ssam_stencil_args *a, int steps,        \
-                                                             void **result, cudaStream_t stream)            \
-    {                                                                                                       \
-        ssam_stencil_args b;                                                                                \
-        int rc, pass = 0;                                                                                   \
-        if (!a || !result || !a->src || !a->dst || !a->coef) return SSAM_ENULL;                             \
-        if (steps < 0) return SSAM_ESIZE;                                                                   \
-        b = *a;                                                                                             \
-        for (int done = 0; done < steps; done += (TT), pass++) {                                            \
-            rc = name##_launch(&b, steps - done < (TT) ? steps - done : (TT), stream);                      \
-            if (rc) return rc;                                                                              \
-            b.src = b.dst;                                                                                  \
-            b.dst = (void *)(pass % 2 == 0 ? a->src : a->dst);                                              \
-        }                                                                                                   \
-        *result = (void *)b.src;                                                                            \
-        return SSAM_SUCCESS;                                                                                \
-    }
+/* TT as the bodies take it: at least 1 (TT < 1 is refused by a sentence, not by the body) */
+#define SSAM__TB_TT(TT) ((TT) >= 1 ? (TT) : 1)
 
 /* ---- AUTO: the planner picks temporal blocking or one pass per step at run time ---------------- */
 /* the one-pass kernel's rows per lane: 8 for shapes of up to 5 rows (3 in fp64), 4 beyond */
@@ -311,23 +335,25 @@ static __device__ __forceinline__ void ssam__tb2_block(int *bx, int *by)
  *   int name_advance(const ssam_stencil_args *a, int steps, void **result, cudaStream_t)
  * name_advance runs the planned path; its result equals the one-pass kernel's bit for bit
  * (periodic widths not a multiple of V: within rounding, see HOW in the usage block). */
-#define SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE(name, T, SHAPE, B)                                              \
-    SSAM_STENCIL2D_DEFINE(name##_onepass, T, SHAPE,                                                         \
-                          SSAM__TB_ONEPASS_P(T, SSAM_SHAPE2D_YHI(SHAPE) - SSAM_SHAPE2D_YLO(SHAPE) + 1), 128) \
-    SSAM__STENCIL2D_TEMPORAL_DEFINE_X(name##_tb, T, SHAPE, SSAM__TB_AUTO_TT(T, name##_onepass), B, 1,       \
-                                      SSAM__TB_AUTO_TT(T, name##_onepass) >= 2)                             \
+#define SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE(name, T, SHAPE, B)                                          \
+    SSAM__STENCIL2D_GEN(name##_onepass, "SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE(" #name ")", T, T, SHAPE,  \
+                        SSAM__TB_ONEPASS_P(T, SSAM_SHAPE2D_YHI(SHAPE) - SSAM_SHAPE2D_YLO(SHAPE) + 1), 128, 1, \
+                        SSAM__STENCIL_GHM_DEFAULT(T, name##_onepass_XLO, name##_onepass_XHI), -1)       \
+    SSAM__STENCIL2D_TEMPORAL_GEN(name##_tb, "SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE(" #name ")",           \
+                                 typename ssam__stencil_real<T>::type, SHAPE,                           \
+                                 SSAM__TB_AUTO_TT(T, name##_onepass), B, 1, SSAM__TB_AUTO_TT(T, name##_onepass) >= 2) \
     static inline __attribute__((unused)) int name##_plan(const ssam_stencil_args *a, int steps, ssam_tb_plan *p) \
-    {                                                                                                       \
-        if (!a || !p) return SSAM_ENULL;                                                                    \
-        return ssam_tb_plan_make(p, name##_tb_TT, steps) ? SSAM_ESIZE : SSAM_SUCCESS;                       \
-    }                                                                                                       \
-    static inline __attribute__((unused)) int name##_advance(const ssam_stencil_args *a, int steps,        \
-                                                             void **result, cudaStream_t stream)            \
-    {                                                                                                       \
-        ssam_tb_plan p;                                                                                     \
-        if (name##_plan(a, steps < 0 ? 0 : steps, &p) == SSAM_ENULL) return SSAM_ENULL;                    \
-        return p.path == SSAM_TB_TEMPORAL ? name##_tb_advance(a, steps, result, stream)                    \
-                                          : name##_onepass_advance(a, steps, result, stream);               \
+    {                                                                                                   \
+        if (!a || !p) return SSAM_ENULL;                                                                \
+        return ssam_tb_plan_make(p, name##_tb_TT, steps) ? SSAM_ESIZE : SSAM_SUCCESS;                   \
+    }                                                                                                   \
+    static inline __attribute__((unused)) int name##_advance(const ssam_stencil_args *a, int steps,     \
+                                                             void **result, cudaStream_t stream)        \
+    {                                                                                                   \
+        ssam_tb_plan p;                                                                                 \
+        if (name##_plan(a, steps < 0 ? 0 : steps, &p) == SSAM_ENULL) return SSAM_ENULL;                 \
+        return p.path == SSAM_TB_TEMPORAL ? name##_tb_advance(a, steps, result, stream)                 \
+                                          : name##_onepass_advance(a, steps, result, stream);           \
     }
 
 #endif /* SSAM_TEMPORAL_CUH */

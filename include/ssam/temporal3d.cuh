@@ -39,7 +39,7 @@
  *   SSAM_STENCIL3D_TEMPORAL_DEFINE_RING adds a register ring: levels 1 .. TT-1 also keep the warp's
  *   own rows of their last NZ planes in registers (TT NZ V P more), and the next level loads only the
  *   other rows from shared memory; the levels then run from TT down within a step.
- *   Measured (H100, 512^3, bench/temporal3d, docs/PERFORMANCE.md): 3d7pt TT 2 at 768 threads 1.38x
+ *   Measured (H100, 512^3, bench/ssam_temporal3d, docs/PERFORMANCE.md): 3d7pt TT 2 at 768 threads 1.38x
  *   the best one-pass kernel in fp32, 1.65x in fp64; TT 3 and 4 are slower (their rings leave room
  *   for fewer rows per tile); 3d27pt with the ring 1.16x fp32, 1.30x fp64; 3d13pt gains nothing:
  *   see ssam/tbplan.h.  On the H200 704 threads beat 768 (the grid fills the SMs better: 512^3
@@ -49,13 +49,18 @@
  *   (the tests check it), except periodic domains whose width is not a multiple of V (the 2D case's
  *   rounding difference, bounded the same way).
  *
- * PIECES FOR KERNELS OF ONE'S OWN
- *   SSAM_TEMPORAL3D_WINDOW(T, V, NY, NZ, win, base, pl, r, YLO)
- *       win[V][NZ NY] (the layout SSAM_STENCIL3D_ROW reads with R = NY, p = 0) from planes of 16-byte
+ * PIECES FOR KERNELS OF ONE'S OWN (functions; the macro spellings are one-line wrappers)
+ *   ssam_temporal3d_window<NY, NZ, YLO>(win, base, pl, r)
+ *       (SSAM_TEMPORAL3D_WINDOW(T, V, NY, NZ, win, base, pl, r, YLO))
+ *       win[V][NZ NY] (the layout ssam_stencil3d_row reads with R = NY, p = 0) from planes of 16-byte
  *       vectors in shared memory ([row][lane]): plane offset dz starts at base + pl[dz], rows
  *       r + YLO .. r + YHI of it (base: the lane's vector of the warp's first row; the caller pads
  *       the plane so that those rows exist)
- *   SSAM_TEMPORAL3D_PUT(T, V, ring, i, vals)     a lane's V values as one 16-byte shared store
+ *   ssam_temporal3d_put(ring, i, vals)  (SSAM_TEMPORAL3D_PUT(T, V, ring, i, vals))
+ *       a lane's V values as one 16-byte shared store at ring[i]
+ *   The kernel body, ssam__tb3_body<T, S, TT, P, B, RING>(src, dst, g, L, cf), and its pieces
+ *   (ssam__tb3_plane: one step; ssam__tb3_level: one level's rows; ssam__tb3_intake: the input plane)
+ *   are internal.
  *
  * EXAMPLE
  *     #include <ssam/temporal3d.cuh>
@@ -70,8 +75,9 @@
  *   T float or double; TT >= 1; P >= 1; B a multiple of 32 up to 1024 with name_STEPY >= 1 and
  *   32 V - HL - HR >= V; shared memory name_SMEM = TT (NZ + 1) (RT + NY - 1) 512 bytes <= 227 KB
  *   (1 block per SM at that size: 3d7pt TT 2 fits RT = 48, TT 3 RT = 32, TT 4 RT = 24); the window
- *   V NZ NY sizeof(T)/4 <= 128 registers (compile-time checks with a sentence each: a 125-point box
- *   does not fit; run it one-pass).  Any nx, ny, nz >= 1 (gy = ceil(ny / STEPY) <= 65535).
+ *   V NZ NY sizeof(T)/4 <= 128 registers; the shape's limits as ssam/stencil.cuh's (compile-time
+ *   checks with a sentence each, naming the generator, the instance and the argument; a 125-point
+ *   box does not fit: run it one-pass; tests/compile-fail/ssam_temporal3d_*.cu).  Any nx, ny, nz >= 1 (gy = ceil(ny / STEPY) <= 65535).
  *   Boundaries: SSAM_STENCIL_DIRICHLET and SSAM_STENCIL_PERIODIC as ssam/stencil.cuh.  src and dst must
  *   not overlap (SSAM_EOVERLAP); name_advance overwrites both.  Codes: ssam/stencil.cuh's; steps
  *   outside 1 .. TT in name_launch is SSAM_ESIZE; a device without name_SMEM bytes of shared memory
@@ -88,97 +94,144 @@
 /* the shared memory of TT levels of NZ + 1 planes of such rows x 32 lanes x 16 bytes */
 #define SSAM_TEMPORAL3D_SMEM(TT, NZ, RT, YLO, YHI) ((size_t)(TT) * ((NZ) + 1) * SSAM_TEMPORAL3D_ROWS(RT, YLO, YHI) * 512)
 
+/* ---- lane pieces ----------------------------------------------------------------------------- */
 /* a lane's V values as one 16-byte vector at ring[i] */
-#define SSAM_TEMPORAL3D_PUT(T, V, ring, i, vals)                                                            \
-    do {                                                                                                    \
-        typedef SSAM__VEC(T, V) ssam__vec_t;                                                                \
-        ssam__vec_t ssam__q;                                                                                \
-        _Pragma("unroll") for (int ssam__k = 0; ssam__k < (V); ssam__k++) ssam__q.v[ssam__k] = (vals)[ssam__k]; \
-        ((ssam__vec_t *)(ring))[i] = ssam__q;                                                               \
-    } while (0)
+template <class T, int V>
+static __device__ __forceinline__ void ssam_temporal3d_put(ssam_vec<T, V> *ring, int i, const T (&vals)[V])
+{
+    ssam_vec<T, V> q;
+#pragma unroll
+    for (int k = 0; k < V; k++) q.v[k] = vals[k];
+    ring[i] = q;
+}
+#define SSAM_TEMPORAL3D_PUT(T, V, ring, i, vals) ssam_temporal3d_put((ssam_vec<T, V> *)(ring), i, vals)
 
 /* win[k][dz NY + dy] = the lane's column k of row r + YLO + dy of plane dz, from 16-byte vectors:
  * plane dz's row r at base[pl[dz] + r 32] (pl: vector offsets of the planes, constants after
  * unrolling, so every load is base + a constant); loads the shape does not read are dead code */
-#define SSAM_TEMPORAL3D_WINDOW(T, V, NY, NZ, win, base, pl, r, YLO)                                         \
-    do {                                                                                                    \
-        typedef SSAM__VEC(T, V) ssam__vec_t;                                                                \
-        _Pragma("unroll") for (int ssam__z = 0; ssam__z < (NZ); ssam__z++)                                  \
-            _Pragma("unroll") for (int ssam__y = 0; ssam__y < (NY); ssam__y++) {                            \
-                const ssam__vec_t ssam__q = ((const ssam__vec_t *)(base))[(pl)[ssam__z] + ((r) + (YLO) + ssam__y) * 32]; \
-                _Pragma("unroll") for (int ssam__k = 0; ssam__k < (V); ssam__k++)                          \
-                    (win)[ssam__k][ssam__z * (NY) + ssam__y] = ssam__q.v[ssam__k];                          \
-            }                                                                                               \
-    } while (0)
+template <int NY, int NZ, int YLO, class T, int V, int W>
+static __device__ __forceinline__ void ssam_temporal3d_window(T (&win)[V][W], const ssam_vec<T, V> *base, const int *pl,
+                                                              int r)
+{
+#pragma unroll
+    for (int z = 0; z < NZ; z++)
+#pragma unroll
+        for (int y = 0; y < NY; y++) {
+            const ssam_vec<T, V> q = base[pl[z] + (r + YLO + y) * 32];
+#pragma unroll
+            for (int k = 0; k < V; k++) win[k][z * NY + y] = q.v[k];
+        }
+}
+#define SSAM_TEMPORAL3D_WINDOW(T, V, NY, NZ, win, base, pl, r, YLO)                                     \
+    ssam_temporal3d_window<NY, NZ, YLO>(win, (const ssam_vec<T, V> *)(base), pl, r)
 
-/* The window of the warp's row p of a level: SSAM_TEMPORAL3D_WINDOW from shared memory, then (REG)
+/* ---- the kernel's pieces ----------------------------------------------------------------------- */
+/* The window of the warp's row p of a level: ssam_temporal3d_window from shared memory, then (reg)
  * the rows of the warp's own P rows from the register ring zr[dz][k][row] (the level's last NZ planes,
  * oldest first); which rows those are is known at compile time, so their shared loads are dead code */
-#define SSAM__TB3_WINDOW_R(T, V, NY, NZ, P, REG, win, zr, base, pl, p, YLO)                                 \
-    do {                                                                                                    \
-        SSAM_TEMPORAL3D_WINDOW(T, V, NY, NZ, win, base, pl, p, YLO);                                        \
-        _Pragma("unroll") for (int ssam__z = 0; ssam__z < (NZ); ssam__z++)                                  \
-            _Pragma("unroll") for (int ssam__y = 0; ssam__y < (NY); ssam__y++) {                            \
-                const int ssam__r = (p) + (YLO) + ssam__y;                                                  \
-                if ((REG) && ssam__r >= 0 && ssam__r < (P))                                                 \
-                    _Pragma("unroll") for (int ssam__k = 0; ssam__k < (V); ssam__k++)                      \
-                        (win)[ssam__k][ssam__z * (NY) + ssam__y] = (zr)[ssam__z][ssam__k][ssam__r];         \
-            }                                                                                               \
-    } while (0)
+template <int NY, int YLO, class T, int V, int W, int NZ, int P>
+static __device__ __forceinline__ void ssam__tb3_window_r(T (&win)[V][W], const T (&zr)[NZ][V][P], int reg,
+                                                          const ssam_vec<T, V> *base, const int *pl, int p)
+{
+    ssam_temporal3d_window<NY, NZ, YLO>(win, base, pl, p);
+#pragma unroll
+    for (int z = 0; z < NZ; z++)
+#pragma unroll
+        for (int y = 0; y < NY; y++) {
+            const int r = p + YLO + y;
+            if (reg && r >= 0 && r < P) {
+#pragma unroll
+                for (int k = 0; k < V; k++) win[k][z * NY + y] = zr[z][k][r];
+            }
+        }
+}
 
 /* move a register ring of NZ planes down one plane: slot NZ - 1 is then free for the newest */
-#define SSAM__TB3_SHIFT(V, NZ, P, zr)                                                                       \
-    _Pragma("unroll") for (int ssam__z = 0; ssam__z < (NZ)-1; ssam__z++)                                    \
-        _Pragma("unroll") for (int ssam__k = 0; ssam__k < (V); ssam__k++)                                   \
-            _Pragma("unroll") for (int ssam__p = 0; ssam__p < (P); ssam__p++)                               \
-                (zr)[ssam__z][ssam__k][ssam__p] = (zr)[ssam__z + 1][ssam__k][ssam__p]
+template <class T, int NZ, int V, int P>
+static __device__ __forceinline__ void ssam__tb3_shift(T (&zr)[NZ][V][P])
+{
+#pragma unroll
+    for (int z = 0; z < NZ - 1; z++)
+#pragma unroll
+        for (int k = 0; k < V; k++)
+#pragma unroll
+            for (int p = 0; p < P; p++) zr[z][k][p] = zr[z + 1][k][p];
+}
 
 /* Level t (1 .. TT) of plane zt = z - t (ZHI + 1) for the warp's P rows, at phase ph = (z - z0) mod NS
- * (NS = NZ + 1 slots a level in shared memory; plane zz in slot (zz - z0) mod NS): the window from
- * level t - 1 (its register ring zr[t - 1] for the warp's own rows, its shared ring for the others),
- * ssam's row step, the cell's own value where the stencil leaves a Dirichlet domain or t > L; into
- * level t's rings, or stored at t = TT (rowst[p]: the row is stored).  Levels run from TT down, so
- * level t's register ring moves on after level t + 1 has read it. */
-#define SSAM__TB3_LEVEL(T, V, SHAPE, XLO, XHI, YLO, ZLO, ZHI, NY, NZ, NS, PS, TT, P, RING, t, ph, zt, zr, wb, dst, g, cf, L, \
-                        Zs, Ze, rowin, rowst, y0, x, colin, allin)                                          \
-    do {                                                                                                    \
-        int ssam__pl[NZ];                                                                                   \
-        _Pragma("unroll") for (int dz = 0; dz < (NZ); dz++) ssam__pl[dz] =                                  \
-            (((t)-1) * (NS) + (((ph) - (t) * ((ZHI) + 1) + (ZLO) + dz) % (NS) + (NS)) % (NS)) * (PS);        \
-        const int zin = (g).periodic || ((zt) + (ZLO) >= 0 && (zt) + (ZHI) < (g).nz);                      \
-        const int ssam__out = ((t) * (NS) + (((ph) - (t) * ((ZHI) + 1)) % (NS) + (NS)) % (NS)) * (PS);       \
-        if ((RING) && (t) < (TT)) SSAM__TB3_SHIFT(V, NZ, P, (zr)[(t) < (TT) ? (t) : 0]);                     \
-        _Pragma("unroll") for (int p = 0; p < (P); p++) {                                                   \
-            const int keep = (t) <= (L) && zin && (rowin)[p];                                               \
-            T win[V][(NZ) * (NY)], out[V];                                                                  \
-            SSAM__TB3_WINDOW_R(T, V, NY, NZ, P, (RING) && (t) >= 2, win, (zr)[(t)-1], wb, ssam__pl, p, YLO); \
-            SSAM_STENCIL3D_ROW(T, V, SHAPE, XLO, XHI, YLO, ZLO, NY, out, win, 0, cf);                        \
-            if (!(keep && (allin)))                                                                         \
-                _Pragma("unroll") for (int k = 0; k < (V); k++) out[k] =                                    \
-                    (keep && (((colin) >> k) & 1)) ? out[k] : win[k][-(ZLO) * (NY) - (YLO)];                \
-            if ((t) < (TT)) {                                                                               \
-                SSAM_TEMPORAL3D_PUT(T, V, wb, ssam__out + p * 32, out);                                     \
-                if (RING)                                                                                   \
-                    _Pragma("unroll") for (int k = 0; k < (V); k++)(zr)[(t) < (TT) ? (t) : 0][(NZ)-1][k][p] = out[k]; \
-            } else if ((rowst)[p] && (zt) >= (Zs) && (zt) < (Ze))                                           \
-                SSAM__STENCIL_STORE(T, V, (dst) + (long long)(zt) * (g).plane + (long long)((y0) + p) * (g).pitch, x, \
-                                    (g).nx, out, out, (1 << (V)) - 1, 1, (g).vst);                          \
-        }                                                                                                   \
-    } while (0)
+ * (NS = NZ + 1 slots a level in shared memory, PS vectors each; plane zz in slot (zz - z0) mod NS):
+ * the window from level t - 1 (its register ring zr[t - 1] for the warp's own rows, its shared ring
+ * for the others), ssam's row step, the cell's own value where the stencil leaves a Dirichlet domain
+ * or t > L; into level t's rings, or stored at t = TT (rowst[p]: the row is stored).  Levels run from
+ * TT down, so level t's register ring moves on after level t + 1 has read it. */
+template <class S, int NS, int PS, int RING, int t, class T, int TT, int NZ, int V, int P>
+static __device__ __forceinline__ void ssam__tb3_level(int ph, int zt, T (&zr)[TT][NZ][V][P], ssam_vec<T, V> *wb,
+                                                       T *dst, const ssam_stencil_geom g, const T *cf, int L, int Zs,
+                                                       int Ze, const int (&rowin)[P], const int (&rowst)[P], int y0, int x,
+                                                       int colin, int allin)
+{
+    enum { XLO = S::xlo, XHI = S::xhi, YLO = S::ylo, ZLO = S::zlo, ZHI = S::zhi, NY = S::yhi - S::ylo + 1 };
+    int pl[NZ];
+#pragma unroll
+    for (int dz = 0; dz < NZ; dz++) pl[dz] = ((t - 1) * NS + ((ph - t * (ZHI + 1) + ZLO + dz) % NS + NS) % NS) * PS;
+    const int zin = g.periodic || (zt + ZLO >= 0 && zt + ZHI < g.nz);
+    const int po = (t * NS + ((ph - t * (ZHI + 1)) % NS + NS) % NS) * PS;
+    if (RING && t < TT) ssam__tb3_shift(zr[t < TT ? t : 0]);
+#pragma unroll
+    for (int p = 0; p < P; p++) {
+        const int keep = t <= L && zin && rowin[p];
+        T win[V][NZ * NY], out[V];
+        ssam__tb3_window_r<NY, YLO>(win, zr[t - 1], RING && t >= 2, wb, pl, p);
+        ssam_stencil3d_row<S, XLO, XHI, YLO, ZLO, NY>(out, win, 0, cf);
+        if (!(keep && allin)) {
+#pragma unroll
+            for (int k = 0; k < V; k++) out[k] = (keep && ((colin >> k) & 1)) ? out[k] : win[k][-ZLO * NY - YLO];
+        }
+        if (t < TT) {
+            ssam_temporal3d_put(wb, po + p * 32, out);
+            if (RING) {
+#pragma unroll
+                for (int k = 0; k < V; k++) zr[t < TT ? t : 0][NZ - 1][k][p] = out[k];
+            }
+        } else if (rowst[p] && zt >= Zs && zt < Ze)
+            ssam__stencil_store<T>(dst, (long long)zt * g.plane, (long long)(y0 + p) * g.pitch, x, g.nx, out, out,
+                                   (1 << V) - 1, 1, g.vst);
+    }
+}
+
+/* levels I .. TT of step z (RING: from TT down), each with its t a constant of its own instantiation */
+template <class S, int NS, int PS, int RING, int I, class T, int TT, int NZ, int V, int P>
+static __device__ __forceinline__ void ssam__tb3_levels(int ph, int z, T (&zr)[TT][NZ][V][P], ssam_vec<T, V> *wb, T *dst,
+                                                        const ssam_stencil_geom g, const T *cf, int L, int Zs, int Ze,
+                                                        const int (&rowin)[P], const int (&rowst)[P], int y0, int x,
+                                                        int colin, int allin)
+{
+    if constexpr (I <= TT) {
+        enum { t = RING ? TT + 1 - I : I };
+        ssam__tb3_level<S, NS, PS, RING, t>(ph, z - t * (S::zhi + 1), zr, wb, dst, g, cf, L, Zs, Ze, rowin, rowst, y0, x,
+                                            colin, allin);
+        ssam__tb3_levels<S, NS, PS, RING, I + 1>(ph, z, zr, wb, dst, g, cf, L, Zs, Ze, rowin, rowst, y0, x, colin, allin);
+    }
+}
 
 /* the prefetched input plane z into level 0's shared ring (slot ph; level 1 reads level 0 from
  * shared memory only), then the next plane prefetched */
-#define SSAM__TB3_INTAKE(T, V, P, PS, ph, z, z1, pf, wb, src, g, ry, x, cx, in, bmode)                      \
-    do {                                                                                                    \
-        _Pragma("unroll") for (int p = 0; p < (P); p++) {                                                   \
-            T ssam__row[V];                                                                                 \
-            _Pragma("unroll") for (int k = 0; k < (V); k++) ssam__row[k] = (pf)[k][p];                      \
-            SSAM_TEMPORAL3D_PUT(T, V, wb, (ph) * (PS) + p * 32, ssam__row);                                 \
-        }                                                                                                   \
-        if ((z) + 1 < (z1))                                                                                 \
-            SSAM_REGCACHE_ROWS(T, V, pf, 0, P, (src) + (long long)ssam_border_index((z) + 1, (g).nz, bmode) * (g).plane, \
-                               (g).pitch, x, cx, in, ry, (T)0);                                             \
-    } while (0)
+template <int PS, class T, int V, int P>
+static __device__ __forceinline__ void ssam__tb3_intake(int ph, int z, int z1, T (&pf)[V][P], ssam_vec<T, V> *wb,
+                                                        const T *src, const ssam_stencil_geom g, const int (&ry)[P], int x,
+                                                        const int (&cx)[V], int in, int bmode)
+{
+#pragma unroll
+    for (int p = 0; p < P; p++) {
+        T row[V];
+#pragma unroll
+        for (int k = 0; k < V; k++) row[k] = pf[k][p];
+        ssam_temporal3d_put(wb, ph * PS + p * 32, row);
+    }
+    if (z + 1 < z1)
+        ssam_regcache_rows_as<P, T, T>(pf, 0, src + (long long)ssam_border_index(z + 1, g.nz, bmode) * g.plane, g.pitch, x,
+                                       cx, in, ry, (T)0);
+}
 
 /* One step z at phase ph = (z - z0) mod NS: the input plane z into level 0 and level t's plane
  * z - t (ZHI + 1) for t = 1 .. TT (each from planes its level below made in earlier steps: the
@@ -186,135 +239,144 @@
  * TT down, so that each register ring moves on after the level above has read it, and the intake
  * comes after them (the order measured); without it the intake comes first (its loads in flight
  * the longest: measured faster) */
-#define SSAM__TB3_PLANE(T, V, SHAPE, XLO, XHI, YLO, ZLO, ZHI, NY, NZ, NS, PS, TT, P, RING, ph, z, z1, pf, zr, wb, src, dst, g, \
-                        cf, L, Zs, Ze, rowin, rowst, ry, y0, x, xl, cx, in, colin, allin, bmode)            \
-    do {                                                                                                    \
-        if (!(RING)) SSAM__TB3_INTAKE(T, V, P, PS, ph, z, z1, pf, wb, src, g, ry, xl, cx, in, bmode);         \
-        _Pragma("unroll") for (int ssam__i = 1; ssam__i <= (TT); ssam__i++) {                               \
-            const int t = (RING) ? (TT) + 1 - ssam__i : ssam__i;                                            \
-            SSAM__TB3_LEVEL(T, V, SHAPE, XLO, XHI, YLO, ZLO, ZHI, NY, NZ, NS, PS, TT, P, RING, t, ph, (z) - t * ((ZHI) + 1), zr, \
-                            wb, dst, g, cf, L, Zs, Ze, rowin, rowst, y0, x, colin, allin);                  \
-        }                                                                                                   \
-        if (RING) SSAM__TB3_INTAKE(T, V, P, PS, ph, z, z1, pf, wb, src, g, ry, xl, cx, in, bmode);            \
-        __syncthreads();                                                                                    \
-    } while (0)
+template <class S, int NS, int PS, int RING, class T, int TT, int NZ, int V, int P>
+static __device__ __forceinline__ void ssam__tb3_plane(int ph, int z, int z1, T (&pf)[V][P], T (&zr)[TT][NZ][V][P],
+                                                       ssam_vec<T, V> *wb, const T *src, T *dst, const ssam_stencil_geom g,
+                                                       const T *cf, int L, int Zs, int Ze, const int (&rowin)[P],
+                                                       const int (&rowst)[P], const int (&ry)[P], int y0, int x, int xl,
+                                                       const int (&cx)[V], int in, int colin, int allin, int bmode)
+{
+    if (!RING) ssam__tb3_intake<PS>(ph, z, z1, pf, wb, src, g, ry, xl, cx, in, bmode);
+    ssam__tb3_levels<S, NS, PS, RING, 1>(ph, z, zr, wb, dst, g, cf, L, Zs, Ze, rowin, rowst, y0, x, colin, allin);
+    if (RING) ssam__tb3_intake<PS>(ph, z, z1, pf, wb, src, g, ry, xl, cx, in, bmode);
+    __syncthreads();
+}
 
 /* The kernel body: block (bx, by, bz) owns columns [X0, X0 + STEPX), tile rows Yb .. Yb + RT - 1 and
  * the planes [Zs, Ze) of segment bz; steps z0 = Zs + TT ZLO .. z1 - 1 = Ze - 1 + TT (ZHI + 1), the
- * loop unrolled by NS so that every shared-memory offset is a constant. */
-#define SSAM__TB3_BODY(T, SHAPE, XLO, XHI, YLO, YHI, ZLO, ZHI, TT, P, B, RING, src, dst, g, L, cf)           \
-    do {                                                                                                    \
-        enum {                                                                                              \
-            V = SSAM_STENCIL_V(T), NY = (YHI) - (YLO) + 1, NZ = (ZHI) - (ZLO) + 1, NS = NZ + 1, RT = (B) / 32 * (P), \
-            PS = SSAM_TEMPORAL3D_ROWS(RT, YLO, YHI) * 32, HL = SSAM_TEMPORAL_HL(V, XLO, TT),                \
-            HR = SSAM_TEMPORAL_HR(V, XHI, TT), STEPX = 32 * V - HL - HR, YH0 = (TT) * -(YLO),               \
-            STEPY = RT - (TT) * ((YHI) - (YLO))                                                             \
-        };                                                                                                  \
-        typedef SSAM__VEC(T, V) ssam__vec_t;                                                                \
-        extern __shared__ int4 ssam__tb3[];                                                                 \
-        const int bmode = (g).periodic ? SSAM_BORDER_WRAP : SSAM_BORDER_NEAREST;                            \
-        const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5;                                          \
-        ssam__vec_t *const wb = (ssam__vec_t *)ssam__tb3 + (wid * (P) - (YLO)) * 32 + lane;                 \
-        const int x = blockIdx.x * STEPX - HL + V * lane, store = lane >= HL / V && lane < 32 - HR / V && x < (g).nx; \
-        const int y0 = blockIdx.y * STEPY - YH0 + wid * (P);                                                \
-        const int Zs = blockIdx.z * (g).seg, Ze = min(Zs + (g).seg, (g).nz);                                \
-        const int z0 = Zs + (TT) * (ZLO), z1 = Ze + (TT) * ((ZHI) + 1);                                     \
-        int cx[V], in, colin = 0, ry[P], rowin[P], rowst[P];                                                \
-        T pf[V][P], zr[TT][NZ][V][P];                                                                       \
-        SSAM_REGCACHE_COLUMNS(V, cx, in, x, (g).nx, bmode, (g).vld);                                        \
-        const int xl = ssam__tb_xload(x, (g).nx, V, (g).periodic, (g).vld, &in); /* loads: whole vectors */ \
-        _Pragma("unroll") for (int k = 0; k < V; k++) colin |=                                              \
-            ((g).periodic || (x + k + (XLO) >= 0 && x + k + (XHI) < (g).nx)) << k;                          \
-        const int allin = __all_sync(0xffffffffu, colin == (1 << V) - 1);                                   \
-        _Pragma("unroll") for (int p = 0; p < (P); p++) {                                                   \
-            const int y = y0 + p, r = wid * (P) + p;                                                        \
-            ry[p] = ssam_border_index(y, (g).ny, bmode);                                                    \
-            rowin[p] = (g).periodic || (y + (YLO) >= 0 && y + (YHI) < (g).ny);                              \
-            rowst[p] = store && r >= YH0 && r < YH0 + STEPY && y < (g).ny;                                  \
-        }                                                                                                   \
-        if (RING) /* rings of levels 1 .. TT-1 (zr[0] stays unused: level 1 reads shared memory) */       \
-            _Pragma("unroll") for (int t = 0; t < (TT); t++) _Pragma("unroll") for (int z = 0; z < NZ; z++)    \
-                _Pragma("unroll") for (int k = 0; k < V; k++) _Pragma("unroll") for (int p = 0; p < (P); p++) zr[t][z][k][p] = (T)0; \
-        for (int i = threadIdx.x; i < (TT) * NS * PS; i += (B)) /* finite before the first planes */       \
-            ssam__tb3[i] = make_int4(0, 0, 0, 0);                                                           \
-        SSAM_REGCACHE_ROWS(T, V, pf, 0, P, (src) + (long long)ssam_border_index(z0, (g).nz, bmode) * (g).plane, \
-                           (g).pitch, xl, cx, in, ry, (T)0);                                                \
-        __syncthreads();                                                                                    \
-        _Pragma("unroll 1") for (int zb = z0; zb < z1; zb += NS) {                                          \
-            _Pragma("unroll") for (int ph = 0; ph < NS; ph++) {                                             \
-                const int z = zb + ph;                                                                      \
-                if (z >= z1) break; /* block-uniform */                                                     \
-                SSAM__TB3_PLANE(T, V, SHAPE, XLO, XHI, YLO, ZLO, ZHI, NY, NZ, NS, PS, TT, P, RING, ph, z, z1, pf, zr, wb, src, dst, g, \
-                                cf, L, Zs, Ze, rowin, rowst, ry, y0, x, xl, cx, in, colin, allin, bmode);   \
-            }                                                                                               \
-        }                                                                                                   \
-    } while (0)
-
-/* ---- the generator --------------------------------------------------------------------------- */
-/* ON 0: an empty kernel (AUTO builds none when the rule says one pass per step) */
-#define SSAM__TB3_KERNEL(name, T, SHAPE, TT, P, B, MINB, ON, RING)                                          \
-    __global__ void __launch_bounds__(B, MINB)                                                              \
-        name##_kernel(const T *__restrict__ src, T *__restrict__ dst, ssam_stencil_geom g, int L, name##_coef cf) \
-    {                                                                                                       \
-        enum { ssam__npts = name##_NPTS };                                                                  \
-        (void)sizeof(char[(0 SHAPE(SSAM__IBAD3)) ? -1 : 1]); /* every I in [0, NPTS) */                     \
-        if (ON)                                                                                             \
-            SSAM__TB3_BODY(T, SHAPE, name##_XLO, name##_XHI, name##_YLO, name##_YHI, name##_ZLO, name##_ZHI, TT, P, \
-                           B, RING, src, dst, g, L, cf.c);                                                  \
+ * loop unrolled by NS so that every shared-memory offset is a constant.  L: the steps of this pass. */
+template <class T, class S, int TT, int P, int B, int RING>
+static __device__ __forceinline__ void ssam__tb3_body(const T *src, T *dst, const ssam_stencil_geom g, int L, const T *cf)
+{
+    enum {
+        XLO = S::xlo, XHI = S::xhi, YLO = S::ylo, YHI = S::yhi, ZLO = S::zlo, ZHI = S::zhi, V = SSAM_STENCIL_V(T),
+        NY = YHI - YLO + 1, NZ = ZHI - ZLO + 1, NS = NZ + 1, RT = B / 32 * P,
+        PS = SSAM_TEMPORAL3D_ROWS(RT, YLO, YHI) * 32, HL = SSAM_TEMPORAL_HL(V, XLO, TT),
+        HR = SSAM_TEMPORAL_HR(V, XHI, TT), STEPX = 32 * V - HL - HR, YH0 = TT * -YLO, STEPY = RT - TT * (YHI - YLO)
+    };
+    typedef ssam_vec<T, V> vec_t;
+    extern __shared__ int4 ssam__tb3[];
+    const int bmode = g.periodic ? SSAM_BORDER_WRAP : SSAM_BORDER_NEAREST;
+    const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5;
+    vec_t *const wb = (vec_t *)ssam__tb3 + (wid * P - YLO) * 32 + lane;
+    const int x = blockIdx.x * STEPX - HL + V * lane, store = lane >= HL / V && lane < 32 - HR / V && x < g.nx;
+    const int y0 = blockIdx.y * STEPY - YH0 + wid * P;
+    const int Zs = blockIdx.z * g.seg, Ze = min(Zs + g.seg, g.nz);
+    const int z0 = Zs + TT * ZLO, z1 = Ze + TT * (ZHI + 1);
+    int cx[V], in, colin = 0, ry[P], rowin[P], rowst[P];
+    T pf[V][P], zr[TT][NZ][V][P];
+    ssam_regcache_columns<V>(cx, in, x, g.nx, bmode, g.vld);
+    const int xl = ssam__tb_xload(x, g.nx, V, g.periodic, g.vld, &in); /* loads: whole vectors */
+#pragma unroll
+    for (int k = 0; k < V; k++) colin |= (g.periodic || (x + k + XLO >= 0 && x + k + XHI < g.nx)) << k;
+    const int allin = __all_sync(0xffffffffu, colin == (1 << V) - 1);
+#pragma unroll
+    for (int p = 0; p < P; p++) {
+        const int y = y0 + p, r = wid * P + p;
+        ry[p] = ssam_border_index(y, g.ny, bmode);
+        rowin[p] = g.periodic || (y + YLO >= 0 && y + YHI < g.ny);
+        rowst[p] = store && r >= YH0 && r < YH0 + STEPY && y < g.ny;
     }
+    if (RING) { /* rings of levels 1 .. TT-1 (zr[0] stays unused: level 1 reads shared memory) */
+#pragma unroll
+        for (int t = 0; t < TT; t++)
+#pragma unroll
+            for (int z = 0; z < NZ; z++)
+#pragma unroll
+                for (int k = 0; k < V; k++)
+#pragma unroll
+                    for (int p = 0; p < P; p++) zr[t][z][k][p] = (T)0;
+    }
+    for (int i = threadIdx.x; i < TT * NS * PS; i += B) /* finite before the first planes */
+        ssam__tb3[i] = make_int4(0, 0, 0, 0);
+    ssam_regcache_rows_as<P, T, T>(pf, 0, src + (long long)ssam_border_index(z0, g.nz, bmode) * g.plane, g.pitch, xl, cx, in,
+                                   ry, (T)0);
+    __syncthreads();
+#pragma unroll 1
+    for (int zb = z0; zb < z1; zb += NS) {
+#pragma unroll
+        for (int ph = 0; ph < NS; ph++) {
+            const int z = zb + ph;
+            if (z >= z1) break; /* block-uniform */
+            ssam__tb3_plane<S, NS, PS, RING>(ph, z, z1, pf, zr, wb, src, dst, g, cf, L, Zs, Ze, rowin, rowst, ry, y0, x, xl,
+                                             cx, in, colin, allin, bmode);
+        }
+    }
+}
 
-#define SSAM_STENCIL3D_TEMPORAL_DEFINE(name, T, SHAPE, TT, P, B) SSAM_STENCIL3D_TEMPORAL_DEFINE_OCC(name, T, SHAPE, TT, P, B, 1)
+/* ---- host side and the generators --------------------------------------------------------------- */
+/* the launchers' view of a 3D temporal kernel: tiles of STEPX x STEPY, planes in segments (each
+ * streaming TT NZ extra planes), smem bytes of shared memory */
+template <class T, class S, int TT, int P, int B>
+static inline ssam__stencil_kern ssam__tb3_kern(const void *fn, int *occ, int stepy, size_t smem)
+{
+    enum { V = SSAM_STENCIL_V(T) };
+    const ssam__stencil_kern k = {fn, occ, 3, S::ncoef, S::npts, V, SSAM_TEMPORAL_STEP(V, S::xlo, S::xhi, TT), B, P, stepy,
+                                  TT * (S::zhi - S::zlo + 1) + 1, 0, -1, sizeof(T), sizeof(T), smem, smem, 0};
+    return k;
+}
+
+#define SSAM_STENCIL3D_TEMPORAL_DEFINE(name, T, SHAPE, TT, P, B)                                        \
+    SSAM__STENCIL3D_TEMPORAL_GEN(name, "SSAM_STENCIL3D_TEMPORAL_DEFINE(" #name ")", T, SHAPE, TT, P, B, 1, 1, 0)
 /* MINB blocks per SM (__launch_bounds__(B, MINB)) */
-#define SSAM_STENCIL3D_TEMPORAL_DEFINE_OCC(name, T, SHAPE, TT, P, B, MINB)                                  \
-    SSAM__STENCIL3D_TEMPORAL_DEFINE_X(name, T, SHAPE, TT, P, B, MINB, 1, 0)
+#define SSAM_STENCIL3D_TEMPORAL_DEFINE_OCC(name, T, SHAPE, TT, P, B, MINB)                              \
+    SSAM__STENCIL3D_TEMPORAL_GEN(name, "SSAM_STENCIL3D_TEMPORAL_DEFINE_OCC(" #name ")", T, SHAPE, TT, P, B, MINB, 1, 0)
 /* the same with the register ring: levels 1 .. TT-1 also keep the warp's own rows of their last NZ
  * planes in registers, so the next level reads only the other rows from shared memory (TT NZ V P
  * more registers; measured faster for 3d27pt at TT 2, 512 threads: see the usage block) */
-#define SSAM_STENCIL3D_TEMPORAL_DEFINE_RING(name, T, SHAPE, TT, P, B)                                       \
-    SSAM__STENCIL3D_TEMPORAL_DEFINE_X(name, T, SHAPE, TT, P, B, 1, 1, 1)
-/* ON 0: no kernel (name_launch refuses with SSAM_ESIZE; the limits are not checked); RING 1: the
- * register ring (SSAM_STENCIL3D_TEMPORAL_DEFINE_RING) */
-#define SSAM__STENCIL3D_TEMPORAL_DEFINE_X(name, T, SHAPE, TT, P, B, MINB, ON, RING)                         \
-    SSAM__STENCIL3D_COMMON(name, T, SHAPE, P, B)                                                            \
-    enum {                                                                                                  \
-        name##_TT = (TT),                                                                                   \
-        name##_STEPX = SSAM_TEMPORAL_STEP(SSAM_STENCIL_V(T), name##_XLO, name##_XHI, TT),                   \
-        name##_STEPY = (B) / 32 * (P) - (TT) * (name##_YHI - name##_YLO),                                   \
+#define SSAM_STENCIL3D_TEMPORAL_DEFINE_RING(name, T, SHAPE, TT, P, B)                                   \
+    SSAM__STENCIL3D_TEMPORAL_GEN(name, "SSAM_STENCIL3D_TEMPORAL_DEFINE_RING(" #name ")", T, SHAPE, TT, P, B, 1, 1, 1)
+/* WHO the sentences' subject; ON 0: no kernel (name_launch refuses with SSAM_ESIZE; the limits are
+ * not checked); RING 1: the register ring (SSAM_STENCIL3D_TEMPORAL_DEFINE_RING) */
+#define SSAM__STENCIL3D_TEMPORAL_GEN(name, WHO, T, SHAPE, TT, P, B, MINB, ON, RING)                     \
+    SSAM__STENCIL_COMMON(name, WHO, T, SHAPE, 3)                                                        \
+    enum { name##_ZLO = name##_shape::zlo, name##_ZHI = name##_shape::zhi };                            \
+    SSAM__STENCIL_BP(name, WHO, P, B)                                                                   \
+    enum {                                                                                              \
+        name##_TT = (TT), name##_STEPX = SSAM_TEMPORAL_STEP(SSAM_STENCIL_V(T), name##_XLO, name##_XHI, TT), \
+        name##_STEPY = (B) / 32 * (P) - (TT) * (name##_YHI - name##_YLO),                               \
         name##_SMEM = (int)SSAM_TEMPORAL3D_SMEM(TT, name##_ZHI - name##_ZLO + 1, (B) / 32 * (P), name##_YLO, name##_YHI) \
-    };                                                                                                      \
-    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "SSAM_STENCIL3D_TEMPORAL_DEFINE: T must be float or double"); \
-    static_assert((TT) >= 1, "SSAM_STENCIL3D_TEMPORAL_DEFINE: TT (steps per pass) must be at least 1");     \
-    static_assert(!(ON) || name##_STEPY >= 1,                                                               \
-                  "SSAM_STENCIL3D_TEMPORAL_DEFINE: TT times the y extent leaves no tile row to store; raise B or P, or lower TT"); \
-    static_assert(!(ON) || name##_STEPX >= SSAM_STENCIL_V(T),                                               \
-                  "SSAM_STENCIL3D_TEMPORAL_DEFINE: TT times the x radius leaves no column of the warp to store; lower TT"); \
-    static_assert(!(ON) || name##_SMEM <= 227 * 1024,                                                       \
-                  "SSAM_STENCIL3D_TEMPORAL_DEFINE: TT levels of NZ + 1 planes of the tile exceed 227 KB of shared memory; lower TT, P or B"); \
-    static_assert(!(ON) || SSAM_STENCIL_V(T) * (int)(sizeof(T) / 4) * (name##_ZHI - name##_ZLO + 1) *       \
-                                   (name##_YHI - name##_YLO + 1) <= 128,                                    \
-                  "SSAM_STENCIL3D_TEMPORAL_DEFINE: the shape's NZ x NY window exceeds 128 registers; run it one-pass"); \
-    SSAM__TB3_KERNEL(name, T, SHAPE, TT, P, B, MINB, ON, RING)                                              \
-    static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, int steps,         \
-                                                            cudaStream_t stream)                            \
-    {                                                                                                       \
-        ssam_stencil_geom g;                                                                                \
-        name##_coef cf;                                                                                     \
-        dim3 grid;                                                                                          \
-        static int occ[2] = {0, 0};                                                                         \
-        int rc;                                                                                             \
-        if (steps < 1 || steps > (TT) || !(ON)) return a ? SSAM_ESIZE : SSAM_ENULL;                         \
-        rc = ssam__stencil_prepare(a, 3, name##_ncoef(), sizeof(T), SSAM_STENCIL_V(T), name##_STEPX, B, P,  \
-                                   name##_STEPY, (TT) * (name##_ZHI - name##_ZLO + 1) + 1, &g, &grid,       \
-                                   (const void *)name##_kernel, occ, name##_SMEM, 0, -1);                   \
-        if (rc) return rc;                                                                                  \
-        SSAM__STENCIL_COEF(T, name##_NPTS, cf, a);                                                          \
-        name##_kernel<<<grid, B, name##_SMEM, stream>>>((const T *)a->src, (T *)a->dst, g, steps, cf);     \
-        return cudaPeekAtLastError() == cudaSuccess ? SSAM_SUCCESS : SSAM_ECUDA;                            \
-    }                                                                                                       \
+    };                                                                                                  \
+    SSAM__TB3_CHECKS(name, WHO, T, TT, ON)                                                              \
+    __global__ void __launch_bounds__(B, MINB)                                                          \
+        name##_kernel(const T *__restrict__ src, T *__restrict__ dst, ssam_stencil_geom g, int L, name##_coef cf) \
+    {                                                                                                   \
+        if (ON) ssam__tb3_body<T, name##_shape, SSAM__TB_TT(TT), SSAM__STENCIL_P(P), B, RING>(src, dst, g, L, cf.c); \
+    }                                                                                                   \
+    static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, int steps, cudaStream_t stream) \
+    {                                                                                                   \
+        static int occ[2] = {0, 0}; /* resident blocks per SM, asked once per device */                 \
+        name##_coef cf;                                                                                 \
+        const ssam__stencil_kern k =                                                                    \
+            ssam__tb3_kern<T, name##_shape, TT, P, B>((const void *)name##_kernel, occ, name##_STEPY, name##_SMEM); \
+        return ssam__temporal_launch(a, steps, stream, &k, &cf, TT, ON);                                \
+    }                                                                                                   \
     SSAM__TB2_ADVANCE(name, TT)
+/* the limits of a 3D temporal kernel (ON 0: only TT's) */
+#define SSAM__TB3_CHECKS(name, WHO, T, TT, ON)                                                          \
+    static_assert((TT) >= 1, WHO ": TT (steps per pass) must be at least 1");                           \
+    static_assert(!(ON) || name##_STEPY >= 1,                                                           \
+                  WHO ": TT times the y extent leaves no tile row to store; raise B or P, or lower TT"); \
+    static_assert(!(ON) || name##_STEPX >= SSAM_STENCIL_V(T),                                           \
+                  WHO ": TT times the x radius leaves no column of the warp to store; lower TT");       \
+    static_assert(!(ON) || name##_SMEM <= 227 * 1024,                                                   \
+                  WHO ": TT levels of NZ + 1 planes of the tile exceed 227 KB of shared memory; lower TT, P or B"); \
+    static_assert(!(ON) || SSAM_STENCIL_V(T) * (int)(sizeof(T) / 4) * (name##_ZHI - name##_ZLO + 1) *   \
+                                   (name##_YHI - name##_YLO + 1) <= 128,                                \
+                  WHO ": the shape's NZ x NY window exceeds 128 registers; run it one-pass");
 
 /* ---- AUTO: the planner picks temporal blocking or one pass per step at run time ---------------- */
-#define SSAM__TB3_AUTO_TT(T, one)                                                                           \
+#define SSAM__TB3_AUTO_TT(T, one)                                                                       \
     SSAM_TB3_TT_RULE(sizeof(T), one##_XHI - one##_XLO + 1, one##_YHI - one##_YLO + 1, one##_ZHI - one##_ZLO + 1, \
                      one##_NPTS)
 /* SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(name, T, SHAPE): name_onepass_* (SSAM_STENCIL3D_DEFINE, P 4 fp32 /
@@ -327,27 +389,32 @@
  * name_advance runs the planned path; its result equals the one-pass kernel's bit for bit where
  * that kernel is the streaming variant (the default's rule picks slice only for dense fp64 shapes
  * of 5 planes or more, which get no temporal kernel). */
-#define SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(name, T, SHAPE)                                                 \
-    SSAM_STENCIL3D_DEFINE(name##_onepass, T, SHAPE, sizeof(T) == 4 ? 4 : 2, 128)                            \
-    SSAM__STENCIL3D_TEMPORAL_DEFINE_X(name##_tb, T, SHAPE, SSAM__TB3_AUTO_TT(T, name##_onepass), SSAM_TB3_P_RULE, \
-                                      SSAM_TB3_B_RULE(SSAM_SHAPE3D_NPTS(SHAPE)), 1,                         \
-                                      SSAM__TB3_AUTO_TT(T, name##_onepass) >= 2,                            \
-                                      SSAM_TB3_RING_RULE(SSAM_SHAPE3D_NPTS(SHAPE)))                         \
+#define SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(name, T, SHAPE)                                             \
+    SSAM__STENCIL3D_GEN(name##_onepass, "SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(" #name ")", T, SHAPE,     \
+                        sizeof(T) == 4 ? 4 : 2, 128, 1, SSAM__STENCIL3D_RULE(name##_onepass, T),        \
+                        SSAM__STENCIL_GHM_DEFAULT(T, name##_onepass_XLO, name##_onepass_XHI),           \
+                        SSAM__STENCIL3D_TRIM_DEFAULT)                                                   \
+    SSAM__STENCIL3D_TEMPORAL_GEN(name##_tb, "SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(" #name ")",           \
+                                 typename ssam__stencil_real<T>::type, SHAPE,                           \
+                                 SSAM__TB3_AUTO_TT(T, name##_onepass), SSAM_TB3_P_RULE,                 \
+                                 SSAM_TB3_B_RULE(SSAM_SHAPE3D_NPTS(SHAPE)), 1,                          \
+                                 SSAM__TB3_AUTO_TT(T, name##_onepass) >= 2,                             \
+                                 SSAM_TB3_RING_RULE(SSAM_SHAPE3D_NPTS(SHAPE)))                          \
     static inline __attribute__((unused)) int name##_plan(const ssam_stencil_args *a, int steps, ssam_tb_plan *p) \
-    {                                                                                                       \
-        if (!a || !p) return SSAM_ENULL;                                                                    \
-        return ssam_tb3_plan_make(p, name##_tb_TT, steps, a->nx, a->ny, a->nz, name##_tb_STEPX) ? SSAM_ESIZE   \
+    {                                                                                                   \
+        if (!a || !p) return SSAM_ENULL;                                                                \
+        return ssam_tb3_plan_make(p, name##_tb_TT, steps, a->nx, a->ny, a->nz, name##_tb_STEPX) ? SSAM_ESIZE \
                                                                                               : SSAM_SUCCESS; \
-    }                                                                                                       \
-    static inline __attribute__((unused)) int name##_advance(const ssam_stencil_args *a, int steps,        \
-                                                             void **result, cudaStream_t stream)            \
-    {                                                                                                       \
-        ssam_tb_plan p;                                                                                     \
-        if (!a) return SSAM_ENULL;                                                                          \
+    }                                                                                                   \
+    static inline __attribute__((unused)) int name##_advance(const ssam_stencil_args *a, int steps,     \
+                                                             void **result, cudaStream_t stream)        \
+    {                                                                                                   \
+        ssam_tb_plan p;                                                                                 \
+        if (!a) return SSAM_ENULL;                                                                      \
         if (name##_plan(a, steps < 0 ? 0 : steps, &p) != SSAM_SUCCESS) /* sizes: the one-pass checks say */ \
-            return name##_onepass_advance(a, steps, result, stream);                                       \
-        return p.path == SSAM_TB_TEMPORAL ? name##_tb_advance(a, steps, result, stream)                    \
-                                          : name##_onepass_advance(a, steps, result, stream);               \
+            return name##_onepass_advance(a, steps, result, stream);                                    \
+        return p.path == SSAM_TB_TEMPORAL ? name##_tb_advance(a, steps, result, stream)                 \
+                                          : name##_onepass_advance(a, steps, result, stream);           \
     }
 
 #endif /* SSAM_TEMPORAL3D_CUH */

@@ -1,0 +1,95 @@
+/* ksum/ksum/device.cuh -- the device pieces every ksum kernel shares, and the generators' helpers.
+ *
+ * WHAT (part of ksum/ksum.cuh; smalldim.cuh, tc.cuh and wgmma.cuh use it too)
+ *   ksum__sqnorm(p, dim)                     |p|^2, one FMA after another (the pre-passes' order)
+ *   ksum__norms<T>(a, lda, m, b, ldb, n, dim, scale, out)   the norm pre-pass (one thread a point):
+ *        out[i] = scale |x_i|^2 for the m targets, then the n sources
+ *   ksum__sna_load<T, BM>(sna, norms, row0, m, tid)    s|a_i|^2 of the block's BM targets into
+ *        shared sna, zero past m
+ *   ksum__sw_load<T, BN, NW>(rw, nb, w, j0, n, nrhs, tid), ksum__sw_store<T, NW>(d, rw, tid)
+ *        the per-tile record of the register-staged kernels: element e = tid + 256 q of
+ *        [0: s|b_j|^2, 1 + r: w_r][BN] for the tile of sources j0.., zero past n and nrhs, through
+ *        the registers rw[ceil(NW / 256)] into shared memory
+ *   Generators' helpers (macros, used by the KSUM_DEFINE* of ksum.cuh, smalldim.cuh, tc.cuh):
+ *     KSUM__EVAL_FN(T, KERNEL)  the kernel function as a functor: [](T t) { return KERNEL_EVAL(T, t); }
+ *     KSUM__NORMS(name, T)      __global__ name_norms: one call of ksum__norms<T>
+ *     KSUM__FACTOR(K)           1 for KSUM_GAUSS (its value factorises over the two norms), else 0
+ *     KSUM__REAL(T)             1 when T is spelled float or double (the generators' type check)
+ *     KSUM__SCALE(KERNEL, a)    the scale s of the kernel for a->h, as the launchers take it
+ *
+ * LIMITS
+ *   256 threads per block (KSUM_THREADS).  Register arrays are indexed with unrolled constants only.
+ */
+#ifndef KSUM_KSUM_DEVICE_CUH
+#define KSUM_KSUM_DEVICE_CUH
+
+#include <cuda_runtime.h>
+
+#include "../gemm.cuh"
+
+/* |p|^2 over dim coordinates, one FMA after another (the pre-passes' order) */
+template <class T>
+static __device__ __forceinline__ T ksum__sqnorm(const T *p, int dim)
+{
+    T s = 0;
+    for (int k = 0; k < dim; k++) s = fma(p[k], p[k], s);
+    return s;
+}
+/* the pre-pass: scale * |x|^2 for the m targets, then the n sources, into out[m + n] */
+template <class T>
+static __device__ __forceinline__ void ksum__norms(const T *a, long long lda, int m, const T *b, long long ldb, int n,
+                                                   int dim, T scale, T *out)
+{
+    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= (long long)m + n) return;
+    out[i] = ksum__sqnorm(i < m ? a + i * lda : b + (i - m) * ldb, dim) * scale;
+}
+
+/* s|a_i|^2 of the block's BM targets from the pre-pass into shared sna, zero past m */
+template <class T, int BM>
+static __device__ __forceinline__ void ksum__sna_load(T *sna, const T *norms, long long row0, int m, int tid)
+{
+    for (int q = tid; q < BM; q += KSUM_THREADS) sna[q] = row0 + q < m ? norms[row0 + q] : (T)0;
+}
+
+/* the per-tile record: element e = tid + 256 q of [0: s|b_j|^2, 1 + r: w_r][BN] for sources j0.. */
+template <class T, int BN, int NW, int NWPER>
+static __device__ __forceinline__ void ksum__sw_load(T (&rw)[NWPER], const T *nb, const T *w, long long j0, int n,
+                                                     int nrhs, int tid)
+{
+#pragma unroll
+    for (int q = 0; q < NWPER; q++) {
+        const int e = tid + q * KSUM_THREADS, qq = e / BN;
+        const long long j = j0 + e % BN;
+        rw[q] = (T)0;
+        if (e < NW && j < n) rw[q] = qq == 0 ? nb[j] : (qq - 1 < nrhs ? w[j * nrhs + qq - 1] : (T)0);
+    }
+}
+template <class T, int NW, int NWPER>
+static __device__ __forceinline__ void ksum__sw_store(T *d, const T (&rw)[NWPER], int tid)
+{
+#pragma unroll
+    for (int q = 0; q < NWPER; q++)
+        if (tid + q * KSUM_THREADS < NW) d[tid + q * KSUM_THREADS] = rw[q];
+}
+
+/* ---- the generators' helpers -------------------------------------------------------------------- */
+#define KSUM__CAT(a, b) a##b
+#define KSUM__XCAT(a, b) KSUM__CAT(a, b)
+/* preprocessor probes: KSUM__PROBE(x) is 1 (or what follows) where x expands to "~, 1", else 0 */
+#define KSUM__PROBE_2ND(x, y, ...) y
+#define KSUM__PROBE(...) KSUM__PROBE_2ND(__VA_ARGS__, 0, 0)
+#define KSUM__FACTOR(K) KSUM__PROBE(KSUM__FACTOR_##K)
+#define KSUM__FACTOR_KSUM_GAUSS ~, 1
+#define KSUM__REAL(T) KSUM__PROBE(KSUM__XCAT(KSUM__REAL_, T))
+#define KSUM__REAL_float ~, 1
+#define KSUM__REAL_double ~, 1
+
+#define KSUM__EVAL_FN(T, KERNEL) [](T t__) { return KERNEL##_EVAL(T, t__); }
+#define KSUM__SCALE(KERNEL, args) ((args) ? (double)(KERNEL##_SCALE((args)->h)) : 0)
+#define KSUM__NORMS(name, T)                                                                           \
+    __global__ void name##_norms(const T *__restrict__ a, long long lda, int m, const T *__restrict__ b, \
+                                 long long ldb, int n, int dim, T scale, T *__restrict__ out)         \
+    { ksum__norms<T>(a, lda, m, b, ldb, n, dim, scale, out); }
+
+#endif

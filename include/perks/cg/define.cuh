@@ -1,0 +1,83 @@
+/* perks/cg/define.cuh -- PERKS_CG_DEFINE: the CG kernels and the typed plan / solve of one T and
+ * BLOCK (perks/cg.cuh describes the solver).
+ *
+ * WHAT
+ *   PERKS_CG_DEFINE(name, T, BLOCK) defines
+ *       __global__ void name_kernel(perks_cg_kargs)    perks_cg_grid_body<T, BLOCK, k>       (classic, grid)
+ *       __global__ void name_kernel1(perks_cg_kargs)   perks_cg_cgear_body<T, BLOCK, k>      (Chronopoulos-Gear)
+ *       __global__ void name_ckernel(perks_cg_kargs)   perks_cg_cluster_kernel_body<T, k>    (one cluster, sm_90)
+ *       int name_plan(perks_cg_plan *, n, nnz, d_row_ptr, d_col, const T *d_val, const perks_cg_opts *)
+ *       int name_solve(n, nnz, d_row_ptr, d_col, d_val, d_b, d_x, opts, perks_cg_result *, stream)
+ *   The generator only pastes names: each kernel is one call of its body (k: a struct declared in
+ *   the kernel, so that each kernel has its own static shared memory), the plan one call of
+ *   perks__cg_plan_make, the solve one call of perks__cg_solve.
+ *
+ * EXAMPLE
+ *   #include <perks/cg.cuh>
+ *   PERKS_CG_DEFINE(cg64, double, 256)
+ *   int rc = cg64_solve(n, nnz, d_rp, d_ci, d_va, d_b, d_x, &o, &res, 0);
+ *
+ * LIMITS (static_asserts, each naming the generator and the instance): T float or double; BLOCK a
+ * multiple of 32 from 64 to 1024.  PERKS_CG_THREADS_PER_SM (default 1024 threads per SM: at most 64
+ * registers) is read where PERKS_CG_DEFINE expands.
+ */
+#ifndef PERKS_CG_DEFINE_CUH
+#define PERKS_CG_DEFINE_CUH
+
+#include <cuda_runtime.h>
+#include <string.h>
+
+#include "kernel_cgear.cuh"
+#include "kernel_cluster.cuh"
+#include "kernel_grid.cuh"
+#include "plan.cuh"
+#include "refine.cuh"
+#include "types.cuh"
+
+/* name_solve: one plan (rc: what name_plan returned), one run, its result, the plan freed */
+static inline __attribute__((unused)) int perks__cg_solve(perks_cg_plan *p, int rc, const void *d_b, void *d_x,
+                                                          perks_cg_result *res, cudaStream_t stream)
+{
+    if (res) memset(res, 0, sizeof *res);
+    if (rc) return rc;
+    rc = perks_cg_run(p, d_b, d_x, stream);
+    if (!rc) rc = perks_cg_wait(p, res);
+    perks_cg_plan_free(p);
+    return rc;
+}
+
+#define PERKS_CG_DEFINE(name, T, BLOCK)                                                                       \
+    static_assert(perks__cg_real<T>::ok, "PERKS_CG_DEFINE(" #name "): T must be float or double");             \
+    static_assert(perks__cg_blk<(BLOCK)>::ok,                                                                 \
+                  "PERKS_CG_DEFINE(" #name "): BLOCK must be a multiple of 32 from 64 to 1024");                \
+    PERKS__CG_DEFINE(name, T, BLOCK)
+
+/* the kernels (k: a struct of each kernel's own, see perks_cg_grid_body), name_plan and name_solve
+ * without the checks (PERKS_CG_MIXED_DEFINE checks once); TB: BLOCK if valid, else 256 */
+#define PERKS__CG_DEFINE(name, T, BLOCK) PERKS__CG_DEFINE_B(name, T, BLOCK, perks__cg_blk<(BLOCK)>::value)
+#define PERKS__CG_DEFINE_B(name, T, BLOCK, TB)                                                                \
+    __global__ void __launch_bounds__(TB, PERKS__CG_MINB(TB)) name##_kernel(perks_cg_kargs a)                \
+    { struct k; perks_cg_grid_body<perks__cg_real<T>::type, TB, k>(a); }                                      \
+    __global__ void __launch_bounds__(TB, PERKS__CG_MINB(TB)) name##_kernel1(perks_cg_kargs a)               \
+    { struct k; perks_cg_cgear_body<perks__cg_real<T>::type, TB, k>(a); }                                     \
+    __global__ void __launch_bounds__(PERKS_CG_CBLOCK, 1) name##_ckernel(perks_cg_kargs a)                    \
+    { struct k; perks_cg_cluster_kernel_body<perks__cg_real<T>::type, k>(a); }                                \
+    static inline __attribute__((unused)) int name##_plan(perks_cg_plan *p, int n, long long nnz,              \
+                                                          const int *d_row_ptr, const int *d_col,             \
+                                                          const T *d_val, const perks_cg_opts *o)            \
+    {                                                                                                         \
+        return perks__cg_plan_make(p, (const void *)name##_kernel, (const void *)name##_kernel1,              \
+                                   (const void *)name##_ckernel, (int)sizeof(T), (BLOCK), n, nnz, d_row_ptr,  \
+                                   d_col, d_val, o);                                                          \
+    }                                                                                                         \
+    static inline __attribute__((unused)) int name##_solve(int n, long long nnz, const int *d_row_ptr,         \
+                                                           const int *d_col, const T *d_val, const T *d_b,    \
+                                                           T *d_x, const perks_cg_opts *o,                    \
+                                                           perks_cg_result *res, cudaStream_t stream)         \
+    {                                                                                                         \
+        perks_cg_plan p;                                                                                      \
+        const int rc = name##_plan(&p, n, nnz, d_row_ptr, d_col, d_val, o);                                   \
+        return perks__cg_solve(&p, rc, d_b, d_x, res, stream);                                                \
+    }
+
+#endif /* PERKS_CG_DEFINE_CUH */

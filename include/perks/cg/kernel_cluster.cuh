@@ -1,0 +1,237 @@
+/* perks/cg/kernel_cluster.cuh -- classic CG in one thread-block cluster (sm_90): the body of
+ * PERKS_CG_DEFINE's name_ckernel (perks/cg.cuh, THE CLUSTER PATH).
+ *
+ * WHAT (PERKS paper sections 3-4: the whole system on chip; barriers in hardware)
+ *   perks_cg_cluster_body<T, K>(a)  every CG iteration of a solve in one cluster of gridDim.x <= 16
+ *                                   blocks of PERKS_CG_CBLOCK threads; the result into a.out
+ *   perks_cg_cluster_kernel_body<T, K>(a)   the same where the device code is built for sm_90 or newer
+ *                                   (and in the host pass); a stub that reports PERKS_EUNSUPPORTED
+ *                                   otherwise (the planner does not launch it there: it reads the
+ *                                   kernel's PTX version first)
+ *   Shared memory (16-byte aligned, the same offsets in every block): (z, p) pairs [2][2 nrmax] T,
+ *   then x, q, r (, D^-1) [nr] T, then (cached = 2) values [nnz_b] T, encoded columns [nnz_b] int,
+ *   row pointers [nr + 1] int.  The other blocks read the (z, p) pairs through distributed shared
+ *   memory (perks__cg_cgather: the column index is stored as block rank << 24 | local row); the
+ *   barriers are barrier.cluster; each block's partials sit in its shared memory.  K: a type of the
+ *   kernel's own (as for perks_cg_grid_body).
+ *
+ * EXAMPLE (what PERKS_CG_DEFINE(name, T, BLOCK) defines; launched with cudaLaunchKernelEx)
+ *   __global__ void __launch_bounds__(PERKS_CG_CBLOCK, 1) name_ckernel(perks_cg_kargs a)
+ *   { struct k; perks_cg_cluster_kernel_body<T, k>(a); }
+ *
+ * LIMITS AND COSTS: T float or double; blockDim.x = PERKS_CG_CBLOCK = 1024 (64 registers); at most
+ * PERKS_CG_CMAX = 16 blocks (non-portable cluster size); local rows < 2^24 per block.  Built for
+ * sm_75/80 the kernel is the stub.
+ */
+#ifndef PERKS_CG_KERNEL_CLUSTER_CUH
+#define PERKS_CG_KERNEL_CLUSTER_CUH
+
+#include <cuda_runtime.h>
+#include <math.h>
+
+#include "../base.h"
+#include "../grid.cuh"
+#include "reduce.cuh"
+#include "replace.cuh"
+#include "spmv.cuh"
+#include "types.cuh"
+
+/* the block split of the cluster (C + 1 rows), in each block's shared memory; one per kernel (K) */
+template <class K> static __shared__ int perks__cg_csplit[PERKS_CG_CMAX + 1];
+
+template <class T, class K>
+static __device__ __forceinline__ __attribute__((unused)) void perks_cg_cluster_body(const perks_cg_kargs &a)
+{
+    /* setup: the block's rows, shared-memory layout, pointers */
+    extern __shared__ __align__(16) double perks__cg_cdyn[];
+    double (&red)[PERKS_CG_CBLOCK / 32][3] = perks__cg_red<K, PERKS_CG_CBLOCK / 32>;
+    double (&cpart)[2][4] = perks__cg_cpart<K>.v;
+    double (&ctot)[4] = perks__cg_ctot<K>;
+    int (&csplit)[PERKS_CG_CMAX + 1] = perks__cg_csplit<K>;
+    const int C = gridDim.x, W = a.sub, S = PERKS_CG_CBLOCK / W, sw = threadIdx.x / W, sl = threadIdx.x & (W - 1);
+    if (threadIdx.x <= C) csplit[threadIdx.x] = a.split[threadIdx.x];
+    __syncthreads();
+    const int r0 = csplit[blockIdx.x], r1 = csplit[blockIdx.x + 1], nr = r1 - r0;
+    const int k0 = __ldg(a.rp + r0), k1 = __ldg(a.rp + r1), nk = k1 - k0;
+    const int rounds = (nr + S - 1) / S;
+    int mplain = 0;
+    double tt[4] = {0, 0, 0, 0};
+    T *ZPc = (T *)perks__cg_cdyn, *ZPn = ZPc + 2 * a.nrmax;
+    T *sx = ZPn + 2 * a.nrmax, *sq = sx + nr, *sr = sq + nr, *sd = sr + nr;
+    T *gX = (T *)a.x + r0;
+    const T *B = (const T *)a.b;
+    const int *RP = a.rp + r0;
+    const T *VA = (const T *)a.va + k0;
+    const int *CI = a.ci + k0;
+
+    /* prologue: r = b - A x0 (matrix and x0 from device memory), the diagonal */
+    {
+        double prr = 0, prz = 0, pbb = 0, pbad = 0;
+        const perks_cg_rows g0 = {W, S, sw, sl, r0, nr, k0, rounds, mplain};
+        perks_cg_spmv<T, PERKS_CG_UNROLL>(
+            g0, RP, VA, CI, [&a](int j) { return a.use_x0 ? __ldcg((const T *)a.x + j) : (T)0; },
+            [=, &a](int lr, int i, T s, T d) {
+                sr[lr] = B[i] - s;
+                if (a.jacobi) sd[lr] = (T)1 / d;
+                sx[lr] = a.use_x0 ? ((const T *)a.x)[i] : (T)0;
+            });
+        /* the columns as (block rank << 24 | local row); the matrix slice into shared memory */
+        {
+            T *mv = sd + (a.jacobi ? nr : 0);
+            int *ce = a.cache >= 2 ? (int *)(mv + nk) : a.cenc + k0, *mrp = (int *)(mv + nk) + nk;
+            for (int k = threadIdx.x; k < nk; k += PERKS_CG_CBLOCK) {
+                const int j = __ldg(CI + k);
+                int rk = 0;
+                while (rk + 1 < C && j >= csplit[rk + 1]) ++rk;
+                ce[k] = (rk << 24) | (j - csplit[rk]);
+                if (a.cache >= 2) mv[k] = __ldg(VA + k);
+            }
+            if (a.cache >= 2) {
+                for (int k = threadIdx.x; k <= nr; k += PERKS_CG_CBLOCK) mrp[k] = __ldg(RP + k);
+                VA = mv;
+                RP = mrp;
+            }
+            CI = ce;
+            mplain = a.cache >= 2;
+        }
+        __syncthreads();
+        for (int lr = threadIdx.x; lr < nr; lr += PERKS_CG_CBLOCK) {
+            const T rv = sr[lr], zv = a.jacobi ? sd[lr] * rv : rv, bv = B[r0 + lr];
+            ZPc[2 * lr] = zv;
+            ZPc[2 * lr + 1] = 0;
+            prr += (double)rv * rv;
+            prz += (double)rv * zv;
+            pbb += (double)bv * bv;
+            if (a.jacobi && !(sd[lr] > 0 && isfinite(sd[lr]))) pbad += 1;
+        }
+        double s0_ = 0, s1_ = 0, s2_ = 0, u0_ = 0, u1_ = 0, u2_ = 0;
+        perks__cg_block_reduce(prr, prz, pbb, red, &s0_, &s1_, &s2_);
+        __syncthreads();
+        perks__cg_block_reduce(pbad, 0, 0, red, &u0_, &u1_, &u2_);
+        if (threadIdx.x == 0) {
+            cpart[1][0] = s0_;
+            cpart[1][1] = s1_;
+            cpart[1][2] = s2_;
+            cpart[1][3] = u0_;
+        }
+        perks__cg_cluster_sync();
+        perks__cg_ctotal(cpart[1], C, 4, ctot, tt);
+    }
+    const perks_cg_rows g = {W, S, sw, sl, r0, nr, k0, rounds, mplain};
+    double rr = tt[0], rz = tt[1];
+    const double bb = tt[2], thr = a.tol * a.tol * bb;
+    int status = tt[3] > 0 ? PERKS_EDIAG : PERKS_SUCCESS, it = 0;
+    perks__cg_rstate_init<K>(rr);
+    T beta = 0;
+
+#pragma unroll 1
+    while (status == PERKS_SUCCESS) {
+        /* a CG iteration or a residual replacement (as in the grid kernel) */
+        int repl = perks__cg_want_replace<T, K>(a, it, rr, thr);
+        if (!repl && rr <= thr) break;
+        if (!repl && it >= a.max_iter) {
+            status = PERKS_ENOCONV;
+            break;
+        }
+        /* phase A: q = A (z + beta p), p' = z + beta p (the pairs of every block, through
+         * distributed shared memory); partial p'.q.  A replacement puts (x, 0) into the free pairs. */
+        double ppq = 0;
+        if (repl) {
+            for (int lr = threadIdx.x; lr < nr; lr += PERKS_CG_CBLOCK) {
+                ZPn[2 * lr] = sx[lr];
+                ZPn[2 * lr + 1] = 0;
+            }
+        } else {
+            perks_cg_spmv<T, PERKS_CG_UNROLL>(
+                g, RP, VA, CI, [=](int j) { return perks__cg_cgather(ZPc, j, beta); },
+                [=, &ppq](int lr, int, T s, T) {
+                    const T pn = fma(beta, ZPc[2 * lr + 1], ZPc[2 * lr]);
+                    ZPn[2 * lr + 1] = pn;
+                    sq[lr] = s;
+                    ppq += (double)pn * s;
+                });
+        }
+        perks__cg_creduce(ppq, 0, 0, 1, cpart[0], C, red, ctot, tt);
+        const double pq = tt[0];
+        if (!repl && !(pq > 0)) {
+            status = PERKS_EBREAKDOWN;
+            break;
+        }
+        const T alpha = repl ? (T)0 : (T)(rz / pq);
+
+        /* phase B: x += alpha p', r -= alpha q, z = D^-1 r into the pairs; partials r.r, r.z.  A
+         * replacement gathers x (beta 0: exactly x) and computes r = b - A x in double. */
+        double qrr = 0, qrz = 0;
+        if (repl) {
+            perks_cg_rrows(
+                g, RP, CI, [=](int k) { return VA[k - k0]; },
+                [=](int j) { return perks__cg_cgather(ZPn, j, (T)0); },
+                [=, &a, &qrr, &qrz](int lr, int i, double s) {
+                    const double rd_ = (double)B[i] - s;
+                    const T rv_ = (T)rd_, zv_ = a.jacobi ? sd[lr] * rv_ : rv_;
+                    sr[lr] = rv_;
+                    ZPc[2 * lr] = zv_;
+                    qrr += rd_ * rd_;
+                    qrz += (double)rv_ * zv_;
+                });
+        } else {
+            for (int lr = threadIdx.x; lr < nr; lr += PERKS_CG_CBLOCK) {
+                sx[lr] += alpha * ZPn[2 * lr + 1];
+                const T rv = sr[lr] - alpha * sq[lr];
+                sr[lr] = rv;
+                const T zv = a.jacobi ? sd[lr] * rv : rv;
+                ZPn[2 * lr] = zv;
+                qrr += (double)rv * rv;
+                qrz += (double)rv * zv;
+            }
+        }
+        perks__cg_creduce(qrr, qrz, 0, 2, cpart[1], C, red, ctot, tt);
+        /* the tail, as in the grid kernel ("? 1 : 0" kept: without it this kernel compiles to 3.7%
+         * more instructions for float) */
+        repl = (perks__cg_want_replace<T, K>(a, it, rr, thr) ? 1 : 0) ? (rr <= thr ? 2 : 1) : 0;
+        rr = tt[0];
+        if (repl) {
+            beta = it && rz != 0 ? (T)(beta * (tt[1] / rz)) : (T)0;
+            rz = tt[1];
+            perks__cg_after_replace<T, K>(a, repl == 2, it, rr, sx, r0, nr);
+            if (perks__cg_stalled<K>(rr, thr)) status = PERKS_EINACCURATE;
+            continue;
+        }
+        beta = (T)(tt[1] / rz);
+        rz = tt[1];
+        ++it;
+        PERKS_SWAP(T, ZPc, ZPn);
+    }
+
+    /* the end: x out, the result */
+    rr = perks__cg_restore_best<T, K>(a, status, rr, sx, r0, nr);
+    for (int lr = threadIdx.x; lr < nr; lr += PERKS_CG_CBLOCK) gX[lr] = sx[lr];
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        a.out->status = status;
+        a.out->iterations = it;
+        a.out->repl = perks__cg_replacements<K>();
+        a.out->rr = rr;
+        a.out->bb = bb;
+    }
+    perks__cg_cluster_sync(); /* no block leaves while another may still read its shared memory */
+}
+
+/* the cluster kernel's body where the device code is built for sm_90 or newer (and in the host
+ * pass), a stub that reports PERKS_EUNSUPPORTED otherwise */
+template <class T, class K>
+static __device__ __forceinline__ void perks_cg_cluster_kernel_body(const perks_cg_kargs &a)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        a.out->status = PERKS_EUNSUPPORTED;
+        a.out->iterations = 0;
+        a.out->repl = 0;
+        a.out->rr = 0;
+        a.out->bb = 0;
+    }
+#else
+    perks_cg_cluster_body<T, K>(a);
+#endif
+}
+
+#endif /* PERKS_CG_KERNEL_CLUSTER_CUH */

@@ -1,0 +1,250 @@
+/* perks/cg/kernel_grid.cuh -- the classic CG iteration in one cooperative grid: the body of
+ * PERKS_CG_DEFINE's name_kernel (perks/cg.cuh, THE ITERATION and THE GRID PATH).
+ *
+ * WHAT (PERKS paper sections 3-4: the time loop inside one cooperative kernel, the block's rows
+ * of x, r, q, p (and D^-1) and its matrix slice cached in shared memory when they fit)
+ *   perks_cg_grid_body<T, BLOCK, K>(a)   every CG iteration of a solve, a residual replacement where
+ *                                     one is due (float), the result into a.out.  K: a type of the
+ *                                     kernel's own (a struct declared inside it), so that the body's
+ *                                     shared memory (perks__cg_red<K, ..> ...) is that kernel's alone
+ *     prologue  r = b - A x0, D^-1, z, p_old = 0; r.r, r.z, b.b and the bad diagonals   barrier
+ *     phase A   q = A (z + beta p_old), p_new = z + beta p_old (in the SpMV gather), p.q  barrier
+ *     phase B   x += alpha p, r -= alpha q, z = D^-1 r; r.r, r.z                           barrier
+ *   A replacement runs through the same two reductions: phase A publishes x, phase B computes
+ *   r = b - A x with row sums in double (perks/cg/replace.cuh).
+ *
+ * EXAMPLE (what PERKS_CG_DEFINE(name, T, BLOCK) defines; launch it with perks_cg_run)
+ *   __global__ void __launch_bounds__(BLOCK, PERKS__CG_MINB(BLOCK)) name_kernel(perks_cg_kargs a)
+ *   { struct k; perks_cg_grid_body<T, BLOCK, k>(a); }
+ *
+ * LIMITS AND COSTS: T float or double, BLOCK a multiple of 32 from 64 to 1024; a cooperative launch
+ * of the plan's G blocks with the plan's dynamic shared memory (a.cache: 0 nothing cached, 1 the
+ * vectors, 2 the matrix slice too).  Registers: built for PERKS_CG_THREADS_PER_SM threads per SM
+ * (64 registers at 1024), no spills.  Shared memory: 6 BLOCK / 32 + 4 doubles and the replacement
+ * bookkeeping static, plus the plan's tier.
+ */
+#ifndef PERKS_CG_KERNEL_GRID_CUH
+#define PERKS_CG_KERNEL_GRID_CUH
+
+#include <cuda_runtime.h>
+#include <math.h>
+
+#include "../base.h"
+#include "../grid.cuh"
+#include "reduce.cuh"
+#include "replace.cuh"
+#include "spmv.cuh"
+#include "types.cuh"
+
+template <class T, int BLOCK, class K>
+static __device__ __forceinline__ void perks_cg_grid_body(const perks_cg_kargs &a)
+{
+    /* setup: the block's rows, its pointers, the cache tiers in shared memory */
+    extern __shared__ double perks__cg_dyn[];
+    double (&red)[BLOCK / 32][3] = perks__cg_red<K, BLOCK / 32>;
+    double (&fred)[BLOCK / 32][PERKS_FLAG_NV] = perks__cg_fred<K, BLOCK / 32>;
+    double (&tot)[4] = perks__cg_tot<K>;
+    const int G = gridDim.x, W = a.sub, S = BLOCK / W, sw = threadIdx.x / W, sl = threadIdx.x & (W - 1);
+    const int r0 = a.split[blockIdx.x], r1 = a.split[blockIdx.x + 1], nr = r1 - r0;
+    const int k0 = __ldg(a.rp + r0), k1 = __ldg(a.rp + r1);
+    const int rounds = (nr + S - 1) / S;
+    const int mplain = a.cache >= 2;
+    unsigned int fb = 0;
+    double t0 = 0, t1 = 0, t2 = 0;
+    T *gX = (T *)a.x + r0, *gR = (T *)a.r + r0, *gQ = (T *)a.q + r0, *gD = (T *)a.dinv + r0;
+    T *sx = gX, *sr = gR, *sq = gQ, *sd = gD, *sp = NULL;
+    const int *RP = a.rp + r0;
+    const T *VA = (const T *)a.va + k0;
+    const int *CI = a.ci + k0;
+    const T *B = (const T *)a.b;
+    const T *Z = (const T *)(a.jacobi ? a.z : a.r);
+    T *Pold = (T *)a.p0, *Pnew = (T *)a.p1;
+    if (a.cache >= 1) {
+        sx = (T *)perks__cg_dyn;
+        sr = sx + nr;
+        sq = sr + nr;
+        sp = sq + nr;
+        sd = sp + nr;
+    }
+    if (a.cache >= 2) perks__cg_stage_matrix<T, BLOCK>(sd + (a.jacobi ? nr : 0), k1 - k0, nr, RP, VA, CI);
+    const perks_cg_rows g = {W, S, sw, sl, r0, nr, k0, rounds, mplain};
+
+    /* prologue: r = b - A x0, the diagonal, z, p_old = 0; partials r.r, r.z, b.b, bad */
+    double prr = 0, prz = 0, pbb = 0, pbad = 0;
+    perks_cg_spmv<T, PERKS_CG_UNROLL>(
+        g, RP, VA, CI, [&a](int j) { return a.use_x0 ? __ldcg((const T *)a.x + j) : (T)0; },
+        [=, &a](int lr, int i, T s, T d) {
+            sr[lr] = B[i] - s;
+            if (a.jacobi) sd[lr] = (T)1 / d;
+            if (a.cache >= 1 || !a.use_x0) sx[lr] = a.use_x0 ? gX[lr] : (T)0;
+        });
+    __syncthreads();
+    for (int lr = threadIdx.x; lr < nr; lr += BLOCK) {
+        const int i = r0 + lr;
+        const T rv = sr[lr], zv = a.jacobi ? sd[lr] * rv : rv, bv = B[i];
+        if (a.jacobi) ((T *)a.z)[i] = zv;
+        if (a.cache >= 1) gR[lr] = rv;
+        Pold[i] = 0;
+        if (a.cache >= 1) sp[lr] = 0;
+        prr += (double)rv * rv;
+        prz += (double)rv * zv;
+        pbb += (double)bv * bv;
+    }
+    for (int lr = threadIdx.x; lr < nr; lr += BLOCK)
+        if (a.jacobi && !(sd[lr] > 0 && isfinite(sd[lr]))) pbad += 1;
+    double rr, rz, bb, bad;
+    {
+        double s0_ = 0, s1_ = 0, s2_ = 0, u0_ = 0, u1_ = 0, u2_ = 0;
+        perks__cg_block_reduce(prr, prz, pbb, red, &s0_, &s1_, &s2_);
+        __syncthreads();
+        perks__cg_block_reduce(pbad, 0, 0, red, &u0_, &u1_, &u2_);
+        if (a.bmode == PERKS_CG_BAR_FLAG) {
+            perks_flag_sum(a.flag, G, fb++, 3, s0_, s1_, s2_, fred, &rr, &rz, &bb);
+            __syncthreads(); /* fred is reused by the next call */
+            perks_flag_sum(a.flag, G, fb++, 1, u0_, 0, 0, fred, &bad, &t1, &t2);
+        } else {
+            if (threadIdx.x == 0) {
+                a.part[1 * G + blockIdx.x] = s0_;
+                a.part[2 * G + blockIdx.x] = s1_;
+                a.part[3 * G + blockIdx.x] = s2_;
+                a.part[4 * G + blockIdx.x] = u0_;
+            }
+            if (a.bmode == PERKS_CG_BAR_SUM) perks_sum_barrier(a.bar, a.part, 1, 4, G, tot);
+            else {
+                ++fb;
+                perks__cg_sync_total(a, 1, 4, G, (unsigned int)G * fb, tot);
+            }
+            rr = tot[0];
+            rz = tot[1];
+            bb = tot[2];
+            bad = tot[3];
+        }
+    }
+    const double thr = a.tol * a.tol * bb;
+    int status = bad > 0 ? PERKS_EDIAG : PERKS_SUCCESS, it = 0;
+    perks__cg_rstate_init<K>(rr); /* binds the bookkeeping after red, fred, tot: its place in shared memory */
+    T beta = 0;
+
+#pragma unroll 1
+    while (status == PERKS_SUCCESS) {
+        /* a step is a CG iteration or a residual replacement (repl: 1 periodic, 2 the recurrence met
+         * tol), through the same two reductions (slot 0, then slots 1-2) */
+        int repl = perks__cg_want_replace<T, K>(a, it, rr, thr);
+        if (!repl && rr <= thr) break;
+        if (!repl && it >= a.max_iter) {
+            status = PERKS_ENOCONV;
+            break;
+        }
+        /* phase A: q = A (z + beta p_old), p_new = z + beta p_old, partial p.q; a replacement
+         * publishes x instead (cached tiers hold it in shared memory) */
+        double ppq = 0;
+        if (repl) {
+            if (sizeof(T) == 4 ? a.x_hi : 0) /* mixed: the correction into x_hi, then from zero again */
+                for (int lr = threadIdx.x; lr < nr; lr += BLOCK) {
+                    (sizeof(T) == 4 ? a.x_hi : 0)[r0 + lr] += (double)sx[lr];
+                    sx[lr] = 0;
+                }
+            else if (a.cache >= 1)
+                for (int lr = threadIdx.x; lr < nr; lr += BLOCK) gX[lr] = sx[lr];
+        } else {
+            perks_cg_spmv<T, PERKS_CG_UNROLL>(
+                g, RP, VA, CI, [=](int j) { return fma(beta, __ldcg(Pold + j), __ldcg(Z + j)); },
+                [=, &a, &ppq](int lr, int i, T s, T) {
+                    const T zi = a.cache >= 1 ? (a.jacobi ? sd[lr] * sr[lr] : sr[lr]) : __ldcg(Z + i);
+                    const T pn = fma(beta, a.cache >= 1 ? sp[lr] : __ldcg(Pold + i), zi);
+                    Pnew[i] = pn;
+                    if (a.cache >= 1) sp[lr] = pn;
+                    sq[lr] = s;
+                    ppq += (double)pn * s;
+                });
+        }
+        __syncthreads();
+        perks__cg_reduce(a, ppq, 0, 0, 1, 0, G, fb, red, fred, tot, t0, t1, t2);
+        repl = perks__cg_want_replace<T, K>(a, it, rr, thr); /* again: not held in a register across the SpMV */
+        const double pq = t0;
+        if (!repl && !(pq > 0)) {
+            status = PERKS_EBREAKDOWN;
+            break;
+        }
+        const T alpha = repl ? (T)0 : (T)(rz / pq);
+
+        /* phase B: x += alpha p, r -= alpha q, z = D^-1 r; partials r.r, r.z; a replacement
+         * computes r = b - A x (sums in double) instead */
+        double qrr = 0, qrz = 0;
+        if (repl) {
+            perks_cg_rrows(
+                g, RP, CI,
+                [=, &a](int k) {
+                    return (sizeof(T) == 4 ? a.va_hi : 0) ? __ldg((sizeof(T) == 4 ? a.va_hi : 0) + k)
+                                                          : (double)VA[k - k0];
+                },
+                [&a](int j) {
+                    return (sizeof(T) == 4 ? a.x_hi : 0) ? __ldcg((sizeof(T) == 4 ? a.x_hi : 0) + j)
+                                                         : (double)__ldcg((const T *)a.x + j);
+                },
+                [=, &a, &qrr, &qrz](int lr, int i, double s) {
+                    /* the replaced row: r = b - A x rounded to T, z = D^-1 r; r.r from the double value
+                     * (the stopping test then reads the residual of the x held, not its rounding) */
+                    const double rd_ =
+                        ((sizeof(T) == 4 ? a.b_hi : 0) ? (sizeof(T) == 4 ? a.b_hi : 0)[i] : (double)B[i]) - s;
+                    const T rv_ = (T)rd_, zv_ = a.jacobi ? sd[lr] * rv_ : rv_;
+                    sr[lr] = rv_;
+                    if (a.cache >= 1) gR[lr] = rv_;
+                    if (a.jacobi) ((T *)a.z)[i] = zv_;
+                    qrr += rd_ * rd_;
+                    qrz += (double)rv_ * zv_;
+                });
+            __syncthreads();
+        } else {
+#pragma unroll 4
+            for (int lr = threadIdx.x; lr < nr; lr += BLOCK) {
+                const int i = r0 + lr;
+                const T pv = a.cache >= 1 ? sp[lr] : __ldcg(Pnew + i);
+                sx[lr] += alpha * pv;
+                const T rv = sr[lr] - alpha * sq[lr];
+                sr[lr] = rv;
+                if (a.cache >= 1) gR[lr] = rv;
+                T zv = rv;
+                if (a.jacobi) {
+                    zv = sd[lr] * rv;
+                    ((T *)a.z)[i] = zv;
+                }
+                qrr += (double)rv * rv;
+                qrz += (double)rv * zv;
+            }
+        }
+        perks__cg_reduce(a, qrr, qrz, 0, 2, 1, G, fb, red, fred, tot, t0, t1, t2);
+        /* the tail: a replacement (the test evaluated again from shared memory; 2 when the recurrence
+         * had met tol) rescales beta and goes on; an iteration sets beta and counts.  "? 1 : 0"
+         * kept: without it the float cluster kernel compiles to 3.7% more instructions */
+        repl = (perks__cg_want_replace<T, K>(a, it, rr, thr) ? 1 : 0) ? (rr <= thr ? 2 : 1) : 0;
+        rr = t0;
+        if (repl) {
+            beta = it && rz != 0 ? (T)(beta * (t1 / rz)) : (T)0;
+            rz = t1;
+            perks__cg_after_replace<T, K>(a, repl == 2, it, rr, sx, r0, nr);
+            if (perks__cg_stalled<K>(rr, thr)) status = PERKS_EINACCURATE;
+            continue;
+        }
+        beta = (T)(t1 / rz);
+        rz = t1;
+        ++it;
+        PERKS_SWAP(T, Pold, Pnew);
+    }
+
+    /* the end: x out of the cache, the result */
+    rr = perks__cg_restore_best<T, K>(a, status, rr, sx, r0, nr);
+    if (a.cache >= 1)
+        for (int lr = threadIdx.x; lr < nr; lr += BLOCK) gX[lr] = sx[lr];
+    if (sizeof(T) == 4 ? a.x_hi : 0) /* mixed: what the correction holds since the last replacement */
+        for (int lr = threadIdx.x; lr < nr; lr += BLOCK) (sizeof(T) == 4 ? a.x_hi : 0)[r0 + lr] += (double)sx[lr];
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        a.out->status = status;
+        a.out->iterations = it;
+        a.out->repl = perks__cg_replacements<K>();
+        a.out->rr = rr;
+        a.out->bb = bb;
+    }
+}
+
+#endif /* PERKS_CG_KERNEL_GRID_CUH */

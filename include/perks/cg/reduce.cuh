@@ -1,0 +1,226 @@
+/* perks/cg/reduce.cuh -- the dot products of the CG kernels: block sums, then the grid's or the
+ * cluster's totals, the same bits in every block (perks/cg.cuh, THE ITERATION).
+ *
+ * WHAT (PERKS paper section 3: each CG barrier exists to publish a dot product)
+ *   perks__cg_block_reduce(v0, v1, v2, red, &s0, &s1, &s2)   the block's sums into thread 0
+ *   perks__cg_grid_total(part, slot, nv, G, tot)             after a grid barrier: the totals of
+ *                                                            the G block partials (perks_partials_total)
+ *   perks__cg_reduce(a, v0, v1, v2, nv, slot, G, fb, ...)    classic grid kernel: block sums published,
+ *                                                            barrier per a.bmode (count, grid.sync,
+ *                                                            sum, flag), totals into t0..t2
+ *   perks__cg1_reduce(a, v0, v1, v2, nv, G, nbar, ...)       Chronopoulos-Gear kernel: the same over two
+ *                                                            alternating slot sets (count or grid.sync)
+ *   perks__cg_cluster_sync(), perks__cg_ctotal(...), perks__cg_creduce(...)   the cluster path's
+ *                                                            barrier.cluster and totals through
+ *                                                            distributed shared memory (sm_90)
+ *   Every thread of every block calls them, the same number of times; thread 0's values are the
+ *   block's.  The totals add the partials in a fixed order, so reruns give the same bits.
+ *
+ *   perks__cg_red<K, NW>, perks__cg_fred<K, NW>, perks__cg_tot<K>, perks__cg_cpart<K>.v,
+ *   perks__cg_ctot<K>                                       the kernels' static shared memory
+ *
+ * EXAMPLE (inside a cooperative kernel of BLOCK threads, a.bmode = PERKS_CG_BAR_COUNT)
+ *   __shared__ double red[BLOCK / 32][3], fred[BLOCK / 32][PERKS_FLAG_NV], tot[4];
+ *   unsigned int fb = 0;
+ *   double t0, t1, t2;
+ *   perks__cg_reduce(a, mine, 0, 0, 1, 0, gridDim.x, fb, red, fred, tot, t0, t1, t2);  // t0: the total
+ *
+ * LIMITS: nv <= 3 (the grid prologue publishes 4 values by hand); the workspaces of perks_cg_kargs
+ * (part: 8 G doubles, bar, flag) as perks__cg_plan_grid sizes them.  The cluster pieces need sm_90;
+ * built for older devices they fall back to the block (the planner does not launch them there).
+ */
+#ifndef PERKS_CG_REDUCE_CUH
+#define PERKS_CG_REDUCE_CUH
+
+#include <cuda_runtime.h>
+
+#include "../barrier.cuh"
+#include "../grid.cuh"
+#include "types.cuh"
+
+/* the kernels' static shared memory, one set per kernel: K is a type of the kernel's own
+ * (PERKS_CG_DEFINE declares one inside each kernel), so that two kernels of one T and BLOCK do not
+ * share them.  A body binds them in its declaration order, which is their order in shared memory. */
+template <class K, int NW> static __shared__ double perks__cg_red[NW][3];            /* block sums: NW warps */
+template <class K, int NW> static __shared__ double perks__cg_fred[NW][PERKS_FLAG_NV]; /* perks_flag_sum's */
+template <class K> static __shared__ double perks__cg_tot[4];                        /* the totals */
+typedef struct __align__(16) perks__cg_cpart_t { /* the cluster's block partials: 16-byte loads (an __align__ */
+    double v[2][4];                                  /* on a variable template is not honoured; on a type it is) */
+} perks__cg_cpart_t;
+template <class K> static __shared__ perks__cg_cpart_t perks__cg_cpart;             /* cluster: block partials */
+template <class K> static __shared__ double perks__cg_ctot[4];                       /* cluster: the totals */
+
+/* perks_count_sum's counter (zeroed by perks_cg_run before each launch) */
+static __device__ __forceinline__ unsigned int *perks__cg_cnt(const perks_cg_kargs &a)
+{
+    return (unsigned int *)(a.bar + 6);
+}
+
+/* the block's sums of v0, v1, v2 into *s0, *s1, *s2 of thread 0 (warp shuffles, then the warps in
+ * order); every thread calls it; ends with thread 0 after a __syncthreads (the block's earlier
+ * writes are ordered before whatever thread 0 does next) */
+static __device__ __forceinline__ void perks__cg_block_reduce(double v0, double v1, double v2, double (*red)[3],
+                                                              double *s0, double *s1, double *s2)
+{
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    for (int o = 16; o > 0; o >>= 1) {
+        v0 += __shfl_xor_sync(0xffffffffu, v0, o);
+        v1 += __shfl_xor_sync(0xffffffffu, v1, o);
+        v2 += __shfl_xor_sync(0xffffffffu, v2, o);
+    }
+    if (lane == 0) {
+        red[warp][0] = v0;
+        red[warp][1] = v1;
+        red[warp][2] = v2;
+    }
+    __syncthreads();
+    if (warp == 0) {
+        const int nw = blockDim.x >> 5;
+        double a0 = lane < nw ? red[lane][0] : 0, a1 = lane < nw ? red[lane][1] : 0, a2 = lane < nw ? red[lane][2] : 0;
+        for (int o = 16; o > 0; o >>= 1) {
+            a0 += __shfl_xor_sync(0xffffffffu, a0, o);
+            a1 += __shfl_xor_sync(0xffffffffu, a1, o);
+            a2 += __shfl_xor_sync(0xffffffffu, a2, o);
+        }
+        *s0 = a0;
+        *s1 = a1;
+        *s2 = a2;
+    }
+}
+
+/* after the grid barrier: the totals of part[slot .. slot+nv-1][0..G-1], the same bits in every
+ * block (fixed order), into tot[0..nv-1] for the whole block */
+static __device__ __forceinline__ void perks__cg_grid_total(const double *part, int slot, int nv, int G,
+                                                            double *tot)
+{
+    if (threadIdx.x < 32)
+        perks_partials_total(part, slot, nv, G, (int)threadIdx.x, [=](int c, double s) { tot[c] = s; });
+    __syncthreads();
+}
+
+/* the grid barrier of a.bmode (count: warp 0 spins until the counter reaches target; otherwise
+ * grid.sync), then the totals of the partials part[slot .. slot+nv-1] into tot */
+static __device__ __forceinline__ void perks__cg_sync_total(const perks_cg_kargs &a, int slot, int nv, int G,
+                                                            unsigned int target, double *tot)
+{
+    if (a.bmode != PERKS_CG_BAR_COUNT) PERKS_GRID_SYNC();
+    else if (threadIdx.x < 32) perks_count_arrive_wait(perks__cg_cnt(a), target);
+    perks__cg_grid_total(a.part, slot, nv, G, tot);
+}
+
+/* classic grid kernel: the block sums of v0..v2 published to the grid (barrier per a.bmode; fb
+ * counts the barriers); the totals into t0, t1, t2 in every thread */
+static __device__ __forceinline__ void perks__cg_reduce(const perks_cg_kargs &a, double v0, double v1, double v2,
+                                                        int nv, int slot, int G, unsigned int &fb, double (*red)[3],
+                                                        double (*fred)[PERKS_FLAG_NV], double *tot, double &t0,
+                                                        double &t1, double &t2)
+{
+    double s0_ = 0, s1_ = 0, s2_ = 0;
+    perks__cg_block_reduce(v0, v1, v2, red, &s0_, &s1_, &s2_);
+    if (a.bmode == PERKS_CG_BAR_FLAG) {
+        perks_flag_sum(a.flag, G, fb++, nv, s0_, s1_, s2_, fred, &t0, &t1, &t2);
+    } else {
+        if (threadIdx.x == 0) {
+            a.part[slot * G + blockIdx.x] = s0_;
+            if (nv > 1) a.part[(slot + 1) * G + blockIdx.x] = s1_;
+            if (nv > 2) a.part[(slot + 2) * G + blockIdx.x] = s2_;
+        }
+        if (a.bmode == PERKS_CG_BAR_SUM) perks_sum_barrier(a.bar, a.part, slot, nv, G, tot);
+        else {
+            ++fb;
+            perks__cg_sync_total(a, slot, nv, G, (unsigned int)G * fb, tot);
+        }
+        t0 = tot[0];
+        t1 = tot[1];
+        t2 = tot[2];
+    }
+}
+
+/* Chronopoulos-Gear kernel: the same with count or grid.sync barriers only; the partials alternate
+ * between the slot sets 0-2 and 3-5 (a block may publish the next barrier's partials while a slower
+ * one still reads the last's); nbar counts the barriers */
+static __device__ __forceinline__ void perks__cg1_reduce(const perks_cg_kargs &a, double v0, double v1, double v2,
+                                                         int nv, int G, unsigned int &nbar, double (*red)[3],
+                                                         double *tot, double &t0, double &t1, double &t2)
+{
+    double s0_ = 0, s1_ = 0, s2_ = 0;
+    perks__cg_block_reduce(v0, v1, v2, red, &s0_, &s1_, &s2_);
+    const int ps_ = (int)(nbar++ & 1u) * 3;
+    if (threadIdx.x == 0) {
+        a.part[ps_ * G + blockIdx.x] = s0_;
+        if (nv > 1) a.part[(ps_ + 1) * G + blockIdx.x] = s1_;
+        if (nv > 2) a.part[(ps_ + 2) * G + blockIdx.x] = s2_;
+    }
+    perks__cg_sync_total(a, ps_, nv, G, (unsigned int)G * nbar, tot);
+    t0 = tot[0];
+    t1 = tot[1];
+    t2 = tot[2];
+}
+
+/* cluster barrier: every thread of every block of the cluster; release / acquire (shared memory
+ * of the whole cluster included) */
+static __device__ __forceinline__ __attribute__((unused)) void perks__cg_cluster_sync(void)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    __cluster_barrier_arrive();
+    __cluster_barrier_wait();
+#else
+    __syncthreads();
+#endif
+}
+
+/* cluster path: the totals of the nv values in cp (16-byte aligned, 4 doubles) of the C blocks, in
+ * every thread: warp 0 reads them (lane l block l's, 16-byte loads through distributed shared
+ * memory; then an xor butterfly: a fixed order) into tot (shared), then a __syncthreads.  One warp
+ * per block, not every warp: C remote loads per block instead of 32 C (measured: every warp reading
+ * made the barrier grow with C). */
+static __device__ __forceinline__ __attribute__((unused)) void perks__cg_ctotal(const double *cp, int C, int nv,
+                                                                                double *tot, double *t)
+{
+    if (threadIdx.x < 32) {
+        const int lane = threadIdx.x;
+        double2 c01 = make_double2(0, 0), c23 = make_double2(0, 0);
+        if (lane < C) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+            const double2 *r = (const double2 *)__cluster_map_shared_rank((const void *)cp, (unsigned)lane);
+#else
+            const double2 *r = (const double2 *)cp;
+#endif
+            c01 = r[0];
+            if (nv > 2) c23 = r[1];
+        }
+        for (int o = 16; o > 0; o >>= 1) {
+            c01.x += __shfl_xor_sync(0xffffffffu, c01.x, o);
+            c01.y += __shfl_xor_sync(0xffffffffu, c01.y, o);
+            if (nv > 2) {
+                c23.x += __shfl_xor_sync(0xffffffffu, c23.x, o);
+                c23.y += __shfl_xor_sync(0xffffffffu, c23.y, o);
+            }
+        }
+        if (lane == 0) tot[0] = c01.x, tot[1] = c01.y, tot[2] = c23.x, tot[3] = c23.y;
+    }
+    __syncthreads();
+    t[0] = tot[0];
+    t[1] = tot[1];
+    t[2] = tot[2];
+    t[3] = tot[3];
+}
+
+/* cluster kernel: the block sums of v0..v2 into cp (this block's slot of the partials, shared),
+ * cluster barrier, the totals into tt[0..3] (ctot: the block's shared staging) */
+static __device__ __forceinline__ __attribute__((unused)) void
+perks__cg_creduce(double v0, double v1, double v2, int nv, double *cp, int C, double (*red)[3], double *ctot,
+                  double *tt)
+{
+    double s0_ = 0, s1_ = 0, s2_ = 0;
+    perks__cg_block_reduce(v0, v1, v2, red, &s0_, &s1_, &s2_);
+    if (threadIdx.x == 0) {
+        cp[0] = s0_;
+        cp[1] = s1_;
+        cp[2] = s2_;
+    }
+    perks__cg_cluster_sync();
+    perks__cg_ctotal(cp, C, nv, ctot, tt);
+}
+
+#endif /* PERKS_CG_REDUCE_CUH */

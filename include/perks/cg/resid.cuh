@@ -1,0 +1,101 @@
+/* perks/cg/resid.cuh -- the true residual of every CG solve and the small kernels of the host-side
+ * refinement and the mixed driver (perks/cg.cuh, WHAT A SUCCESS MEANS).
+ *
+ * WHAT
+ *   perks__cg_resid_kernel(n, elt, rp, ci, va, b, x, r_out, part)   ||b - A x||^2 and ||b||^2 summed in
+ *                                     double from A, b, x as stored (float, elt 4, or double, elt 8):
+ *                                     block partials; r = b - A x into r_out when it is not NULL
+ *   perks__cg_resid_launch(...) / perks__cg_resid_read(part, &rr, &bb)   launch it; wait for the
+ *                                     partials and add them in block order (the same bits every run)
+ *   perks__cg_to_float(n, d, scale, f)   f = (float)(scale d)    (mixed: the float copies)
+ *   perks__cg_add(n, elt, x, d)          x += d                  (a refinement's correction)
+ *
+ * EXAMPLE
+ *   perks__cg_resid_launch(n, 8, d_rp, d_ci, d_va, d_b, d_x, NULL, d_part, stream);
+ *   double rr, bb;
+ *   perks__cg_resid_read(d_part, &rr, &bb);          // ||b - A x|| / ||b|| = sqrt(rr / bb)
+ *
+ * LIMITS AND COSTS: one thread per row, PERKS_CG_RESID_BLOCKS x PERKS_CG_RESID_THREADS threads: a
+ * fixed grid, so the sums run in one order; part holds 2 PERKS_CG_RESID_BLOCKS doubles.  One SpMV
+ * with loads in double.
+ */
+#ifndef PERKS_CG_RESID_CUH
+#define PERKS_CG_RESID_CUH
+
+#include <cuda_runtime.h>
+
+#include "../base.h"
+#include "types.cuh"
+
+/* element k of a float (elt 4) or double (elt 8) array, as double */
+static __device__ __forceinline__ double perks__cg_ld(const void *v, long long k, int elt)
+{
+    return elt == 8 ? __ldg((const double *)v + k) : (double)__ldg((const float *)v + k);
+}
+
+/* ||b - A x||^2 and ||b||^2 summed in double from A, b, x as stored (float or double): block partials
+ * part[2 blk] and part[2 blk + 1]; r = b - A x into r_out (double) when it is not NULL.  One thread
+ * per row, a fixed grid: the same bits on every run. */
+static __global__ void __launch_bounds__(PERKS_CG_RESID_THREADS) __attribute__((unused))
+perks__cg_resid_kernel(int n, int elt, const int *rp, const int *ci, const void *va, const void *b, const void *x,
+                       double *r_out, double *part)
+{
+    __shared__ double red[PERKS_CG_RESID_THREADS / 32][2];
+    double rr = 0, bb = 0;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        double s = 0;
+        for (int k = __ldg(rp + i); k < __ldg(rp + i + 1); ++k)
+            s += perks__cg_ld(va, k, elt) * perks__cg_ld(x, __ldg(ci + k), elt);
+        const double bi = perks__cg_ld(b, i, elt), ri = bi - s;
+        if (r_out) r_out[i] = ri;
+        rr += ri * ri;
+        bb += bi * bi;
+    }
+    for (int o = 16; o > 0; o >>= 1) {
+        rr += __shfl_xor_sync(0xffffffffu, rr, o);
+        bb += __shfl_xor_sync(0xffffffffu, bb, o);
+    }
+    if ((threadIdx.x & 31) == 0) red[threadIdx.x >> 5][0] = rr, red[threadIdx.x >> 5][1] = bb;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        for (int w = 1; w < PERKS_CG_RESID_THREADS / 32; ++w) rr += red[w][0], bb += red[w][1];
+        part[2 * blockIdx.x] = rr;
+        part[2 * blockIdx.x + 1] = bb;
+    }
+}
+
+/* mixed precision: f[i] = (float)(scale d[i]) */
+static __global__ void __attribute__((unused)) perks__cg_to_float(long long n, const double *d, double scale, float *f)
+{
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
+        f[i] = (float)(scale * d[i]);
+}
+/* a refinement: x += d (float, elt 4, or double, elt 8) */
+static __global__ void __attribute__((unused)) perks__cg_add(int n, int elt, void *x, const void *d)
+{
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        if (elt == 8) ((double *)x)[i] += ((const double *)d)[i];
+        else ((float *)x)[i] += ((const float *)d)[i];
+    }
+}
+/* launch the true-residual kernel on stream */
+static inline int perks__cg_resid_launch(int n, int elt, const int *rp, const int *ci, const void *va, const void *b,
+                                         const void *x, double *r_out, double *part, cudaStream_t stream)
+{
+    perks__cg_resid_kernel<<<PERKS_CG_RESID_BLOCKS, PERKS_CG_RESID_THREADS, 0, stream>>>(n, elt, rp, ci, va, b, x,
+                                                                                         r_out, part);
+    return cudaGetLastError() == cudaSuccess ? PERKS_SUCCESS : PERKS_ECUDA;
+}
+
+/* wait for the partials and add them in block order: ||b - A x||^2 and ||b||^2 */
+static inline int perks__cg_resid_read(const double *part, double *rr, double *bb)
+{
+    double h[2 * PERKS_CG_RESID_BLOCKS];
+    int k;
+    if (cudaMemcpy(h, part, sizeof h, cudaMemcpyDeviceToHost) != cudaSuccess) return PERKS_ECUDA;
+    *rr = *bb = 0;
+    for (k = 0; k < PERKS_CG_RESID_BLOCKS; k++) *rr += h[2 * k], *bb += h[2 * k + 1];
+    return PERKS_SUCCESS;
+}
+
+#endif /* PERKS_CG_RESID_CUH */

@@ -1,0 +1,208 @@
+/* perks/cg/types.cuh -- the CG solver's options, result, plan and kernel arguments (perks/cg.cuh).
+ *
+ * WHAT (PERKS paper, Zhang et al. ICS'23, sections 3-4; the whole solver is described in perks/cg.cuh)
+ *   perks_cg_opts, perks_cg_defaults()   what a solve is asked for (tolerance, path, barrier, ...)
+ *   perks_cg_result                      what it reports (status, iterations, both residuals)
+ *   perks_cg_plan                        a planned solve (kernel, grid, cache tier, workspace)
+ *   perks_cg_kargs                       the one argument of every CG kernel (by value)
+ *   PERKS_CG_PATH_*, PERKS_CG_BAR_*, PERKS_CG_CLASSIC / PERKS_CG_CGEAR, PERKS_CG_RAN_*   option values
+ *   and the tunable constants (PERKS_CG_UNROLL, PERKS_CG_THREADS_PER_SM, ...: define one before
+ *   including perks/cg.cuh to change it).
+ *
+ * EXAMPLE
+ *   #include <perks/cg/types.cuh>
+ *   perks_cg_opts o = perks_cg_defaults();   // tol 1e-8, max_iter 10000, Jacobi off, cache on
+ *   o.jacobi = 1;
+ *
+ * LIMITS: see perks/cg.cuh (PARAMETERS AND LIMITS).  Host C structs; device code reads
+ * perks_cg_kargs only.
+ */
+#ifndef PERKS_CG_TYPES_CUH
+#define PERKS_CG_TYPES_CUH
+
+#include <cuda_runtime.h>
+#include <string.h>
+
+#include "../base.h"
+
+#define PERKS_CG_WORK_PER_BLOCK 512 /* rows + nonzeros per block the planner aims at */
+#ifndef PERKS_CG_MIXED_PERIOD
+#define PERKS_CG_MIXED_PERIOD 200 /* mixed: a double replacement every 200 float iterations (opts.replace -1) */
+#endif
+/* blocks per SM the register budget is set for: 1024 threads per SM (at most 64 registers a thread) */
+#ifndef PERKS_CG_THREADS_PER_SM
+#define PERKS_CG_THREADS_PER_SM 1024 /* read when PERKS_CG_DEFINE expands: 1024 -> at most 64 registers */
+#endif
+#define PERKS__CG_MINB(BLOCK) ((PERKS_CG_THREADS_PER_SM / (BLOCK)) > 0 ? PERKS_CG_THREADS_PER_SM / (BLOCK) : 1)
+#ifndef PERKS_CG_UNROLL
+#define PERKS_CG_UNROLL 8 /* nonzeros a lane loads before it gathers (independent loads in flight) */
+#endif
+#define PERKS_CG_ONCHIP_BPS 2 /* blocks per SM at most when the system fits in shared memory */
+#define PERKS_CG_NNZ_PER_LANE 4      /* lanes per row: the least power of two giving <= 4 nonzeros each */
+#define PERKS_CG_NNZ_PER_LANE_DRAM 8 /* the same when nothing is cached (more rows in flight) */
+#define PERKS_CG_CBLOCK 1024         /* threads per block of the cluster kernel */
+#define PERKS_CG_CMAX 16             /* blocks per cluster at most (16: non-portable size) */
+#ifndef PERKS_CG_CLUSTER_WORK
+#define PERKS_CG_CLUSTER_WORK 1024 /* rows + nonzeros per cluster block the planner aims at (then 16) */
+#endif
+
+#define PERKS_CG_PATH_AUTO 0
+#define PERKS_CG_PATH_GRID 1
+#define PERKS_CG_PATH_CLUSTER 2
+#define PERKS_CG_BAR_AUTO 0
+#define PERKS_CG_BAR_GRID 1 /* cooperative_groups grid.sync, then every block sums the partials */
+/* PERKS_CG_BAR_AUTO is PERKS_CG_BAR_COUNT (below) */
+#define PERKS_CG_BAR_SUM 2  /* perks_sum_barrier: the last block to arrive sums */
+#define PERKS_CG_BAR_FLAG 3 /* perks_flag_sum: every block reads every block's published partials */
+#define PERKS_CG_BAR_COUNT 4 /* perks_count_sum: grid.sync's counter with the partials' read folded in */
+#define PERKS_CG_CLASSIC 0 /* opts.variant: Hestenes-Stiefel CG, 2 barriers per iteration (default) */
+#define PERKS_CG_CGEAR 1   /* opts.variant: Chronopoulos-Gear CG, 1 barrier per iteration (grid path) */
+#ifndef PERKS_CG1_UNROLL
+#define PERKS_CG1_UNROLL 4 /* the Chronopoulos-Gear gather loads 4 values per nonzero: fewer in flight */
+#endif
+
+typedef struct perks_cg_opts {
+    double tol;   /* stop when ||r|| <= tol ||b|| */
+    int max_iter; /* PERKS_ENOCONV after this many iterations */
+    int jacobi;   /* 1: Jacobi (diagonal) preconditioner */
+    int cache;    /* 1: keep vectors / matrix in shared memory when they fit; 0: never (grid path) */
+    int blocks;   /* grid path: 0 planner; else this many blocks (at most the co-resident count) */
+    int x0;       /* 1: start from the x passed in; 0: from x = 0 (x is overwritten) */
+    int sum_barrier; /* 1: the same as barrier = PERKS_CG_BAR_SUM */
+    int path;        /* PERKS_CG_PATH_AUTO / _GRID / _CLUSTER */
+    int cluster;     /* cluster path: 0 planner, else 1..16 blocks */
+    int barrier;     /* grid path: PERKS_CG_BAR_AUTO / _GRID / _SUM / _FLAG / _COUNT */
+    int variant;     /* PERKS_CG_CLASSIC (default) or PERKS_CG_CGEAR (grid path, grid.sync barrier) */
+    int replace;     /* residual replacement: -1 auto, 0 never, k > 0 every k iterations (classic CG) */
+    double replace_delta; /* and once ||r|| fell by this factor since the last one: -1 auto, 0 off, (0, 1) */
+    int mixed;       /* PERKS_CG_MIXED_DEFINE: 0 auto (float only when the double system streams), 1 always */
+} perks_cg_opts;
+
+static inline perks_cg_opts perks_cg_defaults(void)
+{
+    perks_cg_opts o;
+    memset(&o, 0, sizeof o);
+    o.tol = 1e-8;
+    o.max_iter = 10000;
+    o.jacobi = 0;
+    o.cache = 1;
+    o.blocks = 0;
+    o.x0 = 0;
+    o.sum_barrier = 0;
+    o.path = PERKS_CG_PATH_AUTO;
+    o.cluster = 0;
+    o.barrier = PERKS_CG_BAR_AUTO;
+    o.variant = PERKS_CG_CLASSIC;
+    o.replace = -1;
+    o.replace_delta = -1;
+    o.mixed = 0;
+    return o;
+}
+
+typedef struct perks_cg_result {
+    int status;           /* PERKS_SUCCESS (the TRUE residual met tol), PERKS_EINACCURATE, PERKS_ENOCONV,
+                             PERKS_EBREAKDOWN or PERKS_EDIAG */
+    int iterations;       /* iterations done (the one that broke down not counted; mixed: all solves) */
+    double rel_residual;  /* sqrt(r.r / b.b) of the recurrence residual at the end */
+    double bnorm;         /* ||b|| */
+    double true_residual; /* ||b - A x|| / ||b|| of the x returned, summed in double after the solve */
+    int replacements;     /* residual replacements done in the kernel (mixed: the double updates) */
+    int ran;              /* PERKS_CG_RAN_*: what computed x */
+} perks_cg_result;
+
+#define PERKS_CG_RAN_NATIVE 0   /* the plan's own precision T */
+#define PERKS_CG_RAN_MIXED 1    /* mixed: float CG iterations, x and the replaced residuals in double */
+#define PERKS_CG_RAN_DOUBLE 2   /* mixed: the double solver alone (the system is on chip: bytes do not bound it) */
+#define PERKS_CG_RAN_FALLBACK 3 /* mixed: the float iteration stalled or broke down (float cannot hold A well
+                                   enough); the double solver finished from the x reached */
+
+typedef struct perks__cg_out {
+    int status, iterations, repl, pad_;
+    double rr, bb;
+} perks__cg_out;
+
+typedef struct perks_cg_kargs {
+    int n, sub, cache, jacobi, use_x0, max_iter, bmode, nrmax;
+    int rper;  /* residual replacement every rper iterations (0: none) */
+    int rconv; /* replacement when the recurrence meets tol: the true residual decides */
+    double rdelta2; /* replace also when r.r fell below rdelta2 times its value at the last one (0: off) */
+    const double *va_hi, *b_hi; /* mixed: the double matrix values and b (NULL otherwise) */
+    void *xbest;                /* the best x of a stalled solve (n T, beside the residual partials) */
+    double *x_hi;               /* mixed: x in double; the kernel's x (T) holds the correction since the
+                                   last replacement */
+    double tol;
+    double *bar;  /* perks_sum_barrier workspace (PERKS_SUM_BARRIER_WORDS), zeroed by perks_cg_run */
+    double *flag; /* perks_flag_sum workspace (PERKS_FLAG_WORDS(G)), set to 0xff bytes by perks_cg_run */
+    int *cenc;    /* cluster path, matrix in device memory: the encoded columns (nnz) */
+    const int *rp, *ci, *split;
+    const void *va, *b;
+    void *x, *r, *z, *p0, *p1, *q, *dinv; /* CGEAR kernel: r, z = the two (r, w, s, d) quad buffers, p0 = p */
+    double *part; /* 8 x G block partials */
+    perks__cg_out *out;
+} perks_cg_kargs;
+
+typedef struct perks_cg_plan {
+    int n, blocks, block, sub, cached, elt;
+    int path;    /* PERKS_CG_PATH_GRID or PERKS_CG_PATH_CLUSTER */
+    int barrier; /* grid path: the barrier used (PERKS_CG_BAR_*) */
+    long long nnz;
+    size_t smem;
+    perks_cg_opts opts;
+    const void *kernel; /* the kernel launched (grid, grid Chronopoulos-Gear or cluster) */
+    int variant;        /* PERKS_CG_CLASSIC or PERKS_CG_CGEAR */
+    void *ws;           /* one allocation: vectors, partials, out, split, barrier words */
+    double *rpart;      /* the true-residual kernel's block partials (2 PERKS_CG_RESID_BLOCKS) */
+    cudaStream_t stream; /* the last perks_cg_run's stream (perks_cg_wait synchronizes it) */
+    perks_cg_kargs args;
+} perks_cg_plan;
+
+/* the replacement bookkeeping's limits (perks/cg/replace.cuh) */
+#ifndef PERKS_CG_STALL
+#define PERKS_CG_STALL 2
+#endif
+#ifndef PERKS_CG_DIVERGE
+#define PERKS_CG_DIVERGE 1e4 /* a true r.r this far above the smallest replaced one: diverging (||r|| 100x) */
+#endif
+#ifndef PERKS_CG_WINDOW
+#define PERKS_CG_WINDOW 20
+#endif
+#ifndef PERKS_CG_MIXED_WINDOW
+#define PERKS_CG_MIXED_WINDOW 2000 /* 10 periods of PERKS_CG_MIXED_PERIOD; each must halve ||r|| (r.r to a quarter) */
+#endif
+/* the refinement on the host (perks/cg/refine.cuh) and the mixed driver (perks/cg/mixed.cuh) */
+#ifndef PERKS_CG_RESTARTS
+#define PERKS_CG_RESTARTS 3 /* double / Chronopoulos-Gear: restarts from x when only the recurrence met tol */
+#endif
+#ifndef PERKS_CG_RESTART_TOL
+#define PERKS_CG_RESTART_TOL 0.5 /* a refinement's correction solve aims at this fraction of tol */
+#endif
+#ifndef PERKS_CG_MIXED_DELTA
+#define PERKS_CG_MIXED_DELTA 0.1 /* mixed: a double replacement once ||r|| fell 10x since the last one */
+#endif
+/* the true-residual kernel (perks/cg/resid.cuh) */
+#define PERKS_CG_RESID_BLOCKS 264 /* blocks of perks__cg_resid_kernel; the host adds their partials in order */
+#define PERKS_CG_RESID_THREADS 256
+
+/* T of the kernel bodies: T itself for float and double; for any other T the generators stop at
+ * their one static_assert ("T must be float or double") and the bodies see double, so that no
+ * error from inside the templates follows the sentence */
+template <class T> struct perks__cg_real {
+    typedef double type;
+    enum { ok = 0 };
+};
+template <> struct perks__cg_real<float> {
+    typedef float type;
+    enum { ok = 1 };
+};
+template <> struct perks__cg_real<double> {
+    typedef double type;
+    enum { ok = 1 };
+};
+
+/* BLOCK of the kernels: BLOCK itself when it is a multiple of 32 from 64 to 1024, else 256 (the
+ * generator's static_assert has said why), so that no second error follows the sentence */
+template <int B> struct perks__cg_blk {
+    enum { ok = B % 32 == 0 && B >= 64 && B <= 1024, value = ok ? B : 256 };
+};
+
+#endif /* PERKS_CG_TYPES_CUH */

@@ -1,0 +1,408 @@
+/* perks/stencil/stream.cuh -- the streaming persistent 2D kernel's body and the one-step kernel's
+ * body, as function templates over pieces a kernel of one's own can take one by one.
+ *
+ * WHAT (PERKS paper §4.2, Listing 1: load from registers / shared memory / device memory, compute,
+ * store back to the same level; the halo through device memory, side edges transposed)
+ *   perks_stencil2d_stream<T, S, BX, RC, DEPTH>(a, b, ea, eb, W, H, steps, reg_on, sr, tiles_x, TH, w)
+ *       the body of name_kernel: every step of the run, one grid barrier a step.  Each block owns
+ *       one tile (BX columns, one a thread, by TH rows); a thread walks down its column in chunks of
+ *       RC rows, the block stages each chunk's (RC + 2r) x (BX + 2r) window in shared memory (the
+ *       thread's own column stays in registers and slides down by RC rows) and computes RC outputs a
+ *       thread.  Rows [0, DEPTH) of the tile stay in registers between steps (reg_on), the next `sr`
+ *       in shared memory, the rest in device memory.
+ *   perks_stencil2d_step<T, S, BX, RC>(in, out, W, H, w)
+ *       the body of name_step_kernel: one step, a block one chunk of one tile, everything through
+ *       device memory (the non-persistent baseline: the same sums, bit for bit)
+ *   pieces (internal): perks__s2d_fill (a chunk's window in shared memory: the thread's column and
+ *   the side halo), perks__s2d_point (one output: one fma a point, in the shape's order, vertical
+ *   neighbours from registers), perks__s2d_compute (a chunk's RC outputs), perks__s2d_stage (the
+ *   chunk's edge columns into shared memory for the transposed flush).  The rest of a chunk (the row
+ *   loads and stores, the side halo, the flush) is written out in the body where it runs (see
+ *   perks_stencil2d_stream).  S is a shape type (PERKS_SHAPE2D_TYPE); w points to one coefficient a
+ *   point.
+ *
+ * LIMITS AND COSTS
+ *   As PERKS_STENCIL2D_DEFINE's (perks/stencil.cuh): registers about DEPTH + 2 RC + 2r (+ the same
+ *   again for double) plus ~30 a thread; dynamic shared memory perks__s2d_sizes::smem_base bytes
+ *   and the shared cache after it; launched cooperatively (perks_launch) with one block a tile.
+ */
+#ifndef PERKS_STENCIL_STREAM_CUH
+#define PERKS_STENCIL_STREAM_CUH
+
+#include <cuda_runtime.h>
+#include <stddef.h>
+
+#include "../cache.cuh"
+#include "../grid.cuh"
+#include "plan.cuh"
+#include "shapes.cuh"
+
+/* ---- the chunk's pieces ---------------------------------------------------------------------
+ * tx: this thread's column of the tile; win: the chunk's window in shared memory, (RC + 2R) rows of
+ * WW = BX + 2R cells, this thread's column at tx + R; col: this thread's column of the window in
+ * registers (RC + 2R rows, row l is tile row c RC - R + l); hal: the side halo a lane of warps 0
+ * (left) and 1 (right) loaded for the window's row `lane`. */
+
+/* the window: this thread's column (registers) and the halo registers */
+template <class T, int BX, int RC, int R, int NC, int HR>
+static __device__ __forceinline__ void perks__s2d_fill(int tx, T *win, const T (&col)[NC], const T (&hal)[HR])
+{
+    enum { WW = BX + 2 * R };
+    const int wid = tx >> 5, lane = tx & 31;
+#pragma unroll
+    for (int l = 0; l < RC + 2 * R; l++) win[l * WW + tx + R] = col[l];
+    if (wid < 2 && lane < RC + 2 * R)
+#pragma unroll
+        for (int k = 0; k < R; k++) win[lane * WW + (wid ? BX + R + k : k)] = hal[k];
+}
+
+/* one output: the shape's points in list order, one fma each; vertical neighbours (DX == 0) from
+ * the column registers col (row i + R + DY), the others from the shared window win (row yc + i + R +
+ * DY, column tx + R + DX, WW cells a row) */
+template <class T, class S, int R, int WW, int NC>
+static __device__ __forceinline__ T perks__s2d_point(const T *w, const T (&col)[NC], const T *win, int yc, int i,
+                                                     int tx)
+{
+    T s = (T)0;
+    perks_shape_each(S(), [&](auto pt) {
+        typedef decltype(pt) P;
+        s = fma(w[P::i], P::dx == 0 ? col[i + R + P::dy] : win[(yc + i + R + P::dy) * WW + tx + R + P::dx], s);
+    });
+    return s;
+}
+
+/* barrier, then RC outputs of chunk c into o (y0 the tile's first row; cells within R of the
+ * domain's edge keep theirs: xint, this thread's column at least R from the sides, H the rows) */
+template <class T, class S, int BX, int RC, int NC>
+static __device__ __forceinline__ void perks__s2d_compute(int tx, int y0, int H, int xint, const T *w,
+                                                          const T (&col)[NC], const T *win, T (&o)[RC], int c)
+{
+    enum { R = S::r, WW = BX + 2 * S::r };
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < RC; i++) {
+        const int gy = y0 + c * RC + i;
+        const T s = perks__s2d_point<T, S, R, WW>(w, col, win, 0, i, tx);
+        o[i] = (xint && gy >= R && gy < H - R) ? s : col[i + R];
+    }
+}
+
+/* edge staging after compute: left edge columns from threads 0..R-1, right from BX-R.. */
+template <class T, int BX, int RC, int R>
+static __device__ __forceinline__ void perks__s2d_stage(int tx, T *stage, const T (&o)[RC])
+{
+    if (tx < R)
+#pragma unroll
+        for (int i = 0; i < RC; i++) stage[(0 * R + tx) * RC + i] = o[i];
+    if (tx >= BX - R)
+#pragma unroll
+        for (int i = 0; i < RC; i++) stage[(1 * R + tx - (BX - R)) * RC + i] = o[i];
+}
+
+/* ---- the streaming kernel ---------------------------------------------------------------------
+ * the body of name_kernel (see the usage block).  The tile and the register / shared split first:
+ * registers only where the whole register part and the bottom halo fit the tile, so the unrolled
+ * register chunks never branch on the tile's length (equal for a row of tiles).  Then the
+ * prologue (the caches and the transposed edges get the input, one grid barrier) and every step:
+ * the register chunks unrolled (register indices are constants), then the other chunks.  A chunk:
+ * its window filled, the next chunk's rows and side halo fetched (in flight during the compute),
+ * the RC outputs, the stores, the edges staged, a barrier, the edges flushed, the column slid down
+ * by RC rows.  The epilogue writes the register rows to the last step's output.
+ *   Four steps of a chunk are written out where they occur rather than called:
+ *   LOAD (row y of this thread's column: the shared cache if y is a cached row past the register
+ *   rows, else device memory, 0 outside the domain), HALO (the side halo of chunk c: warps 0 / 1,
+ *   a lane a row, from the neighbour's transposed edge where the row is cached, else from the
+ *   domain array), FLUSH (after the chunk's barrier, warps 0 / 1 write the staged edges transposed:
+ *   edge column k counts from the tile's outside edge inwards on the left (x0 + k) and from the
+ *   left on the right (x0 + BX - R + k), so a neighbour reads column k of side 1 as its halo k) and
+ *   STORE (row y to the shared cache and / or the step's output).  As calls they are compiled
+ *   apart from the loops around them and the kernel gets other instructions and another schedule;
+ *   written out, it is the kernel docs/perks.md measures. */
+template <class T, class S, int BX, int RC, int DEPTH>
+static __device__ __forceinline__ void perks_stencil2d_stream(T *a, T *b, T *ea, T *eb, int W, int H, int steps,
+                                                              int reg_on, int sr, int tiles_x, int TH, const T *w)
+{
+    typedef perks__s2d_sizes<T, S, BX, RC> Z;
+    enum { R = S::r, WW = BX + 2 * S::r, NREG = DEPTH > 0 ? DEPTH : 1, HR = S::r > 0 ? S::r : 1 };
+    const int tx = (int)threadIdx.x;
+    extern __shared__ __align__(16) unsigned char perks__s2d_dyn[];
+    T *win = (T *)perks__s2d_dyn;
+    T *stage = win + (RC + 2 * R) * WW;
+    T *scache = (T *)(perks__s2d_dyn + Z::smem_base);
+    const int tix = blockIdx.x % tiles_x, tiy = blockIdx.x / tiles_x;
+    const int x0 = tix * BX, y0 = tiy * TH;
+    const int the = min(TH, H - y0);
+    const int x = x0 + tx;
+    const int xin = x < W;
+    const int xint = x >= R && x < W - R;
+    const int has_l = tix > 0, has_r = tix < tiles_x - 1;
+    const int regblk = reg_on && DEPTH > 0 && the >= DEPTH + R;
+    const int nreg = regblk ? DEPTH : 0;
+    const int ncached = min(nreg + sr, the);
+    const int nch = (the + RC - 1) / RC;
+    T reg[NREG];
+    T col[RC + 2 * R];
+    T o[RC];
+    T pre[RC];
+    T hal[HR];
+#pragma unroll
+    for (int l = 0; l < RC; l++) pre[l] = (T)0;
+#pragma unroll
+    for (int k = 0; k < HR; k++) hal[k] = (T)0;
+    /* prologue */
+#pragma unroll
+    for (int i = 0; i < NREG; i++) reg[i] = (T)0;
+    if (regblk && xin)
+#pragma unroll
+        for (int i = 0; i < NREG; i++) reg[i] = a[(size_t)(y0 + i) * W + x];
+    for (int y = 0; y < ncached; y++) {
+        T v = xin ? a[(size_t)(y0 + y) * W + x] : (T)0;
+        if (y >= nreg) PERKS_SMEM_ROW(scache, y, nreg, BX, tx) = v;
+        if (has_l && tx < R) ea[PERKS_EDGE_INDEX(blockIdx.x, 0, tx, y, R, TH)] = v;
+        if (has_r && tx >= BX - R) ea[PERKS_EDGE_INDEX(blockIdx.x, 1, tx - (BX - R), y, R, TH)] = v;
+    }
+    if (steps > 0) PERKS_GRID_SYNC();
+    PERKS_FOR_STEPS(t, steps)
+    {
+        const T *in = (t & 1) ? b : a; /* step t's arrays: in / out alternate, so do the edge buffers */
+        T *out = (t & 1) ? a : b;
+        const T *ein = (t & 1) ? eb : ea;
+        T *eout = (t & 1) ? ea : eb;
+        const int last = t == steps - 1;
+        int c0 = 0;
+        if (regblk) {
+            /* the register chunks, rows [0, DEPTH): rows -R .. R-1, chunk 0's rows and halo first */
+#pragma unroll
+            for (int l = 0; l < 2 * R; l++) {
+                const int y = l - R;
+                col[l] = y >= 0 ? reg[y >= 0 ? y : 0]
+                                : ((y >= nreg && PERKS_CACHE_IS_CACHED(y, the, nreg, ncached)) /* LOAD */
+                                       ? PERKS_SMEM_ROW(scache, y, nreg, BX, tx)
+                                       : ((xin && y0 + y >= 0 && y0 + y < H) ? in[(size_t)(y0 + y) * W + x] : (T)0));
+            }
+#pragma unroll
+            for (int l = 0; l < RC; l++) {
+                const int y = R + l;
+                col[2 * R + l] = y < DEPTH ? reg[y < DEPTH ? y : 0]
+                                 : ((y >= nreg && PERKS_CACHE_IS_CACHED(y, the, nreg, ncached)) /* LOAD */
+                                        ? PERKS_SMEM_ROW(scache, y, nreg, BX, tx)
+                                        : ((xin && y0 + y >= 0 && y0 + y < H) ? in[(size_t)(y0 + y) * W + x] : (T)0));
+            }
+            {
+                const int wid = tx >> 5, lane = tx & 31; /* HALO of chunk 0 */
+                if (wid < 2 && lane < RC + 2 * R) {
+                    const int side = wid, y = 0 * RC - R + lane, gy = y0 + y;
+                    const int has = side ? has_r : has_l;
+                    const int ok = has && gy >= 0 && gy < H;
+                    const int fromedge = ok && PERKS_CACHE_IS_CACHED(y, the, nreg, ncached);
+#pragma unroll
+                    for (int k = 0; k < R; k++) {
+                        const int gx = side ? x0 + BX + k : x0 - R + k;
+                        T v = (T)0;
+                        if (fromedge)
+                            v = ein[PERKS_EDGE_INDEX((int)blockIdx.x + (side ? 1 : -1), 1 - side, k, y, R, TH)];
+                        else if (ok && gx < W)
+                            v = in[(size_t)gy * W + gx];
+                        hal[k] = v;
+                    }
+                }
+            }
+#pragma unroll
+            for (int c = 0; c < DEPTH / RC; c++) {
+                perks__s2d_fill<T, BX, RC, R>(tx, win, col, hal);
+                if (c + 1 < nch) {
+#pragma unroll
+                    for (int l = 0; l < RC; l++) {
+                        const int y = (c + 1) * RC + R + l;
+                        pre[l] = y < DEPTH ? reg[y < DEPTH ? y : 0]
+                                 : ((y >= nreg && PERKS_CACHE_IS_CACHED(y, the, nreg, ncached)) /* LOAD */
+                                        ? PERKS_SMEM_ROW(scache, y, nreg, BX, tx)
+                                        : ((xin && y0 + y >= 0 && y0 + y < H) ? in[(size_t)(y0 + y) * W + x] : (T)0));
+                    }
+                    const int wid = tx >> 5, lane = tx & 31; /* HALO of chunk c + 1 */
+                    if (wid < 2 && lane < RC + 2 * R) {
+                        const int side = wid, y = (c + 1) * RC - R + lane, gy = y0 + y;
+                        const int has = side ? has_r : has_l;
+                        const int ok = has && gy >= 0 && gy < H;
+                        const int fromedge = ok && PERKS_CACHE_IS_CACHED(y, the, nreg, ncached);
+#pragma unroll
+                        for (int k = 0; k < R; k++) {
+                            const int gx = side ? x0 + BX + k : x0 - R + k;
+                            T v = (T)0;
+                            if (fromedge)
+                                v = ein[PERKS_EDGE_INDEX((int)blockIdx.x + (side ? 1 : -1), 1 - side, k, y, R, TH)];
+                            else if (ok && gx < W)
+                                v = in[(size_t)gy * W + gx];
+                            hal[k] = v;
+                        }
+                    }
+                }
+                perks__s2d_compute<T, S, BX, RC>(tx, y0, H, xint, w, col, win, o, c);
+#pragma unroll
+                for (int i = 0; i < RC; i++) {
+                    const int y = c * RC + i;
+                    reg[y] = o[i];
+                    if (y < R && xin) out[(size_t)(y0 + y) * W + x] = o[i];
+                }
+                perks__s2d_stage<T, BX, RC, R>(tx, stage, o);
+                __syncthreads();
+                {
+                    const int wid = tx >> 5, lane = tx & 31; /* FLUSH */
+                    if (!last && wid < 2 && lane < RC) {
+                        const int side = wid, y = c * RC + lane;
+                        if ((side ? has_r : has_l) && PERKS_CACHE_IS_CACHED(y, the, nreg, ncached))
+#pragma unroll
+                            for (int k = 0; k < R; k++)
+                                eout[PERKS_EDGE_INDEX(blockIdx.x, side, k, y, R, TH)] = stage[(side * R + k) * RC + lane];
+                    }
+                }
+#pragma unroll
+                for (int l = 0; l < 2 * R; l++) col[l] = col[RC + l];
+#pragma unroll
+                for (int l = 0; l < RC; l++) col[2 * R + l] = pre[l];
+            }
+            c0 = DEPTH / RC;
+        } else {
+#pragma unroll
+            for (int l = 0; l < RC + 2 * R; l++) /* LOAD of row l - R, the row's expression in place */
+                col[l] = ((l - R) >= nreg && PERKS_CACHE_IS_CACHED((l - R), the, nreg, ncached))
+                             ? PERKS_SMEM_ROW(scache, (l - R), nreg, BX, tx)
+                             : ((xin && y0 + (l - R) >= 0 && y0 + (l - R) < H) ? in[(size_t)(y0 + (l - R)) * W + x]
+                                                                               : (T)0);
+            const int wid = tx >> 5, lane = tx & 31; /* HALO of chunk 0 */
+            if (wid < 2 && lane < RC + 2 * R) {
+                const int side = wid, y = 0 * RC - R + lane, gy = y0 + y;
+                const int has = side ? has_r : has_l;
+                const int ok = has && gy >= 0 && gy < H;
+                const int fromedge = ok && PERKS_CACHE_IS_CACHED(y, the, nreg, ncached);
+#pragma unroll
+                for (int k = 0; k < R; k++) {
+                    const int gx = side ? x0 + BX + k : x0 - R + k;
+                    T v = (T)0;
+                    if (fromedge)
+                        v = ein[PERKS_EDGE_INDEX((int)blockIdx.x + (side ? 1 : -1), 1 - side, k, y, R, TH)];
+                    else if (ok && gx < W)
+                        v = in[(size_t)gy * W + gx];
+                    hal[k] = v;
+                }
+            }
+        }
+        /* the other chunks: rows from the shared cache or device memory, one chunk ahead */
+        for (int c = c0; c < nch; c++) {
+            perks__s2d_fill<T, BX, RC, R>(tx, win, col, hal);
+            if (c + 1 < nch) {
+#pragma unroll
+                for (int l = 0; l < RC; l++) {
+                    const int y = (c + 1) * RC + R + l;
+                    pre[l] = (y >= nreg && PERKS_CACHE_IS_CACHED(y, the, nreg, ncached)) /* LOAD */
+                                 ? PERKS_SMEM_ROW(scache, y, nreg, BX, tx)
+                                 : ((xin && y0 + y >= 0 && y0 + y < H) ? in[(size_t)(y0 + y) * W + x] : (T)0);
+                }
+                const int wid = tx >> 5, lane = tx & 31; /* HALO of chunk c + 1 */
+                if (wid < 2 && lane < RC + 2 * R) {
+                    const int side = wid, y = (c + 1) * RC - R + lane, gy = y0 + y;
+                    const int has = side ? has_r : has_l;
+                    const int ok = has && gy >= 0 && gy < H;
+                    const int fromedge = ok && PERKS_CACHE_IS_CACHED(y, the, nreg, ncached);
+#pragma unroll
+                    for (int k = 0; k < R; k++) {
+                        const int gx = side ? x0 + BX + k : x0 - R + k;
+                        T v = (T)0;
+                        if (fromedge)
+                            v = ein[PERKS_EDGE_INDEX((int)blockIdx.x + (side ? 1 : -1), 1 - side, k, y, R, TH)];
+                        else if (ok && gx < W)
+                            v = in[(size_t)gy * W + gx];
+                        hal[k] = v;
+                    }
+                }
+            }
+            perks__s2d_compute<T, S, BX, RC>(tx, y0, H, xint, w, col, win, o, c);
+#pragma unroll
+            for (int i = 0; i < RC; i++) {
+                const int y = c * RC + i;
+                if (y < the) { /* STORE */
+                    const int c2 = PERKS_CACHE_IS_CACHED(y, the, nreg, ncached);
+                    if (c2 && !last && y >= nreg) PERKS_SMEM_ROW(scache, y, nreg, BX, tx) = o[i];
+                    if (xin && (last || !c2 || y < R || y >= the - R)) out[(size_t)(y0 + y) * W + x] = o[i];
+                }
+            }
+            perks__s2d_stage<T, BX, RC, R>(tx, stage, o);
+            __syncthreads();
+            {
+                const int wid = tx >> 5, lane = tx & 31; /* FLUSH */
+                if (!last && wid < 2 && lane < RC) {
+                    const int side = wid, y = c * RC + lane;
+                    if ((side ? has_r : has_l) && PERKS_CACHE_IS_CACHED(y, the, nreg, ncached))
+#pragma unroll
+                        for (int k = 0; k < R; k++)
+                            eout[PERKS_EDGE_INDEX(blockIdx.x, side, k, y, R, TH)] = stage[(side * R + k) * RC + lane];
+                }
+            }
+#pragma unroll
+            for (int l = 0; l < 2 * R; l++) col[l] = col[RC + l];
+#pragma unroll
+            for (int l = 0; l < RC; l++) col[2 * R + l] = pre[l];
+        }
+        if (!last) PERKS_GRID_SYNC();
+    }
+    /* epilogue */
+    if (steps > 0 && regblk && xin) {
+        T *fin = (steps & 1) ? b : a;
+#pragma unroll
+        for (int i = 0; i < NREG; i++) fin[(size_t)(y0 + i) * W + x] = reg[i];
+    }
+}
+
+/* the body of name_step_kernel: one non-persistent step, block = one chunk of one tile, everything
+ * through device memory */
+template <class T, class S, int BX, int RC>
+static __device__ __forceinline__ void perks_stencil2d_step(const T *__restrict__ in, T *__restrict__ out, int W, int H,
+                                                            const T *w)
+{
+    enum { R = S::r, HR = S::r > 0 ? S::r : 1 };
+    const int tx = (int)threadIdx.x;
+    extern __shared__ __align__(16) unsigned char perks__s2d_dyn[];
+    T *win = (T *)perks__s2d_dyn;
+    const int x0 = blockIdx.x * BX, y0 = blockIdx.y * RC;
+    const int x = x0 + tx;
+    const int xin = x < W;
+    const int xint = x >= R && x < W - R;
+    const int has_l = blockIdx.x > 0, has_r = blockIdx.x < gridDim.x - 1;
+    T col[RC + 2 * R];
+    T o[RC];
+#pragma unroll
+    for (int l = 0; l < RC + 2 * R; l++) {
+        const int gy = y0 - R + l;
+        col[l] = (xin && gy >= 0 && gy < H) ? in[(size_t)gy * W + x] : (T)0;
+    }
+    T hal[HR];
+#pragma unroll
+    for (int k = 0; k < HR; k++) hal[k] = (T)0;
+    {
+        /* HALO of chunk 0 with nothing cached (no edge buffer) */
+        const int wid = tx >> 5, lane = tx & 31;
+        if (wid < 2 && lane < RC + 2 * R) {
+            const int side = wid, y = 0 * RC - R + lane, gy = y0 + y;
+            const int has = side ? has_r : has_l;
+            const int ok = has && gy >= 0 && gy < H;
+            const int fromedge = ok && PERKS_CACHE_IS_CACHED(y, RC, 0, 0);
+#pragma unroll
+            for (int k = 0; k < R; k++) {
+                const int gx = side ? x0 + BX + k : x0 - R + k;
+                T v = (T)0;
+                if (fromedge)
+                    v = ((const T *)NULL)[PERKS_EDGE_INDEX((int)blockIdx.x + (side ? 1 : -1), 1 - side, k, y, R, 1)];
+                else if (ok && gx < W)
+                    v = in[(size_t)gy * W + gx];
+                hal[k] = v;
+            }
+        }
+    }
+    perks__s2d_fill<T, BX, RC, R>(tx, win, col, hal);
+    perks__s2d_compute<T, S, BX, RC>(tx, y0, H, xint, w, col, win, o, 0);
+#pragma unroll
+    for (int i = 0; i < RC; i++)
+        if (xin && y0 + i < H) out[(size_t)(y0 + i) * W + x] = o[i];
+}
+
+#endif /* PERKS_STENCIL_STREAM_CUH */

@@ -1,0 +1,209 @@
+/* ssam/conv_tc/block.cuh -- the block pieces and the kernel body of the tensor-core convolution.
+ *
+ * WHAT (conv_tc.cuh's HOW: a block of WY x WX warps walks output tiles of (16 QY WY) x (8 JX WX))
+ *   ssam__conv_tc_sizes<T, M, N, QY, JX, WY, WX>   one instantiation's sizes (enum) and ::smem, the
+ *                                   shared bytes of a block (the padded weights, the staged tile)
+ *   ssam__conv_tc_shift(ax, V)      the tile grid's shift: 1 where an odd column offset needs it
+ *   ssam__conv_tc_stage16<T, Z>     an interior tile as 16-byte cp.async chunks
+ *   ssam__conv_tc_stage<T, ...>     any tile element by element, borders applied
+ *   ssam__conv_tc_weights<...>      the filter rows padded with zeros into shared memory
+ *                                   (SSAM__CONV_TC_WEIGHTS: the same as a macro; stencil_tc.cuh uses it)
+ *   ssam__conv_tc_tile<MD, Z, ...>  one tile: the warps' MMAs, the Inf/NaN vote, the store
+ *   ssam__conv_tc_tile_fma<...>     one tile with plain FMAs (a tile whose sums are not all finite)
+ *   ssam_conv2d_tc_body<MD, M, N, QY, JX, WY, WX>(src, dst, g, w)   the kernel body
+ * LIMITS
+ *   Dynamic shared memory of ::smem bytes (<= 227 KB: the generator's static_assert); the blocks
+ *   walk the tiles with the grid's stride (up to 2^31 tiles); sm_80+.
+ */
+#ifndef SSAM_CONV_TC_BLOCK_CUH
+#define SSAM_CONV_TC_BLOCK_CUH
+
+#include "../conv.cuh"
+#include "warp.cuh"
+
+/* Tile columns.  The staged tile starts at input column x0 - ax, OFF = (x0 - ax) mod V past a
+ * 16-byte boundary.  Where OFF is even, the rows of a tile inside the image are copied as 16-byte
+ * chunks into the slot from column OFF on (the fragments' paired loads need an even column).  An
+ * odd OFF: float and half shift the tile grid one column left (x0 = tile * BWD - 1: the first
+ * tile's column -1 is computed, not stored; the stores go one element at a time), and OFF is even
+ * again; double (V = 2) copies element by element instead (measured, H100, 15x15: the shifted
+ * grid 1.147 ms, the element copy 1.048, no 16-byte copy at all 1.083; float 15x15 shifted 0.50,
+ * element copy 0.64). */
+static __host__ __device__ __forceinline__ int ssam__conv_tc_shift(int ax, int V)
+{
+    return V > 2 ? ((V - ax % V) % V) & 1 : 0;
+}
+
+/* a staged row's pitch for TC columns: 8 mod 32 floats, 8 mod 16 doubles, 8 mod 64 halves (a warp's
+ * paired fragment loads fall in distinct banks) */
+static __host__ __device__ constexpr int ssam__conv_tc_pitch(int es, int tc)
+{
+    return es == 8   ? tc + ((8 - tc % 16) + 16) % 16
+           : es == 4 ? tc + ((8 - tc % 32) + 32) % 32
+                     : tc + ((8 - tc % 64) + 64) % 64;
+}
+
+/* the sizes of one instantiation: block tile BH x BWD, staged tile TR x TC, its row of NCH 16-byte
+ * chunks of V elements (room for TC columns starting at any even OFF < V) and pitch TP, padded
+ * weight row WP, NT threads; smem the block's shared bytes: the padded weights of type W (rounded to
+ * 16 bytes), the staged tile of T.  The limits: tile (QY, JX, WY, WX >= 1, at most 32 warps) and
+ * ok (the tile, and smem within 227 KB) */
+template <class T, class W, int M, int N, int QY, int JX, int WY, int WX>
+struct ssam__conv_tc_sizes {
+    enum {
+        S8 = SSAM_TC_S8(M), T4 = SSAM_TC_T4(M), WH = 16 * QY, WW = 8 * JX, BH = WH * WY, BWD = WW * WX, TR = BH + N - 1,
+        TC = 8 * JX * WX - 8 + 8 * S8 + 4 * T4, V = SSAM_CONV_V(T), NCH = (TC + 2 * V - 3) / V,
+        TP = ssam__conv_tc_pitch((int)sizeof(T), NCH * V), WP = 8 * S8 + 12, NT = 32 * WY * WX,
+        tile = QY >= 1 && JX >= 1 && WY >= 1 && WX >= 1 && WY * WX <= 32
+    };
+    static const size_t smem = (((size_t)N * WP * sizeof(W) + 15) & ~(size_t)15) + (size_t)TR * TP * sizeof(T);
+    static const bool ok = tile && smem <= 227 * 1024;
+};
+
+/* interior tiles: rows [ys, ys + TR) x the NCH chunks from column xs (V-aligned) into slot[TR][TP],
+ * asynchronously (ssam__tc_wait, then a barrier) */
+template <class T, class Z>
+static __device__ __forceinline__ void ssam__conv_tc_stage16(T *slot, const T *src, const ssam_conv2d_geom g, int xs, int ys)
+{
+    const T *b = src + (long long)ys * g.sp + xs;
+    for (int i = threadIdx.x; i < Z::TR * Z::NCH; i += Z::NT) {
+        const int r = i / Z::NCH, h = i - r * Z::NCH;
+        ssam__tc_cp16(slot + r * Z::TP + h * Z::V, b + r * g.sp + h * Z::V);
+    }
+}
+
+/* any tile: rows [y0, y0 + TR) x columns [x0, x0 + TC) of the input into tile[TR][TP], borders
+ * applied through the source index; the constant border's cells, and the columns past NC (they
+ * meet only zero weights), stored as values; 8 loads in flight per thread.  (Measured: cp.async
+ * copies into a second buffer, overlapping the next tile's copy with this one's MMAs, run 5-35%
+ * slower than a plain copy with more blocks per SM; one load at a time per thread, 30-50% slower.) */
+template <class T, int TR, int TC, int TP, int NC, int NT>
+static __device__ __forceinline__ void ssam__conv_tc_stage(T *tile, const T *src, const ssam_conv2d_geom g, int x0, int y0)
+{
+    for (int i0 = 0; i0 < TR * TC; i0 += 8 * NT) {
+        T v[8]; /* 8 loads in flight per thread, then 8 stores */
+#pragma unroll
+        for (int u = 0; u < 8; u++) {
+            const int i = i0 + u * NT + threadIdx.x;
+            const int r = i / TC, c = i - r * TC;
+            const int iy = ssam_border_index(y0 + r, g.h, g.border);
+            const int ix = ssam_border_index(x0 + c, g.w, g.border);
+            v[u] = (T)0;
+            if (i < TR * TC && c < NC) v[u] = (iy < 0 || ix < 0) ? (T)g.cval : src[(long long)iy * g.sp + ix];
+        }
+#pragma unroll
+        for (int u = 0; u < 8; u++) {
+            const int i = i0 + u * NT + threadIdx.x;
+            if (i < TR * TC) tile[i / TC * TP + i % TC] = v[u];
+        }
+    }
+}
+
+/* the weights, each of the N filter rows padded with 7 zeros before and zeros after to WP elements
+ * (w: the kernel's __grid_constant__ parameter, indexed in place) */
+template <class T, int WP, int M, int N, int NT, class WT>
+static __device__ __forceinline__ void ssam__conv_tc_weights(T *wpad, const WT &w)
+{
+    for (int i = threadIdx.x; i < N * WP; i += NT) {
+        const int r = i / WP, k = i - r * WP - 7;
+        wpad[i] = (k >= 0 && k < M) ? w[r * M + k] : (T)0;
+    }
+}
+#define SSAM__CONV_TC_WEIGHTS(T, wpad, WP, M, N, w, NT) ssam__conv_tc_weights<T, (WP), (M), (N), (NT)>(wpad, w)
+
+/* one tile with plain FMAs, in the definition's order (conv.cuh's): an Inf or NaN reaches exactly
+ * the outputs whose taps read it.  Sums in the weights' type W: float for the half-storage modes. */
+template <class T, class W, class Z, int M, int N>
+static __device__ __forceinline__ void ssam__conv_tc_tile_fma(const T *tile, const W *wpad, T *dst, const ssam_conv2d_geom g,
+                                                              int x0, int y0)
+{
+    for (int o = threadIdx.x; o < Z::BH * Z::BWD; o += Z::NT) {
+        const int ly = o / Z::BWD, lx = o - ly * Z::BWD;
+        if (y0 + ly >= g.oh || (unsigned)(x0 + lx) >= (unsigned)g.ow) continue;
+        W s = 0;
+        for (int n = 0; n < N; n++)
+            for (int m = 0; m < M; m++) s = fma(wpad[n * Z::WP + 7 + m], (W)tile[(ly + n) * Z::TP + lx + m], s);
+        dst[(long long)(y0 + ly) * g.dp + x0 + lx] = (T)s;
+    }
+}
+
+/* one tile: the warp's accumulators over the N filter rows of the staged tile; then, where every
+ * sum of the block is finite, stored, else the tile again with plain FMAs.  Every staged value
+ * enters some sum (times a weight or a band zero), so an Inf or NaN in the tile, which the band's
+ * zeros would spread up to 7 columns outside its footprint (0 * Inf is NaN), makes a sum non-
+ * finite; so does a sum that overflows.  The FMA path then gives conv.cuh's Inf and NaN pattern. */
+template <class MD, class Z, int M, int N, int QY, int JX, int WX>
+static __device__ __forceinline__ void ssam__conv_tc_tile(const typename MD::elem_t *tile, const typename MD::weight_t *wpad,
+                                                          typename MD::elem_t *dst, const ssam_conv2d_geom g, int x0,
+                                                          int y0, int pair)
+{
+    typedef typename MD::elem_t T;
+    typedef typename MD::weight_t W;
+    const int lane = threadIdx.x & 31, gq = lane >> 2, cq = lane & 3, warp = threadIdx.x >> 5;
+    const int wy = warp / WX, wx = warp % WX;
+    typename MD::c_t acc[QY][JX];
+#pragma unroll
+    for (int q = 0; q < QY; q++)
+#pragma unroll
+        for (int j = 0; j < JX; j++) ssam_tc_zero(MD(), &acc[q][j]);
+    const T *ta = tile + (wy * Z::WH + gq) * Z::TP + wx * Z::WW + 2 * cq;
+    const W *wr = wpad + 7 + 2 * cq - gq;
+#pragma unroll 1
+    for (int i0 = 0; i0 < (N < 8 ? N : 8); i0++)
+        ssam_conv_tc_rows8<MD, QY, JX, Z::S8, Z::T4, N>(acc, ta + i0 * Z::TP, Z::TP, wr, Z::WP, i0, cq);
+    int bad = 0;
+#pragma unroll
+    for (int q = 0; q < QY; q++)
+#pragma unroll
+        for (int j = 0; j < JX; j++) {
+            const typename MD::p_t p = ssam_tc_plain(MD(), acc[q][j]);
+#pragma unroll
+            for (int k = 0; k < 4; k++) bad |= !isfinite(p.v[k]);
+        }
+    if (__syncthreads_or(bad)) {
+        ssam__conv_tc_tile_fma<T, W, Z, M, N>(tile, wpad, dst, g, x0, y0);
+        __syncthreads(); /* the tile is the next copy's target */
+    } else {
+#pragma unroll
+        for (int q = 0; q < QY; q++)
+#pragma unroll
+            for (int j = 0; j < JX; j++)
+                ssam_tc_store(MD(), dst, g.dp, y0 + wy * Z::WH + q * 16 + gq, x0 + wx * Z::WW + 8 * j + 2 * cq, g.ow, g.oh,
+                              pair, acc[q][j]);
+    }
+}
+
+/* The kernel body: blocks walk the tiles (row-major) with a stride of the grid: stage, compute,
+ * store.  slot: the staged tile's storage; tile = slot + OFF, its column 0.  w: the M N weights
+ * (the kernel's __grid_constant__ parameter). */
+template <class MD, int M, int N, int QY, int JX, int WY, int WX, class WT>
+static __device__ __forceinline__ void ssam_conv2d_tc_body(const typename MD::elem_t *src, typename MD::elem_t *dst,
+                                                           const ssam_conv2d_geom g, const WT &w)
+{
+    typedef typename MD::elem_t T;
+    typedef typename MD::weight_t W;
+    typedef ssam__conv_tc_sizes<T, W, M, N, QY, JX, WY, WX> Z;
+    enum { V = Z::V };
+    extern __shared__ __align__(16) unsigned char ssam__tcsm[];
+    W *wpad = (W *)ssam__tcsm;
+    T *slot = (T *)(ssam__tcsm + (((N)*Z::WP * sizeof(W) + 15) & ~(size_t)15));
+    const int sh = ssam__conv_tc_shift(g.ax, V), off = (V - g.ax % V) % V - sh;
+    T *tile = slot + (off & ~1); /* an odd off (no shift): the element copy, from column 0 */
+    const int tiles_x = (g.ow + sh + Z::BWD - 1) / Z::BWD;
+    const long long tiles = (long long)tiles_x * ((g.oh + Z::BH - 1) / Z::BH);
+    ssam__conv_tc_weights<W, Z::WP, M, N, Z::NT>(wpad, w);
+    for (long long t = blockIdx.x; t < tiles; t += gridDim.x) {
+        const int x0 = (int)(t % tiles_x) * Z::BWD - sh, y0 = (int)(t / tiles_x) * Z::BH;
+        const int xs = x0 - g.ax - off, ys = y0 - g.ay; /* xs: V-aligned */
+        const bool inside = g.vec && !(off & 1) && ys >= 0 && ys + Z::TR <= g.h && xs >= 0 && xs + Z::NCH * V <= g.w;
+        if (inside)
+            ssam__conv_tc_stage16<T, Z>(slot, src, g, xs, ys);
+        else
+            ssam__conv_tc_stage<T, Z::TR, Z::TC, Z::TP, Z::BWD + M - 1, Z::NT>(tile, src, g, xs + off, ys);
+        ssam__tc_wait();
+        __syncthreads();
+        ssam__conv_tc_tile<MD, Z, M, N, QY, JX, WX>(tile, wpad, dst, g, x0, y0, g.ovec && !sh);
+    }
+}
+
+#endif /* SSAM_CONV_TC_BLOCK_CUH */

@@ -1,0 +1,104 @@
+/* ssam/conv_tc/host.cuh -- the host side of the tensor-core convolution: which path a launcher takes
+ * on the current device, the grid, the launch.
+ *
+ * WHAT
+ *   SSAM_PATH_SIMT, SSAM_PATH_TC     the two paths (name_path() of conv_tc.cuh / stencil_tc.cuh)
+ *   ssam__conv_tc_path(kernel)       SSAM_PATH_TC where the kernel's PTX and the device are sm_80+
+ *   ssam__tc_dev, ssam__conv_tc_setup(d, kernel, threads, smem)   what a launcher needs of the
+ *                                    current device, asked once per device
+ *   ssam__tc_path_of(d, ...)         name_path of a tensor-core launcher
+ *   ssam__conv_tc_grid(g, BH, BW, sh, d, &grid)   as many blocks as are resident, no more than tiles
+ *   ssam__conv2d_tc_launch(...)      SSAM_CONV2D_TC_DEFINE's name_launch: checks, the path (the SIMT
+ *                                    launcher where the tensor cores are not there), the launch
+ * Library code: no printing, no exit; every CUDA call checked, SSAM_E* codes returned.
+ */
+#ifndef SSAM_CONV_TC_HOST_CUH
+#define SSAM_CONV_TC_HOST_CUH
+
+#include "../conv.cuh"
+#include "block.cuh"
+
+#define SSAM_PATH_SIMT 1
+#define SSAM_PATH_TC 2
+
+/* which path a kernel takes: SSAM_PATH_TC where it is compiled for sm_80+ (its PTX, so a JIT build
+ * from older PTX counts as old) and the current device is sm_80+, else SSAM_PATH_SIMT */
+static inline int ssam__conv_tc_path(const void *kernel)
+{
+    cudaFuncAttributes fa;
+    int dev = 0, major = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess)
+        return SSAM_PATH_SIMT;
+    if (major < 8 || cudaFuncGetAttributes(&fa, kernel) != cudaSuccess || fa.ptxVersion < 80) return SSAM_PATH_SIMT;
+    return SSAM_PATH_TC;
+}
+
+/* what a launcher needs of the current device, asked once per device (as ssam__stencil_prepare's
+ * occupancy): the path (the SIMT one also where the device cannot give a block smem bytes of shared
+ * memory), and for the tensor-core path the shared-memory limit raised to smem, the blocks per SM
+ * and the SM count.  dev1 = device + 1 once filled. */
+typedef struct ssam__tc_dev {
+    int dev1, path, per_sm, sms;
+} ssam__tc_dev;
+static inline int ssam__conv_tc_setup(ssam__tc_dev *d, const void *kernel, int threads, size_t smem)
+{
+    int dev = 0, optin = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess) return (void)cudaGetLastError(), SSAM_ECUDA;
+    if (d->dev1 == dev + 1) return SSAM_SUCCESS;
+    d->path = ssam__conv_tc_path(kernel);
+    if (cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess)
+        return (void)cudaGetLastError(), SSAM_ECUDA;
+    if ((size_t)optin < smem) d->path = SSAM_PATH_SIMT; /* e.g. sm_86/89 (99 KB): the SIMT kernel runs */
+    if (d->path == SSAM_PATH_TC) {
+        if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess ||
+            cudaDeviceGetAttribute(&d->sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&d->per_sm, kernel, threads, smem) != cudaSuccess)
+            return (void)cudaGetLastError(), SSAM_ECUDA; /* no sticky error left for later launches */
+        if (d->per_sm < 1) return SSAM_ECUDA; /* the block does not fit: cannot happen below the static_assert's 227 KB */
+    }
+    d->dev1 = dev + 1;
+    return SSAM_SUCCESS;
+}
+
+/* name_path of a tensor-core launcher: the path its launch takes on the current device (SIMT too
+ * where the setup fails) */
+static inline int ssam__tc_path_of(ssam__tc_dev *d, const void *kernel, int threads, size_t smem)
+{
+    return ssam__conv_tc_setup(d, kernel, threads, smem) ? SSAM_PATH_SIMT : d->path;
+}
+
+/* the grid: as many blocks as fit on the device at once (each walks tiles of BH x BW outputs with
+ * the grid's stride; sh: the tile grid's shift, ssam__conv_tc_shift), no more than there are tiles */
+static inline int ssam__conv_tc_grid(const ssam_conv2d_geom *g, int BH, int BW, int sh, const ssam__tc_dev *d, dim3 *grid)
+{
+    const long long tiles = ((g->ow + sh + (long long)BW - 1) / BW) * ((g->oh + (long long)BH - 1) / BH);
+    const long long resident = (long long)d->per_sm * d->sms;
+    if (tiles > 2147483647LL) return SSAM_ESIZE;
+    grid->x = (unsigned)(tiles < resident ? tiles : resident);
+    grid->y = grid->z = 1;
+    return SSAM_SUCCESS;
+}
+
+/* name_launch of SSAM_CONV2D_TC_DEFINE: the checks and geometry of conv.cuh (V elements a 16-byte
+ * vector), the path on this device (simt: the SIMT launcher of the same filter, where the tensor
+ * cores are not there), the grid of BH x BW tiles, the weights (M N elements of es bytes) into wt,
+ * the launch of threads per block with smem bytes */
+static inline int ssam__conv2d_tc_launch(const ssam_conv2d_args *a, cudaStream_t stream, ssam__tc_dev *dv,
+                                         const void *kernel, int (*simt)(const ssam_conv2d_args *, cudaStream_t),
+                                         void *wt, size_t es, int M, int N, int V, int BH, int BW, int threads,
+                                         size_t smem)
+{
+    ssam_conv2d_geom g;
+    dim3 grid;
+    int rc = ssam__conv2d_geometry(a, M, N, V, &g);
+    if (rc) return rc;
+    rc = ssam__conv_tc_setup(dv, kernel, threads, smem);
+    if (rc) return rc;
+    if (dv->path != SSAM_PATH_TC) return simt(a, stream);
+    rc = ssam__conv_tc_grid(&g, BH, BW, ssam__conv_tc_shift(g.ax, V), dv, &grid);
+    if (rc) return rc;
+    ssam__conv_weights(wt, a, es, M * N);
+    return ssam__conv_launch(kernel, grid, threads, smem, stream, a, &g, wt);
+}
+
+#endif /* SSAM_CONV_TC_HOST_CUH */

@@ -1,0 +1,252 @@
+/* ssam/stencil/host.cuh -- the stencils' host side: arguments, geometry, checks, grids, launches.
+ *
+ * WHAT (the host helpers of ssam/stencil.cuh, ssam/temporal.cuh, ssam/temporal3d.cuh, stencil_tc.cuh)
+ *   ssam_stencil_args     what a user fills (see ssam/stencil.cuh's usage block)
+ *   ssam_stencil_geom     what the kernels take besides pointers and coefficients
+ *   ssam_stencil_strerror the stencils' names of the status codes
+ *   ssam__stencil_prepare checks, geometry and grid of one launch (2D row segments, 3D z segments)
+ *   ssam__stencil_launch  prepare, the coefficients into the kernel's parameter, cudaLaunchKernel:
+ *                         the whole of a generated name_launch, described by a ssam__stencil_kern
+ *   ssam__stencil_advance / ssam__stencil_advance_tt   N steps with ping-pong (one step or up to TT
+ *                         steps per launch)
+ *   Library code: every function returns a status code (ssam/base.cuh), never prints or exits.
+ * COST
+ *   The resident blocks per SM are asked once per device and kernel (occ[2], a launcher's static).
+ */
+#ifndef SSAM_STENCIL_HOST_CUH
+#define SSAM_STENCIL_HOST_CUH
+
+#include <cuda_runtime.h>
+#include <string.h>
+
+#include "../base.cuh"
+#include "../regcache.cuh"
+
+#define SSAM_STENCIL_DIRICHLET 0
+#define SSAM_STENCIL_PERIODIC 1
+
+static inline const char *ssam_stencil_strerror(int rc)
+{
+    if (rc == SSAM_EBORDER) return "ssam: unknown boundary (SSAM_STENCIL_DIRICHLET or SSAM_STENCIL_PERIODIC)";
+    if (rc == SSAM_EFILTER) return "ssam: ncoef differs from the stencil's number of coefficients";
+    return ssam_strerror(rc);
+}
+
+typedef struct ssam_stencil_args {
+    const void *src;         /* T *, device: the input state */
+    void *dst;               /* T *, device: the output state (same layout) */
+    int nx, ny, nz;          /* domain: nx cells per row, ny rows, nz planes (2D: nz 0 or 1) */
+    long long pitch, plane;  /* elements between rows / planes, src and dst alike; 0 = dense */
+    const void *coef;        /* T *, HOST memory: ncoef coefficients, c[I] for the shape's X(I, ...) */
+    int ncoef;               /* must equal the shape's (max I) + 1 */
+    int boundary;            /* SSAM_STENCIL_DIRICHLET or SSAM_STENCIL_PERIODIC */
+} ssam_stencil_args;
+
+/* the stencils' arithmetic types: float and double (the generators' first check); ::type is T, or
+ * float for a refused T (a generator that defines two kernels checks T once, on the first) */
+template <class T>
+struct ssam__stencil_real {
+    enum { value = 0 };
+    typedef float type;
+};
+template <>
+struct ssam__stencil_real<float> {
+    enum { value = 1 };
+    typedef float type;
+};
+template <>
+struct ssam__stencil_real<double> {
+    enum { value = 1 };
+    typedef double type;
+};
+
+/* what the kernels need besides pointers and coefficients */
+typedef struct ssam_stencil_geom {
+    int nx, ny, nz;
+    long long pitch, plane;
+    int periodic; /* 1: wrap, 0: Dirichlet */
+    int vld, vst; /* 16-byte loads / stores allowed */
+    int seg;      /* rows (2D) or planes (3D) per block */
+} ssam_stencil_geom;
+
+/* 2D row segments for kernels that stream `warm` extra rows per segment (ssam/temporal.cuh): the
+ * segment count s (at most 65535) whose waves of resident blocks x (segment + warm) is smallest,
+ * stopping at segments shorter than max(warm, 16) rows; the segment length */
+static inline long long ssam__stencil_segments_warm(long long ny, long long gx, long long resident, long long warm)
+{
+    long long s, best = 1, bcost = -1;
+    for (s = 1; s <= ny && s <= 65535; s++) {
+        const long long seg = (ny + s - 1) / s, nseg = (ny + seg - 1) / seg;
+        const long long cost = ((gx * nseg + resident - 1) / resident) * (seg + warm);
+        if (seg < (warm > 16 ? warm : 16) && bcost >= 0) break; /* shorter than their warm-up: no gain */
+        if (bcost < 0 || cost * 1000 < bcost * 999) { bcost = cost; best = seg; }
+    }
+    return best;
+}
+
+/* 0 or an SSAM_E* code; fills g and the grid.  dims 2 or 3; step = columns per warp; wy = output
+ * rows per block (3D) or 0 (2D); nzw = planes the stencil spans (3D); kern the kernel, whose
+ * resident blocks per SM are queried once per device into occ[2] (device + 1, blocks); grid2d the
+ * 2D segment rule (below); warm >= 0: 2D segments by ssam__stencil_segments_warm instead (each
+ * segment streams warm extra rows), -1 otherwise */
+static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, int ncoef, size_t es, int V,
+                                        int step, int B, int P, int wy, int nzw, ssam_stencil_geom *g, dim3 *grid,
+                                        const void *kern, int *occ, size_t dsmem, int grid2d, int warm)
+{
+    long long gx, gy, gz = 1, span, resident;
+    int dev = 0, sms = 132;
+    if (!a || !a->src || !a->dst || !a->coef) return SSAM_ENULL;
+    if (a->nx <= 0 || a->ny <= 0) return SSAM_ESIZE;
+    if (dims == 2 ? (a->nz != 0 && a->nz != 1) : a->nz <= 0) return SSAM_ESIZE;
+    if (a->boundary != SSAM_STENCIL_DIRICHLET && a->boundary != SSAM_STENCIL_PERIODIC) return SSAM_EBORDER;
+    if (a->ncoef != ncoef) return SSAM_EFILTER;
+    g->nx = a->nx;
+    g->ny = a->ny;
+    g->nz = dims == 2 ? 1 : a->nz;
+    g->pitch = a->pitch ? a->pitch : a->nx;
+    if (g->pitch < a->nx) return SSAM_EPITCH;
+    g->plane = a->plane ? a->plane : g->pitch * a->ny;
+    if (dims == 3 && g->plane < g->pitch * a->ny) return SSAM_EPITCH;
+    /* the elements each buffer spans; the two ranges must not meet */
+    span = ssam__span(a->ny, g->pitch, a->nx, 1); /* elements of a plane's rows, then bytes of all planes */
+    span = span < 0 ? -1 : ssam__span(g->nz, dims == 3 ? g->plane : 0, span, (long long)es);
+    if (span < 0) return SSAM_ESIZE;
+    if (ssam__overlap(a->src, span, a->dst, span)) return SSAM_EOVERLAP;
+    g->periodic = a->boundary == SSAM_STENCIL_PERIODIC;
+    g->vld = ssam_vec_ok(a->src, g->pitch, V) && (dims == 2 || g->plane % V == 0);
+    g->vst = ssam_vec_ok(a->dst, g->pitch, V) && (dims == 2 || g->plane % V == 0);
+    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
+        return SSAM_ECUDA;
+    if (occ[0] != dev + 1) {
+        int n = 0;
+        if (dsmem > 48 * 1024 &&
+            cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dsmem) != cudaSuccess)
+            return SSAM_ECUDA;
+        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kern, B, dsmem) != cudaSuccess) return SSAM_ECUDA;
+        occ[1] = n > 0 ? n : 1;
+        occ[0] = dev + 1;
+    }
+    resident = (long long)occ[1] * sms; /* blocks the GPU holds at once */
+    if (dims == 2) {
+        /* column strips of B/32 warps; rows in segments so that the grid is at most n full waves
+         * of resident blocks (no partial last wave; n = 4 by default, SSAM__STENCIL2D_GRID_DEFAULT) */
+        long long warps_x = (a->nx + step - 1) / step, want;
+        gx = (warps_x + B / 32 - 1) / (B / 32);
+        if (warm >= 0) {
+            if (a->ny > 65535LL * 4096) return SSAM_ESIZE; /* the documented limit, as the rule below */
+            g->seg = (int)ssam__stencil_segments_warm(a->ny, gx, resident, warm);
+        } else {
+            if (grid2d == 1) /* the first rule: about 48 warps per SM, whatever the occupancy */
+                want = (48LL * sms + warps_x - 1) / warps_x;
+            else /* grid2d (0: 2) full waves */
+                want = (grid2d >= 2 ? grid2d : 2) * resident / gx;
+            if (want < 1) want = 1;
+            g->seg = (int)((a->ny + want - 1) / want);
+            if (g->seg > 4096) g->seg = 4096;
+            g->seg = (g->seg + P - 1) / P * P;
+        }
+        gy = (a->ny + g->seg - 1) / g->seg;
+    } else {
+        /* column strips x (wy rows per block) tiles, planes in segments of >= 8 (NZ - 1) planes.
+         * The number of segments s is chosen to fill the waves of resident blocks: the time is
+         * about waves x (seg + NZ - 1) planes, so s maximises tiles nz / (waves resident (seg + NZ - 1))
+         * (the first s wins ties: longer sweeps, fewer halo planes) */
+        long long tiles, s, best = -1;
+        const int minseg = 8 * (nzw > 1 ? nzw - 1 : 1);
+        double bscore = -1.0;
+        (void)P;
+        gx = (a->nx + step - 1) / step;
+        gy = (a->ny + wy - 1) / wy;
+        tiles = gx * gy;
+        for (s = 1; s <= a->nz && s <= 1024; s++) {
+            const long long seg = (a->nz + s - 1) / s, nseg = (a->nz + seg - 1) / seg;
+            const long long waves = (tiles * nseg + resident - 1) / resident;
+            double score;
+            if (seg > 4096) continue;
+            if (seg < minseg && best > 0) break;
+            score = (double)tiles * a->nz / ((double)waves * resident * (double)(seg + nzw - 1));
+            if (score > bscore * 1.0001) { bscore = score; best = seg; }
+        }
+        g->seg = (int)(best > 0 ? best : 4096);
+        gz = (a->nz + g->seg - 1) / g->seg;
+    }
+    if (gx > 2147483647LL || gy > 65535 || gz > 65535) return SSAM_ESIZE;
+    grid->x = (unsigned)gx;
+    grid->y = (unsigned)gy;
+    grid->z = (unsigned)gz;
+    return SSAM_SUCCESS;
+}
+
+/* One generated kernel as its launcher sees it: the arguments of ssam__stencil_prepare, the bytes
+ * of a stored cell (es) and of a coefficient (cs), and the dynamic shared memory smem0 + smem_seg *
+ * (the segment length g.seg); occ_smem the shared memory the occupancy is asked for. */
+typedef struct ssam__stencil_kern {
+    const void *fn;
+    int *occ;
+    int dims, ncoef, npts, V, step, B, P, wy, nzw, grid2d, warm;
+    size_t es, cs, occ_smem, smem0, smem_seg;
+} ssam__stencil_kern;
+
+/* name_launch of the stencils: checks and geometry, the kernel's coefficient parameter cf (npts
+ * coefficients of cs bytes: the caller's host array, a->ncoef of them, the rest 0), the launch of
+ * kernel(src, dst, g, [*steps,] cf) (steps: NULL, or the temporal kernels' step count) */
+static inline int ssam__stencil_launch(const ssam_stencil_args *a, cudaStream_t stream, const ssam__stencil_kern *k,
+                                       void *cf, const int *steps)
+{
+    ssam_stencil_geom g;
+    dim3 grid;
+    int rc = ssam__stencil_prepare(a, k->dims, k->ncoef, k->es, k->V, k->step, k->B, k->P, k->wy, k->nzw, &g, &grid,
+                                   k->fn, k->occ, k->occ_smem, k->grid2d, k->warm);
+    if (rc) return rc;
+    {
+        const int n = a->ncoef < k->npts ? a->ncoef : k->npts;
+        void *args5[5] = {(void *)&a->src, (void *)&a->dst, (void *)&g, (void *)steps, cf};
+        void *args4[4] = {(void *)&a->src, (void *)&a->dst, (void *)&g, cf};
+        memcpy(cf, a->coef, (size_t)n * k->cs);
+        memset((char *)cf + (size_t)n * k->cs, 0, (size_t)(k->npts - n) * k->cs);
+        (void)cudaLaunchKernel(k->fn, grid, dim3((unsigned)k->B), steps ? args5 : args4,
+                               k->smem0 + k->smem_seg * (size_t)g.seg, stream);
+    }
+    return cudaPeekAtLastError() == cudaSuccess ? SSAM_SUCCESS : SSAM_ECUDA;
+}
+
+/* N steps with ping-pong: step 1 reads src and writes dst, step 2 the reverse, ...; *result is
+ * the buffer holding the state after `steps` (src when steps is 0 or even).  launch: name_launch. */
+static inline int ssam__stencil_advance(const ssam_stencil_args *a, int steps, void **result, cudaStream_t stream,
+                                        int (*launch)(const ssam_stencil_args *, cudaStream_t))
+{
+    ssam_stencil_args b;
+    int rc;
+    if (!a || !result || !a->src || !a->dst || !a->coef) return SSAM_ENULL;
+    if (steps < 0) return SSAM_ESIZE;
+    b = *a;
+    for (int s = 0; s < steps; s++) {
+        rc = launch(&b, stream);
+        if (rc) return rc;
+        b.src = b.dst;
+        b.dst = (void *)(s % 2 == 0 ? a->src : a->dst);
+    }
+    *result = (void *)b.src;
+    return SSAM_SUCCESS;
+}
+/* the same in passes of up to TT steps (the temporal kernels: launch(a, steps, stream)), the last
+ * pass shorter */
+static inline int ssam__stencil_advance_tt(const ssam_stencil_args *a, int steps, void **result, cudaStream_t stream,
+                                           int TT, int (*launch)(const ssam_stencil_args *, int, cudaStream_t))
+{
+    ssam_stencil_args b;
+    int rc, pass = 0;
+    if (!a || !result || !a->src || !a->dst || !a->coef) return SSAM_ENULL;
+    if (steps < 0) return SSAM_ESIZE;
+    b = *a;
+    for (int done = 0; done < steps; done += TT, pass++) {
+        rc = launch(&b, steps - done < TT ? steps - done : TT, stream);
+        if (rc) return rc;
+        b.src = b.dst;
+        b.dst = (void *)(pass % 2 == 0 ? a->src : a->dst);
+    }
+    *result = (void *)b.src;
+    return SSAM_SUCCESS;
+}
+
+#endif /* SSAM_STENCIL_HOST_CUH */

@@ -1,0 +1,179 @@
+/* ssam/stencil/stream3d.cuh -- the 3D register-streaming kernel's body (SSAM_STENCIL3D_STREAM_DEFINE,
+ * and SSAM_STENCIL3D_DEFINE where its rule picks streaming).
+ *
+ * WHAT (SSAM, Chen et al. SC'19: Listing 2 along Z)
+ *   ssam__stencil3d_body<T, S, P, B, GHM, TRIM>(src, dst, g, cf): one time step of the 3D shape type
+ *   S (SSAM_SHAPE3D_TYPE), P output rows per warp, B threads per block; GHM the ghost mode (0 overlap
+ *   lanes, 1 ghost lanes where the shape allows), TRIM 1: each plane slot keeps only the rows its
+ *   points read.  Dynamic shared memory: the row and plane tables, (B/32 P + NY - 1 + g.seg + NZ) ints.
+ * HOW
+ *   A block is B/32 warps stacked in y, each owning P output rows of STEP columns; the block sweeps
+ *   the planes [Zs, Ze) of one segment.  Each warp keeps NZ planes in registers (win[V][NZ * R], plane
+ *   slot zi = plane offset ZLO + zi at rows zi * R + ...) and moves them down one slot per output
+ *   plane.  TRIM 0: every slot holds the P + NY - 1 rows of the window, and one new plane is loaded
+ *   per output plane (the next one prefetched).  TRIM 1: slot zi holds only the rows its own points
+ *   read ([slo, shi]: for a star's planes dz != 0 the P output rows); a plane is loaded in pieces as
+ *   it moves down (the rows slot zi needs and slot zi + 1 lacked, prefetched one plane ahead in nxt),
+ *   so the same rows are read per plane and a star keeps about (NZ - 1)(NY - 1) rows fewer in
+ *   registers.
+ * PIECES (block scope; names as in the body)
+ *   ssam__stencil3d_slots    the window rows [slo[zi], shi[zi]] of each slot
+ *   ssam__stencil3d_prime    the state before the first plane
+ *   ssam__stencil3d_advance  the prefetched pieces into the window, the next plane's prefetched
+ *   ssam__stencil3d_move     the window down one slot
+ * COST
+ *   Registers: at most V (NZ (P + NY - 1) + P + NY - 1) (trimmed slots hold fewer).
+ */
+#ifndef SSAM_STENCIL_STREAM3D_CUH
+#define SSAM_STENCIL_STREAM3D_CUH
+
+#include "host.cuh"
+#include "row.cuh"
+
+/* slot zi's window rows [slo[zi], shi[zi]] (constants after unrolling); slot NZ holds none */
+template <class S, int P, int TRIM, int NZ1>
+static __device__ __forceinline__ void ssam__stencil3d_slots(int (&slo)[NZ1], int (&shi)[NZ1])
+{
+    enum { R = P + S::yhi - S::ylo, NZ = NZ1 - 1 };
+#pragma unroll
+    for (int zi = 0; zi < NZ; zi++) { /* the window rows slot zi holds */
+        const int dz = S::zlo + zi;
+        slo[zi] = TRIM ? ssam__shape_ylo_at(S(), dz) - S::ylo : 0;
+        shi[zi] = TRIM ? ssam__shape_yhi_at(S(), dz) - S::ylo + P - 1 : R - 1;
+    }
+    slo[NZ] = R; /* above the top slot: nothing */
+    shi[NZ] = -1;
+}
+
+/* the state after a move: slot zi holds the rows it shares with slot zi + 1; nxt the rest (planes
+ * pl[pz .. pz+NZ-1] of the table), and the ghosts of those planes in gnxt */
+template <int R, class T, int V, int W, int GW, int NZ1>
+static __device__ __forceinline__ void ssam__stencil3d_prime(T (&data)[V][W], T (&nxt)[V][W], T (&gnxt)[GW][W], const T *src,
+                                                             const ssam_stencil_geom g, const int *pl, int pz,
+                                                             const int *rows, int x, const int (&cx)[V], int in, int gx, const int (&gcx)[GW], int glane,
+                                                             const int (&slo)[NZ1], const int (&shi)[NZ1])
+{
+    enum { NZ = NZ1 - 1 };
+#pragma unroll
+    for (int zi = 0; zi < NZ; zi++) {
+        const T *const pln = src + (long long)pl[pz + zi] * g.plane;
+#pragma unroll
+        for (int r = 0; r < R; r++) {
+            if (r < slo[zi] || r > shi[zi]) continue;
+            if (r >= slo[zi + 1] && r <= shi[zi + 1])
+                ssam_regcache_rows_as<1, T, T>(data, zi * R + r, pln, g.pitch, x, cx, in, rows + r, (T)0);
+            else
+                ssam_regcache_rows_as<1, T, T>(nxt, zi * R + r, pln, g.pitch, x, cx, in, rows + r, (T)0);
+        }
+    }
+#pragma unroll
+    for (int zi = 0; zi < NZ; zi++)
+        ssam__stencil_gload<R, T, T>(gnxt, zi * R, src + (long long)pl[pz + zi] * g.plane, g.pitch, gx, gcx, glane, rows);
+}
+
+/* one output plane on: the prefetched pieces (nxt, gnxt) into the window, then the next plane's
+ * pieces (planes pl[pz .. pz+NZ-1] of the table) prefetched */
+template <int R, class T, int V, int W, int GW, int NZ1>
+static __device__ __forceinline__ void ssam__stencil3d_advance(T (&data)[V][W], T (&nxt)[V][W], T (&gdata)[GW][W],
+                                                               T (&gnxt)[GW][W], const T *src, const ssam_stencil_geom g,
+                                                               const int *pl, int pz, const int *rows,
+                                                               int x, const int (&cx)[V], int in, int gx, const int (&gcx)[GW],
+                                                               int glane, const int (&slo)[NZ1],
+                                                               const int (&shi)[NZ1])
+{
+    enum { NZ = NZ1 - 1 };
+#pragma unroll
+    for (int zi = 0; zi < NZ; zi++)
+#pragma unroll
+        for (int r = 0; r < R; r++)
+            if (r >= slo[zi] && r <= shi[zi] && !(r >= slo[zi + 1] && r <= shi[zi + 1]))
+#pragma unroll
+                for (int j = 0; j < V; j++) data[j][zi * R + r] = nxt[j][zi * R + r];
+#pragma unroll
+    for (int zi = 0; zi < NZ; zi++) { /* the next plane's pieces */
+        const T *const pln = src + (long long)pl[pz + zi] * g.plane;
+#pragma unroll
+        for (int r = 0; r < R; r++)
+            if (r >= slo[zi] && r <= shi[zi] && !(r >= slo[zi + 1] && r <= shi[zi + 1]))
+                ssam_regcache_rows_as<1, T, T>(nxt, zi * R + r, pln, g.pitch, x, cx, in, rows + r, (T)0);
+    }
+#pragma unroll
+    for (int j = 0; j < GW; j++)
+#pragma unroll
+        for (int r = 0; r < NZ * R; r++) gdata[j][r] = gnxt[j][r];
+#pragma unroll
+    for (int zi = 0; zi < NZ; zi++)
+        ssam__stencil_gload<R, T, T>(gnxt, zi * R, src + (long long)pl[pz + zi] * g.plane, g.pitch, gx, gcx, glane, rows);
+}
+
+/* move the window down one slot: slot zi takes slot zi + 1's shared rows */
+template <int R, class T, int V, int W, int NZ1>
+static __device__ __forceinline__ void ssam__stencil3d_move(T (&data)[V][W], const int (&slo)[NZ1], const int (&shi)[NZ1])
+{
+#pragma unroll
+    for (int zi = 0; zi < NZ1 - 2; zi++)
+#pragma unroll
+        for (int r = 0; r < R; r++)
+            if (r >= slo[zi] && r <= shi[zi] && r >= slo[zi + 1] && r <= shi[zi + 1])
+#pragma unroll
+                for (int j = 0; j < V; j++) data[j][zi * R + r] = data[j][(zi + 1) * R + r];
+}
+
+/* the body (see the usage block) */
+template <class T, class S, int P, int B, int GHM, int TRIM>
+static __device__ __forceinline__ void ssam__stencil3d_body(const T *src, T *dst, const ssam_stencil_geom g, const T *cf)
+{
+    enum {
+        XLO = S::xlo, XHI = S::xhi, YLO = S::ylo, YHI = S::yhi, ZLO = S::zlo, ZHI = S::zhi, V = SSAM_STENCIL_V(T),
+        NY = YHI - YLO + 1, NZ = ZHI - ZLO + 1, R = P + NY - 1, QL = SSAM_STENCIL_QL(V, XLO), QR = SSAM_STENCIL_QR(V, XHI),
+        GH = ssam__stencil_gh<S, V, GHM>(), STEP = ssam__stencil_wstep<S, V, GHM>(), LOFF = GH ? 0 : QL, WY = B / 32,
+        GW = ssam__stencil_gw<S>() /* ghost columns (<= V with GH) */
+    };
+    extern __shared__ int ssam__tab3[];
+    int *const rowt = ssam__tab3, *const plt = ssam__tab3 + WY * P + NY - 1;
+    const int bmode = g.periodic ? SSAM_BORDER_WRAP : SSAM_BORDER_NEAREST;
+    const int Yb = blockIdx.y * (WY * P);
+    const int Zs = blockIdx.z * g.seg;
+    const int Ze = min(Zs + g.seg, g.nz);
+    for (int i = threadIdx.x; i < WY * P + NY - 1; i += B) rowt[i] = ssam_border_index(Yb + YLO + i, g.ny, bmode);
+    for (int i = threadIdx.x; i < g.seg + NZ; i += B) plt[i] = ssam_border_index(Zs + ZLO + i, g.nz, bmode);
+    __syncthreads();
+    const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5;
+    const int yw = Yb + wid * P;
+    if (yw >= g.ny) return; /* whole warps only */
+    const int X0 = blockIdx.x * STEP;
+    const int x = X0 + V * (lane - LOFF);
+    const int store = GH || (lane >= QL && lane < 32 - QR);
+    const int glane = GH && ((lane == 0 && QR > 0) || (lane == 31 && QL > 0));
+    const int gx = lane == 0 ? X0 + 32 * V : X0 + XLO;
+    const int *const rows = rowt + wid * P;
+    int cx[V], in, colin = 0, gcx[GW], slo[NZ + 1], shi[NZ + 1];
+    T data[V][NZ * R], nxt[V][NZ * R], out[V], own[V], gdata[GW][NZ * R], gnxt[GW][NZ * R];
+    ssam__stencil3d_slots<S, P, TRIM>(slo, shi);
+    ssam_regcache_columns<V>(cx, in, x, g.nx, bmode, g.vld);
+#pragma unroll
+    for (int j = 0; j < GW; j++) gcx[j] = ssam_border_index(gx + j, g.nx, bmode); /* ghosts: the elements needed */
+#pragma unroll
+    for (int k = 0; k < V; k++) colin |= (g.periodic || (x + k + XLO >= 0 && x + k + XHI < g.nx)) << k;
+    ssam__stencil3d_prime<R>(data, nxt, gnxt, src, g, plt, 0, rows, x, cx, in, gx, gcx, glane, slo, shi);
+#pragma unroll 1
+    for (int z = Zs; z < Ze; z++) {
+        ssam__stencil3d_advance<R>(data, nxt, gdata, gnxt, src, g, plt, z - Zs + 1, rows, x, cx, in, gx, gcx, glane, slo, shi);
+        const int zin = g.periodic || (z + ZLO >= 0 && z + ZHI < g.nz);
+#pragma unroll
+        for (int p = 0; p < P; p++) {
+            ssam__stencil3d_rowg<S, XLO, XHI, YLO, ZLO, R, GH>(out, data, gdata, p, cf);
+            const int y = yw + p;
+            if (y < g.ny && store) {
+                const int rowin = zin && (g.periodic || (y + YLO >= 0 && y + YHI < g.ny));
+#pragma unroll
+                for (int k = 0; k < V; k++) own[k] = data[k][(-ZLO) * R + p - YLO];
+                ssam__stencil_store<T>(dst, (long long)z * g.plane, (long long)y * g.pitch, x, g.nx, out, own, colin,
+                                       rowin, g.vst);
+            }
+        }
+        ssam__stencil3d_move<R>(data, slo, shi); /* move down one slot */
+    }
+}
+
+#endif /* SSAM_STENCIL_STREAM3D_CUH */

@@ -1,0 +1,3 @@
+/* expect: KSUM_DEFINE_F32(g): R must be at least 1 */
+#include <ksum/ksum.cuh>
+KSUM_DEFINE_F32(g, KSUM_GAUSS, 0, 2)

@@ -1,0 +1,3 @@
+/* expect: PERKS_CG_MIXED_DEFINE(cgm): BLOCK must be a multiple of 32 from 64 to 1024 */
+#include <perks/cg.cuh>
+PERKS_CG_MIXED_DEFINE(cgm, 200)

@@ -1,0 +1,3 @@
+/* expect: SSAM_CONV2D_DEFINE(none): P must be at least 1 */
+#include <ssam/conv.cuh>
+SSAM_CONV2D_DEFINE(none, float, 3, 3, 0, 128)
