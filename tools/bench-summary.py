@@ -125,7 +125,7 @@ def designs(d):
 
 
 def temporal(d, plot=None):
-    """bench/temporal: per shape, type and size the one-pass and perks rates, each TT, the best speedup;
+    """bench/ssam_temporal: per shape, type and size the one-pass and perks rates, each TT, the best speedup;
     the plot: GCells/s against TT (one line per shape and type at the bench's main size)"""
     rows = d["rows"]
     keys = []
@@ -142,7 +142,7 @@ def temporal(d, plot=None):
         rs = [r for r in rows if (r["stencil"], r["paper"], r["type"], r["size"]) == k]
         one = [r for r in rs if r["impl"] == "onepass"][0]["gcells_s"]
         pk = [r["gcells_s"] for r in rs if r["impl"] == "perks"]
-        # the best variant of each TT (bench/temporal: tb-TT; bench/temporal3d: tb-TT-pP-bB too)
+        # the best variant of each TT (bench/ssam_temporal: tb-TT; bench/ssam_temporal3d: tb-TT-pP-bB too)
         tbs = []
         for tt in sorted({r["tt"] for r in rs if r["impl"].startswith("tb-") and "-m" not in r["impl"]}):
             tbs.append(max((r for r in rs if r["tt"] == tt and r["impl"].startswith("tb-") and "-m" not in r["impl"]),

@@ -1,4 +1,4 @@
-/* bench/cbi_kernels.cuh -- the kernels that bench/cbi.cu times and tests/gpu/test_cbi.cu verifies:
+/* tests/common/cbi_kernels.cuh -- the kernels that bench/cbi_orders.cu times and tests/gpu/test_cbi.cu verifies:
  * the thesis's naive 9x9 box stencil (Listing 3) and naive matrix product (Listing 4), each in four
  * thread orders:
  *   naive   tid -> (tid % W, tid / W)                       (the thesis's baseline)

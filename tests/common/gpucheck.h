@@ -1,4 +1,4 @@
-/* tests/gpu/gpucheck.h -- the host harness (tests/host/check.h) plus CUDA helpers for GPU tests. */
+/* tests/common/gpucheck.h -- the host harness (tests/host/check.h) plus CUDA helpers for GPU tests. */
 #ifndef ONCHIP_TEST_GPUCHECK_H
 #define ONCHIP_TEST_GPUCHECK_H
 #include <cuda_runtime.h>
@@ -53,7 +53,9 @@ static inline void gpucheck_fill(float *x, size_t n)
 {
     for (size_t i = 0; i < n; i++) x[i] = gpucheck_uniform();
 }
-/* ||out - ref|| / ||ref||, and whether every out is finite (the poison is NaN) */
+/* ||out - ref|| / ||ref|| over the finite outputs (||out - ref|| when ref is all 0), and how many
+ * outputs are not finite (the poison is NaN); NaN when nothing was compared (n 0, or no finite
+ * output), so that no `err < tol` passes on an empty comparison */
 static inline double gpucheck_relerr(const float *out, const double *ref, size_t n, size_t *nonfinite)
 {
     double num = 0, den = 0;
@@ -63,6 +65,7 @@ static inline double gpucheck_relerr(const float *out, const double *ref, size_t
         num += (out[i] - ref[i]) * (out[i] - ref[i]);
         den += ref[i] * ref[i];
     }
+    if (*nonfinite == n) return NAN; /* no element compared */
     return den > 0 ? sqrt(num / den) : sqrt(num);
 }
 /* the start of every GPU test: a fresh seed (printed, so a failure can be replayed) and whether
@@ -151,10 +154,12 @@ static inline double gpucheck_copy_bw(void *dst, const void *src, size_t bytes)
     gpucheck__copy c = {dst, src, bytes};
     return 2.0 * bytes / (gpucheck_time_ms(gpucheck__copy_run, &c, 1, 5) * 1e-3);
 }
-/* ||a - b|| / ||b|| of two device arrays of n floats (dbl 0) or doubles (dbl 1); ||a - b|| when b is 0 */
+/* ||a - b|| / ||b|| of two device arrays of n floats (dbl 0) or doubles (dbl 1); ||a - b|| when b is 0;
+ * NaN when n is 0 (nothing compared) or either array holds a NaN */
 static inline double gpucheck_devdiff(const void *a, const void *b, size_t n, int dbl)
 {
     size_t es = dbl ? 8 : 4;
+    if (n == 0) return NAN; /* an empty comparison is no agreement */
     char *x = (char *)malloc(n * es), *y = (char *)malloc(n * es);
     double num = 0, den = 0;
     if (!x || !y) { fprintf(stderr, "gpucheck_devdiff: out of memory\n"); exit(1); }

@@ -1,4 +1,4 @@
-/* tests/gpu/ssam_ref.h -- what the ssam tests' CPU references share (include after ssam/base.cuh and math.h). */
+/* tests/common/ssam_ref.h -- what the ssam tests' CPU references share (include after ssam/base.cuh and math.h). */
 #ifndef ONCHIP_TEST_SSAM_REF_H
 #define ONCHIP_TEST_SSAM_REF_H
 

@@ -209,8 +209,8 @@ static double run_case(const kern *k, const shape *sh, unsigned extra_flags, int
         double g = k->dbl ? ((double *)buf)[i] : ((float *)buf)[i];
         if (!isfinite(g)) { nonfinite++; continue; }
         double e = fabs(g - ref[i]) / bound[i];
-        if (e > worst) worst = e;
-        if (e > 1) bad++;
+        if (!(e <= worst)) worst = e; /* a NaN ratio (a bound of 0) stays the worst */
+        if (!(e <= 1)) bad++;         /* and fails */
     }
     CHECK(nonfinite == 0, "%lld outputs not written or not finite (m %d n %d dim %d)", nonfinite, m, n, dim);
     CHECK(bad == 0, "%lld outputs beyond the bound, worst error/bound %.3g (m %d n %d dim %d h %g nrhs %d)", bad,
@@ -249,11 +249,11 @@ static void run_kernel(const kern *k, int light)
         sh.nrhs = k->R;
         sh.dim = fold_dim(k, sh.dim);
         double w = run_case(k, &sh, 0, 0);
-        if (w > worst) worst = w;
+        if (!(w <= worst)) worst = w;
         if (k->R > 1 && !check__failed_case) { /* fewer right-hand sides than R */
             sh.nrhs = k->R - 1;
             w = run_case(k, &sh, 0, 0);
-            if (w > worst) worst = w;
+            if (!(w <= worst)) worst = w;
         }
     }
     printf("    worst error/bound %.3g\n", worst);
@@ -338,6 +338,21 @@ static void run_errors(void)
     EXPECT(KSUM_EH, f_sd_matern52_launch, a.h = 0);
     EXPECT(KSUM_ERHS, f_sd_gauss8_r2_launch, a.nrhs = 3);
     EXPECT(KSUM_EFLAGS, f_sd_gauss3_launch, a.flags = 4);
+    /* overlap: v (m x nrhs) against a (m points of lda), b (n points of ldb), w (n x nrhs), and the
+     * workspace ((m + n + 4) elements) against all four */
+    EXPECT(KSUM_EOVERLAP, f_gauss_launch, a.v = d);
+    EXPECT(KSUM_EOVERLAP, f_gauss_launch, a.v = d + 27);                  /* on a's last element (9 * 3) */
+    EXPECT(KSUM_SUCCESS, f_gauss_launch, a.v = d + 30);
+    EXPECT(KSUM_EOVERLAP, f_gauss_launch, (a.lda = 8, a.v = d + 74));     /* 9 * 8 + 2 */
+    EXPECT(KSUM_EOVERLAP, f_gauss_launch, a.v = d + 1024 + 20);           /* inside b */
+    EXPECT(KSUM_EOVERLAP, f_gauss_launch, a.v = d + 2048 - 9);            /* v's last element on w's first */
+    EXPECT(KSUM_SUCCESS, f_gauss_launch, a.v = d + 2048 - 10);
+    EXPECT(KSUM_EOVERLAP, f_gauss_r4_launch, (a.nrhs = 4, a.v = d + 2048 + 39)); /* on w's last (10 x 4) */
+    EXPECT(KSUM_EOVERLAP, f_sd_gauss3_launch, a.v = d + 2048);
+    EXPECT(KSUM_EOVERLAP, f_gauss_launch, (a.work = d + 3072 + 5, a.work_bytes = 4096));
+    EXPECT(KSUM_EOVERLAP, f_gauss_launch, (a.work = d + 1024 - 23, a.work_bytes = 4096)); /* its 24 floats end on b */
+    EXPECT(KSUM_SUCCESS, f_gauss_launch, (a.work = d + 1024 - 24 - 64, a.work_bytes = 96, a.v = d + 30));
+    CHECK(strstr(ksum_strerror(KSUM_EOVERLAP), "overlap") != NULL, "strerror overlap");
     CUDA_OK(cudaDeviceSynchronize());
     unsigned *hv = (unsigned *)malloc(1024 * 4);
     CUDA_OK(cudaMemcpy(hv, d + 3072, 1024 * 4, cudaMemcpyDeviceToHost));

@@ -208,6 +208,17 @@ static void test_errors(void)
     b = a; b.anchor_x = 1; CHECK(f3x3_launch(&b, 0) == SSAM_EANCHOR, "anchor_x set without SSAM_ANCHOR");
     b = a; b.anchor_y = 2; CHECK(f3x3_launch(&b, 0) == SSAM_EANCHOR, "anchor_y set without SSAM_ANCHOR");
     b = a; b.flags = SSAM_ANCHOR; b.anchor_x = 7; b.fw = 5; CHECK(f3x3_launch(&b, 0) == SSAM_EFILTER, "filter before anchor");
+    /* overlap: the bytes each image spans, rows times pitch (src 16 rows of pitch 64: 15 * 64 + 32) */
+    b = a; b.dst = d; CHECK(f3x3_launch(&b, 0) == SSAM_EOVERLAP && h3x3_launch(&b, 0) == SSAM_EOVERLAP, "in place");
+    b = a; b.dst = d + 511; CHECK(f3x3_launch(&b, 0) == SSAM_EOVERLAP, "dst starts on src's last element");
+    b = a; b.dst = d + 512; CHECK(f3x3_launch(&b, 0) == 0, "dst right after src");
+    b = a; b.src_pitch = 64; b.dst = d + 991; CHECK(f3x3_launch(&b, 0) == SSAM_EOVERLAP, "pitched src: dst inside its span");
+    b = a; b.src_pitch = 64; b.dst = d + 992; CHECK(f3x3_launch(&b, 0) == 0, "pitched src: dst after its span");
+    b = a; b.src = d + 2048 + 511; CHECK(f3x3_launch(&b, 0) == SSAM_EOVERLAP, "src starts on dst's last element");
+    b = a; b.src = d + 2048 + 512; CHECK(f3x3_launch(&b, 0) == 0, "src right after dst");
+    b = a; b.flags = SSAM_VALID; b.dst = d + 32 * 16 - 14 * 30; CHECK(f3x3_launch(&b, 0) == SSAM_EOVERLAP, "valid output (30 x 14) ending on src's last element");
+    b = a; b.flags = SSAM_VALID; b.dst = d + 32 * 16; CHECK(f3x3_launch(&b, 0) == 0, "valid output after src");
+    CHECK(strstr(ssam_strerror(SSAM_EOVERLAP), "overlap") != NULL, "strerror overlap");
     /* the walk each launch takes: queued for the small filters of SSAM__CONV_QOK (half up to 9x9,
      * float 5x5 to 7x7) with centred columns, else systolic */
     b = a; b.fw = b.fh = 5;

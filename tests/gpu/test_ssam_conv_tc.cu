@@ -227,6 +227,10 @@ static void test_errors(void)
     b = a; b.flags = SSAM_ANCHOR; b.anchor_x = 2; CHECK(d2x3_launch(&b, 0) == SSAM_EANCHOR, "anchor_x = M");
     b = a; b.anchor_y = 1; CHECK(d2x3_launch(&b, 0) == SSAM_EANCHOR, "anchor set without SSAM_ANCHOR");
     b = a; b.height = b.width = 1 << 30; b.src_pitch = 0; CHECK(d2x3_launch(&b, 0) == SSAM_ESIZE, "2^60 pixels: too many tiles");
+    b = a; b.dst = d; CHECK(d2x3_launch(&b, 0) == SSAM_EOVERLAP, "in place");
+    b = a; b.dst = d + 511; CHECK(d2x3_launch(&b, 0) == SSAM_EOVERLAP, "dst starts on src's last element");
+    b = a; b.dst = d + 512; CHECK(d2x3_launch(&b, 0) == 0, "dst right after src");
+    b = a; b.src = d + 2048 + 511; CHECK(d2x3_launch(&b, 0) == SSAM_EOVERLAP, "src starts on dst's last element");
     CUDA_OK(cudaDeviceSynchronize());
     cudaFree(d);
     case_end();

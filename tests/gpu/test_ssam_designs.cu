@@ -88,8 +88,11 @@ static void test_design(const d1_case *c, int light)
                     mag += fabs(t);
                 }
                 double e = isfinite(v) ? fabs(v - r) / (mag + 1e-300) : 1e30;
-                if (e > maxerr) { maxerr = e; worst = o; }
+                if (!(e <= maxerr)) { maxerr = e; worst = o; } /* a NaN stays the worst */
             }
+            /* the outputs compared: as many as the definition gives, at least one */
+            CHECK(nout >= 1 && nout == (n - c->q) / c->s + 1, "n %lld: %lld outputs compared, %lld by the definition", n,
+                  nout, (n - c->q) / c->s + 1);
             CHECK(bad == 0, "n %lld: %lld cells past the %lld outputs written", n, bad, nout);
             CHECK(maxerr <= tol, "n %lld %s: output %lld of %lld off by %.3g of sum |w x|", n,
                   conv ? "convolution" : "correlation", worst, nout, maxerr);
@@ -115,6 +118,11 @@ static void test_errors(void)
     b = a; b.n = 0; CHECK(fsm_float_5_1_launch(&b, 0) == SSAM_ESIZE, "n = 0");
     b = a; b.n = -3; CHECK(fbs_float_5_1_launch(&b, 0) == SSAM_ESIZE, "n < 0");
     b = a; b.flags = SSAM_VALID; CHECK(fbs_float_5_1_launch(&b, 0) == SSAM_EFLAGS, "unsupported flag");
+    b = a; b.dst = d; CHECK(fbs_float_5_1_launch(&b, 0) == SSAM_EOVERLAP, "in place");
+    b = a; b.dst = d + 99; CHECK(bsm_float_5_1_launch(&b, 0) == SSAM_EOVERLAP, "dst on src's last sample");
+    b = a; b.dst = d + 100; CHECK(bsm_float_5_1_launch(&b, 0) == 0, "dst right after src");
+    b = a; b.src = d + 512 + 95; CHECK(sbm_float_5_1_launch(&b, 0) == SSAM_EOVERLAP, "src on dst's last output (96)");
+    b = a; b.src = d + 512 + 96; CHECK(sbm_float_5_1_launch(&b, 0) == 0, "src right after dst");
     CHECK(ssam_design1d_outputs(10, 3, 2) == 4 && ssam_design1d_outputs(2, 3, 1) == 0, "output length");
     CUDA_OK(cudaDeviceSynchronize());
     cudaFree(d);

@@ -152,6 +152,10 @@ static void test_sat_errors(void)
     b = a; b.height = -1; CHECK(sat_f32_launch(&b, 0) == SSAM_ESIZE, "height < 0");
     b = a; b.src_pitch = 7; CHECK(sat_f32_launch(&b, 0) == SSAM_EPITCH, "src pitch < width");
     b = a; b.dst_pitch = 4; CHECK(sat_f32_launch(&b, 0) == SSAM_EPITCH, "dst pitch < width");
+    b = a; b.dst = d; CHECK(sat_f32_launch(&b, 0) == SSAM_EOVERLAP, "in place");
+    b = a; b.dst = d + 63; CHECK(sat_f32_launch(&b, 0) == SSAM_EOVERLAP, "dst starts on src's last element");
+    b = a; b.src_pitch = 16; b.dst = d + 119; CHECK(sat_f32_launch(&b, 0) == SSAM_EOVERLAP, "pitched src (7 * 16 + 8)");
+    b = a; b.src_pitch = 16; b.dst = d + 120; CHECK(sat_f32_launch(&b, 0) == 0, "dst after the pitched src");
     CUDA_OK(cudaDeviceSynchronize());
     cudaFree(d);
     case_end();

@@ -356,7 +356,13 @@ int main(int argc, char **argv)
                                    ENTH(h_box2d_r2, pts_box2d_r2, 2) ENTH(b_user2d_off, pts_user2d_off, 3)};
     test_shapes();
     test_errors();
+    int ran = 0;
     for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++)
-        if (!only || strstr(kernels[i].name, only)) run_kernel(&kernels[i], light);
+        if (!only || strstr(kernels[i].name, only)) run_kernel(&kernels[i], light), ran++;
+    if (only) { /* an --only that names no kernel compares nothing: not a pass */
+        case_begin("ssam stencil --only: the kernels asked for ran");
+        CHECK(ran > 0, "--only %s: %d kernels matched", only, ran);
+        case_end();
+    }
     return check_exit();
 }

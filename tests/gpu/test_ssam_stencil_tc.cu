@@ -295,9 +295,15 @@ int main(int argc, char **argv)
                                    ENTE(e2_box3d_r2, tf32x3, d_box3d_r2, 3, 0, 1e-5)
                                    ENTE(e3_box2d_r4, tf32, d_box2d_r4, 2, 0, 5e-3)};
     test_errors();
+    int ran = 0;
     for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++)
-        if (!only || strstr(kernels[i].name, only)) run_kernel(&kernels[i], light);
+        if (!only || strstr(kernels[i].name, only)) run_kernel(&kernels[i], light), ran++;
     for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++)
         if (!only || strstr(kernels[i].name, only)) run_nonfinite(&kernels[i]);
+    if (only) { /* an --only that names no kernel compares nothing: not a pass */
+        case_begin("ssam stencil_tc --only: the kernels asked for ran");
+        CHECK(ran > 0, "--only %s: %d kernels matched", only, ran);
+        case_end();
+    }
     return check_exit();
 }

@@ -283,7 +283,7 @@ static void test_files(void)
     const char *dirs[] = {"../shared/data/mtx", ".data/mtx"};
     const char *dir = NULL;
     char path[512], why[128];
-    size_t d, k;
+    size_t d, k, nread = 0;
     for (d = 0; d < 2 && !dir; d++) {
         FILE *f;
         snprintf(path, sizeof path, "%s/bcsstk01.mtx", dirs[d]);
@@ -328,7 +328,11 @@ static void test_files(void)
         CHECK(rc == 0, "%s: perks_csr_check %s at row %lld", names[k], perks_strerror(rc), q);
         printf("  %s: %d rows, %lld nonzeros, %lld duplicates\n", names[k], A.n_rows, A.nnz, A.dups);
         perks_csr_free(&A);
+        nread++;
     }
+    /* bcsstk01 was found above: at least that file must have been read and checked */
+    printf("  %zu of %zu files read and checked\n", nread, sizeof names / sizeof *names);
+    CHECK(nread >= 1, "%zu of %zu files read and checked", nread, sizeof names / sizeof *names);
     case_end();
 }
 
@@ -405,6 +409,7 @@ static void fuzz(long iters, uint64_t seed, const char *name)
         if (check__failed_case) break;
     }
     printf("  fuzz: %ld inputs, %ld accepted, %ld rejected\n", it, ok, bad);
+    CHECK(it > 0 && ok + bad == it, "%ld inputs tried (%ld accepted, %ld rejected)", it, ok, bad);
     case_end();
 }
 
@@ -485,6 +490,11 @@ int main(int argc, char **argv)
         printf("seed %llu\n", (unsigned long long)seed);
         fuzz(n, seed, "mtx fuzz-long: mutated and random inputs never crash, always success or a located error");
         return check_exit();
+    }
+    if (!all && strcmp(part, "basic") && strcmp(part, "errors") && strcmp(part, "check") && strcmp(part, "files") &&
+        strcmp(part, "fuzz")) { /* a part that names nothing runs nothing: not a pass */
+        printf("FAIL test_mtx %s: no such part (--list names them)\n", part);
+        return 1;
     }
     if (all || strcmp(part, "basic") == 0) test_basic();
     if (all || strcmp(part, "errors") == 0) test_errors();

@@ -17,6 +17,7 @@
 static void test_split(void)
 {
     case_begin("perks decomp: slabs cover the planes evenly, exchanges match plane by plane, ETHIN exactly when thin");
+    long splits = 0; /* the splits whose slabs and exchanges were checked (thin ones are skipped) */
     for (int n = 1; n <= 60 && !check__failed_case; n++)
         for (int P = 1; P <= 12; P++)
             for (int h = 0; h <= 4; h++)
@@ -63,7 +64,10 @@ static void test_split(void)
                         }
                     }
                     CHECK(next == n, "n %d P %d: the slabs cover %d planes", n, P, next);
+                    splits++;
                 }
+    CHECK(splits > 0, "%ld splits checked", splits);
+    printf("  %ld splits checked (thin ones refused)\n", splits);
     case_end();
 }
 
@@ -77,6 +81,7 @@ static double step3(const double *u, int i, int n, int bd)
 static void test_simulated(void)
 {
     case_begin("perks decomp: a 3-point stencil over P slabs, T steps between exchanges, equals the undivided run bit for bit");
+    long runs = 0, planes = 0; /* the runs simulated and the planes compared */
     for (int n = 1; n <= 40 && !check__failed_case; n++)
         for (int P = 1; P <= 8; P++)
             for (int T = 1; T <= 3; T++)
@@ -85,7 +90,10 @@ static void test_simulated(void)
                     double g[40], gn[40], *buf[8], *tmp[8];
                     int ok = 1;
                     for (int r = 0; r < P && ok; r++) ok = perks_slab_make(&s[r], n, P, r, T, bd) == 0;
+                    /* refused exactly when thin (n / P < T): a split skipped is one that must be */
+                    CHECK(ok == (n / P >= T), "n %d P %d T %d bd %d: slab_make %s", n, P, T, bd, ok ? "accepted" : "refused");
                     if (!ok) continue; /* thin: checked above */
+                    runs++;
                     for (int i = 0; i < n; i++) g[i] = (double)((i * 37 + 11) % 23) / 7.0;
                     for (int r = 0; r < P; r++) {
                         buf[r] = (double *)calloc((size_t)s[r].buf_planes, sizeof(double));
@@ -118,13 +126,15 @@ static void test_simulated(void)
                         }
                     }
                     for (int r = 0; r < P; r++) {
-                        for (int b = 0; b < s[r].own; b++)
+                        for (int b = 0; b < s[r].own; b++, planes++)
                             CHECK(buf[r][T + b] == g[s[r].first + b], "n %d P %d T %d bd %d: rank %d plane %d: %.17g vs %.17g", n,
                                   P, T, bd, r, s[r].first + b, buf[r][T + b], g[s[r].first + b]);
                         free(buf[r]);
                         free(tmp[r]);
                     }
                 }
+    CHECK(runs > 0 && planes > 0, "%ld runs simulated, %ld planes compared", runs, planes);
+    printf("  %ld runs simulated, %ld planes compared\n", runs, planes);
     case_end();
 }
 
@@ -223,6 +233,7 @@ static void window_pass(const double *u, double *v, int w0, int w1, int T)
 static void test_overlap_simulated(void)
 {
     case_begin("perks decomp: the overlap recipe (interior before the exchange, edges through scratch) equals the undivided run bit for bit");
+    long runs = 0, planes = 0; /* the runs simulated and the planes compared */
     for (int n = 1; n <= 40 && !check__failed_case; n++)
         for (int P = 1; P <= 8; P++)
             for (int T = 1; T <= 3; T++)
@@ -233,7 +244,9 @@ static void test_overlap_simulated(void)
                     int ok = 1;
                     for (int r = 0; r < P && ok; r++)
                         ok = perks_slab_make(&s[r], n, P, r, T, bd) == 0 && perks_slab_parts_make(&s[r], T, &q[r]) == 0;
-                    if (!ok) continue;
+                    CHECK(ok == (n / P >= T), "n %d P %d T %d bd %d: slab or parts %s", n, P, T, bd, ok ? "accepted" : "refused");
+                    if (!ok) continue; /* thin: refused, as it must be */
+                    runs++;
                     for (int i = 0; i < n; i++) g[i] = (double)((i * 29 + 5) % 17) / 3.0;
                     for (int r = 0; r < P; r++) {
                         cur[r] = (double *)malloc(sizeof(double) * s[r].buf_planes);
@@ -265,13 +278,15 @@ static void test_overlap_simulated(void)
                         }
                     }
                     for (int r = 0; r < P; r++) {
-                        for (int b = 0; b < s[r].own; b++)
+                        for (int b = 0; b < s[r].own; b++, planes++)
                             CHECK(cur[r][T + b] == g[s[r].first + b], "n %d P %d T %d bd %d: rank %d plane %d: %.17g vs %.17g", n, P, T, bd, r,
                                   s[r].first + b, cur[r][T + b], g[s[r].first + b]);
                         free(cur[r]);
                         free(nxt[r]);
                     }
                 }
+    CHECK(runs > 0 && planes > 0, "%ld runs simulated, %ld planes compared", runs, planes);
+    printf("  %ld runs simulated, %ld planes compared\n", runs, planes);
     case_end();
 }
 

@@ -163,7 +163,7 @@ static void test_tiles(void)
     perks_device_info d;
     perks_kernel_info k;
     perks_plan p;
-    int it;
+    int it, brute2 = 0, brute3 = 0, coresident = 0; /* random cases compared with brute force (2D, 3D); refused */
     long long r, s;
     case_begin("perks plan: 2D tiling 3000^2 (hand-worked) and random 2D/3D against brute force");
     perks_device_h200(&d);
@@ -205,6 +205,7 @@ static void test_tiles(void)
         if (rcx == PERKS_ECORESIDENT) {
             long long across = three ? (long long)((W + tw - 1) / tw) * ((H + th3 - 1) / th3) : (W + tw - 1) / tw;
             CHECK(across > 132LL * bps, "ECORESIDENT with %lld tile columns", across);
+            coresident++;
             continue;
         }
         CHECK(rcx == 0, "tiles rc %d", rcx);
@@ -216,7 +217,15 @@ static void test_tiles(void)
               p.cells_reg, s, p.cells_smem);
         CHECK((long long)p.smem_rows * k.smem_quantum_cells <= p.smem_cache_cells, "smem rows fit");
         CHECK(p.smem_bytes == (long)p.smem_rows * k.smem_quantum_cells * k.cell_bytes, "smem bytes");
+        if (three) brute3++;
+        else brute2++;
     }
+    /* the loop skips blocks over 1024 threads and tilings refused as not co-resident: some of each
+     * kind must still have been compared */
+    printf("  random tilings against brute force: %d 2D, %d 3D (%d refused as not co-resident)\n", brute2, brute3,
+           coresident);
+    CHECK(brute2 >= 10 && brute3 >= 10, "random tilings compared with brute force: %d 2D, %d 3D, wanted >= 10 each",
+          brute2, brute3);
     case_end();
 }
 
