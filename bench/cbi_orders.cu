@@ -1,4 +1,4 @@
-/* bench/cbi.cu -- column-based iteration against the naive order, as in the thesis's section 5.1:
+/* bench/cbi_orders.cu -- column-based iteration against the naive order, as in the thesis's section 5.1:
  * the 9x9 box stencil (4096^2, 4037^2, 8192^2, 16384^2) and the naive matrix product (1024^2 ..
  * 8192^2), fp32.  Orders: naive (Listing 3/4), rows2d (a 2D launch), cbi columns of width
  * {32, 64, 128, 256} with and without zigzag, grouped tiles (block swizzle, G tiles per group),

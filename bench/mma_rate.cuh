@@ -1,4 +1,4 @@
-/* bench/mma_rate.cuh -- the mma.sync rates this device gives (bench/conv.cu, bench/stencil_tc.cu):
+/* bench/mma_rate.cuh -- the mma.sync rates this device gives (bench/ssam_conv.cu, bench/ssam_stencil_tc.cu):
  * the MMA floors' denominators, measured in the same run as the kernels they judge.  Needs
  * ssam/conv_tc.cuh (the MMA wrappers) and gpucheck.h. */
 #ifndef ONCHIP_BENCH_MMA_RATE_CUH

@@ -1,4 +1,4 @@
-/* bench/cg.cu -- perks/cg.cuh against the usual GPU CG loops, fp64, no preconditioner, x0 = 0:
+/* bench/perks_cg.cu -- perks/cg.cuh against the usual GPU CG loops, fp64, no preconditioner, x0 = 0:
  *   cusparse  cusparseSpMV + cublasDdot/Daxpy/Dscal, host pointer mode: the loop a user writes
  *             (each dot returns to the host: a sync per dot)
  *   graph     the same loop in device pointer mode (alpha, beta by two 1-thread kernels), 10

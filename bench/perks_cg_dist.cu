@@ -1,4 +1,4 @@
-/* bench/cgdist.cu -- perks/cg_dist.cuh over 1, 2, 4, 8 GPUs (as many as there are): strong scaling of
+/* bench/perks_cg_dist.cu -- perks/cg_dist.cuh over 1, 2, 4, 8 GPUs (as many as there are): strong scaling of
  * CG on the 3D Poisson matrix (7-point Laplacian, Dirichlet, N^3 rows; every row stores 7 entries,
  * those past the edge as explicit zeros), double, Jacobi.
  *   Time per iteration: (solve of K2 iterations - solve of K1) / (K2 - K1), tol 0 (no convergence), so

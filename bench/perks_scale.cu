@@ -1,4 +1,4 @@
-/* bench/scale.cu -- stencils over 1, 2, 4 and 8 GPUs of one process: slabs (perks/decomp.h), ghost
+/* bench/perks_scale.cu -- stencils over 1, 2, 4 and 8 GPUs of one process: slabs (perks/decomp.h), ghost
  * planes through NCCL (perks/exchange.cuh; ncclCommInitAll over the first P GPUs), one exchange per
  * pass.  Parts:
  *   weak2d    2d5pt fp32, S x S cells per GPU (S = 16384), slabs of rows; ssam's one-pass kernel

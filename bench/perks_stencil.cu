@@ -1,4 +1,4 @@
-/* bench/perks.cu -- persistent stencils (perks/stencil.cuh) against one-pass kernels, same run.
+/* bench/perks_stencil.cu -- persistent stencils (perks/stencil.cuh) against one-pass kernels, same run.
  * For each 2D catalogue stencil, fp32 and fp64, on two domains:
  *   F  the largest fully cached domain: width 3072, the tallest height whose plan caches 100%
  *      (mode mix; the paper's 'F')
@@ -33,7 +33,7 @@
  *   F  256 x 256 x D, D the deepest domain whose plan (default blocks per SM) caches every plane
  *   P  512 x 512 x 512 (fp32 512 MB: a few % cached)
  * step = the generator's own non-persistent step (perks/stencil3d.cuh's name_steps), ssam = ssam's
- * one-pass SSAM_STENCIL3D_DEFINE (bench/stencil.cu's configurations), none = persistent, nothing
+ * one-pass SSAM_STENCIL3D_DEFINE (bench/ssam_stencil.cu's configurations), none = persistent, nothing
  * cached, smem = persistent with the shared-memory cache (blocks per SM by the plan), smem1 / smem2
  * = forced 1 / 2 blocks per SM (where the build allows); 32 x 16 threads a block.
  * --dom: the 2D domains to run, any of the letters F, P, M (default all)

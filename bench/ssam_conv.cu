@@ -1,4 +1,4 @@
-/* bench/conv.cu -- ssam 2D convolution against its peers in the same run, 8192^2 by default:
+/* bench/ssam_conv.cu -- ssam 2D convolution against its peers in the same run, 8192^2 by default:
  *   ssam   SSAM_CONV2D_DEFINE kernels (register cache + systolic shifts), fp32 and fp64; for the
  *          filters that take the queued walk (fp32 5x5 to 7x7) "ssam" is that walk and
  *          "ssam-systolic" the systolic walk of the same launcher (SSAM_SYSTOLIC_WALK)
@@ -288,7 +288,7 @@ static void report(const char *impl, const entry *e, int S, double ms, double ch
     double floor_ms = fl_mem > fl_fma ? fl_mem : fl_fma;
     printf("%-6s %2dx%-2d %-6s %9.4f ms %8.2f GPix/s   floor %7.4f ms (%s) %5.1f%%", e->dbl ? "fp64" : "fp32", e->M,
            e->N, impl, ms, pix / ms / 1e6, floor_ms, fl_mem > fl_fma ? "mem" : "fma", 100 * floor_ms / ms);
-    if (check >= 0) printf("   |%s - smem| / |smem| %.1e", impl, check);
+    if (!(check < 0)) printf("   |%s - smem| / |smem| %.1e", impl, check); /* NaN printed too */
     printf("\n");
     fflush(stdout);
     if (json)

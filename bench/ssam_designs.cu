@@ -1,4 +1,4 @@
-/* bench/designs.cu -- the six 1-D systolic designs of the URE paper side by side (its Table 3 and
+/* bench/ssam_designs.cu -- the six 1-D systolic designs of the URE paper side by side (its Table 3 and
  * the analytical model of its Table 4), on a 2^26-sample fp32 signal, stride 1 and 2, 2..17 taps,
  * beside a plain kernel (one output per thread, taps read through L1) and the floors.
  *

@@ -1,4 +1,4 @@
-/* bench/stencil_half.cu -- ssam 2D stencils with half-precision storage (SSAM_STENCIL2D_DEFINE_HALF /
+/* bench/ssam_stencil_half.cu -- ssam 2D stencils with half-precision storage (SSAM_STENCIL2D_DEFINE_HALF /
  * _BF16: 2 bytes a cell, computed in float) beside the same stencils stored in float, one step at
  * 8192^2 (Dirichlet), in the same run.  Floor: one read and one write per cell over the copy
  * bandwidth measured in the run (8 bytes a cell for float, 4 for FP16/BF16).  Each half result is

@@ -1,4 +1,4 @@
-/* bench/stencil_tc.cu -- box stencils on tensor cores (ssam/stencil_tc.cuh) against the SIMT kernels
+/* bench/ssam_stencil_tc.cu -- box stencils on tensor cores (ssam/stencil_tc.cuh) against the SIMT kernels
  * of stencil.cuh in the same run: the FMA-bound boxes (2D 8x8, r = 4, 5 at 8192^2; 3D r = 2 at
  * 512^3) and the memory-bound ones for reference (2D r = 2, 3D r = 1), fp64 on FP64 tensor cores
  * (f64) and fp32 on TF32 (tf32: one pass, ~2^-10; tf32x3: three passes, FP32-like), Dirichlet, one

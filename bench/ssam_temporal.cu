@@ -1,9 +1,9 @@
-/* bench/temporal.cu -- temporal blocking (ssam/temporal.cuh) against one pass per step, same run.
+/* bench/ssam_temporal.cu -- temporal blocking (ssam/temporal.cuh) against one pass per step, same run.
  * For every 2D catalogue stencil, fp32 and fp64, Dirichlet boundary, on S x S (8192 by default; the
  * 2d5pt and 2d9pt-box rows also at 2S unless --no-large, and at S/4 and S/8, where both buffers fit
  * in the L2 or nearly, unless --no-small), N steps (1000 by default) from the same random start, it
  * times
- *   onepass  ssam/stencil.cuh's one-pass kernel (SSAM_STENCIL2D_DEFINE, bench/stencil's P), N launches
+ *   onepass  ssam/stencil.cuh's one-pass kernel (SSAM_STENCIL2D_DEFINE, bench/ssam_stencil's P), N launches
  *   perks    perks/stencil.cuh's name_launch, PERKS_KERNEL_AUTO, cache mode smem (2d5pt only): the
  *            persistent path; on a domain this large it caches a few percent and AUTO runs steps
  *   tb-TT    SSAM_STENCIL2D_TEMPORAL_DEFINE with TT steps fused per pass, 128 threads

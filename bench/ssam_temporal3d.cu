@@ -1,7 +1,7 @@
-/* bench/temporal3d.cu -- 3D temporal blocking (ssam/temporal3d.cuh) against one pass per step, same run.
+/* bench/ssam_temporal3d.cu -- 3D temporal blocking (ssam/temporal3d.cuh) against one pass per step, same run.
  * For every 3D catalogue stencil, fp32 and fp64, Dirichlet boundary, on S^3 (512 by default), N steps
  * (1000 by default) from the same random start, it times
- *   onepass  ssam/stencil.cuh's SSAM_STENCIL3D_DEFINE with bench/stencil's P and B, N launches
+ *   onepass  ssam/stencil.cuh's SSAM_STENCIL3D_DEFINE with bench/ssam_stencil's P and B, N launches
  *   tb-TT-pP-bB  SSAM_STENCIL3D_TEMPORAL_DEFINE with TT steps per pass, P rows per warp, B threads
  *   tb-TT-pP-bB-ring  SSAM_STENCIL3D_TEMPORAL_DEFINE_RING (the warp's own rows of each level in registers)
  * and prints GCells/s (cells x N / time), the speedup over onepass, the one-pass memory floor (one
