@@ -87,7 +87,10 @@ static double block_error(const perks_cgd_rank *k)
     double *x = (double *)malloc(k->own * sizeof(double)), e = 0;
     CK(cudaSetDevice(k->device));
     CK(cudaMemcpy(x, k->x, k->own * sizeof(double), cudaMemcpyDeviceToHost));
-    for (int i = 0; i < k->own; i++) e = fmax(e, fabs(x[i] - 1));
+    for (int i = 0; i < k->own; i++) {
+        const double d = fabs(x[i] - 1);
+        if (!(d <= e)) e = d; /* a NaN x shows as NaN (fmax would drop it) */
+    }
     free(x);
     return e;
 }

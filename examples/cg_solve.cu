@@ -166,7 +166,10 @@ int main(int argc, char **argv)
     } else
         CHECK_CUDA(cudaMemcpy(x, d_x, sizeof(double) * n, cudaMemcpyDeviceToHost));
     double err = 0;
-    for (int i = 0; i < n; i++) err = fmax(err, fabs(x[i] - 1));
+    for (int i = 0; i < n; i++) {
+        const double d = fabs(x[i] - 1);
+        if (!(d <= err)) err = d; /* a NaN x shows as NaN (fmax would drop it) */
+    }
     const char *what = mixed ? (res.ran == PERKS_CG_RAN_MIXED     ? " (mixed: float iterations, double x and replacements)"
                                 : res.ran == PERKS_CG_RAN_FALLBACK ? " (mixed: refinement stalled, double finished)"
                                                                    : " (mixed: double alone, the system is on chip)")

@@ -271,12 +271,25 @@ static void reference(const opts *o, int dev, const float *plate, float *ref)
     CK(cudaMalloc(&d0, cells * sizeof(float)));
     CK(cudaMalloc(&d1, cells * sizeof(float)));
     CK(cudaMemcpy(d0, plate, cells * sizeof(float), cudaMemcpyHostToDevice));
+    CK(cudaMemset(d1, 0xFF, cells * sizeof(float))); /* NaN: a cell never written shows */
     ssam_stencil_args a;
     memset(&a, 0, sizeof a);
     a.src = d0; a.dst = d1; a.nx = o->n; a.ny = o->n; a.coef = o->c; a.ncoef = 5; a.boundary = SSAM_STENCIL_DIRICHLET;
     int rc = heat_advance(&a, o->steps, &res, 0); /* one launch per step */
     if (rc) { fprintf(stderr, "heat_advance: %s\n", ssam_stencil_strerror(rc)); exit(1); }
     CK(cudaMemcpy(ref, res, cells * sizeof(float), cudaMemcpyDeviceToHost));
+    /* the slabs are compared with this plate bit for bit: it must be written (no NaN left) and, after
+     * any step, differ from the start (slabs and reference that wrote nothing would agree) */
+    size_t unwritten = 0, moved = 0;
+    for (size_t i = 0; i < cells; i++) {
+        unwritten += !(ref[i] == ref[i]);
+        moved += memcmp(&ref[i], &plate[i], sizeof(float)) != 0;
+    }
+    if (unwritten || (o->steps > 0 && !moved)) {
+        fprintf(stderr, "heat2d_multi: the undivided plate: %zu of %zu cells not written, %zu moved from the start\n",
+                unwritten, cells, moved);
+        exit(1);
+    }
     cudaFree(d0);
     cudaFree(d1);
 }
@@ -293,13 +306,13 @@ static size_t compare(const rank *R, const opts *o, const float *ref, float *tmp
     return bad;
 }
 
-static void report(const opts *o, double sec, size_t bad, size_t first, int check, const char *who)
+static void report(const opts *o, double sec, size_t bad, size_t first, int check, size_t compared, const char *who)
 {
     const double cells = (double)o->n * o->n * o->steps;
     printf("%s%d steps in %.2f ms: %.1f GCells/s (%.3f ms a step)\n", who, o->steps, sec * 1e3,
            sec > 0 ? cells / sec / 1e9 : 0.0, o->steps ? sec * 1e3 / o->steps : 0.0);
     if (!check) printf("%snot checked (--no-check)\n", who);
-    else if (!bad) printf("%sthe plate equals the undivided plate bit for bit: ok\n", who);
+    else if (!bad) printf("%sthe plate (%zu cells compared) equals the undivided plate bit for bit: ok\n", who, compared);
     else printf("%sMISMATCH: %zu cells differ from the undivided plate, the first at row %zu, column %zu\n", who, bad,
                 first / o->n, first % o->n);
 }
@@ -322,7 +335,7 @@ static int run_one_process(const opts *o, int P, int nccl, int check, const floa
     }
 #endif
     const double sec = timed_run(R, P, nccl, o, plate);
-    size_t bad = 0, first = 0;
+    size_t bad = 0, first = 0, compared = 0;
     if (check) {
         float *ref = (float *)malloc((size_t)o->n * o->n * sizeof(float));
         float *tmp = (float *)malloc((size_t)o->n * o->n * sizeof(float));
@@ -332,11 +345,16 @@ static int run_one_process(const opts *o, int P, int nccl, int check, const floa
             size_t f = 0, b = compare(&R[r], o, ref, tmp, &f);
             if (b && !bad) first = f;
             bad += b;
+            compared += (size_t)R[r].s.own * o->n;
         }
         free(ref);
         free(tmp);
+        if (compared != (size_t)o->n * o->n && !bad) { /* the slabs must cover the plate */
+            fprintf(stderr, "heat2d_multi: the slabs hold %zu of the plate's %zu cells\n", compared, (size_t)o->n * o->n);
+            bad = 1;
+        }
     }
-    report(o, sec, bad, first, check, "heat2d_multi: ");
+    report(o, sec, bad, first, check, compared, "heat2d_multi: ");
     for (int r = 0; r < P; r++) {
 #ifdef PERKS_HAVE_NCCL
         if (nccl) ncclCommDestroy(R[r].comm);
@@ -412,7 +430,7 @@ static int run_rank(const opts *o, int r, int P, const char *id_file, int check,
         free(ref);
         free(tmp);
     }
-    report(o, sec, bad, first, check, who);
+    report(o, sec, bad, first, check, check ? (size_t)R.s.own * o->n : 0, who);
     /* all ranks: the largest time and mismatch count */
     double h[2] = {sec, (double)bad}, *d = NULL;
     CK(cudaSetDevice(R.dev));

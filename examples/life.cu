@@ -112,7 +112,7 @@ int main(int argc, char **argv)
     float ms_p = -1, ms_s = 0;
 
     /* one persistent kernel for all generations */
-    life_plan p;
+    perks_tile_plan p;
     int rc = life_plan_make(&p, W, H, 0);
     if (rc == PERKS_ERESOURCE || rc == PERKS_ECORESIDENT) {
         printf("life: persistent kernel: %s -- tiles of %d columns cannot all stay on chip for %d x %d;"
@@ -123,12 +123,12 @@ int main(int argc, char **argv)
         return 1;
     } else {
         printf("life: persistent plan: %d x %d tiles of %d x %d cells, %d blocks (%d per SM on %d SMs), %zu B shared"
-               " memory a block, %zu B exchange buffers\n", p.tiles_x, p.tiles_y, LIFE_BLOCK, p.tile_h, p.grid,
-               p.blocks_per_sm, p.sms, p.smem, p.work_bytes);
+               " memory a block, %zu B exchange buffers; boards of %d columns fit up to %lld rows\n", p.tiles_x,
+               p.tiles_y, LIFE_BLOCK, p.tile_h, p.grid, p.blocks_per_sm, p.sms, p.smem, p.work_bytes, W, p.max_h);
         CK(cudaMalloc(&work, p.work_bytes));
         CK(cudaMemset(d_a, 0xab, n)); /* poison: every cell must be written */
         /* warm-up (and the run that is checked), then a timed run */
-        rc = life_run_persistent(&p, d_in, d_a, work, W, H, gens, 0);
+        rc = life_run_persistent(&p, d_in, d_a, work, gens, 0);
         if (rc) {
             fprintf(stderr, "life: persistent launch: %s (%s)\n", perks_strerror(rc),
                     cudaGetErrorString(cudaGetLastError()));
@@ -140,7 +140,7 @@ int main(int argc, char **argv)
         printf("check: persistent kernel vs CPU: %zu of %zu cells differ %s\n", bad, n, bad ? "FAIL" : "ok");
         failed |= bad != 0;
         CK(cudaEventRecord(e0));
-        rc = life_run_persistent(&p, d_in, d_a, work, W, H, gens, 0);
+        rc = life_run_persistent(&p, d_in, d_a, work, gens, 0);
         CK(cudaEventRecord(e1));
         if (rc) {
             fprintf(stderr, "life: persistent launch: %s\n", perks_strerror(rc));
