@@ -7,7 +7,7 @@
 ARCH    ?= 90
 PREFIX  ?= /usr/local
 BUILD   ?= build
-VERSION := 0.1.0
+VERSION := 0.2.0
 
 NVCC ?= $(shell command -v nvcc 2>/dev/null || { test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc; })
 CC   ?= gcc
@@ -32,7 +32,7 @@ else ifneq ($(wildcard $(CUDA_HOME)/include/cudnn.h),)
 CUDNN_FLAGS := -DONCHIP_HAVE_CUDNN -lcudnn
 endif
 PEER_FLAGS := $(if $(HAVE_NPP),-DONCHIP_HAVE_NPP -lnppif -lnppc) $(CUDNN_FLAGS)
-# NCCL, when present (perks/exchange.cuh's NCCL path; its test, examples/heat2d_multi and bench/scale
+# NCCL, when present (perks/exchange.cuh's NCCL path; its test, examples/heat2d_multi and bench/perks_scale
 # run without it on one GPU or on virtual ranks)
 HAVE_NCCL  := $(firstword $(wildcard $(CUDA_HOME)/include/nccl.h /usr/local/include/nccl.h /usr/include/nccl.h))
 NCCL_LIBS  := $(if $(HAVE_NCCL),-lnccl)
@@ -53,8 +53,8 @@ EXAMPLES      := $(patsubst examples/%.cu,$(BUILD)/examples/%,$(wildcard example
 BENCHES       := $(patsubst bench/%.cu,$(BUILD)/bench/%,$(wildcard bench/*.cu))
 # sources whose kernels must live in registers: 0 spill bytes, 0 stack frame (tools/check-resources)
 # (listed here once; a module's sources join the list when they exist)
-REGCHECK_SRCS := $(wildcard tests/gpu/test_cbi.cu tests/gpu/test_ssam_*.cu bench/conv.cu bench/designs.cu \
-                   bench/stencil.cu bench/stencil_half.cu bench/stencil_tc.cu bench/temporal.cu bench/temporal3d.cu tests/gpu/test_ksum*.cu bench/ksum.cu tests/gpu/test_perks*.cu bench/perks.cu)
+REGCHECK_SRCS := $(wildcard tests/gpu/test_cbi.cu tests/gpu/test_ssam_*.cu bench/ssam_conv.cu bench/ssam_designs.cu \
+                   bench/ssam_stencil.cu bench/ssam_stencil_half.cu bench/ssam_stencil_tc.cu bench/ssam_temporal.cu bench/ssam_temporal3d.cu tests/gpu/test_ksum*.cu bench/ksum_fused.cu tests/gpu/test_perks*.cu bench/perks_stencil.cu)
 # examples `make demo` runs, with their arguments (only those whose source exists)
 DEMO := cbi_stencil cbi_matmul conv2d_image:-f:gauss conv2d_image:-f:gauss:--half conv_tc box3d_tc dilate:-e:ball heat2d heat2d:--persistent heat2d:--temporal heat3d heat2d_multi life:--size:2048:--gens:64 cg_solve cg_solve:--mixed:--tol:1e-10 cg_multi:--jacobi kde ksum_custom
 # libraries the benchmarks' peers need (part of every CUDA toolkit)
@@ -88,14 +88,17 @@ define gpu_cc
 $(if $(PTXAS_LOGS),$(1) -Xptxas -v > $(PTXAS_LOG) 2>&1 || { cat $(PTXAS_LOG); rm -f $(PTXAS_LOG); exit 1; },rm -f $(PTXAS_LOG); $(1))
 endef
 
-$(BUILD)/tests/gpu/%: tests/gpu/%.cu $(wildcard tests/gpu/*.h examples/*.inc) bench/*.cuh $(HEADERS) | check-nvcc
-	$(call gpu_cc,$(NVCC) $(NVFLAGS) $(GPU_ARCH) -Ibench -Itests/gpu $< -o $@ $(NCCL_LIBS))
+# tests/common/: what the tests and the benchmarks share (the harness, CPU references, the cbi kernels)
+COMMON := $(wildcard tests/common/*.h tests/common/*.cuh tests/host/check.h)
+
+$(BUILD)/tests/gpu/%: tests/gpu/%.cu $(COMMON) $(HEADERS) | check-nvcc
+	$(call gpu_cc,$(NVCC) $(NVFLAGS) $(GPU_ARCH) -Itests/common $< -o $@ $(NCCL_LIBS))
 
 $(BUILD)/examples/%: examples/%.cu $(wildcard examples/*.inc) $(HEADERS) | check-nvcc
 	$(call gpu_cc,$(NVCC) $(NVFLAGS) $(GPU_ARCH) $< -o $@ $(NCCL_LIBS))
 
-$(BUILD)/bench/%: bench/%.cu bench/*.cuh $(HEADERS) | check-nvcc
-	$(call gpu_cc,$(NVCC) $(NVFLAGS) $(GPU_ARCH) -Ibench -Itests/gpu $< -o $@ $(PEER_FLAGS) $(BENCH_LIBS) $(NCCL_LIBS))
+$(BUILD)/bench/%: bench/%.cu bench/*.cuh $(COMMON) $(HEADERS) | check-nvcc
+	$(call gpu_cc,$(NVCC) $(NVFLAGS) $(GPU_ARCH) -Ibench -Itests/common $< -o $@ $(PEER_FLAGS) $(BENCH_LIBS) $(NCCL_LIBS))
 
 host-tests: $(HOST_TESTS)
 
@@ -121,7 +124,7 @@ regdepth: check-nvcc
 
 install:
 	@for d in $$(cd include && ls -d */); do \
-	  mkdir -p "$(DESTDIR)$(PREFIX)/include/$$d" && cp -p include/$$d* "$(DESTDIR)$(PREFIX)/include/$$d" || exit 1; done
+	  mkdir -p "$(DESTDIR)$(PREFIX)/include/$$d" && cp -pR include/$$d. "$(DESTDIR)$(PREFIX)/include/$$d" || exit 1; done
 	@mkdir -p "$(DESTDIR)$(PREFIX)/lib/pkgconfig" "$(DESTDIR)$(PREFIX)/lib/cmake/onchip"
 	@sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' tools/onchip.pc.in \
 	  > "$(DESTDIR)$(PREFIX)/lib/pkgconfig/onchip.pc"
