@@ -99,7 +99,8 @@
     X(SSAM_SHAPE_BOX2D_8X8, box2d_8x8, "2d64pt", 2, 2, 8, 4)                                              \
     X(SSAM_SHAPE_BOX2D_R4, box2d_r4, "2d81pt", 2, 2, 9, 4)                                                \
     X(SSAM_SHAPE_BOX2D_R5, box2d_r5, "2d121pt", 2, 1, 11, 1)
-/* (shape, name, paper name, P fp32, B fp32, P fp64, B fp64, MINB fp64 of the streaming kernel; P fp32,
+/* (shape, name, paper name, P fp32, B fp32 (MINB 2 at 256 threads: 128 registers at most, two blocks an
+ * SM), P fp64, B fp64, MINB fp64 of the streaming kernel; P fp32,
  * P fp64, B fp64 of the slice kernel (fp32 B 128)) */
 #define CAT3D(X)                                                                                          \
     X(SSAM_SHAPE_STAR3D_R1, star3d_r1, "3d7pt", 4, 128, 4, 128, 1, 2, 2, 128)                             \
@@ -148,7 +149,7 @@
     SMEM2D_DEFINE(smf_##n, float, S, f_##n)                                                               \
     SMEM2D_DEFINE(smd_##n, double, S, d_##n)
 #define DEF3(S, n, pn, PF, BF, PD, BD, MD, SPF, SPD, SBD)                                                 \
-    SSAM_STENCIL3D_STREAM_DEFINE(f_##n, float, S, PF, BF)                                                 \
+    SSAM_STENCIL3D_STREAM_DEFINE_OCC(f_##n, float, S, PF, BF, (BF) >= 256 ? 2 : 1)                        \
     SSAM_STENCIL3D_STREAM_DEFINE_OCC(d_##n, double, S, PD, BD, MD)                                        \
     SSAM_STENCIL3D_SLICE_DEFINE(fs_##n, float, S, SPF, 128)                                               \
     SSAM_STENCIL3D_SLICE_DEFINE(ds_##n, double, S, SPD, SBD)                                              \

@@ -340,7 +340,7 @@ int main(int argc, char **argv)
     /* (W, H, grid cap): 1x1 (its own neighbours), one tile column of one-row tiles, two tile columns
        the second 3 wide, tall tiles (grid capped), larger ragged domains */
     static const int full[][3] = {{1, 1, 0}, {37, 29, 0}, {67, 77, 0}, {67, 77, 3}, {200, 150, 8}, {1000, 333, 0},
-                                  {1531, 1027, 48}};
+                                  {1531, 1027, 96}};
     static const int lite[][3] = {{1, 1, 0}, {37, 29, 0}, {67, 77, 3}, {200, 150, 8}};
     const int ncases = light ? (int)(sizeof lite / sizeof lite[0]) : (int)(sizeof full / sizeof full[0]);
     for (int c = 0; c < ncases; c++) {
