@@ -5,14 +5,15 @@
  *   fused-v1    float: the generic register-staged kernel (KSUM_DEFINE_EX 8 x 8), for comparison
  *   fused-nofac float, dim <= 128: the staged path with the general epilogue (the Gaussian under another
  *               name, so 2^-t is not factorised over the norms), for comparison
- *   tf32-v1     the earlier tensor-core kernel (KSUM_DEFINE_TF32_V1, one pass), for comparison
+ *   tf32-v1     the register-staged TF32 kernel (KSUM_DEFINE_TF32_V1, one pass), for comparison
  *   cublas      the paper's cuBLAS-Unfused: cuBLAS SGEMM/DGEMM C = A B^T (m x n in memory), a norm
  *               kernel, an exp kernel K = exp(-(|a|^2 + |b|^2 - 2C) / 2h^2) in place, cuBLAS GEMV
  *   tf32        ksum/tc.cuh, dot products on TF32 tensor cores (dim >= 16, float), and 3xtf32 (the
  *               three-pass split, about FP32 accurate): KSUM_DEFINE_TF32, named tf32-wg / 3xtf32-wg where
- *               it runs wgmma (ksum/wgmma.cuh); tf32-mma / 3xtf32-mma its mma.sync kernels alone (the
- *               rows before wgmma); tf32-w3, tf32-r2, 3xtf32-r2: the staged kernel's
- *               other fragment-read variants (KSUM_DEFINE_TF32_EX WIDE 3/1 and round 2's 0/0), same run
+ *               it runs wgmma (ksum/wgmma.cuh); tf32-mma / 3xtf32-mma its mma.sync kernels alone
+ *               (what runs where wgmma does not); tf32-w3, tf32-r2, 3xtf32-r2: the staged kernel's
+ *               other fragment-read variants (KSUM_DEFINE_TF32_EX WIDE 3/1 and scalar reads 0/0),
+ *               same run
  *               (tf32 is WIDE 4/0, 3xtf32 1/0: so at dim > 128 tf32 = tf32-r2, 3xtf32 = 3xtf32-r2)
  *   small       ksum/smalldim.cuh at dim 3 (DMAX 3, 2 blocks/SM): targets in registers, sources broadcast
  *               from shared memory, every exponential on the MUFU; small-p1 1 of 8 exponentials by the
@@ -56,11 +57,11 @@ KSUM_DEFINE(bench_gauss_f64, double, KSUM_GAUSS)
 KSUM_DEFINE_TF32(bench_gauss_tf32, KSUM_GAUSS, 1, 1)
 KSUM_DEFINE_TF32(bench_gauss_3xtf32, KSUM_GAUSS, 3, 1)
 KSUM_DEFINE_TF32_V1(bench_gauss_tf32_v1, KSUM_GAUSS, 1, 1) /* register staging, a barrier per 8 coordinates */
-/* round 3: the staged kernel's fragment-read variants (tc.cuh WIDE, resident / streamed) */
+/* the staged kernel's fragment-read variants (tc.cuh WIDE, resident / streamed) */
 KSUM_DEFINE_TF32_EX(bench_gauss_tf32_w3, KSUM_GAUSS, 1, 1, 3, 1) /* LDS.128 reads, m16n8k8 */
-KSUM_DEFINE_TF32_EX(bench_gauss_tf32_r2, KSUM_GAUSS, 1, 1, 0, 0) /* round 2: scalar reads */
+KSUM_DEFINE_TF32_EX(bench_gauss_tf32_r2, KSUM_GAUSS, 1, 1, 0, 0) /* WIDE 0: scalar reads */
 KSUM_DEFINE_TF32_EX(bench_gauss_3xtf32_r2, KSUM_GAUSS, 3, 1, 0, 0)
-/* KSUM_DEFINE_TF32's mma.sync kernels alone (what it ran before wgmma.cuh, and runs where wgmma does not) */
+/* KSUM_DEFINE_TF32's mma.sync kernels alone (what it runs where wgmma does not) */
 KSUM_DEFINE_TF32_EX(bench_gauss_tf32_mma, KSUM_GAUSS, 1, 1, 4, 0)
 KSUM_DEFINE_TF32_EX(bench_gauss_3xtf32_mma, KSUM_GAUSS, 3, 1, 1, 0)
 
@@ -379,7 +380,7 @@ static void run_shape(int m, int n, int dim, int dbl, int only_fused)
         t = time_it(run_fused, &c);
         report(&c, wg3 ? "3xtf32-wg" : "3xtf32", t, base, only_fused ? -1 : vdiff(c.v, vref, m, dbl));
         static const char *const tcname[] = {"", "tf32", "tf32-v1", "3xtf32", "tf32-w3", "tf32-r2", "3xtf32-r2", "tf32-mma", "3xtf32-mma"};
-        for (int v = tc_only ? 7 : 2; v <= 8; v++) { /* the mma.sync kernels (and earlier rounds') beside it */
+        for (int v = tc_only ? 7 : 2; v <= 8; v++) { /* mma.sync kernels and variants beside it */
             if (v == 3 || (v == 7 && !wg1) || (v == 8 && !wg3)) continue; /* 7, 8: only where they differ */
             c.tc = v;
             t = time_it(run_fused, &c);

@@ -5,7 +5,7 @@
  *             iterations captured in one CUDA graph, graphs launched back to back
  *   perks     PERKS_CG_DEFINE(.., double, 256), the planner's choice (path and cache tier printed:
  *             the cluster for small systems, else the grid with the count barrier)
- *   grid      the grid path with cooperative_groups grid.sync (the default before the flag barrier)
+ *   grid      the grid path with cooperative_groups grid.sync (PERKS_CG_BAR_GRID)
  *   flag      the grid path with the flag barrier (perks_flag_sum: one L2 hop, no atomics)
  *   cluster   the cluster path (one thread-block cluster, distributed shared memory; "-" where the
  *             system does not fit)
@@ -18,8 +18,7 @@
  *   count     the grid path (classic) with the count barrier (perks_count_sum: grid.sync's counter,
  *             the partials read by the spinning warp; the same bits as grid.sync)
  *   cgcount   Chronopoulos-Gear with the count barrier
- *   (flag and sumbar, measured slower in round 1, run only with --all; the t512 build of round 1
- *   is gone)
+ *   (flag and sumbar, which measure slower, run only with --all)
  * Per iteration: a run of K iterations (tol 0) timed with events, divided by the iterations done,
  * median of --reps runs after a warm-up.  Time to solution: tol 1e-8 from x = 0 (the loops check
  * the residual every iteration, the graph every 10), with the iteration counts beside.
@@ -29,7 +28,7 @@
  * Matrices: Poisson 2D 64^2 .. 1024^2 and 3D 32^3 .. 256^3 (Dirichlet, 5/7 points), then the
  * SuiteSparse files in ../shared/data/mtx or .data/mtx (per iteration only: without a
  * preconditioner most do not reach 1e-8).
- * Accuracy (issue 16), after the tables above:
+ * Accuracy, after the tables above:
  *   repl      the float solver's cost per iteration with residual replacement every k iterations
  *             (k = 0: none; tol 0, a fixed iteration count, so every replacement is a periodic one)
  *   mixed     time to a TRUE residual of 1e-10, end to end (plan, solve, free; wall clock, median of
@@ -656,7 +655,7 @@ static void bench_mixed(const char *name, const perks_csr *H, int jac)
     printf("%s%s: time to a true residual of 1e-10 (end to end, median of 3)\n", name, jac ? " (Jacobi)" : "");
     double t_double = 0;
     /* double; mixed forced; mixed auto; then, on the mid-sized systems, mixed forced with no periodic
-     * replacement (reliable updates alone) and with every 50 (the default, 200, was chosen by these rows) */
+     * replacement (reliable updates alone) and with every 50 (these rows set the default, 200) */
     for (int m = 0; m < 5; m++) {
         perks_cg_opts o = perks_cg_defaults();
         perks_cg_result res = {};

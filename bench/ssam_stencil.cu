@@ -123,7 +123,7 @@
 /* layout, grid and window choices timed beside the defaults (the internal definitions): (kind, dims,
  * shape, name, type, P, B, MINB, GHM, OPT); GHM 0 overlap lanes, 1 ghost lanes where the shape allows
  * them; OPT the 2D grid rule (0 two full waves of resident blocks, n >= 2 n waves, 1 ~48 warps per SM)
- * or the 3D per-slot rows (TRIM; 0 is the streaming kernel of the first round) */
+ * or the 3D per-slot rows (TRIM; 0: every plane slot keeps the full window of rows) */
 #define ALTX(X)                                                                                           \
     X(2D, 2, SSAM_SHAPE_BOX2D_R1, box2d_r1, float, 8, 128, 1, 1, 1)                                       \
     X(2D, 2, SSAM_SHAPE_BOX2D_R1, box2d_r1, float, 8, 128, 1, 1, 3)                                       \

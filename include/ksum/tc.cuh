@@ -20,12 +20,13 @@
  *   Staging as ksum.cuh's float path (KSUM_DEFINE_F32): 4-byte cp.async copies in stages of up to 32
  *   coordinates (one barrier per stage), targets resident in shared memory times -2s with their
  *   norms summed in the kernel for dim <= 128, streamed above (shared rows of 136 floats here).
- *   Round 3 (KSUM_DEFINE_TF32_EX(name, KERNEL, PASSES, R, WIDE_RES, WIDE_STREAM)): the points of a
- *   warp's tile are permuted so that a thread's fragment elements at one k are adjacent in shared
- *   memory (6 LDS.128 per 8 coordinates instead of 24 LDS), a 32-coordinate stage is unrolled, the
- *   resident targets are rounded to TF32 once per block, and one pass uses m16n8k4 (fragments are
- *   single registers straight from the loads: no register moves; 61 instead of ~121 SASS instructions
- *   per 8 coordinates).  KSUM_DEFINE_TF32 picks per kernel what measured fastest (below).
+ *   The WIDE variants (KSUM_DEFINE_TF32_EX(name, KERNEL, PASSES, R, WIDE_RES, WIDE_STREAM)): the
+ *   points of a warp's tile are permuted so that a thread's fragment elements at one k are adjacent
+ *   in shared memory (6 LDS.128 per 8 coordinates instead of 24 LDS), a 32-coordinate stage is
+ *   unrolled, the resident targets are rounded to TF32 once per block, and one pass uses m16n8k4
+ *   (fragments are single registers straight from the loads: no register moves; 61 instead of ~121
+ *   SASS instructions per 8 coordinates).  KSUM_DEFINE_TF32 picks per kernel what measured fastest
+ *   (below).
  *   KSUM_DEFINE_TF32_V1(name, KERNEL, PASSES, R) stages each 8-coordinate chunk through registers
  *   with a barrier per chunk (static 19 KB of shared memory): the comparison row tf32-v1 of
  *   bench/ksum_fused.cu, and a kernel for devices with little shared memory.
@@ -33,9 +34,10 @@
  *   header compiles for sm_75 (the mma pieces are empty there and never launched).
  *   HOPPER: on an sm_90 device, where the build has sm_90a code (nvcc -arch=sm_90a; the Makefile's
  *   ARCH=90), KSUM_DEFINE_TF32's launcher runs the wgmma kernel of ksum/wgmma.cuh instead (3-6x the
- *   FP32 path at dim 64-256 on the H200, docs/ksum.md), up to dim 288 (one pass) / 64 (three passes)
- *   and when a caller's workspace holds the prepared sources (ksum__wg_work_bytes); int
- *   name_path(const ksum_args *) says which kernel a call runs (KSUM_PATH_WGMMA or KSUM_PATH_MMA).
+ *   FP32 path at dim 64-256 on the H200, docs/PERFORMANCE.md#ksum), up to dim 288 (one pass) / 64
+ *   (three passes) and when a caller's workspace holds the prepared sources (ksum__wg_work_bytes);
+ *   int name_path(const ksum_args *) says which kernel a call runs (KSUM_PATH_WGMMA or
+ *   KSUM_PATH_MMA).
  *   KSUM_DEFINE_TF32_EX defines the mma.sync kernels alone (name_path: KSUM_PATH_MMA).
  *
  * EXAMPLE
@@ -525,12 +527,13 @@ static __device__ __forceinline__ void ksum__tc_body(K kf, const float *__restri
     }                                                                                                  \
     static inline __attribute__((unused)) int name##_path(const ksum_args *args) { return (void)args, KSUM_PATH_MMA; }
 
-/* the variants chosen by the H200 measurements of 2026-11-21 (docs/ksum.md, round 3): one pass, resident
- * (dim <= 128): WIDE 4 (m16n8k4, 1.6-4.4 % faster at dim 128 and 65536^2 x 64, 1.7-2.9 % slower with
- * 1024 sources at dim 32/64); streamed (dim > 128): round 2's reads (2 % faster than WIDE 1 at dim 256);
- * three passes: WIDE 1 resident (6-9 % faster), round 2's streamed (WIDE 1 would spill).  name_launch:
- * the wgmma kernel where it runs (an sm_90 device, a build for sm_90a, dim within its shared memory:
- * wgmma.cuh), else the mma.sync kernels; name_path() says which */
+/* the variants chosen by the H200 measurements (docs/ksum.md, How each path runs): one pass,
+ * resident (dim <= 128): WIDE 4 (m16n8k4, 1.6-4.4 % faster at dim 128 and 65536^2 x 64, 1.7-2.9 %
+ * slower with 1024 sources at dim 32/64); streamed (dim > 128): WIDE 0, scalar fragment reads (2 %
+ * faster than WIDE 1 at dim 256); three passes: WIDE 1 resident (6-9 % faster), WIDE 0 streamed
+ * (WIDE 1 would spill).  name_launch: the wgmma kernel where it runs (an sm_90 device, a build for
+ * sm_90a, dim within its shared memory: wgmma.cuh), else the mma.sync kernels; name_path() says
+ * which */
 #define KSUM_DEFINE_TF32(name, KERNEL, PASSES, R)                                                      \
     KSUM__TC_ASSERTS("KSUM_DEFINE_TF32", name, PASSES, R)                                              \
     KSUM__TC_KERNELS(name, KERNEL, PASSES, R, (PASSES) > 1 ? 1 : 4, 0)                                 \

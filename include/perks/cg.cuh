@@ -129,17 +129,18 @@
  *   (cudaFuncGetAttributes) and uses the grid; asking for path 2 then returns PERKS_EUNSUPPORTED.
  *
  * THE GRID PATH (path 1; one cooperative launch, G blocks of BLOCK threads)
- *   Barriers (opts.barrier): PERKS_CG_BAR_COUNT (the default) is perks_count_sum's
- *   protocol (perks/barrier.cuh): thread 0 arrives with one red.release.gpu on a counter that only
- *   grows, warp 0 spins with ld.acquire and loads the G partials the moment the count is reached
- *   (no fence and no block barrier in between), the same fixed order, so the same bits as
- *   PERKS_CG_BAR_GRID: cooperative_groups grid.sync, then every block sums the G partials (warp 0,
- *   fixed order); the count barrier measured 0.1-0.4 us per iteration faster on every system.  PERKS_CG_BAR_FLAG is perks_flag_sum
- *   (perks/barrier.cuh; G <= 2 BLOCK): each block stores its partials into its own slots after a
- *   fence, every block reads all G slots at once and sums them (the arrival of the values is the
- *   barrier: one L2 hop, no atomics) -- measured 2x slower per iteration than grid.sync on the
- *   H200 (docs/perks-cg.md), kept as an option.  PERKS_CG_BAR_SUM is the first software barrier
- *   (the last block to arrive sums; slower; opts.sum_barrier = 1 asks for it too).
+ *   Barriers (opts.barrier): PERKS_CG_BAR_COUNT (the default) is perks_count_sum's protocol
+ *   (perks/barrier.cuh): thread 0 arrives with one red.release.gpu on a counter that only grows,
+ *   warp 0 spins with ld.acquire and loads the G partials the moment the count is reached (no fence
+ *   and no block barrier in between), the same fixed order, so the same bits as PERKS_CG_BAR_GRID:
+ *   cooperative_groups grid.sync, then every block sums the G partials (warp 0, fixed order); the
+ *   count barrier measures 0.1-0.4 us per iteration faster on every system.  PERKS_CG_BAR_FLAG is
+ *   perks_flag_sum (perks/barrier.cuh; G <= 2 BLOCK): each block stores its partials into its own
+ *   slots after a fence, every block reads all G slots at once and sums them (the arrival of the
+ *   values is the barrier: one L2 hop, no atomics) -- measured 2x slower per iteration than
+ *   grid.sync on the H200 (docs/perks-cg.md, Design notes), an option only.  PERKS_CG_BAR_SUM is
+ *   perks_sum_barrier (the last block to arrive sums; slower; opts.sum_barrier = 1 asks for it
+ *   too).
  *   On-chip cache (PERKS section 4.1.3-4.1.4): when they fit in the shared memory left per block,
  *   each block keeps its rows of x, r, q, p (and D^-1) in shared memory (cached = 1), and also its
  *   slice of the matrix (cached = 2); otherwise they stay in device memory (cached = 0; opts.cache
@@ -154,7 +155,7 @@
  *   new r without a barrier after the update: each reader recomputes it from row j's old
  *   (r, w, s, d) quad (perks__cg1_u, the owner's expressions, the same bits), from two ping-pong
  *   quad buffers in device memory.  Rounding differs from classic CG (the iteration counts of
- *   bench/perks_cg's Poisson systems to 1e-8 were equal to cuSPARSE's all the same); opt-in, not the
+ *   bench/perks_cg's Poisson systems to 1e-8 are equal to cuSPARSE's all the same); opt-in, not the
  *   default: measured faster on the systems that fit on chip up to ~8 MB and slower on the
  *   streamed ones (4 values gathered per nonzero).  Barrier: count (default) or grid.sync.
  *

@@ -137,7 +137,8 @@ struct perks__s3d_sizes {
  * outputs o = c RC - 2r + j in place (cached) and / or to device memory.
  *   The steps are written out in this one function: as functions of their own (the frame, the
  * edges, the ring's loads) they are compiled apart from the loops around them and the kernel gets
- * other instructions and another schedule; written out, it is the kernel docs/perks.md measures. */
+ * other instructions and another schedule; written out, it is the kernel docs/PERFORMANCE.md
+ * measures. */
 template <class T, class S, int BX, int BY, int RC>
 static __device__ __forceinline__ void perks_stencil3d(T *a, T *b, T *ea, T *eb, int W, int H, int D, int steps,
                                                        int ntiles, int tiles_x, int tiles_y, int TH, int nc, const T *w)

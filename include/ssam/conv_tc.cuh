@@ -72,7 +72,7 @@
  *   M, N >= 1 (conv.cuh's limits too: its kernel is the fallback); the staged tile and the padded
  *   weights must fit in 227 KB of shared memory (a static_assert says so).  Up to 2^31 output
  *   tiles.  The weights travel in the kernel's parameters (M N elements <= 32 KB).
- *   Measured on the H100 (docs/PERFORMANCE.md, 2026-11-26): f64 pays from 9x9 up (9x9 1.35x,
+ *   Measured on the H100 (docs/PERFORMANCE.md, conv_tc): f64 pays from 9x9 up (9x9 1.35x,
  *   15x15 1.50x, 20x20 2.60x the SIMT kernel), tf32 from 9x9 (1.1-1.3x; 15x15 1.75x, 20x20 2.86x),
  *   f16 from 9x9 (0.207 ms against conv.cuh's half kernel's 0.267); tf32x3 is slower than SIMT
  *   FP32 up to 15x15 (0.5-0.74x) and level at 20x20 (0.98x): three passes of mma.sync at 62-71%

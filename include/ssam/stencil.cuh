@@ -137,12 +137,12 @@
 #define SSAM__STENCIL3D_TRIM_DEFAULT 1
 
 /* The default 3D variant (SSAM_STENCIL3D_DEFINE): 1 = slice, 0 = streaming.  Slice for double
- * precision when the stencil spans 5 or more planes (NZ >= 5: z radius 2 and up) and fills more than
- * half of its NX x NY x NZ box (a dense shape: every plane reads every row, so the streaming window
- * cannot be trimmed), streaming otherwise.  Measured at 512^3 on the H200 (docs/ssam.md,
- * 2026-11-21), best configuration of each: fp64 3d125pt slice 62.8 GCells/s vs streaming 51.8;
- * fp64 3d13pt (a star: its planes dz != 0 keep one row per output row) trimmed streaming 163 vs
- * slice 135; streaming leads by 20-40% for every NZ = 3 shape in both types (3d7pt, 3d27pt,
+ * precision when the stencil spans 5 or more planes (NZ >= 5: z radius 2 and up) and fills more
+ * than half of its NX x NY x NZ box (a dense shape: every plane reads every row, so the streaming
+ * window cannot be trimmed), streaming otherwise.  Measured at 512^3 on the H200 (docs/ssam.md,
+ * Stencils, the 3D rule), best configuration of each: fp64 3d125pt slice 62.8 GCells/s vs streaming
+ * 51.8; fp64 3d13pt (a star: its planes dz != 0 keep one row per output row) trimmed streaming 163
+ * vs slice 135; streaming leads by 20-40% for every NZ = 3 shape in both types (3d7pt, 3d27pt,
  * poisson) and for fp32 3d13pt (376 vs 265) and 3d125pt (84.9 vs 78.6). */
 #define SSAM_STENCIL3D_SLICE_RULE(T, NPTS, NX, NY, NZ) (sizeof(T) == 8 && (NZ) >= 5 && 2 * (NPTS) > (NX) * (NY) * (NZ))
 

@@ -76,7 +76,7 @@
  *   without spills; another shape may need _EX with a smaller MINB (check with -Xptxas -v).
  *   Accuracy: f64 sums the same products in another order than stencil.cuh (tested < 1e-12
  *   relative per step); tf32 ~2^-10 per product (tested 5e-3 rms); tf32x3 FP32-like (tested 1e-5).
- *   Measured on the H200 (docs/PERFORMANCE.md, "box stencils on tensor cores"): f64 3d125pt 1.07x,
+ *   Measured on the H200 (docs/PERFORMANCE.md, "stencil_tc"): f64 3d125pt 1.07x,
  *   2D r4 / r5 1.08x / 1.21x the SIMT kernel; tf32 3d125pt 1.35x; tf32x3 0.3-0.5x (it is the
  *   accurate mode of the TF32 path, not a faster FP32).  Stars and memory-bound boxes (r <= 2 in
  *   2D, r = 1 in 3D) belong to stencil.cuh.

@@ -16,8 +16,8 @@
  *   ssam_tb_plan_make(&p, tt, steps)
  *       run-time: given the kernel's TT (1: none) and the step count: p.path, p.tt, p.passes and
  *       p.why (a sentence).
- *   The rules are measurements (bench/ssam_temporal, 8192^2, docs/PERFORMANCE.md).  H200, 2026-11-26,
- *   against one pass per step:
+ *   The rules are measurements (bench/ssam_temporal, 8192^2,
+ *   docs/PERFORMANCE.md#ssam-temporal-blocking).  H200, against one pass per step:
  *     - fp32: 2d5pt TT 2/4/8/12 = 1.9/3.3/4.2/3.7x (TT 12: 144 window registers); 2d9pt TT 4 2.4x,
  *       TT 8 2.0x; 2d13pt TT 4 1.5x, TT 2 1.5x; 2d17pt TT 4 1.26x (144 window registers), TT 2
  *       1.12x; 2d25pt (25 points) TT 2 and 4 1.34x;
@@ -25,7 +25,7 @@
  *       TT 4 0.82x;
  *     - wide shapes lose or tie at every TT: 2d21pt 0.99-1.06x (TT 3), 2ds25pt 0.92x, 2d64pt
  *       0.89x, 2d81pt 0.35x;
- *   and H100, 2026-11-25: temporal blocking also wins where the domain fits in the L2 (2d5pt fp32
+ *   and H100: temporal blocking also wins where the domain fits in the L2 (2d5pt fp32
  *   1024^2: TT 4 1.9x, 2048^2: TT 8 2.5x; fp64 1024^2 2.7x) and beats the perks path
  *   (perks/stencil.cuh AUTO: 1.5x, 2.1x, 2.2x there), so the plan never picks perks for these
  *   stencils; both paths cost one launch per TT steps or fewer, so small domains gain too.
@@ -38,7 +38,7 @@
  *   (SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE in ssam/temporal.cuh does this for a shape.)
  *
  * LIMITS
- *   The rules were fitted on one GPU; SSAM_TB_NO_TEMPORAL defined before the include makes every
+ *   The rules are fitted to one GPU; SSAM_TB_NO_TEMPORAL defined before the include makes every
  *   plan one pass per step.  Codes: 0, or SSAM_TB_EINVAL (1) for a NULL plan, tt < 1 or steps < 0.
  */
 #ifndef SSAM_TBPLAN_H
@@ -61,9 +61,9 @@
 /* 3D (ssam/temporal3d.cuh): TT 2 for shapes within one plane and one row of the cell (NZ, NY <= 3)
  * and at most 27 points, else 1; threads per block 704 for up to 7 points (the windows of a star
  * fit the 93 registers that leaves), else 512; 2 rows per warp.  704 threads (a tile of 44 rows,
- * 40 stored) against 768 (48, 44), H200, 2026-11-26, one pass of TT 2: 3d7pt fp32 +0.7 to +10.9 %
+ * 40 stored) against 768 (48, 44), H200, one pass of TT 2: 3d7pt fp32 +0.7 to +10.9 %
  * at 256^3 .. 1024^3 (512^3: 554 -> 614 GCells/s: 130 blocks fill 130 of 132 SMs where 768 left
- * 12 idle), fp64 +1.2 to +7.0 % from 512^3 up (smaller cubes run one pass).  Measured (H100, 2026-11-25,
+ * 12 idle), fp64 +1.2 to +7.0 % from 512^3 up (smaller cubes run one pass).  Measured (H100,
  * bench/ssam_temporal3d, 512^3, 100 steps, against ssam's best one-pass kernel): 3d7pt TT 2/3/4 =
  * 1.38/1.33/1.19x fp32 and 1.69/1.44/1.26x fp64 (TT 2 at 768 threads, 3 and 4 at 512 and 384: the
  * shared memory of TT levels of NZ + 1 planes bounds the tile); 3d27pt TT 2 1.05x fp32, 1.25x fp64;
@@ -97,7 +97,7 @@ static inline int ssam_tb_plan_make(ssam_tb_plan *p, int tt, long long steps)
 #else
     if (tt < 2) {
         p->why = "no temporal kernel for this shape (a wide stencil, or windows over the register or shared-memory "
-                 "budget): temporal blocking was measured slower than one pass per step";
+                 "budget): temporal blocking measures slower than one pass per step";
         return 0;
     }
     if (steps < 2) {

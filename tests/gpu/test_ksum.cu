@@ -45,8 +45,8 @@ KSUM_DEFINE_SMALLDIM_EX(f_sd_gauss3_b3, KSUM_GAUSS, 3, 1, 1, 0, 3)
 KSUM_DEFINE_F32(f_gauss_f32r4, KSUM_GAUSS, 4, 1)
 KSUM_DEFINE_TF32_V1(f_tc1v1_gauss, KSUM_GAUSS, 1, 1)
 /* the staged tensor-core kernel's other fragment-read variants (tc.cuh, WIDE; KSUM_DEFINE_TF32 one pass
- * is 4/0: m16n8k4 resident, round 2's reads streamed): 3/1 = permuted points, LDS.128 reads, m16n8k8,
- * targets rounded once (resident), 1 streamed; 0/0 = round 2's scalar reads */
+ * is 4/0: m16n8k4 resident, scalar reads streamed): 3/1 = permuted points, LDS.128 reads, m16n8k8,
+ * targets rounded once (resident), 1 streamed; 0/0 = scalar reads (one 4-byte LDS an element) */
 KSUM_DEFINE_TF32_EX(f_tc1w3_gauss_r2, KSUM_GAUSS, 1, 2, 3, 1)
 KSUM_DEFINE_TF32_EX(f_tc1r2_gauss, KSUM_GAUSS, 1, 1, 0, 0)
 /* KSUM_DEFINE_TF32's mma.sync kernels (its fallback where wgmma does not run: sm_80/89, sm_90 without an
@@ -88,7 +88,7 @@ static const kern kernels[] = {
     {"float gauss R=4 (KSUM_DEFINE_F32)", f_gauss_f32r4_launch, K_GAUSS, 4, 0, 128, 0, 0},
     {"tf32 1-pass gauss (KSUM_DEFINE_TF32_V1)", f_tc1v1_gauss_launch, K_GAUSS, 1, 0, 128, 1, 0},
     {"tf32 1-pass gauss R=2 (WIDE 3/1: m16n8k8, LDS.128)", f_tc1w3_gauss_r2_launch, K_GAUSS, 2, 0, 128, 1, 0},
-    {"tf32 1-pass gauss (WIDE 0: round-2 reads)", f_tc1r2_gauss_launch, K_GAUSS, 1, 0, 128, 1, 0},
+    {"tf32 1-pass gauss (WIDE 0: scalar reads)", f_tc1r2_gauss_launch, K_GAUSS, 1, 0, 128, 1, 0},
     {"tf32 1-pass gauss (mma.sync kernels only)", f_tc1mma_gauss_launch, K_GAUSS, 1, 0, 128, 1, 0},
     {"tf32 3-pass gauss R=2 (mma.sync kernels only)", f_tc3mma_gauss_r2_launch, K_GAUSS, 2, 0, 128, 3, 0},
 };

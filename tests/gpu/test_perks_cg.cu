@@ -701,7 +701,7 @@ static void test_repeat(int light)
      * barrier also for Chronopoulos-Gear (against its grid.sync run), each plan run twice */
     for (int v = 0; v < 3; v++) {
         perks_cg_result rg = rref;
-        if (light && v == 0) continue; /* --light: the count barriers (round 2) */
+        if (light && v == 0) continue; /* --light: the count barriers only */
         case_begin(v == 0   ? "perks cg: sum_barrier = 1 (perks_sum_barrier) gives the bits of grid.sync"
                    : v == 1 ? "perks cg: the count barrier (perks_count_sum) gives the bits of grid.sync, twice"
                             : "perks cg: Chronopoulos-Gear, the count barrier gives the bits of grid.sync, twice");
@@ -730,10 +730,10 @@ static void test_repeat(int light)
     /* every barrier at odd block counts, and the cluster at every size; two runs per plan */
     for (int v = 0; v < 5; v++) {
         static const int gl[] = {3, 61, 1, 2, 4, 5}, cl[] = {1, 3, 16, 2, 4, 5, 8};
-        /* --light: the count barriers (new in round 2) at 3 and 61 blocks only */
+        /* --light: the count barriers at 3 and 61 blocks only */
         const int *list = v != 2 ? gl : cl, cnt = v != 2 ? (light && v >= 3 ? 2 : 6) : light ? 2 : 7;
         if (v == 2 && g_cc_major < 9) continue;
-        if (light && v < 2) continue; /* --light: the cluster and the count barriers (round 2) */
+        if (light && v < 2) continue; /* --light: the cluster and the count barriers only */
         case_begin(v == 0   ? "perks cg: perks_sum_barrier with the block counts 1..5 and 61, twice per plan"
                    : v == 1 ? "perks cg: the flag barrier with the block counts 1..5 and 61, twice per plan"
                    : v == 2 ? "perks cg: clusters of 1, 3 (and 16, 2, 4, 5, 8 without --light) blocks, twice per plan"
@@ -763,7 +763,7 @@ static void test_repeat(int light)
     perks_csr_free(&A);
 }
 
-/* where the SuiteSparse files are: ../shared/data/mtx, or .data/mtx (carried to the device) */
+/* where the SuiteSparse files are: ../shared/data/mtx, or .data/mtx (a copy inside the tree) */
 static const char *data_dir(void)
 {
     static const char *dirs[] = {"../shared/data/mtx", ".data/mtx"};
@@ -810,7 +810,7 @@ static void test_files(int light)
     }
 }
 
-/* ---- issue 16: every file and generated systems, float and double, with and without Jacobi, both
+/* ---- accuracy: every file and generated systems, float and double, with and without Jacobi, both
  * variants; the promise of each status checked against the host's residual of the x returned ---- */
 
 /* system k of the accuracy and mixed lists: the SuiteSparse files, then generated Poisson systems;
@@ -977,8 +977,8 @@ int main(int argc, char **argv)
     /* iterations and residuals against the CPU CG, every tier and option */
     {
         /* --light runs under compute-sanitizer racecheck, whose cost grows with shared-memory accesses
-         * (rows x iterations) and threads: small systems (round 2 measured 41 cases in 127 s with
-         * 40 x 37 and 12 x 13 x 11) */
+         * (rows x iterations) and threads: small systems (at 40 x 37 and 12 x 13 x 11 its 41 cases
+         * take 127 s) */
         int s2 = light ? 20 : 200, s3 = light ? 8 : 40;
         poisson(&A, s2, s2 - 3, 1, 0);
         const int G = PERKS_CG_PATH_GRID, CL = PERKS_CG_PATH_CLUSTER;

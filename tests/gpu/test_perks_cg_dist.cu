@@ -135,13 +135,13 @@ static void check_matrix(const char *what, const perks_csr *A, int dbl, int jaco
               res.rel_residual, res.true_residual);
         /* <= tol up to the rounding of the residual itself: the solver's own |b - Ax| (another
          * summation order) and this one differ by up to slack, so a reported 9.98e-11 can be
-         * recomputed as 1.0006e-10 (1138_bus, tol 1e-10, H200 2026-11-26) */
+         * recomputed as 1.0006e-10 (1138_bus, tol 1e-10, H200) */
         CHECK(tr <= tol + slack && fabs(tr - res.true_residual) <= 1e-6 * tr + slack,
               "%s %d ranks: reported true residual %.6g, recomputed %.6g (tol %g)", what, P, res.true_residual, tr, tol);
         if (it1 < 0) it1 = res.iterations;
         /* double: within two iterations, and 2 % more past 50 (rounding in another order moves the end,
          * and the right-hand side is fresh random data each run: 1138_bus, cond 8.6e6, by 2 of 1088 and
-         * by 11 of 1093 (H200, 2026-11-26, 3 ranks); bcsstk05 with 5 virtual ranks on an H200 by 2 of
+         * by 11 of 1093 (H200, 3 ranks); bcsstk05 with 5 virtual ranks on an H200 by 2 of
          * 148); float: restarts may come at other iterations.  A wrong split or halo does not converge
          * in max_iter or takes many times the iterations, which this still catches. */
         CHECK(abs(res.iterations - it1) <= (dbl ? 2 + it1 / 50 : 2 + it1 / 10), "%s %s, %d ranks: %d iterations, one rank %d",

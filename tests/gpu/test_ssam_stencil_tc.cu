@@ -9,8 +9,8 @@
  * the planes that hold them), the path taken, and every error code.
  * Bounds (rms of out - ref over the rms of the magnitude: the reference run with |c| on |u|, so that
  * a cancelling coefficient cannot make the measure ill-conditioned; per step): f64 1e-12; tf32x3
- * 1e-5 (float's); tf32 5e-3 (TF32's 10-bit mantissa: up to 2^-11 per product).  (Over rms(ref),
- * the measure until the tenth session, a 5 x 3 periodic domain measured 8.5e-3 once on fresh data.) */
+ * 1e-5 (float's); tf32 5e-3 (TF32's 10-bit mantissa: up to 2^-11 per product).  (Over rms(ref)
+ * instead, the measure is ill-conditioned: a 5 x 3 periodic domain reaches 8.5e-3 on some data.) */
 #include <ssam/stencil_tc.cuh>
 
 #include "gpucheck.h"

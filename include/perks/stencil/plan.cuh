@@ -61,12 +61,12 @@ typedef struct perks_stencil2d_args {
                                    every step; PERKS_ESIZE with mode REG */
 /* AUTO on a domain the resident kernel cannot hold (modes SMEM, MIX): the hybrid kernel when this
  * says it beats the one-pass step (name_steps), else name_launch runs name_steps itself
- * (perks_plan.resident == PERKS_PLAN_STEPS), so AUTO does not run a kernel measured slower than
- * one launch a step.  Arguments: T, points, radius, the hybrid plan's cached fraction.  Fitted to
- * the H200 (docs/perks.md, 2026-11-21): the hybrid kernel beats the step from about 0.35 + 0.04 r
- * cached (star r1 68%: 1.39x, r4 53%: 1.18x, r5 53%: 0.99x, r6 46%: 0.99x) and loses at 8192^2
- * (2-9% cached: 0.67-0.90x); fp64 of radius >= 4 (its build runs 256 threads an SM) never wins
- * clearly.  Define it before including this header to override. */
+ * (perks_plan.resident == PERKS_PLAN_STEPS), so AUTO does not run a kernel measured slower than one
+ * launch a step.  Arguments: T, points, radius, the hybrid plan's cached fraction.  Fitted to the
+ * H200 (docs/PERFORMANCE.md#perks-stencils): the hybrid kernel beats the step from about 0.35 +
+ * 0.04 r cached (star r1 68%: 1.39x, r4 53%: 1.18x, r5 53%: 0.99x, r6 46%: 0.99x) and loses at
+ * 8192^2 (2-9% cached: 0.67-0.90x); fp64 of radius >= 4 (its build runs 256 threads an SM) never
+ * wins clearly.  Define it before including this header to override. */
 #ifndef PERKS_HYB_WINS
 #define PERKS_HYB_WINS(T, NPTS, R, FRAC) ((FRAC) >= 0.35 + 0.04 * (R) && !((int)sizeof(T) > 4 && (R) >= 4))
 #endif
@@ -86,15 +86,16 @@ struct perks__is_real {
  * (make test checks); the hybrid kernel as the resident one, but fp64 stencils of radius >= 4 at
  * 256 threads an SM (their streamed part with the hoisted shared loads spills at 128 registers).
  * The plans' default blocks per SM: resident 512 threads, 768 for fp32 stencils of more than 9
- * points -- the fastest measured on the H200 (docs/perks.md: fewer, taller tiles mean less halo and
- * a cheaper grid barrier; more warps only pay off when the step has more arithmetic per cell);
- * hybrid 512 threads -- on the H200 2 blocks of 256 beat 3-4 wherever the hybrid kernel wins (it
- * then caches 53-68% instead of 37-50%: docs/perks.md, hyb vs hyb2 on M).  pf: chunks of loads in
- * flight in the hybrid kernel's streamed part, 2 (fp64 with r >= 3: 1, 128 registers).  fb: frame
- * cells a thread loads at once in the resident kernel (all of a batch in flight: one L2 round trip
- * per batch instead of one per cell; +2% (2d5pt) to +15% (fp64 2d5pt) over one at a time on the
- * H200, docs/perks.md round 3); the hybrid kernel keeps one cell at a time: the batched loop, even
- * of 1 or 2 cells, makes its fp64 box r2 build spill at 128 registers. */
+ * points -- the fastest measured on the H200 (docs/perks.md, Design notes: fewer, taller tiles
+ * mean less halo and a cheaper grid barrier; more warps only pay off when the step has more
+ * arithmetic per cell); hybrid 512 threads -- on the H200 2 blocks of 256 beat 3-4 wherever the
+ * hybrid kernel wins (it then caches 53-68% instead of 37-50%: docs/PERFORMANCE.md#perks-stencils,
+ * domain M).  pf: chunks of loads in flight in the hybrid kernel's streamed part, 2 (fp64 with r >=
+ * 3: 1, 128 registers).  fb: frame cells a thread loads at once in the resident kernel (all of a
+ * batch in flight: one L2 round trip per batch instead of one per cell; +2% (2d5pt) to +15% (fp64
+ * 2d5pt) over one at a time on the H200, docs/perks.md, Design notes); the hybrid kernel keeps one
+ * cell at a time: the batched loop, even of 1 or 2 cells, makes its fp64 box r2 build spill at 128
+ * registers. */
 template <class T, class S, int BX, int RC>
 struct perks__s2d_sizes {
     enum {

@@ -179,7 +179,7 @@ static __device__ __forceinline__ void perks__s2d_hhalo(int tx, int x0, int y0, 
  * outputs straight to the output array.  The pass (2) and the streamed rows' loads (a row of the
  * step's input, 0 outside the domain) are written out here: as calls they are compiled apart from
  * the loops around them and the kernel gets other instructions and another schedule; written out,
- * it is the kernel docs/perks.md measures. */
+ * it is the kernel docs/PERFORMANCE.md measures. */
 template <class T, class S, int BX, int RC, int HYB>
 static __device__ __forceinline__ void perks_stencil2d_resident(T *a, T *b, T *ea, T *eb, int W, int H, int steps,
                                                                 int tiles_x, int TH, int SC, const T *w)

@@ -117,7 +117,7 @@ static __device__ __forceinline__ void perks__s2d_stage(int tx, T *stage, const 
  *   left on the right (x0 + BX - R + k), so a neighbour reads column k of side 1 as its halo k) and
  *   STORE (row y to the shared cache and / or the step's output).  As calls they are compiled
  *   apart from the loops around them and the kernel gets other instructions and another schedule;
- *   written out, it is the kernel docs/perks.md measures. */
+ *   written out, it is the kernel docs/PERFORMANCE.md measures. */
 template <class T, class S, int BX, int RC, int DEPTH>
 static __device__ __forceinline__ void perks_stencil2d_stream(T *a, T *b, T *ea, T *eb, int W, int H, int steps,
                                                               int reg_on, int sr, int tiles_x, int TH, const T *w)
