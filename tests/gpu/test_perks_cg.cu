@@ -288,6 +288,30 @@ static double true_residual_as(const perks_csr *A, const double *b, const double
     return sqrt(num / den);
 }
 
+/* the rounding floor the solver reports (perks_cg_result.rounding_floor): eps ||(|A| |x|)|| / ||b|| with A,
+ * b, x as the residual reads them (dbl 0: float, eps 2^-24; dbl 1: double, eps 2^-53) */
+static double rounding_floor_as(const perks_csr *A, const double *b, const double *x, int dbl)
+{
+    double aa = 0, bb = 0;
+    for (int i = 0; i < A->n_rows; i++) {
+        const double bi = dbl ? b[i] : (double)(float)b[i];
+        double e = 0;
+        for (int k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++)
+            e += fabs((dbl ? A->val[k] : (double)(float)A->val[k]) * x[A->col[k]]);
+        aa += e * e, bb += bi * bi;
+    }
+    return (dbl ? 1.1102230246251565e-16 : 5.9604644775390625e-08) * sqrt(bb > 0 ? aa / bb : aa);
+}
+
+/* the rounding-floor promise: the reported floor is the returned x's (host: computed from that x), and
+ * at_floor says whether tol lies within PERKS_CG_FLOOR_MARGIN of it */
+static void check_floor(double rep, int at_floor, double host, double tol)
+{
+    CHECK(fabs(rep - host) <= 1e-6 * host + 1e-300, "reported rounding floor %.6g, host %.6g", rep, host);
+    CHECK(at_floor == (tol < PERKS_CG_FLOOR_MARGIN * host), "at_floor %d with tol %.3g and a floor of %.3g", at_floor, tol,
+          host);
+}
+
 static double true_residual(const perks_csr *A, const double *b, const double *x)
 {
     double bound;
@@ -334,6 +358,8 @@ typedef struct gpu_out {
     double rel, true_rel; /* the recurrence's; the host's ||b - A x|| / ||b|| of the original A, b */
     double rep_true;      /* the solver's reported true residual */
     double as_true, bound; /* the host's of the system as given (A, b rounded to T), its rounding bound */
+    double rep_floor, host_floor; /* the solver's rounding floor, the host's from the x returned */
+    int at_floor;
 } gpu_out;
 
 /* one GPU solve of A x = b; x (double, host) receives the solution; x0 from x when cfg.x0 */
@@ -370,6 +396,7 @@ static gpu_out gpu_solve(const perks_csr *A, const double *b, double *x, const r
         if (rc == 0) rc = perks_cg_wait(&p, &res);
         g.iterations = res.iterations, g.rel = res.rel_residual;
         g.rep_true = res.true_residual, g.repl = res.replacements;
+        g.rep_floor = res.rounding_floor, g.at_floor = res.at_floor;
         perks_cg_plan_free(&p);
     }
     g.rc = rc;
@@ -378,6 +405,7 @@ static gpu_out gpu_solve(const perks_csr *A, const double *b, double *x, const r
     for (int i = 0; i < n; i++) x[i] = c->dbl ? ((double *)hx)[i] : (double)((float *)hx)[i];
     g.true_rel = true_residual(A, b, x);
     g.as_true = true_residual_as(A, b, x, c->dbl, &g.bound);
+    g.host_floor = rounding_floor_as(A, b, x, c->dbl);
     free(hb), free(hx);
     cudaFree(db), cudaFree(dx);
     dev_free(&d);
@@ -434,6 +462,7 @@ static void compare(const char *name, const perks_csr *A, const run_cfg *c, doub
     if (g.rc == 0) CHECK(g.as_true <= c->tol * (1 + 1e-9) + 2 * g.bound, "success with a true residual %.3g > tol %.3g",
                          g.as_true, c->tol);
     if (g.rc == PERKS_EINACCURATE) CHECK(g.rep_true > c->tol, "EINACCURATE with a true residual %.3g <= tol", g.rep_true);
+    if (g.rc == 0 || g.rc == PERKS_EINACCURATE || g.rc == PERKS_ENOCONV) check_floor(g.rep_floor, g.at_floor, g.host_floor, c->tol);
     /* the CPU's double CG is the reference for every outcome but one: a float solve (or an
      * ill-conditioned double one) whose recurrence met tol before its true residual did */
     double cbound = 0, ctrue = r.status == PERKS_SUCCESS ? true_residual_as(A, b, xc, 1, &cbound) : 0;
@@ -919,6 +948,10 @@ static void test_mixed(int light)
             CHECK(rcm == rm.status, "returned %d, result says %d", rcm, rm.status);
             CHECK(fabs(rm.true_residual - host) <= 1e-9 * host + 2 * bound, "reported %.6g, host %.6g", rm.true_residual, host);
             if (rcm == 0) CHECK(host <= o.tol * (1 + 1e-9) + 2 * bound, "success with a true residual %.3g", host);
+            if (rcm == 0 || rcm == PERKS_EINACCURATE || rcm == PERKS_ENOCONV) {
+                check_floor(rm.rounding_floor, rm.at_floor, rounding_floor_as(&A, b, x, 1), o.tol);
+                printf("    %s: rounding floor %.3g (tol %.0e): at_floor %d\n", name, rm.rounding_floor, o.tol, rm.at_floor);
+            }
             if (rcd == 0) CHECK(rcm == 0, "the double solver reached 1e-10, mixed: %s", perks_strerror(rcm));
             if (mode) CHECK(rm.ran == PERKS_CG_RAN_MIXED || rm.ran == PERKS_CG_RAN_FALLBACK, "forced: ran %d", rm.ran);
             if (rm.ran == PERKS_CG_RAN_MIXED) CHECK(rm.replacements >= 1, "mixed without a double replacement");

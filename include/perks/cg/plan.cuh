@@ -417,14 +417,14 @@ static inline int perks__cg_plan_make(perks_cg_plan *p, const void *kernel, cons
     }
     /* the true-residual partials, then the best-x buffer (n T); solves refined on the host (double,
      * Chronopoulos-Gear) also r = b - A x (n double), the correction d and r in T (n T each) */
-    if (cudaMalloc((void **)&p->rpart, sizeof(double) * 2 * PERKS_CG_RESID_BLOCKS + perks__cg_align((size_t)elt * n) +
+    if (cudaMalloc((void **)&p->rpart, sizeof(double) * 3 * PERKS_CG_RESID_BLOCKS + perks__cg_align((size_t)elt * n) +
                                            (perks__cg_refines(elt, p->variant) ? perks__cg_refine_bytes(elt, n) : 0)) != cudaSuccess) {
         p->rpart = NULL;
         perks_cg_plan_free(p);
         return PERKS_ECUDA;
     }
     perks__cg_set_common(p, n, nnz, elt, o, d_rp, d_ci, d_va);
-    p->args.xbest = (char *)p->rpart + sizeof(double) * 2 * PERKS_CG_RESID_BLOCKS;
+    p->args.xbest = (char *)p->rpart + sizeof(double) * 3 * PERKS_CG_RESID_BLOCKS;
     return PERKS_SUCCESS;
 }
 

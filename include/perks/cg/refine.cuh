@@ -34,13 +34,13 @@
 static inline int perks__cg_wait1(perks_cg_plan *p, perks_cg_result *res)
 {
     perks__cg_out out;
-    double trr = 0, tbb = 0;
+    double trr = 0, tbb = 0, taa = 0;
     if (!p || !res) return PERKS_ENULL;
     memset(res, 0, sizeof *res);
     if (!p->ws || !p->rpart) return PERKS_ESIZE;
     if (cudaStreamSynchronize(p->stream) != cudaSuccess) return PERKS_ECUDA;
     if (cudaMemcpy(&out, p->args.out, sizeof out, cudaMemcpyDeviceToHost) != cudaSuccess) return PERKS_ECUDA;
-    if (perks__cg_resid_read(p->rpart, &trr, &tbb)) return PERKS_ECUDA;
+    if (perks__cg_resid_read(p->rpart, &trr, &tbb, &taa)) return PERKS_ECUDA;
     res->status = out.status;
     res->iterations = out.iterations;
     res->replacements = out.repl;
@@ -48,6 +48,8 @@ static inline int perks__cg_wait1(perks_cg_plan *p, perks_cg_result *res)
     res->rel_residual = out.bb > 0 ? sqrt(out.rr / out.bb) : sqrt(out.rr);
     res->true_residual = tbb > 0 ? sqrt(trr / tbb) : sqrt(trr);
     res->ran = PERKS_CG_RAN_NATIVE;
+    res->rounding_floor = perks__cg_floor(p->args.x_hi ? 8 : p->elt, taa, tbb);
+    res->at_floor = p->opts.tol < PERKS_CG_FLOOR_MARGIN * res->rounding_floor;
     /* a success is the true residual's: the recurrence alone may have drifted from it */
     if (res->status == PERKS_SUCCESS && !(res->true_residual <= p->opts.tol)) res->status = PERKS_EINACCURATE;
     return res->status;
@@ -72,7 +74,7 @@ static inline int perks__cg_refine(perks_cg_plan *p, const perks_cg_result *prev
     const int x0 = p->args.use_x0, mi = p->args.max_iter;
     const double tol = p->args.tol;
     perks_cg_result in;
-    double trr = 0, tbb = 0;
+    double trr = 0, tbb = 0, taa = 0;
     int rc;
     *stop = 1;
     *res = *prev;
@@ -95,7 +97,7 @@ static inline int perks__cg_refine(perks_cg_plan *p, const perks_cg_result *prev
     perks__cg_add<<<264, 256, 0, p->stream>>>(n, elt, x, d);
     if (cudaGetLastError() != cudaSuccess ||
         perks__cg_resid_launch(n, elt, p->args.rp, p->args.ci, p->args.va, b, x, NULL, p->rpart, p->stream) ||
-        perks__cg_resid_read(p->rpart, &trr, &tbb))
+        perks__cg_resid_read(p->rpart, &trr, &tbb, &taa))
         return res->status = PERKS_ECUDA;
     trr = tbb > 0 ? sqrt(trr / tbb) : sqrt(trr);
     if (!(trr < prev->true_residual)) { /* no progress: what T reaches here; the x before it stays */
@@ -104,6 +106,8 @@ static inline int perks__cg_refine(perks_cg_plan *p, const perks_cg_result *prev
         return res->status;
     }
     res->true_residual = trr;
+    res->rounding_floor = perks__cg_floor(elt, taa, tbb);
+    res->at_floor = tol < PERKS_CG_FLOOR_MARGIN * res->rounding_floor;
     res->rel_residual = in.rel_residual * prev->true_residual; /* the correction's recurrence, relative to ||b|| */
     res->status = trr <= tol ? PERKS_SUCCESS : rc == PERKS_ENOCONV ? PERKS_ENOCONV : PERKS_EINACCURATE;
     *stop = res->status != PERKS_EINACCURATE;

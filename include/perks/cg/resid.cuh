@@ -2,21 +2,24 @@
  * refinement and the mixed driver (perks/cg.cuh, WHAT A SUCCESS MEANS).
  *
  * WHAT
- *   perks__cg_resid_kernel(n, elt, rp, ci, va, b, x, r_out, part)   ||b - A x||^2 and ||b||^2 summed in
- *                                     double from A, b, x as stored (float, elt 4, or double, elt 8):
- *                                     block partials; r = b - A x into r_out when it is not NULL
- *   perks__cg_resid_launch(...) / perks__cg_resid_read(part, &rr, &bb)   launch it; wait for the
+ *   perks__cg_resid_kernel(n, elt, rp, ci, va, b, x, r_out, part)   ||b - A x||^2, ||b||^2 and
+ *                                     || |A| |x| ||^2 summed in double from A, b, x as stored (float,
+ *                                     elt 4, or double, elt 8): block partials; r = b - A x into r_out
+ *                                     when it is not NULL
+ *   perks__cg_resid_launch(...) / perks__cg_resid_read(part, &rr, &bb, &aa)   launch it; wait for the
  *                                     partials and add them in block order (the same bits every run)
+ *   perks__cg_floor(elt, aa, bb)         eps(elt) || |A| |x| || / ||b||: the smallest relative residual
+ *                                     rounding in x (stored with elt bytes) lets one expect
  *   perks__cg_to_float(n, d, scale, f)   f = (float)(scale d)    (mixed: the float copies)
  *   perks__cg_add(n, elt, x, d)          x += d                  (a refinement's correction)
  *
  * EXAMPLE
  *   perks__cg_resid_launch(n, 8, d_rp, d_ci, d_va, d_b, d_x, NULL, d_part, stream);
  *   double rr, bb;
- *   perks__cg_resid_read(d_part, &rr, &bb);          // ||b - A x|| / ||b|| = sqrt(rr / bb)
+ *   perks__cg_resid_read(d_part, &rr, &bb, NULL);    // ||b - A x|| / ||b|| = sqrt(rr / bb)
  *
  * LIMITS AND COSTS: one thread per row, PERKS_CG_RESID_BLOCKS x PERKS_CG_RESID_THREADS threads: a
- * fixed grid, so the sums run in one order; part holds 2 PERKS_CG_RESID_BLOCKS doubles.  One SpMV
+ * fixed grid, so the sums run in one order; part holds 3 PERKS_CG_RESID_BLOCKS doubles.  One SpMV
  * with loads in double.
  */
 #ifndef PERKS_CG_RESID_CUH
@@ -33,34 +36,40 @@ static __device__ __forceinline__ double perks__cg_ld(const void *v, long long k
     return elt == 8 ? __ldg((const double *)v + k) : (double)__ldg((const float *)v + k);
 }
 
-/* ||b - A x||^2 and ||b||^2 summed in double from A, b, x as stored (float or double): block partials
- * part[2 blk] and part[2 blk + 1]; r = b - A x into r_out (double) when it is not NULL.  One thread
- * per row, a fixed grid: the same bits on every run. */
+/* ||b - A x||^2, ||b||^2 and || |A| |x| ||^2 summed in double from A, b, x as stored (float or double):
+ * block partials part[3 blk .. 3 blk + 2]; r = b - A x into r_out (double) when it is not NULL.  One
+ * thread per row, a fixed grid: the same bits on every run. */
 static __global__ void __launch_bounds__(PERKS_CG_RESID_THREADS) __attribute__((unused))
 perks__cg_resid_kernel(int n, int elt, const int *rp, const int *ci, const void *va, const void *b, const void *x,
                        double *r_out, double *part)
 {
-    __shared__ double red[PERKS_CG_RESID_THREADS / 32][2];
-    double rr = 0, bb = 0;
+    __shared__ double red[PERKS_CG_RESID_THREADS / 32][3];
+    double rr = 0, bb = 0, aa = 0;
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-        double s = 0;
-        for (int k = __ldg(rp + i); k < __ldg(rp + i + 1); ++k)
-            s += perks__cg_ld(va, k, elt) * perks__cg_ld(x, __ldg(ci + k), elt);
+        double s = 0, sa = 0;
+        for (int k = __ldg(rp + i); k < __ldg(rp + i + 1); ++k) {
+            const double t = perks__cg_ld(va, k, elt) * perks__cg_ld(x, __ldg(ci + k), elt);
+            s += t;
+            sa += fabs(t);
+        }
         const double bi = perks__cg_ld(b, i, elt), ri = bi - s;
         if (r_out) r_out[i] = ri;
         rr += ri * ri;
         bb += bi * bi;
+        aa += sa * sa;
     }
     for (int o = 16; o > 0; o >>= 1) {
         rr += __shfl_xor_sync(0xffffffffu, rr, o);
         bb += __shfl_xor_sync(0xffffffffu, bb, o);
+        aa += __shfl_xor_sync(0xffffffffu, aa, o);
     }
-    if ((threadIdx.x & 31) == 0) red[threadIdx.x >> 5][0] = rr, red[threadIdx.x >> 5][1] = bb;
+    if ((threadIdx.x & 31) == 0) red[threadIdx.x >> 5][0] = rr, red[threadIdx.x >> 5][1] = bb, red[threadIdx.x >> 5][2] = aa;
     __syncthreads();
     if (threadIdx.x == 0) {
-        for (int w = 1; w < PERKS_CG_RESID_THREADS / 32; ++w) rr += red[w][0], bb += red[w][1];
-        part[2 * blockIdx.x] = rr;
-        part[2 * blockIdx.x + 1] = bb;
+        for (int w = 1; w < PERKS_CG_RESID_THREADS / 32; ++w) rr += red[w][0], bb += red[w][1], aa += red[w][2];
+        part[3 * blockIdx.x] = rr;
+        part[3 * blockIdx.x + 1] = bb;
+        part[3 * blockIdx.x + 2] = aa;
     }
 }
 
@@ -87,15 +96,26 @@ static inline int perks__cg_resid_launch(int n, int elt, const int *rp, const in
     return cudaGetLastError() == cudaSuccess ? PERKS_SUCCESS : PERKS_ECUDA;
 }
 
-/* wait for the partials and add them in block order: ||b - A x||^2 and ||b||^2 */
-static inline int perks__cg_resid_read(const double *part, double *rr, double *bb)
+/* wait for the partials and add them in block order: ||b - A x||^2, ||b||^2 and, where aa is not
+ * NULL, || |A| |x| ||^2 */
+static inline int perks__cg_resid_read(const double *part, double *rr, double *bb, double *aa)
 {
-    double h[2 * PERKS_CG_RESID_BLOCKS];
+    double h[3 * PERKS_CG_RESID_BLOCKS], a = 0;
     int k;
     if (cudaMemcpy(h, part, sizeof h, cudaMemcpyDeviceToHost) != cudaSuccess) return PERKS_ECUDA;
     *rr = *bb = 0;
-    for (k = 0; k < PERKS_CG_RESID_BLOCKS; k++) *rr += h[2 * k], *bb += h[2 * k + 1];
+    for (k = 0; k < PERKS_CG_RESID_BLOCKS; k++) *rr += h[3 * k], *bb += h[3 * k + 1], a += h[3 * k + 2];
+    if (aa) *aa = a;
     return PERKS_SUCCESS;
+}
+
+/* the rounding floor of a relative residual: eps || |A| |x| || / ||b|| with eps the unit roundoff of x
+ * as stored (elt 4: 2^-24, elt 8: 2^-53); each product a_ij x_j carries a rounding error of about
+ * eps |a_ij x_j|, so a residual much below this is not to be expected */
+static inline double perks__cg_floor(int elt, double aa, double bb)
+{
+    const double eps = elt == 8 ? 1.1102230246251565e-16 : 5.9604644775390625e-08;
+    return bb > 0 ? eps * sqrt(aa / bb) : eps * sqrt(aa);
 }
 
 #endif /* PERKS_CG_RESID_CUH */

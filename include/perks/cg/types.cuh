@@ -108,7 +108,14 @@ typedef struct perks_cg_result {
     double true_residual; /* ||b - A x|| / ||b|| of the x returned, summed in double after the solve */
     int replacements;     /* residual replacements done in the kernel (mixed: the double updates) */
     int ran;              /* PERKS_CG_RAN_*: what computed x */
+    double rounding_floor; /* eps ||(|A| |x|)|| / ||b|| of the x returned (eps: the unit roundoff of x as the
+                              residual reads it, 2^-53 for double and mixed, 2^-24 for float): a relative
+                              residual much below it is rounding, not convergence */
+    int at_floor;          /* 1 when tol < PERKS_CG_FLOOR_MARGIN rounding_floor: the tolerance asks for the
+                              rounding floor (a success is then still a measured true residual <= tol) */
 } perks_cg_result;
+
+#define PERKS_CG_FLOOR_MARGIN 10.0 /* at_floor: tol within this factor of the rounding floor */
 
 #define PERKS_CG_RAN_NATIVE 0   /* the plan's own precision T */
 #define PERKS_CG_RAN_MIXED 1    /* mixed: float CG iterations, x and the replaced residuals in double */
@@ -151,7 +158,7 @@ typedef struct perks_cg_plan {
     const void *kernel; /* the kernel launched (grid, grid Chronopoulos-Gear or cluster) */
     int variant;        /* PERKS_CG_CLASSIC or PERKS_CG_CGEAR */
     void *ws;           /* one allocation: vectors, partials, out, split, barrier words */
-    double *rpart;      /* the true-residual kernel's block partials (2 PERKS_CG_RESID_BLOCKS) */
+    double *rpart;      /* the true-residual kernel's block partials (3 PERKS_CG_RESID_BLOCKS) */
     cudaStream_t stream; /* the last perks_cg_run's stream (perks_cg_wait synchronizes it) */
     perks_cg_kargs args;
 } perks_cg_plan;
