@@ -22,7 +22,9 @@
 #ifndef PERKS_CG_RESID_CUH
 #define PERKS_CG_RESID_CUH
 
+#ifndef __CUDACC_RTC__
 #include <cuda_runtime.h>
+#endif
 
 #include "../base.h"
 #include "types.cuh"
@@ -78,6 +80,7 @@ static __global__ void __attribute__((unused)) perks__cg_add(int n, int elt, voi
         else ((float *)x)[i] += ((const float *)d)[i];
     }
 }
+#ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
 /* launch the true-residual kernel on stream */
 static inline int perks__cg_resid_launch(int n, int elt, const int *rp, const int *ci, const void *va, const void *b,
                                          const void *x, double *r_out, double *part, cudaStream_t stream)
@@ -97,5 +100,6 @@ static inline int perks__cg_resid_read(const double *part, double *rr, double *b
     for (k = 0; k < PERKS_CG_RESID_BLOCKS; k++) *rr += h[2 * k], *bb += h[2 * k + 1];
     return PERKS_SUCCESS;
 }
+#endif /* !__CUDACC_RTC__ */
 
 #endif /* PERKS_CG_RESID_CUH */
