@@ -1,7 +1,9 @@
 # onchip -- header-only C + CUDA kit.  `make test` anywhere, `make demo` on a GPU machine.
 #   make [all]            examples, benchmarks and tests for ARCH (default 90)
-#   make test             host tests, header checks, resource check, GPU tests if a device is present
-#   make bench            run the benchmarks (GPU)           make demo   one example per module (GPU)
+#   make test             host tests, header checks, NVRTC checks, resource check, GPU tests if a device is present
+#   make nvrtc-check      every header and generator compiled by NVRTC (run-time compilation, as CuPy does)
+#   make bench            run the benchmarks (GPU)           make demo   one example per module (GPU),
+#                                                            and examples/python/ssam_cupy.py where CuPy is
 #   make install PREFIX=  headers + pkg-config + CMake package (find_package(onchip))
 #   make clean
 ARCH    ?= 90
@@ -60,7 +62,7 @@ DEMO := cbi_stencil cbi_matmul conv2d_image:-f:gauss conv2d_image:-f:gauss:--hal
 # libraries the benchmarks' peers need (part of every CUDA toolkit)
 BENCH_LIBS := -lcublas -lcusparse
 
-.PHONY: all test bench demo install clean check-nvcc host-tests regdepth
+.PHONY: all test bench demo install clean check-nvcc host-tests regdepth nvrtc-harness nvrtc-check
 # a failed link must not leave a half-written program that make then takes as up to date
 .DELETE_ON_ERROR:
 print-%:
@@ -102,6 +104,19 @@ $(BUILD)/bench/%: bench/%.cu bench/*.cuh $(COMMON) $(HEADERS) | check-nvcc
 
 host-tests: $(HOST_TESTS)
 
+# NVRTC, the run-time compiler of CuPy's RawModule: tests/nvrtc/nvrtc_compile (plain C, linked with the
+# toolkit's libnvrtc) compiles every header and one instantiation of every generator
+# (tools/check-nvrtc, part of make test; CPU only)
+NVRTC_LIB := $(firstword $(wildcard $(CUDA_HOME)/lib64/libnvrtc.so $(CUDA_HOME)/lib/libnvrtc.so \
+                                    $(CUDA_HOME)/targets/*/lib/libnvrtc.so))
+$(BUILD)/tests/nvrtc/nvrtc_compile: tests/nvrtc/nvrtc_compile.c | check-nvcc
+	@test -n "$(NVRTC_LIB)" || { echo "error: no libnvrtc.so under $(CUDA_HOME)" >&2; exit 1; }
+	@mkdir -p $(@D)
+	$(CC) $(HOST_CFLAGS) -I$(CUDA_HOME)/include $< -o $@ -L$(dir $(NVRTC_LIB)) -lnvrtc -Wl,-rpath,$(dir $(NVRTC_LIB))
+nvrtc-harness: $(BUILD)/tests/nvrtc/nvrtc_compile
+nvrtc-check: nvrtc-harness
+	@NVCC="$(NVCC)" BUILD="$(BUILD)" CUDA_HOME="$(CUDA_HOME)" bash tools/check-nvrtc $(BUILD)/test-logs/nvrtc
+
 # Everything the machine can run; ends with "N passed, N failed".
 test: check-nvcc
 	@NVCC="$(NVCC)" CC="$(CC)" BUILD="$(BUILD)" ARCH="$(ARCH)" MAKE="$(MAKE)" \
@@ -115,6 +130,9 @@ demo: $(EXAMPLES) $(BUILD)/tests/gpu/probe
 	@for d in $(DEMO); do e=$${d%%:*}; a=$$(echo "$$d:" | cut -d: -f2- | tr ':' ' '); \
 	  test -f examples/$$e.cu || continue; echo "== $(BUILD)/examples/$$e $$a"; \
 	  $(BUILD)/examples/$$e $$a || exit 1; done
+	@if python3 -c "import cupy" >/dev/null 2>&1; then echo "== python3 examples/python/ssam_cupy.py"; \
+	  CUDA_PATH="$${CUDA_PATH:-$(CUDA_HOME)}" python3 examples/python/ssam_cupy.py || exit 1; \
+	  else echo "python example: skipped (no cupy)"; fi
 
 # the largest spill-free register-cache depth of a PERKS generator (paper §4.1.4), e.g.
 #   make regdepth DEF='PERKS_STENCIL2D_DEFINE(k, float, PERKS_SHAPE_STAR2D_R1, 256, 8, DEPTH)'

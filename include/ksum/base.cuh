@@ -30,11 +30,16 @@
  *                       sums in registers over all its source tiles and adds them with one atomicAdd
  *                       per (row, rhs) and split; v is zeroed first.  Order of the adds varies.
  *   KSUM_ACCUMULATE     v += the sum instead of v = (either mode).
+ *
+ * NVRTC
+ *   Under __CUDACC_RTC__ the codes, flags and ksum_args only (the functions are host code).
  */
 #ifndef KSUM_BASE_CUH
 #define KSUM_BASE_CUH
 
+#ifndef __CUDACC_RTC__ /* NVRTC: size_t is built in; the host functions below are left out */
 #include <stddef.h>
+#endif
 
 #define KSUM_SUCCESS 0
 #define KSUM_ENULL 1
@@ -66,6 +71,7 @@ typedef struct ksum_args {
     size_t work_bytes;
 } ksum_args;
 
+#ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
 /* do the byte ranges [p, p + pn) and [q, q + qn) meet?  (the launchers' KSUM_EOVERLAP test) */
 /* bytes spanned by `rows` rows of `ld` elements of es bytes whose last holds `width`; -1 above 2^60
  * bytes (the launchers return KSUM_ESIZE) */
@@ -103,4 +109,5 @@ static inline const char *ksum_strerror(int rc)
     default: return "ksum: unknown status code";
     }
 }
+#endif /* !__CUDACC_RTC__ */
 #endif

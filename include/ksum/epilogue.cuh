@@ -63,8 +63,10 @@
 #ifndef KSUM_EPILOGUE_CUH
 #define KSUM_EPILOGUE_CUH
 
+#ifndef __CUDACC_RTC__ /* NVRTC: the math functions are built in */
 #include <cuda_runtime.h>
 #include <math.h>
+#endif
 
 #include "gemm.cuh"
 

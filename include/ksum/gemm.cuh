@@ -45,7 +45,9 @@
 #ifndef KSUM_GEMM_CUH
 #define KSUM_GEMM_CUH
 
+#ifndef __CUDACC_RTC__
 #include <cuda_runtime.h>
+#endif
 
 #define KSUM_BK 8
 #define KSUM_THREADS 256

@@ -79,11 +79,19 @@
  *     ksum/ksum/generic.cuh  KSUM_DEFINE_EX's body (register staging, gemm.cuh and epilogue.cuh)
  *     ksum/ksum/staged.cuh   KSUM_DEFINE_F32's body and the cp.async staging shared with tc.cuh
  *     ksum/ksum/launch.cuh   the host side: checks, plan, workspace, launches
+ *
+ * NVRTC (docs/python.md)
+ *   Under __CUDACC_RTC__ the generators emit their kernels only (name_norms, name_kernel, and
+ *   name_kernel_stream for KSUM_DEFINE_F32 / float KSUM_DEFINE); no name_launch.  Their arguments
+ *   (the scaled norms in a workspace, splits, tiles per split) are ksum/ksum/launch.cuh's, host code
+ *   a caller repeats; the kernels compile without the toolkit's include folder.
  */
 #ifndef KSUM_KSUM_CUH
 #define KSUM_KSUM_CUH
 
+#ifndef __CUDACC_RTC__
 #include <cuda_runtime.h>
+#endif
 
 #include "base.cuh"
 #include "epilogue.cuh"
@@ -126,11 +134,7 @@
     KSUM__NORMS(name, T)                                                                               \
     __global__ void __launch_bounds__(KSUM_THREADS, MINB) name##_kernel(KSUM__PARAMS(T, int vec_a, int vec_b)) \
     { ksum__ex_body<T, (R), (TM), (TN)>(KSUM__EVAL_FN(T, KERNEL), KSUM__ARGS(vec_a, vec_b)); }              \
-    static inline __attribute__((unused)) int name##_launch(const ksum_args *args, cudaStream_t stream) \
-    {                                                                                                  \
-        return ksum__launch_generic(args, stream, (const void *)name##_norms, (const void *)name##_kernel, \
-                                    sizeof(T), KSUM__SCALE(KERNEL, args), R, TM, TN, MINB, 0);         \
-    }
+    KSUM__EX_HOST(name, T, KERNEL, R, TM, TN, MINB)
 
 #define KSUM_DEFINE_F32(name, KERNEL, R, MINB)                                                         \
     static_assert((R) >= 1, "KSUM_DEFINE_F32(" #name "): R must be at least 1");                       \
@@ -140,6 +144,17 @@
     { ksum__f32_body<(R), 1, KSUM__FACTOR(KERNEL)>(KSUM__EVAL_FN(float, KERNEL), KSUM__ARGS(ks)); }      \
     __global__ void __launch_bounds__(KSUM_THREADS, MINB) name##_kernel_stream(KSUM__PARAMS(float, int ks)) \
     { ksum__f32_body<(R), 0, KSUM__FACTOR(KERNEL)>(KSUM__EVAL_FN(float, KERNEL), KSUM__ARGS(ks)); }      \
+    KSUM__F32_HOST(name, KERNEL, R, MINB)
+
+/* the launchers (host code: none under NVRTC, where the generators emit their kernels only) */
+#ifndef __CUDACC_RTC__
+#define KSUM__EX_HOST(name, T, KERNEL, R, TM, TN, MINB)                                                \
+    static inline __attribute__((unused)) int name##_launch(const ksum_args *args, cudaStream_t stream) \
+    {                                                                                                  \
+        return ksum__launch_generic(args, stream, (const void *)name##_norms, (const void *)name##_kernel, \
+                                    sizeof(T), KSUM__SCALE(KERNEL, args), R, TM, TN, MINB, 0);         \
+    }
+#define KSUM__F32_HOST(name, KERNEL, R, MINB)                                                          \
     static inline __attribute__((unused)) int name##_launch(const ksum_args *args, cudaStream_t stream) \
     {                                                                                                  \
         static ksum__smem_set set = {{-1, -1}, {0, 0}};                                                \
@@ -147,5 +162,9 @@
                                    (const void *)name##_kernel_stream, &set, KSUM__SCALE(KERNEL, args), R, MINB, \
                                    KSUM_GEMM_P, 0);                                                    \
     }
+#else
+#define KSUM__EX_HOST(name, T, KERNEL, R, TM, TN, MINB)
+#define KSUM__F32_HOST(name, KERNEL, R, MINB)
+#endif
 
 #endif

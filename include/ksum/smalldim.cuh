@@ -60,6 +60,10 @@
  * STRUCTURE
  *   name_kernel is one call of ksum__sd_body<DMAX, R, GF, NPOLY>(kf, <its arguments>), name_reduce one
  *   call of ksum__sd_reduce, name_launch one call of ksum__sd_launch (the host side).
+ *
+ * NVRTC (docs/python.md)
+ *   Under __CUDACC_RTC__ the generators emit name_kernel and name_reduce only (no name_launch;
+ *   ksum__sd_launch is the host recipe).
  */
 #ifndef KSUM_SMALLDIM_CUH
 #define KSUM_SMALLDIM_CUH
@@ -236,6 +240,7 @@ static __device__ __forceinline__ void ksum__sd_body(K kf, const float *__restri
     }
 }
 
+#ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
 /* the launcher: checks, splits (deterministic mode too, reduced in split order by reduce_fn into v
  * from a temporary), v zeroed in atomic mode, the kernel */
 static inline int ksum__sd_launch(const ksum_args *args, cudaStream_t stream, const void *kernel_fn,
@@ -279,6 +284,7 @@ static inline int ksum__sd_launch(const ksum_args *args, cudaStream_t stream, co
     }
     return rc;
 }
+#endif /* !__CUDACC_RTC__ */
 
 /* gen: the generator's name (a string) for the limits' sentences */
 #define KSUM__SD_DEFINE(gen, name, KERNEL, DMAX, R, GF, NPOLY, MINB)                                   \
@@ -298,11 +304,18 @@ static inline int ksum__sd_launch(const ksum_args *args, cudaStream_t stream, co
         ksum__sd_body<(DMAX), (R), (GF), (NPOLY)>(KSUM__EVAL_FN(float, KERNEL), a, lda, b, ldb, w, v, m, n, dim, nrhs, \
                                           scale, chunks_per_split, atomic, accumulate, vstride);       \
     }                                                                                                  \
+    KSUM__SD_HOST(name, KERNEL, DMAX, R, MINB)
+/* name_launch (host code: none under NVRTC, where the generators emit the kernels only) */
+#ifndef __CUDACC_RTC__
+#define KSUM__SD_HOST(name, KERNEL, DMAX, R, MINB)                                                     \
     static inline __attribute__((unused)) int name##_launch(const ksum_args *args, cudaStream_t stream) \
     {                                                                                                  \
         return ksum__sd_launch(args, stream, (const void *)name##_kernel, (const void *)name##_reduce,  \
                                KSUM__SCALE(KERNEL, args), DMAX, R, MINB);                              \
     }
+#else
+#define KSUM__SD_HOST(name, KERNEL, DMAX, R, MINB)
+#endif
 
 #define KSUM_DEFINE_SMALLDIM_EX(name, KERNEL, DMAX, R, GF, NPOLY, MINB) \
     KSUM__SD_DEFINE("KSUM_DEFINE_SMALLDIM_EX", name, KERNEL, DMAX, R, GF, NPOLY, MINB)

@@ -55,6 +55,11 @@
  *   ksum__tc_row / ksum__tc_col (the WIDE placements), ksum__tc_kstep (one k-step of the warp's 2 x 8
  *   mma tiles), ksum__tc_epi_j (an n-tile's kernel values into the row sums), ksum__tc_finish (the row
  *   sums across the quad and the two warps of a row band, stores or atomics).
+ *
+ * NVRTC (docs/python.md)
+ *   Under __CUDACC_RTC__ the generators emit their kernels only (name_norms, name_kernel,
+ *   name_kernel_stream; KSUM_DEFINE_TF32 also name_prepb and name_kernel_wg, whose wgmma body is
+ *   compiled only for sm_90a); no name_launch or name_path.
  */
 #ifndef KSUM_TC_CUH
 #define KSUM_TC_CUH
@@ -520,12 +525,7 @@ static __device__ __forceinline__ void ksum__tc_body(K kf, const float *__restri
     static_assert((WIDE_RES) >= 0 && (WIDE_RES) <= 4 && (WIDE_STREAM) >= 0 && (WIDE_STREAM) <= 4,      \
                   "KSUM_DEFINE_TF32_EX(" #name "): WIDE_RES and WIDE_STREAM must be 0 to 4");          \
     KSUM__TC_KERNELS(name, KERNEL, PASSES, R, WIDE_RES, WIDE_STREAM)                                   \
-    static inline __attribute__((unused)) int name##_launch(const ksum_args *args, cudaStream_t stream) \
-    {                                                                                                  \
-        static ksum__smem_set set = {{-1, -1}, {0, 0}};                                                \
-        return KSUM__TC_STAGED_LAUNCH(name, KERNEL, R, args, stream, &set);                            \
-    }                                                                                                  \
-    static inline __attribute__((unused)) int name##_path(const ksum_args *args) { return (void)args, KSUM_PATH_MMA; }
+    KSUM__TC_EX_HOST(name, KERNEL, R)
 
 /* the variants chosen by the H200 measurements (docs/ksum.md, How each path runs): one pass,
  * resident (dim <= 128): WIDE 4 (m16n8k4, 1.6-4.4 % faster at dim 128 and 65536^2 x 64, 1.7-2.9 %
@@ -538,6 +538,27 @@ static __device__ __forceinline__ void ksum__tc_body(K kf, const float *__restri
     KSUM__TC_ASSERTS("KSUM_DEFINE_TF32", name, PASSES, R)                                              \
     KSUM__TC_KERNELS(name, KERNEL, PASSES, R, (PASSES) > 1 ? 1 : 4, 0)                                 \
     KSUM__WG_KERNELS(name, KERNEL, PASSES, R)                                                          \
+    KSUM__TC_HOST(name, KERNEL, PASSES, R)
+
+/* KSUM_DEFINE_TF32_V1(name, KERNEL, PASSES, R): the register-staged kernel, launched as KSUM_DEFINE_EX's */
+#define KSUM_DEFINE_TF32_V1(name, KERNEL, PASSES, R)                                                   \
+    KSUM__TC_ASSERTS("KSUM_DEFINE_TF32_V1", name, PASSES, R)                                           \
+    KSUM__NORMS(name, float)                                                                           \
+    __global__ void __launch_bounds__(KSUM_THREADS, (R) > 1 ? 1 : 2) name##_kernel(KSUM__PARAMS(float, int vec_a, int vec_b)) \
+    { ksum__tc1_body<(PASSES), (R)>(KSUM__EVAL_FN(float, KERNEL), KSUM__ARGS(vec_a, vec_b)); }             \
+    KSUM__TC_V1_HOST(name, KERNEL, R)
+
+/* the generators' host functions (name_launch, name_path): none under NVRTC, where the generators
+ * emit their kernels only */
+#ifndef __CUDACC_RTC__
+#define KSUM__TC_EX_HOST(name, KERNEL, R)                                                              \
+    static inline __attribute__((unused)) int name##_launch(const ksum_args *args, cudaStream_t stream) \
+    {                                                                                                  \
+        static ksum__smem_set set = {{-1, -1}, {0, 0}};                                                \
+        return KSUM__TC_STAGED_LAUNCH(name, KERNEL, R, args, stream, &set);                            \
+    }                                                                                                  \
+    static inline __attribute__((unused)) int name##_path(const ksum_args *args) { return (void)args, KSUM_PATH_MMA; }
+#define KSUM__TC_HOST(name, KERNEL, PASSES, R)                                                         \
     static ksum__wg_dev name##__wg = {0, 0, 0, 0, 0};                                                  \
     static inline __attribute__((unused)) int name##_path(const ksum_args *args)                       \
     {                                                                                                  \
@@ -553,17 +574,16 @@ static __device__ __forceinline__ void ksum__tc_body(K kf, const float *__restri
                                    &name##__wg, bytes, KSUM__SCALE(KERNEL, args), PASSES, R);          \
         return KSUM__TC_STAGED_LAUNCH(name, KERNEL, R, args, stream, &set);                            \
     }
-
-/* KSUM_DEFINE_TF32_V1(name, KERNEL, PASSES, R): the register-staged kernel, launched as KSUM_DEFINE_EX's */
-#define KSUM_DEFINE_TF32_V1(name, KERNEL, PASSES, R)                                                   \
-    KSUM__TC_ASSERTS("KSUM_DEFINE_TF32_V1", name, PASSES, R)                                           \
-    KSUM__NORMS(name, float)                                                                           \
-    __global__ void __launch_bounds__(KSUM_THREADS, (R) > 1 ? 1 : 2) name##_kernel(KSUM__PARAMS(float, int vec_a, int vec_b)) \
-    { ksum__tc1_body<(PASSES), (R)>(KSUM__EVAL_FN(float, KERNEL), KSUM__ARGS(vec_a, vec_b)); }             \
+#define KSUM__TC_V1_HOST(name, KERNEL, R)                                                              \
     static inline __attribute__((unused)) int name##_launch(const ksum_args *args, cudaStream_t stream) \
     {                                                                                                  \
         return ksum__launch_generic(args, stream, (const void *)name##_norms, (const void *)name##_kernel, \
                                     sizeof(float), KSUM__SCALE(KERNEL, args), R, 8, 8, (R) > 1 ? 1 : 2, 1); \
     }
+#else
+#define KSUM__TC_EX_HOST(name, KERNEL, R)
+#define KSUM__TC_HOST(name, KERNEL, PASSES, R)
+#define KSUM__TC_V1_HOST(name, KERNEL, R)
+#endif
 
 #endif

@@ -243,12 +243,14 @@ static __device__ __forceinline__ void ksum__wg_prep_b(const float *b, long long
         for (int e = 0; e < R; e++) rec[128 * (1 + e) + r] = j < n && e < nrhs ? w[j * nrhs + e] : 0.0f;
     }
 }
+#ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
 /* its bytes: the tiles (x2 for 3 passes) and the records */
 static inline size_t ksum__wg_work_bytes(int n, int dim, int passes, int R)
 {
     const size_t ntiles = ((size_t)n + 127) / 128, nkb = ((size_t)dim + 31) / 32;
     return ntiles * (nkb * (passes > 1 ? 2 : 1) * 16384 + 512 * (size_t)(1 + R));
 }
+#endif
 
 /* the resident targets: row r = tid / 2 of the block's 128, half tid % 2 of its nkb 32-float k-blocks
  * (tiles of 128 rows at sA, 4096 floats apart); sums its squares (unrounded), stores it times m2scale,
@@ -501,12 +503,14 @@ static __device__ __forceinline__ void ksum__wg_prepb(const float *b, long long 
     else (void)i;
 }
 
+#ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
 /* the shared memory: sA (NP x nkb tiles of 16 KB), sB (4 slots of NP tiles), sw (4 records), aligned
  * to 1024 bytes */
 static inline size_t ksum__wg_smem_bytes(int nkb, int passes, int R)
 {
     return (size_t)((passes > 1 ? 2 : 1) * (nkb + 4)) * 16384 + 4 * (size_t)128 * (1 + R) * 4 + 1024;
 }
+#endif
 
 /* the two kernels of tc.cuh's KSUM_DEFINE_TF32: name_prepb (the sources' pre-pass) and name_kernel_wg */
 #define KSUM__WG_KERNELS(name, KERNEL, PASSES, R)                                                      \
@@ -517,6 +521,7 @@ static inline size_t ksum__wg_smem_bytes(int nkb, int passes, int R)
     { ksum__wg_body<(PASSES), (R), KSUM__FACTOR(KERNEL)>(KSUM__EVAL_FN(float, KERNEL), KSUM__ARGS(vecs)); }
 
 /* ---- host: the path and the launcher ------------------------------------------------------------ */
+#ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
 
 /* what a define's wgmma kernel has of the current device, asked once per device: dev1 = device + 1
  * once filled, built = the kernel has its sm_90a body here (an sm_90 device and a build for sm_90a:
@@ -597,5 +602,6 @@ static inline int ksum__launch_wg(const ksum_args *args, cudaStream_t stream, co
                             stream);
     return ksum__work_put(args, work, stream, rc);
 }
+#endif /* !__CUDACC_RTC__ */
 
 #endif

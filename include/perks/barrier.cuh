@@ -67,7 +67,9 @@
 #ifndef PERKS_BARRIER_CUH
 #define PERKS_BARRIER_CUH
 
+#ifndef __CUDACC_RTC__
 #include <cuda_runtime.h>
+#endif
 
 /* layout (in doubles): [0] count (u32) + generation (u32), [1..4] totals */
 #define PERKS_SUM_BARRIER_WORDS 8

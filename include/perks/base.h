@@ -39,6 +39,10 @@
  *   PERKS_ECOMM        an NCCL call failed (perks/exchange.cuh; ncclGetLastError(comm) says which)
  *   PERKS_ETIMEOUT     a bounded wait ran out of time (perks/exchange.cuh: the NCCL communicators
  *                      were aborted, so nothing hangs)
+ *
+ * NVRTC
+ *   Under __CUDACC_RTC__ the codes only (perks_strerror is host code); every perks header compiles
+ *   under NVRTC with the toolkit's include and include/cccl folders on the path (docs/python.md).
  */
 #ifndef PERKS_BASE_H
 #define PERKS_BASE_H
@@ -65,6 +69,7 @@
 #define PERKS_ECOMM 19
 #define PERKS_ETIMEOUT 20
 
+#ifndef __CUDACC_RTC__ /* host code: not under NVRTC (run-time compilation: the codes only) */
 static inline const char *perks_strerror(int rc)
 {
     switch (rc) {
@@ -93,5 +98,6 @@ static inline const char *perks_strerror(int rc)
     default: return "perks: unknown status code";
     }
 }
+#endif
 
 #endif /* PERKS_BASE_H */

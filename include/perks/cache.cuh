@@ -42,8 +42,10 @@
 #ifndef PERKS_CACHE_CUH
 #define PERKS_CACHE_CUH
 
+#ifndef __CUDACC_RTC__ /* NVRTC: size_t is built in */
 #include <cuda_runtime.h>
 #include <stddef.h>
+#endif
 #include "base.h"
 
 #define PERKS_REGCACHE(T, name, DEPTH) T name[(DEPTH) > 0 ? (DEPTH) : 1]

@@ -187,6 +187,12 @@
  *   Registers are not used as a cache (the paper also caches in registers): a row count per
  *   thread fixed at compile time would be needed; shared memory already holds every system whose
  *   CSR fits on chip.
+ *
+ * NVRTC (docs/python.md)
+ *   Under __CUDACC_RTC__ (the toolkit's include and include/cccl folders on the path)
+ *   PERKS_CG_DEFINE and PERKS_CG_MIXED_DEFINE emit their kernels only (name_kernel, name_kernel1,
+ *   name_ckernel, and _f32_ / _f64_ ones): they take perks_cg_kargs, which the host planner fills
+ *   (perks/cg/plan.cuh, host code), and a cooperative or cluster launch; no name_plan, name_solve.
  */
 #ifndef PERKS_CG_CUH
 #define PERKS_CG_CUH

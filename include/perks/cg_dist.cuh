@@ -89,11 +89,17 @@
  *   use or destroy them) and its workspace is left allocated (freeing it could wait on a stuck
  *   stream).  On any error code but the solver's own (ENOCONV, EINACCURATE, EBREAKDOWN, EDIAG),
  *   res.true_residual is NaN: no x was judged.
+ *
+ * NVRTC (docs/python.md)
+ *   Under __CUDACC_RTC__ PERKS_CGD_DEFINE emits its five kernels only (static, perks__cgd_k
+ *   arguments); the solver is host code (NCCL, streams, events) and is left out.
  */
 #ifndef PERKS_CG_DIST_CUH
 #define PERKS_CG_DIST_CUH
 
+#ifndef __CUDACC_RTC__ /* NVRTC: the kernels only */
 #include <cuda_runtime.h>
+#endif
 
 #include "decomp.h"
 #include "exchange.cuh" /* perks_nccl_wait */
@@ -111,6 +117,10 @@
     PERKS__CGD_KERNEL(name##_spmv, perks__cgd_spmv, T)                                                     \
     PERKS__CGD_KERNEL(name##_update, perks__cgd_update, T)                                                 \
     PERKS__CGD_KERNEL(name##_pupd, perks__cgd_pupd, T)                                                     \
+    PERKS__CGD_HOST(name, T)
+/* name_solve (host code: none under NVRTC, where the generator emits its five kernels only) */
+#ifndef __CUDACC_RTC__
+#define PERKS__CGD_HOST(name, T)                                                                           \
     static inline __attribute__((unused)) int name##_solve(perks_cgd_rank *rk, int nlocal,                 \
                                                            const perks_cgd_opts *o, perks_cgd_result *res) \
     {                                                                                                      \
@@ -119,6 +129,9 @@
                                     (const void *)name##_pupd, (int)sizeof(T)};                            \
         return perks__cgd_solve(rk, nlocal, o, res, &ks);                                                  \
     }
+#else
+#define PERKS__CGD_HOST(name, T)
+#endif
 /* one kernel: its body for T */
 #define PERKS__CGD_KERNEL(kname, body, T)                                                                  \
     static __global__ void __launch_bounds__(PERKS_CGD_BLOCK) __attribute__((unused)) kname(perks__cgd_k a) \

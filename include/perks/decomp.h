@@ -59,7 +59,9 @@
 #ifndef PERKS_DECOMP_H
 #define PERKS_DECOMP_H
 
+#ifndef __CUDACC_RTC__
 #include <stdint.h>
+#endif
 
 #include "base.h"
 
@@ -77,6 +79,7 @@ typedef struct perks_slab {
                                             domain's Dirichlet planes are the window's kept edges) */
 } perks_slab;
 
+#ifndef __CUDACC_RTC__ /* host code: not under NVRTC (the structs and codes only) */
 /* the planes rank r of P owns of n, and the first of them */
 static inline int perks_slab_own(int n, int P, int r) { return n / P + (r < n % P); }
 static inline int perks_slab_first(int n, int P, int r) { return r * (n / P) + (r < n % P ? r : n % P); }
@@ -183,5 +186,7 @@ static inline uint64_t perks_slab_fingerprint(int n, int nranks, int halo, int b
         for (j = 0; j < 8; j++) h = (h ^ (uint64_t)(((unsigned long long)v[i] >> (8 * j)) & 0xffu)) * 0x100000001b3ull;
     return h;
 }
+
+#endif /* !__CUDACC_RTC__ */
 
 #endif /* PERKS_DECOMP_H */

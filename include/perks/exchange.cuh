@@ -77,11 +77,14 @@
 #ifndef PERKS_EXCHANGE_CUH
 #define PERKS_EXCHANGE_CUH
 
+#ifndef __CUDACC_RTC__
 #include <cuda_runtime.h>
 #include <stddef.h>
+#endif
 
 #include "decomp.h"
 
+#ifndef __CUDACC_RTC__ /* host code, all of it (NCCL too): nothing under NVRTC */
 /* the copies of one exchange among nranks subdomains held by this process */
 static inline int perks_slab_exchange_local(const perks_slab *slabs, void *const *bufs, int nranks, size_t plane_bytes,
                                             cudaStream_t stream)
@@ -237,5 +240,6 @@ static inline int perks_slab_agree_nccl(const perks_slab *slabs, int n, long lon
 }
 #endif
 #endif
+#endif /* !__CUDACC_RTC__ */
 
 #endif /* PERKS_EXCHANGE_CUH */

@@ -39,8 +39,10 @@
 #ifndef PERKS_GRID_CUH
 #define PERKS_GRID_CUH
 
-#include <cooperative_groups.h>
+#include <cooperative_groups.h> /* under NVRTC it needs the toolkit's include and include/cccl folders */
+#ifndef __CUDACC_RTC__
 #include <cuda_runtime.h>
+#endif
 #include "base.h"
 
 #define PERKS_FOR_STEPS(t, steps) for (int t = 0; t < (steps); ++t)
@@ -49,6 +51,7 @@
  * pointers memory until it is inlined, and the kernels around it (perks/cg.cuh's) compile differently */
 #define PERKS_SWAP(T, a, b) do { T *perks__tmp = (a); (a) = (b); (b) = perks__tmp; } while (0)
 
+#ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
 /* Blocks of `kernel` that fit on one SM with `block` threads and `smem` bytes of dynamic shared
  * memory, and the device's SM count.  Raises the kernel's dynamic shared-memory limit when smem is
  * above 48 KiB.  PERKS_ERESOURCE when not even one block fits. */
@@ -90,5 +93,6 @@ static inline int perks_launch(const void *kernel, dim3 grid, dim3 block, void *
     if (cudaLaunchCooperativeKernel(kernel, grid, block, args, smem, stream) != cudaSuccess) return PERKS_ECUDA;
     return PERKS_SUCCESS;
 }
+#endif /* !__CUDACC_RTC__ */
 
 #endif /* PERKS_GRID_CUH */

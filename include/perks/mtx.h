@@ -56,6 +56,7 @@
 #ifndef PERKS_MTX_H
 #define PERKS_MTX_H
 
+#ifndef __CUDACC_RTC__ /* a host reader, all of it: nothing under NVRTC */
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -509,5 +510,7 @@ static inline int perks_csr_check(const perks_csr *A, int flags, long long *row)
     *row = -1;
     return PERKS_SUCCESS;
 }
+
+#endif /* !__CUDACC_RTC__ */
 
 #endif /* PERKS_MTX_H */

@@ -95,6 +95,7 @@ typedef struct perks_plan {
 #define PERKS_PLAN_STEPS 3    /* no persistent kernel: the one-pass step, one launch a step (AUTO,
                                  where the hybrid kernel is predicted to lose) */
 
+#ifndef __CUDACC_RTC__ /* the planners are host code: under NVRTC the structs and codes only */
 /* The H200 as measured here (132 SMs, 228 KB shared memory per SM, 227 KB per block opt-in,
  * 64 K registers, 4.27 TB/s copy, ~700 ns loaded latency): for host tests and for planning off-line. */
 static inline void perks_device_h200(perks_device_info *d)
@@ -271,5 +272,7 @@ static inline int perks_plan_tiles3d(perks_plan *p, int W, int H, int D, int til
     p->cached_fraction = (double)(p->cells_reg + p->cells_smem) / (double)p->cells;
     return PERKS_SUCCESS;
 }
+
+#endif /* !__CUDACC_RTC__ */
 
 #endif /* PERKS_PLAN_H */

@@ -88,13 +88,23 @@
  *   If ssam/stencil_shapes.cuh is included, its SSAM_SHAPE_* lists can be passed as SHAPE.  The
  *   per-step compute here is a plain shared-memory step (the paper's baseline); ssam's systolic
  *   step is not used by these generators (see docs/perks.md).
+ *
+ * NVRTC (docs/python.md)
+ *   Under __CUDACC_RTC__ (options: -I include --std=c++17 and the toolkit's include and include/cccl
+ *   folders, which cooperative_groups needs) the generator emits its four kernels only: name_kernel,
+ *   name_res_kernel, name_hyb_kernel (persistent: the planner's tiling and a cooperative launch,
+ *   e.g. CuPy's enable_cooperative_groups=True) and name_step_kernel(in, out, W, H, weights), one
+ *   ordinary launch a step on ceil(W / BX) x ceil(H / RC) blocks of BX threads with name_SMEM_BASE
+ *   bytes of dynamic shared memory; no host functions.
  */
 #ifndef PERKS_STENCIL_CUH
 #define PERKS_STENCIL_CUH
 
+#ifndef __CUDACC_RTC__ /* NVRTC: the kernels only */
 #include <cuda_runtime.h>
 #include <stddef.h>
 #include <string.h>
+#endif
 
 #include "base.h"
 #include "cache.cuh"
@@ -147,7 +157,9 @@
         T *a, T *b, T *ea, T *eb, int W, int H, int steps, int tiles_x, int TH, int SC, name##_weights w) \
     { perks_stencil2d_resident<T, name##_shape, BX, RC, 1>(a, b, ea, eb, W, H, steps, tiles_x, TH, SC, w.w); }
 
-/* the host side: each function one call of a shared one (perks/stencil/plan.cuh) */
+/* the host side: each function one call of a shared one (perks/stencil/plan.cuh); none under NVRTC,
+ * where the generator emits the four kernels only */
+#ifndef __CUDACC_RTC__
 #define PERKS__S2D_FN static inline __attribute__((unused))
 #define PERKS__S2D_G(name) const perks__s2d_geom g = name##_geom()
 #define PERKS__S2D_HOST(name, T, BX, RC, DEPTH)                                                       \
@@ -171,5 +183,8 @@
     { PERKS__S2D_G(name); name##_weights w; return perks__s2d_run<T>(a, &g, &w, sizeof w, stream); } \
     PERKS__S2D_FN int name##_steps(const perks_stencil2d_args *a, cudaStream_t stream)                \
     { PERKS__S2D_G(name); name##_weights w; return perks__s2d_steps(a, &g, &w, sizeof w, stream); }
+#else
+#define PERKS__S2D_HOST(name, T, BX, RC, DEPTH)
+#endif
 
 #endif /* PERKS_STENCIL_CUH */

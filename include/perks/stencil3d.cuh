@@ -79,13 +79,20 @@
  *   body.
  *
  * This header includes perks/stencil.cuh (cache modes, perks_device_query) and nothing from ssam.
+ *
+ * NVRTC (docs/python.md)
+ *   Under __CUDACC_RTC__ (include and include/cccl folders of the toolkit on the path) the generator
+ *   emits name_kernel only: a persistent kernel whose tiling, cached planes and edge buffers come
+ *   from the host planner (perks__s3d_plan, host code) and that needs a cooperative launch.
  */
 #ifndef PERKS_STENCIL3D_CUH
 #define PERKS_STENCIL3D_CUH
 
+#ifndef __CUDACC_RTC__ /* NVRTC: the kernel only */
 #include <cuda_runtime.h>
 #include <stddef.h>
 #include <string.h>
+#endif
 
 #include "base.h"
 #include "cache.cuh"
@@ -139,6 +146,22 @@ struct perks__s3d_sizes {
  * edges, the ring's loads) they are compiled apart from the loops around them and the kernel gets
  * other instructions and another schedule; written out, it is the kernel docs/PERFORMANCE.md
  * measures. */
+#ifdef __CUDACC_RTC__
+/* NVRTC makes a generic lambda's call operator a host function (an error in device code): there the
+ * plane's taps are folded by this functor instead, the lambda's body as a member template */
+template <class T, int R, int WX>
+struct perks__s3d_taps_f {
+    T &acc;
+    const T *w;
+    const T *src;
+    int own, k;
+    template <class P>
+    __device__ __forceinline__ void operator()(P) const
+    {
+        if (P::dz == R - k) acc = fma(w[P::i], src[own + P::dy * WX + P::dx], acc);
+    }
+};
+#endif
 template <class T, class S, int BX, int BY, int RC>
 static __device__ __forceinline__ void perks_stencil3d(T *a, T *b, T *ea, T *eb, int W, int H, int D, int steps,
                                                        int ntiles, int tiles_x, int tiles_y, int TH, int nc, const T *w)
@@ -288,10 +311,14 @@ static __device__ __forceinline__ void perks_stencil3d(T *a, T *b, T *ea, T *eb,
                     hist[R] = src[own];
 #pragma unroll
                     for (int k = 0; k < 2 * R + 1; k++) {
+#ifndef __CUDACC_RTC__
                         perks_shape_each(S(), [&](auto pt) {
                             typedef decltype(pt) P;
                             if (P::dz == R - k) acc[k] = fma(w[P::i], src[own + P::dy * WX + P::dx], acc[k]);
                         });
+#else
+                        perks_shape_each(S(), perks__s3d_taps_f<T, R, WX>{acc[k], w, src, own, k});
+#endif
                     }
                     {
                         const int gz = z0 + p - R;
@@ -329,6 +356,7 @@ static __device__ __forceinline__ void perks_stencil3d(T *a, T *b, T *ea, T *eb,
     }
 }
 /* ---- host pieces of the 3D generator: one copy for every instantiation ------------------------ */
+#ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
 /* an instantiation's sizes and kernel (name_geom() fills one) */
 typedef struct perks__s3d_geom {
     int bx, by, r, pp, nt, npf, cell_bytes; /* tile columns, rows, radius, framed plane's cells, threads,
@@ -508,6 +536,7 @@ static inline int perks__s3d_steps(const perks_stencil3d_args *a, const perks__s
     }
     return PERKS_SUCCESS;
 }
+#endif /* !__CUDACC_RTC__ */
 
 
 /* ---- the generator: names, sizes and types pasted around one call of the body ------------------ */
@@ -536,7 +565,9 @@ static inline int perks__s3d_steps(const perks_stencil3d_args *a, const perks__s
     enum { name##_R = name##_sizes::r, name##_WX = name##_sizes::wx, name##_PP = name##_sizes::pp,   \
            name##_NT = name##_sizes::nt, name##_NPF = name##_sizes::npf };
 
-/* the host side: each function one call of a shared one (below) */
+/* the host side: each function one call of a shared one (above); none under NVRTC, where the
+ * generator emits the kernel only */
+#ifndef __CUDACC_RTC__
 #define PERKS__S3D_FN static inline __attribute__((unused))
 #define PERKS__S3D_HOST(name, T, BX, BY, RC)                                                         \
     PERKS__S3D_FN perks__s3d_geom name##_geom(void)                                                  \
@@ -555,5 +586,8 @@ static inline int perks__s3d_steps(const perks_stencil3d_args *a, const perks__s
     { const perks__s3d_geom g = name##_geom(); name##_weights w; return perks__s3d_run(a, &g, &w, sizeof w, stream); } \
     PERKS__S3D_FN int name##_steps(const perks_stencil3d_args *a, cudaStream_t stream)               \
     { const perks__s3d_geom g = name##_geom(); name##_weights w; return perks__s3d_steps(a, &g, &w, sizeof w, stream); }
+#else
+#define PERKS__S3D_HOST(name, T, BX, BY, RC)
+#endif
 
 #endif /* PERKS_STENCIL3D_CUH */

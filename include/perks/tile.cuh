@@ -58,9 +58,11 @@
 #ifndef PERKS_TILE_CUH
 #define PERKS_TILE_CUH
 
+#ifndef __CUDACC_RTC__ /* NVRTC: the device pieces only */
 #include <cuda_runtime.h>
 #include <stddef.h>
 #include <string.h>
+#endif
 #include "base.h"
 #include "cache.cuh"
 #include "grid.cuh"
@@ -234,6 +236,7 @@ typedef struct perks_tile_plan {
                                 the largest such domain the kernel holds on chip */
 } perks_tile_plan;
 
+#ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
 static inline size_t perks__tile_round(size_t b) { return (b + 255) / 256 * 256; }
 
 /* one try of the planner for W x H (max_h left 0); 0 or a PERKS_E* code */
@@ -305,6 +308,7 @@ static inline int perks_tile_plan_make(perks_tile_plan *p, const void *kernel, i
     p->max_h = lo;
     return PERKS_SUCCESS;
 }
+#endif /* !__CUDACC_RTC__ */
 
 /* the plan's tile `id` (row-major over the tiling) */
 static __host__ __device__ __forceinline__ perks_tile2d perks_tile_of(const perks_tile_plan &p, int id)

@@ -28,6 +28,30 @@
 #ifndef SSAM_BASE_CUH
 #define SSAM_BASE_CUH
 
+#ifdef __CUDACC_RTC__
+/* NVRTC (run-time compilation: CuPy's RawModule, cuda-python) has no C library headers: the
+ * fixed-width integer types from libcu++ where its folder (the toolkit's include/cccl) is on the
+ * include path, else typedefs of the same builtin types it names (the same block is in cbi/cbi.h).
+ * Host code (launchers, planners, ssam_strerror, ...) is left out under NVRTC. */
+#if defined(__has_include) && __has_include(<cuda/std/cstdint>)
+#include <cuda/std/cstdint>
+#elif !defined(ONCHIP__RTC_STDINT)
+#define ONCHIP__RTC_STDINT
+typedef signed char int8_t;
+typedef short int16_t;
+typedef int int32_t;
+typedef long long int64_t;
+typedef unsigned char uint8_t;
+typedef unsigned short uint16_t;
+typedef unsigned int uint32_t;
+typedef unsigned long long uint64_t;
+typedef long long intptr_t;
+typedef unsigned long long uintptr_t;
+#define INT64_MAX 9223372036854775807LL
+#define UINT32_MAX 4294967295U
+#endif
+#endif
+
 #define SSAM_SUCCESS 0
 #define SSAM_ENULL 1
 #define SSAM_ESIZE 2
@@ -54,6 +78,7 @@
 #define SSAM_WARP 32
 #define SSAM__FULL 0xffffffffu
 
+#ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
 static inline const char *ssam_strerror(int rc)
 {
     switch (rc) {
@@ -85,6 +110,8 @@ static inline int ssam__overlap(const void *a, long long an, const void *b, long
 {
     return (const char *)a < (const char *)b + bn && (const char *)b < (const char *)a + an;
 }
+
+#endif /* !__CUDACC_RTC__ */
 
 /* Index i of a row of n cells, mapped into [0, n) by a border mode; -1 for SSAM_BORDER_CONSTANT
  * (the caller uses its constant).  Inside the row it returns i unchanged. */

@@ -80,15 +80,39 @@
  *   the definition refuses caches over 192 registers at compile time, and make test checks the
  *   instantiations it builds for 0 spills.  Images from 1x1 up to ceil(H/P) <= 65535 block rows.
  *   The weights are M*N*sizeof(T) bytes of kernel parameters (CUDA allows 32 KB on sm_70+).
+ *
+ * NVRTC AND PYTHON (CuPy's RawModule, cuda-python; docs/python.md, examples/python/ssam_cupy.py)
+ *   Options: -I<onchip>/include --std=c++17 -I<toolkit>/include (cuda_fp16.h; CuPy adds it too).
+ *   Under NVRTC (__CUDACC_RTC__) the header has no host code: every generator above emits its
+ *   kernels only, no name_launch / name_queued, and the caller does name_launch's work:
+ *     __global__ void name_kernel(const TS *src, TS *dst, ssam_conv2d_geom g, name_weights wt)
+ *   the systolic walk (any filter; C++ linkage: CuPy's name_expressions=("name_kernel",)), and
+ *   name_qkernel with the same parameters (the queued walk, SSAM__CONV_QOK's filters, whose grid and
+ *   shared memory follow ssam__conv2d_launch's queued rule: from Python use name_kernel).
+ *     wt   struct { T w[M*N]; }: the weights row-major, for a convolution flipped both ways
+ *     g    w, h the input; ow, oh the output (w, h; SSAM_VALID: w-M+1, h-N+1); sp, dp the pitches in
+ *          elements; ax, ay the anchor ((M-1)/2, (N-1)/2; SSAM_CONVOLVE: M-1-ax, N-1-ay; SSAM_VALID:
+ *          0, 0 and border SSAM_BORDER_NEAREST); border; vec, ovec 1 where src / dst is 16-byte
+ *          aligned and sp / dp a multiple of V = SSAM_CONV_V(TS); seg output rows a block row (a
+ *          multiple of P, at most 4096); cval.  64 bytes: int w, h, ow, oh at 0, 4, 8, 12; long long
+ *          sp, dp at 16, 24; int ax, ay, border, vec, ovec, seg at 32 .. 52; double cval at 56.
+ *     grid ceil(ow / ((B/32) STEP)) x ceil(oh / seg) (<= 65535) blocks of B threads, STEP =
+ *          SSAM_CONV_STEP(TS, M); (seg + N - 1 + P) * 4 bytes of dynamic shared memory.
+ *          The launcher's seg (any valid one computes the same outputs): warps_x = ceil(ow / STEP),
+ *          seg = ceil(oh / ceil(192 SMs / warps_x)), raised to 4 (N - 1) but not past
+ *          ceil(oh / ceil(48 SMs / warps_x)), at least 1, at most 4096, rounded up to P.
+ *   src and dst must not overlap (the launcher's SSAM_EOVERLAP check is the caller's job there).
  */
 #ifndef SSAM_CONV_CUH
 #define SSAM_CONV_CUH
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#ifndef __CUDACC_RTC__ /* NVRTC: the kernels only (base.cuh has the integer types) */
 #include <cuda_runtime.h>
 #include <stdint.h>
 #include <string.h>
+#endif
 
 #include "base.cuh"
 #include "regcache.cuh"
@@ -124,6 +148,7 @@ typedef struct ssam_conv2d_geom {
 /* outputs per warp and row: 32V - M + 1 less the worst misalignment, in whole vectors */
 #define SSAM_CONV_STEP(T, M) (((32 * SSAM_CONV_V(T) - (M) + 1 - (SSAM_CONV_V(T) - 1)) / SSAM_CONV_V(T)) * SSAM_CONV_V(T))
 
+#ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
 /* Host-side checks and the geometry every convolution kernel shares (SIMT and tensor-core, conv_tc.cuh):
  * sizes, anchor, border, pitches, vector flags for V-element vectors; 0 or an SSAM_E* code. */
 static inline int ssam__conv2d_geometry(const ssam_conv2d_args *a, int M, int N, int V, ssam_conv2d_geom *g)
@@ -284,6 +309,8 @@ static inline int ssam__conv2d_launch(const ssam_conv2d_args *a, cudaStream_t st
     return ssam__conv_launch(q ? qkernel : kernel, grid, B, (size_t)(g.seg + N - 1 + (q ? 2 * qd : P)) * sizeof(int), stream,
                              a, &g, wt);
 }
+
+#endif /* !__CUDACC_RTC__ */
 
 /* ---- The systolic walk (SSAM Listing 1): any filter ---- */
 
@@ -681,6 +708,11 @@ struct ssam__conv2d_limits {
     __global__ void __launch_bounds__(B, 1) name##_qkernel(const TS *__restrict__ src, TS *__restrict__ dst,   \
                                                            ssam_conv2d_geom g, name##_weights wt)           \
     { if constexpr (name##__lim::ok && name##__Q) ssam_conv2d_qbody<TS, M, N, name##__QD, B>(src, dst, g, wt.w); } \
+    SSAM__CONV2D_HOST(name, TS, T, M, N, P, B)
+
+/* name_queued and name_launch (host code: none under NVRTC, where the generators emit the kernels only) */
+#ifndef __CUDACC_RTC__
+#define SSAM__CONV2D_HOST(name, TS, T, M, N, P, B)                                                         \
     static inline __attribute__((unused)) int name##_queued(const ssam_conv2d_args *a) /* the walk name_launch takes */ \
     { return ssam__conv2d_queued(a, name##__Q, M, N, SSAM_CONV_V(TS)); }                                   \
     static inline __attribute__((unused)) int name##_launch(const ssam_conv2d_args *a, cudaStream_t stream) \
@@ -690,5 +722,8 @@ struct ssam__conv2d_limits {
         return ssam__conv2d_launch(a, stream, (const void *)name##_kernel, (const void *)name##_qkernel, name##_queued(a), \
                                    occ, &wt, sizeof(T), M, N, P, B, SSAM_CONV_V(TS), SSAM_CONV_STEP(TS, M), name##__QD); \
     }
+#else
+#define SSAM__CONV2D_HOST(name, TS, T, M, N, P, B)
+#endif
 
 #endif /* SSAM_CONV_CUH */

@@ -78,6 +78,14 @@
  *   FP32 up to 15x15 (0.5-0.74x) and level at 20x20 (0.98x): three passes of mma.sync at 62-71%
  *   band efficiency -- it is the accurate mode of the TF32 path, not a faster FP32.  Small filters
  *   are memory-bound: use conv.cuh.
+ *
+ * NVRTC (docs/python.md)
+ *   Under __CUDACC_RTC__ the generators emit their kernels only: name_kernel(src, dst, g, wt) (the
+ *   tensor cores; sm_80+, an empty body where compiled for older targets) and the SIMT fallback's
+ *   name_simt_kernel / name_simt_qkernel (conv.cuh's, with its NVRTC notes); no name_path or
+ *   name_launch.  name_kernel takes conv.cuh's ssam_conv2d_geom and weights, NT = 32 WY WX threads,
+ *   name__tcz::smem bytes of dynamic shared memory (over 48 KB: raise the kernel's limit first) and
+ *   as many blocks as are resident, no more than the BH x BWD tiles (conv_tc/host.cuh).
  */
 #ifndef SSAM_CONV_TC_CUH
 #define SSAM_CONV_TC_CUH
@@ -137,6 +145,12 @@
         if constexpr (name##_simt__lim::ok && name##__tcz::ok)                                             \
             ssam_conv2d_tc_body<ssam_tc_mode_##MODE, M, N, QY, JX, WY, WX>(src, dst, g, wt.w);             \
     }                                                                                                      \
+    SSAM__CONV2D_TC_HOST(name, M, N)
+
+/* name_path and name_launch (host code: none under NVRTC, where the generator emits the kernels only:
+ * name_kernel and the SIMT fallback's name_simt_kernel, name_simt_qkernel) */
+#ifndef __CUDACC_RTC__
+#define SSAM__CONV2D_TC_HOST(name, M, N)                                                                   \
     static __attribute__((unused)) ssam__tc_dev name##__dev = {0, 0, 0, 0}; /* asked once per device */    \
     static inline __attribute__((unused)) int name##_path(void) /* the path name_launch takes here */     \
     { return ssam__tc_path_of(&name##__dev, (const void *)name##_kernel, name##__tcz::NT, name##__tcz::smem); } \
@@ -147,5 +161,8 @@
                                       sizeof wt.w[0], M, N, name##__tcz::V, name##__tcz::BH, name##__tcz::BWD, \
                                       name##__tcz::NT, name##__tcz::smem);                                 \
     }
+#else
+#define SSAM__CONV2D_TC_HOST(name, M, N)
+#endif
 
 #endif /* SSAM_CONV_TC_CUH */

@@ -56,12 +56,20 @@
  *   parameters (Q values).  Registers: BSM/FSM keep about 2*32/ceil(Q/S) + 2 values per lane, the
  *   others a few.  Errors before any launch: SSAM_ENULL, SSAM_ESIZE (n < Q or n <= 0),
  *   SSAM_EFLAGS, SSAM_EOVERLAP (src and dst meet); SSAM_ECUDA if the launch fails.
+ *
+ * NVRTC (docs/python.md)
+ *   Under __CUDACC_RTC__ SSAM_DESIGN1D_DEFINE emits its kernel only: name_kernel(x, y, long long n,
+ *   long long nout, name_weights wt) with nout = (n - Q) / S + 1; the launcher's grid:
+ *   ceil(ceil(nout / SSAM_DESIGN1D_TILE_SIZE(D, T, Q, S)) / (B/32)) blocks (at most 2^24: the
+ *   warps stride over the rest) of B threads, no dynamic shared memory; SSAM_CONVOLVE flips wt.
  */
 #ifndef SSAM_DESIGNS_CUH
 #define SSAM_DESIGNS_CUH
 
+#ifndef __CUDACC_RTC__ /* NVRTC: the kernels only */
 #include <cuda_runtime.h>
 #include <string.h>
+#endif
 
 #include "base.cuh"
 
@@ -73,10 +81,12 @@ typedef struct ssam_design1d_args {
     unsigned flags;      /* 0 or SSAM_CONVOLVE */
 } ssam_design1d_args;
 
+#ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
 static inline long long ssam_design1d_outputs(long long n, int q, int s)
 {
     return (n < q || q < 1 || s < 1) ? 0 : (n - q) / s + 1;
 }
+#endif
 
 /* the designs (the generators take the token, SBM ... FBS, and paste SSAM_DESIGN_##D) */
 enum { SSAM_DESIGN_SBM = 1, SSAM_DESIGN_BSM, SSAM_DESIGN_FSM, SSAM_DESIGN_BFS, SSAM_DESIGN_FFS, SSAM_DESIGN_FBS };
@@ -350,6 +360,7 @@ static __device__ __forceinline__ void ssam_design1d_body(const T *x, T *y, long
 #define SSAM_DESIGN1D_TILE(D, T, Q, S, x, n, y, nout, c0, w)                                                \
     ssam_design1d_tile<SSAM_DESIGN_##D, T, Q, S>(x, n, y, nout, c0, w)
 
+#ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
 static inline int ssam__design1d_check(const ssam_design1d_args *a, int q, int s, long long es, long long *nout)
 {
     if (!a || !a->src || !a->dst || !a->weights) return SSAM_ENULL;
@@ -386,6 +397,7 @@ static inline int ssam__design1d_launch(const ssam_design1d_args *a, cudaStream_
     }
     return cudaPeekAtLastError() == cudaSuccess ? SSAM_SUCCESS : SSAM_ECUDA;
 }
+#endif /* !__CUDACC_RTC__ */
 
 /* the limits of SSAM_DESIGN1D_DEFINE: each a static_assert sentence; ok (all hold): the kernel's body
  * is instantiated only then, so that a wrong argument gives its sentence alone */
@@ -424,11 +436,19 @@ struct ssam__d1_limits {
     __global__ void __launch_bounds__(B) name##_kernel(const T *__restrict__ x, T *__restrict__ y, long long n, \
                                                        long long nout, name##_weights wt)                  \
     { if constexpr (name##__lim::ok) ssam_design1d_body<SSAM_DESIGN_##D, T, Q, S, B>(x, y, n, nout, wt.w); } \
+    SSAM__DESIGN1D_HOST(name, T, D, Q, S, B)
+
+/* name_launch (host code: none under NVRTC, where SSAM_DESIGN1D_DEFINE emits the kernel only) */
+#ifndef __CUDACC_RTC__
+#define SSAM__DESIGN1D_HOST(name, T, D, Q, S, B)                                                           \
     static inline __attribute__((unused)) int name##_launch(const ssam_design1d_args *a, cudaStream_t stream) \
     {                                                                                                      \
         name##_weights wt;                                                                                 \
         return ssam__design1d_launch(a, stream, (const void *)name##_kernel, &wt, sizeof(T), Q, S, B,       \
                                      SSAM_DESIGN1D_TILE_SIZE(D, T, Q, S));                                  \
     }
+#else
+#define SSAM__DESIGN1D_HOST(name, T, D, Q, S, B)
+#endif
 
 #endif /* SSAM_DESIGNS_CUH */

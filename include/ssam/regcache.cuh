@@ -31,8 +31,10 @@
 #ifndef SSAM_REGCACHE_CUH
 #define SSAM_REGCACHE_CUH
 
+#ifndef __CUDACC_RTC__ /* NVRTC: uint4 is built in, the integer types come from base.cuh */
 #include <stdint.h>
 #include <vector_types.h>
+#endif
 
 #include "base.cuh"
 

@@ -29,11 +29,18 @@
  *   cells carries rounding of order N * 6e-8 times the sum of |in| (use double for large images).
  *   T int, unsigned, long long, unsigned long long, float or double; B a multiple of 32 from 32 to
  *   1024; width, height >= 1; src and dst must not overlap; pitches in elements (0 = width).  Errors: SSAM_ENULL, SSAM_ESIZE, SSAM_EPITCH, SSAM_EOVERLAP, SSAM_ECUDA.
+ *
+ * NVRTC (docs/python.md)
+ *   Under __CUDACC_RTC__ SSAM_SAT_DEFINE emits its two kernels only, launched in this order on one
+ *   stream: name_rows(src, dst, int w, int h, long long sp, long long dp) on ceil(h / (B/32)) blocks
+ *   and name_cols(dst, int w, int h, long long dp) on ceil(w / B) blocks, B threads each.
  */
 #ifndef SSAM_SCAN_CUH
 #define SSAM_SCAN_CUH
 
+#ifndef __CUDACC_RTC__ /* NVRTC: the kernels only */
 #include <cuda_runtime.h>
+#endif
 
 #include "base.cuh"
 
@@ -66,6 +73,7 @@ typedef struct ssam_sat_args {
     long long src_pitch, dst_pitch; /* elements between rows; 0 = width */
 } ssam_sat_args;
 
+#ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
 static inline int ssam__sat_check(const ssam_sat_args *a, long long es, long long *sp, long long *dp)
 {
     if (!a || !a->src || !a->dst) return SSAM_ENULL;
@@ -80,6 +88,7 @@ static inline int ssam__sat_check(const ssam_sat_args *a, long long es, long lon
     }
     return SSAM_SUCCESS;
 }
+#endif /* !__CUDACC_RTC__ */
 
 /* the rows: one warp per row, 32 columns per step, each step a warp scan plus the carry of the row
  * so far (lane 31's sum, broadcast) */
@@ -113,6 +122,7 @@ static __device__ __forceinline__ void ssam_sat_cols(T *dst, int w, int h, long 
     }
 }
 
+#ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
 /* name_launch of SSAM_SAT_DEFINE: the checks (elements of es bytes), the rows kernel, the columns
  * kernel, B threads a block */
 static inline int ssam__sat_launch(const ssam_sat_args *a, cudaStream_t stream, const void *rows, const void *cols,
@@ -139,6 +149,7 @@ static inline int ssam__sat_launch(const ssam_sat_args *a, cudaStream_t stream, 
     }
     return cudaPeekAtLastError() == cudaSuccess ? SSAM_SUCCESS : SSAM_ECUDA;
 }
+#endif /* !__CUDACC_RTC__ */
 
 /* the element types of the table: what + and the shuffles take (SSAM_SAT_DEFINE's kernels are
  * instantiated only for these, with a valid B: a wrong argument gives its sentence alone) */
@@ -182,7 +193,15 @@ struct ssam__sat_type<double> {
     { if constexpr (name##__ok) ssam_sat_rows<T, B>(src, dst, w, h, sp, dp); }                              \
     __global__ void __launch_bounds__(B) name##_cols(T *__restrict__ dst, int w, int h, long long dp)      \
     { if constexpr (name##__ok) ssam_sat_cols<T, B>(dst, w, h, dp); }                                       \
+    SSAM__SAT_HOST(name, T, B)
+
+/* name_launch (host code: none under NVRTC, where SSAM_SAT_DEFINE emits the two kernels only) */
+#ifndef __CUDACC_RTC__
+#define SSAM__SAT_HOST(name, T, B)                                                                         \
     static inline __attribute__((unused)) int name##_launch(const ssam_sat_args *a, cudaStream_t stream)   \
     { return ssam__sat_launch(a, stream, (const void *)name##_rows, (const void *)name##_cols, sizeof(T), B); }
+#else
+#define SSAM__SAT_HOST(name, T, B)
+#endif
 
 #endif /* SSAM_SCAN_CUH */

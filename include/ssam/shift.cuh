@@ -60,7 +60,12 @@
 #ifndef SSAM_SHIFT_CUH
 #define SSAM_SHIFT_CUH
 
+#ifndef __CUDACC_RTC__
 #include <math.h> /* INFINITY for the operators' identities */
+#elif !defined(INFINITY)
+/* NVRTC has no math.h; <cuda/std/cmath> defines INFINITY too (include it first if you use it) */
+#define INFINITY __int_as_float(0x7f800000)
+#endif
 
 #include "base.cuh"
 

@@ -100,14 +100,23 @@
  *   Status codes: SSAM_ENULL, SSAM_ESIZE (a size <= 0, nz != 1 for 2D, steps < 0, grid too large),
  *   SSAM_EPITCH, SSAM_EBORDER (unknown boundary), SSAM_EFILTER (ncoef differs from the shape's),
  *   SSAM_EOVERLAP (src and dst overlap), SSAM_ECUDA; ssam_stencil_strerror names them.
+ *
+ * NVRTC (docs/python.md)
+ *   Under __CUDACC_RTC__ (options -I<onchip>/include --std=c++17 -I<toolkit>/include) each generator
+ *   emits its kernel only, name_kernel(const TS *src, TS *dst, ssam_stencil_geom g, name_coef cf), and
+ *   the enums and name_coef above: no name_launch, name_advance or name_ncoef (use name_NCOEF).
+ *   The grid, the segments (g.seg) and the dynamic shared memory are ssam__stencil_prepare's
+ *   (ssam/stencil/host.cuh, host code), which a caller repeats.
  */
 #ifndef SSAM_STENCIL_CUH
 #define SSAM_STENCIL_CUH
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#ifndef __CUDACC_RTC__ /* NVRTC: the kernels only (base.cuh has the integer types) */
 #include <cuda_runtime.h>
 #include <stdint.h>
+#endif
 
 #include "base.cuh"
 #include "regcache.cuh"
@@ -162,6 +171,7 @@ static __host__ __device__ constexpr int ssam__stencil3d_wregs(void)
 }
 #define SSAM__STENCIL3D_SLSMEM(T, S, P, B) SSAM__STENCIL3S_SMEM(T, S::yhi - S::ylo + 1, S::zhi - S::zlo + 1, (B) / 32, P)
 
+#ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
 /* the launchers' view of a 2D kernel (GRID -1: SSAM__STENCIL2D_GRID_DEFAULT of the layout) and of a
  * 3D one (SL 1: the slice kernel's grid and shared memory) */
 template <class TS, class T, class S, int P, int B, int GHM, int GRID>
@@ -183,6 +193,7 @@ static inline ssam__stencil_kern ssam__stencil3d_kern(const void *fn, int *occ)
                                   SL ? sm : (size_t)(WYP + NY - 1 + NZ) * sizeof(int), SL ? 0 : sizeof(int)};
     return k;
 }
+#endif /* !__CUDACC_RTC__ */
 
 /* ---- the generators ---------------------------------------------------------------------------- */
 /* The definitions' common part: the shape as a type (name_shape), its checks, the extents, the
@@ -199,18 +210,46 @@ static inline ssam__stencil_kern ssam__stencil3d_kern(const void *fn, int *occ)
     typedef struct name##_coef {                                                                        \
         T c[name##_NPTS];                                                                               \
     } name##_coef;                                                                                      \
-    static inline __attribute__((unused)) int name##_ncoef(void) { return name##_NCOEF; }
+    SSAM__STENCIL_NCOEF_FN(name)
 /* the block size and rows per lane */
 #define SSAM__STENCIL_BP(name, WHO, P, B)                                                               \
     static_assert((B) % 32 == 0 && (B) >= 32 && (B) <= 1024, WHO ": B must be a multiple of 32 from 32 to 1024"); \
     static_assert((P) >= 1, WHO ": P (output rows per lane) must be at least 1");
-/* name_advance: N steps, ping-pong (ssam__stencil_advance over name_launch) */
+/* The host functions of the generators (name_ncoef, name_launch, name_advance); under NVRTC they
+ * are left out and a generator emits its kernel only.  name_advance: N steps, ping-pong
+ * (ssam__stencil_advance over name_launch). */
+#ifndef __CUDACC_RTC__
+#define SSAM__STENCIL_NCOEF_FN(name) static inline __attribute__((unused)) int name##_ncoef(void) { return name##_NCOEF; }
 #define SSAM__STENCIL_ADVANCE(name)                                                                     \
     static inline __attribute__((unused)) int name##_advance(const ssam_stencil_args *a, int steps,     \
                                                              void **result, cudaStream_t stream)        \
     {                                                                                                   \
         return ssam__stencil_advance(a, steps, result, stream, name##_launch);                          \
     }
+#define SSAM__STENCIL2D_HOST(name, TS, T, P, B, GHM, GRID)                                              \
+    static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, cudaStream_t stream) \
+    {                                                                                                   \
+        static int occ[2] = {0, 0}; /* resident blocks per SM, asked once per device */                 \
+        name##_coef cf;                                                                                 \
+        const ssam__stencil_kern k = ssam__stencil2d_kern<TS, T, name##_shape, P, B, GHM, GRID>((const void *)name##_kernel, occ); \
+        return ssam__stencil_launch(a, stream, &k, &cf, NULL);                                          \
+    }                                                                                                   \
+    SSAM__STENCIL_ADVANCE(name)
+#define SSAM__STENCIL3D_HOST(name, T, P, B, GHM)                                                        \
+    static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, cudaStream_t stream) \
+    {                                                                                                   \
+        static int occ[2] = {0, 0}; /* resident blocks per SM, asked once per device */                 \
+        name##_coef cf;                                                                                 \
+        const ssam__stencil_kern k = ssam__stencil3d_kern<T, name##_shape, P, B, name##_SLICE, GHM>((const void *)name##_kernel, occ); \
+        return ssam__stencil_launch(a, stream, &k, &cf, NULL);                                          \
+    }                                                                                                   \
+    SSAM__STENCIL_ADVANCE(name)
+#else
+#define SSAM__STENCIL_NCOEF_FN(name)
+#define SSAM__STENCIL_ADVANCE(name)
+#define SSAM__STENCIL2D_HOST(name, TS, T, P, B, GHM, GRID)
+#define SSAM__STENCIL3D_HOST(name, T, P, B, GHM)
+#endif
 
 #define SSAM_STENCIL2D_DEFINE(name, T, SHAPE, P, B)                                                     \
     SSAM__STENCIL2D_GEN(name, "SSAM_STENCIL2D_DEFINE(" #name ")", T, T, SHAPE, P, B, 1, SSAM__STENCIL_GHM_DEFAULT(T, name##_XLO, name##_XHI), -1)
@@ -243,14 +282,7 @@ static inline ssam__stencil_kern ssam__stencil3d_kern(const void *fn, int *occ)
     {                                                                                                   \
         ssam__stencil2d_body<TS, T, name##_shape, SSAM__STENCIL_P(P), B, GHM>(src, dst, g, cf.c);       \
     }                                                                                                   \
-    static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, cudaStream_t stream) \
-    {                                                                                                   \
-        static int occ[2] = {0, 0}; /* resident blocks per SM, asked once per device */                 \
-        name##_coef cf;                                                                                 \
-        const ssam__stencil_kern k = ssam__stencil2d_kern<TS, T, name##_shape, P, B, GHM, GRID>((const void *)name##_kernel, occ); \
-        return ssam__stencil_launch(a, stream, &k, &cf, NULL);                                          \
-    }                                                                                                   \
-    SSAM__STENCIL_ADVANCE(name)
+    SSAM__STENCIL2D_HOST(name, TS, T, P, B, GHM, GRID)
 
 /* the 3D generators: register streaming along Z, the slices of section 4.9, and the default */
 #define SSAM_STENCIL3D_STREAM_DEFINE(name, T, SHAPE, P, B)                                              \
@@ -290,14 +322,7 @@ static inline ssam__stencil_kern ssam__stencil3d_kern(const void *fn, int *occ)
     {                                                                                                   \
         ssam__stencil3d_any_body<T, name##_shape, SSAM__STENCIL_P(P), B, name##_SLICE, GHM, TRIM>(src, dst, g, cf.c); \
     }                                                                                                   \
-    static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, cudaStream_t stream) \
-    {                                                                                                   \
-        static int occ[2] = {0, 0}; /* resident blocks per SM, asked once per device */                 \
-        name##_coef cf;                                                                                 \
-        const ssam__stencil_kern k = ssam__stencil3d_kern<T, name##_shape, P, B, name##_SLICE, GHM>((const void *)name##_kernel, occ); \
-        return ssam__stencil_launch(a, stream, &k, &cf, NULL);                                          \
-    }                                                                                                   \
-    SSAM__STENCIL_ADVANCE(name)
+    SSAM__STENCIL3D_HOST(name, T, P, B, GHM)
 /* P as the bodies take it: at least 1 (P < 1 is refused by a sentence above, not by the body) */
 #define SSAM__STENCIL_P(P) ((P) >= 1 ? (P) : 1)
 

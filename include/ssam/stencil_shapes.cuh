@@ -93,19 +93,27 @@
  * DY, DZ>...>, whose points keep the list's order and whose extents are constants:
  *     typedef SSAM_SHAPE2D_TYPE(SSAM_SHAPE_STAR2D_R1) star;   // star::npts 5, star::xlo -1, ...
  * ssam_shape_each(S(), f) calls f(ssam_pt<I, DX, DY, DZ>()) once per point, in the list's order, at
- * compile time (a fold): a body reads the point's constants as decltype(pt)::dx and so on.
+ * compile time (a fold): a body reads the point's constants as decltype(pt)::dx and so on (under
+ * NVRTC f cannot be a generic lambda, whose call operator NVRTC makes a host function: use a functor
+ * with a template __device__ operator(), as ssam/stencil/row.cuh does there).
  * ::rmax is the largest |offset| (the generators refuse more than SSAM_STENCIL_RMAX), ::ibad 1 where
  * an index I lies outside [0, npts). */
 template <int I, int DX, int DY, int DZ>
 struct ssam_pt {
     enum { i = I, dx = DX, dy = DY, dz = DZ };
 };
-static constexpr int ssam__cmin(int a) { return a; }
+/* compile-time only; NVRTC takes no function without an execution space, so there they say both */
+#ifdef __CUDACC_RTC__
+#define SSAM__CX static constexpr __host__ __device__
+#else
+#define SSAM__CX static constexpr
+#endif
+SSAM__CX int ssam__cmin(int a) { return a; }
 template <class... R>
-static constexpr int ssam__cmin(int a, int b, R... r) { return ssam__cmin(a < b ? a : b, r...); }
-static constexpr int ssam__cmax(int a) { return a; }
+SSAM__CX int ssam__cmin(int a, int b, R... r) { return ssam__cmin(a < b ? a : b, r...); }
+SSAM__CX int ssam__cmax(int a) { return a; }
 template <class... R>
-static constexpr int ssam__cmax(int a, int b, R... r) { return ssam__cmax(a > b ? a : b, r...); }
+SSAM__CX int ssam__cmax(int a, int b, R... r) { return ssam__cmax(a > b ? a : b, r...); }
 template <class... P>
 struct ssam_shape {
     enum {

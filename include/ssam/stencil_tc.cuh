@@ -80,11 +80,18 @@
  *   2D r4 / r5 1.08x / 1.21x the SIMT kernel; tf32 3d125pt 1.35x; tf32x3 0.3-0.5x (it is the
  *   accurate mode of the TF32 path, not a faster FP32).  Stars and memory-bound boxes (r <= 2 in
  *   2D, r = 1 in 3D) belong to stencil.cuh.
+ *
+ * NVRTC (docs/python.md)
+ *   Under __CUDACC_RTC__ the generators emit their kernels only: name_kernel(src, dst, g, name_w wt)
+ *   (tensor cores, sm_80+) and the SIMT fallback's name_simt_kernel; no name_path, name_launch,
+ *   name_advance, name_ncoef (name_w's box is ssam__stc_box's, host code).
  */
 #ifndef SSAM_STENCIL_TC_CUH
 #define SSAM_STENCIL_TC_CUH
 
+#ifndef __CUDACC_RTC__ /* NVRTC: the kernels only */
 #include <string.h>
+#endif
 
 #include "conv_tc.cuh"
 #include "stencil.cuh"
@@ -412,6 +419,7 @@ static __device__ __forceinline__ void ssam__stencil_tc_body(const typename MD::
 }
 
 /* ---- host side ------------------------------------------------------------------------------ */
+#ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
 /* the box's coefficients from the caller's host array c: w[e] = c[I] at the position e of each point
  * (DZ, DY, DX) of the shape, in[e] flags the shape's points.  1 where an offset is listed twice:
  * refused (SSAM_EFILTER), since the tensor cores would see one coefficient, the sum, and where an Inf
@@ -478,6 +486,7 @@ static inline int ssam__stencil_tc_launch(const ssam_stencil_args *a, cudaStream
     }
     return cudaPeekAtLastError() == cudaSuccess ? SSAM_SUCCESS : SSAM_ECUDA;
 }
+#endif /* !__CUDACC_RTC__ */
 
 /* the modes this header serves; ::simt_t the SIMT fallback's type (float for a refused mode, whose
  * sentence is then the only error) */
@@ -551,7 +560,9 @@ struct ssam__stc_mode_ok<ssam_tc_mode_tf32x3> {
     }                                                                                                   \
     SSAM__STENCIL_TC_LAUNCH(name, DIMS)                                                                 \
     SSAM__STENCIL_ADVANCE(name)
-/* name_ncoef, name_path and name_launch of a tensor-core stencil */
+/* name_ncoef, name_path and name_launch of a tensor-core stencil (host code: none under NVRTC, where
+ * the generators emit the kernels only: name_kernel and the SIMT fallback's name_simt_kernel) */
+#ifndef __CUDACC_RTC__
 #define SSAM__STENCIL_TC_LAUNCH(name, DIMS)                                                             \
     static inline __attribute__((unused)) int name##_ncoef(void) { return name##_simt_ncoef(); }        \
     static __attribute__((unused)) ssam__tc_dev name##__dev = {0, 0, 0, 0}; /* asked once per device */ \
@@ -569,6 +580,9 @@ struct ssam__stc_mode_ok<ssam_tc_mode_tf32x3> {
                                                  name##__tcz::BH, name##__tcz::BWD, name##__tcz::NT,    \
                                                  name##__NZ, name##__tcz::smem);                        \
     }
+#else
+#define SSAM__STENCIL_TC_LAUNCH(name, DIMS)
+#endif
 /* the limits of a tensor-core stencil */
 #define SSAM__STENCIL_TC_CHECKS(name, WHO)                                                              \
     static_assert(sizeof(name##_w) <= 31 * 1024,                                                        \

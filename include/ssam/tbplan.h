@@ -84,6 +84,7 @@ typedef struct ssam_tb_plan {
     const char *why; /* a sentence, static storage */
 } ssam_tb_plan;
 
+#ifndef __CUDACC_RTC__ /* the planners are host code: under NVRTC the rules (macros) only */
 /* tt the temporal kernel's steps per pass (SSAM_TB_TT_RULE; 1: there is none), steps the step count */
 static inline int ssam_tb_plan_make(ssam_tb_plan *p, int tt, long long steps)
 {
@@ -142,5 +143,6 @@ static inline int ssam_tb3_plan_make(ssam_tb_plan *p, int tt, long long steps, l
     }
     return 0;
 }
+#endif /* !__CUDACC_RTC__ */
 
 #endif /* SSAM_TBPLAN_H */

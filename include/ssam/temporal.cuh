@@ -78,6 +78,11 @@
  *   1 <= ny <= 65535 * 4096 (more: SSAM_ESIZE).
  *   src and dst must not overlap (SSAM_EOVERLAP); name_advance overwrites both (ping-pong).
  *   Codes: ssam/stencil.cuh's; steps outside 1 .. TT in name_launch is SSAM_ESIZE.
+ *
+ * NVRTC (docs/python.md)
+ *   Under __CUDACC_RTC__ the generators emit their kernels only: name_kernel(src, dst, g, int L, cf)
+ *   runs L steps (1 <= L <= TT) in one pass; AUTO gives name_onepass_kernel and name_tb_kernel; no
+ *   name_launch, name_advance, name_plan (the plan rules of ssam/tbplan.h remain, as macros).
  */
 #ifndef SSAM_TEMPORAL_CUH
 #define SSAM_TEMPORAL_CUH
@@ -268,6 +273,7 @@ static __device__ __forceinline__ void ssam__tb2_body(const T *src, T *dst, cons
 }
 
 /* ---- host side and the generators --------------------------------------------------------------- */
+#ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
 /* the launchers' view of a temporal kernel: 2D segments that stream TT (YHI - YLO) extra rows */
 template <class T, class S, int TT, int B>
 static inline ssam__stencil_kern ssam__tb2_kern(const void *fn, int *occ)
@@ -291,6 +297,35 @@ static inline int ssam__temporal_launch(const ssam_stencil_args *a, int steps, c
     {                                                                                                   \
         return ssam__stencil_advance_tt(a, steps, result, stream, TT, name##_launch);                   \
     }
+/* name_launch, name_advance (SSAM__TB2_HOST) and AUTO's name_plan, name_advance (SSAM__TB2_AUTO_HOST):
+ * host code, left out under NVRTC, where the generators emit their kernels only */
+#define SSAM__TB2_HOST(name, T, TT, B, ON)                                                              \
+    static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, int steps, cudaStream_t stream) \
+    {                                                                                                   \
+        static int occ[2] = {0, 0}; /* resident blocks per SM, asked once per device */                 \
+        name##_coef cf;                                                                                 \
+        const ssam__stencil_kern k = ssam__tb2_kern<T, name##_shape, TT, B>((const void *)name##_kernel, occ); \
+        return ssam__temporal_launch(a, steps, stream, &k, &cf, TT, ON);                                \
+    }                                                                                                   \
+    SSAM__TB2_ADVANCE(name, TT)
+#define SSAM__TB2_AUTO_HOST(name)                                                                       \
+    static inline __attribute__((unused)) int name##_plan(const ssam_stencil_args *a, int steps, ssam_tb_plan *p) \
+    {                                                                                                   \
+        if (!a || !p) return SSAM_ENULL;                                                                \
+        return ssam_tb_plan_make(p, name##_tb_TT, steps) ? SSAM_ESIZE : SSAM_SUCCESS;                   \
+    }                                                                                                   \
+    static inline __attribute__((unused)) int name##_advance(const ssam_stencil_args *a, int steps,     \
+                                                             void **result, cudaStream_t stream)        \
+    {                                                                                                   \
+        ssam_tb_plan p;                                                                                 \
+        if (name##_plan(a, steps < 0 ? 0 : steps, &p) == SSAM_ENULL) return SSAM_ENULL;                 \
+        return p.path == SSAM_TB_TEMPORAL ? name##_tb_advance(a, steps, result, stream)                 \
+                                          : name##_onepass_advance(a, steps, result, stream);           \
+    }
+#else
+#define SSAM__TB2_HOST(name, T, TT, B, ON)
+#define SSAM__TB2_AUTO_HOST(name)
+#endif /* !__CUDACC_RTC__ */
 
 #define SSAM_STENCIL2D_TEMPORAL_DEFINE(name, T, SHAPE, TT, B)                                           \
     SSAM__STENCIL2D_TEMPORAL_GEN(name, "SSAM_STENCIL2D_TEMPORAL_DEFINE(" #name ")", T, SHAPE, TT, B, 1, 1)
@@ -313,14 +348,7 @@ static inline int ssam__temporal_launch(const ssam_stencil_args *a, int steps, c
     {                                                                                                   \
         if (ON) ssam__tb2_body<T, name##_shape, SSAM__TB_TT(TT), B>(src, dst, g, L, cf.c);              \
     }                                                                                                   \
-    static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, int steps, cudaStream_t stream) \
-    {                                                                                                   \
-        static int occ[2] = {0, 0}; /* resident blocks per SM, asked once per device */                 \
-        name##_coef cf;                                                                                 \
-        const ssam__stencil_kern k = ssam__tb2_kern<T, name##_shape, TT, B>((const void *)name##_kernel, occ); \
-        return ssam__temporal_launch(a, steps, stream, &k, &cf, TT, ON);                                \
-    }                                                                                                   \
-    SSAM__TB2_ADVANCE(name, TT)
+    SSAM__TB2_HOST(name, T, TT, B, ON)
 /* TT as the bodies take it: at least 1 (TT < 1 is refused by a sentence, not by the body) */
 #define SSAM__TB_TT(TT) ((TT) >= 1 ? (TT) : 1)
 
@@ -342,18 +370,6 @@ static inline int ssam__temporal_launch(const ssam_stencil_args *a, int steps, c
     SSAM__STENCIL2D_TEMPORAL_GEN(name##_tb, "SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE(" #name ")",           \
                                  typename ssam__stencil_real<T>::type, SHAPE,                           \
                                  SSAM__TB_AUTO_TT(T, name##_onepass), B, 1, SSAM__TB_AUTO_TT(T, name##_onepass) >= 2) \
-    static inline __attribute__((unused)) int name##_plan(const ssam_stencil_args *a, int steps, ssam_tb_plan *p) \
-    {                                                                                                   \
-        if (!a || !p) return SSAM_ENULL;                                                                \
-        return ssam_tb_plan_make(p, name##_tb_TT, steps) ? SSAM_ESIZE : SSAM_SUCCESS;                   \
-    }                                                                                                   \
-    static inline __attribute__((unused)) int name##_advance(const ssam_stencil_args *a, int steps,     \
-                                                             void **result, cudaStream_t stream)        \
-    {                                                                                                   \
-        ssam_tb_plan p;                                                                                 \
-        if (name##_plan(a, steps < 0 ? 0 : steps, &p) == SSAM_ENULL) return SSAM_ENULL;                 \
-        return p.path == SSAM_TB_TEMPORAL ? name##_tb_advance(a, steps, result, stream)                 \
-                                          : name##_onepass_advance(a, steps, result, stream);           \
-    }
+    SSAM__TB2_AUTO_HOST(name)
 
 #endif /* SSAM_TEMPORAL_CUH */

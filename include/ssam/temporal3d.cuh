@@ -82,6 +82,11 @@
  *   not overlap (SSAM_EOVERLAP); name_advance overwrites both.  Codes: ssam/stencil.cuh's; steps
  *   outside 1 .. TT in name_launch is SSAM_ESIZE; a device without name_SMEM bytes of shared memory
  *   per block: SSAM_ECUDA from the launch (cudaFuncSetAttribute refuses).
+ *
+ * NVRTC (docs/python.md)
+ *   Under __CUDACC_RTC__ the generators emit their kernels only: name_kernel(src, dst, g, int L, cf)
+ *   (name_SMEM bytes of dynamic shared memory: over 48 KB the caller raises the kernel's limit);
+ *   AUTO gives name_onepass_kernel and name_tb_kernel; no name_launch, name_advance, name_plan.
  */
 #ifndef SSAM_TEMPORAL3D_CUH
 #define SSAM_TEMPORAL3D_CUH
@@ -315,6 +320,7 @@ static __device__ __forceinline__ void ssam__tb3_body(const T *src, T *dst, cons
 }
 
 /* ---- host side and the generators --------------------------------------------------------------- */
+#ifndef __CUDACC_RTC__ /* host code: not under NVRTC, where the generators emit their kernels only */
 /* the launchers' view of a 3D temporal kernel: tiles of STEPX x STEPY, planes in segments (each
  * streaming TT NZ extra planes), smem bytes of shared memory */
 template <class T, class S, int TT, int P, int B>
@@ -325,6 +331,38 @@ static inline ssam__stencil_kern ssam__tb3_kern(const void *fn, int *occ, int st
                                   TT * (S::zhi - S::zlo + 1) + 1, 0, -1, sizeof(T), sizeof(T), smem, smem, 0};
     return k;
 }
+/* name_launch and name_advance of a 3D temporal kernel; AUTO's name_plan and name_advance */
+#define SSAM__TB3_HOST(name, T, TT, P, B, ON)                                                           \
+    static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, int steps, cudaStream_t stream) \
+    {                                                                                                   \
+        static int occ[2] = {0, 0}; /* resident blocks per SM, asked once per device */                 \
+        name##_coef cf;                                                                                 \
+        const ssam__stencil_kern k =                                                                    \
+            ssam__tb3_kern<T, name##_shape, TT, P, B>((const void *)name##_kernel, occ, name##_STEPY, name##_SMEM); \
+        return ssam__temporal_launch(a, steps, stream, &k, &cf, TT, ON);                                \
+    }                                                                                                   \
+    SSAM__TB2_ADVANCE(name, TT)
+#define SSAM__TB3_AUTO_HOST(name)                                                                       \
+    static inline __attribute__((unused)) int name##_plan(const ssam_stencil_args *a, int steps, ssam_tb_plan *p) \
+    {                                                                                                   \
+        if (!a || !p) return SSAM_ENULL;                                                                \
+        return ssam_tb3_plan_make(p, name##_tb_TT, steps, a->nx, a->ny, a->nz, name##_tb_STEPX) ? SSAM_ESIZE \
+                                                                                              : SSAM_SUCCESS; \
+    }                                                                                                   \
+    static inline __attribute__((unused)) int name##_advance(const ssam_stencil_args *a, int steps,     \
+                                                             void **result, cudaStream_t stream)        \
+    {                                                                                                   \
+        ssam_tb_plan p;                                                                                 \
+        if (!a) return SSAM_ENULL;                                                                      \
+        if (name##_plan(a, steps < 0 ? 0 : steps, &p) != SSAM_SUCCESS) /* sizes: the one-pass checks say */ \
+            return name##_onepass_advance(a, steps, result, stream);                                    \
+        return p.path == SSAM_TB_TEMPORAL ? name##_tb_advance(a, steps, result, stream)                 \
+                                          : name##_onepass_advance(a, steps, result, stream);           \
+    }
+#else
+#define SSAM__TB3_HOST(name, T, TT, P, B, ON)
+#define SSAM__TB3_AUTO_HOST(name)
+#endif /* !__CUDACC_RTC__ */
 
 #define SSAM_STENCIL3D_TEMPORAL_DEFINE(name, T, SHAPE, TT, P, B)                                        \
     SSAM__STENCIL3D_TEMPORAL_GEN(name, "SSAM_STENCIL3D_TEMPORAL_DEFINE(" #name ")", T, SHAPE, TT, P, B, 1, 1, 0)
@@ -353,15 +391,7 @@ static inline ssam__stencil_kern ssam__tb3_kern(const void *fn, int *occ, int st
     {                                                                                                   \
         if (ON) ssam__tb3_body<T, name##_shape, SSAM__TB_TT(TT), SSAM__STENCIL_P(P), B, RING>(src, dst, g, L, cf.c); \
     }                                                                                                   \
-    static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, int steps, cudaStream_t stream) \
-    {                                                                                                   \
-        static int occ[2] = {0, 0}; /* resident blocks per SM, asked once per device */                 \
-        name##_coef cf;                                                                                 \
-        const ssam__stencil_kern k =                                                                    \
-            ssam__tb3_kern<T, name##_shape, TT, P, B>((const void *)name##_kernel, occ, name##_STEPY, name##_SMEM); \
-        return ssam__temporal_launch(a, steps, stream, &k, &cf, TT, ON);                                \
-    }                                                                                                   \
-    SSAM__TB2_ADVANCE(name, TT)
+    SSAM__TB3_HOST(name, T, TT, P, B, ON)
 /* the limits of a 3D temporal kernel (ON 0: only TT's) */
 #define SSAM__TB3_CHECKS(name, WHO, T, TT, ON)                                                          \
     static_assert((TT) >= 1, WHO ": TT (steps per pass) must be at least 1");                           \
@@ -400,21 +430,6 @@ static inline ssam__stencil_kern ssam__tb3_kern(const void *fn, int *occ, int st
                                  SSAM_TB3_B_RULE(SSAM_SHAPE3D_NPTS(SHAPE)), 1,                          \
                                  SSAM__TB3_AUTO_TT(T, name##_onepass) >= 2,                             \
                                  SSAM_TB3_RING_RULE(SSAM_SHAPE3D_NPTS(SHAPE)))                          \
-    static inline __attribute__((unused)) int name##_plan(const ssam_stencil_args *a, int steps, ssam_tb_plan *p) \
-    {                                                                                                   \
-        if (!a || !p) return SSAM_ENULL;                                                                \
-        return ssam_tb3_plan_make(p, name##_tb_TT, steps, a->nx, a->ny, a->nz, name##_tb_STEPX) ? SSAM_ESIZE \
-                                                                                              : SSAM_SUCCESS; \
-    }                                                                                                   \
-    static inline __attribute__((unused)) int name##_advance(const ssam_stencil_args *a, int steps,     \
-                                                             void **result, cudaStream_t stream)        \
-    {                                                                                                   \
-        ssam_tb_plan p;                                                                                 \
-        if (!a) return SSAM_ENULL;                                                                      \
-        if (name##_plan(a, steps < 0 ? 0 : steps, &p) != SSAM_SUCCESS) /* sizes: the one-pass checks say */ \
-            return name##_onepass_advance(a, steps, result, stream);                                    \
-        return p.path == SSAM_TB_TEMPORAL ? name##_tb_advance(a, steps, result, stream)                 \
-                                          : name##_onepass_advance(a, steps, result, stream);           \
-    }
+    SSAM__TB3_AUTO_HOST(name)
 
 #endif /* SSAM_TEMPORAL3D_CUH */

@@ -23,7 +23,9 @@
 #ifndef KSUM_KSUM_DEVICE_CUH
 #define KSUM_KSUM_DEVICE_CUH
 
+#ifndef __CUDACC_RTC__
 #include <cuda_runtime.h>
+#endif
 
 #include "../gemm.cuh"
 

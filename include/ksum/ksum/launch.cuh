@@ -22,14 +22,17 @@
 #ifndef KSUM_KSUM_LAUNCH_CUH
 #define KSUM_KSUM_LAUNCH_CUH
 
+#ifndef __CUDACC_RTC__
 #include <cuda_runtime.h>
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
+#endif
 
 #include "../base.cuh"
 #include "../gemm.cuh"
 
+#ifndef __CUDACC_RTC__ /* host code, all of it: under NVRTC the generators emit their kernels only */
 /* checks shared by every launcher; returns 0 or a KSUM_E* code */
 static inline int ksum__check(const ksum_args *a, int R, double scale, int is_float)
 {
@@ -260,5 +263,6 @@ static inline int ksum__launch_staged(const ksum_args *args, cudaStream_t stream
                             work, ks, 0, 1, bytes, stream);
     return ksum__work_put(args, work, stream, rc);
 }
+#endif /* !__CUDACC_RTC__ */
 
 #endif

@@ -24,8 +24,10 @@
 #ifndef PERKS_CG_DEFINE_CUH
 #define PERKS_CG_DEFINE_CUH
 
+#ifndef __CUDACC_RTC__ /* NVRTC: the kernels only */
 #include <cuda_runtime.h>
 #include <string.h>
+#endif
 
 #include "kernel_cgear.cuh"
 #include "kernel_cluster.cuh"
@@ -34,6 +36,7 @@
 #include "refine.cuh"
 #include "types.cuh"
 
+#ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
 /* name_solve: one plan (rc: what name_plan returned), one run, its result, the plan freed */
 static inline __attribute__((unused)) int perks__cg_solve(perks_cg_plan *p, int rc, const void *d_b, void *d_x,
                                                           perks_cg_result *res, cudaStream_t stream)
@@ -45,6 +48,7 @@ static inline __attribute__((unused)) int perks__cg_solve(perks_cg_plan *p, int 
     perks_cg_plan_free(p);
     return rc;
 }
+#endif
 
 #define PERKS_CG_DEFINE(name, T, BLOCK)                                                                       \
     static_assert(perks__cg_real<T>::ok, "PERKS_CG_DEFINE(" #name "): T must be float or double");             \
@@ -62,6 +66,11 @@ static inline __attribute__((unused)) int perks__cg_solve(perks_cg_plan *p, int 
     { struct k; perks_cg_cgear_body<perks__cg_real<T>::type, TB, k>(a); }                                     \
     __global__ void __launch_bounds__(PERKS_CG_CBLOCK, 1) name##_ckernel(perks_cg_kargs a)                    \
     { struct k; perks_cg_cluster_kernel_body<perks__cg_real<T>::type, k>(a); }                                \
+    PERKS__CG_HOST(name, T, BLOCK)
+
+/* name_plan and name_solve (host code: none under NVRTC, where the generators emit the kernels only) */
+#ifndef __CUDACC_RTC__
+#define PERKS__CG_HOST(name, T, BLOCK)                                                                        \
     static inline __attribute__((unused)) int name##_plan(perks_cg_plan *p, int n, long long nnz,              \
                                                           const int *d_row_ptr, const int *d_col,             \
                                                           const T *d_val, const perks_cg_opts *o)            \
@@ -79,5 +88,8 @@ static inline __attribute__((unused)) int perks__cg_solve(perks_cg_plan *p, int 
         const int rc = name##_plan(&p, n, nnz, d_row_ptr, d_col, d_val, o);                                   \
         return perks__cg_solve(&p, rc, d_b, d_x, res, stream);                                                \
     }
+#else
+#define PERKS__CG_HOST(name, T, BLOCK)
+#endif
 
 #endif /* PERKS_CG_DEFINE_CUH */

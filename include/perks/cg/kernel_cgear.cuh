@@ -29,8 +29,10 @@
 #ifndef PERKS_CG_KERNEL_CGEAR_CUH
 #define PERKS_CG_KERNEL_CGEAR_CUH
 
+#ifndef __CUDACC_RTC__ /* NVRTC: the math functions are built in */
 #include <cuda_runtime.h>
 #include <math.h>
+#endif
 
 #include "../base.h"
 #include "../grid.cuh"

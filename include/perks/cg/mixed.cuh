@@ -21,8 +21,10 @@
 #ifndef PERKS_CG_MIXED_CUH
 #define PERKS_CG_MIXED_CUH
 
+#ifndef __CUDACC_RTC__ /* NVRTC: the kernels only */
 #include <cuda_runtime.h>
 #include <string.h>
+#endif
 
 #include "../base.h"
 #include "define.cuh"
@@ -32,6 +34,7 @@
 #include "types.cuh"
 
 
+#ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
 /* the double plan alone (auto on chip, or the fallback from the x reached) */
 static inline int perks__cg_mixed_double(perks_cg_plan *dp, const double *d_b, double *d_x, int x0, int max_iter,
                                          int it0, int ran, perks_cg_result *res, cudaStream_t stream)
@@ -121,6 +124,7 @@ static inline int perks__cg_mixed_solve(const void *const fk[3], const void *con
     cudaFree(buf);
     return rc;
 }
+#endif /* !__CUDACC_RTC__ */
 
 /* PERKS_CG_MIXED_DEFINE(name, BLOCK): name_solve for a double system (double values, b, x) that runs
  * float CG solves with their residual replacements in double; the float and double kernels are
@@ -130,6 +134,11 @@ static inline int perks__cg_mixed_solve(const void *const fk[3], const void *con
                   "PERKS_CG_MIXED_DEFINE(" #name "): BLOCK must be a multiple of 32 from 64 to 1024");          \
     PERKS__CG_DEFINE(name##_f32, float, BLOCK)                                                                \
     PERKS__CG_DEFINE(name##_f64, double, BLOCK)                                                               \
+    PERKS__CG_MIXED_HOST(name, BLOCK)
+
+/* name_solve (host code: none under NVRTC, where the generator emits the six kernels only) */
+#ifndef __CUDACC_RTC__
+#define PERKS__CG_MIXED_HOST(name, BLOCK)                                                                     \
     static inline __attribute__((unused)) int name##_solve(int n, long long nnz, const int *d_row_ptr,        \
                                                            const int *d_col, const double *d_val,             \
                                                            const double *d_b, double *d_x,                    \
@@ -143,5 +152,8 @@ static inline int perks__cg_mixed_solve(const void *const fk[3], const void *con
         return perks__cg_mixed_solve(fk, dk, (BLOCK), n, nnz, d_row_ptr, d_col, d_val, d_b, d_x, o, res,      \
                                      stream);                                                                 \
     }
+#else
+#define PERKS__CG_MIXED_HOST(name, BLOCK)
+#endif
 
 #endif /* PERKS_CG_MIXED_CUH */

@@ -26,9 +26,11 @@
 #ifndef PERKS_CG_PLAN_CUH
 #define PERKS_CG_PLAN_CUH
 
+#ifndef __CUDACC_RTC__
 #include <cuda_runtime.h>
 #include <stdlib.h>
 #include <string.h>
+#endif
 
 #include "../barrier.cuh"
 #include "../base.h"
@@ -36,6 +38,7 @@
 #include "resid.cuh"
 #include "types.cuh"
 
+#ifndef __CUDACC_RTC__ /* host code, all of it: nothing under NVRTC */
 static inline void perks_cg_plan_free(perks_cg_plan *p)
 {
     if (!p) return;
@@ -461,5 +464,7 @@ static inline int perks_cg_run(perks_cg_plan *p, const void *d_b, void *d_x, cud
     return perks__cg_resid_launch(p->n, p->elt, p->args.rp, p->args.ci, p->args.va, d_b, d_x, NULL, p->rpart, stream);
 }
 
+
+#endif /* !__CUDACC_RTC__ */
 
 #endif /* PERKS_CG_PLAN_CUH */

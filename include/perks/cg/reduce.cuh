@@ -32,7 +32,9 @@
 #ifndef PERKS_CG_REDUCE_CUH
 #define PERKS_CG_REDUCE_CUH
 
+#ifndef __CUDACC_RTC__
 #include <cuda_runtime.h>
+#endif
 
 #include "../barrier.cuh"
 #include "../grid.cuh"

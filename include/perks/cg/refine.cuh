@@ -21,15 +21,18 @@
 #ifndef PERKS_CG_REFINE_CUH
 #define PERKS_CG_REFINE_CUH
 
+#ifndef __CUDACC_RTC__
 #include <cuda_runtime.h>
 #include <math.h>
 #include <string.h>
+#endif
 
 #include "../base.h"
 #include "plan.cuh"
 #include "resid.cuh"
 #include "types.cuh"
 
+#ifndef __CUDACC_RTC__ /* host code, all of it: nothing under NVRTC */
 /* one launch's result (perks_cg_wait without the restarts) */
 static inline int perks__cg_wait1(perks_cg_plan *p, perks_cg_result *res)
 {
@@ -130,5 +133,7 @@ static inline int perks_cg_wait(perks_cg_plan *p, perks_cg_result *res)
     }
     return rc;
 }
+
+#endif /* !__CUDACC_RTC__ */
 
 #endif /* PERKS_CG_REFINE_CUH */

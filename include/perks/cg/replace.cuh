@@ -44,7 +44,9 @@
 #ifndef PERKS_CG_REPLACE_CUH
 #define PERKS_CG_REPLACE_CUH
 
+#ifndef __CUDACC_RTC__
 #include <cuda_runtime.h>
+#endif
 
 #include "types.cuh"
 

@@ -25,7 +25,9 @@
 #ifndef PERKS_CG_RESID_CUH
 #define PERKS_CG_RESID_CUH
 
+#ifndef __CUDACC_RTC__
 #include <cuda_runtime.h>
+#endif
 
 #include "../base.h"
 #include "types.cuh"
@@ -87,6 +89,7 @@ static __global__ void __attribute__((unused)) perks__cg_add(int n, int elt, voi
         else ((float *)x)[i] += ((const float *)d)[i];
     }
 }
+#ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
 /* launch the true-residual kernel on stream */
 static inline int perks__cg_resid_launch(int n, int elt, const int *rp, const int *ci, const void *va, const void *b,
                                          const void *x, double *r_out, double *part, cudaStream_t stream)
@@ -108,6 +111,7 @@ static inline int perks__cg_resid_read(const double *part, double *rr, double *b
     if (aa) *aa = a;
     return PERKS_SUCCESS;
 }
+#endif /* !__CUDACC_RTC__ */
 
 /* the rounding floor of a relative residual: eps || |A| |x| || / ||b|| with eps the unit roundoff of x
  * as stored (elt 4: 2^-24, elt 8: 2^-53); each product a_ij x_j carries a rounding error of about

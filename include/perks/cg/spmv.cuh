@@ -29,7 +29,9 @@
 #ifndef PERKS_CG_SPMV_CUH
 #define PERKS_CG_SPMV_CUH
 
+#ifndef __CUDACC_RTC__
 #include <cuda_runtime.h>
+#endif
 
 #include "types.cuh"
 

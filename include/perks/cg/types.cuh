@@ -20,8 +20,10 @@
 #ifndef PERKS_CG_TYPES_CUH
 #define PERKS_CG_TYPES_CUH
 
+#ifndef __CUDACC_RTC__ /* NVRTC: the kernels' types only */
 #include <cuda_runtime.h>
 #include <string.h>
+#endif
 
 #include "../base.h"
 
@@ -78,6 +80,7 @@ typedef struct perks_cg_opts {
     int mixed;       /* PERKS_CG_MIXED_DEFINE: 0 auto (float only when the double system streams), 1 always */
 } perks_cg_opts;
 
+#ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
 static inline perks_cg_opts perks_cg_defaults(void)
 {
     perks_cg_opts o;
@@ -98,6 +101,7 @@ static inline perks_cg_opts perks_cg_defaults(void)
     o.mixed = 0;
     return o;
 }
+#endif
 
 typedef struct perks_cg_result {
     int status;           /* PERKS_SUCCESS (the TRUE residual met tol), PERKS_EINACCURATE, PERKS_ENOCONV,
@@ -148,6 +152,7 @@ typedef struct perks_cg_kargs {
     perks__cg_out *out;
 } perks_cg_kargs;
 
+#ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
 typedef struct perks_cg_plan {
     int n, blocks, block, sub, cached, elt;
     int path;    /* PERKS_CG_PATH_GRID or PERKS_CG_PATH_CLUSTER */
@@ -162,6 +167,7 @@ typedef struct perks_cg_plan {
     cudaStream_t stream; /* the last perks_cg_run's stream (perks_cg_wait synchronizes it) */
     perks_cg_kargs args;
 } perks_cg_plan;
+#endif
 
 /* the replacement bookkeeping's limits (perks/cg/replace.cuh) */
 #ifndef PERKS_CG_STALL

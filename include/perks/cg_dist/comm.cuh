@@ -21,13 +21,16 @@
 #ifndef PERKS_CG_DIST_COMM_CUH
 #define PERKS_CG_DIST_COMM_CUH
 
+#ifndef __CUDACC_RTC__
 #include <cuda_runtime.h>
 #include <stddef.h>
+#endif
 
 #include "../base.h"
 #include "kernels.cuh"
 #include "types.cuh"
 
+#ifndef __CUDACC_RTC__ /* host code, all of it: nothing under NVRTC */
 typedef struct perks__cgd_kset {
     const void *diag, *resid, *spmv, *update, *pupd;
     int elt;
@@ -162,5 +165,7 @@ static inline int perks__cgd_allgather(perks_cgd_rank *rk, int nlocal, int *cons
     return PERKS_EUNSUPPORTED;
 #endif
 }
+
+#endif /* !__CUDACC_RTC__ */
 
 #endif /* PERKS_CG_DIST_COMM_CUH */

@@ -21,15 +21,18 @@
 #ifndef PERKS_CG_DIST_SETUP_CUH
 #define PERKS_CG_DIST_SETUP_CUH
 
+#ifndef __CUDACC_RTC__
 #include <cuda_runtime.h>
 #include <stddef.h>
 #include <string.h>
+#endif
 
 #include "../base.h"
 #include "comm.cuh"
 #include "kernels.cuh"
 #include "types.cuh"
 
+#ifndef __CUDACC_RTC__ /* host code, all of it: nothing under NVRTC */
 /* what can be checked before any collective call: the process's own arguments (a failure here is
  * returned at once by every process that made it, without a collective call) */
 static inline int perks__cgd_check_process(const perks_cgd_rank *rk, int nlocal, const perks_cgd_opts *o)
@@ -213,5 +216,7 @@ static inline void perks__cgd_release(perks_cgd_rank *rk, int nlocal)
         rk[i].ws = NULL, rk[i].ev = NULL;
     }
 }
+
+#endif /* !__CUDACC_RTC__ */
 
 #endif /* PERKS_CG_DIST_SETUP_CUH */

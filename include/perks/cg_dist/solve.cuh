@@ -20,9 +20,11 @@
 #ifndef PERKS_CG_DIST_SOLVE_CUH
 #define PERKS_CG_DIST_SOLVE_CUH
 
+#ifndef __CUDACC_RTC__
 #include <cuda_runtime.h>
 #include <math.h>
 #include <string.h>
+#endif
 
 #include "../base.h"
 #include "../exchange.cuh" /* perks_nccl_wait */
@@ -30,6 +32,7 @@
 #include "setup.cuh"
 #include "types.cuh"
 
+#ifndef __CUDACC_RTC__ /* host code, all of it: nothing under NVRTC */
 /* w's own block = x (or 0), exchanged; r = b - A w with its sums (resid), all-reduced */
 static inline int perks__cgd_residual(perks_cgd_rank *rk, int nlocal, const perks__cgd_kset *ks, int from_x, int cnt)
 {
@@ -148,5 +151,7 @@ static inline int perks__cgd_solve(perks_cgd_rank *rk, int nlocal, const perks_c
     perks__cgd_release(rk, nlocal);
     return rc;
 }
+
+#endif /* !__CUDACC_RTC__ */
 
 #endif /* PERKS_CG_DIST_SOLVE_CUH */

@@ -19,7 +19,9 @@
 #ifndef PERKS_CG_DIST_TYPES_CUH
 #define PERKS_CG_DIST_TYPES_CUH
 
+#ifndef __CUDACC_RTC__ /* NVRTC: the kernels' types only */
 #include <cuda_runtime.h>
+#endif
 
 #include "../exchange.cuh" /* PERKS_HAVE_NCCL, <nccl.h> */
 
@@ -44,12 +46,14 @@ typedef struct perks_cgd_opts {
                          (perks_nccl_wait); default 300 */
 } perks_cgd_opts;
 
+#ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
 static inline perks_cgd_opts perks_cgd_defaults(void)
 {
     perks_cgd_opts o;
     o.tol = 1e-8, o.max_iter = 10000, o.jacobi = 0, o.use_x0 = 0, o.lanes = 0, o.timeout_s = 300;
     return o;
 }
+#endif
 
 typedef struct perks_cgd_result {
     int status;           /* PERKS_SUCCESS only when true_residual <= tol */
@@ -72,6 +76,7 @@ typedef struct perks__cgd_state {
     int pad_;
 } perks__cgd_state;
 
+#ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
 typedef struct perks_cgd_rank {
     /* the caller's */
     int device, nranks, rank;
@@ -92,6 +97,7 @@ typedef struct perks_cgd_rank {
     perks__cgd_state *st;
     cudaEvent_t ev;
 } perks_cgd_rank;
+#endif
 
 /* the kernels' arguments (one struct for all five) */
 typedef struct perks__cgd_k {

@@ -21,9 +21,11 @@
 #ifndef PERKS_STENCIL_PLAN_CUH
 #define PERKS_STENCIL_PLAN_CUH
 
+#ifndef __CUDACC_RTC__ /* NVRTC: the structs and sizes only */
 #include <cuda_runtime.h>
 #include <stddef.h>
 #include <string.h>
+#endif
 
 #include "../base.h"
 #include "../cache.cuh"
@@ -115,6 +117,7 @@ struct perks__s2d_sizes {
     };
 };
 
+#ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
 /* the sizes and kernels of one instantiation for the host functions (name_geom() fills one) */
 typedef struct perks__s2d_geom {
     int bx, rc, r, ww, rr, depth, cell_bytes, hwin, smem_base; /* threads, rows a chunk, radius, BX + 2r,
@@ -391,5 +394,7 @@ static inline int perks__s2d_run(const perks_stencil2d_args *a, const perks__s2d
     if (p.resident == PERKS_PLAN_STEPS) return perks__s2d_steps(a, g, w, wbytes, stream);
     return perks__s2d_launch(a, &p, g, w, wbytes, stream);
 }
+
+#endif /* !__CUDACC_RTC__ */
 
 #endif /* PERKS_STENCIL_PLAN_CUH */

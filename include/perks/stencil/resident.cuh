@@ -39,8 +39,10 @@
 #ifndef PERKS_STENCIL_RESIDENT_CUH
 #define PERKS_STENCIL_RESIDENT_CUH
 
+#ifndef __CUDACC_RTC__
 #include <cuda_runtime.h>
 #include <stddef.h>
+#endif
 
 #include "../cache.cuh"
 #include "../grid.cuh"

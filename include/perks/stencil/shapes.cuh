@@ -17,6 +17,9 @@
  *       ::zlo ::zhi and ::r (the radius, max |offset|)
  *   perks_shape_each(S(), f)      calls f(perks_pt<I, DX, DY, DZ>()) once per point in the list's
  *                                 order, at compile time (a C++17 fold); f reads decltype(pt)::dx ...
+ *                                 (under NVRTC f cannot be a generic lambda, whose call operator
+ *                                 NVRTC makes a host function: use a functor with a template
+ *                                 __device__ operator())
  *   PERKS_SHAPE2D_NPTS(S), PERKS_SHAPE2D_RADIUS(S), PERKS_SHAPE3D_NPTS(S), PERKS_SHAPE3D_RADIUS(S)
  *                                 the extents as constant expressions (also outside templates);
  *   PERKS_SHAPE2D_TOO_FAR(S), PERKS_SHAPE3D_TOO_FAR(S)   the radius past the generators' limit
@@ -27,19 +30,27 @@
 #ifndef PERKS_STENCIL_SHAPES_CUH
 #define PERKS_STENCIL_SHAPES_CUH
 
+#ifndef __CUDACC_RTC__
 #include <cuda_runtime.h>
+#endif
 
 /* ---- a shape as a type ------------------------------------------------------------------------ */
 template <int I, int DX, int DY, int DZ>
 struct perks_pt {
     enum { i = I, dx = DX, dy = DY, dz = DZ };
 };
-static constexpr int perks__cmin(int a) { return a; }
+/* compile-time only; NVRTC takes no function without an execution space, so there they say both */
+#ifdef __CUDACC_RTC__
+#define PERKS__CX static constexpr __host__ __device__
+#else
+#define PERKS__CX static constexpr
+#endif
+PERKS__CX int perks__cmin(int a) { return a; }
 template <class... R>
-static constexpr int perks__cmin(int a, int b, R... r) { return perks__cmin(a < b ? a : b, r...); }
-static constexpr int perks__cmax(int a) { return a; }
+PERKS__CX int perks__cmin(int a, int b, R... r) { return perks__cmin(a < b ? a : b, r...); }
+PERKS__CX int perks__cmax(int a) { return a; }
 template <class... R>
-static constexpr int perks__cmax(int a, int b, R... r) { return perks__cmax(a > b ? a : b, r...); }
+PERKS__CX int perks__cmax(int a, int b, R... r) { return perks__cmax(a > b ? a : b, r...); }
 template <class... P>
 struct perks_shape {
     enum {

@@ -29,8 +29,10 @@
 #ifndef PERKS_STENCIL_STREAM_CUH
 #define PERKS_STENCIL_STREAM_CUH
 
+#ifndef __CUDACC_RTC__
 #include <cuda_runtime.h>
 #include <stddef.h>
+#endif
 
 #include "../cache.cuh"
 #include "../grid.cuh"
@@ -59,15 +61,36 @@ static __device__ __forceinline__ void perks__s2d_fill(int tx, T *win, const T (
 /* one output: the shape's points in list order, one fma each; vertical neighbours (DX == 0) from
  * the column registers col (row i + R + DY), the others from the shared window win (row yc + i + R +
  * DY, column tx + R + DX, WW cells a row) */
+#ifdef __CUDACC_RTC__
+/* NVRTC makes a generic lambda's call operator a host function (an error in device code): there the
+ * fold below calls this functor instead, the lambda's body as a member template */
+template <class T, int R, int WW, int NC>
+struct perks__s2d_point_f {
+    T &s;
+    const T *w;
+    const T (&col)[NC];
+    const T *win;
+    int yc, i, tx;
+    template <class P>
+    __device__ __forceinline__ void operator()(P) const
+    {
+        s = fma(w[P::i], P::dx == 0 ? col[i + R + P::dy] : win[(yc + i + R + P::dy) * WW + tx + R + P::dx], s);
+    }
+};
+#endif
 template <class T, class S, int R, int WW, int NC>
 static __device__ __forceinline__ T perks__s2d_point(const T *w, const T (&col)[NC], const T *win, int yc, int i,
                                                      int tx)
 {
     T s = (T)0;
+#ifndef __CUDACC_RTC__
     perks_shape_each(S(), [&](auto pt) {
         typedef decltype(pt) P;
         s = fma(w[P::i], P::dx == 0 ? col[i + R + P::dy] : win[(yc + i + R + P::dy) * WW + tx + R + P::dx], s);
     });
+#else
+    perks_shape_each(S(), perks__s2d_point_f<T, R, WW, NC>{s, w, col, win, yc, i, tx});
+#endif
     return s;
 }
 

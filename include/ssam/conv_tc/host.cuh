@@ -11,6 +11,7 @@
  *   ssam__conv2d_tc_launch(...)      SSAM_CONV2D_TC_DEFINE's name_launch: checks, the path (the SIMT
  *                                    launcher where the tensor cores are not there), the launch
  * Library code: no printing, no exit; every CUDA call checked, SSAM_E* codes returned.
+ * Host code: under NVRTC (__CUDACC_RTC__) only the path codes remain.
  */
 #ifndef SSAM_CONV_TC_HOST_CUH
 #define SSAM_CONV_TC_HOST_CUH
@@ -21,6 +22,7 @@
 #define SSAM_PATH_SIMT 1
 #define SSAM_PATH_TC 2
 
+#ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
 /* which path a kernel takes: SSAM_PATH_TC where it is compiled for sm_80+ (its PTX, so a JIT build
  * from older PTX counts as old) and the current device is sm_80+, else SSAM_PATH_SIMT */
 static inline int ssam__conv_tc_path(const void *kernel)
@@ -100,5 +102,6 @@ static inline int ssam__conv2d_tc_launch(const ssam_conv2d_args *a, cudaStream_t
     ssam__conv_weights(wt, a, es, M * N);
     return ssam__conv_launch(kernel, grid, threads, smem, stream, a, &g, wt);
 }
+#endif /* !__CUDACC_RTC__ */
 
 #endif /* SSAM_CONV_TC_HOST_CUH */

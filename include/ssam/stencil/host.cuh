@@ -12,12 +12,17 @@
  *   Library code: every function returns a status code (ssam/base.cuh), never prints or exits.
  * COST
  *   The resident blocks per SM are asked once per device and kernel (occ[2], a launcher's static).
+ * NVRTC
+ *   Under __CUDACC_RTC__ only the structs and boundary codes remain (the kernels take
+ *   ssam_stencil_geom); the functions are host code.
  */
 #ifndef SSAM_STENCIL_HOST_CUH
 #define SSAM_STENCIL_HOST_CUH
 
+#ifndef __CUDACC_RTC__ /* NVRTC: the kernels only */
 #include <cuda_runtime.h>
 #include <string.h>
+#endif
 
 #include "../base.cuh"
 #include "../regcache.cuh"
@@ -25,12 +30,14 @@
 #define SSAM_STENCIL_DIRICHLET 0
 #define SSAM_STENCIL_PERIODIC 1
 
+#ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
 static inline const char *ssam_stencil_strerror(int rc)
 {
     if (rc == SSAM_EBORDER) return "ssam: unknown boundary (SSAM_STENCIL_DIRICHLET or SSAM_STENCIL_PERIODIC)";
     if (rc == SSAM_EFILTER) return "ssam: ncoef differs from the stencil's number of coefficients";
     return ssam_strerror(rc);
 }
+#endif
 
 typedef struct ssam_stencil_args {
     const void *src;         /* T *, device: the input state */
@@ -69,6 +76,7 @@ typedef struct ssam_stencil_geom {
     int seg;      /* rows (2D) or planes (3D) per block */
 } ssam_stencil_geom;
 
+#ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
 /* 2D row segments for kernels that stream `warm` extra rows per segment (ssam/temporal.cuh): the
  * segment count s (at most 65535) whose waves of resident blocks x (segment + warm) is smallest,
  * stopping at segments shorter than max(warm, 16) rows; the segment length */
@@ -248,5 +256,6 @@ static inline int ssam__stencil_advance_tt(const ssam_stencil_args *a, int steps
     *result = (void *)b.src;
     return SSAM_SUCCESS;
 }
+#endif /* !__CUDACC_RTC__ */
 
 #endif /* SSAM_STENCIL_HOST_CUH */

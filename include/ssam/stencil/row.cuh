@@ -38,7 +38,9 @@
 #ifndef SSAM_STENCIL_ROW_CUH
 #define SSAM_STENCIL_ROW_CUH
 
+#ifndef __CUDACC_RTC__ /* NVRTC: base.cuh has the integer types */
 #include <stdint.h>
+#endif
 
 #include "../base.cuh"
 #include "../regcache.cuh"
@@ -142,15 +144,37 @@ struct ssam__st_add { /* the stencils' combination of the partial sums */
  * x, c[I]), x = win[(k + DX - xoff) & (V - 1)][row].  SL 0: every point, row (DZ - ZLO) R + p + DY -
  * YLO (2D: ZLO 0); SL 1: the points of plane DZ == dz only, from a one-plane window, row p + DY - YLO.
  * k, d, dz: loop counters that unrolling makes constants (the tests fold). */
+#ifdef __CUDACC_RTC__
+/* NVRTC makes a generic lambda's call operator a host function (an error in device code): there the
+ * fold below calls this functor instead, the lambda's body as a member template */
+template <int V, int YLO, int ZLO, int R, int SL, class T, class W, class Fn>
+struct ssam__stencil_pts_f {
+    T &acc;
+    const W &win;
+    int k, d, xoff, p, dz;
+    const T *cf;
+    Fn &fn;
+    template <class Pt>
+    __device__ __forceinline__ void operator()(Pt) const
+    {
+        if ((!SL || Pt::dz == dz) && ssam__fdiv(k + Pt::dx, V) == d)
+            acc = fn(acc, win[(k + Pt::dx - xoff) & (V - 1)][(SL ? 0 : (Pt::dz - ZLO) * R) + p + Pt::dy - YLO], cf[Pt::i]);
+    }
+};
+#endif
 template <class S, int V, int YLO, int ZLO, int R, int SL, class T, class W, class Fn>
 static __device__ __forceinline__ T ssam__stencil_pts(T acc, const W &win, int k, int d, int xoff, int p, int dz,
                                                       const T *cf, Fn fn)
 {
+#ifndef __CUDACC_RTC__
     ssam_shape_each(S(), [&](auto pt) {
         typedef decltype(pt) Pt;
         if ((!SL || Pt::dz == dz) && ssam__fdiv(k + Pt::dx, V) == d)
             acc = fn(acc, win[(k + Pt::dx - xoff) & (V - 1)][(SL ? 0 : (Pt::dz - ZLO) * R) + p + Pt::dy - YLO], cf[Pt::i]);
     });
+#else
+    ssam_shape_each(S(), ssam__stencil_pts_f<V, YLO, ZLO, R, SL, T, W, Fn>{acc, win, k, d, xoff, p, dz, cf, fn});
+#endif
     return acc;
 }
 
