@@ -86,10 +86,17 @@
         out[((size_t)z * H + y) * W + x] = s;                                                             \
     }
 
-/* ---- the catalogue: (shape, name, paper name, P fp32, P fp64, conv size or 0, conv P, MINB fp32: 4 keeps
- * 2d5pt fp32 at 128 registers or fewer, four blocks of 128 an SM) ---------------------------------- */
+/* MINB_SM90(m): m blocks an SM where the device code is for sm_90 and newer (the launch bounds these
+ * were fitted on), 1 elsewhere (sm_80 needs more registers for the same kernel and would spill) */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+#define MINB_SM90(m) 1
+#else
+#define MINB_SM90(m) (m)
+#endif
+/* ---- the catalogue: (shape, name, paper name, P fp32, P fp64, conv size or 0, conv P, MINB fp32: 4 on sm_90
+ * keeps 2d5pt fp32 at 128 registers or fewer, four blocks of 128 an SM) ---------------------------------- */
 #define CAT2D(X)                                                                                          \
-    X(SSAM_SHAPE_STAR2D_R1, star2d_r1, "2d5pt", 8, 8, 0, 0, 4)                                               \
+    X(SSAM_SHAPE_STAR2D_R1, star2d_r1, "2d5pt", 8, 8, 0, 0, MINB_SM90(4))                                               \
     X(SSAM_SHAPE_STAR2D_R2, star2d_r2, "2d9pt", 8, 4, 0, 0, 1)                                               \
     X(SSAM_SHAPE_STAR2D_R3, star2d_r3, "2d13pt", 4, 4, 0, 0, 1)                                              \
     X(SSAM_SHAPE_STAR2D_R4, star2d_r4, "2d17pt", 4, 4, 0, 0, 1)                                              \

@@ -111,7 +111,6 @@ static inline int perks__cg_resid_read(const double *part, double *rr, double *b
     if (aa) *aa = a;
     return PERKS_SUCCESS;
 }
-#endif /* !__CUDACC_RTC__ */
 
 /* the rounding floor of a relative residual: eps || |A| |x| || / ||b|| with eps the unit roundoff of x
  * as stored (elt 4: 2^-24, elt 8: 2^-53); each product a_ij x_j carries a rounding error of about
@@ -121,5 +120,6 @@ static inline double perks__cg_floor(int elt, double aa, double bb)
     const double eps = elt == 8 ? 1.1102230246251565e-16 : 5.9604644775390625e-08;
     return bb > 0 ? eps * sqrt(aa / bb) : eps * sqrt(aa);
 }
+#endif /* !__CUDACC_RTC__ */
 
 #endif /* PERKS_CG_RESID_CUH */
