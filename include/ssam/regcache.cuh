@@ -82,6 +82,12 @@ static __device__ __forceinline__ void ssam_regcache_rows_as(T (&data)[V][R], in
 #pragma unroll
     for (int r = 0; r < NR; r++) {
         const int yy = rows[r];
+        /* a compiler barrier a row where the lane's vector is inside (a window's rows; not the ghost
+         * columns, which pass in = 0): without it the rows' 64-bit index conversions are hoisted out
+         * of the caller's loop and held in registers (sm_90a, ssam/stencil.cuh's 2d5pt fp32 P8 B128:
+         * 140 registers and 3 blocks an SM instead of 126 and 4; with it the SASS is the same as the
+         * loads written out in the kernel) */
+        if (in) asm volatile("" ::: "memory");
         const TS *row = src + (long long)(yy < 0 ? 0 : yy) * pitch;
         if (yy >= 0 && in) {
             const ssam_vec<TS, V> q = *(const ssam_vec<TS, V> *)(row + x);
