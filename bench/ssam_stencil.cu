@@ -86,27 +86,19 @@
         out[((size_t)z * H + y) * W + x] = s;                                                             \
     }
 
-/* MINB_SM90(m): m blocks an SM where the device code is for sm_90 and newer (the launch bounds these
- * were fitted on), 1 elsewhere (sm_80 needs more registers for the same kernel and would spill) */
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
-#define MINB_SM90(m) 1
-#else
-#define MINB_SM90(m) (m)
-#endif
-/* ---- the catalogue: (shape, name, paper name, P fp32, P fp64, conv size or 0, conv P, MINB fp32: 4 on sm_90
- * keeps 2d5pt fp32 at 128 registers or fewer, four blocks of 128 an SM) ---------------------------------- */
+/* ---- the catalogue: (shape, name, paper name, P fp32, P fp64, conv size or 0, conv P) ---------- */
 #define CAT2D(X)                                                                                          \
-    X(SSAM_SHAPE_STAR2D_R1, star2d_r1, "2d5pt", 8, 8, 0, 0, MINB_SM90(4))                                               \
-    X(SSAM_SHAPE_STAR2D_R2, star2d_r2, "2d9pt", 8, 4, 0, 0, 1)                                               \
-    X(SSAM_SHAPE_STAR2D_R3, star2d_r3, "2d13pt", 4, 4, 0, 0, 1)                                              \
-    X(SSAM_SHAPE_STAR2D_R4, star2d_r4, "2d17pt", 4, 4, 0, 0, 1)                                              \
-    X(SSAM_SHAPE_STAR2D_R5, star2d_r5, "2d21pt", 4, 2, 0, 0, 1)                                              \
-    X(SSAM_SHAPE_STAR2D_R6, star2d_r6, "2ds25pt", 4, 2, 0, 0, 1)                                             \
-    X(SSAM_SHAPE_BOX2D_R1, box2d_r1, "2d9pt-box", 8, 8, 3, 8, 1)                                             \
-    X(SSAM_SHAPE_BOX2D_R2, box2d_r2, "2d25pt", 4, 4, 5, 8, 1)                                                \
-    X(SSAM_SHAPE_BOX2D_8X8, box2d_8x8, "2d64pt", 2, 2, 8, 4, 1)                                              \
-    X(SSAM_SHAPE_BOX2D_R4, box2d_r4, "2d81pt", 2, 2, 9, 4, 1)                                                \
-    X(SSAM_SHAPE_BOX2D_R5, box2d_r5, "2d121pt", 2, 1, 11, 1, 1)
+    X(SSAM_SHAPE_STAR2D_R1, star2d_r1, "2d5pt", 8, 8, 0, 0)                                               \
+    X(SSAM_SHAPE_STAR2D_R2, star2d_r2, "2d9pt", 8, 4, 0, 0)                                               \
+    X(SSAM_SHAPE_STAR2D_R3, star2d_r3, "2d13pt", 4, 4, 0, 0)                                              \
+    X(SSAM_SHAPE_STAR2D_R4, star2d_r4, "2d17pt", 4, 4, 0, 0)                                              \
+    X(SSAM_SHAPE_STAR2D_R5, star2d_r5, "2d21pt", 4, 2, 0, 0)                                              \
+    X(SSAM_SHAPE_STAR2D_R6, star2d_r6, "2ds25pt", 4, 2, 0, 0)                                             \
+    X(SSAM_SHAPE_BOX2D_R1, box2d_r1, "2d9pt-box", 8, 8, 3, 8)                                             \
+    X(SSAM_SHAPE_BOX2D_R2, box2d_r2, "2d25pt", 4, 4, 5, 8)                                                \
+    X(SSAM_SHAPE_BOX2D_8X8, box2d_8x8, "2d64pt", 2, 2, 8, 4)                                              \
+    X(SSAM_SHAPE_BOX2D_R4, box2d_r4, "2d81pt", 2, 2, 9, 4)                                                \
+    X(SSAM_SHAPE_BOX2D_R5, box2d_r5, "2d121pt", 2, 1, 11, 1)
 /* (shape, name, paper name, P fp32, B fp32 (MINB 2 at 256 threads: 128 registers at most, two blocks an
  * SM), P fp64, B fp64, MINB fp64 of the streaming kernel; P fp32,
  * P fp64, B fp64 of the slice kernel (fp32 B 128)) */
@@ -146,13 +138,13 @@
     X(3D_STREAM, 3, SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 4, 128, 1, 1, 0)                              \
     X(3D_STREAM, 3, SSAM_SHAPE_STAR3D_R2, star3d_r2, float, 4, 128, 1, 1, 0)                              \
     X(3D_STREAM, 3, SSAM_SHAPE_STAR3D_R2, star3d_r2, float, 4, 128, 1, 1, 1)                              \
-    X(3D_STREAM, 3, SSAM_SHAPE_STAR3D_R2, star3d_r2, float, 2, 128, 4, 1, 1)                              \
+    X(3D_STREAM, 3, SSAM_SHAPE_STAR3D_R2, star3d_r2, float, 2, 128, 1, 1, 1)                              \
     X(3D_STREAM, 3, SSAM_SHAPE_STAR3D_R2, star3d_r2, double, 2, 128, 1, 1, 0)                             \
     X(3D_STREAM, 3, SSAM_SHAPE_STAR3D_R2, star3d_r2, double, 2, 256, 1, 1, 1)                             \
     X(3D_STREAM, 3, SSAM_SHAPE_STAR3D_R2, star3d_r2, double, 2, 128, 1, 1, 1)
 
-#define DEF2(S, n, pn, PF, PD, CM, CP, MF)                                                                    \
-    SSAM_STENCIL2D_DEFINE_OCC(f_##n, float, S, PF, 128, MF)                                               \
+#define DEF2(S, n, pn, PF, PD, CM, CP)                                                                    \
+    SSAM_STENCIL2D_DEFINE(f_##n, float, S, PF, 128)                                                       \
     SSAM_STENCIL2D_DEFINE(d_##n, double, S, PD, 128)                                                      \
     SMEM2D_DEFINE(smf_##n, float, S, f_##n)                                                               \
     SMEM2D_DEFINE(smd_##n, double, S, d_##n)
@@ -221,7 +213,7 @@ typedef struct entry {
         dim3 g((W + SM3_X - 1) / SM3_X, (H + SM3_Y - 1) / SM3_Y, (D + SM3_Z - 1) / SM3_Z), b(SM3_X, SM3_Y, SM3_Z); \
         n<<<g, b>>>((const T *)in, (T *)out, W, H, D, cf);                                                \
     }
-#define RUNS2(S, n, pn, PF, PD, CM, CP, MF) SMRUN2(smf_##n, float, f_##n) SMRUN2(smd_##n, double, d_##n)
+#define RUNS2(S, n, pn, PF, PD, CM, CP) SMRUN2(smf_##n, float, f_##n) SMRUN2(smd_##n, double, d_##n)
 #define RUNS3(S, n, pn, PF, BF, PD, BD, MD, SPF, SPD, SBD) SMRUN3(smf_##n, float, f_##n) SMRUN3(smd_##n, double, d_##n)
 CAT2D(RUNS2)
 CAT3D(RUNS3)
@@ -238,7 +230,7 @@ static conv_fn conv_for(int m, int dbl)
     }
 }
 
-#define ENT2(S, n, pn, PF, PD, CM, CP, MF)                                                                    \
+#define ENT2(S, n, pn, PF, PD, CM, CP)                                                                    \
     {#n, pn, "ssam", 2, 0, f_##n##_NPTS, PF, 128, 1, CM, f_##n##_launch, run_smf_##n, NULL, NULL, 0, 0, 0, -1, -1}, \
     {#n, pn, "ssam", 2, 1, d_##n##_NPTS, PD, 128, 1, CM, d_##n##_launch, run_smd_##n, NULL, NULL, 0, 0, 0, -1, -1},
 #define RULE3(n, T) SSAM_STENCIL3D_SLICE_RULE(T, n##_NPTS, n##_XHI - n##_XLO + 1, n##_YHI - n##_YLO + 1, n##_ZHI - n##_ZLO + 1)

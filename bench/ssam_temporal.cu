@@ -63,16 +63,8 @@
 #define TBX(X)                                                                                            \
     X(SSAM_SHAPE_STAR2D_R1, star2d_r1, float, 8, 3) X(SSAM_SHAPE_BOX2D_R1, box2d_r1, float, 8, 3)
 
-/* the one-pass fp32 kernels' MINB: 4 keeps 2d5pt at 128 registers or fewer (four blocks of 128 an SM),
- * as bench/ssam_stencil's catalogue */
-static constexpr bool same_name(const char *a, const char *b) { return *a == *b && (*a == 0 || same_name(a + 1, b + 1)); }
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
-#define ONEPASS_MINB(n) 1 /* sm_80 needs more registers for the same kernel and would spill */
-#else
-#define ONEPASS_MINB(n) (same_name(#n, "star2d_r1") ? 4 : 1)
-#endif
 #define DEFO(S, n, pn, PF, PD)                                                                            \
-    SSAM_STENCIL2D_DEFINE_OCC(of_##n, float, S, PF, 128, ONEPASS_MINB(n))                                 \
+    SSAM_STENCIL2D_DEFINE(of_##n, float, S, PF, 128)                                                      \
     SSAM_STENCIL2D_DEFINE(od_##n, double, S, PD, 128)
 SHAPES(DEFO)
 #define TBN(n, T, TT) tb_##n##_##T##_##TT
