@@ -5,8 +5,9 @@
  *   temporal  the same domains, ssam's temporal blocking, 8 steps a pass with 8 ghost rows
  *   strong2d  2d5pt fp32, one L x L domain (L = 32768) over P GPUs
  *   weak3d    3d7pt fp32, C^3 cells per GPU (C = 512), slabs of z planes; ssam's one-pass 3D kernel
- * each plain (exchange, then the pass over the slab) and overlapped (the interior while the ghosts
- * travel, exchange.cuh's OVERLAP recipe), N steps (1000) after a warm-up of two passes, wall time
+ * each plain (exchange, then the pass over the slab), overlapped (the interior while the ghosts
+ * travel, exchange.cuh's OVERLAP recipe) and "auto" (both timed for 16 passes twice on the same
+ * ranks, the faster kept: the row names the choice), N steps (1000) after a warm-up of two passes, wall time
  * over all GPUs.  It prints GCells/s, the time per step, the speed-up and efficiency against the
  * same part on 1 GPU, and the one-pass memory floor: P x (copy bandwidth of GPU 0, measured in this
  * run) / 8 bytes per cell and step.  Before each timed configuration the same code runs a small
@@ -16,7 +17,7 @@
  * usage: scale [--json PATH] [--only weak2d|temporal|strong2d|weak3d] [--n S] [--strong L] [--n3 C]
  *              [--steps N] [--reps R] [--gpus P] [--no-overlap]
  *   --n (or --size) S: the 2D side per GPU; --strong L: the strong-scaling side (2 S by default);
- *   --n3 C: the 3D side per GPU; --gpus P: at most P GPUs; --no-overlap: the plain runs only
+ *   --n3 C: the 3D side per GPU; --gpus P: at most P GPUs; --no-overlap: the plain runs only (no overlapped, no auto)
  *   a short run: scale --n 4096 --strong 8192 --n3 256 --steps 100 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -259,6 +260,26 @@ static void attach(rk *R, int P)
 #endif
 }
 
+/* the faster of plain and overlapped on these ranks (1: overlapped): both run a trial of 16 passes,
+ * twice, alternating, after a warm-up; the best time of each is kept in *tp, *to (seconds).  The
+ * overlap pays only where the exchange it hides costs more than the edge passes and copies it adds */
+static int choose_overlap(rk *R, int P, const part *pt, const dom *d, double *tp, double *to)
+{
+    const int n = 16 * pt->tt;
+    double best[2] = {1e30, 1e30};
+    for (int m = 0; m < 2; m++) { advance(R, P, pt, d, 2 * pt->tt, m); finish(R, P); }
+    for (int k = 0; k < 2; k++)
+        for (int m = 0; m < 2; m++) {
+            const double t0 = seconds();
+            advance(R, P, pt, d, n, m);
+            finish(R, P);
+            const double t = seconds() - t0;
+            if (t < best[m]) best[m] = t;
+        }
+    *tp = best[0] / n, *to = best[1] / n;
+    return best[1] < best[0];
+}
+
 /* the check: a small ragged domain for 21 steps on P ranks against the undivided one-pass run */
 static int check_small(const part *pt, int P, int overlap)
 {
@@ -372,7 +393,7 @@ int main(int argc, char **argv)
     printf("scale bench on %d x %s (%d visible), %d steps, median of %d; copy bandwidth of GPU 0 %.2f TB/s: one-pass floor "
            "%.1f GCells/s per GPU (fp32, 8 bytes per cell and step)\n", counts[ncounts - 1], pr.name, ngpu, steps, reps, bw / 1e12,
            bw / 8 / 1e9);
-    printf("%-8s %-7s %-13s %4s %-19s %9s %9s %8s %6s %15s  %s\n", "part", "stencil", "impl", "gpus", "domain", "ms/step",
+    printf("%-8s %-7s %-22s %4s %-19s %9s %9s %8s %6s %15s  %s\n", "part", "stencil", "impl", "gpus", "domain", "ms/step",
            "GCells/s", "speed-up", "eff", "floor (of it)", "check");
     if (jpath) {
         json = gpucheck_json_open(jpath, "scale", pr.name, reps);
@@ -383,7 +404,7 @@ int main(int argc, char **argv)
     for (size_t pi = 0; pi < sizeof parts / sizeof parts[0]; pi++) {
         const part *pt = &parts[pi];
         if (only && strcmp(only, pt->name)) continue;
-        for (int ov = 0; ov <= overlap_too; ov++) {
+        for (int ov = 0; ov <= 2 * overlap_too; ov++) { /* plain, overlapped, the faster of the two */
             double base = 0;
             for (int c = 0; c < ncounts; c++) {
                 const int P = counts[c];
@@ -391,17 +412,19 @@ int main(int argc, char **argv)
                 if (pt->dims == 3) { d.nx = C; d.ny = C; d.planes = C * P; }
                 else if (pt->weak) { d.nx = S; d.ny = 1; d.planes = S * P; }
                 else { d.nx = L; d.ny = 1; d.planes = L; }
-                const int same = check_small(pt, P, ov);
-                failed |= !same;
                 rk R[MAXG];
                 ranks_init(R, P, pt, &d, NULL);
                 attach(R, P);
+                double tplain = 0, tover = 0;
+                const int mode = ov < 2 ? ov : choose_overlap(R, P, pt, &d, &tplain, &tover);
+                const int same = check_small(pt, P, mode);
+                failed |= !same;
                 double t[256];
                 for (int k = 0; k < reps; k++) {
-                    advance(R, P, pt, &d, 2 * pt->tt, ov); /* warm-up: the first sends connect */
+                    advance(R, P, pt, &d, 2 * pt->tt, mode); /* warm-up: the first sends connect */
                     finish(R, P);
                     const double t0 = seconds();
-                    advance(R, P, pt, &d, steps, ov);
+                    advance(R, P, pt, &d, steps, mode);
                     finish(R, P);
                     t[k] = seconds() - t0;
                 }
@@ -410,20 +433,21 @@ int main(int argc, char **argv)
                 const double cells = (double)d.nx * d.ny * d.planes, gc = cells * steps / sec / 1e9;
                 const double floor = P * bw / 8 / 1e9;
                 if (c == 0) base = gc;
-                char impl[32], domain[48];
-                snprintf(impl, sizeof impl, "%s%s", pt->tt > 1 ? "tb-8" : "onepass", ov ? "+overlap" : "");
+                char impl[40], domain[48];
+                snprintf(impl, sizeof impl, "%s%s", pt->tt > 1 ? "tb-8" : "onepass",
+                         ov == 2 ? (mode ? "+auto(overlap)" : "+auto(plain)") : ov ? "+overlap" : "");
                 if (pt->dims == 3) snprintf(domain, sizeof domain, "%dx%dx%d", d.nx, d.ny, d.planes);
                 else snprintf(domain, sizeof domain, "%dx%d", d.nx, d.planes);
-                printf("%-8s %-7s %-13s %4d %-19s %9.4f %9.1f %7.2fx %5.0f%% %7.1f (%3.0f%%)  %s\n", pt->name, pt->stencil, impl, P,
+                printf("%-8s %-7s %-22s %4d %-19s %9.4f %9.1f %7.2fx %5.0f%% %7.1f (%3.0f%%)  %s\n", pt->name, pt->stencil, impl, P,
                        domain, sec * 1e3 / steps, gc, base > 0 ? gc / base : 0.0, base > 0 ? 100.0 * gc / base / P : 0.0, floor,
                        100.0 * gc / floor, same ? "bitwise" : "DIFFERS from the undivided domain");
                 fflush(stdout);
                 if (json)
                     fprintf(json, "%s  {\"part\": \"%s\", \"stencil\": \"%s\", \"type\": \"fp32\", \"impl\": \"%s\", \"tt\": %d, "
-                                  "\"overlap\": %d, \"gpus\": %d, \"nx\": %d, \"ny\": %d, \"nz\": %d, \"steps\": %d, \"ms\": %.4f, "
+                                  "\"overlap\": %d, \"auto\": %d, \"trial_plain_ms\": %.4f, \"trial_overlap_ms\": %.4f, \"gpus\": %d, \"nx\": %d, \"ny\": %d, \"nz\": %d, \"steps\": %d, \"ms\": %.4f, "
                                   "\"ms_per_step\": %.5f, \"gcells_s\": %.2f, \"speedup\": %.3f, \"efficiency\": %.3f, "
                                   "\"floor_onepass\": %.1f, \"bitwise\": %d}",
-                            json_rows++ ? ",\n" : "", pt->name, pt->stencil, impl, pt->tt, ov, P, d.nx,
+                            json_rows++ ? ",\n" : "", pt->name, pt->stencil, impl, pt->tt, mode, ov == 2, tplain * 1e3, tover * 1e3, P, d.nx,
                             pt->dims == 3 ? d.ny : d.planes, pt->dims == 3 ? d.planes : 1, steps, sec * 1e3,
                             sec * 1e3 / steps, gc, base > 0 ? gc / base : 0.0, base > 0 ? gc / base / P : 0.0, floor, same);
             }

@@ -62,6 +62,11 @@
  *   the ghosts.  Kernels that write their input (the perks persistent stencils, name_advance's
  *   ping-pong) do not fit this recipe: they would change cur's planes while they are sent.
  *   examples/heat2d_multi.cu and bench/perks_scale.cu implement it; the test checks it bit for bit.
+ *   It pays only where the exchange costs more than the two edge passes and copies it adds: on
+ *   4 x H200 over NVLink the overlapped 3d7pt (512^3 a GPU) reaches 76 % weak-scaling efficiency
+ *   against 92 % plain, temporal blocking with 8 ghost rows 87 % against 98 %.  Time both for a
+ *   few passes on the ranks and keep the faster (bench/perks_scale.cu's choose_overlap: 16 passes
+ *   of each, twice, alternating).
  *
  * LIMITS
  *   The caller owns the buffers, the communicator and the stream, and makes all ranks call the
