@@ -19,13 +19,18 @@
  *             the partials read by the spinning warp; the same bits as grid.sync)
  *   cgcount   Chronopoulos-Gear with the count barrier
  *   (flag and sumbar, which measure slower, run only with --all)
+ *   mfree     the Poisson grids matrix-free (perks/cg_stencil.cuh, PERKS_CG_STENCIL2D/3D_DEFINE), per
+ *             iteration from two solves of 10 and 10 + K iterations; its floor: 8 vector passes, 64
+ *             bytes a cell
+ *   mfree-mixed  the same, PERKS_CG_STENCIL*_MIXED_DEFINE (float iterations, double replacements
+ *             included); floor 32 bytes a cell
  * Per iteration: a run of K iterations (tol 0) timed with events, divided by the iterations done,
  * median of --reps runs after a warm-up.  Time to solution: tol 1e-8 from x = 0 (the loops check
  * the residual every iteration, the graph every 10), with the iteration counts beside.
  * floor = bytes / 4.27 TB/s with bytes = one pass over the CSR (12 B per nonzero + 4 B per row)
  * + 6 vector passes of 8 B per row (p read, q or p written, x and r read and written: the least
  * any CG iteration moves).
- * Matrices: Poisson 2D 64^2 .. 1024^2 and 3D 32^3 .. 256^3 (Dirichlet, 5/7 points), then the
+ * Matrices: Poisson 2D 64^2 .. 2048^2 and 3D 32^3 .. 256^3 (Dirichlet, 5/7 points), then the
  * SuiteSparse files in ../shared/data/mtx or .data/mtx (per iteration only: without a
  * preconditioner most do not reach 1e-8).
  * Accuracy, after the tables above:
@@ -33,7 +38,8 @@
  *             (k = 0: none; tol 0, a fixed iteration count, so every replacement is a periodic one)
  *   mixed     time to a TRUE residual of 1e-10, end to end (plan, solve, free; wall clock, median of
  *             3): the double solver (bcg64_solve) against PERKS_CG_MIXED_DEFINE (float iterations
- *             forced, and auto), each with its status, iterations, double replacements
+ *             forced, and auto), each with its status, iterations, double replacements; on the
+ *             Poisson grids also matrix-free, double and mixed
  * usage: cg [--json PATH] [--reps N] [--light] [--no-256] [--all] [--accuracy-only]
  *   (--light: the small cases only; --accuracy-only: only the accuracy tables) */
 #include <cublas_v2.h>
@@ -44,6 +50,7 @@
 #include <string.h>
 
 #include <perks/cg.cuh>
+#include <perks/cg_stencil.cuh>
 #include <perks/mtx.h>
 
 #include "gpucheck.h"
@@ -53,6 +60,11 @@ PERKS_CG_DEFINE(bcg64, double, 256)
 PERKS_CG_DEFINE(bcg64k, double, 1024)
 PERKS_CG_DEFINE(bcg32, float, 256)
 PERKS_CG_MIXED_DEFINE(bcgm, 256)
+/* the Poisson systems matrix-free (perks/cg_stencil.cuh) */
+PERKS_CG_STENCIL2D_DEFINE(mf2, double, PERKS_SHAPE_STAR2D_R1)
+PERKS_CG_STENCIL3D_DEFINE(mf3, double, PERKS_SHAPE_STAR3D_R1)
+PERKS_CG_STENCIL2D_MIXED_DEFINE(mf2m, PERKS_SHAPE_STAR2D_R1)
+PERKS_CG_STENCIL3D_MIXED_DEFINE(mf3m, PERKS_SHAPE_STAR3D_R1)
 
 #define BW 4.27e12
 #define CUBLAS_DIE(call)                                                                           \
@@ -259,7 +271,65 @@ static double time_plan(perks_cg_plan *p, sys *S, int runs, int per_iter, perks_
     return gpucheck_median(t, n);
 }
 
-static void bench_matrix(const char *name, perks_csr *H, int solve, int sweep)
+/* the matrix-free solve of a Poisson grid g (nx, ny, nz; nz = 1: 2D), double (mixed 0) or mixed (1) */
+static int mf_solve(const int *g, int mixed, const double *b, double *x, const perks_cg_opts *o, perks_cg_result *res)
+{
+    static const double w2[5] = {4, -1, -1, -1, -1}, w3[7] = {6, -1, -1, -1, -1, -1, -1};
+    if (g[2] == 1)
+        return mixed ? mf2m_solve(g[0], g[1], 1, w2, b, x, o, res, 0) : mf2_solve(g[0], g[1], 1, w2, b, x, o, res, 0);
+    return mixed ? mf3m_solve(g[0], g[1], g[2], w3, b, x, o, res, 0) : mf3_solve(g[0], g[1], g[2], w3, b, x, o, res, 0);
+}
+
+/* matrix-free rows: per iteration (two runs of 10 and 10 + K iterations at tol 1e-300, the difference
+ * over K; median of R) and, with solve, time to 1e-8 (the whole call, median of 3 after a warm-up).
+ * floor: 8 vector passes (64 bytes a cell in double, 32 in float) */
+static void bench_mfree(const char *name, const int *g, const double *b, double *x, int K, int R, int solve,
+                        cudaEvent_t e0, cudaEvent_t e1)
+{
+    const int n = g[0] * g[1] * g[2];
+    for (int mixed = 0; mixed < 2; mixed++) {
+        double t[64];
+        float ms[2];
+        perks_cg_result res = {};
+        for (int r = -1; r < R; r++) {
+            for (int k = 0; k < 2; k++) {
+                perks_cg_opts o = perks_cg_defaults();
+                o.tol = 1e-300, o.max_iter = 10 + k * K;
+                CUDA_DIE(cudaEventRecord(e0, 0));
+                const int rc = mf_solve(g, mixed, b, x, &o, &res);
+                CUDA_DIE(cudaEventRecord(e1, 0));
+                CUDA_DIE(cudaEventSynchronize(e1));
+                CUDA_DIE(cudaEventElapsedTime(&ms[k], e0, e1));
+                if (rc != PERKS_ENOCONV || res.iterations != o.max_iter) {
+                    printf("  matrix-free run: %s after %d iterations\n", perks_strerror(rc), res.iterations);
+                    exit(1);
+                }
+            }
+            if (r >= 0) t[r] = (ms[1] - ms[0]) * 1e3 / K;
+        }
+        const double us = gpucheck_median(t, R), floor_us = 8.0 * (mixed ? 4 : 8) * n / BW * 1e6;
+        int it = 0;
+        double msol = 0;
+        if (solve) {
+            double ts[3];
+            for (int r = -1; r < 3; r++) {
+                perks_cg_opts o = perks_cg_defaults();
+                o.tol = 1e-8, o.max_iter = 20000;
+                CUDA_DIE(cudaEventRecord(e0, 0));
+                const int rc = mf_solve(g, mixed, b, x, &o, &res);
+                CUDA_DIE(cudaEventRecord(e1, 0));
+                CUDA_DIE(cudaEventSynchronize(e1));
+                CUDA_DIE(cudaEventElapsedTime(&ms[0], e0, e1));
+                if (r >= 0) ts[r] = ms[0];
+                it = rc ? -res.iterations : res.iterations;
+            }
+            msol = gpucheck_median(ts, 3);
+        }
+        row(name, n, 0, mixed ? "mfree-mixed" : "mfree", us, floor_us, it, msol, -1);
+    }
+}
+
+static void bench_matrix(const char *name, perks_csr *H, const int *grid, int solve, int sweep)
 {
     sys S;
     memset(&S, 0, sizeof S);
@@ -495,6 +565,7 @@ static void bench_matrix(const char *name, perks_csr *H, int solve, int sweep)
     if (solve)
         printf("  iterations to 1e-8: cusparse %d, graph %d (rounded up to %d), perks %d, grid nocache %d, cgear %d\n",
                it_sp, it_gr, GRAPH_ITERS, it_pk, it_nc, it_cg);
+    if (grid) bench_mfree(name, grid, S.b, S.x, K < 50 ? 50 : K, R, solve, e0, e1);
     CUDA_DIE(cudaGraphExecDestroy(ge));
     cusparseDestroySpMat(S.A);
     cusparseDestroyDnVec(S.vp);
@@ -637,7 +708,7 @@ static void bench_policy(const char *name, const perks_csr *H)
 }
 
 /* time to a true residual of 1e-10: the double solver against mixed precision */
-static void bench_mixed(const char *name, const perks_csr *H, int jac)
+static void bench_mixed(const char *name, const perks_csr *H, const int *grid, int jac)
 {
     const int n = H->n_rows;
     int *rp, *ci;
@@ -681,6 +752,26 @@ static void bench_mixed(const char *name, const perks_csr *H, int jac)
                m == 0 ? "double" : res.ran == PERKS_CG_RAN_MIXED ? "mixed" : res.ran == PERKS_CG_RAN_DOUBLE ? "double" : "fallback");
         json_acc(name, n, H->nnz, impl, ms, "ms_to_1e-10", rc, res.iterations, res.replacements, res.true_residual);
     }
+    for (int m = 0; m < 2 && grid; m++) { /* matrix-free, double and mixed */
+        perks_cg_opts o = perks_cg_defaults();
+        perks_cg_result res = {};
+        o.tol = 1e-10, o.max_iter = 100000, o.jacobi = jac;
+        double t[3];
+        int rc = 0;
+        for (int r = -1; r < 3; r++) {
+            CUDA_DIE(cudaDeviceSynchronize());
+            double t0 = wall_ms();
+            rc = mf_solve(grid, m, b, x, &o, &res);
+            CUDA_DIE(cudaDeviceSynchronize());
+            if (r >= 0) t[r] = wall_ms() - t0;
+        }
+        const double ms = gpucheck_median(t, 3);
+        const char *impl = m ? "mfree-mixed" : "mfree";
+        printf("  %-11s %10.3f ms  (x%5.2f vs double)  %-22s %6d it  %3d replacements  true %.2e  ran %s\n", impl, ms,
+               t_double / ms, rc ? perks_strerror(rc) + 7 : "converged", res.iterations, res.replacements,
+               res.true_residual, !m ? "double" : res.ran == PERKS_CG_RAN_MIXED ? "mixed" : "fallback");
+        json_acc(name, n, H->nnz, impl, ms, "ms_to_1e-10", rc, res.iterations, res.replacements, res.true_residual);
+    }
     cudaFree(rp), cudaFree(ci), cudaFree(va), cudaFree(b), cudaFree(x);
     free(hb);
 }
@@ -709,20 +800,22 @@ static void bench_accuracy(int light, int big)
     poisson(&A, 1024, 1024, 1);
     bench_replace("poisson2d 1024^2", &A);
     perks_csr_free(&A);
-    static const int p2[] = {64, 1024}, p3[] = {32, 128, 256};
+    static const int p2[] = {64, 1024, 2048}, p3[] = {32, 128, 256};
     char name[64];
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 3; k++) {
         if (light && k) break;
+        const int g[3] = {p2[k], p2[k], 1};
         poisson(&A, p2[k], p2[k], 1);
         snprintf(name, sizeof name, "poisson2d %d^2", p2[k]);
-        bench_mixed(name, &A, 0);
+        bench_mixed(name, &A, g, 0);
         perks_csr_free(&A);
     }
     for (int k = 0; k < 3; k++) {
         if ((light && k) || (!big && k == 2)) break;
+        const int g[3] = {p3[k], p3[k], p3[k]};
         poisson(&A, p3[k], p3[k], p3[k]);
         snprintf(name, sizeof name, "poisson3d %d^3", p3[k]);
-        bench_mixed(name, &A, 0);
+        bench_mixed(name, &A, g, 0);
         perks_csr_free(&A);
     }
     static const char *pfiles[] = {"bcsstk01", "494_bus", "bcsstk05", "1138_bus", "bcsstk09", "bcsstk21",
@@ -735,7 +828,7 @@ static void bench_accuracy(int light, int big)
     static const char *files[] = {"crystm01", "bcsstk13", "bcsstk38"};
     for (int k = 0; k < 3 && !light; k++) {
         if (read_file(files[k], &A)) continue;
-        bench_mixed(files[k], &A, 1);
+        bench_mixed(files[k], &A, NULL, 1);
         perks_csr_free(&A);
     }
 }
@@ -768,29 +861,31 @@ int main(int argc, char **argv)
         }
     }
     gpucheck_seed(777);
-    static const int p2[] = {64, 256, 512, 1024}, p3[] = {32, 64, 128, 256};
+    static const int p2[] = {64, 256, 512, 1024, 2048}, p3[] = {32, 64, 128, 256};
     char name[64];
-    for (int k = 0; k < 4 && !acc_only; k++) {
+    for (int k = 0; k < 5 && !acc_only; k++) {
         if (light && k > 1) break;
         perks_csr A;
+        const int g[3] = {p2[k], p2[k], 1};
         poisson(&A, p2[k], p2[k], 1);
         snprintf(name, sizeof name, "poisson2d %d^2", p2[k]);
-        bench_matrix(name, &A, 1, k < 2);
+        bench_matrix(name, &A, g, 1, k < 2);
         perks_csr_free(&A);
     }
     for (int k = 0; k < 4 && !acc_only; k++) {
         if ((light && k > 1) || (!big && k == 3)) break;
         perks_csr A;
+        const int g[3] = {p3[k], p3[k], p3[k]};
         poisson(&A, p3[k], p3[k], p3[k]);
         snprintf(name, sizeof name, "poisson3d %d^3", p3[k]);
-        bench_matrix(name, &A, 1, k < 2);
+        bench_matrix(name, &A, g, 1, k < 2);
         perks_csr_free(&A);
     }
     static const char *files[] = {"bcsstk13", "crystm01", "bcsstk38", "bcsstk25"};
     for (int k = 0; k < 4 && !light && !acc_only; k++) {
         perks_csr A;
         if (read_file(files[k], &A)) continue;
-        bench_matrix(files[k], &A, 0, 0);
+        bench_matrix(files[k], &A, NULL, 0, 0);
         perks_csr_free(&A);
     }
     bench_accuracy(light, big);

@@ -1,0 +1,245 @@
+/* perks/cg_stencil/host.cuh -- the host side of the matrix-free CG (perks/cg_stencil.cuh): the
+ * weights' checks, the planner of the sweep's work items, one cooperative run, the true residual
+ * and the refinements of name_solve.
+ *
+ * WHAT
+ *   perks__cgs_weights<S>(w, &dinv)     PERKS_EDIAG / PERKS_EFORMAT / PERKS_ENOTSYM or 0 (dinv: 1 / centre)
+ *   perks__cgs_items(&a, G, zw)          the z chunk giving the fewest rounds of the longest block
+ *   perks__cgs_run(kernel, &a, stream, &out)            one cooperative launch, waited for
+ *   perks__cgs_resid<S, TX>(&a, b, x, r, part, stream, &rr, &bb, &aa)   ||b - A x||^2 ... in double
+ *   perks__cgs_round<TI, TX>(...)        one refinement: A d = r / ||r|| solved in TI, x += ||r|| d
+ *   perks__cgs_solve<S, T>(native, float_or_NULL, dims, nx, ny, nz, w, b, x, o, res, stream)
+ *                                        name_solve: the direct solve and its refinements (native),
+ *                                        or the mixed kernel and its double fallback
+ *
+ * EXAMPLE: name_solve is one call of perks__cgs_solve (perks/cg_stencil.cuh, the generators).
+ *
+ * LIMITS: see perks/cg_stencil.cuh.  Host C++ (templates over the shape type); not under NVRTC.
+ */
+#ifndef PERKS_CG_STENCIL_HOST_CUH
+#define PERKS_CG_STENCIL_HOST_CUH
+
+#ifndef __CUDACC_RTC__
+#include <cuda_runtime.h>
+#include <limits.h>
+#include <math.h>
+#include <string.h>
+
+#include "../base.h"
+#include "../cg/resid.cuh"
+#include "../cg/types.cuh"
+#include "../grid.cuh"
+#include "../stencil/shapes.cuh"
+#include "body.cuh"
+
+/* the shape's points as arrays (host) */
+template <class S> struct perks__cgs_tab;
+template <class... P> struct perks__cgs_tab<perks_shape<P...>> {
+    static constexpr int n = (int)sizeof...(P);
+    static constexpr int i[] = {P::i...}, dx[] = {P::dx...}, dy[] = {P::dy...}, dz[] = {P::dz...};
+};
+
+/* the weight an offset gets: the sum over the shape's points at that offset */
+template <class S>
+static inline double perks__cgs_coef(const double *w, int x, int y, int z)
+{
+    typedef perks__cgs_tab<S> t;
+    double c = 0;
+    for (int k = 0; k < t::n; k++)
+        if (t::dx[k] == x && t::dy[k] == y && t::dz[k] == z) c += w[t::i[k]];
+    return c;
+}
+
+/* the weights' checks (LIMITS AND ERRORS); *dinv = 1 / the centre's weight */
+template <class S>
+static inline int perks__cgs_weights(const double *w, double *dinv)
+{
+    typedef perks__cgs_tab<S> t;
+    const double c = perks__cgs_coef<S>(w, 0, 0, 0);
+    if (!(c > 0) || !isfinite(c)) return PERKS_EDIAG;
+    for (int k = 0; k < t::n; k++)
+        if (!isfinite(w[t::i[k]])) return PERKS_EFORMAT;
+    for (int k = 0; k < t::n; k++)
+        if (perks__cgs_coef<S>(w, t::dx[k], t::dy[k], t::dz[k]) != perks__cgs_coef<S>(w, -t::dx[k], -t::dy[k], -t::dz[k]))
+            return PERKS_ENOTSYM;
+    *dinv = 1.0 / c;
+    return PERKS_SUCCESS;
+}
+
+/* tiles of 32 x 8 columns times z chunks of zc planes: the zc that minimises the rounds of the
+ * longest block times the planes it loads (zc + zw - 1 a work item) */
+static inline void perks__cgs_items(perks_cgs_kargs *a, int G, int zw)
+{
+    a->tx = (a->nx + PERKS_CGS_BX - 1) / PERKS_CGS_BX;
+    a->ty = (a->ny + PERKS_CGS_BY - 1) / PERKS_CGS_BY;
+    const long long tiles = (long long)a->tx * a->ty;
+    long long best = LLONG_MAX;
+    for (int zc = 1; zc <= a->nz; zc++) {
+        const long long items = tiles * ((a->nz + zc - 1) / zc), cost = (items + G - 1) / G * (zc + zw - 1);
+        if (cost <= best) best = cost, a->zc = zc, a->items = (int)items;
+    }
+}
+
+/* one cooperative launch of kernel (its grid: the occupancy's), waited for; its result into *h */
+static inline int perks__cgs_run(const void *kernel, perks_cgs_kargs *a, int zw, cudaStream_t st, perks__cg_out *h)
+{
+    int bps = 0, sms = 0, rc = perks_occupancy(kernel, PERKS_CGS_BLOCK, 0, &bps, &sms);
+    if (rc) return rc;
+    perks__cgs_items(a, bps * sms, zw);
+    void *args[] = {a};
+    rc = perks_launch(kernel, dim3(bps * sms), dim3(PERKS_CGS_BLOCK), args, 0, st);
+    if (rc) return rc;
+    if (cudaMemcpyAsync(h, a->out, sizeof *h, cudaMemcpyDeviceToHost, st) != cudaSuccess) return PERKS_ECUDA;
+    return cudaStreamSynchronize(st) == cudaSuccess ? PERKS_SUCCESS : PERKS_ECUDA;
+}
+
+/* the true residual of x: ||b - A x||^2, ||b||^2, || |A| |x| ||^2 (r = b - A x into r when not NULL) */
+template <class S, class TX>
+static inline int perks__cgs_resid(const perks_cgs_kargs *a, const TX *b, const TX *x, double *r, double *part,
+                                   cudaStream_t st, double *rr, double *bb, double *aa)
+{
+    perks__cgs_resid_kernel<S, TX><<<PERKS_CG_RESID_BLOCKS, PERKS_CG_RESID_THREADS, 0, st>>>(*a, b, x, r, part);
+    if (cudaGetLastError() != cudaSuccess || cudaStreamSynchronize(st) != cudaSuccess) return PERKS_ECUDA;
+    return perks__cg_resid_read(part, rr, bb, aa);
+}
+
+/* the workspace of a solve: r, p0, p1 (double-sized), the residual rh (double), a refinement's rhs and
+ * correction (double-sized), the partials, the out record; a native solve's refinement keeps x in
+ * p1 while a round runs (the round's kernel uses r, p0 and rh) */
+typedef struct perks__cgs_ws {
+    char *base;
+    void *r, *p0, *p1, *rhs, *d;
+    double *rh, *part, *rpart;
+    perks__cg_out *out;
+} perks__cgs_ws;
+
+static inline int perks__cgs_ws_make(perks__cgs_ws *w, long long n, int G)
+{
+    const size_t v = ((size_t)n * 8 + 255) / 256 * 256;
+    const size_t parts = ((size_t)6 * G * 8 + 255) / 256 * 256, rparts = 3 * PERKS_CG_RESID_BLOCKS * 8;
+    if (cudaMalloc((void **)&w->base, 6 * v + parts + rparts + 256) != cudaSuccess) return PERKS_ENOMEM;
+    w->r = w->base, w->p0 = w->base + v, w->p1 = w->base + 2 * v, w->rh = (double *)(w->base + 3 * v);
+    w->rhs = w->base + 4 * v, w->d = w->base + 5 * v;
+    w->part = (double *)(w->base + 6 * v), w->rpart = (double *)(w->base + 6 * v + parts);
+    w->out = (perks__cg_out *)(w->base + 6 * v + parts + rparts);
+    return PERKS_SUCCESS;
+}
+
+/* one refinement round in TI (the inner kernel): rhs = r / ||r|| from w.rh, A d = rhs from d = 0 to
+ * tol_in, x += ||r|| d; the iterations into *it, the inner solve's status returned in *st_in */
+template <class TI, class TX>
+static inline int perks__cgs_round(const void *kin, perks_cgs_kargs a, int zw, const perks__cgs_ws *w, TX *x, double rr,
+                                   double tol_in, int budget, cudaStream_t st, int *it, int *st_in)
+{
+    const long long n = (long long)a.nx * a.ny * a.nz;
+    const double rn = sqrt(rr);
+    perks__cgs_scale_kernel<TI><<<1024, 256, 0, st>>>(n, w->rh, 1.0 / rn, (TI *)w->rhs);
+    if (cudaGetLastError() != cudaSuccess) return PERKS_ECUDA;
+    /* the round's vectors: r, p0 and rh (read by the scaling above, free once it ran) */
+    a.b = w->rhs, a.x = w->d, a.r = w->r, a.p0 = w->p0, a.p1 = w->rh, a.use_x0 = 0, a.tol = tol_in, a.max_iter = budget;
+    perks__cg_out h;
+    const int rc = perks__cgs_run(kin, &a, zw, st, &h);
+    if (rc) return rc;
+    *it = h.iterations, *st_in = h.status;
+    if (h.status == PERKS_EBREAKDOWN) return PERKS_SUCCESS; /* d not added */
+    perks__cgs_add_kernel<TX, TI><<<1024, 256, 0, st>>>(n, x, (const TI *)w->d, rn);
+    return cudaGetLastError() == cudaSuccess ? PERKS_SUCCESS : PERKS_ECUDA;
+}
+
+/* name_solve (perks/cg_stencil.cuh, WHAT A SUCCESS MEANS): knative runs in T, kfloat (mixed; T
+ * double) the mixed kernel */
+template <class S, class T>
+static inline int perks__cgs_solve(const void *knative, const void *kfloat, int dims, int nx, int ny, int nz,
+                                   const double *w, const T *b, T *x, const perks_cg_opts *o, perks_cg_result *res,
+                                   cudaStream_t st)
+{
+    typedef perks__cgs_shape<S> sh;
+    perks_cg_result r;
+    memset(&r, 0, sizeof r);
+    if (res) *res = r;
+    if (!w || !b || !x || !o) return PERKS_ENULL;
+    if (nx < 1 || ny < 1 || nz < 1 || (dims == 2 && nz != 1) || (long long)nx * ny * nz > INT_MAX || !(o->tol > 0) ||
+        !isfinite(o->tol) || o->max_iter < 0)
+        return PERKS_ESIZE;
+    perks_cgs_kargs a;
+    memset(&a, 0, sizeof a);
+    a.nx = nx, a.ny = ny, a.nz = nz, a.jacobi = o->jacobi != 0;
+    int rc = perks__cgs_weights<S>(w, &a.dinv);
+    if (rc) return rc;
+    for (int k = 0; k < S::ncoef; k++) a.w[k] = w[k];
+    const long long n = (long long)nx * ny * nz;
+    int bps = 0, sms = 0, bpf = 0;
+    if ((rc = perks_occupancy(knative, PERKS_CGS_BLOCK, 0, &bps, &sms))) return rc;
+    if (kfloat && (rc = perks_occupancy(kfloat, PERKS_CGS_BLOCK, 0, &bpf, &sms))) return rc;
+    perks__cgs_ws ws;
+    if ((rc = perks__cgs_ws_make(&ws, n, (bps > bpf ? bps : bpf) * sms))) return rc;
+    a.r = ws.r, a.p0 = ws.p0, a.p1 = ws.p1, a.part = ws.part, a.out = ws.out;
+    const double tol = o->tol;
+    double rr = 0, bb = 0, aa = 0, tr = 0;
+    int used = 0, rounds = 0, status = PERKS_ENOCONV, it = 0, sti = 0;
+    perks__cg_out h;
+    memset(&h, 0, sizeof h);
+    r.ran = PERKS_CG_RAN_NATIVE;
+    if (!kfloat) { /* the direct solve, then refinements while they help */
+        a.b = b, a.x = x, a.use_x0 = o->x0 != 0, a.tol = tol, a.max_iter = o->max_iter;
+        if ((rc = perks__cgs_run(knative, &a, sh::zw, st, &h))) goto out;
+        used = h.iterations, status = h.status;
+        r.rel_residual = h.bb > 0 ? sqrt(h.rr / h.bb) : 0;
+        if ((rc = perks__cgs_resid<S, T>(&a, b, x, ws.rh, ws.rpart, st, &rr, &bb, &aa))) goto out;
+        tr = bb > 0 ? sqrt(rr / bb) : sqrt(rr);
+        while (status == PERKS_SUCCESS && tr > tol && rounds < PERKS_CG_RESTARTS && used < o->max_iter) {
+            /* x kept in the p1 buffer: a round that does not lower the true residual is undone */
+            if (cudaMemcpyAsync(ws.p1, x, n * sizeof(T), cudaMemcpyDeviceToDevice, st) != cudaSuccess) {
+                rc = PERKS_ECUDA;
+                goto out;
+            }
+            if ((rc = perks__cgs_round<T, T>(knative, a, sh::zw, &ws, x, rr, PERKS_CG_RESTART_TOL * tol * sqrt(bb / rr),
+                                             o->max_iter - used, st, &it, &sti)))
+                goto out;
+            used += it, rounds++;
+            const double before = tr;
+            if ((rc = perks__cgs_resid<S, T>(&a, b, x, ws.rh, ws.rpart, st, &rr, &bb, &aa))) goto out;
+            tr = bb > 0 ? sqrt(rr / bb) : sqrt(rr);
+            if (!(tr < before)) { /* undo it and stop */
+                if (cudaMemcpyAsync(x, ws.p1, n * sizeof(T), cudaMemcpyDeviceToDevice, st) != cudaSuccess) { rc = PERKS_ECUDA; goto out; }
+                if ((rc = perks__cgs_resid<S, T>(&a, b, x, ws.rh, ws.rpart, st, &rr, &bb, &aa))) goto out;
+                tr = before;
+                break;
+            }
+        }
+        if (status == PERKS_SUCCESS && !(tr <= tol)) status = PERKS_EINACCURATE;
+    } else { /* mixed: one float kernel with double replacements on the caller's x */
+        r.ran = PERKS_CG_RAN_MIXED;
+        if (!o->x0 && cudaMemsetAsync(x, 0, n * sizeof(T), st) != cudaSuccess) { rc = PERKS_ECUDA; goto out; }
+        a.b = NULL, a.x = ws.d, a.xh = (double *)x, a.bh = (const double *)b, a.tol = tol, a.max_iter = o->max_iter;
+        if ((rc = perks__cgs_run(kfloat, &a, sh::zw, st, &h))) goto out;
+        used = h.iterations, status = h.status, rounds = h.repl;
+        r.rel_residual = h.bb > 0 ? sqrt(h.rr / h.bb) : 0;
+        if ((rc = perks__cgs_resid<S, T>(&a, b, x, ws.rh, ws.rpart, st, &rr, &bb, &aa))) goto out;
+        tr = bb > 0 ? sqrt(rr / bb) : sqrt(rr);
+        /* float could not reach tol (or broke down; or the kernel's double residual met tol and this sum
+         * of it does not): the double kernel goes on from x with the iterations left */
+        if (status == PERKS_EINACCURATE || status == PERKS_EBREAKDOWN || (status == PERKS_SUCCESS && !(tr <= tol))) {
+            r.ran = PERKS_CG_RAN_FALLBACK;
+            a.b = b, a.x = x, a.xh = NULL, a.bh = NULL, a.use_x0 = 1, a.max_iter = o->max_iter - used;
+            if ((rc = perks__cgs_run(knative, &a, sh::zw, st, &h))) goto out;
+            used += h.iterations, status = h.status;
+            r.rel_residual = h.bb > 0 ? sqrt(h.rr / h.bb) : 0;
+            if ((rc = perks__cgs_resid<S, T>(&a, b, x, ws.rh, ws.rpart, st, &rr, &bb, &aa))) goto out;
+            tr = bb > 0 ? sqrt(rr / bb) : sqrt(rr);
+            if (status == PERKS_SUCCESS && !(tr <= tol)) status = PERKS_EINACCURATE;
+        }
+    }
+    r.status = status, r.iterations = used, r.replacements = rounds, r.bnorm = sqrt(bb), r.true_residual = tr;
+    r.rounding_floor = perks__cg_floor(kfloat ? 8 : (int)sizeof(T), aa, bb);
+    r.at_floor = tol < PERKS_CG_FLOOR_MARGIN * r.rounding_floor;
+    rc = status;
+out:
+    if (cudaFree(ws.base) != cudaSuccess && !rc) rc = PERKS_ECUDA;
+    if (rc == PERKS_ECUDA) r.status = rc;
+    if (res) *res = r;
+    return rc;
+}
+#endif /* !__CUDACC_RTC__ */
+
+#endif /* PERKS_CG_STENCIL_HOST_CUH */

@@ -1,0 +1,3 @@
+/* expect: PERKS_CG_STENCIL3D_DEFINE(cgi): T must be float or double */
+#include <perks/cg_stencil.cuh>
+PERKS_CG_STENCIL3D_DEFINE(cgi, int, PERKS_SHAPE_STAR3D_R1)

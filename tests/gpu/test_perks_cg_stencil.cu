@@ -1,0 +1,296 @@
+/* tests/gpu/test_perks_cg_stencil.cu -- perks/cg_stencil.cuh (matrix-free CG) against the CSR solver of
+ * perks/cg.cuh on the same operator: the stencil written out as CSR on the host (Dirichlet: points
+ * outside the grid dropped), both solved from the same b (random, fresh seed) with the same options.
+ * Checked: the status; iterations within 1 + it/50 of the CSR solver's (the sums run in another
+ * order); the true residual ||b - A x|| / ||b|| recomputed on the host in double from the CSR and
+ * the x returned (<= tol on success, and equal to res.true_residual to 1e-6 relative); the rounding
+ * floor against the host's.  Shapes: 3D 7-point (Poisson), 13-point (fourth order), 27-point box,
+ * 2D 5-point; ragged grids, 1 x 1 x 1, one column; double, float, mixed; Jacobi on and off; x0 given;
+ * b = 0; the iteration limit; bitwise reproducibility; every error code (asymmetric weights, a
+ * non-positive or non-finite centre, a non-finite weight, an indefinite operator, bad sizes, NULL).
+ * x is poisoned (NaN) before every zero-start solve. */
+#include <perks/cg.cuh>
+#include <perks/cg_stencil.cuh>
+#include <perks/mtx.h>
+
+#include "gpucheck.h"
+
+PERKS_CG_DEFINE(csr64, double, 256)
+PERKS_CG_STENCIL3D_DEFINE(p7, double, PERKS_SHAPE_STAR3D_R1)
+PERKS_CG_STENCIL3D_DEFINE(p7f, float, PERKS_SHAPE_STAR3D_R1)
+PERKS_CG_STENCIL3D_MIXED_DEFINE(p7m, PERKS_SHAPE_STAR3D_R1)
+PERKS_CG_STENCIL3D_DEFINE(p13, double, PERKS_SHAPE_STAR3D_R2)
+PERKS_CG_STENCIL3D_DEFINE(p27, double, PERKS_SHAPE_BOX3D_R1)
+PERKS_CG_STENCIL2D_DEFINE(p5, double, PERKS_SHAPE_STAR2D_R1)
+PERKS_CG_STENCIL2D_MIXED_DEFINE(p5m, PERKS_SHAPE_STAR2D_R1)
+
+/* a shape's points on the host: index and offset */
+typedef struct pts { int n, i[32], dx[32], dy[32], dz[32]; } pts;
+#define PT3(I, DX, DY, DZ) p.i[p.n] = (I), p.dx[p.n] = (DX), p.dy[p.n] = (DY), p.dz[p.n] = (DZ), p.n++;
+#define PT2(I, DX, DY) PT3(I, DX, DY, 0)
+static pts pts7(void) { pts p; p.n = 0; PERKS_SHAPE_STAR3D_R1(PT3) return p; }
+static pts pts13(void) { pts p; p.n = 0; PERKS_SHAPE_STAR3D_R2(PT3) return p; }
+static pts pts27(void) { pts p; p.n = 0; PERKS_SHAPE_BOX3D_R1(PT3) return p; }
+static pts pts5(void) { pts p; p.n = 0; PERKS_SHAPE_STAR2D_R1(PT2) return p; }
+
+/* the weights by offset: centre c, |offset| 1 (each axis) a1, |offset| 2 a2, other (box) ab */
+static void weights(const pts *p, double c, double a1, double a2, double ab, double *w)
+{
+    for (int k = 0; k < p->n; k++) {
+        const int d = abs(p->dx[k]) + abs(p->dy[k]) + abs(p->dz[k]), axis = !!p->dx[k] + !!p->dy[k] + !!p->dz[k];
+        w[p->i[k]] = d == 0 ? c : axis > 1 ? ab : d == 1 ? a1 : a2;
+    }
+}
+
+/* the operator as CSR (columns ascending) */
+static void to_csr(const pts *p, const double *w, int nx, int ny, int nz, perks_csr *A)
+{
+    const int n = nx * ny * nz;
+    memset(A, 0, sizeof *A);
+    A->n_rows = A->n_cols = n;
+    A->row_ptr = (int *)calloc((size_t)n + 1, sizeof(int));
+    A->col = (int *)malloc(sizeof(int) * (size_t)n * p->n);
+    A->val = (double *)malloc(sizeof(double) * (size_t)n * p->n);
+    long long k = 0;
+    for (int i = 0; i < n; i++) {
+        const int x = i % nx, y = i / nx % ny, z = i / (nx * ny);
+        long long s = k;
+        for (int m = 0; m < p->n; m++) {
+            const int x1 = x + p->dx[m], y1 = y + p->dy[m], z1 = z + p->dz[m];
+            if (x1 < 0 || x1 >= nx || y1 < 0 || y1 >= ny || z1 < 0 || z1 >= nz) continue;
+            const int j = x1 + nx * (y1 + ny * z1);
+            long long at = k++;
+            while (at > s && A->col[at - 1] > j) A->col[at] = A->col[at - 1], A->val[at] = A->val[at - 1], at--;
+            A->col[at] = j, A->val[at] = w[p->i[m]];
+        }
+        A->row_ptr[i + 1] = (int)k;
+    }
+    A->nnz = k;
+}
+
+/* ||b - A x|| / ||b|| and eps || |A| |x| || / ||b|| on the host in double */
+static double host_resid(const perks_csr *A, const double *b, const double *x, double eps, double *floor_)
+{
+    double rr = 0, bb = 0, aa = 0;
+    for (int i = 0; i < A->n_rows; i++) {
+        double s = 0, sa = 0;
+        for (int k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++) s += A->val[k] * x[A->col[k]], sa += fabs(A->val[k] * x[A->col[k]]);
+        rr += (b[i] - s) * (b[i] - s), bb += b[i] * b[i], aa += sa * sa;
+    }
+    if (floor_) *floor_ = eps * sqrt(aa / (bb > 0 ? bb : 1));
+    return bb > 0 ? sqrt(rr / bb) : sqrt(rr);
+}
+
+typedef int (*solve64)(int, int, int, const double *, const double *, double *, const perks_cg_opts *, perks_cg_result *, cudaStream_t);
+typedef int (*solve32)(int, int, int, const double *, const float *, float *, const perks_cg_opts *, perks_cg_result *, cudaStream_t);
+
+/* one comparison: the matrix-free solve (fn64 or fn32) against csr64 on the same b */
+static void compare(const char *name, const pts *p, const double *w, int nx, int ny, int nz, solve64 f64, solve32 f32,
+                    int mixed, double tol, int jacobi, int x0)
+{
+    char cname[200];
+    snprintf(cname, sizeof cname, "%s %dx%dx%d %s tol %.0e jacobi %d x0 %d", name, nx, ny, nz,
+             f32 ? "float" : mixed ? "mixed" : "double", tol, jacobi, x0);
+    case_begin(cname);
+    const int n = nx * ny * nz;
+    perks_csr A;
+    to_csr(p, w, nx, ny, nz, &A);
+    double *hb = (double *)malloc(sizeof(double) * n), *hx = (double *)malloc(sizeof(double) * n),
+           *hx0 = (double *)malloc(sizeof(double) * n);
+    for (int i = 0; i < n; i++) hb[i] = gpucheck_uniform(), hx0[i] = x0 ? gpucheck_uniform() : NAN;
+    int *drp, *dci;
+    double *dva, *db, *dx, *dxc;
+    CUDA_OK(cudaMalloc(&drp, sizeof(int) * (n + 1)));
+    CUDA_OK(cudaMalloc(&dci, sizeof(int) * A.nnz));
+    CUDA_OK(cudaMalloc(&dva, sizeof(double) * A.nnz));
+    CUDA_OK(cudaMalloc(&db, sizeof(double) * n));
+    CUDA_OK(cudaMalloc(&dx, sizeof(double) * n));
+    CUDA_OK(cudaMalloc(&dxc, sizeof(double) * n));
+    CUDA_OK(cudaMemcpy(drp, A.row_ptr, sizeof(int) * (n + 1), cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemcpy(dci, A.col, sizeof(int) * A.nnz, cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemcpy(dva, A.val, sizeof(double) * A.nnz, cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemcpy(db, hb, sizeof(double) * n, cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemcpy(dxc, hx0, sizeof(double) * n, cudaMemcpyHostToDevice));
+    perks_cg_opts o = perks_cg_defaults();
+    o.tol = tol, o.jacobi = jacobi, o.x0 = x0, o.max_iter = 20000;
+    perks_cg_result rc_, rm;
+    int sc = csr64_solve(n, A.nnz, drp, dci, dva, db, dxc, &o, &rc_, 0);
+    int sm;
+    double eps = 1.1102230246251565e-16;
+    if (f32) { /* float: b and x0 rounded to float; the host residual from the float x and the rounded b */
+        float *fb, *fx, *hf = (float *)malloc(sizeof(float) * n);
+        CUDA_OK(cudaMalloc(&fb, sizeof(float) * n));
+        CUDA_OK(cudaMalloc(&fx, sizeof(float) * n));
+        for (int i = 0; i < n; i++) hf[i] = (float)hb[i], hb[i] = hf[i];
+        CUDA_OK(cudaMemcpy(fb, hf, sizeof(float) * n, cudaMemcpyHostToDevice));
+        for (int i = 0; i < n; i++) hf[i] = (float)hx0[i];
+        CUDA_OK(cudaMemcpy(fx, hf, sizeof(float) * n, cudaMemcpyHostToDevice));
+        sm = f32(nx, ny, nz, w, fb, fx, &o, &rm, 0);
+        CUDA_OK(cudaMemcpy(hf, fx, sizeof(float) * n, cudaMemcpyDeviceToHost));
+        for (int i = 0; i < n; i++) hx[i] = hf[i];
+        eps = 5.9604644775390625e-08;
+        cudaFree(fb), cudaFree(fx), free(hf);
+    } else {
+        CUDA_OK(cudaMemcpy(dx, hx0, sizeof(double) * n, cudaMemcpyHostToDevice));
+        sm = f64(nx, ny, nz, w, db, dx, &o, &rm, 0);
+        CUDA_OK(cudaMemcpy(hx, dx, sizeof(double) * n, cudaMemcpyDeviceToHost));
+    }
+    double fl = 0;
+    const double tr = host_resid(&A, hb, hx, eps, &fl);
+    printf("  %s: csr %d (%d it, true %.3g), stencil %d (%d it, %d rounds, ran %d, true %.3g, host %.3g, floor %.3g)\n", cname,
+           sc, rc_.iterations, rc_.true_residual, sm, rm.iterations, rm.replacements, rm.ran, rm.true_residual, tr,
+           rm.rounding_floor);
+    CHECK(sm == PERKS_SUCCESS, "status %d (%s)", sm, perks_strerror(sm));
+    CHECK(sm == rm.status, "returned %d, res.status %d", sm, rm.status);
+    CHECK(tr <= tol, "host true residual %.3g above tol %.0e", tr, tol);
+    CHECK(fabs(tr - rm.true_residual) <= 1e-6 * tr + 2 * fl, "reported true residual %.9g, host %.9g", rm.true_residual, tr);
+    CHECK(fabs(fl - rm.rounding_floor) <= 1e-3 * fl, "reported floor %.9g, host %.9g", rm.rounding_floor, fl);
+    CHECK(rm.at_floor == (tol < PERKS_CG_FLOOR_MARGIN * rm.rounding_floor), "at_floor %d", rm.at_floor);
+    if (!mixed && !f32 && sc == PERKS_SUCCESS) {
+        const int d = abs(rm.iterations - rc_.iterations);
+        CHECK(d <= 1 + rc_.iterations / 50, "iterations %d, csr %d", rm.iterations, rc_.iterations);
+    }
+    if (mixed) CHECK(rm.ran == PERKS_CG_RAN_MIXED, "ran %d", rm.ran);
+    cudaFree(drp), cudaFree(dci), cudaFree(dva), cudaFree(db), cudaFree(dx), cudaFree(dxc);
+    free(hb), free(hx), free(hx0);
+    perks_csr_free(&A);
+    case_end();
+}
+
+/* the error codes and the edge cases */
+static void edges(void)
+{
+    const pts p7 = pts7();
+    double w[32], bad[32];
+    weights(&p7, 6, -1, 0, 0, w);
+    const int n = 20 * 10 * 6;
+    double *db, *dx, *h = (double *)malloc(sizeof(double) * n);
+    perks_cg_opts o = perks_cg_defaults();
+    perks_cg_result r;
+    case_begin("cg_stencil errors");
+    CUDA_OK(cudaMalloc(&db, sizeof(double) * n));
+    CUDA_OK(cudaMalloc(&dx, sizeof(double) * n));
+    for (int i = 0; i < n; i++) h[i] = 1;
+    CUDA_OK(cudaMemcpy(db, h, sizeof(double) * n, cudaMemcpyHostToDevice));
+    CHECK(p7_solve(20, 10, 6, NULL, db, dx, &o, &r, 0) == PERKS_ENULL, "NULL w");
+    CHECK(p7_solve(20, 10, 6, w, NULL, dx, &o, &r, 0) == PERKS_ENULL, "NULL b");
+    CHECK(p7_solve(20, 10, 6, w, db, NULL, &o, &r, 0) == PERKS_ENULL, "NULL x");
+    CHECK(p7_solve(20, 10, 6, w, db, dx, NULL, &r, 0) == PERKS_ENULL, "NULL opts");
+    CHECK(p7_solve(0, 10, 6, w, db, dx, &o, &r, 0) == PERKS_ESIZE, "nx 0");
+    CHECK(p7_solve(20, 10, -1, w, db, dx, &o, &r, 0) == PERKS_ESIZE, "nz -1");
+    CHECK(p7_solve(65536, 65536, 1, w, db, dx, &o, &r, 0) == PERKS_ESIZE, "2^32 cells");
+    CHECK(p5_solve(20, 10, 2, w, db, dx, &o, &r, 0) == PERKS_ESIZE, "2D with nz 2");
+    o.tol = 0;
+    CHECK(p7_solve(20, 10, 6, w, db, dx, &o, &r, 0) == PERKS_ESIZE, "tol 0");
+    o.tol = NAN;
+    CHECK(p7_solve(20, 10, 6, w, db, dx, &o, &r, 0) == PERKS_ESIZE, "tol NaN");
+    o = perks_cg_defaults();
+    memcpy(bad, w, sizeof w), bad[1] = -1.5;
+    CHECK(p7_solve(20, 10, 6, bad, db, dx, &o, &r, 0) == PERKS_ENOTSYM, "asymmetric");
+    CHECK(p7m_solve(20, 10, 6, bad, db, dx, &o, &r, 0) == PERKS_ENOTSYM, "asymmetric (mixed)");
+    memcpy(bad, w, sizeof w), bad[0] = 0;
+    CHECK(p7_solve(20, 10, 6, bad, db, dx, &o, &r, 0) == PERKS_EDIAG, "centre 0");
+    bad[0] = -6;
+    CHECK(p7_solve(20, 10, 6, bad, db, dx, &o, &r, 0) == PERKS_EDIAG, "centre -6");
+    bad[0] = INFINITY;
+    CHECK(p7_solve(20, 10, 6, bad, db, dx, &o, &r, 0) == PERKS_EDIAG, "centre inf");
+    memcpy(bad, w, sizeof w), bad[3] = bad[4] = NAN;
+    CHECK(p7_solve(20, 10, 6, bad, db, dx, &o, &r, 0) == PERKS_EFORMAT, "NaN weight");
+    /* indefinite: centre 1, neighbours -1, b = 1: p.Ap = b.Ab < 0 at the first iteration */
+    memcpy(bad, w, sizeof w), bad[0] = 1;
+    int rc = p7_solve(20, 10, 6, bad, db, dx, &o, &r, 0);
+    CHECK(rc == PERKS_EBREAKDOWN && r.iterations == 0, "indefinite: %d after %d iterations", rc, r.iterations);
+    rc = p7m_solve(20, 10, 6, bad, db, dx, &o, &r, 0);
+    CHECK(rc == PERKS_EBREAKDOWN, "indefinite (mixed): %d", rc);
+    /* the iteration limit */
+    o.max_iter = 5;
+    rc = p7_solve(20, 10, 6, w, db, dx, &o, &r, 0);
+    CHECK(rc == PERKS_ENOCONV && r.iterations == 5 && r.true_residual > o.tol, "max_iter 5: %d, %d it", rc, r.iterations);
+    o.max_iter = 0;
+    rc = p7_solve(20, 10, 6, w, db, dx, &o, &r, 0);
+    CHECK(rc == PERKS_ENOCONV && r.iterations == 0, "max_iter 0: %d, %d it", rc, r.iterations);
+    o = perks_cg_defaults();
+    /* b = 0: x = 0, no iteration (x poisoned before) */
+    CUDA_OK(cudaMemset(db, 0, sizeof(double) * n));
+    CUDA_OK(cudaMemset(dx, 0xff, sizeof(double) * n));
+    rc = p7_solve(20, 10, 6, w, db, dx, &o, &r, 0);
+    CUDA_OK(cudaMemcpy(h, dx, sizeof(double) * n, cudaMemcpyDeviceToHost));
+    int nz_ = 0;
+    for (int i = 0; i < n; i++) nz_ += h[i] != 0;
+    CHECK(rc == PERKS_SUCCESS && r.iterations == 0 && nz_ == 0, "b = 0: %d, %d it, %d nonzero", rc, r.iterations, nz_);
+    CUDA_OK(cudaMemset(dx, 0xff, sizeof(double) * n));
+    rc = p7m_solve(20, 10, 6, w, db, dx, &o, &r, 0);
+    CUDA_OK(cudaMemcpy(h, dx, sizeof(double) * n, cudaMemcpyDeviceToHost));
+    nz_ = 0;
+    for (int i = 0; i < n; i++) nz_ += h[i] != 0;
+    CHECK(rc == PERKS_SUCCESS && nz_ == 0, "b = 0 (mixed): %d, %d nonzero", rc, nz_);
+    cudaFree(db), cudaFree(dx), free(h);
+    case_end();
+}
+
+/* two solves, the same bits */
+static void repro(void)
+{
+    case_begin("cg_stencil bitwise reproducible");
+    const pts p = pts7();
+    double w[32];
+    weights(&p, 6, -1, 0, 0, w);
+    const int n = 45 * 33 * 21;
+    double *h = (double *)malloc(sizeof(double) * n), *h2 = (double *)malloc(sizeof(double) * n), *db, *dx;
+    for (int i = 0; i < n; i++) h[i] = gpucheck_uniform();
+    CUDA_OK(cudaMalloc(&db, sizeof(double) * n));
+    CUDA_OK(cudaMalloc(&dx, sizeof(double) * n));
+    CUDA_OK(cudaMemcpy(db, h, sizeof(double) * n, cudaMemcpyHostToDevice));
+    perks_cg_opts o = perks_cg_defaults();
+    perks_cg_result r1, r2;
+    CHECK(p7_solve(45, 33, 21, w, db, dx, &o, &r1, 0) == PERKS_SUCCESS, "first");
+    CUDA_OK(cudaMemcpy(h, dx, sizeof(double) * n, cudaMemcpyDeviceToHost));
+    CHECK(p7_solve(45, 33, 21, w, db, dx, &o, &r2, 0) == PERKS_SUCCESS, "second");
+    CUDA_OK(cudaMemcpy(h2, dx, sizeof(double) * n, cudaMemcpyDeviceToHost));
+    CHECK(r1.iterations == r2.iterations && !memcmp(h, h2, sizeof(double) * n), "runs differ");
+    cudaFree(db), cudaFree(dx), free(h), free(h2);
+    case_end();
+}
+
+int main(int argc, char **argv)
+{
+    const int light = gpucheck_begin(argc, argv);
+    const pts p7 = pts7(), p13 = pts13(), p27 = pts27(), p5 = pts5();
+    double w7[32], w13[32], w27[32], w5[32];
+    weights(&p7, 6, -1, 0, 0, w7);
+    weights(&p13, 7.5, -4.0 / 3, 1.0 / 12, 0, w13);
+    weights(&p27, 26.5, -1, 0, -1, w27);
+    weights(&p5, 4, -1, 0, 0, w5);
+    edges();
+    if (light) { /* compute-sanitizer: small grids, every kernel once */
+        compare("7pt", &p7, w7, 13, 9, 7, p7_solve, NULL, 0, 1e-10, 1, 0);
+        compare("7pt", &p7, w7, 13, 9, 7, NULL, p7f_solve, 0, 1e-4, 0, 1);
+        compare("7pt", &p7, w7, 13, 9, 7, p7m_solve, NULL, 1, 1e-10, 0, 0);
+        compare("13pt", &p13, w13, 9, 11, 10, p13_solve, NULL, 0, 1e-9, 0, 0);
+        compare("27pt", &p27, w27, 7, 9, 5, p27_solve, NULL, 0, 1e-10, 0, 0);
+        compare("5pt", &p5, w5, 31, 17, 1, p5_solve, NULL, 0, 1e-10, 0, 0);
+        compare("5pt", &p5, w5, 31, 17, 1, p5m_solve, NULL, 1, 1e-10, 0, 1);
+        return check_exit();
+    }
+    repro();
+    compare("7pt", &p7, w7, 1, 1, 1, p7_solve, NULL, 0, 1e-10, 0, 0);
+    compare("7pt", &p7, w7, 1, 40, 1, p7_solve, NULL, 0, 1e-10, 0, 0);
+    compare("7pt", &p7, w7, 1, 1, 77, p7_solve, NULL, 0, 1e-10, 1, 0);
+    compare("7pt", &p7, w7, 37, 29, 23, p7_solve, NULL, 0, 1e-8, 0, 0);
+    compare("7pt", &p7, w7, 37, 29, 23, p7_solve, NULL, 0, 1e-10, 1, 0);
+    compare("7pt", &p7, w7, 37, 29, 23, p7_solve, NULL, 0, 1e-8, 0, 1);
+    compare("7pt", &p7, w7, 37, 29, 23, NULL, p7f_solve, 0, 1e-4, 0, 0);
+    compare("7pt", &p7, w7, 37, 29, 23, p7m_solve, NULL, 1, 1e-10, 0, 0);
+    compare("7pt", &p7, w7, 37, 29, 23, p7m_solve, NULL, 1, 1e-12, 1, 1);
+    compare("13pt", &p13, w13, 33, 17, 40, p13_solve, NULL, 0, 1e-9, 0, 0);
+    compare("27pt", &p27, w27, 19, 31, 13, p27_solve, NULL, 0, 1e-10, 1, 0);
+    compare("5pt", &p5, w5, 101, 77, 1, p5_solve, NULL, 0, 1e-10, 0, 0);
+    compare("5pt", &p5, w5, 101, 77, 1, p5m_solve, NULL, 1, 1e-10, 0, 1);
+    compare("7pt", &p7, w7, 130, 97, 61, p7_solve, NULL, 0, 1e-10, 0, 0);
+    compare("7pt", &p7, w7, 130, 97, 61, p7m_solve, NULL, 1, 1e-10, 0, 0);
+    compare("5pt", &p5, w5, 700, 513, 1, p5_solve, NULL, 0, 1e-9, 1, 0);
+    /* a 3D grid of 256^3: the sweep's z chunks on a full GPU (double and mixed) */
+    compare("7pt", &p7, w7, 256, 256, 256, p7_solve, NULL, 0, 1e-8, 0, 0);
+    compare("7pt", &p7, w7, 256, 256, 256, p7m_solve, NULL, 1, 1e-10, 0, 0);
+    return check_exit();
+}
