@@ -31,7 +31,7 @@
  *   values along z sit in a register window (points with DX = DY = 0 read it), the other points
  *   load through L1 (the block's own plane and its neighbours').  Work items (tile, z chunk) go to
  *   blocks round-robin; the chunk length is the planner's (the fewest rounds of the longest block).
- *   Float kernels step 2 planes at a time (twice the loads in flight for half the bytes).
+ *   Float kernels in 3D step 2 planes at a time (twice the loads in flight for half the bytes).
  *
  * WHAT A SUCCESS MEANS (as perks/cg.cuh)
  *   Every solve ends with res.true_residual = ||b - A x|| / ||b|| summed in double from w, b and x as
