@@ -4,6 +4,7 @@
  *   onepass  ssam/stencil.cuh's SSAM_STENCIL3D_DEFINE with bench/ssam_stencil's P and B, N launches
  *   tb-TT-pP-bB  SSAM_STENCIL3D_TEMPORAL_DEFINE with TT steps per pass, P rows per warp, B threads
  *   tb-TT-pP-bB-ring  SSAM_STENCIL3D_TEMPORAL_DEFINE_RING (the warp's own rows of each level in registers)
+ *   tb-TT-pP-bB-zcol  SSAM_STENCIL3D_TEMPORAL_DEFINE_ZCOL (z-stars: NZ - 1 planes a level in shared memory)
  * and prints GCells/s (cells x N / time), the speedup over onepass, the one-pass memory floor (one
  * read and one write per cell and step at the copy bandwidth measured in this run) and the TT-pass
  * floor (the same over TT, before halo rows and planes).  Every tb result is compared with
@@ -26,8 +27,8 @@
     X(SSAM_SHAPE_STAR3D_R2, star3d_r2, "3d13pt", 2, 256, 2, 2, 64, 1)                                     \
     X(SSAM_SHAPE_BOX3D_R1, box3d_r1, "3d27pt", 4, 128, 1, 2, 128, 1)                                      \
     X(SSAM_SHAPE_BOX3D_R2, box3d_r2, "3d125pt", 2, 128, 1, 1, 64, 6)
-/* (shape, name, type, TT, P, B, generator suffix: _DEFINE or _DEFINE_RING): shared memory
- * TT (NZ + 1) (B/32 P + NY - 1) 512 bytes */
+/* (shape, name, type, TT, P, B, generator suffix: _DEFINE, _DEFINE_RING or _DEFINE_ZCOL): shared memory
+ * TT (NZ + 1) (B/32 P + NY - 1) 512 bytes (NZ - 1 planes a level with _ZCOL) */
 #define TBS(X)                                                                                            \
     X(SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 2, 2, 512, DEFINE) X(SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 3, 2, 512, DEFINE) \
     X(SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 4, 2, 384, DEFINE) X(SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 2, 2, 768, DEFINE) \
@@ -41,7 +42,12 @@
     X(SSAM_SHAPE_BOX3D_R1, box3d_r1, float, 2, 2, 512, DEFINE) X(SSAM_SHAPE_BOX3D_R1, box3d_r1, float, 3, 2, 512, DEFINE) \
     X(SSAM_SHAPE_BOX3D_R1, box3d_r1, float, 2, 2, 512, DEFINE_RING)                                       \
     X(SSAM_SHAPE_BOX3D_R1, box3d_r1, double, 2, 2, 512, DEFINE) X(SSAM_SHAPE_BOX3D_R1, box3d_r1, double, 3, 2, 512, DEFINE) \
-    X(SSAM_SHAPE_BOX3D_R1, box3d_r1, double, 2, 2, 512, DEFINE_RING)
+    X(SSAM_SHAPE_BOX3D_R1, box3d_r1, double, 2, 2, 512, DEFINE_RING)                                    \
+    X(SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 2, 2, 704, DEFINE_ZCOL) X(SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 3, 3, 512, DEFINE_ZCOL) \
+    X(SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 4, 3, 512, DEFINE_ZCOL) X(SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 4, 4, 384, DEFINE_ZCOL) \
+    X(SSAM_SHAPE_STAR3D_R1, star3d_r1, double, 2, 2, 704, DEFINE_ZCOL) X(SSAM_SHAPE_STAR3D_R1, star3d_r1, double, 2, 3, 512, DEFINE_ZCOL) \
+    X(SSAM_SHAPE_STAR3D_R1, star3d_r1, double, 4, 3, 512, DEFINE_ZCOL) X(SSAM_SHAPE_STAR3D_R2, star3d_r2, float, 2, 3, 512, DEFINE_ZCOL) \
+    X(SSAM_SHAPE_STAR3D_R2, star3d_r2, double, 2, 3, 512, DEFINE_ZCOL)
 
 #define DEFO(S, n, pn, PF, BF, MF, PD, BD, MD)                                                            \
     SSAM_STENCIL3D_DEFINE_OCC(of_##n, float, S, PF, BF, MF)                                               \
@@ -62,14 +68,15 @@ typedef struct shape {
 static const shape shapes[] = {SHAPES(SENT)};
 typedef struct tb {
     const char *name;
-    int dbl, tt, p, b, stepx, stepy, ring;
+    int dbl, tt, p, b, stepx, stepy;
+    const char *variant; /* "", "-ring" or "-zcol" */
     advance_fn advance;
 } tb;
 #define XCAT_(a, b) a##b
 #define XCAT(a, b) XCAT_(a, b)
 #define TENT(S, n, T, TT, P, B, G)                                                                        \
     {#n, sizeof(T) == 8, TT, P, B, XCAT(TBN(n, T, TT, P, B, G), _STEPX), XCAT(TBN(n, T, TT, P, B, G), _STEPY), \
-     sizeof(#G) > sizeof("DEFINE"), XCAT(TBN(n, T, TT, P, B, G), _advance)},
+     sizeof(#G) == sizeof("DEFINE") ? "" : #G[7] == 'R' ? "-ring" : "-zcol", XCAT(TBN(n, T, TT, P, B, G), _advance)},
 static const tb tbs[] = {TBS(TENT)};
 
 static int reps = 3, steps = 1000;
@@ -142,7 +149,7 @@ static void bench_one(const shape *s, int dbl, int S, void **buf, void *ref)
         const double d = gpucheck_devdiff(c.res, ref, n, dbl);
         if (d == 0) snprintf(check, sizeof check, "bitwise");
         else snprintf(check, sizeof check, "DIFFERS: |tb - onepass|/|onepass| %.2e", d);
-        snprintf(impl, sizeof impl, "tb-%d-p%d-b%d%s", t->tt, t->p, t->b, t->ring ? "-ring" : "");
+        snprintf(impl, sizeof impl, "tb-%d-p%d-b%d%s", t->tt, t->p, t->b, t->variant);
         report(s, dbl, S, impl, t->tt, ms, base, check);
     }
 }

@@ -15,9 +15,12 @@
  *   and B threads per block.  Arguments, boundaries and codes are ssam/stencil.cuh's.
  *   SSAM_STENCIL3D_TEMPORAL_DEFINE_OCC(name, T, SHAPE, TT, P, B, MINB): the same, MINB blocks per SM.
  *   SSAM_STENCIL3D_TEMPORAL_DEFINE_RING(name, T, SHAPE, TT, P, B): with the register ring (HOW).
+ *   SSAM_STENCIL3D_TEMPORAL_DEFINE_ZCOL(name, T, SHAPE, TT, P, B) (and _ZCOL_OCC with MINB): the
+ *       z-column kernel for z-stars such as 3d7pt and 3d13pt (HOW): NZ - 1 planes a level in shared
+ *       memory, so TT 3 and 4 fit tall tiles.
  *   SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(name, T, SHAPE): the planner's choice (ssam/tbplan.h):
- *       name_onepass_* and name_tb_* (TT, B, P, ring by SSAM_TB3_TT_RULE, _B_RULE, _P_RULE,
- *       _RING_RULE), plus name_plan
+ *       name_onepass_* and name_tb_* (the z-column kernel where SSAM_TB3_ZCOL_RULE says, with its TT,
+ *       P and B rules; else TT, B, P, ring by SSAM_TB3_TT_RULE, _B_RULE, _P_RULE, _RING_RULE), plus name_plan
  *       (the path and why, with the domain-size rule ssam_tb3_plan_make) and name_advance.
  *
  * HOW
@@ -44,6 +47,20 @@
  *   for fewer rows per tile); 3d27pt with the ring 1.16x fp32, 1.30x fp64; 3d13pt gains nothing:
  *   see ssam/tbplan.h.  On the H200 704 threads beat 768 (the grid fills the SMs better: 512^3
  *   3d7pt fp32 554 -> 614 GCells/s), and the planner builds 704.
+ *   SSAM_STENCIL3D_TEMPORAL_DEFINE_ZCOL, for shapes whose points off the centre plane lie on the
+ *   cell's own row (DY = 0 where DZ != 0) and that reach both z neighbours (z-stars: 3d7pt, 3d13pt):
+ *   each thread's rows of the other planes are its own, so only the centre plane is read across warps.
+ *   Level t runs ZHI planes behind level t - 1 (not ZHI + 1): within a step the levels run 1 .. TT,
+ *   level t - 1's newest plane reaches level t in registers, its older planes come from shared memory
+ *   (the thread's own rows), and its centre plane (written ZHI steps earlier, so behind the last
+ *   barrier) from shared memory for the rows of other warps.  A level keeps NZ - 1 planes (2 for
+ *   3d7pt, not 4): the thread reads its row of the oldest plane, then writes the newest into that
+ *   slot.  One barrier a step.  Measured (H200, 1000 steps, GCells/s, against SSAM_STENCIL3D_DEFINE's
+ *   best one-pass kernel): 3d7pt fp32 TT 4, P 3, 512 threads 685 at 512^3 (1.52x; 1.74x at 1024^3),
+ *   where the shared-ring kernel peaks at 627 (TT 2, 704 threads); fp64 TT 2 322-326 (1.46-1.48x);
+ *   3d13pt TT 2, P 3 0.96x fp32, 1.10x fp64 (docs/PERFORMANCE.md).  Bound: one block of 16 warps an SM
+ *   (128 registers, 205 KB), which leaves the warps waiting on shared loads; and tiles of 120 stored
+ *   columns, 5 across 512.
  *   Every level is ssam's row step with the same points in the same order as SSAM_STENCIL3D_DEFINE's
  *   streaming kernel (SSAM_STENCIL3D_STREAM_DEFINE), so N steps equal N of its launches bit for bit
  *   (the tests check it), except periodic domains whose width is not a multiple of V (the 2D case's
@@ -74,10 +91,11 @@
  * PARAMETERS AND LIMITS
  *   T float or double; TT >= 1; P >= 1; B a multiple of 32 up to 1024 with name_STEPY >= 1 and
  *   32 V - HL - HR >= V; shared memory name_SMEM = TT (NZ + 1) (RT + NY - 1) 512 bytes <= 227 KB
- *   (1 block per SM at that size: 3d7pt TT 2 fits RT = 48, TT 3 RT = 32, TT 4 RT = 24); the window
+ *   (1 block per SM at that size: 3d7pt TT 2 fits RT = 48, TT 3 RT = 32, TT 4 RT = 24; _ZCOL: TT (NZ - 1)
+ *   (RT + NY - 1) 512 bytes, 3d7pt TT 4 fits RT = 54; the planner builds 48: P 3 at 512 threads); the window
  *   V NZ NY sizeof(T)/4 <= 128 registers; the shape's limits as ssam/stencil.cuh's (compile-time
  *   checks with a sentence each, naming the generator, the instance and the argument; a 125-point
- *   box does not fit: run it one-pass; tests/compile-fail/ssam_temporal3d_*.cu).  Any nx, ny, nz >= 1 (gy = ceil(ny / STEPY) <= 65535).
+ *   box does not fit: run it one-pass; _ZCOL takes z-stars only; tests/compile-fail/ssam_temporal3d_*.cu).  Any nx, ny, nz >= 1 (gy = ceil(ny / STEPY) <= 65535).
  *   Boundaries: SSAM_STENCIL_DIRICHLET and SSAM_STENCIL_PERIODIC as ssam/stencil.cuh.  src and dst must
  *   not overlap (SSAM_EOVERLAP); name_advance overwrites both.  Codes: ssam/stencil.cuh's; steps
  *   outside 1 .. TT in name_launch is SSAM_ESIZE; a device without name_SMEM bytes of shared memory
@@ -319,26 +337,173 @@ static __device__ __forceinline__ void ssam__tb3_body(const T *src, T *dst, cons
     }
 }
 
+/* ---- the z-column variant: other planes read only the cell's own row ----------------------------
+ * For shapes whose points off the centre plane all have DY = 0 (3d7pt, 3d13pt and other z-stars),
+ * reaching both z neighbours (ZLO < 0 < ZHI): a level needs only its centre plane's rows from other
+ * warps; its other planes are the thread's own rows.  Level t then runs ZHI planes behind level t - 1
+ * (not ZHI + 1), the levels run 1 .. TT in a step with level t - 1's newest plane handed over in
+ * registers, and a level keeps NZ - 1 planes in shared memory (not NZ + 1): the oldest is read by its
+ * owner just before the newest takes its slot.  One barrier a step. */
+template <class... P>
+static __host__ __device__ constexpr int ssam__tb3z_fits(ssam_shape<P...>)
+{
+    return (0 + ... + (P::dz != 0 && P::dy != 0)) == 0 && ssam_shape<P...>::zlo < 0 && ssam_shape<P...>::zhi > 0;
+}
+
+/* Level t of plane zt = z - t ZHI for the warp's P rows at phase ph = (z - z0) mod NSZ: the window from
+ * level t - 1 (its newest plane nw in registers, its centre plane's rows from shared memory, its other
+ * planes' own rows from shared memory), nw into the slot of level t - 1's oldest plane, ssam's row
+ * step with the Dirichlet and t > L rules of ssam__tb3_level; level t's row replaces nw's, or at t = TT
+ * it is stored */
+template <class S, int NSZ, int PS, int t, class T, int TT, int V, int P>
+static __device__ __forceinline__ void ssam__tb3z_level(int ph, int zt, T (&nw)[V][P], ssam_vec<T, V> *wb, T *dst,
+                                                        const ssam_stencil_geom g, const T *cf, int L, int Zs, int Ze,
+                                                        const int (&rowin)[P], const int (&rowst)[P], int y0, int x,
+                                                        int colin, int allin)
+{
+    enum { XLO = S::xlo, XHI = S::xhi, YLO = S::ylo, ZLO = S::zlo, ZHI = S::zhi, NY = S::yhi - S::ylo + 1, NZ = ZHI - ZLO + 1 };
+    int pl[NZ]; /* level t - 1's plane zt + ZLO + dz in slot (zt + ZLO + dz - z0) mod NSZ */
+#pragma unroll
+    for (int dz = 0; dz < NZ; dz++) pl[dz] = ((t - 1) * NSZ + ((ph - t * ZHI + ZLO + dz) % NSZ + NSZ) % NSZ) * PS;
+    const int zin = g.periodic || (zt + ZLO >= 0 && zt + ZHI < g.nz);
+    if (t > 1) asm volatile("" ::: "memory"); /* this level's shared loads after the level below's math */
+#pragma unroll
+    for (int p = 0; p < P; p++) {
+        const int keep = t <= L && zin && rowin[p];
+        T win[V][NZ * NY], out[V];
+#pragma unroll
+        for (int z = 0; z < NZ; z++)
+#pragma unroll
+            for (int y = 0; y < NY; y++) {
+                if (z == NZ - 1 || (z != -ZLO && y != -YLO)) { /* the newest plane, or a row no point reads */
+#pragma unroll
+                    for (int k = 0; k < V; k++) win[k][z * NY + y] = (z == NZ - 1 && y == -YLO) ? nw[k][p] : (T)0;
+                } else {
+                    const ssam_vec<T, V> q = wb[pl[z] + (p + YLO + y) * 32];
+#pragma unroll
+                    for (int k = 0; k < V; k++) win[k][z * NY + y] = q.v[k];
+                }
+            }
+        T row[V];
+#pragma unroll
+        for (int k = 0; k < V; k++) row[k] = nw[k][p];
+        ssam_temporal3d_put(wb, pl[0] + p * 32, row); /* the oldest plane's slot, read above */
+        ssam_stencil3d_row<S, XLO, XHI, YLO, ZLO, NY>(out, win, 0, cf);
+        if (!(keep && allin)) {
+#pragma unroll
+            for (int k = 0; k < V; k++) out[k] = (keep && ((colin >> k) & 1)) ? out[k] : win[k][-ZLO * NY - YLO];
+        }
+        if (t < TT) { /* row p of nw is read by row p alone: level t's row takes its place */
+#pragma unroll
+            for (int k = 0; k < V; k++) nw[k][p] = out[k];
+        } else if (rowst[p] && zt >= Zs && zt < Ze)
+            ssam__stencil_store<T>(dst, (long long)zt * g.plane, (long long)(y0 + p) * g.pitch, x, g.nx, out, out,
+                                   (1 << V) - 1, 1, g.vst);
+    }
+}
+template <class S, int NSZ, int PS, int t, class T, int TT, int V, int P>
+static __device__ __forceinline__ void ssam__tb3z_levels(int ph, int z, T (&nw)[V][P], ssam_vec<T, V> *wb, T *dst,
+                                                         const ssam_stencil_geom g, const T *cf, int L, int Zs, int Ze,
+                                                         const int (&rowin)[P], const int (&rowst)[P], int y0, int x,
+                                                         int colin, int allin)
+{
+    if constexpr (t <= TT) {
+        ssam__tb3z_level<S, NSZ, PS, t, T, TT>(ph, z - t * S::zhi, nw, wb, dst, g, cf, L, Zs, Ze, rowin, rowst, y0, x, colin,
+                                               allin);
+        ssam__tb3z_levels<S, NSZ, PS, t + 1, T, TT>(ph, z, nw, wb, dst, g, cf, L, Zs, Ze, rowin, rowst, y0, x, colin, allin);
+    }
+}
+
+/* The z-column kernel body: ssam__tb3_body's tiles, segments and boundary rules; steps z0 = Zs + TT ZLO
+ * .. z1 - 1 = Ze - 1 + TT ZHI, the loop unrolled by NSZ = NZ - 1 so that every shared offset is a
+ * constant; a step: the prefetched plane z becomes level 0's newest, the next plane's loads start,
+ * levels 1 .. TT, one barrier. */
+template <class T, class S, int TT, int P, int B>
+static __device__ __forceinline__ void ssam__tb3z_body(const T *src, T *dst, const ssam_stencil_geom g, int L, const T *cf)
+{
+    enum {
+        XLO = S::xlo, XHI = S::xhi, YLO = S::ylo, YHI = S::yhi, ZLO = S::zlo, ZHI = S::zhi, V = SSAM_STENCIL_V(T),
+        NSZ = ZHI - ZLO, RT = B / 32 * P, PS = SSAM_TEMPORAL3D_ROWS(RT, YLO, YHI) * 32, HL = SSAM_TEMPORAL_HL(V, XLO, TT),
+        HR = SSAM_TEMPORAL_HR(V, XHI, TT), STEPX = 32 * V - HL - HR, YH0 = TT * -YLO, STEPY = RT - TT * (YHI - YLO)
+    };
+    typedef ssam_vec<T, V> vec_t;
+    extern __shared__ int4 ssam__tb3[];
+    const int bmode = g.periodic ? SSAM_BORDER_WRAP : SSAM_BORDER_NEAREST;
+    const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5;
+    vec_t *const wb = (vec_t *)ssam__tb3 + (wid * P - YLO) * 32 + lane;
+    const int x = blockIdx.x * STEPX - HL + V * lane, store = lane >= HL / V && lane < 32 - HR / V && x < g.nx;
+    const int y0 = blockIdx.y * STEPY - YH0 + wid * P;
+    const int Zs = blockIdx.z * g.seg, Ze = min(Zs + g.seg, g.nz);
+    const int z0 = Zs + TT * ZLO, z1 = Ze + TT * ZHI;
+    int cx[V], in, colin = 0, ry[P], rowin[P], rowst[P];
+    T pf[V][P], nw[V][P];
+    ssam_regcache_columns<V>(cx, in, x, g.nx, bmode, g.vld);
+    const int xl = ssam__tb_xload(x, g.nx, V, g.periodic, g.vld, &in); /* loads: whole vectors */
+#pragma unroll
+    for (int k = 0; k < V; k++) colin |= (g.periodic || (x + k + XLO >= 0 && x + k + XHI < g.nx)) << k;
+    const int allin = __all_sync(0xffffffffu, colin == (1 << V) - 1);
+#pragma unroll
+    for (int p = 0; p < P; p++) {
+        const int y = y0 + p, r = wid * P + p;
+        ry[p] = ssam_border_index(y, g.ny, bmode);
+        rowin[p] = g.periodic || (y + YLO >= 0 && y + YHI < g.ny);
+        rowst[p] = store && r >= YH0 && r < YH0 + STEPY && y < g.ny;
+    }
+    for (int i = threadIdx.x; i < TT * NSZ * PS; i += B) /* finite before the first planes */
+        ssam__tb3[i] = make_int4(0, 0, 0, 0);
+    ssam_regcache_rows_as<P, T, T>(pf, 0, src + (long long)ssam_border_index(z0, g.nz, bmode) * g.plane, g.pitch, xl, cx, in,
+                                   ry, (T)0);
+    __syncthreads();
+#pragma unroll 1
+    for (int zb = z0; zb < z1; zb += NSZ) {
+#pragma unroll
+        for (int ph = 0; ph < NSZ; ph++) {
+            const int z = zb + ph;
+            if (z >= z1) break; /* block-uniform */
+#pragma unroll
+            for (int k = 0; k < V; k++)
+#pragma unroll
+                for (int p = 0; p < P; p++) nw[k][p] = pf[k][p];
+            if (z + 1 < z1)
+                ssam_regcache_rows_as<P, T, T>(pf, 0, src + (long long)ssam_border_index(z + 1, g.nz, bmode) * g.plane,
+                                               g.pitch, xl, cx, in, ry, (T)0);
+            ssam__tb3z_levels<S, NSZ, PS, 1, T, TT>(ph, z, nw, wb, dst, g, cf, L, Zs, Ze, rowin, rowst, y0, x, colin, allin);
+            __syncthreads();
+        }
+    }
+}
+
+/* the body of a generated kernel: MODE 0 shared rings, 1 with the register ring, 2 the z-column */
+template <class T, class S, int TT, int P, int B, int MODE>
+static __device__ __forceinline__ void ssam__tb3_any_body(const T *src, T *dst, const ssam_stencil_geom g, int L,
+                                                          const T *cf)
+{
+    if constexpr (MODE == 2) {
+        if constexpr (ssam__tb3z_fits(S())) ssam__tb3z_body<T, S, TT, P, B>(src, dst, g, L, cf);
+    } else
+        ssam__tb3_body<T, S, TT, P, B, MODE>(src, dst, g, L, cf);
+}
+
 /* ---- host side and the generators --------------------------------------------------------------- */
 #ifndef __CUDACC_RTC__ /* host code: not under NVRTC, where the generators emit their kernels only */
 /* the launchers' view of a 3D temporal kernel: tiles of STEPX x STEPY, planes in segments (each
  * streaming TT NZ extra planes), smem bytes of shared memory */
-template <class T, class S, int TT, int P, int B>
+template <class T, class S, int TT, int P, int B, int MODE>
 static inline ssam__stencil_kern ssam__tb3_kern(const void *fn, int *occ, int stepy, size_t smem)
 {
-    enum { V = SSAM_STENCIL_V(T) };
+    enum { V = SSAM_STENCIL_V(T), NZ = S::zhi - S::zlo + 1 };
     const ssam__stencil_kern k = {fn, occ, 3, S::ncoef, S::npts, V, SSAM_TEMPORAL_STEP(V, S::xlo, S::xhi, TT), B, P, stepy,
-                                  TT * (S::zhi - S::zlo + 1) + 1, 0, -1, sizeof(T), sizeof(T), smem, smem, 0};
+                                  TT * (MODE == 2 ? NZ - 1 : NZ) + 1, 0, -1, sizeof(T), sizeof(T), smem, smem, 0};
     return k;
 }
 /* name_launch and name_advance of a 3D temporal kernel; AUTO's name_plan and name_advance */
-#define SSAM__TB3_HOST(name, T, TT, P, B, ON)                                                           \
+#define SSAM__TB3_HOST(name, T, TT, P, B, ON, MODE)                                                     \
     static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, int steps, cudaStream_t stream) \
     {                                                                                                   \
         static int occ[2] = {0, 0}; /* resident blocks per SM, asked once per device */                 \
         name##_coef cf;                                                                                 \
         const ssam__stencil_kern k =                                                                    \
-            ssam__tb3_kern<T, name##_shape, TT, P, B>((const void *)name##_kernel, occ, name##_STEPY, name##_SMEM); \
+            ssam__tb3_kern<T, name##_shape, TT, P, B, MODE>((const void *)name##_kernel, occ, name##_STEPY, name##_SMEM); \
         return ssam__temporal_launch(a, steps, stream, &k, &cf, TT, ON);                                \
     }                                                                                                   \
     SSAM__TB2_ADVANCE(name, TT)
@@ -360,7 +525,7 @@ static inline ssam__stencil_kern ssam__tb3_kern(const void *fn, int *occ, int st
                                           : name##_onepass_advance(a, steps, result, stream);           \
     }
 #else
-#define SSAM__TB3_HOST(name, T, TT, P, B, ON)
+#define SSAM__TB3_HOST(name, T, TT, P, B, ON, MODE)
 #define SSAM__TB3_AUTO_HOST(name)
 #endif /* !__CUDACC_RTC__ */
 
@@ -374,8 +539,15 @@ static inline ssam__stencil_kern ssam__tb3_kern(const void *fn, int *occ, int st
  * more registers; measured faster for 3d27pt at TT 2, 512 threads: see the usage block) */
 #define SSAM_STENCIL3D_TEMPORAL_DEFINE_RING(name, T, SHAPE, TT, P, B)                                   \
     SSAM__STENCIL3D_TEMPORAL_GEN(name, "SSAM_STENCIL3D_TEMPORAL_DEFINE_RING(" #name ")", T, SHAPE, TT, P, B, 1, 1, 1)
+/* the z-column variant, for shapes that read only the cell's own row off the centre plane (3d7pt,
+ * 3d13pt): a level keeps NZ - 1 planes in shared memory, not NZ + 1, so TT 3 and 4 fit tall tiles (see
+ * the usage block) */
+#define SSAM_STENCIL3D_TEMPORAL_DEFINE_ZCOL(name, T, SHAPE, TT, P, B)                                   \
+    SSAM__STENCIL3D_TEMPORAL_GEN(name, "SSAM_STENCIL3D_TEMPORAL_DEFINE_ZCOL(" #name ")", T, SHAPE, TT, P, B, 1, 1, 2)
+#define SSAM_STENCIL3D_TEMPORAL_DEFINE_ZCOL_OCC(name, T, SHAPE, TT, P, B, MINB)                         \
+    SSAM__STENCIL3D_TEMPORAL_GEN(name, "SSAM_STENCIL3D_TEMPORAL_DEFINE_ZCOL_OCC(" #name ")", T, SHAPE, TT, P, B, MINB, 1, 2)
 /* WHO the sentences' subject; ON 0: no kernel (name_launch refuses with SSAM_ESIZE; the limits are
- * not checked); RING 1: the register ring (SSAM_STENCIL3D_TEMPORAL_DEFINE_RING) */
+ * not checked); RING 1: the register ring (SSAM_STENCIL3D_TEMPORAL_DEFINE_RING), 2: the z-column (_ZCOL) */
 #define SSAM__STENCIL3D_TEMPORAL_GEN(name, WHO, T, SHAPE, TT, P, B, MINB, ON, RING)                     \
     SSAM__STENCIL_COMMON(name, WHO, T, SHAPE, 3)                                                        \
     enum { name##_ZLO = name##_shape::zlo, name##_ZHI = name##_shape::zhi };                            \
@@ -383,15 +555,19 @@ static inline ssam__stencil_kern ssam__tb3_kern(const void *fn, int *occ, int st
     enum {                                                                                              \
         name##_TT = (TT), name##_STEPX = SSAM_TEMPORAL_STEP(SSAM_STENCIL_V(T), name##_XLO, name##_XHI, TT), \
         name##_STEPY = (B) / 32 * (P) - (TT) * (name##_YHI - name##_YLO),                               \
-        name##_SMEM = (int)SSAM_TEMPORAL3D_SMEM(TT, name##_ZHI - name##_ZLO + 1, (B) / 32 * (P), name##_YLO, name##_YHI) \
+        name##_SMEM = (int)SSAM_TEMPORAL3D_SMEM(TT, name##_ZHI - name##_ZLO + 1 - ((RING) == 2 ? 2 : 0), \
+                                                (B) / 32 * (P), name##_YLO, name##_YHI) /* ZCOL: NZ - 1 planes */ \
     };                                                                                                  \
     SSAM__TB3_CHECKS(name, WHO, T, TT, ON)                                                              \
+    static_assert(!(ON) || (RING) != 2 || ssam__tb3z_fits(name##_shape()),                              \
+                  WHO ": SHAPE must read only the cell's own row off the centre plane (DY = 0 where DZ != 0) " \
+                  "and reach both z neighbours, as 3d7pt and 3d13pt do; use SSAM_STENCIL3D_TEMPORAL_DEFINE");  \
     __global__ void __launch_bounds__(B, MINB)                                                          \
         name##_kernel(const T *__restrict__ src, T *__restrict__ dst, ssam_stencil_geom g, int L, name##_coef cf) \
     {                                                                                                   \
-        if (ON) ssam__tb3_body<T, name##_shape, SSAM__TB_TT(TT), SSAM__STENCIL_P(P), B, RING>(src, dst, g, L, cf.c); \
+        if (ON) ssam__tb3_any_body<T, name##_shape, SSAM__TB_TT(TT), SSAM__STENCIL_P(P), B, RING>(src, dst, g, L, cf.c); \
     }                                                                                                   \
-    SSAM__TB3_HOST(name, T, TT, P, B, ON)
+    SSAM__TB3_HOST(name, T, TT, P, B, ON, RING)
 /* the limits of a 3D temporal kernel (ON 0: only TT's) */
 #define SSAM__TB3_CHECKS(name, WHO, T, TT, ON)                                                          \
     static_assert((TT) >= 1, WHO ": TT (steps per pass) must be at least 1");                           \
@@ -400,7 +576,7 @@ static inline ssam__stencil_kern ssam__tb3_kern(const void *fn, int *occ, int st
     static_assert(!(ON) || name##_STEPX >= SSAM_STENCIL_V(T),                                           \
                   WHO ": TT times the x radius leaves no column of the warp to store; lower TT");       \
     static_assert(!(ON) || name##_SMEM <= 227 * 1024,                                                   \
-                  WHO ": TT levels of NZ + 1 planes of the tile exceed 227 KB of shared memory; lower TT, P or B"); \
+                  WHO ": TT levels of the tile's planes (NZ + 1 a level, NZ - 1 with _ZCOL) exceed 227 KB of shared memory; lower TT, P or B"); \
     static_assert(!(ON) || SSAM_STENCIL_V(T) * (int)(sizeof(T) / 4) * (name##_ZHI - name##_ZLO + 1) *   \
                                    (name##_YHI - name##_YLO + 1) <= 128,                                \
                   WHO ": the shape's NZ x NY window exceeds 128 registers; run it one-pass");
@@ -409,8 +585,13 @@ static inline ssam__stencil_kern ssam__tb3_kern(const void *fn, int *occ, int st
 #define SSAM__TB3_AUTO_TT(T, one)                                                                       \
     SSAM_TB3_TT_RULE(sizeof(T), one##_XHI - one##_XLO + 1, one##_YHI - one##_YLO + 1, one##_ZHI - one##_ZLO + 1, \
                      one##_NPTS)
+/* the z-column kernel where SSAM_TB3_ZCOL_RULE says (a z-star: ssam__tb3z_fits), then its TT, P, B */
+#define SSAM__TB3_AUTO_Z(one)                                                                           \
+    SSAM_TB3_ZCOL_RULE(one##_XHI - one##_XLO + 1, one##_YHI - one##_YLO + 1, one##_ZHI - one##_ZLO + 1, one##_NPTS, \
+                       ssam__tb3z_fits(one##_shape()))
 /* SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(name, T, SHAPE): name_onepass_* (SSAM_STENCIL3D_DEFINE, P 4 fp32 /
- * 2 fp64, 128 threads) and name_tb_* (TT = SSAM_TB3_TT_RULE, B = SSAM_TB3_B_RULE, P = SSAM_TB3_P_RULE,
+ * 2 fp64, 128 threads) and name_tb_* (the z-column kernel with SSAM_TB3_ZCOL_TT_RULE, _P_RULE, _B_RULE
+ * where SSAM_TB3_ZCOL_RULE says; else TT = SSAM_TB3_TT_RULE, B = SSAM_TB3_B_RULE, P = SSAM_TB3_P_RULE,
  * the register ring where SSAM_TB3_RING_RULE says;
  * where the rule says 1, an empty kernel that name_tb_launch refuses with SSAM_ESIZE), and
  *   int name_plan(const ssam_stencil_args *a, int steps, ssam_tb_plan *p)   the path and why
@@ -426,10 +607,13 @@ static inline ssam__stencil_kern ssam__tb3_kern(const void *fn, int *occ, int st
                         SSAM__STENCIL3D_TRIM_DEFAULT)                                                   \
     SSAM__STENCIL3D_TEMPORAL_GEN(name##_tb, "SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(" #name ")",           \
                                  typename ssam__stencil_real<T>::type, SHAPE,                           \
-                                 SSAM__TB3_AUTO_TT(T, name##_onepass), SSAM_TB3_P_RULE,                 \
-                                 SSAM_TB3_B_RULE(SSAM_SHAPE3D_NPTS(SHAPE)), 1,                          \
+                                 SSAM__TB3_AUTO_Z(name##_onepass) ? SSAM_TB3_ZCOL_TT_RULE(sizeof(T))    \
+                                                                  : SSAM__TB3_AUTO_TT(T, name##_onepass), \
+                                 SSAM__TB3_AUTO_Z(name##_onepass) ? SSAM_TB3_ZCOL_P_RULE : SSAM_TB3_P_RULE, \
+                                 SSAM__TB3_AUTO_Z(name##_onepass) ? SSAM_TB3_ZCOL_B_RULE                \
+                                                                  : SSAM_TB3_B_RULE(SSAM_SHAPE3D_NPTS(SHAPE)), 1, \
                                  SSAM__TB3_AUTO_TT(T, name##_onepass) >= 2,                             \
-                                 SSAM_TB3_RING_RULE(SSAM_SHAPE3D_NPTS(SHAPE)))                          \
+                                 SSAM__TB3_AUTO_Z(name##_onepass) ? 2 : SSAM_TB3_RING_RULE(SSAM_SHAPE3D_NPTS(SHAPE))) \
     SSAM__TB3_AUTO_HOST(name)
 
 #endif /* SSAM_TEMPORAL3D_CUH */

@@ -1,7 +1,8 @@
 /* tests/gpu/test_ssam_temporal3d.cu -- ssam/temporal3d.cuh: N steps fused TT per pass against N
  * launches of ssam's streaming 3D kernel (SSAM_STENCIL3D_STREAM_DEFINE), bit for bit, and against a
  * CPU reference in double.  3d7pt with TT 1 to 4, 3d13pt, 3d27pt, user-defined asymmetric shapes (one
- * whose points all lie off the cell), float and double, Dirichlet and periodic, N = 1, TT - 1, TT,
+ * whose points all lie off the cell), the register-ring and z-column variants (_RING, _ZCOL: 3d7pt,
+ * 3d13pt and a z-star reaching two planes up), float and double, Dirichlet and periodic, N = 1, TT - 1, TT,
  * TT + 1, 3 TT + 2, ragged sizes from 1 x 1 x 1 up (several strips, tiles and z segments), a row
  * pitch and a plane pitch larger than the domain's.  Periodic domains whose width is not a multiple
  * of V are compared within 2 N npts eps max|u0| G^N (as in test_ssam_temporal).  Buffers start
@@ -17,15 +18,20 @@
 
 #define USER3D_A(X) X(0, 0, 0, 0) X(1, -1, 0, 1) X(2, 0, 2, -1) X(3, 1, -1, 0) X(1, 2, 0, 0)
 #define USER3D_OFF(X) X(0, 1, 0, 1) X(1, 0, 1, 2) X(2, -1, 1, 1)
+/* a z-star (DY = 0 off the centre plane) reaching two planes up and one down, x offsets off the centre */
+#define USER3D_Z(X) X(0, 0, 0, 0) X(1, -1, 0, 1) X(2, 0, 2, 0) X(3, 1, 0, -1) X(1, 2, 0, 0) X(2, 0, -1, 0) X(3, 0, 0, 2)
 
-/* (shape, name, TT float, TT double, P, B, generator suffix: _DEFINE or _DEFINE_RING) */
+/* (shape, name, TT float, TT double, P, B, generator suffix: _DEFINE, _DEFINE_RING or _DEFINE_ZCOL) */
 #define LIST(X)                                                                                           \
     X(SSAM_SHAPE_3D7PT, s7_t4, 4, 4, 2, 256, DEFINE) X(SSAM_SHAPE_3D7PT, s7_t3, 3, 3, 1, 256, DEFINE)     \
     X(SSAM_SHAPE_3D7PT, s7_t2, 2, 2, 2, 128, DEFINE) X(SSAM_SHAPE_3D7PT, s7_t1, 1, 1, 2, 64, DEFINE)      \
     X(SSAM_SHAPE_3D13PT, s13_t2, 2, 2, 2, 256, DEFINE) X(SSAM_SHAPE_3D27PT, b27_t2, 2, 2, 2, 256, DEFINE) \
     X(USER3D_A, user3d_a_t3, 3, 2, 2, 256, DEFINE) X(USER3D_OFF, user3d_off_t2, 2, 2, 2, 128, DEFINE)     \
     X(SSAM_SHAPE_3D27PT, b27_ring_t2, 2, 2, 2, 256, DEFINE_RING)                                          \
-    X(SSAM_SHAPE_3D7PT, s7_ring_t3, 3, 2, 3, 128, DEFINE_RING) X(USER3D_A, user3d_a_ring_t2, 2, 2, 2, 128, DEFINE_RING)
+    X(SSAM_SHAPE_3D7PT, s7_ring_t3, 3, 2, 3, 128, DEFINE_RING) X(USER3D_A, user3d_a_ring_t2, 2, 2, 2, 128, DEFINE_RING) \
+    X(SSAM_SHAPE_3D7PT, s7_zcol_t4, 4, 4, 2, 256, DEFINE_ZCOL) X(SSAM_SHAPE_3D7PT, s7_zcol_t3, 3, 2, 1, 256, DEFINE_ZCOL) \
+    X(SSAM_SHAPE_3D7PT, s7_zcol_t1, 1, 1, 2, 64, DEFINE_ZCOL) X(SSAM_SHAPE_3D13PT, s13_zcol_t3, 3, 3, 2, 256, DEFINE_ZCOL) \
+    X(USER3D_Z, user3d_z_zcol_t3, 3, 2, 2, 256, DEFINE_ZCOL)
 
 #define DEF(S, n, TF, TD, P, B, G)                                                                        \
     SSAM_STENCIL3D_TEMPORAL_##G(tf_##n, float, S, TF, P, B)                                               \
@@ -34,7 +40,7 @@
     SSAM_STENCIL3D_STREAM_DEFINE(od_##n, double, S, 2, 128)
 LIST(DEF)
 
-/* the planner's generator: temporal for 3d7pt (TT 2, 704 threads), one pass for 3d13pt and 3d125pt */
+/* the planner's generator: temporal for 3d7pt (the z-column kernel: TT 4 fp32, TT 2 fp64, P 3, 512 threads), one pass for 3d13pt and 3d125pt */
 SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(af_s7, float, SSAM_SHAPE_3D7PT)
 SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(ad_s7, double, SSAM_SHAPE_3D7PT)
 SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(af_s13, float, SSAM_SHAPE_3D13PT)
@@ -279,7 +285,7 @@ static void test_auto(int light)
     double cd[125];
     float cf[125];
     for (int i = 0; i < 125; i++) { cd[i] = 1.0 / 125 + 1e-3 * gpucheck_uniform(); cf[i] = (float)cd[i]; }
-    CHECK(af_s7_tb_TT == 2 && ad_s7_tb_TT == 2 && af_s13_tb_TT == 1 && ad_b125_tb_TT == 1 && af_b27_tb_TT == 2,
+    CHECK(af_s7_tb_TT == 4 && ad_s7_tb_TT == 2 && af_s13_tb_TT == 1 && ad_b125_tb_TT == 1 && af_b27_tb_TT == 2,
           "TT by the rule");
     for (size_t ci = 0; ci < sizeof cases / sizeof *cases && !check__failed_case; ci++) {
         const int dbl = cases[ci].dbl, n1 = light ? cases[ci].n / 2 : cases[ci].n, N = cases[ci].steps;
