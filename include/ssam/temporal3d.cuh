@@ -487,7 +487,7 @@ static __device__ __forceinline__ void ssam__tb3_any_body(const T *src, T *dst, 
 /* ---- host side and the generators --------------------------------------------------------------- */
 #ifndef __CUDACC_RTC__ /* host code: not under NVRTC, where the generators emit their kernels only */
 /* the launchers' view of a 3D temporal kernel: tiles of STEPX x STEPY, planes in segments (each
- * streaming TT NZ extra planes), smem bytes of shared memory */
+ * streaming TT NZ extra planes; TT (NZ - 1) with the z-column kernel, MODE 2), smem bytes of shared memory */
 template <class T, class S, int TT, int P, int B, int MODE>
 static inline ssam__stencil_kern ssam__tb3_kern(const void *fn, int *occ, int stepy, size_t smem)
 {
