@@ -95,7 +95,8 @@
  *   (RT + NY - 1) 512 bytes, 3d7pt TT 4 fits RT = 54; the planner builds 48: P 3 at 512 threads); the window
  *   V NZ NY sizeof(T)/4 <= 128 registers; the shape's limits as ssam/stencil.cuh's (compile-time
  *   checks with a sentence each, naming the generator, the instance and the argument; a 125-point
- *   box does not fit: run it one-pass; _ZCOL takes z-stars only; tests/compile-fail/ssam_temporal3d_*.cu).  Any nx, ny, nz >= 1 (gy = ceil(ny / STEPY) <= 65535).
+ *   box does not fit: run it one-pass; _ZCOL takes z-stars only; tests/compile-fail/ssam_temporal3d_*.cu).
+ *   Any nx, ny, nz >= 1 (gy = ceil(ny / STEPY) <= 65535).
  *   Boundaries: SSAM_STENCIL_DIRICHLET and SSAM_STENCIL_PERIODIC as ssam/stencil.cuh.  src and dst must
  *   not overlap (SSAM_EOVERLAP); name_advance overwrites both.  Codes: ssam/stencil.cuh's; steps
  *   outside 1 .. TT in name_launch is SSAM_ESIZE; a device without name_SMEM bytes of shared memory
@@ -275,34 +276,36 @@ static __device__ __forceinline__ void ssam__tb3_plane(int ph, int z, int z1, T 
     __syncthreads();
 }
 
-/* The kernel body: block (bx, by, bz) owns columns [X0, X0 + STEPX), tile rows Yb .. Yb + RT - 1 and
- * the planes [Zs, Ze) of segment bz; steps z0 = Zs + TT ZLO .. z1 - 1 = Ze - 1 + TT (ZHI + 1), the
- * loop unrolled by NS so that every shared-memory offset is a constant.  L: the steps of this pass. */
-template <class T, class S, int TT, int P, int B, int RING>
-static __device__ __forceinline__ void ssam__tb3_body(const T *src, T *dst, const ssam_stencil_geom g, int L, const T *cf)
+/* A block's tile and a lane's place in it (both 3D bodies): wb, the lane's vector of the warp's first
+ * row in shared memory (sh); the segment's planes [Zs, Ze) and steps z0 .. z1 - 1 (level t LAG planes
+ * behind level t - 1); the lane's first column x and the column its loads start at (xl), the warp's
+ * first row y0, its columns (cx, in) and which of them the stencil keeps inside a Dirichlet domain
+ * (colin; allin: every lane's); per row the border index (ry), whether the stencil stays inside
+ * (rowin) and whether the row is stored (rowst) */
+template <class T, class S, int TT, int P, int B, int LAG, int V>
+static __device__ __forceinline__ void ssam__tb3_tile(const ssam_stencil_geom &g, int bmode, ssam_vec<T, V> *sh,
+                                                      ssam_vec<T, V> *&wb, int &Zs, int &Ze, int &z0, int &z1, int &x,
+                                                      int &xl, int &y0, int (&cx)[V], int &in, int &colin, int &allin,
+                                                      int (&ry)[P], int (&rowin)[P], int (&rowst)[P])
 {
     enum {
-        XLO = S::xlo, XHI = S::xhi, YLO = S::ylo, YHI = S::yhi, ZLO = S::zlo, ZHI = S::zhi, V = SSAM_STENCIL_V(T),
-        NY = YHI - YLO + 1, NZ = ZHI - ZLO + 1, NS = NZ + 1, RT = B / 32 * P,
-        PS = SSAM_TEMPORAL3D_ROWS(RT, YLO, YHI) * 32, HL = SSAM_TEMPORAL_HL(V, XLO, TT),
-        HR = SSAM_TEMPORAL_HR(V, XHI, TT), STEPX = 32 * V - HL - HR, YH0 = TT * -YLO, STEPY = RT - TT * (YHI - YLO)
+        XLO = S::xlo, XHI = S::xhi, YLO = S::ylo, YHI = S::yhi, ZLO = S::zlo, RT = B / 32 * P,
+        HL = SSAM_TEMPORAL_HL(V, XLO, TT), HR = SSAM_TEMPORAL_HR(V, XHI, TT), STEPX = 32 * V - HL - HR, YH0 = TT * -YLO,
+        STEPY = RT - TT * (YHI - YLO)
     };
-    typedef ssam_vec<T, V> vec_t;
-    extern __shared__ int4 ssam__tb3[];
-    const int bmode = g.periodic ? SSAM_BORDER_WRAP : SSAM_BORDER_NEAREST;
     const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5;
-    vec_t *const wb = (vec_t *)ssam__tb3 + (wid * P - YLO) * 32 + lane;
-    const int x = blockIdx.x * STEPX - HL + V * lane, store = lane >= HL / V && lane < 32 - HR / V && x < g.nx;
-    const int y0 = blockIdx.y * STEPY - YH0 + wid * P;
-    const int Zs = blockIdx.z * g.seg, Ze = min(Zs + g.seg, g.nz);
-    const int z0 = Zs + TT * ZLO, z1 = Ze + TT * (ZHI + 1);
-    int cx[V], in, colin = 0, ry[P], rowin[P], rowst[P];
-    T pf[V][P], zr[TT][NZ][V][P];
+    wb = sh + (wid * P - YLO) * 32 + lane;
+    x = blockIdx.x * STEPX - HL + V * lane;
+    const int store = lane >= HL / V && lane < 32 - HR / V && x < g.nx;
+    y0 = blockIdx.y * STEPY - YH0 + wid * P;
+    Zs = blockIdx.z * g.seg, Ze = min(Zs + g.seg, g.nz);
+    z0 = Zs + TT * ZLO, z1 = Ze + TT * LAG;
+    colin = 0;
     ssam_regcache_columns<V>(cx, in, x, g.nx, bmode, g.vld);
-    const int xl = ssam__tb_xload(x, g.nx, V, g.periodic, g.vld, &in); /* loads: whole vectors */
+    xl = ssam__tb_xload(x, g.nx, V, g.periodic, g.vld, &in); /* loads: whole vectors */
 #pragma unroll
     for (int k = 0; k < V; k++) colin |= (g.periodic || (x + k + XLO >= 0 && x + k + XHI < g.nx)) << k;
-    const int allin = __all_sync(0xffffffffu, colin == (1 << V) - 1);
+    allin = __all_sync(0xffffffffu, colin == (1 << V) - 1);
 #pragma unroll
     for (int p = 0; p < P; p++) {
         const int y = y0 + p, r = wid * P + p;
@@ -310,6 +313,26 @@ static __device__ __forceinline__ void ssam__tb3_body(const T *src, T *dst, cons
         rowin[p] = g.periodic || (y + YLO >= 0 && y + YHI < g.ny);
         rowst[p] = store && r >= YH0 && r < YH0 + STEPY && y < g.ny;
     }
+}
+
+/* The kernel body: block (bx, by, bz) owns columns [X0, X0 + STEPX), tile rows Yb .. Yb + RT - 1 and
+ * the planes [Zs, Ze) of segment bz; steps z0 = Zs + TT ZLO .. z1 - 1 = Ze - 1 + TT (ZHI + 1), the
+ * loop unrolled by NS so that every shared-memory offset is a constant.  L: the steps of this pass. */
+template <class T, class S, int TT, int P, int B, int RING>
+static __device__ __forceinline__ void ssam__tb3_body(const T *src, T *dst, const ssam_stencil_geom g, int L, const T *cf)
+{
+    enum {
+        ZHI = S::zhi, V = SSAM_STENCIL_V(T), NZ = ZHI - S::zlo + 1, NS = NZ + 1,
+        PS = SSAM_TEMPORAL3D_ROWS(B / 32 * P, S::ylo, S::yhi) * 32
+    };
+    typedef ssam_vec<T, V> vec_t;
+    extern __shared__ int4 ssam__tb3[];
+    const int bmode = g.periodic ? SSAM_BORDER_WRAP : SSAM_BORDER_NEAREST;
+    vec_t *wb;
+    int Zs, Ze, z0, z1, x, xl, y0, cx[V], in, colin, allin, ry[P], rowin[P], rowst[P];
+    T pf[V][P], zr[TT][NZ][V][P];
+    ssam__tb3_tile<T, S, TT, P, B, ZHI + 1>(g, bmode, (vec_t *)ssam__tb3, wb, Zs, Ze, z0, z1, x, xl, y0, cx, in, colin,
+                                            allin, ry, rowin, rowst);
     if (RING) { /* rings of levels 1 .. TT-1 (zr[0] stays unused: level 1 reads shared memory) */
 #pragma unroll
         for (int t = 0; t < TT; t++)
@@ -422,33 +445,16 @@ template <class T, class S, int TT, int P, int B>
 static __device__ __forceinline__ void ssam__tb3z_body(const T *src, T *dst, const ssam_stencil_geom g, int L, const T *cf)
 {
     enum {
-        XLO = S::xlo, XHI = S::xhi, YLO = S::ylo, YHI = S::yhi, ZLO = S::zlo, ZHI = S::zhi, V = SSAM_STENCIL_V(T),
-        NSZ = ZHI - ZLO, RT = B / 32 * P, PS = SSAM_TEMPORAL3D_ROWS(RT, YLO, YHI) * 32, HL = SSAM_TEMPORAL_HL(V, XLO, TT),
-        HR = SSAM_TEMPORAL_HR(V, XHI, TT), STEPX = 32 * V - HL - HR, YH0 = TT * -YLO, STEPY = RT - TT * (YHI - YLO)
+        ZHI = S::zhi, V = SSAM_STENCIL_V(T), NSZ = ZHI - S::zlo, PS = SSAM_TEMPORAL3D_ROWS(B / 32 * P, S::ylo, S::yhi) * 32
     };
     typedef ssam_vec<T, V> vec_t;
     extern __shared__ int4 ssam__tb3[];
     const int bmode = g.periodic ? SSAM_BORDER_WRAP : SSAM_BORDER_NEAREST;
-    const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5;
-    vec_t *const wb = (vec_t *)ssam__tb3 + (wid * P - YLO) * 32 + lane;
-    const int x = blockIdx.x * STEPX - HL + V * lane, store = lane >= HL / V && lane < 32 - HR / V && x < g.nx;
-    const int y0 = blockIdx.y * STEPY - YH0 + wid * P;
-    const int Zs = blockIdx.z * g.seg, Ze = min(Zs + g.seg, g.nz);
-    const int z0 = Zs + TT * ZLO, z1 = Ze + TT * ZHI;
-    int cx[V], in, colin = 0, ry[P], rowin[P], rowst[P];
+    vec_t *wb;
+    int Zs, Ze, z0, z1, x, xl, y0, cx[V], in, colin, allin, ry[P], rowin[P], rowst[P];
     T pf[V][P], nw[V][P];
-    ssam_regcache_columns<V>(cx, in, x, g.nx, bmode, g.vld);
-    const int xl = ssam__tb_xload(x, g.nx, V, g.periodic, g.vld, &in); /* loads: whole vectors */
-#pragma unroll
-    for (int k = 0; k < V; k++) colin |= (g.periodic || (x + k + XLO >= 0 && x + k + XHI < g.nx)) << k;
-    const int allin = __all_sync(0xffffffffu, colin == (1 << V) - 1);
-#pragma unroll
-    for (int p = 0; p < P; p++) {
-        const int y = y0 + p, r = wid * P + p;
-        ry[p] = ssam_border_index(y, g.ny, bmode);
-        rowin[p] = g.periodic || (y + YLO >= 0 && y + YHI < g.ny);
-        rowst[p] = store && r >= YH0 && r < YH0 + STEPY && y < g.ny;
-    }
+    ssam__tb3_tile<T, S, TT, P, B, ZHI>(g, bmode, (vec_t *)ssam__tb3, wb, Zs, Ze, z0, z1, x, xl, y0, cx, in, colin, allin,
+                                        ry, rowin, rowst);
     for (int i = threadIdx.x; i < TT * NSZ * PS; i += B) /* finite before the first planes */
         ssam__tb3[i] = make_int4(0, 0, 0, 0);
     ssam_regcache_rows_as<P, T, T>(pf, 0, src + (long long)ssam_border_index(z0, g.nz, bmode) * g.plane, g.pitch, xl, cx, in,
