@@ -4,12 +4,13 @@
  *   graph     the same loop in device pointer mode (alpha, beta by two 1-thread kernels), 10
  *             iterations captured in one CUDA graph, graphs launched back to back
  *   perks     PERKS_CG_DEFINE(.., double, 256), the planner's choice (path and cache tier printed:
- *             the cluster for small systems, else the grid with the count barrier)
+ *             the cluster for small systems, the grid with the count barrier for those it caches,
+ *             the stream path, sliced ELL, for the rest; its own bytes floor printed beside)
  *   grid      the grid path with cooperative_groups grid.sync (PERKS_CG_BAR_GRID)
  *   flag      the grid path with the flag barrier (perks_flag_sum: one L2 hop, no atomics)
  *   cluster   the cluster path (one thread-block cluster, distributed shared memory; "-" where the
  *             system does not fit)
- *   nocache   the grid path with opts.cache = 0 (vectors and matrix from device memory)
+ *   nocache   the grid path with opts.cache = 0 (vectors and matrix from device memory, CSR)
  *   sumbar    the grid path with the sum barrier (perks/barrier.cuh: the last block to arrive sums)
  *   cgear     the grid path, Chronopoulos-Gear CG (opts.variant = PERKS_CG_CGEAR: one grid barrier
  *             per iteration instead of 2; other rounding, so its iterations to 1e-8 are printed)
@@ -40,8 +41,9 @@
  *             3): the double solver (bcg64_solve) against PERKS_CG_MIXED_DEFINE (float iterations
  *             forced, and auto), each with its status, iterations, double replacements; on the
  *             Poisson grids also matrix-free, double and mixed
- * usage: cg [--json PATH] [--reps N] [--light] [--no-256] [--all] [--accuracy-only]
- *   (--light: the small cases only; --accuracy-only: only the accuracy tables) */
+ * usage: cg [--json PATH] [--reps N] [--light] [--no-256] [--all] [--accuracy-only] [--only TEXT]
+ *   (--light: the small cases only; --accuracy-only: only the accuracy tables; --only: the systems
+ *   whose name holds TEXT) */
 #include <cublas_v2.h>
 #include <cusparse.h>
 #include <math.h>
@@ -229,6 +231,8 @@ static int cg_graph_run(sys *S, cudaGraphExec_t ge, int K, double tol)
     return it;
 }
 
+static const char *only; /* --only: the systems whose name holds it */
+
 static void row(const char *name, int n, long long nnz, const char *impl, double us_it, double floor_us, int it_sol,
                 double ms_sol, int cached)
 {
@@ -331,6 +335,7 @@ static void bench_mfree(const char *name, const int *g, const double *b, double 
 
 static void bench_matrix(const char *name, perks_csr *H, const int *grid, int solve, int sweep)
 {
+    if (only && !strstr(name, only)) return;
     sys S;
     memset(&S, 0, sizeof S);
     S.n = H->n_rows;
@@ -464,12 +469,17 @@ static void bench_matrix(const char *name, perks_csr *H, const int *grid, int so
                    : c == 6 ? "cluster"
                    : c == 7 ? "cgear"
                             : "cgear1024",
-                   p.path == PERKS_CG_PATH_CLUSTER ? "cluster" : "grid",
+                   p.path == PERKS_CG_PATH_CLUSTER ? "cluster" : p.path == PERKS_CG_PATH_STREAM ? "stream" : "grid",
                    p.path == PERKS_CG_PATH_CLUSTER     ? ""
                    : p.barrier == PERKS_CG_BAR_FLAG  ? " flag"
                    : p.barrier == PERKS_CG_BAR_COUNT ? " count"
                                                      : " grid.sync",
                    p.blocks, p.block, p.sub, its);
+        if (c == 0 && p.path == PERKS_CG_PATH_STREAM) /* the stream path's own bytes: its copy and 9 vector passes */
+            printf("  (stream path: %lld slice entries (%.2f%% padding); its own floor %.2f us: 12 B an entry, 4 B a slice, "
+                   "72 B a row)\n",
+                   p.sell_nnz, 100.0 * (p.sell_nnz - S.nnz) / S.nnz,
+                   (12.0 * p.sell_nnz + 4.0 * (S.n / 32 + 1) + 72.0 * S.n) / 4.27e6);
         perks_cg_plan_free(&p);
     }
     /* how the per-iteration time depends on the block count (the planner's choice is above) */
@@ -624,6 +634,7 @@ static f32sys f32sys_upload(const perks_csr *H)
 /* the float solver's cost of residual replacement: us per iteration at a fixed count, k = 0 .. 200 */
 static void bench_replace(const char *name, const perks_csr *H)
 {
+    if (only && !strstr(name, only)) return;
     const int n = H->n_rows, K = 400;
     f32sys S = f32sys_upload(H);
     int *rp = S.rp, *ci = S.ci;
@@ -659,7 +670,7 @@ static void bench_replace(const char *name, const perks_csr *H)
         double us = gpucheck_median(t, 5);
         if (q == 0) base = us;
         printf("  repl %s=%-4d %8.2f us/it  (%+5.1f%% vs none; %d replacements, %s path)\n", ks[q] < 0 ? "lg(delta)" : "k", ks[q], us,
-               100 * (us / base - 1), res.replacements, p.path == PERKS_CG_PATH_CLUSTER ? "cluster" : "grid");
+               100 * (us / base - 1), res.replacements, p.path == PERKS_CG_PATH_CLUSTER ? "cluster" : p.path == PERKS_CG_PATH_STREAM ? "stream" : "grid");
         char impl[32];
         if (ks[q] < 0) snprintf(impl, sizeof impl, "f32-reliable-1e%d", ks[q]);
         else snprintf(impl, sizeof impl, "f32-repl-%d", ks[q]);
@@ -674,6 +685,7 @@ static void bench_replace(const char *name, const perks_csr *H)
  * files), Jacobi; status, iterations, replacements and the true residual of the x returned */
 static void bench_policy(const char *name, const perks_csr *H)
 {
+    if (only && !strstr(name, only)) return;
     const int n = H->n_rows;
     f32sys S = f32sys_upload(H);
     int *rp = S.rp, *ci = S.ci;
@@ -710,6 +722,7 @@ static void bench_policy(const char *name, const perks_csr *H)
 /* time to a true residual of 1e-10: the double solver against mixed precision */
 static void bench_mixed(const char *name, const perks_csr *H, const int *grid, int jac)
 {
+    if (only && !strstr(name, only)) return;
     const int n = H->n_rows;
     int *rp, *ci;
     double *va, *b, *x, *hb = (double *)malloc(sizeof(double) * n);
@@ -844,8 +857,9 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--no-256")) big = 0;
         else if (!strcmp(argv[i], "--all")) all_rows = 1;
         else if (!strcmp(argv[i], "--accuracy-only")) acc_only = 1;
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
         else {
-            fprintf(stderr, "usage: %s [--json PATH] [--reps N] [--light] [--no-256] [--all] [--accuracy-only]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--json PATH] [--reps N] [--light] [--no-256] [--all] [--accuracy-only] [--only TEXT]\n", argv[0]);
             return 2;
         }
     }

@@ -182,7 +182,7 @@ int main(int argc, char **argv)
            ms);
     if (!mixed)
         printf(" (%.2f us/iteration; %s path, %d blocks of %d, cache tier %d)", res.iterations ? 1e3 * ms / res.iterations : 0.0,
-               p.path == PERKS_CG_PATH_CLUSTER ? "cluster" : "grid", p.blocks, p.block, p.cached);
+               p.path == PERKS_CG_PATH_CLUSTER ? "cluster" : p.path == PERKS_CG_PATH_STREAM ? "stream" : "grid", p.blocks, p.block, p.cached);
     else
         printf(" (mixed precision, %s)", res.ran == PERKS_CG_RAN_DOUBLE ? "double alone" : "float iterations");
     printf("\nmax |x - 1| = %.3e\n", err);

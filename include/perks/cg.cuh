@@ -1,9 +1,11 @@
-/* perks/cg.cuh -- conjugate gradient in one persistent kernel (CSR, fp64 or fp32): a cooperative
- * grid for large systems, one thread-block cluster (sm_90) for small ones.
+/* perks/cg.cuh -- conjugate gradient in one persistent kernel (CSR, fp64 or fp32): one thread-block
+ * cluster (sm_90) for small systems, a cooperative grid for those that fit its shared memory, and
+ * the same grid over a sliced-ELL copy of the matrix for systems that stream from device memory.
  *
  * THE PIECES (perks/cg/, each header usable alone; this one includes them all)
  *   types.cuh     perks_cg_opts, perks_cg_result, perks_cg_plan, perks_cg_kargs, the constants
- *   spmv.cuh      perks_cg_spmv / perks_cg_rrows: a block's rows times a vector, W lanes per row
+ *   spmv.cuh      perks_cg_spmv / perks_cg_rrows: a block's rows times a vector, W lanes per row;
+ *                 perks_cg_sell_spmv: the stream path's rows from the sliced-ELL copy
  *   reduce.cuh    block sums, the grid's totals through a barrier (perks/barrier.cuh), the cluster's
  *   replace.cuh   residual replacement inside the classic kernels (when, judged, best x)
  *   kernel_grid.cuh     perks_cg_grid_body<T, BLOCK>      the classic iteration, one cooperative grid
@@ -20,6 +22,7 @@
  *   PERKS_CG_DEFINE(name, T, BLOCK) defines
  *       __global__ void name_kernel(perks_cg_kargs)     every CG iteration, one cooperative grid
  *       __global__ void name_ckernel(perks_cg_kargs)    the same in one cluster (sm_90 builds)
+ *       __global__ void name_skernel(perks_cg_kargs)    the grid kernel of the stream path
  *       int name_plan(perks_cg_plan *, n, nnz, d_row_ptr, d_col, d_val, const perks_cg_opts *)
  *       int name_solve(n, nnz, d_row_ptr, d_col, d_val, d_b, d_x, opts, perks_cg_result *, stream)
  *   and these type-free functions work on any plan:
@@ -149,6 +152,30 @@
  *   Breakdown (both paths): p.q <= 0 (or not a number) stops with PERKS_EBREAKDOWN, as does a
  *   non-positive diagonal with Jacobi; both mean A is not SPD.
  *
+ * THE STREAM PATH (path 3; the auto path for a system the grid caches nothing of)
+ *   The grid kernel (name_skernel: perks_cg_grid_body<T, BLOCK, K, 1>) with its SpMV over a copy of
+ *   the matrix in sliced ELL (SELL-C with C = PERKS_CG_SELL_C = 32 rows a slice, no sorting),
+ *   built by the plan: a slice's entries are stored entry-major (entry k of its 32 rows in 32
+ *   consecutive words), each slice as wide as its longest row, padding column -1.  A warp takes a
+ *   slice, a lane a row: every matrix load is one coalesced 128- or 256-byte request, streamed
+ *   (evict-first).  The grid sweeps all rows as one front (round t: block b's warp w takes slice
+ *   (t G + b) BLOCK/32 + w), so the rows in flight lie in a band of G BLOCK rows and the neighbours
+ *   they gather (3D grids: the planes above and below) come from L2, not device memory, when later
+ *   rows read them.  A row's own p' = z + beta p is loaded first; entries in the columns of the
+ *   row and of its neighbouring lanes (i, i - 1, i + 1) take it through shuffles, without a load.
+ *   x += alpha p is done in the next iteration's SpMV (which reads p anyway) or before x is read:
+ *   9 vector passes an iteration (72 bytes a row in double) besides the matrix.  Phase B and the
+ *   rest keep the grid path's row split (whole slices a block).  The sums are the grid path's with
+ *   one lane a row, k order, so with one block the two give the same bits; with more, the dot
+ *   products add other block partials.  Auto takes it when the padded slices hold at most
+ *   PERKS_CG_SELL_PAD = 1.25 times the nonzeros.  Costs: the copy, 12 bytes an entry for double
+ *   (8 for float) padding included, plus 4 a slice, allocated and filled by the plan (res.path and
+ *   plan.sell_nnz say what ran); the CSR is still read by the prologue, replacements and the true
+ *   residual.  Double loads PERKS_CG_SELL_UNROLL = 4 entries a lane at once, float
+ *   PERKS_CG_SELL_UNROLL_F = 8 (64 registers at PERKS_CG_SELL_THREADS_PER_SM = 1024, no spills).
+ *   Measured on the H200 (docs/perks-cg.md): 256^3 Poisson 832 us an iteration against the grid
+ *   path's 1115 in double, 650 against 840 in float.
+ *
  * CHRONOPOULOS-GEAR (opts.variant = PERKS_CG_CGEAR; grid path; name_kernel1)
  *   One grid barrier per iteration: the three dot products r.u, w.u, r.r (w = A u) in one
  *   reduction, alpha from gamma / (delta - beta gamma / alpha_old).  The SpMV reads u_j of the
@@ -162,7 +189,8 @@
  * PARAMETERS AND LIMITS
  *   T float or double; BLOCK a multiple of 32, 64..1024 (256 is a good default): static_asserts that
  *   name the generator and the instance ("PERKS_CG_DEFINE(cg64): BLOCK must be ...").  n >= 1,
- *   0 <= nnz < 2^31, square A.  opts: tol >= 0, max_iter >= 0; path (0 auto, 1 grid, 2 cluster);
+ *   0 <= nnz < 2^31, square A.  opts: tol >= 0, max_iter >= 0; path (0 auto, 1 grid, 2 cluster,
+ *   3 stream: classic CG only, entries of the padded slices < 2^31);
  *   cluster (0: the planner, else 1..16 blocks); blocks (grid path; 0: the planner chooses about
  *   one block per PERKS_CG_WORK_PER_BLOCK = 512 rows + nonzeros, at most the co-resident count, and
  *   at most PERKS_CG_ONCHIP_BPS = 2 per SM when the whole system then fits in shared memory);
@@ -170,11 +198,11 @@
  *   barrier or sum_barrier, or cache = 0, makes the auto path the grid.  The result: status (0,
  *   PERKS_EINACCURATE, PERKS_ENOCONV, PERKS_EBREAKDOWN, PERKS_EDIAG: a diagonal entry <= 0 or missing
  *   with Jacobi), iterations, rel_residual = sqrt(r.r / b.b) of the recurrence (b = 0 gives
- *   sqrt(r.r)), true_residual, replacements.  Check a matrix on the host first with perks_csr_check
+ *   sqrt(r.r)), true_residual, replacements, path (the path that computed x).  Check a matrix on the host first with perks_csr_check
  *   (perks/mtx.h: not square, empty rows, diagonal, symmetry).  Host errors before any launch:
  *   PERKS_EEMPTYROW (a row without entries), PERKS_ENULL, PERKS_ESIZE (sizes, tol, replace,
  *   max_iter, BLOCK, path, cluster, barrier, variant, a flag barrier over more than 2 BLOCK blocks,
- *   Chronopoulos-Gear with the cluster path or the flag / sum barrier),
+ *   Chronopoulos-Gear with the cluster or stream path or the flag / sum barrier),
  *   PERKS_ENOCOOP, PERKS_ERESOURCE (path 2 asked for a system that does not fit a cluster),
  *   PERKS_EUNSUPPORTED (path 2 without sm_90), PERKS_ECORESIDENT, PERKS_ECUDA (allocation, copies).
  *   The plan copies row_ptr to the host once (for the split) and allocates its workspace; d_val
@@ -191,7 +219,7 @@
  * NVRTC (docs/python.md)
  *   Under __CUDACC_RTC__ (the toolkit's include and include/cccl folders on the path)
  *   PERKS_CG_DEFINE and PERKS_CG_MIXED_DEFINE emit their kernels only (name_kernel, name_kernel1,
- *   name_ckernel, and _f32_ / _f64_ ones): they take perks_cg_kargs, which the host planner fills
+ *   name_ckernel, name_skernel, and _f32_ / _f64_ ones): they take perks_cg_kargs, which the host planner fills
  *   (perks/cg/plan.cuh, host code), and a cooperative or cluster launch; no name_plan, name_solve.
  */
 #ifndef PERKS_CG_CUH

@@ -441,7 +441,7 @@ static void compare(const char *name, const perks_csr *A, const run_cfg *c, doub
     snprintf(label, sizeof label, "perks cg %s%s %s n=%d nnz=%lld%s %s%s cache=%d blocks=%d x0=%d (it %d, cpu %d)",
              c->variant == PERKS_CG_CGEAR ? "chronopoulos-gear " : "", name, c->dbl ? "fp64" : "fp32", n, A->nnz,
              c->jacobi ? " jacobi" : "",
-             g.path == PERKS_CG_PATH_CLUSTER ? "cluster" : "grid",
+             g.path == PERKS_CG_PATH_CLUSTER ? "cluster" : g.path == PERKS_CG_PATH_STREAM ? "stream" : "grid",
              g.path == PERKS_CG_PATH_CLUSTER ? ""
              : g.barrier == PERKS_CG_BAR_FLAG ? " flag"
              : g.barrier == PERKS_CG_BAR_SUM  ? " sumbar"
@@ -451,7 +451,7 @@ static void compare(const char *name, const perks_csr *A, const run_cfg *c, doub
     case_begin(label);
     if (c->path) CHECK(g.path == c->path, "path %d, asked %d (rc %d)", g.path, c->path, g.rc);
     if (c->cluster && g.path == PERKS_CG_PATH_CLUSTER) CHECK(g.blocks == c->cluster, "cluster of %d, asked %d", g.blocks, c->cluster);
-    if (c->barrier && g.path == PERKS_CG_PATH_GRID) CHECK(g.barrier == c->barrier, "barrier %d, asked %d", g.barrier, c->barrier);
+    if (c->barrier && g.path != PERKS_CG_PATH_CLUSTER) CHECK(g.barrier == c->barrier, "barrier %d, asked %d", g.barrier, c->barrier);
     if (g.rc == 0 || g.rc == PERKS_ENOCONV || g.rc == PERKS_EBREAKDOWN)
         CHECK(g.variant == c->variant && (c->variant == PERKS_CG_CLASSIC || g.path == PERKS_CG_PATH_GRID),
               "variant %d on path %d, asked %d", g.variant, g.path, c->variant);
@@ -554,15 +554,23 @@ static void test_errors(void)
     o.blocks = -2;
     CHECK(cg64_plan(&p, 64, A.nnz, d.rp, d.ci, (double *)d.va, &o) == PERKS_ESIZE, "blocks < 0");
     o = perks_cg_defaults();
-    CHECK(perks__cg_plan_make(&p, (const void *)cg64_kernel, (const void *)cg64_kernel1, (const void *)cg64_ckernel, 8,
-                              48, 64, A.nnz, d.rp, d.ci, d.va, &o) == PERKS_ESIZE,
+    CHECK(perks__cg_plan_make(&p, (const void *)cg64_kernel, (const void *)cg64_kernel1, (const void *)cg64_ckernel,
+                              (const void *)cg64_skernel, 8, 48, 64, A.nnz, d.rp, d.ci, d.va, &o) == PERKS_ESIZE,
           "block 48");
-    CHECK(perks__cg_plan_make(&p, (const void *)cg64_kernel, (const void *)cg64_kernel1, NULL, 8, 256, 64, A.nnz, d.rp,
-                              d.ci, d.va, &o) == PERKS_ENULL,
+    CHECK(perks__cg_plan_make(&p, (const void *)cg64_kernel, (const void *)cg64_kernel1, NULL,
+                              (const void *)cg64_skernel, 8, 256, 64, A.nnz, d.rp, d.ci, d.va, &o) == PERKS_ENULL,
           "NULL cluster kernel");
-    CHECK(perks__cg_plan_make(&p, (const void *)cg64_kernel, NULL, (const void *)cg64_ckernel, 8, 256, 64, A.nnz, d.rp,
-                              d.ci, d.va, &o) == PERKS_ENULL,
+    CHECK(perks__cg_plan_make(&p, (const void *)cg64_kernel, NULL, (const void *)cg64_ckernel,
+                              (const void *)cg64_skernel, 8, 256, 64, A.nnz, d.rp, d.ci, d.va, &o) == PERKS_ENULL,
           "NULL Chronopoulos-Gear kernel");
+    CHECK(perks__cg_plan_make(&p, (const void *)cg64_kernel, (const void *)cg64_kernel1, (const void *)cg64_ckernel,
+                              NULL, 8, 256, 64, A.nnz, d.rp, d.ci, d.va, &o) == PERKS_ENULL,
+          "NULL stream kernel");
+    o.path = 4;
+    CHECK(cg64_plan(&p, 64, A.nnz, d.rp, d.ci, (double *)d.va, &o) == PERKS_ESIZE, "path 4");
+    o.path = PERKS_CG_PATH_STREAM, o.variant = PERKS_CG_CGEAR;
+    CHECK(cg64_plan(&p, 64, A.nnz, d.rp, d.ci, (double *)d.va, &o) == PERKS_ESIZE, "Chronopoulos-Gear, stream path");
+    o = perks_cg_defaults();
     o.variant = 2;
     CHECK(cg64_plan(&p, 64, A.nnz, d.rp, d.ci, (double *)d.va, &o) == PERKS_ESIZE, "variant 2");
     o.variant = -1;
@@ -580,8 +588,11 @@ static void test_errors(void)
           "Chronopoulos-Gear, auto: the grid kernel1");
     perks_cg_plan_free(&p);
     o = perks_cg_defaults();
-    o.path = 3;
-    CHECK(cg64_plan(&p, 64, A.nnz, d.rp, d.ci, (double *)d.va, &o) == PERKS_ESIZE, "path 3");
+    o.path = PERKS_CG_PATH_STREAM;
+    CHECK(cg64_plan(&p, 64, A.nnz, d.rp, d.ci, (double *)d.va, &o) == 0 && p.path == PERKS_CG_PATH_STREAM &&
+              p.kernel == (const void *)cg64_skernel && p.cached == 0 && p.sell_nnz >= A.nnz,
+          "path 3: the stream kernel, nothing cached");
+    perks_cg_plan_free(&p);
     o.path = -1;
     CHECK(cg64_plan(&p, 64, A.nnz, d.rp, d.ci, (double *)d.va, &o) == PERKS_ESIZE, "path -1");
     o = perks_cg_defaults();
@@ -831,6 +842,9 @@ static void test_files(int light)
         if (rc) continue;
         run_cfg c = {1, 1, 1, 0, 0, 40000, -1, 1e-8, 0, 0, 0, 0}; /* auto: the cluster for the small files */
         compare(names[k], &A, &c, 0.1);
+        c.path = PERKS_CG_PATH_STREAM; /* the sliced-ELL copy of the file's matrix (rows of 1 to 100+ entries) */
+        compare(names[k], &A, &c, 0.1);
+        c.path = 0;
         if (!light && k < 9) { /* Chronopoulos-Gear on the grid (the three slow ill-conditioned files left out) */
             c.variant = PERKS_CG_CGEAR;
             compare(names[k], &A, &c, 0.1);
@@ -932,15 +946,18 @@ static void test_mixed(int light)
         o.tol = 1e-10, o.max_iter = 30000, o.jacobi = jac;
         perks_cg_result rd = {}, rm = {};
         int rcd = cg64_solve(n, A.nnz, d.rp, d.ci, (double *)d.va, db, dx, &o, &rd, 0);
-        for (int mode = 0; mode < 2; mode++) {
-            o.mixed = mode; /* 0 auto, 1 refinement forced */
+        for (int mode = 0; mode < 3; mode++) {
+            o.mixed = mode ? 1 : 0; /* 0 auto, 1 float forced, 2 float forced on the stream path */
+            o.path = mode == 2 ? PERKS_CG_PATH_STREAM : PERKS_CG_PATH_AUTO;
+            if (light && mode == 2) break;
             CUDA_OK(cudaMemset(dx, 0xff, 8 * (size_t)n)); /* NaN: x must be written */
             int rcm = cgm_solve(n, A.nnz, d.rp, d.ci, (double *)d.va, db, dx, &o, &rm, 0);
             CUDA_OK(cudaMemcpy(x, dx, 8 * (size_t)n, cudaMemcpyDeviceToHost));
             double host = true_residual_as(&A, b, x, 1, &bound);
             snprintf(label, sizeof label,
                      "perks cg mixed %s%s%s: %s, ran %s, %d replacements, %d iterations (double: %s, %d), true %.2e (host %.2e)",
-                     name, jac ? " jacobi" : "", mode ? " forced" : " auto", perks_strerror(rcm) + 7,
+                     name, jac ? " jacobi" : "", mode == 2 ? " forced, stream" : mode ? " forced" : " auto",
+                     perks_strerror(rcm) + 7,
                      rm.ran == PERKS_CG_RAN_MIXED ? "mixed" : rm.ran == PERKS_CG_RAN_DOUBLE ? "double"
                      : rm.ran == PERKS_CG_RAN_FALLBACK ? "fallback" : "?",
                      rm.replacements, rm.iterations, perks_strerror(rcd) + 7, rd.iterations, rm.true_residual, host);
@@ -955,11 +972,125 @@ static void test_mixed(int light)
             if (rcd == 0) CHECK(rcm == 0, "the double solver reached 1e-10, mixed: %s", perks_strerror(rcm));
             if (mode) CHECK(rm.ran == PERKS_CG_RAN_MIXED || rm.ran == PERKS_CG_RAN_FALLBACK, "forced: ran %d", rm.ran);
             if (rm.ran == PERKS_CG_RAN_MIXED) CHECK(rm.replacements >= 1, "mixed without a double replacement");
+            if (mode == 2) CHECK(rm.path == PERKS_CG_PATH_STREAM, "stream asked, result path %d", rm.path);
             case_end();
         }
         free(b), free(x);
         cudaFree(db), cudaFree(dx);
         dev_free(&d);
+        perks_csr_free(&A);
+    }
+}
+
+/* the stream path against the grid path's solve from device memory where that one gives a row one
+ * lane (at most 8 entries a row on average): with one block (the same rows a block, so the same
+ * partial sums) bit for bit; with more (the stream path's blocks own whole slices of 32 rows, so the
+ * dot products add other partials) the same status, iterations within 1 and x within xtol of the
+ * grid's (relative, max norm).  Ragged systems, both types, every barrier, Jacobi and x0; the
+ * planner's choice for a system that streams; x written at max_iter */
+static void stream_same(const char *name, const perks_csr *A, run_cfg c, double xtol)
+{
+    const int n = A->n_rows;
+    double *b = (double *)malloc(sizeof(double) * n), *xs = (double *)malloc(sizeof(double) * n),
+           *xg = (double *)malloc(sizeof(double) * n);
+    char label[300];
+    fill_b(b, n);
+    for (int i = 0; i < n; i++) xs[i] = xg[i] = c.x0 ? gpucheck_uniform() : 0;
+    run_cfg cg = c;
+    cg.path = PERKS_CG_PATH_GRID, cg.cache = 0, cg.expect_cached = -1;
+    gpu_out s = gpu_solve(A, b, xs, &c), g = gpu_solve(A, b, xg, &cg);
+    size_t diff = 0;
+    double dmax = 0, xmax = 0;
+    for (int i = 0; i < n; i++) {
+        diff += memcmp(&xs[i], &xg[i], sizeof(double)) != 0;
+        dmax = fmax(dmax, fabs(xs[i] - xg[i]));
+        xmax = fmax(xmax, fabs(xg[i]));
+    }
+    snprintf(label, sizeof label, "perks cg stream %s %s n=%d%s%s blocks=%d barrier=%d: %s, %d it (grid %s, %d it, %d lanes)",
+             name, c.dbl ? "fp64" : "fp32", n, c.jacobi ? " jacobi" : "", c.x0 ? " x0" : "", s.blocks, c.barrier,
+             perks_strerror(s.rc) + 7, s.iterations, perks_strerror(g.rc) + 7, g.iterations, g.sub);
+    case_begin(label);
+    CHECK(s.path == (c.path ? c.path : PERKS_CG_PATH_STREAM), "path %d", s.path);
+    CHECK(g.path == PERKS_CG_PATH_GRID && g.cached == 0 && g.sub == 1, "grid reference: path %d tier %d, %d lanes",
+          g.path, g.cached, g.sub);
+    if (c.blocks == 1) {
+        CHECK(s.blocks == 1 && g.blocks == 1, "blocks %d / %d", s.blocks, g.blocks);
+        CHECK(s.rc == g.rc && s.iterations == g.iterations && s.repl == g.repl, "rc %d / %d, iterations %d / %d", s.rc,
+              g.rc, s.iterations, g.iterations);
+        CHECK(diff == 0, "%zu of %d entries of x differ from the grid path's", diff, n);
+        CHECK(memcmp(&s.rep_true, &g.rep_true, sizeof(double)) == 0, "true residual %.17g / %.17g", s.rep_true,
+              g.rep_true);
+    } else {
+        CHECK(s.rc == g.rc && abs(s.iterations - g.iterations) <= 1, "rc %d / %d, iterations %d / %d", s.rc, g.rc,
+              s.iterations, g.iterations);
+        CHECK(xmax > 0 && dmax <= xtol * xmax, "x differs from the grid path's by %.3g of its largest entry", dmax / xmax);
+    }
+    case_end();
+    free(b), free(xs), free(xg);
+}
+
+static void test_stream(int light)
+{
+    perks_csr A;
+    const int S = PERKS_CG_PATH_STREAM;
+    /* 37 x 40 x 29 and 211 x 190: no multiple of 32 rows; 2D and 3D stars */
+    poisson(&A, light ? 13 : 37, light ? 12 : 40, light ? 11 : 29, 0);
+    {
+        run_cfg cs[] = {
+            {1, 0, 1, 1, 0, 20000, 0, 1e-10, S, 0, 0, 0},                    /* one block, count barrier */
+            {0, 0, 1, 1, 0, 20000, 0, 1e-5, S, 0, 0, 0},                     /* fp32: replacements at convergence */
+            {1, 1, 1, 1, 1, 20000, 0, 1e-10, S, 0, PERKS_CG_BAR_GRID, 0},    /* Jacobi, x0, grid.sync */
+            {1, 0, 1, 1, 0, 9, 0, 1e-10, S, 0, PERKS_CG_BAR_SUM, 0},         /* max_iter: x after the last one */
+            {0, 0, 1, 1, 0, 400, 0, 1e-12, S, 0, 0, 0},                      /* fp32 past its floor: stalls */
+            {1, 0, 1, 0, 0, 20000, 0, 1e-10, S, 0, 0, 0},                    /* the planner's blocks */
+            {1, 1, 1, 3, 1, 20000, 0, 1e-10, S, 0, PERKS_CG_BAR_SUM, 0},     /* Jacobi, x0, 3 blocks, sum barrier */
+            {0, 1, 1, 7, 1, 20000, 0, 1e-5, S, 0, PERKS_CG_BAR_FLAG, 0},     /* fp32 Jacobi x0, 7 blocks, flag */
+        };
+        for (size_t k = 0; k < sizeof cs / sizeof *cs; k++) {
+            if (light && (k == 4 || k == 6)) continue;
+            stream_same("poisson3d", &A, cs[k], cs[k].dbl ? 1e-9 : 1e-3);
+        }
+        run_cfg c = {1, 1, 1, 0, 1, 20000, 0, 1e-10, S, 0, 0, 0};
+        compare("poisson3d", &A, &c, 0.02);
+    }
+    perks_csr_free(&A);
+    poisson(&A, light ? 41 : 211, light ? 19 : 190, 1, 0);
+    {
+        run_cfg c = {1, 0, 1, 1, 0, 20000, 0, 1e-10, S, 0, 0, 0}, c2 = {0, 0, 1, 5, 0, 20000, 0, 1e-5, S, 0, 0, 0};
+        stream_same("poisson2d", &A, c, 0);
+        stream_same("poisson2d", &A, c2, 1e-3);
+    }
+    perks_csr_free(&A);
+    /* rows of 1 to ~900 entries (heavy rows, wide bands): the slices pad; against the CPU CG */
+    random_sdd(&A, light ? 300 : 20011, 9, 5, light ? 150 : 3000);
+    {
+        run_cfg c = {1, 0, 1, 0, 0, 20000, 0, 1e-11, S, 0, 0, 0}, c2 = {1, 1, 1, 3, 1, 20000, 0, 1e-11, S, 0, 0, 0},
+                c3 = {0, 1, 1, 0, 0, 20000, 0, 1e-5, S, 0, 0, 0};
+        compare("random SDD ragged", &A, &c, 0.1);
+        compare("random SDD ragged", &A, &c2, 0.02);
+        compare("random SDD ragged", &A, &c3, 10);
+    }
+    perks_csr_free(&A);
+    /* 1 x 1; an indefinite system breaks down where the CPU CG does */
+    csr_alloc(&A, 1, 1);
+    A.row_ptr[1] = 1, A.col[0] = 0, A.val[0] = 3.5, A.nnz = 1;
+    {
+        run_cfg c = {1, 0, 1, 0, 0, 100, 0, 1e-12, S, 0, 0, 0};
+        compare("1x1", &A, &c, 0);
+    }
+    perks_csr_free(&A);
+    poisson(&A, 30, 30, 1, 4.5);
+    {
+        run_cfg c = {1, 0, 1, 0, 0, 5000, 0, 1e-10, S, 0, 0, 0};
+        compare("indefinite (Laplacian - 4.5 I)", &A, &c, 0);
+    }
+    perks_csr_free(&A);
+    /* the planner: a system that does not fit on chip streams (128^3; 30 iterations) */
+    if (!light) {
+        poisson(&A, 128, 128, 128, 0);
+        run_cfg c = {1, 0, 1, 0, 0, 30, 0, 0, 0, 0, 0, 0}, c2 = {0, 0, 1, 0, 0, 30, 0, 0, 0, 0, 0, 0};
+        stream_same("poisson3d 128^3, auto", &A, c, 1e-9);
+        stream_same("poisson3d 128^3, auto", &A, c2, 1e-4);
         perks_csr_free(&A);
     }
 }
@@ -1134,6 +1265,7 @@ int main(int argc, char **argv)
     }
     perks_csr_free(&A);
 
+    test_stream(light);
     test_repeat(light);
     test_files(light);
     test_mixed(light); /* before the accuracy sweep: the shortest runs under racecheck reach it */

@@ -6,6 +6,7 @@
  *       __global__ void name_kernel(perks_cg_kargs)    perks_cg_grid_body<T, BLOCK, k>       (classic, grid)
  *       __global__ void name_kernel1(perks_cg_kargs)   perks_cg_cgear_body<T, BLOCK, k>      (Chronopoulos-Gear)
  *       __global__ void name_ckernel(perks_cg_kargs)   perks_cg_cluster_kernel_body<T, k>    (one cluster, sm_90)
+ *       __global__ void name_skernel(perks_cg_kargs)   perks_cg_grid_body<T, BLOCK, k, 1>    (the stream path)
  *       int name_plan(perks_cg_plan *, n, nnz, d_row_ptr, d_col, const T *d_val, const perks_cg_opts *)
  *       int name_solve(n, nnz, d_row_ptr, d_col, d_val, d_b, d_x, opts, perks_cg_result *, stream)
  *   The generator only pastes names: each kernel is one call of its body (k: a struct declared in
@@ -19,7 +20,8 @@
  *
  * LIMITS (static_asserts, each naming the generator and the instance): T float or double; BLOCK a
  * multiple of 32 from 64 to 1024.  PERKS_CG_THREADS_PER_SM (default 1024 threads per SM: at most 64
- * registers) is read where PERKS_CG_DEFINE expands.
+ * registers) is read where PERKS_CG_DEFINE expands, PERKS_CG_SELL_THREADS_PER_SM (the same for name_skernel)
+ * too.
  */
 #ifndef PERKS_CG_DEFINE_CUH
 #define PERKS_CG_DEFINE_CUH
@@ -66,6 +68,8 @@ static inline __attribute__((unused)) int perks__cg_solve(perks_cg_plan *p, int 
     { struct k; perks_cg_cgear_body<perks__cg_real<T>::type, TB, k>(a); }                                     \
     __global__ void __launch_bounds__(PERKS_CG_CBLOCK, 1) name##_ckernel(perks_cg_kargs a)                    \
     { struct k; perks_cg_cluster_kernel_body<perks__cg_real<T>::type, k>(a); }                                \
+    __global__ void __launch_bounds__(TB, PERKS__CG_SMINB(TB)) name##_skernel(perks_cg_kargs a)              \
+    { struct k; perks_cg_grid_body<perks__cg_real<T>::type, TB, k, 1>(a); }                                   \
     PERKS__CG_HOST(name, T, BLOCK)
 
 /* name_plan and name_solve (host code: none under NVRTC, where the generators emit the kernels only) */
@@ -76,7 +80,8 @@ static inline __attribute__((unused)) int perks__cg_solve(perks_cg_plan *p, int 
                                                           const T *d_val, const perks_cg_opts *o)            \
     {                                                                                                         \
         return perks__cg_plan_make(p, (const void *)name##_kernel, (const void *)name##_kernel1,              \
-                                   (const void *)name##_ckernel, (int)sizeof(T), (BLOCK), n, nnz, d_row_ptr,  \
+                                   (const void *)name##_ckernel, (const void *)name##_skernel, (int)sizeof(T), \
+                                   (BLOCK), n, nnz, d_row_ptr,                                                \
                                    d_col, d_val, o);                                                          \
     }                                                                                                         \
     static inline __attribute__((unused)) int name##_solve(int n, long long nnz, const int *d_row_ptr,         \

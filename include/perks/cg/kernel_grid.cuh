@@ -3,10 +3,14 @@
  *
  * WHAT (PERKS paper sections 3-4: the time loop inside one cooperative kernel, the block's rows
  * of x, r, q, p (and D^-1) and its matrix slice cached in shared memory when they fit)
- *   perks_cg_grid_body<T, BLOCK, K>(a)   every CG iteration of a solve, a residual replacement where
- *                                     one is due (float), the result into a.out.  K: a type of the
- *                                     kernel's own (a struct declared inside it), so that the body's
- *                                     shared memory (perks__cg_red<K, ..> ...) is that kernel's alone
+ *   perks_cg_grid_body<T, BLOCK, K, SELL>(a)   every CG iteration of a solve, a residual replacement
+ *                                     where one is due (float), the result into a.out.  K: a type of
+ *                                     the kernel's own (a struct declared inside it), so that the
+ *                                     body's shared memory (perks__cg_red<K, ..> ...) is that kernel's
+ *                                     alone.  SELL 1: the stream path (nothing cached; phase A over
+ *                                     the sliced-ELL copy a.soff / a.sci / a.sva with the grid as one
+ *                                     front, perks_cg_sell_spmv, and x += alpha p done there one
+ *                                     iteration late, or before x is read)
  *     prologue  r = b - A x0, D^-1, z, p_old = 0; r.r, r.z, b.b and the bad diagonals   barrier
  *     phase A   q = A (z + beta p_old), p_new = z + beta p_old (in the SpMV gather), p.q  barrier
  *     phase B   x += alpha p, r -= alpha q, z = D^-1 r; r.r, r.z                           barrier
@@ -38,7 +42,7 @@
 #include "spmv.cuh"
 #include "types.cuh"
 
-template <class T, int BLOCK, class K>
+template <class T, int BLOCK, class K, int SELL = 0>
 static __device__ __forceinline__ void perks_cg_grid_body(const perks_cg_kargs &a)
 {
     /* setup: the block's rows, its pointers, the cache tiers in shared memory */
@@ -126,12 +130,17 @@ static __device__ __forceinline__ void perks_cg_grid_body(const perks_cg_kargs &
     int status = bad > 0 ? PERKS_EDIAG : PERKS_SUCCESS, it = 0;
     perks__cg_rstate_init<K>(rr); /* binds the bookkeeping after red, fred, tot: its place in shared memory */
     T beta = 0;
+    T apend = 0; /* stream path: x += apend p_old is due (done in the next phase A, or here before x is read) */
 
 #pragma unroll 1
     while (status == PERKS_SUCCESS) {
         /* a step is a CG iteration or a residual replacement (repl: 1 periodic, 2 the recurrence met
          * tol), through the same two reductions (slot 0, then slots 1-2) */
         int repl = perks__cg_want_replace<T, K>(a, it, rr, thr);
+        if (SELL && apend != (T)0 && (repl || rr <= thr || it >= a.max_iter)) {
+            for (int lr = threadIdx.x; lr < nr; lr += BLOCK) sx[lr] += apend * __ldcg(Pold + r0 + lr);
+            apend = 0;
+        }
         if (!repl && rr <= thr) break;
         if (!repl && it >= a.max_iter) {
             status = PERKS_ENOCONV;
@@ -148,6 +157,24 @@ static __device__ __forceinline__ void perks_cg_grid_body(const perks_cg_kargs &
                 }
             else if (a.cache >= 1)
                 for (int lr = threadIdx.x; lr < nr; lr += BLOCK) gX[lr] = sx[lr];
+        } else if (SELL) {
+            /* the stream path (nothing cached): the sliced-ELL rows, and the x update of the previous
+             * iteration while p_old is at hand */
+            T *X = (T *)a.x, *Q = (T *)a.q;
+            T po = 0; /* p_old of the lane's row, for the x update */
+            perks_cg_sell_spmv<T, sizeof(T) == 4 ? PERKS_CG_SELL_UNROLL_F : PERKS_CG_SELL_UNROLL, BLOCK>(
+                a.n, a.soff, a.sci, (const T *)a.sva,
+                [=, &po](int i) {
+                    po = i < a.n ? __ldcg(Pold + i) : (T)0;
+                    return i < a.n ? fma(beta, po, __ldcg(Z + i)) : (T)0;
+                },
+                [=](int j) { return fma(beta, __ldcg(Pold + j), __ldcg(Z + j)); },
+                [=, &ppq, &po](int i, T s, T, T pn) {
+                    Pnew[i] = pn;
+                    Q[i] = s;
+                    ppq += (double)pn * s;
+                    if (apend != (T)0) X[i] = __ldcg(X + i) + apend * po;
+                });
         } else {
             perks_cg_spmv<T, PERKS_CG_UNROLL>(
                 g, RP, VA, CI, [=](int j) { return fma(beta, __ldcg(Pold + j), __ldcg(Z + j)); },
@@ -201,9 +228,11 @@ static __device__ __forceinline__ void perks_cg_grid_body(const perks_cg_kargs &
 #pragma unroll 4
             for (int lr = threadIdx.x; lr < nr; lr += BLOCK) {
                 const int i = r0 + lr;
-                const T pv = a.cache >= 1 ? sp[lr] : __ldcg(Pnew + i);
-                sx[lr] += alpha * pv;
-                const T rv = sr[lr] - alpha * sq[lr];
+                if (!SELL) {
+                    const T pv = a.cache >= 1 ? sp[lr] : __ldcg(Pnew + i);
+                    sx[lr] += alpha * pv;
+                }
+                const T rv = sr[lr] - alpha * (SELL ? __ldcg(sq + lr) : sq[lr]); /* stream: q of other blocks */
                 sr[lr] = rv;
                 if (a.cache >= 1) gR[lr] = rv;
                 T zv = rv;
@@ -230,6 +259,7 @@ static __device__ __forceinline__ void perks_cg_grid_body(const perks_cg_kargs &
         }
         beta = (T)(t1 / rz);
         rz = t1;
+        if (SELL) apend = alpha;
         ++it;
         PERKS_SWAP(T, Pold, Pnew);
     }

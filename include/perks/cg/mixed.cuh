@@ -54,7 +54,7 @@ static inline int perks__cg_mixed_double(perks_cg_plan *dp, const double *d_b, d
  * replacements fold its x into the double x and compute r = b - A x from the double matrix
  * (a.x_hi / va_hi / b_hi).  fk / dk: the float and double kernels (grid, Chronopoulos-Gear, cluster).
  * See PERKS_CG_MIXED_DEFINE. */
-static inline int perks__cg_mixed_solve(const void *const fk[3], const void *const dk[3], int block, int n,
+static inline int perks__cg_mixed_solve(const void *const fk[4], const void *const dk[4], int block, int n,
                                         long long nnz, const int *d_rp, const int *d_ci, const double *d_val,
                                         const double *d_b, double *d_x, const perks_cg_opts *o,
                                         perks_cg_result *res, cudaStream_t stream)
@@ -71,7 +71,8 @@ static inline int perks__cg_mixed_solve(const void *const fk[3], const void *con
     if (!d_b || !d_x || !o) return PERKS_ENULL;
     if (o->mixed < 0 || o->mixed > 1 || o->variant != PERKS_CG_CLASSIC || o->path == PERKS_CG_PATH_CLUSTER)
         return PERKS_ESIZE;
-    rc = perks__cg_plan_make(&dp, dk[0], dk[1], dk[2], 8, block, n, nnz, d_rp, d_ci, d_val, o);
+    /* the double plan: the choice below, and the fallback (a stream plan's copy is built only then) */
+    rc = perks__cg_plan_make2(&dp, dk[0], dk[1], dk[2], dk[3], 8, block, n, nnz, d_rp, d_ci, d_val, o, 0);
     if (rc) return rc;
     /* auto: a system the double plan holds on chip is bound by barriers, not bytes: float gains nothing */
     if (!o->mixed && (dp.path == PERKS_CG_PATH_CLUSTER || dp.cached == 2)) {
@@ -90,10 +91,11 @@ static inline int perks__cg_mixed_solve(const void *const fk[3], const void *con
     perks__cg_to_float<<<264, 256, 0, stream>>>(nnz, d_val, 1.0, vf);
     perks__cg_to_float<<<264, 256, 0, stream>>>(n, d_b, 1.0, bf);
     fo = *o;
-    fo.path = PERKS_CG_PATH_GRID; /* the cluster kernel has no double x */
+    /* the cluster kernel has no double x; the float solve streams where the double one would */
+    fo.path = dp.path == PERKS_CG_PATH_STREAM ? PERKS_CG_PATH_STREAM : PERKS_CG_PATH_GRID;
     fo.x0 = 0;
     rc = cudaGetLastError() != cudaSuccess ? PERKS_ECUDA
-         : perks__cg_plan_make(&fp, fk[0], fk[1], fk[2], 4, block, n, nnz, d_rp, d_ci, vf, &fo);
+         : perks__cg_plan_make(&fp, fk[0], fk[1], fk[2], fk[3], 4, block, n, nnz, d_rp, d_ci, vf, &fo);
     if (!rc) {
         fp.args.va_hi = d_val;
         fp.args.b_hi = d_b;
@@ -114,7 +116,12 @@ static inline int perks__cg_mixed_solve(const void *const fk[3], const void *con
          * breakdown of an SPD matrix): the double solver goes on from the x reached */
         if ((rc == PERKS_EINACCURATE || rc == PERKS_EBREAKDOWN) && res->iterations < o->max_iter) {
             int it = res->iterations, repl = res->replacements;
-            rc = perks__cg_mixed_double(&dp, d_b, d_x, 1, o->max_iter - it, it, PERKS_CG_RAN_FALLBACK, res, stream);
+            if (dp.path == PERKS_CG_PATH_STREAM) {
+                perks_cg_plan_free(&dp);
+                rc = perks__cg_plan_make(&dp, dk[0], dk[1], dk[2], dk[3], 8, block, n, nnz, d_rp, d_ci, d_val, o);
+            } else rc = PERKS_SUCCESS;
+            if (!rc)
+                rc = perks__cg_mixed_double(&dp, d_b, d_x, 1, o->max_iter - it, it, PERKS_CG_RAN_FALLBACK, res, stream);
             res->replacements += repl;
         }
     }
@@ -145,10 +152,10 @@ static inline int perks__cg_mixed_solve(const void *const fk[3], const void *con
                                                            const perks_cg_opts *o, perks_cg_result *res,      \
                                                            cudaStream_t stream)                               \
     {                                                                                                         \
-        const void *const fk[3] = {(const void *)name##_f32_kernel, (const void *)name##_f32_kernel1,         \
-                                   (const void *)name##_f32_ckernel};                                         \
-        const void *const dk[3] = {(const void *)name##_f64_kernel, (const void *)name##_f64_kernel1,         \
-                                   (const void *)name##_f64_ckernel};                                         \
+        const void *const fk[4] = {(const void *)name##_f32_kernel, (const void *)name##_f32_kernel1,         \
+                                   (const void *)name##_f32_ckernel, (const void *)name##_f32_skernel};       \
+        const void *const dk[4] = {(const void *)name##_f64_kernel, (const void *)name##_f64_kernel1,         \
+                                   (const void *)name##_f64_ckernel, (const void *)name##_f64_skernel};       \
         return perks__cg_mixed_solve(fk, dk, (BLOCK), n, nnz, d_row_ptr, d_col, d_val, d_b, d_x, o, res,      \
                                      stream);                                                                 \
     }

@@ -44,6 +44,7 @@ static inline void perks_cg_plan_free(perks_cg_plan *p)
     if (!p) return;
     if (p->ws) cudaFree(p->ws);
     if (p->rpart) cudaFree(p->rpart);
+    if (p->sell) cudaFree(p->sell);
     memset(p, 0, sizeof *p);
 }
 
@@ -225,7 +226,7 @@ static inline int perks__cg_plan_cluster(perks_cg_plan *p, const void *ckernel, 
 
 /* the grid path (the rows of the host row_ptr rp) */
 static inline int perks__cg_plan_grid(perks_cg_plan *p, const void *kernel, int elt, int block, int n, long long nnz,
-                                      const int *rp, const perks_cg_opts *o)
+                                      const int *rp, const perks_cg_opts *o, int sell)
 {
     const int cgear = o->variant == PERKS_CG_CGEAR;
     int dev, sms, bps0, bps, G, G2, Gmax, W, nv, *split = NULL, smem_sm = 0, optin = 0, rc, bmode;
@@ -259,6 +260,15 @@ static inline int perks__cg_plan_grid(perks_cg_plan *p, const void *kernel, int 
         split = (int *)malloc(sizeof(int) * ((size_t)Gt + 1));
         if (!split) return PERKS_ENOMEM;
         perks__cg_split(rp, n, nnz, Gt, split, &maxr, &maxk);
+        if (sell) { /* the stream path: whole slices a block */
+            maxr = maxk = 0;
+            for (int b = 1; b < Gt; b++) split[b] -= split[b] % PERKS_CG_SELL_C;
+            for (int b = 0; b < Gt; b++) {
+                long long r = split[b + 1] - split[b], k = (long long)rp[split[b + 1]] - rp[split[b]];
+                if (r > maxr) maxr = r;
+                if (k > maxk) maxk = k;
+            }
+        }
         /* the on-chip cache tier that fits the shared memory left per block */
         need1 = (size_t)nv * maxr * elt;
         need2 = need1 + (size_t)maxk * (elt + 4) + (size_t)(maxr + 1) * 4;
@@ -290,7 +300,7 @@ static inline int perks__cg_plan_grid(perks_cg_plan *p, const void *kernel, int 
     }
     p->cached = 0;
     p->smem = 0;
-    if (o->cache) {
+    if (o->cache && !sell) {
         if (need2 <= avail) {
             p->cached = 2;
             p->smem = need2;
@@ -350,7 +360,7 @@ static inline int perks__cg_plan_grid(perks_cg_plan *p, const void *kernel, int 
     p->args.flag = (double *)(ws + off);
     free(split);
     if (p->cached == 0) W = perks__cg_lanes(n, nnz, PERKS_CG_NNZ_PER_LANE_DRAM); /* more rows in flight */
-    p->path = PERKS_CG_PATH_GRID;
+    p->path = sell ? PERKS_CG_PATH_STREAM : PERKS_CG_PATH_GRID;
     p->variant = cgear ? PERKS_CG_CGEAR : PERKS_CG_CLASSIC;
     p->barrier = bmode;
     p->blocks = G;
@@ -363,17 +373,72 @@ static inline int perks__cg_plan_grid(perks_cg_plan *p, const void *kernel, int 
     return PERKS_SUCCESS;
 }
 
-static inline int perks__cg_plan_make(perks_cg_plan *p, const void *kernel, const void *kernel1, const void *ckernel,
-                                      int elt, int block, int n, long long nnz, const int *d_rp, const int *d_ci,
-                                      const void *d_va, const perks_cg_opts *o)
+/* the stream path's slices (PERKS_CG_SELL_C rows, each as wide as its longest row): their entries,
+ * padding included; soff (ns + 1 ints, may be NULL) gets their offsets */
+static inline long long perks__cg_sell_size(const int *rp, int n, int *soff)
+{
+    long long tot = 0;
+    for (int s = 0; s * PERKS_CG_SELL_C < n; s++) {
+        const int e = n - s * PERKS_CG_SELL_C < PERKS_CG_SELL_C ? n : (s + 1) * PERKS_CG_SELL_C;
+        int w = 0;
+        for (int i = s * PERKS_CG_SELL_C; i < e; i++)
+            if (rp[i + 1] - rp[i] > w) w = rp[i + 1] - rp[i];
+        if (soff) soff[s] = (int)tot;
+        tot += (long long)PERKS_CG_SELL_C * w;
+        if (soff && s * PERKS_CG_SELL_C + PERKS_CG_SELL_C >= n) soff[s + 1] = (int)tot;
+    }
+    return tot;
+}
+
+/* the stream path's copy of the matrix (d_rp, d_ci, d_va; rp the host row pointers) into p->sell */
+static inline int perks__cg_sell_build(perks_cg_plan *p, int elt, int n, const int *rp, const int *d_rp,
+                                       const int *d_ci, const void *d_va)
+{
+    const int ns = (n + PERKS_CG_SELL_C - 1) / PERKS_CG_SELL_C;
+    const long long tot = perks__cg_sell_size(rp, n, NULL);
+    size_t b0, b1;
+    int *soff;
+    char *m;
+    if (tot > 2147483647LL) return PERKS_ESIZE; /* 32-bit entry offsets */
+    soff = (int *)malloc(sizeof(int) * ((size_t)ns + 1));
+    if (!soff) return PERKS_ENOMEM;
+    (void)perks__cg_sell_size(rp, n, soff);
+    b0 = perks__cg_align(sizeof(int) * ((size_t)ns + 1));
+    b1 = perks__cg_align(sizeof(int) * (size_t)(tot ? tot : 1));
+    if (cudaMalloc(&p->sell, b0 + b1 + (size_t)elt * (size_t)(tot ? tot : 1)) != cudaSuccess) {
+        p->sell = NULL;
+        free(soff);
+        return PERKS_ECUDA;
+    }
+    m = (char *)p->sell;
+    if (cudaMemcpy(m, soff, sizeof(int) * ((size_t)ns + 1), cudaMemcpyHostToDevice) != cudaSuccess) {
+        free(soff);
+        return PERKS_ECUDA;
+    }
+    free(soff);
+    perks__cg_sell_fill<<<4 * PERKS_CG_RESID_BLOCKS, 256, 0, 0>>>(n, elt, d_rp, d_ci, d_va, (const int *)m, (int *)(m + b0),
+                                                           m + b0 + b1);
+    if (cudaGetLastError() != cudaSuccess || cudaStreamSynchronize(0) != cudaSuccess) return PERKS_ECUDA;
+    p->args.soff = (const int *)m;
+    p->args.sci = (const int *)(m + b0);
+    p->args.sva = m + b0 + b1;
+    p->sell_nnz = tot;
+    return PERKS_SUCCESS;
+}
+
+/* build 0: a stream plan without its copy of the matrix (the mixed driver's double plan, used only
+ * after a float stall); perks_cg_run refuses it */
+static inline int perks__cg_plan_make2(perks_cg_plan *p, const void *kernel, const void *kernel1, const void *ckernel,
+                                       const void *skernel, int elt, int block, int n, long long nnz, const int *d_rp,
+                                       const int *d_ci, const void *d_va, const perks_cg_opts *o, int build)
 {
     int *rp, rc = PERKS_ERESOURCE, is_auto;
     if (!p) return PERKS_ENULL;
     memset(p, 0, sizeof *p);
-    if (!kernel || !kernel1 || !ckernel || !d_rp || !d_ci || !d_va || !o) return PERKS_ENULL;
+    if (!kernel || !kernel1 || !ckernel || !skernel || !d_rp || !d_ci || !d_va || !o) return PERKS_ENULL;
     if (n < 1 || nnz < 0 || nnz > 2147483647LL || block < 64 || block > 1024 || block % 32) return PERKS_ESIZE;
     if (!(o->tol >= 0) || o->max_iter < 0 || o->blocks < 0) return PERKS_ESIZE;
-    if (o->path < 0 || o->path > 2 || o->cluster < 0 || o->cluster > PERKS_CG_CMAX || o->barrier < 0 || o->barrier > 4)
+    if (o->path < 0 || o->path > 3 || o->cluster < 0 || o->cluster > PERKS_CG_CMAX || o->barrier < 0 || o->barrier > 4)
         return PERKS_ESIZE;
     if (o->replace < -1 || (o->replace > 0 && o->variant != PERKS_CG_CLASSIC)) return PERKS_ESIZE;
     if (!(o->replace_delta == -1 || (o->replace_delta >= 0 && o->replace_delta < 1)) ||
@@ -381,7 +446,8 @@ static inline int perks__cg_plan_make(perks_cg_plan *p, const void *kernel, cons
         return PERKS_ESIZE;
     /* Chronopoulos-Gear: the grid path with grid.sync only */
     if (o->variant < 0 || o->variant > 1 ||
-        (o->variant == PERKS_CG_CGEAR && (o->path == PERKS_CG_PATH_CLUSTER || o->sum_barrier ||
+        (o->variant == PERKS_CG_CGEAR && (o->path == PERKS_CG_PATH_CLUSTER || o->path == PERKS_CG_PATH_STREAM ||
+                                          o->sum_barrier ||
                                           (o->barrier && o->barrier != PERKS_CG_BAR_GRID &&
                                            o->barrier != PERKS_CG_BAR_COUNT))))
         return PERKS_ESIZE;
@@ -411,8 +477,20 @@ static inline int perks__cg_plan_make(perks_cg_plan *p, const void *kernel, cons
             if (rc == PERKS_ECUDA) (void)cudaGetLastError();
         }
     }
-    if (rc != PERKS_SUCCESS && o->path != PERKS_CG_PATH_CLUSTER)
-        rc = perks__cg_plan_grid(p, o->variant == PERKS_CG_CGEAR ? kernel1 : kernel, elt, block, n, nnz, rp, o);
+    if (rc != PERKS_SUCCESS && o->path != PERKS_CG_PATH_CLUSTER) {
+        /* the grid; auto and path 1 keep it when its plan caches anything (or is Chronopoulos-Gear),
+         * auto takes the stream path for a system that streams when the slices' padding is small */
+        const int stream = o->path == PERKS_CG_PATH_STREAM;
+        rc = perks__cg_plan_grid(p, stream ? skernel : o->variant == PERKS_CG_CGEAR ? kernel1 : kernel, elt, block, n,
+                                 nnz, rp, o, stream);
+        if (rc == PERKS_SUCCESS && o->path == PERKS_CG_PATH_AUTO && p->cached == 0 &&
+            o->variant == PERKS_CG_CLASSIC && perks__cg_sell_size(rp, n, NULL) <= PERKS_CG_SELL_PAD * (double)nnz) {
+            perks_cg_plan_free(p);
+            rc = perks__cg_plan_grid(p, skernel, elt, block, n, nnz, rp, o, 1);
+        }
+        if (rc == PERKS_SUCCESS && p->path == PERKS_CG_PATH_STREAM && build)
+            rc = perks__cg_sell_build(p, elt, n, rp, d_rp, d_ci, d_va);
+    }
     free(rp);
     if (rc != PERKS_SUCCESS) {
         perks_cg_plan_free(p);
@@ -431,13 +509,20 @@ static inline int perks__cg_plan_make(perks_cg_plan *p, const void *kernel, cons
     return PERKS_SUCCESS;
 }
 
+static inline int perks__cg_plan_make(perks_cg_plan *p, const void *kernel, const void *kernel1, const void *ckernel,
+                                      const void *skernel, int elt, int block, int n, long long nnz, const int *d_rp,
+                                      const int *d_ci, const void *d_va, const perks_cg_opts *o)
+{
+    return perks__cg_plan_make2(p, kernel, kernel1, ckernel, skernel, elt, block, n, nnz, d_rp, d_ci, d_va, o, 1);
+}
+
 /* launch one solve (asynchronous on stream); perks_cg_wait waits and reads the outcome */
 static inline int perks_cg_run(perks_cg_plan *p, const void *d_b, void *d_x, cudaStream_t stream)
 {
     void *args[1];
     int rc;
     if (!p || !d_b || !d_x) return PERKS_ENULL;
-    if (!p->ws || !p->kernel || !p->rpart) return PERKS_ESIZE;
+    if (!p->ws || !p->kernel || !p->rpart || (p->path == PERKS_CG_PATH_STREAM && !p->sell)) return PERKS_ESIZE;
     p->stream = stream;
     p->args.b = d_b;
     p->args.x = d_x;

@@ -51,6 +51,7 @@ static inline int perks__cg_wait1(perks_cg_plan *p, perks_cg_result *res)
     res->rel_residual = out.bb > 0 ? sqrt(out.rr / out.bb) : sqrt(out.rr);
     res->true_residual = tbb > 0 ? sqrt(trr / tbb) : sqrt(trr);
     res->ran = PERKS_CG_RAN_NATIVE;
+    res->path = p->path;
     res->rounding_floor = perks__cg_floor(p->args.x_hi ? 8 : p->elt, taa, tbb);
     res->at_floor = p->opts.tol < PERKS_CG_FLOOR_MARGIN * res->rounding_floor;
     /* a success is the true residual's: the recurrence alone may have drifted from it */

@@ -12,6 +12,9 @@
  *                                     rounding in x (stored with elt bytes) lets one expect
  *   perks__cg_to_float(n, d, scale, f)   f = (float)(scale d)    (mixed: the float copies)
  *   perks__cg_add(n, elt, x, d)          x += d                  (a refinement's correction)
+ *   perks__cg_sell_fill(n, elt, rp, ci, va, soff, sci, sva)   the stream path's sliced-ELL copy of a
+ *                                     CSR matrix (slice offsets soff given: 32 rows a slice, each as
+ *                                     wide as its longest row; padding column -1, value 0)
  *
  * EXAMPLE
  *   perks__cg_resid_launch(n, 8, d_rp, d_ci, d_va, d_b, d_x, NULL, d_part, stream);
@@ -87,6 +90,24 @@ static __global__ void __attribute__((unused)) perks__cg_add(int n, int elt, voi
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
         if (elt == 8) ((double *)x)[i] += ((const double *)d)[i];
         else ((float *)x)[i] += ((const float *)d)[i];
+    }
+}
+/* the stream path's copy: row i (slice s = i / 32, lane l = i % 32) puts its k-th entry at soff[s] + 32 k + l
+ * for k below its slice's width, padding (column -1, value 0) after its last entry; rows >= n pad only */
+static __global__ void __attribute__((unused)) perks__cg_sell_fill(int n, int elt, const int *rp, const int *ci,
+                                                                   const void *va, const int *soff, int *sci,
+                                                                   void *sva)
+{
+    const int nrow = (n + PERKS_CG_SELL_C - 1) / PERKS_CG_SELL_C * PERKS_CG_SELL_C;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < nrow; i += gridDim.x * blockDim.x) {
+        const int s = i / PERKS_CG_SELL_C, base = soff[s] + i % PERKS_CG_SELL_C;
+        const int w = (soff[s + 1] - soff[s]) / PERKS_CG_SELL_C, kb = i < n ? rp[i] : 0, len = i < n ? rp[i + 1] - kb : 0;
+        for (int k = 0; k < w; k++) {
+            const int e = base + k * PERKS_CG_SELL_C;
+            sci[e] = k < len ? ci[kb + k] : -1;
+            if (elt == 8) ((double *)sva)[e] = k < len ? ((const double *)va)[kb + k] : 0.0;
+            else ((float *)sva)[e] = k < len ? ((const float *)va)[kb + k] : 0.0f;
+        }
     }
 }
 #ifndef __CUDACC_RTC__ /* host code: not under NVRTC */

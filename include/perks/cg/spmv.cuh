@@ -9,6 +9,10 @@
  *                                      on the row's first lane rowdone(lr, i, s, d)
  *   perks_cg_rrows(g, RP, CI, val, gather, rowdone)        the same in double, val(k) * gather(j):
  *                                      r = b - A x
+ *   perks_cg_sell_spmv<T, U, BLOCK>(n, SO, SC, SV, self, gather, rowdone)   the stream path: all
+ *                                      rows from the sliced-ELL copy, a warp a slice, a lane a row,
+ *                                      the grid sweeping them as one front, the band's diagonals
+ *                                      through shuffles
  *   perks__cg_cgather(zp, e, beta)     cluster path: z_j + beta p_j through distributed shared memory
  *   perks__cg1_step / perks__cg1_u     Chronopoulos-Gear: r' of row j recomputed by its readers
  *   gather, val and rowdone are functors or lambdas; every thread of the block calls the row loops
@@ -118,6 +122,63 @@ static __device__ __forceinline__ void perks_cg_spmv(const perks_cg_rows &g, con
             d += __shfl_xor_sync(0xffffffffu, d, o, W);
         }
         if (lr < g.nr && sl == 0) rowdone(lr, i, s, d);
+    }
+}
+
+/* the stream path's SpMV: every row of the matrix from the sliced-ELL copy (slice s holds rows
+ * 32 s .. 32 s + 31, entry k of its row l at SO[s] + 32 k + l: column SC, -1 where padded; value SV),
+ * so a warp's loads of one k are 32 consecutive words.  The grid sweeps the rows as one front: in
+ * round t block b's warp w takes slice (t G + b) BLOCK/32 + w, so the rows in flight lie in one band
+ * of G BLOCK rows and the neighbours a row gathers (for a 3D grid: the planes above and below) are
+ * still in L2 when the next rows read them.  Each lane first takes its own row's vector element,
+ * self(i) (= gather(i), the same bits); an entry whose column is the row itself or a row of the
+ * neighbouring lane (j = i, i - 1, i + 1: a band's diagonals) takes that value through a shuffle
+ * instead of a load, so a warp whose 32 rows all have such an entry issues no load for it.  Then
+ * each lane loads U entries at once (streamed past L1 and first out of L2: the matrix is read once an
+ * iteration), gathers the rest, and sums in k order: the sums of perks_cg_spmv with one lane a row,
+ * bit for bit.  rowdone(i, s, d, self) on every lane with a row i < n; self(i) is called for i >= n
+ * too (the last slice's padding lanes) and must not read there. */
+#ifndef PERKS_CG_SELL_LOAD
+#define PERKS_CG_SELL_LOAD(p) __ldcs(p)
+#endif
+template <class T, int U, int BLOCK, class Self, class Gather, class RowDone>
+static __device__ __forceinline__ void perks_cg_sell_spmv(int n, const int *SO, const int *SC, const T *SV, Self self,
+                                                          Gather gather, RowDone rowdone)
+{
+    const int lane = threadIdx.x & 31, ns = (n + PERKS_CG_SELL_C - 1) / PERKS_CG_SELL_C;
+#pragma unroll 1
+    for (int sl = blockIdx.x * (BLOCK / 32) + threadIdx.x / 32; sl < ns; sl += gridDim.x * (BLOCK / 32)) {
+        const int i = sl * PERKS_CG_SELL_C + lane;
+        const int kb = __ldg(SO + sl), w = (__ldg(SO + sl + 1) - kb) / PERKS_CG_SELL_C;
+        const int *c = SC + kb + lane;
+        const T *v = SV + kb + lane;
+        const T gc = self(i), gm = __shfl_up_sync(0xffffffffu, gc, 1), gp = __shfl_down_sync(0xffffffffu, gc, 1);
+        T d = 0, s = 0;
+#pragma unroll 1
+        for (int k = 0; k < w; k += U) {
+            int jj[U];
+            T vv[U], gg[U];
+#pragma unroll
+            for (int u = 0; u < U; ++u) {
+                jj[u] = k + u < w ? PERKS_CG_SELL_LOAD(c + (k + u) * PERKS_CG_SELL_C) : -1;
+                vv[u] = k + u < w ? PERKS_CG_SELL_LOAD(v + (k + u) * PERKS_CG_SELL_C) : (T)0;
+            }
+#pragma unroll
+            for (int u = 0; u < U; ++u) {
+                const int j = jj[u];
+                gg[u] = j == i                      ? gc
+                        : j == i - 1 && lane > 0    ? gm
+                        : j == i + 1 && lane < 31   ? gp
+                        : j >= 0                    ? (T)gather(j)
+                                                    : (T)0;
+            }
+#pragma unroll
+            for (int u = 0; u < U; ++u) {
+                if (jj[u] >= 0) s += vv[u] * gg[u];
+                if (jj[u] == i) d += vv[u];
+            }
+        }
+        if (i < n) rowdone(i, s, d, gc);
     }
 }
 

@@ -51,6 +51,23 @@
 #define PERKS_CG_PATH_AUTO 0
 #define PERKS_CG_PATH_GRID 1
 #define PERKS_CG_PATH_CLUSTER 2
+#define PERKS_CG_PATH_STREAM 3 /* the grid kernel over a sliced-ELL copy of the matrix (large systems) */
+#define PERKS_CG_SELL_C 32     /* stream path: rows a slice (a warp's rows; columns stored slice-major) */
+#ifndef PERKS_CG_SELL_UNROLL
+#define PERKS_CG_SELL_UNROLL 4 /* stream path, double: entries a lane loads before it gathers */
+#endif
+#ifndef PERKS_CG_SELL_UNROLL_F
+#define PERKS_CG_SELL_UNROLL_F 8 /* stream path, float */
+#endif
+#ifndef PERKS_CG_SELL_THREADS_PER_SM
+#define PERKS_CG_SELL_THREADS_PER_SM 1024 /* stream path: the register budget's threads per SM */
+#endif
+#define PERKS__CG_SMINB(BLOCK) \
+    ((PERKS_CG_SELL_THREADS_PER_SM / (BLOCK)) > 0 ? PERKS_CG_SELL_THREADS_PER_SM / (BLOCK) : 1)
+#ifndef PERKS_CG_SELL_PAD
+#define PERKS_CG_SELL_PAD 1.25 /* auto takes the stream path only when the padded slices hold at most this
+                                  many times the nonzeros */
+#endif
 #define PERKS_CG_BAR_AUTO 0
 #define PERKS_CG_BAR_GRID 1 /* cooperative_groups grid.sync, then every block sums the partials */
 /* PERKS_CG_BAR_AUTO is PERKS_CG_BAR_COUNT (below) */
@@ -71,7 +88,7 @@ typedef struct perks_cg_opts {
     int blocks;   /* grid path: 0 planner; else this many blocks (at most the co-resident count) */
     int x0;       /* 1: start from the x passed in; 0: from x = 0 (x is overwritten) */
     int sum_barrier; /* 1: the same as barrier = PERKS_CG_BAR_SUM */
-    int path;        /* PERKS_CG_PATH_AUTO / _GRID / _CLUSTER */
+    int path;        /* PERKS_CG_PATH_AUTO / _GRID / _CLUSTER / _STREAM */
     int cluster;     /* cluster path: 0 planner, else 1..16 blocks */
     int barrier;     /* grid path: PERKS_CG_BAR_AUTO / _GRID / _SUM / _FLAG / _COUNT */
     int variant;     /* PERKS_CG_CLASSIC (default) or PERKS_CG_CGEAR (grid path, grid.sync barrier) */
@@ -117,6 +134,7 @@ typedef struct perks_cg_result {
                               residual much below it is rounding, not convergence */
     int at_floor;          /* 1 when tol < PERKS_CG_FLOOR_MARGIN rounding_floor: the tolerance asks for the
                               rounding floor (a success is then still a measured true residual <= tol) */
+    int path;              /* the path of the solve that computed x: PERKS_CG_PATH_GRID, _CLUSTER or _STREAM */
 } perks_cg_result;
 
 #define PERKS_CG_FLOOR_MARGIN 10.0 /* at_floor: tol within this factor of the rounding floor */
@@ -145,6 +163,9 @@ typedef struct perks_cg_kargs {
     double *bar;  /* perks_sum_barrier workspace (PERKS_SUM_BARRIER_WORDS), zeroed by perks_cg_run */
     double *flag; /* perks_flag_sum workspace (PERKS_FLAG_WORDS(G)), set to 0xff bytes by perks_cg_run */
     int *cenc;    /* cluster path, matrix in device memory: the encoded columns (nnz) */
+    const int *soff, *sci; /* stream path: slice s's entries from soff[s] on, column k of its row l at
+                              soff[s] + 32 k + l; sci the columns (-1: padding) */
+    const void *sva;       /* stream path: the values (T, 0 where padded) */
     const int *rp, *ci, *split;
     const void *va, *b;
     void *x, *r, *z, *p0, *p1, *q, *dinv; /* CGEAR kernel: r, z = the two (r, w, s, d) quad buffers, p0 = p */
@@ -163,6 +184,8 @@ typedef struct perks_cg_plan {
     const void *kernel; /* the kernel launched (grid, grid Chronopoulos-Gear or cluster) */
     int variant;        /* PERKS_CG_CLASSIC or PERKS_CG_CGEAR */
     void *ws;           /* one allocation: vectors, partials, out, split, barrier words */
+    void *sell;         /* stream path: the sliced-ELL copy (slice offsets, columns, values) */
+    long long sell_nnz; /* stream path: the entries of the slices, padding included */
     double *rpart;      /* the true-residual kernel's block partials (3 PERKS_CG_RESID_BLOCKS) */
     cudaStream_t stream; /* the last perks_cg_run's stream (perks_cg_wait synchronizes it) */
     perks_cg_kargs args;

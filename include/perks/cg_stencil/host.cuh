@@ -233,6 +233,7 @@ static inline int perks__cgs_solve(const void *knative, const void *kfloat, int 
     r.status = status, r.iterations = used, r.replacements = rounds, r.bnorm = sqrt(bb), r.true_residual = tr;
     r.rounding_floor = perks__cg_floor(kfloat ? 8 : (int)sizeof(T), aa, bb);
     r.at_floor = tol < PERKS_CG_FLOOR_MARGIN * r.rounding_floor;
+    r.path = PERKS_CG_PATH_GRID; /* one cooperative grid */
     rc = status;
 out:
     if (cudaFree(ws.base) != cudaSuccess && !rc) rc = PERKS_ECUDA;
