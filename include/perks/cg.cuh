@@ -167,7 +167,9 @@
  *   9 vector passes an iteration (72 bytes a row in double) besides the matrix.  Phase B and the
  *   rest keep the grid path's row split (whole slices a block).  The sums are the grid path's with
  *   one lane a row, k order, so with one block the two give the same bits; with more, the dot
- *   products add other block partials.  Auto takes it when the padded slices hold at most
+ *   products add other block partials.  Auto takes it when rows hold at most
+ *   PERKS_CG_NNZ_PER_LANE_DRAM = 8 entries on average (where the grid path gives a row one lane;
+ *   longer rows are measured nowhere: ask for path 3) and the padded slices at most
  *   PERKS_CG_SELL_PAD = 1.25 times the nonzeros.  Costs: the copy, 12 bytes an entry for double
  *   (8 for float) padding included, plus 4 a slice, allocated and filled by the plan (res.path and
  *   plan.sell_nnz say what ran); the CSR is still read by the prologue, replacements and the true

@@ -395,14 +395,16 @@ static inline int perks__cg_sell_build(perks_cg_plan *p, int elt, int n, const i
                                        const int *d_ci, const void *d_va)
 {
     const int ns = (n + PERKS_CG_SELL_C - 1) / PERKS_CG_SELL_C;
-    const long long tot = perks__cg_sell_size(rp, n, NULL);
+    long long tot;
     size_t b0, b1;
-    int *soff;
+    int *soff = (int *)malloc(sizeof(int) * ((size_t)ns + 1));
     char *m;
-    if (tot > 2147483647LL) return PERKS_ESIZE; /* 32-bit entry offsets */
-    soff = (int *)malloc(sizeof(int) * ((size_t)ns + 1));
     if (!soff) return PERKS_ENOMEM;
-    (void)perks__cg_sell_size(rp, n, soff);
+    tot = perks__cg_sell_size(rp, n, soff);
+    if (tot > 2147483647LL) { /* 32-bit entry offsets (soff holds them wrapped: not used) */
+        free(soff);
+        return PERKS_ESIZE;
+    }
     b0 = perks__cg_align(sizeof(int) * ((size_t)ns + 1));
     b1 = perks__cg_align(sizeof(int) * (size_t)(tot ? tot : 1));
     if (cudaMalloc(&p->sell, b0 + b1 + (size_t)elt * (size_t)(tot ? tot : 1)) != cudaSuccess) {
@@ -478,13 +480,16 @@ static inline int perks__cg_plan_make2(perks_cg_plan *p, const void *kernel, con
         }
     }
     if (rc != PERKS_SUCCESS && o->path != PERKS_CG_PATH_CLUSTER) {
-        /* the grid; auto and path 1 keep it when its plan caches anything (or is Chronopoulos-Gear),
-         * auto takes the stream path for a system that streams when the slices' padding is small */
+        /* the grid; auto and path 1 keep it when its plan caches anything (or is Chronopoulos-Gear);
+         * auto takes the stream path for a system that streams when the grid gives a row one lane (at
+         * most PERKS_CG_NNZ_PER_LANE_DRAM entries a row on average: what was measured) and the
+         * slices' padding is small */
         const int stream = o->path == PERKS_CG_PATH_STREAM;
         rc = perks__cg_plan_grid(p, stream ? skernel : o->variant == PERKS_CG_CGEAR ? kernel1 : kernel, elt, block, n,
                                  nnz, rp, o, stream);
         if (rc == PERKS_SUCCESS && o->path == PERKS_CG_PATH_AUTO && p->cached == 0 &&
-            o->variant == PERKS_CG_CLASSIC && perks__cg_sell_size(rp, n, NULL) <= PERKS_CG_SELL_PAD * (double)nnz) {
+            o->variant == PERKS_CG_CLASSIC && perks__cg_lanes(n, nnz, PERKS_CG_NNZ_PER_LANE_DRAM) == 1 &&
+            perks__cg_sell_size(rp, n, NULL) <= PERKS_CG_SELL_PAD * (double)nnz) {
             perks_cg_plan_free(p);
             rc = perks__cg_plan_grid(p, skernel, elt, block, n, nnz, rp, o, 1);
         }
