@@ -991,8 +991,8 @@ static void test_mixed(int light)
 static void stream_same(const char *name, const perks_csr *A, run_cfg c, double xtol)
 {
     const int n = A->n_rows;
-    double *b = (double *)malloc(sizeof(double) * n), *xs = (double *)malloc(sizeof(double) * n),
-           *xg = (double *)malloc(sizeof(double) * n);
+    double *b = (double *)calloc(n, sizeof(double)), *xs = (double *)calloc(n, sizeof(double)),
+           *xg = (double *)calloc(n, sizeof(double));
     char label[300];
     fill_b(b, n);
     for (int i = 0; i < n; i++) xs[i] = xg[i] = c.x0 ? gpucheck_uniform() : 0;
