@@ -174,7 +174,8 @@
  *   (8 for float) padding included, plus 4 a slice, allocated and filled by the plan (res.path and
  *   plan.sell_nnz say what ran); the CSR is still read by the prologue, replacements and the true
  *   residual.  Double loads PERKS_CG_SELL_UNROLL = 4 entries a lane at once, float
- *   PERKS_CG_SELL_UNROLL_F = 8 (64 registers at PERKS_CG_SELL_THREADS_PER_SM = 1024, no spills).
+ *   PERKS_CG_SELL_UNROLL_F = 8 (64 registers at PERKS_CG_SELL_THREADS_PER_SM = 1024, no spills;
+ *   2 and 7 when built for sm_75 / sm_80, where ptxas spills with more).
  *   Measured on the H200 (docs/perks-cg.md): 256^3 Poisson 832 us an iteration against the grid
  *   path's 1115 in double, 650 against 840 in float.
  *

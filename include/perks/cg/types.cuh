@@ -53,11 +53,21 @@
 #define PERKS_CG_PATH_CLUSTER 2
 #define PERKS_CG_PATH_STREAM 3 /* the grid kernel over a sliced-ELL copy of the matrix (large systems) */
 #define PERKS_CG_SELL_C 32     /* stream path: rows a slice (a warp's rows; columns stored slice-major) */
+/* stream path: entries a lane loads before it gathers, double and float: 4 and 8 on sm_90 (64
+ * registers, no spills), 2 and 7 below (ptxas for sm_80 spills with more) */
 #ifndef PERKS_CG_SELL_UNROLL
-#define PERKS_CG_SELL_UNROLL 4 /* stream path, double: entries a lane loads before it gathers */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+#define PERKS_CG_SELL_UNROLL 2
+#else
+#define PERKS_CG_SELL_UNROLL 4
+#endif
 #endif
 #ifndef PERKS_CG_SELL_UNROLL_F
-#define PERKS_CG_SELL_UNROLL_F 8 /* stream path, float */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+#define PERKS_CG_SELL_UNROLL_F 7
+#else
+#define PERKS_CG_SELL_UNROLL_F 8
+#endif
 #endif
 #ifndef PERKS_CG_SELL_THREADS_PER_SM
 #define PERKS_CG_SELL_THREADS_PER_SM 1024 /* stream path: the register budget's threads per SM */
