@@ -176,8 +176,8 @@
  *   residual.  Double loads PERKS_CG_SELL_UNROLL = 4 entries a lane at once, float
  *   PERKS_CG_SELL_UNROLL_F = 8 (64 registers at PERKS_CG_SELL_THREADS_PER_SM = 1024, no spills;
  *   2 and 7 when built for sm_75 / sm_80, where ptxas spills with more).
- *   Measured on the H200 (docs/perks-cg.md): 256^3 Poisson 832 us an iteration against the grid
- *   path's 1115 in double, 650 against 840 in float.
+ *   Measured on the H200 (bench/perks_cg, docs/PERFORMANCE.md): 256^3 Poisson 829 us an iteration
+ *   in double against the grid path's 1113.
  *
  * CHRONOPOULOS-GEAR (opts.variant = PERKS_CG_CGEAR; grid path; name_kernel1)
  *   One grid barrier per iteration: the three dot products r.u, w.u, r.r (w = A u) in one

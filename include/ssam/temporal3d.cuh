@@ -315,6 +315,19 @@ static __device__ __forceinline__ void ssam__tb3_tile(const ssam_stencil_geom &g
     }
 }
 
+/* the start of both bodies: the shared memory's NSH int4 zeroed (finite before the first planes),
+ * the rows of plane z0 into pf, a barrier */
+template <int B, int NSH, class T, int V, int P>
+static __device__ __forceinline__ void ssam__tb3_start(int4 *sh, T (&pf)[V][P], const T *src, const ssam_stencil_geom &g,
+                                                       int z0, int bmode, int xl, const int (&cx)[V], int in,
+                                                       const int (&ry)[P])
+{
+    for (int i = threadIdx.x; i < NSH; i += B) sh[i] = make_int4(0, 0, 0, 0);
+    ssam_regcache_rows_as<P, T, T>(pf, 0, src + (long long)ssam_border_index(z0, g.nz, bmode) * g.plane, g.pitch, xl, cx, in,
+                                   ry, (T)0);
+    __syncthreads();
+}
+
 /* The kernel body: block (bx, by, bz) owns columns [X0, X0 + STEPX), tile rows Yb .. Yb + RT - 1 and
  * the planes [Zs, Ze) of segment bz; steps z0 = Zs + TT ZLO .. z1 - 1 = Ze - 1 + TT (ZHI + 1), the
  * loop unrolled by NS so that every shared-memory offset is a constant.  L: the steps of this pass. */
@@ -343,11 +356,7 @@ static __device__ __forceinline__ void ssam__tb3_body(const T *src, T *dst, cons
 #pragma unroll
                     for (int p = 0; p < P; p++) zr[t][z][k][p] = (T)0;
     }
-    for (int i = threadIdx.x; i < TT * NS * PS; i += B) /* finite before the first planes */
-        ssam__tb3[i] = make_int4(0, 0, 0, 0);
-    ssam_regcache_rows_as<P, T, T>(pf, 0, src + (long long)ssam_border_index(z0, g.nz, bmode) * g.plane, g.pitch, xl, cx, in,
-                                   ry, (T)0);
-    __syncthreads();
+    ssam__tb3_start<B, TT * NS * PS>(ssam__tb3, pf, src, g, z0, bmode, xl, cx, in, ry);
 #pragma unroll 1
     for (int zb = z0; zb < z1; zb += NS) {
 #pragma unroll
@@ -455,11 +464,7 @@ static __device__ __forceinline__ void ssam__tb3z_body(const T *src, T *dst, con
     T pf[V][P], nw[V][P];
     ssam__tb3_tile<T, S, TT, P, B, ZHI>(g, bmode, (vec_t *)ssam__tb3, wb, Zs, Ze, z0, z1, x, xl, y0, cx, in, colin, allin,
                                         ry, rowin, rowst);
-    for (int i = threadIdx.x; i < TT * NSZ * PS; i += B) /* finite before the first planes */
-        ssam__tb3[i] = make_int4(0, 0, 0, 0);
-    ssam_regcache_rows_as<P, T, T>(pf, 0, src + (long long)ssam_border_index(z0, g.nz, bmode) * g.plane, g.pitch, xl, cx, in,
-                                   ry, (T)0);
-    __syncthreads();
+    ssam__tb3_start<B, TT * NSZ * PS>(ssam__tb3, pf, src, g, z0, bmode, xl, cx, in, ry);
 #pragma unroll 1
     for (int zb = z0; zb < z1; zb += NSZ) {
 #pragma unroll

@@ -70,15 +70,19 @@ static inline int perks__cg_split_row(const int *rp, int n, long long target)
     return lo;
 }
 
-/* split the rows into G parts with even rows + nonzeros; the largest part's rows and nonzeros */
-static inline void perks__cg_split(const int *rp, int n, long long nnz, int G, int *split, long long *maxr,
+/* split the rows into G parts with even rows + nonzeros, each part's first row a multiple of align
+ * (1, or PERKS_CG_SELL_C: whole slices); the largest part's rows and nonzeros */
+static inline void perks__cg_split(const int *rp, int n, long long nnz, int G, int align, int *split, long long *maxr,
                                    long long *maxk)
 {
     int b;
     split[0] = 0;
     split[G] = n;
     *maxr = *maxk = 0;
-    for (b = 1; b < G; b++) split[b] = perks__cg_split_row(rp, n, ((long long)n + nnz) * b / G);
+    for (b = 1; b < G; b++) {
+        split[b] = perks__cg_split_row(rp, n, ((long long)n + nnz) * b / G);
+        split[b] -= split[b] % align;
+    }
     for (b = 0; b < G; b++) {
         long long r = split[b + 1] - split[b], k = (long long)rp[split[b + 1]] - rp[split[b]];
         if (r > *maxr) *maxr = r;
@@ -171,7 +175,7 @@ static inline int perks__cg_plan_cluster(perks_cg_plan *p, const void *ckernel, 
         for (int c = want; c <= (o->cluster ? want : cmax) && !C; c = c < 2 ? 2 : 2 * c) {
             int ncl = 0;
             if (c > cmax) break;
-            perks__cg_split(rp, n, nnz, c, split, &maxr, &maxk);
+            perks__cg_split(rp, n, nnz, c, 1, split, &maxr, &maxk);
             if (maxr >= (1LL << 24)) continue;
             need = (size_t)elt * ((size_t)4 * maxr + (size_t)(o->jacobi ? 4 : 3) * maxr);
             if (t == 2) need += (size_t)maxk * (elt + 4) + (size_t)(maxr + 1) * 4;
@@ -259,16 +263,7 @@ static inline int perks__cg_plan_grid(perks_cg_plan *p, const void *kernel, int 
         const int Gt = G2 ? G2 : G;
         split = (int *)malloc(sizeof(int) * ((size_t)Gt + 1));
         if (!split) return PERKS_ENOMEM;
-        perks__cg_split(rp, n, nnz, Gt, split, &maxr, &maxk);
-        if (sell) { /* the stream path: whole slices a block */
-            maxr = maxk = 0;
-            for (int b = 1; b < Gt; b++) split[b] -= split[b] % PERKS_CG_SELL_C;
-            for (int b = 0; b < Gt; b++) {
-                long long r = split[b + 1] - split[b], k = (long long)rp[split[b + 1]] - rp[split[b]];
-                if (r > maxr) maxr = r;
-                if (k > maxk) maxk = k;
-            }
-        }
+        perks__cg_split(rp, n, nnz, Gt, sell ? PERKS_CG_SELL_C : 1, split, &maxr, &maxk); /* stream: whole slices */
         /* the on-chip cache tier that fits the shared memory left per block */
         need1 = (size_t)nv * maxr * elt;
         need2 = need1 + (size_t)maxk * (elt + 4) + (size_t)(maxr + 1) * 4;
