@@ -8,6 +8,7 @@
  *            persistent path; on a domain this large it caches a few percent and AUTO runs steps
  *   tb-TT    SSAM_STENCIL2D_TEMPORAL_DEFINE with TT steps fused per pass, 128 threads
  *   tb-TT-mM SSAM_STENCIL2D_TEMPORAL_DEFINE_OCC with M blocks per SM (TBX below)
+ *   tbs-TT   SSAM_STENCIL2D_TEMPORAL_DEFINE_SMEM, the input rows staged in shared memory (TBSM below)
  * and prints GCells/s (cells x N / time), the speedup over onepass, and the one-pass memory floor:
  * one read and one write per cell and step at the copy bandwidth measured in this run (cudaMemcpy
  * device to device), with the temporal floor (the same over TT, before halo and warm-up rows)
@@ -63,6 +64,15 @@
 #define TBX(X)                                                                                            \
     X(SSAM_SHAPE_STAR2D_R1, star2d_r1, float, 8, 3) X(SSAM_SHAPE_BOX2D_R1, box2d_r1, float, 8, 3)
 
+/* the staged kernels, input rows in shared memory (SSAM_STENCIL2D_TEMPORAL_DEFINE_SMEM): (shape, name, type, TT) */
+#define TBSM(X)                                                                                           \
+    X(SSAM_SHAPE_STAR2D_R1, star2d_r1, float, 8) X(SSAM_SHAPE_STAR2D_R2, star2d_r2, float, 4)            \
+    X(SSAM_SHAPE_STAR2D_R2, star2d_r2, float, 6) X(SSAM_SHAPE_STAR2D_R2, star2d_r2, double, 4)           \
+    X(SSAM_SHAPE_STAR2D_R3, star2d_r3, float, 4) X(SSAM_SHAPE_STAR2D_R3, star2d_r3, double, 2)           \
+    X(SSAM_SHAPE_STAR2D_R4, star2d_r4, float, 3) X(SSAM_SHAPE_STAR2D_R4, star2d_r4, float, 4)            \
+    X(SSAM_SHAPE_STAR2D_R4, star2d_r4, double, 2) X(SSAM_SHAPE_STAR2D_R5, star2d_r5, float, 3)           \
+    X(SSAM_SHAPE_BOX2D_R2, box2d_r2, float, 4) X(SSAM_SHAPE_BOX2D_R2, box2d_r2, double, 4)
+
 #define DEFO(S, n, pn, PF, PD)                                                                            \
     SSAM_STENCIL2D_DEFINE(of_##n, float, S, PF, 128)                                                      \
     SSAM_STENCIL2D_DEFINE(od_##n, double, S, PD, 128)
@@ -75,6 +85,10 @@ TBS(DEFT)
 #define DEFTX_(nm, S, T, TT, M) SSAM_STENCIL2D_TEMPORAL_DEFINE_OCC(nm, T, S, TT, 128, M)
 #define DEFTX(S, n, T, TT, M) DEFTX_(TBXN(n, T, TT, M), S, T, TT, M)
 TBX(DEFTX)
+#define TBSN(n, T, TT) tbs_##n##_##T##_##TT
+#define DEFTS_(nm, S, T, TT) SSAM_STENCIL2D_TEMPORAL_DEFINE_SMEM(nm, T, S, TT, 128)
+#define DEFTS(S, n, T, TT) DEFTS_(TBSN(n, T, TT), S, T, TT)
+TBSM(DEFTS)
 PERKS_STENCIL2D_DEFINE(pk_float, float, PERKS_SHAPE_STAR2D_R1, 256, 8, 64)
 PERKS_STENCIL2D_DEFINE(pk_double, double, PERKS_SHAPE_STAR2D_R1, 256, 8, 32)
 
@@ -90,13 +104,15 @@ typedef struct tb {
     const char *name;
     int dbl, tt, step;
     advance_fn advance;
-    int minb; /* TBX rows; 0 for the defaults */
+    int minb;   /* TBX rows; 0 for the defaults */
+    int staged; /* TBSM rows */
 } tb;
 #define XCAT_(a, b) a##b
 #define XCAT(a, b) XCAT_(a, b)
-#define TENT(S, n, T, TT) {#n, sizeof(T) == 8, TT, XCAT(TBN(n, T, TT), _STEP), XCAT(TBN(n, T, TT), _advance), 0},
-#define TXENT(S, n, T, TT, M) {#n, sizeof(T) == 8, TT, XCAT(TBXN(n, T, TT, M), _STEP), XCAT(TBXN(n, T, TT, M), _advance), M},
-static const tb tbs[] = {TBS(TENT) TBX(TXENT)};
+#define TENT(S, n, T, TT) {#n, sizeof(T) == 8, TT, XCAT(TBN(n, T, TT), _STEP), XCAT(TBN(n, T, TT), _advance), 0, 0},
+#define TXENT(S, n, T, TT, M) {#n, sizeof(T) == 8, TT, XCAT(TBXN(n, T, TT, M), _STEP), XCAT(TBXN(n, T, TT, M), _advance), M, 0},
+#define TSENT(S, n, T, TT) {#n, sizeof(T) == 8, TT, XCAT(TBSN(n, T, TT), _STEP), XCAT(TBSN(n, T, TT), _advance), 0, 1},
+static const tb tbs[] = {TBS(TENT) TBX(TXENT) TBSM(TSENT)};
 
 static int reps = 3, steps = 1000;
 static FILE *json;
@@ -190,7 +206,8 @@ static void bench_one(const shape *s, int dbl, int S, void **buf, void *ref)
         CUDA_DIE(cudaMemcpy(h2, ref, n * es, cudaMemcpyDeviceToHost));
         if (memcmp(h1, h2, n * es) == 0) snprintf(check, sizeof check, "bitwise");
         else snprintf(check, sizeof check, "DIFFERS: |tb - onepass|/|onepass| %.2e", gpucheck_devdiff(c.res, ref, n, dbl));
-        if (t->minb) snprintf(impl, sizeof impl, "tb-%d-m%d", t->tt, t->minb);
+        if (t->staged) snprintf(impl, sizeof impl, "tbs-%d", t->tt);
+        else if (t->minb) snprintf(impl, sizeof impl, "tb-%d-m%d", t->tt, t->minb);
         else snprintf(impl, sizeof impl, "tb-%d", t->tt);
         report(s, dbl, S, impl, t->tt, ms, base, check);
     }

@@ -142,11 +142,13 @@ def temporal(d, plot=None):
         rs = [r for r in rows if (r["stencil"], r["paper"], r["type"], r["size"]) == k]
         one = [r for r in rs if r["impl"] == "onepass"][0]["gcells_s"]
         pk = [r["gcells_s"] for r in rs if r["impl"] == "perks"]
-        # the best variant of each TT (bench/ssam_temporal: tb-TT; bench/ssam_temporal3d: tb-TT-pP-bB too)
+        # the best variant of each TT (bench/ssam_temporal: tb-TT and the staged tbs-TT; bench/ssam_temporal3d:
+        # tb-TT-pP-bB too); the occupancy variants tb-TT-mM are left out
+        def variant(r):
+            return r["impl"].startswith(("tb-", "tbs-")) and "-m" not in r["impl"]
         tbs = []
-        for tt in sorted({r["tt"] for r in rs if r["impl"].startswith("tb-") and "-m" not in r["impl"]}):
-            tbs.append(max((r for r in rs if r["tt"] == tt and r["impl"].startswith("tb-") and "-m" not in r["impl"]),
-                           key=lambda r: r["gcells_s"]))
+        for tt in sorted({r["tt"] for r in rs if variant(r)}):
+            tbs.append(max((r for r in rs if r["tt"] == tt and variant(r)), key=lambda r: r["gcells_s"]))
         best = max(tbs, key=lambda r: r["gcells_s"]) if tbs else None
         tts = " ".join(f"{r['tt']}:{r['gcells_s']:.0f}" + ("" if r["bitwise"] else "!") for r in tbs)
         print(f"{k[0] + ' (' + k[1] + ')':<22}{k[2]:<5}{k[3]:>6}{one:>8.0f}{(f'{pk[0]:.0f}' if pk else ''):>7}  {tts:<40}"

@@ -10,12 +10,15 @@
  *       TT (NX - 1) are at most a quarter of a warp's 32 V columns (32 in fp32, 16 in fp64), TT 2
  *       at most for shapes of more than 17 points, or 1 (one pass per step) for wide shapes (NY > 9,
  *       NY > 7 in fp64, or more than 25 points).
+ *   SSAM_TB_SMEM_RULE(ES, NX, NY, NPTS), SSAM_TB_SMEM_TT_RULE(ES, NY)   1 where AUTO builds the staged
+ *       kernel (the input rows in shared memory, SSAM_STENCIL2D_TEMPORAL_DEFINE_SMEM), and its TT
  *   SSAM_TB3_TT_RULE(ES, NX, NY, NZ, NPTS), SSAM_TB3_B_RULE(NPTS), SSAM_TB3_P_RULE, SSAM_TB3_RING_RULE(NPTS)
  *       the same for 3D
  *       shapes, and the block the temporal kernel runs with (below, beside their measurements)
  *   ssam_tb_plan_make(&p, tt, steps)
  *       run-time: given the kernel's TT (1: none) and the step count: p.path, p.tt, p.passes and
- *       p.why (a sentence).
+ *       p.why (a sentence).  ssam_tb_smem_plan_make(&p, tt, steps, nx, ny): the same for the staged
+ *       kernel, one pass below SSAM_TB_SMEM_MIN_CELLS cells; ssam_tb3_plan_make: 3D.
  *   The rules are measurements (bench/ssam_temporal, 8192^2,
  *   docs/PERFORMANCE.md#ssam-temporal-blocking).  H200, against one pass per step:
  *     - fp32: 2d5pt TT 2/4/8/12 = 1.9/3.3/4.2/3.7x (TT 12: 144 window registers); 2d9pt TT 4 2.4x,
@@ -57,6 +60,20 @@
      : SSAM__TB_FITS(ES, NX, NY, 4) && (NPTS) <= 17 ? 4                                                     \
      : SSAM__TB_FITS(ES, NX, NY, 2) ? 2                                                                     \
                                     : 1)
+
+/* The staged kernel (SSAM_STENCIL2D_TEMPORAL_DEFINE_SMEM: the input rows in shared memory, the
+ * registers of their window and prefetch freed) and its TT, for the shapes where it measured faster
+ * than the register kernel (H200, bench/ssam_temporal --steps 1000 --no-small --no-large --only NAME,
+ * 8192^2, GCells/s, staged against the register kernel at its TT): fp32 2d13pt TT 4 747 vs 647,
+ * 2d17pt TT 3 540 vs TT 4 509, 2d25pt TT 4 589 vs 537 (TT 2 560); fp64 2d17pt TT 2 225 (the register
+ * kernel 204, one pass 214).  Not taken (slower or equal): fp32 2d9pt TT 4 1026 vs 1058; fp64 2d9pt
+ * TT 4 498 vs 501, 2d13pt TT 2 281 vs 287, 2d25pt TT 4 280 vs 291; 2d21pt fp32 TT 3 409 (one pass 382:
+ * the TT rule keeps one pass for NY > 9).  At 16384^2 (--size 16384 --steps 300): fp32 2d13pt 789
+ * vs 697, 2d17pt 574 vs 530, 2d25pt 658 vs 631; fp64 2d17pt 233 vs one pass 231. */
+#define SSAM_TB_SMEM_RULE(ES, NX, NY, NPTS)                                                                 \
+    ((ES) == 4 ? (((NY) == 7 || (NY) == 9) && (NPTS) <= 17) || ((NY) == 5 && (NPTS) > 17 && (NPTS) <= 25)    \
+               : (NY) == 9 && (NPTS) == 2 * (NY)-1)
+#define SSAM_TB_SMEM_TT_RULE(ES, NY) ((NY) >= 9 ? ((ES) == 4 ? 3 : 2) : 4)
 
 /* 3D (ssam/temporal3d.cuh): TT 2 for shapes within one plane and one row of the cell (NZ, NY <= 3)
  * and at most 27 points, else 1; threads per block 704 for up to 7 points (the windows of a star
@@ -123,6 +140,33 @@ static inline int ssam_tb_plan_make(ssam_tb_plan *p, int tt, long long steps)
     p->why = "TT steps per pass through device memory: about TT times fewer bytes per step";
     return 0;
 #endif
+}
+
+/* The staged kernel (2D) needs a domain large enough for its deep passes: at 1024^2 it runs below one
+ * pass per step (H200, 1000 steps, GCells/s: 2d13pt fp32 TT 4 128 vs 174, 2d17pt fp32 TT 3 96 vs 107,
+ * fp64 TT 2 88 vs 103), at 1448^2 above (263 vs 152, 200 vs 157, 136 vs 123).  Temporal from
+ * SSAM_TB_SMEM_MIN_CELLS cells on (define it before the include to change it; 0 turns it off). */
+#ifndef SSAM_TB_SMEM_MIN_CELLS
+#define SSAM_TB_SMEM_MIN_CELLS (3LL << 19)
+#endif
+
+/* ssam_tb_plan_make for a 2D domain of nx x ny cells whose temporal kernel is the staged one */
+static inline int ssam_tb_smem_plan_make(ssam_tb_plan *p, int tt, long long steps, long long nx, long long ny)
+{
+    int rc = ssam_tb_plan_make(p, tt, steps);
+    if (rc || p->path != SSAM_TB_TEMPORAL) return rc;
+    if (nx < 1 || ny < 1) return SSAM_TB_EINVAL;
+    if (nx * ny < (long long)(SSAM_TB_SMEM_MIN_CELLS)) {
+        p->path = SSAM_TB_ONEPASS;
+        p->tt = 1;
+        p->passes = steps;
+        p->why = "the domain is too small for the staged kernel's passes (under SSAM_TB_SMEM_MIN_CELLS cells): "
+                 "measured slower than one pass per step";
+        return 0;
+    }
+    p->why = "TT steps per pass through device memory, the input rows staged in shared memory "
+             "(SSAM_TB_SMEM_RULE: the registers they free hide the latency of a wide shape)";
+    return 0;
 }
 
 /* 3D: the domain must be large enough for the temporal tiles.  Measured (H100, heat3d, 3d7pt fp32,

@@ -14,9 +14,13 @@
  *   SSAM_STENCIL2D_TEMPORAL_DEFINE_OCC(name, T, SHAPE, TT, B, MINB): the same, MINB blocks per SM
  *       asked of ptxas (__launch_bounds__; the default 1 leaves the count to ptxas: 2d5pt fp32 TT 8
  *       takes 165 registers, 3 blocks of 128; a kernel just over 168 runs 2, and MINB 3 caps it).
+ *   SSAM_STENCIL2D_TEMPORAL_DEFINE_SMEM(name, T, SHAPE, TT, B): the staged kernel, the same names
+ *       and name_SMEM (its dynamic shared memory, bytes a block): the input rows in shared memory
+ *       (HOW, last paragraph); for wide shapes whose windows fill the register file.
  *   SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE(name, T, SHAPE, B): the planner's choice (ssam/tbplan.h):
  *       name_onepass_* (SSAM_STENCIL2D_DEFINE, 128 threads, its own rows per lane) and name_tb_*
- *       (TT = SSAM_TB_TT_RULE of the shape), plus
+ *       (TT = SSAM_TB_TT_RULE of the shape; the staged kernel and SSAM_TB_SMEM_TT_RULE's TT where
+ *       SSAM_TB_SMEM_RULE says so), plus
  *       int name_plan(const ssam_stencil_args *a, int steps, ssam_tb_plan *p)   path, TT, why
  *       int name_advance(const ssam_stencil_args *a, int steps, void **result, cudaStream_t)
  *
@@ -42,6 +46,14 @@
  *   tests check it) -- except for periodic domains whose width is not a multiple of V: there the
  *   wrapped copies of a column sit at another place in their lane and are summed in another order
  *   (rounding differences, bounded in the tests by 2 N npts eps max|u0| G^N, G = sum of |c|).
+ *   The staged kernel keeps level 0's window, the input rows, in shared memory: each lane its own
+ *   16 bytes of a row (no barrier, no bank conflict) in a ring of NY + 3 rows, each row written at
+ *   slot s and s + NY + 3 so that the window is NY consecutive slots, filled by cp.async 3 rows ahead
+ *   (SSAM_TEMPORAL_AHEAD).  The 2 NY 4 registers of the input window and the prefetch ring go to
+ *   occupancy: 2d17pt fp32 takes 148 registers at TT 3 where the register kernel takes 252 at TT 4
+ *   (3 blocks of 128 an SM against 2); the other levels and the arithmetic are the register
+ *   kernel's, bit for bit.  H200, 8192^2, GCells/s against the register kernel: 2d13pt fp32 TT 4
+ *   747 vs 647, 2d17pt TT 3 540 vs TT 4 509, 2d25pt TT 4 589 vs 537; 2d9pt TT 4 1026 vs 1058.
  *
  * PIECES FOR KERNELS OF ONE'S OWN (functions; the macro spellings are one-line wrappers)
  *   ssam_temporal_push(ring, ph, row), ssam_temporal_view(win, ring, ph)
@@ -72,7 +84,9 @@
  *   ssam/stencil.cuh's (each a compile-time check with a sentence naming the generator, the instance
  *   and the argument; tests/compile-fail/ssam_temporal_*.cu).  Registers: 4 TT NY windows + 4 NY
  *   prefetch + the row piece's (near the budget, wide shapes can spill: check with
- *   tools/check-resources).  No shared memory.
+ *   tools/check-resources).  No shared memory.  The staged kernel: 4 (TT - 1) NY window registers
+ *   <= 160 and SSAM_TEMPORAL_SMEM_BYTES(NY, B) = B/32 2 (NY + 3) 512 bytes of shared memory <= 227 KB
+ *   (a compile-time check; sm_75 gives a block 64 KB: more is SSAM_ECUDA at the launch).
  *   Boundaries: SSAM_STENCIL_DIRICHLET (cells whose stencil leaves the domain keep their values, at
  *   every step) and SSAM_STENCIL_PERIODIC (any domain size, indices wrap).  Any nx >= 1 and
  *   1 <= ny <= 65535 * 4096 (more: SSAM_ESIZE).
@@ -81,7 +95,8 @@
  *
  * NVRTC (docs/python.md)
  *   Under __CUDACC_RTC__ the generators emit their kernels only: name_kernel(src, dst, g, int L, cf)
- *   runs L steps (1 <= L <= TT) in one pass; AUTO gives name_onepass_kernel and name_tb_kernel; no
+ *   runs L steps (1 <= L <= TT) in one pass (the staged kernel with name_SMEM bytes of dynamic shared
+ *   memory); AUTO gives name_onepass_kernel and name_tb_kernel; no
  *   name_launch, name_advance, name_plan (the plan rules of ssam/tbplan.h remain, as macros).
  */
 #ifndef SSAM_TEMPORAL_CUH
@@ -272,6 +287,149 @@ static __device__ __forceinline__ void ssam__tb2_body(const T *src, T *dst, cons
     }
 }
 
+/* ---- the staged variant: the input rows in shared memory ---------------------------------------- */
+/* rows of input a lane has in flight (cp.async) ahead of the row it computes from */
+#define SSAM_TEMPORAL_AHEAD 3
+/* the dynamic shared memory of the staged kernel: per warp 2 (NY + AHEAD) rows of 32 lanes x 16 bytes */
+#define SSAM_TEMPORAL_SMEM_BYTES(NY, B) ((B) / 32 * 2 * ((NY) + SSAM_TEMPORAL_AHEAD) * 32 * 16)
+
+/* 16 bytes global -> shared (cp.async from sm_80, a plain copy below), the group of a row, and the
+ * wait until at most N of this thread's groups are in flight */
+static __device__ __forceinline__ void ssam__tb_cp16(void *dst, const void *src)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(d), "l"(src) : "memory");
+#else
+    *(float4 *)dst = *(const float4 *)src;
+#endif
+}
+static __device__ __forceinline__ void ssam__tb_commit(void)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+template <int N>
+static __device__ __forceinline__ void ssam__tb_wait(void)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+#endif
+}
+
+/* input row j (border-mapped) into the lane's slot q0 and its copy q1: one 16-byte cp.async each
+ * where in, else V elements at the border-mapped columns, stored */
+template <class T, int V>
+static __device__ __forceinline__ void ssam__tb2s_load(ssam_vec<T, V> *q0, ssam_vec<T, V> *q1, const T *src,
+                                                       const ssam_stencil_geom g, int j, int x, int in, int bmode)
+{
+    const T *row = src + (long long)ssam_border_index(j, g.ny, bmode) * g.pitch;
+    if (in) {
+        ssam__tb_cp16(q0, row + x);
+        ssam__tb_cp16(q1, row + x);
+    } else {
+        ssam_vec<T, V> v;
+#pragma unroll
+        for (int k = 0; k < V; k++) v.v[k] = row[ssam_border_index(x + k, g.nx, bmode)];
+        *q0 = v;
+        *q1 = v;
+    }
+}
+
+/* The staged body: ssam__tb2_body with level 0's window (the input rows) in shared memory instead of
+ * registers.  Each lane keeps its own 16 bytes of a row (no barrier, no bank conflict: a warp's row
+ * is 512 contiguous bytes) in a ring of R0 = NY + AHEAD slots, each row written twice (slots s and
+ * s + R0), so the window of rows j - NY + 1 .. j is the NY slots from sb on, in order, whatever sb.
+ * Row j + AHEAD is copied (cp.async, one group a row) into the slot of row j - NY once level 1 of row
+ * j has read its window.  The registers this frees (2 NY V: the input window and the prefetch ring)
+ * buy occupancy where the windows of wide shapes fill the register file.  Levels 1 .. TT - 1 keep
+ * their register rings; the arithmetic is ssam__tb2_body's, bit for bit. */
+template <class T, class S, int TT, int B>
+static __device__ __forceinline__ void ssam__tb2s_body(const T *src, T *dst, const ssam_stencil_geom g, int L, const T *cf)
+{
+    enum {
+        XLO = S::xlo, XHI = S::xhi, YLO = S::ylo, YHI = S::yhi, V = SSAM_STENCIL_V(T), NY = YHI - YLO + 1,
+        HL = SSAM_TEMPORAL_HL(V, XLO, TT), HR = SSAM_TEMPORAL_HR(V, XHI, TT), STEP = 32 * V - HL - HR,
+        D = SSAM_TEMPORAL_AHEAD, R0 = NY + D, NR = TT > 1 ? TT - 1 : 1
+    };
+    typedef ssam_vec<T, V> vec;
+    extern __shared__ __align__(16) unsigned char ssam__tb2s_smem[];
+    const int bmode = g.periodic ? SSAM_BORDER_WRAP : SSAM_BORDER_NEAREST;
+    const int lane = threadIdx.x & 31;
+    vec *const q = (vec *)ssam__tb2s_smem + (threadIdx.x >> 5) * (2 * R0 * 32) + lane; /* slot s: q[32 s] */
+    int bx, by;
+    ssam__tb2_block(&bx, &by);
+    const long long X0l = ((long long)bx * (B / 32) + (threadIdx.x >> 5)) * STEP;
+    if (X0l >= g.nx) return; /* whole warps only: the shuffles need every lane */
+    const int X0 = (int)X0l;
+    const int x = X0 - HL + V * lane;
+    const int store = lane >= HL / V && lane < 32 - HR / V && x < g.nx;
+    const int Ys = by * g.seg, Ye = min(Ys + g.seg, g.ny);
+    const int j0 = Ys + TT * YLO, j1 = Ye + TT * YHI; /* input rows [j0, j1) */
+    int colin = 0, in;
+    T ring[NR][V][NY], out[V];
+    const int xl = ssam__tb_xload(x, g.nx, V, g.periodic, g.vld, &in);
+#pragma unroll
+    for (int k = 0; k < V; k++) colin |= (g.periodic || (x + k + XLO >= 0 && x + k + XHI < g.nx)) << k;
+    const int allin = __all_sync(0xffffffffu, colin == (1 << V) - 1);
+    const int yoff = g.periodic ? 0x40000000 : 0;
+    const int ylim = g.periodic ? 0x7fffffff : max(g.ny - (YHI - YLO), 0);
+    { /* rows before j0 (never stored) read as 0, as ssam__tb2_body's rings */
+        vec z;
+#pragma unroll
+        for (int k = 0; k < V; k++) z.v[k] = (T)0;
+#pragma unroll
+        for (int s = D; s < R0; s++) q[32 * s] = q[32 * (s + R0)] = z;
+#pragma unroll
+        for (int t = 0; t < NR; t++)
+#pragma unroll
+            for (int k = 0; k < V; k++)
+#pragma unroll
+                for (int r = 0; r < NY; r++) ring[t][k][r] = (T)0;
+    }
+#pragma unroll
+    for (int s = 0; s < D; s++) { /* rows j0 .. j0 + D - 1 into slots 0 .. D - 1 */
+        if (j0 + s < j1) ssam__tb2s_load(q + 32 * s, q + 32 * (s + R0), src, g, j0 + s, xl, in, bmode);
+        ssam__tb_commit();
+    }
+    int sb = (R0 - NY + 1) % R0; /* the slot of row j - NY + 1, the oldest of level 0's window at row j */
+#pragma unroll 1
+    for (int jb = j0; jb < j1; jb += NY) {
+#pragma unroll
+        for (int ph = 0; ph < NY; ph++) {
+            const int j = jb + ph;
+            if (j >= j1) break;
+            ssam__tb_wait<D - 1>(); /* row j's group is in */
+#pragma unroll
+            for (int t = 1; t <= TT; t++) {
+                const int y = j - t * YHI;
+                const int keep = t <= L && (unsigned)(y + YLO + yoff) < (unsigned)ylim;
+                T win[V][NY];
+                if (t == 1) {
+#pragma unroll
+                    for (int r = 0; r < NY; r++) {
+                        const vec v = q[32 * (sb + r)];
+#pragma unroll
+                        for (int k = 0; k < V; k++) win[k][r] = v.v[k];
+                    }
+                } else
+                    ssam_temporal_view(win, ring[t > 1 ? t - 2 : 0], ph);
+                ssam_temporal_level<S, XLO, XHI, YLO>(out, win, cf, keep, colin, keep && allin);
+                if (t == 1) { /* row j + D into the slot of row j - NY: (sb - 1) mod R0 */
+                    const int s = sb == 0 ? R0 - 1 : sb - 1;
+                    if (j + D < j1) ssam__tb2s_load(q + 32 * s, q + 32 * (s + R0), src, g, j + D, xl, in, bmode);
+                    ssam__tb_commit();
+                }
+                if (t < TT) ssam_temporal_push(ring[t - 1], ph, out);
+                else if (store && y >= Ys && y < Ye)
+                    ssam__stencil_store<T>(dst, 0, (long long)y * g.pitch, xl, g.nx, out, out, (1 << V) - 1, 1, g.vst);
+            }
+            sb = sb + 1 == R0 ? 0 : sb + 1;
+        }
+    }
+}
+
 /* ---- host side and the generators --------------------------------------------------------------- */
 #ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
 /* the launchers' view of a temporal kernel: 2D segments that stream TT (YHI - YLO) extra rows */
@@ -304,7 +462,8 @@ static inline int ssam__temporal_launch(const ssam_stencil_args *a, int steps, c
     {                                                                                                   \
         static int occ[2] = {0, 0}; /* resident blocks per SM, asked once per device */                 \
         name##_coef cf;                                                                                 \
-        const ssam__stencil_kern k = ssam__tb2_kern<T, name##_shape, TT, B>((const void *)name##_kernel, occ); \
+        ssam__stencil_kern k = ssam__tb2_kern<T, name##_shape, TT, B>((const void *)name##_kernel, occ); \
+        k.occ_smem = k.smem0 = (size_t)name##_SMEM;                                                     \
         return ssam__temporal_launch(a, steps, stream, &k, &cf, TT, ON);                                \
     }                                                                                                   \
     SSAM__TB2_ADVANCE(name, TT)
@@ -312,7 +471,10 @@ static inline int ssam__temporal_launch(const ssam_stencil_args *a, int steps, c
     static inline __attribute__((unused)) int name##_plan(const ssam_stencil_args *a, int steps, ssam_tb_plan *p) \
     {                                                                                                   \
         if (!a || !p) return SSAM_ENULL;                                                                \
-        return ssam_tb_plan_make(p, name##_tb_TT, steps) ? SSAM_ESIZE : SSAM_SUCCESS;                   \
+        return (name##_tb_SMEM ? ssam_tb_smem_plan_make(p, name##_tb_TT, steps, a->nx, a->ny)          \
+                               : ssam_tb_plan_make(p, name##_tb_TT, steps))                             \
+                   ? SSAM_ESIZE                                                                         \
+                   : SSAM_SUCCESS;                                                                      \
     }                                                                                                   \
     static inline __attribute__((unused)) int name##_advance(const ssam_stencil_args *a, int steps,     \
                                                              void **result, cudaStream_t stream)        \
@@ -328,25 +490,35 @@ static inline int ssam__temporal_launch(const ssam_stencil_args *a, int steps, c
 #endif /* !__CUDACC_RTC__ */
 
 #define SSAM_STENCIL2D_TEMPORAL_DEFINE(name, T, SHAPE, TT, B)                                           \
-    SSAM__STENCIL2D_TEMPORAL_GEN(name, "SSAM_STENCIL2D_TEMPORAL_DEFINE(" #name ")", T, SHAPE, TT, B, 1, 1)
+    SSAM__STENCIL2D_TEMPORAL_GEN(name, "SSAM_STENCIL2D_TEMPORAL_DEFINE(" #name ")", T, SHAPE, TT, B, 1, 1, 0)
 /* MINB blocks per SM (__launch_bounds__(B, MINB)) */
 #define SSAM_STENCIL2D_TEMPORAL_DEFINE_OCC(name, T, SHAPE, TT, B, MINB)                                 \
-    SSAM__STENCIL2D_TEMPORAL_GEN(name, "SSAM_STENCIL2D_TEMPORAL_DEFINE_OCC(" #name ")", T, SHAPE, TT, B, MINB, 1)
+    SSAM__STENCIL2D_TEMPORAL_GEN(name, "SSAM_STENCIL2D_TEMPORAL_DEFINE_OCC(" #name ")", T, SHAPE, TT, B, MINB, 1, 0)
+/* the staged kernel: the input rows in shared memory (ssam__tb2s_body) */
+#define SSAM_STENCIL2D_TEMPORAL_DEFINE_SMEM(name, T, SHAPE, TT, B)                                      \
+    SSAM__STENCIL2D_TEMPORAL_GEN(name, "SSAM_STENCIL2D_TEMPORAL_DEFINE_SMEM(" #name ")", T, SHAPE, TT, B, 1, 1, 1)
 /* WHO the sentences' subject; ON 0: no kernel (an empty one; name_launch refuses with SSAM_ESIZE),
- * the AUTO case of one pass per step */
-#define SSAM__STENCIL2D_TEMPORAL_GEN(name, WHO, T, SHAPE, TT, B, MINB, ON)                              \
+ * the AUTO case of one pass per step; SM 1: the staged body (level 0's window in shared memory) */
+#define SSAM__STENCIL2D_TEMPORAL_GEN(name, WHO, T, SHAPE, TT, B, MINB, ON, SM)                          \
     SSAM__STENCIL_COMMON(name, WHO, T, SHAPE, 2)                                                        \
-    enum { name##_TT = (TT), name##_STEP = SSAM_TEMPORAL_STEP(SSAM_STENCIL_V(T), name##_XLO, name##_XHI, TT) }; \
+    enum { name##_TT = (TT), name##_STEP = SSAM_TEMPORAL_STEP(SSAM_STENCIL_V(T), name##_XLO, name##_XHI, TT), \
+           name##_SMEM = (SM) ? SSAM_TEMPORAL_SMEM_BYTES(name##_YHI - name##_YLO + 1, B) : 0 };         \
     static_assert((TT) >= 1, WHO ": TT (steps per pass) must be at least 1");                           \
-    static_assert((TT) * (name##_YHI - name##_YLO + 1) * SSAM_STENCIL_V(T) * (int)(sizeof(T) / 4) <= SSAM_TEMPORAL_MAXREGS, \
-                  WHO ": the TT windows of NY rows exceed 160 registers; lower TT");                    \
+    static_assert((SSAM__TB_TT(TT) - (SM)) * (name##_YHI - name##_YLO + 1) * SSAM_STENCIL_V(T) * (int)(sizeof(T) / 4) <= \
+                      SSAM_TEMPORAL_MAXREGS, WHO ": the TT windows of NY rows exceed 160 registers; lower TT"); \
     static_assert(name##_STEP >= SSAM_STENCIL_V(T),                                                     \
                   WHO ": TT times the x radius leaves no column of the warp to store; lower TT");       \
     static_assert((B) % 32 == 0 && (B) >= 32 && (B) <= 1024, WHO ": B must be a multiple of 32 from 32 to 1024"); \
+    static_assert(name##_SMEM <= 232448, WHO ": the staged input rows, 2 (NY + 3) rows of 512 bytes a warp, " \
+                                             "exceed 227 KB of shared memory; lower B");                \
     __global__ void __launch_bounds__(B, MINB)                                                          \
         name##_kernel(const T *__restrict__ src, T *__restrict__ dst, ssam_stencil_geom g, int L, name##_coef cf) \
     {                                                                                                   \
-        if (ON) ssam__tb2_body<T, name##_shape, SSAM__TB_TT(TT), B>(src, dst, g, L, cf.c);              \
+        if constexpr (!(ON)) {                                                                          \
+        } else if constexpr ((SM) != 0)                                                                 \
+            ssam__tb2s_body<T, name##_shape, SSAM__TB_TT(TT), B>(src, dst, g, L, cf.c);                 \
+        else                                                                                            \
+            ssam__tb2_body<T, name##_shape, SSAM__TB_TT(TT), B>(src, dst, g, L, cf.c);                  \
     }                                                                                                   \
     SSAM__TB2_HOST(name, T, TT, B, ON)
 /* TT as the bodies take it: at least 1 (TT < 1 is refused by a sentence, not by the body) */
@@ -355,7 +527,10 @@ static inline int ssam__temporal_launch(const ssam_stencil_args *a, int steps, c
 /* ---- AUTO: the planner picks temporal blocking or one pass per step at run time ---------------- */
 /* the one-pass kernel's rows per lane: 8 for shapes of up to 5 rows (3 in fp64), 4 beyond */
 #define SSAM__TB_ONEPASS_P(T, NY) (((NY) <= 3 || (sizeof(T) == 4 && (NY) <= 5)) ? 8 : 4)
-#define SSAM__TB_AUTO_TT(T, one) SSAM_TB_TT_RULE(sizeof(T), one##_XHI - one##_XLO + 1, one##_YHI - one##_YLO + 1, one##_NPTS)
+#define SSAM__TB_AUTO_SM(T, one) SSAM_TB_SMEM_RULE(sizeof(T), one##_XHI - one##_XLO + 1, one##_YHI - one##_YLO + 1, one##_NPTS)
+#define SSAM__TB_AUTO_TT(T, one)                                                                        \
+    (SSAM__TB_AUTO_SM(T, one) ? SSAM_TB_SMEM_TT_RULE(sizeof(T), one##_YHI - one##_YLO + 1)              \
+                              : SSAM_TB_TT_RULE(sizeof(T), one##_XHI - one##_XLO + 1, one##_YHI - one##_YLO + 1, one##_NPTS))
 /* SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE(name, T, SHAPE, B): name_onepass_* (SSAM_STENCIL2D_DEFINE) and
  * name_tb_* (SSAM_STENCIL2D_TEMPORAL_DEFINE with TT = SSAM_TB_TT_RULE; where the rule says 1, an empty
  * kernel that name_tb_launch refuses with SSAM_ESIZE), and
@@ -369,7 +544,8 @@ static inline int ssam__temporal_launch(const ssam_stencil_args *a, int steps, c
                         SSAM__STENCIL_GHM_DEFAULT(T, name##_onepass_XLO, name##_onepass_XHI), -1)       \
     SSAM__STENCIL2D_TEMPORAL_GEN(name##_tb, "SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE(" #name ")",           \
                                  typename ssam__stencil_real<T>::type, SHAPE,                           \
-                                 SSAM__TB_AUTO_TT(T, name##_onepass), B, 1, SSAM__TB_AUTO_TT(T, name##_onepass) >= 2) \
+                                 SSAM__TB_AUTO_TT(T, name##_onepass), B, 1, SSAM__TB_AUTO_TT(T, name##_onepass) >= 2, \
+                                 SSAM__TB_AUTO_SM(T, name##_onepass))                                   \
     SSAM__TB2_AUTO_HOST(name)
 
 #endif /* SSAM_TEMPORAL_CUH */

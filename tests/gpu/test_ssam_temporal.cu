@@ -7,7 +7,9 @@
  * elements) are not bit for bit (the wrapped copies of a column are summed in another order): there
  * the difference must stay within 2 N npts eps max|u0| G^N (G: the sum of |c| over the points), and
  * the largest ratio is printed.  Every buffer starts poisoned (NaN): every cell must be written and
- * the padding never.  Then the error codes. */
+ * the padding never.  The staged kernels (the input rows in shared memory: stars r = 1, 3, 4, the
+ * 5 x 5 box, a user shape; blocks of 128 and 96 threads) the same way, and AUTO where it builds one.
+ * Then the error codes. */
 #include <ssam/temporal.cuh>
 
 #include "gpucheck.h"
@@ -24,12 +26,27 @@
     X(SSAM_SHAPE_BOX2D_R1, box2d_r1_t4, 4, 4) X(SSAM_SHAPE_BOX2D_R2, box2d_r2_t2, 2, 2)                  \
     X(USER2D_A, user2d_a_t3, 3, 2) X(USER2D_OFF, user2d_off_t3, 3, 3)
 
+/* the staged kernels (SSAM_STENCIL2D_TEMPORAL_DEFINE_SMEM: the input rows in shared memory) */
+#define LIST_S(X)                                                                                         \
+    X(SSAM_SHAPE_STAR2D_R4, star2d_r4_s3, 3, 2) X(SSAM_SHAPE_STAR2D_R3, star2d_r3_s4, 4, 1)              \
+    X(SSAM_SHAPE_BOX2D_R2, box2d_r2_s4, 4, 4) X(SSAM_SHAPE_STAR2D_R1, star2d_r1_s8, 8, 5)                \
+    X(USER2D_A, user2d_a_s3, 3, 2)
+
 #define DEF(S, n, TF, TD)                                                                                 \
     SSAM_STENCIL2D_TEMPORAL_DEFINE(tf_##n, float, S, TF, 128)                                             \
     SSAM_STENCIL2D_TEMPORAL_DEFINE(td_##n, double, S, TD, 64)                                             \
     SSAM_STENCIL2D_DEFINE(of_##n, float, S, 4, 128)                                                       \
     SSAM_STENCIL2D_DEFINE(od_##n, double, S, 2, 64)
 LIST(DEF)
+#define DEFS(S, n, TF, TD)                                                                                \
+    SSAM_STENCIL2D_TEMPORAL_DEFINE_SMEM(tf_##n, float, S, TF, 128)                                        \
+    SSAM_STENCIL2D_TEMPORAL_DEFINE_SMEM(td_##n, double, S, TD, 96)                                        \
+    SSAM_STENCIL2D_DEFINE(of_##n, float, S, 4, 128)                                                       \
+    SSAM_STENCIL2D_DEFINE(od_##n, double, S, 2, 64)
+LIST_S(DEFS)
+/* AUTO builds the staged kernel for 2d17pt (fp32 TT 3, fp64 TT 2) */
+SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE(af_r4, float, SSAM_SHAPE_STAR2D_R4, 128)
+SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE(ad_r4, double, SSAM_SHAPE_STAR2D_R4, 128)
 
 /* the planner's generator: temporal for 2d5pt on a domain larger than the L2, one pass for 2d121pt */
 SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE(af_r1, float, SSAM_SHAPE_STAR2D_R1, 128)
@@ -38,6 +55,7 @@ SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE(ad_b5, double, SSAM_SHAPE_BOX2D_R5, 64)
 #define HPT(I, DX, DY) {I, DX, DY},
 #define PTS(S, n, TF, TD) static const int pts_##n[][3] = {S(HPT)};
 LIST(PTS)
+LIST_S(PTS)
 
 typedef int (*tlaunch_fn)(const ssam_stencil_args *, int, cudaStream_t);
 typedef int (*advance_fn)(const ssam_stencil_args *, int, void **, cudaStream_t);
@@ -301,13 +319,73 @@ static void test_auto(int light)
     case_end();
 }
 
+/* AUTO with the staged kernel (2d17pt): the plan says so, and the result is one pass's bit for bit */
+static void test_auto_smem(int light)
+{
+    case_begin("ssam temporal AUTO: 2d17pt runs the staged kernel (fp32 TT 3, fp64 TT 2) from SSAM_TB_SMEM_MIN_CELLS "
+               "cells on, one pass below, the same result as one pass per step");
+    double cd[17];
+    float cf[17];
+    for (int i = 0; i < 17; i++) { cd[i] = 1.0 / 17 + 1e-3 * gpucheck_uniform(); cf[i] = (float)cd[i]; }
+    CHECK(af_r4_tb_TT == 3 && ad_r4_tb_TT == 2 && af_r4_tb_SMEM == SSAM_TEMPORAL_SMEM_BYTES(9, 128) &&
+          ad_r4_tb_SMEM > 0 && tf_star2d_r1_t8_SMEM == 0, "the rules' TT and kernels");
+    for (int ci = 0; ci < 4 && !check__failed_case; ci++) {
+        const int dbl = ci & 1, big = ci < 2, nx = big ? 1999 : 300, ny = big ? 1001 : 200, N = 11;
+        if (big && light) continue;
+        const size_t n = (size_t)nx * ny, es = dbl ? 8 : 4;
+        void *b[4], *h0 = malloc(n * es), *h1 = malloc(n * es), *h2 = malloc(n * es), *r1 = NULL, *r2 = NULL;
+        for (size_t i = 0; i < n; i++) {
+            if (dbl) ((double *)h0)[i] = gpucheck_uniform();
+            else ((float *)h0)[i] = gpucheck_uniform();
+        }
+        for (int i = 0; i < 4; i++) {
+            CUDA_OK(cudaMalloc(&b[i], n * es));
+            CUDA_OK(cudaMemset(b[i], 0xFF, n * es));
+        }
+        CUDA_OK(cudaMemcpy(b[0], h0, n * es, cudaMemcpyHostToDevice));
+        CUDA_OK(cudaMemcpy(b[2], h0, n * es, cudaMemcpyHostToDevice));
+        ssam_stencil_args a;
+        ssam_tb_plan p;
+        memset(&p, 0, sizeof p);
+        memset(&a, 0, sizeof a);
+        a.nx = nx; a.ny = ny; a.coef = dbl ? (const void *)cd : (const void *)cf; a.ncoef = 17;
+        a.boundary = SSAM_STENCIL_DIRICHLET;
+        a.src = b[0]; a.dst = b[1];
+        int rc = dbl ? ad_r4_plan(&a, N, &p) : af_r4_plan(&a, N, &p);
+        if (big)
+            CHECK(rc == 0 && p.path == SSAM_TB_TEMPORAL && p.tt == (dbl ? 2 : 3) && p.why && strstr(p.why, "shared memory"),
+                  "%s %dx%d plan: rc %d path %d tt %d (%s)", dbl ? "fp64" : "fp32", nx, ny, rc, p.path, p.tt,
+                  p.why ? p.why : "");
+        else
+            CHECK(rc == 0 && p.path == SSAM_TB_ONEPASS && p.why && strstr(p.why, "SSAM_TB_SMEM_MIN_CELLS"),
+                  "%s %dx%d plan: rc %d path %d (%s)", dbl ? "fp64" : "fp32", nx, ny, rc, p.path, p.why ? p.why : "");
+        rc = dbl ? ad_r4_advance(&a, N, &r1, 0) : af_r4_advance(&a, N, &r1, 0);
+        CHECK(rc == 0, "advance rc %d", rc);
+        a.src = b[2]; a.dst = b[3];
+        rc = dbl ? ad_r4_onepass_advance(&a, N, &r2, 0) : af_r4_onepass_advance(&a, N, &r2, 0);
+        CHECK(rc == 0, "one-pass rc %d", rc);
+        CUDA_OK(cudaDeviceSynchronize());
+        if (!check__failed_case) {
+            CUDA_OK(cudaMemcpy(h1, r1, n * es, cudaMemcpyDeviceToHost));
+            CUDA_OK(cudaMemcpy(h2, r2, n * es, cudaMemcpyDeviceToHost));
+            CHECK(memcmp(h1, h2, n * es) == 0, "%s %dx%d, %d steps: AUTO differs from one pass per step",
+                  dbl ? "fp64" : "fp32", nx, ny, N);
+            CHECK(memcmp(h1, h0, n * es) != 0, "the state did not move");
+        }
+        for (int i = 0; i < 4; i++) cudaFree(b[i]);
+        free(h0); free(h1); free(h2);
+    }
+    case_end();
+}
+
 /* usage: test_ssam_temporal [--light]   (--light: small sizes only, for compute-sanitizer) */
 int main(int argc, char **argv)
 {
     int light = gpucheck_begin(argc, argv);
-    static const kern kernels[] = {LIST(ENT)};
+    static const kern kernels[] = {LIST(ENT) LIST_S(ENT)};
     test_errors();
     test_auto(light);
+    test_auto_smem(light);
     for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++) run_kernel(&kernels[i], light);
     printf("periodic widths not a multiple of V: largest difference from one-pass = %.3g of the bound\n", inexact_max);
     return check_exit();

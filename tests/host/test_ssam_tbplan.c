@@ -27,6 +27,41 @@ static void test_rule(void)
     case_end();
 }
 
+static void test_smem_rule(void)
+{
+    case_begin("ssam tbplan: the staged kernel's rule and TT over the 2D catalogue, its size rule");
+    CHECK(SSAM_TB_SMEM_RULE(4, 7, 7, 13) && SSAM_TB_SMEM_TT_RULE(4, 7) == 4, "2d13pt fp32: staged, TT 4");
+    CHECK(SSAM_TB_SMEM_RULE(4, 9, 9, 17) && SSAM_TB_SMEM_TT_RULE(4, 9) == 3, "2d17pt fp32: staged, TT 3");
+    CHECK(SSAM_TB_SMEM_RULE(8, 9, 9, 17) && SSAM_TB_SMEM_TT_RULE(8, 9) == 2, "2d17pt fp64: staged, TT 2");
+    CHECK(SSAM_TB_SMEM_RULE(4, 5, 5, 25) && SSAM_TB_SMEM_TT_RULE(4, 5) == 4, "2d25pt fp32: staged, TT 4");
+    CHECK(!SSAM_TB_SMEM_RULE(4, 3, 3, 5) && !SSAM_TB_SMEM_RULE(8, 3, 3, 5) && !SSAM_TB_SMEM_RULE(4, 5, 5, 9) &&
+          !SSAM_TB_SMEM_RULE(8, 5, 5, 9) && !SSAM_TB_SMEM_RULE(4, 3, 3, 9) && !SSAM_TB_SMEM_RULE(8, 3, 3, 9),
+          "2d5pt, 2d9pt, the 3x3 box: the register kernel");
+    CHECK(!SSAM_TB_SMEM_RULE(8, 7, 7, 13) && !SSAM_TB_SMEM_RULE(8, 5, 5, 25), "2d13pt, 2d25pt fp64: the register kernel");
+    CHECK(!SSAM_TB_SMEM_RULE(4, 11, 11, 21) && !SSAM_TB_SMEM_RULE(4, 8, 8, 64) && !SSAM_TB_SMEM_RULE(4, 9, 9, 81) &&
+          !SSAM_TB_SMEM_RULE(4, 7, 7, 49), "wide shapes: none (one pass)");
+    {
+        ssam_tb_plan p;
+        CHECK(ssam_tb_smem_plan_make(&p, 3, 100, 2048, 2048) == 0 && p.path == SSAM_TB_TEMPORAL && p.tt == 3 &&
+                  p.passes == 34 && strstr(p.why, "shared memory") != NULL,
+              "2048^2: the staged kernel, 34 passes");
+        CHECK(ssam_tb_smem_plan_make(&p, 3, 100, 1024, 1024) == 0 && p.path == SSAM_TB_ONEPASS && p.tt == 1 &&
+                  p.passes == 100 && strstr(p.why, "SSAM_TB_SMEM_MIN_CELLS") != NULL,
+              "1024^2: one pass, the reason");
+        CHECK(ssam_tb_smem_plan_make(&p, 3, 100, 3LL << 19, 1) == 0 && p.path == SSAM_TB_TEMPORAL &&
+                  ssam_tb_smem_plan_make(&p, 3, 100, (3LL << 19) - 1, 1) == 0 && p.path == SSAM_TB_ONEPASS,
+              "the threshold, SSAM_TB_SMEM_MIN_CELLS cells");
+        CHECK(ssam_tb_smem_plan_make(&p, 3, 1, 4096, 4096) == 0 && p.path == SSAM_TB_ONEPASS &&
+                  ssam_tb_smem_plan_make(&p, 1, 100, 4096, 4096) == 0 && p.path == SSAM_TB_ONEPASS,
+              "one step, or no temporal kernel: one pass");
+        CHECK(ssam_tb_smem_plan_make(NULL, 3, 1, 1, 1) == SSAM_TB_EINVAL &&
+                  ssam_tb_smem_plan_make(&p, 3, 100, 0, 5) == SSAM_TB_EINVAL &&
+                  ssam_tb_smem_plan_make(&p, 3, -1, 5, 5) == SSAM_TB_EINVAL,
+              "NULL plan, an empty domain, negative steps: SSAM_TB_EINVAL");
+    }
+    case_end();
+}
+
 static void test_rule3(void)
 {
     case_begin("ssam tbplan: 3D TT rule over the 3D catalogue, and the block rule");
@@ -93,6 +128,7 @@ static void test_plan(void)
 int main(void)
 {
     test_rule();
+    test_smem_rule();
     test_rule3();
     test_plan3();
     test_plan();
