@@ -142,9 +142,18 @@ static inline int ssam_tb_plan_make(ssam_tb_plan *p, int tt, long long steps)
 #endif
 }
 
+/* a plan made one pass per step, for the reason why */
+static inline void ssam__tb_plan_onepass(ssam_tb_plan *p, long long steps, const char *why)
+{
+    p->path = SSAM_TB_ONEPASS;
+    p->tt = 1;
+    p->passes = steps;
+    p->why = why;
+}
+
 /* The staged kernel (2D) needs a domain large enough for its deep passes: at 1024^2 it runs below one
  * pass per step (H200, 1000 steps, GCells/s: 2d13pt fp32 TT 4 128 vs 174, 2d17pt fp32 TT 3 96 vs 107,
- * fp64 TT 2 88 vs 103), at 1448^2 above (263 vs 152, 200 vs 157, 136 vs 123).  Temporal from
+ * fp64 TT 2 88 vs 103), at 1448^2 above (263 vs 152, 200 vs 157, 128 vs 123).  Temporal from
  * SSAM_TB_SMEM_MIN_CELLS cells on (define it before the include to change it; 0 turns it off). */
 #ifndef SSAM_TB_SMEM_MIN_CELLS
 #define SSAM_TB_SMEM_MIN_CELLS (3LL << 19)
@@ -157,11 +166,8 @@ static inline int ssam_tb_smem_plan_make(ssam_tb_plan *p, int tt, long long step
     if (rc || p->path != SSAM_TB_TEMPORAL) return rc;
     if (nx < 1 || ny < 1) return SSAM_TB_EINVAL;
     if (nx * ny < (long long)(SSAM_TB_SMEM_MIN_CELLS)) {
-        p->path = SSAM_TB_ONEPASS;
-        p->tt = 1;
-        p->passes = steps;
-        p->why = "the domain is too small for the staged kernel's passes (under SSAM_TB_SMEM_MIN_CELLS cells): "
-                 "measured slower than one pass per step";
+        ssam__tb_plan_onepass(p, steps, "the domain is too small for the staged kernel's passes (under "
+                                        "SSAM_TB_SMEM_MIN_CELLS cells): measured slower than one pass per step");
         return 0;
     }
     p->why = "TT steps per pass through device memory, the input rows staged in shared memory "
@@ -190,13 +196,10 @@ static inline int ssam_tb3_plan_make(ssam_tb_plan *p, int tt, long long steps, l
     if (rc || p->path != SSAM_TB_TEMPORAL) return rc;
     if (nx < 1 || ny < 1 || nz < 1 || stepx < 1) return SSAM_TB_EINVAL;
     if (nx * ny * nz < (long long)(SSAM_TB3_MIN_CELLS) ||
-        (double)nx < (double)(SSAM_TB3_MIN_XFILL) * (double)(((nx + stepx - 1) / stepx) * stepx)) {
-        p->path = SSAM_TB_ONEPASS;
-        p->tt = 1;
-        p->passes = steps;
-        p->why = "the domain is too small for the temporal tiles (under SSAM_TB3_MIN_CELLS cells, or strips storing "
-                 "under SSAM_TB3_MIN_XFILL of their columns): measured slower than one pass per step";
-    }
+        (double)nx < (double)(SSAM_TB3_MIN_XFILL) * (double)(((nx + stepx - 1) / stepx) * stepx))
+        ssam__tb_plan_onepass(p, steps, "the domain is too small for the temporal tiles (under SSAM_TB3_MIN_CELLS "
+                                        "cells, or strips storing under SSAM_TB3_MIN_XFILL of their columns): "
+                                        "measured slower than one pass per step");
     return 0;
 }
 #endif /* !__CUDACC_RTC__ */
