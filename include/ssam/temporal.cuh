@@ -230,44 +230,6 @@ static __device__ __forceinline__ void ssam__tb2_block(int *bx, int *by)
     }
 }
 
-/* A lane's part of a strip: whether it stores, its segment's rows [Ys, Ye) and input rows [j0, j1),
- * the columns it loads (xl; x itself wherever it stores) and whether one vector load is legal there
- * (in), its columns whose stencil stays in the domain (colin, bit k) and whether every lane's do
- * (allin), and the row test of a level (row y computed where y + YLO + yoff lies in [0, ylim):
- * Dirichlet y + YLO in [0, ny - (YHI - YLO)), periodic any y, |y| < 2^30). */
-struct ssam__tb2_lane {
-    int store, Ys, Ye, j0, j1, xl, in, colin, allin, yoff, ylim;
-};
-/* The setup of both bodies: 0 for a warp past the domain's last strip (it returns: whole warps
- * only, the shuffles need every lane). */
-template <class T, class S, int TT, int B>
-static __device__ __forceinline__ int ssam__tb2_lane_init(const ssam_stencil_geom g, ssam__tb2_lane *w)
-{
-    enum {
-        V = SSAM_STENCIL_V(T), HL = SSAM_TEMPORAL_HL(V, S::xlo, TT), HR = SSAM_TEMPORAL_HR(V, S::xhi, TT),
-        STEP = 32 * V - HL - HR
-    };
-    const int lane = threadIdx.x & 31;
-    int bx, by;
-    ssam__tb2_block(&bx, &by);
-    const long long X0l = ((long long)bx * (B / 32) + (threadIdx.x >> 5)) * STEP;
-    if (X0l >= g.nx) return 0;
-    const int x = (int)X0l - HL + V * lane;
-    w->store = lane >= HL / V && lane < 32 - HR / V && x < g.nx;
-    w->Ys = by * g.seg;
-    w->Ye = min(w->Ys + g.seg, g.ny);
-    w->j0 = w->Ys + TT * S::ylo;
-    w->j1 = w->Ye + TT * S::yhi;
-    w->xl = ssam__tb_xload(x, g.nx, V, g.periodic, g.vld, &w->in);
-    w->colin = 0;
-#pragma unroll
-    for (int k = 0; k < V; k++) w->colin |= (g.periodic || (x + k + S::xlo >= 0 && x + k + S::xhi < g.nx)) << k;
-    w->allin = __all_sync(0xffffffffu, w->colin == (1 << V) - 1);
-    w->yoff = g.periodic ? 0x40000000 : 0;
-    w->ylim = g.periodic ? 0x7fffffff : max(g.ny - (S::yhi - S::ylo), 0);
-    return 1;
-}
-
 /* The kernel body.  Warp w of the grid's strip index owns output columns [X0, X0 + STEP) and the
  * rows [Ys, Ye) of segment by; it streams input rows j0 = Ys + TT YLO .. j1 - 1 = Ye - 1 + TT YHI
  * through TT rings of NY rows, the loop unrolled by NY (phase ph = (j - j0) % NY); the input rows
@@ -275,12 +237,33 @@ static __device__ __forceinline__ int ssam__tb2_lane_init(const ssam_stencil_geo
 template <class T, class S, int TT, int B>
 static __device__ __forceinline__ void ssam__tb2_body(const T *src, T *dst, const ssam_stencil_geom g, int L, const T *cf)
 {
-    enum { V = SSAM_STENCIL_V(T), NY = S::yhi - S::ylo + 1 };
+    enum {
+        XLO = S::xlo, XHI = S::xhi, YLO = S::ylo, YHI = S::yhi, V = SSAM_STENCIL_V(T), NY = YHI - YLO + 1,
+        HL = SSAM_TEMPORAL_HL(V, XLO, TT), HR = SSAM_TEMPORAL_HR(V, XHI, TT), STEP = 32 * V - HL - HR
+    };
     const int bmode = g.periodic ? SSAM_BORDER_WRAP : SSAM_BORDER_NEAREST;
-    ssam__tb2_lane w;
-    if (!ssam__tb2_lane_init<T, S, TT, B>(g, &w)) return;
-    const int j0 = w.j0, j1 = w.j1, xl = w.xl, in = w.in;
+    const int lane = threadIdx.x & 31;
+    int bx, by;
+    ssam__tb2_block(&bx, &by);
+    const long long X0l = ((long long)bx * (B / 32) + (threadIdx.x >> 5)) * STEP;
+    if (X0l >= g.nx) return; /* whole warps only: the shuffles need every lane */
+    const int X0 = (int)X0l;
+    const int x = X0 - HL + V * lane;
+    const int store = lane >= HL / V && lane < 32 - HR / V && x < g.nx;
+    const int Ys = by * g.seg, Ye = min(Ys + g.seg, g.ny);
+    const int j0 = Ys + TT * YLO, j1 = Ye + TT * YHI; /* input rows [j0, j1) */
+    int colin = 0;
     T ring[TT][V][NY], pf[V][NY], out[V];
+    int in;
+    /* xl: the columns loaded, x itself wherever the lane stores (x then lies in the domain) */
+    const int xl = ssam__tb_xload(x, g.nx, V, g.periodic, g.vld, &in);
+#pragma unroll
+    for (int k = 0; k < V; k++) colin |= (g.periodic || (x + k + XLO >= 0 && x + k + XHI < g.nx)) << k;
+    const int allin = __all_sync(0xffffffffu, colin == (1 << V) - 1);
+    /* a level's row y is computed when y + YLO + yoff lies in [0, ylim): Dirichlet y + YLO in
+     * [0, ny - (YHI - YLO)), periodic any y (|y| < 2^30) */
+    const int yoff = g.periodic ? 0x40000000 : 0;
+    const int ylim = g.periodic ? 0x7fffffff : max(g.ny - (YHI - YLO), 0);
 #pragma unroll
     for (int t = 0; t < TT; t++) /* rows before j0: never stored, kept finite */
 #pragma unroll
@@ -299,8 +282,7 @@ static __device__ __forceinline__ void ssam__tb2_body(const T *src, T *dst, cons
             for (int k = 0; k < V; k++) out[k] = pf[k][ph];
             ssam_temporal_push(ring[0], ph, out);
             if (j + NY < j1) ssam__tb2_load(pf, ph, src, g, j + NY, xl, in, bmode);
-            ssam__tb2_levels<S, TT>(ring, ph, out, dst, g, cf, L, j, w.Ys, w.Ye, xl, w.colin, w.allin, w.yoff, w.ylim,
-                                    w.store);
+            ssam__tb2_levels<S, TT>(ring, ph, out, dst, g, cf, L, j, Ys, Ye, xl, colin, allin, yoff, ylim, store);
         }
     }
 }
@@ -368,17 +350,31 @@ static __device__ __forceinline__ void ssam__tb2s_body(const T *src, T *dst, con
 {
     enum {
         XLO = S::xlo, XHI = S::xhi, YLO = S::ylo, YHI = S::yhi, V = SSAM_STENCIL_V(T), NY = YHI - YLO + 1,
+        HL = SSAM_TEMPORAL_HL(V, XLO, TT), HR = SSAM_TEMPORAL_HR(V, XHI, TT), STEP = 32 * V - HL - HR,
         D = SSAM_TEMPORAL_AHEAD, R0 = NY + D, NR = TT > 1 ? TT - 1 : 1
     };
     typedef ssam_vec<T, V> vec;
     extern __shared__ __align__(16) unsigned char ssam__tb2s_smem[];
     const int bmode = g.periodic ? SSAM_BORDER_WRAP : SSAM_BORDER_NEAREST;
-    /* slot s of this lane: q[32 s] */
-    vec *const q = (vec *)ssam__tb2s_smem + (threadIdx.x >> 5) * (2 * R0 * 32) + (threadIdx.x & 31);
-    ssam__tb2_lane w;
-    if (!ssam__tb2_lane_init<T, S, TT, B>(g, &w)) return;
-    const int j0 = w.j0, j1 = w.j1, xl = w.xl, in = w.in;
+    const int lane = threadIdx.x & 31;
+    vec *const q = (vec *)ssam__tb2s_smem + (threadIdx.x >> 5) * (2 * R0 * 32) + lane; /* slot s: q[32 s] */
+    int bx, by;
+    ssam__tb2_block(&bx, &by);
+    const long long X0l = ((long long)bx * (B / 32) + (threadIdx.x >> 5)) * STEP;
+    if (X0l >= g.nx) return; /* whole warps only: the shuffles need every lane */
+    const int X0 = (int)X0l;
+    const int x = X0 - HL + V * lane;
+    const int store = lane >= HL / V && lane < 32 - HR / V && x < g.nx;
+    const int Ys = by * g.seg, Ye = min(Ys + g.seg, g.ny);
+    const int j0 = Ys + TT * YLO, j1 = Ye + TT * YHI; /* input rows [j0, j1) */
+    int colin = 0, in;
     T ring[NR][V][NY], out[V];
+    const int xl = ssam__tb_xload(x, g.nx, V, g.periodic, g.vld, &in);
+#pragma unroll
+    for (int k = 0; k < V; k++) colin |= (g.periodic || (x + k + XLO >= 0 && x + k + XHI < g.nx)) << k;
+    const int allin = __all_sync(0xffffffffu, colin == (1 << V) - 1);
+    const int yoff = g.periodic ? 0x40000000 : 0;
+    const int ylim = g.periodic ? 0x7fffffff : max(g.ny - (YHI - YLO), 0);
     { /* rows before j0 (never stored) read as 0, as ssam__tb2_body's rings */
         vec z;
 #pragma unroll
@@ -408,7 +404,7 @@ static __device__ __forceinline__ void ssam__tb2s_body(const T *src, T *dst, con
 #pragma unroll
             for (int t = 1; t <= TT; t++) {
                 const int y = j - t * YHI;
-                const int keep = t <= L && (unsigned)(y + YLO + w.yoff) < (unsigned)w.ylim;
+                const int keep = t <= L && (unsigned)(y + YLO + yoff) < (unsigned)ylim;
                 T win[V][NY];
                 if (t == 1) {
 #pragma unroll
@@ -419,14 +415,14 @@ static __device__ __forceinline__ void ssam__tb2s_body(const T *src, T *dst, con
                     }
                 } else
                     ssam_temporal_view(win, ring[t > 1 ? t - 2 : 0], ph);
-                ssam_temporal_level<S, XLO, XHI, YLO>(out, win, cf, keep, w.colin, keep && w.allin);
+                ssam_temporal_level<S, XLO, XHI, YLO>(out, win, cf, keep, colin, keep && allin);
                 if (t == 1) { /* row j + D into the slot of row j - NY: (sb - 1) mod R0 */
                     const int s = sb == 0 ? R0 - 1 : sb - 1;
                     if (j + D < j1) ssam__tb2s_load(q + 32 * s, q + 32 * (s + R0), src, g, j + D, xl, in, bmode);
                     ssam__tb_commit();
                 }
                 if (t < TT) ssam_temporal_push(ring[t - 1], ph, out);
-                else if (w.store && y >= w.Ys && y < w.Ye)
+                else if (store && y >= Ys && y < Ye)
                     ssam__stencil_store<T>(dst, 0, (long long)y * g.pitch, xl, g.nx, out, out, (1 << V) - 1, 1, g.vst);
             }
             sb = sb + 1 == R0 ? 0 : sb + 1;
