@@ -330,8 +330,13 @@ static void test_errors(void)
     case_end();
 }
 
-int main(void)
+/* usage: test_perks_decomp [--list | all]   (--list: the parts run-tests may run, one: all) */
+int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "--list") == 0) {
+        printf("all\n");
+        return 0;
+    }
     test_split();
     test_simulated();
     test_parts();

@@ -125,8 +125,13 @@ static void test_plan(void)
     case_end();
 }
 
-int main(void)
+/* usage: test_ssam_tbplan [--list | all]   (--list: the parts run-tests may run, one: all) */
+int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "--list") == 0) {
+        printf("all\n");
+        return 0;
+    }
     test_rule();
     test_smem_rule();
     test_rule3();
