@@ -78,6 +78,32 @@ typedef unsigned long long uintptr_t;
 #define SSAM_WARP 32
 #define SSAM__FULL 0xffffffffu
 
+/* 16 bytes global -> shared without registers (cp.async from sm_80, both addresses 16-byte aligned;
+ * a plain copy below), the end of a group of copies, and the wait until at most N of this thread's
+ * groups are in flight (the copies before them then visible to this thread) */
+static __device__ __forceinline__ void ssam__cp16(void *dst, const void *src)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(d), "l"(src) : "memory");
+#else
+    *(float4 *)dst = *(const float4 *)src;
+#endif
+}
+static __device__ __forceinline__ void ssam__cp_commit(void)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+template <int N>
+static __device__ __forceinline__ void ssam__cp_wait(void)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+#endif
+}
+
 #ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
 static inline const char *ssam_strerror(int rc)
 {

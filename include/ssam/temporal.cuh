@@ -293,45 +293,22 @@ static __device__ __forceinline__ void ssam__tb2_body(const T *src, T *dst, cons
 /* the dynamic shared memory of the staged kernel: per warp 2 (NY + AHEAD) rows of 32 lanes x 16 bytes */
 #define SSAM_TEMPORAL_SMEM_BYTES(NY, B) ((B) / 32 * 2 * ((NY) + SSAM_TEMPORAL_AHEAD) * 32 * 16)
 
-/* 16 bytes global -> shared (cp.async from sm_80, a plain copy below), the group of a row, and the
- * wait until at most N of this thread's groups are in flight */
-static __device__ __forceinline__ void ssam__tb_cp16(void *dst, const void *src)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(d), "l"(src) : "memory");
-#else
-    *(float4 *)dst = *(const float4 *)src;
-#endif
-}
-static __device__ __forceinline__ void ssam__tb_commit(void)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.commit_group;\n" ::: "memory");
-#endif
-}
-template <int N>
-static __device__ __forceinline__ void ssam__tb_wait(void)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
-#endif
-}
-
 /* input row j (border-mapped) into the lane's slot q0 and its copy q1: one 16-byte cp.async each
- * where in, else V elements at the border-mapped columns, stored */
+ * where in, else V elements at the border-mapped columns (ssam__tb2_load), stored */
 template <class T, int V>
 static __device__ __forceinline__ void ssam__tb2s_load(ssam_vec<T, V> *q0, ssam_vec<T, V> *q1, const T *src,
                                                        const ssam_stencil_geom g, int j, int x, int in, int bmode)
 {
-    const T *row = src + (long long)ssam_border_index(j, g.ny, bmode) * g.pitch;
     if (in) {
-        ssam__tb_cp16(q0, row + x);
-        ssam__tb_cp16(q1, row + x);
-    } else {
+        const T *row = src + (long long)ssam_border_index(j, g.ny, bmode) * g.pitch;
+        ssam__cp16(q0, row + x);
+        ssam__cp16(q1, row + x);
+    } else { /* ssam__tb2_load's element path, stored */
+        T e[V][1];
         ssam_vec<T, V> v;
+        ssam__tb2_load(e, 0, src, g, j, x, 0, bmode);
 #pragma unroll
-        for (int k = 0; k < V; k++) v.v[k] = row[ssam_border_index(x + k, g.nx, bmode)];
+        for (int k = 0; k < V; k++) v.v[k] = e[k][0];
         *q0 = v;
         *q1 = v;
     }
@@ -391,7 +368,7 @@ static __device__ __forceinline__ void ssam__tb2s_body(const T *src, T *dst, con
 #pragma unroll
     for (int s = 0; s < D; s++) { /* rows j0 .. j0 + D - 1 into slots 0 .. D - 1 */
         if (j0 + s < j1) ssam__tb2s_load(q + 32 * s, q + 32 * (s + R0), src, g, j0 + s, xl, in, bmode);
-        ssam__tb_commit();
+        ssam__cp_commit();
     }
     int sb = (R0 - NY + 1) % R0; /* the slot of row j - NY + 1, the oldest of level 0's window at row j */
 #pragma unroll 1
@@ -400,7 +377,7 @@ static __device__ __forceinline__ void ssam__tb2s_body(const T *src, T *dst, con
         for (int ph = 0; ph < NY; ph++) {
             const int j = jb + ph;
             if (j >= j1) break;
-            ssam__tb_wait<D - 1>(); /* row j's group is in */
+            ssam__cp_wait<D - 1>(); /* row j's group is in */
 #pragma unroll
             for (int t = 1; t <= TT; t++) {
                 const int y = j - t * YHI;
@@ -419,7 +396,7 @@ static __device__ __forceinline__ void ssam__tb2s_body(const T *src, T *dst, con
                 if (t == 1) { /* row j + D into the slot of row j - NY: (sb - 1) mod R0 */
                     const int s = sb == 0 ? R0 - 1 : sb - 1;
                     if (j + D < j1) ssam__tb2s_load(q + 32 * s, q + 32 * (s + R0), src, g, j + D, xl, in, bmode);
-                    ssam__tb_commit();
+                    ssam__cp_commit();
                 }
                 if (t < TT) ssam_temporal_push(ring[t - 1], ph, out);
                 else if (store && y >= Ys && y < Ye)

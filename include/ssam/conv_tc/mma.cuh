@@ -19,6 +19,8 @@
 
 #include <cuda_runtime.h>
 
+#include "../base.cuh"
+
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 #define SSAM__TC_SM80 1
 #else
@@ -137,15 +139,7 @@ static __device__ __forceinline__ void ssam__tf32_split(float x, unsigned *big, 
 /* 16 bytes global -> shared without registers (cp.async, sm_80+; both addresses 16-byte aligned),
  * and the wait for this thread's copies; a plain copy below sm_80 (never launched there: the
  * launchers take the SIMT path) */
-static __device__ __forceinline__ void ssam__tc_cp16(void *dst, const void *src)
-{
-#if SSAM__TC_SM80
-    const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(d), "l"(src) : "memory");
-#else
-    *(float4 *)dst = *(const float4 *)src;
-#endif
-}
+static __device__ __forceinline__ void ssam__tc_cp16(void *dst, const void *src) { ssam__cp16(dst, src); }
 static __device__ __forceinline__ void ssam__tc_wait(void)
 {
 #if SSAM__TC_SM80
