@@ -44,7 +44,7 @@
     X(SSAM_SHAPE_BOX3D_R1, box3d_r1, double, 2, 2, 512, DEFINE) X(SSAM_SHAPE_BOX3D_R1, box3d_r1, double, 3, 2, 512, DEFINE) \
     X(SSAM_SHAPE_BOX3D_R1, box3d_r1, double, 2, 2, 512, DEFINE_RING)                                    \
     X(SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 2, 2, 704, DEFINE_ZCOL) X(SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 3, 3, 512, DEFINE_ZCOL) \
-    X(SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 4, 3, 512, DEFINE_ZCOL) X(SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 4, 4, 384, DEFINE_ZCOL) \
+    X(SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 4, 3, 512, DEFINE_ZCOL) \
     X(SSAM_SHAPE_STAR3D_R1, star3d_r1, double, 2, 2, 704, DEFINE_ZCOL) X(SSAM_SHAPE_STAR3D_R1, star3d_r1, double, 2, 3, 512, DEFINE_ZCOL) \
     X(SSAM_SHAPE_STAR3D_R1, star3d_r1, double, 4, 3, 512, DEFINE_ZCOL) X(SSAM_SHAPE_STAR3D_R2, star3d_r2, float, 2, 3, 512, DEFINE_ZCOL) \
     X(SSAM_SHAPE_STAR3D_R2, star3d_r2, double, 2, 3, 512, DEFINE_ZCOL)

@@ -94,15 +94,16 @@
 #define SSAM_TB3_RING_RULE(NPTS) ((NPTS) > 7)
 #define SSAM_TB3_P_RULE 2
 /* the z-column kernel (SSAM_STENCIL3D_TEMPORAL_DEFINE_ZCOL) for z-stars (ZSTAR: the points off the
- * centre plane lie on the cell's own row, and the shape reaches both z neighbours) of up to 7 points
- * within one plane and row of the cell (3d7pt): TT 4 fp32, TT 2 fp64, 3 rows per warp, 512 threads.
- * Measured (H200, bench/ssam_temporal3d, 1000 steps; 300 at 1024^3), GCells/s against the TT 2 kernel
- * at 704 threads that the rules above build otherwise: fp32 512^3 685 vs 627, 1024^3 767 vs 699;
- * fp64 (TT 2) 512^3 322 vs 311, 1024^3 322 vs 321, 256^3 259 vs 214 (smaller cubes run one pass:
- * SSAM_TB3_MIN_CELLS).  TT 4 in fp64 (323, 341) and 3d13pt (TT 2: 0.96x one pass fp32, 1.10x fp64
- * at 512^3) are not built by the rules. */
-#define SSAM_TB3_ZCOL_RULE(NX, NY, NZ, NPTS, ZSTAR) ((ZSTAR) && (NX) <= 3 && (NY) <= 3 && (NZ) <= 3 && (NPTS) <= 7)
-#define SSAM_TB3_ZCOL_TT_RULE(ES) ((ES) == 4 ? 4 : 2)
+ * centre plane lie on the cell's own row, and the shape reaches both z neighbours) of up to 13 points
+ * within 5 x 5 x 5 (3d7pt, 3d13pt): TT 4 within 3 x 3 x 3, else TT 2 (NZ 5: its NZ - 1 = 4 planes a
+ * level leave room for TT 2 at 48 rows); 3 rows per warp, 512 threads.  Measured (H200, 1000 steps,
+ * bench/ssam_temporal3d, GCells/s, 512^3 / 1024^3 (300 steps)): 3d7pt fp32 TT 4 756 / 890 (one pass
+ * 444 / 435; TT 3 698 / 871; the shared-ring kernel of the rules above, TT 2 at 704 threads, 681 /
+ * 727), fp64 TT 4 360 / 398 (TT 2 348 / 347; one pass 217 / 213); 3d13pt TT 2 fp32 430 / 497 (one
+ * pass 368 / 346), fp64 209 / 220 (155 / 158), where the shared-ring kernel runs 330 / 409 and 169 /
+ * 184.  At 256^3 the z-column kernel loses (3d13pt 0.58x fp32, 0.88x fp64): SSAM_TB3_MIN_CELLS. */
+#define SSAM_TB3_ZCOL_RULE(NX, NY, NZ, NPTS, ZSTAR) ((ZSTAR) && (NX) <= 5 && (NY) <= 5 && (NZ) <= 5 && (NPTS) <= 13)
+#define SSAM_TB3_ZCOL_TT_RULE(NX, NY, NZ) (((NX) > 3 || (NY) > 3 || (NZ) > 3) ? 2 : 4)
 #define SSAM_TB3_ZCOL_P_RULE 3
 #define SSAM_TB3_ZCOL_B_RULE 512
 

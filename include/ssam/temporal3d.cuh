@@ -55,12 +55,14 @@
  *   (the thread's own rows), and its centre plane (written ZHI steps earlier, so behind the last
  *   barrier) from shared memory for the rows of other warps.  A level keeps NZ - 1 planes (2 for
  *   3d7pt, not 4): the thread reads its row of the oldest plane, then writes the newest into that
- *   slot.  One barrier a step.  Measured (H200, 1000 steps, GCells/s, against SSAM_STENCIL3D_DEFINE's
- *   best one-pass kernel): 3d7pt fp32 TT 4, P 3, 512 threads 685 at 512^3 (1.52x; 1.74x at 1024^3),
- *   where the shared-ring kernel peaks at 627 (TT 2, 704 threads); fp64 TT 2 322-326 (1.46-1.48x);
- *   3d13pt TT 2, P 3 0.96x fp32, 1.10x fp64 (docs/PERFORMANCE.md).  Bound: one block of 16 warps an SM
- *   (128 registers, 205 KB), which leaves the warps waiting on shared loads; and tiles of 120 stored
- *   columns, 5 across 512.
+ *   slot.  A level loads each row of the centre plane once for the warp's P rows (P + NY - 1 loads),
+ *   and the cells that keep their values (Dirichlet edges, idle levels) are one warp-uniform test a
+ *   level (ssam__tb3z_keep): interior warps run no selects.  One barrier a step.  Measured (H200, 1000
+ *   steps, GCells/s, against SSAM_STENCIL3D_DEFINE's best one-pass kernel, docs/PERFORMANCE.md): 3d7pt
+ *   TT 4, P 3, 512 threads fp32 756 at 512^3 (1.70x; 890, 2.05x at 1024^3), fp64 360 (1.66x), where
+ *   the shared-ring kernel runs 681 / 322 (TT 2, 704 threads); 3d13pt TT 2, P 3 fp32 430 (1.17x), fp64
+ *   209 (1.35x).  Bound: one block of 16 warps an SM (128 registers, 205 KB), which leaves the warps
+ *   waiting on shared loads and the barrier; and tiles of 120 stored columns, 5 across 512.
  *   Every level is ssam's row step with the same points in the same order as SSAM_STENCIL3D_DEFINE's
  *   streaming kernel (SSAM_STENCIL3D_STREAM_DEFINE), so N steps equal N of its launches bit for bit
  *   (the tests check it), except periodic domains whose width is not a multiple of V (the 2D case's
@@ -201,24 +203,27 @@ static __device__ __forceinline__ void ssam__tb3_level(int ph, int zt, T (&zr)[T
     const int zin = g.periodic || (zt + ZLO >= 0 && zt + ZHI < g.nz);
     const int po = (t * NS + ((ph - t * (ZHI + 1)) % NS + NS) % NS) * PS;
     if (RING && t < TT) ssam__tb3_shift(zr[t < TT ? t : 0]);
+    T outs[P][V]; /* stored after every row's window is loaded: rows the windows share are loaded once */
 #pragma unroll
     for (int p = 0; p < P; p++) {
         const int keep = t <= L && zin && rowin[p];
-        T win[V][NZ * NY], out[V];
+        T win[V][NZ * NY];
         ssam__tb3_window_r<NY, YLO>(win, zr[t - 1], RING && t >= 2, wb, pl, p);
-        ssam_stencil3d_row<S, XLO, XHI, YLO, ZLO, NY>(out, win, 0, cf);
+        ssam_stencil3d_row<S, XLO, XHI, YLO, ZLO, NY>(outs[p], win, 0, cf);
         if (!(keep && allin)) {
 #pragma unroll
-            for (int k = 0; k < V; k++) out[k] = (keep && ((colin >> k) & 1)) ? out[k] : win[k][-ZLO * NY - YLO];
+            for (int k = 0; k < V; k++) outs[p][k] = (keep && ((colin >> k) & 1)) ? outs[p][k] : win[k][-ZLO * NY - YLO];
         }
-        if (t < TT) {
-            ssam_temporal3d_put(wb, po + p * 32, out);
-            if (RING) {
+        if (RING && t < TT) {
 #pragma unroll
-                for (int k = 0; k < V; k++) zr[t < TT ? t : 0][NZ - 1][k][p] = out[k];
-            }
-        } else if (rowst[p] && zt >= Zs && zt < Ze)
-            ssam__stencil_store<T>(dst, (long long)zt * g.plane, (long long)(y0 + p) * g.pitch, x, g.nx, out, out,
+            for (int k = 0; k < V; k++) zr[t < TT ? t : 0][NZ - 1][k][p] = outs[p][k];
+        }
+    }
+#pragma unroll
+    for (int p = 0; p < P; p++) {
+        if (t < TT) ssam_temporal3d_put(wb, po + p * 32, outs[p]);
+        else if (rowst[p] && zt >= Zs && zt < Ze)
+            ssam__stencil_store<T>(dst, (long long)zt * g.plane, (long long)(y0 + p) * g.pitch, x, g.nx, outs[p], outs[p],
                                    (1 << V) - 1, 1, g.vst);
     }
 }
@@ -382,6 +387,28 @@ static __host__ __device__ constexpr int ssam__tb3z_fits(ssam_shape<P...>)
     return (0 + ... + (P::dz != 0 && P::dy != 0)) == 0 && ssam_shape<P...>::zlo < 0 && ssam_shape<P...>::zhi > 0;
 }
 
+/* The rows of a level that keep their values: where the stencil leaves a Dirichlet domain (row p
+ * outside rowin, column k outside colin) or the level is idle (lv 0: t > L, or a plane outside the
+ * domain), nw[k][p] takes the cell's own value back from the level's centre plane (c: the lane's
+ * vector of the warp's first row there).  One warp-uniform test for all P rows: the interior takes
+ * no select. */
+template <class T, int V, int P>
+static __device__ __forceinline__ void ssam__tb3z_keep(T (&nw)[V][P], const ssam_vec<T, V> *c, int lv, const int (&rowin)[P],
+                                                       int colin, int allin)
+{
+    int rows = allin && lv;
+#pragma unroll
+    for (int p = 0; p < P; p++) rows = rows && rowin[p];
+    if (__builtin_expect(rows, 1)) return;
+#pragma unroll
+    for (int p = 0; p < P; p++) {
+        const ssam_vec<T, V> q = c[p * 32];
+        const int keep = lv && rowin[p];
+#pragma unroll
+        for (int k = 0; k < V; k++) nw[k][p] = (keep && ((colin >> k) & 1)) ? nw[k][p] : q.v[k];
+    }
+}
+
 /* Level t of plane zt = z - t ZHI for the warp's P rows at phase ph = (z - z0) mod NSZ: the window from
  * level t - 1 (its newest plane nw in registers, its centre plane's rows from shared memory, its other
  * planes' own rows from shared memory), nw into the slot of level t - 1's oldest plane, ssam's row
@@ -399,38 +426,46 @@ static __device__ __forceinline__ void ssam__tb3z_level(int ph, int zt, T (&nw)[
     for (int dz = 0; dz < NZ; dz++) pl[dz] = ((t - 1) * NSZ + ((ph - t * ZHI + ZLO + dz) % NSZ + NSZ) % NSZ) * PS;
     const int zin = g.periodic || (zt + ZLO >= 0 && zt + ZHI < g.nz);
     if (t > 1) asm volatile("" ::: "memory"); /* this level's shared loads after the level below's math */
+    ssam_vec<T, V> c[P + NY - 1]; /* the centre plane's rows YLO .. P - 1 + YHI of the warp's, each once */
+#pragma unroll
+    for (int i = 0; i < P + NY - 1; i++) c[i] = wb[pl[-ZLO] + (i + YLO) * 32];
 #pragma unroll
     for (int p = 0; p < P; p++) {
-        const int keep = t <= L && zin && rowin[p];
-        T win[V][NZ * NY], out[V];
+        T win[V][NZ * NY], out[V], row[V];
 #pragma unroll
         for (int z = 0; z < NZ; z++)
 #pragma unroll
             for (int y = 0; y < NY; y++) {
-                if (z == NZ - 1 || (z != -ZLO && y != -YLO)) { /* the newest plane, or a row no point reads */
+                if (z == -ZLO) {
+#pragma unroll
+                    for (int k = 0; k < V; k++) win[k][z * NY + y] = c[p + y].v[k];
+                } else if (y != -YLO || z == NZ - 1) { /* the newest plane, or a row no point reads */
 #pragma unroll
                     for (int k = 0; k < V; k++) win[k][z * NY + y] = (z == NZ - 1 && y == -YLO) ? nw[k][p] : (T)0;
-                } else {
-                    const ssam_vec<T, V> q = wb[pl[z] + (p + YLO + y) * 32];
+                } else { /* the row's own cells of an older plane */
+                    const ssam_vec<T, V> q = wb[pl[z] + p * 32];
 #pragma unroll
                     for (int k = 0; k < V; k++) win[k][z * NY + y] = q.v[k];
                 }
             }
-        T row[V];
 #pragma unroll
         for (int k = 0; k < V; k++) row[k] = nw[k][p];
-        ssam_temporal3d_put(wb, pl[0] + p * 32, row); /* the oldest plane's slot, read above */
+        ssam_temporal3d_put(wb, pl[0] + p * 32, row); /* level t - 1's newest into its oldest's slot, read above */
         ssam_stencil3d_row<S, XLO, XHI, YLO, ZLO, NY>(out, win, 0, cf);
-        if (!(keep && allin)) {
 #pragma unroll
-            for (int k = 0; k < V; k++) out[k] = (keep && ((colin >> k) & 1)) ? out[k] : win[k][-ZLO * NY - YLO];
+        for (int k = 0; k < V; k++) nw[k][p] = out[k]; /* row p of nw is read by row p alone */
+    }
+    ssam__tb3z_keep(nw, wb + pl[-ZLO], t <= L && zin, rowin, colin, allin);
+    if (t == TT) {
+#pragma unroll
+        for (int p = 0; p < P; p++) {
+            T out[V];
+#pragma unroll
+            for (int k = 0; k < V; k++) out[k] = nw[k][p];
+            if (rowst[p] && zt >= Zs && zt < Ze)
+                ssam__stencil_store<T>(dst, (long long)zt * g.plane, (long long)(y0 + p) * g.pitch, x, g.nx, out, out,
+                                       (1 << V) - 1, 1, g.vst);
         }
-        if (t < TT) { /* row p of nw is read by row p alone: level t's row takes its place */
-#pragma unroll
-            for (int k = 0; k < V; k++) nw[k][p] = out[k];
-        } else if (rowst[p] && zt >= Zs && zt < Ze)
-            ssam__stencil_store<T>(dst, (long long)zt * g.plane, (long long)(y0 + p) * g.pitch, x, g.nx, out, out,
-                                   (1 << V) - 1, 1, g.vst);
     }
 }
 template <class S, int NSZ, int PS, int t, class T, int TT, int V, int P>
@@ -600,6 +635,8 @@ static inline ssam__stencil_kern ssam__tb3_kern(const void *fn, int *occ, int st
 #define SSAM__TB3_AUTO_Z(one)                                                                           \
     SSAM_TB3_ZCOL_RULE(one##_XHI - one##_XLO + 1, one##_YHI - one##_YLO + 1, one##_ZHI - one##_ZLO + 1, one##_NPTS, \
                        ssam__tb3z_fits(one##_shape()))
+#define SSAM__TB3_AUTO_ZTT(one)                                                                      \
+    SSAM_TB3_ZCOL_TT_RULE(one##_XHI - one##_XLO + 1, one##_YHI - one##_YLO + 1, one##_ZHI - one##_ZLO + 1)
 /* SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(name, T, SHAPE): name_onepass_* (SSAM_STENCIL3D_DEFINE, P 4 fp32 /
  * 2 fp64, 128 threads) and name_tb_* (the z-column kernel with SSAM_TB3_ZCOL_TT_RULE, _P_RULE, _B_RULE
  * where SSAM_TB3_ZCOL_RULE says; else TT = SSAM_TB3_TT_RULE, B = SSAM_TB3_B_RULE, P = SSAM_TB3_P_RULE,
@@ -618,12 +655,12 @@ static inline ssam__stencil_kern ssam__tb3_kern(const void *fn, int *occ, int st
                         SSAM__STENCIL3D_TRIM_DEFAULT)                                                   \
     SSAM__STENCIL3D_TEMPORAL_GEN(name##_tb, "SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(" #name ")",           \
                                  typename ssam__stencil_real<T>::type, SHAPE,                           \
-                                 SSAM__TB3_AUTO_Z(name##_onepass) ? SSAM_TB3_ZCOL_TT_RULE(sizeof(T))    \
+                                 SSAM__TB3_AUTO_Z(name##_onepass) ? SSAM__TB3_AUTO_ZTT(name##_onepass) \
                                                                   : SSAM__TB3_AUTO_TT(T, name##_onepass), \
                                  SSAM__TB3_AUTO_Z(name##_onepass) ? SSAM_TB3_ZCOL_P_RULE : SSAM_TB3_P_RULE, \
                                  SSAM__TB3_AUTO_Z(name##_onepass) ? SSAM_TB3_ZCOL_B_RULE                \
                                                                   : SSAM_TB3_B_RULE(SSAM_SHAPE3D_NPTS(SHAPE)), 1, \
-                                 SSAM__TB3_AUTO_TT(T, name##_onepass) >= 2,                             \
+                                 SSAM__TB3_AUTO_Z(name##_onepass) || SSAM__TB3_AUTO_TT(T, name##_onepass) >= 2, \
                                  SSAM__TB3_AUTO_Z(name##_onepass) ? 2 : SSAM_TB3_RING_RULE(SSAM_SHAPE3D_NPTS(SHAPE))) \
     SSAM__TB3_AUTO_HOST(name)
 

@@ -40,10 +40,12 @@
     SSAM_STENCIL3D_STREAM_DEFINE(od_##n, double, S, 2, 128)
 LIST(DEF)
 
-/* the planner's generator: temporal for 3d7pt (the z-column kernel: TT 4 fp32, TT 2 fp64, P 3, 512 threads), one pass for 3d13pt and 3d125pt */
+/* the planner's generator: the z-column kernel for 3d7pt (TT 4, P 3, 512 threads) and 3d13pt (TT 2),
+ * the register ring for 3d27pt, one pass for 3d125pt */
 SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(af_s7, float, SSAM_SHAPE_3D7PT)
 SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(ad_s7, double, SSAM_SHAPE_3D7PT)
 SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(af_s13, float, SSAM_SHAPE_3D13PT)
+SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(ad_s13, double, SSAM_SHAPE_3D13PT)
 SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(ad_b125, double, SSAM_SHAPE_3D125PT)
 SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(af_b27, float, SSAM_SHAPE_3D27PT) /* TT 2 with the register ring */
 
@@ -272,20 +274,21 @@ static void test_errors(void)
 /* AUTO: the plan's path and reason, and the result equal to the one-pass kernel's bit for bit */
 static void test_auto(int light)
 {
-    case_begin("ssam temporal 3D AUTO: the planned path (temporal for 3d7pt, one pass for 3d13pt, 3d125pt and 1 step), "
+    case_begin("ssam temporal 3D AUTO: the planned path (temporal for 3d7pt, 3d13pt and 3d27pt, one pass for 3d125pt and 1 step), "
                "the same result as one pass per step");
     typedef int (*plan_fn)(const ssam_stencil_args *, int, ssam_tb_plan *);
     static const struct { int dbl, n, steps, want, npts; plan_fn plan; advance_fn adv, one; } cases[] = {
         {0, 70, 9, SSAM_TB_TEMPORAL, 7, af_s7_plan, af_s7_advance, af_s7_onepass_advance},
         {1, 45, 5, SSAM_TB_TEMPORAL, 7, ad_s7_plan, ad_s7_advance, ad_s7_onepass_advance},
         {0, 70, 1, SSAM_TB_ONEPASS, 7, af_s7_plan, af_s7_advance, af_s7_onepass_advance},
-        {0, 40, 4, SSAM_TB_ONEPASS, 13, af_s13_plan, af_s13_advance, af_s13_onepass_advance},
+        {0, 60, 5, SSAM_TB_TEMPORAL, 13, af_s13_plan, af_s13_advance, af_s13_onepass_advance},
+        {1, 45, 3, SSAM_TB_TEMPORAL, 13, ad_s13_plan, ad_s13_advance, ad_s13_onepass_advance},
         {0, 50, 7, SSAM_TB_TEMPORAL, 27, af_b27_plan, af_b27_advance, af_b27_onepass_advance},
         {1, 30, 3, SSAM_TB_ONEPASS, 125, ad_b125_plan, ad_b125_advance, ad_b125_onepass_advance}};
     double cd[125];
     float cf[125];
     for (int i = 0; i < 125; i++) { cd[i] = 1.0 / 125 + 1e-3 * gpucheck_uniform(); cf[i] = (float)cd[i]; }
-    CHECK(af_s7_tb_TT == 4 && ad_s7_tb_TT == 2 && af_s13_tb_TT == 1 && ad_b125_tb_TT == 1 && af_b27_tb_TT == 2,
+    CHECK(af_s7_tb_TT == 4 && ad_s7_tb_TT == 4 && af_s13_tb_TT == 2 && ad_s13_tb_TT == 2 && ad_b125_tb_TT == 1 && af_b27_tb_TT == 2,
           "TT by the rule");
     for (size_t ci = 0; ci < sizeof cases / sizeof *cases && !check__failed_case; ci++) {
         const int dbl = cases[ci].dbl, n1 = light ? cases[ci].n / 2 : cases[ci].n, N = cases[ci].steps;

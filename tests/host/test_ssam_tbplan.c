@@ -74,12 +74,12 @@ static void test_rule3(void)
     CHECK(SSAM_TB3_B_RULE(7) == 704 && SSAM_TB3_B_RULE(8) == 512 && SSAM_TB3_B_RULE(27) == 512 && SSAM_TB3_P_RULE == 2,
           "blocks: 704 threads up to 7 points, else 512; 2 rows per warp");
     CHECK(!SSAM_TB3_RING_RULE(7) && SSAM_TB3_RING_RULE(8) && SSAM_TB3_RING_RULE(27), "register ring beyond 7 points");
-    CHECK(SSAM_TB3_ZCOL_RULE(3, 3, 3, 7, 1) && !SSAM_TB3_ZCOL_RULE(3, 3, 3, 7, 0) && !SSAM_TB3_ZCOL_RULE(5, 5, 5, 13, 1) &&
-              !SSAM_TB3_ZCOL_RULE(3, 3, 3, 8, 1),
-          "z-column for z-stars of up to 7 points within one plane and row (3d7pt), not 3d13pt or non-stars");
-    CHECK(SSAM_TB3_ZCOL_TT_RULE(4) == 4 && SSAM_TB3_ZCOL_TT_RULE(8) == 2 && SSAM_TB3_ZCOL_P_RULE == 3 &&
-              SSAM_TB3_ZCOL_B_RULE == 512,
-          "z-column: TT 4 fp32, TT 2 fp64, P 3, 512 threads");
+    CHECK(SSAM_TB3_ZCOL_RULE(3, 3, 3, 7, 1) && !SSAM_TB3_ZCOL_RULE(3, 3, 3, 7, 0) && SSAM_TB3_ZCOL_RULE(5, 5, 5, 13, 1) &&
+              !SSAM_TB3_ZCOL_RULE(5, 5, 5, 14, 1) && !SSAM_TB3_ZCOL_RULE(7, 7, 7, 13, 1) && !SSAM_TB3_ZCOL_RULE(3, 3, 3, 8, 0),
+          "z-column for z-stars of up to 13 points within 5 x 5 x 5 (3d7pt, 3d13pt), not for wider ones or non-stars");
+    CHECK(SSAM_TB3_ZCOL_TT_RULE(3, 3, 3) == 4 && SSAM_TB3_ZCOL_TT_RULE(5, 5, 5) == 2 && SSAM_TB3_ZCOL_TT_RULE(5, 5, 3) == 2 &&
+              SSAM_TB3_ZCOL_TT_RULE(3, 3, 5) == 2 && SSAM_TB3_ZCOL_P_RULE == 3 && SSAM_TB3_ZCOL_B_RULE == 512,
+          "z-column: TT 4 within 3 x 3 x 3 (3d7pt), else 2 (3d13pt); P 3, 512 threads");
     case_end();
 }
 
