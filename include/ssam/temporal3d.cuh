@@ -32,7 +32,8 @@
  *   then for t = 1 .. TT each warp computes its P rows of plane z - t (ZHI + 1) of level t: it loads
  *   the NZ x NY window of each row from ring t-1 (one 16-byte shared load per plane and row the
  *   shape reads, at constant offsets: the loop is unrolled by NS) and runs ssam's row step
- *   SSAM_STENCIL3D_ROW (x neighbours by lane shuffles); the row enters ring t, or at t = TT is stored.
+ *   SSAM_STENCIL3D_ROW (x neighbours by lane shuffles); the rows enter ring t, or at t = TT are
+ *   stored, after every row's window is loaded (rows that the warp's windows share load once).
  *   Level t runs one plane behind what level t-1 could compute, so every level reads only planes
  *   written in earlier steps: the TT levels of a step are independent, and one barrier per step
  *   suffices (the extra ring slot holds the plane being written).  Halo recompute: per level the
@@ -188,7 +189,8 @@ static __device__ __forceinline__ void ssam__tb3_shift(T (&zr)[NZ][V][P])
  * (NS = NZ + 1 slots a level in shared memory, PS vectors each; plane zz in slot (zz - z0) mod NS):
  * the window from level t - 1 (its register ring zr[t - 1] for the warp's own rows, its shared ring
  * for the others), ssam's row step, the cell's own value where the stencil leaves a Dirichlet domain
- * or t > L; into level t's rings, or stored at t = TT (rowst[p]: the row is stored).  Levels run from
+ * or t > L; into level t's rings, or stored at t = TT (rowst[p]: the row is stored), once every
+ * row's window is loaded (the compiler then loads a row that two windows read once).  Levels run from
  * TT down, so level t's register ring moves on after level t + 1 has read it. */
 template <class S, int NS, int PS, int RING, int t, class T, int TT, int NZ, int V, int P>
 static __device__ __forceinline__ void ssam__tb3_level(int ph, int zt, T (&zr)[TT][NZ][V][P], ssam_vec<T, V> *wb,
