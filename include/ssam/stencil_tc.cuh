@@ -243,7 +243,7 @@ static __device__ __forceinline__ void ssam__stc_copy(T *slot, const T *src, con
         const T *b = src + z * g.plane + (long long)ys * g.pitch + xs - OFF;
         for (int i = threadIdx.x; i < TR * NCH; i += NT) {
             const int r = i / NCH, h = i - r * NCH;
-            ssam__tc_cp16(slot + r * TP + h * V, b + r * g.pitch + h * V);
+            ssam__cp16(slot + r * TP + h * V, b + r * g.pitch + h * V);
         }
         return;
     }
@@ -253,7 +253,7 @@ static __device__ __forceinline__ void ssam__stc_copy(T *slot, const T *src, con
         const T *row = src + z * g.plane + y * g.pitch;
         T *d = slot + r * TP + OFF + c0;
         if (v && z >= 0 && y >= 0 && c0 >= 0 && c0 + V <= NC && xs + c0 >= 0 && xs + c0 + V <= g.nx) {
-            ssam__tc_cp16(d, row + xs + c0);
+            ssam__cp16(d, row + xs + c0);
         } else {
 #pragma unroll
             for (int e = 0; e < V; e++) {

@@ -115,24 +115,31 @@ typedef struct ssam_tb_plan {
 } ssam_tb_plan;
 
 #ifndef __CUDACC_RTC__ /* the planners are host code: under NVRTC the rules (macros) only */
+/* a plan made one pass per step, for the reason why */
+static inline void ssam__tb_plan_onepass(ssam_tb_plan *p, long long steps, const char *why)
+{
+    p->path = SSAM_TB_ONEPASS;
+    p->tt = 1;
+    p->passes = steps;
+    p->why = why;
+}
+
 /* tt the temporal kernel's steps per pass (SSAM_TB_TT_RULE; 1: there is none), steps the step count */
 static inline int ssam_tb_plan_make(ssam_tb_plan *p, int tt, long long steps)
 {
     if (!p || tt <= 0 || steps < 0) return SSAM_TB_EINVAL;
-    p->path = SSAM_TB_ONEPASS;
-    p->tt = 1;
-    p->passes = steps;
 #ifdef SSAM_TB_NO_TEMPORAL
-    p->why = "SSAM_TB_NO_TEMPORAL is defined: one pass per step";
+    ssam__tb_plan_onepass(p, steps, "SSAM_TB_NO_TEMPORAL is defined: one pass per step");
     return 0;
 #else
     if (tt < 2) {
-        p->why = "no temporal kernel for this shape (a wide stencil, or windows over the register or shared-memory "
-                 "budget): temporal blocking measures slower than one pass per step";
+        ssam__tb_plan_onepass(p, steps, "no temporal kernel for this shape (a wide stencil, or windows over the "
+                                        "register or shared-memory budget): temporal blocking measures slower than "
+                                        "one pass per step");
         return 0;
     }
     if (steps < 2) {
-        p->why = "fewer than 2 steps: nothing to fuse";
+        ssam__tb_plan_onepass(p, steps, "fewer than 2 steps: nothing to fuse");
         return 0;
     }
     p->path = SSAM_TB_TEMPORAL;
@@ -141,15 +148,6 @@ static inline int ssam_tb_plan_make(ssam_tb_plan *p, int tt, long long steps)
     p->why = "TT steps per pass through device memory: about TT times fewer bytes per step";
     return 0;
 #endif
-}
-
-/* a plan made one pass per step, for the reason why */
-static inline void ssam__tb_plan_onepass(ssam_tb_plan *p, long long steps, const char *why)
-{
-    p->path = SSAM_TB_ONEPASS;
-    p->tt = 1;
-    p->passes = steps;
-    p->why = why;
 }
 
 /* The staged kernel (2D) needs a domain large enough for its deep passes: at 1024^2 it runs below one

@@ -427,7 +427,6 @@ static __device__ __forceinline__ void ssam__tb3z_level(int ph, int zt, T (&nw)[
 #pragma unroll
     for (int dz = 0; dz < NZ; dz++) pl[dz] = ((t - 1) * NSZ + ((ph - t * ZHI + ZLO + dz) % NSZ + NSZ) % NSZ) * PS;
     const int zin = g.periodic || (zt + ZLO >= 0 && zt + ZHI < g.nz);
-    if (t > 1) asm volatile("" ::: "memory"); /* this level's shared loads after the level below's math */
     ssam_vec<T, V> c[P + NY - 1]; /* the centre plane's rows YLO .. P - 1 + YHI of the warp's, each once */
 #pragma unroll
     for (int i = 0; i < P + NY - 1; i++) c[i] = wb[pl[-ZLO] + (i + YLO) * 32];

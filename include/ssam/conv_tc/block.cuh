@@ -68,7 +68,7 @@ static __device__ __forceinline__ void ssam__conv_tc_stage16(T *slot, const T *s
     const T *b = src + (long long)ys * g.sp + xs;
     for (int i = threadIdx.x; i < Z::TR * Z::NCH; i += Z::NT) {
         const int r = i / Z::NCH, h = i - r * Z::NCH;
-        ssam__tc_cp16(slot + r * Z::TP + h * Z::V, b + r * g.sp + h * Z::V);
+        ssam__cp16(slot + r * Z::TP + h * Z::V, b + r * g.sp + h * Z::V);
     }
 }
 

@@ -7,8 +7,8 @@
  *     ssam__mma_h16_k8            FP16 or BF16 inputs, FP32 sums
  *     ssam__mma_f64_k8 / _k4      FP64 (one instruction on sm_90, m8n8k4 pieces on sm_80)
  *   ssam_tf32(x): x rounded to TF32; ssam__tf32_split: x = big + small for three-pass TF32.
- *   ssam__tc_cp16 / ssam__tc_wait: 16 bytes global -> shared without registers (cp.async), and the
- *   wait for this thread's copies.
+ *   ssam__tc_wait: the wait for this thread's cp.async copies (ssam__cp16, ssam/base.cuh: 16 bytes
+ *   global -> shared without registers).
  *   SSAM__TC_SM80 / SSAM__TC_SM90: 1 where the device code is compiled for sm_80 / sm_90 and up.
  * LIMITS
  *   Below sm_80 the MMAs trap: the generators' launchers never launch a tensor-core kernel there
@@ -136,10 +136,7 @@ static __device__ __forceinline__ void ssam__tf32_split(float x, unsigned *big, 
     *small = ssam_tf32(x - __uint_as_float(*big));
 }
 
-/* 16 bytes global -> shared without registers (cp.async, sm_80+; both addresses 16-byte aligned),
- * and the wait for this thread's copies; a plain copy below sm_80 (never launched there: the
- * launchers take the SIMT path) */
-static __device__ __forceinline__ void ssam__tc_cp16(void *dst, const void *src) { ssam__cp16(dst, src); }
+/* the wait for all of this thread's cp.async copies (ssam__cp16 of ssam/base.cuh, sm_80+) */
 static __device__ __forceinline__ void ssam__tc_wait(void)
 {
 #if SSAM__TC_SM80
