@@ -68,14 +68,41 @@ static inline double gpucheck_relerr(const float *out, const double *ref, size_t
     if (*nonfinite == n) return NAN; /* no element compared */
     return den > 0 ? sqrt(num / den) : sqrt(num);
 }
-/* the start of every GPU test: a fresh seed (printed, so a failure can be replayed) and whether
- * --light (small sizes, for compute-sanitizer) was asked for */
+/* the device's pending error, for check.h's hook: the device is synchronized first, so that a
+ * fault of a kernel launched in the case just ended is found there and not later */
+static inline int gpucheck__pending(char *msg, size_t size)
+{
+    cudaError_t e = cudaDeviceSynchronize();
+    if (e == cudaSuccess) e = cudaGetLastError();
+    if (e == cudaSuccess) return 0;
+    snprintf(msg, size, "%s (%s)", cudaGetErrorString(e), cudaGetErrorName(e));
+    return 1;
+}
+/* the value of "--seed N" among the arguments, else the time (printed either way, and named on
+ * every FAIL line, so that a failure can be replayed with --seed N) */
+static inline uint64_t gpucheck_seed_arg(int argc, char **argv)
+{
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--seed")) return strtoull(argv[i + 1], NULL, 0);
+    return (uint64_t)time(NULL);
+}
+/* whether FLAG is among the arguments */
+static inline int gpucheck_flag(int argc, char **argv, const char *flag)
+{
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], flag)) return 1;
+    return 0;
+}
+/* the start of every GPU test: the seed (--seed N, else the time; printed), device errors checked
+ * at every case boundary, and whether --light (small sizes, for compute-sanitizer) was asked for */
 static inline int gpucheck_begin(int argc, char **argv)
 {
-    uint64_t seed = (uint64_t)time(NULL);
+    uint64_t seed = gpucheck_seed_arg(argc, argv);
     gpucheck_seed(seed);
+    check_seed((unsigned long long)seed);
+    check__hook = gpucheck__pending;
     printf("seed %llu\n", (unsigned long long)seed);
-    return argc > 1 && strcmp(argv[1], "--light") == 0;
+    return gpucheck_flag(argc, argv, "--light");
 }
 /* the SUBSTRING of "--only SUBSTRING" among the arguments, or NULL: run only the kernels whose name
  * contains it */

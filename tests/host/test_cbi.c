@@ -307,6 +307,8 @@ int main(int argc, char **argv)
         printf("FAIL test_cbi %s: no such part (--list names them)\n", part); /* it would run nothing */
         return 1;
     }
+    /* cases: basic 5, each other part 1 */
+    check_plan(all ? 8 : strcmp(part, "basic") == 0 ? 5 : 1);
     if (all || strcmp(part, "basic") == 0) {
         test_div32();
         test_errors();

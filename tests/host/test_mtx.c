@@ -293,7 +293,7 @@ static void test_files(void)
         }
     }
     if (!dir) {
-        printf("skip mtx files: ../shared/data/mtx and .data/mtx not found\n");
+        check_skip("mtx reads the SuiteSparse files", "../shared/data/mtx and .data/mtx not found");
         return;
     }
     case_begin("mtx reads the SuiteSparse files (square, symmetric, valid CSR)");
@@ -488,6 +488,8 @@ int main(int argc, char **argv)
         long n = argc > 2 ? atol(argv[2]) : 1000000;
         uint64_t seed = argc > 3 ? strtoull(argv[3], NULL, 10) : (uint64_t)time(NULL);
         printf("seed %llu\n", (unsigned long long)seed);
+        check_seed(seed);
+        check_plan(1);
         fuzz(n, seed, "mtx fuzz-long: mutated and random inputs never crash, always success or a located error");
         return check_exit();
     }
@@ -496,6 +498,7 @@ int main(int argc, char **argv)
         printf("FAIL test_mtx %s: no such part (--list names them)\n", part);
         return 1;
     }
+    check_plan(all ? 8 : strcmp(part, "basic") == 0 ? 4 : 1); /* cases: basic 4, each other part 1 */
     if (all || strcmp(part, "basic") == 0) test_basic();
     if (all || strcmp(part, "errors") == 0) test_errors();
     if (all || strcmp(part, "check") == 0) test_check();

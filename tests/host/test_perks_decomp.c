@@ -337,6 +337,7 @@ int main(int argc, char **argv)
         printf("all\n");
         return 0;
     }
+    check_plan(5);
     test_split();
     test_simulated();
     test_parts();

@@ -235,6 +235,7 @@ int main(int argc, char **argv)
         printf("all\n");
         return 0;
     }
+    check_plan(4);
     test_little();
     test_resources();
     test_errors();

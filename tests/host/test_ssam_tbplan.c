@@ -132,6 +132,7 @@ int main(int argc, char **argv)
         printf("all\n");
         return 0;
     }
+    check_plan(5);
     test_rule();
     test_smem_rule();
     test_rule3();
