@@ -1,19 +1,26 @@
 /* tests/gpu/test_cbi.cu -- the cbi remap on the GPU: a 9x9 box stencil and a naive matmul in every
  * thread order (naive, 2D rows, cbi columns with and without zigzag, grouped tiles) give outputs
  * that are bit-identical to the naive order and match a CPU reference in double, on ragged sizes,
- * with the output poisoned (NaN) before every launch. */
+ * with the output poisoned (NaN) before every launch.  Beside the norm, each output is held to its
+ * own bound (bounds_conv.h): the box's 81 float adds and its scaling by the float 1/81 (a rounding
+ * of the constant and one of the product), 3 (81 + 1) 2^-24 sum |x| / 81 + 3 2^-24 |ref|; the
+ * product's D fmaf, 3 (D + 1) 2^-24 sum_k |a b|. */
 #include "cbi_kernels.cuh"
 #include "gpucheck.h"
+#include "bounds_conv.h" /* the per-element bound */
 
-static double ref_box9(const float *in, int W, int H, int x, int y)
+/* the box mean, and in *mag the mean of |x| over the box */
+static double ref_box9(const float *in, int W, int H, int x, int y, double *mag)
 {
-    double s = 0;
+    double s = 0, a = 0;
     for (int dy = -CBIK_R; dy <= CBIK_R; dy++)
         for (int dx = -CBIK_R; dx <= CBIK_R; dx++) {
             int yy = y + dy < 0 ? 0 : (y + dy >= H ? H - 1 : y + dy);
             int xx = x + dx < 0 ? 0 : (x + dx >= W ? W - 1 : x + dx);
             s += in[(size_t)yy * W + xx];
+            a += fabs(in[(size_t)yy * W + xx]);
         }
+    *mag = a / 81.0;
     return s / 81.0;
 }
 
@@ -45,16 +52,24 @@ static void run(int matmul, int W, int H, int D)
     size_t n = (size_t)W * H, na = matmul ? (size_t)H * D : n, nb = matmul ? (size_t)D * W : 0;
     float *ha = (float *)malloc(na * 4), *hb = (float *)malloc((nb ? nb : 1) * 4);
     float *out = (float *)malloc(n * 4), *first = (float *)malloc(n * 4);
-    double *ref = (double *)malloc(n * 8);
+    double *ref = (double *)malloc(n * 8), *mag = (double *)malloc(n * 8);
     gpucheck_fill(ha, na);
     gpucheck_fill(hb, nb);
     for (int y = 0; y < H; y++)
         for (int x = 0; x < W; x++) {
-            if (!matmul) { ref[(size_t)y * W + x] = ref_box9(ha, W, H, x, y); continue; }
-            double s = 0;
-            for (int k = 0; k < D; k++) s += (double)ha[(size_t)y * D + k] * hb[(size_t)k * W + x];
+            if (!matmul) { ref[(size_t)y * W + x] = ref_box9(ha, W, H, x, y, &mag[(size_t)y * W + x]); continue; }
+            double s = 0, a = 0;
+            for (int k = 0; k < D; k++) {
+                const double t = (double)ha[(size_t)y * D + k] * hb[(size_t)k * W + x];
+                s += t;
+                a += fabs(t);
+            }
             ref[(size_t)y * W + x] = s;
+            mag[(size_t)y * W + x] = a;
         }
+    /* the box: 81 adds (mag the mean of |x|: the sum's bound scaled by 1/81), and the rounding of
+     * 1/81 and of the product (the u_out term); the product: D fmaf */
+    const bnd_rule rule = {0, 0x1p-24, 3, matmul ? 0 : 3 * 0x1p-24, 0, matmul ? D : (2 * CBIK_R + 1) * (2 * CBIK_R + 1)};
     float *da = NULL, *db = NULL, *dout = NULL;
     CUDA_OK(cudaMalloc(&da, na * 4));
     CUDA_OK(cudaMalloc(&db, (nb ? nb : 1) * 4));
@@ -76,6 +91,12 @@ static void run(int matmul, int W, int H, int D)
               cfg[i].block, cfg[i].w, cfg[i].flags, bad);
         CHECK(err < 1e-5, "%s block %d w %lld: relative error %.3g", order_name[cfg[i].order], cfg[i].block,
               cfg[i].w, err);
+        bnd_worst bw;
+        bnd_init(&bw);
+        for (size_t o = 0; o < n; o++) bnd_track(&bw, (long long)o, out[o], ref[o], bnd_of(&rule, ref[o], mag[o]));
+        CHECK(bw.over == 0, "%s block %d w %lld flags %u: %lld outputs past their own bound; the worst, (%lld, %lld): "
+              "%.9g for %.9g, error %.3g of the bound %.3g", order_name[cfg[i].order], cfg[i].block, cfg[i].w,
+              cfg[i].flags, bw.over, bw.at % W, bw.at / W, bw.got, bw.ref, bw.ratio, bw.bound);
         if (i == 0) memcpy(first, out, n * 4);
         else
             CHECK(memcmp(first, out, n * 4) == 0, "%s block %d w %lld flags %u: not bit-identical to naive",
@@ -84,7 +105,7 @@ static void run(int matmul, int W, int H, int D)
     cudaFree(da);
     cudaFree(db);
     cudaFree(dout);
-    free(ha); free(hb); free(out); free(first); free(ref);
+    free(ha); free(hb); free(out); free(first); free(ref); free(mag);
     case_end();
 }
 
@@ -101,14 +122,16 @@ static void test_launch_errors(void)
     case_end();
 }
 
-/* usage: test_cbi [--light]   (--light: the small sizes only, for runs under compute-sanitizer) */
+/* usage: test_cbi [--light] [--seed N]   (--light: the small sizes only, for runs under compute-sanitizer) */
 int main(int argc, char **argv)
 {
     int light = gpucheck_begin(argc, argv);
     static const int st[][2] = {{1, 1}, {31, 33}, {1000, 3}, {3, 1000}, {257, 190}, {4037, 61}, {2048, 96}};
-    for (size_t i = 0; i < (light ? 4 : sizeof st / sizeof *st); i++) run(0, st[i][0], st[i][1], 0);
     static const int mm[][3] = {{1, 1, 1}, {33, 31, 17}, {100, 7, 64}, {257, 129, 200}, {512, 256, 300}};
-    for (size_t i = 0; i < (light ? 3 : sizeof mm / sizeof *mm); i++) run(1, mm[i][0], mm[i][1], mm[i][2]);
+    const size_t nst = light ? 4 : sizeof st / sizeof *st, nmm = light ? 3 : sizeof mm / sizeof *mm;
+    check_plan((int)(nst + nmm) + 1); /* the stencils, the products, the launcher's errors */
+    for (size_t i = 0; i < nst; i++) run(0, st[i][0], st[i][1], 0);
+    for (size_t i = 0; i < nmm; i++) run(1, mm[i][0], mm[i][1], mm[i][2]);
     test_launch_errors();
     return check_exit();
 }

@@ -6,12 +6,21 @@
  * both walks (the queued walk of small filters, and SSAM_SYSTOLIC_WALK); every error code; a placed
  * anchor (SSAM_ANCHOR): every position of 3x3, 4x4 and 2x3 filters, for
  * correlation and convolution, and the centre placed by hand equal bit for bit to the default.
- * Error measure: ||out - ref|| / ||sum |w x| || (fp32 < 1e-5, fp64 < 1e-12, half < 1e-3, bf16 < 8e-3): the
- * scale of rounding, which ||ref|| is not when a sum cancels (a 1x1 image under a 20x20 filter). */
+ * Error measures, both on every run:
+ *   the norm  ||out - ref|| / ||sum |w x| || (fp32 < 1e-5, fp64 < 1e-12, half < 1e-3, bf16 < 8e-3): the
+ *             scale of rounding, which ||ref|| is not when a sum cancels (a 1x1 image under a 20x20 filter);
+ *   each output on its own (bounds_conv.h): |out - ref| <= 3 (K + 1) u mag + u_out (|ref| + ...) with
+ *             mag = sum |w x| of that output, K = M N taps, u the arithmetic's unit roundoff (2^-24
+ *             float and the half types' FP32 sums, 2^-53 double), u_out the stored output's rounding
+ *             (half 2^-11 with 2^-25 below its normal range, bf16 2^-8; an eighth to spare): a wrong
+ *             cell among right ones fails, which the norm over an image does not see.
+ * The error codes return before anything is written: the buffer is poisoned before each failing
+ * call and must be unchanged after it. */
 #include <ssam/conv.cuh>
 
 #include "gpucheck.h"
 #include "ssam_ref.h" /* ref_index, ref_conv2d: the CPU references */
+#include "bounds_conv.h" /* the per-element bound */
 
 SSAM_CONV2D_DEFINE(f1x1, float, 1, 1, 4, 128)
 SSAM_CONV2D_DEFINE(f2x2, float, 2, 2, 8, 128)
@@ -91,6 +100,25 @@ static double put_weight(const kern *k, void *buf, int i, double v)
     return ((float *)buf)[i] = (float)v;
 }
 static double tol_of(const kern *k) { return k->type == 1 ? 1e-12 : k->type == 0 ? 1e-5 : k->type == 2 ? 1e-3 : 8e-3; }
+/* the per-element rule of a kernel: fma sums in T (float for the half types), one rounding a tap
+ * (3 to spare: a product and its add, and double's own reference), the output rounded once to
+ * the storage type */
+static bnd_rule rule_of(const kern *k)
+{
+    bnd_rule r = {0, k->type == 1 ? 0x1p-53 : 0x1p-24, 3, 0, 0, k->M * k->N};
+    if (k->type == 2) { r.u_out = 1.125 * 0x1p-11; r.abs_out = 0x1p-25; }
+    if (k->type == 3) r.u_out = 1.125 * 0x1p-8;
+    return r;
+}
+static double worst_seen = 0;      /* the largest error / per-element bound over the program */
+static char worst_where[160] = ""; /* and where */
+static void note_worst(const bnd_worst *w, const char *kname, int W, int H)
+{
+    if (w->at >= 0 && w->ratio > worst_seen) {
+        worst_seen = w->ratio;
+        snprintf(worst_where, sizeof worst_where, "%s %dx%d", kname, W, H);
+    }
+}
 
 
 static const char *border_name[] = {"constant", "nearest", "reflect", "mirror", "wrap"};
@@ -105,6 +133,7 @@ static void run_kernel(const kern *k, int light)
     case_begin(name);
     size_t es = elem_size(k);
     double tol = tol_of(k);
+    const bnd_rule rule = rule_of(k);
     for (int si = 0; si < nsizes && !check__failed_case; si++) {
         int W = sizes[si][0], H = sizes[si][1];
         for (int pk = 0; pk < 2 && !check__failed_case; pk++) {
@@ -147,6 +176,8 @@ static void run_kernel(const kern *k, int light)
                     CUDA_OK(cudaMemcpy(hbuf, dout, nout * es, cudaMemcpyDeviceToHost));
                     double num = 0, den = 0;
                     long long unwritten = 0, overwritten = 0;
+                    bnd_worst bw;
+                    bnd_init(&bw);
                     for (long long i = 0; i < (long long)nout; i++) {
                         long long y = i / odp, x = i % odp;
                         double v = get_elem(k, hbuf, (size_t)i);
@@ -155,14 +186,20 @@ static void run_kernel(const kern *k, int light)
                             double r = ref[y * ow + x];
                             num += (v - r) * (v - r);
                             den += mag[y * ow + x] * mag[y * ow + x];
+                            bnd_track(&bw, y * ow + x, v, r, bnd_of(&rule, r, mag[y * ow + x]));
                         } else if (!isnan(v)) overwritten++; /* padding and rows past the output */
                     }
                     double err = den > 0 ? sqrt(num / den) : sqrt(num);
+                    note_worst(&bw, k->name, W, H);
                     CHECK(unwritten == 0 && overwritten == 0, "%dx%d pitch %lld %s%s%s: %lld unwritten, %lld written "
                           "outside the output", W, H, sp, mode == 5 ? "valid" : border_name[mode],
                           conv ? " convolve" : "", walk ? " systolic walk" : "", unwritten, overwritten);
                     CHECK(err < tol, "%dx%d pitch %lld %s%s%s: error / sum|w x| = %.3g", W, H, sp,
                           mode == 5 ? "valid" : border_name[mode], conv ? " convolve" : "", walk ? " systolic walk" : "", err);
+                    CHECK(bw.over == 0, "%dx%d pitch %lld %s%s%s: %lld outputs past their own bound; the worst, (%lld, %lld): "
+                          "%.9g for %.9g, error %.3g of the bound %.3g", W, H, sp, mode == 5 ? "valid" : border_name[mode],
+                          conv ? " convolve" : "", walk ? " systolic walk" : "", bw.over, bw.at % ow, bw.at / ow, bw.got,
+                          bw.ref, bw.ratio, bw.bound);
                 }
             }
             cudaFree(din);
@@ -173,51 +210,82 @@ static void run_kernel(const kern *k, int light)
     case_end();
 }
 
+/* nonzero when any byte of the device buffer d (bytes long) differs from the 0xFF poison */
+static long long poison_changed(const void *d, size_t bytes)
+{
+    unsigned char *h = (unsigned char *)malloc(bytes);
+    long long n = 0;
+    CUDA_OK(cudaDeviceSynchronize());
+    CUDA_OK(cudaMemcpy(h, d, bytes, cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < bytes; i++) n += h[i] != 0xFF;
+    free(h);
+    return n;
+}
+
 static void test_errors(void)
 {
-    case_begin("ssam conv error codes are returned before any launch");
+    case_begin("ssam conv error codes are returned before any launch (nothing written)");
     float w[9] = {0}, *d = NULL;
-    CUDA_OK(cudaMalloc(&d, 64 * 64 * 4));
+    const size_t dbytes = 64 * 64 * 4;
+    CUDA_OK(cudaMalloc(&d, dbytes));
     ssam_conv2d_args a, b;
     memset(&a, 0, sizeof a);
     a.src = d; a.dst = d + 32 * 64; a.width = 32; a.height = 16; a.weights = w; a.fw = 3; a.fh = 3;
     a.border = SSAM_BORDER_REFLECT;
-    CHECK(f3x3_launch(&a, 0) == 0, "valid arguments");
-    CHECK(f3x3_launch(NULL, 0) == SSAM_ENULL, "NULL args");
-    b = a; b.src = NULL; CHECK(f3x3_launch(&b, 0) == SSAM_ENULL, "NULL src");
-    b = a; b.dst = NULL; CHECK(f3x3_launch(&b, 0) == SSAM_ENULL, "NULL dst");
-    b = a; b.weights = NULL; CHECK(f3x3_launch(&b, 0) == SSAM_ENULL, "NULL weights");
-    b = a; b.width = 0; CHECK(f3x3_launch(&b, 0) == SSAM_ESIZE, "width 0");
-    b = a; b.height = -2; CHECK(f3x3_launch(&b, 0) == SSAM_ESIZE, "height < 0");
-    b = a; b.src_pitch = 31; CHECK(f3x3_launch(&b, 0) == SSAM_EPITCH, "src pitch < width");
-    b = a; b.dst_pitch = 8; CHECK(f3x3_launch(&b, 0) == SSAM_EPITCH, "dst pitch < width");
-    b = a; b.border = 5; CHECK(f3x3_launch(&b, 0) == SSAM_EBORDER, "border 5");
-    b = a; b.border = -1; CHECK(f3x3_launch(&b, 0) == SSAM_EBORDER, "border -1");
-    b = a; b.fw = 5; CHECK(f3x3_launch(&b, 0) == SSAM_EFILTER, "filter width differs");
-    b = a; b.fh = 1; CHECK(f3x3_launch(&b, 0) == SSAM_EFILTER, "filter height differs");
-    b = a; b.flags = 16; CHECK(f3x3_launch(&b, 0) == SSAM_EFLAGS, "unknown flag");
-    b = a; b.flags = SSAM_VALID; b.width = 2; CHECK(f3x3_launch(&b, 0) == SSAM_ESIZE, "valid, filter wider");
-    b = a; b.flags = SSAM_VALID; b.border = 99; CHECK(f3x3_launch(&b, 0) == 0, "valid ignores the border");
-    b = a; b.flags = SSAM_ANCHOR; b.anchor_x = 2; b.anchor_y = 0; CHECK(f3x3_launch(&b, 0) == 0, "anchor (2, 0)");
-    b = a; b.flags = SSAM_ANCHOR; b.anchor_x = 3; CHECK(f3x3_launch(&b, 0) == SSAM_EANCHOR, "anchor_x = M");
-    b = a; b.flags = SSAM_ANCHOR; b.anchor_x = -1; CHECK(f3x3_launch(&b, 0) == SSAM_EANCHOR, "anchor_x < 0");
-    b = a; b.flags = SSAM_ANCHOR; b.anchor_y = 3; CHECK(f3x3_launch(&b, 0) == SSAM_EANCHOR, "anchor_y = N");
-    b = a; b.flags = SSAM_ANCHOR; b.anchor_y = -2; CHECK(f3x3_launch(&b, 0) == SSAM_EANCHOR, "anchor_y < 0");
-    b = a; b.flags = SSAM_ANCHOR | SSAM_CONVOLVE; b.anchor_x = 3; CHECK(f3x3_launch(&b, 0) == SSAM_EANCHOR, "conv anchor_x = M");
-    b = a; b.flags = SSAM_ANCHOR | SSAM_VALID; CHECK(f3x3_launch(&b, 0) == SSAM_EANCHOR, "anchor with valid");
-    b = a; b.anchor_x = 1; CHECK(f3x3_launch(&b, 0) == SSAM_EANCHOR, "anchor_x set without SSAM_ANCHOR");
-    b = a; b.anchor_y = 2; CHECK(f3x3_launch(&b, 0) == SSAM_EANCHOR, "anchor_y set without SSAM_ANCHOR");
-    b = a; b.flags = SSAM_ANCHOR; b.anchor_x = 7; b.fw = 5; CHECK(f3x3_launch(&b, 0) == SSAM_EFILTER, "filter before anchor");
+    /* b = a, stmt, launch: the code; a failing call on the poisoned buffer must leave it as it was */
+#define EXPECT(code, launch, stmt)                                                                           \
+    do {                                                                                                     \
+        b = a;                                                                                               \
+        stmt;                                                                                                \
+        if ((code) != 0) CUDA_OK(cudaMemset(d, 0xFF, dbytes));                                              \
+        const int rc_ = launch(&b, 0);                                                                       \
+        CHECK(rc_ == (code), "%s (%s): got %d (%s), want %d", #stmt, #launch, rc_, ssam_strerror(rc_), code); \
+        if ((code) != 0) {                                                                                   \
+            const long long ch_ = poison_changed(d, dbytes);                                                 \
+            CHECK(ch_ == 0, "%s (%s): %lld bytes written by a call that failed", #stmt, #launch, ch_);       \
+        }                                                                                                    \
+    } while (0)
+    EXPECT(0, f3x3_launch, (void)0); /* valid arguments */
+    CUDA_OK(cudaMemset(d, 0xFF, dbytes));
+    CHECK(f3x3_launch(NULL, 0) == SSAM_ENULL && h3x3_launch(NULL, 0) == SSAM_ENULL, "NULL args");
+    CHECK(poison_changed(d, dbytes) == 0, "NULL args: the buffer written");
+    EXPECT(SSAM_ENULL, f3x3_launch, b.src = NULL);
+    EXPECT(SSAM_ENULL, f3x3_launch, b.dst = NULL);
+    EXPECT(SSAM_ENULL, f3x3_launch, b.weights = NULL);
+    EXPECT(SSAM_ESIZE, f3x3_launch, b.width = 0);
+    EXPECT(SSAM_ESIZE, f3x3_launch, b.height = -2);
+    EXPECT(SSAM_EPITCH, f3x3_launch, b.src_pitch = 31);
+    EXPECT(SSAM_EPITCH, f3x3_launch, b.dst_pitch = 8);
+    EXPECT(SSAM_EBORDER, f3x3_launch, b.border = 5);
+    EXPECT(SSAM_EBORDER, f3x3_launch, b.border = -1);
+    EXPECT(SSAM_EFILTER, f3x3_launch, b.fw = 5);
+    EXPECT(SSAM_EFILTER, f3x3_launch, b.fh = 1);
+    EXPECT(SSAM_EFLAGS, f3x3_launch, b.flags = 16);
+    EXPECT(SSAM_ESIZE, f3x3_launch, (b.flags = SSAM_VALID, b.width = 2)); /* valid, filter wider */
+    EXPECT(0, f3x3_launch, (b.flags = SSAM_VALID, b.border = 99));       /* valid ignores the border */
+    EXPECT(0, f3x3_launch, (b.flags = SSAM_ANCHOR, b.anchor_x = 2, b.anchor_y = 0));
+    EXPECT(SSAM_EANCHOR, f3x3_launch, (b.flags = SSAM_ANCHOR, b.anchor_x = 3));
+    EXPECT(SSAM_EANCHOR, f3x3_launch, (b.flags = SSAM_ANCHOR, b.anchor_x = -1));
+    EXPECT(SSAM_EANCHOR, f3x3_launch, (b.flags = SSAM_ANCHOR, b.anchor_y = 3));
+    EXPECT(SSAM_EANCHOR, f3x3_launch, (b.flags = SSAM_ANCHOR, b.anchor_y = -2));
+    EXPECT(SSAM_EANCHOR, f3x3_launch, (b.flags = SSAM_ANCHOR | SSAM_CONVOLVE, b.anchor_x = 3));
+    EXPECT(SSAM_EANCHOR, f3x3_launch, b.flags = SSAM_ANCHOR | SSAM_VALID);
+    EXPECT(SSAM_EANCHOR, f3x3_launch, b.anchor_x = 1); /* set without SSAM_ANCHOR */
+    EXPECT(SSAM_EANCHOR, f3x3_launch, b.anchor_y = 2);
+    EXPECT(SSAM_EFILTER, f3x3_launch, (b.flags = SSAM_ANCHOR, b.anchor_x = 7, b.fw = 5)); /* filter before anchor */
     /* overlap: the bytes each image spans, rows times pitch (src 16 rows of pitch 64: 15 * 64 + 32) */
-    b = a; b.dst = d; CHECK(f3x3_launch(&b, 0) == SSAM_EOVERLAP && h3x3_launch(&b, 0) == SSAM_EOVERLAP, "in place");
-    b = a; b.dst = d + 511; CHECK(f3x3_launch(&b, 0) == SSAM_EOVERLAP, "dst starts on src's last element");
-    b = a; b.dst = d + 512; CHECK(f3x3_launch(&b, 0) == 0, "dst right after src");
-    b = a; b.src_pitch = 64; b.dst = d + 991; CHECK(f3x3_launch(&b, 0) == SSAM_EOVERLAP, "pitched src: dst inside its span");
-    b = a; b.src_pitch = 64; b.dst = d + 992; CHECK(f3x3_launch(&b, 0) == 0, "pitched src: dst after its span");
-    b = a; b.src = d + 2048 + 511; CHECK(f3x3_launch(&b, 0) == SSAM_EOVERLAP, "src starts on dst's last element");
-    b = a; b.src = d + 2048 + 512; CHECK(f3x3_launch(&b, 0) == 0, "src right after dst");
-    b = a; b.flags = SSAM_VALID; b.dst = d + 32 * 16 - 14 * 30; CHECK(f3x3_launch(&b, 0) == SSAM_EOVERLAP, "valid output (30 x 14) ending on src's last element");
-    b = a; b.flags = SSAM_VALID; b.dst = d + 32 * 16; CHECK(f3x3_launch(&b, 0) == 0, "valid output after src");
+    EXPECT(SSAM_EOVERLAP, f3x3_launch, b.dst = d); /* in place */
+    EXPECT(SSAM_EOVERLAP, h3x3_launch, b.dst = d);
+    EXPECT(SSAM_EOVERLAP, f3x3_launch, b.dst = d + 511); /* dst starts on src's last element */
+    EXPECT(0, f3x3_launch, b.dst = d + 512);             /* right after src */
+    EXPECT(SSAM_EOVERLAP, f3x3_launch, (b.src_pitch = 64, b.dst = d + 991)); /* inside the pitched span */
+    EXPECT(0, f3x3_launch, (b.src_pitch = 64, b.dst = d + 992));
+    EXPECT(SSAM_EOVERLAP, f3x3_launch, b.src = d + 2048 + 511); /* src starts on dst's last element */
+    EXPECT(0, f3x3_launch, b.src = d + 2048 + 512);
+    /* the valid output (30 x 14) ending on src's last element, and right after src */
+    EXPECT(SSAM_EOVERLAP, f3x3_launch, (b.flags = SSAM_VALID, b.dst = d + 32 * 16 - 14 * 30));
+    EXPECT(0, f3x3_launch, (b.flags = SSAM_VALID, b.dst = d + 32 * 16));
+#undef EXPECT
     CHECK(strstr(ssam_strerror(SSAM_EOVERLAP), "overlap") != NULL, "strerror overlap");
     /* the walk each launch takes: queued for the small filters of SSAM__CONV_QOK (half up to 9x9,
      * float 5x5 to 7x7) with centred columns, else systolic */
@@ -251,6 +319,7 @@ static void run_anchor(const kern *k, int light)
     case_begin(name);
     const size_t es = elem_size(k);
     const double tol = tol_of(k);
+    const bnd_rule rule = rule_of(k);
     const int M = k->M, N = k->N;
     for (int si = 0; si < nsizes && !check__failed_case; si++) {
         const int W = sizes[si][0], H = sizes[si][1];
@@ -288,16 +357,24 @@ static void run_anchor(const kern *k, int light)
                         CUDA_OK(cudaMemcpy(hbuf, dout, n * es, cudaMemcpyDeviceToHost));
                         double num = 0, den = 0;
                         long long unwritten = 0;
+                        bnd_worst bw;
+                        bnd_init(&bw);
                         for (size_t i = 0; i < n; i++) {
                             double v = get_elem(k, hbuf, (size_t)i);
                             if (!isfinite(v)) { unwritten++; continue; }
                             num += (v - ref[i]) * (v - ref[i]);
                             den += mag[i] * mag[i];
+                            bnd_track(&bw, (long long)i, v, ref[i], bnd_of(&rule, ref[i], mag[i]));
                         }
                         double err = den > 0 ? sqrt(num / den) : sqrt(num);
+                        note_worst(&bw, k->name, W, H);
                         CHECK(unwritten == 0 && err < tol, "%dx%d %s%s anchor (%d, %d): %lld unwritten, error / "
                               "sum|w x| = %.3g", W, H, border_name[border], conv ? " convolve" : "", ax, ay,
                               unwritten, err);
+                        CHECK(bw.over == 0, "%dx%d %s%s anchor (%d, %d): %lld outputs past their own bound; the worst, "
+                              "(%lld, %lld): %.9g for %.9g, error %.3g of the bound %.3g", W, H, border_name[border],
+                              conv ? " convolve" : "", ax, ay, bw.over, bw.at % W, bw.at / W, bw.got, bw.ref, bw.ratio,
+                              bw.bound);
                         if (ax == (M - 1) / 2 && ay == (N - 1) / 2)
                             CHECK(memcmp(hbuf, hdef, n * es) == 0, "%dx%d %s%s: the centre placed by hand differs "
                                   "from the default", W, H, border_name[border], conv ? " convolve" : "");
@@ -310,15 +387,21 @@ static void run_anchor(const kern *k, int light)
     case_end();
 }
 
-/* usage: test_ssam_conv [--light]   (--light: small sizes only, for compute-sanitizer) */
+/* the kernels whose every anchor run_anchor tries: the small filters, 3x3, 4x4, 2x3 (and 2x2) */
+static int anchor_kernel(const kern *k) { return k->M * k->N <= 16 && k->M > 1 && k->N > 1; }
+
+/* usage: test_ssam_conv [--light] [--seed N]   (--light: small sizes only, for compute-sanitizer) */
 int main(int argc, char **argv)
 {
     int light = gpucheck_begin(argc, argv);
+    const size_t nk = sizeof kernels / sizeof *kernels;
+    int nanchor = 0;
+    for (size_t i = 0; i < nk; i++) nanchor += anchor_kernel(&kernels[i]);
+    check_plan(1 + (int)nk + nanchor); /* the error codes, every kernel, the anchors of the small ones */
     test_errors();
-    for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++) run_kernel(&kernels[i], light);
-    for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++) {
-        const kern *k = &kernels[i]; /* every anchor of the small filters: 3x3, 4x4, 2x3 */
-        if (k->M * k->N <= 16 && k->M > 1 && k->N > 1) run_anchor(k, light);
-    }
+    for (size_t i = 0; i < nk; i++) run_kernel(&kernels[i], light);
+    for (size_t i = 0; i < nk; i++)
+        if (anchor_kernel(&kernels[i])) run_anchor(&kernels[i], light);
+    if (worst_seen > 0) printf("info: the largest error / per-element bound: %.3g (%s)\n", worst_seen, worst_where);
     return check_exit();
 }

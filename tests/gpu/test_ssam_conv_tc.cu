@@ -19,11 +19,23 @@
  * the error codes; the path taken (tensor cores on sm_80+).
  *   f16 / bf16 (images stored in FP16 / BF16, FP32 sums; the weights rounded to the storage type for
  *           the MMA): < 2e-3 / < 1.6e-2 (the weights' and the output's rounding, 2^-11 / 2^-8 each)
- * Error measure as test_ssam_conv: sqrt(sum (out - ref)^2 / sum (sum |w x|)^2). */
+ * Error measure as test_ssam_conv: sqrt(sum (out - ref)^2 / sum (sum |w x|)^2), against the reference of
+ * the weights as given.  And every output on its own (bounds_conv.h), against a reference of the
+ * operands as the tensor core takes them: f16 / bf16 the weights rounded to the storage type (to
+ * nearest), tf32 the weights rounded to TF32 (to nearest, ties away: cvt.rna) and the data truncated
+ * to TF32 (or rounded to nearest even: an output within the bound of either passes); f64 and
+ * tf32x3 the reference as given.  The bound: |out - ref| <= u_in mag + 3 (K + 1) u_acc mag + u_out
+ * (|ref| + ...), mag = sum |w x| of that output, K = M N taps, u_acc 2^-23 (the tensor core's FP32
+ * adder truncates: one unit a tap for its alignment, one for the accumulator, one for the result)
+ * or 2^-52 (f64), u_in 1.25 x 3 2^-22 for tf32x3's split (none elsewhere), u_out the output's
+ * rounding (f16 2^-11 with 2^-25 below its normal range, bf16 2^-8; an eighth to spare).  The
+ * tf32x3 launch's SIMT FP32 twin: 3 (K + 1) 2^-24 mag.  An error code leaves the poisoned buffer
+ * unwritten. */
 #include <ssam/conv_tc.cuh>
 
 #include "gpucheck.h"
 #include "ssam_ref.h" /* ref_index, ref_conv2d: the CPU references */
+#include "bounds_conv.h" /* the per-element bound */
 
 SSAM_CONV2D_TC_DEFINE(d1x1, f64, 1, 1)
 SSAM_CONV2D_TC_DEFINE(d2x3, f64, 2, 3)
@@ -87,23 +99,71 @@ static void put_w(void *b, size_t i, double x, int mode)
 static double tolerance(int mode) { return mode == 64 ? 1e-12 : mode == 1 ? 1e-3 : mode == 3 ? 8e-7 : mode == 16 ? 2e-3 : 1.6e-2; }
 static const char *mode_name(int mode) { return mode == 64 ? "f64" : mode == 1 ? "tf32" : mode == 3 ? "tf32x3" : mode == 16 ? "f16" : "bf16"; }
 
+/* x as a TF32 operand (10-bit mantissa, low 13 bits cleared): rounded to nearest with ties away
+ * (cvt.rna, the weights), truncated (what the tensor core does to FP32 data), to nearest even */
+static float tf32_bits(float x, int how)
+{
+    unsigned u;
+    memcpy(&u, &x, 4);
+    if (how == 0) u += 0x1000u;
+    else if (how == 2) u += 0x0FFFu + ((u >> 13) & 1u);
+    u &= 0xFFFFE000u;
+    memcpy(&x, &u, 4);
+    return x;
+}
+enum { TF32_RNA = 0, TF32_TRUNC = 1, TF32_RNE = 2 };
+/* a weight as the MMA takes it: f16 / bf16 rounded to the storage type, tf32 to TF32 (rna) */
+static double w_seen(double w, int mode)
+{
+    if (mode == 16) return __half2float(__float2half((float)w));
+    if (mode == 17) return __bfloat162float(__float2bfloat16((float)w));
+    if (mode == 1) return tf32_bits((float)w, TF32_RNA);
+    return w;
+}
+/* the per-element rule of a mode (simt: the tf32x3 launch's SIMT FP32 twin) */
+static bnd_rule rule_of(const kern *k, int simt)
+{
+    bnd_rule r = {0, 0x1p-23, 3, 0, 0, k->M * k->N};
+    if (simt) r.u_acc = 0x1p-24;
+    else if (k->mode == 64) r.u_acc = 0x1p-52;
+    else if (k->mode == 3) r.u_in = 1.25 * 3 * 0x1p-22;
+    else if (k->mode == 16) { r.u_out = 1.125 * 0x1p-11; r.abs_out = 0x1p-25; }
+    else if (k->mode == 17) r.u_out = 1.125 * 0x1p-8;
+    return r;
+}
+/* the operands as the tensor core takes them, where they differ from the given ones (f16, bf16,
+ * tf32): the data (tf32: truncated, and in2 rounded to nearest even; else the data as given), the
+ * weights; the references of each, and mag of the first */
+typedef struct seen {
+    const double *in, *in2, *w;
+    double *ref, *ref2, *mag;
+} seen;
+
 static const char *border_name[] = {"constant", "nearest", "reflect", "mirror", "wrap"};
+static double worst_bound = 0;      /* the largest error / per-element bound */
+static char worst_where[192] = "";
 static double worst_ratio = 0; /* tf32x3 error / SIMT fp32 error, the largest seen */
 
-/* error of a device output against the reference (count of unwritten / overwritten cells too) */
+/* error of a device output against the reference (count of unwritten / overwritten cells too), and
+ * each output against its bound (rule r) from pref / pmag (and pref2: within either passes) */
 static double out_error(const void *hbuf, int mode, long long nout, long long odp, int ow, int oh, const double *ref,
-                        const double *mag, long long *unwritten, long long *overwritten)
+                        const double *mag, const bnd_rule *r, const double *pref, const double *pref2,
+                        const double *pmag, bnd_worst *bw, long long *unwritten, long long *overwritten)
 {
     double num = 0, den = 0;
     *unwritten = *overwritten = 0;
+    bnd_init(bw);
     for (long long i = 0; i < nout; i++) {
         long long y = i / odp, x = i % odp;
         double v = get(hbuf, (size_t)i, mode);
         if (y < oh && x < ow) {
             if (!isfinite(v)) { (*unwritten)++; continue; }
-            double r = ref[y * ow + x];
-            num += (v - r) * (v - r);
-            den += mag[y * ow + x] * mag[y * ow + x];
+            const long long o = y * ow + x;
+            num += (v - ref[o]) * (v - ref[o]);
+            den += mag[o] * mag[o];
+            const double b = bnd_of(r, pref[o], pmag[o]);
+            if (pref2 && fabs(v - pref2[o]) < fabs(v - pref[o])) bnd_track(bw, o, v, pref2[o], bnd_of(r, pref2[o], pmag[o]));
+            else bnd_track(bw, o, v, pref[o], b);
         } else if (!isnan(v)) (*overwritten)++;
     }
     return den > 0 ? sqrt(num / den) : sqrt(num);
@@ -112,13 +172,23 @@ static double out_error(const void *hbuf, int mode, long long nout, long long od
 /* one configuration: the TC launch (and the SIMT one for tf32x3) against the reference */
 static void one(const kern *k, const void *din, void *dout, void *hbuf, const double *hin, int W, int H, long long sp,
                 long long dp, const double *hw, const void *hwt, int border, unsigned flags, int ax, int ay,
-                double *ref, double *mag, const char *what)
+                double *ref, double *mag, const seen *sn, const char *what)
 {
     const size_t es = esz(k->mode);
     int ow, oh;
     int cx = (flags & SSAM_ANCHOR) ? ax : (k->M - 1) / 2, cy = (flags & SSAM_ANCHOR) ? ay : (k->N - 1) / 2;
     double cval = 0.375;
     ref_conv2d(hin, W, H, sp, hw, k->M, k->N, border, cval, flags & ~SSAM_ANCHOR, cx, cy, ref, mag, &ow, &oh);
+    const double *pref = ref, *pref2 = NULL, *pmag = mag; /* the references of the bound */
+    if (sn) {
+        double *m2 = (double *)malloc((size_t)W * H * 8);
+        ref_conv2d(sn->in, W, H, sp, sn->w, k->M, k->N, border, cval, flags & ~SSAM_ANCHOR, cx, cy, sn->ref, sn->mag,
+                   &ow, &oh);
+        if (sn->in2) ref_conv2d(sn->in2, W, H, sp, sn->w, k->M, k->N, border, cval, flags & ~SSAM_ANCHOR, cx, cy,
+                                sn->ref2, m2, &ow, &oh);
+        free(m2);
+        pref = sn->ref; pref2 = sn->in2 ? sn->ref2 : NULL; pmag = sn->mag;
+    }
     long long odp = dp ? dp : ow;
     long long nout = odp * (long long)H;
     ssam_conv2d_args a;
@@ -134,9 +204,20 @@ static void one(const kern *k, const void *din, void *dout, void *hbuf, const do
         CUDA_OK(cudaDeviceSynchronize());
         CUDA_OK(cudaMemcpy(hbuf, dout, (size_t)nout * es, cudaMemcpyDeviceToHost));
         long long unw, over;
-        err[pass] = out_error(hbuf, k->mode, nout, odp, ow, oh, ref, mag, &unw, &over);
+        const bnd_rule r = rule_of(k, pass);
+        bnd_worst bw;
+        /* the SIMT twin takes the operands as given */
+        err[pass] = out_error(hbuf, k->mode, nout, odp, ow, oh, ref, mag, &r, pass ? ref : pref, pass ? NULL : pref2,
+                              pass ? mag : pmag, &bw, &unw, &over);
         CHECK(unw == 0 && over == 0, "%s%s: %lld unwritten or NaN, %lld written outside the output", what,
               pass ? " (simt)" : "", unw, over);
+        CHECK(bw.over == 0, "%s%s: %lld outputs past their own bound; the worst, (%lld, %lld): %.9g for %.9g, error "
+              "%.3g of the bound %.3g", what, pass ? " (simt)" : "", bw.over, bw.at % ow, bw.at / ow, bw.got, bw.ref,
+              bw.ratio, bw.bound);
+        if (bw.at >= 0 && bw.ratio > worst_bound) {
+            worst_bound = bw.ratio;
+            snprintf(worst_where, sizeof worst_where, "%s%s %s", k->name, pass ? " (simt)" : "", what);
+        }
     }
     double tol = tolerance(k->mode);
     CHECK(err[0] < tol, "%s: error / sum|w x| = %.3g (tolerance %.1g)", what, err[0], tol);
@@ -173,6 +254,22 @@ static void run_kernel(const kern *k, int light)
                 put_w(hwt, (size_t)i, gpucheck_uniform(), k->mode);
                 hw[i] = k->mode == 64 ? ((double *)hwt)[i] : ((float *)hwt)[i];
             }
+            /* the operands as the tensor core takes them (f16, bf16: the weights; tf32: both) */
+            const int hasseen = k->mode == 1 || k->mode >= 16;
+            double *tin = NULL, *tin2 = NULL, *sw = (double *)malloc((size_t)k->M * k->N * 8);
+            double *sref = (double *)malloc((size_t)W * H * 8), *sref2 = (double *)malloc((size_t)W * H * 8);
+            double *smag = (double *)malloc((size_t)W * H * 8);
+            for (int i = 0; i < k->M * k->N; i++) sw[i] = w_seen(hw[i], k->mode);
+            if (k->mode == 1) {
+                tin = (double *)malloc(nin * 8);
+                tin2 = (double *)malloc(nin * 8);
+                for (size_t i = 0; i < nin; i++) {
+                    tin[i] = tf32_bits((float)hin[i], TF32_TRUNC);
+                    tin2[i] = tf32_bits((float)hin[i], TF32_RNE);
+                }
+            }
+            const seen sn = {tin ? tin : hin, tin2, sw, sref, sref2, smag};
+            const seen *psn = hasseen ? &sn : NULL;
             void *din = NULL, *dout = NULL;
             CUDA_OK(cudaMalloc(&din, nin * es));
             CUDA_OK(cudaMalloc(&dout, nout * es));
@@ -185,7 +282,7 @@ static void run_kernel(const kern *k, int light)
                     char what[160];
                     snprintf(what, sizeof what, "%dx%d pitch %lld %s%s", W, H, sp,
                              mode == 5 ? "valid" : border_name[mode], conv ? " convolve" : "");
-                    one(k, din, dout, hbuf, hin, W, H, sp, dp, hw, hwt, border, flags, 0, 0, ref, mag, what);
+                    one(k, din, dout, hbuf, hin, W, H, sp, dp, hw, hwt, border, flags, 0, 0, ref, mag, psn, what);
                 }
             /* every anchor of a small filter, two borders, on the middle size without pitch */
             if (si == 1 && pk == 0 && k->M * k->N <= 24 && k->M * k->N > 1)
@@ -195,49 +292,84 @@ static void run_kernel(const kern *k, int light)
                             char what[160];
                             snprintf(what, sizeof what, "%dx%d %s anchor (%d, %d)", W, H, border_name[border], ax, ay);
                             one(k, din, dout, hbuf, hin, W, H, sp, dp, hw, hwt, border, SSAM_ANCHOR | (ax & 1 ? SSAM_CONVOLVE : 0u),
-                                ax, ay, ref, mag, what);
+                                ax, ay, ref, mag, psn, what);
                         }
             cudaFree(din);
             cudaFree(dout);
             free(hin); free(hw); free(ref); free(mag); free(hbuf); free(hwt);
+            free(tin); free(tin2); free(sw); free(sref); free(sref2); free(smag);
         }
     }
     case_end();
 }
 
+/* the number of bytes of the device buffer d (bytes long) that differ from the 0xFF poison */
+static long long poison_changed(const void *d, size_t bytes)
+{
+    unsigned char *h = (unsigned char *)malloc(bytes);
+    long long n = 0;
+    CUDA_OK(cudaDeviceSynchronize());
+    CUDA_OK(cudaMemcpy(h, d, bytes, cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < bytes; i++) n += h[i] != 0xFF;
+    free(h);
+    return n;
+}
+
 static void test_errors(void)
 {
-    case_begin("ssam conv_tc error codes are conv.cuh's, returned before any launch");
+    case_begin("ssam conv_tc error codes are conv.cuh's, returned before any launch (nothing written)");
     double w[6] = {0}, *d = NULL;
-    CUDA_OK(cudaMalloc(&d, 64 * 64 * 8));
+    const size_t dbytes = 64 * 64 * 8;
+    CUDA_OK(cudaMalloc(&d, dbytes));
     ssam_conv2d_args a, b;
     memset(&a, 0, sizeof a);
     a.src = d; a.dst = d + 32 * 64; a.width = 32; a.height = 16; a.weights = w; a.fw = 2; a.fh = 3;
     a.border = SSAM_BORDER_REFLECT;
-    CHECK(d2x3_launch(&a, 0) == 0, "valid arguments");
+    /* b = a, stmt, d2x3_launch: the code; a failing call on the poisoned buffer leaves it as it was */
+#define EXPECT(code, stmt)                                                                                   \
+    do {                                                                                                     \
+        b = a;                                                                                               \
+        stmt;                                                                                                \
+        if ((code) != 0) CUDA_OK(cudaMemset(d, 0xFF, dbytes));                                              \
+        const int rc_ = d2x3_launch(&b, 0);                                                                  \
+        CHECK(rc_ == (code), "%s: got %d (%s), want %d", #stmt, rc_, ssam_strerror(rc_), code);             \
+        if ((code) != 0) {                                                                                   \
+            const long long ch_ = poison_changed(d, dbytes);                                                 \
+            CHECK(ch_ == 0, "%s: %lld bytes written by a call that failed", #stmt, ch_);                     \
+        }                                                                                                    \
+    } while (0)
+    EXPECT(0, (void)0); /* valid arguments */
+    CUDA_OK(cudaMemset(d, 0xFF, dbytes));
     CHECK(d2x3_launch(NULL, 0) == SSAM_ENULL, "NULL args");
-    b = a; b.src = NULL; CHECK(d2x3_launch(&b, 0) == SSAM_ENULL, "NULL src");
-    b = a; b.weights = NULL; CHECK(d2x3_launch(&b, 0) == SSAM_ENULL, "NULL weights");
-    b = a; b.width = 0; CHECK(d2x3_launch(&b, 0) == SSAM_ESIZE, "width 0");
-    b = a; b.src_pitch = 31; CHECK(d2x3_launch(&b, 0) == SSAM_EPITCH, "src pitch < width");
-    b = a; b.border = 5; CHECK(d2x3_launch(&b, 0) == SSAM_EBORDER, "border 5");
-    b = a; b.fw = 3; CHECK(d2x3_launch(&b, 0) == SSAM_EFILTER, "filter width differs");
-    b = a; b.flags = 16; CHECK(d2x3_launch(&b, 0) == SSAM_EFLAGS, "unknown flag");
-    b = a; b.flags = SSAM_VALID; b.height = 2; CHECK(d2x3_launch(&b, 0) == SSAM_ESIZE, "valid, filter taller");
-    b = a; b.flags = SSAM_ANCHOR; b.anchor_x = 2; CHECK(d2x3_launch(&b, 0) == SSAM_EANCHOR, "anchor_x = M");
-    b = a; b.anchor_y = 1; CHECK(d2x3_launch(&b, 0) == SSAM_EANCHOR, "anchor set without SSAM_ANCHOR");
-    b = a; b.height = b.width = 1 << 30; b.src_pitch = 0; CHECK(d2x3_launch(&b, 0) == SSAM_ESIZE, "2^60 pixels: too many tiles");
-    b = a; b.dst = d; CHECK(d2x3_launch(&b, 0) == SSAM_EOVERLAP, "in place");
-    b = a; b.dst = d + 511; CHECK(d2x3_launch(&b, 0) == SSAM_EOVERLAP, "dst starts on src's last element");
-    b = a; b.dst = d + 512; CHECK(d2x3_launch(&b, 0) == 0, "dst right after src");
-    b = a; b.src = d + 2048 + 511; CHECK(d2x3_launch(&b, 0) == SSAM_EOVERLAP, "src starts on dst's last element");
+    CHECK(poison_changed(d, dbytes) == 0, "NULL args: the buffer written");
+    EXPECT(SSAM_ENULL, b.src = NULL);
+    EXPECT(SSAM_ENULL, b.dst = NULL);
+    EXPECT(SSAM_ENULL, b.weights = NULL);
+    EXPECT(SSAM_ESIZE, b.width = 0);
+    EXPECT(SSAM_EPITCH, b.src_pitch = 31);
+    EXPECT(SSAM_EBORDER, b.border = 5);
+    EXPECT(SSAM_EFILTER, b.fw = 3);
+    EXPECT(SSAM_EFLAGS, b.flags = 16);
+    EXPECT(SSAM_ESIZE, (b.flags = SSAM_VALID, b.height = 2)); /* valid, filter taller */
+    EXPECT(SSAM_EANCHOR, (b.flags = SSAM_ANCHOR, b.anchor_x = 2));
+    EXPECT(SSAM_EANCHOR, b.anchor_y = 1); /* set without SSAM_ANCHOR */
+    EXPECT(SSAM_ESIZE, (b.height = b.width = 1 << 30, b.src_pitch = 0)); /* 2^60 pixels: too many tiles */
+    EXPECT(SSAM_EOVERLAP, b.dst = d);          /* in place */
+    EXPECT(SSAM_EOVERLAP, b.dst = d + 511);    /* dst starts on src's last element */
+    EXPECT(0, b.dst = d + 512);                /* right after src */
+    EXPECT(SSAM_EOVERLAP, b.src = d + 2048 + 511); /* src starts on dst's last element */
+#undef EXPECT
     CUDA_OK(cudaDeviceSynchronize());
     cudaFree(d);
     case_end();
 }
 
 /* an Inf and a NaN in the image: every output whose taps read one is Inf or NaN, every other
- * output finite and correct (the band's zeros must not carry them to neighbours: 0 * Inf is NaN) */
+ * output finite and correct (the band's zeros must not carry them to neighbours: 0 * Inf is NaN).
+ * The tiles that meet them are computed again with plain FMAs of the weights as given, the others
+ * on the tensor cores: the data and weights are values the tensor core takes as they are (TF32 or
+ * the storage type), so that one reference serves both.  The output is poisoned with bytes 0x7B (a
+ * large finite value in every type: an unwritten NaN or Inf cell, or an unwritten finite one, fails). */
 static void run_nonfinite(const kern *k)
 {
     char name[160];
@@ -248,8 +380,10 @@ static void run_nonfinite(const kern *k)
     double *hin = (double *)malloc(n * 8), *hw = (double *)malloc((size_t)k->M * k->N * 8);
     double *ref = (double *)malloc(n * 8), *mag = (double *)malloc(n * 8);
     void *hbuf = malloc(n * es), *hwt = malloc((size_t)k->M * k->N * ws);
+    const int tf = k->mode == 1 || k->mode == 3;
     for (size_t i = 0; i < n; i++) {
-        put(hbuf, i, gpucheck_uniform(), k->mode);
+        const double u = gpucheck_uniform();
+        put(hbuf, i, tf ? tf32_bits((float)u, TF32_RNE) : u, k->mode);
         hin[i] = get(hbuf, i, k->mode);
     }
     put(hbuf, 30 * W + 40, NAN, k->mode);
@@ -257,7 +391,8 @@ static void run_nonfinite(const kern *k)
     hin[30 * W + 40] = NAN;
     hin[45 * W + 160] = INFINITY;
     for (int i = 0; i < k->M * k->N; i++) { /* no zero weight: a tap that reads Inf gives Inf */
-        put_w(hwt, (size_t)i, 0.25 + 0.5 * fabs(gpucheck_uniform()), k->mode);
+        const double u = 0.25 + 0.5 * fabs(gpucheck_uniform());
+        put_w(hwt, (size_t)i, tf ? tf32_bits((float)u, TF32_RNE) : w_seen(u, k->mode), k->mode);
         hw[i] = k->mode == 64 ? ((double *)hwt)[i] : ((float *)hwt)[i];
     }
     int ow, oh;
@@ -266,42 +401,55 @@ static void run_nonfinite(const kern *k)
     CUDA_OK(cudaMalloc(&din, n * es));
     CUDA_OK(cudaMalloc(&dout, n * es));
     CUDA_OK(cudaMemcpy(din, hbuf, n * es, cudaMemcpyHostToDevice));
-    CUDA_OK(cudaMemset(dout, 0, n * es));
+    CUDA_OK(cudaMemset(dout, 0x7B, n * es));
     ssam_conv2d_args a;
     memset(&a, 0, sizeof a);
     a.src = din; a.dst = dout; a.width = W; a.height = H; a.weights = hwt; a.fw = k->M; a.fh = k->N;
     a.border = SSAM_BORDER_NEAREST;
     CHECK(k->launch(&a, 0) == 0, "launch");
     CUDA_OK(cudaMemcpy(hbuf, dout, n * es, cudaMemcpyDeviceToHost));
+    CUDA_OK(cudaDeviceSynchronize());
     long long wrong = 0, nonfinite = 0;
     double num = 0, den = 0;
+    const bnd_rule r = rule_of(k, 0);
+    bnd_worst bw;
+    bnd_init(&bw);
     for (size_t i = 0; i < n; i++) {
         double v = get(hbuf, i, k->mode);
         nonfinite += !isfinite(ref[i]);
-        if (isfinite(v) != isfinite(ref[i]) || (isnan(v) != isnan(ref[i]))) wrong++;
-        else if (isfinite(v)) { num += (v - ref[i]) * (v - ref[i]); den += mag[i] * mag[i]; }
+        if (isfinite(v) != isfinite(ref[i]) || (isnan(v) != isnan(ref[i])) || (isinf(v) && v != ref[i])) wrong++;
+        else if (isfinite(v)) {
+            num += (v - ref[i]) * (v - ref[i]);
+            den += mag[i] * mag[i];
+            bnd_track(&bw, (long long)i, v, ref[i], bnd_of(&r, ref[i], mag[i]));
+        }
     }
     double err = sqrt(num / den), tol = tolerance(k->mode);
     CHECK(wrong == 0 && nonfinite > 0, "%lld outputs differ in finiteness from the reference (%lld non-finite expected)",
           wrong, nonfinite);
     CHECK(err < tol, "finite outputs: error / sum|w x| = %.3g", err);
+    CHECK(bw.over == 0, "%lld finite outputs past their own bound; the worst, (%lld, %lld): %.9g for %.9g, error %.3g of "
+          "the bound %.3g", bw.over, bw.at % W, bw.at / W, bw.got, bw.ref, bw.ratio, bw.bound);
     cudaFree(din);
     cudaFree(dout);
     free(hin); free(hw); free(ref); free(mag); free(hbuf); free(hwt);
     case_end();
 }
 
-/* usage: test_ssam_conv_tc [--light]   (--light: small sizes only, for compute-sanitizer) */
+/* usage: test_ssam_conv_tc [--light] [--seed N]   (--light: small sizes only, for compute-sanitizer) */
 int main(int argc, char **argv)
 {
     int light = gpucheck_begin(argc, argv);
-    for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++) {
+    const size_t nk = sizeof kernels / sizeof *kernels;
+    for (size_t i = 0; i < nk; i++) {
         kern *k = &kernels[i];
         if (sscanf(k->name + 1, "%dx%d", &k->M, &k->N) != 2) return 2; /* the name says the filter */
     }
+    check_plan(1 + 2 * (int)nk); /* the error codes, every kernel, every kernel's Inf and NaN */
     test_errors();
-    for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++) run_kernel(&kernels[i], light);
-    for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++) run_nonfinite(&kernels[i]);
+    for (size_t i = 0; i < nk; i++) run_kernel(&kernels[i], light);
+    for (size_t i = 0; i < nk; i++) run_nonfinite(&kernels[i]);
     if (worst_ratio > 0) printf("info: tf32x3 error / SIMT fp32 error, the largest: %.2f\n", worst_ratio);
+    if (worst_bound > 0) printf("info: the largest error / per-element bound: %.3g (%s)\n", worst_bound, worst_where);
     return check_exit();
 }

@@ -1,6 +1,11 @@
 /* tests/gpu/test_ssam_designs.cu -- ssam/designs.cuh: the six 1-D systolic designs of the URE paper
  * (SBM BSM FSM BFS FFS FBS), stride 1 and 2, against one CPU reference in double on ragged lengths,
- * outputs poisoned and a guard past the end that must stay poisoned; convolution flag; error codes. */
+ * outputs poisoned and a guard past the end that must stay poisoned; convolution flag; error codes,
+ * each on a poisoned buffer that must stay unwritten.  Every output is held to its own bound:
+ * |out - ref| <= 3 (Q + 1) u sum_q |w_q x_q| (u 2^-24 float, 2^-53 double): one rounding a tap in
+ * any order of the sums (the stride-2 designs add their two phases once more), 3 to spare (a
+ * product and its add, and double's own reference), and no more than 2e-6 (float) or 1e-14
+ * (double) of it for many taps. */
 #include <ssam/designs.cuh>
 
 #include "gpucheck.h"
@@ -49,7 +54,7 @@ static void test_design(const d1_case *c, int light)
     const int nl = light ? 4 : (int)(sizeof lens_all / sizeof *lens_all);
     const int guard = 97;
     const size_t es = c->dbl ? 8 : 4;
-    const double tol = c->dbl ? 1e-14 : 2e-6;
+    const double tol = fmin(3.0 * (c->q + 1) * (c->dbl ? 0x1p-53 : 0x1p-24), c->dbl ? 1e-14 : 2e-6);
     for (int li = 0; li < nl && !check__failed_case; li++)
         for (int conv = 0; conv < 2 && !check__failed_case; conv++) {
             long long n = c->q + lens_all[li], nout = ssam_design1d_outputs(n, c->q, c->s);
@@ -103,37 +108,68 @@ static void test_design(const d1_case *c, int light)
     case_end();
 }
 
+/* the number of bytes of the device buffer d (bytes long) that differ from the 0xFF poison */
+static long long poison_changed(const void *d, size_t bytes)
+{
+    unsigned char *h = (unsigned char *)malloc(bytes);
+    long long n = 0;
+    CUDA_OK(cudaDeviceSynchronize());
+    CUDA_OK(cudaMemcpy(h, d, bytes, cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < bytes; i++) n += h[i] != 0xFF;
+    free(h);
+    return n;
+}
+
 static void test_errors(void)
 {
-    case_begin("ssam 1-D designs error codes");
+    case_begin("ssam 1-D designs error codes (nothing written)");
     float *d = NULL, hw[5] = {1, 2, 3, 4, 5};
-    CUDA_OK(cudaMalloc(&d, 4096));
+    const size_t dbytes = 4096;
+    CUDA_OK(cudaMalloc(&d, dbytes));
     ssam_design1d_args a = {d, d + 512, 100, hw, 0}, b;
-    CHECK(fbs_float_5_1_launch(&a, 0) == 0, "valid");
+    /* b = a, stmt, launch: the code; a failing call on the poisoned buffer leaves it as it was */
+#define EXPECT(code, launch, stmt)                                                                           \
+    do {                                                                                                     \
+        b = a;                                                                                               \
+        stmt;                                                                                                \
+        if ((code) != 0) CUDA_OK(cudaMemset(d, 0xFF, dbytes));                                              \
+        const int rc_ = launch(&b, 0);                                                                       \
+        CHECK(rc_ == (code), "%s (%s): got %d (%s), want %d", #stmt, #launch, rc_, ssam_strerror(rc_), code); \
+        if ((code) != 0) {                                                                                   \
+            const long long ch_ = poison_changed(d, dbytes);                                                 \
+            CHECK(ch_ == 0, "%s (%s): %lld bytes written by a call that failed", #stmt, #launch, ch_);       \
+        }                                                                                                    \
+    } while (0)
+    EXPECT(0, fbs_float_5_1_launch, (void)0); /* valid */
+    CUDA_OK(cudaMemset(d, 0xFF, dbytes));
     CHECK(fbs_float_5_1_launch(NULL, 0) == SSAM_ENULL, "NULL args");
-    b = a; b.src = NULL; CHECK(bsm_float_5_1_launch(&b, 0) == SSAM_ENULL, "NULL src");
-    b = a; b.dst = NULL; CHECK(sbm_float_5_1_launch(&b, 0) == SSAM_ENULL, "NULL dst");
-    b = a; b.weights = NULL; CHECK(ffs_float_5_1_launch(&b, 0) == SSAM_ENULL, "NULL weights");
-    b = a; b.n = 4; CHECK(bfs_float_5_1_launch(&b, 0) == SSAM_ESIZE, "n < taps");
-    b = a; b.n = 0; CHECK(fsm_float_5_1_launch(&b, 0) == SSAM_ESIZE, "n = 0");
-    b = a; b.n = -3; CHECK(fbs_float_5_1_launch(&b, 0) == SSAM_ESIZE, "n < 0");
-    b = a; b.flags = SSAM_VALID; CHECK(fbs_float_5_1_launch(&b, 0) == SSAM_EFLAGS, "unsupported flag");
-    b = a; b.dst = d; CHECK(fbs_float_5_1_launch(&b, 0) == SSAM_EOVERLAP, "in place");
-    b = a; b.dst = d + 99; CHECK(bsm_float_5_1_launch(&b, 0) == SSAM_EOVERLAP, "dst on src's last sample");
-    b = a; b.dst = d + 100; CHECK(bsm_float_5_1_launch(&b, 0) == 0, "dst right after src");
-    b = a; b.src = d + 512 + 95; CHECK(sbm_float_5_1_launch(&b, 0) == SSAM_EOVERLAP, "src on dst's last output (96)");
-    b = a; b.src = d + 512 + 96; CHECK(sbm_float_5_1_launch(&b, 0) == 0, "src right after dst");
+    CHECK(poison_changed(d, dbytes) == 0, "NULL args: the buffer written");
+    EXPECT(SSAM_ENULL, bsm_float_5_1_launch, b.src = NULL);
+    EXPECT(SSAM_ENULL, sbm_float_5_1_launch, b.dst = NULL);
+    EXPECT(SSAM_ENULL, ffs_float_5_1_launch, b.weights = NULL);
+    EXPECT(SSAM_ESIZE, bfs_float_5_1_launch, b.n = 4); /* n < taps */
+    EXPECT(SSAM_ESIZE, fsm_float_5_1_launch, b.n = 0);
+    EXPECT(SSAM_ESIZE, fbs_float_5_1_launch, b.n = -3);
+    EXPECT(SSAM_EFLAGS, fbs_float_5_1_launch, b.flags = SSAM_VALID); /* unsupported flag */
+    EXPECT(SSAM_EOVERLAP, fbs_float_5_1_launch, b.dst = d);          /* in place */
+    EXPECT(SSAM_EOVERLAP, bsm_float_5_1_launch, b.dst = d + 99);     /* dst on src's last sample */
+    EXPECT(0, bsm_float_5_1_launch, b.dst = d + 100);                /* right after src */
+    EXPECT(SSAM_EOVERLAP, sbm_float_5_1_launch, b.src = d + 512 + 95); /* src on dst's last output (96) */
+    EXPECT(0, sbm_float_5_1_launch, b.src = d + 512 + 96);           /* right after dst */
+#undef EXPECT
     CHECK(ssam_design1d_outputs(10, 3, 2) == 4 && ssam_design1d_outputs(2, 3, 1) == 0, "output length");
     CUDA_OK(cudaDeviceSynchronize());
     cudaFree(d);
     case_end();
 }
 
-/* usage: test_ssam_designs [--light] [seed] */
+/* usage: test_ssam_designs [--light] [--seed N] */
 int main(int argc, char **argv)
 {
     int light = gpucheck_begin(argc, argv);
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) test_design(&cases[i], light);
+    const int ncases = (int)(sizeof cases / sizeof *cases);
+    check_plan(ncases + 1); /* every design at every (T, Q, S), the error codes */
+    for (int i = 0; i < ncases; i++) test_design(&cases[i], light);
     test_errors();
     return check_exit();
 }

@@ -7,14 +7,16 @@
  *   min_plus  a static __device__ function of the test's own (tropical min-plus)
  * float and double, filters 1x1, 3x3, 5x4 (5 wide, 4 high), 7x7, ragged images, pitch equal to the
  * width (scalar loads) and padded (16-byte loads), every border mode.  Max and min are exact, so
- * they are compared exactly; fma by ||out - ref|| / ||sum |w x||| (fp32 < 1e-5, fp64 < 1e-12).
+ * they are compared exactly; fma by ||out - ref|| / ||sum |w x||| (fp32 < 1e-5, fp64 < 1e-12) and each
+ * output by its own bound, 3 (K + 1) u sum |w x| of that output (bounds_conv.h; K = M N taps, u
+ * 2^-24 float, 2^-53 double: one rounding a tap, 3 to spare).
  * Outputs and the padding are NaN-poisoned before each run.  Each case also checks that its
  * comparison can fail: the output must differ from the reference of the operator with the weights
  * negated (x - w for x + w, -w x for w x), so an op swapped for its twin fails the test.
  * And SSAM_STENCIL2D_ROW_FN (stencil.cuh), the stencil row with its operator pair as parameters, in
  * a kernel of the test's own on an asymmetric shape with a shared coefficient (periodic): max-plus
  * exactly against the CPU, fma/+/0 bit for bit against SSAM_STENCIL2D_ROW and within rounding of
- * the CPU sum in double.
+ * the CPU sum in double (the norm, and each output within 3 (6 + 1) u of its sum |c x|).
  * And the raw rows of regcache.cuh (half, bf16): SSAM_REGCACHE_ROWS_RAW + _UNPACK and
  * SSAM_REGCACHE_BITS + _FROM_BITS against the converting load and the CPU, bit for bit. */
 #include <cuda_bf16.h>
@@ -25,6 +27,7 @@
 
 #include "gpucheck.h"
 #include "ssam_ref.h" /* ref_index: the CPU references' border rule */
+#include "bounds_conv.h" /* the per-element bound */
 
 enum { PK_WARPS = 4, PK_P = 4 };
 #define PK_V(T) ((int)(16 / sizeof(T)))
@@ -143,18 +146,22 @@ static const char *border_name[] = {"constant", "nearest", "reflect", "mirror", 
 /* compare the device output (hbuf, pitch sp) with ref; returns the error (fma) or the number of
  * differing cells (max/min); counts unwritten cells and writes into the padding */
 static double compare(const void *hbuf, int dbl, int W, int H, long long sp, const double *ref, const double *mag,
-                      int op, long long *unwritten, long long *overwritten)
+                      int op, long long *unwritten, long long *overwritten, const bnd_rule *rl, bnd_worst *bw)
 {
     double num = 0, den = 0, ndiff = 0;
     *unwritten = *overwritten = 0;
+    bnd_init(bw);
     for (long long i = 0; i < (long long)sp * H; i++) {
         long long y = i / sp, x = i % sp;
         double v = dbl ? ((const double *)hbuf)[i] : ((const float *)hbuf)[i];
         if (x >= W) { if (!isnan(v)) (*overwritten)++; continue; }
         if (isnan(v)) { (*unwritten)++; continue; }
         double r = ref[y * W + x];
-        if (op == OP_FMA) { num += (v - r) * (v - r); den += mag[y * W + x] * mag[y * W + x]; }
-        else if (v != r) ndiff++;
+        if (op == OP_FMA) {
+            num += (v - r) * (v - r);
+            den += mag[y * W + x] * mag[y * W + x];
+            bnd_track(bw, y * W + x, v, r, bnd_of(rl, r, mag[y * W + x]));
+        } else if (v != r) ndiff++;
     }
     if (op != OP_FMA) return ndiff;
     return den > 0 ? sqrt(num / den) : sqrt(num);
@@ -171,6 +178,7 @@ static void run_shape(const shape *sh, int op, int light)
     const int dbl = sh->is_double, M = sh->M, N = sh->N, V = dbl ? 2 : 4;
     const size_t es = dbl ? 8 : 4;
     const double tol = dbl ? 1e-12 : 1e-5;
+    const bnd_rule rule = {0, dbl ? 0x1p-53 : 0x1p-24, 3, 0, 0, M * N};
     for (int si = 0; si < nsizes && !check__failed_case; si++) {
         const int W = sizes[si][0], H = sizes[si][1];
         for (int pk = 0; pk < 2 && !check__failed_case; pk++) {
@@ -202,12 +210,18 @@ static void run_shape(const shape *sh, int op, int light)
                 CHECK(sh->run[op](din, dout, W, H, sp, border, cval, hw) == 0, "launch failed");
                 CUDA_OK(cudaDeviceSynchronize());
                 CUDA_OK(cudaMemcpy(hbuf, dout, nin * es, cudaMemcpyDeviceToHost));
-                double e = compare(hbuf, dbl, W, H, sp, ref, mag, op, &unw, &ovw);
-                double d = compare(hbuf, dbl, W, H, sp, dec, mag, op, &unw, &ovw);
+                bnd_worst bw, bwd;
+                double e = compare(hbuf, dbl, W, H, sp, ref, mag, op, &unw, &ovw, &rule, &bw);
+                double d = compare(hbuf, dbl, W, H, sp, dec, mag, op, &unw, &ovw, &rule, &bwd);
                 CHECK(unw == 0 && ovw == 0, "%dx%d pitch %lld %s: %lld unwritten, %lld written in the padding", W, H,
                       sp, border_name[border], unw, ovw);
                 if (op == OP_FMA) {
                     CHECK(e < tol, "%dx%d pitch %lld %s: error / sum|w x| = %.3g", W, H, sp, border_name[border], e);
+                    CHECK(bw.over == 0, "%dx%d pitch %lld %s: %lld outputs past their own bound; the worst, (%lld, %lld): "
+                          "%.9g for %.9g, error %.3g of the bound %.3g", W, H, sp, border_name[border], bw.over,
+                          bw.at % W, bw.at / W, bw.got, bw.ref, bw.ratio, bw.bound);
+                    CHECK(bwd.over > 0, "%dx%d pitch %lld %s: the negated-weight decoy within the per-element bound", W,
+                          H, sp, border_name[border]);
                     CHECK(d > 100 * tol, "%dx%d pitch %lld %s: the negated-weight decoy passes too (%.3g)", W, H, sp,
                           border_name[border], d);
                     /* the plain SSAM_SYSTOLIC_ROW: the same bits */
@@ -307,6 +321,9 @@ static void test_stencil_row_fn(int light)
             CUDA_OK(cudaMemcpy(hout, dout, 3 * n * es, cudaMemcpyDeviceToHost));
             long long bad_max = 0, bad_neg = 0, bad_bits = 0;
             double num = 0, den = 0;
+            const bnd_rule rule = {0, dbl ? 0x1p-53 : 0x1p-24, 3, 0, 0, SR_NPTS};
+            bnd_worst bw;
+            bnd_init(&bw);
             for (int y = 0; y < h; y++)
                 for (int x = 0; x < w; x++) {
                     double mx = -INFINITY, mneg = -INFINITY, sum = 0, asum = 0;
@@ -330,6 +347,7 @@ static void test_stencil_row_fn(int light)
                     bad_bits += memcmp(hout + (n + o) * es, hout + (2 * n + o) * es, es) != 0;
                     num += (g1 - sum) * (g1 - sum);
                     den += asum * asum;
+                    bnd_track(&bw, (long long)o, g1, sum, bnd_of(&rule, sum, asum));
                 }
             const double err = sqrt(num / den);
             CHECK(bad_max == 0, "%s %dx%d: %lld max-plus outputs differ from the CPU's", dbl ? "double" : "float", w, h, bad_max);
@@ -338,6 +356,9 @@ static void test_stencil_row_fn(int light)
                   dbl ? "double" : "float", w, h, bad_bits);
             CHECK(err < (dbl ? 1e-14 : 1e-6), "%s %dx%d: |fma row - ref| / |sum |c x|| = %.3g", dbl ? "double" : "float", w,
                   h, err);
+            CHECK(bw.over == 0, "%s %dx%d: %lld fma-row outputs past their own bound; the worst, (%lld, %lld): %.9g for "
+                  "%.9g, error %.3g of the bound %.3g", dbl ? "double" : "float", w, h, bw.over, bw.at % w, bw.at / w,
+                  bw.got, bw.ref, bw.ratio, bw.bound);
             cudaFree(din);
             cudaFree(dout);
             free(hin);
@@ -442,10 +463,12 @@ static void test_raw_rows(int light)
     case_end();
 }
 
-/* usage: test_ssam_pieces [--light]   (--light: small sizes only, for compute-sanitizer) */
+/* usage: test_ssam_pieces [--light] [--seed N]   (--light: small sizes only, for compute-sanitizer) */
 int main(int argc, char **argv)
 {
     int light = gpucheck_begin(argc, argv);
+    const int nshapes = (int)(sizeof shapes / sizeof *shapes);
+    check_plan(2 + nshapes * (OP_MINPLUS - OP_FMA + 1)); /* the stencil row, the raw rows, every shape and op */
     test_stencil_row_fn(light);
     test_raw_rows(light);
     for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++)
