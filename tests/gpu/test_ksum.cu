@@ -2,21 +2,30 @@
  * float and double, ragged m, n and dim (1, 7, 129, 1000, ...; dim 1 ... 256), leading dimensions
  * larger than dim (aligned and not), several right-hand sides, other microtiles, h tiny (everything
  * underflows to 0) and huge (K = 1), deterministic and atomic modes, KSUM_ACCUMULATE, a user-defined
- * kernel, every error code (and that v is untouched after one).  Outputs are NaN-poisoned first.
+ * kernel, every error code.  Outputs are NaN-poisoned first.  Options: --light (fewer kernels and
+ * shapes), --only SUBSTRING (the kernels whose name contains it), --seed N.
  *
  * Error bound (per output, checked elementwise), eps the unit roundoff of T, t = s d^2:
  *   |v - ref| <= eps * sum_j |w_j| ( |K'(t)| s (dim + 6)(|a|^2 + |b|^2 + 2|a||b|) + 8 K(t) )
  *              + eps (n/16 + 8 + splits) sum_j |K w_j| + 1e-37 sum_j |w_j|
  * i.e. the rounding of the norm-trick distance carried through the kernel's slope, the kernel's own
  * evaluation (ex2.approx: 2^-22 relative), the summation order, and the flush to zero of results below
- * 2^-126 (float).  The worst ratio error / bound is printed per case.  Tensor-core path (ksum/tc.cuh):
- * eps is TF32's 2^-11 for one pass and 4 x float's for the three-pass split.  KSUM_EUNSUPPORTED (the
- * tensor-core path below sm_80) cannot be produced on an sm_80+ device: its check is shown passing. */
+ * 2^-126 (float).  The worst ratio error / bound is printed per case.  Three-pass tensor-core split
+ * (ksum/tc.cuh): eps 4 x float's.  One-pass TF32 (the Gaussian): a reference that rounds the dot
+ * product's operands to TF32 exactly as the kernel does (which ones depends on the path: resident or
+ * streamed targets, tests/common/ksum_ref.h), so that the bound is fp32's alone, (dim + 8) 2^-22 of the
+ * distance's sum of magnitudes, with the ex2 and the row sums' roundings (ksum_ref.h derives it); each
+ * one-pass kernel is also run with its scale 1 % off and with 8 coordinates left out of the distance,
+ * which the bound must reject.  Error codes: each call on a poisoned buffer holding a, b, w and v;
+ * a failed call writes no word of it, a successful one nothing but its v and workspace.
+ * KSUM_EUNSUPPORTED (the tensor-core path below sm_80) cannot be produced on an sm_80+ device: its
+ * check is shown passing. */
 #include <ksum/ksum.cuh>
 #include <ksum/smalldim.cuh>
 #include <ksum/tc.cuh>
 
 #include "gpucheck.h"
+#include "ksum_ref.h"
 
 #define MYK_SCALE(h) (1.0 / ((h) * (h)))
 #define MYK_EVAL(T, t) ksum_rcp_##T(((T)1 + (t)) * ((T)1 + (t)))
@@ -62,35 +71,37 @@ typedef struct kern {
     int kind, R, dbl, bm;
     int tc;   /* tensor-core passes (0: SIMT) */
     int dmax; /* small-dim variant (ksum/smalldim.cuh): dim <= dmax; 0: any dim */
+    int (*path)(const ksum_args *); /* KSUM_DEFINE_TF32's name_path (wgmma or mma.sync), else NULL */
+    int v1;                         /* KSUM_DEFINE_TF32_V1 (its targets always resident) */
 } kern;
 static const kern kernels[] = {
-    {"float gauss", f_gauss_launch, K_GAUSS, 1, 0, 128, 0, 0},
-    {"float laplace", f_laplace_launch, K_LAPLACE, 1, 0, 128, 0, 0},
-    {"float cauchy", f_cauchy_launch, K_CAUCHY, 1, 0, 128, 0, 0},
-    {"float matern32", f_matern32_launch, K_M32, 1, 0, 128, 0, 0},
-    {"float matern52", f_matern52_launch, K_M52, 1, 0, 128, 0, 0},
-    {"float imq", f_imq_launch, K_IMQ, 1, 0, 128, 0, 0},
-    {"float user (1+d^2/h^2)^-2", f_user_launch, K_USER, 1, 0, 128, 0, 0},
-    {"float gauss R=4", f_gauss_r4_launch, K_GAUSS, 4, 0, 128, 0, 0},
-    {"float gauss 4x4 R=2", f_gauss_t44_launch, K_GAUSS, 2, 0, 64, 0, 0},
-    {"double gauss", d_gauss_launch, K_GAUSS, 1, 1, 64, 0, 0},
-    {"double laplace", d_laplace_launch, K_LAPLACE, 1, 1, 64, 0, 0},
-    {"double matern52", d_matern52_launch, K_M52, 1, 1, 64, 0, 0},
-    {"double imq R=3 4x4", d_imq_r3_launch, K_IMQ, 3, 1, 64, 0, 0},
-    {"tf32 1-pass gauss", f_tc1_gauss_launch, K_GAUSS, 1, 0, 128, 1, 0},
-    {"tf32 3-pass gauss R=2", f_tc3_gauss_r2_launch, K_GAUSS, 2, 0, 128, 3, 0},
-    {"tf32 3-pass matern52", f_tc3_matern52_launch, K_M52, 1, 0, 128, 3, 0},
-    {"smalldim gauss dim<=3 1/8 poly", f_sd_gauss3_launch, K_GAUSS, 1, 0, 2048, 0, 3},
-    {"smalldim gauss dim<=8 R=2 2/8 poly", f_sd_gauss8_r2_launch, K_GAUSS, 2, 0, 2048, 0, 8},
-    {"smalldim gauss dim<=4 all poly", f_sd_gauss4_poly_launch, K_GAUSS, 1, 0, 2048, 0, 4},
-    {"smalldim matern52 dim<=5", f_sd_matern52_launch, K_M52, 1, 0, 2048, 0, 5},
-    {"smalldim gauss dim<=3 no poly 3 blocks/SM", f_sd_gauss3_b3_launch, K_GAUSS, 1, 0, 2048, 0, 3},
-    {"float gauss R=4 (KSUM_DEFINE_F32)", f_gauss_f32r4_launch, K_GAUSS, 4, 0, 128, 0, 0},
-    {"tf32 1-pass gauss (KSUM_DEFINE_TF32_V1)", f_tc1v1_gauss_launch, K_GAUSS, 1, 0, 128, 1, 0},
-    {"tf32 1-pass gauss R=2 (WIDE 3/1: m16n8k8, LDS.128)", f_tc1w3_gauss_r2_launch, K_GAUSS, 2, 0, 128, 1, 0},
-    {"tf32 1-pass gauss (WIDE 0: scalar reads)", f_tc1r2_gauss_launch, K_GAUSS, 1, 0, 128, 1, 0},
-    {"tf32 1-pass gauss (mma.sync kernels only)", f_tc1mma_gauss_launch, K_GAUSS, 1, 0, 128, 1, 0},
-    {"tf32 3-pass gauss R=2 (mma.sync kernels only)", f_tc3mma_gauss_r2_launch, K_GAUSS, 2, 0, 128, 3, 0},
+    {"float gauss", f_gauss_launch, K_GAUSS, 1, 0, 128, 0, 0, NULL, 0},
+    {"float laplace", f_laplace_launch, K_LAPLACE, 1, 0, 128, 0, 0, NULL, 0},
+    {"float cauchy", f_cauchy_launch, K_CAUCHY, 1, 0, 128, 0, 0, NULL, 0},
+    {"float matern32", f_matern32_launch, K_M32, 1, 0, 128, 0, 0, NULL, 0},
+    {"float matern52", f_matern52_launch, K_M52, 1, 0, 128, 0, 0, NULL, 0},
+    {"float imq", f_imq_launch, K_IMQ, 1, 0, 128, 0, 0, NULL, 0},
+    {"float user (1+d^2/h^2)^-2", f_user_launch, K_USER, 1, 0, 128, 0, 0, NULL, 0},
+    {"float gauss R=4", f_gauss_r4_launch, K_GAUSS, 4, 0, 128, 0, 0, NULL, 0},
+    {"float gauss 4x4 R=2", f_gauss_t44_launch, K_GAUSS, 2, 0, 64, 0, 0, NULL, 0},
+    {"double gauss", d_gauss_launch, K_GAUSS, 1, 1, 64, 0, 0, NULL, 0},
+    {"double laplace", d_laplace_launch, K_LAPLACE, 1, 1, 64, 0, 0, NULL, 0},
+    {"double matern52", d_matern52_launch, K_M52, 1, 1, 64, 0, 0, NULL, 0},
+    {"double imq R=3 4x4", d_imq_r3_launch, K_IMQ, 3, 1, 64, 0, 0, NULL, 0},
+    {"tf32 1-pass gauss", f_tc1_gauss_launch, K_GAUSS, 1, 0, 128, 1, 0, f_tc1_gauss_path, 0},
+    {"tf32 3-pass gauss R=2", f_tc3_gauss_r2_launch, K_GAUSS, 2, 0, 128, 3, 0, f_tc3_gauss_r2_path, 0},
+    {"tf32 3-pass matern52", f_tc3_matern52_launch, K_M52, 1, 0, 128, 3, 0, NULL, 0},
+    {"smalldim gauss dim<=3 1/8 poly", f_sd_gauss3_launch, K_GAUSS, 1, 0, 2048, 0, 3, NULL, 0},
+    {"smalldim gauss dim<=8 R=2 2/8 poly", f_sd_gauss8_r2_launch, K_GAUSS, 2, 0, 2048, 0, 8, NULL, 0},
+    {"smalldim gauss dim<=4 all poly", f_sd_gauss4_poly_launch, K_GAUSS, 1, 0, 2048, 0, 4, NULL, 0},
+    {"smalldim matern52 dim<=5", f_sd_matern52_launch, K_M52, 1, 0, 2048, 0, 5, NULL, 0},
+    {"smalldim gauss dim<=3 no poly 3 blocks/SM", f_sd_gauss3_b3_launch, K_GAUSS, 1, 0, 2048, 0, 3, NULL, 0},
+    {"float gauss R=4 (KSUM_DEFINE_F32)", f_gauss_f32r4_launch, K_GAUSS, 4, 0, 128, 0, 0, NULL, 0},
+    {"tf32 1-pass gauss (KSUM_DEFINE_TF32_V1)", f_tc1v1_gauss_launch, K_GAUSS, 1, 0, 128, 1, 0, NULL, 1},
+    {"tf32 1-pass gauss R=2 (WIDE 3/1: m16n8k8, LDS.128)", f_tc1w3_gauss_r2_launch, K_GAUSS, 2, 0, 128, 1, 0, NULL, 0},
+    {"tf32 1-pass gauss (WIDE 0: scalar reads)", f_tc1r2_gauss_launch, K_GAUSS, 1, 0, 128, 1, 0, NULL, 0},
+    {"tf32 1-pass gauss (mma.sync kernels only)", f_tc1mma_gauss_launch, K_GAUSS, 1, 0, 128, 1, 0, NULL, 0},
+    {"tf32 3-pass gauss R=2 (mma.sync kernels only)", f_tc3mma_gauss_r2_launch, K_GAUSS, 2, 0, 128, 3, 0, NULL, 0},
 };
 /* small-dim variants take the shapes' dims folded into 1..dmax */
 static int fold_dim(const kern *k, int dim) { return k->dmax && dim > k->dmax ? 1 + dim % k->dmax : dim; }
@@ -125,15 +136,59 @@ typedef struct shape {
     int det;                  /* KSUM_DETERMINISTIC */
 } shape;
 
-/* one case: fresh data, poison, launch, compare with the bound; returns the worst error/bound */
-static double run_case(const kern *k, const shape *sh, unsigned extra_flags, int splits)
+/* a wrong computation put on the GPU on purpose (the bound must reject it): the scale s times smul
+ * (h / sqrt(smul) given to the kernel), and the last drop coordinates left out of the distance (dim -
+ * drop given, the rows still ld apart); the reference keeps the right values */
+typedef struct fault {
+    double smul;
+    int drop;
+} fault;
+
+/* which operands a one-pass TF32 kernel rounds for these arguments (tests/common/ksum_ref.h):
+ * resident targets in the wgmma kernel and KSUM_DEFINE_TF32_V1; in the staged mma.sync kernel what its
+ * launcher picks (ksum__launch_staged: resident when dim rounded up to 8 is at most 128 and the
+ * resident kernel's shared memory fits the device, minb blocks per SM), else streamed */
+static int tc1_model(const kern *k, const ksum_args *a)
+{
+    if (k->v1) return KSUM_REF_RESIDENT;
+    if (k->path && k->path(a) == KSUM_PATH_WGMMA) return KSUM_REF_RESIDENT;
+    int dev = 0, optin = 0, persm = 0;
+    CUDA_OK(cudaGetDevice(&dev));
+    CUDA_OK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    CUDA_OK(cudaDeviceGetAttribute(&persm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
+    const int dp = (a->dim + 7) & ~7, ks = dp < 32 ? dp : 32, minb = k->R > 1 ? 1 : 2;
+    const size_t bytes = ksum__stage_smem(dp, ks, 1, k->R, KSUM__TC_PAD);
+    return dp <= 128 && bytes <= (size_t)optin && (bytes + 2048) * minb <= (size_t)persm ? KSUM_REF_RESIDENT
+                                                                                         : KSUM_REF_STREAMED;
+}
+
+/* the largest |g - ref| / bound over the cnt outputs g (float or double in buf); *bad counts those
+ * beyond their bound (a NaN ratio counts as beyond), *nonfinite those not finite */
+static double compare(const void *buf, int dbl, const double *ref, const double *bound, size_t cnt, long long *bad,
+                      long long *nonfinite)
+{
+    double worst = 0;
+    *bad = *nonfinite = 0;
+    for (size_t i = 0; i < cnt; i++) {
+        double g = dbl ? ((const double *)buf)[i] : ((const float *)buf)[i];
+        if (!isfinite(g)) { (*nonfinite)++; continue; }
+        double e = fabs(g - ref[i]) / bound[i];
+        if (!(e <= worst)) worst = e; /* a NaN ratio (a bound of 0) stays the worst */
+        if (!(e <= 1)) (*bad)++;      /* and fails */
+    }
+    return worst;
+}
+
+/* one case: fresh data, poison, launch, compare with the bound; returns the worst error/bound.  With a
+ * fault (f != NULL) the outputs beyond the bound are counted into *nbad instead of failing the case. */
+static double run_case(const kern *k, const shape *sh, unsigned extra_flags, int splits, const fault *f, long long *nbad)
 {
     const int m = sh->m, n = sh->n, dim = sh->dim, R = sh->nrhs;
     const long long ld = dim + sh->pad;
     const double h = sh->hf < 0 ? -sh->hf : sh->hf * sqrt((double)dim);
     const size_t es = k->dbl ? 8 : 4;
-    /* unit roundoff: T's, TF32's 2^-11 for the 1-pass tensor-core path, 4 x float's for 3 passes */
-    const double eps = k->dbl ? 1.1102230246251565e-16 : k->tc == 1 ? 4.8828125e-4 : k->tc == 3 ? 2.384185791015625e-07 : 5.960464477539063e-08;
+    /* unit roundoff: T's, 4 x float's for the three-pass tensor-core split (one pass: ksum_ref.h) */
+    const double eps = k->dbl ? 1.1102230246251565e-16 : k->tc == 3 ? 2.384185791015625e-07 : 5.960464477539063e-08;
     double *ha = (double *)malloc((size_t)m * ld * 8), *hb = (double *)malloc((size_t)n * ld * 8);
     double *hw = (double *)malloc((size_t)n * R * 8), *v0 = (double *)malloc((size_t)m * R * 8);
     double *ref = (double *)malloc((size_t)m * R * 8), *bound = (double *)malloc((size_t)m * R * 8);
@@ -161,61 +216,81 @@ static double run_case(const kern *k, const shape *sh, unsigned extra_flags, int
     UPLOAD(dw, hw, (size_t)n * R);
     if (extra_flags & KSUM_ACCUMULATE) UPLOAD(dv, v0, (size_t)m * R);
     else CUDA_OK(cudaMemset(dv, 0xFF, (size_t)m * R * es)); /* NaN poison */
-    /* reference */
-    const double s = kscale(k->kind, h);
-    double *nb = (double *)malloc((size_t)n * 8);
-    for (int j = 0; j < n; j++) {
-        double q = 0;
-        for (int c = 0; c < dim; c++) q += hb[j * ld + c] * hb[j * ld + c];
-        nb[j] = q;
-    }
-    for (int i = 0; i < m; i++) {
-        double na = 0;
-        for (int c = 0; c < dim; c++) na += ha[i * ld + c] * ha[i * ld + c];
-        double acc[8] = {0}, mag[8] = {0}, sl[8] = {0}, wabs = 0;
-        for (int j = 0; j < n; j++) {
-            double d2 = 0;
-            for (int c = 0; c < dim; c++) {
-                double x = ha[i * ld + c] - hb[j * ld + c];
-                d2 += x * x;
-            }
-            double slope, kv = kval(k->kind, s * d2, &slope);
-            double dt = s * (dim + 6) * (na + nb[j] + 2 * sqrt(na * nb[j]));
-            for (int r = 0; r < R; r++) {
-                double wj = hw[j * R + r];
-                acc[r] += kv * wj;
-                mag[r] += fabs(kv * wj);
-                sl[r] += fabs(wj) * (slope * (dt + 4 * s * d2) + 8 * kv);
-                if (r == 0) wabs += fabs(wj);
-            }
-        }
-        for (int r = 0; r < R; r++) {
-            ref[i * R + r] = v0[i * R + r] + acc[r];
-            bound[i * R + r] = eps * (sl[r] + (n / 16.0 + 8 + splits + 2) * mag[r] + fabs(v0[i * R + r])) + 1e-37 * wabs * R;
-        }
-    }
     ksum_args a;
     memset(&a, 0, sizeof a);
     a.a = da; a.b = db; a.w = dw; a.v = dv; a.m = m; a.n = n; a.dim = dim; a.nrhs = R;
     a.lda = sh->pad ? ld : 0; a.ldb = ld; a.h = h; a.splits = splits;
     a.flags = (sh->det ? KSUM_DETERMINISTIC : 0u) | extra_flags;
+    if (f) { /* the wrong computation: another scale, fewer coordinates (rows still ld apart) */
+        a.h = h / sqrt(f->smul);
+        a.dim = dim - f->drop;
+        a.lda = ld;
+    }
+    /* reference */
+    int model = -1;
+    if (k->tc == 1) { /* one-pass TF32 (Gaussian): the reference rounds the operands as the kernel does */
+        CHECK(k->kind == K_GAUSS, "no one-pass TF32 reference for this kernel function");
+        model = tc1_model(k, &a);
+        CHECK(ksum_ref_tc1_gauss(model, m, n, dim, ld, ha, hb, hw, R, v0, KSUM_GAUSS_SCALE(h), ref, bound) == 0,
+              "out of memory");
+    } else {
+        const double s = kscale(k->kind, h);
+        double *nb = (double *)malloc((size_t)n * 8);
+        for (int j = 0; j < n; j++) {
+            double q = 0;
+            for (int c = 0; c < dim; c++) q += hb[j * ld + c] * hb[j * ld + c];
+            nb[j] = q;
+        }
+        for (int i = 0; i < m; i++) {
+            double na = 0;
+            for (int c = 0; c < dim; c++) na += ha[i * ld + c] * ha[i * ld + c];
+            double acc[8] = {0}, mag[8] = {0}, sl[8] = {0}, wabs = 0;
+            for (int j = 0; j < n; j++) {
+                double d2 = 0;
+                for (int c = 0; c < dim; c++) {
+                    double x = ha[i * ld + c] - hb[j * ld + c];
+                    d2 += x * x;
+                }
+                double slope, kv = kval(k->kind, s * d2, &slope);
+                double dt = s * (dim + 6) * (na + nb[j] + 2 * sqrt(na * nb[j]));
+                for (int r = 0; r < R; r++) {
+                    double wj = hw[j * R + r];
+                    acc[r] += kv * wj;
+                    mag[r] += fabs(kv * wj);
+                    sl[r] += fabs(wj) * (slope * (dt + 4 * s * d2) + 8 * kv);
+                    if (r == 0) wabs += fabs(wj);
+                }
+            }
+            for (int r = 0; r < R; r++) {
+                ref[i * R + r] = v0[i * R + r] + acc[r];
+                bound[i * R + r] = eps * (sl[r] + (n / 16.0 + 8 + splits + 2) * mag[r] + fabs(v0[i * R + r])) + 1e-37 * wabs * R;
+            }
+        }
+        free(nb);
+    }
     int rc = k->launch(&a, 0);
     CHECK(rc == 0, "launch rc %d (%s) m %d n %d dim %d", rc, ksum_strerror(rc), m, n, dim);
     CUDA_OK(cudaDeviceSynchronize());
     CUDA_OK(cudaMemcpy(buf, dv, (size_t)m * R * es, cudaMemcpyDeviceToHost));
-    double worst = 0;
     long long bad = 0, nonfinite = 0;
-    for (size_t i = 0; i < (size_t)m * R; i++) {
-        double g = k->dbl ? ((double *)buf)[i] : ((float *)buf)[i];
-        if (!isfinite(g)) { nonfinite++; continue; }
-        double e = fabs(g - ref[i]) / bound[i];
-        if (!(e <= worst)) worst = e; /* a NaN ratio (a bound of 0) stays the worst */
-        if (!(e <= 1)) bad++;         /* and fails */
-    }
+    const double worst = compare(buf, k->dbl, ref, bound, (size_t)m * R, &bad, &nonfinite);
     CHECK(nonfinite == 0, "%lld outputs not written or not finite (m %d n %d dim %d)", nonfinite, m, n, dim);
-    CHECK(bad == 0, "%lld outputs beyond the bound, worst error/bound %.3g (m %d n %d dim %d h %g nrhs %d)", bad,
-          worst, m, n, dim, h, R);
-    if (sh->det && !(extra_flags & KSUM_ACCUMULATE)) { /* deterministic: bitwise the same twice */
+    if (f) *nbad = bad;
+    else if (bad && model >= 0) { /* say also how the outputs compare with the other operand rounding */
+        const int other = model == KSUM_REF_RESIDENT ? KSUM_REF_STREAMED : KSUM_REF_RESIDENT;
+        long long bad2 = 0, nf2 = 0;
+        double worst2 = NAN;
+        if (ksum_ref_tc1_gauss(other, m, n, dim, ld, ha, hb, hw, R, v0, KSUM_GAUSS_SCALE(h), ref, bound) == 0)
+            worst2 = compare(buf, 0, ref, bound, (size_t)m * R, &bad2, &nf2);
+        CHECK(bad == 0,
+              "%lld outputs beyond the bound, worst error/bound %.3g (m %d n %d dim %d h %g nrhs %d; TF32 operands "
+              "%s; against the %s rounding: %lld beyond, worst %.3g)",
+              bad, worst, m, n, dim, h, R, model == KSUM_REF_RESIDENT ? "resident" : "streamed",
+              other == KSUM_REF_RESIDENT ? "resident" : "streamed", bad2, worst2);
+    } else
+        CHECK(bad == 0, "%lld outputs beyond the bound, worst error/bound %.3g (m %d n %d dim %d h %g nrhs %d)", bad,
+              worst, m, n, dim, h, R);
+    if (!f && sh->det && !(extra_flags & KSUM_ACCUMULATE)) { /* deterministic: bitwise the same twice */
         void *again = malloc((size_t)m * R * es);
         CUDA_OK(cudaMemset(dv, 0xFF, (size_t)m * R * es));
         rc = k->launch(&a, 0);
@@ -225,7 +300,7 @@ static double run_case(const kern *k, const shape *sh, unsigned extra_flags, int
         free(again);
     }
     cudaFree(da); cudaFree(db); cudaFree(dw); cudaFree(dv);
-    free(ha); free(hb); free(hw); free(v0); free(ref); free(bound); free(buf); free(nb);
+    free(ha); free(hb); free(hw); free(v0); free(ref); free(bound); free(buf);
     return worst;
 }
 
@@ -248,11 +323,11 @@ static void run_kernel(const kern *k, int light)
         shape sh = shapes[si];
         sh.nrhs = k->R;
         sh.dim = fold_dim(k, sh.dim);
-        double w = run_case(k, &sh, 0, 0);
+        double w = run_case(k, &sh, 0, 0, NULL, NULL);
         if (!(w <= worst)) worst = w;
         if (k->R > 1 && !check__failed_case) { /* fewer right-hand sides than R */
             sh.nrhs = k->R - 1;
-            w = run_case(k, &sh, 0, 0);
+            w = run_case(k, &sh, 0, 0, NULL, NULL);
             if (!(w <= worst)) worst = w;
         }
     }
@@ -273,33 +348,57 @@ static void run_extremes(const kern *k)
     tiny.dim = fold_dim(k, tiny.dim); huge.dim = fold_dim(k, huge.dim); mid.dim = fold_dim(k, mid.dim);
     if (k->dmax) { /* s|a|^2 on both sides of 64: threads on the factorised and the general path */
         shape mixed = {5000, 700, k->dmax, 0, k->R, 0.05, 0};
-        run_case(k, &mixed, 0, 0);
+        run_case(k, &mixed, 0, 0, NULL, NULL);
         mixed.det = 1; mixed.m = 2100; mixed.n = 3000; /* 12 chunks in one split, ragged last one */
-        run_case(k, &mixed, 0, 0);
+        run_case(k, &mixed, 0, 0, NULL, NULL);
     }
     if (!k->dmax && !k->dbl && !k->tc && k->kind == K_GAUSS) {
         /* the staged float Gaussian factorises 2^-t = 2^-s|a|^2 2^-(t - s|a|^2) when a thread's 8 targets
          * all have s|a|^2 <= 64: here ~10 % of threads exceed it (general path), at dim 8 and dim 32 */
         shape mixed8 = {3000, 700, 8, 0, k->R, 0.08, 0}, mixed32 = {2000, 500, 32, 0, k->R, 0.07, 1};
-        run_case(k, &mixed8, 0, 0);
-        run_case(k, &mixed32, 0, 0);
+        run_case(k, &mixed8, 0, 0, NULL, NULL);
+        run_case(k, &mixed32, 0, 0, NULL, NULL);
     }
-    run_case(k, &tiny, 0, 0);
-    run_case(k, &huge, 0, 0);
-    run_case(k, &mid, 0, 3);
-    run_case(k, &mid, 0, 8);
-    run_case(k, &mid, KSUM_ACCUMULATE, 0);
+    run_case(k, &tiny, 0, 0, NULL, NULL);
+    run_case(k, &huge, 0, 0, NULL, NULL);
+    run_case(k, &mid, 0, 3, NULL, NULL);
+    run_case(k, &mid, 0, 8, NULL, NULL);
+    run_case(k, &mid, KSUM_ACCUMULATE, 0, NULL, NULL);
     mid.det = 1;
-    run_case(k, &mid, KSUM_ACCUMULATE, 0);
+    run_case(k, &mid, KSUM_ACCUMULATE, 0, NULL, NULL);
     case_end();
+}
+
+/* one call of the error-code case on the 4096 floats at d (a, b, w and v of g inside them): d poisoned
+ * (0xFF bytes) first, then every word of it read back: a failed call writes nothing anywhere in it, a
+ * successful one only its v (m x nrhs) and the workspace it was given */
+enum { ERR_WORDS = 4096 };
+static void expect_call(const char *what, int code, launch_fn launch, const ksum_args *a, float *d, unsigned *hv)
+{
+    CUDA_OK(cudaMemset(d, 0xFF, ERR_WORDS * 4));
+    const int rc = launch(a, 0);
+    CHECK(rc == code, "%s: got %d (%s), want %d", what, rc, ksum_strerror(rc), code);
+    CUDA_OK(cudaDeviceSynchronize());
+    CUDA_OK(cudaMemcpy(hv, d, ERR_WORDS * 4, cudaMemcpyDeviceToHost));
+    const float *v = a ? (const float *)a->v : NULL, *wk = a ? (const float *)a->work : NULL;
+    const long long nv = a ? (long long)a->m * (a->nrhs > 0 ? a->nrhs : 1) : 0;
+    const long long nwk = a && wk ? (long long)(a->work_bytes / 4) : 0;
+    long long stray = 0;
+    for (long long i = 0; i < ERR_WORDS; i++) {
+        const float *p = d + i;
+        const int mine = code == KSUM_SUCCESS && ((v && p >= v && p < v + nv) || (wk && p >= wk && p < wk + nwk));
+        if (hv[i] != 0xFFFFFFFFu && !mine) stray++;
+    }
+    CHECK(stray == 0, "%s: %lld words written %s", what, stray,
+          code == KSUM_SUCCESS ? "outside its v and workspace" : "by a failed call");
 }
 
 static void run_errors(void)
 {
-    case_begin("ksum error codes: NULL, sizes, ld, h, scale overflow, nrhs, flags, splits, workspace; v untouched");
+    case_begin("ksum error codes: NULL, sizes, ld, h, scale overflow, nrhs, flags, splits, workspace; nothing written");
     float *d = NULL;
-    CUDA_OK(cudaMalloc(&d, 4096 * 4));
-    CUDA_OK(cudaMemset(d, 0xFF, 4096 * 4));
+    unsigned *hv = (unsigned *)malloc(ERR_WORDS * 4);
+    CUDA_OK(cudaMalloc(&d, ERR_WORDS * 4));
     ksum_args g;
     memset(&g, 0, sizeof g);
     g.a = d; g.b = d + 1024; g.w = d + 2048; g.v = d + 3072; g.m = 10; g.n = 10; g.dim = 3; g.h = 1;
@@ -308,10 +407,9 @@ static void run_errors(void)
     do {                                                                                                \
         a = g;                                                                                          \
         stmt;                                                                                           \
-        int rc_ = launch(&a, 0);                                                                        \
-        CHECK(rc_ == (code), "%s: got %d (%s), want %d", #stmt, rc_, ksum_strerror(rc_), code);         \
+        expect_call(#stmt, (code), launch, &a, d, hv);                                                  \
     } while (0)
-    CHECK(f_gauss_launch(NULL, 0) == KSUM_ENULL, "NULL args");
+    expect_call("NULL args", KSUM_ENULL, f_gauss_launch, NULL, d, hv);
     EXPECT(KSUM_ENULL, f_gauss_launch, a.a = NULL);
     EXPECT(KSUM_ENULL, f_gauss_launch, a.b = NULL);
     EXPECT(KSUM_ENULL, f_gauss_launch, a.w = NULL);
@@ -353,12 +451,6 @@ static void run_errors(void)
     EXPECT(KSUM_EOVERLAP, f_gauss_launch, (a.work = d + 1024 - 23, a.work_bytes = 4096)); /* its 24 floats end on b */
     EXPECT(KSUM_SUCCESS, f_gauss_launch, (a.work = d + 1024 - 24 - 64, a.work_bytes = 96, a.v = d + 30));
     CHECK(strstr(ksum_strerror(KSUM_EOVERLAP), "overlap") != NULL, "strerror overlap");
-    CUDA_OK(cudaDeviceSynchronize());
-    unsigned *hv = (unsigned *)malloc(1024 * 4);
-    CUDA_OK(cudaMemcpy(hv, d + 3072, 1024 * 4, cudaMemcpyDeviceToHost));
-    int touched = 0;
-    for (int i = 0; i < 1024; i++) touched += hv[i] != 0xFFFFFFFFu;
-    CHECK(touched == 0, "%d outputs written by a failed call", touched);
     /* a valid call with a user workspace of exactly ksum_work_bytes() works */
     a = g;
     float *work = NULL;
@@ -460,16 +552,55 @@ static void run_poly(int light)
     case_end();
 }
 
+/* the one-pass TF32 bound rejects wrong answers: the kernel run with its scale 1 % off (h / sqrt(1.01))
+ * and with the last 8 coordinates left out of the distance (dim - 8 given, rows dim apart), at dim 33
+ * and 256, against the right reference: some outputs beyond the bound in each of the four runs */
+static void run_faults(const kern *k)
+{
+    char name[200];
+    snprintf(name, sizeof name, "ksum %s: the bound rejects a scale 1 %% off and a distance without 8 coordinates",
+             k->name);
+    case_begin(name);
+    const shape shs[] = {{129, 1000, 33, 0, 1, 0.5, 0}, {1000, 129, 256, 0, 1, 0.3, 0}};
+    const fault fs[] = {{1.01, 0}, {1.0, 8}};
+    const char *what[] = {"scale 1 % off", "distance without 8 coordinates"};
+    for (int si = 0; si < 2 && !check__failed_case; si++)
+        for (int fi = 0; fi < 2 && !check__failed_case; fi++) {
+            shape sh = shs[si];
+            sh.nrhs = k->R;
+            long long bad = 0;
+            const double w = run_case(k, &sh, 0, 0, &fs[fi], &bad);
+            printf("    dim %d, %s: %lld of %d outputs beyond the bound, worst error/bound %.3g\n", sh.dim, what[fi], bad,
+                   sh.m * sh.nrhs, w);
+            CHECK(bad > 0, "dim %d: the %s passed (worst error/bound %.3g)", sh.dim, what[fi], w);
+        }
+    case_end();
+}
+
+/* whether kernel i runs: --light takes a few, --only SUBSTRING those whose name contains it */
+static int selected(int i, int light, const char *only)
+{
+    if (light && i % 3 != 0 && i != 7 && i != 13 && i != 14 && i != 16 && i != 23 && i != 26) return 0;
+    return !only || strstr(kernels[i].name, only) != NULL;
+}
+
 int main(int argc, char **argv)
 {
-    int light = gpucheck_begin(argc, argv);
+    const int light = gpucheck_begin(argc, argv);
+    const char *only = gpucheck_only(argc, argv);
+    const int nk = (int)(sizeof kernels / sizeof *kernels);
+    int cases = 3; /* errors, paths, polynomial */
+    for (int i = 0; i < nk; i++)
+        if (selected(i, light, only)) cases += 1 + (!light || i == 0) + (kernels[i].tc == 1);
+    check_plan(cases);
     run_errors();
     run_paths();
     run_poly(light);
-    for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++) {
-        if (light && i % 3 != 0 && i != 7 && i != 13 && i != 14 && i != 16 && i != 23 && i != 26) continue;
+    for (int i = 0; i < nk; i++) {
+        if (!selected(i, light, only)) continue;
         run_kernel(&kernels[i], light);
         if (!light || i == 0) run_extremes(&kernels[i]);
+        if (kernels[i].tc == 1) run_faults(&kernels[i]);
     }
     return check_exit();
 }
