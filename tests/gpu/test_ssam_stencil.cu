@@ -8,11 +8,20 @@
  * with Dirichlet the boundary cells must keep their initial values bit for bit.  Then name_advance
  * against the stepwise result (bitwise) and every error code.  The layout, grid and window options of
  * the internal *_DEFINE_X macros (overlap or ghost lanes, 2D grid rules, 3D per-slot rows or the
- * full window) beside the defaults. */
+ * full window) beside the defaults.
+ * Besides the norm against the double reference, every cell of every step is checked against the
+ * step computed in double from the input the kernel read (bounds_stencil.h): with mag the sum of
+ * |c x| over the cell's points and K the points, |out - ref| <= 2 (K + 1) 2^-24 mag in float (K fmas
+ * and at most K - 1 adds of the lane schedule, 2^-24 of mag each), 4 (K + 1) 2^-53 mag in double
+ * (the reference rounds as much as the kernel); FP16 / BF16 (float sums rounded once at the store)
+ * must lie in [round(ref - d), round(ref + d)], d = 2 (K + 1) 2^-24 mag: the nearest value of the
+ * storage type, or its neighbour only where float's sum can cross a rounding boundary.  Dirichlet
+ * cells equal their input exactly. */
 #include <ssam/stencil.cuh>
 
 #include "gpucheck.h"
 #include "ssam_ref.h" /* ref_index: the CPU references' border rule */
+#include "bounds_stencil.h"
 
 /* user-defined: an asymmetric 2D stencil with a shared coefficient, one lying off the cell (all
  * offsets positive), and an asymmetric 3D one */
@@ -154,6 +163,8 @@ static double round_to(double v, int t)
 {
     return t == 2 ? (double)__half2float(__float2half((float)v)) : t == 3 ? (double)__bfloat162float(__float2bfloat16((float)v)) : v;
 }
+static double round_h(double v) { return round_to(v, 2); }
+static double round_b(double v) { return round_to(v, 3); }
 
 static void run_kernel(const kern *k, int light)
 {
@@ -171,6 +182,11 @@ static void run_kernel(const kern *k, int light)
     /* half types: the reference rounds each step to the storage type too, so only rare one-ulp
      * flips (float's sum against double's across a rounding boundary) remain */
     double tol = k->dbl == 1 ? 1e-12 : k->dbl == 0 ? 1e-5 : k->dbl == 2 ? 1e-3 : 8e-3;
+    /* the per-cell bound (the file's comment): beta mag, or the store's rounding of ref +- beta mag */
+    const double beta = k->dbl == 1 ? 4.0 * (k->npts + 1) * 0x1p-53 : 2.0 * (k->npts + 1) * 0x1p-24;
+    double (*const rnd)(double) = k->dbl == 2 ? round_h : k->dbl == 3 ? round_b : NULL;
+    double worst = 0;
+    long long amb = 0, off = 0, cells = 0;
     CHECK(k->ncoef >= 1 && k->ncoef <= k->npts, "ncoef %d of %d points", k->ncoef, k->npts);
     /* coefficients: positive, distinct, summing to 1 (a stable averaging stencil: no growth, no
      * cancellation), and for user shapes one negative (still no growth: |c| sums to <= 1) */
@@ -183,6 +199,9 @@ static void run_kernel(const kern *k, int light)
             if (pk && k->dims == 3 && nx > 40) continue; /* one padded 3D size is enough */
             size_t n = (size_t)plane * nz;
             double *u = (double *)malloc(n * 8), *v = (double *)malloc(n * 8), *u0 = (double *)malloc(n * 8);
+            /* the kernel's input and output of a step, and the step from that input: value, magnitude */
+            double *gin = (double *)malloc(n * 8), *gout = (double *)malloc(n * 8);
+            double *rv = (double *)malloc(n * 8), *rm = (double *)malloc(n * 8);
             void *hb = malloc(n * es), *h0 = malloc(n * es);
             void *da = NULL, *db = NULL;
             CUDA_OK(cudaMalloc(&da, n * es));
@@ -196,7 +215,7 @@ static void run_kernel(const kern *k, int light)
                 for (int i = 0; i < k->ncoef; i++) cw[i] = get(hc, (size_t)i, ct); /* as the GPU sees them */
                 for (size_t i = 0; i < n; i++) u[i] = gpucheck_uniform();
                 to_dev_type(u, h0, n, k->dbl);
-                for (size_t i = 0; i < n; i++) u[i] = u0[i] = get(h0, i, k->dbl);
+                for (size_t i = 0; i < n; i++) u[i] = u0[i] = gin[i] = get(h0, i, k->dbl);
                 CUDA_OK(cudaMemset(da, 0xFF, n * es)); /* padding NaN too */
                 CUDA_OK(cudaMemcpy(da, h0, n * es, cudaMemcpyHostToDevice));
                 ssam_stencil_args a;
@@ -239,16 +258,35 @@ static void run_kernel(const kern *k, int light)
                           periodic ? "periodic" : "dirichlet", s + 1, moved);
                     CHECK(err < tol, "%dx%dx%d pitch %lld %s step %d: |out - ref| / |ref| = %.3g", nx, ny, nz, pitch,
                           periodic ? "periodic" : "dirichlet", s + 1, err);
+                    /* every cell against the step from the input this kernel read */
+                    bs_step(k->pts, k->npts, cw, gin, rv, rm, nx, ny, nz, pitch, plane, periodic);
+                    for (size_t i = 0; i < n; i++) gout[i] = get(hb, i, k->dbl);
+                    const bs_res br = bs_check(gout, rv, rm, beta, rnd, e, periodic, nx, ny, nz, pitch, plane);
+                    int bx = 0, by = 0, bz = 0;
+                    if (br.first >= 0) bs_cell(br.first, pitch, plane, &bx, &by, &bz);
+                    CHECK(br.bad == 0 && br.cells == (long long)nx * ny * nz,
+                          "%dx%dx%d pitch %lld %s step %d: %lld of %lld cells outside their bound (%lld Dirichlet cells "
+                          "changed); first (%d, %d, %d): %.17g, reference %.17g, allowed [%.17g, %.17g]", nx, ny, nz, pitch,
+                          periodic ? "periodic" : "dirichlet", s + 1, br.bad, br.cells, br.kept_bad, bx, by, bz, br.g,
+                          br.ref, br.lo, br.hi);
+                    worst = fmax(worst, br.worst);
+                    amb += br.amb; off += br.off; cells += br.cells;
+                    double *tg = gin; gin = gout; gout = tg; /* the next step's input */
                 }
                 if (!check__failed_case && pk == 0) /* name_advance from the same start: the same bits */
                     ref_check_advance(k->advance, a, da, db, cur, h0, hb, n, es, steps, nx, ny, nz);
             }
             cudaFree(da);
             cudaFree(db);
-            free(u); free(v); free(u0); free(hb); free(h0);
+            free(u); free(v); free(u0); free(gin); free(gout); free(rv); free(rm); free(hb); free(h0);
         }
     }
     free(hc);
+    if (!check__failed_case) {
+        if (rnd) printf("  %s: %lld of %lld cells differ from the nearest value of the reference, %lld could\n", k->name,
+                        off, cells, amb);
+        else printf("  %s: largest |out - ref| %.3g of the per-cell bound\n", k->name, worst);
+    }
     case_end();
 }
 
@@ -288,15 +326,29 @@ static void test_shapes(void)
 
 static void test_errors(void)
 {
-    case_begin("ssam stencil error codes are returned before any launch");
+    case_begin("ssam stencil error codes are returned before any launch, and nothing is written");
     float c[5] = {0.6f, 0.1f, 0.1f, 0.1f, 0.1f}, *d = NULL;
     void *res = NULL;
-    CUDA_OK(cudaMalloc(&d, 2 * 64 * 64 * 4));
-    ssam_stencil_args a, b;
+    const size_t bytes = 2 * 64 * 64 * 4;
+    CUDA_OK(cudaMalloc(&d, bytes));
+    CUDA_OK(cudaMemset(d, 0, bytes));
+    ssam_stencil_args a, b, e;
     memset(&a, 0, sizeof a);
     a.src = d; a.dst = d + 64 * 64; a.nx = 64; a.ny = 64; a.coef = c; a.ncoef = 5;
     a.boundary = SSAM_STENCIL_DIRICHLET;
+    double c7[7] = {0};
+    ssam_stencil_args b3;
+    memset(&b3, 0, sizeof b3);
+    b3.src = d; b3.dst = d + 2 * 64 * 64 - 128; b3.nx = 4; b3.ny = 4; b3.nz = 4; b3.coef = c7; b3.ncoef = 7; /* 512 bytes each, apart */
+    /* the valid calls first (they write) */
     CHECK(f_star2d_r1_launch(&a, 0) == 0, "valid arguments");
+    b = a; b.nz = 1; CHECK(f_star2d_r1_launch(&b, 0) == 0, "nz 1 for 2D");
+    CHECK(f_star2d_r1_advance(&a, 0, &res, 0) == 0 && res == a.src, "0 steps: the state is src");
+    CHECK(d_star3d_r1_launch(&b3, 0) == 0, "3D valid");
+    CHECK(ds_star3d_r1_launch(&b3, 0) == 0, "3D slice valid");
+    CUDA_OK(cudaDeviceSynchronize());
+    /* then every refused call on a poisoned buffer (src and dst alike): none may write */
+    CUDA_OK(cudaMemset(d, 0xFF, bytes));
     CHECK(f_star2d_r1_launch(NULL, 0) == SSAM_ENULL, "NULL args");
     b = a; b.src = NULL; CHECK(f_star2d_r1_launch(&b, 0) == SSAM_ENULL, "NULL src");
     b = a; b.dst = NULL; CHECK(f_star2d_r1_launch(&b, 0) == SSAM_ENULL, "NULL dst");
@@ -304,7 +356,6 @@ static void test_errors(void)
     b = a; b.nx = 0; CHECK(f_star2d_r1_launch(&b, 0) == SSAM_ESIZE, "nx 0");
     b = a; b.ny = -1; CHECK(f_star2d_r1_launch(&b, 0) == SSAM_ESIZE, "ny < 0");
     b = a; b.nz = 2; CHECK(f_star2d_r1_launch(&b, 0) == SSAM_ESIZE, "nz 2 for 2D");
-    b = a; b.nz = 1; CHECK(f_star2d_r1_launch(&b, 0) == 0, "nz 1 for 2D");
     b = a; b.pitch = 63; CHECK(f_star2d_r1_launch(&b, 0) == SSAM_EPITCH, "pitch < nx");
     b = a; b.boundary = 2; CHECK(f_star2d_r1_launch(&b, 0) == SSAM_EBORDER, "boundary 2");
     b = a; b.boundary = -1; CHECK(f_star2d_r1_launch(&b, 0) == SSAM_EBORDER, "boundary -1");
@@ -316,31 +367,26 @@ static void test_errors(void)
     CHECK(f_star2d_r1_advance(&a, -1, &res, 0) == SSAM_ESIZE, "steps < 0");
     CHECK(f_star2d_r1_advance(&a, 1, NULL, 0) == SSAM_ENULL, "result NULL");
     CHECK(f_star2d_r1_advance(NULL, 1, &res, 0) == SSAM_ENULL, "advance NULL args");
-    CHECK(f_star2d_r1_advance(&a, 0, &res, 0) == 0 && res == a.src, "0 steps: the state is src");
     b = a; b.ncoef = 3; CHECK(f_star2d_r1_advance(&b, 2, &res, 0) == SSAM_EFILTER, "advance passes launch errors");
     /* 3D */
-    memset(&b, 0, sizeof b);
-    double c7[7] = {0};
-    b.src = d; b.dst = d + 64 * 64; b.nx = 16; b.ny = 16; b.nz = 16; b.coef = c7; b.ncoef = 7;
+    b = b3; b.dst = d + 64 * 64; b.nx = 16; b.ny = 16; b.nz = 16;
     CHECK(d_star3d_r1_launch(&b, 0) == SSAM_EOVERLAP, "3D double 16^3 overlaps");
-    b.dst = d + 2 * 64 * 64 - 128; b.nx = 4; b.ny = 4; b.nz = 4; /* 512 bytes each, apart */
-    CHECK(d_star3d_r1_launch(&b, 0) == 0, "3D valid");
-    ssam_stencil_args e = b;
-    e.nz = 0; CHECK(d_star3d_r1_launch(&e, 0) == SSAM_ESIZE, "3D nz 0");
-    e = b; e.plane = 15; CHECK(d_star3d_r1_launch(&e, 0) == SSAM_EPITCH, "3D plane < pitch * ny");
-    e = b; e.ncoef = 5; CHECK(d_star3d_r1_launch(&e, 0) == SSAM_EFILTER, "3D ncoef");
-    e = b; e.boundary = 7; CHECK(d_star3d_r1_launch(&e, 0) == SSAM_EBORDER, "3D boundary");
+    e = b3; e.nz = 0; CHECK(d_star3d_r1_launch(&e, 0) == SSAM_ESIZE, "3D nz 0");
+    e = b3; e.plane = 15; CHECK(d_star3d_r1_launch(&e, 0) == SSAM_EPITCH, "3D plane < pitch * ny");
+    e = b3; e.ncoef = 5; CHECK(d_star3d_r1_launch(&e, 0) == SSAM_EFILTER, "3D ncoef");
+    e = b3; e.boundary = 7; CHECK(d_star3d_r1_launch(&e, 0) == SSAM_EBORDER, "3D boundary");
     /* the slice variant shares the checks */
-    e = b; e.ncoef = 5; CHECK(ds_star3d_r1_launch(&e, 0) == SSAM_EFILTER, "3D slice ncoef");
-    e = b; e.nz = -1; CHECK(ds_star3d_r1_launch(&e, 0) == SSAM_ESIZE, "3D slice nz < 0");
-    e = b; e.dst = d; CHECK(ds_star3d_r1_launch(&e, 0) == SSAM_EOVERLAP, "3D slice src == dst");
-    e = b; e.boundary = 3; CHECK(ds_star3d_r1_launch(&e, 0) == SSAM_EBORDER, "3D slice boundary");
-    e = b; e.coef = NULL; CHECK(ds_star3d_r1_launch(&e, 0) == SSAM_ENULL, "3D slice NULL coef");
-    e = b; e.pitch = 3; CHECK(ds_star3d_r1_launch(&e, 0) == SSAM_EPITCH, "3D slice pitch < nx");
-    CHECK(ds_star3d_r1_launch(&b, 0) == 0, "3D slice valid");
+    e = b3; e.ncoef = 5; CHECK(ds_star3d_r1_launch(&e, 0) == SSAM_EFILTER, "3D slice ncoef");
+    e = b3; e.nz = -1; CHECK(ds_star3d_r1_launch(&e, 0) == SSAM_ESIZE, "3D slice nz < 0");
+    e = b3; e.dst = d; CHECK(ds_star3d_r1_launch(&e, 0) == SSAM_EOVERLAP, "3D slice src == dst");
+    e = b3; e.boundary = 3; CHECK(ds_star3d_r1_launch(&e, 0) == SSAM_EBORDER, "3D slice boundary");
+    e = b3; e.coef = NULL; CHECK(ds_star3d_r1_launch(&e, 0) == SSAM_ENULL, "3D slice NULL coef");
+    e = b3; e.pitch = 3; CHECK(ds_star3d_r1_launch(&e, 0) == SSAM_EPITCH, "3D slice pitch < nx");
+    CUDA_OK(cudaDeviceSynchronize());
+    const long long changed = bs_poison_changed(d, bytes);
+    CHECK(changed == 0, "%lld bytes written by refused calls", changed);
     CHECK(strstr(ssam_stencil_strerror(SSAM_EOVERLAP), "overlap") != NULL &&
           strstr(ssam_stencil_strerror(SSAM_EPITCH), "pitch") != NULL, "strerror");
-    CUDA_OK(cudaDeviceSynchronize());
     cudaFree(d);
     case_end();
 }
@@ -354,9 +400,12 @@ int main(int argc, char **argv)
     static const kern kernels[] = {LIST2D(ENT2) LIST3D(ENT3) LISTAUTO(ENTA) LISTX2(ENTX2) LISTX3(ENTX3)
                                    ENTH(h_star2d_r1, pts_star2d_r1, 2) ENTH(b_star2d_r1, pts_star2d_r1, 3)
                                    ENTH(h_box2d_r2, pts_box2d_r2, 2) ENTH(b_user2d_off, pts_user2d_off, 3)};
+    int ran = 0, match = 0;
+    for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++) match += !only || strstr(kernels[i].name, only) != NULL;
+    /* shapes, errors, one case a kernel (those --only names), and the --only case */
+    check_plan(2 + match + (only ? 1 : 0));
     test_shapes();
     test_errors();
-    int ran = 0;
     for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++)
         if (!only || strstr(kernels[i].name, only)) run_kernel(&kernels[i], light), ran++;
     if (only) { /* an --only that names no kernel compares nothing: not a pass */
