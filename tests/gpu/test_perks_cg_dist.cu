@@ -4,9 +4,14 @@
  *     every split reaches tol in the iterations of one rank (+- 2; +- 2 % past 50), x is poisoned first, and the
  *     reported true residual equals ||b - A x|| / ||b|| recomputed here in double from the x returned
  *     (a success code is a promise);
- *   - with two or more GPUs and NCCL: one rank per GPU (ncclCommInitAll), the same checks;
- *   - the error codes: bad splits, ranks that disagree on n, a missing diagonal with Jacobi, an
- *     indefinite matrix (breakdown), too few iterations (no convergence, true residual still told). */
+ *     (a case a file; a file that is not there a counted skip);
+ *   - with NCCL built in: one rank through a one-rank communicator against the virtual rank (runs on
+ *     one GPU: never skipped outside --light); with two or more GPUs, one rank per GPU
+ *     (ncclCommInitAll), the same checks (a counted skip on one GPU, or without <nccl.h>);
+ *   - the error codes: bad splits, ranks that disagree on n or on the rank count, NULL pointers (x
+ *     poisoned with a byte pattern: a refused solve writes nothing, and tells a NaN true residual), a
+ *     missing diagonal with Jacobi, an indefinite matrix (breakdown), too few iterations (no
+ *     convergence, true residual still told). */
 #include <perks/cg_dist.cuh>
 #include <perks/mtx.h>
 
@@ -165,43 +170,112 @@ static const char *data_dir(void)
     return NULL;
 }
 
+static const char *const g_files[] = {"bcsstk05", "bcsstk09", "1138_bus", "crystm01"};
+#define N_FILES ((int)(sizeof g_files / sizeof *g_files))
+static int files_count(int light) { return light ? 1 : N_FILES; } /* --light (under the sanitizers): the first */
+
 static void test_virtual(int light)
 {
     const int dev[8] = {0, 0, 0, 0, 0, 0, 0, 0};
     static const int ranks[] = {1, 3, 2, 5}; /* --light (under the sanitizers): the first two or three */
-    case_begin("perks cg_dist: virtual ranks on one GPU reach tol in one rank's iterations (+-2, 2 % more past 50), true residual told");
+    case_begin("perks cg_dist: virtual ranks on one GPU reach tol in one rank's iterations (+-2, 2 % more past 50), true residual told (poisson 37x29)");
     perks_csr A;
     memset(&A, 0, sizeof A);
     poisson2d(&A, 37, 29);
     check_matrix("poisson 37x29", &A, 1, 0, 1e-10, ranks, light ? 2 : 4, dev, NULL);
     check_matrix("poisson 37x29", &A, 0, 1, 1e-5, ranks, light ? 2 : 4, dev, NULL);
     perks_csr_free(&A);
+    case_end();
     const char *dir = data_dir();
-    static const char *files[] = {"bcsstk05", "bcsstk09", "1138_bus", "crystm01"};
-    if (!dir) printf("skip perks cg_dist on SuiteSparse files: ../shared/data/mtx and .data/mtx not found\n");
-    for (int f = 0; dir && f < (light ? 1 : 4) && !check__failed_case; f++) {
-        char path[300];
+    for (int f = 0; f < files_count(light); f++) {
+        char path[300], label[200];
         perks_mtx_error e;
-        snprintf(path, sizeof path, "%s/%s.mtx", dir, files[f]);
-        CHECK(perks_mtx_read_path(path, &A, &e) == 0, "%s: %s", path, e.message);
-        if (check__failed_case) break;
-        check_matrix(files[f], &A, 1, 1, 1e-10, ranks, light ? 2 : 4, dev, NULL);
-        if (f < 2 && !light) check_matrix(files[f], &A, 0, 1, 1e-4, ranks, 3, dev, NULL);
+        snprintf(label, sizeof label, "perks cg_dist: virtual ranks on one GPU, SuiteSparse %s", g_files[f]);
+        if (!dir) {
+            check_skip(label, "../shared/data/mtx and .data/mtx not found");
+            continue;
+        }
+        snprintf(path, sizeof path, "%s/%s.mtx", dir, g_files[f]);
+        const int rc = perks_mtx_read_path(path, &A, &e);
+        if (rc == PERKS_EFORMAT && e.line == 0) {
+            check_skip(label, "file not found");
+            continue;
+        }
+        case_begin(label);
+        CHECK(rc == 0, "%s: %s line %ld: %s", path, perks_strerror(rc), e.line, e.message);
+        if (rc == 0) {
+            check_matrix(g_files[f], &A, 1, 1, 1e-10, ranks, light ? 2 : 4, dev, NULL);
+            if (f < 2 && !light) check_matrix(g_files[f], &A, 0, 1, 1e-4, ranks, 3, dev, NULL);
+            perks_csr_free(&A);
+        }
+        case_end();
+    }
+}
+
+/* one rank through NCCL: a one-rank communicator on GPU 0 against the virtual rank (no communicator)
+ * on the same system and b: the same iterations (+-1) and a true residual <= tol.  With NCCL built in
+ * this runs on every machine (one GPU is enough) outside --light, where compute-sanitizer reports
+ * NCCL's own start-up calls. */
+static void test_nccl_one(int light)
+{
+    const char *label = "perks cg_dist: one rank through NCCL (a one-rank communicator) equals the virtual rank";
+#ifdef PERKS_CGD_NCCL
+    if (light) {
+        check_skip(label, "--light: compute-sanitizer reports NCCL's own start-up calls");
+        return;
+    }
+    case_begin(label);
+    int dev[1] = {0};
+    ncclComm_t comm;
+    void *cv[1];
+    CUDA_OK(cudaSetDevice(0));
+    CHECK(ncclCommInitAll(&comm, 1, dev) == ncclSuccess, "ncclCommInitAll over 1 GPU");
+    cv[0] = comm;
+    if (!check__failed_case) {
+        perks_csr A;
+        memset(&A, 0, sizeof A);
+        poisson2d(&A, 101, 67);
+        const double tol = 1e-10;
+        double *b = (double *)malloc(A.n_rows * sizeof(double)), *x = (double *)malloc(A.n_rows * sizeof(double));
+        for (int i = 0; i < A.n_rows; i++) b[i] = gpucheck_uniform();
+        perks_cgd_opts o = perks_cgd_defaults();
+        o.tol = tol, o.jacobi = 1, o.max_iter = 20000;
+        perks_cgd_result r1, rn;
+        int f1[2] = {0, A.n_rows};
+        CHECK(solve(&A, b, 1, 1, f1, dev, NULL, &o, &r1, x) == 0, "the virtual rank");
+        const int rc = solve(&A, b, 1, 1, f1, dev, cv, &o, &rn, x);
+        CHECK(rc == 0, "one rank through NCCL: rc %d (%s)", rc, perks_strerror(rc));
+        double slack;
+        const double tr = true_resid(&A, b, x, 1, &slack);
+        CHECK(tr <= tol + slack && fabs(tr - rn.true_residual) <= 1e-6 * tr + slack, "NCCL: reported %.6g, recomputed %.6g",
+              rn.true_residual, tr);
+        CHECK(abs(rn.iterations - r1.iterations) <= 1, "one rank through NCCL: %d iterations, the virtual rank %d",
+              rn.iterations, r1.iterations);
+        free(b), free(x);
         perks_csr_free(&A);
+        /* after PERKS_ECOMM or PERKS_ETIMEOUT the solve has aborted the communicator: left alone */
+        if (rc != PERKS_ECOMM && rc != PERKS_ETIMEOUT) ncclCommDestroy(comm);
     }
     case_end();
+#else
+    (void)light;
+    check_skip(label, "no <nccl.h> in this build");
+#endif
 }
 
 static void test_nccl(int light)
 {
+    const char *label = "perks cg_dist: one rank per GPU through NCCL reaches tol in one rank's iterations (+-2, 2 % more past 50)";
     int ngpu = 0;
-    CUDA_OK(cudaGetDeviceCount(&ngpu));
+    if (cudaGetDeviceCount(&ngpu) != cudaSuccess) ngpu = 0;
 #ifdef PERKS_CGD_NCCL
     if (ngpu < 2) {
-        printf("skipped: perks cg_dist through NCCL (%d GPU)\n", ngpu);
+        char why[96];
+        snprintf(why, sizeof why, "several ranks need two GPUs (%d here; one rank: the case above)", ngpu);
+        check_skip(label, why);
         return;
     }
-    case_begin("perks cg_dist: one rank per GPU through NCCL reaches tol in one rank's iterations (+-2, 2 % more past 50)");
+    case_begin(label);
     int P = ngpu > 8 ? 8 : ngpu, dev[8];
     for (int r = 0; r < P; r++) dev[r] = r;
     ncclComm_t comms[8];
@@ -241,7 +315,10 @@ static void test_nccl(int light)
         for (int r = 0; r < P; r++) ncclCommDestroy(comms[r]);
     case_end();
 #else
-    printf("skipped: perks cg_dist through NCCL (no <nccl.h> in this build; %d GPUs)\n", ngpu);
+    (void)light;
+    char why[96];
+    snprintf(why, sizeof why, "no <nccl.h> in this build (%d GPUs)", ngpu);
+    check_skip(label, why);
 #endif
 }
 
@@ -257,7 +334,15 @@ static void test_errors(void)
     perks_cgd_opts o = perks_cgd_defaults();
     perks_cgd_result res;
     CHECK(cgd_d_solve(NULL, 1, &o, &res) == PERKS_ENULL, "NULL ranks");
-    {
+    {   /* x (host memory here: never reached) poisoned with a byte pattern: each refusal leaves it */
+        memset(x, 0xA5, n * sizeof(double));
+#define X_UNTOUCHED(what)                                                                              \
+    do {                                                                                               \
+        int same__ = 1;                                                                                \
+        for (size_t i__ = 0; i__ < n * sizeof(double); i__++) same__ &= ((unsigned char *)x)[i__] == 0xA5; \
+        CHECK(same__, "%s: x written by a refused solve", what);                                       \
+        CHECK(isnan(res.true_residual), "%s: no x judged, the true residual is NaN (%g)", what, res.true_residual); \
+    } while (0)
         const int gap[3] = {0, 20, n};
         perks_cgd_rank rk[2];
         memset(rk, 0, sizeof rk);
@@ -269,13 +354,24 @@ static void test_errors(void)
         rk[1].own = n - 21;
         int rc = cgd_d_solve(rk, 2, &o, &res);
         CHECK(rc == PERKS_ECUDA || rc == PERKS_ESIZE, "host pointers: rc %d", rc);
+        X_UNTOUCHED("a gap between the blocks");
         rk[1].rank = 0;
         CHECK(cgd_d_solve(rk, 2, &o, &res) == PERKS_ESIZE, "two ranks 0");
+        X_UNTOUCHED("two ranks 0");
         rk[1].rank = 1, rk[1].nranks = 3;
         CHECK(cgd_d_solve(rk, 2, &o, &res) == PERKS_ESIZE, "ranks that disagree on nranks");
-        CHECK(isnan(res.true_residual), "no x judged: the true residual is NaN (%g)", res.true_residual);
-        rk[1].nranks = 2, rk[1].first = 20, rk[1].own = n - 20, rk[1].x = NULL; /* one rank's NULL: gathered, every rank */
+        X_UNTOUCHED("ranks that disagree on nranks");
+        rk[1].nranks = 2, rk[1].first = 20, rk[1].own = n - 20, rk[1].n = n + 1; /* blocks that tile, n differs */
+        CHECK(cgd_d_solve(rk, 2, &o, &res) == PERKS_ESIZE, "ranks that disagree on n");
+        X_UNTOUCHED("ranks that disagree on n");
+        rk[1].n = n;
+        CHECK(cgd_d_solve(rk, 2, NULL, &res) == PERKS_ENULL, "NULL opts");
+        CHECK(cgd_d_solve(rk, 0, &o, &res) == PERKS_ESIZE, "no rank");
+        X_UNTOUCHED("no rank");
+        rk[1].x = NULL; /* one rank's NULL: gathered, every rank */
         CHECK(cgd_d_solve(rk, 2, &o, &res) == PERKS_ENULL, "a NULL x on rank 1");
+        X_UNTOUCHED("a NULL x on rank 1");
+#undef X_UNTOUCHED
     }
     {   /* too few iterations: no convergence, and the true residual still told */
         int firsts[3] = {0, 30, n};
@@ -313,8 +409,12 @@ static void test_errors(void)
 int main(int argc, char **argv)
 {
     int light = gpucheck_begin(argc, argv);
+    /* test_errors 1; test_virtual: poisson 1 + a case a file (--light: 1 file); NCCL: one rank 1, one rank
+     * a GPU 1 (a counted skip where the machine or the build lacks it) */
+    check_plan(1 + 1 + files_count(light) + 1 + 1);
     test_errors();
     test_virtual(light);
+    test_nccl_one(light);
     test_nccl(light);
     return check_exit();
 }

@@ -157,6 +157,25 @@ static void compare(const char *name, const pts *p, const double *w, int nx, int
     case_end();
 }
 
+/* whether the n doubles at d hold the byte `pat` in every byte */
+static int poisoned(const double *d, int n, int pat)
+{
+    unsigned char *h = (unsigned char *)malloc(sizeof(double) * (size_t)n);
+    int ok = h && cudaMemcpy(h, d, sizeof(double) * (size_t)n, cudaMemcpyDeviceToHost) == cudaSuccess;
+    for (size_t i = 0; ok && i < sizeof(double) * (size_t)n; i++) ok = h[i] == (unsigned char)pat;
+    free(h);
+    return ok;
+}
+/* whether the n doubles at d are the bytes of want (host) */
+static int poisoned_b(const double *d, const double *want, int n)
+{
+    double *h = (double *)malloc(sizeof(double) * (size_t)n);
+    int ok = h && cudaMemcpy(h, d, sizeof(double) * (size_t)n, cudaMemcpyDeviceToHost) == cudaSuccess &&
+             memcmp(h, want, sizeof(double) * (size_t)n) == 0;
+    free(h);
+    return ok;
+}
+
 /* the error codes and the edge cases */
 static void edges(void)
 {
@@ -167,35 +186,49 @@ static void edges(void)
     double *db, *dx, *h = (double *)malloc(sizeof(double) * n);
     perks_cg_opts o = perks_cg_defaults();
     perks_cg_result r;
-    case_begin("cg_stencil errors");
+    case_begin("cg_stencil errors (x poisoned: a refused call writes nothing)");
     CUDA_OK(cudaMalloc(&db, sizeof(double) * n));
     CUDA_OK(cudaMalloc(&dx, sizeof(double) * n));
     for (int i = 0; i < n; i++) h[i] = 1;
     CUDA_OK(cudaMemcpy(db, h, sizeof(double) * n, cudaMemcpyHostToDevice));
-    CHECK(p7_solve(20, 10, 6, NULL, db, dx, &o, &r, 0) == PERKS_ENULL, "NULL w");
-    CHECK(p7_solve(20, 10, 6, w, NULL, dx, &o, &r, 0) == PERKS_ENULL, "NULL b");
-    CHECK(p7_solve(20, 10, 6, w, db, NULL, &o, &r, 0) == PERKS_ENULL, "NULL x");
-    CHECK(p7_solve(20, 10, 6, w, db, dx, NULL, &r, 0) == PERKS_ENULL, "NULL opts");
-    CHECK(p7_solve(0, 10, 6, w, db, dx, &o, &r, 0) == PERKS_ESIZE, "nx 0");
-    CHECK(p7_solve(20, 10, -1, w, db, dx, &o, &r, 0) == PERKS_ESIZE, "nz -1");
-    CHECK(p7_solve(65536, 65536, 1, w, db, dx, &o, &r, 0) == PERKS_ESIZE, "2^32 cells");
-    CHECK(p5_solve(20, 10, 2, w, db, dx, &o, &r, 0) == PERKS_ESIZE, "2D with nz 2");
+    CUDA_OK(cudaMemset(dx, 0xA5, sizeof(double) * n)); /* every refused call below must leave these bytes */
+/* a call refused with CODE before any launch: x (and b) keep their bytes */
+#define REFUSED(call, code, what)                                                                           \
+    do {                                                                                                    \
+        const int rc__ = (call);                                                                            \
+        CHECK(rc__ == (code), "%s: rc %d (%s), want %s", what, rc__, perks_strerror(rc__), #code);          \
+        CHECK(poisoned(dx, n, 0xA5), "%s: x written by a refused call", what);                              \
+        CHECK(poisoned_b(db, h, n), "%s: b written", what);                                                 \
+    } while (0)
+    REFUSED(p7_solve(20, 10, 6, NULL, db, dx, &o, &r, 0), PERKS_ENULL, "NULL w");
+    REFUSED(p7_solve(20, 10, 6, w, NULL, dx, &o, &r, 0), PERKS_ENULL, "NULL b");
+    REFUSED(p7_solve(20, 10, 6, w, db, NULL, &o, &r, 0), PERKS_ENULL, "NULL x");
+    REFUSED(p7_solve(20, 10, 6, w, db, dx, NULL, &r, 0), PERKS_ENULL, "NULL opts");
+    REFUSED(p7_solve(0, 10, 6, w, db, dx, &o, &r, 0), PERKS_ESIZE, "nx 0");
+    REFUSED(p7_solve(20, 10, -1, w, db, dx, &o, &r, 0), PERKS_ESIZE, "nz -1");
+    REFUSED(p7_solve(65536, 65536, 1, w, db, dx, &o, &r, 0), PERKS_ESIZE, "2^32 cells");
+    REFUSED(p5_solve(20, 10, 2, w, db, dx, &o, &r, 0), PERKS_ESIZE, "2D with nz 2");
     o.tol = 0;
-    CHECK(p7_solve(20, 10, 6, w, db, dx, &o, &r, 0) == PERKS_ESIZE, "tol 0");
+    REFUSED(p7_solve(20, 10, 6, w, db, dx, &o, &r, 0), PERKS_ESIZE, "tol 0");
     o.tol = NAN;
-    CHECK(p7_solve(20, 10, 6, w, db, dx, &o, &r, 0) == PERKS_ESIZE, "tol NaN");
+    REFUSED(p7_solve(20, 10, 6, w, db, dx, &o, &r, 0), PERKS_ESIZE, "tol NaN");
+    o = perks_cg_defaults();
+    o.max_iter = -1;
+    REFUSED(p7_solve(20, 10, 6, w, db, dx, &o, &r, 0), PERKS_ESIZE, "max_iter -1");
+    REFUSED(p7m_solve(20, 10, 6, w, db, dx, &o, &r, 0), PERKS_ESIZE, "max_iter -1 (mixed)");
     o = perks_cg_defaults();
     memcpy(bad, w, sizeof w), bad[1] = -1.5;
-    CHECK(p7_solve(20, 10, 6, bad, db, dx, &o, &r, 0) == PERKS_ENOTSYM, "asymmetric");
-    CHECK(p7m_solve(20, 10, 6, bad, db, dx, &o, &r, 0) == PERKS_ENOTSYM, "asymmetric (mixed)");
+    REFUSED(p7_solve(20, 10, 6, bad, db, dx, &o, &r, 0), PERKS_ENOTSYM, "asymmetric");
+    REFUSED(p7m_solve(20, 10, 6, bad, db, dx, &o, &r, 0), PERKS_ENOTSYM, "asymmetric (mixed)");
     memcpy(bad, w, sizeof w), bad[0] = 0;
-    CHECK(p7_solve(20, 10, 6, bad, db, dx, &o, &r, 0) == PERKS_EDIAG, "centre 0");
+    REFUSED(p7_solve(20, 10, 6, bad, db, dx, &o, &r, 0), PERKS_EDIAG, "centre 0");
     bad[0] = -6;
-    CHECK(p7_solve(20, 10, 6, bad, db, dx, &o, &r, 0) == PERKS_EDIAG, "centre -6");
+    REFUSED(p7_solve(20, 10, 6, bad, db, dx, &o, &r, 0), PERKS_EDIAG, "centre -6");
     bad[0] = INFINITY;
-    CHECK(p7_solve(20, 10, 6, bad, db, dx, &o, &r, 0) == PERKS_EDIAG, "centre inf");
+    REFUSED(p7_solve(20, 10, 6, bad, db, dx, &o, &r, 0), PERKS_EDIAG, "centre inf");
     memcpy(bad, w, sizeof w), bad[3] = bad[4] = NAN;
-    CHECK(p7_solve(20, 10, 6, bad, db, dx, &o, &r, 0) == PERKS_EFORMAT, "NaN weight");
+    REFUSED(p7_solve(20, 10, 6, bad, db, dx, &o, &r, 0), PERKS_EFORMAT, "NaN weight");
+#undef REFUSED
     /* indefinite: centre 1, neighbours -1, b = 1: p.Ap = b.Ab < 0 at the first iteration */
     memcpy(bad, w, sizeof w), bad[0] = 1;
     int rc = p7_solve(20, 10, 6, bad, db, dx, &o, &r, 0);
@@ -252,45 +285,64 @@ static void repro(void)
     case_end();
 }
 
+/* one compare() of the tables below: the shape (0 7-point, 1 13-point, 2 27-point, 3 5-point), the
+ * grid, the solver (double, float or mixed), tol, Jacobi, x0 */
+typedef struct cmp_case {
+    int shape, nx, ny, nz;
+    solve64 f64;
+    solve32 f32;
+    int mixed;
+    double tol;
+    int jacobi, x0;
+} cmp_case;
+/* --light (compute-sanitizer): small grids, every kernel once */
+static const cmp_case light_cases[] = {
+    {0, 13, 9, 7, p7_solve, NULL, 0, 1e-10, 1, 0},   {0, 13, 9, 7, NULL, p7f_solve, 0, 1e-4, 0, 1},
+    {0, 13, 9, 7, p7m_solve, NULL, 1, 1e-10, 0, 0},  {1, 9, 11, 10, p13_solve, NULL, 0, 1e-9, 0, 0},
+    {2, 7, 9, 5, p27_solve, NULL, 0, 1e-10, 0, 0},   {3, 31, 17, 1, p5_solve, NULL, 0, 1e-10, 0, 0},
+    {3, 31, 17, 1, p5m_solve, NULL, 1, 1e-10, 0, 1},
+};
+static const cmp_case full_cases[] = {
+    {0, 1, 1, 1, p7_solve, NULL, 0, 1e-10, 0, 0},
+    {0, 1, 40, 1, p7_solve, NULL, 0, 1e-10, 0, 0},
+    {0, 1, 1, 77, p7_solve, NULL, 0, 1e-10, 1, 0},
+    {0, 37, 29, 23, p7_solve, NULL, 0, 1e-8, 0, 0},
+    {0, 37, 29, 23, p7_solve, NULL, 0, 1e-10, 1, 0},
+    {0, 37, 29, 23, p7_solve, NULL, 0, 1e-8, 0, 1},
+    {0, 37, 29, 23, NULL, p7f_solve, 0, 1e-4, 0, 0},
+    {0, 37, 29, 23, p7m_solve, NULL, 1, 1e-10, 0, 0},
+    {0, 37, 29, 23, p7m_solve, NULL, 1, 1e-12, 1, 1},
+    {1, 33, 17, 40, p13_solve, NULL, 0, 1e-9, 0, 0},
+    {2, 19, 31, 13, p27_solve, NULL, 0, 1e-10, 1, 0},
+    {3, 101, 77, 1, p5_solve, NULL, 0, 1e-10, 0, 0},
+    {3, 101, 77, 1, p5m_solve, NULL, 1, 1e-10, 0, 1},
+    {0, 130, 97, 61, p7_solve, NULL, 0, 1e-10, 0, 0},
+    {0, 130, 97, 61, p7m_solve, NULL, 1, 1e-10, 0, 0},
+    {3, 700, 513, 1, p5_solve, NULL, 0, 1e-9, 1, 0},
+    /* a 3D grid of 256^3: the sweep's z chunks on a full GPU (double and mixed) */
+    {0, 256, 256, 256, p7_solve, NULL, 0, 1e-8, 0, 0},
+    {0, 256, 256, 256, p7m_solve, NULL, 1, 1e-10, 0, 0},
+};
+#define N_LIGHT_CASES ((int)(sizeof light_cases / sizeof *light_cases))
+#define N_FULL_CASES ((int)(sizeof full_cases / sizeof *full_cases))
+
 int main(int argc, char **argv)
 {
     const int light = gpucheck_begin(argc, argv);
-    const pts p7 = pts7(), p13 = pts13(), p27 = pts27(), p5 = pts5();
-    double w7[32], w13[32], w27[32], w5[32];
-    weights(&p7, 6, -1, 0, 0, w7);
-    weights(&p13, 7.5, -4.0 / 3, 1.0 / 12, 0, w13);
-    weights(&p27, 26.5, -1, 0, -1, w27);
-    weights(&p5, 4, -1, 0, 0, w5);
+    /* edges (1), then --light: its table; otherwise repro (1) and the full table */
+    check_plan(light ? 1 + N_LIGHT_CASES : 2 + N_FULL_CASES);
+    const pts sh[4] = {pts7(), pts13(), pts27(), pts5()};
+    static const char *names[4] = {"7pt", "13pt", "27pt", "5pt"};
+    double w[4][32];
+    weights(&sh[0], 6, -1, 0, 0, w[0]);
+    weights(&sh[1], 7.5, -4.0 / 3, 1.0 / 12, 0, w[1]);
+    weights(&sh[2], 26.5, -1, 0, -1, w[2]);
+    weights(&sh[3], 4, -1, 0, 0, w[3]);
     edges();
-    if (light) { /* compute-sanitizer: small grids, every kernel once */
-        compare("7pt", &p7, w7, 13, 9, 7, p7_solve, NULL, 0, 1e-10, 1, 0);
-        compare("7pt", &p7, w7, 13, 9, 7, NULL, p7f_solve, 0, 1e-4, 0, 1);
-        compare("7pt", &p7, w7, 13, 9, 7, p7m_solve, NULL, 1, 1e-10, 0, 0);
-        compare("13pt", &p13, w13, 9, 11, 10, p13_solve, NULL, 0, 1e-9, 0, 0);
-        compare("27pt", &p27, w27, 7, 9, 5, p27_solve, NULL, 0, 1e-10, 0, 0);
-        compare("5pt", &p5, w5, 31, 17, 1, p5_solve, NULL, 0, 1e-10, 0, 0);
-        compare("5pt", &p5, w5, 31, 17, 1, p5m_solve, NULL, 1, 1e-10, 0, 1);
-        return check_exit();
-    }
-    repro();
-    compare("7pt", &p7, w7, 1, 1, 1, p7_solve, NULL, 0, 1e-10, 0, 0);
-    compare("7pt", &p7, w7, 1, 40, 1, p7_solve, NULL, 0, 1e-10, 0, 0);
-    compare("7pt", &p7, w7, 1, 1, 77, p7_solve, NULL, 0, 1e-10, 1, 0);
-    compare("7pt", &p7, w7, 37, 29, 23, p7_solve, NULL, 0, 1e-8, 0, 0);
-    compare("7pt", &p7, w7, 37, 29, 23, p7_solve, NULL, 0, 1e-10, 1, 0);
-    compare("7pt", &p7, w7, 37, 29, 23, p7_solve, NULL, 0, 1e-8, 0, 1);
-    compare("7pt", &p7, w7, 37, 29, 23, NULL, p7f_solve, 0, 1e-4, 0, 0);
-    compare("7pt", &p7, w7, 37, 29, 23, p7m_solve, NULL, 1, 1e-10, 0, 0);
-    compare("7pt", &p7, w7, 37, 29, 23, p7m_solve, NULL, 1, 1e-12, 1, 1);
-    compare("13pt", &p13, w13, 33, 17, 40, p13_solve, NULL, 0, 1e-9, 0, 0);
-    compare("27pt", &p27, w27, 19, 31, 13, p27_solve, NULL, 0, 1e-10, 1, 0);
-    compare("5pt", &p5, w5, 101, 77, 1, p5_solve, NULL, 0, 1e-10, 0, 0);
-    compare("5pt", &p5, w5, 101, 77, 1, p5m_solve, NULL, 1, 1e-10, 0, 1);
-    compare("7pt", &p7, w7, 130, 97, 61, p7_solve, NULL, 0, 1e-10, 0, 0);
-    compare("7pt", &p7, w7, 130, 97, 61, p7m_solve, NULL, 1, 1e-10, 0, 0);
-    compare("5pt", &p5, w5, 700, 513, 1, p5_solve, NULL, 0, 1e-9, 1, 0);
-    /* a 3D grid of 256^3: the sweep's z chunks on a full GPU (double and mixed) */
-    compare("7pt", &p7, w7, 256, 256, 256, p7_solve, NULL, 0, 1e-8, 0, 0);
-    compare("7pt", &p7, w7, 256, 256, 256, p7m_solve, NULL, 1, 1e-10, 0, 0);
+    if (!light) repro();
+    const cmp_case *t = light ? light_cases : full_cases;
+    for (int i = 0; i < (light ? N_LIGHT_CASES : N_FULL_CASES); i++)
+        compare(names[t[i].shape], &sh[t[i].shape], w[t[i].shape], t[i].nx, t[i].ny, t[i].nz, t[i].f64, t[i].f32,
+                t[i].mixed, t[i].tol, t[i].jacobi, t[i].x0);
     return check_exit();
 }

@@ -11,10 +11,14 @@
  *     thin slabs (all boundary);
  *   - with two or more GPUs and NCCL: one rank per GPU in this process (ncclCommInitAll), the
  *     exchange through perks_slab_exchange_nccl, the same checks, and perks_slab_agree_nccl
- *     (agreement, and a disagreement found on every rank); "skipped" lines otherwise;
- *   - the error codes; with NCCL on one GPU (not under --light: compute-sanitizer reports NCCL's
- *     own start-up calls): a one-rank communicator that agrees with its slab and not with a slab
- *     of two ranks, and perks_nccl_wait on an idle stream (0) and on a spinning one (PERKS_ETIMEOUT).
+ *     (agreement, and a disagreement found on every rank); a counted skip on one GPU or without
+ *     <nccl.h>;
+ *   - the error codes (buffers and slabs poisoned: a refused call writes nothing); with NCCL on one
+ *     GPU (not under --light: compute-sanitizer reports NCCL's own start-up calls; a counted skip
+ *     there): a one-rank communicator that agrees with its slab and not with a slab of two ranks, and
+ *     perks_nccl_wait on an idle stream (0) and on a spinning one (PERKS_ETIMEOUT).
+ * The undivided domain itself is anchored on the host: N steps of the 5-point stencil in double,
+ * cell by cell within the rounding bound of t steps (anchor()).
  * Each rank runs the kernel over its buffer, ghosts included only where it has a neighbour, so the
  * domain's own boundary rows are the windows' kept edge rows.  Every buffer starts poisoned (NaN). */
 #include <perks/exchange.cuh>
@@ -86,6 +90,62 @@ static void reference(const cfg *c, const void *coef, const char *h, char *ref, 
     cudaFree(b);
 }
 
+/* the undivided domain (ref, from the kit's kernels) against N steps on the host in double of the
+ * 5-point Dirichlet stencil (the cells next to an edge keep their values; coefficients as the kernels
+ * read them, rounded to float for float), cell by cell: |ref - cpu| <= 2 t 6 u A_t + 1e-300, where A_t
+ * is the same t steps applied to |start| with |coefficients| (the bound of t steps of 5-term sums in
+ * precision u, each step's rounding carried by the later steps' |weights|; the factor 2 covers the
+ * double reference's own rounding and any order of the sum, fused or not).  A kernel that reads the
+ * wrong neighbour or keeps a wrong cell is off by O(|value|): far above the bound (the coefficients
+ * sum to 1.5, so A_t <= 1.5^t: float, 9 steps, bound <= 2.5e-4 where values reach 38; relative to A_t
+ * 6.4e-6, to 2.4e-15 in double). */
+static void anchor(const cfg *c, const double *cd, const float *cf, const char *h, const char *ref)
+{
+    const int W = c->nx, H = c->ny;
+    const size_t n = (size_t)W * H;
+    const double u = c->dbl ? 1.1102230246251565e-16 : 5.9604644775390625e-08;
+    double w[5];
+    for (int i = 0; i < 5; i++) w[i] = c->dbl ? cd[i] : (double)cf[i];
+    double *a = (double *)malloc(n * 8), *b = (double *)malloc(n * 8), *aa = (double *)malloc(n * 8),
+           *ab = (double *)malloc(n * 8);
+    for (size_t i = 0; i < n; i++) {
+        a[i] = c->dbl ? ((const double *)h)[i] : (double)((const float *)h)[i];
+        aa[i] = fabs(a[i]);
+    }
+    static const int dx[5] = {0, -1, 1, 0, 0}, dy[5] = {0, 0, 0, -1, 1}; /* SSAM_SHAPE_2D5PT, PERKS_SHAPE_STAR2D_R1 */
+    for (int t = 0; t < c->N; t++) {
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++) {
+                const size_t i = (size_t)y * W + x;
+                if (x < 1 || x >= W - 1 || y < 1 || y >= H - 1) {
+                    b[i] = a[i], ab[i] = aa[i];
+                    continue;
+                }
+                double s = 0, sa = 0;
+                for (int k = 0; k < 5; k++) {
+                    const size_t j = (size_t)(y + dy[k]) * W + (x + dx[k]);
+                    s += w[k] * a[j], sa += fabs(w[k]) * aa[j];
+                }
+                b[i] = s, ab[i] = sa;
+            }
+        double *tp = a; a = b; b = tp;
+        tp = aa; aa = ab; ab = tp;
+    }
+    size_t bad = 0, first = 0;
+    double worst = 0;
+    for (size_t i = 0; i < n; i++) {
+        const double v = c->dbl ? ((const double *)ref)[i] : (double)((const float *)ref)[i];
+        const double bound = 2.0 * c->N * 6 * u * aa[i] + 1e-300, e = fabs(v - a[i]);
+        if (!(e <= bound) && !bad++) first = i;
+        if (e > worst) worst = e;
+    }
+    CHECK(bad == 0, "%s %s %dx%d, %d steps: the undivided domain differs from the host's in %zu cells beyond the rounding "
+          "bound, first (x %zu, y %zu): %.9g, host %.9g (largest difference %.3g)", kern_name[c->kern],
+          c->dbl ? "double" : "float", W, H, c->N, bad, first % W, first / W,
+          c->dbl ? ((const double *)ref)[first] : (double)((const float *)ref)[first], a[first], worst);
+    free(a), free(b), free(aa), free(ab);
+}
+
 /* N steps on P subdomains (dev[r]: the GPU of rank r; comms: NCCL, or NULL for local copies)
  * against the undivided domain on GPU dev[0]; returns 0, or -1 if the communicators were aborted */
 static int run(const cfg *c, const int *dev, void *comms)
@@ -103,6 +163,7 @@ static int run(const cfg *c, const int *dev, void *comms)
     }
     memset(got, 0xFF, n * es);
     reference(c, coef, h, ref, dev[0]);
+    anchor(c, cd, cf, h, ref);
     /* the slabs: buffers poisoned, own rows from the start */
     perks_slab s[8];
     perks_slab_parts q[8];
@@ -324,14 +385,18 @@ static void agree_cases(int P, const int *dev, ncclComm_t *comms)
 
 static void test_nccl(int light)
 {
+    const char *label = "perks exchange: one rank per GPU through NCCL (one-pass, overlapped, temporal, perks; agreement) "
+                        "equals the undivided domain bit for bit";
     int ngpu = 0;
-    CUDA_OK(cudaGetDeviceCount(&ngpu));
+    if (cudaGetDeviceCount(&ngpu) != cudaSuccess) ngpu = 0;
 #ifdef PERKS_HAVE_NCCL
     if (ngpu < 2) {
-        printf("skipped: perks exchange through NCCL (%d GPU: one rank needs no NCCL call)\n", ngpu);
+        char why[120];
+        snprintf(why, sizeof why, "several ranks need two GPUs (%d here; one rank: the one-rank communicator case)", ngpu);
+        check_skip(label, why);
         return;
     }
-    case_begin("perks exchange: one rank per GPU through NCCL (one-pass, overlapped, temporal, perks; agreement) equals the undivided domain bit for bit");
+    case_begin(label);
     int P = ngpu > 8 ? 8 : ngpu, dev[8];
     for (int r = 0; r < P; r++) dev[r] = r;
     ncclComm_t comms[8];
@@ -356,20 +421,22 @@ static void test_nccl(int light)
     case_end();
 #else
     (void)light;
-    printf("skipped: perks exchange through NCCL (no <nccl.h> in this build; %d GPUs)\n", ngpu);
+    char why[96];
+    snprintf(why, sizeof why, "no <nccl.h> in this build (%d GPUs)", ngpu);
+    check_skip(label, why);
 #endif
 }
 
 /* NCCL on one GPU: a one-rank communicator (not under --light) */
 static void test_nccl_one(int light)
 {
+    const char *label = "perks exchange: agreement and the bounded wait on a one-rank communicator (0, PERKS_ESIZE, PERKS_ETIMEOUT)";
 #ifdef PERKS_HAVE_NCCL
     if (light) {
-        printf("skipped: perks_slab_agree_nccl and perks_nccl_wait on one rank (--light: compute-sanitizer reports NCCL's "
-               "own start-up calls)\n");
+        check_skip(label, "--light: compute-sanitizer reports NCCL's own start-up calls");
         return;
     }
-    case_begin("perks exchange: agreement and the bounded wait on a one-rank communicator (0, PERKS_ESIZE, PERKS_ETIMEOUT)");
+    case_begin(label);
     int dev = 0;
     ncclComm_t comm;
     cudaStream_t st;
@@ -404,7 +471,7 @@ static void test_nccl_one(int light)
     case_end();
 #else
     (void)light;
-    printf("skipped: perks_slab_agree_nccl and perks_nccl_wait (no <nccl.h> in this build)\n");
+    check_skip(label, "no <nccl.h> in this build");
 #endif
 }
 
@@ -419,7 +486,34 @@ static void test_errors(void)
     CHECK(perks_slab_exchange_local(s, bufs, 2, 4, 0) == PERKS_ENULL, "NULL buffer");
     CUDA_OK(cudaMalloc(&bufs[0], 1024));
     CUDA_OK(cudaMalloc(&bufs[1], 1024));
+    CUDA_OK(cudaMemset(bufs[0], 0xA5, 1024)); /* poisoned: a refused exchange copies nothing */
+    CUDA_OK(cudaMemset(bufs[1], 0xA5, 1024));
     CHECK(perks_slab_exchange_local(s, bufs, 2, 4, 0) == PERKS_ESIZE, "ranks that disagree on the domain");
+    CUDA_OK(cudaDeviceSynchronize());
+    for (int r = 0; r < 2; r++) {
+        unsigned char hb[1024];
+        int same = 1;
+        CUDA_OK(cudaMemcpy(hb, bufs[r], sizeof hb, cudaMemcpyDeviceToHost));
+        for (int i = 0; i < 1024; i++) same &= hb[i] == 0xA5;
+        CHECK(same, "buffer %d written by a refused exchange", r);
+    }
+    {   /* perks_slab_make refuses before it writes: the slab keeps its poison */
+        perks_slab t, poison;
+        memset(&poison, 0xA5, sizeof poison);
+        static const int bad[][5] = {{0, 2, 0, 1, PERKS_SLAB_DIRICHLET}, {10, 0, 0, 1, PERKS_SLAB_DIRICHLET},
+                                     {10, 2, -1, 1, PERKS_SLAB_DIRICHLET}, {10, 2, 2, 1, PERKS_SLAB_DIRICHLET},
+                                     {10, 2, 0, -1, PERKS_SLAB_DIRICHLET}, {10, 2, 0, 1, 7},
+                                     {5, 3, 0, 2, PERKS_SLAB_DIRICHLET}};
+        for (int k = 0; k < (int)(sizeof bad / sizeof bad[0]); k++) {
+            memcpy(&t, &poison, sizeof t);
+            const int rc = perks_slab_make(&t, bad[k][0], bad[k][1], bad[k][2], bad[k][3], bad[k][4]);
+            CHECK(rc == (k == 6 ? PERKS_ETHIN : PERKS_ESIZE), "slab_make(%d, %d, %d, %d, %d): rc %d (%s)", bad[k][0],
+                  bad[k][1], bad[k][2], bad[k][3], bad[k][4], rc, perks_strerror(rc));
+            CHECK(memcmp(&t, &poison, sizeof t) == 0, "slab_make(%d, %d, %d, %d, %d) refused and wrote the slab", bad[k][0],
+                  bad[k][1], bad[k][2], bad[k][3], bad[k][4]);
+        }
+        CHECK(perks_slab_make(NULL, 10, 2, 0, 1, PERKS_SLAB_DIRICHLET) == PERKS_ENULL, "slab_make NULL");
+    }
     CHECK(strstr(perks_strerror(PERKS_ECOMM), "NCCL") != NULL, "strerror ECOMM");
     CHECK(strstr(perks_strerror(PERKS_ETIMEOUT), "timed out") != NULL && PERKS_ETIMEOUT == 20, "strerror ETIMEOUT");
 #ifdef PERKS_HAVE_NCCL
@@ -448,6 +542,9 @@ static void test_errors(void)
 int main(int argc, char **argv)
 {
     int light = gpucheck_begin(argc, argv);
+    /* every mode the same 7: errors, one step plain and overlapped, temporal, perks, the one-rank
+     * communicator, one rank a GPU (the last two counted skips where the build or machine lacks them) */
+    check_plan(7);
     setenv("NCCL_NVLS_ENABLE", "0", 0); /* no NVLink multicast: these collectives are a few bytes */
     test_errors();
     test_local_step(light, 0);

@@ -3,7 +3,8 @@
  * several grid barriers with ping-pong buffers) and a persistent kernel built on the planner
  * (perks_tile_plan_make) and the plan-taking pieces: an integer automaton on 4-byte and 1-byte
  * cells, radius 1 and 2, torus and constant border, ragged domains, 0, 1, 2, 7 and 50 steps, in
- * place, an exact match with the CPU, outputs poisoned first; the planner's errors and its max_h.
+ * place, an exact match with the CPU, outputs poisoned first; the planner's errors and its max_h (a
+ * refused split or plan writes none of its outputs: they are poisoned and compared after).
  * --light: small sizes for compute-sanitizer. */
 #include <perks/grid.cuh>
 #include <perks/tile.cuh>
@@ -19,12 +20,24 @@ static void test_split(void)
     CHECK(rc == 0 && tx == 8 && ty == 49 && th == 84, "4096^2 / 396: rc %d, %d x %d tiles of %d rows", rc, tx, ty, th);
     rc = perks_tile2d_split(3, 7, 3, 3, 3, &tx, &ty, &th); /* 3 rows a tile would leave 1 in the last: 2 tiles of 4 */
     CHECK(rc == 0 && tx == 1 && ty == 2 && th == 4, "H 7, r 3: rc %d, %d x %d tiles of %d rows", rc, tx, ty, th);
+    /* a refused split writes none of its outputs (poisoned with -12345 before each call) */
+#define SPLIT_REFUSED(code, what, W_, H_, TW_, G_, R_)                                                     \
+    do {                                                                                                  \
+        tx = ty = th = -12345;                                                                            \
+        const int rc__ = perks_tile2d_split(W_, H_, TW_, G_, R_, &tx, &ty, &th);                          \
+        CHECK(rc__ == (code), "%s: rc %d, want %s", what, rc__, #code);                                   \
+        CHECK(tx == -12345 && ty == -12345 && th == -12345, "%s: refused and wrote %d x %d tiles of %d rows", \
+              what, tx, ty, th);                                                                          \
+    } while (0)
+    ty = th = -12345;
     CHECK(perks_tile2d_split(8, 8, 4, 4, 1, NULL, &ty, &th) == PERKS_ENULL, "NULL");
-    CHECK(perks_tile2d_split(0, 8, 4, 4, 1, &tx, &ty, &th) == PERKS_ESIZE, "W 0");
-    CHECK(perks_tile2d_split(8, 8, 4, 0, 1, &tx, &ty, &th) == PERKS_ESIZE, "grid 0");
-    CHECK(perks_tile2d_split(1, 8, 4, 4, 2, &tx, &ty, &th) == PERKS_ESIZE, "W < r");
-    CHECK(perks_tile2d_split(513, 8, 512, 4, 2, &tx, &ty, &th) == PERKS_ESIZE, "last tile column narrower than r");
-    CHECK(perks_tile2d_split(512 * 10 + 1, 8, 512, 10, 1, &tx, &ty, &th) == PERKS_ECORESIDENT, "11 tile columns, grid 10");
+    CHECK(ty == -12345 && th == -12345, "NULL: refused and wrote %d, %d", ty, th);
+    SPLIT_REFUSED(PERKS_ESIZE, "W 0", 0, 8, 4, 4, 1);
+    SPLIT_REFUSED(PERKS_ESIZE, "grid 0", 8, 8, 4, 0, 1);
+    SPLIT_REFUSED(PERKS_ESIZE, "W < r", 1, 8, 4, 4, 2);
+    SPLIT_REFUSED(PERKS_ESIZE, "last tile column narrower than r", 513, 8, 512, 4, 2);
+    SPLIT_REFUSED(PERKS_ECORESIDENT, "11 tile columns, grid 10", 512 * 10 + 1, 8, 512, 10, 1);
+#undef SPLIT_REFUSED
     /* every small case: either an error it must give, or a tiling that covers the domain */
     static const int tws[] = {1, 3, 5, 32}, grids[] = {1, 2, 3, 7, 64};
     long tilings = 0; /* the small cases whose tiling was walked (the refused ones are skipped) */
@@ -34,12 +47,17 @@ static void test_split(void)
                 for (int b = 0; b < 5; b++)
                     for (int r = 0; r <= 2; r++) {
                         const int tw = tws[a], G = grids[b], ntx = (W + tw - 1) / tw;
+                        tx = ty = th = -12345; /* a refusal writes none of them */
                         rc = perks_tile2d_split(W, H, tw, G, r, &tx, &ty, &th);
                         const int want = (W < r || H < r || W - (ntx - 1) * tw < r) ? PERKS_ESIZE
                                          : ntx > G                                   ? PERKS_ECORESIDENT
                                                                                      : 0;
                         CHECK(rc == want, "W %d H %d tile_w %d grid %d r %d: rc %d, want %d", W, H, tw, G, r, rc, want);
-                        if (rc) continue;
+                        if (rc) {
+                            CHECK(tx == -12345 && ty == -12345 && th == -12345, "W %d H %d tile_w %d grid %d r %d: "
+                                  "refused and wrote %d x %d tiles of %d rows", W, H, tw, G, r, tx, ty, th);
+                            continue;
+                        }
                         long long cells = 0;
                         int minw = 1 << 30, minh = 1 << 30;
                         for (int id = 0; id < tx * ty; id++) {
@@ -295,28 +313,40 @@ static void test_plan_errors(void)
     perks_tile_plan p;
     const void *k = (const void *)aut_kernel<int>;
     perks_tile_opts o = {AUT_BLOCK, 0, 0, 0, 0};
+    perks_tile_plan poison;
+    memset(&poison, 0xA5, sizeof poison);
+    /* a refused plan writes nothing: p keeps its poison */
+#define PLAN_REFUSED(code, what, ...)                                                                  \
+    do {                                                                                              \
+        memcpy(&p, &poison, sizeof p);                                                                \
+        const int rc__ = perks_tile_plan_make(__VA_ARGS__);                                           \
+        CHECK(rc__ == (code), "%s: rc %d (%s), want %s", what, rc__, perks_strerror(rc__), #code);    \
+        CHECK(memcmp(&p, &poison, sizeof p) == 0, "%s: refused and wrote the plan", what);            \
+    } while (0)
     CHECK(perks_tile_plan_make(NULL, k, AUT_BLOCK, 8, 8, 1, 4, &o) == PERKS_ENULL, "NULL plan");
-    CHECK(perks_tile_plan_make(&p, NULL, AUT_BLOCK, 8, 8, 1, 4, &o) == PERKS_ENULL, "NULL kernel");
-    CHECK(perks_tile_plan_make(&p, k, AUT_BLOCK, 0, 8, 1, 4, &o) == PERKS_ESIZE, "W 0");
-    CHECK(perks_tile_plan_make(&p, k, AUT_BLOCK, 8, -1, 1, 4, &o) == PERKS_ESIZE, "H -1");
-    CHECK(perks_tile_plan_make(&p, k, AUT_BLOCK, 8, 8, -1, 4, &o) == PERKS_ESIZE, "r -1");
-    CHECK(perks_tile_plan_make(&p, k, AUT_BLOCK, 8, 8, 1, 0, &o) == PERKS_ESIZE, "0-byte cells");
-    CHECK(perks_tile_plan_make(&p, k, 0, 8, 8, 1, 4, &o) == PERKS_ESIZE, "block 0");
+    PLAN_REFUSED(PERKS_ENULL, "NULL kernel", &p, NULL, AUT_BLOCK, 8, 8, 1, 4, &o);
+    PLAN_REFUSED(PERKS_ESIZE, "W 0", &p, k, AUT_BLOCK, 0, 8, 1, 4, &o);
+    PLAN_REFUSED(PERKS_ESIZE, "H -1", &p, k, AUT_BLOCK, 8, -1, 1, 4, &o);
+    PLAN_REFUSED(PERKS_ESIZE, "r -1", &p, k, AUT_BLOCK, 8, 8, -1, 4, &o);
+    PLAN_REFUSED(PERKS_ESIZE, "0-byte cells", &p, k, AUT_BLOCK, 8, 8, 1, 0, &o);
+    PLAN_REFUSED(PERKS_ESIZE, "block 0", &p, k, 0, 8, 8, 1, 4, &o);
     o.pitch = AUT_BLOCK + 1;
-    CHECK(perks_tile_plan_make(&p, k, AUT_BLOCK, 8, 8, 1, 4, &o) == PERKS_ESIZE, "pitch below tile_w + 2r");
+    PLAN_REFUSED(PERKS_ESIZE, "pitch below tile_w + 2r", &p, k, AUT_BLOCK, 8, 8, 1, 4, &o);
     o.pitch = 0;
-    int rc = perks_tile_plan_make(&p, k, AUT_BLOCK, AUT_BLOCK * 1000000, 1, 1, 4, &o);
-    CHECK(rc == PERKS_ECORESIDENT, "%d columns: %s", AUT_BLOCK * 1000000, perks_strerror(rc));
-    rc = perks_tile_plan_make(&p, k, AUT_BLOCK, 100, 2000000000 / 100, 1, 4, &o);
-    CHECK(rc == PERKS_ERESOURCE, "100 x %d: %s", 2000000000 / 100, perks_strerror(rc));
+    PLAN_REFUSED(PERKS_ECORESIDENT, "64 000 000 columns", &p, k, AUT_BLOCK, AUT_BLOCK * 1000000, 1, 1, 4, &o);
+    PLAN_REFUSED(PERKS_ERESOURCE, "100 x 20 000 000", &p, k, AUT_BLOCK, 100, 2000000000 / 100, 1, 4, &o);
+#undef PLAN_REFUSED
+    int rc;
     rc = perks_tile_plan_make(&p, k, AUT_BLOCK, 100, 50, 2, 4, &o);
     CHECK(rc == 0 && p.max_h > 50, "100 x 50: %s, max_h %lld", perks_strerror(rc), p.max_h);
     if (!rc) {
         const long long mh = p.max_h;
         rc = perks_tile_plan_make(&p, k, AUT_BLOCK, 100, (int)mh, 2, 4, &o);
         CHECK(rc == 0, "100 x max_h %lld: %s", mh, perks_strerror(rc));
+        memcpy(&p, &poison, sizeof p);
         rc = perks_tile_plan_make(&p, k, AUT_BLOCK, 100, (int)mh + 1, 2, 4, &o);
         CHECK(rc == PERKS_ERESOURCE, "100 x (max_h + 1) %lld: %s", mh + 1, perks_strerror(rc));
+        CHECK(memcmp(&p, &poison, sizeof p) == 0, "100 x (max_h + 1): refused and wrote the plan");
         printf("    100 columns of 4-byte cells, r 2: max_h %lld rows (%.1f M cells on chip)\n", mh, 100.0 * mh / 1e6);
     }
     case_end();
@@ -325,17 +355,13 @@ static void test_plan_errors(void)
 int main(int argc, char **argv)
 {
     const int light = gpucheck_begin(argc, argv);
-    test_split();
     /* halo: (W, H, tile_w, grid cap, r, wrap, steps) -- ragged tiles, one tile row or column,
        corners across the torus seam, a constant border */
     static const int halo[][7] = {
         {45, 37, 13, 12, 1, 1, 3}, {45, 37, 13, 12, 1, 0, 3}, {45, 37, 13, 12, 2, 1, 3}, {45, 37, 13, 12, 2, 0, 3},
         {8, 7, 3, 6, 2, 1, 4},     {1, 1, 1, 1, 1, 1, 2},     {100, 3, 32, 8, 1, 1, 3}, {130, 70, 64, 40, 2, 1, 5},
     };
-    for (size_t i = 0; i < sizeof halo / sizeof halo[0]; i++)
-        test_halo(halo[i][0], halo[i][1], halo[i][2], halo[i][3], halo[i][4], halo[i][5], halo[i][6]);
-
-    test_plan_errors();
+    const int nhalo = (int)(sizeof halo / sizeof halo[0]);
     static const int gens[] = {1, 2, 7, 50};
     /* (W, H, grid cap): 1x1 (its own neighbours), one tile column of one-row tiles, two tile columns
        the second 3 wide, tall tiles (grid capped), larger ragged domains */
@@ -343,15 +369,35 @@ int main(int argc, char **argv)
                                   {1531, 1027, 96}};
     static const int lite[][3] = {{1, 1, 0}, {37, 29, 0}, {67, 77, 3}, {200, 150, 8}};
     const int ncases = light ? (int)(sizeof lite / sizeof lite[0]) : (int)(sizeof full / sizeof full[0]);
+    /* the automaton cases: domain c at step count g (50 steps on the smaller domains only), 4-byte
+     * cells at radius r and 1-byte cells at 3 - r where the domain is at least that wide and tall */
+#define AUT_STEPS(s, g) (!((g) == 3 && (s)[0] * (s)[1] > (light ? 4000 : 400000)))
+#define AUT_R(c, g) (1 + ((c) + (g)) % 2)
+#define AUT_FITS(s, r) ((s)[0] >= (r) && (s)[1] >= (r))
+    int naut = 0;
+    for (int c = 0; c < ncases; c++)
+        for (int g = 0; g < 4; g++) {
+            const int *s = light ? lite[c] : full[c];
+            if (AUT_STEPS(s, g)) naut += AUT_FITS(s, AUT_R(c, g)) + AUT_FITS(s, 3 - AUT_R(c, g));
+        }
+    /* test_split, the halo table, test_plan_errors, the automata, 0 steps and in place */
+    check_plan(1 + nhalo + 1 + naut + 2);
+    test_split();
+    for (int i = 0; i < nhalo; i++)
+        test_halo(halo[i][0], halo[i][1], halo[i][2], halo[i][3], halo[i][4], halo[i][5], halo[i][6]);
+    test_plan_errors();
     for (int c = 0; c < ncases; c++) {
         const int *s = light ? lite[c] : full[c];
         for (int g = 0; g < 4; g++) {
-            if (g == 3 && s[0] * s[1] > (light ? 4000 : 400000)) continue; /* 50 steps: smaller domains */
-            const int r = 1 + (c + g) % 2, wrap = (c + g / 2) % 2;
-            if (s[0] >= r && s[1] >= r) run_aut<int>(s[0], s[1], r, wrap, gens[g], s[2], 0);
-            if (s[0] >= 3 - r && s[1] >= 3 - r) run_aut<uint8_t>(s[0], s[1], 3 - r, 1 - wrap, gens[g], s[2], 0);
+            if (!AUT_STEPS(s, g)) continue; /* 50 steps: smaller domains */
+            const int r = AUT_R(c, g), wrap = (c + g / 2) % 2;
+            if (AUT_FITS(s, r)) run_aut<int>(s[0], s[1], r, wrap, gens[g], s[2], 0);
+            if (AUT_FITS(s, 3 - r)) run_aut<uint8_t>(s[0], s[1], 3 - r, 1 - wrap, gens[g], s[2], 0);
         }
     }
+#undef AUT_STEPS
+#undef AUT_R
+#undef AUT_FITS
     run_aut<int>(97, 41, 1, 1, 0, 0, 0); /* 0 steps: a copy */
     run_aut<int>(300, 90, 2, 0, 7, 10, 1); /* in == out */
     return check_exit();

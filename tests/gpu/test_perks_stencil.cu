@@ -3,7 +3,9 @@
  * reference in double (fp32 < 1e-5, fp64 < 1e-12 relative); every cache mode (none, smem, reg, mix);
  * fully, partially and not cached domains (the plan's cached fraction is checked to be 1, in (0, 1)
  * and 0); ragged sizes (not multiples of the tile, 1x1, narrower than the stencil); outputs poisoned
- * with NaN first; every error code of the launcher, including a grid that cannot be co-resident. */
+ * with NaN first; every error code of the launcher, including a grid that cannot be co-resident (a
+ * and b poisoned with a byte pattern: a refused call writes nothing).  The non-persistent result is
+ * checked against the CPU cell by cell within the rounding bound of its steps (reference()). */
 #include <perks/stencil.cuh>
 #if defined(__has_include)
 #if __has_include(<ssam/stencil_shapes.cuh>)
@@ -54,24 +56,35 @@ static const kern kernels[] = {
 #endif
 };
 
-static void reference(const double *in, double *out, int W, int H, const kern *k, const double *w, int steps)
+/* steps of the stencil on the host in double into out, and into mag the same steps applied to |in|
+ * with |w|: the rounding bound of a cell after t steps in precision u is t (npts + 1) u mag (each
+ * step's error of a sum of npts products at most (npts + 1) u times its sum of magnitudes, carried
+ * by the later steps' |w|) */
+static void reference(const double *in, double *out, int W, int H, const kern *k, const double *w, int steps, double *mag)
 {
-    double *a = (double *)malloc(sizeof(double) * W * H), *b = (double *)malloc(sizeof(double) * W * H);
-    memcpy(a, in, sizeof(double) * W * H);
+    const size_t n = (size_t)W * H;
+    double *a = (double *)malloc(sizeof(double) * n), *b = (double *)malloc(sizeof(double) * n),
+           *aa = (double *)malloc(sizeof(double) * n), *ab = (double *)malloc(sizeof(double) * n);
+    memcpy(a, in, sizeof(double) * n);
+    for (size_t i = 0; i < n; i++) aa[i] = fabs(in[i]);
     for (int t = 0; t < steps; t++) {
         for (int y = 0; y < H; y++)
             for (int x = 0; x < W; x++) {
-                if (x < k->r || x >= W - k->r || y < k->r || y >= H - k->r) { b[(size_t)y * W + x] = a[(size_t)y * W + x]; continue; }
-                double s = 0;
-                for (int p = 0; p < k->npts; p++)
-                    s += w[k->pts[p][0]] * a[(size_t)(y + k->pts[p][2]) * W + x + k->pts[p][1]];
-                b[(size_t)y * W + x] = s;
+                const size_t i = (size_t)y * W + x;
+                if (x < k->r || x >= W - k->r || y < k->r || y >= H - k->r) { b[i] = a[i], ab[i] = aa[i]; continue; }
+                double s = 0, sa = 0;
+                for (int p = 0; p < k->npts; p++) {
+                    const size_t j = (size_t)(y + k->pts[p][2]) * W + x + k->pts[p][1];
+                    s += w[k->pts[p][0]] * a[j], sa += fabs(w[k->pts[p][0]]) * aa[j];
+                }
+                b[i] = s, ab[i] = sa;
             }
         double *tmp = a; a = b; b = tmp;
+        tmp = aa; aa = ab; ab = tmp;
     }
-    memcpy(out, a, sizeof(double) * W * H);
-    free(a);
-    free(b);
+    memcpy(out, a, sizeof(double) * n);
+    memcpy(mag, aa, sizeof(double) * n);
+    free(a), free(b), free(aa), free(ab);
 }
 
 /* one domain, every cache mode, against the non-persistent steps and the reference.
@@ -83,7 +96,7 @@ static void run_case(const kern *k, int W, int H, int steps, int smem_rows_max, 
              smem_rows_max ? " (shared cache capped)" : "", want == 2 ? " fully cached" : want == 1 ? " partially cached" : want == 0 ? " not cached" : "");
     case_begin(name);
     size_t n = (size_t)W * H, es = k->dbl ? 8 : 4;
-    double *in = (double *)malloc(n * 8), *ref = (double *)malloc(n * 8), w[32];
+    double *in = (double *)malloc(n * 8), *ref = (double *)malloc(n * 8), *mag = (double *)malloc(n * 8), w[32];
     void *h = malloc(n * es), *hbase = malloc(n * es), *hout = malloc(n * es);
     float wf[32];
     double wsum = 0;
@@ -96,7 +109,7 @@ static void run_case(const kern *k, int W, int H, int steps, int smem_rows_max, 
         in[i] = v;
         if (k->dbl) ((double *)h)[i] = v; else ((float *)h)[i] = v;
     }
-    reference(in, ref, W, H, k, w, steps);
+    reference(in, ref, W, H, k, w, steps, mag);
     void *da, *db;
     CUDA_OK(cudaMalloc(&da, n * es));
     CUDA_OK(cudaMalloc(&db, n * es));
@@ -124,6 +137,20 @@ static void run_case(const kern *k, int W, int H, int steps, int smem_rows_max, 
         err = den > 0 ? sqrt(num / den) : sqrt(num);
         CHECK(bad == 0, "baseline: %zu cells not written", bad);
         CHECK(err < (k->dbl ? 1e-12 : 1e-5), "baseline: relative error %.3g", err);
+        /* cell by cell: within 2 steps (npts + 1) u mag of the host's (2: the host's own rounding, and
+         * any order of the sum, fused or not); a wrong neighbour or a cell not kept is off by O(1) */
+        const double u = k->dbl ? 1.1102230246251565e-16 : 5.9604644775390625e-08;
+        size_t over = 0, at = 0;
+        double worst = 0;
+        for (size_t i = 0; i < n; i++) {
+            const double v = k->dbl ? ((double *)hbase)[i] : ((float *)hbase)[i], e = fabs(v - ref[i]),
+                         bound = 2.0 * steps * (k->npts + 1) * u * mag[i] + 1e-300;
+            if (!(e <= bound) && !over++) at = i;
+            if (e / (bound > 0 ? bound : 1) > worst) worst = e / (bound > 0 ? bound : 1);
+        }
+        CHECK(over == 0, "baseline: %zu cells beyond the rounding bound, first %zu: %.9g, host %.9g (bound %.3g; worst %.2f "
+              "of its bound)", over, at, k->dbl ? ((double *)hbase)[at] : ((float *)hbase)[at], ref[at],
+              2.0 * steps * (k->npts + 1) * u * mag[at], worst);
     }
     /* modes 0-3 with the kernel chosen automatically (SMEM, MIX: resident where the tiles fit,
        else hybrid or the one-pass steps); 4, 5: SMEM and MIX on the streaming kernel; 6, 7: SMEM
@@ -166,8 +193,18 @@ static void run_case(const kern *k, int W, int H, int steps, int smem_rows_max, 
     a.kernel = 0;
     cudaFree(da);
     cudaFree(db);
-    free(in); free(ref); free(h); free(hbase); free(hout);
+    free(in); free(ref); free(mag); free(h); free(hbase); free(hout);
     case_end();
+}
+
+/* whether the `bytes` bytes at d all hold `pat` */
+static int all_bytes(const void *d, size_t bytes, int pat)
+{
+    unsigned char *h = (unsigned char *)malloc(bytes);
+    int ok = h && cudaMemcpy(h, d, bytes, cudaMemcpyDeviceToHost) == cudaSuccess;
+    for (size_t i = 0; ok && i < bytes; i++) ok = h[i] == (unsigned char)pat;
+    free(h);
+    return ok;
 }
 
 static void test_errors(void)
@@ -177,6 +214,9 @@ static void test_errors(void)
     void *da = NULL, *db = NULL;
     CUDA_OK(cudaMalloc(&da, 64 * 133 * 4 * 3));
     CUDA_OK(cudaMalloc(&db, 64 * 133 * 4 * 3));
+    /* a and b poisoned with a byte pattern: every refused launch below leaves both as they are */
+    CUDA_OK(cudaMemset(da, 0xA5, 64 * 133 * 4 * 3));
+    CUDA_OK(cudaMemset(db, 0xA5, 64 * 133 * 4 * 3));
     perks_stencil2d_args a;
     perks_plan p;
     memset(&a, 0, sizeof a);
@@ -245,6 +285,8 @@ static void test_errors(void)
         CHECK(perks_launch((const void *)f13_kernel, dim3(bps * s2 + 1), dim3(64), args, f13_smem_base(), 0) ==
                   PERKS_ECORESIDENT, "perks_launch of %d blocks", bps * s2 + 1);
     }
+    CUDA_OK(cudaDeviceSynchronize());
+    CHECK(all_bytes(da, 64 * 133 * 4 * 3, 0xA5) && all_bytes(db, 64 * 133 * 4 * 3, 0xA5), "a refused call above wrote a or b");
     /* steps 0: success, nothing written */
     a.width = 16; a.height = 16; a.blocks_per_sm = 0; a.steps = 0;
     CUDA_OK(cudaMemset(db, 0x7f, 16 * 16 * 4));
@@ -268,6 +310,9 @@ int main(int argc, char **argv)
     const int nk = (int)(sizeof kernels / sizeof kernels[0]);
     static const int steps_full[] = {1, 2, 7, 100}, steps_light[] = {1, 2, 7};
     const int *st = light ? steps_light : steps_full, nst = light ? 3 : 4;
+    /* a kernel: nst step counts + 1 partially cached + 5 tiny; then 3 on many tiles, 8 more without
+     * --light, test_errors */
+    check_plan(nk * (nst + 1 + 5) + 3 + (light ? 0 : 8) + 1);
     for (int i = 0; i < nk; i++) {
         const kern *k = &kernels[i];
         /* tall enough that tiles hold the register rows (rows per tile >= DEPTH + r), ragged */

@@ -4,8 +4,10 @@
  * shared memory: the plan says 100%), partially cached (planes per tile capped: 0 < % < 100, the rest
  * streamed), not cached (mode none: 0%), several tiles per block (more tile columns than co-resident
  * blocks); ragged sizes (not multiples of the tile, 1x1x1, thinner than the stencil in each axis);
- * outputs poisoned with NaN first; every error code of the launcher, a grid that cannot be
- * co-resident refused by perks_launch (never a hang), steps = 0 writes nothing. */
+ * outputs poisoned with NaN first; every error code of the launcher (a and b poisoned with a byte
+ * pattern: a refused call writes nothing), a grid that cannot be co-resident refused by perks_launch
+ * (never a hang), steps = 0 writes nothing.  The non-persistent result is checked against the CPU
+ * cell by cell within the rounding bound of its steps (reference()). */
 #include <perks/stencil3d.cuh>
 #if defined(__has_include)
 #if __has_include(<ssam/stencil_shapes.cuh>)
@@ -49,30 +51,40 @@ typedef struct kern {
 static const kern kernels[] = {K(f7, 1, 0, 32, 4), K(f13, 2, 0, 32, 2), K(d27, 1, 1, 64, 2), K(f125, 2, 0, 32, 4),
                                K(fp19, 1, 0, 32, 8)};
 
-static void reference(const double *in, double *out, int W, int H, int D, const kern *k, const double *w, int steps)
+/* steps of the stencil on the host in double into out, and into mag the same steps applied to |in|
+ * with |w|: the rounding bound of a cell after t steps in precision u is t (npts + 1) u mag (each
+ * step's error of a sum of npts products at most (npts + 1) u times its sum of magnitudes, carried
+ * by the later steps' |w|) */
+static void reference(const double *in, double *out, int W, int H, int D, const kern *k, const double *w, int steps,
+                      double *mag)
 {
     size_t n = (size_t)W * H * D;
-    double *a = (double *)malloc(sizeof(double) * n), *b = (double *)malloc(sizeof(double) * n);
+    double *a = (double *)malloc(sizeof(double) * n), *b = (double *)malloc(sizeof(double) * n),
+           *aa = (double *)malloc(sizeof(double) * n), *ab = (double *)malloc(sizeof(double) * n);
     memcpy(a, in, sizeof(double) * n);
+    for (size_t i = 0; i < n; i++) aa[i] = fabs(in[i]);
     for (int t = 0; t < steps; t++) {
         for (int z = 0; z < D; z++)
             for (int y = 0; y < H; y++)
                 for (int x = 0; x < W; x++) {
                     size_t i = ((size_t)z * H + y) * W + x;
                     if (x < k->r || x >= W - k->r || y < k->r || y >= H - k->r || z < k->r || z >= D - k->r) {
-                        b[i] = a[i];
+                        b[i] = a[i], ab[i] = aa[i];
                         continue;
                     }
-                    double s = 0;
-                    for (int p = 0; p < k->npts; p++)
-                        s += w[k->pts[p][0]] * a[i + ((long)k->pts[p][3] * H + k->pts[p][2]) * W + k->pts[p][1]];
-                    b[i] = s;
+                    double s = 0, sa = 0;
+                    for (int p = 0; p < k->npts; p++) {
+                        const size_t j = i + ((long)k->pts[p][3] * H + k->pts[p][2]) * W + k->pts[p][1];
+                        s += w[k->pts[p][0]] * a[j], sa += fabs(w[k->pts[p][0]]) * aa[j];
+                    }
+                    b[i] = s, ab[i] = sa;
                 }
         double *tmp = a; a = b; b = tmp;
+        tmp = aa; aa = ab; ab = tmp;
     }
     memcpy(out, a, sizeof(double) * n);
-    free(a);
-    free(b);
+    memcpy(mag, aa, sizeof(double) * n);
+    free(a), free(b), free(aa), free(ab);
 }
 
 /* want: the plan's cached fraction in mode SMEM: 2 = 1.0 (resident), 1 = in (0, 1), -1 unchecked;
@@ -85,7 +97,7 @@ static void run_case(const kern *k, int W, int H, int D, int steps, int planes_m
              tpb ? " (several tiles a block)" : "");
     case_begin(name);
     size_t n = (size_t)W * H * D, es = k->dbl ? 8 : 4;
-    double *in = (double *)malloc(n * 8), *ref = (double *)malloc(n * 8), w[128];
+    double *in = (double *)malloc(n * 8), *ref = (double *)malloc(n * 8), *mag = (double *)malloc(n * 8), w[128];
     void *h = malloc(n * es), *hbase = malloc(n * es), *hout = malloc(n * es);
     float wf[128];
     double wsum = 0;
@@ -96,7 +108,7 @@ static void run_case(const kern *k, int W, int H, int D, int steps, int planes_m
         in[i] = v;
         if (k->dbl) ((double *)h)[i] = v; else ((float *)h)[i] = v;
     }
-    reference(in, ref, W, H, D, k, w, steps);
+    reference(in, ref, W, H, D, k, w, steps, mag);
     void *da, *db;
     CUDA_OK(cudaMalloc(&da, n * es));
     CUDA_OK(cudaMalloc(&db, n * es));
@@ -124,6 +136,20 @@ static void run_case(const kern *k, int W, int H, int D, int steps, int planes_m
         double err = den > 0 ? sqrt(num / den) : sqrt(num);
         CHECK(bad == 0, "baseline: %zu cells not written", bad);
         CHECK(err < (k->dbl ? 1e-12 : 1e-5), "baseline: relative error %.3g", err);
+        /* cell by cell: within 2 steps (npts + 1) u mag of the host's (2: the host's own rounding, and
+         * any order of the sum, fused or not); a wrong neighbour or a cell not kept is off by O(1) */
+        const double u = k->dbl ? 1.1102230246251565e-16 : 5.9604644775390625e-08;
+        size_t over = 0, at = 0;
+        double worst = 0;
+        for (size_t i = 0; i < n; i++) {
+            const double v = k->dbl ? ((double *)hbase)[i] : ((float *)hbase)[i], e = fabs(v - ref[i]),
+                         bound = 2.0 * steps * (k->npts + 1) * u * mag[i] + 1e-300;
+            if (!(e <= bound) && !over++) at = i;
+            if (e / (bound > 0 ? bound : 1) > worst) worst = e / (bound > 0 ? bound : 1);
+        }
+        CHECK(over == 0, "baseline: %zu cells beyond the rounding bound, first %zu: %.9g, host %.9g (bound %.3g; worst %.2f "
+              "of its bound)", over, at, k->dbl ? ((double *)hbase)[at] : ((float *)hbase)[at], ref[at],
+              2.0 * steps * (k->npts + 1) * u * mag[at], worst);
     }
     static const char *mode[] = {"none", "smem", "reg", "mix"};
     static const int modes[] = {PERKS_CACHE_NONE, PERKS_CACHE_SMEM, PERKS_CACHE_MIX};
@@ -154,8 +180,18 @@ static void run_case(const kern *k, int W, int H, int D, int steps, int planes_m
     }
     cudaFree(da);
     cudaFree(db);
-    free(in); free(ref); free(h); free(hbase); free(hout);
+    free(in); free(ref); free(mag); free(h); free(hbase); free(hout);
     case_end();
+}
+
+/* whether the `bytes` bytes at d all hold `pat` */
+static int all_bytes(const void *d, size_t bytes, int pat)
+{
+    unsigned char *h = (unsigned char *)malloc(bytes);
+    int ok = h && cudaMemcpy(h, d, bytes, cudaMemcpyDeviceToHost) == cudaSuccess;
+    for (size_t i = 0; ok && i < bytes; i++) ok = h[i] == (unsigned char)pat;
+    free(h);
+    return ok;
 }
 
 static void test_errors(void)
@@ -165,6 +201,9 @@ static void test_errors(void)
     void *da = NULL, *db = NULL;
     CUDA_OK(cudaMalloc(&da, 16 * 16 * 16 * 4));
     CUDA_OK(cudaMalloc(&db, 16 * 16 * 16 * 4));
+    /* a and b poisoned with a byte pattern: every refused launch below leaves both as they are */
+    CUDA_OK(cudaMemset(da, 0xA5, 16 * 16 * 16 * 4));
+    CUDA_OK(cudaMemset(db, 0xA5, 16 * 16 * 16 * 4));
     perks_stencil3d_args a;
     perks_plan p;
     memset(&a, 0, sizeof a);
@@ -211,6 +250,8 @@ static void test_errors(void)
         CHECK(perks_launch((const void *)f7_kernel, dim3(bps * sms + 1), dim3(f7_NT), args, f7_ring_bytes(), 0) ==
                   PERKS_ECORESIDENT, "perks_launch of %d blocks", bps * sms + 1);
     }
+    CUDA_OK(cudaDeviceSynchronize());
+    CHECK(all_bytes(da, 16 * 16 * 16 * 4, 0xA5) && all_bytes(db, 16 * 16 * 16 * 4, 0xA5), "a refused call above wrote a or b");
     /* steps 0: success, nothing written */
     a.steps = 0;
     CUDA_OK(cudaMemset(db, 0x7f, 16 * 16 * 16 * 4));
@@ -235,6 +276,9 @@ int main(int argc, char **argv)
     const int nk = (int)(sizeof kernels / sizeof kernels[0]);
     static const int steps_full[] = {1, 2, 7, 100}, steps_light[] = {1, 2, 7};
     const int *st = light ? steps_light : steps_full, nst = light ? 3 : 4;
+    /* a kernel: nst step counts + 1 partially cached + 5 tiny; several tiles a block 1 (3 without
+     * --light); 3 larger domains without --light; test_errors */
+    check_plan(nk * (nst + 1 + 5) + (light ? 1 : 3) + (light ? 0 : 3) + 1);
     for (int i = 0; i < nk; i++) {
         const kern *k = &kernels[i];
         /* ragged in every axis: fully cached at the plan's default */
