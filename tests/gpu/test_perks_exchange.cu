@@ -359,6 +359,8 @@ static void agree_cases(int P, const int *dev, ncclComm_t *comms)
 {
     perks_slab s[8];
     cudaStream_t st[8];
+    memset(s, 0, sizeof s);
+    memset(st, 0, sizeof st);
     for (int r = 0; r < P; r++) {
         CUDA_OK(cudaSetDevice(dev[r]));
         CUDA_OK(cudaStreamCreate(&st[r]));
