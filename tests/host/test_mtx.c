@@ -371,7 +371,7 @@ static void test_hostile(void)
         CHECK(perks_mtx_read_path_limited(NULL, 1, &A, &e) == PERKS_ENULL, "NULL path");
         /* rows up to PERKS_MTX_ROWS_PER_ENTRY per entry: 2^20 + 16 rows with 65537 entries pass */
         {
-            size_t cap = 64 + 4 * (size_t)65537, len, k;
+            size_t cap = 128 + 4 * (size_t)65537, len, k;
             char *t = (char *)malloc(cap);
             CHECK(t != NULL, "malloc");
             if (t) {
@@ -767,7 +767,7 @@ static void test_check_hostile(void)
                   pass ? "reversed" : "sorted", rc, row);
             s = cpu_s(t0);
             printf("  %s arrow, n = %d: two checks in %.3f s of CPU\n", pass ? "reversed" : "sorted", n, s);
-            CHECK(s < 0.5, "%s arrow: two checks took %.2f s of CPU", pass ? "reversed" : "sorted", s);
+            CHECK(s < 1.0, "%s arrow: two checks took %.2f s of CPU", pass ? "reversed" : "sorted", s);
         }
         free(rp);
         free(ci);
