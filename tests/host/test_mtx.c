@@ -322,7 +322,7 @@ static int limit_memory(size_t extra, struct rlimit *old)
 
 static double cpu_s(clock_t t0) { return (double)(clock() - t0) / CLOCKS_PER_SEC; }
 
-/* the text for "n rows, one column, 0 entries" and other headers */
+/* the banner of a general real file */
 #define MTX_GENERAL "%%MatrixMarket matrix coordinate real general\n"
 
 static void test_hostile(void)
