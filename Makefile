@@ -4,6 +4,8 @@
 #   make nvrtc-check      every header and generator compiled by NVRTC (run-time compilation, as CuPy does)
 #   make bench            run the benchmarks (GPU)           make demo   one example per module (GPU),
 #                                                            and examples/python/ssam_cupy.py where CuPy is
+#   make fuzz             each libFuzzer target in tests/fuzz/ for FUZZ_SECONDS (default 300) over a
+#                         copy of its corpus (clang)
 #   make install PREFIX=  headers + pkg-config + CMake package (find_package(onchip))
 #   make clean
 ARCH    ?= 90
@@ -62,7 +64,7 @@ DEMO := cbi_stencil cbi_matmul conv2d_image:-f:gauss conv2d_image:-f:gauss:--hal
 # libraries the benchmarks' peers need (part of every CUDA toolkit)
 BENCH_LIBS := -lcublas -lcusparse
 
-.PHONY: all test bench demo install clean check-nvcc host-tests regdepth nvrtc-harness nvrtc-check
+.PHONY: all test bench demo install clean check-nvcc host-tests regdepth nvrtc-harness nvrtc-check fuzz fuzz-targets
 # a failed link must not leave a half-written program that make then takes as up to date
 .DELETE_ON_ERROR:
 print-%:
@@ -103,6 +105,51 @@ $(BUILD)/bench/%: bench/%.cu bench/*.cuh $(COMMON) $(HEADERS) | check-nvcc
 	$(call gpu_cc,$(NVCC) $(NVFLAGS) $(GPU_ARCH) -Ibench -Itests/common $< -o $@ $(PEER_FLAGS) $(BENCH_LIBS) $(NCCL_LIBS))
 
 host-tests: $(HOST_TESTS)
+
+# fuzz targets: every tests/fuzz/fuzz_NAME.c, built two ways -- $(BUILD)/fuzz/replay_NAME (gcc, with
+# tests/fuzz/replay.c: each file given, or each file of a directory, fed once, as make test replays
+# tests/fuzz/corpus/NAME/) and, where clang links -fsanitize=fuzzer, $(BUILD)/fuzz/fuzz_NAME (libFuzzer).
+# Both with AddressSanitizer and UBSan; where $(CC) cannot link them, the replays are built without.
+FUZZ_NAMES   := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_HEADERS := $(wildcard tests/fuzz/*.h)
+FUZZ_REPLAYS := $(patsubst %,$(BUILD)/fuzz/replay_%,$(FUZZ_NAMES))
+FUZZ_SECONDS ?= 300
+FUZZ_CFLAGS  := -std=c99 -Wall -Wextra -Werror -pedantic -g -O1 -Iinclude -Itests/fuzz
+CLANG        ?= clang
+# probed once, when first used: "yes" when the compiler links a sanitized (or a libFuzzer) program
+FUZZ_SAN      = $(eval FUZZ_SAN := $(shell printf 'int main(void){return 0;}\n' | $(CC) -x c - \
+                  -fsanitize=address,undefined -o /dev/null >/dev/null 2>&1 && \
+                  echo -fsanitize=address,undefined -fno-sanitize-recover=all))$(FUZZ_SAN)
+FUZZ_CLANG_OK = $(eval FUZZ_CLANG_OK := $(shell printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, \
+                  unsigned long n) { (void)d; (void)n; return 0; }\n' | $(CLANG) -x c - \
+                  -fsanitize=fuzzer,address,undefined -o /dev/null >/dev/null 2>&1 && echo yes))$(FUZZ_CLANG_OK)
+FUZZERS       = $(if $(FUZZ_CLANG_OK),$(patsubst %,$(BUILD)/fuzz/fuzz_%,$(FUZZ_NAMES)))
+# test_mtx shares the reader's invariants with tests/fuzz/fuzz_mtx.c
+$(BUILD)/tests/host/test_mtx: tests/fuzz/mtx_invariants.h
+
+$(BUILD)/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_HEADERS) $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(FUZZ_CFLAGS) $(FUZZ_SAN) tests/fuzz/replay.c $< -o $@ -lm
+
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_HEADERS) $(HEADERS)
+	@test -n "$(FUZZ_CLANG_OK)" || { echo "error: $(CLANG) cannot link -fsanitize=fuzzer (libFuzzer)" >&2; exit 1; }
+	@mkdir -p $(@D)
+	$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $< -o $@ -lm
+
+fuzz-targets: $(FUZZ_REPLAYS) $(FUZZERS)
+
+# each libFuzzer target for FUZZ_SECONDS over a copy of its corpus in $(BUILD)/fuzz/run/NAME/ (the
+# committed corpus is only read); a failing input is left in $(BUILD)/fuzz/run/NAME/ as crash-*,
+# leak-*, timeout-* or oom-*: replay it with $(BUILD)/fuzz/replay_NAME FILE, and commit it to
+# tests/fuzz/corpus/NAME/ with the fix
+fuzz: fuzz-targets
+	@test -n "$(FUZZERS)" || { echo "make fuzz: needs $(CLANG) with libFuzzer (-fsanitize=fuzzer)" >&2; exit 1; }
+	@for n in $(FUZZ_NAMES); do w=$(BUILD)/fuzz/run/$$n; rm -rf $$w; mkdir -p $$w/corpus || exit 1; \
+	  if [ -d tests/fuzz/corpus/$$n ]; then cp -R tests/fuzz/corpus/$$n/. $$w/corpus/ || exit 1; fi; \
+	  echo "== fuzz_$$n for $(FUZZ_SECONDS) s over $$w/corpus"; \
+	  $(BUILD)/fuzz/fuzz_$$n -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -malloc_limit_mb=512 -timeout=10 \
+	    -print_final_stats=1 -artifact_prefix=$$w/ $$w/corpus || { echo "make fuzz: fuzz_$$n failed: $$(ls $$w/ | grep -v '^corpus$$' | sed "s|^|$$w/|")" >&2; exit 1; }; \
+	done
 
 # NVRTC, the run-time compiler of CuPy's RawModule: tests/nvrtc/nvrtc_compile (plain C, linked with the
 # toolkit's libnvrtc) compiles every header and one instantiation of every generator

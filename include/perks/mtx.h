@@ -4,7 +4,8 @@
  *   Reads the coordinate format of the NIST Matrix Market exchange format (the format of the
  *   SuiteSparse collection) into a compressed-sparse-row matrix with 32-bit indices and double
  *   values.  Malformed input is rejected with PERKS_EFORMAT, the 1-based line number and the
- *   reason; no input crashes it (tests/host/test_mtx.c fuzzes it).  Header-only, static inline.
+ *   reason; no input crashes it or makes it allocate more than its entries can fill
+ *   (tests/host/test_mtx.c and tests/fuzz/fuzz_mtx.c fuzz it).  Header-only, static inline.
  *
  * EXAMPLE
  *   perks_csr A;
@@ -14,6 +15,11 @@
  *   ... A.n_rows, A.n_cols, A.nnz, A.row_ptr[n_rows + 1], A.col[nnz], A.val[nnz] ...
  *   perks_csr_free(&A);
  *
+ * READERS
+ *   perks_mtx_read(f, &A, &e), perks_mtx_read_path(path, &A, &e): the default bound below.
+ *   perks_mtx_read_limited(f, max_cells, &A, &e), perks_mtx_read_path_limited(path, max_cells, ...):
+ *   max_cells > 0 is the caller's bound instead, rows + entries <= max_cells (else PERKS_ESIZE);
+ *   max_cells <= 0 is the default bound.
  * WHAT IS ACCEPTED
  *   Banner   "%%MatrixMarket matrix coordinate FIELD SYMMETRY" (words case-insensitive), FIELD one
  *            of real, double, integer, pattern; SYMMETRY general or symmetric.  array format,
@@ -21,37 +27,54 @@
  *   Comments lines starting with '%' after the banner; blank (whitespace-only) lines are skipped.
  *   Sizes    "rows cols entries": rows, cols >= 1 and < 2^31 - 1, 0 <= entries <= rows x cols
  *            (symmetric: square and entries <= n (n + 1) / 2).
+ *   Bound    by default rows <= PERKS_MTX_FREE_ROWS (2^20) or rows <= PERKS_MTX_ROWS_PER_ENTRY (16)
+ *            x entries, else PERKS_ESIZE at the size line: the row pointers (4 bytes a row) are
+ *            allocated only after every declared entry has been read, the entries array grows as
+ *            entry lines arrive, so memory follows what the file holds, never what its header
+ *            claims.  A caller that wants more empty rows passes max_cells (both macros may also
+ *            be defined before this header).
  *   Entries  "i j [value]" with 1-based i, j in range; pattern entries have no value (1.0 is
  *            stored); integer values are integers (|v| < 2^63); real values must be finite.
  *            Symmetric files store the lower triangle (i >= j, as the format says): an entry above
  *            the diagonal is rejected; off-diagonal entries are mirrored.  Trailing text on a line
  *            is rejected.  Exactly `entries` entry lines must follow.
- *   Duplicates (the same (i, j) more than once) are summed, as SciPy and MATLAB do; A.dups counts
- *            the entries merged away.  Explicit zeros are kept.
- *   Lines    at most PERKS_MTX_LINE_MAX (1024) characters, else "line too long".
+ *   Duplicates (the same (i, j) more than once) are summed, as SciPy and MATLAB do, in the order
+ *            of the file (so a symmetric file's a_ij and a_ji are equal bit for bit); a sum that is
+ *            not finite is PERKS_EFORMAT at the line where it overflows.  A.dups counts the entries
+ *            merged away.  Explicit zeros are kept.
+ *   Lines    at most PERKS_MTX_LINE_MAX (1024) characters, not counting the newline and a CR just
+ *            before it, else "line too long".
  * RESULT
  *   CSR with rows sorted by column, row_ptr[n_rows] = nnz.  nnz counts the stored nonzeros after
  *   mirroring and merging (a symmetric file with d diagonal and o off-diagonal entries gives
  *   d + 2 o before merging).  Memory is malloc'ed; perks_csr_free releases it.
  * ERRORS
  *   PERKS_ENULL    a NULL argument; PERKS_EFORMAT malformed input (e->line, e->message);
- *   PERKS_ESIZE    the sizes exceed the caller's limit (perks_mtx_read_limited) or 32-bit indices;
+ *   PERKS_ESIZE    the sizes exceed the bound (the default or the caller's) or 32-bit indices;
+ *   PERKS_EIO      the file cannot be opened (e->line 0, "cannot open the file") or a read fails
+ *                  (the stream's error indicator, e.g. a directory: e->line the line being read);
  *   PERKS_ENOMEM   malloc failed.  On any error *A is left empty (all zero, nothing to free).
- *   e->line is 0 when the error belongs to no line (a NULL argument, an allocation, or
- *   perks_mtx_read_path failing to open the file: PERKS_EIO, "cannot open the file").
+ *   e->line is 0 when the error belongs to no line (a NULL argument, an allocation, a file that
+ *   cannot be opened).
  * CHECKING A MATRIX BEFORE A SOLVE (any perks_csr, read or built by hand)
  *   int rc = perks_csr_check(&A, PERKS_CSR_SPD_DIAG | PERKS_CSR_SYMMETRIC, &row);
- *   always: A->row_ptr monotone from 0 to nnz, columns in range, values finite (PERKS_EFORMAT),
- *   square (PERKS_ENOTSQUARE), no empty row (PERKS_EEMPTYROW); PERKS_CSR_SPD_DIAG: every diagonal
- *   entry stored, finite and > 0, as in any SPD matrix and as Jacobi needs (PERKS_EDIAG);
- *   PERKS_CSR_SYMMETRIC: a_ji stored and equal to a_ij for every stored a_ij (PERKS_ENOTSYM; a
- *   binary search per entry where the row is sorted).  *row (may be NULL) gets the 0-based row of
- *   the first problem, -1 when there is none.  The solver itself cannot tell a non-SPD matrix from
- *   one that is hard to solve (both end in PERKS_EBREAKDOWN, PERKS_ENOCONV or PERKS_EINACCURATE).
+ *   A's arrays are read only within row_ptr[n_rows + 1], col[nnz], val[nnz]: every row pointer is
+ *   checked (monotone from 0 to nnz) before any column or value is read.  Always: row_ptr as said,
+ *   columns in range, values finite (PERKS_EFORMAT), square (PERKS_ENOTSQUARE), no empty row
+ *   (PERKS_EEMPTYROW); PERKS_CSR_SPD_DIAG: every diagonal entry stored, finite and > 0, as in any
+ *   SPD matrix and as Jacobi needs (PERKS_EDIAG); PERKS_CSR_SYMMETRIC: a_ji stored and equal to a_ij
+ *   for every stored a_ij (PERKS_ENOTSYM; where a row stores a column twice, its first entry in
+ *   storage order is the a_ji compared).  *row (may be NULL) gets the 0-based row of the first
+ *   problem, -1 when there is none.  Cost O(nnz log nnz): one binary search per entry; a matrix
+ *   whose rows are not all strictly increasing gets a sorted index (4 bytes per nonzero, freed
+ *   before it returns; without that memory, unsorted rows are scanned).  The solver itself cannot
+ *   tell a non-SPD matrix from one that is hard to solve (both end in PERKS_EBREAKDOWN,
+ *   PERKS_ENOCONV or PERKS_EINACCURATE).
  * COSTS
- *   One pass over the file (getc into a line buffer), 16 bytes per entry while
- *   reading, then the CSR (12 bytes per nonzero + 4 per row).  Sorting is per row (insertion sort
- *   for short rows, qsort for long ones).
+ *   One pass over the file (getc into a line buffer), 24 bytes per stored entry while reading
+ *   (a symmetric file's off-diagonal entries count twice), then the CSR (12 bytes per nonzero + 4
+ *   per row).  Sorting is per row (insertion sort for short rows, qsort for long ones; the order is
+ *   total, so ties cannot fall differently).
  */
 #ifndef PERKS_MTX_H
 #define PERKS_MTX_H
@@ -68,6 +91,14 @@
 #include "base.h"
 
 #define PERKS_MTX_LINE_MAX 1024
+/* the default bound on rows (perks_mtx_read, perks_mtx_read_path, max_cells 0): a file may declare
+ * up to PERKS_MTX_FREE_ROWS rows, or up to PERKS_MTX_ROWS_PER_ENTRY rows per declared entry */
+#ifndef PERKS_MTX_FREE_ROWS
+#define PERKS_MTX_FREE_ROWS (1 << 20)
+#endif
+#ifndef PERKS_MTX_ROWS_PER_ENTRY
+#define PERKS_MTX_ROWS_PER_ENTRY 16
+#endif
 
 typedef struct perks_csr {
     int n_rows, n_cols;
@@ -96,6 +127,7 @@ static inline void perks_csr_free(perks_csr *A)
 typedef struct perks__mtx_entry {
     int i, j;
     double v;
+    long line; /* the entry's line: the order in which duplicates are summed */
 } perks__mtx_entry;
 
 static inline int perks__mtx_fail(perks_mtx_error *e, int rc, long line, const char *why)
@@ -106,26 +138,42 @@ static inline int perks__mtx_fail(perks_mtx_error *e, int rc, long line, const c
     return rc;
 }
 
-/* one line into buf (without the newline); 1 on a line, 0 at end of file, -1 if too long
- * (the rest of the line is consumed).  A NUL byte inside a line is reported as -2. */
-static inline int perks__mtx_getline(FILE *f, char *buf, int cap)
+/* one line into buf (without its newline, nor a CR just before the newline or the end of the file);
+ * buf has room for max + 1 characters.  1 on a line, 0 at the end of the file, -1 if longer than
+ * max characters (the rest of the line is consumed), -2 if it holds a NUL byte, -3 on a read error
+ * (the stream's error indicator). */
+static inline int perks__mtx_getline(FILE *f, char *buf, int max)
 {
-    int c, n = 0, nul = 0, got = 0;
+    int c, n = 0, nul = 0, got = 0, last = 0;
     while ((c = getc(f)) != EOF) {
         got = 1;
         if (c == '\n') break;
         if (c == 0) nul = 1;
-        if (n < cap - 1) buf[n] = (char)c;
-        n++;
+        if (n < max + 2) { /* counted up to max + 2: a line of max characters and its CR fit */
+            if (n <= max) buf[n] = (char)c;
+            n++;
+        }
+        last = c;
     }
+    if (ferror(f)) return -3;
     if (!got) return 0;
-    if (n > cap - 1) {
-        buf[cap - 1] = 0;
+    if (last == '\r') n--;
+    if (n > max) {
+        buf[max] = 0;
         return -1;
     }
-    if (n > 0 && buf[n - 1] == '\r') n--;
     buf[n] = 0;
     return nul ? -2 : 1;
+}
+
+/* a line that perks__mtx_getline could not give (rc < 0) as the reader's error */
+static inline int perks__mtx_line_fail(perks_mtx_error *e, int rc, long line)
+{
+    char msg[sizeof e->message];
+    if (rc == -1) return perks__mtx_fail(e, PERKS_EFORMAT, line, "line too long");
+    if (rc == -2) return perks__mtx_fail(e, PERKS_EFORMAT, line, "NUL byte in line");
+    snprintf(msg, sizeof msg, "read error: %s", errno ? strerror(errno) : "the stream's error indicator is set");
+    return perks__mtx_fail(e, PERKS_EIO, line, msg);
 }
 
 static inline int perks__mtx_blank(const char *s)
@@ -199,21 +247,25 @@ static inline int perks__mtx_real(const char *tok, int len, double *out)
     return 0;
 }
 
+/* entries of one row by column, then by line: a total order (the lines of a row's entries differ),
+ * so that any sort gives the same order and duplicates are summed in the order of the file */
 static inline int perks__mtx_cmp_col(const void *a, const void *b)
 {
     const perks__mtx_entry *x = (const perks__mtx_entry *)a, *y = (const perks__mtx_entry *)b;
-    return (x->j > y->j) - (x->j < y->j);
+    if (x->j != y->j) return x->j < y->j ? -1 : 1;
+    return (x->line > y->line) - (x->line < y->line);
 }
 
-/* Read a Matrix Market coordinate file into CSR; max_cells bounds rows + entries (0: no bound
- * beyond 32-bit indices) so that a hostile header cannot make it allocate gigabytes. */
+/* Read a Matrix Market coordinate file into CSR.  max_cells > 0 bounds rows + entries; 0 (or less)
+ * takes the default bound: rows <= PERKS_MTX_FREE_ROWS or rows <= PERKS_MTX_ROWS_PER_ENTRY x entries,
+ * so that no header makes it allocate more than the file's entries can fill. */
 static inline int perks_mtx_read_limited(FILE *f, long long max_cells, perks_csr *A, perks_mtx_error *e)
 {
     char buf[PERKS_MTX_LINE_MAX + 1];
     const char *s, *tok;
     int len, rc, field = 0, sym = 0; /* field 0 real, 1 integer, 2 pattern */
-    long line = 0, got_entries = 0;
-    long long rows, cols, ents, k, cap = 0, n_out = 0, nnz;
+    long line = 0, got_entries = 0, bad_line = 0;
+    long long rows, cols, ents, k, cap = 0, n_out = 0, nnz, dups = 0;
     perks__mtx_entry *t = NULL, *st = NULL;
     int *rp = NULL, *cl = NULL;
     double *vl = NULL;
@@ -224,10 +276,10 @@ static inline int perks_mtx_read_limited(FILE *f, long long max_cells, perks_csr
     memset(A, 0, sizeof *A);
 
     /* banner */
-    rc = perks__mtx_getline(f, buf, sizeof buf);
+    rc = perks__mtx_getline(f, buf, PERKS_MTX_LINE_MAX);
     line = 1;
     if (rc == 0) return perks__mtx_fail(e, PERKS_EFORMAT, 1, "empty file (no %%MatrixMarket banner)");
-    if (rc < 0) return perks__mtx_fail(e, PERKS_EFORMAT, 1, rc == -1 ? "line too long" : "NUL byte in line");
+    if (rc < 0) return perks__mtx_line_fail(e, rc, 1);
     s = perks__mtx_token(buf, &tok, &len);
     if (!perks__mtx_wordeq(tok, len, "%%matrixmarket"))
         return perks__mtx_fail(e, PERKS_EFORMAT, 1, "header: the first line must start with %%MatrixMarket");
@@ -256,10 +308,10 @@ static inline int perks_mtx_read_limited(FILE *f, long long max_cells, perks_csr
 
     /* comments, then the size line */
     for (;;) {
-        rc = perks__mtx_getline(f, buf, sizeof buf);
+        rc = perks__mtx_getline(f, buf, PERKS_MTX_LINE_MAX);
         line++;
         if (rc == 0) return perks__mtx_fail(e, PERKS_EFORMAT, line, "sizes: file ends before the size line");
-        if (rc < 0) return perks__mtx_fail(e, PERKS_EFORMAT, line, rc == -1 ? "line too long" : "NUL byte in line");
+        if (rc < 0) return perks__mtx_line_fail(e, rc, line);
         if (buf[0] == '%' || perks__mtx_blank(buf)) continue;
         break;
     }
@@ -282,67 +334,74 @@ static inline int perks_mtx_read_limited(FILE *f, long long max_cells, perks_csr
         return perks__mtx_fail(e, PERKS_ESIZE, line, "sizes: entries do not fit 32-bit row pointers");
     if (max_cells > 0 && rows + ents > max_cells)
         return perks__mtx_fail(e, PERKS_ESIZE, line, "sizes: rows + entries exceed the caller's limit");
+    if (max_cells <= 0 && rows > PERKS_MTX_FREE_ROWS && rows > (long long)PERKS_MTX_ROWS_PER_ENTRY * ents) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "sizes: %lld rows for %lld entries, over %ld and %d per entry (a larger bound: "
+                 "perks_mtx_read_limited)", rows, ents, (long)PERKS_MTX_FREE_ROWS, (int)PERKS_MTX_ROWS_PER_ENTRY);
+        return perks__mtx_fail(e, PERKS_ESIZE, line, msg);
+    }
 
-    /* entries, into a growing triplet array (never trusting `ents` for the allocation) */
+    /* entries, into a growing triplet array (never trusting `ents` for the allocation); the row
+     * pointers are allocated once every declared entry has been read */
     for (;;) {
         long long iv, jv;
         double v = 1.0;
-        rc = perks__mtx_getline(f, buf, sizeof buf);
+        rc = perks__mtx_getline(f, buf, PERKS_MTX_LINE_MAX);
         line++;
         if (rc == 0) break;
         if (rc < 0) {
-            free(t);
-            return perks__mtx_fail(e, PERKS_EFORMAT, line, rc == -1 ? "line too long" : "NUL byte in line");
+            rc = perks__mtx_line_fail(e, rc, line);
+            goto fail;
         }
         if (buf[0] == '%' || perks__mtx_blank(buf)) continue;
         if (got_entries >= ents) {
-            free(t);
-            return perks__mtx_fail(e, PERKS_EFORMAT, line, "entries: more entry lines than the size line declares");
+            rc = perks__mtx_fail(e, PERKS_EFORMAT, line, "entries: more entry lines than the size line declares");
+            goto fail;
         }
         s = perks__mtx_token(buf, &tok, &len);
         if (perks__mtx_int(tok, len, &iv)) {
-            free(t);
-            return perks__mtx_fail(e, PERKS_EFORMAT, line, "entries: row index is not an integer");
+            rc = perks__mtx_fail(e, PERKS_EFORMAT, line, "entries: row index is not an integer");
+            goto fail;
         }
         s = perks__mtx_token(s, &tok, &len);
         if (perks__mtx_int(tok, len, &jv)) {
-            free(t);
-            return perks__mtx_fail(e, PERKS_EFORMAT, line, "entries: column index missing or not an integer");
+            rc = perks__mtx_fail(e, PERKS_EFORMAT, line, "entries: column index missing or not an integer");
+            goto fail;
         }
         if (iv < 1 || iv > rows || jv < 1 || jv > cols) {
-            free(t);
-            return perks__mtx_fail(e, PERKS_EFORMAT, line, "entries: index out of range (1-based, within the sizes)");
+            rc = perks__mtx_fail(e, PERKS_EFORMAT, line, "entries: index out of range (1-based, within the sizes)");
+            goto fail;
         }
         if (sym && jv > iv) {
-            free(t);
-            return perks__mtx_fail(e, PERKS_EFORMAT, line,
-                                   "entries: symmetric file has an entry above the diagonal (lower triangle only)");
+            rc = perks__mtx_fail(e, PERKS_EFORMAT, line,
+                                 "entries: symmetric file has an entry above the diagonal (lower triangle only)");
+            goto fail;
         }
         if (field != 2) {
             s = perks__mtx_token(s, &tok, &len);
             if (len == 0) {
-                free(t);
-                return perks__mtx_fail(e, PERKS_EFORMAT, line, "entries: value missing");
+                rc = perks__mtx_fail(e, PERKS_EFORMAT, line, "entries: value missing");
+                goto fail;
             }
             if (field == 1) {
                 long long w;
                 if (perks__mtx_int(tok, len, &w)) {
-                    free(t);
-                    return perks__mtx_fail(e, PERKS_EFORMAT, line, "entries: value is not an integer (field integer)");
+                    rc = perks__mtx_fail(e, PERKS_EFORMAT, line, "entries: value is not an integer (field integer)");
+                    goto fail;
                 }
                 v = (double)w;
             } else {
                 int r2 = perks__mtx_real(tok, len, &v);
                 if (r2) {
-                    free(t);
-                    return perks__mtx_fail(e, PERKS_EFORMAT, line,
-                                           r2 > 0 ? "entries: value is not finite" : "entries: value is not a number");
+                    rc = perks__mtx_fail(e, PERKS_EFORMAT, line,
+                                         r2 > 0 ? "entries: value is not finite" : "entries: value is not a number");
+                    goto fail;
                 }
             }
         }
         if (!perks__mtx_blank(s)) {
-            free(t);
-            return perks__mtx_fail(e, PERKS_EFORMAT, line, "entries: trailing text after the entry");
+            rc = perks__mtx_fail(e, PERKS_EFORMAT, line, "entries: trailing text after the entry");
+            goto fail;
         }
         if (n_out + 2 > cap) {
             long long nc = cap ? 2 * cap : 1024;
@@ -351,8 +410,8 @@ static inline int perks_mtx_read_limited(FILE *f, long long max_cells, perks_csr
             if (nc < n_out + 2) nc = n_out + 2;
             nt = (perks__mtx_entry *)realloc(t, (size_t)nc * sizeof *t);
             if (!nt) {
-                free(t);
-                return perks__mtx_fail(e, PERKS_ENOMEM, 0, "out of memory reading entries");
+                rc = perks__mtx_fail(e, PERKS_ENOMEM, 0, "out of memory reading entries");
+                goto fail;
             }
             t = nt;
             cap = nc;
@@ -360,30 +419,31 @@ static inline int perks_mtx_read_limited(FILE *f, long long max_cells, perks_csr
         t[n_out].i = (int)(iv - 1);
         t[n_out].j = (int)(jv - 1);
         t[n_out].v = v;
+        t[n_out].line = line;
         n_out++;
         if (sym && iv != jv) {
             t[n_out].i = (int)(jv - 1);
             t[n_out].j = (int)(iv - 1);
             t[n_out].v = v;
+            t[n_out].line = line;
             n_out++;
         }
         got_entries++;
     }
     if (got_entries < ents) {
         char msg[160];
-        free(t);
         snprintf(msg, sizeof msg, "entries: file ends after %ld of %lld declared entries", got_entries, ents);
-        return perks__mtx_fail(e, PERKS_EFORMAT, line - 1 > 0 ? line - 1 : 1, msg);
+        rc = perks__mtx_fail(e, PERKS_EFORMAT, line - 1 > 0 ? line - 1 : 1, msg);
+        goto fail;
     }
 
-    /* triplets -> CSR: count, scatter by row, sort each row, merge duplicates */
+    /* triplets -> CSR: count, scatter by row (in file order), sort each row by (column, line), merge
+     * duplicates in that order */
     rp = (int *)calloc((size_t)rows + 1, sizeof *rp);
     st = (perks__mtx_entry *)malloc((size_t)(n_out ? n_out : 1) * sizeof *st);
     if (!rp || !st) {
-        free(t);
-        free(rp);
-        free(st);
-        return perks__mtx_fail(e, PERKS_ENOMEM, 0, "out of memory building CSR");
+        rc = perks__mtx_fail(e, PERKS_ENOMEM, 0, "out of memory building CSR");
+        goto fail;
     }
     for (k = 0; k < n_out; k++) rp[t[k].i + 1]++;
     for (k = 0; k < rows; k++) rp[k + 1] += rp[k];
@@ -391,35 +451,38 @@ static inline int perks_mtx_read_limited(FILE *f, long long max_cells, perks_csr
     for (k = rows; k > 0; k--) rp[k] = rp[k - 1];
     rp[0] = 0;
     free(t);
+    t = NULL;
     nnz = 0;
-    A->dups = 0;
     for (k = 0; k < rows; k++) {
         long long a = rp[k], b = rp[k + 1], m, w;
         if (b - a > 32) qsort(st + a, (size_t)(b - a), sizeof *st, perks__mtx_cmp_col);
         else
-            for (m = a + 1; m < b; m++) { /* insertion sort, stable */
+            for (m = a + 1; m < b; m++) { /* insertion sort */
                 perks__mtx_entry x = st[m];
-                for (w = m; w > a && st[w - 1].j > x.j; w--) st[w] = st[w - 1];
+                for (w = m; w > a && perks__mtx_cmp_col(&st[w - 1], &x) > 0; w--) st[w] = st[w - 1];
                 st[w] = x;
             }
         rp[k] = (int)nnz;
         for (m = a; m < b; m++) {
             if (m > a && st[m].j == st[nnz - 1].j) {
                 st[nnz - 1].v += st[m].v;
-                A->dups++;
+                /* the first line at which a sum leaves the finite doubles (later lines keep it there) */
+                if (!isfinite(st[nnz - 1].v) && (bad_line == 0 || st[m].line < bad_line)) bad_line = st[m].line;
+                dups++;
             } else st[nnz++] = st[m];
         }
     }
     rp[rows] = (int)nnz;
+    if (bad_line) {
+        rc = perks__mtx_fail(e, PERKS_EFORMAT, bad_line,
+                             "entries: duplicates of this entry sum to a value that is not finite");
+        goto fail;
+    }
     cl = (int *)malloc((size_t)(nnz ? nnz : 1) * sizeof *cl);
     vl = (double *)malloc((size_t)(nnz ? nnz : 1) * sizeof *vl);
     if (!cl || !vl) {
-        free(st);
-        free(rp);
-        free(cl);
-        free(vl);
-        A->dups = 0;
-        return perks__mtx_fail(e, PERKS_ENOMEM, 0, "out of memory building CSR");
+        rc = perks__mtx_fail(e, PERKS_ENOMEM, 0, "out of memory building CSR");
+        goto fail;
     }
     for (k = 0; k < nnz; k++) {
         cl[k] = st[k].j;
@@ -433,7 +496,15 @@ static inline int perks_mtx_read_limited(FILE *f, long long max_cells, perks_csr
     A->col = cl;
     A->val = vl;
     A->symmetric = sym;
+    A->dups = dups;
     return PERKS_SUCCESS;
+fail:
+    free(t);
+    free(st);
+    free(rp);
+    free(cl);
+    free(vl);
+    return rc;
 }
 
 static inline int perks_mtx_read(FILE *f, perks_csr *A, perks_mtx_error *e)
@@ -441,7 +512,8 @@ static inline int perks_mtx_read(FILE *f, perks_csr *A, perks_mtx_error *e)
     return perks_mtx_read_limited(f, 0, A, e);
 }
 
-static inline int perks_mtx_read_path(const char *path, perks_csr *A, perks_mtx_error *e)
+/* the file at path, read with perks_mtx_read_limited(f, max_cells, ...) */
+static inline int perks_mtx_read_path_limited(const char *path, long long max_cells, perks_csr *A, perks_mtx_error *e)
 {
     FILE *f;
     int rc;
@@ -450,36 +522,79 @@ static inline int perks_mtx_read_path(const char *path, perks_csr *A, perks_mtx_
     f = fopen(path, "rb");
     memset(A, 0, sizeof *A);
     if (!f) return perks__mtx_fail(e, PERKS_EIO, 0, "cannot open the file");
-    rc = perks_mtx_read(f, A, e);
+    rc = perks_mtx_read_limited(f, max_cells, A, e);
     fclose(f);
     return rc;
+}
+
+static inline int perks_mtx_read_path(const char *path, perks_csr *A, perks_mtx_error *e)
+{
+    return perks_mtx_read_path_limited(path, 0, A, e);
 }
 
 #define PERKS_CSR_SPD_DIAG 1  /* perks_csr_check: every a_ii stored, finite, > 0 */
 #define PERKS_CSR_SYMMETRIC 2 /* perks_csr_check: a_ji == a_ij for every stored entry */
 
-/* the stored a_ij of row i (binary search when the row is sorted, else a scan); 1 if found */
-static inline int perks__csr_find(const perks_csr *A, int i, int j, double *v)
+/* heapsort of the positions h[0..n) by (col[p], p): a row's entries in column order, ties in
+ * storage order */
+static inline int perks__csr_before(const int *col, int a, int b)
 {
-    int lo = A->row_ptr[i], hi = A->row_ptr[i + 1], k, sorted = 1;
-    for (k = lo + 1; k < hi && sorted; k++) sorted = A->col[k - 1] < A->col[k];
-    if (!sorted) {
-        for (k = lo; k < hi; k++)
-            if (A->col[k] == j) return *v = A->val[k], 1;
-        return 0;
+    return col[a] < col[b] || (col[a] == col[b] && a < b);
+}
+static inline void perks__csr_sift(const int *col, int *h, long long root, long long n)
+{
+    for (;;) {
+        long long c = 2 * root + 1;
+        int x;
+        if (c >= n) return;
+        if (c + 1 < n && perks__csr_before(col, h[c], h[c + 1])) c++;
+        if (!perks__csr_before(col, h[root], h[c])) return;
+        x = h[root], h[root] = h[c], h[c] = x;
+        root = c;
     }
+}
+static inline void perks__csr_sort_row(const int *col, int *h, long long n)
+{
+    long long r;
+    for (r = n / 2 - 1; r >= 0; r--) perks__csr_sift(col, h, r, n);
+    for (r = n - 1; r > 0; r--) {
+        int x = h[0];
+        h[0] = h[r], h[r] = x;
+        perks__csr_sift(col, h, 0, r);
+    }
+}
+
+/* the first a_ij of row i in storage order; 1 if stored.  sorted: every row strictly increasing
+ * (a binary search on col); else perm, when not NULL, holds each row's positions in (column,
+ * position) order (a binary search on it); else the row is tested here and scanned if unsorted. */
+static inline int perks__csr_find(const perks_csr *A, const int *perm, int sorted, int i, int j, double *v)
+{
+    int lo = A->row_ptr[i], hi = A->row_ptr[i + 1], end = hi, k;
+    if (!sorted && !perm) {
+        int up = 1;
+        for (k = lo + 1; k < hi && up; k++) up = A->col[k - 1] < A->col[k];
+        if (!up) {
+            for (k = lo; k < hi; k++)
+                if (A->col[k] == j) return *v = A->val[k], 1;
+            return 0;
+        }
+    }
+    if (sorted) perm = NULL;
     while (lo < hi) {
         int mid = lo + (hi - lo) / 2;
-        if (A->col[mid] < j) lo = mid + 1;
+        if (A->col[perm ? perm[mid] : mid] < j) lo = mid + 1;
         else hi = mid;
     }
-    return lo < A->row_ptr[i + 1] && A->col[lo] == j ? (*v = A->val[lo], 1) : 0;
+    if (lo == end) return 0;
+    k = perm ? perm[lo] : lo;
+    return A->col[k] == j ? (*v = A->val[k], 1) : 0;
 }
 
 /* what a CG solve needs of A (see CHECKING A MATRIX above); 0 or the first problem's code */
 static inline int perks_csr_check(const perks_csr *A, int flags, long long *row)
 {
-    int i, k;
+    int i, k, sorted = 1, rc = PERKS_SUCCESS;
+    int *perm = NULL;
     long long dummy;
     if (!row) row = &dummy;
     *row = -1;
@@ -487,28 +602,44 @@ static inline int perks_csr_check(const perks_csr *A, int flags, long long *row)
     if (A->n_rows < 1 || A->n_cols < 1 || A->nnz < 0) return PERKS_ESIZE;
     if (A->n_rows != A->n_cols) return PERKS_ENOTSQUARE;
     if (A->row_ptr[0] != 0 || A->row_ptr[A->n_rows] != A->nnz) return PERKS_EFORMAT;
-    for (i = 0; i < A->n_rows; i++) {
-        *row = i;
-        if (A->row_ptr[i + 1] < A->row_ptr[i]) return PERKS_EFORMAT;
-        for (k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++)
-            if (A->col[k] < 0 || A->col[k] >= A->n_cols || !isfinite(A->val[k])) return PERKS_EFORMAT;
-    }
-    for (i = 0; i < A->n_rows; i++) {
+    /* every row pointer before any column or value: monotone from 0 to nnz, so inside col[nnz] */
+    for (i = 0; i < A->n_rows; i++)
+        if (A->row_ptr[i + 1] < A->row_ptr[i]) return *row = i, PERKS_EFORMAT;
+    for (i = 0; i < A->n_rows; i++)
+        for (k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++) {
+            if (A->col[k] < 0 || A->col[k] >= A->n_cols || !isfinite(A->val[k])) return *row = i, PERKS_EFORMAT;
+            if (k > A->row_ptr[i] && A->col[k - 1] >= A->col[k]) sorted = 0;
+        }
+    /* rows not strictly increasing: each row's positions sorted once, for binary searches */
+    if (!sorted && (flags & (PERKS_CSR_SPD_DIAG | PERKS_CSR_SYMMETRIC)) &&
+        (perm = (int *)malloc((size_t)A->nnz * sizeof *perm)) != NULL)
+        for (i = 0; i < A->n_rows; i++) {
+            int lo = A->row_ptr[i], hi = A->row_ptr[i + 1], up = 1;
+            for (k = lo; k < hi; k++) {
+                perm[k] = k;
+                if (k > lo && A->col[k - 1] >= A->col[k]) up = 0;
+            }
+            if (!up) perks__csr_sort_row(A->col, perm + lo, hi - lo);
+        }
+    for (i = 0; i < A->n_rows && !rc; i++) {
         double d = 0;
         *row = i;
-        if (A->row_ptr[i + 1] == A->row_ptr[i]) return PERKS_EEMPTYROW;
-        if ((flags & PERKS_CSR_SPD_DIAG) && !(perks__csr_find(A, i, i, &d) && d > 0)) return PERKS_EDIAG;
+        if (A->row_ptr[i + 1] == A->row_ptr[i]) rc = PERKS_EEMPTYROW;
+        else if ((flags & PERKS_CSR_SPD_DIAG) && !(perks__csr_find(A, perm, sorted, i, i, &d) && d > 0))
+            rc = PERKS_EDIAG;
     }
-    if (flags & PERKS_CSR_SYMMETRIC)
-        for (i = 0; i < A->n_rows; i++) {
+    if (!rc && (flags & PERKS_CSR_SYMMETRIC))
+        for (i = 0; i < A->n_rows && !rc; i++) {
             *row = i;
-            for (k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++) {
+            for (k = A->row_ptr[i]; k < A->row_ptr[i + 1] && !rc; k++) {
                 double v = 0;
-                if (A->col[k] != i && !(perks__csr_find(A, A->col[k], i, &v) && v == A->val[k])) return PERKS_ENOTSYM;
+                if (A->col[k] != i && !(perks__csr_find(A, perm, sorted, A->col[k], i, &v) && v == A->val[k]))
+                    rc = PERKS_ENOTSYM;
             }
         }
-    *row = -1;
-    return PERKS_SUCCESS;
+    free(perm);
+    if (!rc) *row = -1;
+    return rc;
 }
 
 #endif /* !__CUDACC_RTC__ */

@@ -1,6 +1,8 @@
 /* tests/fuzz/replay.c -- feed files to a fuzz target once each (no libFuzzer): every FILE argument,
- * and every regular file of every DIR argument.  Prints "replayed N inputs" and exits 0, or aborts
- * in the target where a contract breaks.  Plain C99 with POSIX directory reading. */
+ * and every regular file of every DIR argument.  Names each input on stderr ("replay: input PATH")
+ * before feeding it, so that the last one named is the one a failure belongs to.  Prints "replayed
+ * N inputs" and exits 0, or aborts in the target where a contract breaks.  Plain C99 with POSIX
+ * directory reading. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <stdio.h>
@@ -30,6 +32,8 @@ static int replay_file(const char *path)
         return 1;
     }
     fclose(f);
+    fprintf(stderr, "replay: input %s\n", path);
+    fflush(stderr);
     LLVMFuzzerTestOneInput(buf, (size_t)size);
     free(buf);
     replayed++;
