@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* ksum/ksum.cuh -- fused kernel summation V = K(A, B) W: one kernel, no m x n matrix in memory.
  *
  * WHAT (Wang et al., fused kernel summation, Algorithm 2, generalised)
@@ -171,3 +172,4 @@
 #endif
 
 #endif
+#include <onchip/names_pop.h>

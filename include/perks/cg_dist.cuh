@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* perks/cg_dist.cuh -- conjugate gradient over several ranks: a CSR system split into row blocks,
  * the halo of the SpMV exchanged through NCCL (or by device copies between ranks one process holds),
  * the dot products through ncclAllReduce.
@@ -140,3 +141,4 @@
     }
 
 #endif /* PERKS_CG_DIST_CUH */
+#include <onchip/names_pop.h>

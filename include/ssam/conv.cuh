@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* ssam/conv.cuh -- 1D and 2D correlation/convolution of any filter, as software systolic arrays.
  *
  * WHAT (SSAM, Chen et al. SC'19: Listing 1, sections 4.1-4.7)
@@ -727,3 +728,4 @@ struct ssam__conv2d_limits {
 #endif
 
 #endif /* SSAM_CONV_CUH */
+#include <onchip/names_pop.h>

@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* ssam/conv_tc.cuh -- 2D convolution on tensor cores: the filter as a banded (Toeplitz) matrix.
  *
  * WHAT
@@ -158,7 +159,7 @@
     {                                                                                                      \
         name##_simt_weights wt;                                                                            \
         return ssam__conv2d_tc_launch(a, stream, &name##__dev, (const void *)name##_kernel, name##_simt_launch, &wt, \
-                                      sizeof wt.w[0], M, N, name##__tcz::V, name##__tcz::BH, name##__tcz::BWD, \
+                                      sizeof wt.w[0], M, N, name##__tcz::VW, name##__tcz::BH, name##__tcz::BWD, \
                                       name##__tcz::NT, name##__tcz::smem);                                 \
     }
 #else
@@ -166,3 +167,4 @@
 #endif
 
 #endif /* SSAM_CONV_TC_CUH */
+#include <onchip/names_pop.h>

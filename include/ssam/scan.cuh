@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* ssam/scan.cuh -- warp scans as Kogge-Stone shifts (SSAM section 3.6) and a summed-area table.
  *
  * WHAT
@@ -205,3 +206,4 @@ struct ssam__sat_type<double> {
 #endif
 
 #endif /* SSAM_SCAN_CUH */
+#include <onchip/names_pop.h>

@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* ssam/stencil.cuh -- 2D and 3D stencils as software systolic arrays: describe a stencil once (an
  * X-macro list of points, ssam/stencil_shapes.cuh), get a kernel.
  *
@@ -327,3 +328,4 @@ static inline ssam__stencil_kern ssam__stencil3d_kern(const void *fn, int *occ)
 #define SSAM__STENCIL_P(P) ((P) >= 1 ? (P) : 1)
 
 #endif /* SSAM_STENCIL_CUH */
+#include <onchip/names_pop.h>

@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* ssam/stencil_tc.cuh -- box stencils on tensor cores: each (dz, dy) row of the stencil's box as a
  * banded matrix (conv_tc.cuh's band), the domain streamed along Z with the partial sums of the planes
  * in flight kept in registers.
@@ -593,3 +594,4 @@ struct ssam__stc_mode_ok<ssam_tc_mode_tf32x3> {
                                                    "smaller tile (the _EX generator) or stencil.cuh");
 
 #endif /* SSAM_STENCIL_TC_CUH */
+#include <onchip/names_pop.h>

@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* ssam/temporal.cuh -- temporal blocking: TT time steps of a 2D stencil per pass through memory,
  * for domains far larger than the chip.
  *
@@ -526,3 +527,4 @@ static inline int ssam__temporal_launch(const ssam_stencil_args *a, int steps, c
     SSAM__TB2_AUTO_HOST(name)
 
 #endif /* SSAM_TEMPORAL_CUH */
+#include <onchip/names_pop.h>

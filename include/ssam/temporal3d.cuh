@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* ssam/temporal3d.cuh -- temporal blocking in 3D: TT time steps of a 3D stencil per pass through
  * memory, the time levels in shared-memory planes.
  *
@@ -666,3 +667,4 @@ static inline ssam__stencil_kern ssam__tb3_kern(const void *fn, int *occ, int st
     SSAM__TB3_AUTO_HOST(name)
 
 #endif /* SSAM_TEMPORAL3D_CUH */
+#include <onchip/names_pop.h>
