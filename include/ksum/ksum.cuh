@@ -42,7 +42,7 @@
  * EXAMPLE
  *     #include <ksum/ksum.cuh>
  *     KSUM_DEFINE(gauss_f32, float, KSUM_GAUSS)
- *     ksum_args k = {0};
+ *     ksum_args k = {};
  *     k.a = d_targets; k.b = d_sources; k.w = d_weights; k.v = d_out;
  *     k.m = M; k.n = N; k.dim = D; k.h = 0.5;
  *     int rc = gauss_f32_launch(&k, stream);             // 0 or KSUM_E*: ksum_strerror(rc)

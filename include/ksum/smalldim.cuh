@@ -40,7 +40,7 @@
  * EXAMPLE
  *     #include <ksum/smalldim.cuh>
  *     KSUM_DEFINE_GAUSS_SMALLDIM(kde3, 3, 1, 0)       // dim <= 3, one rhs, all exps on the MUFU
- *     ksum_args k = {0};  k.a = targets; k.b = sources; k.w = w; k.v = v; k.m = M; k.n = N; k.dim = 3;
+ *     ksum_args k = {};  k.a = targets; k.b = sources; k.w = w; k.v = v; k.m = M; k.n = N; k.dim = 3;
  *     k.h = 0.1;  int rc = kde3_launch(&k, stream);
  *
  * ACCURACY

@@ -61,7 +61,7 @@
  *
  * EXAMPLE (one process, one rank per GPU; tests/gpu/test_perks_cg_dist.cu, bench/perks_cg_dist.cu)
  *     PERKS_CGD_DEFINE(cgd64, double)
- *     perks_cgd_rank rk[8] = {0};
+ *     perks_cgd_rank rk[8] = {};
  *     for (r = 0; r < P; r++) {
  *         rk[r].device = r; rk[r].comm = comms[r]; rk[r].nranks = P; rk[r].rank = r; rk[r].n = n;
  *         rk[r].first = perks_slab_first(n, P, r); rk[r].own = perks_slab_own(n, P, r);

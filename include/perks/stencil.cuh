@@ -48,7 +48,7 @@
  *     #include <perks/stencil.cuh>
  *     PERKS_STENCIL2D_DEFINE(heat, float, PERKS_SHAPE_STAR2D_R1, 256, 8, 32)
  *     float c[5] = {0.6f, 0.1f, 0.1f, 0.1f, 0.1f};   // (0,0), (-1,0), (1,0), (0,-1), (0,1)
- *     perks_stencil2d_args a = {0};
+ *     perks_stencil2d_args a = {};
  *     a.a = d_u; a.b = d_v; a.width = W; a.height = H; a.steps = 100; a.weights = c;
  *     a.cache = PERKS_CACHE_MIX;
  *     int rc = heat_launch(&a, stream);   // result in d_u (even steps) or d_v (odd steps)

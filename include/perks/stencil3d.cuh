@@ -49,7 +49,7 @@
  *     #include <perks/stencil3d.cuh>
  *     PERKS_STENCIL3D_DEFINE(heat3, float, PERKS_SHAPE_3D7PT, 32, 16, 4)
  *     float c[7] = {0.4f, 0.1f, 0.1f, 0.1f, 0.1f, 0.1f, 0.1f};  // (0,0,0), -x, +x, -y, +y, -z, +z
- *     perks_stencil3d_args a = {0};
+ *     perks_stencil3d_args a = {};
  *     a.a = d_u; a.b = d_v; a.width = W; a.height = H; a.depth = D; a.steps = 100; a.weights = c;
  *     a.cache = PERKS_CACHE_SMEM;
  *     int rc = heat3_launch(&a, stream);  // result in d_u (even steps) or d_v (odd steps)

@@ -21,7 +21,7 @@
  *
  * EXAMPLE
  *     SSAM_SAT_DEFINE(sat_f64, double, 256)
- *     ssam_sat_args a = {0};
+ *     ssam_sat_args a = {};
  *     a.src = d_in; a.dst = d_sat; a.width = W; a.height = H;      // pitches 0: the width
  *     int rc = sat_f64_launch(&a, stream);                           // 0 or SSAM_E*
  *

@@ -75,7 +75,7 @@
  * EXAMPLE
  *     #include <ssam/temporal.cuh>
  *     SSAM_STENCIL2D_TEMPORAL_DEFINE(heat8, float, SSAM_SHAPE_2D5PT, 8, 128)
- *     ssam_stencil_args a = {0};   ... as for SSAM_STENCIL2D_DEFINE ...
+ *     ssam_stencil_args a = {};   ... as for SSAM_STENCIL2D_DEFINE ...
  *     void *u;
  *     int rc = heat8_advance(&a, 1000, &u, stream);    // 125 passes of 8 steps
  *
