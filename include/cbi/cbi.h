@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* cbi/cbi.h -- column-based iteration: remap linear work indices into column order.
  *
  * WHAT
@@ -366,3 +367,4 @@ CBI_FN long long cbi_block_group(long long tiles_x, long long tile_w, long long 
 }
 
 #endif /* CBI_CBI_H */
+#include <onchip/names_pop.h>

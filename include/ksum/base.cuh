@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* ksum/base.cuh -- what every ksum header shares: status codes, flags, the argument struct.
  *
  * WHAT
@@ -111,3 +112,4 @@ static inline const char *ksum_strerror(int rc)
 }
 #endif /* !__CUDACC_RTC__ */
 #endif
+#include <onchip/names_pop.h>

@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* ksum/epilogue.cuh -- pieces applied to a GEMM's accumulator tile in registers: squared distances
  * from norms, kernel functions, the weighted row reduction and the cross-block reduction.
  *
@@ -230,3 +231,4 @@ static __device__ __forceinline__ void ksum_epi_rows(T (&vacc)[TM][R], long long
     ksum_epi_rows(vacc, row0, m, tx, ty, [&](long long row__, auto &sums__) { OP(row__, sums__); })
 
 #endif
+#include <onchip/names_pop.h>

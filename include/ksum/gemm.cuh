@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* ksum/gemm.cuh -- register-microtile GEMM pieces: block tiles in double-buffered shared memory,
  * TM x TN accumulators per thread, 16-byte loads.  Usable alone for other fused GEMMs.
  *
@@ -253,3 +254,4 @@ static __device__ __forceinline__ void ksum_gemm_tile_op(OP op, float *s, int ld
                       (const float *)(src), ld, np, dim, p0, k0, ks, tid)
 
 #endif
+#include <onchip/names_pop.h>

@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* ksum/ksum.cuh -- fused kernel summation V = K(A, B) W: one kernel, no m x n matrix in memory.
  *
  * WHAT (Wang et al., fused kernel summation, Algorithm 2, generalised)
@@ -41,15 +42,18 @@
  * EXAMPLE
  *     #include <ksum/ksum.cuh>
  *     KSUM_DEFINE(gauss_f32, float, KSUM_GAUSS)
- *     ksum_args k = {0};
+ *     ksum_args k = {};
  *     k.a = d_targets; k.b = d_sources; k.w = d_weights; k.v = d_out;
  *     k.m = M; k.n = N; k.dim = D; k.h = 0.5;
  *     int rc = gauss_f32_launch(&k, stream);             // 0 or KSUM_E*: ksum_strerror(rc)
  *
  * ACCURACY
- *   The distance comes from norms (|a|^2 + |b|^2 - 2 a.b), as in the paper: its absolute error is
- *   about (dim + 4) eps (|a|^2 + |b|^2), so points far from the origin compared with their spacing
- *   lose digits (centre the data first).  The error bound the tests check is in docs/ksum.md.
+ *   The distance comes from norms (|a|^2 + |b|^2 - 2 a.b), as in the paper: the scaled distance
+ *   t = s |a - b|^2 has an absolute error of at most (2 dim + 2) eps s (|a|^2 + |b|^2 + 2|a||b|) to
+ *   first order (eps the unit roundoff of T: dim + 1 roundings in each norm, one in the start value,
+ *   one in each staged coordinate, dim in the GEMM's sum), and about (dim + 6) eps s (|a|^2 + |b|^2 +
+ *   2|a||b|) in practice (the bound the tests check, docs/ksum.md), so points far from the origin
+ *   compared with their spacing lose digits (centre the data first).
  *
  * LIMITS AND COSTS
  *   m, n, dim >= 1, any values (ragged tiles are zero-padded); ceil(m / 16TM) < 2^31 blocks;
@@ -168,3 +172,4 @@
 #endif
 
 #endif
+#include <onchip/names_pop.h>

@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* ksum/smalldim.cuh -- fused kernel summation for few coordinates (dim <= DMAX <= 8), float:
  * targets in registers, sources broadcast from shared memory, no GEMM tile and one barrier pair per
  * 256 sources.
@@ -39,7 +40,7 @@
  * EXAMPLE
  *     #include <ksum/smalldim.cuh>
  *     KSUM_DEFINE_GAUSS_SMALLDIM(kde3, 3, 1, 0)       // dim <= 3, one rhs, all exps on the MUFU
- *     ksum_args k = {0};  k.a = targets; k.b = sources; k.w = w; k.v = v; k.m = M; k.n = N; k.dim = 3;
+ *     ksum_args k = {};  k.a = targets; k.b = sources; k.w = w; k.v = v; k.m = M; k.n = N; k.dim = 3;
  *     k.h = 0.1;  int rc = kde3_launch(&k, stream);
  *
  * ACCURACY
@@ -325,3 +326,4 @@ static inline int ksum__sd_launch(const ksum_args *args, cudaStream_t stream, co
     KSUM__SD_DEFINE("KSUM_DEFINE_GAUSS_SMALLDIM", name, KSUM_GAUSS, DMAX, R, 1, NPOLY, KSUM__SD_MINB(DMAX, R))
 
 #endif
+#include <onchip/names_pop.h>

@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* ksum/tc.cuh -- the tensor-core path: dot products on TF32 mma (sm_80+), FP32 epilogue.
  *
  * WHAT
@@ -587,3 +588,4 @@ static __device__ __forceinline__ void ksum__tc_body(K kf, const float *__restri
 #endif
 
 #endif
+#include <onchip/names_pop.h>

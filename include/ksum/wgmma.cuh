@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* ksum/wgmma.cuh -- Hopper warpgroup MMA (wgmma, sm_90a): the pieces, and ksum's TF32 kernel on them.
  *
  * WHAT
@@ -605,3 +606,4 @@ static inline int ksum__launch_wg(const ksum_args *args, cudaStream_t stream, co
 #endif /* !__CUDACC_RTC__ */
 
 #endif
+#include <onchip/names_pop.h>

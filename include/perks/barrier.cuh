@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* perks/barrier.cuh -- grid barriers that also sum per-block partials (fixed order, same bits in
  * every block), for persistent kernels whose barriers exist to publish dot products (perks/cg.cuh).
  *
@@ -296,3 +297,4 @@ perks_count_sum(unsigned int *cnt, double *part, int slot, int nv, int G, unsign
 }
 
 #endif /* PERKS_BARRIER_CUH */
+#include <onchip/names_pop.h>

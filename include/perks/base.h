@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* perks/base.h -- status codes shared by every perks header (C99; also compiles as C++ and CUDA).
  *
  * WHAT
@@ -101,3 +102,4 @@ static inline const char *perks_strerror(int rc)
 #endif
 
 #endif /* PERKS_BASE_H */
+#include <onchip/names_pop.h>

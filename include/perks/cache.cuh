@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* perks/cache.cuh -- the domain cached on chip between time steps: register cache, shared-memory
  * cache, and the halo exchange through device memory (side edges stored transposed).
  *
@@ -60,3 +61,4 @@ static __host__ __device__ __forceinline__ size_t perks_edge_elems(int tiles, in
 }
 
 #endif /* PERKS_CACHE_CUH */
+#include <onchip/names_pop.h>

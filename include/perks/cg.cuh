@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* perks/cg.cuh -- conjugate gradient in one persistent kernel (CSR, fp64 or fp32): one thread-block
  * cluster (sm_90) for small systems, a cooperative grid for those that fit its shared memory, and
  * the same grid over a sliced-ELL copy of the matrix for systems that stream from device memory.
@@ -245,3 +246,4 @@
 #include "cg/mixed.cuh"
 
 #endif /* PERKS_CG_CUH */
+#include <onchip/names_pop.h>

@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* perks/cg_dist.cuh -- conjugate gradient over several ranks: a CSR system split into row blocks,
  * the halo of the SpMV exchanged through NCCL (or by device copies between ranks one process holds),
  * the dot products through ncclAllReduce.
@@ -60,7 +61,7 @@
  *
  * EXAMPLE (one process, one rank per GPU; tests/gpu/test_perks_cg_dist.cu, bench/perks_cg_dist.cu)
  *     PERKS_CGD_DEFINE(cgd64, double)
- *     perks_cgd_rank rk[8] = {0};
+ *     perks_cgd_rank rk[8] = {};
  *     for (r = 0; r < P; r++) {
  *         rk[r].device = r; rk[r].comm = comms[r]; rk[r].nranks = P; rk[r].rank = r; rk[r].n = n;
  *         rk[r].first = perks_slab_first(n, P, r); rk[r].own = perks_slab_own(n, P, r);
@@ -140,3 +141,4 @@
     }
 
 #endif /* PERKS_CG_DIST_CUH */
+#include <onchip/names_pop.h>

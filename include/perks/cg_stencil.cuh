@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* perks/cg_stencil.cuh -- matrix-free conjugate gradient: the operator is a constant-coefficient stencil
  * on a 2D or 3D grid with homogeneous Dirichlet boundary, applied on the fly inside one persistent
  * kernel; double, float, or mixed (float iterations, double replacements and true residual).
@@ -124,3 +125,4 @@
 #endif
 
 #endif /* PERKS_CG_STENCIL_CUH */
+#include <onchip/names_pop.h>

@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* perks/decomp.h -- a 1D slab split of a 2D or 3D stencil domain over ranks, and the halo exchange
  * each rank does, as plain index math (C99; host-tested).  The transport (NCCL send/recv in a group,
  * or device copies between virtual subdomains on one GPU) is the caller's: this header only says
@@ -190,3 +191,4 @@ static inline uint64_t perks_slab_fingerprint(int n, int nranks, int halo, int b
 #endif /* !__CUDACC_RTC__ */
 
 #endif /* PERKS_DECOMP_H */
+#include <onchip/names_pop.h>

@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* perks/exchange.cuh -- the halo exchange of perks/decomp.h's slabs: by device copies between
  * subdomains one process holds (virtual ranks on one GPU, or one per GPU with peer access), and
  * through NCCL where <nccl.h> is present.  Plus, with NCCL, a check that all ranks agree on the
@@ -248,3 +249,4 @@ static inline int perks_slab_agree_nccl(const perks_slab *slabs, int n, long lon
 #endif /* !__CUDACC_RTC__ */
 
 #endif /* PERKS_EXCHANGE_CUH */
+#include <onchip/names_pop.h>

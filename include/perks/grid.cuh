@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* perks/grid.cuh -- the time loop inside the kernel: grid barrier, ping-pong, cooperative launch.
  *
  * WHAT (PERKS paper §3, Listing 1)
@@ -96,3 +97,4 @@ static inline int perks_launch(const void *kernel, dim3 grid, dim3 block, void *
 #endif /* !__CUDACC_RTC__ */
 
 #endif /* PERKS_GRID_CUH */
+#include <onchip/names_pop.h>

@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* perks/mtx.h -- a Matrix Market (.mtx) reader to CSR, for perks/cg.cuh (C99; also C++ and CUDA).
  *
  * WHAT
@@ -645,3 +646,4 @@ static inline int perks_csr_check(const perks_csr *A, int flags, long long *row)
 #endif /* !__CUDACC_RTC__ */
 
 #endif /* PERKS_MTX_H */
+#include <onchip/names_pop.h>

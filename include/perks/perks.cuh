@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* perks/perks.cuh -- the whole perks module: persistent kernels with the domain cached on chip.
  *
  * WHAT (Zhang et al., "PERKS", ICS'23; docs/perks.md)
@@ -41,3 +42,4 @@
 #include "cg_dist.cuh"
 
 #endif /* PERKS_PERKS_CUH */
+#include <onchip/names_pop.h>

@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* perks/plan.h -- how many blocks per SM, and how much of the domain goes to registers and shared
  * memory (C99 host code; also compiles as C++ and CUDA).
  *
@@ -276,3 +277,4 @@ static inline int perks_plan_tiles3d(perks_plan *p, int W, int H, int D, int til
 #endif /* !__CUDACC_RTC__ */
 
 #endif /* PERKS_PLAN_H */
+#include <onchip/names_pop.h>

@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* perks/stencil.cuh -- persistent 2D stencils: the time loop in one cooperative kernel, the domain
  * cached in registers and shared memory between steps.
  *
@@ -47,7 +48,7 @@
  *     #include <perks/stencil.cuh>
  *     PERKS_STENCIL2D_DEFINE(heat, float, PERKS_SHAPE_STAR2D_R1, 256, 8, 32)
  *     float c[5] = {0.6f, 0.1f, 0.1f, 0.1f, 0.1f};   // (0,0), (-1,0), (1,0), (0,-1), (0,1)
- *     perks_stencil2d_args a = {0};
+ *     perks_stencil2d_args a = {};
  *     a.a = d_u; a.b = d_v; a.width = W; a.height = H; a.steps = 100; a.weights = c;
  *     a.cache = PERKS_CACHE_MIX;
  *     int rc = heat_launch(&a, stream);   // result in d_u (even steps) or d_v (odd steps)
@@ -144,18 +145,18 @@
 
 /* the four kernels: one call of a body each */
 #define PERKS__S2D_KERNELS(name, T, BX, RC, DEPTH, MINB)                                              \
-    __global__ void __launch_bounds__(BX, MINB) name##_kernel(T *a, T *b, T *ea, T *eb, int W, int H, int steps, \
+    __global__ void __launch_bounds__(BX, MINB) name##_kernel(T *a, T *b, T *ea, T *eb, int nx, int ny, int steps, \
                                                               int reg_on, int sr, int tiles_x, int TH, name##_weights w) \
-    { perks_stencil2d_stream<T, name##_shape, BX, RC, DEPTH>(a, b, ea, eb, W, H, steps, reg_on, sr, tiles_x, TH, w.w); } \
-    __global__ void __launch_bounds__(BX) name##_step_kernel(const T *__restrict__ in, T *__restrict__ out, int W, \
-                                                             int H, name##_weights w)                 \
-    { perks_stencil2d_step<T, name##_shape, BX, RC>(in, out, W, H, w.w); }                            \
+    { perks_stencil2d_stream<T, name##_shape, BX, RC, DEPTH>(a, b, ea, eb, nx, ny, steps, reg_on, sr, tiles_x, TH, w.w); } \
+    __global__ void __launch_bounds__(BX) name##_step_kernel(const T *__restrict__ in, T *__restrict__ out, int nx, \
+                                                             int ny, name##_weights w)                 \
+    { perks_stencil2d_step<T, name##_shape, BX, RC>(in, out, nx, ny, w.w); }                            \
     __global__ void __launch_bounds__(BX, name##_sizes::res_minb) name##_res_kernel(                   \
-        T *a, T *b, T *ea, T *eb, int W, int H, int steps, int tiles_x, int TH, int SC, name##_weights w) \
-    { perks_stencil2d_resident<T, name##_shape, BX, RC, 0>(a, b, ea, eb, W, H, steps, tiles_x, TH, SC, w.w); } \
+        T *a, T *b, T *ea, T *eb, int nx, int ny, int steps, int tiles_x, int TH, int SC, name##_weights w) \
+    { perks_stencil2d_resident<T, name##_shape, BX, RC, 0>(a, b, ea, eb, nx, ny, steps, tiles_x, TH, SC, w.w); } \
     __global__ void __launch_bounds__(BX, name##_sizes::hyb_minb) name##_hyb_kernel(                   \
-        T *a, T *b, T *ea, T *eb, int W, int H, int steps, int tiles_x, int TH, int SC, name##_weights w) \
-    { perks_stencil2d_resident<T, name##_shape, BX, RC, 1>(a, b, ea, eb, W, H, steps, tiles_x, TH, SC, w.w); }
+        T *a, T *b, T *ea, T *eb, int nx, int ny, int steps, int tiles_x, int TH, int SC, name##_weights w) \
+    { perks_stencil2d_resident<T, name##_shape, BX, RC, 1>(a, b, ea, eb, nx, ny, steps, tiles_x, TH, SC, w.w); }
 
 /* the host side: each function one call of a shared one (perks/stencil/plan.cuh); none under NVRTC,
  * where the generator emits the four kernels only */
@@ -188,3 +189,4 @@
 #endif
 
 #endif /* PERKS_STENCIL_CUH */
+#include <onchip/names_pop.h>

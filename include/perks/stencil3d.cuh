@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* perks/stencil3d.cuh -- persistent 3D stencils: the time loop in one cooperative kernel, the domain
  * cached in shared memory between steps (all of it where it fits, a slab of planes per tile where
  * it does not), the rest streamed from device memory in the same pass.
@@ -48,7 +49,7 @@
  *     #include <perks/stencil3d.cuh>
  *     PERKS_STENCIL3D_DEFINE(heat3, float, PERKS_SHAPE_3D7PT, 32, 16, 4)
  *     float c[7] = {0.4f, 0.1f, 0.1f, 0.1f, 0.1f, 0.1f, 0.1f};  // (0,0,0), -x, +x, -y, +y, -z, +z
- *     perks_stencil3d_args a = {0};
+ *     perks_stencil3d_args a = {};
  *     a.a = d_u; a.b = d_v; a.width = W; a.height = H; a.depth = D; a.steps = 100; a.weights = c;
  *     a.cache = PERKS_CACHE_SMEM;
  *     int rc = heat3_launch(&a, stream);  // result in d_u (even steps) or d_v (odd steps)
@@ -544,9 +545,9 @@ static inline int perks__s3d_steps(const perks_stencil3d_args *a, const perks__s
 #define PERKS_STENCIL3D_DEFINE_OCC(name, T, SHAPE, BX, BY, RC, MINB)                                 \
     PERKS__S3D_TYPES(name, T, SHAPE, BX, BY, RC)                                                     \
     __global__ void __launch_bounds__((BX) * (BY), MINB)                                             \
-        name##_kernel(T *a, T *b, T *ea, T *eb, int W, int H, int D, int steps, int ntiles, int tiles_x, int tiles_y, \
+        name##_kernel(T *a, T *b, T *ea, T *eb, int nx, int ny, int D, int steps, int ntiles, int tiles_x, int tiles_y, \
                       int TH, int nc, name##_weights w)                                              \
-    { perks_stencil3d<T, name##_shape, BX, BY, RC>(a, b, ea, eb, W, H, D, steps, ntiles, tiles_x, tiles_y, TH, nc, w.w); } \
+    { perks_stencil3d<T, name##_shape, BX, BY, RC>(a, b, ea, eb, nx, ny, D, steps, ntiles, tiles_x, tiles_y, TH, nc, w.w); } \
     PERKS__S3D_HOST(name, T, BX, BY, RC)
 
 /* the limits (T first: a wrong type stops here), the shape as a type, the sizes, the coefficients */
@@ -591,3 +592,4 @@ static inline int perks__s3d_steps(const perks_stencil3d_args *a, const perks__s
 #endif
 
 #endif /* PERKS_STENCIL3D_CUH */
+#include <onchip/names_pop.h>

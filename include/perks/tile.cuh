@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* perks/tile.cuh -- a block's tile of a 2D domain kept in shared memory for a whole persistent run,
  * and the halo exchange between tiles through device memory: the pieces for a persistent kernel of
  * one's own (examples/life.cu builds Conway's Game of Life from them).
@@ -362,3 +363,4 @@ static __device__ __forceinline__ void perks_tile_load_frame(S *s, const perks_t
     perks_tile_load_frame(s, P, r, t, rows, cols, W, H, tiles_x, tiles_y, len, wrap, fill)
 
 #endif /* PERKS_TILE_CUH */
+#include <onchip/names_pop.h>

@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* ssam/base.cuh -- what every ssam header shares: status codes, border modes, flags.
  *
  * WHAT
@@ -166,3 +167,4 @@ static __host__ __device__ __forceinline__ int ssam_border_index(int i, int n, i
 }
 
 #endif /* SSAM_BASE_CUH */
+#include <onchip/names_pop.h>

@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* ssam/conv.cuh -- 1D and 2D correlation/convolution of any filter, as software systolic arrays.
  *
  * WHAT (SSAM, Chen et al. SC'19: Listing 1, sections 4.1-4.7)
@@ -38,7 +39,7 @@
  *     #include <ssam/conv.cuh>
  *     SSAM_CONV2D_DEFINE(blur5, float, 5, 5, 4, 128)
  *     float w[25] = {...};                              // host memory, 5 rows of 5, row-major
- *     ssam_conv2d_args a = {0};
+ *     ssam_conv2d_args a = {};
  *     a.src = d_in; a.dst = d_out; a.width = W; a.height = H; a.src_pitch = W; a.dst_pitch = W;
  *     a.weights = w; a.fw = 5; a.fh = 5; a.border = SSAM_BORDER_REFLECT;
  *     int rc = blur5_launch(&a, stream);                // 0 or SSAM_E*: ssam_strerror(rc)
@@ -52,7 +53,7 @@
  *   - The anchor is the filter tap (ax, ay) that lies over the output pixel (it reads in(x, y), for
  *     correlation and convolution alike).  flags |= SSAM_ANCHOR places it: ax = a.anchor_x in
  *     0..M-1, ay = a.anchor_y in 0..N-1 (else SSAM_EANCHOR; not with SSAM_VALID).  Why a flag and
- *     not "-1 means centred": `ssam_conv2d_args a = {0}` means the centre, and 0 is a
+ *     not "-1 means centred": `ssam_conv2d_args a = {};` means the centre, and 0 is a
  *     real anchor, so the zeroed struct needs a flag to tell them apart; anchor fields set without
  *     the flag return SSAM_EANCHOR rather than being ignored.  Other libraries' words:
  *       SciPy ndimage.correlate/convolve(origin=o): ax = M // 2 + o (both correlate and convolve),
@@ -727,3 +728,4 @@ struct ssam__conv2d_limits {
 #endif
 
 #endif /* SSAM_CONV_CUH */
+#include <onchip/names_pop.h>

@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* ssam/conv_tc.cuh -- 2D convolution on tensor cores: the filter as a banded (Toeplitz) matrix.
  *
  * WHAT
@@ -64,7 +65,7 @@
  *     #include <ssam/conv_tc.cuh>
  *     SSAM_CONV2D_TC_DEFINE(blur15, f64, 15, 15)      // double, FP64 tensor cores
  *     SSAM_CONV2D_TC_DEFINE(big20, tf32x3, 20, 20)    // float at FP32 accuracy on TF32 tensor cores
- *     ssam_conv2d_args a = {0};  ...                  // exactly as for SSAM_CONV2D_DEFINE
+ *     ssam_conv2d_args a = {};  ...                  // exactly as for SSAM_CONV2D_DEFINE
  *     int rc = blur15_launch(&a, stream);
  *   examples/conv_tc.cu runs both beside the SIMT kernel.
  *
@@ -158,7 +159,7 @@
     {                                                                                                      \
         name##_simt_weights wt;                                                                            \
         return ssam__conv2d_tc_launch(a, stream, &name##__dev, (const void *)name##_kernel, name##_simt_launch, &wt, \
-                                      sizeof wt.w[0], M, N, name##__tcz::V, name##__tcz::BH, name##__tcz::BWD, \
+                                      sizeof wt.w[0], M, N, name##__tcz::VW, name##__tcz::BH, name##__tcz::BWD, \
                                       name##__tcz::NT, name##__tcz::smem);                                 \
     }
 #else
@@ -166,3 +167,4 @@
 #endif
 
 #endif /* SSAM_CONV_TC_CUH */
+#include <onchip/names_pop.h>

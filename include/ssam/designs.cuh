@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* ssam/designs.cuh -- the 1-D convolution systolic designs of the URE paper, as warp kernels.
  *
  * WHAT
@@ -452,3 +453,4 @@ struct ssam__d1_limits {
 #endif
 
 #endif /* SSAM_DESIGNS_CUH */
+#include <onchip/names_pop.h>

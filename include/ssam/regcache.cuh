@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* ssam/regcache.cuh -- the register cache: a warp's tile of rows held in each lane's registers.
  *
  * WHAT (SSAM section 4.2, Fig. 2a)
@@ -194,3 +195,4 @@ static __device__ __forceinline__ void ssam_regcache_load(T (&data)[V][R], const
     ssam_regcache_load<T, V, R>(data, src, pitch, x, y, w, h, border, (T)(cval), vec)
 
 #endif /* SSAM_REGCACHE_CUH */
+#include <onchip/names_pop.h>

@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* ssam/scan.cuh -- warp scans as Kogge-Stone shifts (SSAM section 3.6) and a summed-area table.
  *
  * WHAT
@@ -20,7 +21,7 @@
  *
  * EXAMPLE
  *     SSAM_SAT_DEFINE(sat_f64, double, 256)
- *     ssam_sat_args a = {0};
+ *     ssam_sat_args a = {};
  *     a.src = d_in; a.dst = d_sat; a.width = W; a.height = H;      // pitches 0: the width
  *     int rc = sat_f64_launch(&a, stream);                           // 0 or SSAM_E*
  *
@@ -205,3 +206,4 @@ struct ssam__sat_type<double> {
 #endif
 
 #endif /* SSAM_SCAN_CUH */
+#include <onchip/names_pop.h>

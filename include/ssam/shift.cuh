@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* ssam/shift.cuh -- partial sums moved between lanes: the systolic step of SSAM (section 4.4).
  *
  * WHAT
@@ -131,3 +132,4 @@ struct ssam_op_fma {
 #define SSAM_SYSTOLIC_ROW(T, V, M, N, out, data, p, w) ssam_systolic_row_op<T, V, M, N>(out, data, p, w, (T)0, ssam_op_fma())
 
 #endif /* SSAM_SHIFT_CUH */
+#include <onchip/names_pop.h>

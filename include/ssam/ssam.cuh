@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* ssam/ssam.cuh -- the ssam module in one include: software systolic arrays (Chen et al., SC'19).
  *   base.cuh      status codes, border modes, flags, ssam_border_index
  *   regcache.cuh  SSAM_REGCACHE_LOAD: a warp's tile of rows in registers, borders applied at load
@@ -32,3 +33,4 @@
 #include "temporal3d.cuh"
 #include "designs.cuh"
 #endif
+#include <onchip/names_pop.h>

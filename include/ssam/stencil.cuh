@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* ssam/stencil.cuh -- 2D and 3D stencils as software systolic arrays: describe a stencil once (an
  * X-macro list of points, ssam/stencil_shapes.cuh), get a kernel.
  *
@@ -78,7 +79,7 @@
  *     #include <ssam/stencil.cuh>
  *     SSAM_STENCIL2D_DEFINE(heat, float, SSAM_SHAPE_2D5PT, 8, 128)
  *     float c[5] = {1 - 4 * r, r, r, r, r};          // host memory, in the shape's point order
- *     ssam_stencil_args a = {0};
+ *     ssam_stencil_args a = {};
  *     a.src = d_u0; a.dst = d_u1; a.nx = W; a.ny = H; a.coef = c; a.ncoef = 5;
  *     a.boundary = SSAM_STENCIL_DIRICHLET;
  *     void *u;
@@ -327,3 +328,4 @@ static inline ssam__stencil_kern ssam__stencil3d_kern(const void *fn, int *occ)
 #define SSAM__STENCIL_P(P) ((P) >= 1 ? (P) : 1)
 
 #endif /* SSAM_STENCIL_CUH */
+#include <onchip/names_pop.h>

@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* ssam/stencil_shapes.cuh -- stencil shapes as X-macro lists, and their extents at compile time.
  *
  * WHAT (SSAM, Chen et al. SC'19, Table 3 and sections 4.8-4.9)
@@ -299,3 +300,4 @@ struct ssam__shape_of {
 #define SSAM_SHAPE_POISSON(X) SSAM_SHAPE_POISSON3D_19(X)
 
 #endif /* SSAM_STENCIL_SHAPES_CUH */
+#include <onchip/names_pop.h>

@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* ssam/stencil_tc.cuh -- box stencils on tensor cores: each (dz, dy) row of the stencil's box as a
  * banded matrix (conv_tc.cuh's band), the domain streamed along Z with the partial sums of the planes
  * in flight kept in registers.
@@ -59,7 +60,7 @@
  * EXAMPLE
  *     #include <ssam/stencil_tc.cuh>
  *     SSAM_STENCIL3D_TC_DEFINE(box125, f64, SSAM_SHAPE_BOX3D_R2)
- *     ssam_stencil_args a = {0};  ...                 // exactly as for SSAM_STENCIL3D_DEFINE
+ *     ssam_stencil_args a = {};  ...                 // exactly as for SSAM_STENCIL3D_DEFINE
  *     int rc = box125_advance(&a, 100, &u, stream);
  *   examples/box3d_tc.cu runs it beside the SIMT kernel; bench/ssam_stencil_tc.cu times every box.
  *
@@ -593,3 +594,4 @@ struct ssam__stc_mode_ok<ssam_tc_mode_tf32x3> {
                                                    "smaller tile (the _EX generator) or stencil.cuh");
 
 #endif /* SSAM_STENCIL_TC_CUH */
+#include <onchip/names_pop.h>

@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* ssam/tbplan.h -- which path runs N steps of a 2D or 3D stencil: temporal blocking (TT steps per
  * pass, ssam/temporal.cuh, ssam/temporal3d.cuh) or one pass per step (ssam/stencil.cuh), and why.
  * Plain C99 (host-tested).
@@ -204,3 +205,4 @@ static inline int ssam_tb3_plan_make(ssam_tb_plan *p, int tt, long long steps, l
 #endif /* !__CUDACC_RTC__ */
 
 #endif /* SSAM_TBPLAN_H */
+#include <onchip/names_pop.h>

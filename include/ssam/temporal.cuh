@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* ssam/temporal.cuh -- temporal blocking: TT time steps of a 2D stencil per pass through memory,
  * for domains far larger than the chip.
  *
@@ -74,7 +75,7 @@
  * EXAMPLE
  *     #include <ssam/temporal.cuh>
  *     SSAM_STENCIL2D_TEMPORAL_DEFINE(heat8, float, SSAM_SHAPE_2D5PT, 8, 128)
- *     ssam_stencil_args a = {0};   ... as for SSAM_STENCIL2D_DEFINE ...
+ *     ssam_stencil_args a = {};   ... as for SSAM_STENCIL2D_DEFINE ...
  *     void *u;
  *     int rc = heat8_advance(&a, 1000, &u, stream);    // 125 passes of 8 steps
  *
@@ -526,3 +527,4 @@ static inline int ssam__temporal_launch(const ssam_stencil_args *a, int steps, c
     SSAM__TB2_AUTO_HOST(name)
 
 #endif /* SSAM_TEMPORAL_CUH */
+#include <onchip/names_pop.h>

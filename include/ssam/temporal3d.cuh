@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* ssam/temporal3d.cuh -- temporal blocking in 3D: TT time steps of a 3D stencil per pass through
  * memory, the time levels in shared-memory planes.
  *
@@ -85,7 +86,7 @@
  * EXAMPLE
  *     #include <ssam/temporal3d.cuh>
  *     SSAM_STENCIL3D_TEMPORAL_DEFINE(heat3, float, SSAM_SHAPE_3D7PT, 2, 2, 704)
- *     ssam_stencil_args a = {0};   ... as for SSAM_STENCIL3D_DEFINE ...
+ *     ssam_stencil_args a = {};   ... as for SSAM_STENCIL3D_DEFINE ...
  *     void *u;
  *     int rc = heat3_advance(&a, 1000, &u, stream);     // 500 passes of 2 steps
  *   or SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(heat3, float, SSAM_SHAPE_3D7PT) (below): the planner's
@@ -666,3 +667,4 @@ static inline ssam__stencil_kern ssam__tb3_kern(const void *fn, int *occ, int st
     SSAM__TB3_AUTO_HOST(name)
 
 #endif /* SSAM_TEMPORAL3D_CUH */
+#include <onchip/names_pop.h>

@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* ksum/ksum/device.cuh -- the device pieces every ksum kernel shares, and the generators' helpers.
  *
  * WHAT (part of ksum/ksum.cuh; smalldim.cuh, tc.cuh and wgmma.cuh use it too)
@@ -95,3 +96,4 @@ static __device__ __forceinline__ void ksum__sw_store(T *d, const T (&rw)[NWPER]
     { ksum__norms<T>(a, lda, m, b, ldb, n, dim, scale, out); }
 
 #endif
+#include <onchip/names_pop.h>

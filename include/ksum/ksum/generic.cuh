@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* ksum/ksum/generic.cuh -- the body of KSUM_DEFINE_EX's kernel: the generic register-staged fused
  * kernel summation, float or double, any microtile TM x TN in {4, 8}.
  *
@@ -137,3 +138,4 @@ static __device__ __forceinline__ void ksum__ex_body(K kf, const T *__restrict__
 }
 
 #endif
+#include <onchip/names_pop.h>

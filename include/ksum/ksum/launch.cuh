@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* ksum/ksum/launch.cuh -- the host side of every ksum launcher: argument checks, the grid plan, the
  * workspace, the launches (cudaLaunchKernel on kernels passed as pointers).
  *
@@ -266,3 +267,4 @@ static inline int ksum__launch_staged(const ksum_args *args, cudaStream_t stream
 #endif /* !__CUDACC_RTC__ */
 
 #endif
+#include <onchip/names_pop.h>

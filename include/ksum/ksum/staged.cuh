@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* ksum/ksum/staged.cuh -- the staged float path: KSUM_DEFINE_F32's kernels, and the staging pieces
  * that tc.cuh's KSUM_DEFINE_TF32 shares.
  *
@@ -277,3 +278,4 @@ static __device__ __forceinline__ void ksum__f32_body(K kf, const float *__restr
 }
 
 #endif
+#include <onchip/names_pop.h>

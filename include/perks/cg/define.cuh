@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* perks/cg/define.cuh -- PERKS_CG_DEFINE: the CG kernels and the typed plan / solve of one T and
  * BLOCK (perks/cg.cuh describes the solver).
  *
@@ -98,3 +99,4 @@ static inline __attribute__((unused)) int perks__cg_solve(perks_cg_plan *p, int 
 #endif
 
 #endif /* PERKS_CG_DEFINE_CUH */
+#include <onchip/names_pop.h>

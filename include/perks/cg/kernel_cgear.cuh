@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* perks/cg/kernel_cgear.cuh -- Chronopoulos-Gear CG in one cooperative grid, one grid barrier per
  * iteration: the body of PERKS_CG_DEFINE's name_kernel1 (perks/cg.cuh, CHRONOPOULOS-GEAR).
  *
@@ -182,3 +183,4 @@ static __device__ __forceinline__ void perks_cg_cgear_body(const perks_cg_kargs 
 }
 
 #endif /* PERKS_CG_KERNEL_CGEAR_CUH */
+#include <onchip/names_pop.h>

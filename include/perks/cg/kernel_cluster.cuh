@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* perks/cg/kernel_cluster.cuh -- classic CG in one thread-block cluster (sm_90): the body of
  * PERKS_CG_DEFINE's name_ckernel (perks/cg.cuh, THE CLUSTER PATH).
  *
@@ -237,3 +238,4 @@ static __device__ __forceinline__ void perks_cg_cluster_kernel_body(const perks_
 }
 
 #endif /* PERKS_CG_KERNEL_CLUSTER_CUH */
+#include <onchip/names_pop.h>

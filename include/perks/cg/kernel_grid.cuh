@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* perks/cg/kernel_grid.cuh -- the classic CG iteration in one cooperative grid: the body of
  * PERKS_CG_DEFINE's name_kernel (perks/cg.cuh, THE ITERATION and THE GRID PATH).
  *
@@ -280,3 +281,4 @@ static __device__ __forceinline__ void perks_cg_grid_body(const perks_cg_kargs &
 }
 
 #endif /* PERKS_CG_KERNEL_GRID_CUH */
+#include <onchip/names_pop.h>

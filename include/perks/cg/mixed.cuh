@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* perks/cg/mixed.cuh -- PERKS_CG_MIXED_DEFINE: a double system solved by float CG iterations whose
  * residual replacements are done in double (perks/cg.cuh, MIXED PRECISION).
  *
@@ -164,3 +165,4 @@ static inline int perks__cg_mixed_solve(const void *const fk[4], const void *con
 #endif
 
 #endif /* PERKS_CG_MIXED_CUH */
+#include <onchip/names_pop.h>

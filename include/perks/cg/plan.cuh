@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* perks/cg/plan.cuh -- the CG planner and launcher (host): which path, how many blocks, which cache
  * tier, the row split, the workspace; one launch per solve (perks/cg.cuh, THE GRID PATH, THE
  * CLUSTER PATH, PARAMETERS AND LIMITS).
@@ -553,3 +554,4 @@ static inline int perks_cg_run(perks_cg_plan *p, const void *d_b, void *d_x, cud
 #endif /* !__CUDACC_RTC__ */
 
 #endif /* PERKS_CG_PLAN_CUH */
+#include <onchip/names_pop.h>

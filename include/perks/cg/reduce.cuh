@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* perks/cg/reduce.cuh -- the dot products of the CG kernels: block sums, then the grid's or the
  * cluster's totals, the same bits in every block (perks/cg.cuh, THE ITERATION).
  *
@@ -226,3 +227,4 @@ perks__cg_creduce(double v0, double v1, double v2, int nv, double *cp, int C, do
 }
 
 #endif /* PERKS_CG_REDUCE_CUH */
+#include <onchip/names_pop.h>

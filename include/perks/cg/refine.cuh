@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* perks/cg/refine.cuh -- a solve's outcome, and iterative refinement on the host for the kernels
  * without in-kernel replacement (double, Chronopoulos-Gear) (perks/cg.cuh, WHAT A SUCCESS MEANS).
  *
@@ -138,3 +139,4 @@ static inline int perks_cg_wait(perks_cg_plan *p, perks_cg_result *res)
 #endif /* !__CUDACC_RTC__ */
 
 #endif /* PERKS_CG_REFINE_CUH */
+#include <onchip/names_pop.h>

@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* perks/cg/replace.cuh -- residual replacement inside the classic CG kernels (grid and cluster):
  * when to recompute r = b - A x, how a replaced residual is judged, the best x of a stalled solve
  * (perks/cg.cuh, WHAT A SUCCESS MEANS).
@@ -138,3 +139,4 @@ static __device__ __forceinline__ double perks__cg_restore_best(const perks_cg_k
 template <class K> static __device__ __forceinline__ int perks__cg_replacements(void) { return perks__cg_rs<K>[2]; }
 
 #endif /* PERKS_CG_REPLACE_CUH */
+#include <onchip/names_pop.h>

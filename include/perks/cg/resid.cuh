@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* perks/cg/resid.cuh -- the true residual of every CG solve and the small kernels of the host-side
  * refinement and the mixed driver (perks/cg.cuh, WHAT A SUCCESS MEANS).
  *
@@ -144,3 +145,4 @@ static inline double perks__cg_floor(int elt, double aa, double bb)
 #endif /* !__CUDACC_RTC__ */
 
 #endif /* PERKS_CG_RESID_CUH */
+#include <onchip/names_pop.h>

@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* perks/cg/spmv.cuh -- a block's rows of a CSR matrix times a vector, W lanes per row, and the
  * gathers the CG kernels feed it (perks/cg.cuh, THE ITERATION).
  *
@@ -274,3 +275,4 @@ static __device__ __forceinline__ __attribute__((unused)) float perks__cg1_u(con
 }
 
 #endif /* PERKS_CG_SPMV_CUH */
+#include <onchip/names_pop.h>

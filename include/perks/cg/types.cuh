@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* perks/cg/types.cuh -- the CG solver's options, result, plan and kernel arguments (perks/cg.cuh).
  *
  * WHAT (PERKS paper, Zhang et al. ICS'23, sections 3-4; the whole solver is described in perks/cg.cuh)
@@ -252,3 +253,4 @@ template <int B> struct perks__cg_blk {
 };
 
 #endif /* PERKS_CG_TYPES_CUH */
+#include <onchip/names_pop.h>

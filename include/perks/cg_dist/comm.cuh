@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* perks/cg_dist/comm.cuh -- the distributed CG's communication (host): kernel launches per rank, the
  * all-reduce of the dot products, the halo exchange of p, the setup's all-gather; through NCCL, or
  * by device copies when one process holds every rank ("virtual ranks") (perks/cg_dist.cuh).
@@ -169,3 +170,4 @@ static inline int perks__cgd_allgather(perks_cgd_rank *rk, int nlocal, int *cons
 #endif /* !__CUDACC_RTC__ */
 
 #endif /* PERKS_CG_DIST_COMM_CUH */
+#include <onchip/names_pop.h>

@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* perks/cg_dist/kernels.cuh -- the device side of the distributed CG: one rank's SpMV over its rows,
  * its dot products, its vector updates (perks/cg_dist.cuh, THE ITERATION).
  *
@@ -211,3 +212,4 @@ static __global__ void __attribute__((unused)) perks__cgd_vsum(const double *g, 
 }
 
 #endif /* PERKS_CG_DIST_KERNELS_CUH */
+#include <onchip/names_pop.h>

@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* perks/cg_dist/setup.cuh -- the distributed CG's setup (host): argument checks that every rank
  * agrees on, the halo tables, each rank's workspace (perks/cg_dist.cuh, LIMITS).
  *
@@ -220,3 +221,4 @@ static inline void perks__cgd_release(perks_cgd_rank *rk, int nlocal)
 #endif /* !__CUDACC_RTC__ */
 
 #endif /* PERKS_CG_DIST_SETUP_CUH */
+#include <onchip/names_pop.h>

@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* perks/cg_dist/solve.cuh -- the distributed CG's iteration and its end (host): the true residual,
  * the restarts from it, the polls of the device state (perks/cg_dist.cuh, THE ITERATION and WHAT A
  * SUCCESS MEANS).
@@ -155,3 +156,4 @@ static inline int perks__cgd_solve(perks_cgd_rank *rk, int nlocal, const perks_c
 #endif /* !__CUDACC_RTC__ */
 
 #endif /* PERKS_CG_DIST_SOLVE_CUH */
+#include <onchip/names_pop.h>

@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* perks/cg_dist/types.cuh -- the distributed CG's options, result, rank and kernel arguments
  * (perks/cg_dist.cuh describes the solver).
  *
@@ -127,3 +128,4 @@ template <> struct perks__cgd_real<double> {
 };
 
 #endif /* PERKS_CG_DIST_TYPES_CUH */
+#include <onchip/names_pop.h>

@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* perks/cg_stencil/body.cuh -- the device side of the matrix-free CG (perks/cg_stencil.cuh): the
  * kernel argument, the sweep that applies the stencil on the fly, the whole iteration, and the
  * kernels of the host side (true residual, scaling, x += d).
@@ -347,3 +348,4 @@ static __global__ void perks__cgs_add_kernel(long long n, TX *x, const TD *d, do
 #endif
 
 #endif /* PERKS_CG_STENCIL_BODY_CUH */
+#include <onchip/names_pop.h>

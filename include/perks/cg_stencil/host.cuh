@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* perks/cg_stencil/host.cuh -- the host side of the matrix-free CG (perks/cg_stencil.cuh): the
  * weights' checks, the planner of the sweep's work items, one cooperative run, the true residual
  * and the refinements of name_solve.
@@ -244,3 +245,4 @@ out:
 #endif /* !__CUDACC_RTC__ */
 
 #endif /* PERKS_CG_STENCIL_HOST_CUH */
+#include <onchip/names_pop.h>

@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* perks/stencil/plan.cuh -- the host side of PERKS_STENCIL2D_DEFINE: arguments, cache modes, the
  * compile-time sizes of an instantiation, the plans that pick a kernel, the launches.
  *
@@ -398,3 +399,4 @@ static inline int perks__s2d_run(const perks_stencil2d_args *a, const perks__s2d
 #endif /* !__CUDACC_RTC__ */
 
 #endif /* PERKS_STENCIL_PLAN_CUH */
+#include <onchip/names_pop.h>

@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* perks/stencil/resident.cuh -- the resident and hybrid persistent 2D kernels' body, as a function
  * template over pieces: the tile in shared memory for the whole run, one pass over it a step.
  *
@@ -323,3 +324,4 @@ static __device__ __forceinline__ void perks_stencil2d_resident(T *a, T *b, T *e
 }
 
 #endif /* PERKS_STENCIL_RESIDENT_CUH */
+#include <onchip/names_pop.h>

@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* perks/stencil/shapes.cuh -- stencil shapes for the perks generators: the catalogue as X-macro lists
  * and a shape as a type, so that the function bodies take the shape as a template argument.
  *
@@ -135,3 +136,4 @@ struct perks__shape_of {
 #define PERKS_SHAPE_POISSON(X) PERKS_SHAPE_POISSON3D_19(X)
 
 #endif /* PERKS_STENCIL_SHAPES_CUH */
+#include <onchip/names_pop.h>

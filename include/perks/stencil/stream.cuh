@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* perks/stencil/stream.cuh -- the streaming persistent 2D kernel's body and the one-step kernel's
  * body, as function templates over pieces a kernel of one's own can take one by one.
  *
@@ -429,3 +430,4 @@ static __device__ __forceinline__ void perks_stencil2d_step(const T *__restrict_
 }
 
 #endif /* PERKS_STENCIL_STREAM_CUH */
+#include <onchip/names_pop.h>

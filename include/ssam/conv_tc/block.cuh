@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* ssam/conv_tc/block.cuh -- the block pieces and the kernel body of the tensor-core convolution.
  *
  * WHAT (conv_tc.cuh's HOW: a block of WY x WX warps walks output tiles of (16 QY WY) x (8 JX WX))
@@ -52,8 +53,8 @@ template <class T, class W, int M, int N, int QY, int JX, int WY, int WX>
 struct ssam__conv_tc_sizes {
     enum {
         S8 = SSAM_TC_S8(M), T4 = SSAM_TC_T4(M), WH = 16 * QY, WW = 8 * JX, BH = WH * WY, BWD = WW * WX, TR = BH + N - 1,
-        TC = 8 * JX * WX - 8 + 8 * S8 + 4 * T4, V = SSAM_CONV_V(T), NCH = (TC + 2 * V - 3) / V,
-        TP = ssam__conv_tc_pitch((int)sizeof(T), NCH * V), WP = 8 * S8 + 12, NT = 32 * WY * WX,
+        TC = 8 * JX * WX - 8 + 8 * S8 + 4 * T4, VW = SSAM_CONV_V(T), NCH = (TC + 2 * VW - 3) / VW,
+        TP = ssam__conv_tc_pitch((int)sizeof(T), NCH * VW), WP = 8 * S8 + 12, NT = 32 * WY * WX,
         tile = QY >= 1 && JX >= 1 && WY >= 1 && WX >= 1 && WY * WX <= 32
     };
     static const size_t smem = (((size_t)N * WP * sizeof(W) + 15) & ~(size_t)15) + (size_t)TR * TP * sizeof(T);
@@ -68,7 +69,7 @@ static __device__ __forceinline__ void ssam__conv_tc_stage16(T *slot, const T *s
     const T *b = src + (long long)ys * g.sp + xs;
     for (int i = threadIdx.x; i < Z::TR * Z::NCH; i += Z::NT) {
         const int r = i / Z::NCH, h = i - r * Z::NCH;
-        ssam__cp16(slot + r * Z::TP + h * Z::V, b + r * g.sp + h * Z::V);
+        ssam__cp16(slot + r * Z::TP + h * Z::VW, b + r * g.sp + h * Z::VW);
     }
 }
 
@@ -183,7 +184,7 @@ static __device__ __forceinline__ void ssam_conv2d_tc_body(const typename MD::el
     typedef typename MD::elem_t T;
     typedef typename MD::weight_t W;
     typedef ssam__conv_tc_sizes<T, W, M, N, QY, JX, WY, WX> Z;
-    enum { V = Z::V };
+    enum { V = Z::VW };
     extern __shared__ __align__(16) unsigned char ssam__tcsm[];
     W *wpad = (W *)ssam__tcsm;
     T *slot = (T *)(ssam__tcsm + (((N)*Z::WP * sizeof(W) + 15) & ~(size_t)15));
@@ -207,3 +208,4 @@ static __device__ __forceinline__ void ssam_conv2d_tc_body(const typename MD::el
 }
 
 #endif /* SSAM_CONV_TC_BLOCK_CUH */
+#include <onchip/names_pop.h>

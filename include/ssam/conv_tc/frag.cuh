@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* ssam/conv_tc/frag.cuh -- the tensor-core fragments of conv_tc.cuh, per mode (lane level).
  *
  * WHAT
@@ -494,3 +495,4 @@ static __device__ __forceinline__ void ssam_tc_store2(ssam_tc_mode_bf16, __nv_bf
 }
 
 #endif /* SSAM_CONV_TC_FRAG_CUH */
+#include <onchip/names_pop.h>

@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* ssam/conv_tc/host.cuh -- the host side of the tensor-core convolution: which path a launcher takes
  * on the current device, the grid, the launch.
  *
@@ -105,3 +106,4 @@ static inline int ssam__conv2d_tc_launch(const ssam_conv2d_args *a, cudaStream_t
 #endif /* !__CUDACC_RTC__ */
 
 #endif /* SSAM_CONV_TC_HOST_CUH */
+#include <onchip/names_pop.h>

@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* ssam/conv_tc/mma.cuh -- the tensor-core instructions under conv_tc.cuh (lane level, sm_80+).
  *
  * WHAT
@@ -145,3 +146,4 @@ static __device__ __forceinline__ void ssam__tc_wait(void)
 }
 
 #endif /* SSAM_CONV_TC_MMA_CUH */
+#include <onchip/names_pop.h>

@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* ssam/conv_tc/warp.cuh -- the warp pieces of the tensor-core convolution: the filter row as a band,
  * slabs of the staged data, and their MMAs (conv_tc.cuh's HOW; docs/pieces.md).
  *
@@ -115,3 +116,4 @@ static __device__ __forceinline__ void ssam_conv_tc_rows8(typename MD::c_t (&acc
     ssam_conv_tc_rows8<ssam_tc_mode_##MODE, (QY), (JX), (S8), (T4), (N)>(acc, ta, pitch, wr, WP, i0, cq)
 
 #endif /* SSAM_CONV_TC_WARP_CUH */
+#include <onchip/names_pop.h>

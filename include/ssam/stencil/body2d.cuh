@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* ssam/stencil/body2d.cuh -- the 2D stencil kernel's body (SSAM_STENCIL2D_DEFINE and its half and
  * bf16 variants).
  *
@@ -100,3 +101,4 @@ static __device__ __forceinline__ void ssam__stencil2d_body(const TS *src, TS *d
 }
 
 #endif /* SSAM_STENCIL_BODY2D_CUH */
+#include <onchip/names_pop.h>

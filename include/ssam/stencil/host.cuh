@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* ssam/stencil/host.cuh -- the stencils' host side: arguments, geometry, checks, grids, launches.
  *
  * WHAT (the host helpers of ssam/stencil.cuh, ssam/temporal.cuh, ssam/temporal3d.cuh, stencil_tc.cuh)
@@ -259,3 +260,4 @@ static inline int ssam__stencil_advance_tt(const ssam_stencil_args *a, int steps
 #endif /* !__CUDACC_RTC__ */
 
 #endif /* SSAM_STENCIL_HOST_CUH */
+#include <onchip/names_pop.h>

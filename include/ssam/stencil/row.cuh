@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* ssam/stencil/row.cuh -- the lane pieces of the stencils: one output row from a register window.
  *
  * WHAT (SSAM, Chen et al. SC'19: Listing 2, sections 4.5 and 4.8; the scope of ssam/stencil.cuh)
@@ -347,3 +348,4 @@ static __device__ __forceinline__ void ssam__stencil_gload_raw(unsigned (&gw)[GW
 }
 
 #endif /* SSAM_STENCIL_ROW_CUH */
+#include <onchip/names_pop.h>

@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* ssam/stencil/slice3d.cuh -- the 3D slice kernel's body (SSAM_STENCIL3D_SLICE_DEFINE, and
  * SSAM_STENCIL3D_DEFINE where its rule picks the slices).
  *
@@ -183,3 +184,4 @@ static __device__ __forceinline__ void ssam__stencil3s_body(const T *src, T *dst
 }
 
 #endif /* SSAM_STENCIL_SLICE3D_CUH */
+#include <onchip/names_pop.h>

@@ -1,3 +1,4 @@
+#include <onchip/names_push.h>
 /* ssam/stencil/stream3d.cuh -- the 3D register-streaming kernel's body (SSAM_STENCIL3D_STREAM_DEFINE,
  * and SSAM_STENCIL3D_DEFINE where its rule picks streaming).
  *
@@ -177,3 +178,4 @@ static __device__ __forceinline__ void ssam__stencil3d_body(const T *src, T *dst
 }
 
 #endif /* SSAM_STENCIL_STREAM3D_CUH */
+#include <onchip/names_pop.h>
