@@ -55,7 +55,7 @@
  *   on every rank); PERKS_ETHIN a slab thinner than the halo (a rank would need planes from beyond
  *   its neighbour: use fewer ranks or fewer steps between exchanges).
  *   perks_slab_parts_make: PERKS_ENULL a NULL argument; PERKS_ESIZE reach < 0 or reach > halo
- *   (the ghosts are not deep enough for the pass).  On an error the slab (the parts) is left as it was.
+ *   (the ghosts are not deep enough for the pass).  On an error the slab (the parts) is left unchanged.
  */
 #ifndef PERKS_DECOMP_H
 #define PERKS_DECOMP_H

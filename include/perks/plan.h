@@ -34,7 +34,7 @@
  *   PERKS_ERESOURCE the kernel's registers or shared memory leave no room for one block per SM (the
  *   plan "cannot work"; also shared-memory sums past LONG_MAX); PERKS_ECORESIDENT more tiles than
  *   co-resident blocks would be needed (perks_plan_tiles*: a tile column count that exceeds the
- *   grid).  On an error the plan is left as it was.  Every size is an int or a long as declared:
+ *   grid).  On an error the plan is left unchanged.  Every size is an int or a long as declared:
  *   sums and products of them are formed in 64 bits or compared without being formed, so hostile
  *   numbers give a code, never a wrapped plan or a division by zero.
  *
@@ -173,7 +173,7 @@ static inline int perks__plan_posfinite(double x) { return x > 0 && x <= DBL_MAX
 
 /* Fill p: blocks per SM (blocks_per_sm > 0 forces it; 0 picks it by Little's law), the grid
  * (sms x blocks per SM), the shared-memory cache per block and the capacities.  See ERRORS above;
- * on an error *p is left as it was. */
+ * on an error *p is left unchanged. */
 static inline int perks_plan_make(perks_plan *p, const perks_device_info *d, const perks_kernel_info *k,
                                   long long cells, int blocks_per_sm)
 {
@@ -286,7 +286,7 @@ static inline int perks__plan_tilable(const perks_plan *p)
  * tile_len rows; r is the stencil's radius: a tile keeps rows in registers only when it has at
  * least reg_rows + r rows (perks/stencil.cuh's rule), else it caches rows [0, smem_rows) in shared
  * memory.  Fills tiles_*, tile_w, tile_len, smem_rows, cells_*, cached_fraction and sets
- * grid to the tiles used; smem_bytes shrinks to the rows used.  On an error *p is left as it was. */
+ * grid to the tiles used; smem_bytes shrinks to the rows used.  On an error *p is left unchanged. */
 static inline int perks_plan_tiles2d(perks_plan *p, int W, int H, int tile_w, int r)
 {
     perks_plan q;

@@ -3,7 +3,7 @@
  * arguments (fuzz_int's edge values, and 64-bit ones from fuzz_ll below).  Every call must return
  * in bounded time with a documented status code; on success the plan keeps its promises (inside
  * the sizes given, no wrapped count, bijective remaps on small plans, sends landing in the peer's
- * ghosts, passes covering the steps), on failure the outputs are as documented (left as they were,
+ * ghosts, passes covering the steps), on failure the outputs are as documented (left unchanged,
  * or ssam's one-pass plan of 0 passes).  tests/host/test_props.c feeds the same function random
  * and extreme inputs under gcc, with FUZZ_ASSERT made a CHECK: every helper here returns int (0)
  * so that such an assertion can return 1. */
@@ -271,7 +271,7 @@ static int fplan_cbi_plans(fuzz_bytes *b)
     return fplan_cbi_check(&p, b);
 }
 
-/* the reference for cbi_block_group: the old statement of it, by brute force in 128 bits */
+/* the reference for cbi_block_group: its definition (the header's comment), by brute force in 128 bits */
 static long long fplan_block_group_ref(long long tx, long long tw, long long th, long long depth, int eb,
                                        long long cache, long long nb)
 {

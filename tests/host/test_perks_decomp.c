@@ -342,7 +342,7 @@ static void test_hostile(void)
               perks_slab_make(&s, 2147483646, 2, 1, 1000, PERKS_SLAB_PERIODIC) == PERKS_ESIZE,
           "two ranks of INT_MAX - 1 planes, halo 1000: both refuse");
     CHECK(perks_slab_make(&s, 5, 1, 0, 2147483647, PERKS_SLAB_DIRICHLET) == PERKS_ESIZE, "halo INT_MAX");
-    CHECK(memcmp(&s, &before, sizeof s) == 0, "a refused slab is left as it was");
+    CHECK(memcmp(&s, &before, sizeof s) == 0, "a refused slab is left unchanged");
     CHECK(perks_slab_make(&s, 2147483647 - 2000, 1, 0, 1000, PERKS_SLAB_PERIODIC) == 0 && s.buf_planes == 2147483647 &&
               s.recv_at[1] == 2147483647 - 1000 && perks_slab_global(&s, s.buf_planes - 1) == 999 &&
               perks_slab_global(&s, 0) == 2147483647 - 3000,

@@ -231,7 +231,7 @@ static void test_tiles(void)
     case_end();
 }
 
-/* hostile numbers: each is refused with its code (the plan left as it was) or answered exactly */
+/* hostile numbers: each is refused with its code (the plan left unchanged) or answered exactly */
 static void test_hostile(void)
 {
     perks_device_info d, bad;
