@@ -310,7 +310,8 @@ CBI_FN void cbi_unfold(long long y, int ndims, const long long *dims, long long 
  * the model says reordering cannot pay.  cache_bytes and threads are the caller's statement of
  * which cache holds the reuse (e.g. one SM's L1 and its resident threads, or the L2 and the
  * threads of the whole device); docs/cbi.md gives the values measured best on the H200.
- * Returns 0 when an argument is <= 0. */
+ * Returns 0 when an argument is <= 0.  Any sizes: a need past INT64_MAX bytes (u depth, u (s_h s_w +
+ * t)) is compared, never formed, and fits no cache (the floor of 32). */
 CBI_FN long long cbi__round32(long long c, long long width)
 {
     if (c >= width) return width;
@@ -322,9 +323,13 @@ CBI_FN long long cbi__round32(long long c, long long width)
 CBI_FN long long cbi_width_stencil(long long width, int sw, int sh, int elem_bytes, long long cache_bytes,
                                    long long threads)
 {
-    long long u = elem_bytes, c;
+    long long u = elem_bytes, s, lim, c;
     if (width <= 0 || sw <= 0 || sh <= 0 || elem_bytes <= 0 || cache_bytes <= 0 || threads <= 0) return 0;
-    c = (cache_bytes - u * ((long long)sh * sw + threads)) / ((long long)sh * u);
+    s = (long long)sh * sw;
+    lim = INT64_MAX / u;
+    /* u (s + t) past INT64_MAX exceeds any cache: the model's c is negative, the floor of 32 */
+    if (s > lim || threads > lim - s) return cbi__round32(0, width);
+    c = (cache_bytes - u * (s + threads)) / ((long long)sh * u);
     return cbi__round32(c, width);
 }
 
@@ -332,7 +337,7 @@ CBI_FN long long cbi_width_matmul(long long width, long long depth, int elem_byt
 {
     long long c;
     if (width <= 0 || depth <= 0 || elem_bytes <= 0 || cache_bytes <= 0) return 0;
-    c = cache_bytes / ((long long)elem_bytes * depth);
+    c = cache_bytes / elem_bytes / depth; /* = M / (u depth), the product never formed */
     return cbi__round32(c, width);
 }
 
@@ -344,24 +349,96 @@ CBI_FN long long cbi_width_matmul(long long width, long long depth, int elem_byt
  *     F(G) = u depth (G tile_w + ceil(resident_blocks / G) tile_h)   bytes
  * of B columns and A rows, which should stay in the cache (the L2: blocks go round-robin to SMs, so
  * only the L2 sees a whole wave).  When row order (G = tiles_x) already fits, tiles_x is returned:
- * no grouping.  Otherwise the G in 1..tiles_x that minimises F(G) (about sqrt(resident_blocks
- * tile_h / tile_w): a square wave).  Returns 0 when an argument is <= 0. */
+ * no grouping.  Otherwise the smallest G in 1..min(tiles_x, resident_blocks) that minimises F(G)
+ * (about sqrt(resident_blocks tile_h / tile_w): a square wave).  Returns 0 when an argument is <= 0.
+ * Any arguments: the F compared are exact (128-bit), and only the G near the real minimum are
+ * tried, the smallest of each value of ceil(resident_blocks / G): a few (resident_blocks)^(1/4)
+ * at most (about 2 x 10^5 at 2^63), not one per G. */
+
+/* an unsigned 128-bit value, for exact comparisons of sums of two 63-bit products */
+typedef struct cbi__u128 {
+    uint64_t hi, lo;
+} cbi__u128;
+
+/* a b + c d for a, b, c, d < 2^63 (the sum < 2^127) */
+CBI_FN cbi__u128 cbi__muladd128(uint64_t a, uint64_t b, uint64_t c, uint64_t d)
+{
+    cbi__u128 r;
+    uint64_t lo[2], hi[2], v[2][2];
+    int k;
+    v[0][0] = a, v[0][1] = b, v[1][0] = c, v[1][1] = d;
+    for (k = 0; k < 2; k++) {
+        uint64_t x0 = v[k][0] & 0xffffffffu, x1 = v[k][0] >> 32, y0 = v[k][1] & 0xffffffffu, y1 = v[k][1] >> 32;
+        uint64_t p00 = x0 * y0, p01 = x0 * y1, p10 = x1 * y0, p11 = x1 * y1;
+        uint64_t mid = (p00 >> 32) + (p01 & 0xffffffffu) + (p10 & 0xffffffffu);
+        lo[k] = (mid << 32) | (p00 & 0xffffffffu);
+        hi[k] = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+    }
+    r.lo = lo[0] + lo[1];
+    r.hi = hi[0] + hi[1] + (r.lo < lo[0]);
+    return r;
+}
+
+CBI_FN int cbi__lt128(cbi__u128 a, cbi__u128 b) { return a.hi < b.hi || (a.hi == b.hi && a.lo < b.lo); }
+
+/* the square root of v >= 0 to about the last bit (no C library: this header is also device code) */
+CBI_FN double cbi__sqrt(double v)
+{
+    double x = 1;
+    int i;
+    if (!(v > 0)) return 0;
+    while (x * x < v) x *= 2; /* at most 2^512 (v < 2^1024) */
+    for (i = 0; i < 60; i++) {
+        double y = 0.5 * (x + v / x);
+        if (y >= x) break; /* from above, the Newton steps fall until they stop */
+        x = y;
+    }
+    return x;
+}
+
 CBI_FN long long cbi_block_group(long long tiles_x, long long tile_w, long long tile_h, long long depth,
                                  int elem_bytes, long long cache_bytes, long long resident_blocks)
 {
-    long long g, best = 1, fbest = -1, nb = resident_blocks;
+    long long nb = resident_blocks, gmax, g, g0, lo, hi, best, q;
+    double gs, fu, disc, sq, gl, gr;
+    cbi__u128 f, fbest;
     if (tiles_x <= 0 || tile_w <= 0 || tile_h <= 0 || depth <= 0 || elem_bytes <= 0 || cache_bytes <= 0 ||
         resident_blocks <= 0)
         return 0;
-    /* row order: the wave covers all of B's columns and ceil(nb / tiles_x) tile rows of A */
-    if ((double)elem_bytes * depth * (tiles_x * tile_w + (nb + tiles_x - 1) / tiles_x * tile_h) <= (double)cache_bytes)
+    /* row order: the wave covers all of B's columns and ceil(nb / tiles_x) tile rows of A (a sum
+     * past INT64_MAX bytes fits no cache) */
+    q = (nb - 1) / tiles_x + 1;
+    if (tiles_x <= INT64_MAX / tile_w && q <= INT64_MAX / tile_h && tiles_x * tile_w <= INT64_MAX - q * tile_h &&
+        (double)elem_bytes * depth * (tiles_x * tile_w + q * tile_h) <= (double)cache_bytes)
         return tiles_x;
-    for (g = 1; g <= tiles_x && g <= nb; g++) {
-        long long f = g * tile_w + (nb + g - 1) / g * tile_h;
-        if (fbest < 0 || f < fbest) {
+    /* the minimum of F over G in 1..gmax: F(G) >= h(G) = tile_w G + tile_h nb / G (convex, least at
+     * gs), so only the G with h(G) <= F(g0) can win; those lie between the roots gl, gr of
+     * tile_w G^2 - F(g0) G + tile_h nb, each widened past the rounding of doubles */
+    gmax = tiles_x < nb ? tiles_x : nb;
+    gs = cbi__sqrt((double)tile_h * (double)nb / (double)tile_w);
+    g0 = gs < 1 ? 1 : gs >= (double)gmax ? gmax : (long long)gs;
+    q = (nb - 1) / g0 + 1;
+    fu = ((double)tile_w * (double)g0 + (double)tile_h * (double)q) * (1 + 1e-12) + 1; /* >= F(g0) / (u depth) */
+    disc = fu * fu * (1 + 1e-12) - 4 * (double)tile_w * (double)tile_h * (double)nb * (1 - 1e-12);
+    sq = cbi__sqrt(disc > 0 ? disc : 0) * (1 + 1e-12) + 1;
+    gl = 2 * (double)tile_h * (double)nb / (fu + sq) * (1 - 1e-9) - 2;
+    gr = (fu + sq) / (2 * (double)tile_w) * (1 + 1e-9) + 2;
+    lo = gl <= 1 ? 1 : gl >= (double)gmax ? gmax : (long long)gl;
+    hi = gr >= (double)gmax ? gmax : gr <= 1 ? 1 : (long long)gr;
+    /* the smallest G of each value of ceil(nb / G) in [lo, hi] (a larger G of the same value only
+     * adds tile_w), in increasing G: the first of equal F is kept */
+    best = lo;
+    fbest.hi = fbest.lo = 0;
+    for (g = lo;;) {
+        q = (nb - 1) / g + 1;
+        f = cbi__muladd128((uint64_t)g, (uint64_t)tile_w, (uint64_t)q, (uint64_t)tile_h);
+        if (g == lo || cbi__lt128(f, fbest)) {
             fbest = f;
             best = g;
         }
+        if (q == 1) break;
+        g = (nb - 1) / (q - 1) + 1; /* the smallest G with ceil(nb / G) = q - 1 or less */
+        if (g > hi) break;
     }
     return best;
 }

@@ -52,10 +52,11 @@
  *   into its lower ghosts, which it posts first.
  *
  * ERRORS (perks/base.h): PERKS_ENULL a NULL slab; PERKS_ESIZE n < 1, P < 1, rank outside 0..P-1,
- *   halo < 0, an unknown boundary; PERKS_ETHIN a slab thinner than the halo (a rank would need
- *   planes from beyond its neighbour: use fewer ranks or fewer steps between exchanges).
+ *   halo < 0, an unknown boundary, n + 2 halo past INT_MAX (buffer planes are ints, the same bound
+ *   on every rank); PERKS_ETHIN a slab thinner than the halo (a rank would need planes from beyond
+ *   its neighbour: use fewer ranks or fewer steps between exchanges).
  *   perks_slab_parts_make: PERKS_ENULL a NULL argument; PERKS_ESIZE reach < 0 or reach > halo
- *   (the ghosts are not deep enough for the pass).
+ *   (the ghosts are not deep enough for the pass).  On an error the slab (the parts) is left unchanged.
  */
 #ifndef PERKS_DECOMP_H
 #define PERKS_DECOMP_H
@@ -81,9 +82,9 @@ typedef struct perks_slab {
 } perks_slab;
 
 #ifndef __CUDACC_RTC__ /* host code: not under NVRTC (the structs and codes only) */
-/* the planes rank r of P owns of n, and the first of them */
-static inline int perks_slab_own(int n, int P, int r) { return n / P + (r < n % P); }
-static inline int perks_slab_first(int n, int P, int r) { return r * (n / P) + (r < n % P ? r : n % P); }
+/* the planes rank r of P owns of n, and the first of them (n >= 0, 0 <= r < P; 0 for P < 1) */
+static inline int perks_slab_own(int n, int P, int r) { return P < 1 ? 0 : n / P + (r < n % P); }
+static inline int perks_slab_first(int n, int P, int r) { return P < 1 ? 0 : r * (n / P) + (r < n % P ? r : n % P); }
 
 /* the slab of rank `rank` of `nranks` over n planes, halo planes deep; 0 or a PERKS_E* code */
 static inline int perks_slab_make(perks_slab *s, int n, int nranks, int rank, int halo, int boundary)
@@ -93,6 +94,7 @@ static inline int perks_slab_make(perks_slab *s, int n, int nranks, int rank, in
     if (n < 1 || nranks < 1 || rank < 0 || rank >= nranks || halo < 0 ||
         (boundary != PERKS_SLAB_DIRICHLET && boundary != PERKS_SLAB_PERIODIC))
         return PERKS_ESIZE;
+    if ((long long)n + 2LL * halo > 2147483647LL) return PERKS_ESIZE; /* buffer planes past an int */
     if (perks_slab_own(n, nranks, nranks - 1) < halo) return PERKS_ETHIN; /* the last slab is the thinnest */
     s->n = n, s->nranks = nranks, s->rank = rank, s->halo = halo, s->boundary = boundary;
     s->first = perks_slab_first(n, nranks, rank);
@@ -116,11 +118,11 @@ static inline int perks_slab_make(perks_slab *s, int n, int nranks, int rank, in
  * ghosts past the ends give -1) */
 static inline int perks_slab_global(const perks_slab *s, int b)
 {
-    int g = s->first - s->halo + b;
-    if (g >= 0 && g < s->n) return g;
+    long long g = (long long)s->first - s->halo + b;
+    if (g >= 0 && g < s->n) return (int)g;
     if (s->boundary != PERKS_SLAB_PERIODIC) return -1;
     g %= s->n;
-    return g < 0 ? g + s->n : g;
+    return (int)(g < 0 ? g + s->n : g);
 }
 
 /* the parts of a slab's own planes for overlapping the exchange with the update (see OVERLAP);

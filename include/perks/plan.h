@@ -28,10 +28,16 @@
  *
  * ERRORS (perks/base.h)
  *   PERKS_ENULL a NULL argument; PERKS_ESIZE cells <= 0, a block outside 1..1024 or not a multiple
- *   of 32, a negative kernel use, a device description with zeros, a forced blocks-per-SM above what
- *   the device allows; PERKS_ERESOURCE the kernel's registers or shared memory leave no room for
- *   one block per SM (the plan "cannot work"); PERKS_ECORESIDENT more tiles than co-resident blocks
- *   would be needed (perks_plan_tiles*: a tile column count that exceeds the grid).
+ *   of 32, a negative kernel use, a device description with zeros, a bandwidth or latency that is
+ *   NaN or infinite, a forced blocks-per-SM above what the device allows, a grid (SMs x blocks per
+ *   SM) past INT_MAX, capacities (grid x block x depth, grid x cache cells) past LLONG_MAX, a tiling
+ *   whose W H (D) is not the plan's cells or whose shared-memory bytes pass LONG_MAX;
+ *   PERKS_ERESOURCE the kernel's registers or shared memory leave no room for one block per SM (the
+ *   plan "cannot work"; also shared-memory sums past LONG_MAX); PERKS_ECORESIDENT more tiles than
+ *   co-resident blocks would be needed (perks_plan_tiles*: a tile column count that exceeds the
+ *   grid).  On an error the plan is left unchanged.  Every size is an int or a long as declared:
+ *   sums and products of them are formed in 64 bits or compared without being formed, so hostile
+ *   numbers give a code, never a wrapped plan or a division by zero.
  *
  * LIMITS
  *   Register allocation is modelled as on sm_70..sm_90 (per warp, in units of reg_alloc_unit);
@@ -42,6 +48,11 @@
 #define PERKS_PLAN_H
 
 #include "base.h"
+
+#ifndef __CUDACC_RTC__
+#include <float.h>
+#include <limits.h>
+#endif
 
 typedef struct perks_device_info {
     int sms;                     /* multiprocessors */
@@ -115,38 +126,61 @@ static inline void perks_device_h200(perks_device_info *d)
 }
 
 /* Blocks of this kernel that fit on one SM by registers, threads, blocks and shared memory
- * (shared memory counted without any cache).  0 when none fits. */
+ * (shared memory counted without any cache).  0 when none fits: also for a NULL argument, a block
+ * outside 1..1024, a negative shared-memory use, or sums of shared memory past LONG_MAX. */
 static inline int perks_plan_max_blocks(const perks_device_info *d, const perks_kernel_info *k)
 {
-    int warps = (k->block + 31) / 32, n = d->max_blocks_per_sm;
-    long unit = d->reg_alloc_unit > 0 ? d->reg_alloc_unit : 256;
-    long regs_warp = ((long)k->regs_per_thread * 32 + unit - 1) / unit * unit;
-    long smem = k->static_smem + k->dyn_smem_base + d->smem_reserved_per_block;
+    int warps, n;
+    long long unit, regs_warp;
+    long fixed, smem;
+    if (!d || !k || k->block < 1 || k->block > 1024 || k->static_smem < 0 || k->dyn_smem_base < 0 ||
+        d->smem_reserved_per_block < 0)
+        return 0;
+    warps = (k->block + 31) / 32;
+    n = d->max_blocks_per_sm;
+    unit = d->reg_alloc_unit > 0 ? d->reg_alloc_unit : 256;
+    regs_warp = ((long long)k->regs_per_thread * 32 + unit - 1) / unit * unit;
     if (k->regs_per_thread > d->regs_per_thread_max) return 0;
     if (regs_warp > 0 && d->regs_per_sm / (regs_warp * warps) < n) n = (int)(d->regs_per_sm / (regs_warp * warps));
     if (d->max_threads_per_sm / (warps * 32) < n) n = d->max_threads_per_sm / (warps * 32);
-    if (k->static_smem + k->dyn_smem_base > d->smem_per_block) return 0;
+    /* static + dynamic above the per-block maximum, compared without forming the sum */
+    if (k->dyn_smem_base > d->smem_per_block || k->static_smem > d->smem_per_block - k->dyn_smem_base) return 0;
+    fixed = k->static_smem + k->dyn_smem_base; /* <= smem_per_block */
+    if (d->smem_reserved_per_block > LONG_MAX - fixed) return 0; /* more than any SM holds */
+    smem = fixed + d->smem_reserved_per_block;
     if (smem > 0 && d->smem_per_sm / smem < n) n = (int)(d->smem_per_sm / smem);
-    return n;
+    return n < 0 ? 0 : n;
 }
 
-/* Blocks per SM whose loads in flight reach bandwidth x latency (Little's law), at least 1. */
+/* Blocks per SM whose loads in flight reach bandwidth x latency (Little's law), in 1..INT_MAX
+ * (1 where the device or kernel description gives no positive finite need). */
 static inline int perks_plan_little(const perks_device_info *d, const perks_kernel_info *k)
 {
-    double need = d->mem_bw * d->mem_latency / d->sms;
-    double per_block = (double)k->block * (k->bytes_in_flight_per_thread > 0 ? k->bytes_in_flight_per_thread : 4);
-    int n = (int)(need / per_block);
+    double need, per_block, q;
+    int n;
+    if (!d || !k || d->sms <= 0) return 1;
+    need = d->mem_bw * d->mem_latency / d->sms;
+    per_block = (double)k->block * (k->bytes_in_flight_per_thread > 0 ? k->bytes_in_flight_per_thread : 4);
+    if (!(need > 0) || !(per_block > 0)) return 1; /* NaN, zero or negative */
+    q = need / per_block;
+    if (!(q < (double)INT_MAX)) return INT_MAX; /* an infinite or huge need: as many as allowed */
+    n = (int)q;
     if (n * per_block < need) n++;
     return n < 1 ? 1 : n;
 }
 
+/* a double that is positive and finite (NaN and infinities are not) */
+static inline int perks__plan_posfinite(double x) { return x > 0 && x <= DBL_MAX; }
+
 /* Fill p: blocks per SM (blocks_per_sm > 0 forces it; 0 picks it by Little's law), the grid
- * (sms x blocks per SM), the shared-memory cache per block and the capacities.  See ERRORS above. */
+ * (sms x blocks per SM), the shared-memory cache per block and the capacities.  See ERRORS above;
+ * on an error *p is left unchanged. */
 static inline int perks_plan_make(perks_plan *p, const perks_device_info *d, const perks_kernel_info *k,
                                   long long cells, int blocks_per_sm)
 {
-    long per_block_fixed, avail, q;
-    int maxb;
+    long per_block_fixed, avail, q, cache;
+    long long grid, cap_reg, cap_smem;
+    int maxb, bps;
     if (!p || !d || !k) return PERKS_ENULL;
     if (cells <= 0 || k->block <= 0 || k->block > 1024 || k->block % 32 || blocks_per_sm < 0) return PERKS_ESIZE;
     if (k->regs_per_thread < 0 || k->static_smem < 0 || k->dyn_smem_base < 0 || k->reg_cells_per_thread < 0 ||
@@ -154,30 +188,40 @@ static inline int perks_plan_make(perks_plan *p, const perks_device_info *d, con
         return PERKS_ESIZE;
     if (d->sms <= 0 || d->smem_per_sm <= 0 || d->smem_per_block <= 0 || d->regs_per_sm <= 0 ||
         d->max_threads_per_sm <= 0 || d->max_blocks_per_sm <= 0 || d->regs_per_thread_max <= 0 ||
-        d->mem_bw <= 0 || d->mem_latency <= 0 || d->smem_reserved_per_block < 0)
+        !perks__plan_posfinite(d->mem_bw) || !perks__plan_posfinite(d->mem_latency) || d->smem_reserved_per_block < 0)
         return PERKS_ESIZE;
     maxb = perks_plan_max_blocks(d, k);
     if (maxb < 1) return PERKS_ERESOURCE;
     if (blocks_per_sm > maxb) return PERKS_ESIZE;
-    p->sms = d->sms;
-    p->max_blocks_per_sm = maxb;
-    p->blocks_per_sm = blocks_per_sm ? blocks_per_sm : perks_plan_little(d, k);
-    if (p->blocks_per_sm > maxb) p->blocks_per_sm = maxb;
-    p->grid = p->sms * p->blocks_per_sm;
-    p->block = k->block;
-    p->cells = cells;
-    p->dyn_smem_base = k->dyn_smem_base;
-    p->cell_bytes = k->cell_bytes;
+    bps = blocks_per_sm ? blocks_per_sm : perks_plan_little(d, k);
+    if (bps > maxb) bps = maxb;
+    grid = (long long)d->sms * bps;
+    if (grid > INT_MAX) return PERKS_ESIZE; /* the grid is an int */
+    /* max_blocks >= 1: static + dynamic + reserved fit in a long, static + dynamic in smem_per_block */
     per_block_fixed = k->static_smem + k->dyn_smem_base + d->smem_reserved_per_block;
-    avail = d->smem_per_sm / p->blocks_per_sm - per_block_fixed;
+    avail = d->smem_per_sm / bps - per_block_fixed;
     if (avail > d->smem_per_block - k->static_smem - k->dyn_smem_base)
         avail = d->smem_per_block - k->static_smem - k->dyn_smem_base;
     if (avail < 0) avail = 0;
     q = k->smem_quantum_cells > 0 ? k->smem_quantum_cells : 1;
-    p->smem_cache_cells = avail / k->cell_bytes / q * q;
-    p->smem_bytes = k->dyn_smem_base + p->smem_cache_cells * k->cell_bytes;
-    p->cap_reg = (long long)p->grid * k->block * k->reg_cells_per_thread;
-    p->cap_smem = (long long)p->grid * p->smem_cache_cells;
+    cache = avail / k->cell_bytes / q * q;
+    /* the capacities: grid x block x depth and grid x cache cells, refused past LLONG_MAX */
+    if (k->reg_cells_per_thread > 0 && grid * k->block > LLONG_MAX / k->reg_cells_per_thread) return PERKS_ESIZE;
+    if (cache > 0 && grid > LLONG_MAX / cache) return PERKS_ESIZE;
+    cap_reg = grid * k->block * k->reg_cells_per_thread;
+    cap_smem = grid * cache;
+    p->sms = d->sms;
+    p->max_blocks_per_sm = maxb;
+    p->blocks_per_sm = bps;
+    p->grid = (int)grid;
+    p->block = k->block;
+    p->cells = cells;
+    p->dyn_smem_base = k->dyn_smem_base;
+    p->cell_bytes = k->cell_bytes;
+    p->smem_cache_cells = cache;
+    p->smem_bytes = k->dyn_smem_base + cache * k->cell_bytes; /* <= smem_per_block - static_smem */
+    p->cap_reg = cap_reg;
+    p->cap_smem = cap_smem;
     p->tiles_x = p->tiles_y = p->tiles = 0;
     p->tile_w = p->tile_h = p->tile_len = 0;
     p->reg_rows = k->reg_cells_per_thread;
@@ -189,61 +233,76 @@ static inline int perks_plan_make(perks_plan *p, const perks_device_info *d, con
     return PERKS_SUCCESS;
 }
 
-/* Shared by the 2D and 3D tilers: tiles_x * tiles_y tiles along the non-streamed axes (already
- * set), split the streamed axis of length len into the fewest equal slabs that use the grid. */
-static inline int perks__plan_slabs(perks_plan *p, long long across, int len, int per_tile_cells, int r)
+/* the rows of a slab of `rows` rows that sit in registers (the kernel's rule: only with at least
+ * reg_rows + r rows) and in shared memory (at most sr of the rest) */
+static inline long long perks__plan_rows_reg(const perks_plan *p, long long rows, int r)
 {
-    long long slabs, th;
-    int sr, i;
+    return (p->reg_rows > 0 && rows >= (long long)p->reg_rows + r) ? p->reg_rows : 0;
+}
+static inline long long perks__plan_rows_smem(const perks_plan *p, long long rows, int r, long long sr)
+{
+    long long rest = rows - perks__plan_rows_reg(p, rows, r);
+    return rest < sr ? rest : sr;
+}
+
+/* Shared by the 2D and 3D tilers, on a copy of the plan: tiles_x * tiles_y = across tiles along
+ * the non-streamed axes (already set), split the streamed axis of length len into the fewest equal
+ * slabs that use the grid; per_tile_cells the cells of a tile's row (plane); cols the cells of the
+ * domain's row (plane), by which the per-slab row counts are multiplied. */
+static inline int perks__plan_slabs(perks_plan *p, long long across, int len, long long per_tile_cells, int r,
+                                    long long cols)
+{
+    long long slabs, th, sr, last;
     if (across > p->grid) return PERKS_ECORESIDENT;
     slabs = p->grid / across;
     if (slabs > len) slabs = len;
     th = (len + slabs - 1) / slabs;
     slabs = (len + th - 1) / th; /* drop empty slabs */
-    p->tiles = (int)(across * slabs);
+    /* a tile without its register rows (too short for them) may cache every row in shared memory */
+    sr = p->smem_cache_cells / per_tile_cells;
+    if (sr > th) sr = th;
+    if (sr * per_tile_cells > (LONG_MAX - p->dyn_smem_base) / p->cell_bytes) return PERKS_ESIZE;
+    p->tiles = (int)(across * slabs); /* <= grid */
     p->tile_len = (int)th;
     p->grid = p->tiles;
-    /* a tile without its register rows (too short for them) may cache every row in shared memory */
-    sr = (int)(p->smem_cache_cells / per_tile_cells);
-    if (sr > th) sr = (int)th;
-    p->smem_rows = sr;
-    p->smem_bytes = p->dyn_smem_base + (long)sr * per_tile_cells * p->cell_bytes;
-    /* count the cells: per slab (rows [s*th, min(len, (s+1)*th)) ), reg rows first, then smem */
-    p->cells_reg = p->cells_smem = 0;
-    for (i = 0; i < (int)slabs; i++) {
-        long long rows = len - (long long)i * th < th ? len - (long long)i * th : th;
-        long long rr = (p->reg_rows > 0 && rows >= (long long)p->reg_rows + r) ? p->reg_rows : 0;
-        long long rs = rows - rr < sr ? rows - rr : sr;
-        p->cells_reg += rr;
-        p->cells_smem += rs;
-    }
+    p->smem_rows = (int)sr;
+    p->smem_bytes = p->dyn_smem_base + (long)(sr * per_tile_cells) * p->cell_bytes;
+    /* the cells: slabs - 1 slabs of th rows and the last of len - (slabs - 1) th, reg rows first,
+     * then smem; every slab spans the whole row (plane) of cols cells */
+    last = len - (slabs - 1) * th;
+    p->cells_reg = ((slabs - 1) * perks__plan_rows_reg(p, th, r) + perks__plan_rows_reg(p, last, r)) * cols;
+    p->cells_smem = ((slabs - 1) * perks__plan_rows_smem(p, th, r, sr) + perks__plan_rows_smem(p, last, r, sr)) * cols;
+    p->cells_dev = p->cells - p->cells_reg - p->cells_smem;
+    p->cached_fraction = (double)(p->cells_reg + p->cells_smem) / (double)p->cells;
     return PERKS_SUCCESS;
+}
+
+/* what the tilers need of a plan: made by perks_plan_make (or kept in its ranges) */
+static inline int perks__plan_tilable(const perks_plan *p)
+{
+    return p->grid > 0 && p->smem_cache_cells >= 0 && p->dyn_smem_base >= 0 && p->cell_bytes > 0 && p->reg_rows >= 0;
 }
 
 /* 2D: W x H cells, tiles of tile_w columns (the block's threads: one column each) and of
  * tile_len rows; r is the stencil's radius: a tile keeps rows in registers only when it has at
  * least reg_rows + r rows (perks/stencil.cuh's rule), else it caches rows [0, smem_rows) in shared
  * memory.  Fills tiles_*, tile_w, tile_len, smem_rows, cells_*, cached_fraction and sets
- * grid to the tiles used; smem_bytes shrinks to the rows used. */
+ * grid to the tiles used; smem_bytes shrinks to the rows used.  On an error *p is left unchanged. */
 static inline int perks_plan_tiles2d(perks_plan *p, int W, int H, int tile_w, int r)
 {
-    int rc, i;
-    long long cols;
+    perks_plan q;
+    int rc;
     if (!p) return PERKS_ENULL;
-    if (W <= 0 || H <= 0 || tile_w <= 0 || r < 0 || p->grid <= 0) return PERKS_ESIZE;
+    if (W <= 0 || H <= 0 || tile_w <= 0 || r < 0 || !perks__plan_tilable(p)) return PERKS_ESIZE;
     if ((long long)W * H != p->cells) return PERKS_ESIZE;
-    p->tiles_x = (W + tile_w - 1) / tile_w;
-    p->tile_w = tile_w;
-    p->tile_h = 1;
-    rc = perks__plan_slabs(p, p->tiles_x, H, tile_w, r);
+    q = *p;
+    q.tiles_x = W / tile_w + (W % tile_w != 0);
+    q.tile_w = tile_w;
+    q.tile_h = 1;
+    rc = perks__plan_slabs(&q, q.tiles_x, H, tile_w, r, W);
     if (rc) return rc;
-    p->tiles_y = p->tiles / p->tiles_x;
-    cols = 0;
-    for (i = 0; i < p->tiles_x; i++) cols += (W - i * tile_w < tile_w ? W - i * tile_w : tile_w);
-    p->cells_reg *= cols;
-    p->cells_smem *= cols;
-    p->cells_dev = p->cells - p->cells_reg - p->cells_smem;
-    p->cached_fraction = (double)(p->cells_reg + p->cells_smem) / (double)p->cells;
+    q.tiles_y = q.tiles / q.tiles_x;
+    *p = q;
     return PERKS_SUCCESS;
 }
 
@@ -251,26 +310,20 @@ static inline int perks_plan_tiles2d(perks_plan *p, int W, int H, int tile_w, in
  * slabs of tile_len planes.  As perks_plan_tiles2d. */
 static inline int perks_plan_tiles3d(perks_plan *p, int W, int H, int D, int tile_w, int tile_h, int r)
 {
-    int rc, i, j;
-    long long cols;
+    perks_plan q;
+    int rc;
     if (!p) return PERKS_ENULL;
-    if (W <= 0 || H <= 0 || D <= 0 || tile_w <= 0 || tile_h <= 0 || r < 0 || p->grid <= 0) return PERKS_ESIZE;
-    if ((long long)W * H * D != p->cells) return PERKS_ESIZE;
-    p->tiles_x = (W + tile_w - 1) / tile_w;
-    p->tiles_y = (H + tile_h - 1) / tile_h;
-    p->tile_w = tile_w;
-    p->tile_h = tile_h;
-    rc = perks__plan_slabs(p, (long long)p->tiles_x * p->tiles_y, D, tile_w * tile_h, r);
+    if (W <= 0 || H <= 0 || D <= 0 || tile_w <= 0 || tile_h <= 0 || r < 0 || !perks__plan_tilable(p))
+        return PERKS_ESIZE;
+    if ((long long)W * H > LLONG_MAX / D || (long long)W * H * D != p->cells) return PERKS_ESIZE;
+    q = *p;
+    q.tiles_x = W / tile_w + (W % tile_w != 0);
+    q.tiles_y = H / tile_h + (H % tile_h != 0);
+    q.tile_w = tile_w;
+    q.tile_h = tile_h;
+    rc = perks__plan_slabs(&q, (long long)q.tiles_x * q.tiles_y, D, (long long)tile_w * tile_h, r, (long long)W * H);
     if (rc) return rc;
-    cols = 0;
-    for (i = 0; i < p->tiles_x; i++)
-        for (j = 0; j < p->tiles_y; j++)
-            cols += (long long)(W - i * tile_w < tile_w ? W - i * tile_w : tile_w) *
-                    (H - j * tile_h < tile_h ? H - j * tile_h : tile_h);
-    p->cells_reg *= cols;
-    p->cells_smem *= cols;
-    p->cells_dev = p->cells - p->cells_reg - p->cells_smem;
-    p->cached_fraction = (double)(p->cells_reg + p->cells_smem) / (double)p->cells;
+    *p = q;
     return PERKS_SUCCESS;
 }
 

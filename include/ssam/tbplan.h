@@ -43,7 +43,11 @@
  *
  * LIMITS
  *   The rules are fitted to one GPU; SSAM_TB_NO_TEMPORAL defined before the include makes every
- *   plan one pass per step.  Codes: 0, or SSAM_TB_EINVAL (1) for a NULL plan, tt < 1 or steps < 0.
+ *   plan one pass per step.  Codes: 0; SSAM_TB_EINVAL (1) for a NULL plan, tt < 1, steps < 0, or
+ *   (the 2D and 3D planners, on every path) a size or stepx < 1; SSAM_TB_ESIZE (2) for a domain
+ *   whose cells (nx ny, nx ny nz) or whose strips' columns (ceil(nx / stepx) stepx) pass LLONG_MAX.
+ *   On an error a non-NULL plan is one pass per step with 0 passes and why naming the error.
+ *   passes is ceil(steps / tt) for every steps up to LLONG_MAX.
  */
 #ifndef SSAM_TBPLAN_H
 #define SSAM_TBPLAN_H
@@ -51,6 +55,7 @@
 #define SSAM_TB_ONEPASS 0
 #define SSAM_TB_TEMPORAL 1
 #define SSAM_TB_EINVAL 1
+#define SSAM_TB_ESIZE 2
 
 /* the register budget of the windows per element size (32-bit registers) */
 #define SSAM__TB_BUDGET(ES, TT) ((ES) == 4 ? ((TT) >= 8 ? 112 : 144) : 96)
@@ -116,6 +121,8 @@ typedef struct ssam_tb_plan {
 } ssam_tb_plan;
 
 #ifndef __CUDACC_RTC__ /* the planners are host code: under NVRTC the rules (macros) only */
+#include <limits.h>
+
 /* a plan made one pass per step, for the reason why */
 static inline void ssam__tb_plan_onepass(ssam_tb_plan *p, long long steps, const char *why)
 {
@@ -125,10 +132,19 @@ static inline void ssam__tb_plan_onepass(ssam_tb_plan *p, long long steps, const
     p->why = why;
 }
 
+/* an error rc: a non-NULL plan made one pass per step of no passes, why naming the error */
+static inline int ssam__tb_plan_fail(ssam_tb_plan *p, int rc, const char *why)
+{
+    if (p) ssam__tb_plan_onepass(p, 0, why);
+    return rc;
+}
+
 /* tt the temporal kernel's steps per pass (SSAM_TB_TT_RULE; 1: there is none), steps the step count */
 static inline int ssam_tb_plan_make(ssam_tb_plan *p, int tt, long long steps)
 {
-    if (!p || tt <= 0 || steps < 0) return SSAM_TB_EINVAL;
+    if (!p) return SSAM_TB_EINVAL;
+    if (tt <= 0 || steps < 0)
+        return ssam__tb_plan_fail(p, SSAM_TB_EINVAL, "SSAM_TB_EINVAL: tt < 1 or steps < 0, no plan");
 #ifdef SSAM_TB_NO_TEMPORAL
     ssam__tb_plan_onepass(p, steps, "SSAM_TB_NO_TEMPORAL is defined: one pass per step");
     return 0;
@@ -145,7 +161,7 @@ static inline int ssam_tb_plan_make(ssam_tb_plan *p, int tt, long long steps)
     }
     p->path = SSAM_TB_TEMPORAL;
     p->tt = tt;
-    p->passes = (steps + tt - 1) / tt;
+    p->passes = steps / tt + (steps % tt != 0); /* ceil(steps / tt), no sum past LLONG_MAX */
     p->why = "TT steps per pass through device memory: about TT times fewer bytes per step";
     return 0;
 #endif
@@ -162,9 +178,13 @@ static inline int ssam_tb_plan_make(ssam_tb_plan *p, int tt, long long steps)
 /* ssam_tb_plan_make for a 2D domain of nx x ny cells whose temporal kernel is the staged one */
 static inline int ssam_tb_smem_plan_make(ssam_tb_plan *p, int tt, long long steps, long long nx, long long ny)
 {
-    int rc = ssam_tb_plan_make(p, tt, steps);
+    int rc;
+    if (!p) return SSAM_TB_EINVAL;
+    if (nx < 1 || ny < 1) return ssam__tb_plan_fail(p, SSAM_TB_EINVAL, "SSAM_TB_EINVAL: a size < 1, no plan");
+    if (nx > LLONG_MAX / ny)
+        return ssam__tb_plan_fail(p, SSAM_TB_ESIZE, "SSAM_TB_ESIZE: nx x ny cells overflow long long, no plan");
+    rc = ssam_tb_plan_make(p, tt, steps);
     if (rc || p->path != SSAM_TB_TEMPORAL) return rc;
-    if (nx < 1 || ny < 1) return SSAM_TB_EINVAL;
     if (nx * ny < (long long)(SSAM_TB_SMEM_MIN_CELLS)) {
         ssam__tb_plan_onepass(p, steps, "the domain is too small for the staged kernel's passes (under "
                                         "SSAM_TB_SMEM_MIN_CELLS cells): measured slower than one pass per step");
@@ -192,11 +212,19 @@ static inline int ssam_tb_smem_plan_make(ssam_tb_plan *p, int tt, long long step
 static inline int ssam_tb3_plan_make(ssam_tb_plan *p, int tt, long long steps, long long nx, long long ny, long long nz,
                                      int stepx)
 {
-    int rc = ssam_tb_plan_make(p, tt, steps);
+    int rc;
+    long long strips;
+    if (!p) return SSAM_TB_EINVAL;
+    if (nx < 1 || ny < 1 || nz < 1 || stepx < 1)
+        return ssam__tb_plan_fail(p, SSAM_TB_EINVAL, "SSAM_TB_EINVAL: a size or stepx < 1, no plan");
+    strips = nx / stepx + (nx % stepx != 0);
+    if (nx > LLONG_MAX / ny || nx * ny > LLONG_MAX / nz || strips > LLONG_MAX / stepx)
+        return ssam__tb_plan_fail(p, SSAM_TB_ESIZE, "SSAM_TB_ESIZE: the cells or the strips' columns overflow "
+                                                    "long long, no plan");
+    rc = ssam_tb_plan_make(p, tt, steps);
     if (rc || p->path != SSAM_TB_TEMPORAL) return rc;
-    if (nx < 1 || ny < 1 || nz < 1 || stepx < 1) return SSAM_TB_EINVAL;
     if (nx * ny * nz < (long long)(SSAM_TB3_MIN_CELLS) ||
-        (double)nx < (double)(SSAM_TB3_MIN_XFILL) * (double)(((nx + stepx - 1) / stepx) * stepx))
+        (double)nx < (double)(SSAM_TB3_MIN_XFILL) * (double)(strips * stepx))
         ssam__tb_plan_onepass(p, steps, "the domain is too small for the temporal tiles (under SSAM_TB3_MIN_CELLS "
                                         "cells, or strips storing under SSAM_TB3_MIN_XFILL of their columns): "
                                         "measured slower than one pass per step");

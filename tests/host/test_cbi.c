@@ -2,6 +2,7 @@
  * 32-bit fast path, domains past 2^31 cells, the width model and every error code.
  * The oracle is an independent walker that lists cells in column order with nested loops. */
 #include <cbi/cbi.h>
+#include <time.h>
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -292,6 +293,43 @@ static void test_width_model(void)
     case_end();
 }
 
+/* the width and group choosers under hostile numbers: products past 2^63 compared, never formed;
+ * the group search bounded (a few (resident_blocks)^(1/4) candidates, not one per G) */
+static void test_choosers_hostile(void)
+{
+    clock_t t0 = clock();
+    double secs;
+    long long g;
+    case_begin("cbi width and block-group choosers: hostile numbers answered exactly, the search bounded");
+    /* elem_bytes * depth = 4 * 2^62 wraps to 0 in 64 bits: the model's c is 0, the floor 32 */
+    CHECK(cbi_width_matmul(65536, 1LL << 62, 4, 65536) == 32, "matmul, depth 2^62");
+    CHECK(cbi_width_matmul(65536, INT64_MAX, 2147483647, INT64_MAX) == 32 && cbi_width_matmul(20, INT64_MAX, 4, 1) == 20,
+          "matmul, depth INT64_MAX");
+    CHECK(cbi_width_matmul(INT64_MAX, 1, 1, INT64_MAX) == INT64_MAX, "matmul, a cache of INT64_MAX bytes, width INT64_MAX");
+    /* u (sh sw + threads) past INT64_MAX: no cache holds it */
+    CHECK(cbi_width_stencil(65536, 9, 9, 4, 65536, INT64_MAX) == 32, "stencil, INT64_MAX threads");
+    CHECK(cbi_width_stencil(65536, 2147483647, 2147483647, 2147483647, INT64_MAX, 1) == 32, "stencil, int maxima");
+    CHECK(cbi_width_stencil(65536, 1, 1, 1, INT64_MAX, INT64_MAX - 70000) == 65536, "stencil: the largest need that fits");
+    /* block groups: f(G) = G + ceil(m^2 / G) is least (2m) first at G = m; tile sizes of 2^40 make
+     * F pass 2^63 (compared in 128 bits) */
+    g = cbi_block_group(INT64_MAX, 1, 1, 1, 1, 1, 3037000499LL * 3037000499LL);
+    CHECK(g == 3037000499LL, "m = 3037000499: G %lld", g);
+    g = cbi_block_group(INT64_MAX, 1LL << 40, 1LL << 40, 1, 1, 1, 3037000499LL * 3037000499LL);
+    CHECK(g == 3037000499LL, "tiles of 2^40: G %lld", g);
+    g = cbi_block_group(1000, 1LL << 40, 1LL << 40, 1, 1, 1, 3037000499LL * 3037000499LL);
+    CHECK(g == 1000, "clamped to 1000 tile columns: G %lld", g);
+    g = cbi_block_group(200000000, 32, 8, 4096, 4, 1, 200000000);
+    CHECK(g == 7043, "2 x 10^8 tiles and blocks: G %lld (the search over every G says 7043)", g);
+    /* row order past INT64_MAX bytes does not fit: the search answers */
+    CHECK(cbi_block_group(INT64_MAX / 2, 4, 8, 1, 1, INT64_MAX, 64) == 11, "tiles_x tile_w past INT64_MAX: G %lld",
+          cbi_block_group(INT64_MAX / 2, 4, 8, 1, 1, INT64_MAX, 64));
+    CHECK(cbi_block_group(INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX, 2147483647, INT64_MAX, INT64_MAX) >= 1,
+          "every argument at its maximum");
+    secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    CHECK(secs < 0.5, "the choosers took %.3f s of CPU (a search per G takes minutes here)", secs);
+    case_end();
+}
+
 /* usage: test_cbi [basic|exhaustive|zigzag|large|all] -- the parts run as separate processes so
  * that make -j spreads them over the cores. */
 int main(int argc, char **argv)
@@ -307,14 +345,15 @@ int main(int argc, char **argv)
         printf("FAIL test_cbi %s: no such part (--list names them)\n", part); /* it would run nothing */
         return 1;
     }
-    /* cases: basic 5, each other part 1 */
-    check_plan(all ? 8 : strcmp(part, "basic") == 0 ? 5 : 1);
+    /* cases: basic 6, each other part 1 */
+    check_plan(all ? 9 : strcmp(part, "basic") == 0 ? 6 : 1);
     if (all || strcmp(part, "basic") == 0) {
         test_div32();
         test_errors();
         test_nd();
         test_blocks();
         test_width_model();
+        test_choosers_hostile();
     }
     if (all || strcmp(part, "exhaustive") == 0) test_exhaustive(0);
     if (all || strcmp(part, "zigzag") == 0) test_exhaustive(1);

@@ -330,6 +330,27 @@ static void test_errors(void)
     case_end();
 }
 
+/* sizes near INT_MAX: the buffer's planes (n + 2 halo, the same bound on every rank) stay ints */
+static void test_hostile(void)
+{
+    perks_slab s, before;
+    case_begin("perks decomp: n + 2 halo past INT_MAX refused on every rank (slab untouched), INT_MAX itself planned");
+    memset(&s, 0x5a, sizeof s);
+    before = s;
+    CHECK(perks_slab_make(&s, 2147483647 - 10, 1, 0, 6, PERKS_SLAB_DIRICHLET) == PERKS_ESIZE, "n INT_MAX - 10, halo 6");
+    CHECK(perks_slab_make(&s, 2147483646, 2, 0, 1000, PERKS_SLAB_PERIODIC) == PERKS_ESIZE &&
+              perks_slab_make(&s, 2147483646, 2, 1, 1000, PERKS_SLAB_PERIODIC) == PERKS_ESIZE,
+          "two ranks of INT_MAX - 1 planes, halo 1000: both refuse");
+    CHECK(perks_slab_make(&s, 5, 1, 0, 2147483647, PERKS_SLAB_DIRICHLET) == PERKS_ESIZE, "halo INT_MAX");
+    CHECK(memcmp(&s, &before, sizeof s) == 0, "a refused slab is left unchanged");
+    CHECK(perks_slab_make(&s, 2147483647 - 2000, 1, 0, 1000, PERKS_SLAB_PERIODIC) == 0 && s.buf_planes == 2147483647 &&
+              s.recv_at[1] == 2147483647 - 1000 && perks_slab_global(&s, s.buf_planes - 1) == 999 &&
+              perks_slab_global(&s, 0) == 2147483647 - 3000,
+          "n + 2 halo = INT_MAX: planned, the last ghost wraps to plane 999");
+    CHECK(perks_slab_own(5, 0, 0) == 0 && perks_slab_first(5, 0, 0) == 0, "no ranks: no planes");
+    case_end();
+}
+
 /* usage: test_perks_decomp [--list | all]   (--list: the parts run-tests may run, one: all) */
 int main(int argc, char **argv)
 {
@@ -337,11 +358,12 @@ int main(int argc, char **argv)
         printf("all\n");
         return 0;
     }
-    check_plan(5);
+    check_plan(6);
     test_split();
     test_simulated();
     test_parts();
     test_overlap_simulated();
     test_errors();
+    test_hostile();
     return check_exit();
 }

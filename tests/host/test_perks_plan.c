@@ -1,8 +1,10 @@
 /* tests/host/test_perks_plan.c -- perks/plan.h on the host: blocks per SM by Little's law and by
  * resources (checked against hand-worked H200 numbers), the shared-memory cache per block, the 2D and
- * 3D tilings against a brute-force walk over every tile and row, and every error code. */
+ * 3D tilings against a brute-force walk over every tile and row, every error code, and hostile
+ * numbers (sizes near INT_MAX, NaN, products past 2^63, zero divisors). */
 #include <perks/plan.h>
 
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -229,16 +231,85 @@ static void test_tiles(void)
     case_end();
 }
 
+/* hostile numbers: each is refused with its code (the plan left unchanged) or answered exactly */
+static void test_hostile(void)
+{
+    perks_device_info d, bad;
+    perks_kernel_info k;
+    perks_plan p, before;
+    case_begin("perks plan: hostile numbers (overflow, NaN, zero divisors) refused or answered exactly");
+    perks_device_h200(&d);
+    k = kern(256, 64, 10240, 32, 16, 4, 256);
+    /* tiles2d, W near INT_MAX: one tile column of INT_MAX, or 8388608 columns of 256 (not co-resident) */
+    CHECK(perks_plan_make(&p, &d, &k, 2147483646LL, 1) == 0, "make W = INT_MAX - 1");
+    before = p;
+    CHECK(perks_plan_tiles2d(&p, 2147483646, 1, 256, 1) == PERKS_ECORESIDENT && memcmp(&p, &before, sizeof p) == 0,
+          "W INT_MAX - 1, tile_w 256: ECORESIDENT, plan untouched");
+    CHECK(perks_plan_tiles2d(&p, 2147483646, 1, 2147483647, 1) == 0 && p.tiles_x == 1 && p.tiles == 1 && p.tile_len == 1 &&
+              p.smem_rows == 0 && p.cells_reg == 0 && p.cells_dev == 2147483646LL,
+          "W INT_MAX - 1, tile_w INT_MAX: one tile (tiles_x %d)", p.tiles_x);
+    /* tiles3d, tile_w * tile_h = 2^32 cells a plane: no shared-memory row fits, one tile */
+    CHECK(perks_plan_make(&p, &d, &k, 65536LL * 65536, 1) == 0, "make 65536^2");
+    CHECK(perks_plan_tiles3d(&p, 65536, 65536, 1, 65536, 65536, 1) == 0 && p.tiles == 1 && p.smem_rows == 0 &&
+              p.smem_bytes == 0 && p.cells_smem == 0,
+          "65536^2 tile: smem rows %d", p.smem_rows);
+    /* a 65536 x 32769 tile (2147549184 cells a plane) with a huge cache: 4 planes cached, not a wrapped count */
+    bad = d;
+    bad.sms = 1;
+    bad.smem_per_sm = bad.smem_per_block = 1L << 62;
+    k = kern(256, 64, 10240, 32, 0, 1, 1);
+    CHECK(perks_plan_make(&p, &bad, &k, 65536LL * 32769 * 4, 1) == 0, "make huge cache");
+    CHECK(perks_plan_tiles3d(&p, 65536, 32769, 4, 65536, 32769, 0) == 0 && p.tiles == 1 && p.smem_rows == 4 &&
+              p.smem_bytes == 4 * 2147549184L && p.cells_smem == p.cells && p.cached_fraction == 1.0,
+          "65536 x 32769 tile: smem rows %d, smem bytes %ld", p.smem_rows, p.smem_bytes);
+    /* perks_plan_make: NaN and infinities refused, the grid an int, sums of shared memory, capacities */
+    k = kern(256, 64, 10240, 32, 16, 4, 256);
+    memset(&p, 0x5a, sizeof p);
+    before = p;
+    bad = d; bad.mem_bw = 0.0 / 0.0;
+    CHECK(perks_plan_make(&p, &bad, &k, 100, 0) == PERKS_ESIZE, "NaN bandwidth");
+    bad = d; bad.mem_latency = 1.0 / 0.0;
+    CHECK(perks_plan_make(&p, &bad, &k, 100, 0) == PERKS_ESIZE, "infinite latency");
+    bad = d; bad.mem_bw = -1.0 / 0.0;
+    CHECK(perks_plan_make(&p, &bad, &k, 100, 0) == PERKS_ESIZE, "-inf bandwidth");
+    bad = d; bad.sms = 2147483647;
+    CHECK(perks_plan_make(&p, &bad, &k, 100, 2) == PERKS_ESIZE, "INT_MAX SMs x 2 blocks: the grid past INT_MAX");
+    bad = d; bad.sms = 1 << 30;
+    k = kern(256, 64, 10240, 32, 2147483647, 4, 256);
+    CHECK(perks_plan_make(&p, &bad, &k, 100, 1) == PERKS_ESIZE, "cap_reg past LLONG_MAX");
+    k = kern(256, 64, LONG_MAX, 32, 16, 4, 256);
+    k.dyn_smem_base = 1;
+    CHECK(perks_plan_make(&p, &d, &k, 100, 0) == PERKS_ERESOURCE && perks_plan_max_blocks(&d, &k) == 0,
+          "static LONG_MAX + dynamic 1: no block fits");
+    k = kern(256, 64, 10240, 32, 16, 4, 256);
+    bad = d; bad.smem_reserved_per_block = LONG_MAX;
+    CHECK(perks_plan_make(&p, &bad, &k, 100, 0) == PERKS_ERESOURCE && perks_plan_max_blocks(&bad, &k) == 0,
+          "reserved LONG_MAX: no block fits");
+    CHECK(memcmp(&p, &before, sizeof p) == 0, "failed makes left the plan untouched");
+    /* the zero divisors of the public helpers */
+    k = kern(0, 64, 0, 32, 0, 4, 0);
+    CHECK(perks_plan_max_blocks(&d, &k) == 0 && perks_plan_little(&d, &k) >= 1, "block 0: none fits");
+    k = kern(2147483647, 64, 0, 32, 0, 4, 0);
+    CHECK(perks_plan_max_blocks(&d, &k) == 0, "block INT_MAX: none fits");
+    k = kern(256, 64, 0, 32, 0, 4, 0);
+    bad = d; bad.mem_bw = 0.0 / 0.0;
+    CHECK(perks_plan_little(&bad, &k) == 1, "Little's law of a NaN bandwidth: 1");
+    bad = d; bad.mem_bw = 1e300; bad.mem_latency = 1e300;
+    CHECK(perks_plan_little(&bad, &k) == 2147483647, "an infinite need: INT_MAX");
+    case_end();
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "--list") == 0) {
         printf("all\n");
         return 0;
     }
-    check_plan(4);
+    check_plan(5);
     test_little();
     test_resources();
     test_errors();
     test_tiles();
+    test_hostile();
     return check_exit();
 }

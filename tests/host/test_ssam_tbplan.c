@@ -3,6 +3,7 @@
  * plan (each reason reached, the passes counted), and the error code. */
 #include <ssam/tbplan.h>
 
+#include <limits.h>
 #include <string.h>
 
 #include "check.h"
@@ -125,6 +126,44 @@ static void test_plan(void)
     case_end();
 }
 
+/* hostile numbers: passes for steps up to LLONG_MAX, sizes whose product passes it, sizes checked on
+ * every path, and the plan a failure leaves */
+static void test_hostile(void)
+{
+    ssam_tb_plan p;
+    case_begin("ssam tbplan: steps near LLONG_MAX, cells past LLONG_MAX (SSAM_TB_ESIZE), sizes checked on every path");
+    CHECK(ssam_tb_plan_make(&p, 8, LLONG_MAX) == 0 && p.path == SSAM_TB_TEMPORAL && p.passes == LLONG_MAX / 8 + 1,
+          "LLONG_MAX steps, TT 8: %lld passes", p.passes);
+    CHECK(ssam_tb_plan_make(&p, 2147483647, LLONG_MAX) == 0 && p.passes == LLONG_MAX / 2147483647 + 1,
+          "TT INT_MAX: %lld passes", p.passes);
+    CHECK(ssam_tb_plan_make(&p, 7, LLONG_MAX - 1) == 0 && p.passes == (LLONG_MAX - 1) / 7 + ((LLONG_MAX - 1) % 7 != 0),
+          "LLONG_MAX - 1 steps, TT 7");
+    CHECK(ssam_tb_smem_plan_make(&p, 3, LLONG_MAX, 4096, 4096) == 0 && p.passes == LLONG_MAX / 3 + 1, "staged, LLONG_MAX steps");
+    CHECK(ssam_tb3_plan_make(&p, 2, LLONG_MAX, 512, 512, 512, 120) == 0 && p.passes == LLONG_MAX / 2 + 1, "3D, LLONG_MAX steps");
+    memset(&p, 0x5a, sizeof p);
+    CHECK(ssam_tb_smem_plan_make(&p, 3, 100, 1LL << 32, 1LL << 32) == SSAM_TB_ESIZE, "2^32 x 2^32 cells: SSAM_TB_ESIZE");
+    CHECK(p.path == SSAM_TB_ONEPASS && p.tt == 1 && p.passes == 0 && p.why && strstr(p.why, "SSAM_TB_ESIZE"),
+          "a failed plan: one pass of 0 passes, why names the error");
+    CHECK(ssam_tb3_plan_make(&p, 2, 10, 1LL << 30, 1LL << 30, 1LL << 30, 120) == SSAM_TB_ESIZE &&
+              ssam_tb3_plan_make(&p, 2, 10, 3037000500LL, 3037000500LL, 1, 120) == SSAM_TB_ESIZE,
+          "3D cells past LLONG_MAX: SSAM_TB_ESIZE");
+    CHECK(ssam_tb3_plan_make(&p, 2, 10, LLONG_MAX, 1, 1, 2) == SSAM_TB_ESIZE,
+          "3D strips of 2 over LLONG_MAX columns: SSAM_TB_ESIZE");
+    CHECK(ssam_tb3_plan_make(&p, 2, 10, LLONG_MAX - 1, 1, 1, 2) == 0 && p.path == SSAM_TB_TEMPORAL,
+          "3D LLONG_MAX - 1 columns in strips of 2: planned");
+    /* sizes on every path: no temporal kernel (TT 1), one step, SSAM_TB_NO_TEMPORAL's path alike */
+    memset(&p, 0x5a, sizeof p);
+    CHECK(ssam_tb_smem_plan_make(&p, 1, 100, 0, 5) == SSAM_TB_EINVAL && p.path == SSAM_TB_ONEPASS && p.passes == 0 &&
+              strstr(p.why, "SSAM_TB_EINVAL"),
+          "TT 1, nx 0: SSAM_TB_EINVAL");
+    CHECK(ssam_tb_smem_plan_make(&p, 3, 1, 5, -1) == SSAM_TB_EINVAL && ssam_tb3_plan_make(&p, 1, 10, 0, 5, 5, 120) == SSAM_TB_EINVAL &&
+              ssam_tb3_plan_make(&p, 2, 1, 5, 5, 5, 0) == SSAM_TB_EINVAL && ssam_tb3_plan_make(&p, 1, 1, 5, 5, -5, 1) == SSAM_TB_EINVAL,
+          "one step or TT 1 with sizes < 1: SSAM_TB_EINVAL");
+    memset(&p, 0x5a, sizeof p);
+    CHECK(ssam_tb_plan_make(&p, 0, 5) == SSAM_TB_EINVAL && p.path == SSAM_TB_ONEPASS && p.passes == 0, "tt 0: the empty plan");
+    case_end();
+}
+
 /* usage: test_ssam_tbplan [--list | all]   (--list: the parts run-tests may run, one: all) */
 int main(int argc, char **argv)
 {
@@ -132,11 +171,12 @@ int main(int argc, char **argv)
         printf("all\n");
         return 0;
     }
-    check_plan(5);
+    check_plan(6);
     test_rule();
     test_smem_rule();
     test_rule3();
     test_plan3();
     test_plan();
+    test_hostile();
     return check_exit();
 }
