@@ -126,6 +126,7 @@ FUZZ_CLANG_OK = $(eval FUZZ_CLANG_OK := $(shell printf 'int LLVMFuzzerTestOneInp
 FUZZERS       = $(if $(FUZZ_CLANG_OK),$(patsubst %,$(BUILD)/fuzz/fuzz_%,$(FUZZ_NAMES)))
 # test_mtx shares the reader's invariants with tests/fuzz/fuzz_mtx.c
 $(BUILD)/tests/host/test_mtx: tests/fuzz/mtx_invariants.h
+$(BUILD)/tests/host/test_props: tests/fuzz/fuzz_plan.c tests/fuzz/fuzz.h
 
 $(BUILD)/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_HEADERS) $(HEADERS)
 	@mkdir -p $(@D)
