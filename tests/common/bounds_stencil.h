@@ -126,18 +126,4 @@ static inline void bs_cell(long long o, long long pitch, long long plane, int *x
     *x = (int)(o % plane % pitch);
 }
 
-#ifdef ONCHIP_TEST_GPUCHECK_H
-/* how many of the bytes at the device address d are no longer 0xFF (the poison of an error-code
- * test: a refused call writes nothing) */
-static inline long long bs_poison_changed(const void *d, size_t bytes)
-{
-    unsigned char *h = (unsigned char *)malloc(bytes);
-    long long changed = 0;
-    memset(h, 0xFF, bytes); /* a failed copy is CUDA_OK's failure, not a count */
-    CUDA_OK(cudaMemcpy(h, d, bytes, cudaMemcpyDeviceToHost));
-    for (size_t i = 0; i < bytes; i++) changed += h[i] != 0xFF;
-    free(h);
-    return changed;
-}
-#endif
 #endif

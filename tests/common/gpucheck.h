@@ -104,6 +104,25 @@ static inline int gpucheck_begin(int argc, char **argv)
     printf("seed %llu\n", (unsigned long long)seed);
     return gpucheck_flag(argc, argv, "--light");
 }
+/* error-code tests: a refused call writes nothing.  gpucheck_poison fills `bytes` bytes of device
+ * memory at d with 0xFF; gpucheck_poison_changed counts the bytes there that are no longer 0xFF
+ * (after synchronizing: a kernel the call should not have launched has finished) */
+static inline void gpucheck_poison(void *d, size_t bytes)
+{
+    CUDA_OK(cudaMemset(d, 0xFF, bytes));
+}
+static inline long long gpucheck_poison_changed(const void *d, size_t bytes)
+{
+    unsigned char *h = (unsigned char *)malloc(bytes);
+    long long changed = 0;
+    if (!h) return -1;
+    memset(h, 0xFF, bytes); /* a failed copy is CUDA_OK's failure, not a count */
+    CUDA_OK(cudaDeviceSynchronize());
+    CUDA_OK(cudaMemcpy(h, d, bytes, cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < bytes; i++) changed += h[i] != 0xFF;
+    free(h);
+    return changed;
+}
 /* the SUBSTRING of "--only SUBSTRING" among the arguments, or NULL: run only the kernels whose name
  * contains it */
 static inline const char *gpucheck_only(int argc, char **argv)

@@ -303,18 +303,6 @@ static void run_kernel(const kern *k, int light)
     case_end();
 }
 
-/* the number of bytes of the device buffer d (bytes long) that differ from the 0xFF poison */
-static long long poison_changed(const void *d, size_t bytes)
-{
-    unsigned char *h = (unsigned char *)malloc(bytes);
-    long long n = 0;
-    CUDA_OK(cudaDeviceSynchronize());
-    CUDA_OK(cudaMemcpy(h, d, bytes, cudaMemcpyDeviceToHost));
-    for (size_t i = 0; i < bytes; i++) n += h[i] != 0xFF;
-    free(h);
-    return n;
-}
-
 static void test_errors(void)
 {
     case_begin("ssam conv_tc error codes are conv.cuh's, returned before any launch (nothing written)");
@@ -334,14 +322,14 @@ static void test_errors(void)
         const int rc_ = d2x3_launch(&b, 0);                                                                  \
         CHECK(rc_ == (code), "%s: got %d (%s), want %d", #stmt, rc_, ssam_strerror(rc_), code);             \
         if ((code) != 0) {                                                                                   \
-            const long long ch_ = poison_changed(d, dbytes);                                                 \
+            const long long ch_ = gpucheck_poison_changed(d, dbytes);                                                 \
             CHECK(ch_ == 0, "%s: %lld bytes written by a call that failed", #stmt, ch_);                     \
         }                                                                                                    \
     } while (0)
     EXPECT(0, (void)0); /* valid arguments */
     CUDA_OK(cudaMemset(d, 0xFF, dbytes));
     CHECK(d2x3_launch(NULL, 0) == SSAM_ENULL, "NULL args");
-    CHECK(poison_changed(d, dbytes) == 0, "NULL args: the buffer written");
+    CHECK(gpucheck_poison_changed(d, dbytes) == 0, "NULL args: the buffer written");
     EXPECT(SSAM_ENULL, b.src = NULL);
     EXPECT(SSAM_ENULL, b.dst = NULL);
     EXPECT(SSAM_ENULL, b.weights = NULL);

@@ -386,7 +386,7 @@ static void test_errors(void)
     e = b3; e.coef = NULL; CHECK(ds_star3d_r1_launch(&e, 0) == SSAM_ENULL, "3D slice NULL coef");
     e = b3; e.pitch = 3; CHECK(ds_star3d_r1_launch(&e, 0) == SSAM_EPITCH, "3D slice pitch < nx");
     CUDA_OK(cudaDeviceSynchronize());
-    const long long changed = bs_poison_changed(d, bytes);
+    const long long changed = gpucheck_poison_changed(d, bytes);
     CHECK(changed == 0, "%lld bytes written by refused calls", changed);
     CHECK(strstr(ssam_stencil_strerror(SSAM_EOVERLAP), "overlap") != NULL &&
           strstr(ssam_stencil_strerror(SSAM_EPITCH), "pitch") != NULL, "strerror");

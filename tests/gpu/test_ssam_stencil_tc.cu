@@ -352,7 +352,7 @@ static void test_errors(void)
     CHECK(d_box3d_r2_advance(&a, 1, NULL, 0) == SSAM_ENULL, "result NULL");
     b = a; b.ncoef = 3; CHECK(d_box3d_r2_advance(&b, 2, &res, 0) == SSAM_EFILTER, "advance passes launch errors");
     CUDA_OK(cudaDeviceSynchronize());
-    const long long changed = bs_poison_changed(d, bytes);
+    const long long changed = gpucheck_poison_changed(d, bytes);
     CHECK(changed == 0, "%lld bytes written by refused calls", changed);
     cudaFree(d);
     case_end();

@@ -290,7 +290,7 @@ static void test_errors(void)
     CHECK(tf_star2d_r1_t8_advance(&a, 1, NULL, 0) == SSAM_ENULL, "result NULL");
     b = a; b.ncoef = 3; CHECK(tf_star2d_r1_t8_advance(&b, 9, &res, 0) == SSAM_EFILTER, "advance passes launch errors");
     CUDA_OK(cudaDeviceSynchronize());
-    const long long changed = bs_poison_changed(d, bytes);
+    const long long changed = gpucheck_poison_changed(d, bytes);
     CHECK(changed == 0, "%lld bytes written by refused calls", changed);
     /* the layout: the columns a warp stores */
     CHECK(tf_star2d_r1_t8_STEP == 112 && td_star2d_r1_t8_STEP == 48 && tf_star2d_r1_t1_STEP == 120 &&

@@ -301,7 +301,7 @@ static void test_errors(void)
     b = a; b.ncoef = 5; CHECK(tf_s7_zcol_t4_launch(&b, 1, 0) == SSAM_EFILTER, "z-column ncoef");
     b = a; b.boundary = 3; CHECK(tf_b27_ring_t2_launch(&b, 1, 0) == SSAM_EBORDER, "ring boundary");
     CUDA_OK(cudaDeviceSynchronize());
-    const long long changed = bs_poison_changed(d, bytes);
+    const long long changed = gpucheck_poison_changed(d, bytes);
     CHECK(changed == 0, "%lld bytes written by refused calls", changed);
     /* the layout: columns and rows a block stores, shared memory */
     CHECK(tf_s7_t4_STEPX == 120 && td_s7_t4_STEPX == 56 && tf_s7_t4_STEPY == 8 && tf_s7_t3_STEPY == 2 &&
