@@ -44,8 +44,8 @@
  *     k.h = 0.1;  int rc = kde3_launch(&k, stream);
  *
  * ACCURACY
- *   As ksum.cuh: the distance comes from norms, error about (dim + 6) eps s (|a|^2 + |b|^2 + 2|a||b|)
- *   in t; ex2.approx / the polynomial 2^-22 relative; float accumulation in source order per split.
+ *   As ksum.cuh: the distance comes from norms, error at most (2 dim + 2) eps s (|a|^2 + |b|^2 +
+ *   2|a||b|) in t to first order, about (dim + 6) eps s (...) in practice; ex2.approx / the polynomial 2^-22 relative; float accumulation in source order per split.
  *   The tests hold it to the same per-output bound as the rest (docs/ksum.md).
  *
  * LIMITS AND COSTS

@@ -3,7 +3,7 @@
  *
  * WHAT
  *   Rong et al., "Systolic design space exploration with uniform recurrence equations" (the Intel
- *   URE paper, ../shared/papers/systolic-design-space-ure.txt, section 5, Tables 2-4) name a 1-D
+ *   URE paper, section 5, Tables 2-4) name a 1-D
  *   convolution's systolic designs by what each of input, weight and partial sum does in the
  *   processing elements (PEs): Stays, is Broadcast, is Forwarded PE to PE; a partial sum Migrates
  *   or is Sedimented (stays where it is accumulated).  Here a PE is a lane and "moves" is a shuffle:
