@@ -20,13 +20,15 @@
  *   Plain C99: the same functions run on the host and, under nvcc, on the device.
  *
  * EXAMPLE (Listing 5 of the thesis, with a plan)
+ *   [compile: unsigned width, height; const float *in; float *out]
  *     #include <cbi/cbi.h>
  *     __global__ void k(cbi_plan p, const float *in, float *out) {
  *         unsigned tid = blockIdx.x * blockDim.x + threadIdx.x, x, y;
  *         if (tid >= p.cells) return;
  *         cbi_remap32_xy(&p, tid, &x, &y);          // cell this thread works on
- *         out[y * p.width + x] = ...;
+ *         out[y * p.width + x] = in[y * p.width + x];
  *     }
+ *
  *     cbi_plan p;
  *     int rc = cbi_plan_make(&p, width, height, 32, CBI_INDEX32);   // 0 or a CBI_E* code
  *     if (rc) fprintf(stderr, "%s\n", cbi_strerror(rc));

@@ -40,8 +40,10 @@
  *   GEMM, the rows are multiplied by 2^-s|a|^2 at the end (sm_80+; other threads and kernels clamp t).
  *
  * EXAMPLE
+ *   [compile: const float *d_targets, *d_sources, *d_weights; float *d_out; int M, N, D; cudaStream_t stream]
  *     #include <ksum/ksum.cuh>
  *     KSUM_DEFINE(gauss_f32, float, KSUM_GAUSS)
+ *
  *     ksum_args k = {};
  *     k.a = d_targets; k.b = d_sources; k.w = d_weights; k.v = d_out;
  *     k.m = M; k.n = N; k.dim = D; k.h = 0.5;

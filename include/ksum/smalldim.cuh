@@ -38,8 +38,10 @@
  *   on every run for the same device and arguments (the split count follows the SM count).
  *
  * EXAMPLE
+ *   [compile: const float *targets, *sources, *w; float *v; int M, N; cudaStream_t stream]
  *     #include <ksum/smalldim.cuh>
  *     KSUM_DEFINE_GAUSS_SMALLDIM(kde3, 3, 1, 0)       // dim <= 3, one rhs, all exps on the MUFU
+ *
  *     ksum_args k = {};  k.a = targets; k.b = sources; k.w = w; k.v = v; k.m = M; k.n = N; k.dim = 3;
  *     k.h = 0.1;  int rc = kde3_launch(&k, stream);
  *

@@ -42,8 +42,10 @@
  *   KSUM_DEFINE_TF32_EX defines the mma.sync kernels alone (name_path: KSUM_PATH_MMA).
  *
  * EXAMPLE
+ *   [compile: ksum_args k; cudaStream_t stream]
  *     #include <ksum/tc.cuh>
  *     KSUM_DEFINE_TF32(gauss_tc, KSUM_GAUSS, 3, 1)     // 3-pass TF32, one right-hand side
+ *
  *     int rc = gauss_tc_launch(&k, stream);           // k as for KSUM_DEFINE (float data)
  *
  * LIMITS (static_asserts naming the generator, the instance and the argument)

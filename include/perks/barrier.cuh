@@ -51,6 +51,7 @@
  *     butterfly (a fixed order: the same bits in every block); put(c, total) on lane 0.
  *
  * EXAMPLE
+ *   [not compiled: a piece of a kernel (block_sum, ws, BLOCK from the kernel)]
  *   // workspace: PERKS_FLAG_WORDS(G) doubles, cudaMemsetAsync(ws, 0xff, ...) before the launch
  *   __shared__ double fred[BLOCK / 32][PERKS_FLAG_NV];
  *   unsigned int k = 0;

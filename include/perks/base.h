@@ -9,6 +9,7 @@
  *   Library code never prints and never exits.
  *
  * EXAMPLE
+ *   [compile: const void *my_kernel; dim3 grid, block; void **args; size_t smem; cudaStream_t stream]
  *   int rc = perks_launch((const void *)my_kernel, grid, block, args, smem, stream);
  *   if (rc) fprintf(stderr, "%s\n", perks_strerror(rc));
  *

@@ -86,8 +86,10 @@
  *   bytes of workspace beside the two plans.
  *
  * EXAMPLE
+ *   [compile: int n, nnz; const int *d_rp, *d_ci; const double *d_va, *d_b; double *d_x]
  *   #include <perks/cg.cuh>
  *   PERKS_CG_DEFINE(cg64, double, 256)
+ *
  *   perks_cg_opts o = perks_cg_defaults();      // tol 1e-8, max_iter 10000, Jacobi off, cache on
  *   perks_cg_result res;
  *   int rc = cg64_solve(n, nnz, d_rp, d_ci, d_va, d_b, d_x, &o, &res, 0);

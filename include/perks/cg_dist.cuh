@@ -60,6 +60,7 @@
  *   not finite.
  *
  * EXAMPLE (one process, one rank per GPU; tests/gpu/test_perks_cg_dist.cu, bench/perks_cg_dist.cu)
+ *   [not compiled: the rank setup is elided (... lines; NCCL communicators)]
  *     PERKS_CGD_DEFINE(cgd64, double)
  *     perks_cgd_rank rk[8] = {};
  *     for (r = 0; r < P; r++) {

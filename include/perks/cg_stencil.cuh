@@ -51,8 +51,10 @@
  *   goes on with the iterations left.  res.replacements counts the replacements.
  *
  * EXAMPLE
+ *   [compile: const double *d_b; double *d_x]
  *   #include <perks/cg_stencil.cuh>
  *   PERKS_CG_STENCIL3D_DEFINE(poisson, double, PERKS_SHAPE_STAR3D_R1)
+ *
  *   const double w[7] = {6, -1, -1, -1, -1, -1, -1};       // -laplace, h = 1
  *   perks_cg_opts o = perks_cg_defaults();
  *   perks_cg_result res;

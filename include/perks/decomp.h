@@ -21,6 +21,7 @@
  *   other rank).
  *
  * EXAMPLE
+ *   [not compiled: send and recv stand for the NCCL calls]
  *   perks_slab s;
  *   int rc = perks_slab_make(&s, ny, nprocs, rank, 1, PERKS_SLAB_DIRICHLET);   // radius 1, T = 1
  *   // s.first, s.own, s.buf_planes; s.win: the planes a pass runs over; the exchange:

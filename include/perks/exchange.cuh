@@ -26,6 +26,7 @@
  *   PERKS_HAVE_NCCL is defined where they are in.
  *
  * EXAMPLE (one step of a one-pass stencil per exchange, halo = the stencil's reach)
+ *   [not compiled: pseudo code (the stencil step, fail)]
  *     perks_slab s;  perks_slab_make(&s, ny, nranks, rank, 1, PERKS_SLAB_DIRICHLET);
  *     if (perks_slab_agree_nccl(&s, 1, nx, &comm, &stream, 60.0)) fail;
  *     for (int t = 0; t < steps; t++) {

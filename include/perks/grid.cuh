@@ -14,6 +14,7 @@
  *     perks_launch(...)           checks co-residency, then cudaLaunchCooperativeKernel
  *
  * EXAMPLE (a 1D 3-point Jacobi, domain in device memory; see perks/stencil.cuh for cached ones)
+ *   [compile: float *d_a, *d_b; int n, steps; cudaStream_t stream]
  *   __global__ void jacobi(float *a, float *b, int n, int steps) {
  *       int stride = gridDim.x * blockDim.x;
  *       PERKS_FOR_STEPS(t, steps) {
@@ -23,6 +24,7 @@
  *           PERKS_GRID_SYNC();
  *       }
  *   }
+ *
  *   int bps, sms;
  *   perks_occupancy((const void *)jacobi, 256, 0, &bps, &sms);
  *   void *args[] = { &d_a, &d_b, &n, &steps };

@@ -9,11 +9,12 @@
  *   (tests/host/test_mtx.c and tests/fuzz/fuzz_mtx.c fuzz it).  Header-only, static inline.
  *
  * EXAMPLE
+ *   [compile in a function]
  *   perks_csr A;
  *   perks_mtx_error e;
  *   int rc = perks_mtx_read_path("bcsstk01.mtx", &A, &e);
- *   if (rc) { fprintf(stderr, "%s: line %ld: %s\n", perks_strerror(rc), e.line, e.message); return 1; }
- *   ... A.n_rows, A.n_cols, A.nnz, A.row_ptr[n_rows + 1], A.col[nnz], A.val[nnz] ...
+ *   if (rc) { fprintf(stderr, "%s: line %ld: %s\n", perks_strerror(rc), e.line, e.message); return; }
+ *   // ... A.n_rows, A.n_cols, A.nnz, A.row_ptr[n_rows + 1], A.col[nnz], A.val[nnz] ...
  *   perks_csr_free(&A);
  *
  * READERS

@@ -20,9 +20,10 @@
  *   cg_dist.cuh PERKS_CGD_DEFINE: CG over row blocks on several ranks (NCCL or virtual ranks)
  *
  * EXAMPLE
+ *   [compile]
  *   #include <perks/perks.cuh>
  *   PERKS_STENCIL2D_DEFINE(heat, float, PERKS_SHAPE_STAR2D_R1, 256, 8, 32)
- *   ... heat_launch(&args, stream) ...   (see perks/stencil.cuh)
+ *   // ... heat_launch(&args, stream) ...   (see perks/stencil.cuh)
  */
 #ifndef PERKS_PERKS_CUH
 #define PERKS_PERKS_CUH

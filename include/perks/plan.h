@@ -17,6 +17,7 @@
  *   memory.
  *
  * EXAMPLE
+ *   [compile in a function]
  *   perks_device_info d;  perks_device_h200(&d);        // or perks_device_query (perks/stencil.cuh)
  *   perks_kernel_info k = {0};
  *   k.block = 256; k.regs_per_thread = 96; k.static_smem = 10368; k.cell_bytes = 4;

@@ -45,8 +45,10 @@
  *   transposed).  One grid barrier per step.
  *
  * EXAMPLE
+ *   [compile: float *d_u, *d_v; int W, H; cudaStream_t stream]
  *     #include <perks/stencil.cuh>
  *     PERKS_STENCIL2D_DEFINE(heat, float, PERKS_SHAPE_STAR2D_R1, 256, 8, 32)
+ *
  *     float c[5] = {0.6f, 0.1f, 0.1f, 0.1f, 0.1f};   // (0,0), (-1,0), (1,0), (0,-1), (0,1)
  *     perks_stencil2d_args a = {};
  *     a.a = d_u; a.b = d_v; a.width = W; a.height = H; a.steps = 100; a.weights = c;

@@ -46,8 +46,10 @@
  *   name_steps (the same kernel run one step per launch with nothing cached).
  *
  * EXAMPLE
+ *   [compile: float *d_u, *d_v; int W, H, D; cudaStream_t stream]
  *     #include <perks/stencil3d.cuh>
  *     PERKS_STENCIL3D_DEFINE(heat3, float, PERKS_SHAPE_3D7PT, 32, 16, 4)
+ *
  *     float c[7] = {0.4f, 0.1f, 0.1f, 0.1f, 0.1f, 0.1f, 0.1f};  // (0,0,0), -x, +x, -y, +y, -z, +z
  *     perks_stencil3d_args a = {};
  *     a.a = d_u; a.b = d_v; a.width = W; a.height = H; a.depth = D; a.steps = 100; a.weights = c;

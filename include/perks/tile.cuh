@@ -32,6 +32,7 @@
  *                         the column buffer is perks_edge_elems(tiles_x tiles_y, r, tile_h)
  *
  * EXAMPLE (one step of a user's update between grid barriers; see examples/life_kernel.inc)
+ *   [not compiled: a piece of a kernel with the user's own step elided]
  *   perks_tile2d t = perks_tile2d_at(blockIdx.x, tiles_x, BX, tile_h, W, H);
  *   PERKS_TILE_LOAD(s, P, 1, t, in, W);  __syncthreads();
  *   PERKS_FOR_STEPS(g, steps) {

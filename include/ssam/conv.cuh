@@ -36,9 +36,11 @@
  *   g the ssam_conv2d_geom the launcher fills, w the M N weights (the kernel's parameter).
  *
  * EXAMPLE
+ *   [compile: const float *d_in; float *d_out; int W, H; cudaStream_t stream]
  *     #include <ssam/conv.cuh>
  *     SSAM_CONV2D_DEFINE(blur5, float, 5, 5, 4, 128)
- *     float w[25] = {...};                              // host memory, 5 rows of 5, row-major
+ *
+ *     float w[25] = {0};  // the taps, in host memory, 5 rows of 5, row-major
  *     ssam_conv2d_args a = {};
  *     a.src = d_in; a.dst = d_out; a.width = W; a.height = H; a.src_pitch = W; a.dst_pitch = W;
  *     a.weights = w; a.fw = 5; a.fh = 5; a.border = SSAM_BORDER_REFLECT;

@@ -62,10 +62,12 @@
  *   conv_tc/host.cuh   host: the path on this device, the grid, the launch
  *
  * EXAMPLE
+ *   [compile: cudaStream_t stream]
  *     #include <ssam/conv_tc.cuh>
  *     SSAM_CONV2D_TC_DEFINE(blur15, f64, 15, 15)      // double, FP64 tensor cores
  *     SSAM_CONV2D_TC_DEFINE(big20, tf32x3, 20, 20)    // float at FP32 accuracy on TF32 tensor cores
- *     ssam_conv2d_args a = {};  ...                  // exactly as for SSAM_CONV2D_DEFINE
+ *
+ *     ssam_conv2d_args a = {};  // ...                // exactly as for SSAM_CONV2D_DEFINE
  *     int rc = blur15_launch(&a, stream);
  *   examples/conv_tc.cu runs both beside the SIMT kernel.
  *

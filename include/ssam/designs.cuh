@@ -41,8 +41,10 @@
  *   same with the design as a token (SBM ... FBS), as the generator takes it.
  *
  * EXAMPLE
+ *   [compile: const float *d_x; float *d_y; int n; const float *h_w; cudaStream_t stream]
  *     #include <ssam/designs.cuh>
  *     SSAM_DESIGN1D_DEFINE(fbs5, float, FBS, 5, 1, 256)   // FBS design, 5 taps, stride 1, 256 threads
+ *
  *     ssam_design1d_args a = { d_x, d_y, n, h_w, 0 };      // h_w: the 5 taps, in HOST memory
  *     int rc = fbs5_launch(&a, stream);                    // y[c] = sum_q h_w[q] x[c + q]
  *

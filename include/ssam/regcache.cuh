@@ -11,6 +11,7 @@
  *   rows and SSAM_REGCACHE_ROWS loads the next P, so each input row is loaded once per warp.
  *
  * EXAMPLE
+ *   [not compiled: a piece of a kernel (C, src, lane, ... from the kernel)]
  *     float data[4][C];
  *     SSAM_REGCACHE_LOAD(float, 4, C, data, src, pitch, x0 + 4 * lane, y0, w, h,
  *                        SSAM_BORDER_REFLECT, 0.0f, aligned);

@@ -20,7 +20,9 @@
  *   Traffic: read src, write dst, read and write dst again (4 passes of the image).
  *
  * EXAMPLE
+ *   [compile: const double *d_in; double *d_sat; int W, H; cudaStream_t stream]
  *     SSAM_SAT_DEFINE(sat_f64, double, 256)
+ *
  *     ssam_sat_args a = {};
  *     a.src = d_in; a.dst = d_sat; a.width = W; a.height = H;      // pitches 0: the width
  *     int rc = sat_f64_launch(&a, stream);                           // 0 or SSAM_E*

@@ -45,6 +45,7 @@
  *   ignored where another tap is a number).
  *
  * EXAMPLE (Listing 1 of the paper with V columns per lane)
+ *   [not compiled: a piece of a kernel with the stores elided]
  *     float data[4][P + N - 1], out[4];
  *     SSAM_REGCACHE_LOAD(float, 4, P + N - 1, data, src, pitch, x, y, w, h, border, 0.f, vec);
  *     for (int p = 0; p < P; p++) {           // unrolled: P is a constant

@@ -76,8 +76,10 @@
  *   lanes at each end and the columns a warp produces.
  *
  * EXAMPLE
+ *   [compile: float *d_u0, *d_u1; int W, H; float r; cudaStream_t stream]
  *     #include <ssam/stencil.cuh>
  *     SSAM_STENCIL2D_DEFINE(heat, float, SSAM_SHAPE_2D5PT, 8, 128)
+ *
  *     float c[5] = {1 - 4 * r, r, r, r, r};          // host memory, in the shape's point order
  *     ssam_stencil_args a = {};
  *     a.src = d_u0; a.dst = d_u1; a.nx = W; a.ny = H; a.coef = c; a.ncoef = 5;

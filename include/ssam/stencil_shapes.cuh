@@ -14,6 +14,7 @@
  *   nothing but ssam/base.cuh, so other modules (perks) can share the catalogue.
  *
  * EXAMPLE (a user-defined, asymmetric 2D stencil: an upwind scheme with a shared coefficient)
+ *   [compile]
  *     #define MY_UPWIND(X) X(0, 0, 0) X(1, -1, 0) X(1, 0, -1) X(2, -2, 0) X(3, 1, 2)
  *     enum { lo = SSAM_SHAPE2D_XLO(MY_UPWIND) };           // -2, a compile-time constant
  *     SSAM_STENCIL2D_DEFINE(upwind, float, MY_UPWIND, 4, 128)   // ssam/stencil.cuh; 4 coefficients

@@ -58,9 +58,11 @@
  *   host:  ssam__stc_box (the box's coefficients from the shape), ssam__stencil_tc_launch
  *
  * EXAMPLE
+ *   [compile: void *u; cudaStream_t stream]
  *     #include <ssam/stencil_tc.cuh>
  *     SSAM_STENCIL3D_TC_DEFINE(box125, f64, SSAM_SHAPE_BOX3D_R2)
- *     ssam_stencil_args a = {};  ...                 // exactly as for SSAM_STENCIL3D_DEFINE
+ *
+ *     ssam_stencil_args a = {};  // ...               // exactly as for SSAM_STENCIL3D_DEFINE
  *     int rc = box125_advance(&a, 100, &u, stream);
  *   examples/box3d_tc.cu runs it beside the SIMT kernel; bench/ssam_stencil_tc.cu times every box.
  *

@@ -35,6 +35,7 @@
  *   stencils; both paths cost one launch per TT steps or fewer, so small domains gain too.
  *
  * EXAMPLE
+ *   [compile in a function]
  *     enum { TT = SSAM_TB_TT_RULE(4, 3, 3, 5) };          // 2d5pt in float: 8
  *     ssam_tb_plan p;
  *     if (ssam_tb_plan_make(&p, TT, 1000) == 0) printf("%s: %lld passes (%s)\n",

@@ -73,9 +73,11 @@
  *   ssam__tb2_levels, ssam__tb2_block, ssam__tb_xload) are internal.
  *
  * EXAMPLE
+ *   [compile: cudaStream_t stream]
  *     #include <ssam/temporal.cuh>
  *     SSAM_STENCIL2D_TEMPORAL_DEFINE(heat8, float, SSAM_SHAPE_2D5PT, 8, 128)
- *     ssam_stencil_args a = {};   ... as for SSAM_STENCIL2D_DEFINE ...
+ *
+ *     ssam_stencil_args a = {};   // ... as for SSAM_STENCIL2D_DEFINE ...
  *     void *u;
  *     int rc = heat8_advance(&a, 1000, &u, stream);    // 125 passes of 8 steps
  *

@@ -84,9 +84,11 @@
  *   are internal.
  *
  * EXAMPLE
+ *   [compile: cudaStream_t stream]
  *     #include <ssam/temporal3d.cuh>
  *     SSAM_STENCIL3D_TEMPORAL_DEFINE(heat3, float, SSAM_SHAPE_3D7PT, 2, 2, 704)
- *     ssam_stencil_args a = {};   ... as for SSAM_STENCIL3D_DEFINE ...
+ *
+ *     ssam_stencil_args a = {};   // ... as for SSAM_STENCIL3D_DEFINE ...
  *     void *u;
  *     int rc = heat3_advance(&a, 1000, &u, stream);     // 500 passes of 2 steps
  *   or SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(heat3, float, SSAM_SHAPE_3D7PT) (below): the planner's

@@ -15,8 +15,10 @@
  *   perks__cg_plan_make, the solve one call of perks__cg_solve.
  *
  * EXAMPLE
+ *   [compile: int n, nnz; const int *d_rp, *d_ci; const double *d_va, *d_b; double *d_x; perks_cg_opts o; perks_cg_result res]
  *   #include <perks/cg.cuh>
  *   PERKS_CG_DEFINE(cg64, double, 256)
+ *
  *   int rc = cg64_solve(n, nnz, d_rp, d_ci, d_va, d_b, d_x, &o, &res, 0);
  *
  * LIMITS (static_asserts, each naming the generator and the instance): T float or double; BLOCK a

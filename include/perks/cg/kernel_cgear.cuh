@@ -20,6 +20,7 @@
  *   Partials alternate between two sets of 3 slots (perks__cg1_reduce).
  *
  * EXAMPLE (what PERKS_CG_DEFINE(name, T, BLOCK) defines; opts.variant = PERKS_CG_CGEAR runs it)
+ *   [not compiled: what the generator expands to]
  *   __global__ void __launch_bounds__(BLOCK, PERKS__CG_MINB(BLOCK)) name_kernel1(perks_cg_kargs a)
  *   { struct k; perks_cg_cgear_body<T, BLOCK, k>(a); }
  *

@@ -17,6 +17,7 @@
  *   kernel's own (as for perks_cg_grid_body).
  *
  * EXAMPLE (what PERKS_CG_DEFINE(name, T, BLOCK) defines; launched with cudaLaunchKernelEx)
+ *   [not compiled: what the generator expands to]
  *   __global__ void __launch_bounds__(PERKS_CG_CBLOCK, 1) name_ckernel(perks_cg_kargs a)
  *   { struct k; perks_cg_cluster_kernel_body<T, k>(a); }
  *

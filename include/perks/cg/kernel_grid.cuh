@@ -19,6 +19,7 @@
  *   r = b - A x with row sums in double (perks/cg/replace.cuh).
  *
  * EXAMPLE (what PERKS_CG_DEFINE(name, T, BLOCK) defines; launch it with perks_cg_run)
+ *   [not compiled: what the generator expands to]
  *   __global__ void __launch_bounds__(BLOCK, PERKS__CG_MINB(BLOCK)) name_kernel(perks_cg_kargs a)
  *   { struct k; perks_cg_grid_body<T, BLOCK, k>(a); }
  *

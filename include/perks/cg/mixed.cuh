@@ -12,7 +12,9 @@
  *   the system on chip (opts.mixed = 0), or after a float stall or breakdown (res.ran says which).
  *
  * EXAMPLE
+ *   [compile: int n, nnz; const int *d_rp, *d_ci; const double *d_va, *d_b; double *d_x; perks_cg_opts o; perks_cg_result res]
  *   PERKS_CG_MIXED_DEFINE(cgm, 256)
+ *
  *   int rc = cgm_solve(n, nnz, d_rp, d_ci, d_va, d_b, d_x, &o, &res, 0);   // double A, b, x
  *
  * LIMITS: BLOCK a multiple of 32 from 64 to 1024 (a static_assert naming PERKS_CG_MIXED_DEFINE);

@@ -14,6 +14,7 @@
  *   row), perks__cg_plan_cluster, perks__cg_plan_grid, perks__cg_cluster_config.
  *
  * EXAMPLE
+ *   [not compiled: name_plan stands for a PERKS_CG_DEFINE instance]
  *   perks_cg_plan p;
  *   int rc = name_plan(&p, n, nnz, d_rp, d_ci, d_va, &o);     // perks__cg_plan_make with name's kernels
  *   if (!rc) rc = perks_cg_run(&p, d_b, d_x, stream);

@@ -21,6 +21,7 @@
  *   perks__cg_ctot<K>                                       the kernels' static shared memory
  *
  * EXAMPLE (inside a cooperative kernel of BLOCK threads, a.bmode = PERKS_CG_BAR_COUNT)
+ *   [not compiled: a piece of the library's kernel bodies (a, mine, BLOCK from the kernel)]
  *   __shared__ double red[BLOCK / 32][3], fred[BLOCK / 32][PERKS_FLAG_NV], tot[4];
  *   unsigned int fb = 0;
  *   double t0, t1, t2;

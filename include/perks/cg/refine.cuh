@@ -14,6 +14,7 @@
  *   perks__cg_refine(...)      one refinement
  *
  * EXAMPLE
+ *   [compile: perks_cg_plan p; const double *d_b; double *d_x; cudaStream_t stream; int rc; perks_cg_result res]
  *   if (!perks_cg_run(&p, d_b, d_x, stream)) rc = perks_cg_wait(&p, &res);
  *
  * LIMITS: one perks_cg_run at a time per plan (the refinement reuses the plan's workspace and its

@@ -32,6 +32,7 @@
  * diverging) ends the solve likewise.
  *
  * EXAMPLE (the head of a step of a classic kernel; see perks/cg/kernel_grid.cuh)
+ *   [not compiled: a piece of the library's kernel bodies (the head of its loop)]
  *   perks__cg_rstate_init<K>(rr);
  *   int repl = perks__cg_want_replace<T, K>(a, it, rr, thr);
  *   if (!repl && rr <= thr) break;

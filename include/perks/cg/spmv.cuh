@@ -20,6 +20,7 @@
  *   (all run the same number of rounds, so the lane shuffles stay converged).
  *
  * EXAMPLE (q = A p over a block's rows, inside a kernel of BLOCK threads)
+ *   [not compiled: a piece of the library's kernel bodies (a, W, p, q from the kernel)]
  *   const int r0 = a.split[blockIdx.x], nr = a.split[blockIdx.x + 1] - r0, k0 = a.rp[r0];
  *   const perks_cg_rows g = {W, BLOCK / W, threadIdx.x / W, threadIdx.x % W, r0, nr, k0,
  *                            (nr + BLOCK / W - 1) / (BLOCK / W), 0};

@@ -11,6 +11,7 @@
  *   including perks/cg.cuh to change it).
  *
  * EXAMPLE
+ *   [compile in a function]
  *   #include <perks/cg/types.cuh>
  *   perks_cg_opts o = perks_cg_defaults();   // tol 1e-8, max_iter 10000, Jacobi off, cache on
  *   o.jacobi = 1;

@@ -17,6 +17,7 @@
  *   perks__cgd_cols, perks__cgd_vsum   the halo's column ranges; the virtual all-reduce
  *
  * EXAMPLE (what PERKS_CGD_DEFINE(name, T) defines for each of the five)
+ *   [not compiled: what the generator expands to]
  *   static __global__ void __launch_bounds__(PERKS_CGD_BLOCK) name_spmv(perks__cgd_k a)
  *   { perks__cgd_spmv<T>(a); }
  *

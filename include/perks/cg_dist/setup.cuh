@@ -12,6 +12,7 @@
  *   perks__cgd_alloc / perks__cgd_release     one rank's workspace
  *
  * EXAMPLE
+ *   [not compiled: a library-internal step (perks__*) with the solve elided]
  *   int rc = perks__cgd_setup(rk, nlocal, (int)sizeof(double), &o);   // collective
  *   ...
  *   perks__cgd_release(rk, nlocal);

@@ -12,6 +12,7 @@
  *   perks__cgd_read(...)       the state of local rank 0, waited for (NCCL: at most timeout_s)
  *
  * EXAMPLE
+ *   [not compiled: a library-internal step (perks__*), its kernel set elided]
  *   const perks__cgd_kset ks = {...the five kernels..., (int)sizeof(double)};
  *   int rc = perks__cgd_solve(rk, P, &o, &res, &ks);
  *

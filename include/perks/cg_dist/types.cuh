@@ -12,6 +12,7 @@
  *   <nccl.h> is found (perks/exchange.cuh) and PERKS_NO_NCCL is not defined
  *
  * EXAMPLE
+ *   [compile in a function]
  *   perks_cgd_opts o = perks_cgd_defaults();   // tol 1e-8, max_iter 10000, no Jacobi, from x = 0
  *   o.jacobi = 1;
  *

@@ -13,6 +13,7 @@
  *   perks__cgs_resid_kernel<S, TX>, perks__cgs_scale_kernel<TO>, perks__cgs_add_kernel<TX, TD>
  *
  * EXAMPLE (what PERKS_CG_STENCIL3D_DEFINE(name, double, SHAPE) defines, S its shape type)
+ *   [not compiled: what the generator expands to]
  *   __global__ void __launch_bounds__(256, 4) name_kernel(perks_cgs_kargs a)
  *   { struct k; perks_cgs_body<double, S, k, false>(a); }
  *

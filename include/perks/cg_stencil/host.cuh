@@ -14,6 +14,7 @@
  *                                        or the mixed kernel and its double fallback
  *
  * EXAMPLE: name_solve is one call of perks__cgs_solve (perks/cg_stencil.cuh, the generators).
+ *   [not compiled: no code, a pointer to the generators]
  *
  * LIMITS: see perks/cg_stencil.cuh.  Host C++ (templates over the shape type); not under NVRTC.
  */
