@@ -60,13 +60,14 @@
  *   not finite.
  *
  * EXAMPLE (one process, one rank per GPU; tests/gpu/test_perks_cg_dist.cu, bench/perks_cg_dist.cu)
- *   [not compiled: the rank setup is elided (... lines; NCCL communicators)]
+ *   [compile: int r, P, n; void *comms[8]]
  *     PERKS_CGD_DEFINE(cgd64, double)
+ *
  *     perks_cgd_rank rk[8] = {};
  *     for (r = 0; r < P; r++) {
  *         rk[r].device = r; rk[r].comm = comms[r]; rk[r].nranks = P; rk[r].rank = r; rk[r].n = n;
  *         rk[r].first = perks_slab_first(n, P, r); rk[r].own = perks_slab_own(n, P, r);
- *         ... rp, ci, va, b, x on device r, a stream ...
+ *         // ... rp, ci, va, b, x on device r, a stream ...
  *     }
  *     perks_cgd_opts o = perks_cgd_defaults();  perks_cgd_result res;
  *     int rc = cgd64_solve(rk, P, &o, &res);

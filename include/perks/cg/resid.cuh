@@ -18,7 +18,7 @@
  *                                     wide as its longest row; padding column -1, value 0)
  *
  * EXAMPLE
- *   [not compiled: a library-internal step (perks__*), shown in its caller's terms]
+ *   [compile: int n; const int *d_rp, *d_ci; const double *d_va, *d_b, *d_x; double *d_part; cudaStream_t stream]
  *   perks__cg_resid_launch(n, 8, d_rp, d_ci, d_va, d_b, d_x, NULL, d_part, stream);
  *   double rr, bb;
  *   perks__cg_resid_read(d_part, &rr, &bb, NULL);    // ||b - A x|| / ||b|| = sqrt(rr / bb)

@@ -12,7 +12,7 @@
  *   perks__cgd_allgather(rk, nlocal, mine, all, cnt)   int buffers, every rank's into every rank
  *
  * EXAMPLE
- *   [not compiled: a library-internal step (perks__*) inside the solve loop]
+ *   [compile: perks_cgd_rank *rk; int nlocal, i, it; const perks__cgd_kset *ks]
  *   int rc = perks__cgd_exchange(rk, nlocal);                     // p's halo
  *   for (i = 0; i < nlocal && !rc; i++) rc = perks__cgd_launch(&rk[i], ks->spmv, it, 0);
  *   if (!rc) rc = perks__cgd_allreduce(rk, nlocal, 0, 1);         // p.q on every rank

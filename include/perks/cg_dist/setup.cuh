@@ -12,9 +12,9 @@
  *   perks__cgd_alloc / perks__cgd_release     one rank's workspace
  *
  * EXAMPLE
- *   [not compiled: a library-internal step (perks__*) with the solve elided]
+ *   [compile: perks_cgd_rank *rk; int nlocal; perks_cgd_opts o]
  *   int rc = perks__cgd_setup(rk, nlocal, (int)sizeof(double), &o);   // collective
- *   ...
+ *   // ...
  *   perks__cgd_release(rk, nlocal);
  *
  * LIMITS: nranks <= PERKS_CGD_MAXRANKS; codes PERKS_ENULL, PERKS_ESIZE, PERKS_ENOMEM, PERKS_ECUDA,
