@@ -61,14 +61,14 @@
  * build without register cache (star2d_r6 spills at 2 blocks per SM: 1)): 256 threads, 8 rows a chunk;
  * depths: multiples of 8 that compile with 0 spills on sm_80 and sm_90 (make test checks) */
 #define STENCILS(X)                                                                                 \
-    X(star2d_r1, PERKS_SHAPE_STAR2D_R1, SSAM_SHAPE_STAR2D_R1, 64, 32, 8, 2)                               \
-    X(star2d_r2, PERKS_SHAPE_STAR2D_R2, SSAM_SHAPE_STAR2D_R2, 56, 24, 8, 2)                               \
-    X(star2d_r3, PERKS_SHAPE_STAR2D_R3, SSAM_SHAPE_STAR2D_R3, 48, 24, 8, 2)                               \
-    X(star2d_r4, PERKS_SHAPE_STAR2D_R4, SSAM_SHAPE_STAR2D_R4, 40, 16, 4, 2)                               \
-    X(star2d_r5, PERKS_SHAPE_STAR2D_R5, SSAM_SHAPE_STAR2D_R5, 32, 0, 4, 2)                               \
-    X(star2d_r6, PERKS_SHAPE_STAR2D_R6, SSAM_SHAPE_STAR2D_R6, 16, 0, 4, 1)                               \
-    X(box2d_r1, PERKS_SHAPE_BOX2D_R1, SSAM_SHAPE_BOX2D_R1, 64, 32, 8, 2)                                  \
-    X(box2d_r2, PERKS_SHAPE_BOX2D_R2, SSAM_SHAPE_BOX2D_R2, 48, 16, 8, 2)
+    X(star2d_r1, ONCHIP_SHAPE_STAR2D_R1, ONCHIP_SHAPE_STAR2D_R1, 64, 32, 8, 2)                               \
+    X(star2d_r2, ONCHIP_SHAPE_STAR2D_R2, ONCHIP_SHAPE_STAR2D_R2, 56, 24, 8, 2)                               \
+    X(star2d_r3, ONCHIP_SHAPE_STAR2D_R3, ONCHIP_SHAPE_STAR2D_R3, 48, 24, 8, 2)                               \
+    X(star2d_r4, ONCHIP_SHAPE_STAR2D_R4, ONCHIP_SHAPE_STAR2D_R4, 40, 16, 4, 2)                               \
+    X(star2d_r5, ONCHIP_SHAPE_STAR2D_R5, ONCHIP_SHAPE_STAR2D_R5, 32, 0, 4, 2)                               \
+    X(star2d_r6, ONCHIP_SHAPE_STAR2D_R6, ONCHIP_SHAPE_STAR2D_R6, 16, 0, 4, 1)                               \
+    X(box2d_r1, ONCHIP_SHAPE_BOX2D_R1, ONCHIP_SHAPE_BOX2D_R1, 64, 32, 8, 2)                                  \
+    X(box2d_r2, ONCHIP_SHAPE_BOX2D_R2, ONCHIP_SHAPE_BOX2D_R2, 48, 16, 8, 2)
 
 #ifdef HAVE_SSAM
 #define DEF_SSAM(n, SS)                                                                             \
@@ -103,7 +103,7 @@ typedef struct entry {
     plan_fn plan2;
     work_fn work2;
 } entry;
-#define NPTS(PS) PERKS_SHAPE2D_NPTS(PS)
+#define NPTS(PS) ONCHIP_SHAPE2D_NPTS(PS)
 #define ENT(n, PS, SS, D32, D64, RC2, MB2)                                                                    \
     {#n, 0, NPTS(PS), D32, pk_f32_##n##_launch, pk_f32_##n##_steps, pk_f32_##n##_plan, pk_f32_##n##_work_bytes, SSAM_FN(n, f32),      \
      pk2_f32_##n##_launch, pk2_f32_##n##_plan, pk2_f32_##n##_work_bytes}, \
@@ -112,11 +112,11 @@ static const entry entries[] = {STENCILS(ENT)};
 
 /* ---- 3D: (name, perks shape, ssam shape, RC fp32, RC fp64, ssam P fp32, P fp64, B fp64, MINB fp64) ---- */
 #define STENCILS3D(X)                                                                                  \
-    X(star3d_r1, PERKS_SHAPE_3D7PT, SSAM_SHAPE_STAR3D_R1, 4, 4, 4, 4, 128, 1)                           \
-    X(star3d_r2, PERKS_SHAPE_3D13PT, SSAM_SHAPE_STAR3D_R2, 4, 4, 4, 2, 128, 1)                          \
-    X(box3d_r1, PERKS_SHAPE_3D27PT, SSAM_SHAPE_BOX3D_R1, 4, 4, 4, 2, 128, 1)                            \
-    X(box3d_r2, PERKS_SHAPE_3D125PT, SSAM_SHAPE_BOX3D_R2, 1, 1, 2, 1, 64, 6)                            \
-    X(poisson, PERKS_SHAPE_POISSON, SSAM_SHAPE_POISSON3D_19, 4, 4, 4, 2, 128, 1)
+    X(star3d_r1, ONCHIP_SHAPE_3D7PT, ONCHIP_SHAPE_STAR3D_R1, 4, 4, 4, 4, 128, 1)                           \
+    X(star3d_r2, ONCHIP_SHAPE_3D13PT, ONCHIP_SHAPE_STAR3D_R2, 4, 4, 4, 2, 128, 1)                          \
+    X(box3d_r1, ONCHIP_SHAPE_3D27PT, ONCHIP_SHAPE_BOX3D_R1, 4, 4, 4, 2, 128, 1)                            \
+    X(box3d_r2, ONCHIP_SHAPE_3D125PT, ONCHIP_SHAPE_BOX3D_R2, 1, 1, 2, 1, 64, 6)                            \
+    X(poisson, ONCHIP_SHAPE_POISSON, ONCHIP_SHAPE_POISSON3D_19, 4, 4, 4, 2, 128, 1)
 #ifdef HAVE_SSAM
 #define DEF_SSAM3(n, SS, PF, PD, BD, MD)                                                               \
     SSAM_STENCIL3D_DEFINE(ss3_f32_##n, float, SS, PF, 128)                                              \
@@ -142,8 +142,8 @@ typedef struct entry3 {
     ssam_fn ssam;
 } entry3;
 #define ENT3(n, PS, SS, RC32, RC64, PF, PD, BD, MD)                                                    \
-    {#n, 0, PERKS_SHAPE3D_NPTS(PS), p3_f32_##n##_launch, p3_f32_##n##_steps, p3_f32_##n##_plan, p3_f32_##n##_work_bytes, SSAM3_FN(n, f32)}, \
-    {#n, 1, PERKS_SHAPE3D_NPTS(PS), p3_f64_##n##_launch, p3_f64_##n##_steps, p3_f64_##n##_plan, p3_f64_##n##_work_bytes, SSAM3_FN(n, f64)},
+    {#n, 0, ONCHIP_SHAPE3D_NPTS(PS), p3_f32_##n##_launch, p3_f32_##n##_steps, p3_f32_##n##_plan, p3_f32_##n##_work_bytes, SSAM3_FN(n, f32)}, \
+    {#n, 1, ONCHIP_SHAPE3D_NPTS(PS), p3_f64_##n##_launch, p3_f64_##n##_steps, p3_f64_##n##_plan, p3_f64_##n##_work_bytes, SSAM3_FN(n, f64)},
 static const entry3 entries3[] = {STENCILS3D(ENT3)};
 
 /* the barrier alone: n grid syncs */

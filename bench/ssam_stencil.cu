@@ -88,60 +88,60 @@
 
 /* ---- the catalogue: (shape, name, paper name, P fp32, P fp64, conv size or 0, conv P) ---------- */
 #define CAT2D(X)                                                                                          \
-    X(SSAM_SHAPE_STAR2D_R1, star2d_r1, "2d5pt", 8, 8, 0, 0)                                               \
-    X(SSAM_SHAPE_STAR2D_R2, star2d_r2, "2d9pt", 8, 4, 0, 0)                                               \
-    X(SSAM_SHAPE_STAR2D_R3, star2d_r3, "2d13pt", 4, 4, 0, 0)                                              \
-    X(SSAM_SHAPE_STAR2D_R4, star2d_r4, "2d17pt", 4, 4, 0, 0)                                              \
-    X(SSAM_SHAPE_STAR2D_R5, star2d_r5, "2d21pt", 4, 2, 0, 0)                                              \
-    X(SSAM_SHAPE_STAR2D_R6, star2d_r6, "2ds25pt", 4, 2, 0, 0)                                             \
-    X(SSAM_SHAPE_BOX2D_R1, box2d_r1, "2d9pt-box", 8, 8, 3, 8)                                             \
-    X(SSAM_SHAPE_BOX2D_R2, box2d_r2, "2d25pt", 4, 4, 5, 8)                                                \
-    X(SSAM_SHAPE_BOX2D_8X8, box2d_8x8, "2d64pt", 2, 2, 8, 4)                                              \
-    X(SSAM_SHAPE_BOX2D_R4, box2d_r4, "2d81pt", 2, 2, 9, 4)                                                \
-    X(SSAM_SHAPE_BOX2D_R5, box2d_r5, "2d121pt", 2, 1, 11, 1)
+    X(ONCHIP_SHAPE_STAR2D_R1, star2d_r1, "2d5pt", 8, 8, 0, 0)                                               \
+    X(ONCHIP_SHAPE_STAR2D_R2, star2d_r2, "2d9pt", 8, 4, 0, 0)                                               \
+    X(ONCHIP_SHAPE_STAR2D_R3, star2d_r3, "2d13pt", 4, 4, 0, 0)                                              \
+    X(ONCHIP_SHAPE_STAR2D_R4, star2d_r4, "2d17pt", 4, 4, 0, 0)                                              \
+    X(ONCHIP_SHAPE_STAR2D_R5, star2d_r5, "2d21pt", 4, 2, 0, 0)                                              \
+    X(ONCHIP_SHAPE_STAR2D_R6, star2d_r6, "2ds25pt", 4, 2, 0, 0)                                             \
+    X(ONCHIP_SHAPE_BOX2D_R1, box2d_r1, "2d9pt-box", 8, 8, 3, 8)                                             \
+    X(ONCHIP_SHAPE_BOX2D_R2, box2d_r2, "2d25pt", 4, 4, 5, 8)                                                \
+    X(ONCHIP_SHAPE_BOX2D_8X8, box2d_8x8, "2d64pt", 2, 2, 8, 4)                                              \
+    X(ONCHIP_SHAPE_BOX2D_R4, box2d_r4, "2d81pt", 2, 2, 9, 4)                                                \
+    X(ONCHIP_SHAPE_BOX2D_R5, box2d_r5, "2d121pt", 2, 1, 11, 1)
 /* (shape, name, paper name, P fp32, B fp32 (MINB 2 at 256 threads: 128 registers at most, two blocks an
  * SM), P fp64, B fp64, MINB fp64 of the streaming kernel; P fp32,
  * P fp64, B fp64 of the slice kernel (fp32 B 128)) */
 #define CAT3D(X)                                                                                          \
-    X(SSAM_SHAPE_STAR3D_R1, star3d_r1, "3d7pt", 4, 128, 4, 128, 1, 2, 2, 128)                             \
-    X(SSAM_SHAPE_STAR3D_R2, star3d_r2, "3d13pt", 2, 256, 2, 64, 1, 4, 2, 256)                             \
-    X(SSAM_SHAPE_BOX3D_R1, box3d_r1, "3d27pt", 4, 128, 2, 128, 1, 4, 2, 128)                              \
-    X(SSAM_SHAPE_BOX3D_R2, box3d_r2, "3d125pt", 2, 128, 1, 64, 6, 2, 1, 128)                              \
-    X(SSAM_SHAPE_POISSON3D_19, poisson3d_19, "poisson", 4, 128, 2, 128, 5, 8, 4, 128)
+    X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, "3d7pt", 4, 128, 4, 128, 1, 2, 2, 128)                             \
+    X(ONCHIP_SHAPE_STAR3D_R2, star3d_r2, "3d13pt", 2, 256, 2, 64, 1, 4, 2, 256)                             \
+    X(ONCHIP_SHAPE_BOX3D_R1, box3d_r1, "3d27pt", 4, 128, 2, 128, 1, 4, 2, 128)                              \
+    X(ONCHIP_SHAPE_BOX3D_R2, box3d_r2, "3d125pt", 2, 128, 1, 64, 6, 2, 1, 128)                              \
+    X(ONCHIP_SHAPE_POISSON3D_19, poisson3d_19, "poisson", 4, 128, 2, 128, 5, 8, 4, 128)
 /* other choices timed too: (kind, dims, shape, name, type, P, B, MINB); kind 2D, 3D_STREAM, 3D_SLICE */
 #define ALTS(X)                                                                                           \
-    X(2D, 2, SSAM_SHAPE_STAR2D_R1, star2d_r1, float, 4, 128, 1) X(2D, 2, SSAM_SHAPE_STAR2D_R1, star2d_r1, float, 8, 64, 1) \
-    X(2D, 2, SSAM_SHAPE_STAR2D_R1, star2d_r1, double, 4, 128, 1)                                          \
-    X(3D_STREAM, 3, SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 4, 64, 1)                                     \
-    X(3D_STREAM, 3, SSAM_SHAPE_STAR3D_R2, star3d_r2, double, 1, 128, 1)                                   \
-    X(3D_SLICE, 3, SSAM_SHAPE_STAR3D_R2, star3d_r2, double, 1, 256, 1)                                    \
-    X(3D_SLICE, 3, SSAM_SHAPE_STAR3D_R2, star3d_r2, double, 2, 512, 1)                                    \
-    X(3D_SLICE, 3, SSAM_SHAPE_BOX3D_R2, box3d_r2, double, 1, 256, 1)                                      \
-    X(3D_SLICE, 3, SSAM_SHAPE_BOX3D_R2, box3d_r2, double, 1, 64, 1)
+    X(2D, 2, ONCHIP_SHAPE_STAR2D_R1, star2d_r1, float, 4, 128, 1) X(2D, 2, ONCHIP_SHAPE_STAR2D_R1, star2d_r1, float, 8, 64, 1) \
+    X(2D, 2, ONCHIP_SHAPE_STAR2D_R1, star2d_r1, double, 4, 128, 1)                                          \
+    X(3D_STREAM, 3, ONCHIP_SHAPE_STAR3D_R1, star3d_r1, float, 4, 64, 1)                                     \
+    X(3D_STREAM, 3, ONCHIP_SHAPE_STAR3D_R2, star3d_r2, double, 1, 128, 1)                                   \
+    X(3D_SLICE, 3, ONCHIP_SHAPE_STAR3D_R2, star3d_r2, double, 1, 256, 1)                                    \
+    X(3D_SLICE, 3, ONCHIP_SHAPE_STAR3D_R2, star3d_r2, double, 2, 512, 1)                                    \
+    X(3D_SLICE, 3, ONCHIP_SHAPE_BOX3D_R2, box3d_r2, double, 1, 256, 1)                                      \
+    X(3D_SLICE, 3, ONCHIP_SHAPE_BOX3D_R2, box3d_r2, double, 1, 64, 1)
 
 /* layout, grid and window choices timed beside the defaults (the internal definitions): (kind, dims,
  * shape, name, type, P, B, MINB, GHM, OPT); GHM 0 overlap lanes, 1 ghost lanes where the shape allows
  * them; OPT the 2D grid rule (0 two full waves of resident blocks, n >= 2 n waves, 1 ~48 warps per SM)
  * or the 3D per-slot rows (TRIM; 0: every plane slot keeps the full window of rows) */
 #define ALTX(X)                                                                                           \
-    X(2D, 2, SSAM_SHAPE_BOX2D_R1, box2d_r1, float, 8, 128, 1, 1, 1)                                       \
-    X(2D, 2, SSAM_SHAPE_BOX2D_R1, box2d_r1, float, 8, 128, 1, 1, 3)                                       \
-    X(2D, 2, SSAM_SHAPE_BOX2D_R1, box2d_r1, float, 8, 128, 1, 1, 4)                                       \
-    X(2D, 2, SSAM_SHAPE_BOX2D_R2, box2d_r2, float, 4, 128, 1, 1, 3)                                       \
-    X(2D, 2, SSAM_SHAPE_BOX2D_R2, box2d_r2, float, 4, 128, 1, 1, 4)                                       \
-    X(2D, 2, SSAM_SHAPE_STAR2D_R5, star2d_r5, float, 4, 128, 1, 1, 3)                                     \
-    X(2D, 2, SSAM_SHAPE_STAR2D_R5, star2d_r5, float, 4, 128, 1, 1, 4)                                     \
-    X(2D, 2, SSAM_SHAPE_STAR2D_R1, star2d_r1, float, 8, 128, 1, 1, 3)                                     \
-    X(2D, 2, SSAM_SHAPE_STAR2D_R1, star2d_r1, float, 8, 128, 1, 1, 4)                                     \
-    X(2D, 2, SSAM_SHAPE_STAR2D_R4, star2d_r4, float, 4, 128, 1, 1, 0)                                     \
-    X(2D, 2, SSAM_SHAPE_STAR2D_R4, star2d_r4, float, 4, 128, 1, 0, 3)                                     \
-    X(3D_STREAM, 3, SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 4, 128, 1, 1, 0)                              \
-    X(3D_STREAM, 3, SSAM_SHAPE_STAR3D_R2, star3d_r2, float, 4, 128, 1, 1, 0)                              \
-    X(3D_STREAM, 3, SSAM_SHAPE_STAR3D_R2, star3d_r2, float, 4, 128, 1, 1, 1)                              \
-    X(3D_STREAM, 3, SSAM_SHAPE_STAR3D_R2, star3d_r2, float, 2, 128, 1, 1, 1)                              \
-    X(3D_STREAM, 3, SSAM_SHAPE_STAR3D_R2, star3d_r2, double, 2, 128, 1, 1, 0)                             \
-    X(3D_STREAM, 3, SSAM_SHAPE_STAR3D_R2, star3d_r2, double, 2, 256, 1, 1, 1)                             \
-    X(3D_STREAM, 3, SSAM_SHAPE_STAR3D_R2, star3d_r2, double, 2, 128, 1, 1, 1)
+    X(2D, 2, ONCHIP_SHAPE_BOX2D_R1, box2d_r1, float, 8, 128, 1, 1, 1)                                       \
+    X(2D, 2, ONCHIP_SHAPE_BOX2D_R1, box2d_r1, float, 8, 128, 1, 1, 3)                                       \
+    X(2D, 2, ONCHIP_SHAPE_BOX2D_R1, box2d_r1, float, 8, 128, 1, 1, 4)                                       \
+    X(2D, 2, ONCHIP_SHAPE_BOX2D_R2, box2d_r2, float, 4, 128, 1, 1, 3)                                       \
+    X(2D, 2, ONCHIP_SHAPE_BOX2D_R2, box2d_r2, float, 4, 128, 1, 1, 4)                                       \
+    X(2D, 2, ONCHIP_SHAPE_STAR2D_R5, star2d_r5, float, 4, 128, 1, 1, 3)                                     \
+    X(2D, 2, ONCHIP_SHAPE_STAR2D_R5, star2d_r5, float, 4, 128, 1, 1, 4)                                     \
+    X(2D, 2, ONCHIP_SHAPE_STAR2D_R1, star2d_r1, float, 8, 128, 1, 1, 3)                                     \
+    X(2D, 2, ONCHIP_SHAPE_STAR2D_R1, star2d_r1, float, 8, 128, 1, 1, 4)                                     \
+    X(2D, 2, ONCHIP_SHAPE_STAR2D_R4, star2d_r4, float, 4, 128, 1, 1, 0)                                     \
+    X(2D, 2, ONCHIP_SHAPE_STAR2D_R4, star2d_r4, float, 4, 128, 1, 0, 3)                                     \
+    X(3D_STREAM, 3, ONCHIP_SHAPE_STAR3D_R1, star3d_r1, float, 4, 128, 1, 1, 0)                              \
+    X(3D_STREAM, 3, ONCHIP_SHAPE_STAR3D_R2, star3d_r2, float, 4, 128, 1, 1, 0)                              \
+    X(3D_STREAM, 3, ONCHIP_SHAPE_STAR3D_R2, star3d_r2, float, 4, 128, 1, 1, 1)                              \
+    X(3D_STREAM, 3, ONCHIP_SHAPE_STAR3D_R2, star3d_r2, float, 2, 128, 1, 1, 1)                              \
+    X(3D_STREAM, 3, ONCHIP_SHAPE_STAR3D_R2, star3d_r2, double, 2, 128, 1, 1, 0)                             \
+    X(3D_STREAM, 3, ONCHIP_SHAPE_STAR3D_R2, star3d_r2, double, 2, 256, 1, 1, 1)                             \
+    X(3D_STREAM, 3, ONCHIP_SHAPE_STAR3D_R2, star3d_r2, double, 2, 128, 1, 1, 1)
 
 #define DEF2(S, n, pn, PF, PD, CM, CP)                                                                    \
     SSAM_STENCIL2D_DEFINE(f_##n, float, S, PF, 128)                                                       \

@@ -17,8 +17,8 @@
 
 /* (shape, name, P of float, P of the half types) */
 #define HLIST(X)                                                                                          \
-    X(SSAM_SHAPE_STAR2D_R1, star2d_r1, 4, 2) X(SSAM_SHAPE_STAR2D_R2, star2d_r2, 4, 2)                     \
-    X(SSAM_SHAPE_BOX2D_R1, box2d_r1, 4, 2) X(SSAM_SHAPE_BOX2D_R2, box2d_r2, 2, 1)
+    X(ONCHIP_SHAPE_STAR2D_R1, star2d_r1, 4, 2) X(ONCHIP_SHAPE_STAR2D_R2, star2d_r2, 4, 2)                     \
+    X(ONCHIP_SHAPE_BOX2D_R1, box2d_r1, 4, 2) X(ONCHIP_SHAPE_BOX2D_R2, box2d_r2, 2, 1)
 #define HDEF(S, n, PF, PH)                                                                                \
     SSAM_STENCIL2D_DEFINE(f_##n, float, S, PF, 128)                                                       \
     SSAM_STENCIL2D_DEFINE_HALF(h_##n, S, PH, 128)                                                         \

@@ -24,27 +24,27 @@
 #define FMA64 (34e12 / 2)
 
 /* the SIMT kernels (the configurations docs/PERFORMANCE.md found best) */
-SSAM_STENCIL2D_DEFINE(s_d_box2d_r2, double, SSAM_SHAPE_BOX2D_R2, 4, 128)
-SSAM_STENCIL2D_DEFINE(s_f_box2d_r2, float, SSAM_SHAPE_BOX2D_R2, 4, 128)
-SSAM_STENCIL2D_DEFINE(s_d_box2d_8x8, double, SSAM_SHAPE_BOX2D_8X8, 2, 128)
-SSAM_STENCIL2D_DEFINE(s_f_box2d_8x8, float, SSAM_SHAPE_BOX2D_8X8, 2, 128)
-SSAM_STENCIL2D_DEFINE(s_d_box2d_r4, double, SSAM_SHAPE_BOX2D_R4, 2, 128)
-SSAM_STENCIL2D_DEFINE(s_f_box2d_r4, float, SSAM_SHAPE_BOX2D_R4, 2, 128)
-SSAM_STENCIL2D_DEFINE(s_d_box2d_r5, double, SSAM_SHAPE_BOX2D_R5, 1, 128)
-SSAM_STENCIL2D_DEFINE(s_f_box2d_r5, float, SSAM_SHAPE_BOX2D_R5, 2, 128)
-SSAM_STENCIL3D_DEFINE(s_d_box3d_r1, double, SSAM_SHAPE_BOX3D_R1, 2, 128)
-SSAM_STENCIL3D_DEFINE(s_f_box3d_r1, float, SSAM_SHAPE_BOX3D_R1, 4, 128)
-SSAM_STENCIL3D_DEFINE(s_d_box3d_r2, double, SSAM_SHAPE_BOX3D_R2, 1, 128)
-SSAM_STENCIL3D_DEFINE(s_f_box3d_r2, float, SSAM_SHAPE_BOX3D_R2, 2, 128)
+SSAM_STENCIL2D_DEFINE(s_d_box2d_r2, double, ONCHIP_SHAPE_BOX2D_R2, 4, 128)
+SSAM_STENCIL2D_DEFINE(s_f_box2d_r2, float, ONCHIP_SHAPE_BOX2D_R2, 4, 128)
+SSAM_STENCIL2D_DEFINE(s_d_box2d_8x8, double, ONCHIP_SHAPE_BOX2D_8X8, 2, 128)
+SSAM_STENCIL2D_DEFINE(s_f_box2d_8x8, float, ONCHIP_SHAPE_BOX2D_8X8, 2, 128)
+SSAM_STENCIL2D_DEFINE(s_d_box2d_r4, double, ONCHIP_SHAPE_BOX2D_R4, 2, 128)
+SSAM_STENCIL2D_DEFINE(s_f_box2d_r4, float, ONCHIP_SHAPE_BOX2D_R4, 2, 128)
+SSAM_STENCIL2D_DEFINE(s_d_box2d_r5, double, ONCHIP_SHAPE_BOX2D_R5, 1, 128)
+SSAM_STENCIL2D_DEFINE(s_f_box2d_r5, float, ONCHIP_SHAPE_BOX2D_R5, 2, 128)
+SSAM_STENCIL3D_DEFINE(s_d_box3d_r1, double, ONCHIP_SHAPE_BOX3D_R1, 2, 128)
+SSAM_STENCIL3D_DEFINE(s_f_box3d_r1, float, ONCHIP_SHAPE_BOX3D_R1, 4, 128)
+SSAM_STENCIL3D_DEFINE(s_d_box3d_r2, double, ONCHIP_SHAPE_BOX3D_R2, 1, 128)
+SSAM_STENCIL3D_DEFINE(s_f_box3d_r2, float, ONCHIP_SHAPE_BOX3D_R2, 2, 128)
 
 /* the tensor-core kernels: shape, dims, name */
 #define TCLIST(X)                                                                                         \
-    X(SSAM_SHAPE_BOX2D_R2, 2, box2d_r2)                                                                   \
-    X(SSAM_SHAPE_BOX2D_8X8, 2, box2d_8x8)                                                                 \
-    X(SSAM_SHAPE_BOX2D_R4, 2, box2d_r4)                                                                   \
-    X(SSAM_SHAPE_BOX2D_R5, 2, box2d_r5)                                                                   \
-    X(SSAM_SHAPE_BOX3D_R1, 3, box3d_r1)                                                                   \
-    X(SSAM_SHAPE_BOX3D_R2, 3, box3d_r2)
+    X(ONCHIP_SHAPE_BOX2D_R2, 2, box2d_r2)                                                                   \
+    X(ONCHIP_SHAPE_BOX2D_8X8, 2, box2d_8x8)                                                                 \
+    X(ONCHIP_SHAPE_BOX2D_R4, 2, box2d_r4)                                                                   \
+    X(ONCHIP_SHAPE_BOX2D_R5, 2, box2d_r5)                                                                   \
+    X(ONCHIP_SHAPE_BOX3D_R1, 3, box3d_r1)                                                                   \
+    X(ONCHIP_SHAPE_BOX3D_R2, 3, box3d_r2)
 #define DEFTC(S, D, n)                                                                                    \
     SSAM_STENCIL##D##D_TC_DEFINE(t_f64_##n, f64, S)                                                       \
     SSAM_STENCIL##D##D_TC_DEFINE(t_tf32_##n, tf32, S)                                                     \
@@ -52,12 +52,12 @@ SSAM_STENCIL3D_DEFINE(s_f_box3d_r2, float, SSAM_SHAPE_BOX3D_R2, 2, 128)
 TCLIST(DEFTC)
 /* other tiles: mode, shape, dims, name, D (dilation), JX, WY, WX, MINB */
 #define ALTS(X)                                                                                           \
-    X(f64, SSAM_SHAPE_BOX3D_R2, 3, box3d_r2, 1, 2, 1, 4, 3)                                               \
-    X(f64, SSAM_SHAPE_BOX3D_R2, 3, box3d_r2, 2, 1, 1, 4, 2)                                               \
-    X(tf32, SSAM_SHAPE_BOX3D_R2, 3, box3d_r2, 1, 2, 1, 4, 4)                                              \
-    X(f64, SSAM_SHAPE_BOX2D_R4, 2, box2d_r4, 1, 4, 2, 2, 1)                                               \
-    X(f64, SSAM_SHAPE_BOX2D_R4, 2, box2d_r4, 2, 2, 1, 4, 1)                                               \
-    X(tf32, SSAM_SHAPE_BOX2D_R4, 2, box2d_r4, 1, 8, 2, 2, 1)
+    X(f64, ONCHIP_SHAPE_BOX3D_R2, 3, box3d_r2, 1, 2, 1, 4, 3)                                               \
+    X(f64, ONCHIP_SHAPE_BOX3D_R2, 3, box3d_r2, 2, 1, 1, 4, 2)                                               \
+    X(tf32, ONCHIP_SHAPE_BOX3D_R2, 3, box3d_r2, 1, 2, 1, 4, 4)                                              \
+    X(f64, ONCHIP_SHAPE_BOX2D_R4, 2, box2d_r4, 1, 4, 2, 2, 1)                                               \
+    X(f64, ONCHIP_SHAPE_BOX2D_R4, 2, box2d_r4, 2, 2, 1, 4, 1)                                               \
+    X(tf32, ONCHIP_SHAPE_BOX2D_R4, 2, box2d_r4, 1, 8, 2, 2, 1)
 #define ALTNAME(MODE, n, QY, JX, WY, WX, MB) a_##MODE##_##n##_d##QY##_j##JX##_w##WY##x##WX##_m##MB
 #define DEFALT_(nm, MODE, S, D, QY, JX, WY, WX, MB) SSAM_STENCIL##D##D_TC_DEFINE_EX(nm, MODE, S, QY, JX, WY, WX, MB)
 #define DEFALT(MODE, S, D, n, QY, JX, WY, WX, MB) DEFALT_(ALTNAME(MODE, n, QY, JX, WY, WX, MB), MODE, S, D, QY, JX, WY, WX, MB)

@@ -26,52 +26,52 @@
 
 /* (shape, name, paper name, P fp32, P fp64 of the one-pass kernel) */
 #define SHAPES(X)                                                                                         \
-    X(SSAM_SHAPE_STAR2D_R1, star2d_r1, "2d5pt", 8, 8) X(SSAM_SHAPE_STAR2D_R2, star2d_r2, "2d9pt", 8, 4)  \
-    X(SSAM_SHAPE_STAR2D_R3, star2d_r3, "2d13pt", 4, 4) X(SSAM_SHAPE_STAR2D_R4, star2d_r4, "2d17pt", 4, 4) \
-    X(SSAM_SHAPE_STAR2D_R5, star2d_r5, "2d21pt", 4, 2) X(SSAM_SHAPE_STAR2D_R6, star2d_r6, "2ds25pt", 4, 2) \
-    X(SSAM_SHAPE_BOX2D_R1, box2d_r1, "2d9pt-box", 8, 8) X(SSAM_SHAPE_BOX2D_R2, box2d_r2, "2d25pt", 4, 4)   \
-    X(SSAM_SHAPE_BOX2D_8X8, box2d_8x8, "2d64pt", 2, 2) X(SSAM_SHAPE_BOX2D_R4, box2d_r4, "2d81pt", 2, 2)    \
-    X(SSAM_SHAPE_BOX2D_R5, box2d_r5, "2d121pt", 2, 1)
+    X(ONCHIP_SHAPE_STAR2D_R1, star2d_r1, "2d5pt", 8, 8) X(ONCHIP_SHAPE_STAR2D_R2, star2d_r2, "2d9pt", 8, 4)  \
+    X(ONCHIP_SHAPE_STAR2D_R3, star2d_r3, "2d13pt", 4, 4) X(ONCHIP_SHAPE_STAR2D_R4, star2d_r4, "2d17pt", 4, 4) \
+    X(ONCHIP_SHAPE_STAR2D_R5, star2d_r5, "2d21pt", 4, 2) X(ONCHIP_SHAPE_STAR2D_R6, star2d_r6, "2ds25pt", 4, 2) \
+    X(ONCHIP_SHAPE_BOX2D_R1, box2d_r1, "2d9pt-box", 8, 8) X(ONCHIP_SHAPE_BOX2D_R2, box2d_r2, "2d25pt", 4, 4)   \
+    X(ONCHIP_SHAPE_BOX2D_8X8, box2d_8x8, "2d64pt", 2, 2) X(ONCHIP_SHAPE_BOX2D_R4, box2d_r4, "2d81pt", 2, 2)    \
+    X(ONCHIP_SHAPE_BOX2D_R5, box2d_r5, "2d121pt", 2, 1)
 /* (shape, name, type, TT): TT = 2, 4, 8, 12 (3 for radius 5) within the register budget
  * (SSAM_TEMPORAL_MAXREGS) and without spills or local memory (2ds25pt TT 3, 2d81pt fp32 TT 4 and 2d121pt
  * spill or index a local array: left out; 2d121pt runs one-pass only) */
 #define TBS(X)                                                                                            \
-    X(SSAM_SHAPE_STAR2D_R1, star2d_r1, float, 2) X(SSAM_SHAPE_STAR2D_R1, star2d_r1, float, 4)            \
-    X(SSAM_SHAPE_STAR2D_R1, star2d_r1, float, 8) X(SSAM_SHAPE_STAR2D_R1, star2d_r1, float, 12)           \
-    X(SSAM_SHAPE_STAR2D_R1, star2d_r1, double, 2) X(SSAM_SHAPE_STAR2D_R1, star2d_r1, double, 4)          \
-    X(SSAM_SHAPE_STAR2D_R1, star2d_r1, double, 8) X(SSAM_SHAPE_STAR2D_R1, star2d_r1, double, 12)         \
-    X(SSAM_SHAPE_STAR2D_R2, star2d_r2, float, 2) X(SSAM_SHAPE_STAR2D_R2, star2d_r2, float, 4)            \
-    X(SSAM_SHAPE_STAR2D_R2, star2d_r2, float, 8) X(SSAM_SHAPE_STAR2D_R2, star2d_r2, double, 2)           \
-    X(SSAM_SHAPE_STAR2D_R2, star2d_r2, double, 4) X(SSAM_SHAPE_STAR2D_R2, star2d_r2, double, 8)          \
-    X(SSAM_SHAPE_STAR2D_R3, star2d_r3, float, 2) X(SSAM_SHAPE_STAR2D_R3, star2d_r3, float, 4)            \
-    X(SSAM_SHAPE_STAR2D_R3, star2d_r3, double, 2) X(SSAM_SHAPE_STAR2D_R3, star2d_r3, double, 4)          \
-    X(SSAM_SHAPE_STAR2D_R4, star2d_r4, float, 2) X(SSAM_SHAPE_STAR2D_R4, star2d_r4, float, 4)            \
-    X(SSAM_SHAPE_STAR2D_R4, star2d_r4, double, 2) X(SSAM_SHAPE_STAR2D_R4, star2d_r4, double, 4)          \
-    X(SSAM_SHAPE_STAR2D_R5, star2d_r5, float, 2) X(SSAM_SHAPE_STAR2D_R5, star2d_r5, float, 3)            \
-    X(SSAM_SHAPE_STAR2D_R5, star2d_r5, double, 2) X(SSAM_SHAPE_STAR2D_R5, star2d_r5, double, 3)          \
-    X(SSAM_SHAPE_STAR2D_R6, star2d_r6, float, 2) X(SSAM_SHAPE_STAR2D_R6, star2d_r6, double, 2)            \
-    X(SSAM_SHAPE_BOX2D_R1, box2d_r1, float, 2) X(SSAM_SHAPE_BOX2D_R1, box2d_r1, float, 4)                \
-    X(SSAM_SHAPE_BOX2D_R1, box2d_r1, float, 8) X(SSAM_SHAPE_BOX2D_R1, box2d_r1, double, 2)               \
-    X(SSAM_SHAPE_BOX2D_R1, box2d_r1, double, 4) X(SSAM_SHAPE_BOX2D_R1, box2d_r1, double, 8)              \
-    X(SSAM_SHAPE_BOX2D_R2, box2d_r2, float, 2) X(SSAM_SHAPE_BOX2D_R2, box2d_r2, float, 4)                \
-    X(SSAM_SHAPE_BOX2D_R2, box2d_r2, double, 2) X(SSAM_SHAPE_BOX2D_R2, box2d_r2, double, 4)              \
-    X(SSAM_SHAPE_BOX2D_8X8, box2d_8x8, float, 2) X(SSAM_SHAPE_BOX2D_8X8, box2d_8x8, float, 4)            \
-    X(SSAM_SHAPE_BOX2D_8X8, box2d_8x8, double, 2) X(SSAM_SHAPE_BOX2D_8X8, box2d_8x8, double, 4)          \
-    X(SSAM_SHAPE_BOX2D_R4, box2d_r4, float, 2)                                                            \
-    X(SSAM_SHAPE_BOX2D_R4, box2d_r4, double, 2)
+    X(ONCHIP_SHAPE_STAR2D_R1, star2d_r1, float, 2) X(ONCHIP_SHAPE_STAR2D_R1, star2d_r1, float, 4)            \
+    X(ONCHIP_SHAPE_STAR2D_R1, star2d_r1, float, 8) X(ONCHIP_SHAPE_STAR2D_R1, star2d_r1, float, 12)           \
+    X(ONCHIP_SHAPE_STAR2D_R1, star2d_r1, double, 2) X(ONCHIP_SHAPE_STAR2D_R1, star2d_r1, double, 4)          \
+    X(ONCHIP_SHAPE_STAR2D_R1, star2d_r1, double, 8) X(ONCHIP_SHAPE_STAR2D_R1, star2d_r1, double, 12)         \
+    X(ONCHIP_SHAPE_STAR2D_R2, star2d_r2, float, 2) X(ONCHIP_SHAPE_STAR2D_R2, star2d_r2, float, 4)            \
+    X(ONCHIP_SHAPE_STAR2D_R2, star2d_r2, float, 8) X(ONCHIP_SHAPE_STAR2D_R2, star2d_r2, double, 2)           \
+    X(ONCHIP_SHAPE_STAR2D_R2, star2d_r2, double, 4) X(ONCHIP_SHAPE_STAR2D_R2, star2d_r2, double, 8)          \
+    X(ONCHIP_SHAPE_STAR2D_R3, star2d_r3, float, 2) X(ONCHIP_SHAPE_STAR2D_R3, star2d_r3, float, 4)            \
+    X(ONCHIP_SHAPE_STAR2D_R3, star2d_r3, double, 2) X(ONCHIP_SHAPE_STAR2D_R3, star2d_r3, double, 4)          \
+    X(ONCHIP_SHAPE_STAR2D_R4, star2d_r4, float, 2) X(ONCHIP_SHAPE_STAR2D_R4, star2d_r4, float, 4)            \
+    X(ONCHIP_SHAPE_STAR2D_R4, star2d_r4, double, 2) X(ONCHIP_SHAPE_STAR2D_R4, star2d_r4, double, 4)          \
+    X(ONCHIP_SHAPE_STAR2D_R5, star2d_r5, float, 2) X(ONCHIP_SHAPE_STAR2D_R5, star2d_r5, float, 3)            \
+    X(ONCHIP_SHAPE_STAR2D_R5, star2d_r5, double, 2) X(ONCHIP_SHAPE_STAR2D_R5, star2d_r5, double, 3)          \
+    X(ONCHIP_SHAPE_STAR2D_R6, star2d_r6, float, 2) X(ONCHIP_SHAPE_STAR2D_R6, star2d_r6, double, 2)            \
+    X(ONCHIP_SHAPE_BOX2D_R1, box2d_r1, float, 2) X(ONCHIP_SHAPE_BOX2D_R1, box2d_r1, float, 4)                \
+    X(ONCHIP_SHAPE_BOX2D_R1, box2d_r1, float, 8) X(ONCHIP_SHAPE_BOX2D_R1, box2d_r1, double, 2)               \
+    X(ONCHIP_SHAPE_BOX2D_R1, box2d_r1, double, 4) X(ONCHIP_SHAPE_BOX2D_R1, box2d_r1, double, 8)              \
+    X(ONCHIP_SHAPE_BOX2D_R2, box2d_r2, float, 2) X(ONCHIP_SHAPE_BOX2D_R2, box2d_r2, float, 4)                \
+    X(ONCHIP_SHAPE_BOX2D_R2, box2d_r2, double, 2) X(ONCHIP_SHAPE_BOX2D_R2, box2d_r2, double, 4)              \
+    X(ONCHIP_SHAPE_BOX2D_8X8, box2d_8x8, float, 2) X(ONCHIP_SHAPE_BOX2D_8X8, box2d_8x8, float, 4)            \
+    X(ONCHIP_SHAPE_BOX2D_8X8, box2d_8x8, double, 2) X(ONCHIP_SHAPE_BOX2D_8X8, box2d_8x8, double, 4)          \
+    X(ONCHIP_SHAPE_BOX2D_R4, box2d_r4, float, 2)                                                            \
+    X(ONCHIP_SHAPE_BOX2D_R4, box2d_r4, double, 2)
 
 /* other choices timed beside the defaults: (shape, name, type, TT, MINB blocks per SM) */
 #define TBX(X)                                                                                            \
-    X(SSAM_SHAPE_STAR2D_R1, star2d_r1, float, 8, 3) X(SSAM_SHAPE_BOX2D_R1, box2d_r1, float, 8, 3)
+    X(ONCHIP_SHAPE_STAR2D_R1, star2d_r1, float, 8, 3) X(ONCHIP_SHAPE_BOX2D_R1, box2d_r1, float, 8, 3)
 
 /* the staged kernels, input rows in shared memory (SSAM_STENCIL2D_TEMPORAL_DEFINE_SMEM): (shape, name, type, TT) */
 #define TBSM(X)                                                                                           \
-    X(SSAM_SHAPE_STAR2D_R1, star2d_r1, float, 8) X(SSAM_SHAPE_STAR2D_R2, star2d_r2, float, 4)            \
-    X(SSAM_SHAPE_STAR2D_R2, star2d_r2, float, 6) X(SSAM_SHAPE_STAR2D_R2, star2d_r2, double, 4)           \
-    X(SSAM_SHAPE_STAR2D_R3, star2d_r3, float, 4) X(SSAM_SHAPE_STAR2D_R3, star2d_r3, double, 2)           \
-    X(SSAM_SHAPE_STAR2D_R4, star2d_r4, float, 3) X(SSAM_SHAPE_STAR2D_R4, star2d_r4, float, 4)            \
-    X(SSAM_SHAPE_STAR2D_R4, star2d_r4, double, 2) X(SSAM_SHAPE_STAR2D_R5, star2d_r5, float, 3)           \
-    X(SSAM_SHAPE_BOX2D_R2, box2d_r2, float, 4) X(SSAM_SHAPE_BOX2D_R2, box2d_r2, double, 4)
+    X(ONCHIP_SHAPE_STAR2D_R1, star2d_r1, float, 8) X(ONCHIP_SHAPE_STAR2D_R2, star2d_r2, float, 4)            \
+    X(ONCHIP_SHAPE_STAR2D_R2, star2d_r2, float, 6) X(ONCHIP_SHAPE_STAR2D_R2, star2d_r2, double, 4)           \
+    X(ONCHIP_SHAPE_STAR2D_R3, star2d_r3, float, 4) X(ONCHIP_SHAPE_STAR2D_R3, star2d_r3, double, 2)           \
+    X(ONCHIP_SHAPE_STAR2D_R4, star2d_r4, float, 3) X(ONCHIP_SHAPE_STAR2D_R4, star2d_r4, float, 4)            \
+    X(ONCHIP_SHAPE_STAR2D_R4, star2d_r4, double, 2) X(ONCHIP_SHAPE_STAR2D_R5, star2d_r5, float, 3)           \
+    X(ONCHIP_SHAPE_BOX2D_R2, box2d_r2, float, 4) X(ONCHIP_SHAPE_BOX2D_R2, box2d_r2, double, 4)
 
 #define DEFO(S, n, pn, PF, PD)                                                                            \
     SSAM_STENCIL2D_DEFINE(of_##n, float, S, PF, 128)                                                      \
@@ -89,8 +89,8 @@ TBX(DEFTX)
 #define DEFTS_(nm, S, T, TT) SSAM_STENCIL2D_TEMPORAL_DEFINE_SMEM(nm, T, S, TT, 128)
 #define DEFTS(S, n, T, TT) DEFTS_(TBSN(n, T, TT), S, T, TT)
 TBSM(DEFTS)
-PERKS_STENCIL2D_DEFINE(pk_float, float, PERKS_SHAPE_STAR2D_R1, 256, 8, 64)
-PERKS_STENCIL2D_DEFINE(pk_double, double, PERKS_SHAPE_STAR2D_R1, 256, 8, 32)
+PERKS_STENCIL2D_DEFINE(pk_float, float, ONCHIP_SHAPE_STAR2D_R1, 256, 8, 64)
+PERKS_STENCIL2D_DEFINE(pk_double, double, ONCHIP_SHAPE_STAR2D_R1, 256, 8, 32)
 
 typedef int (*advance_fn)(const ssam_stencil_args *, int, void **, cudaStream_t);
 typedef struct shape {

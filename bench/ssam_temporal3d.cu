@@ -23,31 +23,31 @@
 /* (shape, name, paper name, one-pass P, B, MINB fp32; P, B, MINB fp64): MINB 2 at 256 threads keeps
  * 3d13pt fp32 at 128 registers or fewer, two blocks an SM */
 #define SHAPES(X)                                                                                         \
-    X(SSAM_SHAPE_STAR3D_R1, star3d_r1, "3d7pt", 4, 128, 1, 4, 128, 1)                                     \
-    X(SSAM_SHAPE_STAR3D_R2, star3d_r2, "3d13pt", 2, 256, 2, 2, 64, 1)                                     \
-    X(SSAM_SHAPE_BOX3D_R1, box3d_r1, "3d27pt", 4, 128, 1, 2, 128, 1)                                      \
-    X(SSAM_SHAPE_BOX3D_R2, box3d_r2, "3d125pt", 2, 128, 1, 1, 64, 6)
+    X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, "3d7pt", 4, 128, 1, 4, 128, 1)                                     \
+    X(ONCHIP_SHAPE_STAR3D_R2, star3d_r2, "3d13pt", 2, 256, 2, 2, 64, 1)                                     \
+    X(ONCHIP_SHAPE_BOX3D_R1, box3d_r1, "3d27pt", 4, 128, 1, 2, 128, 1)                                      \
+    X(ONCHIP_SHAPE_BOX3D_R2, box3d_r2, "3d125pt", 2, 128, 1, 1, 64, 6)
 /* (shape, name, type, TT, P, B, generator suffix: _DEFINE, _DEFINE_RING or _DEFINE_ZCOL): shared memory
  * TT (NZ + 1) (B/32 P + NY - 1) 512 bytes (NZ - 1 planes a level with _ZCOL) */
 #define TBS(X)                                                                                            \
-    X(SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 2, 2, 512, DEFINE) X(SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 3, 2, 512, DEFINE) \
-    X(SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 4, 2, 384, DEFINE) X(SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 2, 2, 768, DEFINE) \
-    X(SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 2, 2, 704, DEFINE)                                          \
-    X(SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 2, 2, 512, DEFINE_RING)                                     \
-    X(SSAM_SHAPE_STAR3D_R1, star3d_r1, double, 2, 2, 512, DEFINE) X(SSAM_SHAPE_STAR3D_R1, star3d_r1, double, 3, 2, 512, DEFINE) \
-    X(SSAM_SHAPE_STAR3D_R1, star3d_r1, double, 4, 2, 384, DEFINE) X(SSAM_SHAPE_STAR3D_R1, star3d_r1, double, 2, 2, 768, DEFINE) \
-    X(SSAM_SHAPE_STAR3D_R1, star3d_r1, double, 2, 2, 704, DEFINE)                                         \
-    X(SSAM_SHAPE_STAR3D_R1, star3d_r1, double, 2, 2, 512, DEFINE_RING)                                    \
-    X(SSAM_SHAPE_STAR3D_R2, star3d_r2, float, 2, 2, 512, DEFINE) X(SSAM_SHAPE_STAR3D_R2, star3d_r2, double, 2, 2, 512, DEFINE) \
-    X(SSAM_SHAPE_BOX3D_R1, box3d_r1, float, 2, 2, 512, DEFINE) X(SSAM_SHAPE_BOX3D_R1, box3d_r1, float, 3, 2, 512, DEFINE) \
-    X(SSAM_SHAPE_BOX3D_R1, box3d_r1, float, 2, 2, 512, DEFINE_RING)                                       \
-    X(SSAM_SHAPE_BOX3D_R1, box3d_r1, double, 2, 2, 512, DEFINE) X(SSAM_SHAPE_BOX3D_R1, box3d_r1, double, 3, 2, 512, DEFINE) \
-    X(SSAM_SHAPE_BOX3D_R1, box3d_r1, double, 2, 2, 512, DEFINE_RING)                                    \
-    X(SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 2, 2, 704, DEFINE_ZCOL) X(SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 3, 3, 512, DEFINE_ZCOL) \
-    X(SSAM_SHAPE_STAR3D_R1, star3d_r1, float, 4, 3, 512, DEFINE_ZCOL) \
-    X(SSAM_SHAPE_STAR3D_R1, star3d_r1, double, 2, 2, 704, DEFINE_ZCOL) X(SSAM_SHAPE_STAR3D_R1, star3d_r1, double, 2, 3, 512, DEFINE_ZCOL) \
-    X(SSAM_SHAPE_STAR3D_R1, star3d_r1, double, 4, 3, 512, DEFINE_ZCOL) X(SSAM_SHAPE_STAR3D_R2, star3d_r2, float, 2, 3, 512, DEFINE_ZCOL) \
-    X(SSAM_SHAPE_STAR3D_R2, star3d_r2, double, 2, 3, 512, DEFINE_ZCOL)
+    X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, float, 2, 2, 512, DEFINE) X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, float, 3, 2, 512, DEFINE) \
+    X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, float, 4, 2, 384, DEFINE) X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, float, 2, 2, 768, DEFINE) \
+    X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, float, 2, 2, 704, DEFINE)                                          \
+    X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, float, 2, 2, 512, DEFINE_RING)                                     \
+    X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, double, 2, 2, 512, DEFINE) X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, double, 3, 2, 512, DEFINE) \
+    X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, double, 4, 2, 384, DEFINE) X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, double, 2, 2, 768, DEFINE) \
+    X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, double, 2, 2, 704, DEFINE)                                         \
+    X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, double, 2, 2, 512, DEFINE_RING)                                    \
+    X(ONCHIP_SHAPE_STAR3D_R2, star3d_r2, float, 2, 2, 512, DEFINE) X(ONCHIP_SHAPE_STAR3D_R2, star3d_r2, double, 2, 2, 512, DEFINE) \
+    X(ONCHIP_SHAPE_BOX3D_R1, box3d_r1, float, 2, 2, 512, DEFINE) X(ONCHIP_SHAPE_BOX3D_R1, box3d_r1, float, 3, 2, 512, DEFINE) \
+    X(ONCHIP_SHAPE_BOX3D_R1, box3d_r1, float, 2, 2, 512, DEFINE_RING)                                       \
+    X(ONCHIP_SHAPE_BOX3D_R1, box3d_r1, double, 2, 2, 512, DEFINE) X(ONCHIP_SHAPE_BOX3D_R1, box3d_r1, double, 3, 2, 512, DEFINE) \
+    X(ONCHIP_SHAPE_BOX3D_R1, box3d_r1, double, 2, 2, 512, DEFINE_RING)                                    \
+    X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, float, 2, 2, 704, DEFINE_ZCOL) X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, float, 3, 3, 512, DEFINE_ZCOL) \
+    X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, float, 4, 3, 512, DEFINE_ZCOL) \
+    X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, double, 2, 2, 704, DEFINE_ZCOL) X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, double, 2, 3, 512, DEFINE_ZCOL) \
+    X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, double, 4, 3, 512, DEFINE_ZCOL) X(ONCHIP_SHAPE_STAR3D_R2, star3d_r2, float, 2, 3, 512, DEFINE_ZCOL) \
+    X(ONCHIP_SHAPE_STAR3D_R2, star3d_r2, double, 2, 3, 512, DEFINE_ZCOL)
 
 #define DEFO(S, n, pn, PF, BF, MF, PD, BD, MD)                                                            \
     SSAM_STENCIL3D_DEFINE_OCC(of_##n, float, S, PF, BF, MF)                                               \

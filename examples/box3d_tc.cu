@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-SSAM_STENCIL3D_DEFINE(box_simt, double, SSAM_SHAPE_BOX3D_R2, 1, 128) /* the SIMT kernel, for comparison */
-SSAM_STENCIL3D_TC_DEFINE(box_tc, f64, SSAM_SHAPE_BOX3D_R2)            /* FP64 tensor cores */
+SSAM_STENCIL3D_DEFINE(box_simt, double, ONCHIP_SHAPE_BOX3D_R2, 1, 128) /* the SIMT kernel, for comparison */
+SSAM_STENCIL3D_TC_DEFINE(box_tc, f64, ONCHIP_SHAPE_BOX3D_R2)            /* FP64 tensor cores */
 
 #define CK(call)                                                                                    \
     do {                                                                                            \
@@ -40,8 +40,8 @@ int main(int argc, char **argv)
     if (n < 8 || n > 1024) { fprintf(stderr, "usage: box3d_tc [n: 8..1024]\n"); return 2; }
     const size_t cells = (size_t)n * n * n;
     double c[125], sum = 0;
-    static const int pts[125][3] = {SSAM_SHAPE_BOX3D_R2(P_PT)};
-    SSAM_SHAPE_BOX3D_R2(W_PT)
+    static const int pts[125][3] = {ONCHIP_SHAPE_BOX3D_R2(P_PT)};
+    ONCHIP_SHAPE_BOX3D_R2(W_PT)
     for (int i = 0; i < 125; i++) sum += c[i];
     for (int i = 0; i < 125; i++) c[i] /= sum;
     double *h0 = (double *)malloc(cells * 8), *h[2] = {(double *)malloc(cells * 8), (double *)malloc(cells * 8)};

@@ -2,7 +2,7 @@
  * solved matrix-free with perks/cg_stencil.cuh beside the same system in CSR with perks/cg.cuh.
  *   cg_poisson [--n N] [--tol T] [--no-csr]
  * The grid: N^3 interior points (256 by default), h = 1 / (N + 1); the 7-point operator times h^2:
- * centre 6, neighbours -1 (PERKS_SHAPE_STAR3D_R1).  The exact solution is
+ * centre 6, neighbours -1 (ONCHIP_SHAPE_STAR3D_R1).  The exact solution is
  * u = 64 x(1-x) y(1-y) z(1-z) (largest value 1), a quadratic in each direction, on which the 7-point
  * Laplacian is exact: the discrete solution equals u at the grid points, so the error of x against
  * u is the solver's alone.  For each solve (matrix-free double, matrix-free mixed, CSR double) the
@@ -20,8 +20,8 @@
 #include <perks/cg.cuh>
 #include <perks/cg_stencil.cuh>
 
-PERKS_CG_STENCIL3D_DEFINE(poisson, double, PERKS_SHAPE_STAR3D_R1)
-PERKS_CG_STENCIL3D_MIXED_DEFINE(poisson_mixed, PERKS_SHAPE_STAR3D_R1)
+PERKS_CG_STENCIL3D_DEFINE(poisson, double, ONCHIP_SHAPE_STAR3D_R1)
+PERKS_CG_STENCIL3D_MIXED_DEFINE(poisson_mixed, ONCHIP_SHAPE_STAR3D_R1)
 PERKS_CG_DEFINE(csr, double, 256)
 
 #define CHECK_CUDA(call)                                                                           \

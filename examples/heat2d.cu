@@ -3,7 +3,7 @@
  *     u'(x, y) = (1 - 4r) u(x, y) + r (u(x-1, y) + u(x+1, y) + u(x, y-1) + u(x, y+1)),  r = alpha dt / h^2
  * (stable for r <= 1/4).  The edges are Dirichlet: the top edge is held at 1, the others at 0, and
  * the plate starts at 0 with a few hot squares.  The shape is described once, in the catalogue
- * (SSAM_SHAPE_2D5PT); the coefficients are run-time arguments; heat_advance does the time loop
+ * (ONCHIP_SHAPE_2D5PT); the coefficients are run-time arguments; heat_advance does the time loop
  * with two buffers.
  *
  *   heat2d [--size N] [--steps S] [--r R] [--persistent | --temporal] [out.pgm]
@@ -26,10 +26,10 @@
 
 #include "heat2d_persistent.inc"
 
-SSAM_STENCIL2D_DEFINE(heat, float, SSAM_SHAPE_2D5PT, 8, 128)
+SSAM_STENCIL2D_DEFINE(heat, float, ONCHIP_SHAPE_2D5PT, 8, 128)
 /* heatt_advance: temporal blocking (heatt_tb_*, TT by SSAM_TB_TT_RULE) or one pass per step, as
  * heatt_plan says */
-SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE(heatt, float, SSAM_SHAPE_2D5PT, 128)
+SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE(heatt, float, ONCHIP_SHAPE_2D5PT, 128)
 
 #define CK(call)                                                                                    \
     do {                                                                                            \

@@ -53,7 +53,7 @@
  * EXAMPLE
  *   [compile: const double *d_b; double *d_x]
  *   #include <perks/cg_stencil.cuh>
- *   PERKS_CG_STENCIL3D_DEFINE(poisson, double, PERKS_SHAPE_STAR3D_R1)
+ *   PERKS_CG_STENCIL3D_DEFINE(poisson, double, ONCHIP_SHAPE_STAR3D_R1)
  *
  *   const double w[7] = {6, -1, -1, -1, -1, -1, -1};       // -laplace, h = 1
  *   perks_cg_opts o = perks_cg_defaults();
@@ -84,7 +84,7 @@
     static_assert(perks__cgs_shape<S>::centre, #GEN "(" #name "): SHAPE must contain the centre point (0, 0, 0)"); \
     static_assert(perks__cgs_shape<S>::paired,                                                               \
                   #GEN "(" #name "): SHAPE's points must come in opposite pairs (the operator is symmetric)"); \
-    static_assert(S::r <= 4, #GEN "(" #name "): SHAPE's radius must be at most 4");                          \
+    static_assert(S::rmax <= 4, #GEN "(" #name "): SHAPE's radius must be at most 4");                        \
     static_assert(S::ncoef <= PERKS_CGS_MAXCOEF, #GEN "(" #name "): SHAPE may have at most 128 coefficients")
 #define PERKS__CGS_KERNEL(kname, T, S, MX)                                                                  \
     __global__ void __launch_bounds__(PERKS_CGS_BLOCK, (perks__cgs_cfg<perks__cg_real<T>::type, S, MX>::minb)) \
@@ -92,9 +92,9 @@
     { struct k; perks_cgs_body<perks__cg_real<T>::type, S, k, MX>(a); }
 
 #define PERKS_CG_STENCIL3D_DEFINE(name, T, SHAPE)                                                            \
-    PERKS__CGS_DEFINE(PERKS_CG_STENCIL3D_DEFINE, name, T, PERKS_SHAPE3D_TYPE(SHAPE), 3)
+    PERKS__CGS_DEFINE(PERKS_CG_STENCIL3D_DEFINE, name, T, ONCHIP_SHAPE3D_TYPE(SHAPE), 3)
 #define PERKS_CG_STENCIL2D_DEFINE(name, T, SHAPE)                                                            \
-    PERKS__CGS_DEFINE(PERKS_CG_STENCIL2D_DEFINE, name, T, PERKS_SHAPE2D_TYPE(SHAPE), 2)
+    PERKS__CGS_DEFINE(PERKS_CG_STENCIL2D_DEFINE, name, T, ONCHIP_SHAPE2D_TYPE(SHAPE), 2)
 #define PERKS__CGS_DEFINE(GEN, name, T, ST, DIMS)                                                           \
     typedef ST name##__shape;                                                                                \
     static_assert(perks__cg_real<T>::ok, #GEN "(" #name "): T must be float or double");                     \
@@ -103,9 +103,9 @@
     PERKS__CGS_HOST(name, T, name##__shape, DIMS, name##_kernel, NULL)
 
 #define PERKS_CG_STENCIL3D_MIXED_DEFINE(name, SHAPE)                                                         \
-    PERKS__CGS_MIXED(PERKS_CG_STENCIL3D_MIXED_DEFINE, name, PERKS_SHAPE3D_TYPE(SHAPE), 3)
+    PERKS__CGS_MIXED(PERKS_CG_STENCIL3D_MIXED_DEFINE, name, ONCHIP_SHAPE3D_TYPE(SHAPE), 3)
 #define PERKS_CG_STENCIL2D_MIXED_DEFINE(name, SHAPE)                                                         \
-    PERKS__CGS_MIXED(PERKS_CG_STENCIL2D_MIXED_DEFINE, name, PERKS_SHAPE2D_TYPE(SHAPE), 2)
+    PERKS__CGS_MIXED(PERKS_CG_STENCIL2D_MIXED_DEFINE, name, ONCHIP_SHAPE2D_TYPE(SHAPE), 2)
 #define PERKS__CGS_MIXED(GEN, name, ST, DIMS)                                                                \
     typedef ST name##__shape;                                                                                \
     PERKS__CGS_ASSERTS(GEN, name, name##__shape);                                                            \

@@ -17,8 +17,8 @@
  *   PERKS_STENCIL2D_DEFINE_OCC(..., MINB) adds __launch_bounds__(BX, MINB): with DEPTH 0 and MINB 2
  *   two blocks share an SM (the fastest build measured on the H200, docs/perks.md).
  *   for a stencil SHAPE given as an X-macro list of points X(I, DX, DY) -- the same format as
- *   ssam/stencil_shapes.cuh, so SSAM_SHAPE_* lists work here unchanged; perks/stencil/shapes.cuh
- *   repeats the catalogue (PERKS_SHAPE_*) so that perks needs nothing from ssam.  One step computes,
+ *   the kit's one shape model (onchip/shape.cuh: the catalogue ONCHIP_SHAPE_*, or a user's list).
+ *   One step computes,
  *   for every cell at least r = max |offset| from the domain's edge,
  *       out(x, y) = sum over points, in list order, of  c[I] * in(x + DX, y + DY)
  *   (one fma per point, so the persistent and the non-persistent kernels agree bit for bit) and
@@ -47,7 +47,7 @@
  * EXAMPLE
  *   [compile: float *d_u, *d_v; int W, H; cudaStream_t stream]
  *     #include <perks/stencil.cuh>
- *     PERKS_STENCIL2D_DEFINE(heat, float, PERKS_SHAPE_STAR2D_R1, 256, 8, 32)
+ *     PERKS_STENCIL2D_DEFINE(heat, float, ONCHIP_SHAPE_STAR2D_R1, 256, 8, 32)
  *
  *     float c[5] = {0.6f, 0.1f, 0.1f, 0.1f, 0.1f};   // (0,0), (-1,0), (1,0), (0,-1), (0,1)
  *     perks_stencil2d_args a = {};
@@ -75,7 +75,7 @@
  *       PERKS_STENCIL2D_DEFINE(heat): RC must be at least 1 and RC + 2r at most 32
  *
  * PIECES (by scope; a kernel of one's own can take any of them)
- *   perks/stencil/shapes.cuh    the catalogue, PERKS_SHAPE2D_TYPE, perks_shape_each
+ *   perks/stencil/shapes.cuh    the catalogue, ONCHIP_SHAPE2D_TYPE, onchip_shape_each
  *   perks/stencil/stream.cuh    perks_stencil2d_stream, perks_stencil2d_step: the streaming and
  *                               one-step bodies over the chunk pieces perks__s2d_fill, _point,
  *                               _compute, _stage (the row loads and stores, the side halo and the
@@ -88,7 +88,7 @@
  *   The generator below only pastes names, sizes and types around one call of a body per kernel.
  *
  * OPTIONAL SSAM
- *   If ssam/stencil_shapes.cuh is included, its SSAM_SHAPE_* lists can be passed as SHAPE.  The
+ *   If ssam/stencil_shapes.cuh is included, its ONCHIP_SHAPE_* lists can be passed as SHAPE.  The
  *   per-step compute here is a plain shared-memory step (the paper's baseline); ssam's systolic
  *   step is not used by these generators (see docs/perks.md).
  *
@@ -127,14 +127,14 @@
 /* the limits (T first: a wrong type stops here), the shape as a type, the sizes, the coefficients */
 #define PERKS__S2D_TYPES(name, T, SHAPE, BX, RC, DEPTH)                                               \
     static_assert(perks__is_real<T>::value, "PERKS_STENCIL2D_DEFINE(" #name "): T must be float or double"); \
-    typedef PERKS_SHAPE2D_TYPE(SHAPE) name##_shape;                                                   \
-    static_assert(name##_shape::r <= 8,                                                               \
+    typedef ONCHIP_SHAPE2D_TYPE(SHAPE) name##_shape;                                                   \
+    static_assert(name##_shape::rmax <= PERKS_STENCIL2D_RMAX,                                        \
                   "PERKS_STENCIL2D_DEFINE(" #name "): SHAPE reaches more than 8 cells away; r must be at most 8"); \
     static_assert((BX) % 32 == 0 && (BX) >= 64 && (BX) <= 1024,                                      \
                   "PERKS_STENCIL2D_DEFINE(" #name "): BX must be a multiple of 32 from 64 to 1024");  \
-    static_assert((BX) >= 2 * name##_shape::r,                                                        \
+    static_assert((BX) >= 2 * name##_shape::rmax,                                                        \
                   "PERKS_STENCIL2D_DEFINE(" #name "): BX must be at least twice the stencil's radius"); \
-    static_assert((RC) >= 1 && (RC) + 2 * name##_shape::r <= 32,                                      \
+    static_assert((RC) >= 1 && (RC) + 2 * name##_shape::rmax <= 32,                                      \
                   "PERKS_STENCIL2D_DEFINE(" #name "): RC must be at least 1 and RC + 2r at most 32"); \
     static_assert((DEPTH) >= 0 && (DEPTH) % ((RC) >= 1 ? (RC) : 1) == 0,                              \
                   "PERKS_STENCIL2D_DEFINE(" #name "): DEPTH must be a multiple of RC (0: no register cache)"); \

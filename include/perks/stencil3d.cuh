@@ -16,9 +16,8 @@
  *   (and name_ring_bytes, name_geom, the types name_weights, name_shape, name_sizes and the
  *   constants name_R, name_WX, name_PP, name_NT, name_NPF).
  *   PERKS_STENCIL3D_DEFINE_OCC(..., MINB) adds __launch_bounds__(BX*BY, MINB).
- *   SHAPE is an X-macro list X(I, DX, DY, DZ) -- ssam/stencil_shapes.cuh's 3D format, so SSAM_SHAPE_*
- *   3D lists work unchanged; perks/stencil/shapes.cuh repeats the catalogue (PERKS_SHAPE_3D7PT ...
- *   PERKS_SHAPE_POISSON).  A step computes, for every cell at least r = max |offset| from each face
+ *   SHAPE is an X-macro list X(I, DX, DY, DZ) (onchip/shape.cuh: the catalogue ONCHIP_SHAPE_3D7PT ...
+ *   ONCHIP_SHAPE_POISSON, or a user's list).  A step computes, for every cell at least r = max |offset| from each face
  *   of the domain,
  *       out(x, y, z) = sum over DZ ascending, then list order, of c[I] * in(x + DX, y + DY, z + DZ)
  *   (one fma per point; for the catalogue's boxes and poisson that is list order) and keeps the
@@ -48,7 +47,7 @@
  * EXAMPLE
  *   [compile: float *d_u, *d_v; int W, H, D; cudaStream_t stream]
  *     #include <perks/stencil3d.cuh>
- *     PERKS_STENCIL3D_DEFINE(heat3, float, PERKS_SHAPE_3D7PT, 32, 16, 4)
+ *     PERKS_STENCIL3D_DEFINE(heat3, float, ONCHIP_SHAPE_3D7PT, 32, 16, 4)
  *
  *     float c[7] = {0.4f, 0.1f, 0.1f, 0.1f, 0.1f, 0.1f, 0.1f};  // (0,0,0), -x, +x, -y, +y, -z, +z
  *     perks_stencil3d_args a = {};
@@ -75,7 +74,7 @@
  *
  * PIECES
  *   perks_stencil3d<T, S, BX, BY, RC>(a, b, ea, eb, W, H, D, steps, ntiles, tiles_x, tiles_y, TH,
- *       nc, w)   the body of name_kernel (S a shape type, PERKS_SHAPE3D_TYPE; w one coefficient a
+ *       nc, w)   the body of name_kernel (S a shape type, ONCHIP_SHAPE3D_TYPE; w one coefficient a
  *       point): the frame, the pass and the edges of each tile, each step.
  *   The host logic (plan, launch, steps) lives in the perks__s3d_* functions below, one copy for
  *   all instantiations; the generator only pastes names, sizes and types around one call of the
@@ -121,11 +120,11 @@ typedef struct perks_stencil3d_args {
 template <class S, int BX, int BY, int RC>
 struct perks__s3d_sizes {
     enum {
-        r = S::r,
-        wx = BX + 2 * S::r,
-        pp = (BX + 2 * S::r) * (BY + 2 * S::r),
+        r = S::rmax,
+        wx = BX + 2 * S::rmax,
+        pp = (BX + 2 * S::rmax) * (BY + 2 * S::rmax),
         nt = BX * BY,
-        npf = (RC * (BX + 2 * S::r) * (BY + 2 * S::r) + BX * BY - 1) / (BX * BY)
+        npf = (RC * (BX + 2 * S::rmax) * (BY + 2 * S::rmax) + BX * BY - 1) / (BX * BY)
     };
 };
 
@@ -170,7 +169,7 @@ static __device__ __forceinline__ void perks_stencil3d(T *a, T *b, T *ea, T *eb,
                                                        int ntiles, int tiles_x, int tiles_y, int TH, int nc, const T *w)
 {
     typedef perks__s3d_sizes<S, BX, BY, RC> Z;
-    enum { R = S::r, WX = Z::wx, PP = Z::pp, NT = Z::nt, NPF = Z::npf };
+    enum { R = S::rmax, WX = Z::wx, PP = Z::pp, NT = Z::nt, NPF = Z::npf };
     const int tid = (int)threadIdx.x;
     const int tx = tid % BX, ty = tid / BX;
     const int own = (ty + R) * WX + tx + R;
@@ -315,12 +314,12 @@ static __device__ __forceinline__ void perks_stencil3d(T *a, T *b, T *ea, T *eb,
 #pragma unroll
                     for (int k = 0; k < 2 * R + 1; k++) {
 #ifndef __CUDACC_RTC__
-                        perks_shape_each(S(), [&](auto pt) {
+                        onchip_shape_each(S(), [&](auto pt) {
                             typedef decltype(pt) P;
                             if (P::dz == R - k) acc[k] = fma(w[P::i], src[own + P::dy * WX + P::dx], acc[k]);
                         });
 #else
-                        perks_shape_each(S(), perks__s3d_taps_f<T, R, WX>{acc[k], w, src, own, k});
+                        onchip_shape_each(S(), perks__s3d_taps_f<T, R, WX>{acc[k], w, src, own, k});
 #endif
                     }
                     {
@@ -555,8 +554,8 @@ static inline int perks__s3d_steps(const perks_stencil3d_args *a, const perks__s
 /* the limits (T first: a wrong type stops here), the shape as a type, the sizes, the coefficients */
 #define PERKS__S3D_TYPES(name, T, SHAPE, BX, BY, RC)                                                 \
     static_assert(perks__is_real<T>::value, "PERKS_STENCIL3D_DEFINE(" #name "): T must be float or double"); \
-    typedef PERKS_SHAPE3D_TYPE(SHAPE) name##_shape;                                                  \
-    static_assert(name##_shape::r <= 4,                                                              \
+    typedef ONCHIP_SHAPE3D_TYPE(SHAPE) name##_shape;                                                  \
+    static_assert(name##_shape::rmax <= PERKS_STENCIL3D_RMAX,                                       \
                   "PERKS_STENCIL3D_DEFINE(" #name "): SHAPE reaches more than 4 cells away; r must be at most 4"); \
     static_assert((BX) % 32 == 0 && (BX) >= 32 && (BY) >= 1 && (BX) * (BY) <= 1024,                  \
                   "PERKS_STENCIL3D_DEFINE(" #name "): BX must be a multiple of 32 and BX * BY at most 1024 threads"); \

@@ -8,7 +8,7 @@
  *   conv_tc.cuh   SSAM_CONV2D_TC_DEFINE: the same convolution on tensor cores (FP64, TF32, 3xTF32, FP16,
  *                 BF16); its pieces by scope in conv_tc/ (mma, frag, warp, block, host)
  *   scan.cuh      ssam_warp_scan_inclusive/exclusive (Kogge-Stone), SSAM_SAT_DEFINE (summed-area table)
- *   stencil_shapes.cuh  the stencil catalogue as X-macro point lists (SSAM_SHAPE_*)
+ *   stencil_shapes.cuh  the stencil catalogue as X-macro point lists (ONCHIP_SHAPE_*)
  *   stencil.cuh   SSAM_STENCIL2D_DEFINE / SSAM_STENCIL3D_DEFINE: stencils described once, systolic kernels
  *   stencil_tc.cuh  SSAM_STENCIL2D/3D_TC_DEFINE: box stencils on tensor cores (FP64, TF32, 3xTF32)
  *   temporal.cuh  SSAM_STENCIL2D_TEMPORAL_DEFINE: TT steps per pass through memory (temporal blocking)

@@ -9,7 +9,7 @@
  *       int name_advance(const ssam_stencil_args *a, int steps, void **result, cudaStream_t)
  *                                                                              N steps, ping-pong
  *       enum name_NPTS, name_NCOEF, name_XLO .. name_YHI (3D .. name_ZHI); typedef struct name_coef
- *       { T c[NPTS]; }; typedef name_shape (the shape as a type, SSAM_SHAPE2D_TYPE); name_ncoef()
+ *       { T c[NPTS]; }; typedef name_shape (the shape as a type, ONCHIP_SHAPE2D_TYPE); name_ncoef()
  *   for the shape SHAPE (an X-macro list X(I, DX, DY)), P output rows per lane and step of the
  *   sliding window, B threads per block.  For a list X(I, DX, DY, DZ), two 3D variants:
  *     SSAM_STENCIL3D_STREAM_DEFINE(name, T, SHAPE, P, B)  register streaming: a warp holds P output
@@ -45,7 +45,7 @@
  *   rows to fill about four full waves, 3D picks the number of Z segments that best fills whole waves
  *   of resident blocks counting the NZ - 1 halo planes per segment.
  *   A generator is names and sizes pasted around one call of the body per __global__ (the shape as
- *   a type: SSAM_SHAPE2D_TYPE / SSAM_SHAPE3D_TYPE) and a launcher that calls ssam__stencil_launch.
+ *   a type: ONCHIP_SHAPE2D_TYPE / ONCHIP_SHAPE3D_TYPE) and a launcher that calls ssam__stencil_launch.
  *
  * BOUNDARIES (a->boundary)
  *   SSAM_STENCIL_DIRICHLET  cells whose stencil would reach outside the domain keep their values:
@@ -60,7 +60,7 @@
  *       out[k] (k < V) = sum c[I] in(lane's column k + DX, window row p + DY - YLO): one output row
  *       from a register window T win[V][R] whose row p holds the row at offset YLO of the output
  *       row (so window rows p .. p + YHI - YLO are used).  coef is a compile-time-indexed T array
- *       (kernel parameters); XLO, XHI, YLO the shape's extents as constants (SSAM_SHAPE2D_*).
+ *       (kernel parameters); XLO, XHI, YLO the shape's extents as constants (onchip_shape).
  *       Every lane of the warp must execute it (shuffles); lanes < QL and >= 32 - QR are partial.
  *   SSAM_STENCIL2D_ROW_FN(T, V, SHAPE, XLO, XHI, YLO, out, win, p, coef, INIT, FN, CMB)
  *       the same row with the URE paper's s <- s (+) (x (*) c) as parameters: out[k] = the CMB-fold
@@ -78,7 +78,7 @@
  * EXAMPLE
  *   [compile: float *d_u0, *d_u1; int W, H; float r; cudaStream_t stream]
  *     #include <ssam/stencil.cuh>
- *     SSAM_STENCIL2D_DEFINE(heat, float, SSAM_SHAPE_2D5PT, 8, 128)
+ *     SSAM_STENCIL2D_DEFINE(heat, float, ONCHIP_SHAPE_2D5PT, 8, 128)
  *
  *     float c[5] = {1 - 4 * r, r, r, r, r};          // host memory, in the shape's point order
  *     ssam_stencil_args a = {};
@@ -203,7 +203,7 @@ static inline ssam__stencil_kern ssam__stencil3d_kern(const void *fn, int *occ)
  * coefficient struct and name_ncoef.  WHO is "GENERATOR(name)", the sentences' subject. */
 #define SSAM__STENCIL_COMMON(name, WHO, T, SHAPE, DIMS)                                                 \
     static_assert(ssam__stencil_real<T>::value, WHO ": T must be float or double");                     \
-    typedef SSAM_SHAPE##DIMS##D_TYPE(SHAPE) name##_shape;                                               \
+    typedef ONCHIP_SHAPE##DIMS##D_TYPE(SHAPE) name##_shape;                                             \
     static_assert(name##_shape::rmax <= SSAM_STENCIL_RMAX, WHO ": SHAPE has a point beyond SSAM_STENCIL_RMAX (10)"); \
     static_assert(!name##_shape::ibad, WHO ": SHAPE has a coefficient index I outside 0 .. (its points) - 1"); \
     enum {                                                                                              \

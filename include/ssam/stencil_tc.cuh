@@ -60,7 +60,7 @@
  * EXAMPLE
  *   [compile: void *u; cudaStream_t stream]
  *     #include <ssam/stencil_tc.cuh>
- *     SSAM_STENCIL3D_TC_DEFINE(box125, f64, SSAM_SHAPE_BOX3D_R2)
+ *     SSAM_STENCIL3D_TC_DEFINE(box125, f64, ONCHIP_SHAPE_BOX3D_R2)
  *
  *     ssam_stencil_args a = {};  // ...               // exactly as for SSAM_STENCIL3D_DEFINE
  *     int rc = box125_advance(&a, 100, &u, stream);
@@ -428,7 +428,7 @@ static __device__ __forceinline__ void ssam__stencil_tc_body(const typename MD::
  * refused (SSAM_EFILTER), since the tensor cores would see one coefficient, the sum, and where an Inf
  * meets it that differs from stencil.cuh's two products (Inf - Inf is NaN, (c1 - c2) Inf is not) */
 template <int NX, int NY, int XLO, int YLO, int ZLO, class T, class... P>
-static inline int ssam__stc_fill(T *w, unsigned char *in, const void *coef, ssam_shape<P...>)
+static inline int ssam__stc_fill(T *w, unsigned char *in, const void *coef, onchip_shape<P...>)
 {
     const T *c = (const T *)coef;
     int dup = 0;

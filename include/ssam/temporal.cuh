@@ -75,7 +75,7 @@
  * EXAMPLE
  *   [compile: cudaStream_t stream]
  *     #include <ssam/temporal.cuh>
- *     SSAM_STENCIL2D_TEMPORAL_DEFINE(heat8, float, SSAM_SHAPE_2D5PT, 8, 128)
+ *     SSAM_STENCIL2D_TEMPORAL_DEFINE(heat8, float, ONCHIP_SHAPE_2D5PT, 8, 128)
  *
  *     ssam_stencil_args a = {};   // ... as for SSAM_STENCIL2D_DEFINE ...
  *     void *u;
@@ -151,7 +151,7 @@ static __device__ __forceinline__ void ssam_temporal_level(T (&out)[V], const T 
     }
 }
 #define SSAM_TEMPORAL_LEVEL(T, V, SHAPE, XLO, XHI, YLO, out, win, coef, keep, colin, fast)              \
-    ssam_temporal_level<SSAM_SHAPE2D_TYPE(SHAPE), XLO, XHI, YLO>(out, win, coef, keep, colin, fast)
+    ssam_temporal_level<ONCHIP_SHAPE2D_TYPE(SHAPE), XLO, XHI, YLO>(out, win, coef, keep, colin, fast)
 
 /* ---- the kernel's pieces ----------------------------------------------------------------------- */
 /* The column a lane loads its V columns x .. x + V - 1 from, and *in = 1 where one aligned vector
@@ -520,7 +520,7 @@ static inline int ssam__temporal_launch(const ssam_stencil_args *a, int steps, c
  * (periodic widths not a multiple of V: within rounding, see HOW in the usage block). */
 #define SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE(name, T, SHAPE, B)                                          \
     SSAM__STENCIL2D_GEN(name##_onepass, "SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE(" #name ")", T, T, SHAPE,  \
-                        SSAM__TB_ONEPASS_P(T, SSAM_SHAPE2D_YHI(SHAPE) - SSAM_SHAPE2D_YLO(SHAPE) + 1), 128, 1, \
+                        SSAM__TB_ONEPASS_P(T, ONCHIP_SHAPE2D_YHI(SHAPE) - ONCHIP_SHAPE2D_YLO(SHAPE) + 1), 128, 1, \
                         SSAM__STENCIL_GHM_DEFAULT(T, name##_onepass_XLO, name##_onepass_XHI), -1)       \
     SSAM__STENCIL2D_TEMPORAL_GEN(name##_tb, "SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE(" #name ")",           \
                                  typename ssam__stencil_real<T>::type, SHAPE,                           \

@@ -86,12 +86,12 @@
  * EXAMPLE
  *   [compile: cudaStream_t stream]
  *     #include <ssam/temporal3d.cuh>
- *     SSAM_STENCIL3D_TEMPORAL_DEFINE(heat3, float, SSAM_SHAPE_3D7PT, 2, 2, 704)
+ *     SSAM_STENCIL3D_TEMPORAL_DEFINE(heat3, float, ONCHIP_SHAPE_3D7PT, 2, 2, 704)
  *
  *     ssam_stencil_args a = {};   // ... as for SSAM_STENCIL3D_DEFINE ...
  *     void *u;
  *     int rc = heat3_advance(&a, 1000, &u, stream);     // 500 passes of 2 steps
- *   or SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(heat3, float, SSAM_SHAPE_3D7PT) (below): the planner's
+ *   or SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(heat3, float, ONCHIP_SHAPE_3D7PT) (below): the planner's
  *   choice of this or one pass per step; examples/heat3d.cu runs both.
  *
  * PARAMETERS AND LIMITS
@@ -387,9 +387,9 @@ static __device__ __forceinline__ void ssam__tb3_body(const T *src, T *dst, cons
  * registers, and a level keeps NZ - 1 planes in shared memory (not NZ + 1): the oldest is read by its
  * owner just before the newest takes its slot.  One barrier a step. */
 template <class... P>
-static __host__ __device__ constexpr int ssam__tb3z_fits(ssam_shape<P...>)
+static __host__ __device__ constexpr int ssam__tb3z_fits(onchip_shape<P...>)
 {
-    return (0 + ... + (P::dz != 0 && P::dy != 0)) == 0 && ssam_shape<P...>::zlo < 0 && ssam_shape<P...>::zhi > 0;
+    return (0 + ... + (P::dz != 0 && P::dy != 0)) == 0 && onchip_shape<P...>::zlo < 0 && onchip_shape<P...>::zhi > 0;
 }
 
 /* The rows of a level that keep their values: where the stencil leaves a Dirichlet domain (row p
@@ -663,9 +663,9 @@ static inline ssam__stencil_kern ssam__tb3_kern(const void *fn, int *occ, int st
                                                                   : SSAM__TB3_AUTO_TT(T, name##_onepass), \
                                  SSAM__TB3_AUTO_Z(name##_onepass) ? SSAM_TB3_ZCOL_P_RULE : SSAM_TB3_P_RULE, \
                                  SSAM__TB3_AUTO_Z(name##_onepass) ? SSAM_TB3_ZCOL_B_RULE                \
-                                                                  : SSAM_TB3_B_RULE(SSAM_SHAPE3D_NPTS(SHAPE)), 1, \
+                                                                  : SSAM_TB3_B_RULE(ONCHIP_SHAPE3D_NPTS(SHAPE)), 1, \
                                  SSAM__TB3_AUTO_Z(name##_onepass) || SSAM__TB3_AUTO_TT(T, name##_onepass) >= 2, \
-                                 SSAM__TB3_AUTO_Z(name##_onepass) ? 2 : SSAM_TB3_RING_RULE(SSAM_SHAPE3D_NPTS(SHAPE))) \
+                                 SSAM__TB3_AUTO_Z(name##_onepass) ? 2 : SSAM_TB3_RING_RULE(ONCHIP_SHAPE3D_NPTS(SHAPE))) \
     SSAM__TB3_AUTO_HOST(name)
 
 #endif /* SSAM_TEMPORAL3D_CUH */

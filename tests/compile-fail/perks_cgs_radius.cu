@@ -1,3 +1,3 @@
 /* expect: PERKS_CG_STENCIL2D_DEFINE(far): SHAPE's radius must be at most 4 */
 #include <perks/cg_stencil.cuh>
-PERKS_CG_STENCIL2D_DEFINE(far, float, PERKS_SHAPE_STAR2D_R6)
+PERKS_CG_STENCIL2D_DEFINE(far, float, ONCHIP_SHAPE_STAR2D_R6)

@@ -1,3 +1,3 @@
 /* expect: PERKS_CG_STENCIL3D_DEFINE(cgi): T must be float or double */
 #include <perks/cg_stencil.cuh>
-PERKS_CG_STENCIL3D_DEFINE(cgi, int, PERKS_SHAPE_STAR3D_R1)
+PERKS_CG_STENCIL3D_DEFINE(cgi, int, ONCHIP_SHAPE_STAR3D_R1)

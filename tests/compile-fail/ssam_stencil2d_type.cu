@@ -1,3 +1,3 @@
 /* expect: SSAM_STENCIL2D_DEFINE(heat): T must be float or double */
 #include <ssam/stencil.cuh>
-SSAM_STENCIL2D_DEFINE(heat, int, SSAM_SHAPE_2D5PT, 4, 128)
+SSAM_STENCIL2D_DEFINE(heat, int, ONCHIP_SHAPE_2D5PT, 4, 128)

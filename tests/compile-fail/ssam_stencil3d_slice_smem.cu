@@ -1,3 +1,3 @@
 /* expect: SSAM_STENCIL3D_SLICE_DEFINE(box): the slices' partial sums exceed 227 KB of shared memory; lower B or P */
 #include <ssam/stencil.cuh>
-SSAM_STENCIL3D_SLICE_DEFINE(box, double, SSAM_SHAPE_BOX3D_R2, 16, 1024)
+SSAM_STENCIL3D_SLICE_DEFINE(box, double, ONCHIP_SHAPE_BOX3D_R2, 16, 1024)

@@ -16,22 +16,22 @@
 #include "gpucheck.h"
 
 PERKS_CG_DEFINE(csr64, double, 256)
-PERKS_CG_STENCIL3D_DEFINE(p7, double, PERKS_SHAPE_STAR3D_R1)
-PERKS_CG_STENCIL3D_DEFINE(p7f, float, PERKS_SHAPE_STAR3D_R1)
-PERKS_CG_STENCIL3D_MIXED_DEFINE(p7m, PERKS_SHAPE_STAR3D_R1)
-PERKS_CG_STENCIL3D_DEFINE(p13, double, PERKS_SHAPE_STAR3D_R2)
-PERKS_CG_STENCIL3D_DEFINE(p27, double, PERKS_SHAPE_BOX3D_R1)
-PERKS_CG_STENCIL2D_DEFINE(p5, double, PERKS_SHAPE_STAR2D_R1)
-PERKS_CG_STENCIL2D_MIXED_DEFINE(p5m, PERKS_SHAPE_STAR2D_R1)
+PERKS_CG_STENCIL3D_DEFINE(p7, double, ONCHIP_SHAPE_STAR3D_R1)
+PERKS_CG_STENCIL3D_DEFINE(p7f, float, ONCHIP_SHAPE_STAR3D_R1)
+PERKS_CG_STENCIL3D_MIXED_DEFINE(p7m, ONCHIP_SHAPE_STAR3D_R1)
+PERKS_CG_STENCIL3D_DEFINE(p13, double, ONCHIP_SHAPE_STAR3D_R2)
+PERKS_CG_STENCIL3D_DEFINE(p27, double, ONCHIP_SHAPE_BOX3D_R1)
+PERKS_CG_STENCIL2D_DEFINE(p5, double, ONCHIP_SHAPE_STAR2D_R1)
+PERKS_CG_STENCIL2D_MIXED_DEFINE(p5m, ONCHIP_SHAPE_STAR2D_R1)
 
 /* a shape's points on the host: index and offset */
 typedef struct pts { int n, i[32], dx[32], dy[32], dz[32]; } pts;
 #define PT3(I, DX, DY, DZ) p.i[p.n] = (I), p.dx[p.n] = (DX), p.dy[p.n] = (DY), p.dz[p.n] = (DZ), p.n++;
 #define PT2(I, DX, DY) PT3(I, DX, DY, 0)
-static pts pts7(void) { pts p; p.n = 0; PERKS_SHAPE_STAR3D_R1(PT3) return p; }
-static pts pts13(void) { pts p; p.n = 0; PERKS_SHAPE_STAR3D_R2(PT3) return p; }
-static pts pts27(void) { pts p; p.n = 0; PERKS_SHAPE_BOX3D_R1(PT3) return p; }
-static pts pts5(void) { pts p; p.n = 0; PERKS_SHAPE_STAR2D_R1(PT2) return p; }
+static pts pts7(void) { pts p; p.n = 0; ONCHIP_SHAPE_STAR3D_R1(PT3) return p; }
+static pts pts13(void) { pts p; p.n = 0; ONCHIP_SHAPE_STAR3D_R2(PT3) return p; }
+static pts pts27(void) { pts p; p.n = 0; ONCHIP_SHAPE_BOX3D_R1(PT3) return p; }
+static pts pts5(void) { pts p; p.n = 0; ONCHIP_SHAPE_STAR2D_R1(PT2) return p; }
 
 /* the weights by offset: centre c, |offset| 1 (each axis) a1, |offset| 2 a2, other (box) ab */
 static void weights(const pts *p, double c, double a1, double a2, double ab, double *w)

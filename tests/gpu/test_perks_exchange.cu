@@ -27,10 +27,10 @@
 
 #include "gpucheck.h"
 
-SSAM_STENCIL2D_DEFINE(st_f, float, SSAM_SHAPE_2D5PT, 4, 128)
-SSAM_STENCIL2D_DEFINE(st_d, double, SSAM_SHAPE_2D5PT, 4, 128)
-SSAM_STENCIL2D_TEMPORAL_DEFINE(tb_f, float, SSAM_SHAPE_2D5PT, 4, 128)
-PERKS_STENCIL2D_DEFINE(ps_f, float, PERKS_SHAPE_STAR2D_R1, 64, 4, 0)
+SSAM_STENCIL2D_DEFINE(st_f, float, ONCHIP_SHAPE_2D5PT, 4, 128)
+SSAM_STENCIL2D_DEFINE(st_d, double, ONCHIP_SHAPE_2D5PT, 4, 128)
+SSAM_STENCIL2D_TEMPORAL_DEFINE(tb_f, float, ONCHIP_SHAPE_2D5PT, 4, 128)
+PERKS_STENCIL2D_DEFINE(ps_f, float, ONCHIP_SHAPE_STAR2D_R1, 64, 4, 0)
 
 #define K_STEP 0  /* ssam one-pass: one step a pass, float or double */
 #define K_TB 1    /* ssam temporal blocking: up to k <= 4 steps a pass, float */
@@ -112,7 +112,7 @@ static void anchor(const cfg *c, const double *cd, const float *cf, const char *
         a[i] = c->dbl ? ((const double *)h)[i] : (double)((const float *)h)[i];
         aa[i] = fabs(a[i]);
     }
-    static const int dx[5] = {0, -1, 1, 0, 0}, dy[5] = {0, 0, 0, -1, 1}; /* SSAM_SHAPE_2D5PT, PERKS_SHAPE_STAR2D_R1 */
+    static const int dx[5] = {0, -1, 1, 0, 0}, dy[5] = {0, 0, 0, -1, 1}; /* ONCHIP_SHAPE_2D5PT, ONCHIP_SHAPE_STAR2D_R1 */
     for (int t = 0; t < c->N; t++) {
         for (int y = 0; y < H; y++)
             for (int x = 0; x < W; x++) {

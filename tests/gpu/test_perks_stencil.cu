@@ -7,38 +7,28 @@
  * and b poisoned with a byte pattern: a refused call writes nothing).  The non-persistent result is
  * checked against the CPU cell by cell within the rounding bound of its steps (reference()). */
 #include <perks/stencil.cuh>
-#if defined(__has_include)
-#if __has_include(<ssam/stencil_shapes.cuh>)
-#include <ssam/stencil_shapes.cuh>
-#define TEST_HAVE_SSAM_SHAPES 1
-#endif
-#endif
 
 #include "gpucheck.h"
 
 /* (name, T, shape, BX, RC, DEPTH) */
-PERKS_STENCIL2D_DEFINE(f5, float, PERKS_SHAPE_STAR2D_R1, 256, 8, 32)
-PERKS_STENCIL2D_DEFINE(f13, float, PERKS_SHAPE_STAR2D_R3, 64, 8, 16)
-PERKS_STENCIL2D_DEFINE(f9box, float, PERKS_SHAPE_BOX2D_R1, 64, 4, 0)
-PERKS_STENCIL2D_DEFINE(d25, double, PERKS_SHAPE_BOX2D_R2, 128, 4, 8)
+PERKS_STENCIL2D_DEFINE(f5, float, ONCHIP_SHAPE_STAR2D_R1, 256, 8, 32)
+PERKS_STENCIL2D_DEFINE(f13, float, ONCHIP_SHAPE_STAR2D_R3, 64, 8, 16)
+PERKS_STENCIL2D_DEFINE(f9box, float, ONCHIP_SHAPE_BOX2D_R1, 64, 4, 0)
+PERKS_STENCIL2D_DEFINE(d25, double, ONCHIP_SHAPE_BOX2D_R2, 128, 4, 8)
 /* RC < r: the resident kernel's chunk grows to r rows */
-PERKS_STENCIL2D_DEFINE(f13s, float, PERKS_SHAPE_STAR2D_R3, 64, 2, 0)
-#ifdef TEST_HAVE_SSAM_SHAPES
-/* the same list format: an ssam catalogue shape used unchanged */
-PERKS_STENCIL2D_DEFINE(fss9, float, SSAM_SHAPE_STAR2D_R2, 64, 8, 8)
-#endif
+PERKS_STENCIL2D_DEFINE(f13s, float, ONCHIP_SHAPE_STAR2D_R3, 64, 2, 0)
+/* the radius-2 star at a narrow block */
+PERKS_STENCIL2D_DEFINE(fss9, float, ONCHIP_SHAPE_STAR2D_R2, 64, 8, 8)
 
 typedef int (*launch_fn)(const perks_stencil2d_args *, cudaStream_t);
 typedef int (*plan_fn)(const perks_stencil2d_args *, perks_plan *);
 #define PT(I, DX, DY) {I, DX, DY},
-static const int pts_f5[][3] = {PERKS_SHAPE_STAR2D_R1(PT)};
-static const int pts_f13[][3] = {PERKS_SHAPE_STAR2D_R3(PT)};
-static const int pts_f9box[][3] = {PERKS_SHAPE_BOX2D_R1(PT)};
-static const int pts_d25[][3] = {PERKS_SHAPE_BOX2D_R2(PT)};
-static const int pts_f13s[][3] = {PERKS_SHAPE_STAR2D_R3(PT)};
-#ifdef TEST_HAVE_SSAM_SHAPES
-static const int pts_fss9[][3] = {SSAM_SHAPE_STAR2D_R2(PT)};
-#endif
+static const int pts_f5[][3] = {ONCHIP_SHAPE_STAR2D_R1(PT)};
+static const int pts_f13[][3] = {ONCHIP_SHAPE_STAR2D_R3(PT)};
+static const int pts_f9box[][3] = {ONCHIP_SHAPE_BOX2D_R1(PT)};
+static const int pts_d25[][3] = {ONCHIP_SHAPE_BOX2D_R2(PT)};
+static const int pts_f13s[][3] = {ONCHIP_SHAPE_STAR2D_R3(PT)};
+static const int pts_fss9[][3] = {ONCHIP_SHAPE_STAR2D_R2(PT)};
 
 typedef struct kern {
     const char *name;
@@ -51,9 +41,7 @@ typedef struct kern {
     {#n, n##_launch, n##_steps, n##_plan, pts_##n, (int)(sizeof pts_##n / sizeof pts_##n[0]), r, dbl, bx, depth}
 static const kern kernels[] = {
     K(f5, 1, 0, 256, 32), K(f13, 3, 0, 64, 16), K(f9box, 1, 0, 64, 0), K(d25, 2, 1, 128, 8), K(f13s, 3, 0, 64, 0),
-#ifdef TEST_HAVE_SSAM_SHAPES
     K(fss9, 2, 0, 64, 8),
-#endif
 };
 
 /* steps of the stencil on the host in double into out, and into mag the same steps applied to |in|

@@ -9,35 +9,24 @@
  * (never a hang), steps = 0 writes nothing.  The non-persistent result is checked against the CPU
  * cell by cell within the rounding bound of its steps (reference()). */
 #include <perks/stencil3d.cuh>
-#if defined(__has_include)
-#if __has_include(<ssam/stencil_shapes.cuh>)
-#include <ssam/stencil_shapes.cuh>
-#define TEST_HAVE_SSAM_SHAPES 1
-#endif
-#endif
 
 #include "gpucheck.h"
 
 /* (name, T, shape, BX, BY, RC) */
-PERKS_STENCIL3D_DEFINE(f7, float, PERKS_SHAPE_3D7PT, 32, 4, 4)
-PERKS_STENCIL3D_DEFINE(f13, float, PERKS_SHAPE_3D13PT, 32, 2, 3)
-PERKS_STENCIL3D_DEFINE(d27, double, PERKS_SHAPE_3D27PT, 64, 2, 2)
-PERKS_STENCIL3D_DEFINE(f125, float, PERKS_SHAPE_3D125PT, 32, 4, 1)
-#ifdef TEST_HAVE_SSAM_SHAPES
-/* the same list format: ssam's poisson list used unchanged */
-PERKS_STENCIL3D_DEFINE(fp19, float, SSAM_SHAPE_POISSON3D_19, 32, 8, 4)
-#else
-PERKS_STENCIL3D_DEFINE(fp19, float, PERKS_SHAPE_POISSON, 32, 8, 4)
-#endif
+PERKS_STENCIL3D_DEFINE(f7, float, ONCHIP_SHAPE_3D7PT, 32, 4, 4)
+PERKS_STENCIL3D_DEFINE(f13, float, ONCHIP_SHAPE_3D13PT, 32, 2, 3)
+PERKS_STENCIL3D_DEFINE(d27, double, ONCHIP_SHAPE_3D27PT, 64, 2, 2)
+PERKS_STENCIL3D_DEFINE(f125, float, ONCHIP_SHAPE_3D125PT, 32, 4, 1)
+PERKS_STENCIL3D_DEFINE(fp19, float, ONCHIP_SHAPE_POISSON, 32, 8, 4)
 
 typedef int (*launch_fn)(const perks_stencil3d_args *, cudaStream_t);
 typedef int (*plan_fn)(const perks_stencil3d_args *, perks_plan *);
 #define PT(I, DX, DY, DZ) {I, DX, DY, DZ},
-static const int pts_f7[][4] = {PERKS_SHAPE_3D7PT(PT)};
-static const int pts_f13[][4] = {PERKS_SHAPE_3D13PT(PT)};
-static const int pts_d27[][4] = {PERKS_SHAPE_3D27PT(PT)};
-static const int pts_f125[][4] = {PERKS_SHAPE_3D125PT(PT)};
-static const int pts_fp19[][4] = {PERKS_SHAPE_POISSON(PT)};
+static const int pts_f7[][4] = {ONCHIP_SHAPE_3D7PT(PT)};
+static const int pts_f13[][4] = {ONCHIP_SHAPE_3D13PT(PT)};
+static const int pts_d27[][4] = {ONCHIP_SHAPE_3D27PT(PT)};
+static const int pts_f125[][4] = {ONCHIP_SHAPE_3D125PT(PT)};
+static const int pts_fp19[][4] = {ONCHIP_SHAPE_POISSON(PT)};
 
 typedef struct kern {
     const char *name;

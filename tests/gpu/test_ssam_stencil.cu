@@ -34,17 +34,17 @@
 
 /* (shape, name, P) */
 #define LIST2D(X)                                                                                         \
-    X(SSAM_SHAPE_STAR2D_R1, star2d_r1, 4) X(SSAM_SHAPE_STAR2D_R2, star2d_r2, 4) X(SSAM_SHAPE_STAR2D_R3, star2d_r3, 2) \
-    X(SSAM_SHAPE_STAR2D_R4, star2d_r4, 2) X(SSAM_SHAPE_STAR2D_R5, star2d_r5, 2) X(SSAM_SHAPE_STAR2D_R6, star2d_r6, 2) \
-    X(SSAM_SHAPE_BOX2D_R1, box2d_r1, 4) X(SSAM_SHAPE_BOX2D_R2, box2d_r2, 2) X(SSAM_SHAPE_BOX2D_R4, box2d_r4, 1)       \
-    X(SSAM_SHAPE_BOX2D_R5, box2d_r5, 1) X(SSAM_SHAPE_BOX2D_8X8, box2d_8x8, 1) X(USER2D_A, user2d_a, 3)                \
+    X(ONCHIP_SHAPE_STAR2D_R1, star2d_r1, 4) X(ONCHIP_SHAPE_STAR2D_R2, star2d_r2, 4) X(ONCHIP_SHAPE_STAR2D_R3, star2d_r3, 2) \
+    X(ONCHIP_SHAPE_STAR2D_R4, star2d_r4, 2) X(ONCHIP_SHAPE_STAR2D_R5, star2d_r5, 2) X(ONCHIP_SHAPE_STAR2D_R6, star2d_r6, 2) \
+    X(ONCHIP_SHAPE_BOX2D_R1, box2d_r1, 4) X(ONCHIP_SHAPE_BOX2D_R2, box2d_r2, 2) X(ONCHIP_SHAPE_BOX2D_R4, box2d_r4, 1)       \
+    X(ONCHIP_SHAPE_BOX2D_R5, box2d_r5, 1) X(ONCHIP_SHAPE_BOX2D_8X8, box2d_8x8, 1) X(USER2D_A, user2d_a, 3)                \
     X(USER2D_OFF, user2d_off, 2) X(USER2D_STAR, user2d_star, 3)
 /* (shape, name, P, MINB of the double kernel: 3d125pt in double needs the budget of 6 blocks of 64
  * threads, or the compiler hoists all 125 coefficients into registers and spills) */
 #define LIST3D(X)                                                                                         \
-    X(SSAM_SHAPE_STAR3D_R1, star3d_r1, 2, 1) X(SSAM_SHAPE_STAR3D_R2, star3d_r2, 1, 1)                     \
-    X(SSAM_SHAPE_BOX3D_R1, box3d_r1, 2, 1) X(SSAM_SHAPE_BOX3D_R2, box3d_r2, 1, 6)                         \
-    X(SSAM_SHAPE_POISSON3D_19, poisson3d_19, 2, 1) X(USER3D_A, user3d_a, 1, 1) X(USER3D_STAR, user3d_star, 2, 1)
+    X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, 2, 1) X(ONCHIP_SHAPE_STAR3D_R2, star3d_r2, 1, 1)                     \
+    X(ONCHIP_SHAPE_BOX3D_R1, box3d_r1, 2, 1) X(ONCHIP_SHAPE_BOX3D_R2, box3d_r2, 1, 6)                         \
+    X(ONCHIP_SHAPE_POISSON3D_19, poisson3d_19, 2, 1) X(USER3D_A, user3d_a, 1, 1) X(USER3D_STAR, user3d_star, 2, 1)
 
 #define DEF2(S, n, P)                                                                                     \
     SSAM_STENCIL2D_DEFINE(f_##n, float, S, P, 128)                                                        \
@@ -60,7 +60,7 @@ LIST2D(DEF2)
 LIST3D(DEF3)
 /* the default SSAM_STENCIL3D_DEFINE: whichever variant SSAM_STENCIL3D_SLICE_RULE picks (3d13pt:
  * streaming in both types; 3d125pt: streaming in float, slice in double; test_shapes checks which) */
-#define LISTAUTO(X) X(SSAM_SHAPE_STAR3D_R2, star3d_r2, 1, 1) X(SSAM_SHAPE_BOX3D_R2, box3d_r2, 1, 1)
+#define LISTAUTO(X) X(ONCHIP_SHAPE_STAR3D_R2, star3d_r2, 1, 1) X(ONCHIP_SHAPE_BOX3D_R2, box3d_r2, 1, 1)
 #define DEFA(S, n, P, MB)                                                                                 \
     SSAM_STENCIL3D_DEFINE(fa_##n, float, S, P, 128)                                                       \
     SSAM_STENCIL3D_DEFINE(da_##n, double, S, P, 64)
@@ -71,12 +71,12 @@ LISTAUTO(DEFA)
  * in float: W = 4); OPT the 2D grid rule (1: ~48 warps per SM, 3 and 4: full waves) or the 3D per-slot
  * rows (TRIM 0: every plane holds the whole window) */
 #define LISTX2(X)                                                                                         \
-    X(SSAM_SHAPE_STAR2D_R4, star2d_r4, 2, 1, 0) X(SSAM_SHAPE_STAR2D_R1, star2d_r1, 4, 1, 3)               \
-    X(USER2D_STAR, user2d_star, 3, 0, 4) X(SSAM_SHAPE_STAR2D_R2, star2d_r2, 4, 0, 1) X(SSAM_SHAPE_BOX2D_R1, box2d_r1, 4, 1, 1)
+    X(ONCHIP_SHAPE_STAR2D_R4, star2d_r4, 2, 1, 0) X(ONCHIP_SHAPE_STAR2D_R1, star2d_r1, 4, 1, 3)               \
+    X(USER2D_STAR, user2d_star, 3, 0, 4) X(ONCHIP_SHAPE_STAR2D_R2, star2d_r2, 4, 0, 1) X(ONCHIP_SHAPE_BOX2D_R1, box2d_r1, 4, 1, 1)
 #define LISTX3(X)                                                                                         \
-    X(SSAM_SHAPE_STAR3D_R2, star3d_r2, 2, 1, 0) X(SSAM_SHAPE_STAR3D_R1, star3d_r1, 2, 1, 0)               \
-    X(USER3D_STAR, user3d_star, 2, 1, 0) X(USER3D_A, user3d_a, 1, 1, 0) X(SSAM_SHAPE_STAR3D_R2, star3d_r2, 1, 0, 1) \
-    X(SSAM_SHAPE_POISSON3D_19, poisson3d_19, 2, 1, 0)
+    X(ONCHIP_SHAPE_STAR3D_R2, star3d_r2, 2, 1, 0) X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, 2, 1, 0)               \
+    X(USER3D_STAR, user3d_star, 2, 1, 0) X(USER3D_A, user3d_a, 1, 1, 0) X(ONCHIP_SHAPE_STAR3D_R2, star3d_r2, 1, 0, 1) \
+    X(ONCHIP_SHAPE_POISSON3D_19, poisson3d_19, 2, 1, 0)
 #define XN(pre, n, P, G, O) pre##_##n##_p##P##_g##G##_o##O
 #define XCAT_(a, b) a##b
 #define XCAT(a, b) XCAT_(a, b)
@@ -88,9 +88,9 @@ LISTX2(DEFX2)
 LISTX3(DEFX3)
 /* half-precision storage (computed in float): the 5-point star, a box with offsets across lanes
  * (V = 8), a user shape */
-SSAM_STENCIL2D_DEFINE_HALF(h_star2d_r1, SSAM_SHAPE_STAR2D_R1, 4, 128)
-SSAM_STENCIL2D_DEFINE_BF16(b_star2d_r1, SSAM_SHAPE_STAR2D_R1, 4, 128)
-SSAM_STENCIL2D_DEFINE_HALF(h_box2d_r2, SSAM_SHAPE_BOX2D_R2, 2, 128)
+SSAM_STENCIL2D_DEFINE_HALF(h_star2d_r1, ONCHIP_SHAPE_STAR2D_R1, 4, 128)
+SSAM_STENCIL2D_DEFINE_BF16(b_star2d_r1, ONCHIP_SHAPE_STAR2D_R1, 4, 128)
+SSAM_STENCIL2D_DEFINE_HALF(h_box2d_r2, ONCHIP_SHAPE_BOX2D_R2, 2, 128)
 SSAM_STENCIL2D_DEFINE_BF16(b_user2d_off, USER2D_OFF, 2, 128)
 
 /* the points on the host: {I, dx, dy, dz} */
@@ -306,16 +306,16 @@ static void test_shapes(void)
     CHECK(f_box3d_r2_NPTS == 125 && f_box3d_r2_ZLO == -2 && f_poisson3d_19_NPTS == 19 && f_star3d_r2_NPTS == 13, "3D");
     CHECK(f_user3d_a_XHI == 5 && f_user3d_a_XLO == -2 && f_user3d_a_ZLO == -1 && f_user3d_a_ZHI == 2 &&
           f_user3d_a_ncoef() == 5, "user 3D");
-    CHECK(SSAM_SHAPE2D_XLO(SSAM_SHAPE_2D9PT) == -2 && SSAM_SHAPE2D_NPTS(SSAM_SHAPE_2D9PT_BOX) == 9, "aliases");
+    CHECK(ONCHIP_SHAPE2D_XLO(ONCHIP_SHAPE_2DS9PT) == -2 && ONCHIP_SHAPE2D_NPTS(ONCHIP_SHAPE_2D9PT) == 9, "aliases");
     CHECK(SSAM_STENCIL_STEP(4, -1, 1) == 120 && SSAM_STENCIL_STEP(2, -6, 6) == 52, "STEP");
     /* the kernels' layout: ghost lanes (32 V columns per warp) for stars within one lane, else overlap */
-    CHECK(SSAM__STENCIL_WSTEP(4, -1, 1, (0 SSAM_SHAPE_STAR2D_R1(SSAM__OFFAX2))) == 128 &&
-          SSAM__STENCIL_WSTEP(4, -1, 1, (0 SSAM_SHAPE_BOX2D_R1(SSAM__OFFAX2))) == 120 &&
+    CHECK(SSAM__STENCIL_WSTEP(4, -1, 1, (0 ONCHIP_SHAPE_STAR2D_R1(SSAM__OFFAX2))) == 128 &&
+          SSAM__STENCIL_WSTEP(4, -1, 1, (0 ONCHIP_SHAPE_BOX2D_R1(SSAM__OFFAX2))) == 120 &&
           SSAM__STENCIL_WSTEP(4, -5, 5, 0) == 112 && SSAM__STENCIL_WSTEP(2, -2, 2, 0) == 64 &&
-          SSAM__STENCIL_WSTEP(2, -1, 1, (0 SSAM_SHAPE_STAR3D_R1(SSAM__OFFAX3))) == 64 &&
-          SSAM__STENCIL_WSTEP(2, -1, 1, (0 SSAM_SHAPE_POISSON3D_19(SSAM__OFFAX3))) == 60 &&
-          SSAM__STENCIL_WSTEPM(4, -4, 4, (0 SSAM_SHAPE_STAR2D_R4(SSAM__OFFAX2)), 0) == 120 &&
-          SSAM__STENCIL_WSTEPM(4, -4, 4, (0 SSAM_SHAPE_STAR2D_R4(SSAM__OFFAX2)), 1) == 128 &&
+          SSAM__STENCIL_WSTEP(2, -1, 1, (0 ONCHIP_SHAPE_STAR3D_R1(SSAM__OFFAX3))) == 64 &&
+          SSAM__STENCIL_WSTEP(2, -1, 1, (0 ONCHIP_SHAPE_POISSON3D_19(SSAM__OFFAX3))) == 60 &&
+          SSAM__STENCIL_WSTEPM(4, -4, 4, (0 ONCHIP_SHAPE_STAR2D_R4(SSAM__OFFAX2)), 0) == 120 &&
+          SSAM__STENCIL_WSTEPM(4, -4, 4, (0 ONCHIP_SHAPE_STAR2D_R4(SSAM__OFFAX2)), 1) == 128 &&
           SSAM__STENCIL_GHM_DEFAULT(float, -4, 4) == 0 && SSAM__STENCIL_GHM_DEFAULT(float, -3, 3) == 1, "layout");
     /* the default 3D variant follows the documented rule */
     CHECK(fa_star3d_r2_SLICE == 0 && da_star3d_r2_SLICE == 0 && fa_box3d_r2_SLICE == 0 && da_box3d_r2_SLICE == 1 &&

@@ -35,26 +35,26 @@
 
 /* name, mode, shape, dims, type (0 float, 1 double), tolerance of the norm (tf32: per step) */
 #define LIST(X)                                                                                           \
-    X(d_box3d_r2, f64, SSAM_SHAPE_BOX3D_R2, 3, 1, 1e-12)                                                  \
-    X(f_box3d_r2, tf32, SSAM_SHAPE_BOX3D_R2, 3, 0, 2e-3)                                                  \
-    X(x_box3d_r2, tf32x3, SSAM_SHAPE_BOX3D_R2, 3, 0, 1e-5)                                                \
-    X(d_box3d_r1, f64, SSAM_SHAPE_BOX3D_R1, 3, 1, 1e-12)                                                  \
-    X(x_box3d_r1, tf32x3, SSAM_SHAPE_BOX3D_R1, 3, 0, 1e-5)                                                \
-    X(d_poisson, f64, SSAM_SHAPE_POISSON3D_19, 3, 1, 1e-12)                                               \
-    X(d_box2d_r4, f64, SSAM_SHAPE_BOX2D_R4, 2, 1, 1e-12)                                                  \
-    X(f_box2d_r4, tf32, SSAM_SHAPE_BOX2D_R4, 2, 0, 2e-3)                                                  \
-    X(x_box2d_r4, tf32x3, SSAM_SHAPE_BOX2D_R4, 2, 0, 1e-5)                                                \
-    X(d_box2d_r2, f64, SSAM_SHAPE_BOX2D_R2, 2, 1, 1e-12)                                                  \
-    X(d_box2d_8x8, f64, SSAM_SHAPE_BOX2D_8X8, 2, 1, 1e-12)                                                \
+    X(d_box3d_r2, f64, ONCHIP_SHAPE_BOX3D_R2, 3, 1, 1e-12)                                                  \
+    X(f_box3d_r2, tf32, ONCHIP_SHAPE_BOX3D_R2, 3, 0, 2e-3)                                                  \
+    X(x_box3d_r2, tf32x3, ONCHIP_SHAPE_BOX3D_R2, 3, 0, 1e-5)                                                \
+    X(d_box3d_r1, f64, ONCHIP_SHAPE_BOX3D_R1, 3, 1, 1e-12)                                                  \
+    X(x_box3d_r1, tf32x3, ONCHIP_SHAPE_BOX3D_R1, 3, 0, 1e-5)                                                \
+    X(d_poisson, f64, ONCHIP_SHAPE_POISSON3D_19, 3, 1, 1e-12)                                               \
+    X(d_box2d_r4, f64, ONCHIP_SHAPE_BOX2D_R4, 2, 1, 1e-12)                                                  \
+    X(f_box2d_r4, tf32, ONCHIP_SHAPE_BOX2D_R4, 2, 0, 2e-3)                                                  \
+    X(x_box2d_r4, tf32x3, ONCHIP_SHAPE_BOX2D_R4, 2, 0, 1e-5)                                                \
+    X(d_box2d_r2, f64, ONCHIP_SHAPE_BOX2D_R2, 2, 1, 1e-12)                                                  \
+    X(d_box2d_8x8, f64, ONCHIP_SHAPE_BOX2D_8X8, 2, 1, 1e-12)                                                \
     X(d_user2d, f64, USER2D, 2, 1, 1e-12)
 #define DEF_3(n, MODE, S) SSAM_STENCIL3D_TC_DEFINE(n, MODE, S)
 #define DEF_2(n, MODE, S) SSAM_STENCIL2D_TC_DEFINE(n, MODE, S)
 #define DEF(n, MODE, S, D, t, tol) DEF_##D(n, MODE, S)
 LIST(DEF)
 /* explicit tiles (dilation D, JX x tiles, WY x WX warps) */
-SSAM_STENCIL3D_TC_DEFINE_EX(e1_box3d_r2, f64, SSAM_SHAPE_BOX3D_R2, 1, 2, 1, 2, 2)
-SSAM_STENCIL3D_TC_DEFINE_EX(e2_box3d_r2, tf32x3, SSAM_SHAPE_BOX3D_R2, 1, 1, 4, 1, 3)
-SSAM_STENCIL2D_TC_DEFINE_EX(e3_box2d_r4, tf32, SSAM_SHAPE_BOX2D_R4, 2, 4, 1, 2, 1)
+SSAM_STENCIL3D_TC_DEFINE_EX(e1_box3d_r2, f64, ONCHIP_SHAPE_BOX3D_R2, 1, 2, 1, 2, 2)
+SSAM_STENCIL3D_TC_DEFINE_EX(e2_box3d_r2, tf32x3, ONCHIP_SHAPE_BOX3D_R2, 1, 1, 4, 1, 3)
+SSAM_STENCIL2D_TC_DEFINE_EX(e3_box2d_r4, tf32, ONCHIP_SHAPE_BOX2D_R4, 2, 4, 1, 2, 1)
 SSAM_STENCIL2D_TC_DEFINE(dup2d, f64, DUP2D)
 /* the user shape with 2 blocks per SM (MINB 2): the default MINB (3 or 4) caps registers at 168 or 128,
  * which fits the catalogue's boxes; this box of 8 x 3 x 4 needs more (ptxas: 48 bytes of spills at 168) */

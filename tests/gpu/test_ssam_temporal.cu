@@ -30,16 +30,16 @@
 
 /* (shape, name, TT of the float kernel, TT of the double kernel) */
 #define LIST(X)                                                                                           \
-    X(SSAM_SHAPE_STAR2D_R1, star2d_r1_t8, 8, 8) X(SSAM_SHAPE_STAR2D_R1, star2d_r1_t4, 4, 4)              \
-    X(SSAM_SHAPE_STAR2D_R1, star2d_r1_t2, 2, 2) X(SSAM_SHAPE_STAR2D_R1, star2d_r1_t1, 1, 1)              \
-    X(SSAM_SHAPE_STAR2D_R2, star2d_r2_t4, 4, 3) X(SSAM_SHAPE_STAR2D_R3, star2d_r3_t2, 2, 2)              \
-    X(SSAM_SHAPE_BOX2D_R1, box2d_r1_t4, 4, 4) X(SSAM_SHAPE_BOX2D_R2, box2d_r2_t2, 2, 2)                  \
+    X(ONCHIP_SHAPE_STAR2D_R1, star2d_r1_t8, 8, 8) X(ONCHIP_SHAPE_STAR2D_R1, star2d_r1_t4, 4, 4)              \
+    X(ONCHIP_SHAPE_STAR2D_R1, star2d_r1_t2, 2, 2) X(ONCHIP_SHAPE_STAR2D_R1, star2d_r1_t1, 1, 1)              \
+    X(ONCHIP_SHAPE_STAR2D_R2, star2d_r2_t4, 4, 3) X(ONCHIP_SHAPE_STAR2D_R3, star2d_r3_t2, 2, 2)              \
+    X(ONCHIP_SHAPE_BOX2D_R1, box2d_r1_t4, 4, 4) X(ONCHIP_SHAPE_BOX2D_R2, box2d_r2_t2, 2, 2)                  \
     X(USER2D_A, user2d_a_t3, 3, 2) X(USER2D_OFF, user2d_off_t3, 3, 3)
 
 /* the staged kernels (SSAM_STENCIL2D_TEMPORAL_DEFINE_SMEM: the input rows in shared memory) */
 #define LIST_S(X)                                                                                         \
-    X(SSAM_SHAPE_STAR2D_R4, star2d_r4_s3, 3, 2) X(SSAM_SHAPE_STAR2D_R3, star2d_r3_s4, 4, 1)              \
-    X(SSAM_SHAPE_BOX2D_R2, box2d_r2_s4, 4, 4) X(SSAM_SHAPE_STAR2D_R1, star2d_r1_s8, 8, 5)                \
+    X(ONCHIP_SHAPE_STAR2D_R4, star2d_r4_s3, 3, 2) X(ONCHIP_SHAPE_STAR2D_R3, star2d_r3_s4, 4, 1)              \
+    X(ONCHIP_SHAPE_BOX2D_R2, box2d_r2_s4, 4, 4) X(ONCHIP_SHAPE_STAR2D_R1, star2d_r1_s8, 8, 5)                \
     X(USER2D_A, user2d_a_s3, 3, 2)
 
 #define DEF(S, n, TF, TD)                                                                                 \
@@ -55,21 +55,21 @@ LIST(DEF)
     SSAM_STENCIL2D_DEFINE(od_##n, double, S, 2, 64)
 LIST_S(DEFS)
 /* AUTO builds the staged kernel for 2d17pt (fp32 TT 3, fp64 TT 2) */
-SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE(af_r4, float, SSAM_SHAPE_STAR2D_R4, 128)
-SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE(ad_r4, double, SSAM_SHAPE_STAR2D_R4, 128)
+SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE(af_r4, float, ONCHIP_SHAPE_STAR2D_R4, 128)
+SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE(ad_r4, double, ONCHIP_SHAPE_STAR2D_R4, 128)
 
 /* the planner's generator: temporal for 2d5pt on a domain larger than the L2, one pass for 2d121pt */
-SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE(af_r1, float, SSAM_SHAPE_STAR2D_R1, 128)
-SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE(ad_b5, double, SSAM_SHAPE_BOX2D_R5, 64)
+SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE(af_r1, float, ONCHIP_SHAPE_STAR2D_R1, 128)
+SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE(ad_b5, double, ONCHIP_SHAPE_BOX2D_R5, 64)
 
 #define HPT(I, DX, DY) {I, DX, DY, 0},
 #define PTS(S, n, TF, TD) static const int pts_##n[][4] = {S(HPT)};
 LIST(PTS)
 LIST_S(PTS)
 /* the AUTO shapes */
-static const int apts_r1[][4] = {SSAM_SHAPE_STAR2D_R1(HPT)};
-static const int apts_b5[][4] = {SSAM_SHAPE_BOX2D_R5(HPT)};
-static const int apts_r4[][4] = {SSAM_SHAPE_STAR2D_R4(HPT)};
+static const int apts_r1[][4] = {ONCHIP_SHAPE_STAR2D_R1(HPT)};
+static const int apts_b5[][4] = {ONCHIP_SHAPE_BOX2D_R5(HPT)};
+static const int apts_r4[][4] = {ONCHIP_SHAPE_STAR2D_R4(HPT)};
 
 typedef int (*tlaunch_fn)(const ssam_stencil_args *, int, cudaStream_t);
 typedef int (*advance_fn)(const ssam_stencil_args *, int, void **, cudaStream_t);

@@ -35,14 +35,14 @@
 
 /* (shape, name, TT float, TT double, P, B, generator suffix: _DEFINE, _DEFINE_RING or _DEFINE_ZCOL) */
 #define LIST(X)                                                                                           \
-    X(SSAM_SHAPE_3D7PT, s7_t4, 4, 4, 2, 256, DEFINE) X(SSAM_SHAPE_3D7PT, s7_t3, 3, 3, 1, 256, DEFINE)     \
-    X(SSAM_SHAPE_3D7PT, s7_t2, 2, 2, 2, 128, DEFINE) X(SSAM_SHAPE_3D7PT, s7_t1, 1, 1, 2, 64, DEFINE)      \
-    X(SSAM_SHAPE_3D13PT, s13_t2, 2, 2, 2, 256, DEFINE) X(SSAM_SHAPE_3D27PT, b27_t2, 2, 2, 2, 256, DEFINE) \
+    X(ONCHIP_SHAPE_3D7PT, s7_t4, 4, 4, 2, 256, DEFINE) X(ONCHIP_SHAPE_3D7PT, s7_t3, 3, 3, 1, 256, DEFINE)     \
+    X(ONCHIP_SHAPE_3D7PT, s7_t2, 2, 2, 2, 128, DEFINE) X(ONCHIP_SHAPE_3D7PT, s7_t1, 1, 1, 2, 64, DEFINE)      \
+    X(ONCHIP_SHAPE_3D13PT, s13_t2, 2, 2, 2, 256, DEFINE) X(ONCHIP_SHAPE_3D27PT, b27_t2, 2, 2, 2, 256, DEFINE) \
     X(USER3D_A, user3d_a_t3, 3, 2, 2, 256, DEFINE) X(USER3D_OFF, user3d_off_t2, 2, 2, 2, 128, DEFINE)     \
-    X(SSAM_SHAPE_3D27PT, b27_ring_t2, 2, 2, 2, 256, DEFINE_RING)                                          \
-    X(SSAM_SHAPE_3D7PT, s7_ring_t3, 3, 2, 3, 128, DEFINE_RING) X(USER3D_A, user3d_a_ring_t2, 2, 2, 2, 128, DEFINE_RING) \
-    X(SSAM_SHAPE_3D7PT, s7_zcol_t4, 4, 4, 2, 256, DEFINE_ZCOL) X(SSAM_SHAPE_3D7PT, s7_zcol_t3, 3, 2, 1, 256, DEFINE_ZCOL) \
-    X(SSAM_SHAPE_3D7PT, s7_zcol_t1, 1, 1, 2, 64, DEFINE_ZCOL) X(SSAM_SHAPE_3D13PT, s13_zcol_t3, 3, 3, 2, 256, DEFINE_ZCOL) \
+    X(ONCHIP_SHAPE_3D27PT, b27_ring_t2, 2, 2, 2, 256, DEFINE_RING)                                          \
+    X(ONCHIP_SHAPE_3D7PT, s7_ring_t3, 3, 2, 3, 128, DEFINE_RING) X(USER3D_A, user3d_a_ring_t2, 2, 2, 2, 128, DEFINE_RING) \
+    X(ONCHIP_SHAPE_3D7PT, s7_zcol_t4, 4, 4, 2, 256, DEFINE_ZCOL) X(ONCHIP_SHAPE_3D7PT, s7_zcol_t3, 3, 2, 1, 256, DEFINE_ZCOL) \
+    X(ONCHIP_SHAPE_3D7PT, s7_zcol_t1, 1, 1, 2, 64, DEFINE_ZCOL) X(ONCHIP_SHAPE_3D13PT, s13_zcol_t3, 3, 3, 2, 256, DEFINE_ZCOL) \
     X(USER3D_Z, user3d_z_zcol_t3, 3, 2, 2, 256, DEFINE_ZCOL)
 
 #define DEF(S, n, TF, TD, P, B, G)                                                                        \
@@ -54,21 +54,21 @@ LIST(DEF)
 
 /* the planner's generator: the z-column kernel for 3d7pt (TT 4, P 3, 512 threads) and 3d13pt (TT 2),
  * the register ring for 3d27pt, one pass for 3d125pt */
-SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(af_s7, float, SSAM_SHAPE_3D7PT)
-SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(ad_s7, double, SSAM_SHAPE_3D7PT)
-SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(af_s13, float, SSAM_SHAPE_3D13PT)
-SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(ad_s13, double, SSAM_SHAPE_3D13PT)
-SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(ad_b125, double, SSAM_SHAPE_3D125PT)
-SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(af_b27, float, SSAM_SHAPE_3D27PT) /* TT 2 with the register ring */
+SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(af_s7, float, ONCHIP_SHAPE_3D7PT)
+SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(ad_s7, double, ONCHIP_SHAPE_3D7PT)
+SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(af_s13, float, ONCHIP_SHAPE_3D13PT)
+SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(ad_s13, double, ONCHIP_SHAPE_3D13PT)
+SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(ad_b125, double, ONCHIP_SHAPE_3D125PT)
+SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(af_b27, float, ONCHIP_SHAPE_3D27PT) /* TT 2 with the register ring */
 
 #define HPT(I, DX, DY, DZ) {I, DX, DY, DZ},
 #define PTS(S, n, TF, TD, P, B, G) static const int pts_##n[][4] = {S(HPT)};
 LIST(PTS)
 /* the AUTO shapes */
-static const int apts_s7[][4] = {SSAM_SHAPE_3D7PT(HPT)};
-static const int apts_s13[][4] = {SSAM_SHAPE_3D13PT(HPT)};
-static const int apts_b27[][4] = {SSAM_SHAPE_3D27PT(HPT)};
-static const int apts_b125[][4] = {SSAM_SHAPE_3D125PT(HPT)};
+static const int apts_s7[][4] = {ONCHIP_SHAPE_3D7PT(HPT)};
+static const int apts_s13[][4] = {ONCHIP_SHAPE_3D13PT(HPT)};
+static const int apts_b27[][4] = {ONCHIP_SHAPE_3D27PT(HPT)};
+static const int apts_b125[][4] = {ONCHIP_SHAPE_3D125PT(HPT)};
 
 typedef int (*tlaunch_fn)(const ssam_stencil_args *, int, cudaStream_t);
 typedef int (*advance_fn)(const ssam_stencil_args *, int, void **, cudaStream_t);

@@ -74,12 +74,12 @@ typedef struct perks_cgs_kargs {
 
 /* ---- the shape's static checks ----------------------------------------------------------------- */
 template <class S> struct perks__cgs_shape;
-template <class... P> struct perks__cgs_shape<perks_shape<P...>> {
-    template <int X, int Y, int Z> PERKS__CX int has() { return (0 + ... + (P::dx == X && P::dy == Y && P::dz == Z)); }
+template <class... P> struct perks__cgs_shape<onchip_shape<P...>> {
+    template <int X, int Y, int Z> ONCHIP__CX int has() { return (0 + ... + (P::dx == X && P::dy == Y && P::dz == Z)); }
     enum {
         centre = has<0, 0, 0>() > 0,
         paired = (1 && ... && (has<-P::dx, -P::dy, -P::dz>() > 0)),
-        zw = perks_shape<P...>::zhi - perks_shape<P...>::zlo + 1
+        zw = onchip_shape<P...>::zhi - onchip_shape<P...>::zlo + 1
     };
 };
 
@@ -96,7 +96,7 @@ struct perks__cgs_gather {
     int gx, gy, z;
     T &q;
     template <int I, int DX, int DY, int DZ>
-    __device__ __forceinline__ void operator()(perks_pt<I, DX, DY, DZ>) const
+    __device__ __forceinline__ void operator()(onchip_pt<I, DX, DY, DZ>) const
     {
         T t;
         if (DX == 0 && DY == 0) t = win[DZ - ZLO];
@@ -147,7 +147,7 @@ static __device__ __forceinline__ void perks_cgs_sweep(const perks_cgs_kargs &a,
                 if (in && z + u < z1) {
                     const long long i = col + (z + u) * plane;
                     const perks__cgs_gather<T, V, ZLO, ZW> g = {a, w, win + u, v, i, plane, gx, gy, z + u, q[u]};
-                    perks_shape_each(S(), g);
+                    onchip_shape_each(S(), g);
                     s[u] = ld(i);
                 }
             }
@@ -316,7 +316,7 @@ perks__cgs_resid_kernel(const perks_cgs_kargs a, const TX *b, const TX *x, doubl
     for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
         const int gx = (int)(i % nx), gy = (int)(i / nx % ny), gz = (int)(i / plane);
         double s = 0, sa = 0;
-        perks_shape_each(S(), [&](auto pt) {
+        onchip_shape_each(S(), [&](auto pt) {
             typedef decltype(pt) P;
             const int x1 = gx + P::dx, y1 = gy + P::dy, z1 = gz + P::dz;
             if (x1 >= 0 && x1 < nx && y1 >= 0 && y1 < ny && z1 >= 0 && z1 < nz) {

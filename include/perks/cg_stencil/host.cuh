@@ -36,7 +36,7 @@
 
 /* the shape's points as arrays (host) */
 template <class S> struct perks__cgs_tab;
-template <class... P> struct perks__cgs_tab<perks_shape<P...>> {
+template <class... P> struct perks__cgs_tab<onchip_shape<P...>> {
     static constexpr int n = (int)sizeof...(P);
     static constexpr int i[] = {P::i...}, dx[] = {P::dx...}, dy[] = {P::dy...}, dz[] = {P::dz...};
 };

@@ -102,18 +102,18 @@ struct perks__is_real {
 template <class T, class S, int BX, int RC>
 struct perks__s2d_sizes {
     enum {
-        r = S::r,
-        ww = BX + 2 * S::r,
-        rr = RC > S::r ? RC : S::r,
-        hwin = 2 * (RC + 2 * S::r) * (BX + 2 * S::r),
-        smem_base = (((RC + 2 * S::r) * (BX + 2 * S::r) + 2 * S::r * RC) * (int)sizeof(T) + 15) / 16 * 16,
+        r = S::rmax,
+        ww = BX + 2 * S::rmax,
+        rr = RC > S::rmax ? RC : S::rmax,
+        hwin = 2 * (RC + 2 * S::rmax) * (BX + 2 * S::rmax),
+        smem_base = (((RC + 2 * S::rmax) * (BX + 2 * S::rmax) + 2 * S::rmax * RC) * (int)sizeof(T) + 15) / 16 * 16,
         res_threads = (int)sizeof(T) > 4 ? 512 : S::npts > 9 ? 768 : 1024,
         res_minb = res_threads / BX > 0 ? res_threads / BX : 1,
-        hyb_minb = ((int)sizeof(T) > 4 && S::r >= 4) ? (256 / BX > 0 ? 256 / BX : 1) : res_minb,
+        hyb_minb = ((int)sizeof(T) > 4 && S::rmax >= 4) ? (256 / BX > 0 ? 256 / BX : 1) : res_minb,
         res_bps_threads = ((int)sizeof(T) == 4 && S::npts > 9) ? 768 : 512,
         res_bps = res_bps_threads / BX > 0 ? res_bps_threads / BX : 1,
         hyb_bps = 512 / BX > 0 ? 512 / BX : 1,
-        pf = (int)sizeof(T) > 4 && S::r >= 3 ? 1 : 2,
+        pf = (int)sizeof(T) > 4 && S::rmax >= 3 ? 1 : 2,
         fb = (int)sizeof(T) > 4 ? 4 : 8
     };
 };

@@ -188,7 +188,7 @@ static __device__ __forceinline__ void perks_stencil2d_resident(T *a, T *b, T *e
                                                                 int tiles_x, int TH, int SC, const T *w)
 {
     typedef perks__s2d_sizes<T, S, BX, RC> Z;
-    enum { R = S::r, WW = BX + 2 * S::r, RR = Z::rr, PF = Z::pf, HR = S::r > 0 ? S::r : 1 };
+    enum { R = S::rmax, WW = BX + 2 * S::rmax, RR = Z::rr, PF = Z::pf, HR = S::rmax > 0 ? S::rmax : 1 };
     const int tx = (int)threadIdx.x;
     extern __shared__ __align__(16) unsigned char perks__s2d_dyn[];
     T *sm = (T *)perks__s2d_dyn + (HYB ? (int)Z::hwin : 0);

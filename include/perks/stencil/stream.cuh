@@ -19,7 +19,7 @@
  *   neighbours from registers), perks__s2d_compute (a chunk's RC outputs), perks__s2d_stage (the
  *   chunk's edge columns into shared memory for the transposed flush).  The rest of a chunk (the row
  *   loads and stores, the side halo, the flush) is written out in the body where it runs (see
- *   perks_stencil2d_stream).  S is a shape type (PERKS_SHAPE2D_TYPE); w points to one coefficient a
+ *   perks_stencil2d_stream).  S is a shape type (ONCHIP_SHAPE2D_TYPE); w points to one coefficient a
  *   point.
  *
  * LIMITS AND COSTS
@@ -85,12 +85,12 @@ static __device__ __forceinline__ T perks__s2d_point(const T *w, const T (&col)[
 {
     T s = (T)0;
 #ifndef __CUDACC_RTC__
-    perks_shape_each(S(), [&](auto pt) {
+    onchip_shape_each(S(), [&](auto pt) {
         typedef decltype(pt) P;
         s = fma(w[P::i], P::dx == 0 ? col[i + R + P::dy] : win[(yc + i + R + P::dy) * WW + tx + R + P::dx], s);
     });
 #else
-    perks_shape_each(S(), perks__s2d_point_f<T, R, WW, NC>{s, w, col, win, yc, i, tx});
+    onchip_shape_each(S(), perks__s2d_point_f<T, R, WW, NC>{s, w, col, win, yc, i, tx});
 #endif
     return s;
 }
@@ -101,7 +101,7 @@ template <class T, class S, int BX, int RC, int NC>
 static __device__ __forceinline__ void perks__s2d_compute(int tx, int y0, int H, int xint, const T *w,
                                                           const T (&col)[NC], const T *win, T (&o)[RC], int c)
 {
-    enum { R = S::r, WW = BX + 2 * S::r };
+    enum { R = S::rmax, WW = BX + 2 * S::rmax };
     __syncthreads();
 #pragma unroll
     for (int i = 0; i < RC; i++) {
@@ -147,7 +147,7 @@ static __device__ __forceinline__ void perks_stencil2d_stream(T *a, T *b, T *ea,
                                                               int reg_on, int sr, int tiles_x, int TH, const T *w)
 {
     typedef perks__s2d_sizes<T, S, BX, RC> Z;
-    enum { R = S::r, WW = BX + 2 * S::r, NREG = DEPTH > 0 ? DEPTH : 1, HR = S::r > 0 ? S::r : 1 };
+    enum { R = S::rmax, WW = BX + 2 * S::rmax, NREG = DEPTH > 0 ? DEPTH : 1, HR = S::rmax > 0 ? S::rmax : 1 };
     const int tx = (int)threadIdx.x;
     extern __shared__ __align__(16) unsigned char perks__s2d_dyn[];
     T *win = (T *)perks__s2d_dyn;
@@ -383,7 +383,7 @@ template <class T, class S, int BX, int RC>
 static __device__ __forceinline__ void perks_stencil2d_step(const T *__restrict__ in, T *__restrict__ out, int W, int H,
                                                             const T *w)
 {
-    enum { R = S::r, HR = S::r > 0 ? S::r : 1 };
+    enum { R = S::rmax, HR = S::rmax > 0 ? S::rmax : 1 };
     const int tx = (int)threadIdx.x;
     extern __shared__ __align__(16) unsigned char perks__s2d_dyn[];
     T *win = (T *)perks__s2d_dyn;

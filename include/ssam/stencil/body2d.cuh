@@ -4,7 +4,7 @@
  *
  * WHAT (SSAM, Chen et al. SC'19: Listing 2, sections 4.5 and 4.8)
  *   ssam__stencil2d_body<TS, T, S, P, B, GHM>(src, dst, g, cf): one time step of the shape type S
- *   (SSAM_SHAPE2D_TYPE) over the state stored as TS and computed in T (TS = T, or __half /
+ *   (ONCHIP_SHAPE2D_TYPE) over the state stored as TS and computed in T (TS = T, or __half /
  *   __nv_bfloat16 into float), P output rows per lane and step, B threads per block, GHM the ghost
  *   mode (0 overlap lanes; 1 ghost lanes where the shape allows: ssam/stencil/row.cuh).  The
  *   kernel's dynamic shared memory holds the row table: (g.seg + NY - 1 + P) ints.

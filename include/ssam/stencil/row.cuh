@@ -10,7 +10,7 @@
  *   ceil(-XLO / V) of the warp's left end and QR = ceil(XHI / V) of its right end compute incomplete
  *   sums (overlapped blocking, section 4.5), unless the ghost-lane layout applies (below).
  *
- * PIECES (S is a shape type, SSAM_SHAPE2D_TYPE(SHAPE) / SSAM_SHAPE3D_TYPE(SHAPE))
+ * PIECES (S is a shape type, ONCHIP_SHAPE2D_TYPE(SHAPE) / ONCHIP_SHAPE3D_TYPE(SHAPE))
  *   ssam_stencil2d_row<S, XLO, XHI, YLO>(out, win, p, coef)
  *       out[k] (k < V) = sum c[I] in(lane's column k + DX, window row p + DY - YLO) from T win[V][R];
  *       coef a compile-time-indexed T array (kernel parameters).  Every lane must execute it.
@@ -58,7 +58,7 @@
 #define SSAM__OFFAX2(I, DX, DY) || ((DX) != 0 && (DY) != 0)
 #define SSAM__OFFAX3(I, DX, DY, DZ) || ((DX) != 0 && ((DY) != 0 || (DZ) != 0))
 template <class... P>
-static __host__ __device__ constexpr int ssam__stencil_offax(ssam_shape<P...>)
+static __host__ __device__ constexpr int ssam__stencil_offax(onchip_shape<P...>)
 {
     return (0 + ... + (P::dx != 0 && (P::dy != 0 || P::dz != 0))) != 0;
 }
@@ -89,35 +89,35 @@ static __host__ __device__ constexpr int ssam__stencil_gw(void)
 /* the smallest and largest DX, DY of the points in plane DZ == dz (0 included), and whether the
  * plane holds points: for a run-time dz that unrolling makes a constant */
 template <class... P>
-static __host__ __device__ __forceinline__ constexpr int ssam__shape_xlo_at(ssam_shape<P...>, int dz)
+static __host__ __device__ __forceinline__ constexpr int ssam__shape_xlo_at(onchip_shape<P...>, int dz)
 {
     int m = 0;
     ((m = (P::dz == dz && P::dx < m) ? P::dx : m), ...);
     return m;
 }
 template <class... P>
-static __host__ __device__ __forceinline__ constexpr int ssam__shape_xhi_at(ssam_shape<P...>, int dz)
+static __host__ __device__ __forceinline__ constexpr int ssam__shape_xhi_at(onchip_shape<P...>, int dz)
 {
     int m = 0;
     ((m = (P::dz == dz && P::dx > m) ? P::dx : m), ...);
     return m;
 }
 template <class... P>
-static __host__ __device__ __forceinline__ constexpr int ssam__shape_ylo_at(ssam_shape<P...>, int dz)
+static __host__ __device__ __forceinline__ constexpr int ssam__shape_ylo_at(onchip_shape<P...>, int dz)
 {
     int m = 0;
     ((m = (P::dz == dz && P::dy < m) ? P::dy : m), ...);
     return m;
 }
 template <class... P>
-static __host__ __device__ __forceinline__ constexpr int ssam__shape_yhi_at(ssam_shape<P...>, int dz)
+static __host__ __device__ __forceinline__ constexpr int ssam__shape_yhi_at(onchip_shape<P...>, int dz)
 {
     int m = 0;
     ((m = (P::dz == dz && P::dy > m) ? P::dy : m), ...);
     return m;
 }
 template <class... P>
-static __host__ __device__ __forceinline__ constexpr int ssam__shape_has(ssam_shape<P...>, int dz)
+static __host__ __device__ __forceinline__ constexpr int ssam__shape_has(onchip_shape<P...>, int dz)
 {
     return (0 + ... + (P::dz == dz)) != 0;
 }
@@ -168,13 +168,13 @@ static __device__ __forceinline__ T ssam__stencil_pts(T acc, const W &win, int k
                                                       const T *cf, Fn fn)
 {
 #ifndef __CUDACC_RTC__
-    ssam_shape_each(S(), [&](auto pt) {
+    onchip_shape_each(S(), [&](auto pt) {
         typedef decltype(pt) Pt;
         if ((!SL || Pt::dz == dz) && ssam__fdiv(k + Pt::dx, V) == d)
             acc = fn(acc, win[(k + Pt::dx - xoff) & (V - 1)][(SL ? 0 : (Pt::dz - ZLO) * R) + p + Pt::dy - YLO], cf[Pt::i]);
     });
 #else
-    ssam_shape_each(S(), ssam__stencil_pts_f<V, YLO, ZLO, R, SL, T, W, Fn>{acc, win, k, d, xoff, p, dz, cf, fn});
+    onchip_shape_each(S(), ssam__stencil_pts_f<V, YLO, ZLO, R, SL, T, W, Fn>{acc, win, k, d, xoff, p, dz, cf, fn});
 #endif
     return acc;
 }
@@ -255,7 +255,7 @@ static __device__ __forceinline__ void ssam_stencil2d_row(T (&out)[V], const T (
 }
 /* one output row of a 2D stencil from the register window win[V][R] (see the usage block) */
 #define SSAM_STENCIL2D_ROW(T, V, SHAPE, XLO, XHI, YLO, out, win, p, coef)                               \
-    ssam_stencil2d_row<SSAM_SHAPE2D_TYPE(SHAPE), XLO, XHI, YLO>(out, win, p, coef)
+    ssam_stencil2d_row<ONCHIP_SHAPE2D_TYPE(SHAPE), XLO, XHI, YLO>(out, win, p, coef)
 
 /* the same row with the operator pair as parameters: fn(acc, x, c) -> acc, cmb(a, b) */
 template <class S, int XLO, int XHI, int YLO, class T, int V, int R, class Fn, class Cmb>
@@ -268,7 +268,7 @@ static __device__ __forceinline__ void ssam_stencil2d_row_fn(T (&out)[V], const 
 }
 /* FN and CMB: names of functions (or macros) T FN(T acc, T x, T c) and T CMB(T a, T b) */
 #define SSAM_STENCIL2D_ROW_FN(T, V, SHAPE, XLO, XHI, YLO, out, win, p, coef, INIT, FN, CMB)             \
-    ssam_stencil2d_row_fn<SSAM_SHAPE2D_TYPE(SHAPE), XLO, XHI, YLO>(                                     \
+    ssam_stencil2d_row_fn<ONCHIP_SHAPE2D_TYPE(SHAPE), XLO, XHI, YLO>(                                     \
         out, win, p, coef, (T)(INIT), [&](T ssam__a, T ssam__x, T ssam__c) -> T { return FN(ssam__a, ssam__x, ssam__c); }, \
         [&](T ssam__a, T ssam__b) -> T { return CMB(ssam__a, ssam__b); })
 
@@ -292,7 +292,7 @@ static __device__ __forceinline__ void ssam_stencil3d_row(T (&out)[V], const T (
     ssam__stencil3d_rowg<S, XLO, XHI, YLO, ZLO, R, 0>(out, win, win, p, coef);
 }
 #define SSAM_STENCIL3D_ROW(T, V, SHAPE, XLO, XHI, YLO, ZLO, R, out, win, p, coef)                       \
-    ssam_stencil3d_row<SSAM_SHAPE3D_TYPE(SHAPE), XLO, XHI, YLO, ZLO, R>(out, win, p, coef)
+    ssam_stencil3d_row<ONCHIP_SHAPE3D_TYPE(SHAPE), XLO, XHI, YLO, ZLO, R>(out, win, p, coef)
 
 /* ---- stores and ghost loads (the kernels' block-level pieces) ------------------------------- */
 /* one lane's V outputs into the row dst + zoff + yoff of storage of type TS (Dirichlet: the cells

@@ -4,7 +4,7 @@
  *
  * WHAT (SSAM, Chen et al. SC'19: Listing 2 along Z)
  *   ssam__stencil3d_body<T, S, P, B, GHM, TRIM>(src, dst, g, cf): one time step of the 3D shape type
- *   S (SSAM_SHAPE3D_TYPE), P output rows per warp, B threads per block; GHM the ghost mode (0 overlap
+ *   S (ONCHIP_SHAPE3D_TYPE), P output rows per warp, B threads per block; GHM the ghost mode (0 overlap
  *   lanes, 1 ghost lanes where the shape allows), TRIM 1: each plane slot keeps only the rows its
  *   points read.  Dynamic shared memory: the row and plane tables, (B/32 P + NY - 1 + g.seg + NZ) ints.
  * HOW
