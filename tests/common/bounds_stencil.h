@@ -9,65 +9,34 @@
  * to first order, beta being N times one step's).  beta is the caller's, derived from the kernel's
  * arithmetic (products and sums per mode); for a storage type that rounds once at the store, the
  * cell must lie in [round(ref - beta mag), round(ref + beta mag)] (round monotone: the kernel's sum
- * lies within beta mag of ref, and its stored value is that sum rounded).  Dirichlet cells (the
- * stencil leaves the domain) must equal ref exactly: they keep their input.  Padding is skipped. */
+ * lies within beta mag of ref, and its stored value is that sum rounded).  Kept cells (the
+ * boundary policy's) must equal ref exactly: they keep their input.  Padding is skipped. */
 #ifndef ONCHIP_TEST_BOUNDS_STENCIL_H
 #define ONCHIP_TEST_BOUNDS_STENCIL_H
 
-/* one step in double from in: out = sum c[I] in(cell + d), mag = sum |c[I] in(cell + d)|; Dirichlet
- * cells out = in, mag = 0 (periodic: every cell computed, indices wrapped) */
+/* one step in double from in: out = sum c[I] in(cell + d), mag = sum |c[I] in(cell + d)|; kept
+ * cells out = in, mag = 0 (stencil_ref.h; policy 0 keeps the cells whose stencil leaves the domain,
+ * 1 wraps) */
 static inline void bs_step(const int (*pts)[4], int npts, const double *c, const double *in, double *out, double *mag,
-                           int nx, int ny, int nz, long long pitch, long long plane, int periodic)
+                           int nx, int ny, int nz, long long pitch, long long plane, int policy)
 {
-    int e[6];
-    ref_stencil_extents(pts, npts, e);
-    for (int z = 0; z < nz; z++)
-        for (int y = 0; y < ny; y++)
-            for (int x = 0; x < nx; x++) {
-                const long long o = z * plane + y * pitch + x;
-                if (!periodic && !ref_stencil_inside(e, x, y, z, nx, ny, nz)) { out[o] = in[o]; mag[o] = 0; continue; }
-                double s = 0, m = 0;
-                for (int i = 0; i < npts; i++) {
-                    const int *p = pts[i];
-                    const double t = c[p[0]] * in[ref_index(z + p[3], nz, SSAM_BORDER_WRAP) * plane +
-                                                  ref_index(y + p[2], ny, SSAM_BORDER_WRAP) * pitch +
-                                                  ref_index(x + p[1], nx, SSAM_BORDER_WRAP)];
-                    s += t;
-                    m += fabs(t);
-                }
-                out[o] = s;
-                mag[o] = m;
-            }
+    ref_stencil_step_dims(pts, npts, c, in, out, mag, nz > 1 ? 3 : 2, nx, ny, nz, pitch, plane, policy);
 }
 
-/* N steps from u0 (n elements, the layout's padding included): ref = S^N u0, mag = |S|^N |u0| (|S|:
- * the same steps with |c|); scratch: 2 n doubles */
+/* N steps from u0 (n elements, the layout's padding included): ref = S^N u0, mag = |S|^N |u0|;
+ * scratch: 2 n doubles */
 static inline void bs_steps(const int (*pts)[4], int npts, const double *c, const double *u0, int N, double *ref,
                             double *mag, double *scratch, size_t n, int nx, int ny, int nz, long long pitch,
-                            long long plane, int periodic)
+                            long long plane, int policy)
 {
-    double ca[256], *u = ref, *ua = mag, *v = scratch, *va = scratch + n;
-    int nc = 0;
-    for (int i = 0; i < npts; i++)
-        if (pts[i][0] + 1 > nc) nc = pts[i][0] + 1;
-    for (int i = 0; i < nc && i < 256; i++) ca[i] = fabs(c[i]);
-    /* an even number of swaps leaves the result in ref and mag: start in the buffer the last step
-     * writes */
-    if (N % 2) { u = v; ua = va; v = ref; va = mag; }
-    for (size_t i = 0; i < n; i++) u[i] = u0[i], ua[i] = fabs(u0[i]);
-    for (int s = 0; s < N; s++) {
-        ref_stencil_step(pts, npts, c, u, v, nx, ny, nz, pitch, plane, periodic);
-        ref_stencil_step(pts, npts, ca, ua, va, nx, ny, nz, pitch, plane, periodic);
-        double *t = u; u = v; v = t;
-        t = ua; ua = va; va = t;
-    }
+    ref_stencil_steps(pts, npts, c, u0, N, ref, mag, scratch, n, nz > 1 ? 3 : 2, nx, ny, nz, pitch, plane, policy);
 }
 
 /* the outcome of one per-cell comparison */
 typedef struct bs_res {
     long long cells;    /* cells compared */
     long long bad;      /* cells outside their bound (NaN included) */
-    long long kept_bad; /* Dirichlet cells that differ from their input */
+    long long kept_bad; /* kept cells that differ from their input */
     long long amb;      /* store rounding: cells whose interval holds more than one value */
     long long off;      /* store rounding: cells that differ from round(ref) */
     long long first;    /* the first bad cell's offset, -1 when none */
@@ -77,9 +46,9 @@ typedef struct bs_res {
 
 /* out (the kernel's values as doubles, the layout's padding included) against ref within beta * mag
  * per cell; round NULL (out itself within the bound) or the store type's rounding of a double;
- * e: the shape's extents (ref_stencil_extents), for the Dirichlet cells */
+ * e: the shape's extents (ref_stencil_extents) and policy, for the kept cells */
 static inline bs_res bs_check(const double *out, const double *ref, const double *mag, double beta,
-                              double (*round)(double), const int *e, int periodic, int nx, int ny, int nz,
+                              double (*round)(double), const int *e, int policy, int nx, int ny, int nz,
                               long long pitch, long long plane)
 {
     bs_res r;
@@ -93,7 +62,7 @@ static inline bs_res bs_check(const double *out, const double *ref, const double
                 double lo, hi;
                 int ok;
                 r.cells++;
-                if (!periodic && !ref_stencil_inside(e, x, y, z, nx, ny, nz)) {
+                if (ref_stencil_kept(policy, e, nz > 1 ? 3 : 2, x, y, z, nx, ny, nz)) {
                     lo = hi = f;
                     ok = g == f;
                     if (!ok) r.kept_bad++;

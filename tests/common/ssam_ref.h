@@ -47,45 +47,10 @@ static inline void ref_conv2d(const double *in, int W, int H, long long sp, cons
         }
 }
 
-/* ---- stencils: the points {I, dx, dy, dz} of a shape (tests/gpu/test_ssam_stencil*.cu) ---- */
-/* the shape's extents {xlo, xhi, ylo, yhi, zlo, zhi}, each range including 0 */
-static inline void ref_stencil_extents(const int (*pts)[4], int npts, int *e)
-{
-    for (int j = 0; j < 6; j++) e[j] = 0;
-    for (int i = 0; i < npts; i++)
-        for (int j = 0; j < 3; j++) {
-            int v = pts[i][1 + j];
-            if (v < e[2 * j]) e[2 * j] = v;
-            if (v > e[2 * j + 1]) e[2 * j + 1] = v;
-        }
-}
-/* the cell's stencil stays inside the domain (a Dirichlet cell is one where it does not) */
-static inline int ref_stencil_inside(const int *e, int x, int y, int z, int nx, int ny, int nz)
-{
-    return x + e[0] >= 0 && x + e[1] < nx && y + e[2] >= 0 && y + e[3] < ny && z + e[4] >= 0 && z + e[5] < nz;
-}
-/* one step in double: c[I] per point, Dirichlet keeps every cell whose stencil leaves the domain,
- * periodic wraps (any distance) */
-static inline void ref_stencil_step(const int (*pts)[4], int npts, const double *c, const double *in, double *out,
-                                    int nx, int ny, int nz, long long pitch, long long plane, int periodic)
-{
-    int e[6];
-    ref_stencil_extents(pts, npts, e);
-    for (int z = 0; z < nz; z++)
-        for (int y = 0; y < ny; y++)
-            for (int x = 0; x < nx; x++) {
-                long long o = z * plane + y * pitch + x;
-                if (!periodic && !ref_stencil_inside(e, x, y, z, nx, ny, nz)) { out[o] = in[o]; continue; }
-                double s = 0;
-                for (int i = 0; i < npts; i++) {
-                    const int *p = pts[i];
-                    s += c[p[0]] * in[ref_index(z + p[3], nz, SSAM_BORDER_WRAP) * plane +
-                                      ref_index(y + p[2], ny, SSAM_BORDER_WRAP) * pitch + ref_index(x + p[1], nx, SSAM_BORDER_WRAP)];
-                }
-                out[o] = s;
-            }
-}
-
+/* ---- stencils: the points {I, dx, dy, dz} of a shape (tests/gpu/test_ssam_stencil*.cu): the one
+ * stencil reference of the kit's tests; its policies 0 and 1 are SSAM_STENCIL_DIRICHLET and
+ * SSAM_STENCIL_PERIODIC ---- */
+#include "stencil_ref.h"
 
 #ifdef SSAM_STENCIL_CUH
 /* name_advance from the state h0 (n elements of es bytes, copied to da) must give the bits of the

@@ -9,6 +9,7 @@
 #include <perks/stencil.cuh>
 
 #include "gpucheck.h"
+#include "stencil_ref.h"
 
 /* (name, T, shape, BX, RC, DEPTH) */
 PERKS_STENCIL2D_DEFINE(f5, float, ONCHIP_SHAPE_STAR2D_R1, 256, 8, 32)
@@ -22,19 +23,19 @@ PERKS_STENCIL2D_DEFINE(fss9, float, ONCHIP_SHAPE_STAR2D_R2, 64, 8, 8)
 
 typedef int (*launch_fn)(const perks_stencil2d_args *, cudaStream_t);
 typedef int (*plan_fn)(const perks_stencil2d_args *, perks_plan *);
-#define PT(I, DX, DY) {I, DX, DY},
-static const int pts_f5[][3] = {ONCHIP_SHAPE_STAR2D_R1(PT)};
-static const int pts_f13[][3] = {ONCHIP_SHAPE_STAR2D_R3(PT)};
-static const int pts_f9box[][3] = {ONCHIP_SHAPE_BOX2D_R1(PT)};
-static const int pts_d25[][3] = {ONCHIP_SHAPE_BOX2D_R2(PT)};
-static const int pts_f13s[][3] = {ONCHIP_SHAPE_STAR2D_R3(PT)};
-static const int pts_fss9[][3] = {ONCHIP_SHAPE_STAR2D_R2(PT)};
+#define PT(I, DX, DY) {I, DX, DY, 0},
+static const int pts_f5[][4] = {ONCHIP_SHAPE_STAR2D_R1(PT)};
+static const int pts_f13[][4] = {ONCHIP_SHAPE_STAR2D_R3(PT)};
+static const int pts_f9box[][4] = {ONCHIP_SHAPE_BOX2D_R1(PT)};
+static const int pts_d25[][4] = {ONCHIP_SHAPE_BOX2D_R2(PT)};
+static const int pts_f13s[][4] = {ONCHIP_SHAPE_STAR2D_R3(PT)};
+static const int pts_fss9[][4] = {ONCHIP_SHAPE_STAR2D_R2(PT)};
 
 typedef struct kern {
     const char *name;
     launch_fn launch, steps;
     plan_fn plan;
-    const int (*pts)[3];
+    const int (*pts)[4];
     int npts, r, dbl, bx, depth;
 } kern;
 #define K(n, r, dbl, bx, depth) \
@@ -51,28 +52,11 @@ static const kern kernels[] = {
 static void reference(const double *in, double *out, int W, int H, const kern *k, const double *w, int steps, double *mag)
 {
     const size_t n = (size_t)W * H;
-    double *a = (double *)malloc(sizeof(double) * n), *b = (double *)malloc(sizeof(double) * n),
-           *aa = (double *)malloc(sizeof(double) * n), *ab = (double *)malloc(sizeof(double) * n);
-    memcpy(a, in, sizeof(double) * n);
-    for (size_t i = 0; i < n; i++) aa[i] = fabs(in[i]);
-    for (int t = 0; t < steps; t++) {
-        for (int y = 0; y < H; y++)
-            for (int x = 0; x < W; x++) {
-                const size_t i = (size_t)y * W + x;
-                if (x < k->r || x >= W - k->r || y < k->r || y >= H - k->r) { b[i] = a[i], ab[i] = aa[i]; continue; }
-                double s = 0, sa = 0;
-                for (int p = 0; p < k->npts; p++) {
-                    const size_t j = (size_t)(y + k->pts[p][2]) * W + x + k->pts[p][1];
-                    s += w[k->pts[p][0]] * a[j], sa += fabs(w[k->pts[p][0]]) * aa[j];
-                }
-                b[i] = s, ab[i] = sa;
-            }
-        double *tmp = a; a = b; b = tmp;
-        tmp = aa; aa = ab; ab = tmp;
-    }
-    memcpy(out, a, sizeof(double) * n);
-    memcpy(mag, aa, sizeof(double) * n);
-    free(a), free(b), free(aa), free(ab);
+    double *scratch = (double *)malloc(sizeof(double) * 2 * n);
+    /* perks keeps the cells within the radius of an edge (stencil_ref.h: ONCHIP_KEEP_RADIUS) */
+    ref_stencil_steps(k->pts, k->npts, w, in, steps, out, mag, scratch, n, 2, W, H, 1, W, (long long)W * H,
+                      SREF_KEEP_RADIUS);
+    free(scratch);
 }
 
 /* one domain, every cache mode, against the non-persistent steps and the reference.

@@ -11,6 +11,7 @@
 #include <perks/stencil3d.cuh>
 
 #include "gpucheck.h"
+#include "stencil_ref.h"
 
 /* (name, T, shape, BX, BY, RC) */
 PERKS_STENCIL3D_DEFINE(f7, float, ONCHIP_SHAPE_3D7PT, 32, 4, 4)
@@ -47,33 +48,12 @@ static const kern kernels[] = {K(f7, 1, 0, 32, 4), K(f13, 2, 0, 32, 2), K(d27, 1
 static void reference(const double *in, double *out, int W, int H, int D, const kern *k, const double *w, int steps,
                       double *mag)
 {
-    size_t n = (size_t)W * H * D;
-    double *a = (double *)malloc(sizeof(double) * n), *b = (double *)malloc(sizeof(double) * n),
-           *aa = (double *)malloc(sizeof(double) * n), *ab = (double *)malloc(sizeof(double) * n);
-    memcpy(a, in, sizeof(double) * n);
-    for (size_t i = 0; i < n; i++) aa[i] = fabs(in[i]);
-    for (int t = 0; t < steps; t++) {
-        for (int z = 0; z < D; z++)
-            for (int y = 0; y < H; y++)
-                for (int x = 0; x < W; x++) {
-                    size_t i = ((size_t)z * H + y) * W + x;
-                    if (x < k->r || x >= W - k->r || y < k->r || y >= H - k->r || z < k->r || z >= D - k->r) {
-                        b[i] = a[i], ab[i] = aa[i];
-                        continue;
-                    }
-                    double s = 0, sa = 0;
-                    for (int p = 0; p < k->npts; p++) {
-                        const size_t j = i + ((long)k->pts[p][3] * H + k->pts[p][2]) * W + k->pts[p][1];
-                        s += w[k->pts[p][0]] * a[j], sa += fabs(w[k->pts[p][0]]) * aa[j];
-                    }
-                    b[i] = s, ab[i] = sa;
-                }
-        double *tmp = a; a = b; b = tmp;
-        tmp = aa; aa = ab; ab = tmp;
-    }
-    memcpy(out, a, sizeof(double) * n);
-    memcpy(mag, aa, sizeof(double) * n);
-    free(a), free(b), free(aa), free(ab);
+    const size_t n = (size_t)W * H * D;
+    double *scratch = (double *)malloc(sizeof(double) * 2 * n);
+    /* perks keeps the cells within the radius of a face (stencil_ref.h: ONCHIP_KEEP_RADIUS) */
+    ref_stencil_steps(k->pts, k->npts, w, in, steps, out, mag, scratch, n, 3, W, H, D, W, (long long)W * H,
+                      SREF_KEEP_RADIUS);
+    free(scratch);
 }
 
 /* want: the plan's cached fraction in mode SMEM: 2 = 1.0 (resident), 1 = in (0, 1), -1 unchecked;
