@@ -62,10 +62,8 @@ typedef struct ssam_tcc_tf32 { float v[4]; } ssam_tcc_tf32;
 typedef struct ssam_tch_tf32x3 { unsigned big[2], small[2]; } ssam_tch_tf32x3;
 typedef struct ssam_tch4_tf32x3 { unsigned big, small; } ssam_tch4_tf32x3;
 typedef struct ssam_tcb_tf32x3 { unsigned big[2], small[2]; } ssam_tcb_tf32x3;
-/* tf32x3 keeps two sums.  The tensor core adds with truncation, so a long chain of MMAs into one
- * large accumulator drifts by up to an ulp of it per MMA (measured: 14x the SIMT path's error at
- * 20x20).  Each big.big product starts from zero and is added to v in FP32 (round to nearest);
- * the cross terms (2^-11 of the sum) chain in lo, where truncation costs nothing visible. */
+/* tf32x3 keeps two sums: big.big products start from zero and are added to v in FP32, the cross
+ * terms chain in lo; why: docs/ssam.md#conv-tc-design */
 typedef struct ssam_tcc_tf32x3 { float v[4], lo[4]; } ssam_tcc_tf32x3;
 /* FP16 / BF16 (m16n8k8, FP32 sums): the lane's pair of columns 2c, 2c + 1 is its k pair 2c, 2c + 1 of
  * the MMA -- the same columns the permuted k pair of the k8 modes above takes, so the tile, the band
