@@ -22,6 +22,8 @@
  *
  * EXAMPLE
  *   [compile in a function]
+ *     #include <stdio.h>
+ *
  *     enum { TT = SSAM_TB_TT_RULE(4, 3, 3, 5) };          // 2d5pt in float: 8
  *     ssam_tb_plan p;
  *     if (ssam_tb_plan_make(&p, TT, 1000) == 0) printf("%s: %lld passes (%s)\n",
