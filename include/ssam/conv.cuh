@@ -1,39 +1,21 @@
 #include <onchip/names_push.h>
 /* ssam/conv.cuh -- 1D and 2D correlation/convolution of any filter, as software systolic arrays.
  *
- * WHAT (SSAM, Chen et al. SC'19: Listing 1, sections 4.1-4.7)
- *   SSAM_CONV2D_DEFINE(name, T, M, N, P, B) defines
- *       __global__ void name_kernel(...)                         the kernel
- *       int name_launch(const ssam_conv2d_args *a, cudaStream_t) checks, sizes the grid, launches
- *   for an M-wide, N-high filter (M columns, N rows -- the paper's order: M is the width), P output
- *   rows per step of the sliding window, B threads per block.  Each warp walks down a segment of
- *   rows keeping a window of 32*V columns (V = 16/sizeof(T): 4 floats or 2 doubles per lane,
- *   loaded as 16-byte vectors) by P+N-1 rows in registers -- each input row loaded once, the
- *   border applied while loading -- and computes P output rows per step with SSAM_SYSTOLIC_ROW:
- *   V*M*N FMAs and about M shuffles per lane and row, the weights read from the kernel's
- *   parameters.  Warps overlap by M-1 columns (overlapped blocking, section 4.5): each produces
- *   STEP = 32V - M + 1 rounded down to whole vectors, so no lane branches in the hot loop.
- *   SSAM_CONV1D_DEFINE(name, T, M, B) is the same along rows (N = 1, P = 1): a 1D filter applied to
- *   every row of a 2D array (one row: a 1D signal).
- *   SSAM_CONV2D_DEFINE_HALF / _BF16(name, M, N, P, B): the image stored as __half / __nv_bfloat16
- *   (2 bytes a pixel, V = 8 per lane), converted to FP32 as it is used, FP32 FMAs, each output
- *   rounded once to the storage type; the weights are FLOAT host arrays.
- *   The queued walk: for small filters (half / bf16 up to 9x9, float 5x5 to 7x7) with the centred
- *   column anchor, the launcher runs a second kernel the generator defines, whose lanes own their
- *   columns outright (halo by shuffles) and keep 2-4 raw rows in flight, adding each input row to
- *   the N output rows that read it (partial sums along y).  H200, 8192^2: half 3x3 0.082 ms
- *   against 0.155 on the systolic walk, at the rate of a plain copy kernel.  name_queued(a) says
- *   which walk name_launch(a) takes; a.flags |= SSAM_SYSTOLIC_WALK keeps the systolic one.
+ * WHAT (SSAM, Chen et al. SC'19: Listing 1, sections 4.1-4.7; docs/ssam.md#convolution-convcuh)
+ *   SSAM_CONV2D_DEFINE(name, T, M, N, P, B): an M-wide, N-high filter, P output rows a step, B threads:
+ *       __global__ name_kernel (the systolic walk), name_qkernel (the queued walk, small filters)
+ *       int name_launch(const ssam_conv2d_args *a, cudaStream_t)   checks, sizes the grid, launches
+ *       int name_queued(const ssam_conv2d_args *a)                 1 where name_launch runs the queued walk
+ *   _OCC(..., MINB) adds __launch_bounds__(B, MINB); SSAM_CONV1D_DEFINE(name, T, M, B) is N = P = 1
+ *   along every row; _HALF / _BF16(name, M, N, P, B) store __half / __nv_bfloat16 (V = 8), FP32
+ *   arithmetic, each output rounded once, the weights a FLOAT host array.
+ *   Systolic walk: a warp keeps P+N-1 rows x 32V columns in registers (V = 16/sizeof(T)), each input
+ *   row loaded once, the border applied at load; STEP = 32V - M + 1 outputs (whole vectors) a warp.
+ *   Queued walk (half/bf16 up to 9x9, float 5x5 to 7x7, centred column anchor): lanes own their
+ *   columns, halo by shuffles, partial sums along y.  a.flags |= SSAM_SYSTOLIC_WALK keeps the systolic.
  *
- * PIECES (function templates; the generators paste names around one call of a body per kernel)
- *   ssam_conv2d_body<TS, T, M, N, P, B>(src, dst, g, w)   the systolic walk (any filter)
- *   ssam_conv2d_qbody<TS, M, N, D, B>(src, dst, g, w)     the queued walk (small filters), over
- *       ssam__conv_qload / _qrow / _qacc / _qstore (one row into the queue, its halo, the partial
- *       sums along y, one output row)
- *   ssam__conv_store_row, ssam__conv_realign_s            an output row of the systolic walk
- *   Host: ssam__conv2d_geometry (checks), ssam__conv2d_prepare (grid), ssam__conv2d_launch
- *   (name_launch), ssam__conv2d_queued (name_queued).  TS the storage type, T the arithmetic type,
- *   g the ssam_conv2d_geom the launcher fills, w the M N weights (the kernel's parameter).
+ * PIECES  ssam_conv2d_body<TS, T, M, N, P, B>(src, dst, g, w) (systolic), ssam_conv2d_qbody<TS, M, N,
+ *   D, B> (queued); TS storage, T arithmetic type, g the ssam_conv2d_geom the launcher fills.
  *
  * EXAMPLE
  *   [compile: const float *d_in; float *d_out; int W, H; cudaStream_t stream]
@@ -47,64 +29,28 @@
  *     int rc = blur5_launch(&a, stream);                // 0 or SSAM_E*: ssam_strerror(rc)
  *     a.flags = SSAM_ANCHOR; a.anchor_x = 0; a.anchor_y = 4; // the filter's lower-left tap over (x, y)
  *
- * CONVENTIONS (stated because they trip people up)
- *   - Correlation by default:  out(x, y) = sum_{n<N, m<M} w[n*M + m] * in(x + m - ax, y + n - ay)
- *     with the anchor at the centre, ax = (M-1)/2, ay = (N-1)/2 (for even sizes the anchor is the
- *     left/upper of the two middle taps).  flags |= SSAM_CONVOLVE gives convolution:
- *     out(x, y) = sum w[n*M + m] * in(x - m + ax, y - n + ay), i.e. the filter flipped.
- *   - The anchor is the filter tap (ax, ay) that lies over the output pixel (it reads in(x, y), for
- *     correlation and convolution alike).  flags |= SSAM_ANCHOR places it: ax = a.anchor_x in
- *     0..M-1, ay = a.anchor_y in 0..N-1 (else SSAM_EANCHOR; not with SSAM_VALID).  Why a flag and
- *     not "-1 means centred": `ssam_conv2d_args a = {};` means the centre, and 0 is a
- *     real anchor, so the zeroed struct needs a flag to tell them apart; anchor fields set without
- *     the flag return SSAM_EANCHOR rather than being ignored.  Other libraries' words:
- *       SciPy ndimage.correlate/convolve(origin=o): ax = M // 2 + o (both correlate and convolve),
- *         so SciPy's default (o = 0) is ax = M // 2: the same as ours for odd M, one to the right
- *         for even M (ours is (M-1)/2, i.e. SciPy's o = -1).  o = ax - M // 2.
- *       OpenCV filter2D(anchor=(ax, ay)): the same ax, ay (it correlates); its default (-1, -1) is
- *         (M/2, N/2), again one to the right/below ours for even sizes.  OpenCV's convolution
- *         recipe (flip the kernel, anchor M-1-ax) is what SSAM_CONVOLVE does with anchor ax.
- *     The anchor is a run-time offset into the source coordinates: one instantiation serves every
- *     anchor, the centred default included.
- *   - flags |= SSAM_VALID: output (W-M+1) x (H-N+1), out(x, y) = sum w[n*M+m] in(x+m, y+n) (or the
- *     flipped filter), no border involved; SSAM_ESIZE when the filter is larger than the input.
- *   - Weights are read from HOST memory at launch and travel in the kernel's parameters, so the
- *     host array may be reused as soon as the launch returns.  fw/fh must equal M/N.
- *   - Pitches are in elements (0 means the row width).  src and dst must not overlap: the bytes
- *     they span (rows times pitch) must not meet, else SSAM_EOVERLAP (no in-place filtering).
- *   - Half storage: the constant of SSAM_BORDER_CONSTANT is rounded to the storage type, as the
- *     image is.
- *   - The two walks sum in different orders: outputs agree to rounding, not bit for bit.
+ * CONVENTIONS (docs/ssam.md#conv-anchor: SciPy's and OpenCV's anchors)
+ *   Correlation: out(x, y) = sum_{n<N, m<M} w[n*M + m] in(x + m - ax, y + n - ay), anchor (ax, ay) =
+ *   ((M-1)/2, (N-1)/2) unless SSAM_ANCHOR (a.anchor_x, a.anchor_y; set without the flag, or with
+ *   SSAM_VALID: SSAM_EANCHOR).  SSAM_CONVOLVE flips the filter; SSAM_VALID gives (W-M+1) x (H-N+1)
+ *   outputs, no border (SSAM_ESIZE when the filter is larger).  Weights: HOST memory, copied into the
+ *   kernel's parameters at launch; fw, fh must equal M, N.  Pitches in elements (0: the width); src
+ *   and dst must not overlap (SSAM_EOVERLAP).  The two walks agree to rounding, not bit for bit.
  *
- * PARAMETERS AND LIMITS
- *   T float or double (or half storage, above); M, N >= 1 with M <= 30 V + 2 (122 for float, 62 for
- *   double, 242 for half types); P >= 1; B a multiple of 32 from 32 to 1024 (each a static_assert
- *   sentence).  Registers per lane about V*(P+N-1) for the cache plus V*P sums:
- *   the definition refuses caches over 192 registers at compile time, and make test checks the
- *   instantiations it builds for 0 spills.  Images from 1x1 up to ceil(H/P) <= 65535 block rows.
- *   The weights are M*N*sizeof(T) bytes of kernel parameters (CUDA allows 32 KB on sm_70+).
+ * PARAMETERS AND LIMITS (static_assert sentences)
+ *   T float or double; M, N >= 1, M <= 30V + 2 (122 float, 62 double, 242 half); P >= 1; the cache
+ *   V (P+N-1) <= 192 registers; B a multiple of 32 from 32 to 1024.  Images from 1x1 up to
+ *   ceil(H/P) <= 65535 block rows; weights M N sizeof(T) bytes of parameters (32 KB).
  *
- * NVRTC AND PYTHON (CuPy's RawModule, cuda-python; docs/python.md, examples/python/ssam_cupy.py)
- *   Options: -I<onchip>/include --std=c++17 -I<toolkit>/include (cuda_fp16.h; CuPy adds it too).
- *   Under NVRTC (__CUDACC_RTC__) the header has no host code: every generator above emits its
- *   kernels only, no name_launch / name_queued, and the caller does name_launch's work:
- *     __global__ void name_kernel(const TS *src, TS *dst, ssam_conv2d_geom g, name_weights wt)
- *   the systolic walk (any filter; C++ linkage: CuPy's name_expressions=("name_kernel",)), and
- *   name_qkernel with the same parameters (the queued walk, SSAM__CONV_QOK's filters, whose grid and
- *   shared memory follow ssam__conv2d_launch's queued rule: from Python use name_kernel).
- *     wt   struct { T w[M*N]; }: the weights row-major, for a convolution flipped both ways
- *     g    w, h the input; ow, oh the output (w, h; SSAM_VALID: w-M+1, h-N+1); sp, dp the pitches in
- *          elements; ax, ay the anchor ((M-1)/2, (N-1)/2; SSAM_CONVOLVE: M-1-ax, N-1-ay; SSAM_VALID:
- *          0, 0 and border SSAM_BORDER_NEAREST); border; vec, ovec 1 where src / dst is 16-byte
- *          aligned and sp / dp a multiple of V = SSAM_CONV_V(TS); seg output rows a block row (a
- *          multiple of P, at most 4096); cval.  64 bytes: int w, h, ow, oh at 0, 4, 8, 12; long long
- *          sp, dp at 16, 24; int ax, ay, border, vec, ovec, seg at 32 .. 52; double cval at 56.
- *     grid ceil(ow / ((B/32) STEP)) x ceil(oh / seg) (<= 65535) blocks of B threads, STEP =
- *          SSAM_CONV_STEP(TS, M); (seg + N - 1 + P) * 4 bytes of dynamic shared memory.
- *          The launcher's seg (any valid one computes the same outputs): warps_x = ceil(ow / STEP),
- *          seg = ceil(oh / ceil(192 SMs / warps_x)), raised to 4 (N - 1) but not past
- *          ceil(oh / ceil(48 SMs / warps_x)), at least 1, at most 4096, rounded up to P.
- *   src and dst must not overlap (the launcher's SSAM_EOVERLAP check is the caller's job there).
+ * NVRTC (docs/python.md; the launcher's segment rule: docs/ssam.md#conv-segments)
+ *   No host code: name_kernel(const TS *src, TS *dst, ssam_conv2d_geom g, name_weights wt) (C++
+ *   linkage) and name_qkernel, same parameters (from Python use name_kernel).  wt: struct { T w[M*N]; },
+ *   flipped both ways for a convolution.  g (64 bytes): int w, h, ow, oh at 0..12 (input; output, w-M+1,
+ *   h-N+1 with SSAM_VALID); long long sp, dp at 16, 24 (pitches); int ax, ay, border, vec, ovec, seg at
+ *   32..52 (anchor, SSAM_CONVOLVE: M-1-ax, N-1-ay, SSAM_VALID: 0, 0 and SSAM_BORDER_NEAREST; vec, ovec
+ *   1 where src / dst is 16-byte aligned with a pitch a multiple of V; seg output rows a block row, a
+ *   multiple of P, <= 4096); double cval at 56.  Grid ceil(ow / ((B/32) SSAM_CONV_STEP(TS, M))) x
+ *   ceil(oh / seg) (<= 65535), B threads, (seg + N - 1 + P) * 4 bytes of dynamic shared memory.
  */
 #ifndef SSAM_CONV_CUH
 #define SSAM_CONV_CUH
@@ -152,8 +98,7 @@ typedef struct ssam_conv2d_geom {
 #define SSAM_CONV_STEP(T, M) (((32 * SSAM_CONV_V(T) - (M) + 1 - (SSAM_CONV_V(T) - 1)) / SSAM_CONV_V(T)) * SSAM_CONV_V(T))
 
 #ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
-/* Host-side checks and the geometry every convolution kernel shares (SIMT and tensor-core, conv_tc.cuh):
- * sizes, anchor, border, pitches, vector flags for V-element vectors; 0 or an SSAM_E* code. */
+/* the checks and geometry of every convolution kernel (SIMT and conv_tc.cuh); 0 or SSAM_E* */
 static inline int ssam__conv2d_geometry(const ssam_conv2d_args *a, int M, int N, int V, ssam_conv2d_geom *g)
 {
     if (!a || !a->src || !a->dst || !a->weights) return SSAM_ENULL;
@@ -179,8 +124,7 @@ static inline int ssam__conv2d_geometry(const ssam_conv2d_args *a, int M, int N,
     } else {
         g->ow = a->width;
         g->oh = a->height;
-        /* the anchor (centre (M-1)/2 or the user's); the kernel correlates, so a convolution's
-         * flipped filter moves it to M-1-ax.  A run-time offset: the kernel is the same for all. */
+        /* the kernel correlates: a convolution's flipped filter moves the anchor to M-1-ax */
         int ax = (a->flags & SSAM_ANCHOR) ? a->anchor_x : (M - 1) / 2;
         int ay = (a->flags & SSAM_ANCHOR) ? a->anchor_y : (N - 1) / 2;
         g->ax = (a->flags & SSAM_CONVOLVE) ? M - 1 - ax : ax;
@@ -190,8 +134,7 @@ static inline int ssam__conv2d_geometry(const ssam_conv2d_args *a, int M, int N,
     g->sp = a->src_pitch ? a->src_pitch : a->width;
     g->dp = a->dst_pitch ? a->dst_pitch : g->ow;
     if (g->sp < a->width || g->dp < g->ow) return SSAM_EPITCH;
-    /* the bytes each image spans (V elements are 16 bytes): an in-place filter would read rows that
-     * other blocks have already overwritten */
+    /* the bytes each image spans: in place, blocks would read rows others have overwritten */
     {
         const long long ss = ssam__span(a->height, g->sp, a->width, 16 / V), ds = ssam__span(g->oh, g->dp, g->ow, 16 / V);
         if (ss < 0 || ds < 0) return SSAM_ESIZE;
@@ -218,8 +161,8 @@ static inline int ssam__conv_occupancy(const void *kernel, int B, int *occ)
     return SSAM_SUCCESS;
 }
 
-/* Checks, geometry and the grid of the SIMT kernels; 0 or an SSAM_E* code.  resident: 0 for the
- * general walk's segment rule, else the queued walk's resident warps per SM (one wave of segments). */
+/* checks, geometry and grid of the SIMT kernels; resident: 0 for the systolic walk's segments, else
+ * the queued walk's resident warps per SM (one wave of segments) */
 static inline int ssam__conv2d_prepare(const ssam_conv2d_args *a, int M, int N, int P, int B, int V, int step,
                                        int resident, ssam_conv2d_geom *g, dim3 *grid)
 {
@@ -233,18 +176,12 @@ static inline int ssam__conv2d_prepare(const ssam_conv2d_args *a, int M, int N, 
         if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
             return SSAM_ECUDA;
         if (resident > 0) {
-            /* the queued walk keeps P loads in flight per lane whatever the segment's length: one
-             * wave of segments, each as long as it can be (H100, half 3x3 P 4, 8192^2: 0.109 ms at
-             * two waves, 0.108 at one; docs/ssam.md) */
+            /* why: docs/ssam.md#conv-segments */
             want = ((long long)resident * sms + warps_x - 1) / warps_x;
             seg = (g->oh + want - 1) / want;
             if (seg < 4LL * (N - 1)) seg = 4LL * (N - 1);
         } else {
-            /* segments: short ones for many warps in flight (a warp walks its segment one chunk of
-             * loads ahead: the walk is latency-bound), but not shorter than 4 (N - 1) rows, where the
-             * N - 1 halo rows each segment loads again start to cost (H200, 8192^2: 3x3 half 0.222 ->
-             * 0.158 ms at P 1, float 0.166 -> 0.153; docs/ssam.md); never longer than the segments of
-             * 48 warps per SM */
+            /* 192 warps an SM, >= 4 (N - 1) rows, <= 48 warps' length; why: docs/ssam.md#conv-segments */
             want = (192LL * sms + warps_x - 1) / warps_x; /* segments wanted */
             want48 = (48LL * sms + warps_x - 1) / warps_x;
             seg = (g->oh + want - 1) / want;
@@ -263,8 +200,7 @@ static inline int ssam__conv2d_prepare(const ssam_conv2d_args *a, int M, int N, 
     return SSAM_SUCCESS;
 }
 
-/* the kernel's weights parameter wt (mn elements of es bytes) from the host array a->weights, the
- * filter flipped both ways for a convolution */
+/* wt (mn elements of es bytes) from a->weights, flipped both ways for a convolution */
 static inline void ssam__conv_weights(void *wt, const ssam_conv2d_args *a, size_t es, int mn)
 {
     for (int i = 0; i < mn; i++)
@@ -272,8 +208,7 @@ static inline void ssam__conv_weights(void *wt, const ssam_conv2d_args *a, size_
                (const char *)a->weights + (size_t)((a->flags & SSAM_CONVOLVE) ? mn - 1 - i : i) * es, es);
 }
 
-/* launch kernel(src, dst, g, weights) -- the parameters of every convolution kernel -- on grid x
- * threads with smem bytes of dynamic shared memory; 0 or SSAM_ECUDA */
+/* launch kernel(src, dst, g, weights) on grid x threads, smem dynamic bytes; 0 or SSAM_ECUDA */
 static inline int ssam__conv_launch(const void *kernel, dim3 grid, int threads, size_t smem, cudaStream_t stream,
                                     const ssam_conv2d_args *a, ssam_conv2d_geom *g, void *wt)
 {
@@ -284,9 +219,8 @@ static inline int ssam__conv_launch(const void *kernel, dim3 grid, int threads, 
     return cudaPeekAtLastError() == cudaSuccess ? SSAM_SUCCESS : SSAM_ECUDA;
 }
 
-/* name_queued of the generators: 1 when name_launch(a) runs the queued walk (q: the filter is one of
- * SSAM__CONV_QOK's; the centred column anchor, neither SSAM_VALID nor SSAM_SYSTOLIC_WALK), 0 when it
- * runs the systolic walk or a is invalid */
+/* name_queued: 1 when name_launch(a) runs the queued walk (q: SSAM__CONV_QOK; centred column anchor,
+ * neither SSAM_VALID nor SSAM_SYSTOLIC_WALK), 0 for the systolic walk or an invalid a */
 static inline int ssam__conv2d_queued(const ssam_conv2d_args *a, int q, int M, int N, int V)
 {
     ssam_conv2d_geom g;
@@ -294,10 +228,8 @@ static inline int ssam__conv2d_queued(const ssam_conv2d_args *a, int q, int M, i
            !(a->flags & (SSAM_VALID | SSAM_SYSTOLIC_WALK));
 }
 
-/* name_launch of the generators: the walk (q: name_queued(a); occ the launcher's static of
- * ssam__conv_occupancy), the checks, geometry and grid of that walk (P rows a step and STEP columns a
- * warp for the systolic kernel, QD rows in flight and 32 V columns for the queued qkernel), the
- * weights (M N elements of es bytes) into wt, the launch with the walk's row table in shared memory */
+/* name_launch: the walk (q: name_queued(a); occ: ssam__conv_occupancy's static), its checks and grid,
+ * the weights into wt, the launch with the walk's row table in shared memory */
 static inline int ssam__conv2d_launch(const ssam_conv2d_args *a, cudaStream_t stream, const void *kernel,
                                       const void *qkernel, int q, int *occ, void *wt, size_t es, int M, int N, int P,
                                       int B, int V, int step, int qd)
@@ -326,8 +258,7 @@ static __device__ __forceinline__ void ssam__conv_realign(T (&o)[V], const T (&o
     for (int k = 0; k < V; k++) o[k] = (k + CS < V) ? out[(k + CS) % V] : nb[(k + CS) % V];
 }
 
-/* o[] from out[] for any misalignment s in [0, V): a switch over s (4 cases for V <= 4, 8 for V = 8;
- * the other switch is compiled away) */
+/* o[] from out[] for any misalignment s in [0, V) */
 template <class T, int V>
 static __device__ __forceinline__ void ssam__conv_realign_s(T (&o)[V], const T (&out)[V], const T (&nb)[V], int s)
 {
@@ -352,10 +283,9 @@ static __device__ __forceinline__ void ssam__conv_realign_s(T (&o)[V], const T (
     }
 }
 
-/* Store one output row: out[k] (type T) of lane l is the output at offset V l + k - s of the warp's
- * STEP columns starting at X0; written to drow (type TS) with 16-byte stores after a realigning
- * shuffle where VST and ovec (narrow filters, aligned destination), else element by element.  (The
- * lane is read here: passed in, the compiler folds V lane + V <= STEP into other setup code.) */
+/* one output row: out[k] of lane l is output V l + k - s of the warp's STEP columns from X0; 16-byte
+ * stores after a realigning shuffle where VST and ovec, else element by element.  The lane is read
+ * here, not passed in: why: docs/ssam.md#conv-store */
 template <class TS, int STEP, int VST, class T, int V>
 static __device__ __forceinline__ void ssam__conv_store_row(TS *drow, const T (&out)[V], int ovec, int s, int X0, int ow)
 {
@@ -386,16 +316,10 @@ static __device__ __forceinline__ void ssam__conv_store_row(TS *drow, const T (&
     }
 }
 
-/* The kernel body.  A warp owns STEP output columns and the rows [Ys, Ye) of one segment; it keeps
- * a window of P+N-1 rows x 32V columns in registers, loading each input row once: N-1 rows before
- * the first chunk, then P rows per chunk of P output rows, sliding the window between chunks.  The
- * block first maps the segment's input rows through the border into a shared table (rows[]), so
- * no border arithmetic is unrolled into the loads.  TS is the stored element type (V = 16 /
- * sizeof(TS) per lane), T the type of the cache and the arithmetic (TS, or float for half types);
- * w the M N weights (the kernel's parameter).  Dynamic shared memory: (g.seg + N - 1 + P) ints.
- * 16-byte stores after a realigning shuffle (VST) pay off for narrow, memory-bound filters (measured
- * on the H200: 2x2 0.196 -> 0.160 ms, 1x9 0.372 -> 0.167, 3x3 0.176 -> 0.170) and cost time on wider
- * ones (9x9 0.322 -> 0.358: the shuffles and selects join the FMA-bound loop). */
+/* The systolic body: a warp owns STEP output columns and the rows [Ys, Ye) of one segment, a window
+ * of P+N-1 rows x 32V columns in registers, P rows loaded a chunk; the segment's rows mapped through
+ * the border into a shared table first ((g.seg + N - 1 + P) ints).  TS storage, T arithmetic.
+ * VST (vector stores): why: docs/ssam.md#conv-store */
 template <class TS, class T, int M, int N, int P, int B, class W>
 static __device__ __forceinline__ void ssam_conv2d_body(const TS *src, TS *dst, const ssam_conv2d_geom &g, const W &w)
 {
@@ -430,8 +354,7 @@ static __device__ __forceinline__ void ssam_conv2d_body(const TS *src, TS *dst, 
     }
 #pragma unroll 1
     for (int y0 = Ys; y0 < Ye; y0 += P) {
-        /* this chunk's rows are prefetched; fetch the next chunk's before computing this one, so
-         * the loads fly while the FMAs run (the table covers P rows past the segment) */
+        /* the next chunk's loads fly while this one's FMAs run */
         const int *rn = ssam__rowtab + (y0 - Ys) + N - 1 + P;
         if constexpr (RAW) {
             ssam_regcache_unpack<P, TS>(data, N - 1, nraw, 0);
@@ -452,38 +375,16 @@ static __device__ __forceinline__ void ssam_conv2d_body(const TS *src, TS *dst, 
     }
 }
 
-/* ---- The queued walk: small filters, memory-bound (above all in half storage: 2 bytes a pixel) ----
- * The systolic walk above keeps one chunk of loads in flight and, for a half 3x3 filter, spends
- * about 35 instructions a pixel (ncu, H200: half the issue slots busy, half the stalls on loads).
- * For the filters of SSAM__CONV_QOK with the centred column anchor, the generators' launchers run
- * this walk instead (name_queued(a) says which; the flag SSAM_SYSTOLIC_WALK keeps the systolic one):
- *   - no overlap between warps: a lane owns the V outputs under its own V columns; the halo
- *     columns come from the neighbour lanes (shuffles) and, for lanes 0 and 31, from HL / HR
- *     element loads beside the warp;
- *   - D rows in flight: a queue of D raw 16-byte vectors per lane (4 registers each), each input
- *     row converted once, where it is used;
- *   - partial sums (SSAM section 4.3, along y): an input row adds its N tap rows to the N output
- *     rows that read it, so the registers hold N-1 rows of V sums, not N rows of input.
- * Which filters (H200, 8192^2, ms queued / systolic): half 3x3 0.082 / 0.155 (0.132 with the
- * systolic walk's half prefetch raw), 5x5 0.109 / 0.208, 7x7 0.234 / 0.267 (H100, the halo through
- * ssam_regcache_from_bits: 0.166 / 0.203), 9x9 0.267 / 0.396; float 5x5 0.161 / 0.170, 7x7 0.206 /
- * 0.210, but float 3x3
- * 0.169 / 0.154 and 2x2, 4x4, 7x3 slower too: float moves twice the bytes a pixel, and the systolic
- * walk's many short segments keep more of them in flight (docs/ssam.md). */
+/* ---- The queued walk (small filters): lanes own their columns, D raw rows in flight, partial sums
+ * along y (SSAM 4.3).  Which filters: docs/ssam.md#conv-queued */
 #define SSAM__CONV_QOK(TS, M, N)                                                                           \
     ((sizeof(TS) == 2 && (M) <= 9 && (N) <= 9) || (sizeof(TS) == 4 && (M) <= 7 && (N) <= 7 && (M) * (N) >= 25))
-/* rows in flight per lane (H100, 8192^2, ms at depth 2 / 4: half 3x3 0.108 / 0.107, 5x5 0.122 / 0.116,
- * 7x7 0.234 / 0.280 (168 registers); float 5x5 0.253 / 0.201, 7x7 0.279 / 0.217.  H200, half 3x3:
- * depth 6 and 8 slower (0.091, 0.089 against 0.080), and so is a queue in shared memory filled by
- * cp.async (0.082): the walk is at the rate of a plain copy kernel, not short of loads in flight) */
+/* rows in flight per lane; why: docs/ssam.md#conv-queued */
 #define SSAM__CONV_QD(TS, M, N) ((sizeof(TS) == 2 && (M) * (N) > 25) ? 2 : 4)
 
-/* One row into the queue: q (uint4: the raw lane's columns x .. x+V-1, as ssam_regcache_rows_raw)
- * and qe[E] (the bits of the halo columns ce[] beside the warp, lanes 0 and 31 only: edge, as
- * ssam_regcache_bits); *rows the mapped row (-1: constant, cval and its bits cbits).  The queue holds
- * raw words: converting each vector as it arrives would make the warp wait on every load where it
- * is issued; words are unpacked where they are used.  (Not ssam_regcache_rows_raw itself: built on
- * it, the half 3x3 kernel has 184 more instructions.) */
+/* one row into the queue: q the lane's raw columns x .. x+V-1, qe[E] the bits of the halo columns
+ * ce[] (lanes 0 and 31: edge); *rows the mapped row (-1: cval, bits cbits).  Raw words, and not
+ * ssam_regcache_rows_raw: why: docs/ssam.md#conv-queued */
 template <class TS, int V, int E>
 static __device__ __forceinline__ void ssam__conv_qload(uint4 &q, unsigned (&qe)[E], const TS *src, long long sp,
                                                         const int *rows, int x, const int (&cx)[V], int in,
@@ -528,9 +429,8 @@ static __device__ __forceinline__ void ssam__conv_qrow(float (&r)[HL + V + HR], 
     }
 }
 
-/* the row r[] adds tap row n to the sums of the output n rows above: out[] (the output whose last
- * tap row this is) is complete; acc[j] moves up one output (acc[j] = acc[j+1] + ...) and acc[N-2]
- * starts the output whose first row this is.  N*M*V FMAs, the weights w[n*M + m] from parameters. */
+/* row r[] adds tap row n to the output n rows above: out[] completes, acc[j] = acc[j+1] + ..., and
+ * acc[N-2] starts the output whose first row this is.  N M V FMAs. */
 template <int V, int M, int N, int NA, class W>
 static __device__ __forceinline__ void ssam__conv_qacc(float (&acc)[NA][V], float (&out)[V], const float (&r)[V + M - 1],
                                                        const W &w)
@@ -574,10 +474,9 @@ static __device__ __forceinline__ void ssam__conv_qstore(TS *drow, const float (
     }
 }
 
-/* The queued kernel body: a warp owns 32V output columns and the rows [Ys, Ye) of one segment, walks
- * the segment's Ye-Ys+N-1 input rows D at a time with the next D rows' loads in flight, and stores
- * each output row as its last tap row arrives.  The row table (shared, (g.seg + N - 1 + 2 D) ints)
- * covers the walk rounded up to D rows plus the D rows prefetched past it.  w: the M N weights. */
+/* The queued body: a warp owns 32V output columns and rows [Ys, Ye), walks the Ye-Ys+N-1 input rows
+ * D at a time (the next D in flight), stores each output row as its last tap row arrives; the row
+ * table holds (g.seg + N - 1 + 2 D) ints. */
 template <class TS, int M, int N, int D, int B, class W>
 static __device__ __forceinline__ void ssam_conv2d_qbody(const TS *src, TS *dst, const ssam_conv2d_geom &g, const W &w)
 {
@@ -634,8 +533,7 @@ static __device__ __forceinline__ void ssam_conv2d_qbody(const TS *src, TS *dst,
 
 /* ---- The generators ---- */
 
-/* the element types the generators take: T float or double stored as itself; __half and
- * __nv_bfloat16 storage computed in float (_HALF, _BF16) */
+/* the (storage, arithmetic) types the generators take */
 template <class TS, class T>
 struct ssam__conv_types {
     enum { ok = 0 };
@@ -657,27 +555,18 @@ struct ssam__conv_types<__nv_bfloat16, float> {
     enum { ok = 1 };
 };
 
-/* SSAM_CONV2D_DEFINE_OCC: the same with a register budget -- MINB blocks of B threads must fit on
- * one SM (__launch_bounds__(B, MINB)), trading registers for resident warps; 1 lets the compiler
- * use up to 255. */
 #define SSAM_CONV2D_DEFINE(name, T, M, N, P, B)                                                             \
     SSAM__CONV2D_DEFINE_X(name, "SSAM_CONV2D_DEFINE(" #name ")", T, T, M, N, P, B, 1)
 #define SSAM_CONV2D_DEFINE_OCC(name, T, M, N, P, B, MINB)                                                   \
     SSAM__CONV2D_DEFINE_X(name, "SSAM_CONV2D_DEFINE_OCC(" #name ")", T, T, M, N, P, B, MINB)
-/* a 1D filter of M taps along every row (N = 1, one row per lane) */
 #define SSAM_CONV1D_DEFINE(name, T, M, B) SSAM__CONV2D_DEFINE_X(name, "SSAM_CONV1D_DEFINE(" #name ")", T, T, M, 1, 1, B, 1)
 
-/* Half-precision storage (FP16 __half, BF16 __nv_bfloat16): the image in and out is 2 bytes a pixel
- * (8 per lane and 16-byte vector), the cache and the arithmetic FP32, each output rounded once to
- * the storage type; the weights are FLOAT host arrays.  Memory-bound filters move half the bytes
- * of float. */
 #define SSAM_CONV2D_DEFINE_HALF(name, M, N, P, B)                                                           \
     SSAM__CONV2D_DEFINE_X(name, "SSAM_CONV2D_DEFINE_HALF(" #name ")", __half, float, M, N, P, B, 1)
 #define SSAM_CONV2D_DEFINE_BF16(name, M, N, P, B)                                                           \
     SSAM__CONV2D_DEFINE_X(name, "SSAM_CONV2D_DEFINE_BF16(" #name ")", __nv_bfloat16, float, M, N, P, B, 1)
 
-/* the limits of one instantiation: the generators' static_asserts, and ok (all hold: the kernels'
- * bodies are instantiated only then, so that a wrong argument gives its sentence alone) */
+/* one instantiation's limits; ok: all hold (the bodies are instantiated only then: one sentence) */
 template <class TS, class T, int M, int N, int P, int B>
 struct ssam__conv2d_limits {
     enum {
@@ -696,9 +585,8 @@ struct ssam__conv2d_limits {
                   WHO ": the register cache of V (P + N - 1) values must be at most 192 registers: use a smaller P"); \
     static_assert(name##__lim::block, WHO ": B must be a multiple of 32 from 32 to 1024");
 
-/* the weights, the two kernels (one call of a body each), name_queued and name_launch; Q: the queued
- * walk's filters (an empty qkernel otherwise), whose loads in flight come from its queue, not from
- * resident warps: MINB is the systolic walk's */
+/* the weights, the kernels, name_queued and name_launch; Q: the queued walk's filters (else an empty
+ * qkernel); MINB is the systolic walk's */
 #define SSAM__CONV2D_DEFINE_X(name, WHO, TS, T, M, N, P, B, MINB)                                           \
     SSAM__CONV2D_LIMITS(name, WHO, TS, T, M, N, P, B)                                                       \
     enum { name##__Q = SSAM__CONV_QOK(TS, M, N), name##__QD = SSAM__CONV_QD(TS, M, N) };                    \

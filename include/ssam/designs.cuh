@@ -1,44 +1,27 @@
 #include <onchip/names_push.h>
 /* ssam/designs.cuh -- the 1-D convolution systolic designs of the URE paper, as warp kernels.
  *
- * WHAT
- *   Rong et al., "Systolic design space exploration with uniform recurrence equations" (the Intel
- *   URE paper, section 5, Tables 2-4) name a 1-D
- *   convolution's systolic designs by what each of input, weight and partial sum does in the
- *   processing elements (PEs): Stays, is Broadcast, is Forwarded PE to PE; a partial sum Migrates
- *   or is Sedimented (stays where it is accumulated).  Here a PE is a lane and "moves" is a shuffle:
+ * WHAT (Rong et al., "Systolic design space exploration with uniform recurrence equations", the Intel
+ * URE paper, section 5, Tables 2-4; docs/ssam.md#1-d-systolic-designs-designscuh)
+ *   A design names what the input, the weight and the partial sum do in the processing elements:
+ *   Stay, Broadcast, Forward; partial sums Migrate or Sediment.  A PE is a lane, "moves" a shuffle:
+ *     SBM  SSAM's own (conv.cuh): lane l keeps x(l), the sum moves one lane down a tap; 33-Q outputs
+ *     BSM  groups of Q lanes, lane q keeps w(q), x(t) broadcast, the sum moves up and leaves lane Q-1
+ *     FSM  as BSM, x enters lane Q-1 every 2 steps and moves down against the sums
+ *     BFS  lane l accumulates output l; x(t) broadcast; weights enter lane 0 and move up: 31+Q steps
+ *     FFS  lane l accumulates output l; x moves up, w down, meeting every 2 steps: 61+2Q steps
+ *     FBS  the paper's new design: lane l accumulates output l; w(q) broadcast at step q, x moves one
+ *          lane down a step: Q steps for 32 outputs
+ *   Stride 2 runs every design on the polyphase streams x(2i), x(2i+1) with the even and odd taps and
+ *   adds the two (for FBS the paper's stride-2 UREs).
  *
- *   design  input       weight      partial sum  on a warp (per tile, Q taps, stride 1)
- *   SBM     stays       broadcast   migrates     SSAM's own design (ssam/conv.cuh): lane l keeps x(l);
- *                                                the sum moves one lane down per tap (Horner),
- *                                                33-Q outputs per warp (overlapped blocking, SSAM 4.5)
- *   BSM     broadcast   stays       migrates     groups of Q lanes, lane q keeps w(q); x(t) broadcast
- *                                                to the group, the sum moves one lane up per step and
- *                                                leaves lane Q-1 finished: 32/Q groups of ~32 outputs
- *   FSM     forwarded   stays       migrates     as BSM, but x enters at lane Q-1 every 2 steps and
- *                                                moves down while sums move up (half the PEs idle)
- *   BFS     broadcast   forwarded   sedimented   lane l accumulates output l; x(t) broadcast to the
- *                                                warp, weights enter lane 0 and move up: 31+Q steps
- *   FFS     forwarded   forwarded   sedimented   lane l accumulates output l; x moves up, w moves down,
- *                                                one meets the other every 2 steps: 61+2Q steps
- *   FBS     forwarded   broadcast   sedimented   the paper's new design: lane l accumulates output l;
- *                                                w(q) broadcast at step q, x moves one lane down per
- *                                                step: Q steps for 32 outputs
- *
- *   Stride 2 (out(c) = sum_q w(q) x(2c + q)) runs every design on the two polyphase streams
- *   x(2i) and x(2i+1) with the even and odd taps and adds the two: for FBS this is the paper's
- *   stride-2 UREs (an input moves one PE every two taps, X(c,q) = X(c+1,q-2)).
- *   The paper's model (Table 4) predicts SBM and FBS best (full lane use, few steps), then BSM/FSM,
- *   with BFS and FFS last; bench/ssam_designs measures the six side by side (its Table 3).
- *
- * PIECES (function templates; D one of the constants SSAM_DESIGN_SBM ... SSAM_DESIGN_FBS)
+ * PIECES (function templates; D one of SSAM_DESIGN_SBM ... SSAM_DESIGN_FBS)
  *   ssam_design1d_tile<D, T, Q, S>(x, n, y, nout, c0, w)   one warp computes and stores the
- *       ssam_design1d_tile_size<D, T, Q, S>() outputs from c0 (all 32 lanes take part; w an array of
- *       Q taps indexed with constants: kernel parameters or constant memory)
- *   ssam_design1d_body<D, T, Q, S, B>(x, y, n, nout, w)   the kernel body: the warps of the grid
- *       walk the tiles with its stride
- *   SSAM_DESIGN1D_TILE(D, T, Q, S, x, n, y, nout, c0, w), SSAM_DESIGN1D_TILE_SIZE(D, T, Q, S): the
- *   same with the design as a token (SBM ... FBS), as the generator takes it.
+ *       ssam_design1d_tile_size<D, T, Q, S>() outputs from c0 (all 32 lanes; w Q taps indexed with
+ *       constants: kernel parameters or constant memory)
+ *   ssam_design1d_body<D, T, Q, S, B>(x, y, n, nout, w)   the kernel body: the grid's warps stride
+ *       over the tiles
+ *   SSAM_DESIGN1D_TILE(D, T, Q, S, ...), SSAM_DESIGN1D_TILE_SIZE(D, T, Q, S): D as a token (SBM ...).
  *
  * EXAMPLE
  *   [compile: const float *d_x; float *d_y; int n; const float *h_w; cudaStream_t stream]
@@ -48,23 +31,16 @@
  *     ssam_design1d_args a = { d_x, d_y, n, h_w, 0 };      // h_w: the 5 taps, in HOST memory
  *     int rc = fbs5_launch(&a, stream);                    // y[c] = sum_q h_w[q] x[c + q]
  *
- * SEMANTICS
- *   'valid' correlation: y[c] = sum_{q<Q} w[q] x[S c + q] for c = 0 .. (n - Q)/S, computed in T.
- *   flags SSAM_CONVOLVE flips the taps (convolution).  Borders and 2-D filters are conv.cuh's job.
- *   ssam_design1d_outputs(n, Q, S) is the output length.
+ * SEMANTICS, LIMITS AND COSTS
+ *   'valid' correlation y[c] = sum_{q<Q} w[q] x[S c + q], c = 0 .. (n - Q)/S
+ *   (ssam_design1d_outputs(n, Q, S)), computed in T; SSAM_CONVOLVE flips the taps.  T float or double,
+ *   Q 1..32, S 1 or 2, B a multiple of 32 from 32 to 1024 (static_asserts); n >= Q.  Weights: Q values
+ *   of kernel parameters.  Registers: BSM/FSM about 2*32/ceil(Q/S) + 2 a lane, the others a few.
+ *   Codes: SSAM_ENULL, SSAM_ESIZE (n < Q or n <= 0), SSAM_EFLAGS, SSAM_EOVERLAP, SSAM_ECUDA.
  *
- * LIMITS AND COSTS
- *   T float or double, Q (taps) 1..32, S 1 or 2, B a multiple of 32 from 32 to 1024 (each a
- *   static_assert sentence); n >= Q.  Weights travel in the kernel
- *   parameters (Q values).  Registers: BSM/FSM keep about 2*32/ceil(Q/S) + 2 values per lane, the
- *   others a few.  Errors before any launch: SSAM_ENULL, SSAM_ESIZE (n < Q or n <= 0),
- *   SSAM_EFLAGS, SSAM_EOVERLAP (src and dst meet); SSAM_ECUDA if the launch fails.
- *
- * NVRTC (docs/python.md)
- *   Under __CUDACC_RTC__ SSAM_DESIGN1D_DEFINE emits its kernel only: name_kernel(x, y, long long n,
- *   long long nout, name_weights wt) with nout = (n - Q) / S + 1; the launcher's grid:
- *   ceil(ceil(nout / SSAM_DESIGN1D_TILE_SIZE(D, T, Q, S)) / (B/32)) blocks (at most 2^24: the
- *   warps stride over the rest) of B threads, no dynamic shared memory; SSAM_CONVOLVE flips wt.
+ * NVRTC (docs/python.md)  name_kernel(x, y, long long n, long long nout, name_weights wt) only, nout =
+ *   (n - Q) / S + 1; grid ceil(ceil(nout / SSAM_DESIGN1D_TILE_SIZE(D, T, Q, S)) / (B/32)) blocks (at
+ *   most 2^24: the warps stride over the rest) of B threads, no shared memory; SSAM_CONVOLVE flips wt.
  */
 #ifndef SSAM_DESIGNS_CUH
 #define SSAM_DESIGNS_CUH
@@ -310,10 +286,8 @@ static __device__ __forceinline__ void ssam__d1_phase(const T *x, long long n, l
     else ssam__d1_body_fsm<F, T, Q, S>(x, n, c0, w, gr, out);
 }
 
-/* --- tiles: compute and store one warp tile of outputs starting at c0 ------------------------------
- * The phases of stride S: phase 0, then for S = 2 phase 1 (each a constant, so that every loop bound
- * is a constant).  The lane's place is read from threadIdx where it is used (not passed in from the
- * caller's lane): ptxas allocates the unrolled loops as it does for a kernel written out by hand. */
+/* --- tiles: one warp tile of outputs from c0, phase by phase (each a constant); the lane is read
+ * from threadIdx where it is used (why: docs/ssam.md#designs-design) */
 template <int D, class T, int Q, int S, class W>
 static __device__ __forceinline__ void ssam_design1d_tile(const T *x, long long n, T *y, long long nout, long long c0,
                                                           const W &w)
@@ -356,9 +330,7 @@ static __device__ __forceinline__ void ssam_design1d_body(const T *x, T *y, long
         ssam_design1d_tile<D, T, Q, S>(x, n, y, nout, c0, w);
 }
 
-/* SSAM_DESIGN1D_TILE(D, T, Q, S, x, n, y, nout, c0, w): inside a kernel of one's own, one warp
- * computes and stores the SSAM_DESIGN1D_TILE_SIZE(D, T, Q, S) outputs from c0 with design D (all 32
- * lanes must take part; w a compile-time-indexed array of Q taps). */
+/* SSAM_DESIGN1D_TILE, SSAM_DESIGN1D_TILE_SIZE: the usage block's PIECES */
 #define SSAM_DESIGN1D_TILE_SIZE(D, T, Q, S) ssam_design1d_tile_size<SSAM_DESIGN_##D, T, Q, S>()
 #define SSAM_DESIGN1D_TILE(D, T, Q, S, x, n, y, nout, c0, w)                                                \
     ssam_design1d_tile<SSAM_DESIGN_##D, T, Q, S>(x, n, y, nout, c0, w)
@@ -374,9 +346,7 @@ static inline int ssam__design1d_check(const ssam_design1d_args *a, int q, int s
     return SSAM_SUCCESS;
 }
 
-/* name_launch of SSAM_DESIGN1D_DEFINE: the checks, the q taps (es bytes each; flipped for
- * SSAM_CONVOLVE) into wt, blocks of B threads for the tiles of `tile` outputs (at most 2^24 blocks:
- * the kernel strides over the rest), the launch of kernel(x, y, n, nout, weights) */
+/* name_launch: the checks, the taps into wt (flipped for SSAM_CONVOLVE), the grid, the launch */
 static inline int ssam__design1d_launch(const ssam_design1d_args *a, cudaStream_t stream, const void *kernel, void *wt,
                                         size_t es, int q, int s, int B, long long tile)
 {
@@ -402,8 +372,7 @@ static inline int ssam__design1d_launch(const ssam_design1d_args *a, cudaStream_
 }
 #endif /* !__CUDACC_RTC__ */
 
-/* the limits of SSAM_DESIGN1D_DEFINE: each a static_assert sentence; ok (all hold): the kernel's body
- * is instantiated only then, so that a wrong argument gives its sentence alone */
+/* the limits; ok: all hold (the body is instantiated only then: one sentence) */
 template <class T>
 struct ssam__d1_real {
     enum { ok = 0 };
@@ -424,9 +393,7 @@ struct ssam__d1_limits {
     };
 };
 
-/* SSAM_DESIGN1D_DEFINE(name, T, D, Q, S, B): kernel name_kernel and host launcher
- *   int name_launch(const ssam_design1d_args *a, cudaStream_t stream)
- * for design D (SBM BSM FSM BFS FFS FBS), Q taps, stride S, B threads per block. */
+/* SSAM_DESIGN1D_DEFINE(name, T, D, Q, S, B): name_kernel, name_launch */
 #define SSAM_DESIGN1D_DEFINE(name, T, D, Q, S, B)                                                          \
     typedef ssam__d1_limits<T, Q, S, B> name##__lim;                                                       \
     static_assert(name##__lim::type, "SSAM_DESIGN1D_DEFINE(" #name "): T must be float or double");         \

@@ -72,11 +72,8 @@ static __device__ __forceinline__ void ssam_regcache_columns(int (&cx)[V], int &
 }
 #define SSAM_REGCACHE_COLUMNS(V, cx, in, x, w, border, vec) ssam_regcache_columns<V>(cx, in, x, w, border, vec)
 
-/* Load NR rows into data[.][r0 .. r0+NR-1] (type T) from storage of type TS (T itself, or e.g.
- * __half / __nv_bfloat16 into float: V = 8 per 16-byte vector), each element converted as it is
- * loaded.  Row r comes from image row rows[r] (already mapped by the border: -1 is a constant
- * row), columns x .. x+V-1 mapped by ssam_regcache_columns (cx, in).  rows may live in shared
- * memory (a table the block fills once) or registers. */
+/* NR rows into data[.][r0 ..] (T) from storage TS, converted as loaded; row r is image row rows[r]
+ * (border-mapped, -1 constant; shared table or registers), columns cx / in of ssam_regcache_columns */
 template <int NR, class TS, class T, int V, int R>
 static __device__ __forceinline__ void ssam_regcache_rows_as(T (&data)[V][R], int r0, const TS *src, long long pitch,
                                                              int x, const int (&cx)[V], int in, const int *rows, T cval)
@@ -84,11 +81,7 @@ static __device__ __forceinline__ void ssam_regcache_rows_as(T (&data)[V][R], in
 #pragma unroll
     for (int r = 0; r < NR; r++) {
         const int yy = rows[r];
-        /* a compiler barrier a row where the lane's vector is inside (a window's rows; not the ghost
-         * columns, which pass in = 0): without it the rows' 64-bit index conversions are hoisted out
-         * of the caller's loop and held in registers (sm_90a, ssam/stencil.cuh's 2d5pt fp32 P8 B128:
-         * 140 registers and 3 blocks an SM instead of 126 and 4; with it the SASS is the same as the
-         * loads written out in the kernel) */
+        /* a compiler barrier a row (inside vectors only); why: docs/ssam.md#regcache-raw */
         if (in) asm volatile("" ::: "memory");
         const TS *row = src + (long long)(yy < 0 ? 0 : yy) * pitch;
         if (yy >= 0 && in) {
@@ -106,14 +99,8 @@ static __device__ __forceinline__ void ssam_regcache_rows_as(T (&data)[V][R], in
 #define SSAM_REGCACHE_ROWS(T, V, data, r0, NR, src, pitch, x, cx, in, rows, cval)                           \
     ssam_regcache_rows_as<NR, T, T>(data, r0, src, pitch, x, cx, in, rows, (T)(cval))
 
-/* The same rows left raw: raw[r0 + r] (uint4: the 16 bytes of the lane's V elements of type TS) for
- * NR rows.  A converting load (ssam_regcache_rows_as with TS != T) makes the warp wait for the data
- * where the load is issued, since the conversion follows it; raw rows wait only where they are
- * unpacked, so a prefetch stays in flight (H200, conv half 3x3: 0.155 -> 0.082 ms with the queued
- * walk, which does this).  Constant rows and cells (-1) take cval (any type that converts to TS,
- * converted where a cell takes it: for a float cval and half storage the compiler packs it with
- * the next cell's conversion, F2FP.PACK_AB: 24 instructions fewer in conv.cuh's half 3x3 kernel
- * (sm_90a) than with a cval converted once). */
+/* the same rows raw, raw[r0 + r] the lane's 16 bytes, unpacked where used; cval converted where a
+ * cell takes it.  why: docs/ssam.md#regcache-raw */
 template <int NR, class TS, int V, int NRAW, class C>
 static __device__ __forceinline__ void ssam_regcache_rows_raw(uint4 (&raw)[NRAW], int r0, const TS *src, long long pitch,
                                                               int x, const int (&cx)[V], int in, const int *rows, C cval)

@@ -1,61 +1,35 @@
 #include <onchip/names_push.h>
 /* ssam/stencil_tc.cuh -- box stencils on tensor cores: each (dz, dy) row of the stencil's box as a
- * banded matrix (conv_tc.cuh's band), the domain streamed along Z with the partial sums of the planes
+ * banded matrix (conv_tc.cuh's band), the domain streamed along z with the partial sums of the planes
  * in flight kept in registers.
  *
- * WHAT
+ * WHAT (docs/ssam.md#box-stencils-on-tensor-cores-stencil_tccuh)
  *   SSAM_STENCIL3D_TC_DEFINE(name, MODE, SHAPE)   a 3D shape X(I, DX, DY, DZ)
  *   SSAM_STENCIL2D_TC_DEFINE(name, MODE, SHAPE)   a 2D shape X(I, DX, DY)
- *   define, with stencil.cuh's arguments, boundaries and codes (ssam_stencil_args):
- *       __global__ void name_kernel(...)                      the tensor-core kernel
+ *   define, with stencil.cuh's ssam_stencil_args, boundaries and codes:
+ *       __global__ name_kernel                                the tensor-core kernel
  *       int name_launch(const ssam_stencil_args *a, cudaStream_t)          one time step
  *       int name_advance(const ssam_stencil_args *a, int steps, void **result, cudaStream_t)
  *       int name_path(void)                                   SSAM_PATH_TC or SSAM_PATH_SIMT
  *       int name_ncoef(void), enum name_NPTS, name_XLO .. name_ZHI
  *       name_simt_*                                           stencil.cuh's kernel (the fallback)
- *   MODE as in conv_tc.cuh: f64 (double, FP64 tensor cores, every product and sum in double),
- *   tf32 (float, one TF32 pass: data truncated, weights rounded to 10-bit mantissas, ~2^-10
- *   relative per product), tf32x3 (float, three TF32 passes: FP32-like).  Below sm_80, or for PTX older than sm_80, the launcher runs name_simt_launch;
- *   name_path() says which.  _EX(name, MODE, SHAPE, D, JX, WY, WX, MINB) sets the tile: D-dilated
- *   fragments (below), JX 8-column tiles a warp, WY x WX warps, MINB blocks per SM.
+ *   MODE f64 (FP64 MMAs, every product and sum in double), tf32 (one TF32 pass, ~2^-10 a product),
+ *   tf32x3 (three TF32 passes: FP32-like).  The fallback runs below sm_80, for PTX older than sm_80,
+ *   or where the device lacks the shared memory.  _EX(name, MODE, SHAPE, D, JX, WY, WX, MINB) sets
+ *   the tile: D-dilated fragments, JX 8-column tiles a warp, WY x WX warps, MINB blocks per SM.
  *
- * HOW
- *   out(z, y, x) = sum over the box's NZ x NY rows (dz, dy) of sum_dx c(dx, dy, dz) in(z+dz, y+dy,
- *   x+dx): each row is a 1D correlation, which the tensor core does as C += A B with A the staged
- *   data (16 rows x K columns) and B the row's coefficients as a band (B[k][x] = c(k - x + XLO, dy,
- *   dz)), K = 8 + NX - 1 rounded up to a multiple of 4 (conv_tc.cuh's k8 steps and k4 tail).
- *   - Partial sums in registers (SSAM section 4.9's Z partial sums, held by the warp): a block owns
- *     a tile of (16 D WY) x (8 JX WX) cells and a segment of planes.  Each input plane is staged
- *     ONCE in shared memory (cp.async, 16 bytes at a time, the next plane's copies in flight while
- *     this one is multiplied) and multiplied into the NZ output planes that read it, each with its
- *     own dz bands: acc[NZ][D][JX] fragments per warp; after each plane the oldest is complete.
- *   - Dilated fragments: a warp's fragment o holds its rows D m + o (m = 0..15), so that one load of
- *     A, rows D m + t, serves every (o, dy) with o + dy = t: D + NY - 1 loads of A per plane feed
- *     D NY NZ band products (SSAM_TC_ZROWS).
- *   - 2D is one plane (NZ 1); a block walks a column of tiles, the next tile's copies in flight.
- *   Useful work / MMA work = NX / K: 5/12 for a radius-2 box (3d125pt: 300 MMA multiply-adds a cell),
- *   9/16 for 9 x 9, 11/20 for 11 x 11.  So f64 (DMMA at twice the FP64 FMA rate) beats a SIMT kernel
- *   only where that kernel is well below its FMA peak: the MMA floor of 3d125pt fp64 is 1.7x the
- *   SIMT path's 63 GCells/s (H200), not 2x.  A shape that is not a full box is computed as its box
- *   with zero coefficients: correct, but it pays for the whole box.
- *   Boundaries: periodic stages wrapped planes, rows and columns; Dirichlet stages zeros outside the
- *   domain and the store puts back the input value of every cell whose stencil leaves it (read from
- *   src: the same bits as stencil.cuh keeps).
- *   Inf and NaN: the band's zeros multiply every staged column and 0 * Inf is NaN, so an Inf or NaN
- *   would spread to cells that do not read it.  A tile whose sums are not all finite (the block
- *   votes at the barrier it needs anyway) is computed again with plain FMAs over the shape's own
- *   points from src (SSAM__STENCIL_TC_FMA): an Inf or NaN reaches exactly the cells that read it.
+ * HOW  Each (dz, dy) row of the box is a 1D correlation, C += A B with A the staged data and B the
+ *   row's band (B[k][x] = c(k - x + XLO, dy, dz)).  A block stages each input plane once (cp.async)
+ *   and multiplies it into the NZ output planes that read it, acc[NZ][D][JX] a warp; fragment o holds
+ *   rows D m + o, so D + NY - 1 loads of A feed D NY NZ products.  Dirichlet cells get their input back
+ *   at the store; a tile whose sums are not all finite is computed again with FMAs over the shape's
+ *   points.  A shape that is not a full box is computed as its box.  docs/ssam.md#stencil-tc-design.
  *
- * PIECES (MD a mode type, ssam_tc_mode_f64 / _tf32 / _tf32x3: conv_tc/frag.cuh)
- *   warp:  ssam_tc_zrows<MD, D, NY, NZ, JX, S8, T4>(acc, ta, TP, wr, WP, cq, bands)   one plane's bands
- *          into the partial sums of the NZ planes that read it (SSAM_TC_ZROWS(MODE, ...) its macro
- *          spelling), with conv_tc.cuh's slab, band and band-MMA pieces; ssam_tc_zbands (the bands
- *          held in registers where ssam_tc_zbreg says)
- *   block: ssam__stc_copy     one plane (or 2D tile) and its halo into a staging slot, boundaries
- *          ssam__stc_put      Dirichlet cells put back, one fragment stored
- *          ssam__stc_fma      a tile with plain FMAs (Inf/NaN)
- *          ssam__stencil_tc_body<MD, WALK, NX, NY, NZ, XLO, YLO, ZLO, D, JX, WY, WX>   the kernel's body
- *   host:  ssam__stc_box (the box's coefficients from the shape), ssam__stencil_tc_launch
+ * PIECES (MD a mode type: conv_tc/frag.cuh)
+ *   warp:  ssam_tc_zrows<MD, D, NY, NZ, JX, S8, T4>(acc, ta, TP, wr, WP, cq, bands) (SSAM_TC_ZROWS),
+ *          ssam_tc_zbands, ssam_tc_zbreg
+ *   block: ssam__stc_copy, ssam__stc_put, ssam__stc_fma, ssam__stencil_tc_body<MD, WALK, NX, NY, NZ,
+ *          XLO, YLO, ZLO, D, JX, WY, WX>;  host: ssam__stc_box, ssam__stencil_tc_launch
  *
  * EXAMPLE
  *   [compile: void *u; cudaStream_t stream]
@@ -67,27 +41,19 @@
  *   examples/box3d_tc.cu runs it beside the SIMT kernel; bench/ssam_stencil_tc.cu times every box.
  *
  * LIMITS AND WHEN TO USE IT
- *   stencil.cuh's limits (offsets within +-10), and its SSAM_STENCIL3D_DEFINE (P 1, 128 threads) of the
- *   shape must compile, being the fallback: for float its streaming window of 4 (NZ + 1) NY
- *   registers must be <= 192 (a box of radius <= 2 in y and z), for double the slice or streaming
- *   window its rule picks.  An offset listed twice is refused (SSAM_EFILTER, see ssam__stc_box), on
- *   every device.  MODE f64, tf32 or tf32x3.  Two staging slots of (16 D WY + NY - 1) rows and
- *   the padded coefficients must fit in 227 KB of shared memory, and the box's coefficients and
- *   flags in 31 KB of kernel parameters (static_asserts with sentences naming the generator, the
- *   instance and the limit; tests/compile-fail/ssam_stencil_tc_*.cu).  ceil(ny / (16 D WY)) <= 65535
- *   and the segments <= 65535.  The default tiles fit the catalogue's boxes in their register cap
- *   without spills; another shape may need _EX with a smaller MINB (check with -Xptxas -v).
- *   Accuracy: f64 sums the same products in another order than stencil.cuh (tested < 1e-12
- *   relative per step); tf32 ~2^-10 per product (tested 5e-3 rms); tf32x3 FP32-like (tested 1e-5).
- *   Measured on the H200 (docs/PERFORMANCE.md, "stencil_tc"): f64 3d125pt 1.07x,
- *   2D r4 / r5 1.08x / 1.21x the SIMT kernel; tf32 3d125pt 1.35x; tf32x3 0.3-0.5x (it is the
- *   accurate mode of the TF32 path, not a faster FP32).  Stars and memory-bound boxes (r <= 2 in
- *   2D, r = 1 in 3D) belong to stencil.cuh.
+ *   stencil.cuh's limits, and its SSAM_STENCIL3D_DEFINE (P 1, 128 threads) of the shape must compile
+ *   (the fallback: for float a box of radius <= 2 in y and z).  An offset listed twice: SSAM_EFILTER
+ *   on every device.  Two staging slots of (16 D WY + NY - 1) rows and the padded coefficients within
+ *   227 KB of shared memory, the box's coefficients and flags within 31 KB of parameters, 1 <= D <= 7
+ *   (static_asserts; tests/compile-fail/ssam_stencil_tc_*.cu).  ceil(ny / (16 D WY)) <= 65535 and the
+ *   segments <= 65535.  Another shape than the catalogue's may need _EX with a smaller MINB (check
+ *   with -Xptxas -v).  Accuracy (tested): f64 < 1e-12 relative a step, tf32 5e-3 rms, tf32x3 1e-5.
+ *   It pays for the large boxes (3D radius 2, 2D r >= 4); stars and memory-bound boxes belong to
+ *   stencil.cuh (docs/ssam.md#stencil-tc-design).
  *
- * NVRTC (docs/python.md)
- *   Under __CUDACC_RTC__ the generators emit their kernels only: name_kernel(src, dst, g, name_w wt)
- *   (tensor cores, sm_80+) and the SIMT fallback's name_simt_kernel; no name_path, name_launch,
- *   name_advance, name_ncoef (name_w's box is ssam__stc_box's, host code).
+ * NVRTC (docs/python.md)  Kernels only: name_kernel(src, dst, g, name_w wt) (sm_80+) and
+ *   name_simt_kernel; no name_path, name_launch, name_advance, name_ncoef (name_w's box is
+ *   ssam__stc_box's, host code).
  */
 #ifndef SSAM_STENCIL_TC_CUH
 #define SSAM_STENCIL_TC_CUH
@@ -99,9 +65,7 @@
 #include "conv_tc.cuh"
 #include "stencil.cuh"
 
-/* the default tile of each mode, 3D and 2D (measured on the H100, bench/ssam_stencil_tc.cu): D-dilated
- * fragments (below), JX 8-column tiles per warp, WY x WX warps, MINB blocks per SM (the register cap
- * that fits the catalogue's boxes without spills) */
+/* the default tile of each mode, 3D and 2D; why: docs/ssam.md#stencil-tc-design */
 #define SSAM_STC3_TILE_f64 1, 1, 1, 4, 4 /* D, JX, WY, WX, MINB */
 #define SSAM_STC3_TILE_tf32 2, 1, 1, 4, 3
 #define SSAM_STC3_TILE_tf32x3 1, 1, 1, 4, 4
@@ -142,17 +106,10 @@ static __device__ __forceinline__ void ssam__stc_cp(double *dst, const double *s
 #endif
 }
 
-/* ---- the sizes of one instantiation.  A warp's fragments are D-DILATED: fragment o (0 <= o < D)
- * holds the warp's rows D m + o (m = 0..15), so that one A fragment, rows D m + t of the staged
- * tile, serves every band (dy) and fragment (o) with o + dy = t: D + NY - 1 fragment loads per
- * plane instead of NY (D = 3, NY = 5: 7 loads for 15 products).  The row pitch TP puts a warp's
- * D-strided fragment rows in distinct banks (D TP = 8 mod 32 floats, 8 mod 16 doubles; D <= 7, as
- * TP must stay even for the fragments' paired loads).  OFF: the staged tile starts OFF elements into
- * its slot, so that a 16-byte chunk of a source row lands on a 16-byte boundary (the tile's first
- * column, x0 + XLO, is XLO mod V past one: x0 is a multiple of 8).  VEC: whole chunks may be copied
- * 16 bytes at a time: rows of a multiple of V, and an even OFF (the fragments' paired loads need even
- * columns; an odd XLO copies element by element).  smem: two staging slots and the padded
- * coefficient rows, in bytes. */
+/* ---- the sizes of one instantiation: TP the row pitch (D TP = 8 mod 32 floats, 8 mod 16 doubles:
+ * no bank conflict), OFF the tile's start in its slot (16-byte chunks land aligned), VEC whole chunks
+ * copied 16 bytes at a time, smem two staging slots and the padded coefficient rows in bytes.
+ * why: docs/ssam.md#stencil-tc-design */
 static __host__ __device__ constexpr int ssam__stc_pitch(int es, int tc, int D)
 {
     return tc + (((es == 8 ? (D == 2 || D == 6 ? 4 : D == 4 ? 2 : 8)
@@ -171,16 +128,11 @@ struct ssam__stc_sizes {
     static constexpr size_t smem = ((size_t)2 * TR * TP + (size_t)NZ * NY * WP) * sizeof(T);
 };
 
-/* ---- warp pieces: the bands of ONE input plane into the partial sums of the NZ output planes that
- * read it.  acc[NZ][D][JX]: acc[i] belongs to the output plane NZ - 1 - i planes before this input
- * plane's own (band dz index NZ - 1 - i); fragment acc[i][o][j] holds rows D m + o (m = 0..15) of the
- * warp's 16 D rows, columns 8 j .. 8 j + 7.  ta = &slot[warp's first row + D g][warp's first column
- * + 2c]; wr = &wpad[band 0][7 + 2c - g], band (d, dy) at wr + (d NY + dy) WP (conv_tc.cuh's padded
- * rows).  Phase t loads A = (rows D g + t, rows D (g + 8) + t) for the JX x tiles (conv_tc.cuh's
- * slabs) and multiplies it by band (d, dy) into acc[NZ - 1 - d][t - dy] for every d and every dy
- * with 0 <= t - dy < D: D + NY - 1 loads of A feed D NY NZ band products.  B: where ssam_tc_zbreg
- * (at most 100 registers, D > 1) every band stays in registers, bands[NY NZ][S8 + T4], loaded once
- * by ssam_tc_zbands; else each is loaded where it is used. */
+/* ---- warp pieces: one input plane's bands into the partial sums of the NZ output planes that read
+ * it.  acc[i][o][j]: output plane NZ - 1 - i planes back, rows D m + o, columns 8 j ..; ta =
+ * &slot[first row + D g][first column + 2c]; wr = &wpad[band 0][7 + 2c - g], band (d, dy) at
+ * wr + (d NY + dy) WP.  Phase t loads rows D g + t, D (g + 8) + t and feeds acc[NZ - 1 - d][t - dy].
+ * ssam_tc_zbreg (<= 100 registers, D > 1): every band in registers (ssam_tc_zbands). */
 template <class MD, int D, int NY, int NZ, int S8, int T4>
 static __host__ __device__ constexpr int ssam_tc_zbreg(void)
 {
@@ -229,11 +181,9 @@ static __device__ __forceinline__ void ssam_tc_zrows(typename MD::c_t (&acc)[NZ]
     ssam_tc_zrows<ssam_tc_mode_##MODE, D, NY, NZ, JX, S8, T4>(acc, ta, TP, wr, WP, cq, bands)
 
 /* ---- block pieces (Z: the instantiation's ssam__stc_sizes) ---------------------------------- */
-/* issue the copies of one staging unit: input plane pz (any integer: wrapped, or zeros), rows [ys, ys +
- * TR), columns [xs, xs + TC) into slot[TR][TP] from column OFF on; columns from NC on as 0 (they meet
- * only zero band weights).  A tile wholly inside the domain goes 16 bytes at a time (when vld: src
- * and its pitch 16-byte aligned); otherwise chunks of V columns wholly inside the domain and [0, NC)
- * do, the rest element by element.  Asynchronous: ssam__tc_wait, then a barrier before use. */
+/* the copies of one staging unit: plane pz (wrapped, or zeros), rows [ys, ys + TR), columns [xs, xs +
+ * TC) into slot from column OFF on, columns from NC on as 0; 16-byte chunks where wholly inside (and
+ * vld), else elements.  Asynchronous: ssam__tc_wait, then a barrier. */
 template <class Z, class T>
 static __device__ __forceinline__ void ssam__stc_copy(T *slot, const T *src, const ssam_stencil_geom g, int pz, int xs, int ys,
                                                       int NC)
@@ -312,10 +262,8 @@ static __device__ __forceinline__ void ssam__stc_put(const typename MD::c_t &c, 
     ssam_tc_store2(MD(), dstz, g.pitch, y, y2, x, g.nx, g.ny, g.vst, p);
 }
 
-/* one output tile of plane z (rows yb.., columns xb..) with plain FMAs over the box's positions that
- * are points of the shape (in[e] != 0; coefficients w[e], both the kernel's parameters), values read
- * from src: for the outputs whose planes hold an Inf or NaN (the band's zeros would spread them).  A
- * loop, not an unrolled point list: this rare path must not cost the MMA path registers. */
+/* one output tile with plain FMAs over the shape's points (in[e] != 0, w[e]) from src; a loop, not
+ * an unrolled list, so that this rare path costs the MMA path no registers */
 template <class Z, int NX, int NY, int NZ, int XLO, int YLO, int ZLO, class T>
 static __device__ __forceinline__ void ssam__stc_fma(const T *w, const unsigned char *in, const T *src,
                                                      const ssam_stencil_geom g, T *dst, int z, int yb, int xb)
@@ -342,13 +290,9 @@ static __device__ __forceinline__ void ssam__stc_fma(const T *w, const unsigned 
     }
 }
 
-/* The kernel body.  A block owns column tile x0 and a segment [ka, kb) of steps; 3D (WALK 0): step k
- * is output plane k of the tile at rows y0, and input plane ka + ZLO + u is staging unit u (the
- * segment's kb - ka + NZ - 1 planes); 2D (WALK 1, NZ 1): step k is the tile at rows k BH, unit u the
- * tile ka + u.  Unit u + 1 is copied into one slot while unit u is multiplied from the other into
- * the partial sums acc[NZ][D][JX] (ssam_tc_zrows); then output k = ka + u - (NZ - 1), acc[0], is
- * complete: stored, or computed again with FMAs when a sum is not finite (the barrier's vote), and
- * the sums move one plane on.  w, in: the box's coefficients and point flags (kernel parameters). */
+/* The kernel body: a block owns column tile x0 and steps [ka, kb) (3D, WALK 0: output planes; 2D,
+ * WALK 1: tiles of a column); staging unit u + 1 copies while unit u is multiplied into acc, then
+ * output ka + u - (NZ - 1) is stored (or computed again with FMAs) and the sums move one plane on */
 template <class MD, int WALK, int NX, int NY, int NZ, int XLO, int YLO, int ZLO, int D, int JX, int WY, int WX>
 static __device__ __forceinline__ void ssam__stencil_tc_body(const typename MD::elem_t *src, typename MD::elem_t *dst,
                                                              const ssam_stencil_geom g, const typename MD::elem_t *w,
@@ -423,10 +367,8 @@ static __device__ __forceinline__ void ssam__stencil_tc_body(const typename MD::
 
 /* ---- host side ------------------------------------------------------------------------------ */
 #ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
-/* the box's coefficients from the caller's host array c: w[e] = c[I] at the position e of each point
- * (DZ, DY, DX) of the shape, in[e] flags the shape's points.  1 where an offset is listed twice:
- * refused (SSAM_EFILTER), since the tensor cores would see one coefficient, the sum, and where an Inf
- * meets it that differs from stencil.cuh's two products (Inf - Inf is NaN, (c1 - c2) Inf is not) */
+/* the box from the host array c: w[e] = c[I] at each point's position, in[e] its flag; 1 where an
+ * offset is listed twice (refused: docs/ssam.md#box-stencils-on-tensor-cores-stencil_tccuh) */
 template <int NX, int NY, int XLO, int YLO, int ZLO, class T, class... P>
 static inline int ssam__stc_fill(T *w, unsigned char *in, const void *coef, onchip_shape<P...>)
 {
@@ -460,10 +402,8 @@ static inline int ssam__stc_grid2d(ssam_stencil_geom *g, int BH, const ssam__tc_
     return grid->z <= 65535 ? SSAM_SUCCESS : SSAM_ESIZE;
 }
 
-/* name_launch of the tensor-core stencils, after ssam__stc_box filled wt (wtbytes): the device's path
- * (the SIMT kernel simt where the tensor-core one cannot run), the geometry (dims 2: one plane, its
- * tiles walked in segments; es the element's bytes; BH x BWD the block's tile, NT its threads; NZ the
- * planes the box spans; ncoef the shape's), the launch of kernel(src, dst, g, wt) */
+/* name_launch after ssam__stc_box filled wt: the path (simt where the tensor cores cannot run), the
+ * geometry (dims 2: one plane, tiles in segments; BH x BWD the tile, NT threads), the launch */
 static inline int ssam__stencil_tc_launch(const ssam_stencil_args *a, cudaStream_t stream, ssam__tc_dev *dv, int *occ,
                                           const void *kernel, int (*simt)(const ssam_stencil_args *, cudaStream_t),
                                           void *wt, int dims, int ncoef, size_t es, int BH, int BWD, int NT, int NZ,

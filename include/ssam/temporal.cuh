@@ -2,75 +2,40 @@
 /* ssam/temporal.cuh -- temporal blocking: TT time steps of a 2D stencil per pass through memory,
  * for domains far larger than the chip.
  *
- * WHAT (the PERKS paper's section 7 "next step"; the streaming scheme of AN5D (CGO'20) and EBISU
- * (ICS'23), built from SSAM's register pieces: SC'19 section 4, Listing 2)
+ * WHAT (the PERKS paper's section 7 "next step"; the streaming of AN5D (CGO'20) and EBISU (ICS'23),
+ * built from SSAM's register pieces, SC'19 section 4, Listing 2; docs/ssam.md#temporal-blocking-2d-temporalcuh-tbplanh)
  *   SSAM_STENCIL2D_TEMPORAL_DEFINE(name, T, SHAPE, TT, B) defines
- *       __global__ void name_kernel(...)                                  up to TT steps, one pass
+ *       __global__ name_kernel                                                up to TT steps, one pass
  *       int name_launch(const ssam_stencil_args *a, int steps, cudaStream_t)   1 <= steps <= TT
  *       int name_advance(const ssam_stencil_args *a, int steps, void **result, cudaStream_t)
  *                      any steps >= 0: ceil(steps / TT) passes, the last one shorter, ping-pong
  *       int name_ncoef(void); enum name_NPTS, name_TT, name_STEP (columns a warp stores); name_coef
- *   for the shape SHAPE (the X-macro lists of ssam/stencil_shapes.cuh), TT steps fused per pass
- *   and B threads per block.  The arguments, boundaries and codes are ssam/stencil.cuh's.
- *   SSAM_STENCIL2D_TEMPORAL_DEFINE_OCC(name, T, SHAPE, TT, B, MINB): the same, MINB blocks per SM
- *       asked of ptxas (__launch_bounds__; the default 1 leaves the count to ptxas: 2d5pt fp32 TT 8
- *       takes 165 registers, 3 blocks of 128; a kernel just over 168 runs 2, and MINB 3 caps it).
- *   SSAM_STENCIL2D_TEMPORAL_DEFINE_SMEM(name, T, SHAPE, TT, B): the staged kernel, the same names
- *       and name_SMEM (its dynamic shared memory, bytes a block): the input rows in shared memory
- *       (HOW, last paragraph); for wide shapes whose windows fill the register file.
+ *   The arguments, boundaries and codes are ssam/stencil.cuh's.
+ *   _OCC(..., MINB): __launch_bounds__(B, MINB) (docs/ssam.md#temporal-registers).
+ *   _SMEM(name, T, SHAPE, TT, B): the staged kernel, the same names and name_SMEM (dynamic shared
+ *       bytes a block): level 0's window, the input rows, in shared memory, for wide shapes.
  *   SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE(name, T, SHAPE, B): the planner's choice (ssam/tbplan.h):
- *       name_onepass_* (SSAM_STENCIL2D_DEFINE, 128 threads, its own rows per lane) and name_tb_*
- *       (TT = SSAM_TB_TT_RULE of the shape; the staged kernel and SSAM_TB_SMEM_TT_RULE's TT where
- *       SSAM_TB_SMEM_RULE says so), plus
- *       int name_plan(const ssam_stencil_args *a, int steps, ssam_tb_plan *p)   path, TT, why
- *       int name_advance(const ssam_stencil_args *a, int steps, void **result, cudaStream_t)
+ *       name_onepass_*, name_tb_*, and int name_plan(const ssam_stencil_args *, int steps,
+ *       ssam_tb_plan *), name_advance (the planned path).
  *
- * HOW
- *   A warp owns a strip of 32 V columns (V = 16 / sizeof(T) per lane, one 16-byte load per row) and
- *   a segment of rows, and streams down it one input row at a time.  It keeps TT register windows:
- *   window t (0 <= t < TT) holds the last NY rows of time level t.  Each input row (level 0) enters
- *   window 0; then for t = 1 .. TT the row of level t that has just become computable (row j - t YHI
- *   after input row j) is computed from window t - 1 by ssam's systolic row (SSAM_STENCIL2D_ROW: lane
- *   shifts carry the partial sums across lanes) and enters window t; level TT's row is stored.  So
- *   each cell is read once and written once per TT steps.  The strip loses -XLO columns on the left
- *   and XHI on the right per level (the lanes there see no neighbours): after TT levels the lanes
- *   within HL = V ceil(-XLO TT / V) columns of the left end and HR of the right one are not stored,
- *   and neighbouring strips overlap by HL + HR columns (halo recompute): a warp stores
- *   name_STEP = 32 V - HL - HR columns.  In y, a segment of S rows reads S + TT (YHI - YLO) rows.
- *   Per input row and level: the stencil's FMAs and shuffles for V cells, no shared memory, no
- *   barrier.  The driver picks the number of row segments that best fills whole waves of resident
- *   blocks, counting each segment's extra TT (YHI - YLO) rows; the blocks of the first and last
- *   strips (slower: their lanes past the domain) come first in the launch order, and those lanes
- *   load whole vectors inside the domain (ssam__tb_xload), not single elements.
- *   Every level is one step of SSAM_STENCIL2D_DEFINE's kernel with the same operation order (the
- *   same row piece and select), so the result equals `steps` one-pass launches bit for bit (the
- *   tests check it) -- except for periodic domains whose width is not a multiple of V: there the
- *   wrapped copies of a column sit at another place in their lane and are summed in another order
- *   (rounding differences, bounded in the tests by 2 N npts eps max|u0| G^N, G = sum of |c|).
- *   The staged kernel keeps level 0's window, the input rows, in shared memory: each lane its own
- *   16 bytes of a row (no barrier, no bank conflict) in a ring of NY + 3 rows, each row written at
- *   slot s and s + NY + 3 so that the window is NY consecutive slots, filled by cp.async 3 rows ahead
- *   (SSAM_TEMPORAL_AHEAD).  The 2 NY 4 registers of the input window and the prefetch ring go to
- *   occupancy: 2d17pt fp32 takes 148 registers at TT 3 where the register kernel takes 252 at TT 4
- *   (3 blocks of 128 an SM against 2); the other levels and the arithmetic are the register
- *   kernel's, bit for bit.  H200, 8192^2, GCells/s against the register kernel: 2d13pt fp32 TT 4
- *   747 vs 647, 2d17pt TT 3 540 vs TT 4 509, 2d25pt TT 4 589 vs 537; 2d9pt TT 4 1026 vs 1058.
+ * HOW  A warp streams a strip of 32 V columns down a row segment, keeping TT register windows of NY
+ *   rows (rings indexed by phase); input row j feeds level t's row j - t YHI, level TT's is stored.
+ *   Halo recompute: a warp stores name_STEP = 32 V - HL - HR columns.  N steps equal N launches of
+ *   SSAM_STENCIL2D_DEFINE's kernel bit for bit, except periodic widths not a multiple of V (within
+ *   2 N npts eps max|u0| G^N, G = sum |c|).  Design and measurements: docs/ssam.md#temporal-design.
  *
  * PIECES FOR KERNELS OF ONE'S OWN (functions; the macro spellings are one-line wrappers)
- *   ssam_temporal_push(ring, ph, row), ssam_temporal_view(win, ring, ph)
- *       (SSAM_TEMPORAL_PUSH(V, NY, ring, ph, row), SSAM_TEMPORAL_VIEW(V, NY, win, ring, ph))
- *       a window of NY rows as a ring T ring[V][NY] indexed by the phase ph = row mod NY (a constant
- *       in a loop unrolled by NY): push enters a new row, view gives the rows in order as win[V][NY]
- *       (renamings, not moves)
- *   ssam_temporal_level<S, XLO, XHI, YLO>(out, win, coef, keep, colin, fast)
- *       (SSAM_TEMPORAL_LEVEL(T, V, SHAPE, XLO, XHI, YLO, out, win, coef, keep, colin, fast))
- *       out[k] = one stencil step of the window's row -YLO (ssam_stencil2d_row over win[V][NY]), or
- *       that row's own value where keep (a row flag) or bit k of colin is 0 (Dirichlet cells, idle
- *       levels); fast, a warp-uniform flag that keep holds and every lane's colin is full, skips
- *       the selects.  Every lane of the warp must execute it.
+ *   ssam_temporal_push(ring, ph, row), ssam_temporal_view(win, ring, ph): a window of NY rows as a
+ *       ring T ring[V][NY] indexed by the phase ph = row mod NY (a constant in a loop unrolled by NY)
+ *   ssam_temporal_level<S, XLO, XHI, YLO>(out, win, coef, keep, colin, fast): one step of the
+ *       window's row -YLO, or its own value where keep or bit k of colin is 0; fast (warp-uniform:
+ *       keep and every colin full) skips the selects.  Every lane of the warp must execute it.
  *   SSAM_TEMPORAL_HL(V, XLO, TT), SSAM_TEMPORAL_HR(V, XHI, TT), SSAM_TEMPORAL_STEP(V, XLO, XHI, TT)
- *   The kernel body, ssam__tb2_body<T, S, TT, B>(src, dst, g, L, cf), and its pieces (ssam__tb2_load,
- *   ssam__tb2_levels, ssam__tb2_block, ssam__tb_xload) are internal.
+ *   GLOSSARY of the internal bodies (ssam__tb2_*, ssam__tb2s_*): j input row, t level (1 .. TT), L
+ *   the steps of a pass, ph phase (row mod NY), ring / pf level and prefetch rings, X0 (X0l: as
+ *   long long) a warp's first stored column, x / xl a lane's first column / the one it loads, Ys..Ye
+ *   the segment's rows, keep / colin / allin row flag, column bits, every lane's colin full, yoff /
+ *   ylim the row test, R0 staged ring slots, sb the slot of level 0's oldest row.
  *
  * EXAMPLE
  *   [compile: cudaStream_t stream]
@@ -81,26 +46,17 @@
  *     void *u;
  *     int rc = heat8_advance(&a, 1000, &u, stream);    // 125 passes of 8 steps
  *
- * PARAMETERS AND LIMITS
- *   T float or double; TT >= 1 with the windows TT NY V sizeof(T)/4 = 4 TT NY <= 160 32-bit
- *   registers and 32 V - HL - HR >= V; B a multiple of 32 from 32 to 1024; the shape's limits as
- *   ssam/stencil.cuh's (each a compile-time check with a sentence naming the generator, the instance
- *   and the argument; tests/compile-fail/ssam_temporal_*.cu).  Registers: 4 TT NY windows + 4 NY
- *   prefetch + the row piece's (near the budget, wide shapes can spill: check with
- *   tools/check-resources).  No shared memory.  The staged kernel: 4 (TT - 1) NY window registers
- *   <= 160 and SSAM_TEMPORAL_SMEM_BYTES(NY, B) = B/32 2 (NY + 3) 512 bytes of shared memory <= 227 KB
- *   (a compile-time check; sm_75 gives a block 64 KB: more is SSAM_ECUDA at the launch).
- *   Boundaries: SSAM_STENCIL_DIRICHLET (cells whose stencil leaves the domain keep their values, at
- *   every step) and SSAM_STENCIL_PERIODIC (any domain size, indices wrap).  Any nx >= 1 and
- *   1 <= ny <= 65535 * 4096 (more: SSAM_ESIZE).
- *   src and dst must not overlap (SSAM_EOVERLAP); name_advance overwrites both (ping-pong).
- *   Codes: ssam/stencil.cuh's; steps outside 1 .. TT in name_launch is SSAM_ESIZE.
+ * PARAMETERS AND LIMITS (compile-time sentences; tests/compile-fail/ssam_temporal_*.cu)
+ *   T float or double; TT >= 1, windows 4 TT NY <= 160 32-bit registers (SSAM_TEMPORAL_MAXREGS);
+ *   name_STEP >= V; B a multiple of 32 from 32 to 1024; the shape's limits as stencil.cuh's.  No
+ *   shared memory.  Staged kernel: 4 (TT - 1) NY <= 160 and SSAM_TEMPORAL_SMEM_BYTES(NY, B) =
+ *   B/32 2 (NY + 3) 512 bytes <= 227 KB (a device giving less: SSAM_ECUDA).  Any nx >= 1,
+ *   1 <= ny <= 65535 * 4096.  src and dst must not overlap; name_advance overwrites both.
+ *   Codes: stencil.cuh's; steps outside 1 .. TT in name_launch is SSAM_ESIZE.
  *
- * NVRTC (docs/python.md)
- *   Under __CUDACC_RTC__ the generators emit their kernels only: name_kernel(src, dst, g, int L, cf)
- *   runs L steps (1 <= L <= TT) in one pass (the staged kernel with name_SMEM bytes of dynamic shared
- *   memory); AUTO gives name_onepass_kernel and name_tb_kernel; no
- *   name_launch, name_advance, name_plan (the plan rules of ssam/tbplan.h remain, as macros).
+ * NVRTC (docs/python.md)  Kernels only: name_kernel(src, dst, g, int L, cf) runs L steps (1 <= L <= TT;
+ *   the staged one with name_SMEM dynamic bytes); AUTO gives name_onepass_kernel and name_tb_kernel;
+ *   no name_launch, name_advance, name_plan (tbplan.h's rules remain, as macros).
  */
 #ifndef SSAM_TEMPORAL_CUH
 #define SSAM_TEMPORAL_CUH
@@ -154,12 +110,8 @@ static __device__ __forceinline__ void ssam_temporal_level(T (&out)[V], const T 
     ssam_temporal_level<ONCHIP_SHAPE2D_TYPE(SHAPE), XLO, XHI, YLO>(out, win, coef, keep, colin, fast)
 
 /* ---- the kernel's pieces ----------------------------------------------------------------------- */
-/* The column a lane loads its V columns x .. x + V - 1 from, and *in = 1 where one aligned vector
- * load there is legal.  A lane wholly outside the domain loads a whole vector inside it rather than
- * V single elements: periodic, its wrapped columns (when nx is a multiple of V); Dirichlet, any
- * (its cells are never stored, and the cells that read them keep their values).  Without this the
- * warps at the domain's left and right ends take 35% longer than the others, and a grid of one wave
- * waits for them (2d5pt fp32 TT 8 at 8192^2, H200: 1450 -> 1895 GCells/s over 1000 steps). */
+/* the column a lane loads x .. x + V - 1 from, *in = 1 where one aligned vector load is legal; a lane
+ * wholly outside the domain loads a vector inside it; why: docs/ssam.md#temporal-design */
 static __device__ __forceinline__ int ssam__tb_xload(int x, int nx, int V, int periodic, int vld, int *in)
 {
     int xl = x;
@@ -169,11 +121,8 @@ static __device__ __forceinline__ int ssam__tb_xload(int x, int nx, int V, int p
     return xl;
 }
 
-/* load input row j (border-mapped: wrap or nearest) into column slot s of q[V][.]: one vector at
- * column x where in, else V elements at the border-mapped columns x .. x + V - 1 (mapped here, not
- * kept in registers: only lanes at a ragged edge take this path).  Not ssam_regcache_rows_as: that
- * piece also serves constant borders (row or column -1), which wrap and nearest never give, and
- * built through it the 2d5pt TT 8 kernel has 33 more branches and 15 more compares. */
+/* input row j (wrap or nearest) into slot s of q: one vector where in, else V mapped elements; not
+ * ssam_regcache_rows_as: why: docs/ssam.md#temporal-design */
 template <class T, int V, int NS>
 static __device__ __forceinline__ void ssam__tb2_load(T (&q)[V][NS], int s, const T *src, const ssam_stencil_geom g, int j,
                                                       int x, int in, int bmode)
@@ -189,12 +138,8 @@ static __device__ __forceinline__ void ssam__tb2_load(T (&q)[V][NS], int s, cons
     }
 }
 
-/* After input row j has entered ring 0 at phase ph: levels 1 .. TT of their newest computable rows
- * (level t: row j - t YHI, from the row level t - 1 has just computed; levels above L keep their
- * values), level TT's row stored when it is the segment's.  (Levels made independent within an
- * iteration -- level t from level t - 1's rows of the previous input row -- measure 1-26% slower on
- * the H100: the overlapped levels need up to 90 more registers.)  A level's row y is computed when
- * y + YLO + yoff lies in [0, ylim). */
+/* after input row j entered ring 0: levels 1 .. TT of rows j - t YHI, one after another (why:
+ * docs/ssam.md#temporal-design), levels above L keeping their values; level TT's row stored */
 template <class S, int TT, class T, int V, int NY>
 static __device__ __forceinline__ void ssam__tb2_levels(T (&ring)[TT][V][NY], int ph, T (&out)[V], T *dst,
                                                         const ssam_stencil_geom g, const T *cf, int L, int j, int Ys,
@@ -213,11 +158,8 @@ static __device__ __forceinline__ void ssam__tb2_levels(T (&ring)[TT][V][NY], in
     }
 }
 
-/* The block's strip group *bx and row segment *by.  The two groups that hold the domain's first and
- * last strips are slower (their lanes select the columns that keep their values), so their blocks,
- * of every segment, come first in the launch order: where the grid is more than one wave, the tail
- * is made of the other, shorter blocks (longest first).  Measured without it (H100, same run):
- * 2d5pt fp32 TT 8 4 % slower at 8192^2, 3 % at 16384^2, the 3 x 3 box 7 % and 4 %. */
+/* the block's strip group *bx and segment *by: the end strips' blocks first; why:
+ * docs/ssam.md#temporal-design */
 static __device__ __forceinline__ void ssam__tb2_block(int *bx, int *by)
 {
     const long long gx = gridDim.x, gy = gridDim.y, l = blockIdx.x + gx * blockIdx.y;
@@ -233,10 +175,8 @@ static __device__ __forceinline__ void ssam__tb2_block(int *bx, int *by)
     }
 }
 
-/* The kernel body.  Warp w of the grid's strip index owns output columns [X0, X0 + STEP) and the
- * rows [Ys, Ye) of segment by; it streams input rows j0 = Ys + TT YLO .. j1 - 1 = Ye - 1 + TT YHI
- * through TT rings of NY rows, the loop unrolled by NY (phase ph = (j - j0) % NY); the input rows
- * are prefetched NY rows ahead into a ring of their own (pf).  L: the steps of this pass (<= TT). */
+/* The kernel body: a warp streams input rows [j0, j1) of its strip through TT rings, the loop
+ * unrolled by NY, the input prefetched NY rows ahead into pf */
 template <class T, class S, int TT, int B>
 static __device__ __forceinline__ void ssam__tb2_body(const T *src, T *dst, const ssam_stencil_geom g, int L, const T *cf)
 {
@@ -263,8 +203,7 @@ static __device__ __forceinline__ void ssam__tb2_body(const T *src, T *dst, cons
 #pragma unroll
     for (int k = 0; k < V; k++) colin |= (g.periodic || (x + k + XLO >= 0 && x + k + XHI < g.nx)) << k;
     const int allin = __all_sync(0xffffffffu, colin == (1 << V) - 1);
-    /* a level's row y is computed when y + YLO + yoff lies in [0, ylim): Dirichlet y + YLO in
-     * [0, ny - (YHI - YLO)), periodic any y (|y| < 2^30) */
+    /* a level computes row y where y + YLO + yoff lies in [0, ylim) */
     const int yoff = g.periodic ? 0x40000000 : 0;
     const int ylim = g.periodic ? 0x7fffffff : max(g.ny - (YHI - YLO), 0);
 #pragma unroll
@@ -317,14 +256,9 @@ static __device__ __forceinline__ void ssam__tb2s_load(ssam_vec<T, V> *q0, ssam_
     }
 }
 
-/* The staged body: ssam__tb2_body with level 0's window (the input rows) in shared memory instead of
- * registers.  Each lane keeps its own 16 bytes of a row (no barrier, no bank conflict: a warp's row
- * is 512 contiguous bytes) in a ring of R0 = NY + AHEAD slots, each row written twice (slots s and
- * s + R0), so the window of rows j - NY + 1 .. j is the NY slots from sb on, in order, whatever sb.
- * Row j + AHEAD is copied (cp.async, one group a row) into the slot of row j - NY once level 1 of row
- * j has read its window.  The registers this frees (2 NY V: the input window and the prefetch ring)
- * buy occupancy where the windows of wide shapes fill the register file.  Levels 1 .. TT - 1 keep
- * their register rings; the arithmetic is ssam__tb2_body's, bit for bit. */
+/* The staged body: ssam__tb2_body with level 0's window in shared memory, a lane's own 16 bytes of
+ * a row in a ring of R0 = NY + AHEAD slots, each row written at s and s + R0 (the window is the NY
+ * slots from sb on); row j + AHEAD copied into row j - NY's slot after level 1 read it */
 template <class T, class S, int TT, int B>
 static __device__ __forceinline__ void ssam__tb2s_body(const T *src, T *dst, const ssam_stencil_geom g, int L, const T *cf)
 {
@@ -511,13 +445,8 @@ static inline int ssam__temporal_launch(const ssam_stencil_args *a, int steps, c
 #define SSAM__TB_AUTO_TT(T, one)                                                                        \
     (SSAM__TB_AUTO_SM(T, one) ? SSAM_TB_SMEM_TT_RULE(sizeof(T), one##_YHI - one##_YLO + 1)              \
                               : SSAM_TB_TT_RULE(sizeof(T), one##_XHI - one##_XLO + 1, one##_YHI - one##_YLO + 1, one##_NPTS))
-/* SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE(name, T, SHAPE, B): name_onepass_* (SSAM_STENCIL2D_DEFINE) and
- * name_tb_* (SSAM_STENCIL2D_TEMPORAL_DEFINE with TT = SSAM_TB_TT_RULE; where the rule says 1, an empty
- * kernel that name_tb_launch refuses with SSAM_ESIZE), and
- *   int name_plan(const ssam_stencil_args *a, int steps, ssam_tb_plan *p)   the path and why
- *   int name_advance(const ssam_stencil_args *a, int steps, void **result, cudaStream_t)
- * name_advance runs the planned path; its result equals the one-pass kernel's bit for bit
- * (periodic widths not a multiple of V: within rounding, see HOW in the usage block). */
+/* AUTO: name_onepass_*, name_tb_* (where the TT rule says 1, an empty kernel name_tb_launch refuses
+ * with SSAM_ESIZE), name_plan, name_advance (docs/ssam.md#temporal-blocking-2d-temporalcuh-tbplanh) */
 #define SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE(name, T, SHAPE, B)                                          \
     SSAM__STENCIL2D_GEN(name##_onepass, "SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE(" #name ")", T, T, SHAPE,  \
                         SSAM__TB_ONEPASS_P(T, ONCHIP_SHAPE2D_YHI(SHAPE) - ONCHIP_SHAPE2D_YLO(SHAPE) + 1), 128, 1, \

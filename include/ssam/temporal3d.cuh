@@ -2,86 +2,38 @@
 /* ssam/temporal3d.cuh -- temporal blocking in 3D: TT time steps of a 3D stencil per pass through
  * memory, the time levels in shared-memory planes.
  *
- * WHAT (the PERKS paper's section 7 "next step"; the 2.5D streaming of AN5D (CGO'20): a block owns an
- * x-y tile, sweeps z and keeps each time level's last planes on chip; the per-step update is SSAM's
- * register step, SC'19 section 4, Listing 2)
+ * WHAT (the PERKS paper's section 7 "next step"; AN5D's 2.5D streaming (CGO'20) with SSAM's register
+ * step, SC'19 section 4, Listing 2; docs/ssam.md#temporal-blocking-3d-temporal3dcuh)
  *   SSAM_STENCIL3D_TEMPORAL_DEFINE(name, T, SHAPE, TT, P, B) defines
- *       __global__ void name_kernel(...)                                  up to TT steps, one pass
+ *       __global__ name_kernel                                                up to TT steps, one pass
  *       int name_launch(const ssam_stencil_args *a, int steps, cudaStream_t)   1 <= steps <= TT
  *       int name_advance(const ssam_stencil_args *a, int steps, void **result, cudaStream_t)
  *                      any steps >= 0: ceil(steps / TT) passes, the last one shorter, ping-pong
- *       int name_ncoef(void); enum name_NPTS, name_TT, name_STEPX, name_STEPY (the columns and
- *       rows a block stores), name_SMEM (its shared memory in bytes); name_coef
- *   for a 3D shape of ssam/stencil_shapes.cuh (X(I, DX, DY, DZ)), TT steps per pass, P rows per warp
- *   and B threads per block.  Arguments, boundaries and codes are ssam/stencil.cuh's.
- *   SSAM_STENCIL3D_TEMPORAL_DEFINE_OCC(name, T, SHAPE, TT, P, B, MINB): the same, MINB blocks per SM.
- *   SSAM_STENCIL3D_TEMPORAL_DEFINE_RING(name, T, SHAPE, TT, P, B): with the register ring (HOW).
- *   SSAM_STENCIL3D_TEMPORAL_DEFINE_ZCOL(name, T, SHAPE, TT, P, B) (and _ZCOL_OCC with MINB): the
- *       z-column kernel for z-stars such as 3d7pt and 3d13pt (HOW): NZ - 1 planes a level in shared
- *       memory, so TT 3 and 4 fit tall tiles.
- *   SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(name, T, SHAPE): the planner's choice (ssam/tbplan.h):
- *       name_onepass_* and name_tb_* (the z-column kernel where SSAM_TB3_ZCOL_RULE says, with its TT,
- *       P and B rules; else TT, B, P, ring by SSAM_TB3_TT_RULE, _B_RULE, _P_RULE, _RING_RULE), plus name_plan
- *       (the path and why, with the domain-size rule ssam_tb3_plan_make) and name_advance.
+ *       int name_ncoef(void); enum name_NPTS, name_TT, name_STEPX, name_STEPY (columns and rows a
+ *       block stores), name_SMEM (its shared bytes); name_coef
+ *   for a 3D shape, TT steps a pass, P rows a warp, B threads; arguments, boundaries and codes are
+ *   ssam/stencil.cuh's.  _OCC(..., MINB); _RING(name, T, SHAPE, TT, P, B): levels 1 .. TT-1 also keep
+ *   the warp's own rows in registers; _ZCOL(...) (and _ZCOL_OCC): the z-column kernel for z-stars
+ *   (3d7pt, 3d13pt), NZ - 1 planes a level.  SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(name, T, SHAPE): the
+ *   planner's choice (ssam/tbplan.h): name_onepass_*, name_tb_*, name_plan, name_advance.
  *
- * HOW
- *   A block of W = B/32 warps owns a tile of RT = W P rows by 32 V columns (V = 16 / sizeof(T): a
- *   lane's 16-byte vector) and sweeps it along z one plane per step.  Shared memory holds, for each
- *   time level t = 0 .. TT-1, a ring of NS = NZ + 1 planes of the tile (plane zz in slot (zz - z0)
- *   mod NS; each plane padded with the -YLO and YHI rows the end rows' windows read).  At step z:
- *   input plane z (read from memory one step ahead, P rows per warp, into registers) enters ring 0;
- *   then for t = 1 .. TT each warp computes its P rows of plane z - t (ZHI + 1) of level t: it loads
- *   the NZ x NY window of each row from ring t-1 (one 16-byte shared load per plane and row the
- *   shape reads, at constant offsets: the loop is unrolled by NS) and runs ssam's row step
- *   SSAM_STENCIL3D_ROW (x neighbours by lane shuffles); the rows enter ring t, or at t = TT are
- *   stored, after every row's window is loaded (rows that the warp's windows share load once).
- *   Level t runs one plane behind what level t-1 could compute, so every level reads only planes
- *   written in earlier steps: the TT levels of a step are independent, and one barrier per step
- *   suffices (the extra ring slot holds the plane being written).  Halo recompute: per level the
- *   tile loses -XLO, XHI columns (whole lanes: HL, HR as in ssam/temporal.cuh) and -YLO, YHI rows at
- *   its ends, so a block stores name_STEPX = 32 V - HL - HR columns and name_STEPY = RT - TT (YHI -
- *   YLO) rows; a z segment of S planes takes S + TT (ZHI - ZLO + 1) steps.
- *   SSAM_STENCIL3D_TEMPORAL_DEFINE_RING adds a register ring: levels 1 .. TT-1 also keep the warp's
- *   own rows of their last NZ planes in registers (TT NZ V P more), and the next level loads only the
- *   other rows from shared memory; the levels then run from TT down within a step.
- *   Measured (H100, 512^3, bench/ssam_temporal3d, docs/PERFORMANCE.md): 3d7pt TT 2 at 768 threads 1.38x
- *   the best one-pass kernel in fp32, 1.65x in fp64; TT 3 and 4 are slower (their rings leave room
- *   for fewer rows per tile); 3d27pt with the ring 1.16x fp32, 1.30x fp64; 3d13pt gains nothing:
- *   see ssam/tbplan.h.  On the H200 704 threads beat 768 (the grid fills the SMs better: 512^3
- *   3d7pt fp32 554 -> 614 GCells/s), and the planner builds 704.
- *   SSAM_STENCIL3D_TEMPORAL_DEFINE_ZCOL, for shapes whose points off the centre plane lie on the
- *   cell's own row (DY = 0 where DZ != 0) and that reach both z neighbours (z-stars: 3d7pt, 3d13pt):
- *   each thread's rows of the other planes are its own, so only the centre plane is read across warps.
- *   Level t runs ZHI planes behind level t - 1 (not ZHI + 1): within a step the levels run 1 .. TT,
- *   level t - 1's newest plane reaches level t in registers, its older planes come from shared memory
- *   (the thread's own rows), and its centre plane (written ZHI steps earlier, so behind the last
- *   barrier) from shared memory for the rows of other warps.  A level keeps NZ - 1 planes (2 for
- *   3d7pt, not 4): the thread reads its row of the oldest plane, then writes the newest into that
- *   slot.  A level loads each row of the centre plane once for the warp's P rows (P + NY - 1 loads),
- *   and the cells that keep their values (Dirichlet edges, idle levels) are one warp-uniform test a
- *   level (ssam__tb3z_keep): interior warps run no selects.  One barrier a step.  Measured (H200, 1000
- *   steps, GCells/s, against SSAM_STENCIL3D_DEFINE's best one-pass kernel, docs/PERFORMANCE.md): 3d7pt
- *   TT 4, P 3, 512 threads fp32 756 at 512^3 (1.70x; 890, 2.05x at 1024^3), fp64 360 (1.66x), where
- *   the shared-ring kernel runs 681 / 322 (TT 2, 704 threads); 3d13pt TT 2, P 3 fp32 430 (1.17x), fp64
- *   209 (1.35x).  Bound: one block of 16 warps an SM (128 registers, 205 KB), which leaves the warps
- *   waiting on shared loads and the barrier; and tiles of 120 stored columns, 5 across 512.
- *   Every level is ssam's row step with the same points in the same order as SSAM_STENCIL3D_DEFINE's
- *   streaming kernel (SSAM_STENCIL3D_STREAM_DEFINE), so N steps equal N of its launches bit for bit
- *   (the tests check it), except periodic domains whose width is not a multiple of V (the 2D case's
- *   rounding difference, bounded the same way).
+ * HOW  A block of W = B/32 warps owns a tile of RT = W P rows x 32 V columns and sweeps z one plane a
+ *   step, each level t a ring of NZ + 1 planes in shared memory (the z-column kernel: NZ - 1); level t
+ *   computes plane z - t (ZHI + 1) from ring t - 1, one barrier a step.  Halo recompute in x and y.
+ *   N steps equal N launches of SSAM_STENCIL3D_STREAM_DEFINE's kernel bit for bit (periodic widths
+ *   not a multiple of V: within the 2D bound).  Design and measurements: docs/ssam.md#temporal3d-design.
+ *   GLOSSARY of the internal bodies (ssam__tb3_*, ssam__tb3z_*): z the step, zt a level's plane, ph
+ *   the phase (z - z0) mod NS (NSZ for _ZCOL), z0..z1 the steps of segment [Zs, Ze), t level, L the
+ *   steps of a pass, LAG planes level t runs behind t - 1, zr the register ring, nw level t - 1's
+ *   newest plane in registers, pl[dz] plane offsets, wb the lane's vector of the warp's first row in
+ *   shared memory, rowin / colin / allin where the stencil stays in a Dirichlet domain, rowst rows
+ *   stored, ry rows' border indices, pf the prefetched plane.
  *
  * PIECES FOR KERNELS OF ONE'S OWN (functions; the macro spellings are one-line wrappers)
- *   ssam_temporal3d_window<NY, NZ, YLO>(win, base, pl, r)
- *       (SSAM_TEMPORAL3D_WINDOW(T, V, NY, NZ, win, base, pl, r, YLO))
- *       win[V][NZ NY] (the layout ssam_stencil3d_row reads with R = NY, p = 0) from planes of 16-byte
- *       vectors in shared memory ([row][lane]): plane offset dz starts at base + pl[dz], rows
- *       r + YLO .. r + YHI of it (base: the lane's vector of the warp's first row; the caller pads
- *       the plane so that those rows exist)
- *   ssam_temporal3d_put(ring, i, vals)  (SSAM_TEMPORAL3D_PUT(T, V, ring, i, vals))
- *       a lane's V values as one 16-byte shared store at ring[i]
- *   The kernel body, ssam__tb3_body<T, S, TT, P, B, RING>(src, dst, g, L, cf), and its pieces
- *   (ssam__tb3_plane: one step; ssam__tb3_level: one level's rows; ssam__tb3_intake: the input plane)
- *   are internal.
+ *   ssam_temporal3d_window<NY, NZ, YLO>(win, base, pl, r): win[V][NZ NY] (ssam_stencil3d_row's layout,
+ *       R = NY, p = 0) from planes of 16-byte vectors in shared memory ([row][lane]): plane dz at
+ *       base + pl[dz], rows r + YLO .. r + YHI (the caller pads the plane so they exist)
+ *   ssam_temporal3d_put(ring, i, vals): a lane's V values as one 16-byte shared store at ring[i]
  *
  * EXAMPLE
  *   [compile: cudaStream_t stream]
@@ -91,27 +43,18 @@
  *     ssam_stencil_args a = {};   // ... as for SSAM_STENCIL3D_DEFINE ...
  *     void *u;
  *     int rc = heat3_advance(&a, 1000, &u, stream);     // 500 passes of 2 steps
- *   or SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(heat3, float, ONCHIP_SHAPE_3D7PT) (below): the planner's
- *   choice of this or one pass per step; examples/heat3d.cu runs both.
+ *   or SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(heat3, float, ONCHIP_SHAPE_3D7PT); examples/heat3d.cu runs both.
  *
- * PARAMETERS AND LIMITS
- *   T float or double; TT >= 1; P >= 1; B a multiple of 32 up to 1024 with name_STEPY >= 1 and
- *   32 V - HL - HR >= V; shared memory name_SMEM = TT (NZ + 1) (RT + NY - 1) 512 bytes <= 227 KB
- *   (1 block per SM at that size: 3d7pt TT 2 fits RT = 48, TT 3 RT = 32, TT 4 RT = 24; _ZCOL: TT (NZ - 1)
- *   (RT + NY - 1) 512 bytes, 3d7pt TT 4 fits RT = 54; the planner builds 48: P 3 at 512 threads); the window
- *   V NZ NY sizeof(T)/4 <= 128 registers; the shape's limits as ssam/stencil.cuh's (compile-time
- *   checks with a sentence each, naming the generator, the instance and the argument; a 125-point
- *   box does not fit: run it one-pass; _ZCOL takes z-stars only; tests/compile-fail/ssam_temporal3d_*.cu).
- *   Any nx, ny, nz >= 1 (gy = ceil(ny / STEPY) <= 65535).
- *   Boundaries: SSAM_STENCIL_DIRICHLET and SSAM_STENCIL_PERIODIC as ssam/stencil.cuh.  src and dst must
- *   not overlap (SSAM_EOVERLAP); name_advance overwrites both.  Codes: ssam/stencil.cuh's; steps
- *   outside 1 .. TT in name_launch is SSAM_ESIZE; a device without name_SMEM bytes of shared memory
- *   per block: SSAM_ECUDA from the launch (cudaFuncSetAttribute refuses).
+ * PARAMETERS AND LIMITS (compile-time sentences; tests/compile-fail/ssam_temporal3d_*.cu)
+ *   T float or double; TT >= 1; P >= 1; B a multiple of 32 up to 1024, name_STEPY >= 1, name_STEPX >= V;
+ *   name_SMEM = TT (NZ + 1)(RT + NY - 1) 512 bytes <= 227 KB (_ZCOL: TT (NZ - 1)(RT + NY - 1) 512); the
+ *   window V NZ NY sizeof(T)/4 <= 128 registers (a 125-point box: one pass per step); _ZCOL z-stars
+ *   only; the shape's limits as stencil.cuh's.  Any nx, ny, nz >= 1, ceil(ny / STEPY) <= 65535.  src
+ *   and dst must not overlap; name_advance overwrites both.  Codes: stencil.cuh's; steps outside
+ *   1 .. TT: SSAM_ESIZE; a device without name_SMEM bytes a block: SSAM_ECUDA.
  *
- * NVRTC (docs/python.md)
- *   Under __CUDACC_RTC__ the generators emit their kernels only: name_kernel(src, dst, g, int L, cf)
- *   (name_SMEM bytes of dynamic shared memory: over 48 KB the caller raises the kernel's limit);
- *   AUTO gives name_onepass_kernel and name_tb_kernel; no name_launch, name_advance, name_plan.
+ * NVRTC (docs/python.md)  Kernels only: name_kernel(src, dst, g, int L, cf) with name_SMEM dynamic
+ *   bytes (over 48 KB: raise the kernel's limit); AUTO: name_onepass_kernel, name_tb_kernel.
  */
 #ifndef SSAM_TEMPORAL3D_CUH
 #define SSAM_TEMPORAL3D_CUH
@@ -188,13 +131,9 @@ static __device__ __forceinline__ void ssam__tb3_shift(T (&zr)[NZ][V][P])
             for (int p = 0; p < P; p++) zr[z][k][p] = zr[z + 1][k][p];
 }
 
-/* Level t (1 .. TT) of plane zt = z - t (ZHI + 1) for the warp's P rows, at phase ph = (z - z0) mod NS
- * (NS = NZ + 1 slots a level in shared memory, PS vectors each; plane zz in slot (zz - z0) mod NS):
- * the window from level t - 1 (its register ring zr[t - 1] for the warp's own rows, its shared ring
- * for the others), ssam's row step, the cell's own value where the stencil leaves a Dirichlet domain
- * or t > L; into level t's rings, or stored at t = TT (rowst[p]: the row is stored), once every
- * row's window is loaded (the compiler then loads a row that two windows read once).  Levels run from
- * TT down, so level t's register ring moves on after level t + 1 has read it. */
+/* level t of plane zt = z - t (ZHI + 1) for the warp's P rows (plane zz in slot (zz - z0) mod NS, PS
+ * vectors each) from level t - 1's rings; into level t's rings, or stored at t = TT, after every
+ * row's window is loaded (shared rows load once) */
 template <class S, int NS, int PS, int RING, int t, class T, int TT, int NZ, int V, int P>
 static __device__ __forceinline__ void ssam__tb3_level(int ph, int zt, T (&zr)[TT][NZ][V][P], ssam_vec<T, V> *wb,
                                                        T *dst, const ssam_stencil_geom g, const T *cf, int L, int Zs,
@@ -267,12 +206,8 @@ static __device__ __forceinline__ void ssam__tb3_intake(int ph, int z, int z1, T
                                        cx, in, ry, (T)0);
 }
 
-/* One step z at phase ph = (z - z0) mod NS: the input plane z into level 0 and level t's plane
- * z - t (ZHI + 1) for t = 1 .. TT (each from planes its level below made in earlier steps: the
- * levels are independent within a step); one barrier.  With the register ring the levels run from
- * TT down, so that each register ring moves on after the level above has read it, and the intake
- * comes after them (the order measured); without it the intake comes first (its loads in flight
- * the longest: measured faster) */
+/* one step z: the input plane into level 0, levels 1 .. TT (independent within a step), one barrier;
+ * the order of intake and levels: docs/ssam.md#temporal3d-design */
 template <class S, int NS, int PS, int RING, class T, int TT, int NZ, int V, int P>
 static __device__ __forceinline__ void ssam__tb3_plane(int ph, int z, int z1, T (&pf)[V][P], T (&zr)[TT][NZ][V][P],
                                                        ssam_vec<T, V> *wb, const T *src, T *dst, const ssam_stencil_geom g,
@@ -286,12 +221,7 @@ static __device__ __forceinline__ void ssam__tb3_plane(int ph, int z, int z1, T 
     __syncthreads();
 }
 
-/* A block's tile and a lane's place in it (both 3D bodies): wb, the lane's vector of the warp's first
- * row in shared memory (sh); the segment's planes [Zs, Ze) and steps z0 .. z1 - 1 (level t LAG planes
- * behind level t - 1); the lane's first column x and the column its loads start at (xl), the warp's
- * first row y0, its columns (cx, in) and which of them the stencil keeps inside a Dirichlet domain
- * (colin; allin: every lane's); per row the border index (ry), whether the stencil stays inside
- * (rowin) and whether the row is stored (rowst) */
+/* a block's tile and a lane's place in it (both 3D bodies; the names: the usage block's GLOSSARY) */
 template <class T, class S, int TT, int P, int B, int LAG, int V>
 static __device__ __forceinline__ void ssam__tb3_tile(const ssam_stencil_geom &g, int bmode, ssam_vec<T, V> *sh,
                                                       ssam_vec<T, V> *&wb, int &Zs, int &Ze, int &z0, int &z1, int &x,
@@ -379,24 +309,15 @@ static __device__ __forceinline__ void ssam__tb3_body(const T *src, T *dst, cons
     }
 }
 
-/* ---- the z-column variant: other planes read only the cell's own row ----------------------------
- * For shapes whose points off the centre plane all have DY = 0 (3d7pt, 3d13pt and other z-stars),
- * reaching both z neighbours (ZLO < 0 < ZHI): a level needs only its centre plane's rows from other
- * warps; its other planes are the thread's own rows.  Level t then runs ZHI planes behind level t - 1
- * (not ZHI + 1), the levels run 1 .. TT in a step with level t - 1's newest plane handed over in
- * registers, and a level keeps NZ - 1 planes in shared memory (not NZ + 1): the oldest is read by its
- * owner just before the newest takes its slot.  One barrier a step. */
+/* ---- the z-column variant (z-stars, ZLO < 0 < ZHI): docs/ssam.md#temporal-blocking-3d-temporal3dcuh */
 template <class... P>
 static __host__ __device__ constexpr int ssam__tb3z_fits(onchip_shape<P...>)
 {
     return (0 + ... + (P::dz != 0 && P::dy != 0)) == 0 && onchip_shape<P...>::zlo < 0 && onchip_shape<P...>::zhi > 0;
 }
 
-/* The rows of a level that keep their values: where the stencil leaves a Dirichlet domain (row p
- * outside rowin, column k outside colin) or the level is idle (lv 0: t > L, or a plane outside the
- * domain), nw[k][p] takes the cell's own value back from the level's centre plane (c: the lane's
- * vector of the warp's first row there).  One warp-uniform test for all P rows: the interior takes
- * no select. */
+/* cells that keep their values (outside rowin / colin, or lv 0: an idle level) take them back from
+ * the centre plane c; one warp-uniform test for all P rows */
 template <class T, int V, int P>
 static __device__ __forceinline__ void ssam__tb3z_keep(T (&nw)[V][P], const ssam_vec<T, V> *c, int lv, const int (&rowin)[P],
                                                        int colin, int allin)
@@ -414,11 +335,8 @@ static __device__ __forceinline__ void ssam__tb3z_keep(T (&nw)[V][P], const ssam
     }
 }
 
-/* Level t of plane zt = z - t ZHI for the warp's P rows at phase ph = (z - z0) mod NSZ: the window from
- * level t - 1 (its newest plane nw in registers, its centre plane's rows from shared memory, its other
- * planes' own rows from shared memory), nw into the slot of level t - 1's oldest plane, ssam's row
- * step with the Dirichlet and t > L rules of ssam__tb3_level; level t's row replaces nw's, or at t = TT
- * it is stored */
+/* level t of plane zt = z - t ZHI: the window from level t - 1 (nw in registers, the rest from shared
+ * memory), nw into the slot of its oldest plane; level t's row replaces nw, or is stored at t = TT */
 template <class S, int NSZ, int PS, int t, class T, int TT, int V, int P>
 static __device__ __forceinline__ void ssam__tb3z_level(int ph, int zt, T (&nw)[V][P], ssam_vec<T, V> *wb, T *dst,
                                                         const ssam_stencil_geom g, const T *cf, int L, int Zs, int Ze,
@@ -485,10 +403,7 @@ static __device__ __forceinline__ void ssam__tb3z_levels(int ph, int z, T (&nw)[
     }
 }
 
-/* The z-column kernel body: ssam__tb3_body's tiles, segments and boundary rules; steps z0 = Zs + TT ZLO
- * .. z1 - 1 = Ze - 1 + TT ZHI, the loop unrolled by NSZ = NZ - 1 so that every shared offset is a
- * constant; a step: the prefetched plane z becomes level 0's newest, the next plane's loads start,
- * levels 1 .. TT, one barrier. */
+/* the z-column body: ssam__tb3_body's tiles and rules, the loop unrolled by NSZ = NZ - 1 */
 template <class T, class S, int TT, int P, int B>
 static __device__ __forceinline__ void ssam__tb3z_body(const T *src, T *dst, const ssam_stencil_geom g, int L, const T *cf)
 {
@@ -584,14 +499,8 @@ static inline ssam__stencil_kern ssam__tb3_kern(const void *fn, int *occ, int st
 /* MINB blocks per SM (__launch_bounds__(B, MINB)) */
 #define SSAM_STENCIL3D_TEMPORAL_DEFINE_OCC(name, T, SHAPE, TT, P, B, MINB)                              \
     SSAM__STENCIL3D_TEMPORAL_GEN(name, "SSAM_STENCIL3D_TEMPORAL_DEFINE_OCC(" #name ")", T, SHAPE, TT, P, B, MINB, 1, 0)
-/* the same with the register ring: levels 1 .. TT-1 also keep the warp's own rows of their last NZ
- * planes in registers, so the next level reads only the other rows from shared memory (TT NZ V P
- * more registers; measured faster for 3d27pt at TT 2, 512 threads: see the usage block) */
 #define SSAM_STENCIL3D_TEMPORAL_DEFINE_RING(name, T, SHAPE, TT, P, B)                                   \
     SSAM__STENCIL3D_TEMPORAL_GEN(name, "SSAM_STENCIL3D_TEMPORAL_DEFINE_RING(" #name ")", T, SHAPE, TT, P, B, 1, 1, 1)
-/* the z-column variant, for shapes that read only the cell's own row off the centre plane (3d7pt,
- * 3d13pt): a level keeps NZ - 1 planes in shared memory, not NZ + 1, so TT 3 and 4 fit tall tiles (see
- * the usage block) */
 #define SSAM_STENCIL3D_TEMPORAL_DEFINE_ZCOL(name, T, SHAPE, TT, P, B)                                   \
     SSAM__STENCIL3D_TEMPORAL_GEN(name, "SSAM_STENCIL3D_TEMPORAL_DEFINE_ZCOL(" #name ")", T, SHAPE, TT, P, B, 1, 1, 2)
 #define SSAM_STENCIL3D_TEMPORAL_DEFINE_ZCOL_OCC(name, T, SHAPE, TT, P, B, MINB)                         \
@@ -641,17 +550,8 @@ static inline ssam__stencil_kern ssam__tb3_kern(const void *fn, int *occ, int st
                        ssam__tb3z_fits(one##_shape()))
 #define SSAM__TB3_AUTO_ZTT(one)                                                                      \
     SSAM_TB3_ZCOL_TT_RULE(one##_XHI - one##_XLO + 1, one##_YHI - one##_YLO + 1, one##_ZHI - one##_ZLO + 1)
-/* SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(name, T, SHAPE): name_onepass_* (SSAM_STENCIL3D_DEFINE, P 4 fp32 /
- * 2 fp64, 128 threads) and name_tb_* (the z-column kernel with SSAM_TB3_ZCOL_TT_RULE, _P_RULE, _B_RULE
- * where SSAM_TB3_ZCOL_RULE says; else TT = SSAM_TB3_TT_RULE, B = SSAM_TB3_B_RULE, P = SSAM_TB3_P_RULE,
- * the register ring where SSAM_TB3_RING_RULE says;
- * where the rule says 1, an empty kernel that name_tb_launch refuses with SSAM_ESIZE), and
- *   int name_plan(const ssam_stencil_args *a, int steps, ssam_tb_plan *p)   the path and why
- *   int name_advance(const ssam_stencil_args *a, int steps, void **result, cudaStream_t)
- * The plan also needs a large enough domain (ssam_tb3_plan_make: SSAM_TB3_MIN_CELLS, SSAM_TB3_MIN_XFILL).
- * name_advance runs the planned path; its result equals the one-pass kernel's bit for bit where
- * that kernel is the streaming variant (the default's rule picks slice only for dense fp64 shapes
- * of 5 planes or more, which get no temporal kernel). */
+/* AUTO (docs/ssam.md#temporal-blocking-3d-temporal3dcuh): the result equals the one-pass kernel's bit
+ * for bit where that is the streaming variant (slice shapes get no temporal kernel) */
 #define SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(name, T, SHAPE)                                             \
     SSAM__STENCIL3D_GEN(name##_onepass, "SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(" #name ")", T, SHAPE,     \
                         sizeof(T) == 4 ? 4 : 2, 128, 1, SSAM__STENCIL3D_RULE(name##_onepass, T),        \

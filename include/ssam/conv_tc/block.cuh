@@ -22,21 +22,14 @@
 #include "../conv.cuh"
 #include "warp.cuh"
 
-/* Tile columns.  The staged tile starts at input column x0 - ax, OFF = (x0 - ax) mod V past a
- * 16-byte boundary.  Where OFF is even, the rows of a tile inside the image are copied as 16-byte
- * chunks into the slot from column OFF on (the fragments' paired loads need an even column).  An
- * odd OFF: float and half shift the tile grid one column left (x0 = tile * BWD - 1: the first
- * tile's column -1 is computed, not stored; the stores go one element at a time), and OFF is even
- * again; double (V = 2) copies element by element instead (measured, H100, 15x15: the shifted
- * grid 1.147 ms, the element copy 1.048, no 16-byte copy at all 1.083; float 15x15 shifted 0.50,
- * element copy 0.64). */
+/* The tile grid's shift: 1 where OFF = (x0 - ax) mod V is odd and V > 2 (float, half: the grid moves
+ * one column left, so the 16-byte chunks land on even columns); why: docs/ssam.md#conv-tc-design */
 static __host__ __device__ __forceinline__ int ssam__conv_tc_shift(int ax, int V)
 {
     return V > 2 ? ((V - ax % V) % V) & 1 : 0;
 }
 
-/* a staged row's pitch for TC columns: 8 mod 32 floats, 8 mod 16 doubles, 8 mod 64 halves (a warp's
- * paired fragment loads fall in distinct banks) */
+/* a staged row's pitch: 8 mod 32 floats, 8 mod 16 doubles, 8 mod 64 halves (no bank conflict) */
 static __host__ __device__ constexpr int ssam__conv_tc_pitch(int es, int tc)
 {
     return es == 8   ? tc + ((8 - tc % 16) + 16) % 16
@@ -44,11 +37,8 @@ static __host__ __device__ constexpr int ssam__conv_tc_pitch(int es, int tc)
                      : tc + ((8 - tc % 64) + 64) % 64;
 }
 
-/* the sizes of one instantiation: block tile BH x BWD, staged tile TR x TC, its row of NCH 16-byte
- * chunks of V elements (room for TC columns starting at any even OFF < V) and pitch TP, padded
- * weight row WP, NT threads; smem the block's shared bytes: the padded weights of type W (rounded to
- * 16 bytes), the staged tile of T.  The limits: tile (QY, JX, WY, WX >= 1, at most 32 warps) and
- * ok (the tile, and smem within 227 KB) */
+/* one instantiation's sizes: block tile BH x BWD, staged tile TR x TC (NCH 16-byte chunks a row,
+ * pitch TP), padded weight row WP, NT threads; smem the block's shared bytes; tile and ok the limits */
 template <class T, class W, int M, int N, int QY, int JX, int WY, int WX>
 struct ssam__conv_tc_sizes {
     enum {
@@ -61,8 +51,7 @@ struct ssam__conv_tc_sizes {
     static const bool ok = tile && smem <= 227 * 1024;
 };
 
-/* interior tiles: rows [ys, ys + TR) x the NCH chunks from column xs (V-aligned) into slot[TR][TP],
- * asynchronously (ssam__tc_wait, then a barrier) */
+/* an interior tile: rows [ys, ys + TR) x NCH chunks from column xs into slot, by cp.async */
 template <class T, class Z>
 static __device__ __forceinline__ void ssam__conv_tc_stage16(T *slot, const T *src, const ssam_conv2d_geom g, int xs, int ys)
 {
@@ -73,11 +62,8 @@ static __device__ __forceinline__ void ssam__conv_tc_stage16(T *slot, const T *s
     }
 }
 
-/* any tile: rows [y0, y0 + TR) x columns [x0, x0 + TC) of the input into tile[TR][TP], borders
- * applied through the source index; the constant border's cells, and the columns past NC (they
- * meet only zero weights), stored as values; 8 loads in flight per thread.  (Measured: cp.async
- * copies into a second buffer, overlapping the next tile's copy with this one's MMAs, run 5-35%
- * slower than a plain copy with more blocks per SM; one load at a time per thread, 30-50% slower.) */
+/* any tile, element by element, borders applied; columns from NC on as 0 (they meet zero weights);
+ * 8 loads in flight a thread; why: docs/ssam.md#conv-tc-design */
 template <class T, int TR, int TC, int TP, int NC, int NT>
 static __device__ __forceinline__ void ssam__conv_tc_stage(T *tile, const T *src, const ssam_conv2d_geom g, int x0, int y0)
 {
@@ -100,8 +86,7 @@ static __device__ __forceinline__ void ssam__conv_tc_stage(T *tile, const T *src
     }
 }
 
-/* the weights, each of the N filter rows padded with 7 zeros before and zeros after to WP elements
- * (w: the kernel's __grid_constant__ parameter, indexed in place) */
+/* the N filter rows, each padded with 7 zeros before and zeros after to WP elements */
 template <class T, int WP, int M, int N, int NT, class WT>
 static __device__ __forceinline__ void ssam__conv_tc_weights(T *wpad, const WT &w)
 {
@@ -112,8 +97,7 @@ static __device__ __forceinline__ void ssam__conv_tc_weights(T *wpad, const WT &
 }
 #define SSAM__CONV_TC_WEIGHTS(T, wpad, WP, M, N, w, NT) ssam__conv_tc_weights<T, (WP), (M), (N), (NT)>(wpad, w)
 
-/* one tile with plain FMAs, in the definition's order (conv.cuh's): an Inf or NaN reaches exactly
- * the outputs whose taps read it.  Sums in the weights' type W: float for the half-storage modes. */
+/* one tile with plain FMAs in conv.cuh's order, sums in the weights' type W */
 template <class T, class W, class Z, int M, int N>
 static __device__ __forceinline__ void ssam__conv_tc_tile_fma(const T *tile, const W *wpad, T *dst, const ssam_conv2d_geom g,
                                                               int x0, int y0)
@@ -128,11 +112,8 @@ static __device__ __forceinline__ void ssam__conv_tc_tile_fma(const T *tile, con
     }
 }
 
-/* one tile: the warp's accumulators over the N filter rows of the staged tile; then, where every
- * sum of the block is finite, stored, else the tile again with plain FMAs.  Every staged value
- * enters some sum (times a weight or a band zero), so an Inf or NaN in the tile, which the band's
- * zeros would spread up to 7 columns outside its footprint (0 * Inf is NaN), makes a sum non-
- * finite; so does a sum that overflows.  The FMA path then gives conv.cuh's Inf and NaN pattern. */
+/* one tile: the warps' MMAs over the N filter rows; stored where every sum of the block is finite,
+ * else computed again with FMAs (every staged value enters some sum, so an Inf or NaN shows) */
 template <class MD, class Z, int M, int N, int QY, int JX, int WX>
 static __device__ __forceinline__ void ssam__conv_tc_tile(const typename MD::elem_t *tile, const typename MD::weight_t *wpad,
                                                           typename MD::elem_t *dst, const ssam_conv2d_geom g, int x0,
@@ -174,9 +155,7 @@ static __device__ __forceinline__ void ssam__conv_tc_tile(const typename MD::ele
     }
 }
 
-/* The kernel body: blocks walk the tiles (row-major) with a stride of the grid: stage, compute,
- * store.  slot: the staged tile's storage; tile = slot + OFF, its column 0.  w: the M N weights
- * (the kernel's __grid_constant__ parameter). */
+/* The kernel body: blocks walk the tiles with the grid's stride: stage, compute, store */
 template <class MD, int M, int N, int QY, int JX, int WY, int WX, class WT>
 static __device__ __forceinline__ void ssam_conv2d_tc_body(const typename MD::elem_t *src, typename MD::elem_t *dst,
                                                            const ssam_conv2d_geom g, const WT &w)

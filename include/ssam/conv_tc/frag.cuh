@@ -44,13 +44,9 @@
 #define SSAM_TC_W_f16 float
 #define SSAM_TC_W_bf16 float
 
-/* ---- fragments.  The data operand A (16 rows x k) is built from two 8-row SLABS: a slab is one
- * lane's share of 8 consecutive rows (row g), and A = (slab at row offset r, slab at r + 8).  One
- * slab serves the fragments at offsets r and r - 8, i.e. two filter rows 8 apart (the register
- * reuse of SSAM's sliding window, at fragment granularity).  A k8 step's two k-halves are laid on
- * adjacent columns (k = c at column 2c, k = c + 4 at 2c + 1), so a lane loads its pair with one 8-
- * or 16-byte load; the weights (B) follow the same order.  A k4 step (the band's tail) takes one
- * column c.  p: &tile[row g of the slab][column 2c] (k8) or [column c] (k4). ---- */
+/* ---- fragments (docs/ssam.md#conv-tc-frag): A = (slab at row offset r,
+ * slab at r + 8), a slab a lane's share of 8 rows; a k8 step's k = c, c + 4 at columns 2c, 2c + 1 (one
+ * 8- or 16-byte load), a k4 step column c.  p: &tile[row g][column 2c] (k8) or [column c] (k4). ---- */
 typedef struct ssam_tch_f64 { double v[2]; } ssam_tch_f64;    /* slab, k8: (g, k c), (g, k c + 4) */
 typedef struct ssam_tch4_f64 { double v; } ssam_tch4_f64;     /* slab, k4: (g, k c) */
 typedef struct ssam_tcb_f64 { double v[2]; } ssam_tcb_f64;    /* B, k8: (k c, n g), (k c + 4, n g); k4: v[0] */
@@ -62,10 +58,8 @@ typedef struct ssam_tcc_tf32 { float v[4]; } ssam_tcc_tf32;
 typedef struct ssam_tch_tf32x3 { unsigned big[2], small[2]; } ssam_tch_tf32x3;
 typedef struct ssam_tch4_tf32x3 { unsigned big, small; } ssam_tch4_tf32x3;
 typedef struct ssam_tcb_tf32x3 { unsigned big[2], small[2]; } ssam_tcb_tf32x3;
-/* tf32x3 keeps two sums.  The tensor core adds with truncation, so a long chain of MMAs into one
- * large accumulator drifts by up to an ulp of it per MMA (measured: 14x the SIMT path's error at
- * 20x20).  Each big.big product starts from zero and is added to v in FP32 (round to nearest);
- * the cross terms (2^-11 of the sum) chain in lo, where truncation costs nothing visible. */
+/* tf32x3 keeps two sums: big.big products start from zero and are added to v in FP32, the cross
+ * terms chain in lo; why: docs/ssam.md#conv-tc-design */
 typedef struct ssam_tcc_tf32x3 { float v[4], lo[4]; } ssam_tcc_tf32x3;
 /* FP16 / BF16 (m16n8k8, FP32 sums): the lane's pair of columns 2c, 2c + 1 is its k pair 2c, 2c + 1 of
  * the MMA -- the same columns the permuted k pair of the k8 modes above takes, so the tile, the band
@@ -236,11 +230,8 @@ static __device__ __forceinline__ __nv_bfloat162 ssam__tc_pair(const __nv_bfloat
 {
     return __floats2bfloat162_rn(v0, v1);
 }
-/* dst[y][x], dst[y][x + 1] = v0, v1 (row pitch dp): one pair store where allowed and inside the row,
- * else each inside one.  Each store forms its row address itself, as one expression: the compiler
- * then hoists it out of the branches and shares it between a warp's fragments (a row pointer formed
- * once before the branches is sunk into every store instead: 1300 more instructions in a warp of
- * 4 x 4 fragments) */
+/* dst[y][x], dst[y][x + 1] = v0, v1: one pair store where allowed, else each inside one; each store
+ * forms its row address itself (why: docs/ssam.md#conv-tc-frag) */
 template <class T, class V>
 static __device__ __forceinline__ void ssam__tc_put2(T *dst, long long dp, int y, int x, int ow, int pair, V v0, V v1)
 {
@@ -329,9 +320,7 @@ static __device__ __forceinline__ void ssam_tc_store_tf32x3(float *dst, long lon
 #define ssam_tc_storep2_f16 ssam_tc_store2_f16
 #define ssam_tc_storep2_bf16 ssam_tc_store2_bf16
 
-/* ---- the modes as types, for function templates (an MD argument): ssam_tc_mode_MODE names the mode's
- * element and weight types and its fragments; the overloads below take a mode value first and call
- * the mode's piece, e.g. ssam_tc_mma(MD(), &c, lo, hi, b) */
+/* ---- the modes as types (the usage block); the overloads take a mode value first */
 #define SSAM_TC_MODE(MODE) ssam_tc_mode_##MODE
 typedef struct ssam_tc_mode_f64 {
     typedef double elem_t;   /* the image's element (storage) type */

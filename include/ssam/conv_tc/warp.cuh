@@ -60,10 +60,7 @@ static __device__ __forceinline__ void ssam_conv_tc_slab(typename MD::h_t (&h)[J
 #define SSAM_CONV_TC_SLAB(MODE, JX, S8, T4, h, h4, p, cq)                                                   \
     ssam_conv_tc_slab<ssam_tc_mode_##MODE, (JX), (S8), (T4)>(h, h4, p, cq)
 
-/* Loops run s outside j: consecutive MMAs are independent.  (Each MMA takes its A operand as four
- * consecutive registers, rows g and g + 8 interleaved, which a slab's paired load does not give: the
- * compiler gathers them with register moves, about 3 per tf32 MMA, H100.  Running u = j + s outside s
- * instead leaves the SASS's moves as they are.) */
+/* s outside j: consecutive MMAs are independent; why: docs/ssam.md#conv-tc-design */
 template <class MD, int JX, int S8, int T4>
 static __device__ __forceinline__ void ssam__tc_band_mma(typename MD::c_t (&c)[JX], const typename MD::h_t (&hl)[JX - 1 + S8],
                                                          const typename MD::h_t (&hh)[JX - 1 + S8],

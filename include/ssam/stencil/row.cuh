@@ -179,13 +179,9 @@ static __device__ __forceinline__ T ssam__stencil_pts(T acc, const W &win, int k
     return acc;
 }
 
-/* The lane-distance schedule for one output row: for each of the lane's V columns, the local points
- * (pts(acc, k, 0)), then the right lanes' points by Horner over shfl.down (pts(acc, k, d), d = QR ..
- * 1), then the left lanes' by shfl.up (d = -QL .. -1); each partial starts at init and the three are
- * combined by cmb(a, b).  lxlo, lxhi: the x extent of the points pts visits (<= XLO, XHI's).
- * GH 1 (only with QL, QR <= 1): lane 0 also holds the right ghost and lane 31 the left ghost, whose
- * points gpts(acc, k, +-1) sums; the one-lane shifts become rotations in which lane 0 sends its
- * ghost's partial sum to lane 31 and lane 31 its ghost's to lane 0, so every lane's sum is complete. */
+/* the lane-distance schedule of one row (the usage block): local points, right lanes by shfl.down
+ * (d = QR .. 1), left lanes by shfl.up, combined by cmb; lxlo, lxhi the extent pts visits; GH 1: the
+ * one-lane shifts become rotations carrying the ghosts' sums (gpts) to lanes 31 and 0 */
 template <int V, int XLO, int XHI, int GH, class T, class Pts, class GPts, class Cmb>
 static __device__ __forceinline__ void ssam__stencil_lanes(T (&out)[V], int lxlo, int lxhi, T init, Pts pts,
                                                            GPts gpts, Cmb cmb)
