@@ -154,7 +154,7 @@ static __device__ __forceinline__ void perks__st_relaxed_u64(unsigned long long 
 }
 
 /* fence.acq_rel.gpu: enough for the release / acquire patterns (relaxed store after it, relaxed load
- * before it); __threadfence is fence.sc, measured far slower when many threads issue it */
+ * before it); why not __threadfence (fence.sc): docs/perks.md#reference-the-three-summing-barriers */
 static __device__ __forceinline__ void perks__fence_acq_rel_gpu(void)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
