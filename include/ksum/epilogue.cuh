@@ -3,62 +3,37 @@
  * from norms, kernel functions, the weighted row reduction and the cross-block reduction.
  *
  * WHAT (Wang et al., fused kernel summation, Algorithm 2 lines 14-21)
- *   The distance comes from the norms, |a - b|^2 = |a|^2 + |b|^2 - 2 a.b, with the kernel's scale
- *   folded in before the GEMM: ksum.cuh multiplies the target coordinates by -2 s while staging them
- *   in shared memory and starts each accumulator at s |a_i|^2 + s |b_j|^2, so after the GEMM the
- *   accumulator holds  t = s |a_i - b_j|^2  (clamped at 0 here: rounding can make it slightly
- *   negative).  Each kernel function is a pair of macros on that scaled argument:
+ *   |a - b|^2 = |a|^2 + |b|^2 - 2 a.b with the kernel's scale folded in: targets staged times -2 s,
+ *   accumulators started at s |a_i|^2 + s |b_j|^2, so after the GEMM they hold t = s |a_i - b_j|^2
+ *   (clamped at 0 here: rounding can make it slightly negative).  A kernel function is two macros:
  *       NAME_SCALE(h)    host, double: the scale s > 0 for bandwidth h
  *       NAME_EVAL(T, t)  device: K as a function of t = s d^2 >= 0, in type T
- *   Built in (d = |a - b|, h the bandwidth):
- *       KSUM_GAUSS     exp(-d^2 / 2h^2)             s = log2(e) / 2h^2, K = exp2(-t): one MUFU.EX2 per pair
- *       KSUM_LAPLACE   exp(-d / h)                  s = 1/h^2,  K = exp2(-log2(e) sqrt(t))
- *       KSUM_CAUCHY    1 / (1 + d^2/h^2)            s = 1/h^2,  K = 1 / (1 + t)
- *       KSUM_MATERN32  (1 + r) exp(-r), r = sqrt(3) d/h          s = 3/h^2, r = sqrt(t)
- *       KSUM_MATERN52  (1 + r + r^2/3) exp(-r), r = sqrt(5) d/h  s = 5/h^2, r = sqrt(t)
- *       KSUM_IMQ       1 / sqrt(1 + d^2/h^2)        s = 1/h^2,  K = rsqrt(1 + t)
- *   A kernel of one's own is two macros with a name of one's own, e.g. K = 1/(1 + d^2/h^2)^2:
+ *   Built in: KSUM_GAUSS, KSUM_LAPLACE, KSUM_CAUCHY, KSUM_MATERN32, KSUM_MATERN52, KSUM_IMQ (their
+ *   formulas and scales: docs/ksum.md#kernel-functions-epiloguecuh).  One's own, K = 1/(1 + d^2/h^2)^2:
  *       #define MYK_SCALE(h) (1.0 / ((h) * (h)))
  *       #define MYK_EVAL(T, t) ((T)1 / (((T)1 + (t)) * ((T)1 + (t))))
  *       KSUM_DEFINE(myk_f32, float, MYK)
- *   Only NAME_EVAL is used by the pieces below (NAME_SCALE is for the generator's launcher).  NAME_EVAL
- *   expands where the piece is used, inside one's own kernel, so it may name that kernel's parameters:
- *   a kernel with a run-time shape parameter (the generator's kernels take only h) is e.g.
- *       #define RQ_EVAL(T, t) my_rq_##T(t, alpha)      // alpha: a parameter of the __global__ function
- *   (examples/ksum_custom.cu).
- *   float: exp2, sqrt and 1/x are the approximate PTX forms ex2/sqrt/rcp.approx.ftz (relative error
- *   about 2^-22, results under 2^-126 flush to 0; no slow paths, so no extra registers); rsqrtf.
- *   double: the CUDA library's exp2/exp/sqrt/rsqrt and IEEE division (about 1 ulp).
- *   Helpers for kernels of one's own: ksum_exp2neg_T(t) = 2^-t, ksum_sqrt_T, ksum_rsqrt_T, ksum_rcp_T
- *   (T float or double, pasted: ksum_rcp_##T).
+ *   NAME_EVAL expands where a piece is used, so it may name one's kernel's parameters
+ *   (#define RQ_EVAL(T, t) my_rq_##T(t, alpha); examples/ksum_custom.cu).  float: ex2/sqrt/rcp.approx.ftz
+ *   (about 2^-22 relative, under 2^-126 flushed to 0), rsqrtf; double: the CUDA library (about 1 ulp).
+ *   Helpers: ksum_exp2neg_T(t) = 2^-t, ksum_sqrt_T, ksum_rsqrt_T, ksum_rcp_T (T float or double).
  *
- * PIECES (function templates; each KSUM_EPI_* macro spelling is a one-line wrapper that turns KERNEL
- * into the functor [&](T t) { return KERNEL_EVAL(T, t); } and OP into a lambda, so OP may be a macro)
- *   ksum_epi_start(acc, na, nb)                          KSUM_EPI_START(TM, TN, acc, na, nb)
- *        acc[i][j] = na[i] + nb[j]: a source tile's accumulators started at s|a_i|^2 + s|b_j|^2 (na, nb
- *        from KSUM_GEMM_PER_POINT of scaled squared norms); with the targets staged times -2s
- *        (KSUM_GEMM_STORE's scale) they end the GEMM at t = s|a_i - b_j|^2
- *   ksum_epi_tile(acc, wv, vacc, kf)                     KSUM_EPI_TILE(T, TM, TN, R, KERNEL, acc, wv, vacc)
- *        vacc[i][r] += sum_j kf(max(acc[i][j], 0)) * wv[j][r]   (the intra-thread reduction)
- *   ksum_epi_pairs(acc, kf, op)                          KSUM_EPI_PAIRS(T, TM, TN, KERNEL, acc, OP)
- *        op(i, j, k) for every accumulator, k = kf(max(acc[i][j], 0)): the same loop with the
- *        combine step a parameter (a macro or function of one's own: two sums at once, a max, ...)
- *   ksum_epi_rowsum16(vacc)                              KSUM_EPI_ROWSUM16(T, TM, R, vacc)
- *        sums vacc over the 16 lanes of a half-warp (lanes sharing ty), every lane gets the sum
- *   ksum_epi_store(vacc, v, row0, m, nrhs, tx, ty, atomic, accumulate)
- *                                     KSUM_EPI_STORE(T, TM, R, vacc, v, row0, m, nrhs, tx, ty, atomic, accumulate)
- *        lane tx == i writes row row0 + KSUM_GEMM_ROW(i, ty): a plain store (or v += in place),
- *        or atomicAdd when atomic -- one store or atomic per (row, rhs) per block (the cross-block
- *        reduction; Algorithm 2 does one per tile, we keep partial sums in registers across tiles).
- *   ksum_epi_rows(vacc, row0, m, tx, ty, op)             KSUM_EPI_ROWS(TM, vacc, row0, m, tx, ty, OP)
- *        after the row sums: lane tx == i calls op(row, vacc[i]) for its row row0 +
- *        KSUM_GEMM_ROW(i, ty) < m, once per row of the block tile (an output of one's own: a ratio
- *        of two sums, a normalisation, another layout).  Only right when one block sums all sources
- *        of its rows (no split over gridDim.y) or op itself reduces across blocks.
+ * PIECES (function templates; each KSUM_EPI_* macro wraps KERNEL into [&](T t) { return
+ * KERNEL_EVAL(T, t); } and OP into a lambda; docs/ksum.md#pieces-for-a-kernel-of-ones-own)
+ *   ksum_epi_start(acc, na, nb)             KSUM_EPI_START(TM, TN, acc, na, nb)      acc[i][j] = na[i] + nb[j]
+ *   ksum_epi_tile(acc, wv, vacc, kf)        KSUM_EPI_TILE(T, TM, TN, R, KERNEL, acc, wv, vacc)
+ *        vacc[i][r] += sum_j kf(max(acc[i][j], 0)) * wv[j][r]
+ *   ksum_epi_pairs(acc, kf, op)             KSUM_EPI_PAIRS(T, TM, TN, KERNEL, acc, OP)
+ *        op(i, j, k) for every pair, k = kf(max(acc[i][j], 0))
+ *   ksum_epi_rowsum16(vacc)                 KSUM_EPI_ROWSUM16(T, TM, R, vacc): sums over the 16 lanes sharing ty
+ *   ksum_epi_store(vacc, v, row0, m, nrhs, tx, ty, atomic, accumulate)        KSUM_EPI_STORE(T, TM, R, ...)
+ *        lane tx == i writes row row0 + KSUM_GEMM_ROW(i, ty): a store, v +=, or atomicAdd
+ *   ksum_epi_rows(vacc, row0, m, tx, ty, op)   KSUM_EPI_ROWS(TM, vacc, row0, m, tx, ty, OP)
+ *        op(row, vacc[i]) once per row: right only when one block sums all its rows' sources
  *   acc is T[TM][TN], vacc T[TM][R], wv T[TN][R], na T[TM], nb T[TN] (register arrays, sizes deduced).
  *
  * COSTS
- *   Per pair: 1 add (starting the accumulator), 1 max, the kernel function (Gaussian: 1 MUFU.EX2), R FMAs.  Per block: 4 TM R
+ *   Per pair: 1 add, 1 max, the kernel function (Gaussian: 1 MUFU.EX2), R FMAs.  Per block: 4 TM R
  *   shuffles and TM R / 16 stores or atomics per thread.
  */
 #ifndef KSUM_EPILOGUE_CUH

@@ -4,44 +4,31 @@
  *
  * WHAT (Wang et al., fused kernel summation, section III.A-B)
  *   A block of 256 threads (16 x 16: tx = tid % 16, ty = tid / 16) owns a BM x BN tile of
- *   C = P Q^T, where P (BM rows) and Q (BN rows) are point-major (row-major, ld elements between
- *   points) and the dot products run over dim coordinates in chunks of KSUM_BK = 8.  BM = 16 TM,
- *   BN = 16 TN, TM, TN in {4, 8}.  Each thread holds TM x TN accumulators in registers; its rows are
- *   KSUM_GEMM_ROW(i, ty), its columns KSUM_GEMM_ROW(j, tx): two groups of 4 consecutive rows 64
- *   apart (one group when TM = 4), so that a warp's 16-byte shared-memory reads of a chunk row touch
- *   each address once (broadcast across the other half-warp) -- the paper's bank-conflict-free
- *   placement (Fig. 5) in the form it takes with 16-byte loads.
- *   Shared memory holds each chunk transposed, k-major: s[buf][k][p], rows padded to BM + 4 so that
- *   the transposing stores of a warp (16 or 8 points x 2 or 4 k) fall in distinct banks.
+ *   C = P Q^T, P (BM rows) and Q (BN rows) point-major (ld elements between points), the dot
+ *   products over dim coordinates in chunks of KSUM_BK = 8.  BM = 16 TM, BN = 16 TN, TM, TN in
+ *   {4, 8}; a thread's rows are KSUM_GEMM_ROW(i, ty), its columns KSUM_GEMM_ROW(j, tx).  Shared
+ *   memory holds each chunk k-major, rows padded to BM + 4.  Placement: docs/ksum.md#how-each-path-runs.
  *
- * PIECES (function templates, T float or double; the KSUM_GEMM_* macro spellings are one-line
- * wrappers: KSUM_GEMM_LOAD(T, E, r, ...) is ksum_gemm_load<T, E>(r, ...) and so on)
+ * PIECES (function templates, T float or double; each KSUM_GEMM_* macro is the one-line wrapper,
+ * KSUM_GEMM_LOAD(T, E, r, ...) = ksum_gemm_load<T, E>(r, ...); docs/ksum.md#pieces-for-a-kernel-of-ones-own)
  *   KSUM_GEMM_SMEM_ELEMS(BM)               elements of one double-buffered operand: 2 * 8 * (BM + 4)
- *   ksum_gemm_load<T, E>(r, src, ld, np, dim, p0, k0, tid, vec)      KSUM_GEMM_LOAD(T, E, r, ...)
- *        global -> registers T r[E]: thread tid loads E (= TM/2 or TN/2) consecutive coordinates of
- *        one point of the chunk (points p0.., coordinates k0..k0+7): point p0 + tid/(8/E), coordinate
- *        k0 + (tid%(8/E))*E; zeros past np points or dim coordinates.  vec != 0 (dim % E == 0,
- *        ld % E == 0, src 16-byte aligned) uses 8- or 16-byte vector loads.
- *   ksum_gemm_store<T, E, BM>(r, s, buf, tid, scale)   KSUM_GEMM_STORE(T, E, r, s, BM, buf, tid, scale)
- *        registers -> shared buffer buf, times scale
+ *   ksum_gemm_load<T, E>(r, src, ld, np, dim, p0, k0, tid, vec)   global -> T r[E] (E = TM/2 or TN/2):
+ *        point p0 + tid/(8/E), coordinates k0 + (tid%(8/E))*E.., zeros past np or dim; vec (dim % E
+ *        == 0, ld % E == 0, src 16-byte aligned) for vector loads
+ *   ksum_gemm_store<T, E, BM>(r, s, buf, tid, scale)   registers -> shared buffer buf, times scale
  *   ksum_gemm_chunk<T, TM, TN, BM, BN>(acc, sa, sb, buf, kc, tx, ty)
- *        KSUM_GEMM_CHUNK(T, TM, TN, acc, sa, sb, BM, BN, buf, kc, tx, ty):
- *        acc[i][j] += sum_{k < min(kc, 8)} sa[buf][k][row i] * sb[buf][k][col j]   (kc run-time: the
- *        rest of dim, dim - 8 c, may be passed as is)
- *   ksum_gemm_per_point<T, N>(r, src, stride, p0, np, t)   KSUM_GEMM_PER_POINT(T, N, r, src, stride, p0, np, t)
- *        a thread's N values of a per-point array in global memory, in the order of its accumulator
- *        rows (t = ty, N = TM) or columns (t = tx, N = TN): r[i] = src[(p0 + KSUM_GEMM_ROW(i, t)) *
- *        stride], 0 past np points; read-only path.  Norms (stride 1), weights (src = w + r, stride
- *        nrhs) or any other per-point value a kernel of one's own needs in its epilogue.
+ *        acc[i][j] += sum_{k < min(kc, 8)} sa[buf][k][row i] * sb[buf][k][col j]
+ *   ksum_gemm_per_point<T, N>(r, src, stride, p0, np, t)   r[i] = src[(p0 + KSUM_GEMM_ROW(i, t)) *
+ *        stride], 0 past np (norms, weights: a per-point value in accumulator order)
  *   One step of a double-buffered main loop (load step s+1 while computing step s; one barrier):
  *       T ra[TM / 2], rb[TN / 2];
  *       KSUM_GEMM_LOAD(...s+1...);  KSUM_GEMM_CHUNK(...s & 1...);  KSUM_GEMM_STORE(...(s+1) & 1...);
  *       __syncthreads();
  *
  * LIMITS AND COSTS
- *   256 threads per block (the pieces assume it).  Registers: TM*TN accumulators + TM + TN
- *   fragments + (TM + TN)/2 staging.  Shared memory: 2 * 8 * (BM + BN + 8) * sizeof(T) bytes
- *   (16.9 KB for float 128 x 128).  Register arrays are indexed with unrolled constants only.
+ *   256 threads per block.  Registers: TM*TN accumulators + TM + TN fragments + (TM + TN)/2
+ *   staging.  Shared memory 2 * 8 * (BM + BN + 8) * sizeof(T) bytes (16.9 KB for float 128 x 128).
+ *   Register arrays are indexed with unrolled constants only.
  */
 #ifndef KSUM_GEMM_CUH
 #define KSUM_GEMM_CUH
@@ -154,7 +141,7 @@ static __device__ __forceinline__ void ksum_gemm_per_point(T (&r)[N], const T *s
 #define KSUM_GEMM_PER_POINT(T, N, r, src, stride, p0, np, t) \
     ksum_gemm_per_point<T, N>(r, (const T *)(src), stride, p0, np, t)
 
-/* ---- k-major tiles copied straight from global memory (the float path of ksum.cuh) ----------------
+/* ---- k-major tiles copied straight from global memory (the float path of ksum.cuh)
  *   KSUM_GEMM_P                       row length of a k-major shared tile of 128 points: 128 + 4
  *   ksum__cp4(dst, src, ok)           4-byte asynchronous copy global -> shared (cp.async.ca, sm_80+;
  *                                     a plain load and store below sm_80), zero when !ok

@@ -10,34 +10,12 @@
  *       v[i][r] = sum_j KERNEL(|a_i - b_j|, h) * w[j][r]        (r < nrhs <= 1 for KSUM_DEFINE)
  *   KERNEL is KSUM_GAUSS, KSUM_LAPLACE, KSUM_CAUCHY, KSUM_MATERN32, KSUM_MATERN52, KSUM_IMQ or a
  *   pair of macros of one's own (epilogue.cuh).  T is float or double.
- *   KSUM_DEFINE(name, float, K) is KSUM_DEFINE_F32(name, K, 1, 2), the staged float path below;
+ *   KSUM_DEFINE(name, float, K) is KSUM_DEFINE_F32(name, K, 1, 2), the staged float path;
  *   KSUM_DEFINE(name, double, K) is KSUM_DEFINE_EX(name, double, K, 1, 4, 4, 1).
  *   KSUM_DEFINE_F32(name, KERNEL, R, MINB): float, R right-hand sides, MINB blocks per SM.
  *   KSUM_DEFINE_EX(name, T, KERNEL, R, TM, TN, MINB), the generic kernel: R right-hand sides (w is
- *   n x nrhs with nrhs <= R, run time), the per-thread microtile TM x TN (4 or 8 each; block tile
- *   16 TM x 16 TN) and the __launch_bounds__ minimum blocks per SM.
- *
- *   How it runs (both): a pre-pass writes the scaled squared norms to a workspace (s the kernel's
- *   scale, epilogue.cuh).  The main kernel gives each block 16 TM targets and a range of source
- *   tiles (gridDim.y splits of the sources).  For each source tile it runs the dot-product GEMM,
- *   with the accumulators started at s|a_i|^2 + s|b_j|^2 and the targets times -2s, so that they
- *   end at t = s|a_i - b_j|^2; then the epilogue turns them into kernel values and adds them,
- *   weighted, into TM x R partial sums kept in registers across all the block's source tiles.  At
- *   the end the 16 threads of a row group sum by shuffles and one lane stores (KSUM_DETERMINISTIC)
- *   or atomically adds (default) each (row, rhs): one store or atomic per row per split.
- *   Generic kernel: dim in chunks of 8 loaded through registers (the next chunk's global loads in
- *   flight while this one is computed), one barrier per chunk; dim <= 8 keeps the targets' chunk.
- *   Float path (KSUM_DEFINE_F32), 128 x 128 tiles, 8 x 8 per thread: operands copied global ->
- *   shared by 4-byte cp.async (sm_80+; plain loads below), transposed on the way, in stages of up
- *   to 32 coordinates, the next stage's copies in flight during this one, one barrier per stage;
- *   no run-time bounds inside an 8-coordinate step.  For dim <= 128 (when the shared memory of
- *   MINB blocks fits: always on sm_90) the block's targets are loaded once, times -2s, and stay in
- *   shared memory (name_kernel), and their norms are summed there (the pre-pass does only the
- *   sources); larger dim streams both operands (name_kernel_stream: accumulators start at
- *   -(|a|^2 + |b|^2)/2, t = -2s acc, one FMUL per pair more).  For KSUM_GAUSS the resident kernel
- *   factorises 2^-t = 2^-s|a|^2 2^-(t - s|a|^2) in threads whose targets all have s|a|^2 <= 64: the
- *   accumulators start at s|b|^2 through the first FMA, a pair costs one ex2 and one FMA after the
- *   GEMM, the rows are multiplied by 2^-s|a|^2 at the end (sm_80+; other threads and kernels clamp t).
+ *   n x nrhs, nrhs <= R at run time), microtile TM x TN (4 or 8 each; block tile 16 TM x 16 TN),
+ *   MINB the __launch_bounds__ minimum blocks per SM.  How each path runs: docs/ksum.md.
  *
  * EXAMPLE
  *   [compile: const float *d_targets, *d_sources, *d_weights; float *d_out; int M, N, D; cudaStream_t stream]
@@ -50,47 +28,27 @@
  *     int rc = gauss_f32_launch(&k, stream);             // 0 or KSUM_E*: ksum_strerror(rc)
  *
  * ACCURACY
- *   The distance comes from norms (|a|^2 + |b|^2 - 2 a.b), as in the paper: the scaled distance
- *   t = s |a - b|^2 has an absolute error of at most (2 dim + 2) eps s (|a|^2 + |b|^2 + 2|a||b|) to
- *   first order (eps the unit roundoff of T: dim + 1 roundings in each norm, one in the start value,
- *   one in each staged coordinate, dim in the GEMM's sum), and about (dim + 6) eps s (|a|^2 + |b|^2 +
- *   2|a||b|) in practice (the bound the tests check, docs/ksum.md), so points far from the origin
- *   compared with their spacing lose digits (centre the data first).
+ *   The distance comes from norms (|a|^2 + |b|^2 - 2 a.b): t = s |a - b|^2 errs by at most
+ *   (2 dim + 2) eps s (|a|^2 + |b|^2 + 2|a||b|) to first order; far from the origin compared with
+ *   their spacing, points lose digits (centre the data).  docs/ksum.md#accuracy.
  *
  * LIMITS AND COSTS
- *   m, n, dim >= 1, any values (ragged tiles are zero-padded); ceil(m / 16TM) < 2^31 blocks;
- *   splits <= 65535.  256 threads.  Float path, R = 1: 127 registers (2 blocks per SM, no spills),
- *   dynamic shared memory (128 + 4) (dp + 2 ks) floats + 1.5 KB with targets resident (dp = dim
- *   rounded up to 8, ks = min(dp, 32): 52 KB at dim 32, 103 KB at dim 128; the launcher raises the
- *   kernel's limit with cudaFuncSetAttribute once per device), 4 x 132 ks floats + 1.5 KB streamed.
- *   Generic float 8 x 8: 128 registers, 19 KB.  The tensor-core variants are in tc.cuh.
- *   The launcher takes (m + n + 4) sizeof(T) bytes of workspace (a->work, or cudaMallocAsync /
- *   cudaFreeAsync on the stream), zeroes v first in atomic mode (unless KSUM_ACCUMULATE), and
- *   queries the SM count and shared-memory limits per call.  All argument checks happen before any
- *   launch.  A documented limit on a generator's compile-time arguments is a static_assert.
+ *   m, n, dim >= 1, any values (ragged tiles zero-padded); ceil(m / 16TM) < 2^31 blocks; splits
+ *   <= 65535; 256 threads.  Float path, R = 1: 127 registers, 2 blocks per SM; shared memory 52 KB at
+ *   dim 32, 103 KB at dim 128 with targets resident.  Workspace (m + n + 4) sizeof(T) bytes (a->work,
+ *   else cudaMallocAsync on the stream); v zeroed first in atomic mode unless KSUM_ACCUMULATE.  All
+ *   checks before any launch; a generator's compile-time limits (T float or double, TM, TN 4 or 8,
+ *   R >= 1, MINB >= 1) are static_asserts.  Tensor-core variants: tc.cuh.
  *
- * GENERATOR LIMITS (static_asserts naming the generator, the instance and the argument)
- *   T spelled float or double (KSUM_DEFINE, KSUM_DEFINE_EX); TM, TN 4 or 8; R >= 1; MINB >= 1.
+ * STRUCTURE (also smalldim.cuh, tc.cuh)
+ *   A generator pastes names and sizes: each kernel is one call of a body template (ksum__ex_body,
+ *   ksum__f32_body, ...) with KERNEL as a functor; name_launch one call of a host function
+ *   (ksum__launch_generic, ksum__launch_staged, ksum__sd_launch) taking the kernels as pointers.
+ *   ksum/ksum/device.cuh (shared device pieces, helper macros), generic.cuh (KSUM_DEFINE_EX's body),
+ *   staged.cuh (KSUM_DEFINE_F32's body, cp.async staging), launch.cuh (checks, plan, launches).
  *
- * STRUCTURE (also smalldim.cuh and tc.cuh)
- *   A KSUM_DEFINE* macro only pastes names, sizes and types: each __global__ kernel it defines is one
- *   call of a function template (the body: ksum__ex_body, ksum__f32_body, ...), with the kernel
- *   function KERNEL passed as a functor, and name_launch is one call of an ordinary host function
- *   (ksum__launch_generic, ksum__launch_staged, ksum__sd_launch) that takes the kernels as pointers
- *   and launches them with cudaLaunchKernel.  A body keeps its innermost loops written out in place
- *   (the k-steps, the copies' address arithmetic): as calls they give the kernels other code.  The
- *   pieces, by scope:
- *     ksum/ksum/device.cuh   device pieces every kernel shares (norm pre-pass, the targets' norms,
- *                            the register-staged records) and the generators' helper macros
- *     ksum/ksum/generic.cuh  KSUM_DEFINE_EX's body (register staging, gemm.cuh and epilogue.cuh)
- *     ksum/ksum/staged.cuh   KSUM_DEFINE_F32's body and the cp.async staging shared with tc.cuh
- *     ksum/ksum/launch.cuh   the host side: checks, plan, workspace, launches
- *
- * NVRTC (docs/python.md)
- *   Under __CUDACC_RTC__ the generators emit their kernels only (name_norms, name_kernel, and
- *   name_kernel_stream for KSUM_DEFINE_F32 / float KSUM_DEFINE); no name_launch.  Their arguments
- *   (the scaled norms in a workspace, splits, tiles per split) are ksum/ksum/launch.cuh's, host code
- *   a caller repeats; the kernels compile without the toolkit's include folder.
+ * NVRTC (docs/python.md): the generators emit their kernels only, no name_launch; the arguments a
+ *   caller repeats are ksum/ksum/launch.cuh's.
  */
 #ifndef KSUM_KSUM_CUH
 #define KSUM_KSUM_CUH
@@ -115,9 +73,7 @@
         int tiles_per_split, __VA_ARGS__, int atomic, int accumulate
 #define KSUM__ARGS(...) a, lda, b, ldb, w, v, m, n, dim, nrhs, m2scale, norms, tiles_per_split, __VA_ARGS__, atomic, accumulate
 
-/* T is spelled float or double: KSUM_DEFINE(name, float, K) is KSUM_DEFINE_F32(name, K, 1, 2),
- * KSUM_DEFINE(name, double, K) is KSUM_DEFINE_EX(name, double, K, 1, 4, 4, 1); any other T gives the one
- * static_assert (nothing else is defined) */
+/* T spelled float or double (the usage block's mapping); any other T gives one static_assert only */
 #define KSUM_DEFINE(name, T, KERNEL)                                                                   \
     static_assert(KSUM__REAL(T), "KSUM_DEFINE(" #name "): T must be float or double");               \
     KSUM__XCAT(KSUM__DEFINE_, KSUM__PROBE(KSUM__XCAT(KSUM__T_, T)))(name, KERNEL)

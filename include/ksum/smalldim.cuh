@@ -1,41 +1,19 @@
 #include <onchip/names_push.h>
 /* ksum/smalldim.cuh -- fused kernel summation for few coordinates (dim <= DMAX <= 8), float:
- * targets in registers, sources broadcast from shared memory, no GEMM tile and one barrier pair per
- * 256 sources.
+ * targets in registers, sources broadcast from shared memory, no GEMM tile.
  *
  * WHAT (Wang et al., fused kernel summation; the low-dimensional regime of its section IV, where the
  *   GEMM does almost nothing and the kernel evaluations bind)
  *   KSUM_DEFINE_SMALLDIM(name, KERNEL, DMAX, R)        any kernel (epilogue.cuh), float
- *   KSUM_DEFINE_GAUSS_SMALLDIM(name, DMAX, R, NPOLY)    the Gaussian, with the shortcuts below
- *   KSUM_DEFINE_SMALLDIM_EX(name, KERNEL, DMAX, R, GF, NPOLY, MINB)   all knobs: GF = 1 takes the
- *        Gaussian shortcuts (KERNEL must then be KSUM_GAUSS), MINB the __launch_bounds__ blocks per SM
- *   each define  __global__ name_kernel, name_reduce  and  int name_launch(const ksum_args *, cudaStream_t),
- *   the same arguments, flags and status codes as ksum.cuh (base.cuh), for dim <= DMAX (1..8; a larger
- *   dim returns KSUM_ESIZE) and nrhs <= R.  No norm pre-pass and no workspace (args->work is checked
- *   for size like elsewhere but not used).
- *
- *   Each of the 256 threads of a block owns KSUM_SD_TI = 8 targets (rows row0 + tid + 256 q) and keeps
- *   their coordinates, s|a|^2 and R partial sums in registers for the block's whole life.  Sources
- *   go through shared memory 256 at a time as records (-2s b_0 .. -2s b_{DMAX-1}, s|b|^2, w_0..w_{R-1}),
- *   prepared by the thread that loaded them (the next chunk's loads are issued before this chunk's
- *   work); every thread then reads the same record (a broadcast, 16-byte loads) and applies it to its 8
- *   targets.  Per pair, general kernel: FADD (s|a|^2 + s|b|^2), DMAX FFMA, FMNMX, KERNEL, R FFMA.
- *   Gaussian: K = 2^-(s|a|^2 + u) with u = s|b|^2 - 2s a.b, so the thread sums 2^-u w over all sources
- *   and multiplies by 2^-s|a|^2 once at the end: per pair DMAX FFMA + 1 MUFU.EX2 + R FFMA (3 + 1 + 1
- *   at dim 3; SASS: 5.3 instructions per pair with the broadcast loads).  That is exact algebra; it is
- *   used while s|a_i|^2 <= 64 for all of the thread's targets (then 2^-u <= 2^64: no overflow),
- *   otherwise the thread takes the general path (h tiny compared with the data's extent).
- *   NPOLY of every 8 pairs (0..8, spread over the targets) compute 2^-u on the FMA pipe instead of
- *   the MUFU: Cody-Waite split 2^x = 2^j 2^f, j = rint(x) by the 1.5*2^23 shift, 2^f on [-1/2, 1/2]
- *   by a degree-5 polynomial (Chebyshev-node interpolant, relative error 2.4e-7 = 2^-22, like
- *   ex2.approx), 2^j added into the exponent bits; x clamped at -125 (values below 2^-125 become
- *   2^-125 times a factor <= 2^-na, under the bound's 1e-37 sum|w| term).  About 15 issue slots per
- *   polynomial pair against 5; on the H200 (dim 3) NPOLY = 1 measured 2 % SLOWER than NPOLY = 0, which
- *   runs at 83 % of the MUFU floor at 1980 MHz: use NPOLY = 0 unless measured otherwise.
- *   KSUM_DETERMINISTIC: the sources are split as in atomic mode, each split stores its partial sums
- *   into a temporary (cudaMallocAsync / cudaFreeAsync on the stream, splits x m x nrhs floats, only
- *   when there is more than one split) and name_reduce adds them in split order: bitwise the same
- *   on every run for the same device and arguments (the split count follows the SM count).
+ *   KSUM_DEFINE_GAUSS_SMALLDIM(name, DMAX, R, NPOLY)    the Gaussian, factorised: one MUFU.EX2 a pair
+ *   KSUM_DEFINE_SMALLDIM_EX(name, KERNEL, DMAX, R, GF, NPOLY, MINB)   all knobs: GF = 1 the Gaussian
+ *        shortcuts (KERNEL must be KSUM_GAUSS), MINB the __launch_bounds__ blocks per SM
+ *   each defines  __global__ name_kernel, name_reduce  and  int name_launch(const ksum_args *, cudaStream_t),
+ *   the arguments, flags and status codes of ksum.cuh (base.cuh), for dim <= DMAX (a larger dim:
+ *   KSUM_ESIZE) and nrhs <= R.  No norm pre-pass, no workspace (args->work checked, not used).
+ *   NPOLY (0..8) of every 8 pairs compute 2^-u by a polynomial on the FMA pipe instead of the MUFU;
+ *   why 0 is the default: docs/ksum.md#small-dim-path.  KSUM_DETERMINISTIC: each split's
+ *   sums into a temporary, added in split order by name_reduce (bitwise reruns on one device).
  *
  * EXAMPLE
  *   [compile: const float *targets, *sources, *w; float *v; int M, N; cudaStream_t stream]
@@ -46,27 +24,17 @@
  *     k.h = 0.1;  int rc = kde3_launch(&k, stream);
  *
  * ACCURACY
- *   As ksum.cuh: the distance comes from norms, error at most (2 dim + 2) eps s (|a|^2 + |b|^2 +
- *   2|a||b|) in t to first order, about (dim + 6) eps s (...) in practice; ex2.approx / the polynomial 2^-22 relative; float accumulation in source order per split.
- *   The tests hold it to the same per-output bound as the rest (docs/ksum.md).
+ *   As ksum.cuh (distances from norms); ex2.approx and the polynomial 2^-22 relative; float sums in
+ *   source order per split; the tests' per-output bound (docs/ksum.md#accuracy).
  *
  * LIMITS AND COSTS
  *   float only; dim <= DMAX <= 8; R >= 1.  256 threads, 2048 targets per block, shared memory
- *   256 * 4 * ceil((DMAX + 1 + R) / 4) floats.  Registers: 8 (DMAX + R + 1) plus staging;
- *   __launch_bounds__ asks for 2 blocks per SM (128 registers) while DMAX + R <= 9, else 1 (0 spills
- *   for the instantiations in the tests and the bench; MINB 3 at DMAX 3 fits in 80 registers without
- *   the polynomial and spills with it).  Sources of a partial last chunk are read as zero records,
- *   rounded up to 8.  Splits and atomics as ksum.cuh (v zeroed first unless KSUM_ACCUMULATE).
- *   The generators' limits are static_asserts naming the generator, the instance and the argument:
- *   DMAX 1 to 8, R >= 1, MINB >= 1, NPOLY 0 to 8, GF = 1 only with KSUM_GAUSS.
+ *   256 * 4 * ceil((DMAX + 1 + R) / 4) floats, registers 8 (DMAX + R + 1) plus staging, 2 blocks per
+ *   SM while DMAX + R <= 9, else 1.  Static_asserts: DMAX 1 to 8, R >= 1, MINB >= 1, NPOLY 0 to 8,
+ *   GF = 1 only with KSUM_GAUSS.
  *
- * STRUCTURE
- *   name_kernel is one call of ksum__sd_body<DMAX, R, GF, NPOLY>(kf, <its arguments>), name_reduce one
- *   call of ksum__sd_reduce, name_launch one call of ksum__sd_launch (the host side).
- *
- * NVRTC (docs/python.md)
- *   Under __CUDACC_RTC__ the generators emit name_kernel and name_reduce only (no name_launch;
- *   ksum__sd_launch is the host recipe).
+ * STRUCTURE: name_kernel calls ksum__sd_body<DMAX, R, GF, NPOLY>, name_reduce ksum__sd_reduce,
+ *   name_launch ksum__sd_launch.  NVRTC (docs/python.md): name_kernel and name_reduce only.
  */
 #ifndef KSUM_SMALLDIM_CUH
 #define KSUM_SMALLDIM_CUH

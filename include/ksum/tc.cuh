@@ -4,42 +4,21 @@
  * WHAT
  *   KSUM_DEFINE_TF32(name, KERNEL, PASSES, R) defines name_norms, name_kernel, name_kernel_stream and
  *       int name_launch(const ksum_args *a, cudaStream_t s)       same arguments as ksum.cuh (float)
- *   computing the same sum as KSUM_DEFINE(name, float, KERNEL) with the dot products a_i . b_j done
- *   by mma.sync.m16n8k8 TF32 tensor-core instructions (FP32 accumulation).  PASSES = 1: plain TF32
- *   (inputs rounded to 10-bit mantissas: the scaled distance t = s d^2 carries an absolute error of
- *   about 2^-11 * 2 s |a||b|, i.e. kernel values off by ~1e-3 relative where t is a few units);
- *   PASSES = 3: the three-pass split x = big + small, a.b ~ big.big + big.small + small.big, close to
- *   FP32 accuracy at 3x the tensor work.  Everything else (norms, the kernel function, the sums) is
- *   FP32 as in ksum.cuh.  Use it for dim >= 16; below that the SIMT path is exp- or issue-bound anyway.
- *   2 blocks per SM for R = 1, 1 for R > 1 (__launch_bounds__: no spills).
- *   Block: 256 threads = 8 warps as 4 x 2, a 128 x 128 tile, 32 x 64 per warp = 2 x 8 mma tiles;
- *   the chunk of 8 coordinates is one k-step; shared memory rows padded to 136 floats (the fragment
- *   reads of a warp, 8 rows x 4 k, fall in 32 distinct banks).  The accumulator fragment layout of
- *   m16n8k8 is known (c0, c1 at row g, columns 2t, 2t+1; c2, c3 at row g + 8), so the epilogue runs on
- *   the fragments in registers; the two warps sharing a row add their row sums in shared memory (two
- *   addends: the same result in either order, so KSUM_DETERMINISTIC still holds).
- *   Staging as ksum.cuh's float path (KSUM_DEFINE_F32): 4-byte cp.async copies in stages of up to 32
- *   coordinates (one barrier per stage), targets resident in shared memory times -2s with their
- *   norms summed in the kernel for dim <= 128, streamed above (shared rows of 136 floats here).
- *   The WIDE variants (KSUM_DEFINE_TF32_EX(name, KERNEL, PASSES, R, WIDE_RES, WIDE_STREAM)): the
- *   points of a warp's tile are permuted so that a thread's fragment elements at one k are adjacent
- *   in shared memory (6 LDS.128 per 8 coordinates instead of 24 LDS), a 32-coordinate stage is
- *   unrolled, the resident targets are rounded to TF32 once per block, and one pass uses m16n8k4
- *   (fragments are single registers straight from the loads: no register moves; 61 instead of ~121
- *   SASS instructions per 8 coordinates).  KSUM_DEFINE_TF32 picks per kernel what measured fastest
- *   (below).
- *   KSUM_DEFINE_TF32_V1(name, KERNEL, PASSES, R) stages each 8-coordinate chunk through registers
- *   with a barrier per chunk (static 19 KB of shared memory): the comparison row tf32-v1 of
- *   bench/ksum_fused.cu, and a kernel for devices with little shared memory.
- *   On a device below sm_80 the launchers return KSUM_EUNSUPPORTED (after the argument checks); the
- *   header compiles for sm_75 (the mma pieces are empty there and never launched).
- *   HOPPER: on an sm_90 device, where the build has sm_90a code (nvcc -arch=sm_90a; the Makefile's
- *   ARCH=90), KSUM_DEFINE_TF32's launcher runs the wgmma kernel of ksum/wgmma.cuh instead (3-6x the
- *   FP32 path at dim 64-256 on the H200, docs/PERFORMANCE.md#ksum), up to dim 288 (one pass) / 64
- *   (three passes) and when a caller's workspace holds the prepared sources (ksum__wg_work_bytes);
- *   int name_path(const ksum_args *) says which kernel a call runs (KSUM_PATH_WGMMA or
- *   KSUM_PATH_MMA).
- *   KSUM_DEFINE_TF32_EX defines the mma.sync kernels alone (name_path: KSUM_PATH_MMA).
+ *   computing the sum of KSUM_DEFINE(name, float, KERNEL) with the dot products on
+ *   mma.sync.m16n8k8 TF32 (FP32 accumulation).  PASSES = 1: plain TF32 (t = s d^2 errs by about
+ *   2^-11 * 2 s |a||b|: kernel values ~1e-3 relative off where t is a few units); PASSES = 3: the
+ *   split x = big + small, a.b ~ big.big + big.small + small.big, near FP32 at 3x the tensor work.
+ *   Norms, kernel function and sums are FP32.  For dim >= 16 (below, the SIMT path is exp- or
+ *   issue-bound).  256 threads, 128 x 128 tiles; 2 blocks per SM for R = 1, 1 for R > 1.
+ *   KSUM_DEFINE_TF32_EX(name, KERNEL, PASSES, R, WIDE_RES, WIDE_STREAM): the mma.sync kernels alone
+ *   with the fragment-read variants chosen (name_path: KSUM_PATH_MMA).
+ *   KSUM_DEFINE_TF32_V1(name, KERNEL, PASSES, R): a barrier per 8-coordinate chunk, 19 KB of static
+ *   shared memory (the bench row tf32-v1; devices with little shared memory).
+ *   Below sm_80 the launchers return KSUM_EUNSUPPORTED after the checks (the header compiles for sm_75).
+ *   HOPPER: on an sm_90 device with sm_90a code in the build (nvcc -arch=sm_90a; ARCH=90),
+ *   KSUM_DEFINE_TF32's launcher runs ksum/wgmma.cuh's kernel up to dim 288 (one pass) / 64 (three)
+ *   when the workspace holds the prepared sources (ksum__wg_work_bytes); int name_path(const
+ *   ksum_args *) says which (KSUM_PATH_WGMMA or KSUM_PATH_MMA).  How each runs: docs/ksum.md.
  *
  * EXAMPLE
  *   [compile: ksum_args k; cudaStream_t stream]
@@ -52,17 +31,12 @@
  *   PASSES 1 or 3; R >= 1; WIDE_RES and WIDE_STREAM 0 to 4.
  *
  * STRUCTURE
- *   Each kernel is one call of a function template: ksum__tc_body (the staged mma.sync kernels, on
- *   ksum/ksum/staged.cuh's staging pieces), ksum__tc1_body (KSUM_DEFINE_TF32_V1), ksum__wg_body
- *   (wgmma.cuh); their pieces here: ksum__mma_tf32(_k4) and ksum__split (the instructions),
- *   ksum__tc_row / ksum__tc_col (the WIDE placements), ksum__tc_kstep (one k-step of the warp's 2 x 8
- *   mma tiles), ksum__tc_epi_j (an n-tile's kernel values into the row sums), ksum__tc_finish (the row
- *   sums across the quad and the two warps of a row band, stores or atomics).
+ *   Kernels are calls of ksum__tc_body (staged mma.sync), ksum__tc1_body (V1), ksum__wg_body
+ *   (wgmma.cuh); pieces: ksum__mma_tf32(_k4), ksum__split, ksum__tc_row / _col (WIDE placements),
+ *   ksum__tc_kstep, ksum__tc_epi_j (kernel values into row sums), ksum__tc_finish (row sums, stores).
  *
- * NVRTC (docs/python.md)
- *   Under __CUDACC_RTC__ the generators emit their kernels only (name_norms, name_kernel,
- *   name_kernel_stream; KSUM_DEFINE_TF32 also name_prepb and name_kernel_wg, whose wgmma body is
- *   compiled only for sm_90a); no name_launch or name_path.
+ * NVRTC (docs/python.md): kernels only (KSUM_DEFINE_TF32 also name_prepb, name_kernel_wg, the
+ *   latter's body for sm_90a only); no name_launch or name_path.
  */
 #ifndef KSUM_TC_CUH
 #define KSUM_TC_CUH
@@ -102,19 +76,9 @@ static __device__ __forceinline__ void ksum__split(float x, unsigned *big, unsig
     *small = passes > 1 ? ksum__tf32(x - __uint_as_float(*big)) : 0u;
 }
 
-/* ---- pieces shared by the tensor-core kernels --------------------------------------------------
- * The thread's place: lane, g = lane / 4 and t4 = lane % 4 (the mma fragment coordinates), the warp's
- * 32 x 64 tile at rows wr, columns wc of the block's 128 x 128 (ksum__tc_lane).
- * WIDE (KSUM_DEFINE_TF32_EX): which shared point a fragment row or column stands for.  WIDE = 0 (and
- * KSUM_DEFINE_TF32_V1): fragment row g of m-tile i is point wr + 16 i + g (column g of n-tile j is
- * wc + 8 j + g): one 4-byte LDS per fragment element, 24 per k-step.  WIDE >= 1: the points are permuted
- * inside the warp's tile so that a thread's elements at one k lie side by side: row g / g + 8 of m-tile
- * i is point wr + 4 g + 2 i (+ 1), column g of n-tile j is wc + 32 (j / 4) + 4 g + j % 4; a k-step then
- * reads 2 LDS.128 for A and 4 for B (a quarter-warp's 8 vectors at 8 t4 + 4 g mod 32 words: distinct
- * banks with rows of 136).  The sum over the points does not care which mma row holds which point;
- * the epilogue reads norms and weights, and adds row sums, through the same permutation.
- * WIDE = 2 also unrolls a whole 32-coordinate stage (4 k-steps) so that the next step's shared
- * loads can be issued ahead of this step's mma chain. */
+/* ---- pieces shared by the tensor-core kernels.  lane, g = lane / 4, t4 = lane % 4 (the mma
+ * fragment coordinates); wr, wc the warp's 32 x 64 tile in the block's 128 x 128.  WIDE says which
+ * shared point a fragment row or column stands for: docs/ksum.md#tf32-fragment-placement */
 typedef struct ksum__tc_lane {
     int g, t4, wr, wc;
 } ksum__tc_lane;
@@ -246,9 +210,7 @@ static __device__ __forceinline__ void ksum__tc_kstep8(float (&acc)[2][8][4], co
     }
 }
 
-/* WIDE >= 4, one pass: the same k-step as two m16n8k4 mmas per tile, whose fragments are single
- * registers (A: rows g and g + 8 of one k, which the permutation puts side by side) taken straight
- * from the LDS.128 results, no register moves to pair k and k + 4 as m16n8k8 needs */
+/* WIDE >= 4, one pass: two m16n8k4 mmas per tile, fragments straight from the LDS.128 results */
 template <int PRE_A, int P>
 static __device__ __forceinline__ void ksum__tc_kstep4(float (&acc)[2][8][4], const float *A, const float *B,
                                                        const ksum__tc_lane &L)
@@ -283,8 +245,7 @@ static __device__ __forceinline__ void ksum__tc_kstep(float (&acc)[2][8][4], con
     else ksum__tc_kstep8<PASSES, WIDE, PRE_A, P>(acc, A, B, L);
 }
 
-/* ---- KSUM_DEFINE_TF32_V1: 8-coordinate chunks staged through registers (as KSUM_DEFINE_EX's kernel),
- * stored transposed into rows of P = 136, a barrier per chunk ---- */
+/* ---- KSUM_DEFINE_TF32_V1: 8-coordinate chunks staged through registers, rows of P = 136 */
 
 template <int PASSES, int R, class K>
 static __device__ __forceinline__ void ksum__tc1_body(K kf, const float *__restrict__ a, long long lda,
@@ -391,11 +352,8 @@ static __device__ __forceinline__ void ksum__tc1_body(K kf, const float *__restr
     ksum__tc_finish<0, R>(vacc, sred, L, tid, v, row0, m, nrhs, atomic, accumulate);
 }
 
-/* ---- the staged tensor-core kernel (KSUM_DEFINE_TF32) ------------------------------------------
- * The same warp tiling and epilogue as KSUM_DEFINE_TF32_V1, on the staging of ksum.cuh's float path
- * (ksum/ksum/staged.cuh): 4-byte cp.async copies of 32-coordinate stages (one barrier per stage instead
- * of one per 8), the targets resident in shared memory (times -2s) for dim <= 128, else streamed with
- * t = -2s acc.  WIDE: the fragment reads above. */
+/* ---- the staged tensor-core kernel (KSUM_DEFINE_TF32): the V1 tiling and epilogue on
+ * ksum/ksum/staged.cuh's staging (docs/ksum.md#how-each-path-runs) */
 
 template <int PASSES, int R, int RES, int WIDE, class K>
 static __device__ __forceinline__ void ksum__tc_body(K kf, const float *__restrict__ a, long long lda,
@@ -502,7 +460,7 @@ static __device__ __forceinline__ void ksum__tc_body(K kf, const float *__restri
     ksum__tc_finish<WIDE, R>(vacc, sred, L, tid, v, row0, m, nrhs, atomic, accumulate);
 }
 
-/* ---- the generators ---------------------------------------------------------------------------- */
+/* ---- the generators */
 
 /* the limits of the mma.sync kernels (gen: the generator's name, a string) */
 #define KSUM__TC_ASSERTS(gen, name, PASSES, R)                                                         \
@@ -520,9 +478,7 @@ static __device__ __forceinline__ void ksum__tc_body(K kf, const float *__restri
                         (const void *)name##_kernel_stream, set, KSUM__SCALE(KERNEL, args), R, (R) > 1 ? 1 : 2, \
                         KSUM__TC_PAD, 1)
 
-/* KSUM_DEFINE_TF32_EX(name, KERNEL, PASSES, R, WIDE_RES, WIDE_STREAM): the staged mma.sync kernel only
- * (no wgmma), with the fragment-read variant chosen per kernel (resident: dim <= 128; streamed: dim >
- * 128); name_path() is KSUM_PATH_MMA */
+/* KSUM_DEFINE_TF32_EX: the staged mma.sync kernels only (resident: dim <= 128, streamed above) */
 #define KSUM_DEFINE_TF32_EX(name, KERNEL, PASSES, R, WIDE_RES, WIDE_STREAM)                            \
     KSUM__TC_ASSERTS("KSUM_DEFINE_TF32_EX", name, PASSES, R)                                           \
     static_assert((WIDE_RES) >= 0 && (WIDE_RES) <= 4 && (WIDE_STREAM) >= 0 && (WIDE_STREAM) <= 4,      \
@@ -530,13 +486,8 @@ static __device__ __forceinline__ void ksum__tc_body(K kf, const float *__restri
     KSUM__TC_KERNELS(name, KERNEL, PASSES, R, WIDE_RES, WIDE_STREAM)                                   \
     KSUM__TC_EX_HOST(name, KERNEL, R)
 
-/* the variants chosen by the H200 measurements (docs/ksum.md, How each path runs): one pass,
- * resident (dim <= 128): WIDE 4 (m16n8k4, 1.6-4.4 % faster at dim 128 and 65536^2 x 64, 1.7-2.9 %
- * slower with 1024 sources at dim 32/64); streamed (dim > 128): WIDE 0, scalar fragment reads (2 %
- * faster than WIDE 1 at dim 256); three passes: WIDE 1 resident (6-9 % faster), WIDE 0 streamed
- * (WIDE 1 would spill).  name_launch: the wgmma kernel where it runs (an sm_90 device, a build for
- * sm_90a, dim within its shared memory: wgmma.cuh), else the mma.sync kernels; name_path() says
- * which */
+/* WIDE 4/0 (one pass), 1/0 (three passes); the wgmma kernel where it runs, else mma.sync.
+ * why: docs/ksum.md#tf32-wide-choice */
 #define KSUM_DEFINE_TF32(name, KERNEL, PASSES, R)                                                      \
     KSUM__TC_ASSERTS("KSUM_DEFINE_TF32", name, PASSES, R)                                              \
     KSUM__TC_KERNELS(name, KERNEL, PASSES, R, (PASSES) > 1 ? 1 : 4, 0)                                 \
@@ -551,8 +502,7 @@ static __device__ __forceinline__ void ksum__tc_body(K kf, const float *__restri
     { ksum__tc1_body<(PASSES), (R)>(KSUM__EVAL_FN(float, KERNEL), KSUM__ARGS(vec_a, vec_b)); }             \
     KSUM__TC_V1_HOST(name, KERNEL, R)
 
-/* the generators' host functions (name_launch, name_path): none under NVRTC, where the generators
- * emit their kernels only */
+/* the host functions: none under NVRTC */
 #ifndef __CUDACC_RTC__
 #define KSUM__TC_EX_HOST(name, KERNEL, R)                                                              \
     static inline __attribute__((unused)) int name##_launch(const ksum_args *args, cudaStream_t stream) \

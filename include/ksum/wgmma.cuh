@@ -2,50 +2,29 @@
 /* ksum/wgmma.cuh -- Hopper warpgroup MMA (wgmma, sm_90a): the pieces, and ksum's TF32 kernel on them.
  *
  * WHAT
- *   Pieces for a kernel of one's own (device functions; they compile to nothing outside an sm_90a
- *   build, where KSUM_WG_ON is 0 -- check it, as the kernel below does):
+ *   Pieces for a kernel of one's own (device functions; empty outside an sm_90a build, where
+ *   KSUM_WG_ON is 0 -- check it, as the kernel below does):
  *     ksum_wg_swz(r, k)           byte offset of float k (< 32) of row r in a K-major tile of 32-float
- *                                 rows in the 128-byte swizzle (the 16-byte chunk k/4 XOR r % 8)
- *     ksum_wg_desc(saddr)         the wgmma descriptor of such a tile at shared address saddr (1024-
- *                                 byte aligned; + 32 bytes per k-step of 8 inside the 128-byte rows)
- *     ksum_wg_mma_tf32(d, da, db, acc)   d[64] (+)= A B^T, one wgmma.m64n128k8 TF32 of the warpgroup:
- *                                 A 64 x 8 at da, B 128 x 8 at db (both K-major), acc 0 starts d at 0.
- *                                 Thread t of warp w (of 4) holds rows 16w + t/4 (+ 8) and columns
- *                                 8c + 2(t%4) (+ 1): d[4c + 2h + e] = D[16w + t/4 + 8h][8c + 2(t%4) + e]
- *     ksum_wg_fence(), ksum_wg_commit(), ksum_wg_wait<N>()   wgmma.fence / commit_group / wait_group N
- *                                 (KSUM_WG_WAIT(N) is ksum_wg_wait<N>())
+ *                                 rows in the 128-byte swizzle (16-byte chunk k/4 XOR r % 8)
+ *     ksum_wg_desc(saddr)         the wgmma descriptor of such a tile (1024-byte aligned; + 32 bytes
+ *                                 per k-step of 8)
+ *     ksum_wg_mma_tf32(d, da, db, acc)   d[64] (+)= A B^T, one wgmma.m64n128k8 TF32 of the warpgroup,
+ *                                 A 64 x 8 at da, B 128 x 8 at db (K-major), acc 0 starts d at 0;
+ *                                 d[4c + 2h + e] = D[16w + t/4 + 8h][8c + 2(t%4) + e] (thread t, warp w)
+ *     ksum_wg_fence(), ksum_wg_commit(), ksum_wg_wait<N>() (KSUM_WG_WAIT(N))   fence, commit, wait_group
  *     ksum_mbar_init / _init_fence / _expect / _wait, ksum_bulk_copy   mbarriers and the bulk copy
  *                                 (TMA without a tensor map) that completes on one
- *     ksum__cp16(saddr, src, bytes), ksum__cp_commit(), ksum__cp_wait_group<N>(), ksum__fence_async()
- *                                 16-byte cp.async (zero-filled past bytes; gemm.cuh's ksum__cp4 is the
- *                                 4-byte one), its groups, and the proxy fence that makes generic
- *                                 shared-memory writes visible to wgmma
- *   ksum__wg_body<PASSES, R, FAC>(kf, <the kernel's arguments>) is the kernel tc.cuh's KSUM_DEFINE_TF32
- *   runs on an sm_90 device when the code was built for sm_90a (name_path() says KSUM_PATH_WGMMA): the
- *   same sum as its mma.sync kernels, same arguments and results; KSUM__WG_KERNELS(name, KERNEL, PASSES,
- *   R) defines it (name_kernel_wg) and the sources' pre-pass name_prepb (ksum__wg_prepb).
- *
- * HOW (Hopper; the ksum paper's Algorithm 2 on warpgroup MMAs)
- *   Block: 256 threads = 2 warpgroups, 128 targets (64 per warpgroup), resident in shared memory for
- *   the block's life: times -2s, rounded to TF32 (3 passes: big and small parts), s|a|^2 summed from the
- *   unrounded values (copied by 16-byte cp.async, 4-byte where the rows are not 16-byte aligned).
- *   Sources in tiles of 128, in stages of 32 coordinates (16 KB, one swizzled tile; x2 for 3 passes),
- *   rounded and swizzled once by the pre-pass name_prepb into the workspace, each stage copied whole by
- *   one bulk copy into a ring of 4 slots, two stages ahead, completing on the slot's mbarrier; one
- *   barrier per stage.  A stage is 4 k-steps of one wgmma.m64n128k8 per warpgroup (x3 for
- *   the split: big.big + big.small + small.big).  Two accumulator sets: the epilogue (kernel values,
- *   weighted row sums) of tile j runs on one set while the wgmmas of tile j+1 fill the other, so the
- *   MUFU work overlaps the tensor work.  Each row belongs to one quad of one warp: the row sums need
- *   two shuffles at the end and no shared memory; one store or atomic per (row, rhs) per block.
- *   KSUM_GAUSS is factorised as in ksum.cuh (2^-t = 2^-s|a|^2 2^-(t - s|a|^2) for threads whose rows
- *   have s|a|^2 <= 64): a pair costs one FADD, one MUFU.EX2 and R FMAs after the MMA.
+ *     ksum__cp16, ksum__cp_commit, ksum__cp_wait_group<N>, ksum__fence_async   16-byte cp.async
+ *                                 (zero-filled past bytes), its groups, the proxy fence before wgmma
+ *   ksum__wg_body<PASSES, R, FAC>(kf, <the kernel's arguments>): the kernel tc.cuh's KSUM_DEFINE_TF32
+ *   runs on an sm_90 device with sm_90a code (name_path() says KSUM_PATH_WGMMA), same arguments and
+ *   results as its mma.sync kernels; KSUM__WG_KERNELS(name, KERNEL, PASSES, R) defines it
+ *   (name_kernel_wg) and the sources' pre-pass name_prepb.  How it runs: docs/ksum.md#how-each-path-runs.
  *
  * LIMITS
- *   The shared memory, (4 + nkb) 16 KB (x2 for 3 passes, nkb = ceil(dim / 32)) + 4 records of 128 (1 +
- *   R) floats + 1 KB of alignment, must fit the device's 227 KB: 1 pass dim <= 288, 3 passes dim <= 64
- *   (R small); larger dim runs the mma.sync kernels.  ~170 registers, 1 block per SM.  Built for sm_90
- *   without "a" (or for another architecture) the kernel body is empty and the launcher never takes
- *   this path.
+ *   Shared memory (4 + ceil(dim / 32)) 16 KB (x2 for 3 passes) + 4 records of 128 (1 + R) floats +
+ *   1 KB of alignment within 227 KB: dim <= 288 (1 pass), <= 64 (3 passes); larger dim runs the
+ *   mma.sync kernels.  1 block per SM.  Built without sm_90a the body is empty and never launched.
  */
 #ifndef KSUM_WGMMA_CUH
 #define KSUM_WGMMA_CUH
@@ -61,7 +40,7 @@
 #define KSUM_PATH_MMA 1   /* mma.sync (tc.cuh) */
 #define KSUM_PATH_WGMMA 2 /* wgmma (this header) */
 
-/* ---- pieces ------------------------------------------------------------------------------------ */
+/* ---- pieces */
 
 static __device__ __forceinline__ unsigned ksum_smem_u32(const void *p) { return (unsigned)__cvta_generic_to_shared(p); }
 
@@ -191,9 +170,7 @@ static __device__ __forceinline__ void ksum_bulk_copy(unsigned dst, const void *
 #endif
 }
 
-/* ---- the kernel's pieces -------------------------------------------------------------------------
- * A stage is 32 coordinates of one tile of 128 points: 1024 chunks of 16 bytes, chunk e = tid + 256 i
- * (i < 4) is row e / 8, chunk e % 8 (a warp: 4 rows x 128 contiguous bytes). */
+/* ---- the kernel's pieces (the stage's chunk layout: docs/ksum.md#wgmma-loop) */
 
 /* copy stage (j0 = first point, k0 = first coordinate) of a point-major array into the swizzled tile at
  * dst: 16-byte copies when vec (rows 16-byte aligned), else gemm.cuh's 4-byte ones; zeros past np and dim */
@@ -293,14 +270,9 @@ static __device__ __forceinline__ void ksum__wg_stage_mma(float *d, unsigned sa,
     ksum_wg_commit();
 }
 
-/* ---- the kernel ---------------------------------------------------------------------------------
- * A stage is 32 coordinates of one tile of 128 sources, prepared by name_prepb (rounded, swizzled) and
- * copied whole by one bulk copy into slot q % 4 of a ring, with the tile's record at its first stage. */
-
-/* the frame the pieces below share: the thread (tid, t4), the block's source tiles from t0 (nkb
- * k-blocks of 32 each, nq stages in all; ntiles in the whole problem), the slots sB and records sw, the
- * shared addresses saA (this warpgroup's targets) and sbB (the slots), the 4 mbarriers and the sources
- * prepared by name_prepb */
+/* ---- the kernel: a stage (32 coordinates of a tile of 128 sources, prepared by name_prepb) is one bulk
+ * copy into slot q % 4 of a ring.  The frame: tid, t4, the source tiles from t0 (nkb k-blocks, nq
+ * stages; ntiles in all), slots sB, records sw, shared addresses saA and sbB, 4 mbarriers. */
 typedef struct ksum__wg {
     int tid, t4, t0, nkb, nq, ntiles;
     float *sB, *sw;
@@ -432,13 +404,9 @@ static __device__ __forceinline__ void ksum__wg_body(K kf, const float *__restri
     for (int hh = 0; hh < 2; hh++)
 #pragma unroll
         for (int r = 0; r < R; r++) vacc[hh][r] = 0.0f;
-    /* tile tl into accumulator set acc0 (odd tiles: acc1), one stage (kb, global q) at a time: wait for
-     * the stage's bulk copy (its mbarrier), one barrier, the copy of stage q + 2, the stage's MMAs; the
-     * previous tile's epilogue on the other set runs while they do, half at the first stage and half at
-     * the second (both at the first when there is one).  All MMAs are waited for at the tile's end
-     * (ptxas then sees that no accumulator read races an MMA in flight: with a group left in flight
-     * across the loop it serialises every wgmma).  The two sets are two arrays in registers, so the loop
-     * takes two tiles per trip, one on each (a run-time choice of array would put them in memory). */
+    /* tile tl into set acc0 (odd tiles acc1), a stage at a time: wait on its mbarrier, one barrier, the
+     * copy of stage q + 2, its MMAs, with half the previous tile's epilogue on the other set at each of
+     * the first two stages; all MMAs waited for at the tile's end.  why: docs/ksum.md#wgmma-loop */
     int q = 0;
     for (int tl = 0; tl < ntl; tl += 2) {
         for (int kb = 0; kb < nkb; kb++, q++) {
@@ -521,13 +489,11 @@ static inline size_t ksum__wg_smem_bytes(int nkb, int passes, int R)
     __global__ void __launch_bounds__(256, 1) name##_kernel_wg(KSUM__PARAMS(float, int vecs))          \
     { ksum__wg_body<(PASSES), (R), KSUM__FACTOR(KERNEL)>(KSUM__EVAL_FN(float, KERNEL), KSUM__ARGS(vecs)); }
 
-/* ---- host: the path and the launcher ------------------------------------------------------------ */
+/* ---- host: the path and the launcher */
 #ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
 
-/* what a define's wgmma kernel has of the current device, asked once per device: dev1 = device + 1
- * once filled, built = the kernel has its sm_90a body here (an sm_90 device and a build for sm_90a:
- * the body's static shared memory is there), optin = the device's opt-in shared memory per block,
- * bytes = the dynamic shared memory limit already set */
+/* the current device, asked once: dev1 = device + 1 once filled, built = the sm_90a body is here, optin
+ * = the opt-in shared memory per block, bytes = the dynamic limit already set */
 typedef struct ksum__wg_dev {
     int dev1, built;
     size_t optin, stat, bytes;

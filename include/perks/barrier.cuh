@@ -2,49 +2,19 @@
 /* perks/barrier.cuh -- grid barriers that also sum per-block partials (fixed order, same bits in
  * every block), for persistent kernels whose barriers exist to publish dot products (perks/cg.cuh).
  *
- * WHAT (PERKS paper section 3: the time loop inside one cooperative kernel; each CG barrier exists
- * only to publish a dot product)
- *   perks_flag_sum(slots, G, k, nv, v0, v1, v2, fred, &t0, &t1, &t2)     (the fast one)
- *     One hop, no atomics: block b's thread 0 stores its nv <= 3 values into its own slots of
- *     buffer k % 3 (after a fence.acq_rel.gpu, so everything the block wrote before is visible with
- *     them); every thread of every block then reads the G slots of each value straight from L2
- *     (thread t the slots t and t + blockDim: all loads in flight at once), re-reading
- *     only the ones still holding the empty pattern, then fences (acquire), sums in a fixed order
- *     (per thread, warp butterfly, then the warps in order) and returns the totals in every
- *     thread.  The barrier is the arrival of the values themselves.  Reuse without a reset pass:
- *     three rotating buffers; before publishing call k a block empties its own slots of buffer
- *     (k + 1) % 3, which every block finished reading before call k - 1 completed.  Two calls in
- *     a row need a __syncthreads between them (fred is reused).
- *     Call it from every thread of every block, the same number of times, k = 0, 1, 2, ... in
- *     order; thread 0's v0..v2 are the block's values (other threads' are ignored); everything the
- *     block wrote before must be ordered before thread 0's call by a __syncthreads (a block sum
- *     gives that).  Workspace: PERKS_FLAG_WORDS(G) doubles set to all-ones bytes before the launch
- *     (cudaMemsetAsync(ws, 0xff, ...)); G <= PERKS_FLAG_U * blockDim.x = 2 blockDim.x.  A NaN value is stored as
- *     the canonical quiet NaN (the all-ones pattern marks an empty slot).
- *   perks_sum_barrier(bar, part, slot, nv, G, tot)    (slower; an option of perks/cg.cuh)
- *     the block's thread 0 must already have written its partials part[(slot + c) * G + blockIdx.x],
- *     c < nv <= 4.  Thread 0 arrives on a counter (atomicAdd after __threadfence); the block that
- *     arrives last sums part[slot + c][0 .. G-1] with one warp (lane-strided, then a shuffle tree:
- *     a fixed order, so the bits do not depend on which block is last), stores the totals next to
- *     the barrier, resets the counter and releases the others by bumping a generation word
- *     (st.release); the others spin on that word (ld.acquire) and read the totals.  On return every
- *     thread of the block sees tot[0 .. nv-1] (shared memory) and everything written before the
- *     barrier by any block.  Measured slower than grid.sync on the H200 (docs/perks-cg.md): the
- *     same-address atomics and the last block's reads sit in series.
- *
- *   perks_count_sum(cnt, part, slot, nv, G, target, v0, v1, v2, tot)     (perks/cg.cuh's default)
- *     grid.sync's protocol with the partials' read folded in: thread 0 stores the block's nv <= 3
- *     values into part[(slot + c) * G + blockIdx.x] and arrives with one red.release.gpu.add on a
- *     counter that only grows (no reset, no generation word: barrier k of a run waits for G k);
- *     warp 0 spins on it with ld.acquire.gpu (every lane: one request per warp) and, the moment
- *     it reaches target, loads the G partials (lane-strided, fixed order, then a butterfly) --
- *     no fence after the spin and no block barrier between the spin and the loads, which
- *     cooperative_groups has.  Call it from every thread right after a __syncthreads that follows
- *     the block's writes (a block reduction gives that), with thread 0 holding v0..v2; target =
- *     G times this call's 1-based count in the run; cnt zeroed before the launch; the slots must
- *     alternate between consecutive calls (a fast block may publish the next call's partials
- *     while a slow one still reads this call's).  On return tot[0 .. nv-1] (shared) in every thread.
- *     perks_count_arrive_wait(cnt, target) is its barrier alone, for warp 0 (perks/cg.cuh then
+ * WHAT (PERKS paper section 3: each CG barrier exists only to publish a dot product)
+ *   perks_flag_sum(slots, G, k, nv, v0, v1, v2, fred, &t0, &t1, &t2)     one hop, no atomics: each
+ *     block publishes nv <= 3 values in its slots of rotating buffer k % 3, every thread reads all G
+ *     from L2; workspace PERKS_FLAG_WORDS(G) doubles set to 0xff bytes before the launch.
+ *   perks_sum_barrier(bar, part, slot, nv, G, tot)    the last block to arrive sums (nv <= 4).
+ *   perks_count_sum(cnt, part, slot, nv, G, target, v0, v1, v2, tot)   perks/cg.cuh's default:
+ *     grid.sync's protocol with the partials' read folded in; target = G times the call's 1-based
+ *     count; cnt zeroed before the launch; slots alternate between calls.
+ *     perks_count_arrive_wait(cnt, target) is its barrier alone, for warp 0.
+ *   perks_partials_total(part, slot, nv, G, lane, put)   the fixed-order grid reduction they share.
+ *   Call each from every thread of every block, the same number of times, after a __syncthreads
+ *   that orders the block's writes; thread 0's values count.  Protocols and why:
+ *   docs/perks.md#reference-the-three-summing-barriers.
  *     sums with perks_partials_total).
  *   perks_partials_total(part, slot, nv, G, lane, put)   the grid reduction the three share (one
  *     copy in perks): one warp adds the G partials of each of nv values, lane-strided, then an xor
@@ -154,7 +124,7 @@ static __device__ __forceinline__ __attribute__((unused)) void perks_sum_barrier
     __syncthreads();
 }
 
-/* ---- perks_flag_sum ------------------------------------------------------------------------- */
+/* ---- perks_flag_sum */
 #define PERKS_FLAG_NV 3 /* values per call at most */
 #define PERKS_FLAG_U 2  /* slots each thread reads at most: G <= 2 blockDim.x */
 #define PERKS_FLAG_WORDS(G) ((size_t)3 * PERKS_FLAG_NV * (size_t)(G))
@@ -184,7 +154,7 @@ static __device__ __forceinline__ void perks__st_relaxed_u64(unsigned long long 
 }
 
 /* fence.acq_rel.gpu: enough for the release / acquire patterns (relaxed store after it, relaxed load
- * before it); __threadfence is fence.sc, measured far slower when many threads issue it */
+ * before it); why not __threadfence (fence.sc): docs/perks.md#reference-the-three-summing-barriers */
 static __device__ __forceinline__ void perks__fence_acq_rel_gpu(void)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
@@ -256,7 +226,7 @@ perks_flag_sum(double *slots, int G, unsigned int k, int nv, double v0, double v
     *t2 = r[2];
 }
 
-/* ---- perks_count_sum ------------------------------------------------------------------------ */
+/* ---- perks_count_sum */
 static __device__ __forceinline__ void perks__atom_add_release_u32(unsigned int *p, unsigned int v)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700

@@ -2,14 +2,8 @@
 /* perks/cg_dist.cuh -- conjugate gradient over several ranks: a CSR system split into row blocks,
  * the halo of the SpMV exchanged through NCCL (or by device copies between ranks one process holds),
  * the dot products through ncclAllReduce.
+ * THE PIECES (perks/cg_dist/): types.cuh, kernels.cuh, comm.cuh, setup.cuh, solve.cuh.
  *
- * THE PIECES (perks/cg_dist/, each header usable alone; this one includes them all)
- *   types.cuh    perks_cgd_opts, perks_cgd_result, perks_cgd_rank, the device state, the constants
- *   kernels.cuh  the device side: a rank's SpMV rows, its dot products, the five kernel bodies
- *   comm.cuh     launches, the all-reduce, the halo exchange, the all-gather (NCCL or device copies)
- *   setup.cuh    the collective argument checks, the halo tables, the workspaces
- *   solve.cuh    the iteration, the true residual, the restarts
- *   this file    PERKS_CGD_DEFINE
  *
  * WHAT (PERKS paper section 3.2: the interior computed per rank, the boundary exchanged; the CPU-Free
  * model's distributed CG)
@@ -32,32 +26,12 @@
  *     comm       an ncclComm_t (as void *) spanning all ranks, or NULL for every rank: then the
  *                process holds all ranks (nlocal == nranks, "virtual ranks") and the exchange and
  *                the sums are device copies (ranks may share one GPU: the tests run 1-7 on one)
+ * HOW: classic preconditioned CG, p's halo exchanged, dot products through ncclAllReduce (the same
+ *   bits on every rank): docs/perks-cg.md#reference-the-distributed-iteration.
  *
- * THE ITERATION (classic preconditioned CG, Jacobi optional; the same formulas as perks/cg.cuh)
- *     exchange   p's halo: rank q sends the entries of its own block that rank r's rows touch
- *     spmv       q = A p (own rows), partial p.q                   -> ncclAllReduce (1 double)
- *     update     alpha = rz / p.q;  x += alpha p;  r -= alpha q;  partials r.r, r.D^-1 r
- *                                                                   -> ncclAllReduce (2 doubles)
- *     pupd       stop when r.r <= tol^2 b.b; beta = rz' / rz;  p = D^-1 r + beta p
- *   Dot products are summed in double: each rank's partial in a fixed order (the last block to
- *   finish adds the block partials), then across ranks by NCCL, whose result is the same bits on
- *   every rank, so every rank takes the same decisions.  Scalars stay on the device; the host reads
- *   the state every PERKS_CGD_POLL iterations (iterations after convergence do nothing).
- *   The halo: at setup each rank finds, for each other rank, the least and the greatest column of
- *   that rank's block its rows touch (a kernel over its nonzeros); an all-gather tells every rank
- *   what to send.  Each rank keeps p over the window [lo, hi) of the columns its rows touch (its own
- *   block included), so the SpMV reads p at ci - lo: no column renumbering.  For a banded matrix
- *   (a 3D Poisson: one plane each side) the window is the block plus the planes next to it.
+ * WHAT A SUCCESS MEANS (as perks/cg.cuh): PERKS_SUCCESS only when the true residual is <= tol; up
+ *   to PERKS_CGD_RESTARTS restarts, then PERKS_EINACCURATE (docs/perks-cg.md#several-gpus-perks_cgd_define).
  *
- * WHAT A SUCCESS MEANS (as perks/cg.cuh)
- *   The solve ends with the TRUE residual ||b - A x|| / ||b|| of the x it returns (x exchanged,
- *   one more SpMV, rows summed in double): res.true_residual.  PERKS_SUCCESS only when it is <= tol;
- *   when the recurrence met tol and the true residual did not (float drifts), the solve goes on
- *   from r = b - A x (that residual, rounded to T) and p = D^-1 r, with the iterations left, up to
- *   PERKS_CGD_RESTARTS = 2 times (res.restarts); then PERKS_EINACCURATE (x is returned).
- *   PERKS_ENOCONV after max_iter iterations, PERKS_EBREAKDOWN when p.q <= 0
- *   or is not a number (A not SPD), PERKS_EDIAG when Jacobi finds a diagonal entry <= 0, missing or
- *   not finite.
  *
  * EXAMPLE (one process, one rank per GPU; tests/gpu/test_perks_cg_dist.cu, bench/perks_cg_dist.cu)
  *   [compile: int r, P, n; void *comms[8]]
@@ -72,26 +46,10 @@
  *     perks_cgd_opts o = perks_cgd_defaults();  perks_cgd_result res;
  *     int rc = cgd64_solve(rk, P, &o, &res);
  *
- * LIMITS
- *   32-bit indices; nranks <= PERKS_CGD_MAXRANKS.  Without <nccl.h> (or with PERKS_NO_NCCL defined)
- *   only virtual ranks work (a non-NULL comm: PERKS_EUNSUPPORTED).  Each rank holds p over its window: for a matrix
- *   whose rows reach far columns the window grows to n entries.  The persistent kernel of
- *   perks/cg.cuh is not used per rank: its two grid barriers per iteration would become kernel
- *   ends anyway, since the all-reduce between them is an NCCL call from the host.  NCCL point-to-point
- *   and collectives have no timeout of their own, so the solve makes every rank take the same
- *   decisions: the setup gathers each rank's arguments (n, its rows, T, its rank and the
- *   communicator's, its own checks) and then each rank's workspace allocation, and every rank
- *   returns the largest code found (PERKS_ESIZE: blocks that do not tile 0 .. n-1 in rank order,
- *   or ranks that disagree on n, T or the rank count; PERKS_ENULL: a NULL pointer on some rank;
- *   PERKS_ENOMEM: a rank could not allocate its workspace).  A bad diagonal (Jacobi) on any rank
- *   is summed with the first all-reduce: every rank returns PERKS_EDIAG.  Only a NULL rk or o, or
- *   nlocal outside 1 .. PERKS_CGD_MAXRANKS, returns at once without a collective call.  All ranks
- *   must pass the same opts (max_iter, tol).  The solve waits for the devices through
- *   perks_nccl_wait (opts.timeout_s): a peer that died gives PERKS_ETIMEOUT or PERKS_ECOMM, not a
- *   hang.  After PERKS_ECOMM or PERKS_ETIMEOUT this process's communicators are aborted (do not
- *   use or destroy them) and its workspace is left allocated (freeing it could wait on a stuck
- *   stream).  On any error code but the solver's own (ENOCONV, EINACCURATE, EBREAKDOWN, EDIAG),
- *   res.true_residual is NaN: no x was judged.
+ *   32-bit indices; nranks <= PERKS_CGD_MAXRANKS.  Without <nccl.h> (or with PERKS_NO_NCCL) virtual
+ *   ranks only.  Every rank takes the same decisions and returns the largest code found; a peer
+ *   that dies gives PERKS_ETIMEOUT or PERKS_ECOMM (communicators aborted), not a hang.  All ranks
+ *   pass the same opts.  docs/perks-cg.md#reference-limits-and-collective-errors.
  *
  * NVRTC (docs/python.md)
  *   Under __CUDACC_RTC__ PERKS_CGD_DEFINE emits its five kernels only (static, perks__cgd_k

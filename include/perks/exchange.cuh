@@ -34,52 +34,16 @@
  *         stencil(cur -> nxt over the buffer's planes, ghosts kept);  swap(cur, nxt);
  *     }
  *     if (perks_nccl_wait(&comm, &stream, 1, 60.0)) fail;   // comm aborted: do not destroy it
- *   The planes a rank runs the stencil over: s.win[0] .. s.win[1] - 1, its buffer with the ghosts
- *   only where it has a peer (the first rank starts at its first own plane, the last ends at its
- *   last): the kernel keeps the window's edge planes, which are then the domain's own Dirichlet
- *   planes.
- *   tests/gpu/test_perks_exchange.cu runs this with ssam's 5-point stencil and checks it against
- *   one undivided domain bit for bit.
+ *   A rank computes planes s.win[0] .. s.win[1] - 1 (docs/perks.md#reference-the-window-a-rank-computes).
  *
- * SEVERAL STEPS PER EXCHANGE (ghost-zone recompute)
- *   A pass of T steps reads r T planes beyond each plane it computes, so with halo = r T one
- *   exchange serves T steps: ssam's temporal blocking (name_launch(&a, T, stream)) or a perks
- *   persistent stencil (steps = T; the result lands in a or b by parity) run over the same window
- *   as above.  The ghost planes go stale after the pass; the next exchange refreshes them.
+ * SEVERAL STEPS PER EXCHANGE: with halo = r T one exchange serves a pass of T steps.  OVERLAP: the
+ *   exchange behind the interior pass (perks_slab_parts_make); the recipe and when it pays:
+ *   docs/perks.md#reference-several-steps-per-exchange-and-overlap.
  *
- * OVERLAP (the exchange behind the interior; decomp.h's perks_slab_parts_make)
- *   perks_slab_parts q;  perks_slab_parts_make(&s, r * T, &q);   // T steps a pass
- *   Two streams (compute, comm), two events (landed, done), a scratch of q.scratch_planes planes.
- *   Each pass, cur -> nxt:
- *     comm:     wait done;  exchange(cur);  record landed
- *     compute:  pass over q.inner_win, cur -> nxt         (right on q.inner, old values at its edges)
- *               wait landed
- *               for k = 0, 1 where q.edge[k] is not empty:
- *                   pass over q.edge_win[k], cur -> scratch
- *                   copy scratch planes q.edge[k] - q.edge_win[k][0] into nxt planes q.edge[k]
- *               record done;  swap(cur, nxt)
- *   The scratch is needed because a pass writes every plane of its window and keeps the edge
- *   planes at their old values: an edge window run straight into nxt would overwrite interior
- *   results.  The interior pass reads only own planes, so it may run while the exchange writes
- *   the ghosts.  Kernels that write their input (the perks persistent stencils, name_advance's
- *   ping-pong) do not fit this recipe: they would change cur's planes while they are sent.
- *   examples/heat2d_multi.cu and bench/perks_scale.cu implement it; the test checks it bit for bit.
- *   It pays only where the exchange costs more than the two edge passes and copies it adds: on
- *   4 x H200 over NVLink the overlapped 3d7pt (512^3 a GPU) reaches 76 % weak-scaling efficiency
- *   against 92 % plain, temporal blocking with 8 ghost rows 87 % against 98 %.  Time both for a
- *   few passes on the ranks and keep the faster (bench/perks_scale.cu's choose_overlap: 16 passes
- *   of each, twice, alternating).
- *
- * LIMITS
- *   The caller owns the buffers, the communicator and the stream, and makes all ranks call the
- *   exchange the same number of times.  NCCL point-to-point has no timeout: a rank that stops
- *   calling leaves its peers waiting in their streams.  perks_nccl_wait bounds that wait (the
- *   stream), but a blocking NCCL call can still block the host: ncclCommInitRank until every rank
- *   has joined, and ncclGroupEnd while a first send or receive connects to its peer.  After
- *   PERKS_ECOMM or PERKS_ETIMEOUT from perks_nccl_wait the communicators are aborted: do not use
- *   or destroy them again.  perks_slab_agree_nccl takes 16 bytes of device memory per rank for
- *   the all-reduce and frees them, except after a failed wait (freeing could wait on the stuck
- *   stream); it handles at most PERKS_NCCL_MAXLOCAL (64) ranks per process.
+ * LIMITS: the caller owns buffers, communicator and stream, and makes all ranks call the exchange
+ *   equally often.  perks_nccl_wait bounds the stream's wait, not a blocking NCCL host call; after
+ *   its PERKS_ECOMM or PERKS_ETIMEOUT the communicators are aborted.  At most PERKS_NCCL_MAXLOCAL
+ *   (64) ranks per process.  docs/perks.md#reference-exchange-limits.
  */
 #ifndef PERKS_EXCHANGE_CUH
 #define PERKS_EXCHANGE_CUH

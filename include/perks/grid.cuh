@@ -32,7 +32,7 @@
  *   // after an odd number of steps the result is in d_b
  *
  * LIMITS AND COSTS
- *   One grid barrier costs about 2.2 us on the H200 with 8 blocks per SM (bench/perks_stencil measures it).
+ *   One grid barrier's cost: docs/perks.md#the-time-loop-gridcuh (bench/perks_stencil measures it).
  *   perks_launch returns PERKS_ECORESIDENT instead of launching a grid that cannot be co-resident,
  *   PERKS_ENOCOOP on a device without cooperative launch; dynamic shared memory above 48 KiB is
  *   enabled on the kernel (cudaFuncAttributeMaxDynamicSharedMemorySize) before the check.

@@ -22,30 +22,13 @@
  *   perks_mtx_read_limited(f, max_cells, &A, &e), perks_mtx_read_path_limited(path, max_cells, ...):
  *   max_cells > 0 is the caller's bound instead, rows + entries <= max_cells (else PERKS_ESIZE);
  *   max_cells <= 0 is the default bound.
- * WHAT IS ACCEPTED
- *   Banner   "%%MatrixMarket matrix coordinate FIELD SYMMETRY" (words case-insensitive), FIELD one
- *            of real, double, integer, pattern; SYMMETRY general or symmetric.  array format,
- *            complex, hermitian and skew-symmetric are rejected (PERKS_EFORMAT, "unsupported").
- *   Comments lines starting with '%' after the banner; blank (whitespace-only) lines are skipped.
- *   Sizes    "rows cols entries": rows, cols >= 1 and < 2^31 - 1, 0 <= entries <= rows x cols
- *            (symmetric: square and entries <= n (n + 1) / 2).
- *   Bound    by default rows <= PERKS_MTX_FREE_ROWS (2^20) or rows <= PERKS_MTX_ROWS_PER_ENTRY (16)
- *            x entries, else PERKS_ESIZE at the size line: the row pointers (4 bytes a row) are
- *            allocated only after every declared entry has been read, the entries array grows as
- *            entry lines arrive, so memory follows what the file holds, never what its header
- *            claims.  A caller that wants more empty rows passes max_cells (both macros may also
- *            be defined before this header).
- *   Entries  "i j [value]" with 1-based i, j in range; pattern entries have no value (1.0 is
- *            stored); integer values are integers (|v| < 2^63); real values must be finite.
- *            Symmetric files store the lower triangle (i >= j, as the format says): an entry above
- *            the diagonal is rejected; off-diagonal entries are mirrored.  Trailing text on a line
- *            is rejected.  Exactly `entries` entry lines must follow.
- *   Duplicates (the same (i, j) more than once) are summed, as SciPy and MATLAB do, in the order
- *            of the file (so a symmetric file's a_ij and a_ji are equal bit for bit); a sum that is
- *            not finite is PERKS_EFORMAT at the line where it overflows.  A.dups counts the entries
- *            merged away.  Explicit zeros are kept.
- *   Lines    at most PERKS_MTX_LINE_MAX (1024) characters, not counting the newline and a CR just
- *            before it, else "line too long".
+ * WHAT IS ACCEPTED (in full: docs/perks-cg.md#reference-what-the-reader-accepts)
+ *   "%%MatrixMarket matrix coordinate FIELD SYMMETRY", FIELD real, double, integer or pattern,
+ *   SYMMETRY general or symmetric (lower triangle stored, mirrored); '%' comments, blank lines;
+ *   sizes below 2^31 - 1; exactly `entries` entry lines of 1-based "i j [value]", finite values;
+ *   duplicates summed in file order (A.dups); lines <= PERKS_MTX_LINE_MAX (1024).  Default bound:
+ *   rows <= PERKS_MTX_FREE_ROWS (2^20) or <= PERKS_MTX_ROWS_PER_ENTRY (16) x entries; memory
+ *   follows what the file holds, never what its header claims.
  * RESULT
  *   CSR with rows sorted by column, row_ptr[n_rows] = nnz.  nnz counts the stored nonzeros after
  *   mirroring and merging (a symmetric file with d diagonal and o off-diagonal entries gives
@@ -58,20 +41,13 @@
  *   PERKS_ENOMEM   malloc failed.  On any error *A is left empty (all zero, nothing to free).
  *   e->line is 0 when the error belongs to no line (a NULL argument, an allocation, a file that
  *   cannot be opened).
- * CHECKING A MATRIX BEFORE A SOLVE (any perks_csr, read or built by hand)
+ * CHECKING A MATRIX BEFORE A SOLVE (any perks_csr)
  *   int rc = perks_csr_check(&A, PERKS_CSR_SPD_DIAG | PERKS_CSR_SYMMETRIC, &row);
- *   A's arrays are read only within row_ptr[n_rows + 1], col[nnz], val[nnz]: every row pointer is
- *   checked (monotone from 0 to nnz) before any column or value is read.  Always: row_ptr as said,
- *   columns in range, values finite (PERKS_EFORMAT), square (PERKS_ENOTSQUARE), no empty row
- *   (PERKS_EEMPTYROW); PERKS_CSR_SPD_DIAG: every diagonal entry stored, finite and > 0, as in any
- *   SPD matrix and as Jacobi needs (PERKS_EDIAG); PERKS_CSR_SYMMETRIC: a_ji stored and equal to a_ij
- *   for every stored a_ij (PERKS_ENOTSYM; where a row stores a column twice, its first entry in
- *   storage order is the a_ji compared).  *row (may be NULL) gets the 0-based row of the first
- *   problem, -1 when there is none.  Cost O(nnz log nnz): one binary search per entry; a matrix
- *   whose rows are not all strictly increasing gets a sorted index (4 bytes per nonzero, freed
- *   before it returns; without that memory, unsorted rows are scanned).  The solver itself cannot
- *   tell a non-SPD matrix from one that is hard to solve (both end in PERKS_EBREAKDOWN,
- *   PERKS_ENOCONV or PERKS_EINACCURATE).
+ *   Reads only within row_ptr[n_rows + 1], col[nnz], val[nnz].  Always: row pointers, columns,
+ *   finite values (PERKS_EFORMAT), square (PERKS_ENOTSQUARE), no empty row (PERKS_EEMPTYROW);
+ *   PERKS_CSR_SPD_DIAG: positive diagonal (PERKS_EDIAG); PERKS_CSR_SYMMETRIC (PERKS_ENOTSYM).
+ *   *row (may be NULL): the first problem's row, -1 if none.  O(nnz log nnz).
+ *   docs/perks-cg.md#reference-perks_csr_check.
  * COSTS
  *   One pass over the file (getc into a line buffer), 24 bytes per stored entry while reading
  *   (a symmetric file's off-diagonal entries count twice), then the CSR (12 bytes per nonzero + 4

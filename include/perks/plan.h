@@ -6,7 +6,7 @@
  *   A persistent kernel should run at the LOWEST occupancy that still saturates device memory:
  *   every block not launched leaves its shared memory and registers free to cache the domain.
  *   Little's law (eq. 3) gives the bytes that must be in flight to keep memory busy,
- *       C_hw = bandwidth x latency            (H200: ~4.3 TB/s x ~0.7 us ~ 3 MB, ~23 KB per SM)
+ *       C_hw = bandwidth x latency            (perks_device_h200: ~3 MB, ~23 KB per SM)
  *   and a block keeps block x bytes_in_flight_per_thread in flight (the loads a thread issues
  *   before it needs the first: its ILP).  perks_plan_make picks the fewest blocks per SM whose
  *   bytes in flight reach C_hw / SMs (never more than the resources allow), then gives each block
@@ -65,7 +65,7 @@ typedef struct perks_device_info {
     int reg_alloc_unit;          /* registers are granted per warp in multiples of this (256) */
     int max_threads_per_sm;      /* 2048 */
     int max_blocks_per_sm;       /* 32 */
-    double mem_bw;               /* bytes per second (measured copy bandwidth) */
+    double mem_bw;               /* bytes per second (copy bandwidth) */
     double mem_latency;          /* seconds, a device-memory load under load */
 } perks_device_info;
 
@@ -109,8 +109,8 @@ typedef struct perks_plan {
                                  where the hybrid kernel is predicted to lose) */
 
 #ifndef __CUDACC_RTC__ /* the planners are host code: under NVRTC the structs and codes only */
-/* The H200 as measured here (132 SMs, 228 KB shared memory per SM, 227 KB per block opt-in,
- * 64 K registers, 4.27 TB/s copy, ~700 ns loaded latency): for host tests and for planning off-line. */
+/* An H200 (132 SMs, 228 KB shared memory per SM, 227 KB per block opt-in, 64 K registers, 4.27 TB/s
+ * copy, ~700 ns loaded latency): for host tests and for planning off-line. */
 static inline void perks_device_h200(perks_device_info *d)
 {
     d->sms = 132;

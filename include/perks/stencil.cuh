@@ -11,11 +11,10 @@
  *       int name_steps(const perks_stencil2d_args *, cudaStream_t)    all steps, one launch each
  *       int name_plan(const perks_stencil2d_args *, perks_plan *)     the plan name_launch uses
  *       size_t name_work_bytes(const perks_plan *)                  edge-buffer scratch it needs
- *   (and name_res_plan, name_hyb_plan, name_smem_base, name_res_smem, name_hyb_smem, name_geom,
- *   the types name_weights, name_shape, name_sizes and the constants name_R, name_WW, name_RR,
- *   name_HWIN, name_SMEM_BASE).
- *   PERKS_STENCIL2D_DEFINE_OCC(..., MINB) adds __launch_bounds__(BX, MINB): with DEPTH 0 and MINB 2
- *   two blocks share an SM (the fastest build measured on the H200, docs/perks.md).
+ *   (and name_res_plan, name_hyb_plan, name_*_smem, name_geom, types name_weights, name_shape,
+ *   name_sizes, constants name_R, name_WW, name_RR, name_HWIN, name_SMEM_BASE).
+ *   PERKS_STENCIL2D_DEFINE_OCC(..., MINB) adds __launch_bounds__(BX, MINB) (DEPTH 0, MINB 2: two
+ *   blocks an SM; why: docs/perks.md#fewer-taller-tiles).
  *   for a stencil SHAPE given as an X-macro list of points X(I, DX, DY) -- the same format as
  *   the kit's one shape model (onchip/shape.cuh: the catalogue ONCHIP_SHAPE_*, or a user's list).
  *   One step computes,
@@ -23,26 +22,11 @@
  *       out(x, y) = sum over points, in list order, of  c[I] * in(x + DX, y + DY)
  *   (one fma per point, so the persistent and the non-persistent kernels agree bit for bit) and
  *   keeps the value of every cell closer than r to the edge (Dirichlet, as the ssam stencils).
+ *   Three persistent kernels, chosen by name_plan (args.kernel can force one): RESIDENT (the tile
+ *   stays in shared memory), HYBRID (its first rows resident, the rest streamed), STREAM (any
+ *   domain); AUTO falls back to name_steps where PERKS_HYB_WINS predicts a loss.  How they run:
+ *   docs/perks.md#reference-the-three-2d-kernels-and-their-layout.
  *
- *   Three persistent kernels, chosen by name_plan (perks_stencil2d_args.kernel can force one):
- *   RESIDENT (cache modes SMEM and MIX, whenever every tile fits in shared memory): the tile stays
- *   in shared memory for the whole run and each step is one pass over it (perks/stencil/resident.cuh)
- *   -- 1.2-2.2x the one-pass kernels on the H200; HYBRID (SMEM and MIX when the tiles do not fit):
- *   the first rows of each tile resident as in the resident kernel, the other rows streamed from
- *   device memory every step in the same pass -- 1.1-1.6x where it caches about half the domain;
- *   STREAM (any domain): the chunked kernel described next.  AUTO does not run the hybrid kernel
- *   where PERKS_HYB_WINS predicts it loses to the one-pass step (8192^2: 2-9% on chip): name_launch
- *   then runs name_steps (one launch a step, same results).
- *
- *   Layout.  Each block owns one tile: BX columns (one per thread) by tile_len rows; perks/plan.h
- *   chooses the tiling (one tile per co-resident block).  A thread walks down its column in chunks
- *   of RC rows; for each chunk the block stages an (RC + 2r) x (BX + 2r) window in shared memory
- *   (the thread's own column also stays in registers and slides down by RC rows: vertical
- *   neighbours come from registers, each row of the column is loaded once per step) and computes RC
- *   outputs per thread.  Rows [0, DEPTH) of the tile live in registers between steps (cache modes
- *   REG and MIX), the next smem_rows in shared memory (SMEM and MIX), the rest in device memory; the
- *   tile's halo goes through device memory (perks/cache.cuh: edge rows in place, edge columns
- *   transposed).  One grid barrier per step.
  *
  * EXAMPLE
  *   [compile: float *d_u, *d_v; int W, H; cudaStream_t stream]
@@ -55,50 +39,21 @@
  *     a.cache = PERKS_CACHE_MIX;
  *     int rc = heat_launch(&a, stream);   // result in d_u (even steps) or d_v (odd steps)
  *
- * PARAMETERS AND LIMITS
- *   T float or double.  BX threads per block, a multiple of 32, >= 64 and >= 2r.  RC rows per chunk,
- *   RC + 2r <= 32 (one warp loads each side halo with one lane per row).  DEPTH a multiple of RC
- *   (0: no register cache); registers about DEPTH + 2 RC + 2r (+ the same again for double) plus ~30
- *   per thread.  r <= 8.  Width and height >= 1, any (ragged) sizes, pitch = width.  a and b must
- *   not overlap; both are written.  The weights (one per point of the shape) are read from HOST
- *   memory at launch.  work: device scratch of name_work_bytes (NULL: the launcher allocates and
- *   frees it, which synchronises).  kernel: PERKS_KERNEL_AUTO (0), _STREAM, _RESIDENT (the latter
- *   returns PERKS_ERESOURCE when the tiles do not fit, PERKS_ESIZE with modes NONE / REG), _HYBRID
- *   (PERKS_ESIZE with mode REG; mode NONE caches nothing); perks_plan.resident (PERKS_PLAN_*) says
- *   which one name_launch runs.  The hybrid kernel takes 2 (RC + 2r)(BX + 2r) cells of shared
- *   memory for its streaming windows, then caches a multiple of RR rows a tile.  The
- *   resident kernel takes RR = max(RC, r) rows a chunk and (RR rounded tile rows + 2r) x (BX + 2r)
- *   cells of shared memory per block.  The grid must be co-resident: a domain wider than
- *   BX x (SMs x blocks per SM) returns PERKS_ECORESIDENT; never a hang.
- *   The limits on T, SHAPE (r), BX, RC and DEPTH are static_asserts: a bad instantiation stops the
- *   build with a sentence naming the generator, the instance and the argument, e.g.
- *       PERKS_STENCIL2D_DEFINE(heat): RC must be at least 1 and RC + 2r at most 32
+ * PARAMETERS AND LIMITS (all: docs/perks.md#reference-2d-parameters-and-limits)
+ *   T float or double; BX a multiple of 32, >= 64 and >= 2r; RC + 2r <= 32; DEPTH a multiple of RC
+ *   (0: no register cache); r <= 8.  Any width and height >= 1, pitch = width; a and b must not
+ *   overlap, both are written; weights read from HOST memory at launch; work NULL: the launcher
+ *   allocates (synchronising).  A grid that cannot be co-resident returns PERKS_ECORESIDENT, never
+ *   a hang.  Bad instantiations are static_asserts naming the generator, instance and argument.
  *
- * PIECES (by scope; a kernel of one's own can take any of them)
- *   perks/stencil/shapes.cuh    the catalogue, ONCHIP_SHAPE2D_TYPE, onchip_shape_each
- *   perks/stencil/stream.cuh    perks_stencil2d_stream, perks_stencil2d_step: the streaming and
- *                               one-step bodies over the chunk pieces perks__s2d_fill, _point,
- *                               _compute, _stage (the row loads and stores, the side halo and the
- *                               flush are written out in the bodies, see there why)
- *   perks/stencil/resident.cuh  perks_stencil2d_resident: the resident and hybrid bodies over
- *                               perks__s2d_frame1 / _frameb, _halo_out, _hhalo
- *   perks/stencil/plan.cuh      perks_stencil2d_args, cache modes, PERKS_KERNEL_*, PERKS_HYB_WINS,
- *                               perks_device_query, the sizes (perks__s2d_sizes) and the host
- *                               functions every instantiation shares (perks__s2d_plan, _run, _steps)
- *   The generator below only pastes names, sizes and types around one call of a body per kernel.
+ * PIECES: perks/stencil/shapes.cuh (catalogue), stream.cuh (streaming and one-step bodies),
+ *   resident.cuh (resident and hybrid bodies), plan.cuh (args, modes, sizes, host functions);
+ *   the generator pastes names, sizes and types around one body call per kernel.
  *
- * OPTIONAL SSAM
- *   If ssam/stencil_shapes.cuh is included, its ONCHIP_SHAPE_* lists can be passed as SHAPE.  The
- *   per-step compute here is a plain shared-memory step (the paper's baseline); ssam's systolic
- *   step is not used by these generators (see docs/perks.md).
+ * OPTIONAL SSAM: with ssam/stencil_shapes.cuh included, its shape lists can be passed as SHAPE.
  *
- * NVRTC (docs/python.md)
- *   Under __CUDACC_RTC__ (options: -I include --std=c++17 and the toolkit's include and include/cccl
- *   folders, which cooperative_groups needs) the generator emits its four kernels only: name_kernel,
- *   name_res_kernel, name_hyb_kernel (persistent: the planner's tiling and a cooperative launch,
- *   e.g. CuPy's enable_cooperative_groups=True) and name_step_kernel(in, out, W, H, weights), one
- *   ordinary launch a step on ceil(W / BX) x ceil(H / RC) blocks of BX threads with name_SMEM_BASE
- *   bytes of dynamic shared memory; no host functions.
+ * NVRTC (docs/python.md): the generator emits its four kernels only (the persistent ones need the
+ *   planner's tiling and a cooperative launch; name_step_kernel(in, out, W, H, weights) is ordinary).
  */
 #ifndef PERKS_STENCIL_CUH
 #define PERKS_STENCIL_CUH

@@ -23,26 +23,11 @@
  *   (one fma per point; for the catalogue's boxes and poisson that is list order) and keeps the
  *   value of every cell within r of a face (Dirichlet).
  *
- *   Layout.  A block of BX x BY threads owns tiles of BX x BY columns (one (x, y) column per
- *   thread) by tile_len planes along z (perks/plan.h's slabs; where there are more tile columns
- *   than co-resident blocks, a block takes several tiles in turn).  Shared memory holds, per tile,
- *   the first `smem_planes` planes of the tile with a frame of r cells around each ((BX + 2r) x
- *   (BY + 2r) cells a plane) -- all of them where the domain fits ("resident": every plane of every
- *   tile on chip, the paper's 'F') -- plus a ring of 2 x RC planes through which every other plane
- *   streams from device memory.  A step walks the planes -r .. tile_len + r - 1 in chunks of RC:
- *   each plane is read ONCE from shared memory (the in-plane points of every DZ at once) and added
- *   into 2r + 1 register accumulators, one per output plane it touches (the 2.5D partial-sum
- *   order); output plane o is done when plane o + r has been read.  One block barrier per chunk:
- *   before it the next chunk's ring planes are stored (loaded one chunk earlier: their loads fly
- *   during the compute), after it the chunk's outputs overwrite the cached planes in place (no
- *   later chunk reads them) or go to device memory (streamed planes).
- *   Halo (§4.2): each cached plane's frame is refreshed at the start of a step -- the r columns left
- *   and right from the neighbours' edge buffers, stored TRANSPOSED (perks/cache.cuh's
- *   PERKS_EDGE_INDEX with row = plane x BY + y: a warp reads and writes consecutive (plane, y)),
- *   the r rows above and below (with the corners) from the domain array, where every tile writes
- *   its first and last r rows, its first and last r planes, and every streamed plane.  One grid
- *   barrier per step; the results land in a (steps even) or b (steps odd), bit for bit equal to
- *   name_steps (the same kernel run one step per launch with nothing cached).
+ *   Tiles of BX x BY columns by tile_len planes, the first smem_planes of each in shared memory
+ *   (all where the domain fits), the rest streamed through a ring; each plane read once a step into
+ *   2r + 1 register accumulators.  Results in a (steps even) or b (odd), bit for bit name_steps'.
+ *   docs/perks.md#reference-the-3d-layout-pass-and-halo.
+ *
  *
  * EXAMPLE
  *   [compile: float *d_u, *d_v; int W, H, D; cudaStream_t stream]
@@ -55,37 +40,16 @@
  *     a.cache = PERKS_CACHE_SMEM;
  *     int rc = heat3_launch(&a, stream);  // result in d_u (even steps) or d_v (odd steps)
  *
- * PARAMETERS AND LIMITS
- *   T float or double.  BX a multiple of 32 (one warp = one row of a plane), BX x BY <= 1024
- *   threads; RC from 1 to 16 planes per chunk (registers: ~RC + 2 x (2r + 1) + RC (BX+2r)(BY+2r)/(BX BY)
- *   per thread plus addressing; x2 for double).  r <= 4.  Any (ragged) sizes >= 1, dense layout
- *   (x fastest, then y, then z).  a and b must not overlap; both are written.  Weights (one per
- *   point of the shape) are read from HOST memory at launch.  cache: PERKS_CACHE_NONE (everything
- *   streamed, persistent), PERKS_CACHE_SMEM or PERKS_CACHE_MIX (the same here: the 3D kernel has
- *   no register cache -- each plane is read once per step, so a register slice would save no
- *   traffic that shared memory does not), PERKS_CACHE_REG returns PERKS_ESIZE.  smem_planes_max
- *   > 0 caps the cached planes per tile.  work: device scratch of name_work_bytes (NULL: allocated
- *   and freed by the launcher, which synchronises).  The grid is always co-resident: perks_launch
- *   checks it again with the runtime (PERKS_ECORESIDENT, never a hang); blocks_per_sm above what
- *   the kernel allows returns PERKS_ESIZE.
- *   The limits on T, SHAPE (r), BX, BY and RC are static_asserts: a bad instantiation stops the
- *   build with a sentence naming the generator, the instance and the argument, e.g.
- *       PERKS_STENCIL3D_DEFINE(heat3): RC must be from 1 to 16 planes
+ * PARAMETERS AND LIMITS (all: docs/perks.md#reference-3d-parameters-and-limits)
+ *   T float or double; BX a multiple of 32, BX x BY <= 1024; RC 1..16 planes a chunk; r <= 4.  Any
+ *   sizes >= 1, dense (x fastest); a and b must not overlap, both written; weights from HOST memory.
+ *   cache NONE, SMEM or MIX (the same: no register cache), REG: PERKS_ESIZE.  work NULL: allocated
+ *   by the launcher (synchronising).  Not co-resident: PERKS_ECORESIDENT, never a hang.  Bad
+ *   instantiations are static_asserts naming the generator, the instance and the argument.
  *
- * PIECES
- *   perks_stencil3d<T, S, BX, BY, RC>(a, b, ea, eb, W, H, D, steps, ntiles, tiles_x, tiles_y, TH,
- *       nc, w)   the body of name_kernel (S a shape type, ONCHIP_SHAPE3D_TYPE; w one coefficient a
- *       point): the frame, the pass and the edges of each tile, each step.
- *   The host logic (plan, launch, steps) lives in the perks__s3d_* functions below, one copy for
- *   all instantiations; the generator only pastes names, sizes and types around one call of the
- *   body.
- *
- * This header includes perks/stencil.cuh (cache modes, perks_device_query) and nothing from ssam.
- *
- * NVRTC (docs/python.md)
- *   Under __CUDACC_RTC__ (include and include/cccl folders of the toolkit on the path) the generator
- *   emits name_kernel only: a persistent kernel whose tiling, cached planes and edge buffers come
- *   from the host planner (perks__s3d_plan, host code) and that needs a cooperative launch.
+ * PIECES: perks_stencil3d<T, S, BX, BY, RC>(...), the body of name_kernel; the host logic is the
+ *   perks__s3d_* functions, one copy for all instantiations.  Includes perks/stencil.cuh, nothing
+ *   from ssam.  NVRTC (docs/python.md): name_kernel only (the planner's tiling, a cooperative launch).
  */
 #ifndef PERKS_STENCIL3D_CUH
 #define PERKS_STENCIL3D_CUH
@@ -128,7 +92,7 @@ struct perks__s3d_sizes {
     };
 };
 
-/* ---- the kernel ---------------------------------------------------------------------------------
+/* ---- the kernel
  * the body of name_kernel.  tid = threadIdx.x; a tile: x0 / y0 / z0 its first column / row / plane,
  * the its planes, nce its cached planes at cache (plane o at cache + o PP, cell (y, x) of a framed
  * plane at (y + R) WX + x + R, WX = BX + 2R, PP = WX (BY + 2R)).  The prologue loads every tile's
@@ -357,7 +321,7 @@ static __device__ __forceinline__ void perks_stencil3d(T *a, T *b, T *ea, T *eb,
         if (!last) PERKS_GRID_SYNC();
     }
 }
-/* ---- host pieces of the 3D generator: one copy for every instantiation ------------------------ */
+/* ---- host pieces of the 3D generator: one copy for every instantiation */
 #ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
 /* an instantiation's sizes and kernel (name_geom() fills one) */
 typedef struct perks__s3d_geom {
@@ -541,7 +505,7 @@ static inline int perks__s3d_steps(const perks_stencil3d_args *a, const perks__s
 #endif /* !__CUDACC_RTC__ */
 
 
-/* ---- the generator: names, sizes and types pasted around one call of the body ------------------ */
+/* ---- the generator: names, sizes and types pasted around one call of the body */
 #define PERKS_STENCIL3D_DEFINE(name, T, SHAPE, BX, BY, RC) PERKS_STENCIL3D_DEFINE_OCC(name, T, SHAPE, BX, BY, RC, 1)
 #define PERKS_STENCIL3D_DEFINE_OCC(name, T, SHAPE, BX, BY, RC, MINB)                                 \
     PERKS__S3D_TYPES(name, T, SHAPE, BX, BY, RC)                                                     \

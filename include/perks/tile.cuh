@@ -209,7 +209,7 @@ static __device__ __forceinline__ void perks_tile_load_frame(S *s, int P, int r,
     }
 }
 
-/* ---- the plan of a persistent tile kernel of one's own ------------------------------------
+/* ---- the plan of a persistent tile kernel of one's own
  * perks_tile_plan_make sizes everything such a kernel needs from what only its author knows (the
  * kernel, its threads, the bytes of a cell, its shared memory beyond the framed tile), so that the
  * tiling, the shared memory, the exchange buffers in BYTES and the largest domain come from one

@@ -2,24 +2,14 @@
 /* ksum/ksum/device.cuh -- the device pieces every ksum kernel shares, and the generators' helpers.
  *
  * WHAT (part of ksum/ksum.cuh; smalldim.cuh, tc.cuh and wgmma.cuh use it too)
- *   ksum__sqnorm(p, dim)                     |p|^2, one FMA after another (the pre-passes' order)
- *   ksum__norms<T>(a, lda, m, b, ldb, n, dim, scale, out)   the norm pre-pass (one thread a point):
- *        out[i] = scale |x_i|^2 for the m targets, then the n sources
- *   ksum__sna_load<T, BM>(sna, norms, row0, m, tid)    s|a_i|^2 of the block's BM targets into
- *        shared sna, zero past m
- *   ksum__sw_load<T, BN, NW>(rw, nb, w, j0, n, nrhs, tid), ksum__sw_store<T, NW>(d, rw, tid)
- *        the per-tile record of the register-staged kernels: element e = tid + 256 q of
- *        [0: s|b_j|^2, 1 + r: w_r][BN] for the tile of sources j0.., zero past n and nrhs, through
- *        the registers rw[ceil(NW / 256)] into shared memory
- *   Generators' helpers (macros, used by the KSUM_DEFINE* of ksum.cuh, smalldim.cuh, tc.cuh):
- *     KSUM__EVAL_FN(T, KERNEL)  the kernel function as a functor: [](T t) { return KERNEL_EVAL(T, t); }
- *     KSUM__NORMS(name, T)      __global__ name_norms: one call of ksum__norms<T>
- *     KSUM__FACTOR(K)           1 for KSUM_GAUSS (its value factorises over the two norms), else 0
- *     KSUM__REAL(T)             1 when T is spelled float or double (the generators' type check)
- *     KSUM__SCALE(KERNEL, a)    the scale s of the kernel for a->h, as the launchers take it
+ *   ksum__sqnorm(p, dim)   |p|^2, one FMA after another (the pre-passes' order)
+ *   ksum__norms<T>         the norm pre-pass: out[i] = scale |x_i|^2, the m targets then the n sources
+ *   ksum__sna_load<T, BM>  s|a_i|^2 of the block's BM targets into shared sna, zero past m
+ *   ksum__sw_load / ksum__sw_store   the per-tile record of the register-staged kernels via registers
+ *   Macros: KSUM__EVAL_FN(T, KERNEL) the functor; KSUM__NORMS(name, T) name_norms; KSUM__FACTOR(K)
+ *   1 for KSUM_GAUSS; KSUM__REAL(T) T spelled float or double; KSUM__SCALE(KERNEL, a) s for a->h.
  *
- * LIMITS
- *   256 threads per block (KSUM_THREADS).  Register arrays are indexed with unrolled constants only.
+ * LIMITS: 256 threads per block (KSUM_THREADS); register arrays indexed with unrolled constants only.
  */
 #ifndef KSUM_KSUM_DEVICE_CUH
 #define KSUM_KSUM_DEVICE_CUH
@@ -76,7 +66,7 @@ static __device__ __forceinline__ void ksum__sw_store(T *d, const T (&rw)[NWPER]
         if (tid + q * KSUM_THREADS < NW) d[tid + q * KSUM_THREADS] = rw[q];
 }
 
-/* ---- the generators' helpers -------------------------------------------------------------------- */
+/* ---- the generators' helpers */
 #define KSUM__CAT(a, b) a##b
 #define KSUM__XCAT(a, b) KSUM__CAT(a, b)
 /* preprocessor probes: KSUM__PROBE(x) is 1 (or what follows) where x expands to "~, 1", else 0 */

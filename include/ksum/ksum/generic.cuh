@@ -5,20 +5,14 @@
  * WHAT (Wang et al., fused kernel summation, Algorithm 2; part of ksum/ksum.cuh)
  *   ksum__ex_body<T, R, TM, TN>(kf, a, lda, b, ldb, w, v, m, n, dim, nrhs, m2scale, norms,
  *                               tiles_per_split, vec_a, vec_b, atomic, accumulate)
- *   is the whole kernel (its arguments are the kernel's; kf the kernel function on t = s d^2): the
- *   block's 16 TM targets against its split of the source tiles of 16 TN.  dim goes in chunks of 8
- *   through registers (gemm.cuh's ksum_gemm_load / ksum_gemm_store; the next step's global loads in
- *   flight while this one is computed), one barrier per chunk; dim <= 8 keeps the targets' chunk.  A
- *   tile's first chunk starts the accumulators at s|a_i|^2 + s|b_j|^2, its last applies the kernel
- *   and the weights into TM x R row sums (epilogue.cuh's ksum_epi_tile); at the end the 16 lanes of a
- *   row group add by shuffles and one stores or adds atomically (ksum_epi_rowsum16, ksum_epi_store).
- *   The 8 k-steps of a chunk are written out here (the loop of gemm.cuh's ksum_gemm_chunk, with kc
- *   already at most 8): as a call they give the kernel another register allocation.
+ *   is the whole kernel (kf the kernel function on t = s d^2): the block's 16 TM targets against its
+ *   split of the source tiles of 16 TN, dim in chunks of 8 through registers (docs/ksum.md#how-each-path-runs).
+ *   The 8 k-steps of a chunk are written out (as a call, another register allocation).
  *
  * LIMITS AND COSTS
  *   256 threads.  Shared memory 2 * 8 * (BM + BN + 8) + 2 BN (1 + R) + BM elements (19 KB float
  *   8 x 8, R = 1).  Registers: TM TN accumulators, TM R row sums, (TM + TN) / 2 + ceil(BN (1 + R) /
- *   256) staging (float 8 x 8: 128, no spills).
+ *   256) staging (float 8 x 8: 128).
  */
 #ifndef KSUM_KSUM_GENERIC_CUH
 #define KSUM_KSUM_GENERIC_CUH

@@ -3,22 +3,16 @@
  * workspace, the launches (cudaLaunchKernel on kernels passed as pointers).
  *
  * WHAT (part of ksum/ksum.cuh; smalldim.cuh, tc.cuh and wgmma.cuh use it too)
- *   ksum__check(args, R, scale, is_float)      every argument check, 0 or a KSUM_E* code (base.cuh)
- *   ksum__plan_make(&p, args, bm, bn, minb)    the grid: bm targets per block, sources in tiles of bn
- *                                              split over gridDim.y (ksum__splits: ~4 blocks per SM
- *                                              and minb)
- *   ksum__launch_generic(...)                  name_launch of KSUM_DEFINE_EX and KSUM_DEFINE_TF32_V1:
- *                                              checks, plan, workspace, norm pre-pass, v zeroed in
- *                                              atomic mode, the main kernel
- *   ksum__launch_staged(...)                   name_launch of KSUM_DEFINE_F32 and the mma.sync kernels
- *                                              of KSUM_DEFINE_TF32: resident or streamed targets and
- *                                              the stage size from the device's shared memory
- *   and the pieces they share (ksum__work_get/put, ksum__run_norms, ksum__zero_v, ksum__run_main).
- *   Library code: never prints or exits; every CUDA call is checked (KSUM_ECUDA).
+ *   ksum__check(args, R, scale, is_float)      every argument check, 0 or a KSUM_E* code
+ *   ksum__plan_make(&p, args, bm, bn, minb)    the grid: bm targets a block, source tiles of bn split
+ *                                              over gridDim.y (ksum__splits)
+ *   ksum__launch_generic(...), ksum__launch_staged(...)   name_launch of the register-staged and the
+ *                                              staged kernels; shared pieces ksum__work_get/put,
+ *                                              ksum__run_norms, ksum__zero_v, ksum__run_main.
+ *   Never prints or exits; every CUDA call is checked (KSUM_ECUDA).
  *
- * LIMITS
- *   splits <= 65535, ceil(m / bm) < 2^31 blocks (KSUM_ESIZE).  Queries the device (SM count, shared
- *   memory) per call; a staged launcher raises its kernels' shared-memory limit once per device.
+ * LIMITS: splits <= 65535, ceil(m / bm) < 2^31 blocks (KSUM_ESIZE).  The device is queried per
+ *   call; a staged launcher raises its kernels' shared-memory limit once per device.
  */
 #ifndef KSUM_KSUM_LAUNCH_CUH
 #define KSUM_KSUM_LAUNCH_CUH

@@ -3,35 +3,22 @@
  * that tc.cuh's KSUM_DEFINE_TF32 shares.
  *
  * WHAT (Wang et al., fused kernel summation, Algorithm 2; part of ksum/ksum.cuh)
- *   ksum__f32_body<R, RES, GAUSS>(kf, <the kernel's arguments>) is the whole kernel: a 128 x 128 block
- *   tile, 8 x 8 per thread as in KSUM_DEFINE_EX, but the operands reach shared memory by 4-byte cp.async
- *   copies (transposed on the way, gemm.cuh ksum_gemm_tile_op), in stages of ks <= 32 coordinates (one
- *   barrier per stage), with no run-time bound inside the 8-coordinate steps (dim is zero-padded to a
- *   multiple of 8).  Two kernels (RES = 1, 0):
- *     name_kernel         dim <= 128 (when it fits): the block's targets, times -2s, stay in shared
- *                         memory for the block's whole life (loaded once, their norms summed on the
- *                         way); only sources are copied per stage.  The accumulators start at
- *                         s|a|^2 + s|b|^2 and end at t = s|a - b|^2.
- *     name_kernel_stream  larger dim: targets and sources both copied per stage, unscaled; the
- *                         accumulators start at -(|a|^2 + |b|^2)/2, end at -|a - b|^2/2, and t = -2s acc
- *                         (one FMUL per pair more).
- *   The next stage's copies are issued before this stage's FMAs and waited for after them.  The frame
- *   (dp = dim rounded up to 8, nst stages per tile, shared memory sA, sB, sw, sna) and the step loop are
- *   written out in each body (here and in tc.cuh); the pieces they share:
- *     ksum__load_resident<P>(sA, sna, a, lda, m, dim, row0, dp, m2scale, tid)   the resident targets
- *          (rows of P floats) times -2s, and s|a_i|^2 into sna
- *     ksum__stage_sw<R>(dst, tile, nb, w, n, nrhs, tid)   a tile's record [norms, weights] by cp.async
- *     ksum__cp4_op                          the 4-byte copy as a ksum_gemm_tile_op operation
+ *   ksum__f32_body<R, RES, GAUSS>(kf, <the kernel's arguments>) is the whole kernel: 128 x 128 tiles,
+ *   8 x 8 a thread, operands copied to shared memory by 4-byte cp.async (transposed, gemm.cuh
+ *   ksum_gemm_tile_op) in stages of ks <= 32 coordinates, one barrier per stage, dim zero-padded to a
+ *   multiple of 8.  RES = 1: name_kernel (dim <= 128, targets resident times -2s); RES = 0:
+ *   name_kernel_stream (both streamed, t = -2s acc).  GAUSS: the factorised Gaussian (sm_80+).  How
+ *   they run: docs/ksum.md#how-each-path-runs.  The frame (dp = dim rounded up to 8, nst stages a
+ *   tile, shared sA, sB, sw, sna) and step loop are written out in each body; shared pieces:
+ *     ksum__load_resident<P>       the resident targets (rows of P) times -2s, s|a_i|^2 into sna
+ *     ksum__stage_sw<R>            a tile's record [norms, weights] by cp.async
+ *     ksum__cp4_op                 the 4-byte copy as a ksum_gemm_tile_op operation
  *     ksum__lds8, ksum__outer8, ksum__f32_kstep(_init)     the 8 x 8 outer product of one coordinate
- *   For KSUM_GAUSS the resident kernel factorises 2^-t = 2^-s|a|^2 2^-(t - s|a|^2) in threads whose
- *   targets all have s|a|^2 <= 64 (KSUM__FACTOR_MAX): the accumulators start at s|b|^2 through the
- *   first FMA, a pair costs one ex2 and one FMA after the GEMM, the rows are multiplied by 2^-s|a|^2
- *   at the end (sm_80+; other threads and kernels clamp t).
  *
  * LIMITS AND COSTS
- *   256 threads; R = 1: 127 registers (2 blocks per SM, no spills).  Dynamic shared memory (P (dp +
- *   2 ks) + 256 (1 + R) + 128) floats resident, (4 ks P + 256 (1 + R) + 128) streamed (launch.cuh's
- *   ksum__stage_smem).  Below sm_80 the copies are plain loads and stores (no factorisation).
+ *   256 threads; R = 1: 127 registers (2 blocks per SM).  Dynamic shared memory (P (dp + 2 ks) +
+ *   256 (1 + R) + 128) floats resident, (4 ks P + 256 (1 + R) + 128) streamed (ksum__stage_smem).
+ *   Below sm_80 the copies are plain loads and stores (no factorisation).
  */
 #ifndef KSUM_KSUM_STAGED_CUH
 #define KSUM_KSUM_STAGED_CUH
@@ -40,8 +27,7 @@
 #include "../gemm.cuh"
 #include "device.cuh"
 
-/* the largest s|a_i|^2 of a thread's targets for the factorised Gaussian: 2^-u <= 2^64 (no overflow),
- * and the error of u near t = 0 stays ~ (dim + 6) eps 256, so no clamp is needed */
+/* the factorised Gaussian's largest s|a_i|^2: why: docs/ksum.md#factor-max */
 #define KSUM__FACTOR_MAX 64.0f
 /* below sm_80 (plain loads instead of cp.async: more registers) the factorised kernel would spill */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
@@ -147,9 +133,8 @@ static __device__ __forceinline__ void ksum__f32_body(K kf, const float *__restr
     enum { FAC = RES && GAUSS && KSUM__FACTOR_ARCH };
     extern __shared__ __align__(16) float ksum__smem[];
     const int tid = threadIdx.x, tx = tid & 15, ty = tid >> 4;
-    /* the frame: the block's targets row0.., its source tiles t0..t1 (returns when it has none), dp = dim
-     * rounded up to 8, nst stages of ks per tile, and the dynamic shared memory carved up: sA (dp rows
-     * resident, else 2 ks), sB (2 ks), sw (2 NW), sna (128) */
+    /* the frame: targets row0.., source tiles t0..t1, dp, nst stages of ks; shared sA (dp rows resident,
+     * else 2 ks), sB (2 ks), sw (2 NW), sna (128) */
     const long long row0 = (long long)blockIdx.x * BM;
     const int ntiles = (n + BN - 1) / BN;
     const int t0 = blockIdx.y * tiles_per_split;

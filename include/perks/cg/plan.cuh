@@ -114,8 +114,8 @@ static inline void perks__cg_set_common(perks_cg_plan *p, int n, long long nnz, 
     p->args.use_x0 = o->x0 ? 1 : 0;
     p->args.max_iter = o->max_iter;
     p->args.tol = o->tol;
-    /* replacement (classic CG only): at convergence by default; periodic or reliable updates only when
-     * asked for (measured: neither lets float reach a smaller true residual, docs/perks-cg.md) */
+    /* replacement (classic CG only): at convergence by default, periodic or reliable updates when asked
+     * (why: docs/perks-cg.md#design-notes) */
     {
         const int classic = p->variant == PERKS_CG_CLASSIC && o->replace != 0;
         const double d = classic && o->replace_delta > 0 ? o->replace_delta : 0;
@@ -165,8 +165,7 @@ static inline int perks__cg_plan_cluster(perks_cg_plan *p, const void *ckernel, 
         (void)cudaGetLastError();
         cmax = 8;
     }
-    /* auto: only with the matrix in shared memory too (measured: with the matrix read from device
-     * memory by 16 SMs the cluster is slower than the grid on every system of the bench) */
+    /* auto: only with the matrix in shared memory too (why: docs/perks-cg.md#design-notes) */
     tier = is_auto ? 2 : 0;
     want = 1;
     while (want < cmax && (long long)want * PERKS_CG_CLUSTER_WORK < (long long)n + nnz) want *= 2;
@@ -257,9 +256,8 @@ static inline int perks__cg_plan_grid(perks_cg_plan *p, const void *kernel, int 
         cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess)
         return PERKS_ECUDA;
     nv = cgear ? 6 : 4 + (o->jacobi ? 1 : 0); /* x, r, q, p (+ D^-1); Chronopoulos-Gear: quads, x, p */
-    /* when the whole system fits on chip at PERKS_CG_ONCHIP_BPS blocks per SM, use no more blocks
-     * than that (measured: beyond it the barriers cost more than the extra threads give); systems
-     * that stream from device memory take every co-resident block */
+    /* when the whole system fits on chip at PERKS_CG_ONCHIP_BPS blocks per SM, no more blocks than that
+     * (why: docs/perks-cg.md#design-notes); systems that stream take every co-resident block */
     G2 = (!o->blocks && o->cache && G > PERKS_CG_ONCHIP_BPS * sms) ? PERKS_CG_ONCHIP_BPS * sms : 0;
     for (;;) {
         const int Gt = G2 ? G2 : G;
@@ -283,9 +281,8 @@ static inline int perks__cg_plan_grid(perks_cg_plan *p, const void *kernel, int 
         G = Gt;
         break;
     }
-    /* the barrier: the count barrier unless asked otherwise (grid.sync's protocol and bits; measured
-     * 0.1-0.4 us per iteration faster on every grid system of bench/perks_cg, docs/perks-cg.md); the flag
-     * barrier needs G <= PERKS_FLAG_U BLOCK */
+    /* the barrier: the count barrier unless asked otherwise (why: docs/perks-cg.md#design-notes); the
+     * flag barrier needs G <= PERKS_FLAG_U BLOCK */
     bmode = o->barrier ? o->barrier : o->sum_barrier ? PERKS_CG_BAR_SUM : PERKS_CG_BAR_COUNT;
     if (cgear && bmode != PERKS_CG_BAR_COUNT) bmode = PERKS_CG_BAR_GRID;
     if (bmode == PERKS_CG_BAR_FLAG && G > PERKS_FLAG_U * block) {
@@ -478,9 +475,8 @@ static inline int perks__cg_plan_make2(perks_cg_plan *p, const void *kernel, con
     }
     if (rc != PERKS_SUCCESS && o->path != PERKS_CG_PATH_CLUSTER) {
         /* the grid; auto and path 1 keep it when its plan caches anything (or is Chronopoulos-Gear);
-         * auto takes the stream path for a system that streams when the grid gives a row one lane (at
-         * most PERKS_CG_NNZ_PER_LANE_DRAM entries a row on average: what was measured) and the
-         * slices' padding is small */
+         * auto takes the stream path for a streaming system when the grid gives a row one lane (at
+         * most PERKS_CG_NNZ_PER_LANE_DRAM entries a row on average) and the slices' padding is small */
         const int stream = o->path == PERKS_CG_PATH_STREAM;
         rc = perks__cg_plan_grid(p, stream ? skernel : o->variant == PERKS_CG_CGEAR ? kernel1 : kernel, elt, block, n,
                                  nnz, rp, o, stream);

@@ -141,8 +141,8 @@ static __device__ __forceinline__ void perks__cg_reduce(const perks_cg_kargs &a,
 }
 
 /* Chronopoulos-Gear kernel: the same with count or grid.sync barriers only; the partials alternate
- * between the slot sets 0-2 and 3-5 (a block may publish the next barrier's partials while a slower
- * one still reads the last's); nbar counts the barriers */
+ * between the slot sets 0-2 and 3-5 (a block may publish the next barrier's partials while another
+ * still reads the last's); nbar counts the barriers */
 static __device__ __forceinline__ void perks__cg1_reduce(const perks_cg_kargs &a, double v0, double v1, double v2,
                                                          int nv, int G, unsigned int &nbar, double (*red)[3],
                                                          double *tot, double &t0, double &t1, double &t2)
@@ -174,10 +174,9 @@ static __device__ __forceinline__ __attribute__((unused)) void perks__cg_cluster
 }
 
 /* cluster path: the totals of the nv values in cp (16-byte aligned, 4 doubles) of the C blocks, in
- * every thread: warp 0 reads them (lane l block l's, 16-byte loads through distributed shared
- * memory; then an xor butterfly: a fixed order) into tot (shared), then a __syncthreads.  One warp
- * per block, not every warp: C remote loads per block instead of 32 C (measured: every warp reading
- * made the barrier grow with C). */
+ * every thread: warp 0 reads them (lane l block l's, through distributed shared memory; an xor
+ * butterfly: a fixed order) into tot (shared), then a __syncthreads.  Warp 0 only: why:
+ * docs/perks-cg.md#design-notes (cluster size) */
 static __device__ __forceinline__ __attribute__((unused)) void perks__cg_ctotal(const double *cp, int C, int nv,
                                                                                 double *tot, double *t)
 {

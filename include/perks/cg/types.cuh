@@ -145,7 +145,7 @@ typedef struct perks_cg_result {
                               residual reads it, 2^-53 for double and mixed, 2^-24 for float): a relative
                               residual much below it is rounding, not convergence */
     int at_floor;          /* 1 when tol < PERKS_CG_FLOOR_MARGIN rounding_floor: the tolerance asks for the
-                              rounding floor (a success is then still a measured true residual <= tol) */
+                              rounding floor (a success is then still a true residual <= tol) */
     int path;              /* the path of the solve that computed x: PERKS_CG_PATH_GRID, _CLUSTER or _STREAM */
 } perks_cg_result;
 

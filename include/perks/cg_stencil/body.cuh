@@ -40,10 +40,9 @@
 #define PERKS_CGS_BY 8
 #define PERKS_CGS_BLOCK (PERKS_CGS_BX * PERKS_CGS_BY)
 #define PERKS_CGS_MAXCOEF 128
-/* the sweep's shape of a kernel (T, shape S, mixed MX): U z planes a step (the cells whose loads are
- * in flight together: 2 for float in 3D, whose loads carry half the bytes) and the blocks per SM its
- * registers are set for (4: 64 registers, 3: 80, 2 past 13 points: 128), chosen on the H200 at 256^3 without spills on sm_80
- * and sm_90.  Define PERKS_CGS_UNROLL / PERKS_CGS_MINB to set them for every kernel. */
+/* the sweep's shape of a kernel (T, shape S, mixed MX): U z planes a step (2 for float in 3D) and the
+ * blocks per SM its registers are set for (4: 64 registers, 3: 80, 2 past 13 points: 128), no spills
+ * on sm_80 and sm_90 (why: docs/perks-cg.md#design-notes).  PERKS_CGS_UNROLL / PERKS_CGS_MINB set them. */
 template <class T, class S, bool MX> struct perks__cgs_cfg {
     enum { d3 = S::zlo < 0 || S::zhi > 0 }; /* a 3D shape: a z window to march */
 #ifdef PERKS_CGS_UNROLL
@@ -72,7 +71,7 @@ typedef struct perks_cgs_kargs {
     perks__cg_out *out;
 } perks_cgs_kargs;
 
-/* ---- the shape's static checks ----------------------------------------------------------------- */
+/* ---- the shape's static checks */
 template <class S> struct perks__cgs_shape;
 template <class... P> struct perks__cgs_shape<onchip_shape<P...>> {
     template <int X, int Y, int Z> ONCHIP__CX int has() { return (0 + ... + (P::dx == X && P::dy == Y && P::dz == Z)); }

@@ -33,7 +33,7 @@
 #include "../grid.cuh"
 #include "../plan.h"
 
-/* ---- cache modes --------------------------------------------------------------------------- */
+/* ---- cache modes */
 #define PERKS_CACHE_NONE 0 /* persistent, domain in device memory */
 #define PERKS_CACHE_SMEM 1 /* shared-memory cache only */
 #define PERKS_CACHE_REG 2  /* register cache only */
@@ -54,7 +54,7 @@ typedef struct perks_stencil2d_args {
                             memory (modes SMEM, MIX), else the streaming one */
 } perks_stencil2d_args;
 
-/* ---- which persistent kernel name_launch runs ------------------------------------------------ */
+/* ---- which persistent kernel name_launch runs */
 #define PERKS_KERNEL_AUTO 0     /* resident when the plan fits every tile in shared memory, else stream */
 #define PERKS_KERNEL_STREAM 1   /* the chunked streaming kernel (any domain; caches part of it) */
 #define PERKS_KERNEL_RESIDENT 2 /* the resident kernel only: PERKS_ERESOURCE if the tiles do not fit,
@@ -62,14 +62,9 @@ typedef struct perks_stencil2d_args {
 #define PERKS_KERNEL_HYBRID 3   /* the hybrid kernel: the first rows of each tile resident in shared
                                    memory (as many as fit; none with mode NONE), the rest streamed
                                    every step; PERKS_ESIZE with mode REG */
-/* AUTO on a domain the resident kernel cannot hold (modes SMEM, MIX): the hybrid kernel when this
- * says it beats the one-pass step (name_steps), else name_launch runs name_steps itself
- * (perks_plan.resident == PERKS_PLAN_STEPS), so AUTO does not run a kernel measured slower than one
- * launch a step.  Arguments: T, points, radius, the hybrid plan's cached fraction.  Fitted to the
- * H200 (docs/PERFORMANCE.md#perks-stencils): the hybrid kernel beats the step from about 0.35 +
- * 0.04 r cached (star r1 68%: 1.39x, r4 53%: 1.18x, r5 53%: 0.99x, r6 46%: 0.99x) and loses at
- * 8192^2 (2-9% cached: 0.67-0.90x); fp64 of radius >= 4 (its build runs 256 threads an SM) never
- * wins clearly.  Define it before including this header to override. */
+/* AUTO on a domain the resident kernel cannot hold: the hybrid kernel where this predicts it beats
+ * the one-pass step, else name_steps (perks_plan.resident == PERKS_PLAN_STEPS).  T, points, radius,
+ * the cached fraction; define it before this header to override.  why: docs/perks.md#reference-perks_hyb_wins */
 #ifndef PERKS_HYB_WINS
 #define PERKS_HYB_WINS(T, NPTS, R, FRAC) ((FRAC) >= 0.35 + 0.04 * (R) && !((int)sizeof(T) > 4 && (R) >= 4))
 #endif
@@ -80,25 +75,9 @@ struct perks__is_real {
     enum { value = (sizeof(T) == 4 || sizeof(T) == 8) && (T)0.5 != (T)0 };
 };
 
-/* ---- an instantiation's sizes ----------------------------------------------------------------
- * r the radius, ww = BX + 2r the window's row, rr = max(RC, r) the resident kernel's rows a chunk,
- * hwin the hybrid kernel's two streaming windows (cells), smem_base the streaming kernel's window
- * and edge staging (bytes, the shared cache follows).  The builds (__launch_bounds__' blocks per
- * SM): the resident kernel at 1024 threads an SM (<= 64 registers) for fp32 stencils of up to 9
- * points, 768 (<= 80) for larger fp32 ones, 512 (<= 128) for fp64: no spills across the catalogue
- * (make test checks); the hybrid kernel as the resident one, but fp64 stencils of radius >= 4 at
- * 256 threads an SM (their streamed part with the hoisted shared loads spills at 128 registers).
- * The plans' default blocks per SM: resident 512 threads, 768 for fp32 stencils of more than 9
- * points -- the fastest measured on the H200 (docs/perks.md, Design notes: fewer, taller tiles
- * mean less halo and a cheaper grid barrier; more warps only pay off when the step has more
- * arithmetic per cell); hybrid 512 threads -- on the H200 2 blocks of 256 beat 3-4 wherever the
- * hybrid kernel wins (it then caches 53-68% instead of 37-50%: docs/PERFORMANCE.md#perks-stencils,
- * domain M).  pf: chunks of loads in flight in the hybrid kernel's streamed part, 2 (fp64 with r >=
- * 3: 1, 128 registers).  fb: frame cells a thread loads at once in the resident kernel (all of a
- * batch in flight: one L2 round trip per batch instead of one per cell; +2% (2d5pt) to +15% (fp64
- * 2d5pt) over one at a time on the H200, docs/perks.md, Design notes); the hybrid kernel keeps one
- * cell at a time: the batched loop, even of 1 or 2 cells, makes its fp64 box r2 build spill at 128
- * registers. */
+/* ---- an instantiation's sizes: r, ww = BX + 2r, rr = max(RC, r), hwin (the hybrid windows, cells),
+ * smem_base (bytes), the builds' blocks per SM (res_bps, hyb_bps), pf (chunks in flight, hybrid), fb
+ * (frame cells a batch, resident).  why: docs/perks.md#reference-a-2d-instantiations-sizes-and-builds */
 template <class T, class S, int BX, int RC>
 struct perks__s2d_sizes {
     enum {
@@ -139,7 +118,7 @@ static inline perks__s2d_geom perks__s2d_geom_of(const void *stream, const void 
     return g;
 }
 
-/* the device's numbers for perks/plan.h (bandwidth and latency: the H200's measured values) */
+/* the device's numbers for perks/plan.h (bandwidth and latency: perks_device_h200's) */
 static inline int perks_device_query(perks_device_info *d)
 {
     int dev, v;

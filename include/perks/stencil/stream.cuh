@@ -40,7 +40,7 @@
 #include "plan.cuh"
 #include "shapes.cuh"
 
-/* ---- the chunk's pieces ---------------------------------------------------------------------
+/* ---- the chunk's pieces
  * tx: this thread's column of the tile; win: the chunk's window in shared memory, (RC + 2R) rows of
  * WW = BX + 2R cells, this thread's column at tx + R; col: this thread's column of the window in
  * registers (RC + 2R rows, row l is tile row c RC - R + l); hal: the side halo a lane of warps 0
@@ -123,7 +123,7 @@ static __device__ __forceinline__ void perks__s2d_stage(int tx, T *stage, const 
         for (int i = 0; i < RC; i++) stage[(1 * R + tx - (BX - R)) * RC + i] = o[i];
 }
 
-/* ---- the streaming kernel ---------------------------------------------------------------------
+/* ---- the streaming kernel
  * the body of name_kernel (see the usage block).  The tile and the register / shared split first:
  * registers only where the whole register part and the bottom halo fit the tile, so the unrolled
  * register chunks never branch on the tile's length (equal for a row of tiles).  Then the
