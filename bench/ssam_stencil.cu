@@ -89,12 +89,12 @@
 /* ---- the catalogue: (shape, name, paper name, P fp32, P fp64, conv size or 0, conv P) ---------- */
 #define CAT2D(X)                                                                                          \
     X(ONCHIP_SHAPE_STAR2D_R1, star2d_r1, "2d5pt", 8, 8, 0, 0)                                               \
-    X(ONCHIP_SHAPE_STAR2D_R2, star2d_r2, "2d9pt", 8, 4, 0, 0)                                               \
+    X(ONCHIP_SHAPE_STAR2D_R2, star2d_r2, "2ds9pt", 8, 4, 0, 0)                                               \
     X(ONCHIP_SHAPE_STAR2D_R3, star2d_r3, "2d13pt", 4, 4, 0, 0)                                              \
     X(ONCHIP_SHAPE_STAR2D_R4, star2d_r4, "2d17pt", 4, 4, 0, 0)                                              \
     X(ONCHIP_SHAPE_STAR2D_R5, star2d_r5, "2d21pt", 4, 2, 0, 0)                                              \
     X(ONCHIP_SHAPE_STAR2D_R6, star2d_r6, "2ds25pt", 4, 2, 0, 0)                                             \
-    X(ONCHIP_SHAPE_BOX2D_R1, box2d_r1, "2d9pt-box", 8, 8, 3, 8)                                             \
+    X(ONCHIP_SHAPE_BOX2D_R1, box2d_r1, "2d9pt", 8, 8, 3, 8)                                             \
     X(ONCHIP_SHAPE_BOX2D_R2, box2d_r2, "2d25pt", 4, 4, 5, 8)                                                \
     X(ONCHIP_SHAPE_BOX2D_8X8, box2d_8x8, "2d64pt", 2, 2, 8, 4)                                              \
     X(ONCHIP_SHAPE_BOX2D_R4, box2d_r4, "2d81pt", 2, 2, 9, 4)                                                \

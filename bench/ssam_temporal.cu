@@ -1,6 +1,6 @@
 /* bench/ssam_temporal.cu -- temporal blocking (ssam/temporal.cuh) against one pass per step, same run.
  * For every 2D catalogue stencil, fp32 and fp64, Dirichlet boundary, on S x S (8192 by default; the
- * 2d5pt and 2d9pt-box rows also at 2S unless --no-large, and at S/4 and S/8, where both buffers fit
+ * 2d5pt and 2d9pt rows also at 2S unless --no-large, and at S/4 and S/8, where both buffers fit
  * in the L2 or nearly, unless --no-small), N steps (1000 by default) from the same random start, it
  * times
  *   onepass  ssam/stencil.cuh's one-pass kernel (SSAM_STENCIL2D_DEFINE, bench/ssam_stencil's P), N launches
@@ -26,10 +26,10 @@
 
 /* (shape, name, paper name, P fp32, P fp64 of the one-pass kernel) */
 #define SHAPES(X)                                                                                         \
-    X(ONCHIP_SHAPE_STAR2D_R1, star2d_r1, "2d5pt", 8, 8) X(ONCHIP_SHAPE_STAR2D_R2, star2d_r2, "2d9pt", 8, 4)  \
+    X(ONCHIP_SHAPE_STAR2D_R1, star2d_r1, "2d5pt", 8, 8) X(ONCHIP_SHAPE_STAR2D_R2, star2d_r2, "2ds9pt", 8, 4)  \
     X(ONCHIP_SHAPE_STAR2D_R3, star2d_r3, "2d13pt", 4, 4) X(ONCHIP_SHAPE_STAR2D_R4, star2d_r4, "2d17pt", 4, 4) \
     X(ONCHIP_SHAPE_STAR2D_R5, star2d_r5, "2d21pt", 4, 2) X(ONCHIP_SHAPE_STAR2D_R6, star2d_r6, "2ds25pt", 4, 2) \
-    X(ONCHIP_SHAPE_BOX2D_R1, box2d_r1, "2d9pt-box", 8, 8) X(ONCHIP_SHAPE_BOX2D_R2, box2d_r2, "2d25pt", 4, 4)   \
+    X(ONCHIP_SHAPE_BOX2D_R1, box2d_r1, "2d9pt", 8, 8) X(ONCHIP_SHAPE_BOX2D_R2, box2d_r2, "2d25pt", 4, 4)   \
     X(ONCHIP_SHAPE_BOX2D_8X8, box2d_8x8, "2d64pt", 2, 2) X(ONCHIP_SHAPE_BOX2D_R4, box2d_r4, "2d81pt", 2, 2)    \
     X(ONCHIP_SHAPE_BOX2D_R5, box2d_r5, "2d121pt", 2, 1)
 /* (shape, name, type, TT): TT = 2, 4, 8, 12 (3 for radius 5) within the register budget
@@ -241,7 +241,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < 3; i++) CUDA_DIE(cudaMalloc(&buf[i], nmax * 8));
     CUDA_DIE(cudaMalloc(&ref, nmax * 8));
     bw = gpucheck_copy_bw(buf[1], buf[0], nmax * 8); /* the largest buffer, median of 5 */
-    printf("temporal bench on %s, %d^2 (2d5pt, 2d9pt-box also %d^2 and %d^2, %d^2), %d steps, Dirichlet, median of %d; "
+    printf("temporal bench on %s, %d^2 (2d5pt, 2d9pt also %d^2 and %d^2, %d^2), %d steps, Dirichlet, median of %d; "
            "copy bandwidth %.2f TB/s\n", pr.name, S, SL, S / 8, S / 4, steps, reps, bw / 1e12);
     if (jpath) {
         json = gpucheck_json_open(jpath, "temporal", pr.name, reps);

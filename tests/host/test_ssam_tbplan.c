@@ -13,7 +13,7 @@ static void test_rule(void)
     case_begin("ssam tbplan: TT rule over the 2D catalogue, fp32 and fp64");
     /* (columns, rows, points): star r = 1..6 (2r + 1, 2r + 1, 4r + 1), boxes r1, r2, 8x8, r4, r5 */
     CHECK(SSAM_TB_TT_RULE(4, 3, 3, 5) == 8 && SSAM_TB_TT_RULE(8, 3, 3, 5) == 8, "2d5pt: 8");
-    CHECK(SSAM_TB_TT_RULE(4, 5, 5, 9) == 4 && SSAM_TB_TT_RULE(8, 5, 5, 9) == 4, "2d9pt: 4");
+    CHECK(SSAM_TB_TT_RULE(4, 5, 5, 9) == 4 && SSAM_TB_TT_RULE(8, 5, 5, 9) == 4, "2ds9pt: 4");
     CHECK(SSAM_TB_TT_RULE(4, 7, 7, 13) == 4 && SSAM_TB_TT_RULE(8, 7, 7, 13) == 2, "2d13pt: 4 fp32, 2 fp64");
     CHECK(SSAM_TB_TT_RULE(4, 9, 9, 17) == 4 && SSAM_TB_TT_RULE(8, 9, 9, 17) == 1, "2d17pt: 4 fp32, one pass fp64");
     CHECK(SSAM_TB_TT_RULE(4, 11, 11, 21) == 1 && SSAM_TB_TT_RULE(8, 13, 13, 25) == 1, "2d21pt, 2ds25pt: one pass");
@@ -37,7 +37,7 @@ static void test_smem_rule(void)
     CHECK(SSAM_TB_SMEM_RULE(4, 5, 5, 25) && SSAM_TB_SMEM_TT_RULE(4, 5) == 4, "2d25pt fp32: staged, TT 4");
     CHECK(!SSAM_TB_SMEM_RULE(4, 3, 3, 5) && !SSAM_TB_SMEM_RULE(8, 3, 3, 5) && !SSAM_TB_SMEM_RULE(4, 5, 5, 9) &&
           !SSAM_TB_SMEM_RULE(8, 5, 5, 9) && !SSAM_TB_SMEM_RULE(4, 3, 3, 9) && !SSAM_TB_SMEM_RULE(8, 3, 3, 9),
-          "2d5pt, 2d9pt, the 3x3 box: the register kernel");
+          "2d5pt, 2ds9pt, the 3x3 box: the register kernel");
     CHECK(!SSAM_TB_SMEM_RULE(8, 7, 7, 13) && !SSAM_TB_SMEM_RULE(8, 5, 5, 25), "2d13pt, 2d25pt fp64: the register kernel");
     CHECK(!SSAM_TB_SMEM_RULE(4, 11, 11, 21) && !SSAM_TB_SMEM_RULE(4, 8, 8, 64) && !SSAM_TB_SMEM_RULE(4, 9, 9, 81) &&
           !SSAM_TB_SMEM_RULE(4, 7, 7, 49), "wide shapes: none (one pass)");
