@@ -223,8 +223,7 @@ static inline int perks__mtx_real(const char *tok, int len, double *out)
     return 0;
 }
 
-/* entries of one row by column, then by line: a total order (the lines of a row's entries differ),
- * so that any sort gives the same order and duplicates are summed in the order of the file */
+/* entries of one row by column, then by line: a total order (duplicates summed in file order) */
 static inline int perks__mtx_cmp_col(const void *a, const void *b)
 {
     const perks__mtx_entry *x = (const perks__mtx_entry *)a, *y = (const perks__mtx_entry *)b;

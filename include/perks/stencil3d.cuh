@@ -94,8 +94,7 @@ struct perks__s3d_sizes {
 
 /* ---- the kernel: the body of name_kernel, its steps written out (docs/perks.md#kernel-bodies) */
 #ifdef __CUDACC_RTC__
-/* NVRTC makes a generic lambda's call operator a host function (an error in device code): there the
- * plane's taps are folded by this functor instead, the lambda's body as a member template */
+/* under NVRTC the fold calls this functor, not a generic lambda: docs/onchip.md#nvrtc-functors */
 template <class T, int R, int WX>
 struct perks__s3d_taps_f {
     T &acc;

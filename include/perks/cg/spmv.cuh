@@ -93,8 +93,7 @@ static __device__ __forceinline__ void perks_cg_spmv(const perks_cg_rows &g, con
             } else {
 #pragma unroll 1
                 for (int kk = kb + sl; kk < ke; kk += U * W) {
-                    /* all column and value loads of the chunk first, then all gathers: one memory
-                     * latency for the chunk instead of one per nonzero; the sum keeps the k order */
+                    /* the chunk's column and value loads first, then its gathers; the sum keeps the k order */
                     int jj[U];
                     T vv[U], gg[U];
 #pragma unroll

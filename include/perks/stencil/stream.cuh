@@ -57,8 +57,7 @@ static __device__ __forceinline__ void perks__s2d_fill(int tx, T *win, const T (
  * the column registers col (row i + R + DY), the others from the shared window win (row yc + i + R +
  * DY, column tx + R + DX, WW cells a row) */
 #ifdef __CUDACC_RTC__
-/* NVRTC makes a generic lambda's call operator a host function (an error in device code): there the
- * fold below calls this functor instead, the lambda's body as a member template */
+/* under NVRTC the fold calls this functor, not a generic lambda: docs/onchip.md#nvrtc-functors */
 template <class T, int R, int WW, int NC>
 struct perks__s2d_point_f {
     T &s;
