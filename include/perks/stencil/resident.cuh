@@ -8,8 +8,8 @@
  *   RESIDENT: the tile with a frame of r rows and columns in shared memory, element (y, x) at
  *   sm[(y + r) * (BX + 2r) + x + r], rows rounded up to RR = max(RC, r); a step: (1) the frame,
  *   (2) the pass in place, (3) the halo out, one grid barrier.  HYBRID: rows [0, SC) cached as
- *   above, rows [SC, tile) streamed in the same pass.  docs/perks.md#the-resident-kernel-name_res_kernel
- *   and #the-hybrid-kernel-name_hyb_kernel.
+ *   above, rows [SC, tile) streamed in the same pass (docs/perks.md#the-resident-kernel-name_res_kernel,
+ *   docs/perks.md#the-hybrid-kernel-name_hyb_kernel).
  *   pieces (internal): perks__s2d_frame1 (the frame one cell at a time), perks__s2d_frameb (in
  *   batches), perks__s2d_halo_out, perks__s2d_hhalo (a streamed chunk's side halo), and
  *   perks__s2d_point of perks/stencil/stream.cuh; the pass over the cached rows and the streamed
