@@ -156,8 +156,10 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
         }
         gy = (a->ny + g->seg - 1) / g->seg;
     } else {
-        /* column strips x (wy rows per block) tiles, planes in segments of >= 8 (NZ - 1) planes, the
-         * count that fills the waves of resident blocks (docs/ssam.md#stencil3d-segments) */
+        /* column strips x (wy rows per block) tiles, planes in segments of >= 8 (NZ - 1) planes.
+         * The number of segments s is chosen to fill the waves of resident blocks: the time is
+         * about waves x (seg + NZ - 1) planes, so s maximises tiles nz / (waves resident (seg + NZ - 1))
+         * (the first s wins ties: longer sweeps, fewer halo planes) */
         long long tiles, s, best = -1;
         const int minseg = 8 * (nzw > 1 ? nzw - 1 : 1);
         double bscore = -1.0;
