@@ -184,9 +184,7 @@ perks_flag_sum(double *slots, int G, unsigned int k, int nv, double v0, double v
             perks__st_relaxed_u64(cur + c * GS + blockIdx.x, bits);
         }
     }
-    /* the block's own value is out before its threads spin: without this, a scheduler that runs one
-     * warp until it blocks (compute-sanitizer racecheck) could spin other warps on a value warp 0
-     * never gets to store */
+    /* the block's own value is out before its threads spin (docs/perks.md#barrier-own-value) */
     __syncthreads();
     unsigned long long x[PERKS_FLAG_NV][PERKS_FLAG_U];
     _Pragma("unroll") for (int c = 0; c < PERKS_FLAG_NV; ++c)

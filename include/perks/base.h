@@ -2,9 +2,7 @@
 /* perks/base.h -- status codes shared by every perks header (C99; also compiles as C++ and CUDA).
  *
  * WHAT
- *   perks (persistent kernels, Zhang et al., "PERKS: a Locality-Optimized Execution Model for
- *   Iterative Memory-bound GPU Applications", ICS'23) runs a solver's time loop inside one
- *   cooperative kernel and caches the domain on chip between steps.  Every perks host function
+ *   perks (persistent kernels, Zhang et al., ICS'23; docs/perks.md).  Every perks host function
  *   returns an int status: PERKS_SUCCESS (0) or one of the codes below; perks_strerror names them.
  *   Library code never prints and never exits.
  *
@@ -30,8 +28,7 @@
  *   PERKS_EUNSUPPORTED the device or the build lacks a feature the request needs (e.g. thread
  *                      block clusters: compute capability 9.0 and code built for sm_90)
  *   PERKS_EINACCURATE  conjugate gradient: the recurrence residual met the tolerance but the true
- *                      residual ||b - A x|| / ||b|| of the x returned did not (the tolerance is
- *                      below what the working precision reaches for this matrix); x is returned
+ *                      residual ||b - A x|| / ||b|| of the x returned did not; x is returned
  *   PERKS_ENOTSQUARE   a matrix that must be square is not (perks_csr_check)
  *   PERKS_EEMPTYROW    a row of the matrix has no stored entry (A is singular)
  *   PERKS_EDIAG        a diagonal entry is missing, zero, negative or not finite where it must be

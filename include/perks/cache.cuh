@@ -3,24 +3,12 @@
  * cache, and the halo exchange through device memory (side edges stored transposed).
  *
  * WHAT (PERKS paper §4.2 and Listing 1)
- *   In a persistent kernel each block owns a fixed tile of the domain for the whole run.  Between
- *   steps the tile's cells stay where the last step left them:
- *     - the first `depth` rows of each thread's column in registers: a thread-private array
- *       `T reg[DEPTH]` (PERKS_REGCACHE), DEPTH a compile-time constant, indexed only with
- *       constants (the loops over it are unrolled);
- *     - the next `smem_rows` rows in dynamic shared memory: row-major, `tile_w` cells a row, each
- *       thread touching only its own column (no barrier needed between its store and its load);
- *     - the rest in device memory (the non-persistent path: load, compute, store).
- *   Whatever the cache holds, the cells a NEIGHBOUR needs (the halo) always go through device
- *   memory: the tile's top and bottom `r` rows are stored to the domain array itself (rows are
- *   coalesced), its left and right `r` columns to a separate edge buffer, TRANSPOSED so that a warp
- *   reads or writes 32 consecutive rows of one edge column in one coalesced access (§4.2, "we
- *   transpose the vertical edges of the halo region in global memory").  Both buffers ping-pong
- *   with the step: step t reads what step t-1 wrote.
- *
- *   Listing 1's switch (load from shared / registers / device; store to shared / registers /
- *   device) is PERKS_CACHE_IS_CACHED + the macros below, used by perks/stencil.cuh; a user's own
- *   kernel can take them one by one.
+ *   A block owns a fixed tile for the whole run; between steps the first `depth` rows of each
+ *   thread's column stay in registers (T reg[DEPTH], constant indices only), the next `smem_rows`
+ *   in dynamic shared memory (row-major, tile_w cells a row, each thread its own column: no
+ *   barrier), the rest in device memory.  The halo always goes through device memory: top and
+ *   bottom r rows to the domain array, left and right r columns TRANSPOSED to an edge buffer, both
+ *   ping-ponging with the step.  Why transposed: docs/perks.md#cache-transposed-edges.
  *
  * PIECES
  *   PERKS_REGCACHE(T, name, DEPTH)          declares T name[DEPTH] (at least one element)

@@ -4,8 +4,7 @@
  * or device copies between virtual subdomains on one GPU) is the caller's: this header only says
  * which rows go where.
  *
- * WHAT (PERKS paper section 3.2: the interior persistent, the boundary exchanged between passes; the
- * CPU-Free model's slab layout)
+ * WHAT (PERKS paper section 3.2; the CPU-Free model's slab layout)
  *   The last axis (y of a 2D domain, z of a 3D one: "planes" below, each `plane` elements apart)
  *   is split into P slabs of whole planes, as even as can be: the first n % P ranks own one plane
  *   more.  Each rank's buffer holds its slab with H ghost planes above and below, H = the stencil's
@@ -14,11 +13,9 @@
  *       buffer plane 0 .. H-1          ghosts: the last H planes of the rank before
  *       buffer plane H .. H+own-1      the rank's own planes, global planes first .. first+own-1
  *       buffer plane H+own .. 2H+own-1 ghosts: the first H planes of the rank after
- *   An exchange sends the rank's first H own planes to the rank before and its last H own planes to
- *   the rank after, and receives into its ghost planes.  Dirichlet: the first and last ranks have no
- *   neighbour on the outer side (nothing sent, ghosts unused: the stencil keeps those cells fixed);
- *   periodic: ranks wrap (with one rank it exchanges with itself; with two, both neighbours are the
- *   other rank).
+ *   An exchange sends the first H own planes to the rank before, the last H to the rank after, and
+ *   receives into the ghosts.  Dirichlet: no outer neighbour for the first and last ranks; periodic:
+ *   ranks wrap (one rank exchanges with itself).
  *
  * EXAMPLE
  *   [not compiled: send and recv stand for the NCCL calls]
@@ -38,19 +35,13 @@
  *   // q.inner:    own planes that read no ghost plane: computable before the exchange lands
  *   // q.edge[k]:  the reach own planes next to peer[k] (empty where there is no such peer)
  *   // q.inner_win, q.edge_win[k]: the buffer planes a pass must run over to compute them
- *   A pass over a window of planes computes the planes at least `reach` inside it and keeps the
- *   rest (ssam's and perks' Dirichlet rule), so each window reaches `reach` planes past its part,
- *   into the ghosts where there is a peer.  Where there is none the window stops at the domain's
- *   edge, whose planes the stencil keeps anyway.  The three parts are edge[0], inner, edge[1] in
- *   buffer order and together cover the own planes.  A slab thinner than the two edges (own <
- *   2 reach with both peers) is all boundary: inner is empty and edge[0] (edge[1] if there is no
- *   peer before) holds every own plane.  q.scratch_planes is the largest edge window.
+ *   The three parts are edge[0], inner, edge[1] in buffer order and cover the own planes; a slab
+ *   thinner than the two edges is all boundary; q.scratch_planes is the largest edge window.
+ *   Why the windows reach where they do: docs/perks.md#slab-parts.
  *
  * ORDER
- *   Sends to peer[0], peer[1] in that order and receives from peer[1], peer[0] in that order: with
- *   two ranks (periodic) both peers are the same rank and NCCL matches a pair's messages in the
- *   order they were posted, so the planes sent to the rank before (my first) must meet its receive
- *   into its lower ghosts, which it posts first.
+ *   Sends to peer[0], peer[1], receives from peer[1], peer[0], in that order (why:
+ *   docs/perks.md#slab-order).
  *
  * ERRORS (perks/base.h): PERKS_ENULL a NULL slab; PERKS_ESIZE n < 1, P < 1, rank outside 0..P-1,
  *   halo < 0, an unknown boundary, n + 2 halo past INT_MAX (buffer planes are ints, the same bound
@@ -78,8 +69,7 @@ typedef struct perks_slab {
     int peer[2];                         /* [0] the rank before, [1] the rank after; -1: none */
     int send_at[2], recv_at[2];          /* buffer planes: halo planes sent to / received from peer[k] */
     int win[2];                          /* the buffer planes [win[0], win[1]) a pass runs over: the own
-                                            planes, and the ghosts only where there is a peer (so the
-                                            domain's Dirichlet planes are the window's kept edges) */
+                                            planes, and the ghosts where there is a peer */
 } perks_slab;
 
 #ifndef __CUDACC_RTC__ /* host code: not under NVRTC (the structs and codes only) */

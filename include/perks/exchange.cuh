@@ -1,10 +1,9 @@
 #include <onchip/names_push.h>
 /* perks/exchange.cuh -- the halo exchange of perks/decomp.h's slabs: by device copies between
- * subdomains one process holds (virtual ranks on one GPU, or one per GPU with peer access), and
- * through NCCL where <nccl.h> is present.  Plus, with NCCL, a check that all ranks agree on the
- * domain and a bounded wait, so bad input or a dead peer gives a status code and not a hang.
+ * subdomains one process holds, and through NCCL where <nccl.h> is present; with NCCL, a check that
+ * all ranks agree on the domain and a bounded wait (a status code, not a hang).
  *
- * WHAT (PERKS paper section 3.2: boundary planes exchanged between passes)
+ * WHAT (PERKS paper section 3.2)
  *   perks_slab_exchange_local(slabs, bufs, nranks, plane_bytes, stream)
  *       every rank's halo planes copied into its neighbours' ghost planes (cudaMemcpyAsync on one
  *       stream, in rank order); bufs[r] is rank r's buffer of slabs[r].buf_planes planes.
@@ -156,10 +155,9 @@ static inline int perks_nccl_wait(const ncclComm_t *comms, const cudaStream_t *s
 }
 
 #define PERKS_NCCL_MAXLOCAL 64
-/* whether all ranks agree on the domain: slabs[i] is the slab of the rank of comms[i] (this
- * process holds n ranks), plane the elements of a plane; one all-reduce of min and max of the
- * fingerprints.  A rank whose communicator does not match its slab (size, rank) sends 0 and the
- * largest value, so every rank sees the disagreement. */
+/* whether all ranks agree on the domain: slabs[i] is the slab of the rank of comms[i], plane the
+ * elements of a plane; one all-reduce of min and max of the fingerprints (a communicator that does
+ * not match its slab sends 0 and the largest value) */
 static inline int perks_slab_agree_nccl(const perks_slab *slabs, int n, long long plane, const ncclComm_t *comms,
                                         const cudaStream_t *streams, double timeout_s)
 {

@@ -5,8 +5,7 @@
  *   Reads the coordinate format of the NIST Matrix Market exchange format (the format of the
  *   SuiteSparse collection) into a compressed-sparse-row matrix with 32-bit indices and double
  *   values.  Malformed input is rejected with PERKS_EFORMAT, the 1-based line number and the
- *   reason; no input crashes it or makes it allocate more than its entries can fill
- *   (tests/host/test_mtx.c and tests/fuzz/fuzz_mtx.c fuzz it).  Header-only, static inline.
+ *   reason; no input crashes it or makes it allocate more than its entries can fill.
  *
  * EXAMPLE
  *   [compile in a function]
@@ -51,8 +50,7 @@
  * COSTS
  *   One pass over the file (getc into a line buffer), 24 bytes per stored entry while reading
  *   (a symmetric file's off-diagonal entries count twice), then the CSR (12 bytes per nonzero + 4
- *   per row).  Sorting is per row (insertion sort for short rows, qsort for long ones; the order is
- *   total, so ties cannot fall differently).
+ *   per row).  Sorting is per row, by a total order.
  */
 #ifndef PERKS_MTX_H
 #define PERKS_MTX_H
@@ -225,8 +223,7 @@ static inline int perks__mtx_real(const char *tok, int len, double *out)
     return 0;
 }
 
-/* entries of one row by column, then by line: a total order (the lines of a row's entries differ),
- * so that any sort gives the same order and duplicates are summed in the order of the file */
+/* entries of one row by column, then by line: a total order (duplicates summed in file order) */
 static inline int perks__mtx_cmp_col(const void *a, const void *b)
 {
     const perks__mtx_entry *x = (const perks__mtx_entry *)a, *y = (const perks__mtx_entry *)b;

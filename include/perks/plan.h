@@ -3,14 +3,10 @@
  * memory (C99 host code; also compiles as C++ and CUDA).
  *
  * WHAT (PERKS paper §5 and §4.1.1)
- *   A persistent kernel should run at the LOWEST occupancy that still saturates device memory:
- *   every block not launched leaves its shared memory and registers free to cache the domain.
- *   Little's law (eq. 3) gives the bytes that must be in flight to keep memory busy,
- *       C_hw = bandwidth x latency            (perks_device_h200: ~3 MB, ~23 KB per SM)
- *   and a block keeps block x bytes_in_flight_per_thread in flight (the loads a thread issues
- *   before it needs the first: its ILP).  perks_plan_make picks the fewest blocks per SM whose
- *   bytes in flight reach C_hw / SMs (never more than the resources allow), then gives each block
- *   the shared memory left on its SM as cache, in whole quanta of cells.
+ *   perks_plan_make picks the fewest blocks per SM whose bytes in flight (block x
+ *   bytes_in_flight_per_thread) reach bandwidth x latency / SMs (Little's law), within the resources,
+ *   and gives each block the shared memory left on its SM as cache, in whole quanta of cells
+ *   (docs/perks.md#the-planner-planh).
  *   perks_plan_tiles2d/3d split a 2D or 3D domain into one tile per block (perks/stencil.cuh's
  *   layout: a tile is `tile_w` columns (x, and `tile_h` rows in 3D) of whole rows/planes along the
  *   last axis) and say which rows of each tile sit in registers, in shared memory, or in device
@@ -36,14 +32,12 @@
  *   PERKS_ERESOURCE the kernel's registers or shared memory leave no room for one block per SM (the
  *   plan "cannot work"; also shared-memory sums past LONG_MAX); PERKS_ECORESIDENT more tiles than
  *   co-resident blocks would be needed (perks_plan_tiles*: a tile column count that exceeds the
- *   grid).  On an error the plan is left unchanged.  Every size is an int or a long as declared:
- *   sums and products of them are formed in 64 bits or compared without being formed, so hostile
- *   numbers give a code, never a wrapped plan or a division by zero.
+ *   grid).  On an error the plan is left unchanged; hostile
+ *   sizes give a code, never a wrapped plan or a division by zero.
  *
  * LIMITS
  *   Register allocation is modelled as on sm_70..sm_90 (per warp, in units of reg_alloc_unit);
- *   the model agrees with cudaOccupancyMaxActiveBlocksPerMultiprocessor for the kernels in this
- *   kit, and perks_launch checks co-residency again with the runtime before any launch.
+ *   perks_launch checks co-residency again with the runtime before any launch.
  */
 #ifndef PERKS_PLAN_H
 #define PERKS_PLAN_H
@@ -246,10 +240,9 @@ static inline long long perks__plan_rows_smem(const perks_plan *p, long long row
     return rest < sr ? rest : sr;
 }
 
-/* Shared by the 2D and 3D tilers, on a copy of the plan: tiles_x * tiles_y = across tiles along
- * the non-streamed axes (already set), split the streamed axis of length len into the fewest equal
- * slabs that use the grid; per_tile_cells the cells of a tile's row (plane); cols the cells of the
- * domain's row (plane), by which the per-slab row counts are multiplied. */
+/* the 2D and 3D tilers' common part, on a copy of the plan (tiles_x, tiles_y already set): the
+ * streamed axis of length len in the fewest equal slabs that use the grid; per_tile_cells the cells
+ * of a tile's row (plane), cols those of the domain's row (plane) */
 static inline int perks__plan_slabs(perks_plan *p, long long across, int len, long long per_tile_cells, int r,
                                     long long cols)
 {

@@ -92,29 +92,9 @@ struct perks__s3d_sizes {
     };
 };
 
-/* ---- the kernel
- * the body of name_kernel.  tid = threadIdx.x; a tile: x0 / y0 / z0 its first column / row / plane,
- * the its planes, nce its cached planes at cache (plane o at cache + o PP, cell (y, x) of a framed
- * plane at (y + R) WX + x + R, WX = BX + 2R, PP = WX (BY + 2R)).  The prologue loads every tile's
- * cached planes (own cells) from the input; then each step, each of the block's tiles (tile, the
- * s-th of this block): (1) the frame, (2) the planes -r .. the + r - 1 in chunks of RC, one barrier
- * a chunk, (3) the edges out; one grid barrier a step.  In the pass, RING(c) says whether chunk c
- * holds a plane that streams through the ring (z frame or uncached; a fully cached tile touches
- * the ring only in its first and last chunks), LOAD(c) brings ring chunk c (planes c RC - r ...)
- * from device memory into registers pf (every plane not cached, with its x / y frame; zeros outside
- * the domain), STORE(c) puts them in the ring; before the first chunk: ring chunks 0 (stored) and 1
- * (loading), the accumulators; chunk c: the ring stores of c + 1 and loads of c + 2, then its RC
- * planes p = c RC - r + j, each read once into the 2r + 1 accumulators (point I goes to accumulator
- * k = r - DZ, output plane p - r + k; the compiler keeps the points whose DZ matches the unrolled k
- * and loads each in-plane offset once a plane), output plane p - r done into ov[j]; barrier; the
- * outputs o = c RC - 2r + j in place (cached) and / or to device memory.
- *   The steps are written out in this one function: as functions of their own (the frame, the
- * edges, the ring's loads) they are compiled apart from the loops around them and the kernel gets
- * other instructions and another schedule; written out, it is the kernel docs/PERFORMANCE.md
- * measures. */
+/* ---- the kernel: the body of name_kernel, its steps written out (docs/perks.md#kernel-bodies) */
 #ifdef __CUDACC_RTC__
-/* NVRTC makes a generic lambda's call operator a host function (an error in device code): there the
- * plane's taps are folded by this functor instead, the lambda's body as a member template */
+/* under NVRTC the fold calls this functor, not a generic lambda: docs/onchip.md#nvrtc-functors */
 template <class T, int R, int WX>
 struct perks__s3d_taps_f {
     T &acc;

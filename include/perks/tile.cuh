@@ -3,8 +3,7 @@
  * and the halo exchange between tiles through device memory: the pieces for a persistent kernel of
  * one's own (examples/life.cu builds Conway's Game of Life from them).
  *
- * WHAT (PERKS paper §3-§4.2: one tile per co-resident block, cached on chip between steps; only the
- * tile's edges travel through device memory, the side edges transposed)
+ * WHAT (PERKS paper §3-§4.2)
  *   perks_tile2d_split(W, H, tile_w, grid, r, &tx, &ty, &th)   host: tiles of tile_w columns by th
  *                         rows, at most `grid` of them (one per co-resident block), every tile at
  *                         least r columns and r rows; PERKS_ECORESIDENT when W needs more tile
@@ -44,8 +43,7 @@
  *       ...update the interior of s in place (the user's own step, ending with __syncthreads)...
  *   }
  *   PERKS_TILE_STORE(s, P, 1, t, out, W);
- *   One grid barrier per step is enough with two buffers: a block publishes into buffer g & 1 only
- *   after the barrier of step g - 1, which every block passes after its frame loads of step g - 2.
+ *   One grid barrier a step: docs/perks.md#tile-one-barrier.
  *
  * LIMITS AND COSTS
  *   The pieces are type-generic (function templates: s, src, dst, rows, cols point to the same
@@ -123,9 +121,8 @@ static __host__ __device__ __forceinline__ size_t perks_tile_rows_elems(int tile
 #define PERKS_TILE_ROW_INDEX(ty, side, k, x, r, W) \
     ((((size_t)(ty) * 2 + (size_t)(side)) * (size_t)(r) + (size_t)(k)) * (size_t)(W) + (size_t)(x))
 
-/* this thread's index in the block and the block's threads (any block shape); expressions, so that
- * the loops below see them as the compiler's own index arithmetic (a function of its own changes the
- * loops' generated code) */
+/* this thread's index in the block and the block's threads (any block shape); why macros:
+ * docs/perks.md#tile-index-macros */
 #define PERKS__TID (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z))
 #define PERKS__NTH (blockDim.x * blockDim.y * blockDim.z)
 
@@ -209,11 +206,7 @@ static __device__ __forceinline__ void perks_tile_load_frame(S *s, int P, int r,
     }
 }
 
-/* ---- the plan of a persistent tile kernel of one's own
- * perks_tile_plan_make sizes everything such a kernel needs from what only its author knows (the
- * kernel, its threads, the bytes of a cell, its shared memory beyond the framed tile), so that the
- * tiling, the shared memory, the exchange buffers in BYTES and the largest domain come from one
- * place, and the plan-taking pieces below read W, H, r, the pitch and the edge length from it. */
+/* ---- the plan of a persistent tile kernel of one's own: docs/perks.md#tile-plan */
 typedef struct perks_tile_opts {
     int tile_w;        /* columns a tile; 0: the block's threads */
     int pitch;         /* shared-memory cells a framed tile row; 0: tile_w + 2 r */
@@ -234,8 +227,7 @@ typedef struct perks_tile_plan {
     size_t rows_bytes;       /* ONE row-edge buffer: tiles_y 2 r W cells, rounded up to 256 bytes */
     size_t cols_bytes;       /* ONE column-edge buffer: tiles 2 r tile_h cells, rounded up to 256 bytes */
     size_t work_bytes;       /* the work buffer of perks_tile_publish / perks_tile_load_frame: 2 (rows_bytes + cols_bytes) */
-    long long max_h;         /* the most rows a domain of width W can have and still plan: W x max_h is
-                                the largest such domain the kernel holds on chip */
+    long long max_h;         /* the most rows a W-wide domain can have and still plan */
 } perks_tile_plan;
 
 #ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
@@ -272,8 +264,7 @@ static inline int perks__tile_plan_try(perks_tile_plan *p, const void *kernel, i
 }
 
 /* The plan for a W x H domain with a frame of r cells: the most blocks per SM whose tiles fit in
- * shared memory (perks_occupancy), one tile per block, and max_h, the most rows a domain of width W
- * can have and still plan (so W x max_h is the largest such domain the kernel holds on chip).
+ * shared memory (perks_occupancy), one tile per block, and max_h.
  * Codes: PERKS_ENULL, PERKS_ESIZE (a size <= 0, r < 0, a pitch below tile_w + 2 r, W or H below r),
  * PERKS_ECORESIDENT (more tile columns than co-resident blocks: W too wide), PERKS_ERESOURCE (a tile
  * does not fit in shared memory even at one block per SM: H above max_h), PERKS_ENOCOOP, PERKS_ECUDA. */

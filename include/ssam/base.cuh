@@ -30,10 +30,8 @@
 #define SSAM_BASE_CUH
 
 #ifdef __CUDACC_RTC__
-/* NVRTC (run-time compilation: CuPy's RawModule, cuda-python) has no C library headers: the
- * fixed-width integer types from libcu++ where its folder (the toolkit's include/cccl) is on the
- * include path, else typedefs of the same builtin types it names (the same block is in cbi/cbi.h).
- * Host code (launchers, planners, ssam_strerror, ...) is left out under NVRTC. */
+/* NVRTC has no C library headers: the fixed-width types from libcu++ where include/cccl is on the
+ * path, else typedefs of the same builtins (as in cbi/cbi.h); host code is left out. */
 #if defined(__has_include) && __has_include(<cuda/std/cstdint>)
 #include <cuda/std/cstdint>
 #elif !defined(ONCHIP__RTC_STDINT)

@@ -201,8 +201,7 @@ static __device__ __forceinline__ void ssam__d1_group_load(T (&in)[R1], const T 
                                                            const ssam__d1_group &gr)
 {
     typedef ssam__d1_sizes<T, Q, S> Z;
-    /* ssam__d1_x's expression written out: a call of it here makes ptxas add ~90 register moves to
-     * the unrolled FSM loop (stride 1, lanes outside the groups) */
+    /* ssam__d1_x's expression written out (docs/ssam.md#designs-written-out) */
 #pragma unroll
     for (int k = 0; k <= Z::R; k++)
         in[k] = gr.on ? ((long long)S * ((c0 + (long long)gr.g * Z::L) + (k * Z::QP + gr.p)) + F < n

@@ -262,8 +262,8 @@ static __device__ __forceinline__ void ssam__stc_put(const typename MD::c_t &c, 
     ssam_tc_store2(MD(), dstz, g.pitch, y, y2, x, g.nx, g.ny, g.vst, p);
 }
 
-/* one output tile with plain FMAs over the shape's points (in[e] != 0, w[e]) from src; a loop, not
- * an unrolled list, so that this rare path costs the MMA path no registers */
+/* one output tile with plain FMAs over the shape's points (in[e] != 0, w[e]) from src; a loop (no
+ * registers taken from the MMA path) */
 template <class Z, int NX, int NY, int NZ, int XLO, int YLO, int ZLO, class T>
 static __device__ __forceinline__ void ssam__stc_fma(const T *w, const unsigned char *in, const T *src,
                                                      const ssam_stencil_geom g, T *dst, int z, int yb, int xb)

@@ -31,11 +31,7 @@
  *       window's row -YLO, or its own value where keep or bit k of colin is 0; fast (warp-uniform:
  *       keep and every colin full) skips the selects.  Every lane of the warp must execute it.
  *   SSAM_TEMPORAL_HL(V, XLO, TT), SSAM_TEMPORAL_HR(V, XHI, TT), SSAM_TEMPORAL_STEP(V, XLO, XHI, TT)
- *   GLOSSARY of the internal bodies (ssam__tb2_*, ssam__tb2s_*): j input row, t level (1 .. TT), L
- *   the steps of a pass, ph phase (row mod NY), ring / pf level and prefetch rings, X0 (X0l: as
- *   long long) a warp's first stored column, x / xl a lane's first column / the one it loads, Ys..Ye
- *   the segment's rows, keep / colin / allin row flag, column bits, every lane's colin full, yoff /
- *   ylim the row test, R0 staged ring slots, sb the slot of level 0's oldest row.
+ *   GLOSSARY of the internal bodies' names: docs/ssam.md#temporal-glossary.
  *
  * EXAMPLE
  *   [compile: cudaStream_t stream]
@@ -73,9 +69,8 @@
 
 /* ---- lane pieces ----------------------------------------------------------------------------- */
 /* A window of NY rows kept as a ring: ring[k][s], the row at offset r (0: the oldest) in slot
- * (ph + r) % NY at phase ph, where the phase counts rows mod NY (a constant in a loop unrolled by
- * NY), so moving the window down is a renaming, not a register move.
- * ssam_temporal_view: the window as rows in order, win[k][r] (copies the compiler renames). */
+ * (ph + r) % NY at phase ph = row mod NY (a constant in a loop unrolled by NY): moving the window
+ * is a renaming.  ssam_temporal_view: the window as rows in order, win[k][r]. */
 template <class T, int V, int NY>
 static __device__ __forceinline__ void ssam_temporal_view(T (&win)[V][NY], const T (&ring)[V][NY], int ph)
 {

@@ -22,12 +22,7 @@
  *   computes plane z - t (ZHI + 1) from ring t - 1, one barrier a step.  Halo recompute in x and y.
  *   N steps equal N launches of SSAM_STENCIL3D_STREAM_DEFINE's kernel bit for bit (periodic widths
  *   not a multiple of V: within the 2D bound).  Design and measurements: docs/ssam.md#temporal3d-design.
- *   GLOSSARY of the internal bodies (ssam__tb3_*, ssam__tb3z_*): z the step, zt a level's plane, ph
- *   the phase (z - z0) mod NS (NSZ for _ZCOL), z0..z1 the steps of segment [Zs, Ze), t level, L the
- *   steps of a pass, LAG planes level t runs behind t - 1, zr the register ring, nw level t - 1's
- *   newest plane in registers, pl[dz] plane offsets, wb the lane's vector of the warp's first row in
- *   shared memory, rowin / colin / allin where the stencil stays in a Dirichlet domain, rowst rows
- *   stored, ry rows' border indices, pf the prefetched plane.
+ *   GLOSSARY of the internal bodies' names: docs/ssam.md#temporal-glossary.
  *
  * PIECES FOR KERNELS OF ONE'S OWN (functions; the macro spellings are one-line wrappers)
  *   ssam_temporal3d_window<NY, NZ, YLO>(win, base, pl, r): win[V][NZ NY] (ssam_stencil3d_row's layout,

@@ -10,9 +10,8 @@
  *       __global__ void name_skernel(perks_cg_kargs)   perks_cg_grid_body<T, BLOCK, k, 1>    (the stream path)
  *       int name_plan(perks_cg_plan *, n, nnz, d_row_ptr, d_col, const T *d_val, const perks_cg_opts *)
  *       int name_solve(n, nnz, d_row_ptr, d_col, d_val, d_b, d_x, opts, perks_cg_result *, stream)
- *   The generator only pastes names: each kernel is one call of its body (k: a struct declared in
- *   the kernel, so that each kernel has its own static shared memory), the plan one call of
- *   perks__cg_plan_make, the solve one call of perks__cg_solve.
+ *   Each kernel is one call of its body (k: a struct declared in the kernel: its own static shared
+ *   memory), the plan one call of perks__cg_plan_make, the solve one of perks__cg_solve.
  *
  * EXAMPLE
  *   [compile: int n, nnz; const int *d_rp, *d_ci; const double *d_va, *d_b; double *d_x; perks_cg_opts o; perks_cg_result res]

@@ -5,19 +5,9 @@
  * WHAT (PERKS paper sections 3-4, with the single-reduction CG of Chronopoulos and Gear)
  *   perks_cg_cgear_body<T, BLOCK, K>(a)   every iteration of a solve, the result into a.out (K: a
  *                                     type of the kernel's own, as for perks_cg_grid_body)
- *   Device memory: two buffers of (r, w, s, d) quads per row (a phase reads one and writes the
- *   other), p (cached = 0) and x.  Shared memory (cached >= 1): the block's quads [nr][4], x [nr],
- *   p [nr]; (cached = 2) then the matrix slice.  u = d r with d = 1 / a_ii (Jacobi) or 1.
- *     prologue  r = b - A x0, d, w = s = p = 0; partials b.b, bad diagonals, r.r          barrier
- *               the pass below with alpha = beta = 0: w = A u, gamma = r.u, delta = w.u   barrier
- *     loop      stop if rr <= tol^2 b.b; ENOCONV at max_iter
- *               beta = gamma / gamma_old (0 first), den = delta - beta gamma / alpha_old (delta
- *               first: (p, A p) in exact arithmetic); den <= 0 or NaN -> PERKS_EBREAKDOWN;
- *               alpha = gamma / den
- *       pass    own rows: p = u + beta p, x += alpha p, s = w + beta s, r -= alpha s, u = d r
- *               w = A u (u_j recomputed by the reader from row j's old quad: perks__cg1_u)
- *               partials r.u, w.u, r.r                                                     barrier
- *   Partials alternate between two sets of 3 slots (perks__cg1_reduce).
+ *   Device memory: two buffers of (r, w, s, d) quads per row, p (cached = 0) and x; shared memory
+ *   (cached >= 1): the block's quads, x, p, (cached = 2) the matrix slice.  One barrier an iteration:
+ *   docs/perks-cg.md#cgear-iteration.
  *
  * EXAMPLE (what PERKS_CG_DEFINE(name, T, BLOCK) defines; opts.variant = PERKS_CG_CGEAR runs it)
  *   [not compiled: what the generator expands to]

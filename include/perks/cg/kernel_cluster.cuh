@@ -7,14 +7,12 @@
  *                                   blocks of PERKS_CG_CBLOCK threads; the result into a.out
  *   perks_cg_cluster_kernel_body<T, K>(a)   the same where the device code is built for sm_90 or newer
  *                                   (and in the host pass); a stub that reports PERKS_EUNSUPPORTED
- *                                   otherwise (the planner does not launch it there: it reads the
- *                                   kernel's PTX version first)
+ *                                   otherwise (the planner does not launch it there)
  *   Shared memory (16-byte aligned, the same offsets in every block): (z, p) pairs [2][2 nrmax] T,
  *   then x, q, r (, D^-1) [nr] T, then (cached = 2) values [nnz_b] T, encoded columns [nnz_b] int,
  *   row pointers [nr + 1] int.  The other blocks read the (z, p) pairs through distributed shared
- *   memory (perks__cg_cgather: the column index is stored as block rank << 24 | local row); the
- *   barriers are barrier.cluster; each block's partials sit in its shared memory.  K: a type of the
- *   kernel's own (as for perks_cg_grid_body).
+ *   memory (column index = block rank << 24 | local row; docs/perks-cg.md#reference-the-cluster-path-path-2).
+ *   K: a type of the kernel's own.
  *
  * EXAMPLE (what PERKS_CG_DEFINE(name, T, BLOCK) defines; launched with cudaLaunchKernelEx)
  *   [not compiled: what the generator expands to]

@@ -2,16 +2,12 @@
 /* perks/cg/kernel_grid.cuh -- the classic CG iteration in one cooperative grid: the body of
  * PERKS_CG_DEFINE's name_kernel (perks/cg.cuh, THE ITERATION and THE GRID PATH).
  *
- * WHAT (PERKS paper sections 3-4: the time loop inside one cooperative kernel, the block's rows
- * of x, r, q, p (and D^-1) and its matrix slice cached in shared memory when they fit)
+ * WHAT (PERKS paper sections 3-4)
  *   perks_cg_grid_body<T, BLOCK, K, SELL>(a)   every CG iteration of a solve, a residual replacement
  *                                     where one is due (float), the result into a.out.  K: a type of
- *                                     the kernel's own (a struct declared inside it), so that the
- *                                     body's shared memory (perks__cg_red<K, ..> ...) is that kernel's
- *                                     alone.  SELL 1: the stream path (nothing cached; phase A over
- *                                     the sliced-ELL copy a.soff / a.sci / a.sva with the grid as one
- *                                     front, perks_cg_sell_spmv, and x += alpha p done there one
- *                                     iteration late, or before x is read)
+ *                                     the kernel's own (its static shared memory is that kernel's).
+ *                                     SELL 1: the stream path (phase A over the sliced-ELL copy;
+ *                                     docs/perks-cg.md#reference-the-stream-path-path-3)
  *     prologue  r = b - A x0, D^-1, z, p_old = 0; r.r, r.z, b.b and the bad diagonals   barrier
  *     phase A   q = A (z + beta p_old), p_new = z + beta p_old (in the SpMV gather), p.q  barrier
  *     phase B   x += alpha p, r -= alpha q, z = D^-1 r; r.r, r.z                           barrier
@@ -248,8 +244,8 @@ static __device__ __forceinline__ void perks_cg_grid_body(const perks_cg_kargs &
         }
         perks__cg_reduce(a, qrr, qrz, 0, 2, 1, G, fb, red, fred, tot, t0, t1, t2);
         /* the tail: a replacement (the test evaluated again from shared memory; 2 when the recurrence
-         * had met tol) rescales beta and goes on; an iteration sets beta and counts.  "? 1 : 0"
-         * kept: without it the float cluster kernel compiles to 3.7% more instructions */
+         * had met tol) rescales beta and goes on; an iteration sets beta and counts ("? 1 : 0":
+         * docs/perks-cg.md#grid-tail) */
         repl = (perks__cg_want_replace<T, K>(a, it, rr, thr) ? 1 : 0) ? (rr <= thr ? 2 : 1) : 0;
         rr = t0;
         if (repl) {

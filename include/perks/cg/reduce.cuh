@@ -42,9 +42,8 @@
 #include "../grid.cuh"
 #include "types.cuh"
 
-/* the kernels' static shared memory, one set per kernel: K is a type of the kernel's own
- * (PERKS_CG_DEFINE declares one inside each kernel), so that two kernels of one T and BLOCK do not
- * share them.  A body binds them in its declaration order, which is their order in shared memory. */
+/* the kernels' static shared memory, one set per kernel (K: a type of the kernel's own); a body
+ * binds them in its declaration order, their order in shared memory */
 template <class K, int NW> static __shared__ double perks__cg_red[NW][3];            /* block sums: NW warps */
 template <class K, int NW> static __shared__ double perks__cg_fred[NW][PERKS_FLAG_NV]; /* perks_flag_sum's */
 template <class K> static __shared__ double perks__cg_tot[4];                        /* the totals */

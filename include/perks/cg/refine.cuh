@@ -63,11 +63,10 @@ static inline int perks__cg_wait1(perks_cg_plan *p, perks_cg_result *res)
 
 
 /* One refinement of a solve that ended PERKS_EINACCURATE (prev): r = b - A x (double, then T), the
- * correction A d = r solved from d = 0 in at most `budget` iterations, aiming at PERKS_CG_RESTART_TOL
- * tol ||b|| (the correction is small, so its own drift is small: restarting in place from x drifts
- * by as much as the first solve), x += d and its true residual.  A correction that does not lower
- * the true residual is undone (x comes back from the plan's best-x buffer) and 1 is returned in
- * *stop; a correction solve that breaks down is not added. */
+ * correction A d = r solved from d = 0 in at most `budget` iterations to PERKS_CG_RESTART_TOL tol
+ * ||b||, x += d and its true residual.  A correction that does not lower the true residual is
+ * undone (x from the best-x buffer), *stop = 1; one whose solve breaks down is not added.
+ * docs/perks-cg.md#refine-correction */
 static inline int perks__cg_refine(perks_cg_plan *p, const perks_cg_result *prev, int budget, perks_cg_result *res,
                                    int *stop)
 {

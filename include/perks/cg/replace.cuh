@@ -14,22 +14,9 @@
  *   perks__cg_restore_best<T, K>(a, status, rr, sx, r0, nr)   a stalled solve ends at its best x
  *   perks__cg_replacements<K>()       the replacements done
  *   The mixed-precision fields (a.x_hi, va_hi, b_hi) and a.xbest are read as
- *   (sizeof(T) == 4 ? a.x_hi : 0): NULL in the double kernels, so the code that reads them folds
- *   away there (keeps the double grid kernel at 64 registers without spills).
+ *   (sizeof(T) == 4 ? a.x_hi : 0), NULL in the double kernels: docs/perks-cg.md#replace-rules.
  *
- * When to replace: when the recurrence meets tol (a.rconv: the true residual then decides), every
- * a.rper iterations, once r.r fell below a.rdelta2 times its value at the last replacement
- * (reliable updates), and, after the first convergence whose true residual was above tol, every
- * W = max(it / 2, PERKS_CG_WINDOW) iterations (it: that convergence's iteration).  From that first
- * convergence on, a judged replacement (one at a convergence, or the first W or more iterations
- * after the last judged one) whose true residual did not fall to a quarter of the best earlier one
- * is a stall; PERKS_CG_STALL stalls in a row end the solve with PERKS_EINACCURATE (the tolerance is
- * below what T reaches for this matrix): at most about 2x the iterations of the first convergence
- * in all.  Mixed solves (a.x_hi) also replace before the first iteration and are judged from their
- * first replacement on, every W = PERKS_CG_MIXED_WINDOW iterations: a float iteration whose
- * recurrence never meets tol (the matrix too ill-conditioned for float) still ends, and hands over
- * to double.  A replaced true residual 100x above the smallest earlier one (float iterations
- * diverging) ends the solve likewise.
+ * When to replace and when a solve stalls: docs/perks-cg.md#replace-rules.
  *
  * EXAMPLE (the head of a step of a classic kernel; see perks/cg/kernel_grid.cuh)
  *   [not compiled: a piece of the library's kernel bodies (the head of its loop)]
@@ -38,10 +25,9 @@
  *   if (!repl && rr <= thr) break;
  *
  * COSTS: the bookkeeping lives in the block's shared memory (rs[0]: the iteration of the last
- * replacement, -1 before the first; rs[1] the stall count; rs[2] the replacement count; rs[3] W, 0
- * before judging starts; rs[4] the iteration of the last judged replacement; rs[5] whether this one
- * was judged; rbest, rlast, rmin), written by thread 0 behind a barrier: registers in the loop would
- * push the 64-register kernels into spills.  Double kernels compile none of it (sizeof(T) == 8).
+ * replacement, -1 before the first; rs[1] stalls; rs[2] replacements; rs[3] W, 0 before judging;
+ * rs[4] the last judged replacement's iteration; rs[5] this one judged; rbest, rlast, rmin), written
+ * by thread 0 behind a barrier.  Double kernels compile none of it (sizeof(T) == 8).
  */
 #ifndef PERKS_CG_REPLACE_CUH
 #define PERKS_CG_REPLACE_CUH
@@ -52,9 +38,7 @@
 
 #include "types.cuh"
 
-/* the bookkeeping's shared variables (see the usage block), one set per kernel: K is a type of the
- * kernel's own (PERKS_CG_DEFINE declares one inside each kernel), so that each kernel has its own
- * and a double kernel's fold away */
+/* the bookkeeping's shared variables, one set per kernel (K: a type of the kernel's own) */
 template <class K> static __shared__ int perks__cg_rs[6];
 template <class K> static __shared__ double perks__cg_rbest;
 template <class K> static __shared__ double perks__cg_rlast;
@@ -82,10 +66,8 @@ static __device__ __forceinline__ int perks__cg_want_replace(const perks_cg_karg
 }
 
 /* a replacement's bookkeeping, every thread (conv: the recurrence had met tol): judged or not, the
- * stall count, the best x so far (the smallest true residual of a judged replacement) into a.xbest;
- * perks__cg_stalled then says whether the solve ends.  The best x: float kernels only (the double
- * grid kernel has no register to spare on sm_80, and double solves seldom stall); not in mixed
- * solves (their x is the double x_hi; a stall hands over to double). */
+ * stall count, the best x into a.xbest (float kernels, not mixed: docs/perks-cg.md#replace-rules);
+ * perks__cg_stalled then says whether the solve ends */
 template <class T, class K>
 static __device__ __forceinline__ void perks__cg_after_replace(const perks_cg_kargs &a, int conv, int it, double rr,
                                                                const T *sx, int r0, int nr)

@@ -82,10 +82,7 @@ static __device__ __forceinline__ void perks_cg_spmv(const perks_cg_rows &g, con
         if (lr < g.nr) {
             const int kb = RP[lr], ke = RP[lr + 1];
             if (g.mplain) {
-                /* matrix in shared memory: one nonzero at a time (the batched chunk below costs more
-                 * than it hides at shared-memory latency); same products, same k order.  unroll 2,
-                 * not 4: with 4, ptxas (CUDA 13.0, sm_90) interleaves the batched loop's gathers
-                 * with its column loads, serializing the streamed path */
+                /* matrix in shared memory: one nonzero at a time, unroll 2 (why: docs/perks-cg.md#sell-spmv) */
 #pragma unroll 2
                 for (int k = kb + sl; k < ke; k += W) {
                     const int j = CI[k - k0];
@@ -96,8 +93,7 @@ static __device__ __forceinline__ void perks_cg_spmv(const perks_cg_rows &g, con
             } else {
 #pragma unroll 1
                 for (int kk = kb + sl; kk < ke; kk += U * W) {
-                    /* all column and value loads of the chunk first, then all gathers: one memory
-                     * latency for the chunk instead of one per nonzero; the sum keeps the k order */
+                    /* the chunk's column and value loads first, then its gathers; the sum keeps the k order */
                     int jj[U];
                     T vv[U], gg[U];
 #pragma unroll
@@ -127,19 +123,12 @@ static __device__ __forceinline__ void perks_cg_spmv(const perks_cg_rows &g, con
     }
 }
 
-/* the stream path's SpMV: every row of the matrix from the sliced-ELL copy (slice s holds rows
- * 32 s .. 32 s + 31, entry k of its row l at SO[s] + 32 k + l: column SC, -1 where padded; value SV),
- * so a warp's loads of one k are 32 consecutive words.  The grid sweeps the rows as one front: in
- * round t block b's warp w takes slice (t G + b) BLOCK/32 + w, so the rows in flight lie in one band
- * of G BLOCK rows and the neighbours a row gathers (for a 3D grid: the planes above and below) are
- * still in L2 when the next rows read them.  Each lane first takes its own row's vector element,
- * self(i) (= gather(i), the same bits); an entry whose column is the row itself or a row of the
- * neighbouring lane (j = i, i - 1, i + 1: a band's diagonals) takes that value through a shuffle
- * instead of a load, so a warp whose 32 rows all have such an entry issues no load for it.  Then
- * each lane loads U entries at once (streamed past L1 and first out of L2: the matrix is read once an
- * iteration), gathers the rest, and sums in k order: the sums of perks_cg_spmv with one lane a row,
- * bit for bit.  rowdone(i, s, d, self) on every lane with a row i < n; self(i) is called for i >= n
- * too (the last slice's padding lanes) and must not read there. */
+/* the stream path's SpMV: every row from the sliced-ELL copy (slice s: rows 32 s .. 32 s + 31, entry
+ * k of its row l at SO[s] + 32 k + l; column SC, -1 where padded; value SV), a warp a slice, a lane a
+ * row, summed in k order: perks_cg_spmv's sums with one lane a row, bit for bit.  rowdone(i, s, d,
+ * self) on every lane with a row i < n; self(i) (= gather(i)) is called for i >= n too (the last
+ * slice's padding lanes) and must not read there.  The sweep and the shuffles:
+ * docs/perks-cg.md#sell-spmv */
 #ifndef PERKS_CG_SELL_LOAD
 #define PERKS_CG_SELL_LOAD(p) __ldcs(p)
 #endif

@@ -55,8 +55,7 @@
 #define PERKS_CG_PATH_CLUSTER 2
 #define PERKS_CG_PATH_STREAM 3 /* the grid kernel over a sliced-ELL copy of the matrix (large systems) */
 #define PERKS_CG_SELL_C 32     /* stream path: rows a slice (a warp's rows; columns stored slice-major) */
-/* stream path: entries a lane loads before it gathers, double and float: 4 and 8 on sm_90 (64
- * registers, no spills), 2 and 7 below (ptxas for sm_80 spills with more) */
+/* stream path: entries a lane loads before it gathers, double and float (sm_80: fewer, no spills) */
 #ifndef PERKS_CG_SELL_UNROLL
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
 #define PERKS_CG_SELL_UNROLL 2
@@ -231,9 +230,7 @@ typedef struct perks_cg_plan {
 #define PERKS_CG_RESID_BLOCKS 264 /* blocks of perks__cg_resid_kernel; the host adds their partials in order */
 #define PERKS_CG_RESID_THREADS 256
 
-/* T of the kernel bodies: T itself for float and double; for any other T the generators stop at
- * their one static_assert ("T must be float or double") and the bodies see double, so that no
- * error from inside the templates follows the sentence */
+/* T of the kernel bodies: T for float and double, else double (docs/onchip.md#one-sentence) */
 template <class T> struct perks__cg_real {
     typedef double type;
     enum { ok = 0 };
@@ -247,8 +244,7 @@ template <> struct perks__cg_real<double> {
     enum { ok = 1 };
 };
 
-/* BLOCK of the kernels: BLOCK itself when it is a multiple of 32 from 64 to 1024, else 256 (the
- * generator's static_assert has said why), so that no second error follows the sentence */
+/* BLOCK of the kernels: BLOCK when valid (a multiple of 32, 64..1024), else 256 (docs/onchip.md#one-sentence) */
 template <int B> struct perks__cg_blk {
     enum { ok = B % 32 == 0 && B >= 64 && B <= 1024, value = ok ? B : 256 };
 };

@@ -124,14 +124,10 @@ static inline int perks__cgd_copy(const perks_cgd_rank *k, void *to, const void 
                    cudaStreamSynchronize(k->stream) == cudaSuccess ? 0 : PERKS_ECUDA;
 }
 
-/* The setup, in two all-gathers so that every rank takes the same decision (no rank waits for a
- * peer that gave up):
- *   1. each rank's n, first, own, T, nranks and its own argument check; any problem on any rank:
- *      every rank returns the largest code (PERKS_ESIZE for blocks that do not tile 0 .. n-1 in
- *      rank order, or disagreeing n, T or rank counts);
- *   2. each rank finds the columns of every other rank's block its rows touch (one kernel),
- *      allocates its workspace for that window, and gathers the table and its allocation's code:
- *      every rank learns what to send, or every rank returns the failure. */
+/* The setup, in two all-gathers, so that every rank takes the same decision: (1) each rank's n,
+ * first, own, T, nranks and argument check, the largest code on every rank; (2) the columns of the
+ * other ranks' blocks its rows touch, its workspace for that window, the table and the allocation's
+ * code.  docs/perks-cg.md#cgd-setup */
 static inline int perks__cgd_setup(perks_cgd_rank *rk, int nlocal, int elt, const perks_cgd_opts *o)
 {
     const int P = perks__cgd_nranks(rk, nlocal);

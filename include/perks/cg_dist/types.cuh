@@ -112,9 +112,7 @@ typedef struct perks__cgd_k {
     int flag; /* diag: Jacobi; pupd: a (re)start (beta 0, b.b from the sums) */
 } perks__cgd_k;
 
-/* T of the kernel bodies: T itself for float and double; for any other T, PERKS_CGD_DEFINE stops at
- * its one static_assert ("T must be float or double") and the bodies see double, so that no error
- * from inside the templates follows the sentence */
+/* T of the kernel bodies: T for float and double, else double (docs/onchip.md#one-sentence) */
 template <class T> struct perks__cgd_real {
     typedef double type;
     enum { ok = 0 };

@@ -5,29 +5,11 @@
  * WHAT (PERKS paper §3-§4.2: the domain cached on chip; here all of it, 'F' in the paper)
  *   perks_stencil2d_resident<T, S, BX, RC, HYB>(a, b, ea, eb, W, H, steps, tiles_x, TH, SC, w)
  *       the body of name_res_kernel (HYB 0) and name_hyb_kernel (HYB 1).
- *   RESIDENT.  Shared memory holds the tile with a frame of r rows and columns: element (y, x), y in
- *   [-r, rows + r), x in [-r, BX + r), at sm[(y + r) * (BX + 2r) + x + r]; rows = the tile's rows
- *   rounded up to RR = max(RC, r).  A step: (1) the frame (the neighbours' halo) from device
- *   memory: r rows above and below (all BX + 2r columns, corners included) from the domain array,
- *   the r columns left and right from the neighbours' transposed edge buffers (step 0: from the
- *   input itself); barrier.  (2) Every thread walks down its own column in chunks of RR rows:
- *   vertical neighbours from a sliding register window (each shared value of its column read
- *   once), horizontal ones straight from shared memory; chunk c's results stay in registers until
- *   every thread has computed chunk c + 1 (one barrier per chunk), then overwrite the tile in place
- *   (chunk c + 2 never reads chunk c since RR >= r).  (3) The tile's top and bottom r rows go to
- *   the domain array, its left and right r columns to the transposed edge buffer (the last step:
- *   every row to the domain array); one grid barrier.  Per cell and step: 1 + (points off the
- *   centre column) shared loads, 1 shared store.  The frame loads of (1) go in batches
- *   (perks__s2d_sizes::fb cells a thread in flight at once).
- *   HYBRID.  Rows [0, SC) of the tile cached in shared memory as above, rows [SC, tile) streamed
- *   from device memory every step: the non-persistent step done by the persistent block.  Each
- *   thread slides its column down in chunks of RC rows (vertical neighbours in registers), the block
- *   stages the chunk's (RC + 2r) x (BX + 2r) window in shared memory (two windows, alternating, so
- *   one barrier a chunk), and the loads of the next pf chunks (rows and side halo) are in flight
- *   while a chunk is computed.  The streamed rows read only the step's input array and write only
- *   its output array, so they need nothing from the cached part of the same step: the cached part
- *   writes its first and last r rows to the output array every step (the streamed rows and the
- *   neighbours read them next step), every streamed row goes to the output array.
+ *   RESIDENT: the tile with a frame of r rows and columns in shared memory, element (y, x) at
+ *   sm[(y + r) * (BX + 2r) + x + r], rows rounded up to RR = max(RC, r); a step: (1) the frame,
+ *   (2) the pass in place, (3) the halo out, one grid barrier.  HYBRID: rows [0, SC) cached as
+ *   above, rows [SC, tile) streamed in the same pass (docs/perks.md#the-resident-kernel-name_res_kernel,
+ *   docs/perks.md#the-hybrid-kernel-name_hyb_kernel).
  *   pieces (internal): perks__s2d_frame1 (the frame one cell at a time), perks__s2d_frameb (in
  *   batches), perks__s2d_halo_out, perks__s2d_hhalo (a streamed chunk's side halo), and
  *   perks__s2d_point of perks/stencil/stream.cuh; the pass over the cached rows and the streamed
@@ -172,17 +154,8 @@ static __device__ __forceinline__ void perks__s2d_hhalo(int tx, int x0, int y0, 
     }
 }
 
-/* the body of name_res_kernel (HYB 0: every row of the tile cached, SC unused) and name_hyb_kernel
- * (HYB 1): the tile's cached rows (the prologue loads them from the input; rows past the tile, up
- * to RR, only feed discarded outputs), then each step (1) (2) (3) over them and (hybrid) the
- * streamed rows [sc, the): one pass, PF chunks of loads in flight.  The streamed part's registers:
- * the sliding column hc, and a queue of PF chunks (rows q, side halo qh) whose loads are in flight;
- * each chunk k: its window (one of two at the start of shared memory, alternating: own column, side
- * halo from warps 0 and 1), the queue moves up and chunk k + PF's loads are issued, barrier, its RC
- * outputs straight to the output array.  The pass (2) and the streamed rows' loads (a row of the
- * step's input, 0 outside the domain) are written out here: as calls they are compiled apart from
- * the loops around them and the kernel gets other instructions and another schedule; written out,
- * it is the kernel docs/PERFORMANCE.md measures. */
+/* the body of name_res_kernel (HYB 0: every row cached, SC unused) and name_hyb_kernel (HYB 1);
+ * why its pass is written out: docs/perks.md#kernel-bodies */
 template <class T, class S, int BX, int RC, int HYB>
 static __device__ __forceinline__ void perks_stencil2d_resident(T *a, T *b, T *ea, T *eb, int W, int H, int steps,
                                                                 int tiles_x, int TH, int SC, const T *w)

@@ -2,24 +2,18 @@
 /* perks/stencil/stream.cuh -- the streaming persistent 2D kernel's body and the one-step kernel's
  * body, as function templates over pieces a kernel of one's own can take one by one.
  *
- * WHAT (PERKS paper §4.2, Listing 1: load from registers / shared memory / device memory, compute,
- * store back to the same level; the halo through device memory, side edges transposed)
+ * WHAT (PERKS paper §4.2, Listing 1)
  *   perks_stencil2d_stream<T, S, BX, RC, DEPTH>(a, b, ea, eb, W, H, steps, reg_on, sr, tiles_x, TH, w)
- *       the body of name_kernel: every step of the run, one grid barrier a step.  Each block owns
- *       one tile (BX columns, one a thread, by TH rows); a thread walks down its column in chunks of
- *       RC rows, the block stages each chunk's (RC + 2r) x (BX + 2r) window in shared memory (the
- *       thread's own column stays in registers and slides down by RC rows) and computes RC outputs a
- *       thread.  Rows [0, DEPTH) of the tile stay in registers between steps (reg_on), the next `sr`
- *       in shared memory, the rest in device memory.
+ *       the body of name_kernel: every step of the run, one grid barrier a step; a block a tile
+ *       of BX columns by TH rows, rows [0, DEPTH) in registers (reg_on), the next `sr` in shared
+ *       memory, the rest in device memory (docs/perks.md#the-streaming-kernel-name_kernel).
  *   perks_stencil2d_step<T, S, BX, RC>(in, out, W, H, w)
  *       the body of name_step_kernel: one step, a block one chunk of one tile, everything through
  *       device memory (the non-persistent baseline: the same sums, bit for bit)
  *   pieces (internal): perks__s2d_fill (a chunk's window in shared memory: the thread's column and
  *   the side halo), perks__s2d_point (one output: one fma a point, in the shape's order, vertical
  *   neighbours from registers), perks__s2d_compute (a chunk's RC outputs), perks__s2d_stage (the
- *   chunk's edge columns into shared memory for the transposed flush).  The rest of a chunk (the row
- *   loads and stores, the side halo, the flush) is written out in the body where it runs (see
- *   perks_stencil2d_stream).  S is a shape type (ONCHIP_SHAPE2D_TYPE); w points to one coefficient a
+ *   chunk's edge columns into shared memory for the transposed flush).  S is a shape type (ONCHIP_SHAPE2D_TYPE); w points to one coefficient a
  *   point.
  *
  * LIMITS AND COSTS
@@ -63,8 +57,7 @@ static __device__ __forceinline__ void perks__s2d_fill(int tx, T *win, const T (
  * the column registers col (row i + R + DY), the others from the shared window win (row yc + i + R +
  * DY, column tx + R + DX, WW cells a row) */
 #ifdef __CUDACC_RTC__
-/* NVRTC makes a generic lambda's call operator a host function (an error in device code): there the
- * fold below calls this functor instead, the lambda's body as a member template */
+/* under NVRTC the fold calls this functor, not a generic lambda: docs/onchip.md#nvrtc-functors */
 template <class T, int R, int WW, int NC>
 struct perks__s2d_point_f {
     T &s;
@@ -123,25 +116,8 @@ static __device__ __forceinline__ void perks__s2d_stage(int tx, T *stage, const 
         for (int i = 0; i < RC; i++) stage[(1 * R + tx - (BX - R)) * RC + i] = o[i];
 }
 
-/* ---- the streaming kernel
- * the body of name_kernel (see the usage block).  The tile and the register / shared split first:
- * registers only where the whole register part and the bottom halo fit the tile, so the unrolled
- * register chunks never branch on the tile's length (equal for a row of tiles).  Then the
- * prologue (the caches and the transposed edges get the input, one grid barrier) and every step:
- * the register chunks unrolled (register indices are constants), then the other chunks.  A chunk:
- * its window filled, the next chunk's rows and side halo fetched (in flight during the compute),
- * the RC outputs, the stores, the edges staged, a barrier, the edges flushed, the column slid down
- * by RC rows.  The epilogue writes the register rows to the last step's output.
- *   Four steps of a chunk are written out where they occur rather than called:
- *   LOAD (row y of this thread's column: the shared cache if y is a cached row past the register
- *   rows, else device memory, 0 outside the domain), HALO (the side halo of chunk c: warps 0 / 1,
- *   a lane a row, from the neighbour's transposed edge where the row is cached, else from the
- *   domain array), FLUSH (after the chunk's barrier, warps 0 / 1 write the staged edges transposed:
- *   edge column k counts from the tile's outside edge inwards on the left (x0 + k) and from the
- *   left on the right (x0 + BX - R + k), so a neighbour reads column k of side 1 as its halo k) and
- *   STORE (row y to the shared cache and / or the step's output).  As calls they are compiled
- *   apart from the loops around them and the kernel gets other instructions and another schedule;
- *   written out, it is the kernel docs/PERFORMANCE.md measures. */
+/* ---- the streaming kernel: the body of name_kernel; its LOAD, HALO, FLUSH and STORE steps are
+ * written out where they run (docs/perks.md#kernel-bodies) */
 template <class T, class S, int BX, int RC, int DEPTH>
 static __device__ __forceinline__ void perks_stencil2d_stream(T *a, T *b, T *ea, T *eb, int W, int H, int steps,
                                                               int reg_on, int sr, int tiles_x, int TH, const T *w)

@@ -146,8 +146,7 @@ struct ssam__st_add { /* the stencils' combination of the partial sums */
  * YLO (2D: ZLO 0); SL 1: the points of plane DZ == dz only, from a one-plane window, row p + DY - YLO.
  * k, d, dz: loop counters that unrolling makes constants (the tests fold). */
 #ifdef __CUDACC_RTC__
-/* NVRTC makes a generic lambda's call operator a host function (an error in device code): there the
- * fold below calls this functor instead, the lambda's body as a member template */
+/* under NVRTC the fold calls this functor, not a generic lambda: docs/onchip.md#nvrtc-functors */
 template <int V, int YLO, int ZLO, int R, int SL, class T, class W, class Fn>
 struct ssam__stencil_pts_f {
     T &acc;
