@@ -28,6 +28,7 @@
 #ifndef __CUDACC_RTC__ /* NVRTC: size_t is built in; the host functions below are left out */
 #include <stddef.h>
 #endif
+#include <onchip/device.cuh> /* the device and occupancy cache of the host code */
 
 #define KSUM_SUCCESS 0
 #define KSUM_ENULL 1

@@ -119,9 +119,8 @@
 #define KSUM__F32_HOST(name, KERNEL, R, MINB)                                                          \
     static inline __attribute__((unused)) int name##_launch(const ksum_args *args, cudaStream_t stream) \
     {                                                                                                  \
-        static ksum__smem_set set = {{-1, -1}, {0, 0}};                                                \
         return ksum__launch_staged(args, stream, (const void *)name##_norms, (const void *)name##_kernel, \
-                                   (const void *)name##_kernel_stream, &set, KSUM__SCALE(KERNEL, args), R, MINB, \
+                                   (const void *)name##_kernel_stream, KSUM__SCALE(KERNEL, args), R, MINB, \
                                    KSUM_GEMM_P, 0);                                                    \
     }
 #else

@@ -473,9 +473,9 @@ static __device__ __forceinline__ void ksum__tc_body(K kf, const float *__restri
     { ksum__tc_body<(PASSES), (R), 1, (WIDE_RES)>(KSUM__EVAL_FN(float, KERNEL), KSUM__ARGS(ks)); }           \
     __global__ void __launch_bounds__(KSUM_THREADS, (R) > 1 ? 1 : 2) name##_kernel_stream(KSUM__PARAMS(float, int ks)) \
     { ksum__tc_body<(PASSES), (R), 0, (WIDE_STREAM)>(KSUM__EVAL_FN(float, KERNEL), KSUM__ARGS(ks)); }
-#define KSUM__TC_STAGED_LAUNCH(name, KERNEL, R, args, stream, set)                                     \
+#define KSUM__TC_STAGED_LAUNCH(name, KERNEL, R, args, stream)                                          \
     ksum__launch_staged(args, stream, (const void *)name##_norms, (const void *)name##_kernel,         \
-                        (const void *)name##_kernel_stream, set, KSUM__SCALE(KERNEL, args), R, (R) > 1 ? 1 : 2, \
+                        (const void *)name##_kernel_stream, KSUM__SCALE(KERNEL, args), R, (R) > 1 ? 1 : 2, \
                         KSUM__TC_PAD, 1)
 
 /* KSUM_DEFINE_TF32_EX: the staged mma.sync kernels only (resident: dim <= 128, streamed above) */
@@ -507,25 +507,22 @@ static __device__ __forceinline__ void ksum__tc_body(K kf, const float *__restri
 #define KSUM__TC_EX_HOST(name, KERNEL, R)                                                              \
     static inline __attribute__((unused)) int name##_launch(const ksum_args *args, cudaStream_t stream) \
     {                                                                                                  \
-        static ksum__smem_set set = {{-1, -1}, {0, 0}};                                                \
-        return KSUM__TC_STAGED_LAUNCH(name, KERNEL, R, args, stream, &set);                            \
+        return KSUM__TC_STAGED_LAUNCH(name, KERNEL, R, args, stream);                                  \
     }                                                                                                  \
     static inline __attribute__((unused)) int name##_path(const ksum_args *args) { return (void)args, KSUM_PATH_MMA; }
 #define KSUM__TC_HOST(name, KERNEL, PASSES, R)                                                         \
-    static ksum__wg_dev name##__wg = {0, 0, 0, 0, 0};                                                  \
     static inline __attribute__((unused)) int name##_path(const ksum_args *args)                       \
     {                                                                                                  \
         size_t bytes = 0;                                                                              \
-        return ksum__wg_path(&name##__wg, (const void *)name##_kernel_wg, args, PASSES, R, &bytes);    \
+        return ksum__wg_path((const void *)name##_kernel_wg, args, PASSES, R, &bytes);                 \
     }                                                                                                  \
     static inline __attribute__((unused)) int name##_launch(const ksum_args *args, cudaStream_t stream) \
     {                                                                                                  \
-        static ksum__smem_set set = {{-1, -1}, {0, 0}};                                                \
         size_t bytes = 0;                                                                              \
-        if (ksum__wg_path(&name##__wg, (const void *)name##_kernel_wg, args, PASSES, R, &bytes) == KSUM_PATH_WGMMA) \
+        if (ksum__wg_path((const void *)name##_kernel_wg, args, PASSES, R, &bytes) == KSUM_PATH_WGMMA) \
             return ksum__launch_wg(args, stream, (const void *)name##_prepb, (const void *)name##_kernel_wg, \
-                                   &name##__wg, bytes, KSUM__SCALE(KERNEL, args), PASSES, R);          \
-        return KSUM__TC_STAGED_LAUNCH(name, KERNEL, R, args, stream, &set);                            \
+                                   bytes, KSUM__SCALE(KERNEL, args), PASSES, R);                       \
+        return KSUM__TC_STAGED_LAUNCH(name, KERNEL, R, args, stream);                                  \
     }
 #define KSUM__TC_V1_HOST(name, KERNEL, R)                                                              \
     static inline __attribute__((unused)) int name##_launch(const ksum_args *args, cudaStream_t stream) \

@@ -492,64 +492,57 @@ static inline size_t ksum__wg_smem_bytes(int nkb, int passes, int R)
 /* ---- host: the path and the launcher */
 #ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
 
-/* the current device, asked once: dev1 = device + 1 once filled, built = the sm_90a body is here, optin
- * = the opt-in shared memory per block, bytes = the dynamic limit already set */
+/* what a define's wgmma kernel has of the current device (onchip/device.cuh's cache): built = the
+ * kernel has its sm_90a body here (an sm_90 device and a build for sm_90a: the body's static shared
+ * memory is there), optin = the device's opt-in shared memory per block, stat = the body's static
+ * shared memory.  *d is written on success only. */
 typedef struct ksum__wg_dev {
-    int dev1, built;
-    size_t optin, stat, bytes;
+    int built;
+    size_t optin, stat;
 } ksum__wg_dev;
 
 static inline int ksum__wg_setup(ksum__wg_dev *d, const void *kernel)
 {
-    int dev = 0, major = 0, minor = 0, optin = 0;
-    cudaFuncAttributes fa;
-    if (cudaGetDevice(&dev) != cudaSuccess) return KSUM_ECUDA;
-    if (d->dev1 == dev + 1) return KSUM_SUCCESS;
-    if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess)
-        return KSUM_ECUDA;
-    d->built = 0;
-    if (major == 9 && minor == 0) {
-        if (cudaFuncGetAttributes(&fa, kernel) == cudaSuccess) {
-            d->built = fa.sharedSizeBytes > 0;
-            d->stat = fa.sharedSizeBytes;
+    onchip_device_attrs a;
+    onchip_func_attrs fa;
+    ksum__wg_dev r = {0, 0, 0};
+    if (onchip_device_current(NULL, &a) != cudaSuccess) return KSUM_ECUDA;
+    if (a.cc_major == 9 && a.cc_minor == 0) {
+        if (onchip_func_get(kernel, &fa) == cudaSuccess) {
+            r.built = fa.static_smem > 0;
+            r.stat = fa.static_smem;
         } else {
             (void)cudaGetLastError(); /* no image for this device: not built */
         }
     }
-    d->optin = (size_t)optin;
-    d->bytes = 0;
-    d->dev1 = dev + 1;
+    r.optin = (size_t)a.smem_optin;
+    *d = r;
     return KSUM_SUCCESS;
 }
 
 /* KSUM_PATH_WGMMA where the wgmma kernel takes these arguments (built here, dim within the shared
  * memory, a workspace given by the caller large enough for the prepared sources), else KSUM_PATH_MMA;
  * *bytes its dynamic shared memory */
-static inline int ksum__wg_path(ksum__wg_dev *d, const void *kernel, const ksum_args *a, int passes, int R, size_t *bytes)
+static inline int ksum__wg_path(const void *kernel, const ksum_args *a, int passes, int R, size_t *bytes)
 {
-    if (!a || a->dim <= 0 || a->n <= 0 || ksum__wg_setup(d, kernel) != KSUM_SUCCESS || !d->built) return KSUM_PATH_MMA;
+    ksum__wg_dev d;
+    if (!a || a->dim <= 0 || a->n <= 0 || ksum__wg_setup(&d, kernel) != KSUM_SUCCESS || !d.built) return KSUM_PATH_MMA;
     if (a->work && a->work_bytes < ksum__wg_work_bytes(a->n, a->dim, passes, R)) return KSUM_PATH_MMA;
     *bytes = ksum__wg_smem_bytes((a->dim + 31) / 32, passes, R);
-    return *bytes + d->stat <= d->optin ? KSUM_PATH_WGMMA : KSUM_PATH_MMA;
+    return *bytes + d.stat <= d.optin ? KSUM_PATH_WGMMA : KSUM_PATH_MMA;
 }
 
 /* the wgmma launch (after ksum__wg_path): checks, plan (128 x 128 tiles, 1 block per SM), the shared
  * memory limit, workspace (the caller's or cudaMallocAsync), the sources' pre-pass, v zeroed in atomic
  * mode, the kernel */
 static inline int ksum__launch_wg(const ksum_args *args, cudaStream_t stream, const void *prepb, const void *kernel,
-                                  ksum__wg_dev *d, size_t bytes, double scale, int passes, int R)
+                                  size_t bytes, double scale, int passes, int R)
 {
     int rc = ksum__check(args, R, scale, 1);
     if (rc) return rc;
     ksum__plan p;
     if ((rc = ksum__plan_make(&p, args, 128, 128, 1)) != KSUM_SUCCESS) return rc;
-    if (d->bytes < bytes) {
-        if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes) != cudaSuccess)
-            return KSUM_ECUDA;
-        d->bytes = bytes;
-    }
+    if (onchip_smem_allow(kernel, bytes) != cudaSuccess) return KSUM_ECUDA;
     const int vecs = (p.lda % 4 == 0 && (uintptr_t)args->a % 16 == 0 ? 1 : 0);
     void *work = args->work;
     if (!work && cudaMallocAsync(&work, ksum__wg_work_bytes(args->n, args->dim, passes, R), stream) != cudaSuccess)

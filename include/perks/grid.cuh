@@ -46,6 +46,7 @@
 #ifndef __CUDACC_RTC__
 #include <cuda_runtime.h>
 #endif
+#include <onchip/device.cuh>
 #include "base.h"
 
 #define PERKS_FOR_STEPS(t, steps) for (int t = 0; t < (steps); ++t)
@@ -60,23 +61,17 @@
  * above 48 KiB.  PERKS_ERESOURCE when not even one block fits. */
 static inline int perks_occupancy(const void *kernel, int block, size_t smem, int *blocks_per_sm, int *sms)
 {
-    int dev, n = 0, coop = 0;
+    onchip_device_attrs a;
+    int n = 0;
     if (!kernel || !blocks_per_sm || !sms) return PERKS_ENULL;
     if (block <= 0 || block > 1024) return PERKS_ESIZE;
-    if (cudaGetDevice(&dev) != cudaSuccess) return PERKS_ECUDA;
-    if (cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) return PERKS_ECUDA;
-    if (!coop) return PERKS_ENOCOOP;
-    if (cudaDeviceGetAttribute(sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) return PERKS_ECUDA;
-    if (smem > 48 * 1024) {
-        int optin = 0;
-        if (cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess)
-            return PERKS_ECUDA;
-        if (smem > (size_t)optin) return PERKS_ERESOURCE;
-        if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess)
-            return PERKS_ECUDA;
-    }
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, block, smem) != cudaSuccess) return PERKS_ECUDA;
+    if (onchip_device_current(NULL, &a) != cudaSuccess) return PERKS_ECUDA;
+    if (!a.coop) return PERKS_ENOCOOP;
+    if (smem > (size_t)a.smem_optin) return PERKS_ERESOURCE;
+    if (onchip_smem_allow(kernel, smem) != cudaSuccess) return PERKS_ECUDA;
+    if (onchip_occupancy(kernel, block, smem, &n) != cudaSuccess) return PERKS_ECUDA;
     if (n < 1) return PERKS_ERESOURCE;
+    *sms = a.sms;
     *blocks_per_sm = n;
     return PERKS_SUCCESS;
 }

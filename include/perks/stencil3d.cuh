@@ -60,6 +60,7 @@
 #include <string.h>
 #endif
 
+#include <onchip/device.cuh>
 #include "base.h"
 #include "cache.cuh"
 #include "grid.cuh"
@@ -419,11 +420,9 @@ static inline int perks__s3d_steps_prep(const perks_stencil3d_args *a, const voi
     if (!a->a || !a->b || !a->weights) return PERKS_ENULL;
     if (a->width <= 0 || a->height <= 0 || a->depth <= 0 || a->steps < 0) return PERKS_ESIZE;
     if (a->steps == 0) return PERKS_SUCCESS;
-    if (cudaGetDevice(&dev) != cudaSuccess) return PERKS_ECUDA;
-    if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) return PERKS_ECUDA;
-    if (sm > 48 * 1024 && cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sm) != cudaSuccess)
-        return PERKS_ECUDA;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, kernel, bx * by, sm) != cudaSuccess) return PERKS_ECUDA;
+    if (cudaGetDevice(&dev) != cudaSuccess || onchip_device_sms(dev, &sms) != cudaSuccess) return PERKS_ECUDA;
+    if (onchip_smem_allow(kernel, sm) != cudaSuccess) return PERKS_ECUDA;
+    if (onchip_occupancy(kernel, bx * by, sm, &bps) != cudaSuccess) return PERKS_ECUDA;
     if (bps < 1) return PERKS_ERESOURCE;
     *tx = (a->width + bx - 1) / bx;
     *ty = (a->height + by - 1) / by;

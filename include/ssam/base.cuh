@@ -50,6 +50,7 @@ typedef unsigned long long uintptr_t;
 #define UINT32_MAX 4294967295U
 #endif
 #endif
+#include <onchip/device.cuh> /* the device and occupancy cache of the host code */
 
 #define SSAM_SUCCESS 0
 #define SSAM_ENULL 1

@@ -147,17 +147,11 @@ static inline int ssam__conv2d_geometry(const ssam_conv2d_args *a, int M, int N,
     return SSAM_SUCCESS;
 }
 
-/* a kernel's resident blocks of B threads per SM (no dynamic shared memory counted), asked once per
- * device into occ[2] = {device + 1, blocks} (a launcher's static); 0 or SSAM_ECUDA */
-static inline int ssam__conv_occupancy(const void *kernel, int B, int *occ)
+/* a kernel's resident blocks of B threads per SM (no dynamic shared memory counted; onchip/device.cuh's
+ * cache) into *n; 0 or SSAM_ECUDA */
+static inline int ssam__conv_occupancy(const void *kernel, int B, int *n)
 {
-    int dev = 0, n = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess) return (void)cudaGetLastError(), SSAM_ECUDA;
-    if (occ[0] == dev + 1) return SSAM_SUCCESS;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, B, 0) != cudaSuccess || n < 1)
-        return (void)cudaGetLastError(), SSAM_ECUDA;
-    occ[1] = n;
-    occ[0] = dev + 1;
+    if (onchip_occupancy(kernel, B, 0, n) != cudaSuccess || *n < 1) return (void)cudaGetLastError(), SSAM_ECUDA;
     return SSAM_SUCCESS;
 }
 
@@ -171,9 +165,9 @@ static inline int ssam__conv2d_prepare(const ssam_conv2d_args *a, int M, int N, 
     if (rc) return rc;
     gx = (g->ow + (long long)(B / 32) * step - 1) / ((long long)(B / 32) * step);
     {
-        int dev = 0, sms = 132;
+        int dev = 0, sms = 0;
         long long warps_x = (g->ow + step - 1) / step, want, want48, seg48, seg;
-        if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
+        if (cudaGetDevice(&dev) != cudaSuccess || onchip_device_sms(dev, &sms) != cudaSuccess)
             return SSAM_ECUDA;
         if (resident > 0) {
             /* why: docs/ssam.md#conv-segments */
@@ -228,17 +222,18 @@ static inline int ssam__conv2d_queued(const ssam_conv2d_args *a, int q, int M, i
            !(a->flags & (SSAM_VALID | SSAM_SYSTOLIC_WALK));
 }
 
-/* name_launch: the walk (q: name_queued(a); occ: ssam__conv_occupancy's static), its checks and grid,
- * the weights into wt, the launch with the walk's row table in shared memory */
+/* name_launch: the walk (q: name_queued(a)), its checks and grid, the weights into wt, the launch
+ * with the walk's row table in shared memory */
 static inline int ssam__conv2d_launch(const ssam_conv2d_args *a, cudaStream_t stream, const void *kernel,
-                                      const void *qkernel, int q, int *occ, void *wt, size_t es, int M, int N, int P,
+                                      const void *qkernel, int q, void *wt, size_t es, int M, int N, int P,
                                       int B, int V, int step, int qd)
 {
     ssam_conv2d_geom g;
     dim3 grid;
-    int rc = q ? ssam__conv_occupancy(qkernel, B, occ) : SSAM_SUCCESS;
+    int occ = 0; /* the queued kernel's blocks per SM */
+    int rc = q ? ssam__conv_occupancy(qkernel, B, &occ) : SSAM_SUCCESS;
     if (rc) return rc;
-    rc = ssam__conv2d_prepare(a, M, N, q ? qd : P, B, V, q ? 32 * V : step, q ? occ[1] * (B / 32) : 0, &g, &grid);
+    rc = ssam__conv2d_prepare(a, M, N, q ? qd : P, B, V, q ? 32 * V : step, q ? occ * (B / 32) : 0, &g, &grid);
     if (rc) return rc;
     ssam__conv_weights(wt, a, es, M * N);
     return ssam__conv_launch(q ? qkernel : kernel, grid, B, (size_t)(g.seg + N - 1 + (q ? 2 * qd : P)) * sizeof(int), stream,
@@ -608,10 +603,9 @@ struct ssam__conv2d_limits {
     { return ssam__conv2d_queued(a, name##__Q, M, N, SSAM_CONV_V(TS)); }                                   \
     static inline __attribute__((unused)) int name##_launch(const ssam_conv2d_args *a, cudaStream_t stream) \
     {                                                                                                      \
-        static int occ[2] = {0, 0}; /* the queued kernel's blocks per SM: device + 1, blocks */            \
         name##_weights wt;                                                                                 \
         return ssam__conv2d_launch(a, stream, (const void *)name##_kernel, (const void *)name##_qkernel, name##_queued(a), \
-                                   occ, &wt, sizeof(T), M, N, P, B, SSAM_CONV_V(TS), SSAM_CONV_STEP(TS, M), name##__QD); \
+                                   &wt, sizeof(T), M, N, P, B, SSAM_CONV_V(TS), SSAM_CONV_STEP(TS, M), name##__QD); \
     }
 #else
 #define SSAM__CONV2D_HOST(name, TS, T, M, N, P, B)

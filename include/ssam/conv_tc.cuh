@@ -104,13 +104,12 @@
 /* name_path and name_launch (none under NVRTC) */
 #ifndef __CUDACC_RTC__
 #define SSAM__CONV2D_TC_HOST(name, M, N)                                                                   \
-    static __attribute__((unused)) ssam__tc_dev name##__dev = {0, 0, 0, 0}; /* asked once per device */    \
     static inline __attribute__((unused)) int name##_path(void) /* the path name_launch takes here */     \
-    { return ssam__tc_path_of(&name##__dev, (const void *)name##_kernel, name##__tcz::NT, name##__tcz::smem); } \
+    { return ssam__tc_path_of((const void *)name##_kernel, name##__tcz::NT, name##__tcz::smem); }          \
     static inline __attribute__((unused)) int name##_launch(const ssam_conv2d_args *a, cudaStream_t stream) \
     {                                                                                                      \
         name##_simt_weights wt;                                                                            \
-        return ssam__conv2d_tc_launch(a, stream, &name##__dev, (const void *)name##_kernel, name##_simt_launch, &wt, \
+        return ssam__conv2d_tc_launch(a, stream, (const void *)name##_kernel, name##_simt_launch, &wt,     \
                                       sizeof wt.w[0], M, N, name##__tcz::VW, name##__tcz::BH, name##__tcz::BWD, \
                                       name##__tcz::NT, name##__tcz::smem);                                 \
     }

@@ -108,20 +108,20 @@ static __host__ __device__ constexpr int ssam__stencil3d_wregs(void)
 /* the launchers' view of a 2D kernel (GRID -1: SSAM__STENCIL2D_GRID_DEFAULT of the layout) and of a
  * 3D one (SL 1: the slice kernel's grid and shared memory) */
 template <class TS, class T, class S, int P, int B, int GHM, int GRID>
-static inline ssam__stencil_kern ssam__stencil2d_kern(const void *fn, int *occ)
+static inline ssam__stencil_kern ssam__stencil2d_kern(const void *fn)
 {
     enum { V = SSAM_STENCIL_V(TS), STEP = ssam__stencil_wstep<S, V, GHM>() };
-    const ssam__stencil_kern k = {fn, occ, 2, S::ncoef, S::npts, V, STEP, B, P, 0, 1,
+    const ssam__stencil_kern k = {fn, 2, S::ncoef, S::npts, V, STEP, B, P, 0, 1,
                                   GRID >= 0 ? GRID : SSAM__STENCIL2D_GRID_DEFAULT(STEP == 32 * V), -1, sizeof(TS), sizeof(T),
                                   0, (size_t)(S::yhi - S::ylo + P) * sizeof(int), sizeof(int)};
     return k;
 }
 template <class T, class S, int P, int B, int SL, int GHM>
-static inline ssam__stencil_kern ssam__stencil3d_kern(const void *fn, int *occ)
+static inline ssam__stencil_kern ssam__stencil3d_kern(const void *fn)
 {
     enum { V = SSAM_STENCIL_V(T), NY = S::yhi - S::ylo + 1, NZ = S::zhi - S::zlo + 1, WYP = SL ? P : B / 32 * P };
     const size_t sm = SL ? SSAM__STENCIL3D_SLSMEM(T, S, P, B) : 0;
-    const ssam__stencil_kern k = {fn, occ, 3, S::ncoef, S::npts, V, ssam__stencil_wstep<S, V, SL ? 1 : GHM>(), B, P, WYP,
+    const ssam__stencil_kern k = {fn, 3, S::ncoef, S::npts, V, ssam__stencil_wstep<S, V, SL ? 1 : GHM>(), B, P, WYP,
                                   NZ, 0, -1, sizeof(T), sizeof(T), sm,
                                   SL ? sm : (size_t)(WYP + NY - 1 + NZ) * sizeof(int), SL ? 0 : sizeof(int)};
     return k;
@@ -159,18 +159,16 @@ static inline ssam__stencil_kern ssam__stencil3d_kern(const void *fn, int *occ)
 #define SSAM__STENCIL2D_HOST(name, TS, T, P, B, GHM, GRID)                                              \
     static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, cudaStream_t stream) \
     {                                                                                                   \
-        static int occ[2] = {0, 0}; /* resident blocks per SM, asked once per device */                 \
         name##_coef cf;                                                                                 \
-        const ssam__stencil_kern k = ssam__stencil2d_kern<TS, T, name##_shape, P, B, GHM, GRID>((const void *)name##_kernel, occ); \
+        const ssam__stencil_kern k = ssam__stencil2d_kern<TS, T, name##_shape, P, B, GHM, GRID>((const void *)name##_kernel); \
         return ssam__stencil_launch(a, stream, &k, &cf, NULL);                                          \
     }                                                                                                   \
     SSAM__STENCIL_ADVANCE(name)
 #define SSAM__STENCIL3D_HOST(name, T, P, B, GHM)                                                        \
     static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, cudaStream_t stream) \
     {                                                                                                   \
-        static int occ[2] = {0, 0}; /* resident blocks per SM, asked once per device */                 \
         name##_coef cf;                                                                                 \
-        const ssam__stencil_kern k = ssam__stencil3d_kern<T, name##_shape, P, B, name##_SLICE, GHM>((const void *)name##_kernel, occ); \
+        const ssam__stencil_kern k = ssam__stencil3d_kern<T, name##_shape, P, B, name##_SLICE, GHM>((const void *)name##_kernel); \
         return ssam__stencil_launch(a, stream, &k, &cf, NULL);                                          \
     }                                                                                                   \
     SSAM__STENCIL_ADVANCE(name)

@@ -404,24 +404,25 @@ static inline int ssam__stc_grid2d(ssam_stencil_geom *g, int BH, const ssam__tc_
 
 /* name_launch after ssam__stc_box filled wt: the path (simt where the tensor cores cannot run), the
  * geometry (dims 2: one plane, tiles in segments; BH x BWD the tile, NT threads), the launch */
-static inline int ssam__stencil_tc_launch(const ssam_stencil_args *a, cudaStream_t stream, ssam__tc_dev *dv, int *occ,
+static inline int ssam__stencil_tc_launch(const ssam_stencil_args *a, cudaStream_t stream,
                                           const void *kernel, int (*simt)(const ssam_stencil_args *, cudaStream_t),
                                           void *wt, int dims, int ncoef, size_t es, int BH, int BWD, int NT, int NZ,
                                           size_t smem)
 {
     ssam_stencil_args b;
     ssam_stencil_geom g;
+    ssam__tc_dev dv;
     dim3 grid;
-    int rc = ssam__conv_tc_setup(dv, kernel, NT, smem);
+    int rc = ssam__conv_tc_setup(&dv, kernel, NT, smem);
     if (rc) return rc;
-    if (dv->path != SSAM_PATH_TC) return simt(a, stream);
+    if (dv.path != SSAM_PATH_TC) return simt(a, stream);
     b = *a; /* a 2D domain is one plane (whatever plane says), its tiles walked in segments */
     if (dims == 2 && b.nz != 0 && b.nz != 1) return SSAM_ESIZE;
     if (dims == 2) b.nz = 1, b.plane = 0;
     rc = ssam__stencil_prepare(&b, 3, ncoef, es, (int)(16 / es), BWD, NT, 1, dims == 2 ? (1 << 30) : BH, NZ, &g, &grid,
-                               kernel, occ, smem, 0, -1);
+                               kernel, smem, 0, -1);
     if (rc) return rc;
-    if (dims == 2) rc = ssam__stc_grid2d(&g, BH, dv, &grid);
+    if (dims == 2) rc = ssam__stc_grid2d(&g, BH, &dv, &grid);
     if (rc) return rc;
     {
         void *args[4] = {(void *)&a->src, (void *)&a->dst, (void *)&g, wt};
@@ -508,17 +509,15 @@ struct ssam__stc_mode_ok<ssam_tc_mode_tf32x3> {
 #ifndef __CUDACC_RTC__
 #define SSAM__STENCIL_TC_LAUNCH(name, DIMS)                                                             \
     static inline __attribute__((unused)) int name##_ncoef(void) { return name##_simt_ncoef(); }        \
-    static __attribute__((unused)) ssam__tc_dev name##__dev = {0, 0, 0, 0}; /* asked once per device */ \
     static inline __attribute__((unused)) int name##_path(void) /* the path name_launch takes here */   \
     {                                                                                                   \
-        return ssam__tc_path_of(&name##__dev, (const void *)name##_kernel, name##__tcz::NT, name##__tcz::smem); \
+        return ssam__tc_path_of((const void *)name##_kernel, name##__tcz::NT, name##__tcz::smem);       \
     }                                                                                                   \
     static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, cudaStream_t stream) \
     {                                                                                                   \
-        static int occ[2] = {0, 0}; /* resident blocks per SM, asked once per device */                 \
         name##_w wt;                                                                                    \
         const int rc = ssam__stc_box<name##_simt_shape, name##__NX, name##__NY, name##_XLO, name##_YLO, name##_ZLO>(&wt, a); \
-        return rc ? rc : ssam__stencil_tc_launch(a, stream, &name##__dev, occ, (const void *)name##_kernel, \
+        return rc ? rc : ssam__stencil_tc_launch(a, stream, (const void *)name##_kernel,                \
                                                  name##_simt_launch, &wt, DIMS, name##_ncoef(), sizeof wt.w[0], \
                                                  name##__tcz::BH, name##__tcz::BWD, name##__tcz::NT,    \
                                                  name##__NZ, name##__tcz::smem);                        \

@@ -343,10 +343,10 @@ static __device__ __forceinline__ void ssam__tb2s_body(const T *src, T *dst, con
 #ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
 /* the launchers' view of a temporal kernel: 2D segments that stream TT (YHI - YLO) extra rows */
 template <class T, class S, int TT, int B>
-static inline ssam__stencil_kern ssam__tb2_kern(const void *fn, int *occ)
+static inline ssam__stencil_kern ssam__tb2_kern(const void *fn)
 {
     enum { V = SSAM_STENCIL_V(T) };
-    const ssam__stencil_kern k = {fn, occ, 2, S::ncoef, S::npts, V, SSAM_TEMPORAL_STEP(V, S::xlo, S::xhi, TT), B, 1, 0,
+    const ssam__stencil_kern k = {fn, 2, S::ncoef, S::npts, V, SSAM_TEMPORAL_STEP(V, S::xlo, S::xhi, TT), B, 1, 0,
                                   1, 1, TT * (S::yhi - S::ylo), sizeof(T), sizeof(T), 0, 0, 0};
     return k;
 }
@@ -369,9 +369,8 @@ static inline int ssam__temporal_launch(const ssam_stencil_args *a, int steps, c
 #define SSAM__TB2_HOST(name, T, TT, B, ON)                                                              \
     static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, int steps, cudaStream_t stream) \
     {                                                                                                   \
-        static int occ[2] = {0, 0}; /* resident blocks per SM, asked once per device */                 \
         name##_coef cf;                                                                                 \
-        ssam__stencil_kern k = ssam__tb2_kern<T, name##_shape, TT, B>((const void *)name##_kernel, occ); \
+        ssam__stencil_kern k = ssam__tb2_kern<T, name##_shape, TT, B>((const void *)name##_kernel);     \
         k.occ_smem = k.smem0 = (size_t)name##_SMEM;                                                     \
         return ssam__temporal_launch(a, steps, stream, &k, &cf, TT, ON);                                \
     }                                                                                                   \

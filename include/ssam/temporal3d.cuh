@@ -449,10 +449,10 @@ static __device__ __forceinline__ void ssam__tb3_any_body(const T *src, T *dst, 
 /* the launchers' view of a 3D temporal kernel: tiles of STEPX x STEPY, planes in segments (each
  * streaming TT NZ extra planes; TT (NZ - 1) with the z-column kernel, MODE 2), smem bytes of shared memory */
 template <class T, class S, int TT, int P, int B, int MODE>
-static inline ssam__stencil_kern ssam__tb3_kern(const void *fn, int *occ, int stepy, size_t smem)
+static inline ssam__stencil_kern ssam__tb3_kern(const void *fn, int stepy, size_t smem)
 {
     enum { V = SSAM_STENCIL_V(T), NZ = S::zhi - S::zlo + 1 };
-    const ssam__stencil_kern k = {fn, occ, 3, S::ncoef, S::npts, V, SSAM_TEMPORAL_STEP(V, S::xlo, S::xhi, TT), B, P, stepy,
+    const ssam__stencil_kern k = {fn, 3, S::ncoef, S::npts, V, SSAM_TEMPORAL_STEP(V, S::xlo, S::xhi, TT), B, P, stepy,
                                   TT * (MODE == 2 ? NZ - 1 : NZ) + 1, 0, -1, sizeof(T), sizeof(T), smem, smem, 0};
     return k;
 }
@@ -460,10 +460,9 @@ static inline ssam__stencil_kern ssam__tb3_kern(const void *fn, int *occ, int st
 #define SSAM__TB3_HOST(name, T, TT, P, B, ON, MODE)                                                     \
     static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, int steps, cudaStream_t stream) \
     {                                                                                                   \
-        static int occ[2] = {0, 0}; /* resident blocks per SM, asked once per device */                 \
         name##_coef cf;                                                                                 \
         const ssam__stencil_kern k =                                                                    \
-            ssam__tb3_kern<T, name##_shape, TT, P, B, MODE>((const void *)name##_kernel, occ, name##_STEPY, name##_SMEM); \
+            ssam__tb3_kern<T, name##_shape, TT, P, B, MODE>((const void *)name##_kernel, name##_STEPY, name##_SMEM); \
         return ssam__temporal_launch(a, steps, stream, &k, &cf, TT, ON);                                \
     }                                                                                                   \
     SSAM__TB2_ADVANCE(name, TT)

@@ -11,8 +11,9 @@
  *                                              ksum__run_norms, ksum__zero_v, ksum__run_main.
  *   Never prints or exits; every CUDA call is checked (KSUM_ECUDA).
  *
- * LIMITS: splits <= 65535, ceil(m / bm) < 2^31 blocks (KSUM_ESIZE).  The device is queried per
- *   call; a staged launcher raises its kernels' shared-memory limit once per device.
+ * LIMITS: splits <= 65535, ceil(m / bm) < 2^31 blocks (KSUM_ESIZE).  The device comes from
+ *   onchip/device.cuh's cache; a staged launcher raises its kernels' shared-memory limit once per
+ *   device there.
  */
 #ifndef KSUM_KSUM_LAUNCH_CUH
 #define KSUM_KSUM_LAUNCH_CUH
@@ -56,29 +57,30 @@ static inline int ksum__check(const ksum_args *a, int R, double scale, int is_fl
     return KSUM_SUCCESS;
 }
 
-/* the number of source splits: 1 when deterministic, else enough blocks for ~8 per SM */
-static inline int ksum__splits(const ksum_args *a, long long rowtiles, int ntiles, int minb)
+/* the number of source splits into *splits: 1 when deterministic, else enough blocks for ~8 per SM;
+ * 0 or KSUM_ECUDA (the SM count not known) */
+static inline int ksum__splits(const ksum_args *a, long long rowtiles, int ntiles, int minb, int *splits)
 {
-    if (a->flags & KSUM_DETERMINISTIC) return 1;
+    if (a->flags & KSUM_DETERMINISTIC) return *splits = 1, KSUM_SUCCESS;
     int s = a->splits;
     if (s == 0) {
-        int dev = 0, sms = 132;
-        if (cudaGetDevice(&dev) == cudaSuccess) cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+        int dev = 0, sms = 0;
+        if (cudaGetDevice(&dev) != cudaSuccess || onchip_device_sms(dev, &sms) != cudaSuccess) return KSUM_ECUDA;
         long long want = (long long)sms * minb * 4;
         long long q = (want + rowtiles - 1) / rowtiles;
         s = (int)(q < 1 ? 1 : q > 65535 ? 65535 : q);
     }
     if (s > ntiles) s = ntiles;
-    return s;
+    *splits = s;
+    return KSUM_SUCCESS;
 }
 
 /* KSUM_EUNSUPPORTED below sm_80 (the tensor-core launchers), KSUM_ECUDA if the device can't be asked */
 static inline int ksum__need_sm80(void)
 {
-    int dev = 0, major = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess)
-        return KSUM_ECUDA;
-    return major >= 8 ? KSUM_SUCCESS : KSUM_EUNSUPPORTED;
+    onchip_device_attrs d;
+    if (onchip_device_current(NULL, &d) != cudaSuccess) return KSUM_ECUDA;
+    return d.cc_major >= 8 ? KSUM_SUCCESS : KSUM_EUNSUPPORTED;
 }
 
 /* the grid every launcher plans: defaults filled in, bm targets per block, the sources in tiles of bn
@@ -99,7 +101,9 @@ static inline int ksum__plan_make(ksum__plan *p, const ksum_args *args, int bm, 
     p->rowtiles = ((long long)args->m + bm - 1) / bm;
     p->ntiles = (args->n + bn - 1) / bn;
     if (p->rowtiles > 2147483647LL) return KSUM_ESIZE;
-    const int splits = ksum__splits(args, p->rowtiles, p->ntiles, minb);
+    int splits = 1;
+    const int rc = ksum__splits(args, p->rowtiles, p->ntiles, minb, &splits);
+    if (rc) return rc;
     p->per = (p->ntiles + splits - 1) / splits;
     p->ysplits = (p->ntiles + p->per - 1) / p->per;
     p->atomic = !(args->flags & KSUM_DETERMINISTIC);
@@ -210,29 +214,21 @@ static inline size_t ksum__stage_smem(int dp, int ks, int res, int R, int ldp)
     return ((size_t)(res ? dp + 2 * ks : 4 * ks) * ldp + 2 * 128 * (size_t)(1 + R) + 128) * sizeof(float);
 }
 
-/* the dynamic shared memory limit already set for a staged kernel pair, per kernel (streamed, resident) */
-typedef struct ksum__smem_set {
-    int dev[2];
-    size_t bytes[2];
-} ksum__smem_set;
-
 /* the launcher of the staged float kernels (KSUM_DEFINE_F32, KSUM_DEFINE_TF32): checks (KSUM_EUNSUPPORTED
  * below sm_80 when need_sm80), resident or streamed mode and stage size from the device's shared memory,
  * workspace, norm pre-pass (s|x|^2 resident, -|x|^2/2 streamed), v zeroed in atomic mode, the kernel */
 static inline int ksum__launch_staged(const ksum_args *args, cudaStream_t stream, const void *norms_fn,
-                                      const void *kernel_res, const void *kernel_stream, ksum__smem_set *set,
-                                      double scale, int R, int minb, int ldp, int need_sm80)
+                                      const void *kernel_res, const void *kernel_stream, double scale, int R,
+                                      int minb, int ldp, int need_sm80)
 {
     int rc = ksum__check(args, R, scale, 1);
     if (rc) return rc;
     if (need_sm80 && (rc = ksum__need_sm80()) != KSUM_SUCCESS) return rc;
     ksum__plan p;
     if ((rc = ksum__plan_make(&p, args, 128, 128, minb)) != KSUM_SUCCESS) return rc;
-    int dev = 0, optin = 48 * 1024, persm = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&persm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) != cudaSuccess)
-        return KSUM_ECUDA;
+    onchip_device_attrs d;
+    if (onchip_device_current(NULL, &d) != cudaSuccess) return KSUM_ECUDA;
+    const int optin = d.smem_optin, persm = d.smem_per_sm;
     const int dp = (args->dim + 7) & ~7;
     int ks = dp < 32 ? dp : 32;
     const int res = dp <= 128 && ksum__stage_smem(dp, ks, 1, R, ldp) <= (size_t)optin &&
@@ -240,13 +236,7 @@ static inline int ksum__launch_staged(const ksum_args *args, cudaStream_t stream
     while (!res && ks > 8 && ksum__stage_smem(dp, ks, 0, R, ldp) > (size_t)optin) ks -= 8;
     const size_t bytes = ksum__stage_smem(dp, ks, res, R, ldp);
     if (bytes > (size_t)optin) return KSUM_ESIZE;
-    if (bytes > 48 * 1024 && (set->dev[res] != dev || set->bytes[res] < bytes)) {
-        if (cudaFuncSetAttribute(res ? kernel_res : kernel_stream, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 (int)bytes) != cudaSuccess)
-            return KSUM_ECUDA;
-        set->dev[res] = dev;
-        set->bytes[res] = bytes;
-    }
+    if (onchip_smem_allow(res ? kernel_res : kernel_stream, bytes) != cudaSuccess) return KSUM_ECUDA;
     void *work = NULL;
     if (ksum__work_get(args, sizeof(float), stream, &work)) return KSUM_ECUDA;
     /* resident: the targets' norms are summed in the kernel, the pre-pass does the sources */

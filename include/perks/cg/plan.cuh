@@ -34,6 +34,7 @@
 #include <string.h>
 #endif
 
+#include <onchip/device.cuh>
 #include "../barrier.cuh"
 #include "../base.h"
 #include "../grid.cuh"
@@ -149,15 +150,14 @@ static inline void perks__cg_cluster_config(cudaLaunchConfig_t *cfg, cudaLaunchA
 static inline int perks__cg_plan_cluster(perks_cg_plan *p, const void *ckernel, int elt, int n, long long nnz,
                                          const int *rp, const perks_cg_opts *o, int is_auto)
 {
-    int dev, major = 0, optin = 0, want, C = 0, tier, cmax = PERKS_CG_CMAX, split[PERKS_CG_CMAX + 1];
+    int major = 0, optin = 0, want, C = 0, tier, cmax = PERKS_CG_CMAX, split[PERKS_CG_CMAX + 1];
     long long maxr = 0, maxk = 0;
     size_t need = 0, total, off;
     struct cudaFuncAttributes fa;
+    onchip_device_attrs da;
     char *ws;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess)
-        return PERKS_ECUDA;
+    if (onchip_device_current(NULL, &da) != cudaSuccess) return PERKS_ECUDA;
+    major = da.cc_major, optin = da.smem_optin;
     if (major < 9) return PERKS_EUNSUPPORTED;
     if (cudaFuncGetAttributes(&fa, ckernel) != cudaSuccess) return PERKS_ECUDA;
     if (fa.ptxVersion < 90 || fa.binaryVersion < 90) return PERKS_EUNSUPPORTED; /* built without sm_90 */
@@ -181,8 +181,7 @@ static inline int perks__cg_plan_cluster(perks_cg_plan *p, const void *ckernel, 
             need = (size_t)elt * ((size_t)4 * maxr + (size_t)(o->jacobi ? 4 : 3) * maxr);
             if (t == 2) need += (size_t)maxk * (elt + 4) + (size_t)(maxr + 1) * 4;
             if (need + fa.sharedSizeBytes > (size_t)optin) continue; /* static shared memory counts too */
-            if (cudaFuncSetAttribute(ckernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)need) != cudaSuccess)
-                return PERKS_ECUDA;
+            if (onchip_smem_allow(ckernel, need) != cudaSuccess) return PERKS_ECUDA;
             {
                 cudaLaunchConfig_t cfg = {};
                 cudaLaunchAttribute at[1] = {};
@@ -234,7 +233,7 @@ static inline int perks__cg_plan_grid(perks_cg_plan *p, const void *kernel, int 
                                       const int *rp, const perks_cg_opts *o, int sell)
 {
     const int cgear = o->variant == PERKS_CG_CGEAR;
-    int dev, sms, bps0, bps, G, G2, Gmax, W, nv, *split = NULL, smem_sm = 0, optin = 0, rc, bmode;
+    int sms, bps0, bps, G, G2, Gmax, W, nv, *split = NULL, smem_sm = 0, optin = 0, rc, bmode;
     long long maxr = 0, maxk = 0;
     size_t need1 = 0, need2 = 0, avail = 0, off, vec, total;
     char *ws;
@@ -251,10 +250,11 @@ static inline int perks__cg_plan_grid(perks_cg_plan *p, const void *kernel, int 
     if (G > n) G = n;
     if (G < 1) G = 1;
     W = perks__cg_lanes(n, nnz, PERKS_CG_NNZ_PER_LANE);
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&smem_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess)
-        return PERKS_ECUDA;
+    {
+        onchip_device_attrs da;
+        if (onchip_device_current(NULL, &da) != cudaSuccess) return PERKS_ECUDA;
+        smem_sm = da.smem_per_sm, optin = da.smem_optin;
+    }
     nv = cgear ? 6 : 4 + (o->jacobi ? 1 : 0); /* x, r, q, p (+ D^-1); Chronopoulos-Gear: quads, x, p */
     /* when the whole system fits on chip at PERKS_CG_ONCHIP_BPS blocks per SM, no more blocks than that
      * (why: docs/perks-cg.md#design-notes); systems that stream take every co-resident block */

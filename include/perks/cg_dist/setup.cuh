@@ -29,6 +29,7 @@
 #include <string.h>
 #endif
 
+#include <onchip/device.cuh>
 #include "../base.h"
 #include "comm.cuh"
 #include "kernels.cuh"
@@ -93,8 +94,7 @@ static inline int perks__cgd_alloc(perks_cgd_rank *k, int elt, double tol)
 {
     int sms = 0;
     k->elt = elt;
-    if (cudaSetDevice(k->device) != cudaSuccess ||
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, k->device) != cudaSuccess) return PERKS_ECUDA;
+    if (cudaSetDevice(k->device) != cudaSuccess || onchip_device_sms(k->device, &sms) != cudaSuccess) return PERKS_ECUDA;
     k->blocks = sms * (2048 / PERKS_CGD_BLOCK);
     const size_t vb = perks__cgd_al((size_t)k->own * elt), wb = perks__cgd_al((size_t)(k->hi - k->lo) * elt);
     const size_t pb = perks__cgd_al(3 * sizeof(double) * k->blocks), sb = perks__cgd_al(sizeof(perks__cgd_state));

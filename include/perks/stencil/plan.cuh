@@ -28,6 +28,7 @@
 #include <string.h>
 #endif
 
+#include <onchip/device.cuh>
 #include "../base.h"
 #include "../cache.cuh"
 #include "../grid.cuh"
@@ -121,23 +122,19 @@ static inline perks__s2d_geom perks__s2d_geom_of(const void *stream, const void 
 /* the device's numbers for perks/plan.h (bandwidth and latency: perks_device_h200's) */
 static inline int perks_device_query(perks_device_info *d)
 {
-    int dev, v;
+    onchip_device_attrs a;
+    perks_device_info q;
     if (!d) return PERKS_ENULL;
-    perks_device_h200(d);
-    if (cudaGetDevice(&dev) != cudaSuccess) return PERKS_ECUDA;
-    if (cudaDeviceGetAttribute(&d->sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) return PERKS_ECUDA;
-    if (cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) != cudaSuccess) return PERKS_ECUDA;
-    d->smem_per_sm = v;
-    if (cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess) return PERKS_ECUDA;
-    d->smem_per_block = v;
-    if (cudaDeviceGetAttribute(&v, cudaDevAttrReservedSharedMemoryPerBlock, dev) != cudaSuccess) return PERKS_ECUDA;
-    d->smem_reserved_per_block = v;
-    if (cudaDeviceGetAttribute(&d->regs_per_sm, cudaDevAttrMaxRegistersPerMultiprocessor, dev) != cudaSuccess)
-        return PERKS_ECUDA;
-    if (cudaDeviceGetAttribute(&d->max_threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, dev) != cudaSuccess)
-        return PERKS_ECUDA;
-    if (cudaDeviceGetAttribute(&d->max_blocks_per_sm, cudaDevAttrMaxBlocksPerMultiprocessor, dev) != cudaSuccess)
-        return PERKS_ECUDA;
+    if (onchip_device_current(NULL, &a) != cudaSuccess) return PERKS_ECUDA;
+    perks_device_h200(&q); /* the measured bandwidth and latency, the register allocation */
+    q.sms = a.sms;
+    q.smem_per_sm = a.smem_per_sm;
+    q.smem_per_block = a.smem_optin;
+    q.smem_reserved_per_block = a.smem_reserved;
+    q.regs_per_sm = a.regs_per_sm;
+    q.max_threads_per_sm = a.threads_per_sm;
+    q.max_blocks_per_sm = a.blocks_per_sm;
+    *d = q;
     return PERKS_SUCCESS;
 }
 
@@ -145,14 +142,14 @@ static inline int perks_device_query(perks_device_info *d)
 static inline int perks__stencil_kinfo(perks_device_info *d, perks_kernel_info *k, const void *kernel, int block,
                                        long dyn_base, int in_flight, int cell_bytes, long quantum)
 {
-    struct cudaFuncAttributes fa;
+    onchip_func_attrs fa;
     int rc;
     if ((rc = perks_device_query(d))) return rc;
-    if (cudaFuncGetAttributes(&fa, kernel) != cudaSuccess) return PERKS_ECUDA;
+    if (onchip_func_get(kernel, &fa) != cudaSuccess) return PERKS_ECUDA;
     memset(k, 0, sizeof *k);
     k->block = block;
-    k->regs_per_thread = fa.numRegs;
-    k->static_smem = (long)fa.sharedSizeBytes;
+    k->regs_per_thread = fa.regs;
+    k->static_smem = (long)fa.static_smem;
     k->dyn_smem_base = dyn_base;
     k->bytes_in_flight_per_thread = in_flight;
     k->cell_bytes = cell_bytes;
@@ -309,9 +306,7 @@ static inline int perks__s2d_steps(const perks_stencil2d_args *a, const perks__s
     if (a->width <= 0 || a->height <= 0 || a->steps < 0) return PERKS_ESIZE;
     if ((a->height + g->rc - 1) / g->rc > 65535) return PERKS_ESIZE;
     memcpy(w, a->weights, wbytes);
-    if (sm > 48 * 1024 &&
-        cudaFuncSetAttribute(g->kern[3], cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sm) != cudaSuccess)
-        return PERKS_ECUDA;
+    if (onchip_smem_allow(g->kern[3], sm) != cudaSuccess) return PERKS_ECUDA;
     W = a->width;
     H = a->height;
     for (int t = 0; t < a->steps; t++) {

@@ -6,8 +6,8 @@
  *   SSAM_PATH_SIMT, SSAM_PATH_TC     the two paths (name_path() of conv_tc.cuh / stencil_tc.cuh)
  *   ssam__conv_tc_path(kernel)       SSAM_PATH_TC where the kernel's PTX and the device are sm_80+
  *   ssam__tc_dev, ssam__conv_tc_setup(d, kernel, threads, smem)   what a launcher needs of the
- *                                    current device, asked once per device
- *   ssam__tc_path_of(d, ...)         name_path of a tensor-core launcher
+ *                                    current device (onchip/device.cuh's cache)
+ *   ssam__tc_path_of(kernel, ...)    name_path of a tensor-core launcher
  *   ssam__conv_tc_grid(g, BH, BW, sh, d, &grid)   as many blocks as are resident, no more than tiles
  *   ssam__conv2d_tc_launch(...)      SSAM_CONV2D_TC_DEFINE's name_launch: checks, the path (the SIMT
  *                                    launcher where the tensor cores are not there), the launch
@@ -28,46 +28,43 @@
  * from older PTX counts as old) and the current device is sm_80+, else SSAM_PATH_SIMT */
 static inline int ssam__conv_tc_path(const void *kernel)
 {
-    cudaFuncAttributes fa;
-    int dev = 0, major = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess)
-        return SSAM_PATH_SIMT;
-    if (major < 8 || cudaFuncGetAttributes(&fa, kernel) != cudaSuccess || fa.ptxVersion < 80) return SSAM_PATH_SIMT;
+    onchip_device_attrs a;
+    onchip_func_attrs fa;
+    if (onchip_device_current(NULL, &a) != cudaSuccess) return SSAM_PATH_SIMT;
+    if (a.cc_major < 8 || onchip_func_get(kernel, &fa) != cudaSuccess || fa.ptx < 80) return SSAM_PATH_SIMT;
     return SSAM_PATH_TC;
 }
 
-/* what a launcher needs of the current device, asked once per device (as ssam__stencil_prepare's
+/* what a launcher needs of the current device (onchip/device.cuh's cache, as ssam__stencil_prepare's
  * occupancy): the path (the SIMT one also where the device cannot give a block smem bytes of shared
  * memory), and for the tensor-core path the shared-memory limit raised to smem, the blocks per SM
- * and the SM count.  dev1 = device + 1 once filled. */
+ * and the SM count.  *d is written on success only. */
 typedef struct ssam__tc_dev {
-    int dev1, path, per_sm, sms;
+    int path, per_sm, sms;
 } ssam__tc_dev;
 static inline int ssam__conv_tc_setup(ssam__tc_dev *d, const void *kernel, int threads, size_t smem)
 {
-    int dev = 0, optin = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess) return (void)cudaGetLastError(), SSAM_ECUDA;
-    if (d->dev1 == dev + 1) return SSAM_SUCCESS;
-    d->path = ssam__conv_tc_path(kernel);
-    if (cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess)
-        return (void)cudaGetLastError(), SSAM_ECUDA;
-    if ((size_t)optin < smem) d->path = SSAM_PATH_SIMT; /* e.g. sm_86/89 (99 KB): the SIMT kernel runs */
-    if (d->path == SSAM_PATH_TC) {
-        if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess ||
-            cudaDeviceGetAttribute(&d->sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
-            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&d->per_sm, kernel, threads, smem) != cudaSuccess)
+    onchip_device_attrs a;
+    ssam__tc_dev r = {SSAM_PATH_SIMT, 0, 0};
+    if (onchip_device_current(NULL, &a) != cudaSuccess) return (void)cudaGetLastError(), SSAM_ECUDA;
+    r.path = ssam__conv_tc_path(kernel);
+    if ((size_t)a.smem_optin < smem) r.path = SSAM_PATH_SIMT; /* e.g. sm_86/89 (99 KB): the SIMT kernel runs */
+    if (r.path == SSAM_PATH_TC) {
+        if (onchip_smem_allow(kernel, smem) != cudaSuccess || onchip_occupancy(kernel, threads, smem, &r.per_sm) != cudaSuccess)
             return (void)cudaGetLastError(), SSAM_ECUDA; /* no sticky error left for later launches */
-        if (d->per_sm < 1) return SSAM_ECUDA; /* the block does not fit: cannot happen below the static_assert's 227 KB */
+        if (r.per_sm < 1) return SSAM_ECUDA; /* the block does not fit: cannot happen below the static_assert's 227 KB */
+        r.sms = a.sms;
     }
-    d->dev1 = dev + 1;
+    *d = r;
     return SSAM_SUCCESS;
 }
 
 /* name_path of a tensor-core launcher: the path its launch takes on the current device (SIMT too
  * where the setup fails) */
-static inline int ssam__tc_path_of(ssam__tc_dev *d, const void *kernel, int threads, size_t smem)
+static inline int ssam__tc_path_of(const void *kernel, int threads, size_t smem)
 {
-    return ssam__conv_tc_setup(d, kernel, threads, smem) ? SSAM_PATH_SIMT : d->path;
+    ssam__tc_dev d;
+    return ssam__conv_tc_setup(&d, kernel, threads, smem) ? SSAM_PATH_SIMT : d.path;
 }
 
 /* the grid: as many blocks as fit on the device at once (each walks tiles of BH x BW outputs with
@@ -86,19 +83,20 @@ static inline int ssam__conv_tc_grid(const ssam_conv2d_geom *g, int BH, int BW, 
  * vector), the path on this device (simt: the SIMT launcher of the same filter, where the tensor
  * cores are not there), the grid of BH x BW tiles, the weights (M N elements of es bytes) into wt,
  * the launch of threads per block with smem bytes */
-static inline int ssam__conv2d_tc_launch(const ssam_conv2d_args *a, cudaStream_t stream, ssam__tc_dev *dv,
+static inline int ssam__conv2d_tc_launch(const ssam_conv2d_args *a, cudaStream_t stream,
                                          const void *kernel, int (*simt)(const ssam_conv2d_args *, cudaStream_t),
                                          void *wt, size_t es, int M, int N, int V, int BH, int BW, int threads,
                                          size_t smem)
 {
     ssam_conv2d_geom g;
+    ssam__tc_dev dv;
     dim3 grid;
     int rc = ssam__conv2d_geometry(a, M, N, V, &g);
     if (rc) return rc;
-    rc = ssam__conv_tc_setup(dv, kernel, threads, smem);
+    rc = ssam__conv_tc_setup(&dv, kernel, threads, smem);
     if (rc) return rc;
-    if (dv->path != SSAM_PATH_TC) return simt(a, stream);
-    rc = ssam__conv_tc_grid(&g, BH, BW, ssam__conv_tc_shift(g.ax, V), dv, &grid);
+    if (dv.path != SSAM_PATH_TC) return simt(a, stream);
+    rc = ssam__conv_tc_grid(&g, BH, BW, ssam__conv_tc_shift(g.ax, V), &dv, &grid);
     if (rc) return rc;
     ssam__conv_weights(wt, a, es, M * N);
     return ssam__conv_launch(kernel, grid, threads, smem, stream, a, &g, wt);

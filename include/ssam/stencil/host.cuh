@@ -12,7 +12,7 @@
  *                         steps per launch)
  *   Library code: every function returns a status code (ssam/base.cuh), never prints or exits.
  * COST
- *   The resident blocks per SM are asked once per device and kernel (occ[2], a launcher's static).
+ *   The resident blocks per SM are asked once per device and kernel (onchip/device.cuh's cache).
  * NVRTC
  *   Under __CUDACC_RTC__ only the structs and boundary codes remain (the kernels take
  *   ssam_stencil_geom); the functions are host code.
@@ -95,15 +95,15 @@ static inline long long ssam__stencil_segments_warm(long long ny, long long gx, 
 
 /* 0 or an SSAM_E* code; fills g and the grid.  dims 2 or 3; step = columns per warp; wy = output
  * rows per block (3D) or 0 (2D); nzw = planes the stencil spans (3D); kern the kernel, whose
- * resident blocks per SM are queried once per device into occ[2] (device + 1, blocks); grid2d the
+ * resident blocks per SM (with dsmem bytes) onchip/device.cuh caches; grid2d the
  * 2D segment rule (below); warm >= 0: 2D segments by ssam__stencil_segments_warm instead (each
  * segment streams warm extra rows), -1 otherwise */
 static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, int ncoef, size_t es, int V,
                                         int step, int B, int P, int wy, int nzw, ssam_stencil_geom *g, dim3 *grid,
-                                        const void *kern, int *occ, size_t dsmem, int grid2d, int warm)
+                                        const void *kern, size_t dsmem, int grid2d, int warm)
 {
     long long gx, gy, gz = 1, span, resident;
-    int dev = 0, sms = 132;
+    int dev = 0, sms = 0, occ = 0;
     if (!a || !a->src || !a->dst || !a->coef) return SSAM_ENULL;
     if (a->nx <= 0 || a->ny <= 0) return SSAM_ESIZE;
     if (dims == 2 ? (a->nz != 0 && a->nz != 1) : a->nz <= 0) return SSAM_ESIZE;
@@ -124,18 +124,10 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
     g->periodic = a->boundary == SSAM_STENCIL_PERIODIC;
     g->vld = ssam_vec_ok(a->src, g->pitch, V) && (dims == 2 || g->plane % V == 0);
     g->vst = ssam_vec_ok(a->dst, g->pitch, V) && (dims == 2 || g->plane % V == 0);
-    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
+    if (cudaGetDevice(&dev) != cudaSuccess || onchip_device_sms(dev, &sms) != cudaSuccess) return SSAM_ECUDA;
+    if (onchip_smem_allow(kern, dsmem) != cudaSuccess || onchip_occupancy(kern, B, dsmem, &occ) != cudaSuccess)
         return SSAM_ECUDA;
-    if (occ[0] != dev + 1) {
-        int n = 0;
-        if (dsmem > 48 * 1024 &&
-            cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dsmem) != cudaSuccess)
-            return SSAM_ECUDA;
-        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kern, B, dsmem) != cudaSuccess) return SSAM_ECUDA;
-        occ[1] = n > 0 ? n : 1;
-        occ[0] = dev + 1;
-    }
-    resident = (long long)occ[1] * sms; /* blocks the GPU holds at once */
+    resident = (long long)(occ > 0 ? occ : 1) * sms; /* blocks the GPU holds at once */
     if (dims == 2) {
         /* column strips of B/32 warps; rows in segments so that the grid is at most n full waves
          * of resident blocks (no partial last wave; n = 4 by default, SSAM__STENCIL2D_GRID_DEFAULT) */
@@ -191,7 +183,6 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
  * (the segment length g.seg); occ_smem the shared memory the occupancy is asked for. */
 typedef struct ssam__stencil_kern {
     const void *fn;
-    int *occ;
     int dims, ncoef, npts, V, step, B, P, wy, nzw, grid2d, warm;
     size_t es, cs, occ_smem, smem0, smem_seg;
 } ssam__stencil_kern;
@@ -205,7 +196,7 @@ static inline int ssam__stencil_launch(const ssam_stencil_args *a, cudaStream_t 
     ssam_stencil_geom g;
     dim3 grid;
     int rc = ssam__stencil_prepare(a, k->dims, k->ncoef, k->es, k->V, k->step, k->B, k->P, k->wy, k->nzw, &g, &grid,
-                                   k->fn, k->occ, k->occ_smem, k->grid2d, k->warm);
+                                   k->fn, k->occ_smem, k->grid2d, k->warm);
     if (rc) return rc;
     {
         const int n = a->ncoef < k->npts ? a->ncoef : k->npts;
