@@ -22,10 +22,12 @@
  *   stream3d, slice3d; host.cuh: arguments, grids, launch).  Layouts, grid rules and their
  *   measurements: docs/ssam.md#stencil-design.
  *
- * BOUNDARIES (a->boundary)
- *   SSAM_STENCIL_DIRICHLET  a cell whose stencil reaches outside the domain keeps its value (a radius-r
- *                           star or box: the cells within r of an edge)
- *   SSAM_STENCIL_PERIODIC   every cell computed; indices wrap at any distance
+ * BOUNDARIES (a->boundary: onchip/boundary.h's policies; the temporal and tensor-core stencils alike)
+ *   ONCHIP_KEEP_EXTENT (SSAM_STENCIL_DIRICHLET)  a cell whose stencil reaches outside the domain keeps
+ *                           its value (a radius-r star or box: the cells within r of an edge)
+ *   ONCHIP_PERIODIC (SSAM_STENCIL_PERIODIC)  every cell computed; indices wrap at any distance
+ *   ONCHIP_KEEP_RADIUS      for a shape whose extents all equal its radius (the same cells); any other
+ *                           policy, or keep-radius for another shape, is SSAM_EBORDER
  *
  * PIECES FOR KERNELS OF ONE'S OWN (ssam/stencil/row.cuh; docs/pieces.md)
  *   SSAM_STENCIL2D_ROW(T, V, SHAPE, XLO, XHI, YLO, out, win, p, coef), _ROW_FN(..., INIT, FN, CMB)
@@ -111,9 +113,12 @@ template <class TS, class T, class S, int P, int B, int GHM, int GRID>
 static inline ssam__stencil_kern ssam__stencil2d_kern(const void *fn)
 {
     enum { V = SSAM_STENCIL_V(TS), STEP = ssam__stencil_wstep<S, V, GHM>() };
-    const ssam__stencil_kern k = {fn, 2, S::ncoef, S::npts, V, STEP, B, P, 0, 1,
-                                  GRID >= 0 ? GRID : SSAM__STENCIL2D_GRID_DEFAULT(STEP == 32 * V), -1, sizeof(TS), sizeof(T),
-                                  0, (size_t)(S::yhi - S::ylo + P) * sizeof(int), sizeof(int)};
+    ssam__stencil_kern k = ssam__stencil_kern_of<S>(fn, 2, V, STEP, B, P);
+    k.grid2d = GRID >= 0 ? GRID : SSAM__STENCIL2D_GRID_DEFAULT(STEP == 32 * V);
+    k.es = sizeof(TS);
+    k.cs = sizeof(T);
+    k.smem0 = (size_t)(S::yhi - S::ylo + P) * sizeof(int);
+    k.smem_seg = sizeof(int);
     return k;
 }
 template <class T, class S, int P, int B, int SL, int GHM>
@@ -121,9 +126,13 @@ static inline ssam__stencil_kern ssam__stencil3d_kern(const void *fn)
 {
     enum { V = SSAM_STENCIL_V(T), NY = S::yhi - S::ylo + 1, NZ = S::zhi - S::zlo + 1, WYP = SL ? P : B / 32 * P };
     const size_t sm = SL ? SSAM__STENCIL3D_SLSMEM(T, S, P, B) : 0;
-    const ssam__stencil_kern k = {fn, 3, S::ncoef, S::npts, V, ssam__stencil_wstep<S, V, SL ? 1 : GHM>(), B, P, WYP,
-                                  NZ, 0, -1, sizeof(T), sizeof(T), sm,
-                                  SL ? sm : (size_t)(WYP + NY - 1 + NZ) * sizeof(int), SL ? 0 : sizeof(int)};
+    ssam__stencil_kern k = ssam__stencil_kern_of<S>(fn, 3, V, ssam__stencil_wstep<S, V, SL ? 1 : GHM>(), B, P);
+    k.wy = WYP;
+    k.nzw = NZ;
+    k.es = k.cs = sizeof(T);
+    k.occ_smem = sm;
+    k.smem0 = SL ? sm : (size_t)(WYP + NY - 1 + NZ) * sizeof(int);
+    k.smem_seg = SL ? 0 : sizeof(int);
     return k;
 }
 #endif /* !__CUDACC_RTC__ */

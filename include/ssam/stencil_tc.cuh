@@ -402,31 +402,54 @@ static inline int ssam__stc_grid2d(ssam_stencil_geom *g, int BH, const ssam__tc_
     return grid->z <= 65535 ? SSAM_SUCCESS : SSAM_ESIZE;
 }
 
+/* a tensor-core stencil as its launcher sees it: the kernel and its SIMT fallback, dims 2 or 3,
+ * the shape's ncoef, the block's tile BH x BWD and NT threads, the planes NZ the box spans, es the
+ * element's bytes, smem the dynamic shared memory, policies the boundary policies it gives */
+typedef struct ssam__stc_kern {
+    const void *kernel;
+    int (*simt)(const ssam_stencil_args *, cudaStream_t);
+    int dims, ncoef, BH, BWD, NT, NZ;
+    size_t es, smem;
+    unsigned policies;
+} ssam__stc_kern;
+
 /* name_launch after ssam__stc_box filled wt: the path (simt where the tensor cores cannot run), the
- * geometry (dims 2: one plane, tiles in segments; BH x BWD the tile, NT threads), the launch */
-static inline int ssam__stencil_tc_launch(const ssam_stencil_args *a, cudaStream_t stream,
-                                          const void *kernel, int (*simt)(const ssam_stencil_args *, cudaStream_t),
-                                          void *wt, int dims, int ncoef, size_t es, int BH, int BWD, int NT, int NZ,
-                                          size_t smem)
+ * geometry (dims 2: one plane, tiles in segments), the launch */
+static inline int ssam__stencil_tc_launch(const ssam_stencil_args *a, cudaStream_t stream, const ssam__stc_kern *t,
+                                          void *wt)
 {
     ssam_stencil_args b;
     ssam_stencil_geom g;
     ssam__tc_dev dv;
+    ssam__stencil_kern k;
     dim3 grid;
-    int rc = ssam__conv_tc_setup(&dv, kernel, NT, smem);
+    int rc = ssam__conv_tc_setup(&dv, t->kernel, t->NT, t->smem);
     if (rc) return rc;
-    if (dv.path != SSAM_PATH_TC) return simt(a, stream);
+    if (dv.path != SSAM_PATH_TC) return t->simt(a, stream);
     b = *a; /* a 2D domain is one plane (whatever plane says), its tiles walked in segments */
-    if (dims == 2 && b.nz != 0 && b.nz != 1) return SSAM_ESIZE;
-    if (dims == 2) b.nz = 1, b.plane = 0;
-    rc = ssam__stencil_prepare(&b, 3, ncoef, es, (int)(16 / es), BWD, NT, 1, dims == 2 ? (1 << 30) : BH, NZ, &g, &grid,
-                               kernel, smem, 0, -1);
+    if (t->dims == 2 && b.nz != 0 && b.nz != 1) return SSAM_ESIZE;
+    if (t->dims == 2) b.nz = 1, b.plane = 0;
+    memset(&k, 0, sizeof k);
+    k.fn = t->kernel;
+    k.dims = 3;
+    k.ncoef = t->ncoef;
+    k.es = t->es;
+    k.V = (int)(16 / t->es);
+    k.step = t->BWD;
+    k.B = t->NT;
+    k.P = 1;
+    k.wy = t->dims == 2 ? (1 << 30) : t->BH;
+    k.nzw = t->NZ;
+    k.occ_smem = t->smem;
+    k.warm = -1;
+    k.policies = t->policies;
+    rc = ssam__stencil_prepare(&b, &k, &g, &grid);
     if (rc) return rc;
-    if (dims == 2) rc = ssam__stc_grid2d(&g, BH, &dv, &grid);
+    if (t->dims == 2) rc = ssam__stc_grid2d(&g, t->BH, &dv, &grid);
     if (rc) return rc;
     {
         void *args[4] = {(void *)&a->src, (void *)&a->dst, (void *)&g, wt};
-        (void)cudaLaunchKernel(kernel, grid, dim3((unsigned)NT), args, smem, stream);
+        (void)cudaLaunchKernel(t->kernel, grid, dim3((unsigned)t->NT), args, t->smem, stream);
     }
     return cudaPeekAtLastError() == cudaSuccess ? SSAM_SUCCESS : SSAM_ECUDA;
 }
@@ -516,11 +539,11 @@ struct ssam__stc_mode_ok<ssam_tc_mode_tf32x3> {
     static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, cudaStream_t stream) \
     {                                                                                                   \
         name##_w wt;                                                                                    \
+        const ssam__stc_kern t = {(const void *)name##_kernel, name##_simt_launch, DIMS, name##_ncoef(), \
+                                  name##__tcz::BH, name##__tcz::BWD, name##__tcz::NT, name##__NZ,       \
+                                  sizeof wt.w[0], name##__tcz::smem, ssam__stencil_policies<name##_simt_shape>(DIMS)}; \
         const int rc = ssam__stc_box<name##_simt_shape, name##__NX, name##__NY, name##_XLO, name##_YLO, name##_ZLO>(&wt, a); \
-        return rc ? rc : ssam__stencil_tc_launch(a, stream, (const void *)name##_kernel,                \
-                                                 name##_simt_launch, &wt, DIMS, name##_ncoef(), sizeof wt.w[0], \
-                                                 name##__tcz::BH, name##__tcz::BWD, name##__tcz::NT,    \
-                                                 name##__NZ, name##__tcz::smem);                        \
+        return rc ? rc : ssam__stencil_tc_launch(a, stream, &t, &wt);                                   \
     }
 #else
 #define SSAM__STENCIL_TC_LAUNCH(name, DIMS)

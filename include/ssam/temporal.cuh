@@ -346,8 +346,10 @@ template <class T, class S, int TT, int B>
 static inline ssam__stencil_kern ssam__tb2_kern(const void *fn)
 {
     enum { V = SSAM_STENCIL_V(T) };
-    const ssam__stencil_kern k = {fn, 2, S::ncoef, S::npts, V, SSAM_TEMPORAL_STEP(V, S::xlo, S::xhi, TT), B, 1, 0,
-                                  1, 1, TT * (S::yhi - S::ylo), sizeof(T), sizeof(T), 0, 0, 0};
+    ssam__stencil_kern k = ssam__stencil_kern_of<S>(fn, 2, V, SSAM_TEMPORAL_STEP(V, S::xlo, S::xhi, TT), B, 1);
+    k.grid2d = 1;
+    k.warm = TT * (S::yhi - S::ylo);
+    k.es = k.cs = sizeof(T);
     return k;
 }
 /* name_launch of the temporal kernels: 1 <= steps <= TT; on 0: no kernel (SSAM_ESIZE) */

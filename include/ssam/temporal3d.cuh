@@ -452,8 +452,11 @@ template <class T, class S, int TT, int P, int B, int MODE>
 static inline ssam__stencil_kern ssam__tb3_kern(const void *fn, int stepy, size_t smem)
 {
     enum { V = SSAM_STENCIL_V(T), NZ = S::zhi - S::zlo + 1 };
-    const ssam__stencil_kern k = {fn, 3, S::ncoef, S::npts, V, SSAM_TEMPORAL_STEP(V, S::xlo, S::xhi, TT), B, P, stepy,
-                                  TT * (MODE == 2 ? NZ - 1 : NZ) + 1, 0, -1, sizeof(T), sizeof(T), smem, smem, 0};
+    ssam__stencil_kern k = ssam__stencil_kern_of<S>(fn, 3, V, SSAM_TEMPORAL_STEP(V, S::xlo, S::xhi, TT), B, P);
+    k.wy = stepy;
+    k.nzw = TT * (MODE == 2 ? NZ - 1 : NZ) + 1;
+    k.es = k.cs = sizeof(T);
+    k.occ_smem = k.smem0 = smem;
     return k;
 }
 /* name_launch and name_advance of a 3D temporal kernel; AUTO's name_plan and name_advance */

@@ -78,11 +78,19 @@ static inline void ref_stencil_step_dims(const int (*pts)[4], int npts, const do
                 if (mag) mag[o] = m;
             }
 }
-/* the same, dims 3 where nz > 1 */
+/* the dimensions of a problem: 3 where the shape reaches across planes or the domain has several */
+static inline int ref_stencil_dims(const int (*pts)[4], int npts, int nz)
+{
+    int e[6];
+    ref_stencil_extents(pts, npts, e);
+    return e[4] < 0 || e[5] > 0 || nz > 1 ? 3 : 2;
+}
+/* the same, in ref_stencil_dims' dimensions */
 static inline void ref_stencil_step(const int (*pts)[4], int npts, const double *c, const double *in, double *out,
                                     int nx, int ny, int nz, long long pitch, long long plane, int policy)
 {
-    ref_stencil_step_dims(pts, npts, c, in, out, NULL, nz > 1 ? 3 : 2, nx, ny, nz, pitch, plane, policy);
+    ref_stencil_step_dims(pts, npts, c, in, out, NULL, ref_stencil_dims(pts, npts, nz), nx, ny, nz, pitch, plane,
+                          policy);
 }
 
 /* N steps from u0 (n elements, the layout's padding included): ref = S^N u0, mag = |S|^N |u0| (|S|:

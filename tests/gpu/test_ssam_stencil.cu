@@ -2,7 +2,7 @@
  * catalogue stencil (2D stars r = 1..6, boxes r = 1, 2, 4, 5 and 8x8, 3D stars and boxes r = 1, 2,
  * poisson; 3D in both variants, register streaming and slices, and the default) and user-defined
  * asymmetric ones (one whose points all lie off the cell), float and
- * double, Dirichlet and periodic boundaries, several steps, ragged sizes (1000x37, 67x65x33,
+ * double, the keep-extent (Dirichlet), periodic and keep-radius policies, several steps, ragged sizes (1000x37, 67x65x33,
  * domains smaller than a warp and than the stencil), a row pitch larger than the width.  Each step's
  * output is poisoned (NaN) before the launch; every cell must be written, the padding never, and
  * with Dirichlet the boundary cells must keep their initial values bit for bit.  Then name_advance
@@ -137,9 +137,9 @@ typedef struct kern {
 /* the references (ssam_ref.h), on a kernel's points */
 static void extents(const kern *k, int *e) { ref_stencil_extents(k->pts, k->npts, e); }
 static void ref_step(const kern *k, const double *c, const double *in, double *out, int nx, int ny, int nz,
-                     long long pitch, long long plane, int periodic)
+                     long long pitch, long long plane, int policy)
 {
-    ref_stencil_step(k->pts, k->npts, c, in, out, nx, ny, nz, pitch, plane, periodic);
+    ref_stencil_step_dims(k->pts, k->npts, c, in, out, NULL, k->dims, nx, ny, nz, pitch, plane, policy);
 }
 
 /* t: 0 float, 1 double, 2 FP16, 3 BF16 */
@@ -176,8 +176,8 @@ static void run_kernel(const kern *k, int light)
     int nsizes = k->dims == 2 ? (light ? 3 : 6) : (light ? 3 : 4);
     const int steps = light ? 2 : 3;
     char name[160];
-    snprintf(name, sizeof name, "ssam stencil %dD %s: Dirichlet and periodic, %d steps, ragged sizes, pitch", k->dims,
-             k->name, steps);
+    snprintf(name, sizeof name, "ssam stencil %dD %s: keep-extent, periodic, keep-radius, %d steps, ragged sizes, pitch",
+             k->dims, k->name, steps);
     case_begin(name);
     const int ct = k->dbl == 1; /* the coefficients' type: double, else float */
     size_t es = tsize(k->dbl);
@@ -209,7 +209,10 @@ static void run_kernel(const kern *k, int light)
             void *da = NULL, *db = NULL;
             CUDA_OK(cudaMalloc(&da, n * es));
             CUDA_OK(cudaMalloc(&db, n * es));
-            for (int periodic = 0; periodic < 2 && !check__failed_case; periodic++) {
+            /* policies: 0 keep-extent (Dirichlet), 1 periodic, 2 keep-radius (on the first two sizes:
+             * taken where the shape's extents all equal its radius, else refused, writing nothing) */
+            for (int pol = 0; pol < (si < 2 ? 3 : 2) && !check__failed_case; pol++) {
+                const char *pname = pol == 0 ? "keep-extent" : pol == 1 ? "periodic" : "keep-radius";
                 double sum = 0;
                 for (int i = 0; i < k->ncoef; i++) { c[i] = 0.2 + 0.5 * (gpucheck_uniform() + 1); sum += c[i]; }
                 for (int i = 0; i < k->ncoef; i++) c[i] /= sum;
@@ -226,15 +229,30 @@ static void run_kernel(const kern *k, int light)
                 a.nx = nx; a.ny = ny; a.nz = k->dims == 3 ? nz : 0;
                 a.pitch = pk ? pitch : 0; a.plane = pk && k->dims == 3 ? plane : 0;
                 a.coef = hc; a.ncoef = k->ncoef;
-                a.boundary = periodic ? SSAM_STENCIL_PERIODIC : SSAM_STENCIL_DIRICHLET;
+                a.boundary = pol;
                 void *cur = da, *oth = db;
+                if (pol == ONCHIP_KEEP_RADIUS) {
+                    int ee[6], r = 0, sym = 1;
+                    extents(k, ee);
+                    for (int j = 0; j < 6; j++) r = abs(ee[j]) > r ? abs(ee[j]) : r;
+                    for (int j = 0; j < (k->dims == 3 ? 6 : 4); j++) sym &= abs(ee[j]) == r;
+                    if (!sym) { /* keep-radius keeps other cells than keep-extent here: refused */
+                        gpucheck_poison(db, n * es);
+                        a.src = da; a.dst = db;
+                        const int rc = k->launch(&a, 0);
+                        CUDA_OK(cudaDeviceSynchronize());
+                        CHECK(rc == SSAM_EBORDER && gpucheck_poison_changed(db, n * es) == 0,
+                              "%dx%dx%d: keep-radius for an asymmetric shape: rc %d, or it wrote", nx, ny, nz, rc);
+                        continue;
+                    }
+                }
                 for (int s = 0; s < steps && !check__failed_case; s++) {
                     CUDA_OK(cudaMemset(oth, 0xFF, n * es)); /* NaN poison */
                     a.src = cur; a.dst = oth;
                     int rc = k->launch(&a, 0);
                     CHECK(rc == 0, "launch rc %d (%s)", rc, ssam_stencil_strerror(rc));
                     CUDA_OK(cudaDeviceSynchronize());
-                    ref_step(k, cw, u, v, nx, ny, nz, pitch, plane, periodic);
+                    ref_step(k, cw, u, v, nx, ny, nz, pitch, plane, pol);
                     if (k->dbl >= 2)
                         for (size_t i = 0; i < n; i++) v[i] = round_to(v[i], k->dbl);
                     double *t = u; u = v; v = t;
@@ -251,26 +269,25 @@ static void run_kernel(const kern *k, int light)
                         if (!isfinite(g)) { unwritten++; continue; }
                         num += (g - u[o]) * (g - u[o]);
                         den += u[o] * u[o];
-                        /* Dirichlet: a fixed cell keeps its initial value exactly */
-                        if (!periodic && !ref_stencil_inside(e, x, r, z, nx, ny, nz) && g != u0[o]) moved++;
+                        /* a kept cell keeps its initial value exactly */
+                        if (ref_stencil_kept(pol, e, k->dims, x, r, z, nx, ny, nz) && g != u0[o]) moved++;
                     }
                     double err = den > 0 ? sqrt(num / den) : sqrt(num);
                     CHECK(unwritten == 0 && padding == 0, "%dx%dx%d pitch %lld %s step %d: %lld unwritten, %lld padding "
-                          "cells written", nx, ny, nz, pitch, periodic ? "periodic" : "dirichlet", s + 1, unwritten, padding);
-                    CHECK(moved == 0, "%dx%dx%d %s step %d: %lld boundary cells changed", nx, ny, nz,
-                          periodic ? "periodic" : "dirichlet", s + 1, moved);
+                          "cells written", nx, ny, nz, pitch, pname, s + 1, unwritten, padding);
+                    CHECK(moved == 0, "%dx%dx%d %s step %d: %lld boundary cells changed", nx, ny, nz, pname, s + 1, moved);
                     CHECK(err < tol, "%dx%dx%d pitch %lld %s step %d: |out - ref| / |ref| = %.3g", nx, ny, nz, pitch,
-                          periodic ? "periodic" : "dirichlet", s + 1, err);
+                          pname, s + 1, err);
                     /* every cell against the step from the input this kernel read */
-                    bs_step(k->pts, k->npts, cw, gin, rv, rm, nx, ny, nz, pitch, plane, periodic);
+                    bs_step(k->pts, k->npts, cw, gin, rv, rm, nx, ny, nz, pitch, plane, pol);
                     for (size_t i = 0; i < n; i++) gout[i] = get(hb, i, k->dbl);
-                    const bs_res br = bs_check(gout, rv, rm, beta, rnd, e, periodic, nx, ny, nz, pitch, plane);
+                    const bs_res br = bs_check(gout, rv, rm, beta, rnd, e, pol, nx, ny, nz, pitch, plane);
                     int bx = 0, by = 0, bz = 0;
                     if (br.first >= 0) bs_cell(br.first, pitch, plane, &bx, &by, &bz);
                     CHECK(br.bad == 0 && br.cells == (long long)nx * ny * nz,
                           "%dx%dx%d pitch %lld %s step %d: %lld of %lld cells outside their bound (%lld Dirichlet cells "
                           "changed); first (%d, %d, %d): %.17g, reference %.17g, allowed [%.17g, %.17g]", nx, ny, nz, pitch,
-                          periodic ? "periodic" : "dirichlet", s + 1, br.bad, br.cells, br.kept_bad, bx, by, bz, br.g,
+                          pname, s + 1, br.bad, br.cells, br.kept_bad, bx, by, bz, br.g,
                           br.ref, br.lo, br.hi);
                     worst = fmax(worst, br.worst);
                     amb += br.amb; off += br.off; cells += br.cells;
@@ -360,7 +377,9 @@ static void test_errors(void)
     b = a; b.ny = -1; CHECK(f_star2d_r1_launch(&b, 0) == SSAM_ESIZE, "ny < 0");
     b = a; b.nz = 2; CHECK(f_star2d_r1_launch(&b, 0) == SSAM_ESIZE, "nz 2 for 2D");
     b = a; b.pitch = 63; CHECK(f_star2d_r1_launch(&b, 0) == SSAM_EPITCH, "pitch < nx");
-    b = a; b.boundary = 2; CHECK(f_star2d_r1_launch(&b, 0) == SSAM_EBORDER, "boundary 2");
+    b = a; b.boundary = ONCHIP_ZERO_OUTSIDE; CHECK(f_star2d_r1_launch(&b, 0) == SSAM_EBORDER, "zero-outside");
+    b = a; b.boundary = 4; CHECK(f_star2d_r1_launch(&b, 0) == SSAM_EBORDER, "boundary 4");
+    b = a; b.boundary = 40; CHECK(f_star2d_r1_launch(&b, 0) == SSAM_EBORDER, "boundary 40 (past a shift's width)");
     b = a; b.boundary = -1; CHECK(f_star2d_r1_launch(&b, 0) == SSAM_EBORDER, "boundary -1");
     b = a; b.ncoef = 4; CHECK(f_star2d_r1_launch(&b, 0) == SSAM_EFILTER, "ncoef 4 for 5 points");
     b = a; b.dst = d; CHECK(f_star2d_r1_launch(&b, 0) == SSAM_EOVERLAP, "src == dst");

@@ -341,7 +341,7 @@ static void test_errors(void)
     b = a; b.nz = 0; CHECK(d_box3d_r2_launch(&b, 0) == SSAM_ESIZE, "3D nz 0");
     b = a; b.pitch = 31; CHECK(d_box3d_r2_launch(&b, 0) == SSAM_EPITCH, "pitch < nx");
     b = a; b.plane = 32 * 31; CHECK(d_box3d_r2_launch(&b, 0) == SSAM_EPITCH, "plane < pitch ny");
-    b = a; b.boundary = 2; CHECK(d_box3d_r2_launch(&b, 0) == SSAM_EBORDER, "boundary 2");
+    b = a; b.boundary = ONCHIP_ZERO_OUTSIDE; CHECK(d_box3d_r2_launch(&b, 0) == SSAM_EBORDER, "zero-outside");
     b = a; b.ncoef = 124; CHECK(d_box3d_r2_launch(&b, 0) == SSAM_EFILTER, "ncoef 124 for 125 points");
     b = a; b.dst = d + 100; CHECK(d_box3d_r2_launch(&b, 0) == SSAM_EOVERLAP, "src and dst overlap");
     b = a; b.ny = 65536 * 64; b.nz = 1; b.nx = 1; b.dst = (char *)d + (1LL << 31); /* tiles of <= 64 rows */

@@ -273,6 +273,22 @@ static void test_errors(void)
     CHECK(tf_star2d_r1_t8_advance(&a, 0, &res, 0) == 0 && res == a.src, "0 steps: the state is src");
     CHECK(tf_star2d_r1_t8_advance(&a, 17, &res, 0) == 0 && res == a.dst, "17 steps: 3 passes, the state in dst");
     CUDA_OK(cudaDeviceSynchronize());
+    { /* keep-radius: the 5-point star's extents all equal its radius, so it keeps the cells keep-extent
+       * keeps: taken, with the same bits */
+        const size_t plane = 64 * 64;
+        float *h = (float *)malloc(plane * 4), *o1 = (float *)malloc(plane * 4), *o2 = (float *)malloc(plane * 4);
+        for (size_t i = 0; i < plane; i++) h[i] = gpucheck_uniform();
+        b = a;
+        CUDA_OK(cudaMemcpy(d, h, plane * 4, cudaMemcpyHostToDevice));
+        CHECK(tf_star2d_r1_t8_launch(&b, 5, 0) == 0, "keep-extent, 5 steps");
+        CUDA_OK(cudaMemcpy(o1, d + plane, plane * 4, cudaMemcpyDeviceToHost));
+        b.boundary = ONCHIP_KEEP_RADIUS;
+        CUDA_OK(cudaMemset(d + plane, 0xFF, plane * 4));
+        CHECK(tf_star2d_r1_t8_launch(&b, 5, 0) == 0, "keep-radius taken for the 5-point star");
+        CUDA_OK(cudaMemcpy(o2, d + plane, plane * 4, cudaMemcpyDeviceToHost));
+        CHECK(memcmp(o1, o2, plane * 4) == 0, "keep-radius and keep-extent differ for the 5-point star");
+        free(h), free(o1), free(o2);
+    }
     /* then every refused call on a poisoned buffer (src and dst alike): none may write */
     CUDA_OK(cudaMemset(d, 0xFF, bytes));
     CHECK(tf_star2d_r1_t8_launch(&a, 0, 0) == SSAM_ESIZE, "0 steps in a pass");
@@ -283,7 +299,9 @@ static void test_errors(void)
     b = a; b.nx = 0; CHECK(tf_star2d_r1_t8_launch(&b, 1, 0) == SSAM_ESIZE, "nx 0");
     b = a; b.nz = 2; CHECK(tf_star2d_r1_t8_launch(&b, 1, 0) == SSAM_ESIZE, "nz 2");
     b = a; b.pitch = 63; CHECK(tf_star2d_r1_t8_launch(&b, 1, 0) == SSAM_EPITCH, "pitch < nx");
-    b = a; b.boundary = 2; CHECK(tf_star2d_r1_t8_launch(&b, 1, 0) == SSAM_EBORDER, "boundary 2");
+    b = a; b.boundary = ONCHIP_ZERO_OUTSIDE; CHECK(tf_star2d_r1_t8_launch(&b, 1, 0) == SSAM_EBORDER, "zero-outside");
+    b = a; b.boundary = ONCHIP_KEEP_RADIUS; /* an asymmetric shape: keep-radius keeps other cells */
+    CHECK(tf_user2d_off_t3_launch(&b, 1, 0) == SSAM_EBORDER, "keep-radius for an asymmetric shape");
     b = a; b.ncoef = 4; CHECK(tf_star2d_r1_t8_launch(&b, 1, 0) == SSAM_EFILTER, "ncoef 4 for 5 points");
     b = a; b.dst = d + 64 * 63; CHECK(tf_star2d_r1_t8_launch(&b, 1, 0) == SSAM_EOVERLAP, "src and dst overlap");
     CHECK(tf_star2d_r1_t8_advance(&a, -1, &res, 0) == SSAM_ESIZE, "steps < 0");

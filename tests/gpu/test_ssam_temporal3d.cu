@@ -292,7 +292,7 @@ static void test_errors(void)
     b = a; b.ny = -1; CHECK(tf_s7_t4_launch(&b, 1, 0) == SSAM_ESIZE, "ny -1");
     b = a; b.pitch = 31; CHECK(tf_s7_t4_launch(&b, 1, 0) == SSAM_EPITCH, "pitch < nx");
     b = a; b.plane = 32 * 15; CHECK(tf_s7_t4_launch(&b, 1, 0) == SSAM_EPITCH, "plane < pitch ny");
-    b = a; b.boundary = 2; CHECK(tf_s7_t4_launch(&b, 1, 0) == SSAM_EBORDER, "boundary 2");
+    b = a; b.boundary = ONCHIP_ZERO_OUTSIDE; CHECK(tf_s7_t4_launch(&b, 1, 0) == SSAM_EBORDER, "zero-outside");
     b = a; b.ncoef = 5; CHECK(tf_s7_t4_launch(&b, 1, 0) == SSAM_EFILTER, "ncoef 5 for 7 points");
     b = a; b.dst = d + N - 32; CHECK(tf_s7_t4_launch(&b, 1, 0) == SSAM_EOVERLAP, "src and dst overlap");
     CHECK(tf_s7_t4_advance(&a, -1, &res, 0) == SSAM_ESIZE, "steps < 0");

@@ -27,14 +27,18 @@
 
 #include "../base.cuh"
 #include "../regcache.cuh"
+#include <onchip/boundary.h>
 
-#define SSAM_STENCIL_DIRICHLET 0
-#define SSAM_STENCIL_PERIODIC 1
+/* the boundary policies the ssam stencils take (onchip/boundary.h): keep-extent (also named
+ * SSAM_STENCIL_DIRICHLET), periodic (SSAM_STENCIL_PERIODIC), and keep-radius for a shape whose extents
+ * all equal its radius (the same cells); any other is SSAM_EBORDER */
+#define SSAM_STENCIL_DIRICHLET ONCHIP_KEEP_EXTENT
+#define SSAM_STENCIL_PERIODIC ONCHIP_PERIODIC
 
 #ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
 static inline const char *ssam_stencil_strerror(int rc)
 {
-    if (rc == SSAM_EBORDER) return "ssam: unknown boundary (SSAM_STENCIL_DIRICHLET or SSAM_STENCIL_PERIODIC)";
+    if (rc == SSAM_EBORDER) return "ssam: a boundary policy the stencil does not give (ONCHIP_KEEP_EXTENT, ONCHIP_PERIODIC; ONCHIP_KEEP_RADIUS for a shape whose extents all equal its radius)";
     if (rc == SSAM_EFILTER) return "ssam: ncoef differs from the stencil's number of coefficients";
     return ssam_strerror(rc);
 }
@@ -47,7 +51,7 @@ typedef struct ssam_stencil_args {
     long long pitch, plane;  /* elements between rows / planes, src and dst alike; 0 = dense */
     const void *coef;        /* T *, HOST memory: ncoef coefficients, c[I] for the shape's X(I, ...) */
     int ncoef;               /* must equal the shape's (max I) + 1 */
-    int boundary;            /* SSAM_STENCIL_DIRICHLET or SSAM_STENCIL_PERIODIC */
+    int boundary;            /* ONCHIP_KEEP_EXTENT (SSAM_STENCIL_DIRICHLET), ONCHIP_PERIODIC, ONCHIP_KEEP_RADIUS */
 } ssam_stencil_args;
 
 /* the stencils' arithmetic types: float and double (the generators' first check); ::type is T, or
@@ -93,22 +97,63 @@ static inline long long ssam__stencil_segments_warm(long long ny, long long gx, 
     return best;
 }
 
-/* 0 or an SSAM_E* code; fills g and the grid.  dims 2 or 3; step = columns per warp; wy = output
- * rows per block (3D) or 0 (2D); nzw = planes the stencil spans (3D); kern the kernel, whose
- * resident blocks per SM (with dsmem bytes) onchip/device.cuh caches; grid2d the
- * 2D segment rule (below); warm >= 0: 2D segments by ssam__stencil_segments_warm instead (each
- * segment streams warm extra rows), -1 otherwise */
-static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, int ncoef, size_t es, int V,
-                                        int step, int B, int P, int wy, int nzw, ssam_stencil_geom *g, dim3 *grid,
-                                        const void *kern, size_t dsmem, int grid2d, int warm)
+/* One generated kernel as its launcher sees it: dims 2 or 3; ncoef and npts the shape's; V the
+ * vector width; step the columns a warp computes; B the threads; P the rows a thread computes; wy the
+ * output rows a block computes (3D) or 0 (2D); nzw the planes the stencil spans (3D); grid2d the 2D
+ * segment rule (below); warm >= 0: 2D segments by ssam__stencil_segments_warm (each streams warm extra
+ * rows), -1 otherwise; es the bytes of a stored cell, cs of a coefficient; occ_smem the shared memory
+ * the occupancy is asked for; the dynamic shared memory of a launch is smem0 + smem_seg * (the segment
+ * length g.seg); policies the boundary policies the kernel gives (bit p for onchip/boundary.h's p). */
+typedef struct ssam__stencil_kern {
+    const void *fn;
+    int dims, ncoef, npts, V, step, B, P, wy, nzw, grid2d, warm;
+    size_t es, cs, occ_smem, smem0, smem_seg;
+    unsigned policies;
+} ssam__stencil_kern;
+
+/* the boundary policies of the one-pass and temporal kernels for shape S on a domain of dims 2 or 3:
+ * keep-extent and periodic, and keep-radius where it keeps the same cells (every extent equal to the
+ * radius) */
+template <class S>
+static inline unsigned ssam__stencil_policies(int dims)
 {
+    const onchip_extent e = {S::xlo, S::xhi, S::ylo, S::yhi, S::zlo, S::zhi, S::rmax, dims};
+    return (1u << ONCHIP_KEEP_EXTENT) | (1u << ONCHIP_PERIODIC) |
+           (onchip_boundary_same(ONCHIP_KEEP_EXTENT, ONCHIP_KEEP_RADIUS, &e) ? 1u << ONCHIP_KEEP_RADIUS : 0u);
+}
+/* a kernel of shape S: the fields every launcher sets; the rest 0 (wy, nzw 1, grid2d, smem), warm -1 */
+template <class S>
+static inline ssam__stencil_kern ssam__stencil_kern_of(const void *fn, int dims, int V, int step, int B, int P)
+{
+    ssam__stencil_kern k;
+    memset(&k, 0, sizeof k);
+    k.fn = fn;
+    k.dims = dims;
+    k.ncoef = S::ncoef;
+    k.npts = S::npts;
+    k.V = V;
+    k.step = step;
+    k.B = B;
+    k.P = P;
+    k.nzw = 1;
+    k.warm = -1;
+    k.policies = ssam__stencil_policies<S>(dims);
+    return k;
+}
+
+/* 0 or an SSAM_E* code; fills g and the grid of one launch of kernel k (its resident blocks per SM,
+ * with k->occ_smem bytes, from onchip/device.cuh's cache) */
+static inline int ssam__stencil_prepare(const ssam_stencil_args *a, const ssam__stencil_kern *k, ssam_stencil_geom *g,
+                                        dim3 *grid)
+{
+    const int dims = k->dims, step = k->step, B = k->B, P = k->P, wy = k->wy, nzw = k->nzw;
     long long gx, gy, gz = 1, span, resident;
     int dev = 0, sms = 0, occ = 0;
     if (!a || !a->src || !a->dst || !a->coef) return SSAM_ENULL;
     if (a->nx <= 0 || a->ny <= 0) return SSAM_ESIZE;
     if (dims == 2 ? (a->nz != 0 && a->nz != 1) : a->nz <= 0) return SSAM_ESIZE;
-    if (a->boundary != SSAM_STENCIL_DIRICHLET && a->boundary != SSAM_STENCIL_PERIODIC) return SSAM_EBORDER;
-    if (a->ncoef != ncoef) return SSAM_EFILTER;
+    if (a->boundary < 0 || a->boundary > 31 || !(k->policies >> a->boundary & 1u)) return SSAM_EBORDER;
+    if (a->ncoef != k->ncoef) return SSAM_EFILTER;
     g->nx = a->nx;
     g->ny = a->ny;
     g->nz = dims == 2 ? 1 : a->nz;
@@ -118,14 +163,14 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
     if (dims == 3 && g->plane < g->pitch * a->ny) return SSAM_EPITCH;
     /* the elements each buffer spans; the two ranges must not meet */
     span = ssam__span(a->ny, g->pitch, a->nx, 1); /* elements of a plane's rows, then bytes of all planes */
-    span = span < 0 ? -1 : ssam__span(g->nz, dims == 3 ? g->plane : 0, span, (long long)es);
+    span = span < 0 ? -1 : ssam__span(g->nz, dims == 3 ? g->plane : 0, span, (long long)k->es);
     if (span < 0) return SSAM_ESIZE;
     if (ssam__overlap(a->src, span, a->dst, span)) return SSAM_EOVERLAP;
-    g->periodic = a->boundary == SSAM_STENCIL_PERIODIC;
-    g->vld = ssam_vec_ok(a->src, g->pitch, V) && (dims == 2 || g->plane % V == 0);
-    g->vst = ssam_vec_ok(a->dst, g->pitch, V) && (dims == 2 || g->plane % V == 0);
+    g->periodic = a->boundary == ONCHIP_PERIODIC;
+    g->vld = ssam_vec_ok(a->src, g->pitch, k->V) && (dims == 2 || g->plane % k->V == 0);
+    g->vst = ssam_vec_ok(a->dst, g->pitch, k->V) && (dims == 2 || g->plane % k->V == 0);
     if (cudaGetDevice(&dev) != cudaSuccess || onchip_device_sms(dev, &sms) != cudaSuccess) return SSAM_ECUDA;
-    if (onchip_smem_allow(kern, dsmem) != cudaSuccess || onchip_occupancy(kern, B, dsmem, &occ) != cudaSuccess)
+    if (onchip_smem_allow(k->fn, k->occ_smem) != cudaSuccess || onchip_occupancy(k->fn, B, k->occ_smem, &occ) != cudaSuccess)
         return SSAM_ECUDA;
     resident = (long long)(occ > 0 ? occ : 1) * sms; /* blocks the GPU holds at once */
     if (dims == 2) {
@@ -133,14 +178,14 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
          * of resident blocks (no partial last wave; n = 4 by default, SSAM__STENCIL2D_GRID_DEFAULT) */
         long long warps_x = (a->nx + step - 1) / step, want;
         gx = (warps_x + B / 32 - 1) / (B / 32);
-        if (warm >= 0) {
+        if (k->warm >= 0) {
             if (a->ny > 65535LL * 4096) return SSAM_ESIZE; /* the documented limit, as the rule below */
-            g->seg = (int)ssam__stencil_segments_warm(a->ny, gx, resident, warm);
+            g->seg = (int)ssam__stencil_segments_warm(a->ny, gx, resident, k->warm);
         } else {
-            if (grid2d == 1) /* the first rule: about 48 warps per SM, whatever the occupancy */
+            if (k->grid2d == 1) /* the first rule: about 48 warps per SM, whatever the occupancy */
                 want = (48LL * sms + warps_x - 1) / warps_x;
             else /* grid2d (0: 2) full waves */
-                want = (grid2d >= 2 ? grid2d : 2) * resident / gx;
+                want = (k->grid2d >= 2 ? k->grid2d : 2) * resident / gx;
             if (want < 1) want = 1;
             g->seg = (int)((a->ny + want - 1) / want);
             if (g->seg > 4096) g->seg = 4096;
@@ -178,14 +223,6 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
     return SSAM_SUCCESS;
 }
 
-/* One generated kernel as its launcher sees it: the arguments of ssam__stencil_prepare, the bytes
- * of a stored cell (es) and of a coefficient (cs), and the dynamic shared memory smem0 + smem_seg *
- * (the segment length g.seg); occ_smem the shared memory the occupancy is asked for. */
-typedef struct ssam__stencil_kern {
-    const void *fn;
-    int dims, ncoef, npts, V, step, B, P, wy, nzw, grid2d, warm;
-    size_t es, cs, occ_smem, smem0, smem_seg;
-} ssam__stencil_kern;
 
 /* name_launch of the stencils: checks and geometry, the kernel's coefficient parameter cf (npts
  * coefficients of cs bytes: the caller's host array, a->ncoef of them, the rest 0), the launch of
@@ -195,8 +232,7 @@ static inline int ssam__stencil_launch(const ssam_stencil_args *a, cudaStream_t 
 {
     ssam_stencil_geom g;
     dim3 grid;
-    int rc = ssam__stencil_prepare(a, k->dims, k->ncoef, k->es, k->V, k->step, k->B, k->P, k->wy, k->nzw, &g, &grid,
-                                   k->fn, k->occ_smem, k->grid2d, k->warm);
+    int rc = ssam__stencil_prepare(a, k, &g, &grid);
     if (rc) return rc;
     {
         const int n = a->ncoef < k->npts ? a->ncoef : k->npts;
