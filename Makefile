@@ -69,7 +69,8 @@ BENCH_LIBS := -lcublas -lcusparse
 .DELETE_ON_ERROR:
 print-%:
 	@echo $($*)
-all: check-nvcc $(HOST_TESTS) $(GPU_TESTS) $(EXAMPLES) $(BENCHES) $(BUILD)/tests/gpu/probe
+# (the larger programs first: make -j then ends on small ones)
+all: check-nvcc $(HOST_TESTS) $(GPU_TESTS) $(BENCHES) $(EXAMPLES) $(BUILD)/tests/gpu/probe
 
 check-nvcc:
 	@test -n "$(NVCC)" || { echo "error: nvcc not found on PATH or in /usr/local/cuda/bin;" \
