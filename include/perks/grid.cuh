@@ -62,12 +62,12 @@ static inline int perks_occupancy(const void *kernel, int block, size_t smem, in
 {
     int dev, n = 0, coop = 0;
     if (!kernel || !blocks_per_sm || !sms) return PERKS_ENULL;
-    if (block <= 0 || block > 1024) return PERKS_ESIZE;
+    if (block <= 0 || block > ONCHIP_THREADS_PER_BLOCK_MAX) return PERKS_ESIZE;
     if (cudaGetDevice(&dev) != cudaSuccess) return PERKS_ECUDA;
     if (cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) return PERKS_ECUDA;
     if (!coop) return PERKS_ENOCOOP;
     if (cudaDeviceGetAttribute(sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) return PERKS_ECUDA;
-    if (smem > 48 * 1024) {
+    if (smem > ONCHIP_SMEM_DEFAULT_MAX) {
         int optin = 0;
         if (cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess)
             return PERKS_ECUDA;
@@ -89,7 +89,7 @@ static inline int perks_launch(const void *kernel, dim3 grid, dim3 block, void *
     int bps, sms, rc;
     long long blocks = (long long)grid.x * grid.y * grid.z, threads = (long long)block.x * block.y * block.z;
     if (!kernel || !args) return PERKS_ENULL;
-    if (blocks <= 0 || threads <= 0 || threads > 1024) return PERKS_ESIZE;
+    if (blocks <= 0 || threads <= 0 || threads > ONCHIP_THREADS_PER_BLOCK_MAX) return PERKS_ESIZE;
     rc = perks_occupancy(kernel, (int)threads, smem, &bps, &sms);
     if (rc) return rc;
     if (blocks > (long long)bps * sms) return PERKS_ECORESIDENT;

@@ -250,7 +250,7 @@ template <> struct perks__cg_real<double> {
 /* BLOCK of the kernels: BLOCK itself when it is a multiple of 32 from 64 to 1024, else 256 (the
  * generator's static_assert has said why), so that no second error follows the sentence */
 template <int B> struct perks__cg_blk {
-    enum { ok = B % 32 == 0 && B >= 64 && B <= 1024, value = ok ? B : 256 };
+    enum { ok = B % 32 == 0 && B >= 64 && B <= ONCHIP_THREADS_PER_BLOCK_MAX, value = ok ? B : 256 };
 };
 
 #endif /* PERKS_CG_TYPES_CUH */

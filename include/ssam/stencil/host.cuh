@@ -117,10 +117,10 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
     g->plane = a->plane ? a->plane : g->pitch * a->ny;
     if (dims == 3 && g->plane < g->pitch * a->ny) return SSAM_EPITCH;
     /* the elements each buffer spans; the two ranges must not meet */
-    span = ssam__span(a->ny, g->pitch, a->nx, 1); /* elements of a plane's rows, then bytes of all planes */
-    span = span < 0 ? -1 : ssam__span(g->nz, dims == 3 ? g->plane : 0, span, (long long)es);
+    span = onchip_span(a->ny, g->pitch, a->nx, 1); /* elements of a plane's rows, then bytes of all planes */
+    span = span < 0 ? -1 : onchip_span(g->nz, dims == 3 ? g->plane : 0, span, (long long)es);
     if (span < 0) return SSAM_ESIZE;
-    if (ssam__overlap(a->src, span, a->dst, span)) return SSAM_EOVERLAP;
+    if (onchip_overlap(a->src, span, a->dst, span)) return SSAM_EOVERLAP;
     g->periodic = a->boundary == SSAM_STENCIL_PERIODIC;
     g->vld = ssam_vec_ok(a->src, g->pitch, V) && (dims == 2 || g->plane % V == 0);
     g->vst = ssam_vec_ok(a->dst, g->pitch, V) && (dims == 2 || g->plane % V == 0);
@@ -128,7 +128,7 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, int dims, in
         return SSAM_ECUDA;
     if (occ[0] != dev + 1) {
         int n = 0;
-        if (dsmem > 48 * 1024 &&
+        if (dsmem > ONCHIP_SMEM_DEFAULT_MAX &&
             cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dsmem) != cudaSuccess)
             return SSAM_ECUDA;
         if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kern, B, dsmem) != cudaSuccess) return SSAM_ECUDA;
