@@ -3,8 +3,9 @@
  * every module uses.
  *
  * WHAT
- *   onchip_cp_async4(dst, src, ok)      4 bytes through L1 (cp.async.ca); zeros when !ok (src not read)
- *   onchip_cp_async8(dst, src, ok)      8 bytes, the same
+ *   onchip_cp_async4(dst, src, ok)      one T of 4 bytes (T *dst, const T *src) through L1
+ *                                       (cp.async.ca); zeros when !ok (src not read)
+ *   onchip_cp_async8(dst, src, ok)      one T of 8 bytes, the same
  *   onchip_cp_async16(dst, src)         16 bytes, L2 only (cp.async.cg)
  *   onchip_cp_async16_fill(dst, src, n) 16 bytes, L2 only: the first n (0..16) from src, zeros after
  *   onchip_cp_async_commit()            the end of a group of this thread's copies
@@ -39,22 +40,27 @@
 #define ONCHIP__CP_ASYNC 0
 #endif
 
-static __device__ __forceinline__ void onchip_cp_async4(void *dst, const void *src, int ok)
+/* T: the element's type (the source pointer keeps it: the address arithmetic compiles as typed) */
+template <class T>
+static __device__ __forceinline__ void onchip_cp_async4(T *dst, const T *src, int ok)
 {
+    static_assert(sizeof(T) == 4, "onchip_cp_async4: T must be a 4-byte type");
 #if ONCHIP__CP_ASYNC
     const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
     asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(d), "l"(src), "r"(ok ? 4 : 0) : "memory");
 #else
-    *(float *)dst = ok ? __ldg((const float *)src) : 0.0f;
+    *dst = ok ? __ldg(src) : T();
 #endif
 }
-static __device__ __forceinline__ void onchip_cp_async8(void *dst, const void *src, int ok)
+template <class T>
+static __device__ __forceinline__ void onchip_cp_async8(T *dst, const T *src, int ok)
 {
+    static_assert(sizeof(T) == 8, "onchip_cp_async8: T must be an 8-byte type");
 #if ONCHIP__CP_ASYNC
     const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
     asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(d), "l"(src), "r"(ok ? 8 : 0) : "memory");
 #else
-    *(double *)dst = ok ? __ldg((const double *)src) : 0.0;
+    *dst = ok ? __ldg(src) : T();
 #endif
 }
 static __device__ __forceinline__ void onchip_cp_async16(void *dst, const void *src)
