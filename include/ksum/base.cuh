@@ -29,6 +29,8 @@
 #include <stddef.h>
 #endif
 #include <onchip/device.cuh> /* the device and occupancy cache of the host code */
+#include <onchip/check.h>
+#include <onchip/limits.h>
 
 #define KSUM_SUCCESS 0
 #define KSUM_ENULL 1
@@ -61,21 +63,6 @@ typedef struct ksum_args {
 } ksum_args;
 
 #ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
-/* do the byte ranges [p, p + pn) and [q, q + qn) meet?  (the launchers' KSUM_EOVERLAP test) */
-/* bytes spanned by `rows` rows of `ld` elements of es bytes whose last holds `width`; -1 above 2^60
- * bytes (the launchers return KSUM_ESIZE) */
-static inline long long ksum__span(long long rows, long long ld, long long width, long long es)
-{
-    const long long lim = (1LL << 60) / es;
-    if (rows <= 0 || width <= 0) return 0;
-    if (width > lim || (ld > 0 && rows - 1 > (lim - width) / ld)) return -1;
-    return ((rows - 1) * ld + width) * es;
-}
-static inline int ksum__overlap(const void *p, long long pn, const void *q, long long qn)
-{
-    return (const char *)p < (const char *)q + qn && (const char *)q < (const char *)p + pn;
-}
-
 /* bytes of workspace the launcher needs (the scaled squared norms of both point sets) */
 static inline size_t ksum_work_bytes(int m, int n, size_t elem_size)
 {

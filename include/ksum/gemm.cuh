@@ -36,6 +36,7 @@
 #ifndef __CUDACC_RTC__
 #include <cuda_runtime.h>
 #endif
+#include <onchip/async.cuh>
 
 #define KSUM_BK 8
 #define KSUM_THREADS 256
@@ -143,9 +144,7 @@ static __device__ __forceinline__ void ksum_gemm_per_point(T (&r)[N], const T *s
 
 /* ---- k-major tiles copied straight from global memory (the float path of ksum.cuh)
  *   KSUM_GEMM_P                       row length of a k-major shared tile of 128 points: 128 + 4
- *   ksum__cp4(dst, src, ok)           4-byte asynchronous copy global -> shared (cp.async.ca, sm_80+;
- *                                     a plain load and store below sm_80), zero when !ok
- *   ksum__cp_wait()                   wait for this thread's copies (cp.async.wait_all; no-op below sm_80)
+ *   (the copies into such tiles: onchip_cp_async4 and onchip_cp_async_wait_all, onchip/async.cuh)
  *   ksum_gemm_tile_op(op, s, ldp, src, ld, np, dim, p0, k0, ks, tid)
  *   KSUM_GEMM_TILE_OP(OP, s, LDP, src, ld, np, dim, p0, k0, ks, tid)   (OP a macro or function of 3)
  *        for points p0..p0+127 and coordinates k0..k0+ks-1 (ks a multiple of 8, <= 32) of a
@@ -158,22 +157,6 @@ static __device__ __forceinline__ void ksum_gemm_per_point(T (&r)[N], const T *s
  *        distinct banks.  A whole tile inside the arrays takes an unpredicated path.
  */
 #define KSUM_GEMM_P 132
-
-static __device__ __forceinline__ void ksum__cp4(float *dst, const float *src, int ok)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(d), "l"(src), "r"(ok ? 4 : 0) : "memory");
-#else
-    *dst = ok ? __ldg(src) : 0.0f;
-#endif
-}
-static __device__ __forceinline__ void ksum__cp_wait(void)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.wait_all;\n" ::: "memory");
-#endif
-}
 
 /* x rounded to TF32 (as the bit pattern the mma takes) */
 static __device__ __forceinline__ unsigned ksum__tf32(float x)

@@ -395,7 +395,7 @@ static __device__ __forceinline__ void ksum__tc_body(K kf, const float *__restri
         ksum_gemm_tile_op(ksum__cp4_op, sB, P, b, ldb, n, dim, (long long)t0 * BN, 0, kz, tid);
         if (!RES) ksum_gemm_tile_op(ksum__cp4_op, sA, P, a, lda, m, dim, row0, 0, kz, tid);
         ksum__stage_sw<R>(sw, t0, nb, w, n, nrhs, tid);
-        ksum__cp_wait();
+        onchip_cp_async_wait_all();
         __syncthreads();
     }
     float acc[2][8][4], vacc[2][2][R];
@@ -451,7 +451,7 @@ static __device__ __forceinline__ void ksum__tc_body(K kf, const float *__restri
                 ksum__tc_epi_j<R, RES>(vacc, acc, j, w0, w1, m2scale, kf);
             }
         }
-        ksum__cp_wait();
+        onchip_cp_async_wait_all();
         __syncthreads();
         if (newtile) tpar ^= 1;
         st = nst2;

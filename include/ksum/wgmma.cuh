@@ -14,8 +14,8 @@
  *     ksum_wg_fence(), ksum_wg_commit(), ksum_wg_wait<N>() (KSUM_WG_WAIT(N))   fence, commit, wait_group
  *     ksum_mbar_init / _init_fence / _expect / _wait, ksum_bulk_copy   mbarriers and the bulk copy
  *                                 (TMA without a tensor map) that completes on one
- *     ksum__cp16, ksum__cp_commit, ksum__cp_wait_group<N>, ksum__fence_async   16-byte cp.async
- *                                 (zero-filled past bytes), its groups, the proxy fence before wgmma
+ *     ksum__fence_async()         the proxy fence that makes generic shared-memory writes (and the
+ *                                 cp.async copies of onchip/async.cuh) visible to wgmma
  *   ksum__wg_body<PASSES, R, FAC>(kf, <the kernel's arguments>): the kernel tc.cuh's KSUM_DEFINE_TF32
  *   runs on an sm_90 device with sm_90a code (name_path() says KSUM_PATH_WGMMA), same arguments and
  *   results as its mma.sync kernels; KSUM__WG_KERNELS(name, KERNEL, PASSES, R) defines it
@@ -28,6 +28,8 @@
  */
 #ifndef KSUM_WGMMA_CUH
 #define KSUM_WGMMA_CUH
+
+#include <onchip/async.cuh>
 
 #include "ksum.cuh"
 
@@ -97,27 +99,6 @@ static __device__ __forceinline__ void ksum_wg_mma_tf32(float *d, unsigned long 
     (void)d; (void)da; (void)db; (void)acc;
 #endif
 }
-static __device__ __forceinline__ void ksum__cp16(unsigned saddr, const float *src, int bytes)
-{
-#if KSUM_WG_ON
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(saddr), "l"(src), "r"(bytes) : "memory");
-#else
-    (void)saddr; (void)src; (void)bytes;
-#endif
-}
-static __device__ __forceinline__ void ksum__cp_commit(void)
-{
-#if KSUM_WG_ON
-    asm volatile("cp.async.commit_group;\n" ::: "memory");
-#endif
-}
-template <int N>
-static __device__ __forceinline__ void ksum__cp_wait_group(void)
-{
-#if KSUM_WG_ON
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
-#endif
-}
 static __device__ __forceinline__ void ksum__fence_async(void)
 {
 #if KSUM_WG_ON
@@ -173,7 +154,7 @@ static __device__ __forceinline__ void ksum_bulk_copy(unsigned dst, const void *
 /* ---- the kernel's pieces (the stage's chunk layout: docs/ksum.md#wgmma-loop) */
 
 /* copy stage (j0 = first point, k0 = first coordinate) of a point-major array into the swizzled tile at
- * dst: 16-byte copies when vec (rows 16-byte aligned), else gemm.cuh's 4-byte ones; zeros past np and dim */
+ * dst: 16-byte copies when vec (rows 16-byte aligned), else 4-byte ones; zeros past np and dim */
 static __device__ __forceinline__ void ksum__wg_copy(float *dst, const float *x, long long ld, long long np, int dim,
                                                      long long j0, int k0, int tid, int vec)
 {
@@ -185,10 +166,10 @@ static __device__ __forceinline__ void ksum__wg_copy(float *dst, const float *x,
         const int left = j < np ? dim - k : 0; /* coordinates there */
         if (vec) {
             const int bytes = left >= 4 ? 16 : left > 0 ? 4 * left : 0;
-            ksum__cp16(ksum_smem_u32(d), bytes ? x + j * ld + k : x, bytes);
+            onchip_cp_async16_fill(d, bytes ? x + j * ld + k : x, bytes);
         } else {
 #pragma unroll
-            for (int q = 0; q < 4; q++) ksum__cp4(d + q, q < left ? x + j * ld + k + q : x, q < left);
+            for (int q = 0; q < 4; q++) onchip_cp_async4(d + q, q < left ? x + j * ld + k + q : x, q < left);
         }
     }
 }
@@ -379,7 +360,7 @@ static __device__ __forceinline__ void ksum__wg_body(K kf, const float *__restri
     ksum_mbar_init_fence();
     /* the resident targets: their copies into sA (one group) */
     for (int kb = 0; kb < nkb; kb++) ksum__wg_copy(sA + kb * 4096, a, lda, m, dim, row0, 32 * kb, tid, vecs & 1);
-    ksum__cp_commit();
+    onchip_cp_async_commit();
     __syncthreads(); /* the mbarriers initialised */
     ksum__wg_copy_stage<NP, NW>(f, 0);
     ksum__wg_copy_stage<NP, NW>(f, 1);
@@ -387,7 +368,7 @@ static __device__ __forceinline__ void ksum__wg_body(K kf, const float *__restri
     int fac = 0;
     { /* the targets here: per row pair of threads the squares summed, the values scaled and rounded in
        * place, s|a|^2 into sna; this thread's na[2] and fac */
-        ksum__cp_wait_group<0>();
+        onchip_cp_async_wait<0>();
         __syncthreads();
         const float sq = ksum__wg_prep_a(sA, sA2, nkb, m2scale, tid, PASSES);
         const float sq2 = __shfl_xor_sync(0xffffffffu, sq, 1);

@@ -38,6 +38,7 @@
  *   PERKS_ECOMM        an NCCL call failed (perks/exchange.cuh; ncclGetLastError(comm) says which)
  *   PERKS_ETIMEOUT     a bounded wait ran out of time (perks/exchange.cuh: the NCCL communicators
  *                      were aborted, so nothing hangs)
+ *   PERKS_EOVERLAP     the bytes of two buffers that must be apart meet (a and b of the stencils)
  *
  * NVRTC
  *   Under __CUDACC_RTC__ the codes only (perks_strerror is host code); every perks header compiles
@@ -67,6 +68,9 @@
 #define PERKS_ETHIN 18
 #define PERKS_ECOMM 19
 #define PERKS_ETIMEOUT 20
+#define PERKS_EOVERLAP 21
+
+#include <onchip/limits.h>
 
 #ifndef __CUDACC_RTC__ /* host code: not under NVRTC (run-time compilation: the codes only) */
 static inline const char *perks_strerror(int rc)
@@ -94,6 +98,7 @@ static inline const char *perks_strerror(int rc)
     case PERKS_ETHIN: return "perks: a slab is thinner than the halo (fewer ranks, or fewer steps between exchanges)";
     case PERKS_ECOMM: return "perks: an NCCL call failed (ncclGetLastError says which)";
     case PERKS_ETIMEOUT: return "perks: timed out waiting for a stream (the NCCL communicators were aborted)";
+    case PERKS_EOVERLAP: return "perks: buffers that must not overlap do (a and b)";
     default: return "perks: unknown status code";
     }
 }

@@ -64,7 +64,7 @@ static inline int perks_occupancy(const void *kernel, int block, size_t smem, in
     onchip_device_attrs a;
     int n = 0;
     if (!kernel || !blocks_per_sm || !sms) return PERKS_ENULL;
-    if (block <= 0 || block > 1024) return PERKS_ESIZE;
+    if (block <= 0 || block > ONCHIP_THREADS_PER_BLOCK_MAX) return PERKS_ESIZE;
     if (onchip_device_current(NULL, &a) != cudaSuccess) return PERKS_ECUDA;
     if (!a.coop) return PERKS_ENOCOOP;
     if (smem > (size_t)a.smem_optin) return PERKS_ERESOURCE;
@@ -84,7 +84,7 @@ static inline int perks_launch(const void *kernel, dim3 grid, dim3 block, void *
     int bps, sms, rc;
     long long blocks = (long long)grid.x * grid.y * grid.z, threads = (long long)block.x * block.y * block.z;
     if (!kernel || !args) return PERKS_ENULL;
-    if (blocks <= 0 || threads <= 0 || threads > 1024) return PERKS_ESIZE;
+    if (blocks <= 0 || threads <= 0 || threads > ONCHIP_THREADS_PER_BLOCK_MAX) return PERKS_ESIZE;
     rc = perks_occupancy(kernel, (int)threads, smem, &bps, &sms);
     if (rc) return rc;
     if (blocks > (long long)bps * sms) return PERKS_ECORESIDENT;

@@ -108,14 +108,14 @@ typedef struct perks_plan {
 static inline void perks_device_h200(perks_device_info *d)
 {
     d->sms = 132;
-    d->smem_per_sm = 228L * 1024;
-    d->smem_per_block = 227L * 1024;
-    d->smem_reserved_per_block = 1024;
-    d->regs_per_sm = 65536;
-    d->regs_per_thread_max = 255;
+    d->smem_per_sm = ONCHIP_SM90_SMEM_PER_SM;
+    d->smem_per_block = ONCHIP_SMEM_OPTIN_MAX;
+    d->smem_reserved_per_block = ONCHIP_SM90_SMEM_RESERVED;
+    d->regs_per_sm = ONCHIP_SM90_REGS_PER_SM;
+    d->regs_per_thread_max = ONCHIP_REGS_PER_THREAD_MAX;
     d->reg_alloc_unit = 256;
-    d->max_threads_per_sm = 2048;
-    d->max_blocks_per_sm = 32;
+    d->max_threads_per_sm = ONCHIP_SM90_THREADS_PER_SM;
+    d->max_blocks_per_sm = ONCHIP_SM90_BLOCKS_PER_SM;
     d->mem_bw = 4.27e12;
     d->mem_latency = 700e-9;
 }
@@ -128,7 +128,7 @@ static inline int perks_plan_max_blocks(const perks_device_info *d, const perks_
     int warps, n;
     long long unit, regs_warp;
     long fixed, smem;
-    if (!d || !k || k->block < 1 || k->block > 1024 || k->static_smem < 0 || k->dyn_smem_base < 0 ||
+    if (!d || !k || k->block < 1 || k->block > ONCHIP_THREADS_PER_BLOCK_MAX || k->static_smem < 0 || k->dyn_smem_base < 0 ||
         d->smem_reserved_per_block < 0)
         return 0;
     warps = (k->block + 31) / 32;
@@ -177,7 +177,8 @@ static inline int perks_plan_make(perks_plan *p, const perks_device_info *d, con
     long long grid, cap_reg, cap_smem;
     int maxb, bps;
     if (!p || !d || !k) return PERKS_ENULL;
-    if (cells <= 0 || k->block <= 0 || k->block > 1024 || k->block % 32 || blocks_per_sm < 0) return PERKS_ESIZE;
+    if (cells <= 0 || k->block <= 0 || k->block > ONCHIP_THREADS_PER_BLOCK_MAX || k->block % 32 || blocks_per_sm < 0)
+        return PERKS_ESIZE;
     if (k->regs_per_thread < 0 || k->static_smem < 0 || k->dyn_smem_base < 0 || k->reg_cells_per_thread < 0 ||
         k->cell_bytes <= 0 || k->smem_quantum_cells < 0 || k->bytes_in_flight_per_thread < 0)
         return PERKS_ESIZE;

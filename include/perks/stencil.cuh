@@ -85,7 +85,7 @@
     typedef ONCHIP_SHAPE2D_TYPE(SHAPE) name##_shape;                                                   \
     static_assert(name##_shape::rmax <= PERKS_STENCIL2D_RMAX,                                        \
                   "PERKS_STENCIL2D_DEFINE(" #name "): SHAPE reaches more than 8 cells away; r must be at most 8"); \
-    static_assert((BX) % 32 == 0 && (BX) >= 64 && (BX) <= 1024,                                      \
+    static_assert((BX) % 32 == 0 && (BX) >= 64 && (BX) <= ONCHIP_THREADS_PER_BLOCK_MAX,              \
                   "PERKS_STENCIL2D_DEFINE(" #name "): BX must be a multiple of 32 from 64 to 1024");  \
     static_assert((BX) >= 2 * name##_shape::rmax,                                                        \
                   "PERKS_STENCIL2D_DEFINE(" #name "): BX must be at least twice the stencil's radius"); \

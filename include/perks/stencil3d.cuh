@@ -409,16 +409,17 @@ static inline int perks__s3d_launch(const perks_stencil3d_args *a, const perks_p
 
 /* name_steps before its launches: checks, the kernel's shared memory, its tiles (at least 16 planes,
  * about two waves of resident blocks), the weights; nothing to do for 0 steps */
-static inline int perks__s3d_steps_prep(const perks_stencil3d_args *a, const void *kernel, int bx, int by, size_t sm,
+static inline int perks__s3d_steps_prep(const perks_stencil3d_args *a, const void *kernel, int bx, int by, int es, size_t sm,
                                         void *w, size_t wbytes, int *tx, int *ty, int *th, long long *tiles)
 {
-    int dev, sms, bps = 0, slabs;
+    int dev, sms, bps = 0, slabs, rc;
     long long across;
     *tx = *ty = *th = 0;
     *tiles = 0;
     if (!a) return PERKS_ENULL;
     if (!a->a || !a->b || !a->weights) return PERKS_ENULL;
     if (a->width <= 0 || a->height <= 0 || a->depth <= 0 || a->steps < 0) return PERKS_ESIZE;
+    if ((rc = perks__ab_check(a->a, a->b, (long long)a->height * a->depth, a->width, es))) return rc;
     if (a->steps == 0) return PERKS_SUCCESS;
     if (cudaGetDevice(&dev) != cudaSuccess || onchip_device_sms(dev, &sms) != cudaSuccess) return PERKS_ECUDA;
     if (onchip_smem_allow(kernel, sm) != cudaSuccess) return PERKS_ECUDA;
@@ -453,6 +454,7 @@ static inline int perks__s3d_run(const perks_stencil3d_args *a, const perks__s3d
     if (!a) return PERKS_ENULL;
     if (!a->a || !a->b || !a->weights) return PERKS_ENULL;
     if ((rc = perks__s3d_plan(a, &p, g, g->kernel))) return rc;
+    if ((rc = perks__ab_check(a->a, a->b, (long long)a->height * a->depth, a->width, g->cell_bytes))) return rc;
     if (a->steps == 0) return PERKS_SUCCESS;
     return perks__s3d_launch(a, &p, g, g->kernel, w, wbytes, stream);
 }
@@ -466,7 +468,7 @@ static inline int perks__s3d_steps(const perks_stencil3d_args *a, const perks__s
     int tx, ty, th, W, H, D, one = 1, nt, nc = 0;
     long long tiles;
     void *pa, *pb, *ea = NULL, *eb = NULL;
-    int rc = perks__s3d_steps_prep(a, g->kernel, g->bx, g->by, sm, w, wbytes, &tx, &ty, &th, &tiles);
+    int rc = perks__s3d_steps_prep(a, g->kernel, g->bx, g->by, g->cell_bytes, sm, w, wbytes, &tx, &ty, &th, &tiles);
     if (rc || a->steps == 0) return rc;
     W = a->width;
     H = a->height;
@@ -500,7 +502,7 @@ static inline int perks__s3d_steps(const perks_stencil3d_args *a, const perks__s
     typedef ONCHIP_SHAPE3D_TYPE(SHAPE) name##_shape;                                                  \
     static_assert(name##_shape::rmax <= PERKS_STENCIL3D_RMAX,                                       \
                   "PERKS_STENCIL3D_DEFINE(" #name "): SHAPE reaches more than 4 cells away; r must be at most 4"); \
-    static_assert((BX) % 32 == 0 && (BX) >= 32 && (BY) >= 1 && (BX) * (BY) <= 1024,                  \
+    static_assert((BX) % 32 == 0 && (BX) >= 32 && (BY) >= 1 && (BX) * (BY) <= ONCHIP_THREADS_PER_BLOCK_MAX, \
                   "PERKS_STENCIL3D_DEFINE(" #name "): BX must be a multiple of 32 and BX * BY at most 1024 threads"); \
     static_assert((RC) >= 1 && (RC) <= 16, "PERKS_STENCIL3D_DEFINE(" #name "): RC must be from 1 to 16 planes"); \
     typedef perks__s3d_sizes<name##_shape, BX, BY, RC> name##_sizes;                                 \

@@ -279,7 +279,7 @@ static inline int perks_tile_plan_make(perks_tile_plan *p, const void *kernel, i
     if (o) d = *o;
     if (!d.tile_w) d.tile_w = block;
     if (!d.pitch) d.pitch = d.tile_w + 2 * r;
-    if (W <= 0 || H <= 0 || r < 0 || block <= 0 || block > 1024 || cell_bytes == 0 || d.tile_w <= 0 ||
+    if (W <= 0 || H <= 0 || r < 0 || block <= 0 || block > ONCHIP_THREADS_PER_BLOCK_MAX || cell_bytes == 0 || d.tile_w <= 0 ||
         d.pitch < d.tile_w + 2 * r || d.extra_rows < 0 || d.max_grid < 0)
         return PERKS_ESIZE;
     rc = perks__tile_plan_try(p, kernel, block, W, H, r, cell_bytes, &d);

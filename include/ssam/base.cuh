@@ -51,6 +51,8 @@ typedef unsigned long long uintptr_t;
 #endif
 #endif
 #include <onchip/device.cuh> /* the device and occupancy cache of the host code */
+#include <onchip/check.h>
+#include <onchip/limits.h>
 
 #define SSAM_SUCCESS 0
 #define SSAM_ENULL 1
@@ -78,32 +80,6 @@ typedef unsigned long long uintptr_t;
 #define SSAM_WARP 32
 #define SSAM__FULL 0xffffffffu
 
-/* 16 bytes global -> shared without registers (cp.async from sm_80, both addresses 16-byte aligned;
- * a plain copy below), the end of a group of copies, and the wait until at most N of this thread's
- * groups are in flight (the copies before them then visible to this thread) */
-static __device__ __forceinline__ void ssam__cp16(void *dst, const void *src)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(d), "l"(src) : "memory");
-#else
-    *(float4 *)dst = *(const float4 *)src;
-#endif
-}
-static __device__ __forceinline__ void ssam__cp_commit(void)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.commit_group;\n" ::: "memory");
-#endif
-}
-template <int N>
-static __device__ __forceinline__ void ssam__cp_wait(void)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
-#endif
-}
-
 #ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
 static inline const char *ssam_strerror(int rc)
 {
@@ -120,21 +96,6 @@ static inline const char *ssam_strerror(int rc)
     case SSAM_EANCHOR: return "ssam: anchor outside the filter, with SSAM_VALID, or set without SSAM_ANCHOR";
     default: return "ssam: unknown status code";
     }
-}
-
-/* do the byte ranges [a, a + an) and [b, b + bn) meet?  (the launchers' SSAM_EOVERLAP test) */
-/* bytes spanned by `rows` rows of `pitch` elements of es bytes whose last holds `width`; -1 above
- * 2^60 bytes (no buffer spans that: the launchers return SSAM_ESIZE) */
-static inline long long ssam__span(long long rows, long long pitch, long long width, long long es)
-{
-    const long long lim = (1LL << 60) / es;
-    if (rows <= 0 || width <= 0) return 0;
-    if (width > lim || (pitch > 0 && rows - 1 > (lim - width) / pitch)) return -1;
-    return ((rows - 1) * pitch + width) * es;
-}
-static inline int ssam__overlap(const void *a, long long an, const void *b, long long bn)
-{
-    return (const char *)a < (const char *)b + bn && (const char *)b < (const char *)a + an;
 }
 
 #endif /* !__CUDACC_RTC__ */

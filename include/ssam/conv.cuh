@@ -136,9 +136,9 @@ static inline int ssam__conv2d_geometry(const ssam_conv2d_args *a, int M, int N,
     if (g->sp < a->width || g->dp < g->ow) return SSAM_EPITCH;
     /* the bytes each image spans: in place, blocks would read rows others have overwritten */
     {
-        const long long ss = ssam__span(a->height, g->sp, a->width, 16 / V), ds = ssam__span(g->oh, g->dp, g->ow, 16 / V);
+        const long long ss = onchip_span(a->height, g->sp, a->width, 16 / V), ds = onchip_span(g->oh, g->dp, g->ow, 16 / V);
         if (ss < 0 || ds < 0) return SSAM_ESIZE;
-        if (ssam__overlap(a->src, ss, a->dst, ds)) return SSAM_EOVERLAP;
+        if (onchip_overlap(a->src, ss, a->dst, ds)) return SSAM_EOVERLAP;
     }
     g->vec = ssam_vec_ok(a->src, g->sp, V);
     g->ovec = ssam_vec_ok(a->dst, g->dp, V);
@@ -567,7 +567,8 @@ struct ssam__conv2d_limits {
     enum {
         type = ssam__conv_types<TS, T>::ok, V = type ? SSAM_CONV_V(TS) : 4, size = M >= 1 && N >= 1,
         width = ((32 * V - M + 1 - (V - 1)) / V) * V >= V, step = P >= 1, cache = V * (P + N - 1) <= 192,
-        block = B % 32 == 0 && B >= 32 && B <= 1024, ok = type && size && width && step && cache && block
+        block = B % 32 == 0 && B >= 32 && B <= ONCHIP_THREADS_PER_BLOCK_MAX,
+        ok = type && size && width && step && cache && block
     };
 };
 #define SSAM__CONV2D_LIMITS(name, WHO, TS, T, M, N, P, B)                                                   \

@@ -89,7 +89,7 @@
     typedef ssam__conv_tc_sizes<SSAM_TC_T_##MODE, SSAM_TC_W_##MODE, M, N, QY, JX, WY, WX> name##__tcz;     \
     static_assert(name##__tcz::tile,                                                                       \
                   "SSAM_CONV2D_TC_DEFINE(" #name "): QY, JX, WY, WX must be at least 1 and WY x WX at most 32 warps"); \
-    static_assert(name##__tcz::smem <= 227 * 1024,                                                         \
+    static_assert(name##__tcz::smem <= ONCHIP_SMEM_OPTIN_MAX,                                              \
                   "SSAM_CONV2D_TC_DEFINE(" #name "): the staged tile and weights exceed 227 KB of shared memory; " \
                   "use a smaller tile (SSAM_CONV2D_TC_DEFINE_EX) or conv.cuh");                             \
     __global__ void __launch_bounds__(32 * (WY) * (WX), MINB)                                              \

@@ -341,7 +341,7 @@ static inline int ssam__design1d_check(const ssam_design1d_args *a, int q, int s
     if (a->flags & ~SSAM_CONVOLVE) return SSAM_EFLAGS;
     if (a->n <= 0 || a->n < q) return SSAM_ESIZE;
     *nout = ssam_design1d_outputs(a->n, q, s);
-    if (ssam__overlap(a->src, a->n * es, a->dst, *nout * es)) return SSAM_EOVERLAP;
+    if (onchip_overlap(a->src, a->n * es, a->dst, *nout * es)) return SSAM_EOVERLAP;
     return SSAM_SUCCESS;
 }
 
@@ -388,7 +388,7 @@ template <class T, int Q, int S, int B>
 struct ssam__d1_limits {
     enum {
         type = ssam__d1_real<T>::ok, taps = Q >= 1 && Q <= 32, stride = S == 1 || S == 2,
-        block = B % 32 == 0 && B >= 32 && B <= 1024, ok = type && taps && stride && block
+        block = B % 32 == 0 && B >= 32 && B <= ONCHIP_THREADS_PER_BLOCK_MAX, ok = type && taps && stride && block
     };
 };
 

@@ -85,9 +85,9 @@ static inline int ssam__sat_check(const ssam_sat_args *a, long long es, long lon
     *dp = a->dst_pitch ? a->dst_pitch : a->width;
     if (*sp < a->width || *dp < a->width) return SSAM_EPITCH;
     {
-        const long long ss = ssam__span(a->height, *sp, a->width, es), ds = ssam__span(a->height, *dp, a->width, es);
+        const long long ss = onchip_span(a->height, *sp, a->width, es), ds = onchip_span(a->height, *dp, a->width, es);
         if (ss < 0 || ds < 0) return SSAM_ESIZE;
-        if (ssam__overlap(a->src, ss, a->dst, ds)) return SSAM_EOVERLAP;
+        if (onchip_overlap(a->src, ss, a->dst, ds)) return SSAM_EOVERLAP;
     }
     return SSAM_SUCCESS;
 }
@@ -186,10 +186,10 @@ struct ssam__sat_type<double> {
 };
 
 #define SSAM_SAT_DEFINE(name, T, B)                                                                        \
-    enum { name##__ok = ssam__sat_type<T>::ok && (B) % 32 == 0 && (B) >= 32 && (B) <= 1024 };               \
+    enum { name##__ok = ssam__sat_type<T>::ok && (B) % 32 == 0 && (B) >= 32 && (B) <= ONCHIP_THREADS_PER_BLOCK_MAX }; \
     static_assert(ssam__sat_type<T>::ok, "SSAM_SAT_DEFINE(" #name "): T must be int, unsigned, long long, "  \
                                          "unsigned long long, float or double");                           \
-    static_assert((B) % 32 == 0 && (B) >= 32 && (B) <= 1024,                                               \
+    static_assert((B) % 32 == 0 && (B) >= 32 && (B) <= ONCHIP_THREADS_PER_BLOCK_MAX,                       \
                   "SSAM_SAT_DEFINE(" #name "): B must be a multiple of 32 from 32 to 1024");               \
     __global__ void __launch_bounds__(B) name##_rows(const T *__restrict__ src, T *__restrict__ dst, int w,  \
                                                      int h, long long sp, long long dp)                    \

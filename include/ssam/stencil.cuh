@@ -154,7 +154,8 @@ static inline ssam__stencil_kern ssam__stencil3d_kern(const void *fn)
     SSAM__STENCIL_NCOEF_FN(name)
 /* the block size and rows per lane */
 #define SSAM__STENCIL_BP(name, WHO, P, B)                                                               \
-    static_assert((B) % 32 == 0 && (B) >= 32 && (B) <= 1024, WHO ": B must be a multiple of 32 from 32 to 1024"); \
+    static_assert((B) % 32 == 0 && (B) >= 32 && (B) <= ONCHIP_THREADS_PER_BLOCK_MAX,                    \
+                  WHO ": B must be a multiple of 32 from 32 to 1024");                                  \
     static_assert((P) >= 1, WHO ": P (output rows per lane) must be at least 1");
 /* the host functions (none under NVRTC) */
 #ifndef __CUDACC_RTC__
@@ -247,7 +248,7 @@ static inline ssam__stencil_kern ssam__stencil3d_kern(const void *fn)
     SSAM__STENCIL_BP(name, WHO, P, B)                                                                   \
     static_assert(ssam__stencil3d_wregs<T, name##_shape, P, name##_SLICE>() <= 192,                     \
                   WHO ": the register window exceeds 192 registers; lower P");                          \
-    static_assert(!name##_SLICE || SSAM__STENCIL3D_SLSMEM(T, name##_shape, P, B) <= 227 * 1024,         \
+    static_assert(!name##_SLICE || SSAM__STENCIL3D_SLSMEM(T, name##_shape, P, B) <= ONCHIP_SMEM_OPTIN_MAX, \
                   WHO ": the slices' partial sums exceed 227 KB of shared memory; lower B or P");       \
     __global__ void __launch_bounds__(B, MINB)                                                          \
         name##_kernel(const T *__restrict__ src, T *__restrict__ dst, ssam_stencil_geom g, name##_coef cf) \

@@ -62,6 +62,8 @@
 #include <string.h>
 #endif
 
+#include <onchip/async.cuh>
+
 #include "conv_tc.cuh"
 #include "stencil.cuh"
 
@@ -85,26 +87,9 @@ static __host__ __device__ __forceinline__ int ssam__stc_index(int i, int n, int
     return ssam_border_index(i, n, periodic ? SSAM_BORDER_WRAP : SSAM_BORDER_CONSTANT);
 }
 
-/* one element global -> shared without registers (cp.async, sm_80+; zeros when !ok, src not read);
- * a plain copy below sm_80 (never launched there: the launcher takes the SIMT path) */
-static __device__ __forceinline__ void ssam__stc_cp(float *dst, const float *src, int ok)
-{
-#if SSAM__TC_SM80
-    const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(d), "l"(src), "r"(ok ? 4 : 0) : "memory");
-#else
-    *dst = ok ? *src : 0.0f;
-#endif
-}
-static __device__ __forceinline__ void ssam__stc_cp(double *dst, const double *src, int ok)
-{
-#if SSAM__TC_SM80
-    const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(d), "l"(src), "r"(ok ? 8 : 0) : "memory");
-#else
-    *dst = ok ? *src : 0.0;
-#endif
-}
+/* one element global -> shared without registers (onchip/async.cuh; zeros when !ok, src not read) */
+static __device__ __forceinline__ void ssam__stc_cp(float *dst, const float *src, int ok) { onchip_cp_async4(dst, src, ok); }
+static __device__ __forceinline__ void ssam__stc_cp(double *dst, const double *src, int ok) { onchip_cp_async8(dst, src, ok); }
 
 /* ---- the sizes of one instantiation: TP the row pitch (D TP = 8 mod 32 floats, 8 mod 16 doubles:
  * no bank conflict), OFF the tile's start in its slot (16-byte chunks land aligned), VEC whole chunks
@@ -183,7 +168,7 @@ static __device__ __forceinline__ void ssam_tc_zrows(typename MD::c_t (&acc)[NZ]
 /* ---- block pieces (Z: the instantiation's ssam__stc_sizes) ---------------------------------- */
 /* the copies of one staging unit: plane pz (wrapped, or zeros), rows [ys, ys + TR), columns [xs, xs +
  * TC) into slot from column OFF on, columns from NC on as 0; 16-byte chunks where wholly inside (and
- * vld), else elements.  Asynchronous: ssam__tc_wait, then a barrier. */
+ * vld), else elements.  Asynchronous: onchip_cp_async_wait_all, then a barrier. */
 template <class Z, class T>
 static __device__ __forceinline__ void ssam__stc_copy(T *slot, const T *src, const ssam_stencil_geom g, int pz, int xs, int ys,
                                                       int NC)
@@ -196,7 +181,7 @@ static __device__ __forceinline__ void ssam__stc_copy(T *slot, const T *src, con
         const T *b = src + z * g.plane + (long long)ys * g.pitch + xs - OFF;
         for (int i = threadIdx.x; i < TR * NCH; i += NT) {
             const int r = i / NCH, h = i - r * NCH;
-            ssam__cp16(slot + r * TP + h * V, b + r * g.pitch + h * V);
+            onchip_cp_async16(slot + r * TP + h * V, b + r * g.pitch + h * V);
         }
         return;
     }
@@ -206,7 +191,7 @@ static __device__ __forceinline__ void ssam__stc_copy(T *slot, const T *src, con
         const T *row = src + z * g.plane + y * g.pitch;
         T *d = slot + r * TP + OFF + c0;
         if (v && z >= 0 && y >= 0 && c0 >= 0 && c0 + V <= NC && xs + c0 >= 0 && xs + c0 + V <= g.nx) {
-            ssam__cp16(d, row + xs + c0);
+            onchip_cp_async16(d, row + xs + c0);
         } else {
 #pragma unroll
             for (int e = 0; e < V; e++) {
@@ -321,7 +306,7 @@ static __device__ __forceinline__ void ssam__stencil_tc_body(const typename MD::
             for (int j = 0; j < JX; j++) ssam_tc_zero(MD(), &acc[i][o][j]);
     ssam__conv_tc_weights<T, WP, NX, NZ * NY, NT>(wpad, w);
     ssam__stc_copy<Z>(ring, src, g, WALK ? 0 : ka + ZLO, x0 + XLO, (WALK ? ka * BH : y0) + YLO, BWD + NX - 1);
-    ssam__tc_wait();
+    onchip_cp_async_wait_all();
     __syncthreads();
     typename MD::b_t bands[ssam_tc_zbreg<MD, D, NY, NZ, S8, T4>() ? NY * NZ : 1][S8 + T4];
     ssam_tc_zbands<MD, D, NY, NZ, S8, T4>(bands, wpad + 7 + 2 * cq - gq, WP, cq);
@@ -333,7 +318,7 @@ static __device__ __forceinline__ void ssam__stencil_tc_body(const typename MD::
                               (WALK ? (ka + u + 1) * BH : y0) + YLO, BWD + NX - 1);
         ssam_tc_zrows<MD, D, NY, NZ, JX, S8, T4>(acc, slot + (wr0 + D * gq) * TP + wc0 + 2 * cq, TP, wpad + 7 + 2 * cq - gq, WP,
                                                  cq, bands);
-        ssam__tc_wait();
+        onchip_cp_async_wait_all();
         int bad = 0;
         if (k >= ka) bad |= ssam__stc_nonfinite<MD>(acc[0]);
         bad = __syncthreads_or(bad); /* the next unit visible to all; this slot free for copies */
@@ -554,7 +539,7 @@ struct ssam__stc_mode_ok<ssam_tc_mode_tf32x3> {
                   WHO ": the box's coefficients exceed 31 KB of kernel parameters; use stencil.cuh for this shape"); \
     static_assert(name##__tcz::tile, WHO ": the tile needs 1 <= D <= 7 (D 8 would need an odd row pitch, and the " \
                                      "fragments' paired loads even rows), JX >= 1 and 1 to 32 warps");  \
-    static_assert(name##__tcz::smem <= 227 * 1024, WHO ": the ring of planes exceeds 227 KB of shared memory; use a " \
+    static_assert(name##__tcz::smem <= ONCHIP_SMEM_OPTIN_MAX, WHO ": the ring of planes exceeds 227 KB of shared memory; use a " \
                                                    "smaller tile (the _EX generator) or stencil.cuh");
 
 #endif /* SSAM_STENCIL_TC_CUH */

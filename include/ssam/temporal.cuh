@@ -57,6 +57,8 @@
 #ifndef SSAM_TEMPORAL_CUH
 #define SSAM_TEMPORAL_CUH
 
+#include <onchip/async.cuh>
+
 #include "stencil.cuh"
 #include "tbplan.h"
 
@@ -238,8 +240,8 @@ static __device__ __forceinline__ void ssam__tb2s_load(ssam_vec<T, V> *q0, ssam_
 {
     if (in) {
         const T *row = src + (long long)ssam_border_index(j, g.ny, bmode) * g.pitch;
-        ssam__cp16(q0, row + x);
-        ssam__cp16(q1, row + x);
+        onchip_cp_async16(q0, row + x);
+        onchip_cp_async16(q1, row + x);
     } else { /* ssam__tb2_load's element path, stored */
         T e[V][1];
         ssam_vec<T, V> v;
@@ -300,7 +302,7 @@ static __device__ __forceinline__ void ssam__tb2s_body(const T *src, T *dst, con
 #pragma unroll
     for (int s = 0; s < D; s++) { /* rows j0 .. j0 + D - 1 into slots 0 .. D - 1 */
         if (j0 + s < j1) ssam__tb2s_load(q + 32 * s, q + 32 * (s + R0), src, g, j0 + s, xl, in, bmode);
-        ssam__cp_commit();
+        onchip_cp_async_commit();
     }
     int sb = (R0 - NY + 1) % R0; /* the slot of row j - NY + 1, the oldest of level 0's window at row j */
 #pragma unroll 1
@@ -309,7 +311,7 @@ static __device__ __forceinline__ void ssam__tb2s_body(const T *src, T *dst, con
         for (int ph = 0; ph < NY; ph++) {
             const int j = jb + ph;
             if (j >= j1) break;
-            ssam__cp_wait<D - 1>(); /* row j's group is in */
+            onchip_cp_async_wait<D - 1>(); /* row j's group is in */
 #pragma unroll
             for (int t = 1; t <= TT; t++) {
                 const int y = j - t * YHI;
@@ -328,7 +330,7 @@ static __device__ __forceinline__ void ssam__tb2s_body(const T *src, T *dst, con
                 if (t == 1) { /* row j + D into the slot of row j - NY: (sb - 1) mod R0 */
                     const int s = sb == 0 ? R0 - 1 : sb - 1;
                     if (j + D < j1) ssam__tb2s_load(q + 32 * s, q + 32 * (s + R0), src, g, j + D, xl, in, bmode);
-                    ssam__cp_commit();
+                    onchip_cp_async_commit();
                 }
                 if (t < TT) ssam_temporal_push(ring[t - 1], ph, out);
                 else if (store && y >= Ys && y < Ye)
@@ -418,8 +420,9 @@ static inline int ssam__temporal_launch(const ssam_stencil_args *a, int steps, c
                       SSAM_TEMPORAL_MAXREGS, WHO ": the TT windows of NY rows exceed 160 registers; lower TT"); \
     static_assert(name##_STEP >= SSAM_STENCIL_V(T),                                                     \
                   WHO ": TT times the x radius leaves no column of the warp to store; lower TT");       \
-    static_assert((B) % 32 == 0 && (B) >= 32 && (B) <= 1024, WHO ": B must be a multiple of 32 from 32 to 1024"); \
-    static_assert(name##_SMEM <= 232448, WHO ": the staged input rows, 2 (NY + 3) rows of 512 bytes a warp, " \
+    static_assert((B) % 32 == 0 && (B) >= 32 && (B) <= ONCHIP_THREADS_PER_BLOCK_MAX,                    \
+                  WHO ": B must be a multiple of 32 from 32 to 1024");                                  \
+    static_assert(name##_SMEM <= ONCHIP_SMEM_OPTIN_MAX, WHO ": the staged input rows, 2 (NY + 3) rows of 512 bytes a warp, " \
                                              "exceed 227 KB of shared memory; lower B");                \
     __global__ void __launch_bounds__(B, MINB)                                                          \
         name##_kernel(const T *__restrict__ src, T *__restrict__ dst, ssam_stencil_geom g, int L, name##_coef cf) \

@@ -531,7 +531,7 @@ static inline ssam__stencil_kern ssam__tb3_kern(const void *fn, int stepy, size_
                   WHO ": TT times the y extent leaves no tile row to store; raise B or P, or lower TT"); \
     static_assert(!(ON) || name##_STEPX >= SSAM_STENCIL_V(T),                                           \
                   WHO ": TT times the x radius leaves no column of the warp to store; lower TT");       \
-    static_assert(!(ON) || name##_SMEM <= 227 * 1024,                                                   \
+    static_assert(!(ON) || name##_SMEM <= ONCHIP_SMEM_OPTIN_MAX,                                        \
                   WHO ": TT levels of the tile's planes (NZ + 1 a level, NZ - 1 with _ZCOL) exceed 227 KB of shared memory; lower TT, P or B"); \
     static_assert(!(ON) || SSAM_STENCIL_V(T) * (int)(sizeof(T) / 4) * (name##_ZHI - name##_ZLO + 1) *   \
                                    (name##_YHI - name##_YLO + 1) <= 128,                                \

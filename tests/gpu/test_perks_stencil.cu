@@ -4,7 +4,7 @@
  * fully, partially and not cached domains (the plan's cached fraction is checked to be 1, in (0, 1)
  * and 0); ragged sizes (not multiples of the tile, 1x1, narrower than the stencil); outputs poisoned
  * with NaN first; every error code of the launcher, including a grid that cannot be co-resident (a
- * and b poisoned with a byte pattern: a refused call writes nothing).  The non-persistent result is
+ * and b poisoned with a byte pattern: a refused call writes nothing); a and b that overlap refused.  The non-persistent result is
  * checked against the CPU cell by cell within the rounding bound of its steps (reference()). */
 #include <perks/stencil.cuh>
 
@@ -276,6 +276,45 @@ static void test_errors(void)
     case_end();
 }
 
+/* a and b meeting: PERKS_EOVERLAP from name_launch and name_steps before anything is launched (the
+ * one buffer under both, poisoned, stays as it was); grids that only touch pass the test (0 steps:
+ * nothing to write) */
+static void test_overlap(void)
+{
+    case_begin("perks stencil: a and b overlap (PERKS_EOVERLAP, nothing written)");
+    enum { W = 16, H = 16, CELLS = W * H };
+    float w[5] = {0.2f, 0.2f, 0.2f, 0.2f, 0.2f};
+    const size_t bytes = 2 * CELLS * sizeof(float);
+    float *d = NULL;
+    CUDA_OK(cudaMalloc(&d, bytes));
+    gpucheck_poison(d, bytes);
+    perks_stencil2d_args a;
+    memset(&a, 0, sizeof a);
+    a.a = d; a.b = d; a.width = W; a.height = H; a.steps = 3; a.weights = w; a.cache = PERKS_CACHE_MIX;
+    CHECK(f5_launch(&a, 0) == PERKS_EOVERLAP, "a == b");
+    CHECK(f5_steps(&a, 0) == PERKS_EOVERLAP, "a == b (steps)");
+    a.b = d + CELLS - 1;
+    CHECK(f5_launch(&a, 0) == PERKS_EOVERLAP, "b from a's last cell");
+    CHECK(f5_steps(&a, 0) == PERKS_EOVERLAP, "b from a's last cell (steps)");
+    a.a = d + 7; a.b = d;
+    CHECK(f5_launch(&a, 0) == PERKS_EOVERLAP, "a 7 cells into b");
+    a.kernel = PERKS_KERNEL_STREAM;
+    CHECK(f5_launch(&a, 0) == PERKS_EOVERLAP, "a 7 cells into b, streaming kernel");
+    a.kernel = PERKS_KERNEL_RESIDENT; a.cache = PERKS_CACHE_SMEM;
+    CHECK(f5_launch(&a, 0) == PERKS_EOVERLAP, "a 7 cells into b, resident kernel");
+    a.kernel = PERKS_KERNEL_AUTO; a.cache = PERKS_CACHE_MIX; a.a = d; a.b = d; a.steps = 0;
+    CHECK(f5_launch(&a, 0) == PERKS_EOVERLAP && f5_steps(&a, 0) == PERKS_EOVERLAP, "a == b, 0 steps");
+    a.b = d + CELLS;
+    CHECK(f5_launch(&a, 0) == 0 && f5_steps(&a, 0) == 0, "b right after a, 0 steps: %d", f5_launch(&a, 0));
+    a.a = d + CELLS; a.b = d;
+    CHECK(f5_launch(&a, 0) == 0, "a right after b, 0 steps");
+    const long long changed = gpucheck_poison_changed(d, bytes);
+    CHECK(changed == 0, "%lld bytes written by refused calls", changed);
+    CHECK(strstr(perks_strerror(PERKS_EOVERLAP), "overlap") != NULL, "strerror");
+    cudaFree(d);
+    case_end();
+}
+
 int main(int argc, char **argv)
 {
     int light = gpucheck_begin(argc, argv);
@@ -283,8 +322,8 @@ int main(int argc, char **argv)
     static const int steps_full[] = {1, 2, 7, 100}, steps_light[] = {1, 2, 7};
     const int *st = light ? steps_light : steps_full, nst = light ? 3 : 4;
     /* a kernel: nst step counts + 1 partially cached + 5 tiny; then 3 on many tiles, 8 more without
-     * --light, test_errors */
-    check_plan(nk * (nst + 1 + 5) + 3 + (light ? 0 : 8) + 1);
+     * --light, test_errors, test_overlap */
+    check_plan(nk * (nst + 1 + 5) + 3 + (light ? 0 : 8) + 1 + 1);
     for (int i = 0; i < nk; i++) {
         const kern *k = &kernels[i];
         /* tall enough that tiles hold the register rows (rows per tile >= DEPTH + r), ragged */
@@ -327,5 +366,6 @@ int main(int argc, char **argv)
         run_case(&kernels[2], 5000, 3001, 1, 0, 1, 0);
     }
     test_errors();
+    test_overlap();
     return check_exit();
 }

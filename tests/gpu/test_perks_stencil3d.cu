@@ -6,8 +6,9 @@
  * blocks); ragged sizes (not multiples of the tile, 1x1x1, thinner than the stencil in each axis);
  * outputs poisoned with NaN first; every error code of the launcher (a and b poisoned with a byte
  * pattern: a refused call writes nothing), a grid that cannot be co-resident refused by perks_launch
- * (never a hang), steps = 0 writes nothing.  The non-persistent result is checked against the CPU
- * cell by cell within the rounding bound of its steps (reference()). */
+ * (never a hang), steps = 0 writes nothing, a and b that overlap refused.  The non-persistent
+ * result is checked against the CPU cell by cell within the rounding bound of its steps
+ * (reference()). */
 #include <perks/stencil3d.cuh>
 
 #include "gpucheck.h"
@@ -239,6 +240,43 @@ static void test_errors(void)
     case_end();
 }
 
+/* a and b meeting: PERKS_EOVERLAP from name_launch and name_steps before anything is launched (the
+ * one buffer under both, poisoned, stays as it was); grids that only touch pass the test (0 steps:
+ * nothing to write) */
+static void test_overlap(void)
+{
+    case_begin("perks3d stencil: a and b overlap (PERKS_EOVERLAP, nothing written)");
+    enum { W = 16, H = 16, D = 16, CELLS = W * H * D };
+    float w[7] = {0.4f, 0.1f, 0.1f, 0.1f, 0.1f, 0.1f, 0.1f};
+    const size_t bytes = 2 * CELLS * sizeof(float);
+    float *d = NULL;
+    CUDA_OK(cudaMalloc(&d, bytes));
+    gpucheck_poison(d, bytes);
+    perks_stencil3d_args a;
+    memset(&a, 0, sizeof a);
+    a.a = d; a.b = d; a.width = W; a.height = H; a.depth = D; a.steps = 3; a.weights = w; a.cache = PERKS_CACHE_SMEM;
+    CHECK(f7_launch(&a, 0) == PERKS_EOVERLAP, "a == b");
+    CHECK(f7_steps(&a, 0) == PERKS_EOVERLAP, "a == b (steps)");
+    a.b = d + CELLS - 1;
+    CHECK(f7_launch(&a, 0) == PERKS_EOVERLAP, "b from a's last cell");
+    CHECK(f7_steps(&a, 0) == PERKS_EOVERLAP, "b from a's last cell (steps)");
+    a.a = d + W * H; a.b = d;
+    CHECK(f7_launch(&a, 0) == PERKS_EOVERLAP, "a one plane into b");
+    a.cache = PERKS_CACHE_NONE;
+    CHECK(f7_launch(&a, 0) == PERKS_EOVERLAP, "a one plane into b, nothing cached");
+    a.cache = PERKS_CACHE_SMEM; a.a = d; a.b = d; a.steps = 0;
+    CHECK(f7_launch(&a, 0) == PERKS_EOVERLAP && f7_steps(&a, 0) == PERKS_EOVERLAP, "a == b, 0 steps");
+    a.b = d + CELLS;
+    CHECK(f7_launch(&a, 0) == 0 && f7_steps(&a, 0) == 0, "b right after a, 0 steps: %d", f7_launch(&a, 0));
+    a.a = d + CELLS; a.b = d;
+    CHECK(f7_launch(&a, 0) == 0, "a right after b, 0 steps");
+    const long long changed = gpucheck_poison_changed(d, bytes);
+    CHECK(changed == 0, "%lld bytes written by refused calls", changed);
+    CHECK(strstr(perks_strerror(PERKS_EOVERLAP), "overlap") != NULL, "strerror");
+    cudaFree(d);
+    case_end();
+}
+
 int main(int argc, char **argv)
 {
     int light = gpucheck_begin(argc, argv);
@@ -246,8 +284,8 @@ int main(int argc, char **argv)
     static const int steps_full[] = {1, 2, 7, 100}, steps_light[] = {1, 2, 7};
     const int *st = light ? steps_light : steps_full, nst = light ? 3 : 4;
     /* a kernel: nst step counts + 1 partially cached + 5 tiny; several tiles a block 1 (3 without
-     * --light); 3 larger domains without --light; test_errors */
-    check_plan(nk * (nst + 1 + 5) + (light ? 1 : 3) + (light ? 0 : 3) + 1);
+     * --light); 3 larger domains without --light; test_errors, test_overlap */
+    check_plan(nk * (nst + 1 + 5) + (light ? 1 : 3) + (light ? 0 : 3) + 1 + 1);
     for (int i = 0; i < nk; i++) {
         const kern *k = &kernels[i];
         /* ragged in every axis: fully cached at the plan's default */
@@ -284,5 +322,6 @@ int main(int argc, char **argv)
         run_case(&kernels[2], 200, 100, 50, 9, 0, -1, 0, 0);
     }
     test_errors();
+    test_overlap();
     return check_exit();
 }

@@ -43,15 +43,15 @@ static inline int ksum__check(const ksum_args *a, int R, double scale, int is_fl
     {
         /* the bytes each array spans: v is written while a, b and w are read (by other blocks too) */
         const long long es = is_float ? 4 : 8, r = a->nrhs > 0 ? a->nrhs : 1;
-        const long long na = ksum__span(a->m, a->lda ? a->lda : a->dim, a->dim, es);
-        const long long nb = ksum__span(a->n, a->ldb ? a->ldb : a->dim, a->dim, es);
+        const long long na = onchip_span(a->m, a->lda ? a->lda : a->dim, a->dim, es);
+        const long long nb = onchip_span(a->n, a->ldb ? a->ldb : a->dim, a->dim, es);
         const long long nw = (long long)a->n * r * es, nv = (long long)a->m * r * es;
         if (na < 0 || nb < 0) return KSUM_ESIZE;
         const long long nk = (long long)ksum_work_bytes(a->m, a->n, (size_t)es);
-        if (ksum__overlap(a->v, nv, a->a, na) || ksum__overlap(a->v, nv, a->b, nb) || ksum__overlap(a->v, nv, a->w, nw))
+        if (onchip_overlap(a->v, nv, a->a, na) || onchip_overlap(a->v, nv, a->b, nb) || onchip_overlap(a->v, nv, a->w, nw))
             return KSUM_EOVERLAP;
-        if (a->work && (ksum__overlap(a->work, nk, a->a, na) || ksum__overlap(a->work, nk, a->b, nb) ||
-                        ksum__overlap(a->work, nk, a->w, nw) || ksum__overlap(a->work, nk, a->v, nv)))
+        if (a->work && (onchip_overlap(a->work, nk, a->a, na) || onchip_overlap(a->work, nk, a->b, nb) ||
+                        onchip_overlap(a->work, nk, a->w, nw) || onchip_overlap(a->work, nk, a->v, nv)))
             return KSUM_EOVERLAP;
     }
     return KSUM_SUCCESS;

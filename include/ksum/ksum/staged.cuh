@@ -37,7 +37,7 @@
 #endif
 
 /* the 4-byte copy as a tile op (gemm.cuh ksum_gemm_tile_op) */
-static __device__ __forceinline__ void ksum__cp4_op(float *d, const float *q, int ok, int) { ksum__cp4(d, q, ok); }
+static __device__ __forceinline__ void ksum__cp4_op(float *d, const float *q, int ok, int) { onchip_cp_async4(d, q, ok); }
 
 /* the resident targets of the block (rows row0..row0+127, all dp coordinates) into sA (rows of P),
  * times -2s, and s|a_i|^2 into sna (s = -m2scale / 2): the 8 lanes holding one point add by shuffles */
@@ -79,7 +79,7 @@ static __device__ __forceinline__ void ksum__stage_sw(float *dst, int tile, cons
             const float *base = qq == 0 ? nb : w + (qq - 1); /* per-thread constants */
             const int str = qq == 0 ? 1 : nrhs;
             const int ok = j < n && (qq == 0 || qq - 1 < nrhs);
-            ksum__cp4(dst + e, ok ? base + (long long)j * str : nb, ok);
+            onchip_cp_async4(dst + e, ok ? base + (long long)j * str : nb, ok);
         }
     }
 }
@@ -154,7 +154,7 @@ static __device__ __forceinline__ void ksum__f32_body(K kf, const float *__restr
         ksum_gemm_tile_op(ksum__cp4_op, sB, P, b, ldb, n, dim, (long long)t0 * BN, 0, kz, tid);
         if (!RES) ksum_gemm_tile_op(ksum__cp4_op, sA, P, a, lda, m, dim, row0, 0, kz, tid);
         ksum__stage_sw<R>(sw, t0, nb, w, n, nrhs, tid);
-        ksum__cp_wait();
+        onchip_cp_async_wait_all();
         __syncthreads();
     }
     float acc[8][8], vacc[8][R];
@@ -241,7 +241,7 @@ static __device__ __forceinline__ void ksum__f32_body(K kf, const float *__restr
             }
         }
         /* this thread's copies done, then everyone's (one barrier), on to the next stage */
-        ksum__cp_wait();
+        onchip_cp_async_wait_all();
         __syncthreads();
         if (newtile) tpar ^= 1;
         st = nst2;

@@ -432,7 +432,8 @@ static inline int perks__cg_plan_make2(perks_cg_plan *p, const void *kernel, con
     if (!p) return PERKS_ENULL;
     memset(p, 0, sizeof *p);
     if (!kernel || !kernel1 || !ckernel || !skernel || !d_rp || !d_ci || !d_va || !o) return PERKS_ENULL;
-    if (n < 1 || nnz < 0 || nnz > 2147483647LL || block < 64 || block > 1024 || block % 32) return PERKS_ESIZE;
+    if (n < 1 || nnz < 0 || nnz > 2147483647LL || block < 64 || block > ONCHIP_THREADS_PER_BLOCK_MAX || block % 32)
+        return PERKS_ESIZE;
     if (!(o->tol >= 0) || o->max_iter < 0 || o->blocks < 0) return PERKS_ESIZE;
     if (o->path < 0 || o->path > 3 || o->cluster < 0 || o->cluster > PERKS_CG_CMAX || o->barrier < 0 || o->barrier > 4)
         return PERKS_ESIZE;

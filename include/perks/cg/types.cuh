@@ -246,7 +246,7 @@ template <> struct perks__cg_real<double> {
 
 /* BLOCK of the kernels: BLOCK when valid (a multiple of 32, 64..1024), else 256 (docs/onchip.md#one-sentence) */
 template <int B> struct perks__cg_blk {
-    enum { ok = B % 32 == 0 && B >= 64 && B <= 1024, value = ok ? B : 256 };
+    enum { ok = B % 32 == 0 && B >= 64 && B <= ONCHIP_THREADS_PER_BLOCK_MAX, value = ok ? B : 256 };
 };
 
 #endif /* PERKS_CG_TYPES_CUH */

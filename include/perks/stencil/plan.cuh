@@ -33,6 +33,7 @@
 #include "../cache.cuh"
 #include "../grid.cuh"
 #include "../plan.h"
+#include <onchip/check.h>
 
 /* ---- cache modes */
 #define PERKS_CACHE_NONE 0 /* persistent, domain in device memory */
@@ -136,6 +137,15 @@ static inline int perks_device_query(perks_device_info *d)
     q.max_blocks_per_sm = a.blocks_per_sm;
     *d = q;
     return PERKS_SUCCESS;
+}
+
+/* name_launch's and name_steps' test of the grids a and b, rows of width cells of es bytes each:
+ * PERKS_EOVERLAP where their bytes meet (PERKS_ESIZE past 2^60 bytes) */
+static inline int perks__ab_check(const void *a, const void *b, long long rows, long long width, long long es)
+{
+    const long long n = onchip_span(rows, width, width, es);
+    if (n < 0) return PERKS_ESIZE;
+    return onchip_overlap(a, n, b, n) ? PERKS_EOVERLAP : PERKS_SUCCESS;
 }
 
 /* the device and a kernel's resources for perks/plan.h */
@@ -300,11 +310,12 @@ static inline int perks__s2d_steps(const perks_stencil2d_args *a, const perks__s
 {
     const size_t sm = (size_t)g->smem_base;
     void *pa, *pb;
-    int W, H;
+    int W, H, rc;
     if (!a) return PERKS_ENULL;
     if (!a->a || !a->b || !a->weights) return PERKS_ENULL;
     if (a->width <= 0 || a->height <= 0 || a->steps < 0) return PERKS_ESIZE;
     if ((a->height + g->rc - 1) / g->rc > 65535) return PERKS_ESIZE;
+    if ((rc = perks__ab_check(a->a, a->b, a->height, a->width, g->cell_bytes))) return rc;
     memcpy(w, a->weights, wbytes);
     if (onchip_smem_allow(g->kern[3], sm) != cudaSuccess) return PERKS_ECUDA;
     W = a->width;
@@ -365,6 +376,7 @@ static inline int perks__s2d_run(const perks_stencil2d_args *a, const perks__s2d
     if (!a) return PERKS_ENULL;
     if (!a->a || !a->b || !a->weights) return PERKS_ENULL;
     if ((rc = perks__s2d_plan<T>(a, &p, g))) return rc;
+    if ((rc = perks__ab_check(a->a, a->b, a->height, a->width, g->cell_bytes))) return rc;
     if (a->steps == 0) return PERKS_SUCCESS;
     if (p.resident == PERKS_PLAN_STEPS) return perks__s2d_steps(a, g, w, wbytes, stream);
     return perks__s2d_launch(a, &p, g, w, wbytes, stream);

@@ -19,6 +19,8 @@
 #ifndef SSAM_CONV_TC_BLOCK_CUH
 #define SSAM_CONV_TC_BLOCK_CUH
 
+#include <onchip/async.cuh>
+
 #include "../conv.cuh"
 #include "warp.cuh"
 
@@ -48,17 +50,18 @@ struct ssam__conv_tc_sizes {
         tile = QY >= 1 && JX >= 1 && WY >= 1 && WX >= 1 && WY * WX <= 32
     };
     static const size_t smem = (((size_t)N * WP * sizeof(W) + 15) & ~(size_t)15) + (size_t)TR * TP * sizeof(T);
-    static const bool ok = tile && smem <= 227 * 1024;
+    static const bool ok = tile && smem <= ONCHIP_SMEM_OPTIN_MAX;
 };
 
-/* an interior tile: rows [ys, ys + TR) x NCH chunks from column xs into slot, by cp.async */
+/* an interior tile: rows [ys, ys + TR) x NCH chunks from column xs into slot, by cp.async
+ * (onchip_cp_async_wait_all, then a barrier) */
 template <class T, class Z>
 static __device__ __forceinline__ void ssam__conv_tc_stage16(T *slot, const T *src, const ssam_conv2d_geom g, int xs, int ys)
 {
     const T *b = src + (long long)ys * g.sp + xs;
     for (int i = threadIdx.x; i < Z::TR * Z::NCH; i += Z::NT) {
         const int r = i / Z::NCH, h = i - r * Z::NCH;
-        ssam__cp16(slot + r * Z::TP + h * Z::VW, b + r * g.sp + h * Z::VW);
+        onchip_cp_async16(slot + r * Z::TP + h * Z::VW, b + r * g.sp + h * Z::VW);
     }
 }
 
@@ -180,7 +183,7 @@ static __device__ __forceinline__ void ssam_conv2d_tc_body(const typename MD::el
             ssam__conv_tc_stage16<T, Z>(slot, src, g, xs, ys);
         else
             ssam__conv_tc_stage<T, Z::TR, Z::TC, Z::TP, Z::BWD + M - 1, Z::NT>(tile, src, g, xs + off, ys);
-        ssam__tc_wait();
+        onchip_cp_async_wait_all();
         __syncthreads();
         ssam__conv_tc_tile<MD, Z, M, N, QY, JX, WX>(tile, wpad, dst, g, x0, y0, g.ovec && !sh);
     }

@@ -8,8 +8,6 @@
  *     ssam__mma_h16_k8            FP16 or BF16 inputs, FP32 sums
  *     ssam__mma_f64_k8 / _k4      FP64 (one instruction on sm_90, m8n8k4 pieces on sm_80)
  *   ssam_tf32(x): x rounded to TF32; ssam__tf32_split: x = big + small for three-pass TF32.
- *   ssam__tc_wait: the wait for this thread's cp.async copies (ssam__cp16, ssam/base.cuh: 16 bytes
- *   global -> shared without registers).
  *   SSAM__TC_SM80 / SSAM__TC_SM90: 1 where the device code is compiled for sm_80 / sm_90 and up.
  * LIMITS
  *   Below sm_80 the MMAs trap: the generators' launchers never launch a tensor-core kernel there
@@ -135,14 +133,6 @@ static __device__ __forceinline__ void ssam__tf32_split(float x, unsigned *big, 
 {
     *big = ssam_tf32(x);
     *small = ssam_tf32(x - __uint_as_float(*big));
-}
-
-/* the wait for all of this thread's cp.async copies (ssam__cp16 of ssam/base.cuh, sm_80+) */
-static __device__ __forceinline__ void ssam__tc_wait(void)
-{
-#if SSAM__TC_SM80
-    asm volatile("cp.async.wait_all;\n" ::: "memory");
-#endif
 }
 
 #endif /* SSAM_CONV_TC_MMA_CUH */

@@ -162,10 +162,10 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, const ssam__
     g->plane = a->plane ? a->plane : g->pitch * a->ny;
     if (dims == 3 && g->plane < g->pitch * a->ny) return SSAM_EPITCH;
     /* the elements each buffer spans; the two ranges must not meet */
-    span = ssam__span(a->ny, g->pitch, a->nx, 1); /* elements of a plane's rows, then bytes of all planes */
-    span = span < 0 ? -1 : ssam__span(g->nz, dims == 3 ? g->plane : 0, span, (long long)k->es);
+    span = onchip_span(a->ny, g->pitch, a->nx, 1); /* elements of a plane's rows, then bytes of all planes */
+    span = span < 0 ? -1 : onchip_span(g->nz, dims == 3 ? g->plane : 0, span, (long long)k->es);
     if (span < 0) return SSAM_ESIZE;
-    if (ssam__overlap(a->src, span, a->dst, span)) return SSAM_EOVERLAP;
+    if (onchip_overlap(a->src, span, a->dst, span)) return SSAM_EOVERLAP;
     g->periodic = a->boundary == ONCHIP_PERIODIC;
     g->vld = ssam_vec_ok(a->src, g->pitch, k->V) && (dims == 2 || g->plane % k->V == 0);
     g->vst = ssam_vec_ok(a->dst, g->pitch, k->V) && (dims == 2 || g->plane % k->V == 0);
