@@ -39,6 +39,7 @@
  *   PERKS_ETIMEOUT     a bounded wait ran out of time (perks/exchange.cuh: the NCCL communicators
  *                      were aborted, so nothing hangs)
  *   PERKS_EOVERLAP     the bytes of two buffers that must be apart meet (a and b of the stencils)
+ *   PERKS_EBOUNDARY    a boundary policy the stencil does not give (the stencils' args.boundary)
  *
  * NVRTC
  *   Under __CUDACC_RTC__ the codes only (perks_strerror is host code); every perks header compiles
@@ -69,6 +70,7 @@
 #define PERKS_ECOMM 19
 #define PERKS_ETIMEOUT 20
 #define PERKS_EOVERLAP 21
+#define PERKS_EBOUNDARY 22
 
 #include <onchip/limits.h>
 
@@ -99,6 +101,9 @@ static inline const char *perks_strerror(int rc)
     case PERKS_ECOMM: return "perks: an NCCL call failed (ncclGetLastError says which)";
     case PERKS_ETIMEOUT: return "perks: timed out waiting for a stream (the NCCL communicators were aborted)";
     case PERKS_EOVERLAP: return "perks: buffers that must not overlap do (a and b)";
+    case PERKS_EBOUNDARY:
+        return "perks: a boundary policy the stencil does not give (ONCHIP_KEEP_RADIUS; ONCHIP_KEEP_EXTENT for a shape "
+               "whose extents all equal its radius)";
     default: return "perks: unknown status code";
     }
 }

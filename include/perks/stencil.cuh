@@ -21,7 +21,8 @@
  *   for every cell at least r = max |offset| from the domain's edge,
  *       out(x, y) = sum over points, in list order, of  c[I] * in(x + DX, y + DY)
  *   (one fma per point, so the persistent and the non-persistent kernels agree bit for bit) and
- *   keeps the value of every cell closer than r to the edge (Dirichlet, as the ssam stencils).
+ *   keeps the value of every cell closer than r to the edge (args.boundary ONCHIP_KEEP_RADIUS; the
+ *   default 0, ONCHIP_KEEP_EXTENT, where the shape's extents all equal r: the same cells).
  *   Three persistent kernels, chosen by name_plan (args.kernel can force one): RESIDENT (the tile
  *   stays in shared memory), HYBRID (its first rows resident, the rest streamed), STREAM (any
  *   domain); AUTO falls back to name_steps where PERKS_HYB_WINS predicts a loss.  How they run:

@@ -21,7 +21,8 @@
  *   of the domain,
  *       out(x, y, z) = sum over DZ ascending, then list order, of c[I] * in(x + DX, y + DY, z + DZ)
  *   (one fma per point; for the catalogue's boxes and poisson that is list order) and keeps the
- *   value of every cell within r of a face (Dirichlet).
+ *   value of every cell within r of a face (args.boundary ONCHIP_KEEP_RADIUS; the default 0,
+ *   ONCHIP_KEEP_EXTENT, where the shape's extents all equal r: the same cells).
  *
  *   Tiles of BX x BY columns by tile_len planes, the first smem_planes of each in shared memory
  *   (all where the domain fits), the rest streamed through a ring; each plane read once a step into
@@ -78,6 +79,9 @@ typedef struct perks_stencil3d_args {
     int smem_planes_max; /* 0: as many cached planes per tile as fit; > 0: at most this many */
     void *work;          /* device scratch (edge buffers), name_work_bytes; NULL: allocated here */
     size_t work_bytes;
+    int boundary;        /* onchip/boundary.h: ONCHIP_KEEP_RADIUS (the cells within r of a face keep
+                            their values), or ONCHIP_KEEP_EXTENT (0) for a shape whose extents all
+                            equal its radius (the same cells); any other: PERKS_EBOUNDARY */
 } perks_stencil3d_args;
 
 /* an instantiation's sizes: r the radius, wx = BX + 2r a framed plane's row, pp its cells, nt the
@@ -310,6 +314,7 @@ typedef struct perks__s3d_geom {
                                                ring cells a thread, sizeof(T) */
     size_t ring_bytes;                      /* name_ring_bytes(): 2 RC planes */
     const void *kernel;                     /* name_kernel */
+    unsigned policies;                      /* the boundary policies it gives (bit p for policy p) */
 } perks__s3d_geom;
 
 /* name_plan */
@@ -320,6 +325,7 @@ static inline int perks__s3d_plan(const perks_stencil3d_args *a, perks_plan *p, 
     int rc, bps, maxb, tx, ty, slabs, th, tpb, nc;
     long long across, planes, cs;
     if (!a || !p) return PERKS_ENULL;
+    if ((rc = perks__boundary_check(a->boundary, g->policies))) return rc;
     if (a->width <= 0 || a->height <= 0 || a->depth <= 0 || a->steps < 0 || a->blocks_per_sm < 0 || a->cache < 0 ||
         a->cache > 3 || a->cache == PERKS_CACHE_REG || a->smem_planes_max < 0)
         return PERKS_ESIZE;
@@ -468,7 +474,8 @@ static inline int perks__s3d_steps(const perks_stencil3d_args *a, const perks__s
     int tx, ty, th, W, H, D, one = 1, nt, nc = 0;
     long long tiles;
     void *pa, *pb, *ea = NULL, *eb = NULL;
-    int rc = perks__s3d_steps_prep(a, g->kernel, g->bx, g->by, g->cell_bytes, sm, w, wbytes, &tx, &ty, &th, &tiles);
+    int rc = a ? perks__boundary_check(a->boundary, g->policies) : PERKS_ENULL;
+    if (!rc) rc = perks__s3d_steps_prep(a, g->kernel, g->bx, g->by, g->cell_bytes, sm, w, wbytes, &tx, &ty, &th, &tiles);
     if (rc || a->steps == 0) return rc;
     W = a->width;
     H = a->height;
@@ -520,7 +527,8 @@ static inline int perks__s3d_steps(const perks_stencil3d_args *a, const perks__s
     PERKS__S3D_FN perks__s3d_geom name##_geom(void)                                                  \
     {                                                                                                \
         const perks__s3d_geom g = {(BX), (BY), name##_R, name##_PP, name##_NT, name##_NPF, (int)sizeof(T), \
-                                   (size_t)2 * (RC) * name##_PP * sizeof(T), (const void *)name##_kernel}; \
+                                   (size_t)2 * (RC) * name##_PP * sizeof(T), (const void *)name##_kernel, \
+                                   perks__stencil_policies<name##_shape>(3)};                        \
         return g;                                                                                    \
     }                                                                                                \
     /* the ring (2 RC planes) at the start of dynamic shared memory; cached planes follow */       \

@@ -20,6 +20,9 @@ PERKS_STENCIL2D_DEFINE(d25, double, ONCHIP_SHAPE_BOX2D_R2, 128, 4, 8)
 PERKS_STENCIL2D_DEFINE(f13s, float, ONCHIP_SHAPE_STAR2D_R3, 64, 2, 0)
 /* the radius-2 star at a narrow block */
 PERKS_STENCIL2D_DEFINE(fss9, float, ONCHIP_SHAPE_STAR2D_R2, 64, 8, 8)
+/* an asymmetric shape (extents -2 .. 1 in x, -1 .. 2 in y, radius 2): keep-radius only */
+#define UPWIND(X) X(0, 0, 0) X(1, -1, 0) X(2, 0, -1) X(3, -2, 0) X(4, 1, 2)
+PERKS_STENCIL2D_DEFINE(fup, float, UPWIND, 64, 4, 0)
 
 typedef int (*launch_fn)(const perks_stencil2d_args *, cudaStream_t);
 typedef int (*plan_fn)(const perks_stencil2d_args *, perks_plan *);
@@ -315,6 +318,69 @@ static void test_overlap(void)
     case_end();
 }
 
+/* the boundary policies: keep-radius and keep-extent (the default 0) the same bits for a symmetric
+ * shape; an asymmetric one takes keep-radius only, against the CPU; every other policy refused by
+ * every entry point, writing nothing */
+static void test_boundary(void)
+{
+    case_begin("perks stencil boundary policies: keep-radius, keep-extent where the same, PERKS_EBOUNDARY");
+    enum { W = 70, H = 45, CELLS = W * H, STEPS = 5 };
+    static const int pts_up[][4] = {{0, 0, 0, 0}, {1, -1, 0, 0}, {2, 0, -1, 0}, {3, -2, 0, 0}, {4, 1, 2, 0}};
+    float w[5], *h = (float *)malloc(CELLS * 4), *o1 = (float *)malloc(CELLS * 4), *o2 = (float *)malloc(CELLS * 4);
+    double wd[5], *in = (double *)malloc(CELLS * 8), *ref = (double *)malloc(CELLS * 8),
+                  *mag = (double *)malloc(CELLS * 8), *scratch = (double *)malloc(CELLS * 16);
+    for (int i = 0; i < 5; i++) w[i] = 0.1f + 0.05f * (float)i, wd[i] = w[i];
+    for (int i = 0; i < CELLS; i++) h[i] = gpucheck_uniform(), in[i] = h[i];
+    float *d = NULL;
+    CUDA_OK(cudaMalloc(&d, 2 * CELLS * 4));
+    perks_stencil2d_args a;
+    perks_plan p;
+    memset(&a, 0, sizeof a);
+    a.a = d; a.b = d + CELLS; a.width = W; a.height = H; a.steps = STEPS; a.weights = w; a.cache = PERKS_CACHE_MIX;
+    /* the 5-point star: keep-radius keeps the cells keep-extent keeps, with the same bits */
+    CUDA_OK(cudaMemcpy(d, h, CELLS * 4, cudaMemcpyHostToDevice));
+    CHECK(f5_launch(&a, 0) == 0, "star, keep-extent (0)");
+    CUDA_OK(cudaMemcpy(o1, d + CELLS, CELLS * 4, cudaMemcpyDeviceToHost)); /* odd steps: the result in b */
+    a.boundary = ONCHIP_KEEP_RADIUS;
+    CUDA_OK(cudaMemcpy(d, h, CELLS * 4, cudaMemcpyHostToDevice));
+    CHECK(f5_launch(&a, 0) == 0, "star, keep-radius");
+    CUDA_OK(cudaMemcpy(o2, d + CELLS, CELLS * 4, cudaMemcpyDeviceToHost));
+    CHECK(memcmp(o1, o2, CELLS * 4) == 0, "star: keep-radius and keep-extent differ");
+    /* the asymmetric shape under keep-radius, against the CPU and against its one-pass steps */
+    CUDA_OK(cudaMemcpy(d, h, CELLS * 4, cudaMemcpyHostToDevice));
+    CHECK(fup_launch(&a, 0) == 0, "asymmetric, keep-radius");
+    CUDA_OK(cudaMemcpy(o1, d + CELLS, CELLS * 4, cudaMemcpyDeviceToHost));
+    CUDA_OK(cudaMemcpy(d, h, CELLS * 4, cudaMemcpyHostToDevice));
+    CHECK(fup_steps(&a, 0) == 0, "asymmetric, keep-radius, one-pass steps");
+    CUDA_OK(cudaMemcpy(o2, d + CELLS, CELLS * 4, cudaMemcpyDeviceToHost));
+    CHECK(memcmp(o1, o2, CELLS * 4) == 0, "asymmetric: the persistent and the one-pass steps differ");
+    ref_stencil_steps(pts_up, 5, wd, in, STEPS, ref, mag, scratch, CELLS, 2, W, H, 1, W, CELLS, SREF_KEEP_RADIUS);
+    long long bad = 0;
+    for (int i = 0; i < CELLS; i++) bad += !(fabs(o1[i] - ref[i]) <= 2.0 * STEPS * 6 * 0x1p-24 * mag[i] + 1e-300);
+    CHECK(bad == 0, "asymmetric, keep-radius: %lld cells beyond the rounding bound of the CPU's", bad);
+    /* refused: keep-extent for the asymmetric shape, the other policies for both; nothing written */
+    CUDA_OK(cudaMemcpy(d, h, CELLS * 4, cudaMemcpyHostToDevice));
+    gpucheck_poison(d + CELLS, CELLS * 4);
+    a.boundary = ONCHIP_KEEP_EXTENT;
+    CHECK(fup_launch(&a, 0) == PERKS_EBOUNDARY && fup_steps(&a, 0) == PERKS_EBOUNDARY &&
+          fup_plan(&a, &p) == PERKS_EBOUNDARY && fup_res_plan(&a, &p) == PERKS_EBOUNDARY &&
+          fup_hyb_plan(&a, &p) == PERKS_EBOUNDARY, "asymmetric, keep-extent");
+    static const int others[] = {ONCHIP_PERIODIC, ONCHIP_ZERO_OUTSIDE, -1, 4, 40};
+    for (int i = 0; i < 5; i++) {
+        a.boundary = others[i];
+        CHECK(f5_launch(&a, 0) == PERKS_EBOUNDARY && f5_steps(&a, 0) == PERKS_EBOUNDARY &&
+              f5_plan(&a, &p) == PERKS_EBOUNDARY && fup_launch(&a, 0) == PERKS_EBOUNDARY, "policy %d", others[i]);
+    }
+    CUDA_OK(cudaDeviceSynchronize());
+    CHECK(gpucheck_poison_changed(d + CELLS, CELLS * 4) == 0, "a refused call wrote b");
+    CUDA_OK(cudaMemcpy(o1, d, CELLS * 4, cudaMemcpyDeviceToHost));
+    CHECK(memcmp(o1, h, CELLS * 4) == 0, "a refused call wrote a");
+    CHECK(strstr(perks_strerror(PERKS_EBOUNDARY), "boundary") != NULL, "strerror");
+    cudaFree(d);
+    free(h), free(o1), free(o2), free(in), free(ref), free(mag), free(scratch);
+    case_end();
+}
+
 int main(int argc, char **argv)
 {
     int light = gpucheck_begin(argc, argv);
@@ -322,8 +388,8 @@ int main(int argc, char **argv)
     static const int steps_full[] = {1, 2, 7, 100}, steps_light[] = {1, 2, 7};
     const int *st = light ? steps_light : steps_full, nst = light ? 3 : 4;
     /* a kernel: nst step counts + 1 partially cached + 5 tiny; then 3 on many tiles, 8 more without
-     * --light, test_errors, test_overlap */
-    check_plan(nk * (nst + 1 + 5) + 3 + (light ? 0 : 8) + 1 + 1);
+     * --light, test_errors, test_overlap, test_boundary */
+    check_plan(nk * (nst + 1 + 5) + 3 + (light ? 0 : 8) + 1 + 1 + 1);
     for (int i = 0; i < nk; i++) {
         const kern *k = &kernels[i];
         /* tall enough that tiles hold the register rows (rows per tile >= DEPTH + r), ragged */
@@ -367,5 +433,6 @@ int main(int argc, char **argv)
     }
     test_errors();
     test_overlap();
+    test_boundary();
     return check_exit();
 }

@@ -277,6 +277,47 @@ static void test_overlap(void)
     case_end();
 }
 
+/* the boundary policies: keep-radius and keep-extent (the default 0) the same bits for the 7-point
+ * star; the others refused by every entry point, writing nothing */
+static void test_boundary(void)
+{
+    case_begin("perks stencil3d boundary policies: keep-radius as keep-extent, PERKS_EBOUNDARY");
+    enum { W = 40, H = 20, D = 18, CELLS = W * H * D, STEPS = 3 };
+    float w[7] = {0.4f, 0.1f, 0.1f, 0.1f, 0.1f, 0.1f, 0.1f};
+    float *h = (float *)malloc(CELLS * 4), *o1 = (float *)malloc(CELLS * 4), *o2 = (float *)malloc(CELLS * 4);
+    for (int i = 0; i < CELLS; i++) h[i] = gpucheck_uniform();
+    float *d = NULL;
+    CUDA_OK(cudaMalloc(&d, 2 * (size_t)CELLS * 4));
+    perks_stencil3d_args a;
+    perks_plan p;
+    memset(&a, 0, sizeof a);
+    a.a = d; a.b = d + CELLS; a.width = W; a.height = H; a.depth = D; a.steps = STEPS; a.weights = w;
+    a.cache = PERKS_CACHE_SMEM;
+    CUDA_OK(cudaMemcpy(d, h, CELLS * 4, cudaMemcpyHostToDevice));
+    CHECK(f7_launch(&a, 0) == 0, "keep-extent (0)");
+    CUDA_OK(cudaMemcpy(o1, d + CELLS, CELLS * 4, cudaMemcpyDeviceToHost)); /* odd steps: the result in b */
+    a.boundary = ONCHIP_KEEP_RADIUS;
+    CUDA_OK(cudaMemcpy(d, h, CELLS * 4, cudaMemcpyHostToDevice));
+    CHECK(f7_launch(&a, 0) == 0, "keep-radius");
+    CUDA_OK(cudaMemcpy(o2, d + CELLS, CELLS * 4, cudaMemcpyDeviceToHost));
+    CHECK(memcmp(o1, o2, CELLS * 4) == 0, "keep-radius and keep-extent differ for the 7-point star");
+    CUDA_OK(cudaMemcpy(d, h, CELLS * 4, cudaMemcpyHostToDevice));
+    gpucheck_poison(d + CELLS, CELLS * 4);
+    static const int others[] = {ONCHIP_PERIODIC, ONCHIP_ZERO_OUTSIDE, -1, 40};
+    for (int i = 0; i < 4; i++) {
+        a.boundary = others[i];
+        CHECK(f7_launch(&a, 0) == PERKS_EBOUNDARY && f7_steps(&a, 0) == PERKS_EBOUNDARY &&
+              f7_plan(&a, &p) == PERKS_EBOUNDARY, "policy %d", others[i]);
+    }
+    CUDA_OK(cudaDeviceSynchronize());
+    CHECK(gpucheck_poison_changed(d + CELLS, CELLS * 4) == 0, "a refused call wrote b");
+    CUDA_OK(cudaMemcpy(o1, d, CELLS * 4, cudaMemcpyDeviceToHost));
+    CHECK(memcmp(o1, h, CELLS * 4) == 0, "a refused call wrote a");
+    cudaFree(d);
+    free(h), free(o1), free(o2);
+    case_end();
+}
+
 int main(int argc, char **argv)
 {
     int light = gpucheck_begin(argc, argv);
@@ -285,7 +326,7 @@ int main(int argc, char **argv)
     const int *st = light ? steps_light : steps_full, nst = light ? 3 : 4;
     /* a kernel: nst step counts + 1 partially cached + 5 tiny; several tiles a block 1 (3 without
      * --light); 3 larger domains without --light; test_errors, test_overlap */
-    check_plan(nk * (nst + 1 + 5) + (light ? 1 : 3) + (light ? 0 : 3) + 1 + 1);
+    check_plan(nk * (nst + 1 + 5) + (light ? 1 : 3) + (light ? 0 : 3) + 1 + 1 + 1); /* ..., test_boundary */
     for (int i = 0; i < nk; i++) {
         const kern *k = &kernels[i];
         /* ragged in every axis: fully cached at the plan's default */
@@ -323,5 +364,6 @@ int main(int argc, char **argv)
     }
     test_errors();
     test_overlap();
+    test_boundary();
     return check_exit();
 }

@@ -33,6 +33,7 @@
 #include "../cache.cuh"
 #include "../grid.cuh"
 #include "../plan.h"
+#include <onchip/boundary.h>
 #include <onchip/check.h>
 
 /* ---- cache modes */
@@ -54,6 +55,9 @@ typedef struct perks_stencil2d_args {
     size_t work_bytes;
     int kernel;          /* PERKS_KERNEL_*: 0 (AUTO) the resident kernel where the tiles fit in shared
                             memory (modes SMEM, MIX), else the streaming one */
+    int boundary;        /* onchip/boundary.h: ONCHIP_KEEP_RADIUS (the cells within r of an edge keep
+                            their values), or ONCHIP_KEEP_EXTENT (0) for a shape whose extents all
+                            equal its radius (the same cells); any other: PERKS_EBOUNDARY */
 } perks_stencil2d_args;
 
 /* ---- which persistent kernel name_launch runs */
@@ -108,7 +112,23 @@ typedef struct perks__s2d_geom {
     int npts, pf, res_bps, hyb_bps;            /* points, perks__s2d_sizes' pf, res_bps, hyb_bps */
     const void *kern[4];                       /* name_kernel, name_res_kernel, name_hyb_kernel,
                                                   name_step_kernel */
+    unsigned policies;                         /* the boundary policies it gives (bit p for policy p) */
 } perks__s2d_geom;
+
+/* the boundary policies of the perks stencils for shape S in dims 2 or 3: keep-radius, and keep-extent
+ * where it keeps the same cells (every extent equal to the radius) */
+template <class S>
+static inline unsigned perks__stencil_policies(int dims)
+{
+    const onchip_extent e = {S::xlo, S::xhi, S::ylo, S::yhi, S::zlo, S::zhi, S::rmax, dims};
+    return (1u << ONCHIP_KEEP_RADIUS) |
+           (onchip_boundary_same(ONCHIP_KEEP_RADIUS, ONCHIP_KEEP_EXTENT, &e) ? 1u << ONCHIP_KEEP_EXTENT : 0u);
+}
+/* PERKS_EBOUNDARY unless the kernel gives the policy asked for */
+static inline int perks__boundary_check(int boundary, unsigned policies)
+{
+    return boundary >= 0 && boundary < 32 && (policies >> boundary & 1u) ? PERKS_SUCCESS : PERKS_EBOUNDARY;
+}
 
 template <class T, class S, int BX, int RC, int DEPTH>
 static inline perks__s2d_geom perks__s2d_geom_of(const void *stream, const void *res, const void *hyb,
@@ -116,7 +136,8 @@ static inline perks__s2d_geom perks__s2d_geom_of(const void *stream, const void 
 {
     typedef perks__s2d_sizes<T, S, BX, RC> Z;
     const perks__s2d_geom g = {BX, RC, Z::r, Z::ww, Z::rr, DEPTH, (int)sizeof(T), Z::hwin, Z::smem_base,
-                               S::npts, Z::pf, Z::res_bps, Z::hyb_bps, {stream, res, hyb, step}};
+                               S::npts, Z::pf, Z::res_bps, Z::hyb_bps, {stream, res, hyb, step},
+                               perks__stencil_policies<S>(2)};
     return g;
 }
 
@@ -204,6 +225,8 @@ static inline int perks__s2d_res_plan(const perks_stencil2d_args *a, perks_plan 
     perks_kernel_info k;
     int rc;
     long rows;
+    if (!a || !p) return PERKS_ENULL;
+    if ((rc = perks__boundary_check(a->boundary, g->policies))) return rc;
     if ((rc = perks__stencil_kinfo(&d, &k, g->kern[1], g->bx, (long)(2 * g->r * g->ww * (size_t)g->cell_bytes),
                                    g->rc * g->cell_bytes, g->cell_bytes, g->ww)))
         return rc;
@@ -232,6 +255,8 @@ static inline int perks__s2d_hyb_plan(const perks_stencil2d_args *a, perks_plan 
     perks_kernel_info k;
     int rc;
     long rows;
+    if (!a || !p) return PERKS_ENULL;
+    if ((rc = perks__boundary_check(a->boundary, g->policies))) return rc;
     if ((rc = perks__stencil_kinfo(&d, &k, g->kern[2], g->bx, (long)((g->hwin + 2 * g->r * g->ww) * (size_t)g->cell_bytes),
                                    g->pf * g->rc * g->cell_bytes, g->cell_bytes, g->ww)))
         return rc;
@@ -249,9 +274,10 @@ static inline int perks__s2d_hyb_plan(const perks_stencil2d_args *a, perks_plan 
 }
 
 /* name_plan's argument checks */
-static inline int perks__s2d_check(const perks_stencil2d_args *a, const perks_plan *p)
+static inline int perks__s2d_check(const perks_stencil2d_args *a, const perks_plan *p, const perks__s2d_geom *g)
 {
     if (!a || !p) return PERKS_ENULL;
+    if (perks__boundary_check(a->boundary, g->policies)) return PERKS_EBOUNDARY;
     if (a->width <= 0 || a->height <= 0 || a->steps < 0 || a->blocks_per_sm < 0 || a->cache < 0 || a->cache > 3 ||
         a->smem_rows_max < 0 || a->kernel < 0 || a->kernel > 3)
         return PERKS_ESIZE;
@@ -284,7 +310,7 @@ template <class T>
 static inline int perks__s2d_plan(const perks_stencil2d_args *a, perks_plan *p, const perks__s2d_geom *g)
 {
     perks_plan q;
-    int rc = perks__s2d_check(a, p);
+    int rc = perks__s2d_check(a, p, g);
     if (rc) return rc;
     if (a->kernel == PERKS_KERNEL_HYBRID) return a->cache == PERKS_CACHE_REG ? PERKS_ESIZE : perks__s2d_hyb_plan(a, p, g);
     if (a->kernel != PERKS_KERNEL_STREAM && (a->cache == PERKS_CACHE_SMEM || a->cache == PERKS_CACHE_MIX)) {
@@ -313,6 +339,7 @@ static inline int perks__s2d_steps(const perks_stencil2d_args *a, const perks__s
     int W, H, rc;
     if (!a) return PERKS_ENULL;
     if (!a->a || !a->b || !a->weights) return PERKS_ENULL;
+    if ((rc = perks__boundary_check(a->boundary, g->policies))) return rc;
     if (a->width <= 0 || a->height <= 0 || a->steps < 0) return PERKS_ESIZE;
     if ((a->height + g->rc - 1) / g->rc > 65535) return PERKS_ESIZE;
     if ((rc = perks__ab_check(a->a, a->b, a->height, a->width, g->cell_bytes))) return rc;
