@@ -34,7 +34,7 @@
  *   One slot per device ordinal below ONCHIP_MAX_DEVICES (64); an ordinal past it is asked every time.
  *   Kernel keys (device, kernel, question, threads, bytes) live in an open-addressing table of
  *   ONCHIP_KERNEL_SLOTS (1024) entries, ONCHIP__PROBES of them looked at; a key with no room is asked
- *   every time (always right, only slower).  Lock-free and safe from any number of host threads: each
+ *   every time (always right, only asked again).  Lock-free and safe from any number of host threads: each
  *   entry's state (empty, being filled, ready) is a std::atomic, published with release and read with
  *   acquire; a thread that meets an entry being filled asks the runtime itself.  One cache a program
  *   (inline functions of external linkage; a shared library has its own).  A cudaDeviceReset drops the

@@ -7,7 +7,7 @@
  *     ONCHIP_REGS_PER_THREAD_MAX    255    registers of a thread
  *     ONCHIP_SMEM_DEFAULT_MAX       48 KB  shared memory of a block without the opt-in
  *                                          (cudaFuncAttributeMaxDynamicSharedMemorySize)
- *   sm_90 (H100, H200):
+ *   sm_90:
  *     ONCHIP_SMEM_OPTIN_MAX         227 KB shared memory of a block with the opt-in: the largest
  *                                          of the architectures the kit builds for, the bound of
  *                                          the generators' static_asserts

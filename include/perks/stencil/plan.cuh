@@ -148,7 +148,7 @@ static inline int perks_device_query(perks_device_info *d)
     perks_device_info q;
     if (!d) return PERKS_ENULL;
     if (onchip_device_current(NULL, &a) != cudaSuccess) return PERKS_ECUDA;
-    perks_device_h200(&q); /* the measured bandwidth and latency, the register allocation */
+    perks_device_h200(&q); /* the bandwidth, latency and register allocation of the preset */
     q.sms = a.sms;
     q.smem_per_sm = a.smem_per_sm;
     q.smem_per_block = a.smem_optin;
