@@ -222,22 +222,31 @@ static inline int ssam__conv2d_queued(const ssam_conv2d_args *a, int q, int M, i
            !(a->flags & (SSAM_VALID | SSAM_SYSTOLIC_WALK));
 }
 
+/* a convolution as its launcher sees it: the systolic kernel and the queued one (qkernel), the
+ * weights' element bytes es, the filter M x N, P rows a step, B threads, V the vector width, step the
+ * columns a warp computes, qd the queued walk's rows in flight */
+typedef struct ssam__conv_kern {
+    const void *kernel, *qkernel;
+    size_t es;
+    int M, N, P, B, V, step, qd;
+} ssam__conv_kern;
+
 /* name_launch: the walk (q: name_queued(a)), its checks and grid, the weights into wt, the launch
  * with the walk's row table in shared memory */
-static inline int ssam__conv2d_launch(const ssam_conv2d_args *a, cudaStream_t stream, const void *kernel,
-                                      const void *qkernel, int q, void *wt, size_t es, int M, int N, int P,
-                                      int B, int V, int step, int qd)
+static inline int ssam__conv2d_launch(const ssam_conv2d_args *a, cudaStream_t stream, const ssam__conv_kern *k, int q,
+                                      void *wt)
 {
     ssam_conv2d_geom g;
     dim3 grid;
     int occ = 0; /* the queued kernel's blocks per SM */
-    int rc = q ? ssam__conv_occupancy(qkernel, B, &occ) : SSAM_SUCCESS;
+    int rc = q ? ssam__conv_occupancy(k->qkernel, k->B, &occ) : SSAM_SUCCESS;
     if (rc) return rc;
-    rc = ssam__conv2d_prepare(a, M, N, q ? qd : P, B, V, q ? 32 * V : step, q ? occ * (B / 32) : 0, &g, &grid);
+    rc = ssam__conv2d_prepare(a, k->M, k->N, q ? k->qd : k->P, k->B, k->V, q ? 32 * k->V : k->step,
+                              q ? occ * (k->B / 32) : 0, &g, &grid);
     if (rc) return rc;
-    ssam__conv_weights(wt, a, es, M * N);
-    return ssam__conv_launch(q ? qkernel : kernel, grid, B, (size_t)(g.seg + N - 1 + (q ? 2 * qd : P)) * sizeof(int), stream,
-                             a, &g, wt);
+    ssam__conv_weights(wt, a, k->es, k->M * k->N);
+    return ssam__conv_launch(q ? k->qkernel : k->kernel, grid, k->B,
+                             (size_t)(g.seg + k->N - 1 + (q ? 2 * k->qd : k->P)) * sizeof(int), stream, a, &g, wt);
 }
 
 #endif /* !__CUDACC_RTC__ */
@@ -605,8 +614,9 @@ struct ssam__conv2d_limits {
     static inline __attribute__((unused)) int name##_launch(const ssam_conv2d_args *a, cudaStream_t stream) \
     {                                                                                                      \
         name##_weights wt;                                                                                 \
-        return ssam__conv2d_launch(a, stream, (const void *)name##_kernel, (const void *)name##_qkernel, name##_queued(a), \
-                                   &wt, sizeof(T), M, N, P, B, SSAM_CONV_V(TS), SSAM_CONV_STEP(TS, M), name##__QD); \
+        const ssam__conv_kern k = {(const void *)name##_kernel, (const void *)name##_qkernel, sizeof(T), M, N, P, B, \
+                                   SSAM_CONV_V(TS), SSAM_CONV_STEP(TS, M), name##__QD};                    \
+        return ssam__conv2d_launch(a, stream, &k, name##_queued(a), &wt);                                  \
     }
 #else
 #define SSAM__CONV2D_HOST(name, TS, T, M, N, P, B)

@@ -109,9 +109,10 @@
     static inline __attribute__((unused)) int name##_launch(const ssam_conv2d_args *a, cudaStream_t stream) \
     {                                                                                                      \
         name##_simt_weights wt;                                                                            \
-        return ssam__conv2d_tc_launch(a, stream, (const void *)name##_kernel, name##_simt_launch, &wt,     \
-                                      sizeof wt.w[0], M, N, name##__tcz::VW, name##__tcz::BH, name##__tcz::BWD, \
-                                      name##__tcz::NT, name##__tcz::smem);                                 \
+        const ssam__conv_tc_kern k = {(const void *)name##_kernel, name##_simt_launch, sizeof wt.w[0], M, N,  \
+                                      name##__tcz::VW, name##__tcz::BH, name##__tcz::BWD, name##__tcz::NT, \
+                                      name##__tcz::smem};                                                  \
+        return ssam__conv2d_tc_launch(a, stream, &k, &wt);                                                 \
     }
 #else
 #define SSAM__CONV2D_TC_HOST(name, M, N)

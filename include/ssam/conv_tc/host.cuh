@@ -79,27 +79,34 @@ static inline int ssam__conv_tc_grid(const ssam_conv2d_geom *g, int BH, int BW, 
     return SSAM_SUCCESS;
 }
 
-/* name_launch of SSAM_CONV2D_TC_DEFINE: the checks and geometry of conv.cuh (V elements a 16-byte
- * vector), the path on this device (simt: the SIMT launcher of the same filter, where the tensor
- * cores are not there), the grid of BH x BW tiles, the weights (M N elements of es bytes) into wt,
- * the launch of threads per block with smem bytes */
-static inline int ssam__conv2d_tc_launch(const ssam_conv2d_args *a, cudaStream_t stream,
-                                         const void *kernel, int (*simt)(const ssam_conv2d_args *, cudaStream_t),
-                                         void *wt, size_t es, int M, int N, int V, int BH, int BW, int threads,
-                                         size_t smem)
+/* a tensor-core convolution as its launcher sees it: the kernel, the SIMT launcher of the same filter
+ * (where the tensor cores are not there), the weights' element bytes es, the filter M x N, V elements a
+ * 16-byte vector, BH x BW tiles, threads a block, smem bytes of shared memory */
+typedef struct ssam__conv_tc_kern {
+    const void *kernel;
+    int (*simt)(const ssam_conv2d_args *, cudaStream_t);
+    size_t es;
+    int M, N, V, BH, BW, threads;
+    size_t smem;
+} ssam__conv_tc_kern;
+
+/* name_launch of SSAM_CONV2D_TC_DEFINE: the checks and geometry of conv.cuh, the path on this device,
+ * the grid of tiles, the weights into wt, the launch */
+static inline int ssam__conv2d_tc_launch(const ssam_conv2d_args *a, cudaStream_t stream, const ssam__conv_tc_kern *k,
+                                         void *wt)
 {
     ssam_conv2d_geom g;
     ssam__tc_dev dv;
     dim3 grid;
-    int rc = ssam__conv2d_geometry(a, M, N, V, &g);
+    int rc = ssam__conv2d_geometry(a, k->M, k->N, k->V, &g);
     if (rc) return rc;
-    rc = ssam__conv_tc_setup(&dv, kernel, threads, smem);
+    rc = ssam__conv_tc_setup(&dv, k->kernel, k->threads, k->smem);
     if (rc) return rc;
-    if (dv.path != SSAM_PATH_TC) return simt(a, stream);
-    rc = ssam__conv_tc_grid(&g, BH, BW, ssam__conv_tc_shift(g.ax, V), &dv, &grid);
+    if (dv.path != SSAM_PATH_TC) return k->simt(a, stream);
+    rc = ssam__conv_tc_grid(&g, k->BH, k->BW, ssam__conv_tc_shift(g.ax, k->V), &dv, &grid);
     if (rc) return rc;
-    ssam__conv_weights(wt, a, es, M * N);
-    return ssam__conv_launch(kernel, grid, threads, smem, stream, a, &g, wt);
+    ssam__conv_weights(wt, a, k->es, k->M * k->N);
+    return ssam__conv_launch(k->kernel, grid, k->threads, k->smem, stream, a, &g, wt);
 }
 #endif /* !__CUDACC_RTC__ */
 
