@@ -107,6 +107,15 @@ static __device__ __forceinline__ void ssam_temporal_level(T (&out)[V], const T 
     ssam_temporal_level<ONCHIP_SHAPE2D_TYPE(SHAPE), XLO, XHI, YLO>(out, win, coef, keep, colin, fast)
 
 /* ---- the kernel's pieces ----------------------------------------------------------------------- */
+/* a pass's arguments, those of name_kernel(src, dst, g, L, cf), as the bodies' pieces take them */
+template <class T>
+struct ssam__tb_args {
+    const T *src;
+    T *dst;
+    ssam_stencil_geom g;
+    int steps; /* L: the steps of this pass, 1 .. TT */
+    const T *coef;
+};
 /* the column a lane loads x .. x + V - 1 from, *in = 1 where one aligned vector load is legal; a lane
  * wholly outside the domain loads a vector inside it; why: docs/ssam.md#temporal-design */
 static __device__ __forceinline__ int ssam__tb_xload(int x, int nx, int V, int periodic, int vld, int *in)
@@ -135,13 +144,26 @@ static __device__ __forceinline__ void ssam__tb2_load(T (&q)[V][NS], int s, cons
     }
 }
 
+/* a warp's strip of rows (the 2D body): its segment and the row test of its levels */
+struct ssam__tb2_strip {
+    int seg_begin, seg_end;    /* Ys, Ye: the rows [Ys, Ye) of segment by, the ones stored */
+    int row_offset, row_limit; /* yoff, ylim: a level computes row y where y + YLO + yoff lies in [0, ylim) */
+    int warp_inside;           /* allin: every lane's col_inside_mask full (warp-uniform) */
+};
+
 /* after input row j entered ring 0: levels 1 .. TT of rows j - t YHI, one after another (why:
- * docs/ssam.md#temporal-design), levels above L keeping their values; level TT's row stored */
+ * docs/ssam.md#temporal-design), levels above L keeping their values; level TT's row stored at the
+ * lane's x_load (its x wherever it stores) */
 template <class S, int TT, class T, int V, int NY>
-static __device__ __forceinline__ void ssam__tb2_levels(T (&ring)[TT][V][NY], int ph, T (&out)[V], T *dst,
-                                                        const ssam_stencil_geom g, const T *cf, int L, int j, int Ys,
-                                                        int Ye, int x, int colin, int allin, int yoff, int ylim, int store)
+static __device__ __forceinline__ void ssam__tb2_levels(T (&ring)[TT][V][NY], int ph, T (&out)[V], const ssam__tb_args<T> &a,
+                                                        int j, const ssam__lane &lane, const ssam__tb2_strip &strip)
 {
+    /* the members read, as locals read before any store (why: docs/ssam.md#tb-context-structs) */
+    const ssam_stencil_geom g = a.g;
+    T *const dst = a.dst;
+    const T *const cf = a.coef;
+    const int L = a.steps, Ys = strip.seg_begin, Ye = strip.seg_end, yoff = strip.row_offset, ylim = strip.row_limit;
+    const int allin = strip.warp_inside, x = lane.x_load, colin = lane.col_inside_mask, store = lane.store;
 #pragma unroll
     for (int t = 1; t <= TT; t++) {
         const int y = j - t * S::yhi;
@@ -182,27 +204,34 @@ static __device__ __forceinline__ void ssam__tb2_body(const T *src, T *dst, cons
         HL = SSAM_TEMPORAL_HL(V, XLO, TT), HR = SSAM_TEMPORAL_HR(V, XHI, TT), STEP = 32 * V - HL - HR
     };
     const int bmode = g.periodic ? SSAM_BORDER_WRAP : SSAM_BORDER_NEAREST;
-    const int lane = threadIdx.x & 31;
+    const int lane_id = threadIdx.x & 31;
     int bx, by;
     ssam__tb2_block(&bx, &by);
     const long long X0l = ((long long)bx * (B / 32) + (threadIdx.x >> 5)) * STEP;
     if (X0l >= g.nx) return; /* whole warps only: the shuffles need every lane */
     const int X0 = (int)X0l;
-    const int x = X0 - HL + V * lane;
-    const int store = lane >= HL / V && lane < 32 - HR / V && x < g.nx;
+    const int x = X0 - HL + V * lane_id;
+    const int store = lane_id >= HL / V && lane_id < 32 - HR / V && x < g.nx;
     const int Ys = by * g.seg, Ye = min(Ys + g.seg, g.ny);
     const int j0 = Ys + TT * YLO, j1 = Ye + TT * YHI; /* input rows [j0, j1) */
     int colin = 0;
     T ring[TT][V][NY], pf[V][NY], out[V];
-    int in;
+    ssam__lane lane;
+    lane.x = x;
+    lane.store = store;
     /* xl: the columns loaded, x itself wherever the lane stores (x then lies in the domain) */
-    const int xl = ssam__tb_xload(x, g.nx, V, g.periodic, g.vld, &in);
+    lane.x_load = ssam__tb_xload(x, g.nx, V, g.periodic, g.vld, &lane.vec_ok);
+    const int xl = lane.x_load, in = lane.vec_ok;
 #pragma unroll
     for (int k = 0; k < V; k++) colin |= (g.periodic || (x + k + XLO >= 0 && x + k + XHI < g.nx)) << k;
-    const int allin = __all_sync(0xffffffffu, colin == (1 << V) - 1);
+    lane.col_inside_mask = colin;
+    ssam__tb2_strip strip;
+    strip.seg_begin = Ys, strip.seg_end = Ye;
+    strip.warp_inside = __all_sync(0xffffffffu, colin == (1 << V) - 1);
     /* a level computes row y where y + YLO + yoff lies in [0, ylim) */
-    const int yoff = g.periodic ? 0x40000000 : 0;
-    const int ylim = g.periodic ? 0x7fffffff : max(g.ny - (YHI - YLO), 0);
+    strip.row_offset = g.periodic ? 0x40000000 : 0;
+    strip.row_limit = g.periodic ? 0x7fffffff : max(g.ny - (YHI - YLO), 0);
+    const ssam__tb_args<T> a = {src, dst, g, L, cf};
 #pragma unroll
     for (int t = 0; t < TT; t++) /* rows before j0: never stored, kept finite */
 #pragma unroll
@@ -221,7 +250,7 @@ static __device__ __forceinline__ void ssam__tb2_body(const T *src, T *dst, cons
             for (int k = 0; k < V; k++) out[k] = pf[k][ph];
             ssam_temporal_push(ring[0], ph, out);
             if (j + NY < j1) ssam__tb2_load(pf, ph, src, g, j + NY, xl, in, bmode);
-            ssam__tb2_levels<S, TT>(ring, ph, out, dst, g, cf, L, j, Ys, Ye, xl, colin, allin, yoff, ylim, store);
+            ssam__tb2_levels<S, TT>(ring, ph, out, a, j, lane, strip);
         }
     }
 }

@@ -126,16 +126,36 @@ static __device__ __forceinline__ void ssam__tb3_shift(T (&zr)[NZ][V][P])
             for (int p = 0; p < P; p++) zr[z][k][p] = zr[z + 1][k][p];
 }
 
+/* a warp's place in its block's tile (both 3D bodies; ssam__tb3_tile_make fills it, the ssam__lane
+ * and the arrays cx, ry, rowin, rowst; each member's glossary name after it) */
+template <class T, int V>
+struct ssam__tb3_tile {
+    ssam_vec<T, V> *warp_smem; /* wb: the lane's vector of the warp's first row in plane slot 0 */
+    int seg_begin, seg_end;    /* Zs, Ze: the planes [Zs, Ze) of segment blockIdx.z, the ones stored */
+    int z_first, z_end;        /* z0, z1: the steps z0 .. z1 - 1 */
+    int y0;                    /* the warp's first row */
+    int border_mode;           /* bmode: SSAM_BORDER_WRAP (periodic) or SSAM_BORDER_NEAREST */
+    int warp_inside;           /* allin: every lane's col_inside_mask full (warp-uniform) */
+};
+
 /* level t of plane zt = z - t (ZHI + 1) for the warp's P rows (plane zz in slot (zz - z0) mod NS, PS
  * vectors each) from level t - 1's rings; into level t's rings, or stored at t = TT, after every
  * row's window is loaded (shared rows load once) */
 template <class S, int NS, int PS, int RING, int t, class T, int TT, int NZ, int V, int P>
-static __device__ __forceinline__ void ssam__tb3_level(int ph, int zt, T (&zr)[TT][NZ][V][P], ssam_vec<T, V> *wb,
-                                                       T *dst, const ssam_stencil_geom g, const T *cf, int L, int Zs,
-                                                       int Ze, const int (&rowin)[P], const int (&rowst)[P], int y0, int x,
-                                                       int colin, int allin)
+static __device__ __forceinline__ void ssam__tb3_level(int ph, const int &zt_ref, T (&zr)[TT][NZ][V][P],
+                                                       const ssam__tb_args<T> &a, const ssam__tb3_tile<T, V> &tile,
+                                                       const ssam__lane &lane, const int (&rowin)[P], const int (&rowst)[P])
 {
     enum { XLO = S::xlo, XHI = S::xhi, YLO = S::ylo, ZLO = S::zlo, ZHI = S::zhi, NY = S::yhi - S::ylo + 1 };
+    /* zt (by const reference) and the members read, as locals read before any store (why:
+     * docs/ssam.md#tb-context-structs) */
+    const int zt = zt_ref;
+    const ssam_stencil_geom g = a.g;
+    T *const dst = a.dst;
+    const T *const cf = a.coef;
+    const int L = a.steps, Zs = tile.seg_begin, Ze = tile.seg_end, y0 = tile.y0, allin = tile.warp_inside;
+    ssam_vec<T, V> *const wb = tile.warp_smem;
+    const int x = lane.x, colin = lane.col_inside_mask;
     int pl[NZ];
 #pragma unroll
     for (int dz = 0; dz < NZ; dz++) pl[dz] = ((t - 1) * NS + ((ph - t * (ZHI + 1) + ZLO + dz) % NS + NS) % NS) * PS;
@@ -169,26 +189,28 @@ static __device__ __forceinline__ void ssam__tb3_level(int ph, int zt, T (&zr)[T
 
 /* levels I .. TT of step z (RING: from TT down), each with its t a constant of its own instantiation */
 template <class S, int NS, int PS, int RING, int I, class T, int TT, int NZ, int V, int P>
-static __device__ __forceinline__ void ssam__tb3_levels(int ph, int z, T (&zr)[TT][NZ][V][P], ssam_vec<T, V> *wb, T *dst,
-                                                        const ssam_stencil_geom g, const T *cf, int L, int Zs, int Ze,
-                                                        const int (&rowin)[P], const int (&rowst)[P], int y0, int x,
-                                                        int colin, int allin)
+static __device__ __forceinline__ void ssam__tb3_levels(int ph, int z, T (&zr)[TT][NZ][V][P], const ssam__tb_args<T> &a,
+                                                        const ssam__tb3_tile<T, V> &tile, const ssam__lane &lane,
+                                                        const int (&rowin)[P], const int (&rowst)[P])
 {
     if constexpr (I <= TT) {
         enum { t = RING ? TT + 1 - I : I };
-        ssam__tb3_level<S, NS, PS, RING, t>(ph, z - t * (S::zhi + 1), zr, wb, dst, g, cf, L, Zs, Ze, rowin, rowst, y0, x,
-                                            colin, allin);
-        ssam__tb3_levels<S, NS, PS, RING, I + 1>(ph, z, zr, wb, dst, g, cf, L, Zs, Ze, rowin, rowst, y0, x, colin, allin);
+        ssam__tb3_level<S, NS, PS, RING, t>(ph, z - t * (S::zhi + 1), zr, a, tile, lane, rowin, rowst);
+        ssam__tb3_levels<S, NS, PS, RING, I + 1>(ph, z, zr, a, tile, lane, rowin, rowst);
     }
 }
 
 /* the prefetched input plane z into level 0's shared ring (slot ph; level 1 reads level 0 from
  * shared memory only), then the next plane prefetched */
 template <int PS, class T, int V, int P>
-static __device__ __forceinline__ void ssam__tb3_intake(int ph, int z, int z1, T (&pf)[V][P], ssam_vec<T, V> *wb,
-                                                        const T *src, const ssam_stencil_geom g, const int (&ry)[P], int x,
-                                                        const int (&cx)[V], int in, int bmode)
+static __device__ __forceinline__ void ssam__tb3_intake(int ph, int z, T (&pf)[V][P], const ssam__tb_args<T> &a,
+                                                        const ssam__tb3_tile<T, V> &tile, const ssam__lane &lane,
+                                                        const int (&ry)[P], const int (&cx)[V])
 {
+    const ssam_stencil_geom g = a.g; /* the members read, as locals (as in ssam__tb3_level) */
+    const T *const src = a.src;
+    ssam_vec<T, V> *const wb = tile.warp_smem;
+    const int z1 = tile.z_end, bmode = tile.border_mode, x = lane.x_load, in = lane.vec_ok;
 #pragma unroll
     for (int p = 0; p < P; p++) {
         T row[V];
@@ -204,43 +226,48 @@ static __device__ __forceinline__ void ssam__tb3_intake(int ph, int z, int z1, T
 /* one step z: the input plane into level 0, levels 1 .. TT (independent within a step), one barrier;
  * the order of intake and levels: docs/ssam.md#temporal3d-design */
 template <class S, int NS, int PS, int RING, class T, int TT, int NZ, int V, int P>
-static __device__ __forceinline__ void ssam__tb3_plane(int ph, int z, int z1, T (&pf)[V][P], T (&zr)[TT][NZ][V][P],
-                                                       ssam_vec<T, V> *wb, const T *src, T *dst, const ssam_stencil_geom g,
-                                                       const T *cf, int L, int Zs, int Ze, const int (&rowin)[P],
-                                                       const int (&rowst)[P], const int (&ry)[P], int y0, int x, int xl,
-                                                       const int (&cx)[V], int in, int colin, int allin, int bmode)
+static __device__ __forceinline__ void ssam__tb3_plane(int ph, int z, T (&pf)[V][P], T (&zr)[TT][NZ][V][P],
+                                                       const ssam__tb_args<T> &a, const ssam__tb3_tile<T, V> &tile,
+                                                       const ssam__lane &lane, const int (&cx)[V], const int (&ry)[P],
+                                                       const int (&rowin)[P], const int (&rowst)[P])
 {
-    if (!RING) ssam__tb3_intake<PS>(ph, z, z1, pf, wb, src, g, ry, xl, cx, in, bmode);
-    ssam__tb3_levels<S, NS, PS, RING, 1>(ph, z, zr, wb, dst, g, cf, L, Zs, Ze, rowin, rowst, y0, x, colin, allin);
-    if (RING) ssam__tb3_intake<PS>(ph, z, z1, pf, wb, src, g, ry, xl, cx, in, bmode);
+    if (!RING) ssam__tb3_intake<PS>(ph, z, pf, a, tile, lane, ry, cx);
+    ssam__tb3_levels<S, NS, PS, RING, 1>(ph, z, zr, a, tile, lane, rowin, rowst);
+    if (RING) ssam__tb3_intake<PS>(ph, z, pf, a, tile, lane, ry, cx);
     __syncthreads();
 }
 
-/* a block's tile and a lane's place in it (both 3D bodies; the names: the usage block's GLOSSARY) */
+/* a block's tile and a lane's place in it (both 3D bodies), sh the block's shared memory */
 template <class T, class S, int TT, int P, int B, int LAG, int V>
-static __device__ __forceinline__ void ssam__tb3_tile(const ssam_stencil_geom &g, int bmode, ssam_vec<T, V> *sh,
-                                                      ssam_vec<T, V> *&wb, int &Zs, int &Ze, int &z0, int &z1, int &x,
-                                                      int &xl, int &y0, int (&cx)[V], int &in, int &colin, int &allin,
-                                                      int (&ry)[P], int (&rowin)[P], int (&rowst)[P])
+static __device__ __forceinline__ void ssam__tb3_tile_make(ssam__tb3_tile<T, V> &tile, ssam__lane &lane, int (&cx)[V],
+                                                           int (&ry)[P], int (&rowin)[P], int (&rowst)[P],
+                                                           const ssam_stencil_geom &g, ssam_vec<T, V> *sh)
 {
     enum {
         XLO = S::xlo, XHI = S::xhi, YLO = S::ylo, YHI = S::yhi, ZLO = S::zlo, RT = B / 32 * P,
         HL = SSAM_TEMPORAL_HL(V, XLO, TT), HR = SSAM_TEMPORAL_HR(V, XHI, TT), STEPX = 32 * V - HL - HR, YH0 = TT * -YLO,
         STEPY = RT - TT * (YHI - YLO)
     };
-    const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5;
-    wb = sh + (wid * P - YLO) * 32 + lane;
-    x = blockIdx.x * STEPX - HL + V * lane;
-    const int store = lane >= HL / V && lane < 32 - HR / V && x < g.nx;
-    y0 = blockIdx.y * STEPY - YH0 + wid * P;
-    Zs = blockIdx.z * g.seg, Ze = min(Zs + g.seg, g.nz);
-    z0 = Zs + TT * ZLO, z1 = Ze + TT * LAG;
-    colin = 0;
-    ssam_regcache_columns<V>(cx, in, x, g.nx, bmode, g.vld);
-    xl = ssam__tb_xload(x, g.nx, V, g.periodic, g.vld, &in); /* loads: whole vectors */
+    const int lane_id = threadIdx.x & 31, wid = threadIdx.x >> 5;
+    const int bmode = g.periodic ? SSAM_BORDER_WRAP : SSAM_BORDER_NEAREST;
+    tile.border_mode = bmode;
+    tile.warp_smem = sh + (wid * P - YLO) * 32 + lane_id;
+    const int x = blockIdx.x * STEPX - HL + V * lane_id;
+    lane.x = x;
+    const int store = lane_id >= HL / V && lane_id < 32 - HR / V && x < g.nx;
+    lane.store = store;
+    const int y0 = blockIdx.y * STEPY - YH0 + wid * P;
+    tile.y0 = y0;
+    const int Zs = blockIdx.z * g.seg, Ze = min(Zs + g.seg, g.nz);
+    tile.seg_begin = Zs, tile.seg_end = Ze;
+    tile.z_first = Zs + TT * ZLO, tile.z_end = Ze + TT * LAG;
+    int colin = 0;
+    ssam_regcache_columns<V>(cx, lane.vec_ok, x, g.nx, bmode, g.vld);
+    lane.x_load = ssam__tb_xload(x, g.nx, V, g.periodic, g.vld, &lane.vec_ok); /* loads: whole vectors */
 #pragma unroll
     for (int k = 0; k < V; k++) colin |= (g.periodic || (x + k + XLO >= 0 && x + k + XHI < g.nx)) << k;
-    allin = __all_sync(0xffffffffu, colin == (1 << V) - 1);
+    lane.col_inside_mask = colin;
+    tile.warp_inside = __all_sync(0xffffffffu, colin == (1 << V) - 1);
 #pragma unroll
     for (int p = 0; p < P; p++) {
         const int y = y0 + p, r = wid * P + p;
@@ -253,10 +280,13 @@ static __device__ __forceinline__ void ssam__tb3_tile(const ssam_stencil_geom &g
 /* the start of both bodies: the shared memory's NSH int4 zeroed (finite before the first planes),
  * the rows of plane z0 into pf, a barrier */
 template <int B, int NSH, class T, int V, int P>
-static __device__ __forceinline__ void ssam__tb3_start(int4 *sh, T (&pf)[V][P], const T *src, const ssam_stencil_geom &g,
-                                                       int z0, int bmode, int xl, const int (&cx)[V], int in,
-                                                       const int (&ry)[P])
+static __device__ __forceinline__ void ssam__tb3_start(int4 *sh, T (&pf)[V][P], const ssam__tb_args<T> &a,
+                                                       const ssam__tb3_tile<T, V> &tile, const ssam__lane &lane,
+                                                       const int (&ry)[P], const int (&cx)[V])
 {
+    const ssam_stencil_geom g = a.g; /* the members read, as locals (as in ssam__tb3_level) */
+    const T *const src = a.src;
+    const int z0 = tile.z_first, bmode = tile.border_mode, xl = lane.x_load, in = lane.vec_ok;
     for (int i = threadIdx.x; i < NSH; i += B) sh[i] = make_int4(0, 0, 0, 0);
     ssam_regcache_rows_as<P, T, T>(pf, 0, src + (long long)ssam_border_index(z0, g.nz, bmode) * g.plane, g.pitch, xl, cx, in,
                                    ry, (T)0);
@@ -275,12 +305,12 @@ static __device__ __forceinline__ void ssam__tb3_body(const T *src, T *dst, cons
     };
     typedef ssam_vec<T, V> vec_t;
     extern __shared__ int4 ssam__tb3[];
-    const int bmode = g.periodic ? SSAM_BORDER_WRAP : SSAM_BORDER_NEAREST;
-    vec_t *wb;
-    int Zs, Ze, z0, z1, x, xl, y0, cx[V], in, colin, allin, ry[P], rowin[P], rowst[P];
+    const ssam__tb_args<T> a = {src, dst, g, L, cf};
+    ssam__tb3_tile<T, V> tile;
+    ssam__lane lane;
+    int cx[V], ry[P], rowin[P], rowst[P]; /* arrays apart from the structs: docs/ssam.md#tb-context-structs */
     T pf[V][P], zr[TT][NZ][V][P];
-    ssam__tb3_tile<T, S, TT, P, B, ZHI + 1>(g, bmode, (vec_t *)ssam__tb3, wb, Zs, Ze, z0, z1, x, xl, y0, cx, in, colin,
-                                            allin, ry, rowin, rowst);
+    ssam__tb3_tile_make<T, S, TT, P, B, ZHI + 1>(tile, lane, cx, ry, rowin, rowst, g, (vec_t *)ssam__tb3);
     if (RING) { /* rings of levels 1 .. TT-1 (zr[0] stays unused: level 1 reads shared memory) */
 #pragma unroll
         for (int t = 0; t < TT; t++)
@@ -291,15 +321,15 @@ static __device__ __forceinline__ void ssam__tb3_body(const T *src, T *dst, cons
 #pragma unroll
                     for (int p = 0; p < P; p++) zr[t][z][k][p] = (T)0;
     }
-    ssam__tb3_start<B, TT * NS * PS>(ssam__tb3, pf, src, g, z0, bmode, xl, cx, in, ry);
+    ssam__tb3_start<B, TT * NS * PS>(ssam__tb3, pf, a, tile, lane, ry, cx);
+    const int z0 = tile.z_first, z1 = tile.z_end;
 #pragma unroll 1
     for (int zb = z0; zb < z1; zb += NS) {
 #pragma unroll
         for (int ph = 0; ph < NS; ph++) {
             const int z = zb + ph;
             if (z >= z1) break; /* block-uniform */
-            ssam__tb3_plane<S, NS, PS, RING>(ph, z, z1, pf, zr, wb, src, dst, g, cf, L, Zs, Ze, rowin, rowst, ry, y0, x, xl,
-                                             cx, in, colin, allin, bmode);
+            ssam__tb3_plane<S, NS, PS, RING>(ph, z, pf, zr, a, tile, lane, cx, ry, rowin, rowst);
         }
     }
 }
@@ -311,34 +341,40 @@ static __host__ __device__ constexpr int ssam__tb3z_fits(onchip_shape<P...>)
     return (0 + ... + (P::dz != 0 && P::dy != 0)) == 0 && onchip_shape<P...>::zlo < 0 && onchip_shape<P...>::zhi > 0;
 }
 
-/* cells that keep their values (outside rowin / colin, or lv 0: an idle level) take them back from
- * the centre plane c; one warp-uniform test for all P rows */
+/* cells that keep their values (outside row_inside / col_inside_mask, or lv 0: an idle level) take
+ * them back from the centre plane c; one warp-uniform test for all P rows */
 template <class T, int V, int P>
-static __device__ __forceinline__ void ssam__tb3z_keep(T (&nw)[V][P], const ssam_vec<T, V> *c, int lv, const int (&rowin)[P],
-                                                       int colin, int allin)
+static __device__ __forceinline__ void ssam__tb3z_keep(T (&nw)[V][P], const ssam_vec<T, V> *c, int lv,
+                                                       const int (&row_inside)[P], int col_inside_mask, int warp_inside)
 {
-    int rows = allin && lv;
+    int rows = warp_inside && lv;
 #pragma unroll
-    for (int p = 0; p < P; p++) rows = rows && rowin[p];
+    for (int p = 0; p < P; p++) rows = rows && row_inside[p];
     if (__builtin_expect(rows, 1)) return;
 #pragma unroll
     for (int p = 0; p < P; p++) {
         const ssam_vec<T, V> q = c[p * 32];
-        const int keep = lv && rowin[p];
+        const int keep = lv && row_inside[p];
 #pragma unroll
-        for (int k = 0; k < V; k++) nw[k][p] = (keep && ((colin >> k) & 1)) ? nw[k][p] : q.v[k];
+        for (int k = 0; k < V; k++) nw[k][p] = (keep && ((col_inside_mask >> k) & 1)) ? nw[k][p] : q.v[k];
     }
 }
 
 /* level t of plane zt = z - t ZHI: the window from level t - 1 (nw in registers, the rest from shared
  * memory), nw into the slot of its oldest plane; level t's row replaces nw, or is stored at t = TT */
 template <class S, int NSZ, int PS, int t, class T, int TT, int V, int P>
-static __device__ __forceinline__ void ssam__tb3z_level(int ph, int zt, T (&nw)[V][P], ssam_vec<T, V> *wb, T *dst,
-                                                        const ssam_stencil_geom g, const T *cf, int L, int Zs, int Ze,
-                                                        const int (&rowin)[P], const int (&rowst)[P], int y0, int x,
-                                                        int colin, int allin)
+static __device__ __forceinline__ void ssam__tb3z_level(int ph, const int &zt_ref, T (&nw)[V][P],
+                                                        const ssam__tb_args<T> &a, const ssam__tb3_tile<T, V> &tile,
+                                                        const ssam__lane &lane, const int (&rowin)[P], const int (&rowst)[P])
 {
     enum { XLO = S::xlo, XHI = S::xhi, YLO = S::ylo, ZLO = S::zlo, ZHI = S::zhi, NY = S::yhi - S::ylo + 1, NZ = ZHI - ZLO + 1 };
+    const int zt = zt_ref;           /* zt and the members read, as locals (as in ssam__tb3_level) */
+    const ssam_stencil_geom g = a.g;
+    T *const dst = a.dst;
+    const T *const cf = a.coef;
+    const int L = a.steps, Zs = tile.seg_begin, Ze = tile.seg_end, y0 = tile.y0, allin = tile.warp_inside;
+    ssam_vec<T, V> *const wb = tile.warp_smem;
+    const int x = lane.x, colin = lane.col_inside_mask;
     int pl[NZ]; /* level t - 1's plane zt + ZLO + dz in slot (zt + ZLO + dz - z0) mod NSZ */
 #pragma unroll
     for (int dz = 0; dz < NZ; dz++) pl[dz] = ((t - 1) * NSZ + ((ph - t * ZHI + ZLO + dz) % NSZ + NSZ) % NSZ) * PS;
@@ -386,15 +422,13 @@ static __device__ __forceinline__ void ssam__tb3z_level(int ph, int zt, T (&nw)[
     }
 }
 template <class S, int NSZ, int PS, int t, class T, int TT, int V, int P>
-static __device__ __forceinline__ void ssam__tb3z_levels(int ph, int z, T (&nw)[V][P], ssam_vec<T, V> *wb, T *dst,
-                                                         const ssam_stencil_geom g, const T *cf, int L, int Zs, int Ze,
-                                                         const int (&rowin)[P], const int (&rowst)[P], int y0, int x,
-                                                         int colin, int allin)
+static __device__ __forceinline__ void ssam__tb3z_levels(int ph, int z, T (&nw)[V][P], const ssam__tb_args<T> &a,
+                                                         const ssam__tb3_tile<T, V> &tile, const ssam__lane &lane,
+                                                         const int (&rowin)[P], const int (&rowst)[P])
 {
     if constexpr (t <= TT) {
-        ssam__tb3z_level<S, NSZ, PS, t, T, TT>(ph, z - t * S::zhi, nw, wb, dst, g, cf, L, Zs, Ze, rowin, rowst, y0, x, colin,
-                                               allin);
-        ssam__tb3z_levels<S, NSZ, PS, t + 1, T, TT>(ph, z, nw, wb, dst, g, cf, L, Zs, Ze, rowin, rowst, y0, x, colin, allin);
+        ssam__tb3z_level<S, NSZ, PS, t, T, TT>(ph, z - t * S::zhi, nw, a, tile, lane, rowin, rowst);
+        ssam__tb3z_levels<S, NSZ, PS, t + 1, T, TT>(ph, z, nw, a, tile, lane, rowin, rowst);
     }
 }
 
@@ -407,13 +441,14 @@ static __device__ __forceinline__ void ssam__tb3z_body(const T *src, T *dst, con
     };
     typedef ssam_vec<T, V> vec_t;
     extern __shared__ int4 ssam__tb3[];
-    const int bmode = g.periodic ? SSAM_BORDER_WRAP : SSAM_BORDER_NEAREST;
-    vec_t *wb;
-    int Zs, Ze, z0, z1, x, xl, y0, cx[V], in, colin, allin, ry[P], rowin[P], rowst[P];
+    const ssam__tb_args<T> a = {src, dst, g, L, cf};
+    ssam__tb3_tile<T, V> tile;
+    ssam__lane lane;
+    int cx[V], ry[P], rowin[P], rowst[P]; /* arrays apart from the structs: docs/ssam.md#tb-context-structs */
     T pf[V][P], nw[V][P];
-    ssam__tb3_tile<T, S, TT, P, B, ZHI>(g, bmode, (vec_t *)ssam__tb3, wb, Zs, Ze, z0, z1, x, xl, y0, cx, in, colin, allin,
-                                        ry, rowin, rowst);
-    ssam__tb3_start<B, TT * NSZ * PS>(ssam__tb3, pf, src, g, z0, bmode, xl, cx, in, ry);
+    ssam__tb3_tile_make<T, S, TT, P, B, ZHI>(tile, lane, cx, ry, rowin, rowst, g, (vec_t *)ssam__tb3);
+    ssam__tb3_start<B, TT * NSZ * PS>(ssam__tb3, pf, a, tile, lane, ry, cx);
+    const int z0 = tile.z_first, z1 = tile.z_end;
 #pragma unroll 1
     for (int zb = z0; zb < z1; zb += NSZ) {
 #pragma unroll
@@ -425,9 +460,10 @@ static __device__ __forceinline__ void ssam__tb3z_body(const T *src, T *dst, con
 #pragma unroll
                 for (int p = 0; p < P; p++) nw[k][p] = pf[k][p];
             if (z + 1 < z1)
-                ssam_regcache_rows_as<P, T, T>(pf, 0, src + (long long)ssam_border_index(z + 1, g.nz, bmode) * g.plane,
-                                               g.pitch, xl, cx, in, ry, (T)0);
-            ssam__tb3z_levels<S, NSZ, PS, 1, T, TT>(ph, z, nw, wb, dst, g, cf, L, Zs, Ze, rowin, rowst, y0, x, colin, allin);
+                ssam_regcache_rows_as<P, T, T>(pf, 0,
+                                               src + (long long)ssam_border_index(z + 1, g.nz, tile.border_mode) * g.plane,
+                                               g.pitch, lane.x_load, cx, lane.vec_ok, ry, (T)0);
+            ssam__tb3z_levels<S, NSZ, PS, 1, T, TT>(ph, z, nw, a, tile, lane, rowin, rowst);
             __syncthreads();
         }
     }

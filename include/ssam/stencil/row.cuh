@@ -24,6 +24,7 @@
  *   X-macro list itself (see ssam/stencil.cuh's usage block).
  *   SSAM_STENCIL_QL(V, XLO), SSAM_STENCIL_QR(V, XHI), SSAM_STENCIL_STEP(V, XLO, XHI): the partial
  *   lanes at each end and the columns a warp produces.
+ *   ssam__lane, ssam__ghost: a lane's columns and ghost columns, as the bodies' pieces take them.
  *
  * THE GHOST-LANE LAYOUT (the kernels of ssam/stencil.cuh)
  *   Stars within one lane and of x radius <= 3 (QL, QR <= 1, every point with DX != 0 on the cell's
@@ -86,6 +87,22 @@ static __host__ __device__ constexpr int ssam__stencil_gw(void)
 {
     return S::xhi > -S::xlo ? (S::xhi > 1 ? S::xhi : 1) : -S::xlo;
 }
+/* a lane's columns, derived once by a streaming body (stream3d.cuh, temporal.cuh, temporal3d.cuh)
+ * and passed to its pieces by const reference; scalars only (the border-mapped columns cx travel
+ * apart, as an array; why: docs/ssam.md#tb-context-structs) */
+struct ssam__lane {
+    int x;               /* the first of the V columns the lane computes */
+    int x_load;          /* the first column it loads: x wherever the lane stores */
+    int vec_ok;          /* 1: the lane's load at x_load is one aligned 16-byte vector */
+    int col_inside_mask; /* bit k: every point of column x + k lies in the domain (or the domain wraps) */
+    int store;           /* 1: the lane stores its columns */
+};
+/* a lane's ghost columns in the ghost-lane layout (lanes 0 and 31 load them; the border-mapped
+ * ghost columns travel as an array of their own) */
+struct ssam__ghost {
+    int x;      /* the first ghost column */
+    int active; /* 1: this lane loads ghosts */
+};
 /* the smallest and largest DX, DY of the points in plane DZ == dz (0 included), and whether the
  * plane holds points: for a run-time dz that unrolling makes a constant */
 template <class... P>

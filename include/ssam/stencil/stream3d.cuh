@@ -22,6 +22,8 @@
  *   ssam__stencil3d_prime    the state before the first plane
  *   ssam__stencil3d_advance  the prefetched pieces into the window, the next plane's prefetched
  *   ssam__stencil3d_move     the window down one slot
+ *   they take the body's facts as structs: ssam__stencil3d_input (src, g, the plane and row tables),
+ *   ssam__lane, ssam__ghost and ssam__stencil3d_maps (cx, the slots' rows), with the ghost columns gcx
  * COST
  *   Registers: at most V (NZ (P + NY - 1) + P + NY - 1) (trimmed slots hold fewer).
  */
@@ -30,6 +32,25 @@
 
 #include "host.cuh"
 #include "row.cuh"
+
+/* a lane's tables: arrays only, apart from the scalars of ssam__lane and ssam__ghost and from the
+ * ghost columns gcx (why: docs/ssam.md#tb-context-structs) */
+template <int V, int NZ1>
+struct ssam__stencil3d_maps {
+    int cx[V];           /* the lane's columns x + k border-mapped */
+    int slot_first[NZ1]; /* plane slot zi holds window rows [slot_first[zi], slot_last[zi]] (constants */
+    int slot_last[NZ1];  /* after unrolling); slot NZ holds none (R, -1) */
+};
+
+/* where a warp's planes come from: plane slot zi of step pz is plane planes[pz + zi] of src (the
+ * block's plane table), window row r is row rows[r] (the warp's part of the row table) */
+template <class T>
+struct ssam__stencil3d_input {
+    const T *src;
+    ssam_stencil_geom g;
+    const int *planes;
+    const int *rows;
+};
 
 /* slot zi's window rows [slo[zi], shi[zi]] (constants after unrolling); slot NZ holds none */
 template <class S, int P, int TRIM, int NZ1>
@@ -49,12 +70,20 @@ static __device__ __forceinline__ void ssam__stencil3d_slots(int (&slo)[NZ1], in
 /* the state after a move: slot zi holds the rows it shares with slot zi + 1; nxt the rest (planes
  * pl[pz .. pz+NZ-1] of the table), and the ghosts of those planes in gnxt */
 template <int R, class T, int V, int W, int GW, int NZ1>
-static __device__ __forceinline__ void ssam__stencil3d_prime(T (&data)[V][W], T (&nxt)[V][W], T (&gnxt)[GW][W], const T *src,
-                                                             const ssam_stencil_geom g, const int *pl, int pz,
-                                                             const int *rows, int x, const int (&cx)[V], int in, int gx, const int (&gcx)[GW], int glane,
-                                                             const int (&slo)[NZ1], const int (&shi)[NZ1])
+static __device__ __forceinline__ void ssam__stencil3d_prime(T (&data)[V][W], T (&nxt)[V][W], T (&gnxt)[GW][W],
+                                                             const ssam__stencil3d_input<T> &input, int pz,
+                                                             const ssam__lane &lane, const ssam__ghost &ghost,
+                                                             const int (&gcx)[GW], const ssam__stencil3d_maps<V, NZ1> &maps)
 {
     enum { NZ = NZ1 - 1 };
+    /* the members read, as locals read before any store (why: docs/ssam.md#tb-context-structs) */
+    const T *const src = input.src;
+    const ssam_stencil_geom g = input.g;
+    const int *const pl = input.planes, *const rows = input.rows;
+    const int x = lane.x, in = lane.vec_ok, gx = ghost.x, glane = ghost.active;
+    const int(&cx)[V] = maps.cx;
+    const int(&slo)[NZ1] = maps.slot_first;
+    const int(&shi)[NZ1] = maps.slot_last;
 #pragma unroll
     for (int zi = 0; zi < NZ; zi++) {
         const T *const pln = src + (long long)pl[pz + zi] * g.plane;
@@ -76,13 +105,19 @@ static __device__ __forceinline__ void ssam__stencil3d_prime(T (&data)[V][W], T 
  * pieces (planes pl[pz .. pz+NZ-1] of the table) prefetched */
 template <int R, class T, int V, int W, int GW, int NZ1>
 static __device__ __forceinline__ void ssam__stencil3d_advance(T (&data)[V][W], T (&nxt)[V][W], T (&gdata)[GW][W],
-                                                               T (&gnxt)[GW][W], const T *src, const ssam_stencil_geom g,
-                                                               const int *pl, int pz, const int *rows,
-                                                               int x, const int (&cx)[V], int in, int gx, const int (&gcx)[GW],
-                                                               int glane, const int (&slo)[NZ1],
-                                                               const int (&shi)[NZ1])
+                                                               T (&gnxt)[GW][W], const ssam__stencil3d_input<T> &input,
+                                                               int pz, const ssam__lane &lane, const ssam__ghost &ghost,
+                                                               const int (&gcx)[GW], const ssam__stencil3d_maps<V, NZ1> &maps)
 {
     enum { NZ = NZ1 - 1 };
+    /* the members read, as locals read before any store (why: docs/ssam.md#tb-context-structs) */
+    const T *const src = input.src;
+    const ssam_stencil_geom g = input.g;
+    const int *const pl = input.planes, *const rows = input.rows;
+    const int x = lane.x, in = lane.vec_ok, gx = ghost.x, glane = ghost.active;
+    const int(&cx)[V] = maps.cx;
+    const int(&slo)[NZ1] = maps.slot_first;
+    const int(&shi)[NZ1] = maps.slot_last;
 #pragma unroll
     for (int zi = 0; zi < NZ; zi++)
 #pragma unroll
@@ -139,27 +174,36 @@ static __device__ __forceinline__ void ssam__stencil3d_body(const T *src, T *dst
     for (int i = threadIdx.x; i < WY * P + NY - 1; i += B) rowt[i] = ssam_border_index(Yb + YLO + i, g.ny, bmode);
     for (int i = threadIdx.x; i < g.seg + NZ; i += B) plt[i] = ssam_border_index(Zs + ZLO + i, g.nz, bmode);
     __syncthreads();
-    const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5;
+    const int lane_id = threadIdx.x & 31, wid = threadIdx.x >> 5;
     const int yw = Yb + wid * P;
     if (yw >= g.ny) return; /* whole warps only */
     const int X0 = blockIdx.x * STEP;
-    const int x = X0 + V * (lane - LOFF);
-    const int store = GH || (lane >= QL && lane < 32 - QR);
-    const int glane = GH && ((lane == 0 && QR > 0) || (lane == 31 && QL > 0));
-    const int gx = lane == 0 ? X0 + 32 * V : X0 + XLO;
-    const int *const rows = rowt + wid * P;
-    int cx[V], in, colin = 0, gcx[GW], slo[NZ + 1], shi[NZ + 1];
+    const int x = X0 + V * (lane_id - LOFF);
+    const int store = GH || (lane_id >= QL && lane_id < 32 - QR);
+    const int glane = GH && ((lane_id == 0 && QR > 0) || (lane_id == 31 && QL > 0));
+    const int gx = lane_id == 0 ? X0 + 32 * V : X0 + XLO;
+    const ssam__stencil3d_input<T> input = {src, g, plt, rowt + wid * P};
+    int colin = 0;
+    ssam__lane lane;
+    ssam__ghost ghost;
+    int gcx[GW];
+    ssam__stencil3d_maps<V, NZ + 1> maps;
     T data[V][NZ * R], nxt[V][NZ * R], out[V], own[V], gdata[GW][NZ * R], gnxt[GW][NZ * R];
-    ssam__stencil3d_slots<S, P, TRIM>(slo, shi);
-    ssam_regcache_columns<V>(cx, in, x, g.nx, bmode, g.vld);
+    lane.x = lane.x_load = x;
+    lane.store = store;
+    ghost.x = gx;
+    ghost.active = glane;
+    ssam__stencil3d_slots<S, P, TRIM>(maps.slot_first, maps.slot_last);
+    ssam_regcache_columns<V>(maps.cx, lane.vec_ok, x, g.nx, bmode, g.vld);
 #pragma unroll
     for (int j = 0; j < GW; j++) gcx[j] = ssam_border_index(gx + j, g.nx, bmode); /* ghosts: the elements needed */
 #pragma unroll
     for (int k = 0; k < V; k++) colin |= (g.periodic || (x + k + XLO >= 0 && x + k + XHI < g.nx)) << k;
-    ssam__stencil3d_prime<R>(data, nxt, gnxt, src, g, plt, 0, rows, x, cx, in, gx, gcx, glane, slo, shi);
+    lane.col_inside_mask = colin;
+    ssam__stencil3d_prime<R>(data, nxt, gnxt, input, 0, lane, ghost, gcx, maps);
 #pragma unroll 1
     for (int z = Zs; z < Ze; z++) {
-        ssam__stencil3d_advance<R>(data, nxt, gdata, gnxt, src, g, plt, z - Zs + 1, rows, x, cx, in, gx, gcx, glane, slo, shi);
+        ssam__stencil3d_advance<R>(data, nxt, gdata, gnxt, input, z - Zs + 1, lane, ghost, gcx, maps);
         const int zin = g.periodic || (z + ZLO >= 0 && z + ZHI < g.nz);
 #pragma unroll
         for (int p = 0; p < P; p++) {
@@ -173,7 +217,7 @@ static __device__ __forceinline__ void ssam__stencil3d_body(const T *src, T *dst
                                        rowin, g.vst);
             }
         }
-        ssam__stencil3d_move<R>(data, slo, shi); /* move down one slot */
+        ssam__stencil3d_move<R>(data, maps.slot_first, maps.slot_last); /* move down one slot */
     }
 }
 
