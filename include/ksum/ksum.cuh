@@ -65,13 +65,16 @@
 #include "ksum/launch.cuh"
 #include "ksum/staged.cuh"
 
-/* the main kernels' parameters and arguments (ksum.cuh, tc.cuh, wgmma.cuh); the variable part is the
- * generator's own ints (vec_a, vec_b of the generic kernels, ks of the staged ones, vecs of wgmma's) */
+/* the main kernels' parameters (ksum.cuh, tc.cuh, wgmma.cuh), the variable part the generator's own ints
+ * (vec_a, vec_b of the generic kernels, ks of the staged ones, vecs of wgmma's), and the body's
+ * argument built from them (ksum__kargs<T>: vec_a, vec_b, ks given) */
 #define KSUM__PARAMS(T, ...)                                                                           \
     const T *__restrict__ a, long long lda, const T *__restrict__ b, long long ldb, const T *__restrict__ w, \
         T *__restrict__ v, int m, int n, int dim, int nrhs, T m2scale, const T *__restrict__ norms,    \
         int tiles_per_split, __VA_ARGS__, int atomic, int accumulate
-#define KSUM__ARGS(...) a, lda, b, ldb, w, v, m, n, dim, nrhs, m2scale, norms, tiles_per_split, __VA_ARGS__, atomic, accumulate
+#define KSUM__KARGS(T, vec_a, vec_b, ks)                                                               \
+    ksum__kargs<T> { a, lda, b, ldb, w, v, m, n, dim, nrhs, m2scale, norms, tiles_per_split, vec_a, vec_b, ks, \
+                     atomic, accumulate }
 
 /* T spelled float or double (the usage block's mapping); any other T gives one static_assert only */
 #define KSUM_DEFINE(name, T, KERNEL)                                                                   \
@@ -95,7 +98,7 @@
     static_assert((MINB) >= 1, "KSUM_DEFINE_EX(" #name "): MINB must be at least 1");                  \
     KSUM__NORMS(name, T)                                                                               \
     __global__ void __launch_bounds__(KSUM_THREADS, MINB) name##_kernel(KSUM__PARAMS(T, int vec_a, int vec_b)) \
-    { ksum__ex_body<T, (R), (TM), (TN)>(KSUM__EVAL_FN(T, KERNEL), KSUM__ARGS(vec_a, vec_b)); }              \
+    { ksum__ex_body<T, (R), (TM), (TN)>(KSUM__EVAL_FN(T, KERNEL), KSUM__KARGS(T, vec_a, vec_b, 0)); }  \
     KSUM__EX_HOST(name, T, KERNEL, R, TM, TN, MINB)
 
 #define KSUM_DEFINE_F32(name, KERNEL, R, MINB)                                                         \
@@ -103,9 +106,9 @@
     static_assert((MINB) >= 1, "KSUM_DEFINE_F32(" #name "): MINB must be at least 1");                 \
     KSUM__NORMS(name, float)                                                                           \
     __global__ void __launch_bounds__(KSUM_THREADS, MINB) name##_kernel(KSUM__PARAMS(float, int ks))   \
-    { ksum__f32_body<(R), 1, KSUM__FACTOR(KERNEL)>(KSUM__EVAL_FN(float, KERNEL), KSUM__ARGS(ks)); }      \
+    { ksum__f32_body<(R), 1, KSUM__FACTOR(KERNEL)>(KSUM__EVAL_FN(float, KERNEL), KSUM__KARGS(float, 0, 0, ks)); } \
     __global__ void __launch_bounds__(KSUM_THREADS, MINB) name##_kernel_stream(KSUM__PARAMS(float, int ks)) \
-    { ksum__f32_body<(R), 0, KSUM__FACTOR(KERNEL)>(KSUM__EVAL_FN(float, KERNEL), KSUM__ARGS(ks)); }      \
+    { ksum__f32_body<(R), 0, KSUM__FACTOR(KERNEL)>(KSUM__EVAL_FN(float, KERNEL), KSUM__KARGS(float, 0, 0, ks)); } \
     KSUM__F32_HOST(name, KERNEL, R, MINB)
 
 /* the launchers (host code: none under NVRTC, where the generators emit their kernels only) */

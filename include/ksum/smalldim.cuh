@@ -88,50 +88,92 @@ static __device__ __forceinline__ void ksum__sd_read(float (&sr)[4 * SR4], const
     }
 }
 
+/* the kernel's arguments (its parameters, in order) */
+typedef struct ksum__sd_kargs {
+    const float *a;
+    long long lda;
+    const float *b;
+    long long ldb;
+    const float *w;
+    float *v;
+    int m, n, dim, nrhs;
+    float scale;
+    int chunks_per_split, atomic, accumulate;
+    long long vstride;
+} ksum__sd_kargs;
+
+/* the thread's targets row0, row0 + 256, ... into registers: coordinates ta, s|a|^2 na, vacc = 0;
+ * returns the largest na */
+template <int DMAX, int R>
+static __device__ __forceinline__ float ksum__sd_targets(float (&ta)[KSUM_SD_TI][DMAX], float (&na)[KSUM_SD_TI],
+                                                         float (&vacc)[KSUM_SD_TI][R], const ksum__sd_kargs &ka,
+                                                         long long row0)
+{
+    float namax = 0;
+#pragma unroll
+    for (int i = 0; i < KSUM_SD_TI; i++) {
+        const long long row = row0 + (long long)KSUM_THREADS * i;
+        float q = 0;
+#pragma unroll
+        for (int k = 0; k < DMAX; k++) {
+            ta[i][k] = (row < ka.m && k < ka.dim) ? __ldg(ka.a + row * ka.lda + k) : 0.0f;
+            q = fmaf(ta[i][k], ta[i][k], q);
+        }
+        na[i] = q * ka.scale;
+        namax = fmaxf(namax, na[i]);
+#pragma unroll
+        for (int r = 0; r < R; r++) vacc[i][r] = 0;
+    }
+    return namax;
+}
+/* the thread's rows (times 2^-s|a|^2 on the Gaussian shortcut, fast) into split blockIdx.y's part of v */
+template <int R>
+static __device__ __forceinline__ void ksum__sd_store(const float (&vacc)[KSUM_SD_TI][R], const float (&na)[KSUM_SD_TI],
+                                                      int fast, const ksum__sd_kargs &ka, long long row0)
+{
+#pragma unroll
+    for (int i = 0; i < KSUM_SD_TI; i++) {
+        const long long row = row0 + (long long)KSUM_THREADS * i;
+        const float f = fast ? ksum_exp2neg_float(na[i]) : 1.0f;
+        if (row < ka.m) {
+            float *d = ka.v + (long long)blockIdx.y * ka.vstride + row * ka.nrhs;
+#pragma unroll
+            for (int r = 0; r < R; r++) {
+                if (r < ka.nrhs) {
+                    if (ka.atomic) atomicAdd(d + r, vacc[i][r] * f);
+                    else d[r] = ka.accumulate ? d[r] + vacc[i][r] * f : vacc[i][r] * f;
+                }
+            }
+        }
+    }
+}
+
 /* GF: Gaussian factorisation (1) or the general path only (0) */
 template <int DMAX, int R, int GF, int NPOLY, class K>
-static __device__ __forceinline__ void ksum__sd_body(K kf, const float *__restrict__ a, long long lda,
-                                                     const float *__restrict__ b, long long ldb, const float *__restrict__ w,
-                                                     float *__restrict__ v, int m, int n, int dim, int nrhs, float scale,
-                                                     int chunks_per_split, int atomic, int accumulate, long long vstride)
+static __device__ __forceinline__ void ksum__sd_body(K kf, const ksum__sd_kargs &ka)
 {
     enum { SR4 = (DMAX + 1 + R + 3) / 4, SR = 4 * SR4 };
     __shared__ float4 srec[KSUM_SD_CHUNK * SR4];
     const int tid = threadIdx.x;
     const long long row0 = (long long)blockIdx.x * (KSUM_THREADS * KSUM_SD_TI);
-    const int nchunks = (n + KSUM_SD_CHUNK - 1) / KSUM_SD_CHUNK;
-    const int c0 = blockIdx.y * chunks_per_split, c1 = min(nchunks, c0 + chunks_per_split);
+    const int nchunks = (ka.n + KSUM_SD_CHUNK - 1) / KSUM_SD_CHUNK;
+    const int c0 = blockIdx.y * ka.chunks_per_split, c1 = min(nchunks, c0 + ka.chunks_per_split);
     if (c0 >= c1) return;
     float ta[KSUM_SD_TI][DMAX], na[KSUM_SD_TI], vacc[KSUM_SD_TI][R];
-    float namax = 0;
-    /* the thread's targets into registers: coordinates ta, s|a|^2 na (largest: namax), vacc = 0 */
-#pragma unroll
-    for (int i = 0; i < KSUM_SD_TI; i++) {
-        const long long row = row0 + tid + (long long)KSUM_THREADS * i;
-        float q = 0;
-#pragma unroll
-        for (int k = 0; k < DMAX; k++) {
-            ta[i][k] = (row < m && k < dim) ? __ldg(a + row * lda + k) : 0.0f;
-            q = fmaf(ta[i][k], ta[i][k], q);
-        }
-        na[i] = q * scale;
-        namax = fmaxf(namax, na[i]);
-#pragma unroll
-        for (int r = 0; r < R; r++) vacc[i][r] = 0;
-    }
+    const float namax = ksum__sd_targets<DMAX, R>(ta, na, vacc, ka, row0 + tid);
     const int fast = GF && namax <= 64.0f;
-    const float m2s = -2.0f * scale;
+    const float m2s = -2.0f * ka.scale;
     float pb[DMAX + R]; /* the staged source: coordinates then weights */
     /* source c * CHUNK + tid of chunk c into registers pb (coordinates then weights; zero past n) */
     const auto load = [&](int c) {
         const long long j = (long long)c * KSUM_SD_CHUNK + tid;
 #pragma unroll
         for (int e = 0; e < DMAX + R; e++) pb[e] = 0;
-        if (j < n) {
+        if (j < ka.n) {
 #pragma unroll
-            for (int k = 0; k < DMAX; k++) pb[k] = k < dim ? __ldg(b + j * ldb + k) : 0.0f;
+            for (int k = 0; k < DMAX; k++) pb[k] = k < ka.dim ? __ldg(ka.b + j * ka.ldb + k) : 0.0f;
 #pragma unroll
-            for (int r = 0; r < R; r++) pb[DMAX + r] = r < nrhs ? __ldg(w + j * nrhs + r) : 0.0f;
+            for (int r = 0; r < R; r++) pb[DMAX + r] = r < ka.nrhs ? __ldg(ka.w + j * ka.nrhs + r) : 0.0f;
         }
     };
     load(c0);
@@ -143,7 +185,7 @@ static __device__ __forceinline__ void ksum__sd_body(K kf, const float *__restri
                 rec[k] = pb[k] * m2s;
                 q = fmaf(pb[k], pb[k], q);
             }
-            rec[DMAX] = q * scale;
+            rec[DMAX] = q * ka.scale;
 #pragma unroll
             for (int r = 0; r < R; r++) rec[DMAX + 1 + r] = pb[DMAX + r];
 #pragma unroll
@@ -155,7 +197,7 @@ static __device__ __forceinline__ void ksum__sd_body(K kf, const float *__restri
             __syncthreads();
         }
         if (c + 1 < c1) load(c + 1); /* in flight during this chunk's work */
-        const int cnt = min(KSUM_SD_CHUNK, n - c * KSUM_SD_CHUNK); /* sources past n: zero records */
+        const int cnt = min(KSUM_SD_CHUNK, ka.n - c * KSUM_SD_CHUNK); /* sources past n: zero records */
         if (fast) {
             /* the Gaussian shortcut: vacc += 2^-u w, u = s|b|^2 - 2s a.b, 8 sources at a time (NPOLY of
              * each 8 pairs by the polynomial) */
@@ -193,22 +235,7 @@ static __device__ __forceinline__ void ksum__sd_body(K kf, const float *__restri
             }
         }
     }
-    /* the thread's rows (times 2^-s|a|^2 on the Gaussian shortcut) into split blockIdx.y's part of v */
-#pragma unroll
-    for (int i = 0; i < KSUM_SD_TI; i++) {
-        const long long row = row0 + tid + (long long)KSUM_THREADS * i;
-        const float f = fast ? ksum_exp2neg_float(na[i]) : 1.0f;
-        if (row < m) {
-            float *d = v + (long long)blockIdx.y * vstride + row * nrhs;
-#pragma unroll
-            for (int r = 0; r < R; r++) {
-                if (r < nrhs) {
-                    if (atomic) atomicAdd(d + r, vacc[i][r] * f);
-                    else d[r] = accumulate ? d[r] + vacc[i][r] * f : vacc[i][r] * f;
-                }
-            }
-        }
-    }
+    ksum__sd_store<R>(vacc, na, fast, ka, row0 + tid);
 }
 
 #ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
@@ -272,8 +299,9 @@ static inline int ksum__sd_launch(const ksum_args *args, cudaStream_t stream, co
                       const float *__restrict__ w, float *__restrict__ v, int m, int n, int dim, int nrhs, \
                       float scale, int chunks_per_split, int atomic, int accumulate, long long vstride) \
     {                                                                                                  \
-        ksum__sd_body<(DMAX), (R), (GF), (NPOLY)>(KSUM__EVAL_FN(float, KERNEL), a, lda, b, ldb, w, v, m, n, dim, nrhs, \
-                                          scale, chunks_per_split, atomic, accumulate, vstride);       \
+        const ksum__sd_kargs ka = {a, lda, b, ldb, w, v, m, n, dim, nrhs, scale, chunks_per_split, atomic, \
+                                   accumulate, vstride};                                               \
+        ksum__sd_body<(DMAX), (R), (GF), (NPOLY)>(KSUM__EVAL_FN(float, KERNEL), ka);                   \
     }                                                                                                  \
     KSUM__SD_HOST(name, KERNEL, DMAX, R, MINB)
 /* name_launch (host code: none under NVRTC, where the generators emit the kernels only) */

@@ -248,11 +248,7 @@ static __device__ __forceinline__ void ksum__tc_kstep(float (&acc)[2][8][4], con
 /* ---- KSUM_DEFINE_TF32_V1: 8-coordinate chunks staged through registers, rows of P = 136 */
 
 template <int PASSES, int R, class K>
-static __device__ __forceinline__ void ksum__tc1_body(K kf, const float *__restrict__ a, long long lda,
-                                                      const float *__restrict__ b, long long ldb, const float *__restrict__ w,
-                                                      float *__restrict__ v, int m, int n, int dim, int nrhs, float m2scale,
-                                                      const float *__restrict__ norms, int tiles_per_split, int vec_a,
-                                                      int vec_b, int atomic, int accumulate)
+static __device__ __forceinline__ void ksum__tc1_body(K kf, const ksum__kargs<float> &ka)
 {
     enum { BM = 128, BN = 128, NW = BN * (1 + R), NWPER = (NW + KSUM_THREADS - 1) / KSUM_THREADS, P = KSUM__TC_PAD };
     __shared__ __align__(16) float sa[2 * KSUM_BK * P];
@@ -261,15 +257,13 @@ static __device__ __forceinline__ void ksum__tc1_body(K kf, const float *__restr
     __shared__ float sna[BM], sred[BM * R];
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const ksum__tc_lane L = {lane >> 2, lane & 3, (warp & 3) * 32, (warp >> 2) * 64};
-    const long long row0 = (long long)blockIdx.x * BM;
-    const int ntiles = (n + BN - 1) / BN;
-    const int t0 = blockIdx.y * tiles_per_split;
-    const int t1 = min(ntiles, t0 + tiles_per_split);
-    if (t0 >= t1) return;
-    const int nchunks = (dim + KSUM_BK - 1) / KSUM_BK;
-    const int nsteps = (t1 - t0) * nchunks;
-    const float *nb = norms + m;
-    for (int q = tid; q < BM; q += KSUM_THREADS) sna[q] = row0 + q < m ? norms[row0 + q] : 0.0f;
+    const ksum__span blk = ksum__span_of<BM, BN>(ka);
+    const long long row0 = blk.row0;
+    if (blk.t0 >= blk.t1) return;
+    const int nchunks = (ka.dim + KSUM_BK - 1) / KSUM_BK;
+    const int nsteps = (blk.t1 - blk.t0) * nchunks;
+    const float *nb = ka.norms + ka.m;
+    for (int q = tid; q < BM; q += KSUM_THREADS) sna[q] = row0 + q < ka.m ? ka.norms[row0 + q] : 0.0f;
     for (int q = tid; q < BM * R; q += KSUM_THREADS) sred[q] = 0.0f;
     float acc[2][8][4], vacc[2][2][R];
 #pragma unroll
@@ -279,18 +273,18 @@ static __device__ __forceinline__ void ksum__tc1_body(K kf, const float *__restr
 #pragma unroll
             for (int r = 0; r < R; r++) vacc[i][hh][r] = 0.0f;
     float ra[4], rb[4], rw[NWPER];
-    int ls_tile = t0;
+    int ls_tile = blk.t0;
     const int sp = tid >> 1, sk = (tid & 1) * 4; /* this thread's staging point and coordinate */
-    ksum_gemm_load(ra, a, lda, m, dim, row0, 0, tid, vec_a);
-    ksum_gemm_load(rb, b, ldb, n, dim, (long long)ls_tile * BN, 0, tid, vec_b);
-    ksum__sw_load<float, BN, NW>(rw, nb, w, (long long)ls_tile * BN, n, nrhs, tid);
+    ksum_gemm_load(ra, ka.a, ka.lda, ka.m, ka.dim, row0, 0, tid, ka.vec_a);
+    ksum_gemm_load(rb, ka.b, ka.ldb, ka.n, ka.dim, (long long)ls_tile * BN, 0, tid, ka.vec_b);
+    ksum__sw_load<float, BN, NW>(rw, nb, ka.w, (long long)ls_tile * BN, ka.n, ka.nrhs, tid);
     { /* step 0 into buffer 0: targets times -2s (into both buffers when one chunk is all: they stay),
        * sources */
         const int both = nchunks == 1;
 #pragma unroll
         for (int e = 0; e < 4; e++) {
-            sa[(sk + e) * P + sp] = ra[e] * m2scale;
-            if (both) sa[KSUM_BK * P + (sk + e) * P + sp] = ra[e] * m2scale;
+            sa[(sk + e) * P + sp] = ra[e] * ka.m2scale;
+            if (both) sa[KSUM_BK * P + (sk + e) * P + sp] = ra[e] * ka.m2scale;
             sb[(sk + e) * P + sp] = rb[e];
         }
     }
@@ -305,9 +299,9 @@ static __device__ __forceinline__ void ksum__tc1_body(K kf, const float *__restr
         if (nc == nchunks) { nc = 0; ntile_first = 1; }
         if (more) {
             if (ntile_first) ls_tile++;
-            if (nchunks > 1) ksum_gemm_load(ra, a, lda, m, dim, row0, nc * KSUM_BK, tid, vec_a);
-            ksum_gemm_load(rb, b, ldb, n, dim, (long long)ls_tile * BN, nc * KSUM_BK, tid, vec_b);
-            if (ntile_first) ksum__sw_load<float, BN, NW>(rw, nb, w, (long long)ls_tile * BN, n, nrhs, tid);
+            if (nchunks > 1) ksum_gemm_load(ra, ka.a, ka.lda, ka.m, ka.dim, row0, nc * KSUM_BK, tid, ka.vec_a);
+            ksum_gemm_load(rb, ka.b, ka.ldb, ka.n, ka.dim, (long long)ls_tile * BN, nc * KSUM_BK, tid, ka.vec_b);
+            if (ntile_first) ksum__sw_load<float, BN, NW>(rw, nb, ka.w, (long long)ls_tile * BN, ka.n, ka.nrhs, tid);
         }
         const float *swb = sw + tpar * NW;
         if (c == 0) { /* a tile's first chunk: the accumulators start at s|a_i|^2 + s|b_j|^2 */
@@ -332,7 +326,7 @@ static __device__ __forceinline__ void ksum__tc1_body(K kf, const float *__restr
                     const float2 ww = *(const float2 *)(swb + (1 + r) * BN + L.wc + j * 8 + 2 * L.t4);
                     w0[r] = ww.x; w1[r] = ww.y;
                 }
-                ksum__tc_epi_j<R, 1>(vacc, acc, j, w0, w1, m2scale, kf);
+                ksum__tc_epi_j<R, 1>(vacc, acc, j, w0, w1, ka.m2scale, kf);
             }
         }
         if (more) {
@@ -340,7 +334,7 @@ static __device__ __forceinline__ void ksum__tc1_body(K kf, const float *__restr
             float *A = sa + ((s + 1) & 1) * KSUM_BK * P, *B = sb + ((s + 1) & 1) * KSUM_BK * P;
 #pragma unroll
             for (int e = 0; e < 4; e++) {
-                if (nchunks > 1) A[(sk + e) * P + sp] = ra[e] * m2scale;
+                if (nchunks > 1) A[(sk + e) * P + sp] = ra[e] * ka.m2scale;
                 B[(sk + e) * P + sp] = rb[e];
             }
             if (ntile_first) ksum__sw_store<float, NW>(sw + (tpar ^ 1) * NW, rw, tid);
@@ -349,18 +343,14 @@ static __device__ __forceinline__ void ksum__tc1_body(K kf, const float *__restr
         if (ntile_first) tpar ^= 1;
         c = nc;
     }
-    ksum__tc_finish<0, R>(vacc, sred, L, tid, v, row0, m, nrhs, atomic, accumulate);
+    ksum__tc_finish<0, R>(vacc, sred, L, tid, ka.v, row0, ka.m, ka.nrhs, ka.atomic, ka.accumulate);
 }
 
 /* ---- the staged tensor-core kernel (KSUM_DEFINE_TF32): the V1 tiling and epilogue on
  * ksum/ksum/staged.cuh's staging (docs/ksum.md#how-each-path-runs) */
 
 template <int PASSES, int R, int RES, int WIDE, class K>
-static __device__ __forceinline__ void ksum__tc_body(K kf, const float *__restrict__ a, long long lda,
-                                                     const float *__restrict__ b, long long ldb, const float *__restrict__ w,
-                                                     float *__restrict__ v, int m, int n, int dim, int nrhs, float m2scale,
-                                                     const float *__restrict__ norms, int tiles_per_split, int ks,
-                                                     int atomic, int accumulate)
+static __device__ __forceinline__ void ksum__tc_body(K kf, const ksum__kargs<float> &ka)
 {
     enum { BM = 128, BN = 128, P = KSUM__TC_PAD, NW = BN * (1 + R), PRE_A = RES && PASSES == 1 && WIDE >= 3 };
     extern __shared__ __align__(16) float ksum__smem[];
@@ -369,19 +359,19 @@ static __device__ __forceinline__ void ksum__tc_body(K kf, const float *__restri
     const ksum__tc_lane L = {lane >> 2, lane & 3, (warp & 3) * 32, (warp >> 2) * 64};
     /* the frame, as ksum.cuh's float path (ksum__f32_body) */
     const long long row0 = (long long)blockIdx.x * BM;
-    const int ntiles = (n + BN - 1) / BN;
-    const int t0 = blockIdx.y * tiles_per_split;
-    const int t1 = min(ntiles, t0 + tiles_per_split);
+    const int ntiles = (ka.n + BN - 1) / BN;
+    const int t0 = blockIdx.y * ka.tiles_per_split;
+    const int t1 = min(ntiles, t0 + ka.tiles_per_split);
     if (t0 >= t1) return;
-    const int dp = (dim + 7) & ~7, nst = (dp + ks - 1) / ks;
+    const int dp = (ka.dim + 7) & ~7, nst = (dp + ka.ks - 1) / ka.ks;
     const int nsteps = (t1 - t0) * nst;
     float *sA = ksum__smem;
-    float *sB = sA + (RES ? dp : 2 * ks) * P;
-    float *sw = sB + 2 * ks * P;
+    float *sB = sA + (RES ? dp : 2 * ka.ks) * P;
+    float *sw = sB + 2 * ka.ks * P;
     float *sna = sw + 2 * NW;
-    const float *nb = norms + m;
+    const float *nb = ka.norms + ka.m;
     for (int q = tid; q < BM * R; q += KSUM_THREADS) sred[q] = 0.0f;
-    if (RES) ksum__load_resident<P>(sA, sna, a, lda, m, dim, row0, dp, m2scale, tid);
+    if (RES) ksum__load_resident<P>(sA, sna, ka.a, ka.lda, ka.m, ka.dim, row0, dp, ka.m2scale, tid);
     if (PRE_A) { /* round the resident targets to TF32 once (what each k-step's cvt did) */
         __syncthreads();
         for (int q = tid; q < dp * BM; q += KSUM_THREADS) {
@@ -389,12 +379,12 @@ static __device__ __forceinline__ void ksum__tc_body(K kf, const float *__restri
             *x = __uint_as_float(ksum__tf32(*x));
         }
     }
-    if (!RES) ksum__sna_load<float, BM>(sna, norms, row0, m, tid);
+    if (!RES) ksum__sna_load<float, BM>(sna, ka.norms, row0, ka.m, tid);
     { /* stage 0 of tile t0 and its record, waited for */
-        const int kz = min(ks, dp);
-        ksum_gemm_tile_op(ksum__cp4_op, sB, P, b, ldb, n, dim, (long long)t0 * BN, 0, kz, tid);
-        if (!RES) ksum_gemm_tile_op(ksum__cp4_op, sA, P, a, lda, m, dim, row0, 0, kz, tid);
-        ksum__stage_sw<R>(sw, t0, nb, w, n, nrhs, tid);
+        const int kz = min(ka.ks, dp);
+        ksum_gemm_tile_op(ksum__cp4_op, sB, P, ka.b, ka.ldb, ka.n, ka.dim, (long long)t0 * BN, 0, kz, tid);
+        if (!RES) ksum_gemm_tile_op(ksum__cp4_op, sA, P, ka.a, ka.lda, ka.m, ka.dim, row0, 0, kz, tid);
+        ksum__stage_sw<R>(sw, t0, nb, ka.w, ka.n, ka.nrhs, tid);
         onchip_cp_async_wait_all();
         __syncthreads();
     }
@@ -410,10 +400,12 @@ static __device__ __forceinline__ void ksum__tc_body(K kf, const float *__restri
         int nst2 = st + 1, ntile = tile, newtile = 0;
         if (nst2 == nst) { nst2 = 0; ntile++; newtile = 1; }
         if (s + 1 < nsteps) { /* the next stage's copies, in flight during this stage */
-            const int buf = (s + 1) & 1, k0 = nst2 * ks, kz = min(ks, dp - k0);
-            ksum_gemm_tile_op(ksum__cp4_op, sB + buf * ks * P, P, b, ldb, n, dim, (long long)ntile * BN, k0, kz, tid);
-            if (!RES) ksum_gemm_tile_op(ksum__cp4_op, sA + buf * ks * P, P, a, lda, m, dim, row0, k0, kz, tid);
-            if (newtile) ksum__stage_sw<R>(sw + (tpar ^ 1) * NW, ntile, nb, w, n, nrhs, tid);
+            const int buf = (s + 1) & 1, k0 = nst2 * ka.ks, kz = min(ka.ks, dp - k0);
+            ksum_gemm_tile_op(ksum__cp4_op, sB + buf * ka.ks * P, P, ka.b, ka.ldb, ka.n, ka.dim, (long long)ntile * BN,
+                              k0, kz, tid);
+            if (!RES)
+                ksum_gemm_tile_op(ksum__cp4_op, sA + buf * ka.ks * P, P, ka.a, ka.lda, ka.m, ka.dim, row0, k0, kz, tid);
+            if (newtile) ksum__stage_sw<R>(sw + (tpar ^ 1) * NW, ntile, nb, ka.w, ka.n, ka.nrhs, tid);
         }
         const float *swb = sw + tpar * NW;
         if (st == 0) { /* a tile's first stage: the accumulators start at s|a_i|^2 + s|b_j|^2 */
@@ -429,9 +421,9 @@ static __device__ __forceinline__ void ksum__tc_body(K kf, const float *__restri
             }
         }
         { /* the k-steps of stage st (a whole 32-coordinate stage unrolled when WIDE >= 2) */
-            const int k0 = st * ks, kz = min(ks, dp - k0);
-            const float *pa = RES ? sA + k0 * P : sA + (s & 1) * ks * P;
-            const float *pb = sB + (s & 1) * ks * P;
+            const int k0 = st * ka.ks, kz = min(ka.ks, dp - k0);
+            const float *pa = RES ? sA + k0 * P : sA + (s & 1) * ka.ks * P;
+            const float *pb = sB + (s & 1) * ka.ks * P;
             if (WIDE >= 2 && kz == 32) {
 #pragma unroll
                 for (int c = 0; c < 32; c += KSUM_BK) ksum__tc_kstep<PASSES, WIDE, PRE_A, P>(acc, pa + c * P, pb + c * P, L);
@@ -448,7 +440,7 @@ static __device__ __forceinline__ void ksum__tc_body(K kf, const float *__restri
                     w0[r] = swb[(1 + r) * BN + ksum__tc_col<WIDE>(L, j, 0)];
                     w1[r] = swb[(1 + r) * BN + ksum__tc_col<WIDE>(L, j, 1)];
                 }
-                ksum__tc_epi_j<R, RES>(vacc, acc, j, w0, w1, m2scale, kf);
+                ksum__tc_epi_j<R, RES>(vacc, acc, j, w0, w1, ka.m2scale, kf);
             }
         }
         onchip_cp_async_wait_all();
@@ -457,7 +449,7 @@ static __device__ __forceinline__ void ksum__tc_body(K kf, const float *__restri
         st = nst2;
         tile = ntile;
     }
-    ksum__tc_finish<WIDE, R>(vacc, sred, L, tid, v, row0, m, nrhs, atomic, accumulate);
+    ksum__tc_finish<WIDE, R>(vacc, sred, L, tid, ka.v, row0, ka.m, ka.nrhs, ka.atomic, ka.accumulate);
 }
 
 /* ---- the generators */
@@ -470,9 +462,9 @@ static __device__ __forceinline__ void ksum__tc_body(K kf, const float *__restri
 #define KSUM__TC_KERNELS(name, KERNEL, PASSES, R, WIDE_RES, WIDE_STREAM)                               \
     KSUM__NORMS(name, float)                                                                           \
     __global__ void __launch_bounds__(KSUM_THREADS, (R) > 1 ? 1 : 2) name##_kernel(KSUM__PARAMS(float, int ks)) \
-    { ksum__tc_body<(PASSES), (R), 1, (WIDE_RES)>(KSUM__EVAL_FN(float, KERNEL), KSUM__ARGS(ks)); }           \
+    { ksum__tc_body<(PASSES), (R), 1, (WIDE_RES)>(KSUM__EVAL_FN(float, KERNEL), KSUM__KARGS(float, 0, 0, ks)); } \
     __global__ void __launch_bounds__(KSUM_THREADS, (R) > 1 ? 1 : 2) name##_kernel_stream(KSUM__PARAMS(float, int ks)) \
-    { ksum__tc_body<(PASSES), (R), 0, (WIDE_STREAM)>(KSUM__EVAL_FN(float, KERNEL), KSUM__ARGS(ks)); }
+    { ksum__tc_body<(PASSES), (R), 0, (WIDE_STREAM)>(KSUM__EVAL_FN(float, KERNEL), KSUM__KARGS(float, 0, 0, ks)); }
 #define KSUM__TC_STAGED_LAUNCH(name, KERNEL, R, args, stream)                                          \
     ksum__launch_staged(args, stream, (const void *)name##_norms, (const void *)name##_kernel,         \
                         (const void *)name##_kernel_stream, KSUM__SCALE(KERNEL, args), R, (R) > 1 ? 1 : 2, \
@@ -499,7 +491,7 @@ static __device__ __forceinline__ void ksum__tc_body(K kf, const float *__restri
     KSUM__TC_ASSERTS("KSUM_DEFINE_TF32_V1", name, PASSES, R)                                           \
     KSUM__NORMS(name, float)                                                                           \
     __global__ void __launch_bounds__(KSUM_THREADS, (R) > 1 ? 1 : 2) name##_kernel(KSUM__PARAMS(float, int vec_a, int vec_b)) \
-    { ksum__tc1_body<(PASSES), (R)>(KSUM__EVAL_FN(float, KERNEL), KSUM__ARGS(vec_a, vec_b)); }             \
+    { ksum__tc1_body<(PASSES), (R)>(KSUM__EVAL_FN(float, KERNEL), KSUM__KARGS(float, vec_a, vec_b, 0)); } \
     KSUM__TC_V1_HOST(name, KERNEL, R)
 
 /* the host functions: none under NVRTC */

@@ -174,14 +174,31 @@ static __device__ __forceinline__ void ksum__wg_copy(float *dst, const float *x,
     }
 }
 
+/* the pre-pass kernel's arguments (its parameters, in order) */
+typedef struct ksum__wg_prep_kargs {
+    const float *b;
+    long long ldb;
+    int n, dim;
+    const float *w;
+    int nrhs;
+    float scale;
+    float *out;
+    long long ntiles;
+    int nkb;
+} ksum__wg_prep_kargs;
+
 /* the sources' pre-pass, one item i of (rows of whole tiles) x (8 nkb chunks + 1): chunk c of row j
  * rounded to TF32 (+ small part) into the swizzled tile layout out[tile][kb][NP][128 x 32], or (the
  * last item of a row) the tile's record rec[tile][1 + R][128]: s|b_j|^2, then the weights; zeros past
  * n, dim and nrhs */
-static __device__ __forceinline__ void ksum__wg_prep_b(const float *b, long long ldb, int n, int dim, const float *w,
-                                                       int nrhs, float scale, float *out, long long ntiles, int nkb,
-                                                       int passes, int R, long long i)
+static __device__ __forceinline__ void ksum__wg_prep_b(const ksum__wg_prep_kargs &ka, int passes, int R, long long i)
 {
+    /* the fields as locals: docs/ksum.md#kernel-arguments */
+    const float *b = ka.b, *w = ka.w;
+    const long long ldb = ka.ldb, ntiles = ka.ntiles;
+    const int n = ka.n, dim = ka.dim, nrhs = ka.nrhs, nkb = ka.nkb;
+    const float scale = ka.scale;
+    float *out = ka.out;
     const int items = 8 * nkb + 1, np = passes > 1 ? 2 : 1;
     const long long j = i / items, tile = j >> 7;
     const int it = (int)(i - j * items), r = (int)(j & 127);
@@ -326,13 +343,36 @@ static __device__ __forceinline__ void ksum__wg_epi(float (&vacc)[2][R], const f
     }
 }
 
+/* the end: this thread's rows row, row + 8 (times 2^-s|a|^2 where FAC && fac), summed over the quad,
+ * one store or atomic per row */
+template <int R, int FAC>
+static __device__ __forceinline__ void ksum__wg_finish(const float (&vacc)[2][R], const float (&na)[2], int fac,
+                                                       const ksum__kargs<float> &ka, long long row, int t4)
+{
+    /* the fields as locals: docs/ksum.md#kernel-arguments */
+    const int m = ka.m, nrhs = ka.nrhs, atomic = ka.atomic, accumulate = ka.accumulate;
+    float *v = ka.v;
+#pragma unroll
+    for (int hh = 0; hh < 2; hh++) {
+        const float fr = (FAC && fac) ? ksum_exp2neg_float(na[hh]) : 1.0f;
+        const long long rw = row + 8 * hh;
+#pragma unroll
+        for (int r = 0; r < R; r++) {
+            float x = vacc[hh][r] * fr;
+            x += __shfl_xor_sync(0xffffffffu, x, 1);
+            x += __shfl_xor_sync(0xffffffffu, x, 2);
+            if (t4 == 0 && rw < m && r < nrhs) {
+                float *d = v + rw * nrhs + r;
+                if (atomic) atomicAdd(d, x);
+                else *d = accumulate ? *d + x : x;
+            }
+        }
+    }
+}
+
 /* the wgmma kernel's body (FAC = KSUM__FACTOR(KERNEL)); empty outside an sm_90a build */
 template <int PASSES, int R, int FAC, class K>
-static __device__ __forceinline__ void ksum__wg_body(K kf, const float *__restrict__ a, long long lda,
-                                                     const float *__restrict__ b, long long ldb, const float *__restrict__ w,
-                                                     float *__restrict__ v, int m, int n, int dim, int nrhs, float m2scale,
-                                                     const float *__restrict__ norms, int tiles_per_split, int vecs,
-                                                     int atomic, int accumulate)
+static __device__ __forceinline__ void ksum__wg_body(K kf, const ksum__kargs<float> &ka)
 {
 #if KSUM_WG_ON
     enum { BM = 128, BN = 128, NP = PASSES > 1 ? 2 : 1, SLOT = NP * 4096, NW = BN * (1 + R) };
@@ -341,25 +381,25 @@ static __device__ __forceinline__ void ksum__wg_body(K kf, const float *__restri
     extern __shared__ __align__(16) float ksum__smem[];
     ksum__wg f;
     const int tid = threadIdx.x, wg = tid >> 7, g = (tid & 31) >> 2, t4 = tid & 3;
-    const long long row0 = (long long)blockIdx.x * BM;
-    const int ntiles = (n + BN - 1) / BN;
-    const int t0 = blockIdx.y * tiles_per_split;
-    const int t1 = min(ntiles, t0 + tiles_per_split);
-    if (t0 >= t1) return;
-    const int ntl = t1 - t0, nkb = (dim + 31) >> 5, nq = ntl * nkb;
+    const ksum__span blk = ksum__span_of<BM, BN>(ka);
+    const long long row0 = blk.row0;
+    const int t0 = blk.t0;
+    if (t0 >= blk.t1) return;
+    const int ntl = blk.t1 - t0, nkb = (ka.dim + 31) >> 5, nq = ntl * nkb;
     /* the shared memory, aligned to 1024 bytes: sA (NP x nkb target tiles of 16 KB), sB (4 slots of NP
      * source tiles), sw (4 records); saA this warpgroup's rows of sA, sbB the slots (shared addresses) */
     const unsigned base = (ksum_smem_u32(ksum__smem) + 1023u) & ~1023u;
     float *sA = ksum__smem + ((base - ksum_smem_u32(ksum__smem)) >> 2), *sA2 = sA + nkb * 4096;
     float *sB = sA + NP * nkb * 4096, *sw = sB + 4 * SLOT;
     const unsigned saA = base + 8192 * wg, sbB = base + NP * nkb * 16384;
-    f.tid = tid; f.t4 = t4; f.t0 = t0; f.nkb = nkb; f.nq = nq; f.ntiles = ntiles;
+    f.tid = tid; f.t4 = t4; f.t0 = t0; f.nkb = nkb; f.nq = nq; f.ntiles = blk.ntiles;
     f.sB = sB; f.sw = sw; f.saA = saA; f.sbB = sbB; f.mbar = mbar;
-    f.prep = norms; /* the sources prepared by name_prepb */
+    f.prep = ka.norms; /* the sources prepared by name_prepb */
     if (tid < 4) ksum_mbar_init(ksum_smem_u32(mbar + tid), 1);
     ksum_mbar_init_fence();
     /* the resident targets: their copies into sA (one group) */
-    for (int kb = 0; kb < nkb; kb++) ksum__wg_copy(sA + kb * 4096, a, lda, m, dim, row0, 32 * kb, tid, vecs & 1);
+    for (int kb = 0; kb < nkb; kb++)
+        ksum__wg_copy(sA + kb * 4096, ka.a, ka.lda, ka.m, ka.dim, row0, 32 * kb, tid, ka.vec_a & 1);
     onchip_cp_async_commit();
     __syncthreads(); /* the mbarriers initialised */
     ksum__wg_copy_stage<NP, NW>(f, 0);
@@ -370,9 +410,9 @@ static __device__ __forceinline__ void ksum__wg_body(K kf, const float *__restri
        * place, s|a|^2 into sna; this thread's na[2] and fac */
         onchip_cp_async_wait<0>();
         __syncthreads();
-        const float sq = ksum__wg_prep_a(sA, sA2, nkb, m2scale, tid, PASSES);
+        const float sq = ksum__wg_prep_a(sA, sA2, nkb, ka.m2scale, tid, PASSES);
         const float sq2 = __shfl_xor_sync(0xffffffffu, sq, 1);
-        if ((tid & 1) == 0) sna[tid >> 1] = (sq + sq2) * (-0.5f * m2scale);
+        if ((tid & 1) == 0) sna[tid >> 1] = (sq + sq2) * (-0.5f * ka.m2scale);
         ksum__fence_async();
         __syncthreads();
         na[0] = sna[64 * wg + 16 * ((tid >> 5) & 3) + g];
@@ -421,35 +461,18 @@ static __device__ __forceinline__ void ksum__wg_body(K kf, const float *__restri
     /* the end: the last tile's epilogue, the factors 2^-s|a|^2, quad sums, one store or atomic per row */
     if (ntl & 1) ksum__wg_epi<R, FAC, 0, 16>(vacc, acc0, sw + ((t0 + (ntl - 1)) & 3) * NW + 2 * t4, na, fac, kf);
     else ksum__wg_epi<R, FAC, 0, 16>(vacc, acc1, sw + ((t0 + (ntl - 1)) & 3) * NW + 2 * t4, na, fac, kf);
-#pragma unroll
-    for (int hh = 0; hh < 2; hh++) {
-        const float fr = (FAC && fac) ? ksum_exp2neg_float(na[hh]) : 1.0f;
-        const long long row = row0 + 64 * wg + 16 * ((tid >> 5) & 3) + g + 8 * hh;
-#pragma unroll
-        for (int r = 0; r < R; r++) {
-            float x = vacc[hh][r] * fr;
-            x += __shfl_xor_sync(0xffffffffu, x, 1);
-            x += __shfl_xor_sync(0xffffffffu, x, 2);
-            if (t4 == 0 && row < m && r < nrhs) {
-                float *d = v + row * nrhs + r;
-                if (atomic) atomicAdd(d, x);
-                else *d = accumulate ? *d + x : x;
-            }
-        }
-    }
+    ksum__wg_finish<R, FAC>(vacc, na, fac, ka, row0 + 64 * wg + 16 * ((tid >> 5) & 3) + g, t4);
 #else
-    (void)kf; (void)a; (void)lda; (void)b; (void)ldb; (void)w; (void)v; (void)m; (void)n; (void)dim; (void)nrhs;
-    (void)m2scale; (void)norms; (void)tiles_per_split; (void)vecs; (void)atomic; (void)accumulate;
+    (void)kf; (void)ka;
 #endif
 }
 
 /* the sources' pre-pass of a define (ksum__wg_prep_b over every item); empty outside an sm_90a build */
 template <int PASSES, int R>
-static __device__ __forceinline__ void ksum__wg_prepb(const float *b, long long ldb, int n, int dim, const float *w,
-                                                      int nrhs, float scale, float *out, long long ntiles, int nkb)
+static __device__ __forceinline__ void ksum__wg_prepb(const ksum__wg_prep_kargs &ka)
 {
     const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    if (KSUM_WG_ON) ksum__wg_prep_b(b, ldb, n, dim, w, nrhs, scale, out, ntiles, nkb, PASSES, R, i);
+    if (KSUM_WG_ON) ksum__wg_prep_b(ka, PASSES, R, i);
     else (void)i;
 }
 
@@ -466,9 +489,14 @@ static inline size_t ksum__wg_smem_bytes(int nkb, int passes, int R)
 #define KSUM__WG_KERNELS(name, KERNEL, PASSES, R)                                                      \
     __global__ void name##_prepb(const float *__restrict__ b, long long ldb, int n, int dim, const float *__restrict__ w, \
                                  int nrhs, float scale, float *__restrict__ out, long long ntiles, int nkb) \
-    { ksum__wg_prepb<(PASSES), (R)>(b, ldb, n, dim, w, nrhs, scale, out, ntiles, nkb); }                   \
+    {                                                                                                  \
+        const ksum__wg_prep_kargs ka = {b, ldb, n, dim, w, nrhs, scale, out, ntiles, nkb};             \
+        ksum__wg_prepb<(PASSES), (R)>(ka);                                                             \
+    }                                                                                                  \
     __global__ void __launch_bounds__(256, 1) name##_kernel_wg(KSUM__PARAMS(float, int vecs))          \
-    { ksum__wg_body<(PASSES), (R), KSUM__FACTOR(KERNEL)>(KSUM__EVAL_FN(float, KERNEL), KSUM__ARGS(vecs)); }
+    {                                                                                                  \
+        ksum__wg_body<(PASSES), (R), KSUM__FACTOR(KERNEL)>(KSUM__EVAL_FN(float, KERNEL), KSUM__KARGS(float, vecs, 0, 0)); \
+    }
 
 /* ---- host: the path and the launcher */
 #ifndef __CUDACC_RTC__ /* host code: not under NVRTC */

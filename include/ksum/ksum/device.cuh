@@ -6,6 +6,8 @@
  *   ksum__norms<T>         the norm pre-pass: out[i] = scale |x_i|^2, the m targets then the n sources
  *   ksum__sna_load<T, BM>  s|a_i|^2 of the block's BM targets into shared sna, zero past m
  *   ksum__sw_load / ksum__sw_store   the per-tile record of the register-staged kernels via registers
+ *   ksum__kargs<T>         the main kernels' arguments, the one argument of their bodies
+ *   ksum__span_of<BM, BN>  the block's targets (row0) and its split of the source tiles (t0..t1)
  *   Macros: KSUM__EVAL_FN(T, KERNEL) the functor; KSUM__NORMS(name, T) name_norms; KSUM__FACTOR(K)
  *   1 for KSUM_GAUSS; KSUM__REAL(T) T spelled float or double; KSUM__SCALE(KERNEL, a) s for a->h.
  *
@@ -19,6 +21,38 @@
 #endif
 
 #include "../gemm.cuh"
+
+/* the main kernels' arguments (ksum.cuh KSUM__PARAMS; each kernel fills one from its parameters):
+ * vec_a, vec_b the generic kernels' 16-byte loads (vec_a: wgmma's vecs), ks the staged ones' stage */
+template <class T>
+struct ksum__kargs {
+    const T *a;
+    long long lda;
+    const T *b;
+    long long ldb;
+    const T *w;
+    T *v;
+    int m, n, dim, nrhs;
+    T m2scale;
+    const T *norms;
+    int tiles_per_split, vec_a, vec_b, ks, atomic, accumulate;
+};
+
+/* the block's BM targets from row0 and its split t0..t1 of the ntiles source tiles of BN (none: t0 >= t1) */
+typedef struct ksum__span {
+    long long row0;
+    int ntiles, t0, t1;
+} ksum__span;
+template <int BM, int BN, class T>
+static __device__ __forceinline__ ksum__span ksum__span_of(const ksum__kargs<T> &ka)
+{
+    ksum__span sp;
+    sp.row0 = (long long)blockIdx.x * BM;
+    sp.ntiles = (ka.n + BN - 1) / BN;
+    sp.t0 = blockIdx.y * ka.tiles_per_split;
+    sp.t1 = min(sp.ntiles, sp.t0 + ka.tiles_per_split);
+    return sp;
+}
 
 /* |p|^2 over dim coordinates, one FMA after another (the pre-passes' order) */
 template <class T>

@@ -3,11 +3,11 @@
  * kernel summation, float or double, any microtile TM x TN in {4, 8}.
  *
  * WHAT (Wang et al., fused kernel summation, Algorithm 2; part of ksum/ksum.cuh)
- *   ksum__ex_body<T, R, TM, TN>(kf, a, lda, b, ldb, w, v, m, n, dim, nrhs, m2scale, norms,
- *                               tiles_per_split, vec_a, vec_b, atomic, accumulate)
- *   is the whole kernel (kf the kernel function on t = s d^2): the block's 16 TM targets against its
- *   split of the source tiles of 16 TN, dim in chunks of 8 through registers (docs/ksum.md#how-each-path-runs).
- *   The 8 k-steps of a chunk are written out (as a call, another register allocation).
+ *   ksum__ex_body<T, R, TM, TN>(kf, ka)
+ *   is the whole kernel (kf the kernel function on t = s d^2, ka its arguments): the block's 16 TM
+ *   targets against its split of the source tiles of 16 TN, dim in chunks of 8 through registers
+ *   (docs/ksum.md#how-each-path-runs).  The 8 k-steps of a chunk are written out (as a call, another
+ *   register allocation).
  *
  * LIMITS AND COSTS
  *   256 threads.  Shared memory 2 * 8 * (BM + BN + 8) + 2 BN (1 + R) + BM elements (19 KB float
@@ -22,27 +22,22 @@
 #include "device.cuh"
 
 template <class T, int R, int TM, int TN, class K>
-static __device__ __forceinline__ void ksum__ex_body(K kf, const T *__restrict__ a, long long lda, const T *__restrict__ b,
-                                                     long long ldb, const T *__restrict__ w, T *__restrict__ v, int m, int n,
-                                                     int dim, int nrhs, T m2scale, const T *__restrict__ norms,
-                                                     int tiles_per_split, int vec_a, int vec_b, int atomic, int accumulate)
+static __device__ __forceinline__ void ksum__ex_body(K kf, const ksum__kargs<T> &ka)
 {
     enum { BM = 16 * TM, BN = 16 * TN, NW = BN * (1 + R), NWPER = (NW + KSUM_THREADS - 1) / KSUM_THREADS };
     __shared__ __align__(16) T sa[KSUM_GEMM_SMEM_ELEMS(BM)];
     __shared__ __align__(16) T sb[KSUM_GEMM_SMEM_ELEMS(BN)];
     __shared__ __align__(16) T sw[2 * NW]; /* [buf][0: s|b|^2, 1+r: w_r][BN] */
     const int tid = threadIdx.x, tx = tid & 15, ty = tid >> 4;
-    const long long row0 = (long long)blockIdx.x * BM;
-    const int ntiles = (n + BN - 1) / BN;
-    const int t0 = blockIdx.y * tiles_per_split;
-    const int t1 = min(ntiles, t0 + tiles_per_split);
-    if (t0 >= t1) return;
-    const int nchunks = (dim + KSUM_BK - 1) / KSUM_BK;
-    const int nsteps = (t1 - t0) * nchunks;
-    const T *nb = norms + m;
+    const ksum__span blk = ksum__span_of<BM, BN>(ka);
+    const long long row0 = blk.row0;
+    if (blk.t0 >= blk.t1) return;
+    const int nchunks = (ka.dim + KSUM_BK - 1) / KSUM_BK;
+    const int nsteps = (blk.t1 - blk.t0) * nchunks;
+    const T *nb = ka.norms + ka.m;
     __shared__ __align__(16) T sna[BM]; /* s|a_i|^2 of the block's targets */
     T acc[TM][TN], vacc[TM][R];
-    for (int q = tid; q < BM; q += KSUM_THREADS) sna[q] = row0 + q < m ? norms[row0 + q] : (T)0;
+    for (int q = tid; q < BM; q += KSUM_THREADS) sna[q] = row0 + q < ka.m ? ka.norms[row0 + q] : (T)0;
 #pragma unroll
     for (int i = 0; i < TM; i++) {
 #pragma unroll
@@ -52,13 +47,13 @@ static __device__ __forceinline__ void ksum__ex_body(K kf, const T *__restrict__
     }
     T ra[TM / 2], rb[TN / 2], rw[NWPER];
     int tpar = 0;     /* the tile parity of step s */
-    int ls_tile = t0; /* the tile of the staged loads */
+    int ls_tile = blk.t0; /* the tile of the staged loads */
     {
-        ksum_gemm_load(ra, a, lda, m, dim, row0, 0 * KSUM_BK, tid, vec_a);
-        ksum_gemm_load(rb, b, ldb, n, dim, (long long)ls_tile * BN, 0 * KSUM_BK, tid, vec_b);
-        ksum__sw_load<T, BN, NW>(rw, nb, w, (long long)ls_tile * BN, n, nrhs, tid);
-        ksum_gemm_store<T, TM / 2, BM>(ra, sa, 0, tid, m2scale);
-        if (nchunks == 1) ksum_gemm_store<T, TM / 2, BM>(ra, sa, 1, tid, m2scale);
+        ksum_gemm_load(ra, ka.a, ka.lda, ka.m, ka.dim, row0, 0 * KSUM_BK, tid, ka.vec_a);
+        ksum_gemm_load(rb, ka.b, ka.ldb, ka.n, ka.dim, (long long)ls_tile * BN, 0 * KSUM_BK, tid, ka.vec_b);
+        ksum__sw_load<T, BN, NW>(rw, nb, ka.w, (long long)ls_tile * BN, ka.n, ka.nrhs, tid);
+        ksum_gemm_store<T, TM / 2, BM>(ra, sa, 0, tid, ka.m2scale);
+        if (nchunks == 1) ksum_gemm_store<T, TM / 2, BM>(ra, sa, 1, tid, ka.m2scale);
         ksum_gemm_store<T, TN / 2, BN>(rb, sb, 0, tid, (T)1);
         ksum__sw_store<T, NW>(sw, rw, tid);
         __syncthreads();
@@ -70,9 +65,9 @@ static __device__ __forceinline__ void ksum__ex_body(K kf, const T *__restrict__
         if (nc == nchunks) { nc = 0; ntile_first = 1; }
         if (more) {
             if (ntile_first) ls_tile++;
-            if (nchunks > 1) ksum_gemm_load(ra, a, lda, m, dim, row0, (nc)*KSUM_BK, tid, vec_a);
-            ksum_gemm_load(rb, b, ldb, n, dim, (long long)ls_tile * BN, (nc)*KSUM_BK, tid, vec_b);
-            if (ntile_first) ksum__sw_load<T, BN, NW>(rw, nb, w, (long long)ls_tile * BN, n, nrhs, tid);
+            if (nchunks > 1) ksum_gemm_load(ra, ka.a, ka.lda, ka.m, ka.dim, row0, (nc)*KSUM_BK, tid, ka.vec_a);
+            ksum_gemm_load(rb, ka.b, ka.ldb, ka.n, ka.dim, (long long)ls_tile * BN, (nc)*KSUM_BK, tid, ka.vec_b);
+            if (ntile_first) ksum__sw_load<T, BN, NW>(rw, nb, ka.w, (long long)ls_tile * BN, ka.n, ka.nrhs, tid);
         }
         const T *swb = sw + tpar * NW;
         if (c == 0) {
@@ -86,7 +81,7 @@ static __device__ __forceinline__ void ksum__ex_body(K kf, const T *__restrict__
 #pragma unroll
                 for (int j = 0; j < TN; j++) acc[i][j] = na[i] + nbv[j];
         }
-        const int kc = min(KSUM_BK, dim - c * KSUM_BK);
+        const int kc = min(KSUM_BK, ka.dim - c * KSUM_BK);
         {
             const T *a__ = sa + (s & 1) * KSUM_BK * (BM + 4) + ty * 4;
             const T *b__ = sb + (s & 1) * KSUM_BK * (BN + 4) + tx * 4;
@@ -119,7 +114,7 @@ static __device__ __forceinline__ void ksum__ex_body(K kf, const T *__restrict__
         }
         if (more) {
             const int nb2 = (s + 1) & 1;
-            if (nchunks > 1) ksum_gemm_store<T, TM / 2, BM>(ra, sa, nb2, tid, m2scale);
+            if (nchunks > 1) ksum_gemm_store<T, TM / 2, BM>(ra, sa, nb2, tid, ka.m2scale);
             ksum_gemm_store<T, TN / 2, BN>(rb, sb, nb2, tid, (T)1);
             if (ntile_first) ksum__sw_store<T, NW>(sw + (tpar ^ 1) * NW, rw, tid);
         }
@@ -128,7 +123,7 @@ static __device__ __forceinline__ void ksum__ex_body(K kf, const T *__restrict__
         c = nc;
     }
     ksum_epi_rowsum16(vacc);
-    ksum_epi_store(vacc, v, row0, m, nrhs, tx, ty, atomic, accumulate);
+    ksum_epi_store(vacc, ka.v, row0, ka.m, ka.nrhs, tx, ty, ka.atomic, ka.accumulate);
 }
 
 #endif

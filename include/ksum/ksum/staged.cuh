@@ -122,11 +122,7 @@ static __device__ __forceinline__ void ksum__f32_kstep_init(float (&acc)[8][8], 
 
 /* the kernel: GAUSS = KSUM__FACTOR(KERNEL) (the factorisation where RES, on sm_80+) */
 template <int R, int RES, int GAUSS, class K>
-static __device__ __forceinline__ void ksum__f32_body(K kf, const float *__restrict__ a, long long lda,
-                                                      const float *__restrict__ b, long long ldb, const float *__restrict__ w,
-                                                      float *__restrict__ v, int m, int n, int dim, int nrhs, float m2scale,
-                                                      const float *__restrict__ norms, int tiles_per_split, int ks,
-                                                      int atomic, int accumulate)
+static __device__ __forceinline__ void ksum__f32_body(K kf, const ksum__kargs<float> &ka)
 {
     enum { BM = 128, BN = 128, P = KSUM_GEMM_P, NW = BN * (1 + R) };
     /* the factorised Gaussian (resident targets): K = 2^-s|a|^2 2^-(t - s|a|^2) */
@@ -136,24 +132,24 @@ static __device__ __forceinline__ void ksum__f32_body(K kf, const float *__restr
     /* the frame: targets row0.., source tiles t0..t1, dp, nst stages of ks; shared sA (dp rows resident,
      * else 2 ks), sB (2 ks), sw (2 NW), sna (128) */
     const long long row0 = (long long)blockIdx.x * BM;
-    const int ntiles = (n + BN - 1) / BN;
-    const int t0 = blockIdx.y * tiles_per_split;
-    const int t1 = min(ntiles, t0 + tiles_per_split);
+    const int ntiles = (ka.n + BN - 1) / BN;
+    const int t0 = blockIdx.y * ka.tiles_per_split;
+    const int t1 = min(ntiles, t0 + ka.tiles_per_split);
     if (t0 >= t1) return;
-    const int dp = (dim + 7) & ~7, nst = (dp + ks - 1) / ks;
+    const int dp = (ka.dim + 7) & ~7, nst = (dp + ka.ks - 1) / ka.ks;
     const int nsteps = (t1 - t0) * nst;
     float *sA = ksum__smem;
-    float *sB = sA + (RES ? dp : 2 * ks) * P;
-    float *sw = sB + 2 * ks * P;
+    float *sB = sA + (RES ? dp : 2 * ka.ks) * P;
+    float *sw = sB + 2 * ka.ks * P;
     float *sna = sw + 2 * NW;
-    const float *nb = norms + m;
-    if (RES) ksum__load_resident<P>(sA, sna, a, lda, m, dim, row0, dp, m2scale, tid);
-    else ksum__sna_load<float, BM>(sna, norms, row0, m, tid);
+    const float *nb = ka.norms + ka.m;
+    if (RES) ksum__load_resident<P>(sA, sna, ka.a, ka.lda, ka.m, ka.dim, row0, dp, ka.m2scale, tid);
+    else ksum__sna_load<float, BM>(sna, ka.norms, row0, ka.m, tid);
     { /* stage 0 of tile t0 and its record, waited for */
-        const int kz = min(ks, dp);
-        ksum_gemm_tile_op(ksum__cp4_op, sB, P, b, ldb, n, dim, (long long)t0 * BN, 0, kz, tid);
-        if (!RES) ksum_gemm_tile_op(ksum__cp4_op, sA, P, a, lda, m, dim, row0, 0, kz, tid);
-        ksum__stage_sw<R>(sw, t0, nb, w, n, nrhs, tid);
+        const int kz = min(ka.ks, dp);
+        ksum_gemm_tile_op(ksum__cp4_op, sB, P, ka.b, ka.ldb, ka.n, ka.dim, (long long)t0 * BN, 0, kz, tid);
+        if (!RES) ksum_gemm_tile_op(ksum__cp4_op, sA, P, ka.a, ka.lda, ka.m, ka.dim, row0, 0, kz, tid);
+        ksum__stage_sw<R>(sw, t0, nb, ka.w, ka.n, ka.nrhs, tid);
         onchip_cp_async_wait_all();
         __syncthreads();
     }
@@ -177,10 +173,12 @@ static __device__ __forceinline__ void ksum__f32_body(K kf, const float *__restr
         int nst2 = st + 1, ntile = tile, newtile = 0;
         if (nst2 == nst) { nst2 = 0; ntile++; newtile = 1; }
         if (s + 1 < nsteps) {
-            const int buf = (s + 1) & 1, k0 = nst2 * ks, kz = min(ks, dp - k0);
-            ksum_gemm_tile_op(ksum__cp4_op, sB + buf * ks * P, P, b, ldb, n, dim, (long long)ntile * BN, k0, kz, tid);
-            if (!RES) ksum_gemm_tile_op(ksum__cp4_op, sA + buf * ks * P, P, a, lda, m, dim, row0, k0, kz, tid);
-            if (newtile) ksum__stage_sw<R>(sw + (tpar ^ 1) * NW, ntile, nb, w, n, nrhs, tid);
+            const int buf = (s + 1) & 1, k0 = nst2 * ka.ks, kz = min(ka.ks, dp - k0);
+            ksum_gemm_tile_op(ksum__cp4_op, sB + buf * ka.ks * P, P, ka.b, ka.ldb, ka.n, ka.dim, (long long)ntile * BN,
+                              k0, kz, tid);
+            if (!RES)
+                ksum_gemm_tile_op(ksum__cp4_op, sA + buf * ka.ks * P, P, ka.a, ka.lda, ka.m, ka.dim, row0, k0, kz, tid);
+            if (newtile) ksum__stage_sw<R>(sw + (tpar ^ 1) * NW, ntile, nb, ka.w, ka.n, ka.nrhs, tid);
         }
         const float *swb = sw + tpar * NW;
         if (!FAC && st == 0) { /* a tile's first stage: the accumulators start at the norms */
@@ -190,10 +188,10 @@ static __device__ __forceinline__ void ksum__f32_body(K kf, const float *__restr
             ksum_epi_start(acc, na, nbv);
         }
         { /* the coordinates of stage st, 8 at a time (the real ones of a partial last chunk) */
-            const int k0 = st * ks, kz = min(ks, dp - k0);
-            const float *pa = (RES ? sA + k0 * P : sA + (s & 1) * ks * P) + ty * 4;
-            const float *pb = sB + (s & 1) * ks * P + tx * 4;
-            const int kr = min(kz, dim - k0); /* coordinates really there (the rest are zeros) */
+            const int k0 = st * ka.ks, kz = min(ka.ks, dp - k0);
+            const float *pa = (RES ? sA + k0 * P : sA + (s & 1) * ka.ks * P) + ty * 4;
+            const float *pb = sB + (s & 1) * ka.ks * P + tx * 4;
+            const int kr = min(kz, ka.dim - k0); /* coordinates really there (the rest are zeros) */
             int c = 0;
             if (FAC && st == 0) { /* the first 8 coordinates; the accumulators start at s|b_j|^2 */
                 float nbv[8];
@@ -236,7 +234,7 @@ static __device__ __forceinline__ void ksum__f32_body(K kf, const float *__restr
                 ksum__epi_apply(vacc, wv, kf, [&](int i, int j) { return fmaxf(acc[i][j] + na[i], 0.0f); });
             } else { /* resident: t = acc; streamed: t = -2s acc */
                 ksum__epi_apply(vacc, wv, kf, [&](int i, int j) {
-                    return RES ? fmaxf(acc[i][j], 0.0f) : fmaxf(acc[i][j] * m2scale, 0.0f);
+                    return RES ? fmaxf(acc[i][j], 0.0f) : fmaxf(acc[i][j] * ka.m2scale, 0.0f);
                 });
             }
         }
@@ -259,7 +257,7 @@ static __device__ __forceinline__ void ksum__f32_body(K kf, const float *__restr
         }
     }
     ksum_epi_rowsum16(vacc);
-    ksum_epi_store(vacc, v, row0, m, nrhs, tx, ty, atomic, accumulate);
+    ksum_epi_store(vacc, ka.v, row0, ka.m, ka.nrhs, tx, ty, ka.atomic, ka.accumulate);
 }
 
 #endif
