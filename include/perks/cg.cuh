@@ -4,7 +4,7 @@
  * the same grid over a sliced-ELL copy of the matrix for systems that stream from device memory.
  *
  * THE PIECES (perks/cg/, each usable alone): types.cuh (opts, result, plan, kargs, constants),
- *   spmv.cuh, reduce.cuh, replace.cuh, kernel_grid.cuh, kernel_cgear.cuh, kernel_cluster.cuh,
+ *   spmv.cuh, reduce.cuh, replace.cuh, stage.cuh, kernel_grid.cuh, kernel_cgear.cuh, kernel_cluster.cuh,
  *   resid.cuh, plan.cuh (planner, perks_cg_run), refine.cuh (perks_cg_wait), define.cuh, mixed.cuh.
  *
  * WHAT (PERKS paper, Zhang et al. ICS'23, sections 3-4: the time loop in the kernel, the data every

@@ -36,15 +36,120 @@
 #include "reduce.cuh"
 #include "replace.cuh"
 #include "spmv.cuh"
+#include "stage.cuh"
 #include "types.cuh"
 
 /* the block split of the cluster (C + 1 rows), in each block's shared memory; one per kernel (K) */
 template <class K> static __shared__ int perks__cg_csplit[PERKS_CG_CMAX + 1];
 
+/* the cluster body's vectors of the block's rows in shared memory (the body holds the (z, p) pair
+ * buffers ZPc, ZPn of this step and the next, read by every block) */
+template <class T> struct perks__cg_cluster_vectors {
+    T *x, *q, *r, *dinv; /* [nr] T each, after the two [2 nrmax] T pair buffers (sx, sq, sr, sd) */
+    T *x_global;         /* the block's rows of x in device memory (gX) */
+};
+
+/* the prologue's end (r, D^-1 in place): the (z, 0) pairs; the totals r.r, r.z, b.b, bad diagonals
+ * into tt[0..3] */
+template <class T, class K>
+static __device__ __forceinline__ void perks__cg_cluster_first_totals(const perks_cg_kargs &a,
+                                                                      const perks__cg_slice<T> &m,
+                                                                      const perks__cg_cluster_vectors<T> &v, T *ZPc,
+                                                                      double (*red)[3], double *tt)
+{
+    double (&cpart)[2][4] = perks__cg_cpart<K>.v;
+    double (&ctot)[4] = perks__cg_ctot<K>;
+    const int C = gridDim.x, r0 = m.rows.r0, nr = m.rows.nr;
+    const T *B = m.b;
+    T *sr = v.r, *sd = v.dinv;
+    double prr = 0, prz = 0, pbb = 0, pbad = 0;
+    for (int lr = threadIdx.x; lr < nr; lr += PERKS_CG_CBLOCK) {
+        const T rv = sr[lr], zv = a.jacobi ? sd[lr] * rv : rv, bv = B[r0 + lr];
+        ZPc[2 * lr] = zv;
+        ZPc[2 * lr + 1] = 0;
+        prr += (double)rv * rv;
+        prz += (double)rv * zv;
+        pbb += (double)bv * bv;
+        if (a.jacobi && !(sd[lr] > 0 && isfinite(sd[lr]))) pbad += 1;
+    }
+    double s0_ = 0, s1_ = 0, s2_ = 0, u0_ = 0, u1_ = 0, u2_ = 0;
+    perks__cg_block_reduce(prr, prz, pbb, red, &s0_, &s1_, &s2_);
+    __syncthreads();
+    perks__cg_block_reduce(pbad, 0, 0, red, &u0_, &u1_, &u2_);
+    if (threadIdx.x == 0) {
+        cpart[1][0] = s0_;
+        cpart[1][1] = s1_;
+        cpart[1][2] = s2_;
+        cpart[1][3] = u0_;
+    }
+    perks__cg_cluster_sync();
+    perks__cg_ctotal(cpart[1], C, 4, ctot, tt);
+}
+
+/* phase A: q = A (z + beta p), p' = z + beta p (the pairs of every block, through distributed
+ * shared memory), the partial p'.q returned.  A replacement puts (x, 0) into the free pairs. */
+template <class T>
+static __device__ __forceinline__ double perks__cg_cluster_phase_a(const perks__cg_slice<T> &m,
+                                                                   const perks__cg_cluster_vectors<T> &v, T *ZPc,
+                                                                   T *ZPn, int repl, T beta)
+{
+    const int nr = m.rows.nr;
+    T *sx = v.x, *sq = v.q;
+    double ppq = 0;
+    if (repl) {
+        for (int lr = threadIdx.x; lr < nr; lr += PERKS_CG_CBLOCK) {
+            ZPn[2 * lr] = sx[lr];
+            ZPn[2 * lr + 1] = 0;
+        }
+    } else {
+        perks_cg_spmv<T, PERKS_CG_UNROLL>(
+            m.rows, m.row_ptr, m.values, m.cols, [=](int j) { return perks__cg_cgather(ZPc, j, beta); },
+            [=, &ppq](int lr, int, T s, T) {
+                const T pn = fma(beta, ZPc[2 * lr + 1], ZPc[2 * lr]);
+                ZPn[2 * lr + 1] = pn;
+                sq[lr] = s;
+                ppq += (double)pn * s;
+            });
+    }
+    return ppq;
+}
+
+/* phase B: x += alpha p', r -= alpha q, z = D^-1 r into the pairs; the partials r.r, r.z into qrr,
+ * qrz.  A replacement gathers x (beta 0: exactly x) and computes r = b - A x in double. */
+template <class T>
+static __device__ __forceinline__ void perks__cg_cluster_phase_b(const perks_cg_kargs &a, const perks__cg_slice<T> &m,
+                                                                 const perks__cg_cluster_vectors<T> &v, T *ZPc, T *ZPn,
+                                                                 int repl, T alpha, double &qrr, double &qrz)
+{
+    const int nr = m.rows.nr, k0 = m.rows.k0;
+    const T *B = m.b, *VA = m.values;
+    T *sx = v.x, *sq = v.q, *sr = v.r, *sd = v.dinv;
+    if (repl) {
+        perks_cg_rrows(
+            m.rows, m.row_ptr, m.cols, [=](int k) { return VA[k - k0]; },
+            [=](int j) { return perks__cg_cgather(ZPn, j, (T)0); },
+            [=, &a, &qrr, &qrz](int lr, int i, double s) {
+                perks__cg_replaced_row<T>(
+                    a, (double)B[i] - s, sd, sr, lr, [=](T, T zv_) { ZPc[2 * lr] = zv_; }, qrr, qrz);
+            });
+    } else {
+        for (int lr = threadIdx.x; lr < nr; lr += PERKS_CG_CBLOCK) {
+            sx[lr] += alpha * ZPn[2 * lr + 1];
+            const T rv = sr[lr] - alpha * sq[lr];
+            sr[lr] = rv;
+            const T zv = a.jacobi ? sd[lr] * rv : rv;
+            ZPn[2 * lr] = zv;
+            qrr += (double)rv * rv;
+            qrz += (double)rv * zv;
+        }
+    }
+}
+
 template <class T, class K>
 static __device__ __forceinline__ __attribute__((unused)) void perks_cg_cluster_body(const perks_cg_kargs &a)
 {
-    /* setup: the block's rows, shared-memory layout, pointers */
+    /* setup: the static shared memory (bound in this order), the block split, the block's rows and
+     * its shared-memory layout */
     extern __shared__ __align__(16) double perks__cg_cdyn[];
     double (&red)[PERKS_CG_CBLOCK / 32][3] = perks__cg_red<K, PERKS_CG_CBLOCK / 32>;
     double (&cpart)[2][4] = perks__cg_cpart<K>.v;
@@ -66,60 +171,31 @@ static __device__ __forceinline__ __attribute__((unused)) void perks_cg_cluster_
     const T *VA = (const T *)a.va + k0;
     const int *CI = a.ci + k0;
 
-    /* prologue: r = b - A x0 (matrix and x0 from device memory), the diagonal */
+    /* prologue: r = b - A x0 (matrix and x0 from device memory), the diagonal; the columns as (block
+     * rank << 24 | local row) and (cached = 2) the matrix slice into shared memory */
+    perks__cg_start_residual<T, 1>(a, {{W, S, sw, sl, r0, nr, k0, rounds, mplain}, B, RP, VA, CI}, sr, sd, sx, gX);
     {
-        double prr = 0, prz = 0, pbb = 0, pbad = 0;
-        const perks_cg_rows g0 = {W, S, sw, sl, r0, nr, k0, rounds, mplain};
-        perks_cg_spmv<T, PERKS_CG_UNROLL>(
-            g0, RP, VA, CI, [&a](int j) { return a.use_x0 ? __ldcg((const T *)a.x + j) : (T)0; },
-            [=, &a](int lr, int i, T s, T d) {
-                sr[lr] = B[i] - s;
-                if (a.jacobi) sd[lr] = (T)1 / d;
-                sx[lr] = a.use_x0 ? ((const T *)a.x)[i] : (T)0;
-            });
-        /* the columns as (block rank << 24 | local row); the matrix slice into shared memory */
-        {
-            T *mv = sd + (a.jacobi ? nr : 0);
-            int *ce = a.cache >= 2 ? (int *)(mv + nk) : a.cenc + k0, *mrp = (int *)(mv + nk) + nk;
-            for (int k = threadIdx.x; k < nk; k += PERKS_CG_CBLOCK) {
-                const int j = __ldg(CI + k);
-                int rk = 0;
-                while (rk + 1 < C && j >= csplit[rk + 1]) ++rk;
-                ce[k] = (rk << 24) | (j - csplit[rk]);
-                if (a.cache >= 2) mv[k] = __ldg(VA + k);
-            }
-            if (a.cache >= 2) {
-                for (int k = threadIdx.x; k <= nr; k += PERKS_CG_CBLOCK) mrp[k] = __ldg(RP + k);
-                VA = mv;
-                RP = mrp;
-            }
-            CI = ce;
-            mplain = a.cache >= 2;
+        T *mv = sd + (a.jacobi ? nr : 0);
+        int *ce = a.cache >= 2 ? (int *)(mv + nk) : a.cenc + k0, *mrp = (int *)(mv + nk) + nk;
+        for (int k = threadIdx.x; k < nk; k += PERKS_CG_CBLOCK) {
+            const int j = __ldg(CI + k);
+            int rk = 0;
+            while (rk + 1 < C && j >= csplit[rk + 1]) ++rk;
+            ce[k] = (rk << 24) | (j - csplit[rk]);
+            if (a.cache >= 2) mv[k] = __ldg(VA + k);
         }
-        __syncthreads();
-        for (int lr = threadIdx.x; lr < nr; lr += PERKS_CG_CBLOCK) {
-            const T rv = sr[lr], zv = a.jacobi ? sd[lr] * rv : rv, bv = B[r0 + lr];
-            ZPc[2 * lr] = zv;
-            ZPc[2 * lr + 1] = 0;
-            prr += (double)rv * rv;
-            prz += (double)rv * zv;
-            pbb += (double)bv * bv;
-            if (a.jacobi && !(sd[lr] > 0 && isfinite(sd[lr]))) pbad += 1;
+        if (a.cache >= 2) {
+            for (int k = threadIdx.x; k <= nr; k += PERKS_CG_CBLOCK) mrp[k] = __ldg(RP + k);
+            VA = mv;
+            RP = mrp;
         }
-        double s0_ = 0, s1_ = 0, s2_ = 0, u0_ = 0, u1_ = 0, u2_ = 0;
-        perks__cg_block_reduce(prr, prz, pbb, red, &s0_, &s1_, &s2_);
-        __syncthreads();
-        perks__cg_block_reduce(pbad, 0, 0, red, &u0_, &u1_, &u2_);
-        if (threadIdx.x == 0) {
-            cpart[1][0] = s0_;
-            cpart[1][1] = s1_;
-            cpart[1][2] = s2_;
-            cpart[1][3] = u0_;
-        }
-        perks__cg_cluster_sync();
-        perks__cg_ctotal(cpart[1], C, 4, ctot, tt);
+        CI = ce;
+        mplain = a.cache >= 2;
     }
-    const perks_cg_rows g = {W, S, sw, sl, r0, nr, k0, rounds, mplain};
+    __syncthreads();
+    const perks__cg_slice<T> m = {{W, S, sw, sl, r0, nr, k0, rounds, mplain}, B, RP, VA, CI};
+    const perks__cg_cluster_vectors<T> v = {sx, sq, sr, sd, gX};
+    perks__cg_cluster_first_totals<T, K>(a, m, v, ZPc, red, tt);
     double rr = tt[0], rz = tt[1];
     const double bb = tt[2], thr = a.tol * a.tol * bb;
     int status = tt[3] > 0 ? PERKS_EDIAG : PERKS_SUCCESS, it = 0;
@@ -135,24 +211,7 @@ static __device__ __forceinline__ __attribute__((unused)) void perks_cg_cluster_
             status = PERKS_ENOCONV;
             break;
         }
-        /* phase A: q = A (z + beta p), p' = z + beta p (the pairs of every block, through
-         * distributed shared memory); partial p'.q.  A replacement puts (x, 0) into the free pairs. */
-        double ppq = 0;
-        if (repl) {
-            for (int lr = threadIdx.x; lr < nr; lr += PERKS_CG_CBLOCK) {
-                ZPn[2 * lr] = sx[lr];
-                ZPn[2 * lr + 1] = 0;
-            }
-        } else {
-            perks_cg_spmv<T, PERKS_CG_UNROLL>(
-                g, RP, VA, CI, [=](int j) { return perks__cg_cgather(ZPc, j, beta); },
-                [=, &ppq](int lr, int, T s, T) {
-                    const T pn = fma(beta, ZPc[2 * lr + 1], ZPc[2 * lr]);
-                    ZPn[2 * lr + 1] = pn;
-                    sq[lr] = s;
-                    ppq += (double)pn * s;
-                });
-        }
+        const double ppq = perks__cg_cluster_phase_a<T>(m, v, ZPc, ZPn, repl, beta);
         perks__cg_creduce(ppq, 0, 0, 1, cpart[0], C, red, ctot, tt);
         const double pq = tt[0];
         if (!repl && !(pq > 0)) {
@@ -160,43 +219,16 @@ static __device__ __forceinline__ __attribute__((unused)) void perks_cg_cluster_
             break;
         }
         const T alpha = repl ? (T)0 : (T)(rz / pq);
-
-        /* phase B: x += alpha p', r -= alpha q, z = D^-1 r into the pairs; partials r.r, r.z.  A
-         * replacement gathers x (beta 0: exactly x) and computes r = b - A x in double. */
         double qrr = 0, qrz = 0;
-        if (repl) {
-            perks_cg_rrows(
-                g, RP, CI, [=](int k) { return VA[k - k0]; },
-                [=](int j) { return perks__cg_cgather(ZPn, j, (T)0); },
-                [=, &a, &qrr, &qrz](int lr, int i, double s) {
-                    const double rd_ = (double)B[i] - s;
-                    const T rv_ = (T)rd_, zv_ = a.jacobi ? sd[lr] * rv_ : rv_;
-                    sr[lr] = rv_;
-                    ZPc[2 * lr] = zv_;
-                    qrr += rd_ * rd_;
-                    qrz += (double)rv_ * zv_;
-                });
-        } else {
-            for (int lr = threadIdx.x; lr < nr; lr += PERKS_CG_CBLOCK) {
-                sx[lr] += alpha * ZPn[2 * lr + 1];
-                const T rv = sr[lr] - alpha * sq[lr];
-                sr[lr] = rv;
-                const T zv = a.jacobi ? sd[lr] * rv : rv;
-                ZPn[2 * lr] = zv;
-                qrr += (double)rv * rv;
-                qrz += (double)rv * zv;
-            }
-        }
+        perks__cg_cluster_phase_b<T>(a, m, v, ZPc, ZPn, repl, alpha, qrr, qrz);
         perks__cg_creduce(qrr, qrz, 0, 2, cpart[1], C, red, ctot, tt);
-        /* the tail, as in the grid kernel ("? 1 : 0" kept: without it this kernel compiles to 3.7%
-         * more instructions for float) */
-        repl = (perks__cg_want_replace<T, K>(a, it, rr, thr) ? 1 : 0) ? (rr <= thr ? 2 : 1) : 0;
+        /* the tail, as in the grid kernel */
+        repl = perks__cg_replaced_kind<T, K>(a, it, rr, thr);
         rr = tt[0];
         if (repl) {
             beta = it && rz != 0 ? (T)(beta * (tt[1] / rz)) : (T)0;
             rz = tt[1];
-            perks__cg_after_replace<T, K>(a, repl == 2, it, rr, sx, r0, nr);
-            if (perks__cg_stalled<K>(rr, thr)) status = PERKS_EINACCURATE;
+            if (perks__cg_replaced_stalled<T, K>(a, repl, it, rr, thr, v.x, r0, nr)) status = PERKS_EINACCURATE;
             continue;
         }
         beta = (T)(tt[1] / rz);
@@ -206,15 +238,9 @@ static __device__ __forceinline__ __attribute__((unused)) void perks_cg_cluster_
     }
 
     /* the end: x out, the result */
-    rr = perks__cg_restore_best<T, K>(a, status, rr, sx, r0, nr);
-    for (int lr = threadIdx.x; lr < nr; lr += PERKS_CG_CBLOCK) gX[lr] = sx[lr];
-    if (blockIdx.x == 0 && threadIdx.x == 0) {
-        a.out->status = status;
-        a.out->iterations = it;
-        a.out->repl = perks__cg_replacements<K>();
-        a.out->rr = rr;
-        a.out->bb = bb;
-    }
+    rr = perks__cg_restore_best<T, K>(a, status, rr, v.x, r0, nr);
+    perks__cg_store_x<T, PERKS_CG_CBLOCK>(v.x_global, v.x, nr);
+    perks__cg_store_result<K, 1>(a, status, it, rr, bb);
     perks__cg_cluster_sync(); /* no block leaves while another may still read its shared memory */
 }
 
@@ -224,13 +250,7 @@ template <class T, class K>
 static __device__ __forceinline__ void perks_cg_cluster_kernel_body(const perks_cg_kargs &a)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
-    if (blockIdx.x == 0 && threadIdx.x == 0) {
-        a.out->status = PERKS_EUNSUPPORTED;
-        a.out->iterations = 0;
-        a.out->repl = 0;
-        a.out->rr = 0;
-        a.out->bb = 0;
-    }
+    perks__cg_store_result<K, 0>(a, PERKS_EUNSUPPORTED, 0, 0, 0);
 #else
     perks_cg_cluster_body<T, K>(a);
 #endif

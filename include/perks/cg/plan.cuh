@@ -11,7 +11,8 @@
  *   perks_cg_run(p, d_b, d_x, stream)      one solve, asynchronous (the true residual after it)
  *   perks_cg_plan_free(p)
  *   and the pieces: perks__cg_split (rows + nonzeros even over G blocks), perks__cg_lanes (lanes per
- *   row), perks__cg_plan_cluster, perks__cg_plan_grid, perks__cg_cluster_config.
+ *   row), perks__cg_plan_cluster, perks__cg_plan_grid (its steps perks__cg_grid_count, _split,
+ *   _barrier, _tier, _workspace), perks__cg_cluster_config.
  *
  * EXAMPLE
  *   [not compiled: name_plan stands for a PERKS_CG_DEFINE instance]
@@ -228,18 +229,23 @@ static inline int perks__cg_plan_cluster(perks_cg_plan *p, const void *ckernel, 
     return PERKS_SUCCESS;
 }
 
-/* the grid path (the rows of the host row_ptr rp) */
-static inline int perks__cg_plan_grid(perks_cg_plan *p, const void *kernel, int elt, int block, int n, long long nnz,
-                                      const int *rp, const perks_cg_opts *o, int sell)
+/* the grid path's block split and what its cache tiers need (perks__cg_plan_grid's steps) */
+typedef struct perks__cg_grid_fit {
+    int *split;           /* G + 1 row boundaries (malloc'd) */
+    long long maxr, maxk; /* the most rows, nonzeros of a block */
+    size_t need1, need2;  /* shared memory of cache tier 1 (vectors), tier 2 (and the matrix slice) */
+    size_t avail;         /* shared memory a block has at G blocks */
+} perks__cg_grid_fit;
+
+/* grid path, the blocks: o->blocks or one per PERKS_CG_WORK_PER_BLOCK rows + nonzeros, at most the
+ * co-resident count (and PERKS_FLAG_U per thread for the flag barrier), n and 1 */
+static inline int perks__cg_grid_count(const void *kernel, int block, int n, long long nnz, const perks_cg_opts *o,
+                                       int *G_out, int *sms)
 {
-    const int cgear = o->variant == PERKS_CG_CGEAR;
-    int sms, bps0, bps, G, G2, Gmax, W, nv, *split = NULL, smem_sm = 0, optin = 0, rc, bmode;
-    long long maxr = 0, maxk = 0;
-    size_t need1 = 0, need2 = 0, avail = 0, off, vec, total;
-    char *ws;
-    rc = perks_occupancy(kernel, block, 0, &bps0, &sms);
+    int bps0, Gmax, G;
+    const int rc = perks_occupancy(kernel, block, 0, &bps0, sms);
     if (rc) return rc;
-    Gmax = bps0 * sms;
+    Gmax = bps0 * *sms;
     if (o->blocks) G = o->blocks < Gmax ? o->blocks : Gmax;
     else {
         long long g = ((long long)n + nnz + PERKS_CG_WORK_PER_BLOCK - 1) / PERKS_CG_WORK_PER_BLOCK;
@@ -249,79 +255,99 @@ static inline int perks__cg_plan_grid(perks_cg_plan *p, const void *kernel, int 
     if (!o->blocks && o->barrier == PERKS_CG_BAR_FLAG && G > PERKS_FLAG_U * block) G = PERKS_FLAG_U * block;
     if (G > n) G = n;
     if (G < 1) G = 1;
-    W = perks__cg_lanes(n, nnz, PERKS_CG_NNZ_PER_LANE);
+    *G_out = G;
+    return PERKS_SUCCESS;
+}
+
+/* grid path, the split of the rows over *G blocks (stream: whole slices) and the tiers' sizes into f;
+ * when the whole system fits on chip at PERKS_CG_ONCHIP_BPS blocks per SM, *G becomes that count
+ * (why: docs/perks-cg.md#design-notes); systems that stream take every co-resident block */
+static inline int perks__cg_grid_split(const int *rp, int n, long long nnz, int elt, int nv, int sell, int sms,
+                                       const perks_cg_opts *o, int *G, perks__cg_grid_fit *f)
+{
+    int smem_sm, optin, G2;
     {
         onchip_device_attrs da;
         if (onchip_device_current(NULL, &da) != cudaSuccess) return PERKS_ECUDA;
         smem_sm = da.smem_per_sm, optin = da.smem_optin;
     }
-    nv = cgear ? 6 : 4 + (o->jacobi ? 1 : 0); /* x, r, q, p (+ D^-1); Chronopoulos-Gear: quads, x, p */
-    /* when the whole system fits on chip at PERKS_CG_ONCHIP_BPS blocks per SM, no more blocks than that
-     * (why: docs/perks-cg.md#design-notes); systems that stream take every co-resident block */
-    G2 = (!o->blocks && o->cache && G > PERKS_CG_ONCHIP_BPS * sms) ? PERKS_CG_ONCHIP_BPS * sms : 0;
+    G2 = (!o->blocks && o->cache && *G > PERKS_CG_ONCHIP_BPS * sms) ? PERKS_CG_ONCHIP_BPS * sms : 0;
     for (;;) {
-        const int Gt = G2 ? G2 : G;
-        split = (int *)malloc(sizeof(int) * ((size_t)Gt + 1));
-        if (!split) return PERKS_ENOMEM;
-        perks__cg_split(rp, n, nnz, Gt, sell ? PERKS_CG_SELL_C : 1, split, &maxr, &maxk); /* stream: whole slices */
+        const int Gt = G2 ? G2 : *G;
+        f->split = (int *)malloc(sizeof(int) * ((size_t)Gt + 1));
+        if (!f->split) return PERKS_ENOMEM;
+        perks__cg_split(rp, n, nnz, Gt, sell ? PERKS_CG_SELL_C : 1, f->split, &f->maxr, &f->maxk);
         /* the on-chip cache tier that fits the shared memory left per block */
-        need1 = (size_t)nv * maxr * elt;
-        need2 = need1 + (size_t)maxk * (elt + 4) + (size_t)(maxr + 1) * 4;
+        f->need1 = (size_t)nv * f->maxr * elt;
+        f->need2 = f->need1 + (size_t)f->maxk * (elt + 4) + (size_t)(f->maxr + 1) * 4;
         {
             int per_sm = (Gt + sms - 1) / sms;
-            avail = (size_t)smem_sm / per_sm;
-            avail = avail > 2048 ? avail - 2048 : 0; /* static shared memory and the per-block reserve */
-            if (avail > (size_t)optin) avail = (size_t)optin;
+            f->avail = (size_t)smem_sm / per_sm;
+            f->avail = f->avail > 2048 ? f->avail - 2048 : 0; /* static shared memory and the per-block reserve */
+            if (f->avail > (size_t)optin) f->avail = (size_t)optin;
         }
-        if (G2 && need2 > avail) { /* not on chip at the capped count: all the blocks */
-            free(split);
+        if (G2 && f->need2 > f->avail) { /* not on chip at the capped count: all the blocks */
+            free(f->split);
+            f->split = NULL;
             G2 = 0;
             continue;
         }
-        G = Gt;
-        break;
+        *G = Gt;
+        return PERKS_SUCCESS;
     }
-    /* the barrier: the count barrier unless asked otherwise (why: docs/perks-cg.md#design-notes); the
-     * flag barrier needs G <= PERKS_FLAG_U BLOCK */
-    bmode = o->barrier ? o->barrier : o->sum_barrier ? PERKS_CG_BAR_SUM : PERKS_CG_BAR_COUNT;
+}
+
+/* grid path, the barrier: the count barrier unless asked otherwise (why: docs/perks-cg.md#design-notes);
+ * the flag barrier needs G <= PERKS_FLAG_U BLOCK (PERKS_ESIZE when asked for, else grid.sync) */
+static inline int perks__cg_grid_barrier(const perks_cg_opts *o, int cgear, int G, int block, int *bmode_out)
+{
+    int bmode = o->barrier ? o->barrier : o->sum_barrier ? PERKS_CG_BAR_SUM : PERKS_CG_BAR_COUNT;
     if (cgear && bmode != PERKS_CG_BAR_COUNT) bmode = PERKS_CG_BAR_GRID;
     if (bmode == PERKS_CG_BAR_FLAG && G > PERKS_FLAG_U * block) {
-        if (o->barrier == PERKS_CG_BAR_FLAG) {
-            free(split);
-            return PERKS_ESIZE;
-        }
+        if (o->barrier == PERKS_CG_BAR_FLAG) return PERKS_ESIZE;
         bmode = PERKS_CG_BAR_GRID;
     }
+    *bmode_out = bmode;
+    return PERKS_SUCCESS;
+}
+
+/* grid path, the cache tier (p->cached, p->smem): the largest that fits and leaves G blocks
+ * co-resident */
+static inline int perks__cg_grid_tier(perks_cg_plan *p, const void *kernel, int block, int G, int sell, int *sms,
+                                      const perks_cg_opts *o, const perks__cg_grid_fit *f)
+{
+    int rc, bps;
     p->cached = 0;
     p->smem = 0;
     if (o->cache && !sell) {
-        if (need2 <= avail) {
+        if (f->need2 <= f->avail) {
             p->cached = 2;
-            p->smem = need2;
-        } else if (need1 <= avail) {
+            p->smem = f->need2;
+        } else if (f->need1 <= f->avail) {
             p->cached = 1;
-            p->smem = need1;
+            p->smem = f->need1;
         }
     }
     for (;;) { /* the tier must leave G blocks co-resident; fall back otherwise */
-        rc = perks_occupancy(kernel, block, p->smem, &bps, &sms);
-        if (rc == PERKS_SUCCESS && (long long)bps * sms >= G) break;
-        if (p->cached == 0) {
-            free(split);
-            return rc ? rc : PERKS_ECORESIDENT;
-        }
+        rc = perks_occupancy(kernel, block, p->smem, &bps, sms);
+        if (rc == PERKS_SUCCESS && (long long)bps * *sms >= G) return PERKS_SUCCESS;
+        if (p->cached == 0) return rc ? rc : PERKS_ECORESIDENT;
         p->cached--;
-        p->smem = p->cached == 1 ? need1 : 0;
+        p->smem = p->cached == 1 ? f->need1 : 0;
     }
-    /* workspace: r, z, p0, p1, q, dinv (n T each; Chronopoulos-Gear: two quad buffers of 4 n T and
-     * p), partials 8 G, out, split, barrier words */
-    vec = perks__cg_align((size_t)n * elt);
-    off = (cgear ? 9 : 6) * vec;
+}
+
+/* grid path, the workspace: r, z, p0, p1, q, dinv (n T each; Chronopoulos-Gear: two quad buffers of
+ * 4 n T and p), partials 8 G, out, split (copied from split), barrier words */
+static inline int perks__cg_grid_workspace(perks_cg_plan *p, int n, int elt, int G, int cgear, const int *split)
+{
+    const size_t vec = perks__cg_align((size_t)n * elt);
+    size_t off = (cgear ? 9 : 6) * vec, total;
+    char *ws;
     total = off + perks__cg_align(sizeof(double) * 8 * G) + perks__cg_align(sizeof(perks__cg_out)) +
             perks__cg_align(sizeof(int) * ((size_t)G + 1)) + perks__cg_align(sizeof(double) * PERKS_SUM_BARRIER_WORDS) +
             perks__cg_align(sizeof(double) * PERKS_FLAG_WORDS(G));
     if (cudaMalloc(&p->ws, total) != cudaSuccess) {
-        free(split);
         p->ws = NULL;
         return PERKS_ECUDA;
     }
@@ -344,7 +370,6 @@ static inline int perks__cg_plan_grid(perks_cg_plan *p, const void *kernel, int 
     off += perks__cg_align(sizeof(perks__cg_out));
     p->args.split = (const int *)(ws + off);
     if (cudaMemcpy(ws + off, split, sizeof(int) * ((size_t)G + 1), cudaMemcpyHostToDevice) != cudaSuccess) {
-        free(split);
         perks_cg_plan_free(p);
         return PERKS_ECUDA;
     }
@@ -352,7 +377,28 @@ static inline int perks__cg_plan_grid(perks_cg_plan *p, const void *kernel, int 
     p->args.bar = (double *)(ws + off);
     off += perks__cg_align(sizeof(double) * PERKS_SUM_BARRIER_WORDS);
     p->args.flag = (double *)(ws + off);
-    free(split);
+    return PERKS_SUCCESS;
+}
+
+/* the grid path (the rows of the host row_ptr rp) */
+static inline int perks__cg_plan_grid(perks_cg_plan *p, const void *kernel, int elt, int block, int n, long long nnz,
+                                      const int *rp, const perks_cg_opts *o, int sell)
+{
+    const int cgear = o->variant == PERKS_CG_CGEAR;
+    /* x, r, q, p (+ D^-1); Chronopoulos-Gear: quads, x, p */
+    const int nv = cgear ? 6 : 4 + (o->jacobi ? 1 : 0);
+    int sms, G, W, rc, bmode = 0;
+    perks__cg_grid_fit f = {NULL, 0, 0, 0, 0, 0};
+    rc = perks__cg_grid_count(kernel, block, n, nnz, o, &G, &sms);
+    if (rc) return rc;
+    W = perks__cg_lanes(n, nnz, PERKS_CG_NNZ_PER_LANE);
+    rc = perks__cg_grid_split(rp, n, nnz, elt, nv, sell, sms, o, &G, &f);
+    if (rc) return rc;
+    rc = perks__cg_grid_barrier(o, cgear, G, block, &bmode);
+    if (!rc) rc = perks__cg_grid_tier(p, kernel, block, G, sell, &sms, o, &f);
+    if (!rc) rc = perks__cg_grid_workspace(p, n, elt, G, cgear, f.split);
+    free(f.split);
+    if (rc) return rc;
     if (p->cached == 0) W = perks__cg_lanes(n, nnz, PERKS_CG_NNZ_PER_LANE_DRAM); /* more rows in flight */
     p->path = sell ? PERKS_CG_PATH_STREAM : PERKS_CG_PATH_GRID;
     p->variant = cgear ? PERKS_CG_CGEAR : PERKS_CG_CLASSIC;
@@ -363,7 +409,7 @@ static inline int perks__cg_plan_grid(perks_cg_plan *p, const void *kernel, int 
     p->kernel = kernel;
     p->args.sub = W;
     p->args.bmode = bmode;
-    p->args.nrmax = (int)maxr;
+    p->args.nrmax = (int)f.maxr;
     return PERKS_SUCCESS;
 }
 
