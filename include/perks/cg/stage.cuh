@@ -10,8 +10,8 @@
  *   perks__cg_replaced_row<T>(a, rd, dinv, r, lr, store, qrr, qrz)   a replaced row: r, z, partials
  *   perks__cg_replaced_kind<T, K>(a, it, rr, thr)   at the end of a classic step: was it a
  *                                      replacement (0 no, 1 yes, 2 after the recurrence met tol)
- *   perks__cg_replaced_step<T, K>(a, kind, it, rr, thr, t1, beta, rz, status, x, r0, nr)   the end of
- *                                      a replacement step
+ *   perks__cg_replaced_stalled<T, K>(a, kind, it, rr, thr, x, r0, nr)   a replacement's bookkeeping;
+ *                                      whether the solve ends PERKS_EINACCURATE
  *   perks__cg_store_x<T, BLOCK>(x_global, x, nr), perks__cg_store_result<K, REPLACES>(a, ...)   the end
  *   Every thread of the block calls each of them (they run its row loops and barriers).
  *
@@ -20,7 +20,9 @@
  *   repl = perks__cg_replaced_kind<T, K>(a, it, rr, thr);
  *   rr = t0;
  *   if (repl) {
- *       perks__cg_replaced_step<T, K>(a, repl, it, rr, thr, t1, beta, rz, status, sx, r0, nr);
+ *       beta = it && rz != 0 ? (T)(beta * (t1 / rz)) : (T)0;
+ *       rz = t1;
+ *       if (perks__cg_replaced_stalled<T, K>(a, repl, it, rr, thr, sx, r0, nr)) status = PERKS_EINACCURATE;
  *       continue;
  *   }
  *
@@ -104,6 +106,8 @@ static __device__ __forceinline__ int perks__cg_replaced_kind(const perks_cg_kar
     return (perks__cg_want_replace<T, K>(a, it, rr, thr) ? 1 : 0) ? (rr <= thr ? 2 : 1) : 0;
 }
 
+/* after a replacement step of that kind (rr: the replaced r.r): the bookkeeping; 1 when the solve
+ * ends PERKS_EINACCURATE.  beta, r.z and the status stay the body's (docs/perks-cg.md#kernel-stages) */
 template <class T, class K>
 static __device__ __forceinline__ int perks__cg_replaced_stalled(const perks_cg_kargs &a, int kind, int it, double rr,
                                                                  double thr, const T *sx, int r0, int nr)
