@@ -77,6 +77,18 @@ typedef unsigned long long uintptr_t;
 #define SSAM_ANCHOR 4u   /* use the args' anchor_x, anchor_y instead of the centre (conv.cuh) */
 #define SSAM_SYSTOLIC_WALK 8u /* conv.cuh: the systolic walk even where the queued walk applies */
 
+/* the schedules a stencil policy names (ssam_stencil_policy, ssam_temporal_policy): AUTO the
+ * generator's rule; STREAM / SLICE the 3D one-pass bodies; REGS / SMEM the 2D temporal windows in
+ * registers / the input rows staged; SMEM / RING / ZCOL the 3D temporal planes staged, in a register
+ * ring, in z-columns */
+#define SSAM_SCHEDULE_AUTO 0
+#define SSAM_SCHEDULE_STREAM 1
+#define SSAM_SCHEDULE_SLICE 2
+#define SSAM_SCHEDULE_REGS 3
+#define SSAM_SCHEDULE_SMEM 4
+#define SSAM_SCHEDULE_RING 5
+#define SSAM_SCHEDULE_ZCOL 6
+
 #define SSAM_WARP 32
 #define SSAM__FULL 0xffffffffu
 
