@@ -1,0 +1,55 @@
+#include <onchip/names_push.h>
+/* onchip/plan.h -- the head every family's plan begins with: what a call will do, decided and
+ * explained before anything is launched (C99; also C++, CUDA and NVRTC).
+ *
+ * WHAT
+ *   Every family has three verbs over its argument struct ARGS and plan struct PLAN:
+ *       int name_plan(const ARGS *a, PLAN *p)                      checks a, chooses, explains; no launch
+ *       int name_run(const ARGS *a, const PLAN *p, cudaStream_t)    launches what p says, for a
+ *       int name_launch(const ARGS *a, cudaStream_t)               name_plan, then name_run
+ *   Every PLAN begins with these fields, in this order (onchip_plan is that head alone):
+ *       path             the family's path code (SSAM_PATH_*, PERKS_PATH_*, KSUM_PATH_* ...)
+ *       why              a sentence in static storage: why that path, or why the call is refused
+ *       steps_per_pass   time steps one launch runs (1: one pass a step; 0: a family without steps)
+ *       passes           launches name_run makes (0: nothing to do)
+ *       workspace_bytes  device scratch name_run needs besides the arguments' buffers
+ *       result           the device buffer that holds the answer after name_run (ping-pong families:
+ *                        a.src or a.dst, by the parity of the passes; the others: their output)
+ *   onchip_plan_head(p)  the head of any family's plan, for code that logs or checks plans alike.
+ *
+ * EXAMPLE
+ *   [compile in a function]
+ *   onchip_plan p = {0};
+ *   p.why = "one pass a step: the temporal kernel stores no column at this width";
+ *   p.steps_per_pass = 1;
+ *   p.passes = 100;
+ *   const onchip_plan *h = onchip_plan_head(&p);   // any family's plan, read alike
+ *   long long steps = (long long)h->steps_per_pass * h->passes;
+ *   (void)steps;
+ *
+ * LIMITS
+ *   A plan is valid for the arguments it was made from (the same sizes, pointers, steps and device);
+ *   name_run re-checks nothing that name_plan checked.  On an error code p->why names the refusal and
+ *   p->passes is 0.
+ */
+#ifndef ONCHIP_PLAN_H
+#define ONCHIP_PLAN_H
+
+#ifndef __CUDACC_RTC__
+#include <stddef.h>
+#endif
+
+typedef struct onchip_plan {
+    int path;
+    const char *why;
+    int steps_per_pass;
+    long long passes;
+    size_t workspace_bytes;
+    void *result;
+} onchip_plan;
+
+/* the head of a family's plan (whose first fields are onchip_plan's, in order) */
+#define onchip_plan_head(p) ((const onchip_plan *)(const void *)(p))
+
+#endif /* ONCHIP_PLAN_H */
+#include <onchip/names_pop.h>
