@@ -231,30 +231,11 @@ static inline int perks__mtx_cmp_col(const void *a, const void *b)
     return (x->line > y->line) - (x->line < y->line);
 }
 
-/* Read a Matrix Market coordinate file into CSR.  max_cells > 0 bounds rows + entries; 0 (or less)
- * takes the default bound: rows <= PERKS_MTX_FREE_ROWS or rows <= PERKS_MTX_ROWS_PER_ENTRY x entries,
- * so that no header makes it allocate more than the file's entries can fill. */
-static inline int perks_mtx_read_limited(FILE *f, long long max_cells, perks_csr *A, perks_mtx_error *e)
+/* the banner line: field 0 real, 1 integer, 2 pattern; sym 1 symmetric, 0 general */
+static inline int perks__mtx_banner(const char *buf, int *field, int *sym, perks_mtx_error *e)
 {
-    char buf[PERKS_MTX_LINE_MAX + 1];
     const char *s, *tok;
-    int len, rc, field = 0, sym = 0; /* field 0 real, 1 integer, 2 pattern */
-    long line = 0, got_entries = 0, bad_line = 0;
-    long long rows, cols, ents, k, cap = 0, n_out = 0, nnz, dups = 0;
-    perks__mtx_entry *t = NULL, *st = NULL;
-    int *rp = NULL, *cl = NULL;
-    double *vl = NULL;
-    if (!e) return PERKS_ENULL;
-    e->line = 0;
-    e->message[0] = 0;
-    if (!f || !A) return perks__mtx_fail(e, PERKS_ENULL, 0, "NULL file or matrix");
-    memset(A, 0, sizeof *A);
-
-    /* banner */
-    rc = perks__mtx_getline(f, buf, PERKS_MTX_LINE_MAX);
-    line = 1;
-    if (rc == 0) return perks__mtx_fail(e, PERKS_EFORMAT, 1, "empty file (no %%MatrixMarket banner)");
-    if (rc < 0) return perks__mtx_line_fail(e, rc, 1);
+    int len;
     s = perks__mtx_token(buf, &tok, &len);
     if (!perks__mtx_wordeq(tok, len, "%%matrixmarket"))
         return perks__mtx_fail(e, PERKS_EFORMAT, 1, "header: the first line must start with %%MatrixMarket");
@@ -267,29 +248,35 @@ static inline int perks_mtx_read_limited(FILE *f, long long max_cells, perks_csr
     if (!perks__mtx_wordeq(tok, len, "coordinate"))
         return perks__mtx_fail(e, PERKS_EFORMAT, 1, "header: format must be 'coordinate'");
     s = perks__mtx_token(s, &tok, &len);
-    if (perks__mtx_wordeq(tok, len, "real") || perks__mtx_wordeq(tok, len, "double")) field = 0;
-    else if (perks__mtx_wordeq(tok, len, "integer")) field = 1;
-    else if (perks__mtx_wordeq(tok, len, "pattern")) field = 2;
+    if (perks__mtx_wordeq(tok, len, "real") || perks__mtx_wordeq(tok, len, "double")) *field = 0;
+    else if (perks__mtx_wordeq(tok, len, "integer")) *field = 1;
+    else if (perks__mtx_wordeq(tok, len, "pattern")) *field = 2;
     else if (perks__mtx_wordeq(tok, len, "complex"))
         return perks__mtx_fail(e, PERKS_EFORMAT, 1, "header: unsupported field 'complex'");
     else return perks__mtx_fail(e, PERKS_EFORMAT, 1, "header: field must be real, integer or pattern");
     s = perks__mtx_token(s, &tok, &len);
-    if (perks__mtx_wordeq(tok, len, "general")) sym = 0;
-    else if (perks__mtx_wordeq(tok, len, "symmetric")) sym = 1;
+    if (perks__mtx_wordeq(tok, len, "general")) *sym = 0;
+    else if (perks__mtx_wordeq(tok, len, "symmetric")) *sym = 1;
     else if (perks__mtx_wordeq(tok, len, "skew-symmetric") || perks__mtx_wordeq(tok, len, "hermitian"))
         return perks__mtx_fail(e, PERKS_EFORMAT, 1, "header: unsupported symmetry (general or symmetric only)");
     else return perks__mtx_fail(e, PERKS_EFORMAT, 1, "header: symmetry must be general or symmetric");
     if (!perks__mtx_blank(s)) return perks__mtx_fail(e, PERKS_EFORMAT, 1, "header: trailing text after symmetry");
+    return PERKS_SUCCESS;
+}
 
-    /* comments, then the size line */
-    for (;;) {
-        rc = perks__mtx_getline(f, buf, PERKS_MTX_LINE_MAX);
-        line++;
-        if (rc == 0) return perks__mtx_fail(e, PERKS_EFORMAT, line, "sizes: file ends before the size line");
-        if (rc < 0) return perks__mtx_line_fail(e, rc, line);
-        if (buf[0] == '%' || perks__mtx_blank(buf)) continue;
-        break;
-    }
+/* the declared sizes of a file (its size line) */
+typedef struct perks__mtx_sizes {
+    long long rows, cols, ents;
+} perks__mtx_sizes;
+
+/* the size line (buf, at `line`): the sizes, checked against the symmetry and the bounds of
+ * perks_mtx_read_limited */
+static inline int perks__mtx_size_line(const char *buf, long line, int sym, long long max_cells, perks__mtx_sizes *z,
+                                       perks_mtx_error *e)
+{
+    const char *s, *tok;
+    int len;
+    long long rows, cols, ents;
     s = perks__mtx_token(buf, &tok, &len);
     if (perks__mtx_int(tok, len, &rows)) return perks__mtx_fail(e, PERKS_EFORMAT, line, "sizes: rows is not an integer");
     s = perks__mtx_token(s, &tok, &len);
@@ -315,119 +302,135 @@ static inline int perks_mtx_read_limited(FILE *f, long long max_cells, perks_csr
                  "perks_mtx_read_limited)", rows, ents, (long)PERKS_MTX_FREE_ROWS, (int)PERKS_MTX_ROWS_PER_ENTRY);
         return perks__mtx_fail(e, PERKS_ESIZE, line, msg);
     }
+    z->rows = rows;
+    z->cols = cols;
+    z->ents = ents;
+    return PERKS_SUCCESS;
+}
 
-    /* entries, into a growing triplet array (never trusting `ents` for the allocation); the row
-     * pointers are allocated once every declared entry has been read */
-    for (;;) {
-        long long iv, jv;
-        double v = 1.0;
-        rc = perks__mtx_getline(f, buf, PERKS_MTX_LINE_MAX);
-        line++;
-        if (rc == 0) break;
-        if (rc < 0) {
-            rc = perks__mtx_line_fail(e, rc, line);
-            goto fail;
-        }
-        if (buf[0] == '%' || perks__mtx_blank(buf)) continue;
-        if (got_entries >= ents) {
-            rc = perks__mtx_fail(e, PERKS_EFORMAT, line, "entries: more entry lines than the size line declares");
-            goto fail;
-        }
-        s = perks__mtx_token(buf, &tok, &len);
-        if (perks__mtx_int(tok, len, &iv)) {
-            rc = perks__mtx_fail(e, PERKS_EFORMAT, line, "entries: row index is not an integer");
-            goto fail;
-        }
+/* one entry line (buf, at `line`) into *x (0-based indices) */
+static inline int perks__mtx_entry_line(const char *buf, long line, int field, int sym, const perks__mtx_sizes *z,
+                                        perks__mtx_entry *x, perks_mtx_error *e)
+{
+    const char *s, *tok;
+    int len;
+    long long iv, jv;
+    double v = 1.0;
+    s = perks__mtx_token(buf, &tok, &len);
+    if (perks__mtx_int(tok, len, &iv)) return perks__mtx_fail(e, PERKS_EFORMAT, line, "entries: row index is not an integer");
+    s = perks__mtx_token(s, &tok, &len);
+    if (perks__mtx_int(tok, len, &jv))
+        return perks__mtx_fail(e, PERKS_EFORMAT, line, "entries: column index missing or not an integer");
+    if (iv < 1 || iv > z->rows || jv < 1 || jv > z->cols)
+        return perks__mtx_fail(e, PERKS_EFORMAT, line, "entries: index out of range (1-based, within the sizes)");
+    if (sym && jv > iv)
+        return perks__mtx_fail(e, PERKS_EFORMAT, line,
+                               "entries: symmetric file has an entry above the diagonal (lower triangle only)");
+    if (field != 2) {
         s = perks__mtx_token(s, &tok, &len);
-        if (perks__mtx_int(tok, len, &jv)) {
-            rc = perks__mtx_fail(e, PERKS_EFORMAT, line, "entries: column index missing or not an integer");
-            goto fail;
+        if (len == 0) return perks__mtx_fail(e, PERKS_EFORMAT, line, "entries: value missing");
+        if (field == 1) {
+            long long w;
+            if (perks__mtx_int(tok, len, &w))
+                return perks__mtx_fail(e, PERKS_EFORMAT, line, "entries: value is not an integer (field integer)");
+            v = (double)w;
+        } else {
+            int r2 = perks__mtx_real(tok, len, &v);
+            if (r2)
+                return perks__mtx_fail(e, PERKS_EFORMAT, line,
+                                       r2 > 0 ? "entries: value is not finite" : "entries: value is not a number");
         }
-        if (iv < 1 || iv > rows || jv < 1 || jv > cols) {
-            rc = perks__mtx_fail(e, PERKS_EFORMAT, line, "entries: index out of range (1-based, within the sizes)");
-            goto fail;
-        }
-        if (sym && jv > iv) {
-            rc = perks__mtx_fail(e, PERKS_EFORMAT, line,
-                                 "entries: symmetric file has an entry above the diagonal (lower triangle only)");
-            goto fail;
-        }
-        if (field != 2) {
-            s = perks__mtx_token(s, &tok, &len);
-            if (len == 0) {
-                rc = perks__mtx_fail(e, PERKS_EFORMAT, line, "entries: value missing");
-                goto fail;
-            }
-            if (field == 1) {
-                long long w;
-                if (perks__mtx_int(tok, len, &w)) {
-                    rc = perks__mtx_fail(e, PERKS_EFORMAT, line, "entries: value is not an integer (field integer)");
-                    goto fail;
-                }
-                v = (double)w;
-            } else {
-                int r2 = perks__mtx_real(tok, len, &v);
-                if (r2) {
-                    rc = perks__mtx_fail(e, PERKS_EFORMAT, line,
-                                         r2 > 0 ? "entries: value is not finite" : "entries: value is not a number");
-                    goto fail;
-                }
-            }
-        }
-        if (!perks__mtx_blank(s)) {
-            rc = perks__mtx_fail(e, PERKS_EFORMAT, line, "entries: trailing text after the entry");
-            goto fail;
-        }
-        if (n_out + 2 > cap) {
-            long long nc = cap ? 2 * cap : 1024;
-            perks__mtx_entry *nt;
-            if (nc > (sym ? 2 * ents : ents) + 2) nc = (sym ? 2 * ents : ents) + 2;
-            if (nc < n_out + 2) nc = n_out + 2;
-            nt = (perks__mtx_entry *)realloc(t, (size_t)nc * sizeof *t);
-            if (!nt) {
-                rc = perks__mtx_fail(e, PERKS_ENOMEM, 0, "out of memory reading entries");
-                goto fail;
-            }
-            t = nt;
-            cap = nc;
-        }
-        t[n_out].i = (int)(iv - 1);
-        t[n_out].j = (int)(jv - 1);
-        t[n_out].v = v;
-        t[n_out].line = line;
-        n_out++;
-        if (sym && iv != jv) {
-            t[n_out].i = (int)(jv - 1);
-            t[n_out].j = (int)(iv - 1);
-            t[n_out].v = v;
-            t[n_out].line = line;
-            n_out++;
-        }
-        got_entries++;
     }
-    if (got_entries < ents) {
-        char msg[160];
-        snprintf(msg, sizeof msg, "entries: file ends after %ld of %lld declared entries", got_entries, ents);
-        rc = perks__mtx_fail(e, PERKS_EFORMAT, line - 1 > 0 ? line - 1 : 1, msg);
-        goto fail;
-    }
+    if (!perks__mtx_blank(s)) return perks__mtx_fail(e, PERKS_EFORMAT, line, "entries: trailing text after the entry");
+    x->i = (int)(iv - 1);
+    x->j = (int)(jv - 1);
+    x->v = v;
+    x->line = line;
+    return PERKS_SUCCESS;
+}
 
-    /* triplets -> CSR: count, scatter by row (in file order), sort each row by (column, line), merge
-     * duplicates in that order */
+/* the triplets read so far: a growing array, never larger than the declared entries (mirrored) + 2 */
+typedef struct perks__mtx_triplets {
+    perks__mtx_entry *t;
+    long long n, cap;
+} perks__mtx_triplets;
+
+/* x appended, and its mirror image off the diagonal of a symmetric file */
+static inline int perks__mtx_append(perks__mtx_triplets *tr, perks__mtx_entry x, int sym, long long ents,
+                                    perks_mtx_error *e)
+{
+    if (tr->n + 2 > tr->cap) {
+        long long nc = tr->cap ? 2 * tr->cap : 1024;
+        perks__mtx_entry *nt;
+        if (nc > (sym ? 2 * ents : ents) + 2) nc = (sym ? 2 * ents : ents) + 2;
+        if (nc < tr->n + 2) nc = tr->n + 2;
+        nt = (perks__mtx_entry *)realloc(tr->t, (size_t)nc * sizeof *tr->t);
+        if (!nt) return perks__mtx_fail(e, PERKS_ENOMEM, 0, "out of memory reading entries");
+        tr->t = nt;
+        tr->cap = nc;
+    }
+    tr->t[tr->n++] = x;
+    if (sym && x.i != x.j) {
+        const int i = x.i;
+        x.i = x.j;
+        x.j = i;
+        tr->t[tr->n++] = x;
+    }
+    return PERKS_SUCCESS;
+}
+
+/* every entry line after the size line, into tr: exactly z->ents of them */
+static inline int perks__mtx_entries(FILE *f, char *buf, long *line, int field, int sym, const perks__mtx_sizes *z,
+                                     perks__mtx_triplets *tr, perks_mtx_error *e)
+{
+    long got = 0;
+    int rc;
+    for (;;) {
+        perks__mtx_entry x;
+        rc = perks__mtx_getline(f, buf, PERKS_MTX_LINE_MAX);
+        ++*line;
+        if (rc == 0) break;
+        if (rc < 0) return perks__mtx_line_fail(e, rc, *line);
+        if (buf[0] == '%' || perks__mtx_blank(buf)) continue;
+        if (got >= z->ents)
+            return perks__mtx_fail(e, PERKS_EFORMAT, *line, "entries: more entry lines than the size line declares");
+        if ((rc = perks__mtx_entry_line(buf, *line, field, sym, z, &x, e)) != PERKS_SUCCESS) return rc;
+        if ((rc = perks__mtx_append(tr, x, sym, z->ents, e)) != PERKS_SUCCESS) return rc;
+        got++;
+    }
+    if (got < z->ents) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "entries: file ends after %ld of %lld declared entries", got, z->ents);
+        return perks__mtx_fail(e, PERKS_EFORMAT, *line - 1 > 0 ? *line - 1 : 1, msg);
+    }
+    return PERKS_SUCCESS;
+}
+
+/* triplets -> CSR in A (rows, the row pointers, columns, values, dups): count, scatter by row (in
+ * file order), sort each row by (column, line), merge duplicates in that order; tr->t is freed */
+static inline int perks__mtx_to_csr(perks__mtx_triplets *tr, long long rows, perks_csr *A, perks_mtx_error *e)
+{
+    const perks__mtx_entry *t = tr->t;
+    const long long n_out = tr->n;
+    perks__mtx_entry *st;
+    int *rp, *cl = NULL;
+    double *vl = NULL;
+    long long k, nnz = 0, dups = 0;
+    long bad_line = 0;
     rp = (int *)calloc((size_t)rows + 1, sizeof *rp);
     st = (perks__mtx_entry *)malloc((size_t)(n_out ? n_out : 1) * sizeof *st);
     if (!rp || !st) {
-        rc = perks__mtx_fail(e, PERKS_ENOMEM, 0, "out of memory building CSR");
-        goto fail;
+        free(rp);
+        free(st);
+        return perks__mtx_fail(e, PERKS_ENOMEM, 0, "out of memory building CSR");
     }
     for (k = 0; k < n_out; k++) rp[t[k].i + 1]++;
     for (k = 0; k < rows; k++) rp[k + 1] += rp[k];
     for (k = 0; k < n_out; k++) st[rp[t[k].i]++] = t[k];
     for (k = rows; k > 0; k--) rp[k] = rp[k - 1];
     rp[0] = 0;
-    free(t);
-    t = NULL;
-    nnz = 0;
+    free(tr->t);
+    tr->t = NULL;
     for (k = 0; k < rows; k++) {
         long long a = rp[k], b = rp[k + 1], m, w;
         if (b - a > 32) qsort(st + a, (size_t)(b - a), sizeof *st, perks__mtx_cmp_col);
@@ -448,16 +451,18 @@ static inline int perks_mtx_read_limited(FILE *f, long long max_cells, perks_csr
         }
     }
     rp[rows] = (int)nnz;
-    if (bad_line) {
-        rc = perks__mtx_fail(e, PERKS_EFORMAT, bad_line,
-                             "entries: duplicates of this entry sum to a value that is not finite");
-        goto fail;
+    if (!bad_line) {
+        cl = (int *)malloc((size_t)(nnz ? nnz : 1) * sizeof *cl);
+        vl = (double *)malloc((size_t)(nnz ? nnz : 1) * sizeof *vl);
     }
-    cl = (int *)malloc((size_t)(nnz ? nnz : 1) * sizeof *cl);
-    vl = (double *)malloc((size_t)(nnz ? nnz : 1) * sizeof *vl);
-    if (!cl || !vl) {
-        rc = perks__mtx_fail(e, PERKS_ENOMEM, 0, "out of memory building CSR");
-        goto fail;
+    if (bad_line || !cl || !vl) {
+        free(st);
+        free(rp);
+        free(cl);
+        free(vl);
+        return bad_line ? perks__mtx_fail(e, PERKS_EFORMAT, bad_line,
+                                          "entries: duplicates of this entry sum to a value that is not finite")
+                        : perks__mtx_fail(e, PERKS_ENOMEM, 0, "out of memory building CSR");
     }
     for (k = 0; k < nnz; k++) {
         cl[k] = st[k].j;
@@ -465,21 +470,57 @@ static inline int perks_mtx_read_limited(FILE *f, long long max_cells, perks_csr
     }
     free(st);
     A->n_rows = (int)rows;
-    A->n_cols = (int)cols;
     A->nnz = nnz;
     A->row_ptr = rp;
     A->col = cl;
     A->val = vl;
-    A->symmetric = sym;
     A->dups = dups;
     return PERKS_SUCCESS;
-fail:
-    free(t);
-    free(st);
-    free(rp);
-    free(cl);
-    free(vl);
-    return rc;
+}
+
+/* Read a Matrix Market coordinate file into CSR.  max_cells > 0 bounds rows + entries; 0 (or less)
+ * takes the default bound: rows <= PERKS_MTX_FREE_ROWS or rows <= PERKS_MTX_ROWS_PER_ENTRY x entries,
+ * so that no header makes it allocate more than the file's entries can fill.  The stages: the
+ * banner, the comments and the size line, the entries, the CSR. */
+static inline int perks_mtx_read_limited(FILE *f, long long max_cells, perks_csr *A, perks_mtx_error *e)
+{
+    char buf[PERKS_MTX_LINE_MAX + 1];
+    int rc, field = 0, sym = 0;
+    long line;
+    perks__mtx_sizes z;
+    perks__mtx_triplets tr = {NULL, 0, 0};
+    if (!e) return PERKS_ENULL;
+    e->line = 0;
+    e->message[0] = 0;
+    if (!f || !A) return perks__mtx_fail(e, PERKS_ENULL, 0, "NULL file or matrix");
+    memset(A, 0, sizeof *A);
+
+    rc = perks__mtx_getline(f, buf, PERKS_MTX_LINE_MAX);
+    line = 1;
+    if (rc == 0) return perks__mtx_fail(e, PERKS_EFORMAT, 1, "empty file (no %%MatrixMarket banner)");
+    if (rc < 0) return perks__mtx_line_fail(e, rc, 1);
+    if ((rc = perks__mtx_banner(buf, &field, &sym, e)) != PERKS_SUCCESS) return rc;
+    for (;;) { /* comments, then the size line */
+        rc = perks__mtx_getline(f, buf, PERKS_MTX_LINE_MAX);
+        line++;
+        if (rc == 0) return perks__mtx_fail(e, PERKS_EFORMAT, line, "sizes: file ends before the size line");
+        if (rc < 0) return perks__mtx_line_fail(e, rc, line);
+        if (buf[0] == '%' || perks__mtx_blank(buf)) continue;
+        break;
+    }
+    if ((rc = perks__mtx_size_line(buf, line, sym, max_cells, &z, e)) != PERKS_SUCCESS) return rc;
+    /* the entries into a growing triplet array (never trusting the declared count for the allocation);
+     * the row pointers are allocated once every declared entry has been read */
+    rc = perks__mtx_entries(f, buf, &line, field, sym, &z, &tr, e);
+    if (rc == PERKS_SUCCESS) rc = perks__mtx_to_csr(&tr, z.rows, A, e);
+    free(tr.t);
+    if (rc != PERKS_SUCCESS) {
+        memset(A, 0, sizeof *A);
+        return rc;
+    }
+    A->n_cols = (int)z.cols;
+    A->symmetric = sym;
+    return PERKS_SUCCESS;
 }
 
 static inline int perks_mtx_read(FILE *f, perks_csr *A, perks_mtx_error *e)
