@@ -106,54 +106,38 @@ struct onchip__shape_of {
 #define ONCHIP_SHAPE3D_NPTS(S) ONCHIP__SHAPE3D(S, npts)
 #define ONCHIP_SHAPE3D_RADIUS(S) ONCHIP__SHAPE3D(S, rmax)
 
-/* ---- the catalogue (every point listed) ----------------------------------------------------- */
+/* ---- the catalogue ----------------------------------------------------------------------- */
+/* the stars: the centre, then for r = 1, 2, ... the four (2D) or six (3D) points at distance r, in
+ * the order -x, +x, -y, +y (, -z, +z); a star of radius r is the star of radius r - 1 and its arms
+ * at r, the points numbered on */
+#define ONCHIP__STAR2D_ARMS(X, R) X((4 * (R)-3), -(R), 0) X((4 * (R)-2), (R), 0) X((4 * (R)-1), 0, -(R)) X((4 * (R)), 0, (R))
+#define ONCHIP__STAR3D_ARMS(X, R)                                                                       \
+    X((6 * (R)-5), -(R), 0, 0) X((6 * (R)-4), (R), 0, 0) X((6 * (R)-3), 0, -(R), 0) X((6 * (R)-2), 0, (R), 0) \
+    X((6 * (R)-1), 0, 0, -(R)) X((6 * (R)), 0, 0, (R))
 /* star2d r1: 5 points */
 #define ONCHIP_SHAPE_STAR2D_R1(X) \
     X(0, 0, 0) X(1, -1, 0) X(2, 1, 0) X(3, 0, -1) X(4, 0, 1)
 
 /* star2d r2: 9 points */
-#define ONCHIP_SHAPE_STAR2D_R2(X) \
-    X(0, 0, 0) X(1, -1, 0) X(2, 1, 0) X(3, 0, -1) X(4, 0, 1) X(5, -2, 0) X(6, 2, 0) X(7, 0, -2) \
-    X(8, 0, 2)
+#define ONCHIP_SHAPE_STAR2D_R2(X) ONCHIP_SHAPE_STAR2D_R1(X) ONCHIP__STAR2D_ARMS(X, 2)
 
 /* star2d r3: 13 points */
-#define ONCHIP_SHAPE_STAR2D_R3(X) \
-    X(0, 0, 0) X(1, -1, 0) X(2, 1, 0) X(3, 0, -1) X(4, 0, 1) X(5, -2, 0) X(6, 2, 0) X(7, 0, -2) \
-    X(8, 0, 2) X(9, -3, 0) X(10, 3, 0) X(11, 0, -3) X(12, 0, 3)
+#define ONCHIP_SHAPE_STAR2D_R3(X) ONCHIP_SHAPE_STAR2D_R2(X) ONCHIP__STAR2D_ARMS(X, 3)
 
 /* star2d r4: 17 points */
-#define ONCHIP_SHAPE_STAR2D_R4(X) \
-    X(0, 0, 0) X(1, -1, 0) X(2, 1, 0) X(3, 0, -1) X(4, 0, 1) X(5, -2, 0) X(6, 2, 0) X(7, 0, -2) \
-    X(8, 0, 2) X(9, -3, 0) X(10, 3, 0) X(11, 0, -3) X(12, 0, 3) X(13, -4, 0) X(14, 4, 0) X(15, 0, -4) \
-    X(16, 0, 4)
+#define ONCHIP_SHAPE_STAR2D_R4(X) ONCHIP_SHAPE_STAR2D_R3(X) ONCHIP__STAR2D_ARMS(X, 4)
 
 /* star2d r5: 21 points */
-#define ONCHIP_SHAPE_STAR2D_R5(X) \
-    X(0, 0, 0) X(1, -1, 0) X(2, 1, 0) X(3, 0, -1) X(4, 0, 1) X(5, -2, 0) X(6, 2, 0) X(7, 0, -2) \
-    X(8, 0, 2) X(9, -3, 0) X(10, 3, 0) X(11, 0, -3) X(12, 0, 3) X(13, -4, 0) X(14, 4, 0) X(15, 0, -4) \
-    X(16, 0, 4) X(17, -5, 0) X(18, 5, 0) X(19, 0, -5) X(20, 0, 5)
+#define ONCHIP_SHAPE_STAR2D_R5(X) ONCHIP_SHAPE_STAR2D_R4(X) ONCHIP__STAR2D_ARMS(X, 5)
 
 /* star2d r6: 25 points */
-#define ONCHIP_SHAPE_STAR2D_R6(X) \
-    X(0, 0, 0) X(1, -1, 0) X(2, 1, 0) X(3, 0, -1) X(4, 0, 1) X(5, -2, 0) X(6, 2, 0) X(7, 0, -2) \
-    X(8, 0, 2) X(9, -3, 0) X(10, 3, 0) X(11, 0, -3) X(12, 0, 3) X(13, -4, 0) X(14, 4, 0) X(15, 0, -4) \
-    X(16, 0, 4) X(17, -5, 0) X(18, 5, 0) X(19, 0, -5) X(20, 0, 5) X(21, -6, 0) X(22, 6, 0) X(23, 0, -6) \
-    X(24, 0, 6)
+#define ONCHIP_SHAPE_STAR2D_R6(X) ONCHIP_SHAPE_STAR2D_R5(X) ONCHIP__STAR2D_ARMS(X, 6)
 
 /* star2d r7: 29 points */
-#define ONCHIP_SHAPE_STAR2D_R7(X) \
-    X(0, 0, 0) X(1, -1, 0) X(2, 1, 0) X(3, 0, -1) X(4, 0, 1) X(5, -2, 0) X(6, 2, 0) X(7, 0, -2) \
-    X(8, 0, 2) X(9, -3, 0) X(10, 3, 0) X(11, 0, -3) X(12, 0, 3) X(13, -4, 0) X(14, 4, 0) X(15, 0, -4) \
-    X(16, 0, 4) X(17, -5, 0) X(18, 5, 0) X(19, 0, -5) X(20, 0, 5) X(21, -6, 0) X(22, 6, 0) X(23, 0, -6) \
-    X(24, 0, 6) X(25, -7, 0) X(26, 7, 0) X(27, 0, -7) X(28, 0, 7)
+#define ONCHIP_SHAPE_STAR2D_R7(X) ONCHIP_SHAPE_STAR2D_R6(X) ONCHIP__STAR2D_ARMS(X, 7)
 
 /* star2d r8: 33 points */
-#define ONCHIP_SHAPE_STAR2D_R8(X) \
-    X(0, 0, 0) X(1, -1, 0) X(2, 1, 0) X(3, 0, -1) X(4, 0, 1) X(5, -2, 0) X(6, 2, 0) X(7, 0, -2) \
-    X(8, 0, 2) X(9, -3, 0) X(10, 3, 0) X(11, 0, -3) X(12, 0, 3) X(13, -4, 0) X(14, 4, 0) X(15, 0, -4) \
-    X(16, 0, 4) X(17, -5, 0) X(18, 5, 0) X(19, 0, -5) X(20, 0, 5) X(21, -6, 0) X(22, 6, 0) X(23, 0, -6) \
-    X(24, 0, 6) X(25, -7, 0) X(26, 7, 0) X(27, 0, -7) X(28, 0, 7) X(29, -8, 0) X(30, 8, 0) X(31, 0, -8) \
-    X(32, 0, 8)
+#define ONCHIP_SHAPE_STAR2D_R8(X) ONCHIP_SHAPE_STAR2D_R7(X) ONCHIP__STAR2D_ARMS(X, 8)
 
 /* box2d r1: 3x3, rows from (-1,-1) */
 #define ONCHIP_SHAPE_BOX2D_R1(X) \
@@ -212,67 +196,25 @@ struct onchip__shape_of {
     X(6, 0, 0, 1)
 
 /* star3d r2: 13 points */
-#define ONCHIP_SHAPE_STAR3D_R2(X) \
-    X(0, 0, 0, 0) X(1, -1, 0, 0) X(2, 1, 0, 0) X(3, 0, -1, 0) X(4, 0, 1, 0) X(5, 0, 0, -1) \
-    X(6, 0, 0, 1) X(7, -2, 0, 0) X(8, 2, 0, 0) X(9, 0, -2, 0) X(10, 0, 2, 0) X(11, 0, 0, -2) \
-    X(12, 0, 0, 2)
+#define ONCHIP_SHAPE_STAR3D_R2(X) ONCHIP_SHAPE_STAR3D_R1(X) ONCHIP__STAR3D_ARMS(X, 2)
 
 /* star3d r3: 19 points */
-#define ONCHIP_SHAPE_STAR3D_R3(X) \
-    X(0, 0, 0, 0) X(1, -1, 0, 0) X(2, 1, 0, 0) X(3, 0, -1, 0) X(4, 0, 1, 0) X(5, 0, 0, -1) \
-    X(6, 0, 0, 1) X(7, -2, 0, 0) X(8, 2, 0, 0) X(9, 0, -2, 0) X(10, 0, 2, 0) X(11, 0, 0, -2) \
-    X(12, 0, 0, 2) X(13, -3, 0, 0) X(14, 3, 0, 0) X(15, 0, -3, 0) X(16, 0, 3, 0) X(17, 0, 0, -3) \
-    X(18, 0, 0, 3)
+#define ONCHIP_SHAPE_STAR3D_R3(X) ONCHIP_SHAPE_STAR3D_R2(X) ONCHIP__STAR3D_ARMS(X, 3)
 
 /* star3d r4: 25 points */
-#define ONCHIP_SHAPE_STAR3D_R4(X) \
-    X(0, 0, 0, 0) X(1, -1, 0, 0) X(2, 1, 0, 0) X(3, 0, -1, 0) X(4, 0, 1, 0) X(5, 0, 0, -1) \
-    X(6, 0, 0, 1) X(7, -2, 0, 0) X(8, 2, 0, 0) X(9, 0, -2, 0) X(10, 0, 2, 0) X(11, 0, 0, -2) \
-    X(12, 0, 0, 2) X(13, -3, 0, 0) X(14, 3, 0, 0) X(15, 0, -3, 0) X(16, 0, 3, 0) X(17, 0, 0, -3) \
-    X(18, 0, 0, 3) X(19, -4, 0, 0) X(20, 4, 0, 0) X(21, 0, -4, 0) X(22, 0, 4, 0) X(23, 0, 0, -4) \
-    X(24, 0, 0, 4)
+#define ONCHIP_SHAPE_STAR3D_R4(X) ONCHIP_SHAPE_STAR3D_R3(X) ONCHIP__STAR3D_ARMS(X, 4)
 
 /* star3d r5: 31 points */
-#define ONCHIP_SHAPE_STAR3D_R5(X) \
-    X(0, 0, 0, 0) X(1, -1, 0, 0) X(2, 1, 0, 0) X(3, 0, -1, 0) X(4, 0, 1, 0) X(5, 0, 0, -1) \
-    X(6, 0, 0, 1) X(7, -2, 0, 0) X(8, 2, 0, 0) X(9, 0, -2, 0) X(10, 0, 2, 0) X(11, 0, 0, -2) \
-    X(12, 0, 0, 2) X(13, -3, 0, 0) X(14, 3, 0, 0) X(15, 0, -3, 0) X(16, 0, 3, 0) X(17, 0, 0, -3) \
-    X(18, 0, 0, 3) X(19, -4, 0, 0) X(20, 4, 0, 0) X(21, 0, -4, 0) X(22, 0, 4, 0) X(23, 0, 0, -4) \
-    X(24, 0, 0, 4) X(25, -5, 0, 0) X(26, 5, 0, 0) X(27, 0, -5, 0) X(28, 0, 5, 0) X(29, 0, 0, -5) \
-    X(30, 0, 0, 5)
+#define ONCHIP_SHAPE_STAR3D_R5(X) ONCHIP_SHAPE_STAR3D_R4(X) ONCHIP__STAR3D_ARMS(X, 5)
 
 /* star3d r6: 37 points */
-#define ONCHIP_SHAPE_STAR3D_R6(X) \
-    X(0, 0, 0, 0) X(1, -1, 0, 0) X(2, 1, 0, 0) X(3, 0, -1, 0) X(4, 0, 1, 0) X(5, 0, 0, -1) \
-    X(6, 0, 0, 1) X(7, -2, 0, 0) X(8, 2, 0, 0) X(9, 0, -2, 0) X(10, 0, 2, 0) X(11, 0, 0, -2) \
-    X(12, 0, 0, 2) X(13, -3, 0, 0) X(14, 3, 0, 0) X(15, 0, -3, 0) X(16, 0, 3, 0) X(17, 0, 0, -3) \
-    X(18, 0, 0, 3) X(19, -4, 0, 0) X(20, 4, 0, 0) X(21, 0, -4, 0) X(22, 0, 4, 0) X(23, 0, 0, -4) \
-    X(24, 0, 0, 4) X(25, -5, 0, 0) X(26, 5, 0, 0) X(27, 0, -5, 0) X(28, 0, 5, 0) X(29, 0, 0, -5) \
-    X(30, 0, 0, 5) X(31, -6, 0, 0) X(32, 6, 0, 0) X(33, 0, -6, 0) X(34, 0, 6, 0) X(35, 0, 0, -6) \
-    X(36, 0, 0, 6)
+#define ONCHIP_SHAPE_STAR3D_R6(X) ONCHIP_SHAPE_STAR3D_R5(X) ONCHIP__STAR3D_ARMS(X, 6)
 
 /* star3d r7: 43 points */
-#define ONCHIP_SHAPE_STAR3D_R7(X) \
-    X(0, 0, 0, 0) X(1, -1, 0, 0) X(2, 1, 0, 0) X(3, 0, -1, 0) X(4, 0, 1, 0) X(5, 0, 0, -1) \
-    X(6, 0, 0, 1) X(7, -2, 0, 0) X(8, 2, 0, 0) X(9, 0, -2, 0) X(10, 0, 2, 0) X(11, 0, 0, -2) \
-    X(12, 0, 0, 2) X(13, -3, 0, 0) X(14, 3, 0, 0) X(15, 0, -3, 0) X(16, 0, 3, 0) X(17, 0, 0, -3) \
-    X(18, 0, 0, 3) X(19, -4, 0, 0) X(20, 4, 0, 0) X(21, 0, -4, 0) X(22, 0, 4, 0) X(23, 0, 0, -4) \
-    X(24, 0, 0, 4) X(25, -5, 0, 0) X(26, 5, 0, 0) X(27, 0, -5, 0) X(28, 0, 5, 0) X(29, 0, 0, -5) \
-    X(30, 0, 0, 5) X(31, -6, 0, 0) X(32, 6, 0, 0) X(33, 0, -6, 0) X(34, 0, 6, 0) X(35, 0, 0, -6) \
-    X(36, 0, 0, 6) X(37, -7, 0, 0) X(38, 7, 0, 0) X(39, 0, -7, 0) X(40, 0, 7, 0) X(41, 0, 0, -7) \
-    X(42, 0, 0, 7)
+#define ONCHIP_SHAPE_STAR3D_R7(X) ONCHIP_SHAPE_STAR3D_R6(X) ONCHIP__STAR3D_ARMS(X, 7)
 
 /* star3d r8: 49 points */
-#define ONCHIP_SHAPE_STAR3D_R8(X) \
-    X(0, 0, 0, 0) X(1, -1, 0, 0) X(2, 1, 0, 0) X(3, 0, -1, 0) X(4, 0, 1, 0) X(5, 0, 0, -1) \
-    X(6, 0, 0, 1) X(7, -2, 0, 0) X(8, 2, 0, 0) X(9, 0, -2, 0) X(10, 0, 2, 0) X(11, 0, 0, -2) \
-    X(12, 0, 0, 2) X(13, -3, 0, 0) X(14, 3, 0, 0) X(15, 0, -3, 0) X(16, 0, 3, 0) X(17, 0, 0, -3) \
-    X(18, 0, 0, 3) X(19, -4, 0, 0) X(20, 4, 0, 0) X(21, 0, -4, 0) X(22, 0, 4, 0) X(23, 0, 0, -4) \
-    X(24, 0, 0, 4) X(25, -5, 0, 0) X(26, 5, 0, 0) X(27, 0, -5, 0) X(28, 0, 5, 0) X(29, 0, 0, -5) \
-    X(30, 0, 0, 5) X(31, -6, 0, 0) X(32, 6, 0, 0) X(33, 0, -6, 0) X(34, 0, 6, 0) X(35, 0, 0, -6) \
-    X(36, 0, 0, 6) X(37, -7, 0, 0) X(38, 7, 0, 0) X(39, 0, -7, 0) X(40, 0, 7, 0) X(41, 0, 0, -7) \
-    X(42, 0, 0, 7) X(43, -8, 0, 0) X(44, 8, 0, 0) X(45, 0, -8, 0) X(46, 0, 8, 0) X(47, 0, 0, -8) \
-    X(48, 0, 0, 8)
+#define ONCHIP_SHAPE_STAR3D_R8(X) ONCHIP_SHAPE_STAR3D_R7(X) ONCHIP__STAR3D_ARMS(X, 8)
 
 /* box3d r1: 27 points, x fastest, from (-1,-1,-1) */
 #define ONCHIP_SHAPE_BOX3D_R1(X) \
