@@ -37,28 +37,7 @@
 #ifndef CBI_CBI_H
 #define CBI_CBI_H
 
-#ifndef __CUDACC_RTC__
-#include <stdint.h>
-#else
-/* NVRTC has no C library headers: libcu++'s fixed-width types, else builtin typedefs */
-#if defined(__has_include) && __has_include(<cuda/std/cstdint>)
-#include <cuda/std/cstdint>
-#elif !defined(ONCHIP__RTC_STDINT)
-#define ONCHIP__RTC_STDINT
-typedef signed char int8_t;
-typedef short int16_t;
-typedef int int32_t;
-typedef long long int64_t;
-typedef unsigned char uint8_t;
-typedef unsigned short uint16_t;
-typedef unsigned int uint32_t;
-typedef unsigned long long uint64_t;
-typedef long long intptr_t;
-typedef unsigned long long uintptr_t;
-#define INT64_MAX 9223372036854775807LL
-#define UINT32_MAX 4294967295U
-#endif
-#endif
+#include <onchip/stdint.h> /* also under NVRTC */
 
 #ifdef __CUDACC__
 #define CBI_FN static __host__ __device__ __forceinline__

@@ -29,27 +29,7 @@
 #ifndef SSAM_BASE_CUH
 #define SSAM_BASE_CUH
 
-#ifdef __CUDACC_RTC__
-/* NVRTC has no C library headers: the fixed-width types from libcu++ where include/cccl is on the
- * path, else typedefs of the same builtins (as in cbi/cbi.h); host code is left out. */
-#if defined(__has_include) && __has_include(<cuda/std/cstdint>)
-#include <cuda/std/cstdint>
-#elif !defined(ONCHIP__RTC_STDINT)
-#define ONCHIP__RTC_STDINT
-typedef signed char int8_t;
-typedef short int16_t;
-typedef int int32_t;
-typedef long long int64_t;
-typedef unsigned char uint8_t;
-typedef unsigned short uint16_t;
-typedef unsigned int uint32_t;
-typedef unsigned long long uint64_t;
-typedef long long intptr_t;
-typedef unsigned long long uintptr_t;
-#define INT64_MAX 9223372036854775807LL
-#define UINT32_MAX 4294967295U
-#endif
-#endif
+#include <onchip/stdint.h> /* also under NVRTC */
 #include <onchip/device.cuh> /* the device and occupancy cache of the host code */
 #include <onchip/check.h>
 #include <onchip/limits.h>
