@@ -40,28 +40,29 @@
 #define ONCHIP__CP_ASYNC 0
 #endif
 
-/* T: the element's type (the source pointer keeps it: the address arithmetic compiles as typed) */
-template <class T>
-static __device__ __forceinline__ void onchip_cp_async4(T *dst, const T *src, int ok)
+/* one S-byte element of type T, zero-filled where !ok (T: the source pointer keeps its type, so that
+ * the address arithmetic compiles as typed) */
+template <int S, class T>
+static __device__ __forceinline__ void onchip__cp_async_ca(T *dst, const T *src, int ok)
 {
-    static_assert(sizeof(T) == 4, "onchip_cp_async4: T must be a 4-byte type");
 #if ONCHIP__CP_ASYNC
     const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(d), "l"(src), "r"(ok ? 4 : 0) : "memory");
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(d), "l"(src), "n"(S), "r"(ok ? S : 0) : "memory");
 #else
     *dst = ok ? __ldg(src) : T();
 #endif
 }
 template <class T>
+static __device__ __forceinline__ void onchip_cp_async4(T *dst, const T *src, int ok)
+{
+    static_assert(sizeof(T) == 4, "onchip_cp_async4: T must be a 4-byte type");
+    onchip__cp_async_ca<4>(dst, src, ok);
+}
+template <class T>
 static __device__ __forceinline__ void onchip_cp_async8(T *dst, const T *src, int ok)
 {
     static_assert(sizeof(T) == 8, "onchip_cp_async8: T must be an 8-byte type");
-#if ONCHIP__CP_ASYNC
-    const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(d), "l"(src), "r"(ok ? 8 : 0) : "memory");
-#else
-    *dst = ok ? __ldg(src) : T();
-#endif
+    onchip__cp_async_ca<8>(dst, src, ok);
 }
 static __device__ __forceinline__ void onchip_cp_async16(void *dst, const void *src)
 {
