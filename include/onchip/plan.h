@@ -24,8 +24,7 @@
  *   p.steps_per_pass = 1;
  *   p.passes = 100;
  *   const onchip_plan *h = onchip_plan_head(&p);   // any family's plan, read alike
- *   long long steps = (long long)h->steps_per_pass * h->passes;
- *   (void)steps;
+ *   if ((long long)h->steps_per_pass * h->passes != 100) return;
  *
  * LIMITS
  *   A plan is valid for the arguments it was made from (the same sizes, pointers, steps and device);

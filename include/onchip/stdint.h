@@ -10,7 +10,7 @@
  * EXAMPLE
  *   [compile in a function]
  *   uint64_t bits = (uint64_t)UINT32_MAX + 1;   // 2^32
- *   (void)bits;
+ *   if (bits >> 32 != 1) return;
  */
 #ifndef ONCHIP_STDINT_H
 #define ONCHIP_STDINT_H
