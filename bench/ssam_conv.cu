@@ -13,8 +13,9 @@
  * Then the tensor-core section (conv_tc.cuh): the measured mma.sync rates, and per filter the SIMT
  * kernel, each tensor-core mode (tf32, tf32x3, f64) beside its MMA floor (the band's zeros
  * included, at the measured rate) and cuDNN with tensor-op math allowed.
- * Then half-precision storage (SSAM_CONV2D_DEFINE_HALF/_BF16) beside the fp32 kernel, the floor at
- * the copy bandwidth measured in the run; up to 9x9 each on the queued walk and the systolic walk.
+ * Then half-precision storage (SSAM_CONV2D_DEFINE with T __half / __nv_bfloat16) beside the fp32
+ * kernel, the floor at the copy bandwidth measured in the run; up to 9x9 each on the queued walk and
+ * the systolic walk.
  * usage: conv [--json PATH] [--reps N] [--size S] [--only MxN] [--no-peers] [--tc | --no-tc]
  *   --tc: the tensor-core section only; --no-tc: without it
  *   --only 20x20 times that filter alone; --no-peers skips NPP and cuDNN (for ncu: profile with
@@ -88,39 +89,40 @@
 #define BLOCK_F64(M) 128
 
 #define DEF_F32(M, N, P)                                                                                 \
-    SSAM_CONV2D_DEFINE(ssam_f32_##M##x##N, float, M, N, P, 128)                                          \
+    SSAM_CONV2D_DEFINE(ssam_f32_##M##x##N, float, M, N, ssam_conv_policy<P, 128>)                        \
     SMEM_CONV_DEFINE(smem_f32_##M##x##N, float, M, N)
 #define DEF_F64(M, N, P)                                                                                 \
-    SSAM_CONV2D_DEFINE(ssam_f64_##M##x##N, double, M, N, P, BLOCK_F64(M))                                         \
+    SSAM_CONV2D_DEFINE(ssam_f64_##M##x##N, double, M, N, ssam_conv_policy<P, BLOCK_F64(M)>)              \
     SMEM_CONV_DEFINE(smem_f64_##M##x##N, double, M, N)
 FILTERS_F32(DEF_F32)
 FILTERS_F64(DEF_F64)
-#define DEF_ALT(M, N, P, MB) SSAM_CONV2D_DEFINE_OCC(ssam_f32_##M##x##N##_p##P##_m##MB, float, M, N, P, 128, MB)
+#define DEF_ALT(M, N, P, MB)                                                                             \
+    SSAM_CONV2D_DEFINE(ssam_f32_##M##x##N##_p##P##_m##MB, float, M, N, ssam_conv_policy<P, 128, MB>)
 ALTS_F32(DEF_ALT)
 
 /* ---- tensor cores (conv_tc.cuh): the filters where SIMT is FMA-bound, each mode ----------------- */
 #define TC_F32(X) X(5, 5) X(9, 9) X(15, 15) X(20, 20)
 #define TC_F64(X) X(5, 5) X(9, 9) X(15, 15) X(20, 20)
 #define DEF_TC32(M, N)                                                                                   \
-    SSAM_CONV2D_TC_DEFINE(tc_tf32_##M##x##N, tf32, M, N)                                                  \
-    SSAM_CONV2D_TC_DEFINE(tc_tf32x3_##M##x##N, tf32x3, M, N)
-#define DEF_TC64(M, N) SSAM_CONV2D_TC_DEFINE(tc_f64_##M##x##N, f64, M, N)
+    SSAM_CONV2D_TC_DEFINE(tc_tf32_##M##x##N, tf32, M, N, ssam_conv_tc_policy<>)                          \
+    SSAM_CONV2D_TC_DEFINE(tc_tf32x3_##M##x##N, tf32x3, M, N, ssam_conv_tc_policy<>)
+#define DEF_TC64(M, N) SSAM_CONV2D_TC_DEFINE(tc_f64_##M##x##N, f64, M, N, ssam_conv_tc_policy<>)
 TC_F32(DEF_TC32)
 TC_F64(DEF_TC64)
 /* half-precision storage (conv.cuh, fp32 math): the memory-bound filters move half the bytes */
 /* up to 9x9 these take the queued walk, whose depth is its own (SSAM__CONV_QD); P is the systolic
  * walk's, timed beside it with SSAM_SYSTOLIC_WALK (H200, 8192^2, systolic walk: 3x3 P 1 / 2 / 4 0.159 /
  * 0.167 / 0.201 ms, 5x5 P 1 / 2 / 4 0.355 / 0.210 / 0.256; docs/ssam.md) */
-SSAM_CONV2D_DEFINE_HALF(half_3x3, 3, 3, 1, 128)
-SSAM_CONV2D_DEFINE_HALF(half_5x5, 5, 5, 2, 128)
-SSAM_CONV2D_DEFINE_HALF(half_7x7, 7, 7, 2, 128)
-SSAM_CONV2D_DEFINE_HALF(half_9x9, 9, 9, 1, 128)
-SSAM_CONV2D_DEFINE_BF16(bf16_3x3, 3, 3, 1, 128)
+SSAM_CONV2D_DEFINE(half_3x3, __half, 3, 3, ssam_conv_policy<1, 128>)
+SSAM_CONV2D_DEFINE(half_5x5, __half, 5, 5, ssam_conv_policy<2, 128>)
+SSAM_CONV2D_DEFINE(half_7x7, __half, 7, 7, ssam_conv_policy<2, 128>)
+SSAM_CONV2D_DEFINE(half_9x9, __half, 9, 9, ssam_conv_policy<1, 128>)
+SSAM_CONV2D_DEFINE(bf16_3x3, __nv_bfloat16, 3, 3, ssam_conv_policy<1, 128>)
 /* and on tensor cores (conv_tc.cuh f16 / bf16: FP16 / BF16 MMAs, FP32 sums) for the FMA-bound filters */
-SSAM_CONV2D_TC_DEFINE(tc_f16_9x9, f16, 9, 9)
-SSAM_CONV2D_TC_DEFINE(tc_f16_15x15, f16, 15, 15)
-SSAM_CONV2D_TC_DEFINE(tc_f16_20x20, f16, 20, 20)
-SSAM_CONV2D_TC_DEFINE(tc_bf16_20x20, bf16, 20, 20)
+SSAM_CONV2D_TC_DEFINE(tc_f16_9x9, f16, 9, 9, ssam_conv_tc_policy<>)
+SSAM_CONV2D_TC_DEFINE(tc_f16_15x15, f16, 15, 15, ssam_conv_tc_policy<>)
+SSAM_CONV2D_TC_DEFINE(tc_f16_20x20, f16, 20, 20, ssam_conv_tc_policy<>)
+SSAM_CONV2D_TC_DEFINE(tc_bf16_20x20, bf16, 20, 20, ssam_conv_tc_policy<>)
 typedef struct half_entry {
     int M, N;
     const char *impl;
@@ -140,7 +142,8 @@ static const half_entry half_entries[] = {{3, 3, "half", half_3x3_launch, 0, 0},
     X(f64, 15, 15, 2, 4, 2, 2, 2) X(tf32x3, 9, 9, 2, 4, 2, 2, 2) X(tf32, 15, 15, 2, 4, 2, 2, 3)                \
     X(tf32, 9, 9, 2, 4, 2, 2, 3) X(tf32x3, 20, 20, 2, 2, 2, 2, 2)
 #define DEF_TCALT(MODE, M, N, QY, JX, WY, WX, MB)                                                       \
-    SSAM_CONV2D_TC_DEFINE_EX(tca_##MODE##_##M##x##N##_q##QY##_j##JX##_w##WY##x##WX, MODE, M, N, QY, JX, WY, WX, MB)
+    SSAM_CONV2D_TC_DEFINE(tca_##MODE##_##M##x##N##_q##QY##_j##JX##_w##WY##x##WX, MODE, M, N,             \
+                          ssam_conv_tc_policy<QY, JX, WY, WX, MB>)
 TC_ALTS(DEF_TCALT)
 typedef struct tc_entry {
     int M, N, passes, dbl; /* passes: MMAs per band step (3 for tf32x3) */
@@ -493,7 +496,7 @@ int main(int argc, char **argv)
     /* ---- half-precision storage: 2 bytes a pixel in and out, beside the fp32 kernel ---- */
     if (simt) {
         double bw = gpucheck_copy_bw(c.out[0], c.in[0], n * 4);
-        printf("half storage (SSAM_CONV2D_DEFINE_HALF/_BF16), floor = 4 bytes a pixel at the copy bandwidth measured now, %.0f GB/s\n",
+        printf("half storage (SSAM_CONV2D_DEFINE, T __half / __nv_bfloat16), floor = 4 bytes a pixel at the copy bandwidth measured now, %.0f GB/s\n",
                bw / 1e9);
         float hwf[25];
         void *hbuf = malloc(n * 4);

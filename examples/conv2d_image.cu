@@ -11,8 +11,8 @@
  * and prints what it did, how fast, and which walk conv.cuh took (filter5_queued: the queued walk
  * for small filters, else the systolic one).  One SSAM_CONV2D_DEFINE instantiation serves every
  * filter: the weights are arguments, only the 5x5 shape is compiled in.  --half keeps the image on
- * the device as __half (SSAM_CONV2D_DEFINE_HALF: 2 bytes a pixel, FP32 sums, each output rounded
- * once): half the bytes of float; 0..255 pixels are exact in half, the outputs carry its 11-bit
+ * the device as __half (SSAM_CONV2D_DEFINE with T __half: 2 bytes a pixel, FP32 sums, each output
+ * rounded once): half the bytes of float; 0..255 pixels are exact in half, the outputs carry its 11-bit
  * significand. */
 #include <ssam/conv.cuh>
 
@@ -21,8 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-SSAM_CONV2D_DEFINE(filter5, float, 5, 5, 8, 128)
-SSAM_CONV2D_DEFINE_HALF(filter5h, 5, 5, 2, 128)
+SSAM_CONV2D_DEFINE(filter5, float, 5, 5, ssam_conv_policy<8, 128>)
+SSAM_CONV2D_DEFINE(filter5h, __half, 5, 5, ssam_conv_policy<2, 128>)
 
 #define CK(call)                                                                                    \
     do {                                                                                            \

@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-SSAM_CONV2D_DEFINE(blur15_simt, double, 15, 15, 1, 128) /* the SIMT kernel, for comparison */
-SSAM_CONV2D_TC_DEFINE(blur15_tc, f64, 15, 15)           /* FP64 tensor cores */
-SSAM_CONV2D_DEFINE(box20_simt, float, 20, 20, 1, 128)
-SSAM_CONV2D_TC_DEFINE(box20_tc, tf32x3, 20, 20) /* float on TF32 tensor cores, three passes */
+SSAM_CONV2D_DEFINE(blur15_simt, double, 15, 15, ssam_conv_policy<1, 128>) /* the SIMT kernel, for comparison */
+SSAM_CONV2D_TC_DEFINE(blur15_tc, f64, 15, 15, ssam_conv_tc_policy<>)      /* FP64 tensor cores */
+SSAM_CONV2D_DEFINE(box20_simt, float, 20, 20, ssam_conv_policy<1, 128>)
+SSAM_CONV2D_TC_DEFINE(box20_tc, tf32x3, 20, 20, ssam_conv_tc_policy<>) /* float on TF32 tensor cores, three passes */
 
 #define CK(call)                                                                                    \
     do {                                                                                            \

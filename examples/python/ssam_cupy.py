@@ -7,7 +7,7 @@ shared memory) is done here, and on CuPy arrays it runs
   (a) maxfilter5: a 5x5 maximum filter written from ssam's pieces (register cache, systolic step
       with an operator of one's own), checked against cupyx.scipy.ndimage.maximum_filter(size=5,
       mode='reflect') exactly (a max is exact);
-  (b) blur5_kernel: the kernel of SSAM_CONV2D_DEFINE(blur5, float, 5, 5, 4, 128), checked against
+  (b) blur5_kernel: the kernel of SSAM_CONV2D_DEFINE(blur5, float, 5, 5, ssam_conv_policy<4, 128>), checked against
       cupyx.scipy.ndimage.correlate(mode='reflect') within 1e-5 (inputs in [0, 1), weights >= 0
       summing to 1, so outputs lie in [0, 1]: float32 sums of 25 products in another order differ
       by a few 1e-7), and timed beside it (CUDA events, a warm-up, then the mean of --reps).
@@ -38,7 +38,7 @@ MF_M = 5
 MF_STEP = (32 * 4 - MF_M + 1 - 3) // 4 * 4  # 120
 MF_WARPS, MF_SEG = 4, 64
 
-# (b) SSAM_CONV2D_DEFINE(blur5, float, 5, 5, 4, 128): an M x N filter, P rows a step, B threads
+# (b) SSAM_CONV2D_DEFINE(blur5, float, 5, 5, ssam_conv_policy<4, 128>): an M x N filter, P rows a step, B threads
 M, N, P, B = 5, 5, 4, 128
 V = 4  # SSAM_CONV_V(float): one 16-byte vector of 4 floats a lane
 STEP = (32 * V - M + 1 - (V - 1)) // V * V  # SSAM_CONV_STEP(float, 5): 120 output columns a warp

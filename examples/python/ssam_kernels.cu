@@ -4,7 +4,7 @@
  * Two kernels:
  *   maxfilter5       a kernel of one's own from ssam's pieces (base.cuh, regcache.cuh, shift.cuh): a
  *                    5x5 maximum filter, SciPy's 'reflect' border, extern "C" (its plain name)
- *   blur5_kernel     SSAM_CONV2D_DEFINE(blur5, float, 5, 5, 4, 128)'s systolic kernel: under NVRTC
+ *   blur5_kernel     SSAM_CONV2D_DEFINE(blur5, float, 5, 5, ssam_conv_policy<4, 128>)'s systolic kernel: under NVRTC
  *                    the generator emits its kernels only (blur5_kernel, blur5_qkernel) and the
  *                    caller does what blur5_launch does on the host (ssam/conv.cuh, NVRTC AND PYTHON)
  * and conv_geom_layout, which writes the size and field offsets of ssam_conv2d_geom, so that the
@@ -75,7 +75,7 @@ extern "C" __global__ void __launch_bounds__(MF_WARPS * 32)
 }
 
 /* ---- a generated convolution: 5x5 float, 4 output rows per step, 128 threads ---- */
-SSAM_CONV2D_DEFINE(blur5, float, 5, 5, 4, 128)
+SSAM_CONV2D_DEFINE(blur5, float, 5, 5, ssam_conv_policy<4, 128>)
 
 /* the layout of ssam_conv2d_geom: out[0] its size, out[1 ..] the offsets of w, h, ow, oh, sp, dp, ax,
  * ay, border, vec, ovec, seg, cval */

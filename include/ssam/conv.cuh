@@ -2,13 +2,13 @@
 /* ssam/conv.cuh -- 1D and 2D correlation/convolution of any filter, as software systolic arrays.
  *
  * WHAT (SSAM, Chen et al. SC'19: Listing 1, sections 4.1-4.7; docs/ssam.md#convolution-convcuh)
- *   SSAM_CONV2D_DEFINE(name, T, M, N, P, B): an M-wide, N-high filter, P output rows a step, B threads:
+ *   SSAM_CONV2D_DEFINE(name, T, M, N, ssam_conv_policy<P, B, MINB>): an M-wide, N-high filter:
  *       __global__ name_kernel (the systolic walk), name_qkernel (the queued walk, small filters)
  *       int name_launch(const ssam_conv2d_args *a, cudaStream_t)   checks, sizes the grid, launches
  *       int name_queued(const ssam_conv2d_args *a)                 1 where name_launch runs the queued walk
- *   _OCC(..., MINB) adds __launch_bounds__(B, MINB); SSAM_CONV1D_DEFINE(name, T, M, B) is N = P = 1
- *   along every row; _HALF / _BF16(name, M, N, P, B) store __half / __nv_bfloat16 (V = 8), FP32
- *   arithmetic, each output rounded once, the weights a FLOAT host array.
+ *   ssam_conv_policy<P = 4, B = 128, MINB = 1>: P output rows a step, B threads, __launch_bounds__(B,
+ *   MINB) on the systolic walk.  A 1D filter along every row: N = 1, P = 1.  T __half / __nv_bfloat16:
+ *   stored so (V = 8), FP32 arithmetic, each output rounded once, the weights a FLOAT host array.
  *   Systolic walk: a warp keeps P+N-1 rows x 32V columns in registers (V = 16/sizeof(T)), each input
  *   row loaded once, the border applied at load; STEP = 32V - M + 1 outputs (whole vectors) a warp.
  *   Queued walk (half/bf16 up to 9x9, float 5x5 to 7x7, centred column anchor): lanes own their
@@ -20,7 +20,7 @@
  * EXAMPLE
  *   [compile: const float *d_in; float *d_out; int W, H; cudaStream_t stream]
  *     #include <ssam/conv.cuh>
- *     SSAM_CONV2D_DEFINE(blur5, float, 5, 5, 4, 128)
+ *     SSAM_CONV2D_DEFINE(blur5, float, 5, 5, ssam_conv_policy<>)  // P 4 rows a step, 128 threads
  *
  *     float w[25] = {0};  // the taps, in host memory, 5 rows of 5, row-major
  *     ssam_conv2d_args a = {};
@@ -38,19 +38,20 @@
  *   and dst must not overlap (SSAM_EOVERLAP).  The two walks agree to rounding, not bit for bit.
  *
  * PARAMETERS AND LIMITS (static_assert sentences)
- *   T float or double; M, N >= 1, M <= 30V + 2 (122 float, 62 double, 242 half); P >= 1; the cache
- *   V (P+N-1) <= 192 registers; B a multiple of 32 from 32 to 1024.  Images from 1x1 up to
- *   ceil(H/P) <= 65535 block rows; weights M N sizeof(T) bytes of parameters (32 KB).
+ *   T float, double, __half or __nv_bfloat16; M, N >= 1, M <= 30V + 2 (122 float, 62 double, 242
+ *   half); P >= 1; the cache V (P+N-1) <= 192 registers; B a multiple of 32 from 32 to 1024.  Images
+ *   from 1x1 up to ceil(H/P) <= 65535 block rows; weights M N sizeof(T) bytes of parameters (32 KB).
  *
  * NVRTC (docs/python.md; the launcher's segment rule: docs/ssam.md#conv-segments)
  *   No host code: name_kernel(const TS *src, TS *dst, ssam_conv2d_geom g, name_weights wt) (C++
- *   linkage) and name_qkernel, same parameters (from Python use name_kernel).  wt: struct { T w[M*N]; },
- *   flipped both ways for a convolution.  g (64 bytes): int w, h, ow, oh at 0..12 (input; output, w-M+1,
- *   h-N+1 with SSAM_VALID); long long sp, dp at 16, 24 (pitches); int ax, ay, border, vec, ovec, seg at
- *   32..52 (anchor, SSAM_CONVOLVE: M-1-ax, N-1-ay, SSAM_VALID: 0, 0 and SSAM_BORDER_NEAREST; vec, ovec
- *   1 where src / dst is 16-byte aligned with a pitch a multiple of V; seg output rows a block row, a
- *   multiple of P, <= 4096); double cval at 56.  Grid ceil(ow / ((B/32) SSAM_CONV_STEP(TS, M))) x
- *   ceil(oh / seg) (<= 65535), B threads, (seg + N - 1 + P) * 4 bytes of dynamic shared memory.
+ *   linkage) and name_qkernel, same parameters (from Python use name_kernel); TS is T.  wt: struct
+ *   { T w[M*N]; } (float for the half types), flipped both ways for a convolution.  g (64 bytes): int
+ *   w, h, ow, oh at 0..12 (input; output, w-M+1, h-N+1 with SSAM_VALID); long long sp, dp at 16, 24
+ *   (pitches); int ax, ay, border, vec, ovec, seg at 32..52 (anchor, SSAM_CONVOLVE: M-1-ax, N-1-ay,
+ *   SSAM_VALID: 0, 0 and SSAM_BORDER_NEAREST; vec, ovec 1 where src / dst is 16-byte aligned with a
+ *   pitch a multiple of V; seg output rows a block row, a multiple of P, <= 4096); double cval at 56.
+ *   Grid ceil(ow / ((B/32) SSAM_CONV_STEP(TS, M))) x ceil(oh / seg) (<= 65535), B threads,
+ *   (seg + N - 1 + P) * 4 bytes of dynamic shared memory.
  */
 #ifndef SSAM_CONV_CUH
 #define SSAM_CONV_CUH
@@ -559,16 +560,45 @@ struct ssam__conv_types<__nv_bfloat16, float> {
     enum { ok = 1 };
 };
 
-#define SSAM_CONV2D_DEFINE(name, T, M, N, P, B)                                                             \
-    SSAM__CONV2D_DEFINE_X(name, "SSAM_CONV2D_DEFINE(" #name ")", T, T, M, N, P, B, 1)
-#define SSAM_CONV2D_DEFINE_OCC(name, T, M, N, P, B, MINB)                                                   \
-    SSAM__CONV2D_DEFINE_X(name, "SSAM_CONV2D_DEFINE_OCC(" #name ")", T, T, M, N, P, B, MINB)
-#define SSAM_CONV1D_DEFINE(name, T, M, B) SSAM__CONV2D_DEFINE_X(name, "SSAM_CONV1D_DEFINE(" #name ")", T, T, M, 1, 1, B, 1)
+/* the policy (the last argument of SSAM_CONV2D_DEFINE): P output rows a step of the systolic walk,
+ * B threads a block, MINB the systolic walk's __launch_bounds__ minimum blocks per SM */
+template <int P_ = 4, int B_ = 128, int MINB_ = 1>
+struct ssam_conv_policy {
+    enum { p = P_, b = B_, minb = MINB_ };
+};
+/* value: POL_ is an ssam_conv_policy; type: POL_, else the default policy (the generator's one sentence) */
+template <class POL_>
+struct ssam__is_conv_policy {
+    enum { value = 0 };
+    typedef ssam_conv_policy<> type;
+};
+template <int P_, int B_, int MINB_>
+struct ssam__is_conv_policy<ssam_conv_policy<P_, B_, MINB_> > {
+    enum { value = 1 };
+    typedef ssam_conv_policy<P_, B_, MINB_> type;
+};
+/* the arithmetic type of a storage type: float for __half and __nv_bfloat16 */
+template <class TS>
+struct ssam__conv_calc {
+    typedef TS type;
+};
+template <>
+struct ssam__conv_calc<__half> {
+    typedef float type;
+};
+template <>
+struct ssam__conv_calc<__nv_bfloat16> {
+    typedef float type;
+};
 
-#define SSAM_CONV2D_DEFINE_HALF(name, M, N, P, B)                                                           \
-    SSAM__CONV2D_DEFINE_X(name, "SSAM_CONV2D_DEFINE_HALF(" #name ")", __half, float, M, N, P, B, 1)
-#define SSAM_CONV2D_DEFINE_BF16(name, M, N, P, B)                                                           \
-    SSAM__CONV2D_DEFINE_X(name, "SSAM_CONV2D_DEFINE_BF16(" #name ")", __nv_bfloat16, float, M, N, P, B, 1)
+#define SSAM_CONV2D_DEFINE(name, T, M, N, ...)                                                             \
+    typedef __VA_ARGS__ name##_policy;                                                                     \
+    static_assert(ssam__is_conv_policy<name##_policy>::value,                                              \
+                  "SSAM_CONV2D_DEFINE(" #name "): the last argument must be an ssam_conv_policy<P, B, MINB>"); \
+    typedef ssam__is_conv_policy<name##_policy>::type name##__pol;                                         \
+    typedef ssam__conv_calc<T>::type name##__calc;                                                         \
+    SSAM__CONV2D_DEFINE_X(name, "SSAM_CONV2D_DEFINE(" #name ")", ": use a smaller P", T, name##__calc, M, N,  \
+                          name##__pol::p, name##__pol::b, name##__pol::minb)
 
 /* one instantiation's limits; ok: all hold (the bodies are instantiated only then: one sentence) */
 template <class TS, class T, int M, int N, int P, int B>
@@ -580,20 +610,20 @@ struct ssam__conv2d_limits {
         ok = type && size && width && step && cache && block
     };
 };
-#define SSAM__CONV2D_LIMITS(name, WHO, TS, T, M, N, P, B)                                                   \
+#define SSAM__CONV2D_LIMITS(name, WHO, HINT, TS, T, M, N, P, B)                                             \
     typedef ssam__conv2d_limits<TS, T, M, N, P, B> name##__lim;                                            \
-    static_assert(name##__lim::type, WHO ": T must be float or double (half storage: SSAM_CONV2D_DEFINE_HALF, _BF16)"); \
+    static_assert(name##__lim::type, WHO ": T must be float, double, __half or __nv_bfloat16");             \
     static_assert(name##__lim::size, WHO ": M and N must be at least 1");                                   \
     static_assert(name##__lim::width, WHO ": M must be at most 30 V + 2 (122 for float, 62 for double, 242 for half storage)"); \
     static_assert(name##__lim::step, WHO ": P must be at least 1");                                         \
     static_assert(name##__lim::cache,                                                                      \
-                  WHO ": the register cache of V (P + N - 1) values must be at most 192 registers: use a smaller P"); \
+                  WHO ": the register cache of V (P + N - 1) values must be at most 192 registers" HINT);     \
     static_assert(name##__lim::block, WHO ": B must be a multiple of 32 from 32 to 1024");
 
-/* the weights, the kernels, name_queued and name_launch; Q: the queued walk's filters (else an empty
- * qkernel); MINB is the systolic walk's */
-#define SSAM__CONV2D_DEFINE_X(name, WHO, TS, T, M, N, P, B, MINB)                                           \
-    SSAM__CONV2D_LIMITS(name, WHO, TS, T, M, N, P, B)                                                       \
+/* the weights, the kernels, name_queued and name_launch; TS storage, T arithmetic; Q: the queued
+ * walk's filters (else an empty qkernel); MINB is the systolic walk's; HINT ends the cache sentence */
+#define SSAM__CONV2D_DEFINE_X(name, WHO, HINT, TS, T, M, N, P, B, MINB)                                     \
+    SSAM__CONV2D_LIMITS(name, WHO, HINT, TS, T, M, N, P, B)                                                 \
     enum { name##__Q = SSAM__CONV_QOK(TS, M, N), name##__QD = SSAM__CONV_QD(TS, M, N) };                    \
     typedef struct name##_weights {                                                                        \
         T w[(M) * (N) > 0 ? (M) * (N) : 1];                                                                \

@@ -3,7 +3,7 @@
  *   base.cuh      status codes, border modes, flags, ssam_border_index
  *   regcache.cuh  SSAM_REGCACHE_LOAD: a warp's tile of rows in registers, borders applied at load
  *   shift.cuh     ssam_shift_down/up, SSAM_SYSTOLIC_ROW: partial sums moved between lanes
- *   conv.cuh      SSAM_CONV2D_DEFINE / SSAM_CONV1D_DEFINE: correlation and convolution generators over the
+ *   conv.cuh      SSAM_CONV2D_DEFINE: 1D and 2D correlation and convolution (ssam_conv_policy) over the
  *                 bodies ssam_conv2d_body (systolic walk) and ssam_conv2d_qbody (queued walk)
  *   conv_tc.cuh   SSAM_CONV2D_TC_DEFINE: the same convolution on tensor cores (FP64, TF32, 3xTF32, FP16,
  *                 BF16); its pieces by scope in conv_tc/ (mma, frag, warp, block, host)

@@ -1,3 +1,3 @@
-/* expect: SSAM_CONV2D_TC_DEFINE(flat): QY, JX, WY, WX must be at least 1 and WY x WX at most 32 warps */
+/* expect: SSAM_CONV2D_TC_DEFINE(many): the policy's QY, JX, WY, WX must be 0 (the mode's default) or more and WY x WX at most 32 warps */
 #include <ssam/conv_tc.cuh>
-SSAM_CONV2D_TC_DEFINE_EX(flat, tf32, 9, 9, 0, 4, 2, 2, 1)
+SSAM_CONV2D_TC_DEFINE(many, tf32, 9, 9, ssam_conv_tc_policy<0, 0, 8, 8>)

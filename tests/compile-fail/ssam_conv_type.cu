@@ -1,3 +1,3 @@
-/* expect: SSAM_CONV2D_DEFINE(blur3): T must be float or double */
+/* expect: SSAM_CONV2D_DEFINE(blur3): T must be float, double, __half or __nv_bfloat16 */
 #include <ssam/conv.cuh>
-SSAM_CONV2D_DEFINE(blur3, int, 3, 3, 4, 128)
+SSAM_CONV2D_DEFINE(blur3, int, 3, 3, ssam_conv_policy<4, 128>)

@@ -1,6 +1,6 @@
 /* tests/gpu/test_ssam_conv.cu -- ssam/conv.cuh against a CPU reference in double: square and
  * non-square filters from 1x1 to 20x20 and wider than a warp (33 columns), float and double, half
- * and bf16 storage (SSAM_CONV2D_DEFINE_HALF/_BF16: fp32 math, the bound of the stored output), 1D,
+ * and bf16 storage (T __half / __nv_bfloat16: fp32 math, the bound of the stored output), 1D,
  * images from 1x1 to ragged sizes, pitch larger than the width (aligned and not), every border mode,
  * 'valid', correlation and convolution; outputs and the padding past the width poisoned first;
  * both walks (the queued walk of small filters, and SSAM_SYSTOLIC_WALK); every error code; a placed
@@ -22,31 +22,31 @@
 #include "ssam_ref.h" /* ref_index, ref_conv2d: the CPU references */
 #include "bounds_conv.h" /* the per-element bound */
 
-SSAM_CONV2D_DEFINE(f1x1, float, 1, 1, 4, 128)
-SSAM_CONV2D_DEFINE(f2x2, float, 2, 2, 8, 128)
-SSAM_CONV2D_DEFINE(f3x3, float, 3, 3, 8, 128)
-SSAM_CONV2D_DEFINE(f4x4, float, 4, 4, 4, 128)
-SSAM_CONV2D_DEFINE(f2x3, float, 2, 3, 4, 128)
-SSAM_CONV2D_DEFINE(f5x5, float, 5, 5, 8, 256)
-SSAM_CONV2D_DEFINE(f9x1, float, 9, 1, 4, 128)
-SSAM_CONV2D_DEFINE(f1x9, float, 1, 9, 4, 128)
-SSAM_CONV2D_DEFINE(f7x3, float, 7, 3, 4, 64)
-SSAM_CONV2D_DEFINE(f3x7, float, 3, 7, 2, 128)
-SSAM_CONV2D_DEFINE(f9x9, float, 9, 9, 4, 128)
-SSAM_CONV2D_DEFINE(f20x20, float, 20, 20, 1, 128)
-SSAM_CONV2D_DEFINE(f33x5, float, 33, 5, 2, 128)
-SSAM_CONV2D_DEFINE(d1x1, double, 1, 1, 4, 128)
-SSAM_CONV2D_DEFINE(d3x3, double, 3, 3, 4, 128)
-SSAM_CONV2D_DEFINE(d2x3, double, 2, 3, 4, 128)
-SSAM_CONV2D_DEFINE(d4x6, double, 4, 6, 2, 96)
-SSAM_CONV2D_DEFINE(d20x20, double, 20, 20, 1, 128)
-SSAM_CONV1D_DEFINE(f1d9, float, 9, 128)
-SSAM_CONV1D_DEFINE(d1d15, double, 15, 64)
-SSAM_CONV2D_DEFINE_HALF(h3x3, 3, 3, 4, 128)
-SSAM_CONV2D_DEFINE_HALF(h5x5, 5, 5, 4, 128)
-SSAM_CONV2D_DEFINE_HALF(h2x3, 2, 3, 4, 128)
-SSAM_CONV2D_DEFINE_HALF(h20x20, 20, 20, 1, 128)
-SSAM_CONV2D_DEFINE_BF16(b3x3, 3, 3, 4, 128)
+SSAM_CONV2D_DEFINE(f1x1, float, 1, 1, ssam_conv_policy<4, 128>)
+SSAM_CONV2D_DEFINE(f2x2, float, 2, 2, ssam_conv_policy<8, 128>)
+SSAM_CONV2D_DEFINE(f3x3, float, 3, 3, ssam_conv_policy<8, 128>)
+SSAM_CONV2D_DEFINE(f4x4, float, 4, 4, ssam_conv_policy<4, 128>)
+SSAM_CONV2D_DEFINE(f2x3, float, 2, 3, ssam_conv_policy<4, 128>)
+SSAM_CONV2D_DEFINE(f5x5, float, 5, 5, ssam_conv_policy<8, 256>)
+SSAM_CONV2D_DEFINE(f9x1, float, 9, 1, ssam_conv_policy<4, 128>)
+SSAM_CONV2D_DEFINE(f1x9, float, 1, 9, ssam_conv_policy<4, 128>)
+SSAM_CONV2D_DEFINE(f7x3, float, 7, 3, ssam_conv_policy<4, 64>)
+SSAM_CONV2D_DEFINE(f3x7, float, 3, 7, ssam_conv_policy<2, 128>)
+SSAM_CONV2D_DEFINE(f9x9, float, 9, 9, ssam_conv_policy<4, 128>)
+SSAM_CONV2D_DEFINE(f20x20, float, 20, 20, ssam_conv_policy<1, 128>)
+SSAM_CONV2D_DEFINE(f33x5, float, 33, 5, ssam_conv_policy<2, 128>)
+SSAM_CONV2D_DEFINE(d1x1, double, 1, 1, ssam_conv_policy<4, 128>)
+SSAM_CONV2D_DEFINE(d3x3, double, 3, 3, ssam_conv_policy<4, 128>)
+SSAM_CONV2D_DEFINE(d2x3, double, 2, 3, ssam_conv_policy<4, 128>)
+SSAM_CONV2D_DEFINE(d4x6, double, 4, 6, ssam_conv_policy<2, 96>)
+SSAM_CONV2D_DEFINE(d20x20, double, 20, 20, ssam_conv_policy<1, 128>)
+SSAM_CONV2D_DEFINE(f1d9, float, 9, 1, ssam_conv_policy<1, 128>)
+SSAM_CONV2D_DEFINE(d1d15, double, 15, 1, ssam_conv_policy<1, 64>)
+SSAM_CONV2D_DEFINE(h3x3, __half, 3, 3, ssam_conv_policy<4, 128>)
+SSAM_CONV2D_DEFINE(h5x5, __half, 5, 5, ssam_conv_policy<4, 128>)
+SSAM_CONV2D_DEFINE(h2x3, __half, 2, 3, ssam_conv_policy<4, 128>)
+SSAM_CONV2D_DEFINE(h20x20, __half, 20, 20, ssam_conv_policy<1, 128>)
+SSAM_CONV2D_DEFINE(b3x3, __nv_bfloat16, 3, 3, ssam_conv_policy<4, 128>)
 
 typedef int (*launch_fn)(const ssam_conv2d_args *, cudaStream_t);
 typedef struct kern {

@@ -37,28 +37,28 @@
 #include "ssam_ref.h" /* ref_index, ref_conv2d: the CPU references */
 #include "bounds_conv.h" /* the per-element bound */
 
-SSAM_CONV2D_TC_DEFINE(d1x1, f64, 1, 1)
-SSAM_CONV2D_TC_DEFINE(d2x3, f64, 2, 3)
-SSAM_CONV2D_TC_DEFINE(d4x6, f64, 4, 6)
-SSAM_CONV2D_TC_DEFINE(d15x15, f64, 15, 15)
-SSAM_CONV2D_TC_DEFINE(d20x20, f64, 20, 20)
-SSAM_CONV2D_TC_DEFINE(t3x3, tf32, 3, 3)
-SSAM_CONV2D_TC_DEFINE(t20x20, tf32, 20, 20)
-SSAM_CONV2D_TC_DEFINE(x1x1, tf32x3, 1, 1)
-SSAM_CONV2D_TC_DEFINE(x2x3, tf32x3, 2, 3)
-SSAM_CONV2D_TC_DEFINE(x9x9, tf32x3, 9, 9)
-SSAM_CONV2D_TC_DEFINE(x20x20, tf32x3, 20, 20)
-SSAM_CONV2D_TC_DEFINE(x33x5, tf32x3, 33, 5)
-/* other tiles through _EX: two and four fragment rows per warp (the band rows held for all of a
+SSAM_CONV2D_TC_DEFINE(d1x1, f64, 1, 1, ssam_conv_tc_policy<>)
+SSAM_CONV2D_TC_DEFINE(d2x3, f64, 2, 3, ssam_conv_tc_policy<>)
+SSAM_CONV2D_TC_DEFINE(d4x6, f64, 4, 6, ssam_conv_tc_policy<>)
+SSAM_CONV2D_TC_DEFINE(d15x15, f64, 15, 15, ssam_conv_tc_policy<>)
+SSAM_CONV2D_TC_DEFINE(d20x20, f64, 20, 20, ssam_conv_tc_policy<>)
+SSAM_CONV2D_TC_DEFINE(t3x3, tf32, 3, 3, ssam_conv_tc_policy<>)
+SSAM_CONV2D_TC_DEFINE(t20x20, tf32, 20, 20, ssam_conv_tc_policy<>)
+SSAM_CONV2D_TC_DEFINE(x1x1, tf32x3, 1, 1, ssam_conv_tc_policy<>)
+SSAM_CONV2D_TC_DEFINE(x2x3, tf32x3, 2, 3, ssam_conv_tc_policy<>)
+SSAM_CONV2D_TC_DEFINE(x9x9, tf32x3, 9, 9, ssam_conv_tc_policy<>)
+SSAM_CONV2D_TC_DEFINE(x20x20, tf32x3, 20, 20, ssam_conv_tc_policy<>)
+SSAM_CONV2D_TC_DEFINE(x33x5, tf32x3, 33, 5, ssam_conv_tc_policy<>)
+/* other tiles through the policy: two and four fragment rows per warp (the band rows held for all of a
  * residue's filter rows), one warp column, wide warps */
-SSAM_CONV2D_TC_DEFINE_EX(e9x7, f64, 9, 7, 2, 4, 2, 2, 2)
-SSAM_CONV2D_TC_DEFINE_EX(u20x17, tf32, 20, 17, 4, 4, 2, 2, 3)
-SSAM_CONV2D_TC_DEFINE_EX(v5x11, tf32x3, 5, 11, 2, 2, 4, 1, 2)
-SSAM_CONV2D_TC_DEFINE(h3x3, f16, 3, 3)
-SSAM_CONV2D_TC_DEFINE(h20x20, f16, 20, 20)
-SSAM_CONV2D_TC_DEFINE(h5x11, f16, 5, 11)
-SSAM_CONV2D_TC_DEFINE(b9x9, bf16, 9, 9)
-SSAM_CONV2D_TC_DEFINE_EX(b2x3, bf16, 2, 3, 2, 2, 2, 2, 2)
+SSAM_CONV2D_TC_DEFINE(e9x7, f64, 9, 7, ssam_conv_tc_policy<2, 4, 2, 2, 2>)
+SSAM_CONV2D_TC_DEFINE(u20x17, tf32, 20, 17, ssam_conv_tc_policy<4, 4, 2, 2, 3>)
+SSAM_CONV2D_TC_DEFINE(v5x11, tf32x3, 5, 11, ssam_conv_tc_policy<2, 2, 4, 1, 2>)
+SSAM_CONV2D_TC_DEFINE(h3x3, f16, 3, 3, ssam_conv_tc_policy<>)
+SSAM_CONV2D_TC_DEFINE(h20x20, f16, 20, 20, ssam_conv_tc_policy<>)
+SSAM_CONV2D_TC_DEFINE(h5x11, f16, 5, 11, ssam_conv_tc_policy<>)
+SSAM_CONV2D_TC_DEFINE(b9x9, bf16, 9, 9, ssam_conv_tc_policy<>)
+SSAM_CONV2D_TC_DEFINE(b2x3, bf16, 2, 3, ssam_conv_tc_policy<2, 2, 2, 2, 2>)
 
 typedef int (*launch_fn)(const ssam_conv2d_args *, cudaStream_t);
 typedef struct kern {

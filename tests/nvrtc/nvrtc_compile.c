@@ -4,7 +4,7 @@
  *   nvrtc_compile [-o OPTION]... TEXT
  *   nvrtc_compile [-o OPTION]... [-t TAG] -f CASES
  *
- * TEXT is the source (e.g. "#include <ssam/conv.cuh>\nSSAM_CONV2D_DEFINE(g, float, 5, 5, 4, 128)\n");
+ * TEXT is the source (e.g. "#include <ssam/conv.cuh>\nSSAM_CONV2D_DEFINE(g, float, 5, 5, ssam_conv_policy<4, 128>)\n");
  * each -o OPTION is passed to nvrtcCompileProgram (e.g. -o -Iinclude -o --std=c++17 -o -arch=compute_90).
  * Exit status 0 when it compiles without a warning, 1 otherwise (the log is printed), 2 on bad use.
  *

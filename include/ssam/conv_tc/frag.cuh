@@ -37,7 +37,7 @@
 #define SSAM_TC_T_bf16 __nv_bfloat16
 /* the weights' type (the host array, the kernel parameter, the padded row in shared memory) and the
  * type the plain-FMA tile sums in: the storage type, but float for the half-storage modes (as
- * conv.cuh's SSAM_CONV2D_DEFINE_HALF) */
+ * conv.cuh's SSAM_CONV2D_DEFINE with T __half) */
 #define SSAM_TC_W_f64 double
 #define SSAM_TC_W_tf32 float
 #define SSAM_TC_W_tf32x3 float
