@@ -1,19 +1,19 @@
 /* bench/ksum_fused.cu -- fused Gaussian kernel summation against its unfused peers in the same run:
- *   fused       KSUM_DEFINE(..., KSUM_GAUSS): one kernel (plus the norm pre-pass), atomic mode; float is
- *               the staged path (KSUM_DEFINE_F32: cp.async stages, targets resident for dim <= 128)
+ *   fused       KSUM_DEFINE(..., KSUM_GAUSS, ksum_policy<>): one kernel (plus the norm pre-pass), atomic
+ *               mode; float is the staged path (cp.async stages, targets resident for dim <= 128)
  *   fused-det   the same, KSUM_DETERMINISTIC (one block per 128 targets, plain stores)
- *   fused-v1    float: the generic register-staged kernel (KSUM_DEFINE_EX 8 x 8), for comparison
+ *   fused-v1    float: the generic register-staged kernel (KSUM_REGS_DEFINE 8 x 8), for comparison
  *   fused-nofac float, dim <= 128: the staged path with the general epilogue (the Gaussian under another
  *               name, so 2^-t is not factorised over the norms), for comparison
- *   tf32-v1     the register-staged TF32 kernel (KSUM_DEFINE_TF32_V1, one pass), for comparison
+ *   tf32-v1     the register-staged TF32 kernel (KSUM_REGS_DEFINE of ksum_tf32), for comparison
  *   cublas      the paper's cuBLAS-Unfused: cuBLAS SGEMM/DGEMM C = A B^T (m x n in memory), a norm
  *               kernel, an exp kernel K = exp(-(|a|^2 + |b|^2 - 2C) / 2h^2) in place, cuBLAS GEMV
  *   tf32        ksum/tc.cuh, dot products on TF32 tensor cores (dim >= 16, float), and 3xtf32 (the
- *               three-pass split, about FP32 accurate): KSUM_DEFINE_TF32, named tf32-wg / 3xtf32-wg where
- *               it runs wgmma (ksum/wgmma.cuh); tf32-mma / 3xtf32-mma its mma.sync kernels alone
- *               (what runs where wgmma does not); tf32-w3, tf32-r2, 3xtf32-r2: the staged kernel's
- *               other fragment-read variants (KSUM_DEFINE_TF32_EX WIDE 3/1 and scalar reads 0/0),
- *               same run
+ *               three-pass split, about FP32 accurate): KSUM_DEFINE of T ksum_tf32 / ksum_tf32x3, named
+ *               tf32-wg / 3xtf32-wg where it runs wgmma (ksum/wgmma.cuh); tf32-mma / 3xtf32-mma its
+ *               mma.sync kernels alone (KSUM_SCHEDULE_MMA: what runs where wgmma does not); tf32-w3,
+ *               tf32-r2, 3xtf32-r2: the staged kernel's other fragment-read variants (WIDE 3/1 and
+ *               scalar reads 0/0), same run
  *               (tf32 is WIDE 4/0, 3xtf32 1/0: so at dim > 128 tf32 = tf32-r2, 3xtf32 = 3xtf32-r2)
  *   small       ksum/smalldim.cuh at dim 3 (DMAX 3, 2 blocks/SM): targets in registers, sources broadcast
  *               from shared memory, every exponential on the MUFU; small-p1 1 of 8 exponentials by the
@@ -47,23 +47,26 @@
 #define FMA64 17e12
 #define EXPRATE 4.18e12
 
-KSUM_DEFINE(bench_gauss_f32, float, KSUM_GAUSS) /* the float path: KSUM_DEFINE_F32, cp.async stages */
-KSUM_DEFINE_EX(bench_gauss_f32_v1, float, KSUM_GAUSS, 1, 8, 8, 2) /* the generic kernel (register staging) */
+KSUM_DEFINE(bench_gauss_f32, float, KSUM_GAUSS, ksum_policy<>) /* the float path: cp.async stages */
+/* the generic kernel (register staging) */
+KSUM_REGS_DEFINE(bench_gauss_f32_v1, float, KSUM_GAUSS, ksum_regs_policy<1, 8, 8, 2>)
 /* the same Gaussian under another name: the staged float path without the factorised epilogue */
 #define BENCH_NOFAC_SCALE(h) KSUM_GAUSS_SCALE(h)
 #define BENCH_NOFAC_EVAL(T, t) KSUM_GAUSS_EVAL(T, t)
-KSUM_DEFINE(bench_gauss_f32_nofac, float, BENCH_NOFAC)
-KSUM_DEFINE(bench_gauss_f64, double, KSUM_GAUSS)
-KSUM_DEFINE_TF32(bench_gauss_tf32, KSUM_GAUSS, 1, 1)
-KSUM_DEFINE_TF32(bench_gauss_3xtf32, KSUM_GAUSS, 3, 1)
-KSUM_DEFINE_TF32_V1(bench_gauss_tf32_v1, KSUM_GAUSS, 1, 1) /* register staging, a barrier per 8 coordinates */
-/* the staged kernel's fragment-read variants (tc.cuh WIDE, resident / streamed) */
-KSUM_DEFINE_TF32_EX(bench_gauss_tf32_w3, KSUM_GAUSS, 1, 1, 3, 1) /* LDS.128 reads, m16n8k8 */
-KSUM_DEFINE_TF32_EX(bench_gauss_tf32_r2, KSUM_GAUSS, 1, 1, 0, 0) /* WIDE 0: scalar reads */
-KSUM_DEFINE_TF32_EX(bench_gauss_3xtf32_r2, KSUM_GAUSS, 3, 1, 0, 0)
-/* KSUM_DEFINE_TF32's mma.sync kernels alone (what it runs where wgmma does not) */
-KSUM_DEFINE_TF32_EX(bench_gauss_tf32_mma, KSUM_GAUSS, 1, 1, 4, 0)
-KSUM_DEFINE_TF32_EX(bench_gauss_3xtf32_mma, KSUM_GAUSS, 3, 1, 1, 0)
+KSUM_DEFINE(bench_gauss_f32_nofac, float, BENCH_NOFAC, ksum_policy<>)
+KSUM_DEFINE(bench_gauss_f64, double, KSUM_GAUSS, ksum_policy<>)
+KSUM_DEFINE(bench_gauss_tf32, ksum_tf32, KSUM_GAUSS, ksum_policy<>)
+KSUM_DEFINE(bench_gauss_3xtf32, ksum_tf32x3, KSUM_GAUSS, ksum_policy<>)
+/* register staging, a barrier per 8 coordinates */
+KSUM_REGS_DEFINE(bench_gauss_tf32_v1, ksum_tf32, KSUM_GAUSS, ksum_regs_policy<>)
+/* the staged kernel's fragment-read variants (tc.cuh WIDE, resident / streamed): 3/1 LDS.128 reads,
+ * m16n8k8; 0/0 scalar reads */
+KSUM_DEFINE(bench_gauss_tf32_w3, ksum_tf32, KSUM_GAUSS, ksum_policy<1, 0, KSUM_SCHEDULE_MMA, 3, 1>)
+KSUM_DEFINE(bench_gauss_tf32_r2, ksum_tf32, KSUM_GAUSS, ksum_policy<1, 0, KSUM_SCHEDULE_MMA, 0, 0>)
+KSUM_DEFINE(bench_gauss_3xtf32_r2, ksum_tf32x3, KSUM_GAUSS, ksum_policy<1, 0, KSUM_SCHEDULE_MMA, 0, 0>)
+/* the mma.sync kernels of the two above alone (what they run where wgmma does not) */
+KSUM_DEFINE(bench_gauss_tf32_mma, ksum_tf32, KSUM_GAUSS, ksum_policy<1, 0, KSUM_SCHEDULE_MMA, 4, 0>)
+KSUM_DEFINE(bench_gauss_3xtf32_mma, ksum_tf32x3, KSUM_GAUSS, ksum_policy<1, 0, KSUM_SCHEDULE_MMA, 1, 0>)
 
 /* the TF32 tensor rate of wgmma on this device (the tensor floors' denominator): per SM 2 warpgroups,
  * each 8 chained wgmma.m64n128k8 per group on zeroed shared tiles, one group in flight; FMAs per second
@@ -96,9 +99,9 @@ static void run_wg_rate(void *p, int set)
     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
     bench_wg_rate<<<sms, 256>>>((float *)p, 2000);
 }
-KSUM_DEFINE_SMALLDIM_EX(bench_gauss_sd3, KSUM_GAUSS, 3, 1, 1, 0, 2)    /* all exps on the MUFU, 2 blocks/SM */
-KSUM_DEFINE_SMALLDIM_EX(bench_gauss_sd3_p1, KSUM_GAUSS, 3, 1, 1, 1, 2) /* 1 of 8 by polynomial */
-KSUM_DEFINE_SMALLDIM_EX(bench_gauss_sd3_b3, KSUM_GAUSS, 3, 1, 1, 0, 3) /* 3 blocks/SM (80 registers) */
+KSUM_SMALLDIM_DEFINE(bench_gauss_sd3, KSUM_GAUSS, ksum_smalldim_policy<3, 1, 1, 0, 2>)    /* all exps on the MUFU */
+KSUM_SMALLDIM_DEFINE(bench_gauss_sd3_p1, KSUM_GAUSS, ksum_smalldim_policy<3, 1, 1, 1, 2>) /* 1 of 8 by polynomial */
+KSUM_SMALLDIM_DEFINE(bench_gauss_sd3_b3, KSUM_GAUSS, ksum_smalldim_policy<3, 1, 1, 0, 3>) /* 3 blocks/SM (80 regs) */
 
 /* ---- the unfused peers' pieces ----------------------------------------------------------------- */
 #define BENCH_UNFUSED_DEFINE(T)                                                                        \
@@ -176,7 +179,7 @@ static cublasHandle_t blas;
 
 typedef struct ctx {
     int m, n, dim, dbl, own, tc, sd; /* sd: 1 small-dim, 2 with the polynomial, 3 three blocks/SM */
-    int v1;                          /* 1: the generic KSUM_DEFINE_EX kernel instead of the float path;
+    int v1;                          /* 1: the generic KSUM_REGS_DEFINE kernel instead of the float path;
                                         2: the float path without the factorised Gaussian */
     double h;
     void *a, *b, *w, *v, *c, *na, *nb;
@@ -340,7 +343,7 @@ static void run_shape(int m, int n, int dim, int dbl, int only_fused)
         report(&c, "fused-det", t, base, only_fused ? -1 : vdiff(c.v, vref, m, dbl));
         c.flags = 0;
     }
-    if (!dbl && !tc_only) { /* the generic kernel (KSUM_DEFINE_EX 8 x 8), for comparison */
+    if (!dbl && !tc_only) { /* the generic kernel (KSUM_REGS_DEFINE 8 x 8), for comparison */
         c.v1 = 1;
         t = time_it(run_fused, &c);
         report(&c, "fused-v1", t, base, only_fused ? -1 : vdiff(c.v, vref, m, dbl));

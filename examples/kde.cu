@@ -22,8 +22,8 @@
 #include <ksum/ksum.cuh>
 #include <ksum/smalldim.cuh>
 
-KSUM_DEFINE(kde_gauss, float, KSUM_GAUSS)                 /* any dim: the fused GEMM path */
-KSUM_DEFINE_GAUSS_SMALLDIM(kde_gauss_small, 3, 1, 0)      /* dim <= 3: targets in registers */
+KSUM_DEFINE(kde_gauss, float, KSUM_GAUSS, ksum_policy<>)                          /* any dim: the fused GEMM path */
+KSUM_SMALLDIM_DEFINE(kde_gauss_small, KSUM_GAUSS, ksum_smalldim_policy<3, 1, 1>) /* dim <= 3: targets in registers */
 
 #define DIE(...)                                                                                       \
     do {                                                                                               \

@@ -196,7 +196,7 @@ __global__ void __launch_bounds__(KSUM_THREADS, 2)
 }
 
 /* the generated Gaussian, for the timing reference only */
-KSUM_DEFINE(gen_gauss, float, KSUM_GAUSS)
+KSUM_DEFINE(gen_gauss, float, KSUM_GAUSS, ksum_policy<>)
 
 /* ---- host ----------------------------------------------------------------------------------- */
 static unsigned long long rng = 0x9E3779B97F4A7C15ull;

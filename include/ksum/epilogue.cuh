@@ -12,7 +12,7 @@
  *   formulas and scales: docs/ksum.md#kernel-functions-epiloguecuh).  One's own, K = 1/(1 + d^2/h^2)^2:
  *       #define MYK_SCALE(h) (1.0 / ((h) * (h)))
  *       #define MYK_EVAL(T, t) ((T)1 / (((T)1 + (t)) * ((T)1 + (t))))
- *       KSUM_DEFINE(myk_f32, float, MYK)
+ *       KSUM_DEFINE(myk_f32, float, MYK, ksum_policy<>)
  *   NAME_EVAL expands where a piece is used, so it may name one's kernel's parameters
  *   (#define RQ_EVAL(T, t) my_rq_##T(t, alpha); examples/ksum_custom.cu).  float: ex2/sqrt/rcp.approx.ftz
  *   (about 2^-22 relative, under 2^-126 flushed to 0), rsqrtf; double: the CUDA library (about 1 ulp).

@@ -4,21 +4,23 @@
  *
  * WHAT (Wang et al., fused kernel summation; the low-dimensional regime of its section IV, where the
  *   GEMM does almost nothing and the kernel evaluations bind)
- *   KSUM_DEFINE_SMALLDIM(name, KERNEL, DMAX, R)        any kernel (epilogue.cuh), float
- *   KSUM_DEFINE_GAUSS_SMALLDIM(name, DMAX, R, NPOLY)    the Gaussian, factorised: one MUFU.EX2 a pair
- *   KSUM_DEFINE_SMALLDIM_EX(name, KERNEL, DMAX, R, GF, NPOLY, MINB)   all knobs: GF = 1 the Gaussian
- *        shortcuts (KERNEL must be KSUM_GAUSS), MINB the __launch_bounds__ blocks per SM
- *   each defines  __global__ name_kernel, name_reduce  and  int name_launch(const ksum_args *, cudaStream_t),
+ *   KSUM_SMALLDIM_DEFINE(name, KERNEL, ksum_smalldim_policy<DMAX, R, GF, NPOLY, MINB>)
+ *   defines  __global__ name_kernel, name_reduce  and  int name_launch(const ksum_args *, cudaStream_t),
  *   the arguments, flags and status codes of ksum.cuh (base.cuh), for dim <= DMAX (a larger dim:
- *   KSUM_ESIZE) and nrhs <= R.  No norm pre-pass, no workspace (args->work checked, not used).
- *   NPOLY (0..8) of every 8 pairs compute 2^-u by a polynomial on the FMA pipe instead of the MUFU;
- *   why 0 is the default: docs/ksum.md#small-dim-path.  KSUM_DETERMINISTIC: each split's
+ *   KSUM_ESIZE) and nrhs <= R; KERNEL any kernel (epilogue.cuh), float data.  The fields:
+ *     DMAX   the most coordinates (8)             R      right-hand sides (1)
+ *     GF     1: the Gaussian factorised, one MUFU.EX2 a pair (KERNEL must be KSUM_GAUSS); 0 (the
+ *            default): the general path
+ *     NPOLY  (0..8, default 0) of every 8 pairs compute 2^-u by a polynomial on the FMA pipe instead
+ *            of the MUFU (GF 1); why 0 is the default: docs/ksum.md#small-dim-path
+ *     MINB   the __launch_bounds__ blocks per SM; 0 (the default): 2 while DMAX + R <= 9, else 1
+ *   No norm pre-pass, no workspace (args->work checked, not used).  KSUM_DETERMINISTIC: each split's
  *   sums into a temporary, added in split order by name_reduce (bitwise reruns on one device).
  *
  * EXAMPLE
  *   [compile: const float *targets, *sources, *w; float *v; int M, N; cudaStream_t stream]
  *     #include <ksum/smalldim.cuh>
- *     KSUM_DEFINE_GAUSS_SMALLDIM(kde3, 3, 1, 0)       // dim <= 3, one rhs, all exps on the MUFU
+ *     KSUM_SMALLDIM_DEFINE(kde3, KSUM_GAUSS, ksum_smalldim_policy<3, 1, 1>)   // dim <= 3, one rhs, factorised
  *
  *     ksum_args k = {};  k.a = targets; k.b = sources; k.w = w; k.v = v; k.m = M; k.n = N; k.dim = 3;
  *     k.h = 0.1;  int rc = kde3_launch(&k, stream);
@@ -29,12 +31,12 @@
  *
  * LIMITS AND COSTS
  *   float only; dim <= DMAX <= 8; R >= 1.  256 threads, 2048 targets per block, shared memory
- *   256 * 4 * ceil((DMAX + 1 + R) / 4) floats, registers 8 (DMAX + R + 1) plus staging, 2 blocks per
- *   SM while DMAX + R <= 9, else 1.  Static_asserts: DMAX 1 to 8, R >= 1, MINB >= 1, NPOLY 0 to 8,
- *   GF = 1 only with KSUM_GAUSS.
+ *   256 * 4 * ceil((DMAX + 1 + R) / 4) floats, registers 8 (DMAX + R + 1) plus staging.
+ *   Static_asserts: DMAX 1 to 8, R >= 1, MINB >= 0, NPOLY 0 to 8, GF = 1 only with KSUM_GAUSS.
  *
  * STRUCTURE: name_kernel calls ksum__sd_body<DMAX, R, GF, NPOLY>, name_reduce ksum__sd_reduce,
- *   name_launch ksum__sd_launch.  NVRTC (docs/python.md): name_kernel and name_reduce only.
+ *   name_launch ksum__sd_launch; the policy is typedef'd as name_policy.  NVRTC (docs/python.md):
+ *   name_kernel and name_reduce only.
  */
 #ifndef KSUM_SMALLDIM_CUH
 #define KSUM_SMALLDIM_CUH
@@ -284,44 +286,73 @@ static inline int ksum__sd_launch(const ksum_args *args, cudaStream_t stream, co
 }
 #endif /* !__CUDACC_RTC__ */
 
-/* gen: the generator's name (a string) for the limits' sentences */
-#define KSUM__SD_DEFINE(gen, name, KERNEL, DMAX, R, GF, NPOLY, MINB)                                   \
-    static_assert((DMAX) >= 1 && (DMAX) <= 8, gen "(" #name "): DMAX must be 1 to 8");                \
-    static_assert((R) >= 1, gen "(" #name "): R must be at least 1");                                  \
-    static_assert((MINB) >= 1, gen "(" #name "): MINB must be at least 1");                            \
-    static_assert((NPOLY) >= 0 && (NPOLY) <= 8, gen "(" #name "): NPOLY must be 0 to 8");              \
-    static_assert(!(GF) || KSUM__FACTOR(KERNEL), gen "(" #name "): GF = 1 needs KERNEL KSUM_GAUSS");   \
+template <int DMAX_ = 8, int R_ = 1, int GF_ = 0, int NPOLY_ = 0, int MINB_ = 0>
+struct ksum_smalldim_policy {
+    enum { dmax = DMAX_, r = R_, gf = GF_, npoly = NPOLY_, minb = MINB_ };
+};
+/* the policy resolved (ok 0: P is none, read as the default policy; its static_assert says so):
+ * MINB 0 the rule, the others clamped to what compiles (the static_asserts say what is wrong) */
+template <class P>
+struct ksum__sdpol {
+    enum { ok = 0 };
+    typedef ksum_smalldim_policy<> q;
+};
+template <int DMAX_, int R_, int GF_, int NPOLY_, int MINB_>
+struct ksum__sdpol<ksum_smalldim_policy<DMAX_, R_, GF_, NPOLY_, MINB_> > {
+    enum { ok = 1 };
+    typedef ksum_smalldim_policy<DMAX_, R_, GF_, NPOLY_, MINB_> q;
+};
+template <class P, int FACTOR, class Q = typename ksum__sdpol<P>::q>
+struct ksum__sd {
+    enum {
+        ok = ksum__sdpol<P>::ok, ok_dmax = (int)Q::dmax >= 1 && (int)Q::dmax <= 8, ok_r = (int)Q::r >= 1,
+        ok_minb = (int)Q::minb >= 0, ok_npoly = (int)Q::npoly >= 0 && (int)Q::npoly <= 8,
+        ok_gf = !(int)Q::gf || FACTOR,
+        dmax = ok_dmax ? (int)Q::dmax : 8, r = ok_r ? (int)Q::r : 1, gf = ok_gf ? (int)Q::gf : 0,
+        npoly = ok_npoly ? (int)Q::npoly : 0, minb = (int)Q::minb >= 1 ? (int)Q::minb : KSUM__SD_MINB(dmax, r)
+    };
+};
+
+#define KSUM_SMALLDIM_DEFINE(name, KERNEL, ...)                                                        \
+    typedef __VA_ARGS__ name##_policy;                                                                 \
+    static_assert(ksum__sdpol<name##_policy>::ok, "KSUM_SMALLDIM_DEFINE(" #name                        \
+                  "): the last argument must be a ksum_smalldim_policy<DMAX, R, GF, NPOLY, MINB>");    \
+    static_assert(ksum__sd<name##_policy, KSUM__FACTOR(KERNEL)>::ok_dmax,                              \
+                  "KSUM_SMALLDIM_DEFINE(" #name "): DMAX must be 1 to 8");                             \
+    static_assert(ksum__sd<name##_policy, KSUM__FACTOR(KERNEL)>::ok_r,                                 \
+                  "KSUM_SMALLDIM_DEFINE(" #name "): R must be at least 1");                            \
+    static_assert(ksum__sd<name##_policy, KSUM__FACTOR(KERNEL)>::ok_minb,                              \
+                  "KSUM_SMALLDIM_DEFINE(" #name "): MINB must be 0 (the default) or more");            \
+    static_assert(ksum__sd<name##_policy, KSUM__FACTOR(KERNEL)>::ok_npoly,                             \
+                  "KSUM_SMALLDIM_DEFINE(" #name "): NPOLY must be 0 to 8");                            \
+    static_assert(ksum__sd<name##_policy, KSUM__FACTOR(KERNEL)>::ok_gf,                                \
+                  "KSUM_SMALLDIM_DEFINE(" #name "): GF = 1 needs KERNEL KSUM_GAUSS");                  \
     __global__ void name##_reduce(const float *__restrict__ part, float *__restrict__ v, long long cnt, \
                                   int splits, int accumulate)                                          \
     { ksum__sd_reduce(part, v, cnt, splits, accumulate); }                                             \
-    __global__ void __launch_bounds__(KSUM_THREADS, MINB)                                              \
+    __global__ void __launch_bounds__(KSUM_THREADS, (ksum__sd<name##_policy, KSUM__FACTOR(KERNEL)>::minb)) \
         name##_kernel(const float *__restrict__ a, long long lda, const float *__restrict__ b, long long ldb, \
                       const float *__restrict__ w, float *__restrict__ v, int m, int n, int dim, int nrhs, \
                       float scale, int chunks_per_split, int atomic, int accumulate, long long vstride) \
     {                                                                                                  \
+        typedef ksum__sd<name##_policy, KSUM__FACTOR(KERNEL)> ksum__c;                                 \
         const ksum__sd_kargs ka = {a, lda, b, ldb, w, v, m, n, dim, nrhs, scale, chunks_per_split, atomic, \
                                    accumulate, vstride};                                               \
-        ksum__sd_body<(DMAX), (R), (GF), (NPOLY)>(KSUM__EVAL_FN(float, KERNEL), ka);                   \
+        ksum__sd_body<ksum__c::dmax, ksum__c::r, ksum__c::gf, ksum__c::npoly>(KSUM__EVAL_FN(float, KERNEL), ka); \
     }                                                                                                  \
-    KSUM__SD_HOST(name, KERNEL, DMAX, R, MINB)
+    KSUM__SD_HOST(name, KERNEL)
 /* name_launch (host code: none under NVRTC, where the generators emit the kernels only) */
 #ifndef __CUDACC_RTC__
-#define KSUM__SD_HOST(name, KERNEL, DMAX, R, MINB)                                                     \
+#define KSUM__SD_HOST(name, KERNEL)                                                                    \
     static inline __attribute__((unused)) int name##_launch(const ksum_args *args, cudaStream_t stream) \
     {                                                                                                  \
-        return ksum__sd_launch(args, stream, (const void *)name##_kernel, (const void *)name##_reduce,  \
-                               KSUM__SCALE(KERNEL, args), DMAX, R, MINB);                              \
+        typedef ksum__sd<name##_policy, KSUM__FACTOR(KERNEL)> ksum__c;                                 \
+        return ksum__sd_launch(args, stream, (const void *)name##_kernel, (const void *)name##_reduce, \
+                               KSUM__SCALE(KERNEL, args), ksum__c::dmax, ksum__c::r, ksum__c::minb);   \
     }
 #else
-#define KSUM__SD_HOST(name, KERNEL, DMAX, R, MINB)
+#define KSUM__SD_HOST(name, KERNEL)
 #endif
-
-#define KSUM_DEFINE_SMALLDIM_EX(name, KERNEL, DMAX, R, GF, NPOLY, MINB) \
-    KSUM__SD_DEFINE("KSUM_DEFINE_SMALLDIM_EX", name, KERNEL, DMAX, R, GF, NPOLY, MINB)
-#define KSUM_DEFINE_SMALLDIM(name, KERNEL, DMAX, R) \
-    KSUM__SD_DEFINE("KSUM_DEFINE_SMALLDIM", name, KERNEL, DMAX, R, 0, 0, KSUM__SD_MINB(DMAX, R))
-#define KSUM_DEFINE_GAUSS_SMALLDIM(name, DMAX, R, NPOLY) \
-    KSUM__SD_DEFINE("KSUM_DEFINE_GAUSS_SMALLDIM", name, KSUM_GAUSS, DMAX, R, 1, NPOLY, KSUM__SD_MINB(DMAX, R))
 
 #endif
 #include <onchip/names_pop.h>

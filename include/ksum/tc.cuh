@@ -1,42 +1,47 @@
 #include <onchip/names_push.h>
 /* ksum/tc.cuh -- the tensor-core path: dot products on TF32 mma (sm_80+), FP32 epilogue.
  *
- * WHAT
- *   KSUM_DEFINE_TF32(name, KERNEL, PASSES, R) defines name_norms, name_kernel, name_kernel_stream and
- *       int name_launch(const ksum_args *a, cudaStream_t s)       same arguments as ksum.cuh (float)
- *   computing the sum of KSUM_DEFINE(name, float, KERNEL) with the dot products on
- *   mma.sync.m16n8k8 TF32 (FP32 accumulation).  PASSES = 1: plain TF32 (t = s d^2 errs by about
- *   2^-11 * 2 s |a||b|: kernel values ~1e-3 relative off where t is a few units); PASSES = 3: the
+ * WHAT (ksum.cuh's generators with T ksum_tf32 or ksum_tf32x3: float data)
+ *   KSUM_DEFINE(name, ksum_tf32, KERNEL, ksum_policy<R, MINB, SCHEDULE, WIDE_RES, WIDE_STREAM>)
+ *   defines name_norms, name_kernel, name_kernel_stream (mma.sync), name_prepb, name_kernel_wg
+ *   (wgmma), int name_launch(const ksum_args *, cudaStream_t) and int name_path(const ksum_args *),
+ *   computing the sum of KSUM_DEFINE(name, float, KERNEL, ...) with the dot products on
+ *   mma.sync.m16n8k8 TF32 (FP32 accumulation).  ksum_tf32: one pass (t = s d^2 errs by about
+ *   2^-11 * 2 s |a||b|: kernel values ~1e-3 relative off where t is a few units); ksum_tf32x3: the
  *   split x = big + small, a.b ~ big.big + big.small + small.big, near FP32 at 3x the tensor work.
  *   Norms, kernel function and sums are FP32.  For dim >= 16 (below, the SIMT path is exp- or
- *   issue-bound).  256 threads, 128 x 128 tiles; 2 blocks per SM for R = 1, 1 for R > 1.
- *   KSUM_DEFINE_TF32_EX(name, KERNEL, PASSES, R, WIDE_RES, WIDE_STREAM): the mma.sync kernels alone
- *   with the fragment-read variants chosen (name_path: KSUM_PATH_MMA).
- *   KSUM_DEFINE_TF32_V1(name, KERNEL, PASSES, R): a barrier per 8-coordinate chunk, 19 KB of static
- *   shared memory (the bench row tf32-v1; devices with little shared memory).
+ *   issue-bound).  256 threads, 128 x 128 tiles.  The fields (ksum.cuh: R, MINB):
+ *     SCHEDULE     KSUM_SCHEDULE_AUTO (0): on an sm_90 device with sm_90a code in the build (nvcc
+ *                  -arch=sm_90a; ARCH=90) the wgmma kernel (wgmma.cuh) up to dim 288 (one pass) / 64
+ *                  (three) when the workspace holds the prepared sources (ksum__wg_work_bytes), else
+ *                  mma.sync; KSUM_SCHEDULE_MMA: mma.sync only (name_prepb, name_kernel_wg empty).
+ *                  name_path says which runs (KSUM_PATH_WGMMA or KSUM_PATH_MMA).
+ *     WIDE_RES, WIDE_STREAM   the mma.sync kernels' fragment reads, resident and streamed, 0 to 4
+ *                  (docs/ksum.md#tf32-fragment-placement); -1 (the default): 4 / 0 one pass, 1 / 0
+ *                  three passes.
+ *   KSUM_REGS_DEFINE(name, ksum_tf32, KERNEL, ksum_regs_policy<R, 8, 8, MINB>): the register-staged
+ *   mma.sync kernel, a barrier per 8-coordinate chunk, 19 KB of static shared memory (the bench row
+ *   tf32-v1; devices with little shared memory).  MINB 0: 2 blocks per SM for R = 1, 1 above.
  *   Below sm_80 the launchers return KSUM_EUNSUPPORTED after the checks (the header compiles for sm_75).
- *   HOPPER: on an sm_90 device with sm_90a code in the build (nvcc -arch=sm_90a; ARCH=90),
- *   KSUM_DEFINE_TF32's launcher runs ksum/wgmma.cuh's kernel up to dim 288 (one pass) / 64 (three)
- *   when the workspace holds the prepared sources (ksum__wg_work_bytes); int name_path(const
- *   ksum_args *) says which (KSUM_PATH_WGMMA or KSUM_PATH_MMA).  How each runs: docs/ksum.md.
+ *   How each runs: docs/ksum.md.
  *
  * EXAMPLE
  *   [compile: ksum_args k; cudaStream_t stream]
  *     #include <ksum/tc.cuh>
- *     KSUM_DEFINE_TF32(gauss_tc, KSUM_GAUSS, 3, 1)     // 3-pass TF32, one right-hand side
+ *     KSUM_DEFINE(gauss_tc, ksum_tf32x3, KSUM_GAUSS, ksum_policy<>)     // 3-pass TF32, one rhs
  *
  *     int rc = gauss_tc_launch(&k, stream);           // k as for KSUM_DEFINE (float data)
  *
- * LIMITS (static_asserts naming the generator, the instance and the argument)
- *   PASSES 1 or 3; R >= 1; WIDE_RES and WIDE_STREAM 0 to 4.
+ * LIMITS (static_asserts naming the generator, the instance and the field)
+ *   R >= 1; MINB >= 0; SCHEDULE AUTO or MMA; WIDE_RES and WIDE_STREAM -1 to 4; TM x TN 8 x 8.
  *
  * STRUCTURE
- *   Kernels are calls of ksum__tc_body (staged mma.sync), ksum__tc1_body (V1), ksum__wg_body
- *   (wgmma.cuh); pieces: ksum__mma_tf32(_k4), ksum__split, ksum__tc_row / _col (WIDE placements),
- *   ksum__tc_kstep, ksum__tc_epi_j (kernel values into row sums), ksum__tc_finish (row sums, stores).
+ *   Kernels are calls of ksum__tc_body (staged mma.sync), ksum__tc1_body (register-staged),
+ *   ksum__wg_body (wgmma.cuh); pieces: ksum__mma_tf32(_k4), ksum__split, ksum__tc_row / _col (WIDE
+ *   placements), ksum__tc_kstep, ksum__tc_epi_j (kernel values into row sums), ksum__tc_finish.
  *
- * NVRTC (docs/python.md): kernels only (KSUM_DEFINE_TF32 also name_prepb, name_kernel_wg, the
- *   latter's body for sm_90a only); no name_launch or name_path.
+ * NVRTC (docs/python.md): kernels only (name_kernel_wg's body for sm_90a only); no name_launch or
+ *   name_path.
  */
 #ifndef KSUM_TC_CUH
 #define KSUM_TC_CUH
@@ -245,7 +250,8 @@ static __device__ __forceinline__ void ksum__tc_kstep(float (&acc)[2][8][4], con
     else ksum__tc_kstep8<PASSES, WIDE, PRE_A, P>(acc, A, B, L);
 }
 
-/* ---- KSUM_DEFINE_TF32_V1: 8-coordinate chunks staged through registers, rows of P = 136 */
+/* ---- the register-staged kernel (KSUM_REGS_DEFINE): 8-coordinate chunks staged through registers,
+ * rows of P = 136 */
 
 template <int PASSES, int R, class K>
 static __device__ __forceinline__ void ksum__tc1_body(K kf, const ksum__kargs<float> &ka)
@@ -346,8 +352,8 @@ static __device__ __forceinline__ void ksum__tc1_body(K kf, const ksum__kargs<fl
     ksum__tc_finish<0, R>(vacc, sred, L, tid, ka.v, row0, ka.m, ka.nrhs, ka.atomic, ka.accumulate);
 }
 
-/* ---- the staged tensor-core kernel (KSUM_DEFINE_TF32): the V1 tiling and epilogue on
- * ksum/ksum/staged.cuh's staging (docs/ksum.md#how-each-path-runs) */
+/* ---- the staged tensor-core kernel (KSUM_DEFINE): the register-staged kernel's tiling and epilogue
+ * on ksum/ksum/staged.cuh's staging (docs/ksum.md#how-each-path-runs) */
 
 template <int PASSES, int R, int RES, int WIDE, class K>
 static __device__ __forceinline__ void ksum__tc_body(K kf, const ksum__kargs<float> &ka)
@@ -452,80 +458,75 @@ static __device__ __forceinline__ void ksum__tc_body(K kf, const ksum__kargs<flo
     ksum__tc_finish<WIDE, R>(vacc, sred, L, tid, ka.v, row0, ka.m, ka.nrhs, ka.atomic, ka.accumulate);
 }
 
-/* ---- the generators */
+/* ---- the generators: KSUM_DEFINE and KSUM_REGS_DEFINE (ksum.cuh) of T ksum_tf32 / ksum_tf32x3 come
+ * here (CFG: ksum.cuh's resolved policy, passes, r, minb, wg, wide_res, wide_stream) */
+#define KSUM__TC_HERE ~, 1
 
-/* the limits of the mma.sync kernels (gen: the generator's name, a string) */
-#define KSUM__TC_ASSERTS(gen, name, PASSES, R)                                                         \
-    static_assert((PASSES) == 1 || (PASSES) == 3, gen "(" #name "): PASSES must be 1 or 3");          \
-    static_assert((R) >= 1, gen "(" #name "): R must be at least 1");
-/* the staged mma.sync kernels of a define: the norm pre-pass, resident and streamed kernels */
-#define KSUM__TC_KERNELS(name, KERNEL, PASSES, R, WIDE_RES, WIDE_STREAM)                               \
+/* the staged mma.sync kernels (resident: dim <= 128, streamed above), the wgmma kernels (empty for
+ * KSUM_SCHEDULE_MMA), name_path, name_launch */
+#define KSUM__TC(name, KERNEL, CFG)                                                                    \
     KSUM__NORMS(name, float)                                                                           \
-    __global__ void __launch_bounds__(KSUM_THREADS, (R) > 1 ? 1 : 2) name##_kernel(KSUM__PARAMS(float, int ks)) \
-    { ksum__tc_body<(PASSES), (R), 1, (WIDE_RES)>(KSUM__EVAL_FN(float, KERNEL), KSUM__KARGS(float, 0, 0, ks)); } \
-    __global__ void __launch_bounds__(KSUM_THREADS, (R) > 1 ? 1 : 2) name##_kernel_stream(KSUM__PARAMS(float, int ks)) \
-    { ksum__tc_body<(PASSES), (R), 0, (WIDE_STREAM)>(KSUM__EVAL_FN(float, KERNEL), KSUM__KARGS(float, 0, 0, ks)); }
-#define KSUM__TC_STAGED_LAUNCH(name, KERNEL, R, args, stream)                                          \
-    ksum__launch_staged(args, stream, (const void *)name##_norms, (const void *)name##_kernel,         \
-                        (const void *)name##_kernel_stream, KSUM__SCALE(KERNEL, args), R, (R) > 1 ? 1 : 2, \
-                        KSUM__TC_PAD, 1)
+    __global__ void __launch_bounds__(KSUM_THREADS, (CFG<name##_policy>::minb))                        \
+        name##_kernel(KSUM__PARAMS(float, int ks))                                                     \
+    {                                                                                                  \
+        ksum__tc_body<CFG<name##_policy>::passes, CFG<name##_policy>::r, 1, CFG<name##_policy>::wide_res>( \
+            KSUM__EVAL_FN(float, KERNEL), KSUM__KARGS(float, 0, 0, ks));                               \
+    }                                                                                                  \
+    __global__ void __launch_bounds__(KSUM_THREADS, (CFG<name##_policy>::minb))                        \
+        name##_kernel_stream(KSUM__PARAMS(float, int ks))                                              \
+    {                                                                                                  \
+        ksum__tc_body<CFG<name##_policy>::passes, CFG<name##_policy>::r, 0, CFG<name##_policy>::wide_stream>( \
+            KSUM__EVAL_FN(float, KERNEL), KSUM__KARGS(float, 0, 0, ks));                               \
+    }                                                                                                  \
+    KSUM__WG_KERNELS(name, KERNEL, CFG)                                                                \
+    KSUM__TC_HOST(name, KERNEL, CFG)
 
-/* KSUM_DEFINE_TF32_EX: the staged mma.sync kernels only (resident: dim <= 128, streamed above) */
-#define KSUM_DEFINE_TF32_EX(name, KERNEL, PASSES, R, WIDE_RES, WIDE_STREAM)                            \
-    KSUM__TC_ASSERTS("KSUM_DEFINE_TF32_EX", name, PASSES, R)                                           \
-    static_assert((WIDE_RES) >= 0 && (WIDE_RES) <= 4 && (WIDE_STREAM) >= 0 && (WIDE_STREAM) <= 4,      \
-                  "KSUM_DEFINE_TF32_EX(" #name "): WIDE_RES and WIDE_STREAM must be 0 to 4");          \
-    KSUM__TC_KERNELS(name, KERNEL, PASSES, R, WIDE_RES, WIDE_STREAM)                                   \
-    KSUM__TC_EX_HOST(name, KERNEL, R)
-
-/* WIDE 4/0 (one pass), 1/0 (three passes); the wgmma kernel where it runs, else mma.sync.
- * why: docs/ksum.md#tf32-wide-choice */
-#define KSUM_DEFINE_TF32(name, KERNEL, PASSES, R)                                                      \
-    KSUM__TC_ASSERTS("KSUM_DEFINE_TF32", name, PASSES, R)                                              \
-    KSUM__TC_KERNELS(name, KERNEL, PASSES, R, (PASSES) > 1 ? 1 : 4, 0)                                 \
-    KSUM__WG_KERNELS(name, KERNEL, PASSES, R)                                                          \
-    KSUM__TC_HOST(name, KERNEL, PASSES, R)
-
-/* KSUM_DEFINE_TF32_V1(name, KERNEL, PASSES, R): the register-staged kernel, launched as KSUM_DEFINE_EX's */
-#define KSUM_DEFINE_TF32_V1(name, KERNEL, PASSES, R)                                                   \
-    KSUM__TC_ASSERTS("KSUM_DEFINE_TF32_V1", name, PASSES, R)                                           \
+/* the register-staged mma.sync kernel (a barrier per 8-coordinate chunk), launched as KSUM_REGS_DEFINE's */
+#define KSUM__TC_REGS(name, KERNEL, CFG)                                                               \
     KSUM__NORMS(name, float)                                                                           \
-    __global__ void __launch_bounds__(KSUM_THREADS, (R) > 1 ? 1 : 2) name##_kernel(KSUM__PARAMS(float, int vec_a, int vec_b)) \
-    { ksum__tc1_body<(PASSES), (R)>(KSUM__EVAL_FN(float, KERNEL), KSUM__KARGS(float, vec_a, vec_b, 0)); } \
-    KSUM__TC_V1_HOST(name, KERNEL, R)
+    __global__ void __launch_bounds__(KSUM_THREADS, (CFG<name##_policy>::minb))                        \
+        name##_kernel(KSUM__PARAMS(float, int vec_a, int vec_b))                                       \
+    {                                                                                                  \
+        ksum__tc1_body<CFG<name##_policy>::passes, CFG<name##_policy>::r>(KSUM__EVAL_FN(float, KERNEL), \
+                                                                          KSUM__KARGS(float, vec_a, vec_b, 0)); \
+    }                                                                                                  \
+    KSUM__TC_REGS_HOST(name, KERNEL, CFG)
 
 /* the host functions: none under NVRTC */
 #ifndef __CUDACC_RTC__
-#define KSUM__TC_EX_HOST(name, KERNEL, R)                                                              \
-    static inline __attribute__((unused)) int name##_launch(const ksum_args *args, cudaStream_t stream) \
-    {                                                                                                  \
-        return KSUM__TC_STAGED_LAUNCH(name, KERNEL, R, args, stream);                                  \
-    }                                                                                                  \
-    static inline __attribute__((unused)) int name##_path(const ksum_args *args) { return (void)args, KSUM_PATH_MMA; }
-#define KSUM__TC_HOST(name, KERNEL, PASSES, R)                                                         \
+#define KSUM__TC_HOST(name, KERNEL, CFG)                                                               \
     static inline __attribute__((unused)) int name##_path(const ksum_args *args)                       \
     {                                                                                                  \
         size_t bytes = 0;                                                                              \
-        return ksum__wg_path((const void *)name##_kernel_wg, args, PASSES, R, &bytes);                 \
+        if constexpr (CFG<name##_policy>::wg)                                                          \
+            return ksum__wg_path((const void *)name##_kernel_wg, args, CFG<name##_policy>::passes,     \
+                                 CFG<name##_policy>::r, &bytes);                                       \
+        else                                                                                           \
+            return (void)args, (void)bytes, KSUM_PATH_MMA;                                             \
     }                                                                                                  \
     static inline __attribute__((unused)) int name##_launch(const ksum_args *args, cudaStream_t stream) \
     {                                                                                                  \
         size_t bytes = 0;                                                                              \
-        if (ksum__wg_path((const void *)name##_kernel_wg, args, PASSES, R, &bytes) == KSUM_PATH_WGMMA) \
-            return ksum__launch_wg(args, stream, (const void *)name##_prepb, (const void *)name##_kernel_wg, \
-                                   bytes, KSUM__SCALE(KERNEL, args), PASSES, R);                       \
-        return KSUM__TC_STAGED_LAUNCH(name, KERNEL, R, args, stream);                                  \
+        if constexpr (CFG<name##_policy>::wg)                                                          \
+            if (ksum__wg_path((const void *)name##_kernel_wg, args, CFG<name##_policy>::passes,        \
+                              CFG<name##_policy>::r, &bytes) == KSUM_PATH_WGMMA)                       \
+                return ksum__launch_wg(args, stream, (const void *)name##_prepb, (const void *)name##_kernel_wg, \
+                                       bytes, KSUM__SCALE(KERNEL, args), CFG<name##_policy>::passes,   \
+                                       CFG<name##_policy>::r);                                         \
+        return ksum__launch_staged(args, stream, (const void *)name##_norms, (const void *)name##_kernel, \
+                                   (const void *)name##_kernel_stream, KSUM__SCALE(KERNEL, args),      \
+                                   CFG<name##_policy>::r, CFG<name##_policy>::minb, KSUM__TC_PAD, 1);  \
     }
-#define KSUM__TC_V1_HOST(name, KERNEL, R)                                                              \
+#define KSUM__TC_REGS_HOST(name, KERNEL, CFG)                                                          \
     static inline __attribute__((unused)) int name##_launch(const ksum_args *args, cudaStream_t stream) \
     {                                                                                                  \
         return ksum__launch_generic(args, stream, (const void *)name##_norms, (const void *)name##_kernel, \
-                                    sizeof(float), KSUM__SCALE(KERNEL, args), R, 8, 8, (R) > 1 ? 1 : 2, 1); \
+                                    sizeof(float), KSUM__SCALE(KERNEL, args), CFG<name##_policy>::r, 8, 8, \
+                                    CFG<name##_policy>::minb, 1);                                      \
     }
 #else
-#define KSUM__TC_EX_HOST(name, KERNEL, R)
-#define KSUM__TC_HOST(name, KERNEL, PASSES, R)
-#define KSUM__TC_V1_HOST(name, KERNEL, R)
+#define KSUM__TC_HOST(name, KERNEL, CFG)
+#define KSUM__TC_REGS_HOST(name, KERNEL, CFG)
 #endif
 
 #endif

@@ -16,10 +16,11 @@
  *                                 (TMA without a tensor map) that completes on one
  *     ksum__fence_async()         the proxy fence that makes generic shared-memory writes (and the
  *                                 cp.async copies of onchip/async.cuh) visible to wgmma
- *   ksum__wg_body<PASSES, R, FAC>(kf, <the kernel's arguments>): the kernel tc.cuh's KSUM_DEFINE_TF32
- *   runs on an sm_90 device with sm_90a code (name_path() says KSUM_PATH_WGMMA), same arguments and
- *   results as its mma.sync kernels; KSUM__WG_KERNELS(name, KERNEL, PASSES, R) defines it
- *   (name_kernel_wg) and the sources' pre-pass name_prepb.  How it runs: docs/ksum.md#how-each-path-runs.
+ *   ksum__wg_body<PASSES, R, FAC>(kf, <the kernel's arguments>): the kernel KSUM_DEFINE of T ksum_tf32
+ *   / ksum_tf32x3 (tc.cuh) runs on an sm_90 device with sm_90a code (name_path() says
+ *   KSUM_PATH_WGMMA), same arguments and results as its mma.sync kernels; KSUM__WG_KERNELS(name,
+ *   KERNEL, CFG) defines it (name_kernel_wg) and the sources' pre-pass name_prepb.  How it runs:
+ *   docs/ksum.md#how-each-path-runs.
  *
  * LIMITS
  *   Shared memory (4 + ceil(dim / 32)) 16 KB (x2 for 3 passes) + 4 records of 128 (1 + R) floats +
@@ -485,17 +486,24 @@ static inline size_t ksum__wg_smem_bytes(int nkb, int passes, int R)
 }
 #endif
 
-/* the two kernels of tc.cuh's KSUM_DEFINE_TF32: name_prepb (the sources' pre-pass) and name_kernel_wg */
-#define KSUM__WG_KERNELS(name, KERNEL, PASSES, R)                                                      \
-    __global__ void name##_prepb(const float *__restrict__ b, long long ldb, int n, int dim, const float *__restrict__ w, \
-                                 int nrhs, float scale, float *__restrict__ out, long long ntiles, int nkb) \
+/* the two kernels of tc.cuh's KSUM_DEFINE of T ksum_tf32 / ksum_tf32x3: name_prepb (the sources'
+ * pre-pass) and name_kernel_wg, empty where the policy's SCHEDULE is KSUM_SCHEDULE_MMA (CFG: wg,
+ * passes, r) */
+#define KSUM__WG_KERNELS(name, KERNEL, CFG)                                                            \
+    __global__ void name##_prepb(const float *__restrict__ b, long long ldb, int n, int dim,           \
+                                 const float *__restrict__ w, int nrhs, float scale, float *__restrict__ out, \
+                                 long long ntiles, int nkb)                                            \
     {                                                                                                  \
-        const ksum__wg_prep_kargs ka = {b, ldb, n, dim, w, nrhs, scale, out, ntiles, nkb};             \
-        ksum__wg_prepb<(PASSES), (R)>(ka);                                                             \
+        if constexpr (CFG<name##_policy>::wg) {                                                        \
+            const ksum__wg_prep_kargs ka = {b, ldb, n, dim, w, nrhs, scale, out, ntiles, nkb};         \
+            ksum__wg_prepb<CFG<name##_policy>::passes, CFG<name##_policy>::r>(ka);                     \
+        }                                                                                              \
     }                                                                                                  \
     __global__ void __launch_bounds__(256, 1) name##_kernel_wg(KSUM__PARAMS(float, int vecs))          \
     {                                                                                                  \
-        ksum__wg_body<(PASSES), (R), KSUM__FACTOR(KERNEL)>(KSUM__EVAL_FN(float, KERNEL), KSUM__KARGS(float, vecs, 0, 0)); \
+        if constexpr (CFG<name##_policy>::wg)                                                          \
+            ksum__wg_body<CFG<name##_policy>::passes, CFG<name##_policy>::r, KSUM__FACTOR(KERNEL)>(    \
+                KSUM__EVAL_FN(float, KERNEL), KSUM__KARGS(float, vecs, 0, 0));                         \
     }
 
 /* ---- host: the path and the launcher */

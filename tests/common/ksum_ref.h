@@ -6,7 +6,7 @@
  * away from zero, 10 mantissa bits kept) and do everything else in fp32.  Which operands are rounded
  * depends on where the targets live (m2s = (float)(-2 s), s = (float)s, s the Gaussian's log2(e)/2h^2):
  *   KSUM_REF_RESIDENT   A_c = tf32(fl(m2s a_c)), B_c = tf32(b_c);  t = s|a|^2 + s|b|^2 + sum_c A_c B_c
- *                       (the wgmma kernel, KSUM_DEFINE_TF32_V1, the staged mma.sync kernel's resident
+ *                       (the wgmma kernel, KSUM_REGS_DEFINE's ksum_tf32, the staged mma.sync kernel's resident
  *                       targets: stored times -2s, rounded)
  *   KSUM_REF_STREAMED   A_c = tf32(a_c), B_c = tf32(b_c);  t = m2s (-(|a|^2 + |b|^2)/2 + sum_c A_c B_c)
  *                       (the staged mma.sync kernel's streamed targets: rounded unscaled, t = -2s acc)

@@ -1,3 +1,3 @@
-/* expect: KSUM_DEFINE_F32(g): MINB must be at least 1 */
+/* expect: KSUM_DEFINE(g): MINB must be 0 (the default) or more */
 #include <ksum/ksum.cuh>
-KSUM_DEFINE_F32(g, KSUM_GAUSS, 1, 0)
+KSUM_DEFINE(g, float, KSUM_GAUSS, ksum_policy<1, -1>)

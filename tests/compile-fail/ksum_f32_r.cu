@@ -1,3 +1,3 @@
-/* expect: KSUM_DEFINE_F32(g): R must be at least 1 */
+/* expect: KSUM_DEFINE(g): R must be at least 1 */
 #include <ksum/ksum.cuh>
-KSUM_DEFINE_F32(g, KSUM_GAUSS, 0, 2)
+KSUM_DEFINE(g, float, KSUM_GAUSS, ksum_policy<0, 2>)

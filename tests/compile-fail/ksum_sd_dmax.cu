@@ -1,3 +1,3 @@
-/* expect: KSUM_DEFINE_GAUSS_SMALLDIM(g): DMAX must be 1 to 8 */
+/* expect: KSUM_SMALLDIM_DEFINE(g): DMAX must be 1 to 8 */
 #include <ksum/smalldim.cuh>
-KSUM_DEFINE_GAUSS_SMALLDIM(g, 9, 1, 0)
+KSUM_SMALLDIM_DEFINE(g, KSUM_GAUSS, ksum_smalldim_policy<9, 1, 1>)

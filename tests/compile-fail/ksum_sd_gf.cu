@@ -1,3 +1,3 @@
-/* expect: KSUM_DEFINE_SMALLDIM_EX(g): GF = 1 needs KERNEL KSUM_GAUSS */
+/* expect: KSUM_SMALLDIM_DEFINE(g): GF = 1 needs KERNEL KSUM_GAUSS */
 #include <ksum/smalldim.cuh>
-KSUM_DEFINE_SMALLDIM_EX(g, KSUM_CAUCHY, 3, 1, 1, 0, 2)
+KSUM_SMALLDIM_DEFINE(g, KSUM_CAUCHY, ksum_smalldim_policy<3, 1, 1, 0, 2>)

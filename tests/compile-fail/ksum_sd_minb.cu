@@ -1,3 +1,3 @@
-/* expect: KSUM_DEFINE_SMALLDIM_EX(g): MINB must be at least 1 */
+/* expect: KSUM_SMALLDIM_DEFINE(g): MINB must be 0 (the default) or more */
 #include <ksum/smalldim.cuh>
-KSUM_DEFINE_SMALLDIM_EX(g, KSUM_GAUSS, 3, 1, 1, 0, 0)
+KSUM_SMALLDIM_DEFINE(g, KSUM_GAUSS, ksum_smalldim_policy<3, 1, 1, 0, -1>)

@@ -1,3 +1,3 @@
-/* expect: KSUM_DEFINE_SMALLDIM(g): R must be at least 1 */
+/* expect: KSUM_SMALLDIM_DEFINE(g): R must be at least 1 */
 #include <ksum/smalldim.cuh>
-KSUM_DEFINE_SMALLDIM(g, KSUM_CAUCHY, 3, 0)
+KSUM_SMALLDIM_DEFINE(g, KSUM_CAUCHY, ksum_smalldim_policy<3, 0>)

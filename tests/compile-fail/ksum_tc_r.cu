@@ -1,3 +1,3 @@
-/* expect: KSUM_DEFINE_TF32(g): R must be at least 1 */
+/* expect: KSUM_DEFINE(g): R must be at least 1 */
 #include <ksum/tc.cuh>
-KSUM_DEFINE_TF32(g, KSUM_GAUSS, 1, 0)
+KSUM_DEFINE(g, ksum_tf32, KSUM_GAUSS, ksum_policy<0>)

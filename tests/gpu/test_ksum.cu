@@ -30,38 +30,39 @@
 #define MYK_SCALE(h) (1.0 / ((h) * (h)))
 #define MYK_EVAL(T, t) ksum_rcp_##T(((T)1 + (t)) * ((T)1 + (t)))
 
-KSUM_DEFINE(f_gauss, float, KSUM_GAUSS)
-KSUM_DEFINE(f_laplace, float, KSUM_LAPLACE)
-KSUM_DEFINE(f_cauchy, float, KSUM_CAUCHY)
-KSUM_DEFINE(f_matern32, float, KSUM_MATERN32)
-KSUM_DEFINE(f_matern52, float, KSUM_MATERN52)
-KSUM_DEFINE(f_imq, float, KSUM_IMQ)
-KSUM_DEFINE(f_user, float, MYK)
-KSUM_DEFINE_EX(f_gauss_r4, float, KSUM_GAUSS, 4, 8, 8, 1)
-KSUM_DEFINE_EX(f_gauss_t44, float, KSUM_GAUSS, 2, 4, 4, 2)
-KSUM_DEFINE(d_gauss, double, KSUM_GAUSS)
-KSUM_DEFINE(d_laplace, double, KSUM_LAPLACE)
-KSUM_DEFINE(d_matern52, double, KSUM_MATERN52)
-KSUM_DEFINE_EX(d_imq_r3, double, KSUM_IMQ, 3, 4, 4, 1)
-KSUM_DEFINE_TF32(f_tc1_gauss, KSUM_GAUSS, 1, 1)
-KSUM_DEFINE_TF32(f_tc3_gauss_r2, KSUM_GAUSS, 3, 2)
-KSUM_DEFINE_TF32(f_tc3_matern52, KSUM_MATERN52, 3, 1)
-KSUM_DEFINE_GAUSS_SMALLDIM(f_sd_gauss3, 3, 1, 1)
-KSUM_DEFINE_GAUSS_SMALLDIM(f_sd_gauss8_r2, 8, 2, 2)
-KSUM_DEFINE_GAUSS_SMALLDIM(f_sd_gauss4_poly, 4, 1, 8)
-KSUM_DEFINE_SMALLDIM(f_sd_matern52, KSUM_MATERN52, 5, 1)
-KSUM_DEFINE_SMALLDIM_EX(f_sd_gauss3_b3, KSUM_GAUSS, 3, 1, 1, 0, 3)
-KSUM_DEFINE_F32(f_gauss_f32r4, KSUM_GAUSS, 4, 1)
-KSUM_DEFINE_TF32_V1(f_tc1v1_gauss, KSUM_GAUSS, 1, 1)
-/* the staged tensor-core kernel's other fragment-read variants (tc.cuh, WIDE; KSUM_DEFINE_TF32 one pass
+KSUM_DEFINE(f_gauss, float, KSUM_GAUSS, ksum_policy<>)
+KSUM_DEFINE(f_laplace, float, KSUM_LAPLACE, ksum_policy<>)
+KSUM_DEFINE(f_cauchy, float, KSUM_CAUCHY, ksum_policy<>)
+KSUM_DEFINE(f_matern32, float, KSUM_MATERN32, ksum_policy<>)
+KSUM_DEFINE(f_matern52, float, KSUM_MATERN52, ksum_policy<>)
+KSUM_DEFINE(f_imq, float, KSUM_IMQ, ksum_policy<>)
+KSUM_DEFINE(f_user, float, MYK, ksum_policy<>)
+KSUM_REGS_DEFINE(f_gauss_r4, float, KSUM_GAUSS, ksum_regs_policy<4, 8, 8, 1>)
+KSUM_REGS_DEFINE(f_gauss_t44, float, KSUM_GAUSS, ksum_regs_policy<2, 4, 4, 2>)
+KSUM_DEFINE(d_gauss, double, KSUM_GAUSS, ksum_policy<>)
+KSUM_DEFINE(d_laplace, double, KSUM_LAPLACE, ksum_policy<>)
+KSUM_DEFINE(d_matern52, double, KSUM_MATERN52, ksum_policy<>)
+KSUM_REGS_DEFINE(d_imq_r3, double, KSUM_IMQ, ksum_regs_policy<3, 4, 4, 1>)
+KSUM_DEFINE(f_tc1_gauss, ksum_tf32, KSUM_GAUSS, ksum_policy<>)
+KSUM_DEFINE(f_tc3_gauss_r2, ksum_tf32x3, KSUM_GAUSS, ksum_policy<2>)
+KSUM_DEFINE(f_tc3_matern52, ksum_tf32x3, KSUM_MATERN52, ksum_policy<>)
+KSUM_SMALLDIM_DEFINE(f_sd_gauss3, KSUM_GAUSS, ksum_smalldim_policy<3, 1, 1, 1>)
+KSUM_SMALLDIM_DEFINE(f_sd_gauss8_r2, KSUM_GAUSS, ksum_smalldim_policy<8, 2, 1, 2>)
+KSUM_SMALLDIM_DEFINE(f_sd_gauss4_poly, KSUM_GAUSS, ksum_smalldim_policy<4, 1, 1, 8>)
+KSUM_SMALLDIM_DEFINE(f_sd_matern52, KSUM_MATERN52, ksum_smalldim_policy<5>)
+KSUM_SMALLDIM_DEFINE(f_sd_gauss3_b3, KSUM_GAUSS, ksum_smalldim_policy<3, 1, 1, 0, 3>)
+KSUM_DEFINE(f_gauss_f32r4, float, KSUM_GAUSS, ksum_policy<4, 1>)
+KSUM_REGS_DEFINE(f_tc1v1_gauss, ksum_tf32, KSUM_GAUSS, ksum_regs_policy<>)
+/* the staged tensor-core kernel's other fragment-read variants (tc.cuh, WIDE; the default of ksum_tf32
  * is 4/0: m16n8k4 resident, scalar reads streamed): 3/1 = permuted points, LDS.128 reads, m16n8k8,
  * targets rounded once (resident), 1 streamed; 0/0 = scalar reads (one 4-byte LDS an element) */
-KSUM_DEFINE_TF32_EX(f_tc1w3_gauss_r2, KSUM_GAUSS, 1, 2, 3, 1)
-KSUM_DEFINE_TF32_EX(f_tc1r2_gauss, KSUM_GAUSS, 1, 1, 0, 0)
-/* KSUM_DEFINE_TF32's mma.sync kernels (its fallback where wgmma does not run: sm_80/89, sm_90 without an
- * sm_90a build, dim beyond the wgmma kernel's shared memory), tested on every device */
-KSUM_DEFINE_TF32_EX(f_tc1mma_gauss, KSUM_GAUSS, 1, 1, 4, 0)
-KSUM_DEFINE_TF32_EX(f_tc3mma_gauss_r2, KSUM_GAUSS, 3, 2, 1, 0)
+KSUM_DEFINE(f_tc1w3_gauss_r2, ksum_tf32, KSUM_GAUSS, ksum_policy<2, 0, KSUM_SCHEDULE_MMA, 3, 1>)
+KSUM_DEFINE(f_tc1r2_gauss, ksum_tf32, KSUM_GAUSS, ksum_policy<1, 0, KSUM_SCHEDULE_MMA, 0, 0>)
+/* the mma.sync kernels of KSUM_DEFINE's ksum_tf32 / ksum_tf32x3 (their fallback where wgmma does not run:
+ * sm_80/89, sm_90 without an sm_90a build, dim beyond the wgmma kernel's shared memory), tested on every
+ * device */
+KSUM_DEFINE(f_tc1mma_gauss, ksum_tf32, KSUM_GAUSS, ksum_policy<1, 0, KSUM_SCHEDULE_MMA, 4, 0>)
+KSUM_DEFINE(f_tc3mma_gauss_r2, ksum_tf32x3, KSUM_GAUSS, ksum_policy<2, 0, KSUM_SCHEDULE_MMA, 1, 0>)
 
 enum { K_GAUSS, K_LAPLACE, K_CAUCHY, K_M32, K_M52, K_IMQ, K_USER };
 typedef int (*launch_fn)(const ksum_args *, cudaStream_t);
@@ -71,8 +72,8 @@ typedef struct kern {
     int kind, R, dbl, bm;
     int tc;   /* tensor-core passes (0: SIMT) */
     int dmax; /* small-dim variant (ksum/smalldim.cuh): dim <= dmax; 0: any dim */
-    int (*path)(const ksum_args *); /* KSUM_DEFINE_TF32's name_path (wgmma or mma.sync), else NULL */
-    int v1;                         /* KSUM_DEFINE_TF32_V1 (its targets always resident) */
+    int (*path)(const ksum_args *); /* name_path of KSUM_DEFINE's ksum_tf32 (wgmma or mma.sync), else NULL */
+    int v1;                         /* KSUM_REGS_DEFINE's ksum_tf32 (its targets always resident) */
 } kern;
 static const kern kernels[] = {
     {"float gauss", f_gauss_launch, K_GAUSS, 1, 0, 128, 0, 0, NULL, 0},
@@ -96,8 +97,8 @@ static const kern kernels[] = {
     {"smalldim gauss dim<=4 all poly", f_sd_gauss4_poly_launch, K_GAUSS, 1, 0, 2048, 0, 4, NULL, 0},
     {"smalldim matern52 dim<=5", f_sd_matern52_launch, K_M52, 1, 0, 2048, 0, 5, NULL, 0},
     {"smalldim gauss dim<=3 no poly 3 blocks/SM", f_sd_gauss3_b3_launch, K_GAUSS, 1, 0, 2048, 0, 3, NULL, 0},
-    {"float gauss R=4 (KSUM_DEFINE_F32)", f_gauss_f32r4_launch, K_GAUSS, 4, 0, 128, 0, 0, NULL, 0},
-    {"tf32 1-pass gauss (KSUM_DEFINE_TF32_V1)", f_tc1v1_gauss_launch, K_GAUSS, 1, 0, 128, 1, 0, NULL, 1},
+    {"float gauss R=4 (the staged path)", f_gauss_f32r4_launch, K_GAUSS, 4, 0, 128, 0, 0, NULL, 0},
+    {"tf32 1-pass gauss (register-staged)", f_tc1v1_gauss_launch, K_GAUSS, 1, 0, 128, 1, 0, NULL, 1},
     {"tf32 1-pass gauss R=2 (WIDE 3/1: m16n8k8, LDS.128)", f_tc1w3_gauss_r2_launch, K_GAUSS, 2, 0, 128, 1, 0, NULL, 0},
     {"tf32 1-pass gauss (WIDE 0: scalar reads)", f_tc1r2_gauss_launch, K_GAUSS, 1, 0, 128, 1, 0, NULL, 0},
     {"tf32 1-pass gauss (mma.sync kernels only)", f_tc1mma_gauss_launch, K_GAUSS, 1, 0, 128, 1, 0, NULL, 0},
@@ -145,7 +146,7 @@ typedef struct fault {
 } fault;
 
 /* which operands a one-pass TF32 kernel rounds for these arguments (tests/common/ksum_ref.h):
- * resident targets in the wgmma kernel and KSUM_DEFINE_TF32_V1; in the staged mma.sync kernel what its
+ * resident targets in the wgmma kernel and KSUM_REGS_DEFINE's; in the staged mma.sync kernel what its
  * launcher picks (ksum__launch_staged: resident when dim rounded up to 8 is at most 128 and the
  * resident kernel's shared memory fits the device, minb blocks per SM), else streamed */
 static int tc1_model(const kern *k, const ksum_args *a)
@@ -466,9 +467,9 @@ static void run_errors(void)
     case_end();
 }
 
-/* which path KSUM_DEFINE_TF32 takes: wgmma on an sm_90 device where the build has sm_90a code (the
+/* which path KSUM_DEFINE of ksum_tf32 takes: wgmma on an sm_90 device where the build has sm_90a code (the
  * Makefile's ARCH=90 builds sm_90a and says so with ONCHIP_SM90A) while its shared memory fits (227 KB:
- * dim <= 288 one pass, <= 64 three passes), mma.sync beyond; the _EX defines always mma.sync.  The cases above then ran on the path
+ * dim <= 288 one pass, <= 64 three passes), mma.sync beyond; KSUM_SCHEDULE_MMA always mma.sync.  The cases above then ran on the path
  * printed here. */
 static void run_paths(void)
 {
@@ -514,7 +515,7 @@ static void run_paths(void)
     CHECK(f_tc1_gauss_path(&a) == (want_wg ? KSUM_PATH_WGMMA : KSUM_PATH_MMA), "a large workspace: wgmma");
     a.work = NULL;
     a.work_bytes = 0;
-    printf("    this device (sm_%d%d), dim 64: KSUM_DEFINE_TF32 runs %s\n", major, minor,
+    printf("    this device (sm_%d%d), dim 64: KSUM_DEFINE of ksum_tf32 runs %s\n", major, minor,
            f_tc1_gauss_path(&a) == KSUM_PATH_WGMMA ? "wgmma" : "mma.sync");
     case_end();
 }

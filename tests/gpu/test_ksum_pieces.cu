@@ -32,11 +32,11 @@
 #include "gpucheck.h"
 
 /* defined, never called: no "declared but never referenced" warning may come from a generator */
-KSUM_DEFINE(unused_f32, float, KSUM_GAUSS)
-KSUM_DEFINE(unused_f64, double, KSUM_CAUCHY)
-KSUM_DEFINE_TF32(unused_tc, KSUM_GAUSS, 1, 1)
-KSUM_DEFINE_TF32_V1(unused_tc_v1, KSUM_GAUSS, 1, 1)
-KSUM_DEFINE_GAUSS_SMALLDIM(unused_sd, 3, 1, 0)
+KSUM_DEFINE(unused_f32, float, KSUM_GAUSS, ksum_policy<>)
+KSUM_DEFINE(unused_f64, double, KSUM_CAUCHY, ksum_policy<>)
+KSUM_DEFINE(unused_tc, ksum_tf32, KSUM_GAUSS, ksum_policy<>)
+KSUM_REGS_DEFINE(unused_tc_v1, ksum_tf32, KSUM_GAUSS, ksum_regs_policy<>)
+KSUM_SMALLDIM_DEFINE(unused_sd, KSUM_GAUSS, ksum_smalldim_policy<3, 1, 1>)
 
 /* the user's kernel function, on t = s d^2 with s = 1 / (2 alpha h^2): K = (1 + t)^-alpha */
 static __device__ __forceinline__ float rq_eval_float(float t, float alpha)

@@ -9,7 +9,7 @@
  *   ksum__kargs<T>         the main kernels' arguments, the one argument of their bodies
  *   ksum__span_of<BM, BN>  the block's targets (row0) and its split of the source tiles (t0..t1)
  *   Macros: KSUM__EVAL_FN(T, KERNEL) the functor; KSUM__NORMS(name, T) name_norms; KSUM__FACTOR(K)
- *   1 for KSUM_GAUSS; KSUM__REAL(T) T spelled float or double; KSUM__SCALE(KERNEL, a) s for a->h.
+ *   1 for KSUM_GAUSS; KSUM__SCALE(KERNEL, a) s for a->h.
  *
  * LIMITS: 256 threads per block (KSUM_THREADS); register arrays indexed with unrolled constants only.
  */
@@ -108,9 +108,6 @@ static __device__ __forceinline__ void ksum__sw_store(T *d, const T (&rw)[NWPER]
 #define KSUM__PROBE(...) KSUM__PROBE_2ND(__VA_ARGS__, 0, 0)
 #define KSUM__FACTOR(K) KSUM__PROBE(KSUM__FACTOR_##K)
 #define KSUM__FACTOR_KSUM_GAUSS ~, 1
-#define KSUM__REAL(T) KSUM__PROBE(KSUM__XCAT(KSUM__REAL_, T))
-#define KSUM__REAL_float ~, 1
-#define KSUM__REAL_double ~, 1
 
 #define KSUM__EVAL_FN(T, KERNEL) [](T t__) { return KERNEL##_EVAL(T, t__); }
 #define KSUM__SCALE(KERNEL, args) ((args) ? (double)(KERNEL##_SCALE((args)->h)) : 0)

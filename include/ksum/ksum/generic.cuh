@@ -1,5 +1,5 @@
 #include <onchip/names_push.h>
-/* ksum/ksum/generic.cuh -- the body of KSUM_DEFINE_EX's kernel: the generic register-staged fused
+/* ksum/ksum/generic.cuh -- the body of KSUM_REGS_DEFINE's kernel: the generic register-staged fused
  * kernel summation, float or double, any microtile TM x TN in {4, 8}.
  *
  * WHAT (Wang et al., fused kernel summation, Algorithm 2; part of ksum/ksum.cuh)

@@ -185,9 +185,9 @@ static inline int ksum__run_main(const void *kernel_fn, const ksum_args *args, c
     return ksum__launched(cudaLaunchKernel(kernel_fn, grid, dim3(KSUM_THREADS), nx == 2 ? kargs2 : kargs1, smem, stream));
 }
 
-/* the launcher of the generic kernels (KSUM_DEFINE_EX, KSUM_DEFINE_TF32_V1): checks (KSUM_EUNSUPPORTED
- * below sm_80 when need_sm80), the plan, workspace, the norm pre-pass, v zeroed in atomic mode, the
- * main kernel (block tile 16 tm x 16 tn) */
+/* the launcher of the register-staged kernels (KSUM_REGS_DEFINE, KSUM_DEFINE of double): checks
+ * (KSUM_EUNSUPPORTED below sm_80 when need_sm80), the plan, workspace, the norm pre-pass, v zeroed in
+ * atomic mode, the main kernel (block tile 16 tm x 16 tn) */
 static inline int ksum__launch_generic(const ksum_args *args, cudaStream_t stream, const void *norms_fn,
                                        const void *kernel_fn, size_t esize, double scale, int R, int tm, int tn,
                                        int minb, int need_sm80)
@@ -214,9 +214,10 @@ static inline size_t ksum__stage_smem(int dp, int ks, int res, int R, int ldp)
     return ((size_t)(res ? dp + 2 * ks : 4 * ks) * ldp + 2 * 128 * (size_t)(1 + R) + 128) * sizeof(float);
 }
 
-/* the launcher of the staged float kernels (KSUM_DEFINE_F32, KSUM_DEFINE_TF32): checks (KSUM_EUNSUPPORTED
- * below sm_80 when need_sm80), resident or streamed mode and stage size from the device's shared memory,
- * workspace, norm pre-pass (s|x|^2 resident, -|x|^2/2 streamed), v zeroed in atomic mode, the kernel */
+/* the launcher of the staged float kernels (KSUM_DEFINE of float, ksum_tf32, ksum_tf32x3): checks
+ * (KSUM_EUNSUPPORTED below sm_80 when need_sm80), resident or streamed mode and stage size from the
+ * device's shared memory, workspace, norm pre-pass (s|x|^2 resident, -|x|^2/2 streamed), v zeroed in
+ * atomic mode, the kernel */
 static inline int ksum__launch_staged(const ksum_args *args, cudaStream_t stream, const void *norms_fn,
                                       const void *kernel_res, const void *kernel_stream, double scale, int R,
                                       int minb, int ldp, int need_sm80)

@@ -1,6 +1,6 @@
 #include <onchip/names_push.h>
-/* ksum/ksum/staged.cuh -- the staged float path: KSUM_DEFINE_F32's kernels, and the staging pieces
- * that tc.cuh's KSUM_DEFINE_TF32 shares.
+/* ksum/ksum/staged.cuh -- the staged float path: KSUM_DEFINE's kernels of T float, and the staging
+ * pieces that its tensor-core kernels (tc.cuh) share.
  *
  * WHAT (Wang et al., fused kernel summation, Algorithm 2; part of ksum/ksum.cuh)
  *   ksum__f32_body<R, RES, GAUSS>(kf, <the kernel's arguments>) is the whole kernel: 128 x 128 tiles,
