@@ -184,7 +184,7 @@ demo: $(EXAMPLES) $(BUILD)/tests/gpu/probe
 	  else echo "python example: skipped (no cupy)"; fi
 
 # the largest spill-free register-cache depth of a PERKS generator (paper §4.1.4), e.g.
-#   make regdepth DEF='PERKS_STENCIL2D_DEFINE(k, float, PERKS_SHAPE_STAR2D_R1, 256, 8, DEPTH)'
+#   make regdepth DEF='PERKS_STENCIL2D_DEFINE(k, float, ONCHIP_SHAPE_STAR2D_R1, perks_stencil2d_policy<256, 8, DEPTH>)'
 regdepth: check-nvcc
 	@test -n "$(DEF)" || { echo "usage: make regdepth DEF='GENERATOR(..., DEPTH, ...)' [ARCH=90]" >&2; exit 2; }
 	@NVCC="$(NVCC)" tools/perks-regdepth --arch $(ARCH) $(REGDEPTH_FLAGS) '$(DEF)'

@@ -38,7 +38,7 @@
  *   repl      the float solver's cost per iteration with residual replacement every k iterations
  *             (k = 0: none; tol 0, a fixed iteration count, so every replacement is a periodic one)
  *   mixed     time to a TRUE residual of 1e-10, end to end (plan, solve, free; wall clock, median of
- *             3): the double solver (bcg64_solve) against PERKS_CG_MIXED_DEFINE (float iterations
+ *             3): the double solver (bcg64_solve) against T perks_cg_mixed (bcgm: float iterations
  *             forced, and auto), each with its status, iterations, double replacements; on the
  *             Poisson grids also matrix-free, double and mixed
  * usage: cg [--json PATH] [--reps N] [--light] [--no-256] [--all] [--accuracy-only] [--only TEXT]
@@ -61,12 +61,12 @@ PERKS_CG_DEFINE(bcg64, double, 256)
 /* blocks of 1024 threads: one per SM, every thread of the SM in the block */
 PERKS_CG_DEFINE(bcg64k, double, 1024)
 PERKS_CG_DEFINE(bcg32, float, 256)
-PERKS_CG_MIXED_DEFINE(bcgm, 256)
+PERKS_CG_DEFINE(bcgm, perks_cg_mixed, 256)
 /* the Poisson systems matrix-free (perks/cg_stencil.cuh) */
 PERKS_CG_STENCIL2D_DEFINE(mf2, double, ONCHIP_SHAPE_STAR2D_R1)
 PERKS_CG_STENCIL3D_DEFINE(mf3, double, ONCHIP_SHAPE_STAR3D_R1)
-PERKS_CG_STENCIL2D_MIXED_DEFINE(mf2m, ONCHIP_SHAPE_STAR2D_R1)
-PERKS_CG_STENCIL3D_MIXED_DEFINE(mf3m, ONCHIP_SHAPE_STAR3D_R1)
+PERKS_CG_STENCIL2D_DEFINE(mf2m, perks_cg_mixed, ONCHIP_SHAPE_STAR2D_R1)
+PERKS_CG_STENCIL3D_DEFINE(mf3m, perks_cg_mixed, ONCHIP_SHAPE_STAR3D_R1)
 
 #define BW 4.27e12
 #define CUBLAS_DIE(call)                                                                           \

@@ -10,7 +10,7 @@
  *   none, smem, reg, mix   the streaming persistent kernel (PERKS_KERNEL_STREAM) with each cache
  *           mode (256 threads, 1 block per SM, the register depth below)
  *   none2, smem2  fp32: the same generator without register cache, 2 blocks per SM (r6: 1)
- *           (PERKS_STENCIL2D_DEFINE_OCC(..., 0, 2)): twice the warps to hide latency, smem cache only
+ *           (perks_stencil2d_policy<256, RC, 0, 2>): twice the warps to hide latency, smem cache only
  *   res, res4, res1   the resident kernel (PERKS_KERNEL_RESIDENT: every tile in shared memory, one
  *           pass per step), 256 threads, blocks per SM by the plan (2; fp32 over 9 points: 3) / 4
  *           (where the build allows it) / 1; only where the tiles fit (F)
@@ -83,9 +83,9 @@ typedef void *ssam_fn;
 #endif
 
 #define DEF(n, PS, SS, D32, D64, RC2, MB2)                                                                    \
-    PERKS_STENCIL2D_DEFINE(pk_f32_##n, float, PS, 256, 8, D32)                                      \
-    PERKS_STENCIL2D_DEFINE_OCC(pk2_f32_##n, float, PS, 256, RC2, 0, MB2)                                \
-    PERKS_STENCIL2D_DEFINE(pk_f64_##n, double, PS, 256, 8, D64)                                     \
+    PERKS_STENCIL2D_DEFINE(pk_f32_##n, float, PS, perks_stencil2d_policy<256, 8, D32>)              \
+    PERKS_STENCIL2D_DEFINE(pk2_f32_##n, float, PS, perks_stencil2d_policy<256, RC2, 0, MB2>)            \
+    PERKS_STENCIL2D_DEFINE(pk_f64_##n, double, PS, perks_stencil2d_policy<256, 8, D64>)             \
     DEF_SSAM(n, SS)
 STENCILS(DEF)
 
@@ -127,8 +127,8 @@ static const entry entries[] = {STENCILS(ENT)};
 #define SSAM3_FN(n, T) NULL
 #endif
 #define DEF3(n, PS, SS, RC32, RC64, PF, PD, BD, MD)                                                    \
-    PERKS_STENCIL3D_DEFINE(p3_f32_##n, float, PS, 32, 16, RC32)                                        \
-    PERKS_STENCIL3D_DEFINE(p3_f64_##n, double, PS, 32, 16, RC64)                                       \
+    PERKS_STENCIL3D_DEFINE(p3_f32_##n, float, PS, perks_stencil3d_policy<32, 16, RC32>)                \
+    PERKS_STENCIL3D_DEFINE(p3_f64_##n, double, PS, perks_stencil3d_policy<32, 16, RC64>)               \
     DEF_SSAM3(n, SS, PF, PD, BD, MD)
 STENCILS3D(DEF3)
 typedef int (*launch3_fn)(const perks_stencil3d_args *, cudaStream_t);

@@ -89,8 +89,8 @@ TBX(DEFTX)
 #define DEFTS_(nm, S, T, TT) SSAM_STENCIL2D_TEMPORAL_DEFINE_SMEM(nm, T, S, TT, 128)
 #define DEFTS(S, n, T, TT) DEFTS_(TBSN(n, T, TT), S, T, TT)
 TBSM(DEFTS)
-PERKS_STENCIL2D_DEFINE(pk_float, float, ONCHIP_SHAPE_STAR2D_R1, 256, 8, 64)
-PERKS_STENCIL2D_DEFINE(pk_double, double, ONCHIP_SHAPE_STAR2D_R1, 256, 8, 32)
+PERKS_STENCIL2D_DEFINE(pk_float, float, ONCHIP_SHAPE_STAR2D_R1, perks_stencil2d_policy<256, 8, 64>)
+PERKS_STENCIL2D_DEFINE(pk_double, double, ONCHIP_SHAPE_STAR2D_R1, perks_stencil2d_policy<256, 8, 32>)
 
 typedef int (*advance_fn)(const ssam_stencil_args *, int, void **, cudaStream_t);
 typedef struct shape {

@@ -21,7 +21,7 @@
 #include <perks/cg_stencil.cuh>
 
 PERKS_CG_STENCIL3D_DEFINE(poisson, double, ONCHIP_SHAPE_STAR3D_R1)
-PERKS_CG_STENCIL3D_MIXED_DEFINE(poisson_mixed, ONCHIP_SHAPE_STAR3D_R1)
+PERKS_CG_STENCIL3D_DEFINE(poisson_mixed, perks_cg_mixed, ONCHIP_SHAPE_STAR3D_R1)
 PERKS_CG_DEFINE(csr, double, 256)
 
 #define CHECK_CUDA(call)                                                                           \

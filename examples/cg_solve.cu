@@ -2,7 +2,8 @@
  *   cg_solve [FILE.mtx] [--jacobi] [--cgear] [--float] [--mixed] [--tol T] [--max-iter N]
  * --cgear: Chronopoulos-Gear CG (one grid barrier per iteration; other rounding; grid path).
  * --float: the float solver (A, b, x in float; residual replacement on).  --mixed: float CG
- * iterations with x and the replaced residuals in double (PERKS_CG_MIXED_DEFINE), double accuracy.
+ * iterations with x and the replaced residuals in double (PERKS_CG_DEFINE with T perks_cg_mixed),
+ * double accuracy.
  * The matrix is checked first (perks_csr_check: square, no empty row, positive diagonal, symmetric).
  * Every solve reports the true residual ||b - A x|| / ||b|| beside the recurrence's; a success means
  * the true one met the tolerance.
@@ -20,7 +21,7 @@
 
 PERKS_CG_DEFINE(cg64, double, 256)
 PERKS_CG_DEFINE(cg32, float, 256)
-PERKS_CG_MIXED_DEFINE(cgm, 256)
+PERKS_CG_DEFINE(cgm, perks_cg_mixed, 256)
 
 #define CHECK_CUDA(call)                                                                           \
     do {                                                                                           \

@@ -23,7 +23,8 @@
  *   PERKS_EINACCURATE with x returned.  Float classic CG replaces the residual in the kernel;
  *   double and Chronopoulos-Gear solves refine on the host (docs/perks-cg.md#reference-what-a-success-means).
  *
- * MIXED PRECISION (PERKS_CG_MIXED_DEFINE(name, BLOCK): name_solve, the same arguments, double A, b, x)
+ * MIXED PRECISION (PERKS_CG_DEFINE(name, perks_cg_mixed, BLOCK): name_solve, the same arguments,
+ *   double A, b, x; the kernels of name_f32 and name_f64)
  *   A float CG whose residual replacements are done in double (reliable updates), handing over to the
  *   double solver where float stalls; 4 nnz + 8 n bytes of workspace beside the two plans.
  *   docs/perks-cg.md#reference-mixed-precision.
@@ -43,17 +44,17 @@
  *   paths and Chronopoulos-Gear (opts.variant): docs/perks-cg.md#reference-the-iteration-both-paths.
  *
  * PARAMETERS AND LIMITS (all of them: docs/perks-cg.md#reference-parameters-and-limits)
- *   T float or double; BLOCK a multiple of 32, 64..1024 (256 a good default); static_asserts name the
- *   generator and the instance.  n >= 1, 0 <= nnz < 2^31, square A, device memory valid while the
- *   plan is used.  opts: tol >= 0, max_iter >= 0, path (0 auto, 1 grid, 2 cluster, 3 stream),
- *   cluster, blocks, barrier, variant, x0, replace, mixed.  res: status, iterations, rel_residual,
- *   true_residual, replacements, path.  Host errors before any launch (PERKS_ENULL, PERKS_ESIZE,
- *   PERKS_EEMPTYROW, PERKS_ENOCOOP, PERKS_ERESOURCE, PERKS_EUNSUPPORTED, PERKS_ECORESIDENT,
- *   PERKS_ECUDA); check a matrix first with perks_csr_check (perks/mtx.h).  One perks_cg_run at a
- *   time per plan.  A solve is one launch; the grid kernel has at most 64 registers (1024 threads
- *   per SM; PERKS_CG_THREADS_PER_SM 512 for the ~100-register build).
- * NVRTC (docs/python.md): PERKS_CG_DEFINE and PERKS_CG_MIXED_DEFINE emit their kernels only
- *   (perks_cg_kargs, filled by the host planner); no name_plan, name_solve.
+ *   T float, double or perks_cg_mixed; BLOCK a multiple of 32, 64..1024 (256 a good default);
+ *   static_asserts name the generator and the instance.  n >= 1, 0 <= nnz < 2^31, square A, device
+ *   memory valid while the plan is used.  opts: tol >= 0, max_iter >= 0, path (0 auto, 1 grid, 2
+ *   cluster, 3 stream), cluster, blocks, barrier, variant, x0, replace, mixed.  res: status,
+ *   iterations, rel_residual, true_residual, replacements, path.  Host errors before any launch
+ *   (PERKS_ENULL, PERKS_ESIZE, PERKS_EEMPTYROW, PERKS_ENOCOOP, PERKS_ERESOURCE, PERKS_EUNSUPPORTED,
+ *   PERKS_ECORESIDENT, PERKS_ECUDA); check a matrix first with perks_csr_check (perks/mtx.h).  One
+ *   perks_cg_run at a time per plan.  A solve is one launch; the grid kernel has at most 64
+ *   registers (1024 threads per SM; PERKS_CG_THREADS_PER_SM 512 for the ~100-register build).
+ * NVRTC (docs/python.md): PERKS_CG_DEFINE emits its kernels only (perks_cg_kargs, filled by the
+ *   host planner); no name_plan, name_solve.
  */
 #ifndef PERKS_CG_CUH
 #define PERKS_CG_CUH

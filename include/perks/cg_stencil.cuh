@@ -10,7 +10,7 @@
  *       __global__ void name_kernel(perks_cgs_kargs)   every CG iteration (perks_cgs_body<T, S, k>)
  *       int name_solve(nx, ny, nz, const double *w, const T *d_b, T *d_x, const perks_cg_opts *o,
  *                      perks_cg_result *res, cudaStream_t stream)                  (synchronous)
- *   PERKS_CG_STENCIL3D_MIXED_DEFINE(name, SHAPE), PERKS_CG_STENCIL2D_MIXED_DEFINE(name, SHAPE)
+ *   T perks_cg_mixed (the word; a typedef of it is refused): float iterations, double replacements;
  *       name_fkernel (float), name_dkernel (double) and name_solve with double d_b, d_x
  *   The system: cells (x, y, z), x fastest (index x + nx (y + ny z)), one unknown each;
  *       (A v)(c) = sum over the shape's points (I, DX, DY, DZ) of w[I] v(c + (DX, DY, DZ))
@@ -36,9 +36,10 @@
  *   int rc = poisson_solve(256, 256, 256, w, d_b, d_x, &o, &res, 0);
  *
  * LIMITS AND ERRORS (all: docs/perks-cg.md#reference-matrix-free-limits-and-errors)
- *   Static: T float or double; SHAPE holds the centre, comes in opposite pairs, radius <= 4, at most
- *   PERKS_CGS_MAXCOEF (128) coefficients.  name_solve checks sizes, tol, max_iter and the weights
- *   (centre > 0, symmetric, finite) before the launch; workspace 6 n doubles, freed before return.
+ *   Static: T float, double or perks_cg_mixed; SHAPE holds the centre, comes in opposite pairs,
+ *   radius <= 4, at most PERKS_CGS_MAXCOEF (128) coefficients.  name_solve checks sizes, tol,
+ *   max_iter and the weights (centre > 0, symmetric, finite) before the launch; workspace 6 n
+ *   doubles, freed before return.
  */
 #ifndef PERKS_CG_STENCIL_CUH
 #define PERKS_CG_STENCIL_CUH
@@ -58,22 +59,22 @@
         kname(perks_cgs_kargs a)                                                                              \
     { struct k; perks_cgs_body<perks__cg_real<T>::type, S, k, MX>(a); }
 
+/* T the word perks_cg_mixed: PERKS__CGS_DEFINE_T1, else PERKS__CGS_DEFINE_T0 */
 #define PERKS_CG_STENCIL3D_DEFINE(name, T, SHAPE)                                                            \
-    PERKS__CGS_DEFINE(PERKS_CG_STENCIL3D_DEFINE, name, T, ONCHIP_SHAPE3D_TYPE(SHAPE), 3)
+    PERKS__CG_PICK(PERKS__CGS_DEFINE_T, T)(PERKS_CG_STENCIL3D_DEFINE, name, T, ONCHIP_SHAPE3D_TYPE(SHAPE), 3)
 #define PERKS_CG_STENCIL2D_DEFINE(name, T, SHAPE)                                                            \
-    PERKS__CGS_DEFINE(PERKS_CG_STENCIL2D_DEFINE, name, T, ONCHIP_SHAPE2D_TYPE(SHAPE), 2)
-#define PERKS__CGS_DEFINE(GEN, name, T, ST, DIMS)                                                           \
+    PERKS__CG_PICK(PERKS__CGS_DEFINE_T, T)(PERKS_CG_STENCIL2D_DEFINE, name, T, ONCHIP_SHAPE2D_TYPE(SHAPE), 2)
+#define PERKS__CGS_DEFINE_T0(GEN, name, T, ST, DIMS)                                                        \
     typedef ST name##__shape;                                                                                \
-    static_assert(perks__cg_real<T>::ok, #GEN "(" #name "): T must be float or double");                     \
+    static_assert(perks__cg_real<T>::ok || perks__cg_is_mixed<T>::value,                                     \
+                  #GEN "(" #name "): T must be float, double or perks_cg_mixed");                            \
+    static_assert(!perks__cg_is_mixed<T>::value,                                                             \
+                  #GEN "(" #name "): T must be the word perks_cg_mixed, not another name for it");          \
     PERKS__CGS_ASSERTS(GEN, name, name##__shape);                                                            \
     PERKS__CGS_KERNEL(name##_kernel, T, name##__shape, false)                                                       \
     PERKS__CGS_HOST(name, T, name##__shape, DIMS, name##_kernel, NULL)
-
-#define PERKS_CG_STENCIL3D_MIXED_DEFINE(name, SHAPE)                                                         \
-    PERKS__CGS_MIXED(PERKS_CG_STENCIL3D_MIXED_DEFINE, name, ONCHIP_SHAPE3D_TYPE(SHAPE), 3)
-#define PERKS_CG_STENCIL2D_MIXED_DEFINE(name, SHAPE)                                                         \
-    PERKS__CGS_MIXED(PERKS_CG_STENCIL2D_MIXED_DEFINE, name, ONCHIP_SHAPE2D_TYPE(SHAPE), 2)
-#define PERKS__CGS_MIXED(GEN, name, ST, DIMS)                                                                \
+/* mixed: the float kernel (double replacements) and the double one (the fallback) */
+#define PERKS__CGS_DEFINE_T1(GEN, name, T, ST, DIMS)                                                        \
     typedef ST name##__shape;                                                                                \
     PERKS__CGS_ASSERTS(GEN, name, name##__shape);                                                            \
     PERKS__CGS_KERNEL(name##_fkernel, float, name##__shape, true)                                                  \

@@ -22,7 +22,7 @@
  * EXAMPLE
  *   [compile]
  *   #include <perks/perks.cuh>
- *   PERKS_STENCIL2D_DEFINE(heat, float, ONCHIP_SHAPE_STAR2D_R1, 256, 8, 32)
+ *   PERKS_STENCIL2D_DEFINE(heat, float, ONCHIP_SHAPE_STAR2D_R1, perks_stencil2d_policy<256, 8, 32>)
  *   // ... heat_launch(&args, stream) ...   (see perks/stencil.cuh)
  */
 #ifndef PERKS_PERKS_CUH

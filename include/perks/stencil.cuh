@@ -3,7 +3,7 @@
  * cached in registers and shared memory between steps.
  *
  * WHAT (PERKS paper §3-§4.2, Listing 1)
- *   PERKS_STENCIL2D_DEFINE(name, T, SHAPE, BX, RC, DEPTH) defines
+ *   PERKS_STENCIL2D_DEFINE(name, T, SHAPE, perks_stencil2d_policy<BX, RC, DEPTH, MINB>) defines
  *       __global__ void name_kernel(...)                        the streaming persistent kernel
  *       __global__ void name_res_kernel(...), name_hyb_kernel(...)  the resident / hybrid ones
  *       __global__ void name_step_kernel(...)                   one non-persistent step (baseline)
@@ -11,10 +11,8 @@
  *       int name_steps(const perks_stencil2d_args *, cudaStream_t)    all steps, one launch each
  *       int name_plan(const perks_stencil2d_args *, perks_plan *)     the plan name_launch uses
  *       size_t name_work_bytes(const perks_plan *)                  edge-buffer scratch it needs
- *   (and name_res_plan, name_hyb_plan, name_*_smem, name_geom, types name_weights, name_shape,
- *   name_sizes, constants name_R, name_WW, name_RR, name_HWIN, name_SMEM_BASE).
- *   PERKS_STENCIL2D_DEFINE_OCC(..., MINB) adds __launch_bounds__(BX, MINB) (DEPTH 0, MINB 2: two
- *   blocks an SM; why: docs/perks.md#fewer-taller-tiles).
+ *   (and name_res_plan, name_hyb_plan, name_*_smem, name_geom, types name_policy, name_weights,
+ *   name_shape, name_sizes, constants name_R, name_WW, name_RR, name_HWIN, name_SMEM_BASE).
  *   for a stencil SHAPE given as an X-macro list of points X(I, DX, DY) -- the same format as
  *   the kit's one shape model (onchip/shape.cuh: the catalogue ONCHIP_SHAPE_*, or a user's list).
  *   One step computes,
@@ -27,12 +25,15 @@
  *   stays in shared memory), HYBRID (its first rows resident, the rest streamed), STREAM (any
  *   domain); AUTO falls back to name_steps where PERKS_HYB_WINS predicts a loss.  How they run:
  *   docs/perks.md#reference-the-three-2d-kernels-and-their-layout.
- *
+ *   POLICY (the last argument; defaults perks_stencil2d_policy<256, 8, 32, 1>): BX threads =
+ *   tile columns, RC rows a chunk, DEPTH register rows (0: no register cache), MINB the streaming
+ *   kernel's __launch_bounds__(BX, MINB) (DEPTH 0, MINB 2: two blocks an SM; why:
+ *   docs/perks.md#fewer-taller-tiles).
  *
  * EXAMPLE
  *   [compile: float *d_u, *d_v; int W, H; cudaStream_t stream]
  *     #include <perks/stencil.cuh>
- *     PERKS_STENCIL2D_DEFINE(heat, float, ONCHIP_SHAPE_STAR2D_R1, 256, 8, 32)
+ *     PERKS_STENCIL2D_DEFINE(heat, float, ONCHIP_SHAPE_STAR2D_R1, perks_stencil2d_policy<256, 8, 32>)
  *
  *     float c[5] = {0.6f, 0.1f, 0.1f, 0.1f, 0.1f};   // (0,0), (-1,0), (1,0), (0,-1), (0,1)
  *     perks_stencil2d_args a = {};
@@ -42,10 +43,11 @@
  *
  * PARAMETERS AND LIMITS (all: docs/perks.md#reference-2d-parameters-and-limits)
  *   T float or double; BX a multiple of 32, >= 64 and >= 2r; RC + 2r <= 32; DEPTH a multiple of RC
- *   (0: no register cache); r <= 8.  Any width and height >= 1, pitch = width; a and b must not
- *   overlap, both are written; weights read from HOST memory at launch; work NULL: the launcher
- *   allocates (synchronising).  A grid that cannot be co-resident returns PERKS_ECORESIDENT, never
- *   a hang.  Bad instantiations are static_asserts naming the generator, instance and argument.
+ *   (0: no register cache); MINB >= 1; r <= 8.  Any width and height >= 1, pitch = width; a and b
+ *   must not overlap, both are written; weights read from HOST memory at launch; work NULL: the
+ *   launcher allocates (synchronising).  A grid that cannot be co-resident returns
+ *   PERKS_ECORESIDENT, never a hang.  Bad instantiations are static_asserts naming the generator,
+ *   instance and argument.
  *
  * PIECES: perks/stencil/shapes.cuh (catalogue), stream.cuh (streaming and one-step bodies),
  *   resident.cuh (resident and hybrid bodies), plan.cuh (args, modes, sizes, host functions);
@@ -74,14 +76,36 @@
 #include "stencil/stream.cuh"
 #include "stencil/resident.cuh"
 
-#define PERKS_STENCIL2D_DEFINE(name, T, SHAPE, BX, RC, DEPTH) PERKS_STENCIL2D_DEFINE_OCC(name, T, SHAPE, BX, RC, DEPTH, 1)
-#define PERKS_STENCIL2D_DEFINE_OCC(name, T, SHAPE, BX, RC, DEPTH, MINB)                               \
-    PERKS__S2D_TYPES(name, T, SHAPE, BX, RC, DEPTH)                                                   \
+/* the policy, the generator's last argument (docs/perks.md#reference-2d-parameters-and-limits) */
+template <int BX_ = 256, int RC_ = 8, int DEPTH_ = 32, int MINB_ = 1>
+struct perks_stencil2d_policy {
+    enum { bx = BX_, rc = RC_, depth = DEPTH_, minb = MINB_ };
+};
+/* a policy's fields; ok 0 and the default policy's for another type (docs/onchip.md#one-sentence) */
+template <class POL_>
+struct perks__s2d_pol : perks_stencil2d_policy<> {
+    enum { ok = 0 };
+};
+template <int BX_, int RC_, int DEPTH_, int MINB_>
+struct perks__s2d_pol<perks_stencil2d_policy<BX_, RC_, DEPTH_, MINB_> >
+    : perks_stencil2d_policy<BX_, RC_, DEPTH_, MINB_> {
+    enum { ok = 1 };
+};
+
+#define PERKS_STENCIL2D_DEFINE(name, T, SHAPE, ...)                                                   \
+    typedef __VA_ARGS__ name##_policy;                                                                \
+    static_assert(perks__s2d_pol<name##_policy>::ok, "PERKS_STENCIL2D_DEFINE(" #name                 \
+                  "): the last argument must be a perks_stencil2d_policy<BX, RC, DEPTH, MINB>");       \
+    PERKS__S2D_DEFINE(name, T, SHAPE, PERKS__S2D_FIELD(name, bx), PERKS__S2D_FIELD(name, rc),           \
+                      PERKS__S2D_FIELD(name, depth), PERKS__S2D_FIELD(name, minb))
+#define PERKS__S2D_FIELD(name, field) ((int)perks__s2d_pol<name##_policy>::field)
+#define PERKS__S2D_DEFINE(name, T, SHAPE, BX, RC, DEPTH, MINB)                                        \
+    PERKS__S2D_TYPES(name, T, SHAPE, BX, RC, DEPTH, MINB)                                             \
     PERKS__S2D_KERNELS(name, T, BX, RC, DEPTH, MINB)                                                  \
     PERKS__S2D_HOST(name, T, BX, RC, DEPTH)
 
 /* the limits (T first: a wrong type stops here), the shape as a type, the sizes, the coefficients */
-#define PERKS__S2D_TYPES(name, T, SHAPE, BX, RC, DEPTH)                                               \
+#define PERKS__S2D_TYPES(name, T, SHAPE, BX, RC, DEPTH, MINB)                                         \
     static_assert(perks__is_real<T>::value, "PERKS_STENCIL2D_DEFINE(" #name "): T must be float or double"); \
     typedef ONCHIP_SHAPE2D_TYPE(SHAPE) name##_shape;                                                   \
     static_assert(name##_shape::rmax <= PERKS_STENCIL2D_RMAX,                                        \
@@ -94,6 +118,7 @@
                   "PERKS_STENCIL2D_DEFINE(" #name "): RC must be at least 1 and RC + 2r at most 32"); \
     static_assert((DEPTH) >= 0 && (DEPTH) % ((RC) >= 1 ? (RC) : 1) == 0,                              \
                   "PERKS_STENCIL2D_DEFINE(" #name "): DEPTH must be a multiple of RC (0: no register cache)"); \
+    static_assert((MINB) >= 1, "PERKS_STENCIL2D_DEFINE(" #name "): MINB must be at least 1");           \
     typedef perks__s2d_sizes<T, name##_shape, BX, RC> name##_sizes;                                   \
     typedef struct name##_weights {                                                                   \
         T w[name##_shape::npts];                                                                      \

@@ -4,7 +4,7 @@
  * it does not), the rest streamed from device memory in the same pass.
  *
  * WHAT (PERKS paper §4.2 "2D planes loaded one after the other", Listing 1, §5)
- *   PERKS_STENCIL3D_DEFINE(name, T, SHAPE, BX, BY, RC) defines
+ *   PERKS_STENCIL3D_DEFINE(name, T, SHAPE, perks_stencil3d_policy<BX, BY, RC, MINB>) defines
  *       __global__ void name_kernel(...)                                the kernel (persistent when
  *                                                                       launched by name_launch)
  *       int name_launch(const perks_stencil3d_args *, cudaStream_t)     all steps, one cooperative launch
@@ -13,9 +13,10 @@
  *                                                                       baseline: same kernel, same sums)
  *       int name_plan(const perks_stencil3d_args *, perks_plan *)       the plan name_launch uses
  *       size_t name_work_bytes(const perks_plan *)                      edge-buffer scratch it needs
- *   (and name_ring_bytes, name_geom, the types name_weights, name_shape, name_sizes and the
- *   constants name_R, name_WX, name_PP, name_NT, name_NPF).
- *   PERKS_STENCIL3D_DEFINE_OCC(..., MINB) adds __launch_bounds__(BX*BY, MINB).
+ *   (and name_ring_bytes, name_geom, the types name_policy, name_weights, name_shape, name_sizes
+ *   and the constants name_R, name_WX, name_PP, name_NT, name_NPF).
+ *   The policy (the last argument; defaults perks_stencil3d_policy<32, 16, 4, 1>): tiles of BX x BY
+ *   columns (the threads), RC planes a chunk, MINB: __launch_bounds__(BX * BY, MINB).
  *   SHAPE is an X-macro list X(I, DX, DY, DZ) (onchip/shape.cuh: the catalogue ONCHIP_SHAPE_3D7PT ...
  *   ONCHIP_SHAPE_POISSON, or a user's list).  A step computes, for every cell at least r = max |offset| from each face
  *   of the domain,
@@ -29,11 +30,10 @@
  *   2r + 1 register accumulators.  Results in a (steps even) or b (odd), bit for bit name_steps'.
  *   docs/perks.md#reference-the-3d-layout-pass-and-halo.
  *
- *
  * EXAMPLE
  *   [compile: float *d_u, *d_v; int W, H, D; cudaStream_t stream]
  *     #include <perks/stencil3d.cuh>
- *     PERKS_STENCIL3D_DEFINE(heat3, float, ONCHIP_SHAPE_3D7PT, 32, 16, 4)
+ *     PERKS_STENCIL3D_DEFINE(heat3, float, ONCHIP_SHAPE_3D7PT, perks_stencil3d_policy<32, 16, 4>)
  *
  *     float c[7] = {0.4f, 0.1f, 0.1f, 0.1f, 0.1f, 0.1f, 0.1f};  // (0,0,0), -x, +x, -y, +y, -z, +z
  *     perks_stencil3d_args a = {};
@@ -42,8 +42,9 @@
  *     int rc = heat3_launch(&a, stream);  // result in d_u (even steps) or d_v (odd steps)
  *
  * PARAMETERS AND LIMITS (all: docs/perks.md#reference-3d-parameters-and-limits)
- *   T float or double; BX a multiple of 32, BX x BY <= 1024; RC 1..16 planes a chunk; r <= 4.  Any
- *   sizes >= 1, dense (x fastest); a and b must not overlap, both written; weights from HOST memory.
+ *   T float or double; BX a multiple of 32, BX x BY <= 1024; RC 1..16 planes a chunk; MINB >= 1;
+ *   r <= 4.  Any sizes >= 1, dense (x fastest); a and b must not overlap, both written; weights from
+ *   HOST memory.
  *   cache NONE, SMEM or MIX (the same: no register cache), REG: PERKS_ESIZE.  work NULL: allocated
  *   by the launcher (synchronising).  Not co-resident: PERKS_ECORESIDENT, never a hang.  Bad
  *   instantiations are static_asserts naming the generator, the instance and the argument.
@@ -494,9 +495,31 @@ static inline int perks__s3d_steps(const perks_stencil3d_args *a, const perks__s
 
 
 /* ---- the generator: names, sizes and types pasted around one call of the body */
-#define PERKS_STENCIL3D_DEFINE(name, T, SHAPE, BX, BY, RC) PERKS_STENCIL3D_DEFINE_OCC(name, T, SHAPE, BX, BY, RC, 1)
-#define PERKS_STENCIL3D_DEFINE_OCC(name, T, SHAPE, BX, BY, RC, MINB)                                 \
-    PERKS__S3D_TYPES(name, T, SHAPE, BX, BY, RC)                                                     \
+/* the policy, the generator's last argument (docs/perks.md#reference-3d-parameters-and-limits) */
+template <int BX_ = 32, int BY_ = 16, int RC_ = 4, int MINB_ = 1>
+struct perks_stencil3d_policy {
+    enum { bx = BX_, by = BY_, rc = RC_, minb = MINB_ };
+};
+/* a policy's fields; ok 0 and the default policy's for another type (docs/onchip.md#one-sentence) */
+template <class POL_>
+struct perks__s3d_pol : perks_stencil3d_policy<> {
+    enum { ok = 0 };
+};
+template <int BX_, int BY_, int RC_, int MINB_>
+struct perks__s3d_pol<perks_stencil3d_policy<BX_, BY_, RC_, MINB_> >
+    : perks_stencil3d_policy<BX_, BY_, RC_, MINB_> {
+    enum { ok = 1 };
+};
+
+#define PERKS_STENCIL3D_DEFINE(name, T, SHAPE, ...)                                                  \
+    typedef __VA_ARGS__ name##_policy;                                                               \
+    static_assert(perks__s3d_pol<name##_policy>::ok, "PERKS_STENCIL3D_DEFINE(" #name                \
+                  "): the last argument must be a perks_stencil3d_policy<BX, BY, RC, MINB>");         \
+    PERKS__S3D_DEFINE(name, T, SHAPE, PERKS__S3D_FIELD(name, bx), PERKS__S3D_FIELD(name, by),         \
+                      PERKS__S3D_FIELD(name, rc), PERKS__S3D_FIELD(name, minb))
+#define PERKS__S3D_FIELD(name, field) ((int)perks__s3d_pol<name##_policy>::field)
+#define PERKS__S3D_DEFINE(name, T, SHAPE, BX, BY, RC, MINB)                                         \
+    PERKS__S3D_TYPES(name, T, SHAPE, BX, BY, RC, MINB)                                               \
     __global__ void __launch_bounds__((BX) * (BY), MINB)                                             \
         name##_kernel(T *a, T *b, T *ea, T *eb, int nx, int ny, int D, int steps, int ntiles, int tiles_x, int tiles_y, \
                       int TH, int nc, name##_weights w)                                              \
@@ -504,7 +527,7 @@ static inline int perks__s3d_steps(const perks_stencil3d_args *a, const perks__s
     PERKS__S3D_HOST(name, T, BX, BY, RC)
 
 /* the limits (T first: a wrong type stops here), the shape as a type, the sizes, the coefficients */
-#define PERKS__S3D_TYPES(name, T, SHAPE, BX, BY, RC)                                                 \
+#define PERKS__S3D_TYPES(name, T, SHAPE, BX, BY, RC, MINB)                                           \
     static_assert(perks__is_real<T>::value, "PERKS_STENCIL3D_DEFINE(" #name "): T must be float or double"); \
     typedef ONCHIP_SHAPE3D_TYPE(SHAPE) name##_shape;                                                  \
     static_assert(name##_shape::rmax <= PERKS_STENCIL3D_RMAX,                                       \
@@ -512,6 +535,7 @@ static inline int perks__s3d_steps(const perks_stencil3d_args *a, const perks__s
     static_assert((BX) % 32 == 0 && (BX) >= 32 && (BY) >= 1 && (BX) * (BY) <= ONCHIP_THREADS_PER_BLOCK_MAX, \
                   "PERKS_STENCIL3D_DEFINE(" #name "): BX must be a multiple of 32 and BX * BY at most 1024 threads"); \
     static_assert((RC) >= 1 && (RC) <= 16, "PERKS_STENCIL3D_DEFINE(" #name "): RC must be from 1 to 16 planes"); \
+    static_assert((MINB) >= 1, "PERKS_STENCIL3D_DEFINE(" #name "): MINB must be at least 1");           \
     typedef perks__s3d_sizes<name##_shape, BX, BY, RC> name##_sizes;                                 \
     typedef struct name##_weights {                                                                  \
         T w[name##_shape::npts];                                                                     \

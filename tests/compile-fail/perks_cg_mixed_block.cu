@@ -1,3 +1,3 @@
-/* expect: PERKS_CG_MIXED_DEFINE(cgm): BLOCK must be a multiple of 32 from 64 to 1024 */
+/* expect: PERKS_CG_DEFINE(cgm): BLOCK must be a multiple of 32 from 64 to 1024 */
 #include <perks/cg.cuh>
-PERKS_CG_MIXED_DEFINE(cgm, 200)
+PERKS_CG_DEFINE(cgm, perks_cg_mixed, 200)

@@ -1,3 +1,3 @@
 /* expect: PERKS_STENCIL3D_DEFINE(heat3): BX must be a multiple of 32 and BX * BY at most 1024 threads */
 #include <perks/stencil3d.cuh>
-PERKS_STENCIL3D_DEFINE(heat3, float, ONCHIP_SHAPE_3D7PT, 48, 16, 4)
+PERKS_STENCIL3D_DEFINE(heat3, float, ONCHIP_SHAPE_3D7PT, perks_stencil3d_policy<48, 16, 4>)

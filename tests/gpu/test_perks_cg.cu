@@ -30,7 +30,7 @@
 
 PERKS_CG_DEFINE(cg64, double, 256)
 PERKS_CG_DEFINE(cg32, float, 256)
-PERKS_CG_MIXED_DEFINE(cgm, 256)
+PERKS_CG_DEFINE(cgm, perks_cg_mixed, 256)
 
 static int g_cc_major; /* the device's compute capability: the cluster path needs 9 */
 

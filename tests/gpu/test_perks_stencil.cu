@@ -12,17 +12,17 @@
 #include "stencil_ref.h"
 
 /* (name, T, shape, BX, RC, DEPTH) */
-PERKS_STENCIL2D_DEFINE(f5, float, ONCHIP_SHAPE_STAR2D_R1, 256, 8, 32)
-PERKS_STENCIL2D_DEFINE(f13, float, ONCHIP_SHAPE_STAR2D_R3, 64, 8, 16)
-PERKS_STENCIL2D_DEFINE(f9box, float, ONCHIP_SHAPE_BOX2D_R1, 64, 4, 0)
-PERKS_STENCIL2D_DEFINE(d25, double, ONCHIP_SHAPE_BOX2D_R2, 128, 4, 8)
+PERKS_STENCIL2D_DEFINE(f5, float, ONCHIP_SHAPE_STAR2D_R1, perks_stencil2d_policy<256, 8, 32>)
+PERKS_STENCIL2D_DEFINE(f13, float, ONCHIP_SHAPE_STAR2D_R3, perks_stencil2d_policy<64, 8, 16>)
+PERKS_STENCIL2D_DEFINE(f9box, float, ONCHIP_SHAPE_BOX2D_R1, perks_stencil2d_policy<64, 4, 0>)
+PERKS_STENCIL2D_DEFINE(d25, double, ONCHIP_SHAPE_BOX2D_R2, perks_stencil2d_policy<128, 4, 8>)
 /* RC < r: the resident kernel's chunk grows to r rows */
-PERKS_STENCIL2D_DEFINE(f13s, float, ONCHIP_SHAPE_STAR2D_R3, 64, 2, 0)
+PERKS_STENCIL2D_DEFINE(f13s, float, ONCHIP_SHAPE_STAR2D_R3, perks_stencil2d_policy<64, 2, 0>)
 /* the radius-2 star at a narrow block */
-PERKS_STENCIL2D_DEFINE(fss9, float, ONCHIP_SHAPE_STAR2D_R2, 64, 8, 8)
+PERKS_STENCIL2D_DEFINE(fss9, float, ONCHIP_SHAPE_STAR2D_R2, perks_stencil2d_policy<64, 8, 8>)
 /* an asymmetric shape (extents -2 .. 1 in x, -1 .. 2 in y, radius 2): keep-radius only */
 #define UPWIND(X) X(0, 0, 0) X(1, -1, 0) X(2, 0, -1) X(3, -2, 0) X(4, 1, 2)
-PERKS_STENCIL2D_DEFINE(fup, float, UPWIND, 64, 4, 0)
+PERKS_STENCIL2D_DEFINE(fup, float, UPWIND, perks_stencil2d_policy<64, 4, 0>)
 
 typedef int (*launch_fn)(const perks_stencil2d_args *, cudaStream_t);
 typedef int (*plan_fn)(const perks_stencil2d_args *, perks_plan *);

@@ -15,11 +15,11 @@
 #include "stencil_ref.h"
 
 /* (name, T, shape, BX, BY, RC) */
-PERKS_STENCIL3D_DEFINE(f7, float, ONCHIP_SHAPE_3D7PT, 32, 4, 4)
-PERKS_STENCIL3D_DEFINE(f13, float, ONCHIP_SHAPE_3D13PT, 32, 2, 3)
-PERKS_STENCIL3D_DEFINE(d27, double, ONCHIP_SHAPE_3D27PT, 64, 2, 2)
-PERKS_STENCIL3D_DEFINE(f125, float, ONCHIP_SHAPE_3D125PT, 32, 4, 1)
-PERKS_STENCIL3D_DEFINE(fp19, float, ONCHIP_SHAPE_POISSON, 32, 8, 4)
+PERKS_STENCIL3D_DEFINE(f7, float, ONCHIP_SHAPE_3D7PT, perks_stencil3d_policy<32, 4, 4>)
+PERKS_STENCIL3D_DEFINE(f13, float, ONCHIP_SHAPE_3D13PT, perks_stencil3d_policy<32, 2, 3>)
+PERKS_STENCIL3D_DEFINE(d27, double, ONCHIP_SHAPE_3D27PT, perks_stencil3d_policy<64, 2, 2>)
+PERKS_STENCIL3D_DEFINE(f125, float, ONCHIP_SHAPE_3D125PT, perks_stencil3d_policy<32, 4, 1>)
+PERKS_STENCIL3D_DEFINE(fp19, float, ONCHIP_SHAPE_POISSON, perks_stencil3d_policy<32, 8, 4>)
 
 typedef int (*launch_fn)(const perks_stencil3d_args *, cudaStream_t);
 typedef int (*plan_fn)(const perks_stencil3d_args *, perks_plan *);

@@ -1,6 +1,6 @@
 #include <onchip/names_push.h>
 /* perks/cg/define.cuh -- PERKS_CG_DEFINE: the CG kernels and the typed plan / solve of one T and
- * BLOCK (perks/cg.cuh describes the solver).
+ * BLOCK (perks/cg.cuh describes the solver); T perks_cg_mixed: perks/cg/mixed.cuh's solver.
  *
  * WHAT
  *   PERKS_CG_DEFINE(name, T, BLOCK) defines
@@ -12,6 +12,8 @@
  *       int name_solve(n, nnz, d_row_ptr, d_col, d_val, d_b, d_x, opts, perks_cg_result *, stream)
  *   Each kernel is one call of its body (k: a struct declared in the kernel: its own static shared
  *   memory), the plan one call of perks__cg_plan_make, the solve one of perks__cg_solve.
+ *   PERKS_CG_DEFINE(name, perks_cg_mixed, BLOCK) defines name_solve for double A, b, x and these
+ *   kernels, plans and solves for name_f32 (float) and name_f64 (double): perks/cg/mixed.cuh.
  *
  * EXAMPLE
  *   [compile: int n, nnz; const int *d_rp, *d_ci; const double *d_va, *d_b; double *d_x; perks_cg_opts o; perks_cg_result res]
@@ -20,10 +22,10 @@
  *
  *   int rc = cg64_solve(n, nnz, d_rp, d_ci, d_va, d_b, d_x, &o, &res, 0);
  *
- * LIMITS (static_asserts, each naming the generator and the instance): T float or double; BLOCK a
- * multiple of 32 from 64 to 1024.  PERKS_CG_THREADS_PER_SM (default 1024 threads per SM: at most 64
- * registers) is read where PERKS_CG_DEFINE expands, PERKS_CG_SELL_THREADS_PER_SM (the same for name_skernel)
- * too.
+ * LIMITS (static_asserts, each naming the generator and the instance): T float, double or
+ * perks_cg_mixed (the word: a typedef of it is refused); BLOCK a multiple of 32 from 64 to 1024.
+ * PERKS_CG_THREADS_PER_SM (default 1024 threads per SM: at most 64 registers) is read where
+ * PERKS_CG_DEFINE expands, PERKS_CG_SELL_THREADS_PER_SM (the same for name_skernel) too.
  */
 #ifndef PERKS_CG_DEFINE_CUH
 #define PERKS_CG_DEFINE_CUH
@@ -36,6 +38,7 @@
 #include "kernel_cgear.cuh"
 #include "kernel_cluster.cuh"
 #include "kernel_grid.cuh"
+#include "mixed.cuh"
 #include "plan.cuh"
 #include "refine.cuh"
 #include "types.cuh"
@@ -54,14 +57,19 @@ static inline __attribute__((unused)) int perks__cg_solve(perks_cg_plan *p, int 
 }
 #endif
 
-#define PERKS_CG_DEFINE(name, T, BLOCK)                                                                       \
-    static_assert(perks__cg_real<T>::ok, "PERKS_CG_DEFINE(" #name "): T must be float or double");             \
+/* T the word perks_cg_mixed: PERKS__CG_DEFINE_T1 (perks/cg/mixed.cuh), else PERKS__CG_DEFINE_T0 */
+#define PERKS_CG_DEFINE(name, T, BLOCK) PERKS__CG_PICK(PERKS__CG_DEFINE_T, T)(name, T, BLOCK)
+#define PERKS__CG_DEFINE_T0(name, T, BLOCK)                                                                   \
+    static_assert(perks__cg_real<T>::ok || perks__cg_is_mixed<T>::value,                                      \
+                  "PERKS_CG_DEFINE(" #name "): T must be float, double or perks_cg_mixed");                    \
+    static_assert(!perks__cg_is_mixed<T>::value,                                                              \
+                  "PERKS_CG_DEFINE(" #name "): T must be the word perks_cg_mixed, not another name for it");  \
     static_assert(perks__cg_blk<(BLOCK)>::ok,                                                                 \
                   "PERKS_CG_DEFINE(" #name "): BLOCK must be a multiple of 32 from 64 to 1024");                \
     PERKS__CG_DEFINE(name, T, BLOCK)
 
 /* the kernels (k: a struct of each kernel's own, see perks_cg_grid_body), name_plan and name_solve
- * without the checks (PERKS_CG_MIXED_DEFINE checks once); TB: BLOCK if valid, else 256 */
+ * without the checks (the mixed generator checks once); TB: BLOCK if valid, else 256 */
 #define PERKS__CG_DEFINE(name, T, BLOCK) PERKS__CG_DEFINE_B(name, T, BLOCK, perks__cg_blk<(BLOCK)>::value)
 #define PERKS__CG_DEFINE_B(name, T, BLOCK, TB)                                                                \
     __global__ void __launch_bounds__(TB, PERKS__CG_MINB(TB)) name##_kernel(perks_cg_kargs a)                \

@@ -1,9 +1,9 @@
 #include <onchip/names_push.h>
-/* perks/cg/mixed.cuh -- PERKS_CG_MIXED_DEFINE: a double system solved by float CG iterations whose
- * residual replacements are done in double (perks/cg.cuh, MIXED PRECISION).
+/* perks/cg/mixed.cuh -- PERKS_CG_DEFINE(name, perks_cg_mixed, BLOCK): a double system solved by float
+ * CG iterations whose residual replacements are done in double (perks/cg.cuh, MIXED PRECISION).
  *
  * WHAT
- *   PERKS_CG_MIXED_DEFINE(name, BLOCK) defines
+ *   PERKS_CG_DEFINE(name, perks_cg_mixed, BLOCK) (perks/cg/define.cuh) defines
  *       int name_solve(n, nnz, d_row_ptr, d_col, const double *d_val, const double *d_b, double *d_x,
  *                      const perks_cg_opts *, perks_cg_result *, stream)
  *   and PERKS_CG_DEFINE's kernels, plans and solves for name_f32 (float) and name_f64 (double).
@@ -13,11 +13,12 @@
  *
  * EXAMPLE
  *   [compile: int n, nnz; const int *d_rp, *d_ci; const double *d_va, *d_b; double *d_x; perks_cg_opts o; perks_cg_result res]
- *   PERKS_CG_MIXED_DEFINE(cgm, 256)
+ *   #include <perks/cg.cuh>
+ *   PERKS_CG_DEFINE(cgm, perks_cg_mixed, 256)
  *
  *   int rc = cgm_solve(n, nnz, d_rp, d_ci, d_va, d_b, d_x, &o, &res, 0);   // double A, b, x
  *
- * LIMITS: BLOCK a multiple of 32 from 64 to 1024 (a static_assert naming PERKS_CG_MIXED_DEFINE);
+ * LIMITS: BLOCK a multiple of 32 from 64 to 1024 (a static_assert naming PERKS_CG_DEFINE);
  * classic CG on the grid path (Chronopoulos-Gear or path 2: PERKS_ESIZE); 4 nnz + 8 n bytes of
  * workspace beside the two plans.
  */
@@ -30,7 +31,6 @@
 #endif
 
 #include "../base.h"
-#include "define.cuh"
 #include "plan.cuh"
 #include "refine.cuh"
 #include "resid.cuh"
@@ -56,7 +56,7 @@ static inline int perks__cg_mixed_double(perks_cg_plan *dp, const double *d_b, d
 /* A x = b for a double matrix: the float grid kernel on A_f, b_f (rounded to float) whose residual
  * replacements fold its x into the double x and compute r = b - A x from the double matrix
  * (a.x_hi / va_hi / b_hi).  fk / dk: the float and double kernels (grid, Chronopoulos-Gear, cluster).
- * See PERKS_CG_MIXED_DEFINE. */
+ * See PERKS_CG_DEFINE(name, perks_cg_mixed, BLOCK). */
 static inline int perks__cg_mixed_solve(const void *const fk[4], const void *const dk[4], int block, int n,
                                         long long nnz, const int *d_rp, const int *d_ci, const double *d_val,
                                         const double *d_b, double *d_x, const perks_cg_opts *o,
@@ -136,12 +136,12 @@ static inline int perks__cg_mixed_solve(const void *const fk[4], const void *con
 }
 #endif /* !__CUDACC_RTC__ */
 
-/* PERKS_CG_MIXED_DEFINE(name, BLOCK): name_solve for a double system (double values, b, x) that runs
- * float CG solves with their residual replacements in double; the float and double kernels are
- * name_f32_* and name_f64_* (PERKS_CG_DEFINE's) */
-#define PERKS_CG_MIXED_DEFINE(name, BLOCK)                                                                    \
-    static_assert(perks__cg_blk<(BLOCK)>::ok,                                                          \
-                  "PERKS_CG_MIXED_DEFINE(" #name "): BLOCK must be a multiple of 32 from 64 to 1024");          \
+/* PERKS_CG_DEFINE(name, perks_cg_mixed, BLOCK): name_solve for a double system (double values, b, x)
+ * that runs float CG solves with their residual replacements in double; the float and double
+ * kernels are name_f32_* and name_f64_* (PERKS__CG_DEFINE's, perks/cg/define.cuh) */
+#define PERKS__CG_DEFINE_T1(name, T, BLOCK)                                                                   \
+    static_assert(perks__cg_blk<(BLOCK)>::ok,                                                                 \
+                  "PERKS_CG_DEFINE(" #name "): BLOCK must be a multiple of 32 from 64 to 1024");                \
     PERKS__CG_DEFINE(name##_f32, float, BLOCK)                                                                \
     PERKS__CG_DEFINE(name##_f64, double, BLOCK)                                                               \
     PERKS__CG_MIXED_HOST(name, BLOCK)

@@ -105,7 +105,7 @@ typedef struct perks_cg_opts {
     int variant;     /* PERKS_CG_CLASSIC (default) or PERKS_CG_CGEAR (grid path, grid.sync barrier) */
     int replace;     /* residual replacement: -1 auto, 0 never, k > 0 every k iterations (classic CG) */
     double replace_delta; /* and once ||r|| fell by this factor since the last one: -1 auto, 0 off, (0, 1) */
-    int mixed;       /* PERKS_CG_MIXED_DEFINE: 0 auto (float only when the double system streams), 1 always */
+    int mixed;       /* T perks_cg_mixed: 0 auto (float only when the double system streams), 1 always */
 } perks_cg_opts;
 
 #ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
@@ -248,6 +248,26 @@ template <> struct perks__cg_real<double> {
 template <int B> struct perks__cg_blk {
     enum { ok = B % 32 == 0 && B >= 64 && B <= ONCHIP_THREADS_PER_BLOCK_MAX, value = ok ? B : 256 };
 };
+
+/* T perks_cg_mixed (PERKS_CG_DEFINE, PERKS_CG_STENCIL2D/3D_DEFINE): a double system, float iterations,
+ * double replacements.  The generators read the word (their kernels differ), so a typedef of it
+ * is refused with a sentence (perks__cg_is_mixed). */
+struct perks_cg_mixed {
+};
+template <class T> struct perks__cg_is_mixed {
+    enum { value = 0 };
+};
+template <> struct perks__cg_is_mixed<perks_cg_mixed> {
+    enum { value = 1 };
+};
+/* PERKS__CG_PICK(PREFIX, T): the macro PREFIX##1 where T is the word perks_cg_mixed, else PREFIX##0 */
+#define PERKS__CG_PICK(PREFIX, T) PERKS__CG_CAT(PREFIX, PERKS__CG_IS_MIXED(T))
+#define PERKS__CG_IS_MIXED(T) PERKS__CG_CHECK(PERKS__CG_PROBE_##T, 0)
+#define PERKS__CG_PROBE_perks_cg_mixed ~, 1
+#define PERKS__CG_CHECK(...) PERKS__CG_2ND(__VA_ARGS__, ~)
+#define PERKS__CG_2ND(a, b, ...) b
+#define PERKS__CG_CAT(a, b) PERKS__CG_CAT_(a, b)
+#define PERKS__CG_CAT_(a, b) a##b
 
 #endif /* PERKS_CG_TYPES_CUH */
 #include <onchip/names_pop.h>
