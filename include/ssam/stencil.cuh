@@ -86,8 +86,8 @@
 #define SSAM__STENCIL2D_GRID_DEFAULT(GH) 4
 #define SSAM__STENCIL3D_TRIM_DEFAULT 1
 
-/* the default 3D variant (1 slice, 0 streaming): slice for double shapes of NZ >= 5 planes that fill
- * more than half their box; why: docs/ssam.md#stencil-3d-rule */
+/* the 3D schedule SSAM_SCHEDULE_AUTO takes (1 slice, 0 streaming): slice for double shapes of NZ >= 5
+ * planes that fill more than half their box; why: docs/ssam.md#stencil-3d-rule */
 #define SSAM_STENCIL3D_SLICE_RULE(T, NPTS, NX, NY, NZ) (sizeof(T) == 8 && (NZ) >= 5 && 2 * (NPTS) > (NX) * (NY) * (NZ))
 
 /* ---- the policy ---------------------------------------------------------------------------------- */
