@@ -72,8 +72,8 @@
 
 #ifdef HAVE_SSAM
 #define DEF_SSAM(n, SS)                                                                             \
-    SSAM_STENCIL2D_DEFINE(ss_f32_##n, float, SS, 4, 128)                                            \
-    SSAM_STENCIL2D_DEFINE(ss_f64_##n, double, SS, 2, 128)
+    SSAM_STENCIL2D_DEFINE(ss_f32_##n, float, SS, ssam_stencil_policy<4>)                            \
+    SSAM_STENCIL2D_DEFINE(ss_f64_##n, double, SS, ssam_stencil_policy<2>)
 #define SSAM_FN(n, T) ss_##T##_##n##_launch
 typedef int (*ssam_fn)(const ssam_stencil_args *, cudaStream_t);
 #else
@@ -119,8 +119,8 @@ static const entry entries[] = {STENCILS(ENT)};
     X(poisson, ONCHIP_SHAPE_POISSON, ONCHIP_SHAPE_POISSON3D_19, 4, 4, 4, 2, 128, 1)
 #ifdef HAVE_SSAM
 #define DEF_SSAM3(n, SS, PF, PD, BD, MD)                                                               \
-    SSAM_STENCIL3D_DEFINE(ss3_f32_##n, float, SS, PF, 128)                                              \
-    SSAM_STENCIL3D_DEFINE_OCC(ss3_f64_##n, double, SS, PD, BD, MD)
+    SSAM_STENCIL3D_DEFINE(ss3_f32_##n, float, SS, ssam_stencil_policy<PF>)                              \
+    SSAM_STENCIL3D_DEFINE(ss3_f64_##n, double, SS, ssam_stencil_policy<PD, BD, MD>)
 #define SSAM3_FN(n, T) ss3_##T##_##n##_launch
 #else
 #define DEF_SSAM3(n, SS, PF, PD, BD, MD)

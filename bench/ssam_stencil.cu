@@ -2,12 +2,12 @@
  * (SSAM Table 3) at 8192^2 (2D) and 512^3 (3D), fp32 and fp64, Dirichlet boundary, one step:
  *   ssam   SSAM_STENCIL2D_DEFINE kernels (register window + lane shifts), plus a few other
  *          rows-per-step (P) and register-budget (MINB) choices, "ssam-P<p>-b<B>-m<minb>"
- *   stream SSAM_STENCIL3D_STREAM_DEFINE (register streaming along Z), "stream-P.." alternatives
- *          (and "-gh|ovl-gridN|trimN" rows: layout, 2D grid rule and 3D per-slot-row options through
- *          the internal *_DEFINE_X macros, timed beside the defaults)
- *   slice  SSAM_STENCIL3D_SLICE_DEFINE (section 4.9: warps on XY slices, Z partial sums through
- *          shared memory), "slice-P.." alternatives; each 3D row also names the variant
- *          SSAM_STENCIL3D_DEFINE picks (SSAM_STENCIL3D_SLICE_RULE)
+ *   stream SSAM_STENCIL3D_DEFINE with SSAM_SCHEDULE_STREAM (register streaming along Z), "stream-P.."
+ *          alternatives (and "-gh|ovl-gridN|trimN" rows: layout, 2D grid rule and 3D per-slot-row
+ *          options through the internal *_DEFINE_X macros, timed beside the defaults)
+ *   slice  SSAM_STENCIL3D_DEFINE with SSAM_SCHEDULE_SLICE (section 4.9: warps on XY slices, Z partial
+ *          sums through shared memory), "slice-P.." alternatives; each 3D row also names the variant
+ *          SSAM_SCHEDULE_AUTO picks (SSAM_STENCIL3D_SLICE_RULE)
  *   smem   a plain shared-memory tiled kernel of the same stencil (the usual baseline of the PERKS
  *          paper): 2D 32x8 outputs per block, 3D 32x4x4, tile and halo in shared memory, the same
  *          coefficients in kernel parameters, the same Dirichlet rule; its output checks ssam's
@@ -144,20 +144,25 @@
     X(3D_STREAM, 3, ONCHIP_SHAPE_STAR3D_R2, star3d_r2, double, 2, 128, 1, 1, 1)
 
 #define DEF2(S, n, pn, PF, PD, CM, CP)                                                                    \
-    SSAM_STENCIL2D_DEFINE(f_##n, float, S, PF, 128)                                                       \
-    SSAM_STENCIL2D_DEFINE(d_##n, double, S, PD, 128)                                                      \
+    SSAM_STENCIL2D_DEFINE(f_##n, float, S, ssam_stencil_policy<PF>)                                       \
+    SSAM_STENCIL2D_DEFINE(d_##n, double, S, ssam_stencil_policy<PD>)                                      \
     SMEM2D_DEFINE(smf_##n, float, S, f_##n)                                                               \
     SMEM2D_DEFINE(smd_##n, double, S, d_##n)
 #define DEF3(S, n, pn, PF, BF, PD, BD, MD, SPF, SPD, SBD)                                                 \
-    SSAM_STENCIL3D_STREAM_DEFINE_OCC(f_##n, float, S, PF, BF, (BF) >= 256 ? 2 : 1)                        \
-    SSAM_STENCIL3D_STREAM_DEFINE_OCC(d_##n, double, S, PD, BD, MD)                                        \
-    SSAM_STENCIL3D_SLICE_DEFINE(fs_##n, float, S, SPF, 128)                                               \
-    SSAM_STENCIL3D_SLICE_DEFINE(ds_##n, double, S, SPD, SBD)                                              \
+    SSAM_STENCIL3D_DEFINE(f_##n, float, S, ssam_stencil_policy<PF, BF, ((BF) >= 256 ? 2 : 1), SSAM_SCHEDULE_STREAM>) \
+    SSAM_STENCIL3D_DEFINE(d_##n, double, S, ssam_stencil_policy<PD, BD, MD, SSAM_SCHEDULE_STREAM>)        \
+    SSAM_STENCIL3D_DEFINE(fs_##n, float, S, ssam_stencil_policy<SPF, 128, 1, SSAM_SCHEDULE_SLICE>)        \
+    SSAM_STENCIL3D_DEFINE(ds_##n, double, S, ssam_stencil_policy<SPD, SBD, 1, SSAM_SCHEDULE_SLICE>)       \
     SMEM3D_DEFINE(smf_##n, float, S, f_##n)                                                               \
     SMEM3D_DEFINE(smd_##n, double, S, d_##n)
 CAT2D(DEF2)
 CAT3D(DEF3)
-#define DEFALT(K, D, S, n, T, P, B, MB) SSAM_STENCIL##K##_DEFINE_OCC(alt_##K##_##n##_##T##_p##P##_b##B##_m##MB, T, S, P, B, MB)
+#define DEFALT_2D(nm, T, S, P, B, MB) SSAM_STENCIL2D_DEFINE(nm, T, S, ssam_stencil_policy<P, B, MB>)
+#define DEFALT_3D_STREAM(nm, T, S, P, B, MB)                                                              \
+    SSAM_STENCIL3D_DEFINE(nm, T, S, ssam_stencil_policy<P, B, MB, SSAM_SCHEDULE_STREAM>)
+#define DEFALT_3D_SLICE(nm, T, S, P, B, MB)                                                               \
+    SSAM_STENCIL3D_DEFINE(nm, T, S, ssam_stencil_policy<P, B, MB, SSAM_SCHEDULE_SLICE>)
+#define DEFALT(K, D, S, n, T, P, B, MB) DEFALT_##K(alt_##K##_##n##_##T##_p##P##_b##B##_m##MB, T, S, P, B, MB)
 ALTS(DEFALT)
 #define XNAME(K, n, T, P, B, MB, G, O) altx_##K##_##n##_##T##_p##P##_b##B##_m##MB##_g##G##_o##O
 #define XCAT_(a, b) a##b

@@ -1,8 +1,8 @@
-/* bench/ssam_stencil_half.cu -- ssam 2D stencils with half-precision storage (SSAM_STENCIL2D_DEFINE_HALF /
- * _BF16: 2 bytes a cell, computed in float) beside the same stencils stored in float, one step at
- * 8192^2 (Dirichlet), in the same run.  Floor: one read and one write per cell over the copy
- * bandwidth measured in the run (8 bytes a cell for float, 4 for FP16/BF16).  Each half result is
- * checked against the float kernel's (relative L2 difference, which is the storage rounding).
+/* bench/ssam_stencil_half.cu -- ssam 2D stencils with half-precision storage (SSAM_STENCIL2D_DEFINE
+ * with T __half / __nv_bfloat16: 2 bytes a cell, computed in float) beside the same stencils stored
+ * in float, one step at 8192^2 (Dirichlet), in the same run.  Floor: one read and one write per cell
+ * over the copy bandwidth measured in the run (8 bytes a cell for float, 4 for FP16/BF16).  Each half
+ * result is checked against the float kernel's (relative L2 difference, which is the storage rounding).
  * GCells/s = cells / time; ms is the median of --reps runs after 3 warm-ups, alternating two
  * input/output pairs (each larger than the L2).
  * usage: stencil_half [--json PATH] [--reps N] [--size S] */
@@ -20,10 +20,10 @@
     X(ONCHIP_SHAPE_STAR2D_R1, star2d_r1, 4, 2) X(ONCHIP_SHAPE_STAR2D_R2, star2d_r2, 4, 2)                     \
     X(ONCHIP_SHAPE_BOX2D_R1, box2d_r1, 4, 2) X(ONCHIP_SHAPE_BOX2D_R2, box2d_r2, 2, 1)
 #define HDEF(S, n, PF, PH)                                                                                \
-    SSAM_STENCIL2D_DEFINE(f_##n, float, S, PF, 128)                                                       \
-    SSAM_STENCIL2D_DEFINE_HALF(h_##n, S, PH, 128)                                                         \
-    SSAM_STENCIL2D_DEFINE_HALF(h4_##n, S, 4, 128)                                                         \
-    SSAM_STENCIL2D_DEFINE_BF16(b_##n, S, PH, 128)
+    SSAM_STENCIL2D_DEFINE(f_##n, float, S, ssam_stencil_policy<PF>)                                       \
+    SSAM_STENCIL2D_DEFINE(h_##n, __half, S, ssam_stencil_policy<PH>)                                      \
+    SSAM_STENCIL2D_DEFINE(h4_##n, __half, S, ssam_stencil_policy<4>)                                      \
+    SSAM_STENCIL2D_DEFINE(b_##n, __nv_bfloat16, S, ssam_stencil_policy<PH>)
 HLIST(HDEF)
 
 typedef int (*launch_fn)(const ssam_stencil_args *, cudaStream_t);

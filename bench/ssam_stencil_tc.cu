@@ -6,8 +6,8 @@
  * measured copy bandwidth), SIMT FMA (one FMA a point at the FP64 / FP32 peak of 17 / 33.5 TFMA/s)
  * and MMA (the band's multiply-adds, zeros included: NZ NY (8 S8 + 4 T4) a cell and pass, at the
  * mma.sync rates measured in this run), the SIMT kernel's time, and the difference of the two
- * outputs.  "-d.j.w..m." rows are other tiles (_EX: dilation D, JX, WY x WX warps, MINB) timed
- * beside the default.
+ * outputs.  "-d.j.w..m." rows are other tiles (ssam_stencil_tc_policy: dilation D, JX, WY x WX
+ * warps, MINB) timed beside the default.
  * usage: stencil_tc [--json PATH] [--reps N] [--only NAME] [--impl IMPL] [--light]
  *   (--only: stencils whose name contains NAME; --impl: the rows of that implementation only) */
 #include <math.h>
@@ -24,18 +24,18 @@
 #define FMA64 (34e12 / 2)
 
 /* the SIMT kernels (the configurations docs/PERFORMANCE.md found best) */
-SSAM_STENCIL2D_DEFINE(s_d_box2d_r2, double, ONCHIP_SHAPE_BOX2D_R2, 4, 128)
-SSAM_STENCIL2D_DEFINE(s_f_box2d_r2, float, ONCHIP_SHAPE_BOX2D_R2, 4, 128)
-SSAM_STENCIL2D_DEFINE(s_d_box2d_8x8, double, ONCHIP_SHAPE_BOX2D_8X8, 2, 128)
-SSAM_STENCIL2D_DEFINE(s_f_box2d_8x8, float, ONCHIP_SHAPE_BOX2D_8X8, 2, 128)
-SSAM_STENCIL2D_DEFINE(s_d_box2d_r4, double, ONCHIP_SHAPE_BOX2D_R4, 2, 128)
-SSAM_STENCIL2D_DEFINE(s_f_box2d_r4, float, ONCHIP_SHAPE_BOX2D_R4, 2, 128)
-SSAM_STENCIL2D_DEFINE(s_d_box2d_r5, double, ONCHIP_SHAPE_BOX2D_R5, 1, 128)
-SSAM_STENCIL2D_DEFINE(s_f_box2d_r5, float, ONCHIP_SHAPE_BOX2D_R5, 2, 128)
-SSAM_STENCIL3D_DEFINE(s_d_box3d_r1, double, ONCHIP_SHAPE_BOX3D_R1, 2, 128)
-SSAM_STENCIL3D_DEFINE(s_f_box3d_r1, float, ONCHIP_SHAPE_BOX3D_R1, 4, 128)
-SSAM_STENCIL3D_DEFINE(s_d_box3d_r2, double, ONCHIP_SHAPE_BOX3D_R2, 1, 128)
-SSAM_STENCIL3D_DEFINE(s_f_box3d_r2, float, ONCHIP_SHAPE_BOX3D_R2, 2, 128)
+SSAM_STENCIL2D_DEFINE(s_d_box2d_r2, double, ONCHIP_SHAPE_BOX2D_R2, ssam_stencil_policy<4>)
+SSAM_STENCIL2D_DEFINE(s_f_box2d_r2, float, ONCHIP_SHAPE_BOX2D_R2, ssam_stencil_policy<4>)
+SSAM_STENCIL2D_DEFINE(s_d_box2d_8x8, double, ONCHIP_SHAPE_BOX2D_8X8, ssam_stencil_policy<2>)
+SSAM_STENCIL2D_DEFINE(s_f_box2d_8x8, float, ONCHIP_SHAPE_BOX2D_8X8, ssam_stencil_policy<2>)
+SSAM_STENCIL2D_DEFINE(s_d_box2d_r4, double, ONCHIP_SHAPE_BOX2D_R4, ssam_stencil_policy<2>)
+SSAM_STENCIL2D_DEFINE(s_f_box2d_r4, float, ONCHIP_SHAPE_BOX2D_R4, ssam_stencil_policy<2>)
+SSAM_STENCIL2D_DEFINE(s_d_box2d_r5, double, ONCHIP_SHAPE_BOX2D_R5, ssam_stencil_policy<1>)
+SSAM_STENCIL2D_DEFINE(s_f_box2d_r5, float, ONCHIP_SHAPE_BOX2D_R5, ssam_stencil_policy<2>)
+SSAM_STENCIL3D_DEFINE(s_d_box3d_r1, double, ONCHIP_SHAPE_BOX3D_R1, ssam_stencil_policy<2>)
+SSAM_STENCIL3D_DEFINE(s_f_box3d_r1, float, ONCHIP_SHAPE_BOX3D_R1, ssam_stencil_policy<4>)
+SSAM_STENCIL3D_DEFINE(s_d_box3d_r2, double, ONCHIP_SHAPE_BOX3D_R2, ssam_stencil_policy<1>)
+SSAM_STENCIL3D_DEFINE(s_f_box3d_r2, float, ONCHIP_SHAPE_BOX3D_R2, ssam_stencil_policy<2>)
 
 /* the tensor-core kernels: shape, dims, name */
 #define TCLIST(X)                                                                                         \
@@ -46,9 +46,9 @@ SSAM_STENCIL3D_DEFINE(s_f_box3d_r2, float, ONCHIP_SHAPE_BOX3D_R2, 2, 128)
     X(ONCHIP_SHAPE_BOX3D_R1, 3, box3d_r1)                                                                   \
     X(ONCHIP_SHAPE_BOX3D_R2, 3, box3d_r2)
 #define DEFTC(S, D, n)                                                                                    \
-    SSAM_STENCIL##D##D_TC_DEFINE(t_f64_##n, f64, S)                                                       \
-    SSAM_STENCIL##D##D_TC_DEFINE(t_tf32_##n, tf32, S)                                                     \
-    SSAM_STENCIL##D##D_TC_DEFINE(t_tf32x3_##n, tf32x3, S)
+    SSAM_STENCIL##D##D_TC_DEFINE(t_f64_##n, f64, S, ssam_stencil_tc_policy<>)                             \
+    SSAM_STENCIL##D##D_TC_DEFINE(t_tf32_##n, tf32, S, ssam_stencil_tc_policy<>)                           \
+    SSAM_STENCIL##D##D_TC_DEFINE(t_tf32x3_##n, tf32x3, S, ssam_stencil_tc_policy<>)
 TCLIST(DEFTC)
 /* other tiles: mode, shape, dims, name, D (dilation), JX, WY, WX, MINB */
 #define ALTS(X)                                                                                           \
@@ -59,7 +59,8 @@ TCLIST(DEFTC)
     X(f64, ONCHIP_SHAPE_BOX2D_R4, 2, box2d_r4, 2, 2, 1, 4, 1)                                               \
     X(tf32, ONCHIP_SHAPE_BOX2D_R4, 2, box2d_r4, 1, 8, 2, 2, 1)
 #define ALTNAME(MODE, n, QY, JX, WY, WX, MB) a_##MODE##_##n##_d##QY##_j##JX##_w##WY##x##WX##_m##MB
-#define DEFALT_(nm, MODE, S, D, QY, JX, WY, WX, MB) SSAM_STENCIL##D##D_TC_DEFINE_EX(nm, MODE, S, QY, JX, WY, WX, MB)
+#define DEFALT_(nm, MODE, S, D, QY, JX, WY, WX, MB)                                                       \
+    SSAM_STENCIL##D##D_TC_DEFINE(nm, MODE, S, ssam_stencil_tc_policy<QY, JX, WY, WX, MB>)
 #define DEFALT(MODE, S, D, n, QY, JX, WY, WX, MB) DEFALT_(ALTNAME(MODE, n, QY, JX, WY, WX, MB), MODE, S, D, QY, JX, WY, WX, MB)
 ALTS(DEFALT)
 

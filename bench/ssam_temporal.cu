@@ -74,8 +74,8 @@
     X(ONCHIP_SHAPE_BOX2D_R2, box2d_r2, float, 4) X(ONCHIP_SHAPE_BOX2D_R2, box2d_r2, double, 4)
 
 #define DEFO(S, n, pn, PF, PD)                                                                            \
-    SSAM_STENCIL2D_DEFINE(of_##n, float, S, PF, 128)                                                      \
-    SSAM_STENCIL2D_DEFINE(od_##n, double, S, PD, 128)
+    SSAM_STENCIL2D_DEFINE(of_##n, float, S, ssam_stencil_policy<PF>)                                      \
+    SSAM_STENCIL2D_DEFINE(od_##n, double, S, ssam_stencil_policy<PD>)
 SHAPES(DEFO)
 #define TBN(n, T, TT) tb_##n##_##T##_##TT
 #define DEFT_(nm, S, T, TT) SSAM_STENCIL2D_TEMPORAL_DEFINE(nm, T, S, TT, 128)

@@ -50,8 +50,8 @@
     X(ONCHIP_SHAPE_STAR3D_R2, star3d_r2, double, 2, 3, 512, DEFINE_ZCOL)
 
 #define DEFO(S, n, pn, PF, BF, MF, PD, BD, MD)                                                            \
-    SSAM_STENCIL3D_DEFINE_OCC(of_##n, float, S, PF, BF, MF)                                               \
-    SSAM_STENCIL3D_DEFINE_OCC(od_##n, double, S, PD, BD, MD)
+    SSAM_STENCIL3D_DEFINE(of_##n, float, S, ssam_stencil_policy<PF, BF, MF>)                              \
+    SSAM_STENCIL3D_DEFINE(od_##n, double, S, ssam_stencil_policy<PD, BD, MD>)
 SHAPES(DEFO)
 #define TBN(n, T, TT, P, B, G) tb_##n##_##T##_##TT##_##P##_##B##_##G
 #define DEFT_(nm, S, T, TT, P, B, G) SSAM_STENCIL3D_TEMPORAL_##G(nm, T, S, TT, P, B)

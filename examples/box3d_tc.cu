@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-SSAM_STENCIL3D_DEFINE(box_simt, double, ONCHIP_SHAPE_BOX3D_R2, 1, 128) /* the SIMT kernel, for comparison */
-SSAM_STENCIL3D_TC_DEFINE(box_tc, f64, ONCHIP_SHAPE_BOX3D_R2)            /* FP64 tensor cores */
+SSAM_STENCIL3D_DEFINE(box_simt, double, ONCHIP_SHAPE_BOX3D_R2, ssam_stencil_policy<1>) /* the SIMT kernel, for comparison */
+SSAM_STENCIL3D_TC_DEFINE(box_tc, f64, ONCHIP_SHAPE_BOX3D_R2, ssam_stencil_tc_policy<>)  /* FP64 tensor cores */
 
 #define CK(call)                                                                                    \
     do {                                                                                            \

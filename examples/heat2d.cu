@@ -26,7 +26,7 @@
 
 #include "heat2d_persistent.inc"
 
-SSAM_STENCIL2D_DEFINE(heat, float, ONCHIP_SHAPE_2D5PT, 8, 128)
+SSAM_STENCIL2D_DEFINE(heat, float, ONCHIP_SHAPE_2D5PT, ssam_stencil_policy<>)
 /* heatt_advance: temporal blocking (heatt_tb_*, TT by SSAM_TB_TT_RULE) or one pass per step, as
  * heatt_plan says */
 SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE(heatt, float, ONCHIP_SHAPE_2D5PT, 128)

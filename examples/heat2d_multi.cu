@@ -40,7 +40,7 @@
 #include <time.h>
 #include <unistd.h>
 
-SSAM_STENCIL2D_DEFINE(heat, float, ONCHIP_SHAPE_2D5PT, 8, 128)
+SSAM_STENCIL2D_DEFINE(heat, float, ONCHIP_SHAPE_2D5PT, ssam_stencil_policy<>)
 SSAM_STENCIL2D_TEMPORAL_DEFINE(heat_tb, float, ONCHIP_SHAPE_2D5PT, 8, 128)
 
 #define CK(call)                                                                                    \

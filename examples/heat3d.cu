@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-SSAM_STENCIL3D_DEFINE(heat3, float, ONCHIP_SHAPE_3D7PT, 4, 128)
+SSAM_STENCIL3D_DEFINE(heat3, float, ONCHIP_SHAPE_3D7PT, ssam_stencil_policy<4>)
 /* heat3t_advance: temporal blocking (heat3t_tb_*, TT by SSAM_TB3_TT_RULE) or one pass per step */
 SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(heat3t, float, ONCHIP_SHAPE_3D7PT)
 

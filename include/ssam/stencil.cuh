@@ -3,20 +3,20 @@
  * X-macro list of points, ssam/stencil_shapes.cuh), get a kernel.
  *
  * WHAT (SSAM, Chen et al. SC'19: Listing 2, sections 4.8-4.9, Table 3; docs/ssam.md#stencils-stencil_shapescuh-stencilcuh)
- *   SSAM_STENCIL2D_DEFINE(name, T, SHAPE, P, B): SHAPE an X(I, DX, DY) list, P output rows a lane and
- *   step, B threads.  It defines
+ *   SSAM_STENCIL2D_DEFINE(name, T, SHAPE, ssam_stencil_policy<P, B, MINB, SCHEDULE>)  SHAPE X(I, DX, DY)
+ *   SSAM_STENCIL3D_DEFINE(name, T, SHAPE, ssam_stencil_policy<...>)              SHAPE X(I, DX, DY, DZ)
+ *   The policy (ssam_stencil_policy<> is P 8, B 128, MINB 1, AUTO): P output rows a lane and step,
+ *   B threads, MINB blocks per SM (__launch_bounds__(B, MINB)); SCHEDULE (3D) SSAM_SCHEDULE_STREAM
+ *   (register streaming along z), _SLICE (section 4.9: z partial sums through shared memory) or _AUTO
+ *   (SSAM_STENCIL3D_SLICE_RULE's pick); 2D takes AUTO only.  T float or double; in 2D also __half /
+ *   __nv_bfloat16: the state stored so (V = 8), computed in float, one rounding at the store (2^-11 /
+ *   2^-8 relative a step), coefficients FLOAT.  It defines
  *       __global__ name_kernel                                               one time step
  *       int name_launch(const ssam_stencil_args *a, cudaStream_t)            checks, sizes, launches
  *       int name_advance(const ssam_stencil_args *a, int steps, void **result, cudaStream_t)
  *                                                       N steps, ping-pong; *result the last state
- *       enum name_NPTS, name_NCOEF, name_XLO .. name_YHI (3D .. name_ZHI); name_coef { T c[NPTS]; };
- *       name_shape (ONCHIP_SHAPE2D_TYPE); int name_ncoef(void)
- *   3D (X(I, DX, DY, DZ)): SSAM_STENCIL3D_STREAM_DEFINE (register streaming along z),
- *   SSAM_STENCIL3D_SLICE_DEFINE (section 4.9: z partial sums through shared memory), and
- *   SSAM_STENCIL3D_DEFINE (the one SSAM_STENCIL3D_SLICE_RULE picks; name_SLICE says which).
- *   _OCC(..., MINB) adds __launch_bounds__(B, MINB).  SSAM_STENCIL2D_DEFINE_HALF / _BF16(name, SHAPE,
- *   P, B): the state stored as __half / __nv_bfloat16 (V = 8), computed in float, one rounding at
- *   the store (2^-11 / 2^-8 relative a step); coefficients a FLOAT host array.
+ *       enum name_NPTS, name_NCOEF, name_XLO .. name_YHI (3D .. name_ZHI, name_SLICE: the slices or
+ *       not); name_coef { c[NPTS]; }; name_shape (ONCHIP_SHAPE2D_TYPE), name_policy; int name_ncoef(void)
  *
  * HOW  The bodies are in stencil/ (row.cuh: the lane-distance schedule and the row pieces; body2d,
  *   stream3d, slice3d; host.cuh: arguments, grids, launch).  Layouts, grid rules and their
@@ -36,7 +36,7 @@
  * EXAMPLE
  *   [compile: float *d_u0, *d_u1; int W, H; float r; cudaStream_t stream]
  *     #include <ssam/stencil.cuh>
- *     SSAM_STENCIL2D_DEFINE(heat, float, ONCHIP_SHAPE_2D5PT, 8, 128)
+ *     SSAM_STENCIL2D_DEFINE(heat, float, ONCHIP_SHAPE_2D5PT, ssam_stencil_policy<>)   // P 8, B 128
  *
  *     float c[5] = {1 - 4 * r, r, r, r, r};          // host memory, in the shape's point order
  *     ssam_stencil_args a = {};
@@ -46,9 +46,9 @@
  *     int rc = heat_advance(&a, 1000, &u, stream);    // u is d_u0 or d_u1: the state after 1000 steps
  *
  * PARAMETERS AND LIMITS (static_assert sentences; tests/compile-fail/ssam_stencil_*.cu)
- *   T float or double; offsets within +-10 (SSAM_STENCIL_RMAX); every I in [0, NPTS); P >= 1; B a
- *   multiple of 32 from 32 to 1024; register windows <= 192 32-bit registers: V (P + NY - 1) + V P (2D),
- *   V (NZ + 1)(P + NY - 1) (3D streaming, a bound), 2 V (P + NY - 1) (3D slice); slice shared memory
+ *   Offsets within +-10 (SSAM_STENCIL_RMAX); every I in [0, NPTS); P >= 1; B a multiple of 32 from 32
+ *   to 1024; MINB >= 1; register windows <= 192 32-bit registers: V (P + NY - 1) + V P (2D), V (NZ + 1)
+ *   (P + NY - 1) (3D streaming, a bound), 2 V (P + NY - 1) (3D slice); slice shared memory
  *   (B/32 + NZ - 1)(NZ - 1) P 512 bytes + a row table <= 227 KB.  Coefficients from HOST memory into
  *   the kernel's parameters.  One pitch for src and dst; they must not overlap; name_advance
  *   overwrites both.  2D ny <= 65535 * 4096; 3D ceil(ny / (P B/32)) (slice ceil(ny / P)) and the z
@@ -86,9 +86,47 @@
 #define SSAM__STENCIL2D_GRID_DEFAULT(GH) 4
 #define SSAM__STENCIL3D_TRIM_DEFAULT 1
 
-/* the default 3D variant (1 slice, 0 streaming): slice for double shapes of NZ >= 5 planes that fill
- * more than half their box; why: docs/ssam.md#stencil-3d-rule */
+/* the 3D schedule SSAM_SCHEDULE_AUTO takes (1 slice, 0 streaming): slice for double shapes of NZ >= 5
+ * planes that fill more than half their box; why: docs/ssam.md#stencil-3d-rule */
 #define SSAM_STENCIL3D_SLICE_RULE(T, NPTS, NX, NY, NZ) (sizeof(T) == 8 && (NZ) >= 5 && 2 * (NPTS) > (NX) * (NY) * (NZ))
+
+/* ---- the policy ---------------------------------------------------------------------------------- */
+/* P output rows a lane and step, B threads, MINB blocks per SM, SCHEDULE SSAM_SCHEDULE_AUTO (3D: the
+ * rule above), _STREAM or _SLICE (3D) */
+template <int P_ = 8, int B_ = 128, int MINB_ = 1, int SCHEDULE_ = SSAM_SCHEDULE_AUTO>
+struct ssam_stencil_policy {
+    enum { p = P_, b = B_, minb = MINB_, schedule = SCHEDULE_ };
+};
+/* value 1 for an ssam_stencil_policy, and its fields; another type: 0 and the default policy's fields
+ * (its sentence is then the only error) */
+template <class X>
+struct ssam__is_stencil_policy {
+    enum { value = 0, p = 8, b = 128, minb = 1, schedule = SSAM_SCHEDULE_AUTO };
+};
+template <int P_, int B_, int MINB_, int SCHEDULE_>
+struct ssam__is_stencil_policy<ssam_stencil_policy<P_, B_, MINB_, SCHEDULE_> > {
+    enum { value = 1, p = P_, b = B_, minb = MINB_, schedule = SCHEDULE_ };
+};
+#define SSAM__STENCIL_POL(name, F) ((int)ssam__is_stencil_policy<name##_policy>::F)
+/* a 2D generator's T: ::store the state's type, ::calc the arithmetic's (float for __half and
+ * __nv_bfloat16); a refused T: float */
+template <class X>
+struct ssam__stencil_types {
+    enum { value = ssam__stencil_real<X>::value };
+    typedef typename ssam__stencil_real<X>::type store, calc;
+};
+template <>
+struct ssam__stencil_types<__half> {
+    enum { value = 1 };
+    typedef __half store;
+    typedef float calc;
+};
+template <>
+struct ssam__stencil_types<__nv_bfloat16> {
+    enum { value = 1 };
+    typedef __nv_bfloat16 store;
+    typedef float calc;
+};
 
 /* ---- what the generators call ------------------------------------------------------------------ */
 /* the 3D kernel's body: the slice variant (SL 1) or the streaming one (GHM, TRIM) */
@@ -189,17 +227,23 @@ static inline ssam__stencil_kern ssam__stencil3d_kern(const void *fn)
 #define SSAM__STENCIL3D_HOST(name, T, P, B, GHM)
 #endif
 
-#define SSAM_STENCIL2D_DEFINE(name, T, SHAPE, P, B)                                                     \
-    SSAM__STENCIL2D_GEN(name, "SSAM_STENCIL2D_DEFINE(" #name ")", T, T, SHAPE, P, B, 1, SSAM__STENCIL_GHM_DEFAULT(T, name##_XLO, name##_XHI), -1)
-#define SSAM_STENCIL2D_DEFINE_OCC(name, T, SHAPE, P, B, MINB)                                           \
-    SSAM__STENCIL2D_GEN(name, "SSAM_STENCIL2D_DEFINE_OCC(" #name ")", T, T, SHAPE, P, B, MINB,          \
-                        SSAM__STENCIL_GHM_DEFAULT(T, name##_XLO, name##_XHI), -1)
-#define SSAM_STENCIL2D_DEFINE_HALF(name, SHAPE, P, B)                                                   \
-    SSAM__STENCIL2D_GEN(name, "SSAM_STENCIL2D_DEFINE_HALF(" #name ")", __half, float, SHAPE, P, B, 1,   \
-                        SSAM__STENCIL_GHM_DEFAULT(float, name##_XLO, name##_XHI), -1)
-#define SSAM_STENCIL2D_DEFINE_BF16(name, SHAPE, P, B)                                                   \
-    SSAM__STENCIL2D_GEN(name, "SSAM_STENCIL2D_DEFINE_BF16(" #name ")", __nv_bfloat16, float, SHAPE, P, B, 1, \
-                        SSAM__STENCIL_GHM_DEFAULT(float, name##_XLO, name##_XHI), -1)
+/* the policy's checks (WHO the generator's name and the instance) */
+#define SSAM__STENCIL_POLICY_CHECK(name, WHO)                                                           \
+    static_assert(ssam__is_stencil_policy<name##_policy>::value,                                        \
+                  WHO ": the last argument must be an ssam_stencil_policy<P, B, MINB, SCHEDULE>");      \
+    static_assert(SSAM__STENCIL_POL(name, minb) >= 1, WHO ": MINB (blocks per SM) must be at least 1");
+/* 2D: T float, double, or __half / __nv_bfloat16 stored and computed in float; one schedule */
+#define SSAM_STENCIL2D_DEFINE(name, T, SHAPE, ...)                                                      \
+    typedef __VA_ARGS__ name##_policy;                                                                  \
+    SSAM__STENCIL_POLICY_CHECK(name, "SSAM_STENCIL2D_DEFINE(" #name ")")                                \
+    static_assert(ssam__stencil_types<T>::value,                                                        \
+                  "SSAM_STENCIL2D_DEFINE(" #name "): T must be float, double, __half or __nv_bfloat16"); \
+    static_assert(SSAM__STENCIL_POL(name, schedule) == SSAM_SCHEDULE_AUTO,                              \
+                  "SSAM_STENCIL2D_DEFINE(" #name "): SCHEDULE must be SSAM_SCHEDULE_AUTO (a 2D stencil has one schedule)"); \
+    SSAM__STENCIL2D_GEN(name, "SSAM_STENCIL2D_DEFINE(" #name ")", ssam__stencil_types<T>::store,        \
+                        ssam__stencil_types<T>::calc, SHAPE, SSAM__STENCIL_POL(name, p), SSAM__STENCIL_POL(name, b), \
+                        SSAM__STENCIL_POL(name, minb),                                                  \
+                        SSAM__STENCIL_GHM_DEFAULT(ssam__stencil_types<T>::calc, name##_XLO, name##_XHI), -1)
 /* GHM the ghost mode (0 overlap lanes, 1 ghost lanes where the shape allows), GRID the 2D grid rule
  * (-1: SSAM__STENCIL2D_GRID_DEFAULT of the layout) */
 #define SSAM__STENCIL2D_DEFINE_X(name, T, SHAPE, P, B, MINB, GHM, GRID)                                 \
@@ -217,26 +261,34 @@ static inline ssam__stencil_kern ssam__stencil3d_kern(const void *fn)
     }                                                                                                   \
     SSAM__STENCIL2D_HOST(name, TS, T, P, B, GHM, GRID)
 
-/* the 3D generators: register streaming along Z, the slices of section 4.9, and the default */
-#define SSAM_STENCIL3D_STREAM_DEFINE(name, T, SHAPE, P, B)                                              \
-    SSAM__STENCIL3D_GEN(name, "SSAM_STENCIL3D_STREAM_DEFINE(" #name ")", T, SHAPE, P, B, 1, 0,          \
-                        SSAM__STENCIL_GHM_DEFAULT(T, name##_XLO, name##_XHI), SSAM__STENCIL3D_TRIM_DEFAULT)
-#define SSAM_STENCIL3D_STREAM_DEFINE_OCC(name, T, SHAPE, P, B, MINB)                                    \
-    SSAM__STENCIL3D_GEN(name, "SSAM_STENCIL3D_STREAM_DEFINE_OCC(" #name ")", T, SHAPE, P, B, MINB, 0,   \
-                        SSAM__STENCIL_GHM_DEFAULT(T, name##_XLO, name##_XHI), SSAM__STENCIL3D_TRIM_DEFAULT)
+/* 3D: T float or double; SCHEDULE AUTO (SSAM__STENCIL3D_RULE), STREAM (the ghost mode and trimmed
+ * slots of the defaults above) or SLICE */
+#define SSAM_STENCIL3D_DEFINE(name, T, SHAPE, ...)                                                      \
+    typedef __VA_ARGS__ name##_policy;                                                                  \
+    SSAM__STENCIL_POLICY_CHECK(name, "SSAM_STENCIL3D_DEFINE(" #name ")")                                \
+    static_assert(ssam__stencil_real<T>::value, "SSAM_STENCIL3D_DEFINE(" #name "): T must be float or double"); \
+    static_assert(SSAM__STENCIL_POL(name, schedule) == SSAM_SCHEDULE_AUTO ||                            \
+                      SSAM__STENCIL_POL(name, schedule) == SSAM_SCHEDULE_STREAM ||                      \
+                      SSAM__STENCIL_POL(name, schedule) == SSAM_SCHEDULE_SLICE,                         \
+                  "SSAM_STENCIL3D_DEFINE(" #name "): SCHEDULE must be SSAM_SCHEDULE_AUTO, SSAM_SCHEDULE_STREAM or " \
+                  "SSAM_SCHEDULE_SLICE");                                                               \
+    SSAM__STENCIL3D_POLICY_GEN(name, ssam__stencil_real<T>::type, SHAPE)
+/* the policy's schedule as SL, GHM and TRIM: the slice body (1, 1, 0), the streaming one (0, the
+ * defaults), or the rule's choice (with the streaming defaults) */
+#define SSAM__STENCIL3D_POLICY_GEN(name, T, SHAPE)                                                      \
+    SSAM__STENCIL3D_GEN(name, "SSAM_STENCIL3D_DEFINE(" #name ")", T, SHAPE, SSAM__STENCIL_POL(name, p), \
+                        SSAM__STENCIL_POL(name, b), SSAM__STENCIL_POL(name, minb),                      \
+                        SSAM__STENCIL3D_SCHED(name, 1, 0, SSAM__STENCIL3D_RULE(name, T)),              \
+                        SSAM__STENCIL3D_SCHED(name, 1, SSAM__STENCIL_GHM_DEFAULT(T, name##_XLO, name##_XHI), \
+                                              SSAM__STENCIL_GHM_DEFAULT(T, name##_XLO, name##_XHI)),    \
+                        SSAM__STENCIL3D_SCHED(name, 0, SSAM__STENCIL3D_TRIM_DEFAULT, SSAM__STENCIL3D_TRIM_DEFAULT))
+#define SSAM__STENCIL3D_SCHED(name, SLICE, STREAM, AUTO)                                                \
+    (SSAM__STENCIL_POL(name, schedule) == SSAM_SCHEDULE_SLICE    ? (SLICE)                              \
+     : SSAM__STENCIL_POL(name, schedule) == SSAM_SCHEDULE_STREAM ? (STREAM)                             \
+                                                                 : (AUTO))
 /* GHM the ghost mode, TRIM the per-slot rows (see the defaults above) */
 #define SSAM__STENCIL3D_STREAM_DEFINE_X(name, T, SHAPE, P, B, MINB, GHM, TRIM)                          \
-    SSAM__STENCIL3D_GEN(name, "SSAM_STENCIL3D_STREAM_DEFINE(" #name ")", T, SHAPE, P, B, MINB, 0, GHM, TRIM)
-#define SSAM_STENCIL3D_SLICE_DEFINE(name, T, SHAPE, P, B)                                               \
-    SSAM__STENCIL3D_GEN(name, "SSAM_STENCIL3D_SLICE_DEFINE(" #name ")", T, SHAPE, P, B, 1, 1, 1, 0)
-#define SSAM_STENCIL3D_SLICE_DEFINE_OCC(name, T, SHAPE, P, B, MINB)                                     \
-    SSAM__STENCIL3D_GEN(name, "SSAM_STENCIL3D_SLICE_DEFINE_OCC(" #name ")", T, SHAPE, P, B, MINB, 1, 1, 0)
-#define SSAM_STENCIL3D_DEFINE(name, T, SHAPE, P, B)                                                     \
-    SSAM__STENCIL3D_GEN(name, "SSAM_STENCIL3D_DEFINE(" #name ")", T, SHAPE, P, B, 1, SSAM__STENCIL3D_RULE(name, T), \
-                        SSAM__STENCIL_GHM_DEFAULT(T, name##_XLO, name##_XHI), SSAM__STENCIL3D_TRIM_DEFAULT)
-#define SSAM_STENCIL3D_DEFINE_OCC(name, T, SHAPE, P, B, MINB)                                           \
-    SSAM__STENCIL3D_GEN(name, "SSAM_STENCIL3D_DEFINE_OCC(" #name ")", T, SHAPE, P, B, MINB, SSAM__STENCIL3D_RULE(name, T), \
-                        SSAM__STENCIL_GHM_DEFAULT(T, name##_XLO, name##_XHI), SSAM__STENCIL3D_TRIM_DEFAULT)
+    SSAM__STENCIL3D_GEN(name, "SSAM_STENCIL3D_DEFINE(" #name ")", T, SHAPE, P, B, MINB, 0, GHM, TRIM)
 #define SSAM__STENCIL3D_RULE(name, T)                                                                   \
     SSAM_STENCIL3D_SLICE_RULE(T, name##_NPTS, name##_XHI - name##_XLO + 1, name##_YHI - name##_YLO + 1, \
                               name##_ZHI - name##_ZLO + 1)

@@ -4,8 +4,8 @@
  * in flight kept in registers.
  *
  * WHAT (docs/ssam.md#box-stencils-on-tensor-cores-stencil_tccuh)
- *   SSAM_STENCIL3D_TC_DEFINE(name, MODE, SHAPE)   a 3D shape X(I, DX, DY, DZ)
- *   SSAM_STENCIL2D_TC_DEFINE(name, MODE, SHAPE)   a 2D shape X(I, DX, DY)
+ *   SSAM_STENCIL3D_TC_DEFINE(name, MODE, SHAPE, ssam_stencil_tc_policy<D, JX, WY, WX, MINB>)  3D shape
+ *   SSAM_STENCIL2D_TC_DEFINE(name, MODE, SHAPE, ssam_stencil_tc_policy<...>)  a 2D shape X(I, DX, DY)
  *   define, with stencil.cuh's ssam_stencil_args, boundaries and codes:
  *       __global__ name_kernel                                the tensor-core kernel
  *       int name_launch(const ssam_stencil_args *a, cudaStream_t)          one time step
@@ -15,8 +15,9 @@
  *       name_simt_*                                           stencil.cuh's kernel (the fallback)
  *   MODE f64 (FP64 MMAs, every product and sum in double), tf32 (one TF32 pass, ~2^-10 a product),
  *   tf32x3 (three TF32 passes: FP32-like).  The fallback runs below sm_80, for PTX older than sm_80,
- *   or where the device lacks the shared memory.  _EX(name, MODE, SHAPE, D, JX, WY, WX, MINB) sets
- *   the tile: D-dilated fragments, JX 8-column tiles a warp, WY x WX warps, MINB blocks per SM.
+ *   or where the device lacks the shared memory.  The policy is the tile: D-dilated fragments, JX
+ *   8-column tiles a warp, WY x WX warps, MINB blocks per SM; a field 0 (every one by default:
+ *   ssam_stencil_tc_policy<>) the MODE's default tile (SSAM_STC3_TILE_MODE, SSAM_STC2_TILE_MODE).
  *
  * HOW  Each (dz, dy) row of the box is a 1D correlation, C += A B with A the staged data and B the
  *   row's band (B[k][x] = c(k - x + XLO, dy, dz)).  A block stages each input plane once (cp.async)
@@ -34,7 +35,7 @@
  * EXAMPLE
  *   [compile: void *u; cudaStream_t stream]
  *     #include <ssam/stencil_tc.cuh>
- *     SSAM_STENCIL3D_TC_DEFINE(box125, f64, ONCHIP_SHAPE_BOX3D_R2)
+ *     SSAM_STENCIL3D_TC_DEFINE(box125, f64, ONCHIP_SHAPE_BOX3D_R2, ssam_stencil_tc_policy<>)
  *
  *     ssam_stencil_args a = {};  // ...               // exactly as for SSAM_STENCIL3D_DEFINE
  *     int rc = box125_advance(&a, 100, &u, stream);
@@ -46,7 +47,7 @@
  *   on every device.  Two staging slots of (16 D WY + NY - 1) rows and the padded coefficients within
  *   227 KB of shared memory, the box's coefficients and flags within 31 KB of parameters, 1 <= D <= 7
  *   (static_asserts; tests/compile-fail/ssam_stencil_tc_*.cu).  ceil(ny / (16 D WY)) <= 65535 and the
- *   segments <= 65535.  Another shape than the catalogue's may need _EX with a smaller MINB (check
+ *   segments <= 65535.  Another shape than the catalogue's may need a policy's smaller MINB (check
  *   with -Xptxas -v).  Accuracy (tested): f64 < 1e-12 relative a step, tf32 5e-3 rms, tf32x3 1e-5.
  *   It pays for the large boxes (3D radius 2, 2D r >= 4); stars and memory-bound boxes belong to
  *   stencil.cuh (docs/ssam.md#stencil-tc-design).
@@ -67,7 +68,7 @@
 #include "conv_tc.cuh"
 #include "stencil.cuh"
 
-/* the default tile of each mode, 3D and 2D; why: docs/ssam.md#stencil-tc-design */
+/* the default tile of each mode, 3D and 2D (a policy's 0 fields); why: docs/ssam.md#stencil-tc-design */
 #define SSAM_STC3_TILE_f64 1, 1, 1, 4, 4 /* D, JX, WY, WX, MINB */
 #define SSAM_STC3_TILE_tf32 2, 1, 1, 4, 3
 #define SSAM_STC3_TILE_tf32x3 1, 1, 1, 4, 4
@@ -465,10 +466,46 @@ struct ssam__stc_mode_ok<ssam_tc_mode_tf32x3> {
 #define SSAM__STC_SIMT_T(MODE) typename ssam__stc_mode_ok<ssam_tc_mode_##MODE>::simt_t
 
 /* ---- the generators -------------------------------------------------------------------------- */
-#define SSAM_STENCIL3D_TC_DEFINE(name, MODE, SHAPE) SSAM__STC3_DEFAULT(name, MODE, SHAPE, SSAM_STC3_TILE_##MODE)
-#define SSAM__STC3_DEFAULT(name, MODE, SHAPE, ...) SSAM__STC3_GEN(name, "SSAM_STENCIL3D_TC_DEFINE(" #name ")", MODE, SHAPE, __VA_ARGS__)
-#define SSAM_STENCIL3D_TC_DEFINE_EX(name, MODE, SHAPE, D, JX, WY, WX, MINB)                             \
-    SSAM__STC3_GEN(name, "SSAM_STENCIL3D_TC_DEFINE_EX(" #name ")", MODE, SHAPE, D, JX, WY, WX, MINB)
+/* the tile: D-dilated fragments, JX 8-column tiles a warp, WY x WX warps, MINB blocks per SM; a 0
+ * field the MODE's default (SSAM_STC3_TILE_MODE, SSAM_STC2_TILE_MODE) */
+template <int D_ = 0, int JX_ = 0, int WY_ = 0, int WX_ = 0, int MINB_ = 0>
+struct ssam_stencil_tc_policy {
+    enum { d = D_, jx = JX_, wy = WY_, wx = WX_, minb = MINB_ };
+};
+/* value 1 for an ssam_stencil_tc_policy, and its fields; another type: 0 and the defaults' zeros */
+template <class X>
+struct ssam__is_stencil_tc_policy {
+    enum { value = 0, d = 0, jx = 0, wy = 0, wx = 0, minb = 0 };
+};
+template <int D_, int JX_, int WY_, int WX_, int MINB_>
+struct ssam__is_stencil_tc_policy<ssam_stencil_tc_policy<D_, JX_, WY_, WX_, MINB_> > {
+    enum { value = 1, d = D_, jx = JX_, wy = WY_, wx = WX_, minb = MINB_ };
+};
+/* field F (K-th of the tile lists) of name_policy, or the MODE's default where it is 0 */
+#define SSAM__STC_TILE(name, DIMS, MODE, F, K)                                                          \
+    (ssam__is_stencil_tc_policy<name##_policy>::F ? (int)ssam__is_stencil_tc_policy<name##_policy>::F   \
+                                                  : SSAM__STC_PICK(K, SSAM_STC##DIMS##_TILE_##MODE))
+#define SSAM__STC_PICK(K, ...) SSAM__STC_PICK_(SSAM__STC_F##K, __VA_ARGS__)
+#define SSAM__STC_PICK_(F, ...) F(__VA_ARGS__)
+#define SSAM__STC_F0(d, jx, wy, wx, minb) d
+#define SSAM__STC_F1(d, jx, wy, wx, minb) jx
+#define SSAM__STC_F2(d, jx, wy, wx, minb) wy
+#define SSAM__STC_F3(d, jx, wy, wx, minb) wx
+#define SSAM__STC_F4(d, jx, wy, wx, minb) minb
+/* 3D and 2D: the policy's check and tile, then the SIMT fallback (name_simt: stencil.cuh's kernel
+ * of the shape, P 1, 128 threads) and the tensor-core kernel */
+#define SSAM_STENCIL3D_TC_DEFINE(name, MODE, SHAPE, ...)                                                \
+    typedef __VA_ARGS__ name##_policy;                                                                  \
+    SSAM__STC_POLICY(name, "SSAM_STENCIL3D_TC_DEFINE(" #name ")", 3, MODE, SHAPE)
+#define SSAM_STENCIL2D_TC_DEFINE(name, MODE, SHAPE, ...)                                                \
+    typedef __VA_ARGS__ name##_policy;                                                                  \
+    SSAM__STC_POLICY(name, "SSAM_STENCIL2D_TC_DEFINE(" #name ")", 2, MODE, SHAPE)
+#define SSAM__STC_POLICY(name, WHO, DIMS, MODE, SHAPE)                                                  \
+    static_assert(ssam__is_stencil_tc_policy<name##_policy>::value,                                     \
+                  WHO ": the last argument must be an ssam_stencil_tc_policy<D, JX, WY, WX, MINB>");    \
+    SSAM__STC##DIMS##_GEN(name, WHO, MODE, SHAPE, SSAM__STC_TILE(name, DIMS, MODE, d, 0),               \
+                          SSAM__STC_TILE(name, DIMS, MODE, jx, 1), SSAM__STC_TILE(name, DIMS, MODE, wy, 2), \
+                          SSAM__STC_TILE(name, DIMS, MODE, wx, 3), SSAM__STC_TILE(name, DIMS, MODE, minb, 4))
 #define SSAM__STC3_GEN(name, WHO, MODE, SHAPE, D, JX, WY, WX, MINB)                                     \
     SSAM__STC_MODE_CHECK(WHO, MODE)                                                                     \
     SSAM__STENCIL3D_GEN(name##_simt, WHO, SSAM__STC_SIMT_T(MODE), SHAPE, 1, 128, 1,                     \
@@ -476,10 +513,6 @@ struct ssam__stc_mode_ok<ssam_tc_mode_tf32x3> {
                         SSAM__STENCIL_GHM_DEFAULT(SSAM__STC_SIMT_T(MODE), name##_simt_XLO, name##_simt_XHI), \
                         SSAM__STENCIL3D_TRIM_DEFAULT)                                                   \
     SSAM__STENCIL_TC_GEN(name, WHO, MODE, 3, name##_simt_ZLO, name##_simt_ZHI, D, JX, WY, WX, MINB)
-#define SSAM_STENCIL2D_TC_DEFINE(name, MODE, SHAPE) SSAM__STC2_DEFAULT(name, MODE, SHAPE, SSAM_STC2_TILE_##MODE)
-#define SSAM__STC2_DEFAULT(name, MODE, SHAPE, ...) SSAM__STC2_GEN(name, "SSAM_STENCIL2D_TC_DEFINE(" #name ")", MODE, SHAPE, __VA_ARGS__)
-#define SSAM_STENCIL2D_TC_DEFINE_EX(name, MODE, SHAPE, D, JX, WY, WX, MINB)                             \
-    SSAM__STC2_GEN(name, "SSAM_STENCIL2D_TC_DEFINE_EX(" #name ")", MODE, SHAPE, D, JX, WY, WX, MINB)
 #define SSAM__STC2_GEN(name, WHO, MODE, SHAPE, D, JX, WY, WX, MINB)                                     \
     SSAM__STC_MODE_CHECK(WHO, MODE)                                                                     \
     SSAM__STENCIL2D_GEN(name##_simt, WHO, SSAM__STC_SIMT_T(MODE), SSAM__STC_SIMT_T(MODE), SHAPE, 1, 128, 1, \
@@ -540,7 +573,7 @@ struct ssam__stc_mode_ok<ssam_tc_mode_tf32x3> {
     static_assert(name##__tcz::tile, WHO ": the tile needs 1 <= D <= 7 (D 8 would need an odd row pitch, and the " \
                                      "fragments' paired loads even rows), JX >= 1 and 1 to 32 warps");  \
     static_assert(name##__tcz::smem <= ONCHIP_SMEM_OPTIN_MAX, WHO ": the ring of planes exceeds 227 KB of shared memory; use a " \
-                                                   "smaller tile (the _EX generator) or stencil.cuh");
+                                                   "smaller tile (the policy's D, JX, WY, WX) or stencil.cuh");
 
 #endif /* SSAM_STENCIL_TC_CUH */
 #include <onchip/names_pop.h>

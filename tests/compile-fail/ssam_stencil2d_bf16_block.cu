@@ -1,3 +1,3 @@
-/* expect: SSAM_STENCIL2D_DEFINE_BF16(heat): B must be a multiple of 32 from 32 to 1024 */
+/* expect: SSAM_STENCIL2D_DEFINE(heat): B must be a multiple of 32 from 32 to 1024 */
 #include <ssam/stencil.cuh>
-SSAM_STENCIL2D_DEFINE_BF16(heat, ONCHIP_SHAPE_2D5PT, 4, 2048)
+SSAM_STENCIL2D_DEFINE(heat, __nv_bfloat16, ONCHIP_SHAPE_2D5PT, ssam_stencil_policy<4, 2048>)

@@ -1,3 +1,3 @@
-/* expect: SSAM_STENCIL2D_DEFINE_OCC(heat): P (output rows per lane) must be at least 1 */
+/* expect: SSAM_STENCIL2D_DEFINE(heat): P (output rows per lane) must be at least 1 */
 #include <ssam/stencil.cuh>
-SSAM_STENCIL2D_DEFINE_OCC(heat, float, ONCHIP_SHAPE_2D5PT, 0, 128, 2)
+SSAM_STENCIL2D_DEFINE(heat, float, ONCHIP_SHAPE_2D5PT, ssam_stencil_policy<0, 128, 2>)

@@ -1,3 +1,3 @@
-/* expect: SSAM_STENCIL2D_DEFINE(heat): T must be float or double */
+/* expect: SSAM_STENCIL2D_DEFINE(heat): T must be float, double, __half or __nv_bfloat16 */
 #include <ssam/stencil.cuh>
-SSAM_STENCIL2D_DEFINE(heat, int, ONCHIP_SHAPE_2D5PT, 4, 128)
+SSAM_STENCIL2D_DEFINE(heat, int, ONCHIP_SHAPE_2D5PT, ssam_stencil_policy<4>)

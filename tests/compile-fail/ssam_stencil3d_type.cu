@@ -1,3 +1,3 @@
-/* expect: SSAM_STENCIL3D_STREAM_DEFINE(heat3): T must be float or double */
+/* expect: SSAM_STENCIL3D_DEFINE(heat3): T must be float or double */
 #include <ssam/stencil.cuh>
-SSAM_STENCIL3D_STREAM_DEFINE(heat3, int, ONCHIP_SHAPE_3D7PT, 2, 128)
+SSAM_STENCIL3D_DEFINE(heat3, int, ONCHIP_SHAPE_3D7PT, ssam_stencil_policy<2, 128, 1, SSAM_SCHEDULE_STREAM>)

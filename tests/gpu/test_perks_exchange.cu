@@ -30,8 +30,8 @@
 
 #define PT(I, DX, DY) {I, DX, DY, 0},
 
-SSAM_STENCIL2D_DEFINE(st_f, float, ONCHIP_SHAPE_2D5PT, 4, 128)
-SSAM_STENCIL2D_DEFINE(st_d, double, ONCHIP_SHAPE_2D5PT, 4, 128)
+SSAM_STENCIL2D_DEFINE(st_f, float, ONCHIP_SHAPE_2D5PT, ssam_stencil_policy<4>)
+SSAM_STENCIL2D_DEFINE(st_d, double, ONCHIP_SHAPE_2D5PT, ssam_stencil_policy<4>)
 SSAM_STENCIL2D_TEMPORAL_DEFINE(tb_f, float, ONCHIP_SHAPE_2D5PT, 4, 128)
 PERKS_STENCIL2D_DEFINE(ps_f, float, ONCHIP_SHAPE_STAR2D_R1, perks_stencil2d_policy<64, 4, 0>)
 

@@ -47,23 +47,23 @@
     X(ONCHIP_SHAPE_POISSON3D_19, poisson3d_19, 2, 1) X(USER3D_A, user3d_a, 1, 1) X(USER3D_STAR, user3d_star, 2, 1)
 
 #define DEF2(S, n, P)                                                                                     \
-    SSAM_STENCIL2D_DEFINE(f_##n, float, S, P, 128)                                                        \
-    SSAM_STENCIL2D_DEFINE(d_##n, double, S, P, 64)
+    SSAM_STENCIL2D_DEFINE(f_##n, float, S, ssam_stencil_policy<P>)                                        \
+    SSAM_STENCIL2D_DEFINE(d_##n, double, S, ssam_stencil_policy<P, 64>)
 /* 3D: the register-streaming sweep (f_, d_) and the slice variant of section 4.9 (fs_, ds_: blocks
  * of 4 and of 3 warps, so the ring of plane slots is 4 + NZ - 1 and 3 + NZ - 1 long) */
 #define DEF3(S, n, P, MB)                                                                                 \
-    SSAM_STENCIL3D_STREAM_DEFINE(f_##n, float, S, P, 128)                                                 \
-    SSAM_STENCIL3D_STREAM_DEFINE_OCC(d_##n, double, S, P, 64, MB)                                         \
-    SSAM_STENCIL3D_SLICE_DEFINE(fs_##n, float, S, 2 * (P), 128)                                           \
-    SSAM_STENCIL3D_SLICE_DEFINE(ds_##n, double, S, P, 96)
+    SSAM_STENCIL3D_DEFINE(f_##n, float, S, ssam_stencil_policy<P, 128, 1, SSAM_SCHEDULE_STREAM>)          \
+    SSAM_STENCIL3D_DEFINE(d_##n, double, S, ssam_stencil_policy<P, 64, MB, SSAM_SCHEDULE_STREAM>)         \
+    SSAM_STENCIL3D_DEFINE(fs_##n, float, S, ssam_stencil_policy<2 * (P), 128, 1, SSAM_SCHEDULE_SLICE>)    \
+    SSAM_STENCIL3D_DEFINE(ds_##n, double, S, ssam_stencil_policy<P, 96, 1, SSAM_SCHEDULE_SLICE>)
 LIST2D(DEF2)
 LIST3D(DEF3)
 /* the default SSAM_STENCIL3D_DEFINE: whichever variant SSAM_STENCIL3D_SLICE_RULE picks (3d13pt:
  * streaming in both types; 3d125pt: streaming in float, slice in double; test_shapes checks which) */
 #define LISTAUTO(X) X(ONCHIP_SHAPE_STAR3D_R2, star3d_r2, 1, 1) X(ONCHIP_SHAPE_BOX3D_R2, box3d_r2, 1, 1)
 #define DEFA(S, n, P, MB)                                                                                 \
-    SSAM_STENCIL3D_DEFINE(fa_##n, float, S, P, 128)                                                       \
-    SSAM_STENCIL3D_DEFINE(da_##n, double, S, P, 64)
+    SSAM_STENCIL3D_DEFINE(fa_##n, float, S, ssam_stencil_policy<P>)                                       \
+    SSAM_STENCIL3D_DEFINE(da_##n, double, S, ssam_stencil_policy<P, 64>)
 LISTAUTO(DEFA)
 /* the layout and window options of the internal definitions, beside the defaults above (which take
  * the per-slot rows in 3D: user3d_a's planes read different rows; and overlap lanes for 2d17pt fp32):
@@ -88,10 +88,10 @@ LISTX2(DEFX2)
 LISTX3(DEFX3)
 /* half-precision storage (computed in float): the 5-point star, a box with offsets across lanes
  * (V = 8), a user shape */
-SSAM_STENCIL2D_DEFINE_HALF(h_star2d_r1, ONCHIP_SHAPE_STAR2D_R1, 4, 128)
-SSAM_STENCIL2D_DEFINE_BF16(b_star2d_r1, ONCHIP_SHAPE_STAR2D_R1, 4, 128)
-SSAM_STENCIL2D_DEFINE_HALF(h_box2d_r2, ONCHIP_SHAPE_BOX2D_R2, 2, 128)
-SSAM_STENCIL2D_DEFINE_BF16(b_user2d_off, USER2D_OFF, 2, 128)
+SSAM_STENCIL2D_DEFINE(h_star2d_r1, __half, ONCHIP_SHAPE_STAR2D_R1, ssam_stencil_policy<4>)
+SSAM_STENCIL2D_DEFINE(b_star2d_r1, __nv_bfloat16, ONCHIP_SHAPE_STAR2D_R1, ssam_stencil_policy<4>)
+SSAM_STENCIL2D_DEFINE(h_box2d_r2, __half, ONCHIP_SHAPE_BOX2D_R2, ssam_stencil_policy<2>)
+SSAM_STENCIL2D_DEFINE(b_user2d_off, __nv_bfloat16, USER2D_OFF, ssam_stencil_policy<2>)
 
 /* the points on the host: {I, dx, dy, dz} */
 #define HPT2(I, DX, DY) {I, DX, DY, 0},

@@ -1,7 +1,7 @@
 /* tests/gpu/test_ssam_stencil_tc.cu -- ssam/stencil_tc.cuh (box stencils on tensor cores) against a
  * CPU reference in double: 3D boxes r = 1, 2, poisson (a box with holes), an asymmetric user shape;
  * 2D boxes r = 2, 4, 8x8 and a user shape; every mode (f64, tf32, tf32x3) on the radius-2 boxes and
- * explicit tiles (_EX); Dirichlet and periodic, several steps, ragged sizes (domains smaller than a
+ * explicit tiles (ssam_stencil_tc_policy); Dirichlet and periodic, several steps, ragged sizes (domains smaller than a
  * tile and than the stencil, several tiles in x and y, several Z segments), a padded pitch.  Each
  * step's output is poisoned (NaN) first: every cell must be written, the padding never, and the
  * Dirichlet cells must keep their values bit for bit.  Then name_advance against the stepwise
@@ -47,19 +47,19 @@
     X(d_box2d_r2, f64, ONCHIP_SHAPE_BOX2D_R2, 2, 1, 1e-12)                                                  \
     X(d_box2d_8x8, f64, ONCHIP_SHAPE_BOX2D_8X8, 2, 1, 1e-12)                                                \
     X(d_user2d, f64, USER2D, 2, 1, 1e-12)
-#define DEF_3(n, MODE, S) SSAM_STENCIL3D_TC_DEFINE(n, MODE, S)
-#define DEF_2(n, MODE, S) SSAM_STENCIL2D_TC_DEFINE(n, MODE, S)
+#define DEF_3(n, MODE, S) SSAM_STENCIL3D_TC_DEFINE(n, MODE, S, ssam_stencil_tc_policy<>)
+#define DEF_2(n, MODE, S) SSAM_STENCIL2D_TC_DEFINE(n, MODE, S, ssam_stencil_tc_policy<>)
 #define DEF(n, MODE, S, D, t, tol) DEF_##D(n, MODE, S)
 LIST(DEF)
 /* explicit tiles (dilation D, JX x tiles, WY x WX warps) */
-SSAM_STENCIL3D_TC_DEFINE_EX(e1_box3d_r2, f64, ONCHIP_SHAPE_BOX3D_R2, 1, 2, 1, 2, 2)
-SSAM_STENCIL3D_TC_DEFINE_EX(e2_box3d_r2, tf32x3, ONCHIP_SHAPE_BOX3D_R2, 1, 1, 4, 1, 3)
-SSAM_STENCIL2D_TC_DEFINE_EX(e3_box2d_r4, tf32, ONCHIP_SHAPE_BOX2D_R4, 2, 4, 1, 2, 1)
-SSAM_STENCIL2D_TC_DEFINE(dup2d, f64, DUP2D)
+SSAM_STENCIL3D_TC_DEFINE(e1_box3d_r2, f64, ONCHIP_SHAPE_BOX3D_R2, ssam_stencil_tc_policy<1, 2, 1, 2, 2>)
+SSAM_STENCIL3D_TC_DEFINE(e2_box3d_r2, tf32x3, ONCHIP_SHAPE_BOX3D_R2, ssam_stencil_tc_policy<1, 1, 4, 1, 3>)
+SSAM_STENCIL2D_TC_DEFINE(e3_box2d_r4, tf32, ONCHIP_SHAPE_BOX2D_R4, ssam_stencil_tc_policy<2, 4, 1, 2, 1>)
+SSAM_STENCIL2D_TC_DEFINE(dup2d, f64, DUP2D, ssam_stencil_tc_policy<>)
 /* the user shape with 2 blocks per SM (MINB 2): the default MINB (3 or 4) caps registers at 168 or 128,
  * which fits the catalogue's boxes; this box of 8 x 3 x 4 needs more (ptxas: 48 bytes of spills at 168) */
-SSAM_STENCIL3D_TC_DEFINE_EX(d_user3d, f64, USER3D, 2, 1, 1, 4, 2)
-SSAM_STENCIL3D_TC_DEFINE_EX(x_user3d, tf32x3, USER3D, 1, 1, 1, 4, 2)
+SSAM_STENCIL3D_TC_DEFINE(d_user3d, f64, USER3D, ssam_stencil_tc_policy<2, 1, 1, 4, 2>)
+SSAM_STENCIL3D_TC_DEFINE(x_user3d, tf32x3, USER3D, ssam_stencil_tc_policy<1, 1, 1, 4, 2>)
 
 #define HPT2(I, DX, DY) {I, DX, DY, 0},
 #define HPT3(I, DX, DY, DZ) {I, DX, DY, DZ},
@@ -84,7 +84,7 @@ typedef struct kern {
 #define ENT(n, MODE, S, D, t, tol)                                                                        \
     {#n " (" #MODE ")", D, t, n##_NPTS, n##_ncoef(), MODE_##MODE, tol, pts_##n, n##_launch, n##_advance, n##_path},
 #define ENTE(n, MODE, base, D, t, tol)                                                                    \
-    {#n " (" #MODE ", _EX)", D, t, n##_NPTS, n##_ncoef(), MODE_##MODE, tol, pts_##base, n##_launch, n##_advance, n##_path},
+    {#n " (" #MODE ", a tile)", D, t, n##_NPTS, n##_ncoef(), MODE_##MODE, tol, pts_##base, n##_launch, n##_advance, n##_path},
 
 /* the references (ssam_ref.h), on a kernel's points */
 static void extents(const kern *k, int *e) { ref_stencil_extents(k->pts, k->npts, e); }

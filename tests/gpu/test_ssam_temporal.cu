@@ -45,14 +45,14 @@
 #define DEF(S, n, TF, TD)                                                                                 \
     SSAM_STENCIL2D_TEMPORAL_DEFINE(tf_##n, float, S, TF, 128)                                             \
     SSAM_STENCIL2D_TEMPORAL_DEFINE(td_##n, double, S, TD, 64)                                             \
-    SSAM_STENCIL2D_DEFINE(of_##n, float, S, 4, 128)                                                       \
-    SSAM_STENCIL2D_DEFINE(od_##n, double, S, 2, 64)
+    SSAM_STENCIL2D_DEFINE(of_##n, float, S, ssam_stencil_policy<4>)                                       \
+    SSAM_STENCIL2D_DEFINE(od_##n, double, S, ssam_stencil_policy<2, 64>)
 LIST(DEF)
 #define DEFS(S, n, TF, TD)                                                                                \
     SSAM_STENCIL2D_TEMPORAL_DEFINE_SMEM(tf_##n, float, S, TF, 128)                                        \
     SSAM_STENCIL2D_TEMPORAL_DEFINE_SMEM(td_##n, double, S, TD, 96)                                        \
-    SSAM_STENCIL2D_DEFINE(of_##n, float, S, 4, 128)                                                       \
-    SSAM_STENCIL2D_DEFINE(od_##n, double, S, 2, 64)
+    SSAM_STENCIL2D_DEFINE(of_##n, float, S, ssam_stencil_policy<4>)                                       \
+    SSAM_STENCIL2D_DEFINE(od_##n, double, S, ssam_stencil_policy<2, 64>)
 LIST_S(DEFS)
 /* AUTO builds the staged kernel for 2d17pt (fp32 TT 3, fp64 TT 2) */
 SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE(af_r4, float, ONCHIP_SHAPE_STAR2D_R4, 128)

@@ -1,5 +1,5 @@
 /* tests/gpu/test_ssam_temporal3d.cu -- ssam/temporal3d.cuh: N steps fused TT per pass against N
- * launches of ssam's streaming 3D kernel (SSAM_STENCIL3D_STREAM_DEFINE), bit for bit, and against a
+ * launches of ssam's streaming 3D kernel (SSAM_STENCIL3D_DEFINE, SSAM_SCHEDULE_STREAM), bit for bit, and against a
  * CPU reference in double.  3d7pt with TT 1 to 4, 3d13pt, 3d27pt, user-defined asymmetric shapes (one
  * whose points all lie off the cell), the register-ring and z-column variants (_RING, _ZCOL: 3d7pt,
  * 3d13pt and a z-star reaching two planes up), float and double, Dirichlet and periodic, N = 1, TT - 1, TT,
@@ -48,8 +48,8 @@
 #define DEF(S, n, TF, TD, P, B, G)                                                                        \
     SSAM_STENCIL3D_TEMPORAL_##G(tf_##n, float, S, TF, P, B)                                               \
     SSAM_STENCIL3D_TEMPORAL_##G(td_##n, double, S, TD, P, B)                                              \
-    SSAM_STENCIL3D_STREAM_DEFINE(of_##n, float, S, 2, 128)                                                \
-    SSAM_STENCIL3D_STREAM_DEFINE(od_##n, double, S, 2, 128)
+    SSAM_STENCIL3D_DEFINE(of_##n, float, S, ssam_stencil_policy<2, 128, 1, SSAM_SCHEDULE_STREAM>)         \
+    SSAM_STENCIL3D_DEFINE(od_##n, double, S, ssam_stencil_policy<2, 128, 1, SSAM_SCHEDULE_STREAM>)
 LIST(DEF)
 
 /* the planner's generator: the z-column kernel for 3d7pt (TT 4, P 3, 512 threads) and 3d13pt (TT 2),

@@ -1,6 +1,6 @@
 #include <onchip/names_push.h>
-/* ssam/stencil/body2d.cuh -- the 2D stencil kernel's body (SSAM_STENCIL2D_DEFINE and its half and
- * bf16 variants).
+/* ssam/stencil/body2d.cuh -- the 2D stencil kernel's body (SSAM_STENCIL2D_DEFINE, T float, double,
+ * __half or __nv_bfloat16).
  *
  * WHAT (SSAM, Chen et al. SC'19: Listing 2, sections 4.5 and 4.8)
  *   ssam__stencil2d_body<TS, T, S, P, B, GHM>(src, dst, g, cf): one time step of the shape type S

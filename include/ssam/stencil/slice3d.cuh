@@ -1,6 +1,6 @@
 #include <onchip/names_push.h>
-/* ssam/stencil/slice3d.cuh -- the 3D slice kernel's body (SSAM_STENCIL3D_SLICE_DEFINE, and
- * SSAM_STENCIL3D_DEFINE where its rule picks the slices).
+/* ssam/stencil/slice3d.cuh -- the 3D slice kernel's body (SSAM_STENCIL3D_DEFINE with
+ * SSAM_SCHEDULE_SLICE, or AUTO where its rule picks the slices).
  *
  * WHAT (SSAM, Chen et al. SC'19, section 4.9)
  *   ssam__stencil3s_body<T, S, P, B>(src, dst, g, cf): one time step of the 3D shape type S; the B/32

@@ -1,6 +1,6 @@
 #include <onchip/names_push.h>
-/* ssam/stencil/stream3d.cuh -- the 3D register-streaming kernel's body (SSAM_STENCIL3D_STREAM_DEFINE,
- * and SSAM_STENCIL3D_DEFINE where its rule picks streaming).
+/* ssam/stencil/stream3d.cuh -- the 3D register-streaming kernel's body (SSAM_STENCIL3D_DEFINE
+ * with SSAM_SCHEDULE_STREAM, or AUTO where its rule picks streaming).
  *
  * WHAT (SSAM, Chen et al. SC'19: Listing 2 along Z)
  *   ssam__stencil3d_body<T, S, P, B, GHM, TRIM>(src, dst, g, cf): one time step of the 3D shape type

@@ -1,0 +1,3 @@
+/* expect: SSAM_STENCIL2D_DEFINE(heat): MINB (blocks per SM) must be at least 1 */
+#include <ssam/stencil.cuh>
+SSAM_STENCIL2D_DEFINE(heat, float, ONCHIP_SHAPE_2D5PT, ssam_stencil_policy<4, 128, 0>)

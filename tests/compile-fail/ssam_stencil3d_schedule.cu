@@ -1,0 +1,3 @@
+/* expect: SSAM_STENCIL3D_DEFINE(heat3): SCHEDULE must be SSAM_SCHEDULE_AUTO, SSAM_SCHEDULE_STREAM or SSAM_SCHEDULE_SLICE */
+#include <ssam/stencil.cuh>
+SSAM_STENCIL3D_DEFINE(heat3, float, ONCHIP_SHAPE_3D7PT, ssam_stencil_policy<2, 128, 1, SSAM_SCHEDULE_RING>)
