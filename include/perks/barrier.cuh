@@ -2,23 +2,15 @@
 /* perks/barrier.cuh -- grid barriers that also sum per-block partials (fixed order, same bits in
  * every block), for persistent kernels whose barriers exist to publish dot products (perks/cg.cuh).
  *
- * WHAT (PERKS paper section 3: each CG barrier exists only to publish a dot product)
- *   perks_flag_sum(slots, G, k, nv, v0, v1, v2, fred, &t0, &t1, &t2)     one hop, no atomics: each
- *     block publishes nv <= 3 values in its slots of rotating buffer k % 3, every thread reads all G
- *     from L2; workspace PERKS_FLAG_WORDS(G) doubles set to 0xff bytes before the launch.
- *   perks_sum_barrier(bar, part, slot, nv, G, tot)    the last block to arrive sums (nv <= 4).
+ * WHAT (PERKS paper section 3; protocols: docs/perks.md#reference-the-three-summing-barriers)
+ *   perks_flag_sum(slots, G, k, nv, v0, v1, v2, fred, &t0, &t1, &t2)   one hop, no atomics: each
+ *     block publishes nv <= 3 values, every thread reads all G from L2
+ *   perks_sum_barrier(bar, part, slot, nv, G, tot)    the last block to arrive sums (nv <= 4)
  *   perks_count_sum(cnt, part, slot, nv, G, target, v0, v1, v2, tot)   perks/cg.cuh's default:
- *     grid.sync's protocol with the partials' read folded in; target = G times the call's 1-based
- *     count; cnt zeroed before the launch; slots alternate between calls.
- *     perks_count_arrive_wait(cnt, target) is its barrier alone, for warp 0.
- *   perks_partials_total(part, slot, nv, G, lane, put)   the fixed-order grid reduction they share.
+ *     grid.sync's protocol with the partials' read folded in; perks_count_arrive_wait its barrier
+ *   perks_partials_total(part, slot, nv, G, lane, put)   the fixed-order reduction they share
  *   Call each from every thread of every block, the same number of times, after a __syncthreads
- *   that orders the block's writes; thread 0's values count.  Protocols and why:
- *   docs/perks.md#reference-the-three-summing-barriers.
- *     sums with perks_partials_total).
- *   perks_partials_total(part, slot, nv, G, lane, put)   the grid reduction the three share (one
- *     copy in perks): one warp adds the G partials of each of nv values, lane-strided, then an xor
- *     butterfly (a fixed order: the same bits in every block); put(c, total) on lane 0.
+ *   that orders the block's writes; thread 0's values count.
  *
  * EXAMPLE
  *   [not compiled: a piece of a kernel (block_sum, ws, BLOCK from the kernel)]
@@ -30,11 +22,9 @@
  *   perks_flag_sum(ws, gridDim.x, k++, 1, mine, 0, 0, fred, &t0, &t1, &t2);   // t0: the total
  *
  * LIMITS
- *   Every block of the grid must be co-resident (cooperative launch, perks_launch) and call it the
- *   same number of times; one workspace per concurrently running kernel.  perks_flag_sum: nv <= 3,
- *   G <= 2 blockDim.x (2 slots per thread keep a 64-register kernel free of spills), blockDim.x a multiple of 32 and <= 1024.  perks_sum_barrier: nv <= 4.
- *   sm_70 or newer uses ld.relaxed / ld.acquire / st.release; older devices fall back to volatile
- *   accesses with __threadfence.
+ *   Every block co-resident (cooperative launch, perks_launch); one workspace per running kernel.
+ *   perks_flag_sum: nv <= 3, G <= 2 blockDim.x, blockDim.x a multiple of 32, <= 1024.  sm_70+:
+ *   ld.acquire / st.release; older devices: volatile accesses with __threadfence.
  */
 #ifndef PERKS_BARRIER_CUH
 #define PERKS_BARRIER_CUH
@@ -69,11 +59,8 @@ static __device__ __forceinline__ void perks__st_release_u32(unsigned int *p, un
 #endif
 }
 
-/* the grid reduction (one copy for the whole module): one warp sums the G partials of each value,
- * part[(slot + c) * G + 0 .. G-1] for c < nv (lane-strided loads through L2, then an xor butterfly:
- * a fixed order, so every block that calls it gets the same bits), and lane 0 hands total c to
- * put(c, total).  All 32 lanes of the warp call it (lane: 0..31) after the barrier that makes the
- * partials visible; perks_sum_barrier, perks_count_sum and perks/cg.cuh's reductions use it. */
+/* one warp (all 32 lanes) sums part[(slot + c) * G + 0 .. G-1] for c < nv in a fixed order (the
+ * same bits in every block) and lane 0 calls put(c, total); after the barrier that publishes them */
 template <class Put>
 static __device__ __forceinline__ void perks_partials_total(const double *part, int slot, int nv, int G, int lane,
                                                             Put put)
@@ -108,7 +95,7 @@ static __device__ __forceinline__ __attribute__((unused)) void perks_sum_barrier
         }
     }
     __syncthreads();
-    /* the last block: its first warp reads the partials after thread 0's fence and the block barrier */
+    /* the last block's first warp reads the partials (after thread 0's fence and the barrier) */
     if (perks__sb_last && threadIdx.x < 32) {
         const int lane = threadIdx.x;
         perks_partials_total(part, slot, nv, G, lane, [=](int c, double s) {
@@ -153,8 +140,7 @@ static __device__ __forceinline__ void perks__st_relaxed_u64(unsigned long long 
 #endif
 }
 
-/* fence.acq_rel.gpu: enough for the release / acquire patterns (relaxed store after it, relaxed load
- * before it); why not __threadfence (fence.sc): docs/perks.md#reference-the-three-summing-barriers */
+/* fence.acq_rel.gpu, not __threadfence (fence.sc): docs/perks.md#reference-the-three-summing-barriers */
 static __device__ __forceinline__ void perks__fence_acq_rel_gpu(void)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
@@ -175,9 +161,9 @@ perks_flag_sum(double *slots, int G, unsigned int k, int nv, double v0, double v
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nw = blockDim.x >> 5;
     if (threadIdx.x == 0) {
         const double v[PERKS_FLAG_NV] = {v0, v1, v2};
-        /* all PERKS_FLAG_NV slots: the next call through that buffer may publish more values */
+        /* all slots: the next call through that buffer may publish more values */
         for (int c = 0; c < PERKS_FLAG_NV; ++c) perks__st_relaxed_u64(nxt + c * GS + blockIdx.x, PERKS_FLAG_EMPTY);
-        perks__fence_acq_rel_gpu(); /* release: the block's writes (ordered by the caller's __syncthreads) first */
+        perks__fence_acq_rel_gpu(); /* release: the block's writes first */
         for (int c = 0; c < nv; ++c) {
             const unsigned long long bits =
                 v[c] != v[c] ? 0x7ff8000000000000ull : (unsigned long long)__double_as_longlong(v[c]);
@@ -203,12 +189,12 @@ perks_flag_sum(double *slots, int G, unsigned int k, int nv, double v0, double v
                 x[c][u] = perks__ld_relaxed_u64(cur + c * GS + j);
             }
     }
-    if (threadIdx.x < G) perks__fence_acq_rel_gpu(); /* acquire: what the other blocks wrote before their values */
+    if (threadIdx.x < G) perks__fence_acq_rel_gpu(); /* acquire */
     double s[PERKS_FLAG_NV];
     _Pragma("unroll") for (int c = 0; c < PERKS_FLAG_NV; ++c) {
         s[c] = 0;
         _Pragma("unroll") for (int u = 0; u < PERKS_FLAG_U; ++u) s[c] += __longlong_as_double((long long)x[c][u]);
-        /* xor butterfly: every lane ends with the same bits (a + b == b + a) */
+        /* xor butterfly: the same bits in every lane */
         for (int o = 16; o > 0; o >>= 1) s[c] += __shfl_xor_sync(0xffffffffu, s[c], o);
     }
     if (lane == 0) {
@@ -235,10 +221,8 @@ static __device__ __forceinline__ void perks__atom_add_release_u32(unsigned int 
 #endif
 }
 
-/* the barrier alone, for warp 0 of each block (all 32 lanes): lane 0 arrives (release: the block's
- * writes ordered before it by a __syncthreads, and lane 0's own), then every lane spins (acquire)
- * until the counter reaches target; what warp 0 loads next sees every block's writes from before
- * its arrival.  The other warps must wait at a __syncthreads after it. */
+/* the barrier alone, for warp 0 (all lanes): lane 0 arrives (release), every lane spins (acquire)
+ * until cnt reaches target; the other warps wait at a __syncthreads after it */
 static __device__ __forceinline__ __attribute__((unused)) void perks_count_arrive_wait(unsigned int *cnt,
                                                                                        unsigned int target)
 {

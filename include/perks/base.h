@@ -3,47 +3,37 @@
  *
  * WHAT
  *   perks (persistent kernels, Zhang et al., ICS'23; docs/perks.md).  Every perks host function
- *   returns an int status: PERKS_SUCCESS (0) or one of the codes below; perks_strerror names them.
- *   Library code never prints and never exits.
+ *   returns an int status: PERKS_SUCCESS (0) or a code below; perks_strerror names them.  Library
+ *   code never prints and never exits.  Under NVRTC the codes only (docs/python.md).
  *
  * EXAMPLE
  *   [compile: const void *my_kernel; dim3 grid, block; void **args; size_t smem; cudaStream_t stream]
  *   int rc = perks_launch((const void *)my_kernel, grid, block, args, smem, stream);
  *   if (rc) fprintf(stderr, "%s\n", perks_strerror(rc));
  *
- * CODES
+ * CODES (docs/perks.md#status-codes-baseh, docs/perks-cg.md#status-codes)
  *   PERKS_ENULL        a NULL pointer argument
- *   PERKS_ESIZE        a size <= 0 (cells, block, steps < 0) or a value out of range
+ *   PERKS_ESIZE        a size <= 0 (steps < 0) or a value out of range
  *   PERKS_ENOCOOP      the device cannot launch cooperative kernels
- *   PERKS_ECORESIDENT  the grid cannot be co-resident (more blocks than blocks/SM x SMs): a
- *                      cooperative launch would fail or a software barrier would hang
- *   PERKS_ERESOURCE    the kernel's registers or shared memory leave no room for one block per SM
- *                      or for the requested cache
+ *   PERKS_ECORESIDENT  the grid cannot be co-resident (more blocks than blocks/SM x SMs)
+ *   PERKS_ERESOURCE    no room for one block per SM or for the requested cache
  *   PERKS_ECUDA        a CUDA call failed; cudaGetLastError() returns its error
- *   PERKS_EBREAKDOWN   conjugate gradient: p'Ap <= 0 (the matrix is not symmetric positive definite)
- *   PERKS_ENOCONV      conjugate gradient: the iteration limit came before the tolerance
- *   PERKS_EFORMAT      malformed input (Matrix Market reader); the reader says the line and why
+ *   PERKS_EBREAKDOWN   CG: p'Ap <= 0 (the matrix is not symmetric positive definite)
+ *   PERKS_ENOCONV      CG: the iteration limit came before the tolerance
+ *   PERKS_EFORMAT      malformed input (the Matrix Market reader says the line and why)
  *   PERKS_ENOMEM       host allocation failed
- *   PERKS_EIO          a file could not be opened or read (Matrix Market reader)
- *   PERKS_EUNSUPPORTED the device or the build lacks a feature the request needs (e.g. thread
- *                      block clusters: compute capability 9.0 and code built for sm_90)
- *   PERKS_EINACCURATE  conjugate gradient: the recurrence residual met the tolerance but the true
- *                      residual ||b - A x|| / ||b|| of the x returned did not; x is returned
- *   PERKS_ENOTSQUARE   a matrix that must be square is not (perks_csr_check)
+ *   PERKS_EIO          a file could not be opened or read
+ *   PERKS_EUNSUPPORTED the device or the build lacks a feature (e.g. clusters: sm_90)
+ *   PERKS_EINACCURATE  CG: the recurrence met the tolerance, the true residual did not; x returned
+ *   PERKS_ENOTSQUARE   a matrix that must be square is not
  *   PERKS_EEMPTYROW    a row of the matrix has no stored entry (A is singular)
- *   PERKS_EDIAG        a diagonal entry is missing, zero, negative or not finite where it must be
- *                      positive (Jacobi preconditioner, perks_csr_check with PERKS_CSR_SPD_DIAG)
- *   PERKS_ENOTSYM      the matrix is not symmetric (perks_csr_check with PERKS_CSR_SYMMETRIC)
- *   PERKS_ETHIN        a slab of a decomposition is thinner than its halo (perks/decomp.h)
- *   PERKS_ECOMM        an NCCL call failed (perks/exchange.cuh; ncclGetLastError(comm) says which)
- *   PERKS_ETIMEOUT     a bounded wait ran out of time (perks/exchange.cuh: the NCCL communicators
- *                      were aborted, so nothing hangs)
- *   PERKS_EOVERLAP     the bytes of two buffers that must be apart meet (a and b of the stencils)
- *   PERKS_EBOUNDARY    a boundary policy the stencil does not give (the stencils' args.boundary)
- *
- * NVRTC
- *   Under __CUDACC_RTC__ the codes only (perks_strerror is host code); every perks header compiles
- *   under NVRTC with the toolkit's include and include/cccl folders on the path (docs/python.md).
+ *   PERKS_EDIAG        a diagonal entry missing, zero, negative or not finite where it must be > 0
+ *   PERKS_ENOTSYM      the matrix is not symmetric
+ *   PERKS_ETHIN        a slab of a decomposition is thinner than its halo
+ *   PERKS_ECOMM        an NCCL call failed (ncclGetLastError(comm) says which)
+ *   PERKS_ETIMEOUT     a bounded wait ran out of time (the NCCL communicators were aborted)
+ *   PERKS_EOVERLAP     the bytes of two buffers that must be apart meet
+ *   PERKS_EBOUNDARY    a boundary policy the stencil does not give
  */
 #ifndef PERKS_BASE_H
 #define PERKS_BASE_H

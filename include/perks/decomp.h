@@ -1,21 +1,15 @@
 #include <onchip/names_push.h>
-/* perks/decomp.h -- a 1D slab split of a 2D or 3D stencil domain over ranks, and the halo exchange
- * each rank does, as plain index math (C99; host-tested).  The transport (NCCL send/recv in a group,
- * or device copies between virtual subdomains on one GPU) is the caller's: this header only says
- * which rows go where.
+/* perks/decomp.h -- a 1D slab split of a 2D or 3D stencil domain over ranks, and each rank's halo
+ * exchange, as plain index math (C99; host-tested).  The transport (NCCL, or device copies between
+ * virtual subdomains) is the caller's.  Layout and reasons: docs/perks.md#design-notes-perksdecomph.
  *
  * WHAT (PERKS paper section 3.2; the CPU-Free model's slab layout)
- *   The last axis (y of a 2D domain, z of a 3D one: "planes" below, each `plane` elements apart)
- *   is split into P slabs of whole planes, as even as can be: the first n % P ranks own one plane
- *   more.  Each rank's buffer holds its slab with H ghost planes above and below, H = the stencil's
- *   reach along that axis times the steps between exchanges (r for one-pass kernels, r T for
- *   temporal blocking with T steps per pass):
- *       buffer plane 0 .. H-1          ghosts: the last H planes of the rank before
- *       buffer plane H .. H+own-1      the rank's own planes, global planes first .. first+own-1
- *       buffer plane H+own .. 2H+own-1 ghosts: the first H planes of the rank after
- *   An exchange sends the first H own planes to the rank before, the last H to the rank after, and
- *   receives into the ghosts.  Dirichlet: no outer neighbour for the first and last ranks; periodic:
- *   ranks wrap (one rank exchanges with itself).
+ *   The last axis ("planes", `plane` elements apart) is split into P slabs as even as can be (the
+ *   first n % P ranks own one plane more).  A rank's buffer: H ghost planes (the rank before's
+ *   last H), its own planes, H ghosts (the rank after's first H); H = the stencil's reach times the
+ *   steps between exchanges.  Dirichlet: the end ranks have no outer peer; periodic: ranks wrap.
+ *   perks_slab_parts_make splits the own planes into edge[0], inner, edge[1] to overlap the exchange
+ *   with the update of the interior (perks/exchange.cuh has the recipe).
  *
  * EXAMPLE
  *   [not compiled: send and recv stand for the NCCL calls]
@@ -24,31 +18,14 @@
  *   // s.first, s.own, s.buf_planes; s.win: the planes a pass runs over; the exchange:
  *   for (int k = 0; k < 2; k++)           // in one ncclGroupStart/End
  *       if (s.peer[k] >= 0) send(buf + s.send_at[k] * plane, s.halo * plane, s.peer[k]);
- *   for (int k = 1; k >= 0; k--)          // receives in the opposite order (see ORDER)
+ *   for (int k = 1; k >= 0; k--)          // receives in the opposite order (docs/perks.md#slab-order)
  *       if (s.peer[k] >= 0) recv(buf + s.recv_at[k] * plane, s.halo * plane, s.peer[k]);
  *   uint64_t f = perks_slab_fingerprint(ny, nprocs, 1, PERKS_SLAB_DIRICHLET, nx);  // all ranks
  *   // equal on every rank, else they disagree on the domain: compare before the first exchange
  *
- * OVERLAP (the exchange hidden behind the update of the interior; perks/exchange.cuh has the recipe)
- *   perks_slab_parts q;
- *   int rc = perks_slab_parts_make(&s, reach, &q);   // reach: r times the steps of one pass
- *   // q.inner:    own planes that read no ghost plane: computable before the exchange lands
- *   // q.edge[k]:  the reach own planes next to peer[k] (empty where there is no such peer)
- *   // q.inner_win, q.edge_win[k]: the buffer planes a pass must run over to compute them
- *   The three parts are edge[0], inner, edge[1] in buffer order and cover the own planes; a slab
- *   thinner than the two edges is all boundary; q.scratch_planes is the largest edge window.
- *   Why the windows reach where they do: docs/perks.md#slab-parts.
- *
- * ORDER
- *   Sends to peer[0], peer[1], receives from peer[1], peer[0], in that order (why:
- *   docs/perks.md#slab-order).
- *
- * ERRORS (perks/base.h): PERKS_ENULL a NULL slab; PERKS_ESIZE n < 1, P < 1, rank outside 0..P-1,
- *   halo < 0, an unknown boundary, n + 2 halo past INT_MAX (buffer planes are ints, the same bound
- *   on every rank); PERKS_ETHIN a slab thinner than the halo (a rank would need planes from beyond
- *   its neighbour: use fewer ranks or fewer steps between exchanges).
- *   perks_slab_parts_make: PERKS_ENULL a NULL argument; PERKS_ESIZE reach < 0 or reach > halo
- *   (the ghosts are not deep enough for the pass).  On an error the slab (the parts) is left unchanged.
+ * ERRORS (perks/base.h): PERKS_ENULL; PERKS_ESIZE n, P < 1, rank outside 0..P-1, halo < 0, an
+ *   unknown boundary, n + 2 halo past INT_MAX, reach outside 0..halo; PERKS_ETHIN a slab thinner
+ *   than the halo (fewer ranks or fewer steps between exchanges).  On an error nothing is written.
  */
 #ifndef PERKS_DECOMP_H
 #define PERKS_DECOMP_H
@@ -67,9 +44,8 @@ typedef struct perks_slab {
     int first, own;                      /* global planes first .. first + own - 1 are this rank's */
     int buf_planes;                      /* own + 2 halo: the buffer, ghosts included */
     int peer[2];                         /* [0] the rank before, [1] the rank after; -1: none */
-    int send_at[2], recv_at[2];          /* buffer planes: halo planes sent to / received from peer[k] */
-    int win[2];                          /* the buffer planes [win[0], win[1]) a pass runs over: the own
-                                            planes, and the ghosts where there is a peer */
+    int send_at[2], recv_at[2];          /* buffer planes sent to / received from peer[k] */
+    int win[2];                          /* [win[0], win[1]): a pass's planes, ghosts where there is a peer */
 } perks_slab;
 
 #ifndef __CUDACC_RTC__ /* host code: not under NVRTC (the structs and codes only) */
@@ -105,8 +81,7 @@ static inline int perks_slab_make(perks_slab *s, int n, int nranks, int rank, in
     return PERKS_SUCCESS;
 }
 
-/* the global plane that buffer plane b of the slab holds (ghosts included; periodic wraps, Dirichlet
- * ghosts past the ends give -1) */
+/* the global plane in buffer plane b (ghosts included; -1: a Dirichlet ghost past the ends) */
 static inline int perks_slab_global(const perks_slab *s, int b)
 {
     long long g = (long long)s->first - s->halo + b;
@@ -116,18 +91,17 @@ static inline int perks_slab_global(const perks_slab *s, int b)
     return (int)(g < 0 ? g + s->n : g);
 }
 
-/* the parts of a slab's own planes for overlapping the exchange with the update (see OVERLAP);
- * ranges are buffer planes [lo, hi), empty when lo == hi */
+/* the own planes' parts for overlap: buffer planes [lo, hi); windows: docs/perks.md#slab-parts */
 typedef struct perks_slab_parts {
-    int reach;          /* the argument: planes a pass reads beyond those it computes (r T) */
-    int inner[2];       /* own planes that read no ghost plane */
-    int edge[2][2];     /* edge[k]: own planes that read peer[k]'s ghosts; empty without that peer */
-    int inner_win[2];   /* the window of a pass that computes inner (own planes only; empty with inner) */
-    int edge_win[2][2]; /* the window of a pass that computes edge[k] (ghosts included; empty with it) */
-    int scratch_planes; /* the largest edge window (0 if both are empty) */
+    int reach;          /* planes a pass reads beyond those it computes (r T) */
+    int inner[2];       /* own planes that read no ghost: computable before the exchange lands */
+    int edge[2][2];     /* the own planes that read peer[k]'s ghosts; empty without that peer */
+    int inner_win[2];   /* the planes a pass runs over to compute inner */
+    int edge_win[2][2]; /* the same for edge[k] (ghosts included) */
+    int scratch_planes; /* the largest edge window */
 } perks_slab_parts;
 
-/* the window a pass needs for own planes [lo, hi): reach planes past them, not past the domain */
+/* a pass's window for own planes [lo, hi): reach planes past them, not past the domain */
 static inline void perks__slab_window(const perks_slab *s, int reach, int lo, int hi, int *w)
 {
     const int wlo = s->peer[0] >= 0 ? s->halo - reach : s->win[0];
@@ -140,8 +114,7 @@ static inline void perks__slab_window(const perks_slab *s, int reach, int lo, in
     w[1] = hi + reach < whi ? hi + reach : whi;
 }
 
-/* the interior and boundary parts of slab s for passes that read `reach` planes along the split
- * axis (the stencil's radius times the steps of one pass); 0 or a PERKS_E* code */
+/* the parts of slab s for passes that read `reach` planes along the split axis (r T) */
 static inline int perks_slab_parts_make(const perks_slab *s, int reach, perks_slab_parts *p)
 {
     int e0, e1, k;
@@ -168,9 +141,7 @@ static inline int perks_slab_parts_make(const perks_slab *s, int reach, perks_sl
     return PERKS_SUCCESS;
 }
 
-/* a fingerprint of what every rank must agree on (the plane count, the ranks, the halo, the
- * boundary and the size of a plane): compare it across ranks (e.g. an all-reduce of min and max)
- * before the first exchange */
+/* a hash of what every rank must agree on: compare it across ranks before the first exchange */
 static inline uint64_t perks_slab_fingerprint(int n, int nranks, int halo, int boundary, long long plane)
 {
     const long long v[5] = {n, nranks, halo, boundary, plane};

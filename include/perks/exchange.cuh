@@ -3,26 +3,14 @@
  * subdomains one process holds, and through NCCL where <nccl.h> is present; with NCCL, a check that
  * all ranks agree on the domain and a bounded wait (a status code, not a hang).
  *
- * WHAT (PERKS paper section 3.2)
- *   perks_slab_exchange_local(slabs, bufs, nranks, plane_bytes, stream)
- *       every rank's halo planes copied into its neighbours' ghost planes (cudaMemcpyAsync on one
- *       stream, in rank order); bufs[r] is rank r's buffer of slabs[r].buf_planes planes.
- *   perks_slab_exchange_nccl(s, buf, plane_bytes, comm, stream)        (only with <nccl.h>)
- *       this rank's part of the same exchange: sends and receives in one ncclGroupStart/End, in
- *       decomp.h's ORDER.  One rank, periodic: a device copy within the buffer (no NCCL call).
- *   perks_slab_agree_nccl(slabs, n, plane, comms, streams, timeout_s)  (only with <nccl.h>)
- *       whether every rank has the same perks_slab_fingerprint (an all-reduce of its min and max)
- *       and a communicator that matches its slab (size and rank); n: the ranks this process holds
- *       (1 in a process per rank), all checked in one group.  PERKS_ESIZE on every rank if any
- *       disagrees.  Call it once before the first exchange.
- *   perks_nccl_wait(comms, streams, n, timeout_s)                      (only with <nccl.h>)
- *       waits until the n streams are idle, polling ncclCommGetAsyncError; on an NCCL error
- *       (PERKS_ECOMM) or after timeout_s seconds (PERKS_ETIMEOUT) it calls ncclCommAbort on all n
- *       communicators and returns.  Use it instead of cudaStreamSynchronize where a peer can fail.
- *   All return PERKS_SUCCESS or PERKS_ENULL / PERKS_ESIZE (slabs that disagree on the domain) /
- *   PERKS_ECUDA / PERKS_ECOMM (an NCCL error: ncclGetLastError(comm) says which) / PERKS_ETIMEOUT.
- *   Define PERKS_NO_NCCL to leave the NCCL functions out even where <nccl.h> is found;
- *   PERKS_HAVE_NCCL is defined where they are in.
+ * WHAT (PERKS paper section 3.2; docs/perks.md#design-notes-perksexchangecuh)
+ *   perks_slab_exchange_local(slabs, bufs, nranks, plane_bytes, stream)   all ranks of a process
+ *   perks_slab_exchange_nccl(s, buf, plane_bytes, comm, stream)           this rank's part
+ *   perks_slab_agree_nccl(slabs, n, plane, comms, streams, timeout_s)     once, before the first
+ *   perks_nccl_wait(comms, streams, n, timeout_s)     instead of cudaStreamSynchronize
+ *   All return PERKS_SUCCESS or PERKS_ENULL / PERKS_ESIZE / PERKS_ECUDA / PERKS_ECOMM (an NCCL
+ *   error: ncclGetLastError(comm)) / PERKS_ETIMEOUT.  The NCCL ones exist where PERKS_HAVE_NCCL is
+ *   defined (<nccl.h> found, PERKS_NO_NCCL not defined).
  *
  * EXAMPLE (one step of a one-pass stencil per exchange, halo = the stencil's reach)
  *   [not compiled: pseudo code (the stencil step, fail)]
@@ -34,15 +22,11 @@
  *     }
  *     if (perks_nccl_wait(&comm, &stream, 1, 60.0)) fail;   // comm aborted: do not destroy it
  *   A rank computes planes s.win[0] .. s.win[1] - 1 (docs/perks.md#reference-the-window-a-rank-computes).
- *
- * SEVERAL STEPS PER EXCHANGE: with halo = r T one exchange serves a pass of T steps.  OVERLAP: the
- *   exchange behind the interior pass (perks_slab_parts_make); the recipe and when it pays:
- *   docs/perks.md#reference-several-steps-per-exchange-and-overlap.
+ *   Several steps per exchange, overlap: docs/perks.md#reference-several-steps-per-exchange-and-overlap.
  *
  * LIMITS: the caller owns buffers, communicator and stream, and makes all ranks call the exchange
- *   equally often.  perks_nccl_wait bounds the stream's wait, not a blocking NCCL host call; after
- *   its PERKS_ECOMM or PERKS_ETIMEOUT the communicators are aborted.  At most PERKS_NCCL_MAXLOCAL
- *   (64) ranks per process.  docs/perks.md#reference-exchange-limits.
+ *   equally often.  perks_nccl_wait bounds the stream's wait, not a blocking NCCL host call.  At
+ *   most PERKS_NCCL_MAXLOCAL (64) ranks per process.  docs/perks.md#reference-exchange-limits.
  */
 #ifndef PERKS_EXCHANGE_CUH
 #define PERKS_EXCHANGE_CUH
@@ -55,7 +39,8 @@
 #include "decomp.h"
 
 #ifndef __CUDACC_RTC__ /* host code, all of it (NCCL too): nothing under NVRTC */
-/* the copies of one exchange among nranks subdomains held by this process */
+/* every rank's halo planes into its neighbours' ghosts (in rank order, one stream); bufs[r]: rank
+ * r's buffer of slabs[r].buf_planes planes */
 static inline int perks_slab_exchange_local(const perks_slab *slabs, void *const *bufs, int nranks, size_t plane_bytes,
                                             cudaStream_t stream)
 {
@@ -68,7 +53,7 @@ static inline int perks_slab_exchange_local(const perks_slab *slabs, void *const
         for (int k = 0; k < 2; k++) {
             const int p = slabs[r].peer[k];
             if (p < 0) continue;
-            /* rank r's planes for its neighbour k land in p's ghosts on the other side (1 - k) */
+            /* into p's ghosts on the other side (1 - k) */
             const char *from = (const char *)bufs[r] + (size_t)slabs[r].send_at[k] * plane_bytes;
             char *to = (char *)bufs[p] + (size_t)slabs[p].recv_at[1 - k] * plane_bytes;
             if (cudaMemcpyAsync(to, from, (size_t)slabs[r].halo * plane_bytes, cudaMemcpyDefault, stream) != cudaSuccess)
@@ -82,7 +67,8 @@ static inline int perks_slab_exchange_local(const perks_slab *slabs, void *const
 #include <nccl.h>
 #include <time.h>
 #define PERKS_HAVE_NCCL 1
-/* this rank's part of the exchange through NCCL (decomp.h's ORDER) */
+/* this rank's sends and receives in one NCCL group (docs/perks.md#slab-order); one rank,
+ * periodic: a device copy */
 static inline int perks_slab_exchange_nccl(const perks_slab *s, void *buf, size_t plane_bytes, ncclComm_t comm,
                                            cudaStream_t stream)
 {
@@ -122,8 +108,8 @@ static inline void perks__abort_all(const ncclComm_t *comms, int n)
     for (int i = 0; i < n; i++) ncclCommAbort(comms[i]);
 }
 
-/* wait until streams[0..n) are idle, at most timeout_s seconds, watching comms[0..n) for
- * asynchronous errors; on an error or the timeout every comms[i] is aborted */
+/* wait until streams[0..n) are idle, polling ncclCommGetAsyncError; on an error (PERKS_ECOMM) or
+ * after timeout_s (PERKS_ETIMEOUT) every comms[i] is aborted */
 static inline int perks_nccl_wait(const ncclComm_t *comms, const cudaStream_t *streams, int n, double timeout_s)
 {
     const struct timespec nap = {0, 20000}; /* 20 us between polls */
@@ -155,9 +141,8 @@ static inline int perks_nccl_wait(const ncclComm_t *comms, const cudaStream_t *s
 }
 
 #define PERKS_NCCL_MAXLOCAL 64
-/* whether all ranks agree on the domain: slabs[i] is the slab of the rank of comms[i], plane the
- * elements of a plane; one all-reduce of min and max of the fingerprints (a communicator that does
- * not match its slab sends 0 and the largest value) */
+/* PERKS_ESIZE on every rank unless all have the same perks_slab_fingerprint and communicators that
+ * match their slabs; slabs[i]: the slab of comms[i]'s rank, plane: elements a plane */
 static inline int perks_slab_agree_nccl(const perks_slab *slabs, int n, long long plane, const ncclComm_t *comms,
                                         const cudaStream_t *streams, double timeout_s)
 {
@@ -192,7 +177,7 @@ static inline int perks_slab_agree_nccl(const perks_slab *slabs, int n, long lon
         if (ncclGroupEnd() != ncclSuccess) rc = PERKS_ECOMM;
     }
     if (!rc) rc = perks_nccl_wait(comms, streams, n, timeout_s);
-    if (rc == PERKS_ECOMM || rc == PERKS_ETIMEOUT) { /* the stream may be stuck: leave the buffers */
+    if (rc == PERKS_ECOMM || rc == PERKS_ETIMEOUT) { /* a stream may be stuck: leave the buffers */
         cudaSetDevice(dev0);
         return rc;
     }

@@ -2,15 +2,12 @@
 /* perks/grid.cuh -- the time loop inside the kernel: grid barrier, ping-pong, cooperative launch.
  *
  * WHAT (PERKS paper §3, Listing 1)
- *   A persistent kernel runs every time step itself: the grid is sized so that all its blocks are
- *   resident at once, each step ends with a grid-wide barrier, and the step's output stays on chip
- *   (perks/cache.cuh) for the next step.  This header holds the loop pieces and the launch:
- *
+ *   A persistent kernel runs every time step itself: all its blocks resident at once, a grid
+ *   barrier after each step, the step's output kept on chip (perks/cache.cuh) for the next.
  *     PERKS_FOR_STEPS(t, steps)   for (int t = 0; t < steps; ++t)
- *     PERKS_GRID_SYNC()           cooperative_groups::this_grid().sync(): every block of the grid
- *                                 reaches it before any passes; needs a cooperative launch
+ *     PERKS_GRID_SYNC()           cooperative_groups::this_grid().sync() (a cooperative launch)
  *     PERKS_SWAP(T, a, b)         pointer ping-pong between the step's input and output
- *     perks_occupancy(...)        blocks per SM and SM count for a kernel, block and shared memory
+ *     perks_occupancy(...)        blocks per SM and SMs for a kernel, block and shared memory
  *     perks_launch(...)           checks co-residency, then cudaLaunchCooperativeKernel
  *
  * EXAMPLE (a 1D 3-point Jacobi, domain in device memory; see perks/stencil.cuh for cached ones)
@@ -31,12 +28,8 @@
  *   int rc = perks_launch((const void *)jacobi, dim3(bps * sms), dim3(256), args, 0, stream);
  *   // after an odd number of steps the result is in d_b
  *
- * LIMITS AND COSTS
- *   One grid barrier's cost: docs/perks.md#the-time-loop-gridcuh (bench/perks_stencil measures it).
- *   perks_launch returns PERKS_ECORESIDENT instead of launching a grid that cannot be co-resident,
- *   PERKS_ENOCOOP on a device without cooperative launch; dynamic shared memory above 48 KiB is
- *   enabled on the kernel (cudaFuncAttributeMaxDynamicSharedMemorySize) before the check.
- *   Kernels that use PERKS_GRID_SYNC must be launched by perks_launch (or
+ * LIMITS (a barrier's cost: docs/perks.md#the-time-loop-gridcuh)
+ *   A kernel that uses PERKS_GRID_SYNC must be launched by perks_launch (or
  *   cudaLaunchCooperativeKernel); launched otherwise the barrier is undefined.
  */
 #ifndef PERKS_GRID_CUH
@@ -51,14 +44,12 @@
 
 #define PERKS_FOR_STEPS(t, steps) for (int t = 0; t < (steps); ++t)
 #define PERKS_GRID_SYNC() (cooperative_groups::this_grid().sync())
-/* a statement, not a function: a function taking the two pointers by reference makes the caller's
- * pointers memory until it is inlined, and the kernels around it (perks/cg.cuh's) compile differently */
+/* a statement, not a function: docs/perks.md#design-notes-perksgridcuh */
 #define PERKS_SWAP(T, a, b) do { T *perks__tmp = (a); (a) = (b); (b) = perks__tmp; } while (0)
 
 #ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
-/* Blocks of `kernel` that fit on one SM with `block` threads and `smem` bytes of dynamic shared
- * memory, and the device's SM count.  Raises the kernel's dynamic shared-memory limit when smem is
- * above 48 KiB.  PERKS_ERESOURCE when not even one block fits. */
+/* blocks of `kernel` per SM with `block` threads and `smem` dynamic shared bytes (the kernel's limit
+ * raised above 48 KiB), and the SMs; PERKS_ERESOURCE: not one fits, PERKS_ENOCOOP */
 static inline int perks_occupancy(const void *kernel, int block, size_t smem, int *blocks_per_sm, int *sms)
 {
     onchip_device_attrs a;
@@ -76,8 +67,8 @@ static inline int perks_occupancy(const void *kernel, int block, size_t smem, in
     return PERKS_SUCCESS;
 }
 
-/* Launch `kernel` cooperatively after checking that grid.x*grid.y*grid.z blocks can be resident
- * together.  args as for cudaLaunchKernel.  Asynchronous on `stream` like any launch. */
+/* a cooperative launch (args as for cudaLaunchKernel, asynchronous), PERKS_ECORESIDENT instead of
+ * a grid that cannot be co-resident */
 static inline int perks_launch(const void *kernel, dim3 grid, dim3 block, void **args, size_t smem,
                                cudaStream_t stream)
 {

@@ -2,15 +2,13 @@
 /* perks/plan.h -- how many blocks per SM, and how much of the domain goes to registers and shared
  * memory (C99 host code; also compiles as C++ and CUDA).
  *
- * WHAT (PERKS paper §5 and §4.1.1)
- *   perks_plan_make picks the fewest blocks per SM whose bytes in flight (block x
- *   bytes_in_flight_per_thread) reach bandwidth x latency / SMs (Little's law), within the resources,
- *   and gives each block the shared memory left on its SM as cache, in whole quanta of cells
- *   (docs/perks.md#the-planner-planh).
- *   perks_plan_tiles2d/3d split a 2D or 3D domain into one tile per block (perks/stencil.cuh's
- *   layout: a tile is `tile_w` columns (x, and `tile_h` rows in 3D) of whole rows/planes along the
- *   last axis) and say which rows of each tile sit in registers, in shared memory, or in device
- *   memory.
+ * WHAT (PERKS paper §5 and §4.1.1; docs/perks.md#the-planner-planh)
+ *   perks_plan_make      the fewest blocks per SM whose bytes in flight reach bandwidth x latency /
+ *                        SMs (Little's law), within the resources; each block's cache is the shared
+ *                        memory left on its SM, in whole quanta of cells
+ *   perks_plan_tiles2d/3d   one tile per block (perks/stencil.cuh's layout: tile_w columns, in 3D
+ *                        also tile_h rows, of whole rows / planes along the last axis) and which
+ *                        rows of each tile sit in registers, shared or device memory
  *
  * EXAMPLE
  *   [compile in a function]
@@ -23,21 +21,14 @@
  *   int rc = perks_plan_make(&p, &d, &k, 3000LL * 3000, 0);   // 0: blocks per SM by Little's law
  *   rc = rc ? rc : perks_plan_tiles2d(&p, 3000, 3000, 256, 1);   // radius 1    // p.cached_fraction, p.smem_rows...
  *
- * ERRORS (perks/base.h)
- *   PERKS_ENULL a NULL argument; PERKS_ESIZE cells <= 0, a block outside 1..1024 or not a multiple
- *   of 32, a negative kernel use, a device description with zeros, a bandwidth or latency that is
- *   NaN or infinite, a forced blocks-per-SM above what the device allows, a grid (SMs x blocks per
- *   SM) past INT_MAX, capacities (grid x block x depth, grid x cache cells) past LLONG_MAX, a tiling
- *   whose W H (D) is not the plan's cells or whose shared-memory bytes pass LONG_MAX;
- *   PERKS_ERESOURCE the kernel's registers or shared memory leave no room for one block per SM (the
- *   plan "cannot work"; also shared-memory sums past LONG_MAX); PERKS_ECORESIDENT more tiles than
- *   co-resident blocks would be needed (perks_plan_tiles*: a tile column count that exceeds the
- *   grid).  On an error the plan is left unchanged; hostile
- *   sizes give a code, never a wrapped plan or a division by zero.
+ * ERRORS (perks/base.h; the full list: docs/perks.md#design-notes-perksplanh)
+ *   PERKS_ENULL; PERKS_ESIZE a size or description out of range or a result past the integer
+ *   types; PERKS_ERESOURCE no room for one block per SM; PERKS_ECORESIDENT more tile columns than
+ *   the grid.  On an error the plan is left unchanged.
  *
  * LIMITS
- *   Register allocation is modelled as on sm_70..sm_90 (per warp, in units of reg_alloc_unit);
- *   perks_launch checks co-residency again with the runtime before any launch.
+ *   Register allocation as on sm_70..sm_90 (per warp, in units of reg_alloc_unit); perks_launch
+ *   checks co-residency again before any launch.
  */
 #ifndef PERKS_PLAN_H
 #define PERKS_PLAN_H
@@ -51,60 +42,56 @@
 
 typedef struct perks_device_info {
     int sms;                     /* multiprocessors */
-    long smem_per_sm;            /* shared memory per SM that blocks can use (bytes) */
-    long smem_per_block;         /* opt-in maximum per block, static + dynamic (bytes) */
-    long smem_reserved_per_block;/* the runtime's own shared memory per block (1 KiB on sm_80+) */
+    long smem_per_sm;            /* shared bytes per SM usable by blocks */
+    long smem_per_block;         /* opt-in maximum per block, static + dynamic */
+    long smem_reserved_per_block;/* the runtime's own per block (1 KiB on sm_80+) */
     int regs_per_sm;             /* 32-bit registers per SM */
     int regs_per_thread_max;     /* 255 */
-    int reg_alloc_unit;          /* registers are granted per warp in multiples of this (256) */
+    int reg_alloc_unit;          /* registers granted per warp in multiples of this (256) */
     int max_threads_per_sm;      /* 2048 */
     int max_blocks_per_sm;       /* 32 */
     double mem_bw;               /* bytes per second (copy bandwidth) */
-    double mem_latency;          /* seconds, a device-memory load under load */
+    double mem_latency;          /* seconds, a load under load */
 } perks_device_info;
 
 typedef struct perks_kernel_info {
     int block;                     /* threads per block, a multiple of 32 */
-    int regs_per_thread;           /* the kernel's registers, register cache included (-Xptxas -v) */
-    long static_smem;              /* static shared memory per block (bytes) */
-    long dyn_smem_base;            /* dynamic shared memory the kernel needs besides the cache */
-    int bytes_in_flight_per_thread;/* bytes a thread keeps in flight (ILP x bytes per load) */
-    int reg_cells_per_thread;      /* register cache depth (compile-time in the kernel) */
-    int cell_bytes;                /* bytes per cached cell (sizeof(T)) */
-    long smem_quantum_cells;       /* the shared-memory cache is granted in multiples of this
-                                      many cells per block (a row of the tile); 0 = 1 */
+    int regs_per_thread;           /* register cache included (-Xptxas -v) */
+    long static_smem;              /* static shared bytes per block */
+    long dyn_smem_base;            /* dynamic shared bytes besides the cache */
+    int bytes_in_flight_per_thread;/* ILP x bytes per load */
+    int reg_cells_per_thread;      /* register cache depth */
+    int cell_bytes;                /* sizeof(T) */
+    long smem_quantum_cells;       /* the cache is granted in multiples of this (a tile row); 0 = 1 */
 } perks_kernel_info;
 
 typedef struct perks_plan {
     /* perks_plan_make */
     int sms, blocks_per_sm, max_blocks_per_sm, grid, block;
     long smem_cache_cells;  /* per block */
-    long smem_bytes;        /* dynamic shared memory per block to launch with (base + cache) */
+    long smem_bytes;        /* dynamic shared bytes to launch with (base + cache) */
     long long cells;        /* the domain */
-    long dyn_smem_base;     /* copied from the kernel info */
-    int cell_bytes;         /* copied from the kernel info */
-    long long cap_reg, cap_smem; /* cells the whole grid can hold in registers / shared memory */
+    long dyn_smem_base;     /* from the kernel info */
+    int cell_bytes;         /* from the kernel info */
+    long long cap_reg, cap_smem; /* cells the grid holds in registers / shared memory */
     /* perks_plan_tiles2d / 3d */
-    int tiles_x, tiles_y, tiles; /* tiles (= blocks used: grid is set to tiles) */
+    int tiles_x, tiles_y, tiles; /* tiles (= blocks: grid is set to tiles) */
     int tile_w, tile_h;          /* columns (x) and, in 3D, rows (y) of a tile */
-    int tile_len;                /* cells of a tile along the streamed axis (y in 2D, z in 3D) */
-    int reg_rows, smem_rows;     /* rows (2D) / planes (3D) of each tile in registers / shared */
-    long long cells_reg, cells_smem, cells_dev; /* where the domain's cells sit between steps */
+    int tile_len;                /* cells along the streamed axis (y in 2D, z in 3D) */
+    int reg_rows, smem_rows;     /* rows (planes) of a tile in registers / shared */
+    long long cells_reg, cells_smem, cells_dev; /* where the cells sit between steps */
     double cached_fraction;      /* (cells_reg + cells_smem) / cells */
-    int resident;                /* perks/stencil.cuh: which kernel runs this plan, PERKS_PLAN_*;
-                                    perks_plan_make sets 0 (PERKS_PLAN_STREAM) */
+    int resident;                /* the kernel that runs it, PERKS_PLAN_* (perks_plan_make: 0) */
 } perks_plan;
 
 /* perks_plan.resident */
 #define PERKS_PLAN_STREAM 0   /* the streaming persistent kernel */
 #define PERKS_PLAN_RESIDENT 1 /* the resident kernel: every tile in shared memory */
 #define PERKS_PLAN_HYBRID 2   /* the hybrid kernel: smem_rows of each tile resident, the rest streamed */
-#define PERKS_PLAN_STEPS 3    /* no persistent kernel: the one-pass step, one launch a step (AUTO,
-                                 where the hybrid kernel is predicted to lose) */
+#define PERKS_PLAN_STEPS 3    /* one launch a step (AUTO, where the hybrid kernel would lose) */
 
 #ifndef __CUDACC_RTC__ /* the planners are host code: under NVRTC the structs and codes only */
-/* An H200 (132 SMs, 228 KB shared memory per SM, 227 KB per block opt-in, 64 K registers, 4.27 TB/s
- * copy, ~700 ns loaded latency): for host tests and for planning off-line. */
+/* an H200 (132 SMs, 4.27 TB/s copy, ~700 ns loaded latency), for host tests and off-line plans */
 static inline void perks_device_h200(perks_device_info *d)
 {
     d->sms = 132;
@@ -120,9 +107,8 @@ static inline void perks_device_h200(perks_device_info *d)
     d->mem_latency = 700e-9;
 }
 
-/* Blocks of this kernel that fit on one SM by registers, threads, blocks and shared memory
- * (shared memory counted without any cache).  0 when none fits: also for a NULL argument, a block
- * outside 1..1024, a negative shared-memory use, or sums of shared memory past LONG_MAX. */
+/* blocks that fit on one SM by registers, threads, blocks and shared memory (no cache); 0 when
+ * none fits or the arguments are out of range */
 static inline int perks_plan_max_blocks(const perks_device_info *d, const perks_kernel_info *k)
 {
     int warps, n;
@@ -147,8 +133,7 @@ static inline int perks_plan_max_blocks(const perks_device_info *d, const perks_
     return n < 0 ? 0 : n;
 }
 
-/* Blocks per SM whose loads in flight reach bandwidth x latency (Little's law), in 1..INT_MAX
- * (1 where the device or kernel description gives no positive finite need). */
+/* blocks per SM whose loads in flight reach bandwidth x latency, in 1..INT_MAX (1: no finite need) */
 static inline int perks_plan_little(const perks_device_info *d, const perks_kernel_info *k)
 {
     double need, per_block, q;
@@ -167,9 +152,8 @@ static inline int perks_plan_little(const perks_device_info *d, const perks_kern
 /* a double that is positive and finite (NaN and infinities are not) */
 static inline int perks__plan_posfinite(double x) { return x > 0 && x <= DBL_MAX; }
 
-/* Fill p: blocks per SM (blocks_per_sm > 0 forces it; 0 picks it by Little's law), the grid
- * (sms x blocks per SM), the shared-memory cache per block and the capacities.  See ERRORS above;
- * on an error *p is left unchanged. */
+/* p: blocks per SM (blocks_per_sm > 0 forces it, 0: Little's law), the grid, the cache per block,
+ * the capacities.  ERRORS above. */
 static inline int perks_plan_make(perks_plan *p, const perks_device_info *d, const perks_kernel_info *k,
                                   long long cells, int blocks_per_sm)
 {
@@ -193,7 +177,7 @@ static inline int perks_plan_make(perks_plan *p, const perks_device_info *d, con
     if (bps > maxb) bps = maxb;
     grid = (long long)d->sms * bps;
     if (grid > INT_MAX) return PERKS_ESIZE; /* the grid is an int */
-    /* max_blocks >= 1: static + dynamic + reserved fit in a long, static + dynamic in smem_per_block */
+    /* maxb >= 1: these sums fit */
     per_block_fixed = k->static_smem + k->dyn_smem_base + d->smem_reserved_per_block;
     avail = d->smem_per_sm / bps - per_block_fixed;
     if (avail > d->smem_per_block - k->static_smem - k->dyn_smem_base)
@@ -201,7 +185,7 @@ static inline int perks_plan_make(perks_plan *p, const perks_device_info *d, con
     if (avail < 0) avail = 0;
     q = k->smem_quantum_cells > 0 ? k->smem_quantum_cells : 1;
     cache = avail / k->cell_bytes / q * q;
-    /* the capacities: grid x block x depth and grid x cache cells, refused past LLONG_MAX */
+    /* capacities past LLONG_MAX refused */
     if (k->reg_cells_per_thread > 0 && grid * k->block > LLONG_MAX / k->reg_cells_per_thread) return PERKS_ESIZE;
     if (cache > 0 && grid > LLONG_MAX / cache) return PERKS_ESIZE;
     cap_reg = grid * k->block * k->reg_cells_per_thread;
@@ -229,8 +213,7 @@ static inline int perks_plan_make(perks_plan *p, const perks_device_info *d, con
     return PERKS_SUCCESS;
 }
 
-/* the rows of a slab of `rows` rows that sit in registers (the kernel's rule: only with at least
- * reg_rows + r rows) and in shared memory (at most sr of the rest) */
+/* a slab's rows in registers (only with >= reg_rows + r rows) and shared memory (<= sr of the rest) */
 static inline long long perks__plan_rows_reg(const perks_plan *p, long long rows, int r)
 {
     return (p->reg_rows > 0 && rows >= (long long)p->reg_rows + r) ? p->reg_rows : 0;
@@ -241,9 +224,8 @@ static inline long long perks__plan_rows_smem(const perks_plan *p, long long row
     return rest < sr ? rest : sr;
 }
 
-/* the 2D and 3D tilers' common part, on a copy of the plan (tiles_x, tiles_y already set): the
- * streamed axis of length len in the fewest equal slabs that use the grid; per_tile_cells the cells
- * of a tile's row (plane), cols those of the domain's row (plane) */
+/* the tilers' common part on a copy of the plan: the streamed axis (len) in the fewest equal slabs
+ * that use the grid; per_tile_cells: a tile's row (plane), cols: the domain's */
 static inline int perks__plan_slabs(perks_plan *p, long long across, int len, long long per_tile_cells, int r,
                                     long long cols)
 {
@@ -253,7 +235,7 @@ static inline int perks__plan_slabs(perks_plan *p, long long across, int len, lo
     if (slabs > len) slabs = len;
     th = (len + slabs - 1) / slabs;
     slabs = (len + th - 1) / th; /* drop empty slabs */
-    /* a tile without its register rows (too short for them) may cache every row in shared memory */
+    /* a tile too short for register rows may cache every row in shared memory */
     sr = p->smem_cache_cells / per_tile_cells;
     if (sr > th) sr = th;
     if (sr * per_tile_cells > (LONG_MAX - p->dyn_smem_base) / p->cell_bytes) return PERKS_ESIZE;
@@ -262,8 +244,7 @@ static inline int perks__plan_slabs(perks_plan *p, long long across, int len, lo
     p->grid = p->tiles;
     p->smem_rows = (int)sr;
     p->smem_bytes = p->dyn_smem_base + (long)(sr * per_tile_cells) * p->cell_bytes;
-    /* the cells: slabs - 1 slabs of th rows and the last of len - (slabs - 1) th, reg rows first,
-     * then smem; every slab spans the whole row (plane) of cols cells */
+    /* slabs - 1 slabs of th rows and a last one of the rest, each cols cells wide */
     last = len - (slabs - 1) * th;
     p->cells_reg = ((slabs - 1) * perks__plan_rows_reg(p, th, r) + perks__plan_rows_reg(p, last, r)) * cols;
     p->cells_smem = ((slabs - 1) * perks__plan_rows_smem(p, th, r, sr) + perks__plan_rows_smem(p, last, r, sr)) * cols;
@@ -272,17 +253,15 @@ static inline int perks__plan_slabs(perks_plan *p, long long across, int len, lo
     return PERKS_SUCCESS;
 }
 
-/* what the tilers need of a plan: made by perks_plan_make (or kept in its ranges) */
+/* a plan the tilers take (perks_plan_make's ranges) */
 static inline int perks__plan_tilable(const perks_plan *p)
 {
     return p->grid > 0 && p->smem_cache_cells >= 0 && p->dyn_smem_base >= 0 && p->cell_bytes > 0 && p->reg_rows >= 0;
 }
 
-/* 2D: W x H cells, tiles of tile_w columns (the block's threads: one column each) and of
- * tile_len rows; r is the stencil's radius: a tile keeps rows in registers only when it has at
- * least reg_rows + r rows (perks/stencil.cuh's rule), else it caches rows [0, smem_rows) in shared
- * memory.  Fills tiles_*, tile_w, tile_len, smem_rows, cells_*, cached_fraction and sets
- * grid to the tiles used; smem_bytes shrinks to the rows used.  On an error *p is left unchanged. */
+/* 2D: W x H cells in tiles of tile_w columns (a thread each) and tile_len rows, r the radius: a tile
+ * keeps rows in registers only with >= reg_rows + r rows, else rows [0, smem_rows) in shared memory.
+ * Fills the tiling and cells_*; grid becomes the tiles used, smem_bytes the rows used. */
 static inline int perks_plan_tiles2d(perks_plan *p, int W, int H, int tile_w, int r)
 {
     perks_plan q;
@@ -301,8 +280,7 @@ static inline int perks_plan_tiles2d(perks_plan *p, int W, int H, int tile_w, in
     return PERKS_SUCCESS;
 }
 
-/* 3D: W x H x D cells, tiles of tile_w x tile_h columns (one per thread) streamed along z in
- * slabs of tile_len planes.  As perks_plan_tiles2d. */
+/* 3D: tiles of tile_w x tile_h columns (a thread each) streamed along z.  As perks_plan_tiles2d. */
 static inline int perks_plan_tiles3d(perks_plan *p, int W, int H, int D, int tile_w, int tile_h, int r)
 {
     perks_plan q;

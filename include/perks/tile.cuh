@@ -1,34 +1,20 @@
 #include <onchip/names_push.h>
 /* perks/tile.cuh -- a block's tile of a 2D domain kept in shared memory for a whole persistent run,
- * and the halo exchange between tiles through device memory: the pieces for a persistent kernel of
- * one's own (examples/life.cu builds Conway's Game of Life from them).
+ * and the halo exchange between tiles through device memory (examples/life.cu builds Conway's Game
+ * of Life from these pieces).  Costs and design: docs/perks.md#design-notes-perkstilecuh.
  *
  * WHAT (PERKS paper §3-§4.2)
- *   perks_tile2d_split(W, H, tile_w, grid, r, &tx, &ty, &th)   host: tiles of tile_w columns by th
- *                         rows, at most `grid` of them (one per co-resident block), every tile at
- *                         least r columns and r rows; PERKS_ECORESIDENT when W needs more tile
- *                         columns than `grid`
- *   perks_tile2d_at(id, tiles_x, tile_w, tile_h, W, H)   the tile `id` (row-major: id = ty tiles_x +
- *                         tx): its origin x0, y0, its (ragged) w x h, tx, ty, id
- *   PERKS_TILE_AT(P, r, y, x)      the shared-memory index of tile cell (y, x); the tile is stored
- *                         with a frame of r cells on every side, P elements a row (P >= tile_w + 2r),
- *                         y and x from -r to h + r - 1 / w + r - 1
- *   PERKS_TILE_LOAD(s, P, r, t, src, W)      interior of tile t from a W-wide domain (all threads;
- *                         the function perks_tile_load, as the three below are perks_tile_store,
- *                         perks_tile_publish, perks_tile_load_frame with the same arguments)
- *   PERKS_TILE_STORE(s, P, r, t, dst, W)     interior of tile t to the domain (all threads)
- *   PERKS_TILE_PUBLISH(s, P, r, t, rows, cols, W, len)   the tile's r top and r bottom rows to the
- *                         row buffer (full-width rows, one pair of r-row bands per tile row) and its
- *                         r left and r right columns to the column buffer (transposed,
- *                         PERKS_EDGE_INDEX of perks/cache.cuh, len = tile_h): coalesced both ways
+ *   perks_tile2d_split, perks_tile2d_at   the tiling (one tile per co-resident block) and tile `id`
+ *   perks_tile_plan_make                  tiling, shared memory and exchange buffers of a kernel
+ *   PERKS_TILE_AT(P, r, y, x)             shared-memory index of cell (y, x) of a tile framed by r
+ *                                         cells, P >= tile_w + 2r a row, y and x from -r
+ *   PERKS_TILE_LOAD / _STORE(s, P, r, t, src|dst, W)   the interior from / to the domain
+ *   PERKS_TILE_PUBLISH(s, P, r, t, rows, cols, W, len) r top and bottom rows to the row buffer,
+ *                                         r left and right columns (transposed) to the column buffer
  *   PERKS_TILE_LOAD_FRAME(s, P, r, t, rows, cols, W, H, tiles_x, tiles_y, len, wrap, fill)
- *                         the frame from the neighbours' published edges: rows above and below
- *                         (corners included) from the row buffer, columns from the column buffer;
- *                         wrap 1: a torus (periodic), wrap 0: cells outside the domain read `fill`
- *   PERKS_TILE_ROW_INDEX(ty, side, k, x, r, W)   row-buffer index: tile row ty, side 0 top / 1
- *                         bottom, band row k < r from the outside in, column x < W
- *   perks_tile_rows_elems(tiles_y, r, W)  elements of ONE row buffer (allocate two: ping-pong);
- *                         the column buffer is perks_edge_elems(tiles_x tiles_y, r, tile_h)
+ *                                         the frame from the neighbours' edges; wrap 1: a torus,
+ *                                         0: `fill` outside the domain
+ *   The four are also functions (perks_tile_load, ...; plan-taking overloads at the end).
  *
  * EXAMPLE (one step of a user's update between grid barriers; see examples/life_kernel.inc)
  *   [not compiled: a piece of a kernel with the user's own step elided]
@@ -45,15 +31,11 @@
  *   PERKS_TILE_STORE(s, P, 1, t, out, W);
  *   One grid barrier a step: docs/perks.md#tile-one-barrier.
  *
- * LIMITS AND COSTS
- *   The pieces are type-generic (function templates: s, src, dst, rows, cols point to the same
- *   element type or ones that convert; fill converts to it; the exchange buffers are read with
- *   __ldcg, past the incoherent L1) and run on all threads of the
- *   block (1D, 2D or 3D blocks: flattened), each cell by one thread: no barrier inside; the caller
- *   puts __syncthreads between a step's writes of s and the next piece that reads them.  Shared
- *   memory: (tile_h + 2r) P elements.  Device memory per step: 2 r (w + h) elements written and
- *   2 r (w + 2r + h) read per tile.  Every tile needs at least r rows and r columns
- *   (perks_tile2d_split ensures it) and W, H >= r.  No registers beyond loop indices.
+ * LIMITS
+ *   Type-generic (s, src, dst, rows, cols of types that convert).  All threads of the block run
+ *   each piece (any block shape), no barrier inside: __syncthreads between a step's writes of s and
+ *   the next piece that reads them.  Shared memory: (tile_h + 2r) P elements.  Every tile needs
+ *   >= r rows and columns (perks_tile2d_split ensures it), W, H >= r.
  */
 #ifndef PERKS_TILE_CUH
 #define PERKS_TILE_CUH
@@ -88,8 +70,8 @@ static __host__ __device__ __forceinline__ perks_tile2d perks_tile2d_at(int id, 
     return t;
 }
 
-/* W x H cells in tiles of tile_w columns; at most `grid` tiles, as many as the grid allows (tiles
- * of equal rows, the last one ragged), each with >= r rows and columns.  Host or device. */
+/* W x H cells in tiles of tile_w columns and equal rows (the last ragged), at most `grid` of them,
+ * each >= r rows and columns; PERKS_ECORESIDENT: W needs more tile columns than `grid` */
 static __host__ __device__ __forceinline__ int perks_tile2d_split(int W, int H, int tile_w, int grid, int r,
                                                                   int *tiles_x, int *tiles_y, int *tile_h)
 {
@@ -112,22 +94,22 @@ static __host__ __device__ __forceinline__ int perks_tile2d_split(int W, int H, 
     return PERKS_SUCCESS;
 }
 
+/* elements of ONE row buffer (allocate two); the column buffer: perks_edge_elems(tiles, r, tile_h) */
 static __host__ __device__ __forceinline__ size_t perks_tile_rows_elems(int tiles_y, int r, int W)
 {
     return (size_t)tiles_y * 2 * (size_t)r * (size_t)W;
 }
 
 #define PERKS_TILE_AT(P, r, y, x) (((y) + (r)) * (P) + (x) + (r))
+/* row-buffer index: tile row ty, side 0 top / 1 bottom, band row k < r from the outside in, column x */
 #define PERKS_TILE_ROW_INDEX(ty, side, k, x, r, W) \
     ((((size_t)(ty) * 2 + (size_t)(side)) * (size_t)(r) + (size_t)(k)) * (size_t)(W) + (size_t)(x))
 
-/* this thread's index in the block and the block's threads (any block shape); why macros:
- * docs/perks.md#tile-index-macros */
+/* thread index and count, any block shape; macros: docs/perks.md#tile-index-macros */
 #define PERKS__TID (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z))
 #define PERKS__NTH (blockDim.x * blockDim.y * blockDim.z)
 
-/* interior of tile t from the W-wide domain src into s (frame P elements a row, r cells wide), one
- * cell per thread, row by row (coalesced) */
+/* interior of tile t from the W-wide domain into s, a cell a thread, row by row */
 template <class S, class G>
 static __device__ __forceinline__ void perks_tile_load(S *s, int P, int r, const perks_tile2d t, const G *src, int W)
 {
@@ -151,8 +133,7 @@ static __device__ __forceinline__ void perks_tile_store(const S *s, int P, int r
     }
 }
 
-/* the tile's edges out: band row k of the top side is tile row k, of the bottom side row h-1-k;
- * column k of the left side is tile column k, of the right side column w-1-k */
+/* edges out: top band row k = tile row k, bottom: row h-1-k; left column k = column k, right: w-1-k */
 template <class S, class B, class C>
 static __device__ __forceinline__ void perks_tile_publish(const S *s, int P, int r, const perks_tile2d t, B *rows,
                                                           C *cols, int W, int len)
@@ -171,9 +152,9 @@ static __device__ __forceinline__ void perks_tile_publish(const S *s, int P, int
     }
 }
 
-/* the frame in: row -1-k from the upper tile row's bottom band k (columns -r .. w+r-1, so the
- * corners come with it), row h+k from the lower one's top band k; column -1-k from the left tile's
- * right side k, column w+k from the right tile's left side k */
+/* frame in: row -1-k from the upper tile's bottom band k (columns -r .. w+r-1: corners included),
+ * row h+k from the lower one's top band k; column -1-k from the left tile's right side k, w+k from
+ * the right tile's left side k; reads with __ldcg (past the incoherent L1) */
 template <class S, class B, class C, class F>
 static __device__ __forceinline__ void perks_tile_load_frame(S *s, int P, int r, const perks_tile2d t, const B *rows,
                                                              const C *cols, int W, int H, int tiles_x, int tiles_y,
@@ -209,24 +190,24 @@ static __device__ __forceinline__ void perks_tile_load_frame(S *s, int P, int r,
 /* ---- the plan of a persistent tile kernel of one's own: docs/perks.md#tile-plan */
 typedef struct perks_tile_opts {
     int tile_w;        /* columns a tile; 0: the block's threads */
-    int pitch;         /* shared-memory cells a framed tile row; 0: tile_w + 2 r */
-    int extra_rows;    /* shared-memory rows of `pitch` cells beside the framed tile (e.g. a line buffer) */
-    size_t smem_fixed; /* shared-memory bytes beside those rows */
-    int max_grid;      /* at most this many blocks (tiles); 0: as many as can be co-resident */
+    int pitch;         /* cells a framed tile row in shared memory; 0: tile_w + 2 r */
+    int extra_rows;    /* shared rows of `pitch` cells beside the tile (e.g. a line buffer) */
+    size_t smem_fixed; /* shared bytes beside those rows */
+    int max_grid;      /* at most this many blocks; 0: all that can be co-resident */
 } perks_tile_opts;
 
 typedef struct perks_tile_plan {
-    int W, H, r;             /* the domain (cells) and the frame width */
-    int tile_w, tile_h;      /* a tile: tile_w columns, tile_h rows (the last column and row of tiles ragged) */
-    int tiles_x, tiles_y;    /* the tiling: grid = tiles_x tiles_y blocks, one tile each */
-    int grid, block;         /* the cooperative launch: grid blocks of `block` threads */
-    int pitch;               /* shared-memory cells a framed tile row */
-    int blocks_per_sm, sms;  /* the occupancy the plan takes, the device's SMs */
+    int W, H, r;             /* the domain (cells), the frame width */
+    int tile_w, tile_h;      /* a tile's columns and rows (the last ones ragged) */
+    int tiles_x, tiles_y;    /* grid = tiles_x tiles_y blocks, a tile each */
+    int grid, block;         /* the cooperative launch */
+    int pitch;               /* cells a framed tile row */
+    int blocks_per_sm, sms;  /* the occupancy taken, the device's SMs */
     size_t cell_bytes;       /* bytes a cell */
-    size_t smem;             /* dynamic shared memory a block: (tile_h + 2 r + extra_rows) pitch cell_bytes + smem_fixed */
-    size_t rows_bytes;       /* ONE row-edge buffer: tiles_y 2 r W cells, rounded up to 256 bytes */
-    size_t cols_bytes;       /* ONE column-edge buffer: tiles 2 r tile_h cells, rounded up to 256 bytes */
-    size_t work_bytes;       /* the work buffer of perks_tile_publish / perks_tile_load_frame: 2 (rows_bytes + cols_bytes) */
+    size_t smem;             /* dynamic shared bytes: (tile_h + 2 r + extra_rows) pitch cell_bytes + smem_fixed */
+    size_t rows_bytes;       /* ONE row-edge buffer, 256-byte rounded */
+    size_t cols_bytes;       /* ONE column-edge buffer, 256-byte rounded */
+    size_t work_bytes;       /* the exchange's work buffer: 2 (rows_bytes + cols_bytes) */
     long long max_h;         /* the most rows a W-wide domain can have and still plan */
 } perks_tile_plan;
 
@@ -263,11 +244,9 @@ static inline int perks__tile_plan_try(perks_tile_plan *p, const void *kernel, i
     return PERKS_ERESOURCE;
 }
 
-/* The plan for a W x H domain with a frame of r cells: the most blocks per SM whose tiles fit in
- * shared memory (perks_occupancy), one tile per block, and max_h.
- * Codes: PERKS_ENULL, PERKS_ESIZE (a size <= 0, r < 0, a pitch below tile_w + 2 r, W or H below r),
- * PERKS_ECORESIDENT (more tile columns than co-resident blocks: W too wide), PERKS_ERESOURCE (a tile
- * does not fit in shared memory even at one block per SM: H above max_h), PERKS_ENOCOOP, PERKS_ECUDA. */
+/* The plan for W x H with an r-cell frame: the most blocks per SM whose tiles fit in shared memory,
+ * one tile a block, and max_h.  PERKS_ENULL, PERKS_ESIZE (a size <= 0, r < 0, pitch < tile_w + 2 r,
+ * W or H < r), PERKS_ECORESIDENT (W too wide), PERKS_ERESOURCE (H above max_h), _ENOCOOP, _ECUDA. */
 static inline int perks_tile_plan_make(perks_tile_plan *p, const void *kernel, int block, int W, int H, int r,
                                        size_t cell_bytes, const perks_tile_opts *o)
 {
@@ -284,7 +263,7 @@ static inline int perks_tile_plan_make(perks_tile_plan *p, const void *kernel, i
         return PERKS_ESIZE;
     rc = perks__tile_plan_try(p, kernel, block, W, H, r, cell_bytes, &d);
     if (rc) return rc;
-    /* max_h: the planner succeeds for every H up to it (taller tiles need more shared memory) */
+    /* max_h: doubling, then bisection (taller tiles need more shared memory) */
     for (lo = H, hi = 2 * (long long)H; hi < (1LL << 30); lo = hi, hi *= 2) {
         const int rc2 = perks__tile_plan_try(&q, kernel, block, W, (int)hi, r, cell_bytes, &d);
         if (rc2 == PERKS_ERESOURCE) break;
@@ -308,7 +287,7 @@ static __host__ __device__ __forceinline__ perks_tile2d perks_tile_of(const perk
 {
     return perks_tile2d_at(id, p.tiles_x, p.tile_w, p.tile_h, p.W, p.H);
 }
-/* the row- and column-edge buffers of step parity g inside the plan's work buffer (T: the cell type) */
+/* the edge buffers of step parity g in the plan's work buffer (T: the cell type) */
 template <class T>
 static __host__ __device__ __forceinline__ T *perks_tile_rows_buf(void *work, const perks_tile_plan &p, int g)
 {
@@ -319,8 +298,8 @@ static __host__ __device__ __forceinline__ T *perks_tile_cols_buf(void *work, co
 {
     return (T *)((char *)work + 2 * p.rows_bytes + (size_t)(g & 1) * p.cols_bytes);
 }
-/* the pieces above with everything the plan knows taken from it: s is the framed tile (p.pitch cells
- * a row), work the plan's work buffer (p.work_bytes), g the step (its parity picks the buffers) */
+/* the pieces with the plan's values: s the framed tile, work the plan's work buffer (p.work_bytes),
+ * g the step (its parity picks the buffers) */
 template <class S, class G>
 static __device__ __forceinline__ void perks_tile_load(S *s, const perks_tile_plan &p, const perks_tile2d t, const G *src)
 {
