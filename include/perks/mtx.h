@@ -2,10 +2,10 @@
 /* perks/mtx.h -- a Matrix Market (.mtx) reader to CSR, for perks/cg.cuh (C99; also C++ and CUDA).
  *
  * WHAT
- *   Reads the coordinate format of the NIST Matrix Market exchange format (the format of the
- *   SuiteSparse collection) into a compressed-sparse-row matrix with 32-bit indices and double
- *   values.  Malformed input is rejected with PERKS_EFORMAT, the 1-based line number and the
- *   reason; no input crashes it or makes it allocate more than its entries can fill.
+ *   Reads the coordinate format of the NIST Matrix Market exchange format (the SuiteSparse
+ *   collection's) into CSR with 32-bit indices and double values.  Malformed input is rejected
+ *   with PERKS_EFORMAT, the 1-based line and the reason; no input crashes it or makes it allocate
+ *   more than its entries can fill.  perks_csr_check tests any perks_csr before a solve.
  *
  * EXAMPLE
  *   [compile in a function]
@@ -17,40 +17,18 @@
  *   perks_csr_free(&A);
  *
  * READERS
- *   perks_mtx_read(f, &A, &e), perks_mtx_read_path(path, &A, &e): the default bound below.
- *   perks_mtx_read_limited(f, max_cells, &A, &e), perks_mtx_read_path_limited(path, max_cells, ...):
- *   max_cells > 0 is the caller's bound instead, rows + entries <= max_cells (else PERKS_ESIZE);
- *   max_cells <= 0 is the default bound.
- * WHAT IS ACCEPTED (in full: docs/perks-cg.md#reference-what-the-reader-accepts)
- *   "%%MatrixMarket matrix coordinate FIELD SYMMETRY", FIELD real, double, integer or pattern,
- *   SYMMETRY general or symmetric (lower triangle stored, mirrored); '%' comments, blank lines;
- *   sizes below 2^31 - 1; exactly `entries` entry lines of 1-based "i j [value]", finite values;
- *   duplicates summed in file order (A.dups); lines <= PERKS_MTX_LINE_MAX (1024).  Default bound:
- *   rows <= PERKS_MTX_FREE_ROWS (2^20) or <= PERKS_MTX_ROWS_PER_ENTRY (16) x entries; memory
- *   follows what the file holds, never what its header claims.
+ *   perks_mtx_read(f, &A, &e), perks_mtx_read_path(path, &A, &e): the default bound;
+ *   perks_mtx_read_limited(f, max_cells, ...), perks_mtx_read_path_limited(path, max_cells, ...):
+ *   rows + entries <= max_cells (> 0; else PERKS_ESIZE), max_cells <= 0 the default bound.
+ * ACCEPTED (in full: docs/perks-cg.md#reference-what-the-reader-accepts)
+ *   FIELD real, double, integer or pattern; SYMMETRY general or symmetric (the lower triangle,
+ *   mirrored); duplicates summed in file order (A.dups); lines <= PERKS_MTX_LINE_MAX (1024).
  * RESULT
- *   CSR with rows sorted by column, row_ptr[n_rows] = nnz.  nnz counts the stored nonzeros after
- *   mirroring and merging (a symmetric file with d diagonal and o off-diagonal entries gives
- *   d + 2 o before merging).  Memory is malloc'ed; perks_csr_free releases it.
- * ERRORS
- *   PERKS_ENULL    a NULL argument; PERKS_EFORMAT malformed input (e->line, e->message);
- *   PERKS_ESIZE    the sizes exceed the bound (the default or the caller's) or 32-bit indices;
- *   PERKS_EIO      the file cannot be opened (e->line 0, "cannot open the file") or a read fails
- *                  (the stream's error indicator, e.g. a directory: e->line the line being read);
- *   PERKS_ENOMEM   malloc failed.  On any error *A is left empty (all zero, nothing to free).
- *   e->line is 0 when the error belongs to no line (a NULL argument, an allocation, a file that
- *   cannot be opened).
- * CHECKING A MATRIX BEFORE A SOLVE (any perks_csr)
- *   int rc = perks_csr_check(&A, PERKS_CSR_SPD_DIAG | PERKS_CSR_SYMMETRIC, &row);
- *   Reads only within row_ptr[n_rows + 1], col[nnz], val[nnz].  Always: row pointers, columns,
- *   finite values (PERKS_EFORMAT), square (PERKS_ENOTSQUARE), no empty row (PERKS_EEMPTYROW);
- *   PERKS_CSR_SPD_DIAG: positive diagonal (PERKS_EDIAG); PERKS_CSR_SYMMETRIC (PERKS_ENOTSYM).
- *   *row (may be NULL): the first problem's row, -1 if none.  O(nnz log nnz).
- *   docs/perks-cg.md#reference-perks_csr_check.
- * COSTS
- *   One pass over the file (getc into a line buffer), 24 bytes per stored entry while reading
- *   (a symmetric file's off-diagonal entries count twice), then the CSR (12 bytes per nonzero + 4
- *   per row).  Sorting is per row, by a total order.
+ *   CSR, rows sorted by column, nnz = the stored nonzeros after mirroring and merging; malloc'ed,
+ *   perks_csr_free releases it.
+ * ERRORS (docs/perks-cg.md#design-notes-perksmtxh)
+ *   PERKS_ENULL; PERKS_EFORMAT (e->line, e->message); PERKS_ESIZE past the bound or 32-bit
+ *   indices; PERKS_EIO cannot open (e->line 0) or read; PERKS_ENOMEM.  On any error *A is empty.
  */
 #ifndef PERKS_MTX_H
 #define PERKS_MTX_H
@@ -67,8 +45,7 @@
 #include "base.h"
 
 #define PERKS_MTX_LINE_MAX 1024
-/* the default bound on rows (perks_mtx_read, perks_mtx_read_path, max_cells 0): a file may declare
- * up to PERKS_MTX_FREE_ROWS rows, or up to PERKS_MTX_ROWS_PER_ENTRY rows per declared entry */
+/* the default bound: rows <= PERKS_MTX_FREE_ROWS or <= PERKS_MTX_ROWS_PER_ENTRY x entries */
 #ifndef PERKS_MTX_FREE_ROWS
 #define PERKS_MTX_FREE_ROWS (1 << 20)
 #endif
@@ -114,10 +91,8 @@ static inline int perks__mtx_fail(perks_mtx_error *e, int rc, long line, const c
     return rc;
 }
 
-/* one line into buf (without its newline, nor a CR just before the newline or the end of the file);
- * buf has room for max + 1 characters.  1 on a line, 0 at the end of the file, -1 if longer than
- * max characters (the rest of the line is consumed), -2 if it holds a NUL byte, -3 on a read error
- * (the stream's error indicator). */
+/* one line into buf (max + 1 chars; no newline, no CR before it): 1 a line, 0 the end, -1 longer
+ * than max (the rest consumed), -2 a NUL byte, -3 a read error */
 static inline int perks__mtx_getline(FILE *f, char *buf, int max)
 {
     int c, n = 0, nul = 0, got = 0, last = 0;
@@ -478,10 +453,8 @@ static inline int perks__mtx_to_csr(perks__mtx_triplets *tr, long long rows, per
     return PERKS_SUCCESS;
 }
 
-/* Read a Matrix Market coordinate file into CSR.  max_cells > 0 bounds rows + entries; 0 (or less)
- * takes the default bound: rows <= PERKS_MTX_FREE_ROWS or rows <= PERKS_MTX_ROWS_PER_ENTRY x entries,
- * so that no header makes it allocate more than the file's entries can fill.  The stages: the
- * banner, the comments and the size line, the entries, the CSR. */
+/* a Matrix Market coordinate file into CSR; max_cells > 0 bounds rows + entries, <= 0 the default
+ * bound.  Stages: the banner, comments and the size line, the entries, the CSR. */
 static inline int perks_mtx_read_limited(FILE *f, long long max_cells, perks_csr *A, perks_mtx_error *e)
 {
     char buf[PERKS_MTX_LINE_MAX + 1];
@@ -509,8 +482,7 @@ static inline int perks_mtx_read_limited(FILE *f, long long max_cells, perks_csr
         break;
     }
     if ((rc = perks__mtx_size_line(buf, line, sym, max_cells, &z, e)) != PERKS_SUCCESS) return rc;
-    /* the entries into a growing triplet array (never trusting the declared count for the allocation);
-     * the row pointers are allocated once every declared entry has been read */
+    /* a growing triplet array (the declared count is not trusted); row pointers after it */
     rc = perks__mtx_entries(f, buf, &line, field, sym, &z, &tr, e);
     if (rc == PERKS_SUCCESS) rc = perks__mtx_to_csr(&tr, z.rows, A, e);
     free(tr.t);
@@ -551,8 +523,7 @@ static inline int perks_mtx_read_path(const char *path, perks_csr *A, perks_mtx_
 #define PERKS_CSR_SPD_DIAG 1  /* perks_csr_check: every a_ii stored, finite, > 0 */
 #define PERKS_CSR_SYMMETRIC 2 /* perks_csr_check: a_ji == a_ij for every stored entry */
 
-/* heapsort of the positions h[0..n) by (col[p], p): a row's entries in column order, ties in
- * storage order */
+/* heapsort of positions h[0..n) by (col[p], p) */
 static inline int perks__csr_before(const int *col, int a, int b)
 {
     return col[a] < col[b] || (col[a] == col[b] && a < b);
@@ -580,9 +551,8 @@ static inline void perks__csr_sort_row(const int *col, int *h, long long n)
     }
 }
 
-/* the first a_ij of row i in storage order; 1 if stored.  sorted: every row strictly increasing
- * (a binary search on col); else perm, when not NULL, holds each row's positions in (column,
- * position) order (a binary search on it); else the row is tested here and scanned if unsorted. */
+/* the first a_ij of row i in storage order; 1 if stored.  Binary search on col (sorted) or on
+ * perm (each row's positions by (column, position)); without either, an unsorted row is scanned */
 static inline int perks__csr_find(const perks_csr *A, const int *perm, int sorted, int i, int j, double *v)
 {
     int lo = A->row_ptr[i], hi = A->row_ptr[i + 1], end = hi, k;
@@ -606,7 +576,10 @@ static inline int perks__csr_find(const perks_csr *A, const int *perm, int sorte
     return A->col[k] == j ? (*v = A->val[k], 1) : 0;
 }
 
-/* what a CG solve needs of A (see CHECKING A MATRIX above); 0 or the first problem's code */
+/* what a CG solve needs of A: always row pointers, columns, finite values (PERKS_EFORMAT), square
+ * (PERKS_ENOTSQUARE), no empty row (PERKS_EEMPTYROW); flags PERKS_CSR_SPD_DIAG (PERKS_EDIAG),
+ * PERKS_CSR_SYMMETRIC (PERKS_ENOTSYM).  *row (may be NULL): the first problem's row, -1 if none.
+ * docs/perks-cg.md#reference-perks_csr_check */
 static inline int perks_csr_check(const perks_csr *A, int flags, long long *row)
 {
     int i, k, sorted = 1, rc = PERKS_SUCCESS;
@@ -618,7 +591,7 @@ static inline int perks_csr_check(const perks_csr *A, int flags, long long *row)
     if (A->n_rows < 1 || A->n_cols < 1 || A->nnz < 0) return PERKS_ESIZE;
     if (A->n_rows != A->n_cols) return PERKS_ENOTSQUARE;
     if (A->row_ptr[0] != 0 || A->row_ptr[A->n_rows] != A->nnz) return PERKS_EFORMAT;
-    /* every row pointer before any column or value: monotone from 0 to nnz, so inside col[nnz] */
+    /* every row pointer before any column or value */
     for (i = 0; i < A->n_rows; i++)
         if (A->row_ptr[i + 1] < A->row_ptr[i]) return *row = i, PERKS_EFORMAT;
     for (i = 0; i < A->n_rows; i++)

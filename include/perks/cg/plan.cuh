@@ -5,14 +5,11 @@
  *
  * WHAT
  *   perks__cg_plan_make(p, kernel, kernel1, ckernel, elt, block, n, nnz, d_rp, d_ci, d_va, opts)
- *                          the plan of PERKS_CG_DEFINE's name_plan: checks, the host copy of row_ptr,
- *                          the cluster path when asked for or (auto) when the system fits one
- *                          cluster's shared memory, else the grid path; the workspace
+ *                          name_plan of PERKS_CG_DEFINE: the cluster path when asked for or (auto)
+ *                          when the system fits one cluster, else the grid or stream path
  *   perks_cg_run(p, d_b, d_x, stream)      one solve, asynchronous (the true residual after it)
  *   perks_cg_plan_free(p)
- *   and the pieces: perks__cg_split (rows + nonzeros even over G blocks), perks__cg_lanes (lanes per
- *   row), perks__cg_plan_cluster, perks__cg_plan_grid (its steps perks__cg_grid_count, _split,
- *   _barrier, _tier, _workspace), perks__cg_cluster_config.
+ *   and the planner's steps (perks__cg_split, _lanes, _plan_cluster, _plan_grid, ...).
  *
  * EXAMPLE
  *   [not compiled: name_plan stands for a PERKS_CG_DEFINE instance]
@@ -22,9 +19,8 @@
  *   if (!rc) rc = perks_cg_wait(&p, &res);                     // perks/cg/refine.cuh
  *   perks_cg_plan_free(&p);
  *
- * LIMITS: see perks/cg.cuh (PARAMETERS AND LIMITS).  Errors are codes (PERKS_ENULL, PERKS_ESIZE,
- * PERKS_EEMPTYROW, PERKS_ENOMEM, PERKS_ECUDA, PERKS_ERESOURCE, PERKS_EUNSUPPORTED, PERKS_ENOCOOP,
- * PERKS_ECORESIDENT); nothing is printed.  The plan copies row_ptr to the host once.
+ * LIMITS: perks/cg.cuh (PARAMETERS AND LIMITS).  Errors are codes, nothing is printed.  The plan
+ * copies row_ptr to the host once.
  */
 #ifndef PERKS_CG_PLAN_CUH
 #define PERKS_CG_PLAN_CUH
@@ -54,8 +50,7 @@ static inline void perks_cg_plan_free(perks_cg_plan *p)
 
 static inline size_t perks__cg_align(size_t x) { return (x + 255) & ~(size_t)255; }
 
-/* the plans perks_cg_wait refines (no in-kernel replacement): double and Chronopoulos-Gear ones,
- * not the float part of a mixed solve; and the bytes their refinement buffers take behind xbest */
+/* the plans perks_cg_wait refines (double, Chronopoulos-Gear), and their buffers' bytes */
 static inline int perks__cg_refines(int elt, int variant) { return elt == 8 || variant == PERKS_CG_CGEAR; }
 static inline size_t perks__cg_refine_bytes(int elt, int n)
 {
@@ -521,9 +516,7 @@ static inline int perks__cg_plan_make2(perks_cg_plan *p, const void *kernel, con
         }
     }
     if (rc != PERKS_SUCCESS && o->path != PERKS_CG_PATH_CLUSTER) {
-        /* the grid; auto and path 1 keep it when its plan caches anything (or is Chronopoulos-Gear);
-         * auto takes the stream path for a streaming system when the grid gives a row one lane (at
-         * most PERKS_CG_NNZ_PER_LANE_DRAM entries a row on average) and the slices' padding is small */
+        /* auto: the stream path when nothing is cached, a row gets one lane and the padding is small */
         const int stream = o->path == PERKS_CG_PATH_STREAM;
         rc = perks__cg_plan_grid(p, stream ? skernel : o->variant == PERKS_CG_CGEAR ? kernel1 : kernel, elt, block, n,
                                  nnz, rp, o, stream);
@@ -541,8 +534,7 @@ static inline int perks__cg_plan_make2(perks_cg_plan *p, const void *kernel, con
         perks_cg_plan_free(p);
         return rc;
     }
-    /* the true-residual partials, then the best-x buffer (n T); solves refined on the host (double,
-     * Chronopoulos-Gear) also r = b - A x (n double), the correction d and r in T (n T each) */
+    /* the true-residual partials, the best x (n T), the refinement's r (n double), d and r (n T) */
     if (cudaMalloc((void **)&p->rpart, sizeof(double) * 3 * PERKS_CG_RESID_BLOCKS + perks__cg_align((size_t)elt * n) +
                                            (perks__cg_refines(elt, p->variant) ? perks__cg_refine_bytes(elt, n) : 0)) != cudaSuccess) {
         p->rpart = NULL;

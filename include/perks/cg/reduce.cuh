@@ -4,21 +4,13 @@
  *
  * WHAT (PERKS paper section 3: each CG barrier exists to publish a dot product)
  *   perks__cg_block_reduce(v0, v1, v2, red, &s0, &s1, &s2)   the block's sums into thread 0
- *   perks__cg_grid_total(part, slot, nv, G, tot)             after a grid barrier: the totals of
- *                                                            the G block partials (perks_partials_total)
- *   perks__cg_reduce(a, v0, v1, v2, nv, slot, G, fb, ...)    classic grid kernel: block sums published,
- *                                                            barrier per a.bmode (count, grid.sync,
- *                                                            sum, flag), totals into t0..t2
- *   perks__cg1_reduce(a, v0, v1, v2, nv, G, nbar, ...)       Chronopoulos-Gear kernel: the same over two
- *                                                            alternating slot sets (count or grid.sync)
- *   perks__cg_cluster_sync(), perks__cg_ctotal(...), perks__cg_creduce(...)   the cluster path's
- *                                                            barrier.cluster and totals through
- *                                                            distributed shared memory (sm_90)
+ *   perks__cg_grid_total(part, slot, nv, G, tot)             after a grid barrier: the totals
+ *   perks__cg_reduce(a, v0, v1, v2, nv, slot, G, fb, ...)    classic grid kernel (barrier a.bmode)
+ *   perks__cg1_reduce(a, v0, v1, v2, nv, G, nbar, ...)       Chronopoulos-Gear kernel
+ *   perks__cg_cluster_sync, perks__cg_ctotal, perks__cg_creduce   the cluster path (sm_90)
+ *   perks__cg_red, _fred, _tot, _cpart, _ctot               the kernels' static shared memory
  *   Every thread of every block calls them, the same number of times; thread 0's values are the
- *   block's.  The totals add the partials in a fixed order, so reruns give the same bits.
- *
- *   perks__cg_red<K, NW>, perks__cg_fred<K, NW>, perks__cg_tot<K>, perks__cg_cpart<K>.v,
- *   perks__cg_ctot<K>                                       the kernels' static shared memory
+ *   block's.  The partials are added in a fixed order: reruns give the same bits.
  *
  * EXAMPLE (inside a cooperative kernel of BLOCK threads, a.bmode = PERKS_CG_BAR_COUNT)
  *   [not compiled: a piece of the library's kernel bodies (a, mine, BLOCK from the kernel)]
@@ -27,9 +19,8 @@
  *   double t0, t1, t2;
  *   perks__cg_reduce(a, mine, 0, 0, 1, 0, gridDim.x, fb, red, fred, tot, t0, t1, t2);  // t0: the total
  *
- * LIMITS: nv <= 3 (the grid prologue publishes 4 values by hand); the workspaces of perks_cg_kargs
- * (part: 8 G doubles, bar, flag) as perks__cg_plan_grid sizes them.  The cluster pieces need sm_90;
- * built for older devices they fall back to the block (the planner does not launch them there).
+ * LIMITS: nv <= 3; the workspaces of perks_cg_kargs as perks__cg_plan_grid sizes them.  Built for
+ * devices before sm_90 the cluster pieces fall back to the block (never launched there).
  */
 #ifndef PERKS_CG_REDUCE_CUH
 #define PERKS_CG_REDUCE_CUH
@@ -42,13 +33,12 @@
 #include "../grid.cuh"
 #include "types.cuh"
 
-/* the kernels' static shared memory, one set per kernel (K: a type of the kernel's own); a body
- * binds them in its declaration order, their order in shared memory */
+/* the kernels' static shared memory, a set per kernel (K: its own type), bound in declaration order */
 template <class K, int NW> static __shared__ double perks__cg_red[NW][3];            /* block sums: NW warps */
 template <class K, int NW> static __shared__ double perks__cg_fred[NW][PERKS_FLAG_NV]; /* perks_flag_sum's */
 template <class K> static __shared__ double perks__cg_tot[4];                        /* the totals */
-typedef struct __align__(16) perks__cg_cpart_t { /* the cluster's block partials: 16-byte loads (an __align__ */
-    double v[2][4];                                  /* on a variable template is not honoured; on a type it is) */
+typedef struct __align__(16) perks__cg_cpart_t { /* the cluster's block partials (16-byte loads; */
+    double v[2][4];                                  /* __align__ works on a type, not a variable template) */
 } perks__cg_cpart_t;
 template <class K> static __shared__ perks__cg_cpart_t perks__cg_cpart;             /* cluster: block partials */
 template <class K> static __shared__ double perks__cg_ctot[4];                       /* cluster: the totals */
@@ -59,9 +49,8 @@ static __device__ __forceinline__ unsigned int *perks__cg_cnt(const perks_cg_kar
     return (unsigned int *)(a.bar + 6);
 }
 
-/* the block's sums of v0, v1, v2 into *s0, *s1, *s2 of thread 0 (warp shuffles, then the warps in
- * order); every thread calls it; ends with thread 0 after a __syncthreads (the block's earlier
- * writes are ordered before whatever thread 0 does next) */
+/* the block's sums into thread 0's *s0..*s2 (shuffles, then the warps in order), after a
+ * __syncthreads that orders the block's earlier writes */
 static __device__ __forceinline__ void perks__cg_block_reduce(double v0, double v1, double v2, double (*red)[3],
                                                               double *s0, double *s1, double *s2)
 {
@@ -91,8 +80,7 @@ static __device__ __forceinline__ void perks__cg_block_reduce(double v0, double 
     }
 }
 
-/* after the grid barrier: the totals of part[slot .. slot+nv-1][0..G-1], the same bits in every
- * block (fixed order), into tot[0..nv-1] for the whole block */
+/* after the grid barrier: the totals of part[slot .. slot+nv-1][0..G-1] into tot[0..nv-1] */
 static __device__ __forceinline__ void perks__cg_grid_total(const double *part, int slot, int nv, int G,
                                                             double *tot)
 {
@@ -101,8 +89,7 @@ static __device__ __forceinline__ void perks__cg_grid_total(const double *part, 
     __syncthreads();
 }
 
-/* the grid barrier of a.bmode (count: warp 0 spins until the counter reaches target; otherwise
- * grid.sync), then the totals of the partials part[slot .. slot+nv-1] into tot */
+/* the barrier of a.bmode (count: warp 0 spins to target; else grid.sync), then the totals */
 static __device__ __forceinline__ void perks__cg_sync_total(const perks_cg_kargs &a, int slot, int nv, int G,
                                                             unsigned int target, double *tot)
 {
@@ -111,8 +98,8 @@ static __device__ __forceinline__ void perks__cg_sync_total(const perks_cg_kargs
     perks__cg_grid_total(a.part, slot, nv, G, tot);
 }
 
-/* classic grid kernel: the block sums of v0..v2 published to the grid (barrier per a.bmode; fb
- * counts the barriers); the totals into t0, t1, t2 in every thread */
+/* classic grid kernel: block sums published, barrier per a.bmode (fb counts them), totals into
+ * t0..t2 in every thread */
 static __device__ __forceinline__ void perks__cg_reduce(const perks_cg_kargs &a, double v0, double v1, double v2,
                                                         int nv, int slot, int G, unsigned int &fb, double (*red)[3],
                                                         double (*fred)[PERKS_FLAG_NV], double *tot, double &t0,
@@ -139,9 +126,8 @@ static __device__ __forceinline__ void perks__cg_reduce(const perks_cg_kargs &a,
     }
 }
 
-/* Chronopoulos-Gear kernel: the same with count or grid.sync barriers only; the partials alternate
- * between the slot sets 0-2 and 3-5 (a block may publish the next barrier's partials while another
- * still reads the last's); nbar counts the barriers */
+/* Chronopoulos-Gear: the same, count or grid.sync only; the partials alternate between slots 0-2
+ * and 3-5 (docs/perks-cg.md#cgear-iteration); nbar counts the barriers */
 static __device__ __forceinline__ void perks__cg1_reduce(const perks_cg_kargs &a, double v0, double v1, double v2,
                                                          int nv, int G, unsigned int &nbar, double (*red)[3],
                                                          double *tot, double &t0, double &t1, double &t2)
@@ -160,8 +146,7 @@ static __device__ __forceinline__ void perks__cg1_reduce(const perks_cg_kargs &a
     t2 = tot[2];
 }
 
-/* cluster barrier: every thread of every block of the cluster; release / acquire (shared memory
- * of the whole cluster included) */
+/* cluster barrier (release / acquire, the cluster's shared memory included); every thread */
 static __device__ __forceinline__ __attribute__((unused)) void perks__cg_cluster_sync(void)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -172,10 +157,8 @@ static __device__ __forceinline__ __attribute__((unused)) void perks__cg_cluster
 #endif
 }
 
-/* cluster path: the totals of the nv values in cp (16-byte aligned, 4 doubles) of the C blocks, in
- * every thread: warp 0 reads them (lane l block l's, through distributed shared memory; an xor
- * butterfly: a fixed order) into tot (shared), then a __syncthreads.  Warp 0 only: why:
- * docs/perks-cg.md#design-notes (cluster size) */
+/* cluster path: the totals of the C blocks' cp (4 doubles, 16-byte aligned) in every thread; warp 0
+ * reads block l's in lane l (docs/perks-cg.md#design-notes, cluster size), xor butterfly */
 static __device__ __forceinline__ __attribute__((unused)) void perks__cg_ctotal(const double *cp, int C, int nv,
                                                                                 double *tot, double *t)
 {
@@ -208,8 +191,7 @@ static __device__ __forceinline__ __attribute__((unused)) void perks__cg_ctotal(
     t[3] = tot[3];
 }
 
-/* cluster kernel: the block sums of v0..v2 into cp (this block's slot of the partials, shared),
- * cluster barrier, the totals into tt[0..3] (ctot: the block's shared staging) */
+/* cluster kernel: block sums into cp (this block's slot), cluster barrier, totals into tt[0..3] */
 static __device__ __forceinline__ __attribute__((unused)) void
 perks__cg_creduce(double v0, double v1, double v2, int nv, double *cp, int C, double (*red)[3], double *ctot,
                   double *tt)

@@ -4,12 +4,9 @@
  *
  * WHAT
  *   perks_cg_wait(p, &res)     waits for perks_cg_run's solve, reads its result and its true
- *                              residual; PERKS_SUCCESS only when the true residual met tol.  A double
- *                              or Chronopoulos-Gear solve whose recurrence met tol while the true
- *                              residual did not is refined: up to PERKS_CG_RESTARTS = 3 times,
- *                              r = b - A x (double, then T), the correction A d = r solved from d = 0
- *                              aiming at PERKS_CG_RESTART_TOL = 0.5 tol ||b||, x += d, while each
- *                              lowers the true residual (one that does not is undone)
+ *                              residual; PERKS_SUCCESS only when the true residual met tol.  A
+ *                              solve of those kernels whose recurrence alone met tol is refined
+ *                              (docs/perks-cg.md#design-notes-perkscgrefinecuh)
  *   perks__cg_wait1(p, &res)   one launch's result (no refinement)
  *   perks__cg_refine(...)      one refinement
  *
@@ -17,8 +14,8 @@
  *   [compile: perks_cg_plan p; const double *d_b; double *d_x; cudaStream_t stream; int rc; perks_cg_result res]
  *   if (!perks_cg_run(&p, d_b, d_x, stream)) rc = perks_cg_wait(&p, &res);
  *
- * LIMITS: one perks_cg_run at a time per plan (the refinement reuses the plan's workspace and its
- * kernel); res.iterations counts every iteration, res.replacements the refinements.
+ * LIMITS: one perks_cg_run at a time per plan; res.iterations counts every iteration,
+ * res.replacements the refinements.
  */
 #ifndef PERKS_CG_REFINE_CUH
 #define PERKS_CG_REFINE_CUH
@@ -62,11 +59,8 @@ static inline int perks__cg_wait1(perks_cg_plan *p, perks_cg_result *res)
 }
 
 
-/* One refinement of a solve that ended PERKS_EINACCURATE (prev): r = b - A x (double, then T), the
- * correction A d = r solved from d = 0 in at most `budget` iterations to PERKS_CG_RESTART_TOL tol
- * ||b||, x += d and its true residual.  A correction that does not lower the true residual is
- * undone (x from the best-x buffer), *stop = 1; one whose solve breaks down is not added.
- * docs/perks-cg.md#refine-correction */
+/* one refinement of a PERKS_EINACCURATE solve (prev): A d = r from d = 0 in at most `budget`
+ * iterations, x += d; no progress: undone, *stop = 1.  docs/perks-cg.md#refine-correction */
 static inline int perks__cg_refine(perks_cg_plan *p, const perks_cg_result *prev, int budget, perks_cg_result *res,
                                    int *stop)
 {
@@ -113,15 +107,13 @@ static inline int perks__cg_refine(perks_cg_plan *p, const perks_cg_result *prev
     res->true_residual = trr;
     res->rounding_floor = perks__cg_floor(elt, taa, tbb);
     res->at_floor = tol < PERKS_CG_FLOOR_MARGIN * res->rounding_floor;
-    res->rel_residual = in.rel_residual * prev->true_residual; /* the correction's recurrence, relative to ||b|| */
+    res->rel_residual = in.rel_residual * prev->true_residual; /* relative to ||b|| */
     res->status = trr <= tol ? PERKS_SUCCESS : rc == PERKS_ENOCONV ? PERKS_ENOCONV : PERKS_EINACCURATE;
     *stop = res->status != PERKS_EINACCURATE;
     return res->status;
 }
 
-/* Kernels without in-kernel replacement (double, Chronopoulos-Gear) whose recurrence met tol while
- * the true residual did not: up to PERKS_CG_RESTARTS refinements (perks__cg_refine) while each
- * lowers the true residual; the iterations add up, res.replacements counts the refinements. */
+/* the outcome; up to PERKS_CG_RESTARTS refinements where the recurrence alone met tol */
 static inline int perks_cg_wait(perks_cg_plan *p, perks_cg_result *res)
 {
     int rc = perks__cg_wait1(p, res), k, stop = 0;

@@ -3,19 +3,11 @@
  * refinement and the mixed driver (perks/cg.cuh, WHAT A SUCCESS MEANS).
  *
  * WHAT
- *   perks__cg_resid_kernel(n, elt, rp, ci, va, b, x, r_out, part)   ||b - A x||^2, ||b||^2 and
- *                                     || |A| |x| ||^2 summed in double from A, b, x as stored (float,
- *                                     elt 4, or double, elt 8): block partials; r = b - A x into r_out
- *                                     when it is not NULL
- *   perks__cg_resid_launch(...) / perks__cg_resid_read(part, &rr, &bb, &aa)   launch it; wait for the
- *                                     partials and add them in block order (the same bits every run)
- *   perks__cg_floor(elt, aa, bb)         eps(elt) || |A| |x| || / ||b||: the smallest relative residual
- *                                     rounding in x (stored with elt bytes) lets one expect
- *   perks__cg_to_float(n, d, scale, f)   f = (float)(scale d)    (mixed: the float copies)
- *   perks__cg_add(n, elt, x, d)          x += d                  (a refinement's correction)
- *   perks__cg_sell_fill(n, elt, rp, ci, va, soff, sci, sva)   the stream path's sliced-ELL copy of a
- *                                     CSR matrix (slice offsets soff given: 32 rows a slice, each as
- *                                     wide as its longest row; padding column -1, value 0)
+ *   perks__cg_resid_kernel, perks__cg_resid_launch, perks__cg_resid_read   ||b - A x||^2, ||b||^2,
+ *                                     || |A| |x| ||^2 in double from A, b, x as stored
+ *   perks__cg_floor(elt, aa, bb)      the rounding floor of a relative residual
+ *   perks__cg_to_float, perks__cg_add, perks__cg_sell_fill   the mixed driver's float copies, a
+ *                                     refinement's x += d, the stream path's sliced-ELL copy
  *
  * EXAMPLE
  *   [compile: int n; const int *d_rp, *d_ci; const double *d_va, *d_b, *d_x; double *d_part; cudaStream_t stream]
@@ -23,9 +15,8 @@
  *   double rr, bb;
  *   perks__cg_resid_read(d_part, &rr, &bb, NULL);    // ||b - A x|| / ||b|| = sqrt(rr / bb)
  *
- * LIMITS AND COSTS: one thread per row, PERKS_CG_RESID_BLOCKS x PERKS_CG_RESID_THREADS threads: a
- * fixed grid, so the sums run in one order; part holds 3 PERKS_CG_RESID_BLOCKS doubles.  One SpMV
- * with loads in double.
+ * LIMITS: a fixed grid of PERKS_CG_RESID_BLOCKS x PERKS_CG_RESID_THREADS, a thread a row (the sums
+ * in one order); part holds 3 PERKS_CG_RESID_BLOCKS doubles.
  */
 #ifndef PERKS_CG_RESID_CUH
 #define PERKS_CG_RESID_CUH
@@ -43,9 +34,8 @@ static __device__ __forceinline__ double perks__cg_ld(const void *v, long long k
     return elt == 8 ? __ldg((const double *)v + k) : (double)__ldg((const float *)v + k);
 }
 
-/* ||b - A x||^2, ||b||^2 and || |A| |x| ||^2 summed in double from A, b, x as stored (float or double):
- * block partials part[3 blk .. 3 blk + 2]; r = b - A x into r_out (double) when it is not NULL.  One
- * thread per row, a fixed grid: the same bits on every run. */
+/* the three sums in double from A, b, x as stored (elt 4 or 8) as block partials part[3 blk ..
+ * 3 blk + 2]; r = b - A x into r_out (double) when not NULL; the same bits on every run */
 static __global__ void __launch_bounds__(PERKS_CG_RESID_THREADS) __attribute__((unused))
 perks__cg_resid_kernel(int n, int elt, const int *rp, const int *ci, const void *va, const void *b, const void *x,
                        double *r_out, double *part)
@@ -94,8 +84,8 @@ static __global__ void __attribute__((unused)) perks__cg_add(int n, int elt, voi
         else ((float *)x)[i] += ((const float *)d)[i];
     }
 }
-/* the stream path's copy: row i (slice s = i / 32, lane l = i % 32) puts its k-th entry at soff[s] + 32 k + l
- * for k below its slice's width, padding (column -1, value 0) after its last entry; rows >= n pad only */
+/* the stream path's copy (soff given): row i's k-th entry at soff[i / 32] + 32 k + i % 32, padded
+ * (column -1, value 0) to its slice's width; rows >= n pad only */
 static __global__ void __attribute__((unused)) perks__cg_sell_fill(int n, int elt, const int *rp, const int *ci,
                                                                    const void *va, const int *soff, int *sci,
                                                                    void *sva)
@@ -122,8 +112,7 @@ static inline int perks__cg_resid_launch(int n, int elt, const int *rp, const in
     return cudaGetLastError() == cudaSuccess ? PERKS_SUCCESS : PERKS_ECUDA;
 }
 
-/* wait for the partials and add them in block order: ||b - A x||^2, ||b||^2 and, where aa is not
- * NULL, || |A| |x| ||^2 */
+/* wait for the partials and add them in block order (aa may be NULL) */
 static inline int perks__cg_resid_read(const double *part, double *rr, double *bb, double *aa)
 {
     double h[3 * PERKS_CG_RESID_BLOCKS], a = 0;
@@ -135,9 +124,8 @@ static inline int perks__cg_resid_read(const double *part, double *rr, double *b
     return PERKS_SUCCESS;
 }
 
-/* the rounding floor of a relative residual: eps || |A| |x| || / ||b|| with eps the unit roundoff of x
- * as stored (elt 4: 2^-24, elt 8: 2^-53); each product a_ij x_j carries a rounding error of about
- * eps |a_ij x_j|, so a residual much below this is not to be expected */
+/* eps || |A| |x| || / ||b||, eps x's unit roundoff (elt 4: 2^-24, 8: 2^-53): a relative residual
+ * much below it is not to be expected (docs/perks-cg.md#design-notes-perkscgresidcuh) */
 static inline double perks__cg_floor(int elt, double aa, double bb)
 {
     const double eps = elt == 8 ? 1.1102230246251565e-16 : 5.9604644775390625e-08;

@@ -3,21 +3,11 @@
  * gathers the CG kernels feed it (perks/cg.cuh, THE ITERATION).
  *
  * WHAT (PERKS paper section 4.1.3-4.1.4: the matrix slice cached in shared memory when it fits)
- *   perks_cg_rows                      a block's rows [r0, r0 + nr) and how its lanes take them
- *   perks__cg_stage_matrix<T, BLOCK>(sv, nk, nr, RP, VA, CI)   cache tier 2: the block's slice of
- *                                      the matrix into shared memory at sv; RP, VA, CI point there
- *   perks_cg_spmv<T, U>(g, RP, VA, CI, gather, rowdone)   s = sum_k a_ik gather(j_k) in T, d = a_ii;
- *                                      on the row's first lane rowdone(lr, i, s, d)
- *   perks_cg_rrows(g, RP, CI, val, gather, rowdone)        the same in double, val(k) * gather(j):
- *                                      r = b - A x
- *   perks_cg_sell_spmv<T, U, BLOCK>(n, SO, SC, SV, self, gather, rowdone)   the stream path: all
- *                                      rows from the sliced-ELL copy, a warp a slice, a lane a row,
- *                                      the grid sweeping them as one front, the band's diagonals
- *                                      through shuffles
- *   perks__cg_cgather(zp, e, beta)     cluster path: z_j + beta p_j through distributed shared memory
- *   perks__cg1_step / perks__cg1_u     Chronopoulos-Gear: r' of row j recomputed by its readers
- *   gather, val and rowdone are functors or lambdas; every thread of the block calls the row loops
- *   (all run the same number of rounds, so the lane shuffles stay converged).
+ *   perks_cg_rows, perks__cg_stage_matrix   a block's rows; its matrix slice into shared memory
+ *   perks_cg_spmv, perks_cg_rrows      the row loops: in T, and in double for r = b - A x
+ *   perks_cg_sell_spmv                 the stream path's loop over the sliced-ELL copy
+ *   perks__cg_cgather, perks__cg1_step, perks__cg1_u   the cluster and Chronopoulos-Gear gathers
+ *   gather, val and rowdone are functors or lambdas; every thread of the block calls the row loops.
  *
  * EXAMPLE (q = A p over a block's rows, inside a kernel of BLOCK threads)
  *   [not compiled: a piece of the library's kernel bodies (a, W, p, q from the kernel)]
@@ -28,9 +18,8 @@
  *                                          [=](int j) { return p[j]; },
  *                                          [=](int lr, int i, double s, double d) { q[i] = s; });
  *
- * LIMITS AND COSTS: W a power of two <= 32 dividing BLOCK; 32-bit indices.  From device memory a lane
- * loads U column indices and values at once (predicated), then gathers all U, then sums in k
- * order; from shared memory (mplain) one nonzero at a time: the same products in the same order.
+ * LIMITS: W a power of two <= 32 dividing BLOCK; 32-bit indices.  Loads and order:
+ *   docs/perks-cg.md#design-notes-perkscgspmvcuh.
  */
 #ifndef PERKS_CG_SPMV_CUH
 #define PERKS_CG_SPMV_CUH
@@ -43,13 +32,13 @@
 
 /* a block's rows of the CSR matrix and how its lanes take them */
 typedef struct perks_cg_rows {
-    int W, S, sw, sl;   /* lanes per row, rows per round, this thread's row slot and its lane in it */
+    int W, S, sw, sl;   /* lanes per row, rows per round, this thread's row slot and lane */
     int r0, nr, k0;     /* the block's first row, its rows, its first nonzero */
-    int rounds, mplain; /* rounds of the row loop; 1: the matrix is in shared memory (one nonzero at a time) */
+    int rounds, mplain; /* rounds of the row loop; 1: the matrix is in shared memory */
 } perks_cg_rows;
 
-/* cache tier 2 (both grid kernels): the block's slice of the matrix (values, columns, row pointers:
- * nk nonzeros, nr + 1 pointers) into shared memory from sv on; RP, VA, CI point there afterwards */
+/* cache tier 2: the block's slice (nk values and columns, nr + 1 row pointers) into shared memory
+ * at sv; RP, VA, CI point there afterwards */
 template <class T, int BLOCK>
 static __device__ __forceinline__ void perks__cg_stage_matrix(T *sv, int nk, int nr, const int *&RP, const T *&VA,
                                                               const int *&CI)
@@ -66,10 +55,8 @@ static __device__ __forceinline__ void perks__cg_stage_matrix(T *sv, int nk, int
     __syncthreads();
 }
 
-/* SpMV row loop: W lanes per row; all threads of the block run g.rounds times (shuffles stay
- * converged).  gather(j) is the vector element j; rowdone(lr, i, s, d) runs on the row's first
- * lane with the row sum s and the diagonal d (sum of a_ii, 0 if absent).  U: the nonzeros a lane
- * loads at once from device memory. */
+/* W lanes a row, g.rounds rounds on every thread; rowdone(lr, i, s, d) on the row's first lane,
+ * s = sum_k a_ik gather(j_k), d = a_ii (0 if absent); U: nonzeros a lane loads at once */
 template <class T, int U, class Gather, class RowDone>
 static __device__ __forceinline__ void perks_cg_spmv(const perks_cg_rows &g, const int *RP, const T *VA, const int *CI,
                                                      Gather gather, RowDone rowdone)
@@ -78,11 +65,11 @@ static __device__ __forceinline__ void perks_cg_spmv(const perks_cg_rows &g, con
 #pragma unroll 1
     for (int rd = 0; rd < g.rounds; ++rd) {
         const int lr = rd * g.S + g.sw, i = g.r0 + lr;
-        T d = 0, s = 0; /* d declared first: keeps the register assignment ptxas gives the kernels */
+        T d = 0, s = 0; /* d first: keeps ptxas's register assignment */
         if (lr < g.nr) {
             const int kb = RP[lr], ke = RP[lr + 1];
             if (g.mplain) {
-                /* matrix in shared memory: one nonzero at a time, unroll 2 (why: docs/perks-cg.md#sell-spmv) */
+                /* one nonzero at a time, unroll 2 (docs/perks-cg.md#sell-spmv) */
 #pragma unroll 2
                 for (int k = kb + sl; k < ke; k += W) {
                     const int j = CI[k - k0];
@@ -93,7 +80,7 @@ static __device__ __forceinline__ void perks_cg_spmv(const perks_cg_rows &g, con
             } else {
 #pragma unroll 1
                 for (int kk = kb + sl; kk < ke; kk += U * W) {
-                    /* the chunk's column and value loads first, then its gathers; the sum keeps the k order */
+                    /* loads first, then gathers; the sum keeps the k order */
                     int jj[U];
                     T vv[U], gg[U];
 #pragma unroll
@@ -123,12 +110,10 @@ static __device__ __forceinline__ void perks_cg_spmv(const perks_cg_rows &g, con
     }
 }
 
-/* the stream path's SpMV: every row from the sliced-ELL copy (slice s: rows 32 s .. 32 s + 31, entry
- * k of its row l at SO[s] + 32 k + l; column SC, -1 where padded; value SV), a warp a slice, a lane a
- * row, summed in k order: perks_cg_spmv's sums with one lane a row, bit for bit.  rowdone(i, s, d,
- * self) on every lane with a row i < n; self(i) (= gather(i)) is called for i >= n too (the last
- * slice's padding lanes) and must not read there.  The sweep and the shuffles:
- * docs/perks-cg.md#sell-spmv */
+/* the stream path: every row from the sliced-ELL copy (entry k of slice s's row l at SO[s] + 32 k
+ * + l, column SC (-1: padding), value SV), a warp a slice, a lane a row; bit for bit perks_cg_spmv
+ * with W = 1.  rowdone(i, s, d, self) for i < n; self(i) = gather(i) is called for i >= n too and
+ * must not read there.  docs/perks-cg.md#sell-spmv */
 #ifndef PERKS_CG_SELL_LOAD
 #define PERKS_CG_SELL_LOAD(p) __ldcs(p)
 #endif
@@ -173,8 +158,7 @@ static __device__ __forceinline__ void perks_cg_sell_spmv(int n, const int *SO, 
     }
 }
 
-/* residual replacement's row loop: the same lanes per row, one nonzero at a time, the row sum s in
- * double whatever T is (r = b - A x as exactly as x allows): s = sum_k val(k) gather(j_k);
+/* residual replacement's loop: s = sum_k val(k) gather(j_k) in double, one nonzero at a time;
  * rowdone(lr, i, s) on the first lane */
 template <class Val, class Gather, class RowDone>
 static __device__ __forceinline__ void perks_cg_rrows(const perks_cg_rows &g, const int *RP, const int *CI, Val val,
@@ -195,9 +179,8 @@ static __device__ __forceinline__ void perks_cg_rrows(const perks_cg_rows &g, co
     }
 }
 
-/* cluster path: z_j + beta p_j of row j = (rank << 24 | local) from the (z, p) pairs of block rank:
- * a 32-bit shared::cluster address (mapa) and one 16-byte ld.shared::cluster (8 bytes for float);
- * asm volatile keeps it between the cluster barriers (which are volatile asm too) */
+/* cluster path: z_j + beta p_j of row j = (rank << 24 | local) from block rank's (z, p) pairs (mapa,
+ * one ld.shared::cluster); volatile keeps it between the cluster barriers */
 static __device__ __forceinline__ __attribute__((unused)) double perks__cg_cgather(const double *zp, int e, double beta)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -227,10 +210,8 @@ static __device__ __forceinline__ __attribute__((unused)) float perks__cg_cgathe
 #endif
 }
 
-/* Chronopoulos-Gear kernel: r_j of the next iteration, recomputed by every reader from row j's quad
- * (r, w = A u, s_old, d) of the previous phase with the expressions its owner uses, s = w + beta s_old
- * and r' = r - alpha s (u' = d r' with Jacobi, else r'), so the neighbours need no barrier between
- * the owner's update and the SpMV that reads u' */
+/* Chronopoulos-Gear: r'_j = r - alpha (w + beta s_old) from row j's quad (r, w, s_old, d), as its
+ * owner computes it; every reader recomputes it (docs/perks-cg.md#cgear-iteration) */
 static __device__ __forceinline__ __attribute__((unused)) double perks__cg1_step(double r, double w, double so,
                                                                                  double alpha, double beta,
                                                                                  double *s_out)

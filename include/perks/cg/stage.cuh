@@ -4,15 +4,10 @@
  * step, x out and the result (perks/cg.cuh, THE ITERATION).
  *
  * WHAT (PERKS paper sections 3-4; docs/perks-cg.md#kernel-stages)
- *   perks__cg_slice<T>                 a block's rows and where its matrix slice is read from
- *   perks__cg_block_rows<BLOCK>(a, k1) the rows of block blockIdx.x (grid kernels)
- *   perks__cg_start_residual<T, CLUSTER>(a, m, r, dinv, x, x_global)   r = b - A x0, D^-1, x
- *   perks__cg_replaced_row<T>(a, rd, dinv, r, lr, store, qrr, qrz)   a replaced row: r, z, partials
- *   perks__cg_replaced_kind<T, K>(a, it, rr, thr)   at the end of a classic step: was it a
- *                                      replacement (0 no, 1 yes, 2 after the recurrence met tol)
- *   perks__cg_replaced_stalled<T, K>(a, kind, it, rr, thr, x, r0, nr)   a replacement's bookkeeping;
- *                                      whether the solve ends PERKS_EINACCURATE
- *   perks__cg_store_x<T, BLOCK>(x_global, x, nr), perks__cg_store_result<K, REPLACES>(a, ...)   the end
+ *   perks__cg_slice, perks__cg_block_rows     a block's rows and its matrix slice
+ *   perks__cg_start_residual                  r = b - A x0, D^-1, x
+ *   perks__cg_replaced_row, perks__cg_replaced_kind, perks__cg_replaced_stalled   a replacement
+ *   perks__cg_store_x, perks__cg_store_result the end
  *   Every thread of the block calls each of them (they run its row loops and barriers).
  *
  * EXAMPLE (the end of a classic step; see perks/cg/kernel_grid.cuh)
@@ -25,9 +20,6 @@
  *       if (perks__cg_replaced_stalled<T, K>(a, repl, it, rr, thr, sx, r0, nr)) status = PERKS_EINACCURATE;
  *       continue;
  *   }
- *
- * LIMITS: what the bodies' own limits say (perks/cg/kernel_grid.cuh, kernel_cluster.cuh,
- * kernel_cgear.cuh).
  */
 #ifndef PERKS_CG_STAGE_CUH
 #define PERKS_CG_STAGE_CUH
@@ -41,8 +33,7 @@
 #include "spmv.cuh"
 #include "types.cuh"
 
-/* a block's rows of the matrix and where its slice is read from (device memory, or shared memory
- * once a cache tier put it there) */
+/* a block's rows and where its slice is read from (device or, once cached, shared memory) */
 template <class T> struct perks__cg_slice {
     perks_cg_rows rows;  /* the rows and how the lanes take them */
     const T *b;          /* the whole right-hand side (B) */
@@ -51,8 +42,8 @@ template <class T> struct perks__cg_slice {
     const int *cols;
 };
 
-/* the rows of block blockIdx.x of the grid kernels: a.split[blockIdx.x] .. a.split[blockIdx.x + 1],
- * BLOCK / a.sub rows a round; k1: the nonzero after the block's last */
+/* grid kernels: rows a.split[blockIdx.x] .. a.split[blockIdx.x + 1], BLOCK / a.sub a round; k1: the
+ * nonzero after the block's last */
 template <int BLOCK>
 static __device__ __forceinline__ perks_cg_rows perks__cg_block_rows(const perks_cg_kargs &a, int &k1)
 {
@@ -66,8 +57,8 @@ static __device__ __forceinline__ perks_cg_rows perks__cg_block_rows(const perks
     return g;
 }
 
-/* the first residual over the block's rows (matrix and x0 from device memory): r = b - A x0, D^-1
- * (Jacobi), x = x0 (or 0) where the cache or a zero x0 asks for it; CLUSTER: always, x0 read by row */
+/* r = b - A x0 (from device memory), D^-1 (Jacobi), x = x0 (or 0) where the cache or a zero x0 asks
+ * for it; CLUSTER: always, x0 read by row */
 template <class T, int CLUSTER>
 static __device__ __forceinline__ void perks__cg_start_residual(const perks_cg_kargs &a, const perks__cg_slice<T> &m,
                                                                 T *sr, T *sd, T *sx, const T *gX)
@@ -83,9 +74,8 @@ static __device__ __forceinline__ void perks__cg_start_residual(const perks_cg_k
         });
 }
 
-/* a replaced row lr from rd = b_i - (A x)_i in double: r rounded to T into sr, z = D^-1 r; store(rv, zv)
- * writes the body's own copies; r.r from the double value (the stopping test reads the residual of
- * the x held) */
+/* a replaced row from rd = b_i - (A x)_i in double: r (T) into sr, z = D^-1 r, store(rv, zv) the
+ * body's copies; r.r from the double value */
 template <class T, class Store>
 static __device__ __forceinline__ void perks__cg_replaced_row(const perks_cg_kargs &a, double rd, const T *sd, T *sr,
                                                               int lr, Store store, double &qrr, double &qrz)
@@ -97,8 +87,7 @@ static __device__ __forceinline__ void perks__cg_replaced_row(const perks_cg_kar
     qrz += (double)rv_ * zv_;
 }
 
-/* at the end of a classic step: whether it was a residual replacement (the test evaluated again
- * from shared memory): 0 no, 1 yes, 2 yes and the recurrence had met tol ("? 1 : 0":
+/* the end of a classic step: 0 no replacement, 1 one, 2 one after the recurrence met tol ("? 1 : 0":
  * docs/perks-cg.md#grid-tail) */
 template <class T, class K>
 static __device__ __forceinline__ int perks__cg_replaced_kind(const perks_cg_kargs &a, int it, double rr, double thr)
@@ -106,8 +95,8 @@ static __device__ __forceinline__ int perks__cg_replaced_kind(const perks_cg_kar
     return (perks__cg_want_replace<T, K>(a, it, rr, thr) ? 1 : 0) ? (rr <= thr ? 2 : 1) : 0;
 }
 
-/* after a replacement step of that kind (rr: the replaced r.r): the bookkeeping; 1 when the solve
- * ends PERKS_EINACCURATE.  beta, r.z and the status stay the body's (docs/perks-cg.md#kernel-stages) */
+/* after a replacement (rr: the replaced r.r): 1 when the solve ends PERKS_EINACCURATE; beta, r.z
+ * and the status stay the body's (docs/perks-cg.md#kernel-stages) */
 template <class T, class K>
 static __device__ __forceinline__ int perks__cg_replaced_stalled(const perks_cg_kargs &a, int kind, int it, double rr,
                                                                  double thr, const T *sx, int r0, int nr)
@@ -122,7 +111,7 @@ template <class T, int BLOCK> static __device__ __forceinline__ void perks__cg_s
     for (int lr = threadIdx.x; lr < nr; lr += BLOCK) gX[lr] = sx[lr];
 }
 
-/* the result into a.out (block 0, thread 0); REPLACES: the replacement count of K's bookkeeping, else 0 */
+/* the result into a.out (block 0, thread 0); REPLACES: K's replacement count, else 0 */
 template <class K, int REPLACES>
 static __device__ __forceinline__ void perks__cg_store_result(const perks_cg_kargs &a, int status, int it, double rr,
                                                               double bb)

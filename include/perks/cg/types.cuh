@@ -1,14 +1,12 @@
 #include <onchip/names_push.h>
 /* perks/cg/types.cuh -- the CG solver's options, result, plan and kernel arguments (perks/cg.cuh).
  *
- * WHAT (PERKS paper, Zhang et al. ICS'23, sections 3-4; the whole solver is described in perks/cg.cuh)
- *   perks_cg_opts, perks_cg_defaults()   what a solve is asked for (tolerance, path, barrier, ...)
- *   perks_cg_result                      what it reports (status, iterations, both residuals)
- *   perks_cg_plan                        a planned solve (kernel, grid, cache tier, workspace)
- *   perks_cg_kargs                       the one argument of every CG kernel (by value)
- *   PERKS_CG_PATH_*, PERKS_CG_BAR_*, PERKS_CG_CLASSIC / PERKS_CG_CGEAR, PERKS_CG_RAN_*   option values
- *   and the tunable constants (PERKS_CG_UNROLL, PERKS_CG_THREADS_PER_SM, ...: define one before
- *   including perks/cg.cuh to change it).
+ * WHAT (PERKS paper sections 3-4; the constants: docs/perks-cg.md#design-notes-perkscgtypescuh)
+ *   perks_cg_opts, perks_cg_defaults()   what a solve is asked for
+ *   perks_cg_result                      what it reports
+ *   perks_cg_plan, perks_cg_kargs        a planned solve; the one argument of every CG kernel
+ *   PERKS_CG_PATH_*, _BAR_*, _CLASSIC / _CGEAR, _RAN_*   option values; the #ifndef constants
+ *   are tunable (define one before including perks/cg.cuh).
  *
  * EXAMPLE
  *   [compile in a function]
@@ -33,29 +31,28 @@
 #ifndef PERKS_CG_MIXED_PERIOD
 #define PERKS_CG_MIXED_PERIOD 200 /* mixed: a double replacement every 200 float iterations (opts.replace -1) */
 #endif
-/* blocks per SM the register budget is set for: 1024 threads per SM (at most 64 registers a thread) */
 #ifndef PERKS_CG_THREADS_PER_SM
-#define PERKS_CG_THREADS_PER_SM 1024 /* read when PERKS_CG_DEFINE expands: 1024 -> at most 64 registers */
+#define PERKS_CG_THREADS_PER_SM 1024 /* the register budget's threads an SM (1024: <= 64 registers) */
 #endif
 #define PERKS__CG_MINB(BLOCK) ((PERKS_CG_THREADS_PER_SM / (BLOCK)) > 0 ? PERKS_CG_THREADS_PER_SM / (BLOCK) : 1)
 #ifndef PERKS_CG_UNROLL
-#define PERKS_CG_UNROLL 8 /* nonzeros a lane loads before it gathers (independent loads in flight) */
+#define PERKS_CG_UNROLL 8 /* nonzeros a lane loads before it gathers */
 #endif
 #define PERKS_CG_ONCHIP_BPS 2 /* blocks per SM at most when the system fits in shared memory */
-#define PERKS_CG_NNZ_PER_LANE 4      /* lanes per row: the least power of two giving <= 4 nonzeros each */
-#define PERKS_CG_NNZ_PER_LANE_DRAM 8 /* the same when nothing is cached (more rows in flight) */
+#define PERKS_CG_NNZ_PER_LANE 4      /* lanes a row: the least power of two giving <= 4 nonzeros each */
+#define PERKS_CG_NNZ_PER_LANE_DRAM 8 /* the same when nothing is cached */
 #define PERKS_CG_CBLOCK 1024         /* threads per block of the cluster kernel */
-#define PERKS_CG_CMAX 16             /* blocks per cluster at most (16: non-portable size) */
+#define PERKS_CG_CMAX 16             /* blocks per cluster at most (non-portable size) */
 #ifndef PERKS_CG_CLUSTER_WORK
-#define PERKS_CG_CLUSTER_WORK 1024 /* rows + nonzeros per cluster block the planner aims at (then 16) */
+#define PERKS_CG_CLUSTER_WORK 1024 /* rows + nonzeros per cluster block the planner aims at */
 #endif
 
 #define PERKS_CG_PATH_AUTO 0
 #define PERKS_CG_PATH_GRID 1
 #define PERKS_CG_PATH_CLUSTER 2
-#define PERKS_CG_PATH_STREAM 3 /* the grid kernel over a sliced-ELL copy of the matrix (large systems) */
-#define PERKS_CG_SELL_C 32     /* stream path: rows a slice (a warp's rows; columns stored slice-major) */
-/* stream path: entries a lane loads before it gathers, double and float (sm_80: fewer, no spills) */
+#define PERKS_CG_PATH_STREAM 3 /* the grid kernel over a sliced-ELL copy of the matrix */
+#define PERKS_CG_SELL_C 32     /* stream path: rows a slice (a warp's) */
+/* stream path: entries a lane loads before it gathers, double and float */
 #ifndef PERKS_CG_SELL_UNROLL
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
 #define PERKS_CG_SELL_UNROLL 2
@@ -76,36 +73,35 @@
 #define PERKS__CG_SMINB(BLOCK) \
     ((PERKS_CG_SELL_THREADS_PER_SM / (BLOCK)) > 0 ? PERKS_CG_SELL_THREADS_PER_SM / (BLOCK) : 1)
 #ifndef PERKS_CG_SELL_PAD
-#define PERKS_CG_SELL_PAD 1.25 /* auto takes the stream path only when the padded slices hold at most this
-                                  many times the nonzeros */
+#define PERKS_CG_SELL_PAD 1.25 /* auto's stream path: padded slices <= this times the nonzeros */
 #endif
 #define PERKS_CG_BAR_AUTO 0
-#define PERKS_CG_BAR_GRID 1 /* cooperative_groups grid.sync, then every block sums the partials */
-/* PERKS_CG_BAR_AUTO is PERKS_CG_BAR_COUNT (below) */
-#define PERKS_CG_BAR_SUM 2  /* perks_sum_barrier: the last block to arrive sums */
-#define PERKS_CG_BAR_FLAG 3 /* perks_flag_sum: every block reads every block's published partials */
-#define PERKS_CG_BAR_COUNT 4 /* perks_count_sum: grid.sync's counter with the partials' read folded in */
-#define PERKS_CG_CLASSIC 0 /* opts.variant: Hestenes-Stiefel CG, 2 barriers per iteration (default) */
-#define PERKS_CG_CGEAR 1   /* opts.variant: Chronopoulos-Gear CG, 1 barrier per iteration (grid path) */
+#define PERKS_CG_BAR_GRID 1 /* grid.sync, then every block sums the partials */
+/* PERKS_CG_BAR_AUTO is PERKS_CG_BAR_COUNT */
+#define PERKS_CG_BAR_SUM 2  /* perks_sum_barrier */
+#define PERKS_CG_BAR_FLAG 3 /* perks_flag_sum */
+#define PERKS_CG_BAR_COUNT 4 /* perks_count_sum */
+#define PERKS_CG_CLASSIC 0 /* opts.variant: Hestenes-Stiefel, 2 barriers an iteration (default) */
+#define PERKS_CG_CGEAR 1   /* opts.variant: Chronopoulos-Gear, 1 barrier an iteration (grid path) */
 #ifndef PERKS_CG1_UNROLL
-#define PERKS_CG1_UNROLL 4 /* the Chronopoulos-Gear gather loads 4 values per nonzero: fewer in flight */
+#define PERKS_CG1_UNROLL 4 /* Chronopoulos-Gear: its gather loads 4 values a nonzero */
 #endif
 
 typedef struct perks_cg_opts {
     double tol;   /* stop when ||r|| <= tol ||b|| */
     int max_iter; /* PERKS_ENOCONV after this many iterations */
     int jacobi;   /* 1: Jacobi (diagonal) preconditioner */
-    int cache;    /* 1: keep vectors / matrix in shared memory when they fit; 0: never (grid path) */
-    int blocks;   /* grid path: 0 planner; else this many blocks (at most the co-resident count) */
-    int x0;       /* 1: start from the x passed in; 0: from x = 0 (x is overwritten) */
-    int sum_barrier; /* 1: the same as barrier = PERKS_CG_BAR_SUM */
+    int cache;    /* 1: vectors / matrix in shared memory when they fit; 0: never (grid path) */
+    int blocks;   /* grid path: 0 planner; else this many (at most the co-resident count) */
+    int x0;       /* 1: start from the x passed in; 0: from x = 0 */
+    int sum_barrier; /* 1: barrier = PERKS_CG_BAR_SUM */
     int path;        /* PERKS_CG_PATH_AUTO / _GRID / _CLUSTER / _STREAM */
     int cluster;     /* cluster path: 0 planner, else 1..16 blocks */
     int barrier;     /* grid path: PERKS_CG_BAR_AUTO / _GRID / _SUM / _FLAG / _COUNT */
-    int variant;     /* PERKS_CG_CLASSIC (default) or PERKS_CG_CGEAR (grid path, grid.sync barrier) */
-    int replace;     /* residual replacement: -1 auto, 0 never, k > 0 every k iterations (classic CG) */
-    double replace_delta; /* and once ||r|| fell by this factor since the last one: -1 auto, 0 off, (0, 1) */
-    int mixed;       /* T perks_cg_mixed: 0 auto (float only when the double system streams), 1 always */
+    int variant;     /* PERKS_CG_CLASSIC or PERKS_CG_CGEAR (grid path, grid.sync) */
+    int replace;     /* residual replacement: -1 auto, 0 never, k > 0 every k iterations (classic) */
+    double replace_delta; /* and once ||r|| fell by this factor: -1 auto, 0 off, (0, 1) */
+    int mixed;       /* T perks_cg_mixed: 0 auto (float when the double system streams), 1 always */
 } perks_cg_opts;
 
 #ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
@@ -132,29 +128,26 @@ static inline perks_cg_opts perks_cg_defaults(void)
 #endif
 
 typedef struct perks_cg_result {
-    int status;           /* PERKS_SUCCESS (the TRUE residual met tol), PERKS_EINACCURATE, PERKS_ENOCONV,
-                             PERKS_EBREAKDOWN or PERKS_EDIAG */
-    int iterations;       /* iterations done (the one that broke down not counted; mixed: all solves) */
+    int status;           /* PERKS_SUCCESS (the TRUE residual met tol), _EINACCURATE, _ENOCONV,
+                             _EBREAKDOWN or _EDIAG */
+    int iterations;       /* done (not the one that broke down; mixed: all solves) */
     double rel_residual;  /* sqrt(r.r / b.b) of the recurrence residual at the end */
     double bnorm;         /* ||b|| */
-    double true_residual; /* ||b - A x|| / ||b|| of the x returned, summed in double after the solve */
-    int replacements;     /* residual replacements done in the kernel (mixed: the double updates) */
+    double true_residual; /* ||b - A x|| / ||b|| of the x returned, in double */
+    int replacements;     /* in the kernel (mixed: the double updates) */
     int ran;              /* PERKS_CG_RAN_*: what computed x */
-    double rounding_floor; /* eps ||(|A| |x|)|| / ||b|| of the x returned (eps: the unit roundoff of x as the
-                              residual reads it, 2^-53 for double and mixed, 2^-24 for float): a relative
-                              residual much below it is rounding, not convergence */
-    int at_floor;          /* 1 when tol < PERKS_CG_FLOOR_MARGIN rounding_floor: the tolerance asks for the
-                              rounding floor (a success is then still a true residual <= tol) */
-    int path;              /* the path of the solve that computed x: PERKS_CG_PATH_GRID, _CLUSTER or _STREAM */
+    double rounding_floor; /* eps ||(|A| |x|)|| / ||b|| (eps 2^-53 double and mixed, 2^-24 float): a
+                              relative residual much below it is rounding, not convergence */
+    int at_floor;          /* 1: tol < PERKS_CG_FLOOR_MARGIN rounding_floor (success is still <= tol) */
+    int path;              /* the path that computed x: PERKS_CG_PATH_GRID, _CLUSTER or _STREAM */
 } perks_cg_result;
 
 #define PERKS_CG_FLOOR_MARGIN 10.0 /* at_floor: tol within this factor of the rounding floor */
 
 #define PERKS_CG_RAN_NATIVE 0   /* the plan's own precision T */
 #define PERKS_CG_RAN_MIXED 1    /* mixed: float CG iterations, x and the replaced residuals in double */
-#define PERKS_CG_RAN_DOUBLE 2   /* mixed: the double solver alone (the system is on chip: bytes do not bound it) */
-#define PERKS_CG_RAN_FALLBACK 3 /* mixed: the float iteration stalled or broke down (float cannot hold A well
-                                   enough); the double solver finished from the x reached */
+#define PERKS_CG_RAN_DOUBLE 2   /* mixed: the double solver alone (the system is on chip) */
+#define PERKS_CG_RAN_FALLBACK 3 /* mixed: float stalled or broke down; double finished from its x */
 
 typedef struct perks__cg_out {
     int status, iterations, repl, pad_;
@@ -163,23 +156,23 @@ typedef struct perks__cg_out {
 
 typedef struct perks_cg_kargs {
     int n, sub, cache, jacobi, use_x0, max_iter, bmode, nrmax;
-    int rper;  /* residual replacement every rper iterations (0: none) */
-    int rconv; /* replacement when the recurrence meets tol: the true residual decides */
-    double rdelta2; /* replace also when r.r fell below rdelta2 times its value at the last one (0: off) */
-    const double *va_hi, *b_hi; /* mixed: the double matrix values and b (NULL otherwise) */
-    void *xbest;                /* the best x of a stalled solve (n T, beside the residual partials) */
-    double *x_hi;               /* mixed: x in double; the kernel's x (T) holds the correction since the
-                                   last replacement */
+    int rper;  /* replacement every rper iterations (0: none) */
+    int rconv; /* replacement when the recurrence meets tol */
+    double rdelta2; /* and when r.r fell below rdelta2 times its last replaced value (0: off) */
+    const double *va_hi, *b_hi; /* mixed: the double values and b (else NULL) */
+    void *xbest;                /* the best x of a stalled solve (n T) */
+    double *x_hi;               /* mixed: x in double; the kernel's x (T) the correction since the last
+                                   replacement */
     double tol;
-    double *bar;  /* perks_sum_barrier workspace (PERKS_SUM_BARRIER_WORDS), zeroed by perks_cg_run */
-    double *flag; /* perks_flag_sum workspace (PERKS_FLAG_WORDS(G)), set to 0xff bytes by perks_cg_run */
-    int *cenc;    /* cluster path, matrix in device memory: the encoded columns (nnz) */
-    const int *soff, *sci; /* stream path: slice s's entries from soff[s] on, column k of its row l at
-                              soff[s] + 32 k + l; sci the columns (-1: padding) */
-    const void *sva;       /* stream path: the values (T, 0 where padded) */
+    double *bar;  /* perks_sum_barrier workspace, zeroed by perks_cg_run */
+    double *flag; /* perks_flag_sum workspace, 0xff bytes by perks_cg_run */
+    int *cenc;    /* cluster path, matrix in device memory: the encoded columns */
+    const int *soff, *sci; /* stream path: entry k of slice s's row l at soff[s] + 32 k + l; columns
+                              (-1: padding) */
+    const void *sva;       /* stream path: the values (T) */
     const int *rp, *ci, *split;
     const void *va, *b;
-    void *x, *r, *z, *p0, *p1, *q, *dinv; /* CGEAR kernel: r, z = the two (r, w, s, d) quad buffers, p0 = p */
+    void *x, *r, *z, *p0, *p1, *q, *dinv; /* CGEAR: r, z the two quad buffers, p0 = p */
     double *part; /* 8 x G block partials */
     perks__cg_out *out;
 } perks_cg_kargs;
@@ -192,13 +185,13 @@ typedef struct perks_cg_plan {
     long long nnz;
     size_t smem;
     perks_cg_opts opts;
-    const void *kernel; /* the kernel launched (grid, grid Chronopoulos-Gear or cluster) */
+    const void *kernel; /* the kernel launched */
     int variant;        /* PERKS_CG_CLASSIC or PERKS_CG_CGEAR */
     void *ws;           /* one allocation: vectors, partials, out, split, barrier words */
-    void *sell;         /* stream path: the sliced-ELL copy (slice offsets, columns, values) */
-    long long sell_nnz; /* stream path: the entries of the slices, padding included */
-    double *rpart;      /* the true-residual kernel's block partials (3 PERKS_CG_RESID_BLOCKS) */
-    cudaStream_t stream; /* the last perks_cg_run's stream (perks_cg_wait synchronizes it) */
+    void *sell;         /* stream path: the sliced-ELL copy */
+    long long sell_nnz; /* stream path: the slices' entries, padding included */
+    double *rpart;      /* the true-residual kernel's block partials */
+    cudaStream_t stream; /* the last perks_cg_run's stream */
     perks_cg_kargs args;
 } perks_cg_plan;
 #endif
@@ -208,26 +201,26 @@ typedef struct perks_cg_plan {
 #define PERKS_CG_STALL 2
 #endif
 #ifndef PERKS_CG_DIVERGE
-#define PERKS_CG_DIVERGE 1e4 /* a true r.r this far above the smallest replaced one: diverging (||r|| 100x) */
+#define PERKS_CG_DIVERGE 1e4 /* a true r.r this far above the smallest replaced one: diverging */
 #endif
 #ifndef PERKS_CG_WINDOW
 #define PERKS_CG_WINDOW 20
 #endif
 #ifndef PERKS_CG_MIXED_WINDOW
-#define PERKS_CG_MIXED_WINDOW 2000 /* 10 periods of PERKS_CG_MIXED_PERIOD; each must halve ||r|| (r.r to a quarter) */
+#define PERKS_CG_MIXED_WINDOW 2000 /* 10 mixed periods; each must halve ||r|| */
 #endif
 /* the refinement on the host (perks/cg/refine.cuh) and the mixed driver (perks/cg/mixed.cuh) */
 #ifndef PERKS_CG_RESTARTS
-#define PERKS_CG_RESTARTS 3 /* double / Chronopoulos-Gear: restarts from x when only the recurrence met tol */
+#define PERKS_CG_RESTARTS 3 /* double / Chronopoulos-Gear: refinements at most */
 #endif
 #ifndef PERKS_CG_RESTART_TOL
 #define PERKS_CG_RESTART_TOL 0.5 /* a refinement's correction solve aims at this fraction of tol */
 #endif
 #ifndef PERKS_CG_MIXED_DELTA
-#define PERKS_CG_MIXED_DELTA 0.1 /* mixed: a double replacement once ||r|| fell 10x since the last one */
+#define PERKS_CG_MIXED_DELTA 0.1 /* mixed: a double replacement once ||r|| fell 10x */
 #endif
 /* the true-residual kernel (perks/cg/resid.cuh) */
-#define PERKS_CG_RESID_BLOCKS 264 /* blocks of perks__cg_resid_kernel; the host adds their partials in order */
+#define PERKS_CG_RESID_BLOCKS 264 /* blocks of perks__cg_resid_kernel */
 #define PERKS_CG_RESID_THREADS 256
 
 /* T of the kernel bodies: T for float and double, else double (docs/onchip.md#one-sentence) */
@@ -244,7 +237,7 @@ template <> struct perks__cg_real<double> {
     enum { ok = 1 };
 };
 
-/* BLOCK of the kernels: BLOCK when valid (a multiple of 32, 64..1024), else 256 (docs/onchip.md#one-sentence) */
+/* BLOCK when valid (a multiple of 32, 64..1024), else 256 (docs/onchip.md#one-sentence) */
 template <int B> struct perks__cg_blk {
     enum { ok = B % 32 == 0 && B >= 64 && B <= ONCHIP_THREADS_PER_BLOCK_MAX, value = ok ? B : 256 };
 };
