@@ -3,38 +3,27 @@
  * from norms, kernel functions, the weighted row reduction and the cross-block reduction.
  *
  * WHAT (Wang et al., fused kernel summation, Algorithm 2 lines 14-21)
- *   |a - b|^2 = |a|^2 + |b|^2 - 2 a.b with the kernel's scale folded in: targets staged times -2 s,
- *   accumulators started at s |a_i|^2 + s |b_j|^2, so after the GEMM they hold t = s |a_i - b_j|^2
- *   (clamped at 0 here: rounding can make it slightly negative).  A kernel function is two macros:
+ *   Targets staged times -2 s, accumulators started at s |a_i|^2 + s |b_j|^2: after the GEMM they
+ *   hold t = s |a_i - b_j|^2 (clamped at 0 here).  A kernel function is two macros:
  *       NAME_SCALE(h)    host, double: the scale s > 0 for bandwidth h
  *       NAME_EVAL(T, t)  device: K as a function of t = s d^2 >= 0, in type T
- *   Built in: KSUM_GAUSS, KSUM_LAPLACE, KSUM_CAUCHY, KSUM_MATERN32, KSUM_MATERN52, KSUM_IMQ (their
- *   formulas and scales: docs/ksum.md#kernel-functions-epiloguecuh).  One's own, K = 1/(1 + d^2/h^2)^2:
+ *   Built in: KSUM_GAUSS, KSUM_LAPLACE, KSUM_CAUCHY, KSUM_MATERN32, KSUM_MATERN52, KSUM_IMQ
+ *   (docs/ksum.md#kernel-functions-epiloguecuh).  One's own, K = 1/(1 + d^2/h^2)^2:
  *       #define MYK_SCALE(h) (1.0 / ((h) * (h)))
  *       #define MYK_EVAL(T, t) ((T)1 / (((T)1 + (t)) * ((T)1 + (t))))
  *       KSUM_DEFINE(myk_f32, float, MYK, ksum_policy<>)
  *   NAME_EVAL expands where a piece is used, so it may name one's kernel's parameters
- *   (#define RQ_EVAL(T, t) my_rq_##T(t, alpha); examples/ksum_custom.cu).  float: ex2/sqrt/rcp.approx.ftz
- *   (about 2^-22 relative, under 2^-126 flushed to 0), rsqrtf; double: the CUDA library (about 1 ulp).
- *   Helpers: ksum_exp2neg_T(t) = 2^-t, ksum_sqrt_T, ksum_rsqrt_T, ksum_rcp_T (T float or double).
+ *   (examples/ksum_custom.cu).  Helpers ksum_exp2neg_T(t) = 2^-t, ksum_sqrt_T, ksum_rsqrt_T,
+ *   ksum_rcp_T (T float or double; accuracy: docs/ksum.md#design-notes-ksumepiloguecuh).
  *
- * PIECES (function templates; each KSUM_EPI_* macro wraps KERNEL into [&](T t) { return
- * KERNEL_EVAL(T, t); } and OP into a lambda; docs/ksum.md#pieces-for-a-kernel-of-ones-own)
- *   ksum_epi_start(acc, na, nb)             KSUM_EPI_START(TM, TN, acc, na, nb)      acc[i][j] = na[i] + nb[j]
- *   ksum_epi_tile(acc, wv, vacc, kf)        KSUM_EPI_TILE(T, TM, TN, R, KERNEL, acc, wv, vacc)
- *        vacc[i][r] += sum_j kf(max(acc[i][j], 0)) * wv[j][r]
- *   ksum_epi_pairs(acc, kf, op)             KSUM_EPI_PAIRS(T, TM, TN, KERNEL, acc, OP)
- *        op(i, j, k) for every pair, k = kf(max(acc[i][j], 0))
- *   ksum_epi_rowsum16(vacc)                 KSUM_EPI_ROWSUM16(T, TM, R, vacc): sums over the 16 lanes sharing ty
- *   ksum_epi_store(vacc, v, row0, m, nrhs, tx, ty, atomic, accumulate)        KSUM_EPI_STORE(T, TM, R, ...)
- *        lane tx == i writes row row0 + KSUM_GEMM_ROW(i, ty): a store, v +=, or atomicAdd
- *   ksum_epi_rows(vacc, row0, m, tx, ty, op)   KSUM_EPI_ROWS(TM, vacc, row0, m, tx, ty, OP)
- *        op(row, vacc[i]) once per row: right only when one block sums all its rows' sources
- *   acc is T[TM][TN], vacc T[TM][R], wv T[TN][R], na T[TM], nb T[TN] (register arrays, sizes deduced).
- *
- * COSTS
- *   Per pair: 1 add, 1 max, the kernel function (Gaussian: 1 MUFU.EX2), R FMAs.  Per block: 4 TM R
- *   shuffles and TM R / 16 stores or atomics per thread.
+ * PIECES (function templates; KSUM_EPI_* the macro spellings; docs/ksum.md#pieces-for-a-kernel-of-ones-own)
+ *   ksum_epi_start(acc, na, nb)      acc[i][j] = na[i] + nb[j]
+ *   ksum_epi_tile(acc, wv, vacc, kf) vacc[i][r] += sum_j kf(max(acc[i][j], 0)) wv[j][r]
+ *   ksum_epi_pairs(acc, kf, op)      op(i, j, k) for every pair, k = kf(max(acc[i][j], 0))
+ *   ksum_epi_rowsum16(vacc)          sums over the 16 lanes sharing ty
+ *   ksum_epi_store(vacc, v, row0, m, nrhs, tx, ty, atomic, accumulate)   a store, v +=, or atomicAdd
+ *   ksum_epi_rows(vacc, row0, m, tx, ty, op)   op(row, vacc[i]) once per row (one block a row)
+ *   acc T[TM][TN], vacc T[TM][R], wv T[TN][R], na T[TM], nb T[TN] (register arrays, sizes deduced).
  */
 #ifndef KSUM_EPILOGUE_CUH
 #define KSUM_EPILOGUE_CUH

@@ -3,32 +3,24 @@
  * TM x TN accumulators per thread, 16-byte loads.  Usable alone for other fused GEMMs.
  *
  * WHAT (Wang et al., fused kernel summation, section III.A-B)
- *   A block of 256 threads (16 x 16: tx = tid % 16, ty = tid / 16) owns a BM x BN tile of
- *   C = P Q^T, P (BM rows) and Q (BN rows) point-major (ld elements between points), the dot
- *   products over dim coordinates in chunks of KSUM_BK = 8.  BM = 16 TM, BN = 16 TN, TM, TN in
- *   {4, 8}; a thread's rows are KSUM_GEMM_ROW(i, ty), its columns KSUM_GEMM_ROW(j, tx).  Shared
- *   memory holds each chunk k-major, rows padded to BM + 4.  Placement: docs/ksum.md#how-each-path-runs.
+ *   A block of 256 threads (tx = tid % 16, ty = tid / 16) owns a BM x BN tile of C = P Q^T, P and Q
+ *   point-major (ld elements between points), over dim coordinates in chunks of KSUM_BK = 8.
+ *   BM = 16 TM, BN = 16 TN, TM, TN in {4, 8}; a thread's rows KSUM_GEMM_ROW(i, ty), columns
+ *   KSUM_GEMM_ROW(j, tx); shared memory holds a chunk k-major, rows padded to BM + 4.
  *
- * PIECES (function templates, T float or double; each KSUM_GEMM_* macro is the one-line wrapper,
- * KSUM_GEMM_LOAD(T, E, r, ...) = ksum_gemm_load<T, E>(r, ...); docs/ksum.md#pieces-for-a-kernel-of-ones-own)
- *   KSUM_GEMM_SMEM_ELEMS(BM)               elements of one double-buffered operand: 2 * 8 * (BM + 4)
- *   ksum_gemm_load<T, E>(r, src, ld, np, dim, p0, k0, tid, vec)   global -> T r[E] (E = TM/2 or TN/2):
- *        point p0 + tid/(8/E), coordinates k0 + (tid%(8/E))*E.., zeros past np or dim; vec (dim % E
- *        == 0, ld % E == 0, src 16-byte aligned) for vector loads
+ * PIECES (function templates, T float or double; KSUM_GEMM_* the one-line macro wrappers; the
+ * table: docs/ksum.md#pieces-for-a-kernel-of-ones-own)
+ *   KSUM_GEMM_SMEM_ELEMS(BM)    elements of one double-buffered operand
+ *   ksum_gemm_load<T, E>(r, src, ld, np, dim, p0, k0, tid, vec)   global -> T r[E] (E = TM/2 or
+ *                               TN/2), zeros past np or dim; vec: dim, ld % E == 0, 16-byte aligned
  *   ksum_gemm_store<T, E, BM>(r, s, buf, tid, scale)   registers -> shared buffer buf, times scale
- *   ksum_gemm_chunk<T, TM, TN, BM, BN>(acc, sa, sb, buf, kc, tx, ty)
- *        acc[i][j] += sum_{k < min(kc, 8)} sa[buf][k][row i] * sb[buf][k][col j]
- *   ksum_gemm_per_point<T, N>(r, src, stride, p0, np, t)   r[i] = src[(p0 + KSUM_GEMM_ROW(i, t)) *
- *        stride], 0 past np (norms, weights: a per-point value in accumulator order)
- *   One step of a double-buffered main loop (load step s+1 while computing step s; one barrier):
- *       T ra[TM / 2], rb[TN / 2];
- *       KSUM_GEMM_LOAD(...s+1...);  KSUM_GEMM_CHUNK(...s & 1...);  KSUM_GEMM_STORE(...(s+1) & 1...);
- *       __syncthreads();
+ *   ksum_gemm_chunk<T, TM, TN, BM, BN>(acc, sa, sb, buf, kc, tx, ty)   acc += one chunk's products
+ *   ksum_gemm_per_point<T, N>(r, src, stride, p0, np, t)   a per-point array in accumulator order
+ *   A main-loop step: load step s+1, chunk s & 1, store (s+1) & 1, __syncthreads().
  *
- * LIMITS AND COSTS
- *   256 threads per block.  Registers: TM*TN accumulators + TM + TN fragments + (TM + TN)/2
- *   staging.  Shared memory 2 * 8 * (BM + BN + 8) * sizeof(T) bytes (16.9 KB for float 128 x 128).
- *   Register arrays are indexed with unrolled constants only.
+ * LIMITS
+ *   256 threads per block.  Shared memory 2 * 8 * (BM + BN + 8) * sizeof(T) bytes.  Register arrays
+ *   indexed with unrolled constants only.
  */
 #ifndef KSUM_GEMM_CUH
 #define KSUM_GEMM_CUH
@@ -143,18 +135,12 @@ static __device__ __forceinline__ void ksum_gemm_per_point(T (&r)[N], const T *s
     ksum_gemm_per_point<T, N>(r, (const T *)(src), stride, p0, np, t)
 
 /* ---- k-major tiles copied straight from global memory (the float path of ksum.cuh)
- *   KSUM_GEMM_P                       row length of a k-major shared tile of 128 points: 128 + 4
- *   (the copies into such tiles: onchip_cp_async4 and onchip_cp_async_wait_all, onchip/async.cuh)
- *   ksum_gemm_tile_op(op, s, ldp, src, ld, np, dim, p0, k0, ks, tid)
- *   KSUM_GEMM_TILE_OP(OP, s, LDP, src, ld, np, dim, p0, k0, ks, tid)   (OP a macro or function of 3)
- *        for points p0..p0+127 and coordinates k0..k0+ks-1 (ks a multiple of 8, <= 32) of a
- *        point-major float array: op(dst, srcptr, ok, pq) (the macro: OP(dst, srcptr, ok)) with
- *        dst = s + k*ldp + p (the k-major tile, transposed on the way, rows of ldp >= 128 floats),
- *        ok = point < np && coordinate < dim, pq = 0..3 the point's group (p = p0 + 32 pq + the
- *        thread's (tid / 32) * 4 + tid % 4): a per-point sum can live in 4 registers.
- *        Each thread takes ks / 2 elements; a warp's 32 elements are 4 points x 8 consecutive
- *        coordinates (32-byte global segments); with LDP = 132 (= 4 mod 32) they land in 32
- *        distinct banks.  A whole tile inside the arrays takes an unpredicated path.
+ *   KSUM_GEMM_P   row length of a k-major shared tile of 128 points (132: 32 distinct banks)
+ *   ksum_gemm_tile_op(op, s, ldp, src, ld, np, dim, p0, k0, ks, tid), KSUM_GEMM_TILE_OP(OP, ...):
+ *        for points p0..p0+127, coordinates k0..k0+ks-1 (ks a multiple of 8, <= 32) of a float
+ *        array, op(dst, srcptr, ok, pq) (the macro: OP(dst, srcptr, ok)) with dst = s + k ldp + p,
+ *        ok = point < np && coordinate < dim, pq = 0..3 the point's group.
+ *        docs/ksum.md#design-notes-ksumgemmcuh
  */
 #define KSUM_GEMM_P 132
 
@@ -169,8 +155,7 @@ static __device__ __forceinline__ unsigned ksum__tf32(float x)
 #endif
     return y;
 }
-/* four floats rounded to TF32 (as floats); ksum__tf32x4_rest: what x - big leaves, rounded (the small
- * part of the three-pass split) */
+/* four floats rounded to TF32; ksum__tf32x4_rest: x - big rounded (the three-pass split's small part) */
 static __device__ __forceinline__ float4 ksum__tf32x4(float4 x)
 {
     return make_float4(__uint_as_float(ksum__tf32(x.x)), __uint_as_float(ksum__tf32(x.y)), __uint_as_float(ksum__tf32(x.z)),

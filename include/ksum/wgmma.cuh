@@ -5,27 +5,23 @@
  *   Pieces for a kernel of one's own (device functions; empty outside an sm_90a build, where
  *   KSUM_WG_ON is 0 -- check it, as the kernel below does):
  *     ksum_wg_swz(r, k)           byte offset of float k (< 32) of row r in a K-major tile of 32-float
- *                                 rows in the 128-byte swizzle (16-byte chunk k/4 XOR r % 8)
+ *                                 rows in the 128-byte swizzle
  *     ksum_wg_desc(saddr)         the wgmma descriptor of such a tile (1024-byte aligned; + 32 bytes
  *                                 per k-step of 8)
- *     ksum_wg_mma_tf32(d, da, db, acc)   d[64] (+)= A B^T, one wgmma.m64n128k8 TF32 of the warpgroup,
- *                                 A 64 x 8 at da, B 128 x 8 at db (K-major), acc 0 starts d at 0;
- *                                 d[4c + 2h + e] = D[16w + t/4 + 8h][8c + 2(t%4) + e] (thread t, warp w)
- *     ksum_wg_fence(), ksum_wg_commit(), ksum_wg_wait<N>() (KSUM_WG_WAIT(N))   fence, commit, wait_group
+ *     ksum_wg_mma_tf32(d, da, db, acc)   d[64] (+)= A B^T, one wgmma.m64n128k8 TF32, A 64 x 8 at da,
+ *                                 B 128 x 8 at db (K-major), acc 0: d starts at 0; d[4c + 2h + e] =
+ *                                 D[16w + t/4 + 8h][8c + 2(t%4) + e] (thread t, warp w)
+ *     ksum_wg_fence(), ksum_wg_commit(), ksum_wg_wait<N>() (KSUM_WG_WAIT(N))
  *     ksum_mbar_init / _init_fence / _expect / _wait, ksum_bulk_copy   mbarriers and the bulk copy
  *                                 (TMA without a tensor map) that completes on one
- *     ksum__fence_async()         the proxy fence that makes generic shared-memory writes (and the
- *                                 cp.async copies of onchip/async.cuh) visible to wgmma
- *   ksum__wg_body<PASSES, R, FAC>(kf, <the kernel's arguments>): the kernel KSUM_DEFINE of T ksum_tf32
- *   / ksum_tf32x3 (tc.cuh) runs on an sm_90 device with sm_90a code (name_path() says
- *   KSUM_PATH_WGMMA), same arguments and results as its mma.sync kernels; KSUM__WG_KERNELS(name,
- *   KERNEL, CFG) defines it (name_kernel_wg) and the sources' pre-pass name_prepb.  How it runs:
- *   docs/ksum.md#how-each-path-runs.
+ *     ksum__fence_async()         makes generic shared-memory writes (and cp.async) visible to wgmma
+ *   ksum__wg_body<PASSES, R, FAC>: the kernel KSUM_DEFINE of T ksum_tf32 / ksum_tf32x3 runs on
+ *   sm_90 with sm_90a code (KSUM_PATH_WGMMA), defined by KSUM__WG_KERNELS.
+ *   docs/ksum.md#design-notes-ksumwgmmacuh.
  *
  * LIMITS
- *   Shared memory (4 + ceil(dim / 32)) 16 KB (x2 for 3 passes) + 4 records of 128 (1 + R) floats +
- *   1 KB of alignment within 227 KB: dim <= 288 (1 pass), <= 64 (3 passes); larger dim runs the
- *   mma.sync kernels.  1 block per SM.  Built without sm_90a the body is empty and never launched.
+ *   dim <= 288 (1 pass), <= 64 (3 passes) in 227 KB of shared memory; larger dim runs the mma.sync
+ *   kernels.  1 block per SM.  Built without sm_90a the body is empty and never launched.
  */
 #ifndef KSUM_WGMMA_CUH
 #define KSUM_WGMMA_CUH
@@ -51,8 +47,8 @@ static __device__ __forceinline__ unsigned ksum_wg_swz(int r, int k)
 {
     return (unsigned)(r * 128 + ((((k >> 2) ^ r) & 7) << 4) + ((k & 3) << 2));
 }
-/* start address >> 4 (bits 0-13), leading offset 1 (unused in the swizzled K-major form), stride 1024
- * bytes between 8-row groups (bits 32-45, >> 4), 128-byte swizzle (bits 62-63 = 1) */
+/* address >> 4 (bits 0-13), leading offset 1 (unused here), stride 1024 bytes between 8-row groups
+ * (bits 32-45, >> 4), 128-byte swizzle (bits 62-63 = 1) */
 static __device__ __forceinline__ unsigned long long ksum_wg_desc(unsigned saddr)
 {
     return (unsigned long long)((saddr & 0x3FFFFu) >> 4) | (1ull << 16) | (64ull << 32) | (1ull << 62);
@@ -154,8 +150,8 @@ static __device__ __forceinline__ void ksum_bulk_copy(unsigned dst, const void *
 
 /* ---- the kernel's pieces (the stage's chunk layout: docs/ksum.md#wgmma-loop) */
 
-/* copy stage (j0 = first point, k0 = first coordinate) of a point-major array into the swizzled tile at
- * dst: 16-byte copies when vec (rows 16-byte aligned), else 4-byte ones; zeros past np and dim */
+/* points j0.., coordinates k0.. of a point-major array into the swizzled tile at dst (16-byte copies
+ * when vec, else 4-byte); zeros past np and dim */
 static __device__ __forceinline__ void ksum__wg_copy(float *dst, const float *x, long long ld, long long np, int dim,
                                                      long long j0, int k0, int tid, int vec)
 {
@@ -188,10 +184,8 @@ typedef struct ksum__wg_prep_kargs {
     int nkb;
 } ksum__wg_prep_kargs;
 
-/* the sources' pre-pass, one item i of (rows of whole tiles) x (8 nkb chunks + 1): chunk c of row j
- * rounded to TF32 (+ small part) into the swizzled tile layout out[tile][kb][NP][128 x 32], or (the
- * last item of a row) the tile's record rec[tile][1 + R][128]: s|b_j|^2, then the weights; zeros past
- * n, dim and nrhs */
+/* the sources' pre-pass, item i of rows x (8 nkb chunks + 1): a chunk rounded to TF32 (+ small part)
+ * into out[tile][kb][NP][128 x 32], or (the last) the tile's record rec[tile][1 + R][128] */
 static __device__ __forceinline__ void ksum__wg_prep_b(const ksum__wg_prep_kargs &ka, int passes, int R, long long i)
 {
     /* the fields as locals: docs/ksum.md#kernel-arguments */
@@ -229,9 +223,8 @@ static inline size_t ksum__wg_work_bytes(int n, int dim, int passes, int R)
 }
 #endif
 
-/* the resident targets: row r = tid / 2 of the block's 128, half tid % 2 of its nkb 32-float k-blocks
- * (tiles of 128 rows at sA, 4096 floats apart); sums its squares (unrounded), stores it times m2scale,
- * rounded (+ small part at sA2), and returns the half's sum of squares */
+/* the resident targets, row tid / 2, half tid % 2 of its k-blocks: scaled by m2scale and rounded in
+ * place (+ small part at sA2); returns the half's unrounded sum of squares */
 static __device__ __forceinline__ float ksum__wg_prep_a(float *sA, float *sA2, int nkb, float m2scale, int tid,
                                                         int passes)
 {
@@ -249,8 +242,7 @@ static __device__ __forceinline__ float ksum__wg_prep_a(float *sA, float *sA2, i
     return sq;
 }
 
-/* one stage's MMAs of a warpgroup: 4 k-steps of 8 (x3 for the split), A at sa (its 64 rows; small
- * parts sa2), B at sb (sb2); acc = 0 starts the accumulators */
+/* a stage's MMAs of a warpgroup: 4 k-steps (x3 split), A at sa (sa2), B at sb (sb2); acc 0: zero */
 static __device__ __forceinline__ void ksum__wg_stage_mma(float *d, unsigned sa, unsigned sa2, unsigned sb, unsigned sb2,
                                                           int acc, int passes)
 {
@@ -269,9 +261,8 @@ static __device__ __forceinline__ void ksum__wg_stage_mma(float *d, unsigned sa,
     ksum_wg_commit();
 }
 
-/* ---- the kernel: a stage (32 coordinates of a tile of 128 sources, prepared by name_prepb) is one bulk
- * copy into slot q % 4 of a ring.  The frame: tid, t4, the source tiles from t0 (nkb k-blocks, nq
- * stages; ntiles in all), slots sB, records sw, shared addresses saA and sbB, 4 mbarriers. */
+/* ---- the kernel: a stage (32 coordinates of 128 prepared sources) is one bulk copy into slot q % 4
+ * of a ring; the frame below */
 typedef struct ksum__wg {
     int tid, t4, t0, nkb, nq, ntiles;
     float *sB, *sw;
@@ -280,9 +271,8 @@ typedef struct ksum__wg {
     const float *prep;
 } ksum__wg;
 
-/* stage q (tile t0 + q / nkb, k-block q % nkb) of the prepared sources into slot q % 4, with the
- * tile's record into record slot tile % 4 at its first stage: thread 0 issues one or two bulk copies
- * completing on the slot's mbarrier */
+/* stage q into slot q % 4 (at a tile's first, its record into slot tile % 4): thread 0's bulk
+ * copies, completing on the slot's mbarrier */
 template <int NP, int NW>
 static __device__ __forceinline__ void ksum__wg_copy_stage(const ksum__wg &f, int q)
 {
@@ -298,10 +288,8 @@ static __device__ __forceinline__ void ksum__wg_copy_stage(const ksum__wg &f, in
     }
 }
 
-/* the epilogue of a finished accumulator set X (a tile's outputs of this warpgroup, this thread's 64),
- * columns 8 C0 .. 8 C1 - 1, against the tile's record rec (plus this thread's column offset 2 t4): kernel
- * values of t, weighted into vacc; t = y
- * (the factorised Gaussian, FAC && fac) or max(y + s|a|^2, 0), y = X + s|b|^2 */
+/* a finished accumulator set X, columns 8 C0 .. 8 C1 - 1, against the tile's record: kernel values of
+ * t = y (factorised, FAC && fac) or max(y + s|a|^2, 0), y = X + s|b|^2, weighted into vacc */
 template <int R, int FAC, int C0, int C1, class K>
 static __device__ __forceinline__ void ksum__wg_epi(float (&vacc)[2][R], const float (&X)[64], const float *rec,
                                                     const float (&na)[2], int fac, K kf)
@@ -387,8 +375,7 @@ static __device__ __forceinline__ void ksum__wg_body(K kf, const ksum__kargs<flo
     const int t0 = blk.t0;
     if (t0 >= blk.t1) return;
     const int ntl = blk.t1 - t0, nkb = (ka.dim + 31) >> 5, nq = ntl * nkb;
-    /* the shared memory, aligned to 1024 bytes: sA (NP x nkb target tiles of 16 KB), sB (4 slots of NP
-     * source tiles), sw (4 records); saA this warpgroup's rows of sA, sbB the slots (shared addresses) */
+    /* 1024-byte aligned: sA (targets), sB (4 slots), sw (4 records); saA, sbB as shared addresses */
     const unsigned base = (ksum_smem_u32(ksum__smem) + 1023u) & ~1023u;
     float *sA = ksum__smem + ((base - ksum_smem_u32(ksum__smem)) >> 2), *sA2 = sA + nkb * 4096;
     float *sB = sA + NP * nkb * 4096, *sw = sB + 4 * SLOT;
@@ -407,8 +394,7 @@ static __device__ __forceinline__ void ksum__wg_body(K kf, const ksum__kargs<flo
     ksum__wg_copy_stage<NP, NW>(f, 1);
     float na[2], acc0[64], acc1[64], vacc[2][R];
     int fac = 0;
-    { /* the targets here: per row pair of threads the squares summed, the values scaled and rounded in
-       * place, s|a|^2 into sna; this thread's na[2] and fac */
+    { /* the targets scaled and rounded in place, s|a|^2 into sna; this thread's na[2] and fac */
         onchip_cp_async_wait<0>();
         __syncthreads();
         const float sq = ksum__wg_prep_a(sA, sA2, nkb, ka.m2scale, tid, PASSES);
@@ -426,9 +412,8 @@ static __device__ __forceinline__ void ksum__wg_body(K kf, const ksum__kargs<flo
     for (int hh = 0; hh < 2; hh++)
 #pragma unroll
         for (int r = 0; r < R; r++) vacc[hh][r] = 0.0f;
-    /* tile tl into set acc0 (odd tiles acc1), a stage at a time: wait on its mbarrier, one barrier, the
-     * copy of stage q + 2, its MMAs, with half the previous tile's epilogue on the other set at each of
-     * the first two stages; all MMAs waited for at the tile's end.  why: docs/ksum.md#wgmma-loop */
+    /* even tiles into acc0, odd into acc1, a stage at a time, the previous tile's epilogue on the
+     * other set in the first two stages (docs/ksum.md#wgmma-loop) */
     int q = 0;
     for (int tl = 0; tl < ntl; tl += 2) {
         for (int kb = 0; kb < nkb; kb++, q++) {
@@ -459,7 +444,7 @@ static __device__ __forceinline__ void ksum__wg_body(K kf, const ksum__kargs<flo
             ksum_wg_wait<0>();
         }
     }
-    /* the end: the last tile's epilogue, the factors 2^-s|a|^2, quad sums, one store or atomic per row */
+    /* the last tile's epilogue, then one store or atomic per row */
     if (ntl & 1) ksum__wg_epi<R, FAC, 0, 16>(vacc, acc0, sw + ((t0 + (ntl - 1)) & 3) * NW + 2 * t4, na, fac, kf);
     else ksum__wg_epi<R, FAC, 0, 16>(vacc, acc1, sw + ((t0 + (ntl - 1)) & 3) * NW + 2 * t4, na, fac, kf);
     ksum__wg_finish<R, FAC>(vacc, na, fac, ka, row0 + 64 * wg + 16 * ((tid >> 5) & 3) + g, t4);
@@ -509,10 +494,8 @@ static inline size_t ksum__wg_smem_bytes(int nkb, int passes, int R)
 /* ---- host: the path and the launcher */
 #ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
 
-/* what a define's wgmma kernel has of the current device (onchip/device.cuh's cache): built = the
- * kernel has its sm_90a body here (an sm_90 device and a build for sm_90a: the body's static shared
- * memory is there), optin = the device's opt-in shared memory per block, stat = the body's static
- * shared memory.  *d is written on success only. */
+/* built: the kernel has its sm_90a body on this device (its static shared memory shows it); optin,
+ * stat: the device's opt-in and the body's static shared memory.  *d written on success only. */
 typedef struct ksum__wg_dev {
     int built;
     size_t optin, stat;
@@ -537,9 +520,8 @@ static inline int ksum__wg_setup(ksum__wg_dev *d, const void *kernel)
     return KSUM_SUCCESS;
 }
 
-/* KSUM_PATH_WGMMA where the wgmma kernel takes these arguments (built here, dim within the shared
- * memory, a workspace given by the caller large enough for the prepared sources), else KSUM_PATH_MMA;
- * *bytes its dynamic shared memory */
+/* KSUM_PATH_WGMMA where the wgmma kernel takes these arguments, else KSUM_PATH_MMA; *bytes its
+ * dynamic shared memory */
 static inline int ksum__wg_path(const void *kernel, const ksum_args *a, int passes, int R, size_t *bytes)
 {
     ksum__wg_dev d;
@@ -549,9 +531,7 @@ static inline int ksum__wg_path(const void *kernel, const ksum_args *a, int pass
     return *bytes + d.stat <= d.optin ? KSUM_PATH_WGMMA : KSUM_PATH_MMA;
 }
 
-/* the wgmma launch (after ksum__wg_path): checks, plan (128 x 128 tiles, 1 block per SM), the shared
- * memory limit, workspace (the caller's or cudaMallocAsync), the sources' pre-pass, v zeroed in atomic
- * mode, the kernel */
+/* the wgmma launch (after ksum__wg_path): plan, workspace, the sources' pre-pass, the kernel */
 static inline int ksum__launch_wg(const ksum_args *args, cudaStream_t stream, const void *prepb, const void *kernel,
                                   size_t bytes, double scale, int passes, int R)
 {
