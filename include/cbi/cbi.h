@@ -1,13 +1,11 @@
 #include <onchip/names_push.h>
 /* cbi/cbi.h -- column-based iteration: remap linear work indices into column order.
  *
- * WHAT
- *   Column-based iteration (Prasetya 2022, "Column based iteration", section 4.1, eqs. 4.1-4.7)
- *   walks a width x height domain in columns of width w, each row by row (the last one narrower):
+ * WHAT (Prasetya 2022, "Column based iteration", section 4.1, eqs. 4.1-4.7; docs/cbi.md)
+ *   Walks a width x height domain in columns of width w, each row by row (the last one narrower):
  *   consecutive threads stay in a w-wide strip whose re-read rows stay in cache.  A plan holds the
- *   invariant parts (Listing 8), with CBI_INDEX32 multiply-shift constants (no division).  Also:
- *   zigzag (eq. 4.7), the inverse, N-D folded to 2D (4.1.2), blocks over tiles in column groups,
- *   width choosers (4.3, 4.4).  C99, host and device.  Equations, models: docs/cbi.md.
+ *   invariant parts (Listing 8; CBI_INDEX32: no division).  Also zigzag, the inverse, N-D folded to
+ *   2D, blocks over tiles in column groups, width choosers.  C99, host and device.
  *
  * EXAMPLE (Listing 5 of the thesis, with a plan)
  *   [compile: unsigned width, height; const float *in; float *out]
@@ -200,7 +198,7 @@ CBI_FN long long cbi_inverse_xy(const cbi_plan *p, long long x, long long y)
     return cbi_inverse(p, x + y * p->width);
 }
 
-/* ---- the remap (32-bit, no division; plan made with CBI_INDEX32) */
+/* ---- the remap (32-bit, no division; a CBI_INDEX32 plan) */
 
 CBI_FN void cbi_remap32_xy(const cbi_plan *p, uint32_t i, uint32_t *x, uint32_t *y)
 {
@@ -319,7 +317,7 @@ CBI_FN long long cbi_block_group(long long tiles_x, long long tile_w, long long 
     if (tiles_x <= INT64_MAX / tile_w && q <= INT64_MAX / tile_h && tiles_x * tile_w <= INT64_MAX - q * tile_h &&
         (double)elem_bytes * depth * (tiles_x * tile_w + q * tile_h) <= (double)cache_bytes)
         return tiles_x;
-    /* only the G between the roots of tile_w G^2 - F(g0) G + tile_h nb can win (docs/cbi.md#choosing-the-width) */
+    /* only G between the roots of tile_w G^2 - F(g0) G + tile_h nb can win (docs/cbi.md#choosing-the-width) */
     gmax = tiles_x < nb ? tiles_x : nb;
     gs = cbi__sqrt((double)tile_h * (double)nb / (double)tile_w);
     g0 = gs < 1 ? 1 : gs >= (double)gmax ? gmax : (long long)gs;
