@@ -1,20 +1,16 @@
 #include <onchip/names_push.h>
 /* onchip/boundary.h -- the stencil model's boundary policies: what a step does at the domain's edge.
  *
- * WHAT
+ * WHAT (which engine gives which: docs/onchip.md#boundary-policies-onchipboundaryh)
  *   A policy is an int, named by what it does (C99; the engines take it in their arguments):
- *     ONCHIP_KEEP_EXTENT   0  a cell whose stencil would read outside the domain keeps its value; the
- *                             test is per direction, by the shape's extents: x < -xlo or
- *                             x >= nx - xhi (and so for y, z).  The ssam stencils' Dirichlet.
- *     ONCHIP_PERIODIC      1  the domain wraps in every direction; every cell is computed.
- *     ONCHIP_KEEP_RADIUS   2  a cell within rmax (the shape's largest |offset|) of any face keeps its
- *                             value.  The perks persistent stencils' Dirichlet.
- *     ONCHIP_ZERO_OUTSIDE  3  values outside the domain read as 0; every cell is computed.  The
- *                             matrix-free CG operator's homogeneous Dirichlet.
- *   For a shape whose extents all equal its radius (every star and box of the catalogue but
- *   ONCHIP_SHAPE_BOX2D_8X8), KEEP_EXTENT and KEEP_RADIUS keep the same cells:
- *   onchip_boundary_same(a, b, &ext) says so, and an engine built for one takes the other there.
- *   An engine refuses a policy it cannot give with its own code (SSAM_EBORDER, PERKS_EBOUNDARY).
+ *     ONCHIP_KEEP_EXTENT   0  a cell whose stencil would read outside the domain keeps its value,
+ *                             per direction by the shape's extents: x < -xlo or x >= nx - xhi, ...
+ *     ONCHIP_PERIODIC      1  the domain wraps in every direction; every cell is computed
+ *     ONCHIP_KEEP_RADIUS   2  a cell within rmax (the largest |offset|) of any face keeps its value
+ *     ONCHIP_ZERO_OUTSIDE  3  values outside the domain read as 0; every cell is computed
+ *   Where a shape's extents all equal its radius (the catalogue but ONCHIP_SHAPE_BOX2D_8X8),
+ *   KEEP_EXTENT and KEEP_RADIUS keep the same cells (onchip_boundary_same), and an engine built for
+ *   one takes the other.  An engine refuses a policy it cannot give with its own code.
  *
  * EXAMPLE (which cells of a 2D domain keep their value under the upwind shape of onchip/shape.cuh)
  *   [compile]
@@ -24,10 +20,8 @@
  *     int same = onchip_boundary_same(ONCHIP_KEEP_EXTENT, ONCHIP_KEEP_RADIUS, &e);    // 0
  *
  * FUNCTIONS (host and device; plain C99)
- *   onchip_boundary_valid(p)        1 for the four policies
- *   onchip_boundary_name(p)         "keep-extent", "periodic", "keep-radius", "zero-outside" or a null pointer
- *   onchip_boundary_keeps(p, &e, x, y, z, nx, ny, nz)   1 where the cell keeps its value
- *   onchip_boundary_same(a, b, &e)  1 when policies a and b give the same step for shape e
+ *   onchip_boundary_valid(p), onchip_boundary_name(p) ("keep-extent", ... or a null pointer),
+ *   onchip_boundary_keeps(p, &e, x, y, z, nx, ny, nz), onchip_boundary_same(a, b, &e)
  */
 #ifndef ONCHIP_BOUNDARY_H
 #define ONCHIP_BOUNDARY_H

@@ -1,20 +1,17 @@
 #include <onchip/names_push.h>
 /* onchip/device.cuh -- the kit's one cache of what its host code asks the CUDA runtime about a device
- * and a kernel.  Every function returns cudaSuccess or the CUDA error; on an error it writes no output
- * and caches nothing (the next call asks again), and the runtime's last error stays as the failed call
- * left it.  Nothing prints or exits.
+ * and a kernel.  Every function returns cudaSuccess or the CUDA error; on an error it writes no
+ * output and caches nothing.  Nothing prints or exits.  docs/onchip.md#design-notes-onchipdevicecuh.
  *
  * WHAT
  *   onchip_device_get(dev, &a)       device dev's attributes (onchip_device_attrs), cached per ordinal
  *   onchip_device_sms(dev, &sms)     its SM count
- *   onchip_device_current(&dev, &a)  the calling thread's current device (dev may be NULL) and its attributes
+ *   onchip_device_current(&dev, &a)  the current device (dev may be NULL) and its attributes
  *   onchip_func_get(kernel, &f)      a kernel's attributes on the current device (onchip_func_attrs)
- *   onchip_occupancy(kernel, threads, smem, &blocks)   its resident blocks per SM there
- *                                    (cudaOccupancyMaxActiveBlocksPerMultiprocessor; 0 when none fits)
- *   onchip_smem_allow(kernel, bytes) a launch there with `bytes` of dynamic shared memory allowed: past
- *                                    the default 48 KiB, the kernel's limit is raised once per device to
- *                                    the most it can take (opt-in per block less its static shared
- *                                    memory; every caller sets that same value); cudaErrorInvalidValue past it
+ *   onchip_occupancy(kernel, threads, smem, &blocks)   its resident blocks per SM (0: none fits)
+ *   onchip_smem_allow(kernel, bytes) a launch with `bytes` of dynamic shared memory allowed (past
+ *                                    48 KiB the kernel's limit is raised; cudaErrorInvalidValue
+ *                                    past the opt-in maximum)
  *   The kernel calls act on the current device (cudaSetDevice), as the runtime's do.
  *
  * EXAMPLE
@@ -31,15 +28,9 @@
  *   }
  *
  * LIMITS AND THREAD SAFETY
- *   One slot per device ordinal below ONCHIP_MAX_DEVICES (64); an ordinal past it is asked every time.
- *   Kernel keys (device, kernel, question, threads, bytes) live in an open-addressing table of
- *   ONCHIP_KERNEL_SLOTS (1024) entries, ONCHIP__PROBES of them looked at; a key with no room is asked
- *   every time (always right, only asked again).  Lock-free and safe from any number of host threads: each
- *   entry's state (empty, being filled, ready) is a std::atomic, published with release and read with
- *   acquire; a thread that meets an entry being filled asks the runtime itself.  One cache a program
- *   (inline functions of external linkage; a shared library has its own).  A cudaDeviceReset drops the
- *   raised limits with the context and the cache does not see it: reset no device that the kit uses.
- *   Under NVRTC this header is empty.
+ *   Lock-free and safe from any number of host threads.  A key with no room in the tables is asked
+ *   every time.  One cache a program (a shared library has its own).  A cudaDeviceReset drops the
+ *   raised limits unseen: reset no device that the kit uses.  Under NVRTC this header is empty.
  */
 #ifndef ONCHIP_DEVICE_CUH
 #define ONCHIP_DEVICE_CUH

@@ -1,14 +1,13 @@
 #include <onchip/names_push.h>
 /* onchip/shape.cuh -- the stencil model's shape: a list of points, one catalogue, a shape as a type.
  *
- * WHAT (SSAM, Chen et al. SC'19, Table 3; PERKS, Zhang et al. ICS'23, Table 1)
+ * WHAT (SSAM, Chen et al. SC'19, Table 3; PERKS, Zhang et al. ICS'23, Table 1; docs/onchip.md)
  *   A shape is an X-macro list: a macro that calls its argument X once per point,
  *       2D:  X(I, DX, DY)        3D:  X(I, DX, DY, DZ)
- *   (DX, DY[, DZ]) is the offset of the input cell (DX along a row, DY down the rows, DZ across
- *   planes), I the index of its coefficient; points may share an I, every I lies in [0, npts).
+ *   (DX, DY[, DZ]) the offset of the input cell (DX along a row, DY down the rows, DZ across
+ *   planes), I the index of its coefficient (points may share one; every I in [0, npts)):
  *       out(x, y[, z]) = sum over points  c[I] * in(x + DX, y + DY[, z + DZ])
- *   Every engine of the kit (ssam's one-pass, temporal and tensor-core stencils, perks' persistent
- *   stencils and matrix-free CG) takes its shape in this form.
+ *   Every stencil engine of the kit takes its shape in this form.
  *
  * EXAMPLE (a user's asymmetric 2D shape with a shared coefficient, and its extents)
  *   [compile]
@@ -18,26 +17,17 @@
  *     static_assert(ONCHIP_SHAPE2D_NPTS(ONCHIP_SHAPE_STAR2D_R4) == 17, "17 points");
  *
  * THE SHAPE AS A TYPE
- *   ONCHIP_SHAPE2D_TYPE(S), ONCHIP_SHAPE3D_TYPE(S): onchip_shape<onchip_pt<I, DX, DY, DZ>...>, its
- *   points in the list's order, with constants ::npts ::ncoef (largest I + 1) ::xlo ::xhi ::ylo
- *   ::yhi ::zlo ::zhi (the extents, lo <= 0 <= hi) ::rmax (the largest |offset|) and ::ibad (1 where
- *   an I lies outside [0, npts)).  ONCHIP_SHAPE2D_XLO(S) ... ONCHIP_SHAPE3D_ZHI(S), _NPTS(S) and
- *   _RADIUS(S) are the same constants as expressions.  onchip_shape_each(S(), f) calls
- *   f(onchip_pt<I, DX, DY, DZ>()) once per point at compile time (a fold); under NVRTC f is a
- *   functor with a template __device__ operator(), not a generic lambda.
+ *   ONCHIP_SHAPE2D_TYPE(S), ONCHIP_SHAPE3D_TYPE(S): onchip_shape<onchip_pt<I, DX, DY, DZ>...> in the
+ *   list's order, constants ::npts ::ncoef (largest I + 1) ::xlo ::xhi ::ylo ::yhi ::zlo ::zhi
+ *   (lo <= 0 <= hi) ::rmax (the largest |offset|) ::ibad (1: an I outside [0, npts)); the same as
+ *   expressions: ONCHIP_SHAPE2D_XLO(S) ... _NPTS(S), _RADIUS(S).  onchip_shape_each(S(), f) calls
+ *   f(onchip_pt<...>()) per point at compile time (under NVRTC f is a functor, not a generic lambda).
  *
- * THE CATALOGUE (named by shape and radius; the papers' names as aliases, each meaning one shape)
- *   ONCHIP_SHAPE_STAR2D_R1 .. _R8    1 + 4r points   2D5PT, 2DS9PT, 2D13PT, 2D17PT, 2D21PT, 2DS25PT
- *   ONCHIP_SHAPE_BOX2D_R1, _R2, _R4, _R5   (2r+1)^2   2D9PT, 2D25PT, 2D81PT, 2D121PT
- *   ONCHIP_SHAPE_BOX2D_8X8           64, offsets -3 .. 4                2D64PT
- *   ONCHIP_SHAPE_STAR3D_R1 .. _R8    1 + 6r points   3D7PT, 3D13PT, 3D25PT (radius 4)
- *   ONCHIP_SHAPE_BOX3D_R1, _R2       27, 125         3D27PT, 3D125PT
- *   ONCHIP_SHAPE_POISSON3D_19        the 3x3x3 box less its corners      POISSON
- *   "S" marks a star where a count names a star and a box (2DS9PT the radius-2 star, 2D9PT the 3x3
- *   box; 2DS25PT the radius-6 star, 2D25PT the 5x5 box), as PERKS's Table 1 names them.
- *   Coefficient order: stars list the centre first, then for k = 1..r the points at -k and +k along
- *   x, then y (then z); boxes and the Poisson shape list x fastest, then y, then z, from the most
- *   negative corner.  Every catalogue point has its own coefficient (I = list position).
+ * THE CATALOGUE (by shape and radius; the papers' names as aliases, below)
+ *   ONCHIP_SHAPE_STAR2D_R1 .. _R8, _BOX2D_R1, _R2, _R4, _R5, _BOX2D_8X8 (offsets -3 .. 4),
+ *   _STAR3D_R1 .. _R8, _BOX3D_R1, _R2, _POISSON3D_19 (the 3x3x3 box less its corners).  Stars
+ *   list the centre, then for k = 1..r the points at -k and +k along x, then y (then z); boxes x
+ *   fastest, from the most negative corner; every point its own coefficient.
  * LIMITS
  *   Offsets are compile-time integers; each engine bounds the radius it takes (its own sentence).
  */
@@ -262,7 +252,8 @@ struct onchip__shape_of {
     X(7, 1, -1, 0) X(8, -1, 0, 0) X(9, 0, 0, 0) X(10, 1, 0, 0) X(11, -1, 1, 0) X(12, 0, 1, 0) X(13, 1, 1, 0) \
     X(14, 0, -1, 1) X(15, -1, 0, 1) X(16, 0, 0, 1) X(17, 1, 0, 1) X(18, 0, 1, 1)
 
-/* ---- the papers' names ---------------------------------------------------------------------- */
+/* ---- the papers' names ("S" marks the star where a count names a star and a box: 2DS9PT the
+ * radius-2 star, 2D9PT the 3x3 box) */
 #define ONCHIP_SHAPE_2D5PT(X) ONCHIP_SHAPE_STAR2D_R1(X)
 #define ONCHIP_SHAPE_2DS9PT(X) ONCHIP_SHAPE_STAR2D_R2(X)
 #define ONCHIP_SHAPE_2D13PT(X) ONCHIP_SHAPE_STAR2D_R3(X)
