@@ -2,25 +2,17 @@
 /* ssam/designs.cuh -- the 1-D convolution systolic designs of the URE paper, as warp kernels.
  *
  * WHAT (Rong et al., "Systolic design space exploration with uniform recurrence equations", the Intel
- * URE paper, section 5, Tables 2-4; docs/ssam.md#1-d-systolic-designs-designscuh)
- *   A design names what the input, the weight and the partial sum do in the processing elements:
- *   Stay, Broadcast, Forward; partial sums Migrate or Sediment.  A PE is a lane, "moves" a shuffle:
- *     SBM  SSAM's own (conv.cuh): lane l keeps x(l), the sum moves one lane down a tap; 33-Q outputs
- *     BSM  groups of Q lanes, lane q keeps w(q), x(t) broadcast, the sum moves up and leaves lane Q-1
- *     FSM  as BSM, x enters lane Q-1 every 2 steps and moves down against the sums
- *     BFS  lane l accumulates output l; x(t) broadcast; weights enter lane 0 and move up: 31+Q steps
- *     FFS  lane l accumulates output l; x moves up, w down, meeting every 2 steps: 61+2Q steps
- *     FBS  the paper's new design: lane l accumulates output l; w(q) broadcast at step q, x moves one
- *          lane down a step: Q steps for 32 outputs
- *   Stride 2 runs every design on the polyphase streams x(2i), x(2i+1) with the even and odd taps and
- *   adds the two (for FBS the paper's stride-2 UREs).
+ * URE paper, section 5, Tables 2-4; the designs: docs/ssam.md#1-d-systolic-designs-designscuh)
+ *   A design names what the input, the weight and the partial sum do in the processing elements
+ *   (lanes): Stay, Broadcast, Forward; partial sums Migrate or Sediment.  SBM (SSAM's own, conv.cuh),
+ *   BSM, FSM, BFS, FFS and FBS (the paper's new design).  Stride 2 runs a design on the polyphase
+ *   streams x(2i), x(2i+1) with the even and odd taps and adds the two.
  *
  * PIECES (function templates; D one of SSAM_DESIGN_SBM ... SSAM_DESIGN_FBS)
- *   ssam_design1d_tile<D, T, Q, S>(x, n, y, nout, c0, w)   one warp computes and stores the
- *       ssam_design1d_tile_size<D, T, Q, S>() outputs from c0 (all 32 lanes; w Q taps indexed with
- *       constants: kernel parameters or constant memory)
- *   ssam_design1d_body<D, T, Q, S, B>(x, y, n, nout, w)   the kernel body: the grid's warps stride
- *       over the tiles
+ *   ssam_design1d_tile<D, T, Q, S>(x, n, y, nout, c0, w)   one warp (all 32 lanes) computes and
+ *       stores the ssam_design1d_tile_size<D, T, Q, S>() outputs from c0; w: Q taps indexed with
+ *       constants (kernel parameters or constant memory)
+ *   ssam_design1d_body<D, T, Q, S, B>(x, y, n, nout, w)   the kernel body: the warps stride the tiles
  *   SSAM_DESIGN1D_TILE(D, T, Q, S, ...), SSAM_DESIGN1D_TILE_SIZE(D, T, Q, S): D as a token (SBM ...).
  *
  * EXAMPLE
@@ -31,16 +23,11 @@
  *     ssam_design1d_args a = { d_x, d_y, n, h_w, 0 };      // h_w: the 5 taps, in HOST memory
  *     int rc = fbs5_launch(&a, stream);                    // y[c] = sum_q h_w[q] x[c + q]
  *
- * SEMANTICS, LIMITS AND COSTS
- *   'valid' correlation y[c] = sum_{q<Q} w[q] x[S c + q], c = 0 .. (n - Q)/S
- *   (ssam_design1d_outputs(n, Q, S)), computed in T; SSAM_CONVOLVE flips the taps.  T float or double,
- *   Q 1..32, S 1 or 2, B a multiple of 32 from 32 to 1024 (static_asserts); n >= Q.  Weights: Q values
- *   of kernel parameters.  Registers: BSM/FSM about 2*32/ceil(Q/S) + 2 a lane, the others a few.
- *   Codes: SSAM_ENULL, SSAM_ESIZE (n < Q or n <= 0), SSAM_EFLAGS, SSAM_EOVERLAP, SSAM_ECUDA.
- *
- * NVRTC (docs/python.md)  name_kernel(x, y, long long n, long long nout, name_weights wt) only, nout =
- *   (n - Q) / S + 1; grid ceil(ceil(nout / SSAM_DESIGN1D_TILE_SIZE(D, T, Q, S)) / (B/32)) blocks (at
- *   most 2^24: the warps stride over the rest) of B threads, no shared memory; SSAM_CONVOLVE flips wt.
+ * SEMANTICS AND LIMITS
+ *   'valid' correlation y[c] = sum_{q<Q} w[q] x[S c + q], c < ssam_design1d_outputs(n, Q, S), in T;
+ *   SSAM_CONVOLVE flips the taps.  T float or double, Q 1..32, S 1 or 2, B a multiple of 32 from 32
+ *   to 1024 (static_asserts); n >= Q.  Codes: SSAM_ENULL, SSAM_ESIZE, SSAM_EFLAGS, SSAM_EOVERLAP,
+ *   SSAM_ECUDA.  NVRTC: name_kernel only (docs/ssam.md#design-notes-ssamdesignscuh).
  */
 #ifndef SSAM_DESIGNS_CUH
 #define SSAM_DESIGNS_CUH

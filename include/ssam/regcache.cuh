@@ -1,14 +1,12 @@
 #include <onchip/names_push.h>
 /* ssam/regcache.cuh -- the register cache: a warp's tile of rows held in each lane's registers.
  *
- * WHAT (SSAM section 4.2, Fig. 2a)
- *   Each lane of a warp caches a column strip of the input: V adjacent columns (one 16-byte vector:
- *   4 floats or 2 doubles) by R rows, in a register array T data[V][R].  Across the warp the 32
- *   lanes read 32*V consecutive elements of each row -- coalesced, 16-byte loads where the row is
- *   aligned -- and the borders are applied as the data is loaded, so the compute loop never
- *   branches.  R = P + N - 1 for P output rows of an N-row filter (the sliding window: output row
- *   p reads data[.][p .. p+N-1]).  Streaming down a column, SSAM_REGCACHE_SLIDE keeps the last N-1
- *   rows and SSAM_REGCACHE_ROWS loads the next P, so each input row is loaded once per warp.
+ * WHAT (SSAM section 4.2, Fig. 2a; docs/ssam.md#design-notes-ssamregcachecuh)
+ *   Each lane caches V adjacent columns (one 16-byte vector) by R rows of the input in T data[V][R];
+ *   the warp's loads of a row are coalesced and the borders are applied as the data is loaded, so
+ *   the compute loop never branches.  R = P + N - 1 for P output rows of an N-row filter (output
+ *   row p reads data[.][p .. p+N-1]); SSAM_REGCACHE_SLIDE keeps the last N-1 rows and
+ *   SSAM_REGCACHE_ROWS loads the next P.
  *
  * EXAMPLE
  *   [not compiled: a piece of a kernel (C, src, lane, ... from the kernel)]
@@ -17,18 +15,13 @@
  *                        SSAM_BORDER_REFLECT, 0.0f, aligned);
  *
  * PARAMETERS
- *   T element type; V columns per lane (compile-time); R rows (compile-time); data the T[V][R]
- *   array; src the input (device, row pitch `pitch` elements); x the lane's first column (may lie
- *   outside the image), y the first row; w, h the image size; border an SSAM_BORDER_* mode; cval
- *   the constant for SSAM_BORDER_CONSTANT; vec nonzero when src and pitch allow 16-byte loads
- *   (src 16-byte aligned and pitch a multiple of V: ssam_vec_ok()).
- * RAW ROWS (prefetching half types)
- *   SSAM_REGCACHE_ROWS_RAW loads rows as uint4 without converting them, SSAM_REGCACHE_UNPACK
- *   converts them where they enter the window, SSAM_REGCACHE_BITS / _FROM_BITS do the same for
- *   single elements: a load whose data is converted at once stalls the warp right there.
+ *   T element type; V columns per lane, R rows (compile-time); data the T[V][R] array; src the
+ *   input (device, row pitch `pitch` elements); x the lane's first column (may lie outside), y the
+ *   first row; w, h the image size; border an SSAM_BORDER_* mode; cval the constant of
+ *   SSAM_BORDER_CONSTANT; vec nonzero for 16-byte loads (ssam_vec_ok()).
+ *   Raw rows (prefetching half types): SSAM_REGCACHE_ROWS_RAW, _UNPACK, _BITS, _FROM_BITS.
  * COST
- *   V*R registers; R loads per lane (16-byte each inside the image, V scalar loads per row where
- *   the lane's columns cross an edge).  Register arrays are indexed with constants only.
+ *   V*R registers; R loads per lane.  Register arrays are indexed with constants only.
  */
 #ifndef SSAM_REGCACHE_CUH
 #define SSAM_REGCACHE_CUH
@@ -136,8 +129,7 @@ static __device__ __forceinline__ void ssam_regcache_unpack(T (&data)[V][R], int
 }
 #define SSAM_REGCACHE_UNPACK(TS, T, V, data, d0, raw, r0, NR) ssam_regcache_unpack<NR, TS>(data, d0, raw, r0)
 
-/* The bits of one element of a 2- or 4-byte type as a word, zero-extended by the load itself (a
- * union would clear the high half with an instruction that waits on the load), and back. */
+/* one 2- or 4-byte element's bits as a word, zero-extended by the load itself (not a union), and back */
 template <class TS>
 static __device__ __forceinline__ unsigned ssam_regcache_bits(const TS *p)
 {

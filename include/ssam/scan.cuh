@@ -1,23 +1,14 @@
 #include <onchip/names_push.h>
 /* ssam/scan.cuh -- warp scans as Kogge-Stone shifts (SSAM section 3.6) and a summed-area table.
  *
- * WHAT
+ * WHAT (docs/ssam.md#summed-area-table-scancuh, docs/ssam.md#design-notes-ssamscancuh)
  *   ssam_warp_scan_inclusive(v) (SSAM_WARP_SCAN_INCLUSIVE(T, v)): v of lane l becomes
- *   v_0 + ... + v_l, in log2(32) = 5 steps: at step d each lane adds the value shifted up by d lanes
- *   (Fig. 1e: the partial sums move between lanes, the systolic pattern of eq. 1 with ctrl(E) = E for
- *   lanes >= d, 0 below).
- *   ssam_warp_scan_exclusive(v) (SSAM_WARP_SCAN_EXCLUSIVE(T, v)): v_0 + ... + v_{l-1}, 0 on lane 0.
- *   Any T with + and shuffles (int, unsigned, long long, float, double).  All 32 lanes must call.
- *
- *   SSAM_SAT_DEFINE(name, T, B) defines a summed-area table (2D inclusive prefix sum)
- *       out(x, y) = sum_{i <= x, j <= y} in(i, j)
+ *   v_0 + ... + v_l in 5 shift-and-add steps; ssam_warp_scan_exclusive(v)
+ *   (SSAM_WARP_SCAN_EXCLUSIVE(T, v)): v_0 + ... + v_{l-1}, 0 on lane 0.  Any T with + and
+ *   shuffles.  All 32 lanes must call.
+ *   SSAM_SAT_DEFINE(name, T, B) defines a summed-area table out(x, y) = sum_{i <= x, j <= y} in(i, j)
  *   as two kernels (bodies ssam_sat_rows<T, B>, ssam_sat_cols<T, B>) and a launcher
- *   int name_launch(const ssam_sat_args *, cudaStream_t):
- *     rows:    one warp per row, 32 columns per step, each step a warp scan plus the carry of the
- *              row so far (lane 31's sum, broadcast by a shuffle);
- *     columns: one thread per column walking down the rows with a running sum (coalesced across
- *              the warp); done in place on dst.
- *   Traffic: read src, write dst, read and write dst again (4 passes of the image).
+ *   int name_launch(const ssam_sat_args *, cudaStream_t).
  *
  * EXAMPLE
  *   [compile: const double *d_in; double *d_sat; int W, H; cudaStream_t stream]
@@ -27,16 +18,12 @@
  *     a.src = d_in; a.dst = d_sat; a.width = W; a.height = H;      // pitches 0: the width
  *     int rc = sat_f64_launch(&a, stream);                           // 0 or SSAM_E*
  *
- * LIMITS AND ACCURACY
- *   Sums accumulate in T, in order along each row and then each column: in float a table of N
- *   cells carries rounding of order N * 6e-8 times the sum of |in| (use double for large images).
- *   T int, unsigned, long long, unsigned long long, float or double; B a multiple of 32 from 32 to
- *   1024; width, height >= 1; src and dst must not overlap; pitches in elements (0 = width).  Errors: SSAM_ENULL, SSAM_ESIZE, SSAM_EPITCH, SSAM_EOVERLAP, SSAM_ECUDA.
- *
- * NVRTC (docs/python.md)
- *   Under __CUDACC_RTC__ SSAM_SAT_DEFINE emits its two kernels only, launched in this order on one
- *   stream: name_rows(src, dst, int w, int h, long long sp, long long dp) on ceil(h / (B/32)) blocks
- *   and name_cols(dst, int w, int h, long long dp) on ceil(w / B) blocks, B threads each.
+ * LIMITS
+ *   Sums accumulate in T along each row, then each column (float: rounding of order N * 6e-8 of
+ *   sum |in|).  T int, unsigned, long long, unsigned long long, float or double; B a multiple of 32
+ *   from 32 to 1024; width, height >= 1; src and dst apart; pitches in elements (0 = width).
+ *   Errors: SSAM_ENULL, SSAM_ESIZE, SSAM_EPITCH, SSAM_EOVERLAP, SSAM_ECUDA.  Under NVRTC the two
+ *   kernels only (their launch: the design notes).
  */
 #ifndef SSAM_SCAN_CUH
 #define SSAM_SCAN_CUH

@@ -2,28 +2,17 @@
 /* ssam/shift.cuh -- partial sums moved between lanes: the systolic step of SSAM (section 4.4).
  *
  * WHAT (docs/pieces.md#ssam-the-register-cache-and-the-systolic-step)
- *   A processing element computes s <- r (x) x (+) s and passes s on (eq. 1); here a lane is a column
- *   of PEs that hands its partial sum to the next lane with a shuffle: an M-wide filter costs M-1
- *   shuffles per output instead of M*N shared-memory reads (eq. 5).
- *   ssam_shift_down(v, d) / ssam_shift_up(v, d): lane l receives lane l+d's / l-d's v (lanes whose
- *   source is outside the warp keep their own).  Any d in 1..31, any 4- or 8-byte T.
+ *   A lane is a column of processing elements that hands its partial sum to the next lane with a
+ *   shuffle: an M-wide filter costs M-1 shuffles per output instead of M*N shared-memory reads.
+ *   ssam_shift_down(v, d) / ssam_shift_up(v, d): lane l receives lane l+d's / l-d's v.
  *   SSAM_SYSTOLIC_ROW(T, V, M, N, out, data, p, w): one output row of an M-wide, N-high correlation
- *   from a register cache data[V][R] (regcache.cuh): out[k] of lane l is the output whose filter
- *   column 0 is the warp's local column V*l + k, from rows p .. p+N-1 and weights w[n*M + m].  The
- *   partial sums travel down one lane a step from the farthest lane (Horner over lane distance):
- *   DMAX = (M + V - 2) / V steps of V shuffles.  Outputs at local columns > 32V - M are incomplete
- *   (overlapped blocking, section 4.5): the caller does not store them.
- *   SSAM_SYSTOLIC_ROW_OP(T, V, M, N, out, data, p, w, INIT, OP): the same step with the combine as a
- *   parameter (the URE form s <- s (+) (r (x) x)): out[k] = INIT, then out[k] = OP(out[k], x, w) for
- *   every tap, in the same order and shuffles.  OP is the NAME of a macro or of a static __device__
- *   function of three T; INIT its identity.  Ready operators:
- *       SSAM_OP_FMA      fma(x, w, acc)        correlation                     INIT 0
- *       SSAM_OP_MAX_ADD  fmax(acc, x + w)      grey dilation (w = -INFINITY:   INIT -INFINITY
- *                                              a tap left out)
- *       SSAM_OP_MIN_SUB  fmin(acc, x - w)      grey erosion                    INIT INFINITY
- *   The fold order is the step's own: an associative, commutative OP (max, min, integer sums) equals
- *   any loop over the taps exactly, a floating-point sum up to rounding.  OP runs on lanes whose
- *   outputs are discarded too: no traps, no side effects.  Operators of one's own: docs/pieces.md.
+ *   from a register cache data[V][R]: out[k] of lane l is the output whose filter column 0 is the
+ *   warp's local column V*l + k, from rows p .. p+N-1 and weights w[n*M + m].  Outputs at local
+ *   columns > 32V - M are incomplete: the caller does not store them.
+ *   SSAM_SYSTOLIC_ROW_OP(T, V, M, N, out, data, p, w, INIT, OP): the same with the combine as a
+ *   parameter: out[k] = INIT, then OP(out[k], x, w) for every tap.  OP is the NAME of a macro or of a
+ *   static __device__ function of three T (SSAM_OP_FMA, _MAX_ADD, _MIN_SUB below), INIT its
+ *   identity; OP runs on lanes whose outputs are discarded too: no traps, no side effects.
  *
  * EXAMPLE (Listing 1 of the paper with V columns per lane)
  *   [not compiled: a piece of a kernel with the stores elided]
@@ -36,8 +25,7 @@
  *     ... or a 3x3 max filter (grey dilation by a flat square), weights all 0:
  *         SSAM_SYSTOLIC_ROW_OP(float, 4, 3, 3, out, data, p, zeros, -INFINITY, SSAM_OP_MAX_ADD);
  * COST
- *   V*M*N OPs and V*DMAX shuffles per lane and output row; V registers for out[]; w a compile-time-
- *   indexed array in kernel parameters or constant memory (each weight an FMA operand).
+ *   V*M*N OPs and V*DMAX shuffles per lane and output row (docs/ssam.md#design-notes-ssamshiftcuh).
  */
 #ifndef SSAM_SHIFT_CUH
 #define SSAM_SHIFT_CUH
@@ -51,8 +39,8 @@
 
 #include "base.cuh"
 
-/* lane l receives lane l+d's (down) or l-d's (up) v; lanes whose source lies outside the warp keep
- * their own */
+/* lane l receives lane l+d's (down) or l-d's (up) v, d in 1..31; lanes whose source lies outside
+ * the warp keep their own */
 template <class T>
 static __device__ __forceinline__ T ssam_shift_down(T v, int d)
 {

@@ -4,21 +4,16 @@
  * Plain C99 (host-tested).
  *
  * WHAT (docs/ssam.md#temporal-blocking-2d-temporalcuh-tbplanh; the rules' measurements:
- * docs/ssam.md#tbplan-rules)
+ * docs/ssam.md#tbplan-rules; in words: docs/ssam.md#design-notes-ssamtbplanh)
  *   SSAM_TB_TT_RULE(ES, NX, NY, NPTS)   compile-time: the steps per pass to instantiate for a shape
- *       of NX columns (XHI - XLO + 1), NY rows and NPTS points with elements of ES bytes: the largest
- *       TT in {8, 4, 2} whose windows (TT NY 4 registers) fit 112 registers (fp32 TT 8), 144 (fp32 TT
- *       4, 2) or 96 (fp64) and whose halo columns TT (NX - 1) are at most a quarter of a warp's 32 V
- *       columns, TT 2 at most beyond 17 points, or 1 (one pass per step) for NY > 9 (7 in fp64) or
- *       more than 25 points.
+ *       of NX columns, NY rows and NPTS points with elements of ES bytes (1: one pass per step)
  *   SSAM_TB_SMEM_RULE(ES, NX, NY, NPTS), SSAM_TB_SMEM_TT_RULE(ES, NY)   1 where AUTO builds the staged
  *       kernel (SSAM_STENCIL2D_TEMPORAL_DEFINE_SMEM), and its TT
  *   SSAM_TB3_TT_RULE, SSAM_TB3_B_RULE(NPTS), SSAM_TB3_P_RULE, SSAM_TB3_RING_RULE(NPTS),
  *   SSAM_TB3_ZCOL_RULE, SSAM_TB3_ZCOL_TT_RULE, _P_RULE, _B_RULE   the same for 3D
- *   ssam_tb_plan_make(&p, tt, steps)
- *       run-time: given the kernel's TT (1: none) and the step count: p.path, p.tt, p.passes and
- *       p.why (a sentence).  ssam_tb_smem_plan_make(&p, tt, steps, nx, ny): the same for the staged
- *       kernel, one pass below SSAM_TB_SMEM_MIN_CELLS cells; ssam_tb3_plan_make: 3D.
+ *   ssam_tb_plan_make(&p, tt, steps)   run-time, given the kernel's TT (1: none): p.path, p.tt,
+ *       p.passes, p.why (a sentence); ssam_tb_smem_plan_make(&p, tt, steps, nx, ny) for the staged
+ *       kernel, ssam_tb3_plan_make for 3D.
  *
  * EXAMPLE
  *   [compile in a function]
@@ -32,11 +27,9 @@
  *
  * LIMITS
  *   The rules are fitted to one GPU; SSAM_TB_NO_TEMPORAL defined before the include makes every
- *   plan one pass per step.  Codes: 0; SSAM_TB_EINVAL (1) for a NULL plan, tt < 1, steps < 0, or
- *   (the 2D and 3D planners, on every path) a size or stepx < 1; SSAM_TB_ESIZE (2) for a domain
- *   whose cells (nx ny, nx ny nz) or whose strips' columns (ceil(nx / stepx) stepx) pass LLONG_MAX.
- *   On an error a non-NULL plan is one pass per step with 0 passes and why naming the error.
- *   passes is ceil(steps / tt) for every steps up to LLONG_MAX.
+ *   plan one pass per step.  Codes: 0; SSAM_TB_EINVAL (1) a NULL plan, tt < 1, steps < 0, a size or
+ *   stepx < 1; SSAM_TB_ESIZE (2) cells or strip columns past LLONG_MAX.  On an error a non-NULL
+ *   plan is one pass per step with 0 passes and why naming the error.
  */
 #ifndef SSAM_TBPLAN_H
 #define SSAM_TBPLAN_H
@@ -62,15 +55,13 @@
                : (NY) == 9 && (NPTS) == 2 * (NY)-1)
 #define SSAM_TB_SMEM_TT_RULE(ES, NY) ((NY) >= 9 ? ((ES) == 4 ? 3 : 2) : 4)
 
-/* 3D: TT 2 within 3 x 3 x 3 and 27 points, else 1; 704 threads up to 7 points, else 512; P 2
- * (docs/ssam.md#tbplan-rules) */
+/* 3D (docs/ssam.md#tbplan-rules) */
 #define SSAM_TB3_TT_RULE(ES, NX, NY, NZ, NPTS) (((NZ) <= 3 && (NY) <= 3 && (NX) <= 3 && (NPTS) <= 27) ? 2 : 1)
 #define SSAM_TB3_B_RULE(NPTS) ((NPTS) <= 7 ? 704 : 512)
 /* the register ring beyond 7 points (docs/ssam.md#tbplan-rules) */
 #define SSAM_TB3_RING_RULE(NPTS) ((NPTS) > 7)
 #define SSAM_TB3_P_RULE 2
-/* the z-column kernel for z-stars (ZSTAR) of up to 13 points within 5 x 5 x 5: TT 4 within 3 x 3 x 3,
- * else 2; P 3, 512 threads (docs/ssam.md#tbplan-rules) */
+/* the z-column kernel for z-stars (ZSTAR) (docs/ssam.md#tbplan-rules) */
 #define SSAM_TB3_ZCOL_RULE(NX, NY, NZ, NPTS, ZSTAR) ((ZSTAR) && (NX) <= 5 && (NY) <= 5 && (NZ) <= 5 && (NPTS) <= 13)
 #define SSAM_TB3_ZCOL_TT_RULE(NX, NY, NZ) (((NX) > 3 || (NY) > 3 || (NZ) > 3) ? 2 : 4)
 #define SSAM_TB3_ZCOL_P_RULE 3
@@ -130,8 +121,8 @@ static inline int ssam_tb_plan_make(ssam_tb_plan *p, int tt, long long steps)
 #endif
 }
 
-/* the staged kernel runs temporal from SSAM_TB_SMEM_MIN_CELLS cells on (define it before the include
- * to change it; 0 turns it off); why: docs/ssam.md#tbplan-rules */
+/* the staged kernel runs temporal from SSAM_TB_SMEM_MIN_CELLS cells (define before the include; 0:
+ * off); docs/ssam.md#tbplan-rules */
 #ifndef SSAM_TB_SMEM_MIN_CELLS
 #define SSAM_TB_SMEM_MIN_CELLS (3LL << 19)
 #endif
@@ -156,9 +147,8 @@ static inline int ssam_tb_smem_plan_make(ssam_tb_plan *p, int tt, long long step
     return 0;
 }
 
-/* 3D: temporal only from SSAM_TB3_MIN_CELLS cells on and where the strips store at least
- * SSAM_TB3_MIN_XFILL of the columns they compute (define either before the include to change it;
- * 0 and 0 turn the rule off); why: docs/ssam.md#tbplan-rules */
+/* 3D: temporal from SSAM_TB3_MIN_CELLS cells and SSAM_TB3_MIN_XFILL of the strips' columns stored
+ * (define before the include; 0 and 0: off); docs/ssam.md#tbplan-rules */
 #ifndef SSAM_TB3_MIN_CELLS
 #define SSAM_TB3_MIN_CELLS (1LL << 27)
 #endif

@@ -35,9 +35,7 @@
 #define SSAM_TC_T_tf32x3 float
 #define SSAM_TC_T_f16 __half
 #define SSAM_TC_T_bf16 __nv_bfloat16
-/* the weights' type (the host array, the kernel parameter, the padded row in shared memory) and the
- * type the plain-FMA tile sums in: the storage type, but float for the half-storage modes (as
- * conv.cuh's SSAM_CONV2D_DEFINE with T __half) */
+/* the weights' type, the one the plain-FMA tile sums in: float for the half-storage modes */
 #define SSAM_TC_W_f64 double
 #define SSAM_TC_W_tf32 float
 #define SSAM_TC_W_tf32x3 float
@@ -61,9 +59,8 @@ typedef struct ssam_tcb_tf32x3 { unsigned big[2], small[2]; } ssam_tcb_tf32x3;
 /* tf32x3 keeps two sums: big.big products start from zero and are added to v in FP32, the cross
  * terms chain in lo; why: docs/ssam.md#conv-tc-design */
 typedef struct ssam_tcc_tf32x3 { float v[4], lo[4]; } ssam_tcc_tf32x3;
-/* FP16 / BF16 (m16n8k8, FP32 sums): the lane's pair of columns 2c, 2c + 1 is its k pair 2c, 2c + 1 of
- * the MMA -- the same columns the permuted k pair of the k8 modes above takes, so the tile, the band
- * and their addressing are shared.  The k4 tail is a k8 MMA whose second element is zero (column c). */
+/* FP16 / BF16 (m16n8k8, FP32 sums): columns 2c, 2c + 1 are the MMA's k pair, the same columns as the
+ * k8 modes' (docs/ssam.md#design-notes-ssamconv_tcfragcuh); k4: the second element zero */
 typedef struct ssam_tch_f16 { unsigned v; } ssam_tch_f16;   /* slab: (g, columns 2c, 2c + 1); k4: (g, column c), 0 */
 typedef struct ssam_tcb_f16 { unsigned v; } ssam_tcb_f16;   /* B: the band at columns 2c, 2c + 1 (k4: c, 0) */
 typedef ssam_tch_f16 ssam_tch4_f16;
@@ -73,8 +70,8 @@ typedef ssam_tch_f16 ssam_tch4_bf16;
 typedef ssam_tcb_f16 ssam_tcb_bf16;
 typedef ssam_tcc_tf32 ssam_tcc_bf16;
 
-/* one slab from shared memory (k8: the lane's pair; k4: one element).  One TF32 pass hands the
- * data over as it is (the tensor core truncates it to TF32); three passes split it. */
+/* one slab from shared memory (k8: the lane's pair; k4: one element); TF32: as it is (the tensor
+ * core truncates), tf32x3: split */
 static __device__ __forceinline__ ssam_tch_f64 ssam_tc_slab_f64(const double *p)
 {
     const double2 r = *(const double2 *)p;
@@ -220,8 +217,8 @@ static __device__ __forceinline__ void ssam_tc_mma_bf16(ssam_tcc_bf16 *c, ssam_t
 #define ssam_tc_zero_f16 ssam_tc_zero_tf32
 #define ssam_tc_zero_bf16 ssam_tc_zero_tf32
 
-/* ---- stores: C rows y and y + 8, columns x, x + 1 (x >= -1; pair: x even, x >= 0 and 2-element
- * stores allowed); columns outside [0, ow) are not stored ---- */
+/* ---- stores: C rows y and y + 8, columns x, x + 1 (x >= -1; pair: x even, x >= 0, pair stores
+ * allowed); columns outside [0, ow) are not stored ---- */
 /* two sums as the storage type's pair (one 8- or 16-byte store), FP16 / BF16 rounded once */
 static __device__ __forceinline__ double2 ssam__tc_pair(const double *, double v0, double v1) { return make_double2(v0, v1); }
 static __device__ __forceinline__ float2 ssam__tc_pair(const float *, float v0, float v1) { return make_float2(v0, v1); }
@@ -242,8 +239,7 @@ static __device__ __forceinline__ void ssam__tc_put2(T *dst, long long dp, int y
         if ((unsigned)(x + 1) < (unsigned)ow) (dst + (long long)y * dp)[x + 1] = v1;
     }
 }
-/* ssam_tc_store2_MODE: the fragment's rows g and g + 8 stored at rows y and y2 (a layout other than
- * 16 consecutive rows, e.g. stencil_tc.cuh's dilated fragments) */
+/* ssam_tc_store2_MODE: rows g and g + 8 stored at rows y and y2 (e.g. stencil_tc.cuh's dilated ones) */
 static __device__ __forceinline__ void ssam_tc_store2_f64(double *dst, long long dp, int y, int y2, int x, int ow,
                                                           int oh, int pair, ssam_tcc_f64 c)
 {
@@ -324,7 +320,7 @@ static __device__ __forceinline__ void ssam_tc_store_tf32x3(float *dst, long lon
 #define SSAM_TC_MODE(MODE) ssam_tc_mode_##MODE
 typedef struct ssam_tc_mode_f64 {
     typedef double elem_t;   /* the image's element (storage) type */
-    typedef double weight_t; /* the weights' type, and that of the plain-FMA sums */
+    typedef double weight_t; /* the weights' type, the plain-FMA sums' */
     typedef ssam_tch_f64 h_t;
     typedef ssam_tch4_f64 h4_t;
     typedef ssam_tcb_f64 b_t;
@@ -332,8 +328,8 @@ typedef struct ssam_tc_mode_f64 {
     typedef ssam_tcp_f64 p_t;
 } ssam_tc_mode_f64;
 typedef struct ssam_tc_mode_tf32 {
-    typedef float elem_t;   /* the image's element (storage) type */
-    typedef float weight_t; /* the weights' type, and that of the plain-FMA sums */
+    typedef float elem_t;   /* storage */
+    typedef float weight_t; /* weights, plain-FMA sums */
     typedef ssam_tch_tf32 h_t;
     typedef ssam_tch4_tf32 h4_t;
     typedef ssam_tcb_tf32 b_t;
@@ -341,8 +337,8 @@ typedef struct ssam_tc_mode_tf32 {
     typedef ssam_tcp_tf32 p_t;
 } ssam_tc_mode_tf32;
 typedef struct ssam_tc_mode_tf32x3 {
-    typedef float elem_t;   /* the image's element (storage) type */
-    typedef float weight_t; /* the weights' type, and that of the plain-FMA sums */
+    typedef float elem_t;   /* storage */
+    typedef float weight_t; /* weights, plain-FMA sums */
     typedef ssam_tch_tf32x3 h_t;
     typedef ssam_tch4_tf32x3 h4_t;
     typedef ssam_tcb_tf32x3 b_t;
@@ -350,8 +346,8 @@ typedef struct ssam_tc_mode_tf32x3 {
     typedef ssam_tcp_tf32x3 p_t;
 } ssam_tc_mode_tf32x3;
 typedef struct ssam_tc_mode_f16 {
-    typedef __half elem_t;   /* the image's element (storage) type */
-    typedef float weight_t; /* the weights' type, and that of the plain-FMA sums */
+    typedef __half elem_t;   /* storage */
+    typedef float weight_t; /* weights, plain-FMA sums */
     typedef ssam_tch_f16 h_t;
     typedef ssam_tch4_f16 h4_t;
     typedef ssam_tcb_f16 b_t;
@@ -359,8 +355,8 @@ typedef struct ssam_tc_mode_f16 {
     typedef ssam_tcp_f16 p_t;
 } ssam_tc_mode_f16;
 typedef struct ssam_tc_mode_bf16 {
-    typedef __nv_bfloat16 elem_t;   /* the image's element (storage) type */
-    typedef float weight_t; /* the weights' type, and that of the plain-FMA sums */
+    typedef __nv_bfloat16 elem_t;   /* storage */
+    typedef float weight_t; /* weights, plain-FMA sums */
     typedef ssam_tch_bf16 h_t;
     typedef ssam_tch4_bf16 h4_t;
     typedef ssam_tcb_bf16 b_t;

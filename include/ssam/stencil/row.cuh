@@ -2,37 +2,22 @@
 /* ssam/stencil/row.cuh -- the lane pieces of the stencils: one output row from a register window.
  *
  * WHAT (SSAM, Chen et al. SC'19: Listing 2, sections 4.5 and 4.8; the scope of ssam/stencil.cuh)
- *   Each lane holds V = 16 / sizeof(T) adjacent columns of a window of rows (regcache.cuh).  For each
- *   of its V output columns a lane groups the stencil's points by lane distance q = floor((k + DX) /
- *   V): the points at q = 0 are summed locally, those at q > 0 live in lanes to the right and their
- *   partial sums travel down the warp by Horner's scheme (shfl.down one lane per step, from the
- *   farthest), those at q < 0 travel up (shfl.up).  Every point is one FMA.  Lanes within QL =
- *   ceil(-XLO / V) of the warp's left end and QR = ceil(XHI / V) of its right end compute incomplete
- *   sums (overlapped blocking, section 4.5), unless the ghost-lane layout applies (below).
+ *   Each lane holds V = 16 / sizeof(T) adjacent columns of a window of rows (regcache.cuh).  Points
+ *   are grouped by lane distance; the groups' partial sums travel along the warp by shuffles (the
+ *   schedule: docs/ssam.md#design-notes-ssamstencilrowcuh).  The QL lanes at the warp's left end
+ *   and the QR at its right compute incomplete sums, unless the ghost-lane layout applies.
  *
- * PIECES (S is a shape type, ONCHIP_SHAPE2D_TYPE(SHAPE) / ONCHIP_SHAPE3D_TYPE(SHAPE))
+ * PIECES (S a shape type, ONCHIP_SHAPE2D_TYPE(SHAPE) / ONCHIP_SHAPE3D_TYPE(SHAPE))
  *   ssam_stencil2d_row<S, XLO, XHI, YLO>(out, win, p, coef)
  *       out[k] (k < V) = sum c[I] in(lane's column k + DX, window row p + DY - YLO) from T win[V][R];
- *       coef a compile-time-indexed T array (kernel parameters).  Every lane must execute it.
+ *       coef a compile-time-indexed T array.  Every lane must execute it.
  *   ssam_stencil2d_row_fn<S, XLO, XHI, YLO>(out, win, p, coef, init, fn, cmb)
- *       the same row with the URE paper's s <- s (+) (x (*) c) as parameters: out[k] = the cmb-fold
- *       over the points of fn(acc, x, c), each partial starting at init; cmb associative and
- *       commutative with init its identity (the points are grouped by lane and the groups combined).
- *   ssam_stencil3d_row<S, XLO, XHI, YLO, ZLO, R>(out, win, p, coef)
- *       the same for T win[V][NZ * R]: plane offset DZ lives at window rows (DZ - ZLO) * R + ...
- *   The macro spellings SSAM_STENCIL2D_ROW, SSAM_STENCIL2D_ROW_FN and SSAM_STENCIL3D_ROW take the
- *   X-macro list itself (see ssam/stencil.cuh's usage block).
- *   SSAM_STENCIL_QL(V, XLO), SSAM_STENCIL_QR(V, XHI), SSAM_STENCIL_STEP(V, XLO, XHI): the partial
- *   lanes at each end and the columns a warp produces.
- *   ssam__lane, ssam__ghost: a lane's columns and ghost columns, as the bodies' pieces take them.
- *
- * THE GHOST-LANE LAYOUT (the kernels of ssam/stencil.cuh)
- *   Stars within one lane and of x radius <= 3 (QL, QR <= 1, every point with DX != 0 on the cell's
- *   row and plane) use no overlap lanes: lane 0 also holds the columns right of the warp and lane 31
- *   those left of it (a ghost window gw[GW][.], GW = max(XHI, -XLO, 1) columns), and the last shuffle
- *   of each side is a rotation carrying those ghosts' partial sums to lanes 31 and 0, so all 32 lanes
- *   store.  ssam__stencil_gh(), SSAM__STENCIL_WSTEPM say where it applies; ssam__stencil_gload
- *   (scalar loads of only the elements the shape reads) fills the ghost window.
+ *       the same with s <- s (+) (x (*) c) as fn(acc, x, c), combined by cmb (associative and
+ *       commutative, init its identity)
+ *   ssam_stencil3d_row<S, XLO, XHI, YLO, ZLO, R>(out, win, p, coef)   from T win[V][NZ * R]
+ *   SSAM_STENCIL2D_ROW, _ROW_FN, SSAM_STENCIL3D_ROW take the X-macro list itself.
+ *   SSAM_STENCIL_QL(V, XLO), _QR(V, XHI), _STEP(V, XLO, XHI): the partial lanes at each end and the
+ *   columns a warp produces.  ssam__lane, ssam__ghost: a lane's columns, as the bodies take them.
  *
  * COST
  *   Per output row: V * NPTS FMAs, V * (QL + QR) shuffles per lane; no shared memory.
@@ -63,10 +48,10 @@ static __host__ __device__ constexpr int ssam__stencil_offax(onchip_shape<P...>)
 {
     return (0 + ... + (P::dx != 0 && (P::dy != 0 || P::dz != 0))) != 0;
 }
-/* the ghost-lane layout applies: every point within one lane of the cell's and no x offset off its row */
+/* the ghost-lane layout applies (docs/ssam.md#design-notes-ssamstencilrowcuh) */
 #define SSAM__STENCIL_GH(V, XLO, XHI, OFFAX) (SSAM_STENCIL_QL(V, XLO) <= 1 && SSAM_STENCIL_QR(V, XHI) <= 1 && !(OFFAX))
-/* the columns a warp produces in the kernels here (32 V with ghosts, else SSAM_STENCIL_STEP); with a
- * ghost mode GHM (0: overlap lanes always; 1, 2: ghost lanes where the shape allows) */
+/* the columns a warp produces (32 V with ghosts, else SSAM_STENCIL_STEP); GHM 0: overlap lanes
+ * always, 1, 2: ghost lanes where the shape allows */
 #define SSAM__STENCIL_WSTEP(V, XLO, XHI, OFFAX) SSAM__STENCIL_WSTEPM(V, XLO, XHI, OFFAX, 1)
 #define SSAM__STENCIL_WSTEPM(V, XLO, XHI, OFFAX, GHM)                                                   \
     (((GHM) != 0 && SSAM__STENCIL_GH(V, XLO, XHI, OFFAX)) ? 32 * (V) : SSAM_STENCIL_STEP(V, XLO, XHI))
@@ -87,24 +72,21 @@ static __host__ __device__ constexpr int ssam__stencil_gw(void)
 {
     return S::xhi > -S::xlo ? (S::xhi > 1 ? S::xhi : 1) : -S::xlo;
 }
-/* a lane's columns, derived once by a streaming body (stream3d.cuh, temporal.cuh, temporal3d.cuh)
- * and passed to its pieces by const reference; scalars only (the border-mapped columns cx travel
- * apart, as an array; why: docs/ssam.md#tb-context-structs) */
+/* a lane's columns, derived once by a streaming body, passed by const reference; scalars only
+ * (cx travels apart: docs/ssam.md#tb-context-structs) */
 struct ssam__lane {
     int x;               /* the first of the V columns the lane computes */
     int x_load;          /* the first column it loads: x wherever the lane stores */
     int vec_ok;          /* 1: the lane's load at x_load is one aligned 16-byte vector */
-    int col_inside_mask; /* bit k: every point of column x + k lies in the domain (or the domain wraps) */
+    int col_inside_mask; /* bit k: every point of column x + k in the domain (or it wraps) */
     int store;           /* 1: the lane stores its columns */
 };
-/* a lane's ghost columns in the ghost-lane layout (lanes 0 and 31 load them; the border-mapped
- * ghost columns travel as an array of their own) */
+/* a lane's ghost columns in the ghost-lane layout (lanes 0 and 31 load them; gcx apart) */
 struct ssam__ghost {
     int x;      /* the first ghost column */
     int active; /* 1: this lane loads ghosts */
 };
-/* the smallest and largest DX, DY of the points in plane DZ == dz (0 included), and whether the
- * plane holds points: for a run-time dz that unrolling makes a constant */
+/* the extents of plane DZ == dz (0 included), and whether it holds points (dz unrolled) */
 template <class... P>
 static __host__ __device__ __forceinline__ constexpr int ssam__shape_xlo_at(onchip_shape<P...>, int dz)
 {
@@ -158,10 +140,9 @@ struct ssam__st_add { /* the stencils' combination of the partial sums */
     }
 };
 
-/* acc folded with the points of S whose column k + DX lies d lanes away, in list order: acc = fn(acc,
- * x, c[I]), x = win[(k + DX - xoff) & (V - 1)][row].  SL 0: every point, row (DZ - ZLO) R + p + DY -
- * YLO (2D: ZLO 0); SL 1: the points of plane DZ == dz only, from a one-plane window, row p + DY - YLO.
- * k, d, dz: loop counters that unrolling makes constants (the tests fold). */
+/* acc = fn(acc, win[(k + DX - xoff) & (V - 1)][row], c[I]) over S's points d lanes away, in list
+ * order; SL 0: every point, row (DZ - ZLO) R + p + DY - YLO; SL 1: plane dz only, row p + DY - YLO.
+ * k, d, dz: unrolled loop counters (the tests fold) */
 #ifdef __CUDACC_RTC__
 /* under NVRTC the fold calls this functor, not a generic lambda: docs/onchip.md#nvrtc-functors */
 template <int V, int YLO, int ZLO, int R, int SL, class T, class W, class Fn>
@@ -195,9 +176,8 @@ static __device__ __forceinline__ T ssam__stencil_pts(T acc, const W &win, int k
     return acc;
 }
 
-/* the lane-distance schedule of one row (the usage block): local points, right lanes by shfl.down
- * (d = QR .. 1), left lanes by shfl.up, combined by cmb; lxlo, lxhi the extent pts visits; GH 1: the
- * one-lane shifts become rotations carrying the ghosts' sums (gpts) to lanes 31 and 0 */
+/* one row's lane schedule: local points, right lanes by shfl.down, left by shfl.up, combined by cmb;
+ * lxlo, lxhi the extent pts visits; GH 1: the last shifts rotate the ghosts' sums (gpts) in */
 template <int V, int XLO, int XHI, int GH, class T, class Pts, class GPts, class Cmb>
 static __device__ __forceinline__ void ssam__stencil_lanes(T (&out)[V], int lxlo, int lxhi, T init, Pts pts,
                                                            GPts gpts, Cmb cmb)
@@ -245,8 +225,7 @@ static __device__ __forceinline__ void ssam__stencil_lanes(T (&out)[V], int lxlo
 }
 
 /* ---- one output row -------------------------------------------------------------------------- */
-/* a 2D row (GH 0) or, with GH 1, the ghost-lane layout's row: gw[GW][R] holds lane 0's right ghost
- * and lane 31's left ghost, and every lane's outputs are complete */
+/* a 2D row; GH 1: the ghost-lane layout's (gw[GW][R]: lane 0's right, lane 31's left ghosts) */
 template <class S, int XLO, int XHI, int YLO, int GH, class T, int V, int R, class G>
 static __device__ __forceinline__ void ssam__stencil2d_rowg(T (&out)[V], const T (&win)[V][R], const G &gw, int p,
                                                             const T *coef)
@@ -307,9 +286,8 @@ static __device__ __forceinline__ void ssam_stencil3d_row(T (&out)[V], const T (
     ssam_stencil3d_row<ONCHIP_SHAPE3D_TYPE(SHAPE), XLO, XHI, YLO, ZLO, R>(out, win, p, coef)
 
 /* ---- stores and ghost loads (the kernels' block-level pieces) ------------------------------- */
-/* one lane's V outputs into the row dst + zoff + yoff of storage of type TS (Dirichlet: the cells
- * whose stencil leaves the domain, rowin 0 or bit j of colin 0, take own[j]; own came from TS, so it
- * is exact).  The row's address is formed where it is stored (each branch), as one expression. */
+/* a lane's V outputs into row dst + zoff + yoff (TS); Dirichlet cells (rowin 0 or bit j of colin 0)
+ * take own[j], exact.  The address is formed in each branch, as one expression. */
 template <class TS, class T, int V>
 static __device__ __forceinline__ void ssam__stencil_store(TS *dst, long long zoff, long long yoff, int x, int nx,
                                                            const T (&out)[V], const T (&own)[V], int colin, int rowin,
@@ -326,9 +304,8 @@ static __device__ __forceinline__ void ssam__stencil_store(TS *dst, long long zo
     }
 }
 
-/* the ghost lanes' window: NR rows from the row table into gw[.][r0 ..], storage TS converted to T,
- * scalar loads (so only the elements the shape reads survive); the other lanes' copies zeroed (no
- * merge with old values) */
+/* the ghost lanes' window: NR rows into gw[.][r0 ..] as T by scalar loads (only the elements the
+ * shape reads survive); the other lanes' zeroed */
 template <int NR, class TS, class T, int GW, int R>
 static __device__ __forceinline__ void ssam__stencil_gload(T (&gw)[GW][R], int r0, const TS *src, long long pitch, int gx,
                                                            const int (&gcx)[GW], int glane, const int *rows)
@@ -342,8 +319,7 @@ static __device__ __forceinline__ void ssam__stencil_gload(T (&gw)[GW][R], int r
             for (int r = 0; r < NR; r++) gw[j][r0 + r] = (T)0;
     }
 }
-/* the same left raw (half types): the bits of each element, zero-extended, for
- * ssam_regcache_from_bits where the window moves; 0 (+0.0) outside the ghost lanes */
+/* the same as raw bits (half types) for ssam_regcache_from_bits; 0 outside the ghost lanes */
 template <int NR, class TS, int GW, int R>
 static __device__ __forceinline__ void ssam__stencil_gload_raw(unsigned (&gw)[GW][R], int r0, const TS *src,
                                                                long long pitch, const int (&gcx)[GW], int glane,
