@@ -7,14 +7,10 @@
  *   hold t = s |a_i - b_j|^2 (clamped at 0 here).  A kernel function is two macros:
  *       NAME_SCALE(h)    host, double: the scale s > 0 for bandwidth h
  *       NAME_EVAL(T, t)  device: K as a function of t = s d^2 >= 0, in type T
- *   Built in: KSUM_GAUSS, KSUM_LAPLACE, KSUM_CAUCHY, KSUM_MATERN32, KSUM_MATERN52, KSUM_IMQ
- *   (docs/ksum.md#kernel-functions-epiloguecuh).  One's own, K = 1/(1 + d^2/h^2)^2:
- *       #define MYK_SCALE(h) (1.0 / ((h) * (h)))
- *       #define MYK_EVAL(T, t) ((T)1 / (((T)1 + (t)) * ((T)1 + (t))))
- *       KSUM_DEFINE(myk_f32, float, MYK, ksum_policy<>)
- *   NAME_EVAL expands where a piece is used, so it may name one's kernel's parameters
- *   (examples/ksum_custom.cu).  Helpers ksum_exp2neg_T(t) = 2^-t, ksum_sqrt_T, ksum_rsqrt_T,
- *   ksum_rcp_T (T float or double; accuracy: docs/ksum.md#design-notes-ksumepiloguecuh).
+ *   Built in: KSUM_GAUSS, KSUM_LAPLACE, KSUM_CAUCHY, KSUM_MATERN32, KSUM_MATERN52, KSUM_IMQ; one's
+ *   own: docs/ksum.md#kernel-functions-epiloguecuh.  NAME_EVAL expands where a piece is used, so it
+ *   may name one's kernel's parameters.  Helpers ksum_exp2neg_T(t) = 2^-t, ksum_sqrt_T,
+ *   ksum_rsqrt_T, ksum_rcp_T (T float or double; docs/ksum.md#design-notes-ksumepiloguecuh).
  *
  * PIECES (function templates; KSUM_EPI_* the macro spellings; docs/ksum.md#pieces-for-a-kernel-of-ones-own)
  *   ksum_epi_start(acc, na, nb)      acc[i][j] = na[i] + nb[j]

@@ -7,7 +7,6 @@
  *   (DX, DY[, DZ]) the offset of the input cell (DX along a row, DY down the rows, DZ across
  *   planes), I the index of its coefficient (points may share one; every I in [0, npts)):
  *       out(x, y[, z]) = sum over points  c[I] * in(x + DX, y + DY[, z + DZ])
- *   Every stencil engine of the kit takes its shape in this form.
  *
  * EXAMPLE (a user's asymmetric 2D shape with a shared coefficient, and its extents)
  *   [compile]
@@ -23,11 +22,10 @@
  *   expressions: ONCHIP_SHAPE2D_XLO(S) ... _NPTS(S), _RADIUS(S).  onchip_shape_each(S(), f) calls
  *   f(onchip_pt<...>()) per point at compile time (under NVRTC f is a functor, not a generic lambda).
  *
- * THE CATALOGUE (by shape and radius; the papers' names as aliases, below)
+ * THE CATALOGUE (docs/onchip.md#the-catalogue; the papers' names as aliases, below)
  *   ONCHIP_SHAPE_STAR2D_R1 .. _R8, _BOX2D_R1, _R2, _R4, _R5, _BOX2D_8X8 (offsets -3 .. 4),
- *   _STAR3D_R1 .. _R8, _BOX3D_R1, _R2, _POISSON3D_19 (the 3x3x3 box less its corners).  Stars
- *   list the centre, then for k = 1..r the points at -k and +k along x, then y (then z); boxes x
- *   fastest, from the most negative corner; every point its own coefficient.
+ *   _STAR3D_R1 .. _R8, _BOX3D_R1, _R2, _POISSON3D_19 (the 3x3x3 box less its corners); every
+ *   point its own coefficient, in the order given beside each.
  * LIMITS
  *   Offsets are compile-time integers; each engine bounds the radius it takes (its own sentence).
  */

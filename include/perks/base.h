@@ -11,29 +11,11 @@
  *   int rc = perks_launch((const void *)my_kernel, grid, block, args, smem, stream);
  *   if (rc) fprintf(stderr, "%s\n", perks_strerror(rc));
  *
- * CODES (docs/perks.md#status-codes-baseh, docs/perks-cg.md#status-codes)
- *   PERKS_ENULL        a NULL pointer argument
- *   PERKS_ESIZE        a size <= 0 (steps < 0) or a value out of range
- *   PERKS_ENOCOOP      the device cannot launch cooperative kernels
- *   PERKS_ECORESIDENT  the grid cannot be co-resident (more blocks than blocks/SM x SMs)
- *   PERKS_ERESOURCE    no room for one block per SM or for the requested cache
- *   PERKS_ECUDA        a CUDA call failed; cudaGetLastError() returns its error
- *   PERKS_EBREAKDOWN   CG: p'Ap <= 0 (the matrix is not symmetric positive definite)
- *   PERKS_ENOCONV      CG: the iteration limit came before the tolerance
- *   PERKS_EFORMAT      malformed input (the Matrix Market reader says the line and why)
- *   PERKS_ENOMEM       host allocation failed
- *   PERKS_EIO          a file could not be opened or read
- *   PERKS_EUNSUPPORTED the device or the build lacks a feature (e.g. clusters: sm_90)
- *   PERKS_EINACCURATE  CG: the recurrence met the tolerance, the true residual did not; x returned
- *   PERKS_ENOTSQUARE   a matrix that must be square is not
- *   PERKS_EEMPTYROW    a row of the matrix has no stored entry (A is singular)
- *   PERKS_EDIAG        a diagonal entry missing, zero, negative or not finite where it must be > 0
- *   PERKS_ENOTSYM      the matrix is not symmetric
- *   PERKS_ETHIN        a slab of a decomposition is thinner than its halo
- *   PERKS_ECOMM        an NCCL call failed (ncclGetLastError(comm) says which)
- *   PERKS_ETIMEOUT     a bounded wait ran out of time (the NCCL communicators were aborted)
- *   PERKS_EOVERLAP     the bytes of two buffers that must be apart meet
- *   PERKS_EBOUNDARY    a boundary policy the stencil does not give
+ * CODES (their meanings: docs/perks.md#status-codes-baseh, docs/perks-cg.md#status-codes)
+ *   PERKS_ENULL, _ESIZE, _ENOCOOP, _ECORESIDENT, _ERESOURCE, _ECUDA (cudaGetLastError() has it),
+ *   _EBREAKDOWN, _ENOCONV, _EFORMAT, _ENOMEM, _EIO, _EUNSUPPORTED, _EINACCURATE (x returned),
+ *   _ENOTSQUARE, _EEMPTYROW, _EDIAG, _ENOTSYM, _ETHIN, _ECOMM, _ETIMEOUT (communicators aborted),
+ *   _EOVERLAP, _EBOUNDARY; perks_strerror(rc) says each in a sentence.
  */
 #ifndef PERKS_BASE_H
 #define PERKS_BASE_H

@@ -8,8 +8,7 @@
  *   first n % P ranks own one plane more).  A rank's buffer: H ghost planes (the rank before's
  *   last H), its own planes, H ghosts (the rank after's first H); H = the stencil's reach times the
  *   steps between exchanges.  Dirichlet: the end ranks have no outer peer; periodic: ranks wrap.
- *   perks_slab_parts_make splits the own planes into edge[0], inner, edge[1] to overlap the exchange
- *   with the update of the interior (perks/exchange.cuh has the recipe).
+ *   perks_slab_parts_make: the own planes' parts for overlapping the exchange with the update.
  *
  * EXAMPLE
  *   [not compiled: send and recv stand for the NCCL calls]

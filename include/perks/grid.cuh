@@ -2,13 +2,9 @@
 /* perks/grid.cuh -- the time loop inside the kernel: grid barrier, ping-pong, cooperative launch.
  *
  * WHAT (PERKS paper §3, Listing 1)
- *   A persistent kernel runs every time step itself: all its blocks resident at once, a grid
- *   barrier after each step, the step's output kept on chip (perks/cache.cuh) for the next.
- *     PERKS_FOR_STEPS(t, steps)   for (int t = 0; t < steps; ++t)
- *     PERKS_GRID_SYNC()           cooperative_groups::this_grid().sync() (a cooperative launch)
- *     PERKS_SWAP(T, a, b)         pointer ping-pong between the step's input and output
- *     perks_occupancy(...)        blocks per SM and SMs for a kernel, block and shared memory
- *     perks_launch(...)           checks co-residency, then cudaLaunchCooperativeKernel
+ *   A persistent kernel runs every time step itself, all its blocks resident at once, a grid
+ *   barrier after each step.  PERKS_FOR_STEPS(t, steps), PERKS_GRID_SYNC() (this_grid().sync()),
+ *   PERKS_SWAP(T, a, b) (ping-pong); perks_occupancy, perks_launch (co-residency checked).
  *
  * EXAMPLE (a 1D 3-point Jacobi, domain in device memory; see perks/stencil.cuh for cached ones)
  *   [compile: float *d_a, *d_b; int n, steps; cudaStream_t stream]

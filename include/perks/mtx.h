@@ -381,8 +381,7 @@ static inline int perks__mtx_entries(FILE *f, char *buf, long *line, int field, 
     return PERKS_SUCCESS;
 }
 
-/* triplets -> CSR in A (rows, the row pointers, columns, values, dups): count, scatter by row (in
- * file order), sort each row by (column, line), merge duplicates in that order; tr->t is freed */
+/* triplets -> CSR: scatter by row (file order), sort rows by (column, line), merge; frees tr->t */
 static inline int perks__mtx_to_csr(perks__mtx_triplets *tr, long long rows, perks_csr *A, perks_mtx_error *e)
 {
     const perks__mtx_entry *t = tr->t;

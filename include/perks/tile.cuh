@@ -4,17 +4,12 @@
  * of Life from these pieces).  Costs and design: docs/perks.md#design-notes-perkstilecuh.
  *
  * WHAT (PERKS paper §3-§4.2)
- *   perks_tile2d_split, perks_tile2d_at   the tiling (one tile per co-resident block) and tile `id`
- *   perks_tile_plan_make                  tiling, shared memory and exchange buffers of a kernel
- *   PERKS_TILE_AT(P, r, y, x)             shared-memory index of cell (y, x) of a tile framed by r
- *                                         cells, P >= tile_w + 2r a row, y and x from -r
- *   PERKS_TILE_LOAD / _STORE(s, P, r, t, src|dst, W)   the interior from / to the domain
- *   PERKS_TILE_PUBLISH(s, P, r, t, rows, cols, W, len) r top and bottom rows to the row buffer,
- *                                         r left and right columns (transposed) to the column buffer
- *   PERKS_TILE_LOAD_FRAME(s, P, r, t, rows, cols, W, H, tiles_x, tiles_y, len, wrap, fill)
- *                                         the frame from the neighbours' edges; wrap 1: a torus,
- *                                         0: `fill` outside the domain
- *   The four are also functions (perks_tile_load, ...; plan-taking overloads at the end).
+ *   perks_tile2d_split, perks_tile2d_at, perks_tile_plan_make   the tiling, a tile, a kernel's plan
+ *   PERKS_TILE_AT(P, r, y, x)   shared-memory index of cell (y, x), y, x >= -r, of a tile framed by r
+ *                               cells, P >= tile_w + 2r a row
+ *   PERKS_TILE_LOAD / _STORE / _PUBLISH / _LOAD_FRAME (the functions perks_tile_load, ...): the
+ *   interior from / to the domain, the edges out (rows to the row buffer, columns transposed to the
+ *   column buffer), the frame in from the neighbours' edges (wrap 1: a torus, 0: `fill` outside)
  *
  * EXAMPLE (one step of a user's update between grid barriers; see examples/life_kernel.inc)
  *   [not compiled: a piece of a kernel with the user's own step elided]
@@ -32,10 +27,9 @@
  *   One grid barrier a step: docs/perks.md#tile-one-barrier.
  *
  * LIMITS
- *   Type-generic (s, src, dst, rows, cols of types that convert).  All threads of the block run
- *   each piece (any block shape), no barrier inside: __syncthreads between a step's writes of s and
- *   the next piece that reads them.  Shared memory: (tile_h + 2r) P elements.  Every tile needs
- *   >= r rows and columns (perks_tile2d_split ensures it), W, H >= r.
+ *   Type-generic.  All threads of the block run each piece, no barrier inside: __syncthreads between
+ *   a step's writes of s and the next piece that reads them.  Every tile needs >= r rows and columns
+ *   (perks_tile2d_split ensures it), W, H >= r.
  */
 #ifndef PERKS_TILE_CUH
 #define PERKS_TILE_CUH

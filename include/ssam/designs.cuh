@@ -4,9 +4,8 @@
  * WHAT (Rong et al., "Systolic design space exploration with uniform recurrence equations", the Intel
  * URE paper, section 5, Tables 2-4; the designs: docs/ssam.md#1-d-systolic-designs-designscuh)
  *   A design names what the input, the weight and the partial sum do in the processing elements
- *   (lanes): Stay, Broadcast, Forward; partial sums Migrate or Sediment.  SBM (SSAM's own, conv.cuh),
- *   BSM, FSM, BFS, FFS and FBS (the paper's new design).  Stride 2 runs a design on the polyphase
- *   streams x(2i), x(2i+1) with the even and odd taps and adds the two.
+ *   (lanes): Stay, Broadcast, Forward; Migrate or Sediment: SBM (SSAM's own), BSM, FSM, BFS, FFS,
+ *   FBS (the paper's new design).  Stride 2: the polyphase streams, the two results added.
  *
  * PIECES (function templates; D one of SSAM_DESIGN_SBM ... SSAM_DESIGN_FBS)
  *   ssam_design1d_tile<D, T, Q, S>(x, n, y, nout, c0, w)   one warp (all 32 lanes) computes and
@@ -62,8 +61,8 @@ static __host__ __device__ constexpr int ssam__d1_qf(int q, int s, int f)
 {
     return (q - f + s - 1) / s;
 }
-/* the sizes of Q taps at stride S: QP PEs of a weight-stationary group (the taps of one phase), R
- * inputs per PE, L = QP R outputs per group (>= 32 floats, 16 doubles), G groups per warp */
+/* QP PEs a weight-stationary group (a phase's taps), R inputs a PE, L = QP R outputs a group, G
+ * groups a warp */
 template <class T, int Q, int S>
 struct ssam__d1_sizes {
     enum { QP = (Q + S - 1) / S, R = (128 / (int)sizeof(T) + QP - 1) / QP, L = QP * R, G = 32 / QP };
@@ -174,9 +173,8 @@ static __device__ __forceinline__ void ssam__d1_body_sbm(const T *x, long long n
     acc += p;
 }
 
-/* weight-stationary groups: lane = g*QP + p (p < QP, g < G); group g computes local outputs
- * g*L .. g*L+L-1; its input stream element i lives in lane g*QP + i%QP, register i/QP.  on: the lane
- * belongs to a group; g0 its group's first lane (ssam_design1d_tile fills it once a tile) */
+/* weight-stationary groups: lane = g*QP + p; group g computes local outputs g*L .. g*L+L-1, its
+ * input element i in lane g*QP + i%QP, register i/QP; on: in a group; g0: the group's first lane */
 typedef struct ssam__d1_group {
     int g, p, g0;
     bool on;

@@ -2,8 +2,7 @@
 /* ssam/shift.cuh -- partial sums moved between lanes: the systolic step of SSAM (section 4.4).
  *
  * WHAT (docs/pieces.md#ssam-the-register-cache-and-the-systolic-step)
- *   A lane is a column of processing elements that hands its partial sum to the next lane with a
- *   shuffle: an M-wide filter costs M-1 shuffles per output instead of M*N shared-memory reads.
+ *   A lane is a column of processing elements that hands its partial sum on with a shuffle.
  *   ssam_shift_down(v, d) / ssam_shift_up(v, d): lane l receives lane l+d's / l-d's v.
  *   SSAM_SYSTOLIC_ROW(T, V, M, N, out, data, p, w): one output row of an M-wide, N-high correlation
  *   from a register cache data[V][R]: out[k] of lane l is the output whose filter column 0 is the

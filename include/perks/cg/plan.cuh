@@ -69,8 +69,7 @@ static inline int perks__cg_split_row(const int *rp, int n, long long target)
     return lo;
 }
 
-/* split the rows into G parts with even rows + nonzeros, each part's first row a multiple of align
- * (1, or PERKS_CG_SELL_C: whole slices); the largest part's rows and nonzeros */
+/* G parts of even rows + nonzeros, each starting at a multiple of align; the largest's sizes */
 static inline void perks__cg_split(const int *rp, int n, long long nnz, int G, int align, int *split, long long *maxr,
                                    long long *maxk)
 {
@@ -141,8 +140,7 @@ static inline void perks__cg_cluster_config(cudaLaunchConfig_t *cfg, cudaLaunchA
     cfg->numAttrs = 1;
 }
 
-/* the cluster path: PERKS_SUCCESS and a filled plan, or why not (PERKS_EUNSUPPORTED: no sm_90
- * device or build; PERKS_ERESOURCE: does not fit; auto: also not small enough) */
+/* the cluster path, or why not (PERKS_EUNSUPPORTED: no sm_90; PERKS_ERESOURCE: does not fit) */
 static inline int perks__cg_plan_cluster(perks_cg_plan *p, const void *ckernel, int elt, int n, long long nnz,
                                          const int *rp, const perks_cg_opts *o, int is_auto)
 {
@@ -232,8 +230,8 @@ typedef struct perks__cg_grid_fit {
     size_t avail;         /* shared memory a block has at G blocks */
 } perks__cg_grid_fit;
 
-/* grid path, the blocks: o->blocks or one per PERKS_CG_WORK_PER_BLOCK rows + nonzeros, at most the
- * co-resident count (and PERKS_FLAG_U per thread for the flag barrier), n and 1 */
+/* grid path, the blocks: o->blocks or one per PERKS_CG_WORK_PER_BLOCK rows + nonzeros, within
+ * the co-resident count, n and 1 */
 static inline int perks__cg_grid_count(const void *kernel, int block, int n, long long nnz, const perks_cg_opts *o,
                                        int *G_out, int *sms)
 {
@@ -254,9 +252,8 @@ static inline int perks__cg_grid_count(const void *kernel, int block, int n, lon
     return PERKS_SUCCESS;
 }
 
-/* grid path, the split of the rows over *G blocks (stream: whole slices) and the tiers' sizes into f;
- * when the whole system fits on chip at PERKS_CG_ONCHIP_BPS blocks per SM, *G becomes that count
- * (why: docs/perks-cg.md#design-notes); systems that stream take every co-resident block */
+/* grid path, the row split over *G blocks and the tiers' sizes; on chip at PERKS_CG_ONCHIP_BPS
+ * blocks per SM, *G becomes that count (docs/perks-cg.md#design-notes) */
 static inline int perks__cg_grid_split(const int *rp, int n, long long nnz, int elt, int nv, int sell, int sms,
                                        const perks_cg_opts *o, int *G, perks__cg_grid_fit *f)
 {
@@ -292,8 +289,8 @@ static inline int perks__cg_grid_split(const int *rp, int n, long long nnz, int 
     }
 }
 
-/* grid path, the barrier: the count barrier unless asked otherwise (why: docs/perks-cg.md#design-notes);
- * the flag barrier needs G <= PERKS_FLAG_U BLOCK (PERKS_ESIZE when asked for, else grid.sync) */
+/* grid path, the barrier: count unless asked otherwise (docs/perks-cg.md#design-notes); flag needs
+ * G <= PERKS_FLAG_U BLOCK (asked for: PERKS_ESIZE, else grid.sync) */
 static inline int perks__cg_grid_barrier(const perks_cg_opts *o, int cgear, int G, int block, int *bmode_out)
 {
     int bmode = o->barrier ? o->barrier : o->sum_barrier ? PERKS_CG_BAR_SUM : PERKS_CG_BAR_COUNT;
@@ -332,8 +329,8 @@ static inline int perks__cg_grid_tier(perks_cg_plan *p, const void *kernel, int 
     }
 }
 
-/* grid path, the workspace: r, z, p0, p1, q, dinv (n T each; Chronopoulos-Gear: two quad buffers of
- * 4 n T and p), partials 8 G, out, split (copied from split), barrier words */
+/* grid path, the workspace: the vectors (Chronopoulos-Gear: two quad buffers and p), partials 8 G,
+ * out, split, barrier words */
 static inline int perks__cg_grid_workspace(perks_cg_plan *p, int n, int elt, int G, int cgear, const int *split)
 {
     const size_t vec = perks__cg_align((size_t)n * elt);
@@ -408,8 +405,7 @@ static inline int perks__cg_plan_grid(perks_cg_plan *p, const void *kernel, int 
     return PERKS_SUCCESS;
 }
 
-/* the stream path's slices (PERKS_CG_SELL_C rows, each as wide as its longest row): their entries,
- * padding included; soff (ns + 1 ints, may be NULL) gets their offsets */
+/* the stream path's slices' entries, padding included; soff (may be NULL): their offsets */
 static inline long long perks__cg_sell_size(const int *rp, int n, int *soff)
 {
     long long tot = 0;
@@ -463,8 +459,7 @@ static inline int perks__cg_sell_build(perks_cg_plan *p, int elt, int n, const i
     return PERKS_SUCCESS;
 }
 
-/* build 0: a stream plan without its copy of the matrix (the mixed driver's double plan, used only
- * after a float stall); perks_cg_run refuses it */
+/* build 0: a stream plan without its matrix copy (the mixed driver's fallback); perks_cg_run refuses it */
 static inline int perks__cg_plan_make2(perks_cg_plan *p, const void *kernel, const void *kernel1, const void *ckernel,
                                        const void *skernel, int elt, int block, int n, long long nnz, const int *d_rp,
                                        const int *d_ci, const void *d_va, const perks_cg_opts *o, int build)
