@@ -104,7 +104,7 @@ CBI_FN uint32_t cbi__div32(uint32_t n, uint32_t m, unsigned s1, unsigned s2)
 
 /* ---- plans */
 
-/* Plan the column remap of a width x height domain with column width w. */
+/* the column remap of a width x height domain, column width w */
 CBI_FN int cbi_plan_make(cbi_plan *p, long long width, long long height, long long w, unsigned flags)
 {
     if (!p) return CBI_ENULL;
@@ -154,7 +154,7 @@ CBI_FN int cbi_block_plan_make(cbi_plan *p, long long tiles_x, long long tiles_y
     return cbi_plan_make(p, tiles_x, tiles_y, group, flags);
 }
 
-/* True when the remap is the identity (a single column): a caller may skip it. */
+/* the remap is the identity (one column): a caller may skip it */
 CBI_FN int cbi_plan_is_identity(const cbi_plan *p)
 {
     return p->w >= p->width && (p->height == 1 || !(p->flags & CBI_ZIGZAG) || p->width == 1);

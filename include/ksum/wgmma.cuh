@@ -214,7 +214,7 @@ static __device__ __forceinline__ void ksum__wg_prep_b(const ksum__wg_prep_kargs
         for (int e = 0; e < R; e++) rec[128 * (1 + e) + r] = j < n && e < nrhs ? w[j * nrhs + e] : 0.0f;
     }
 }
-#ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
+#ifndef __CUDACC_RTC__ /* host code */
 /* its bytes: the tiles (x2 for 3 passes) and the records */
 static inline size_t ksum__wg_work_bytes(int n, int dim, int passes, int R)
 {
@@ -462,7 +462,7 @@ static __device__ __forceinline__ void ksum__wg_prepb(const ksum__wg_prep_kargs 
     else (void)i;
 }
 
-#ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
+#ifndef __CUDACC_RTC__ /* host code */
 /* the shared memory: sA (NP x nkb tiles of 16 KB), sB (4 slots of NP tiles), sw (4 records), aligned
  * to 1024 bytes */
 static inline size_t ksum__wg_smem_bytes(int nkb, int passes, int R)
@@ -492,7 +492,7 @@ static inline size_t ksum__wg_smem_bytes(int nkb, int passes, int R)
     }
 
 /* ---- host: the path and the launcher */
-#ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
+#ifndef __CUDACC_RTC__ /* host code */
 
 /* built: the kernel has its sm_90a body on this device (its static shared memory shows it); optin,
  * stat: the device's opt-in and the body's static shared memory.  *d written on success only. */

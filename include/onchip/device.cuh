@@ -138,7 +138,7 @@ inline cudaError_t onchip_device_current(int *dev, onchip_device_attrs *out)
     return cudaSuccess;
 }
 
-/* the kernel table: what is asked (kind) of which kernel on which device, with threads and bytes */
+/* the kernel table: key (device, kernel, kind, threads, bytes) */
 enum { ONCHIP__K_FUNC = 1, ONCHIP__K_OCC = 2, ONCHIP__K_ALLOW = 3 };
 #define ONCHIP__NV 6
 struct onchip__kslot {

@@ -94,7 +94,7 @@ struct onchip__shape_of {
 #define ONCHIP_SHAPE3D_NPTS(S) ONCHIP__SHAPE3D(S, npts)
 #define ONCHIP_SHAPE3D_RADIUS(S) ONCHIP__SHAPE3D(S, rmax)
 
-/* ---- the catalogue ----------------------------------------------------------------------- */
+/* ---- the catalogue */
 /* the stars: the centre, then for r = 1, 2, ... the four (2D) or six (3D) points at distance r, in
  * the order -x, +x, -y, +y (, -z, +z); a star of radius r is the star of radius r - 1 and its arms
  * at r, the points numbered on */

@@ -46,7 +46,7 @@
 
 #include <onchip/limits.h>
 
-#ifndef __CUDACC_RTC__ /* host code: not under NVRTC (run-time compilation: the codes only) */
+#ifndef __CUDACC_RTC__ /* host code (NVRTC: the codes only) */
 static inline const char *perks_strerror(int rc)
 {
     switch (rc) {

@@ -47,12 +47,12 @@ typedef struct perks_slab {
     int win[2];                          /* [win[0], win[1]): a pass's planes, ghosts where there is a peer */
 } perks_slab;
 
-#ifndef __CUDACC_RTC__ /* host code: not under NVRTC (the structs and codes only) */
+#ifndef __CUDACC_RTC__ /* host code (NVRTC: the structs and codes only) */
 /* the planes rank r of P owns of n, and the first of them (n >= 0, 0 <= r < P; 0 for P < 1) */
 static inline int perks_slab_own(int n, int P, int r) { return P < 1 ? 0 : n / P + (r < n % P); }
 static inline int perks_slab_first(int n, int P, int r) { return P < 1 ? 0 : r * (n / P) + (r < n % P ? r : n % P); }
 
-/* the slab of rank `rank` of `nranks` over n planes, halo planes deep; 0 or a PERKS_E* code */
+/* the slab of rank `rank` of `nranks` over n planes, halo planes deep */
 static inline int perks_slab_make(perks_slab *s, int n, int nranks, int rank, int halo, int boundary)
 {
     int k;
@@ -140,7 +140,7 @@ static inline int perks_slab_parts_make(const perks_slab *s, int reach, perks_sl
     return PERKS_SUCCESS;
 }
 
-/* a hash of what every rank must agree on: compare it across ranks before the first exchange */
+/* a hash of what every rank must agree on (compare before the first exchange) */
 static inline uint64_t perks_slab_fingerprint(int n, int nranks, int halo, int boundary, long long plane)
 {
     const long long v[5] = {n, nranks, halo, boundary, plane};

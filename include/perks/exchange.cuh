@@ -38,7 +38,7 @@
 
 #include "decomp.h"
 
-#ifndef __CUDACC_RTC__ /* host code, all of it (NCCL too): nothing under NVRTC */
+#ifndef __CUDACC_RTC__ /* host code, all of it (NCCL too) */
 /* every rank's halo planes into its neighbours' ghosts (in rank order, one stream); bufs[r]: rank
  * r's buffer of slabs[r].buf_planes planes */
 static inline int perks_slab_exchange_local(const perks_slab *slabs, void *const *bufs, int nranks, size_t plane_bytes,

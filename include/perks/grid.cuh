@@ -43,7 +43,7 @@
 /* a statement, not a function: docs/perks.md#design-notes-perksgridcuh */
 #define PERKS_SWAP(T, a, b) do { T *perks__tmp = (a); (a) = (b); (b) = perks__tmp; } while (0)
 
-#ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
+#ifndef __CUDACC_RTC__ /* host code */
 /* blocks of `kernel` per SM with `block` threads and `smem` dynamic shared bytes (the kernel's limit
  * raised above 48 KiB), and the SMs; PERKS_ERESOURCE: not one fits, PERKS_ENOCOOP */
 static inline int perks_occupancy(const void *kernel, int block, size_t smem, int *blocks_per_sm, int *sms)

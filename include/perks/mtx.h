@@ -33,7 +33,7 @@
 #ifndef PERKS_MTX_H
 #define PERKS_MTX_H
 
-#ifndef __CUDACC_RTC__ /* a host reader, all of it: nothing under NVRTC */
+#ifndef __CUDACC_RTC__ /* host code, all of it */
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>

@@ -90,7 +90,7 @@ typedef struct perks_plan {
 #define PERKS_PLAN_HYBRID 2   /* the hybrid kernel: smem_rows of each tile resident, the rest streamed */
 #define PERKS_PLAN_STEPS 3    /* one launch a step (AUTO, where the hybrid kernel would lose) */
 
-#ifndef __CUDACC_RTC__ /* the planners are host code: under NVRTC the structs and codes only */
+#ifndef __CUDACC_RTC__ /* host code (NVRTC: the structs and codes only) */
 /* an H200 (132 SMs, 4.27 TB/s copy, ~700 ns loaded latency), for host tests and off-line plans */
 static inline void perks_device_h200(perks_device_info *d)
 {
@@ -124,7 +124,7 @@ static inline int perks_plan_max_blocks(const perks_device_info *d, const perks_
     if (k->regs_per_thread > d->regs_per_thread_max) return 0;
     if (regs_warp > 0 && d->regs_per_sm / (regs_warp * warps) < n) n = (int)(d->regs_per_sm / (regs_warp * warps));
     if (d->max_threads_per_sm / (warps * 32) < n) n = d->max_threads_per_sm / (warps * 32);
-    /* static + dynamic above the per-block maximum, compared without forming the sum */
+    /* static + dynamic above the per-block maximum, without forming the sum */
     if (k->dyn_smem_base > d->smem_per_block || k->static_smem > d->smem_per_block - k->dyn_smem_base) return 0;
     fixed = k->static_smem + k->dyn_smem_base; /* <= smem_per_block */
     if (d->smem_reserved_per_block > LONG_MAX - fixed) return 0; /* more than any SM holds */
@@ -149,7 +149,7 @@ static inline int perks_plan_little(const perks_device_info *d, const perks_kern
     return n < 1 ? 1 : n;
 }
 
-/* a double that is positive and finite (NaN and infinities are not) */
+/* positive and finite (not NaN, not infinite) */
 static inline int perks__plan_posfinite(double x) { return x > 0 && x <= DBL_MAX; }
 
 /* p: blocks per SM (blocks_per_sm > 0 forces it, 0: Little's law), the grid, the cache per block,
@@ -280,7 +280,7 @@ static inline int perks_plan_tiles2d(perks_plan *p, int W, int H, int tile_w, in
     return PERKS_SUCCESS;
 }
 
-/* 3D: tiles of tile_w x tile_h columns (a thread each) streamed along z.  As perks_plan_tiles2d. */
+/* 3D: tiles of tile_w x tile_h columns streamed along z; as perks_plan_tiles2d */
 static inline int perks_plan_tiles3d(perks_plan *p, int W, int H, int D, int tile_w, int tile_h, int r)
 {
     perks_plan q;

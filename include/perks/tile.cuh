@@ -99,7 +99,7 @@ static __host__ __device__ __forceinline__ size_t perks_tile_rows_elems(int tile
 #define PERKS_TILE_ROW_INDEX(ty, side, k, x, r, W) \
     ((((size_t)(ty) * 2 + (size_t)(side)) * (size_t)(r) + (size_t)(k)) * (size_t)(W) + (size_t)(x))
 
-/* thread index and count, any block shape; macros: docs/perks.md#tile-index-macros */
+/* thread index and count, any block shape (docs/perks.md#tile-index-macros) */
 #define PERKS__TID (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z))
 #define PERKS__NTH (blockDim.x * blockDim.y * blockDim.z)
 
@@ -205,10 +205,10 @@ typedef struct perks_tile_plan {
     long long max_h;         /* the most rows a W-wide domain can have and still plan */
 } perks_tile_plan;
 
-#ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
+#ifndef __CUDACC_RTC__ /* host code */
 static inline size_t perks__tile_round(size_t b) { return (b + 255) / 256 * 256; }
 
-/* one try of the planner for W x H (max_h left 0); 0 or a PERKS_E* code */
+/* one try of the planner for W x H (max_h left 0) */
 static inline int perks__tile_plan_try(perks_tile_plan *p, const void *kernel, int block, int W, int H, int r,
                                        size_t cell_bytes, const perks_tile_opts *d)
 {
@@ -292,8 +292,7 @@ static __host__ __device__ __forceinline__ T *perks_tile_cols_buf(void *work, co
 {
     return (T *)((char *)work + 2 * p.rows_bytes + (size_t)(g & 1) * p.cols_bytes);
 }
-/* the pieces with the plan's values: s the framed tile, work the plan's work buffer (p.work_bytes),
- * g the step (its parity picks the buffers) */
+/* the pieces with the plan's values: work the plan's work buffer, g the step (its parity picks) */
 template <class S, class G>
 static __device__ __forceinline__ void perks_tile_load(S *s, const perks_tile_plan &p, const perks_tile2d t, const G *src)
 {
@@ -320,7 +319,7 @@ static __device__ __forceinline__ void perks_tile_load_frame(S *s, const perks_t
                           fill);
 }
 
-/* the documented macro spellings: one call each */
+/* the macro spellings */
 #define PERKS_TILE_LOAD(s, P, r, t, src, W) perks_tile_load(s, P, r, t, src, W)
 #define PERKS_TILE_STORE(s, P, r, t, dst, W) perks_tile_store(s, P, r, t, dst, W)
 #define PERKS_TILE_PUBLISH(s, P, r, t, rows, cols, W, len) perks_tile_publish(s, P, r, t, rows, cols, W, len)

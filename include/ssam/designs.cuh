@@ -46,7 +46,7 @@ typedef struct ssam_design1d_args {
     unsigned flags;      /* 0 or SSAM_CONVOLVE */
 } ssam_design1d_args;
 
-#ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
+#ifndef __CUDACC_RTC__ /* host code */
 static inline long long ssam_design1d_outputs(long long n, int q, int s)
 {
     return (n < q || q < 1 || s < 1) ? 0 : (n - q) / s + 1;
@@ -96,7 +96,7 @@ static __device__ __forceinline__ T ssam__d1_x(const T *x, long long n, int f, l
     return (long long)S * (c0 + i) + f < n ? __ldg(x + (long long)S * (c0 + i) + f) : (T)0;
 }
 
-/* --- sedimented designs: lane l accumulates output c0 + l ------------------------------------------ */
+/* --- sedimented designs: lane l accumulates output c0 + l */
 
 /* FBS: x forwarded one lane down per tap (a = local x(l+k), b = x(l+32+k)), w(k) broadcast */
 template <int F, class T, int Q, int S, class W>
@@ -156,7 +156,7 @@ static __device__ __forceinline__ void ssam__d1_body_ffs(const T *x, long long n
     }
 }
 
-/* --- migrating designs -------------------------------------------------------------------------- */
+/* --- migrating designs */
 
 /* SBM: x stays (lane l keeps local x(l)), w broadcast, the sum moves one lane down per tap */
 template <int F, class T, int Q, int S, class W>
@@ -319,7 +319,7 @@ static __device__ __forceinline__ void ssam_design1d_body(const T *x, T *y, long
 #define SSAM_DESIGN1D_TILE(D, T, Q, S, x, n, y, nout, c0, w)                                                \
     ssam_design1d_tile<SSAM_DESIGN_##D, T, Q, S>(x, n, y, nout, c0, w)
 
-#ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
+#ifndef __CUDACC_RTC__ /* host code */
 static inline int ssam__design1d_check(const ssam_design1d_args *a, int q, int s, long long es, long long *nout)
 {
     if (!a || !a->src || !a->dst || !a->weights) return SSAM_ENULL;

@@ -63,7 +63,7 @@ typedef struct ssam_sat_args {
     long long src_pitch, dst_pitch; /* elements between rows; 0 = width */
 } ssam_sat_args;
 
-#ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
+#ifndef __CUDACC_RTC__ /* host code */
 static inline int ssam__sat_check(const ssam_sat_args *a, long long es, long long *sp, long long *dp)
 {
     if (!a || !a->src || !a->dst) return SSAM_ENULL;
@@ -112,7 +112,7 @@ static __device__ __forceinline__ void ssam_sat_cols(T *dst, int w, int h, long 
     }
 }
 
-#ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
+#ifndef __CUDACC_RTC__ /* host code */
 /* name_launch of SSAM_SAT_DEFINE: the checks (elements of es bytes), the rows kernel, the columns
  * kernel, B threads a block */
 static inline int ssam__sat_launch(const ssam_sat_args *a, cudaStream_t stream, const void *rows, const void *cols,

@@ -74,7 +74,7 @@ typedef struct ssam_tb_plan {
     const char *why; /* a sentence, static storage */
 } ssam_tb_plan;
 
-#ifndef __CUDACC_RTC__ /* the planners are host code: under NVRTC the rules (macros) only */
+#ifndef __CUDACC_RTC__ /* host code (NVRTC: the rules only) */
 #include <limits.h>
 
 /* a plan made one pass per step, for the reason why */

@@ -38,7 +38,7 @@
 #include "resid.cuh"
 #include "types.cuh"
 
-#ifndef __CUDACC_RTC__ /* host code, all of it: nothing under NVRTC */
+#ifndef __CUDACC_RTC__ /* host code, all of it */
 static inline void perks_cg_plan_free(perks_cg_plan *p)
 {
     if (!p) return;

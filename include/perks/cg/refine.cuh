@@ -31,7 +31,7 @@
 #include "resid.cuh"
 #include "types.cuh"
 
-#ifndef __CUDACC_RTC__ /* host code, all of it: nothing under NVRTC */
+#ifndef __CUDACC_RTC__ /* host code, all of it */
 /* one launch's result (perks_cg_wait without the restarts) */
 static inline int perks__cg_wait1(perks_cg_plan *p, perks_cg_result *res)
 {

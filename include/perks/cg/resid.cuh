@@ -102,7 +102,7 @@ static __global__ void __attribute__((unused)) perks__cg_sell_fill(int n, int el
         }
     }
 }
-#ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
+#ifndef __CUDACC_RTC__ /* host code */
 /* launch the true-residual kernel on stream */
 static inline int perks__cg_resid_launch(int n, int elt, const int *rp, const int *ci, const void *va, const void *b,
                                          const void *x, double *r_out, double *part, cudaStream_t stream)

@@ -104,7 +104,7 @@ typedef struct perks_cg_opts {
     int mixed;       /* T perks_cg_mixed: 0 auto (float when the double system streams), 1 always */
 } perks_cg_opts;
 
-#ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
+#ifndef __CUDACC_RTC__ /* host code */
 static inline perks_cg_opts perks_cg_defaults(void)
 {
     perks_cg_opts o;
@@ -177,7 +177,7 @@ typedef struct perks_cg_kargs {
     perks__cg_out *out;
 } perks_cg_kargs;
 
-#ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
+#ifndef __CUDACC_RTC__ /* host code */
 typedef struct perks_cg_plan {
     int n, blocks, block, sub, cached, elt;
     int path;    /* PERKS_CG_PATH_GRID or PERKS_CG_PATH_CLUSTER */

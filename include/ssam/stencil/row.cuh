@@ -39,7 +39,7 @@
 #define SSAM_STENCIL_QR(V, XHI) ((XHI) > 0 ? ((XHI) + (V)-1) / (V) : 0)
 #define SSAM_STENCIL_STEP(V, XLO, XHI) ((32 - SSAM_STENCIL_QL(V, XLO) - SSAM_STENCIL_QR(V, XHI)) * (V))
 
-/* ---- the shape's extents per plane, and the layout rules ----------------------------------- */
+/* ---- the shape's extents per plane, and the layout rules */
 /* does any point have DX != 0 off the cell's row (and plane)?  (boxes keep the overlap lanes) */
 #define SSAM__OFFAX2(I, DX, DY) || ((DX) != 0 && (DY) != 0)
 #define SSAM__OFFAX3(I, DX, DY, DZ) || ((DX) != 0 && ((DY) != 0 || (DZ) != 0))
@@ -121,7 +121,7 @@ static __host__ __device__ __forceinline__ constexpr int ssam__shape_has(onchip_
     return (0 + ... + (P::dz == dz)) != 0;
 }
 
-/* ---- the lane schedule ----------------------------------------------------------------------- */
+/* ---- the lane schedule */
 /* floor(v / V) for v > -64 V */
 static __host__ __device__ __forceinline__ constexpr int ssam__fdiv(int v, int V) { return (v + 64 * V) / V - 64; }
 
@@ -224,7 +224,7 @@ static __device__ __forceinline__ void ssam__stencil_lanes(T (&out)[V], int lxlo
     }
 }
 
-/* ---- one output row -------------------------------------------------------------------------- */
+/* ---- one output row */
 /* a 2D row; GH 1: the ghost-lane layout's (gw[GW][R]: lane 0's right, lane 31's left ghosts) */
 template <class S, int XLO, int XHI, int YLO, int GH, class T, int V, int R, class G>
 static __device__ __forceinline__ void ssam__stencil2d_rowg(T (&out)[V], const T (&win)[V][R], const G &gw, int p,
@@ -285,7 +285,7 @@ static __device__ __forceinline__ void ssam_stencil3d_row(T (&out)[V], const T (
 #define SSAM_STENCIL3D_ROW(T, V, SHAPE, XLO, XHI, YLO, ZLO, R, out, win, p, coef)                       \
     ssam_stencil3d_row<ONCHIP_SHAPE3D_TYPE(SHAPE), XLO, XHI, YLO, ZLO, R>(out, win, p, coef)
 
-/* ---- stores and ghost loads (the kernels' block-level pieces) ------------------------------- */
+/* ---- stores and ghost loads (the kernels' block-level pieces) */
 /* a lane's V outputs into row dst + zoff + yoff (TS); Dirichlet cells (rowin 0 or bit j of colin 0)
  * take own[j], exact.  The address is formed in each branch, as one expression. */
 template <class TS, class T, int V>
