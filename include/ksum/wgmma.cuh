@@ -102,7 +102,7 @@ static __device__ __forceinline__ void ksum__fence_async(void)
     asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 #endif
 }
-/* mbarriers (shared address saddr) and the bulk copy (TMA without a tensor map) that completes on one */
+/* mbarriers (shared address saddr) and the bulk copy that completes on one */
 static __device__ __forceinline__ void ksum_mbar_init(unsigned saddr, unsigned count)
 {
 #if KSUM_WG_ON
@@ -171,7 +171,7 @@ static __device__ __forceinline__ void ksum__wg_copy(float *dst, const float *x,
     }
 }
 
-/* the pre-pass kernel's arguments (its parameters, in order) */
+/* the pre-pass kernel's parameters, in order */
 typedef struct ksum__wg_prep_kargs {
     const float *b;
     long long ldb;
@@ -332,8 +332,7 @@ static __device__ __forceinline__ void ksum__wg_epi(float (&vacc)[2][R], const f
     }
 }
 
-/* the end: this thread's rows row, row + 8 (times 2^-s|a|^2 where FAC && fac), summed over the quad,
- * one store or atomic per row */
+/* the end: rows row, row + 8 (times 2^-s|a|^2 where factorised), quad sums, a store or atomic a row */
 template <int R, int FAC>
 static __device__ __forceinline__ void ksum__wg_finish(const float (&vacc)[2][R], const float (&na)[2], int fac,
                                                        const ksum__kargs<float> &ka, long long row, int t4)
@@ -453,7 +452,7 @@ static __device__ __forceinline__ void ksum__wg_body(K kf, const ksum__kargs<flo
 #endif
 }
 
-/* the sources' pre-pass of a define (ksum__wg_prep_b over every item); empty outside an sm_90a build */
+/* the sources' pre-pass (ksum__wg_prep_b over every item); empty outside an sm_90a build */
 template <int PASSES, int R>
 static __device__ __forceinline__ void ksum__wg_prepb(const ksum__wg_prep_kargs &ka)
 {

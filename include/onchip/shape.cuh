@@ -102,29 +102,15 @@ struct onchip__shape_of {
 #define ONCHIP__STAR3D_ARMS(X, R)                                                                       \
     X((6 * (R)-5), -(R), 0, 0) X((6 * (R)-4), (R), 0, 0) X((6 * (R)-3), 0, -(R), 0) X((6 * (R)-2), 0, (R), 0) \
     X((6 * (R)-1), 0, 0, -(R)) X((6 * (R)), 0, 0, (R))
-/* star2d r1: 5 points */
 #define ONCHIP_SHAPE_STAR2D_R1(X) \
     X(0, 0, 0) X(1, -1, 0) X(2, 1, 0) X(3, 0, -1) X(4, 0, 1)
 
-/* star2d r2: 9 points */
 #define ONCHIP_SHAPE_STAR2D_R2(X) ONCHIP_SHAPE_STAR2D_R1(X) ONCHIP__STAR2D_ARMS(X, 2)
-
-/* star2d r3: 13 points */
 #define ONCHIP_SHAPE_STAR2D_R3(X) ONCHIP_SHAPE_STAR2D_R2(X) ONCHIP__STAR2D_ARMS(X, 3)
-
-/* star2d r4: 17 points */
 #define ONCHIP_SHAPE_STAR2D_R4(X) ONCHIP_SHAPE_STAR2D_R3(X) ONCHIP__STAR2D_ARMS(X, 4)
-
-/* star2d r5: 21 points */
 #define ONCHIP_SHAPE_STAR2D_R5(X) ONCHIP_SHAPE_STAR2D_R4(X) ONCHIP__STAR2D_ARMS(X, 5)
-
-/* star2d r6: 25 points */
 #define ONCHIP_SHAPE_STAR2D_R6(X) ONCHIP_SHAPE_STAR2D_R5(X) ONCHIP__STAR2D_ARMS(X, 6)
-
-/* star2d r7: 29 points */
 #define ONCHIP_SHAPE_STAR2D_R7(X) ONCHIP_SHAPE_STAR2D_R6(X) ONCHIP__STAR2D_ARMS(X, 7)
-
-/* star2d r8: 33 points */
 #define ONCHIP_SHAPE_STAR2D_R8(X) ONCHIP_SHAPE_STAR2D_R7(X) ONCHIP__STAR2D_ARMS(X, 8)
 
 /* box2d r1: 3x3, rows from (-1,-1) */
@@ -178,30 +164,16 @@ struct onchip__shape_of {
     X(48, -3, 3) X(49, -2, 3) X(50, -1, 3) X(51, 0, 3) X(52, 1, 3) X(53, 2, 3) X(54, 3, 3) X(55, 4, 3) \
     X(56, -3, 4) X(57, -2, 4) X(58, -1, 4) X(59, 0, 4) X(60, 1, 4) X(61, 2, 4) X(62, 3, 4) X(63, 4, 4)
 
-/* star3d r1: 7 points */
 #define ONCHIP_SHAPE_STAR3D_R1(X) \
     X(0, 0, 0, 0) X(1, -1, 0, 0) X(2, 1, 0, 0) X(3, 0, -1, 0) X(4, 0, 1, 0) X(5, 0, 0, -1) \
     X(6, 0, 0, 1)
 
-/* star3d r2: 13 points */
 #define ONCHIP_SHAPE_STAR3D_R2(X) ONCHIP_SHAPE_STAR3D_R1(X) ONCHIP__STAR3D_ARMS(X, 2)
-
-/* star3d r3: 19 points */
 #define ONCHIP_SHAPE_STAR3D_R3(X) ONCHIP_SHAPE_STAR3D_R2(X) ONCHIP__STAR3D_ARMS(X, 3)
-
-/* star3d r4: 25 points */
 #define ONCHIP_SHAPE_STAR3D_R4(X) ONCHIP_SHAPE_STAR3D_R3(X) ONCHIP__STAR3D_ARMS(X, 4)
-
-/* star3d r5: 31 points */
 #define ONCHIP_SHAPE_STAR3D_R5(X) ONCHIP_SHAPE_STAR3D_R4(X) ONCHIP__STAR3D_ARMS(X, 5)
-
-/* star3d r6: 37 points */
 #define ONCHIP_SHAPE_STAR3D_R6(X) ONCHIP_SHAPE_STAR3D_R5(X) ONCHIP__STAR3D_ARMS(X, 6)
-
-/* star3d r7: 43 points */
 #define ONCHIP_SHAPE_STAR3D_R7(X) ONCHIP_SHAPE_STAR3D_R6(X) ONCHIP__STAR3D_ARMS(X, 7)
-
-/* star3d r8: 49 points */
 #define ONCHIP_SHAPE_STAR3D_R8(X) ONCHIP_SHAPE_STAR3D_R7(X) ONCHIP__STAR3D_ARMS(X, 8)
 
 /* box3d r1: 27 points, x fastest, from (-1,-1,-1) */

@@ -3,11 +3,10 @@
  * every block), for persistent kernels whose barriers exist to publish dot products (perks/cg.cuh).
  *
  * WHAT (PERKS paper section 3; protocols: docs/perks.md#reference-the-three-summing-barriers)
- *   perks_flag_sum(slots, G, k, nv, v0, v1, v2, fred, &t0, &t1, &t2)   one hop, no atomics: each
- *     block publishes nv <= 3 values, every thread reads all G from L2
- *   perks_sum_barrier(bar, part, slot, nv, G, tot)    the last block to arrive sums (nv <= 4)
- *   perks_count_sum(cnt, part, slot, nv, G, target, v0, v1, v2, tot)   perks/cg.cuh's default:
- *     grid.sync's protocol with the partials' read folded in; perks_count_arrive_wait its barrier
+ *   perks_flag_sum(slots, G, k, nv, v0, v1, v2, fred, &t0, &t1, &t2)   one hop, no atomics
+ *   perks_sum_barrier(bar, part, slot, nv, G, tot)    the last block to arrive sums
+ *   perks_count_sum(cnt, part, slot, nv, G, target, v0, v1, v2, tot)   grid.sync's protocol with
+ *     the partials' read folded in (perks/cg.cuh's default); perks_count_arrive_wait its barrier
  *   perks_partials_total(part, slot, nv, G, lane, put)   the fixed-order reduction they share
  *   Call each from every thread of every block, the same number of times, after a __syncthreads
  *   that orders the block's writes; thread 0's values count.
@@ -23,8 +22,8 @@
  *
  * LIMITS
  *   Every block co-resident (cooperative launch, perks_launch); one workspace per running kernel.
- *   perks_flag_sum: nv <= 3, G <= 2 blockDim.x, blockDim.x a multiple of 32, <= 1024.  sm_70+:
- *   ld.acquire / st.release; older devices: volatile accesses with __threadfence.
+ *   perks_flag_sum: nv <= 3, G <= 2 blockDim.x, blockDim.x a multiple of 32; perks_sum_barrier:
+ *   nv <= 4.  sm_70+: ld.acquire / st.release; older devices: volatile accesses, __threadfence.
  */
 #ifndef PERKS_BARRIER_CUH
 #define PERKS_BARRIER_CUH

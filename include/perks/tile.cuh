@@ -238,9 +238,8 @@ static inline int perks__tile_plan_try(perks_tile_plan *p, const void *kernel, i
     return PERKS_ERESOURCE;
 }
 
-/* The plan for W x H with an r-cell frame: the most blocks per SM whose tiles fit in shared memory,
- * one tile a block, and max_h.  PERKS_ENULL, PERKS_ESIZE (a size <= 0, r < 0, pitch < tile_w + 2 r,
- * W or H < r), PERKS_ECORESIDENT (W too wide), PERKS_ERESOURCE (H above max_h), _ENOCOOP, _ECUDA. */
+/* the plan for W x H with an r-cell frame: the most blocks per SM whose tiles fit, and max_h.
+ * PERKS_ESIZE, PERKS_ECORESIDENT (W too wide), PERKS_ERESOURCE (H above max_h), ... */
 static inline int perks_tile_plan_make(perks_tile_plan *p, const void *kernel, int block, int W, int H, int r,
                                        size_t cell_bytes, const perks_tile_opts *o)
 {

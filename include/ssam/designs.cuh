@@ -134,8 +134,8 @@ static __device__ __forceinline__ void ssam__d1_body_bfs(const T *x, long long n
     }
 }
 
-/* FFS: x(i) enters lane 0 at step 2(I-i) and moves up; w(q) enters lane 31 at step 31+2(Q-1-q) and
- * moves down; x(l+q) meets w(q) at lane l.  Between them the lanes carry zeros. */
+/* FFS: x(i) enters lane 0 at step 2(I-i), moves up; w(q) enters lane 31 at step 31+2(Q-1-q), moves
+ * down; x(l+q) meets w(q) at lane l (zeros between) */
 template <int F, class T, int Q, int S, class W>
 static __device__ __forceinline__ void ssam__d1_body_ffs(const T *x, long long n, long long c0, const W &w, int lane, T &acc)
 {
@@ -226,8 +226,8 @@ static __device__ __forceinline__ void ssam__d1_body_bsm(const T *x, long long n
     }
 }
 
-/* FSM: x(i) enters lane QP-1 at step 2i and moves down one lane per step, the sum of output c
- * starts at lane 0 at step 2c+QP-1 and moves up; it leaves lane QP-1 at step 2c+2QP-2. */
+/* FSM: x(i) enters lane QP-1 at step 2i, moves down; output c's sum starts at lane 0 at step
+ * 2c+QP-1, moves up, leaves lane QP-1 at step 2c+2QP-2 */
 template <int F, class T, int Q, int S, class W, int R>
 static __device__ __forceinline__ void ssam__d1_body_fsm(const T *x, long long n, long long c0, const W &w,
                                                          const ssam__d1_group &gr, T (&out)[R])

@@ -3,12 +3,9 @@
  * cluster's totals, the same bits in every block (perks/cg.cuh, THE ITERATION).
  *
  * WHAT (PERKS paper section 3: each CG barrier exists to publish a dot product)
- *   perks__cg_block_reduce(v0, v1, v2, red, &s0, &s1, &s2)   the block's sums into thread 0
- *   perks__cg_grid_total(part, slot, nv, G, tot)             after a grid barrier: the totals
- *   perks__cg_reduce(a, v0, v1, v2, nv, slot, G, fb, ...)    classic grid kernel (barrier a.bmode)
- *   perks__cg1_reduce(a, v0, v1, v2, nv, G, nbar, ...)       Chronopoulos-Gear kernel
- *   perks__cg_cluster_sync, perks__cg_ctotal, perks__cg_creduce   the cluster path (sm_90)
- *   perks__cg_red, _fred, _tot, _cpart, _ctot               the kernels' static shared memory
+ *   perks__cg_block_reduce, perks__cg_grid_total; perks__cg_reduce (classic), perks__cg1_reduce
+ *   (Chronopoulos-Gear); perks__cg_cluster_sync, _ctotal, _creduce (the cluster path, sm_90);
+ *   perks__cg_red, _fred, _tot, _cpart, _ctot: the kernels' static shared memory.
  *   Every thread of every block calls them, the same number of times; thread 0's values are the
  *   block's.  The partials are added in a fixed order: reruns give the same bits.
  *

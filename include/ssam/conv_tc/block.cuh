@@ -2,16 +2,10 @@
 /* ssam/conv_tc/block.cuh -- the block pieces and the kernel body of the tensor-core convolution.
  *
  * WHAT (conv_tc.cuh's HOW: a block of WY x WX warps walks output tiles of (16 QY WY) x (8 JX WX))
- *   ssam__conv_tc_sizes<T, M, N, QY, JX, WY, WX>   one instantiation's sizes (enum) and ::smem, the
- *                                   shared bytes of a block (the padded weights, the staged tile)
- *   ssam__conv_tc_shift(ax, V)      the tile grid's shift: 1 where an odd column offset needs it
- *   ssam__conv_tc_stage16<T, Z>     an interior tile as 16-byte cp.async chunks
- *   ssam__conv_tc_stage<T, ...>     any tile element by element, borders applied
- *   ssam__conv_tc_weights<...>      the filter rows padded with zeros into shared memory
- *                                   (SSAM__CONV_TC_WEIGHTS: the same as a macro; stencil_tc.cuh uses it)
- *   ssam__conv_tc_tile<MD, Z, ...>  one tile: the warps' MMAs, the Inf/NaN vote, the store
- *   ssam__conv_tc_tile_fma<...>     one tile with plain FMAs (a tile whose sums are not all finite)
- *   ssam_conv2d_tc_body<MD, M, N, QY, JX, WY, WX>(src, dst, g, w)   the kernel body
+ *   ssam__conv_tc_sizes<T, M, N, QY, JX, WY, WX> (::smem: a block's shared bytes), _shift, the
+ *   tile's staging (ssam__conv_tc_stage16, _stage), the padded weights (ssam__conv_tc_weights,
+ *   SSAM__CONV_TC_WEIGHTS), one tile (ssam__conv_tc_tile; _tile_fma where a sum is not finite) and
+ *   the kernel body ssam_conv2d_tc_body<MD, M, N, QY, JX, WY, WX>(src, dst, g, w)
  * LIMITS
  *   Dynamic shared memory of ::smem bytes (<= 227 KB: the generator's static_assert); the blocks
  *   walk the tiles with the grid's stride (up to 2^31 tiles); sm_80+.

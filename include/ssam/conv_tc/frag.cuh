@@ -11,12 +11,10 @@
  *     ssam_tc_mma_MODE(&c, lo, hi, b), ssam_tc_mma4_MODE(...)   c += (lo over hi) b
  *     ssam_tc_store_MODE(dst, dp, y, x, ow, oh, pair, c)        C to rows y, y + 8, columns x, x + 1
  *     ssam_tc_store2_MODE(dst, dp, y, y2, x, ow, oh, pair, c)   the same at rows y, y2
- *   The modes as types, for function templates: ssam_tc_mode_MODE (SSAM_TC_MODE(MODE)) names the
- *   element, weight and fragment types (elem_t, weight_t, h_t, h4_t, b_t, c_t, p_t), and the
- *   overloads ssam_tc_slab(md, p), ssam_tc_slab4, ssam_tc_b, ssam_tc_zero, ssam_tc_plain, ssam_tc_mma,
- *   ssam_tc_mma4, ssam_tc_store, ssam_tc_store2 take a mode value md first and call the mode's piece.
- *   SSAM_TC_T_MODE / SSAM_TC_W_MODE: the element and weight types as macros.
- *   The layout of each fragment: docs/pieces.md ("Tensor-core pieces").
+ *   The modes as types: ssam_tc_mode_MODE (SSAM_TC_MODE(MODE)) names elem_t, weight_t, h_t, h4_t,
+ *   b_t, c_t, p_t; the overloads ssam_tc_slab(md, p), ... ssam_tc_store2 take a mode value first.
+ *   SSAM_TC_T_MODE / SSAM_TC_W_MODE: the element and weight types.  Layouts:
+ *   docs/pieces.md#tensor-core-pieces-ssamconv_tc.
  * LIMITS
  *   The MMAs need sm_80+ (conv_tc/mma.cuh); slab pointers 8-byte (float, half pair) or 16-byte
  *   (double) aligned.
@@ -92,7 +90,7 @@ static __device__ __forceinline__ ssam_tch_tf32x3 ssam_tc_slab_tf32x3(const floa
     ssam__tf32_split(r.y, &h.big[1], &h.small[1]);
     return h;
 }
-/* FP16 and BF16 slabs are the same 16-bit loads: the pair as one register, the k4 element zero-extended */
+/* FP16 and BF16 slabs: the pair as one register, the k4 element zero-extended */
 static __device__ __forceinline__ ssam_tch_f16 ssam__tc_slab16(const void *p)
 {
     ssam_tch_f16 h = {*(const unsigned *)p};
@@ -211,7 +209,7 @@ static __device__ __forceinline__ void ssam_tc_mma_bf16(ssam_tcc_bf16 *c, ssam_t
 {
     ssam__mma_h16_k8(c->v, lo.v, hi.v, b.v, 1);
 }
-/* the k4 tail is the same k8 MMA (its slab and band carry a zero second element); C starts as tf32's */
+/* the k4 tail is the k8 MMA (a zero second element); C starts as tf32's */
 #define ssam_tc_mma4_f16 ssam_tc_mma_f16
 #define ssam_tc_mma4_bf16 ssam_tc_mma_bf16
 #define ssam_tc_zero_f16 ssam_tc_zero_tf32
@@ -312,7 +310,7 @@ static __device__ __forceinline__ void ssam_tc_store_tf32x3(float *dst, long lon
 }
 
 
-/* ssam_tc_storep2_MODE of the half modes: their plain fragment is their sums */
+/* the half modes' plain fragment is their sums */
 #define ssam_tc_storep2_f16 ssam_tc_store2_f16
 #define ssam_tc_storep2_bf16 ssam_tc_store2_bf16
 

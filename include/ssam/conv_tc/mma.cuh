@@ -10,8 +10,8 @@
  *   ssam_tf32(x): x rounded to TF32; ssam__tf32_split: x = big + small for three-pass TF32.
  *   SSAM__TC_SM80 / SSAM__TC_SM90: 1 where the device code is compiled for sm_80 / sm_90 and up.
  * LIMITS
- *   Below sm_80 the MMAs trap: the generators' launchers never launch a tensor-core kernel there
- *   (conv_tc/host.cuh picks the SIMT path).  Every lane of the warp must execute each MMA.
+ *   Below sm_80 the MMAs trap (the launchers take the SIMT path there).  Every lane of the warp must
+ *   execute each MMA.
  */
 #ifndef SSAM_CONV_TC_MMA_CUH
 #define SSAM_CONV_TC_MMA_CUH

@@ -40,7 +40,7 @@
 #define SSAM_STENCIL_STEP(V, XLO, XHI) ((32 - SSAM_STENCIL_QL(V, XLO) - SSAM_STENCIL_QR(V, XHI)) * (V))
 
 /* ---- the shape's extents per plane, and the layout rules */
-/* does any point have DX != 0 off the cell's row (and plane)?  (boxes keep the overlap lanes) */
+/* does any point have DX != 0 off the cell's row (and plane)? */
 #define SSAM__OFFAX2(I, DX, DY) || ((DX) != 0 && (DY) != 0)
 #define SSAM__OFFAX3(I, DX, DY, DZ) || ((DX) != 0 && ((DY) != 0 || (DZ) != 0))
 template <class... P>
@@ -244,11 +244,11 @@ static __device__ __forceinline__ void ssam_stencil2d_row(T (&out)[V], const T (
 {
     ssam__stencil2d_rowg<S, XLO, XHI, YLO, 0>(out, win, win, p, coef);
 }
-/* one output row of a 2D stencil from the register window win[V][R] (see the usage block) */
+/* one output row of a 2D stencil from win[V][R] */
 #define SSAM_STENCIL2D_ROW(T, V, SHAPE, XLO, XHI, YLO, out, win, p, coef)                               \
     ssam_stencil2d_row<ONCHIP_SHAPE2D_TYPE(SHAPE), XLO, XHI, YLO>(out, win, p, coef)
 
-/* the same row with the operator pair as parameters: fn(acc, x, c) -> acc, cmb(a, b) */
+/* the same row with fn(acc, x, c) -> acc, cmb(a, b) */
 template <class S, int XLO, int XHI, int YLO, class T, int V, int R, class Fn, class Cmb>
 static __device__ __forceinline__ void ssam_stencil2d_row_fn(T (&out)[V], const T (&win)[V][R], int p, const T *coef,
                                                              T init, Fn fn, Cmb cmb)
@@ -263,7 +263,7 @@ static __device__ __forceinline__ void ssam_stencil2d_row_fn(T (&out)[V], const 
         out, win, p, coef, (T)(INIT), [&](T ssam__a, T ssam__x, T ssam__c) -> T { return FN(ssam__a, ssam__x, ssam__c); }, \
         [&](T ssam__a, T ssam__b) -> T { return CMB(ssam__a, ssam__b); })
 
-/* a 3D row from win[V][NZ * R] (plane offset DZ at rows (DZ - ZLO) * R + ...); GH as in 2D */
+/* a 3D row from win[V][NZ * R]; GH as in 2D */
 template <class S, int XLO, int XHI, int YLO, int ZLO, int R, int GH, class T, int V, int W, class G>
 static __device__ __forceinline__ void ssam__stencil3d_rowg(T (&out)[V], const T (&win)[V][W], const G &gw, int p,
                                                             const T *coef)
