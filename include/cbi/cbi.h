@@ -29,8 +29,7 @@
  *   width, height >= 1; w >= 1 (w >= width: the identity, cbi_plan_is_identity).  Indices are
  *   long long; CBI_INDEX32 also requires width * height <= 2^32 - 1 and makes cbi_remap32* valid
  *   (undefined on other plans).  Errors are return values, never a wrong mapping.
- * COST
- *   cbi_remap32_xy: 2 multiply-high divisions and a few integer ops; the plan is 80 bytes (by value).
+ * COST: cbi_remap32_xy 2 multiply-highs and a few integer ops; the plan 80 bytes (docs/cbi.md#costs).
  */
 #ifndef CBI_CBI_H
 #define CBI_CBI_H

@@ -4,15 +4,11 @@
  * output and caches nothing.  Nothing prints or exits.  docs/onchip.md#design-notes-onchipdevicecuh.
  *
  * WHAT
- *   onchip_device_get(dev, &a)       device dev's attributes (onchip_device_attrs), cached per ordinal
- *   onchip_device_sms(dev, &sms)     its SM count
+ *   onchip_device_get(dev, &a), onchip_device_sms(dev, &sms)   device dev's attributes, its SMs
  *   onchip_device_current(&dev, &a)  the current device (dev may be NULL) and its attributes
- *   onchip_func_get(kernel, &f)      a kernel's attributes on the current device (onchip_func_attrs)
- *   onchip_occupancy(kernel, threads, smem, &blocks)   its resident blocks per SM (0: none fits)
- *   onchip_smem_allow(kernel, bytes) a launch with `bytes` of dynamic shared memory allowed (past
- *                                    48 KiB the kernel's limit is raised; cudaErrorInvalidValue
- *                                    past the opt-in maximum)
- *   The kernel calls act on the current device (cudaSetDevice), as the runtime's do.
+ *   On the current device, as the runtime's calls: onchip_func_get(kernel, &f) (a kernel's
+ *   attributes), onchip_occupancy(kernel, threads, smem, &blocks) (blocks per SM, 0: none fits),
+ *   onchip_smem_allow(kernel, bytes) (a launch with `bytes` of dynamic shared memory allowed)
  *
  * EXAMPLE
  *   [compile]

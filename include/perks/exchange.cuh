@@ -8,9 +8,8 @@
  *   perks_slab_exchange_nccl(s, buf, plane_bytes, comm, stream)           this rank's part
  *   perks_slab_agree_nccl(slabs, n, plane, comms, streams, timeout_s)     once, before the first
  *   perks_nccl_wait(comms, streams, n, timeout_s)     instead of cudaStreamSynchronize
- *   All return PERKS_SUCCESS or PERKS_ENULL / PERKS_ESIZE / PERKS_ECUDA / PERKS_ECOMM (an NCCL
- *   error: ncclGetLastError(comm)) / PERKS_ETIMEOUT.  The NCCL ones exist where PERKS_HAVE_NCCL is
- *   defined (<nccl.h> found, PERKS_NO_NCCL not defined).
+ *   Codes: PERKS_ENULL, _ESIZE, _ECUDA, _ECOMM (ncclGetLastError(comm) says which), _ETIMEOUT.
+ *   The NCCL ones exist where PERKS_HAVE_NCCL is defined.
  *
  * EXAMPLE (one step of a one-pass stencil per exchange, halo = the stencil's reach)
  *   [not compiled: pseudo code (the stencil step, fail)]

@@ -23,9 +23,7 @@
  * ACCEPTED (in full: docs/perks-cg.md#reference-what-the-reader-accepts)
  *   FIELD real, double, integer or pattern; SYMMETRY general or symmetric (the lower triangle,
  *   mirrored); duplicates summed in file order (A.dups); lines <= PERKS_MTX_LINE_MAX (1024).
- * RESULT
- *   CSR, rows sorted by column, nnz = the stored nonzeros after mirroring and merging; malloc'ed,
- *   perks_csr_free releases it.
+ * RESULT: CSR, rows sorted by column, malloc'ed (perks_csr_free releases it).
  * ERRORS (docs/perks-cg.md#design-notes-perksmtxh)
  *   PERKS_ENULL; PERKS_EFORMAT (e->line, e->message); PERKS_ESIZE past the bound or 32-bit
  *   indices; PERKS_EIO cannot open (e->line 0) or read; PERKS_ENOMEM.  On any error *A is empty.

@@ -149,7 +149,7 @@ static __device__ __forceinline__ T ssam_regcache_from_bits(unsigned bits)
 #define SSAM_REGCACHE_BITS(TS, p) ssam_regcache_bits<TS>(p)
 #define SSAM_REGCACHE_FROM_BITS(TS, T, bits, out) ((out) = ssam_regcache_from_bits<TS, T>(bits))
 
-/* Slide the window down by S rows: data[.][r] = data[.][r + S] for r < KEEP (register moves). */
+/* slide the window down by S rows: data[.][r] = data[.][r + S] for r < KEEP */
 template <int KEEP, int S, class T, int V, int R>
 static __device__ __forceinline__ void ssam_regcache_slide(T (&data)[V][R])
 {
@@ -160,7 +160,7 @@ static __device__ __forceinline__ void ssam_regcache_slide(T (&data)[V][R])
 }
 #define SSAM_REGCACHE_SLIDE(V, data, KEEP, S) ssam_regcache_slide<KEEP, S>(data)
 
-/* Load rows y .. y+R-1, columns x .. x+V-1 of src (borders applied) into data[V][R]. */
+/* rows y .. y+R-1, columns x .. x+V-1 of src (borders applied) into data[V][R] */
 template <class T, int V, int R>
 static __device__ __forceinline__ void ssam_regcache_load(T (&data)[V][R], const T *src, long long pitch, int x, int y,
                                                           int w, int h, int border, T cval, int vec)

@@ -141,8 +141,7 @@ static inline int ssam__sat_launch(const ssam_sat_args *a, cudaStream_t stream, 
 }
 #endif /* !__CUDACC_RTC__ */
 
-/* the element types of the table: what + and the shuffles take (SSAM_SAT_DEFINE's kernels are
- * instantiated only for these, with a valid B: a wrong argument gives its sentence alone) */
+/* the table's element types; the kernels are instantiated only for these and a valid B (one sentence) */
 template <class T>
 struct ssam__sat_type {
     enum { ok = 0 };
@@ -185,7 +184,7 @@ struct ssam__sat_type<double> {
     { if constexpr (name##__ok) ssam_sat_cols<T, B>(dst, w, h, dp); }                                       \
     SSAM__SAT_HOST(name, T, B)
 
-/* name_launch (host code: none under NVRTC, where SSAM_SAT_DEFINE emits the two kernels only) */
+/* name_launch (host code) */
 #ifndef __CUDACC_RTC__
 #define SSAM__SAT_HOST(name, T, B)                                                                         \
     static inline __attribute__((unused)) int name##_launch(const ssam_sat_args *a, cudaStream_t stream)   \

@@ -3,8 +3,7 @@
  * pass, ssam/temporal.cuh, ssam/temporal3d.cuh) or one pass per step (ssam/stencil.cuh), and why.
  * Plain C99 (host-tested).
  *
- * WHAT (docs/ssam.md#temporal-blocking-2d-temporalcuh-tbplanh; the rules' measurements:
- * docs/ssam.md#tbplan-rules; in words: docs/ssam.md#design-notes-ssamtbplanh)
+ * WHAT (docs/ssam.md#temporal-blocking-2d-temporalcuh-tbplanh; the rules: docs/ssam.md#tbplan-rules)
  *   SSAM_TB_TT_RULE(ES, NX, NY, NPTS)   compile-time: the steps per pass to instantiate for a shape
  *       of NX columns, NY rows and NPTS points with elements of ES bytes (1: one pass per step)
  *   SSAM_TB_SMEM_RULE(ES, NX, NY, NPTS), SSAM_TB_SMEM_TT_RULE(ES, NY)   1 where AUTO builds the staged

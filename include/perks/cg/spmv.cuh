@@ -111,9 +111,8 @@ static __device__ __forceinline__ void perks_cg_spmv(const perks_cg_rows &g, con
 }
 
 /* the stream path: every row from the sliced-ELL copy (entry k of slice s's row l at SO[s] + 32 k
- * + l, column SC (-1: padding), value SV), a warp a slice, a lane a row; bit for bit perks_cg_spmv
- * with W = 1.  rowdone(i, s, d, self) for i < n; self(i) = gather(i) is called for i >= n too and
- * must not read there.  docs/perks-cg.md#sell-spmv */
+ * + l; column SC, -1: padding), a lane a row; rowdone(i, s, d, self) for i < n; self(i) = gather(i)
+ * is called for i >= n too and must not read there.  docs/perks-cg.md#sell-spmv */
 #ifndef PERKS_CG_SELL_LOAD
 #define PERKS_CG_SELL_LOAD(p) __ldcs(p)
 #endif

@@ -18,8 +18,7 @@
 #include "../conv.cuh"
 #include "warp.cuh"
 
-/* The tile grid's shift: 1 where OFF = (x0 - ax) mod V is odd and V > 2 (float, half: the grid moves
- * one column left, so the 16-byte chunks land on even columns); why: docs/ssam.md#conv-tc-design */
+/* the tile grid's shift: 1 where OFF = (x0 - ax) mod V is odd and V > 2 (docs/ssam.md#conv-tc-design) */
 static __host__ __device__ __forceinline__ int ssam__conv_tc_shift(int ax, int V)
 {
     return V > 2 ? ((V - ax % V) % V) & 1 : 0;
@@ -152,7 +151,7 @@ static __device__ __forceinline__ void ssam__conv_tc_tile(const typename MD::ele
     }
 }
 
-/* The kernel body: blocks walk the tiles with the grid's stride: stage, compute, store */
+/* the kernel body: blocks walk the tiles with the grid's stride */
 template <class MD, int M, int N, int QY, int JX, int WY, int WX, class WT>
 static __device__ __forceinline__ void ssam_conv2d_tc_body(const typename MD::elem_t *src, typename MD::elem_t *dst,
                                                            const ssam_conv2d_geom g, const WT &w)
