@@ -230,8 +230,8 @@ CBI_FN void cbi_unfold(long long y, int ndims, const long long *dims, long long 
     }
 }
 
-/* ---- choosing the column width: the cache models (4.3, 4.4) rounded down to a multiple of 32, the
- * width when the naive order fits, 0 on an argument <= 0 (docs/cbi.md#choosing-the-width) */
+/* ---- the column width: the cache models rounded down to a multiple of 32; the width when the
+ * naive order fits; 0 on an argument <= 0 (docs/cbi.md#choosing-the-width) */
 CBI_FN long long cbi__round32(long long c, long long width)
 {
     if (c >= width) return width;

@@ -114,8 +114,8 @@ static __device__ __forceinline__ void ksum_epi_pairs(const T (&acc)[TM][TN], K 
         }
 }
 
-/* vacc[i][r] += kf(targ(i, j)) * wv[j][r] over a TM x TN tile: ksum_epi_tile's loop with the argument t
- * of each pair a parameter (ksum.cuh's float path clamps or rescales it its own way) */
+/* vacc[i][r] += kf(targ(i, j)) * wv[j][r]: ksum_epi_tile's loop with t a parameter (ksum.cuh's
+ * float path clamps or rescales it its own way) */
 template <class T, int TM, int TN, int R, class K, class TA>
 static __device__ __forceinline__ void ksum__epi_apply(T (&vacc)[TM][R], const T (&wv)[TN][R], K kf, TA targ)
 {

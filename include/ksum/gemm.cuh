@@ -36,7 +36,7 @@
 /* row (or column) of a thread's i-th accumulator row within the tile; t is ty (or tx) */
 #define KSUM_GEMM_ROW(i, t) ((((i) >> 2) << 6) + (t)*4 + ((i)&3))
 
-/* 16- and 8-byte global loads (read-only path) and 16-byte shared loads, one overload per element type */
+/* 16- and 8-byte global loads (read-only path), 16-byte shared loads */
 static __device__ __forceinline__ void ksum__ldg4(float *r, const float *p)
 {
     float4 v = __ldg((const float4 *)p);

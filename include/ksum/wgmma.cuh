@@ -2,19 +2,14 @@
 /* ksum/wgmma.cuh -- Hopper warpgroup MMA (wgmma, sm_90a): the pieces, and ksum's TF32 kernel on them.
  *
  * WHAT
- *   Pieces for a kernel of one's own (device functions; empty outside an sm_90a build, where
- *   KSUM_WG_ON is 0 -- check it, as the kernel below does):
- *     ksum_wg_swz(r, k)           byte offset of float k (< 32) of row r in a K-major tile of 32-float
- *                                 rows in the 128-byte swizzle
- *     ksum_wg_desc(saddr)         the wgmma descriptor of such a tile (1024-byte aligned; + 32 bytes
- *                                 per k-step of 8)
- *     ksum_wg_mma_tf32(d, da, db, acc)   d[64] (+)= A B^T, one wgmma.m64n128k8 TF32, A 64 x 8 at da,
- *                                 B 128 x 8 at db (K-major), acc 0: d starts at 0; d[4c + 2h + e] =
- *                                 D[16w + t/4 + 8h][8c + 2(t%4) + e] (thread t, warp w)
+ *   Pieces for a kernel of one's own (the table: docs/ksum.md#pieces-for-a-kernel-of-ones-own;
+ *   empty outside an sm_90a build, where KSUM_WG_ON is 0 -- check it, as the kernel below does):
+ *     ksum_wg_swz(r, k), ksum_wg_desc(saddr)   a K-major tile of 32-float rows, 128-byte swizzle
+ *     ksum_wg_mma_tf32(d, da, db, acc)   d[64] (+)= A B^T, one wgmma.m64n128k8 TF32 (A 64 x 8, B
+ *                                 128 x 8); d[4c + 2h + e] = D[16w + t/4 + 8h][8c + 2(t%4) + e]
  *     ksum_wg_fence(), ksum_wg_commit(), ksum_wg_wait<N>() (KSUM_WG_WAIT(N))
- *     ksum_mbar_init / _init_fence / _expect / _wait, ksum_bulk_copy   mbarriers and the bulk copy
- *                                 (TMA without a tensor map) that completes on one
- *     ksum__fence_async()         makes generic shared-memory writes (and cp.async) visible to wgmma
+ *     ksum_mbar_init / _init_fence / _expect / _wait, ksum_bulk_copy (TMA without a tensor map)
+ *     ksum__fence_async()         makes generic shared-memory writes visible to wgmma
  *   ksum__wg_body<PASSES, R, FAC>: the kernel KSUM_DEFINE of T ksum_tf32 / ksum_tf32x3 runs on
  *   sm_90 with sm_90a code (KSUM_PATH_WGMMA), defined by KSUM__WG_KERNELS.
  *   docs/ksum.md#design-notes-ksumwgmmacuh.
@@ -47,8 +42,8 @@ static __device__ __forceinline__ unsigned ksum_wg_swz(int r, int k)
 {
     return (unsigned)(r * 128 + ((((k >> 2) ^ r) & 7) << 4) + ((k & 3) << 2));
 }
-/* address >> 4 (bits 0-13), leading offset 1 (unused here), stride 1024 bytes between 8-row groups
- * (bits 32-45, >> 4), 128-byte swizzle (bits 62-63 = 1) */
+/* a 1024-byte aligned tile (+32 bytes a k-step of 8): address >> 4 (bits 0-13), leading offset 1
+ * (unused), stride 1024 bytes between 8-row groups (bits 32-45, >> 4), 128-byte swizzle (62-63 = 1) */
 static __device__ __forceinline__ unsigned long long ksum_wg_desc(unsigned saddr)
 {
     return (unsigned long long)((saddr & 0x3FFFFu) >> 4) | (1ull << 16) | (64ull << 32) | (1ull << 62);
@@ -73,6 +68,7 @@ static __device__ __forceinline__ void ksum_wg_wait(void)
 #endif
 }
 #define KSUM_WG_WAIT(N) ksum_wg_wait<N>()
+/* A at da, B at db (K-major descriptors); acc 0: d starts at 0 */
 static __device__ __forceinline__ void ksum_wg_mma_tf32(float *d, unsigned long long da, unsigned long long db, int acc)
 {
 #if KSUM_WG_ON

@@ -95,9 +95,8 @@ struct onchip__shape_of {
 #define ONCHIP_SHAPE3D_RADIUS(S) ONCHIP__SHAPE3D(S, rmax)
 
 /* ---- the catalogue */
-/* the stars: the centre, then for r = 1, 2, ... the four (2D) or six (3D) points at distance r, in
- * the order -x, +x, -y, +y (, -z, +z); a star of radius r is the star of radius r - 1 and its arms
- * at r, the points numbered on */
+/* the stars: the centre, then for r = 1, 2, ... the arms at distance r in the order -x, +x, -y, +y
+ * (, -z, +z), numbered on */
 #define ONCHIP__STAR2D_ARMS(X, R) X((4 * (R)-3), -(R), 0) X((4 * (R)-2), (R), 0) X((4 * (R)-1), 0, -(R)) X((4 * (R)), 0, (R))
 #define ONCHIP__STAR3D_ARMS(X, R)                                                                       \
     X((6 * (R)-5), -(R), 0, 0) X((6 * (R)-4), (R), 0, 0) X((6 * (R)-3), 0, -(R), 0) X((6 * (R)-2), 0, (R), 0) \

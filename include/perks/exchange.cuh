@@ -140,8 +140,8 @@ static inline int perks_nccl_wait(const ncclComm_t *comms, const cudaStream_t *s
 }
 
 #define PERKS_NCCL_MAXLOCAL 64
-/* PERKS_ESIZE on every rank unless all have the same perks_slab_fingerprint and communicators that
- * match their slabs; slabs[i]: the slab of comms[i]'s rank, plane: elements a plane */
+/* PERKS_ESIZE on every rank unless all agree (fingerprints, communicators); slabs[i]: the slab of
+ * comms[i]'s rank, plane: elements a plane */
 static inline int perks_slab_agree_nccl(const perks_slab *slabs, int n, long long plane, const ncclComm_t *comms,
                                         const cudaStream_t *streams, double timeout_s)
 {

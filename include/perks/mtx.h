@@ -573,10 +573,9 @@ static inline int perks__csr_find(const perks_csr *A, const int *perm, int sorte
     return A->col[k] == j ? (*v = A->val[k], 1) : 0;
 }
 
-/* what a CG solve needs of A: always row pointers, columns, finite values (PERKS_EFORMAT), square
- * (PERKS_ENOTSQUARE), no empty row (PERKS_EEMPTYROW); flags PERKS_CSR_SPD_DIAG (PERKS_EDIAG),
- * PERKS_CSR_SYMMETRIC (PERKS_ENOTSYM).  *row (may be NULL): the first problem's row, -1 if none.
- * docs/perks-cg.md#reference-perks_csr_check */
+/* what a CG solve needs of A (docs/perks-cg.md#reference-perks_csr_check): row pointers, columns,
+ * finite values, square, no empty row; flags PERKS_CSR_SPD_DIAG, PERKS_CSR_SYMMETRIC.  *row (may be
+ * NULL): the first problem's row, -1 if none */
 static inline int perks_csr_check(const perks_csr *A, int flags, long long *row)
 {
     int i, k, sorted = 1, rc = PERKS_SUCCESS;

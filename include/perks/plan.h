@@ -259,9 +259,8 @@ static inline int perks__plan_tilable(const perks_plan *p)
     return p->grid > 0 && p->smem_cache_cells >= 0 && p->dyn_smem_base >= 0 && p->cell_bytes > 0 && p->reg_rows >= 0;
 }
 
-/* 2D: W x H cells in tiles of tile_w columns (a thread each) and tile_len rows, r the radius: a tile
- * keeps rows in registers only with >= reg_rows + r rows, else rows [0, smem_rows) in shared memory.
- * Fills the tiling and cells_*; grid becomes the tiles used, smem_bytes the rows used. */
+/* 2D: W x H cells in tiles of tile_w columns (a thread each) and tile_len rows, r the radius
+ * (docs/perks.md#design-notes-perksplanh); grid becomes the tiles used, smem_bytes the rows used */
 static inline int perks_plan_tiles2d(perks_plan *p, int W, int H, int tile_w, int r)
 {
     perks_plan q;

@@ -147,8 +147,8 @@ static __device__ __forceinline__ void perks_tile_publish(const S *s, int P, int
 }
 
 /* frame in: row -1-k from the upper tile's bottom band k (columns -r .. w+r-1: corners included),
- * row h+k from the lower one's top band k; column -1-k from the left tile's right side k, w+k from
- * the right tile's left side k; reads with __ldcg (past the incoherent L1) */
+ * h+k from the lower one's top band k; column -1-k from the left tile's right side k, w+k from the
+ * right one's left side k; by __ldcg */
 template <class S, class B, class C, class F>
 static __device__ __forceinline__ void perks_tile_load_frame(S *s, int P, int r, const perks_tile2d t, const B *rows,
                                                              const C *cols, int W, int H, int tiles_x, int tiles_y,

@@ -53,7 +53,7 @@ static inline long long ssam_design1d_outputs(long long n, int q, int s)
 }
 #endif
 
-/* the designs (the generators take the token, SBM ... FBS, and paste SSAM_DESIGN_##D) */
+/* the designs (the generators paste SSAM_DESIGN_##D from the token) */
 enum { SSAM_DESIGN_SBM = 1, SSAM_DESIGN_BSM, SSAM_DESIGN_FSM, SSAM_DESIGN_BFS, SSAM_DESIGN_FFS, SSAM_DESIGN_FBS };
 
 /* taps of phase f (0 <= f < s) of q taps at stride s: w(s k + f) for k < ssam__d1_qf(q, s, f) */
@@ -76,7 +76,7 @@ static __host__ __device__ constexpr int ssam_design1d_tile_size()
     return D == SSAM_DESIGN_SBM ? 33 - Z::QP : (D == SSAM_DESIGN_BSM || D == SSAM_DESIGN_FSM) ? Z::G * Z::L : 32;
 }
 
-/* tap i (a constant), clamped into [0, Q) so that branches not taken never index out of bounds */
+/* tap i (a constant), clamped into [0, Q): branches not taken never index out of bounds */
 template <class T, int Q, class W>
 static __device__ __forceinline__ T ssam__d1_wc(const W &w, int i)
 {
@@ -330,7 +330,7 @@ static inline int ssam__design1d_check(const ssam_design1d_args *a, int q, int s
     return SSAM_SUCCESS;
 }
 
-/* name_launch: the checks, the taps into wt (flipped for SSAM_CONVOLVE), the grid, the launch */
+/* name_launch: the checks, the taps into wt (flipped for SSAM_CONVOLVE), the launch */
 static inline int ssam__design1d_launch(const ssam_design1d_args *a, cudaStream_t stream, const void *kernel, void *wt,
                                         size_t es, int q, int s, int B, long long tile)
 {

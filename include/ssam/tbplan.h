@@ -92,7 +92,7 @@ static inline int ssam__tb_plan_fail(ssam_tb_plan *p, int rc, const char *why)
     return rc;
 }
 
-/* tt the temporal kernel's steps per pass (SSAM_TB_TT_RULE; 1: there is none), steps the step count */
+/* tt: the temporal kernel's steps per pass (1: there is none) */
 static inline int ssam_tb_plan_make(ssam_tb_plan *p, int tt, long long steps)
 {
     if (!p) return SSAM_TB_EINVAL;
@@ -126,7 +126,7 @@ static inline int ssam_tb_plan_make(ssam_tb_plan *p, int tt, long long steps)
 #define SSAM_TB_SMEM_MIN_CELLS (3LL << 19)
 #endif
 
-/* ssam_tb_plan_make for a 2D domain of nx x ny cells whose temporal kernel is the staged one */
+/* ssam_tb_plan_make for nx x ny cells, the temporal kernel the staged one */
 static inline int ssam_tb_smem_plan_make(ssam_tb_plan *p, int tt, long long steps, long long nx, long long ny)
 {
     int rc;
@@ -155,7 +155,7 @@ static inline int ssam_tb_smem_plan_make(ssam_tb_plan *p, int tt, long long step
 #define SSAM_TB3_MIN_XFILL 0.8
 #endif
 
-/* ssam_tb_plan_make for a 3D domain nx x ny x nz whose temporal kernel stores stepx columns per strip */
+/* ssam_tb_plan_make for nx x ny x nz, the temporal kernel storing stepx columns a strip */
 static inline int ssam_tb3_plan_make(ssam_tb_plan *p, int tt, long long steps, long long nx, long long ny, long long nz,
                                      int stepx)
 {

@@ -209,7 +209,7 @@ typedef struct perks_cg_plan {
 #ifndef PERKS_CG_MIXED_WINDOW
 #define PERKS_CG_MIXED_WINDOW 2000 /* 10 mixed periods; each must halve ||r|| */
 #endif
-/* the refinement on the host (perks/cg/refine.cuh) and the mixed driver (perks/cg/mixed.cuh) */
+/* the host refinement (cg/refine.cuh) and the mixed driver (cg/mixed.cuh) */
 #ifndef PERKS_CG_RESTARTS
 #define PERKS_CG_RESTARTS 3 /* double / Chronopoulos-Gear: refinements at most */
 #endif
@@ -243,8 +243,7 @@ template <int B> struct perks__cg_blk {
 };
 
 /* T perks_cg_mixed (PERKS_CG_DEFINE, PERKS_CG_STENCIL2D/3D_DEFINE): a double system, float iterations,
- * double replacements.  The generators read the word (their kernels differ), so a typedef of it
- * is refused with a sentence (perks__cg_is_mixed). */
+ * double replacements; the generators read the word, so a typedef of it is refused with a sentence */
 struct perks_cg_mixed {
 };
 template <class T> struct perks__cg_is_mixed {

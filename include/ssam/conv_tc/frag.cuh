@@ -27,7 +27,7 @@
 
 #include "mma.cuh"
 
-/* ---- per-mode constants: element type, fragment rows per warp (16 rows each) ---- */
+/* ---- per-mode constants */
 #define SSAM_TC_T_f64 double
 #define SSAM_TC_T_tf32 float
 #define SSAM_TC_T_tf32x3 float
@@ -216,7 +216,7 @@ static __device__ __forceinline__ void ssam_tc_mma_bf16(ssam_tcc_bf16 *c, ssam_t
 #define ssam_tc_zero_bf16 ssam_tc_zero_tf32
 
 /* ---- stores: C rows y and y + 8, columns x, x + 1 (x >= -1; pair: x even, x >= 0, pair stores
- * allowed); columns outside [0, ow) are not stored ---- */
+ * allowed); columns outside [0, ow) are not stored */
 /* two sums as the storage type's pair (one 8- or 16-byte store), FP16 / BF16 rounded once */
 static __device__ __forceinline__ double2 ssam__tc_pair(const double *, double v0, double v1) { return make_double2(v0, v1); }
 static __device__ __forceinline__ float2 ssam__tc_pair(const float *, float v0, float v1) { return make_float2(v0, v1); }
@@ -225,8 +225,8 @@ static __device__ __forceinline__ __nv_bfloat162 ssam__tc_pair(const __nv_bfloat
 {
     return __floats2bfloat162_rn(v0, v1);
 }
-/* dst[y][x], dst[y][x + 1] = v0, v1: one pair store where allowed, else each inside one; each store
- * forms its row address itself (why: docs/ssam.md#conv-tc-frag) */
+/* dst[y][x], dst[y][x + 1] = v0, v1: a pair store where allowed, else each inside; each forms its
+ * row address itself (docs/ssam.md#conv-tc-frag) */
 template <class T, class V>
 static __device__ __forceinline__ void ssam__tc_put2(T *dst, long long dp, int y, int x, int ow, int pair, V v0, V v1)
 {
@@ -283,8 +283,8 @@ static __device__ __forceinline__ void ssam_tc_store_tf32(float *dst, long long 
 {
     ssam_tc_store2_tf32(dst, dp, y, y + 8, x, ow, oh, pair, c);
 }
-/* a mode's sums as one plain fragment (ssam_tcp_MODE: v[4] in the fragment's layout; tf32x3 adds its
- * two sums), and the store of a plain fragment (rows y, y2) */
+/* a mode's sums as one plain fragment (v[4] in the fragment's layout; tf32x3 adds its two sums),
+ * and its store (rows y, y2) */
 typedef ssam_tcc_f64 ssam_tcp_f64;
 typedef ssam_tcc_tf32 ssam_tcp_tf32;
 typedef ssam_tcc_tf32 ssam_tcp_tf32x3;

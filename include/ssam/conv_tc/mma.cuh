@@ -31,8 +31,7 @@
 #define SSAM__TC_SM90 0
 #endif
 
-/* ---- the raw MMAs (m16n8k8 and m16n8k4 shapes: A rows g, g+8; B column g; C rows g, g+8 at
- * columns 2c, 2c+1, where g = lane / 4, c = lane % 4).  Below sm_80 they trap: never launched. ---- */
+/* ---- the raw MMAs (the usage block's layout); below sm_80 they trap: never launched */
 #if SSAM__TC_SM80
 #define SSAM__TC_NO_MMA()
 #else
@@ -62,9 +61,8 @@ static __device__ __forceinline__ void ssam__mma_tf32_k4(float *c, unsigned a0, 
     SSAM__TC_NO_MMA();
 #endif
 }
-/* m16n8k8 with FP16 (bf16 = 0) or BF16 (bf16 = 1, a compile-time constant at every call) inputs and
- * FP32 sums: a0 = rows g, a1 = rows g + 8, each the lane's k pair 2c, 2c + 1 as one register; b = the
- * k pair at column g */
+/* m16n8k8 with FP16 (bf16 = 0) or BF16 (bf16 = 1, a constant at every call) inputs, FP32 sums: a0
+ * rows g, a1 rows g + 8, each the k pair 2c, 2c + 1 in one register; b the k pair at column g */
 static __device__ __forceinline__ void ssam__mma_h16_k8(float *c, unsigned a0, unsigned a1, unsigned b, int bf16)
 {
 #if SSAM__TC_SM80

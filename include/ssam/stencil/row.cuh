@@ -72,8 +72,7 @@ static __host__ __device__ constexpr int ssam__stencil_gw(void)
 {
     return S::xhi > -S::xlo ? (S::xhi > 1 ? S::xhi : 1) : -S::xlo;
 }
-/* a lane's columns, derived once by a streaming body, passed by const reference; scalars only
- * (cx travels apart: docs/ssam.md#tb-context-structs) */
+/* a lane's columns, passed to a body's pieces by const reference (docs/ssam.md#tb-context-structs) */
 struct ssam__lane {
     int x;               /* the first of the V columns the lane computes */
     int x_load;          /* the first column it loads: x wherever the lane stores */
@@ -287,7 +286,7 @@ static __device__ __forceinline__ void ssam_stencil3d_row(T (&out)[V], const T (
 
 /* ---- stores and ghost loads (the kernels' block-level pieces) */
 /* a lane's V outputs into row dst + zoff + yoff (TS); Dirichlet cells (rowin 0 or bit j of colin 0)
- * take own[j], exact.  The address is formed in each branch, as one expression. */
+ * take own[j]; the address formed in each branch, as one expression */
 template <class TS, class T, int V>
 static __device__ __forceinline__ void ssam__stencil_store(TS *dst, long long zoff, long long yoff, int x, int nx,
                                                            const T (&out)[V], const T (&own)[V], int colin, int rowin,
