@@ -1,7 +1,7 @@
 #include <onchip/names_push.h>
 /* cbi/cbi.h -- column-based iteration: remap linear work indices into column order.
  *
- * WHAT (Prasetya 2022, "Column based iteration", section 4.1, eqs. 4.1-4.7; docs/cbi.md)
+ * WHAT (Prasetya 2022, "Column based iteration", section 4.1; docs/cbi.md#design-notes-cbicbih)
  *   Walks a width x height domain in columns of width w, each row by row (the last one narrower):
  *   consecutive threads stay in a w-wide strip whose re-read rows stay in cache.  A plan holds the
  *   invariant parts (Listing 8; CBI_INDEX32: no division).  Also zigzag, the inverse, N-D folded to
@@ -130,7 +130,7 @@ CBI_FN int cbi_plan_make(cbi_plan *p, long long width, long long height, long lo
     return CBI_SUCCESS;
 }
 
-/* N-D dims folded to 2D: width dims[0], height the product of the rest (section 4.1.2). */
+/* N-D dims folded to 2D: width dims[0], height the product of the rest */
 CBI_FN int cbi_plan_make_nd(cbi_plan *p, int ndims, const long long *dims, long long w, unsigned flags)
 {
     long long h = 1;
@@ -146,7 +146,7 @@ CBI_FN int cbi_plan_make_nd(cbi_plan *p, int ndims, const long long *dims, long 
     return cbi_plan_make(p, dims[0], h, w, flags);
 }
 
-/* Thread blocks over a tiles_x x tiles_y grid in column groups of `group` tiles (= cbi_plan_make). */
+/* blocks over tiles_x x tiles_y tiles in column groups of `group` (= cbi_plan_make) */
 CBI_FN int cbi_block_plan_make(cbi_plan *p, long long tiles_x, long long tiles_y, long long group,
                                unsigned flags)
 {
@@ -180,7 +180,7 @@ CBI_FN long long cbi_remap(const cbi_plan *p, long long i)
     return x + y * p->width;
 }
 
-/* The inverse: the linear index i whose remap is cell j (0 <= j < cells). */
+/* the inverse: the index i whose remap is cell j (0 <= j < cells) */
 CBI_FN long long cbi_inverse(const cbi_plan *p, long long j)
 {
     long long gy = j / p->width;
@@ -220,7 +220,7 @@ CBI_FN uint32_t cbi_remap32(const cbi_plan *p, uint32_t i)
     return x + y * (uint32_t)p->width;
 }
 
-/* Split a folded y of a cbi_plan_make_nd plan into coords[1..ndims-1] (coords[0] is the remap's x). */
+/* a cbi_plan_make_nd plan's folded y into coords[1..ndims-1] (coords[0]: the remap's x) */
 CBI_FN void cbi_unfold(long long y, int ndims, const long long *dims, long long *coords)
 {
     int d;
@@ -260,7 +260,7 @@ CBI_FN long long cbi_width_matmul(long long width, long long depth, int elem_byt
     return cbi__round32(c, width);
 }
 
-/* ---- choosing the block group: the G minimising a wave's bytes F(G) (docs/cbi.md#choosing-the-width) */
+/* ---- the block group: the G minimising a wave's bytes F(G) (docs/cbi.md#choosing-the-width) */
 
 typedef struct cbi__u128 {
     uint64_t hi, lo;
@@ -316,7 +316,7 @@ CBI_FN long long cbi_block_group(long long tiles_x, long long tile_w, long long 
     if (tiles_x <= INT64_MAX / tile_w && q <= INT64_MAX / tile_h && tiles_x * tile_w <= INT64_MAX - q * tile_h &&
         (double)elem_bytes * depth * (tiles_x * tile_w + q * tile_h) <= (double)cache_bytes)
         return tiles_x;
-    /* only G between the roots of tile_w G^2 - F(g0) G + tile_h nb can win (docs/cbi.md#choosing-the-width) */
+    /* only G between the roots of tile_w G^2 - F(g0) G + tile_h nb can win (docs/cbi.md) */
     gmax = tiles_x < nb ? tiles_x : nb;
     gs = cbi__sqrt((double)tile_h * (double)nb / (double)tile_w);
     g0 = gs < 1 ? 1 : gs >= (double)gmax ? gmax : (long long)gs;

@@ -12,7 +12,7 @@
  *   may name one's kernel's parameters.  Helpers ksum_exp2neg_T(t) = 2^-t, ksum_sqrt_T,
  *   ksum_rsqrt_T, ksum_rcp_T (T float or double; docs/ksum.md#design-notes-ksumepiloguecuh).
  *
- * PIECES (function templates; KSUM_EPI_* the macro spellings; docs/ksum.md#pieces-for-a-kernel-of-ones-own)
+ * PIECES (function templates, KSUM_EPI_* their macros; docs/ksum.md#pieces-for-a-kernel-of-ones-own)
  *   ksum_epi_start(acc, na, nb)      acc[i][j] = na[i] + nb[j]
  *   ksum_epi_tile(acc, wv, vacc, kf) vacc[i][r] += sum_j kf(max(acc[i][j], 0)) wv[j][r]
  *   ksum_epi_pairs(acc, kf, op)      op(i, j, k) for every pair, k = kf(max(acc[i][j], 0))

@@ -180,8 +180,8 @@ typedef struct ksum__wg_prep_kargs {
     int nkb;
 } ksum__wg_prep_kargs;
 
-/* the sources' pre-pass, item i of rows x (8 nkb chunks + 1): a chunk rounded to TF32 (+ small part)
- * into out[tile][kb][NP][128 x 32], or (the last) the tile's record rec[tile][1 + R][128] */
+/* the sources' pre-pass, item i: a chunk rounded to TF32 (+ small part) into out[tile][kb][NP][128 x
+ * 32], or a tile's record rec[tile][1 + R][128] (docs/ksum.md#design-notes-ksumwgmmacuh) */
 static __device__ __forceinline__ void ksum__wg_prep_b(const ksum__wg_prep_kargs &ka, int passes, int R, long long i)
 {
     /* the fields as locals: docs/ksum.md#kernel-arguments */
@@ -219,8 +219,8 @@ static inline size_t ksum__wg_work_bytes(int n, int dim, int passes, int R)
 }
 #endif
 
-/* the resident targets, row tid / 2, half tid % 2 of its k-blocks: scaled by m2scale and rounded in
- * place (+ small part at sA2); returns the half's unrounded sum of squares */
+/* the resident targets (row tid / 2, half tid % 2) scaled and rounded in place (+ small part at
+ * sA2); returns the half's unrounded sum of squares */
 static __device__ __forceinline__ float ksum__wg_prep_a(float *sA, float *sA2, int nkb, float m2scale, int tid,
                                                         int passes)
 {
@@ -489,8 +489,8 @@ static inline size_t ksum__wg_smem_bytes(int nkb, int passes, int R)
 /* ---- host: the path and the launcher */
 #ifndef __CUDACC_RTC__ /* host code */
 
-/* built: the kernel has its sm_90a body on this device (its static shared memory shows it); optin,
- * stat: the device's opt-in and the body's static shared memory.  *d written on success only. */
+/* built: the kernel has its sm_90a body here (its static shared memory shows it); optin, stat: the
+ * opt-in and the body's static shared memory; *d written on success only */
 typedef struct ksum__wg_dev {
     int built;
     size_t optin, stat;

@@ -1,7 +1,7 @@
 #include <onchip/names_push.h>
 /* onchip/boundary.h -- the stencil model's boundary policies: what a step does at the domain's edge.
  *
- * WHAT (which engine gives which: docs/onchip.md#boundary-policies-onchipboundaryh)
+ * WHAT (the engines: docs/onchip.md#design-notes-onchipboundaryh)
  *   A policy is an int, named by what it does (C99; the engines take it in their arguments):
  *     ONCHIP_KEEP_EXTENT   0  a cell whose stencil would read outside the domain keeps its value,
  *                             per direction by the shape's extents: x < -xlo or x >= nx - xhi, ...

@@ -20,7 +20,7 @@
  *   double mine = block_sum(...);                       // in thread 0, after a __syncthreads
  *   perks_flag_sum(ws, gridDim.x, k++, 1, mine, 0, 0, fred, &t0, &t1, &t2);   // t0: the total
  *
- * LIMITS
+ * LIMITS (docs/perks.md#design-notes-perksbarriercuh)
  *   Every block co-resident (cooperative launch, perks_launch); one workspace per running kernel.
  *   perks_flag_sum: nv <= 3, G <= 2 blockDim.x, blockDim.x a multiple of 32; perks_sum_barrier:
  *   nv <= 4.  sm_70+: ld.acquire / st.release; older devices: volatile accesses, __threadfence.

@@ -2,16 +2,17 @@
 /* perks/base.h -- status codes shared by every perks header (C99; also compiles as C++ and CUDA).
  *
  * WHAT
- *   perks (persistent kernels, Zhang et al., ICS'23; docs/perks.md).  Every perks host function
- *   returns an int status: PERKS_SUCCESS (0) or a code below; perks_strerror names them.  Library
- *   code never prints and never exits.  Under NVRTC the codes only (docs/python.md).
+ *   perks (persistent kernels, Zhang et al., ICS'23; docs/perks.md#design-notes-perksbaseh).
+ *   Every perks host function returns an int status: PERKS_SUCCESS (0) or a code below;
+ *   perks_strerror names them.  Library code never prints and never exits.  Under NVRTC the codes
+ *   only (docs/python.md).
  *
  * EXAMPLE
  *   [compile: const void *my_kernel; dim3 grid, block; void **args; size_t smem; cudaStream_t stream]
  *   int rc = perks_launch((const void *)my_kernel, grid, block, args, smem, stream);
  *   if (rc) fprintf(stderr, "%s\n", perks_strerror(rc));
  *
- * CODES (their meanings: docs/perks.md#status-codes-baseh, docs/perks-cg.md#status-codes)
+ * CODES (docs/perks.md#status-codes-baseh, docs/perks-cg.md#status-codes)
  *   PERKS_ENULL, _ESIZE, _ENOCOOP, _ECORESIDENT, _ERESOURCE, _ECUDA (cudaGetLastError() has it),
  *   _EBREAKDOWN, _ENOCONV, _EFORMAT, _ENOMEM, _EIO, _EUNSUPPORTED, _EINACCURATE (x returned),
  *   _ENOTSQUARE, _EEMPTYROW, _EDIAG, _ENOTSYM, _ETHIN, _ECOMM, _ETIMEOUT (communicators aborted),

@@ -87,7 +87,7 @@ typedef struct perks_plan {
 /* perks_plan.resident */
 #define PERKS_PLAN_STREAM 0   /* the streaming persistent kernel */
 #define PERKS_PLAN_RESIDENT 1 /* the resident kernel: every tile in shared memory */
-#define PERKS_PLAN_HYBRID 2   /* the hybrid kernel: smem_rows of each tile resident, the rest streamed */
+#define PERKS_PLAN_HYBRID 2   /* the hybrid kernel: smem_rows of a tile resident, the rest streamed */
 #define PERKS_PLAN_STEPS 3    /* one launch a step (AUTO, where the hybrid kernel would lose) */
 
 #ifndef __CUDACC_RTC__ /* host code (NVRTC: the structs and codes only) */

@@ -24,11 +24,11 @@
  *         p.path == SSAM_TB_TEMPORAL ? "temporal" : "one pass per step", p.passes, p.why);
  *   (SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE in ssam/temporal.cuh does this for a shape.)
  *
- * LIMITS
+ * LIMITS (docs/ssam.md#design-notes-ssamtbplanh)
  *   The rules are fitted to one GPU; SSAM_TB_NO_TEMPORAL defined before the include makes every
- *   plan one pass per step.  Codes: 0; SSAM_TB_EINVAL (1) a NULL plan, tt < 1, steps < 0, a size or
- *   stepx < 1; SSAM_TB_ESIZE (2) cells or strip columns past LLONG_MAX.  On an error a non-NULL
- *   plan is one pass per step with 0 passes and why naming the error.
+ *   plan one pass per step.  Codes: 0; SSAM_TB_EINVAL (1) an argument out of range; SSAM_TB_ESIZE
+ *   (2) a size past LLONG_MAX.  On an error a non-NULL plan is one pass per step with 0 passes and
+ *   why naming the error.
  */
 #ifndef SSAM_TBPLAN_H
 #define SSAM_TBPLAN_H

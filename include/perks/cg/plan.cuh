@@ -3,7 +3,7 @@
  * tier, the row split, the workspace; one launch per solve (perks/cg.cuh, THE GRID PATH, THE
  * CLUSTER PATH, PARAMETERS AND LIMITS).
  *
- * WHAT
+ * WHAT (docs/perks-cg.md#design-notes-perkscgplancuh)
  *   perks__cg_plan_make(p, kernel, kernel1, ckernel, elt, block, n, nnz, d_rp, d_ci, d_va, opts)
  *                          name_plan of PERKS_CG_DEFINE: the cluster path when asked for or (auto)
  *                          when the system fits one cluster, else the grid or stream path

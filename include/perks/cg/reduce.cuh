@@ -16,8 +16,9 @@
  *   double t0, t1, t2;
  *   perks__cg_reduce(a, mine, 0, 0, 1, 0, gridDim.x, fb, red, fred, tot, t0, t1, t2);  // t0: the total
  *
- * LIMITS: nv <= 3; the workspaces of perks_cg_kargs as perks__cg_plan_grid sizes them.  Built for
- * devices before sm_90 the cluster pieces fall back to the block (never launched there).
+ * LIMITS (docs/perks-cg.md#design-notes-perkscgreducecuh): nv <= 3; the workspaces of perks_cg_kargs
+ * as perks__cg_plan_grid sizes them.  Built for devices before sm_90 the cluster pieces fall back
+ * to the block (never launched there).
  */
 #ifndef PERKS_CG_REDUCE_CUH
 #define PERKS_CG_REDUCE_CUH
@@ -95,8 +96,7 @@ static __device__ __forceinline__ void perks__cg_sync_total(const perks_cg_kargs
     perks__cg_grid_total(a.part, slot, nv, G, tot);
 }
 
-/* classic grid kernel: block sums published, barrier per a.bmode (fb counts them), totals into
- * t0..t2 in every thread */
+/* classic grid kernel: block sums, barrier a.bmode (fb counts them), totals in every thread */
 static __device__ __forceinline__ void perks__cg_reduce(const perks_cg_kargs &a, double v0, double v1, double v2,
                                                         int nv, int slot, int G, unsigned int &fb, double (*red)[3],
                                                         double (*fred)[PERKS_FLAG_NV], double *tot, double &t0,

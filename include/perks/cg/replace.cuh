@@ -3,7 +3,8 @@
  * when to recompute r = b - A x, how a replaced residual is judged, the best x of a stalled solve
  * (perks/cg.cuh, WHAT A SUCCESS MEANS; the rules: docs/perks-cg.md#replace-rules).
  *
- * WHAT (reliable updates, Sleijpen and van der Vorst; float solves and the mixed driver)
+ * WHAT (reliable updates, Sleijpen and van der Vorst, for float solves and the mixed driver;
+ * docs/perks-cg.md#design-notes-perkscgreplacecuh)
  *   perks__cg_rstate_init, perks__cg_want_replace, perks__cg_after_replace, perks__cg_stalled,
  *   perks__cg_restore_best, perks__cg_replacements: the steps, in a kernel's order; the
  *   bookkeeping (perks__cg_rs<K>, ...) in the block's shared memory, one set per kernel.
@@ -43,7 +44,7 @@ template <class K> static __device__ __forceinline__ void perks__cg_rstate_init(
 }
 
 /* whether step it replaces (float kernels; mixed: also before the first iteration); read from
- * shared memory each time, not held in a register across the phases */
+ * shared memory each time, not held in a register */
 template <class T, class K>
 static __device__ __forceinline__ int perks__cg_want_replace(const perks_cg_kargs &a, int it, double rr, double thr)
 {

@@ -3,7 +3,7 @@
  * Chronopoulos-Gear): the block's rows, the first residual, a replaced row, the end of a replacement
  * step, x out and the result (perks/cg.cuh, THE ITERATION).
  *
- * WHAT (PERKS paper sections 3-4; docs/perks-cg.md#kernel-stages)
+ * WHAT (docs/perks-cg.md#kernel-stages, docs/perks-cg.md#design-notes-perkscgstagecuh)
  *   perks__cg_slice, perks__cg_block_rows     a block's rows and its matrix slice
  *   perks__cg_start_residual                  r = b - A x0, D^-1, x
  *   perks__cg_replaced_row, perks__cg_replaced_kind, perks__cg_replaced_stalled   a replacement
@@ -42,8 +42,7 @@ template <class T> struct perks__cg_slice {
     const int *cols;
 };
 
-/* grid kernels: rows a.split[blockIdx.x] .. a.split[blockIdx.x + 1], BLOCK / a.sub a round; k1: the
- * nonzero after the block's last */
+/* grid kernels: the block's rows from a.split, BLOCK / a.sub a round; k1: the nonzero after them */
 template <int BLOCK>
 static __device__ __forceinline__ perks_cg_rows perks__cg_block_rows(const perks_cg_kargs &a, int &k1)
 {

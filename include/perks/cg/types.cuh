@@ -136,8 +136,7 @@ typedef struct perks_cg_result {
     double true_residual; /* ||b - A x|| / ||b|| of the x returned, in double */
     int replacements;     /* in the kernel (mixed: the double updates) */
     int ran;              /* PERKS_CG_RAN_*: what computed x */
-    double rounding_floor; /* eps ||(|A| |x|)|| / ||b|| (eps 2^-53 double and mixed, 2^-24 float): a
-                              relative residual much below it is rounding, not convergence */
+    double rounding_floor; /* eps ||(|A| |x|)|| / ||b||: a relative residual much below it is rounding */
     int at_floor;          /* 1: tol < PERKS_CG_FLOOR_MARGIN rounding_floor (success is still <= tol) */
     int path;              /* the path that computed x: PERKS_CG_PATH_GRID, _CLUSTER or _STREAM */
 } perks_cg_result;

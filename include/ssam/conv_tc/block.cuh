@@ -6,7 +6,7 @@
  *   tile's staging (ssam__conv_tc_stage16, _stage), the padded weights (ssam__conv_tc_weights,
  *   SSAM__CONV_TC_WEIGHTS), one tile (ssam__conv_tc_tile; _tile_fma where a sum is not finite) and
  *   the kernel body ssam_conv2d_tc_body<MD, M, N, QY, JX, WY, WX>(src, dst, g, w)
- * LIMITS
+ * LIMITS (docs/ssam.md#design-notes-ssamconv_tcblockcuh)
  *   Dynamic shared memory of ::smem bytes (<= 227 KB: the generator's static_assert); the blocks
  *   walk the tiles with the grid's stride (up to 2^31 tiles); sm_80+.
  */

@@ -40,9 +40,9 @@
 #define SSAM_TC_W_f16 float
 #define SSAM_TC_W_bf16 float
 
-/* ---- fragments (docs/ssam.md#conv-tc-frag): A = (slab at row offset r,
- * slab at r + 8), a slab a lane's share of 8 rows; a k8 step's k = c, c + 4 at columns 2c, 2c + 1 (one
- * 8- or 16-byte load), a k4 step column c.  p: &tile[row g][column 2c] (k8) or [column c] (k4). ---- */
+/* ---- fragments (docs/ssam.md#conv-tc-frag): A = (slab at row offset r, slab at r + 8), a slab a
+ * lane's share of 8 rows; k8: k = c, c + 4 at columns 2c, 2c + 1 (one load), k4: column c.
+ * p: &tile[row g][column 2c] (k8) or [column c] (k4) */
 typedef struct ssam_tch_f64 { double v[2]; } ssam_tch_f64;    /* slab, k8: (g, k c), (g, k c + 4) */
 typedef struct ssam_tch4_f64 { double v; } ssam_tch4_f64;     /* slab, k4: (g, k c) */
 typedef struct ssam_tcb_f64 { double v[2]; } ssam_tcb_f64;    /* B, k8: (k c, n g), (k c + 4, n g); k4: v[0] */

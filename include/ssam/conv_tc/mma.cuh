@@ -9,7 +9,7 @@
  *     ssam__mma_f64_k8 / _k4      FP64 (one instruction on sm_90, m8n8k4 pieces on sm_80)
  *   ssam_tf32(x): x rounded to TF32; ssam__tf32_split: x = big + small for three-pass TF32.
  *   SSAM__TC_SM80 / SSAM__TC_SM90: 1 where the device code is compiled for sm_80 / sm_90 and up.
- * LIMITS
+ * LIMITS (docs/ssam.md#design-notes-ssamconv_tcmmacuh)
  *   Below sm_80 the MMAs trap (the launchers take the SIMT path there).  Every lane of the warp must
  *   execute each MMA.
  */

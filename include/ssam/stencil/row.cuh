@@ -50,8 +50,7 @@ static __host__ __device__ constexpr int ssam__stencil_offax(onchip_shape<P...>)
 }
 /* the ghost-lane layout applies (docs/ssam.md#design-notes-ssamstencilrowcuh) */
 #define SSAM__STENCIL_GH(V, XLO, XHI, OFFAX) (SSAM_STENCIL_QL(V, XLO) <= 1 && SSAM_STENCIL_QR(V, XHI) <= 1 && !(OFFAX))
-/* the columns a warp produces (32 V with ghosts, else SSAM_STENCIL_STEP); GHM 0: overlap lanes
- * always, 1, 2: ghost lanes where the shape allows */
+/* the columns a warp produces; GHM 0: overlap lanes always, 1, 2: ghost lanes where allowed */
 #define SSAM__STENCIL_WSTEP(V, XLO, XHI, OFFAX) SSAM__STENCIL_WSTEPM(V, XLO, XHI, OFFAX, 1)
 #define SSAM__STENCIL_WSTEPM(V, XLO, XHI, OFFAX, GHM)                                                   \
     (((GHM) != 0 && SSAM__STENCIL_GH(V, XLO, XHI, OFFAX)) ? 32 * (V) : SSAM_STENCIL_STEP(V, XLO, XHI))
