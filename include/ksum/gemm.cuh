@@ -134,14 +134,12 @@ static __device__ __forceinline__ void ksum_gemm_per_point(T (&r)[N], const T *s
 #define KSUM_GEMM_PER_POINT(T, N, r, src, stride, p0, np, t) \
     ksum_gemm_per_point<T, N>(r, (const T *)(src), stride, p0, np, t)
 
-/* ---- k-major tiles copied straight from global memory (the float path of ksum.cuh)
- *   KSUM_GEMM_P   row length of a k-major shared tile of 128 points (132: 32 distinct banks)
- *   ksum_gemm_tile_op(op, s, ldp, src, ld, np, dim, p0, k0, ks, tid), KSUM_GEMM_TILE_OP(OP, ...):
- *        for points p0..p0+127, coordinates k0..k0+ks-1 (ks a multiple of 8, <= 32) of a float
- *        array, op(dst, srcptr, ok, pq) (the macro: OP(dst, srcptr, ok)) with dst = s + k ldp + p,
- *        ok = point < np && coordinate < dim, pq = 0..3 the point's group.
- *        docs/ksum.md#design-notes-ksumgemmcuh
- */
+/* ---- k-major tiles copied straight from global memory (the float path of ksum.cuh;
+ * docs/ksum.md#design-notes-ksumgemmcuh).  KSUM_GEMM_P: a 128-point tile's row length.
+ * ksum_gemm_tile_op(op, s, ldp, src, ld, np, dim, p0, k0, ks, tid), KSUM_GEMM_TILE_OP(OP, ...): for
+ * points p0..p0+127, coordinates k0..k0+ks-1 (ks a multiple of 8, <= 32) of a float array,
+ * op(dst, srcptr, ok, pq) (OP(dst, srcptr, ok)), dst = s + k ldp + p, ok = point < np && coordinate
+ * < dim, pq = 0..3 the point's group */
 #define KSUM_GEMM_P 132
 
 /* x rounded to TF32 (as the bit pattern the mma takes) */

@@ -20,7 +20,7 @@
  *   for (int k = 1; k >= 0; k--)          // receives in the opposite order (docs/perks.md#slab-order)
  *       if (s.peer[k] >= 0) recv(buf + s.recv_at[k] * plane, s.halo * plane, s.peer[k]);
  *   uint64_t f = perks_slab_fingerprint(ny, nprocs, 1, PERKS_SLAB_DIRICHLET, nx);  // all ranks
- *   // equal on every rank, else they disagree on the domain: compare before the first exchange
+ *   // equal on every rank, else they disagree on the domain
  *
  * ERRORS (perks/base.h): PERKS_ENULL; PERKS_ESIZE n, P < 1, rank outside 0..P-1, halo < 0, an
  *   unknown boundary, n + 2 halo past INT_MAX, reach outside 0..halo; PERKS_ETHIN a slab thinner

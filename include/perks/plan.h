@@ -3,12 +3,11 @@
  * memory (C99 host code; also compiles as C++ and CUDA).
  *
  * WHAT (PERKS paper §5 and §4.1.1; docs/perks.md#the-planner-planh)
- *   perks_plan_make      the fewest blocks per SM whose bytes in flight reach bandwidth x latency /
- *                        SMs (Little's law), within the resources; each block's cache is the shared
- *                        memory left on its SM, in whole quanta of cells
- *   perks_plan_tiles2d/3d   one tile per block (perks/stencil.cuh's layout: tile_w columns, in 3D
- *                        also tile_h rows, of whole rows / planes along the last axis) and which
- *                        rows of each tile sit in registers, shared or device memory
+ *   perks_plan_make   the fewest blocks per SM whose bytes in flight reach bandwidth x latency / SMs
+ *                     (Little's law) within the resources; a block's cache: its SM's shared memory
+ *                     left, in whole quanta of cells
+ *   perks_plan_tiles2d/3d   a tile per block (perks/stencil.cuh's layout) and where each tile's
+ *                     rows sit: registers, shared or device memory
  *
  * EXAMPLE
  *   [compile in a function]

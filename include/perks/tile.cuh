@@ -64,8 +64,8 @@ static __host__ __device__ __forceinline__ perks_tile2d perks_tile2d_at(int id, 
     return t;
 }
 
-/* W x H cells in tiles of tile_w columns and equal rows (the last ragged), at most `grid` of them,
- * each >= r rows and columns; PERKS_ECORESIDENT: W needs more tile columns than `grid` */
+/* tiles of tile_w columns and equal rows (the last ragged), at most `grid`, each >= r rows and
+ * columns; PERKS_ECORESIDENT: W needs more tile columns than `grid` */
 static __host__ __device__ __forceinline__ int perks_tile2d_split(int W, int H, int tile_w, int grid, int r,
                                                                   int *tiles_x, int *tiles_y, int *tile_h)
 {
