@@ -407,8 +407,7 @@ static __device__ __forceinline__ void ksum__wg_body(K kf, const ksum__kargs<flo
     for (int hh = 0; hh < 2; hh++)
 #pragma unroll
         for (int r = 0; r < R; r++) vacc[hh][r] = 0.0f;
-    /* even tiles into acc0, odd into acc1, a stage at a time, the previous tile's epilogue on the
-     * other set in the first two stages (docs/ksum.md#wgmma-loop) */
+    /* even tiles into acc0, odd into acc1, a stage at a time (docs/ksum.md#wgmma-loop) */
     int q = 0;
     for (int tl = 0; tl < ntl; tl += 2) {
         for (int kb = 0; kb < nkb; kb++, q++) {
@@ -466,9 +465,8 @@ static inline size_t ksum__wg_smem_bytes(int nkb, int passes, int R)
 }
 #endif
 
-/* the two kernels of tc.cuh's KSUM_DEFINE of T ksum_tf32 / ksum_tf32x3: name_prepb (the sources'
- * pre-pass) and name_kernel_wg, empty where the policy's SCHEDULE is KSUM_SCHEDULE_MMA (CFG: wg,
- * passes, r) */
+/* name_prepb and name_kernel_wg of KSUM_DEFINE with T ksum_tf32 / ksum_tf32x3, empty where the
+ * policy's SCHEDULE is KSUM_SCHEDULE_MMA (CFG: wg, passes, r) */
 #define KSUM__WG_KERNELS(name, KERNEL, CFG)                                                            \
     __global__ void name##_prepb(const float *__restrict__ b, long long ldb, int n, int dim,           \
                                  const float *__restrict__ w, int nrhs, float scale, float *__restrict__ out, \

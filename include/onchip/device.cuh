@@ -207,8 +207,8 @@ inline cudaError_t onchip__kernel_ask(int dev, int kind, const void *fn, int thr
             }
             continue; /* another key: entries never empty again, so the chain goes on past it */
         }
-        /* empty: claim it; being filled (or claimed meanwhile): ask without caching, and never look
-         * past it, so that no key is placed beyond an entry that may empty again */
+        /* empty: claim it; being filled: ask without caching, and never look past an entry that
+           may empty again */
         if (st == 0 && s->state.compare_exchange_strong(st, 1, std::memory_order_acq_rel, std::memory_order_relaxed))
             claim = s;
         break;

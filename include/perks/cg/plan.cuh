@@ -110,8 +110,7 @@ static inline void perks__cg_set_common(perks_cg_plan *p, int n, long long nnz, 
     p->args.use_x0 = o->x0 ? 1 : 0;
     p->args.max_iter = o->max_iter;
     p->args.tol = o->tol;
-    /* replacement (classic CG only): at convergence by default, periodic or reliable updates when asked
-     * (why: docs/perks-cg.md#design-notes) */
+    /* replacement (classic CG): at convergence, periodic or reliable updates (docs/perks-cg.md#design-notes) */
     {
         const int classic = p->variant == PERKS_CG_CLASSIC && o->replace != 0;
         const double d = classic && o->replace_delta > 0 ? o->replace_delta : 0;

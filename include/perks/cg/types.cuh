@@ -241,8 +241,8 @@ template <int B> struct perks__cg_blk {
     enum { ok = B % 32 == 0 && B >= 64 && B <= ONCHIP_THREADS_PER_BLOCK_MAX, value = ok ? B : 256 };
 };
 
-/* T perks_cg_mixed (PERKS_CG_DEFINE, PERKS_CG_STENCIL2D/3D_DEFINE): a double system, float iterations,
- * double replacements; the generators read the word, so a typedef of it is refused with a sentence */
+/* T perks_cg_mixed of the CG generators: a double system, float iterations, double replacements
+ * (the generators read the word: a typedef of it is refused) */
 struct perks_cg_mixed {
 };
 template <class T> struct perks__cg_is_mixed {

@@ -138,9 +138,8 @@ struct ssam__st_add { /* the stencils' combination of the partial sums */
     }
 };
 
-/* acc = fn(acc, win[(k + DX - xoff) & (V - 1)][row], c[I]) over S's points d lanes away, in list
- * order; SL 0: every point, row (DZ - ZLO) R + p + DY - YLO; SL 1: plane dz only, row p + DY - YLO.
- * k, d, dz: unrolled loop counters (the tests fold) */
+/* acc = fn(acc, win[(k + DX - xoff) & (V - 1)][row], c[I]) over S's points d lanes away; SL 0: all,
+ * row (DZ - ZLO) R + p + DY - YLO; SL 1: plane dz only, row p + DY - YLO (k, d, dz unrolled) */
 #ifdef __CUDACC_RTC__
 /* under NVRTC the fold calls this functor, not a generic lambda: docs/onchip.md#nvrtc-functors */
 template <int V, int YLO, int ZLO, int R, int SL, class T, class W, class Fn>
