@@ -275,7 +275,7 @@ static inline int ssam__conv2d_walk(const ssam_conv2d_args *a, const ssam_conv2d
                       "taps up to 7x7)", SSAM_PATH_SYSTOLIC;
     if (a->flags & SSAM_SYSTOLIC_WALK) return *why = "systolic walk: SSAM_SYSTOLIC_WALK asks for it", SSAM_PATH_SYSTOLIC;
     if (a->flags & SSAM_VALID)
-        return *why = "systolic walk: SSAM_VALID (the queued walk writes full-size outputs only)", SSAM_PATH_SYSTOLIC;
+        return *why = "systolic walk: SSAM_VALID (the queued walk has no valid mode)", SSAM_PATH_SYSTOLIC;
     if (g->ax != (k->M - 1) / 2)
         return *why = "systolic walk: the anchor's column is not the centre (M-1)/2, where the queued walk's halo "
                       "lies (a convolution of even width moves it)", SSAM_PATH_SYSTOLIC;
