@@ -8,8 +8,8 @@
  * filters are 5x5: box (mean), gauss (sigma 1), sobel (horizontal gradient, zero-padded to 5x5),
  * sharpen; FILE is a text file of 25 numbers, 5 rows of 5 (correlation: row 0 is the top row).
  * Writes the result as PGM (clamped to 0..255; sobel shifted by 128) or PFM (by the extension),
- * and prints what it did, how fast, and which walk conv.cuh took (filter5_queued: the queued walk
- * for small filters, else the systolic one).  One SSAM_CONV2D_DEFINE instantiation serves every
+ * and prints what it did, how fast, and which walk conv.cuh took and why (filter5_plan: the queued
+ * walk for small filters, else the systolic one; planned once, run six times).  One SSAM_CONV2D_DEFINE instantiation serves every
  * filter: the weights are arguments, only the 5x5 shape is compiled in.  --half keeps the image on
  * the device as __half (SSAM_CONV2D_DEFINE with T __half: 2 bytes a pixel, FP32 sums, each output
  * rounded once): half the bytes of float; 0..255 pixels are exact in half, the outputs carry its 11-bit
@@ -165,9 +165,12 @@ int main(int argc, char **argv)
     CK(cudaEventCreate(&e0));
     CK(cudaEventCreate(&e1));
     float best = 1e30f;
+    ssam_plan plan; /* the checks and the walk, once: every run below launches what it says */
+    int rc = half ? filter5h_plan(&a, &plan) : filter5_plan(&a, &plan);
+    if (rc) { fprintf(stderr, "%s: %s\n", ssam_strerror(rc), plan.why); return 1; }
     for (int it = 0; it < 6; it++) { /* first run warms up; best of the other five */
         CK(cudaEventRecord(e0));
-        int rc = half ? filter5h_launch(&a, 0) : filter5_launch(&a, 0);
+        rc = half ? filter5h_run(&a, &plan, 0) : filter5_run(&a, &plan, 0);
         CK(cudaEventRecord(e1));
         if (rc) { fprintf(stderr, "%s\n", ssam_strerror(rc)); return 1; }
         CK(cudaEventSynchronize(e1));
@@ -177,7 +180,7 @@ int main(int argc, char **argv)
     }
     CK(cudaGetLastError());
     float *res = (float *)malloc(n * 4);
-    CK(cudaMemcpy(staged, d_out, n * es, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(staged, plan.result, n * es, cudaMemcpyDeviceToHost)); /* the answer: d_out */
     for (size_t i = 0; i < n; i++) res[i] = half ? __half2float(((__half *)staged)[i]) : ((float *)staged)[i];
     /* spot check: the centre pixel against the definition */
     double ref = 0;
@@ -191,9 +194,9 @@ int main(int argc, char **argv)
     const double tol = half ? 1e-3 : 1e-4;
     double err = fabs(res[(size_t)cy * W + cx] - ref) / (fabs(ref) + 1e-3);
     printf("conv2d_image: %s 5x5 on a %dx%d %s, %s, border %s, %s walk: %.3f ms (%.1f GPix/s, %.0f GB/s); centre "
-           "pixel %s\n", fname, W, H, in ? "image" : "generated pattern", half ? "half" : "float", bnames[border],
-           (half ? filter5h_queued(&a) : filter5_queued(&a)) ? "queued" : "systolic", best, n / best / 1e6,
-           2.0 * es * n / best / 1e6, err < tol ? "matches" : "DIFFERS");
+           "pixel %s\n  (%s)\n", fname, W, H, in ? "image" : "generated pattern", half ? "half" : "float",
+           bnames[border], plan.path == SSAM_PATH_QUEUED ? "queued" : "systolic", best, n / best / 1e6,
+           2.0 * es * n / best / 1e6, err < tol ? "matches" : "DIFFERS", plan.why);
     if (out) {
         if (write_image(out, res, W, H, offset)) { perror(out); return 1; }
         printf("  wrote %s\n", out);

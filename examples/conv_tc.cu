@@ -4,9 +4,9 @@
  *
  *   conv_tc [in.pgm]          (default: a generated 8192 x 8192 pattern)
  *
- * Prints the time of each path, the path the tensor-core launcher took (SSAM_PATH_TC on sm_80+,
- * SSAM_PATH_SIMT below), and the largest difference between the two results relative to the
- * image's range.  Exits 1 if they disagree beyond the mode's bound. */
+ * Prints the time of each path, the path the tensor-core launcher took and why (its plan's path:
+ * SSAM_PATH_TC on sm_80+, SSAM_PATH_SIMT below), and the largest difference between the two results
+ * relative to the image's range.  Exits 1 if they disagree beyond the mode's bound. */
 #include <ssam/conv_tc.cuh>
 
 #include <math.h>
@@ -118,10 +118,12 @@ int main(int argc, char **argv)
         }
         diff /= 255; /* relative to the image's range */
         const double bound = dbl ? 1e-13 : 1e-5;
-        const int path = dbl ? blur15_tc_path() : box20_tc_path();
-        printf("conv_tc: %s %dx%d on %dx%d: simt %.3f ms, tensor cores %.3f ms (%.2fx, path %s); max |tc - simt| / 255 = %.1e %s\n",
-               dbl ? "double gauss" : "float box", a.fw, a.fh, W, H, ms[0], ms[1], ms[0] / ms[1],
-               path == SSAM_PATH_TC ? "tensor cores" : "SIMT fallback", diff, diff <= bound ? "(ok)" : "(TOO LARGE)");
+        ssam_plan plan; /* what the tensor-core launcher did: its plan for the same arguments */
+        const int prc = dbl ? blur15_tc_plan(&a, &plan) : box20_tc_plan(&a, &plan);
+        printf("conv_tc: %s %dx%d on %dx%d: simt %.3f ms, tensor cores %.3f ms (%.2fx, path %s); max |tc - simt| / 255 = %.1e %s\n"
+               "  (%s)\n", dbl ? "double gauss" : "float box", a.fw, a.fh, W, H, ms[0], ms[1], ms[0] / ms[1],
+               prc ? "refused" : plan.path == SSAM_PATH_TC ? "tensor cores" : "SIMT fallback", diff,
+               diff <= bound ? "(ok)" : "(TOO LARGE)", plan.why);
         bad |= !(diff <= bound);
     }
     cudaFree(d_in); cudaFree(d_out[0]); cudaFree(d_out[1]);

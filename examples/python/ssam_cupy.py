@@ -106,7 +106,7 @@ def maxfilter5(mod, src, dst):
 
 
 def conv_seg(ow, oh, sms):
-    """output rows a block row: the rule of ssam__conv2d_prepare for the systolic walk"""
+    """output rows a block row: the rule of ssam__conv2d_grid for the systolic walk"""
     warps_x = cdiv(ow, STEP)
     seg = cdiv(oh, cdiv(192 * sms, warps_x))  # segments for about 192 warps an SM
     seg48 = cdiv(oh, cdiv(48 * sms, warps_x))

@@ -4,8 +4,11 @@
  * WHAT (SSAM, Chen et al. SC'19: Listing 1, sections 4.1-4.7; docs/ssam.md#convolution-convcuh)
  *   SSAM_CONV2D_DEFINE(name, T, M, N, ssam_conv_policy<P, B, MINB>): an M-wide, N-high filter:
  *       __global__ name_kernel (the systolic walk), name_qkernel (the queued walk, small filters)
- *       int name_launch(const ssam_conv2d_args *a, cudaStream_t)   checks, sizes the grid, launches
- *       int name_queued(const ssam_conv2d_args *a)                 1 where name_launch runs the queued walk
+ *       int name_plan(const ssam_conv2d_args *a, ssam_plan *p)      every check, the walk; no launch
+ *       int name_run(const ssam_conv2d_args *a, const ssam_plan *p, cudaStream_t)   launches p's walk
+ *       int name_launch(const ssam_conv2d_args *a, cudaStream_t)    name_plan, then name_run
+ *   The plan (ssam/plan.h): path SSAM_PATH_QUEUED or SSAM_PATH_SYSTOLIC, why (the rule that chose),
+ *   passes 1, steps_per_pass 0, workspace_bytes 0, result a->dst; refused: the code, why, passes 0.
  *   ssam_conv_policy<P = 4, B = 128, MINB = 1>: P output rows a step, B threads, __launch_bounds__(B,
  *   MINB) on the systolic walk.  A 1D filter along every row: N = 1, P = 1.  T __half / __nv_bfloat16:
  *   stored so (V = 8), FP32 arithmetic, each output rounded once, the weights a FLOAT host array.
@@ -26,7 +29,9 @@
  *     ssam_conv2d_args a = {};
  *     a.src = d_in; a.dst = d_out; a.width = W; a.height = H; a.src_pitch = W; a.dst_pitch = W;
  *     a.weights = w; a.fw = 5; a.fh = 5; a.border = SSAM_BORDER_REFLECT;
- *     int rc = blur5_launch(&a, stream);                // 0 or SSAM_E*: ssam_strerror(rc)
+ *     ssam_plan p;                                      // or both at once: blur5_launch(&a, stream)
+ *     int rc = blur5_plan(&a, &p);                      // 0 or SSAM_E*: ssam_strerror(rc), p.why
+ *     if (!rc) rc = blur5_run(&a, &p, stream);          // p.path SSAM_PATH_QUEUED (float 5x5)
  *     a.flags = SSAM_ANCHOR; a.anchor_x = 0; a.anchor_y = 4; // the filter's lower-left tap over (x, y)
  *
  * CONVENTIONS (docs/ssam.md#conv-anchor: SciPy's and OpenCV's anchors)
@@ -65,6 +70,7 @@
 #endif
 
 #include "base.cuh"
+#include "plan.h"
 #include "regcache.cuh"
 #include "shift.cuh"
 
@@ -99,25 +105,57 @@ typedef struct ssam_conv2d_geom {
 #define SSAM_CONV_STEP(T, M) (((32 * SSAM_CONV_V(T) - (M) + 1 - (SSAM_CONV_V(T) - 1)) / SSAM_CONV_V(T)) * SSAM_CONV_V(T))
 
 #ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
-/* the checks and geometry of every convolution kernel (SIMT and conv_tc.cuh); 0 or SSAM_E* */
-static inline int ssam__conv2d_geometry(const ssam_conv2d_args *a, int M, int N, int V, ssam_conv2d_geom *g)
+/* a refused plan: the code rc, why the refusal, nothing to launch (path 0, result NULL) */
+static inline int ssam__conv_refuse(ssam_plan *p, int rc, const char *why)
 {
-    if (!a || !a->src || !a->dst || !a->weights) return SSAM_ENULL;
-    if (a->flags & ~(SSAM_CONVOLVE | SSAM_VALID | SSAM_ANCHOR | SSAM_SYSTOLIC_WALK)) return SSAM_EFLAGS;
-    if (a->fw != M || a->fh != N) return SSAM_EFILTER;
+    p->path = 0;
+    p->why = why;
+    p->steps_per_pass = 0;
+    p->passes = 0;
+    p->workspace_bytes = 0;
+    p->result = NULL;
+    return rc;
+}
+/* an accepted plan: one launch of path, no time steps, no workspace, the answer in dst */
+static inline int ssam__conv_accept(ssam_plan *p, int path, const char *why, void *dst)
+{
+    p->path = path;
+    p->why = why;
+    p->steps_per_pass = 0;
+    p->passes = 1;
+    p->workspace_bytes = 0;
+    p->result = dst;
+    return SSAM_SUCCESS;
+}
+
+/* the checks and geometry of every convolution kernel (SIMT and conv_tc.cuh); 0 or SSAM_E* with *why
+ * the refusal */
+static inline int ssam__conv2d_geometry(const ssam_conv2d_args *a, int M, int N, int V, ssam_conv2d_geom *g,
+                                        const char **why)
+{
+    if (!a || !a->src || !a->dst || !a->weights)
+        return *why = "refused (SSAM_ENULL): the args, src, dst or weights is NULL", SSAM_ENULL;
+    if (a->flags & ~(SSAM_CONVOLVE | SSAM_VALID | SSAM_ANCHOR | SSAM_SYSTOLIC_WALK))
+        return *why = "refused (SSAM_EFLAGS): flag bits besides SSAM_CONVOLVE, SSAM_VALID, SSAM_ANCHOR, "
+                      "SSAM_SYSTOLIC_WALK", SSAM_EFLAGS;
+    if (a->fw != M || a->fh != N)
+        return *why = "refused (SSAM_EFILTER): fw, fh differ from the instance's filter M x N", SSAM_EFILTER;
     if (a->flags & SSAM_ANCHOR) {
         if ((a->flags & SSAM_VALID) || a->anchor_x < 0 || a->anchor_x >= M || a->anchor_y < 0 || a->anchor_y >= N)
-            return SSAM_EANCHOR;
+            return *why = "refused (SSAM_EANCHOR): the placed anchor is outside the filter or given with SSAM_VALID",
+                   SSAM_EANCHOR;
     } else if (a->anchor_x || a->anchor_y) {
-        return SSAM_EANCHOR; /* an anchor without its flag would be ignored: say so instead */
+        /* an anchor without its flag would be ignored: say so instead */
+        return *why = "refused (SSAM_EANCHOR): anchor_x or anchor_y set without SSAM_ANCHOR", SSAM_EANCHOR;
     }
-    if (a->width <= 0 || a->height <= 0) return SSAM_ESIZE;
+    if (a->width <= 0 || a->height <= 0) return *why = "refused (SSAM_ESIZE): width or height <= 0", SSAM_ESIZE;
     if (!(a->flags & SSAM_VALID) && (a->border < SSAM_BORDER_CONSTANT || a->border > SSAM_BORDER_WRAP))
-        return SSAM_EBORDER;
+        return *why = "refused (SSAM_EBORDER): border is none of SSAM_BORDER_*", SSAM_EBORDER;
     g->w = a->width;
     g->h = a->height;
     if (a->flags & SSAM_VALID) {
-        if (M > a->width || N > a->height) return SSAM_ESIZE;
+        if (M > a->width || N > a->height)
+            return *why = "refused (SSAM_ESIZE): SSAM_VALID with a filter larger than the image", SSAM_ESIZE;
         g->ow = a->width - M + 1;
         g->oh = a->height - N + 1;
         g->ax = g->ay = 0;
@@ -134,12 +172,14 @@ static inline int ssam__conv2d_geometry(const ssam_conv2d_args *a, int M, int N,
     }
     g->sp = a->src_pitch ? a->src_pitch : a->width;
     g->dp = a->dst_pitch ? a->dst_pitch : g->ow;
-    if (g->sp < a->width || g->dp < g->ow) return SSAM_EPITCH;
+    if (g->sp < a->width || g->dp < g->ow)
+        return *why = "refused (SSAM_EPITCH): a pitch smaller than its image's width", SSAM_EPITCH;
     /* the bytes each image spans: in place, blocks would read rows others have overwritten */
     {
         const long long ss = onchip_span(a->height, g->sp, a->width, 16 / V), ds = onchip_span(g->oh, g->dp, g->ow, 16 / V);
-        if (ss < 0 || ds < 0) return SSAM_ESIZE;
-        if (onchip_overlap(a->src, ss, a->dst, ds)) return SSAM_EOVERLAP;
+        if (ss < 0 || ds < 0) return *why = "refused (SSAM_ESIZE): an image spans more bytes than a long long counts", SSAM_ESIZE;
+        if (onchip_overlap(a->src, ss, a->dst, ds))
+            return *why = "refused (SSAM_EOVERLAP): the bytes src and dst span meet (no in-place filtering)", SSAM_EOVERLAP;
     }
     g->vec = ssam_vec_ok(a->src, g->sp, V);
     g->ovec = ssam_vec_ok(a->dst, g->dp, V);
@@ -156,20 +196,19 @@ static inline int ssam__conv_occupancy(const void *kernel, int B, int *n)
     return SSAM_SUCCESS;
 }
 
-/* checks, geometry and grid of the SIMT kernels; resident: 0 for the systolic walk's segments, else
- * the queued walk's resident warps per SM (one wave of segments) */
-static inline int ssam__conv2d_prepare(const ssam_conv2d_args *a, int M, int N, int P, int B, int V, int step,
-                                       int resident, ssam_conv2d_geom *g, dim3 *grid)
+/* the segments and grid of the SIMT kernels for geometry g: P rows a step, B threads, step columns a
+ * warp; resident: 0 for the systolic walk's segments, else the queued walk's resident warps per SM (one
+ * wave of segments).  Sets g->seg; 0 or SSAM_E* with *why the refusal */
+static inline int ssam__conv2d_grid(ssam_conv2d_geom *g, int N, int P, int B, int step, int resident, dim3 *grid,
+                                    const char **why)
 {
     long long gx, gy;
-    int rc = ssam__conv2d_geometry(a, M, N, V, g);
-    if (rc) return rc;
     gx = (g->ow + (long long)(B / 32) * step - 1) / ((long long)(B / 32) * step);
     {
         int dev = 0, sms = 0;
         long long warps_x = (g->ow + step - 1) / step, want, want48, seg48, seg;
         if (cudaGetDevice(&dev) != cudaSuccess || onchip_device_sms(dev, &sms) != cudaSuccess)
-            return SSAM_ECUDA;
+            return *why = "refused (SSAM_ECUDA): the device's SM count could not be read", SSAM_ECUDA;
         if (resident > 0) {
             /* why: docs/ssam.md#conv-segments */
             want = ((long long)resident * sms + warps_x - 1) / warps_x;
@@ -188,7 +227,9 @@ static inline int ssam__conv2d_prepare(const ssam_conv2d_args *a, int M, int N, 
         g->seg = (g->seg + P - 1) / P * P;
         gy = (g->oh + g->seg - 1) / g->seg;
     }
-    if (gx > 2147483647LL || gy > 65535) return SSAM_ESIZE;
+    if (gx > 2147483647LL || gy > 65535)
+        return *why = "refused (SSAM_ESIZE): more than 65535 row segments (4096 rows each at most) or 2^31 block "
+                      "columns", SSAM_ESIZE;
     grid->x = (unsigned)gx;
     grid->y = (unsigned)gy;
     grid->z = 1;
@@ -214,36 +255,78 @@ static inline int ssam__conv_launch(const void *kernel, dim3 grid, int threads, 
     return cudaPeekAtLastError() == cudaSuccess ? SSAM_SUCCESS : SSAM_ECUDA;
 }
 
-/* name_queued: 1 when name_launch(a) runs the queued walk (q: SSAM__CONV_QOK; centred column anchor,
- * neither SSAM_VALID nor SSAM_SYSTOLIC_WALK), 0 for the systolic walk or an invalid a */
-static inline int ssam__conv2d_queued(const ssam_conv2d_args *a, int q, int M, int N, int V)
-{
-    ssam_conv2d_geom g;
-    return q && !ssam__conv2d_geometry(a, M, N, V, &g) && g.ax == (M - 1) / 2 &&
-           !(a->flags & (SSAM_VALID | SSAM_SYSTOLIC_WALK));
-}
-
-/* a convolution as its launcher sees it: the systolic kernel and the queued one (qkernel), the
+/* a convolution as its plan and run see it: the systolic kernel and the queued one (qkernel), the
  * weights' element bytes es, the filter M x N, P rows a step, B threads, V the vector width, step the
- * columns a warp computes, qd the queued walk's rows in flight */
+ * columns a warp computes, qd the queued walk's rows in flight, q 1 where the filter has the queued walk
+ * (SSAM__CONV_QOK) */
 typedef struct ssam__conv_kern {
     const void *kernel, *qkernel;
     size_t es;
-    int M, N, P, B, V, step, qd;
+    int M, N, P, B, V, step, qd, q;
 } ssam__conv_kern;
 
-/* name_launch: the walk (q: name_queued(a)), its checks and grid, the weights into wt, the launch
- * with the walk's row table in shared memory */
-static inline int ssam__conv2d_launch(const ssam_conv2d_args *a, cudaStream_t stream, const ssam__conv_kern *k, int q,
-                                      void *wt)
+/* the walk for valid a of geometry g: SSAM_PATH_QUEUED for the queued walk's filters with the centred
+ * column anchor, neither SSAM_VALID nor SSAM_SYSTOLIC_WALK; else SSAM_PATH_SYSTOLIC; *why the rule */
+static inline int ssam__conv2d_walk(const ssam_conv2d_args *a, const ssam_conv2d_geom *g, const ssam__conv_kern *k,
+                                    const char **why)
+{
+    if (!k->q)
+        return *why = "systolic walk: the filter is none of the queued walk's (half / bf16 up to 9x9, float from 25 "
+                      "taps up to 7x7)", SSAM_PATH_SYSTOLIC;
+    if (a->flags & SSAM_SYSTOLIC_WALK) return *why = "systolic walk: SSAM_SYSTOLIC_WALK asks for it", SSAM_PATH_SYSTOLIC;
+    if (a->flags & SSAM_VALID)
+        return *why = "systolic walk: SSAM_VALID (the queued walk has no valid mode)", SSAM_PATH_SYSTOLIC;
+    if (g->ax != (k->M - 1) / 2)
+        return *why = "systolic walk: the anchor's column is not the centre (M-1)/2, where the queued walk's halo "
+                      "lies (a convolution of even width moves it)", SSAM_PATH_SYSTOLIC;
+    return *why = "queued walk: a small filter (half / bf16 up to 9x9, float from 25 taps up to 7x7) with the "
+                  "centred column anchor", SSAM_PATH_QUEUED;
+}
+
+/* the checks, geometry and grid of one walk (q 1: the queued one, its occupancy asked first); 0 or
+ * SSAM_E* with *why the refusal */
+static inline int ssam__conv2d_prepare(const ssam_conv2d_args *a, const ssam__conv_kern *k, int q, ssam_conv2d_geom *g,
+                                       dim3 *grid, const char **why)
+{
+    int occ = 0; /* the queued kernel's blocks per SM */
+    int rc = q ? ssam__conv_occupancy(k->qkernel, k->B, &occ) : SSAM_SUCCESS;
+    if (rc) return *why = "refused (SSAM_ECUDA): the queued kernel's occupancy could not be read", rc;
+    rc = ssam__conv2d_geometry(a, k->M, k->N, k->V, g, why);
+    if (rc) return rc;
+    return ssam__conv2d_grid(g, k->N, q ? k->qd : k->P, k->B, q ? 32 * k->V : k->step, q ? occ * (k->B / 32) : 0,
+                             grid, why);
+}
+
+/* name_plan of SSAM_CONV2D_DEFINE: every check name_run's launch needs, the walk and why */
+static inline int ssam__conv2d_plan(const ssam_conv2d_args *a, ssam_plan *p, const ssam__conv_kern *k)
 {
     ssam_conv2d_geom g;
     dim3 grid;
-    int occ = 0; /* the queued kernel's blocks per SM */
-    int rc = q ? ssam__conv_occupancy(k->qkernel, k->B, &occ) : SSAM_SUCCESS;
-    if (rc) return rc;
-    rc = ssam__conv2d_prepare(a, k->M, k->N, q ? k->qd : k->P, k->B, k->V, q ? 32 * k->V : k->step,
-                              q ? occ * (k->B / 32) : 0, &g, &grid);
+    const char *why = "", *rule = "";
+    int path, rc;
+    if (!p) return SSAM_ENULL;
+    rc = ssam__conv2d_geometry(a, k->M, k->N, k->V, &g, &why);
+    if (rc) return ssam__conv_refuse(p, rc, why);
+    path = ssam__conv2d_walk(a, &g, k, &rule);
+    rc = ssam__conv2d_prepare(a, k, path == SSAM_PATH_QUEUED, &g, &grid, &why);
+    if (rc) return ssam__conv_refuse(p, rc, why);
+    return ssam__conv_accept(p, path, rule, a->dst);
+}
+
+/* name_run of SSAM_CONV2D_DEFINE: the walk p names (the queued one only where the filter has it), its
+ * grid, the weights into wt, the launch with the walk's row table in shared memory; a plan of no passes
+ * launches nothing */
+static inline int ssam__conv2d_run(const ssam_conv2d_args *a, const ssam_plan *p, cudaStream_t stream,
+                                   const ssam__conv_kern *k, void *wt)
+{
+    ssam_conv2d_geom g;
+    dim3 grid;
+    const char *why;
+    int q, rc;
+    if (!a || !p) return SSAM_ENULL;
+    if (p->passes < 1) return SSAM_SUCCESS;
+    q = p->path == SSAM_PATH_QUEUED && k->q;
+    rc = ssam__conv2d_prepare(a, k, q, &g, &grid, &why);
     if (rc) return rc;
     ssam__conv_weights(wt, a, k->es, k->M * k->N);
     return ssam__conv_launch(q ? k->qkernel : k->kernel, grid, k->B,
@@ -620,7 +703,7 @@ struct ssam__conv2d_limits {
                   WHO ": the register cache of V (P + N - 1) values must be at most 192 registers" HINT);     \
     static_assert(name##__lim::block, WHO ": B must be a multiple of 32 from 32 to 1024");
 
-/* the weights, the kernels, name_queued and name_launch; TS storage, T arithmetic; Q: the queued
+/* the weights, the kernels, name_plan, name_run and name_launch; TS storage, T arithmetic; Q: the queued
  * walk's filters (else an empty qkernel); MINB is the systolic walk's; HINT ends the cache sentence */
 #define SSAM__CONV2D_DEFINE_X(name, WHO, HINT, TS, T, M, N, P, B, MINB)                                     \
     SSAM__CONV2D_LIMITS(name, WHO, HINT, TS, T, M, N, P, B)                                                 \
@@ -636,17 +719,33 @@ struct ssam__conv2d_limits {
     { if constexpr (name##__lim::ok && name##__Q) ssam_conv2d_qbody<TS, M, N, name##__QD, B>(src, dst, g, wt.w); } \
     SSAM__CONV2D_HOST(name, TS, T, M, N, P, B)
 
-/* name_queued and name_launch (host code: none under NVRTC, where the generators emit the kernels only) */
+/* name_plan, name_run and name_launch (host code: none under NVRTC, where the generators emit the
+ * kernels only); name__kern: the instance as ssam__conv2d_plan and ssam__conv2d_run see it */
 #ifndef __CUDACC_RTC__
 #define SSAM__CONV2D_HOST(name, TS, T, M, N, P, B)                                                         \
-    static inline __attribute__((unused)) int name##_queued(const ssam_conv2d_args *a) /* the walk name_launch takes */ \
-    { return ssam__conv2d_queued(a, name##__Q, M, N, SSAM_CONV_V(TS)); }                                   \
-    static inline __attribute__((unused)) int name##_launch(const ssam_conv2d_args *a, cudaStream_t stream) \
+    static inline __attribute__((unused)) ssam__conv_kern name##__kern(void)                               \
+    {                                                                                                      \
+        const ssam__conv_kern k = {(const void *)name##_kernel, (const void *)name##_qkernel, sizeof(T), M, N, P, B, \
+                                   SSAM_CONV_V(TS), SSAM_CONV_STEP(TS, M), name##__QD, name##__Q};         \
+        return k;                                                                                          \
+    }                                                                                                      \
+    static inline __attribute__((unused)) int name##_plan(const ssam_conv2d_args *a, ssam_plan *p)         \
+    {                                                                                                      \
+        const ssam__conv_kern k = name##__kern();                                                          \
+        return ssam__conv2d_plan(a, p, &k);                                                                \
+    }                                                                                                      \
+    static inline __attribute__((unused)) int name##_run(const ssam_conv2d_args *a, const ssam_plan *p,    \
+                                                         cudaStream_t stream)                              \
     {                                                                                                      \
         name##_weights wt;                                                                                 \
-        const ssam__conv_kern k = {(const void *)name##_kernel, (const void *)name##_qkernel, sizeof(T), M, N, P, B, \
-                                   SSAM_CONV_V(TS), SSAM_CONV_STEP(TS, M), name##__QD};                    \
-        return ssam__conv2d_launch(a, stream, &k, name##_queued(a), &wt);                                  \
+        const ssam__conv_kern k = name##__kern();                                                          \
+        return ssam__conv2d_run(a, p, stream, &k, &wt);                                                    \
+    }                                                                                                      \
+    static inline __attribute__((unused)) int name##_launch(const ssam_conv2d_args *a, cudaStream_t stream) \
+    {                                                                                                      \
+        ssam_plan p;                                                                                       \
+        const int rc = name##_plan(a, &p);                                                                 \
+        return rc ? rc : name##_run(a, &p, stream);                                                        \
     }
 #else
 #define SSAM__CONV2D_HOST(name, TS, T, M, N, P, B)

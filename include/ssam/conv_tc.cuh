@@ -5,9 +5,12 @@
  *   SSAM_CONV2D_TC_DEFINE(name, MODE, M, N, ssam_conv_tc_policy<QY, JX, WY, WX, MINB>) defines, with
  *   conv.cuh's ssam_conv2d_args, flags, borders, anchors and codes:
  *       __global__ name_kernel                                   the tensor-core kernel
- *       int name_launch(const ssam_conv2d_args *a, cudaStream_t)
- *       int name_path(void)        SSAM_PATH_TC or SSAM_PATH_SIMT: the path name_launch takes here
- *       name_simt_*                conv.cuh's kernel, the fallback (SSAM_SYSTOLIC_WALK applies there)
+ *       int name_plan(const ssam_conv2d_args *a, ssam_plan *p)    every check, the path here; no launch
+ *       int name_run(const ssam_conv2d_args *a, const ssam_plan *p, cudaStream_t)   launches p's path
+ *       int name_launch(const ssam_conv2d_args *a, cudaStream_t)  name_plan, then name_run
+ *       name_simt_*                conv.cuh's instance, the fallback (SSAM_SYSTOLIC_WALK applies there)
+ *   The plan: path SSAM_PATH_TC or SSAM_PATH_SIMT (ssam/plan.h), why (the rule), passes 1,
+ *   steps_per_pass 0, workspace_bytes 0, result a->dst; refused: the code, why, passes 0.
  *   MODE a token: f64 (double, FP64 MMAs: < 1e-12), tf32 (float, one TF32 pass: < 1e-3), tf32x3
  *   (float, three TF32 passes: < 8e-7), f16 / bf16 (images __half / __nv_bfloat16, weights a FLOAT
  *   host array, FP32 sums: < 2e-3 / < 1.6e-2); tested bounds of the rms error over sum |w x|.
@@ -23,7 +26,7 @@
  *
  * PIECES (conv_tc/; per mode; docs/pieces.md)  mma.cuh: the raw MMAs, ssam_tf32; frag.cuh: a lane's
  *   fragments; warp.cuh: bands, slabs, ssam_conv_tc_rows8; block.cuh: staging, one tile,
- *   ssam_conv2d_tc_body; host.cuh: the path, the grid, the launch.
+ *   ssam_conv2d_tc_body; host.cuh: the path, the grid, the plan and the run.
  *
  * EXAMPLE
  *   [compile: cudaStream_t stream]
@@ -32,7 +35,9 @@
  *     SSAM_CONV2D_TC_DEFINE(big20, tf32x3, 20, 20, ssam_conv_tc_policy<>)  // float at FP32 accuracy, TF32
  *
  *     ssam_conv2d_args a = {};  // ...                // exactly as for SSAM_CONV2D_DEFINE
- *     int rc = blur15_launch(&a, stream);
+ *     ssam_plan p;
+ *     int rc = blur15_plan(&a, &p);                      // p.path SSAM_PATH_TC on sm_80+, p.why
+ *     if (!rc) rc = blur15_run(&a, &p, stream);          // or both: blur15_launch(&a, stream)
  *   examples/conv_tc.cu runs both beside the SIMT kernel.
  *
  * LIMITS AND WHEN TO USE IT
@@ -122,7 +127,7 @@ struct ssam__conv_tc_resolve {
         name##__tct;                                                                                       \
     SSAM__CONV2D_TC_X(name, MODE, M, N, name##__tct::qy, name##__tct::jx, name##__tct::wy, name##__tct::wx, \
                       name##__tct::minb)
-/* the fallback, the tile's checks, the kernel, name_path and name_launch of one resolved tile */
+/* the fallback, the tile's checks, the kernel, name_plan, name_run and name_launch of one resolved tile */
 #define SSAM__CONV2D_TC_X(name, MODE, M, N, QY, JX, WY, WX, MINB)                                           \
     SSAM__TC_SIMT_##MODE(name, M, N)                                                                       \
     typedef ssam__conv_tc_sizes<SSAM_TC_T_##MODE, SSAM_TC_W_##MODE, M, N, QY, JX, WY, WX> name##__tcz;     \
@@ -140,18 +145,34 @@ struct ssam__conv_tc_resolve {
     }                                                                                                      \
     SSAM__CONV2D_TC_HOST(name, M, N)
 
-/* name_path and name_launch (none under NVRTC) */
+/* name_plan, name_run and name_launch (none under NVRTC); name__kern: the instance as
+ * ssam__conv2d_tc_plan and ssam__conv2d_tc_run see it */
 #ifndef __CUDACC_RTC__
 #define SSAM__CONV2D_TC_HOST(name, M, N)                                                                   \
-    static inline __attribute__((unused)) int name##_path(void) /* the path name_launch takes here */     \
-    { return ssam__tc_path_of((const void *)name##_kernel, name##__tcz::NT, name##__tcz::smem); }          \
-    static inline __attribute__((unused)) int name##_launch(const ssam_conv2d_args *a, cudaStream_t stream) \
+    static inline __attribute__((unused)) ssam__conv_tc_kern name##__kern(void)                            \
+    {                                                                                                      \
+        const ssam__conv_tc_kern k = {(const void *)name##_kernel, name##_simt_plan, name##_simt_launch,     \
+                                      sizeof(((name##_simt_weights *)0)->w[0]), M, N, name##__tcz::VW,     \
+                                      name##__tcz::BH, name##__tcz::BWD, name##__tcz::NT, name##__tcz::smem}; \
+        return k;                                                                                          \
+    }                                                                                                      \
+    static inline __attribute__((unused)) int name##_plan(const ssam_conv2d_args *a, ssam_plan *p)         \
+    {                                                                                                      \
+        const ssam__conv_tc_kern k = name##__kern();                                                       \
+        return ssam__conv2d_tc_plan(a, p, &k);                                                             \
+    }                                                                                                      \
+    static inline __attribute__((unused)) int name##_run(const ssam_conv2d_args *a, const ssam_plan *p,    \
+                                                         cudaStream_t stream)                              \
     {                                                                                                      \
         name##_simt_weights wt;                                                                            \
-        const ssam__conv_tc_kern k = {(const void *)name##_kernel, name##_simt_launch, sizeof wt.w[0], M, N,  \
-                                      name##__tcz::VW, name##__tcz::BH, name##__tcz::BWD, name##__tcz::NT, \
-                                      name##__tcz::smem};                                                  \
-        return ssam__conv2d_tc_launch(a, stream, &k, &wt);                                                 \
+        const ssam__conv_tc_kern k = name##__kern();                                                       \
+        return ssam__conv2d_tc_run(a, p, stream, &k, &wt);                                                 \
+    }                                                                                                      \
+    static inline __attribute__((unused)) int name##_launch(const ssam_conv2d_args *a, cudaStream_t stream) \
+    {                                                                                                      \
+        ssam_plan p;                                                                                       \
+        const int rc = name##_plan(a, &p);                                                                 \
+        return rc ? rc : name##_run(a, &p, stream);                                                        \
     }
 #else
 #define SSAM__CONV2D_TC_HOST(name, M, N)

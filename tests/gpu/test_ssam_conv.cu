@@ -15,7 +15,11 @@
  *             (half 2^-11 with 2^-25 below its normal range, bf16 2^-8; an eighth to spare): a wrong
  *             cell among right ones fails, which the norm over an image does not see.
  * The error codes return before anything is written: the buffer is poisoned before each failing
- * call and must be unchanged after it. */
+ * call and must be unchanged after it; a refused plan names why, has no passes and launches nothing.
+ * The plan (name_plan): every run of every kernel goes through name_plan + name_run, with the walk the
+ * rule names (walk_of) and the answer read at p.result (= dst); the walks told apart bit for bit:
+ * name_launch gives name_run's bits, a plan naming the systolic walk gives the bits of
+ * SSAM_SYSTOLIC_WALK, a plan naming the queued walk those of a queued plan. */
 #include <ssam/conv.cuh>
 
 #include "gpucheck.h"
@@ -49,28 +53,70 @@ SSAM_CONV2D_DEFINE(h20x20, __half, 20, 20, ssam_conv_policy<1, 128>)
 SSAM_CONV2D_DEFINE(b3x3, __nv_bfloat16, 3, 3, ssam_conv_policy<4, 128>)
 
 typedef int (*launch_fn)(const ssam_conv2d_args *, cudaStream_t);
+typedef int (*plan_fn)(const ssam_conv2d_args *, ssam_plan *);
+typedef int (*run_fn)(const ssam_conv2d_args *, const ssam_plan *, cudaStream_t);
 typedef struct kern {
     const char *name;
     launch_fn launch;
+    plan_fn plan;
+    run_fn run;
     int M, N, type; /* 0 float, 1 double, 2 half (__half storage, float math), 3 bf16 */
 } kern;
+#define K(label, n, M, N, type) {label, n##_launch, n##_plan, n##_run, M, N, type}
 
 static const kern kernels[] = {
-    {"float 1x1", f1x1_launch, 1, 1, 0},       {"float 2x2", f2x2_launch, 2, 2, 0},
-    {"float 3x3", f3x3_launch, 3, 3, 0},       {"float 5x5", f5x5_launch, 5, 5, 0},
-    {"float 4x4", f4x4_launch, 4, 4, 0},       {"float 2x3", f2x3_launch, 2, 3, 0},
-    {"float 9x1", f9x1_launch, 9, 1, 0},       {"float 1x9", f1x9_launch, 1, 9, 0},
-    {"float 7x3", f7x3_launch, 7, 3, 0},       {"float 3x7", f3x7_launch, 3, 7, 0},
-    {"float 9x9", f9x9_launch, 9, 9, 0},       {"float 20x20", f20x20_launch, 20, 20, 0},
-    {"float 33x5", f33x5_launch, 33, 5, 0},    {"float 1D 9", f1d9_launch, 9, 1, 0},
-    {"double 1x1", d1x1_launch, 1, 1, 1},      {"double 3x3", d3x3_launch, 3, 3, 1},
-    {"double 4x6", d4x6_launch, 4, 6, 1},      {"double 20x20", d20x20_launch, 20, 20, 1},
-    {"double 2x3", d2x3_launch, 2, 3, 1},
-    {"double 1D 15", d1d15_launch, 15, 1, 1},
-    {"half 3x3", h3x3_launch, 3, 3, 2},        {"half 5x5", h5x5_launch, 5, 5, 2},
-    {"half 2x3", h2x3_launch, 2, 3, 2},        {"half 20x20", h20x20_launch, 20, 20, 2},
-    {"bf16 3x3", b3x3_launch, 3, 3, 3},
+    K("float 1x1", f1x1, 1, 1, 0),       K("float 2x2", f2x2, 2, 2, 0),
+    K("float 3x3", f3x3, 3, 3, 0),       K("float 5x5", f5x5, 5, 5, 0),
+    K("float 4x4", f4x4, 4, 4, 0),       K("float 2x3", f2x3, 2, 3, 0),
+    K("float 9x1", f9x1, 9, 1, 0),       K("float 1x9", f1x9, 1, 9, 0),
+    K("float 7x3", f7x3, 7, 3, 0),       K("float 3x7", f3x7, 3, 7, 0),
+    K("float 9x9", f9x9, 9, 9, 0),       K("float 20x20", f20x20, 20, 20, 0),
+    K("float 33x5", f33x5, 33, 5, 0),    K("float 1D 9", f1d9, 9, 1, 0),
+    K("double 1x1", d1x1, 1, 1, 1),      K("double 3x3", d3x3, 3, 3, 1),
+    K("double 4x6", d4x6, 4, 6, 1),      K("double 20x20", d20x20, 20, 20, 1),
+    K("double 2x3", d2x3, 2, 3, 1),
+    K("double 1D 15", d1d15, 15, 1, 1),
+    K("half 3x3", h3x3, 3, 3, 2),        K("half 5x5", h5x5, 5, 5, 2),
+    K("half 2x3", h2x3, 2, 3, 2),        K("half 20x20", h20x20, 20, 20, 2),
+    K("bf16 3x3", b3x3, 3, 3, 3),
 };
+#undef K
+static const kern *kernel_named(const char *name)
+{
+    for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++)
+        if (!strcmp(kernels[i].name, name)) return &kernels[i];
+    return NULL;
+}
+
+/* the walk of the documented rule (docs/ssam.md, the queued walk): queued for half / bf16 filters up
+ * to 9x9 and float ones from 25 taps up to 7x7, with the anchor's column (ax, flipped by
+ * SSAM_CONVOLVE) the centre (M-1)/2, neither SSAM_VALID nor SSAM_SYSTOLIC_WALK; else systolic */
+static int walk_of(const kern *k, unsigned flags, int ax)
+{
+    const int small = k->type >= 2 ? k->M <= 9 && k->N <= 9
+                                   : k->type == 0 && k->M <= 7 && k->N <= 7 && k->M * k->N >= 25;
+    const int cx = (flags & SSAM_CONVOLVE) ? k->M - 1 - ax : ax;
+    return small && !(flags & (SSAM_VALID | SSAM_SYSTOLIC_WALK)) && cx == (k->M - 1) / 2 ? SSAM_PATH_QUEUED
+                                                                                       : SSAM_PATH_SYSTOLIC;
+}
+static const char *path_name(int path)
+{
+    return path == SSAM_PATH_QUEUED ? "queued" : path == SSAM_PATH_SYSTOLIC ? "systolic" : "no path";
+}
+/* an accepted plan's head: why a sentence (the same through onchip_plan_head), one pass, no time
+ * steps, no workspace, the answer in dst; 0 when all hold */
+static int plan_bad(const ssam_plan *p, const void *dst)
+{
+    const onchip_plan *h = onchip_plan_head(p);
+    return !p->why || !p->why[0] || h->why != p->why || p->passes != 1 || p->steps_per_pass != 0 ||
+           p->workspace_bytes != 0 || p->result != dst;
+}
+/* a refused plan: why a sentence (the same through onchip_plan_head), no passes, no result */
+static int refusal_bad(const ssam_plan *p)
+{
+    const onchip_plan *h = onchip_plan_head(p);
+    return !p->why || !p->why[0] || h->why != p->why || p->passes != 0 || p->result != NULL;
+}
 
 /* the element types: size, a value stored (rounded to the type; returns what was stored), read
  * back, the weights' type (double for double, float otherwise), and the error bound: rounding of
@@ -170,10 +216,19 @@ static void run_kernel(const kern *k, int light)
                     a.src_pitch = sp; a.dst_pitch = pk ? dp : 0;
                     a.weights = hwt; a.fw = k->M; a.fh = k->N;
                     a.border = border; a.cval = cval; a.flags = flags;
-                    int rc = k->launch(&a, 0);
-                    CHECK(rc == 0, "launch rc %d (%s)", rc, ssam_strerror(rc));
+                    ssam_plan p;
+                    memset(&p, 0x5A, sizeof p);
+                    int rc = k->plan(&a, &p);
+                    CHECK(rc == 0, "plan rc %d (%s): %s", rc, ssam_strerror(rc), p.why);
+                    const int want = walk_of(k, flags, (k->M - 1) / 2);
+                    CHECK(rc || (p.path == want && !plan_bad(&p, dout)), "%dx%d %s%s%s: plan path %s (want %s), "
+                          "passes %lld, result %s dst: %s", W, H, mode == 5 ? "valid" : border_name[mode],
+                          conv ? " convolve" : "", walk ? " systolic walk" : "", path_name(p.path), path_name(want),
+                          p.passes, p.result == dout ? "=" : "!=", p.why);
+                    if (!rc) rc = k->run(&a, &p, 0);
+                    CHECK(rc == 0, "run rc %d (%s)", rc, ssam_strerror(rc));
                     CUDA_OK(cudaDeviceSynchronize());
-                    CUDA_OK(cudaMemcpy(hbuf, dout, nout * es, cudaMemcpyDeviceToHost));
+                    CUDA_OK(cudaMemcpy(hbuf, rc ? dout : p.result, nout * es, cudaMemcpyDeviceToHost)); /* the answer */
                     double num = 0, den = 0;
                     long long unwritten = 0, overwritten = 0;
                     bnd_worst bw;
@@ -220,79 +275,233 @@ static void test_errors(void)
     memset(&a, 0, sizeof a);
     a.src = d; a.dst = d + 32 * 64; a.width = 32; a.height = 16; a.weights = w; a.fw = 3; a.fh = 3;
     a.border = SSAM_BORDER_REFLECT;
-    /* b = a, stmt, launch: the code; a failing call on the poisoned buffer must leave it as it was */
-#define EXPECT(code, launch, stmt)                                                                           \
+    /* b = a, stmt, name_plan: the code; refused: why, no passes, no result, and name_run of that plan,
+     * name_launch of b (the code again) leave the poisoned buffer as it was; else the plan's head */
+#define EXPECT(code, name, stmt)                                                                             \
     do {                                                                                                     \
         b = a;                                                                                               \
         stmt;                                                                                                \
-        if ((code) != 0) CUDA_OK(cudaMemset(d, 0xFF, dbytes));                                              \
-        const int rc_ = launch(&b, 0);                                                                       \
-        CHECK(rc_ == (code), "%s (%s): got %d (%s), want %d", #stmt, #launch, rc_, ssam_strerror(rc_), code); \
+        ssam_plan p_;                                                                                        \
+        memset(&p_, 0x5A, sizeof p_);                                                                        \
+        const int pc_ = name##_plan(&b, &p_);                                                                \
+        CHECK(pc_ == (code), "%s (%s): plan %d (%s), want %d", #stmt, #name, pc_, ssam_strerror(pc_), code); \
         if ((code) != 0) {                                                                                   \
-            const long long ch_ = gpucheck_poison_changed(d, dbytes);                                                 \
-            CHECK(ch_ == 0, "%s (%s): %lld bytes written by a call that failed", #stmt, #launch, ch_);       \
+            CHECK(!refusal_bad(&p_), "%s (%s): the refused plan: why \"%s\", passes %lld", #stmt, #name,      \
+                  p_.why ? p_.why : "(NULL)", p_.passes);                                                    \
+            CUDA_OK(cudaMemset(d, 0xFF, dbytes));                                                           \
+            const int rr_ = name##_run(&b, &p_, 0);                                                          \
+            CHECK(rr_ == 0, "%s (%s): name_run of a refused plan: %d", #stmt, #name, rr_);                   \
+            const int rc_ = name##_launch(&b, 0);                                                            \
+            CHECK(rc_ == (code), "%s (%s): launch %d (%s), want %d", #stmt, #name, rc_, ssam_strerror(rc_), code); \
+            const long long ch_ = gpucheck_poison_changed(d, dbytes);                                        \
+            CHECK(ch_ == 0, "%s (%s): %lld bytes written by a refused plan or call", #stmt, #name, ch_);     \
+        } else {                                                                                             \
+            CHECK(!plan_bad(&p_, b.dst), "%s (%s): the plan's head (passes %lld, why \"%s\")", #stmt, #name,  \
+                  p_.passes, p_.why);                                                                        \
+            const int rc_ = name##_launch(&b, 0);                                                            \
+            CHECK(rc_ == 0, "%s (%s): launch %d (%s)", #stmt, #name, rc_, ssam_strerror(rc_));               \
         }                                                                                                    \
     } while (0)
-    EXPECT(0, f3x3_launch, (void)0); /* valid arguments */
+    EXPECT(0, f3x3, (void)0); /* valid arguments */
     CUDA_OK(cudaMemset(d, 0xFF, dbytes));
     CHECK(f3x3_launch(NULL, 0) == SSAM_ENULL && h3x3_launch(NULL, 0) == SSAM_ENULL, "NULL args");
+    {
+        ssam_plan p;
+        memset(&p, 0x5A, sizeof p);
+        CHECK(f3x3_plan(NULL, &p) == SSAM_ENULL && !refusal_bad(&p), "NULL args: the plan");
+        CHECK(f3x3_plan(&a, NULL) == SSAM_ENULL, "NULL plan");
+        CHECK(f3x3_plan(&a, &p) == 0 && f3x3_run(NULL, &p, 0) == SSAM_ENULL && f3x3_run(&a, NULL, 0) == SSAM_ENULL,
+              "name_run: NULL args or plan");
+    }
     CHECK(gpucheck_poison_changed(d, dbytes) == 0, "NULL args: the buffer written");
-    EXPECT(SSAM_ENULL, f3x3_launch, b.src = NULL);
-    EXPECT(SSAM_ENULL, f3x3_launch, b.dst = NULL);
-    EXPECT(SSAM_ENULL, f3x3_launch, b.weights = NULL);
-    EXPECT(SSAM_ESIZE, f3x3_launch, b.width = 0);
-    EXPECT(SSAM_ESIZE, f3x3_launch, b.height = -2);
-    EXPECT(SSAM_EPITCH, f3x3_launch, b.src_pitch = 31);
-    EXPECT(SSAM_EPITCH, f3x3_launch, b.dst_pitch = 8);
-    EXPECT(SSAM_EBORDER, f3x3_launch, b.border = 5);
-    EXPECT(SSAM_EBORDER, f3x3_launch, b.border = -1);
-    EXPECT(SSAM_EFILTER, f3x3_launch, b.fw = 5);
-    EXPECT(SSAM_EFILTER, f3x3_launch, b.fh = 1);
-    EXPECT(SSAM_EFLAGS, f3x3_launch, b.flags = 16);
-    EXPECT(SSAM_ESIZE, f3x3_launch, (b.flags = SSAM_VALID, b.width = 2)); /* valid, filter wider */
-    EXPECT(0, f3x3_launch, (b.flags = SSAM_VALID, b.border = 99));       /* valid ignores the border */
-    EXPECT(0, f3x3_launch, (b.flags = SSAM_ANCHOR, b.anchor_x = 2, b.anchor_y = 0));
-    EXPECT(SSAM_EANCHOR, f3x3_launch, (b.flags = SSAM_ANCHOR, b.anchor_x = 3));
-    EXPECT(SSAM_EANCHOR, f3x3_launch, (b.flags = SSAM_ANCHOR, b.anchor_x = -1));
-    EXPECT(SSAM_EANCHOR, f3x3_launch, (b.flags = SSAM_ANCHOR, b.anchor_y = 3));
-    EXPECT(SSAM_EANCHOR, f3x3_launch, (b.flags = SSAM_ANCHOR, b.anchor_y = -2));
-    EXPECT(SSAM_EANCHOR, f3x3_launch, (b.flags = SSAM_ANCHOR | SSAM_CONVOLVE, b.anchor_x = 3));
-    EXPECT(SSAM_EANCHOR, f3x3_launch, b.flags = SSAM_ANCHOR | SSAM_VALID);
-    EXPECT(SSAM_EANCHOR, f3x3_launch, b.anchor_x = 1); /* set without SSAM_ANCHOR */
-    EXPECT(SSAM_EANCHOR, f3x3_launch, b.anchor_y = 2);
-    EXPECT(SSAM_EFILTER, f3x3_launch, (b.flags = SSAM_ANCHOR, b.anchor_x = 7, b.fw = 5)); /* filter before anchor */
+    EXPECT(SSAM_ENULL, f3x3, b.src = NULL);
+    EXPECT(SSAM_ENULL, f3x3, b.dst = NULL);
+    EXPECT(SSAM_ENULL, f3x3, b.weights = NULL);
+    EXPECT(SSAM_ESIZE, f3x3, b.width = 0);
+    EXPECT(SSAM_ESIZE, f3x3, b.height = -2);
+    EXPECT(SSAM_EPITCH, f3x3, b.src_pitch = 31);
+    EXPECT(SSAM_EPITCH, f3x3, b.dst_pitch = 8);
+    EXPECT(SSAM_EBORDER, f3x3, b.border = 5);
+    EXPECT(SSAM_EBORDER, f3x3, b.border = -1);
+    EXPECT(SSAM_EFILTER, f3x3, b.fw = 5);
+    EXPECT(SSAM_EFILTER, f3x3, b.fh = 1);
+    EXPECT(SSAM_EFLAGS, f3x3, b.flags = 16);
+    EXPECT(SSAM_ESIZE, f3x3, (b.flags = SSAM_VALID, b.width = 2)); /* valid, filter wider */
+    EXPECT(0, f3x3, (b.flags = SSAM_VALID, b.border = 99));       /* valid ignores the border */
+    EXPECT(0, f3x3, (b.flags = SSAM_ANCHOR, b.anchor_x = 2, b.anchor_y = 0));
+    EXPECT(SSAM_EANCHOR, f3x3, (b.flags = SSAM_ANCHOR, b.anchor_x = 3));
+    EXPECT(SSAM_EANCHOR, f3x3, (b.flags = SSAM_ANCHOR, b.anchor_x = -1));
+    EXPECT(SSAM_EANCHOR, f3x3, (b.flags = SSAM_ANCHOR, b.anchor_y = 3));
+    EXPECT(SSAM_EANCHOR, f3x3, (b.flags = SSAM_ANCHOR, b.anchor_y = -2));
+    EXPECT(SSAM_EANCHOR, f3x3, (b.flags = SSAM_ANCHOR | SSAM_CONVOLVE, b.anchor_x = 3));
+    EXPECT(SSAM_EANCHOR, f3x3, b.flags = SSAM_ANCHOR | SSAM_VALID);
+    EXPECT(SSAM_EANCHOR, f3x3, b.anchor_x = 1); /* set without SSAM_ANCHOR */
+    EXPECT(SSAM_EANCHOR, f3x3, b.anchor_y = 2);
+    EXPECT(SSAM_EFILTER, f3x3, (b.flags = SSAM_ANCHOR, b.anchor_x = 7, b.fw = 5)); /* filter before anchor */
     /* overlap: the bytes each image spans, rows times pitch (src 16 rows of pitch 64: 15 * 64 + 32) */
-    EXPECT(SSAM_EOVERLAP, f3x3_launch, b.dst = d); /* in place */
-    EXPECT(SSAM_EOVERLAP, h3x3_launch, b.dst = d);
-    EXPECT(SSAM_EOVERLAP, f3x3_launch, b.dst = d + 511); /* dst starts on src's last element */
-    EXPECT(0, f3x3_launch, b.dst = d + 512);             /* right after src */
-    EXPECT(SSAM_EOVERLAP, f3x3_launch, (b.src_pitch = 64, b.dst = d + 991)); /* inside the pitched span */
-    EXPECT(0, f3x3_launch, (b.src_pitch = 64, b.dst = d + 992));
-    EXPECT(SSAM_EOVERLAP, f3x3_launch, b.src = d + 2048 + 511); /* src starts on dst's last element */
-    EXPECT(0, f3x3_launch, b.src = d + 2048 + 512);
+    EXPECT(SSAM_EOVERLAP, f3x3, b.dst = d); /* in place */
+    EXPECT(SSAM_EOVERLAP, h3x3, b.dst = d);
+    EXPECT(SSAM_EOVERLAP, f3x3, b.dst = d + 511); /* dst starts on src's last element */
+    EXPECT(0, f3x3, b.dst = d + 512);             /* right after src */
+    EXPECT(SSAM_EOVERLAP, f3x3, (b.src_pitch = 64, b.dst = d + 991)); /* inside the pitched span */
+    EXPECT(0, f3x3, (b.src_pitch = 64, b.dst = d + 992));
+    EXPECT(SSAM_EOVERLAP, f3x3, b.src = d + 2048 + 511); /* src starts on dst's last element */
+    EXPECT(0, f3x3, b.src = d + 2048 + 512);
     /* the valid output (30 x 14) ending on src's last element, and right after src */
-    EXPECT(SSAM_EOVERLAP, f3x3_launch, (b.flags = SSAM_VALID, b.dst = d + 32 * 16 - 14 * 30));
-    EXPECT(0, f3x3_launch, (b.flags = SSAM_VALID, b.dst = d + 32 * 16));
+    EXPECT(SSAM_EOVERLAP, f3x3, (b.flags = SSAM_VALID, b.dst = d + 32 * 16 - 14 * 30));
+    EXPECT(0, f3x3, (b.flags = SSAM_VALID, b.dst = d + 32 * 16));
 #undef EXPECT
     CHECK(strstr(ssam_strerror(SSAM_EOVERLAP), "overlap") != NULL, "strerror overlap");
-    /* the walk each launch takes: queued for the small filters of SSAM__CONV_QOK (half up to 9x9,
-     * float 5x5 to 7x7) with centred columns, else systolic */
-    b = a; b.fw = b.fh = 5;
-    CHECK(h3x3_queued(&a) == 1 && b3x3_queued(&a) == 1 && f5x5_queued(&b) == 1 && h5x5_queued(&b) == 1,
-          "half 3x3, float and half 5x5: queued walk");
-    CHECK(f3x3_queued(&a) == 0 && d3x3_queued(&a) == 0, "float 3x3, double: systolic walk");
-    b = a; b.flags = SSAM_SYSTOLIC_WALK; CHECK(h3x3_queued(&b) == 0 && f3x3_launch(&b, 0) == 0, "SSAM_SYSTOLIC_WALK");
-    b = a; b.flags = SSAM_VALID; CHECK(h3x3_queued(&b) == 0, "valid: systolic walk");
-    b = a; b.flags = SSAM_ANCHOR; b.anchor_x = 0; b.anchor_y = 1; CHECK(h3x3_queued(&b) == 0, "anchor_x 0: systolic");
-    b = a; b.flags = SSAM_ANCHOR; b.anchor_x = 1; b.anchor_y = 0; CHECK(h3x3_queued(&b) == 1, "anchor_y 0: queued");
-    b = a; b.fw = 2; b.fh = 3; CHECK(h2x3_queued(&b) == 1, "half 2x3 centre: queued");
-    b.flags = SSAM_CONVOLVE; CHECK(h2x3_queued(&b) == 0, "half 2x3 convolution (anchor 1): systolic");
-    b = a; b.fw = b.fh = 20; CHECK(h20x20_queued(&b) == 0, "half 20x20: systolic");
-    b = a; b.src = NULL; CHECK(h3x3_queued(&b) == 0, "invalid arguments: 0");
     CHECK(strstr(ssam_strerror(SSAM_EANCHOR), "anchor") != NULL, "strerror anchor");
     CHECK(strstr(ssam_strerror(SSAM_EPITCH), "pitch") != NULL && strstr(ssam_strerror(77), "unknown"), "strerror");
     CUDA_OK(cudaDeviceSynchronize());
     cudaFree(d);
+    case_end();
+}
+
+/* name_run(a, p) on the poisoned dst, the answer copied from p->result into h (bytes); its code */
+static int run_at(const kern *k, const ssam_conv2d_args *a, const ssam_plan *p, void *h, size_t bytes)
+{
+    CUDA_OK(cudaMemset(a->dst, 0xFF, bytes));
+    const int rc = k->run(a, p, 0);
+    CUDA_OK(cudaDeviceSynchronize());
+    CUDA_OK(cudaMemcpy(h, rc || !p->result ? a->dst : p->result, bytes, cudaMemcpyDeviceToHost));
+    return rc;
+}
+
+/* The plan's promise beyond every run's (run_kernel and run_anchor go through name_plan + name_run
+ * with the rule's walk and read the answer at p.result): the rule on the arguments that decide it,
+ * with a why that names it; and on one image per kernel the walk named is the walk taken, told apart
+ * bit for bit: name_launch gives name_run's bits; a systolic plan gives SSAM_SYSTOLIC_WALK's; a plan
+ * switched to the other walk gives that walk's (a queued plan given the arguments with
+ * SSAM_SYSTOLIC_WALK gives the queued bits; a queued plan of a filter without the queued walk runs
+ * the systolic one); the queued bits differ from the systolic ones (the walks sum in other orders) on
+ * at least one kernel, or the test could not tell them apart. */
+static void test_plan(int light)
+{
+    case_begin("ssam conv plan: the rule's walk and why, result dst, name_launch = plan + run, the walk named runs");
+    float w[400] = {0}, *d = NULL;
+    CUDA_OK(cudaMalloc(&d, 64 * 64 * 4));
+    ssam_conv2d_args a, b;
+    memset(&a, 0, sizeof a);
+    a.src = d; a.dst = d + 32 * 64; a.width = 32; a.height = 16; a.weights = w; a.fw = 3; a.fh = 3;
+    a.border = SSAM_BORDER_REFLECT;
+    /* b = a, stmt: name_plan's walk, the plan's head, and a why that names the rule (word) */
+#define WALK(name, want, word, stmt)                                                                         \
+    do {                                                                                                     \
+        ssam_plan p_;                                                                                        \
+        b = a;                                                                                               \
+        stmt;                                                                                                \
+        memset(&p_, 0x5A, sizeof p_);                                                                        \
+        const int rc_ = name##_plan(&b, &p_);                                                                \
+        CHECK(rc_ == 0 && p_.path == (want) && !plan_bad(&p_, b.dst) && strstr(p_.why, word),                \
+              "%s (%s): plan %d, path %s, want %s, why \"%s\" (naming %s)", #stmt, #name, rc_,                 \
+              path_name(p_.path), path_name(want), p_.why, word);                                           \
+    } while (0)
+    WALK(h3x3, SSAM_PATH_QUEUED, "queued", (void)0);
+    WALK(b3x3, SSAM_PATH_QUEUED, "queued", (void)0);
+    WALK(f5x5, SSAM_PATH_QUEUED, "queued", (b.fw = b.fh = 5));
+    WALK(h5x5, SSAM_PATH_QUEUED, "queued", (b.fw = b.fh = 5));
+    WALK(f3x3, SSAM_PATH_SYSTOLIC, "filter", (void)0); /* not among the queued walk's filters */
+    WALK(d3x3, SSAM_PATH_SYSTOLIC, "filter", (void)0);
+    WALK(h20x20, SSAM_PATH_SYSTOLIC, "filter", (b.fw = b.fh = 20));
+    WALK(h3x3, SSAM_PATH_SYSTOLIC, "SSAM_SYSTOLIC_WALK", b.flags = SSAM_SYSTOLIC_WALK);
+    WALK(f3x3, SSAM_PATH_SYSTOLIC, "filter", b.flags = SSAM_SYSTOLIC_WALK);
+    WALK(h3x3, SSAM_PATH_SYSTOLIC, "SSAM_VALID", b.flags = SSAM_VALID);
+    WALK(h3x3, SSAM_PATH_SYSTOLIC, "anchor", (b.flags = SSAM_ANCHOR, b.anchor_x = 0, b.anchor_y = 1));
+    WALK(h3x3, SSAM_PATH_QUEUED, "queued", (b.flags = SSAM_ANCHOR, b.anchor_x = 1, b.anchor_y = 0));
+    WALK(h2x3, SSAM_PATH_QUEUED, "queued", (b.fw = 2, b.fh = 3)); /* the centre column of 2: 0 */
+    WALK(h2x3, SSAM_PATH_SYSTOLIC, "anchor", (b.fw = 2, b.fh = 3, b.flags = SSAM_CONVOLVE)); /* flipped: 1 */
+#undef WALK
+    b = a;
+    b.flags = SSAM_SYSTOLIC_WALK;
+    CHECK(f3x3_launch(&b, 0) == 0, "float 3x3 with SSAM_SYSTOLIC_WALK: launch");
+    CUDA_OK(cudaDeviceSynchronize());
+    cudaFree(d);
+
+    static const char *names[] = {"float 5x5", "half 3x3", "half 5x5", "half 2x3", "bf16 3x3",
+                                  "float 3x3", "double 3x3", "half 20x20"};
+    const int W = light ? 67 : 257, H = light ? 45 : 190;
+    const size_t n = (size_t)W * H;
+    void *din = NULL, *dout = NULL;
+    CUDA_OK(cudaMalloc(&din, n * 8));
+    CUDA_OK(cudaMalloc(&dout, n * 8));
+    double *hin = (double *)malloc(n * 8), *hw = (double *)malloc(400 * 8), *ref = (double *)malloc(n * 8),
+           *mag = (double *)malloc(n * 8);
+    void *hbuf = malloc(n * 8), *hwt = malloc(400 * 8), *hrun = malloc(n * 8), *hsys = malloc(n * 8);
+    int told = 0;
+    for (size_t i = 0; i < sizeof names / sizeof *names && !check__failed_case; i++) {
+        const kern *k = kernel_named(names[i]);
+        CHECK(k != NULL, "no kernel %s", names[i]);
+        if (!k) break;
+        const size_t es = elem_size(k), bytes = n * es;
+        for (size_t j = 0; j < n; j++) hin[j] = put_elem(k, hbuf, j, gpucheck_uniform());
+        for (int j = 0; j < k->M * k->N; j++) hw[j] = put_weight(k, hwt, j, gpucheck_uniform());
+        CUDA_OK(cudaMemcpy(din, hbuf, bytes, cudaMemcpyHostToDevice));
+        int ow, oh;
+        ref_conv2d(hin, W, H, W, hw, k->M, k->N, SSAM_BORDER_REFLECT, 0, 0, (k->M - 1) / 2, (k->N - 1) / 2, ref, mag,
+                   &ow, &oh);
+        memset(&a, 0, sizeof a);
+        a.src = din; a.dst = dout; a.width = W; a.height = H;
+        a.weights = hwt; a.fw = k->M; a.fh = k->N; a.border = SSAM_BORDER_REFLECT;
+        ssam_plan p, ps, pf;
+        memset(&p, 0x5A, sizeof p);
+        int rc = k->plan(&a, &p);
+        const int want = walk_of(k, 0, (k->M - 1) / 2);
+        CHECK(rc == 0 && p.path == want && !plan_bad(&p, dout), "%s: plan %d, path %s, want %s", k->name, rc,
+              path_name(p.path), path_name(want));
+        if (rc) break;
+        /* the answer at p.result */
+        rc = run_at(k, &a, &p, hrun, bytes);
+        double num = 0, den = 0;
+        long long unwritten = 0;
+        for (size_t j = 0; j < n; j++) {
+            const double v = get_elem(k, hrun, j);
+            if (!isfinite(v)) { unwritten++; continue; }
+            num += (v - ref[j]) * (v - ref[j]);
+            den += mag[j] * mag[j];
+        }
+        const double err = den > 0 ? sqrt(num / den) : sqrt(num);
+        CHECK(rc == 0 && unwritten == 0 && err < tol_of(k), "%s %s walk: run %d, %lld unwritten, error / sum|w x| = "
+              "%.3g", k->name, path_name(p.path), rc, unwritten, err);
+        /* name_launch: name_run's bits */
+        CUDA_OK(cudaMemset(dout, 0xFF, bytes));
+        rc = k->launch(&a, 0);
+        CUDA_OK(cudaDeviceSynchronize());
+        CUDA_OK(cudaMemcpy(hbuf, dout, bytes, cudaMemcpyDeviceToHost));
+        CHECK(rc == 0 && memcmp(hbuf, hrun, bytes) == 0, "%s: name_launch (%d) differs from name_plan + name_run",
+              k->name, rc);
+        /* SSAM_SYSTOLIC_WALK: the systolic plan and its bits */
+        b = a;
+        b.flags = SSAM_SYSTOLIC_WALK;
+        rc = k->plan(&b, &ps);
+        CHECK(rc == 0 && ps.path == SSAM_PATH_SYSTOLIC && !plan_bad(&ps, dout), "%s, SSAM_SYSTOLIC_WALK: plan %d, "
+              "path %s", k->name, rc, path_name(ps.path));
+        if (rc) break;
+        CHECK(run_at(k, &b, &ps, hsys, bytes) == 0, "%s, SSAM_SYSTOLIC_WALK: run", k->name);
+        if (p.path == SSAM_PATH_SYSTOLIC) {
+            CHECK(memcmp(hrun, hsys, bytes) == 0, "%s: the systolic plan's bits differ from SSAM_SYSTOLIC_WALK's",
+                  k->name);
+            pf = p;
+            pf.path = SSAM_PATH_QUEUED; /* a filter without the queued walk: the systolic one runs */
+            CHECK(run_at(k, &a, &pf, hbuf, bytes) == 0 && memcmp(hbuf, hsys, bytes) == 0,
+                  "%s: a queued plan of a filter without the queued walk did not run the systolic walk", k->name);
+        } else {
+            pf = p;
+            pf.path = SSAM_PATH_SYSTOLIC;
+            CHECK(run_at(k, &a, &pf, hbuf, bytes) == 0 && memcmp(hbuf, hsys, bytes) == 0,
+                  "%s: a plan switched to the systolic walk differs from SSAM_SYSTOLIC_WALK's bits", k->name);
+            pf = ps;
+            pf.path = SSAM_PATH_QUEUED;
+            CHECK(run_at(k, &b, &pf, hbuf, bytes) == 0 && memcmp(hbuf, hrun, bytes) == 0,
+                  "%s: a queued plan run on SSAM_SYSTOLIC_WALK's arguments differs from the queued bits", k->name);
+            told += memcmp(hrun, hsys, bytes) != 0;
+        }
+    }
+    CHECK(told > 0, "the queued and the systolic walk gave the same bits on every kernel: the walks are not told apart");
+    cudaFree(din);
+    cudaFree(dout);
+    free(hin); free(hw); free(ref); free(mag); free(hbuf); free(hwt); free(hrun); free(hsys);
     case_end();
 }
 
@@ -339,10 +548,17 @@ static void run_anchor(const kern *k, int light)
                         ssam_conv2d_args b = a;
                         b.flags |= SSAM_ANCHOR; b.anchor_x = ax; b.anchor_y = ay;
                         CUDA_OK(cudaMemset(dout, 0xFF, n * es)); /* NaN poison */
-                        int rc = k->launch(&b, 0);
-                        CHECK(rc == 0, "launch rc %d (%s)", rc, ssam_strerror(rc));
+                        ssam_plan p;
+                        memset(&p, 0x5A, sizeof p);
+                        int rc = k->plan(&b, &p);
+                        const int want = walk_of(k, b.flags, ax);
+                        CHECK(rc == 0 && p.path == want && !plan_bad(&p, dout), "%dx%d %s%s anchor (%d, %d): plan %d "
+                              "(%s), path %s, want %s", W, H, border_name[border], conv ? " convolve" : "", ax, ay, rc,
+                              ssam_strerror(rc), path_name(p.path), path_name(want));
+                        if (!rc) rc = k->run(&b, &p, 0);
+                        CHECK(rc == 0, "run rc %d (%s)", rc, ssam_strerror(rc));
                         CUDA_OK(cudaDeviceSynchronize());
-                        CUDA_OK(cudaMemcpy(hbuf, dout, n * es, cudaMemcpyDeviceToHost));
+                        CUDA_OK(cudaMemcpy(hbuf, rc ? dout : p.result, n * es, cudaMemcpyDeviceToHost)); /* the answer */
                         double num = 0, den = 0;
                         long long unwritten = 0;
                         bnd_worst bw;
@@ -385,8 +601,9 @@ int main(int argc, char **argv)
     const size_t nk = sizeof kernels / sizeof *kernels;
     int nanchor = 0;
     for (size_t i = 0; i < nk; i++) nanchor += anchor_kernel(&kernels[i]);
-    check_plan(1 + (int)nk + nanchor); /* the error codes, every kernel, the anchors of the small ones */
+    check_plan(2 + (int)nk + nanchor); /* the error codes, the plan, every kernel, the anchors of the small ones */
     test_errors();
+    test_plan(light);
     for (size_t i = 0; i < nk; i++) run_kernel(&kernels[i], light);
     for (size_t i = 0; i < nk; i++)
         if (anchor_kernel(&kernels[i])) run_anchor(&kernels[i], light);

@@ -30,7 +30,11 @@
  * or 2^-52 (f64), u_in 1.25 x 3 2^-22 for tf32x3's split (none elsewhere), u_out the output's
  * rounding (f16 2^-11 with 2^-25 below its normal range, bf16 2^-8; an eighth to spare).  The
  * tf32x3 launch's SIMT FP32 twin: 3 (K + 1) 2^-24 mag.  An error code leaves the poisoned buffer
- * unwritten. */
+ * unwritten; a refused plan names why, has no passes and launches nothing.  Every run goes through
+ * name_plan + name_run (the twin: name_simt_plan + name_simt_run), the answer read at p.result (=
+ * dst); the plan names the tensor-core path (sm_80+), and the path named is the path taken, told
+ * apart bit for bit: name_launch gives name_run's bits, a plan switched to SSAM_PATH_SIMT gives
+ * name_simt_launch's, which differ from the tensor cores' (tf32 at least). */
 #include <ssam/conv_tc.cuh>
 
 #include "gpucheck.h"
@@ -61,13 +65,16 @@ SSAM_CONV2D_TC_DEFINE(b9x9, bf16, 9, 9, ssam_conv_tc_policy<>)
 SSAM_CONV2D_TC_DEFINE(b2x3, bf16, 2, 3, ssam_conv_tc_policy<2, 2, 2, 2, 2>)
 
 typedef int (*launch_fn)(const ssam_conv2d_args *, cudaStream_t);
+typedef int (*plan_fn)(const ssam_conv2d_args *, ssam_plan *);
+typedef int (*run_fn)(const ssam_conv2d_args *, const ssam_plan *, cudaStream_t);
 typedef struct kern {
     const char *name;
     launch_fn launch, simt;
-    int (*path)(void);
+    plan_fn plan, simt_plan;
+    run_fn run, simt_run;
     int M, N, mode; /* mode: 64 f64, 1 tf32, 3 tf32x3, 16 f16, 17 bf16 */
 } kern;
-#define K(n, mode) {#n, n##_launch, n##_simt_launch, n##_path, 0, 0, mode}
+#define K(n, mode) {#n, n##_launch, n##_simt_launch, n##_plan, n##_simt_plan, n##_run, n##_simt_run, 0, 0, mode}
 
 static kern kernels[] = {K(d1x1, 64), K(d2x3, 64),  K(d4x6, 64),  K(d15x15, 64), K(d20x20, 64), K(t3x3, 1),
                          K(t20x20, 1), K(x1x1, 3), K(x2x3, 3), K(x9x9, 3),    K(x20x20, 3),  K(x33x5, 3),
@@ -139,6 +146,32 @@ typedef struct seen {
     double *ref, *ref2, *mag;
 } seen;
 
+static const kern *kernel_named(const char *name)
+{
+    for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++)
+        if (!strcmp(kernels[i].name, name)) return &kernels[i];
+    return NULL;
+}
+static const char *path_name(int path)
+{
+    return path == SSAM_PATH_TC ? "tensor cores" : path == SSAM_PATH_SIMT ? "SIMT" : path == SSAM_PATH_QUEUED ? "queued"
+           : path == SSAM_PATH_SYSTOLIC ? "systolic" : "no path";
+}
+/* an accepted plan's head: why a sentence (the same through onchip_plan_head), one pass, no time
+ * steps, no workspace, the answer in dst; 0 when all hold */
+static int plan_bad(const ssam_plan *p, const void *dst)
+{
+    const onchip_plan *h = onchip_plan_head(p);
+    return !p->why || !p->why[0] || h->why != p->why || p->passes != 1 || p->steps_per_pass != 0 ||
+           p->workspace_bytes != 0 || p->result != dst;
+}
+/* a refused plan: why a sentence (the same through onchip_plan_head), no passes, no result */
+static int refusal_bad(const ssam_plan *p)
+{
+    const onchip_plan *h = onchip_plan_head(p);
+    return !p->why || !p->why[0] || h->why != p->why || p->passes != 0 || p->result != NULL;
+}
+
 static const char *border_name[] = {"constant", "nearest", "reflect", "mirror", "wrap"};
 static double worst_bound = 0;      /* the largest error / per-element bound */
 static char worst_where[192] = "";
@@ -199,10 +232,18 @@ static void one(const kern *k, const void *din, void *dout, void *hbuf, const do
     double err[2] = {0, 0};
     for (int pass = 0; pass < (k->mode == 3 ? 2 : 1) && !check__failed_case; pass++) {
         CUDA_OK(cudaMemset(dout, 0xFF, (size_t)nout * es)); /* NaN poison */
-        int rc = pass ? k->simt(&a, 0) : k->launch(&a, 0);
-        CHECK(rc == 0, "%s: launch rc %d (%s)", what, rc, ssam_strerror(rc));
+        ssam_plan p;
+        memset(&p, 0x5A, sizeof p);
+        int rc = pass ? k->simt_plan(&a, &p) : k->plan(&a, &p);
+        CHECK(rc == 0, "%s%s: plan rc %d (%s): %s", what, pass ? " (simt)" : "", rc, ssam_strerror(rc), p.why);
+        /* the tensor-core path on this sm_80+ device; the twin: conv.cuh's walks */
+        CHECK(rc || ((pass ? p.path == SSAM_PATH_QUEUED || p.path == SSAM_PATH_SYSTOLIC : p.path == SSAM_PATH_TC) &&
+                     !plan_bad(&p, dout)), "%s%s: plan path %s, passes %lld, result %s dst: %s", what,
+              pass ? " (simt)" : "", path_name(p.path), p.passes, p.result == dout ? "=" : "!=", p.why);
+        if (!rc) rc = pass ? k->simt_run(&a, &p, 0) : k->run(&a, &p, 0);
+        CHECK(rc == 0, "%s%s: run rc %d (%s)", what, pass ? " (simt)" : "", rc, ssam_strerror(rc));
         CUDA_OK(cudaDeviceSynchronize());
-        CUDA_OK(cudaMemcpy(hbuf, dout, (size_t)nout * es, cudaMemcpyDeviceToHost));
+        CUDA_OK(cudaMemcpy(hbuf, rc ? dout : p.result, (size_t)nout * es, cudaMemcpyDeviceToHost)); /* the answer */
         long long unw, over;
         const bnd_rule r = rule_of(k, pass);
         bnd_worst bw;
@@ -237,7 +278,6 @@ static void run_kernel(const kern *k, int light)
              k->name, k->M, k->N, mode_name(k->mode),
              k->M * k->N <= 24 && k->M * k->N > 1 ? ", every anchor" : "");
     case_begin(name);
-    CHECK(k->path() == SSAM_PATH_TC, "path %d: the tensor-core kernel is not taken on this sm_80+ device", k->path());
     for (int si = 0; si < nsizes && !check__failed_case; si++) {
         const int W = sizes[si][0], H = sizes[si][1];
         for (int pk = 0; pk < 2 && !check__failed_case; pk++) {
@@ -313,22 +353,44 @@ static void test_errors(void)
     memset(&a, 0, sizeof a);
     a.src = d; a.dst = d + 32 * 64; a.width = 32; a.height = 16; a.weights = w; a.fw = 2; a.fh = 3;
     a.border = SSAM_BORDER_REFLECT;
-    /* b = a, stmt, d2x3_launch: the code; a failing call on the poisoned buffer leaves it as it was */
+    /* b = a, stmt, d2x3_plan: the code; refused: why, no passes, no result, and name_run of that plan,
+     * name_launch of b (the code again) leave the poisoned buffer as it was; else the plan's head */
 #define EXPECT(code, stmt)                                                                                   \
     do {                                                                                                     \
         b = a;                                                                                               \
         stmt;                                                                                                \
-        if ((code) != 0) CUDA_OK(cudaMemset(d, 0xFF, dbytes));                                              \
-        const int rc_ = d2x3_launch(&b, 0);                                                                  \
-        CHECK(rc_ == (code), "%s: got %d (%s), want %d", #stmt, rc_, ssam_strerror(rc_), code);             \
+        ssam_plan p_;                                                                                        \
+        memset(&p_, 0x5A, sizeof p_);                                                                        \
+        const int pc_ = d2x3_plan(&b, &p_);                                                                  \
+        CHECK(pc_ == (code), "%s: plan %d (%s), want %d", #stmt, pc_, ssam_strerror(pc_), code);            \
         if ((code) != 0) {                                                                                   \
-            const long long ch_ = gpucheck_poison_changed(d, dbytes);                                                 \
-            CHECK(ch_ == 0, "%s: %lld bytes written by a call that failed", #stmt, ch_);                     \
+            CHECK(!refusal_bad(&p_), "%s: the refused plan: why \"%s\", passes %lld", #stmt,                  \
+                  p_.why ? p_.why : "(NULL)", p_.passes);                                                    \
+            CUDA_OK(cudaMemset(d, 0xFF, dbytes));                                                           \
+            const int rr_ = d2x3_run(&b, &p_, 0);                                                            \
+            CHECK(rr_ == 0, "%s: name_run of a refused plan: %d", #stmt, rr_);                               \
+            const int rc_ = d2x3_launch(&b, 0);                                                              \
+            CHECK(rc_ == (code), "%s: launch %d (%s), want %d", #stmt, rc_, ssam_strerror(rc_), code);      \
+            const long long ch_ = gpucheck_poison_changed(d, dbytes);                                        \
+            CHECK(ch_ == 0, "%s: %lld bytes written by a refused plan or call", #stmt, ch_);                 \
+        } else {                                                                                             \
+            CHECK(p_.path == SSAM_PATH_TC && !plan_bad(&p_, b.dst), "%s: the plan (path %s, passes %lld, why "  \
+                  "\"%s\")", #stmt, path_name(p_.path), p_.passes, p_.why);                                  \
+            const int rc_ = d2x3_launch(&b, 0);                                                              \
+            CHECK(rc_ == 0, "%s: launch %d (%s)", #stmt, rc_, ssam_strerror(rc_));                           \
         }                                                                                                    \
     } while (0)
     EXPECT(0, (void)0); /* valid arguments */
     CUDA_OK(cudaMemset(d, 0xFF, dbytes));
     CHECK(d2x3_launch(NULL, 0) == SSAM_ENULL, "NULL args");
+    {
+        ssam_plan p;
+        memset(&p, 0x5A, sizeof p);
+        CHECK(d2x3_plan(NULL, &p) == SSAM_ENULL && !refusal_bad(&p), "NULL args: the plan");
+        CHECK(d2x3_plan(&a, NULL) == SSAM_ENULL, "NULL plan");
+        CHECK(d2x3_plan(&a, &p) == 0 && d2x3_run(NULL, &p, 0) == SSAM_ENULL && d2x3_run(&a, NULL, 0) == SSAM_ENULL,
+              "name_run: NULL args or plan");
+    }
     CHECK(gpucheck_poison_changed(d, dbytes) == 0, "NULL args: the buffer written");
     EXPECT(SSAM_ENULL, b.src = NULL);
     EXPECT(SSAM_ENULL, b.dst = NULL);
@@ -349,6 +411,104 @@ static void test_errors(void)
 #undef EXPECT
     CUDA_OK(cudaDeviceSynchronize());
     cudaFree(d);
+    case_end();
+}
+
+/* name_run(a, p) (run) on the poisoned dst, the answer copied from p->result into h (bytes); its code */
+static int run_at(run_fn run, const ssam_conv2d_args *a, const ssam_plan *p, void *h, size_t bytes)
+{
+    CUDA_OK(cudaMemset(a->dst, 0xFF, bytes));
+    const int rc = run(a, p, 0);
+    CUDA_OK(cudaDeviceSynchronize());
+    CUDA_OK(cudaMemcpy(h, rc || !p->result ? a->dst : p->result, bytes, cudaMemcpyDeviceToHost));
+    return rc;
+}
+
+/* The plan's promise beyond every run's (one() goes through name_plan + name_run and reads the answer
+ * at p.result): on one image per kernel, the tensor-core path and a why naming it; the answer at
+ * p.result; name_launch gives name_run's bits; a plan switched to SSAM_PATH_SIMT runs the fallback
+ * (name_simt_launch's bits), whose bits differ from the tensor cores' on at least one kernel (tf32
+ * truncates its operands), or the test could not tell the paths apart. */
+static void test_plan(void)
+{
+    case_begin("ssam conv_tc plan: the tensor-core path and why, result dst, name_launch = plan + run, "
+               "SSAM_PATH_SIMT runs the fallback");
+    static const char *names[] = {"t3x3", "d15x15", "x9x9", "h3x3", "b2x3"};
+    const int W = 131, H = 67;
+    const size_t n = (size_t)W * H;
+    void *din = NULL, *dout = NULL;
+    CUDA_OK(cudaMalloc(&din, n * 8));
+    CUDA_OK(cudaMalloc(&dout, n * 8));
+    double *hin = (double *)malloc(n * 8), *hw = (double *)malloc(225 * 8), *ref = (double *)malloc(n * 8),
+           *mag = (double *)malloc(n * 8);
+    void *hbuf = malloc(n * 8), *hwt = malloc(225 * 8), *hrun = malloc(n * 8);
+    int told = 0;
+    for (size_t i = 0; i < sizeof names / sizeof *names && !check__failed_case; i++) {
+        const kern *k = kernel_named(names[i]);
+        CHECK(k != NULL, "no kernel %s", names[i]);
+        if (!k) break;
+        const size_t es = esz(k->mode), bytes = n * es;
+        for (size_t j = 0; j < n; j++) {
+            put(hbuf, j, gpucheck_uniform(), k->mode);
+            hin[j] = get(hbuf, j, k->mode);
+        }
+        for (int j = 0; j < k->M * k->N; j++) {
+            put_w(hwt, (size_t)j, gpucheck_uniform(), k->mode);
+            hw[j] = k->mode == 64 ? ((double *)hwt)[j] : ((float *)hwt)[j];
+        }
+        CUDA_OK(cudaMemcpy(din, hbuf, bytes, cudaMemcpyHostToDevice));
+        int ow, oh;
+        ref_conv2d(hin, W, H, W, hw, k->M, k->N, SSAM_BORDER_MIRROR, 0, 0, (k->M - 1) / 2, (k->N - 1) / 2, ref, mag,
+                   &ow, &oh);
+        ssam_conv2d_args a;
+        memset(&a, 0, sizeof a);
+        a.src = din; a.dst = dout; a.width = W; a.height = H;
+        a.weights = hwt; a.fw = k->M; a.fh = k->N; a.border = SSAM_BORDER_MIRROR;
+        ssam_plan p, pf, ps;
+        memset(&p, 0x5A, sizeof p);
+        int rc = k->plan(&a, &p);
+        CHECK(rc == 0 && p.path == SSAM_PATH_TC && !plan_bad(&p, dout) && strstr(p.why, "tensor cores"),
+              "%s: plan %d, path %s, why \"%s\"", k->name, rc, path_name(p.path), rc ? "" : p.why);
+        if (rc) break;
+        rc = run_at(k->run, &a, &p, hrun, bytes);
+        double num = 0, den = 0;
+        long long unwritten = 0;
+        for (size_t j = 0; j < n; j++) {
+            const double v = get(hrun, j, k->mode);
+            if (!isfinite(v)) { unwritten++; continue; }
+            num += (v - ref[j]) * (v - ref[j]);
+            den += mag[j] * mag[j];
+        }
+        const double err = den > 0 ? sqrt(num / den) : sqrt(num);
+        CHECK(rc == 0 && unwritten == 0 && err < tolerance(k->mode), "%s: run %d, %lld unwritten, error / sum|w x| = "
+              "%.3g", k->name, rc, unwritten, err);
+        /* name_launch: name_run's bits */
+        CUDA_OK(cudaMemset(dout, 0xFF, bytes));
+        rc = k->launch(&a, 0);
+        CUDA_OK(cudaDeviceSynchronize());
+        CUDA_OK(cudaMemcpy(hbuf, dout, bytes, cudaMemcpyDeviceToHost));
+        CHECK(rc == 0 && memcmp(hbuf, hrun, bytes) == 0, "%s: name_launch (%d) differs from name_plan + name_run",
+              k->name, rc);
+        /* the fallback's plan, and a plan switched to SSAM_PATH_SIMT: name_simt_launch's bits */
+        rc = k->simt_plan(&a, &ps);
+        CHECK(rc == 0 && (ps.path == SSAM_PATH_QUEUED || ps.path == SSAM_PATH_SYSTOLIC) && !plan_bad(&ps, dout),
+              "%s: the fallback's plan %d, path %s", k->name, rc, path_name(ps.path));
+        CUDA_OK(cudaMemset(dout, 0xFF, bytes));
+        rc = k->simt(&a, 0);
+        CUDA_OK(cudaDeviceSynchronize());
+        CUDA_OK(cudaMemcpy(hbuf, dout, bytes, cudaMemcpyDeviceToHost));
+        CHECK(rc == 0, "%s: name_simt_launch %d", k->name, rc);
+        told += memcmp(hbuf, hrun, bytes) != 0; /* hbuf: the fallback's bits; hrun: the tensor cores' */
+        pf = p;
+        pf.path = SSAM_PATH_SIMT;
+        CHECK(run_at(k->run, &a, &pf, hrun, bytes) == 0 && memcmp(hrun, hbuf, bytes) == 0,
+              "%s: a plan switched to SSAM_PATH_SIMT differs from name_simt_launch's bits", k->name);
+    }
+    CHECK(told > 0, "the tensor cores and the SIMT fallback gave the same bits on every kernel: the paths are not "
+          "told apart");
+    cudaFree(din);
+    cudaFree(dout);
+    free(hin); free(hw); free(ref); free(mag); free(hbuf); free(hwt); free(hrun);
     case_end();
 }
 
@@ -433,8 +593,9 @@ int main(int argc, char **argv)
         kern *k = &kernels[i];
         if (sscanf(k->name + 1, "%dx%d", &k->M, &k->N) != 2) return 2; /* the name says the filter */
     }
-    check_plan(1 + 2 * (int)nk); /* the error codes, every kernel, every kernel's Inf and NaN */
+    check_plan(2 + 2 * (int)nk); /* the error codes, the plan, every kernel, every kernel's Inf and NaN */
     test_errors();
+    test_plan();
     for (size_t i = 0; i < nk; i++) run_kernel(&kernels[i], light);
     for (size_t i = 0; i < nk; i++) run_nonfinite(&kernels[i]);
     if (worst_ratio > 0) printf("info: tf32x3 error / SIMT fp32 error, the largest: %.2f\n", worst_ratio);
