@@ -11,6 +11,9 @@
  *   layout: a tile is `tile_w` columns (x, and `tile_h` rows in 3D) of whole rows/planes along the
  *   last axis) and say which rows of each tile sit in registers, in shared memory, or in device
  *   memory.
+ *   perks_plan begins with onchip/plan.h's head (path PERKS_PLAN_*, why, steps_per_pass, passes,
+ *   workspace_bytes, result), which the stencils' name_plan fills; perks_plan_make sets path
+ *   PERKS_PLAN_STREAM and plans no launch (passes 0).
  *
  * EXAMPLE
  *   [compile in a function]
@@ -43,6 +46,7 @@
 #define PERKS_PLAN_H
 
 #include "base.h"
+#include <onchip/plan.h>
 
 #ifndef __CUDACC_RTC__
 #include <float.h>
@@ -76,6 +80,13 @@ typedef struct perks_kernel_info {
 } perks_kernel_info;
 
 typedef struct perks_plan {
+    /* the head (onchip/plan.h), filled by the stencils' name_plan */
+    int path;               /* PERKS_PLAN_*: which kernel name_run launches */
+    const char *why;        /* why that path, or why the plan is refused (static storage) */
+    int steps_per_pass;     /* steps one launch runs: args.steps (persistent), 1 (PERKS_PLAN_STEPS) */
+    long long passes;       /* launches name_run makes: 1, args.steps (PERKS_PLAN_STEPS); 0: none */
+    size_t workspace_bytes; /* device scratch (edge buffers) name_run needs: args.work's least size */
+    void *result;           /* args.src or args.dst, by the parity of args.steps: the state after them */
     /* perks_plan_make */
     int sms, blocks_per_sm, max_blocks_per_sm, grid, block;
     long smem_cache_cells;  /* per block */
@@ -91,16 +102,14 @@ typedef struct perks_plan {
     int reg_rows, smem_rows;     /* rows (2D) / planes (3D) of each tile in registers / shared */
     long long cells_reg, cells_smem, cells_dev; /* where the domain's cells sit between steps */
     double cached_fraction;      /* (cells_reg + cells_smem) / cells */
-    int resident;                /* perks/stencil.cuh: which kernel runs this plan, PERKS_PLAN_*;
-                                    perks_plan_make sets 0 (PERKS_PLAN_STREAM) */
 } perks_plan;
 
-/* perks_plan.resident */
+/* perks_plan.path */
 #define PERKS_PLAN_STREAM 0   /* the streaming persistent kernel */
 #define PERKS_PLAN_RESIDENT 1 /* the resident kernel: every tile in shared memory */
 #define PERKS_PLAN_HYBRID 2   /* the hybrid kernel: smem_rows of each tile resident, the rest streamed */
-#define PERKS_PLAN_STEPS 3    /* no persistent kernel: the one-pass step, one launch a step (AUTO,
-                                 where the hybrid kernel is predicted to lose) */
+#define PERKS_PLAN_STEPS 3    /* no persistent kernel: the one-pass step, one launch a step
+                                 (PERKS_KERNEL_STEPS; AUTO where the hybrid kernel is predicted to lose) */
 
 #ifndef __CUDACC_RTC__ /* the planners are host code: under NVRTC the structs and codes only */
 /* An H200 (132 SMs, 228 KB shared memory per SM, 227 KB per block opt-in, 64 K registers, 4.27 TB/s
@@ -225,7 +234,12 @@ static inline int perks_plan_make(perks_plan *p, const perks_device_info *d, con
     p->cells_reg = p->cells_smem = 0;
     p->cells_dev = cells;
     p->cached_fraction = 0;
-    p->resident = 0;
+    p->path = PERKS_PLAN_STREAM;
+    p->why = "perks_plan_make: blocks per SM, grid and cache of one kernel; no launch planned";
+    p->steps_per_pass = 0;
+    p->passes = 0;
+    p->workspace_bytes = 0;
+    p->result = NULL;
     return PERKS_SUCCESS;
 }
 
