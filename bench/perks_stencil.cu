@@ -5,6 +5,7 @@
  *   P  8192 x 8192, partially cached (the paper's 'P')
  * it times
  *   step    the generator's own non-persistent step (shared-memory window), one launch per step
+ *           (name_launch with path PERKS_KERNEL_STEPS)
  *   ssam    ssam/stencil.cuh's one-pass kernel (SSAM_STENCIL2D_DEFINE), one launch per step
  *           (when that header exists; -DONCHIP_NO_SSAM_PEER leaves it out)
  *   none, smem, reg, mix   the streaming persistent kernel (PERKS_KERNEL_STREAM) with each cache
@@ -32,7 +33,7 @@
  * 3D (--section 3d): the 3D catalogue (3d7pt, 3d13pt, 3d27pt, 3d125pt, poisson), fp32 and fp64, on
  *   F  256 x 256 x D, D the deepest domain whose plan (default blocks per SM) caches every plane
  *   P  512 x 512 x 512 (fp32 512 MB: a few % cached)
- * step = the generator's own non-persistent step (perks/stencil3d.cuh's name_steps), ssam = ssam's
+ * step = the generator's own non-persistent step (perks/stencil3d.cuh, path PERKS_KERNEL_STEPS), ssam = ssam's
  * one-pass SSAM_STENCIL3D_DEFINE (bench/ssam_stencil.cu's configurations), none = persistent, nothing
  * cached, smem = persistent with the shared-memory cache (blocks per SM by the plan), smem1 / smem2
  * = forced 1 / 2 blocks per SM (where the build allows); 32 x 16 threads a block.
@@ -91,23 +92,19 @@ STENCILS(DEF)
 
 typedef int (*launch_fn)(const perks_stencil2d_args *, cudaStream_t);
 typedef int (*plan_fn)(const perks_stencil2d_args *, perks_plan *);
-typedef size_t (*work_fn)(const perks_plan *);
 typedef struct entry {
     const char *name;
     int dbl, ncoef, depth;
-    launch_fn launch, steps;
+    launch_fn launch;  /* all paths: args.path picks (PERKS_KERNEL_STEPS: the one-launch-a-step baseline) */
     plan_fn plan;
-    work_fn work;
     ssam_fn ssam;
     launch_fn launch2; /* the 2-blocks-per-SM build without register cache (fp32), or NULL */
     plan_fn plan2;
-    work_fn work2;
 } entry;
-#define NPTS(PS) ONCHIP_SHAPE2D_NPTS(PS)
 #define ENT(n, PS, SS, D32, D64, RC2, MB2)                                                                    \
-    {#n, 0, NPTS(PS), D32, pk_f32_##n##_launch, pk_f32_##n##_steps, pk_f32_##n##_plan, pk_f32_##n##_work_bytes, SSAM_FN(n, f32),      \
-     pk2_f32_##n##_launch, pk2_f32_##n##_plan, pk2_f32_##n##_work_bytes}, \
-    {#n, 1, NPTS(PS), D64, pk_f64_##n##_launch, pk_f64_##n##_steps, pk_f64_##n##_plan, pk_f64_##n##_work_bytes, SSAM_FN(n, f64), NULL, NULL, NULL},
+    {#n, 0, pk_f32_##n##_NCOEF, D32, pk_f32_##n##_launch, pk_f32_##n##_plan, SSAM_FN(n, f32),              \
+     pk2_f32_##n##_launch, pk2_f32_##n##_plan},                                                        \
+    {#n, 1, pk_f64_##n##_NCOEF, D64, pk_f64_##n##_launch, pk_f64_##n##_plan, SSAM_FN(n, f64), NULL, NULL},
 static const entry entries[] = {STENCILS(ENT)};
 
 /* ---- 3D: (name, perks shape, ssam shape, RC fp32, RC fp64, ssam P fp32, P fp64, B fp64, MINB fp64) ---- */
@@ -135,15 +132,14 @@ typedef int (*launch3_fn)(const perks_stencil3d_args *, cudaStream_t);
 typedef int (*plan3_fn)(const perks_stencil3d_args *, perks_plan *);
 typedef struct entry3 {
     const char *name;
-    int dbl, npts;
-    launch3_fn launch, steps;
+    int dbl, npts, ncoef;
+    launch3_fn launch; /* both paths: args.path picks (PERKS_KERNEL_STEPS: one launch a step) */
     plan3_fn plan;
-    work_fn work;
     ssam_fn ssam;
 } entry3;
 #define ENT3(n, PS, SS, RC32, RC64, PF, PD, BD, MD)                                                    \
-    {#n, 0, ONCHIP_SHAPE3D_NPTS(PS), p3_f32_##n##_launch, p3_f32_##n##_steps, p3_f32_##n##_plan, p3_f32_##n##_work_bytes, SSAM3_FN(n, f32)}, \
-    {#n, 1, ONCHIP_SHAPE3D_NPTS(PS), p3_f64_##n##_launch, p3_f64_##n##_steps, p3_f64_##n##_plan, p3_f64_##n##_work_bytes, SSAM3_FN(n, f64)},
+    {#n, 0, ONCHIP_SHAPE3D_NPTS(PS), p3_f32_##n##_NCOEF, p3_f32_##n##_launch, p3_f32_##n##_plan, SSAM3_FN(n, f32)}, \
+    {#n, 1, ONCHIP_SHAPE3D_NPTS(PS), p3_f64_##n##_NCOEF, p3_f64_##n##_launch, p3_f64_##n##_plan, SSAM3_FN(n, f64)},
 static const entry3 entries3[] = {STENCILS3D(ENT3)};
 
 /* the barrier alone: n grid syncs */
@@ -167,7 +163,7 @@ typedef struct run_ctx {
                  with mode none / smem */
 } run_ctx;
 
-/* per impl: cache mode, kernel, blocks per SM (the streaming builds: as the args say) */
+/* per impl: cache mode, path, blocks per SM (the streaming builds: as the args say) */
 static const int impl_cache[] = {0, 0, PERKS_CACHE_NONE, PERKS_CACHE_SMEM, PERKS_CACHE_REG, PERKS_CACHE_MIX,
                                  PERKS_CACHE_NONE, PERKS_CACHE_SMEM, PERKS_CACHE_SMEM, PERKS_CACHE_SMEM, PERKS_CACHE_SMEM,
                                  PERKS_CACHE_SMEM, PERKS_CACHE_SMEM, PERKS_CACHE_NONE, PERKS_CACHE_SMEM, PERKS_CACHE_SMEM};
@@ -177,22 +173,25 @@ static const int impl_bps[] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 1, 0, 4, 0, 0, 0};
 static void impl_args(perks_stencil2d_args *a, int impl)
 {
     a->cache = impl_cache[impl];
-    a->smem_rows_max = impl == 15 ? 16 : 0;
-    a->kernel = impl == IMPL_AUTO ? PERKS_KERNEL_AUTO : impl >= 11 ? PERKS_KERNEL_HYBRID
-                : impl >= 8 ? PERKS_KERNEL_RESIDENT : PERKS_KERNEL_STREAM;
+    a->cache_rows_max = impl == 15 ? 16 : 0;
+    a->path = impl == 0 ? PERKS_KERNEL_STEPS : impl == IMPL_AUTO ? PERKS_KERNEL_AUTO : impl >= 11 ? PERKS_KERNEL_HYBRID
+              : impl >= 8 ? PERKS_KERNEL_RESIDENT : PERKS_KERNEL_STREAM;
     a->blocks_per_sm = impl_bps[impl];
 }
 
 static void run_once(run_ctx *c)
 {
     int rc = 0;
-    if (c->impl == 0) rc = c->e->steps(&c->a, 0);
+    if (c->impl == 0) {
+        impl_args(&c->a, 0);
+        rc = c->e->launch(&c->a, 0);
+    }
 #ifdef HAVE_SSAM
     else if (c->impl == 1) {
         /* steps launches, ping-pong, as the others */
         for (int t = 0; t < c->a.steps && !rc; t++) {
-            c->s.src = (t & 1) ? c->a.b : c->a.a;
-            c->s.dst = (t & 1) ? c->a.a : c->a.b;
+            c->s.src = (t & 1) ? (const void *)c->a.dst : c->a.src;
+            c->s.dst = (t & 1) ? (void *)c->a.src : c->a.dst;
             rc = c->e->ssam(&c->s, 0);
         }
     }
@@ -215,19 +214,21 @@ static void run_once_set(void *p, int set)
 /* median ms of reps runs after one warm-up */
 static double time_ms(run_ctx *c) { return gpucheck_time_ms(run_once_set, c, 1, reps); }
 
-/* the tallest height (width W) that the resident kernel holds (the plan's blocks per SM) */
-static int full_height(const entry *e, int W)
+/* the tallest height (width W) that the resident kernel holds (the plan's blocks per SM); the plans
+ * on buffers da, db of cells cells each, at most as many rows as they hold */
+static int full_height(const entry *e, int W, void *da, void *db, size_t cells, const void *coef)
 {
     perks_stencil2d_args a;
     perks_plan p;
-    int lo = 1, hi = 1 << 15;
+    int lo = 1, hi = cells / W < (1 << 15) ? (int)(cells / W) : 1 << 15;
     memset(&a, 0, sizeof a);
-    a.width = W; a.steps = 1;
+    a.src = da; a.dst = db; a.coef = coef; a.ncoef = e->ncoef;
+    a.nx = W; a.steps = 1;
     impl_args(&a, 8);
     while (lo < hi) {
         int mid = (lo + hi + 1) / 2;
-        a.height = mid;
-        if (e->plan(&a, &p) == 0 && p.resident) lo = mid;
+        a.ny = mid;
+        if (e->plan(&a, &p) == 0 && p.path == PERKS_PLAN_RESIDENT) lo = mid;
         else hi = mid - 1;
     }
     return lo;
@@ -251,18 +252,22 @@ static void impl3_args(perks_stencil3d_args *a, int impl)
 {
     a->cache = impl == 2 ? PERKS_CACHE_NONE : PERKS_CACHE_SMEM;
     a->blocks_per_sm = impl == 4 ? 1 : impl == 5 ? 2 : 0;
+    a->path = impl == 0 ? PERKS_KERNEL_STEPS : PERKS_KERNEL_AUTO;
 }
 static void run3_once(void *ctx, int set)
 {
     run3_ctx *c = (run3_ctx *)ctx;
     int rc = 0;
     (void)set;
-    if (c->impl == 0) rc = c->e->steps(&c->a, 0);
+    if (c->impl == 0) {
+        impl3_args(&c->a, 0);
+        rc = c->e->launch(&c->a, 0);
+    }
 #ifdef HAVE_SSAM
     else if (c->impl == 1) {
         for (int t = 0; t < c->a.steps && !rc; t++) {
-            c->s.src = (t & 1) ? c->a.b : c->a.a;
-            c->s.dst = (t & 1) ? c->a.a : c->a.b;
+            c->s.src = (t & 1) ? (const void *)c->a.dst : c->a.src;
+            c->s.dst = (t & 1) ? (void *)c->a.src : c->a.dst;
             rc = c->e->ssam(&c->s, 0);
         }
     }
@@ -273,18 +278,21 @@ static void run3_once(void *ctx, int set)
     }
     if (rc) { fprintf(stderr, "%s impl %s: status %d (%s)\n", c->e->name, impl3_name[c->impl], rc, perks_strerror(rc)); exit(2); }
 }
-/* the deepest D (W x H fixed) whose default plan caches every plane */
-static int full_depth(const entry3 *e, int W, int H)
+/* the deepest D (W x H fixed) whose default plan caches every plane; the plans on buffers da, db of
+ * cells cells each, at most as many planes as they hold */
+static int full_depth(const entry3 *e, int W, int H, void *da, void *db, size_t cells, const void *coef)
 {
     perks_stencil3d_args a;
     perks_plan p;
-    int lo = 1, hi = 4096;
+    const size_t most = cells / ((size_t)W * H);
+    int lo = 1, hi = most < 4096 ? (int)most : 4096;
     memset(&a, 0, sizeof a);
-    a.width = W; a.height = H; a.steps = 1; a.cache = PERKS_CACHE_SMEM;
+    a.src = da; a.dst = db; a.coef = coef; a.ncoef = e->ncoef;
+    a.nx = W; a.ny = H; a.steps = 1; a.cache = PERKS_CACHE_SMEM;
     while (lo < hi) {
         int mid = (lo + hi + 1) / 2;
-        a.depth = mid;
-        if (e->plan(&a, &p) == 0 && p.resident) lo = mid;
+        a.nz = mid;
+        if (e->plan(&a, &p) == 0 && p.path == PERKS_PLAN_RESIDENT) lo = mid;
         else hi = mid - 1;
     }
     return lo;
@@ -322,21 +330,22 @@ static void bench3d(int light, const char *only)
             loaded = e->dbl;
         }
         for (int dom = 0; dom < 2; dom++) {
-            int W = dom ? PN : FW, H = dom ? PN : FH, D = dom ? PN : full_depth(e, FW, FH);
+            int W = dom ? PN : FW, H = dom ? PN : FH,
+                D = dom ? PN : full_depth(e, FW, FH, da, db, maxn, e->dbl ? (const void *)w : (const void *)wf);
             int steps = dom ? (light ? 3 : 10) : (light ? 20 : 100);
             double cells = (double)W * H * D * steps, es = e->dbl ? 8 : 4;
             double floor_gc = BW / (2 * es) / 1e9;
             run3_ctx c;
             memset(&c, 0, sizeof c);
             c.e = e;
-            c.a.a = da; c.a.b = db; c.a.width = W; c.a.height = H; c.a.depth = D; c.a.steps = steps;
-            c.a.weights = e->dbl ? (const void *)w : (const void *)wf;
+            c.a.src = da; c.a.dst = db; c.a.nx = W; c.a.ny = H; c.a.nz = D; c.a.steps = steps;
+            c.a.coef = e->dbl ? (const void *)w : (const void *)wf; c.a.ncoef = e->ncoef;
             {
                 perks_plan p;
                 size_t need = 0;
                 for (int m = 2; m < NIMPL3; m++) {
                     impl3_args(&c.a, m);
-                    if (e->plan(&c.a, &p) == 0 && e->work(&p) > need) need = e->work(&p);
+                    if (e->plan(&c.a, &p) == 0 && p.workspace_bytes > need) need = p.workspace_bytes;
                 }
                 if (need > work_bytes) {
                     if (work) CUDA_DIE(cudaFree(work));
@@ -348,7 +357,7 @@ static void bench3d(int light, const char *only)
             }
 #ifdef HAVE_SSAM
             memset(&c.s, 0, sizeof c.s);
-            c.s.nx = W; c.s.ny = H; c.s.nz = D; c.s.coef = c.a.weights; c.s.ncoef = e->npts;
+            c.s.nx = W; c.s.ny = H; c.s.nz = D; c.s.coef = c.a.coef; c.s.ncoef = e->npts;
             c.s.boundary = SSAM_STENCIL_DIRICHLET;
 #endif
             double best1 = 0, bestp = 0;
@@ -502,7 +511,8 @@ int main(int argc, char **argv)
         for (int i = 0; i < e->ncoef; i++) { w[i] = 1.0 / e->ncoef; wf[i] = (float)w[i]; }
         for (int dom = 0; dom < 3; dom++) {
             if (!strchr(doms, DOMN(dom)[0])) continue;
-            int W = dom == 1 ? PS : 3072, H = dom == 1 ? PS : full_height(e, 3072);
+            int W = dom == 1 ? PS : 3072,
+                H = dom == 1 ? PS : full_height(e, 3072, da, db, maxn, e->dbl ? (const void *)w : (const void *)wf);
             if (dom == 2) H = H + H / 4;
             int steps = dom == 1 ? (light ? 5 : 10) : (light ? 20 : 100);
             double cells = (double)W * H * steps, es = e->dbl ? 8 : 4;
@@ -510,16 +520,17 @@ int main(int argc, char **argv)
             run_ctx c;
             memset(&c, 0, sizeof c);
             c.e = e;
-            c.a.a = da; c.a.b = db; c.a.width = W; c.a.height = H; c.a.steps = steps;
-            c.a.weights = e->dbl ? (const void *)w : (const void *)wf;
+            c.a.src = da; c.a.dst = db; c.a.nx = W; c.a.ny = H; c.a.steps = steps;
+            c.a.coef = e->dbl ? (const void *)w : (const void *)wf; c.a.ncoef = e->ncoef;
             /* the workspace for the largest plan */
             {
                 perks_plan p;
                 size_t need = 0;
                 for (int m = 2; m < NIMPL; m++) {
                     impl_args(&c.a, m);
-                    if ((m < 6 || m >= 8) && e->plan(&c.a, &p) == 0 && e->work(&p) > need) need = e->work(&p);
-                    if (e->plan2 && (m == 6 || m == 7) && e->plan2(&c.a, &p) == 0 && e->work2(&p) > need) need = e->work2(&p);
+                    if ((m < 6 || m >= 8) && e->plan(&c.a, &p) == 0 && p.workspace_bytes > need) need = p.workspace_bytes;
+                    if (e->plan2 && (m == 6 || m == 7) && e->plan2(&c.a, &p) == 0 && p.workspace_bytes > need)
+                        need = p.workspace_bytes;
                 }
                 if (need > work_bytes) {
                     if (work) CUDA_DIE(cudaFree(work));
@@ -531,7 +542,7 @@ int main(int argc, char **argv)
             }
 #ifdef HAVE_SSAM
             memset(&c.s, 0, sizeof c.s);
-            c.s.nx = W; c.s.ny = H; c.s.nz = 1; c.s.coef = c.a.weights; c.s.ncoef = e->ncoef;
+            c.s.nx = W; c.s.ny = H; c.s.nz = 1; c.s.coef = c.a.coef; c.s.ncoef = e->ncoef;
             c.s.boundary = SSAM_STENCIL_DIRICHLET;
 #endif
             double best1 = 0, bestp = 0, autogc = 0;
@@ -549,7 +560,7 @@ int main(int argc, char **argv)
                     impl_args(&c.a, impl);
                     if ((impl == 6 || impl == 7 ? e->plan2 : e->plan)(&c.a, &p)) continue;
                     frac = p.cached_fraction;
-                    kind = p.resident;
+                    kind = p.path;
                 }
                 double ms = time_ms(&c);
                 double gc = cells / ms / 1e6;

@@ -181,12 +181,12 @@ static void bench_one(const shape *s, int dbl, int S, void **buf, void *ref)
     CUDA_DIE(cudaMemcpy(ref, c.res, n * es, cudaMemcpyDeviceToDevice));
     if (!strcmp(s->name, "star2d_r1")) {
         c.perks = 1;
-        c.pa.a = buf[0]; c.pa.b = buf[1]; c.pa.width = S; c.pa.height = S; c.pa.steps = steps;
-        c.pa.weights = c.a.coef; c.pa.cache = PERKS_CACHE_SMEM; c.pa.kernel = PERKS_KERNEL_AUTO;
+        c.pa.src = buf[0]; c.pa.dst = buf[1]; c.pa.nx = S; c.pa.ny = S; c.pa.steps = steps;
+        c.pa.coef = c.a.coef; c.pa.ncoef = pk_float_NCOEF; c.pa.cache = PERKS_CACHE_SMEM; c.pa.path = PERKS_KERNEL_AUTO;
         perks_plan pp;
         const int rc = dbl ? pk_double_plan(&c.pa, &pp) : pk_float_plan(&c.pa, &pp);
-        if (rc) { fprintf(stderr, "perks plan: %s\n", perks_strerror(rc)); exit(2); }
-        c.pa.work_bytes = dbl ? pk_double_work_bytes(&pp) : pk_float_work_bytes(&pp);
+        if (rc) { fprintf(stderr, "perks plan: %s (%s)\n", perks_strerror(rc), pp.why); exit(2); }
+        c.pa.work_bytes = pp.workspace_bytes;
         if (c.pa.work_bytes) CUDA_DIE(cudaMalloc(&c.pa.work, c.pa.work_bytes));
         report(s, dbl, S, "perks", 1, gpucheck_time_ms(run, &c, 1, reps), base, "");
         if (c.pa.work) cudaFree(c.pa.work);

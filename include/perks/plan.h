@@ -8,6 +8,9 @@
  *                     left, in whole quanta of cells
  *   perks_plan_tiles2d/3d   a tile per block (perks/stencil.cuh's layout) and where each tile's
  *                     rows sit: registers, shared or device memory
+ *   perks_plan begins with onchip/plan.h's head (path PERKS_PLAN_*, why, steps_per_pass, passes,
+ *                     workspace_bytes, result), which the stencils' name_plan fills;
+ *                     perks_plan_make sets path PERKS_PLAN_STREAM and plans no launch (passes 0)
  *
  * EXAMPLE
  *   [compile in a function]
@@ -33,6 +36,7 @@
 #define PERKS_PLAN_H
 
 #include "base.h"
+#include <onchip/plan.h>
 
 #ifndef __CUDACC_RTC__
 #include <float.h>
@@ -65,6 +69,13 @@ typedef struct perks_kernel_info {
 } perks_kernel_info;
 
 typedef struct perks_plan {
+    /* the head (onchip/plan.h), filled by the stencils' name_plan */
+    int path;               /* PERKS_PLAN_*: which kernel name_run launches */
+    const char *why;        /* why that path, or why the plan is refused (static storage) */
+    int steps_per_pass;     /* steps one launch runs: args.steps (persistent), 1 (PERKS_PLAN_STEPS) */
+    long long passes;       /* launches name_run makes: 1, args.steps (PERKS_PLAN_STEPS); 0: none */
+    size_t workspace_bytes; /* device scratch (edge buffers) name_run needs: args.work's least size */
+    void *result;           /* args.src or args.dst, by the parity of args.steps: the state after them */
     /* perks_plan_make */
     int sms, blocks_per_sm, max_blocks_per_sm, grid, block;
     long smem_cache_cells;  /* per block */
@@ -80,14 +91,13 @@ typedef struct perks_plan {
     int reg_rows, smem_rows;     /* rows (planes) of a tile in registers / shared */
     long long cells_reg, cells_smem, cells_dev; /* where the cells sit between steps */
     double cached_fraction;      /* (cells_reg + cells_smem) / cells */
-    int resident;                /* the kernel that runs it, PERKS_PLAN_* (perks_plan_make: 0) */
 } perks_plan;
 
-/* perks_plan.resident */
+/* perks_plan.path */
 #define PERKS_PLAN_STREAM 0   /* the streaming persistent kernel */
 #define PERKS_PLAN_RESIDENT 1 /* the resident kernel: every tile in shared memory */
 #define PERKS_PLAN_HYBRID 2   /* the hybrid kernel: smem_rows of a tile resident, the rest streamed */
-#define PERKS_PLAN_STEPS 3    /* one launch a step (AUTO, where the hybrid kernel would lose) */
+#define PERKS_PLAN_STEPS 3    /* one launch a step (PERKS_KERNEL_STEPS; AUTO where the hybrid kernel would lose) */
 
 #ifndef __CUDACC_RTC__ /* host code (NVRTC: the structs and codes only) */
 /* an H200 (132 SMs, 4.27 TB/s copy, ~700 ns loaded latency), for host tests and off-line plans */
@@ -208,7 +218,12 @@ static inline int perks_plan_make(perks_plan *p, const perks_device_info *d, con
     p->cells_reg = p->cells_smem = 0;
     p->cells_dev = cells;
     p->cached_fraction = 0;
-    p->resident = 0;
+    p->path = PERKS_PLAN_STREAM;
+    p->why = "perks_plan_make: blocks per SM, grid and cache of one kernel; no launch planned";
+    p->steps_per_pass = 0;
+    p->passes = 0;
+    p->workspace_bytes = 0;
+    p->result = NULL;
     return PERKS_SUCCESS;
 }
 

@@ -7,23 +7,22 @@
  *       __global__ void name_kernel(...)                        the streaming persistent kernel
  *       __global__ void name_res_kernel(...), name_hyb_kernel(...)  the resident / hybrid ones
  *       __global__ void name_step_kernel(...)                   one non-persistent step (baseline)
- *       int name_launch(const perks_stencil2d_args *, cudaStream_t)   all steps, one launch
- *       int name_steps(const perks_stencil2d_args *, cudaStream_t)    all steps, one launch each
- *       int name_plan(const perks_stencil2d_args *, perks_plan *)     the plan name_launch uses
- *       size_t name_work_bytes(const perks_plan *)                  edge-buffer scratch it needs
- *   (and name_res_plan, name_hyb_plan, name_*_smem, name_geom, types name_policy, name_weights,
- *   name_shape, name_sizes, constants name_R, name_WW, name_RR, name_HWIN, name_SMEM_BASE).
- *   for a stencil SHAPE given as an X-macro list of points X(I, DX, DY) -- the same format as
- *   the kit's one shape model (onchip/shape.cuh: the catalogue ONCHIP_SHAPE_*, or a user's list).
- *   One step computes,
- *   for every cell at least r = max |offset| from the domain's edge,
+ *       int name_plan(const perks_stencil2d_args *a, perks_plan *p)   checks a, picks the kernel,
+ *                                    fills p's head (onchip/plan.h: path PERKS_PLAN_*, why, ...)
+ *       int name_run(const perks_stencil2d_args *a, const perks_plan *p, cudaStream_t)   runs p
+ *       int name_launch(const perks_stencil2d_args *a, cudaStream_t)  name_plan, then name_run
+ *   (and name_*_smem, name_geom, types name_policy, name_weights, name_shape, name_sizes,
+ *   constants name_R, name_WW, name_RR, name_HWIN, name_SMEM_BASE, name_NCOEF).
+ *   SHAPE: an X-macro list of points X(I, DX, DY) (onchip/shape.cuh: ONCHIP_SHAPE_*, or a user's).
+ *   A step computes, for every cell at least r = max |offset| from the domain's edge,
  *       out(x, y) = sum over points, in list order, of  c[I] * in(x + DX, y + DY)
  *   (one fma per point, so the persistent and the non-persistent kernels agree bit for bit) and
  *   keeps the value of every cell closer than r to the edge (args.boundary ONCHIP_KEEP_RADIUS; the
  *   default 0, ONCHIP_KEEP_EXTENT, where the shape's extents all equal r: the same cells).
- *   Three persistent kernels, chosen by name_plan (args.kernel can force one): RESIDENT (the tile
+ *   Three persistent kernels, chosen by name_plan (args.path can force one): RESIDENT (the tile
  *   stays in shared memory), HYBRID (its first rows resident, the rest streamed), STREAM (any
- *   domain); AUTO falls back to name_steps where PERKS_HYB_WINS predicts a loss.  How they run:
+ *   domain); AUTO falls back to one launch a step (PERKS_PLAN_STEPS; args.path PERKS_KERNEL_STEPS
+ *   forces it) where PERKS_HYB_WINS predicts a loss.  How they run:
  *   docs/perks.md#reference-the-three-2d-kernels-and-their-layout.
  *   POLICY (the last argument; defaults perks_stencil2d_policy<256, 8, 32, 1>): BX threads =
  *   tile columns, RC rows a chunk, DEPTH register rows (0: no register cache), MINB the streaming
@@ -37,23 +36,24 @@
  *
  *     float c[5] = {0.6f, 0.1f, 0.1f, 0.1f, 0.1f};   // (0,0), (-1,0), (1,0), (0,-1), (0,1)
  *     perks_stencil2d_args a = {};
- *     a.a = d_u; a.b = d_v; a.width = W; a.height = H; a.steps = 100; a.weights = c;
+ *     a.src = d_u; a.dst = d_v; a.nx = W; a.ny = H; a.steps = 100; a.coef = c; a.ncoef = heat_NCOEF;
  *     a.cache = PERKS_CACHE_MIX;
- *     int rc = heat_launch(&a, stream);   // result in d_u (even steps) or d_v (odd steps)
+ *     perks_plan p;
+ *     int rc = heat_plan(&a, &p);          // p.path, p.why; p.result: d_u (even steps) or d_v
+ *     if (!rc) rc = heat_run(&a, &p, stream);   // heat_launch(&a, stream): the two in one
  *
  * PARAMETERS AND LIMITS (all: docs/perks.md#reference-2d-parameters-and-limits)
  *   T float or double; BX a multiple of 32, >= 64 and >= 2r; RC + 2r <= 32; DEPTH a multiple of RC
- *   (0: no register cache); MINB >= 1; r <= 8.  Any width and height >= 1, pitch = width; a and b
- *   must not overlap, both are written; weights read from HOST memory at launch; work NULL: the
- *   launcher allocates (synchronising).  A grid that cannot be co-resident returns
- *   PERKS_ECORESIDENT, never a hang.  Bad instantiations are static_asserts naming the generator,
- *   instance and argument.
+ *   (0: no register cache); MINB >= 1; r <= 8.  Any nx, ny >= 1, dense (pitch, plane 0 or the dense
+ *   value, else PERKS_ESIZE); src and dst apart (both written); coef in HOST memory, ncoef the
+ *   shape's; work NULL: name_run allocates p.workspace_bytes (synchronising).  Refused: the code,
+ *   p.why, p.passes 0, nothing launched; a grid that cannot be co-resident: PERKS_ECORESIDENT, never
+ *   a hang.  Bad instantiations: static_asserts naming the generator, instance and argument.
  *
  * PIECES: perks/stencil/shapes.cuh (catalogue), stream.cuh (streaming and one-step bodies),
- *   resident.cuh (resident and hybrid bodies), plan.cuh (args, modes, sizes, host functions);
- *   the generator pastes names, sizes and types around one body call per kernel.
- *
- * OPTIONAL SSAM: with ssam/stencil_shapes.cuh included, its shape lists can be passed as SHAPE.
+ *   resident.cuh (resident and hybrid bodies), plan.cuh (modes, sizes, host functions);
+ *   the generator pastes names, sizes and types around one body call per kernel.  With
+ *   ssam/stencil_shapes.cuh included, its shape lists can be passed as SHAPE.
  *
  * NVRTC (docs/python.md): the generator emits its four kernels only (the persistent ones need the
  *   planner's tiling and a cooperative launch; name_step_kernel(in, out, W, H, weights) is ordinary).
@@ -124,7 +124,8 @@ struct perks__s2d_pol<perks_stencil2d_policy<BX_, RC_, DEPTH_, MINB_> >
         T w[name##_shape::npts];                                                                      \
     } name##_weights;                                                                                 \
     enum { name##_R = name##_sizes::r, name##_WW = name##_sizes::ww, name##_RR = name##_sizes::rr,    \
-           name##_HWIN = name##_sizes::hwin, name##_SMEM_BASE = name##_sizes::smem_base };
+           name##_HWIN = name##_sizes::hwin, name##_SMEM_BASE = name##_sizes::smem_base,              \
+           name##_NCOEF = name##_shape::ncoef };
 
 /* the four kernels: one call of a body each */
 #define PERKS__S2D_KERNELS(name, T, BX, RC, DEPTH, MINB)                                              \
@@ -156,17 +157,12 @@ struct perks__s2d_pol<perks_stencil2d_policy<BX_, RC_, DEPTH_, MINB_> >
     PERKS__S2D_FN size_t name##_smem_base(void) { return (size_t)name##_SMEM_BASE; }                  \
     PERKS__S2D_FN size_t name##_res_smem(int th) { PERKS__S2D_G(name); return perks__s2d_res_smem(&g, th); } \
     PERKS__S2D_FN size_t name##_hyb_smem(int sc) { PERKS__S2D_G(name); return perks__s2d_hyb_smem(&g, sc); } \
-    PERKS__S2D_FN size_t name##_work_bytes(const perks_plan *p) { PERKS__S2D_G(name); return perks__s2d_work_bytes(&g, p); } \
-    PERKS__S2D_FN int name##_res_plan(const perks_stencil2d_args *a, perks_plan *p)                   \
-    { PERKS__S2D_G(name); return perks__s2d_res_plan(a, p, &g); }                                    \
-    PERKS__S2D_FN int name##_hyb_plan(const perks_stencil2d_args *a, perks_plan *p)                   \
-    { PERKS__S2D_G(name); return perks__s2d_hyb_plan(a, p, &g); }                                    \
     PERKS__S2D_FN int name##_plan(const perks_stencil2d_args *a, perks_plan *p)                       \
     { PERKS__S2D_G(name); return perks__s2d_plan<T>(a, p, &g); }                                     \
+    PERKS__S2D_FN int name##_run(const perks_stencil2d_args *a, const perks_plan *p, cudaStream_t stream) \
+    { PERKS__S2D_G(name); name##_weights w; return perks__s2d_run(a, p, &g, &w, sizeof w, stream); } \
     PERKS__S2D_FN int name##_launch(const perks_stencil2d_args *a, cudaStream_t stream)               \
-    { PERKS__S2D_G(name); name##_weights w; return perks__s2d_run<T>(a, &g, &w, sizeof w, stream); } \
-    PERKS__S2D_FN int name##_steps(const perks_stencil2d_args *a, cudaStream_t stream)                \
-    { PERKS__S2D_G(name); name##_weights w; return perks__s2d_steps(a, &g, &w, sizeof w, stream); }
+    { perks_plan p; const int rc = name##_plan(a, &p); return rc ? rc : name##_run(a, &p, stream); }
 #else
 #define PERKS__S2D_HOST(name, T, BX, RC, DEPTH)
 #endif

@@ -5,29 +5,26 @@
  *
  * WHAT (PERKS paper §4.2 "2D planes loaded one after the other", Listing 1, §5)
  *   PERKS_STENCIL3D_DEFINE(name, T, SHAPE, perks_stencil3d_policy<BX, BY, RC, MINB>) defines
- *       __global__ void name_kernel(...)                                the kernel (persistent when
- *                                                                       launched by name_launch)
- *       int name_launch(const perks_stencil3d_args *, cudaStream_t)     all steps, one cooperative launch
- *       int name_steps(const perks_stencil3d_args *, cudaStream_t)      the same steps, one ordinary
- *                                                                       launch each (the non-persistent
- *                                                                       baseline: same kernel, same sums)
- *       int name_plan(const perks_stencil3d_args *, perks_plan *)       the plan name_launch uses
- *       size_t name_work_bytes(const perks_plan *)                      edge-buffer scratch it needs
+ *       __global__ void name_kernel(...)     the kernel (persistent when the plan says so)
+ *       int name_plan(const perks_stencil3d_args *a, perks_plan *p)   checks a, plans the tiles and
+ *                                    cached planes, fills p's head (onchip/plan.h: path, why, ...)
+ *       int name_run(const perks_stencil3d_args *a, const perks_plan *p, cudaStream_t)   runs p
+ *       int name_launch(const perks_stencil3d_args *a, cudaStream_t)  name_plan, then name_run
  *   (and name_ring_bytes, name_geom, the types name_policy, name_weights, name_shape, name_sizes
- *   and the constants name_R, name_WX, name_PP, name_NT, name_NPF).
+ *   and the constants name_R, name_WX, name_PP, name_NT, name_NPF, name_NCOEF).
  *   The policy (the last argument; defaults perks_stencil3d_policy<32, 16, 4, 1>): tiles of BX x BY
  *   columns (the threads), RC planes a chunk, MINB: __launch_bounds__(BX * BY, MINB).
- *   SHAPE is an X-macro list X(I, DX, DY, DZ) (onchip/shape.cuh: the catalogue ONCHIP_SHAPE_3D7PT ...
- *   ONCHIP_SHAPE_POISSON, or a user's list).  A step computes, for every cell at least r = max |offset| from each face
- *   of the domain,
+ *   SHAPE is an X-macro list X(I, DX, DY, DZ) (onchip/shape.cuh: ONCHIP_SHAPE_3D7PT ... or a user's
+ *   list).  A step computes, for every cell at least r = max |offset| from each face of the domain,
  *       out(x, y, z) = sum over DZ ascending, then list order, of c[I] * in(x + DX, y + DY, z + DZ)
  *   (one fma per point; for the catalogue's boxes and poisson that is list order) and keeps the
  *   value of every cell within r of a face (args.boundary ONCHIP_KEEP_RADIUS; the default 0,
  *   ONCHIP_KEEP_EXTENT, where the shape's extents all equal r: the same cells).
  *
- *   Tiles of BX x BY columns by tile_len planes, the first smem_planes of each in shared memory
- *   (all where the domain fits), the rest streamed through a ring; each plane read once a step into
- *   2r + 1 register accumulators.  Results in a (steps even) or b (odd), bit for bit name_steps'.
+ *   Tiles of BX x BY columns by tile_len planes, the first smem_rows planes of each in shared memory
+ *   (all where the domain fits: path PERKS_PLAN_RESIDENT), the rest streamed through a ring; each
+ *   plane read once a step into 2r + 1 register accumulators.  args.path PERKS_KERNEL_STEPS: the
+ *   same kernel one launch a step, nothing cached (PERKS_PLAN_STEPS), bit for bit the same result.
  *   docs/perks.md#reference-the-3d-layout-pass-and-halo.
  *
  * EXAMPLE
@@ -37,17 +34,18 @@
  *
  *     float c[7] = {0.4f, 0.1f, 0.1f, 0.1f, 0.1f, 0.1f, 0.1f};  // (0,0,0), -x, +x, -y, +y, -z, +z
  *     perks_stencil3d_args a = {};
- *     a.a = d_u; a.b = d_v; a.width = W; a.height = H; a.depth = D; a.steps = 100; a.weights = c;
- *     a.cache = PERKS_CACHE_SMEM;
+ *     a.src = d_u; a.dst = d_v; a.nx = W; a.ny = H; a.nz = D; a.steps = 100; a.coef = c;
+ *     a.ncoef = heat3_NCOEF; a.cache = PERKS_CACHE_SMEM;
  *     int rc = heat3_launch(&a, stream);  // result in d_u (even steps) or d_v (odd steps)
  *
  * PARAMETERS AND LIMITS (all: docs/perks.md#reference-3d-parameters-and-limits)
  *   T float or double; BX a multiple of 32, BX x BY <= 1024; RC 1..16 planes a chunk; MINB >= 1;
- *   r <= 4.  Any sizes >= 1, dense (x fastest); a and b must not overlap, both written; weights from
- *   HOST memory.
- *   cache NONE, SMEM or MIX (the same: no register cache), REG: PERKS_ESIZE.  work NULL: allocated
- *   by the launcher (synchronising).  Not co-resident: PERKS_ECORESIDENT, never a hang.  Bad
- *   instantiations are static_asserts naming the generator, the instance and the argument.
+ *   r <= 4.  Any sizes >= 1, dense (x fastest; pitch, plane 0 or the dense value); src and dst
+ *   apart, both written; coef in HOST memory, ncoef the shape's.  cache NONE, SMEM or MIX (the same:
+ *   no register cache), REG: PERKS_ESIZE; path AUTO or STEPS.  work NULL: name_run allocates
+ *   (synchronising).  Refused: the code, p.why, p.passes 0, nothing launched.  Not co-resident:
+ *   PERKS_ECORESIDENT, never a hang.  Bad instantiations: static_asserts naming the generator, the
+ *   instance and the argument.
  *
  * PIECES: perks_stencil3d<T, S, BX, BY, RC>(...), the body of name_kernel; the host logic is the
  *   perks__s3d_* functions, one copy for all instantiations.  Includes perks/stencil.cuh, nothing
@@ -69,21 +67,10 @@
 #include "plan.h"
 #include "stencil.cuh"
 
-typedef struct perks_stencil3d_args {
-    void *a, *b;         /* T *, device, width x height x depth each; the input in a.  After `steps`
-                            steps the result is in a (steps even) or b (steps odd). */
-    int width, height, depth; /* cells; x fastest, then y, then z (dense) */
-    int steps;           /* >= 0 */
-    const void *weights; /* T *, HOST: one coefficient per index I of the shape */
-    int cache;           /* PERKS_CACHE_NONE, _SMEM, _MIX (= SMEM); _REG: PERKS_ESIZE */
-    int blocks_per_sm;   /* 0: by perks/plan.h (Little's law, capped by resources) */
-    int smem_planes_max; /* 0: as many cached planes per tile as fit; > 0: at most this many */
-    void *work;          /* device scratch (edge buffers), name_work_bytes; NULL: allocated here */
-    size_t work_bytes;
-    int boundary;        /* onchip/boundary.h: ONCHIP_KEEP_RADIUS (the cells within r of a face keep
-                            their values), or ONCHIP_KEEP_EXTENT (0) for a shape whose extents all
-                            equal its radius (the same cells); any other: PERKS_EBOUNDARY */
-} perks_stencil3d_args;
+/* the arguments (onchip/stencil.h), as in 2D with nz >= 1 (plane 0 or nx * ny), cache NONE, SMEM
+ * or MIX (the same here; REG: PERKS_ESIZE), cache_rows_max the cached planes a tile, path
+ * PERKS_KERNEL_AUTO or PERKS_KERNEL_STEPS */
+typedef onchip_stencil_args perks_stencil3d_args;
 
 /* an instantiation's sizes: r the radius, wx = BX + 2r a framed plane's row, pp its cells, nt the
  * threads, npf the ring cells a thread loads per chunk */
@@ -313,24 +300,20 @@ static __device__ __forceinline__ void perks_stencil3d(T *a, T *b, T *ea, T *eb,
 typedef struct perks__s3d_geom {
     int bx, by, r, pp, nt, npf, cell_bytes; /* tile columns, rows, radius, framed plane's cells, threads,
                                                ring cells a thread, sizeof(T) */
+    int ncoef;                              /* the shape's coefficients */
     size_t ring_bytes;                      /* name_ring_bytes(): 2 RC planes */
     const void *kernel;                     /* name_kernel */
     unsigned policies;                      /* the boundary policies it gives (bit p for policy p) */
 } perks__s3d_geom;
 
-/* name_plan */
-static inline int perks__s3d_plan(const perks_stencil3d_args *a, perks_plan *p, const perks__s3d_geom *g, const void *kernel)
+/* the persistent plan (args checked): tiles, cached planes, % cached */
+static inline int perks__s3d_pers_plan(const perks_stencil3d_args *a, perks_plan *p, const perks__s3d_geom *g)
 {
     perks_device_info d;
     perks_kernel_info k;
     int rc, bps, maxb, tx, ty, slabs, th, tpb, nc;
     long long across, planes, cs;
-    if (!a || !p) return PERKS_ENULL;
-    if ((rc = perks__boundary_check(a->boundary, g->policies))) return rc;
-    if (a->width <= 0 || a->height <= 0 || a->depth <= 0 || a->steps < 0 || a->blocks_per_sm < 0 || a->cache < 0 ||
-        a->cache > 3 || a->cache == PERKS_CACHE_REG || a->smem_planes_max < 0)
-        return PERKS_ESIZE;
-    if ((rc = perks__stencil_kinfo(&d, &k, kernel, g->nt, (long)g->ring_bytes, g->npf * g->cell_bytes, g->cell_bytes, g->pp)))
+    if ((rc = perks__stencil_kinfo(&d, &k, g->kernel, g->nt, (long)g->ring_bytes, g->npf * g->cell_bytes, g->cell_bytes, g->pp)))
         return rc;
     maxb = perks_plan_max_blocks(&d, &k);
     if (maxb < 1) return PERKS_ERESOURCE;
@@ -340,29 +323,29 @@ static inline int perks__s3d_plan(const perks_stencil3d_args *a, perks_plan *p, 
         bps = perks_plan_little(&d, &k);
         if (bps > maxb) bps = maxb;
     }
-    rc = perks_plan_make(p, &d, &k, (long long)a->width * a->height * a->depth, bps);
+    rc = perks_plan_make(p, &d, &k, (long long)a->nx * a->ny * a->nz, bps);
     if (rc) return rc;
     planes = a->cache == PERKS_CACHE_NONE ? 0 : p->smem_cache_cells / g->pp;
-    tx = (a->width + g->bx - 1) / g->bx;
-    ty = (a->height + g->by - 1) / g->by;
+    tx = (a->nx + g->bx - 1) / g->bx;
+    ty = (a->ny + g->by - 1) / g->by;
     across = (long long)tx * ty;
     if (across <= p->grid) {
         slabs = (int)(p->grid / across);
-        if (slabs > a->depth) slabs = a->depth;
-        th = (a->depth + slabs - 1) / slabs;
-        slabs = (a->depth + th - 1) / th;
+        if (slabs > a->nz) slabs = a->nz;
+        th = (a->nz + slabs - 1) / slabs;
+        slabs = (a->nz + th - 1) / th;
         p->tiles = (int)(across * slabs);
         tpb = 1;
     } else {
         if (across > (1LL << 30)) return PERKS_ESIZE;
         slabs = 1;
-        th = a->depth;
+        th = a->nz;
         p->tiles = (int)across;
         tpb = (int)((across + p->grid - 1) / p->grid);
     }
     p->grid = (p->tiles + tpb - 1) / tpb;
     nc = (int)(planes / tpb < th ? planes / tpb : th);
-    if (a->smem_planes_max > 0 && nc > a->smem_planes_max) nc = a->smem_planes_max;
+    if (a->cache_rows_max > 0 && nc > a->cache_rows_max) nc = a->cache_rows_max;
     p->tiles_x = tx;
     p->tiles_y = ty;
     p->tile_w = g->bx;
@@ -374,39 +357,103 @@ static inline int perks__s3d_plan(const perks_stencil3d_args *a, perks_plan *p, 
     p->smem_bytes = (long)g->ring_bytes + (long)tpb * nc * g->pp * (long)g->cell_bytes;
     cs = 0;
     for (int i = 0; i < slabs; i++) {
-        int len = a->depth - i * th < th ? a->depth - i * th : th;
+        int len = a->nz - i * th < th ? a->nz - i * th : th;
         cs += len < nc ? len : nc;
     }
     p->cells_reg = 0;
-    p->cells_smem = cs * a->width * a->height;
+    p->cells_smem = cs * a->nx * a->ny;
     p->cells_dev = p->cells - p->cells_smem;
     p->cached_fraction = (double)p->cells_smem / (double)p->cells;
-    p->resident = p->cells_smem == p->cells;
+    p->path = p->cells_smem == p->cells ? PERKS_PLAN_RESIDENT : PERKS_PLAN_STREAM;
     return PERKS_SUCCESS;
 }
 
-/* name_launch after its plan: the edge buffers (a->work, or allocated and freed here; none when
- * nothing is cached), the weights, one cooperative launch */
-static inline int perks__s3d_launch(const perks_stencil3d_args *a, const perks_plan *p, const perks__s3d_geom *g,
-                                    const void *kernel, void *w, size_t wbytes, cudaStream_t stream)
+/* one launch a step (args checked): the same kernel with nothing cached, one step, tiles of at
+ * least 16 planes sized to fill about two waves of resident blocks (the kernel's shared memory
+ * raised to the ring, its occupancy queried; neither for 0 steps) */
+static inline int perks__s3d_steps_plan(const perks_stencil3d_args *a, perks_plan *p, const perks__s3d_geom *g)
+{
+    int dev, sms, bps = 0, slabs, tx, ty, th;
+    long long across, tiles;
+    memset(p, 0, sizeof *p);
+    p->path = PERKS_PLAN_STEPS;
+    p->block = g->nt;
+    p->tile_w = g->bx;
+    p->tile_h = g->by;
+    p->smem_bytes = (long)g->ring_bytes;
+    p->dyn_smem_base = (long)g->ring_bytes;
+    p->cell_bytes = g->cell_bytes;
+    p->cells = (long long)a->nx * a->ny * a->nz;
+    p->cells_dev = p->cells;
+    if (a->steps == 0) return PERKS_SUCCESS;
+    if (cudaGetDevice(&dev) != cudaSuccess || onchip_device_sms(dev, &sms) != cudaSuccess) return PERKS_ECUDA;
+    if (onchip_smem_allow(g->kernel, g->ring_bytes) != cudaSuccess) return PERKS_ECUDA;
+    if (onchip_occupancy(g->kernel, g->nt, g->ring_bytes, &bps) != cudaSuccess) return PERKS_ECUDA;
+    if (bps < 1) return PERKS_ERESOURCE;
+    tx = (a->nx + g->bx - 1) / g->bx;
+    ty = (a->ny + g->by - 1) / g->by;
+    across = (long long)tx * ty;
+    slabs = (int)((2LL * bps * sms + across - 1) / across);
+    if (slabs > a->nz) slabs = a->nz;
+    th = (a->nz + slabs - 1) / slabs;
+    if (th < 16) th = a->nz < 16 ? a->nz : 16;
+    tiles = across * ((a->nz + th - 1) / th);
+    if (tiles > 0x7fffffffLL) return PERKS_ESIZE;
+    p->tiles_x = tx;
+    p->tiles_y = ty;
+    p->tile_len = th;
+    p->tiles = p->grid = (int)tiles;
+    return PERKS_SUCCESS;
+}
+
+/* the edge buffers of a persistent plan (none when nothing is cached): its workspace_bytes */
+static inline size_t perks__s3d_work_bytes(const perks__s3d_geom *g, const perks_plan *p)
+{
+    return p->smem_rows > 0 ? 2 * perks_edge_elems(p->tiles, g->r, p->tile_len * g->by) * g->cell_bytes : 0;
+}
+
+/* name_plan: the checks, the persistent plan or one launch a step, the head */
+static inline int perks__s3d_plan(const perks_stencil3d_args *a, perks_plan *p, const perks__s3d_geom *g)
+{
+    const char *why = NULL;
+    int rc;
+    if (!p) return PERKS_ENULL;
+    if (!a) return perks__plan_refuse(p, PERKS_ENULL, "a NULL argument: args");
+    if ((rc = perks__stencil_check(a, 3, g->policies, g->ncoef, g->cell_bytes, &why))) return perks__plan_refuse(p, rc, why);
+    if (a->path == PERKS_KERNEL_STEPS) {
+        if ((rc = perks__s3d_steps_plan(a, p, g)))
+            return perks__plan_refuse(p, rc, rc == PERKS_ESIZE ? "one launch a step: more than 2^31 - 1 tiles" : NULL);
+        return perks__plan_done(a, p, PERKS_PLAN_STEPS, "one launch a step, as args.path asks: the non-persistent baseline", 0);
+    }
+    if ((rc = perks__s3d_pers_plan(a, p, g))) return perks__plan_refuse(p, rc, NULL);
+    why = p->path == PERKS_PLAN_RESIDENT     ? "resident: every plane of every tile fits in shared memory"
+          : a->cache == PERKS_CACHE_NONE     ? "streamed: cache mode NONE keeps no plane in shared memory"
+          : p->smem_rows == 0                ? "streamed: not one plane of a tile fits in shared memory"
+                                             : "partly cached: the first planes of each tile in shared memory, the rest "
+                                               "streamed through the ring";
+    return perks__plan_done(a, p, p->path, why, perks__s3d_work_bytes(g, p));
+}
+
+/* one cooperative launch: the edge buffers (a->work, or allocated and freed here; none when nothing
+ * is cached), w the weights */
+static inline int perks__s3d_launch(const perks_stencil3d_args *a, const perks_plan *p, const perks__s3d_geom *g, void *w,
+                                    cudaStream_t stream)
 {
     const size_t elems = p->smem_rows > 0 ? perks_edge_elems(p->tiles, g->r, p->tile_len * g->by) : 0;
-    const size_t need = 2 * elems * g->cell_bytes;
+    const size_t need = p->workspace_bytes;
     int rc;
     void *work, *pa, *pb, *ea, *eb;
-    if (a->work && a->work_bytes < need) return PERKS_ESIZE;
     work = a->work;
     if (!work && need && cudaMalloc(&work, need) != cudaSuccess) return PERKS_ECUDA;
-    memcpy(w, a->weights, wbytes);
-    pa = a->a;
-    pb = a->b;
+    pa = (void *)a->src;
+    pb = a->dst;
     ea = need ? work : NULL;
     eb = need ? (char *)work + elems * g->cell_bytes : NULL;
     {
-        int W = a->width, H = a->height, D = a->depth, steps = a->steps, nt = p->tiles, tx = p->tiles_x,
-            ty = p->tiles_y, th = p->tile_len, nc = p->smem_rows;
+        int W = a->nx, H = a->ny, D = a->nz, steps = a->steps, nt = p->tiles, tx = p->tiles_x, ty = p->tiles_y,
+            th = p->tile_len, nc = p->smem_rows;
         void *args[] = {&pa, &pb, &ea, &eb, &W, &H, &D, &steps, &nt, &tx, &ty, &th, &nc, w};
-        rc = perks_launch(kernel, dim3(p->grid), dim3(g->nt), args, (size_t)p->smem_bytes, stream);
+        rc = perks_launch(g->kernel, dim3(p->grid), dim3(g->nt), args, (size_t)p->smem_bytes, stream);
     }
     if (!a->work && need) {
         if (cudaFree(work) != cudaSuccess && !rc) rc = PERKS_ECUDA;
@@ -414,82 +461,34 @@ static inline int perks__s3d_launch(const perks_stencil3d_args *a, const perks_p
     return rc;
 }
 
-/* name_steps before its launches: checks, the kernel's shared memory, its tiles (at least 16 planes,
- * about two waves of resident blocks), the weights; nothing to do for 0 steps */
-static inline int perks__s3d_steps_prep(const perks_stencil3d_args *a, const void *kernel, int bx, int by, int es, size_t sm,
-                                        void *w, size_t wbytes, int *tx, int *ty, int *th, long long *tiles)
-{
-    int dev, sms, bps = 0, slabs, rc;
-    long long across;
-    *tx = *ty = *th = 0;
-    *tiles = 0;
-    if (!a) return PERKS_ENULL;
-    if (!a->a || !a->b || !a->weights) return PERKS_ENULL;
-    if (a->width <= 0 || a->height <= 0 || a->depth <= 0 || a->steps < 0) return PERKS_ESIZE;
-    if ((rc = perks__ab_check(a->a, a->b, (long long)a->height * a->depth, a->width, es))) return rc;
-    if (a->steps == 0) return PERKS_SUCCESS;
-    if (cudaGetDevice(&dev) != cudaSuccess || onchip_device_sms(dev, &sms) != cudaSuccess) return PERKS_ECUDA;
-    if (onchip_smem_allow(kernel, sm) != cudaSuccess) return PERKS_ECUDA;
-    if (onchip_occupancy(kernel, bx * by, sm, &bps) != cudaSuccess) return PERKS_ECUDA;
-    if (bps < 1) return PERKS_ERESOURCE;
-    *tx = (a->width + bx - 1) / bx;
-    *ty = (a->height + by - 1) / by;
-    across = (long long)*tx * *ty;
-    slabs = (int)((2LL * bps * sms + across - 1) / across);
-    if (slabs > a->depth) slabs = a->depth;
-    *th = (a->depth + slabs - 1) / slabs;
-    if (*th < 16) *th = a->depth < 16 ? a->depth : 16;
-    *tiles = across * ((a->depth + *th - 1) / *th);
-    if (*tiles > 0x7fffffffLL) return PERKS_ESIZE;
-    memcpy(w, a->weights, wbytes);
-    return PERKS_SUCCESS;
-}
-
-/* name_work_bytes: the edge buffers of a plan (none when nothing is cached) */
-static inline size_t perks__s3d_work_bytes(const perks__s3d_geom *g, const perks_plan *p)
-{
-    return p->smem_rows > 0 ? 2 * perks_edge_elems(p->tiles, g->r, p->tile_len * g->by) * g->cell_bytes : 0;
-}
-
-/* name_launch: the plan, then all steps in one cooperative launch; w: storage of wbytes for the
- * weights */
-static inline int perks__s3d_run(const perks_stencil3d_args *a, const perks__s3d_geom *g, void *w, size_t wbytes,
-                                 cudaStream_t stream)
-{
-    perks_plan p;
-    int rc;
-    if (!a) return PERKS_ENULL;
-    if (!a->a || !a->b || !a->weights) return PERKS_ENULL;
-    if ((rc = perks__s3d_plan(a, &p, g, g->kernel))) return rc;
-    if ((rc = perks__ab_check(a->a, a->b, (long long)a->height * a->depth, a->width, g->cell_bytes))) return rc;
-    if (a->steps == 0) return PERKS_SUCCESS;
-    return perks__s3d_launch(a, &p, g, g->kernel, w, wbytes, stream);
-}
-
-/* name_steps: the same steps, one ordinary launch each: the same kernel with nothing cached, one
- * step, tiles of at least 16 planes sized to fill about two waves of resident blocks */
-static inline int perks__s3d_steps(const perks_stencil3d_args *a, const perks__s3d_geom *g, void *w, size_t wbytes,
+/* one ordinary launch a step of the same kernel, nothing cached, on the plan's tiles; w the weights */
+static inline int perks__s3d_steps(const perks_stencil3d_args *a, const perks_plan *p, const perks__s3d_geom *g, void *w,
                                    cudaStream_t stream)
 {
     const size_t sm = g->ring_bytes;
-    int tx, ty, th, W, H, D, one = 1, nt, nc = 0;
-    long long tiles;
+    int tx = p->tiles_x, ty = p->tiles_y, th = p->tile_len, W = a->nx, H = a->ny, D = a->nz, one = 1, nt = p->tiles, nc = 0;
     void *pa, *pb, *ea = NULL, *eb = NULL;
-    int rc = a ? perks__boundary_check(a->boundary, g->policies) : PERKS_ENULL;
-    if (!rc) rc = perks__s3d_steps_prep(a, g->kernel, g->bx, g->by, g->cell_bytes, sm, w, wbytes, &tx, &ty, &th, &tiles);
-    if (rc || a->steps == 0) return rc;
-    W = a->width;
-    H = a->height;
-    D = a->depth;
-    nt = (int)tiles;
-    for (int t = 0; t < a->steps; t++) {
+    if (onchip_smem_allow(g->kernel, sm) != cudaSuccess) return PERKS_ECUDA;
+    for (long long t = 0; t < p->passes; t++) {
         void *args[] = {&pa, &pb, &ea, &eb, &W, &H, &D, &one, &nt, &tx, &ty, &th, &nc, w};
-        pa = (t & 1) ? a->b : a->a;
-        pb = (t & 1) ? a->a : a->b;
-        cudaLaunchKernel(g->kernel, dim3((unsigned)tiles), dim3(g->nt), args, sm, stream);
+        pa = (t & 1) ? a->dst : (void *)a->src;
+        pb = (t & 1) ? (void *)a->src : a->dst;
+        cudaLaunchKernel(g->kernel, dim3((unsigned)nt), dim3(g->nt), args, sm, stream);
         if (cudaGetLastError() != cudaSuccess) return PERKS_ECUDA;
     }
     return PERKS_SUCCESS;
+}
+
+/* name_run: what the plan says (none, one cooperative launch, or one launch a step); w: storage of
+ * wbytes for the weights */
+static inline int perks__s3d_run(const perks_stencil3d_args *a, const perks_plan *p, const perks__s3d_geom *g, void *w,
+                                 size_t wbytes, cudaStream_t stream)
+{
+    if (!a || !p) return PERKS_ENULL;
+    if (p->passes <= 0) return PERKS_SUCCESS;
+    perks__stencil_weights(w, wbytes, a->coef, g->ncoef, g->cell_bytes);
+    if (p->path == PERKS_PLAN_STEPS) return perks__s3d_steps(a, p, g, w, stream);
+    return perks__s3d_launch(a, p, g, w, stream);
 }
 #endif /* !__CUDACC_RTC__ */
 
@@ -541,7 +540,7 @@ struct perks__s3d_pol<perks_stencil3d_policy<BX_, BY_, RC_, MINB_> >
         T w[name##_shape::npts];                                                                     \
     } name##_weights;                                                                                \
     enum { name##_R = name##_sizes::r, name##_WX = name##_sizes::wx, name##_PP = name##_sizes::pp,   \
-           name##_NT = name##_sizes::nt, name##_NPF = name##_sizes::npf };
+           name##_NT = name##_sizes::nt, name##_NPF = name##_sizes::npf, name##_NCOEF = name##_shape::ncoef };
 
 /* the host side: each function one call of a shared one (above); none under NVRTC, where the
  * generator emits the kernel only */
@@ -551,20 +550,18 @@ struct perks__s3d_pol<perks_stencil3d_policy<BX_, BY_, RC_, MINB_> >
     PERKS__S3D_FN perks__s3d_geom name##_geom(void)                                                  \
     {                                                                                                \
         const perks__s3d_geom g = {(BX), (BY), name##_R, name##_PP, name##_NT, name##_NPF, (int)sizeof(T), \
-                                   (size_t)2 * (RC) * name##_PP * sizeof(T), (const void *)name##_kernel, \
+                                   name##_NCOEF, (size_t)2 * (RC) * name##_PP * sizeof(T), (const void *)name##_kernel, \
                                    perks__stencil_policies<name##_shape>(3)};                        \
         return g;                                                                                    \
     }                                                                                                \
     /* the ring (2 RC planes) at the start of dynamic shared memory; cached planes follow */       \
     PERKS__S3D_FN size_t name##_ring_bytes(void) { return name##_geom().ring_bytes; }                \
     PERKS__S3D_FN int name##_plan(const perks_stencil3d_args *a, perks_plan *p)                      \
-    { const perks__s3d_geom g = name##_geom(); return perks__s3d_plan(a, p, &g, g.kernel); }         \
-    PERKS__S3D_FN size_t name##_work_bytes(const perks_plan *p)                                      \
-    { const perks__s3d_geom g = name##_geom(); return perks__s3d_work_bytes(&g, p); }                \
+    { const perks__s3d_geom g = name##_geom(); return perks__s3d_plan(a, p, &g); }                  \
+    PERKS__S3D_FN int name##_run(const perks_stencil3d_args *a, const perks_plan *p, cudaStream_t stream) \
+    { const perks__s3d_geom g = name##_geom(); name##_weights w; return perks__s3d_run(a, p, &g, &w, sizeof w, stream); } \
     PERKS__S3D_FN int name##_launch(const perks_stencil3d_args *a, cudaStream_t stream)              \
-    { const perks__s3d_geom g = name##_geom(); name##_weights w; return perks__s3d_run(a, &g, &w, sizeof w, stream); } \
-    PERKS__S3D_FN int name##_steps(const perks_stencil3d_args *a, cudaStream_t stream)               \
-    { const perks__s3d_geom g = name##_geom(); name##_weights w; return perks__s3d_steps(a, &g, &w, sizeof w, stream); }
+    { perks_plan p; const int rc = name##_plan(a, &p); return rc ? rc : name##_run(a, &p, stream); }
 #else
 #define PERKS__S3D_HOST(name, T, BX, BY, RC)
 #endif

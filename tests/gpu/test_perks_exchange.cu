@@ -46,17 +46,20 @@ typedef struct cfg {
 static const char *kern_name[] = {"one-pass", "temporal", "perks"};
 
 /* s steps over `rows` rows from src to dst (both at the window's first row); *in_dst: whether the
- * result is in dst (perks: odd s), else in src */
+ * result is in dst (perks: the plan's result, dst after odd s), else in src */
 static int pass(const cfg *c, const void *coef, void *src, void *dst, int rows, int s, cudaStream_t st, int *in_dst)
 {
     *in_dst = 1;
     if (c->kern == K_PERKS) {
         perks_stencil2d_args a;
         memset(&a, 0, sizeof a);
-        a.a = src; a.b = dst; a.width = c->nx; a.height = rows; a.steps = s; a.weights = coef;
+        a.src = src; a.dst = dst; a.nx = c->nx; a.ny = rows; a.steps = s; a.coef = coef; a.ncoef = ps_f_NCOEF;
         a.cache = PERKS_CACHE_SMEM;
-        *in_dst = s & 1;
-        return ps_f_launch(&a, st);
+        perks_plan p;
+        int rc = ps_f_plan(&a, &p);
+        if (!rc) rc = ps_f_run(&a, &p, st);
+        *in_dst = p.result == dst; /* the plan's result: dst after odd s */
+        return rc;
     }
     ssam_stencil_args a;
     memset(&a, 0, sizeof a);

@@ -1,18 +1,33 @@
 /* tests/gpu/test_perks_stencil3d.cu -- perks/stencil3d.cuh: after N steps (1, 2, 7, 100) the persistent
- * 3D kernel equals the non-persistent steps of the same generator bit for bit, and both match a CPU
- * reference in double (fp32 < 1e-5, fp64 < 1e-12 relative); fully cached (every plane of every tile in
- * shared memory: the plan says 100%), partially cached (planes per tile capped: 0 < % < 100, the rest
- * streamed), not cached (mode none: 0%), several tiles per block (more tile columns than co-resident
- * blocks); ragged sizes (not multiples of the tile, 1x1x1, thinner than the stencil in each axis);
- * outputs poisoned with NaN first; every error code of the launcher (a and b poisoned with a byte
- * pattern: a refused call writes nothing), a grid that cannot be co-resident refused by perks_launch
- * (never a hang), steps = 0 writes nothing, a and b that overlap refused.  The non-persistent
- * result is checked against the CPU cell by cell within the rounding bound of its steps
- * (reference()). */
+ * 3D kernel equals the non-persistent steps of the same generator (path PERKS_KERNEL_STEPS) bit for
+ * bit, and both match a CPU reference in double (fp32 < 1e-5, fp64 < 1e-12 relative); fully cached
+ * (every plane of every tile in shared memory: the plan says 100%, path resident), partially cached
+ * (planes per tile capped: 0 < % < 100, the rest streamed), not cached (mode none: 0%), several tiles
+ * per block (more tile columns than co-resident blocks); ragged sizes (not multiples of the tile,
+ * 1x1x1, thinner than the stencil in each axis); outputs poisoned with NaN first.  The plan's
+ * promise on every path: the answer is read from p.result, steps_per_pass x passes = steps, a caller
+ * workspace of exactly p.workspace_bytes (a poisoned guard after it) works.  Every error code (src
+ * and dst poisoned with a byte pattern: a refused call writes nothing; its plan names why and plans
+ * no pass), including a pitch or plane that is not dense and a wrong ncoef; a grid that cannot be
+ * co-resident refused by perks_launch (never a hang), steps = 0 writes nothing, src and dst that
+ * overlap refused.  The non-persistent result is checked against the CPU cell by cell within the
+ * rounding bound of its steps (reference()). */
 #include <perks/stencil3d.cuh>
+
+#include <stddef.h>
+#include <type_traits>
 
 #include "gpucheck.h"
 #include "stencil_ref.h"
+
+static_assert(offsetof(perks_plan, path) == offsetof(onchip_plan, path) &&
+                  offsetof(perks_plan, why) == offsetof(onchip_plan, why) &&
+                  offsetof(perks_plan, steps_per_pass) == offsetof(onchip_plan, steps_per_pass) &&
+                  offsetof(perks_plan, passes) == offsetof(onchip_plan, passes) &&
+                  offsetof(perks_plan, workspace_bytes) == offsetof(onchip_plan, workspace_bytes) &&
+                  offsetof(perks_plan, result) == offsetof(onchip_plan, result),
+              "perks_plan begins with onchip_plan's head");
+static_assert(std::is_same<perks_stencil3d_args, onchip_stencil_args>::value, "perks_stencil3d_args");
 
 /* (name, T, shape, BX, BY, RC) */
 PERKS_STENCIL3D_DEFINE(f7, float, ONCHIP_SHAPE_3D7PT, perks_stencil3d_policy<32, 4, 4>)
@@ -23,6 +38,7 @@ PERKS_STENCIL3D_DEFINE(fp19, float, ONCHIP_SHAPE_POISSON, perks_stencil3d_policy
 
 typedef int (*launch_fn)(const perks_stencil3d_args *, cudaStream_t);
 typedef int (*plan_fn)(const perks_stencil3d_args *, perks_plan *);
+typedef int (*run_fn)(const perks_stencil3d_args *, const perks_plan *, cudaStream_t);
 #define PT(I, DX, DY, DZ) {I, DX, DY, DZ},
 static const int pts_f7[][4] = {ONCHIP_SHAPE_3D7PT(PT)};
 static const int pts_f13[][4] = {ONCHIP_SHAPE_3D13PT(PT)};
@@ -32,15 +48,48 @@ static const int pts_fp19[][4] = {ONCHIP_SHAPE_POISSON(PT)};
 
 typedef struct kern {
     const char *name;
-    launch_fn launch, steps;
+    launch_fn launch;
     plan_fn plan;
+    run_fn run;
     const int (*pts)[4];
-    int npts, r, dbl, bx, by;
+    int npts, ncoef, r, dbl, bx, by;
 } kern;
 #define K(n, r, dbl, bx, by) \
-    {#n, n##_launch, n##_steps, n##_plan, pts_##n, (int)(sizeof pts_##n / sizeof pts_##n[0]), r, dbl, bx, by}
+    {#n, n##_launch, n##_plan, n##_run, pts_##n, (int)(sizeof pts_##n / sizeof pts_##n[0]), n##_NCOEF, r, dbl, bx, by}
 static const kern kernels[] = {K(f7, 1, 0, 32, 4), K(f13, 2, 0, 32, 2), K(d27, 1, 1, 64, 2), K(f125, 2, 0, 32, 4),
                                K(fp19, 1, 0, 32, 8)};
+
+/* name_launch with path PERKS_KERNEL_STEPS: one launch a step */
+static int launch_steps(launch_fn f, perks_stencil3d_args a)
+{
+    a.path = PERKS_KERNEL_STEPS;
+    return f(&a, 0);
+}
+
+/* a chosen plan's head: why read alike through onchip_plan_head, the steps covered (one pass of all
+ * steps, or one a step), the result in src or dst by the parity of the steps */
+static void check_head(const perks_plan *p, const perks_stencil3d_args *a, const char *what)
+{
+    CHECK(p->why && p->why[0] && onchip_plan_head(p)->why == p->why, "%s: no why", what);
+    CHECK((long long)p->steps_per_pass * p->passes == a->steps, "%s: %d steps a pass x %lld passes, %d steps", what,
+          p->steps_per_pass, p->passes, a->steps);
+    CHECK(p->passes == (a->steps == 0 ? 0 : p->path == PERKS_PLAN_STEPS ? a->steps : 1), "%s: %lld passes (path %d)",
+          what, p->passes, p->path);
+    CHECK(p->result == ((a->steps & 1) ? a->dst : (const void *)a->src), "%s: result %p (src %p, dst %p)", what,
+          p->result, a->src, a->dst);
+    CHECK(p->path != PERKS_PLAN_STEPS || p->workspace_bytes == 0, "%s: steps path with %zu workspace bytes", what,
+          p->workspace_bytes);
+    CHECK(p->path == PERKS_PLAN_STEPS || p->path == (p->cached_fraction == 1.0 ? PERKS_PLAN_RESIDENT : PERKS_PLAN_STREAM),
+          "%s: path %d with %g cached", what, p->path, p->cached_fraction);
+}
+
+/* a refused plan: the code, a sentence, no pass */
+static void check_refused(int rc, int want, const perks_plan *p, const char *what)
+{
+    CHECK(rc == want, "%s: %d (%s), wanted %d", what, rc, perks_strerror(rc), want);
+    CHECK(p->why && p->why[0] && onchip_plan_head(p)->why == p->why, "%s: refused without a why", what);
+    CHECK(p->passes == 0 && p->result == NULL, "%s: refused with %lld passes", what, p->passes);
+}
 
 /* steps of the stencil on the host in double into out, and into mag the same steps applied to |in|
  * with |w|: the rounding bound of a cell after t steps in precision u is t (npts + 1) u mag (each
@@ -61,6 +110,7 @@ static void reference(const double *in, double *out, int W, int H, int D, const 
  * tpb: 1 = check that some block takes several tiles */
 static void run_case(const kern *k, int W, int H, int D, int steps, int planes_max, int want, int bps, int tpb)
 {
+    enum { GUARD = 4096 }; /* poisoned bytes after a caller workspace */
     char name[200];
     snprintf(name, sizeof name, "perks3d %s %dx%dx%d steps %d%s%s%s", k->name, W, H, D, steps,
              planes_max ? " (cache capped)" : "", want == 2 ? " fully cached" : want == 1 ? " partially cached" : "",
@@ -83,17 +133,24 @@ static void run_case(const kern *k, int W, int H, int D, int steps, int planes_m
     CUDA_OK(cudaMalloc(&da, n * es));
     CUDA_OK(cudaMalloc(&db, n * es));
     perks_stencil3d_args a;
+    perks_plan p;
     memset(&a, 0, sizeof a);
-    a.a = da; a.b = db; a.width = W; a.height = H; a.depth = D; a.steps = steps;
-    a.weights = k->dbl ? (const void *)w : (const void *)wf;
-    a.blocks_per_sm = bps; a.smem_planes_max = planes_max;
-    /* the non-persistent baseline: outputs poisoned with NaN */
+    a.src = da; a.dst = db; a.nx = W; a.ny = H; a.nz = D; a.steps = steps;
+    a.coef = k->dbl ? (const void *)w : (const void *)wf; a.ncoef = k->ncoef;
+    a.blocks_per_sm = bps; a.cache_rows_max = planes_max;
+    /* the non-persistent baseline (path PERKS_KERNEL_STEPS, plan then run): outputs poisoned with NaN */
+    a.path = PERKS_KERNEL_STEPS;
     CUDA_OK(cudaMemcpy(da, h, n * es, cudaMemcpyHostToDevice));
     CUDA_OK(cudaMemset(db, 0xff, n * es));
-    int rc = k->steps(&a, 0);
+    int rc = k->plan(&a, &p);
+    CHECK(rc == 0, "steps plan: %s", perks_strerror(rc));
+    check_head(&p, &a, "steps");
+    CHECK(p.path == PERKS_PLAN_STEPS && p.steps_per_pass == 1, "steps: path %d, %d steps a pass", p.path, p.steps_per_pass);
+    rc = k->run(&a, &p, 0);
     CHECK(rc == 0, "steps: %s", perks_strerror(rc));
     CUDA_OK(cudaDeviceSynchronize());
-    CUDA_OK(cudaMemcpy(hbase, (steps & 1) ? db : da, n * es, cudaMemcpyDeviceToHost));
+    CUDA_OK(cudaMemcpy(hbase, p.result ? p.result : da, n * es, cudaMemcpyDeviceToHost));
+    a.path = PERKS_KERNEL_AUTO;
     {
         size_t bad = 0;
         double num = 0, den = 0;
@@ -121,26 +178,52 @@ static void run_case(const kern *k, int W, int H, int D, int steps, int planes_m
               "of its bound)", over, at, k->dbl ? ((double *)hbase)[at] : ((float *)hbase)[at], ref[at],
               2.0 * steps * (k->npts + 1) * u * mag[at], worst);
     }
+    /* none and mix: name_launch (its own workspace); smem: plan, then run with a caller workspace of
+       exactly p.workspace_bytes and a poisoned guard after it */
     static const char *mode[] = {"none", "smem", "reg", "mix"};
     static const int modes[] = {PERKS_CACHE_NONE, PERKS_CACHE_SMEM, PERKS_CACHE_MIX};
     for (int mi = 0; mi < 3 && !check__failed_case; mi++) {
         const int m = modes[mi];
-        perks_plan p;
         a.cache = m;
         rc = k->plan(&a, &p);
         CHECK(rc == 0, "%s plan: %s", mode[m], perks_strerror(rc));
         if (rc) break;
-        if (m == PERKS_CACHE_NONE) CHECK(p.cached_fraction == 0 && p.smem_rows == 0, "none caches %g", p.cached_fraction);
-        if (m != PERKS_CACHE_NONE && want == 2) CHECK(p.resident && p.cached_fraction == 1.0, "%s: cached %g, wanted all", mode[m], p.cached_fraction);
+        check_head(&p, &a, mode[m]);
+        if (m == PERKS_CACHE_NONE)
+            CHECK(p.cached_fraction == 0 && p.smem_rows == 0 && p.workspace_bytes == 0, "none caches %g", p.cached_fraction);
+        if (m != PERKS_CACHE_NONE && want == 2) CHECK(p.path == PERKS_PLAN_RESIDENT && p.cached_fraction == 1.0, "%s: cached %g, wanted all", mode[m], p.cached_fraction);
         if (m != PERKS_CACHE_NONE && want == 1)
-            CHECK(!p.resident && p.cached_fraction > 0 && p.cached_fraction < 1, "%s: cached %g, wanted part", mode[m], p.cached_fraction);
+            CHECK(p.path == PERKS_PLAN_STREAM && p.cached_fraction > 0 && p.cached_fraction < 1, "%s: cached %g, wanted part", mode[m], p.cached_fraction);
         if (tpb) CHECK(p.tiles > p.grid, "%d tiles on %d blocks: wanted several a block", p.tiles, p.grid);
         CUDA_OK(cudaMemcpy(da, h, n * es, cudaMemcpyHostToDevice));
         CUDA_OK(cudaMemset(db, 0xff, n * es));
-        rc = k->launch(&a, 0);
-        CHECK(rc == 0, "%s launch: %s", mode[m], perks_strerror(rc));
+        if (m != PERKS_CACHE_SMEM) {
+            rc = k->launch(&a, 0);
+            CHECK(rc == 0, "%s launch: %s", mode[m], perks_strerror(rc));
+        } else {
+            const size_t wb = p.workspace_bytes;
+            void *ws = NULL;
+            perks_plan q;
+            if (wb) {
+                CUDA_OK(cudaMalloc(&ws, wb + GUARD));
+                gpucheck_poison(ws, wb + GUARD);
+                a.work = ws; a.work_bytes = wb;
+            }
+            rc = k->plan(&a, &q);
+            CHECK(rc == 0 && q.path == p.path && q.workspace_bytes == wb && q.result == p.result,
+                  "%s: plan with its workspace: %s, path %d", mode[m], perks_strerror(rc), q.path);
+            rc = rc ? rc : k->run(&a, &q, 0);
+            CHECK(rc == 0, "%s run: %s", mode[m], perks_strerror(rc));
+            CUDA_OK(cudaDeviceSynchronize());
+            if (ws) {
+                CHECK(gpucheck_poison_changed((char *)ws + wb, GUARD) == 0, "%s: written past workspace_bytes (%zu)",
+                      mode[m], wb);
+                CUDA_OK(cudaFree(ws));
+            }
+            a.work = NULL; a.work_bytes = 0;
+        }
         CUDA_OK(cudaDeviceSynchronize());
-        CUDA_OK(cudaMemcpy(hout, (steps & 1) ? db : da, n * es, cudaMemcpyDeviceToHost));
+        CUDA_OK(cudaMemcpy(hout, p.result, n * es, cudaMemcpyDeviceToHost));
         size_t diff = 0, first = 0;
         for (size_t i = 0; i < n; i++)
             if (memcmp((char *)hout + i * es, (char *)hbase + i * es, es)) { if (!diff) first = i; diff++; }
@@ -166,52 +249,73 @@ static int all_bytes(const void *d, size_t bytes, int pat)
 
 static void test_errors(void)
 {
-    case_begin("perks3d stencil: error codes (NULL, sizes, cache mode, workspace, co-residency)");
+    case_begin("perks3d stencil: error codes (NULL, sizes, layout, ncoef, cache mode, path, workspace, co-residency)");
     float w[7] = {0.4f, 0.1f, 0.1f, 0.1f, 0.1f, 0.1f, 0.1f};
     void *da = NULL, *db = NULL;
     CUDA_OK(cudaMalloc(&da, 16 * 16 * 16 * 4));
     CUDA_OK(cudaMalloc(&db, 16 * 16 * 16 * 4));
-    /* a and b poisoned with a byte pattern: every refused launch below leaves both as they are */
+    /* src and dst poisoned with a byte pattern: every refused call below leaves both as they are */
     CUDA_OK(cudaMemset(da, 0xA5, 16 * 16 * 16 * 4));
     CUDA_OK(cudaMemset(db, 0xA5, 16 * 16 * 16 * 4));
-    perks_stencil3d_args a;
+    perks_stencil3d_args a, b;
     perks_plan p;
     memset(&a, 0, sizeof a);
-    a.a = da; a.b = db; a.width = 16; a.height = 16; a.depth = 16; a.steps = 3; a.weights = w;
+    a.src = da; a.dst = db; a.nx = 16; a.ny = 16; a.nz = 16; a.steps = 3; a.coef = w; a.ncoef = f7_NCOEF;
     a.cache = PERKS_CACHE_SMEM;
+    /* each refusal: from name_plan (the code, why, no pass), name_launch, the steps path, and
+     * name_run of the refused plan (it runs nothing) */
+#define REFUSED(args, code, what)                                                                   \
+    do {                                                                                            \
+        check_refused(f7_plan(&(args), &p), code, &p, what);                                        \
+        CHECK(f7_run(&(args), &p, 0) == 0, "%s: the refused plan's run", what);                     \
+        CHECK(f7_launch(&(args), 0) == (code), "%s (launch)", what);                                \
+        CHECK(launch_steps(f7_launch, args) == (code), "%s (steps)", what);                         \
+    } while (0)
     CHECK(f7_launch(NULL, 0) == PERKS_ENULL, "NULL args");
-    CHECK(f7_steps(NULL, 0) == PERKS_ENULL, "NULL args (steps)");
     CHECK(f7_plan(&a, NULL) == PERKS_ENULL, "NULL plan");
-    CHECK(f7_plan(NULL, &p) == PERKS_ENULL, "NULL args (plan)");
-    a.b = NULL;
-    CHECK(f7_launch(&a, 0) == PERKS_ENULL, "NULL b");
-    CHECK(f7_steps(&a, 0) == PERKS_ENULL, "NULL b (steps)");
-    a.b = db; a.weights = NULL;
-    CHECK(f7_launch(&a, 0) == PERKS_ENULL, "NULL weights");
-    a.weights = w; a.depth = 0;
-    CHECK(f7_launch(&a, 0) == PERKS_ESIZE, "depth 0");
-    CHECK(f7_steps(&a, 0) == PERKS_ESIZE, "depth 0 (steps)");
-    a.depth = 16; a.width = -3;
-    CHECK(f7_launch(&a, 0) == PERKS_ESIZE, "width -3");
-    a.width = 16; a.height = 0;
-    CHECK(f7_plan(&a, &p) == PERKS_ESIZE, "height 0");
-    a.height = 16; a.steps = -1;
-    CHECK(f7_launch(&a, 0) == PERKS_ESIZE, "steps -1");
-    CHECK(f7_steps(&a, 0) == PERKS_ESIZE, "steps -1 (steps)");
-    a.steps = 3; a.cache = 4;
-    CHECK(f7_launch(&a, 0) == PERKS_ESIZE, "cache mode 4");
-    a.cache = PERKS_CACHE_REG;
-    CHECK(f7_launch(&a, 0) == PERKS_ESIZE, "cache mode reg (no register cache in 3D)");
-    a.cache = PERKS_CACHE_SMEM; a.smem_planes_max = -1;
-    CHECK(f7_launch(&a, 0) == PERKS_ESIZE, "smem_planes_max -1");
-    a.smem_planes_max = 0; a.blocks_per_sm = -1;
-    CHECK(f7_plan(&a, &p) == PERKS_ESIZE, "blocks_per_sm -1");
+    check_refused(f7_plan(NULL, &p), PERKS_ENULL, &p, "NULL args (plan)");
+    CHECK(f7_run(NULL, &p, 0) == PERKS_ENULL && f7_run(&a, NULL, 0) == PERKS_ENULL, "NULL run");
+    b = a; b.src = NULL; REFUSED(b, PERKS_ENULL, "NULL src");
+    b = a; b.dst = NULL; REFUSED(b, PERKS_ENULL, "NULL dst");
+    b = a; b.coef = NULL; REFUSED(b, PERKS_ENULL, "NULL coef");
+    b = a; b.nz = 0; REFUSED(b, PERKS_ESIZE, "nz 0");
+    b = a; b.nx = -3; REFUSED(b, PERKS_ESIZE, "nx -3");
+    b = a; b.ny = 0; REFUSED(b, PERKS_ESIZE, "ny 0");
+    b = a; b.steps = -1; REFUSED(b, PERKS_ESIZE, "steps -1");
+    /* perks is dense: pitch 0 or nx, plane 0 or nx * ny */
+    b = a; b.pitch = 32; REFUSED(b, PERKS_ESIZE, "pitch 32 for nx 16");
+    b = a; b.plane = 16 * 17; REFUSED(b, PERKS_ESIZE, "plane 272 for 16 x 16");
+    b = a; b.plane = 16 * 16 * 2; REFUSED(b, PERKS_ESIZE, "plane 512 for 16 x 16");
+    b = a; b.ncoef = 6; REFUSED(b, PERKS_ESIZE, "ncoef 6 for 7 coefficients");
+    b = a; b.ncoef = 8; REFUSED(b, PERKS_ESIZE, "ncoef 8 for 7 coefficients");
+    b = a; b.cache = 4; REFUSED(b, PERKS_ESIZE, "cache mode 4");
+    b = a; b.cache = PERKS_CACHE_REG; REFUSED(b, PERKS_ESIZE, "cache mode reg (no register cache in 3D)");
+    b = a; b.cache_rows_max = -1; REFUSED(b, PERKS_ESIZE, "cache_rows_max -1");
+    b = a; b.blocks_per_sm = -1; REFUSED(b, PERKS_ESIZE, "blocks_per_sm -1");
+    static const int bad_paths[] = {PERKS_KERNEL_STREAM, PERKS_KERNEL_RESIDENT, PERKS_KERNEL_HYBRID, 5, -1};
+    for (int i = 0; i < 5; i++) {
+        b = a; b.path = bad_paths[i];
+        check_refused(f7_plan(&b, &p), PERKS_ESIZE, &p, "a 3D path other than AUTO or STEPS");
+        CHECK(f7_launch(&b, 0) == PERKS_ESIZE, "path %d (launch)", bad_paths[i]);
+    }
+    /* the dense values themselves */
+    b = a; b.pitch = 16; b.plane = 16 * 16;
+    CHECK(f7_plan(&b, &p) == 0 && p.passes == 1, "pitch nx, plane nx * ny: %s", p.why);
     a.blocks_per_sm = 1000;
-    CHECK(f7_launch(&a, 0) == PERKS_ESIZE, "1000 blocks per SM");
-    a.blocks_per_sm = 0; a.work = db; a.work_bytes = 1;
-    CHECK(f7_launch(&a, 0) == PERKS_ESIZE, "workspace too small");
+    check_refused(f7_plan(&a, &p), PERKS_ESIZE, &p, "1000 blocks per SM");
+    CHECK(f7_launch(&a, 0) == PERKS_ESIZE, "1000 blocks per SM (launch)");
+    a.blocks_per_sm = 0;
+    CHECK(f7_plan(&a, &p) == 0 && p.path == PERKS_PLAN_RESIDENT && p.workspace_bytes > 1, "16^3 resident, workspace %zu",
+          p.workspace_bytes);
+    check_head(&p, &a, "16^3 resident");
+    a.work = db; a.work_bytes = p.workspace_bytes - 1;
+    check_refused(f7_plan(&a, &p), PERKS_ESIZE, &p, "workspace one byte short");
+    CHECK(f7_launch(&a, 0) == PERKS_ESIZE, "workspace one byte short (launch)");
+    b = a; b.path = PERKS_KERNEL_STEPS; /* the steps path takes none */
+    CHECK(f7_plan(&b, &p) == 0 && p.workspace_bytes == 0, "steps path with a short workspace: %s", p.why);
+    b = a; b.cache = PERKS_CACHE_NONE; /* nothing cached: no edge buffers */
+    CHECK(f7_plan(&b, &p) == 0 && p.workspace_bytes == 0, "cache none with a short workspace: %s", p.why);
     a.work = NULL; a.work_bytes = 0;
-    CHECK(f7_plan(&a, &p) == 0 && p.resident, "16^3 resident");
     /* perks_launch refuses a grid larger than the co-resident blocks (never launches, never hangs) */
     {
         int bps = 0, sms = 0;
@@ -221,31 +325,37 @@ static void test_errors(void)
                   PERKS_ECORESIDENT, "perks_launch of %d blocks", bps * sms + 1);
     }
     CUDA_OK(cudaDeviceSynchronize());
-    CHECK(all_bytes(da, 16 * 16 * 16 * 4, 0xA5) && all_bytes(db, 16 * 16 * 16 * 4, 0xA5), "a refused call above wrote a or b");
-    /* steps 0: success, nothing written */
+    CHECK(all_bytes(da, 16 * 16 * 16 * 4, 0xA5) && all_bytes(db, 16 * 16 * 16 * 4, 0xA5), "a refused call above wrote src or dst");
+    /* steps 0: success, nothing launched, the result is src, on both paths */
     a.steps = 0;
     CUDA_OK(cudaMemset(db, 0x7f, 16 * 16 * 16 * 4));
-    CHECK(f7_launch(&a, 0) == 0, "steps 0");
-    CHECK(f7_steps(&a, 0) == 0, "steps 0 (steps)");
+    for (int i = 0; i < 2; i++) {
+        a.path = i ? PERKS_KERNEL_STEPS : PERKS_KERNEL_AUTO;
+        CHECK(f7_plan(&a, &p) == 0 && p.passes == 0 && p.result == da && p.workspace_bytes == 0, "steps 0, path %d", a.path);
+        check_head(&p, &a, "steps 0");
+        CHECK(f7_run(&a, &p, 0) == 0 && f7_launch(&a, 0) == 0, "steps 0, path %d: run", a.path);
+    }
+    a.path = PERKS_KERNEL_AUTO;
     {
         static unsigned char hb[16 * 16 * 16 * 4];
         CUDA_OK(cudaMemcpy(hb, db, sizeof hb, cudaMemcpyDeviceToHost));
         int same = 1;
         for (size_t i = 0; i < sizeof hb; i++) same &= hb[i] == 0x7f;
-        CHECK(same, "steps 0 wrote b");
+        CHECK(same, "steps 0 wrote dst");
     }
+#undef REFUSED
     CUDA_OK(cudaGetLastError());
     cudaFree(da);
     cudaFree(db);
     case_end();
 }
 
-/* a and b meeting: PERKS_EOVERLAP from name_launch and name_steps before anything is launched (the
- * one buffer under both, poisoned, stays as it was); grids that only touch pass the test (0 steps:
- * nothing to write) */
+/* src and dst meeting: PERKS_EOVERLAP from name_plan (so from name_launch, on both paths) before
+ * anything is launched (the one buffer under both, poisoned, stays as it was); grids that only touch
+ * pass the test (0 steps: nothing to write) */
 static void test_overlap(void)
 {
-    case_begin("perks3d stencil: a and b overlap (PERKS_EOVERLAP, nothing written)");
+    case_begin("perks3d stencil: src and dst overlap (PERKS_EOVERLAP, nothing written)");
     enum { W = 16, H = 16, D = 16, CELLS = W * H * D };
     float w[7] = {0.4f, 0.1f, 0.1f, 0.1f, 0.1f, 0.1f, 0.1f};
     const size_t bytes = 2 * CELLS * sizeof(float);
@@ -253,23 +363,27 @@ static void test_overlap(void)
     CUDA_OK(cudaMalloc(&d, bytes));
     gpucheck_poison(d, bytes);
     perks_stencil3d_args a;
+    perks_plan p;
     memset(&a, 0, sizeof a);
-    a.a = d; a.b = d; a.width = W; a.height = H; a.depth = D; a.steps = 3; a.weights = w; a.cache = PERKS_CACHE_SMEM;
-    CHECK(f7_launch(&a, 0) == PERKS_EOVERLAP, "a == b");
-    CHECK(f7_steps(&a, 0) == PERKS_EOVERLAP, "a == b (steps)");
-    a.b = d + CELLS - 1;
-    CHECK(f7_launch(&a, 0) == PERKS_EOVERLAP, "b from a's last cell");
-    CHECK(f7_steps(&a, 0) == PERKS_EOVERLAP, "b from a's last cell (steps)");
-    a.a = d + W * H; a.b = d;
-    CHECK(f7_launch(&a, 0) == PERKS_EOVERLAP, "a one plane into b");
+    a.src = d; a.dst = d; a.nx = W; a.ny = H; a.nz = D; a.steps = 3; a.coef = w; a.ncoef = f7_NCOEF;
+    a.cache = PERKS_CACHE_SMEM;
+    check_refused(f7_plan(&a, &p), PERKS_EOVERLAP, &p, "src == dst");
+    CHECK(f7_launch(&a, 0) == PERKS_EOVERLAP, "src == dst");
+    CHECK(launch_steps(f7_launch, a) == PERKS_EOVERLAP, "src == dst (steps)");
+    a.dst = d + CELLS - 1;
+    CHECK(f7_launch(&a, 0) == PERKS_EOVERLAP, "dst from src's last cell");
+    CHECK(launch_steps(f7_launch, a) == PERKS_EOVERLAP, "dst from src's last cell (steps)");
+    a.src = d + W * H; a.dst = d;
+    CHECK(f7_launch(&a, 0) == PERKS_EOVERLAP, "src one plane into dst");
     a.cache = PERKS_CACHE_NONE;
-    CHECK(f7_launch(&a, 0) == PERKS_EOVERLAP, "a one plane into b, nothing cached");
-    a.cache = PERKS_CACHE_SMEM; a.a = d; a.b = d; a.steps = 0;
-    CHECK(f7_launch(&a, 0) == PERKS_EOVERLAP && f7_steps(&a, 0) == PERKS_EOVERLAP, "a == b, 0 steps");
-    a.b = d + CELLS;
-    CHECK(f7_launch(&a, 0) == 0 && f7_steps(&a, 0) == 0, "b right after a, 0 steps: %d", f7_launch(&a, 0));
-    a.a = d + CELLS; a.b = d;
-    CHECK(f7_launch(&a, 0) == 0, "a right after b, 0 steps");
+    check_refused(f7_plan(&a, &p), PERKS_EOVERLAP, &p, "src one plane into dst, nothing cached");
+    CHECK(f7_launch(&a, 0) == PERKS_EOVERLAP, "src one plane into dst, nothing cached");
+    a.cache = PERKS_CACHE_SMEM; a.src = d; a.dst = d; a.steps = 0;
+    CHECK(f7_launch(&a, 0) == PERKS_EOVERLAP && launch_steps(f7_launch, a) == PERKS_EOVERLAP, "src == dst, 0 steps");
+    a.dst = d + CELLS;
+    CHECK(f7_launch(&a, 0) == 0 && launch_steps(f7_launch, a) == 0, "dst right after src, 0 steps: %d", f7_launch(&a, 0));
+    a.src = d + CELLS; a.dst = d;
+    CHECK(f7_launch(&a, 0) == 0, "src right after dst, 0 steps");
     const long long changed = gpucheck_poison_changed(d, bytes);
     CHECK(changed == 0, "%lld bytes written by refused calls", changed);
     CHECK(strstr(perks_strerror(PERKS_EOVERLAP), "overlap") != NULL, "strerror");
@@ -278,7 +392,7 @@ static void test_overlap(void)
 }
 
 /* the boundary policies: keep-radius and keep-extent (the default 0) the same bits for the 7-point
- * star; the others refused by every entry point, writing nothing */
+ * star; the others refused on both paths, writing nothing */
 static void test_boundary(void)
 {
     case_begin("perks stencil3d boundary policies: keep-radius as keep-extent, PERKS_EBOUNDARY");
@@ -291,11 +405,11 @@ static void test_boundary(void)
     perks_stencil3d_args a;
     perks_plan p;
     memset(&a, 0, sizeof a);
-    a.a = d; a.b = d + CELLS; a.width = W; a.height = H; a.depth = D; a.steps = STEPS; a.weights = w;
+    a.src = d; a.dst = d + CELLS; a.nx = W; a.ny = H; a.nz = D; a.steps = STEPS; a.coef = w; a.ncoef = f7_NCOEF;
     a.cache = PERKS_CACHE_SMEM;
     CUDA_OK(cudaMemcpy(d, h, CELLS * 4, cudaMemcpyHostToDevice));
     CHECK(f7_launch(&a, 0) == 0, "keep-extent (0)");
-    CUDA_OK(cudaMemcpy(o1, d + CELLS, CELLS * 4, cudaMemcpyDeviceToHost)); /* odd steps: the result in b */
+    CUDA_OK(cudaMemcpy(o1, d + CELLS, CELLS * 4, cudaMemcpyDeviceToHost)); /* odd steps: the result in dst */
     a.boundary = ONCHIP_KEEP_RADIUS;
     CUDA_OK(cudaMemcpy(d, h, CELLS * 4, cudaMemcpyHostToDevice));
     CHECK(f7_launch(&a, 0) == 0, "keep-radius");
@@ -306,13 +420,13 @@ static void test_boundary(void)
     static const int others[] = {ONCHIP_PERIODIC, ONCHIP_ZERO_OUTSIDE, -1, 40};
     for (int i = 0; i < 4; i++) {
         a.boundary = others[i];
-        CHECK(f7_launch(&a, 0) == PERKS_EBOUNDARY && f7_steps(&a, 0) == PERKS_EBOUNDARY &&
-              f7_plan(&a, &p) == PERKS_EBOUNDARY, "policy %d", others[i]);
+        CHECK(f7_launch(&a, 0) == PERKS_EBOUNDARY && launch_steps(f7_launch, a) == PERKS_EBOUNDARY, "policy %d", others[i]);
+        check_refused(f7_plan(&a, &p), PERKS_EBOUNDARY, &p, "policy");
     }
     CUDA_OK(cudaDeviceSynchronize());
-    CHECK(gpucheck_poison_changed(d + CELLS, CELLS * 4) == 0, "a refused call wrote b");
+    CHECK(gpucheck_poison_changed(d + CELLS, CELLS * 4) == 0, "a refused call wrote dst");
     CUDA_OK(cudaMemcpy(o1, d, CELLS * 4, cudaMemcpyDeviceToHost));
-    CHECK(memcmp(o1, h, CELLS * 4) == 0, "a refused call wrote a");
+    CHECK(memcmp(o1, h, CELLS * 4) == 0, "a refused call wrote src");
     cudaFree(d);
     free(h), free(o1), free(o2);
     case_end();

@@ -5,6 +5,7 @@
 #include <perks/plan.h>
 
 #include <limits.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,9 +39,22 @@ static void test_little(void)
     perks_device_h200(&d);
     /* need = 4.27e12 * 700e-9 / 132 = 22644 bytes per SM; 256 threads x 32 B = 8192 -> 3 blocks */
     k = kern(256, 64, 10240, 32, 0, 4, 256);
-    memset(&p, 0x5a, sizeof p); /* every field the plan owns gets set: resident too */
+    memset(&p, 0x5a, sizeof p); /* every field the plan owns gets set: the head too */
     CHECK(perks_plan_make(&p, &d, &k, 1000000, 0) == PERKS_SUCCESS, "make");
-    CHECK(p.resident == 0, "resident %d", p.resident);
+    CHECK(p.path == PERKS_PLAN_STREAM && p.passes == 0 && p.steps_per_pass == 0 && p.workspace_bytes == 0 &&
+              p.result == NULL && p.why && p.why[0],
+          "head: path %d, %lld passes", p.path, p.passes);
+    /* perks_plan begins with onchip_plan's head, read alike through onchip_plan_head */
+    CHECK(offsetof(perks_plan, path) == offsetof(onchip_plan, path) && offsetof(perks_plan, why) == offsetof(onchip_plan, why) &&
+              offsetof(perks_plan, steps_per_pass) == offsetof(onchip_plan, steps_per_pass) &&
+              offsetof(perks_plan, passes) == offsetof(onchip_plan, passes) &&
+              offsetof(perks_plan, workspace_bytes) == offsetof(onchip_plan, workspace_bytes) &&
+              offsetof(perks_plan, result) == offsetof(onchip_plan, result),
+          "perks_plan's head is not onchip_plan's");
+    {
+        const onchip_plan *h = onchip_plan_head(&p);
+        CHECK(h->why == p.why && h->path == p.path && h->passes == p.passes, "onchip_plan_head");
+    }
     CHECK(p.blocks_per_sm == 3, "bps %d", p.blocks_per_sm);
     CHECK(p.grid == 396 && p.sms == 132 && p.block == 256, "grid %d", p.grid);
     /* 64 regs x 256 threads = 16384 regs: 4 blocks by registers; smem 11264 per block -> 20 */
