@@ -15,7 +15,8 @@
  *       workspace_bytes  device scratch name_run needs besides the arguments' buffers
  *       result           the device buffer that holds the answer after name_run (ping-pong families:
  *                        a.src or a.dst, by the parity of the passes; the others: their output)
- *   onchip_plan_head(p)  the head of any family's plan, for code that logs or checks plans alike.
+ *   onchip_plan_head(p)  the head of any family's plan *p, as an onchip_plan value: for code that logs
+ *                        or checks plans alike (it reads the fields by name: no cast, no aliasing)
  *
  * EXAMPLE
  *   [compile in a function]
@@ -23,8 +24,8 @@
  *   p.why = "one pass a step: the temporal kernel stores no column at this width";
  *   p.steps_per_pass = 1;
  *   p.passes = 100;
- *   const onchip_plan *h = onchip_plan_head(&p);   // any family's plan, read alike
- *   if ((long long)h->steps_per_pass * h->passes != 100) return;
+ *   const onchip_plan h = onchip_plan_head(&p);    // any family's plan, read alike
+ *   if ((long long)h.steps_per_pass * h.passes != 100) return;
  *
  * LIMITS
  *   A plan is valid for the arguments it was made from (the same sizes, pointers, steps and device);
@@ -47,8 +48,23 @@ typedef struct onchip_plan {
     void *result;
 } onchip_plan;
 
-/* the head of a family's plan (whose first fields are onchip_plan's, in order) */
-#define onchip_plan_head(p) ((const onchip_plan *)(const void *)(p))
+/* the head of a family's plan *p, as a value */
+#ifndef __CUDACC_RTC__
+#define onchip_plan_head(p)                                                                             \
+    onchip__plan_head((p)->path, (p)->why, (p)->steps_per_pass, (p)->passes, (p)->workspace_bytes, (p)->result)
+static inline onchip_plan onchip__plan_head(int path, const char *why, int steps_per_pass, long long passes,
+                                            size_t workspace_bytes, void *result)
+{
+    onchip_plan h;
+    h.path = path;
+    h.why = why;
+    h.steps_per_pass = steps_per_pass;
+    h.passes = passes;
+    h.workspace_bytes = workspace_bytes;
+    h.result = result;
+    return h;
+}
+#endif
 
 #endif /* ONCHIP_PLAN_H */
 #include <onchip/names_pop.h>

@@ -70,7 +70,7 @@ static int launch_steps(launch_fn f, perks_stencil3d_args a)
  * steps, or one a step), the result in src or dst by the parity of the steps */
 static void check_head(const perks_plan *p, const perks_stencil3d_args *a, const char *what)
 {
-    CHECK(p->why && p->why[0] && onchip_plan_head(p)->why == p->why, "%s: no why", what);
+    CHECK(p->why && p->why[0] && onchip_plan_head(p).why == p->why, "%s: no why", what);
     CHECK((long long)p->steps_per_pass * p->passes == a->steps, "%s: %d steps a pass x %lld passes, %d steps", what,
           p->steps_per_pass, p->passes, a->steps);
     CHECK(p->passes == (a->steps == 0 ? 0 : p->path == PERKS_PLAN_STEPS ? a->steps : 1), "%s: %lld passes (path %d)",
@@ -87,7 +87,7 @@ static void check_head(const perks_plan *p, const perks_stencil3d_args *a, const
 static void check_refused(int rc, int want, const perks_plan *p, const char *what)
 {
     CHECK(rc == want, "%s: %d (%s), wanted %d", what, rc, perks_strerror(rc), want);
-    CHECK(p->why && p->why[0] && onchip_plan_head(p)->why == p->why, "%s: refused without a why", what);
+    CHECK(p->why && p->why[0] && onchip_plan_head(p).why == p->why, "%s: refused without a why", what);
     CHECK(p->passes == 0 && p->result == NULL, "%s: refused with %lld passes", what, p->passes);
 }
 

@@ -107,15 +107,15 @@ static const char *path_name(int path)
  * steps, no workspace, the answer in dst; 0 when all hold */
 static int plan_bad(const ssam_plan *p, const void *dst)
 {
-    const onchip_plan *h = onchip_plan_head(p);
-    return !p->why || !p->why[0] || h->why != p->why || p->passes != 1 || p->steps_per_pass != 0 ||
+    const onchip_plan h = onchip_plan_head(p);
+    return !p->why || !p->why[0] || h.why != p->why || p->passes != 1 || p->steps_per_pass != 0 ||
            p->workspace_bytes != 0 || p->result != dst;
 }
 /* a refused plan: why a sentence (the same through onchip_plan_head), no passes, no result */
 static int refusal_bad(const ssam_plan *p)
 {
-    const onchip_plan *h = onchip_plan_head(p);
-    return !p->why || !p->why[0] || h->why != p->why || p->passes != 0 || p->result != NULL;
+    const onchip_plan h = onchip_plan_head(p);
+    return !p->why || !p->why[0] || h.why != p->why || p->passes != 0 || p->result != NULL;
 }
 
 /* the element types: size, a value stored (rounded to the type; returns what was stored), read

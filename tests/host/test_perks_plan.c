@@ -52,8 +52,8 @@ static void test_little(void)
               offsetof(perks_plan, result) == offsetof(onchip_plan, result),
           "perks_plan's head is not onchip_plan's");
     {
-        const onchip_plan *h = onchip_plan_head(&p);
-        CHECK(h->why == p.why && h->path == p.path && h->passes == p.passes, "onchip_plan_head");
+        const onchip_plan h = onchip_plan_head(&p);
+        CHECK(h.why == p.why && h.path == p.path && h.passes == p.passes, "onchip_plan_head");
     }
     CHECK(p.blocks_per_sm == 3, "bps %d", p.blocks_per_sm);
     CHECK(p.grid == 396 && p.sms == 132 && p.block == 256, "grid %d", p.grid);
