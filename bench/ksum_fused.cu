@@ -374,8 +374,10 @@ static void run_shape(int m, int n, int dim, int dbl, int only_fused)
     if (!dbl && dim >= 16) { /* the tensor-core path: TF32, and the 3-pass split */
         ksum_args q;
         memset(&q, 0, sizeof q);
-        q.m = m; q.n = n; q.dim = dim; q.h = c.h;
-        const int wg1 = bench_gauss_tf32_path(&q) == KSUM_PATH_WGMMA, wg3 = bench_gauss_3xtf32_path(&q) == KSUM_PATH_WGMMA;
+        q.a = c.a; q.b = c.b; q.w = c.w; q.v = c.v; q.m = m; q.n = n; q.dim = dim; q.h = c.h;
+        ksum_plan p1, p3;
+        const int wg1 = bench_gauss_tf32_plan(&q, &p1) == 0 && p1.path == KSUM_PATH_WGMMA;
+        const int wg3 = bench_gauss_3xtf32_plan(&q, &p3) == 0 && p3.path == KSUM_PATH_WGMMA;
         c.tc = 1;
         t = time_it(run_fused, &c);
         report(&c, wg1 ? "tf32-wg" : "tf32", t, base, only_fused ? -1 : vdiff(c.v, vref, m, dbl));
@@ -442,10 +444,14 @@ int main(int argc, char **argv)
         CUDA_DIE(cudaMalloc(&o, 4));
         int sms = 132;
         CUDA_DIE(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+        float *pts = NULL; /* the plan's arguments: 1024 targets and sources of dim 64, weights, sums */
+        CUDA_DIE(cudaMalloc(&pts, (size_t)(2 * 1024 * 64 + 2 * 1024) * 4));
         ksum_args q;
         memset(&q, 0, sizeof q);
+        q.a = pts; q.b = pts + 1024 * 64; q.w = pts + 2 * 1024 * 64; q.v = pts + 2 * 1024 * 64 + 1024;
         q.m = q.n = 1024; q.dim = 64; q.h = 1;
-        if (bench_gauss_tf32_path(&q) == KSUM_PATH_WGMMA) {
+        ksum_plan pl;
+        if (bench_gauss_tf32_plan(&q, &pl) == 0 && pl.path == KSUM_PATH_WGMMA) {
             const double ms = gpucheck_time_ms(run_wg_rate, o, 2, 5);
             wg_rate = (double)sms * 2 * 2000 * 8 * 65536 / ms * 1e3;
             printf("wgmma.m64n128k8 TF32 rate: %.1f T FMA/s (%.1fx the 33.5 T FP32 FMA floor rate)\n", wg_rate / 1e12,
@@ -455,6 +461,7 @@ int main(int argc, char **argv)
                         wg_rate / 1e12);
         } else printf("wgmma: not built for this device (tensor floors not printed)\n");
         cudaFree(o);
+        cudaFree(pts);
     }
     gpucheck_seed(4242);
     if (tc_only) { /* the tensor-core goal's shapes: cublas-unfused, fused and the TF32 kernels only */

@@ -1,5 +1,6 @@
 #include <onchip/names_push.h>
-/* ksum/base.cuh -- what every ksum header shares: status codes, flags, the argument struct.
+/* ksum/base.cuh -- what every ksum header shares: status codes, flags, the argument struct, the plan
+ * (plan.h).
  *
  * WHAT
  *   ksum (after Wang et al., "Fused kernel summation", Algorithm 2) computes
@@ -10,8 +11,8 @@
  *   w: n rows of nrhs weights (w[j*nrhs + r]);  v: m rows of nrhs results (v[i*nrhs + r]).
  *   (The paper's A is a, its B^T is b: both point-major.)
  *
- * STATUS CODES (every host launcher; 0 is success): ksum_strerror(rc) names each, the table is in
- *   docs/ksum.md#arguments-flags-status-codes-basecuh.  KSUM_ECUDA leaves the CUDA error for
+ * STATUS CODES (name_plan, name_run, name_launch; 0 is success): ksum_strerror(rc) names each, the
+ *   table is in docs/ksum.md#arguments-flags-status-codes-basecuh.  KSUM_ECUDA leaves the CUDA error for
  *   cudaPeekAtLastError().
  *
  * FLAGS
@@ -20,7 +21,7 @@
  *                       split, v zeroed first; the order of the adds varies.
  *   KSUM_ACCUMULATE     v += the sum instead of v = (either mode).
  *
- * NVRTC: the codes, flags and ksum_args only.
+ * NVRTC: the codes, flags, ksum_args and ksum_plan only.
  */
 #ifndef KSUM_BASE_CUH
 #define KSUM_BASE_CUH
@@ -31,6 +32,8 @@
 #include <onchip/device.cuh> /* the device and occupancy cache of the host code */
 #include <onchip/check.h>
 #include <onchip/limits.h>
+
+#include "plan.h" /* ksum_plan, KSUM_PATH_* */
 
 #define KSUM_SUCCESS 0
 #define KSUM_ENULL 1
@@ -58,12 +61,13 @@ typedef struct ksum_args {
     double h;         /* bandwidth, > 0 and finite                                    */
     unsigned flags;   /* KSUM_DETERMINISTIC, KSUM_ACCUMULATE                           */
     int splits;       /* source splits (gridDim.y); 0 = automatic; ignored when deterministic */
-    void *work;       /* optional device workspace of ksum_work_bytes(); NULL: cudaMallocAsync */
+    void *work;       /* optional device workspace of the plan's workspace_bytes; NULL: cudaMallocAsync */
     size_t work_bytes;
 } ksum_args;
 
 #ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
-/* bytes of workspace the launcher needs (the scaled squared norms of both point sets) */
+/* bytes of the norm workspace (the scaled squared norms of both point sets): what a->work must hold at
+ * least; the plan's workspace_bytes says what its path uses */
 static inline size_t ksum_work_bytes(int m, int n, size_t elem_size)
 {
     return ((size_t)(m > 0 ? m : 0) + (size_t)(n > 0 ? n : 0) + 4) * elem_size;

@@ -3,25 +3,27 @@
  *
  * WHAT (Wang et al., fused kernel summation, Algorithm 2, generalised)
  *   KSUM_DEFINE(name, T, KERNEL, ksum_policy<R, MINB, SCHEDULE, WIDE_RES, WIDE_STREAM>) defines
- *       __global__ void name_norms(...), name_kernel(...)       the pre-pass and the fused kernel
- *       int name_launch(const ksum_args *a, cudaStream_t s)    checks, plans, launches; 0 or KSUM_E*
+ *       __global__ void name_norms(...), name_kernel(...)    the pre-pass and the fused kernel
+ *       int name_plan(const ksum_args *a, ksum_plan *p)       checks a, chooses the path (p->path,
+ *                                                            p->why: plan.h), launches nothing
+ *       int name_run(const ksum_args *a, const ksum_plan *p, cudaStream_t s)   launches p for a
+ *       int name_launch(const ksum_args *a, cudaStream_t s)  name_plan, then name_run; 0 or KSUM_E*
  *   computing, for targets a (m x dim) and sources b (n x dim), both point-major (see base.cuh),
  *       v[i][r] = sum_j KERNEL(|a_i - b_j|, h) * w[j][r]        (r < nrhs <= R)
  *   KERNEL is KSUM_GAUSS, KSUM_LAPLACE, KSUM_CAUCHY, KSUM_MATERN32, KSUM_MATERN52, KSUM_IMQ or a
  *   pair of macros of one's own (epilogue.cuh).  T:
- *     float                   the staged path (cp.async stages; also name_kernel_stream)
- *     double                  KSUM_REGS_DEFINE's kernel, microtile 4 x 4
+ *     float                   KSUM_PATH_STAGED (cp.async stages; also name_kernel_stream)
+ *     double                  KSUM_PATH_REGS, KSUM_REGS_DEFINE's kernel, microtile 4 x 4
  *     ksum_tf32, ksum_tf32x3  float data, dot products on TF32 tensor cores, one pass or three
  *                             (about FP32): include tc.cuh, which says more
- *   KSUM_REGS_DEFINE(name, T, KERNEL, ksum_regs_policy<R, TM, TN, MINB>): the register-staged
- *   kernel (name_norms, name_kernel, name_launch), microtile TM x TN (4 or 8 each; block tile
- *   16 TM x 16 TN), 19 KB of static shared memory; T float, double, ksum_tf32 / ksum_tf32x3 (tc.cuh).
+ *   KSUM_REGS_DEFINE(name, T, KERNEL, ksum_regs_policy<R, TM, TN, MINB>): the register-staged kernel
+ *   (KSUM_PATH_REGS; the same functions), microtile TM x TN (4 or 8 each; block tile 16 TM x 16 TN),
+ *   19 KB of static shared memory; T float, double, ksum_tf32 / ksum_tf32x3 (tc.cuh).
  *   The fields (every one defaulted; 0 means the default):
  *     R      right-hand sides (1): w is n x nrhs, nrhs <= R at run time
  *     MINB   __launch_bounds__ blocks per SM (0: double 1, else 2 for R = 1 and 1 above)
  *     TM, TN the microtile (0: 8 x 8, double 4 x 4; ksum_tf32: 8 x 8 only)
  *     SCHEDULE, WIDE_RES, WIDE_STREAM: T ksum_tf32 / ksum_tf32x3 only (tc.cuh)
- *   How each path runs: docs/ksum.md.
  *
  * EXAMPLE
  *   [compile: const float *d_targets, *d_sources, *d_weights; float *d_out; int M, N, D; cudaStream_t stream]
@@ -31,7 +33,9 @@
  *     ksum_args k = {};
  *     k.a = d_targets; k.b = d_sources; k.w = d_weights; k.v = d_out;
  *     k.m = M; k.n = N; k.dim = D; k.h = 0.5;
- *     int rc = gauss_f32_launch(&k, stream);             // 0 or KSUM_E*: ksum_strerror(rc)
+ *     ksum_plan p;
+ *     int rc = gauss_f32_plan(&k, &p);                   // 0 or KSUM_E*; p.why says why
+ *     if (!rc) rc = gauss_f32_run(&k, &p, stream);       // or gauss_f32_launch(&k, stream)
  *
  * ACCURACY
  *   The distance comes from norms (|a|^2 + |b|^2 - 2 a.b): t = s |a - b|^2 errs by at most
@@ -41,20 +45,19 @@
  * LIMITS AND COSTS
  *   m, n, dim >= 1, any values (ragged tiles zero-padded); ceil(m / block targets) < 2^31 blocks;
  *   splits <= 65535; 256 threads.  Float, R = 1: 127 registers, 2 blocks per SM; shared memory 52 KB
- *   at dim 32, 103 KB at dim 128 with targets resident.  Workspace (m + n + 4) sizeof(T) bytes
- *   (a->work, else cudaMallocAsync on the stream); v zeroed first in atomic mode unless
- *   KSUM_ACCUMULATE.  All checks before any launch; the fields' limits (R >= 1, MINB >= 0, TM, TN 4
- *   or 8) are static_asserts naming the generator, the instance and the field.
+ *   at dim 32, 103 KB at dim 128 with targets resident.  Workspace p.workspace_bytes = (m + n + 4)
+ *   sizeof(T) (a->work, else cudaMallocAsync on the stream); v zeroed first in atomic mode unless
+ *   KSUM_ACCUMULATE.  name_plan checks everything; the fields' limits are static_asserts naming the
+ *   generator, the instance and the field.  How each path runs: docs/ksum.md.
  *
  * STRUCTURE (also smalldim.cuh, tc.cuh)
  *   Each kernel is one call of a body template (ksum__ex_body, ksum__f32_body, ...) with KERNEL as a
- *   functor, name_launch one call of a host function (ksum__launch_generic, ksum__launch_staged,
- *   ...) taking the kernels as pointers; the policy is typedef'd as name_policy.  ksum/ksum/:
- *   device.cuh (shared device pieces, helper macros), generic.cuh (the register-staged body),
- *   staged.cuh (the staged body, cp.async staging), launch.cuh (checks, plan, launches).
+ *   functor, name_plan and name_run calls of host functions (ksum__plan_staged, ksum__run_staged, ...)
+ *   taking the kernels as pointers; the policy is typedef'd as name_policy.  ksum/ksum/: device.cuh,
+ *   generic.cuh (the register-staged body), staged.cuh (the staged body), launch.cuh (the host side).
  *
- * NVRTC (docs/python.md): the generators emit their kernels only, no name_launch; the arguments a
- *   caller repeats are ksum/ksum/launch.cuh's.
+ * NVRTC (docs/python.md): the generators emit their kernels only; the arguments a caller repeats are
+ *   ksum/ksum/launch.cuh's.
  */
 #ifndef KSUM_KSUM_CUH
 #define KSUM_KSUM_CUH
@@ -201,7 +204,8 @@ template <class P> struct ksum__regs_tf32x3 : ksum__regs<P, 3> {};
 #define KSUM__DEFINE_0(name, KERNEL)
 #define KSUM__DEFINE_float(name, KERNEL) KSUM__DEF_ASSERTS(name, ksum__def_float) KSUM__STAGED(name, KERNEL)
 #define KSUM__DEFINE_double(name, KERNEL)                                                              \
-    KSUM__DEF_ASSERTS(name, ksum__def_double) KSUM__GENERIC(name, double, KERNEL, ksum__def_double)
+    KSUM__DEF_ASSERTS(name, ksum__def_double)                                                          \
+    KSUM__GENERIC(name, double, KERNEL, ksum__def_double, "register-staged SIMT kernel: KSUM_DEFINE of double (4 x 4)")
 #define KSUM__DEFINE_tf32(name, KERNEL)                                                                \
     KSUM__DEF_ASSERTS(name, ksum__def_tf32)                                                            \
     KSUM__TC_GATE("KSUM_DEFINE", name, KSUM__TC, KERNEL, ksum__def_tf32)
@@ -228,9 +232,9 @@ template <class P> struct ksum__regs_tf32x3 : ksum__regs<P, 3> {};
     KSUM__XCAT(KSUM__REGS_, KSUM__KIND(T))(name, KERNEL)
 #define KSUM__REGS_0(name, KERNEL)
 #define KSUM__REGS_float(name, KERNEL)                                                                 \
-    KSUM__REGS_ASSERTS(name, ksum__regs_float) KSUM__GENERIC(name, float, KERNEL, ksum__regs_float)
+    KSUM__REGS_ASSERTS(name, ksum__regs_float) KSUM__GENERIC(name, float, KERNEL, ksum__regs_float, KSUM__REGS_WHY)
 #define KSUM__REGS_double(name, KERNEL)                                                                \
-    KSUM__REGS_ASSERTS(name, ksum__regs_double) KSUM__GENERIC(name, double, KERNEL, ksum__regs_double)
+    KSUM__REGS_ASSERTS(name, ksum__regs_double) KSUM__GENERIC(name, double, KERNEL, ksum__regs_double, KSUM__REGS_WHY)
 #define KSUM__REGS_tf32(name, KERNEL)                                                                  \
     KSUM__REGS_ASSERTS(name, ksum__regs_tf32)                                                          \
     KSUM__TC_GATE("KSUM_REGS_DEFINE", name, KSUM__TC_REGS, KERNEL, ksum__regs_tf32)
@@ -246,8 +250,9 @@ template <class P> struct ksum__regs_tf32x3 : ksum__regs<P, 3> {};
     static_assert(CFG<name##_policy>::ok_minb,                                                         \
                   "KSUM_REGS_DEFINE(" #name "): MINB must be 0 (the default) or more");
 
-/* the register-staged kernel of T float or double (CFG: r, tm, tn, minb) */
-#define KSUM__GENERIC(name, T, KERNEL, CFG)                                                            \
+/* the register-staged kernel of T float or double (CFG: r, tm, tn, minb; WHY: the plan's why) */
+#define KSUM__REGS_WHY "register-staged SIMT kernel: KSUM_REGS_DEFINE of float or double"
+#define KSUM__GENERIC(name, T, KERNEL, CFG, WHY)                                                       \
     KSUM__NORMS(name, T)                                                                               \
     __global__ void __launch_bounds__(KSUM_THREADS, (CFG<name##_policy>::minb))                        \
         name##_kernel(KSUM__PARAMS(T, int vec_a, int vec_b))                                           \
@@ -255,7 +260,7 @@ template <class P> struct ksum__regs_tf32x3 : ksum__regs<P, 3> {};
         ksum__ex_body<T, CFG<name##_policy>::r, CFG<name##_policy>::tm, CFG<name##_policy>::tn>(       \
             KSUM__EVAL_FN(T, KERNEL), KSUM__KARGS(T, vec_a, vec_b, 0));                                \
     }                                                                                                  \
-    KSUM__GENERIC_HOST(name, T, KERNEL, CFG)
+    KSUM__GENERIC_HOST(name, T, KERNEL, CFG, WHY)
 
 /* the staged float kernels: targets resident (name_kernel) and streamed (name_kernel_stream) */
 #define KSUM__STAGED(name, KERNEL)                                                                     \
@@ -274,25 +279,44 @@ template <class P> struct ksum__regs_tf32x3 : ksum__regs<P, 3> {};
     }                                                                                                  \
     KSUM__STAGED_HOST(name, KERNEL)
 
-/* the launchers (host code: none under NVRTC, where the generators emit their kernels only) */
+/* the host functions name_plan, name_run, name_launch (none under NVRTC, where the generators emit
+ * their kernels only); KSUM__LAUNCH(name): name_launch, the plan then its run */
 #ifndef __CUDACC_RTC__
-#define KSUM__GENERIC_HOST(name, T, KERNEL, CFG)                                                       \
+#define KSUM__LAUNCH(name)                                                                             \
     static inline __attribute__((unused)) int name##_launch(const ksum_args *args, cudaStream_t stream) \
     {                                                                                                  \
-        return ksum__launch_generic(args, stream, (const void *)name##_norms, (const void *)name##_kernel, \
-                                    sizeof(T), KSUM__SCALE(KERNEL, args), CFG<name##_policy>::r,       \
-                                    CFG<name##_policy>::tm, CFG<name##_policy>::tn, CFG<name##_policy>::minb, 0); \
+        ksum_plan plan;                                                                                \
+        const int rc = name##_plan(args, &plan);                                                       \
+        return rc ? rc : name##_run(args, &plan, stream);                                              \
     }
+#define KSUM__GENERIC_HOST(name, T, KERNEL, CFG, WHY)                                                  \
+    static inline __attribute__((unused)) int name##_plan(const ksum_args *args, ksum_plan *plan)      \
+    {                                                                                                  \
+        return ksum__plan_generic(args, plan, sizeof(T), KSUM__SCALE(KERNEL, args), CFG<name##_policy>::r, \
+                                  CFG<name##_policy>::tm, CFG<name##_policy>::tn, CFG<name##_policy>::minb, 0, WHY); \
+    }                                                                                                  \
+    static inline __attribute__((unused)) int name##_run(const ksum_args *args, const ksum_plan *plan, \
+                                                         cudaStream_t stream)                          \
+    {                                                                                                  \
+        return ksum__run_generic(args, plan, stream, (const void *)name##_norms, (const void *)name##_kernel, \
+                                 sizeof(T), KSUM__SCALE(KERNEL, args));                                \
+    }                                                                                                  \
+    KSUM__LAUNCH(name)
 #define KSUM__STAGED_HOST(name, KERNEL)                                                                \
-    static inline __attribute__((unused)) int name##_launch(const ksum_args *args, cudaStream_t stream) \
+    static inline __attribute__((unused)) int name##_plan(const ksum_args *args, ksum_plan *plan)      \
     {                                                                                                  \
-        return ksum__launch_staged(args, stream, (const void *)name##_norms, (const void *)name##_kernel, \
-                                   (const void *)name##_kernel_stream, KSUM__SCALE(KERNEL, args),      \
-                                   ksum__def_float<name##_policy>::r, ksum__def_float<name##_policy>::minb, \
-                                   KSUM_GEMM_P, 0);                                                    \
-    }
+        return ksum__plan_staged(args, plan, KSUM__SCALE(KERNEL, args), ksum__def_float<name##_policy>::r, \
+                                 ksum__def_float<name##_policy>::minb, KSUM_GEMM_P);                   \
+    }                                                                                                  \
+    static inline __attribute__((unused)) int name##_run(const ksum_args *args, const ksum_plan *plan, \
+                                                         cudaStream_t stream)                          \
+    {                                                                                                  \
+        return ksum__run_staged(args, plan, stream, (const void *)name##_norms, (const void *)name##_kernel, \
+                                (const void *)name##_kernel_stream, KSUM__SCALE(KERNEL, args));        \
+    }                                                                                                  \
+    KSUM__LAUNCH(name)
 #else
-#define KSUM__GENERIC_HOST(name, T, KERNEL, CFG)
+#define KSUM__GENERIC_HOST(name, T, KERNEL, CFG, WHY)
 #define KSUM__STAGED_HOST(name, KERNEL)
 #endif
 

@@ -5,17 +5,18 @@
  * WHAT (Wang et al., fused kernel summation; the low-dimensional regime of its section IV, where the
  *   GEMM does almost nothing and the kernel evaluations bind)
  *   KSUM_SMALLDIM_DEFINE(name, KERNEL, ksum_smalldim_policy<DMAX, R, GF, NPOLY, MINB>)
- *   defines  __global__ name_kernel, name_reduce  and  int name_launch(const ksum_args *, cudaStream_t),
- *   the arguments, flags and status codes of ksum.cuh (base.cuh), for dim <= DMAX (a larger dim:
- *   KSUM_ESIZE) and nrhs <= R; KERNEL any kernel (epilogue.cuh), float data.  The fields:
+ *   defines  __global__ name_kernel, name_reduce  and  name_plan, name_run, name_launch (ksum.cuh; the
+ *   path KSUM_PATH_SMALLDIM), the arguments, flags and status codes of base.cuh, for dim <= DMAX (a
+ *   larger dim: KSUM_ESIZE) and nrhs <= R; KERNEL any kernel (epilogue.cuh), float data.  The fields:
  *     DMAX   the most coordinates (8)             R      right-hand sides (1)
  *     GF     1: the Gaussian factorised, one MUFU.EX2 a pair (KERNEL must be KSUM_GAUSS); 0 (the
  *            default): the general path
  *     NPOLY  (0..8, default 0) of every 8 pairs compute 2^-u by a polynomial on the FMA pipe instead
  *            of the MUFU (GF 1); why 0 is the default: docs/ksum.md#small-dim-path
  *     MINB   the __launch_bounds__ blocks per SM; 0 (the default): 2 while DMAX + R <= 9, else 1
- *   No norm pre-pass, no workspace (args->work checked, not used).  KSUM_DETERMINISTIC: each split's
- *   sums into a temporary, added in split order by name_reduce (bitwise reruns on one device).
+ *   No norm pre-pass.  KSUM_DETERMINISTIC: each split's sums into the workspace (p.workspace_bytes:
+ *   splits x m x nrhs floats, at least ksum_work_bytes; none with one split), added in split order by
+ *   name_reduce (bitwise reruns on one device).
  *
  * EXAMPLE
  *   [compile: const float *targets, *sources, *w; float *v; int M, N; cudaStream_t stream]
@@ -23,7 +24,7 @@
  *     KSUM_SMALLDIM_DEFINE(kde3, KSUM_GAUSS, ksum_smalldim_policy<3, 1, 1>)   // dim <= 3, one rhs, factorised
  *
  *     ksum_args k = {};  k.a = targets; k.b = sources; k.w = w; k.v = v; k.m = M; k.n = N; k.dim = 3;
- *     k.h = 0.1;  int rc = kde3_launch(&k, stream);
+ *     k.h = 0.1;  int rc = kde3_launch(&k, stream);      // kde3_plan + kde3_run
  *
  * ACCURACY
  *   As ksum.cuh (distances from norms); ex2.approx and the polynomial 2^-22 relative; float sums in
@@ -35,8 +36,8 @@
  *   Static_asserts: DMAX 1 to 8, R >= 1, MINB >= 0, NPOLY 0 to 8, GF = 1 only with KSUM_GAUSS.
  *
  * STRUCTURE: name_kernel calls ksum__sd_body<DMAX, R, GF, NPOLY>, name_reduce ksum__sd_reduce,
- *   name_launch ksum__sd_launch; the policy is typedef'd as name_policy.  NVRTC (docs/python.md):
- *   name_kernel and name_reduce only.
+ *   name_plan / name_run ksum__plan_sd / ksum__run_sd; the policy is typedef'd as name_policy.
+ *   NVRTC (docs/python.md): name_kernel and name_reduce only.
  */
 #ifndef KSUM_SMALLDIM_CUH
 #define KSUM_SMALLDIM_CUH
@@ -241,46 +242,69 @@ static __device__ __forceinline__ void ksum__sd_body(K kf, const ksum__sd_kargs 
 }
 
 #ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
-/* the launcher: checks, splits (deterministic mode too, reduced in split order by reduce_fn into v
- * from a temporary), v zeroed in atomic mode, the kernel */
-static inline int ksum__sd_launch(const ksum_args *args, cudaStream_t stream, const void *kernel_fn,
-                                  const void *reduce_fn, double scale, int dmax, int R, int minb)
+/* the plan: the checks, dim <= dmax, the splits (deterministic mode too: reduced in split order into v
+ * from the workspace when there are several) */
+static inline int ksum__plan_sd(const ksum_args *a, ksum_plan *p, double scale, int dmax, int R, int minb)
 {
-    int rc = ksum__check(args, R, scale, 1);
+    int rc = ksum__plan_begin(a, p, R, scale, 1);
     if (rc) return rc;
-    if (args->dim > dmax) return KSUM_ESIZE;
-    ksum_args split_args = *args; /* deterministic mode splits too (reduced in order below) */
+    if (a->dim > dmax)
+        return ksum__refuse(p, KSUM_ESIZE, "refused (KSUM_ESIZE): dim is above the small-dim instance's DMAX");
+    ksum_args split_args = *a; /* deterministic mode splits too (reduced in order) */
     split_args.flags &= ~KSUM_DETERMINISTIC;
-    ksum__plan p;
-    if ((rc = ksum__plan_make(&p, &split_args, KSUM_THREADS * KSUM_SD_TI, KSUM_SD_CHUNK, minb)) != KSUM_SUCCESS)
-        return rc;
-    p.atomic = !(args->flags & KSUM_DETERMINISTIC);
-    long long cnt = (long long)args->m * p.nrhs;
-    float *part = NULL;
-    if (p.atomic && !p.accumulate && cudaMemsetAsync(args->v, 0, (size_t)cnt * sizeof(float), stream) != cudaSuccess)
+    if ((rc = ksum__plan_grid(&split_args, p, KSUM_THREADS * KSUM_SD_TI, KSUM_SD_CHUNK, minb)) != KSUM_SUCCESS) return rc;
+    const int det = (a->flags & KSUM_DETERMINISTIC) != 0, part = det && p->splits > 1;
+    p->path = KSUM_PATH_SMALLDIM;
+    p->passes = part ? 2 : 1;
+    if (part) { /* the splits' partial sums, at least ksum_work_bytes (a caller's workspace must pass that check) */
+        long long s[5];
+        ksum__spans(a, 4, s);
+        const size_t pb = (size_t)p->splits * (size_t)a->m * (size_t)(a->nrhs > 0 ? a->nrhs : 1) * sizeof(float);
+        p->workspace_bytes = pb > (size_t)s[4] ? pb : (size_t)s[4];
+        if (a->work && a->work_bytes >= p->workspace_bytes && ksum__work_meets(a, s, (long long)p->workspace_bytes))
+            return ksum__refuse(p, KSUM_EOVERLAP, "refused (KSUM_EOVERLAP): the workspace overlaps a, b, w or v");
+    }
+    p->why = !det   ? "small-dim kernel: dim <= DMAX; atomic adds over the source splits"
+             : part ? "small-dim kernel: dim <= DMAX; deterministic: each split's sums into the workspace, added in "
+                      "split order by name_reduce"
+                    : "small-dim kernel: dim <= DMAX; deterministic: one split, its sums stored in v";
+    return KSUM_SUCCESS;
+}
+/* its run: v zeroed in atomic mode, the kernel (into the workspace when reduced), name_reduce */
+static inline int ksum__run_sd(const ksum_args *args, const ksum_plan *p, cudaStream_t stream, const void *kernel_fn,
+                               const void *reduce_fn, double scale)
+{
+    if (!args || !p) return KSUM_ENULL;
+    if (p->passes == 0) return KSUM_SUCCESS;
+    const ksum__grid g = ksum__grid_of(args, p, KSUM_SD_CHUNK);
+    long long cnt = (long long)args->m * g.nrhs;
+    const int reduce = p->passes > 1;
+    void *work = NULL;
+    int rc = KSUM_SUCCESS;
+    if (g.atomic && !g.accumulate && cudaMemsetAsync(args->v, 0, (size_t)cnt * sizeof(float), stream) != cudaSuccess)
         return KSUM_ECUDA;
-    if (!p.atomic && p.ysplits > 1 &&
-        cudaMallocAsync((void **)&part, (size_t)p.ysplits * (size_t)cnt * sizeof(float), stream) != cudaSuccess)
-        return KSUM_ECUDA;
+    if (reduce && ksum__work_get(args, p, stream, &work)) return KSUM_ECUDA;
+    float *part = reduce ? (float *)work : NULL;
     {
         const void *a = args->a, *b = args->b, *w = args->w;
         void *v = part ? (void *)part : args->v;
-        long long lda = p.lda, ldb = p.ldb, vstride = part ? cnt : 0;
-        int m = args->m, n = args->n, dim = args->dim, accumulate = part ? 0 : p.accumulate;
+        long long lda = g.lda, ldb = g.ldb, vstride = part ? cnt : 0;
+        int m = args->m, n = args->n, dim = args->dim, nrhs = g.nrhs, per = g.per, atomic = g.atomic;
+        int accumulate = part ? 0 : g.accumulate;
         float s = (float)scale;
-        void *kargs[] = {(void *)&a, &lda, (void *)&b, &ldb, (void *)&w, &v, &m, &n, &dim, &p.nrhs, &s,
-                         &p.per, &p.atomic, &accumulate, &vstride};
-        rc = ksum__launched(cudaLaunchKernel(kernel_fn, dim3((unsigned)p.rowtiles, (unsigned)p.ysplits),
+        void *kargs[] = {(void *)&a, &lda, (void *)&b, &ldb, (void *)&w, &v, &m, &n, &dim, &nrhs, &s,
+                         &per, &atomic, &accumulate, &vstride};
+        rc = ksum__launched(cudaLaunchKernel(kernel_fn, dim3((unsigned)g.rowtiles, (unsigned)g.ysplits),
                                              dim3(KSUM_THREADS), kargs, 0, stream));
     }
     if (part) {
         if (!rc) {
             float *v = (float *)args->v;
-            int ysplits = p.ysplits;
-            void *kargs[] = {&part, &v, &cnt, &ysplits, &p.accumulate};
+            int ysplits = g.ysplits, accumulate = g.accumulate;
+            void *kargs[] = {&part, &v, &cnt, &ysplits, &accumulate};
             rc = ksum__launched(cudaLaunchKernel(reduce_fn, dim3((unsigned)((cnt + 255) / 256)), dim3(256), kargs, 0, stream));
         }
-        if (cudaFreeAsync(part, stream) != cudaSuccess && !rc) rc = KSUM_ECUDA;
+        rc = ksum__work_put(args, work, stream, rc);
     }
     return rc;
 }
@@ -341,15 +365,22 @@ struct ksum__sd {
         ksum__sd_body<ksum__c::dmax, ksum__c::r, ksum__c::gf, ksum__c::npoly>(KSUM__EVAL_FN(float, KERNEL), ka); \
     }                                                                                                  \
     KSUM__SD_HOST(name, KERNEL)
-/* name_launch (host code: none under NVRTC, where the generators emit the kernels only) */
+/* name_plan, name_run, name_launch (host code: none under NVRTC, where the generators emit the kernels
+ * only) */
 #ifndef __CUDACC_RTC__
 #define KSUM__SD_HOST(name, KERNEL)                                                                    \
-    static inline __attribute__((unused)) int name##_launch(const ksum_args *args, cudaStream_t stream) \
+    static inline __attribute__((unused)) int name##_plan(const ksum_args *args, ksum_plan *plan)      \
     {                                                                                                  \
         typedef ksum__sd<name##_policy, KSUM__FACTOR(KERNEL)> ksum__c;                                 \
-        return ksum__sd_launch(args, stream, (const void *)name##_kernel, (const void *)name##_reduce, \
-                               KSUM__SCALE(KERNEL, args), ksum__c::dmax, ksum__c::r, ksum__c::minb);   \
-    }
+        return ksum__plan_sd(args, plan, KSUM__SCALE(KERNEL, args), ksum__c::dmax, ksum__c::r, ksum__c::minb); \
+    }                                                                                                  \
+    static inline __attribute__((unused)) int name##_run(const ksum_args *args, const ksum_plan *plan, \
+                                                         cudaStream_t stream)                          \
+    {                                                                                                  \
+        return ksum__run_sd(args, plan, stream, (const void *)name##_kernel, (const void *)name##_reduce, \
+                            KSUM__SCALE(KERNEL, args));                                                \
+    }                                                                                                  \
+    KSUM__LAUNCH(name)
 #else
 #define KSUM__SD_HOST(name, KERNEL)
 #endif

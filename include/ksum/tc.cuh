@@ -4,25 +4,27 @@
  * WHAT (ksum.cuh's generators with T ksum_tf32 or ksum_tf32x3: float data)
  *   KSUM_DEFINE(name, ksum_tf32, KERNEL, ksum_policy<R, MINB, SCHEDULE, WIDE_RES, WIDE_STREAM>)
  *   defines name_norms, name_kernel, name_kernel_stream (mma.sync), name_prepb, name_kernel_wg
- *   (wgmma), int name_launch(const ksum_args *, cudaStream_t) and int name_path(const ksum_args *),
- *   computing the sum of KSUM_DEFINE(name, float, KERNEL, ...) with the dot products on
- *   mma.sync.m16n8k8 TF32 (FP32 accumulation).  ksum_tf32: one pass (t = s d^2 errs by about
- *   2^-11 * 2 s |a||b|: kernel values ~1e-3 relative off where t is a few units); ksum_tf32x3: the
- *   split x = big + small, a.b ~ big.big + big.small + small.big, near FP32 at 3x the tensor work.
+ *   (wgmma), name_plan, name_run and name_launch (ksum.cuh), computing the sum of KSUM_DEFINE(name,
+ *   float, KERNEL, ...) with the dot products on mma.sync.m16n8k8 TF32 (FP32 accumulation).
+ *   ksum_tf32: one pass (t = s d^2 errs by about 2^-11 * 2 s |a||b|: kernel values ~1e-3 relative
+ *   off where t is a few units); ksum_tf32x3: the split x = big + small, a.b ~ big.big + big.small +
+ *   small.big, near FP32 at 3x the tensor work.
  *   Norms, kernel function and sums are FP32.  For dim >= 16 (below, the SIMT path is exp- or
  *   issue-bound).  256 threads, 128 x 128 tiles.  The fields (ksum.cuh: R, MINB):
  *     SCHEDULE     KSUM_SCHEDULE_AUTO (0): on an sm_90 device with sm_90a code in the build (nvcc
  *                  -arch=sm_90a; ARCH=90) the wgmma kernel (wgmma.cuh) up to dim 288 (one pass) / 64
- *                  (three) when the workspace holds the prepared sources (ksum__wg_work_bytes), else
- *                  mma.sync; KSUM_SCHEDULE_MMA: mma.sync only (name_prepb, name_kernel_wg empty).
- *                  name_path says which runs (KSUM_PATH_WGMMA or KSUM_PATH_MMA).
+ *                  (three) where a->work is NULL or holds the prepared sources (that plan's
+ *                  workspace_bytes), else mma.sync; KSUM_SCHEDULE_MMA: mma.sync only (name_prepb,
+ *                  name_kernel_wg empty).  name_plan says which (p.path KSUM_PATH_WGMMA or
+ *                  KSUM_PATH_MMA, p.why).
  *     WIDE_RES, WIDE_STREAM   the mma.sync kernels' fragment reads, resident and streamed, 0 to 4
  *                  (docs/ksum.md#tf32-fragment-placement); -1 (the default): 4 / 0 one pass, 1 / 0
  *                  three passes.
  *   KSUM_REGS_DEFINE(name, ksum_tf32, KERNEL, ksum_regs_policy<R, 8, 8, MINB>): the register-staged
- *   mma.sync kernel, a barrier per 8-coordinate chunk, 19 KB of static shared memory (the bench row
- *   tf32-v1; devices with little shared memory).  MINB 0: 2 blocks per SM for R = 1, 1 above.
- *   Below sm_80 the launchers return KSUM_EUNSUPPORTED after the checks (the header compiles for sm_75).
+ *   mma.sync kernel (KSUM_PATH_REGS_MMA), a barrier per 8-coordinate chunk, 19 KB of static shared
+ *   memory (the bench row tf32-v1; devices with little shared memory).  MINB 0: 2 blocks per SM for
+ *   R = 1, 1 above.
+ *   Below sm_80 name_plan returns KSUM_EUNSUPPORTED after the checks (the header compiles for sm_75).
  *   How each runs: docs/ksum.md.
  *
  * EXAMPLE
@@ -30,7 +32,9 @@
  *     #include <ksum/tc.cuh>
  *     KSUM_DEFINE(gauss_tc, ksum_tf32x3, KSUM_GAUSS, ksum_policy<>)     // 3-pass TF32, one rhs
  *
- *     int rc = gauss_tc_launch(&k, stream);           // k as for KSUM_DEFINE (float data)
+ *     ksum_plan p;                                   // k as for KSUM_DEFINE (float data)
+ *     int rc = gauss_tc_plan(&k, &p);                 // p.path: KSUM_PATH_WGMMA or KSUM_PATH_MMA
+ *     if (!rc) rc = gauss_tc_run(&k, &p, stream);
  *
  * LIMITS (static_asserts naming the generator, the instance and the field)
  *   R >= 1; MINB >= 0; SCHEDULE AUTO or MMA; WIDE_RES and WIDE_STREAM -1 to 4; TM x TN 8 x 8.
@@ -40,8 +44,7 @@
  *   ksum__wg_body (wgmma.cuh); pieces: ksum__mma_tf32(_k4), ksum__split, ksum__tc_row / _col (WIDE
  *   placements), ksum__tc_kstep, ksum__tc_epi_j (kernel values into row sums), ksum__tc_finish.
  *
- * NVRTC (docs/python.md): kernels only (name_kernel_wg's body for sm_90a only); no name_launch or
- *   name_path.
+ * NVRTC (docs/python.md): kernels only (name_kernel_wg's body for sm_90a only); no host functions.
  */
 #ifndef KSUM_TC_CUH
 #define KSUM_TC_CUH
@@ -463,7 +466,7 @@ static __device__ __forceinline__ void ksum__tc_body(K kf, const ksum__kargs<flo
 #define KSUM__TC_HERE ~, 1
 
 /* the staged mma.sync kernels (resident: dim <= 128, streamed above), the wgmma kernels (empty for
- * KSUM_SCHEDULE_MMA), name_path, name_launch */
+ * KSUM_SCHEDULE_MMA), name_plan, name_run, name_launch */
 #define KSUM__TC(name, KERNEL, CFG)                                                                    \
     KSUM__NORMS(name, float)                                                                           \
     __global__ void __launch_bounds__(KSUM_THREADS, (CFG<name##_policy>::minb))                        \
@@ -492,38 +495,54 @@ static __device__ __forceinline__ void ksum__tc_body(K kf, const ksum__kargs<flo
     }                                                                                                  \
     KSUM__TC_REGS_HOST(name, KERNEL, CFG)
 
-/* the host functions: none under NVRTC */
+/* the host functions: none under NVRTC.  ksum__plan_tc: the checks, then wgmma where its kernel takes
+ * the arguments (wg: SCHEDULE AUTO), else the staged mma.sync kernels; ksum__run_tc: the plan's path */
 #ifndef __CUDACC_RTC__
+static inline int ksum__plan_tc(const ksum_args *a, ksum_plan *p, const void *kernel_wg, double scale, int passes,
+                                int R, int minb, int wg)
+{
+    int rc = ksum__plan_begin(a, p, R, scale, 1);
+    if (rc) return rc;
+    size_t bytes = 0;
+    const int kind = wg ? ksum__wg_choose(kernel_wg, a, passes, R, &bytes) : 1;
+    return kind ? ksum__plan_stage(a, p, R, minb, KSUM__TC_PAD, kind) : ksum__plan_wg(a, p, bytes, passes, R);
+}
+static inline int ksum__run_tc(const ksum_args *args, const ksum_plan *p, cudaStream_t stream, const void *norms,
+                               const void *kernel, const void *kernel_stream, const void *prepb, const void *kernel_wg,
+                               double scale)
+{
+    if (p && p->path == KSUM_PATH_WGMMA) return ksum__run_wg(args, p, stream, prepb, kernel_wg, scale);
+    return ksum__run_staged(args, p, stream, norms, kernel, kernel_stream, scale);
+}
 #define KSUM__TC_HOST(name, KERNEL, CFG)                                                               \
-    static inline __attribute__((unused)) int name##_path(const ksum_args *args)                       \
+    static inline __attribute__((unused)) int name##_plan(const ksum_args *args, ksum_plan *plan)      \
     {                                                                                                  \
-        size_t bytes = 0;                                                                              \
-        if constexpr (CFG<name##_policy>::wg)                                                          \
-            return ksum__wg_path((const void *)name##_kernel_wg, args, CFG<name##_policy>::passes,     \
-                                 CFG<name##_policy>::r, &bytes);                                       \
-        else                                                                                           \
-            return (void)args, (void)bytes, KSUM_PATH_MMA;                                             \
+        return ksum__plan_tc(args, plan, (const void *)name##_kernel_wg, KSUM__SCALE(KERNEL, args),    \
+                             CFG<name##_policy>::passes, CFG<name##_policy>::r, CFG<name##_policy>::minb, \
+                             CFG<name##_policy>::wg);                                                  \
     }                                                                                                  \
-    static inline __attribute__((unused)) int name##_launch(const ksum_args *args, cudaStream_t stream) \
+    static inline __attribute__((unused)) int name##_run(const ksum_args *args, const ksum_plan *plan, \
+                                                         cudaStream_t stream)                          \
     {                                                                                                  \
-        size_t bytes = 0;                                                                              \
-        if constexpr (CFG<name##_policy>::wg)                                                          \
-            if (ksum__wg_path((const void *)name##_kernel_wg, args, CFG<name##_policy>::passes,        \
-                              CFG<name##_policy>::r, &bytes) == KSUM_PATH_WGMMA)                       \
-                return ksum__launch_wg(args, stream, (const void *)name##_prepb, (const void *)name##_kernel_wg, \
-                                       bytes, KSUM__SCALE(KERNEL, args), CFG<name##_policy>::passes,   \
-                                       CFG<name##_policy>::r);                                         \
-        return ksum__launch_staged(args, stream, (const void *)name##_norms, (const void *)name##_kernel, \
-                                   (const void *)name##_kernel_stream, KSUM__SCALE(KERNEL, args),      \
-                                   CFG<name##_policy>::r, CFG<name##_policy>::minb, KSUM__TC_PAD, 1);  \
-    }
+        return ksum__run_tc(args, plan, stream, (const void *)name##_norms, (const void *)name##_kernel, \
+                            (const void *)name##_kernel_stream, (const void *)name##_prepb,            \
+                            (const void *)name##_kernel_wg, KSUM__SCALE(KERNEL, args));                \
+    }                                                                                                  \
+    KSUM__LAUNCH(name)
 #define KSUM__TC_REGS_HOST(name, KERNEL, CFG)                                                          \
-    static inline __attribute__((unused)) int name##_launch(const ksum_args *args, cudaStream_t stream) \
+    static inline __attribute__((unused)) int name##_plan(const ksum_args *args, ksum_plan *plan)      \
     {                                                                                                  \
-        return ksum__launch_generic(args, stream, (const void *)name##_norms, (const void *)name##_kernel, \
-                                    sizeof(float), KSUM__SCALE(KERNEL, args), CFG<name##_policy>::r, 8, 8, \
-                                    CFG<name##_policy>::minb, 1);                                      \
-    }
+        return ksum__plan_generic(args, plan, sizeof(float), KSUM__SCALE(KERNEL, args), CFG<name##_policy>::r, 8, \
+                                  8, CFG<name##_policy>::minb, 1,                                      \
+                                  "register-staged TF32 mma.sync: KSUM_REGS_DEFINE of ksum_tf32 or ksum_tf32x3"); \
+    }                                                                                                  \
+    static inline __attribute__((unused)) int name##_run(const ksum_args *args, const ksum_plan *plan, \
+                                                         cudaStream_t stream)                          \
+    {                                                                                                  \
+        return ksum__run_generic(args, plan, stream, (const void *)name##_norms, (const void *)name##_kernel, \
+                                 sizeof(float), KSUM__SCALE(KERNEL, args));                            \
+    }                                                                                                  \
+    KSUM__LAUNCH(name)
 #else
 #define KSUM__TC_HOST(name, KERNEL, CFG)
 #define KSUM__TC_REGS_HOST(name, KERNEL, CFG)

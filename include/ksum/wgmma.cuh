@@ -11,7 +11,8 @@
  *     ksum_mbar_init / _init_fence / _expect / _wait, ksum_bulk_copy (TMA without a tensor map)
  *     ksum__fence_async()         makes generic shared-memory writes visible to wgmma
  *   ksum__wg_body<PASSES, R, FAC>: the kernel KSUM_DEFINE of T ksum_tf32 / ksum_tf32x3 runs on
- *   sm_90 with sm_90a code (KSUM_PATH_WGMMA), defined by KSUM__WG_KERNELS.
+ *   sm_90 with sm_90a code (name_plan's path KSUM_PATH_WGMMA); KSUM__WG_KERNELS(name, KERNEL, CFG)
+ *   defines it (name_kernel_wg) and the sources' pre-pass name_prepb.
  *   docs/ksum.md#design-notes-ksumwgmmacuh.
  *
  * LIMITS
@@ -30,9 +31,6 @@
 #else
 #define KSUM_WG_ON 0
 #endif
-
-#define KSUM_PATH_MMA 1   /* mma.sync (tc.cuh) */
-#define KSUM_PATH_WGMMA 2 /* wgmma (this header) */
 
 /* ---- pieces */
 
@@ -360,7 +358,7 @@ static __device__ __forceinline__ void ksum__wg_body(K kf, const ksum__kargs<flo
 {
 #if KSUM_WG_ON
     enum { BM = 128, BN = 128, NP = PASSES > 1 ? 2 : 1, SLOT = NP * 4096, NW = BN * (1 + R) };
-    __shared__ float sna[BM]; /* static shared memory: how the launcher sees that this body was built */
+    __shared__ float sna[BM]; /* static shared memory: how the plan sees that this body was built */
     __shared__ __align__(8) unsigned long long mbar[4];
     extern __shared__ __align__(16) float ksum__smem[];
     ksum__wg f;
@@ -484,8 +482,8 @@ static inline size_t ksum__wg_smem_bytes(int nkb, int passes, int R)
                 KSUM__EVAL_FN(float, KERNEL), KSUM__KARGS(float, vecs, 0, 0));                         \
     }
 
-/* ---- host: the path and the launcher */
-#ifndef __CUDACC_RTC__ /* host code */
+/* ---- host: the choice, the plan and the run */
+#ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
 
 /* built: the kernel has its sm_90a body here (its static shared memory shows it); optin, stat: the
  * opt-in and the body's static shared memory; *d written on success only */
@@ -513,43 +511,65 @@ static inline int ksum__wg_setup(ksum__wg_dev *d, const void *kernel)
     return KSUM_SUCCESS;
 }
 
-/* KSUM_PATH_WGMMA where the wgmma kernel takes these arguments, else KSUM_PATH_MMA; *bytes its
- * dynamic shared memory */
-static inline int ksum__wg_path(const void *kernel, const ksum_args *a, int passes, int R, size_t *bytes)
+/* whether the wgmma kernel takes these (checked) arguments: 0 yes (*bytes its dynamic shared memory),
+ * else why not, as ksum__why_staged's kind: 2 its sm_90a body is not here, 4 a caller's workspace
+ * smaller than the prepared sources, 3 dim beyond the shared memory */
+static inline int ksum__wg_choose(const void *kernel, const ksum_args *a, int passes, int R, size_t *bytes)
 {
     ksum__wg_dev d;
-    if (!a || a->dim <= 0 || a->n <= 0 || ksum__wg_setup(&d, kernel) != KSUM_SUCCESS || !d.built) return KSUM_PATH_MMA;
-    if (a->work && a->work_bytes < ksum__wg_work_bytes(a->n, a->dim, passes, R)) return KSUM_PATH_MMA;
+    if (ksum__wg_setup(&d, kernel) != KSUM_SUCCESS || !d.built) return 2;
+    if (a->work && a->work_bytes < ksum__wg_work_bytes(a->n, a->dim, passes, R)) return 4;
     *bytes = ksum__wg_smem_bytes((a->dim + 31) / 32, passes, R);
-    return *bytes + d.stat <= d.optin ? KSUM_PATH_WGMMA : KSUM_PATH_MMA;
+    return *bytes + d.stat <= d.optin ? 0 : 3;
 }
 
-/* the wgmma launch (after ksum__wg_path): plan, workspace, the sources' pre-pass, the kernel */
-static inline int ksum__launch_wg(const ksum_args *args, cudaStream_t stream, const void *prepb, const void *kernel,
-                                  size_t bytes, double scale, int passes, int R)
+/* the wgmma plan (after the checks and ksum__wg_choose): the grid (128 x 128 tiles, 1 block per SM),
+ * the workspace (the prepared sources, at least ksum_work_bytes: a caller's must pass that check),
+ * KSUM_EOVERLAP where a caller's meets a, b, w or v */
+static inline int ksum__plan_wg(const ksum_args *a, ksum_plan *p, size_t bytes, int passes, int R)
 {
-    int rc = ksum__check(args, R, scale, 1);
+    int rc = ksum__plan_grid(a, p, 128, 128, 1);
     if (rc) return rc;
-    ksum__plan p;
-    if ((rc = ksum__plan_make(&p, args, 128, 128, 1)) != KSUM_SUCCESS) return rc;
-    if (onchip_smem_allow(kernel, bytes) != cudaSuccess) return KSUM_ECUDA;
-    const int vecs = (p.lda % 4 == 0 && (uintptr_t)args->a % 16 == 0 ? 1 : 0);
-    void *work = args->work;
-    if (!work && cudaMallocAsync(&work, ksum__wg_work_bytes(args->n, args->dim, passes, R), stream) != cudaSuccess)
-        return KSUM_ECUDA;
+    long long s[5];
+    ksum__spans(a, 4, s);
+    const size_t wb = ksum__wg_work_bytes(a->n, a->dim, passes, R), nk = (size_t)s[4];
+    p->workspace_bytes = wb > nk ? wb : nk;
+    if (a->work && ksum__work_meets(a, s, (long long)p->workspace_bytes))
+        return ksum__refuse(p, KSUM_EOVERLAP, "refused (KSUM_EOVERLAP): the workspace overlaps a, b, w or v");
+    const long long lda = a->lda ? a->lda : a->dim;
+    p->path = KSUM_PATH_WGMMA;
+    p->why = "TF32 wgmma: an sm_90 device with the sm_90a body, dim within its shared memory (227 KB: 288 one "
+             "pass, 64 three), a->work NULL or holding the prepared sources";
+    p->passes = 2;
+    p->smem_bytes = bytes;
+    p->vec = lda % 4 == 0 && (uintptr_t)a->a % 16 == 0 ? 1 : 0;
+    return KSUM_SUCCESS;
+}
+/* its run: the shared memory limit raised, workspace, the sources' pre-pass, v zeroed in atomic mode,
+ * the kernel */
+static inline int ksum__run_wg(const ksum_args *args, const ksum_plan *p, cudaStream_t stream, const void *prepb,
+                               const void *kernel, double scale)
+{
+    if (!args || !p) return KSUM_ENULL;
+    if (p->passes == 0) return KSUM_SUCCESS;
+    const ksum__grid g = ksum__grid_of(args, p, 128);
+    if (onchip_smem_allow(kernel, p->smem_bytes) != cudaSuccess) return KSUM_ECUDA;
+    void *work = NULL;
+    if (ksum__work_get(args, p, stream, &work)) return KSUM_ECUDA;
+    int rc;
     {
         const void *b = args->b, *w = args->w;
-        long long ldb = p.ldb, ntiles = p.ntiles;
-        int n = args->n, dim = args->dim, nrhs = p.nrhs, nkb = (args->dim + 31) / 32;
+        long long ldb = g.ldb, ntiles = g.ntiles;
+        int n = args->n, dim = args->dim, nrhs = g.nrhs, nkb = (args->dim + 31) / 32;
         float sc = (float)scale;
         void *kargs[] = {(void *)&b, &ldb, &n, &dim, (void *)&w, &nrhs, &sc, &work, &ntiles, &nkb};
         const long long items = ntiles * 128 * (8LL * nkb + 1);
         rc = ksum__launched(cudaLaunchKernel(prepb, dim3((unsigned)((items + 255) / 256)), dim3(256), kargs, 0, stream));
     }
-    if (!rc) rc = ksum__zero_v(args, &p, sizeof(float), stream);
+    if (!rc) rc = ksum__zero_v(args, &g, sizeof(float), stream);
     if (!rc)
-        rc = ksum__run_main(kernel, args, &p, ksum__scalar_make(-2.0 * scale, sizeof(float)), work, vecs, 0, 1, bytes,
-                            stream);
+        rc = ksum__run_main(kernel, args, &g, ksum__scalar_make(-2.0 * scale, sizeof(float)), work, p->vec, 0, 1,
+                            p->smem_bytes, stream);
     return ksum__work_put(args, work, stream, rc);
 }
 #endif /* !__CUDACC_RTC__ */

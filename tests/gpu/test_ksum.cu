@@ -16,8 +16,12 @@
  * streamed targets, tests/common/ksum_ref.h), so that the bound is fp32's alone, (dim + 8) 2^-22 of the
  * distance's sum of magnitudes, with the ex2 and the row sums' roundings (ksum_ref.h derives it); each
  * one-pass kernel is also run with its scale 1 % off and with 8 coordinates left out of the distance,
- * which the bound must reject.  Error codes: each call on a poisoned buffer holding a, b, w and v;
- * a failed call writes no word of it, a successful one nothing but its v and workspace.
+ * which the bound must reject.  Plans: each case is planned (name_plan), checked against the path,
+ * targets, launches, workspace and grid this test expects for the device and sizes, planned again with
+ * a caller's workspace of exactly its workspace_bytes and run (name_run) on it; the one-pass TF32
+ * reference rounds as the planned path does.  Error codes: each call on a poisoned buffer holding a,
+ * b, w and v; a refused plan says why, plans no launch, and neither its run nor name_launch writes a
+ * word of it; a successful call writes nothing but its v and workspace.
  * KSUM_EUNSUPPORTED (the tensor-core path below sm_80) cannot be produced on an sm_80+ device: its
  * check is shown passing. */
 #include <ksum/ksum.cuh>
@@ -66,44 +70,65 @@ KSUM_DEFINE(f_tc3mma_gauss_r2, ksum_tf32x3, KSUM_GAUSS, ksum_policy<2, 0, KSUM_S
 
 enum { K_GAUSS, K_LAPLACE, K_CAUCHY, K_M32, K_M52, K_IMQ, K_USER };
 typedef int (*launch_fn)(const ksum_args *, cudaStream_t);
+typedef int (*plan_fn)(const ksum_args *, ksum_plan *);
+typedef int (*run_fn)(const ksum_args *, const ksum_plan *, cudaStream_t);
+/* a generator's three verbs */
+typedef struct gen {
+    launch_fn launch;
+    plan_fn plan;
+    run_fn run;
+} gen;
+#define GEN(n) gen{n##_launch, n##_plan, n##_run}
 typedef struct kern {
     const char *name;
-    launch_fn launch;
+    gen g;
     int kind, R, dbl, bm;
     int tc;   /* tensor-core passes (0: SIMT) */
     int dmax; /* small-dim variant (ksum/smalldim.cuh): dim <= dmax; 0: any dim */
-    int (*path)(const ksum_args *); /* name_path of KSUM_DEFINE's ksum_tf32 (wgmma or mma.sync), else NULL */
-    int v1;                         /* KSUM_REGS_DEFINE's ksum_tf32 (its targets always resident) */
+    int path; /* the plan's path: KSUM_PATH_*; KSUM_PATH_WGMMA: wgmma where it takes the arguments, else
+                 KSUM_PATH_MMA (KSUM_DEFINE of ksum_tf32 / ksum_tf32x3, SCHEDULE AUTO) */
+    const void *wg; /* that generator's name_kernel_wg, else NULL */
 } kern;
+#define KERN(label, n, kind, R, dbl, bm, tc, dmax, path) {label, GEN(n), kind, R, dbl, bm, tc, dmax, path, NULL}
+#define KERN_WG(label, n, kind, R, tc) \
+    {label, GEN(n), kind, R, 0, 128, tc, 0, KSUM_PATH_WGMMA, (const void *)n##_kernel_wg}
 static const kern kernels[] = {
-    {"float gauss", f_gauss_launch, K_GAUSS, 1, 0, 128, 0, 0, NULL, 0},
-    {"float laplace", f_laplace_launch, K_LAPLACE, 1, 0, 128, 0, 0, NULL, 0},
-    {"float cauchy", f_cauchy_launch, K_CAUCHY, 1, 0, 128, 0, 0, NULL, 0},
-    {"float matern32", f_matern32_launch, K_M32, 1, 0, 128, 0, 0, NULL, 0},
-    {"float matern52", f_matern52_launch, K_M52, 1, 0, 128, 0, 0, NULL, 0},
-    {"float imq", f_imq_launch, K_IMQ, 1, 0, 128, 0, 0, NULL, 0},
-    {"float user (1+d^2/h^2)^-2", f_user_launch, K_USER, 1, 0, 128, 0, 0, NULL, 0},
-    {"float gauss R=4", f_gauss_r4_launch, K_GAUSS, 4, 0, 128, 0, 0, NULL, 0},
-    {"float gauss 4x4 R=2", f_gauss_t44_launch, K_GAUSS, 2, 0, 64, 0, 0, NULL, 0},
-    {"double gauss", d_gauss_launch, K_GAUSS, 1, 1, 64, 0, 0, NULL, 0},
-    {"double laplace", d_laplace_launch, K_LAPLACE, 1, 1, 64, 0, 0, NULL, 0},
-    {"double matern52", d_matern52_launch, K_M52, 1, 1, 64, 0, 0, NULL, 0},
-    {"double imq R=3 4x4", d_imq_r3_launch, K_IMQ, 3, 1, 64, 0, 0, NULL, 0},
-    {"tf32 1-pass gauss", f_tc1_gauss_launch, K_GAUSS, 1, 0, 128, 1, 0, f_tc1_gauss_path, 0},
-    {"tf32 3-pass gauss R=2", f_tc3_gauss_r2_launch, K_GAUSS, 2, 0, 128, 3, 0, f_tc3_gauss_r2_path, 0},
-    {"tf32 3-pass matern52", f_tc3_matern52_launch, K_M52, 1, 0, 128, 3, 0, NULL, 0},
-    {"smalldim gauss dim<=3 1/8 poly", f_sd_gauss3_launch, K_GAUSS, 1, 0, 2048, 0, 3, NULL, 0},
-    {"smalldim gauss dim<=8 R=2 2/8 poly", f_sd_gauss8_r2_launch, K_GAUSS, 2, 0, 2048, 0, 8, NULL, 0},
-    {"smalldim gauss dim<=4 all poly", f_sd_gauss4_poly_launch, K_GAUSS, 1, 0, 2048, 0, 4, NULL, 0},
-    {"smalldim matern52 dim<=5", f_sd_matern52_launch, K_M52, 1, 0, 2048, 0, 5, NULL, 0},
-    {"smalldim gauss dim<=3 no poly 3 blocks/SM", f_sd_gauss3_b3_launch, K_GAUSS, 1, 0, 2048, 0, 3, NULL, 0},
-    {"float gauss R=4 (the staged path)", f_gauss_f32r4_launch, K_GAUSS, 4, 0, 128, 0, 0, NULL, 0},
-    {"tf32 1-pass gauss (register-staged)", f_tc1v1_gauss_launch, K_GAUSS, 1, 0, 128, 1, 0, NULL, 1},
-    {"tf32 1-pass gauss R=2 (WIDE 3/1: m16n8k8, LDS.128)", f_tc1w3_gauss_r2_launch, K_GAUSS, 2, 0, 128, 1, 0, NULL, 0},
-    {"tf32 1-pass gauss (WIDE 0: scalar reads)", f_tc1r2_gauss_launch, K_GAUSS, 1, 0, 128, 1, 0, NULL, 0},
-    {"tf32 1-pass gauss (mma.sync kernels only)", f_tc1mma_gauss_launch, K_GAUSS, 1, 0, 128, 1, 0, NULL, 0},
-    {"tf32 3-pass gauss R=2 (mma.sync kernels only)", f_tc3mma_gauss_r2_launch, K_GAUSS, 2, 0, 128, 3, 0, NULL, 0},
+    KERN("float gauss", f_gauss, K_GAUSS, 1, 0, 128, 0, 0, KSUM_PATH_STAGED),
+    KERN("float laplace", f_laplace, K_LAPLACE, 1, 0, 128, 0, 0, KSUM_PATH_STAGED),
+    KERN("float cauchy", f_cauchy, K_CAUCHY, 1, 0, 128, 0, 0, KSUM_PATH_STAGED),
+    KERN("float matern32", f_matern32, K_M32, 1, 0, 128, 0, 0, KSUM_PATH_STAGED),
+    KERN("float matern52", f_matern52, K_M52, 1, 0, 128, 0, 0, KSUM_PATH_STAGED),
+    KERN("float imq", f_imq, K_IMQ, 1, 0, 128, 0, 0, KSUM_PATH_STAGED),
+    KERN("float user (1+d^2/h^2)^-2", f_user, K_USER, 1, 0, 128, 0, 0, KSUM_PATH_STAGED),
+    KERN("float gauss R=4", f_gauss_r4, K_GAUSS, 4, 0, 128, 0, 0, KSUM_PATH_REGS),
+    KERN("float gauss 4x4 R=2", f_gauss_t44, K_GAUSS, 2, 0, 64, 0, 0, KSUM_PATH_REGS),
+    KERN("double gauss", d_gauss, K_GAUSS, 1, 1, 64, 0, 0, KSUM_PATH_REGS),
+    KERN("double laplace", d_laplace, K_LAPLACE, 1, 1, 64, 0, 0, KSUM_PATH_REGS),
+    KERN("double matern52", d_matern52, K_M52, 1, 1, 64, 0, 0, KSUM_PATH_REGS),
+    KERN("double imq R=3 4x4", d_imq_r3, K_IMQ, 3, 1, 64, 0, 0, KSUM_PATH_REGS),
+    KERN_WG("tf32 1-pass gauss", f_tc1_gauss, K_GAUSS, 1, 1),
+    KERN_WG("tf32 3-pass gauss R=2", f_tc3_gauss_r2, K_GAUSS, 2, 3),
+    KERN_WG("tf32 3-pass matern52", f_tc3_matern52, K_M52, 1, 3),
+    KERN("smalldim gauss dim<=3 1/8 poly", f_sd_gauss3, K_GAUSS, 1, 0, 2048, 0, 3, KSUM_PATH_SMALLDIM),
+    KERN("smalldim gauss dim<=8 R=2 2/8 poly", f_sd_gauss8_r2, K_GAUSS, 2, 0, 2048, 0, 8, KSUM_PATH_SMALLDIM),
+    KERN("smalldim gauss dim<=4 all poly", f_sd_gauss4_poly, K_GAUSS, 1, 0, 2048, 0, 4, KSUM_PATH_SMALLDIM),
+    KERN("smalldim matern52 dim<=5", f_sd_matern52, K_M52, 1, 0, 2048, 0, 5, KSUM_PATH_SMALLDIM),
+    KERN("smalldim gauss dim<=3 no poly 3 blocks/SM", f_sd_gauss3_b3, K_GAUSS, 1, 0, 2048, 0, 3, KSUM_PATH_SMALLDIM),
+    KERN("float gauss R=4 (the staged path)", f_gauss_f32r4, K_GAUSS, 4, 0, 128, 0, 0, KSUM_PATH_STAGED),
+    KERN("tf32 1-pass gauss (register-staged)", f_tc1v1_gauss, K_GAUSS, 1, 0, 128, 1, 0, KSUM_PATH_REGS_MMA),
+    KERN("tf32 1-pass gauss R=2 (WIDE 3/1: m16n8k8, LDS.128)", f_tc1w3_gauss_r2, K_GAUSS, 2, 0, 128, 1, 0, KSUM_PATH_MMA),
+    KERN("tf32 1-pass gauss (WIDE 0: scalar reads)", f_tc1r2_gauss, K_GAUSS, 1, 0, 128, 1, 0, KSUM_PATH_MMA),
+    KERN("tf32 1-pass gauss (mma.sync kernels only)", f_tc1mma_gauss, K_GAUSS, 1, 0, 128, 1, 0, KSUM_PATH_MMA),
+    KERN("tf32 3-pass gauss R=2 (mma.sync kernels only)", f_tc3mma_gauss_r2, K_GAUSS, 2, 0, 128, 3, 0, KSUM_PATH_MMA),
 };
+/* the plan's head is onchip_plan's, field by field */
+static_assert(offsetof(ksum_plan, path) == offsetof(onchip_plan, path) &&
+                  offsetof(ksum_plan, why) == offsetof(onchip_plan, why) &&
+                  offsetof(ksum_plan, steps_per_pass) == offsetof(onchip_plan, steps_per_pass) &&
+                  offsetof(ksum_plan, passes) == offsetof(onchip_plan, passes) &&
+                  offsetof(ksum_plan, workspace_bytes) == offsetof(onchip_plan, workspace_bytes) &&
+                  offsetof(ksum_plan, result) == offsetof(onchip_plan, result),
+              "ksum_plan must begin with onchip_plan's fields");
 /* small-dim variants take the shapes' dims folded into 1..dmax */
 static int fold_dim(const kern *k, int dim) { return k->dmax && dim > k->dmax ? 1 + dim % k->dmax : dim; }
 
@@ -145,23 +170,113 @@ typedef struct fault {
     int drop;
 } fault;
 
-/* which operands a one-pass TF32 kernel rounds for these arguments (tests/common/ksum_ref.h):
- * resident targets in the wgmma kernel and KSUM_REGS_DEFINE's; in the staged mma.sync kernel what its
- * launcher picks (ksum__launch_staged: resident when dim rounded up to 8 is at most 128 and the
- * resident kernel's shared memory fits the device, minb blocks per SM), else streamed */
-static int tc1_model(const kern *k, const ksum_args *a)
+/* the why of a plan's head (onchip/plan.h: any family's plan read alike) */
+static const char *head_why(const ksum_plan *p) { return onchip_plan_head(p).why; }
+
+/* an sm_90 device and a build with sm_90a code (the Makefile's ARCH=90 builds sm_90a and says so with
+ * ONCHIP_SM90A): where KSUM_DEFINE of ksum_tf32 / ksum_tf32x3 has its wgmma kernel */
+static int wg_built(void)
 {
-    if (k->v1) return KSUM_REF_RESIDENT;
-    if (k->path && k->path(a) == KSUM_PATH_WGMMA) return KSUM_REF_RESIDENT;
+#ifdef ONCHIP_SM90A
+    int dev = 0, major = 0, minor = 0;
+    CUDA_OK(cudaGetDevice(&dev));
+    CUDA_OK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+    CUDA_OK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev));
+    return major == 9 && minor == 0;
+#else
+    return 0;
+#endif
+}
+/* the wgmma kernel's prepared sources: ceil(n / 128) tiles of ceil(dim / 32) 16 KB blocks (x2 for three
+ * passes) and a record of 128 (1 + R) floats (docs/ksum.md) */
+static size_t wg_work(const kern *k, const ksum_args *a)
+{
+    return (size_t)((a->n + 127) / 128) *
+           ((size_t)((a->dim + 31) / 32) * 16384 * (k->tc == 3 ? 2 : 1) + 512 * (size_t)(1 + k->R));
+}
+/* whether k's wgmma kernel takes these arguments: built here, its shared memory ((4 + ceil(dim / 32))
+ * tiles of 16 KB, x2 for three passes, 4 records of 128 (1 + R) floats, 1 KB of alignment and its
+ * static part) within the device's opt-in limit, a caller's workspace (if any) holding the prepared
+ * sources */
+static int wg_takes(const kern *k, const ksum_args *a)
+{
+    if (!k->wg || !wg_built()) return 0;
+    int dev = 0, optin = 0;
+    cudaFuncAttributes fa;
+    memset(&fa, 0, sizeof fa);
+    CUDA_OK(cudaGetDevice(&dev));
+    CUDA_OK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    CUDA_OK(cudaFuncGetAttributes(&fa, k->wg));
+    const long long np = k->tc == 3 ? 2 : 1, nkb = (a->dim + 31) / 32;
+    const long long bytes = np * (nkb + 4) * 16384 + 4LL * 128 * (1 + k->R) * 4 + 1024 + (long long)fa.sharedSizeBytes;
+    return bytes <= optin && (!a->work || a->work_bytes >= wg_work(k, a));
+}
+/* the path the plan must take for k and a */
+static int want_path(const kern *k, const ksum_args *a)
+{
+    if (k->path != KSUM_PATH_WGMMA) return k->path;
+    return wg_takes(k, a) ? KSUM_PATH_WGMMA : KSUM_PATH_MMA;
+}
+/* the staged kernels' targets (float, and TF32 mma.sync): resident when dim rounded up to 8 is at most
+ * 128 and MINB blocks of the resident kernel's shared memory (+ 2 KB each) fit an SM (MINB the default
+ * of the instances here: 2 for R = 1, else 1), else streamed */
+static int want_resident(const kern *k, const ksum_args *a)
+{
     int dev = 0, optin = 0, persm = 0;
     CUDA_OK(cudaGetDevice(&dev));
     CUDA_OK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
     CUDA_OK(cudaDeviceGetAttribute(&persm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
     const int dp = (a->dim + 7) & ~7, ks = dp < 32 ? dp : 32, minb = k->R > 1 ? 1 : 2;
-    const size_t bytes = ksum__stage_smem(dp, ks, 1, k->R, KSUM__TC_PAD);
-    return dp <= 128 && bytes <= (size_t)optin && (bytes + 2048) * minb <= (size_t)persm ? KSUM_REF_RESIDENT
-                                                                                         : KSUM_REF_STREAMED;
+    const size_t bytes = ksum__stage_smem(dp, ks, 1, k->R, k->tc ? KSUM__TC_PAD : KSUM_GEMM_P);
+    return dp <= 128 && bytes <= (size_t)optin && (bytes + 2048) * minb <= (size_t)persm;
 }
+/* the workspace a plan of this path uses: the norms (ksum_work_bytes); wgmma the prepared sources,
+ * small-dim in deterministic mode with several splits the splits' partial sums, each at least the norms'
+ * bytes (a caller's workspace passes that check); small-dim otherwise none */
+static size_t want_work(const kern *k, const ksum_args *a, const ksum_plan *p)
+{
+    const size_t nk = ksum_work_bytes(a->m, a->n, k->dbl ? 8 : 4);
+    size_t w = nk;
+    if (p->path == KSUM_PATH_WGMMA) w = wg_work(k, a);
+    if (p->path == KSUM_PATH_SMALLDIM) {
+        if (!(a->flags & KSUM_DETERMINISTIC) || p->splits < 2) return 0;
+        w = (size_t)p->splits * (size_t)a->m * (size_t)(a->nrhs ? a->nrhs : 1) * 4;
+    }
+    return w > nk ? w : nk;
+}
+/* the promise of a successful plan: the path this test expects of k for a, its why a sentence the head
+ * reads too, no steps, the launches name_run makes (the pre-pass and the small-dim reduction count),
+ * the workspace, the answer in v, the staged kernels' targets, a grid over all targets and sources */
+static void check_plan_ok(const kern *k, const ksum_args *a, const ksum_plan *p)
+{
+    const int want = want_path(k, a);
+    CHECK(p->path == want, "plan path %d (%s), want %d (m %d n %d dim %d, work %zu bytes)", p->path,
+          p->why ? p->why : "no why", want, a->m, a->n, a->dim, a->work ? a->work_bytes : 0);
+    CHECK(p->why && p->why[0] && head_why(p) == p->why, "the plan's why is empty or not the head's");
+    CHECK(p->result == a->v, "result %p, v %p", p->result, a->v);
+    const int det = (a->flags & KSUM_DETERMINISTIC) != 0;
+    const long long passes = p->path == KSUM_PATH_SMALLDIM && !(det && p->splits > 1) ? 1 : 2;
+    CHECK(p->steps_per_pass == 0 && p->passes == passes, "steps_per_pass %d passes %lld, want 0 and %lld",
+          p->steps_per_pass, p->passes, passes);
+    const size_t wb = want_work(k, a, p);
+    CHECK(p->workspace_bytes == wb, "workspace_bytes %zu, want %zu (%s)", p->workspace_bytes, wb, p->why);
+    if (p->path == KSUM_PATH_STAGED || p->path == KSUM_PATH_MMA) {
+        const int res = want_resident(k, a);
+        CHECK(p->resident == res, "targets %s, want %s (dim %d)", p->resident ? "resident" : "streamed",
+              res ? "resident" : "streamed", a->dim);
+    } else CHECK(p->resident == 0, "resident %d off the staged paths", p->resident);
+    const int bn = k->dmax ? 256 : k->bm;
+    const long long ntiles = (a->n + bn - 1) / bn;
+    CHECK(p->blocks == ((long long)a->m + k->bm - 1) / k->bm, "blocks %lld for m %d", p->blocks, a->m);
+    CHECK(p->splits >= 1 && p->tiles_per_split >= 1 && (long long)p->splits * p->tiles_per_split >= ntiles &&
+              (long long)(p->splits - 1) * p->tiles_per_split < ntiles,
+          "splits %d x %d tiles for %lld", p->splits, p->tiles_per_split, ntiles);
+    if (det && !k->dmax) CHECK(p->splits == 1, "deterministic: %d splits", p->splits);
+}
+
+/* run_case's workspace: 0 a caller's of exactly the plan's workspace_bytes, 1 one of ksum_work_bytes (the
+ * least the checks take: KSUM_DEFINE of ksum_tf32 then runs mma.sync where the prepared sources are larger) */
+static int run_min_work = 0;
 
 /* the largest |g - ref| / bound over the cnt outputs g (float or double in buf); *bad counts those
  * beyond their bound (a NaN ratio counts as beyond), *nonfinite those not finite */
@@ -227,11 +342,39 @@ static double run_case(const kern *k, const shape *sh, unsigned extra_flags, int
         a.dim = dim - f->drop;
         a.lda = ld;
     }
+    /* the plan (workspace NULL), then again with a caller's workspace of its workspace_bytes (or of
+     * ksum_work_bytes: run_min_work), poisoned (the run writes what it reads there): the run uses it */
+    ksum_plan p;
+    memset(&p, 0, sizeof p);
+    int rc = k->g.plan(&a, &p);
+    CHECK(rc == 0, "plan rc %d (%s): %s (m %d n %d dim %d)", rc, ksum_strerror(rc), p.why ? p.why : "no why", m, n, dim);
+    if (!rc) check_plan_ok(k, &a, &p);
+    const size_t wbytes = run_min_work ? ksum_work_bytes(m, n, es) : p.workspace_bytes;
+    void *dwork = NULL;
+    if (!rc && wbytes) {
+        CUDA_OK(cudaMalloc(&dwork, wbytes));
+        CUDA_OK(cudaMemset(dwork, 0xFF, wbytes));
+        a.work = dwork;
+        a.work_bytes = wbytes;
+        ksum_plan q;
+        memset(&q, 0, sizeof q);
+        rc = k->g.plan(&a, &q);
+        CHECK(rc == 0, "plan with a workspace of %zu bytes: rc %d (%s)", wbytes, rc, ksum_strerror(rc));
+        if (!rc) {
+            check_plan_ok(k, &a, &q);
+            if (!run_min_work)
+                CHECK(q.path == p.path && q.workspace_bytes == p.workspace_bytes && q.resident == p.resident,
+                      "with a workspace of its workspace_bytes the plan changed: path %d -> %d, %zu -> %zu bytes",
+                      p.path, q.path, p.workspace_bytes, q.workspace_bytes);
+            p = q;
+        }
+    }
     /* reference */
     int model = -1;
-    if (k->tc == 1) { /* one-pass TF32 (Gaussian): the reference rounds the operands as the kernel does */
+    if (k->tc == 1) { /* one-pass TF32 (Gaussian): the reference rounds the operands as the kernel does: the
+                       * targets resident (wgmma, register-staged, staged resident) or streamed, as planned */
         CHECK(k->kind == K_GAUSS, "no one-pass TF32 reference for this kernel function");
-        model = tc1_model(k, &a);
+        model = p.path == KSUM_PATH_MMA && !p.resident ? KSUM_REF_STREAMED : KSUM_REF_RESIDENT;
         CHECK(ksum_ref_tc1_gauss(model, m, n, dim, ld, ha, hb, hw, R, v0, KSUM_GAUSS_SCALE(h), ref, bound) == 0,
               "out of memory");
     } else {
@@ -269,10 +412,12 @@ static double run_case(const kern *k, const shape *sh, unsigned extra_flags, int
         }
         free(nb);
     }
-    int rc = k->launch(&a, 0);
-    CHECK(rc == 0, "launch rc %d (%s) m %d n %d dim %d", rc, ksum_strerror(rc), m, n, dim);
+    if (!rc) {
+        rc = k->g.run(&a, &p, 0);
+        CHECK(rc == 0, "run rc %d (%s) m %d n %d dim %d", rc, ksum_strerror(rc), m, n, dim);
+    }
     CUDA_OK(cudaDeviceSynchronize());
-    CUDA_OK(cudaMemcpy(buf, dv, (size_t)m * R * es, cudaMemcpyDeviceToHost));
+    CUDA_OK(cudaMemcpy(buf, dv, (size_t)m * R * es, cudaMemcpyDeviceToHost)); /* p.result is v */
     long long bad = 0, nonfinite = 0;
     const double worst = compare(buf, k->dbl, ref, bound, (size_t)m * R, &bad, &nonfinite);
     CHECK(nonfinite == 0, "%lld outputs not written or not finite (m %d n %d dim %d)", nonfinite, m, n, dim);
@@ -291,16 +436,20 @@ static double run_case(const kern *k, const shape *sh, unsigned extra_flags, int
     } else
         CHECK(bad == 0, "%lld outputs beyond the bound, worst error/bound %.3g (m %d n %d dim %d h %g nrhs %d)", bad,
               worst, m, n, dim, h, R);
-    if (!f && sh->det && !(extra_flags & KSUM_ACCUMULATE)) { /* deterministic: bitwise the same twice */
+    if (!f && sh->det && !(extra_flags & KSUM_ACCUMULATE)) {
+        /* deterministic: bitwise the same twice, the second by name_launch with its own workspace */
         void *again = malloc((size_t)m * R * es);
         CUDA_OK(cudaMemset(dv, 0xFF, (size_t)m * R * es));
-        rc = k->launch(&a, 0);
+        a.work = NULL;
+        a.work_bytes = 0;
+        rc = k->g.launch(&a, 0);
         CUDA_OK(cudaDeviceSynchronize());
         CUDA_OK(cudaMemcpy(again, dv, (size_t)m * R * es, cudaMemcpyDeviceToHost));
         CHECK(rc == 0 && memcmp(again, buf, (size_t)m * R * es) == 0, "deterministic mode: two runs differ");
         free(again);
     }
     cudaFree(da); cudaFree(db); cudaFree(dw); cudaFree(dv);
+    if (dwork) cudaFree(dwork);
     free(ha); free(hb); free(hw); free(v0); free(ref); free(bound); free(buf);
     return worst;
 }
@@ -337,7 +486,8 @@ static void run_kernel(const kern *k, int light)
 }
 
 /* h tiny (every kernel value underflows: v = 0 except within round-off of coincident points) and
- * h huge (every value 1: v = sum w), splits forced, KSUM_ACCUMULATE in both modes */
+ * h huge (every value 1: v = sum w), splits forced, KSUM_ACCUMULATE in both modes; KSUM_DEFINE of
+ * ksum_tf32 with a workspace too small for wgmma */
 static void run_extremes(const kern *k)
 {
     char name[160];
@@ -360,6 +510,15 @@ static void run_extremes(const kern *k)
         run_case(k, &mixed8, 0, 0, NULL, NULL);
         run_case(k, &mixed32, 0, 0, NULL, NULL);
     }
+    if (k->path == KSUM_PATH_WGMMA) {
+        /* a caller's workspace of ksum_work_bytes only: smaller than the prepared sources, so the plan
+         * takes mma.sync, whose streamed targets (dim 256) round other operands than wgmma's */
+        shape wide = {300, 257, 256, 0, k->R, 0.3, 0};
+        run_min_work = 1;
+        if (k->tc == 1) run_case(k, &wide, 0, 0, NULL, NULL);
+        run_case(k, &mid, 0, 0, NULL, NULL);
+        run_min_work = 0;
+    }
     run_case(k, &tiny, 0, 0, NULL, NULL);
     run_case(k, &huge, 0, 0, NULL, NULL);
     run_case(k, &mid, 0, 3, NULL, NULL);
@@ -371,14 +530,31 @@ static void run_extremes(const kern *k)
 }
 
 /* one call of the error-code case on the 4096 floats at d (a, b, w and v of g inside them): d poisoned
- * (0xFF bytes) first, then every word of it read back: a failed call writes nothing anywhere in it, a
- * successful one only its v (m x nrhs) and the workspace it was given */
+ * (0xFF bytes) first; name_plan returns the code; refused, the plan says why, plans no launch, its run
+ * launches nothing and name_launch returns the same code; planned, the run succeeds; then every word
+ * of d is read back: a refused call writes nothing anywhere in it, a successful one only its v (m x nrhs)
+ * and the workspace it was given */
 enum { ERR_WORDS = 4096 };
-static void expect_call(const char *what, int code, launch_fn launch, const ksum_args *a, float *d, unsigned *hv)
+static void expect_call(const char *what, int code, gen g, const ksum_args *a, float *d, unsigned *hv)
 {
     CUDA_OK(cudaMemset(d, 0xFF, ERR_WORDS * 4));
-    const int rc = launch(a, 0);
-    CHECK(rc == code, "%s: got %d (%s), want %d", what, rc, ksum_strerror(rc), code);
+    ksum_plan p;
+    memset(&p, 0, sizeof p);
+    p.passes = -1; p.why = NULL; p.result = (void *)&p; /* each must be written */
+    const int rc = g.plan(a, &p);
+    CHECK(rc == code, "%s: plan %d (%s: %s), want %d", what, rc, ksum_strerror(rc), p.why ? p.why : "no why", code);
+    CHECK(p.why && p.why[0] && head_why(&p) == p.why, "%s: the plan's why is empty", what);
+    if (code != KSUM_SUCCESS) {
+        CHECK(p.passes == 0, "%s: a refused plan with %lld passes", what, p.passes);
+        const int rr = g.run(a, &p, 0); /* nothing to launch */
+        CHECK(rr == (a ? KSUM_SUCCESS : KSUM_ENULL), "%s: the refused plan's run returned %d", what, rr);
+        const int rl = g.launch(a, 0);
+        CHECK(rl == code, "%s: launch %d (%s), want %d", what, rl, ksum_strerror(rl), code);
+    } else {
+        CHECK(p.passes >= 1 && p.result == a->v, "%s: %lld passes, result %p (v %p)", what, p.passes, p.result, a->v);
+        const int rr = g.run(a, &p, 0);
+        CHECK(rr == KSUM_SUCCESS, "%s: run %d (%s)", what, rr, ksum_strerror(rr));
+    }
     CUDA_OK(cudaDeviceSynchronize());
     CUDA_OK(cudaMemcpy(hv, d, ERR_WORDS * 4, cudaMemcpyDeviceToHost));
     const float *v = a ? (const float *)a->v : NULL, *wk = a ? (const float *)a->work : NULL;
@@ -386,12 +562,12 @@ static void expect_call(const char *what, int code, launch_fn launch, const ksum
     const long long nwk = a && wk ? (long long)(a->work_bytes / 4) : 0;
     long long stray = 0;
     for (long long i = 0; i < ERR_WORDS; i++) {
-        const float *p = d + i;
-        const int mine = code == KSUM_SUCCESS && ((v && p >= v && p < v + nv) || (wk && p >= wk && p < wk + nwk));
+        const float *q = d + i;
+        const int mine = code == KSUM_SUCCESS && ((v && q >= v && q < v + nv) || (wk && q >= wk && q < wk + nwk));
         if (hv[i] != 0xFFFFFFFFu && !mine) stray++;
     }
     CHECK(stray == 0, "%s: %lld words written %s", what, stray,
-          code == KSUM_SUCCESS ? "outside its v and workspace" : "by a failed call");
+          code == KSUM_SUCCESS ? "outside its v and workspace" : "by a refused call");
 }
 
 static void run_errors(void)
@@ -404,62 +580,94 @@ static void run_errors(void)
     memset(&g, 0, sizeof g);
     g.a = d; g.b = d + 1024; g.w = d + 2048; g.v = d + 3072; g.m = 10; g.n = 10; g.dim = 3; g.h = 1;
     ksum_args a;
-#define EXPECT(code, launch, stmt)                                                                      \
+#define EXPECT(code, n, stmt)                                                                           \
     do {                                                                                                \
         a = g;                                                                                          \
         stmt;                                                                                           \
-        expect_call(#stmt, (code), launch, &a, d, hv);                                                  \
+        expect_call(#n ": " #stmt, (code), GEN(n), &a, d, hv);                                          \
     } while (0)
-    expect_call("NULL args", KSUM_ENULL, f_gauss_launch, NULL, d, hv);
-    EXPECT(KSUM_ENULL, f_gauss_launch, a.a = NULL);
-    EXPECT(KSUM_ENULL, f_gauss_launch, a.b = NULL);
-    EXPECT(KSUM_ENULL, f_gauss_launch, a.w = NULL);
-    EXPECT(KSUM_ENULL, f_gauss_launch, a.v = NULL);
-    EXPECT(KSUM_ESIZE, f_gauss_launch, a.m = 0);
-    EXPECT(KSUM_ESIZE, f_gauss_launch, a.n = -1);
-    EXPECT(KSUM_ESIZE, f_gauss_launch, a.dim = 0);
-    EXPECT(KSUM_ESIZE, f_gauss_launch, a.lda = 2);
-    EXPECT(KSUM_ESIZE, f_gauss_launch, a.ldb = 1);
-    EXPECT(KSUM_EH, f_gauss_launch, a.h = 0);
-    EXPECT(KSUM_EH, f_gauss_launch, a.h = -1);
-    EXPECT(KSUM_EH, f_gauss_launch, a.h = NAN);
-    EXPECT(KSUM_EH, f_gauss_launch, a.h = INFINITY);
-    EXPECT(KSUM_EH, f_gauss_launch, a.h = 1e-30);   /* scale 7e59 overflows float */
-    EXPECT(KSUM_EH, d_gauss_launch, a.h = 1e-170);  /* scale overflows double */
-    EXPECT(KSUM_ERHS, f_gauss_launch, a.nrhs = 2);
-    EXPECT(KSUM_ERHS, f_gauss_launch, a.nrhs = -1);
-    EXPECT(KSUM_ERHS, f_gauss_r4_launch, a.nrhs = 5);
-    EXPECT(KSUM_EFLAGS, f_gauss_launch, a.flags = 8);
-    EXPECT(KSUM_EFLAGS, f_gauss_launch, a.splits = -1);
-    EXPECT(KSUM_EWORK, f_gauss_launch, (a.work = d, a.work_bytes = 8));
-    EXPECT(KSUM_ESIZE, f_sd_gauss3_launch, a.dim = 4); /* beyond the small-dim variant's DMAX */
-    EXPECT(KSUM_ENULL, f_sd_gauss3_launch, a.w = NULL);
-    EXPECT(KSUM_EH, f_sd_matern52_launch, a.h = 0);
-    EXPECT(KSUM_ERHS, f_sd_gauss8_r2_launch, a.nrhs = 3);
-    EXPECT(KSUM_EFLAGS, f_sd_gauss3_launch, a.flags = 4);
+    expect_call("NULL args", KSUM_ENULL, GEN(f_gauss), NULL, d, hv);
+    expect_call("NULL args, small-dim", KSUM_ENULL, GEN(f_sd_gauss3), NULL, d, hv);
+    expect_call("NULL args, tf32", KSUM_ENULL, GEN(f_tc1_gauss), NULL, d, hv);
+    EXPECT(KSUM_ENULL, f_gauss, a.a = NULL);
+    EXPECT(KSUM_ENULL, f_gauss, a.b = NULL);
+    EXPECT(KSUM_ENULL, f_gauss, a.w = NULL);
+    EXPECT(KSUM_ENULL, f_gauss, a.v = NULL);
+    EXPECT(KSUM_ESIZE, f_gauss, a.m = 0);
+    EXPECT(KSUM_ESIZE, f_gauss, a.n = -1);
+    EXPECT(KSUM_ESIZE, f_gauss, a.dim = 0);
+    EXPECT(KSUM_ESIZE, f_gauss, a.lda = 2);
+    EXPECT(KSUM_ESIZE, f_gauss, a.ldb = 1);
+    EXPECT(KSUM_EH, f_gauss, a.h = 0);
+    EXPECT(KSUM_EH, f_gauss, a.h = -1);
+    EXPECT(KSUM_EH, f_gauss, a.h = NAN);
+    EXPECT(KSUM_EH, f_gauss, a.h = INFINITY);
+    EXPECT(KSUM_EH, f_gauss, a.h = 1e-30);   /* scale 7e59 overflows float */
+    EXPECT(KSUM_EH, d_gauss, a.h = 1e-170);  /* scale overflows double */
+    EXPECT(KSUM_ERHS, f_gauss, a.nrhs = 2);
+    EXPECT(KSUM_ERHS, f_gauss, a.nrhs = -1);
+    EXPECT(KSUM_ERHS, f_gauss_r4, a.nrhs = 5);
+    EXPECT(KSUM_EFLAGS, f_gauss, a.flags = 8);
+    EXPECT(KSUM_EFLAGS, f_gauss, a.splits = -1);
+    EXPECT(KSUM_EWORK, f_gauss, (a.work = d, a.work_bytes = 8));
+    EXPECT(KSUM_ESIZE, f_sd_gauss3, a.dim = 4); /* beyond the small-dim variant's DMAX */
+    EXPECT(KSUM_ENULL, f_sd_gauss3, a.w = NULL);
+    EXPECT(KSUM_EH, f_sd_matern52, a.h = 0);
+    EXPECT(KSUM_ERHS, f_sd_gauss8_r2, a.nrhs = 3);
+    EXPECT(KSUM_EFLAGS, f_sd_gauss3, a.flags = 4);
     /* overlap: v (m x nrhs) against a (m points of lda), b (n points of ldb), w (n x nrhs), and the
      * workspace ((m + n + 4) elements) against all four */
-    EXPECT(KSUM_EOVERLAP, f_gauss_launch, a.v = d);
-    EXPECT(KSUM_EOVERLAP, f_gauss_launch, a.v = d + 27);                  /* on a's last element (9 * 3) */
-    EXPECT(KSUM_SUCCESS, f_gauss_launch, a.v = d + 30);
-    EXPECT(KSUM_EOVERLAP, f_gauss_launch, (a.lda = 8, a.v = d + 74));     /* 9 * 8 + 2 */
-    EXPECT(KSUM_EOVERLAP, f_gauss_launch, a.v = d + 1024 + 20);           /* inside b */
-    EXPECT(KSUM_EOVERLAP, f_gauss_launch, a.v = d + 2048 - 9);            /* v's last element on w's first */
-    EXPECT(KSUM_SUCCESS, f_gauss_launch, a.v = d + 2048 - 10);
-    EXPECT(KSUM_EOVERLAP, f_gauss_r4_launch, (a.nrhs = 4, a.v = d + 2048 + 39)); /* on w's last (10 x 4) */
-    EXPECT(KSUM_EOVERLAP, f_sd_gauss3_launch, a.v = d + 2048);
-    EXPECT(KSUM_EOVERLAP, f_gauss_launch, (a.work = d + 3072 + 5, a.work_bytes = 4096));
-    EXPECT(KSUM_EOVERLAP, f_gauss_launch, (a.work = d + 1024 - 23, a.work_bytes = 4096)); /* its 24 floats end on b */
-    EXPECT(KSUM_SUCCESS, f_gauss_launch, (a.work = d + 1024 - 24 - 64, a.work_bytes = 96, a.v = d + 30));
+    EXPECT(KSUM_EOVERLAP, f_gauss, a.v = d);
+    EXPECT(KSUM_EOVERLAP, f_gauss, a.v = d + 27);                  /* on a's last element (9 * 3) */
+    EXPECT(KSUM_SUCCESS, f_gauss, a.v = d + 30);
+    EXPECT(KSUM_EOVERLAP, f_gauss, (a.lda = 8, a.v = d + 74));     /* 9 * 8 + 2 */
+    EXPECT(KSUM_EOVERLAP, f_gauss, a.v = d + 1024 + 20);           /* inside b */
+    EXPECT(KSUM_EOVERLAP, f_gauss, a.v = d + 2048 - 9);            /* v's last element on w's first */
+    EXPECT(KSUM_SUCCESS, f_gauss, a.v = d + 2048 - 10);
+    EXPECT(KSUM_EOVERLAP, f_gauss_r4, (a.nrhs = 4, a.v = d + 2048 + 39)); /* on w's last (10 x 4) */
+    EXPECT(KSUM_EOVERLAP, f_sd_gauss3, a.v = d + 2048);
+    EXPECT(KSUM_EOVERLAP, f_gauss, (a.work = d + 3072 + 5, a.work_bytes = 4096));
+    EXPECT(KSUM_EOVERLAP, f_gauss, (a.work = d + 1024 - 23, a.work_bytes = 4096)); /* its 24 floats end on b */
+    EXPECT(KSUM_SUCCESS, f_gauss, (a.work = d + 1024 - 24 - 64, a.work_bytes = 96, a.v = d + 30));
+    /* every engine refuses alike (the checks are shared) and runs the small call; the staged TF32
+     * kernels with a workspace of the norms' bytes (too small for wgmma's prepared sources) use it */
+    EXPECT(KSUM_ERHS, f_tc1_gauss, a.nrhs = 2);
+    EXPECT(KSUM_EWORK, f_tc3_gauss_r2, (a.work = d, a.work_bytes = 95));
+    EXPECT(KSUM_ENULL, f_tc1mma_gauss, a.b = NULL);
+    EXPECT(KSUM_EFLAGS, f_tc1v1_gauss, a.splits = 65536);
+    EXPECT(KSUM_ESIZE, d_gauss, a.ldb = 2);
+    EXPECT(KSUM_EOVERLAP, f_tc1_gauss, a.v = d + 1024 + 29);
+    EXPECT(KSUM_SUCCESS, f_tc1_gauss, (a.work = d + 1024 - 24 - 64, a.work_bytes = 96, a.v = d + 30));
+    EXPECT(KSUM_SUCCESS, f_tc3mma_gauss_r2, a.v = d + 30);
+    EXPECT(KSUM_SUCCESS, f_tc1v1_gauss, a.flags = KSUM_DETERMINISTIC);
+    EXPECT(KSUM_SUCCESS, f_gauss_r4, (a.nrhs = 3, a.v = d + 3000));
+    EXPECT(KSUM_SUCCESS, f_sd_gauss3, a.flags = KSUM_DETERMINISTIC | KSUM_ACCUMULATE);
+    EXPECT(KSUM_SUCCESS, f_sd_gauss8_r2, (a.work = d + 1024 - 24 - 64, a.work_bytes = 96));
     CHECK(strstr(ksum_strerror(KSUM_EOVERLAP), "overlap") != NULL, "strerror overlap");
-    /* a valid call with a user workspace of exactly ksum_work_bytes() works */
+    /* NULL arguments or plan: name_plan and name_run refuse, write nothing */
+    {
+        const gen gs[] = {GEN(f_gauss), GEN(d_gauss), GEN(f_tc1_gauss), GEN(f_tc1v1_gauss), GEN(f_sd_gauss3)};
+        for (int i = 0; i < (int)(sizeof gs / sizeof *gs); i++) {
+            ksum_plan p;
+            a = g;
+            CHECK(gs[i].plan(&a, NULL) == KSUM_ENULL, "generator %d: a plan into NULL", i);
+            CHECK(gs[i].plan(&a, &p) == KSUM_SUCCESS, "generator %d: plan", i);
+            CHECK(gs[i].run(NULL, &p, 0) == KSUM_ENULL && gs[i].run(&a, NULL, 0) == KSUM_ENULL,
+                  "generator %d: a run of NULL arguments or plan", i);
+        }
+    }
+    /* a valid call with a caller's workspace of exactly the plan's workspace_bytes (ksum_work_bytes) */
     a = g;
+    ksum_plan p;
+    CHECK(f_gauss_plan(&a, &p) == 0 && p.workspace_bytes == ksum_work_bytes(10, 10, 4), "workspace_bytes %zu",
+          p.workspace_bytes);
     float *work = NULL;
-    CUDA_OK(cudaMalloc(&work, ksum_work_bytes(10, 10, 4)));
-    a.work = work; a.work_bytes = ksum_work_bytes(10, 10, 4);
+    CUDA_OK(cudaMalloc(&work, p.workspace_bytes));
+    a.work = work; a.work_bytes = p.workspace_bytes;
+    CHECK(f_gauss_plan(&a, &p) == 0 && f_gauss_run(&a, &p, 0) == 0, "valid call with a workspace");
     CHECK(f_gauss_launch(&a, 0) == 0, "valid call with a workspace");
     CUDA_OK(cudaDeviceSynchronize());
-    CHECK(ksum__need_sm80() == KSUM_SUCCESS, "this device is sm_80+: the tensor-core check should pass");
+    CHECK(ksum__plan_sm80(&p) == KSUM_SUCCESS, "this device is sm_80+: the tensor-core check should pass");
     CHECK(strcmp(ksum_strerror(KSUM_EH), ksum_strerror(KSUM_ERHS)) != 0 && ksum_strerror(99) != NULL, "strerror");
     cudaFree(work);
     cudaFree(d);
@@ -467,56 +675,75 @@ static void run_errors(void)
     case_end();
 }
 
-/* which path KSUM_DEFINE of ksum_tf32 takes: wgmma on an sm_90 device where the build has sm_90a code (the
- * Makefile's ARCH=90 builds sm_90a and says so with ONCHIP_SM90A) while its shared memory fits (227 KB:
- * dim <= 288 one pass, <= 64 three passes), mma.sync beyond; KSUM_SCHEDULE_MMA always mma.sync.  The cases above then ran on the path
- * printed here. */
+/* the path KSUM_DEFINE of ksum_tf32 / ksum_tf32x3 plans: wgmma on an sm_90 device where the build has
+ * sm_90a code while its shared memory fits (227 KB: dim <= 288 one pass, <= 64 three passes) and a
+ * caller's workspace holds the prepared sources, mma.sync otherwise; KSUM_SCHEDULE_MMA always mma.sync.
+ * The cases above then ran on the paths printed here. */
 static void run_paths(void)
 {
-    case_begin("ksum tf32 path: wgmma where built and it fits, mma.sync otherwise");
+    case_begin("ksum plans: tf32 on wgmma where built and it fits, mma.sync otherwise; the head; the workspace");
     int dev = 0, major = 0, minor = 0;
     CUDA_OK(cudaGetDevice(&dev));
     CUDA_OK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
     CUDA_OK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev));
-#ifdef ONCHIP_SM90A
-    const int want_wg = major == 9 && minor == 0;
-#else
-    const int want_wg = 0;
-#endif
+    const kern *k1 = &kernels[13], *k3 = &kernels[14], *km = &kernels[25];
+    CHECK(k1->g.plan == f_tc1_gauss_plan && k3->g.plan == f_tc3_gauss_r2_plan && km->g.plan == f_tc1mma_gauss_plan,
+          "the table's tf32 rows moved");
+    enum { M = 100, DMAX = 1000 };
+    float *da = NULL, *db = NULL, *dw = NULL, *dv = NULL, *dk = NULL;
+    CUDA_OK(cudaMalloc(&da, (size_t)M * DMAX * 4));
+    CUDA_OK(cudaMalloc(&db, (size_t)M * DMAX * 4));
+    CUDA_OK(cudaMalloc(&dw, (size_t)M * 2 * 4));
+    CUDA_OK(cudaMalloc(&dv, (size_t)M * 2 * 4));
     ksum_args a;
     memset(&a, 0, sizeof a);
-    a.m = a.n = 100; a.h = 1;
-    int optin = 0;
-    CUDA_OK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-    cudaFuncAttributes fa;
-    CUDA_OK(cudaFuncGetAttributes(&fa, (const void *)f_tc1_gauss_kernel_wg));
+    a.a = da; a.b = db; a.w = dw; a.v = dv; a.m = a.n = M; a.h = 1;
     const int dims[] = {1, 32, 33, 64, 65, 96, 128, 255, 256, 288, 289, 1000};
     for (int i = 0; i < (int)(sizeof dims / sizeof *dims); i++) {
         a.dim = dims[i];
-        /* wgmma.cuh's shared memory: (nkb + 4) tiles of 16 KB (x2 for 3 passes), 4 records, 1 KB of
-         * alignment, the static part */
-        const long long nkb = (a.dim + 31) / 32, fix = 4 * 128 * 4 + 1024 + (long long)fa.sharedSizeBytes;
-        const int w1 = want_wg && (nkb + 4) * 16384 + 2 * 512 * 1 + fix <= optin ? KSUM_PATH_WGMMA : KSUM_PATH_MMA;
-        const int w3 = want_wg && 2 * (nkb + 4) * 16384 + 2 * 512 * 2 + fix <= optin ? KSUM_PATH_WGMMA : KSUM_PATH_MMA;
-        const int p1 = f_tc1_gauss_path(&a), p3 = f_tc3_gauss_r2_path(&a);
-        CHECK(p1 == w1 && p3 == w3, "dim %d: paths %d / %d, want %d / %d", a.dim, p1, p3, w1, w3);
-        CHECK(f_tc1mma_gauss_path(&a) == KSUM_PATH_MMA, "the _EX define is mma.sync only");
+        ksum_plan p1, p3, pm;
+        const int r1 = f_tc1_gauss_plan(&a, &p1), r3 = f_tc3_gauss_r2_plan(&a, &p3), rm = f_tc1mma_gauss_plan(&a, &pm);
+        CHECK(r1 == 0 && r3 == 0 && rm == 0, "dim %d: plans %d %d %d", a.dim, r1, r3, rm);
+        const int w1 = want_path(k1, &a), w3 = want_path(k3, &a);
+        CHECK(p1.path == w1 && p3.path == w3, "dim %d: paths %d / %d, want %d / %d (%s; %s)", a.dim, p1.path, p3.path,
+              w1, w3, p1.why, p3.why);
+        CHECK(pm.path == KSUM_PATH_MMA && strstr(pm.why, "KSUM_SCHEDULE_MMA") != NULL,
+              "KSUM_SCHEDULE_MMA is mma.sync only: %s", pm.why);
+        check_plan_ok(k1, &a, &p1);
+        check_plan_ok(k3, &a, &p3);
+        check_plan_ok(km, &a, &pm);
         if (a.dim == 64 || a.dim == 65 || a.dim == 288 || a.dim == 289)
-            printf("    dim %d: 1 pass %s, 3 passes %s\n", a.dim, p1 == KSUM_PATH_WGMMA ? "wgmma" : "mma.sync",
-                   p3 == KSUM_PATH_WGMMA ? "wgmma" : "mma.sync");
+            printf("    dim %d: 1 pass %s, 3 passes %s\n", a.dim, p1.path == KSUM_PATH_WGMMA ? "wgmma" : "mma.sync",
+                   p3.path == KSUM_PATH_WGMMA ? "wgmma" : "mma.sync");
     }
-    /* a caller's workspace too small for the prepared sources: the mma.sync path (it needs only
-     * ksum_work_bytes); large enough: wgmma */
+    /* a caller's workspace too small for the prepared sources: mma.sync (it needs only ksum_work_bytes);
+     * large enough: wgmma where built, the plan's workspace_bytes that size */
     a.dim = 64;
-    a.work = (void *)&a; /* never dereferenced by _path */
+    const size_t big = wg_work(k1, &a);
+    CUDA_OK(cudaMalloc(&dk, big));
+    a.work = dk;
     a.work_bytes = ksum_work_bytes(a.m, a.n, 4);
-    CHECK(f_tc1_gauss_path(&a) == KSUM_PATH_MMA, "a small workspace must select mma.sync");
-    a.work_bytes = ksum__wg_work_bytes(a.n, a.dim, 1, 1);
-    CHECK(f_tc1_gauss_path(&a) == (want_wg ? KSUM_PATH_WGMMA : KSUM_PATH_MMA), "a large workspace: wgmma");
+    ksum_plan p;
+    CHECK(f_tc1_gauss_plan(&a, &p) == 0 && p.path == KSUM_PATH_MMA && p.workspace_bytes == a.work_bytes &&
+              (!wg_built() || strstr(p.why, "a->work") != NULL),
+          "a small workspace must select mma.sync: path %d, %zu bytes (%s)", p.path, p.workspace_bytes, p.why);
+    a.work_bytes = big;
+    const int wg = wg_built() ? KSUM_PATH_WGMMA : KSUM_PATH_MMA;
+    CHECK(f_tc1_gauss_plan(&a, &p) == 0 && p.path == wg &&
+              p.workspace_bytes == (wg == KSUM_PATH_WGMMA ? big : ksum_work_bytes(a.m, a.n, 4)),
+          "a large workspace: path %d, want %d; %zu bytes (%s)", p.path, wg, p.workspace_bytes, p.why);
     a.work = NULL;
     a.work_bytes = 0;
-    printf("    this device (sm_%d%d), dim 64: KSUM_DEFINE of ksum_tf32 runs %s\n", major, minor,
-           f_tc1_gauss_path(&a) == KSUM_PATH_WGMMA ? "wgmma" : "mma.sync");
+    CHECK(f_tc1_gauss_plan(&a, &p) == 0, "plan");
+    printf("    this device (sm_%d%d), dim 64: KSUM_DEFINE of ksum_tf32 plans %s (%s)\n", major, minor,
+           p.path == KSUM_PATH_WGMMA ? "wgmma" : "mma.sync", p.why);
+    /* the head, read alike through onchip_plan_head */
+    const ksum_plan *pp = &p;
+    const onchip_plan h = onchip_plan_head(pp);
+    CHECK(h.path == p.path && h.why == p.why && h.steps_per_pass == 0 && h.passes == p.passes &&
+              h.workspace_bytes == p.workspace_bytes && h.result == (void *)dv,
+          "the head reads other values than the plan");
+    cudaFree(da); cudaFree(db); cudaFree(dw); cudaFree(dv); cudaFree(dk);
     case_end();
 }
 
