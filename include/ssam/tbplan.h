@@ -12,7 +12,7 @@
  *       columns, TT 2 at most beyond 17 points, or 1 (one pass per step) for NY > 9 (7 in fp64) or
  *       more than 25 points.
  *   SSAM_TB_SMEM_RULE(ES, NX, NY, NPTS), SSAM_TB_SMEM_TT_RULE(ES, NY)   1 where AUTO builds the staged
- *       kernel (SSAM_STENCIL2D_TEMPORAL_DEFINE_SMEM), and its TT
+ *       kernel (SSAM_SCHEDULE_SMEM), and its TT
  *   SSAM_TB3_TT_RULE, SSAM_TB3_B_RULE(NPTS), SSAM_TB3_P_RULE, SSAM_TB3_RING_RULE(NPTS),
  *   SSAM_TB3_ZCOL_RULE, SSAM_TB3_ZCOL_TT_RULE, _P_RULE, _B_RULE   the same for 3D
  *   ssam_tb_plan_make(&p, tt, steps)
@@ -28,7 +28,7 @@
  *     ssam_tb_plan p;
  *     if (ssam_tb_plan_make(&p, TT, 1000) == 0) printf("%s: %lld passes (%s)\n",
  *         p.path == SSAM_TB_TEMPORAL ? "temporal" : "one pass per step", p.passes, p.why);
- *   (SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE in ssam/temporal.cuh does this for a shape.)
+ *   (SSAM_STENCIL2D_TEMPORAL_DEFINE with SSAM_SCHEDULE_AUTO, ssam/temporal.cuh, does this for a shape.)
  *
  * LIMITS
  *   The rules are fitted to one GPU; SSAM_TB_NO_TEMPORAL defined before the include makes every
