@@ -31,7 +31,7 @@
 #include "gpucheck.h"
 
 SSAM_STENCIL2D_DEFINE(s2, float, ONCHIP_SHAPE_2D5PT, ssam_stencil_policy<>)
-SSAM_STENCIL2D_TEMPORAL_DEFINE(t2, float, ONCHIP_SHAPE_2D5PT, 8, 128)
+SSAM_STENCIL2D_TEMPORAL_DEFINE(t2, float, ONCHIP_SHAPE_2D5PT, ssam_temporal_policy<8, 128, SSAM_SCHEDULE_REGS>)
 SSAM_STENCIL3D_DEFINE(s3, float, ONCHIP_SHAPE_3D7PT, ssam_stencil_policy<4>)
 
 #define PK(call)                                                                                    \

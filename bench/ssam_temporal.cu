@@ -6,9 +6,9 @@
  *   onepass  ssam/stencil.cuh's one-pass kernel (SSAM_STENCIL2D_DEFINE, bench/ssam_stencil's P), N launches
  *   perks    perks/stencil.cuh's name_launch, PERKS_KERNEL_AUTO, cache mode smem (2d5pt only): the
  *            persistent path; on a domain this large it caches a few percent and AUTO runs steps
- *   tb-TT    SSAM_STENCIL2D_TEMPORAL_DEFINE with TT steps fused per pass, 128 threads
- *   tb-TT-mM SSAM_STENCIL2D_TEMPORAL_DEFINE_OCC with M blocks per SM (TBX below)
- *   tbs-TT   SSAM_STENCIL2D_TEMPORAL_DEFINE_SMEM, the input rows staged in shared memory (TBSM below)
+ *   tb-TT    SSAM_STENCIL2D_TEMPORAL_DEFINE, SSAM_SCHEDULE_REGS, TT steps fused per pass, 128 threads
+ *   tb-TT-mM the same with MINB M blocks per SM (TBX below)
+ *   tbs-TT   SSAM_SCHEDULE_SMEM, the input rows staged in shared memory (TBSM below)
  * and prints GCells/s (cells x N / time), the speedup over onepass, and the one-pass memory floor:
  * one read and one write per cell and step at the copy bandwidth measured in this run (cudaMemcpy
  * device to device), with the temporal floor (the same over TT, before halo and warm-up rows)
@@ -64,7 +64,7 @@
 #define TBX(X)                                                                                            \
     X(ONCHIP_SHAPE_STAR2D_R1, star2d_r1, float, 8, 3) X(ONCHIP_SHAPE_BOX2D_R1, box2d_r1, float, 8, 3)
 
-/* the staged kernels, input rows in shared memory (SSAM_STENCIL2D_TEMPORAL_DEFINE_SMEM): (shape, name, type, TT) */
+/* the staged kernels, input rows in shared memory (SSAM_SCHEDULE_SMEM): (shape, name, type, TT) */
 #define TBSM(X)                                                                                           \
     X(ONCHIP_SHAPE_STAR2D_R1, star2d_r1, float, 8) X(ONCHIP_SHAPE_STAR2D_R2, star2d_r2, float, 4)            \
     X(ONCHIP_SHAPE_STAR2D_R2, star2d_r2, float, 6) X(ONCHIP_SHAPE_STAR2D_R2, star2d_r2, double, 4)           \
@@ -78,15 +78,15 @@
     SSAM_STENCIL2D_DEFINE(od_##n, double, S, ssam_stencil_policy<PD>)
 SHAPES(DEFO)
 #define TBN(n, T, TT) tb_##n##_##T##_##TT
-#define DEFT_(nm, S, T, TT) SSAM_STENCIL2D_TEMPORAL_DEFINE(nm, T, S, TT, 128)
+#define DEFT_(nm, S, T, TT) SSAM_STENCIL2D_TEMPORAL_DEFINE(nm, T, S, ssam_temporal_policy<TT, 128, SSAM_SCHEDULE_REGS>)
 #define DEFT(S, n, T, TT) DEFT_(TBN(n, T, TT), S, T, TT)
 TBS(DEFT)
 #define TBXN(n, T, TT, M) tbx_##n##_##T##_##TT##_m##M
-#define DEFTX_(nm, S, T, TT, M) SSAM_STENCIL2D_TEMPORAL_DEFINE_OCC(nm, T, S, TT, 128, M)
+#define DEFTX_(nm, S, T, TT, M) SSAM_STENCIL2D_TEMPORAL_DEFINE(nm, T, S, ssam_temporal_policy<TT, 128, SSAM_SCHEDULE_REGS, 0, M>)
 #define DEFTX(S, n, T, TT, M) DEFTX_(TBXN(n, T, TT, M), S, T, TT, M)
 TBX(DEFTX)
 #define TBSN(n, T, TT) tbs_##n##_##T##_##TT
-#define DEFTS_(nm, S, T, TT) SSAM_STENCIL2D_TEMPORAL_DEFINE_SMEM(nm, T, S, TT, 128)
+#define DEFTS_(nm, S, T, TT) SSAM_STENCIL2D_TEMPORAL_DEFINE(nm, T, S, ssam_temporal_policy<TT, 128, SSAM_SCHEDULE_SMEM>)
 #define DEFTS(S, n, T, TT) DEFTS_(TBSN(n, T, TT), S, T, TT)
 TBSM(DEFTS)
 PERKS_STENCIL2D_DEFINE(pk_float, float, ONCHIP_SHAPE_STAR2D_R1, perks_stencil2d_policy<256, 8, 64>)

@@ -2,9 +2,10 @@
  * For every 3D catalogue stencil, fp32 and fp64, Dirichlet boundary, on S^3 (512 by default), N steps
  * (1000 by default) from the same random start, it times
  *   onepass  ssam/stencil.cuh's SSAM_STENCIL3D_DEFINE with bench/ssam_stencil's P and B, N launches
- *   tb-TT-pP-bB  SSAM_STENCIL3D_TEMPORAL_DEFINE with TT steps per pass, P rows per warp, B threads
- *   tb-TT-pP-bB-ring  SSAM_STENCIL3D_TEMPORAL_DEFINE_RING (the warp's own rows of each level in registers)
- *   tb-TT-pP-bB-zcol  SSAM_STENCIL3D_TEMPORAL_DEFINE_ZCOL (z-stars: NZ - 1 planes a level in shared memory)
+ *   tb-TT-pP-bB  SSAM_STENCIL3D_TEMPORAL_DEFINE, SSAM_SCHEDULE_SMEM: TT steps per pass, P rows per warp,
+ *                B threads
+ *   tb-TT-pP-bB-ring  SSAM_SCHEDULE_RING (the warp's own rows of each level in registers)
+ *   tb-TT-pP-bB-zcol  SSAM_SCHEDULE_ZCOL (z-stars: NZ - 1 planes a level in shared memory)
  * and prints GCells/s (cells x N / time), the speedup over onepass, the one-pass memory floor (one
  * read and one write per cell and step at the copy bandwidth measured in this run) and the TT-pass
  * floor (the same over TT, before halo rows and planes).  Every tb result is compared with
@@ -27,34 +28,34 @@
     X(ONCHIP_SHAPE_STAR3D_R2, star3d_r2, "3d13pt", 2, 256, 2, 2, 64, 1)                                     \
     X(ONCHIP_SHAPE_BOX3D_R1, box3d_r1, "3d27pt", 4, 128, 1, 2, 128, 1)                                      \
     X(ONCHIP_SHAPE_BOX3D_R2, box3d_r2, "3d125pt", 2, 128, 1, 1, 64, 6)
-/* (shape, name, type, TT, P, B, generator suffix: _DEFINE, _DEFINE_RING or _DEFINE_ZCOL): shared memory
- * TT (NZ + 1) (B/32 P + NY - 1) 512 bytes (NZ - 1 planes a level with _ZCOL) */
+/* (shape, name, type, TT, P, B, schedule: SMEM, RING or ZCOL): shared memory
+ * TT (NZ + 1) (B/32 P + NY - 1) 512 bytes (NZ - 1 planes a level with ZCOL) */
 #define TBS(X)                                                                                            \
-    X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, float, 2, 2, 512, DEFINE) X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, float, 3, 2, 512, DEFINE) \
-    X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, float, 4, 2, 384, DEFINE) X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, float, 2, 2, 768, DEFINE) \
-    X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, float, 2, 2, 704, DEFINE)                                          \
-    X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, float, 2, 2, 512, DEFINE_RING)                                     \
-    X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, double, 2, 2, 512, DEFINE) X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, double, 3, 2, 512, DEFINE) \
-    X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, double, 4, 2, 384, DEFINE) X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, double, 2, 2, 768, DEFINE) \
-    X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, double, 2, 2, 704, DEFINE)                                         \
-    X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, double, 2, 2, 512, DEFINE_RING)                                    \
-    X(ONCHIP_SHAPE_STAR3D_R2, star3d_r2, float, 2, 2, 512, DEFINE) X(ONCHIP_SHAPE_STAR3D_R2, star3d_r2, double, 2, 2, 512, DEFINE) \
-    X(ONCHIP_SHAPE_BOX3D_R1, box3d_r1, float, 2, 2, 512, DEFINE) X(ONCHIP_SHAPE_BOX3D_R1, box3d_r1, float, 3, 2, 512, DEFINE) \
-    X(ONCHIP_SHAPE_BOX3D_R1, box3d_r1, float, 2, 2, 512, DEFINE_RING)                                       \
-    X(ONCHIP_SHAPE_BOX3D_R1, box3d_r1, double, 2, 2, 512, DEFINE) X(ONCHIP_SHAPE_BOX3D_R1, box3d_r1, double, 3, 2, 512, DEFINE) \
-    X(ONCHIP_SHAPE_BOX3D_R1, box3d_r1, double, 2, 2, 512, DEFINE_RING)                                    \
-    X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, float, 2, 2, 704, DEFINE_ZCOL) X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, float, 3, 3, 512, DEFINE_ZCOL) \
-    X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, float, 4, 3, 512, DEFINE_ZCOL) \
-    X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, double, 2, 2, 704, DEFINE_ZCOL) X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, double, 2, 3, 512, DEFINE_ZCOL) \
-    X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, double, 4, 3, 512, DEFINE_ZCOL) X(ONCHIP_SHAPE_STAR3D_R2, star3d_r2, float, 2, 3, 512, DEFINE_ZCOL) \
-    X(ONCHIP_SHAPE_STAR3D_R2, star3d_r2, double, 2, 3, 512, DEFINE_ZCOL)
+    X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, float, 2, 2, 512, SMEM) X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, float, 3, 2, 512, SMEM) \
+    X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, float, 4, 2, 384, SMEM) X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, float, 2, 2, 768, SMEM) \
+    X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, float, 2, 2, 704, SMEM)                                            \
+    X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, float, 2, 2, 512, RING)                                            \
+    X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, double, 2, 2, 512, SMEM) X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, double, 3, 2, 512, SMEM) \
+    X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, double, 4, 2, 384, SMEM) X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, double, 2, 2, 768, SMEM) \
+    X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, double, 2, 2, 704, SMEM)                                           \
+    X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, double, 2, 2, 512, RING)                                           \
+    X(ONCHIP_SHAPE_STAR3D_R2, star3d_r2, float, 2, 2, 512, SMEM) X(ONCHIP_SHAPE_STAR3D_R2, star3d_r2, double, 2, 2, 512, SMEM) \
+    X(ONCHIP_SHAPE_BOX3D_R1, box3d_r1, float, 2, 2, 512, SMEM) X(ONCHIP_SHAPE_BOX3D_R1, box3d_r1, float, 3, 2, 512, SMEM) \
+    X(ONCHIP_SHAPE_BOX3D_R1, box3d_r1, float, 2, 2, 512, RING)                                              \
+    X(ONCHIP_SHAPE_BOX3D_R1, box3d_r1, double, 2, 2, 512, SMEM) X(ONCHIP_SHAPE_BOX3D_R1, box3d_r1, double, 3, 2, 512, SMEM) \
+    X(ONCHIP_SHAPE_BOX3D_R1, box3d_r1, double, 2, 2, 512, RING)                                             \
+    X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, float, 2, 2, 704, ZCOL) X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, float, 3, 3, 512, ZCOL) \
+    X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, float, 4, 3, 512, ZCOL)                                            \
+    X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, double, 2, 2, 704, ZCOL) X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, double, 2, 3, 512, ZCOL) \
+    X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, double, 4, 3, 512, ZCOL) X(ONCHIP_SHAPE_STAR3D_R2, star3d_r2, float, 2, 3, 512, ZCOL) \
+    X(ONCHIP_SHAPE_STAR3D_R2, star3d_r2, double, 2, 3, 512, ZCOL)
 
 #define DEFO(S, n, pn, PF, BF, MF, PD, BD, MD)                                                            \
     SSAM_STENCIL3D_DEFINE(of_##n, float, S, ssam_stencil_policy<PF, BF, MF>)                              \
     SSAM_STENCIL3D_DEFINE(od_##n, double, S, ssam_stencil_policy<PD, BD, MD>)
 SHAPES(DEFO)
 #define TBN(n, T, TT, P, B, G) tb_##n##_##T##_##TT##_##P##_##B##_##G
-#define DEFT_(nm, S, T, TT, P, B, G) SSAM_STENCIL3D_TEMPORAL_##G(nm, T, S, TT, P, B)
+#define DEFT_(nm, S, T, TT, P, B, G) SSAM_STENCIL3D_TEMPORAL_DEFINE(nm, T, S, ssam_temporal_policy<TT, B, SSAM_SCHEDULE_##G, P>)
 #define DEFT(S, n, T, TT, P, B, G) DEFT_(TBN(n, T, TT, P, B, G), S, T, TT, P, B, G)
 TBS(DEFT)
 
@@ -76,7 +77,7 @@ typedef struct tb {
 #define XCAT(a, b) XCAT_(a, b)
 #define TENT(S, n, T, TT, P, B, G)                                                                        \
     {#n, sizeof(T) == 8, TT, P, B, XCAT(TBN(n, T, TT, P, B, G), _STEPX), XCAT(TBN(n, T, TT, P, B, G), _STEPY), \
-     sizeof(#G) == sizeof("DEFINE") ? "" : #G[7] == 'R' ? "-ring" : "-zcol", XCAT(TBN(n, T, TT, P, B, G), _advance)},
+     #G[0] == 'S' ? "" : #G[0] == 'R' ? "-ring" : "-zcol", XCAT(TBN(n, T, TT, P, B, G), _advance)},
 static const tb tbs[] = {TBS(TENT)};
 
 static int reps = 3, steps = 1000;

@@ -13,9 +13,9 @@
  * an 8-bit image.  --persistent runs the time loop in one persistent kernel with the plate cached
  * on chip (perks/stencil.cuh, in heat2d_persistent.inc beside this file), checks it bit for bit
  * against one launch per step and prints both timings.  --temporal runs the same steps through
- * ssam/temporal.cuh's AUTO generator (the planner picks 8 steps per pass through memory for this
- * stencil, and says why), checks the plate bit for bit against one launch per step and prints both
- * timings. */
+ * ssam/temporal.cuh's generator with SSAM_SCHEDULE_AUTO (the planner picks 8 steps per pass through
+ * memory for this stencil, and says why), checks the plate bit for bit against one launch per step
+ * and prints both timings. */
 #include <ssam/stencil.cuh>
 #include <ssam/temporal.cuh>
 
@@ -29,7 +29,7 @@
 SSAM_STENCIL2D_DEFINE(heat, float, ONCHIP_SHAPE_2D5PT, ssam_stencil_policy<>)
 /* heatt_advance: temporal blocking (heatt_tb_*, TT by SSAM_TB_TT_RULE) or one pass per step, as
  * heatt_plan says */
-SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE(heatt, float, ONCHIP_SHAPE_2D5PT, 128)
+SSAM_STENCIL2D_TEMPORAL_DEFINE(heatt, float, ONCHIP_SHAPE_2D5PT, ssam_temporal_policy<>)
 
 #define CK(call)                                                                                    \
     do {                                                                                            \

@@ -41,7 +41,7 @@
 #include <unistd.h>
 
 SSAM_STENCIL2D_DEFINE(heat, float, ONCHIP_SHAPE_2D5PT, ssam_stencil_policy<>)
-SSAM_STENCIL2D_TEMPORAL_DEFINE(heat_tb, float, ONCHIP_SHAPE_2D5PT, 8, 128)
+SSAM_STENCIL2D_TEMPORAL_DEFINE(heat_tb, float, ONCHIP_SHAPE_2D5PT, ssam_temporal_policy<8, 128, SSAM_SCHEDULE_REGS>)
 
 #define CK(call)                                                                                    \
     do {                                                                                            \

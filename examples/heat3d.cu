@@ -3,9 +3,10 @@
  *     u'(x, y, z) = (1 - 6r) u + r (the six neighbours),  r = alpha dt / h^2   (stable for r <= 1/6)
  * in a cube whose faces are Dirichlet (the top face z = nz - 1 held at 1, the others at 0), starting
  * at 0 with a hot block inside.  The same steps run twice: one launch per step (SSAM_STENCIL3D_DEFINE)
- * and through ssam/temporal3d.cuh's AUTO generator, whose planner fuses TT steps per pass through
- * memory (the time levels in shared-memory planes) and says why; the two cubes must agree bit for
- * bit, and the first steps are checked against a CPU reference in double on a small cube.
+ * and through ssam/temporal3d.cuh's generator with SSAM_SCHEDULE_AUTO, whose planner fuses TT steps
+ * per pass through memory (the time levels in shared-memory planes) and says why; the two cubes must
+ * agree bit for bit, and the first steps are checked against a CPU reference in double on a small
+ * cube.
  *
  *   heat3d [--size N] [--steps S] [--r R]
  *
@@ -20,8 +21,9 @@
 #include <string.h>
 
 SSAM_STENCIL3D_DEFINE(heat3, float, ONCHIP_SHAPE_3D7PT, ssam_stencil_policy<4>)
-/* heat3t_advance: temporal blocking (heat3t_tb_*, TT by SSAM_TB3_TT_RULE) or one pass per step */
-SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(heat3t, float, ONCHIP_SHAPE_3D7PT)
+/* heat3t_advance: temporal blocking (heat3t_tb_*, the z-column kernel by SSAM_TB3_ZCOL_RULE) or one pass
+ * per step */
+SSAM_STENCIL3D_TEMPORAL_DEFINE(heat3t, float, ONCHIP_SHAPE_3D7PT, ssam_temporal_policy<>)
 
 #define CK(call)                                                                                    \
     do {                                                                                            \

@@ -7,7 +7,7 @@
  *   SSAM_TB_TT_RULE(ES, NX, NY, NPTS)   compile-time: the steps per pass to instantiate for a shape
  *       of NX columns, NY rows and NPTS points with elements of ES bytes (1: one pass per step)
  *   SSAM_TB_SMEM_RULE(ES, NX, NY, NPTS), SSAM_TB_SMEM_TT_RULE(ES, NY)   1 where AUTO builds the staged
- *       kernel (SSAM_STENCIL2D_TEMPORAL_DEFINE_SMEM), and its TT
+ *       kernel (SSAM_SCHEDULE_SMEM), and its TT
  *   SSAM_TB3_TT_RULE, SSAM_TB3_B_RULE(NPTS), SSAM_TB3_P_RULE, SSAM_TB3_RING_RULE(NPTS),
  *   SSAM_TB3_ZCOL_RULE, SSAM_TB3_ZCOL_TT_RULE, _P_RULE, _B_RULE   the same for 3D
  *   ssam_tb_plan_make(&p, tt, steps)   run-time, given the kernel's TT (1: none): p.path, p.tt,
@@ -22,7 +22,7 @@
  *     ssam_tb_plan p;
  *     if (ssam_tb_plan_make(&p, TT, 1000) == 0) printf("%s: %lld passes (%s)\n",
  *         p.path == SSAM_TB_TEMPORAL ? "temporal" : "one pass per step", p.passes, p.why);
- *   (SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE in ssam/temporal.cuh does this for a shape.)
+ *   (SSAM_STENCIL2D_TEMPORAL_DEFINE with SSAM_SCHEDULE_AUTO, ssam/temporal.cuh, does this for a shape.)
  *
  * LIMITS (docs/ssam.md#design-notes-ssamtbplanh)
  *   The rules are fitted to one GPU; SSAM_TB_NO_TEMPORAL defined before the include makes every

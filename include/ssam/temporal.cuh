@@ -4,19 +4,22 @@
  *
  * WHAT (the PERKS paper's section 7 "next step"; the streaming of AN5D (CGO'20) and EBISU (ICS'23),
  * built from SSAM's register pieces, SC'19 section 4, Listing 2; docs/ssam.md#temporal-blocking-2d-temporalcuh-tbplanh)
- *   SSAM_STENCIL2D_TEMPORAL_DEFINE(name, T, SHAPE, TT, B) defines
+ *   SSAM_STENCIL2D_TEMPORAL_DEFINE(name, T, SHAPE, ssam_temporal_policy<TT, B, SCHEDULE>) defines
  *       __global__ name_kernel                                                up to TT steps, one pass
  *       int name_launch(const ssam_stencil_args *a, int steps, cudaStream_t)   1 <= steps <= TT
  *       int name_advance(const ssam_stencil_args *a, int steps, void **result, cudaStream_t)
  *                      any steps >= 0: ceil(steps / TT) passes, the last one shorter, ping-pong
- *       int name_ncoef(void); enum name_NPTS, name_TT, name_STEP (columns a warp stores); name_coef
- *   The arguments, boundaries and codes are ssam/stencil.cuh's.
- *   _OCC(..., MINB): __launch_bounds__(B, MINB) (docs/ssam.md#temporal-registers).
- *   _SMEM(name, T, SHAPE, TT, B): the staged kernel, the same names and name_SMEM (dynamic shared
- *       bytes a block): level 0's window, the input rows, in shared memory, for wide shapes.
- *   SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE(name, T, SHAPE, B): the planner's choice (ssam/tbplan.h):
- *       name_onepass_*, name_tb_*, and int name_plan(const ssam_stencil_args *, int steps,
- *       ssam_tb_plan *), name_advance (the planned path).
+ *       int name_plan(const ssam_stencil_args *a, int steps, ssam_tb_plan *)  name_advance's path
+ *       int name_ncoef(void); enum name_NPTS, name_TT, name_STEP (columns a warp stores), name_SMEM
+ *       (dynamic shared bytes a block); name_coef.  Arguments, boundaries, codes: ssam/stencil.cuh's.
+ *   ssam_temporal_policy<TT = 0, B = 0, SCHEDULE = SSAM_SCHEDULE_AUTO, P = 0, MINB = 1>: TT, B 0 the
+ *   rule's (tbplan.h; B 128); P is 3D's (0); MINB: __launch_bounds__(B, MINB).  SCHEDULE:
+ *     SSAM_SCHEDULE_REGS  TT register windows (docs/ssam.md#temporal-registers)
+ *     SSAM_SCHEDULE_SMEM  the staged kernel: level 0's window, the input rows, in shared memory
+ *     SSAM_SCHEDULE_AUTO  the planner's choice at run time (ssam/tbplan.h): name_onepass_* (a one-pass
+ *         kernel), name_tb_* (the temporal one, SMEM where SSAM_TB_SMEM_RULE says), name_advance the
+ *         planned path, name_launch name_tb_launch.  Every schedule defines all these names: the other
+ *         schedules' kernels are empty, their launchers refuse with SSAM_ESIZE.
  *
  * HOW  A warp streams a strip of 32 V columns down a row segment, keeping TT register windows of NY
  *   rows (rings indexed by phase); input row j feeds level t's row j - t YHI, level TT's is stored.
@@ -36,23 +39,25 @@
  * EXAMPLE
  *   [compile: cudaStream_t stream]
  *     #include <ssam/temporal.cuh>
- *     SSAM_STENCIL2D_TEMPORAL_DEFINE(heat8, float, ONCHIP_SHAPE_2D5PT, 8, 128)
+ *     SSAM_STENCIL2D_TEMPORAL_DEFINE(heat8, float, ONCHIP_SHAPE_2D5PT,
+ *                                    ssam_temporal_policy<8, 128, SSAM_SCHEDULE_REGS>)
  *
  *     ssam_stencil_args a = {};   // ... as for SSAM_STENCIL2D_DEFINE ...
  *     void *u;
  *     int rc = heat8_advance(&a, 1000, &u, stream);    // 125 passes of 8 steps
+ *   (ssam_temporal_policy<> instead: AUTO, the planner's TT 8 kernel or one pass per step)
  *
  * PARAMETERS AND LIMITS (compile-time sentences; tests/compile-fail/ssam_temporal_*.cu)
  *   T float or double; TT >= 1, windows 4 TT NY <= 160 32-bit registers (SSAM_TEMPORAL_MAXREGS);
- *   name_STEP >= V; B a multiple of 32 from 32 to 1024; the shape's limits as stencil.cuh's.  No
- *   shared memory.  Staged kernel: 4 (TT - 1) NY <= 160 and SSAM_TEMPORAL_SMEM_BYTES(NY, B) =
+ *   name_STEP >= V; B a multiple of 32 from 32 to 1024; the shape's limits as stencil.cuh's.  REGS:
+ *   no shared memory.  SMEM: 4 (TT - 1) NY <= 160 and SSAM_TEMPORAL_SMEM_BYTES(NY, B) =
  *   B/32 2 (NY + 3) 512 bytes <= 227 KB (a device giving less: SSAM_ECUDA).  Any nx >= 1,
  *   1 <= ny <= 65535 * 4096.  src and dst must not overlap; name_advance overwrites both.
  *   Codes: stencil.cuh's; steps outside 1 .. TT in name_launch is SSAM_ESIZE.
  *
  * NVRTC (docs/python.md)  Kernels only: name_kernel(src, dst, g, int L, cf) runs L steps (1 <= L <= TT;
- *   the staged one with name_SMEM dynamic bytes); AUTO gives name_onepass_kernel and name_tb_kernel;
- *   no name_launch, name_advance, name_plan (tbplan.h's rules remain, as macros).
+ *   SMEM with name_SMEM dynamic bytes); AUTO's are name_onepass_kernel and name_tb_kernel; no
+ *   name_launch, name_advance, name_plan (tbplan.h's rules remain, as macros).
  */
 #ifndef SSAM_TEMPORAL_CUH
 #define SSAM_TEMPORAL_CUH
@@ -370,6 +375,44 @@ static __device__ __forceinline__ void ssam__tb2s_body(const T *src, T *dst, con
     }
 }
 
+/* ---- the policy --------------------------------------------------------------------------------- */
+/* TT steps a pass, B threads a block, the SCHEDULE (SSAM_SCHEDULE_*, ssam/base.cuh), P rows a warp
+ * (3D only), MINB blocks an SM (__launch_bounds__(B, MINB)); TT, B, P 0: the rule's (tbplan.h) */
+template <int TT_ = 0, int B_ = 0, int SCHEDULE_ = SSAM_SCHEDULE_AUTO, int P_ = 0, int MINB_ = 1>
+struct ssam_temporal_policy {
+    enum { tt = TT_, b = B_, schedule = SCHEDULE_, p = P_, minb = MINB_ };
+};
+template <class X>
+struct ssam__is_temporal_policy {
+    enum { value = 0 };
+};
+template <int TT_, int B_, int SCHEDULE_, int P_, int MINB_>
+struct ssam__is_temporal_policy<ssam_temporal_policy<TT_, B_, SCHEDULE_, P_, MINB_> > {
+    enum { value = 1 };
+};
+/* a 2D policy resolved for T and the shape S: the schedule (AUTO: SMEM where SSAM_TB_SMEM_RULE says,
+ * else REGS), TT (0: SSAM_TB_SMEM_TT_RULE or SSAM_TB_TT_RULE), B (0: 128) */
+template <class POL, class T, class S>
+static __host__ __device__ constexpr int ssam__tb2_schedule(void)
+{
+    return POL::schedule != SSAM_SCHEDULE_AUTO ? (int)POL::schedule
+           : SSAM_TB_SMEM_RULE(sizeof(T), S::xhi - S::xlo + 1, S::yhi - S::ylo + 1, S::npts) ? SSAM_SCHEDULE_SMEM
+                                                                                           : SSAM_SCHEDULE_REGS;
+}
+template <class POL, class T, class S>
+static __host__ __device__ constexpr int ssam__tb2_tt(void)
+{
+    return POL::tt != 0 ? (int)POL::tt
+           : ssam__tb2_schedule<POL, T, S>() == SSAM_SCHEDULE_SMEM
+               ? SSAM_TB_SMEM_TT_RULE(sizeof(T), S::yhi - S::ylo + 1)
+               : SSAM_TB_TT_RULE(sizeof(T), S::xhi - S::xlo + 1, S::yhi - S::ylo + 1, S::npts);
+}
+template <class POL>
+static __host__ __device__ constexpr int ssam__tb2_b(void)
+{
+    return POL::b != 0 ? (int)POL::b : 128;
+}
+
 /* ---- host side and the generators --------------------------------------------------------------- */
 #ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
 /* the launchers' view of a temporal kernel: 2D segments that stream TT (YHI - YLO) extra rows */
@@ -390,6 +433,19 @@ static inline int ssam__temporal_launch(const ssam_stencil_args *a, int steps, c
     if (steps < 1 || steps > TT || !on) return a ? SSAM_ESIZE : SSAM_ENULL;
     return ssam__stencil_launch(a, stream, k, cf, &steps);
 }
+/* name_plan of a fixed schedule: the passes name_advance runs, tt steps each (the last one shorter) */
+static inline int ssam__tb_fixed_plan(ssam_tb_plan *p, int tt, int steps)
+{
+    if (steps < 0) {
+        ssam_tb_plan_make(p, tt, steps); /* the error plan: one pass per step, no passes */
+        return SSAM_ESIZE;
+    }
+    p->path = SSAM_TB_TEMPORAL;
+    p->tt = tt;
+    p->passes = steps / tt + (steps % tt != 0);
+    p->why = "the policy's fixed SCHEDULE: TT steps per pass through device memory";
+    return SSAM_SUCCESS;
+}
 /* name_advance: steps in passes of TT (the last one shorter), ping-pong as ssam/stencil.cuh's */
 #define SSAM__TB2_ADVANCE(name, TT)                                                                     \
     static inline __attribute__((unused)) int name##_advance(const ssam_stencil_args *a, int steps,     \
@@ -397,62 +453,135 @@ static inline int ssam__temporal_launch(const ssam_stencil_args *a, int steps, c
     {                                                                                                   \
         return ssam__stencil_advance_tt(a, steps, result, stream, TT, name##_launch);                   \
     }
-/* name_launch, name_advance (SSAM__TB2_HOST) and AUTO's name_plan, name_advance (SSAM__TB2_AUTO_HOST):
- * host code, left out under NVRTC, where the generators emit their kernels only */
+/* the body of a 2D name_launch (its kernel name_kernel, on 0: SSAM_ESIZE) */
+#define SSAM__TB2_LAUNCH_BODY(name, T, TT, B, ON)                                                       \
+    name##_coef cf;                                                                                     \
+    ssam__stencil_kern k = ssam__tb2_kern<T, name##_shape, TT, B>((const void *)name##_kernel);         \
+    k.occ_smem = k.smem0 = (size_t)name##_SMEM;                                                         \
+    return ssam__temporal_launch(a, steps, stream, &k, &cf, TT, ON);
+/* name_launch and name_advance of a kernel part (AUTO's name_tb) */
 #define SSAM__TB2_HOST(name, T, TT, B, ON)                                                              \
     static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, int steps, cudaStream_t stream) \
     {                                                                                                   \
-        name##_coef cf;                                                                                 \
-        ssam__stencil_kern k = ssam__tb2_kern<T, name##_shape, TT, B>((const void *)name##_kernel);     \
-        k.occ_smem = k.smem0 = (size_t)name##_SMEM;                                                     \
-        return ssam__temporal_launch(a, steps, stream, &k, &cf, TT, ON);                                \
+        SSAM__TB2_LAUNCH_BODY(name, T, TT, B, ON)                                                       \
     }                                                                                                   \
     SSAM__TB2_ADVANCE(name, TT)
-#define SSAM__TB2_AUTO_HOST(name)                                                                       \
+/* AUTO's one-pass part: name_launch(a, stream) (on 0: SSAM_ESIZE) and name_advance, as
+ * SSAM_STENCIL2D_DEFINE's */
+#define SSAM__TB2_ONEPASS_HOST(name, T, P, GHM, ON)                                                     \
+    static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, cudaStream_t stream) \
+    {                                                                                                   \
+        if constexpr (!(ON)) {                                                                          \
+            return a ? SSAM_ESIZE : SSAM_ENULL;                                                         \
+        } else {                                                                                        \
+            name##_coef cf;                                                                             \
+            const ssam__stencil_kern k =                                                                \
+                ssam__stencil2d_kern<T, T, name##_shape, P, 128, GHM, -1>((const void *)name##_kernel); \
+            return ssam__stencil_launch(a, stream, &k, &cf, NULL);                                      \
+        }                                                                                               \
+    }                                                                                                   \
+    SSAM__TB_ONEPASS_ADVANCE(name)
+#define SSAM__TB_ONEPASS_ADVANCE(name)                                                                  \
+    static inline __attribute__((unused)) int name##_advance(const ssam_stencil_args *a, int steps,     \
+                                                             void **result, cudaStream_t stream)        \
+    {                                                                                                   \
+        return ssam__stencil_advance(a, steps, result, stream, name##_launch);                          \
+    }
+/* the generator's own names: name_launch (AUTO: name_tb_launch), name_plan and name_advance (AUTO:
+ * the planned path, else passes of name_kernel) */
+#define SSAM__TB2_NAME_HOST(name, T, TT, B)                                                             \
+    static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, int steps, cudaStream_t stream) \
+    {                                                                                                   \
+        if constexpr (SSAM__TB_AUTO(name)) {                                                            \
+            return name##_tb_launch(a, steps, stream);                                                  \
+        } else {                                                                                        \
+            SSAM__TB2_LAUNCH_BODY(name, T, TT, B, 1)                                                    \
+        }                                                                                               \
+    }                                                                                                   \
     static inline __attribute__((unused)) int name##_plan(const ssam_stencil_args *a, int steps, ssam_tb_plan *p) \
     {                                                                                                   \
         if (!a || !p) return SSAM_ENULL;                                                                \
-        return (name##_tb_SMEM ? ssam_tb_smem_plan_make(p, name##_tb_TT, steps, a->nx, a->ny)          \
-                               : ssam_tb_plan_make(p, name##_tb_TT, steps))                             \
-                   ? SSAM_ESIZE                                                                         \
-                   : SSAM_SUCCESS;                                                                      \
+        if constexpr (SSAM__TB_AUTO(name))                                                              \
+            return (name##_tb_SMEM ? ssam_tb_smem_plan_make(p, name##_tb_TT, steps, a->nx, a->ny)       \
+                                   : ssam_tb_plan_make(p, name##_tb_TT, steps))                         \
+                       ? SSAM_ESIZE                                                                     \
+                       : SSAM_SUCCESS;                                                                  \
+        else                                                                                            \
+            return ssam__tb_fixed_plan(p, name##_TT, steps);                                            \
     }                                                                                                   \
     static inline __attribute__((unused)) int name##_advance(const ssam_stencil_args *a, int steps,     \
                                                              void **result, cudaStream_t stream)        \
     {                                                                                                   \
-        ssam_tb_plan p;                                                                                 \
-        if (name##_plan(a, steps < 0 ? 0 : steps, &p) == SSAM_ENULL) return SSAM_ENULL;                 \
-        return p.path == SSAM_TB_TEMPORAL ? name##_tb_advance(a, steps, result, stream)                 \
-                                          : name##_onepass_advance(a, steps, result, stream);           \
+        if constexpr (SSAM__TB_AUTO(name)) {                                                            \
+            ssam_tb_plan p;                                                                             \
+            if (name##_plan(a, steps < 0 ? 0 : steps, &p) == SSAM_ENULL) return SSAM_ENULL;             \
+            return p.path == SSAM_TB_TEMPORAL ? name##_tb_advance(a, steps, result, stream)             \
+                                              : name##_onepass_advance(a, steps, result, stream);       \
+        } else                                                                                          \
+            return ssam__stencil_advance_tt(a, steps, result, stream, TT, name##_launch);               \
     }
 #else
 #define SSAM__TB2_HOST(name, T, TT, B, ON)
-#define SSAM__TB2_AUTO_HOST(name)
+#define SSAM__TB2_ONEPASS_HOST(name, T, P, GHM, ON)
+#define SSAM__TB2_NAME_HOST(name, T, TT, B)
 #endif /* !__CUDACC_RTC__ */
 
-#define SSAM_STENCIL2D_TEMPORAL_DEFINE(name, T, SHAPE, TT, B)                                           \
-    SSAM__STENCIL2D_TEMPORAL_GEN(name, "SSAM_STENCIL2D_TEMPORAL_DEFINE(" #name ")", T, SHAPE, TT, B, 1, 1, 0)
-/* MINB blocks per SM (__launch_bounds__(B, MINB)) */
-#define SSAM_STENCIL2D_TEMPORAL_DEFINE_OCC(name, T, SHAPE, TT, B, MINB)                                 \
-    SSAM__STENCIL2D_TEMPORAL_GEN(name, "SSAM_STENCIL2D_TEMPORAL_DEFINE_OCC(" #name ")", T, SHAPE, TT, B, MINB, 1, 0)
-/* the staged kernel: the input rows in shared memory (ssam__tb2s_body) */
-#define SSAM_STENCIL2D_TEMPORAL_DEFINE_SMEM(name, T, SHAPE, TT, B)                                      \
-    SSAM__STENCIL2D_TEMPORAL_GEN(name, "SSAM_STENCIL2D_TEMPORAL_DEFINE_SMEM(" #name ")", T, SHAPE, TT, B, 1, 1, 1)
-/* WHO the sentences' subject; ON 0: no kernel (an empty one; name_launch refuses with SSAM_ESIZE),
- * the AUTO case of one pass per step; SM 1: the staged body (level 0's window in shared memory) */
-#define SSAM__STENCIL2D_TEMPORAL_GEN(name, WHO, T, SHAPE, TT, B, MINB, ON, SM)                          \
+/* SSAM_STENCIL2D_TEMPORAL_DEFINE(name, T, SHAPE, ssam_temporal_policy<TT, B, SCHEDULE>): the union
+ * of the schedules' names, the kernels of the others empty (why: docs/ssam.md#temporal-policy) */
+#define SSAM_STENCIL2D_TEMPORAL_DEFINE(name, T, SHAPE, ...)                                             \
+    typedef __VA_ARGS__ name##_policy;                                                                  \
+    SSAM__TB2_DEFINE(name, "SSAM_STENCIL2D_TEMPORAL_DEFINE(" #name ")", T, typename ssam__stencil_real<T>::type, SHAPE, \
+                     (ssam__tb2_tt<name##_policy, typename ssam__stencil_real<T>::type, name##_shape>()), \
+                     (ssam__tb2_b<name##_policy>()),                                                    \
+                     (ssam__tb2_schedule<name##_policy, typename ssam__stencil_real<T>::type, name##_shape>() == \
+                      SSAM_SCHEDULE_SMEM))
+#define SSAM__TB_AUTO(name) (name##_policy::schedule == SSAM_SCHEDULE_AUTO)
+/* WHO the sentences' subject, RT the real type of T, TT, B and SM (the staged body) resolved */
+#define SSAM__TB2_DEFINE(name, WHO, T, RT, SHAPE, TT, B, SM)                                            \
+    static_assert(ssam__is_temporal_policy<name##_policy>::value,                                       \
+                  WHO ": the last argument must be an ssam_temporal_policy<TT, B, SCHEDULE, P, MINB>"); \
+    static_assert(SSAM__TB_AUTO(name) || name##_policy::schedule == SSAM_SCHEDULE_REGS ||               \
+                      name##_policy::schedule == SSAM_SCHEDULE_SMEM,                                    \
+                  WHO ": SCHEDULE must be SSAM_SCHEDULE_AUTO, SSAM_SCHEDULE_REGS or SSAM_SCHEDULE_SMEM"); \
+    static_assert(name##_policy::p == 0, WHO ": P (rows per warp) is the 3D kernels'; leave it 0");     \
     SSAM__STENCIL_COMMON(name, WHO, T, SHAPE, 2)                                                        \
+    SSAM__TB_CHECKS(WHO, TT, B)                                                                         \
+    SSAM__TB2_ONEPASS(name##_onepass, WHO, RT, SHAPE, SSAM__TB_AUTO(name))                              \
+    SSAM__STENCIL_COMMON(name##_tb, WHO, RT, SHAPE, 2)                                                  \
+    SSAM__TB2_KERNEL(name##_tb, WHO, RT, TT, B, name##_policy::minb, SSAM__TB_AUTO(name) && (TT) >= 2, SM) \
+    SSAM__TB2_HOST(name##_tb, RT, TT, B, SSAM__TB_AUTO(name) && (TT) >= 2)                              \
+    SSAM__TB2_KERNEL(name, WHO, T, TT, B, name##_policy::minb, !SSAM__TB_AUTO(name), SM)                \
+    SSAM__TB2_NAME_HOST(name, T, TT, B)
+/* the policy's TT and B, resolved */
+#define SSAM__TB_CHECKS(WHO, TT, B)                                                                     \
+    static_assert((TT) >= 1, WHO ": TT (steps per pass) must be at least 1, or 0 for the rule's");      \
+    static_assert((B) % 32 == 0 && (B) >= 32 && (B) <= ONCHIP_THREADS_PER_BLOCK_MAX,                    \
+                  WHO ": B must be a multiple of 32 from 32 to 1024, or 0 for the rule's");
+/* AUTO's one-pass kernel, SSAM_STENCIL2D_DEFINE's (P by SSAM__TB_ONEPASS_P, 128 threads; its window
+ * always fits); ON 0: an empty kernel, name_launch SSAM_ESIZE */
+#define SSAM__TB2_ONEPASS(name, WHO, T, SHAPE, ON)                                                      \
+    SSAM__STENCIL_COMMON(name, WHO, T, SHAPE, 2)                                                        \
+    __global__ void __launch_bounds__(128, 1)                                                           \
+        name##_kernel(const T *__restrict__ src, T *__restrict__ dst, ssam_stencil_geom g, name##_coef cf) \
+    {                                                                                                   \
+        if constexpr ((ON) != 0)                                                                        \
+            ssam__stencil2d_body<T, T, name##_shape, SSAM__TB_ONEPASS_P(T, name##_YHI - name##_YLO + 1), 128, \
+                                 SSAM__STENCIL_GHM_DEFAULT(T, name##_XLO, name##_XHI)>(src, dst, g, cf.c); \
+    }                                                                                                   \
+    SSAM__TB2_ONEPASS_HOST(name, T, SSAM__TB_ONEPASS_P(T, name##_YHI - name##_YLO + 1),                 \
+                           SSAM__STENCIL_GHM_DEFAULT(T, name##_XLO, name##_XHI), ON)
+/* a temporal kernel after its SSAM__STENCIL_COMMON: ON 0 an empty one, no limit checked; SM 1 the
+ * staged body (level 0's window in shared memory) */
+#define SSAM__TB2_KERNEL(name, WHO, T, TT, B, MINB, ON, SM)                                             \
     enum { name##_TT = (TT), name##_STEP = SSAM_TEMPORAL_STEP(SSAM_STENCIL_V(T), name##_XLO, name##_XHI, TT), \
            name##_SMEM = (SM) ? SSAM_TEMPORAL_SMEM_BYTES(name##_YHI - name##_YLO + 1, B) : 0 };         \
-    static_assert((TT) >= 1, WHO ": TT (steps per pass) must be at least 1");                           \
-    static_assert((SSAM__TB_TT(TT) - (SM)) * (name##_YHI - name##_YLO + 1) * SSAM_STENCIL_V(T) * (int)(sizeof(T) / 4) <= \
-                      SSAM_TEMPORAL_MAXREGS, WHO ": the TT windows of NY rows exceed 160 registers; lower TT"); \
-    static_assert(name##_STEP >= SSAM_STENCIL_V(T),                                                     \
+    static_assert(!(ON) || (SSAM__TB_TT(TT) - (SM)) * (name##_YHI - name##_YLO + 1) * SSAM_STENCIL_V(T) * \
+                                   (int)(sizeof(T) / 4) <= SSAM_TEMPORAL_MAXREGS,                       \
+                  WHO ": the TT windows of NY rows exceed 160 registers; lower TT");                    \
+    static_assert(!(ON) || name##_STEP >= SSAM_STENCIL_V(T),                                            \
                   WHO ": TT times the x radius leaves no column of the warp to store; lower TT");       \
-    static_assert((B) % 32 == 0 && (B) >= 32 && (B) <= ONCHIP_THREADS_PER_BLOCK_MAX,                    \
-                  WHO ": B must be a multiple of 32 from 32 to 1024");                                  \
-    static_assert(name##_SMEM <= ONCHIP_SMEM_OPTIN_MAX, WHO ": the staged input rows, 2 (NY + 3) rows of 512 bytes a warp, " \
-                                             "exceed 227 KB of shared memory; lower B");                \
+    static_assert(!(ON) || name##_SMEM <= ONCHIP_SMEM_OPTIN_MAX,                                        \
+                  WHO ": the staged input rows, 2 (NY + 3) rows of 512 bytes a warp, exceed 227 KB of shared memory; lower B"); \
     __global__ void __launch_bounds__(B, MINB)                                                          \
         name##_kernel(const T *__restrict__ src, T *__restrict__ dst, ssam_stencil_geom g, int L, name##_coef cf) \
     {                                                                                                   \
@@ -461,29 +590,11 @@ static inline int ssam__temporal_launch(const ssam_stencil_args *a, int steps, c
             ssam__tb2s_body<T, name##_shape, SSAM__TB_TT(TT), B>(src, dst, g, L, cf.c);                 \
         else                                                                                            \
             ssam__tb2_body<T, name##_shape, SSAM__TB_TT(TT), B>(src, dst, g, L, cf.c);                  \
-    }                                                                                                   \
-    SSAM__TB2_HOST(name, T, TT, B, ON)
+    }
 /* TT as the bodies take it: at least 1 (TT < 1 is refused by a sentence, not by the body) */
 #define SSAM__TB_TT(TT) ((TT) >= 1 ? (TT) : 1)
-
-/* ---- AUTO: the planner picks temporal blocking or one pass per step at run time ---------------- */
 /* the one-pass kernel's rows per lane: 8 for shapes of up to 5 rows (3 in fp64), 4 beyond */
 #define SSAM__TB_ONEPASS_P(T, NY) (((NY) <= 3 || (sizeof(T) == 4 && (NY) <= 5)) ? 8 : 4)
-#define SSAM__TB_AUTO_SM(T, one) SSAM_TB_SMEM_RULE(sizeof(T), one##_XHI - one##_XLO + 1, one##_YHI - one##_YLO + 1, one##_NPTS)
-#define SSAM__TB_AUTO_TT(T, one)                                                                        \
-    (SSAM__TB_AUTO_SM(T, one) ? SSAM_TB_SMEM_TT_RULE(sizeof(T), one##_YHI - one##_YLO + 1)              \
-                              : SSAM_TB_TT_RULE(sizeof(T), one##_XHI - one##_XLO + 1, one##_YHI - one##_YLO + 1, one##_NPTS))
-/* AUTO: name_onepass_*, name_tb_* (where the TT rule says 1, an empty kernel name_tb_launch refuses
- * with SSAM_ESIZE), name_plan, name_advance (docs/ssam.md#temporal-blocking-2d-temporalcuh-tbplanh) */
-#define SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE(name, T, SHAPE, B)                                          \
-    SSAM__STENCIL2D_GEN(name##_onepass, "SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE(" #name ")", T, T, SHAPE,  \
-                        SSAM__TB_ONEPASS_P(T, ONCHIP_SHAPE2D_YHI(SHAPE) - ONCHIP_SHAPE2D_YLO(SHAPE) + 1), 128, 1, \
-                        SSAM__STENCIL_GHM_DEFAULT(T, name##_onepass_XLO, name##_onepass_XHI), -1)       \
-    SSAM__STENCIL2D_TEMPORAL_GEN(name##_tb, "SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE(" #name ")",           \
-                                 typename ssam__stencil_real<T>::type, SHAPE,                           \
-                                 SSAM__TB_AUTO_TT(T, name##_onepass), B, 1, SSAM__TB_AUTO_TT(T, name##_onepass) >= 2, \
-                                 SSAM__TB_AUTO_SM(T, name##_onepass))                                   \
-    SSAM__TB2_AUTO_HOST(name)
 
 #endif /* SSAM_TEMPORAL_CUH */
 #include <onchip/names_pop.h>

@@ -4,23 +4,25 @@
  *
  * WHAT (the PERKS paper's section 7 "next step"; AN5D's 2.5D streaming (CGO'20) with SSAM's register
  * step, SC'19 section 4, Listing 2; docs/ssam.md#temporal-blocking-3d-temporal3dcuh)
- *   SSAM_STENCIL3D_TEMPORAL_DEFINE(name, T, SHAPE, TT, P, B) defines
+ *   SSAM_STENCIL3D_TEMPORAL_DEFINE(name, T, SHAPE, ssam_temporal_policy<TT, B, SCHEDULE, P>) defines
  *       __global__ name_kernel                                                up to TT steps, one pass
  *       int name_launch(const ssam_stencil_args *a, int steps, cudaStream_t)   1 <= steps <= TT
  *       int name_advance(const ssam_stencil_args *a, int steps, void **result, cudaStream_t)
  *                      any steps >= 0: ceil(steps / TT) passes, the last one shorter, ping-pong
+ *       int name_plan(const ssam_stencil_args *a, int steps, ssam_tb_plan *)  name_advance's path
  *       int name_ncoef(void); enum name_NPTS, name_TT, name_STEPX, name_STEPY (columns and rows a
  *       block stores), name_SMEM (its shared bytes); name_coef
  *   for a 3D shape, TT steps a pass, P rows a warp, B threads; arguments, boundaries and codes are
- *   ssam/stencil.cuh's.  _OCC(..., MINB); _RING(name, T, SHAPE, TT, P, B): levels 1 .. TT-1 also keep
- *   the warp's own rows in registers; _ZCOL(...) (and _ZCOL_OCC): the z-column kernel for z-stars
- *   (3d7pt, 3d13pt), NZ - 1 planes a level.  SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(name, T, SHAPE): the
- *   planner's choice (ssam/tbplan.h): name_onepass_*, name_tb_*, name_plan, name_advance.
+ *   ssam/stencil.cuh's.  The policy as ssam/temporal.cuh's (TT, P, B 0: the rules, tbplan.h); SCHEDULE:
+ *     SSAM_SCHEDULE_SMEM  the time levels in shared-memory rings
+ *     SSAM_SCHEDULE_RING  levels 1 .. TT-1 also keep the warp's own rows in registers
+ *     SSAM_SCHEDULE_ZCOL  the z-column kernel for z-stars (3d7pt, 3d13pt), NZ - 1 planes a level
+ *     SSAM_SCHEDULE_AUTO  the planner's choice (name_onepass_*, name_tb_*, as 2D's)
  *
  * HOW  A block of W = B/32 warps owns a tile of RT = W P rows x 32 V columns and sweeps z one plane a
  *   step, each level t a ring of NZ + 1 planes in shared memory (the z-column kernel: NZ - 1); level t
  *   computes plane z - t (ZHI + 1) from ring t - 1, one barrier a step.  Halo recompute in x and y.
- *   N steps equal N launches of SSAM_STENCIL3D_STREAM_DEFINE's kernel bit for bit (periodic widths
+ *   N steps equal N launches of SSAM_STENCIL3D_DEFINE's streaming kernel bit for bit (periodic widths
  *   not a multiple of V: within the 2D bound).  Design and measurements: docs/ssam.md#temporal3d-design.
  *   GLOSSARY of the internal bodies' names: docs/ssam.md#temporal-glossary.
  *
@@ -33,23 +35,24 @@
  * EXAMPLE
  *   [compile: cudaStream_t stream]
  *     #include <ssam/temporal3d.cuh>
- *     SSAM_STENCIL3D_TEMPORAL_DEFINE(heat3, float, ONCHIP_SHAPE_3D7PT, 2, 2, 704)
+ *     SSAM_STENCIL3D_TEMPORAL_DEFINE(heat3, float, ONCHIP_SHAPE_3D7PT,
+ *                                    ssam_temporal_policy<2, 704, SSAM_SCHEDULE_SMEM, 2>)
  *
  *     ssam_stencil_args a = {};   // ... as for SSAM_STENCIL3D_DEFINE ...
  *     void *u;
  *     int rc = heat3_advance(&a, 1000, &u, stream);     // 500 passes of 2 steps
- *   or SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(heat3, float, ONCHIP_SHAPE_3D7PT); examples/heat3d.cu runs both.
+ *   or ssam_temporal_policy<> (AUTO: the z-column kernel, TT 4, or one pass); examples/heat3d.cu runs both.
  *
  * PARAMETERS AND LIMITS (compile-time sentences; tests/compile-fail/ssam_temporal3d_*.cu)
  *   T float or double; TT >= 1; P >= 1; B a multiple of 32 up to 1024, name_STEPY >= 1, name_STEPX >= V;
- *   name_SMEM = TT (NZ + 1)(RT + NY - 1) 512 bytes <= 227 KB (_ZCOL: TT (NZ - 1)(RT + NY - 1) 512); the
- *   window V NZ NY sizeof(T)/4 <= 128 registers (a 125-point box: one pass per step); _ZCOL z-stars
+ *   name_SMEM = TT (NZ + 1)(RT + NY - 1) 512 bytes <= 227 KB (ZCOL: TT (NZ - 1)(RT + NY - 1) 512); the
+ *   window V NZ NY sizeof(T)/4 <= 128 registers (a 125-point box: AUTO, one pass per step); ZCOL z-stars
  *   only; the shape's limits as stencil.cuh's.  Any nx, ny, nz >= 1, ceil(ny / STEPY) <= 65535.  src
  *   and dst must not overlap; name_advance overwrites both.  Codes: stencil.cuh's; steps outside
  *   1 .. TT: SSAM_ESIZE; a device without name_SMEM bytes a block: SSAM_ECUDA.
  *
  * NVRTC (docs/python.md)  Kernels only: name_kernel(src, dst, g, int L, cf) with name_SMEM dynamic
- *   bytes (over 48 KB: raise the kernel's limit); AUTO: name_onepass_kernel, name_tb_kernel.
+ *   bytes (over 48 KB: raise the kernel's limit); AUTO's: name_onepass_kernel, name_tb_kernel.
  */
 #ifndef SSAM_TEMPORAL3D_CUH
 #define SSAM_TEMPORAL3D_CUH
@@ -480,6 +483,47 @@ static __device__ __forceinline__ void ssam__tb3_any_body(const T *src, T *dst, 
         ssam__tb3_body<T, S, TT, P, B, MODE>(src, dst, g, L, cf);
 }
 
+/* a 3D policy resolved for T and the shape S: the schedule (AUTO: ZCOL where SSAM_TB3_ZCOL_RULE says,
+ * else RING where SSAM_TB3_RING_RULE says, else SMEM), and TT, P, B (0: the schedule's rules) */
+template <class POL, class T, class S>
+static __host__ __device__ constexpr int ssam__tb3_schedule(void)
+{
+    return POL::schedule != SSAM_SCHEDULE_AUTO ? (int)POL::schedule
+           : SSAM_TB3_ZCOL_RULE(S::xhi - S::xlo + 1, S::yhi - S::ylo + 1, S::zhi - S::zlo + 1, S::npts,
+                                ssam__tb3z_fits(S()))
+               ? SSAM_SCHEDULE_ZCOL
+           : SSAM_TB3_RING_RULE(S::npts) ? SSAM_SCHEDULE_RING
+                                         : SSAM_SCHEDULE_SMEM;
+}
+template <class POL, class T, class S>
+static __host__ __device__ constexpr int ssam__tb3_tt(void)
+{
+    return POL::tt != 0 ? (int)POL::tt
+           : ssam__tb3_schedule<POL, T, S>() == SSAM_SCHEDULE_ZCOL
+               ? SSAM_TB3_ZCOL_TT_RULE(S::xhi - S::xlo + 1, S::yhi - S::ylo + 1, S::zhi - S::zlo + 1)
+               : SSAM_TB3_TT_RULE(sizeof(T), S::xhi - S::xlo + 1, S::yhi - S::ylo + 1, S::zhi - S::zlo + 1, S::npts);
+}
+template <class POL, class T, class S>
+static __host__ __device__ constexpr int ssam__tb3_p(void)
+{
+    return POL::p != 0 ? (int)POL::p
+           : ssam__tb3_schedule<POL, T, S>() == SSAM_SCHEDULE_ZCOL ? SSAM_TB3_ZCOL_P_RULE : SSAM_TB3_P_RULE;
+}
+template <class POL, class T, class S>
+static __host__ __device__ constexpr int ssam__tb3_b(void)
+{
+    return POL::b != 0 ? (int)POL::b
+           : ssam__tb3_schedule<POL, T, S>() == SSAM_SCHEDULE_ZCOL ? SSAM_TB3_ZCOL_B_RULE : SSAM_TB3_B_RULE(S::npts);
+}
+/* the bodies' MODE: 0 shared rings (SMEM), 1 with the register ring (RING), 2 the z-column (ZCOL) */
+template <class POL, class T, class S>
+static __host__ __device__ constexpr int ssam__tb3_mode(void)
+{
+    return ssam__tb3_schedule<POL, T, S>() == SSAM_SCHEDULE_ZCOL   ? 2
+           : ssam__tb3_schedule<POL, T, S>() == SSAM_SCHEDULE_RING ? 1
+                                                                   : 0;
+}
+
 /* ---- host side and the generators --------------------------------------------------------------- */
 #ifndef __CUDACC_RTC__ /* host code: not under NVRTC, where the generators emit their kernels only */
 /* the launchers' view of a 3D temporal kernel: tiles of STEPX x STEPY, planes in segments (each
@@ -495,111 +539,148 @@ static inline ssam__stencil_kern ssam__tb3_kern(const void *fn, int stepy, size_
     k.occ_smem = k.smem0 = smem;
     return k;
 }
-/* name_launch and name_advance of a 3D temporal kernel; AUTO's name_plan and name_advance */
+/* the body of a 3D name_launch (its kernel name_kernel, on 0: SSAM_ESIZE) */
+#define SSAM__TB3_LAUNCH_BODY(name, T, TT, P, B, ON, MODE)                                              \
+    name##_coef cf;                                                                                     \
+    const ssam__stencil_kern k =                                                                        \
+        ssam__tb3_kern<T, name##_shape, TT, P, B, MODE>((const void *)name##_kernel, name##_STEPY, name##_SMEM); \
+    return ssam__temporal_launch(a, steps, stream, &k, &cf, TT, ON);
+/* name_launch and name_advance of a kernel part (AUTO's name_tb) */
 #define SSAM__TB3_HOST(name, T, TT, P, B, ON, MODE)                                                     \
     static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, int steps, cudaStream_t stream) \
     {                                                                                                   \
-        name##_coef cf;                                                                                 \
-        const ssam__stencil_kern k =                                                                    \
-            ssam__tb3_kern<T, name##_shape, TT, P, B, MODE>((const void *)name##_kernel, name##_STEPY, name##_SMEM); \
-        return ssam__temporal_launch(a, steps, stream, &k, &cf, TT, ON);                                \
+        SSAM__TB3_LAUNCH_BODY(name, T, TT, P, B, ON, MODE)                                              \
     }                                                                                                   \
     SSAM__TB2_ADVANCE(name, TT)
-#define SSAM__TB3_AUTO_HOST(name)                                                                       \
+/* AUTO's one-pass part: name_launch(a, stream) (on 0: SSAM_ESIZE) and name_advance, as
+ * SSAM_STENCIL3D_DEFINE's */
+#define SSAM__TB3_ONEPASS_HOST(name, T, P, GHM, ON)                                                     \
+    static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, cudaStream_t stream) \
+    {                                                                                                   \
+        if constexpr (!(ON)) {                                                                          \
+            return a ? SSAM_ESIZE : SSAM_ENULL;                                                         \
+        } else {                                                                                        \
+            name##_coef cf;                                                                             \
+            const ssam__stencil_kern k =                                                                \
+                ssam__stencil3d_kern<T, name##_shape, P, 128, name##_SLICE, GHM>((const void *)name##_kernel); \
+            return ssam__stencil_launch(a, stream, &k, &cf, NULL);                                      \
+        }                                                                                               \
+    }                                                                                                   \
+    SSAM__TB_ONEPASS_ADVANCE(name)
+/* the generator's own names: name_launch (AUTO: name_tb_launch), name_plan and name_advance (AUTO:
+ * the planned path, else passes of name_kernel) */
+#define SSAM__TB3_NAME_HOST(name, T, TT, P, B, MODE)                                                    \
+    static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, int steps, cudaStream_t stream) \
+    {                                                                                                   \
+        if constexpr (SSAM__TB_AUTO(name)) {                                                            \
+            return name##_tb_launch(a, steps, stream);                                                  \
+        } else {                                                                                        \
+            SSAM__TB3_LAUNCH_BODY(name, T, TT, P, B, 1, MODE)                                           \
+        }                                                                                               \
+    }                                                                                                   \
     static inline __attribute__((unused)) int name##_plan(const ssam_stencil_args *a, int steps, ssam_tb_plan *p) \
     {                                                                                                   \
         if (!a || !p) return SSAM_ENULL;                                                                \
-        return ssam_tb3_plan_make(p, name##_tb_TT, steps, a->nx, a->ny, a->nz, name##_tb_STEPX) ? SSAM_ESIZE \
-                                                                                              : SSAM_SUCCESS; \
+        if constexpr (SSAM__TB_AUTO(name))                                                              \
+            return ssam_tb3_plan_make(p, name##_tb_TT, steps, a->nx, a->ny, a->nz, name##_tb_STEPX) ? SSAM_ESIZE \
+                                                                                                  : SSAM_SUCCESS; \
+        else                                                                                            \
+            return ssam__tb_fixed_plan(p, name##_TT, steps);                                            \
     }                                                                                                   \
     static inline __attribute__((unused)) int name##_advance(const ssam_stencil_args *a, int steps,     \
                                                              void **result, cudaStream_t stream)        \
     {                                                                                                   \
-        ssam_tb_plan p;                                                                                 \
-        if (!a) return SSAM_ENULL;                                                                      \
-        if (name##_plan(a, steps < 0 ? 0 : steps, &p) != SSAM_SUCCESS) /* sizes: the one-pass checks say */ \
-            return name##_onepass_advance(a, steps, result, stream);                                    \
-        return p.path == SSAM_TB_TEMPORAL ? name##_tb_advance(a, steps, result, stream)                 \
-                                          : name##_onepass_advance(a, steps, result, stream);           \
+        if constexpr (SSAM__TB_AUTO(name)) {                                                            \
+            ssam_tb_plan p;                                                                             \
+            if (!a) return SSAM_ENULL;                                                                  \
+            if (name##_plan(a, steps < 0 ? 0 : steps, &p) != SSAM_SUCCESS) /* sizes: the one-pass checks say */ \
+                return name##_onepass_advance(a, steps, result, stream);                                \
+            return p.path == SSAM_TB_TEMPORAL ? name##_tb_advance(a, steps, result, stream)             \
+                                              : name##_onepass_advance(a, steps, result, stream);       \
+        } else                                                                                          \
+            return ssam__stencil_advance_tt(a, steps, result, stream, TT, name##_launch);               \
     }
 #else
 #define SSAM__TB3_HOST(name, T, TT, P, B, ON, MODE)
-#define SSAM__TB3_AUTO_HOST(name)
+#define SSAM__TB3_ONEPASS_HOST(name, T, P, GHM, ON)
+#define SSAM__TB3_NAME_HOST(name, T, TT, P, B, MODE)
 #endif /* !__CUDACC_RTC__ */
 
-#define SSAM_STENCIL3D_TEMPORAL_DEFINE(name, T, SHAPE, TT, P, B)                                        \
-    SSAM__STENCIL3D_TEMPORAL_GEN(name, "SSAM_STENCIL3D_TEMPORAL_DEFINE(" #name ")", T, SHAPE, TT, P, B, 1, 1, 0)
-/* MINB blocks per SM (__launch_bounds__(B, MINB)) */
-#define SSAM_STENCIL3D_TEMPORAL_DEFINE_OCC(name, T, SHAPE, TT, P, B, MINB)                              \
-    SSAM__STENCIL3D_TEMPORAL_GEN(name, "SSAM_STENCIL3D_TEMPORAL_DEFINE_OCC(" #name ")", T, SHAPE, TT, P, B, MINB, 1, 0)
-#define SSAM_STENCIL3D_TEMPORAL_DEFINE_RING(name, T, SHAPE, TT, P, B)                                   \
-    SSAM__STENCIL3D_TEMPORAL_GEN(name, "SSAM_STENCIL3D_TEMPORAL_DEFINE_RING(" #name ")", T, SHAPE, TT, P, B, 1, 1, 1)
-#define SSAM_STENCIL3D_TEMPORAL_DEFINE_ZCOL(name, T, SHAPE, TT, P, B)                                   \
-    SSAM__STENCIL3D_TEMPORAL_GEN(name, "SSAM_STENCIL3D_TEMPORAL_DEFINE_ZCOL(" #name ")", T, SHAPE, TT, P, B, 1, 1, 2)
-#define SSAM_STENCIL3D_TEMPORAL_DEFINE_ZCOL_OCC(name, T, SHAPE, TT, P, B, MINB)                         \
-    SSAM__STENCIL3D_TEMPORAL_GEN(name, "SSAM_STENCIL3D_TEMPORAL_DEFINE_ZCOL_OCC(" #name ")", T, SHAPE, TT, P, B, MINB, 1, 2)
-/* WHO the sentences' subject; ON 0: no kernel (name_launch refuses with SSAM_ESIZE; the limits are
- * not checked); RING 1: the register ring (SSAM_STENCIL3D_TEMPORAL_DEFINE_RING), 2: the z-column (_ZCOL) */
-#define SSAM__STENCIL3D_TEMPORAL_GEN(name, WHO, T, SHAPE, TT, P, B, MINB, ON, RING)                     \
+/* SSAM_STENCIL3D_TEMPORAL_DEFINE(name, T, SHAPE, ssam_temporal_policy<TT, B, SCHEDULE, P>): the
+ * union of the schedules' names, the kernels of the others empty (why: docs/ssam.md#temporal-policy) */
+#define SSAM_STENCIL3D_TEMPORAL_DEFINE(name, T, SHAPE, ...)                                             \
+    typedef __VA_ARGS__ name##_policy;                                                                  \
+    SSAM__TB3_DEFINE(name, "SSAM_STENCIL3D_TEMPORAL_DEFINE(" #name ")", T, typename ssam__stencil_real<T>::type, SHAPE, \
+                     (ssam__tb3_tt<name##_policy, typename ssam__stencil_real<T>::type, name##_shape>()), \
+                     (ssam__tb3_p<name##_policy, typename ssam__stencil_real<T>::type, name##_shape>()), \
+                     (ssam__tb3_b<name##_policy, typename ssam__stencil_real<T>::type, name##_shape>()), \
+                     (ssam__tb3_mode<name##_policy, typename ssam__stencil_real<T>::type, name##_shape>()))
+/* WHO the sentences' subject, RT the real type of T, TT, P, B and MODE resolved */
+#define SSAM__TB3_DEFINE(name, WHO, T, RT, SHAPE, TT, P, B, MODE)                                       \
+    static_assert(ssam__is_temporal_policy<name##_policy>::value,                                       \
+                  WHO ": the last argument must be an ssam_temporal_policy<TT, B, SCHEDULE, P, MINB>"); \
+    static_assert(SSAM__TB_AUTO(name) || name##_policy::schedule == SSAM_SCHEDULE_SMEM ||               \
+                      name##_policy::schedule == SSAM_SCHEDULE_RING || name##_policy::schedule == SSAM_SCHEDULE_ZCOL, \
+                  WHO ": SCHEDULE must be SSAM_SCHEDULE_AUTO, SSAM_SCHEDULE_SMEM, SSAM_SCHEDULE_RING or SSAM_SCHEDULE_ZCOL"); \
     SSAM__STENCIL_COMMON(name, WHO, T, SHAPE, 3)                                                        \
     enum { name##_ZLO = name##_shape::zlo, name##_ZHI = name##_shape::zhi };                            \
-    SSAM__STENCIL_BP(name, WHO, P, B)                                                                   \
+    SSAM__TB_CHECKS(WHO, TT, B)                                                                         \
+    static_assert((P) >= 1, WHO ": P (output rows per lane) must be at least 1, or 0 for the rule's");  \
+    SSAM__TB3_ONEPASS(name##_onepass, WHO, RT, SHAPE, SSAM__TB_AUTO(name))                              \
+    SSAM__STENCIL_COMMON(name##_tb, WHO, RT, SHAPE, 3)                                                  \
+    enum { name##_tb_ZLO = name##_tb_shape::zlo, name##_tb_ZHI = name##_tb_shape::zhi };                \
+    SSAM__TB3_KERNEL(name##_tb, WHO, RT, TT, P, B, name##_policy::minb, SSAM__TB_AUTO(name) && (TT) >= 2, MODE) \
+    SSAM__TB3_HOST(name##_tb, RT, TT, P, B, SSAM__TB_AUTO(name) && (TT) >= 2, MODE)                     \
+    SSAM__TB3_KERNEL(name, WHO, T, TT, P, B, name##_policy::minb, !SSAM__TB_AUTO(name), MODE)           \
+    SSAM__TB3_NAME_HOST(name, T, TT, P, B, MODE)
+/* AUTO's one-pass kernel, SSAM_STENCIL3D_DEFINE's (P 4 fp32 / 2 fp64, 128 threads, the slice body
+ * where SSAM_STENCIL3D_SLICE_RULE says); ON 0: an empty kernel, name_launch SSAM_ESIZE */
+#define SSAM__TB3_ONEPASS(name, WHO, T, SHAPE, ON)                                                      \
+    SSAM__STENCIL_COMMON(name, WHO, T, SHAPE, 3)                                                        \
+    enum { name##_ZLO = name##_shape::zlo, name##_ZHI = name##_shape::zhi };                            \
+    enum { name##_SLICE = SSAM__STENCIL3D_RULE(name, T) };                                              \
+    static_assert(!(ON) || ssam__stencil3d_wregs<T, name##_shape, SSAM__TB3_ONEPASS_P(T), name##_SLICE>() <= 192, \
+                  WHO ": the one-pass kernel's register window exceeds 192 registers; SHAPE is too large"); \
+    __global__ void __launch_bounds__(128, 1)                                                           \
+        name##_kernel(const T *__restrict__ src, T *__restrict__ dst, ssam_stencil_geom g, name##_coef cf) \
+    {                                                                                                   \
+        if constexpr ((ON) != 0)                                                                        \
+            ssam__stencil3d_any_body<T, name##_shape, SSAM__TB3_ONEPASS_P(T), 128, name##_SLICE,        \
+                                     SSAM__STENCIL_GHM_DEFAULT(T, name##_XLO, name##_XHI),              \
+                                     SSAM__STENCIL3D_TRIM_DEFAULT>(src, dst, g, cf.c);                  \
+    }                                                                                                   \
+    SSAM__TB3_ONEPASS_HOST(name, T, SSAM__TB3_ONEPASS_P(T), SSAM__STENCIL_GHM_DEFAULT(T, name##_XLO, name##_XHI), ON)
+#define SSAM__TB3_ONEPASS_P(T) (sizeof(T) == 4 ? 4 : 2)
+/* a 3D temporal kernel after its SSAM__STENCIL_COMMON and z extents: ON 0 an empty one, no limit
+ * checked; MODE 0 shared rings, 1 the register ring, 2 the z-column (NZ - 1 planes a level) */
+#define SSAM__TB3_KERNEL(name, WHO, T, TT, P, B, MINB, ON, MODE)                                        \
     enum {                                                                                              \
         name##_TT = (TT), name##_STEPX = SSAM_TEMPORAL_STEP(SSAM_STENCIL_V(T), name##_XLO, name##_XHI, TT), \
         name##_STEPY = (B) / 32 * (P) - (TT) * (name##_YHI - name##_YLO),                               \
-        name##_SMEM = (int)SSAM_TEMPORAL3D_SMEM(TT, name##_ZHI - name##_ZLO + 1 - ((RING) == 2 ? 2 : 0), \
+        name##_SMEM = (int)SSAM_TEMPORAL3D_SMEM(TT, name##_ZHI - name##_ZLO + 1 - ((MODE) == 2 ? 2 : 0), \
                                                 (B) / 32 * (P), name##_YLO, name##_YHI) /* ZCOL: NZ - 1 planes */ \
     };                                                                                                  \
-    SSAM__TB3_CHECKS(name, WHO, T, TT, ON)                                                              \
-    static_assert(!(ON) || (RING) != 2 || ssam__tb3z_fits(name##_shape()),                              \
+    SSAM__TB3_CHECKS(name, WHO, T, ON)                                                                  \
+    static_assert(!(ON) || (MODE) != 2 || ssam__tb3z_fits(name##_shape()),                              \
                   WHO ": SHAPE must read only the cell's own row off the centre plane (DY = 0 where DZ != 0) " \
-                  "and reach both z neighbours, as 3d7pt and 3d13pt do; use SSAM_STENCIL3D_TEMPORAL_DEFINE");  \
+                  "and reach both z neighbours, as 3d7pt and 3d13pt do; use SSAM_SCHEDULE_SMEM or SSAM_SCHEDULE_RING"); \
     __global__ void __launch_bounds__(B, MINB)                                                          \
         name##_kernel(const T *__restrict__ src, T *__restrict__ dst, ssam_stencil_geom g, int L, name##_coef cf) \
     {                                                                                                   \
-        if (ON) ssam__tb3_any_body<T, name##_shape, SSAM__TB_TT(TT), SSAM__STENCIL_P(P), B, RING>(src, dst, g, L, cf.c); \
-    }                                                                                                   \
-    SSAM__TB3_HOST(name, T, TT, P, B, ON, RING)
-/* the limits of a 3D temporal kernel (ON 0: only TT's) */
-#define SSAM__TB3_CHECKS(name, WHO, T, TT, ON)                                                          \
-    static_assert((TT) >= 1, WHO ": TT (steps per pass) must be at least 1");                           \
+        if constexpr ((ON) != 0)                                                                        \
+            ssam__tb3_any_body<T, name##_shape, SSAM__TB_TT(TT), SSAM__STENCIL_P(P), B, MODE>(src, dst, g, L, cf.c); \
+    }
+/* the limits of a 3D temporal kernel (ON 0: none) */
+#define SSAM__TB3_CHECKS(name, WHO, T, ON)                                                              \
     static_assert(!(ON) || name##_STEPY >= 1,                                                           \
                   WHO ": TT times the y extent leaves no tile row to store; raise B or P, or lower TT"); \
     static_assert(!(ON) || name##_STEPX >= SSAM_STENCIL_V(T),                                           \
                   WHO ": TT times the x radius leaves no column of the warp to store; lower TT");       \
     static_assert(!(ON) || name##_SMEM <= ONCHIP_SMEM_OPTIN_MAX,                                        \
-                  WHO ": TT levels of the tile's planes (NZ + 1 a level, NZ - 1 with _ZCOL) exceed 227 KB of shared memory; lower TT, P or B"); \
+                  WHO ": TT levels of the tile's planes (NZ + 1 a level, NZ - 1 with SSAM_SCHEDULE_ZCOL) exceed 227 KB of shared memory; lower TT, P or B"); \
     static_assert(!(ON) || SSAM_STENCIL_V(T) * (int)(sizeof(T) / 4) * (name##_ZHI - name##_ZLO + 1) *   \
                                    (name##_YHI - name##_YLO + 1) <= 128,                                \
-                  WHO ": the shape's NZ x NY window exceeds 128 registers; run it one-pass");
-
-/* ---- AUTO: the planner picks temporal blocking or one pass per step at run time ---------------- */
-#define SSAM__TB3_AUTO_TT(T, one)                                                                       \
-    SSAM_TB3_TT_RULE(sizeof(T), one##_XHI - one##_XLO + 1, one##_YHI - one##_YLO + 1, one##_ZHI - one##_ZLO + 1, \
-                     one##_NPTS)
-/* the z-column kernel where SSAM_TB3_ZCOL_RULE says (a z-star: ssam__tb3z_fits), then its TT, P, B */
-#define SSAM__TB3_AUTO_Z(one)                                                                           \
-    SSAM_TB3_ZCOL_RULE(one##_XHI - one##_XLO + 1, one##_YHI - one##_YLO + 1, one##_ZHI - one##_ZLO + 1, one##_NPTS, \
-                       ssam__tb3z_fits(one##_shape()))
-#define SSAM__TB3_AUTO_ZTT(one)                                                                      \
-    SSAM_TB3_ZCOL_TT_RULE(one##_XHI - one##_XLO + 1, one##_YHI - one##_YLO + 1, one##_ZHI - one##_ZLO + 1)
-/* AUTO (docs/ssam.md#temporal-blocking-3d-temporal3dcuh): the result equals the one-pass kernel's bit
- * for bit where that is the streaming variant (slice shapes get no temporal kernel) */
-#define SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(name, T, SHAPE)                                             \
-    SSAM__STENCIL3D_GEN(name##_onepass, "SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(" #name ")", T, SHAPE,     \
-                        sizeof(T) == 4 ? 4 : 2, 128, 1, SSAM__STENCIL3D_RULE(name##_onepass, T),        \
-                        SSAM__STENCIL_GHM_DEFAULT(T, name##_onepass_XLO, name##_onepass_XHI),           \
-                        SSAM__STENCIL3D_TRIM_DEFAULT)                                                   \
-    SSAM__STENCIL3D_TEMPORAL_GEN(name##_tb, "SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(" #name ")",           \
-                                 typename ssam__stencil_real<T>::type, SHAPE,                           \
-                                 SSAM__TB3_AUTO_Z(name##_onepass) ? SSAM__TB3_AUTO_ZTT(name##_onepass) \
-                                                                  : SSAM__TB3_AUTO_TT(T, name##_onepass), \
-                                 SSAM__TB3_AUTO_Z(name##_onepass) ? SSAM_TB3_ZCOL_P_RULE : SSAM_TB3_P_RULE, \
-                                 SSAM__TB3_AUTO_Z(name##_onepass) ? SSAM_TB3_ZCOL_B_RULE                \
-                                                                  : SSAM_TB3_B_RULE(ONCHIP_SHAPE3D_NPTS(SHAPE)), 1, \
-                                 SSAM__TB3_AUTO_Z(name##_onepass) || SSAM__TB3_AUTO_TT(T, name##_onepass) >= 2, \
-                                 SSAM__TB3_AUTO_Z(name##_onepass) ? 2 : SSAM_TB3_RING_RULE(ONCHIP_SHAPE3D_NPTS(SHAPE))) \
-    SSAM__TB3_AUTO_HOST(name)
+                  WHO ": the shape's NZ x NY window exceeds 128 registers; SSAM_SCHEDULE_AUTO runs it one pass per step");
 
 #endif /* SSAM_TEMPORAL3D_CUH */
 #include <onchip/names_pop.h>

@@ -1,3 +1,3 @@
-/* expect: SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(heat3): T must be float or double */
+/* expect: SSAM_STENCIL3D_TEMPORAL_DEFINE(heat3): T must be float or double */
 #include <ssam/temporal3d.cuh>
-SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(heat3, short, ONCHIP_SHAPE_3D7PT)
+SSAM_STENCIL3D_TEMPORAL_DEFINE(heat3, short, ONCHIP_SHAPE_3D7PT, ssam_temporal_policy<>)

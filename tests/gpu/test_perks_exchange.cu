@@ -32,7 +32,7 @@
 
 SSAM_STENCIL2D_DEFINE(st_f, float, ONCHIP_SHAPE_2D5PT, ssam_stencil_policy<4>)
 SSAM_STENCIL2D_DEFINE(st_d, double, ONCHIP_SHAPE_2D5PT, ssam_stencil_policy<4>)
-SSAM_STENCIL2D_TEMPORAL_DEFINE(tb_f, float, ONCHIP_SHAPE_2D5PT, 4, 128)
+SSAM_STENCIL2D_TEMPORAL_DEFINE(tb_f, float, ONCHIP_SHAPE_2D5PT, ssam_temporal_policy<4, 128, SSAM_SCHEDULE_REGS>)
 PERKS_STENCIL2D_DEFINE(ps_f, float, ONCHIP_SHAPE_STAR2D_R1, perks_stencil2d_policy<64, 4, 0>)
 
 #define K_STEP 0  /* ssam one-pass: one step a pass, float or double */

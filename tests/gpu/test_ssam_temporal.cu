@@ -36,31 +36,31 @@
     X(ONCHIP_SHAPE_BOX2D_R1, box2d_r1_t4, 4, 4) X(ONCHIP_SHAPE_BOX2D_R2, box2d_r2_t2, 2, 2)                  \
     X(USER2D_A, user2d_a_t3, 3, 2) X(USER2D_OFF, user2d_off_t3, 3, 3)
 
-/* the staged kernels (SSAM_STENCIL2D_TEMPORAL_DEFINE_SMEM: the input rows in shared memory) */
+/* the staged kernels (SSAM_SCHEDULE_SMEM: the input rows in shared memory) */
 #define LIST_S(X)                                                                                         \
     X(ONCHIP_SHAPE_STAR2D_R4, star2d_r4_s3, 3, 2) X(ONCHIP_SHAPE_STAR2D_R3, star2d_r3_s4, 4, 1)              \
     X(ONCHIP_SHAPE_BOX2D_R2, box2d_r2_s4, 4, 4) X(ONCHIP_SHAPE_STAR2D_R1, star2d_r1_s8, 8, 5)                \
     X(USER2D_A, user2d_a_s3, 3, 2)
 
 #define DEF(S, n, TF, TD)                                                                                 \
-    SSAM_STENCIL2D_TEMPORAL_DEFINE(tf_##n, float, S, TF, 128)                                             \
-    SSAM_STENCIL2D_TEMPORAL_DEFINE(td_##n, double, S, TD, 64)                                             \
+    SSAM_STENCIL2D_TEMPORAL_DEFINE(tf_##n, float, S, ssam_temporal_policy<TF, 128, SSAM_SCHEDULE_REGS>)   \
+    SSAM_STENCIL2D_TEMPORAL_DEFINE(td_##n, double, S, ssam_temporal_policy<TD, 64, SSAM_SCHEDULE_REGS>)   \
     SSAM_STENCIL2D_DEFINE(of_##n, float, S, ssam_stencil_policy<4>)                                       \
     SSAM_STENCIL2D_DEFINE(od_##n, double, S, ssam_stencil_policy<2, 64>)
 LIST(DEF)
 #define DEFS(S, n, TF, TD)                                                                                \
-    SSAM_STENCIL2D_TEMPORAL_DEFINE_SMEM(tf_##n, float, S, TF, 128)                                        \
-    SSAM_STENCIL2D_TEMPORAL_DEFINE_SMEM(td_##n, double, S, TD, 96)                                        \
+    SSAM_STENCIL2D_TEMPORAL_DEFINE(tf_##n, float, S, ssam_temporal_policy<TF, 128, SSAM_SCHEDULE_SMEM>)   \
+    SSAM_STENCIL2D_TEMPORAL_DEFINE(td_##n, double, S, ssam_temporal_policy<TD, 96, SSAM_SCHEDULE_SMEM>)   \
     SSAM_STENCIL2D_DEFINE(of_##n, float, S, ssam_stencil_policy<4>)                                       \
     SSAM_STENCIL2D_DEFINE(od_##n, double, S, ssam_stencil_policy<2, 64>)
 LIST_S(DEFS)
 /* AUTO builds the staged kernel for 2d17pt (fp32 TT 3, fp64 TT 2) */
-SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE(af_r4, float, ONCHIP_SHAPE_STAR2D_R4, 128)
-SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE(ad_r4, double, ONCHIP_SHAPE_STAR2D_R4, 128)
+SSAM_STENCIL2D_TEMPORAL_DEFINE(af_r4, float, ONCHIP_SHAPE_STAR2D_R4, ssam_temporal_policy<>)
+SSAM_STENCIL2D_TEMPORAL_DEFINE(ad_r4, double, ONCHIP_SHAPE_STAR2D_R4, ssam_temporal_policy<>)
 
 /* the planner's generator: temporal for 2d5pt on a domain larger than the L2, one pass for 2d121pt */
-SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE(af_r1, float, ONCHIP_SHAPE_STAR2D_R1, 128)
-SSAM_STENCIL2D_TEMPORAL_AUTO_DEFINE(ad_b5, double, ONCHIP_SHAPE_BOX2D_R5, 64)
+SSAM_STENCIL2D_TEMPORAL_DEFINE(af_r1, float, ONCHIP_SHAPE_STAR2D_R1, ssam_temporal_policy<>)
+SSAM_STENCIL2D_TEMPORAL_DEFINE(ad_b5, double, ONCHIP_SHAPE_BOX2D_R5, ssam_temporal_policy<0, 64>)
 
 #define HPT(I, DX, DY) {I, DX, DY, 0},
 #define PTS(S, n, TF, TD) static const int pts_##n[][4] = {S(HPT)};

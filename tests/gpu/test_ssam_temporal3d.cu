@@ -1,7 +1,7 @@
 /* tests/gpu/test_ssam_temporal3d.cu -- ssam/temporal3d.cuh: N steps fused TT per pass against N
  * launches of ssam's streaming 3D kernel (SSAM_STENCIL3D_DEFINE, SSAM_SCHEDULE_STREAM), bit for bit, and against a
  * CPU reference in double.  3d7pt with TT 1 to 4, 3d13pt, 3d27pt, user-defined asymmetric shapes (one
- * whose points all lie off the cell), the register-ring and z-column variants (_RING, _ZCOL: 3d7pt,
+ * whose points all lie off the cell), the register-ring and z-column schedules (RING, ZCOL: 3d7pt,
  * 3d13pt and a z-star reaching two planes up), float and double, Dirichlet and periodic, N = 1, TT - 1, TT,
  * TT + 1, 3 TT + 2, ragged sizes from 1 x 1 x 1 up (several strips, tiles and z segments), a row
  * pitch and a plane pitch larger than the domain's.  Periodic domains whose width is not a multiple
@@ -33,33 +33,33 @@
 /* a z-star (DY = 0 off the centre plane) reaching two planes up and one down, x offsets off the centre */
 #define USER3D_Z(X) X(0, 0, 0, 0) X(1, -1, 0, 1) X(2, 0, 2, 0) X(3, 1, 0, -1) X(1, 2, 0, 0) X(2, 0, -1, 0) X(3, 0, 0, 2)
 
-/* (shape, name, TT float, TT double, P, B, generator suffix: _DEFINE, _DEFINE_RING or _DEFINE_ZCOL) */
+/* (shape, name, TT float, TT double, P, B, schedule: SMEM, RING or ZCOL) */
 #define LIST(X)                                                                                           \
-    X(ONCHIP_SHAPE_3D7PT, s7_t4, 4, 4, 2, 256, DEFINE) X(ONCHIP_SHAPE_3D7PT, s7_t3, 3, 3, 1, 256, DEFINE)     \
-    X(ONCHIP_SHAPE_3D7PT, s7_t2, 2, 2, 2, 128, DEFINE) X(ONCHIP_SHAPE_3D7PT, s7_t1, 1, 1, 2, 64, DEFINE)      \
-    X(ONCHIP_SHAPE_3D13PT, s13_t2, 2, 2, 2, 256, DEFINE) X(ONCHIP_SHAPE_3D27PT, b27_t2, 2, 2, 2, 256, DEFINE) \
-    X(USER3D_A, user3d_a_t3, 3, 2, 2, 256, DEFINE) X(USER3D_OFF, user3d_off_t2, 2, 2, 2, 128, DEFINE)     \
-    X(ONCHIP_SHAPE_3D27PT, b27_ring_t2, 2, 2, 2, 256, DEFINE_RING)                                          \
-    X(ONCHIP_SHAPE_3D7PT, s7_ring_t3, 3, 2, 3, 128, DEFINE_RING) X(USER3D_A, user3d_a_ring_t2, 2, 2, 2, 128, DEFINE_RING) \
-    X(ONCHIP_SHAPE_3D7PT, s7_zcol_t4, 4, 4, 2, 256, DEFINE_ZCOL) X(ONCHIP_SHAPE_3D7PT, s7_zcol_t3, 3, 2, 1, 256, DEFINE_ZCOL) \
-    X(ONCHIP_SHAPE_3D7PT, s7_zcol_t1, 1, 1, 2, 64, DEFINE_ZCOL) X(ONCHIP_SHAPE_3D13PT, s13_zcol_t3, 3, 3, 2, 256, DEFINE_ZCOL) \
-    X(USER3D_Z, user3d_z_zcol_t3, 3, 2, 2, 256, DEFINE_ZCOL)
+    X(ONCHIP_SHAPE_3D7PT, s7_t4, 4, 4, 2, 256, SMEM) X(ONCHIP_SHAPE_3D7PT, s7_t3, 3, 3, 1, 256, SMEM)     \
+    X(ONCHIP_SHAPE_3D7PT, s7_t2, 2, 2, 2, 128, SMEM) X(ONCHIP_SHAPE_3D7PT, s7_t1, 1, 1, 2, 64, SMEM)      \
+    X(ONCHIP_SHAPE_3D13PT, s13_t2, 2, 2, 2, 256, SMEM) X(ONCHIP_SHAPE_3D27PT, b27_t2, 2, 2, 2, 256, SMEM) \
+    X(USER3D_A, user3d_a_t3, 3, 2, 2, 256, SMEM) X(USER3D_OFF, user3d_off_t2, 2, 2, 2, 128, SMEM)         \
+    X(ONCHIP_SHAPE_3D27PT, b27_ring_t2, 2, 2, 2, 256, RING)                                               \
+    X(ONCHIP_SHAPE_3D7PT, s7_ring_t3, 3, 2, 3, 128, RING) X(USER3D_A, user3d_a_ring_t2, 2, 2, 2, 128, RING) \
+    X(ONCHIP_SHAPE_3D7PT, s7_zcol_t4, 4, 4, 2, 256, ZCOL) X(ONCHIP_SHAPE_3D7PT, s7_zcol_t3, 3, 2, 1, 256, ZCOL) \
+    X(ONCHIP_SHAPE_3D7PT, s7_zcol_t1, 1, 1, 2, 64, ZCOL) X(ONCHIP_SHAPE_3D13PT, s13_zcol_t3, 3, 3, 2, 256, ZCOL) \
+    X(USER3D_Z, user3d_z_zcol_t3, 3, 2, 2, 256, ZCOL)
 
 #define DEF(S, n, TF, TD, P, B, G)                                                                        \
-    SSAM_STENCIL3D_TEMPORAL_##G(tf_##n, float, S, TF, P, B)                                               \
-    SSAM_STENCIL3D_TEMPORAL_##G(td_##n, double, S, TD, P, B)                                              \
+    SSAM_STENCIL3D_TEMPORAL_DEFINE(tf_##n, float, S, ssam_temporal_policy<TF, B, SSAM_SCHEDULE_##G, P>)   \
+    SSAM_STENCIL3D_TEMPORAL_DEFINE(td_##n, double, S, ssam_temporal_policy<TD, B, SSAM_SCHEDULE_##G, P>)  \
     SSAM_STENCIL3D_DEFINE(of_##n, float, S, ssam_stencil_policy<2, 128, 1, SSAM_SCHEDULE_STREAM>)         \
     SSAM_STENCIL3D_DEFINE(od_##n, double, S, ssam_stencil_policy<2, 128, 1, SSAM_SCHEDULE_STREAM>)
 LIST(DEF)
 
 /* the planner's generator: the z-column kernel for 3d7pt (TT 4, P 3, 512 threads) and 3d13pt (TT 2),
  * the register ring for 3d27pt, one pass for 3d125pt */
-SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(af_s7, float, ONCHIP_SHAPE_3D7PT)
-SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(ad_s7, double, ONCHIP_SHAPE_3D7PT)
-SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(af_s13, float, ONCHIP_SHAPE_3D13PT)
-SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(ad_s13, double, ONCHIP_SHAPE_3D13PT)
-SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(ad_b125, double, ONCHIP_SHAPE_3D125PT)
-SSAM_STENCIL3D_TEMPORAL_AUTO_DEFINE(af_b27, float, ONCHIP_SHAPE_3D27PT) /* TT 2 with the register ring */
+SSAM_STENCIL3D_TEMPORAL_DEFINE(af_s7, float, ONCHIP_SHAPE_3D7PT, ssam_temporal_policy<>)
+SSAM_STENCIL3D_TEMPORAL_DEFINE(ad_s7, double, ONCHIP_SHAPE_3D7PT, ssam_temporal_policy<>)
+SSAM_STENCIL3D_TEMPORAL_DEFINE(af_s13, float, ONCHIP_SHAPE_3D13PT, ssam_temporal_policy<>)
+SSAM_STENCIL3D_TEMPORAL_DEFINE(ad_s13, double, ONCHIP_SHAPE_3D13PT, ssam_temporal_policy<>)
+SSAM_STENCIL3D_TEMPORAL_DEFINE(ad_b125, double, ONCHIP_SHAPE_3D125PT, ssam_temporal_policy<>)
+SSAM_STENCIL3D_TEMPORAL_DEFINE(af_b27, float, ONCHIP_SHAPE_3D27PT, ssam_temporal_policy<>) /* TT 2 with the register ring */
 
 #define HPT(I, DX, DY, DZ) {I, DX, DY, DZ},
 #define PTS(S, n, TF, TD, P, B, G) static const int pts_##n[][4] = {S(HPT)};
