@@ -884,8 +884,9 @@ static void test_repeat(int light)
     CUDA_OK(cudaMemcpy(db, b, 8 * n, cudaMemcpyHostToDevice));
     perks_cg_opts o;
     perks_cg_plan p;
+    perks_cg_result rplan = {}; /* the plans' a.result (each run_plan names its own) */
     perks_cg_args ar = {};
-    ar.n = n, ar.nnz = A.nnz, ar.row_ptr = d.rp, ar.col = d.ci, ar.val = d.va, ar.b = db, ar.x = dx;
+    ar.n = n, ar.nnz = A.nnz, ar.row_ptr = d.rp, ar.col = d.ci, ar.val = d.va, ar.b = db, ar.x = dx, ar.result = &rplan;
     perks_cg_result r1 = {}, r2 = {}, rref = {};
     static const char *what[] = {"grid.sync", "the flag barrier", "the cluster path", "the default (auto)",
                                  "Chronopoulos-Gear"};

@@ -554,24 +554,15 @@ static inline const char *perks__cg_why(const perks_cg_plan *p, const perks_cg_o
 }
 #undef PERKS__CG_WHY_BARS
 
-/* The plan of one instance's kernels ks for a (build 0: a stream plan without its copy of the
- * matrix, the mixed driver's double plan, whose copy a fallback builds; perks__cg_start refuses it).
- * On an error the code, p->why the refusal, p->passes 0 and nothing held. */
-static inline int perks__cg_plan_make(perks_cg_plan *p, const perks__cg_kset *ks, const perks_cg_args *a, int build)
+/* name_plan's argument checks: 0, or the refusal (the code, p->why) */
+static inline int perks__cg_plan_check(perks_cg_plan *p, const perks__cg_kset *ks, const perks_cg_args *a)
 {
-    const perks_cg_opts *o;
-    int *rp, rc = PERKS_ERESOURCE, is_auto, n, elt;
-    long long nnz;
-    if (!p) return PERKS_ENULL;
-    memset(p, 0, sizeof *p);
-    if (!a) return perks__cg_refuse(p, PERKS_ENULL, "refused: the arguments (a) are NULL");
-    o = &a->opts, n = a->n, nnz = a->nnz;
+    const perks_cg_opts *o = &a->opts;
     if (!ks || !ks->grid || !ks->cgear || !ks->cluster || !ks->stream)
         return perks__cg_refuse(p, PERKS_ENULL, "refused: a kernel of the instance is NULL");
     if (!a->row_ptr || !a->col || !a->val) return perks__cg_refuse(p, PERKS_ENULL, "refused: a.row_ptr, a.col or a.val is NULL");
     if (!a->b || !a->x || !a->result) return perks__cg_refuse(p, PERKS_ENULL, "refused: a.b, a.x or a.result is NULL");
-    elt = ks->elt;
-    if (n < 1 || nnz < 0 || nnz > 2147483647LL)
+    if (a->n < 1 || a->nnz < 0 || a->nnz > 2147483647LL)
         return perks__cg_refuse(p, PERKS_ESIZE, "refused: n < 1, or nnz outside 0 .. 2^31 - 1");
     if (ks->block < 64 || ks->block > ONCHIP_THREADS_PER_BLOCK_MAX || ks->block % 32)
         return perks__cg_refuse(p, PERKS_ESIZE, "refused: BLOCK must be a multiple of 32 from 64 to 1024");
@@ -596,13 +587,20 @@ static inline int perks__cg_plan_make(perks_cg_plan *p, const perks__cg_kset *ks
         return perks__cg_refuse(p, PERKS_ESIZE,
                                 "refused: Chronopoulos-Gear takes the grid path with grid.sync or the count barrier "
                                 "(opts.path, opts.barrier, opts.sum_barrier)");
-    rp = (int *)malloc(sizeof(int) * ((size_t)n + 1));
+    return PERKS_SUCCESS;
+}
+
+/* the host copy of a->row_ptr into *rp_out (malloc'd), checked: 0, or the refusal */
+static inline int perks__cg_plan_rows(perks_cg_plan *p, const perks_cg_args *a, int **rp_out)
+{
+    const int n = a->n;
+    int *rp = (int *)malloc(sizeof(int) * ((size_t)n + 1)), rc;
     if (!rp) return perks__cg_refuse(p, PERKS_ENOMEM, perks__cg_why_code(PERKS_ENOMEM));
     if (cudaMemcpy(rp, a->row_ptr, sizeof(int) * ((size_t)n + 1), cudaMemcpyDeviceToHost) != cudaSuccess) {
         free(rp);
         return perks__cg_refuse(p, PERKS_ECUDA, "refused: a CUDA call failed (row_ptr copied to the host)");
     }
-    if (rp[0] != 0 || rp[n] != nnz) {
+    if (rp[0] != 0 || rp[n] != a->nnz) {
         free(rp);
         return perks__cg_refuse(p, PERKS_ESIZE, "refused: row_ptr[0] != 0 or row_ptr[n] != nnz");
     }
@@ -613,20 +611,31 @@ static inline int perks__cg_plan_make(perks_cg_plan *p, const perks__cg_kset *ks
             return perks__cg_refuse(p, rc, rc == PERKS_EEMPTYROW ? "refused: a row without entries (A is singular)"
                                                                  : "refused: row_ptr goes down at a row");
         }
-    /* auto: the cluster when the system is small and no grid option was asked for */
-    is_auto = o->path == PERKS_CG_PATH_AUTO && !o->blocks && !o->barrier && !o->sum_barrier && o->cache &&
-              o->variant == PERKS_CG_CLASSIC;
+    *rp_out = rp;
+    return PERKS_SUCCESS;
+}
+
+/* the path (rp the host row_ptr): the cluster when asked for or (auto) when the system is small and
+ * no grid option was asked for; else the grid, or the stream path (asked for; auto: below); 0, or
+ * the refusal */
+static inline int perks__cg_plan_path(perks_cg_plan *p, const perks__cg_kset *ks, const perks_cg_args *a,
+                                      const int *rp, int build)
+{
+    const perks_cg_opts *o = &a->opts;
+    const int n = a->n, elt = ks->elt;
+    const long long nnz = a->nnz;
+    const int is_auto = o->path == PERKS_CG_PATH_AUTO && !o->blocks && !o->barrier && !o->sum_barrier && o->cache &&
+                        o->variant == PERKS_CG_CLASSIC;
+    int rc = PERKS_ERESOURCE;
     if (o->path == PERKS_CG_PATH_CLUSTER || is_auto) {
         rc = perks__cg_plan_cluster(p, ks->cluster, elt, n, nnz, rp, o, is_auto);
         if (rc != PERKS_SUCCESS) {
             perks_cg_plan_free(p);
             if (rc == PERKS_ECUDA) (void)cudaGetLastError();
         }
-        if (rc == PERKS_ERESOURCE && o->path == PERKS_CG_PATH_CLUSTER) {
-            free(rp);
+        if (rc == PERKS_ERESOURCE && o->path == PERKS_CG_PATH_CLUSTER)
             return perks__cg_refuse(p, rc, "refused: the cluster path (opts.path 2): the system does not fit one "
                                            "cluster's shared memory");
-        }
     }
     if (rc != PERKS_SUCCESS && o->path != PERKS_CG_PATH_CLUSTER) {
         /* the grid; auto and path 1 keep it when its plan caches anything (or is Chronopoulos-Gear);
@@ -641,23 +650,34 @@ static inline int perks__cg_plan_make(perks_cg_plan *p, const perks__cg_kset *ks
             perks_cg_plan_free(p);
             rc = perks__cg_plan_grid(p, ks->stream, elt, ks->block, n, nnz, rp, o, 1);
         }
-        if (rc == PERKS_ESIZE) { /* perks__cg_grid_barrier's refusal */
-            free(rp);
+        if (rc == PERKS_ESIZE) /* perks__cg_grid_barrier's refusal */
             return perks__cg_refuse(p, rc, "refused: the flag barrier (opts.barrier 3) over more than 2 BLOCK blocks");
-        }
         if (rc == PERKS_SUCCESS && p->path == PERKS_CG_PATH_STREAM && build) {
             rc = perks__cg_sell_build(p, elt, n, rp, a->row_ptr, a->col, a->val);
-            if (rc == PERKS_ESIZE) {
-                free(rp);
+            if (rc == PERKS_ESIZE)
                 return perks__cg_refuse(p, rc, "refused: the stream path's padded slices reach 2^31 entries");
-            }
         }
     }
+    return rc ? perks__cg_refuse(p, rc, perks__cg_why_code(rc)) : PERKS_SUCCESS;
+}
+
+/* The plan of one instance's kernels ks for a (build 0: a stream plan without its copy of the
+ * matrix, the mixed driver's double plan, whose copy a fallback builds; perks__cg_start refuses it).
+ * On an error the code, p->why the refusal, p->passes 0 and nothing held. */
+static inline int perks__cg_plan_make(perks_cg_plan *p, const perks__cg_kset *ks, const perks_cg_args *a, int build)
+{
+    int *rp = NULL, rc;
+    if (!p) return PERKS_ENULL;
+    memset(p, 0, sizeof *p);
+    if (!a) return perks__cg_refuse(p, PERKS_ENULL, "refused: the arguments (a) are NULL");
+    if ((rc = perks__cg_plan_check(p, ks, a)) || (rc = perks__cg_plan_rows(p, a, &rp))) return rc;
+    rc = perks__cg_plan_path(p, ks, a, rp, build);
     free(rp);
-    if (rc != PERKS_SUCCESS) return perks__cg_refuse(p, rc, perks__cg_why_code(rc));
+    if (rc) return rc;
     /* the true-residual partials, then the best-x buffer (n T); solves refined on the host (double,
      * Chronopoulos-Gear) also r = b - A x (n double), the correction d and r in T (n T each) */
     {
+        const int elt = ks->elt, n = a->n;
         const size_t bytes = sizeof(double) * 3 * PERKS_CG_RESID_BLOCKS + perks__cg_align((size_t)elt * n) +
                              (perks__cg_refines(elt, p->variant) ? perks__cg_refine_bytes(elt, n) : 0);
         if (cudaMalloc((void **)&p->rpart, bytes) != cudaSuccess) {
@@ -666,12 +686,12 @@ static inline int perks__cg_plan_make(perks_cg_plan *p, const perks__cg_kset *ks
         }
         p->workspace_bytes += bytes;
     }
-    perks__cg_set_common(p, n, nnz, elt, o, a->row_ptr, a->col, a->val);
+    perks__cg_set_common(p, a->n, a->nnz, ks->elt, &a->opts, a->row_ptr, a->col, a->val);
     p->args.xbest = (char *)p->rpart + sizeof(double) * 3 * PERKS_CG_RESID_BLOCKS;
     /* the head: one launch, and the host's refinements where they are due (perks__cg_finish) */
-    p->why = perks__cg_why(p, o);
+    p->why = perks__cg_why(p, &a->opts);
     p->steps_per_pass = 0;
-    p->passes = 1 + (perks__cg_refines(elt, p->variant) && o->replace != 0 ? PERKS_CG_RESTARTS : 0);
+    p->passes = 1 + (perks__cg_refines(ks->elt, p->variant) && a->opts.replace != 0 ? PERKS_CG_RESTARTS : 0);
     p->result = a->x;
     return PERKS_SUCCESS;
 }
