@@ -17,8 +17,9 @@
  *   #include <perks/cg/types.cuh>
  *   perks_cg_opts o = perks_cg_defaults();   // tol 1e-8, max_iter 10000, Jacobi off, cache on
  *   o.jacobi = 1;
- *   perks_cg_args a = {};
+ *   perks_cg_args a = {};                    // and n, nnz, row_ptr, col, val, b, x, result
  *   a.opts = o;
+ *   if (a.opts.max_iter < 1) return;
  *
  * LIMITS: see perks/cg.cuh (PARAMETERS AND LIMITS).  Host C structs; device code reads
  * perks_cg_kargs only.
