@@ -37,8 +37,8 @@
  * Accuracy, after the tables above:
  *   repl      the float solver's cost per iteration with residual replacement every k iterations
  *             (k = 0: none; tol 0, a fixed iteration count, so every replacement is a periodic one)
- *   mixed     time to a TRUE residual of 1e-10, end to end (plan, solve, free; wall clock, median of
- *             3): the double solver (bcg64_solve) against T perks_cg_mixed (bcgm: float iterations
+ *   mixed     time to a TRUE residual of 1e-10, end to end (name_launch: plan, solve, free; wall clock,
+ *             median of 3): the double solver (bcg64) against T perks_cg_mixed (bcgm: float iterations
  *             forced, and auto), each with its status, iterations, double replacements; on the
  *             Poisson grids also matrix-free, double and mixed
  * usage: cg [--json PATH] [--reps N] [--light] [--no-256] [--all] [--accuracy-only] [--only TEXT]
@@ -251,6 +251,8 @@ static void row(const char *name, int n, long long nnz, const char *impl, double
  * time per iteration in us when per_iter; res gets the last run's result */
 static double time_plan(perks_cg_plan *p, sys *S, int runs, int per_iter, perks_cg_result *res)
 {
+    /* the launch alone between the events (perks__cg_start, name_run's first step; perks__cg_finish
+     * then waits and reads the result, refining where due, untimed) */
     cudaEvent_t e0, e1;
     double t[64];
     int n = runs < 64 ? runs : 64;
@@ -259,14 +261,14 @@ static double time_plan(perks_cg_plan *p, sys *S, int runs, int per_iter, perks_
     for (int r = -1; r < n; r++) {
         float ms;
         CUDA_DIE(cudaEventRecord(e0, S->s));
-        int rc = perks_cg_run(p, S->b, S->x, S->s);
+        int rc = perks__cg_start(p, S->b, S->x, S->s);
         CUDA_DIE(cudaEventRecord(e1, S->s));
         CUDA_DIE(cudaEventSynchronize(e1));
         if (rc) {
             printf("  perks run failed: %s\n", perks_strerror(rc));
             exit(1);
         }
-        perks_cg_wait(p, res);
+        perks__cg_finish(p, res);
         CUDA_DIE(cudaEventElapsedTime(&ms, e0, e1));
         if (r >= 0) t[r] = per_iter ? ms * 1e3 / (res->iterations > 0 ? res->iterations : 1) : ms;
     }
@@ -275,13 +277,24 @@ static double time_plan(perks_cg_plan *p, sys *S, int runs, int per_iter, perks_
     return gpucheck_median(t, n);
 }
 
-/* the matrix-free solve of a Poisson grid g (nx, ny, nz; nz = 1: 2D), double (mixed 0) or mixed (1) */
-static int mf_solve(const int *g, int mixed, const double *b, double *x, const perks_cg_opts *o, perks_cg_result *res)
+/* the matrix-free solve of a Poisson grid g (nx, ny, nz; nz = 1: 2D), double (mixed 0) or mixed (1):
+ * name_launch (plan, run, free) */
+static int mfree_solve(const int *g, int mixed, const double *b, double *x, const perks_cg_opts *o, perks_cg_result *res)
 {
     static const double w2[5] = {4, -1, -1, -1, -1}, w3[7] = {6, -1, -1, -1, -1, -1, -1};
-    if (g[2] == 1)
-        return mixed ? mf2m_solve(g[0], g[1], 1, w2, b, x, o, res, 0) : mf2_solve(g[0], g[1], 1, w2, b, x, o, res, 0);
-    return mixed ? mf3m_solve(g[0], g[1], g[2], w3, b, x, o, res, 0) : mf3_solve(g[0], g[1], g[2], w3, b, x, o, res, 0);
+    perks_cgs_args a = {};
+    a.nx = g[0], a.ny = g[1], a.nz = g[2], a.w = g[2] == 1 ? w2 : w3, a.b = b, a.x = x, a.opts = *o, a.result = res;
+    if (g[2] == 1) return mixed ? mf2m_launch(&a, 0) : mf2_launch(&a, 0);
+    return mixed ? mf3m_launch(&a, 0) : mf3_launch(&a, 0);
+}
+
+/* the arguments of a solve of S (b, x: S's) */
+static perks_cg_args sys_args(const sys *S, const perks_cg_opts *o, perks_cg_result *res)
+{
+    perks_cg_args a = {};
+    a.n = S->n, a.nnz = S->nnz, a.row_ptr = S->rp, a.col = S->ci, a.val = S->va, a.b = S->b, a.x = S->x, a.opts = *o;
+    a.result = res;
+    return a;
 }
 
 /* matrix-free rows: per iteration (two runs of 10 and 10 + K iterations at tol 1e-300, the difference
@@ -300,7 +313,7 @@ static void bench_mfree(const char *name, const int *g, const double *b, double 
                 perks_cg_opts o = perks_cg_defaults();
                 o.tol = 1e-300, o.max_iter = 10 + k * K;
                 CUDA_DIE(cudaEventRecord(e0, 0));
-                const int rc = mf_solve(g, mixed, b, x, &o, &res);
+                const int rc = mfree_solve(g, mixed, b, x, &o, &res);
                 CUDA_DIE(cudaEventRecord(e1, 0));
                 CUDA_DIE(cudaEventSynchronize(e1));
                 CUDA_DIE(cudaEventElapsedTime(&ms[k], e0, e1));
@@ -320,7 +333,7 @@ static void bench_mfree(const char *name, const int *g, const double *b, double 
                 perks_cg_opts o = perks_cg_defaults();
                 o.tol = 1e-8, o.max_iter = 20000;
                 CUDA_DIE(cudaEventRecord(e0, 0));
-                const int rc = mf_solve(g, mixed, b, x, &o, &res);
+                const int rc = mfree_solve(g, mixed, b, x, &o, &res);
                 CUDA_DIE(cudaEventRecord(e1, 0));
                 CUDA_DIE(cudaEventSynchronize(e1));
                 CUDA_DIE(cudaEventElapsedTime(&ms[0], e0, e1));
@@ -438,8 +451,8 @@ static void bench_matrix(const char *name, perks_csr *H, const int *grid, int so
         if (c == 6) o.path = PERKS_CG_PATH_CLUSTER;
         if (c == 7 || c == 8 || c == 10) o.variant = PERKS_CG_CGEAR;
         if (c >= 9) o.barrier = PERKS_CG_BAR_COUNT;
-        int rc = c == 3 || c == 8 ? bcg64k_plan(&p, S.n, S.nnz, S.rp, S.ci, S.va, &o)
-                                  : bcg64_plan(&p, S.n, S.nnz, S.rp, S.ci, S.va, &o);
+        const perks_cg_args a = sys_args(&S, &o, &res);
+        int rc = c == 3 || c == 8 ? bcg64k_plan(&a, &p) : bcg64_plan(&a, &p);
         if (rc && (c == 6 || c == 5)) { /* the cluster does not fit / more blocks than the flag takes */
             printf("  (%s: %s)\n", c == 6 ? "cluster" : "flag", perks_strerror(rc));
             continue;
@@ -491,7 +504,8 @@ static void bench_matrix(const char *name, perks_csr *H, const int *grid, int so
             perks_cg_plan p;
             perks_cg_result res = {};
             o.tol = 0, o.max_iter = K, o.blocks = gs[g], o.path = PERKS_CG_PATH_GRID;
-            if (bcg64_plan(&p, S.n, S.nnz, S.rp, S.ci, S.va, &o)) break;
+            const perks_cg_args a = sys_args(&S, &o, &res);
+            if (bcg64_plan(&a, &p)) break;
             const double us = time_plan(&p, &S, 3, 1, &res);
             printf(" %d:%.2f(t%d)", p.blocks, us, p.cached);
             perks_cg_plan_free(&p);
@@ -502,7 +516,8 @@ static void bench_matrix(const char *name, perks_csr *H, const int *grid, int so
             perks_cg_plan p;
             perks_cg_result res = {};
             o.tol = 0, o.max_iter = K, o.path = PERKS_CG_PATH_CLUSTER, o.cluster = g;
-            if (bcg64_plan(&p, S.n, S.nnz, S.rp, S.ci, S.va, &o)) continue;
+            const perks_cg_args a = sys_args(&S, &o, &res);
+            if (bcg64_plan(&a, &p)) continue;
             const double us = time_plan(&p, &S, 3, 1, &res);
             printf(" %d:%.2f(t%d)", p.blocks, us, p.cached);
             perks_cg_plan_free(&p);
@@ -544,7 +559,8 @@ static void bench_matrix(const char *name, perks_csr *H, const int *grid, int so
             o.cache = c != 1;
             if (c >= 1) o.path = PERKS_CG_PATH_GRID;
             if (c == 2) o.variant = PERKS_CG_CGEAR;
-            if (bcg64_plan(&p, S.n, S.nnz, S.rp, S.ci, S.va, &o)) exit(1);
+            const perks_cg_args a = sys_args(&S, &o, &res);
+            if (bcg64_plan(&a, &p)) exit(1);
             const double ms_run = time_plan(&p, &S, 3, 0, &res);
             const int it_run = res.status == 0 ? res.iterations : -res.iterations;
             if (c == 0) ms_pk = ms_run, it_pk = it_run;
@@ -650,7 +666,9 @@ static void bench_replace(const char *name, const perks_csr *H)
         perks_cg_result res = {};
         o.tol = 0, o.max_iter = K, o.replace = ks[q] > 0 ? ks[q] : ks[q] < 0 ? -1 : 0;
         o.replace_delta = ks[q] < 0 ? pow(10.0, ks[q]) : 0;
-        if (bcg32_plan(&p, n, H->nnz, rp, ci, va, &o)) {
+        perks_cg_args a = {};
+        a.n = n, a.nnz = H->nnz, a.row_ptr = rp, a.col = ci, a.val = va, a.b = b, a.x = x, a.opts = o, a.result = &res;
+        if (bcg32_plan(&a, &p)) {
             printf("  plan failed\n");
             break;
         }
@@ -661,9 +679,9 @@ static void bench_replace(const char *name, const perks_csr *H)
         for (int r = -1; r < 5; r++) {
             float ms;
             CUDA_DIE(cudaEventRecord(e0, 0));
-            perks_cg_run(&p, b, x, 0);
+            perks__cg_start(&p, b, x, 0); /* the launch alone timed, as in time_plan */
             CUDA_DIE(cudaEventRecord(e1, 0));
-            perks_cg_wait(&p, &res);
+            perks__cg_finish(&p, &res);
             CUDA_DIE(cudaEventElapsedTime(&ms, e0, e1));
             if (r >= 0) t[r] = ms * 1e3 / K;
         }
@@ -700,12 +718,13 @@ static void bench_policy(const char *name, const perks_csr *H)
         perks_cg_plan p;
         perks_cg_result res = {};
         o.tol = 1e-7, o.max_iter = 20000, o.jacobi = 1, o.replace = rk[q], o.replace_delta = rd[q];
-        if (bcg32_plan(&p, n, H->nnz, rp, ci, va, &o)) {
+        perks_cg_args a = {};
+        a.n = n, a.nnz = H->nnz, a.row_ptr = rp, a.col = ci, a.val = va, a.b = b, a.x = x, a.opts = o, a.result = &res;
+        if (bcg32_plan(&a, &p)) {
             printf("  plan failed\n");
             break;
         }
-        int rc = perks_cg_run(&p, b, x, 0);
-        if (!rc) rc = perks_cg_wait(&p, &res);
+        int rc = bcg32_run(&a, &p, 0);
         printf("  %-15s %-16s %6d it %4d replacements  recurrence %.2e  true %.2e\n", what[q],
                rc == 0 ? "converged" : rc == PERKS_EINACCURATE ? "inaccurate" : rc == PERKS_ENOCONV ? "iteration limit"
                : rc == PERKS_EBREAKDOWN ? "breakdown" : "error", res.iterations, res.replacements, res.rel_residual,
@@ -751,8 +770,10 @@ static void bench_mixed(const char *name, const perks_csr *H, const int *grid, i
         for (int r = -1; r < 3; r++) {
             CUDA_DIE(cudaDeviceSynchronize());
             double t0 = wall_ms();
-            rc = m == 0 ? bcg64_solve(n, H->nnz, rp, ci, va, b, x, &o, &res, 0)
-                        : bcgm_solve(n, H->nnz, rp, ci, va, b, x, &o, &res, 0);
+            perks_cg_args a = {};
+            a.n = n, a.nnz = H->nnz, a.row_ptr = rp, a.col = ci, a.val = va, a.b = b, a.x = x, a.opts = o;
+            a.result = &res;
+            rc = m == 0 ? bcg64_launch(&a, 0) : bcgm_launch(&a, 0);
             CUDA_DIE(cudaDeviceSynchronize());
             if (r >= 0) t[r] = wall_ms() - t0;
         }
@@ -774,7 +795,7 @@ static void bench_mixed(const char *name, const perks_csr *H, const int *grid, i
         for (int r = -1; r < 3; r++) {
             CUDA_DIE(cudaDeviceSynchronize());
             double t0 = wall_ms();
-            rc = mf_solve(grid, m, b, x, &o, &res);
+            rc = mfree_solve(grid, m, b, x, &o, &res);
             CUDA_DIE(cudaDeviceSynchronize());
             if (r >= 0) t[r] = wall_ms() - t0;
         }

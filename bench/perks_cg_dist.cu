@@ -82,8 +82,9 @@ static double solve_ms(perks_cgd_rank *rk, int P, int iters)
     perks_cgd_opts o = perks_cgd_defaults();
     perks_cgd_result res;
     o.tol = 0, o.max_iter = iters, o.jacobi = 1, o.lanes = lanes_opt;
+    const perks_cgd_args a = {rk, P, o, &res};
     const double t0 = now_ms();
-    int rc = cgd64_solve(rk, P, &o, &res);
+    int rc = cgd64_launch(&a); /* plan (the setup), run, free: the whole call, as before */
     const double t = now_ms() - t0;
     if (rc != PERKS_ENOCONV || res.iterations != iters) {
         fprintf(stderr, "cgdist: solve rc %d (%s), %d iterations\n", rc, perks_strerror(rc), res.iterations);
@@ -172,7 +173,8 @@ int main(int argc, char **argv)
         perks_cgd_result r1, rp;
         o.tol = 1e-8, o.jacobi = 1;
         make_ranks(rk, rb, 1, Nc, dev, NULL);
-        int rc1 = cgd64_solve(rk, 1, &o, &r1);
+        const perks_cgd_args a1 = {rk, 1, o, &r1};
+        int rc1 = cgd64_launch(&a1);
         free_ranks(rk, rb, 1);
         int rcp = rc1;
         rp = r1;
@@ -182,7 +184,8 @@ int main(int argc, char **argv)
             if (ncclCommInitAll(comms, P, dev) != ncclSuccess) { fprintf(stderr, "ncclCommInitAll failed\n"); return 1; }
             for (int r = 0; r < P; r++) cv[r] = comms[r];
             make_ranks(rk, rb, P, Nc, dev, cv);
-            rcp = cgd64_solve(rk, P, &o, &rp);
+            const perks_cgd_args ap = {rk, P, o, &rp};
+            rcp = cgd64_launch(&ap);
             free_ranks(rk, rb, P);
             if (rcp != PERKS_ECOMM && rcp != PERKS_ETIMEOUT) /* else the solve aborted them */
                 for (int r = 0; r < P; r++) ncclCommDestroy(comms[r]);

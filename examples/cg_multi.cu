@@ -165,7 +165,8 @@ int main(int argc, char **argv)
         load_rank(&rk[0], &A, nranks, rank, rank % ngpu);
         rk[0].comm = comm;
         nloc = 1;
-        rc = cgd64_solve(rk, 1, &o, &res);
+        const perks_cgd_args a = {rk, 1, o, &res};
+        rc = cgd64_launch(&a); /* plan (the collective setup), run, free */
         if (rc != PERKS_ECOMM && rc != PERKS_ETIMEOUT) ncclCommDestroy(comm); /* else the solve aborted it */
         if (rank == 0) remove(idfile);
 #else
@@ -192,7 +193,8 @@ int main(int argc, char **argv)
         }
         nloc = P;
         printf("%d ranks in one process (%s)\n", P, comms[0] ? "one per GPU, NCCL" : "virtual, on GPU 0");
-        rc = cgd64_solve(rk, P, &o, &res);
+        const perks_cgd_args a = {rk, P, o, &res};
+        rc = cgd64_launch(&a);
 #ifdef PERKS_CGD_NCCL
         if (comms[0] && rc != PERKS_ECOMM && rc != PERKS_ETIMEOUT) /* else the solve aborted them */
             for (int r = 0; r < P; r++) ncclCommDestroy(nc[r]);

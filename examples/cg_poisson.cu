@@ -130,7 +130,9 @@ int main(int argc, char **argv)
     for (int k = 0; k < 2; k++) {
         CHECK_CUDA(cudaMemset(dx, 0xff, sizeof(double) * n)); /* poisoned: the solve starts from x = 0 */
         const double t0 = now_ms();
-        const int rc = k ? poisson_mixed_solve(m, m, m, w, db, dx, &o, &r, 0) : poisson_solve(m, m, m, w, db, dx, &o, &r, 0);
+        perks_cgs_args a = {};
+        a.nx = a.ny = a.nz = m, a.w = w, a.b = db, a.x = dx, a.opts = o, a.result = &r;
+        const int rc = k ? poisson_mixed_launch(&a, 0) : poisson_launch(&a, 0); /* plan, run, free */
         const double ms = now_ms() - t0;
         CHECK_CUDA(cudaMemcpy(hx, dx, sizeof(double) * n, cudaMemcpyDeviceToHost));
         ok &= report(k ? "matrix-free mixed" : "matrix-free double", rc, &r, ms, hx, m, bound);
@@ -148,7 +150,9 @@ int main(int argc, char **argv)
         CHECK_CUDA(cudaMemcpy(dva, va, sizeof(double) * (size_t)nnz, cudaMemcpyHostToDevice));
         CHECK_CUDA(cudaMemset(dx, 0xff, sizeof(double) * n));
         const double t0 = now_ms();
-        const int rc = csr_solve(n, nnz, drp, dci, dva, db, dx, &o, &r, 0);
+        perks_cg_args a = {};
+        a.n = n, a.nnz = nnz, a.row_ptr = drp, a.col = dci, a.val = dva, a.b = db, a.x = dx, a.opts = o, a.result = &r;
+        const int rc = csr_launch(&a, 0);
         const double ms = now_ms() - t0;
         CHECK_CUDA(cudaMemcpy(hx, dx, sizeof(double) * n, cudaMemcpyDeviceToHost));
         ok &= report("CSR double (cg.cuh)", rc, &r, ms, hx, m, bound);

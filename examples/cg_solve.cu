@@ -127,45 +127,39 @@ int main(int argc, char **argv)
         CHECK_CUDA(cudaMemcpy(f_b, h, sizeof(float) * n, cudaMemcpyHostToDevice));
         free(h);
     }
+    /* one solve: its arguments, the plan (which path and why; the device memory it holds), the run */
     perks_cg_plan p;
     perks_cg_result res = {};
-    memset(&p, 0, sizeof p);
+    perks_cg_args a = {};
+    a.n = n, a.nnz = A.nnz, a.row_ptr = d_rp, a.col = d_ci, a.opts = o, a.result = &res;
+    if (single && !mixed) a.val = f_va, a.b = f_b, a.x = f_x;
+    else a.val = d_va, a.b = d_b, a.x = d_x; /* double; mixed: double too, float iterations inside */
+    rc = mixed ? cgm_plan(&a, &p) : single ? cg32_plan(&a, &p) : cg64_plan(&a, &p);
+    if (rc) {
+        fprintf(stderr, "plan: %s (%s)\n", perks_strerror(rc), p.why);
+        return 2;
+    }
+    printf("plan: %s (%lld launches at most, %.1f MB held)\n", p.why, p.passes, p.workspace_bytes / 1e6);
     cudaEvent_t e0, e1;
     float ms = 0;
     CHECK_CUDA(cudaEventCreate(&e0));
     CHECK_CUDA(cudaEventCreate(&e1));
-    if (mixed) { /* one call: float solves inside double refinement (planning included in the time) */
-        CHECK_CUDA(cudaEventRecord(e0, 0));
-        rc = cgm_solve(n, A.nnz, d_rp, d_ci, d_va, d_b, d_x, &o, &res, 0);
-        CHECK_CUDA(cudaEventRecord(e1, 0));
-    } else {
-        rc = single ? cg32_plan(&p, n, A.nnz, d_rp, d_ci, f_va, &o) : cg64_plan(&p, n, A.nnz, d_rp, d_ci, d_va, &o);
-        if (rc) {
-            fprintf(stderr, "plan: %s\n", perks_strerror(rc));
-            return 2;
-        }
-        CHECK_CUDA(cudaEventRecord(e0, 0));
-        rc = single ? perks_cg_run(&p, f_b, f_x, 0) : perks_cg_run(&p, d_b, d_x, 0);
-        CHECK_CUDA(cudaEventRecord(e1, 0));
-        if (rc) {
-            fprintf(stderr, "launch: %s\n", perks_strerror(rc));
-            return 2;
-        }
-        rc = perks_cg_wait(&p, &res);
-    }
+    CHECK_CUDA(cudaEventRecord(e0, 0));
+    rc = mixed ? cgm_run(&a, &p, 0) : single ? cg32_run(&a, &p, 0) : cg64_run(&a, &p, 0); /* the whole solve */
+    CHECK_CUDA(cudaEventRecord(e1, 0));
     if (rc == PERKS_ENULL || rc == PERKS_ESIZE || rc == PERKS_ECUDA || rc == PERKS_ENOMEM) {
         fprintf(stderr, "solve: %s\n", perks_strerror(rc));
         return 2;
     }
     CHECK_CUDA(cudaEventSynchronize(e1));
     CHECK_CUDA(cudaEventElapsedTime(&ms, e0, e1));
-    if (single) {
+    if (single && !mixed) { /* the answer is where the plan says: p.result (a.x) */
         float *h = (float *)malloc(sizeof(float) * n);
-        CHECK_CUDA(cudaMemcpy(h, f_x, sizeof(float) * n, cudaMemcpyDeviceToHost));
+        CHECK_CUDA(cudaMemcpy(h, p.result, sizeof(float) * n, cudaMemcpyDeviceToHost));
         for (int i = 0; i < n; i++) x[i] = h[i];
         free(h);
     } else
-        CHECK_CUDA(cudaMemcpy(x, d_x, sizeof(double) * n, cudaMemcpyDeviceToHost));
+        CHECK_CUDA(cudaMemcpy(x, p.result, sizeof(double) * n, cudaMemcpyDeviceToHost));
     double err = 0;
     for (int i = 0; i < n; i++) {
         const double d = fabs(x[i] - 1);
@@ -182,7 +176,7 @@ int main(int argc, char **argv)
            rc ? perks_strerror(rc) : "converged", res.iterations, res.true_residual, res.rel_residual, res.replacements,
            ms);
     if (!mixed)
-        printf(" (%.2f us/iteration; %s path, %d blocks of %d, cache tier %d)", res.iterations ? 1e3 * ms / res.iterations : 0.0,
+        printf(" (%.2f us/iteration, the wait included; %s path, %d blocks of %d, cache tier %d)", res.iterations ? 1e3 * ms / res.iterations : 0.0,
                p.path == PERKS_CG_PATH_CLUSTER ? "cluster" : p.path == PERKS_CG_PATH_STREAM ? "stream" : "grid", p.blocks, p.block, p.cached);
     else
         printf(" (mixed precision, %s)", res.ran == PERKS_CG_RAN_DOUBLE ? "double alone" : "float iterations");

@@ -4,24 +4,27 @@
  * the dot products through ncclAllReduce.
  * THE PIECES (perks/cg_dist/): types.cuh, kernels.cuh, comm.cuh, setup.cuh, solve.cuh.
  *
- *
  * WHAT (PERKS paper section 3.2: the interior computed per rank, the boundary exchanged; the CPU-Free
  * model's distributed CG)
- *   PERKS_CGD_DEFINE(name, T) defines, for T float or double,
- *       int name_solve(perks_cgd_rank *rk, int nlocal, const perks_cgd_opts *o, perks_cgd_result *res)
- *   and its kernels name_diag / _resid / _spmv / _update / _pupd (each one call of its body,
- *   perks__cgd_diag<T> ..., perks/cg_dist/kernels.cuh); T other than float or double stops at a
- *   static_assert naming the generator and the instance.  rk[0 .. nlocal-1] are the ranks this
- *   process drives (one thread drives them all; each NCCL step is one ncclGroupStart/End over
- *   them).  Every process calls name_solve with its ranks; the solve is collective.  A solve sets
- *   up its halo, allocates its workspace on each rank's device and frees it before it returns.
- *
+ *   PERKS_CGD_DEFINE(name, T) defines, for T float or double, the verbs of onchip/plan.h over
+ *   perks_cgd_args a (ranks, nlocal: this process's ranks; opts; result: host):
+ *       int name_plan(const perks_cgd_args *a, perks_cgd_plan *p)   the halo tables and each rank's
+ *                                   workspace, set up in a->ranks (collective); p's head: path
+ *                                   PERKS_CGD_PATH_NCCL or _VIRTUAL, why, passes 1, workspace_bytes
+ *       int name_run(const perks_cgd_args *a, const perks_cgd_plan *p)   one solve (collective)
+ *       int name_launch(const perks_cgd_args *a)     plan, run, perks_cgd_plan_free(&p)
+ *   (the ranks carry their streams: the verbs take none), and the kernels name_diag / _resid / _spmv /
+ *   _update / _pupd (each one call of its body, perks/cg_dist/kernels.cuh).  T other than float or
+ *   double stops at a static_assert naming the generator and the instance.  ranks[0 .. nlocal-1]
+ *   are driven by one thread (each NCCL step one ncclGroupStart/End over them); every process calls
+ *   each verb with its ranks.  The plan owns the ranks' workspaces (they live in a->ranks, which
+ *   must outlive the plan): one plan serves many solves (other b, x in the ranks).
  *   The rank's part (set by the caller, device memory, the caller's):
  *     n          the global number of rows (every rank the same)
  *     first, own this rank's rows [first, first + own); the ranks' blocks must tile 0 .. n-1 in
  *                rank order (perks_slab_first / perks_slab_own of perks/decomp.h give an even split)
  *     rp, ci, va own + 1 row pointers (rp[0] = 0), the GLOBAL column of each nonzero, the values (T)
- *     b, x       own entries each (T); x is the result (and the start with o->use_x0)
+ *     b, x       own entries each (T); x is the result (and the start with opts.use_x0)
  *     device, stream, nranks, rank
  *     comm       an ncclComm_t (as void *) spanning all ranks, or NULL for every rank: then the
  *                process holds all ranks (nlocal == nranks, "virtual ranks") and the exchange and
@@ -31,7 +34,6 @@
  *
  * WHAT A SUCCESS MEANS (as perks/cg.cuh): PERKS_SUCCESS only when the true residual is <= tol; up
  *   to PERKS_CGD_RESTARTS restarts, then PERKS_EINACCURATE (docs/perks-cg.md#several-gpus-perks_cgd_define).
- *
  *
  * EXAMPLE (one process, one rank per GPU; tests/gpu/test_perks_cg_dist.cu, bench/perks_cg_dist.cu)
  *   [compile: int r, P, n; void *comms[8]]
@@ -43,17 +45,17 @@
  *         rk[r].first = perks_slab_first(n, P, r); rk[r].own = perks_slab_own(n, P, r);
  *         // ... rp, ci, va, b, x on device r, a stream ...
  *     }
- *     perks_cgd_opts o = perks_cgd_defaults();  perks_cgd_result res;
- *     int rc = cgd64_solve(rk, P, &o, &res);
+ *     perks_cgd_result res;
+ *     perks_cgd_args a = {rk, P, perks_cgd_defaults(), &res};
+ *     int rc = cgd64_launch(&a);   // or cgd64_plan(&a, &p) once, cgd64_run(&a, &p) per b
  *
  *   32-bit indices; nranks <= PERKS_CGD_MAXRANKS.  Without <nccl.h> (or with PERKS_NO_NCCL) virtual
  *   ranks only.  Every rank takes the same decisions and returns the largest code found; a peer
  *   that dies gives PERKS_ETIMEOUT or PERKS_ECOMM (communicators aborted), not a hang.  All ranks
  *   pass the same opts.  docs/perks-cg.md#reference-limits-and-collective-errors.
  *
- * NVRTC (docs/python.md)
- *   Under __CUDACC_RTC__ PERKS_CGD_DEFINE emits its five kernels only (static, perks__cgd_k
- *   arguments); the solver is host code (NCCL, streams, events) and is left out.
+ * NVRTC (docs/python.md): PERKS_CGD_DEFINE emits its five kernels only (static, perks__cgd_k
+ *   arguments); the verbs are host code (NCCL, streams, events) and are left out.
  */
 #ifndef PERKS_CG_DIST_CUH
 #define PERKS_CG_DIST_CUH
@@ -70,7 +72,7 @@
 #include "cg_dist/setup.cuh"
 #include "cg_dist/solve.cuh"
 
-/* name_solve and its kernels, for T float or double */
+/* the verbs and the kernels, for T float or double */
 #define PERKS_CGD_DEFINE(name, T)                                                                          \
     static_assert(perks__cgd_real<T>::ok, "PERKS_CGD_DEFINE(" #name "): T must be float or double");        \
     PERKS__CGD_KERNEL(name##_diag, perks__cgd_diag, T)                                                     \
@@ -79,16 +81,32 @@
     PERKS__CGD_KERNEL(name##_update, perks__cgd_update, T)                                                 \
     PERKS__CGD_KERNEL(name##_pupd, perks__cgd_pupd, T)                                                     \
     PERKS__CGD_HOST(name, T)
-/* name_solve (host code: none under NVRTC, where the generator emits its five kernels only) */
+/* name_plan, name_run, name_launch (host code: none under NVRTC, where the generator emits its five
+ * kernels only); the ranks carry their streams, so the verbs take none */
 #ifndef __CUDACC_RTC__
 #define PERKS__CGD_HOST(name, T)                                                                           \
-    static inline __attribute__((unused)) int name##_solve(perks_cgd_rank *rk, int nlocal,                 \
-                                                           const perks_cgd_opts *o, perks_cgd_result *res) \
+    static inline __attribute__((unused)) int name##_plan(const perks_cgd_args *a, perks_cgd_plan *p)     \
+    {                                                                                                      \
+        return perks__cgd_plan_make(a, p, (int)sizeof(T));                                                 \
+    }                                                                                                      \
+    static inline __attribute__((unused)) int name##_run(const perks_cgd_args *a, const perks_cgd_plan *p) \
     {                                                                                                      \
         const perks__cgd_kset ks = {(const void *)name##_diag, (const void *)name##_resid,                 \
                                     (const void *)name##_spmv, (const void *)name##_update,                \
                                     (const void *)name##_pupd, (int)sizeof(T)};                            \
-        return perks__cgd_solve(rk, nlocal, o, res, &ks);                                                  \
+        return perks__cgd_run(a, p, &ks);                                                                  \
+    }                                                                                                      \
+    static inline __attribute__((unused)) int name##_launch(const perks_cgd_args *a)                       \
+    {                                                                                                      \
+        perks_cgd_plan p;                                                                                  \
+        int rc = name##_plan(a, &p);                                                                       \
+        if (!rc) rc = name##_run(a, &p);                                                                   \
+        else if (a && a->result) {                                                                         \
+            memset(a->result, 0, sizeof *a->result);                                                       \
+            a->result->true_residual = a->result->rel_residual = NAN, a->result->status = rc;              \
+        }                                                                                                  \
+        perks_cgd_plan_free(&p);                                                                           \
+        return rc;                                                                                         \
     }
 #else
 #define PERKS__CGD_HOST(name, T)

@@ -13,7 +13,7 @@
  *              host side, stream.cuh and resident.cuh the kernels' bodies)
  *   stencil3d.cuh PERKS_STENCIL3D_DEFINE: persistent 3D stencils (resident, partly cached, streamed)
  *   barrier.cuh perks_sum_barrier: a grid barrier that also sums per-block values (used by cg.cuh)
- *   cg.cuh     PERKS_CG_DEFINE: conjugate gradient in one cooperative kernel, perks_cg_solve
+ *   cg.cuh     PERKS_CG_DEFINE: conjugate gradient in one cooperative kernel (name_plan / _run / _launch)
  *   mtx.h      Matrix Market reader to CSR (C99)
  *   decomp.h   a slab split over ranks and its halo exchange, as index math (C99)
  *   exchange.cuh the slab halo exchange by device copies or NCCL, agreement check, bounded wait

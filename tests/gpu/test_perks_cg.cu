@@ -7,8 +7,11 @@
  * tier (matrix + vectors in shared memory, vectors only, none), 1 block and ragged block counts,
  * fp32; a non-SPD matrix (breakdown at the CPU's iteration), the iteration limit (ENOCONV after
  * exactly max_iter with the CPU's residual), a non-positive diagonal under Jacobi, bitwise
- * reproducibility, every host error code (x poisoned with a byte pattern: a refused call writes
- * nothing); the SuiteSparse files under ../shared/data/mtx or .data/mtx (each case of a file that is
+ * reproducibility, one plan for two right-hand sides (cg64 auto and stream, mixed forced and auto),
+ * every host error code (x poisoned with a byte pattern: a refused call writes nothing; a refused
+ * plan names why and makes no pass); the plan's head (onchip/plan.h) after every plan: why, no
+ * fixed step count, the launches, the device memory held, result = a.x (where the answer is read);
+ * the SuiteSparse files under ../shared/data/mtx or .data/mtx (each case of a file that is
  * not there a counted skip).  x is poisoned (NaN) before every zero-start solve.
  * Iterations must equal the CPU's up to rounding: |it - it_cpu| <= 1 + it_cpu / 50 (the sums run
  * in another order; ill-conditioned files and the ragged matrix without Jacobi get 1 + it_cpu / 10).
@@ -25,6 +28,7 @@
  * skip (after checking that the cluster path is refused), so is each case of a missing file. */
 #include <perks/cg.cuh>
 #include <perks/mtx.h>
+#include <stddef.h>
 
 #include "gpucheck.h"
 
@@ -374,6 +378,40 @@ typedef struct gpu_out {
     int at_floor;
 } gpu_out;
 
+/* the plan's head is onchip_plan's (the same offsets), read alike through onchip_plan_head */
+static_assert(offsetof(perks_cg_plan, path) == offsetof(onchip_plan, path) &&
+                  offsetof(perks_cg_plan, why) == offsetof(onchip_plan, why) &&
+                  offsetof(perks_cg_plan, steps_per_pass) == offsetof(onchip_plan, steps_per_pass) &&
+                  offsetof(perks_cg_plan, passes) == offsetof(onchip_plan, passes) &&
+                  offsetof(perks_cg_plan, workspace_bytes) == offsetof(onchip_plan, workspace_bytes) &&
+                  offsetof(perks_cg_plan, result) == offsetof(onchip_plan, result),
+              "perks_cg_plan begins with onchip_plan's head");
+
+/* the promise of a plan's head (rc what name_plan returned for a): made, it names its path and why,
+ * runs no fixed step count, makes 1 launch (or 1 + the refinements, + the mixed fallback's), holds
+ * device memory and its result is a.x; refused, it says why and makes no launch */
+static void check_head(const perks_cg_plan *p, int rc, const perks_cg_args *a)
+{
+    const onchip_plan *h = onchip_plan_head(p);
+    CHECK(h->why == p->why && p->why && p->why[0], "why: '%s' (head '%s')", p->why ? p->why : "(null)",
+          h->why ? h->why : "(null)");
+    if (rc) {
+        CHECK(p->passes == 0 && p->workspace_bytes == 0, "refused (rc %d) with %lld passes, %zu bytes held", rc,
+              p->passes, p->workspace_bytes);
+        return;
+    }
+    CHECK(p->path == PERKS_CG_PATH_GRID || p->path == PERKS_CG_PATH_CLUSTER || p->path == PERKS_CG_PATH_STREAM,
+          "path %d", p->path);
+    CHECK(!strncmp(p->why, p->path == PERKS_CG_PATH_CLUSTER ? "cluster" : p->path == PERKS_CG_PATH_STREAM ? "stream" : "grid",
+                   strlen(p->path == PERKS_CG_PATH_CLUSTER ? "cluster" : p->path == PERKS_CG_PATH_STREAM ? "stream" : "grid")) ||
+              !strncmp(p->why, "mixed", 5),
+          "path %d, why '%s'", p->path, p->why);
+    CHECK(p->steps_per_pass == 0 && p->passes >= 1 && p->passes <= 2 + 2 * PERKS_CG_RESTARTS,
+          "steps_per_pass %d, passes %lld", p->steps_per_pass, p->passes);
+    CHECK(p->workspace_bytes > 0 && p->result == a->x, "workspace %zu bytes, result %p (a.x %p)", p->workspace_bytes,
+          p->result, a->x);
+}
+
 /* one GPU solve of A x = b; x (double, host) receives the solution; x0 from x when cfg.x0 */
 static gpu_out gpu_solve(const perks_csr *A, const double *b, double *x, const run_cfg *c)
 {
@@ -399,13 +437,16 @@ static gpu_out gpu_solve(const perks_csr *A, const double *b, double *x, const r
     perks_cg_plan p;
     perks_cg_result res = {};
     memset(&res, 0, sizeof res);
-    int rc = c->dbl ? cg64_plan(&p, n, A->nnz, d.rp, d.ci, (const double *)d.va, &o)
-                    : cg32_plan(&p, n, A->nnz, d.rp, d.ci, (const float *)d.va, &o);
+    perks_cg_args a = {};
+    a.n = n, a.nnz = A->nnz, a.row_ptr = d.rp, a.col = d.ci, a.val = d.va, a.b = db, a.x = dx, a.opts = o;
+    a.result = &res;
+    int rc = c->dbl ? cg64_plan(&a, &p) : cg32_plan(&a, &p);
+    check_head(&p, rc, &a);
     if (rc == 0) {
         g.cached = p.cached, g.blocks = p.blocks, g.sub = p.sub, g.path = p.path, g.barrier = p.barrier;
         g.variant = p.variant;
-        rc = perks_cg_run(&p, db, dx, 0);
-        if (rc == 0) rc = perks_cg_wait(&p, &res);
+        rc = c->dbl ? cg64_run(&a, &p, 0) : cg32_run(&a, &p, 0);
+        CHECK(res.status == rc, "run returned %d, result.status %d", rc, res.status);
         g.iterations = res.iterations, g.rel = res.rel_residual;
         g.rep_true = res.true_residual, g.repl = res.replacements;
         g.rep_floor = res.rounding_floor, g.at_floor = res.at_floor;
@@ -603,10 +644,9 @@ static void test_errors(void)
 {
     perks_csr A;
     dev_csr d;
-    case_begin("perks cg error codes before any launch (x poisoned: a call that fails writes nothing)");
+    case_begin("perks cg error codes before any launch (x poisoned: a refused call writes nothing; the plan says why)");
     poisson(&A, 8, 8, 1, 0);
     upload(&A, 1, &d);
-    perks_cg_opts o = perks_cg_defaults();
     perks_cg_plan p;
     perks_cg_result res = {};
     double *db, *dx;
@@ -614,152 +654,178 @@ static void test_errors(void)
     CUDA_OK(cudaMalloc(&dx, 8 * 64));
     CUDA_OK(cudaMemset(db, 0, 8 * 64));
     CUDA_OK(cudaMemset(dx, 0xA5, 8 * 64)); /* checked after every call below that may touch x and fails */
-    CHECK(cg64_plan(NULL, 64, A.nnz, d.rp, d.ci, (double *)d.va, &o) == PERKS_ENULL, "NULL plan");
-    CHECK(cg64_plan(&p, 64, A.nnz, NULL, d.ci, (double *)d.va, &o) == PERKS_ENULL, "NULL row_ptr");
-    CHECK(cg64_plan(&p, 64, A.nnz, d.rp, NULL, (double *)d.va, &o) == PERKS_ENULL, "NULL col");
-    CHECK(cg64_plan(&p, 64, A.nnz, d.rp, d.ci, NULL, &o) == PERKS_ENULL, "NULL val");
-    CHECK(cg64_plan(&p, 64, A.nnz, d.rp, d.ci, (double *)d.va, NULL) == PERKS_ENULL, "NULL opts");
-    CHECK(cg64_plan(&p, 0, A.nnz, d.rp, d.ci, (double *)d.va, &o) == PERKS_ESIZE, "n = 0");
-    CHECK(cg64_plan(&p, 64, -1, d.rp, d.ci, (double *)d.va, &o) == PERKS_ESIZE, "nnz < 0");
-    CHECK(cg64_plan(&p, 64, A.nnz + 1, d.rp, d.ci, (double *)d.va, &o) == PERKS_ESIZE, "row_ptr[n] != nnz");
-    o.tol = -1;
-    CHECK(cg64_plan(&p, 64, A.nnz, d.rp, d.ci, (double *)d.va, &o) == PERKS_ESIZE, "tol < 0");
-    o.tol = NAN;
-    CHECK(cg64_plan(&p, 64, A.nnz, d.rp, d.ci, (double *)d.va, &o) == PERKS_ESIZE, "tol NaN");
-    o = perks_cg_defaults();
-    o.max_iter = -1;
-    CHECK(cg64_plan(&p, 64, A.nnz, d.rp, d.ci, (double *)d.va, &o) == PERKS_ESIZE, "max_iter < 0");
-    o = perks_cg_defaults();
-    o.blocks = -2;
-    CHECK(cg64_plan(&p, 64, A.nnz, d.rp, d.ci, (double *)d.va, &o) == PERKS_ESIZE, "blocks < 0");
-    o = perks_cg_defaults();
-    CHECK(perks__cg_plan_make(&p, (const void *)cg64_kernel, (const void *)cg64_kernel1, (const void *)cg64_ckernel,
-                              (const void *)cg64_skernel, 8, 48, 64, A.nnz, d.rp, d.ci, d.va, &o) == PERKS_ESIZE,
-          "block 48");
-    CHECK(perks__cg_plan_make(&p, (const void *)cg64_kernel, (const void *)cg64_kernel1, NULL,
-                              (const void *)cg64_skernel, 8, 256, 64, A.nnz, d.rp, d.ci, d.va, &o) == PERKS_ENULL,
-          "NULL cluster kernel");
-    CHECK(perks__cg_plan_make(&p, (const void *)cg64_kernel, NULL, (const void *)cg64_ckernel,
-                              (const void *)cg64_skernel, 8, 256, 64, A.nnz, d.rp, d.ci, d.va, &o) == PERKS_ENULL,
-          "NULL Chronopoulos-Gear kernel");
-    CHECK(perks__cg_plan_make(&p, (const void *)cg64_kernel, (const void *)cg64_kernel1, (const void *)cg64_ckernel,
-                              NULL, 8, 256, 64, A.nnz, d.rp, d.ci, d.va, &o) == PERKS_ENULL,
-          "NULL stream kernel");
-    o.path = 4;
-    CHECK(cg64_plan(&p, 64, A.nnz, d.rp, d.ci, (double *)d.va, &o) == PERKS_ESIZE, "path 4");
-    o.path = PERKS_CG_PATH_STREAM, o.variant = PERKS_CG_CGEAR;
-    CHECK(cg64_plan(&p, 64, A.nnz, d.rp, d.ci, (double *)d.va, &o) == PERKS_ESIZE, "Chronopoulos-Gear, stream path");
-    o = perks_cg_defaults();
-    o.variant = 2;
-    CHECK(cg64_plan(&p, 64, A.nnz, d.rp, d.ci, (double *)d.va, &o) == PERKS_ESIZE, "variant 2");
-    o.variant = -1;
-    CHECK(cg64_plan(&p, 64, A.nnz, d.rp, d.ci, (double *)d.va, &o) == PERKS_ESIZE, "variant -1");
-    o.variant = PERKS_CG_CGEAR, o.path = PERKS_CG_PATH_CLUSTER;
-    CHECK(cg64_plan(&p, 64, A.nnz, d.rp, d.ci, (double *)d.va, &o) == PERKS_ESIZE, "Chronopoulos-Gear on the cluster");
-    o.path = 0, o.barrier = PERKS_CG_BAR_FLAG;
-    CHECK(cg64_plan(&p, 64, A.nnz, d.rp, d.ci, (double *)d.va, &o) == PERKS_ESIZE, "Chronopoulos-Gear, flag barrier");
-    o.barrier = 0, o.sum_barrier = 1;
-    CHECK(cg64_plan(&p, 64, A.nnz, d.rp, d.ci, (double *)d.va, &o) == PERKS_ESIZE, "Chronopoulos-Gear, sum barrier");
-    o = perks_cg_defaults();
-    o.variant = PERKS_CG_CGEAR;
-    CHECK(cg64_plan(&p, 64, A.nnz, d.rp, d.ci, (double *)d.va, &o) == 0 && p.path == PERKS_CG_PATH_GRID &&
-              p.variant == PERKS_CG_CGEAR && p.kernel == (const void *)cg64_kernel1,
-          "Chronopoulos-Gear, auto: the grid kernel1");
+    perks_cg_args a0 = {}, a;
+    a0.n = 64, a0.nnz = A.nnz, a0.row_ptr = d.rp, a0.col = d.ci, a0.val = d.va, a0.b = db, a0.x = dx;
+    a0.opts = perks_cg_defaults(), a0.result = &res;
+/* a plan of a (changed by SET) refused with CODE: why named, no passes, x untouched */
+#define REFUSED(SET, CODE, what)                                                                          \
+    do {                                                                                                  \
+        a = a0;                                                                                           \
+        SET;                                                                                              \
+        const int rc__ = cg64_plan(&a, &p);                                                               \
+        CHECK(rc__ == (CODE), "%s: rc %d (%s), want %s", what, rc__, perks_strerror(rc__), #CODE);        \
+        check_head(&p, rc__ ? rc__ : -1, &a);                                                             \
+        CHECK(untouched(dx, 64), "%s: x written by a refused plan", what);                                \
+        if (!rc__) perks_cg_plan_free(&p);                                                                \
+    } while (0)
+    CHECK(cg64_plan(&a0, NULL) == PERKS_ENULL, "NULL plan");
+    CHECK(cg64_plan(NULL, &p) == PERKS_ENULL && p.passes == 0 && p.why && p.why[0], "NULL arguments");
+    REFUSED(a.row_ptr = NULL, PERKS_ENULL, "NULL row_ptr");
+    REFUSED(a.col = NULL, PERKS_ENULL, "NULL col");
+    REFUSED(a.val = NULL, PERKS_ENULL, "NULL val");
+    REFUSED(a.b = NULL, PERKS_ENULL, "NULL b");
+    REFUSED(a.x = NULL, PERKS_ENULL, "NULL x");
+    REFUSED(a.result = NULL, PERKS_ENULL, "NULL result");
+    REFUSED(a.n = 0, PERKS_ESIZE, "n = 0");
+    REFUSED(a.nnz = -1, PERKS_ESIZE, "nnz < 0");
+    REFUSED(a.nnz = A.nnz + 1, PERKS_ESIZE, "row_ptr[n] != nnz");
+    REFUSED(a.opts.tol = -1, PERKS_ESIZE, "tol < 0");
+    REFUSED(a.opts.tol = NAN, PERKS_ESIZE, "tol NaN");
+    REFUSED(a.opts.max_iter = -1, PERKS_ESIZE, "max_iter < 0");
+    REFUSED(a.opts.blocks = -2, PERKS_ESIZE, "blocks < 0");
+    {
+        const perks__cg_kset ks = {(const void *)cg64_kernel, (const void *)cg64_kernel1, (const void *)cg64_ckernel,
+                                   (const void *)cg64_skernel, 8, 256};
+        perks__cg_kset k = ks;
+        k.block = 48;
+        CHECK(perks__cg_plan_make(&p, &k, &a0, 1) == PERKS_ESIZE && p.passes == 0, "block 48");
+        k = ks, k.cluster = NULL;
+        CHECK(perks__cg_plan_make(&p, &k, &a0, 1) == PERKS_ENULL && p.passes == 0, "NULL cluster kernel");
+        k = ks, k.cgear = NULL;
+        CHECK(perks__cg_plan_make(&p, &k, &a0, 1) == PERKS_ENULL && p.passes == 0, "NULL Chronopoulos-Gear kernel");
+        k = ks, k.stream = NULL;
+        CHECK(perks__cg_plan_make(&p, &k, &a0, 1) == PERKS_ENULL && p.passes == 0, "NULL stream kernel");
+        CHECK(untouched(dx, 64), "x written by a refused plan");
+    }
+    REFUSED(a.opts.path = 4, PERKS_ESIZE, "path 4");
+    REFUSED((a.opts.path = PERKS_CG_PATH_STREAM, a.opts.variant = PERKS_CG_CGEAR), PERKS_ESIZE,
+            "Chronopoulos-Gear, stream path");
+    REFUSED(a.opts.variant = 2, PERKS_ESIZE, "variant 2");
+    REFUSED(a.opts.variant = -1, PERKS_ESIZE, "variant -1");
+    REFUSED((a.opts.variant = PERKS_CG_CGEAR, a.opts.path = PERKS_CG_PATH_CLUSTER), PERKS_ESIZE,
+            "Chronopoulos-Gear on the cluster");
+    REFUSED((a.opts.variant = PERKS_CG_CGEAR, a.opts.barrier = PERKS_CG_BAR_FLAG), PERKS_ESIZE,
+            "Chronopoulos-Gear, flag barrier");
+    REFUSED((a.opts.variant = PERKS_CG_CGEAR, a.opts.sum_barrier = 1), PERKS_ESIZE, "Chronopoulos-Gear, sum barrier");
+    a = a0;
+    a.opts.variant = PERKS_CG_CGEAR;
+    CHECK(cg64_plan(&a, &p) == 0 && p.path == PERKS_CG_PATH_GRID && p.variant == PERKS_CG_CGEAR &&
+              p.kernel == (const void *)cg64_kernel1 && p.passes == 1 + PERKS_CG_RESTARTS,
+          "Chronopoulos-Gear, auto: the grid kernel1, the launch and its refinements");
+    check_head(&p, 0, &a);
     perks_cg_plan_free(&p);
-    o = perks_cg_defaults();
-    o.path = PERKS_CG_PATH_STREAM;
-    CHECK(cg64_plan(&p, 64, A.nnz, d.rp, d.ci, (double *)d.va, &o) == 0 && p.path == PERKS_CG_PATH_STREAM &&
-              p.kernel == (const void *)cg64_skernel && p.cached == 0 && p.sell_nnz >= A.nnz,
-          "path 3: the stream kernel, nothing cached");
+    a = a0;
+    a.opts.path = PERKS_CG_PATH_STREAM;
+    CHECK(cg64_plan(&a, &p) == 0 && p.path == PERKS_CG_PATH_STREAM && p.kernel == (const void *)cg64_skernel &&
+              p.cached == 0 && p.sell_nnz >= A.nnz && p.workspace_bytes > (size_t)12 * p.sell_nnz,
+          "path 3: the stream kernel, nothing cached, the sliced-ELL copy held");
+    check_head(&p, 0, &a);
     perks_cg_plan_free(&p);
-    o.path = -1;
-    CHECK(cg64_plan(&p, 64, A.nnz, d.rp, d.ci, (double *)d.va, &o) == PERKS_ESIZE, "path -1");
-    o = perks_cg_defaults();
-    o.cluster = 17;
-    CHECK(cg64_plan(&p, 64, A.nnz, d.rp, d.ci, (double *)d.va, &o) == PERKS_ESIZE, "cluster 17");
-    o.cluster = -1;
-    CHECK(cg64_plan(&p, 64, A.nnz, d.rp, d.ci, (double *)d.va, &o) == PERKS_ESIZE, "cluster -1");
-    o = perks_cg_defaults();
-    o.barrier = 5;
-    CHECK(cg64_plan(&p, 64, A.nnz, d.rp, d.ci, (double *)d.va, &o) == PERKS_ESIZE, "barrier 5");
-    o = perks_cg_defaults();
+    CHECK(p.workspace_bytes == 0 && p.passes == 0 && p.ws == NULL && p.sell == NULL, "a freed plan holds nothing");
+    REFUSED(a.opts.path = -1, PERKS_ESIZE, "path -1");
+    REFUSED(a.opts.cluster = 17, PERKS_ESIZE, "cluster 17");
+    REFUSED(a.opts.cluster = -1, PERKS_ESIZE, "cluster -1");
+    REFUSED(a.opts.barrier = 5, PERKS_ESIZE, "barrier 5");
     {
         /* the flag barrier reads 2 slots per thread: more than 2 x 256 blocks is refused when asked for */
         perks_csr L;
         dev_csr dl;
+        double *ldb, *ldx;
         poisson(&L, 100, 100, 1, 0);
         upload(&L, 1, &dl);
-        o.path = PERKS_CG_PATH_GRID, o.barrier = PERKS_CG_BAR_FLAG, o.blocks = 600;
-        int rc = cg64_plan(&p, L.n_rows, L.nnz, dl.rp, dl.ci, (double *)dl.va, &o);
+        CUDA_OK(cudaMalloc(&ldb, 8 * (size_t)400 * 400));
+        CUDA_OK(cudaMalloc(&ldx, 8 * (size_t)400 * 400));
+        a = a0;
+        a.n = L.n_rows, a.nnz = L.nnz, a.row_ptr = dl.rp, a.col = dl.ci, a.val = dl.va, a.b = ldb, a.x = ldx;
+        a.opts.path = PERKS_CG_PATH_GRID, a.opts.barrier = PERKS_CG_BAR_FLAG, a.opts.blocks = 600;
+        int rc = cg64_plan(&a, &p);
         CHECK(rc == PERKS_ESIZE || (rc == 0 && p.blocks <= 512), "flag barrier over %d blocks: rc %d", p.blocks, rc);
+        check_head(&p, rc, &a);
         if (rc == 0) perks_cg_plan_free(&p);
         /* the cluster path asked for a system too large for a cluster's shared memory */
         perks_csr_free(&L);
         dev_free(&dl);
         poisson(&L, 400, 400, 1, 0);
         upload(&L, 1, &dl);
-        o = perks_cg_defaults();
-        o.path = PERKS_CG_PATH_CLUSTER;
-        rc = cg64_plan(&p, L.n_rows, L.nnz, dl.rp, dl.ci, (double *)dl.va, &o);
+        a = a0;
+        a.n = L.n_rows, a.nnz = L.nnz, a.row_ptr = dl.rp, a.col = dl.ci, a.val = dl.va, a.b = ldb, a.x = ldx;
+        a.opts.path = PERKS_CG_PATH_CLUSTER;
+        rc = cg64_plan(&a, &p);
         CHECK(rc == (g_cc_major >= 9 ? PERKS_ERESOURCE : PERKS_EUNSUPPORTED), "cluster path, 160000 rows: rc %d (%s)", rc,
               perks_strerror(rc));
+        check_head(&p, rc, &a);
+        CHECK(strstr(p.why, "cluster") != NULL, "the refusal names the cluster: '%s'", p.why);
         /* auto: the same system goes to the grid */
-        o.path = PERKS_CG_PATH_AUTO;
-        rc = cg64_plan(&p, L.n_rows, L.nnz, dl.rp, dl.ci, (double *)dl.va, &o);
+        a.opts.path = PERKS_CG_PATH_AUTO;
+        rc = cg64_plan(&a, &p);
         CHECK(rc == 0 && p.path == PERKS_CG_PATH_GRID, "auto, 160000 rows: rc %d, path %d", rc, p.path);
+        check_head(&p, rc, &a);
         if (rc == 0) perks_cg_plan_free(&p);
         perks_csr_free(&L);
         dev_free(&dl);
+        cudaFree(ldb), cudaFree(ldx);
     }
-    o = perks_cg_defaults();
-    CHECK(cg64_plan(&p, 64, A.nnz, d.rp, d.ci, (double *)d.va, &o) == 0, "a good plan");
-    CHECK(perks_cg_run(NULL, db, dx, 0) == PERKS_ENULL && perks_cg_run(&p, NULL, dx, 0) == PERKS_ENULL &&
-              perks_cg_run(&p, db, NULL, 0) == PERKS_ENULL,
-          "run NULL");
+    CHECK(cg64_plan(&a0, &p) == 0, "a good plan");
+    check_head(&p, 0, &a0);
+    a = a0;
+    CHECK(cg64_run(NULL, &p, 0) == PERKS_ENULL && cg64_run(&a, NULL, 0) == PERKS_ENULL, "run NULL");
+    a.b = NULL;
+    CHECK(cg64_run(&a, &p, 0) == PERKS_ENULL && res.status == PERKS_ENULL, "run NULL b");
+    a = a0, a.x = NULL;
+    CHECK(cg64_run(&a, &p, 0) == PERKS_ENULL, "run NULL x");
+    a = a0, a.result = NULL;
+    CHECK(cg64_run(&a, &p, 0) == PERKS_ENULL, "run NULL result");
     CHECK(untouched(dx, 64), "x written by a run refused for a NULL argument");
-    CHECK(perks_cg_wait(NULL, &res) == PERKS_ENULL && perks_cg_wait(&p, NULL) == PERKS_ENULL, "wait NULL");
     perks_cg_plan_free(&p);
-    CHECK(perks_cg_run(&p, db, dx, 0) == PERKS_ESIZE && perks_cg_wait(&p, &res) == PERKS_ESIZE, "freed plan");
+    CHECK(cg64_run(&a0, &p, 0) == PERKS_ESIZE && res.status == PERKS_ESIZE, "freed plan");
     CHECK(untouched(dx, 64), "x written by a run of a freed plan");
     perks_cg_plan_free(NULL);
-    CHECK(cg64_solve(64, A.nnz, d.rp, d.ci, (double *)d.va, db, dx, NULL, &res, 0) == PERKS_ENULL, "solve NULL opts");
-    CHECK(untouched(dx, 64), "x written by a solve refused for NULL opts");
-    o = perks_cg_defaults();
-    o.tol = -1;
-    CHECK(cg64_solve(64, A.nnz, d.rp, d.ci, (double *)d.va, db, dx, &o, &res, 0) == PERKS_ESIZE, "solve tol < 0");
-    CHECK(untouched(dx, 64), "x written by a solve refused for tol < 0");
-    o = perks_cg_defaults();
-    o.replace = -2;
-    CHECK(cg64_plan(&p, 64, A.nnz, d.rp, d.ci, (double *)d.va, &o) == PERKS_ESIZE, "replace -2");
-    o.replace = 10, o.variant = PERKS_CG_CGEAR;
-    CHECK(cg64_plan(&p, 64, A.nnz, d.rp, d.ci, (double *)d.va, &o) == PERKS_ESIZE, "replacement with Chronopoulos-Gear");
-    o = perks_cg_defaults();
-    o.replace_delta = 1;
-    CHECK(cg64_plan(&p, 64, A.nnz, d.rp, d.ci, (double *)d.va, &o) == PERKS_ESIZE, "replace_delta 1");
-    o.replace_delta = -0.5;
-    CHECK(cg64_plan(&p, 64, A.nnz, d.rp, d.ci, (double *)d.va, &o) == PERKS_ESIZE, "replace_delta -0.5");
-    o.replace_delta = 0.1, o.variant = PERKS_CG_CGEAR;
-    CHECK(cg64_plan(&p, 64, A.nnz, d.rp, d.ci, (double *)d.va, &o) == PERKS_ESIZE, "reliable updates with Chronopoulos-Gear");
-    o = perks_cg_defaults();
-    o.variant = PERKS_CG_CGEAR;
-    CHECK(cgm_solve(64, A.nnz, d.rp, d.ci, (double *)d.va, db, dx, &o, &res, 0) == PERKS_ESIZE, "mixed Chronopoulos-Gear");
-    o.variant = PERKS_CG_CLASSIC, o.mixed = 3;
-    CHECK(cgm_solve(64, A.nnz, d.rp, d.ci, (double *)d.va, db, dx, &o, &res, 0) == PERKS_ESIZE, "mixed 3");
-    CHECK(cgm_solve(64, A.nnz, d.rp, d.ci, (double *)d.va, db, dx, &o, NULL, 0) == PERKS_ENULL, "mixed NULL result");
-    CHECK(untouched(dx, 64), "x written by a refused mixed solve");
+    a = a0, a.result = NULL;
+    CHECK(cg64_launch(&a, 0) == PERKS_ENULL, "launch NULL result");
+    CHECK(cg64_launch(NULL, 0) == PERKS_ENULL, "launch NULL arguments");
+    CHECK(untouched(dx, 64), "x written by a launch refused for a NULL argument");
+    a = a0, a.opts.tol = -1;
+    CHECK(cg64_launch(&a, 0) == PERKS_ESIZE && res.status == PERKS_ESIZE, "launch tol < 0");
+    CHECK(untouched(dx, 64), "x written by a launch refused for tol < 0");
+    REFUSED(a.opts.replace = -2, PERKS_ESIZE, "replace -2");
+    REFUSED((a.opts.replace = 10, a.opts.variant = PERKS_CG_CGEAR), PERKS_ESIZE, "replacement with Chronopoulos-Gear");
+    REFUSED(a.opts.replace_delta = 1, PERKS_ESIZE, "replace_delta 1");
+    REFUSED(a.opts.replace_delta = -0.5, PERKS_ESIZE, "replace_delta -0.5");
+    REFUSED((a.opts.replace_delta = 0.1, a.opts.variant = PERKS_CG_CGEAR), PERKS_ESIZE,
+            "reliable updates with Chronopoulos-Gear");
+#undef REFUSED
+    { /* T perks_cg_mixed: refused by name_plan (why named, no passes), by name_launch (x untouched) */
+        static const char *what[4] = {"mixed Chronopoulos-Gear", "mixed 3", "mixed NULL result", "mixed cluster path"};
+        for (int k = 0; k < 4; k++) {
+            a = a0;
+            if (k == 0) a.opts.variant = PERKS_CG_CGEAR;
+            if (k == 1) a.opts.mixed = 3;
+            if (k == 2) a.result = NULL;
+            if (k == 3) a.opts.path = PERKS_CG_PATH_CLUSTER;
+            const int want = k == 2 ? PERKS_ENULL : PERKS_ESIZE, rc = cgm_plan(&a, &p);
+            CHECK(rc == want, "%s: plan rc %d (%s)", what[k], rc, perks_strerror(rc));
+            check_head(&p, rc ? rc : -1, &a);
+            CHECK(cgm_launch(&a, 0) == want, "%s: launch", what[k]);
+            CHECK(untouched(dx, 64), "%s: x written by a refused mixed solve", what[k]);
+        }
+    }
     { /* a row without entries (row 1 of 3): refused by the plan, not a breakdown */
         int hrp[4] = {0, 1, 1, 2}, *erp, rc;
         CUDA_OK(cudaMalloc(&erp, sizeof hrp));
         CUDA_OK(cudaMemcpy(erp, hrp, sizeof hrp, cudaMemcpyHostToDevice));
-        o = perks_cg_defaults();
-        rc = cg64_plan(&p, 3, 2, erp, d.ci, (double *)d.va, &o);
+        a = a0;
+        a.n = 3, a.nnz = 2, a.row_ptr = erp;
+        rc = cg64_plan(&a, &p);
         CHECK(rc == PERKS_EEMPTYROW, "empty row: rc %d (%s)", rc, perks_strerror(rc));
+        check_head(&p, rc, &a);
         hrp[2] = 0; /* row_ptr going down */
         CUDA_OK(cudaMemcpy(erp, hrp, sizeof hrp, cudaMemcpyHostToDevice));
-        rc = cg64_plan(&p, 3, 2, erp, d.ci, (double *)d.va, &o);
+        rc = cg64_plan(&a, &p);
         CHECK(rc == PERKS_ESIZE, "row_ptr going down: rc %d (%s)", rc, perks_strerror(rc));
+        check_head(&p, rc, &a);
         cudaFree(erp);
     }
+    CHECK(untouched(dx, 64), "x written by a refused plan");
     CHECK(strstr(perks_strerror(PERKS_EBREAKDOWN), "SPD") != NULL, "strerror");
     CHECK(strstr(perks_strerror(PERKS_EINACCURATE), "true residual") != NULL, "strerror EINACCURATE");
     CHECK(strstr(perks_strerror(PERKS_EUNSUPPORTED), "sm_90") != NULL, "strerror EUNSUPPORTED");
@@ -769,15 +835,35 @@ static void test_errors(void)
     perks_csr_free(&A);
 }
 
-/* one run of plan p into x (host); returns the result */
-static perks_cg_result run_plan(perks_cg_plan *p, const double *db, double *dx, double *x, int n)
+/* one run of plan p (made from a's system) into x (host), a's b and x; returns the result, whose
+ * true residual is checked against the host's of the x returned */
+static perks_cg_result run_plan(const perks_cg_args *a0, const perks_csr *A, const perks_cg_plan *p, double *x)
 {
     perks_cg_result r = {};
-    CUDA_OK(cudaMemset(dx, 0xff, 8 * (size_t)n)); /* poison */
-    if (perks_cg_run(p, db, dx, 0) != 0) r.status = -1;
-    else perks_cg_wait(p, &r);
-    CUDA_OK(cudaMemcpy(x, dx, 8 * (size_t)n, cudaMemcpyDeviceToHost));
+    perks_cg_args a = *a0;
+    a.result = &r;
+    const int n = a.n;
+    CUDA_OK(cudaMemset(a.x, 0xff, 8 * (size_t)n)); /* poison */
+    if (cg64_run(&a, p, 0) != r.status) r.status = -1;
+    CUDA_OK(cudaMemcpy(x, p->result, 8 * (size_t)n, cudaMemcpyDeviceToHost)); /* where the plan says */
+    if (r.status == 0 || r.status == PERKS_EINACCURATE || r.status == PERKS_ENOCONV) {
+        double bound = 0, *b = (double *)malloc(8 * (size_t)n);
+        CUDA_OK(cudaMemcpy(b, a.b, 8 * (size_t)n, cudaMemcpyDeviceToHost));
+        const double tr = true_residual_as(A, b, x, 1, &bound);
+        CHECK(fabs(r.true_residual - tr) <= 1e-9 * tr + 2 * bound, "reported true residual %.6g, host %.6g",
+              r.true_residual, tr);
+        free(b);
+    }
     return r;
+}
+
+/* a plan of a with the options o (a.opts set) */
+static int plan64(perks_cg_args *a, const perks_cg_opts *o, perks_cg_plan *p)
+{
+    a->opts = *o;
+    const int rc = cg64_plan(a, p);
+    check_head(p, rc, a);
+    return rc;
 }
 
 /* the same solve twice gives the same bits (deterministic reductions), on every path and barrier;
@@ -798,6 +884,9 @@ static void test_repeat(int light)
     CUDA_OK(cudaMemcpy(db, b, 8 * n, cudaMemcpyHostToDevice));
     perks_cg_opts o;
     perks_cg_plan p;
+    perks_cg_result rplan = {}; /* the plans' a.result (each run_plan names its own) */
+    perks_cg_args ar = {};
+    ar.n = n, ar.nnz = A.nnz, ar.row_ptr = d.rp, ar.col = d.ci, ar.val = d.va, ar.b = db, ar.x = dx, ar.result = &rplan;
     perks_cg_result r1 = {}, r2 = {}, rref = {};
     static const char *what[] = {"grid.sync", "the flag barrier", "the cluster path", "the default (auto)",
                                  "Chronopoulos-Gear"};
@@ -815,9 +904,9 @@ static void test_repeat(int light)
         if (v == 2) o.path = PERKS_CG_PATH_CLUSTER;
         if (v == 4) o.variant = PERKS_CG_CGEAR;
         case_begin(label);
-        CHECK(cg64_plan(&p, n, A.nnz, d.rp, d.ci, (double *)d.va, &o) == 0, "plan");
-        r1 = run_plan(&p, db, dx, x1, n);
-        r2 = run_plan(&p, db, dx, x2, n);
+        CHECK(plan64(&ar, &o, &p) == 0, "plan");
+        r1 = run_plan(&ar, &A, &p, x1);
+        r2 = run_plan(&ar, &A, &p, x2);
         CHECK(r1.status == 0 && r1.iterations == r2.iterations && r1.rel_residual == r2.rel_residual,
               "results differ: %d %d it, %g %g", r1.iterations, r2.iterations, r1.rel_residual, r2.rel_residual);
         CHECK(memcmp(x1, x2, 8 * n) == 0, "x differs between runs");
@@ -843,17 +932,17 @@ static void test_repeat(int light)
         o = perks_cg_defaults();
         if (v == 2) { /* the grid.sync reference of Chronopoulos-Gear */
             o.variant = PERKS_CG_CGEAR;
-            CHECK(cg64_plan(&p, n, A.nnz, d.rp, d.ci, (double *)d.va, &o) == 0, "plan");
-            rg = run_plan(&p, db, dx, x2, n);
+            CHECK(plan64(&ar, &o, &p) == 0, "plan");
+            rg = run_plan(&ar, &A, &p, x2);
             perks_cg_plan_free(&p);
         }
         if (v == 0) o.sum_barrier = 1;
         else o.barrier = PERKS_CG_BAR_COUNT, o.path = PERKS_CG_PATH_GRID;
-        CHECK(cg64_plan(&p, n, A.nnz, d.rp, d.ci, (double *)d.va, &o) == 0, "plan");
+        CHECK(plan64(&ar, &o, &p) == 0, "plan");
         CHECK(p.path == PERKS_CG_PATH_GRID && p.barrier == (v ? PERKS_CG_BAR_COUNT : PERKS_CG_BAR_SUM),
               "path %d barrier %d", p.path, p.barrier);
         for (int rep = 0; rep < (v ? 2 : 1); rep++) {
-            r1 = run_plan(&p, db, dx, x1, n);
+            r1 = run_plan(&ar, &A, &p, x1);
             CHECK(r1.status == 0 && r1.iterations == rg.iterations && r1.rel_residual == rg.rel_residual,
                   "run %d: %d iterations (%d), residual %g (%g)", rep, r1.iterations, rg.iterations, r1.rel_residual,
                   rg.rel_residual);
@@ -884,10 +973,10 @@ static void test_repeat(int light)
             o.barrier = v == 0 ? PERKS_CG_BAR_SUM : v == 1 ? PERKS_CG_BAR_FLAG : v >= 3 ? PERKS_CG_BAR_COUNT : 0;
             if (v == 4) o.variant = PERKS_CG_CGEAR;
             if (v == 2) o.path = PERKS_CG_PATH_CLUSTER, o.cluster = list[g];
-            CHECK(cg64_plan(&p, n, A.nnz, d.rp, d.ci, (double *)d.va, &o) == 0, "plan %d", list[g]);
+            CHECK(plan64(&ar, &o, &p) == 0, "plan %d", list[g]);
             CHECK(p.blocks == list[g], "%d blocks, asked %d", p.blocks, list[g]);
-            r1 = run_plan(&p, db, dx, x1, n);
-            r2 = run_plan(&p, db, dx, x2, n);
+            r1 = run_plan(&ar, &A, &p, x1);
+            r2 = run_plan(&ar, &A, &p, x2);
             CHECK(r2.status == 0 && abs(r2.iterations - rref.iterations) <= 2 + rref.iterations / 50,
                   "%d blocks: status %d, %d iterations (%d)", list[g], r2.status, r2.iterations, rref.iterations);
             CHECK(r1.iterations == r2.iterations && memcmp(x1, x2, 8 * n) == 0, "%d blocks: the second run differs",
@@ -898,6 +987,74 @@ static void test_repeat(int light)
     }
     cudaFree(db), cudaFree(dx);
     free(b), free(x1), free(x2), free(xref);
+    dev_free(&d);
+    perks_csr_free(&A);
+}
+
+/* one plan, many solves: two right-hand sides, then the first again, with one plan of cg64 (auto,
+ * the stream path) or of cgm (float forced, auto: the double solver alone on a system this small);
+ * each answer where p.result says, its true residual the host's and <= tol, the third the first's */
+#define N_REUSE 4
+static void test_reuse(int light)
+{
+    typedef int (*plan_fn)(const perks_cg_args *, perks_cg_plan *);
+    typedef int (*run_fn)(const perks_cg_args *, const perks_cg_plan *, cudaStream_t);
+    static const char *what[N_REUSE] = {"cg64 auto", "cg64 stream path", "mixed, float forced", "mixed auto"};
+    const plan_fn plans[N_REUSE] = {cg64_plan, cg64_plan, cgm_plan, cgm_plan};
+    const run_fn runs[N_REUSE] = {cg64_run, cg64_run, cgm_run, cgm_run};
+    perks_csr A;
+    const int side = light ? 16 : 40, n = side * side;
+    poisson(&A, side, side, 1, 0);
+    dev_csr d;
+    upload(&A, 1, &d);
+    double *b = (double *)malloc(8 * 2 * (size_t)n), *x = (double *)malloc(8 * 3 * (size_t)n), *db, *dx;
+    fill_b(b, 2 * n);
+    CUDA_OK(cudaMalloc(&db, 8 * 2 * (size_t)n));
+    CUDA_OK(cudaMalloc(&dx, 8 * (size_t)n));
+    CUDA_OK(cudaMemcpy(db, b, 8 * 2 * (size_t)n, cudaMemcpyHostToDevice));
+    for (int v = 0; v < N_REUSE; v++) {
+        char label[200];
+        snprintf(label, sizeof label, "perks cg: one plan (%s), two right-hand sides and the first again", what[v]);
+        case_begin(label);
+        perks_cg_result r[3] = {};
+        perks_cg_args a = {};
+        a.n = n, a.nnz = A.nnz, a.row_ptr = d.rp, a.col = d.ci, a.val = d.va, a.b = db, a.x = dx;
+        a.opts = perks_cg_defaults(), a.opts.tol = 1e-10, a.result = &r[0];
+        if (v == 1) a.opts.path = PERKS_CG_PATH_STREAM;
+        if (v == 2) a.opts.mixed = 1;
+        perks_cg_plan p;
+        int rc = plans[v](&a, &p);
+        CHECK(rc == 0, "plan: %s (%s)", perks_strerror(rc), p.why);
+        check_head(&p, rc, &a);
+        if (v == 1) CHECK(p.path == PERKS_CG_PATH_STREAM && p.sell != NULL, "stream path %d", p.path);
+        if (v == 2) CHECK(p.mixed == PERKS_CG_RAN_MIXED && p.dbl != NULL && p.passes == 1 + p.dbl->passes, "mixed %d", p.mixed);
+        if (v == 3) CHECK(p.mixed == PERKS_CG_RAN_DOUBLE && p.dbl == NULL, "mixed %d (the double solver alone)", p.mixed);
+        for (int k = 0; k < 3 && rc == 0; k++) {
+            const int rhs = k == 1;
+            double bound = 0, *xk = x + (size_t)k * n;
+            a.b = db + (size_t)rhs * n, a.result = &r[k];
+            CUDA_OK(cudaMemset(dx, 0xff, 8 * (size_t)n)); /* NaN: every solve starts from x = 0 */
+            const int rk = runs[v](&a, &p, 0);
+            CUDA_OK(cudaMemcpy(xk, p.result, 8 * (size_t)n, cudaMemcpyDeviceToHost));
+            const double tr = true_residual_as(&A, b + (size_t)rhs * n, xk, 1, &bound);
+            CHECK(rk == PERKS_SUCCESS && rk == r[k].status, "solve %d: %s (status %d)", k, perks_strerror(rk), r[k].status);
+            CHECK(fabs(r[k].true_residual - tr) <= 1e-9 * tr + 2 * bound, "solve %d: reported true residual %.6g, host %.6g",
+                  k, r[k].true_residual, tr);
+            CHECK(tr <= a.opts.tol * (1 + 1e-9) + 2 * bound, "solve %d: host true residual %.3g > tol", k, tr);
+            if (v == 2) CHECK(r[k].ran == PERKS_CG_RAN_MIXED || r[k].ran == PERKS_CG_RAN_FALLBACK, "solve %d ran %d", k, r[k].ran);
+            if (v == 3) CHECK(r[k].ran == PERKS_CG_RAN_DOUBLE, "solve %d ran %d", k, r[k].ran);
+        }
+        if (rc == 0) {
+            CHECK(memcmp(x, x + n, 8 * (size_t)n) != 0, "the two right-hand sides gave the same x");
+            CHECK(r[2].iterations == r[0].iterations && memcmp(x, x + 2 * (size_t)n, 8 * (size_t)n) == 0,
+                  "the first right-hand side again: %d iterations (%d), x %s", r[2].iterations, r[0].iterations,
+                  memcmp(x, x + 2 * (size_t)n, 8 * (size_t)n) ? "differs" : "the same");
+        }
+        perks_cg_plan_free(&p);
+        case_end();
+    }
+    cudaFree(db), cudaFree(dx);
+    free(b), free(x);
     dev_free(&d);
     perks_csr_free(&A);
 }
@@ -1101,15 +1258,25 @@ static void test_mixed(int light)
                 fill_b(b, n);
                 CUDA_OK(cudaMemcpy(db, b, 8 * (size_t)n, cudaMemcpyHostToDevice));
                 CUDA_OK(cudaMemset(dx, 0xff, 8 * (size_t)n));
-                rcd = cg64_solve(n, A.nnz, d.rp, d.ci, (double *)d.va, db, dx, &o, &rd, 0);
+                perks_cg_args a = {};
+                a.n = n, a.nnz = A.nnz, a.row_ptr = d.rp, a.col = d.ci, a.val = d.va, a.b = db, a.x = dx, a.opts = o;
+                a.result = &rd;
+                rcd = cg64_launch(&a, 0);
                 CUDA_OK(cudaMemcpy(x, dx, 8 * (size_t)n, cudaMemcpyDeviceToHost));
                 const double hd = true_residual_as(&A, b, x, 1, &bound);
+                CHECK(rcd == rd.status, "double reference: returned %d, result says %d", rcd, rd.status);
+                if (rcd == 0 || rcd == PERKS_EINACCURATE || rcd == PERKS_ENOCONV)
+                    CHECK(fabs(rd.true_residual - hd) <= 1e-9 * hd + 2 * bound, "double reference: reported %.6g, host %.6g",
+                          rd.true_residual, hd);
                 if (rcd == 0) CHECK(hd <= o.tol * (1 + 1e-9) + 2 * bound, "double reference: success with a true residual %.3g", hd);
             }
             o.mixed = mode ? 1 : 0; /* 0 auto, 1 float forced, 2 float forced on the stream path */
             o.path = mode == 2 ? PERKS_CG_PATH_STREAM : PERKS_CG_PATH_AUTO;
             CUDA_OK(cudaMemset(dx, 0xff, 8 * (size_t)n)); /* NaN: x must be written */
-            int rcm = cgm_solve(n, A.nnz, d.rp, d.ci, (double *)d.va, db, dx, &o, &rm, 0);
+            perks_cg_args am = {};
+            am.n = n, am.nnz = A.nnz, am.row_ptr = d.rp, am.col = d.ci, am.val = d.va, am.b = db, am.x = dx, am.opts = o;
+            am.result = &rm;
+            int rcm = cgm_launch(&am, 0);
             CUDA_OK(cudaMemcpy(x, dx, 8 * (size_t)n, cudaMemcpyDeviceToHost));
             double host = true_residual_as(&A, b, x, 1, &bound);
             snprintf(label, sizeof label,
@@ -1314,7 +1481,7 @@ static int plan_cases(int light)
     n += light ? 3 : 6; /* random SDD ragged: c, c2, c2 cgear (+ c3, c4, c cgear) */
     n += light ? 0 : 2; /* random SDD 400/row */
     n += 3 * 2;     /* indefinite, negative diagonal on 3 paths */
-    n += stream_cases(light) + repeat_cases(light);
+    n += stream_cases(light) + repeat_cases(light) + N_REUSE;
     for (int k = 0; k < files_count(light); k++) n += 1 + files_compares(k, light);
     for (int k = 0; k < acc_count(light); k++) n += acc_streamed(k, light) ? 0 : acc_variants(light);
     n += 1; /* no success above tol */
@@ -1493,6 +1660,7 @@ int main(int argc, char **argv)
 
     test_stream(light);
     test_repeat(light);
+    test_reuse(light);
     test_files(light);
     test_mixed(light); /* before the accuracy sweep: the shortest runs under racecheck reach it */
     test_accuracy(light);

@@ -9,11 +9,13 @@
  *     one GPU: never skipped outside --light); with two or more GPUs, one rank per GPU
  *     (ncclCommInitAll), the same checks (a counted skip on one GPU, or without <nccl.h>);
  *   - the error codes: bad splits, ranks that disagree on n or on the rank count, NULL pointers (x
- *     poisoned with a byte pattern: a refused solve writes nothing, and tells a NaN true residual), a
- *     missing diagonal with Jacobi, an indefinite matrix (breakdown), too few iterations (no
- *     convergence, true residual still told). */
+ *     poisoned with a byte pattern: a refused solve writes nothing, and tells a NaN true residual; a
+ *     refused plan names why, no pass), a missing diagonal with Jacobi, an indefinite matrix
+ *     (breakdown), too few iterations (no convergence, true residual still told); one plan for two
+ *     right-hand sides and the first again (bitwise); the plan's head after every plan. */
 #include <perks/cg_dist.cuh>
 #include <perks/mtx.h>
+#include <stddef.h>
 
 #include "gpucheck.h"
 
@@ -61,6 +63,35 @@ static double true_resid(const perks_csr *A, const double *b, const double *x, i
     return bb > 0 ? sqrt(rr / bb) : sqrt(rr);
 }
 
+/* the plan's head is onchip_plan's (the same offsets), read alike through onchip_plan_head */
+static_assert(offsetof(perks_cgd_plan, path) == offsetof(onchip_plan, path) &&
+                  offsetof(perks_cgd_plan, why) == offsetof(onchip_plan, why) &&
+                  offsetof(perks_cgd_plan, steps_per_pass) == offsetof(onchip_plan, steps_per_pass) &&
+                  offsetof(perks_cgd_plan, passes) == offsetof(onchip_plan, passes) &&
+                  offsetof(perks_cgd_plan, workspace_bytes) == offsetof(onchip_plan, workspace_bytes) &&
+                  offsetof(perks_cgd_plan, result) == offsetof(onchip_plan, result),
+              "perks_cgd_plan begins with onchip_plan's head");
+
+/* the promise of a plan's head (rc what name_plan returned for a): made, its path (NCCL or virtual
+ * ranks) and why, no fixed step count, 1 pass, the ranks' workspaces, result the first rank's x;
+ * refused, why named and no pass */
+static void check_head(const perks_cgd_plan *p, int rc, const perks_cgd_args *a)
+{
+    const onchip_plan *h = onchip_plan_head(p);
+    CHECK(h->why == p->why && p->why && p->why[0], "why: '%s'", p->why ? p->why : "(null)");
+    if (rc) {
+        CHECK(p->passes == 0 && p->workspace_bytes == 0, "refused (rc %d) with %lld passes", rc, p->passes);
+        return;
+    }
+    const int virt = !a->ranks[0].comm;
+    CHECK(p->path == (virt ? PERKS_CGD_PATH_VIRTUAL : PERKS_CGD_PATH_NCCL) &&
+              !strncmp(p->why, virt ? "virtual" : "NCCL", virt ? 7 : 4),
+          "path %d, why '%s'", p->path, p->why);
+    CHECK(p->steps_per_pass == 0 && p->passes == 1 && p->workspace_bytes > 0 && p->result == a->ranks[0].x,
+          "steps_per_pass %d, passes %lld, %zu bytes, result %p (ranks[0].x %p)", p->steps_per_pass, p->passes,
+          p->workspace_bytes, p->result, a->ranks[0].x);
+}
+
 /* solve A x = b over P ranks (firsts: P + 1 row starts; dev[r] the GPU of rank r; comms NULL for
  * virtual ranks); x comes back in xout (double) */
 static int solve(const perks_csr *A, const double *b, int dbl, int P, const int *firsts, const int *dev, void *const *comms,
@@ -98,7 +129,16 @@ static int solve(const perks_csr *A, const double *b, int dbl, int P, const int 
         k->x = bufs[r][4];
         free(rp), free(va), free(bb);
     }
-    int rc = check__failed_case ? -1 : dbl ? cgd_d_solve(rk, P, o, res) : cgd_f_solve(rk, P, o, res);
+    int rc = -1;
+    if (!check__failed_case) { /* plan (its head checked), run, free */
+        perks_cgd_args a = {rk, P, *o, res};
+        perks_cgd_plan p;
+        rc = dbl ? cgd_d_plan(&a, &p) : cgd_f_plan(&a, &p);
+        check_head(&p, rc, &a);
+        if (!rc) rc = dbl ? cgd_d_run(&a, &p) : cgd_f_run(&a, &p);
+        CHECK(rc == res->status, "returned %d, result.status %d", rc, res->status);
+        perks_cgd_plan_free(&p);
+    }
     char *xh = (char *)malloc(A->n_rows * es);
     for (int r = 0; r < P; r++) {
         CUDA_OK(cudaSetDevice(dev[r]));
@@ -322,9 +362,79 @@ static void test_nccl(int light)
 #endif
 }
 
+/* one plan of P virtual ranks (device 0, double) for two right-hand sides, then the first again: each
+ * answer's reported true residual the host's and <= tol, the third the first's bits */
+static void reuse(const perks_csr *A, const double *b1, const double *b2, int P, const int *firsts, double tol)
+{
+    perks_cgd_rank rk[8];
+    void *bufs[8][6];
+    memset(rk, 0, sizeof rk);
+    const double *bs[2] = {b1, b2};
+    for (int r = 0; r < P; r++) {
+        perks_cgd_rank *k = &rk[r];
+        const int f = firsts[r], own = firsts[r + 1] - f, e0 = A->row_ptr[f], nnz = A->row_ptr[f + own] - e0;
+        k->device = 0, k->nranks = P, k->rank = r, k->n = A->n_rows, k->first = f, k->own = own;
+        int *rp = (int *)malloc((own + 1) * sizeof(int));
+        for (int i = 0; i <= own; i++) rp[i] = A->row_ptr[f + i] - e0;
+        CUDA_OK(cudaSetDevice(0));
+        CUDA_OK(cudaStreamCreate(&k->stream));
+        CUDA_OK(cudaMalloc(&bufs[r][0], (own + 1) * sizeof(int)));
+        CUDA_OK(cudaMalloc(&bufs[r][1], (nnz ? nnz : 1) * sizeof(int)));
+        CUDA_OK(cudaMalloc(&bufs[r][2], (nnz ? nnz : 1) * sizeof(double)));
+        CUDA_OK(cudaMalloc(&bufs[r][3], own * sizeof(double)));
+        CUDA_OK(cudaMalloc(&bufs[r][4], own * sizeof(double)));
+        CUDA_OK(cudaMalloc(&bufs[r][5], own * sizeof(double)));
+        CUDA_OK(cudaMemcpy(bufs[r][0], rp, (own + 1) * sizeof(int), cudaMemcpyHostToDevice));
+        CUDA_OK(cudaMemcpy(bufs[r][1], A->col + e0, nnz * sizeof(int), cudaMemcpyHostToDevice));
+        CUDA_OK(cudaMemcpy(bufs[r][2], A->val + e0, nnz * sizeof(double), cudaMemcpyHostToDevice));
+        CUDA_OK(cudaMemcpy(bufs[r][3], b1 + f, own * sizeof(double), cudaMemcpyHostToDevice));
+        CUDA_OK(cudaMemcpy(bufs[r][5], b2 + f, own * sizeof(double), cudaMemcpyHostToDevice));
+        k->rp = (const int *)bufs[r][0], k->ci = (const int *)bufs[r][1], k->va = bufs[r][2], k->b = bufs[r][3];
+        k->x = bufs[r][4];
+        free(rp);
+    }
+    perks_cgd_result res[3];
+    perks_cgd_opts o = perks_cgd_defaults();
+    o.tol = tol;
+    perks_cgd_args a = {rk, P, o, &res[0]};
+    perks_cgd_plan p;
+    int rc = cgd_d_plan(&a, &p);
+    CHECK(rc == 0, "reuse: plan %s (%s)", perks_strerror(rc), p.why);
+    check_head(&p, rc, &a);
+    const int n = A->n_rows;
+    double *x = (double *)malloc(3 * (size_t)n * sizeof(double));
+    for (int k = 0; k < 3 && !rc; k++) {
+        const int rhs = k == 1;
+        for (int r = 0; r < P; r++) {
+            rk[r].b = bufs[r][rhs ? 5 : 3];
+            CUDA_OK(cudaMemset(rk[r].x, 0xFF, rk[r].own * sizeof(double))); /* NaN: the solve starts from 0 */
+        }
+        a.result = &res[k];
+        const int rk_ = cgd_d_run(&a, &p);
+        for (int r = 0; r < P; r++)
+            CUDA_OK(cudaMemcpy(x + (size_t)k * n + firsts[r], rk[r].x, rk[r].own * sizeof(double), cudaMemcpyDeviceToHost));
+        double slack;
+        const double tr = true_resid(A, bs[rhs], x + (size_t)k * n, 1, &slack);
+        CHECK(rk_ == PERKS_SUCCESS && rk_ == res[k].status, "reuse: solve %d: %s", k, perks_strerror(rk_));
+        CHECK(tr <= tol + slack && fabs(tr - res[k].true_residual) <= 1e-6 * tr + slack,
+              "reuse: solve %d: reported true residual %.6g, recomputed %.6g", k, res[k].true_residual, tr);
+    }
+    if (!rc)
+        CHECK(res[2].iterations == res[0].iterations && !memcmp(x, x + 2 * (size_t)n, n * sizeof(double)) &&
+                  memcmp(x, x + n, n * sizeof(double)),
+              "reuse: the first right-hand side again: %d iterations (%d), or the second's x the same", res[2].iterations,
+              res[0].iterations);
+    perks_cgd_plan_free(&p);
+    for (int r = 0; r < P; r++) {
+        for (int j = 0; j < 6; j++) cudaFree(bufs[r][j]);
+        cudaStreamDestroy(rk[r].stream);
+    }
+    free(x);
+}
+
 static void test_errors(void)
 {
-    case_begin("perks cg_dist error codes (bad splits, disagreeing ranks, diagonal, breakdown, no convergence)");
+    case_begin("perks cg_dist error codes (bad splits, disagreeing ranks, diagonal, breakdown, no convergence); one plan, two right-hand sides");
     const int dev[8] = {0, 0, 0, 0, 0, 0, 0, 0};
     perks_csr A;
     memset(&A, 0, sizeof A);
@@ -333,7 +443,15 @@ static void test_errors(void)
     for (int i = 0; i < n; i++) b[i] = 1 + gpucheck_uniform();
     perks_cgd_opts o = perks_cgd_defaults();
     perks_cgd_result res;
-    CHECK(cgd_d_solve(NULL, 1, &o, &res) == PERKS_ENULL, "NULL ranks");
+    {
+        perks_cgd_args a = {NULL, 1, o, &res};
+        CHECK(cgd_d_launch(&a) == PERKS_ENULL && res.status == PERKS_ENULL, "NULL ranks");
+        perks_cgd_plan p;
+        CHECK(cgd_d_plan(&a, &p) == PERKS_ENULL, "NULL ranks: plan");
+        check_head(&p, PERKS_ENULL, &a);
+        CHECK(cgd_d_plan(NULL, &p) == PERKS_ENULL && cgd_d_plan(&a, NULL) == PERKS_ENULL && cgd_d_launch(NULL) == PERKS_ENULL,
+              "NULL arguments, NULL plan");
+    }
     {   /* x (host memory here: never reached) poisoned with a byte pattern: each refusal leaves it */
         memset(x, 0xA5, n * sizeof(double));
 #define X_UNTOUCHED(what)                                                                              \
@@ -352,26 +470,43 @@ static void test_errors(void)
         }
         rk[1].first = 21; /* a gap between the blocks */
         rk[1].own = n - 21;
-        int rc = cgd_d_solve(rk, 2, &o, &res);
+        perks_cgd_args a = {rk, 2, o, &res};
+        int rc = cgd_d_launch(&a);
         CHECK(rc == PERKS_ECUDA || rc == PERKS_ESIZE, "host pointers: rc %d", rc);
         X_UNTOUCHED("a gap between the blocks");
         rk[1].rank = 0;
-        CHECK(cgd_d_solve(rk, 2, &o, &res) == PERKS_ESIZE, "two ranks 0");
+        CHECK(cgd_d_launch(&a) == PERKS_ESIZE, "two ranks 0");
         X_UNTOUCHED("two ranks 0");
         rk[1].rank = 1, rk[1].nranks = 3;
-        CHECK(cgd_d_solve(rk, 2, &o, &res) == PERKS_ESIZE, "ranks that disagree on nranks");
+        CHECK(cgd_d_launch(&a) == PERKS_ESIZE, "ranks that disagree on nranks");
         X_UNTOUCHED("ranks that disagree on nranks");
         rk[1].nranks = 2, rk[1].first = 20, rk[1].own = n - 20, rk[1].n = n + 1; /* blocks that tile, n differs */
-        CHECK(cgd_d_solve(rk, 2, &o, &res) == PERKS_ESIZE, "ranks that disagree on n");
+        CHECK(cgd_d_launch(&a) == PERKS_ESIZE, "ranks that disagree on n");
+        {
+            perks_cgd_plan p;
+            CHECK(cgd_d_plan(&a, &p) == PERKS_ESIZE, "ranks that disagree on n: plan");
+            check_head(&p, PERKS_ESIZE, &a);
+        }
         X_UNTOUCHED("ranks that disagree on n");
         rk[1].n = n;
-        CHECK(cgd_d_solve(rk, 2, NULL, &res) == PERKS_ENULL, "NULL opts");
-        CHECK(cgd_d_solve(rk, 0, &o, &res) == PERKS_ESIZE, "no rank");
+        a.result = NULL;
+        CHECK(cgd_d_launch(&a) == PERKS_ENULL, "NULL result");
+        a.result = &res, a.nlocal = 0;
+        CHECK(cgd_d_launch(&a) == PERKS_ESIZE, "no rank");
+        a.nlocal = 2;
         X_UNTOUCHED("no rank");
         rk[1].x = NULL; /* one rank's NULL: gathered, every rank */
-        CHECK(cgd_d_solve(rk, 2, &o, &res) == PERKS_ENULL, "a NULL x on rank 1");
+        CHECK(cgd_d_launch(&a) == PERKS_ENULL, "a NULL x on rank 1");
         X_UNTOUCHED("a NULL x on rank 1");
 #undef X_UNTOUCHED
+    }
+    {   /* one plan, two right-hand sides: 2 and 3 virtual ranks */
+        double *b2 = (double *)malloc(n * sizeof(double));
+        for (int i = 0; i < n; i++) b2[i] = gpucheck_uniform();
+        const int f2[3] = {0, 30, n}, f3[4] = {0, 17, 40, n};
+        reuse(&A, b, b2, 2, f2, 1e-10);
+        reuse(&A, b, b2, 3, f3, 1e-10);
+        free(b2);
     }
     {   /* too few iterations: no convergence, and the true residual still told */
         int firsts[3] = {0, 30, n};

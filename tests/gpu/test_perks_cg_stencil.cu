@@ -6,12 +6,15 @@
  * the x returned (<= tol on success, and equal to res.true_residual to 1e-6 relative); the rounding
  * floor against the host's.  Shapes: 3D 7-point (Poisson), 13-point (fourth order), 27-point box,
  * 2D 5-point; ragged grids, 1 x 1 x 1, one column; double, float, mixed; Jacobi on and off; x0 given;
- * b = 0; the iteration limit; bitwise reproducibility; every error code (asymmetric weights, a
- * non-positive or non-finite centre, a non-finite weight, an indefinite operator, bad sizes, NULL).
+ * b = 0; the iteration limit; one plan for two right-hand sides (bitwise reproducible); every error
+ * code (asymmetric weights, a non-positive or non-finite centre, a non-finite weight, an indefinite
+ * operator, bad sizes, NULL), each refused plan naming why and launching nothing; the plan's head
+ * (onchip/plan.h: path, why, passes, workspace, result = a.x, where the answer is read).
  * x is poisoned (NaN) before every zero-start solve. */
 #include <perks/cg.cuh>
 #include <perks/cg_stencil.cuh>
 #include <perks/mtx.h>
+#include <stddef.h>
 
 #include "gpucheck.h"
 
@@ -81,12 +84,49 @@ static double host_resid(const perks_csr *A, const double *b, const double *x, d
     return bb > 0 ? sqrt(rr / bb) : sqrt(rr);
 }
 
-typedef int (*solve64)(int, int, int, const double *, const double *, double *, const perks_cg_opts *, perks_cg_result *, cudaStream_t);
-typedef int (*solve32)(int, int, int, const double *, const float *, float *, const perks_cg_opts *, perks_cg_result *, cudaStream_t);
+/* an instance's verbs (the same signatures for every T: a's b and x are T *) */
+typedef int (*plan_fn)(const perks_cgs_args *, perks_cgs_plan *);
+typedef int (*run_fn)(const perks_cgs_args *, const perks_cgs_plan *, cudaStream_t);
+typedef int (*launch_fn)(const perks_cgs_args *, cudaStream_t);
+typedef struct verbs {
+    plan_fn plan;
+    run_fn run;
+    launch_fn launch;
+} verbs;
+#define VERBS(name) {name##_plan, name##_run, name##_launch}
+static const verbs v_p7 = VERBS(p7), v_p7f = VERBS(p7f), v_p7m = VERBS(p7m), v_p13 = VERBS(p13), v_p27 = VERBS(p27),
+                   v_p5 = VERBS(p5), v_p5m = VERBS(p5m);
+
+/* the plan's head is onchip_plan's (the same offsets), read alike through onchip_plan_head */
+static_assert(offsetof(perks_cgs_plan, path) == offsetof(onchip_plan, path) &&
+                  offsetof(perks_cgs_plan, why) == offsetof(onchip_plan, why) &&
+                  offsetof(perks_cgs_plan, steps_per_pass) == offsetof(onchip_plan, steps_per_pass) &&
+                  offsetof(perks_cgs_plan, passes) == offsetof(onchip_plan, passes) &&
+                  offsetof(perks_cgs_plan, workspace_bytes) == offsetof(onchip_plan, workspace_bytes) &&
+                  offsetof(perks_cgs_plan, result) == offsetof(onchip_plan, result),
+              "perks_cgs_plan begins with onchip_plan's head");
+
+/* the promise of a plan's head (rc what name_plan returned for a): made, the grid path, its why,
+ * no fixed step count, 1 + the refinements' launches (mixed: 2), its workspace, result a.x; refused,
+ * why named, no launch */
+static void check_head(const perks_cgs_plan *p, int rc, const perks_cgs_args *a, int mixed)
+{
+    const onchip_plan *h = onchip_plan_head(p);
+    CHECK(h->why == p->why && p->why && p->why[0], "why: '%s'", p->why ? p->why : "(null)");
+    if (rc) {
+        CHECK(p->passes == 0 && p->workspace_bytes == 0, "refused (rc %d) with %lld passes", rc, p->passes);
+        return;
+    }
+    CHECK(p->path == PERKS_CG_PATH_GRID && !strncmp(p->why, "grid", 4), "path %d, why '%s'", p->path, p->why);
+    CHECK(p->steps_per_pass == 0 && p->passes == (mixed ? 2 : 1 + PERKS_CG_RESTARTS), "steps_per_pass %d, passes %lld",
+          p->steps_per_pass, p->passes);
+    CHECK(p->workspace_bytes > 0 && p->result == a->x, "workspace %zu bytes, result %p (a.x %p)", p->workspace_bytes,
+          p->result, a->x);
+}
 
 /* one comparison: the matrix-free solve (fn64 or fn32) against csr64 on the same b */
-static void compare(const char *name, const pts *p, const double *w, int nx, int ny, int nz, solve64 f64, solve32 f32,
-                    int mixed, double tol, int jacobi, int x0)
+static void compare(const char *name, const pts *p, const double *w, int nx, int ny, int nz, const verbs *f64,
+                    const verbs *f32, int mixed, double tol, int jacobi, int x0)
 {
     char cname[200];
     snprintf(cname, sizeof cname, "%s %dx%dx%d %s tol %.0e jacobi %d x0 %d", name, nx, ny, nz,
@@ -114,8 +154,15 @@ static void compare(const char *name, const pts *p, const double *w, int nx, int
     perks_cg_opts o = perks_cg_defaults();
     o.tol = tol, o.jacobi = jacobi, o.x0 = x0, o.max_iter = 20000;
     perks_cg_result rc_, rm;
-    int sc = csr64_solve(n, A.nnz, drp, dci, dva, db, dxc, &o, &rc_, 0);
+    perks_cg_args ac = {};
+    ac.n = n, ac.nnz = A.nnz, ac.row_ptr = drp, ac.col = dci, ac.val = dva, ac.b = db, ac.x = dxc, ac.opts = o;
+    ac.result = &rc_;
+    int sc = csr64_launch(&ac, 0);
     int sm;
+    /* the matrix-free solve: plan, run (from p.result), free */
+    perks_cgs_args a = {};
+    a.nx = nx, a.ny = ny, a.nz = nz, a.w = w, a.opts = o, a.result = &rm;
+    perks_cgs_plan pl;
     double eps = 1.1102230246251565e-16;
     if (f32) { /* float: b and x0 rounded to float; the host residual from the float x and the rounded b */
         float *fb, *fx, *hf = (float *)malloc(sizeof(float) * n);
@@ -125,21 +172,30 @@ static void compare(const char *name, const pts *p, const double *w, int nx, int
         CUDA_OK(cudaMemcpy(fb, hf, sizeof(float) * n, cudaMemcpyHostToDevice));
         for (int i = 0; i < n; i++) hf[i] = (float)hx0[i];
         CUDA_OK(cudaMemcpy(fx, hf, sizeof(float) * n, cudaMemcpyHostToDevice));
-        sm = f32(nx, ny, nz, w, fb, fx, &o, &rm, 0);
-        CUDA_OK(cudaMemcpy(hf, fx, sizeof(float) * n, cudaMemcpyDeviceToHost));
+        a.b = fb, a.x = fx;
+        sm = f32->plan(&a, &pl);
+        check_head(&pl, sm, &a, 0);
+        if (!sm) sm = f32->run(&a, &pl, 0);
+        CUDA_OK(cudaMemcpy(hf, sm ? fx : pl.result, sizeof(float) * n, cudaMemcpyDeviceToHost));
+        perks_cgs_plan_free(&pl);
         for (int i = 0; i < n; i++) hx[i] = hf[i];
         eps = 5.9604644775390625e-08;
         cudaFree(fb), cudaFree(fx), free(hf);
     } else {
         CUDA_OK(cudaMemcpy(dx, hx0, sizeof(double) * n, cudaMemcpyHostToDevice));
-        sm = f64(nx, ny, nz, w, db, dx, &o, &rm, 0);
-        CUDA_OK(cudaMemcpy(hx, dx, sizeof(double) * n, cudaMemcpyDeviceToHost));
+        a.b = db, a.x = dx;
+        sm = f64->plan(&a, &pl);
+        check_head(&pl, sm, &a, mixed);
+        if (!sm) sm = f64->run(&a, &pl, 0);
+        CUDA_OK(cudaMemcpy(hx, sm ? dx : pl.result, sizeof(double) * n, cudaMemcpyDeviceToHost));
+        perks_cgs_plan_free(&pl);
     }
     double fl = 0;
     const double tr = host_resid(&A, hb, hx, eps, &fl);
     printf("  %s: csr %d (%d it, true %.3g), stencil %d (%d it, %d rounds, ran %d, true %.3g, host %.3g, floor %.3g)\n", cname,
            sc, rc_.iterations, rc_.true_residual, sm, rm.iterations, rm.replacements, rm.ran, rm.true_residual, tr,
            rm.rounding_floor);
+    CHECK(sc == rc_.status, "csr: returned %d, res.status %d", sc, rc_.status);
     CHECK(sm == PERKS_SUCCESS, "status %d (%s)", sm, perks_strerror(sm));
     CHECK(sm == rm.status, "returned %d, res.status %d", sm, rm.status);
     CHECK(tr <= tol, "host true residual %.3g above tol %.0e", tr, tol);
@@ -176,6 +232,22 @@ static int poisoned_b(const double *d, const double *want, int n)
     return ok;
 }
 
+/* one solve's arguments */
+static perks_cgs_args mk(int nx, int ny, int nz, const double *w, const void *b, void *x, const perks_cg_opts *o,
+                         perks_cg_result *r)
+{
+    perks_cgs_args a = {};
+    a.nx = nx, a.ny = ny, a.nz = nz, a.w = w, a.b = b, a.x = x, a.opts = *o, a.result = r;
+    return a;
+}
+/* name_launch of a: plan, run, free */
+static int solve(const verbs *v, perks_cgs_args a)
+{
+    const int rc = v->launch(&a, 0);
+    CHECK(!a.result || a.result->status == rc, "returned %d, result.status %d", rc, a.result->status);
+    return rc;
+}
+
 /* the error codes and the edge cases */
 static void edges(void)
 {
@@ -192,67 +264,93 @@ static void edges(void)
     for (int i = 0; i < n; i++) h[i] = 1;
     CUDA_OK(cudaMemcpy(db, h, sizeof(double) * n, cudaMemcpyHostToDevice));
     CUDA_OK(cudaMemset(dx, 0xA5, sizeof(double) * n)); /* every refused call below must leave these bytes */
-/* a call refused with CODE before any launch: x (and b) keep their bytes */
-#define REFUSED(call, code, what)                                                                           \
+/* a solve refused with CODE: the plan says why and holds nothing; name_launch launches nothing (x
+ * and b keep their bytes) */
+#define REFUSED(V, ARGS, code, what)                                                                        \
     do {                                                                                                    \
-        const int rc__ = (call);                                                                            \
+        const perks_cgs_args a__ = ARGS;                                                                    \
+        perks_cgs_plan p__;                                                                                 \
+        const int rp__ = (V).plan(&a__, &p__);                                                              \
+        CHECK(rp__ == (code), "%s: plan rc %d (%s), want %s", what, rp__, perks_strerror(rp__), #code);    \
+        check_head(&p__, rp__ ? rp__ : -1, &a__, 0);                                                        \
+        perks_cgs_plan_free(&p__);                                                                          \
+        const int rc__ = (V).launch(&a__, 0);                                                               \
         CHECK(rc__ == (code), "%s: rc %d (%s), want %s", what, rc__, perks_strerror(rc__), #code);          \
+        if (a__.result) CHECK(r.status == rc__, "%s: result.status %d", what, r.status);                    \
         CHECK(poisoned(dx, n, 0xA5), "%s: x written by a refused call", what);                              \
         CHECK(poisoned_b(db, h, n), "%s: b written", what);                                                 \
     } while (0)
-    REFUSED(p7_solve(20, 10, 6, NULL, db, dx, &o, &r, 0), PERKS_ENULL, "NULL w");
-    REFUSED(p7_solve(20, 10, 6, w, NULL, dx, &o, &r, 0), PERKS_ENULL, "NULL b");
-    REFUSED(p7_solve(20, 10, 6, w, db, NULL, &o, &r, 0), PERKS_ENULL, "NULL x");
-    REFUSED(p7_solve(20, 10, 6, w, db, dx, NULL, &r, 0), PERKS_ENULL, "NULL opts");
-    REFUSED(p7_solve(0, 10, 6, w, db, dx, &o, &r, 0), PERKS_ESIZE, "nx 0");
-    REFUSED(p7_solve(20, 10, -1, w, db, dx, &o, &r, 0), PERKS_ESIZE, "nz -1");
-    REFUSED(p7_solve(65536, 65536, 1, w, db, dx, &o, &r, 0), PERKS_ESIZE, "2^32 cells");
-    REFUSED(p5_solve(20, 10, 2, w, db, dx, &o, &r, 0), PERKS_ESIZE, "2D with nz 2");
+    REFUSED(v_p7, mk(20, 10, 6, NULL, db, dx, &o, &r), PERKS_ENULL, "NULL w");
+    REFUSED(v_p7, mk(20, 10, 6, w, NULL, dx, &o, &r), PERKS_ENULL, "NULL b");
+    REFUSED(v_p7, mk(20, 10, 6, w, db, NULL, &o, &r), PERKS_ENULL, "NULL x");
+    REFUSED(v_p7, mk(20, 10, 6, w, db, dx, &o, NULL), PERKS_ENULL, "NULL result");
+    REFUSED(v_p7, mk(0, 10, 6, w, db, dx, &o, &r), PERKS_ESIZE, "nx 0");
+    REFUSED(v_p7, mk(20, 10, -1, w, db, dx, &o, &r), PERKS_ESIZE, "nz -1");
+    REFUSED(v_p7, mk(65536, 65536, 1, w, db, dx, &o, &r), PERKS_ESIZE, "2^32 cells");
+    REFUSED(v_p5, mk(20, 10, 2, w, db, dx, &o, &r), PERKS_ESIZE, "2D with nz 2");
     o.tol = 0;
-    REFUSED(p7_solve(20, 10, 6, w, db, dx, &o, &r, 0), PERKS_ESIZE, "tol 0");
+    REFUSED(v_p7, mk(20, 10, 6, w, db, dx, &o, &r), PERKS_ESIZE, "tol 0");
     o.tol = NAN;
-    REFUSED(p7_solve(20, 10, 6, w, db, dx, &o, &r, 0), PERKS_ESIZE, "tol NaN");
+    REFUSED(v_p7, mk(20, 10, 6, w, db, dx, &o, &r), PERKS_ESIZE, "tol NaN");
     o = perks_cg_defaults();
     o.max_iter = -1;
-    REFUSED(p7_solve(20, 10, 6, w, db, dx, &o, &r, 0), PERKS_ESIZE, "max_iter -1");
-    REFUSED(p7m_solve(20, 10, 6, w, db, dx, &o, &r, 0), PERKS_ESIZE, "max_iter -1 (mixed)");
+    REFUSED(v_p7, mk(20, 10, 6, w, db, dx, &o, &r), PERKS_ESIZE, "max_iter -1");
+    REFUSED(v_p7m, mk(20, 10, 6, w, db, dx, &o, &r), PERKS_ESIZE, "max_iter -1 (mixed)");
     o = perks_cg_defaults();
     memcpy(bad, w, sizeof w), bad[1] = -1.5;
-    REFUSED(p7_solve(20, 10, 6, bad, db, dx, &o, &r, 0), PERKS_ENOTSYM, "asymmetric");
-    REFUSED(p7m_solve(20, 10, 6, bad, db, dx, &o, &r, 0), PERKS_ENOTSYM, "asymmetric (mixed)");
+    REFUSED(v_p7, mk(20, 10, 6, bad, db, dx, &o, &r), PERKS_ENOTSYM, "asymmetric");
+    REFUSED(v_p7m, mk(20, 10, 6, bad, db, dx, &o, &r), PERKS_ENOTSYM, "asymmetric (mixed)");
     memcpy(bad, w, sizeof w), bad[0] = 0;
-    REFUSED(p7_solve(20, 10, 6, bad, db, dx, &o, &r, 0), PERKS_EDIAG, "centre 0");
+    REFUSED(v_p7, mk(20, 10, 6, bad, db, dx, &o, &r), PERKS_EDIAG, "centre 0");
     bad[0] = -6;
-    REFUSED(p7_solve(20, 10, 6, bad, db, dx, &o, &r, 0), PERKS_EDIAG, "centre -6");
+    REFUSED(v_p7, mk(20, 10, 6, bad, db, dx, &o, &r), PERKS_EDIAG, "centre -6");
     bad[0] = INFINITY;
-    REFUSED(p7_solve(20, 10, 6, bad, db, dx, &o, &r, 0), PERKS_EDIAG, "centre inf");
+    REFUSED(v_p7, mk(20, 10, 6, bad, db, dx, &o, &r), PERKS_EDIAG, "centre inf");
     memcpy(bad, w, sizeof w), bad[3] = bad[4] = NAN;
-    REFUSED(p7_solve(20, 10, 6, bad, db, dx, &o, &r, 0), PERKS_EFORMAT, "NaN weight");
+    REFUSED(v_p7, mk(20, 10, 6, bad, db, dx, &o, &r), PERKS_EFORMAT, "NaN weight");
 #undef REFUSED
+    { /* name_run re-checks a's b, x and result, and refuses a freed plan */
+        perks_cgs_args a = mk(20, 10, 6, w, db, dx, &o, &r);
+        perks_cgs_plan p;
+        CHECK(p7_plan(&a, &p) == 0, "a good plan: %s", p.why);
+        check_head(&p, 0, &a, 0);
+        CHECK(p7_run(NULL, &p, 0) == PERKS_ENULL && p7_run(&a, NULL, 0) == PERKS_ENULL, "run NULL");
+        a.b = NULL;
+        CHECK(p7_run(&a, &p, 0) == PERKS_ENULL && r.status == PERKS_ENULL, "run NULL b");
+        a.b = db, a.x = NULL;
+        CHECK(p7_run(&a, &p, 0) == PERKS_ENULL, "run NULL x");
+        a.x = dx, a.result = NULL;
+        CHECK(p7_run(&a, &p, 0) == PERKS_ENULL, "run NULL result");
+        a.result = &r;
+        perks_cgs_plan_free(&p);
+        CHECK(p7_run(&a, &p, 0) == PERKS_ESIZE && r.status == PERKS_ESIZE, "freed plan");
+        CHECK(poisoned(dx, n, 0xA5), "x written by a refused run");
+        perks_cgs_plan_free(NULL);
+    }
     /* indefinite: centre 1, neighbours -1, b = 1: p.Ap = b.Ab < 0 at the first iteration */
     memcpy(bad, w, sizeof w), bad[0] = 1;
-    int rc = p7_solve(20, 10, 6, bad, db, dx, &o, &r, 0);
+    int rc = solve(&v_p7, mk(20, 10, 6, bad, db, dx, &o, &r));
     CHECK(rc == PERKS_EBREAKDOWN && r.iterations == 0, "indefinite: %d after %d iterations", rc, r.iterations);
-    rc = p7m_solve(20, 10, 6, bad, db, dx, &o, &r, 0);
+    rc = solve(&v_p7m, mk(20, 10, 6, bad, db, dx, &o, &r));
     CHECK(rc == PERKS_EBREAKDOWN, "indefinite (mixed): %d", rc);
     /* the iteration limit */
     o.max_iter = 5;
-    rc = p7_solve(20, 10, 6, w, db, dx, &o, &r, 0);
+    rc = solve(&v_p7, mk(20, 10, 6, w, db, dx, &o, &r));
     CHECK(rc == PERKS_ENOCONV && r.iterations == 5 && r.true_residual > o.tol, "max_iter 5: %d, %d it", rc, r.iterations);
     o.max_iter = 0;
-    rc = p7_solve(20, 10, 6, w, db, dx, &o, &r, 0);
+    rc = solve(&v_p7, mk(20, 10, 6, w, db, dx, &o, &r));
     CHECK(rc == PERKS_ENOCONV && r.iterations == 0, "max_iter 0: %d, %d it", rc, r.iterations);
     o = perks_cg_defaults();
     /* b = 0: x = 0, no iteration (x poisoned before) */
     CUDA_OK(cudaMemset(db, 0, sizeof(double) * n));
     CUDA_OK(cudaMemset(dx, 0xff, sizeof(double) * n));
-    rc = p7_solve(20, 10, 6, w, db, dx, &o, &r, 0);
+    rc = solve(&v_p7, mk(20, 10, 6, w, db, dx, &o, &r));
     CUDA_OK(cudaMemcpy(h, dx, sizeof(double) * n, cudaMemcpyDeviceToHost));
     int nz_ = 0;
     for (int i = 0; i < n; i++) nz_ += h[i] != 0;
     CHECK(rc == PERKS_SUCCESS && r.iterations == 0 && nz_ == 0, "b = 0: %d, %d it, %d nonzero", rc, r.iterations, nz_);
     CUDA_OK(cudaMemset(dx, 0xff, sizeof(double) * n));
-    rc = p7m_solve(20, 10, 6, w, db, dx, &o, &r, 0);
+    rc = solve(&v_p7m, mk(20, 10, 6, w, db, dx, &o, &r));
     CUDA_OK(cudaMemcpy(h, dx, sizeof(double) * n, cudaMemcpyDeviceToHost));
     nz_ = 0;
     for (int i = 0; i < n; i++) nz_ += h[i] != 0;
@@ -261,27 +359,51 @@ static void edges(void)
     case_end();
 }
 
-/* two solves, the same bits */
-static void repro(void)
+/* one plan, three solves: b1, b2, b1 again -- each answer where p.result says, its true residual the
+ * host's (from the CSR of the operator) and <= tol; the third the first's bits */
+static void repro(int light)
 {
-    case_begin("cg_stencil bitwise reproducible");
-    const pts p = pts7();
+    case_begin("cg_stencil: one plan, two right-hand sides and the first again (bitwise the first)");
+    const pts sh = pts7();
     double w[32];
-    weights(&p, 6, -1, 0, 0, w);
-    const int n = 45 * 33 * 21;
-    double *h = (double *)malloc(sizeof(double) * n), *h2 = (double *)malloc(sizeof(double) * n), *db, *dx;
-    for (int i = 0; i < n; i++) h[i] = gpucheck_uniform();
-    CUDA_OK(cudaMalloc(&db, sizeof(double) * n));
+    weights(&sh, 6, -1, 0, 0, w);
+    const int nx = light ? 13 : 45, ny = light ? 11 : 33, nz = light ? 7 : 21, n = nx * ny * nz;
+    perks_csr A;
+    to_csr(&sh, w, nx, ny, nz, &A);
+    double *hb = (double *)malloc(sizeof(double) * 2 * n), *hx = (double *)malloc(sizeof(double) * 3 * n), *db, *dx;
+    for (int i = 0; i < 2 * n; i++) hb[i] = gpucheck_uniform();
+    CUDA_OK(cudaMalloc(&db, sizeof(double) * 2 * n));
     CUDA_OK(cudaMalloc(&dx, sizeof(double) * n));
-    CUDA_OK(cudaMemcpy(db, h, sizeof(double) * n, cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemcpy(db, hb, sizeof(double) * 2 * n, cudaMemcpyHostToDevice));
     perks_cg_opts o = perks_cg_defaults();
-    perks_cg_result r1, r2;
-    CHECK(p7_solve(45, 33, 21, w, db, dx, &o, &r1, 0) == PERKS_SUCCESS, "first");
-    CUDA_OK(cudaMemcpy(h, dx, sizeof(double) * n, cudaMemcpyDeviceToHost));
-    CHECK(p7_solve(45, 33, 21, w, db, dx, &o, &r2, 0) == PERKS_SUCCESS, "second");
-    CUDA_OK(cudaMemcpy(h2, dx, sizeof(double) * n, cudaMemcpyDeviceToHost));
-    CHECK(r1.iterations == r2.iterations && !memcmp(h, h2, sizeof(double) * n), "runs differ");
-    cudaFree(db), cudaFree(dx), free(h), free(h2);
+    perks_cg_result r[3];
+    perks_cgs_args a = mk(nx, ny, nz, w, db, dx, &o, &r[0]);
+    perks_cgs_plan p;
+    int rc = p7_plan(&a, &p);
+    CHECK(rc == 0, "plan: %s (%s)", perks_strerror(rc), p.why);
+    check_head(&p, rc, &a, 0);
+    for (int k = 0; k < 3 && !rc; k++) {
+        const int rhs = k == 1;
+        double fl = 0;
+        a.b = db + (size_t)rhs * n, a.result = &r[k];
+        CUDA_OK(cudaMemset(dx, 0xff, sizeof(double) * n)); /* NaN: every solve starts from x = 0 */
+        const int rk = p7_run(&a, &p, 0);
+        CUDA_OK(cudaMemcpy(hx + (size_t)k * n, p.result, sizeof(double) * n, cudaMemcpyDeviceToHost));
+        const double tr = host_resid(&A, hb + (size_t)rhs * n, hx + (size_t)k * n, 1.1102230246251565e-16, &fl);
+        CHECK(rk == PERKS_SUCCESS && rk == r[k].status, "solve %d: %s (status %d)", k, perks_strerror(rk), r[k].status);
+        CHECK(tr <= o.tol, "solve %d: host true residual %.3g above tol", k, tr);
+        CHECK(fabs(tr - r[k].true_residual) <= 1e-6 * tr + 2 * fl, "solve %d: reported true residual %.9g, host %.9g", k,
+              r[k].true_residual, tr);
+    }
+    if (!rc) {
+        CHECK(memcmp(hx, hx + n, sizeof(double) * n) != 0, "the two right-hand sides gave the same x");
+        CHECK(r[0].iterations == r[2].iterations && !memcmp(hx, hx + 2 * (size_t)n, sizeof(double) * n),
+              "the first right-hand side again: %d iterations (%d), x %s", r[2].iterations, r[0].iterations,
+              memcmp(hx, hx + 2 * (size_t)n, sizeof(double) * n) ? "differs" : "the same");
+    }
+    perks_cgs_plan_free(&p);
+    cudaFree(db), cudaFree(dx), free(hb), free(hx);
+    perks_csr_free(&A);
     case_end();
 }
 
@@ -289,39 +411,39 @@ static void repro(void)
  * grid, the solver (double, float or mixed), tol, Jacobi, x0 */
 typedef struct cmp_case {
     int shape, nx, ny, nz;
-    solve64 f64;
-    solve32 f32;
+    const verbs *f64; /* double (and mixed) instances */
+    const verbs *f32; /* the float instance */
     int mixed;
     double tol;
     int jacobi, x0;
 } cmp_case;
 /* --light (compute-sanitizer): small grids, every kernel once */
 static const cmp_case light_cases[] = {
-    {0, 13, 9, 7, p7_solve, NULL, 0, 1e-10, 1, 0},   {0, 13, 9, 7, NULL, p7f_solve, 0, 1e-4, 0, 1},
-    {0, 13, 9, 7, p7m_solve, NULL, 1, 1e-10, 0, 0},  {1, 9, 11, 10, p13_solve, NULL, 0, 1e-9, 0, 0},
-    {2, 7, 9, 5, p27_solve, NULL, 0, 1e-10, 0, 0},   {3, 31, 17, 1, p5_solve, NULL, 0, 1e-10, 0, 0},
-    {3, 31, 17, 1, p5m_solve, NULL, 1, 1e-10, 0, 1},
+    {0, 13, 9, 7, &v_p7, NULL, 0, 1e-10, 1, 0},   {0, 13, 9, 7, NULL, &v_p7f, 0, 1e-4, 0, 1},
+    {0, 13, 9, 7, &v_p7m, NULL, 1, 1e-10, 0, 0},  {1, 9, 11, 10, &v_p13, NULL, 0, 1e-9, 0, 0},
+    {2, 7, 9, 5, &v_p27, NULL, 0, 1e-10, 0, 0},   {3, 31, 17, 1, &v_p5, NULL, 0, 1e-10, 0, 0},
+    {3, 31, 17, 1, &v_p5m, NULL, 1, 1e-10, 0, 1},
 };
 static const cmp_case full_cases[] = {
-    {0, 1, 1, 1, p7_solve, NULL, 0, 1e-10, 0, 0},
-    {0, 1, 40, 1, p7_solve, NULL, 0, 1e-10, 0, 0},
-    {0, 1, 1, 77, p7_solve, NULL, 0, 1e-10, 1, 0},
-    {0, 37, 29, 23, p7_solve, NULL, 0, 1e-8, 0, 0},
-    {0, 37, 29, 23, p7_solve, NULL, 0, 1e-10, 1, 0},
-    {0, 37, 29, 23, p7_solve, NULL, 0, 1e-8, 0, 1},
-    {0, 37, 29, 23, NULL, p7f_solve, 0, 1e-4, 0, 0},
-    {0, 37, 29, 23, p7m_solve, NULL, 1, 1e-10, 0, 0},
-    {0, 37, 29, 23, p7m_solve, NULL, 1, 1e-12, 1, 1},
-    {1, 33, 17, 40, p13_solve, NULL, 0, 1e-9, 0, 0},
-    {2, 19, 31, 13, p27_solve, NULL, 0, 1e-10, 1, 0},
-    {3, 101, 77, 1, p5_solve, NULL, 0, 1e-10, 0, 0},
-    {3, 101, 77, 1, p5m_solve, NULL, 1, 1e-10, 0, 1},
-    {0, 130, 97, 61, p7_solve, NULL, 0, 1e-10, 0, 0},
-    {0, 130, 97, 61, p7m_solve, NULL, 1, 1e-10, 0, 0},
-    {3, 700, 513, 1, p5_solve, NULL, 0, 1e-9, 1, 0},
+    {0, 1, 1, 1, &v_p7, NULL, 0, 1e-10, 0, 0},
+    {0, 1, 40, 1, &v_p7, NULL, 0, 1e-10, 0, 0},
+    {0, 1, 1, 77, &v_p7, NULL, 0, 1e-10, 1, 0},
+    {0, 37, 29, 23, &v_p7, NULL, 0, 1e-8, 0, 0},
+    {0, 37, 29, 23, &v_p7, NULL, 0, 1e-10, 1, 0},
+    {0, 37, 29, 23, &v_p7, NULL, 0, 1e-8, 0, 1},
+    {0, 37, 29, 23, NULL, &v_p7f, 0, 1e-4, 0, 0},
+    {0, 37, 29, 23, &v_p7m, NULL, 1, 1e-10, 0, 0},
+    {0, 37, 29, 23, &v_p7m, NULL, 1, 1e-12, 1, 1},
+    {1, 33, 17, 40, &v_p13, NULL, 0, 1e-9, 0, 0},
+    {2, 19, 31, 13, &v_p27, NULL, 0, 1e-10, 1, 0},
+    {3, 101, 77, 1, &v_p5, NULL, 0, 1e-10, 0, 0},
+    {3, 101, 77, 1, &v_p5m, NULL, 1, 1e-10, 0, 1},
+    {0, 130, 97, 61, &v_p7, NULL, 0, 1e-10, 0, 0},
+    {0, 130, 97, 61, &v_p7m, NULL, 1, 1e-10, 0, 0},
+    {3, 700, 513, 1, &v_p5, NULL, 0, 1e-9, 1, 0},
     /* a 3D grid of 256^3: the sweep's z chunks on a full GPU (double and mixed) */
-    {0, 256, 256, 256, p7_solve, NULL, 0, 1e-8, 0, 0},
-    {0, 256, 256, 256, p7m_solve, NULL, 1, 1e-10, 0, 0},
+    {0, 256, 256, 256, &v_p7, NULL, 0, 1e-8, 0, 0},
+    {0, 256, 256, 256, &v_p7m, NULL, 1, 1e-10, 0, 0},
 };
 #define N_LIGHT_CASES ((int)(sizeof light_cases / sizeof *light_cases))
 #define N_FULL_CASES ((int)(sizeof full_cases / sizeof *full_cases))
@@ -329,8 +451,8 @@ static const cmp_case full_cases[] = {
 int main(int argc, char **argv)
 {
     const int light = gpucheck_begin(argc, argv);
-    /* edges (1), then --light: its table; otherwise repro (1) and the full table */
-    check_plan(light ? 1 + N_LIGHT_CASES : 2 + N_FULL_CASES);
+    /* edges (1), repro (1), then the table (--light: its own) */
+    check_plan(2 + (light ? N_LIGHT_CASES : N_FULL_CASES));
     const pts sh[4] = {pts7(), pts13(), pts27(), pts5()};
     static const char *names[4] = {"7pt", "13pt", "27pt", "5pt"};
     double w[4][32];
@@ -339,7 +461,7 @@ int main(int argc, char **argv)
     weights(&sh[2], 26.5, -1, 0, -1, w[2]);
     weights(&sh[3], 4, -1, 0, 0, w[3]);
     edges();
-    if (!light) repro();
+    repro(light);
     const cmp_case *t = light ? light_cases : full_cases;
     for (int i = 0; i < (light ? N_LIGHT_CASES : N_FULL_CASES); i++)
         compare(names[t[i].shape], &sh[t[i].shape], w[t[i].shape], t[i].nx, t[i].ny, t[i].nz, t[i].f64, t[i].f32,

@@ -1,6 +1,6 @@
 #include <onchip/names_push.h>
-/* perks/cg/define.cuh -- PERKS_CG_DEFINE: the CG kernels and the typed plan / solve of one T and
- * BLOCK (perks/cg.cuh describes the solver); T perks_cg_mixed: perks/cg/mixed.cuh's solver.
+/* perks/cg/define.cuh -- PERKS_CG_DEFINE: the CG kernels and the verbs of one T and BLOCK (perks/cg.cuh
+ * describes the solver); T perks_cg_mixed: perks/cg/mixed.cuh's solver.
  *
  * WHAT
  *   PERKS_CG_DEFINE(name, T, BLOCK) defines
@@ -8,19 +8,20 @@
  *       __global__ void name_kernel1(perks_cg_kargs)   perks_cg_cgear_body<T, BLOCK, k>      (Chronopoulos-Gear)
  *       __global__ void name_ckernel(perks_cg_kargs)   perks_cg_cluster_kernel_body<T, k>    (one cluster, sm_90)
  *       __global__ void name_skernel(perks_cg_kargs)   perks_cg_grid_body<T, BLOCK, k, 1>    (the stream path)
- *       int name_plan(perks_cg_plan *, n, nnz, d_row_ptr, d_col, const T *d_val, const perks_cg_opts *)
- *       int name_solve(n, nnz, d_row_ptr, d_col, d_val, d_b, d_x, opts, perks_cg_result *, stream)
+ *       int name_plan(const perks_cg_args *a, perks_cg_plan *p)      checks a, chooses, allocates
+ *       int name_run(const perks_cg_args *a, const perks_cg_plan *p, cudaStream_t)   one solve of a's b
+ *       int name_launch(const perks_cg_args *a, cudaStream_t)        name_plan, name_run, the plan freed
  *   Each kernel is one call of its body (k: a struct declared in the kernel: its own static shared
- *   memory), the plan one call of perks__cg_plan_make, the solve one of perks__cg_solve.
- *   PERKS_CG_DEFINE(name, perks_cg_mixed, BLOCK) defines name_solve for double A, b, x and these
- *   kernels, plans and solves for name_f32 (float) and name_f64 (double): perks/cg/mixed.cuh.
+ *   memory), name_plan one call of perks__cg_plan_make, name_run one of perks__cg_run.
+ *   PERKS_CG_DEFINE(name, perks_cg_mixed, BLOCK) defines the three verbs for double A, b, x and these
+ *   kernels and verbs for name_f32 (float) and name_f64 (double): perks/cg/mixed.cuh.
  *
  * EXAMPLE
- *   [compile: int n, nnz; const int *d_rp, *d_ci; const double *d_va, *d_b; double *d_x; perks_cg_opts o; perks_cg_result res]
+ *   [compile: perks_cg_args a]
  *   #include <perks/cg.cuh>
  *   PERKS_CG_DEFINE(cg64, double, 256)
  *
- *   int rc = cg64_solve(n, nnz, d_rp, d_ci, d_va, d_b, d_x, &o, &res, 0);
+ *   int rc = cg64_launch(&a, 0);
  *
  * LIMITS (static_asserts, each naming the generator and the instance): T float, double or
  * perks_cg_mixed (the word: a typedef of it is refused); BLOCK a multiple of 32 from 64 to 1024.
@@ -44,14 +45,35 @@
 #include "types.cuh"
 
 #ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
-/* name_solve: one plan (rc: what name_plan returned), one run, its result, the plan freed */
-static inline __attribute__((unused)) int perks__cg_solve(perks_cg_plan *p, int rc, const void *d_b, void *d_x,
-                                                          perks_cg_result *res, cudaStream_t stream)
+/* name_run: one solve of a's b into a's x with plan p (made from a's system and options), its result
+ * into *a->result (status = the code returned).  Works on a copy of p: p is not changed, and one plan
+ * serves many solves, one at a time. */
+static inline __attribute__((unused)) int perks__cg_run(const perks_cg_args *a, const perks_cg_plan *p,
+                                                        cudaStream_t stream)
 {
-    if (res) memset(res, 0, sizeof *res);
-    if (rc) return rc;
-    rc = perks_cg_run(p, d_b, d_x, stream);
-    if (!rc) rc = perks_cg_wait(p, res);
+    perks_cg_plan q;
+    int rc;
+    if (!a || !p) return PERKS_ENULL;
+    if (!a->result) return PERKS_ENULL;
+    perks__cg_result_error(a->result, PERKS_SUCCESS);
+    if (!a->b || !a->x) rc = PERKS_ENULL;
+    else if (!p->passes) rc = PERKS_ESIZE; /* refused or freed */
+    else if (p->mixed) return perks__cg_mixed_run(a, p, stream);
+    else {
+        q = *p;
+        rc = perks__cg_start(&q, a->b, a->x, stream);
+        if (!rc) rc = perks__cg_finish(&q, a->result);
+    }
+    a->result->status = rc;
+    return rc;
+}
+
+/* name_launch: rc what name_plan returned into p; then name_run, the plan freed */
+static inline __attribute__((unused)) int perks__cg_launch(const perks_cg_args *a, perks_cg_plan *p, int rc,
+                                                           cudaStream_t stream)
+{
+    if (!rc) rc = perks__cg_run(a, p, stream);
+    else if (a && a->result) perks__cg_result_error(a->result, rc);
     perks_cg_plan_free(p);
     return rc;
 }
@@ -68,8 +90,8 @@ static inline __attribute__((unused)) int perks__cg_solve(perks_cg_plan *p, int 
                   "PERKS_CG_DEFINE(" #name "): BLOCK must be a multiple of 32 from 64 to 1024");                \
     PERKS__CG_DEFINE(name, T, BLOCK)
 
-/* the kernels (k: a struct of each kernel's own, see perks_cg_grid_body), name_plan and name_solve
- * without the checks (the mixed generator checks once); TB: BLOCK if valid, else 256 */
+/* the kernels (k: a struct of each kernel's own, see perks_cg_grid_body) and the three verbs without
+ * the checks (the mixed generator checks once); TB: BLOCK if valid, else 256 */
 #define PERKS__CG_DEFINE(name, T, BLOCK) PERKS__CG_DEFINE_B(name, T, BLOCK, perks__cg_blk<(BLOCK)>::value)
 #define PERKS__CG_DEFINE_B(name, T, BLOCK, TB)                                                                \
     __global__ void __launch_bounds__(TB, PERKS__CG_MINB(TB)) name##_kernel(perks_cg_kargs a)                \
@@ -82,26 +104,29 @@ static inline __attribute__((unused)) int perks__cg_solve(perks_cg_plan *p, int 
     { struct k; perks_cg_grid_body<perks__cg_real<T>::type, TB, k, 1>(a); }                                   \
     PERKS__CG_HOST(name, T, BLOCK)
 
-/* name_plan and name_solve (host code: none under NVRTC, where the generators emit the kernels only) */
+/* name_plan, name_run, name_launch (host code: none under NVRTC, where the generators emit the
+ * kernels only); PERKS__CG_VERBS: name_run and name_launch, the same for every T */
 #ifndef __CUDACC_RTC__
 #define PERKS__CG_HOST(name, T, BLOCK)                                                                        \
-    static inline __attribute__((unused)) int name##_plan(perks_cg_plan *p, int n, long long nnz,              \
-                                                          const int *d_row_ptr, const int *d_col,             \
-                                                          const T *d_val, const perks_cg_opts *o)            \
+    static inline __attribute__((unused)) int name##_plan(const perks_cg_args *a, perks_cg_plan *p)          \
     {                                                                                                         \
-        return perks__cg_plan_make(p, (const void *)name##_kernel, (const void *)name##_kernel1,              \
+        const perks__cg_kset ks = {(const void *)name##_kernel, (const void *)name##_kernel1,                 \
                                    (const void *)name##_ckernel, (const void *)name##_skernel, (int)sizeof(T), \
-                                   (BLOCK), n, nnz, d_row_ptr,                                                \
-                                   d_col, d_val, o);                                                          \
+                                   (BLOCK)};                                                                  \
+        return perks__cg_plan_make(p, &ks, a, 1);                                                             \
     }                                                                                                         \
-    static inline __attribute__((unused)) int name##_solve(int n, long long nnz, const int *d_row_ptr,         \
-                                                           const int *d_col, const T *d_val, const T *d_b,    \
-                                                           T *d_x, const perks_cg_opts *o,                    \
-                                                           perks_cg_result *res, cudaStream_t stream)         \
+    PERKS__CG_VERBS(name)
+#define PERKS__CG_VERBS(name)                                                                                 \
+    static inline __attribute__((unused)) int name##_run(const perks_cg_args *a, const perks_cg_plan *p,     \
+                                                         cudaStream_t stream)                                 \
+    {                                                                                                         \
+        return perks__cg_run(a, p, stream);                                                                   \
+    }                                                                                                         \
+    static inline __attribute__((unused)) int name##_launch(const perks_cg_args *a, cudaStream_t stream)     \
     {                                                                                                         \
         perks_cg_plan p;                                                                                      \
-        const int rc = name##_plan(&p, n, nnz, d_row_ptr, d_col, d_val, o);                                   \
-        return perks__cg_solve(&p, rc, d_b, d_x, res, stream);                                                \
+        const int rc = name##_plan(a, &p);                                                                    \
+        return perks__cg_launch(a, &p, rc, stream);                                                           \
     }
 #else
 #define PERKS__CG_HOST(name, T, BLOCK)

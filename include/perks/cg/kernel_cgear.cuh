@@ -15,7 +15,7 @@
  *   { struct k; perks_cg_cgear_body<T, BLOCK, k>(a); }
  *
  * LIMITS AND COSTS: T float or double, BLOCK a multiple of 32 from 64 to 1024; a cooperative launch;
- * barrier count (default) or grid.sync; no residual replacement in the kernel (perks_cg_wait refines
+ * barrier count (default) or grid.sync; no residual replacement in the kernel (perks__cg_finish refines
  * on the host).  4 values gathered per nonzero (PERKS_CG1_UNROLL in flight per lane).
  */
 #ifndef PERKS_CG_KERNEL_CGEAR_CUH

@@ -14,7 +14,7 @@
  *   A replacement runs through the same two reductions: phase A publishes x, phase B computes
  *   r = b - A x with row sums in double (perks/cg/replace.cuh).
  *
- * EXAMPLE (what PERKS_CG_DEFINE(name, T, BLOCK) defines; launch it with perks_cg_run)
+ * EXAMPLE (what PERKS_CG_DEFINE(name, T, BLOCK) defines; name_run launches it)
  *   [not compiled: what the generator expands to]
  *   __global__ void __launch_bounds__(BLOCK, PERKS__CG_MINB(BLOCK)) name_kernel(perks_cg_kargs a)
  *   { struct k; perks_cg_grid_body<T, BLOCK, k>(a); }

@@ -7,16 +7,15 @@
  *   perks__cg_plan_make(p, kernel, kernel1, ckernel, elt, block, n, nnz, d_rp, d_ci, d_va, opts)
  *                          name_plan of PERKS_CG_DEFINE: the cluster path when asked for or (auto)
  *                          when the system fits one cluster, else the grid or stream path
- *   perks_cg_run(p, d_b, d_x, stream)      one solve, asynchronous (the true residual after it)
+ *   perks__cg_start(p, d_b, d_x, stream)      one solve, asynchronous (the true residual after it)
  *   perks_cg_plan_free(p)
  *   and the planner's steps (perks__cg_split, _lanes, _plan_cluster, _plan_grid, ...).
  *
  * EXAMPLE
  *   [not compiled: name_plan stands for a PERKS_CG_DEFINE instance]
  *   perks_cg_plan p;
- *   int rc = name_plan(&p, n, nnz, d_rp, d_ci, d_va, &o);     // perks__cg_plan_make with name's kernels
- *   if (!rc) rc = perks_cg_run(&p, d_b, d_x, stream);
- *   if (!rc) rc = perks_cg_wait(&p, &res);                     // perks/cg/refine.cuh
+ *   int rc = name_plan(&a, &p);              // perks__cg_plan_make with name's kernels
+ *   if (!rc) rc = name_run(&a, &p, stream);  // perks__cg_start, then perks__cg_finish (refine.cuh)
  *   perks_cg_plan_free(&p);
  *
  * LIMITS: perks/cg.cuh (PARAMETERS AND LIMITS).  Errors are codes, nothing is printed.  The plan
@@ -42,6 +41,11 @@
 static inline void perks_cg_plan_free(perks_cg_plan *p)
 {
     if (!p) return;
+    if (p->dbl) { /* a mixed plan's double plan */
+        perks_cg_plan_free(p->dbl);
+        free(p->dbl);
+    }
+    if (p->fbuf) cudaFree(p->fbuf);
     if (p->ws) cudaFree(p->ws);
     if (p->rpart) cudaFree(p->rpart);
     if (p->sell) cudaFree(p->sell);
@@ -50,7 +54,7 @@ static inline void perks_cg_plan_free(perks_cg_plan *p)
 
 static inline size_t perks__cg_align(size_t x) { return (x + 255) & ~(size_t)255; }
 
-/* the plans perks_cg_wait refines (double, Chronopoulos-Gear), and their buffers' bytes */
+/* the plans perks__cg_finish refines (double, Chronopoulos-Gear), and their buffers' bytes */
 static inline int perks__cg_refines(int elt, int variant) { return elt == 8 || variant == PERKS_CG_CGEAR; }
 static inline size_t perks__cg_refine_bytes(int elt, int n)
 {
@@ -198,6 +202,7 @@ static inline int perks__cg_plan_cluster(perks_cg_plan *p, const void *ckernel, 
         p->ws = NULL;
         return PERKS_ECUDA;
     }
+    p->workspace_bytes += total;
     ws = (char *)p->ws;
     p->args.out = (perks__cg_out *)ws;
     off = perks__cg_align(sizeof(perks__cg_out));
@@ -342,6 +347,7 @@ static inline int perks__cg_grid_workspace(perks_cg_plan *p, int n, int elt, int
         p->ws = NULL;
         return PERKS_ECUDA;
     }
+    p->workspace_bytes += total;
     ws = (char *)p->ws;
     p->args.r = ws;
     p->args.z = ws + vec;
@@ -442,6 +448,7 @@ static inline int perks__cg_sell_build(perks_cg_plan *p, int elt, int n, const i
         free(soff);
         return PERKS_ECUDA;
     }
+    p->workspace_bytes += b0 + b1 + (size_t)elt * (size_t)(tot ? tot : 1);
     m = (char *)p->sell;
     if (cudaMemcpy(m, soff, sizeof(int) * ((size_t)ns + 1), cudaMemcpyHostToDevice) != cudaSuccess) {
         free(soff);
@@ -458,97 +465,226 @@ static inline int perks__cg_sell_build(perks_cg_plan *p, int elt, int n, const i
     return PERKS_SUCCESS;
 }
 
-/* build 0: a stream plan without its matrix copy (the mixed driver's fallback); perks_cg_run refuses it */
-static inline int perks__cg_plan_make2(perks_cg_plan *p, const void *kernel, const void *kernel1, const void *ckernel,
-                                       const void *skernel, int elt, int block, int n, long long nnz, const int *d_rp,
-                                       const int *d_ci, const void *d_va, const perks_cg_opts *o, int build)
+/* the kernels of one PERKS_CG_DEFINE instance and its T and BLOCK */
+typedef struct perks__cg_kset {
+    const void *grid, *cgear, *cluster, *stream; /* name_kernel, name_kernel1, name_ckernel, name_skernel */
+    int elt, block;                              /* sizeof(T), BLOCK */
+} perks__cg_kset;
+
+/* a refused plan: what it holds released, the code, why, no passes */
+static inline int perks__cg_refuse(perks_cg_plan *p, int rc, const char *why)
 {
-    int *rp, rc = PERKS_ERESOURCE, is_auto;
-    if (!p) return PERKS_ENULL;
-    memset(p, 0, sizeof *p);
-    if (!kernel || !kernel1 || !ckernel || !skernel || !d_rp || !d_ci || !d_va || !o) return PERKS_ENULL;
-    if (n < 1 || nnz < 0 || nnz > 2147483647LL || block < 64 || block > ONCHIP_THREADS_PER_BLOCK_MAX || block % 32)
-        return PERKS_ESIZE;
-    if (!(o->tol >= 0) || o->max_iter < 0 || o->blocks < 0) return PERKS_ESIZE;
-    if (o->path < 0 || o->path > 3 || o->cluster < 0 || o->cluster > PERKS_CG_CMAX || o->barrier < 0 || o->barrier > 4)
-        return PERKS_ESIZE;
-    if (o->replace < -1 || (o->replace > 0 && o->variant != PERKS_CG_CLASSIC)) return PERKS_ESIZE;
+    perks_cg_plan_free(p);
+    p->why = why;
+    p->passes = 0;
+    return rc;
+}
+
+/* why a planning step failed with rc (the steps past the argument checks) */
+static inline const char *perks__cg_why_code(int rc)
+{
+    switch (rc) {
+    case PERKS_ENOMEM: return "refused: host memory ran out while planning";
+    case PERKS_EUNSUPPORTED: return "refused: the cluster path needs an sm_90 device and an sm_90 build";
+    case PERKS_ERESOURCE: return "refused: the kernel does not fit the device (shared memory or registers)";
+    case PERKS_ENOCOOP: return "refused: the device has no cooperative launch (the grid and stream paths need it)";
+    case PERKS_ECORESIDENT: return "refused: the grid's blocks cannot all be co-resident";
+    case PERKS_ESIZE: return "refused: a size the planner cannot hold";
+    default: return "refused: a CUDA call failed while planning (an allocation, a copy, an attribute)";
+    }
+}
+
+/* the sentence of a plan's path, its cache tier and barrier: o the options asked for */
+#define PERKS__CG_WHY_BARS(S)                                                                                 \
+    {S "; barrier: grid.sync", S "; barrier: the sum barrier (the last block to arrive sums)",                  \
+     S "; barrier: the flag barrier (every block reads every block's partials)",                               \
+     S "; barrier: the count barrier (grid.sync's counter, the partials' read folded in)"}
+static inline const char *perks__cg_why(const perks_cg_plan *p, const perks_cg_opts *o)
+{
+    static const char *const grid[9][4] = {
+        PERKS__CG_WHY_BARS("grid: the system, matrix included, fits the blocks' shared memory (cache tier 2)"),
+        PERKS__CG_WHY_BARS("grid: the vectors fit the blocks' shared memory, the matrix is read from device memory "
+                           "(cache tier 1)"),
+        PERKS__CG_WHY_BARS("grid: nothing cached (opts.cache 0, or the vectors do not fit): vectors and matrix "
+                           "from device memory"),
+        PERKS__CG_WHY_BARS("grid, Chronopoulos-Gear (opts.variant): the system, matrix included, fits the blocks' "
+                           "shared memory (cache tier 2)"),
+        PERKS__CG_WHY_BARS("grid, Chronopoulos-Gear (opts.variant): the vectors fit the blocks' shared memory, "
+                           "the matrix is read from device memory (cache tier 1)"),
+        PERKS__CG_WHY_BARS("grid, Chronopoulos-Gear (opts.variant): nothing cached, vectors and matrix from device "
+                           "memory"),
+        PERKS__CG_WHY_BARS("stream: nothing fits on chip and the rows are short (one lane a row), so the grid "
+                           "kernel reads a sliced-ELL copy padded at most 1.25x"),
+        PERKS__CG_WHY_BARS("stream (opts.path 3): the grid kernel over a sliced-ELL copy of the matrix"),
+        PERKS__CG_WHY_BARS("mixed: float CG on the grid path (the double system does not fit on chip, or opts.mixed "
+                           "1), x and the replaced residuals in double")};
+    static const char *const mstream[4] = PERKS__CG_WHY_BARS(
+        "mixed: float CG on the stream path (the double system streams), x and the replaced residuals in double");
+    static const char *const mdouble[4] = PERKS__CG_WHY_BARS(
+        "mixed, the double solver alone: the double system fits the grid's shared memory, so barriers bound it, "
+        "not bytes (opts.mixed 0)");
+    const int bar = p->barrier >= 1 && p->barrier <= 4 ? p->barrier - 1 : 0, tier = p->cached == 2 ? 0 : p->cached == 1 ? 1 : 2;
+    if (p->mixed == PERKS_CG_RAN_DOUBLE)
+        return p->path == PERKS_CG_PATH_CLUSTER
+                   ? "mixed, the double solver alone: the double system fits one cluster's shared memory, so barriers "
+                     "bound it, not bytes (opts.mixed 0); the cluster's barrier"
+                   : mdouble[bar];
+    if (p->mixed) return p->path == PERKS_CG_PATH_STREAM ? mstream[bar] : grid[8][bar];
+    if (p->path == PERKS_CG_PATH_CLUSTER)
+        return o->path == PERKS_CG_PATH_AUTO
+                   ? "cluster: the system, matrix included, fits one cluster's shared memory (at most 16 blocks); "
+                     "the cluster's barrier"
+               : p->cached == 2 ? "cluster (opts.path 2): the system, matrix included, in the cluster's shared memory; "
+                                  "the cluster's barrier"
+                                : "cluster (opts.path 2): the vectors in the cluster's shared memory, the matrix read "
+                                  "from device memory; the cluster's barrier";
+    if (p->path == PERKS_CG_PATH_STREAM) return grid[o->path == PERKS_CG_PATH_STREAM ? 7 : 6][bar];
+    return grid[(p->variant == PERKS_CG_CGEAR ? 3 : 0) + tier][bar];
+}
+#undef PERKS__CG_WHY_BARS
+
+/* name_plan's argument checks: 0, or the refusal (the code, p->why) */
+static inline int perks__cg_plan_check(perks_cg_plan *p, const perks__cg_kset *ks, const perks_cg_args *a)
+{
+    const perks_cg_opts *o = &a->opts;
+    if (!ks || !ks->grid || !ks->cgear || !ks->cluster || !ks->stream)
+        return perks__cg_refuse(p, PERKS_ENULL, "refused: a kernel of the instance is NULL");
+    if (!a->row_ptr || !a->col || !a->val) return perks__cg_refuse(p, PERKS_ENULL, "refused: a.row_ptr, a.col or a.val is NULL");
+    if (!a->b || !a->x || !a->result) return perks__cg_refuse(p, PERKS_ENULL, "refused: a.b, a.x or a.result is NULL");
+    if (a->n < 1 || a->nnz < 0 || a->nnz > 2147483647LL)
+        return perks__cg_refuse(p, PERKS_ESIZE, "refused: n < 1, or nnz outside 0 .. 2^31 - 1");
+    if (ks->block < 64 || ks->block > ONCHIP_THREADS_PER_BLOCK_MAX || ks->block % 32)
+        return perks__cg_refuse(p, PERKS_ESIZE, "refused: BLOCK must be a multiple of 32 from 64 to 1024");
+    if (!(o->tol >= 0)) return perks__cg_refuse(p, PERKS_ESIZE, "refused: opts.tol < 0 or NaN");
+    if (o->max_iter < 0) return perks__cg_refuse(p, PERKS_ESIZE, "refused: opts.max_iter < 0");
+    if (o->blocks < 0) return perks__cg_refuse(p, PERKS_ESIZE, "refused: opts.blocks < 0");
+    if (o->path < 0 || o->path > 3) return perks__cg_refuse(p, PERKS_ESIZE, "refused: opts.path outside 0 .. 3");
+    if (o->cluster < 0 || o->cluster > PERKS_CG_CMAX)
+        return perks__cg_refuse(p, PERKS_ESIZE, "refused: opts.cluster outside 0 .. 16");
+    if (o->barrier < 0 || o->barrier > 4) return perks__cg_refuse(p, PERKS_ESIZE, "refused: opts.barrier outside 0 .. 4");
+    if (o->replace < -1 || (o->replace > 0 && o->variant != PERKS_CG_CLASSIC))
+        return perks__cg_refuse(p, PERKS_ESIZE, "refused: opts.replace < -1, or > 0 with Chronopoulos-Gear");
     if (!(o->replace_delta == -1 || (o->replace_delta >= 0 && o->replace_delta < 1)) ||
         (o->replace_delta > 0 && o->variant != PERKS_CG_CLASSIC))
-        return PERKS_ESIZE;
+        return perks__cg_refuse(p, PERKS_ESIZE,
+                                "refused: opts.replace_delta neither -1 nor in [0, 1), or > 0 with Chronopoulos-Gear");
+    if (o->variant < 0 || o->variant > 1) return perks__cg_refuse(p, PERKS_ESIZE, "refused: opts.variant neither 0 nor 1");
     /* Chronopoulos-Gear: the grid path with grid.sync only */
-    if (o->variant < 0 || o->variant > 1 ||
-        (o->variant == PERKS_CG_CGEAR && (o->path == PERKS_CG_PATH_CLUSTER || o->path == PERKS_CG_PATH_STREAM ||
-                                          o->sum_barrier ||
-                                          (o->barrier && o->barrier != PERKS_CG_BAR_GRID &&
-                                           o->barrier != PERKS_CG_BAR_COUNT))))
-        return PERKS_ESIZE;
-    rp = (int *)malloc(sizeof(int) * ((size_t)n + 1));
-    if (!rp) return PERKS_ENOMEM;
-    if (cudaMemcpy(rp, d_rp, sizeof(int) * ((size_t)n + 1), cudaMemcpyDeviceToHost) != cudaSuccess) {
+    if (o->variant == PERKS_CG_CGEAR && (o->path == PERKS_CG_PATH_CLUSTER || o->path == PERKS_CG_PATH_STREAM ||
+                                         o->sum_barrier ||
+                                         (o->barrier && o->barrier != PERKS_CG_BAR_GRID && o->barrier != PERKS_CG_BAR_COUNT)))
+        return perks__cg_refuse(p, PERKS_ESIZE,
+                                "refused: Chronopoulos-Gear takes the grid path with grid.sync or the count barrier "
+                                "(opts.path, opts.barrier, opts.sum_barrier)");
+    return PERKS_SUCCESS;
+}
+
+/* the host copy of a->row_ptr into *rp_out (malloc'd), checked: 0, or the refusal */
+static inline int perks__cg_plan_rows(perks_cg_plan *p, const perks_cg_args *a, int **rp_out)
+{
+    const int n = a->n;
+    int *rp = (int *)malloc(sizeof(int) * ((size_t)n + 1)), rc;
+    if (!rp) return perks__cg_refuse(p, PERKS_ENOMEM, perks__cg_why_code(PERKS_ENOMEM));
+    if (cudaMemcpy(rp, a->row_ptr, sizeof(int) * ((size_t)n + 1), cudaMemcpyDeviceToHost) != cudaSuccess) {
         free(rp);
-        return PERKS_ECUDA;
+        return perks__cg_refuse(p, PERKS_ECUDA, "refused: a CUDA call failed (row_ptr copied to the host)");
     }
-    if (rp[0] != 0 || rp[n] != nnz) {
+    if (rp[0] != 0 || rp[n] != a->nnz) {
         free(rp);
-        return PERKS_ESIZE;
+        return perks__cg_refuse(p, PERKS_ESIZE, "refused: row_ptr[0] != 0 or row_ptr[n] != nnz");
     }
     for (int i = 0; i < n; i++)
         if (rp[i + 1] <= rp[i]) { /* an empty row (A singular) or a row_ptr that goes down */
             rc = rp[i + 1] == rp[i] ? PERKS_EEMPTYROW : PERKS_ESIZE;
             free(rp);
-            return rc;
+            return perks__cg_refuse(p, rc, rc == PERKS_EEMPTYROW ? "refused: a row without entries (A is singular)"
+                                                                 : "refused: row_ptr goes down at a row");
         }
-    /* auto: the cluster when the system is small and no grid option was asked for */
-    is_auto = o->path == PERKS_CG_PATH_AUTO && !o->blocks && !o->barrier && !o->sum_barrier && o->cache &&
-              o->variant == PERKS_CG_CLASSIC;
+    *rp_out = rp;
+    return PERKS_SUCCESS;
+}
+
+/* the path (rp the host row_ptr): the cluster when asked for or (auto) when the system is small and
+ * no grid option was asked for; else the grid, or the stream path (asked for; auto: below); 0, or
+ * the refusal */
+static inline int perks__cg_plan_path(perks_cg_plan *p, const perks__cg_kset *ks, const perks_cg_args *a,
+                                      const int *rp, int build)
+{
+    const perks_cg_opts *o = &a->opts;
+    const int n = a->n, elt = ks->elt;
+    const long long nnz = a->nnz;
+    const int is_auto = o->path == PERKS_CG_PATH_AUTO && !o->blocks && !o->barrier && !o->sum_barrier && o->cache &&
+                        o->variant == PERKS_CG_CLASSIC;
+    int rc = PERKS_ERESOURCE;
     if (o->path == PERKS_CG_PATH_CLUSTER || is_auto) {
-        rc = perks__cg_plan_cluster(p, ckernel, elt, n, nnz, rp, o, is_auto);
+        rc = perks__cg_plan_cluster(p, ks->cluster, elt, n, nnz, rp, o, is_auto);
         if (rc != PERKS_SUCCESS) {
             perks_cg_plan_free(p);
             if (rc == PERKS_ECUDA) (void)cudaGetLastError();
         }
+        if (rc == PERKS_ERESOURCE && o->path == PERKS_CG_PATH_CLUSTER)
+            return perks__cg_refuse(p, rc, "refused: the cluster path (opts.path 2): the system does not fit one "
+                                           "cluster's shared memory");
     }
     if (rc != PERKS_SUCCESS && o->path != PERKS_CG_PATH_CLUSTER) {
         /* auto: the stream path when nothing is cached, a row gets one lane and the padding is small */
         const int stream = o->path == PERKS_CG_PATH_STREAM;
-        rc = perks__cg_plan_grid(p, stream ? skernel : o->variant == PERKS_CG_CGEAR ? kernel1 : kernel, elt, block, n,
-                                 nnz, rp, o, stream);
+        rc = perks__cg_plan_grid(p, stream ? ks->stream : o->variant == PERKS_CG_CGEAR ? ks->cgear : ks->grid, elt,
+                                 ks->block, n, nnz, rp, o, stream);
         if (rc == PERKS_SUCCESS && o->path == PERKS_CG_PATH_AUTO && p->cached == 0 &&
             o->variant == PERKS_CG_CLASSIC && perks__cg_lanes(n, nnz, PERKS_CG_NNZ_PER_LANE_DRAM) == 1 &&
             perks__cg_sell_size(rp, n, NULL) <= PERKS_CG_SELL_PAD * (double)nnz) {
             perks_cg_plan_free(p);
-            rc = perks__cg_plan_grid(p, skernel, elt, block, n, nnz, rp, o, 1);
+            rc = perks__cg_plan_grid(p, ks->stream, elt, ks->block, n, nnz, rp, o, 1);
         }
-        if (rc == PERKS_SUCCESS && p->path == PERKS_CG_PATH_STREAM && build)
-            rc = perks__cg_sell_build(p, elt, n, rp, d_rp, d_ci, d_va);
+        if (rc == PERKS_ESIZE) /* perks__cg_grid_barrier's refusal */
+            return perks__cg_refuse(p, rc, "refused: the flag barrier (opts.barrier 3) over more than 2 BLOCK blocks");
+        if (rc == PERKS_SUCCESS && p->path == PERKS_CG_PATH_STREAM && build) {
+            rc = perks__cg_sell_build(p, elt, n, rp, a->row_ptr, a->col, a->val);
+            if (rc == PERKS_ESIZE)
+                return perks__cg_refuse(p, rc, "refused: the stream path's padded slices reach 2^31 entries");
+        }
     }
+    return rc ? perks__cg_refuse(p, rc, perks__cg_why_code(rc)) : PERKS_SUCCESS;
+}
+
+/* The plan of one instance's kernels ks for a (build 0: a stream plan without its copy of the
+ * matrix, the mixed driver's double plan, whose copy a fallback builds; perks__cg_start refuses it).
+ * On an error the code, p->why the refusal, p->passes 0 and nothing held. */
+static inline int perks__cg_plan_make(perks_cg_plan *p, const perks__cg_kset *ks, const perks_cg_args *a, int build)
+{
+    int *rp = NULL, rc;
+    if (!p) return PERKS_ENULL;
+    memset(p, 0, sizeof *p);
+    if (!a) return perks__cg_refuse(p, PERKS_ENULL, "refused: the arguments (a) are NULL");
+    if ((rc = perks__cg_plan_check(p, ks, a)) || (rc = perks__cg_plan_rows(p, a, &rp))) return rc;
+    rc = perks__cg_plan_path(p, ks, a, rp, build);
     free(rp);
-    if (rc != PERKS_SUCCESS) {
-        perks_cg_plan_free(p);
-        return rc;
+    if (rc) return rc;
+    /* the true-residual partials, then the best-x buffer (n T); solves refined on the host (double,
+     * Chronopoulos-Gear) also r = b - A x (n double), the correction d and r in T (n T each) */
+    {
+        const int elt = ks->elt, n = a->n;
+        const size_t bytes = sizeof(double) * 3 * PERKS_CG_RESID_BLOCKS + perks__cg_align((size_t)elt * n) +
+                             (perks__cg_refines(elt, p->variant) ? perks__cg_refine_bytes(elt, n) : 0);
+        if (cudaMalloc((void **)&p->rpart, bytes) != cudaSuccess) {
+            p->rpart = NULL;
+            return perks__cg_refuse(p, PERKS_ECUDA, perks__cg_why_code(PERKS_ECUDA));
+        }
+        p->workspace_bytes += bytes;
     }
-    /* the true-residual partials, the best x (n T), the refinement's r (n double), d and r (n T) */
-    if (cudaMalloc((void **)&p->rpart, sizeof(double) * 3 * PERKS_CG_RESID_BLOCKS + perks__cg_align((size_t)elt * n) +
-                                           (perks__cg_refines(elt, p->variant) ? perks__cg_refine_bytes(elt, n) : 0)) != cudaSuccess) {
-        p->rpart = NULL;
-        perks_cg_plan_free(p);
-        return PERKS_ECUDA;
-    }
-    perks__cg_set_common(p, n, nnz, elt, o, d_rp, d_ci, d_va);
+    perks__cg_set_common(p, a->n, a->nnz, ks->elt, &a->opts, a->row_ptr, a->col, a->val);
     p->args.xbest = (char *)p->rpart + sizeof(double) * 3 * PERKS_CG_RESID_BLOCKS;
+    /* the head: one launch, and the host's refinements where they are due (perks__cg_finish) */
+    p->why = perks__cg_why(p, &a->opts);
+    p->steps_per_pass = 0;
+    p->passes = 1 + (perks__cg_refines(ks->elt, p->variant) && a->opts.replace != 0 ? PERKS_CG_RESTARTS : 0);
+    p->result = a->x;
     return PERKS_SUCCESS;
 }
 
-static inline int perks__cg_plan_make(perks_cg_plan *p, const void *kernel, const void *kernel1, const void *ckernel,
-                                      const void *skernel, int elt, int block, int n, long long nnz, const int *d_rp,
-                                      const int *d_ci, const void *d_va, const perks_cg_opts *o)
-{
-    return perks__cg_plan_make2(p, kernel, kernel1, ckernel, skernel, elt, block, n, nnz, d_rp, d_ci, d_va, o, 1);
-}
-
-/* launch one solve (asynchronous on stream); perks_cg_wait waits and reads the outcome */
-static inline int perks_cg_run(perks_cg_plan *p, const void *d_b, void *d_x, cudaStream_t stream)
+/* launch one solve (asynchronous on stream); perks__cg_finish waits and reads the outcome */
+static inline int perks__cg_start(perks_cg_plan *p, const void *d_b, void *d_x, cudaStream_t stream)
 {
     void *args[1];
     int rc;

@@ -41,7 +41,7 @@ typedef struct __align__(16) perks__cg_cpart_t { /* the cluster's block partials
 template <class K> static __shared__ perks__cg_cpart_t perks__cg_cpart;             /* cluster: block partials */
 template <class K> static __shared__ double perks__cg_ctot[4];                       /* cluster: the totals */
 
-/* perks_count_sum's counter (zeroed by perks_cg_run before each launch) */
+/* perks_count_sum's counter (zeroed by perks__cg_start before each launch) */
 static __device__ __forceinline__ unsigned int *perks__cg_cnt(const perks_cg_kargs &a)
 {
     return (unsigned int *)(a.bar + 6);

@@ -3,18 +3,18 @@
  * without in-kernel replacement (double, Chronopoulos-Gear) (perks/cg.cuh, WHAT A SUCCESS MEANS).
  *
  * WHAT
- *   perks_cg_wait(p, &res)     waits for perks_cg_run's solve, reads its result and its true
+ *   perks__cg_finish(p, &res)     waits for perks__cg_start's solve, reads its result and its true
  *                              residual; PERKS_SUCCESS only when the true residual met tol.  A
  *                              solve of those kernels whose recurrence alone met tol is refined
  *                              (docs/perks-cg.md#design-notes-perkscgrefinecuh)
  *   perks__cg_wait1(p, &res)   one launch's result (no refinement)
  *   perks__cg_refine(...)      one refinement
  *
- * EXAMPLE
- *   [compile: perks_cg_plan p; const double *d_b; double *d_x; cudaStream_t stream; int rc; perks_cg_result res]
- *   if (!perks_cg_run(&p, d_b, d_x, stream)) rc = perks_cg_wait(&p, &res);
+ * EXAMPLE (name_run's steps, on its copy q of the plan)
+ *   [compile: perks_cg_plan q; const double *d_b; double *d_x; cudaStream_t stream; int rc; perks_cg_result res]
+ *   if (!perks__cg_start(&q, d_b, d_x, stream)) rc = perks__cg_finish(&q, &res);
  *
- * LIMITS: one perks_cg_run at a time per plan; res.iterations counts every iteration,
+ * LIMITS: one perks__cg_start at a time per plan; res.iterations counts every iteration,
  * res.replacements the refinements.
  */
 #ifndef PERKS_CG_REFINE_CUH
@@ -32,7 +32,7 @@
 #include "types.cuh"
 
 #ifndef __CUDACC_RTC__ /* host code, all of it */
-/* one launch's result (perks_cg_wait without the restarts) */
+/* one launch's result (perks__cg_finish without the restarts) */
 static inline int perks__cg_wait1(perks_cg_plan *p, perks_cg_result *res)
 {
     perks__cg_out out;
@@ -83,7 +83,7 @@ static inline int perks__cg_refine(perks_cg_plan *p, const perks_cg_result *prev
     p->args.use_x0 = 0;
     p->args.max_iter = budget;
     p->args.tol = tol * PERKS_CG_RESTART_TOL / prev->true_residual; /* relative to ||r|| = true ||b|| */
-    rc = perks_cg_run(p, rt, d, p->stream);
+    rc = perks__cg_start(p, rt, d, p->stream);
     p->args.use_x0 = x0, p->args.max_iter = mi, p->args.tol = tol, p->args.b = b, p->args.x = x;
     if (rc) return res->status = rc;
     rc = perks__cg_wait1(p, &in);
@@ -113,8 +113,10 @@ static inline int perks__cg_refine(perks_cg_plan *p, const perks_cg_result *prev
     return res->status;
 }
 
-/* the outcome; up to PERKS_CG_RESTARTS refinements where the recurrence alone met tol */
-static inline int perks_cg_wait(perks_cg_plan *p, perks_cg_result *res)
+/* Kernels without in-kernel replacement (double, Chronopoulos-Gear) whose recurrence met tol while
+ * the true residual did not: up to PERKS_CG_RESTARTS refinements (perks__cg_refine) while each
+ * lowers the true residual; the iterations add up, res.replacements counts the refinements. */
+static inline int perks__cg_finish(perks_cg_plan *p, perks_cg_result *res)
 {
     int rc = perks__cg_wait1(p, res), k, stop = 0;
     if (rc == PERKS_ENULL || rc == PERKS_ESIZE || rc == PERKS_ECUDA) return rc;

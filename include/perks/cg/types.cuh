@@ -1,5 +1,5 @@
 #include <onchip/names_push.h>
-/* perks/cg/types.cuh -- the CG solver's options, result, plan and kernel arguments (perks/cg.cuh).
+/* perks/cg/types.cuh -- the CG solver's options, result, arguments, plan and kernel arguments (perks/cg.cuh).
  *
  * WHAT (PERKS paper sections 3-4; the constants: docs/perks-cg.md#design-notes-perkscgtypescuh)
  *   perks_cg_opts, perks_cg_defaults()   what a solve is asked for
@@ -13,6 +13,9 @@
  *   #include <perks/cg/types.cuh>
  *   perks_cg_opts o = perks_cg_defaults();   // tol 1e-8, max_iter 10000, Jacobi off, cache on
  *   o.jacobi = 1;
+ *   perks_cg_args a = {};                    // and n, nnz, row_ptr, col, val, b, x, result
+ *   a.opts = o;
+ *   if (a.opts.max_iter < 1) return;
  *
  * LIMITS: see perks/cg.cuh (PARAMETERS AND LIMITS).  Host C structs; device code reads
  * perks_cg_kargs only.
@@ -25,6 +28,7 @@
 #include <string.h>
 #endif
 
+#include <onchip/plan.h>
 #include "../base.h"
 
 #define PERKS_CG_WORK_PER_BLOCK 512 /* rows + nonzeros per block the planner aims at */
@@ -163,12 +167,12 @@ typedef struct perks_cg_kargs {
     double *x_hi;               /* mixed: x in double; the kernel's x (T) the correction since the last
                                    replacement */
     double tol;
-    double *bar;  /* perks_sum_barrier workspace, zeroed by perks_cg_run */
-    double *flag; /* perks_flag_sum workspace, 0xff bytes by perks_cg_run */
-    int *cenc;    /* cluster path, matrix in device memory: the encoded columns */
-    const int *soff, *sci; /* stream path: entry k of slice s's row l at soff[s] + 32 k + l; columns
-                              (-1: padding) */
-    const void *sva;       /* stream path: the values (T) */
+    double *bar;  /* perks_sum_barrier workspace (PERKS_SUM_BARRIER_WORDS), zeroed by perks__cg_start */
+    double *flag; /* perks_flag_sum workspace (PERKS_FLAG_WORDS(G)), set to 0xff bytes by perks__cg_start */
+    int *cenc;    /* cluster path, matrix in device memory: the encoded columns (nnz) */
+    const int *soff, *sci; /* stream path: slice s's entries from soff[s] on, column k of its row l at
+                              soff[s] + 32 k + l; sci the columns (-1: padding) */
+    const void *sva;       /* stream path: the values (T, 0 where padded) */
     const int *rp, *ci, *split;
     const void *va, *b;
     void *x, *r, *z, *p0, *p1, *q, *dinv; /* CGEAR: r, z the two quad buffers, p0 = p */
@@ -176,10 +180,38 @@ typedef struct perks_cg_kargs {
     perks__cg_out *out;
 } perks_cg_kargs;
 
-#ifndef __CUDACC_RTC__ /* host code */
+#ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
+/* one solve (PERKS_CG_DEFINE's name_plan, name_run, name_launch): A in CSR, b, x, the options and
+ * the record the run fills.  T is the instance's (double for T perks_cg_mixed). */
+typedef struct perks_cg_args {
+    int n;                   /* rows = columns, >= 1 */
+    long long nnz;           /* nonzeros = row_ptr[n], 0 .. 2^31 - 1 */
+    const int *row_ptr;      /* device, n + 1 (row_ptr[0] = 0, increasing: no empty row) */
+    const int *col;          /* device, nnz */
+    const void *val;         /* T *, device, nnz */
+    const void *b;           /* T *, device, n */
+    void *x;                 /* T *, device, n: the answer (and the start with opts.x0) */
+    perks_cg_opts opts;      /* perks_cg_defaults() fills one */
+    perks_cg_result *result; /* host: filled by name_run */
+} perks_cg_args;
+
+/* a run's result when it runs nothing: zeros, the code */
+static inline void perks__cg_result_error(perks_cg_result *res, int rc)
+{
+    memset(res, 0, sizeof *res);
+    res->status = rc;
+}
+
 typedef struct perks_cg_plan {
+    /* onchip_plan's head (onchip/plan.h) */
+    int path;               /* PERKS_CG_PATH_GRID, _CLUSTER or _STREAM */
+    const char *why;        /* why that path (and barrier), or why the plan is refused */
+    int steps_per_pass;     /* 0: the iterations are not known in advance */
+    long long passes;       /* the CG kernel's launches one solve makes at most (0: refused) */
+    size_t workspace_bytes; /* the device memory the plan holds (perks_cg_plan_free releases it) */
+    void *result;           /* a->x */
+    /* the CG plan's own */
     int n, blocks, block, sub, cached, elt;
-    int path;    /* PERKS_CG_PATH_GRID or PERKS_CG_PATH_CLUSTER */
     int barrier; /* grid path: the barrier used (PERKS_CG_BAR_*) */
     long long nnz;
     size_t smem;
@@ -190,8 +222,13 @@ typedef struct perks_cg_plan {
     void *sell;         /* stream path: the sliced-ELL copy */
     long long sell_nnz; /* stream path: the slices' entries, padding included */
     double *rpart;      /* the true-residual kernel's block partials */
-    cudaStream_t stream; /* the last perks_cg_run's stream */
+    cudaStream_t stream; /* the last perks__cg_start's stream */
     perks_cg_kargs args;
+    /* T perks_cg_mixed: what a solve runs first (0: not a mixed plan) */
+    int mixed;                 /* PERKS_CG_RAN_MIXED: this plan's float solve, dbl the double fallback;
+                                  PERKS_CG_RAN_DOUBLE: this plan is the double solver alone */
+    struct perks_cg_plan *dbl; /* PERKS_CG_RAN_MIXED: the double plan (host memory, owned) */
+    void *fbuf;                /* PERKS_CG_RAN_MIXED: the float values, b and correction (device) */
 } perks_cg_plan;
 #endif
 

@@ -10,6 +10,7 @@
  *                                             rank order), then each rank's column window and the
  *                                             columns each rank sends; the workspaces
  *   perks__cgd_alloc / perks__cgd_release     one rank's workspace
+ *   perks__cgd_reset(k, tol)                  one rank's device state as a solve starts it
  *
  * EXAMPLE
  *   [compile: perks_cgd_rank *rk; int nlocal; perks_cgd_opts o]
@@ -89,6 +90,19 @@ static inline size_t perks__cgd_al(size_t x) { return (x + 255) & ~(size_t)255; 
 
 #define PERKS__CGD_NV 5 /* sums: p.q, r.r, r.z, b.b, bad diagonals */
 
+/* one rank's device state as a solve starts it (the sums 0, tol^2), waited for */
+static inline int perks__cgd_reset(perks_cgd_rank *k, double tol)
+{
+    perks__cgd_state s;
+    memset(&s, 0, sizeof s);
+    s.tol2 = tol * tol;
+    return cudaSetDevice(k->device) == cudaSuccess &&
+                   cudaMemcpyAsync(k->st, &s, sizeof s, cudaMemcpyHostToDevice, k->stream) == cudaSuccess &&
+                   cudaStreamSynchronize(k->stream) == cudaSuccess
+               ? 0
+               : PERKS_ECUDA;
+}
+
 /* the workspace of one rank (its window known) */
 static inline int perks__cgd_alloc(perks_cgd_rank *k, int elt, double tol)
 {
@@ -100,6 +114,7 @@ static inline int perks__cgd_alloc(perks_cgd_rank *k, int elt, double tol)
     const size_t pb = perks__cgd_al(3 * sizeof(double) * k->blocks), sb = perks__cgd_al(sizeof(perks__cgd_state));
     const size_t gb = perks__cgd_al(PERKS__CGD_NV * sizeof(double) * k->nranks);
     if (cudaMalloc(&k->ws, wb + 3 * vb + pb + sb + gb) != cudaSuccess) { k->ws = NULL; return PERKS_ENOMEM; }
+    k->ws_bytes = wb + 3 * vb + pb + sb + gb;
     char *c = (char *)k->ws;
     k->w = c, c += wb;
     k->r = c, c += vb;
@@ -108,12 +123,8 @@ static inline int perks__cgd_alloc(perks_cgd_rank *k, int elt, double tol)
     k->part = (double *)c, c += pb;
     k->st = (perks__cgd_state *)c, c += sb;
     k->gath = (double *)c;
-    perks__cgd_state s;
-    memset(&s, 0, sizeof s);
-    s.tol2 = tol * tol;
-    if (cudaMemcpyAsync(k->st, &s, sizeof s, cudaMemcpyHostToDevice, k->stream) != cudaSuccess ||
-        cudaStreamSynchronize(k->stream) != cudaSuccess ||
-        cudaEventCreateWithFlags(&k->ev, cudaEventDisableTiming) != cudaSuccess) return PERKS_ECUDA;
+    if (perks__cgd_reset(k, tol) || cudaEventCreateWithFlags(&k->ev, cudaEventDisableTiming) != cudaSuccess)
+        return PERKS_ECUDA;
     return 0;
 }
 
@@ -211,7 +222,7 @@ static inline void perks__cgd_release(perks_cgd_rank *rk, int nlocal)
         cudaSetDevice(rk[i].device);
         if (rk[i].ws) cudaStreamSynchronize(rk[i].stream), cudaFree(rk[i].ws);
         if (rk[i].ev) cudaEventDestroy(rk[i].ev);
-        rk[i].ws = NULL, rk[i].ev = NULL;
+        rk[i].ws = NULL, rk[i].ev = NULL, rk[i].ws_bytes = 0;
     }
 }
 

@@ -4,8 +4,11 @@
  * SUCCESS MEANS).
  *
  * WHAT
- *   perks__cgd_solve(rk, nlocal, o, res, ks)   the whole solve with the kernels ks (PERKS_CGD_DEFINE's
- *                                              name_solve calls it)
+ *   perks__cgd_plan_make(a, p, elt)            name_plan: the process's checks, the setup (collective),
+ *                                              onchip_plan's head; a refusal names why
+ *   perks__cgd_run(a, p, ks)                   name_run: one solve with the kernels ks on the ranks the
+ *                                              plan set up (collective)
+ *   perks_cgd_plan_free(p)                     the ranks' workspaces released
  *   perks__cgd_residual(...)   w = x (or 0) exchanged, r = b - A w with its sums, all-reduced
  *   perks__cgd_iterate(...)    one CG iteration on every local rank (exchange, spmv, all-reduce,
  *                              update, all-reduce, pupd)
@@ -14,10 +17,12 @@
  * EXAMPLE
  *   [not compiled: a library-internal step (perks__*), its kernel set elided]
  *   const perks__cgd_kset ks = {...the five kernels..., (int)sizeof(double)};
- *   int rc = perks__cgd_solve(rk, P, &o, &res, &ks);
+ *   int rc = perks__cgd_plan_make(&a, &p, ks.elt);
+ *   if (!rc) rc = perks__cgd_run(&a, &p, &ks);
+ *   perks_cgd_plan_free(&p);
  *
  * LIMITS: see perks/cg_dist.cuh; after PERKS_ECOMM or PERKS_ETIMEOUT the process's communicators are
- * aborted and the workspace is left allocated.
+ * aborted and the workspace is left allocated (the plan then holds nothing a run can use).
  */
 #ifndef PERKS_CG_DIST_SOLVE_CUH
 #define PERKS_CG_DIST_SOLVE_CUH
@@ -89,16 +94,95 @@ static inline int perks__cgd_read(perks_cgd_rank *rk, int nlocal, perks__cgd_sta
     return 0;
 }
 
-static inline int perks__cgd_solve(perks_cgd_rank *rk, int nlocal, const perks_cgd_opts *o, perks_cgd_result *res,
-                                   const perks__cgd_kset *ks)
+/* a failed NCCL call or wait: this process's communicators are aborted (the peers then end with
+ * PERKS_ECOMM or PERKS_ETIMEOUT); the workspace stays allocated (freeing it could wait on a stuck
+ * stream) and the ranks hold none */
+static inline void perks__cgd_abandon(perks_cgd_rank *rk, int nlocal, int rc, int aborted)
+{
+#ifdef PERKS_CGD_NCCL
+    if ((rc == PERKS_ECOMM || rc == PERKS_ETIMEOUT) && !perks__cgd_virtual(rk, nlocal)) {
+        for (int i = 0; i < nlocal && !aborted; i++) ncclCommAbort((ncclComm_t)rk[i].comm);
+        for (int i = 0; i < nlocal; i++) rk[i].ws = NULL, rk[i].ws_bytes = 0;
+    }
+#else
+    (void)rk, (void)nlocal, (void)rc, (void)aborted;
+#endif
+}
+
+static inline void perks_cgd_plan_free(perks_cgd_plan *p)
+{
+    if (!p) return;
+    if (p->ranks) perks__cgd_release(p->ranks, p->nlocal);
+    memset(p, 0, sizeof *p);
+}
+
+/* a refused plan: the code, why, no passes */
+static inline int perks__cgd_refuse(perks_cgd_plan *p, int rc, const char *why)
+{
+    memset(p, 0, sizeof *p);
+    p->why = why;
+    return rc;
+}
+
+/* name_plan: what this process can check, then the setup (collective: every rank takes the same
+ * decision and returns the same code); the ranks' workspaces and halo tables live in a->ranks */
+static inline int perks__cgd_plan_make(const perks_cgd_args *a, perks_cgd_plan *p, int elt)
+{
+    int rc;
+    if (!p) return PERKS_ENULL;
+    memset(p, 0, sizeof *p);
+    if (!a) return perks__cgd_refuse(p, PERKS_ENULL, "refused: the arguments (a) are NULL");
+    perks_cgd_rank *rk = a->ranks;
+    const int nlocal = a->nlocal;
+    rc = perks__cgd_check_process(rk, nlocal, &a->opts);
+    if (rc)
+        return perks__cgd_refuse(p, rc, rc == PERKS_ENULL ? "refused: a.ranks is NULL, or some ranks have a communicator and others none"
+                                        : rc == PERKS_EUNSUPPORTED ? "refused: ranks with a communicator in a build without <nccl.h>"
+                                                                   : "refused: nlocal outside 1 .. 64, or virtual ranks that are not "
+                                                                     "0 .. nlocal-1 of nranks nlocal");
+    if (!a->result) return perks__cgd_refuse(p, PERKS_ENULL, "refused: a.result is NULL");
+    for (int i = 0; i < nlocal; i++) rk[i].ws = NULL, rk[i].ev = NULL, rk[i].ws_bytes = 0;
+    rc = perks__cgd_setup(rk, nlocal, elt, &a->opts);
+    if (rc) {
+        perks__cgd_abandon(rk, nlocal, rc, 0);
+        perks__cgd_release(rk, nlocal);
+        return perks__cgd_refuse(p, rc, rc == PERKS_ENULL ? "refused: a rank's rp, ci, va, b or x is NULL (every rank says so)"
+                                        : rc == PERKS_ESIZE ? "refused: the ranks' blocks do not tile 0 .. n-1 in rank order, "
+                                                              "they disagree on n, T or nranks, or opts are out of range"
+                                        : rc == PERKS_ENOMEM ? "refused: a rank's workspace did not fit its device"
+                                        : rc == PERKS_ECOMM ? "refused: an NCCL call failed (the communicators are aborted)"
+                                                            : "refused: a CUDA call failed during the setup");
+    }
+    p->ranks = rk, p->nlocal = nlocal, p->opts = a->opts;
+    p->path = perks__cgd_virtual(rk, nlocal) ? PERKS_CGD_PATH_VIRTUAL : PERKS_CGD_PATH_NCCL;
+    p->why = p->path == PERKS_CGD_PATH_VIRTUAL
+                 ? "virtual ranks: this process holds every rank (comm NULL): p's halo and the dot products by device "
+                   "copies between the ranks' buffers"
+                 : "NCCL: every rank has a communicator: p's halo by ncclSend / ncclRecv, the dot products by "
+                   "ncclAllReduce";
+    p->steps_per_pass = 0;
+    p->passes = 1;
+    for (int i = 0; i < nlocal; i++) p->workspace_bytes += rk[i].ws_bytes;
+    p->result = rk[0].x;
+    return PERKS_SUCCESS;
+}
+
+/* name_run: one solve (collective) with the kernels ks on the ranks plan p set up, a's b and x (in
+ * the ranks) and a->result; the device state reset first, so that one plan serves many solves */
+static inline int perks__cgd_run(const perks_cgd_args *a, const perks_cgd_plan *p, const perks__cgd_kset *ks)
 {
     perks__cgd_state s;
-    int rc = perks__cgd_check_process(rk, nlocal, o), it = 0, aborted = 0;
-    if (res) memset(res, 0, sizeof *res), res->true_residual = res->rel_residual = NAN;
-    if (rc) return rc;
-    if (!res) return PERKS_ENULL;
-    for (int i = 0; i < nlocal; i++) rk[i].ws = NULL, rk[i].ev = NULL;
-    rc = perks__cgd_setup(rk, nlocal, ks->elt, o);
+    int rc = 0, it = 0, aborted = 0;
+    if (!a || !p || !a->result) return PERKS_ENULL;
+    perks_cgd_result *res = a->result;
+    memset(res, 0, sizeof *res), res->true_residual = res->rel_residual = NAN;
+    if (!p->passes || a->ranks != p->ranks || a->nlocal != p->nlocal) return res->status = PERKS_ESIZE;
+    perks_cgd_rank *rk = a->ranks;
+    const int nlocal = a->nlocal;
+    const perks_cgd_opts *o = &p->opts;
+    for (int i = 0; i < nlocal; i++)
+        if (!rk[i].ws) return res->status = PERKS_ESIZE; /* released, or abandoned after a failed NCCL step */
+    for (int i = 0; i < nlocal && !rc; i++) rc = perks__cgd_reset(&rk[i], o->tol);
     for (int i = 0; i < nlocal && !rc; i++) {
         rc = perks__cgd_launch(&rk[i], ks->diag, 0, o->jacobi);
         if (!rc && !o->use_x0 && cudaMemsetAsync(rk[i].x, 0, (size_t)rk[i].own * rk[i].elt, rk[i].stream) != cudaSuccess)
@@ -141,16 +225,8 @@ static inline int perks__cgd_solve(perks_cgd_rank *rk, int nlocal, const perks_c
         rc = res->status;
         break;
     }
-#ifdef PERKS_CGD_NCCL
-    if ((rc == PERKS_ECOMM || rc == PERKS_ETIMEOUT) && !perks__cgd_virtual(rk, nlocal)) {
-        /* a failed NCCL call or wait: this process's communicators are aborted (the peers then end
-         * with PERKS_ECOMM or PERKS_ETIMEOUT); the workspace stays allocated (freeing it could wait
-         * on a stuck stream) */
-        for (int i = 0; i < nlocal && !aborted; i++) ncclCommAbort((ncclComm_t)rk[i].comm);
-        for (int i = 0; i < nlocal; i++) rk[i].ws = NULL;
-    }
-#endif
-    perks__cgd_release(rk, nlocal);
+    perks__cgd_abandon(rk, nlocal, rc, aborted);
+    res->status = rc;
     return rc;
 }
 

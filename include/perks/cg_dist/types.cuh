@@ -6,7 +6,9 @@
  *   perks_cgd_opts, perks_cgd_defaults()   tolerance, iterations, Jacobi, x0, lanes per row, timeout
  *   perks_cgd_result                       status, iterations, both residuals, restarts
  *   perks_cgd_rank                         one rank's part of the system (the caller's fields) and
- *                                          what the solve sets up (window, halo tables, workspace)
+ *                                          what name_plan sets up (window, halo tables, workspace)
+ *   perks_cgd_args, perks_cgd_plan         one solve of this process's ranks; its plan (onchip_plan's
+ *                                          head, the ranks it set up); PERKS_CGD_PATH_NCCL / _VIRTUAL
  *   perks__cgd_state, perks__cgd_k         the device state of a rank; the kernels' one argument
  *   PERKS_CGD_MAXRANKS, PERKS_CGD_POLL, PERKS_CGD_BLOCK, PERKS_CGD_RESTARTS; PERKS_CGD_NCCL when
  *   <nccl.h> is found (perks/exchange.cuh) and PERKS_NO_NCCL is not defined
@@ -25,6 +27,7 @@
 #include <cuda_runtime.h>
 #endif
 
+#include <onchip/plan.h>
 #include "../exchange.cuh" /* PERKS_HAVE_NCCL, <nccl.h> */
 
 #ifdef PERKS_HAVE_NCCL /* <nccl.h> found, PERKS_NO_NCCL not defined (perks/exchange.cuh) */
@@ -88,17 +91,44 @@ typedef struct perks_cgd_rank {
     void *x;
     void *comm; /* ncclComm_t, or NULL: virtual ranks in this process */
     cudaStream_t stream;
-    /* set by the solve */
+    /* set by name_plan */
     int lo, hi;                    /* the window of p: global columns [lo, hi) */
     int need[PERKS_CGD_MAXRANKS][2]; /* columns [need[q][0], need[q][1]) of rank q's block I read */
     int give[PERKS_CGD_MAXRANKS][2]; /* my columns rank q reads */
     int lanes, blocks, elt;
     void *ws; /* one allocation: window p, r, q, D^-1, partials, state, gather */
+    size_t ws_bytes;
     void *w, *r, *q, *dinv;
     double *part, *gath;
     perks__cgd_state *st;
     cudaEvent_t ev;
 } perks_cgd_rank;
+
+#define PERKS_CGD_PATH_NCCL 1    /* every rank has a communicator: NCCL steps */
+#define PERKS_CGD_PATH_VIRTUAL 2 /* this process holds every rank (comm NULL): device copies */
+
+/* one solve (PERKS_CGD_DEFINE's name_plan, name_run, name_launch): this process's ranks, the
+ * options (the same on every rank) and the record the run fills */
+typedef struct perks_cgd_args {
+    perks_cgd_rank *ranks;    /* ranks[0 .. nlocal-1]: the caller's fields set; name_plan sets up the rest */
+    int nlocal;               /* the ranks this process drives, 1 .. PERKS_CGD_MAXRANKS */
+    perks_cgd_opts opts;      /* perks_cgd_defaults() */
+    perks_cgd_result *result; /* host: filled by name_run */
+} perks_cgd_args;
+
+typedef struct perks_cgd_plan {
+    /* onchip_plan's head (onchip/plan.h) */
+    int path;               /* PERKS_CGD_PATH_NCCL or PERKS_CGD_PATH_VIRTUAL */
+    const char *why;
+    int steps_per_pass;     /* 0: the iterations are not known in advance */
+    long long passes;       /* 1: a solve's launches depend on its iterations (0: refused) */
+    size_t workspace_bytes; /* the device memory the plan holds on this process's ranks */
+    void *result;           /* ranks[0].x (each rank's answer is its x) */
+    /* the plan's own: the ranks it set up (their workspaces and halo tables live in them) */
+    perks_cgd_rank *ranks;
+    int nlocal;
+    perks_cgd_opts opts;
+} perks_cgd_plan;
 #endif
 
 /* the kernels' arguments (one struct for all five) */

@@ -1,19 +1,21 @@
 #include <onchip/names_push.h>
 /* perks/cg_stencil/host.cuh -- the host side of the matrix-free CG (perks/cg_stencil.cuh): the
- * weights' checks, the planner of the sweep's work items, one cooperative run, the true residual
- * and the refinements of name_solve.
+ * arguments and the plan, the weights' checks, the planner of the sweep's work items, one
+ * cooperative run, the true residual and the refinements of name_run.
  *
  * WHAT
+ *   perks_cgs_args, perks_cgs_plan       one solve; its plan (onchip_plan's head, the kernel's
+ *                                        argument, the workspace), perks_cgs_plan_free(p)
  *   perks__cgs_weights<S>(w, &dinv)     PERKS_EDIAG / PERKS_EFORMAT / PERKS_ENOTSYM or 0 (dinv: 1 / centre)
  *   perks__cgs_items(&a, G, zw)          the z chunk giving the fewest rounds of the longest block
  *   perks__cgs_run(kernel, &a, stream, &out)            one cooperative launch, waited for
  *   perks__cgs_resid<S, TX>(&a, b, x, r, part, stream, &rr, &bb, &aa)   ||b - A x||^2 ... in double
  *   perks__cgs_round<TI, TX>(...)        one refinement: A d = r / ||r|| solved in TI, x += ||r|| d
- *   perks__cgs_solve<S, T>(native, float_or_NULL, dims, nx, ny, nz, w, b, x, o, res, stream)
- *                                        name_solve: the direct solve and its refinements (native),
+ *   perks__cgs_plan_make<S>(native, float_or_NULL, dims, a, p)   name_plan: checks, the workspace
+ *   perks__cgs_solve<S, T>(a, p, stream) name_run: the direct solve and its refinements (native),
  *                                        or the mixed kernel and its double fallback
  *
- * EXAMPLE: name_solve is one call of perks__cgs_solve (perks/cg_stencil.cuh, the generators).
+ * EXAMPLE: name_plan and name_run are one call each (perks/cg_stencil.cuh, the generators).
  *   [not compiled: no code, a pointer to the generators]
  *
  * LIMITS: see perks/cg_stencil.cuh.  Host C++ (templates over the shape type); not under NVRTC.
@@ -113,18 +115,64 @@ typedef struct perks__cgs_ws {
     void *r, *p0, *p1, *rhs, *d;
     double *rh, *part, *rpart;
     perks__cg_out *out;
+    size_t bytes; /* of base */
 } perks__cgs_ws;
 
 static inline int perks__cgs_ws_make(perks__cgs_ws *w, long long n, int G)
 {
     const size_t v = ((size_t)n * 8 + 255) / 256 * 256;
     const size_t parts = ((size_t)6 * G * 8 + 255) / 256 * 256, rparts = 3 * PERKS_CG_RESID_BLOCKS * 8;
-    if (cudaMalloc((void **)&w->base, 6 * v + parts + rparts + 256) != cudaSuccess) return PERKS_ENOMEM;
+    w->bytes = 6 * v + parts + rparts + 256;
+    if (cudaMalloc((void **)&w->base, w->bytes) != cudaSuccess) {
+        w->base = NULL;
+        return PERKS_ENOMEM;
+    }
     w->r = w->base, w->p0 = w->base + v, w->p1 = w->base + 2 * v, w->rh = (double *)(w->base + 3 * v);
     w->rhs = w->base + 4 * v, w->d = w->base + 5 * v;
     w->part = (double *)(w->base + 6 * v), w->rpart = (double *)(w->base + 6 * v + parts);
     w->out = (perks__cg_out *)(w->base + 6 * v + parts + rparts);
     return PERKS_SUCCESS;
+}
+
+/* one matrix-free solve (the generators' name_plan, name_run, name_launch); T the instance's (double
+ * for T perks_cg_mixed) */
+typedef struct perks_cgs_args {
+    int nx, ny, nz;          /* cells along x (fastest), y, z; nz 1 for a 2D shape; at most 2^31 - 1 in all */
+    const double *w;         /* host: the shape's ncoef weights, by coefficient index */
+    const void *b;           /* T *, device, nx ny nz */
+    void *x;                 /* T *, device, nx ny nz: the answer (and the start with opts.x0) */
+    perks_cg_opts opts;      /* tol (> 0), max_iter, jacobi, x0 are read; perks_cg_defaults() */
+    perks_cg_result *result; /* host: filled by name_run */
+} perks_cgs_args;
+
+typedef struct perks_cgs_plan {
+    /* onchip_plan's head (onchip/plan.h) */
+    int path;               /* PERKS_CG_PATH_GRID: one cooperative grid */
+    const char *why;
+    int steps_per_pass;     /* 0: the iterations are not known in advance */
+    long long passes;       /* the CG kernel's launches one solve makes at most (0: refused) */
+    size_t workspace_bytes; /* the device memory the plan holds (perks_cgs_plan_free releases it) */
+    void *result;           /* a->x */
+    /* the matrix-free plan's own */
+    perks_cgs_kargs ka;     /* the kernels' argument: sizes, weights, 1 / centre, workspace */
+    perks__cgs_ws ws;       /* one device allocation (ws.base) */
+    perks_cg_opts opts;
+    const void *knative, *kfloat; /* the kernel in T; mixed: the float kernel (else NULL) */
+} perks_cgs_plan;
+
+static inline void perks_cgs_plan_free(perks_cgs_plan *p)
+{
+    if (!p) return;
+    if (p->ws.base) cudaFree(p->ws.base);
+    memset(p, 0, sizeof *p);
+}
+
+/* a refused plan: the code, why, no passes (nothing held) */
+static inline int perks__cgs_refuse(perks_cgs_plan *p, int rc, const char *why)
+{
+    perks_cgs_plan_free(p);
+    p->why = why;
+    return rc;
 }
 
 /* one refinement round in TI (the inner kernel): rhs = r / ||r|| from w.rh, A d = rhs from d = 0 to
@@ -148,37 +196,78 @@ static inline int perks__cgs_round(const void *kin, perks_cgs_kargs a, int zw, c
     return cudaGetLastError() == cudaSuccess ? PERKS_SUCCESS : PERKS_ECUDA;
 }
 
-/* name_solve (perks/cg_stencil.cuh, WHAT A SUCCESS MEANS): knative runs in T, kfloat (mixed; T
- * double) the mixed kernel */
+/* name_plan: the checks (sizes, tol, max_iter, the weights), the occupancy of the kernels (knative in
+ * T, kfloat the mixed one or NULL), the workspace (the most blocks of either), onchip_plan's head */
+template <class S>
+static inline int perks__cgs_plan_make(const void *knative, const void *kfloat, int dims, const perks_cgs_args *a,
+                                       perks_cgs_plan *p)
+{
+    if (!p) return PERKS_ENULL;
+    memset(p, 0, sizeof *p);
+    if (!a) return perks__cgs_refuse(p, PERKS_ENULL, "refused: the arguments (a) are NULL");
+    const perks_cg_opts *o = &a->opts;
+    if (!a->w || !a->b || !a->x || !a->result)
+        return perks__cgs_refuse(p, PERKS_ENULL, "refused: a.w, a.b, a.x or a.result is NULL");
+    if (a->nx < 1 || a->ny < 1 || a->nz < 1 || (dims == 2 && a->nz != 1) || (long long)a->nx * a->ny * a->nz > INT_MAX)
+        return perks__cgs_refuse(p, PERKS_ESIZE,
+                                 "refused: nx, ny or nz < 1, nz != 1 for a 2D shape, or more than 2^31 - 1 cells");
+    if (!(o->tol > 0) || !isfinite(o->tol)) return perks__cgs_refuse(p, PERKS_ESIZE, "refused: opts.tol not > 0 and finite");
+    if (o->max_iter < 0) return perks__cgs_refuse(p, PERKS_ESIZE, "refused: opts.max_iter < 0");
+    perks_cgs_kargs *k = &p->ka;
+    k->nx = a->nx, k->ny = a->ny, k->nz = a->nz, k->jacobi = o->jacobi != 0;
+    int rc = perks__cgs_weights<S>(a->w, &k->dinv);
+    if (rc)
+        return perks__cgs_refuse(p, rc, rc == PERKS_EDIAG     ? "refused: the centre's weight is not > 0 and finite"
+                                        : rc == PERKS_EFORMAT ? "refused: a weight is not finite"
+                                                              : "refused: the weights are not symmetric (an offset's "
+                                                                "weight differs from its opposite's)");
+    for (int c = 0; c < S::ncoef; c++) k->w[c] = a->w[c];
+    const long long n = (long long)a->nx * a->ny * a->nz;
+    int bps = 0, sms = 0, bpf = 0;
+    if ((rc = perks_occupancy(knative, PERKS_CGS_BLOCK, 0, &bps, &sms)) ||
+        (kfloat && (rc = perks_occupancy(kfloat, PERKS_CGS_BLOCK, 0, &bpf, &sms))))
+        return perks__cgs_refuse(p, rc, rc == PERKS_ENOCOOP ? "refused: the device has no cooperative launch"
+                                                            : "refused: the kernel's occupancy (a CUDA call failed, "
+                                                              "or no block fits an SM)");
+    if ((rc = perks__cgs_ws_make(&p->ws, n, (bps > bpf ? bps : bpf) * sms)))
+        return perks__cgs_refuse(p, rc, "refused: the workspace's cudaMalloc failed");
+    k->r = p->ws.r, k->p0 = p->ws.p0, k->p1 = p->ws.p1, k->part = p->ws.part, k->out = p->ws.out;
+    p->opts = *o;
+    p->knative = knative, p->kfloat = kfloat;
+    p->path = PERKS_CG_PATH_GRID;
+    p->why = kfloat ? "grid: matrix-free, one cooperative grid at the occupancy's blocks; float iterations with "
+                      "double replacements, the double kernel after a float stall; grid.sync barriers"
+                    : "grid: matrix-free, one cooperative grid at the occupancy's blocks, the stencil applied on "
+                      "the fly; grid.sync barriers";
+    p->steps_per_pass = 0;
+    p->passes = kfloat ? 2 : 1 + PERKS_CG_RESTARTS; /* the mixed kernel and its fallback; the refinements */
+    p->workspace_bytes = p->ws.bytes;
+    p->result = a->x;
+    return PERKS_SUCCESS;
+}
+
+/* name_run (perks/cg_stencil.cuh, WHAT A SUCCESS MEANS): p's knative runs in T, kfloat (mixed; T
+ * double) the mixed kernel; a's b, x and result (the plan made from a's grid, weights and options) */
 template <class S, class T>
-static inline int perks__cgs_solve(const void *knative, const void *kfloat, int dims, int nx, int ny, int nz,
-                                   const double *w, const T *b, T *x, const perks_cg_opts *o, perks_cg_result *res,
-                                   cudaStream_t st)
+static inline int perks__cgs_solve(const perks_cgs_args *args, const perks_cgs_plan *p, cudaStream_t st)
 {
     typedef perks__cgs_shape<S> sh;
     perks_cg_result r;
     memset(&r, 0, sizeof r);
-    if (res) *res = r;
-    if (!w || !b || !x || !o) return PERKS_ENULL;
-    if (nx < 1 || ny < 1 || nz < 1 || (dims == 2 && nz != 1) || (long long)nx * ny * nz > INT_MAX || !(o->tol > 0) ||
-        !isfinite(o->tol) || o->max_iter < 0)
-        return PERKS_ESIZE;
-    perks_cgs_kargs a;
-    memset(&a, 0, sizeof a);
-    a.nx = nx, a.ny = ny, a.nz = nz, a.jacobi = o->jacobi != 0;
-    int rc = perks__cgs_weights<S>(w, &a.dinv);
-    if (rc) return rc;
-    for (int k = 0; k < S::ncoef; k++) a.w[k] = w[k];
-    const long long n = (long long)nx * ny * nz;
-    int bps = 0, sms = 0, bpf = 0;
-    if ((rc = perks_occupancy(knative, PERKS_CGS_BLOCK, 0, &bps, &sms))) return rc;
-    if (kfloat && (rc = perks_occupancy(kfloat, PERKS_CGS_BLOCK, 0, &bpf, &sms))) return rc;
-    perks__cgs_ws ws;
-    if ((rc = perks__cgs_ws_make(&ws, n, (bps > bpf ? bps : bpf) * sms))) return rc;
-    a.r = ws.r, a.p0 = ws.p0, a.p1 = ws.p1, a.part = ws.part, a.out = ws.out;
+    if (!args || !p || !args->result) return PERKS_ENULL;
+    *args->result = r;
+    if (!args->b || !args->x) return args->result->status = PERKS_ENULL;
+    if (!p->passes || !p->ws.base) return args->result->status = PERKS_ESIZE; /* refused or freed */
+    const void *knative = p->knative, *kfloat = p->kfloat;
+    const perks_cg_opts *o = &p->opts;
+    const perks__cgs_ws ws = p->ws;
+    const T *b = (const T *)args->b;
+    T *x = (T *)args->x;
+    perks_cgs_kargs a = p->ka;
+    const long long n = (long long)a.nx * a.ny * a.nz;
     const double tol = o->tol;
     double rr = 0, bb = 0, aa = 0, tr = 0;
-    int used = 0, rounds = 0, status = PERKS_ENOCONV, it = 0, sti = 0;
+    int rc = 0, used = 0, rounds = 0, status = PERKS_ENOCONV, it = 0, sti = 0;
     perks__cg_out h;
     memset(&h, 0, sizeof h);
     r.ran = PERKS_CG_RAN_NATIVE;
@@ -238,9 +327,8 @@ static inline int perks__cgs_solve(const void *knative, const void *kfloat, int 
     r.path = PERKS_CG_PATH_GRID; /* one cooperative grid */
     rc = status;
 out:
-    if (cudaFree(ws.base) != cudaSuccess && !rc) rc = PERKS_ECUDA;
-    if (rc == PERKS_ECUDA) r.status = rc;
-    if (res) *res = r;
+    if (rc) r.status = rc;
+    *args->result = r;
     return rc;
 }
 #endif /* !__CUDACC_RTC__ */
