@@ -392,9 +392,9 @@ static_assert(offsetof(perks_cg_plan, path) == offsetof(onchip_plan, path) &&
  * device memory and its result is a.x; refused, it says why and makes no launch */
 static void check_head(const perks_cg_plan *p, int rc, const perks_cg_args *a)
 {
-    const onchip_plan *h = onchip_plan_head(p);
-    CHECK(h->why == p->why && p->why && p->why[0], "why: '%s' (head '%s')", p->why ? p->why : "(null)",
-          h->why ? h->why : "(null)");
+    const onchip_plan h = onchip_plan_head(p);
+    CHECK(h.why == p->why && p->why && p->why[0], "why: '%s' (head '%s')", p->why ? p->why : "(null)",
+          h.why ? h.why : "(null)");
     if (rc) {
         CHECK(p->passes == 0 && p->workspace_bytes == 0, "refused (rc %d) with %lld passes, %zu bytes held", rc,
               p->passes, p->workspace_bytes);

@@ -77,8 +77,8 @@ static_assert(offsetof(perks_cgd_plan, path) == offsetof(onchip_plan, path) &&
  * refused, why named and no pass */
 static void check_head(const perks_cgd_plan *p, int rc, const perks_cgd_args *a)
 {
-    const onchip_plan *h = onchip_plan_head(p);
-    CHECK(h->why == p->why && p->why && p->why[0], "why: '%s'", p->why ? p->why : "(null)");
+    const onchip_plan h = onchip_plan_head(p);
+    CHECK(h.why == p->why && p->why && p->why[0], "why: '%s'", p->why ? p->why : "(null)");
     if (rc) {
         CHECK(p->passes == 0 && p->workspace_bytes == 0, "refused (rc %d) with %lld passes", rc, p->passes);
         return;

@@ -111,8 +111,8 @@ static_assert(offsetof(perks_cgs_plan, path) == offsetof(onchip_plan, path) &&
  * why named, no launch */
 static void check_head(const perks_cgs_plan *p, int rc, const perks_cgs_args *a, int mixed)
 {
-    const onchip_plan *h = onchip_plan_head(p);
-    CHECK(h->why == p->why && p->why && p->why[0], "why: '%s'", p->why ? p->why : "(null)");
+    const onchip_plan h = onchip_plan_head(p);
+    CHECK(h.why == p->why && p->why && p->why[0], "why: '%s'", p->why ? p->why : "(null)");
     if (rc) {
         CHECK(p->passes == 0 && p->workspace_bytes == 0, "refused (rc %d) with %lld passes", rc, p->passes);
         return;
