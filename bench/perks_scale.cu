@@ -70,6 +70,7 @@ static void pass_2d(const float *src, float *dst, const dom *d, int planes, int 
     (void)s;
     memset(&a, 0, sizeof a);
     a.src = src; a.dst = dst; a.nx = d->nx; a.ny = planes; a.coef = coef2; a.ncoef = 5; a.boundary = SSAM_STENCIL_DIRICHLET;
+    a.steps = 1; /* one-pass: a pass is one step */
     SK(s2_launch(&a, st));
 }
 static void pass_tb(const float *src, float *dst, const dom *d, int planes, int s, cudaStream_t st)
@@ -86,6 +87,7 @@ static void pass_3d(const float *src, float *dst, const dom *d, int planes, int 
     memset(&a, 0, sizeof a);
     a.src = src; a.dst = dst; a.nx = d->nx; a.ny = d->ny; a.nz = planes; a.coef = coef3; a.ncoef = 7;
     a.boundary = SSAM_STENCIL_DIRICHLET;
+    a.steps = 1; /* one-pass: a pass is one step */
     SK(s3_launch(&a, st));
 }
 

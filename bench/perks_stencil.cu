@@ -188,12 +188,11 @@ static void run_once(run_ctx *c)
     }
 #ifdef HAVE_SSAM
     else if (c->impl == 1) {
-        /* steps launches, ping-pong, as the others */
-        for (int t = 0; t < c->a.steps && !rc; t++) {
-            c->s.src = (t & 1) ? (const void *)c->a.dst : c->a.src;
-            c->s.dst = (t & 1) ? (void *)c->a.src : c->a.dst;
-            rc = c->e->ssam(&c->s, 0);
-        }
+        /* steps launches, ping-pong, as the others (name_launch runs s.steps) */
+        c->s.src = c->a.src;
+        c->s.dst = c->a.dst;
+        c->s.steps = c->a.steps;
+        rc = c->e->ssam(&c->s, 0);
     }
 #endif
     else if (c->impl == 6 || c->impl == 7) {
@@ -265,11 +264,11 @@ static void run3_once(void *ctx, int set)
     }
 #ifdef HAVE_SSAM
     else if (c->impl == 1) {
-        for (int t = 0; t < c->a.steps && !rc; t++) {
-            c->s.src = (t & 1) ? (const void *)c->a.dst : c->a.src;
-            c->s.dst = (t & 1) ? (void *)c->a.src : c->a.dst;
-            rc = c->e->ssam(&c->s, 0);
-        }
+        /* steps launches, ping-pong, as the others (name_launch runs s.steps) */
+        c->s.src = c->a.src;
+        c->s.dst = c->a.dst;
+        c->s.steps = c->a.steps;
+        rc = c->e->ssam(&c->s, 0);
     }
 #endif
     else {

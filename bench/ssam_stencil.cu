@@ -272,6 +272,7 @@ static void run_ssam(void *p, int s)
     memset(&a, 0, sizeof a);
     a.src = c->in[s]; a.dst = c->out[s]; a.nx = c->nx; a.ny = c->ny; a.nz = c->e->dims == 3 ? c->nz : 0;
     a.coef = coefs(c); a.ncoef = c->e->npts; a.boundary = SSAM_STENCIL_DIRICHLET;
+    a.steps = 1; /* name_launch: one step a call */
     int rc = c->e->ssam(&a, 0);
     if (rc) { fprintf(stderr, "ssam launch %s: %s\n", c->e->name, ssam_stencil_strerror(rc)); exit(2); }
 }

@@ -111,6 +111,7 @@ int main(int argc, char **argv)
             for (int s = 0; s < 2; s++) {                                                                 \
                 c.a[s].src = buf[2 * s], c.a[s].dst = buf[2 * s + 1], c.a[s].nx = S, c.a[s].ny = S;       \
                 c.a[s].coef = cf, c.a[s].ncoef = f_##n_##_ncoef(), c.a[s].boundary = SSAM_STENCIL_DIRICHLET; \
+                c.a[s].steps = 1; /* name_launch: one step a call */                                      \
             }                                                                                             \
             const double ms = gpucheck_time_ms(run_one, &c, 3, reps);                                     \
             const double gc = n / (ms * 1e-3) * 1e-9, fl = (k ? bw / 4 : bw / 8) * 1e-9;                  \

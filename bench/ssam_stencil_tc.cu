@@ -144,6 +144,7 @@ int main(int argc, char **argv)
             c.a[s].src = buf[2 * s], c.a[s].dst = buf[2 * s + 1], c.a[s].nx = nx, c.a[s].ny = ny, c.a[s].nz = nz;
             c.a[s].coef = t->dbl ? (const void *)coef : (const void *)coeff, c.a[s].ncoef = t->npts;
             c.a[s].boundary = SSAM_STENCIL_DIRICHLET;
+            c.a[s].steps = 1; /* name_launch: one step a call */
         }
         /* the SIMT kernel once per stencil and type (the rows of one come together) */
         char key[64];

@@ -93,12 +93,26 @@ PERKS_STENCIL2D_DEFINE(pk_float, float, ONCHIP_SHAPE_STAR2D_R1, perks_stencil2d_
 PERKS_STENCIL2D_DEFINE(pk_double, double, ONCHIP_SHAPE_STAR2D_R1, perks_stencil2d_policy<256, 8, 32>)
 
 typedef int (*advance_fn)(const ssam_stencil_args *, int, void **, cudaStream_t);
+/* a one-pass stencil's `steps` steps in advance_fn's shape: its plan (a copy of a with those steps)
+ * and run, *result the plan's result */
+template <int (*PLAN)(const ssam_stencil_args *, ssam_plan *), int (*RUN)(const ssam_stencil_args *, const ssam_plan *, cudaStream_t)>
+static int onepass_steps(const ssam_stencil_args *a, int steps, void **result, cudaStream_t stream)
+{
+    ssam_stencil_args b = *a;
+    ssam_plan p;
+    b.steps = steps;
+    int rc = PLAN(&b, &p);
+    if (!rc) rc = RUN(&b, &p, stream);
+    *result = p.result;
+    return rc;
+}
 typedef struct shape {
     const char *name, *paper;
     int npts;
     advance_fn onepass[2];
 } shape;
-#define SENT(S, n, pn, PF, PD) {#n, pn, of_##n##_NPTS, {of_##n##_advance, od_##n##_advance}},
+#define SENT(S, n, pn, PF, PD)                                                                            \
+    {#n, pn, of_##n##_NPTS, {onepass_steps<of_##n##_plan, of_##n##_run>, onepass_steps<od_##n##_plan, od_##n##_run>}},
 static const shape shapes[] = {SHAPES(SENT)};
 typedef struct tb {
     const char *name;

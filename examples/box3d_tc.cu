@@ -4,8 +4,8 @@
  *
  *   box3d_tc [n]          (default 256: an n^3 cube, Dirichlet boundary)
  *
- * Prints the time of each path and the path the tensor-core launcher took (SSAM_PATH_TC on sm_80+,
- * SSAM_PATH_SIMT below), then the largest difference of the two cubes after 20 steps relative to
+ * Prints the time of each path and the path the tensor-core stencil's plan names (SSAM_PATH_TC on
+ * sm_80+, SSAM_PATH_SIMT below) and why, then the largest difference of the two cubes after 20 steps relative to
  * the field's range, and the first step against a CPU reference at a few thousand cells.  Exits 1 if
  * either exceeds 1e-12. */
 #include <ssam/stencil_tc.cuh>
@@ -27,7 +27,8 @@ SSAM_STENCIL3D_TC_DEFINE(box_tc, f64, ONCHIP_SHAPE_BOX3D_R2, ssam_stencil_tc_pol
         }                                                                                           \
     } while (0)
 
-typedef int (*advance_fn)(const ssam_stencil_args *, int, void **, cudaStream_t);
+typedef int (*plan_fn)(const ssam_stencil_args *, ssam_plan *);
+typedef int (*run_fn)(const ssam_stencil_args *, const ssam_plan *, cudaStream_t);
 
 /* the coefficients in the shape's point order (X(I, DX, DY, DZ)): a smoothing kernel whose weight
  * falls with distance, normalised to sum 1 */
@@ -55,29 +56,34 @@ int main(int argc, char **argv)
     memset(&a, 0, sizeof a);
     a.nx = a.ny = a.nz = n;
     a.coef = c; a.ncoef = 125; a.boundary = SSAM_STENCIL_DIRICHLET;
-    const advance_fn f[2] = {box_simt_advance, box_tc_advance};
+    const plan_fn plan[2] = {box_simt_plan, box_tc_plan};
+    const run_fn run[2] = {box_simt_run, box_tc_run};
     const char *name[2] = {"SIMT (stencil.cuh)", "FP64 tensor cores (stencil_tc.cuh)"};
+    ssam_plan p;
+    a.steps = steps;
     for (int k = 0; k < 2; k++) {
         cudaEvent_t e0, e1;
         float ms;
-        void *res;
         CK(cudaMemcpy(d[2 * k], h0, cells * 8, cudaMemcpyHostToDevice));
         a.src = d[2 * k]; a.dst = d[2 * k + 1];
+        int rc = plan[k](&a, &p); /* the checks, the path; then `steps` launches, ping-pong */
+        if (rc) { fprintf(stderr, "%s: %s (%s)\n", name[k], ssam_stencil_strerror(rc), p.why); return 1; }
         CK(cudaEventCreate(&e0));
         CK(cudaEventCreate(&e1));
         CK(cudaEventRecord(e0));
-        int rc = f[k](&a, steps, &res, 0);
+        rc = run[k](&a, &p, 0);
         CK(cudaEventRecord(e1));
         if (rc) { fprintf(stderr, "%s: %s\n", name[k], ssam_stencil_strerror(rc)); return 1; }
         CK(cudaEventSynchronize(e1));
         CK(cudaEventElapsedTime(&ms, e0, e1));
-        CK(cudaMemcpy(h[k], res, cells * 8, cudaMemcpyDeviceToHost));
+        CK(cudaMemcpy(h[k], p.result, cells * 8, cudaMemcpyDeviceToHost));
         printf("box3d_tc: %d^3, %d steps of the 125-point box, %-36s %8.2f ms (%.1f GCells/s)\n", n, steps, name[k], ms,
                (double)cells * steps / (ms * 1e-3) * 1e-9);
         CK(cudaEventDestroy(e0));
         CK(cudaEventDestroy(e1));
     }
-    printf("box3d_tc: the tensor-core launcher took the %s path\n", box_tc_path() == SSAM_PATH_TC ? "tensor-core" : "SIMT");
+    printf("box3d_tc: the tensor-core stencil's plan took the %s path: %s\n", p.path == SSAM_PATH_TC ? "tensor-core" : "SIMT",
+           p.why);
     double diff = 0, lo = h0[0], hi = h0[0];
     for (size_t i = 0; i < cells; i++) {
         const double e = fabs(h[0][i] - h[1][i]);
@@ -86,11 +92,10 @@ int main(int argc, char **argv)
     }
     diff /= hi - lo;
     /* one step on the tensor cores against a CPU reference at cells of a few planes */
-    void *res;
     CK(cudaMemcpy(d[0], h0, cells * 8, cudaMemcpyHostToDevice));
-    a.src = d[0]; a.dst = d[1];
-    if (box_tc_advance(&a, 1, &res, 0)) return 1;
-    CK(cudaMemcpy(h[1], res, cells * 8, cudaMemcpyDeviceToHost));
+    a.src = d[0]; a.dst = d[1]; a.steps = 1;
+    if (box_tc_launch(&a, 0)) return 1; /* one step: the state in dst */
+    CK(cudaMemcpy(h[1], d[1], cells * 8, cudaMemcpyDeviceToHost));
     double ref_err = 0;
     for (int z = 0; z < n; z += n / 4 + 1)
         for (int y = 0; y < n; y += 3)

@@ -3,8 +3,8 @@
  *     u'(x, y) = (1 - 4r) u(x, y) + r (u(x-1, y) + u(x+1, y) + u(x, y-1) + u(x, y+1)),  r = alpha dt / h^2
  * (stable for r <= 1/4).  The edges are Dirichlet: the top edge is held at 1, the others at 0, and
  * the plate starts at 0 with a few hot squares.  The shape is described once, in the catalogue
- * (ONCHIP_SHAPE_2D5PT); the coefficients are run-time arguments; heat_advance does the time loop
- * with two buffers.
+ * (ONCHIP_SHAPE_2D5PT); the coefficients are run-time arguments; heat_plan and heat_run do the time
+ * loop with two buffers (the plan's result names the one that holds the plate).
  *
  *   heat2d [--size N] [--steps S] [--r R] [--persistent | --temporal] [out.pgm]
  *
@@ -46,6 +46,17 @@ static void usage(const char *argv0)
 }
 
 typedef int (*advance_fn)(const ssam_stencil_args *, int, void **, cudaStream_t);
+/* `steps` steps of heat: the plan (a copy of a with those steps), its run, *res the plan's result */
+static int heat_steps(const ssam_stencil_args *a, int steps, void **res, cudaStream_t stream)
+{
+    ssam_stencil_args b = *a;
+    ssam_plan p;
+    b.steps = steps;
+    int rc = heat_plan(&b, &p);
+    if (!rc) rc = heat_run(&b, &p, stream);
+    *res = p.result;
+    return rc;
+}
 /* steps from the plate h (host) with fn, timed; the result copied back into out; ms returned */
 static float run_timed(advance_fn fn, const char *name, ssam_stencil_args *a, const float *h, float *out, size_t cells,
                        int steps)
@@ -132,13 +143,16 @@ int main(int argc, char **argv)
                 }
             double *t = u; u = v; v = t;
         }
-        void *res = NULL;
+        ssam_stencil_args b = a;
+        ssam_plan p;
         CK(cudaMemcpy(d0, h, cells * 4, cudaMemcpyHostToDevice));
         CK(cudaMemset(d1, 0xFF, cells * 4)); /* NaN: a cell never written fails the check */
-        int rc = heat_advance(&a, k, &res, 0);
-        if (rc) { fprintf(stderr, "heat_advance: %s\n", ssam_stencil_strerror(rc)); return 1; }
+        b.steps = k;
+        int rc = heat_plan(&b, &p); /* one pass a step: k passes, the plate in d1 (k odd) */
+        if (!rc) rc = heat_run(&b, &p, 0);
+        if (rc) { fprintf(stderr, "heat: %s (%s)\n", ssam_stencil_strerror(rc), p.why); return 1; }
         float *g = (float *)malloc(cells * 4);
-        CK(cudaMemcpy(g, res, cells * 4, cudaMemcpyDeviceToHost));
+        CK(cudaMemcpy(g, p.result, cells * 4, cudaMemcpyDeviceToHost));
         double worst = 0;
         for (int y = 0; y < m; y++)
             for (int x = 0; x < m; x++) {
@@ -155,7 +169,7 @@ int main(int argc, char **argv)
     float *h0 = (float *)malloc(cells * 4);
     if (!h0) { fprintf(stderr, "out of memory\n"); return 1; }
     memcpy(h0, h, cells * 4);
-    float ms = run_timed(heat_advance, "heat_advance", &a, h0, h, cells, steps);
+    float ms = run_timed(heat_steps, "heat", &a, h0, h, cells, steps);
     printf("heat2d: %dx%d plate, %d steps, r = %.3f: %.1f ms, %.1f GCells/s (ssam 2d5pt, one launch per step)\n", n, n,
            steps, r, ms, steps && ms > 0 ? (double)cells * steps / ms / 1e6 : 0.0);
     if (temporal) {

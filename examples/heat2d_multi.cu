@@ -119,6 +119,7 @@ static void pass(const opts *o, const float *src, float *dst, int rows, int s, c
     memset(&a, 0, sizeof a);
     a.src = src; a.dst = dst; a.nx = o->n; a.ny = rows; a.coef = o->c; a.ncoef = 5;
     a.boundary = SSAM_STENCIL_DIRICHLET;
+    a.steps = 1; /* heat_launch: one step (tt 0: s is 1) */
     const int rc = o->tt ? heat_tb_launch(&a, s, st) : heat_launch(&a, st);
     if (rc) { fprintf(stderr, "stencil launch: %s\n", ssam_stencil_strerror(rc)); exit(1); }
 }
@@ -266,7 +267,7 @@ static void reference(const opts *o, int dev, const float *plate, float *ref)
 {
     const size_t cells = (size_t)o->n * o->n;
     float *d0, *d1;
-    void *res = NULL;
+    ssam_plan p;
     CK(cudaSetDevice(dev));
     CK(cudaMalloc(&d0, cells * sizeof(float)));
     CK(cudaMalloc(&d1, cells * sizeof(float)));
@@ -275,9 +276,11 @@ static void reference(const opts *o, int dev, const float *plate, float *ref)
     ssam_stencil_args a;
     memset(&a, 0, sizeof a);
     a.src = d0; a.dst = d1; a.nx = o->n; a.ny = o->n; a.coef = o->c; a.ncoef = 5; a.boundary = SSAM_STENCIL_DIRICHLET;
-    int rc = heat_advance(&a, o->steps, &res, 0); /* one launch per step */
-    if (rc) { fprintf(stderr, "heat_advance: %s\n", ssam_stencil_strerror(rc)); exit(1); }
-    CK(cudaMemcpy(ref, res, cells * sizeof(float), cudaMemcpyDeviceToHost));
+    a.steps = o->steps;
+    int rc = heat_plan(&a, &p); /* one launch per step */
+    if (!rc) rc = heat_run(&a, &p, 0);
+    if (rc) { fprintf(stderr, "heat: %s (%s)\n", ssam_stencil_strerror(rc), p.why); exit(1); }
+    CK(cudaMemcpy(ref, p.result, cells * sizeof(float), cudaMemcpyDeviceToHost));
     /* the slabs are compared with this plate bit for bit: it must be written (no NaN left) and, after
      * any step, differ from the start (slabs and reference that wrote nothing would agree) */
     size_t unwritten = 0, moved = 0;

@@ -11,16 +11,18 @@
  *   (SSAM_STENCIL3D_SLICE_RULE's pick); 2D takes AUTO only.  T float or double; in 2D also __half /
  *   __nv_bfloat16: the state stored so (V = 8), computed in float, one rounding at the store (2^-11 /
  *   2^-8 relative a step), coefficients FLOAT.  It defines
- *       __global__ name_kernel                                               one time step
- *       int name_launch(const ssam_stencil_args *a, cudaStream_t)            checks, sizes, launches
- *       int name_advance(const ssam_stencil_args *a, int steps, void **result, cudaStream_t)
- *                                                       N steps, ping-pong; *result the last state
+ *       __global__ name_kernel                                                 one time step
+ *       int name_plan(const ssam_stencil_args *a, ssam_plan *p)    every check; the path; no launch
+ *       int name_run(const ssam_stencil_args *a, const ssam_plan *p, cudaStream_t)   a->steps launches
+ *       int name_launch(const ssam_stencil_args *a, cudaStream_t)  name_plan, then name_run
  *       enum name_NPTS, name_NCOEF, name_XLO .. name_YHI (3D .. name_ZHI, name_SLICE: the slices or
  *       not); name_coef { c[NPTS]; }; name_shape (ONCHIP_SHAPE2D_TYPE), name_policy; int name_ncoef(void)
+ *   The plan (ssam/plan.h): path SSAM_PATH_ONEPASS (2D rows, 3D streaming) or SSAM_PATH_SLICE, why
+ *   (the rule), steps_per_pass 1, passes a->steps, workspace_bytes 0, result a->src or a->dst by the
+ *   parity of the steps (0 steps: src, nothing launched); refused: the code, why, passes 0.
  *
- * HOW  The bodies are in stencil/ (row.cuh: the lane-distance schedule and the row pieces; body2d,
- *   stream3d, slice3d; host.cuh: arguments, grids, launch).  Layouts, grid rules and their
- *   measurements: docs/ssam.md#stencil-design.
+ * HOW  The bodies are in stencil/ (row.cuh: the pieces, docs/pieces.md; body2d, stream3d, slice3d;
+ *   host.cuh: arguments, grids, plans, launches).  Layouts, grid rules: docs/ssam.md#stencil-design.
  *
  * BOUNDARIES (a->boundary: onchip/boundary.h's policies; the temporal and tensor-core stencils alike)
  *   ONCHIP_KEEP_EXTENT (SSAM_STENCIL_DIRICHLET)  a cell whose stencil reaches outside the domain keeps
@@ -28,10 +30,6 @@
  *   ONCHIP_PERIODIC (SSAM_STENCIL_PERIODIC)  every cell computed; indices wrap at any distance
  *   ONCHIP_KEEP_RADIUS      for a shape whose extents all equal its radius (the same cells); any other
  *                           policy, or keep-radius for another shape, is SSAM_EBORDER
- *
- * PIECES FOR KERNELS OF ONE'S OWN (ssam/stencil/row.cuh; docs/pieces.md)
- *   SSAM_STENCIL2D_ROW(T, V, SHAPE, XLO, XHI, YLO, out, win, p, coef), _ROW_FN(..., INIT, FN, CMB)
- *   (s <- s (+) (x (*) c)), SSAM_STENCIL3D_ROW(..., ZLO, R, ...); SSAM_STENCIL_QL/QR/STEP.
  *
  * EXAMPLE
  *   [compile: float *d_u0, *d_u1; int W, H; float r; cudaStream_t stream]
@@ -41,23 +39,25 @@
  *     float c[5] = {1 - 4 * r, r, r, r, r};          // host memory, in the shape's point order
  *     ssam_stencil_args a = {};
  *     a.src = d_u0; a.dst = d_u1; a.nx = W; a.ny = H; a.coef = c; a.ncoef = 5;
- *     a.boundary = SSAM_STENCIL_DIRICHLET;
- *     void *u;
- *     int rc = heat_advance(&a, 1000, &u, stream);    // u is d_u0 or d_u1: the state after 1000 steps
+ *     a.boundary = SSAM_STENCIL_DIRICHLET; a.steps = 1000;
+ *     ssam_plan p;                                    // or both at once: heat_launch(&a, stream)
+ *     int rc = heat_plan(&a, &p);                     // 0 or SSAM_E*: ssam_stencil_strerror(rc), p.why
+ *     if (!rc) rc = heat_run(&a, &p, stream);         // p.result: d_u0 (1000 steps: even)
  *
  * PARAMETERS AND LIMITS (static_assert sentences; tests/compile-fail/ssam_stencil_*.cu)
  *   Offsets within +-10 (SSAM_STENCIL_RMAX); every I in [0, NPTS); P >= 1; B a multiple of 32 from 32
  *   to 1024; MINB >= 1; register windows <= 192 32-bit registers: V (P + NY - 1) + V P (2D), V (NZ + 1)
  *   (P + NY - 1) (3D streaming, a bound), 2 V (P + NY - 1) (3D slice); slice shared memory
  *   (B/32 + NZ - 1)(NZ - 1) P 512 bytes + a row table <= 227 KB.  Coefficients from HOST memory into
- *   the kernel's parameters.  One pitch for src and dst; they must not overlap; name_advance
- *   overwrites both.  2D ny <= 65535 * 4096; 3D ceil(ny / (P B/32)) (slice ceil(ny / P)) and the z
- *   segments <= 65535.  Codes: SSAM_ENULL, SSAM_ESIZE, SSAM_EPITCH, SSAM_EBORDER, SSAM_EFILTER
- *   (ncoef), SSAM_EOVERLAP, SSAM_ECUDA; ssam_stencil_strerror names them.
+ *   the kernel's parameters.  One pitch for src and dst; they must not overlap; both are written.
+ *   2D ny <= 65535 * 4096; 3D ceil(ny / (P B/32)) (slice ceil(ny / P)) and the z segments <= 65535.
+ *   a->path 0 or the instance's path, else SSAM_EFLAGS; cache, blocks_per_sm, cache_rows_max, work,
+ *   work_bytes are ignored.  Codes: SSAM_ENULL, SSAM_ESIZE (also steps < 0), SSAM_EPITCH, SSAM_EBORDER,
+ *   SSAM_EFILTER (ncoef), SSAM_EFLAGS, SSAM_EOVERLAP, SSAM_ECUDA; ssam_stencil_strerror names them.
  *
  * NVRTC (docs/python.md)  Kernels only: name_kernel(const TS *src, TS *dst, ssam_stencil_geom g,
- *   name_coef cf), the enums and name_coef (no name_launch, name_advance, name_ncoef: use name_NCOEF);
- *   the grid, g.seg and the shared memory are ssam__stencil_prepare's (stencil/host.cuh).
+ *   name_coef cf), the enums and name_coef (no name_plan, name_run, name_launch, name_ncoef: use
+ *   name_NCOEF); the grid, g.seg and the shared memory are ssam__stencil_prepare's (stencil/host.cuh).
  */
 #ifndef SSAM_STENCIL_CUH
 #define SSAM_STENCIL_CUH
@@ -173,6 +173,17 @@ static inline ssam__stencil_kern ssam__stencil3d_kern(const void *fn)
     k.smem_seg = SL ? 0 : sizeof(int);
     return k;
 }
+/* a 3D plan's why: the schedule (SSAM_SCHEDULE_*) that chose slices (sl 1) or streaming */
+static inline const char *ssam__stencil3d_why(int sched, int sl)
+{
+    if (sched == SSAM_SCHEDULE_SLICE) return "one pass a step: 3D slices, as the policy's SSAM_SCHEDULE_SLICE asks";
+    if (sched == SSAM_SCHEDULE_STREAM)
+        return "one pass a step: 3D register streaming along z, as the policy's SSAM_SCHEDULE_STREAM asks";
+    return sl ? "one pass a step: 3D slices, SSAM_SCHEDULE_AUTO's SSAM_STENCIL3D_SLICE_RULE (a double shape of NZ >= 5 "
+                "planes filling more than half its box)"
+              : "one pass a step: 3D register streaming along z, SSAM_SCHEDULE_AUTO's SSAM_STENCIL3D_SLICE_RULE (not a "
+                "double shape of NZ >= 5 planes filling more than half its box)";
+}
 #endif /* !__CUDACC_RTC__ */
 
 /* ---- the generators ---------------------------------------------------------------------------- */
@@ -195,36 +206,61 @@ static inline ssam__stencil_kern ssam__stencil3d_kern(const void *fn)
     static_assert((B) % 32 == 0 && (B) >= 32 && (B) <= ONCHIP_THREADS_PER_BLOCK_MAX,                    \
                   WHO ": B must be a multiple of 32 from 32 to 1024");                                  \
     static_assert((P) >= 1, WHO ": P (output rows per lane) must be at least 1");
-/* the host functions (none under NVRTC) */
+/* the host functions (none under NVRTC): name__kern (the kernel as ssam__stencil_plan and
+ * ssam__stencil_run see it), name_plan, name_run, name_launch; PATH the instance's path, WHY its
+ * sentence */
 #ifndef __CUDACC_RTC__
 #define SSAM__STENCIL_NCOEF_FN(name) static inline __attribute__((unused)) int name##_ncoef(void) { return name##_NCOEF; }
+#define SSAM__STENCIL_VERBS(name, PATH, WHY)                                                            \
+    static inline __attribute__((unused)) int name##_plan(const ssam_stencil_args *a, ssam_plan *p)     \
+    {                                                                                                   \
+        const ssam__stencil_kern k = name##__kern();                                                    \
+        return ssam__stencil_plan(a, p, &k, PATH, WHY);                                                 \
+    }                                                                                                   \
+    static inline __attribute__((unused)) int name##_run(const ssam_stencil_args *a, const ssam_plan *p, \
+                                                         cudaStream_t stream)                           \
+    {                                                                                                   \
+        name##_coef cf;                                                                                 \
+        const ssam__stencil_kern k = name##__kern();                                                    \
+        return ssam__stencil_run(a, p, stream, &k, &cf);                                                \
+    }                                                                                                   \
+    static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, cudaStream_t stream) \
+    {                                                                                                   \
+        ssam_plan p;                                                                                    \
+        const int rc = name##_plan(a, &p);                                                              \
+        return rc ? rc : name##_run(a, &p, stream);                                                     \
+    }
+#define SSAM__STENCIL2D_HOST(name, TS, T, P, B, GHM, GRID)                                              \
+    static inline __attribute__((unused)) ssam__stencil_kern name##__kern(void)                         \
+    {                                                                                                   \
+        return ssam__stencil2d_kern<TS, T, name##_shape, P, B, GHM, GRID>((const void *)name##_kernel); \
+    }                                                                                                   \
+    SSAM__STENCIL_VERBS(name, SSAM_PATH_ONEPASS, "one pass a step: 2D rows, a 2D stencil's one path")
+#define SSAM__STENCIL3D_HOST(name, T, P, B, GHM, SCHED)                                                 \
+    static inline __attribute__((unused)) ssam__stencil_kern name##__kern(void)                         \
+    {                                                                                                   \
+        return ssam__stencil3d_kern<T, name##_shape, P, B, name##_SLICE, GHM>((const void *)name##_kernel); \
+    }                                                                                                   \
+    SSAM__STENCIL_VERBS(name, name##_SLICE ? SSAM_PATH_SLICE : SSAM_PATH_ONEPASS, ssam__stencil3d_why(SCHED, name##_SLICE))
+/* one step a launch (name__step) and name_advance(a, steps, &result, stream): the one-pass instance
+ * that ssam/temporal.cuh's and temporal3d.cuh's AUTO generators embed (name_onepass_advance) */
 #define SSAM__STENCIL_ADVANCE(name)                                                                     \
+    static inline __attribute__((unused)) int name##__step(const ssam_stencil_args *a, cudaStream_t stream) \
+    {                                                                                                   \
+        name##_coef cf;                                                                                 \
+        const ssam__stencil_kern k = name##__kern();                                                    \
+        return ssam__stencil_launch(a, stream, &k, &cf, NULL);                                          \
+    }                                                                                                   \
     static inline __attribute__((unused)) int name##_advance(const ssam_stencil_args *a, int steps,     \
                                                              void **result, cudaStream_t stream)        \
     {                                                                                                   \
-        return ssam__stencil_advance(a, steps, result, stream, name##_launch);                          \
+        return ssam__stencil_advance(a, steps, result, stream, name##__step);                           \
     }
-#define SSAM__STENCIL2D_HOST(name, TS, T, P, B, GHM, GRID)                                              \
-    static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, cudaStream_t stream) \
-    {                                                                                                   \
-        name##_coef cf;                                                                                 \
-        const ssam__stencil_kern k = ssam__stencil2d_kern<TS, T, name##_shape, P, B, GHM, GRID>((const void *)name##_kernel); \
-        return ssam__stencil_launch(a, stream, &k, &cf, NULL);                                          \
-    }                                                                                                   \
-    SSAM__STENCIL_ADVANCE(name)
-#define SSAM__STENCIL3D_HOST(name, T, P, B, GHM)                                                        \
-    static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, cudaStream_t stream) \
-    {                                                                                                   \
-        name##_coef cf;                                                                                 \
-        const ssam__stencil_kern k = ssam__stencil3d_kern<T, name##_shape, P, B, name##_SLICE, GHM>((const void *)name##_kernel); \
-        return ssam__stencil_launch(a, stream, &k, &cf, NULL);                                          \
-    }                                                                                                   \
-    SSAM__STENCIL_ADVANCE(name)
 #else
 #define SSAM__STENCIL_NCOEF_FN(name)
 #define SSAM__STENCIL_ADVANCE(name)
 #define SSAM__STENCIL2D_HOST(name, TS, T, P, B, GHM, GRID)
-#define SSAM__STENCIL3D_HOST(name, T, P, B, GHM)
+#define SSAM__STENCIL3D_HOST(name, T, P, B, GHM, SCHED)
 #endif
 
 /* the policy's checks (WHO the generator's name and the instance) */
@@ -240,16 +276,20 @@ static inline ssam__stencil_kern ssam__stencil3d_kern(const void *fn)
                   "SSAM_STENCIL2D_DEFINE(" #name "): T must be float, double, __half or __nv_bfloat16"); \
     static_assert(SSAM__STENCIL_POL(name, schedule) == SSAM_SCHEDULE_AUTO,                              \
                   "SSAM_STENCIL2D_DEFINE(" #name "): SCHEDULE must be SSAM_SCHEDULE_AUTO (a 2D stencil has one schedule)"); \
-    SSAM__STENCIL2D_GEN(name, "SSAM_STENCIL2D_DEFINE(" #name ")", ssam__stencil_types<T>::store,        \
-                        ssam__stencil_types<T>::calc, SHAPE, SSAM__STENCIL_POL(name, p), SSAM__STENCIL_POL(name, b), \
-                        SSAM__STENCIL_POL(name, minb),                                                  \
-                        SSAM__STENCIL_GHM_DEFAULT(ssam__stencil_types<T>::calc, name##_XLO, name##_XHI), -1)
+    SSAM__STENCIL2D_ONEPASS(name, "SSAM_STENCIL2D_DEFINE(" #name ")", ssam__stencil_types<T>::store,    \
+                            ssam__stencil_types<T>::calc, SHAPE, SSAM__STENCIL_POL(name, p), SSAM__STENCIL_POL(name, b), \
+                            SSAM__STENCIL_POL(name, minb),                                              \
+                            SSAM__STENCIL_GHM_DEFAULT(ssam__stencil_types<T>::calc, name##_XLO, name##_XHI), -1)
 /* GHM the ghost mode (0 overlap lanes, 1 ghost lanes where the shape allows), GRID the 2D grid rule
  * (-1: SSAM__STENCIL2D_GRID_DEFAULT of the layout) */
 #define SSAM__STENCIL2D_DEFINE_X(name, T, SHAPE, P, B, MINB, GHM, GRID)                                 \
-    SSAM__STENCIL2D_GEN(name, "SSAM_STENCIL2D_DEFINE(" #name ")", T, T, SHAPE, P, B, MINB, GHM, GRID)
-/* the 2D generator: WHO the sentences' subject, the state stored as TS and computed in T */
+    SSAM__STENCIL2D_ONEPASS(name, "SSAM_STENCIL2D_DEFINE(" #name ")", T, T, SHAPE, P, B, MINB, GHM, GRID)
+/* the one-pass instance that ssam/temporal.cuh's AUTO generator embeds: also name_advance */
 #define SSAM__STENCIL2D_GEN(name, WHO, TS, T, SHAPE, P, B, MINB, GHM, GRID)                             \
+    SSAM__STENCIL2D_ONEPASS(name, WHO, TS, T, SHAPE, P, B, MINB, GHM, GRID)                             \
+    SSAM__STENCIL_ADVANCE(name)
+/* the 2D generator: WHO the sentences' subject, the state stored as TS and computed in T */
+#define SSAM__STENCIL2D_ONEPASS(name, WHO, TS, T, SHAPE, P, B, MINB, GHM, GRID)                         \
     SSAM__STENCIL_COMMON(name, WHO, T, SHAPE, 2)                                                        \
     SSAM__STENCIL_BP(name, WHO, P, B)                                                                   \
     static_assert(SSAM_STENCIL_V(TS) * (int)(sizeof(T) / 4) * (2 * (P) + name##_YHI - name##_YLO) <= 192, \
@@ -276,24 +316,32 @@ static inline ssam__stencil_kern ssam__stencil3d_kern(const void *fn)
 /* the policy's schedule as SL, GHM and TRIM: the slice body (1, 1, 0), the streaming one (0, the
  * defaults), or the rule's choice (with the streaming defaults) */
 #define SSAM__STENCIL3D_POLICY_GEN(name, T, SHAPE)                                                      \
-    SSAM__STENCIL3D_GEN(name, "SSAM_STENCIL3D_DEFINE(" #name ")", T, SHAPE, SSAM__STENCIL_POL(name, p), \
-                        SSAM__STENCIL_POL(name, b), SSAM__STENCIL_POL(name, minb),                      \
-                        SSAM__STENCIL3D_SCHED(name, 1, 0, SSAM__STENCIL3D_RULE(name, T)),              \
-                        SSAM__STENCIL3D_SCHED(name, 1, SSAM__STENCIL_GHM_DEFAULT(T, name##_XLO, name##_XHI), \
-                                              SSAM__STENCIL_GHM_DEFAULT(T, name##_XLO, name##_XHI)),    \
-                        SSAM__STENCIL3D_SCHED(name, 0, SSAM__STENCIL3D_TRIM_DEFAULT, SSAM__STENCIL3D_TRIM_DEFAULT))
+    SSAM__STENCIL3D_ONEPASS(name, "SSAM_STENCIL3D_DEFINE(" #name ")", T, SHAPE, SSAM__STENCIL_POL(name, p), \
+                            SSAM__STENCIL_POL(name, b), SSAM__STENCIL_POL(name, minb),                  \
+                            SSAM__STENCIL3D_SCHED(name, 1, 0, SSAM__STENCIL3D_RULE(name, T)),          \
+                            SSAM__STENCIL3D_SCHED(name, 1, SSAM__STENCIL_GHM_DEFAULT(T, name##_XLO, name##_XHI), \
+                                                  SSAM__STENCIL_GHM_DEFAULT(T, name##_XLO, name##_XHI)), \
+                            SSAM__STENCIL3D_SCHED(name, 0, SSAM__STENCIL3D_TRIM_DEFAULT, SSAM__STENCIL3D_TRIM_DEFAULT), \
+                            SSAM__STENCIL_POL(name, schedule))
 #define SSAM__STENCIL3D_SCHED(name, SLICE, STREAM, AUTO)                                                \
     (SSAM__STENCIL_POL(name, schedule) == SSAM_SCHEDULE_SLICE    ? (SLICE)                              \
      : SSAM__STENCIL_POL(name, schedule) == SSAM_SCHEDULE_STREAM ? (STREAM)                             \
                                                                  : (AUTO))
 /* GHM the ghost mode, TRIM the per-slot rows (see the defaults above) */
 #define SSAM__STENCIL3D_STREAM_DEFINE_X(name, T, SHAPE, P, B, MINB, GHM, TRIM)                          \
-    SSAM__STENCIL3D_GEN(name, "SSAM_STENCIL3D_DEFINE(" #name ")", T, SHAPE, P, B, MINB, 0, GHM, TRIM)
+    SSAM__STENCIL3D_ONEPASS(name, "SSAM_STENCIL3D_DEFINE(" #name ")", T, SHAPE, P, B, MINB, 0, GHM, TRIM, \
+                            SSAM_SCHEDULE_STREAM)
 #define SSAM__STENCIL3D_RULE(name, T)                                                                   \
     SSAM_STENCIL3D_SLICE_RULE(T, name##_NPTS, name##_XHI - name##_XLO + 1, name##_YHI - name##_YLO + 1, \
                               name##_ZHI - name##_ZLO + 1)
-/* SL 1: the slice body (name_SLICE), else the streaming body with GHM and TRIM */
+/* the one-pass instance that ssam/temporal3d.cuh's AUTO generator embeds (SL: the rule's): also
+ * name_advance */
 #define SSAM__STENCIL3D_GEN(name, WHO, T, SHAPE, P, B, MINB, SL, GHM, TRIM)                             \
+    SSAM__STENCIL3D_ONEPASS(name, WHO, T, SHAPE, P, B, MINB, SL, GHM, TRIM, SSAM_SCHEDULE_AUTO)         \
+    SSAM__STENCIL_ADVANCE(name)
+/* SL 1: the slice body (name_SLICE), else the streaming body with GHM and TRIM; SCHED the schedule
+ * that chose (the plan's why) */
+#define SSAM__STENCIL3D_ONEPASS(name, WHO, T, SHAPE, P, B, MINB, SL, GHM, TRIM, SCHED)                  \
     SSAM__STENCIL_COMMON(name, WHO, T, SHAPE, 3)                                                        \
     enum { name##_ZLO = name##_shape::zlo, name##_ZHI = name##_shape::zhi };                            \
     enum { name##_SLICE = (SL) };                                                                       \
@@ -307,7 +355,7 @@ static inline ssam__stencil_kern ssam__stencil3d_kern(const void *fn)
     {                                                                                                   \
         ssam__stencil3d_any_body<T, name##_shape, SSAM__STENCIL_P(P), B, name##_SLICE, GHM, TRIM>(src, dst, g, cf.c); \
     }                                                                                                   \
-    SSAM__STENCIL3D_HOST(name, T, P, B, GHM)
+    SSAM__STENCIL3D_HOST(name, T, P, B, GHM, SCHED)
 /* P as the bodies take it: at least 1 (P < 1 is refused by a sentence above, not by the body) */
 #define SSAM__STENCIL_P(P) ((P) >= 1 ? (P) : 1)
 

@@ -8,11 +8,13 @@
  *   SSAM_STENCIL2D_TC_DEFINE(name, MODE, SHAPE, ssam_stencil_tc_policy<...>)  a 2D shape X(I, DX, DY)
  *   define, with stencil.cuh's ssam_stencil_args, boundaries and codes:
  *       __global__ name_kernel                                the tensor-core kernel
- *       int name_launch(const ssam_stencil_args *a, cudaStream_t)          one time step
- *       int name_advance(const ssam_stencil_args *a, int steps, void **result, cudaStream_t)
- *       int name_path(void)                                   SSAM_PATH_TC or SSAM_PATH_SIMT
+ *       int name_plan(const ssam_stencil_args *a, ssam_plan *p)   every check, the path here; no launch
+ *       int name_run(const ssam_stencil_args *a, const ssam_plan *p, cudaStream_t)   a->steps steps
+ *       int name_launch(const ssam_stencil_args *a, cudaStream_t)  name_plan, then name_run
  *       int name_ncoef(void), enum name_NPTS, name_XLO .. name_ZHI
- *       name_simt_*                                           stencil.cuh's kernel (the fallback)
+ *       name_simt_*                                           stencil.cuh's instance (the fallback)
+ *   The plan: path SSAM_PATH_TC or SSAM_PATH_SIMT (a->path 0: this device's; either one forces it, TC
+ *   where it cannot run is SSAM_EFLAGS), why; the rest as stencil.cuh's (passes a->steps, result ...).
  *   MODE f64 (FP64 MMAs, every product and sum in double), tf32 (one TF32 pass, ~2^-10 a product),
  *   tf32x3 (three TF32 passes: FP32-like).  The fallback runs below sm_80, for PTX older than sm_80,
  *   or where the device lacks the shared memory.  The policy is the tile: D-dilated fragments, JX
@@ -26,19 +28,20 @@
  *   at the store; a tile whose sums are not all finite is computed again with FMAs over the shape's
  *   points.  A shape that is not a full box is computed as its box.  docs/ssam.md#stencil-tc-design.
  *
- * PIECES (MD a mode type: conv_tc/frag.cuh)
- *   warp:  ssam_tc_zrows<MD, D, NY, NZ, JX, S8, T4>(acc, ta, TP, wr, WP, cq, bands) (SSAM_TC_ZROWS),
- *          ssam_tc_zbands, ssam_tc_zbreg
- *   block: ssam__stc_copy, ssam__stc_put, ssam__stc_fma, ssam__stencil_tc_body<MD, WALK, NX, NY, NZ,
- *          XLO, YLO, ZLO, D, JX, WY, WX>;  host: ssam__stc_box, ssam__stencil_tc_launch
+ * PIECES (MD a mode type: conv_tc/frag.cuh)  warp: ssam_tc_zrows<MD, D, NY, NZ, JX, S8, T4>(acc, ta,
+ *   TP, wr, WP, cq, bands) (SSAM_TC_ZROWS), ssam_tc_zbands, ssam_tc_zbreg; block: ssam__stc_copy, _put,
+ *   _fma, ssam__stencil_tc_body; host: ssam__stc_box, ssam__stencil_tc_plan, ssam__stencil_tc_run
  *
  * EXAMPLE
- *   [compile: void *u; cudaStream_t stream]
+ *   [compile: cudaStream_t stream]
  *     #include <ssam/stencil_tc.cuh>
  *     SSAM_STENCIL3D_TC_DEFINE(box125, f64, ONCHIP_SHAPE_BOX3D_R2, ssam_stencil_tc_policy<>)
  *
  *     ssam_stencil_args a = {};  // ...               // exactly as for SSAM_STENCIL3D_DEFINE
- *     int rc = box125_advance(&a, 100, &u, stream);
+ *     ssam_plan p;
+ *     a.steps = 100;
+ *     int rc = box125_plan(&a, &p);                   // p.path SSAM_PATH_TC on sm_80+, p.why
+ *     if (!rc) rc = box125_run(&a, &p, stream);       // p.result a.src; both: box125_launch(&a, stream)
  *   examples/box3d_tc.cu runs it beside the SIMT kernel; bench/ssam_stencil_tc.cu times every box.
  *
  * LIMITS AND WHEN TO USE IT
@@ -53,7 +56,7 @@
  *   stencil.cuh (docs/ssam.md#stencil-tc-design).
  *
  * NVRTC (docs/python.md)  Kernels only: name_kernel(src, dst, g, name_w wt) (sm_80+) and
- *   name_simt_kernel; no name_path, name_launch, name_advance, name_ncoef (name_w's box is
+ *   name_simt_kernel; no name_plan, name_run, name_launch, name_ncoef (name_w's box is
  *   ssam__stc_box's, host code).
  */
 #ifndef SSAM_STENCIL_TC_CUH
@@ -388,32 +391,29 @@ static inline int ssam__stc_grid2d(ssam_stencil_geom *g, int BH, const ssam__tc_
     return grid->z <= 65535 ? SSAM_SUCCESS : SSAM_ESIZE;
 }
 
-/* a tensor-core stencil as its launcher sees it: the kernel and its SIMT fallback, dims 2 or 3,
- * the shape's ncoef, the block's tile BH x BWD and NT threads, the planes NZ the box spans, es the
- * element's bytes, smem the dynamic shared memory, policies the boundary policies it gives */
+/* a tensor-core stencil as its plan and run see it: the kernel, box (fills the kernel's parameter wt
+ * from a: ssam__stc_box), the SIMT fallback's plan and run, dims 2 or 3, the shape's ncoef, the
+ * block's tile BH x BWD and NT threads, the planes NZ the box spans, es the element's bytes, smem
+ * the dynamic shared memory, policies the boundary policies it gives */
 typedef struct ssam__stc_kern {
     const void *kernel;
-    int (*simt)(const ssam_stencil_args *, cudaStream_t);
+    int (*box)(void *, const ssam_stencil_args *);
+    int (*simt_plan)(const ssam_stencil_args *, ssam_plan *);
+    int (*simt_run)(const ssam_stencil_args *, const ssam_plan *, cudaStream_t);
     int dims, ncoef, BH, BWD, NT, NZ;
     size_t es, smem;
     unsigned policies;
 } ssam__stc_kern;
 
-/* name_launch after ssam__stc_box filled wt: the path (simt where the tensor cores cannot run), the
- * geometry (dims 2: one plane, tiles in segments), the launch */
-static inline int ssam__stencil_tc_launch(const ssam_stencil_args *a, cudaStream_t stream, const ssam__stc_kern *t,
-                                          void *wt)
+/* the tensor-core launch's checks and geometry on device dv (dims 2: one plane, whatever plane
+ * says, its tiles walked in segments); 0 or SSAM_E* with *why the refusal */
+static inline int ssam__stc_geometry(const ssam_stencil_args *a, const ssam__stc_kern *t, const ssam__tc_dev *dv,
+                                     ssam_stencil_geom *g, dim3 *grid, const char **why)
 {
-    ssam_stencil_args b;
-    ssam_stencil_geom g;
-    ssam__tc_dev dv;
+    ssam_stencil_args b = *a;
     ssam__stencil_kern k;
-    dim3 grid;
-    int rc = ssam__conv_tc_setup(&dv, t->kernel, t->NT, t->smem);
-    if (rc) return rc;
-    if (dv.path != SSAM_PATH_TC) return t->simt(a, stream);
-    b = *a; /* a 2D domain is one plane (whatever plane says), its tiles walked in segments */
-    if (t->dims == 2 && b.nz != 0 && b.nz != 1) return SSAM_ESIZE;
+    int rc;
+    if (t->dims == 2 && b.nz != 0 && b.nz != 1) return *why = "refused (SSAM_ESIZE): a 2D stencil takes nz 0 or 1", SSAM_ESIZE;
     if (t->dims == 2) b.nz = 1, b.plane = 0;
     memset(&k, 0, sizeof k);
     k.fn = t->kernel;
@@ -429,15 +429,87 @@ static inline int ssam__stencil_tc_launch(const ssam_stencil_args *a, cudaStream
     k.occ_smem = t->smem;
     k.warm = -1;
     k.policies = t->policies;
-    rc = ssam__stencil_prepare(&b, &k, &g, &grid);
+    rc = ssam__stencil_prepare_why(&b, &k, g, grid, why);
     if (rc) return rc;
-    if (t->dims == 2) rc = ssam__stc_grid2d(&g, t->BH, &dv, &grid);
-    if (rc) return rc;
-    {
-        void *args[4] = {(void *)&a->src, (void *)&a->dst, (void *)&g, wt};
-        (void)cudaLaunchKernel(t->kernel, grid, dim3((unsigned)t->NT), args, t->smem, stream);
+    if (t->dims == 2 && (rc = ssam__stc_grid2d(g, t->BH, dv, grid)))
+        return *why = "refused (SSAM_ESIZE): more than 65535 segments of tile rows", rc;
+    return SSAM_SUCCESS;
+}
+
+/* name_plan of the tensor-core stencils (wt: room for the kernel's parameter): the box's check (an
+ * offset listed twice), steps, a->path (0, SSAM_PATH_TC, SSAM_PATH_SIMT), the path (tensor cores
+ * where the device and build run them, else the SIMT fallback, whose plan it then is), why */
+static inline int ssam__stencil_tc_plan(const ssam_stencil_args *a, ssam_plan *p, const ssam__stc_kern *t, void *wt)
+{
+    static const int paths[2] = {SSAM_PATH_TC, SSAM_PATH_SIMT};
+    ssam_stencil_args b;
+    ssam_stencil_geom g;
+    ssam__tc_dev dv;
+    dim3 grid;
+    const char *why = "";
+    int rc;
+    if (!p) return SSAM_ENULL;
+    rc = ssam__stencil_plan_check(a, paths, 2, "refused (SSAM_EFLAGS): args.path must be 0, SSAM_PATH_TC or SSAM_PATH_SIMT",
+                                  &why);
+    if (rc) return ssam__stencil_refuse(p, rc, why);
+    if (t->box(wt, a))
+        return ssam__stencil_refuse(p, SSAM_EFILTER, "refused (SSAM_EFILTER): the shape lists an offset twice (the box "
+                                                     "holds one weight a position)");
+    if (a->path == SSAM_PATH_SIMT) {
+        dv.path = SSAM_PATH_SIMT;
+        dv.why = "SIMT fallback, as args.path asks (SSAM_PATH_SIMT)";
+    } else {
+        if (ssam__conv_tc_setup(&dv, t->kernel, t->NT, t->smem))
+            return ssam__stencil_refuse(p, SSAM_ECUDA, "refused (SSAM_ECUDA): the device, or the kernel's shared-memory "
+                                                       "limit or occupancy, could not be read or set");
+        if (a->path == SSAM_PATH_TC && dv.path != SSAM_PATH_TC)
+            return ssam__stencil_refuse(p, SSAM_EFLAGS, "refused (SSAM_EFLAGS): args.path asks for SSAM_PATH_TC, which "
+                                                        "cannot run here (a device or PTX below sm_80, or a block cannot "
+                                                        "get the tile's shared memory)");
+        if (a->path == SSAM_PATH_TC) dv.why = "tensor cores, as args.path asks (SSAM_PATH_TC)";
     }
-    return cudaPeekAtLastError() == cudaSuccess ? SSAM_SUCCESS : SSAM_ECUDA;
+    if (dv.path == SSAM_PATH_TC) {
+        rc = ssam__stc_geometry(a, t, &dv, &g, &grid, &why);
+        if (rc) return ssam__stencil_refuse(p, rc, why);
+        return ssam__stencil_accept(a, p, SSAM_PATH_TC, dv.why);
+    }
+    b = *a; /* the fallback: the SIMT instance's plan (its checks), with this path and why */
+    b.path = 0;
+    rc = t->simt_plan(&b, p);
+    if (rc) return rc;
+    p->path = SSAM_PATH_SIMT;
+    if (a->steps) p->why = dv.why;
+    return SSAM_SUCCESS;
+}
+
+/* name_run of the tensor-core stencils: SSAM_PATH_SIMT the fallback's run, else p->passes launches
+ * of the kernel, ping-pong (wt: the kernel's parameter, filled here) */
+static inline int ssam__stencil_tc_run(const ssam_stencil_args *a, const ssam_plan *p, cudaStream_t stream,
+                                       const ssam__stc_kern *t, void *wt)
+{
+    ssam_stencil_args b;
+    ssam_stencil_geom g;
+    ssam__tc_dev dv;
+    dim3 grid;
+    const char *why;
+    int rc;
+    if (!a || !p) return SSAM_ENULL;
+    if (p->passes < 1) return SSAM_SUCCESS;
+    b = *a;
+    b.path = 0;
+    if (p->path == SSAM_PATH_SIMT) return t->simt_run(&b, p, stream);
+    if ((rc = t->box(wt, a))) return rc;
+    if (ssam__conv_tc_setup(&dv, t->kernel, t->NT, t->smem)) return SSAM_ECUDA;
+    if (dv.path != SSAM_PATH_TC) return SSAM_ECUDA; /* a plan of another device */
+    for (long long s = 0; s < p->passes; s++) {
+        void *args[4] = {(void *)&b.src, (void *)&b.dst, (void *)&g, wt};
+        b.src = (s & 1) ? (const void *)a->dst : a->src;
+        b.dst = (s & 1) ? (void *)a->src : a->dst;
+        if ((rc = ssam__stc_geometry(&b, t, &dv, &g, &grid, &why))) return rc;
+        (void)cudaLaunchKernel(t->kernel, grid, dim3((unsigned)t->NT), args, t->smem, stream);
+        if (cudaPeekAtLastError() != cudaSuccess) return SSAM_ECUDA;
+    }
+    return SSAM_SUCCESS;
 }
 #endif /* !__CUDACC_RTC__ */
 
@@ -508,20 +580,20 @@ struct ssam__is_stencil_tc_policy<ssam_stencil_tc_policy<D_, JX_, WY_, WX_, MINB
                           SSAM__STC_TILE(name, DIMS, MODE, wx, 3), SSAM__STC_TILE(name, DIMS, MODE, minb, 4))
 #define SSAM__STC3_GEN(name, WHO, MODE, SHAPE, D, JX, WY, WX, MINB)                                     \
     SSAM__STC_MODE_CHECK(WHO, MODE)                                                                     \
-    SSAM__STENCIL3D_GEN(name##_simt, WHO, SSAM__STC_SIMT_T(MODE), SHAPE, 1, 128, 1,                     \
-                        SSAM__STENCIL3D_RULE(name##_simt, SSAM__STC_SIMT_T(MODE)),                      \
-                        SSAM__STENCIL_GHM_DEFAULT(SSAM__STC_SIMT_T(MODE), name##_simt_XLO, name##_simt_XHI), \
-                        SSAM__STENCIL3D_TRIM_DEFAULT)                                                   \
+    SSAM__STENCIL3D_ONEPASS(name##_simt, WHO, SSAM__STC_SIMT_T(MODE), SHAPE, 1, 128, 1,                 \
+                            SSAM__STENCIL3D_RULE(name##_simt, SSAM__STC_SIMT_T(MODE)),                  \
+                            SSAM__STENCIL_GHM_DEFAULT(SSAM__STC_SIMT_T(MODE), name##_simt_XLO, name##_simt_XHI), \
+                            SSAM__STENCIL3D_TRIM_DEFAULT, SSAM_SCHEDULE_AUTO)                           \
     SSAM__STENCIL_TC_GEN(name, WHO, MODE, 3, name##_simt_ZLO, name##_simt_ZHI, D, JX, WY, WX, MINB)
 #define SSAM__STC2_GEN(name, WHO, MODE, SHAPE, D, JX, WY, WX, MINB)                                     \
     SSAM__STC_MODE_CHECK(WHO, MODE)                                                                     \
-    SSAM__STENCIL2D_GEN(name##_simt, WHO, SSAM__STC_SIMT_T(MODE), SSAM__STC_SIMT_T(MODE), SHAPE, 1, 128, 1, \
-                        SSAM__STENCIL_GHM_DEFAULT(SSAM__STC_SIMT_T(MODE), name##_simt_XLO, name##_simt_XHI), -1) \
+    SSAM__STENCIL2D_ONEPASS(name##_simt, WHO, SSAM__STC_SIMT_T(MODE), SSAM__STC_SIMT_T(MODE), SHAPE, 1, 128, 1, \
+                            SSAM__STENCIL_GHM_DEFAULT(SSAM__STC_SIMT_T(MODE), name##_simt_XLO, name##_simt_XHI), -1) \
     SSAM__STENCIL_TC_GEN(name, WHO, MODE, 2, 0, 0, D, JX, WY, WX, MINB)
 #define SSAM__STC_MODE_CHECK(WHO, MODE)                                                                 \
     static_assert(ssam__stc_mode_ok<ssam_tc_mode_##MODE>::value, WHO ": MODE must be f64, tf32 or tf32x3");
-/* the kernel, name_path, name_launch, name_advance over name_simt (stencil.cuh's definition of the
- * same shape, which supplies the extents, name_simt_ncoef and the fallback) */
+/* the kernel, name_plan, name_run, name_launch over name_simt (stencil.cuh's definition of the same
+ * shape, which supplies the extents, name_simt_ncoef and the fallback) */
 #define SSAM__STENCIL_TC_GEN(name, WHO, MODE, DIMS, ZLO_, ZHI_, D, JX, WY, WX, MINB)                    \
     enum {                                                                                              \
         name##_NPTS = name##_simt_NPTS, name##_XLO = name##_simt_XLO, name##_XHI = name##_simt_XHI,     \
@@ -543,28 +615,46 @@ struct ssam__is_stencil_tc_policy<ssam_stencil_tc_policy<D_, JX_, WY_, WX_, MINB
             ssam__stencil_tc_body<ssam_tc_mode_##MODE, (DIMS) == 2, name##__NX, name##__NY, name##__NZ, name##_XLO, \
                                   name##_YLO, name##_ZLO, D, JX, WY, WX>(src, dst, g, wt.w, wt.in);     \
     }                                                                                                   \
-    SSAM__STENCIL_TC_LAUNCH(name, DIMS)                                                                 \
-    SSAM__STENCIL_ADVANCE(name)
-/* name_ncoef, name_path and name_launch of a tensor-core stencil (host code: none under NVRTC, where
- * the generators emit the kernels only: name_kernel and the SIMT fallback's name_simt_kernel) */
+    SSAM__STENCIL_TC_HOST(name, DIMS)
+/* name_ncoef, name_plan, name_run and name_launch of a tensor-core stencil (host code: none under
+ * NVRTC, where the generators emit the kernels only: name_kernel and the fallback's name_simt_kernel);
+ * name__stc: the instance as ssam__stencil_tc_plan and ssam__stencil_tc_run see it, name__box its box */
 #ifndef __CUDACC_RTC__
-#define SSAM__STENCIL_TC_LAUNCH(name, DIMS)                                                             \
+#define SSAM__STENCIL_TC_HOST(name, DIMS)                                                               \
     static inline __attribute__((unused)) int name##_ncoef(void) { return name##_simt_ncoef(); }        \
-    static inline __attribute__((unused)) int name##_path(void) /* the path name_launch takes here */   \
+    static inline __attribute__((unused)) int name##__box(void *wt, const ssam_stencil_args *a)         \
     {                                                                                                   \
-        return ssam__tc_path_of((const void *)name##_kernel, name##__tcz::NT, name##__tcz::smem);       \
+        return ssam__stc_box<name##_simt_shape, name##__NX, name##__NY, name##_XLO, name##_YLO, name##_ZLO>((name##_w *)wt, a); \
+    }                                                                                                   \
+    static inline __attribute__((unused)) ssam__stc_kern name##__stc(void)                              \
+    {                                                                                                   \
+        const ssam__stc_kern t = {(const void *)name##_kernel, name##__box, name##_simt_plan, name##_simt_run, DIMS, \
+                                  name##_ncoef(), name##__tcz::BH, name##__tcz::BWD, name##__tcz::NT, name##__NZ, \
+                                  sizeof(((name##_w *)0)->w[0]), name##__tcz::smem,                    \
+                                  ssam__stencil_policies<name##_simt_shape>(DIMS)};                     \
+        return t;                                                                                       \
+    }                                                                                                   \
+    static inline __attribute__((unused)) int name##_plan(const ssam_stencil_args *a, ssam_plan *p)     \
+    {                                                                                                   \
+        name##_w wt;                                                                                    \
+        const ssam__stc_kern t = name##__stc();                                                         \
+        return ssam__stencil_tc_plan(a, p, &t, &wt);                                                    \
+    }                                                                                                   \
+    static inline __attribute__((unused)) int name##_run(const ssam_stencil_args *a, const ssam_plan *p, \
+                                                         cudaStream_t stream)                           \
+    {                                                                                                   \
+        name##_w wt;                                                                                    \
+        const ssam__stc_kern t = name##__stc();                                                         \
+        return ssam__stencil_tc_run(a, p, stream, &t, &wt);                                             \
     }                                                                                                   \
     static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, cudaStream_t stream) \
     {                                                                                                   \
-        name##_w wt;                                                                                    \
-        const ssam__stc_kern t = {(const void *)name##_kernel, name##_simt_launch, DIMS, name##_ncoef(), \
-                                  name##__tcz::BH, name##__tcz::BWD, name##__tcz::NT, name##__NZ,       \
-                                  sizeof wt.w[0], name##__tcz::smem, ssam__stencil_policies<name##_simt_shape>(DIMS)}; \
-        const int rc = ssam__stc_box<name##_simt_shape, name##__NX, name##__NY, name##_XLO, name##_YLO, name##_ZLO>(&wt, a); \
-        return rc ? rc : ssam__stencil_tc_launch(a, stream, &t, &wt);                                   \
+        ssam_plan p;                                                                                    \
+        const int rc = name##_plan(a, &p);                                                              \
+        return rc ? rc : name##_run(a, &p, stream);                                                     \
     }
 #else
-#define SSAM__STENCIL_TC_LAUNCH(name, DIMS)
+#define SSAM__STENCIL_TC_HOST(name, DIMS)
 #endif
 /* the limits of a tensor-core stencil */
 #define SSAM__STENCIL_TC_CHECKS(name, WHO)                                                              \

@@ -53,24 +53,51 @@ static inline void ref_conv2d(const double *in, int W, int H, long long sp, cons
 #include "stencil_ref.h"
 
 #ifdef SSAM_STENCIL_CUH
-/* name_advance from the state h0 (n elements of es bytes, copied to da) must give the bits of the
- * stepwise launches (`cur`, device), in da or db as steps is even or odd (a GPU check: CHECK) */
-typedef int (*ref_advance_fn)(const ssam_stencil_args *, int, void **, cudaStream_t);
-static inline void ref_check_advance(ref_advance_fn advance, ssam_stencil_args a, void *da, void *db, const void *cur,
-                                     const void *h0, void *hb, size_t n, size_t es, int steps, int nx, int ny, int nz)
+typedef int (*ref_plan_fn)(const ssam_stencil_args *, ssam_plan *);
+typedef int (*ref_run_fn)(const ssam_stencil_args *, const ssam_plan *, cudaStream_t);
+typedef int (*ref_launch_fn)(const ssam_stencil_args *, cudaStream_t);
+/* name_plan + name_run of `steps` steps from the state h0 (n elements of es bytes, copied to da)
+ * must give the bits of the stepwise launches (`cur`, device) in the plan's result, da or db as
+ * steps is even or odd, with steps_per_pass * passes == steps; name_launch (plan + run) the same
+ * bits there (a GPU check: CHECK) */
+static inline void ref_check_steps(ref_plan_fn plan, ref_run_fn run, ref_launch_fn launch, ssam_stencil_args a, void *da,
+                                   void *db, const void *cur, const void *h0, void *hb, size_t n, size_t es, int steps,
+                                   int nx, int ny, int nz)
 {
-    void *hres = malloc(n * es), *res = NULL;
+    void *hres = malloc(n * es);
+    ssam_plan p;
     CUDA_OK(cudaMemcpy(hres, cur, n * es, cudaMemcpyDeviceToHost));
-    CUDA_OK(cudaMemcpy(da, h0, n * es, cudaMemcpyHostToDevice));
-    a.src = da; a.dst = db;
-    int rc = advance(&a, steps, &res, 0);
-    CHECK(rc == 0 && res == (steps % 2 ? db : da), "advance rc %d (%s)", rc, ssam_stencil_strerror(rc));
-    CUDA_OK(cudaDeviceSynchronize());
-    if (rc == 0) {
-        CUDA_OK(cudaMemcpy(hb, res, n * es, cudaMemcpyDeviceToHost));
-        CHECK(memcmp(hb, hres, n * es) == 0, "%dx%dx%d: advance differs from the stepwise launches", nx, ny, nz);
+    for (int k = 0; k < 2 && !check__failed_case; k++) { /* plan + run, then name_launch */
+        CUDA_OK(cudaMemcpy(da, h0, n * es, cudaMemcpyHostToDevice));
+        CUDA_OK(cudaMemset(db, 0xFF, n * es));
+        a.src = da; a.dst = db; a.steps = steps;
+        int rc = plan(&a, &p);
+        CHECK(rc == 0 && p.result == (steps % 2 ? db : da) && (long long)p.steps_per_pass * p.passes == steps,
+              "%dx%dx%d, %d steps: plan rc %d (%s), %d x %lld steps, result %s", nx, ny, nz, steps, rc,
+              ssam_stencil_strerror(rc), p.steps_per_pass, p.passes, p.result == da ? "src" : p.result == db ? "dst" : "neither");
+        if (rc) break;
+        rc = k ? launch(&a, 0) : run(&a, &p, 0);
+        CHECK(rc == 0, "%dx%dx%d: %s rc %d (%s)", nx, ny, nz, k ? "name_launch" : "name_run", rc, ssam_stencil_strerror(rc));
+        CUDA_OK(cudaDeviceSynchronize());
+        if (rc || check__failed_case) break;
+        CUDA_OK(cudaMemcpy(hb, p.result, n * es, cudaMemcpyDeviceToHost));
+        CHECK(memcmp(hb, hres, n * es) == 0, "%dx%dx%d: %s of %d steps differs from the stepwise launches", nx, ny, nz,
+              k ? "name_launch" : "name_plan + name_run", steps);
     }
     free(hres);
+}
+/* a one-pass stencil's `steps` steps in the temporal stencils' name_advance shape: its plan (a copy
+ * of a with those steps) and run, *result the plan's result */
+template <ref_plan_fn PLAN, ref_run_fn RUN>
+static int ref_steps(const ssam_stencil_args *a, int steps, void **result, cudaStream_t stream)
+{
+    ssam_stencil_args b = *a;
+    ssam_plan p;
+    b.steps = steps;
+    int rc = PLAN(&b, &p);
+    if (!rc) rc = RUN(&b, &p, stream);
+    *result = p.result;
+    return rc;
 }
 #endif
 

@@ -5,8 +5,11 @@
  * double, the keep-extent (Dirichlet), periodic and keep-radius policies, several steps, ragged sizes (1000x37, 67x65x33,
  * domains smaller than a warp and than the stencil), a row pitch larger than the width.  Each step's
  * output is poisoned (NaN) before the launch; every cell must be written, the padding never, and
- * with Dirichlet the boundary cells must keep their initial values bit for bit.  Then name_advance
- * against the stepwise result (bitwise) and every error code.  The layout, grid and window options of
+ * with Dirichlet the boundary cells must keep their initial values bit for bit.  Every step runs
+ * through name_plan + name_run (the plan's path, why and head checked; the answer read from the plan's
+ * result), then name_plan + name_run and name_launch of all the steps against the stepwise result
+ * (bitwise, in the plan's result); the plan's sentences, 0 steps (nothing launched, the state in src)
+ * and every error code (a refused plan names why, has no passes and launches nothing).  The layout, grid and window options of
  * the internal *_DEFINE_X macros (overlap or ghost lanes, 2D grid rules, 3D per-slot rows or the
  * full window) beside the defaults.
  * Besides the norm against the double reference, every cell of every step is checked against the
@@ -101,35 +104,57 @@ SSAM_STENCIL2D_DEFINE(b_user2d_off, __nv_bfloat16, USER2D_OFF, ssam_stencil_poli
 LIST2D(PTS2)
 LIST3D(PTS3)
 
+typedef int (*plan_fn)(const ssam_stencil_args *, ssam_plan *);
+typedef int (*run_fn)(const ssam_stencil_args *, const ssam_plan *, cudaStream_t);
 typedef int (*launch_fn)(const ssam_stencil_args *, cudaStream_t);
-typedef int (*advance_fn)(const ssam_stencil_args *, int, void **, cudaStream_t);
 typedef struct kern {
     const char *name;
     int dims, dbl, npts, ncoef; /* dbl: the storage type, 0 float, 1 double, 2 FP16, 3 BF16 */
     const int (*pts)[4];
+    plan_fn plan;
+    run_fn run;
     launch_fn launch;
-    advance_fn advance;
+    int path;         /* the plan's path: SSAM_PATH_ONEPASS or SSAM_PATH_SLICE */
+    const char *rule; /* words of the plan's why: the rule that chose the path */
 } kern;
+/* the plans' sentences (docs/ssam.md#stencil-plans) */
+#define WHY_2D "one pass a step: 2D rows, a 2D stencil's one path"
+#define WHY_STREAM "one pass a step: 3D register streaming along z, as the policy's SSAM_SCHEDULE_STREAM asks"
+#define WHY_SLICE "one pass a step: 3D slices, as the policy's SSAM_SCHEDULE_SLICE asks"
+#define WHY_AUTO_SLICE                                                                                    \
+    "one pass a step: 3D slices, SSAM_SCHEDULE_AUTO's SSAM_STENCIL3D_SLICE_RULE (a double shape of NZ >= 5 planes " \
+    "filling more than half its box)"
+#define WHY_AUTO_STREAM                                                                                   \
+    "one pass a step: 3D register streaming along z, SSAM_SCHEDULE_AUTO's SSAM_STENCIL3D_SLICE_RULE (not a double " \
+    "shape of NZ >= 5 planes filling more than half its box)"
+#define WHY_0 "0 steps: nothing to launch, the state stays in src"
+#define VERBS(n) n##_plan, n##_run, n##_launch
+#define AUTO_PATH(n) (n##_SLICE ? SSAM_PATH_SLICE : SSAM_PATH_ONEPASS)
+#define AUTO_WHY(n) (n##_SLICE ? WHY_AUTO_SLICE : WHY_AUTO_STREAM)
 
 #define ENT2(S, n, P)                                                                                     \
-    {"float " #n, 2, 0, f_##n##_NPTS, f_##n##_ncoef(), pts_##n, f_##n##_launch, f_##n##_advance},          \
-    {"double " #n, 2, 1, d_##n##_NPTS, d_##n##_ncoef(), pts_##n, d_##n##_launch, d_##n##_advance},
+    {"float " #n, 2, 0, f_##n##_NPTS, f_##n##_ncoef(), pts_##n, VERBS(f_##n), SSAM_PATH_ONEPASS, WHY_2D},   \
+    {"double " #n, 2, 1, d_##n##_NPTS, d_##n##_ncoef(), pts_##n, VERBS(d_##n), SSAM_PATH_ONEPASS, WHY_2D},
 #define ENT3(S, n, P, MB)                                                                                  \
-    {"float " #n, 3, 0, f_##n##_NPTS, f_##n##_ncoef(), pts_##n, f_##n##_launch, f_##n##_advance},          \
-    {"double " #n, 3, 1, d_##n##_NPTS, d_##n##_ncoef(), pts_##n, d_##n##_launch, d_##n##_advance},          \
-    {"float slice " #n, 3, 0, fs_##n##_NPTS, fs_##n##_ncoef(), pts_##n, fs_##n##_launch, fs_##n##_advance}, \
-    {"double slice " #n, 3, 1, ds_##n##_NPTS, ds_##n##_ncoef(), pts_##n, ds_##n##_launch, ds_##n##_advance},
+    {"float " #n, 3, 0, f_##n##_NPTS, f_##n##_ncoef(), pts_##n, VERBS(f_##n), SSAM_PATH_ONEPASS, WHY_STREAM}, \
+    {"double " #n, 3, 1, d_##n##_NPTS, d_##n##_ncoef(), pts_##n, VERBS(d_##n), SSAM_PATH_ONEPASS, WHY_STREAM}, \
+    {"float slice " #n, 3, 0, fs_##n##_NPTS, fs_##n##_ncoef(), pts_##n, VERBS(fs_##n), SSAM_PATH_SLICE, WHY_SLICE}, \
+    {"double slice " #n, 3, 1, ds_##n##_NPTS, ds_##n##_ncoef(), pts_##n, VERBS(ds_##n), SSAM_PATH_SLICE, WHY_SLICE},
 #define ENTA(S, n, P, MB)                                                                                  \
-    {"float default " #n, 3, 0, fa_##n##_NPTS, fa_##n##_ncoef(), pts_##n, fa_##n##_launch, fa_##n##_advance}, \
-    {"double default " #n, 3, 1, da_##n##_NPTS, da_##n##_ncoef(), pts_##n, da_##n##_launch, da_##n##_advance},
+    {"float default " #n, 3, 0, fa_##n##_NPTS, fa_##n##_ncoef(), pts_##n, VERBS(fa_##n), AUTO_PATH(fa_##n),    \
+     AUTO_WHY(fa_##n)},                                                                                    \
+    {"double default " #n, 3, 1, da_##n##_NPTS, da_##n##_ncoef(), pts_##n, VERBS(da_##n), AUTO_PATH(da_##n),   \
+     AUTO_WHY(da_##n)},
 
 #define ENTX(S, n, P, G, O, D)                                                                            \
     {"float x-P" #P "-g" #G "-o" #O " " #n, D, 0, XCAT(XN(fx, n, P, G, O), _NPTS), XCAT(XN(fx, n, P, G, O), _ncoef)(), pts_##n, \
-     XCAT(XN(fx, n, P, G, O), _launch), XCAT(XN(fx, n, P, G, O), _advance)},                                          \
+     XCAT(XN(fx, n, P, G, O), _plan), XCAT(XN(fx, n, P, G, O), _run), XCAT(XN(fx, n, P, G, O), _launch),   \
+     SSAM_PATH_ONEPASS, (D) == 2 ? WHY_2D : WHY_STREAM},                                                    \
     {"double x-P" #P "-g" #G "-o" #O " " #n, D, 1, XCAT(XN(dx, n, P, G, O), _NPTS), XCAT(XN(dx, n, P, G, O), _ncoef)(), pts_##n, \
-     XCAT(XN(dx, n, P, G, O), _launch), XCAT(XN(dx, n, P, G, O), _advance)},
+     XCAT(XN(dx, n, P, G, O), _plan), XCAT(XN(dx, n, P, G, O), _run), XCAT(XN(dx, n, P, G, O), _launch),   \
+     SSAM_PATH_ONEPASS, (D) == 2 ? WHY_2D : WHY_STREAM},
 #define ENTH(n, pts, t)                                                                                   \
-    {(t) == 2 ? "fp16 " #n : "bf16 " #n, 2, t, n##_NPTS, n##_ncoef(), pts, n##_launch, n##_advance},
+    {(t) == 2 ? "fp16 " #n : "bf16 " #n, 2, t, n##_NPTS, n##_ncoef(), pts, VERBS(n), SSAM_PATH_ONEPASS, WHY_2D},
 #define ENTX2(S, n, P, G, O) ENTX(S, n, P, G, O, 2)
 #define ENTX3(S, n, P, G, O) ENTX(S, n, P, G, O, 3)
 
@@ -165,6 +190,20 @@ static double round_to(double v, int t)
 }
 static double round_h(double v) { return round_to(v, 2); }
 static double round_b(double v) { return round_to(v, 3); }
+
+/* an accepted plan's head for `steps` steps, the state in result: the kernel's path, the sentence of
+ * its rule (0 steps: WHY_0), one step a pass, no workspace */
+static int plan_bad(const kern *k, const ssam_plan *p, int steps, const void *result)
+{
+    return p->path != k->path || !p->why || strcmp(p->why, steps ? k->rule : WHY_0) != 0 || p->steps_per_pass != 1 ||
+           p->passes != steps || p->workspace_bytes != 0 || p->result != result;
+}
+/* a refused plan: why names the code (CODE, e.g. "SSAM_EBORDER"), no passes, no result, path 0 */
+static int refusal_bad(const ssam_plan *p, const char *code)
+{
+    return !p->why || strncmp(p->why, "refused (", 9) != 0 || !strstr(p->why, code) || p->passes != 0 || p->result != NULL ||
+           p->path != 0;
+}
 
 static void run_kernel(const kern *k, int light)
 {
@@ -230,6 +269,7 @@ static void run_kernel(const kern *k, int light)
                 a.pitch = pk ? pitch : 0; a.plane = pk && k->dims == 3 ? plane : 0;
                 a.coef = hc; a.ncoef = k->ncoef;
                 a.boundary = pol;
+                a.steps = 1; /* a plan of one step a run, the state in dst */
                 void *cur = da, *oth = db;
                 if (pol == ONCHIP_KEEP_RADIUS) {
                     int ee[6], r = 0, sym = 1;
@@ -237,27 +277,36 @@ static void run_kernel(const kern *k, int light)
                     for (int j = 0; j < 6; j++) r = abs(ee[j]) > r ? abs(ee[j]) : r;
                     for (int j = 0; j < (k->dims == 3 ? 6 : 4); j++) sym &= abs(ee[j]) == r;
                     if (!sym) { /* keep-radius keeps other cells than keep-extent here: refused */
+                        ssam_plan p;
                         gpucheck_poison(db, n * es);
                         a.src = da; a.dst = db;
-                        const int rc = k->launch(&a, 0);
+                        const int pc = k->plan(&a, &p), rr = k->run(&a, &p, 0), rc = k->launch(&a, 0);
                         CUDA_OK(cudaDeviceSynchronize());
-                        CHECK(rc == SSAM_EBORDER && gpucheck_poison_changed(db, n * es) == 0,
-                              "%dx%dx%d: keep-radius for an asymmetric shape: rc %d, or it wrote", nx, ny, nz, rc);
+                        CHECK(pc == SSAM_EBORDER && !refusal_bad(&p, "SSAM_EBORDER") && rr == 0 && rc == SSAM_EBORDER &&
+                                  gpucheck_poison_changed(db, n * es) == 0,
+                              "%dx%dx%d: keep-radius for an asymmetric shape: plan %d (why \"%s\", %lld passes), run %d, "
+                              "launch %d, or it wrote", nx, ny, nz, pc, p.why ? p.why : "(NULL)", p.passes, rr, rc);
                         continue;
                     }
                 }
                 for (int s = 0; s < steps && !check__failed_case; s++) {
                     CUDA_OK(cudaMemset(oth, 0xFF, n * es)); /* NaN poison */
                     a.src = cur; a.dst = oth;
-                    int rc = k->launch(&a, 0);
-                    CHECK(rc == 0, "launch rc %d (%s)", rc, ssam_stencil_strerror(rc));
+                    ssam_plan p;
+                    int rc = k->plan(&a, &p);
+                    CHECK(rc == 0 && !plan_bad(k, &p, 1, oth), "plan rc %d (%s): path %d (want %d), %d x %lld steps, result %s, "
+                          "why \"%s\" (want \"%s\")", rc, ssam_stencil_strerror(rc), p.path, k->path, p.steps_per_pass,
+                          p.passes, p.result == oth ? "dst" : "not dst", p.why ? p.why : "(NULL)", k->rule);
+                    if (check__failed_case) break;
+                    rc = k->run(&a, &p, 0);
+                    CHECK(rc == 0, "run rc %d (%s)", rc, ssam_stencil_strerror(rc));
                     CUDA_OK(cudaDeviceSynchronize());
                     ref_step(k, cw, u, v, nx, ny, nz, pitch, plane, pol);
                     if (k->dbl >= 2)
                         for (size_t i = 0; i < n; i++) v[i] = round_to(v[i], k->dbl);
                     double *t = u; u = v; v = t;
                     void *tt = cur; cur = oth; oth = tt;
-                    CUDA_OK(cudaMemcpy(hb, cur, n * es, cudaMemcpyDeviceToHost));
+                    CUDA_OK(cudaMemcpy(hb, p.result, n * es, cudaMemcpyDeviceToHost)); /* the plan's result */
                     double num = 0, den = 0;
                     long long unwritten = 0, padding = 0, moved = 0;
                     int e[6];
@@ -293,8 +342,8 @@ static void run_kernel(const kern *k, int light)
                     amb += br.amb; off += br.off; cells += br.cells;
                     double *tg = gin; gin = gout; gout = tg; /* the next step's input */
                 }
-                if (!check__failed_case && pk == 0) /* name_advance from the same start: the same bits */
-                    ref_check_advance(k->advance, a, da, db, cur, h0, hb, n, es, steps, nx, ny, nz);
+                if (!check__failed_case && pk == 0) /* all the steps in one plan from the same start: the same bits */
+                    ref_check_steps(k->plan, k->run, k->launch, a, da, db, cur, h0, hb, n, es, steps, nx, ny, nz);
             }
             cudaFree(da);
             cudaFree(db);
@@ -346,69 +395,146 @@ static void test_shapes(void)
 
 static void test_errors(void)
 {
-    case_begin("ssam stencil error codes are returned before any launch, and nothing is written");
+    case_begin("ssam stencil plans: the path and why, 0 steps, the result's parity; every error code refused by "
+               "name_plan with why, nothing launched or written");
     float c[5] = {0.6f, 0.1f, 0.1f, 0.1f, 0.1f}, *d = NULL;
-    void *res = NULL;
     const size_t bytes = 2 * 64 * 64 * 4;
     CUDA_OK(cudaMalloc(&d, bytes));
     CUDA_OK(cudaMemset(d, 0, bytes));
-    ssam_stencil_args a, b, e;
+    ssam_stencil_args a, b, b3;
     memset(&a, 0, sizeof a);
     a.src = d; a.dst = d + 64 * 64; a.nx = 64; a.ny = 64; a.coef = c; a.ncoef = 5;
-    a.boundary = SSAM_STENCIL_DIRICHLET;
-    double c7[7] = {0};
-    ssam_stencil_args b3;
+    a.boundary = SSAM_STENCIL_DIRICHLET; a.steps = 1;
+    double c7[7] = {0}, c125[125] = {0};
     memset(&b3, 0, sizeof b3);
     b3.src = d; b3.dst = d + 2 * 64 * 64 - 128; b3.nx = 4; b3.ny = 4; b3.nz = 4; b3.coef = c7; b3.ncoef = 7; /* 512 bytes each, apart */
-    /* the valid calls first (they write) */
-    CHECK(f_star2d_r1_launch(&a, 0) == 0, "valid arguments");
-    b = a; b.nz = 1; CHECK(f_star2d_r1_launch(&b, 0) == 0, "nz 1 for 2D");
-    CHECK(f_star2d_r1_advance(&a, 0, &res, 0) == 0 && res == a.src, "0 steps: the state is src");
-    CHECK(d_star3d_r1_launch(&b3, 0) == 0, "3D valid");
-    CHECK(ds_star3d_r1_launch(&b3, 0) == 0, "3D slice valid");
-    CUDA_OK(cudaDeviceSynchronize());
-    /* then every refused call on a poisoned buffer (src and dst alike): none may write */
-    CUDA_OK(cudaMemset(d, 0xFF, bytes));
-    CHECK(f_star2d_r1_launch(NULL, 0) == SSAM_ENULL, "NULL args");
-    b = a; b.src = NULL; CHECK(f_star2d_r1_launch(&b, 0) == SSAM_ENULL, "NULL src");
-    b = a; b.dst = NULL; CHECK(f_star2d_r1_launch(&b, 0) == SSAM_ENULL, "NULL dst");
-    b = a; b.coef = NULL; CHECK(f_star2d_r1_launch(&b, 0) == SSAM_ENULL, "NULL coef");
-    b = a; b.nx = 0; CHECK(f_star2d_r1_launch(&b, 0) == SSAM_ESIZE, "nx 0");
-    b = a; b.ny = -1; CHECK(f_star2d_r1_launch(&b, 0) == SSAM_ESIZE, "ny < 0");
-    b = a; b.nz = 2; CHECK(f_star2d_r1_launch(&b, 0) == SSAM_ESIZE, "nz 2 for 2D");
-    b = a; b.pitch = 63; CHECK(f_star2d_r1_launch(&b, 0) == SSAM_EPITCH, "pitch < nx");
-    b = a; b.boundary = ONCHIP_ZERO_OUTSIDE; CHECK(f_star2d_r1_launch(&b, 0) == SSAM_EBORDER, "zero-outside");
-    b = a; b.boundary = 4; CHECK(f_star2d_r1_launch(&b, 0) == SSAM_EBORDER, "boundary 4");
-    b = a; b.boundary = 40; CHECK(f_star2d_r1_launch(&b, 0) == SSAM_EBORDER, "boundary 40 (past a shift's width)");
-    b = a; b.boundary = -1; CHECK(f_star2d_r1_launch(&b, 0) == SSAM_EBORDER, "boundary -1");
-    b = a; b.ncoef = 4; CHECK(f_star2d_r1_launch(&b, 0) == SSAM_EFILTER, "ncoef 4 for 5 points");
-    b = a; b.dst = d; CHECK(f_star2d_r1_launch(&b, 0) == SSAM_EOVERLAP, "src == dst");
-    b = a; b.dst = d + 64 * 63; CHECK(f_star2d_r1_launch(&b, 0) == SSAM_EOVERLAP, "src and dst overlap");
-    b = a; b.ny = 65536 * 4096; b.nx = 1; b.dst = (char *)d + (1LL << 31); /* never touched: refused first */
-    CHECK(f_star2d_r1_launch(&b, 0) == SSAM_ESIZE, "more than 65535 x 4096 rows");
-    CHECK(f_star2d_r1_advance(&a, -1, &res, 0) == SSAM_ESIZE, "steps < 0");
-    CHECK(f_star2d_r1_advance(&a, 1, NULL, 0) == SSAM_ENULL, "result NULL");
-    CHECK(f_star2d_r1_advance(NULL, 1, &res, 0) == SSAM_ENULL, "advance NULL args");
-    b = a; b.ncoef = 3; CHECK(f_star2d_r1_advance(&b, 2, &res, 0) == SSAM_EFILTER, "advance passes launch errors");
+    b3.steps = 1;
+    static const char *const names[] = {"SSAM_SUCCESS", "SSAM_ENULL", "SSAM_ESIZE", "SSAM_EPITCH", "SSAM_EBORDER",
+                                        "SSAM_EFILTER", "SSAM_EFLAGS", "SSAM_ECUDA", "SSAM_EOVERLAP"};
+    /* b = base, stmt, name_plan: the code.  Refused: why names it, no passes, no result; name_run of that
+     * plan (nothing to launch) and name_launch (the code again) leave the poisoned buffer as it was.
+     * Taken: the kernel's path, why WHY (0 steps: WHY_0), b.steps passes, the state in src or dst by
+     * their parity; name_launch runs */
+#define EXPECT(code, base, name, PATH, WHY, stmt)                                                          \
+    do {                                                                                                  \
+        b = base;                                                                                         \
+        stmt;                                                                                             \
+        ssam_plan p_;                                                                                     \
+        memset(&p_, 0x5A, sizeof p_);                                                                     \
+        const int pc_ = name##_plan(&b, &p_);                                                             \
+        CHECK(pc_ == (code), "%s (%s): plan %d (%s: %s), want %d", #stmt, #name, pc_, ssam_stencil_strerror(pc_),    \
+              pc_ == 0 || pc_ == (code) ? "" : p_.why, code);                                             \
+        if ((code) != 0 && pc_ == (code)) {                                                               \
+            CHECK(!refusal_bad(&p_, names[code]), "%s (%s): the refused plan: why \"%s\", passes %lld, path %d", #stmt,  \
+                  #name, p_.why ? p_.why : "(NULL)", p_.passes, p_.path);                                 \
+            gpucheck_poison(d, bytes);                                                                    \
+            const int rr_ = name##_run(&b, &p_, 0);                                                       \
+            CHECK(rr_ == 0, "%s (%s): name_run of a refused plan: %d", #stmt, #name, rr_);                \
+            const int rc_ = name##_launch(&b, 0);                                                         \
+            CHECK(rc_ == (code), "%s (%s): launch %d (%s), want %d", #stmt, #name, rc_, ssam_stencil_strerror(rc_), code); \
+            const long long ch_ = gpucheck_poison_changed(d, bytes);                                      \
+            CHECK(ch_ == 0, "%s (%s): %lld bytes written by a refused plan or call", #stmt, #name, ch_);  \
+        } else if ((code) == 0 && pc_ == 0) {                                                             \
+            const kern k_ = {#name, 0, 0, 0, 0, NULL, NULL, NULL, NULL, PATH, WHY};                       \
+            CHECK(!plan_bad(&k_, &p_, b.steps, (b.steps & 1) ? b.dst : (void *)b.src),                    \
+                  "%s (%s): the plan's head: path %d (want %d), %d x %lld steps, result %s, why \"%s\"", #stmt, #name, \
+                  p_.path, PATH, p_.steps_per_pass, p_.passes, p_.result == b.src ? "src" : p_.result == b.dst ? "dst" : "?", \
+                  p_.why ? p_.why : "(NULL)");                                                            \
+            const int rc_ = name##_launch(&b, 0);                                                         \
+            CHECK(rc_ == 0, "%s (%s): launch %d (%s)", #stmt, #name, rc_, ssam_stencil_strerror(rc_));    \
+        }                                                                                                 \
+    } while (0)
+#define E2(code, stmt) EXPECT(code, a, f_star2d_r1, SSAM_PATH_ONEPASS, WHY_2D, stmt)
+#define E3(code, stmt) EXPECT(code, b3, d_star3d_r1, SSAM_PATH_ONEPASS, WHY_STREAM, stmt)
+#define ES(code, stmt) EXPECT(code, b3, ds_star3d_r1, SSAM_PATH_SLICE, WHY_SLICE, stmt)
+    /* taken: the path and its sentence, the steps' parity, the fields the one-pass stencils ignore */
+    E2(0, (void)0);
+    E2(0, b.nz = 1);
+    E2(0, b.steps = 2);
+    E2(0, b.steps = 7);
+    E2(0, b.path = SSAM_PATH_ONEPASS);
+    E2(0, (b.cache = 3, b.blocks_per_sm = 2, b.cache_rows_max = 5, b.work = d, b.work_bytes = 1));
+    E3(0, (void)0);
+    E3(0, (b.steps = 4, b.path = SSAM_PATH_ONEPASS));
+    ES(0, (void)0);
+    ES(0, (b.steps = 3, b.path = SSAM_PATH_SLICE));
+    EXPECT(0, b3, da_box3d_r2, SSAM_PATH_SLICE, WHY_AUTO_SLICE, (b.coef = c125, b.ncoef = 125));
+    EXPECT(0, b3, fa_box3d_r2, SSAM_PATH_ONEPASS, WHY_AUTO_STREAM, (b.coef = c125, b.ncoef = 125)); /* float reads c125 as floats */
+    /* 0 steps: the state stays in src, nothing launched (src and dst poisoned: neither changes) */
+    {
+        ssam_plan p;
+        b = a; b.steps = 0;
+        gpucheck_poison(d, bytes);
+        const int pc = f_star2d_r1_plan(&b, &p), rr = f_star2d_r1_run(&b, &p, 0), rc = f_star2d_r1_launch(&b, 0);
+        b = b3; b.steps = 0;
+        ssam_plan q;
+        const int qc = ds_star3d_r1_plan(&b, &q), qr = ds_star3d_r1_run(&b, &q, 0), qs = ds_star3d_r1_launch(&b, 0);
+        CHECK(pc == 0 && rr == 0 && rc == 0 && p.result == a.src && p.passes == 0 && p.steps_per_pass == 1 &&
+                  p.path == SSAM_PATH_ONEPASS && p.why && !strcmp(p.why, WHY_0),
+              "0 steps (2D): plan %d, run %d, launch %d, result %s, %lld passes, why \"%s\"", pc, rr, rc,
+              p.result == a.src ? "src" : "not src", p.passes, p.why ? p.why : "(NULL)");
+        CHECK(qc == 0 && qr == 0 && qs == 0 && q.result == b3.src && q.passes == 0 && q.path == SSAM_PATH_SLICE &&
+                  q.why && !strcmp(q.why, WHY_0),
+              "0 steps (3D slices): plan %d, run %d, launch %d, %lld passes", qc, qr, qs, q.passes);
+        const long long ch = gpucheck_poison_changed(d, bytes);
+        CHECK(ch == 0, "0 steps: %lld bytes written", ch);
+    }
+    /* NULL args or plan */
+    {
+        ssam_plan p;
+        memset(&p, 0x5A, sizeof p);
+        gpucheck_poison(d, bytes);
+        CHECK(f_star2d_r1_plan(NULL, &p) == SSAM_ENULL && !refusal_bad(&p, "SSAM_ENULL"), "NULL args: the plan");
+        CHECK(f_star2d_r1_plan(&a, NULL) == SSAM_ENULL && f_star2d_r1_launch(NULL, 0) == SSAM_ENULL, "NULL plan, NULL args");
+        CHECK(f_star2d_r1_run(NULL, &p, 0) == SSAM_ENULL && f_star2d_r1_run(&a, NULL, 0) == SSAM_ENULL,
+              "name_run: NULL args or plan");
+        CHECK(gpucheck_poison_changed(d, bytes) == 0, "NULL args: the buffer written");
+    }
+    /* refused */
+    E2(SSAM_ENULL, b.src = NULL);
+    E2(SSAM_ENULL, b.dst = NULL);
+    E2(SSAM_ENULL, b.coef = NULL);
+    E2(SSAM_ESIZE, b.nx = 0);
+    E2(SSAM_ESIZE, b.ny = -1);
+    E2(SSAM_ESIZE, b.nz = 2);
+    E2(SSAM_ESIZE, b.steps = -1);
+    E2(SSAM_EPITCH, b.pitch = 63);
+    E2(SSAM_EBORDER, b.boundary = ONCHIP_ZERO_OUTSIDE);
+    E2(SSAM_EBORDER, b.boundary = 4);
+    E2(SSAM_EBORDER, b.boundary = 40); /* past a shift's width */
+    E2(SSAM_EBORDER, b.boundary = -1);
+    E2(SSAM_EFILTER, b.ncoef = 4);
+    E2(SSAM_EFLAGS, b.path = SSAM_PATH_SLICE);
+    E2(SSAM_EFLAGS, b.path = SSAM_PATH_TC);
+    E2(SSAM_EFLAGS, b.path = 99);
+    E2(SSAM_EOVERLAP, b.dst = d);
+    E2(SSAM_EOVERLAP, b.dst = d + 64 * 63);
+    E2(SSAM_ESIZE, (b.ny = 65536 * 4096, b.nx = 1, b.dst = (char *)d + (1LL << 31))); /* never touched: refused first */
     /* 3D */
-    b = b3; b.dst = d + 64 * 64; b.nx = 16; b.ny = 16; b.nz = 16;
-    CHECK(d_star3d_r1_launch(&b, 0) == SSAM_EOVERLAP, "3D double 16^3 overlaps");
-    e = b3; e.nz = 0; CHECK(d_star3d_r1_launch(&e, 0) == SSAM_ESIZE, "3D nz 0");
-    e = b3; e.plane = 15; CHECK(d_star3d_r1_launch(&e, 0) == SSAM_EPITCH, "3D plane < pitch * ny");
-    e = b3; e.ncoef = 5; CHECK(d_star3d_r1_launch(&e, 0) == SSAM_EFILTER, "3D ncoef");
-    e = b3; e.boundary = 7; CHECK(d_star3d_r1_launch(&e, 0) == SSAM_EBORDER, "3D boundary");
+    E3(SSAM_EOVERLAP, (b.dst = d + 64 * 64, b.nx = 16, b.ny = 16, b.nz = 16)); /* double 16^3 overlaps */
+    E3(SSAM_ESIZE, b.nz = 0);
+    E3(SSAM_ESIZE, b.steps = -2);
+    E3(SSAM_EPITCH, b.plane = 15);
+    E3(SSAM_EFILTER, b.ncoef = 5);
+    E3(SSAM_EBORDER, b.boundary = 7);
+    E3(SSAM_EFLAGS, b.path = SSAM_PATH_SLICE);
+    E3(SSAM_EFLAGS, b.path = SSAM_PATH_SIMT);
     /* the slice variant shares the checks */
-    e = b3; e.ncoef = 5; CHECK(ds_star3d_r1_launch(&e, 0) == SSAM_EFILTER, "3D slice ncoef");
-    e = b3; e.nz = -1; CHECK(ds_star3d_r1_launch(&e, 0) == SSAM_ESIZE, "3D slice nz < 0");
-    e = b3; e.dst = d; CHECK(ds_star3d_r1_launch(&e, 0) == SSAM_EOVERLAP, "3D slice src == dst");
-    e = b3; e.boundary = 3; CHECK(ds_star3d_r1_launch(&e, 0) == SSAM_EBORDER, "3D slice boundary");
-    e = b3; e.coef = NULL; CHECK(ds_star3d_r1_launch(&e, 0) == SSAM_ENULL, "3D slice NULL coef");
-    e = b3; e.pitch = 3; CHECK(ds_star3d_r1_launch(&e, 0) == SSAM_EPITCH, "3D slice pitch < nx");
+    ES(SSAM_EFILTER, b.ncoef = 5);
+    ES(SSAM_ESIZE, b.nz = -1);
+    ES(SSAM_EOVERLAP, b.dst = d);
+    ES(SSAM_EBORDER, b.boundary = 3);
+    ES(SSAM_ENULL, b.coef = NULL);
+    ES(SSAM_EPITCH, b.pitch = 3);
+    ES(SSAM_EFLAGS, b.path = SSAM_PATH_ONEPASS);
+#undef E2
+#undef E3
+#undef ES
+#undef EXPECT
     CUDA_OK(cudaDeviceSynchronize());
-    const long long changed = gpucheck_poison_changed(d, bytes);
-    CHECK(changed == 0, "%lld bytes written by refused calls", changed);
     CHECK(strstr(ssam_stencil_strerror(SSAM_EOVERLAP), "overlap") != NULL &&
-          strstr(ssam_stencil_strerror(SSAM_EPITCH), "pitch") != NULL, "strerror");
+          strstr(ssam_stencil_strerror(SSAM_EPITCH), "pitch") != NULL &&
+          strstr(ssam_stencil_strerror(SSAM_EFLAGS), "path") != NULL, "strerror");
     cudaFree(d);
     case_end();
 }

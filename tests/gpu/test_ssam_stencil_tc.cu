@@ -4,9 +4,13 @@
  * explicit tiles (ssam_stencil_tc_policy); Dirichlet and periodic, several steps, ragged sizes (domains smaller than a
  * tile and than the stencil, several tiles in x and y, several Z segments), a padded pitch.  Each
  * step's output is poisoned (NaN) first: every cell must be written, the padding never, and the
- * Dirichlet cells must keep their values bit for bit.  Then name_advance against the stepwise
- * result (bitwise), Inf and NaN reaching exactly the cells whose points read them (the FMA path of
- * the planes that hold them), the path taken, and every error code.
+ * Dirichlet cells must keep their values bit for bit.  Every step runs through name_plan + name_run
+ * (the plan's path SSAM_PATH_TC, why and head checked, the answer read from the plan's result); then
+ * name_plan + name_run and name_launch of all the steps against the stepwise result (bitwise, in the
+ * plan's result), Inf and NaN reaching exactly the cells whose points read them (the FMA path of the
+ * planes that hold them), the paths (args.path SSAM_PATH_TC and SSAM_PATH_SIMT are the paths taken:
+ * the bits of the tensor cores and of the SIMT instance), 0 steps, and every error code (a refused
+ * plan names why, has no passes and launches nothing).
  * Bounds (rms of out - ref over the rms of the magnitude: the reference run with |c| on |u|, so that
  * a cancelling coefficient cannot make the measure ill-conditioned): f64 1e-12; tf32x3 1e-5
  * (float's); tf32 2e-3 per step (TF32: the data truncated to 10 mantissa bits, < 2^-10, the
@@ -69,22 +73,44 @@ SSAM_STENCIL3D_TC_DEFINE(x_user3d, tf32x3, USER3D, ssam_stencil_tc_policy<1, 1, 
 LIST(PTS)
 static const int pts_d_user3d[][4] = {USER3D(HPT3)};
 
+typedef int (*plan_fn)(const ssam_stencil_args *, ssam_plan *);
+typedef int (*run_fn)(const ssam_stencil_args *, const ssam_plan *, cudaStream_t);
 typedef int (*launch_fn)(const ssam_stencil_args *, cudaStream_t);
-typedef int (*advance_fn)(const ssam_stencil_args *, int, void **, cudaStream_t);
 enum { MODE_f64, MODE_tf32, MODE_tf32x3 };
 typedef struct kern {
     const char *name;
     int dims, dbl, npts, ncoef, mode;
     double tol;
     const int (*pts)[4];
+    plan_fn plan;
+    run_fn run;
     launch_fn launch;
-    advance_fn advance;
-    int (*path)(void);
+    plan_fn simt_plan; /* the SIMT instance (name_simt, the fallback) */
+    run_fn simt_run;
 } kern;
+#define VERBS(n) n##_plan, n##_run, n##_launch, n##_simt_plan, n##_simt_run
 #define ENT(n, MODE, S, D, t, tol)                                                                        \
-    {#n " (" #MODE ")", D, t, n##_NPTS, n##_ncoef(), MODE_##MODE, tol, pts_##n, n##_launch, n##_advance, n##_path},
+    {#n " (" #MODE ")", D, t, n##_NPTS, n##_ncoef(), MODE_##MODE, tol, pts_##n, VERBS(n)},
 #define ENTE(n, MODE, base, D, t, tol)                                                                    \
-    {#n " (" #MODE ", a tile)", D, t, n##_NPTS, n##_ncoef(), MODE_##MODE, tol, pts_##base, n##_launch, n##_advance, n##_path},
+    {#n " (" #MODE ", a tile)", D, t, n##_NPTS, n##_ncoef(), MODE_##MODE, tol, pts_##base, VERBS(n)},
+/* the plans' sentences (docs/ssam.md#stencil-plans) */
+#define WHY_TC "tensor cores: the device and the kernel's PTX are sm_80+ and a block gets the tile's shared memory"
+#define WHY_FORCE_TC "tensor cores, as args.path asks (SSAM_PATH_TC)"
+#define WHY_FORCE_SIMT "SIMT fallback, as args.path asks (SSAM_PATH_SIMT)"
+#define WHY_0 "0 steps: nothing to launch, the state stays in src"
+
+/* an accepted plan's head: path, why, one step a pass, `steps` passes, no workspace, result */
+static int plan_bad(const ssam_plan *p, int path, const char *why, int steps, const void *result)
+{
+    return p->path != path || !p->why || strcmp(p->why, why) != 0 || p->steps_per_pass != 1 || p->passes != steps ||
+           p->workspace_bytes != 0 || p->result != result;
+}
+/* a refused plan: why names the code, no passes, no result, path 0 */
+static int refusal_bad(const ssam_plan *p, const char *code)
+{
+    return !p->why || strncmp(p->why, "refused (", 9) != 0 || !strstr(p->why, code) || p->passes != 0 || p->result != NULL ||
+           p->path != 0;
+}
 
 /* the references (ssam_ref.h), on a kernel's points */
 static void extents(const kern *k, int *e) { ref_stencil_extents(k->pts, k->npts, e); }
@@ -148,7 +174,6 @@ static void run_kernel(const kern *k, int light)
     void *hc = malloc(128 * 8);
     const double beta = tc_beta(k, 1);
     double worst = 0;
-    CHECK(k->path() == SSAM_PATH_TC, "path %d: the tensor-core path expected on sm_80+", k->path());
     for (int si = 0; si < nsizes && !check__failed_case; si++) {
         const int nx = sizes[si][0], ny = sizes[si][1], nz = sizes[si][2];
         for (int pk = 0; pk < 2 && !check__failed_case; pk++) {
@@ -179,21 +204,28 @@ static void run_kernel(const kern *k, int light)
                 a.pitch = pk ? pitch : 0; a.plane = pk && k->dims == 3 ? plane : 0;
                 a.coef = hc; a.ncoef = k->ncoef;
                 a.boundary = periodic ? SSAM_STENCIL_PERIODIC : SSAM_STENCIL_DIRICHLET;
+                a.steps = 1; /* a plan of one step a run, the state in dst */
                 void *cur = da, *oth = db;
                 int e[6];
                 extents(k, e);
                 for (int s = 0; s < steps && !check__failed_case; s++) {
                     CUDA_OK(cudaMemset(oth, 0xFF, n * es)); /* NaN poison, the padding too */
                     a.src = cur; a.dst = oth;
-                    int rc = k->launch(&a, 0);
-                    CHECK(rc == 0, "launch rc %d (%s)", rc, ssam_stencil_strerror(rc));
+                    ssam_plan p;
+                    int rc = k->plan(&a, &p); /* the tensor-core path on sm_80+ */
+                    CHECK(rc == 0 && !plan_bad(&p, SSAM_PATH_TC, WHY_TC, 1, oth), "plan rc %d (%s): path %d (want the "
+                          "tensor cores', %d), %d x %lld steps, result %s, why \"%s\"", rc, ssam_stencil_strerror(rc), p.path,
+                          SSAM_PATH_TC, p.steps_per_pass, p.passes, p.result == oth ? "dst" : "not dst", p.why ? p.why : "(NULL)");
+                    if (check__failed_case) break;
+                    rc = k->run(&a, &p, 0);
+                    CHECK(rc == 0, "run rc %d (%s)", rc, ssam_stencil_strerror(rc));
                     CUDA_OK(cudaDeviceSynchronize());
                     ref_step(k, c, u, v, nx, ny, nz, pitch, plane, periodic);
                     ref_step(k, ca, m, mv, nx, ny, nz, pitch, plane, periodic);
                     double *t = u; u = v; v = t;
                     t = m; m = mv; mv = t;
                     void *tt = cur; cur = oth; oth = tt;
-                    CUDA_OK(cudaMemcpy(hb, cur, n * es, cudaMemcpyDeviceToHost));
+                    CUDA_OK(cudaMemcpy(hb, p.result, n * es, cudaMemcpyDeviceToHost)); /* the plan's result */
                     double num = 0, den = 0;
                     long long unwritten = 0, padding = 0, moved = 0;
                     for (long long o = 0; o < (long long)n; o++) {
@@ -227,8 +259,8 @@ static void run_kernel(const kern *k, int light)
                     worst = fmax(worst, br.worst);
                     double *tg = gin; gin = gout; gout = tg; /* the next step's input */
                 }
-                if (!check__failed_case && pk == 0) /* name_advance from the same start: the same bits */
-                    ref_check_advance(k->advance, a, da, db, cur, h0, hb, n, es, steps, nx, ny, nz);
+                if (!check__failed_case && pk == 0) /* all the steps in one plan from the same start: the same bits */
+                    ref_check_steps(k->plan, k->run, k->launch, a, da, db, cur, h0, hb, n, es, steps, nx, ny, nz);
             }
             cudaFree(da);
             cudaFree(db);
@@ -268,6 +300,7 @@ static void run_nonfinite(const kern *k)
         a.src = da; a.dst = db; a.nx = nx; a.ny = ny; a.nz = k->dims == 3 ? nz : 0;
         a.coef = hc; a.ncoef = k->ncoef;
         a.boundary = periodic ? SSAM_STENCIL_PERIODIC : SSAM_STENCIL_DIRICHLET;
+        a.steps = 1; /* the state in dst */
         int rc = k->launch(&a, 0);
         CHECK(rc == 0, "launch rc %d", rc);
         CUDA_OK(cudaDeviceSynchronize());
@@ -311,49 +344,176 @@ static void run_nonfinite(const kern *k)
     case_end();
 }
 
+/* the paths: args.path 0 the tensor cores (sm_80+), SSAM_PATH_TC the same plan and bits, SSAM_PATH_SIMT
+ * the SIMT instance's bits (name_simt_plan + name_simt_run; tf32: not the tensor cores' bits), each in the
+ * plan's result after 3 steps; name_launch the forced path's bits; 0 steps nothing launched; a path the
+ * stencil does not have refused */
+static void run_paths(const kern *k)
+{
+    char name[200];
+    snprintf(name, sizeof name, "ssam stencil_tc %s: args.path SSAM_PATH_TC / SSAM_PATH_SIMT is the path taken, 0 steps, "
+             "other paths refused", k->name);
+    case_begin(name);
+    const int nx = 150, ny = 70, nz = k->dims == 3 ? 12 : 1, steps = 3;
+    const size_t n = (size_t)nx * ny * nz, es = k->dbl ? 8 : 4;
+    double c[128];
+    void *hc = malloc(128 * 8), *h0 = malloc(n * es), *hb[4] = {malloc(n * es), malloc(n * es), malloc(n * es), malloc(n * es)};
+    void *da = NULL, *db = NULL;
+    CUDA_OK(cudaMalloc(&da, n * es));
+    CUDA_OK(cudaMalloc(&db, n * es));
+    coefs(k, c, hc);
+    for (size_t i = 0; i < n; i++) put(h0, i, gpucheck_uniform(), k->dbl);
+    ssam_stencil_args a;
+    memset(&a, 0, sizeof a);
+    a.src = da; a.dst = db; a.nx = nx; a.ny = ny; a.nz = k->dims == 3 ? nz : 0;
+    a.coef = hc; a.ncoef = k->ncoef; a.boundary = SSAM_STENCIL_DIRICHLET; a.steps = steps;
+    /* 0: args.path 0, 1: SSAM_PATH_TC, 2: SSAM_PATH_SIMT, 3: the SIMT instance; 4: name_launch, SIMT forced */
+    static const int path[4] = {0, SSAM_PATH_TC, SSAM_PATH_SIMT, 0};
+    static const char *const why[4] = {WHY_TC, WHY_FORCE_TC, WHY_FORCE_SIMT, NULL};
+    for (int v = 0; v < 5 && !check__failed_case; v++) {
+        ssam_plan p;
+        a.path = path[v < 4 ? v : 2];
+        CUDA_OK(cudaMemcpy(da, h0, n * es, cudaMemcpyHostToDevice));
+        CUDA_OK(cudaMemset(db, 0xFF, n * es));
+        int rc = v == 3 ? k->simt_plan(&a, &p) : k->plan(&a, &p);
+        if (v == 3)
+            CHECK(rc == 0 && p.passes == steps && p.result == db, "the SIMT instance's plan: %d, %lld passes", rc, p.passes);
+        else
+            CHECK(rc == 0 && !plan_bad(&p, v == 0 || v == 1 ? SSAM_PATH_TC : SSAM_PATH_SIMT, why[v < 4 ? v : 2], steps, db),
+                  "args.path %d: plan %d (%s), path %d, %d x %lld steps, result %s, why \"%s\"", a.path, rc,
+                  ssam_stencil_strerror(rc), p.path, p.steps_per_pass, p.passes, p.result == db ? "dst" : "not dst",
+                  p.why ? p.why : "(NULL)");
+        if (check__failed_case) break;
+        rc = v == 4 ? k->launch(&a, 0) : v == 3 ? k->simt_run(&a, &p, 0) : k->run(&a, &p, 0);
+        CHECK(rc == 0, "args.path %d, variant %d: rc %d (%s)", a.path, v, rc, ssam_stencil_strerror(rc));
+        CUDA_OK(cudaDeviceSynchronize());
+        CUDA_OK(cudaMemcpy(hb[v < 4 ? v : 0], p.result, n * es, cudaMemcpyDeviceToHost)); /* v 4: over path 0's copy */
+        if (v == 1) CHECK(memcmp(hb[0], hb[1], n * es) == 0, "SSAM_PATH_TC: not the bits of args.path 0's plan");
+        if (v == 4) CHECK(memcmp(hb[0], hb[2], n * es) == 0, "name_launch with SSAM_PATH_SIMT: not the SIMT plan's bits");
+    }
+    if (!check__failed_case) {
+        size_t fin = 0;
+        for (size_t i = 0; i < n; i++) fin += isfinite(get(hb[1], i, k->dbl)) != 0;
+        CHECK(fin == n, "SSAM_PATH_TC: %zu of %zu cells finite", fin, n);
+        CHECK(memcmp(hb[1], hb[3], n * es) != 0 || k->mode != MODE_tf32,
+              "tf32: the tensor cores' bits equal the SIMT instance's (the paths are not told apart)");
+        CHECK(memcmp(hb[2], hb[3], n * es) == 0, "SSAM_PATH_SIMT: not the SIMT instance's bits");
+    }
+    /* 0 steps on either path: the state in src, nothing launched (src and dst poisoned: neither changes) */
+    for (int v = 0; v < 2 && !check__failed_case; v++) {
+        ssam_plan p;
+        a.path = v ? SSAM_PATH_SIMT : 0;
+        a.steps = 0;
+        gpucheck_poison(da, n * es);
+        gpucheck_poison(db, n * es);
+        const int pc = k->plan(&a, &p), rr = k->run(&a, &p, 0), rc = k->launch(&a, 0);
+        CHECK(pc == 0 && rr == 0 && rc == 0 && !plan_bad(&p, v ? SSAM_PATH_SIMT : SSAM_PATH_TC, WHY_0, 0, da),
+              "0 steps, args.path %d: plan %d, run %d, launch %d, path %d, %lld passes, result %s, why \"%s\"", a.path, pc,
+              rr, rc, p.path, p.passes, p.result == da ? "src" : "not src", p.why ? p.why : "(NULL)");
+        const long long ch = gpucheck_poison_changed(da, n * es) + gpucheck_poison_changed(db, n * es);
+        CHECK(ch == 0, "0 steps, args.path %d: %lld bytes written", a.path, ch);
+    }
+    /* a path the tensor-core stencils do not have */
+    a.steps = steps;
+    for (int v = 0; v < 3 && !check__failed_case; v++) {
+        ssam_plan p;
+        static const int bad[3] = {SSAM_PATH_ONEPASS, SSAM_PATH_SLICE, 99};
+        a.path = bad[v];
+        gpucheck_poison(db, n * es);
+        const int pc = k->plan(&a, &p), rr = k->run(&a, &p, 0), rc = k->launch(&a, 0);
+        const long long ch = gpucheck_poison_changed(db, n * es);
+        CHECK(pc == SSAM_EFLAGS && !refusal_bad(&p, "SSAM_EFLAGS") && rr == 0 && rc == SSAM_EFLAGS && ch == 0,
+              "args.path %d: plan %d (why \"%s\", %lld passes), run %d, launch %d, %lld bytes written", a.path, pc,
+              p.why ? p.why : "(NULL)", p.passes, rr, rc, ch);
+    }
+    cudaFree(da);
+    cudaFree(db);
+    free(hc); free(h0);
+    for (int i = 0; i < 4; i++) free(hb[i]);
+    case_end();
+}
+
 static void test_errors(void)
 {
-    case_begin("ssam stencil_tc error codes are returned before any launch, and nothing is written");
+    case_begin("ssam stencil_tc error codes: name_plan refuses with why, nothing launched or written");
     double c[125] = {0}, *d = NULL;
-    void *res = NULL;
     const size_t bytes = 2 * 32 * 32 * 32 * 8;
     CUDA_OK(cudaMalloc(&d, bytes));
     CUDA_OK(cudaMemset(d, 0, bytes));
     ssam_stencil_args a, b, b2;
     memset(&a, 0, sizeof a);
     a.src = d; a.dst = d + 32 * 32 * 32; a.nx = 32; a.ny = 32; a.nz = 32; a.coef = c; a.ncoef = 125;
-    a.boundary = SSAM_STENCIL_DIRICHLET;
+    a.boundary = SSAM_STENCIL_DIRICHLET; a.steps = 1;
     b2 = a; b2.nz = 0; b2.ncoef = 81; b2.nx = 64; b2.ny = 64;
-    /* the valid calls first (they write) */
-    CHECK(d_box3d_r2_launch(&a, 0) == 0, "valid arguments");
-    b = b2; CHECK(d_box2d_r4_launch(&b, 0) == 0, "2D nz 0");
-    b.nz = 1; CHECK(d_box2d_r4_launch(&b, 0) == 0, "2D nz 1");
-    b.plane = 1; CHECK(d_box2d_r4_launch(&b, 0) == 0, "2D: plane is ignored, as stencil.cuh's 2D kernels do");
-    CHECK(d_box3d_r2_advance(&a, 0, &res, 0) == 0 && res == a.src, "0 steps: the state is src");
+    static const char *const names[] = {"SSAM_SUCCESS", "SSAM_ENULL", "SSAM_ESIZE", "SSAM_EPITCH", "SSAM_EBORDER",
+                                        "SSAM_EFILTER", "SSAM_EFLAGS", "SSAM_ECUDA", "SSAM_EOVERLAP"};
+    /* b = base, stmt, name_plan: the code.  Refused: why names it, no passes, no result; name_run of that
+     * plan and name_launch (the code again) leave the poisoned buffer as it was.  Taken: the tensor
+     * cores' plan of b.steps steps; name_launch runs */
+#define EXPECT(code, base, name, stmt)                                                                     \
+    do {                                                                                                  \
+        b = base;                                                                                         \
+        stmt;                                                                                             \
+        ssam_plan p_;                                                                                     \
+        memset(&p_, 0x5A, sizeof p_);                                                                     \
+        const int pc_ = name##_plan(&b, &p_);                                                             \
+        CHECK(pc_ == (code), "%s (%s): plan %d (%s), want %d", #stmt, #name, pc_, ssam_stencil_strerror(pc_), code); \
+        if ((code) != 0 && pc_ == (code)) {                                                               \
+            CHECK(!refusal_bad(&p_, names[code]), "%s (%s): the refused plan: why \"%s\", passes %lld, path %d", #stmt,  \
+                  #name, p_.why ? p_.why : "(NULL)", p_.passes, p_.path);                                 \
+            gpucheck_poison(d, bytes);                                                                    \
+            const int rr_ = name##_run(&b, &p_, 0);                                                       \
+            CHECK(rr_ == 0, "%s (%s): name_run of a refused plan: %d", #stmt, #name, rr_);                \
+            const int rc_ = name##_launch(&b, 0);                                                         \
+            CHECK(rc_ == (code), "%s (%s): launch %d (%s), want %d", #stmt, #name, rc_, ssam_stencil_strerror(rc_), code); \
+            const long long ch_ = gpucheck_poison_changed(d, bytes);                                      \
+            CHECK(ch_ == 0, "%s (%s): %lld bytes written by a refused plan or call", #stmt, #name, ch_);  \
+        } else if ((code) == 0 && pc_ == 0) {                                                             \
+            CHECK(!plan_bad(&p_, SSAM_PATH_TC, b.steps ? WHY_TC : WHY_0, b.steps, (b.steps & 1) ? b.dst : (void *)b.src), \
+                  "%s (%s): the plan's head: path %d, %d x %lld steps, why \"%s\"", #stmt, #name, p_.path,       \
+                  p_.steps_per_pass, p_.passes, p_.why ? p_.why : "(NULL)");                              \
+            const int rc_ = name##_launch(&b, 0);                                                         \
+            CHECK(rc_ == 0, "%s (%s): launch %d (%s)", #stmt, #name, rc_, ssam_stencil_strerror(rc_));    \
+        }                                                                                                 \
+    } while (0)
+    /* taken */
+    EXPECT(0, a, d_box3d_r2, (void)0);
+    EXPECT(0, a, d_box3d_r2, b.steps = 2);
+    EXPECT(0, a, d_box3d_r2, (b.cache = 1, b.blocks_per_sm = 9, b.cache_rows_max = 2, b.work = d, b.work_bytes = 3));
+    EXPECT(0, b2, d_box2d_r4, (void)0);                  /* 2D nz 0 */
+    EXPECT(0, b2, d_box2d_r4, b.nz = 1);
+    EXPECT(0, b2, d_box2d_r4, (b.nz = 1, b.plane = 1)); /* 2D: plane is ignored, as stencil.cuh's 2D kernels do */
+    /* NULL args or plan */
+    {
+        ssam_plan p;
+        memset(&p, 0x5A, sizeof p);
+        gpucheck_poison(d, bytes);
+        CHECK(d_box3d_r2_plan(NULL, &p) == SSAM_ENULL && !refusal_bad(&p, "SSAM_ENULL"), "NULL args: the plan");
+        CHECK(d_box3d_r2_plan(&a, NULL) == SSAM_ENULL && d_box3d_r2_launch(NULL, 0) == SSAM_ENULL, "NULL plan, NULL args");
+        CHECK(d_box3d_r2_run(NULL, &p, 0) == SSAM_ENULL && d_box3d_r2_run(&a, NULL, 0) == SSAM_ENULL,
+              "name_run: NULL args or plan");
+        CHECK(gpucheck_poison_changed(d, bytes) == 0, "NULL args: the buffer written");
+    }
+    /* refused */
+    EXPECT(SSAM_ENULL, a, d_box3d_r2, b.src = NULL);
+    EXPECT(SSAM_ENULL, a, d_box3d_r2, b.dst = NULL);
+    EXPECT(SSAM_ENULL, a, d_box3d_r2, b.coef = NULL);
+    EXPECT(SSAM_ESIZE, a, d_box3d_r2, b.nx = 0);
+    EXPECT(SSAM_ESIZE, a, d_box3d_r2, b.nz = 0); /* 3D nz 0 */
+    EXPECT(SSAM_ESIZE, a, d_box3d_r2, b.steps = -1);
+    EXPECT(SSAM_EPITCH, a, d_box3d_r2, b.pitch = 31);
+    EXPECT(SSAM_EPITCH, a, d_box3d_r2, b.plane = 32 * 31);
+    EXPECT(SSAM_EBORDER, a, d_box3d_r2, b.boundary = ONCHIP_ZERO_OUTSIDE);
+    EXPECT(SSAM_EFILTER, a, d_box3d_r2, b.ncoef = 124);
+    EXPECT(SSAM_EFLAGS, a, d_box3d_r2, b.path = SSAM_PATH_ONEPASS);
+    EXPECT(SSAM_EFLAGS, a, d_box3d_r2, b.path = -1);
+    EXPECT(SSAM_EOVERLAP, a, d_box3d_r2, b.dst = d + 100);
+    EXPECT(SSAM_ESIZE, a, d_box3d_r2, (b.ny = 65536 * 64, b.nz = 1, b.nx = 1, b.dst = (char *)d + (1LL << 31))); /* tiles of <= 64 rows */
+    EXPECT(SSAM_ESIZE, b2, d_box2d_r4, b.nz = 2);
+    EXPECT(SSAM_EFILTER, b2, dup2d, b.ncoef = 3); /* an offset listed twice */
+    EXPECT(SSAM_EFILTER, b2, dup2d, (b.ncoef = 3, b.path = SSAM_PATH_SIMT)); /* on every path */
+#undef EXPECT
     CUDA_OK(cudaDeviceSynchronize());
-    /* then every refused call on a poisoned buffer (src and dst alike): none may write */
-    CUDA_OK(cudaMemset(d, 0xFF, bytes));
-    CHECK(d_box3d_r2_launch(NULL, 0) == SSAM_ENULL, "NULL args");
-    b = a; b.src = NULL; CHECK(d_box3d_r2_launch(&b, 0) == SSAM_ENULL, "NULL src");
-    b = a; b.dst = NULL; CHECK(d_box3d_r2_launch(&b, 0) == SSAM_ENULL, "NULL dst");
-    b = a; b.coef = NULL; CHECK(d_box3d_r2_launch(&b, 0) == SSAM_ENULL, "NULL coef");
-    b = a; b.nx = 0; CHECK(d_box3d_r2_launch(&b, 0) == SSAM_ESIZE, "nx 0");
-    b = a; b.nz = 0; CHECK(d_box3d_r2_launch(&b, 0) == SSAM_ESIZE, "3D nz 0");
-    b = a; b.pitch = 31; CHECK(d_box3d_r2_launch(&b, 0) == SSAM_EPITCH, "pitch < nx");
-    b = a; b.plane = 32 * 31; CHECK(d_box3d_r2_launch(&b, 0) == SSAM_EPITCH, "plane < pitch ny");
-    b = a; b.boundary = ONCHIP_ZERO_OUTSIDE; CHECK(d_box3d_r2_launch(&b, 0) == SSAM_EBORDER, "zero-outside");
-    b = a; b.ncoef = 124; CHECK(d_box3d_r2_launch(&b, 0) == SSAM_EFILTER, "ncoef 124 for 125 points");
-    b = a; b.dst = d + 100; CHECK(d_box3d_r2_launch(&b, 0) == SSAM_EOVERLAP, "src and dst overlap");
-    b = a; b.ny = 65536 * 64; b.nz = 1; b.nx = 1; b.dst = (char *)d + (1LL << 31); /* tiles of <= 64 rows */
-    CHECK(d_box3d_r2_launch(&b, 0) == SSAM_ESIZE, "more than 65535 tile rows");
-    b = b2; b.nz = 2; CHECK(d_box2d_r4_launch(&b, 0) == SSAM_ESIZE, "2D nz 2");
-    b = b2; b.ncoef = 3; CHECK(dup2d_launch(&b, 0) == SSAM_EFILTER, "an offset listed twice");
-    CHECK(d_box3d_r2_advance(&a, -1, &res, 0) == SSAM_ESIZE, "steps < 0");
-    CHECK(d_box3d_r2_advance(&a, 1, NULL, 0) == SSAM_ENULL, "result NULL");
-    b = a; b.ncoef = 3; CHECK(d_box3d_r2_advance(&b, 2, &res, 0) == SSAM_EFILTER, "advance passes launch errors");
-    CUDA_OK(cudaDeviceSynchronize());
-    const long long changed = gpucheck_poison_changed(d, bytes);
-    CHECK(changed == 0, "%lld bytes written by refused calls", changed);
     cudaFree(d);
     case_end();
 }
@@ -369,13 +529,16 @@ int main(int argc, char **argv)
                                    ENTE(e3_box2d_r4, tf32, d_box2d_r4, 2, 0, 2e-3)};
     int ran = 0, match = 0;
     for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++) match += !only || strstr(kernels[i].name, only) != NULL;
-    /* the errors, two cases a kernel (those --only names: the run and the Inf / NaN case), the --only case */
-    check_plan(1 + 2 * match + (only ? 1 : 0));
+    /* the errors, three cases a kernel (those --only names: the run, the Inf / NaN case, the paths), the
+     * --only case */
+    check_plan(1 + 3 * match + (only ? 1 : 0));
     test_errors();
     for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++)
         if (!only || strstr(kernels[i].name, only)) run_kernel(&kernels[i], light), ran++;
     for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++)
         if (!only || strstr(kernels[i].name, only)) run_nonfinite(&kernels[i]);
+    for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++)
+        if (!only || strstr(kernels[i].name, only)) run_paths(&kernels[i]);
     if (only) { /* an --only that names no kernel compares nothing: not a pass */
         case_begin("ssam stencil_tc --only: the kernels asked for ran");
         CHECK(ran > 0, "--only %s: %d kernels matched", only, ran);

@@ -81,8 +81,8 @@ typedef struct kern {
     advance_fn advance, onepass;
 } kern;
 #define ENT(S, n, TF, TD)                                                                                 \
-    {"float " #n, 0, TF, tf_##n##_NPTS, tf_##n##_ncoef(), tf_##n##_STEP, pts_##n, tf_##n##_launch, tf_##n##_advance, of_##n##_advance}, \
-    {"double " #n, 1, TD, td_##n##_NPTS, td_##n##_ncoef(), td_##n##_STEP, pts_##n, td_##n##_launch, td_##n##_advance, od_##n##_advance},
+    {"float " #n, 0, TF, tf_##n##_NPTS, tf_##n##_ncoef(), tf_##n##_STEP, pts_##n, tf_##n##_launch, tf_##n##_advance, ref_steps<of_##n##_plan, of_##n##_run>}, \
+    {"double " #n, 1, TD, td_##n##_NPTS, td_##n##_ncoef(), td_##n##_STEP, pts_##n, td_##n##_launch, td_##n##_advance, ref_steps<od_##n##_plan, od_##n##_run>},
 
 
 /* one step in double; Dirichlet keeps every cell whose stencil leaves the domain */

@@ -81,9 +81,9 @@ typedef struct kern {
 } kern;
 #define ENT(S, n, TF, TD, P, B, G)                                                                        \
     {"float " #n, 0, TF, tf_##n##_NPTS, tf_##n##_ncoef(), tf_##n##_STEPX, tf_##n##_STEPY, pts_##n, tf_##n##_launch, \
-     tf_##n##_advance, of_##n##_advance},                                                                 \
+     tf_##n##_advance, ref_steps<of_##n##_plan, of_##n##_run>},                                           \
     {"double " #n, 1, TD, td_##n##_NPTS, td_##n##_ncoef(), td_##n##_STEPX, td_##n##_STEPY, pts_##n, td_##n##_launch, \
-     td_##n##_advance, od_##n##_advance},
+     td_##n##_advance, ref_steps<od_##n##_plan, od_##n##_run>},
 
 /* one step in double; Dirichlet keeps every cell whose stencil leaves the domain */
 static void ref_step(const kern *k, const double *c, const double *in, double *out, int nx, int ny, int nz,

@@ -1,15 +1,19 @@
 #include <onchip/names_push.h>
-/* ssam/stencil/host.cuh -- the stencils' host side: arguments, geometry, checks, grids, launches.
+/* ssam/stencil/host.cuh -- the stencils' host side: arguments, geometry, checks, grids, plans, launches.
  *
  * WHAT (the host helpers of ssam/stencil.cuh, ssam/temporal.cuh, ssam/temporal3d.cuh, stencil_tc.cuh)
- *   ssam_stencil_args     what a user fills (see ssam/stencil.cuh's usage block)
+ *   ssam_stencil_args     onchip_stencil_args (onchip/stencil.h): what a user fills
  *   ssam_stencil_geom     what the kernels take besides pointers and coefficients
  *   ssam_stencil_strerror the stencils' names of the status codes
- *   ssam__stencil_prepare checks, geometry and grid of one launch (2D row segments, 3D z segments)
+ *   ssam__stencil_prepare checks, geometry and grid of one launch (2D row segments, 3D z segments);
+ *                         ssam__stencil_prepare_why the same with the refusal's sentence
  *   ssam__stencil_launch  prepare, the coefficients into the kernel's parameter, cudaLaunchKernel:
- *                         the whole of a generated name_launch, described by a ssam__stencil_kern
+ *                         one launch of a kernel described by a ssam__stencil_kern
+ *   ssam__stencil_plan, ssam__stencil_run   name_plan and name_run of the one-pass stencils: the
+ *                         checks and the plan's head; a->steps launches, ping-pong
+ *   ssam__stencil_refuse, ssam__stencil_accept   a refused and an accepted plan's head
  *   ssam__stencil_advance / ssam__stencil_advance_tt   N steps with ping-pong (one step or up to TT
- *                         steps per launch)
+ *                         steps per launch), for the temporal stencils
  *   Library code: every function returns a status code (ssam/base.cuh), never prints or exits.
  * COST
  *   The resident blocks per SM are asked once per device and kernel (onchip/device.cuh's cache).
@@ -26,8 +30,10 @@
 #endif
 
 #include "../base.cuh"
+#include "../plan.h"
 #include "../regcache.cuh"
 #include <onchip/boundary.h>
+#include <onchip/stencil.h>
 
 /* the boundary policies the ssam stencils take (onchip/boundary.h): keep-extent (also named
  * SSAM_STENCIL_DIRICHLET), periodic (SSAM_STENCIL_PERIODIC), and keep-radius for a shape whose extents
@@ -40,19 +46,20 @@ static inline const char *ssam_stencil_strerror(int rc)
 {
     if (rc == SSAM_EBORDER) return "ssam: a boundary policy the stencil does not give (ONCHIP_KEEP_EXTENT, ONCHIP_PERIODIC; ONCHIP_KEEP_RADIUS for a shape whose extents all equal its radius)";
     if (rc == SSAM_EFILTER) return "ssam: ncoef differs from the stencil's number of coefficients";
+    if (rc == SSAM_EFLAGS) return "ssam: args.path is a path the stencil does not take (0, its own, or SSAM_PATH_TC / SSAM_PATH_SIMT where a tensor-core stencil runs them)";
     return ssam_strerror(rc);
 }
 #endif
 
-typedef struct ssam_stencil_args {
-    const void *src;         /* T *, device: the input state */
-    void *dst;               /* T *, device: the output state (same layout) */
-    int nx, ny, nz;          /* domain: nx cells per row, ny rows, nz planes (2D: nz 0 or 1) */
-    long long pitch, plane;  /* elements between rows / planes, src and dst alike; 0 = dense */
-    const void *coef;        /* T *, HOST memory: ncoef coefficients, c[I] for the shape's X(I, ...) */
-    int ncoef;               /* must equal the shape's (max I) + 1 */
-    int boundary;            /* ONCHIP_KEEP_EXTENT (SSAM_STENCIL_DIRICHLET), ONCHIP_PERIODIC, ONCHIP_KEEP_RADIUS */
-} ssam_stencil_args;
+/* the arguments (onchip/stencil.h).  The one-pass and tensor-core stencils read src, dst (T *,
+ * device, the same layout; both written, ping-pong), nx, ny, nz (2D: nz 0 or 1), pitch, plane
+ * (elements, src and dst alike; 0 dense), coef (HOST memory, ncoef = the shape's largest I + 1),
+ * boundary (ONCHIP_KEEP_EXTENT = SSAM_STENCIL_DIRICHLET, ONCHIP_PERIODIC, ONCHIP_KEEP_RADIUS), steps
+ * (>= 0) and path (0: the stencil's own; SSAM_PATH_ONEPASS or SSAM_PATH_SLICE as the instance's;
+ * the tensor-core stencils SSAM_PATH_TC or SSAM_PATH_SIMT); they ignore cache, blocks_per_sm,
+ * cache_rows_max, work and work_bytes (no workspace).  The temporal stencils take steps as an
+ * argument of their own. */
+typedef onchip_stencil_args ssam_stencil_args;
 
 /* the stencils' arithmetic types: float and double (the generators' first check); ::type is T, or
  * float for a refused T (a generator that defines two kernels checks T once, on the first) */
@@ -141,37 +148,48 @@ static inline ssam__stencil_kern ssam__stencil_kern_of(const void *fn, int dims,
     return k;
 }
 
-/* 0 or an SSAM_E* code; fills g and the grid of one launch of kernel k (its resident blocks per SM,
- * with k->occ_smem bytes, from onchip/device.cuh's cache) */
-static inline int ssam__stencil_prepare(const ssam_stencil_args *a, const ssam__stencil_kern *k, ssam_stencil_geom *g,
-                                        dim3 *grid)
+/* 0 or an SSAM_E* code with *why the refusal; fills g and the grid of one launch of kernel k (its
+ * resident blocks per SM, with k->occ_smem bytes, from onchip/device.cuh's cache) */
+static inline int ssam__stencil_prepare_why(const ssam_stencil_args *a, const ssam__stencil_kern *k, ssam_stencil_geom *g,
+                                            dim3 *grid, const char **why)
 {
     const int dims = k->dims, step = k->step, B = k->B, P = k->P, wy = k->wy, nzw = k->nzw;
     long long gx, gy, gz = 1, span, resident;
     int dev = 0, sms = 0, occ = 0;
-    if (!a || !a->src || !a->dst || !a->coef) return SSAM_ENULL;
-    if (a->nx <= 0 || a->ny <= 0) return SSAM_ESIZE;
-    if (dims == 2 ? (a->nz != 0 && a->nz != 1) : a->nz <= 0) return SSAM_ESIZE;
-    if (a->boundary < 0 || a->boundary > 31 || !(k->policies >> a->boundary & 1u)) return SSAM_EBORDER;
-    if (a->ncoef != k->ncoef) return SSAM_EFILTER;
+    if (!a || !a->src || !a->dst || !a->coef)
+        return *why = "refused (SSAM_ENULL): the args, src, dst or coef is NULL", SSAM_ENULL;
+    if (a->nx <= 0 || a->ny <= 0) return *why = "refused (SSAM_ESIZE): nx or ny <= 0", SSAM_ESIZE;
+    if (dims == 2 ? (a->nz != 0 && a->nz != 1) : a->nz <= 0)
+        return *why = dims == 2 ? "refused (SSAM_ESIZE): a 2D stencil takes nz 0 or 1" : "refused (SSAM_ESIZE): nz <= 0",
+               SSAM_ESIZE;
+    if (a->boundary < 0 || a->boundary > 31 || !(k->policies >> a->boundary & 1u))
+        return *why = "refused (SSAM_EBORDER): a boundary policy the stencil does not give (keep-extent, periodic; "
+                      "keep-radius where every extent equals the radius)",
+               SSAM_EBORDER;
+    if (a->ncoef != k->ncoef)
+        return *why = "refused (SSAM_EFILTER): ncoef differs from the shape's coefficient count (its largest I + 1)",
+               SSAM_EFILTER;
     g->nx = a->nx;
     g->ny = a->ny;
     g->nz = dims == 2 ? 1 : a->nz;
     g->pitch = a->pitch ? a->pitch : a->nx;
-    if (g->pitch < a->nx) return SSAM_EPITCH;
+    if (g->pitch < a->nx) return *why = "refused (SSAM_EPITCH): pitch < nx", SSAM_EPITCH;
     g->plane = a->plane ? a->plane : g->pitch * a->ny;
-    if (dims == 3 && g->plane < g->pitch * a->ny) return SSAM_EPITCH;
+    if (dims == 3 && g->plane < g->pitch * a->ny) return *why = "refused (SSAM_EPITCH): plane < pitch * ny", SSAM_EPITCH;
     /* the elements each buffer spans; the two ranges must not meet */
     span = onchip_span(a->ny, g->pitch, a->nx, 1); /* elements of a plane's rows, then bytes of all planes */
     span = span < 0 ? -1 : onchip_span(g->nz, dims == 3 ? g->plane : 0, span, (long long)k->es);
-    if (span < 0) return SSAM_ESIZE;
-    if (onchip_overlap(a->src, span, a->dst, span)) return SSAM_EOVERLAP;
+    if (span < 0) return *why = "refused (SSAM_ESIZE): a buffer spans more bytes than a long long counts", SSAM_ESIZE;
+    if (onchip_overlap(a->src, span, a->dst, span))
+        return *why = "refused (SSAM_EOVERLAP): the bytes src and dst span meet", SSAM_EOVERLAP;
     g->periodic = a->boundary == ONCHIP_PERIODIC;
     g->vld = ssam_vec_ok(a->src, g->pitch, k->V) && (dims == 2 || g->plane % k->V == 0);
     g->vst = ssam_vec_ok(a->dst, g->pitch, k->V) && (dims == 2 || g->plane % k->V == 0);
-    if (cudaGetDevice(&dev) != cudaSuccess || onchip_device_sms(dev, &sms) != cudaSuccess) return SSAM_ECUDA;
+    if (cudaGetDevice(&dev) != cudaSuccess || onchip_device_sms(dev, &sms) != cudaSuccess)
+        return *why = "refused (SSAM_ECUDA): the device or its SM count could not be read", SSAM_ECUDA;
     if (onchip_smem_allow(k->fn, k->occ_smem) != cudaSuccess || onchip_occupancy(k->fn, B, k->occ_smem, &occ) != cudaSuccess)
-        return SSAM_ECUDA;
+        return *why = "refused (SSAM_ECUDA): the kernel's shared-memory limit or occupancy could not be set or read",
+               SSAM_ECUDA;
     resident = (long long)(occ > 0 ? occ : 1) * sms; /* blocks the GPU holds at once */
     if (dims == 2) {
         /* column strips of B/32 warps; rows in segments so that the grid is at most n full waves
@@ -179,7 +197,8 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, const ssam__
         long long warps_x = (a->nx + step - 1) / step, want;
         gx = (warps_x + B / 32 - 1) / (B / 32);
         if (k->warm >= 0) {
-            if (a->ny > 65535LL * 4096) return SSAM_ESIZE; /* the documented limit, as the rule below */
+            if (a->ny > 65535LL * 4096) /* the documented limit, as the rule below */
+                return *why = "refused (SSAM_ESIZE): ny > 65535 * 4096", SSAM_ESIZE;
             g->seg = (int)ssam__stencil_segments_warm(a->ny, gx, resident, k->warm);
         } else {
             if (k->grid2d == 1) /* the first rule: about 48 warps per SM, whatever the occupancy */
@@ -216,13 +235,24 @@ static inline int ssam__stencil_prepare(const ssam_stencil_args *a, const ssam__
         g->seg = (int)(best > 0 ? best : 4096);
         gz = (a->nz + g->seg - 1) / g->seg;
     }
-    if (gx > 2147483647LL || gy > 65535 || gz > 65535) return SSAM_ESIZE;
+    if (gx > 2147483647LL || gy > 65535 || gz > 65535)
+        return *why = dims == 2 ? "refused (SSAM_ESIZE): more than 65535 row segments (ny > 65535 * 4096) or 2^31 "
+                                  "column strips"
+                                : "refused (SSAM_ESIZE): more than 65535 row tiles or z segments, or 2^31 column strips",
+               SSAM_ESIZE;
     grid->x = (unsigned)gx;
     grid->y = (unsigned)gy;
     grid->z = (unsigned)gz;
     return SSAM_SUCCESS;
 }
 
+/* the same without the sentence (the temporal stencils' launches) */
+static inline int ssam__stencil_prepare(const ssam_stencil_args *a, const ssam__stencil_kern *k, ssam_stencil_geom *g,
+                                        dim3 *grid)
+{
+    const char *why = "";
+    return ssam__stencil_prepare_why(a, k, g, grid, &why);
+}
 
 /* name_launch of the stencils: checks and geometry, the kernel's coefficient parameter cf (npts
  * coefficients of cs bytes: the caller's host array, a->ncoef of them, the rest 0), the launch of
@@ -246,8 +276,82 @@ static inline int ssam__stencil_launch(const ssam_stencil_args *a, cudaStream_t 
     return cudaPeekAtLastError() == cudaSuccess ? SSAM_SUCCESS : SSAM_ECUDA;
 }
 
+/* a refused plan: the code rc, why the refusal, nothing to launch (path 0, result NULL) */
+static inline int ssam__stencil_refuse(ssam_plan *p, int rc, const char *why)
+{
+    p->path = 0;
+    p->why = why;
+    p->steps_per_pass = 0;
+    p->passes = 0;
+    p->workspace_bytes = 0;
+    p->result = NULL;
+    return rc;
+}
+/* an accepted plan of one launch a step: path and why (0 steps: nothing to launch, the state in
+ * src), a->steps passes, no workspace, the state in src or dst by the parity of the steps */
+static inline int ssam__stencil_accept(const ssam_stencil_args *a, ssam_plan *p, int path, const char *why)
+{
+    p->path = path;
+    p->why = a->steps == 0 ? "0 steps: nothing to launch, the state stays in src" : why;
+    p->steps_per_pass = 1;
+    p->passes = a->steps;
+    p->workspace_bytes = 0;
+    p->result = (a->steps & 1) ? a->dst : (void *)a->src;
+    return SSAM_SUCCESS;
+}
+/* the checks of every stencil plan before the launch's: a, steps >= 0, a->path 0 or one of the
+ * paths (n of them); 0, or the code with *why */
+static inline int ssam__stencil_plan_check(const ssam_stencil_args *a, const int *paths, int n, const char *path_why,
+                                           const char **why)
+{
+    int i, ok = a && a->path == 0;
+    if (!a || !a->src || !a->dst || !a->coef)
+        return *why = "refused (SSAM_ENULL): the args, src, dst or coef is NULL", SSAM_ENULL;
+    if (a->steps < 0) return *why = "refused (SSAM_ESIZE): steps < 0", SSAM_ESIZE;
+    for (i = 0; i < n; i++) ok |= a->path == paths[i];
+    if (!ok) return *why = path_why, SSAM_EFLAGS;
+    return SSAM_SUCCESS;
+}
+
+/* name_plan of the one-pass stencils: every check of kernel k's launch, the path (SSAM_PATH_ONEPASS
+ * or SSAM_PATH_SLICE, the instance's one; a->path 0 or that) and why */
+static inline int ssam__stencil_plan(const ssam_stencil_args *a, ssam_plan *p, const ssam__stencil_kern *k, int path,
+                                     const char *why)
+{
+    ssam_stencil_geom g;
+    dim3 grid;
+    const char *no = "";
+    int rc;
+    if (!p) return SSAM_ENULL;
+    rc = ssam__stencil_plan_check(a, &path, 1,
+                                  path == SSAM_PATH_SLICE
+                                      ? "refused (SSAM_EFLAGS): args.path must be 0 or SSAM_PATH_SLICE (the instance's schedule)"
+                                      : "refused (SSAM_EFLAGS): args.path must be 0 or SSAM_PATH_ONEPASS (the instance's schedule)",
+                                  &no);
+    if (!rc) rc = ssam__stencil_prepare_why(a, k, &g, &grid, &no);
+    if (rc) return ssam__stencil_refuse(p, rc, no);
+    return ssam__stencil_accept(a, p, path, why);
+}
+/* name_run of the one-pass stencils: p->passes launches of kernel k (cf its coefficient parameter),
+ * pass t reading src and writing dst for even t, the reverse for odd */
+static inline int ssam__stencil_run(const ssam_stencil_args *a, const ssam_plan *p, cudaStream_t stream,
+                                    const ssam__stencil_kern *k, void *cf)
+{
+    ssam_stencil_args b;
+    if (!a || !p) return SSAM_ENULL;
+    b = *a;
+    for (long long t = 0; t < p->passes; t++) {
+        int rc;
+        b.src = (t & 1) ? (const void *)a->dst : a->src;
+        b.dst = (t & 1) ? (void *)a->src : a->dst;
+        if ((rc = ssam__stencil_launch(&b, stream, k, cf, NULL))) return rc;
+    }
+    return SSAM_SUCCESS;
+}
+
 /* N steps with ping-pong: step 1 reads src and writes dst, step 2 the reverse, ...; *result is
- * the buffer holding the state after `steps` (src when steps is 0 or even).  launch: name_launch. */
+ * the buffer holding the state after `steps` (src when steps is 0 or even).  launch: one step (the
+ * one-pass instance a temporal AUTO generator embeds: its name__step). */
 static inline int ssam__stencil_advance(const ssam_stencil_args *a, int steps, void **result, cudaStream_t stream,
                                         int (*launch)(const ssam_stencil_args *, cudaStream_t))
 {
