@@ -62,7 +62,8 @@ TBS(DEFT)
 typedef int (*advance_fn)(const ssam_stencil_args *, int, void **, cudaStream_t);
 /* a one-pass stencil's `steps` steps in advance_fn's shape: its plan (a copy of a with those steps)
  * and run, *result the plan's result */
-template <int (*PLAN)(const ssam_stencil_args *, ssam_plan *), int (*RUN)(const ssam_stencil_args *, const ssam_plan *, cudaStream_t)>
+template <int (*PLAN)(const ssam_stencil_args *, ssam_plan *),
+          int (*RUN)(const ssam_stencil_args *, const ssam_plan *, cudaStream_t)>
 static int onepass_steps(const ssam_stencil_args *a, int steps, void **result, cudaStream_t stream)
 {
     ssam_stencil_args b = *a;

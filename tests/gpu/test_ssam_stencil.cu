@@ -6,12 +6,12 @@
  * domains smaller than a warp and than the stencil), a row pitch larger than the width.  Each step's
  * output is poisoned (NaN) before the launch; every cell must be written, the padding never, and
  * with Dirichlet the boundary cells must keep their initial values bit for bit.  Every step runs
- * through name_plan + name_run (the plan's path, why and head checked; the answer read from the plan's
- * result), then name_plan + name_run and name_launch of all the steps against the stepwise result
- * (bitwise, in the plan's result); the plan's sentences, 0 steps (nothing launched, the state in src)
- * and every error code (a refused plan names why, has no passes and launches nothing).  The layout, grid and window options of
- * the internal *_DEFINE_X macros (overlap or ghost lanes, 2D grid rules, 3D per-slot rows or the
- * full window) beside the defaults.
+ * through name_plan + name_run (the plan's path, why and head checked; the answer read from the
+ * plan's result), then name_plan + name_run and name_launch of all the steps against the stepwise
+ * result (bitwise, in the plan's result); the plan's sentences, 0 steps (nothing launched, the state
+ * in src) and every error code (a refused plan names why, has no passes and launches nothing).  The
+ * layout, grid and window options of the internal *_DEFINE_X macros (overlap or ghost lanes, 2D grid
+ * rules, 3D per-slot rows or the full window) beside the defaults.
  * Besides the norm against the double reference, every cell of every step is checked against the
  * step computed in double from the input the kernel read (bounds_stencil.h): with mag the sum of
  * |c x| over the cell's points and K the points, |out - ref| <= 2 (K + 1) 2^-24 mag in float (K fmas
