@@ -426,7 +426,7 @@ static inline ssam__stencil_kern ssam__tb2_kern(const void *fn)
     k.es = k.cs = sizeof(T);
     return k;
 }
-/* name_launch of the temporal kernels: 1 <= steps <= TT; on 0: no kernel (SSAM_ESIZE) */
+/* one pass of the temporal kernels (name__pass): 1 <= steps <= TT; on 0: no kernel (SSAM_ESIZE) */
 static inline int ssam__temporal_launch(const ssam_stencil_args *a, int steps, cudaStream_t stream,
                                         const ssam__stencil_kern *k, void *cf, int TT, int on)
 {
