@@ -41,9 +41,9 @@
  *     #include <ssam/temporal.cuh>
  *     SSAM_STENCIL2D_TEMPORAL_DEFINE(heat8, float, ONCHIP_SHAPE_2D5PT,
  *                                    ssam_temporal_policy<8, 128, SSAM_SCHEDULE_REGS>)  // <>: AUTO
+ *
  *     ssam_stencil_args a = {};   // ... as for SSAM_STENCIL2D_DEFINE ...
- *     a.steps = 1000;
- *     ssam_plan p;                                    // or both at once: heat8_launch(&a, stream)
+ *     a.steps = 1000; ssam_plan p;                    // or both at once: heat8_launch(&a, stream)
  *     int rc = heat8_plan(&a, &p);                    // 125 passes of 8 steps, p.why says why
  *     if (!rc) rc = heat8_run(&a, &p, stream);        // p.result: a.dst (125 passes: odd)
  *

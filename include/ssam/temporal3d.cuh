@@ -36,6 +36,7 @@
  *     #include <ssam/temporal3d.cuh>
  *     SSAM_STENCIL3D_TEMPORAL_DEFINE(heat3, float, ONCHIP_SHAPE_3D7PT,
  *                                    ssam_temporal_policy<2, 704, SSAM_SCHEDULE_SMEM, 2>)
+ *
  *     ssam_stencil_args a = {};   // ... as for SSAM_STENCIL3D_DEFINE ...
  *     a.steps = 1000;
  *     int rc = heat3_launch(&a, stream);               // 500 passes of 2 steps: the state in a.src
