@@ -78,7 +78,8 @@ static void pass_tb(const float *src, float *dst, const dom *d, int planes, int 
     ssam_stencil_args a;
     memset(&a, 0, sizeof a);
     a.src = src; a.dst = dst; a.nx = d->nx; a.ny = planes; a.coef = coef2; a.ncoef = 5; a.boundary = SSAM_STENCIL_DIRICHLET;
-    SK(t2_launch(&a, s, st));
+    a.steps = s; /* s <= TT 8: one pass, src to dst */
+    SK(t2_launch(&a, st));
 }
 static void pass_3d(const float *src, float *dst, const dom *d, int planes, int s, cudaStream_t st)
 {

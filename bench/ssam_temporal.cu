@@ -93,11 +93,11 @@ PERKS_STENCIL2D_DEFINE(pk_float, float, ONCHIP_SHAPE_STAR2D_R1, perks_stencil2d_
 PERKS_STENCIL2D_DEFINE(pk_double, double, ONCHIP_SHAPE_STAR2D_R1, perks_stencil2d_policy<256, 8, 32>)
 
 typedef int (*advance_fn)(const ssam_stencil_args *, int, void **, cudaStream_t);
-/* a one-pass stencil's `steps` steps in advance_fn's shape: its plan (a copy of a with those steps)
- * and run, *result the plan's result */
+/* a stencil's `steps` steps in advance_fn's shape (one-pass or temporal): its plan (a copy of a
+ * with those steps) and run, *result the plan's result */
 template <int (*PLAN)(const ssam_stencil_args *, ssam_plan *),
           int (*RUN)(const ssam_stencil_args *, const ssam_plan *, cudaStream_t)>
-static int onepass_steps(const ssam_stencil_args *a, int steps, void **result, cudaStream_t stream)
+static int plan_steps(const ssam_stencil_args *a, int steps, void **result, cudaStream_t stream)
 {
     ssam_stencil_args b = *a;
     ssam_plan p;
@@ -113,7 +113,7 @@ typedef struct shape {
     advance_fn onepass[2];
 } shape;
 #define SENT(S, n, pn, PF, PD)                                                                            \
-    {#n, pn, of_##n##_NPTS, {onepass_steps<of_##n##_plan, of_##n##_run>, onepass_steps<od_##n##_plan, od_##n##_run>}},
+    {#n, pn, of_##n##_NPTS, {plan_steps<of_##n##_plan, of_##n##_run>, plan_steps<od_##n##_plan, od_##n##_run>}},
 static const shape shapes[] = {SHAPES(SENT)};
 typedef struct tb {
     const char *name;
@@ -124,9 +124,9 @@ typedef struct tb {
 } tb;
 #define XCAT_(a, b) a##b
 #define XCAT(a, b) XCAT_(a, b)
-#define TENT(S, n, T, TT) {#n, sizeof(T) == 8, TT, XCAT(TBN(n, T, TT), _STEP), XCAT(TBN(n, T, TT), _advance), 0, 0},
-#define TXENT(S, n, T, TT, M) {#n, sizeof(T) == 8, TT, XCAT(TBXN(n, T, TT, M), _STEP), XCAT(TBXN(n, T, TT, M), _advance), M, 0},
-#define TSENT(S, n, T, TT) {#n, sizeof(T) == 8, TT, XCAT(TBSN(n, T, TT), _STEP), XCAT(TBSN(n, T, TT), _advance), 0, 1},
+#define TENT(S, n, T, TT) {#n, sizeof(T) == 8, TT, XCAT(TBN(n, T, TT), _STEP), plan_steps<XCAT(TBN(n, T, TT), _plan), XCAT(TBN(n, T, TT), _run)>, 0, 0},
+#define TXENT(S, n, T, TT, M) {#n, sizeof(T) == 8, TT, XCAT(TBXN(n, T, TT, M), _STEP), plan_steps<XCAT(TBXN(n, T, TT, M), _plan), XCAT(TBXN(n, T, TT, M), _run)>, M, 0},
+#define TSENT(S, n, T, TT) {#n, sizeof(T) == 8, TT, XCAT(TBSN(n, T, TT), _STEP), plan_steps<XCAT(TBSN(n, T, TT), _plan), XCAT(TBSN(n, T, TT), _run)>, 0, 1},
 static const tb tbs[] = {TBS(TENT) TBX(TXENT) TBSM(TSENT)};
 
 static int reps = 3, steps = 1000;

@@ -60,11 +60,11 @@ SHAPES(DEFO)
 TBS(DEFT)
 
 typedef int (*advance_fn)(const ssam_stencil_args *, int, void **, cudaStream_t);
-/* a one-pass stencil's `steps` steps in advance_fn's shape: its plan (a copy of a with those steps)
- * and run, *result the plan's result */
+/* a stencil's `steps` steps in advance_fn's shape (one-pass or temporal): its plan (a copy of a
+ * with those steps) and run, *result the plan's result */
 template <int (*PLAN)(const ssam_stencil_args *, ssam_plan *),
           int (*RUN)(const ssam_stencil_args *, const ssam_plan *, cudaStream_t)>
-static int onepass_steps(const ssam_stencil_args *a, int steps, void **result, cudaStream_t stream)
+static int plan_steps(const ssam_stencil_args *a, int steps, void **result, cudaStream_t stream)
 {
     ssam_stencil_args b = *a;
     ssam_plan p;
@@ -80,7 +80,7 @@ typedef struct shape {
     advance_fn onepass[2];
 } shape;
 #define SENT(S, n, pn, PF, BF, MF, PD, BD, MD)                                                            \
-    {#n, pn, of_##n##_NPTS, {onepass_steps<of_##n##_plan, of_##n##_run>, onepass_steps<od_##n##_plan, od_##n##_run>}},
+    {#n, pn, of_##n##_NPTS, {plan_steps<of_##n##_plan, of_##n##_run>, plan_steps<od_##n##_plan, od_##n##_run>}},
 static const shape shapes[] = {SHAPES(SENT)};
 typedef struct tb {
     const char *name;
@@ -92,7 +92,7 @@ typedef struct tb {
 #define XCAT(a, b) XCAT_(a, b)
 #define TENT(S, n, T, TT, P, B, G)                                                                        \
     {#n, sizeof(T) == 8, TT, P, B, XCAT(TBN(n, T, TT, P, B, G), _STEPX), XCAT(TBN(n, T, TT, P, B, G), _STEPY), \
-     #G[0] == 'S' ? "" : #G[0] == 'R' ? "-ring" : "-zcol", XCAT(TBN(n, T, TT, P, B, G), _advance)},
+     #G[0] == 'S' ? "" : #G[0] == 'R' ? "-ring" : "-zcol", plan_steps<XCAT(TBN(n, T, TT, P, B, G), _plan), XCAT(TBN(n, T, TT, P, B, G), _run)>},
 static const tb tbs[] = {TBS(TENT)};
 
 static int reps = 3, steps = 1000;

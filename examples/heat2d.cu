@@ -27,7 +27,7 @@
 #include "heat2d_persistent.inc"
 
 SSAM_STENCIL2D_DEFINE(heat, float, ONCHIP_SHAPE_2D5PT, ssam_stencil_policy<>)
-/* heatt_advance: temporal blocking (heatt_tb_*, TT by SSAM_TB_TT_RULE) or one pass per step, as
+/* heatt: temporal blocking (heatt_tb_*, TT by SSAM_TB_TT_RULE) or one pass per step, as
  * heatt_plan says */
 SSAM_STENCIL2D_TEMPORAL_DEFINE(heatt, float, ONCHIP_SHAPE_2D5PT, ssam_temporal_policy<>)
 
@@ -54,6 +54,17 @@ static int heat_steps(const ssam_stencil_args *a, int steps, void **res, cudaStr
     b.steps = steps;
     int rc = heat_plan(&b, &p);
     if (!rc) rc = heat_run(&b, &p, stream);
+    *res = p.result;
+    return rc;
+}
+/* the same with heatt, the planner's path (temporal blocking or one pass per step) */
+static int heatt_steps(const ssam_stencil_args *a, int steps, void **res, cudaStream_t stream)
+{
+    ssam_stencil_args b = *a;
+    ssam_plan p;
+    b.steps = steps;
+    int rc = heatt_plan(&b, &p);
+    if (!rc) rc = heatt_run(&b, &p, stream);
     *res = p.result;
     return rc;
 }
@@ -173,17 +184,19 @@ int main(int argc, char **argv)
     printf("heat2d: %dx%d plate, %d steps, r = %.3f: %.1f ms, %.1f GCells/s (ssam 2d5pt, one launch per step)\n", n, n,
            steps, r, ms, steps && ms > 0 ? (double)cells * steps / ms / 1e6 : 0.0);
     if (temporal) {
-        ssam_tb_plan p;
+        ssam_plan p;
         float *g = (float *)malloc(cells * 4);
-        if (!g || heatt_plan(&a, steps, &p)) { fprintf(stderr, "heatt_plan failed\n"); return 1; }
-        run_timed(heatt_advance, "heatt_advance", &a, h0, g, cells, steps < 16 ? steps : 16); /* warm-up, as heat's check */
-        float mt = run_timed(heatt_advance, "heatt_advance", &a, h0, g, cells, steps);
+        ssam_stencil_args t = a;
+        t.steps = steps;
+        if (!g || heatt_plan(&t, &p)) { fprintf(stderr, "heatt_plan failed\n"); return 1; }
+        run_timed(heatt_steps, "heatt", &a, h0, g, cells, steps < 16 ? steps : 16); /* warm-up, as heat's check */
+        float mt = run_timed(heatt_steps, "heatt", &a, h0, g, cells, steps);
         size_t unwritten = 0; /* two plates of NaN (never written), or two starts left in place, are equal bit for bit */
         for (size_t i = 0; i < cells; i++) unwritten += !isfinite(g[i]);
         const int moved = steps == 0 || memcmp(h, h0, cells * 4) != 0;
         const int same = memcmp(g, h, cells * 4) == 0 && unwritten == 0 && moved;
         printf("heat2d: %s, %d steps per pass, %lld passes: %.1f ms, %.1f GCells/s, %.2fx one launch per step; "
-               "plate %s\n", p.path == SSAM_TB_TEMPORAL ? "temporal blocking" : "one pass per step", p.tt, p.passes, mt,
+               "plate %s\n", p.path == SSAM_PATH_TEMPORAL ? "temporal blocking" : "one pass per step", p.steps_per_pass, p.passes, mt,
                steps && mt > 0 ? (double)cells * steps / mt / 1e6 : 0.0, mt > 0 ? ms / mt : 0.0,
                same ? "bit for bit the same" : unwritten ? "NOT WRITTEN (NaN)" : !moved ? "NOT MOVED from the start" : "DIFFERS");
         printf("heat2d: the plan: %s\n", p.why);

@@ -119,8 +119,8 @@ static void pass(const opts *o, const float *src, float *dst, int rows, int s, c
     memset(&a, 0, sizeof a);
     a.src = src; a.dst = dst; a.nx = o->n; a.ny = rows; a.coef = o->c; a.ncoef = 5;
     a.boundary = SSAM_STENCIL_DIRICHLET;
-    a.steps = 1; /* heat_launch: one step (tt 0: s is 1) */
-    const int rc = o->tt ? heat_tb_launch(&a, s, st) : heat_launch(&a, st);
+    a.steps = s; /* s <= tt <= TT: one pass (tt 0: s is 1, one step) */
+    const int rc = o->tt ? heat_tb_launch(&a, st) : heat_launch(&a, st);
     if (rc) { fprintf(stderr, "stencil launch: %s\n", ssam_stencil_strerror(rc)); exit(1); }
 }
 

@@ -21,7 +21,7 @@
 #include <string.h>
 
 SSAM_STENCIL3D_DEFINE(heat3, float, ONCHIP_SHAPE_3D7PT, ssam_stencil_policy<4>)
-/* heat3t_advance: temporal blocking (heat3t_tb_*, the z-column kernel by SSAM_TB3_ZCOL_RULE) or one pass
+/* heat3t_steps: temporal blocking (heat3t_tb_*, the z-column kernel by SSAM_TB3_ZCOL_RULE) or one pass
  * per step */
 SSAM_STENCIL3D_TEMPORAL_DEFINE(heat3t, float, ONCHIP_SHAPE_3D7PT, ssam_temporal_policy<>)
 
@@ -44,6 +44,17 @@ static int heat3_steps(const ssam_stencil_args *a, int steps, void **res, cudaSt
     b.steps = steps;
     int rc = heat3_plan(&b, &p);
     if (!rc) rc = heat3_run(&b, &p, stream);
+    *res = p.result;
+    return rc;
+}
+/* the same with heat3t, the planner's path (temporal blocking or one pass per step) */
+static int heat3t_steps(const ssam_stencil_args *a, int steps, void **res, cudaStream_t stream)
+{
+    ssam_stencil_args b = *a;
+    ssam_plan p;
+    b.steps = steps;
+    int rc = heat3t_plan(&b, &p);
+    if (!rc) rc = heat3t_run(&b, &p, stream);
     *res = p.result;
     return rc;
 }
@@ -132,7 +143,7 @@ int main(int argc, char **argv)
         ssam_stencil_args a;
         memset(&a, 0, sizeof a);
         a.src = d[0], a.dst = d[1], a.nx = a.ny = a.nz = m, a.coef = c, a.ncoef = 7, a.boundary = SSAM_STENCIL_DIRICHLET;
-        if (run(heat3_steps, &a, h, g1, cells, k) < 0 || run(heat3t_advance, &a, h, g2, cells, k) < 0) return 1;
+        if (run(heat3_steps, &a, h, g1, cells, k) < 0 || run(heat3t_steps, &a, h, g2, cells, k) < 0) return 1;
         for (size_t i = 0; i < cells; i++) {
             const double e1 = fabs(g1[i] - u[i]), e2 = fabs(g2[i] - u[i]);
             if (!(e1 <= err)) err = e1; /* a NaN stays the worst (fmax would drop it) */
@@ -154,10 +165,11 @@ int main(int argc, char **argv)
     ssam_stencil_args a;
     memset(&a, 0, sizeof a);
     a.src = d[0], a.dst = d[1], a.nx = a.ny = a.nz = n, a.coef = c, a.ncoef = 7, a.boundary = SSAM_STENCIL_DIRICHLET;
-    ssam_tb_plan p;
-    if (heat3t_plan(&a, steps, &p)) return 1;
+    ssam_plan p;
+    a.steps = steps;
+    if (heat3t_plan(&a, &p)) return 1;
     (void)run(heat3_steps, &a, h, g1, cells, steps < 2 ? steps : 2); /* warm-up */
-    const float m1 = run(heat3_steps, &a, h, g1, cells, steps), m2 = run(heat3t_advance, &a, h, g2, cells, steps);
+    const float m1 = run(heat3_steps, &a, h, g1, cells, steps), m2 = run(heat3t_steps, &a, h, g2, cells, steps);
     if (m1 < 0 || m2 < 0) return 1;
     size_t unwritten = 0; /* two cubes of NaN (never written), or two starts left in place, are equal bit for bit */
     for (size_t i = 0; i < cells; i++) unwritten += !isfinite(g1[i]);
@@ -167,7 +179,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < cells; i++) heat += g2[i];
     printf("%d^3, %d steps, r %.3f: one launch per step %.2f ms (%.1f GCells/s); planned path: %s, TT %d, %lld passes, "
            "%.2f ms (%.1f GCells/s, %.2fx); cube %s\n", n, steps, r, m1, (double)cells * steps / m1 / 1e6,
-           p.path == SSAM_TB_TEMPORAL ? "temporal blocking" : "one pass per step", p.tt, p.passes, m2,
+           p.path == SSAM_PATH_TEMPORAL ? "temporal blocking" : "one pass per step", p.steps_per_pass, p.passes, m2,
            (double)cells * steps / m2 / 1e6, m1 / m2, same ? "bit-identical" : unwritten ? "NOT WRITTEN (NaN)" : !moved ? "NOT MOVED from the start" : "DIFFERS");
     printf("why: %s\nmean temperature %.6f\n", p.why, heat / (double)cells);
     bad |= !same;

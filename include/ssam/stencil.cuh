@@ -242,23 +242,8 @@ static inline const char *ssam__stencil3d_why(int sched, int sl)
         return ssam__stencil3d_kern<T, name##_shape, P, B, name##_SLICE, GHM>((const void *)name##_kernel); \
     }                                                                                                   \
     SSAM__STENCIL_VERBS(name, name##_SLICE ? SSAM_PATH_SLICE : SSAM_PATH_ONEPASS, ssam__stencil3d_why(SCHED, name##_SLICE))
-/* one step a launch (name__step) and name_advance(a, steps, &result, stream): the one-pass instance
- * that ssam/temporal.cuh's and temporal3d.cuh's AUTO generators embed (name_onepass_advance) */
-#define SSAM__STENCIL_ADVANCE(name)                                                                     \
-    static inline __attribute__((unused)) int name##__step(const ssam_stencil_args *a, cudaStream_t stream) \
-    {                                                                                                   \
-        name##_coef cf;                                                                                 \
-        const ssam__stencil_kern k = name##__kern();                                                    \
-        return ssam__stencil_launch(a, stream, &k, &cf, NULL);                                          \
-    }                                                                                                   \
-    static inline __attribute__((unused)) int name##_advance(const ssam_stencil_args *a, int steps,     \
-                                                             void **result, cudaStream_t stream)        \
-    {                                                                                                   \
-        return ssam__stencil_advance(a, steps, result, stream, name##__step);                           \
-    }
 #else
 #define SSAM__STENCIL_NCOEF_FN(name)
-#define SSAM__STENCIL_ADVANCE(name)
 #define SSAM__STENCIL2D_HOST(name, TS, T, P, B, GHM, GRID)
 #define SSAM__STENCIL3D_HOST(name, T, P, B, GHM, SCHED)
 #endif
@@ -284,10 +269,6 @@ static inline const char *ssam__stencil3d_why(int sched, int sl)
  * (-1: SSAM__STENCIL2D_GRID_DEFAULT of the layout) */
 #define SSAM__STENCIL2D_DEFINE_X(name, T, SHAPE, P, B, MINB, GHM, GRID)                                 \
     SSAM__STENCIL2D_ONEPASS(name, "SSAM_STENCIL2D_DEFINE(" #name ")", T, T, SHAPE, P, B, MINB, GHM, GRID)
-/* the one-pass instance that ssam/temporal.cuh's AUTO generator embeds: also name_advance */
-#define SSAM__STENCIL2D_GEN(name, WHO, TS, T, SHAPE, P, B, MINB, GHM, GRID)                             \
-    SSAM__STENCIL2D_ONEPASS(name, WHO, TS, T, SHAPE, P, B, MINB, GHM, GRID)                             \
-    SSAM__STENCIL_ADVANCE(name)
 /* the 2D generator: WHO the sentences' subject, the state stored as TS and computed in T */
 #define SSAM__STENCIL2D_ONEPASS(name, WHO, TS, T, SHAPE, P, B, MINB, GHM, GRID)                         \
     SSAM__STENCIL_COMMON(name, WHO, T, SHAPE, 2)                                                        \
@@ -334,11 +315,6 @@ static inline const char *ssam__stencil3d_why(int sched, int sl)
 #define SSAM__STENCIL3D_RULE(name, T)                                                                   \
     SSAM_STENCIL3D_SLICE_RULE(T, name##_NPTS, name##_XHI - name##_XLO + 1, name##_YHI - name##_YLO + 1, \
                               name##_ZHI - name##_ZLO + 1)
-/* the one-pass instance that ssam/temporal3d.cuh's AUTO generator embeds (SL: the rule's): also
- * name_advance */
-#define SSAM__STENCIL3D_GEN(name, WHO, T, SHAPE, P, B, MINB, SL, GHM, TRIM)                             \
-    SSAM__STENCIL3D_ONEPASS(name, WHO, T, SHAPE, P, B, MINB, SL, GHM, TRIM, SSAM_SCHEDULE_AUTO)         \
-    SSAM__STENCIL_ADVANCE(name)
 /* SL 1: the slice body (name_SLICE), else the streaming body with GHM and TRIM; SCHED the schedule
  * that chose (the plan's why) */
 #define SSAM__STENCIL3D_ONEPASS(name, WHO, T, SHAPE, P, B, MINB, SL, GHM, TRIM, SCHED)                  \

@@ -6,20 +6,20 @@
  * built from SSAM's register pieces, SC'19 section 4, Listing 2; docs/ssam.md#temporal-blocking-2d-temporalcuh-tbplanh)
  *   SSAM_STENCIL2D_TEMPORAL_DEFINE(name, T, SHAPE, ssam_temporal_policy<TT, B, SCHEDULE>) defines
  *       __global__ name_kernel                                                up to TT steps, one pass
- *       int name_launch(const ssam_stencil_args *a, int steps, cudaStream_t)   1 <= steps <= TT
- *       int name_advance(const ssam_stencil_args *a, int steps, void **result, cudaStream_t)
- *                      any steps >= 0: ceil(steps / TT) passes, the last one shorter, ping-pong
- *       int name_plan(const ssam_stencil_args *a, int steps, ssam_tb_plan *)  name_advance's path
+ *       int name_plan(const ssam_stencil_args *a, ssam_plan *p)   every check; the path (ssam/plan.h):
+ *           SSAM_PATH_TEMPORAL (steps_per_pass TT, ceil(a->steps / TT) passes, the last one shorter) or
+ *           SSAM_PATH_ONEPASS (1, a->steps passes); p->result a->src or a->dst by the passes' parity
+ *       int name_run(const ssam_stencil_args *a, const ssam_plan *p, cudaStream_t)   p's passes
+ *       int name_launch(const ssam_stencil_args *a, cudaStream_t)  name_plan, then name_run
  *       int name_ncoef(void); enum name_NPTS, name_TT, name_STEP (columns a warp stores), name_SMEM
  *       (dynamic shared bytes a block); name_coef.  Arguments, boundaries, codes: ssam/stencil.cuh's.
  *   ssam_temporal_policy<TT = 0, B = 0, SCHEDULE = SSAM_SCHEDULE_AUTO, P = 0, MINB = 1>: TT, B 0 the
  *   rule's (tbplan.h; B 128); P is 3D's (0); MINB: __launch_bounds__(B, MINB).  SCHEDULE:
  *     SSAM_SCHEDULE_REGS  TT register windows (docs/ssam.md#temporal-registers)
  *     SSAM_SCHEDULE_SMEM  the staged kernel: level 0's window, the input rows, in shared memory
- *     SSAM_SCHEDULE_AUTO  the planner's choice at run time (ssam/tbplan.h): name_onepass_* (a one-pass
- *         kernel), name_tb_* (the temporal one, SMEM where SSAM_TB_SMEM_RULE says), name_advance the
- *         planned path, name_launch name_tb_launch.  Every schedule defines all these names: the other
- *         schedules' kernels are empty, their launchers refuse with SSAM_ESIZE.
+ *     SSAM_SCHEDULE_AUTO  name_plan chooses (ssam/tbplan.h's rules and why sentences) name_tb_kernel
+ *         (SMEM where SSAM_TB_SMEM_RULE says) or name_onepass_kernel; a->path SSAM_PATH_TEMPORAL or
+ *         _ONEPASS asks for one (a fixed SCHEDULE: 0 or TEMPORAL).  Other schedules' kernels: empty.
  *
  * HOW  A warp streams a strip of 32 V columns down a row segment, keeping TT register windows of NY
  *   rows (rings indexed by phase); input row j feeds level t's row j - t YHI, level TT's is stored.
@@ -40,24 +40,24 @@
  *   [compile: cudaStream_t stream]
  *     #include <ssam/temporal.cuh>
  *     SSAM_STENCIL2D_TEMPORAL_DEFINE(heat8, float, ONCHIP_SHAPE_2D5PT,
- *                                    ssam_temporal_policy<8, 128, SSAM_SCHEDULE_REGS>)
+ *                                    ssam_temporal_policy<8, 128, SSAM_SCHEDULE_REGS>)  // <>: AUTO
  *
  *     ssam_stencil_args a = {};   // ... as for SSAM_STENCIL2D_DEFINE ...
- *     void *u;
- *     int rc = heat8_advance(&a, 1000, &u, stream);    // 125 passes of 8 steps
- *   (ssam_temporal_policy<> instead: AUTO, the planner's TT 8 kernel or one pass per step)
+ *     a.steps = 1000; ssam_plan p;                    // or both at once: heat8_launch(&a, stream)
+ *     int rc = heat8_plan(&a, &p);                    // 125 passes of 8 steps, p.why says why
+ *     if (!rc) rc = heat8_run(&a, &p, stream);        // p.result: a.dst (125 passes: odd)
  *
  * PARAMETERS AND LIMITS (compile-time sentences; tests/compile-fail/ssam_temporal_*.cu)
  *   T float or double; TT >= 1, windows 4 TT NY <= 160 32-bit registers (SSAM_TEMPORAL_MAXREGS);
  *   name_STEP >= V; B a multiple of 32 from 32 to 1024; the shape's limits as stencil.cuh's.  REGS:
  *   no shared memory.  SMEM: 4 (TT - 1) NY <= 160 and SSAM_TEMPORAL_SMEM_BYTES(NY, B) =
  *   B/32 2 (NY + 3) 512 bytes <= 227 KB (a device giving less: SSAM_ECUDA).  Any nx >= 1,
- *   1 <= ny <= 65535 * 4096.  src and dst must not overlap; name_advance overwrites both.
- *   Codes: stencil.cuh's; steps outside 1 .. TT in name_launch is SSAM_ESIZE.
+ *   1 <= ny <= 65535 * 4096.  src and dst must not overlap; name_run overwrites both.
+ *   Codes: stencil.cuh's; a->path another path: SSAM_EFLAGS (AUTO: TEMPORAL where TT is 1 too).
  *
  * NVRTC (docs/python.md)  Kernels only: name_kernel(src, dst, g, int L, cf) runs L steps (1 <= L <= TT;
  *   SMEM with name_SMEM dynamic bytes); AUTO's are name_onepass_kernel and name_tb_kernel; no
- *   name_launch, name_advance, name_plan (tbplan.h's rules remain, as macros).
+ *   name_plan, name_run, name_launch (tbplan.h's rules remain, as macros).
  */
 #ifndef SSAM_TEMPORAL_CUH
 #define SSAM_TEMPORAL_CUH
@@ -426,100 +426,164 @@ static inline ssam__stencil_kern ssam__tb2_kern(const void *fn)
     k.es = k.cs = sizeof(T);
     return k;
 }
-/* name_launch of the temporal kernels: 1 <= steps <= TT; on 0: no kernel (SSAM_ESIZE) */
+/* one pass of the temporal kernels (name__pass): 1 <= steps <= TT; on 0: no kernel (SSAM_ESIZE) */
 static inline int ssam__temporal_launch(const ssam_stencil_args *a, int steps, cudaStream_t stream,
                                         const ssam__stencil_kern *k, void *cf, int TT, int on)
 {
     if (steps < 1 || steps > TT || !on) return a ? SSAM_ESIZE : SSAM_ENULL;
     return ssam__stencil_launch(a, stream, k, cf, &steps);
 }
-/* name_plan of a fixed schedule: the passes name_advance runs, tt steps each (the last one shorter) */
-static inline int ssam__tb_fixed_plan(ssam_tb_plan *p, int tt, int steps)
+/* a fixed schedule's passes: tt steps each (the last one shorter) */
+static inline void ssam__tb_fixed_plan(ssam_tb_plan *t, int tt, int steps)
 {
-    if (steps < 0) {
-        ssam_tb_plan_make(p, tt, steps); /* the error plan: one pass per step, no passes */
-        return SSAM_ESIZE;
+    t->path = SSAM_TB_TEMPORAL;
+    t->tt = tt;
+    t->passes = steps / tt + (steps % tt != 0);
+    t->why = "the policy's fixed SCHEDULE: TT steps per pass through device memory";
+}
+/* name_plan's first checks: p, a, steps >= 0, a->path (AUTO: 0, SSAM_PATH_TEMPORAL or
+ * SSAM_PATH_ONEPASS; a fixed schedule: 0 or SSAM_PATH_TEMPORAL) */
+static inline int ssam__tb_plan_begin(const ssam_stencil_args *a, ssam_plan *p, int autoplan)
+{
+    static const int paths[2] = {SSAM_PATH_TEMPORAL, SSAM_PATH_ONEPASS};
+    const char *why = "";
+    int rc;
+    if (!p) return SSAM_ENULL;
+    rc = ssam__stencil_plan_check(a, paths, autoplan ? 2 : 1,
+                                  autoplan ? "refused (SSAM_EFLAGS): args.path must be 0, SSAM_PATH_TEMPORAL or "
+                                             "SSAM_PATH_ONEPASS"
+                                           : "refused (SSAM_EFLAGS): args.path must be 0 or SSAM_PATH_TEMPORAL (the "
+                                             "instance's fixed schedule)",
+                                  &why);
+    return rc ? ssam__stencil_refuse(p, rc, why) : SSAM_SUCCESS;
+}
+/* name_plan's end: the planner's plan *t (trc its code), args.path's choice, the checks of the chosen
+ * path's kernel (kt the temporal one of TT steps, k1 the one-pass one, NULL for a fixed schedule),
+ * the head */
+static inline int ssam__tb_plan_end(const ssam_stencil_args *a, ssam_plan *p, ssam_tb_plan *t, int trc,
+                                    const ssam__stencil_kern *kt, const ssam__stencil_kern *k1, int TT)
+{
+    ssam_stencil_geom g;
+    dim3 grid;
+    const char *why = "";
+    int rc;
+    if (trc) { /* a size out of range: the launch's checks name it, else the planner's sentence */
+        rc = ssam__stencil_prepare_why(a, k1 ? k1 : kt, &g, &grid, &why);
+        return ssam__stencil_refuse(p, rc ? rc : SSAM_ESIZE, rc ? why : t->why);
     }
-    p->path = SSAM_TB_TEMPORAL;
-    p->tt = tt;
-    p->passes = steps / tt + (steps % tt != 0);
-    p->why = "the policy's fixed SCHEDULE: TT steps per pass through device memory";
+    if (a->path == SSAM_PATH_TEMPORAL && t->path != SSAM_TB_TEMPORAL) {
+        if (TT < 2)
+            return ssam__stencil_refuse(p, SSAM_EFLAGS, "refused (SSAM_EFLAGS): args.path SSAM_PATH_TEMPORAL, but the "
+                                                        "instance has no temporal kernel for this shape (TT 1)");
+        t->path = SSAM_TB_TEMPORAL;
+        t->tt = TT;
+        t->passes = a->steps / TT + (a->steps % TT != 0);
+        t->why = "args.path SSAM_PATH_TEMPORAL: TT steps per pass through device memory";
+    } else if (a->path == SSAM_PATH_ONEPASS && t->path != SSAM_TB_ONEPASS) {
+        ssam__tb_plan_onepass(t, a->steps, "args.path SSAM_PATH_ONEPASS: one pass per step");
+    }
+    rc = ssam__stencil_prepare_why(a, t->path == SSAM_TB_TEMPORAL ? kt : k1, &g, &grid, &why);
+    if (rc) return ssam__stencil_refuse(p, rc, why);
+    p->path = t->path == SSAM_TB_TEMPORAL ? SSAM_PATH_TEMPORAL : SSAM_PATH_ONEPASS;
+    p->why = a->steps == 0 ? "0 steps: nothing to launch, the state stays in src" : t->why;
+    p->steps_per_pass = t->tt;
+    p->passes = a->steps == 0 ? 0 : t->passes;
+    p->workspace_bytes = 0;
+    p->result = (p->passes & 1) ? a->dst : (void *)a->src;
     return SSAM_SUCCESS;
 }
-/* name_advance: steps in passes of TT (the last one shorter), ping-pong as ssam/stencil.cuh's */
-#define SSAM__TB2_ADVANCE(name, TT)                                                                     \
-    static inline __attribute__((unused)) int name##_advance(const ssam_stencil_args *a, int steps,     \
-                                                             void **result, cudaStream_t stream)        \
-    {                                                                                                   \
-        return ssam__stencil_advance_tt(a, steps, result, stream, TT, name##_launch);                   \
+/* name_run of the temporal stencils: p->passes passes of p->steps_per_pass steps (the last one the
+ * rest of a->steps), ping-pong; pass(a, L, stream) the path's one pass (tpass: SSAM_PATH_TEMPORAL,
+ * opass: SSAM_PATH_ONEPASS, L 1) */
+typedef int (*ssam__tb_pass_fn)(const ssam_stencil_args *, int, cudaStream_t);
+static inline int ssam__tb_run(const ssam_stencil_args *a, const ssam_plan *p, cudaStream_t stream, ssam__tb_pass_fn tpass,
+                               ssam__tb_pass_fn opass)
+{
+    ssam_stencil_args b;
+    const ssam__tb_pass_fn pass = p && p->path == SSAM_PATH_TEMPORAL ? tpass : p && p->path == SSAM_PATH_ONEPASS ? opass : NULL;
+    if (!a || !p) return SSAM_ENULL;
+    if (p->passes == 0) return SSAM_SUCCESS;
+    if (!pass) return SSAM_EFLAGS;
+    b = *a;
+    for (long long t = 0; t < p->passes; t++) {
+        const long long left = (long long)a->steps - t * p->steps_per_pass;
+        int rc;
+        b.src = (t & 1) ? (const void *)a->dst : a->src;
+        b.dst = (t & 1) ? (void *)a->src : a->dst;
+        if ((rc = pass(&b, left < p->steps_per_pass ? (int)left : p->steps_per_pass, stream))) return rc;
     }
-/* the body of a 2D name_launch (its kernel name_kernel, on 0: SSAM_ESIZE) */
-#define SSAM__TB2_LAUNCH_BODY(name, T, TT, B, ON)                                                       \
-    name##_coef cf;                                                                                     \
-    ssam__stencil_kern k = ssam__tb2_kern<T, name##_shape, TT, B>((const void *)name##_kernel);         \
-    k.occ_smem = k.smem0 = (size_t)name##_SMEM;                                                         \
-    return ssam__temporal_launch(a, steps, stream, &k, &cf, TT, ON);
-/* name_launch and name_advance of a kernel part (AUTO's name_tb) */
+    return SSAM_SUCCESS;
+}
+/* a kernel part's internal host side: name__kern (its launch's view) and name__pass(a, L, stream),
+ * one pass of 1 <= L <= TT steps (ON 0: SSAM_ESIZE) */
 #define SSAM__TB2_HOST(name, T, TT, B, ON)                                                              \
-    static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, int steps, cudaStream_t stream) \
+    static inline __attribute__((unused)) ssam__stencil_kern name##__kern(void)                         \
     {                                                                                                   \
-        SSAM__TB2_LAUNCH_BODY(name, T, TT, B, ON)                                                       \
+        ssam__stencil_kern k = ssam__tb2_kern<T, name##_shape, TT, B>((const void *)name##_kernel);     \
+        k.occ_smem = k.smem0 = (size_t)name##_SMEM;                                                     \
+        return k;                                                                                       \
     }                                                                                                   \
-    SSAM__TB2_ADVANCE(name, TT)
-/* AUTO's one-pass part: name_launch(a, stream) (on 0: SSAM_ESIZE) and name_advance, as
- * SSAM_STENCIL2D_DEFINE's */
-#define SSAM__TB2_ONEPASS_HOST(name, T, P, GHM, ON)                                                     \
-    static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, cudaStream_t stream) \
+    static inline __attribute__((unused)) int name##__pass(const ssam_stencil_args *a, int steps, cudaStream_t stream) \
     {                                                                                                   \
+        name##_coef cf;                                                                                 \
+        const ssam__stencil_kern k = name##__kern();                                                    \
+        return ssam__temporal_launch(a, steps, stream, &k, &cf, TT, ON);                                \
+    }
+/* AUTO's one-pass part: name__kern and name__pass(a, 1, stream), one step (on 0: SSAM_ESIZE) */
+#define SSAM__TB2_ONEPASS_HOST(name, T, P, GHM, ON)                                                     \
+    static inline __attribute__((unused)) ssam__stencil_kern name##__kern(void)                         \
+    {                                                                                                   \
+        return ssam__stencil2d_kern<T, T, name##_shape, P, 128, GHM, -1>((const void *)name##_kernel);  \
+    }                                                                                                   \
+    SSAM__TB_ONEPASS_PASS(name, ON)
+#define SSAM__TB_ONEPASS_PASS(name, ON)                                                                 \
+    static inline __attribute__((unused)) int name##__pass(const ssam_stencil_args *a, int steps, cudaStream_t stream) \
+    {                                                                                                   \
+        (void)steps;                                                                                    \
         if constexpr (!(ON)) {                                                                          \
             return a ? SSAM_ESIZE : SSAM_ENULL;                                                         \
         } else {                                                                                        \
             name##_coef cf;                                                                             \
-            const ssam__stencil_kern k =                                                                \
-                ssam__stencil2d_kern<T, T, name##_shape, P, 128, GHM, -1>((const void *)name##_kernel); \
+            const ssam__stencil_kern k = name##__kern();                                                \
             return ssam__stencil_launch(a, stream, &k, &cf, NULL);                                      \
         }                                                                                               \
-    }                                                                                                   \
-    SSAM__TB_ONEPASS_ADVANCE(name)
-#define SSAM__TB_ONEPASS_ADVANCE(name)                                                                  \
-    static inline __attribute__((unused)) int name##_advance(const ssam_stencil_args *a, int steps,     \
-                                                             void **result, cudaStream_t stream)        \
-    {                                                                                                   \
-        return ssam__stencil_advance(a, steps, result, stream, name##_launch);                          \
     }
-/* the generator's own names: name_launch (AUTO: name_tb_launch), name_plan and name_advance (AUTO:
- * the planned path, else passes of name_kernel) */
-#define SSAM__TB2_NAME_HOST(name, T, TT, B)                                                             \
-    static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, int steps, cudaStream_t stream) \
+/* the generator's three verbs; PLANNER: AUTO's planner call filling ssam_tb_plan t for a */
+#define SSAM__TB_NAME_HOST(name, PLANNER)                                                               \
+    static inline __attribute__((unused)) int name##_plan(const ssam_stencil_args *a, ssam_plan *p)     \
     {                                                                                                   \
+        ssam_tb_plan t;                                                                                 \
+        const int rc = ssam__tb_plan_begin(a, p, SSAM__TB_AUTO(name));                                  \
+        if (rc) return rc;                                                                              \
         if constexpr (SSAM__TB_AUTO(name)) {                                                            \
-            return name##_tb_launch(a, steps, stream);                                                  \
+            const int trc = PLANNER;                                                                    \
+            const ssam__stencil_kern kt = name##_tb__kern(), k1 = name##_onepass__kern();               \
+            return ssam__tb_plan_end(a, p, &t, trc, &kt, &k1, name##_tb_TT);                            \
         } else {                                                                                        \
-            SSAM__TB2_LAUNCH_BODY(name, T, TT, B, 1)                                                    \
+            const ssam__stencil_kern kt = name##__kern();                                               \
+            ssam__tb_fixed_plan(&t, name##_TT, a->steps);                                               \
+            return ssam__tb_plan_end(a, p, &t, 0, &kt, NULL, name##_TT);                                \
         }                                                                                               \
     }                                                                                                   \
-    static inline __attribute__((unused)) int name##_plan(const ssam_stencil_args *a, int steps, ssam_tb_plan *p) \
+    static inline __attribute__((unused)) int name##_run(const ssam_stencil_args *a, const ssam_plan *p, \
+                                                         cudaStream_t stream)                           \
     {                                                                                                   \
-        if (!a || !p) return SSAM_ENULL;                                                                \
         if constexpr (SSAM__TB_AUTO(name))                                                              \
-            return (name##_tb_SMEM ? ssam_tb_smem_plan_make(p, name##_tb_TT, steps, a->nx, a->ny)       \
-                                   : ssam_tb_plan_make(p, name##_tb_TT, steps))                         \
-                       ? SSAM_ESIZE                                                                     \
-                       : SSAM_SUCCESS;                                                                  \
+            return ssam__tb_run(a, p, stream, name##_tb__pass, name##_onepass__pass);                   \
         else                                                                                            \
-            return ssam__tb_fixed_plan(p, name##_TT, steps);                                            \
+            return ssam__tb_run(a, p, stream, name##__pass, NULL);                                      \
     }                                                                                                   \
-    static inline __attribute__((unused)) int name##_advance(const ssam_stencil_args *a, int steps,     \
-                                                             void **result, cudaStream_t stream)        \
+    static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, cudaStream_t stream) \
     {                                                                                                   \
-        if constexpr (SSAM__TB_AUTO(name)) {                                                            \
-            ssam_tb_plan p;                                                                             \
-            if (name##_plan(a, steps < 0 ? 0 : steps, &p) == SSAM_ENULL) return SSAM_ENULL;             \
-            return p.path == SSAM_TB_TEMPORAL ? name##_tb_advance(a, steps, result, stream)             \
-                                              : name##_onepass_advance(a, steps, result, stream);       \
-        } else                                                                                          \
-            return ssam__stencil_advance_tt(a, steps, result, stream, TT, name##_launch);               \
+        ssam_plan p;                                                                                    \
+        const int rc = name##_plan(a, &p);                                                              \
+        return rc ? rc : name##_run(a, &p, stream);                                                     \
     }
+/* the 2D generator's own names: the fixed schedule's kernel part, the three verbs */
+#define SSAM__TB2_NAME_HOST(name, T, TT, B)                                                             \
+    SSAM__TB2_HOST(name, T, TT, B, !SSAM__TB_AUTO(name))                                                \
+    SSAM__TB_NAME_HOST(name, (name##_tb_SMEM ? ssam_tb_smem_plan_make(&t, name##_tb_TT, a->steps, a->nx, a->ny) \
+                                             : ssam_tb_plan_make(&t, name##_tb_TT, a->steps)))
 #else
 #define SSAM__TB2_HOST(name, T, TT, B, ON)
 #define SSAM__TB2_ONEPASS_HOST(name, T, P, GHM, ON)

@@ -6,10 +6,9 @@
  * step, SC'19 section 4, Listing 2; docs/ssam.md#temporal-blocking-3d-temporal3dcuh)
  *   SSAM_STENCIL3D_TEMPORAL_DEFINE(name, T, SHAPE, ssam_temporal_policy<TT, B, SCHEDULE, P>) defines
  *       __global__ name_kernel                                                up to TT steps, one pass
- *       int name_launch(const ssam_stencil_args *a, int steps, cudaStream_t)   1 <= steps <= TT
- *       int name_advance(const ssam_stencil_args *a, int steps, void **result, cudaStream_t)
- *                      any steps >= 0: ceil(steps / TT) passes, the last one shorter, ping-pong
- *       int name_plan(const ssam_stencil_args *a, int steps, ssam_tb_plan *)  name_advance's path
+ *       int name_plan(const ssam_stencil_args *a, ssam_plan *p), name_run(a, p, stream),
+ *       name_launch(a, stream): ssam/temporal.cuh's three verbs (a->steps steps; SSAM_PATH_TEMPORAL,
+ *       TT steps a pass, the last one shorter, or AUTO's SSAM_PATH_ONEPASS; p->result by the parity)
  *       int name_ncoef(void); enum name_NPTS, name_TT, name_STEPX, name_STEPY (columns and rows a
  *       block stores), name_SMEM (its shared bytes); name_coef
  *   for a 3D shape, TT steps a pass, P rows a warp, B threads; arguments, boundaries and codes are
@@ -17,7 +16,7 @@
  *     SSAM_SCHEDULE_SMEM  the time levels in shared-memory rings
  *     SSAM_SCHEDULE_RING  levels 1 .. TT-1 also keep the warp's own rows in registers
  *     SSAM_SCHEDULE_ZCOL  the z-column kernel for z-stars (3d7pt, 3d13pt), NZ - 1 planes a level
- *     SSAM_SCHEDULE_AUTO  the planner's choice (name_onepass_*, name_tb_*, as 2D's)
+ *     SSAM_SCHEDULE_AUTO  name_plan's choice (name_tb_kernel or name_onepass_kernel, as 2D's)
  *
  * HOW  A block of W = B/32 warps owns a tile of RT = W P rows x 32 V columns and sweeps z one plane a
  *   step, each level t a ring of NZ + 1 planes in shared memory (the z-column kernel: NZ - 1); level t
@@ -39,8 +38,8 @@
  *                                    ssam_temporal_policy<2, 704, SSAM_SCHEDULE_SMEM, 2>)
  *
  *     ssam_stencil_args a = {};   // ... as for SSAM_STENCIL3D_DEFINE ...
- *     void *u;
- *     int rc = heat3_advance(&a, 1000, &u, stream);     // 500 passes of 2 steps
+ *     a.steps = 1000;
+ *     int rc = heat3_launch(&a, stream);               // 500 passes of 2 steps: the state in a.src
  *   or ssam_temporal_policy<> (AUTO: the z-column kernel, TT 4, or one pass); examples/heat3d.cu runs both.
  *
  * PARAMETERS AND LIMITS (compile-time sentences; tests/compile-fail/ssam_temporal3d_*.cu)
@@ -48,8 +47,8 @@
  *   name_SMEM = TT (NZ + 1)(RT + NY - 1) 512 bytes <= 227 KB (ZCOL: TT (NZ - 1)(RT + NY - 1) 512); the
  *   window V NZ NY sizeof(T)/4 <= 128 registers (a 125-point box: AUTO, one pass per step); ZCOL z-stars
  *   only; the shape's limits as stencil.cuh's.  Any nx, ny, nz >= 1, ceil(ny / STEPY) <= 65535.  src
- *   and dst must not overlap; name_advance overwrites both.  Codes: stencil.cuh's; steps outside
- *   1 .. TT: SSAM_ESIZE; a device without name_SMEM bytes a block: SSAM_ECUDA.
+ *   and dst must not overlap; name_run overwrites both.  Codes: stencil.cuh's; a->path another path:
+ *   SSAM_EFLAGS; a device without name_SMEM bytes a block: SSAM_ECUDA.
  *
  * NVRTC (docs/python.md)  Kernels only: name_kernel(src, dst, g, int L, cf) with name_SMEM dynamic
  *   bytes (over 48 KB: raise the kernel's limit); AUTO's: name_onepass_kernel, name_tb_kernel.
@@ -539,67 +538,30 @@ static inline ssam__stencil_kern ssam__tb3_kern(const void *fn, int stepy, size_
     k.occ_smem = k.smem0 = smem;
     return k;
 }
-/* the body of a 3D name_launch (its kernel name_kernel, on 0: SSAM_ESIZE) */
-#define SSAM__TB3_LAUNCH_BODY(name, T, TT, P, B, ON, MODE)                                              \
-    name##_coef cf;                                                                                     \
-    const ssam__stencil_kern k =                                                                        \
-        ssam__tb3_kern<T, name##_shape, TT, P, B, MODE>((const void *)name##_kernel, name##_STEPY, name##_SMEM); \
-    return ssam__temporal_launch(a, steps, stream, &k, &cf, TT, ON);
-/* name_launch and name_advance of a kernel part (AUTO's name_tb) */
+/* a kernel part's internal host side: name__kern (its launch's view) and name__pass(a, L, stream),
+ * one pass of 1 <= L <= TT steps (ON 0: SSAM_ESIZE) */
 #define SSAM__TB3_HOST(name, T, TT, P, B, ON, MODE)                                                     \
-    static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, int steps, cudaStream_t stream) \
+    static inline __attribute__((unused)) ssam__stencil_kern name##__kern(void)                         \
     {                                                                                                   \
-        SSAM__TB3_LAUNCH_BODY(name, T, TT, P, B, ON, MODE)                                              \
+        return ssam__tb3_kern<T, name##_shape, TT, P, B, MODE>((const void *)name##_kernel, name##_STEPY, name##_SMEM); \
     }                                                                                                   \
-    SSAM__TB2_ADVANCE(name, TT)
-/* AUTO's one-pass part: name_launch(a, stream) (on 0: SSAM_ESIZE) and name_advance, as
- * SSAM_STENCIL3D_DEFINE's */
-#define SSAM__TB3_ONEPASS_HOST(name, T, P, GHM, ON)                                                     \
-    static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, cudaStream_t stream) \
+    static inline __attribute__((unused)) int name##__pass(const ssam_stencil_args *a, int steps, cudaStream_t stream) \
     {                                                                                                   \
-        if constexpr (!(ON)) {                                                                          \
-            return a ? SSAM_ESIZE : SSAM_ENULL;                                                         \
-        } else {                                                                                        \
-            name##_coef cf;                                                                             \
-            const ssam__stencil_kern k =                                                                \
-                ssam__stencil3d_kern<T, name##_shape, P, 128, name##_SLICE, GHM>((const void *)name##_kernel); \
-            return ssam__stencil_launch(a, stream, &k, &cf, NULL);                                      \
-        }                                                                                               \
-    }                                                                                                   \
-    SSAM__TB_ONEPASS_ADVANCE(name)
-/* the generator's own names: name_launch (AUTO: name_tb_launch), name_plan and name_advance (AUTO:
- * the planned path, else passes of name_kernel) */
-#define SSAM__TB3_NAME_HOST(name, T, TT, P, B, MODE)                                                    \
-    static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, int steps, cudaStream_t stream) \
-    {                                                                                                   \
-        if constexpr (SSAM__TB_AUTO(name)) {                                                            \
-            return name##_tb_launch(a, steps, stream);                                                  \
-        } else {                                                                                        \
-            SSAM__TB3_LAUNCH_BODY(name, T, TT, P, B, 1, MODE)                                           \
-        }                                                                                               \
-    }                                                                                                   \
-    static inline __attribute__((unused)) int name##_plan(const ssam_stencil_args *a, int steps, ssam_tb_plan *p) \
-    {                                                                                                   \
-        if (!a || !p) return SSAM_ENULL;                                                                \
-        if constexpr (SSAM__TB_AUTO(name))                                                              \
-            return ssam_tb3_plan_make(p, name##_tb_TT, steps, a->nx, a->ny, a->nz, name##_tb_STEPX) ? SSAM_ESIZE \
-                                                                                                  : SSAM_SUCCESS; \
-        else                                                                                            \
-            return ssam__tb_fixed_plan(p, name##_TT, steps);                                            \
-    }                                                                                                   \
-    static inline __attribute__((unused)) int name##_advance(const ssam_stencil_args *a, int steps,     \
-                                                             void **result, cudaStream_t stream)        \
-    {                                                                                                   \
-        if constexpr (SSAM__TB_AUTO(name)) {                                                            \
-            ssam_tb_plan p;                                                                             \
-            if (!a) return SSAM_ENULL;                                                                  \
-            if (name##_plan(a, steps < 0 ? 0 : steps, &p) != SSAM_SUCCESS) /* sizes: the one-pass checks say */ \
-                return name##_onepass_advance(a, steps, result, stream);                                \
-            return p.path == SSAM_TB_TEMPORAL ? name##_tb_advance(a, steps, result, stream)             \
-                                              : name##_onepass_advance(a, steps, result, stream);       \
-        } else                                                                                          \
-            return ssam__stencil_advance_tt(a, steps, result, stream, TT, name##_launch);               \
+        name##_coef cf;                                                                                 \
+        const ssam__stencil_kern k = name##__kern();                                                    \
+        return ssam__temporal_launch(a, steps, stream, &k, &cf, TT, ON);                                \
     }
+/* AUTO's one-pass part: name__kern and name__pass(a, 1, stream), one step (on 0: SSAM_ESIZE) */
+#define SSAM__TB3_ONEPASS_HOST(name, T, P, GHM, ON)                                                     \
+    static inline __attribute__((unused)) ssam__stencil_kern name##__kern(void)                         \
+    {                                                                                                   \
+        return ssam__stencil3d_kern<T, name##_shape, P, 128, name##_SLICE, GHM>((const void *)name##_kernel); \
+    }                                                                                                   \
+    SSAM__TB_ONEPASS_PASS(name, ON)
+/* the 3D generator's own names: the fixed schedule's kernel part, the three verbs */
+#define SSAM__TB3_NAME_HOST(name, T, TT, P, B, MODE)                                                    \
+    SSAM__TB3_HOST(name, T, TT, P, B, !SSAM__TB_AUTO(name), MODE)                                       \
+    SSAM__TB_NAME_HOST(name, ssam_tb3_plan_make(&t, name##_tb_TT, a->steps, a->nx, a->ny, a->nz, name##_tb_STEPX))
 #else
 #define SSAM__TB3_HOST(name, T, TT, P, B, ON, MODE)
 #define SSAM__TB3_ONEPASS_HOST(name, T, P, GHM, ON)

@@ -86,8 +86,8 @@ static inline void ref_check_steps(ref_plan_fn plan, ref_run_fn run, ref_launch_
     }
     free(hres);
 }
-/* a one-pass stencil's `steps` steps in the temporal stencils' name_advance shape: its plan (a copy
- * of a with those steps) and run, *result the plan's result */
+/* a one-pass stencil's `steps` steps as one call: its plan (a copy of a with those steps) and run,
+ * *result the plan's result */
 template <ref_plan_fn PLAN, ref_run_fn RUN>
 static int ref_steps(const ssam_stencil_args *a, int steps, void **result, cudaStream_t stream)
 {
@@ -96,6 +96,36 @@ static int ref_steps(const ssam_stencil_args *a, int steps, void **result, cudaS
     b.steps = steps;
     int rc = PLAN(&b, &p);
     if (!rc) rc = RUN(&b, &p, stream);
+    *result = p.result;
+    return rc;
+}
+/* a temporal stencil's `steps` steps through the three verbs, args.path PATH (0: the planner's):
+ * *result the plan's result; the plan's promise checked: the head read alike, PATH taken, the passes cover the steps
+ * with only the last one shorter, 0 steps nothing to launch with the state in src */
+template <ref_plan_fn PLAN, ref_run_fn RUN, int PATH>
+static int tb_steps(const ssam_stencil_args *a, int steps, void **result, cudaStream_t stream)
+{
+    ssam_stencil_args b = *a;
+    ssam_plan p;
+    b.steps = steps;
+    b.path = PATH;
+    int rc = PLAN(&b, &p);
+    const onchip_plan h = onchip_plan_head(&p);
+    CHECK(h.why == p.why && p.why && p.why[0], "the plan's why (rc %d)", rc);
+    if (rc) {
+        CHECK(p.passes == 0, "a refused plan: passes %lld", p.passes);
+        return rc;
+    }
+    CHECK(PATH == 0 || p.path == PATH, "path %d, %d asked", p.path, PATH);
+    CHECK(p.path == SSAM_PATH_TEMPORAL || (p.path == SSAM_PATH_ONEPASS && p.steps_per_pass == 1), "path %d", p.path);
+    CHECK(p.workspace_bytes == 0 && p.steps_per_pass >= 1, "workspace %zu, %d steps a pass", p.workspace_bytes,
+          p.steps_per_pass);
+    CHECK(steps == 0 ? p.passes == 0 && p.result == b.src
+                     : (long long)p.steps_per_pass * p.passes >= steps &&
+                           (long long)p.steps_per_pass * (p.passes - 1) < steps &&
+                           p.result == ((p.passes & 1) ? b.dst : (void *)b.src),
+          "%d steps: %lld passes of %d, result %p", steps, p.passes, p.steps_per_pass, p.result);
+    rc = RUN(&b, &p, stream);
     *result = p.result;
     return rc;
 }

@@ -64,8 +64,8 @@ static int pass(const cfg *c, const void *coef, void *src, void *dst, int rows, 
     ssam_stencil_args a;
     memset(&a, 0, sizeof a);
     a.src = src; a.dst = dst; a.nx = c->nx; a.ny = rows; a.coef = coef; a.ncoef = 5; a.boundary = SSAM_STENCIL_DIRICHLET;
-    if (c->kern == K_TB) return tb_f_launch(&a, s, st);
-    a.steps = s; /* K_STEP: s is 1, the result in dst */
+    a.steps = s; /* K_TB: s <= TT 4, one pass; K_STEP: s is 1; the result in dst */
+    if (c->kern == K_TB) return tb_f_launch(&a, st);
     return c->dbl ? st_d_launch(&a, st) : st_f_launch(&a, st);
 }
 

@@ -71,18 +71,16 @@ static const int apts_r1[][4] = {ONCHIP_SHAPE_STAR2D_R1(HPT)};
 static const int apts_b5[][4] = {ONCHIP_SHAPE_BOX2D_R5(HPT)};
 static const int apts_r4[][4] = {ONCHIP_SHAPE_STAR2D_R4(HPT)};
 
-typedef int (*tlaunch_fn)(const ssam_stencil_args *, int, cudaStream_t);
 typedef int (*advance_fn)(const ssam_stencil_args *, int, void **, cudaStream_t);
 typedef struct kern {
     const char *name;
     int dbl, tt, npts, ncoef, step;
     const int (*pts)[4];
-    tlaunch_fn launch;
     advance_fn advance, onepass;
 } kern;
 #define ENT(S, n, TF, TD)                                                                                 \
-    {"float " #n, 0, TF, tf_##n##_NPTS, tf_##n##_ncoef(), tf_##n##_STEP, pts_##n, tf_##n##_launch, tf_##n##_advance, ref_steps<of_##n##_plan, of_##n##_run>}, \
-    {"double " #n, 1, TD, td_##n##_NPTS, td_##n##_ncoef(), td_##n##_STEP, pts_##n, td_##n##_launch, td_##n##_advance, ref_steps<od_##n##_plan, od_##n##_run>},
+    {"float " #n, 0, TF, tf_##n##_NPTS, tf_##n##_ncoef(), tf_##n##_STEP, pts_##n, tb_steps<tf_##n##_plan, tf_##n##_run, 0>, ref_steps<of_##n##_plan, of_##n##_run>}, \
+    {"double " #n, 1, TD, td_##n##_NPTS, td_##n##_ncoef(), td_##n##_STEP, pts_##n, tb_steps<td_##n##_plan, td_##n##_run, 0>, ref_steps<od_##n##_plan, od_##n##_run>},
 
 
 /* one step in double; Dirichlet keeps every cell whose stencil leaves the domain */
@@ -268,10 +266,20 @@ static void test_errors(void)
     memset(&a, 0, sizeof a);
     a.src = d; a.dst = d + 64 * 64; a.nx = 64; a.ny = 64; a.coef = c; a.ncoef = 5;
     a.boundary = SSAM_STENCIL_DIRICHLET;
+    ssam_plan p;
     /* the valid calls first (they write) */
-    CHECK(tf_star2d_r1_t8_launch(&a, 8, 0) == 0 && tf_star2d_r1_t8_launch(&a, 1, 0) == 0, "valid arguments");
-    CHECK(tf_star2d_r1_t8_advance(&a, 0, &res, 0) == 0 && res == a.src, "0 steps: the state is src");
-    CHECK(tf_star2d_r1_t8_advance(&a, 17, &res, 0) == 0 && res == a.dst, "17 steps: 3 passes, the state in dst");
+    a.steps = 8;
+    CHECK(tf_star2d_r1_t8_launch(&a, 0) == 0, "valid arguments");
+    const advance_fn t8_steps = tb_steps<tf_star2d_r1_t8_plan, tf_star2d_r1_t8_run, 0>;
+    CHECK(t8_steps(&a, 0, &res, 0) == 0 && res == a.src, "0 steps: the state is src");
+    CHECK(t8_steps(&a, 17, &res, 0) == 0 && res == a.dst,
+          "17 steps: 3 passes, the state in dst");
+    CHECK(tf_star2d_r1_t8_plan(&a, &p) == 0 && p.path == SSAM_PATH_TEMPORAL && p.steps_per_pass == 8 && p.passes == 1 &&
+              p.result == a.dst && strstr(p.why, "fixed SCHEDULE"), "8 steps: one pass of 8 (%s)", p.why);
+    a.steps = 17;
+    CHECK(tf_star2d_r1_t8_plan(&a, &p) == 0 && p.steps_per_pass == 8 && p.passes == 3,
+          "17 steps: passes of 8, 8 and 1");
+    a.steps = 1;
     CUDA_OK(cudaDeviceSynchronize());
     { /* keep-radius: the 5-point star's extents all equal its radius, so it keeps the cells keep-extent
        * keeps: taken, with the same bits */
@@ -279,34 +287,47 @@ static void test_errors(void)
         float *h = (float *)malloc(plane * 4), *o1 = (float *)malloc(plane * 4), *o2 = (float *)malloc(plane * 4);
         for (size_t i = 0; i < plane; i++) h[i] = gpucheck_uniform();
         b = a;
+        b.steps = 5;
         CUDA_OK(cudaMemcpy(d, h, plane * 4, cudaMemcpyHostToDevice));
-        CHECK(tf_star2d_r1_t8_launch(&b, 5, 0) == 0, "keep-extent, 5 steps");
+        CHECK(tf_star2d_r1_t8_launch(&b, 0) == 0, "keep-extent, 5 steps");
         CUDA_OK(cudaMemcpy(o1, d + plane, plane * 4, cudaMemcpyDeviceToHost));
         b.boundary = ONCHIP_KEEP_RADIUS;
         CUDA_OK(cudaMemset(d + plane, 0xFF, plane * 4));
-        CHECK(tf_star2d_r1_t8_launch(&b, 5, 0) == 0, "keep-radius taken for the 5-point star");
+        CHECK(tf_star2d_r1_t8_launch(&b, 0) == 0, "keep-radius taken for the 5-point star");
         CUDA_OK(cudaMemcpy(o2, d + plane, plane * 4, cudaMemcpyDeviceToHost));
         CHECK(memcmp(o1, o2, plane * 4) == 0, "keep-radius and keep-extent differ for the 5-point star");
         free(h), free(o1), free(o2);
     }
-    /* then every refused call on a poisoned buffer (src and dst alike): none may write */
+    /* then every refused call on a poisoned buffer (src and dst alike): none may write; each refused
+     * plan names why and has no passes */
     CUDA_OK(cudaMemset(d, 0xFF, bytes));
-    CHECK(tf_star2d_r1_t8_launch(&a, 0, 0) == SSAM_ESIZE, "0 steps in a pass");
-    CHECK(tf_star2d_r1_t8_launch(&a, 9, 0) == SSAM_ESIZE, "more steps than TT in a pass");
-    CHECK(tf_star2d_r1_t8_launch(NULL, 1, 0) == SSAM_ENULL, "NULL args");
-    b = a; b.src = NULL; CHECK(tf_star2d_r1_t8_launch(&b, 1, 0) == SSAM_ENULL, "NULL src");
-    b = a; b.coef = NULL; CHECK(tf_star2d_r1_t8_launch(&b, 1, 0) == SSAM_ENULL, "NULL coef");
-    b = a; b.nx = 0; CHECK(tf_star2d_r1_t8_launch(&b, 1, 0) == SSAM_ESIZE, "nx 0");
-    b = a; b.nz = 2; CHECK(tf_star2d_r1_t8_launch(&b, 1, 0) == SSAM_ESIZE, "nz 2");
-    b = a; b.pitch = 63; CHECK(tf_star2d_r1_t8_launch(&b, 1, 0) == SSAM_EPITCH, "pitch < nx");
-    b = a; b.boundary = ONCHIP_ZERO_OUTSIDE; CHECK(tf_star2d_r1_t8_launch(&b, 1, 0) == SSAM_EBORDER, "zero-outside");
+#define REFUSED(name, args, code, what)                                                                 \
+    do {                                                                                                \
+        memset(&p, 0, sizeof p);                                                                        \
+        p.passes = 7;                                                                                   \
+        const int rc_ = name##_plan(args, &p);                                                          \
+        CHECK(rc_ == (code) && p.passes == 0 && p.why && p.why[0] && onchip_plan_head(&p).why == p.why, \
+              "%s: plan rc %d (%s)", what, rc_, p.why ? p.why : "");                                    \
+        CHECK(name##_launch(args, 0) == (code), "%s: launch", what);                                    \
+    } while (0)
+    CHECK(tf_star2d_r1_t8_plan(&a, NULL) == SSAM_ENULL, "NULL plan");
+    CHECK(tf_star2d_r1_t8_run(&a, NULL, 0) == SSAM_ENULL && tf_star2d_r1_t8_run(NULL, &p, 0) == SSAM_ENULL, "NULL run");
+    REFUSED(tf_star2d_r1_t8, NULL, SSAM_ENULL, "NULL args");
+    b = a; b.src = NULL; REFUSED(tf_star2d_r1_t8, &b, SSAM_ENULL, "NULL src");
+    b = a; b.coef = NULL; REFUSED(tf_star2d_r1_t8, &b, SSAM_ENULL, "NULL coef");
+    b = a; b.nx = 0; REFUSED(tf_star2d_r1_t8, &b, SSAM_ESIZE, "nx 0");
+    b = a; b.nz = 2; REFUSED(tf_star2d_r1_t8, &b, SSAM_ESIZE, "nz 2");
+    b = a; b.pitch = 63; REFUSED(tf_star2d_r1_t8, &b, SSAM_EPITCH, "pitch < nx");
+    b = a; b.boundary = ONCHIP_ZERO_OUTSIDE; REFUSED(tf_star2d_r1_t8, &b, SSAM_EBORDER, "zero-outside");
     b = a; b.boundary = ONCHIP_KEEP_RADIUS; /* an asymmetric shape: keep-radius keeps other cells */
-    CHECK(tf_user2d_off_t3_launch(&b, 1, 0) == SSAM_EBORDER, "keep-radius for an asymmetric shape");
-    b = a; b.ncoef = 4; CHECK(tf_star2d_r1_t8_launch(&b, 1, 0) == SSAM_EFILTER, "ncoef 4 for 5 points");
-    b = a; b.dst = d + 64 * 63; CHECK(tf_star2d_r1_t8_launch(&b, 1, 0) == SSAM_EOVERLAP, "src and dst overlap");
-    CHECK(tf_star2d_r1_t8_advance(&a, -1, &res, 0) == SSAM_ESIZE, "steps < 0");
-    CHECK(tf_star2d_r1_t8_advance(&a, 1, NULL, 0) == SSAM_ENULL, "result NULL");
-    b = a; b.ncoef = 3; CHECK(tf_star2d_r1_t8_advance(&b, 9, &res, 0) == SSAM_EFILTER, "advance passes launch errors");
+    REFUSED(tf_user2d_off_t3, &b, SSAM_EBORDER, "keep-radius for an asymmetric shape");
+    b = a; b.ncoef = 4; REFUSED(tf_star2d_r1_t8, &b, SSAM_EFILTER, "ncoef 4 for 5 points");
+    b = a; b.ncoef = 3; b.steps = 9; REFUSED(tf_star2d_r1_t8, &b, SSAM_EFILTER, "ncoef 3, 9 steps");
+    b = a; b.dst = d + 64 * 63; REFUSED(tf_star2d_r1_t8, &b, SSAM_EOVERLAP, "src and dst overlap");
+    b = a; b.steps = -1; REFUSED(tf_star2d_r1_t8, &b, SSAM_ESIZE, "steps < 0");
+    b = a; b.path = SSAM_PATH_ONEPASS; REFUSED(tf_star2d_r1_t8, &b, SSAM_EFLAGS, "a fixed schedule: path one pass");
+    b = a; b.path = SSAM_PATH_SLICE; REFUSED(af_r1, &b, SSAM_EFLAGS, "AUTO: path SLICE");
+#undef REFUSED
     CUDA_OK(cudaDeviceSynchronize());
     const long long changed = gpucheck_poison_changed(d, bytes);
     CHECK(changed == 0, "%lld bytes written by refused calls", changed);
@@ -399,10 +420,10 @@ static void test_auto(int light)
     /* anchor: against the double reference too (not the 19 steps of 2048^2: its kernel is the
      * 300 x 200 cases', whose anchors cover it) */
     static const struct { int dbl, nx, ny, steps, want, periodic, anchor; } cases[] = {
-        {0, 2048, 2048, 19, SSAM_TB_TEMPORAL, 0, 0}, {0, 2048, 2048, 1, SSAM_TB_ONEPASS, 0, 1},
-        {0, 300, 200, 19, SSAM_TB_TEMPORAL, 0, 1},   {0, 300, 200, 8, SSAM_TB_TEMPORAL, 1, 1},
-        {1, 1000, 300, 3, SSAM_TB_ONEPASS, 0, 0},    {1, 200, 150, 3, SSAM_TB_ONEPASS, 0, 1},
-        {1, 200, 150, 2, SSAM_TB_ONEPASS, 1, 1}};
+        {0, 2048, 2048, 19, SSAM_PATH_TEMPORAL, 0, 0}, {0, 2048, 2048, 1, SSAM_PATH_ONEPASS, 0, 1},
+        {0, 300, 200, 19, SSAM_PATH_TEMPORAL, 0, 1},   {0, 300, 200, 8, SSAM_PATH_TEMPORAL, 1, 1},
+        {1, 1000, 300, 3, SSAM_PATH_ONEPASS, 0, 0},    {1, 200, 150, 3, SSAM_PATH_ONEPASS, 0, 1},
+        {1, 200, 150, 2, SSAM_PATH_ONEPASS, 1, 1}};
     double cd[121];
     float cf[121];
     for (size_t ci = 0; ci < sizeof cases / sizeof *cases && !check__failed_case; ci++) {
@@ -410,23 +431,31 @@ static void test_auto(int light)
         const int N = cases[ci].steps, npts = dbl ? 121 : 5;
         auto_coefs(npts, cd, cf);
         ssam_stencil_args a;
-        ssam_tb_plan p;
+        ssam_plan p;
         memset(&p, 0, sizeof p);
         memset(&a, 0, sizeof a);
         a.nx = nx; a.ny = ny; a.coef = dbl ? (const void *)cd : (const void *)cf; a.ncoef = npts;
         a.boundary = cases[ci].periodic ? SSAM_STENCIL_PERIODIC : SSAM_STENCIL_DIRICHLET;
-        int rc = dbl ? ad_b5_plan(&a, N, &p) : af_r1_plan(&a, N, &p);
+        a.src = (void *)((uintptr_t)1 << 44); /* name_plan reads no buffer: two addresses far apart */
+        a.dst = (void *)((uintptr_t)1 << 45);
+        a.steps = N;
+        int rc = dbl ? ad_b5_plan(&a, &p) : af_r1_plan(&a, &p);
         CHECK(rc == 0, "plan rc %d", rc);
         CHECK(p.path == cases[ci].want, "%dx%d %s, %d steps: path %d (%s), %d expected", nx, ny, dbl ? "fp64" : "fp32",
                   N, p.path, p.why, cases[ci].want);
-        CHECK(p.why && strlen(p.why) > 10 && (p.path == SSAM_TB_ONEPASS || p.tt == 8), "why, tt");
-        if (dbl) /* the rule builds no temporal kernel for 2d121pt: its launcher refuses */
-            CHECK(ad_b5_tb_TT == 1 && ad_b5_tb_launch(&a, 1, 0) == SSAM_ESIZE, "2d121pt: no temporal kernel");
+        CHECK(p.why && strlen(p.why) > 10 && (p.path == SSAM_PATH_ONEPASS || p.steps_per_pass == 8), "why, steps a pass");
+        if (dbl) { /* the rule builds no temporal kernel for 2d121pt: args.path TEMPORAL is refused */
+            ssam_stencil_args t = a;
+            t.path = SSAM_PATH_TEMPORAL;
+            rc = ad_b5_plan(&t, &p);
+            CHECK(ad_b5_tb_TT == 1 && rc == SSAM_EFLAGS && p.passes == 0 && strstr(p.why, "no temporal kernel"),
+                  "2d121pt: no temporal kernel (rc %d)", rc);
+        }
         if (dbl)
-            auto_run("fp64 2d121pt", 1, nx, ny, N, cases[ci].periodic, apts_b5, 121, cd, cf, ad_b5_advance,
-                     ad_b5_onepass_advance, cases[ci].anchor);
+            auto_run("fp64 2d121pt", 1, nx, ny, N, cases[ci].periodic, apts_b5, 121, cd, cf, tb_steps<ad_b5_plan, ad_b5_run, 0>,
+                     tb_steps<ad_b5_plan, ad_b5_run, SSAM_PATH_ONEPASS>, cases[ci].anchor);
         else
-            auto_run("fp32 2d5pt", 0, nx, ny, N, cases[ci].periodic, apts_r1, 5, cd, cf, af_r1_advance, af_r1_onepass_advance,
+            auto_run("fp32 2d5pt", 0, nx, ny, N, cases[ci].periodic, apts_r1, 5, cd, cf, tb_steps<af_r1_plan, af_r1_run, 0>, tb_steps<af_r1_plan, af_r1_run, SSAM_PATH_ONEPASS>,
                      cases[ci].anchor);
     }
     case_end();
@@ -453,24 +482,27 @@ static void test_auto_smem(int light)
         if (big && light) continue;
         auto_coefs(17, cd, cf);
         ssam_stencil_args a;
-        ssam_tb_plan p;
+        ssam_plan p;
         memset(&p, 0, sizeof p);
         memset(&a, 0, sizeof a);
         a.nx = nx; a.ny = ny; a.coef = dbl ? (const void *)cd : (const void *)cf; a.ncoef = 17;
         a.boundary = sz[si].periodic ? SSAM_STENCIL_PERIODIC : SSAM_STENCIL_DIRICHLET;
-        int rc = dbl ? ad_r4_plan(&a, N, &p) : af_r4_plan(&a, N, &p);
+        a.src = (void *)((uintptr_t)1 << 44); /* name_plan reads no buffer: two addresses far apart */
+        a.dst = (void *)((uintptr_t)1 << 45);
+        a.steps = N;
+        int rc = dbl ? ad_r4_plan(&a, &p) : af_r4_plan(&a, &p);
         if (big)
-            CHECK(rc == 0 && p.path == SSAM_TB_TEMPORAL && p.tt == (dbl ? 2 : 3) && p.why && strstr(p.why, "shared memory"),
-                  "%s %dx%d plan: rc %d path %d tt %d (%s)", dbl ? "fp64" : "fp32", nx, ny, rc, p.path, p.tt,
+            CHECK(rc == 0 && p.path == SSAM_PATH_TEMPORAL && p.steps_per_pass == (dbl ? 2 : 3) && p.why && strstr(p.why, "shared memory"),
+                  "%s %dx%d plan: rc %d path %d tt %d (%s)", dbl ? "fp64" : "fp32", nx, ny, rc, p.path, p.steps_per_pass,
                   p.why ? p.why : "");
         else
-            CHECK(rc == 0 && p.path == SSAM_TB_ONEPASS && p.why && strstr(p.why, "SSAM_TB_SMEM_MIN_CELLS"),
+            CHECK(rc == 0 && p.path == SSAM_PATH_ONEPASS && p.why && strstr(p.why, "SSAM_TB_SMEM_MIN_CELLS"),
                   "%s %dx%d plan: rc %d path %d (%s)", dbl ? "fp64" : "fp32", nx, ny, rc, p.path, p.why ? p.why : "");
         if (dbl)
-            auto_run("fp64 2d17pt", 1, nx, ny, N, sz[si].periodic, apts_r4, 17, cd, cf, ad_r4_advance, ad_r4_onepass_advance,
+            auto_run("fp64 2d17pt", 1, nx, ny, N, sz[si].periodic, apts_r4, 17, cd, cf, tb_steps<ad_r4_plan, ad_r4_run, 0>, tb_steps<ad_r4_plan, ad_r4_run, SSAM_PATH_ONEPASS>,
                      sz[si].anchor);
         else
-            auto_run("fp32 2d17pt", 0, nx, ny, N, sz[si].periodic, apts_r4, 17, cd, cf, af_r4_advance, af_r4_onepass_advance,
+            auto_run("fp32 2d17pt", 0, nx, ny, N, sz[si].periodic, apts_r4, 17, cd, cf, tb_steps<af_r4_plan, af_r4_run, 0>, tb_steps<af_r4_plan, af_r4_run, SSAM_PATH_ONEPASS>,
                      sz[si].anchor);
     }
     /* the staged kernels themselves on the small domain (AUTO takes one pass there): Dirichlet 3 passes
@@ -479,11 +511,11 @@ static void test_auto_smem(int light)
         const int dbl = ci & 1, periodic = ci / 2, tt = dbl ? 2 : 3, N = periodic ? tt : 2 * tt + 1;
         auto_coefs(17, cd, cf);
         if (dbl)
-            auto_run("fp64 2d17pt staged", 1, 300, 200, N, periodic, apts_r4, 17, cd, cf, ad_r4_tb_advance,
-                     ad_r4_onepass_advance, 1);
+            auto_run("fp64 2d17pt staged", 1, 300, 200, N, periodic, apts_r4, 17, cd, cf, tb_steps<ad_r4_plan, ad_r4_run, SSAM_PATH_TEMPORAL>,
+                     tb_steps<ad_r4_plan, ad_r4_run, SSAM_PATH_ONEPASS>, 1);
         else
-            auto_run("fp32 2d17pt staged", 0, 300, 200, N, periodic, apts_r4, 17, cd, cf, af_r4_tb_advance,
-                     af_r4_onepass_advance, 1);
+            auto_run("fp32 2d17pt staged", 0, 300, 200, N, periodic, apts_r4, 17, cd, cf, tb_steps<af_r4_plan, af_r4_run, SSAM_PATH_TEMPORAL>,
+                     tb_steps<af_r4_plan, af_r4_run, SSAM_PATH_ONEPASS>, 1);
     }
     case_end();
 }

@@ -70,20 +70,18 @@ static const int apts_s13[][4] = {ONCHIP_SHAPE_3D13PT(HPT)};
 static const int apts_b27[][4] = {ONCHIP_SHAPE_3D27PT(HPT)};
 static const int apts_b125[][4] = {ONCHIP_SHAPE_3D125PT(HPT)};
 
-typedef int (*tlaunch_fn)(const ssam_stencil_args *, int, cudaStream_t);
 typedef int (*advance_fn)(const ssam_stencil_args *, int, void **, cudaStream_t);
 typedef struct kern {
     const char *name;
     int dbl, tt, npts, ncoef, stepx, stepy;
     const int (*pts)[4];
-    tlaunch_fn launch;
     advance_fn advance, onepass;
 } kern;
 #define ENT(S, n, TF, TD, P, B, G)                                                                        \
-    {"float " #n, 0, TF, tf_##n##_NPTS, tf_##n##_ncoef(), tf_##n##_STEPX, tf_##n##_STEPY, pts_##n, tf_##n##_launch, \
-     tf_##n##_advance, ref_steps<of_##n##_plan, of_##n##_run>},                                           \
-    {"double " #n, 1, TD, td_##n##_NPTS, td_##n##_ncoef(), td_##n##_STEPX, td_##n##_STEPY, pts_##n, td_##n##_launch, \
-     td_##n##_advance, ref_steps<od_##n##_plan, od_##n##_run>},
+    {"float " #n, 0, TF, tf_##n##_NPTS, tf_##n##_ncoef(), tf_##n##_STEPX, tf_##n##_STEPY, pts_##n,                 \
+     tb_steps<tf_##n##_plan, tf_##n##_run, 0>, ref_steps<of_##n##_plan, of_##n##_run>},                                           \
+    {"double " #n, 1, TD, td_##n##_NPTS, td_##n##_ncoef(), td_##n##_STEPX, td_##n##_STEPY, pts_##n,                 \
+     tb_steps<td_##n##_plan, td_##n##_run, 0>, ref_steps<od_##n##_plan, od_##n##_run>},
 
 /* one step in double; Dirichlet keeps every cell whose stencil leaves the domain */
 static void ref_step(const kern *k, const double *c, const double *in, double *out, int nx, int ny, int nz,
@@ -276,30 +274,48 @@ static void test_errors(void)
     memset(&a, 0, sizeof a);
     a.src = d; a.dst = d + N; a.nx = 32; a.ny = 16; a.nz = 8; a.coef = c; a.ncoef = 7;
     a.boundary = SSAM_STENCIL_DIRICHLET;
+    ssam_plan p;
     /* the valid calls first (they write) */
-    CHECK(tf_s7_t4_launch(&a, 4, 0) == 0 && tf_s7_t4_launch(&a, 1, 0) == 0, "valid arguments");
-    CHECK(tf_s7_t4_advance(&a, 0, &res, 0) == 0 && res == a.src, "0 steps: the state is src");
-    CHECK(tf_s7_t4_advance(&a, 9, &res, 0) == 0 && res == a.dst, "9 steps: 3 passes, the state in dst");
+    a.steps = 4;
+    CHECK(tf_s7_t4_launch(&a, 0) == 0, "valid arguments");
+    const advance_fn t4_steps = tb_steps<tf_s7_t4_plan, tf_s7_t4_run, 0>;
+    CHECK(t4_steps(&a, 0, &res, 0) == 0 && res == a.src, "0 steps: the state is src");
+    CHECK(t4_steps(&a, 9, &res, 0) == 0 && res == a.dst, "9 steps: 3 passes, the state in dst");
+    a.steps = 9;
+    CHECK(tf_s7_t4_plan(&a, &p) == 0 && p.path == SSAM_PATH_TEMPORAL && p.steps_per_pass == 4 && p.passes == 3,
+          "9 steps: passes of 4, 4 and 1");
+    a.steps = 1;
     CUDA_OK(cudaDeviceSynchronize());
-    /* then every refused call on a poisoned buffer (src and dst alike): none may write */
+    /* then every refused call on a poisoned buffer (src and dst alike): none may write; each refused
+     * plan names why and has no passes */
     CUDA_OK(cudaMemset(d, 0xFF, bytes));
-    CHECK(tf_s7_t4_launch(&a, 0, 0) == SSAM_ESIZE, "0 steps in a pass");
-    CHECK(tf_s7_t4_launch(&a, 5, 0) == SSAM_ESIZE, "more steps than TT in a pass");
-    CHECK(tf_s7_t4_launch(NULL, 1, 0) == SSAM_ENULL, "NULL args");
-    b = a; b.src = NULL; CHECK(tf_s7_t4_launch(&b, 1, 0) == SSAM_ENULL, "NULL src");
-    b = a; b.coef = NULL; CHECK(tf_s7_t4_launch(&b, 1, 0) == SSAM_ENULL, "NULL coef");
-    b = a; b.nz = 0; CHECK(tf_s7_t4_launch(&b, 1, 0) == SSAM_ESIZE, "nz 0");
-    b = a; b.ny = -1; CHECK(tf_s7_t4_launch(&b, 1, 0) == SSAM_ESIZE, "ny -1");
-    b = a; b.pitch = 31; CHECK(tf_s7_t4_launch(&b, 1, 0) == SSAM_EPITCH, "pitch < nx");
-    b = a; b.plane = 32 * 15; CHECK(tf_s7_t4_launch(&b, 1, 0) == SSAM_EPITCH, "plane < pitch ny");
-    b = a; b.boundary = ONCHIP_ZERO_OUTSIDE; CHECK(tf_s7_t4_launch(&b, 1, 0) == SSAM_EBORDER, "zero-outside");
-    b = a; b.ncoef = 5; CHECK(tf_s7_t4_launch(&b, 1, 0) == SSAM_EFILTER, "ncoef 5 for 7 points");
-    b = a; b.dst = d + N - 32; CHECK(tf_s7_t4_launch(&b, 1, 0) == SSAM_EOVERLAP, "src and dst overlap");
-    CHECK(tf_s7_t4_advance(&a, -1, &res, 0) == SSAM_ESIZE, "steps < 0");
-    CHECK(tf_s7_t4_advance(&a, 1, NULL, 0) == SSAM_ENULL, "result NULL");
-    b = a; b.ncoef = 5; CHECK(tf_s7_t4_advance(&b, 9, &res, 0) == SSAM_EFILTER, "advance passes launch errors");
-    b = a; b.ncoef = 5; CHECK(tf_s7_zcol_t4_launch(&b, 1, 0) == SSAM_EFILTER, "z-column ncoef");
-    b = a; b.boundary = 3; CHECK(tf_b27_ring_t2_launch(&b, 1, 0) == SSAM_EBORDER, "ring boundary");
+#define REFUSED(name, args, code, what)                                                                 \
+    do {                                                                                                \
+        memset(&p, 0, sizeof p);                                                                        \
+        p.passes = 7;                                                                                   \
+        const int rc_ = name##_plan(args, &p);                                                          \
+        CHECK(rc_ == (code) && p.passes == 0 && p.why && p.why[0] && onchip_plan_head(&p).why == p.why, \
+              "%s: plan rc %d (%s)", what, rc_, p.why ? p.why : "");                                    \
+        CHECK(name##_launch(args, 0) == (code), "%s: launch", what);                                    \
+    } while (0)
+    REFUSED(tf_s7_t4, NULL, SSAM_ENULL, "NULL args");
+    b = a; b.src = NULL; REFUSED(tf_s7_t4, &b, SSAM_ENULL, "NULL src");
+    b = a; b.coef = NULL; REFUSED(tf_s7_t4, &b, SSAM_ENULL, "NULL coef");
+    b = a; b.nz = 0; REFUSED(tf_s7_t4, &b, SSAM_ESIZE, "nz 0");
+    b = a; b.ny = -1; REFUSED(tf_s7_t4, &b, SSAM_ESIZE, "ny -1");
+    b = a; b.pitch = 31; REFUSED(tf_s7_t4, &b, SSAM_EPITCH, "pitch < nx");
+    b = a; b.plane = 32 * 15; REFUSED(tf_s7_t4, &b, SSAM_EPITCH, "plane < pitch ny");
+    b = a; b.boundary = ONCHIP_ZERO_OUTSIDE; REFUSED(tf_s7_t4, &b, SSAM_EBORDER, "zero-outside");
+    b = a; b.ncoef = 5; REFUSED(tf_s7_t4, &b, SSAM_EFILTER, "ncoef 5 for 7 points");
+    b = a; b.ncoef = 5; b.steps = 9; REFUSED(tf_s7_t4, &b, SSAM_EFILTER, "ncoef 5, 9 steps");
+    b = a; b.dst = d + N - 32; REFUSED(tf_s7_t4, &b, SSAM_EOVERLAP, "src and dst overlap");
+    b = a; b.steps = -1; REFUSED(tf_s7_t4, &b, SSAM_ESIZE, "steps < 0");
+    b = a; b.path = SSAM_PATH_ONEPASS; REFUSED(tf_s7_t4, &b, SSAM_EFLAGS, "a fixed schedule: path one pass");
+    b = a; b.ncoef = 5; REFUSED(tf_s7_zcol_t4, &b, SSAM_EFILTER, "z-column ncoef");
+    b = a; b.boundary = 3; REFUSED(tf_b27_ring_t2, &b, SSAM_EBORDER, "ring boundary");
+    b = a; b.ny = 1 << 30; b.nx = 1 << 30; b.pitch = 0; b.plane = 0; b.nz = 1 << 30;
+    REFUSED(af_s7, &b, SSAM_ESIZE, "AUTO: cells past a long long");
+#undef REFUSED
     CUDA_OK(cudaDeviceSynchronize());
     const long long changed = gpucheck_poison_changed(d, bytes);
     CHECK(changed == 0, "%lld bytes written by refused calls", changed);
@@ -317,22 +333,22 @@ static void test_auto(int light)
 {
     case_begin("ssam temporal 3D AUTO: the planned path (temporal for 3d7pt, 3d13pt and 3d27pt, one pass for 3d125pt and 1 step), "
                "the same result as one pass per step, poisoned buffers, Dirichlet and periodic, the double reference");
-    typedef int (*plan_fn)(const ssam_stencil_args *, int, ssam_tb_plan *);
+    typedef int (*plan_fn)(const ssam_stencil_args *, ssam_plan *);
     /* steps: one pass (the state in dst), several; periodic sizes a multiple of V (bit for bit) */
     static const struct { int dbl, n, steps, want, periodic, npts; const int (*pts)[4]; plan_fn plan; advance_fn adv, one; } cases[] = {
-        {0, 70, 9, SSAM_TB_TEMPORAL, 0, 7, apts_s7, af_s7_plan, af_s7_advance, af_s7_onepass_advance},
-        {0, 48, 4, SSAM_TB_TEMPORAL, 1, 7, apts_s7, af_s7_plan, af_s7_advance, af_s7_onepass_advance},
-        {1, 45, 5, SSAM_TB_TEMPORAL, 0, 7, apts_s7, ad_s7_plan, ad_s7_advance, ad_s7_onepass_advance},
-        {1, 40, 9, SSAM_TB_TEMPORAL, 1, 7, apts_s7, ad_s7_plan, ad_s7_advance, ad_s7_onepass_advance},
-        {0, 70, 1, SSAM_TB_ONEPASS, 0, 7, apts_s7, af_s7_plan, af_s7_advance, af_s7_onepass_advance},
-        {0, 60, 5, SSAM_TB_TEMPORAL, 0, 13, apts_s13, af_s13_plan, af_s13_advance, af_s13_onepass_advance},
-        {0, 48, 2, SSAM_TB_TEMPORAL, 1, 13, apts_s13, af_s13_plan, af_s13_advance, af_s13_onepass_advance},
-        {1, 45, 3, SSAM_TB_TEMPORAL, 0, 13, apts_s13, ad_s13_plan, ad_s13_advance, ad_s13_onepass_advance},
-        {1, 40, 5, SSAM_TB_TEMPORAL, 1, 13, apts_s13, ad_s13_plan, ad_s13_advance, ad_s13_onepass_advance},
-        {0, 50, 7, SSAM_TB_TEMPORAL, 0, 27, apts_b27, af_b27_plan, af_b27_advance, af_b27_onepass_advance},
-        {0, 40, 2, SSAM_TB_TEMPORAL, 1, 27, apts_b27, af_b27_plan, af_b27_advance, af_b27_onepass_advance},
-        {1, 30, 3, SSAM_TB_ONEPASS, 0, 125, apts_b125, ad_b125_plan, ad_b125_advance, ad_b125_onepass_advance},
-        {1, 24, 2, SSAM_TB_ONEPASS, 1, 125, apts_b125, ad_b125_plan, ad_b125_advance, ad_b125_onepass_advance}};
+        {0, 70, 9, SSAM_PATH_TEMPORAL, 0, 7, apts_s7, af_s7_plan, tb_steps<af_s7_plan, af_s7_run, 0>, tb_steps<af_s7_plan, af_s7_run, SSAM_PATH_ONEPASS>},
+        {0, 48, 4, SSAM_PATH_TEMPORAL, 1, 7, apts_s7, af_s7_plan, tb_steps<af_s7_plan, af_s7_run, 0>, tb_steps<af_s7_plan, af_s7_run, SSAM_PATH_ONEPASS>},
+        {1, 45, 5, SSAM_PATH_TEMPORAL, 0, 7, apts_s7, ad_s7_plan, tb_steps<ad_s7_plan, ad_s7_run, 0>, tb_steps<ad_s7_plan, ad_s7_run, SSAM_PATH_ONEPASS>},
+        {1, 40, 9, SSAM_PATH_TEMPORAL, 1, 7, apts_s7, ad_s7_plan, tb_steps<ad_s7_plan, ad_s7_run, 0>, tb_steps<ad_s7_plan, ad_s7_run, SSAM_PATH_ONEPASS>},
+        {0, 70, 1, SSAM_PATH_ONEPASS, 0, 7, apts_s7, af_s7_plan, tb_steps<af_s7_plan, af_s7_run, 0>, tb_steps<af_s7_plan, af_s7_run, SSAM_PATH_ONEPASS>},
+        {0, 60, 5, SSAM_PATH_TEMPORAL, 0, 13, apts_s13, af_s13_plan, tb_steps<af_s13_plan, af_s13_run, 0>, tb_steps<af_s13_plan, af_s13_run, SSAM_PATH_ONEPASS>},
+        {0, 48, 2, SSAM_PATH_TEMPORAL, 1, 13, apts_s13, af_s13_plan, tb_steps<af_s13_plan, af_s13_run, 0>, tb_steps<af_s13_plan, af_s13_run, SSAM_PATH_ONEPASS>},
+        {1, 45, 3, SSAM_PATH_TEMPORAL, 0, 13, apts_s13, ad_s13_plan, tb_steps<ad_s13_plan, ad_s13_run, 0>, tb_steps<ad_s13_plan, ad_s13_run, SSAM_PATH_ONEPASS>},
+        {1, 40, 5, SSAM_PATH_TEMPORAL, 1, 13, apts_s13, ad_s13_plan, tb_steps<ad_s13_plan, ad_s13_run, 0>, tb_steps<ad_s13_plan, ad_s13_run, SSAM_PATH_ONEPASS>},
+        {0, 50, 7, SSAM_PATH_TEMPORAL, 0, 27, apts_b27, af_b27_plan, tb_steps<af_b27_plan, af_b27_run, 0>, tb_steps<af_b27_plan, af_b27_run, SSAM_PATH_ONEPASS>},
+        {0, 40, 2, SSAM_PATH_TEMPORAL, 1, 27, apts_b27, af_b27_plan, tb_steps<af_b27_plan, af_b27_run, 0>, tb_steps<af_b27_plan, af_b27_run, SSAM_PATH_ONEPASS>},
+        {1, 30, 3, SSAM_PATH_ONEPASS, 0, 125, apts_b125, ad_b125_plan, tb_steps<ad_b125_plan, ad_b125_run, 0>, tb_steps<ad_b125_plan, ad_b125_run, SSAM_PATH_ONEPASS>},
+        {1, 24, 2, SSAM_PATH_ONEPASS, 1, 125, apts_b125, ad_b125_plan, tb_steps<ad_b125_plan, ad_b125_run, 0>, tb_steps<ad_b125_plan, ad_b125_run, SSAM_PATH_ONEPASS>}};
     double cd[125];
     float cf[125];
     CHECK(af_s7_tb_TT == 4 && ad_s7_tb_TT == 4 && af_s13_tb_TT == 2 && ad_s13_tb_TT == 2 && ad_b125_tb_TT == 1 && af_b27_tb_TT == 2,
@@ -360,13 +376,14 @@ static void test_auto(int light)
         CUDA_OK(cudaMemcpy(b[0], h0, n * es, cudaMemcpyHostToDevice));
         CUDA_OK(cudaMemcpy(b[2], h0, n * es, cudaMemcpyHostToDevice));
         ssam_stencil_args a;
-        ssam_tb_plan p;
+        ssam_plan p;
         memset(&p, 0, sizeof p);
         memset(&a, 0, sizeof a);
         a.nx = a.ny = a.nz = n1; a.coef = dbl ? (const void *)cd : (const void *)cf; a.ncoef = npts;
         a.boundary = periodic ? SSAM_STENCIL_PERIODIC : SSAM_STENCIL_DIRICHLET;
         a.src = b[0]; a.dst = b[1];
-        CHECK(cases[ci].plan(&a, N, &p) == 0, "plan");
+        a.steps = N;
+        CHECK(cases[ci].plan(&a, &p) == 0, "plan");
         CHECK(p.path == cases[ci].want && p.why && strlen(p.why) > 10, "%d^3, %d points, %d steps: path %d (%s), %d expected",
               n1, npts, N, p.path, p.why, cases[ci].want);
         CHECK(cases[ci].adv(&a, N, &r1, 0) == 0 && (r1 == b[0] || r1 == b[1]), "advance");
@@ -404,7 +421,18 @@ static void test_auto(int light)
         for (int i = 0; i < 4; i++) cudaFree(b[i]);
         free(h0); free(h1); free(h2); free(u0);
     }
-    CHECK(ad_b125_tb_launch(NULL, 1, 0) == SSAM_ENULL, "no temporal kernel: NULL");
+    { /* 3d125pt: no temporal kernel, args.path SSAM_PATH_TEMPORAL refused */
+        ssam_stencil_args a;
+        ssam_plan p;
+        double c1[125] = {1};
+        memset(&a, 0, sizeof a);
+        a.nx = a.ny = a.nz = 8; a.coef = c1; a.ncoef = 125; a.steps = 4; a.path = SSAM_PATH_TEMPORAL;
+        a.src = (void *)((uintptr_t)1 << 44); /* name_plan reads no buffer: two addresses far apart */
+        a.dst = (void *)((uintptr_t)1 << 45);
+        const int rc = ad_b125_plan(&a, &p);
+        CHECK(rc == SSAM_EFLAGS && p.passes == 0 && p.why && strstr(p.why, "no temporal kernel") &&
+                  onchip_plan_head(&p).why == p.why, "3d125pt: no temporal kernel (rc %d)", rc);
+    }
     case_end();
 }
 

@@ -12,8 +12,6 @@
  *   ssam__stencil_plan, ssam__stencil_run   name_plan and name_run of the one-pass stencils: the
  *                         checks and the plan's head; a->steps launches, ping-pong
  *   ssam__stencil_refuse, ssam__stencil_accept   a refused and an accepted plan's head
- *   ssam__stencil_advance / ssam__stencil_advance_tt   N steps with ping-pong (one step or up to TT
- *                         steps per launch), for the temporal stencils
  *   Library code: every function returns a status code (ssam/base.cuh), never prints or exits.
  * COST
  *   The resident blocks per SM are asked once per device and kernel (onchip/device.cuh's cache).
@@ -349,45 +347,6 @@ static inline int ssam__stencil_run(const ssam_stencil_args *a, const ssam_plan 
     return SSAM_SUCCESS;
 }
 
-/* N steps with ping-pong: step 1 reads src and writes dst, step 2 the reverse, ...; *result is
- * the buffer holding the state after `steps` (src when steps is 0 or even).  launch: one step (the
- * one-pass instance a temporal AUTO generator embeds: its name__step). */
-static inline int ssam__stencil_advance(const ssam_stencil_args *a, int steps, void **result, cudaStream_t stream,
-                                        int (*launch)(const ssam_stencil_args *, cudaStream_t))
-{
-    ssam_stencil_args b;
-    int rc;
-    if (!a || !result || !a->src || !a->dst || !a->coef) return SSAM_ENULL;
-    if (steps < 0) return SSAM_ESIZE;
-    b = *a;
-    for (int s = 0; s < steps; s++) {
-        rc = launch(&b, stream);
-        if (rc) return rc;
-        b.src = b.dst;
-        b.dst = (void *)(s % 2 == 0 ? a->src : a->dst);
-    }
-    *result = (void *)b.src;
-    return SSAM_SUCCESS;
-}
-/* the same in passes of up to TT steps (the temporal kernels: launch(a, steps, stream)), the last
- * pass shorter */
-static inline int ssam__stencil_advance_tt(const ssam_stencil_args *a, int steps, void **result, cudaStream_t stream,
-                                           int TT, int (*launch)(const ssam_stencil_args *, int, cudaStream_t))
-{
-    ssam_stencil_args b;
-    int rc, pass = 0;
-    if (!a || !result || !a->src || !a->dst || !a->coef) return SSAM_ENULL;
-    if (steps < 0) return SSAM_ESIZE;
-    b = *a;
-    for (int done = 0; done < steps; done += TT, pass++) {
-        rc = launch(&b, steps - done < TT ? steps - done : TT, stream);
-        if (rc) return rc;
-        b.src = b.dst;
-        b.dst = (void *)(pass % 2 == 0 ? a->src : a->dst);
-    }
-    *result = (void *)b.src;
-    return SSAM_SUCCESS;
-}
 #endif /* !__CUDACC_RTC__ */
 
 #endif /* SSAM_STENCIL_HOST_CUH */
