@@ -45,12 +45,7 @@
 #define KSUM_PATH_SMALLDIM 6
 
 typedef struct ksum_plan {
-    int path;
-    const char *why;
-    int steps_per_pass;
-    long long passes;
-    size_t workspace_bytes;
-    void *result;
+    ONCHIP_PLAN_HEAD /* onchip/plan.h */
     long long blocks;
     int splits, tiles_per_split;
     int resident, stage;

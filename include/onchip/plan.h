@@ -17,6 +17,7 @@
  *                        a.src or a.dst, by the parity of the passes; the others: their output)
  *   onchip_plan_head(p)  the head of any family's plan *p, as an onchip_plan value: for code that logs
  *                        or checks plans alike (it reads the fields by name: no cast, no aliasing)
+ *   ONCHIP_PLAN_HEAD     the six fields, for a plan struct to begin with (onchip_plan is that alone)
  *
  * EXAMPLE
  *   [compile in a function]
@@ -39,14 +40,26 @@
 #include <stddef.h>
 #endif
 
-typedef struct onchip_plan {
-    int path;
-    const char *why;
-    int steps_per_pass;
-    long long passes;
-    size_t workspace_bytes;
+/* the head's fields, for a family's plan struct to begin with: struct x_plan { ONCHIP_PLAN_HEAD ... } */
+#define ONCHIP_PLAN_HEAD                                                                                \
+    int path;                                                                                           \
+    const char *why;                                                                                    \
+    int steps_per_pass;                                                                                 \
+    long long passes;                                                                                   \
+    size_t workspace_bytes;                                                                             \
     void *result;
+
+typedef struct onchip_plan {
+    ONCHIP_PLAN_HEAD
 } onchip_plan;
+
+/* why, in a plan of 0 steps */
+#define ONCHIP_WHY_NO_STEPS "0 steps: nothing to launch, the state stays in src"
+
+/* sets the head of any family's plan *p, by field names */
+#define onchip__plan_set(p, PATH, WHY, SPP, PASSES, WS, RESULT)                                          \
+    ((p)->path = (PATH), (p)->why = (WHY), (p)->steps_per_pass = (SPP), (p)->passes = (PASSES),          \
+     (p)->workspace_bytes = (WS), (p)->result = (RESULT))
 
 /* the head of a family's plan *p, as a value */
 #ifndef __CUDACC_RTC__
@@ -56,14 +69,24 @@ static inline onchip_plan onchip__plan_head(int path, const char *why, int steps
                                             size_t workspace_bytes, void *result)
 {
     onchip_plan h;
-    h.path = path;
-    h.why = why;
-    h.steps_per_pass = steps_per_pass;
-    h.passes = passes;
-    h.workspace_bytes = workspace_bytes;
-    h.result = result;
+    onchip__plan_set(&h, path, why, steps_per_pass, passes, workspace_bytes, result);
     return h;
 }
+/* a refused plan (ssam_plan and the like): the code rc, why the refusal, nothing to launch (path 0,
+ * result NULL) */
+static inline int onchip__plan_refuse(onchip_plan *p, int rc, const char *why)
+{
+    onchip__plan_set(p, 0, why, 0, 0, 0, NULL);
+    return rc;
+}
+/* a generator's name_launch: name_plan, then name_run (ARGS its arguments, PLAN its plan; CUDA) */
+#define ONCHIP__LAUNCH_VERB(name, ARGS, PLAN)                                                           \
+    static inline __attribute__((unused)) int name##_launch(const ARGS *a, cudaStream_t stream)         \
+    {                                                                                                   \
+        PLAN p;                                                                                         \
+        const int rc = name##_plan(a, &p);                                                              \
+        return rc ? rc : name##_run(a, &p, stream);                                                     \
+    }
 #endif
 
 #endif /* ONCHIP_PLAN_H */

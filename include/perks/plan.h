@@ -69,13 +69,15 @@ typedef struct perks_kernel_info {
 } perks_kernel_info;
 
 typedef struct perks_plan {
-    /* the head (onchip/plan.h), filled by the stencils' name_plan */
-    int path;               /* PERKS_PLAN_*: which kernel name_run launches */
-    const char *why;        /* why that path, or why the plan is refused (static storage) */
-    int steps_per_pass;     /* steps one launch runs: args.steps (persistent), 1 (PERKS_PLAN_STEPS) */
-    long long passes;       /* launches name_run makes: 1, args.steps (PERKS_PLAN_STEPS); 0: none */
-    size_t workspace_bytes; /* device scratch (edge buffers) name_run needs: args.work's least size */
-    void *result;           /* args.src or args.dst, by the parity of args.steps: the state after them */
+    /* the head (onchip/plan.h):
+     *   path             PERKS_PLAN_*: which kernel name_run launches
+     *   why              why that path, or why the plan is refused (static storage)
+     *   steps_per_pass   steps one launch runs: args.steps (persistent), 1 (PERKS_PLAN_STEPS)
+     *   passes           launches name_run makes: 1, args.steps (PERKS_PLAN_STEPS); 0: none
+     *   workspace_bytes  device scratch (edge buffers) name_run needs: args.work's least size
+     *   result           args.src or args.dst, by the parity of args.steps: the state after them
+     */
+    ONCHIP_PLAN_HEAD
     /* perks_plan_make */
     int sms, blocks_per_sm, max_blocks_per_sm, grid, block;
     long smem_cache_cells;  /* per block */
@@ -218,12 +220,8 @@ static inline int perks_plan_make(perks_plan *p, const perks_device_info *d, con
     p->cells_reg = p->cells_smem = 0;
     p->cells_dev = cells;
     p->cached_fraction = 0;
-    p->path = PERKS_PLAN_STREAM;
-    p->why = "perks_plan_make: blocks per SM, grid and cache of one kernel; no launch planned";
-    p->steps_per_pass = 0;
-    p->passes = 0;
-    p->workspace_bytes = 0;
-    p->result = NULL;
+    onchip__plan_set(p, PERKS_PLAN_STREAM, "perks_plan_make: blocks per SM, grid and cache of one kernel; no launch planned",
+                     0, 0, 0, NULL);
     return PERKS_SUCCESS;
 }
 

@@ -161,8 +161,7 @@ struct perks__s2d_pol<perks_stencil2d_policy<BX_, RC_, DEPTH_, MINB_> >
     { PERKS__S2D_G(name); return perks__s2d_plan<T>(a, p, &g); }                                     \
     PERKS__S2D_FN int name##_run(const perks_stencil2d_args *a, const perks_plan *p, cudaStream_t stream) \
     { PERKS__S2D_G(name); name##_weights w; return perks__s2d_run(a, p, &g, &w, sizeof w, stream); } \
-    PERKS__S2D_FN int name##_launch(const perks_stencil2d_args *a, cudaStream_t stream)               \
-    { perks_plan p; const int rc = name##_plan(a, &p); return rc ? rc : name##_run(a, &p, stream); }
+    ONCHIP__LAUNCH_VERB(name, perks_stencil2d_args, perks_plan)
 #else
 #define PERKS__S2D_HOST(name, T, BX, RC, DEPTH)
 #endif

@@ -560,8 +560,7 @@ struct perks__s3d_pol<perks_stencil3d_policy<BX_, BY_, RC_, MINB_> >
     { const perks__s3d_geom g = name##_geom(); return perks__s3d_plan(a, p, &g); }                  \
     PERKS__S3D_FN int name##_run(const perks_stencil3d_args *a, const perks_plan *p, cudaStream_t stream) \
     { const perks__s3d_geom g = name##_geom(); name##_weights w; return perks__s3d_run(a, p, &g, &w, sizeof w, stream); } \
-    PERKS__S3D_FN int name##_launch(const perks_stencil3d_args *a, cudaStream_t stream)              \
-    { perks_plan p; const int rc = name##_plan(a, &p); return rc ? rc : name##_run(a, &p, stream); }
+    ONCHIP__LAUNCH_VERB(name, perks_stencil3d_args, perks_plan)
 #else
 #define PERKS__S3D_HOST(name, T, BX, BY, RC)
 #endif

@@ -90,6 +90,26 @@ static inline const char *ssam_strerror(int rc)
     }
 }
 
+/* a generator's name_plan, name_run and name_launch over its family's functions: name__kern() the
+ * instance as PLAN_FN(a, p, &k) and RUN_FN(a, p, stream, &k, &wt) see it, SCRATCH (wt) the kernel's
+ * parameter that RUN_FN fills */
+#define SSAM__PLAN_VERB(name, ARGS, KERN, PLAN_FN)                                                      \
+    static inline __attribute__((unused)) int name##_plan(const ARGS *a, ssam_plan *p)                  \
+    {                                                                                                   \
+        const KERN k = name##__kern();                                                                  \
+        return PLAN_FN(a, p, &k);                                                                       \
+    }
+#define SSAM__RUN_VERB(name, ARGS, KERN, SCRATCH, RUN_FN)                                               \
+    static inline __attribute__((unused)) int name##_run(const ARGS *a, const ssam_plan *p, cudaStream_t stream) \
+    {                                                                                                   \
+        SCRATCH wt;                                                                                     \
+        const KERN k = name##__kern();                                                                  \
+        return RUN_FN(a, p, stream, &k, &wt);                                                           \
+    }
+#define SSAM__VERBS(name, ARGS, KERN, SCRATCH, PLAN_FN, RUN_FN)                                         \
+    SSAM__PLAN_VERB(name, ARGS, KERN, PLAN_FN)                                                          \
+    SSAM__RUN_VERB(name, ARGS, KERN, SCRATCH, RUN_FN)                                                   \
+    ONCHIP__LAUNCH_VERB(name, ARGS, ssam_plan)
 #endif /* !__CUDACC_RTC__ */
 
 /* Index i of a row of n cells, mapped into [0, n) by a border mode; -1 for SSAM_BORDER_CONSTANT

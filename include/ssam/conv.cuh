@@ -105,26 +105,10 @@ typedef struct ssam_conv2d_geom {
 #define SSAM_CONV_STEP(T, M) (((32 * SSAM_CONV_V(T) - (M) + 1 - (SSAM_CONV_V(T) - 1)) / SSAM_CONV_V(T)) * SSAM_CONV_V(T))
 
 #ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
-/* a refused plan: the code rc, why the refusal, nothing to launch (path 0, result NULL) */
-static inline int ssam__conv_refuse(ssam_plan *p, int rc, const char *why)
-{
-    p->path = 0;
-    p->why = why;
-    p->steps_per_pass = 0;
-    p->passes = 0;
-    p->workspace_bytes = 0;
-    p->result = NULL;
-    return rc;
-}
 /* an accepted plan: one launch of path, no time steps, no workspace, the answer in dst */
 static inline int ssam__conv_accept(ssam_plan *p, int path, const char *why, void *dst)
 {
-    p->path = path;
-    p->why = why;
-    p->steps_per_pass = 0;
-    p->passes = 1;
-    p->workspace_bytes = 0;
-    p->result = dst;
+    onchip__plan_set(p, path, why, 0, 1, 0, dst);
     return SSAM_SUCCESS;
 }
 
@@ -306,10 +290,10 @@ static inline int ssam__conv2d_plan(const ssam_conv2d_args *a, ssam_plan *p, con
     int path, rc;
     if (!p) return SSAM_ENULL;
     rc = ssam__conv2d_geometry(a, k->M, k->N, k->V, &g, &why);
-    if (rc) return ssam__conv_refuse(p, rc, why);
+    if (rc) return onchip__plan_refuse(p, rc, why);
     path = ssam__conv2d_walk(a, &g, k, &rule);
     rc = ssam__conv2d_prepare(a, k, path == SSAM_PATH_QUEUED, &g, &grid, &why);
-    if (rc) return ssam__conv_refuse(p, rc, why);
+    if (rc) return onchip__plan_refuse(p, rc, why);
     return ssam__conv_accept(p, path, rule, a->dst);
 }
 
@@ -729,24 +713,7 @@ struct ssam__conv2d_limits {
                                    SSAM_CONV_V(TS), SSAM_CONV_STEP(TS, M), name##__QD, name##__Q};         \
         return k;                                                                                          \
     }                                                                                                      \
-    static inline __attribute__((unused)) int name##_plan(const ssam_conv2d_args *a, ssam_plan *p)         \
-    {                                                                                                      \
-        const ssam__conv_kern k = name##__kern();                                                          \
-        return ssam__conv2d_plan(a, p, &k);                                                                \
-    }                                                                                                      \
-    static inline __attribute__((unused)) int name##_run(const ssam_conv2d_args *a, const ssam_plan *p,    \
-                                                         cudaStream_t stream)                              \
-    {                                                                                                      \
-        name##_weights wt;                                                                                 \
-        const ssam__conv_kern k = name##__kern();                                                          \
-        return ssam__conv2d_run(a, p, stream, &k, &wt);                                                    \
-    }                                                                                                      \
-    static inline __attribute__((unused)) int name##_launch(const ssam_conv2d_args *a, cudaStream_t stream) \
-    {                                                                                                      \
-        ssam_plan p;                                                                                       \
-        const int rc = name##_plan(a, &p);                                                                 \
-        return rc ? rc : name##_run(a, &p, stream);                                                        \
-    }
+    SSAM__VERBS(name, ssam_conv2d_args, ssam__conv_kern, name##_weights, ssam__conv2d_plan, ssam__conv2d_run)
 #else
 #define SSAM__CONV2D_HOST(name, TS, T, M, N, P, B)
 #endif

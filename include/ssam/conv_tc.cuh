@@ -156,24 +156,8 @@ struct ssam__conv_tc_resolve {
                                       name##__tcz::BH, name##__tcz::BWD, name##__tcz::NT, name##__tcz::smem}; \
         return k;                                                                                          \
     }                                                                                                      \
-    static inline __attribute__((unused)) int name##_plan(const ssam_conv2d_args *a, ssam_plan *p)         \
-    {                                                                                                      \
-        const ssam__conv_tc_kern k = name##__kern();                                                       \
-        return ssam__conv2d_tc_plan(a, p, &k);                                                             \
-    }                                                                                                      \
-    static inline __attribute__((unused)) int name##_run(const ssam_conv2d_args *a, const ssam_plan *p,    \
-                                                         cudaStream_t stream)                              \
-    {                                                                                                      \
-        name##_simt_weights wt;                                                                            \
-        const ssam__conv_tc_kern k = name##__kern();                                                       \
-        return ssam__conv2d_tc_run(a, p, stream, &k, &wt);                                                 \
-    }                                                                                                      \
-    static inline __attribute__((unused)) int name##_launch(const ssam_conv2d_args *a, cudaStream_t stream) \
-    {                                                                                                      \
-        ssam_plan p;                                                                                       \
-        const int rc = name##_plan(a, &p);                                                                 \
-        return rc ? rc : name##_run(a, &p, stream);                                                        \
-    }
+    SSAM__VERBS(name, ssam_conv2d_args, ssam__conv_tc_kern, name##_simt_weights, ssam__conv2d_tc_plan,     \
+                ssam__conv2d_tc_run)
 #else
 #define SSAM__CONV2D_TC_HOST(name, M, N)
 #endif

@@ -207,41 +207,27 @@ static inline const char *ssam__stencil3d_why(int sched, int sl)
                   WHO ": B must be a multiple of 32 from 32 to 1024");                                  \
     static_assert((P) >= 1, WHO ": P (output rows per lane) must be at least 1");
 /* the host functions (none under NVRTC): name__kern (the kernel as ssam__stencil_plan and
- * ssam__stencil_run see it), name_plan, name_run, name_launch; PATH the instance's path, WHY its
- * sentence */
+ * ssam__stencil_run see it, with the instance's path and sentence), name_plan, name_run, name_launch */
 #ifndef __CUDACC_RTC__
 #define SSAM__STENCIL_NCOEF_FN(name) static inline __attribute__((unused)) int name##_ncoef(void) { return name##_NCOEF; }
-#define SSAM__STENCIL_VERBS(name, PATH, WHY)                                                            \
-    static inline __attribute__((unused)) int name##_plan(const ssam_stencil_args *a, ssam_plan *p)     \
-    {                                                                                                   \
-        const ssam__stencil_kern k = name##__kern();                                                    \
-        return ssam__stencil_plan(a, p, &k, PATH, WHY);                                                 \
-    }                                                                                                   \
-    static inline __attribute__((unused)) int name##_run(const ssam_stencil_args *a, const ssam_plan *p, \
-                                                         cudaStream_t stream)                           \
-    {                                                                                                   \
-        name##_coef cf;                                                                                 \
-        const ssam__stencil_kern k = name##__kern();                                                    \
-        return ssam__stencil_run(a, p, stream, &k, &cf);                                                \
-    }                                                                                                   \
-    static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, cudaStream_t stream) \
-    {                                                                                                   \
-        ssam_plan p;                                                                                    \
-        const int rc = name##_plan(a, &p);                                                              \
-        return rc ? rc : name##_run(a, &p, stream);                                                     \
-    }
 #define SSAM__STENCIL2D_HOST(name, TS, T, P, B, GHM, GRID)                                              \
     static inline __attribute__((unused)) ssam__stencil_kern name##__kern(void)                         \
     {                                                                                                   \
-        return ssam__stencil2d_kern<TS, T, name##_shape, P, B, GHM, GRID>((const void *)name##_kernel); \
+        ssam__stencil_kern k = ssam__stencil2d_kern<TS, T, name##_shape, P, B, GHM, GRID>((const void *)name##_kernel); \
+        k.path = SSAM_PATH_ONEPASS;                                                                     \
+        k.why = "one pass a step: 2D rows, a 2D stencil's one path";                                    \
+        return k;                                                                                       \
     }                                                                                                   \
-    SSAM__STENCIL_VERBS(name, SSAM_PATH_ONEPASS, "one pass a step: 2D rows, a 2D stencil's one path")
+    SSAM__VERBS(name, ssam_stencil_args, ssam__stencil_kern, name##_coef, ssam__stencil_plan, ssam__stencil_run)
 #define SSAM__STENCIL3D_HOST(name, T, P, B, GHM, SCHED)                                                 \
     static inline __attribute__((unused)) ssam__stencil_kern name##__kern(void)                         \
     {                                                                                                   \
-        return ssam__stencil3d_kern<T, name##_shape, P, B, name##_SLICE, GHM>((const void *)name##_kernel); \
+        ssam__stencil_kern k = ssam__stencil3d_kern<T, name##_shape, P, B, name##_SLICE, GHM>((const void *)name##_kernel); \
+        k.path = name##_SLICE ? SSAM_PATH_SLICE : SSAM_PATH_ONEPASS;                                    \
+        k.why = ssam__stencil3d_why(SCHED, name##_SLICE);                                               \
+        return k;                                                                                       \
     }                                                                                                   \
-    SSAM__STENCIL_VERBS(name, name##_SLICE ? SSAM_PATH_SLICE : SSAM_PATH_ONEPASS, ssam__stencil3d_why(SCHED, name##_SLICE))
+    SSAM__VERBS(name, ssam_stencil_args, ssam__stencil_kern, name##_coef, ssam__stencil_plan, ssam__stencil_run)
 #else
 #define SSAM__STENCIL_NCOEF_FN(name)
 #define SSAM__STENCIL2D_HOST(name, TS, T, P, B, GHM, GRID)

@@ -451,26 +451,26 @@ static inline int ssam__stencil_tc_plan(const ssam_stencil_args *a, ssam_plan *p
     if (!p) return SSAM_ENULL;
     rc = ssam__stencil_plan_check(a, paths, 2, "refused (SSAM_EFLAGS): args.path must be 0, SSAM_PATH_TC or SSAM_PATH_SIMT",
                                   &why);
-    if (rc) return ssam__stencil_refuse(p, rc, why);
+    if (rc) return onchip__plan_refuse(p, rc, why);
     if (t->box(wt, a))
-        return ssam__stencil_refuse(p, SSAM_EFILTER, "refused (SSAM_EFILTER): the shape lists an offset twice (the box "
+        return onchip__plan_refuse(p, SSAM_EFILTER, "refused (SSAM_EFILTER): the shape lists an offset twice (the box "
                                                      "holds one weight a position)");
     if (a->path == SSAM_PATH_SIMT) {
         dv.path = SSAM_PATH_SIMT;
         dv.why = "SIMT fallback, as args.path asks (SSAM_PATH_SIMT)";
     } else {
         if (ssam__conv_tc_setup(&dv, t->kernel, t->NT, t->smem))
-            return ssam__stencil_refuse(p, SSAM_ECUDA, "refused (SSAM_ECUDA): the device, or the kernel's shared-memory "
+            return onchip__plan_refuse(p, SSAM_ECUDA, "refused (SSAM_ECUDA): the device, or the kernel's shared-memory "
                                                        "limit or occupancy, could not be read or set");
         if (a->path == SSAM_PATH_TC && dv.path != SSAM_PATH_TC)
-            return ssam__stencil_refuse(p, SSAM_EFLAGS, "refused (SSAM_EFLAGS): args.path asks for SSAM_PATH_TC, which "
+            return onchip__plan_refuse(p, SSAM_EFLAGS, "refused (SSAM_EFLAGS): args.path asks for SSAM_PATH_TC, which "
                                                         "cannot run here (a device or PTX below sm_80, or a block cannot "
                                                         "get the tile's shared memory)");
         if (a->path == SSAM_PATH_TC) dv.why = "tensor cores, as args.path asks (SSAM_PATH_TC)";
     }
     if (dv.path == SSAM_PATH_TC) {
         rc = ssam__stc_geometry(a, t, &dv, &g, &grid, &why);
-        if (rc) return ssam__stencil_refuse(p, rc, why);
+        if (rc) return onchip__plan_refuse(p, rc, why);
         return ssam__stencil_accept(a, p, SSAM_PATH_TC, dv.why);
     }
     b = *a; /* the fallback: the SIMT instance's plan (its checks), with this path and why */
@@ -618,7 +618,7 @@ struct ssam__is_stencil_tc_policy<ssam_stencil_tc_policy<D_, JX_, WY_, WX_, MINB
     SSAM__STENCIL_TC_HOST(name, DIMS)
 /* name_ncoef, name_plan, name_run and name_launch of a tensor-core stencil (host code: none under
  * NVRTC, where the generators emit the kernels only: name_kernel and the fallback's name_simt_kernel);
- * name__stc: the instance as ssam__stencil_tc_plan and ssam__stencil_tc_run see it, name__box its box */
+ * name__kern: the instance as ssam__stencil_tc_plan and ssam__stencil_tc_run see it, name__box its box */
 #ifndef __CUDACC_RTC__
 #define SSAM__STENCIL_TC_HOST(name, DIMS)                                                               \
     static inline __attribute__((unused)) int name##_ncoef(void) { return name##_simt_ncoef(); }        \
@@ -626,7 +626,7 @@ struct ssam__is_stencil_tc_policy<ssam_stencil_tc_policy<D_, JX_, WY_, WX_, MINB
     {                                                                                                   \
         return ssam__stc_box<name##_simt_shape, name##__NX, name##__NY, name##_XLO, name##_YLO, name##_ZLO>((name##_w *)wt, a); \
     }                                                                                                   \
-    static inline __attribute__((unused)) ssam__stc_kern name##__stc(void)                              \
+    static inline __attribute__((unused)) ssam__stc_kern name##__kern(void)                             \
     {                                                                                                   \
         const ssam__stc_kern t = {(const void *)name##_kernel, name##__box, name##_simt_plan, name##_simt_run, DIMS, \
                                   name##_ncoef(), name##__tcz::BH, name##__tcz::BWD, name##__tcz::NT, name##__NZ, \
@@ -637,22 +637,11 @@ struct ssam__is_stencil_tc_policy<ssam_stencil_tc_policy<D_, JX_, WY_, WX_, MINB
     static inline __attribute__((unused)) int name##_plan(const ssam_stencil_args *a, ssam_plan *p)     \
     {                                                                                                   \
         name##_w wt;                                                                                    \
-        const ssam__stc_kern t = name##__stc();                                                         \
+        const ssam__stc_kern t = name##__kern();                                                        \
         return ssam__stencil_tc_plan(a, p, &t, &wt);                                                    \
     }                                                                                                   \
-    static inline __attribute__((unused)) int name##_run(const ssam_stencil_args *a, const ssam_plan *p, \
-                                                         cudaStream_t stream)                           \
-    {                                                                                                   \
-        name##_w wt;                                                                                    \
-        const ssam__stc_kern t = name##__stc();                                                         \
-        return ssam__stencil_tc_run(a, p, stream, &t, &wt);                                             \
-    }                                                                                                   \
-    static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, cudaStream_t stream) \
-    {                                                                                                   \
-        ssam_plan p;                                                                                    \
-        const int rc = name##_plan(a, &p);                                                              \
-        return rc ? rc : name##_run(a, &p, stream);                                                     \
-    }
+    SSAM__RUN_VERB(name, ssam_stencil_args, ssam__stc_kern, name##_w, ssam__stencil_tc_run)             \
+    ONCHIP__LAUNCH_VERB(name, ssam_stencil_args, ssam_plan)
 #else
 #define SSAM__STENCIL_TC_HOST(name, DIMS)
 #endif

@@ -455,7 +455,7 @@ static inline int ssam__tb_plan_begin(const ssam_stencil_args *a, ssam_plan *p, 
                                            : "refused (SSAM_EFLAGS): args.path must be 0 or SSAM_PATH_TEMPORAL (the "
                                              "instance's fixed schedule)",
                                   &why);
-    return rc ? ssam__stencil_refuse(p, rc, why) : SSAM_SUCCESS;
+    return rc ? onchip__plan_refuse(p, rc, why) : SSAM_SUCCESS;
 }
 /* name_plan's end: the planner's plan *t (trc its code), args.path's choice, the checks of the chosen
  * path's kernel (kt the temporal one of TT steps, k1 the one-pass one, NULL for a fixed schedule),
@@ -466,14 +466,15 @@ static inline int ssam__tb_plan_end(const ssam_stencil_args *a, ssam_plan *p, ss
     ssam_stencil_geom g;
     dim3 grid;
     const char *why = "";
+    long long passes;
     int rc;
     if (trc) { /* a size out of range: the launch's checks name it, else the planner's sentence */
         rc = ssam__stencil_prepare_why(a, k1 ? k1 : kt, &g, &grid, &why);
-        return ssam__stencil_refuse(p, rc ? rc : SSAM_ESIZE, rc ? why : t->why);
+        return onchip__plan_refuse(p, rc ? rc : SSAM_ESIZE, rc ? why : t->why);
     }
     if (a->path == SSAM_PATH_TEMPORAL && t->path != SSAM_TB_TEMPORAL) {
         if (TT < 2)
-            return ssam__stencil_refuse(p, SSAM_EFLAGS, "refused (SSAM_EFLAGS): args.path SSAM_PATH_TEMPORAL, but the "
+            return onchip__plan_refuse(p, SSAM_EFLAGS, "refused (SSAM_EFLAGS): args.path SSAM_PATH_TEMPORAL, but the "
                                                         "instance has no temporal kernel for this shape (TT 1)");
         t->path = SSAM_TB_TEMPORAL;
         t->tt = TT;
@@ -483,13 +484,11 @@ static inline int ssam__tb_plan_end(const ssam_stencil_args *a, ssam_plan *p, ss
         ssam__tb_plan_onepass(t, a->steps, "args.path SSAM_PATH_ONEPASS: one pass per step");
     }
     rc = ssam__stencil_prepare_why(a, t->path == SSAM_TB_TEMPORAL ? kt : k1, &g, &grid, &why);
-    if (rc) return ssam__stencil_refuse(p, rc, why);
-    p->path = t->path == SSAM_TB_TEMPORAL ? SSAM_PATH_TEMPORAL : SSAM_PATH_ONEPASS;
-    p->why = a->steps == 0 ? "0 steps: nothing to launch, the state stays in src" : t->why;
-    p->steps_per_pass = t->tt;
-    p->passes = a->steps == 0 ? 0 : t->passes;
-    p->workspace_bytes = 0;
-    p->result = (p->passes & 1) ? a->dst : (void *)a->src;
+    if (rc) return onchip__plan_refuse(p, rc, why);
+    passes = a->steps == 0 ? 0 : t->passes;
+    onchip__plan_set(p, t->path == SSAM_TB_TEMPORAL ? SSAM_PATH_TEMPORAL : SSAM_PATH_ONEPASS,
+                     a->steps == 0 ? ONCHIP_WHY_NO_STEPS : t->why, t->tt, passes, 0,
+                     (passes & 1) ? a->dst : (void *)a->src);
     return SSAM_SUCCESS;
 }
 /* name_run of the temporal stencils: p->passes passes of p->steps_per_pass steps (the last one the
@@ -523,6 +522,9 @@ static inline int ssam__tb_run(const ssam_stencil_args *a, const ssam_plan *p, c
         k.occ_smem = k.smem0 = (size_t)name##_SMEM;                                                     \
         return k;                                                                                       \
     }                                                                                                   \
+    SSAM__TB_PASS(name, TT, ON)
+/* a temporal kernel part's name__pass: one pass of 1 <= L <= TT steps (ON 0: SSAM_ESIZE) */
+#define SSAM__TB_PASS(name, TT, ON)                                                                     \
     static inline __attribute__((unused)) int name##__pass(const ssam_stencil_args *a, int steps, cudaStream_t stream) \
     {                                                                                                   \
         name##_coef cf;                                                                                 \
@@ -573,12 +575,7 @@ static inline int ssam__tb_run(const ssam_stencil_args *a, const ssam_plan *p, c
         else                                                                                            \
             return ssam__tb_run(a, p, stream, name##__pass, NULL);                                      \
     }                                                                                                   \
-    static inline __attribute__((unused)) int name##_launch(const ssam_stencil_args *a, cudaStream_t stream) \
-    {                                                                                                   \
-        ssam_plan p;                                                                                    \
-        const int rc = name##_plan(a, &p);                                                              \
-        return rc ? rc : name##_run(a, &p, stream);                                                     \
-    }
+    ONCHIP__LAUNCH_VERB(name, ssam_stencil_args, ssam_plan)
 /* the 2D generator's own names: the fixed schedule's kernel part, the three verbs */
 #define SSAM__TB2_NAME_HOST(name, T, TT, B)                                                             \
     SSAM__TB2_HOST(name, T, TT, B, !SSAM__TB_AUTO(name))                                                \

@@ -545,12 +545,7 @@ static inline ssam__stencil_kern ssam__tb3_kern(const void *fn, int stepy, size_
     {                                                                                                   \
         return ssam__tb3_kern<T, name##_shape, TT, P, B, MODE>((const void *)name##_kernel, name##_STEPY, name##_SMEM); \
     }                                                                                                   \
-    static inline __attribute__((unused)) int name##__pass(const ssam_stencil_args *a, int steps, cudaStream_t stream) \
-    {                                                                                                   \
-        name##_coef cf;                                                                                 \
-        const ssam__stencil_kern k = name##__kern();                                                    \
-        return ssam__temporal_launch(a, steps, stream, &k, &cf, TT, ON);                                \
-    }
+    SSAM__TB_PASS(name, TT, ON)
 /* AUTO's one-pass part: name__kern and name__pass(a, 1, stream), one step (on 0: SSAM_ESIZE) */
 #define SSAM__TB3_ONEPASS_HOST(name, T, P, GHM, ON)                                                     \
     static inline __attribute__((unused)) ssam__stencil_kern name##__kern(void)                         \

@@ -203,13 +203,15 @@ static inline void perks__cg_result_error(perks_cg_result *res, int rc)
 }
 
 typedef struct perks_cg_plan {
-    /* onchip_plan's head (onchip/plan.h) */
-    int path;               /* PERKS_CG_PATH_GRID, _CLUSTER or _STREAM */
-    const char *why;        /* why that path (and barrier), or why the plan is refused */
-    int steps_per_pass;     /* 0: the iterations are not known in advance */
-    long long passes;       /* the CG kernel's launches one solve makes at most (0: refused) */
-    size_t workspace_bytes; /* the device memory the plan holds (perks_cg_plan_free releases it) */
-    void *result;           /* a->x */
+    /* the head (onchip/plan.h):
+     *   path             PERKS_CG_PATH_GRID, _CLUSTER or _STREAM
+     *   why              why that path (and barrier), or why the plan is refused
+     *   steps_per_pass   0: the iterations are not known in advance
+     *   passes           the CG kernel's launches one solve makes at most (0: refused)
+     *   workspace_bytes  the device memory the plan holds (perks_cg_plan_free releases it)
+     *   result           a->x
+     */
+    ONCHIP_PLAN_HEAD
     /* the CG plan's own */
     int n, blocks, block, sub, cached, elt;
     int barrier; /* grid path: the barrier used (PERKS_CG_BAR_*) */

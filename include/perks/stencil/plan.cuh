@@ -180,12 +180,7 @@ static inline const char *perks__plan_why(int rc)
 /* a refused plan: the code rc, why (NULL: rc's sentence), nothing to launch */
 static inline int perks__plan_refuse(perks_plan *p, int rc, const char *why)
 {
-    p->path = PERKS_PLAN_STREAM;
-    p->why = why ? why : perks__plan_why(rc);
-    p->steps_per_pass = 0;
-    p->passes = 0;
-    p->workspace_bytes = 0;
-    p->result = NULL;
+    onchip__plan_set(p, PERKS_PLAN_STREAM, why ? why : perks__plan_why(rc), 0, 0, 0, NULL);
     return rc;
 }
 
@@ -194,13 +189,10 @@ static inline int perks__plan_refuse(perks_plan *p, int rc, const char *why)
  * with fewer bytes */
 static inline int perks__plan_done(const onchip_stencil_args *a, perks_plan *p, int path, const char *why, size_t work)
 {
-    const int none = a->steps == 0;
-    p->path = path;
-    p->why = none ? "0 steps: nothing to launch, the state stays in src" : why;
-    p->steps_per_pass = path == PERKS_PLAN_STEPS ? 1 : a->steps;
-    p->passes = none ? 0 : path == PERKS_PLAN_STEPS ? a->steps : 1;
-    p->workspace_bytes = none || path == PERKS_PLAN_STEPS ? 0 : work;
-    p->result = (a->steps & 1) ? a->dst : (void *)a->src;
+    const int none = a->steps == 0, stepped = path == PERKS_PLAN_STEPS;
+    onchip__plan_set(p, path, none ? ONCHIP_WHY_NO_STEPS : why, stepped ? 1 : a->steps,
+                     none ? 0 : stepped ? a->steps : 1, none || stepped ? 0 : work,
+                     (a->steps & 1) ? a->dst : (void *)a->src);
     if (a->work && a->work_bytes < p->workspace_bytes)
         return perks__plan_refuse(p, PERKS_ESIZE, "work_bytes is below the plan's workspace_bytes");
     return PERKS_SUCCESS;

@@ -126,7 +126,7 @@ static inline int ssam__conv2d_tc_plan(const ssam_conv2d_args *a, ssam_plan *p, 
     int rc;
     if (!p) return SSAM_ENULL;
     rc = ssam__conv2d_tc_prepare(a, k, &g, &dv, &grid, &why);
-    if (rc) return ssam__conv_refuse(p, rc, why);
+    if (rc) return onchip__plan_refuse(p, rc, why);
     if (dv.path == SSAM_PATH_TC) return ssam__conv_accept(p, SSAM_PATH_TC, dv.why, a->dst);
     rc = k->simt_plan(a, p);
     if (rc) return rc;

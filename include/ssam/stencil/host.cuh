@@ -11,7 +11,7 @@
  *                         one launch of a kernel described by a ssam__stencil_kern
  *   ssam__stencil_plan, ssam__stencil_run   name_plan and name_run of the one-pass stencils: the
  *                         checks and the plan's head; a->steps launches, ping-pong
- *   ssam__stencil_refuse, ssam__stencil_accept   a refused and an accepted plan's head
+ *   ssam__stencil_accept    an accepted plan's head (onchip__plan_refuse: a refused one)
  *   Library code: every function returns a status code (ssam/base.cuh), never prints or exits.
  * COST
  *   The resident blocks per SM are asked once per device and kernel (onchip/device.cuh's cache).
@@ -114,6 +114,8 @@ typedef struct ssam__stencil_kern {
     int dims, ncoef, npts, V, step, B, P, wy, nzw, grid2d, warm;
     size_t es, cs, occ_smem, smem0, smem_seg;
     unsigned policies;
+    int path;        /* the one-pass instance's path and why, for its name_plan */
+    const char *why;
 } ssam__stencil_kern;
 
 /* the boundary policies of the one-pass and temporal kernels for shape S on a domain of dims 2 or 3:
@@ -274,27 +276,12 @@ static inline int ssam__stencil_launch(const ssam_stencil_args *a, cudaStream_t 
     return cudaPeekAtLastError() == cudaSuccess ? SSAM_SUCCESS : SSAM_ECUDA;
 }
 
-/* a refused plan: the code rc, why the refusal, nothing to launch (path 0, result NULL) */
-static inline int ssam__stencil_refuse(ssam_plan *p, int rc, const char *why)
-{
-    p->path = 0;
-    p->why = why;
-    p->steps_per_pass = 0;
-    p->passes = 0;
-    p->workspace_bytes = 0;
-    p->result = NULL;
-    return rc;
-}
-/* an accepted plan of one launch a step: path and why (0 steps: nothing to launch, the state in
- * src), a->steps passes, no workspace, the state in src or dst by the parity of the steps */
+/* an accepted plan of one launch a step: path and why (0 steps: nothing to launch), a->steps passes,
+ * no workspace, the state in src or dst by the parity of the steps */
 static inline int ssam__stencil_accept(const ssam_stencil_args *a, ssam_plan *p, int path, const char *why)
 {
-    p->path = path;
-    p->why = a->steps == 0 ? "0 steps: nothing to launch, the state stays in src" : why;
-    p->steps_per_pass = 1;
-    p->passes = a->steps;
-    p->workspace_bytes = 0;
-    p->result = (a->steps & 1) ? a->dst : (void *)a->src;
+    onchip__plan_set(p, path, a->steps == 0 ? ONCHIP_WHY_NO_STEPS : why, 1, a->steps, 0,
+                     (a->steps & 1) ? a->dst : (void *)a->src);
     return SSAM_SUCCESS;
 }
 /* the checks of every stencil plan before the launch's: a, steps >= 0, a->path 0 or one of the
@@ -311,11 +298,11 @@ static inline int ssam__stencil_plan_check(const ssam_stencil_args *a, const int
     return SSAM_SUCCESS;
 }
 
-/* name_plan of the one-pass stencils: every check of kernel k's launch, the path (SSAM_PATH_ONEPASS
- * or SSAM_PATH_SLICE, the instance's one; a->path 0 or that) and why */
-static inline int ssam__stencil_plan(const ssam_stencil_args *a, ssam_plan *p, const ssam__stencil_kern *k, int path,
-                                     const char *why)
+/* name_plan of the one-pass stencils: every check of kernel k's launch, the path (k->path:
+ * SSAM_PATH_ONEPASS or SSAM_PATH_SLICE, the instance's one; a->path 0 or that) and why (k->why) */
+static inline int ssam__stencil_plan(const ssam_stencil_args *a, ssam_plan *p, const ssam__stencil_kern *k)
 {
+    int path = k->path;
     ssam_stencil_geom g;
     dim3 grid;
     const char *no = "";
@@ -327,8 +314,8 @@ static inline int ssam__stencil_plan(const ssam_stencil_args *a, ssam_plan *p, c
                                       : "refused (SSAM_EFLAGS): args.path must be 0 or SSAM_PATH_ONEPASS (the instance's schedule)",
                                   &no);
     if (!rc) rc = ssam__stencil_prepare_why(a, k, &g, &grid, &no);
-    if (rc) return ssam__stencil_refuse(p, rc, no);
-    return ssam__stencil_accept(a, p, path, why);
+    if (rc) return onchip__plan_refuse(p, rc, no);
+    return ssam__stencil_accept(a, p, path, k->why);
 }
 /* name_run of the one-pass stencils: p->passes launches of kernel k (cf its coefficient parameter),
  * pass t reading src and writing dst for even t, the reverse for odd */
