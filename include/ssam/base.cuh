@@ -69,6 +69,13 @@
 #define SSAM_SCHEDULE_RING 5
 #define SSAM_SCHEDULE_ZCOL 6
 
+/* a row of a generator's table of accepted types: value OK, ::type T */
+template <int OK, class T>
+struct ssam__accept {
+    enum { value = OK };
+    typedef T type;
+};
+
 #define SSAM_WARP 32
 #define SSAM__FULL 0xffffffffu
 

@@ -513,29 +513,17 @@ static inline int ssam__stencil_tc_run(const ssam_stencil_args *a, const ssam_pl
 }
 #endif /* !__CUDACC_RTC__ */
 
-/* the modes this header serves; ::simt_t the SIMT fallback's type (float for a refused mode, whose
+/* the modes this header serves; ::type the SIMT fallback's type (float for a refused mode, whose
  * sentence is then the only error) */
 template <class MD>
-struct ssam__stc_mode_ok {
-    enum { value = 0 };
-    typedef float simt_t;
-};
+struct ssam__stc_mode_ok : ssam__accept<0, float> {};
 template <>
-struct ssam__stc_mode_ok<ssam_tc_mode_f64> {
-    enum { value = 1 };
-    typedef double simt_t;
-};
+struct ssam__stc_mode_ok<ssam_tc_mode_f64> : ssam__accept<1, double> {};
 template <>
-struct ssam__stc_mode_ok<ssam_tc_mode_tf32> {
-    enum { value = 1 };
-    typedef float simt_t;
-};
+struct ssam__stc_mode_ok<ssam_tc_mode_tf32> : ssam__accept<1, float> {};
 template <>
-struct ssam__stc_mode_ok<ssam_tc_mode_tf32x3> {
-    enum { value = 1 };
-    typedef float simt_t;
-};
-#define SSAM__STC_SIMT_T(MODE) typename ssam__stc_mode_ok<ssam_tc_mode_##MODE>::simt_t
+struct ssam__stc_mode_ok<ssam_tc_mode_tf32x3> : ssam__accept<1, float> {};
+#define SSAM__STC_SIMT_T(MODE) typename ssam__stc_mode_ok<ssam_tc_mode_##MODE>::type
 
 /* ---- the generators -------------------------------------------------------------------------- */
 /* the tile: D-dilated fragments, JX 8-column tiles a warp, WY x WX warps, MINB blocks per SM; a 0

@@ -62,20 +62,11 @@ typedef onchip_stencil_args ssam_stencil_args;
 /* the stencils' arithmetic types: float and double (the generators' first check); ::type is T, or
  * float for a refused T (a generator that defines two kernels checks T once, on the first) */
 template <class T>
-struct ssam__stencil_real {
-    enum { value = 0 };
-    typedef float type;
-};
+struct ssam__stencil_real : ssam__accept<0, float> {};
 template <>
-struct ssam__stencil_real<float> {
-    enum { value = 1 };
-    typedef float type;
-};
+struct ssam__stencil_real<float> : ssam__accept<1, float> {};
 template <>
-struct ssam__stencil_real<double> {
-    enum { value = 1 };
-    typedef double type;
-};
+struct ssam__stencil_real<double> : ssam__accept<1, double> {};
 
 /* what the kernels need besides pointers and coefficients */
 typedef struct ssam_stencil_geom {
