@@ -3,7 +3,7 @@
  * cluster's totals, the same bits in every block (perks/cg.cuh, THE ITERATION).
  *
  * WHAT (PERKS paper section 3: each CG barrier exists to publish a dot product)
- *   perks__cg_block_reduce, perks__cg_grid_total; perks__cg_rctx, perks__cg_reduce (classic), perks__cg1_reduce
+ *   perks__cg_block_reduce, _grid_total, _put_partials; perks__cg_rctx, perks__cg_reduce (classic), perks__cg1_reduce
  *   (Chronopoulos-Gear); perks__cg_cluster_sync, _ctotal, _creduce (the cluster path, sm_90);
  *   perks__cg_red, _fred, _tot, _cpart, _ctot: the kernels' static shared memory.
  *   Every thread of every block calls them, the same number of times; thread 0's values are the
@@ -97,6 +97,17 @@ static __device__ __forceinline__ void perks__cg_sync_total(const perks_cg_kargs
     perks__cg_grid_total(a.part, slot, nv, G, tot);
 }
 
+/* thread 0: the block's sums into part[(slot + c) * G + blockIdx.x], c < nv */
+static __device__ __forceinline__ void perks__cg_put_partials(double *part, int slot, int nv, int G, double s0,
+                                                              double s1, double s2)
+{
+    if (threadIdx.x == 0) {
+        part[slot * G + blockIdx.x] = s0;
+        if (nv > 1) part[(slot + 1) * G + blockIdx.x] = s1;
+        if (nv > 2) part[(slot + 2) * G + blockIdx.x] = s2;
+    }
+}
+
 /* a grid kernel's reductions: its shared memory (block sums, perks_flag_sum's or NULL, totals), blocks */
 typedef struct perks__cg_rctx {
     double (*red)[3];
@@ -117,11 +128,7 @@ static __device__ __forceinline__ void perks__cg_reduce(const perks_cg_kargs &a,
     if (a.bmode == PERKS_CG_BAR_FLAG) {
         perks_flag_sum(a.flag, G, fb++, nv, s0_, s1_, s2_, c.fred, &t0, &t1, &t2);
     } else {
-        if (threadIdx.x == 0) {
-            a.part[slot * G + blockIdx.x] = s0_;
-            if (nv > 1) a.part[(slot + 1) * G + blockIdx.x] = s1_;
-            if (nv > 2) a.part[(slot + 2) * G + blockIdx.x] = s2_;
-        }
+        perks__cg_put_partials(a.part, slot, nv, G, s0_, s1_, s2_);
         if (a.bmode == PERKS_CG_BAR_SUM) perks_sum_barrier(a.bar, a.part, slot, nv, G, tot);
         else {
             ++fb;
@@ -144,11 +151,7 @@ static __device__ __forceinline__ void perks__cg1_reduce(const perks_cg_kargs &a
     double s0_ = 0, s1_ = 0, s2_ = 0;
     perks__cg_block_reduce(v0, v1, v2, c.red, &s0_, &s1_, &s2_);
     const int ps_ = (int)(nbar++ & 1u) * 3;
-    if (threadIdx.x == 0) {
-        a.part[ps_ * G + blockIdx.x] = s0_;
-        if (nv > 1) a.part[(ps_ + 1) * G + blockIdx.x] = s1_;
-        if (nv > 2) a.part[(ps_ + 2) * G + blockIdx.x] = s2_;
-    }
+    perks__cg_put_partials(a.part, ps_, nv, G, s0_, s1_, s2_);
     perks__cg_sync_total(a, ps_, nv, G, (unsigned int)G * nbar, tot);
     t0 = tot[0];
     t1 = tot[1];
