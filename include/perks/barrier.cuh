@@ -8,6 +8,7 @@
  *   perks_count_sum(cnt, part, slot, nv, G, target, v0, v1, v2, tot)   grid.sync's protocol with
  *     the partials' read folded in (perks/cg.cuh's default); perks_count_arrive_wait its barrier
  *   perks_partials_total(part, slot, nv, G, lane, put)   the fixed-order reduction they share
+ *   perks__warp_sum3<XOR>(v0, v1, v2, red)   three sums over a warp into red[warp]
  *   Call each from every thread of every block, the same number of times, after a __syncthreads
  *   that orders the block's writes; thread 0's values count.
  *
@@ -71,6 +72,19 @@ static __device__ __forceinline__ void perks_partials_total(const double *part, 
         for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
         if (lane == 0) put(c, s);
     }
+}
+
+/* v0..v2 summed over the warp (XOR 1: butterfly, in every lane; 0: shuffle down), lane 0's into red[warp] */
+template <int XOR>
+static __device__ __forceinline__ void perks__warp_sum3(double &v0, double &v1, double &v2, double (*red)[3])
+{
+    for (int o = 16; o > 0; o >>= 1) {
+        v0 += XOR ? __shfl_xor_sync(0xffffffffu, v0, o) : __shfl_down_sync(0xffffffffu, v0, o);
+        v1 += XOR ? __shfl_xor_sync(0xffffffffu, v1, o) : __shfl_down_sync(0xffffffffu, v1, o);
+        v2 += XOR ? __shfl_xor_sync(0xffffffffu, v2, o) : __shfl_down_sync(0xffffffffu, v2, o);
+    }
+    if ((threadIdx.x & 31) == 0)
+        red[threadIdx.x >> 5][0] = v0, red[threadIdx.x >> 5][1] = v1, red[threadIdx.x >> 5][2] = v2;
 }
 
 static __device__ __forceinline__ __attribute__((unused)) void perks_sum_barrier(double *bar, const double *part, int slot, int nv, int G,

@@ -74,13 +74,20 @@
 
 /* the verbs and the kernels, for T float or double */
 #define PERKS_CGD_DEFINE(name, T)                                                                          \
-    static_assert(perks__cgd_real<T>::ok, "PERKS_CGD_DEFINE(" #name "): T must be float or double");        \
+    static_assert(perks__cg_real<T>::ok, "PERKS_CGD_DEFINE(" #name "): T must be float or double");         \
     PERKS__CGD_KERNEL(name##_diag, perks__cgd_diag, T)                                                     \
     PERKS__CGD_KERNEL(name##_resid, perks__cgd_resid, T)                                                   \
     PERKS__CGD_KERNEL(name##_spmv, perks__cgd_spmv, T)                                                     \
     PERKS__CGD_KERNEL(name##_update, perks__cgd_update, T)                                                 \
     PERKS__CGD_KERNEL(name##_pupd, perks__cgd_pupd, T)                                                     \
     PERKS__CGD_HOST(name, T)
+/* one kernel: its body for T */
+#define PERKS__CGD_KERNEL(kname, body, T)                                                                  \
+    static __global__ void __launch_bounds__(PERKS_CGD_BLOCK) __attribute__((unused)) kname(perks__cgd_k a) \
+    {                                                                                                      \
+        body<perks__cg_real<T>::type>(a);                                                                  \
+    }
+
 /* name_plan, name_run, name_launch (host code: none under NVRTC, where the generator emits its five
  * kernels only); the ranks carry their streams, so the verbs take none */
 #ifndef __CUDACC_RTC__
@@ -111,12 +118,6 @@
 #else
 #define PERKS__CGD_HOST(name, T)
 #endif
-/* one kernel: its body for T */
-#define PERKS__CGD_KERNEL(kname, body, T)                                                                  \
-    static __global__ void __launch_bounds__(PERKS_CGD_BLOCK) __attribute__((unused)) kname(perks__cgd_k a) \
-    {                                                                                                      \
-        body<perks__cgd_real<T>::type>(a);                                                                 \
-    }
 
 #endif /* PERKS_CG_DIST_CUH */
 #include <onchip/names_pop.h>

@@ -46,10 +46,9 @@ template <class T> struct perks__cg_cgear_vectors {
 template <class T, int BLOCK>
 static __device__ __forceinline__ void perks__cg_cgear_prologue(const perks_cg_kargs &a, const perks__cg_slice<T> &m,
                                                                 const perks__cg_cgear_vectors<T> &v, T *QO, T *QN,
-                                                                unsigned int &nbar, double (*red)[3], double *tot,
-                                                                double &t0, double &t1, double &t2)
+                                                                const perks__cg_rctx &c, unsigned int &nbar, double &t0,
+                                                                double &t1, double &t2)
 {
-    const int G = gridDim.x;
     const T *B = m.b;
     T *gX = v.x_global, *sx = v.x, *sp = v.p, *sQ = v.quads;
     double pbb = 0, pbad = 0, prr = 0;
@@ -76,7 +75,7 @@ static __device__ __forceinline__ void perks__cg_cgear_prologue(const perks_cg_k
             if (a.jacobi && !(dv_ > 0 && isfinite(dv_))) pbad += 1;
         });
     __syncthreads();
-    perks__cg1_reduce(a, pbb, pbad, prr, 3, G, nbar, red, tot, t0, t1, t2);
+    perks__cg1_reduce(a, c, pbb, pbad, prr, 3, nbar, t0, t1, t2);
 }
 
 /* the pass over the block's own rows: p = u + beta p, x += alpha p, s, r -= alpha s into the new
@@ -140,7 +139,8 @@ static __device__ __forceinline__ void perks_cg_cgear_body(const perks_cg_kargs 
     if (a.cache >= 2) perks__cg_stage_matrix<T, BLOCK>(sp + nr, k1 - k0, nr, RP, VA, CI);
     const perks__cg_slice<T> m = {g, B, RP, VA, CI};
     const perks__cg_cgear_vectors<T> v = {gX, sx, sp, sQ};
-    perks__cg_cgear_prologue<T, BLOCK>(a, m, v, QO, QN, nbar, red, tot, t0, t1, t2);
+    const perks__cg_rctx c = {red, NULL, tot, G};
+    perks__cg_cgear_prologue<T, BLOCK>(a, m, v, QO, QN, c, nbar, t0, t1, t2);
     const double bb = t0, thr = a.tol * a.tol * bb;
     double rr = t2, gm = 0, dl = 0, gprev = 0, aprev = 0, al = 0, bt = 0;
     int status = t1 > 0 ? PERKS_EDIAG : PERKS_SUCCESS, it = -1;
@@ -180,7 +180,7 @@ static __device__ __forceinline__ void perks_cg_cgear_body(const perks_cg_kargs 
                 if (a.cache >= 1) sQ[4 * lr + 1] = s;
                 pd += (double)s * (a.jacobi ? dn_ * rn_ : rn_);
             });
-        perks__cg1_reduce(a, pg, pd, prr, 3, G, nbar, red, tot, t0, t1, t2);
+        perks__cg1_reduce(a, c, pg, pd, prr, 3, nbar, t0, t1, t2);
         gprev = gm;
         aprev = al;
         gm = t0;

@@ -55,12 +55,11 @@ template <class T> struct perks__cg_grid_vectors {
 template <class T, int BLOCK>
 static __device__ __forceinline__ void perks__cg_grid_prologue(const perks_cg_kargs &a, const perks__cg_slice<T> &m,
                                                                const perks__cg_grid_vectors<T> &v, T *Pold,
-                                                               double (*red)[3], double (*fred)[PERKS_FLAG_NV],
-                                                               double *tot,
-                                                               unsigned int &fb, double &t1, double &t2, double &rr,
+                                                               const perks__cg_rctx &c, unsigned int &fb, double &rr,
                                                                double &rz, double &bb, double &bad)
 {
-    const int G = gridDim.x, r0 = m.rows.r0, nr = m.rows.nr;
+    const int G = c.G, r0 = m.rows.r0, nr = m.rows.nr;
+    double (*red)[3] = c.red, *tot = c.tot, t1, t2;
     const T *B = m.b;
     T *sr = v.r, *sd = v.dinv, *sp = v.p, *gR = v.r_global;
     double prr = 0, prz = 0, pbb = 0, pbad = 0;
@@ -84,9 +83,9 @@ static __device__ __forceinline__ void perks__cg_grid_prologue(const perks_cg_ka
     __syncthreads();
     perks__cg_block_reduce(pbad, 0, 0, red, &u0_, &u1_, &u2_);
     if (a.bmode == PERKS_CG_BAR_FLAG) {
-        perks_flag_sum(a.flag, G, fb++, 3, s0_, s1_, s2_, fred, &rr, &rz, &bb);
+        perks_flag_sum(a.flag, G, fb++, 3, s0_, s1_, s2_, c.fred, &rr, &rz, &bb);
         __syncthreads(); /* fred is reused by the next call */
-        perks_flag_sum(a.flag, G, fb++, 1, u0_, 0, 0, fred, &bad, &t1, &t2);
+        perks_flag_sum(a.flag, G, fb++, 1, u0_, 0, 0, c.fred, &bad, &t1, &t2);
     } else {
         if (threadIdx.x == 0) {
             a.part[1 * G + blockIdx.x] = s0_;
@@ -247,7 +246,8 @@ static __device__ __forceinline__ void perks_cg_grid_body(const perks_cg_kargs &
 
     double rz, rr, bb, bad; /* this order, then fb: docs/perks-cg.md#kernel-stages */
     unsigned int fb = 0;
-    perks__cg_grid_prologue<T, BLOCK>(a, m, v, Pold, red, fred, tot, fb, t1, t2, rr, rz, bb, bad);
+    const perks__cg_rctx c = {red, fred, tot, G};
+    perks__cg_grid_prologue<T, BLOCK>(a, m, v, Pold, c, fb, rr, rz, bb, bad);
     const double thr = a.tol * a.tol * bb;
     int status = bad > 0 ? PERKS_EDIAG : PERKS_SUCCESS, it = 0;
     perks__cg_rstate_init<K>(rr); /* binds the bookkeeping after red, fred, tot: its place in shared memory */
@@ -270,7 +270,7 @@ static __device__ __forceinline__ void perks_cg_grid_body(const perks_cg_kargs &
         }
         const double ppq = perks__cg_grid_phase_a<T, BLOCK, SELL>(a, m, v, Pold, Pnew, repl, beta, apend);
         __syncthreads();
-        perks__cg_reduce(a, ppq, 0, 0, 1, 0, G, fb, red, fred, tot, t0, t1, t2);
+        perks__cg_reduce(a, c, ppq, 0, 0, 1, 0, fb, t0, t1, t2);
         repl = perks__cg_want_replace<T, K>(a, it, rr, thr); /* again: not held in a register across the SpMV */
         const double pq = t0;
         if (!repl && !(pq > 0)) {
@@ -280,7 +280,7 @@ static __device__ __forceinline__ void perks_cg_grid_body(const perks_cg_kargs &
         const T alpha = repl ? (T)0 : (T)(rz / pq);
         double qrr = 0, qrz = 0;
         perks__cg_grid_phase_b<T, BLOCK, SELL>(a, m, v, Pnew, repl, alpha, qrr, qrz);
-        perks__cg_reduce(a, qrr, qrz, 0, 2, 1, G, fb, red, fred, tot, t0, t1, t2);
+        perks__cg_reduce(a, c, qrr, qrz, 0, 2, 1, fb, t0, t1, t2);
         /* the tail: a replacement rescales beta and goes on; an iteration sets beta and counts */
         repl = perks__cg_replaced_kind<T, K>(a, it, rr, thr);
         rr = t0;

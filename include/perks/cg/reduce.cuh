@@ -3,7 +3,7 @@
  * cluster's totals, the same bits in every block (perks/cg.cuh, THE ITERATION).
  *
  * WHAT (PERKS paper section 3: each CG barrier exists to publish a dot product)
- *   perks__cg_block_reduce, perks__cg_grid_total; perks__cg_reduce (classic), perks__cg1_reduce
+ *   perks__cg_block_reduce, _grid_total, _put_partials; perks__cg_rctx, perks__cg_reduce (classic), perks__cg1_reduce
  *   (Chronopoulos-Gear); perks__cg_cluster_sync, _ctotal, _creduce (the cluster path, sm_90);
  *   perks__cg_red, _fred, _tot, _cpart, _ctot: the kernels' static shared memory.
  *   Every thread of every block calls them, the same number of times; thread 0's values are the
@@ -12,9 +12,10 @@
  * EXAMPLE (inside a cooperative kernel of BLOCK threads, a.bmode = PERKS_CG_BAR_COUNT)
  *   [not compiled: a piece of the library's kernel bodies (a, mine, BLOCK from the kernel)]
  *   __shared__ double red[BLOCK / 32][3], fred[BLOCK / 32][PERKS_FLAG_NV], tot[4];
+ *   const perks__cg_rctx c = {red, fred, tot, (int)gridDim.x};
  *   unsigned int fb = 0;
  *   double t0, t1, t2;
- *   perks__cg_reduce(a, mine, 0, 0, 1, 0, gridDim.x, fb, red, fred, tot, t0, t1, t2);  // t0: the total
+ *   perks__cg_reduce(a, c, mine, 0, 0, 1, 0, fb, t0, t1, t2);  // t0: the total
  *
  * LIMITS (docs/perks-cg.md#design-notes-perkscgreducecuh): nv <= 3; the workspaces of perks_cg_kargs
  * as perks__cg_plan_grid sizes them.  Built for devices before sm_90 the cluster pieces fall back
@@ -96,22 +97,38 @@ static __device__ __forceinline__ void perks__cg_sync_total(const perks_cg_kargs
     perks__cg_grid_total(a.part, slot, nv, G, tot);
 }
 
-/* classic grid kernel: block sums, barrier a.bmode (fb counts them), totals in every thread */
-static __device__ __forceinline__ void perks__cg_reduce(const perks_cg_kargs &a, double v0, double v1, double v2,
-                                                        int nv, int slot, int G, unsigned int &fb, double (*red)[3],
-                                                        double (*fred)[PERKS_FLAG_NV], double *tot, double &t0,
-                                                        double &t1, double &t2)
+/* thread 0: the block's sums into part[(slot + c) * G + blockIdx.x], c < nv */
+static __device__ __forceinline__ void perks__cg_put_partials(double *part, int slot, int nv, int G, double s0,
+                                                              double s1, double s2)
 {
+    if (threadIdx.x == 0) {
+        part[slot * G + blockIdx.x] = s0;
+        if (nv > 1) part[(slot + 1) * G + blockIdx.x] = s1;
+        if (nv > 2) part[(slot + 2) * G + blockIdx.x] = s2;
+    }
+}
+
+/* a grid kernel's reductions: its shared memory (block sums, perks_flag_sum's or NULL, totals), blocks */
+typedef struct perks__cg_rctx {
+    double (*red)[3];
+    double (*fred)[PERKS_FLAG_NV];
+    double *tot;
+    int G;
+} perks__cg_rctx;
+
+/* classic grid kernel: block sums, barrier a.bmode (fb counts them), totals in every thread */
+static __device__ __forceinline__ void perks__cg_reduce(const perks_cg_kargs &a, const perks__cg_rctx &c, double v0,
+                                                        double v1, double v2, int nv, int slot, unsigned int &fb,
+                                                        double &t0, double &t1, double &t2)
+{
+    const int G = c.G;
+    double *tot = c.tot;
     double s0_ = 0, s1_ = 0, s2_ = 0;
-    perks__cg_block_reduce(v0, v1, v2, red, &s0_, &s1_, &s2_);
+    perks__cg_block_reduce(v0, v1, v2, c.red, &s0_, &s1_, &s2_);
     if (a.bmode == PERKS_CG_BAR_FLAG) {
-        perks_flag_sum(a.flag, G, fb++, nv, s0_, s1_, s2_, fred, &t0, &t1, &t2);
+        perks_flag_sum(a.flag, G, fb++, nv, s0_, s1_, s2_, c.fred, &t0, &t1, &t2);
     } else {
-        if (threadIdx.x == 0) {
-            a.part[slot * G + blockIdx.x] = s0_;
-            if (nv > 1) a.part[(slot + 1) * G + blockIdx.x] = s1_;
-            if (nv > 2) a.part[(slot + 2) * G + blockIdx.x] = s2_;
-        }
+        perks__cg_put_partials(a.part, slot, nv, G, s0_, s1_, s2_);
         if (a.bmode == PERKS_CG_BAR_SUM) perks_sum_barrier(a.bar, a.part, slot, nv, G, tot);
         else {
             ++fb;
@@ -125,18 +142,16 @@ static __device__ __forceinline__ void perks__cg_reduce(const perks_cg_kargs &a,
 
 /* Chronopoulos-Gear: the same, count or grid.sync only; the partials alternate between slots 0-2
  * and 3-5 (docs/perks-cg.md#cgear-iteration); nbar counts the barriers */
-static __device__ __forceinline__ void perks__cg1_reduce(const perks_cg_kargs &a, double v0, double v1, double v2,
-                                                         int nv, int G, unsigned int &nbar, double (*red)[3],
-                                                         double *tot, double &t0, double &t1, double &t2)
+static __device__ __forceinline__ void perks__cg1_reduce(const perks_cg_kargs &a, const perks__cg_rctx &c, double v0,
+                                                         double v1, double v2, int nv, unsigned int &nbar, double &t0,
+                                                         double &t1, double &t2)
 {
+    const int G = c.G;
+    double *tot = c.tot;
     double s0_ = 0, s1_ = 0, s2_ = 0;
-    perks__cg_block_reduce(v0, v1, v2, red, &s0_, &s1_, &s2_);
+    perks__cg_block_reduce(v0, v1, v2, c.red, &s0_, &s1_, &s2_);
     const int ps_ = (int)(nbar++ & 1u) * 3;
-    if (threadIdx.x == 0) {
-        a.part[ps_ * G + blockIdx.x] = s0_;
-        if (nv > 1) a.part[(ps_ + 1) * G + blockIdx.x] = s1_;
-        if (nv > 2) a.part[(ps_ + 2) * G + blockIdx.x] = s2_;
-    }
+    perks__cg_put_partials(a.part, ps_, nv, G, s0_, s1_, s2_);
     perks__cg_sync_total(a, ps_, nv, G, (unsigned int)G * nbar, tot);
     t0 = tot[0];
     t1 = tot[1];

@@ -25,6 +25,7 @@
 #include <cuda_runtime.h>
 #endif
 
+#include "../barrier.cuh"
 #include "../base.h"
 #include "types.cuh"
 
@@ -55,12 +56,7 @@ perks__cg_resid_kernel(int n, int elt, const int *rp, const int *ci, const void 
         bb += bi * bi;
         aa += sa * sa;
     }
-    for (int o = 16; o > 0; o >>= 1) {
-        rr += __shfl_xor_sync(0xffffffffu, rr, o);
-        bb += __shfl_xor_sync(0xffffffffu, bb, o);
-        aa += __shfl_xor_sync(0xffffffffu, aa, o);
-    }
-    if ((threadIdx.x & 31) == 0) red[threadIdx.x >> 5][0] = rr, red[threadIdx.x >> 5][1] = bb, red[threadIdx.x >> 5][2] = aa;
+    perks__warp_sum3<1>(rr, bb, aa, red);
     __syncthreads();
     if (threadIdx.x == 0) {
         for (int w = 1; w < PERKS_CG_RESID_THREADS / 32; ++w) rr += red[w][0], bb += red[w][1], aa += red[w][2];

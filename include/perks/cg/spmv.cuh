@@ -179,34 +179,26 @@ static __device__ __forceinline__ void perks_cg_rrows(const perks_cg_rows &g, co
 }
 
 /* cluster path: z_j + beta p_j of row j = (rank << 24 | local) from block rank's (z, p) pairs (mapa,
- * one ld.shared::cluster); volatile keeps it between the cluster barriers */
-static __device__ __forceinline__ __attribute__((unused)) double perks__cg_cgather(const double *zp, int e, double beta)
+ * one ld.shared::cluster); volatile keeps it between the cluster barriers.  T float or double */
+template <class T> struct alignas(2 * sizeof(T)) perks__cg_zpair {
+    T z, p;
+};
+template <class T> static __device__ __forceinline__ T perks__cg_cgather(const T *zp, int e, T beta)
 {
+    T z, p;
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    const unsigned sa = (unsigned)__cvta_generic_to_shared(zp) + 16u * (unsigned)(e & 0xffffff);
+    const unsigned sa = (unsigned)__cvta_generic_to_shared(zp) + 2u * (unsigned)sizeof(T) * (unsigned)(e & 0xffffff);
     unsigned ra;
-    double z, p;
     asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(ra) : "r"(sa), "r"((unsigned)e >> 24));
-    asm volatile("ld.shared::cluster.v2.f64 {%0, %1}, [%2];" : "=d"(z), "=d"(p) : "r"(ra));
+    if constexpr (sizeof(T) == 8)
+        asm volatile("ld.shared::cluster.v2.f64 {%0, %1}, [%2];" : "=d"(z), "=d"(p) : "r"(ra));
+    else
+        asm volatile("ld.shared::cluster.v2.f32 {%0, %1}, [%2];" : "=f"(z), "=f"(p) : "r"(ra));
+#else
+    const perks__cg_zpair<T> v = *(const perks__cg_zpair<T> *)(zp + 2 * (e & 0xffffff));
+    z = v.z, p = v.p;
+#endif
     return fma(beta, p, z);
-#else
-    const double2 v = *(const double2 *)(zp + 2 * (e & 0xffffff));
-    return fma(beta, v.y, v.x);
-#endif
-}
-static __device__ __forceinline__ __attribute__((unused)) float perks__cg_cgather(const float *zp, int e, float beta)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    const unsigned sa = (unsigned)__cvta_generic_to_shared(zp) + 8u * (unsigned)(e & 0xffffff);
-    unsigned ra;
-    float z, p;
-    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(ra) : "r"(sa), "r"((unsigned)e >> 24));
-    asm volatile("ld.shared::cluster.v2.f32 {%0, %1}, [%2];" : "=f"(z), "=f"(p) : "r"(ra));
-    return fmaf(beta, p, z);
-#else
-    const float2 v = *(const float2 *)(zp + 2 * (e & 0xffffff));
-    return fmaf(beta, v.y, v.x);
-#endif
 }
 
 /* Chronopoulos-Gear: r'_j = r - alpha (w + beta s_old) from row j's quad (r, w, s_old, d), as its

@@ -10,6 +10,7 @@
  *   perks__cgd_allreduce(rk, nlocal, slot, cnt)   st->glob[slot ..] = the sum over ranks of st->loc[slot ..]
  *   perks__cgd_exchange(rk, nlocal)    each rank's window of p gets the columns it reads from the others
  *   perks__cgd_allgather(rk, nlocal, mine, all, cnt)   int buffers, every rank's into every rank
+ *   perks__cgd_group(nlocal, call)     an NCCL group of call(i) over the local ranks
  *
  * EXAMPLE
  *   [compile: perks_cgd_rank *rk; int nlocal, i, it; const perks__cgd_kset *ks]
@@ -56,6 +57,17 @@ static inline int perks__cgd_launch(perks_cgd_rank *k, const void *fn, int it, i
     return cudaLaunchKernel(fn, dim3(k->blocks), dim3(PERKS_CGD_BLOCK), args, 0, k->stream) == cudaSuccess ? 0 : PERKS_ECUDA;
 }
 
+#ifdef PERKS_CGD_NCCL
+/* one NCCL group: call(i) for the local ranks i in turn until one fails (nonzero); PERKS_ECOMM or 0 */
+template <class Call> static inline int perks__cgd_group(int nlocal, Call call)
+{
+    if (ncclGroupStart() != ncclSuccess) return PERKS_ECOMM;
+    int bad = 0;
+    for (int i = 0; i < nlocal && !bad; i++) bad = call(i);
+    return ncclGroupEnd() != ncclSuccess || bad ? PERKS_ECOMM : 0;
+}
+#endif
+
 /* every rank's st->glob[slot .. slot+cnt) = the sum over ranks of st->loc[slot ..] */
 static inline int perks__cgd_allreduce(perks_cgd_rank *rk, int nlocal, int slot, int cnt)
 {
@@ -77,15 +89,10 @@ static inline int perks__cgd_allreduce(perks_cgd_rank *rk, int nlocal, int slot,
         return 0;
     }
 #ifdef PERKS_CGD_NCCL
-    if (ncclGroupStart() != ncclSuccess) return PERKS_ECOMM;
-    for (int i = 0; i < nlocal; i++)
-        if (ncclAllReduce(rk[i].st->loc + slot, rk[i].st->glob + slot, cnt, ncclDouble, ncclSum, (ncclComm_t)rk[i].comm,
-                          rk[i].stream) != ncclSuccess) {
-            ncclGroupEnd();
-            return PERKS_ECOMM;
-        }
-    if (ncclGroupEnd() != ncclSuccess) return PERKS_ECOMM;
-    return 0;
+    return perks__cgd_group(nlocal, [&](int i) {
+        return ncclAllReduce(rk[i].st->loc + slot, rk[i].st->glob + slot, cnt, ncclDouble, ncclSum,
+                             (ncclComm_t)rk[i].comm, rk[i].stream) != ncclSuccess;
+    });
 #else
     return PERKS_EUNSUPPORTED;
 #endif
@@ -115,25 +122,19 @@ static inline int perks__cgd_exchange(perks_cgd_rank *rk, int nlocal)
     }
 #ifdef PERKS_CGD_NCCL
     const ncclDataType_t ty = rk[0].elt == 8 ? ncclDouble : ncclFloat;
-    if (ncclGroupStart() != ncclSuccess) return PERKS_ECOMM;
-    for (int i = 0; i < nlocal; i++) {
+    return perks__cgd_group(nlocal, [&](int i) {
         perks_cgd_rank *k = &rk[i];
-        for (int q = 0; q < P; q++) {
-            int bad = 0;
+        int bad = 0;
+        for (int q = 0; q < P && !bad; q++) {
             if (k->give[q][0] < k->give[q][1])
                 bad |= ncclSend((const char *)k->w + (size_t)(k->give[q][0] - k->lo) * k->elt,
                                 (size_t)(k->give[q][1] - k->give[q][0]), ty, q, (ncclComm_t)k->comm, k->stream) != ncclSuccess;
             if (k->need[q][0] < k->need[q][1])
                 bad |= ncclRecv((char *)k->w + (size_t)(k->need[q][0] - k->lo) * k->elt,
                                 (size_t)(k->need[q][1] - k->need[q][0]), ty, q, (ncclComm_t)k->comm, k->stream) != ncclSuccess;
-            if (bad) {
-                ncclGroupEnd();
-                return PERKS_ECOMM;
-            }
         }
-    }
-    if (ncclGroupEnd() != ncclSuccess) return PERKS_ECOMM;
-    return 0;
+        return bad;
+    });
 #else
     return PERKS_EUNSUPPORTED;
 #endif
@@ -151,13 +152,10 @@ static inline int perks__cgd_allgather(perks_cgd_rank *rk, int nlocal, int *cons
         return 0;
     }
 #ifdef PERKS_CGD_NCCL
-    if (ncclGroupStart() != ncclSuccess) return PERKS_ECOMM;
-    for (int i = 0; i < nlocal; i++)
-        if (ncclAllGather(mine[i], all[i], cnt, ncclInt32, (ncclComm_t)rk[i].comm, rk[i].stream) != ncclSuccess) {
-            ncclGroupEnd();
-            return PERKS_ECOMM;
-        }
-    if (ncclGroupEnd() != ncclSuccess) return PERKS_ECOMM;
+    const int rc = perks__cgd_group(nlocal, [&](int i) {
+        return ncclAllGather(mine[i], all[i], cnt, ncclInt32, (ncclComm_t)rk[i].comm, rk[i].stream) != ncclSuccess;
+    });
+    if (rc) return rc;
     for (int i = 0; i < nlocal; i++) {
         if (cudaSetDevice(rk[i].device) != cudaSuccess || cudaStreamSynchronize(rk[i].stream) != cudaSuccess)
             return PERKS_ECUDA;

@@ -5,6 +5,7 @@
  * WHAT (PERKS paper section 3.2: the interior computed per rank, the boundary exchanged)
  *   perks__cgd_rowsum<A>(a, i, ok, w)   sum over the nonzeros of row i of va[e] w[ci[e] - lo] by
  *                                       a.lanes lanes of the warp, accumulated in A
+ *   perks__cgd_rows<A, T>(a, row)       row(i, s) for every row, s its perks__cgd_rowsum<A>
  *   perks__cgd_reduce(v0, v1, v2, nv, slot, part, st)   the block's sums and, through an atomic
  *                                       ticket, the grid's (the last block adds the block partials
  *                                       in block order) into st->loc[slot ..]
@@ -33,6 +34,7 @@
 #include <math.h>
 #endif
 
+#include "../barrier.cuh"
 #include "../base.h"
 #include "types.cuh"
 
@@ -58,12 +60,7 @@ static __device__ __forceinline__ void perks__cgd_reduce(double v0, double v1, d
 {
     __shared__ double red[PERKS_CGD_BLOCK / 32][3];
     __shared__ int last;
-    for (int o = 16; o; o >>= 1) {
-        v0 += __shfl_down_sync(0xffffffffu, v0, o);
-        v1 += __shfl_down_sync(0xffffffffu, v1, o);
-        v2 += __shfl_down_sync(0xffffffffu, v2, o);
-    }
-    if ((threadIdx.x & 31) == 0) red[threadIdx.x >> 5][0] = v0, red[threadIdx.x >> 5][1] = v1, red[threadIdx.x >> 5][2] = v2;
+    perks__warp_sum3<0>(v0, v1, v2, red);
     __syncthreads();
     if (threadIdx.x == 0) {
         double s[3] = {0, 0, 0};
@@ -96,26 +93,33 @@ template <class T> static __device__ __forceinline__ void perks__cgd_diag(const 
     }
 }
 
-/* The rows of resid and spmv: this thread's lane group takes rows i in turn, warp-aligned so that
+/* the rows of resid and spmv: this thread's lane group takes rows i in turn, warp-aligned so that
  * all 32 lanes iterate together (ok = 0 on the lanes past the last row, which still take part in
- * the shuffles of perks__cgd_rowsum). */
-
-/* r = b - A w (rows in double), partials r.r, r.D^-1 r, b.b */
-template <class T> static __device__ __forceinline__ void perks__cgd_resid(const perks__cgd_k &a)
+ * the shuffles of perks__cgd_rowsum); row(i, s) on the group's first lane */
+template <class A, class T, class Row>
+static __device__ __forceinline__ void perks__cgd_rows(const perks__cgd_k &a, const Row &row)
 {
-    double rz = 0, rr = 0, bb = 0, s; /* rz declared first: keeps the register assignment ptxas gives */
+    A s;
     long long i;
     int ok;
     for (long long base = (blockIdx.x * (long long)blockDim.x + (threadIdx.x & ~31)) / a.lanes;
          i = base + (threadIdx.x & 31) / a.lanes, ok = i < a.own, base < a.own;
          base += (long long)gridDim.x * blockDim.x / a.lanes) {
-        s = perks__cgd_rowsum<double>(a, i, ok, (const T *)a.w);
-        if (ok && (threadIdx.x & (a.lanes - 1)) == 0) {
-            const double b = ((const T *)a.b)[i], r = b - s;
-            ((T *)a.r)[i] = (T)r;
-            rr += r * r, rz += r * r * ((const T *)a.dinv)[i], bb += b * b;
-        }
+        s = perks__cgd_rowsum<A>(a, i, ok, (const T *)a.w);
+        if (ok && (threadIdx.x & (a.lanes - 1)) == 0) row(i, s);
     }
+}
+
+/* r = b - A w (rows in double), partials r.r, r.D^-1 r, b.b */
+template <class T> static __device__ __forceinline__ void perks__cgd_resid(const perks__cgd_k &a)
+{
+    double rr = 0, rz = 0, bb = 0;
+    /* this capture order keeps ptxas's register assignment */
+    perks__cgd_rows<double, T>(a, [&bb, &rr, &rz, &a](long long i, double s) {
+        const double b = ((const T *)a.b)[i], r = b - s;
+        ((T *)a.r)[i] = (T)r;
+        rr += r * r, rz += r * r * ((const T *)a.dinv)[i], bb += b * b;
+    });
     perks__cgd_reduce(rr, rz, bb, 3, 1, a.part, a.st);
 }
 
@@ -124,18 +128,10 @@ template <class T> static __device__ __forceinline__ void perks__cgd_spmv(const 
 {
     if (a.st->status) return;
     double pq = 0;
-    T s;
-    long long i;
-    int ok;
-    for (long long base = (blockIdx.x * (long long)blockDim.x + (threadIdx.x & ~31)) / a.lanes;
-         i = base + (threadIdx.x & 31) / a.lanes, ok = i < a.own, base < a.own;
-         base += (long long)gridDim.x * blockDim.x / a.lanes) {
-        s = perks__cgd_rowsum<T>(a, i, ok, (const T *)a.w);
-        if (ok && (threadIdx.x & (a.lanes - 1)) == 0) {
-            ((T *)a.q)[i] = s;
-            pq += (double)((const T *)a.w)[a.off + i] * s;
-        }
-    }
+    perks__cgd_rows<T, T>(a, [&](long long i, T s) {
+        ((T *)a.q)[i] = s;
+        pq += (double)((const T *)a.w)[a.off + i] * s;
+    });
     perks__cgd_reduce(pq, 0, 0, 1, 0, a.part, a.st);
 }
 

@@ -82,6 +82,8 @@ static inline int perks__cgd_nranks(const perks_cgd_rank *rk, int nlocal)
 #ifdef PERKS_CGD_NCCL
     int cnt = 0;
     if (!perks__cgd_virtual(rk, nlocal)) return ncclCommCount((ncclComm_t)rk[0].comm, &cnt) == ncclSuccess ? cnt : -1;
+#else
+    (void)rk;
 #endif
     return nlocal;
 }

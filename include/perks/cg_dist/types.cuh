@@ -28,6 +28,7 @@
 #endif
 
 #include <onchip/plan.h>
+#include "../cg/types.cuh" /* perks__cg_real */
 #include "../exchange.cuh" /* PERKS_HAVE_NCCL, <nccl.h> */
 
 #ifdef PERKS_HAVE_NCCL /* <nccl.h> found, PERKS_NO_NCCL not defined (perks/exchange.cuh) */
@@ -142,20 +143,6 @@ typedef struct perks__cgd_k {
     int own, lo, off, lanes, it;
     int flag; /* diag: Jacobi; pupd: a (re)start (beta 0, b.b from the sums) */
 } perks__cgd_k;
-
-/* T of the kernel bodies: T for float and double, else double (docs/onchip.md#one-sentence) */
-template <class T> struct perks__cgd_real {
-    typedef double type;
-    enum { ok = 0 };
-};
-template <> struct perks__cgd_real<float> {
-    typedef float type;
-    enum { ok = 1 };
-};
-template <> struct perks__cgd_real<double> {
-    typedef double type;
-    enum { ok = 1 };
-};
 
 #endif /* PERKS_CG_DIST_TYPES_CUH */
 #include <onchip/names_pop.h>
