@@ -30,6 +30,7 @@
  *   long long; CBI_INDEX32 also requires width * height <= 2^32 - 1 and makes cbi_remap32* valid
  *   (undefined on other plans).  Errors are return values, never a wrong mapping.
  * COST: cbi_remap32_xy 2 multiply-highs and a few integer ops; the plan 80 bytes (docs/cbi.md#costs).
+ * GLOSSARY of the internal bodies' names: docs/cbi.md#cbi-glossary.
  */
 #ifndef CBI_CBI_H
 #define CBI_CBI_H

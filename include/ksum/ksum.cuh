@@ -55,9 +55,9 @@
  *   functor, name_plan and name_run calls of host functions (ksum__plan_staged, ksum__run_staged, ...)
  *   taking the kernels as pointers; the policy is typedef'd as name_policy.  ksum/ksum/: device.cuh,
  *   generic.cuh (the register-staged body), staged.cuh (the staged body), launch.cuh (the host side).
+ *   GLOSSARY of the internal bodies' names: docs/ksum.md#ksum-glossary.
  *
- * NVRTC (docs/python.md): the generators emit their kernels only; the arguments a caller repeats are
- *   ksum/ksum/launch.cuh's.
+ * NVRTC (docs/python.md): kernels only; the arguments a caller repeats are ksum/ksum/launch.cuh's.
  */
 #ifndef KSUM_KSUM_CUH
 #define KSUM_KSUM_CUH

@@ -37,6 +37,7 @@
  *
  * STRUCTURE: name_kernel calls ksum__sd_body<DMAX, R, GF, NPOLY>, name_reduce ksum__sd_reduce,
  *   name_plan / name_run ksum__plan_sd / ksum__run_sd; the policy is typedef'd as name_policy.
+ *   GLOSSARY of the internal bodies' names: docs/ksum.md#ksum-glossary.
  *   NVRTC (docs/python.md): name_kernel and name_reduce only.
  */
 #ifndef KSUM_SMALLDIM_CUH

@@ -43,6 +43,7 @@
  *   Kernels are calls of ksum__tc_body (staged mma.sync), ksum__tc1_body (register-staged),
  *   ksum__wg_body (wgmma.cuh); pieces: ksum__mma_tf32(_k4), ksum__split, ksum__tc_row / _col (WIDE
  *   placements), ksum__tc_kstep, ksum__tc_epi_j (kernel values into row sums), ksum__tc_finish.
+ *   GLOSSARY of the internal bodies' names: docs/ksum.md#ksum-glossary.
  *
  * NVRTC (docs/python.md): kernels only (name_kernel_wg's body for sm_90a only); no host functions.
  */

@@ -14,6 +14,7 @@
  *   sm_90 with sm_90a code (name_plan's path KSUM_PATH_WGMMA); KSUM__WG_KERNELS(name, KERNEL, CFG)
  *   defines it (name_kernel_wg) and the sources' pre-pass name_prepb.
  *   docs/ksum.md#design-notes-ksumwgmmacuh.
+ *   GLOSSARY of the internal bodies' names: docs/ksum.md#ksum-glossary.
  *
  * LIMITS
  *   dim <= 288 (1 pass), <= 64 (3 passes) in 227 KB of shared memory; larger dim runs the mma.sync

@@ -5,6 +5,7 @@
  * THE PIECES (perks/cg/, each usable alone): types.cuh, spmv.cuh, reduce.cuh, replace.cuh, stage.cuh,
  *   kernel_grid.cuh, kernel_cgear.cuh, kernel_cluster.cuh, resid.cuh, plan.cuh, refine.cuh,
  *   define.cuh, mixed.cuh.
+ *   GLOSSARY of the internal bodies' names: docs/perks-cg.md#cg-glossary.
  *
  * WHAT (PERKS paper, Zhang et al. ICS'23, sections 3-4; CG is the paper's Krylov example)
  *   PERKS_CG_DEFINE(name, T, BLOCK) defines the kernels name_kernel (grid), name_kernel1

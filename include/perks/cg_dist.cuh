@@ -3,6 +3,7 @@
  * the halo of the SpMV exchanged through NCCL (or by device copies between ranks one process holds),
  * the dot products through ncclAllReduce.
  * THE PIECES (perks/cg_dist/): types.cuh, kernels.cuh, comm.cuh, setup.cuh, solve.cuh.
+ * GLOSSARY of the internal bodies' names: docs/perks-cg.md#cg-glossary.
  *
  * WHAT (PERKS paper section 3.2: the interior computed per rank, the boundary exchanged; the CPU-Free
  * model's distributed CG)

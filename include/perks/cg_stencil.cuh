@@ -23,6 +23,7 @@
  *
  * THE ITERATION: classic CG as perks/cg.cuh's grid kernel, 2 grid barriers, q = A p' recomputed in
  *   phase B; 8 vectors an iteration (docs/perks-cg.md#reference-the-matrix-free-iteration).
+ *   GLOSSARY of the internal bodies' names: docs/perks-cg.md#cg-glossary.
  * WHAT A SUCCESS MEANS (as perks/cg.cuh): the true residual decides; refinement (double, float) or
  *   in-kernel double replacements (mixed): docs/perks-cg.md#reference-matrix-free-success-and-mixed-precision.
  *

@@ -54,6 +54,7 @@
  *   resident.cuh (resident and hybrid bodies), plan.cuh (modes, sizes, host functions);
  *   the generator pastes names, sizes and types around one body call per kernel.  With
  *   ssam/stencil_shapes.cuh included, its shape lists can be passed as SHAPE.
+ *   GLOSSARY of the internal bodies' names: docs/perks.md#perks-stencil-glossary.
  *
  * NVRTC (docs/python.md): the generator emits its four kernels only (the persistent ones need the
  *   planner's tiling and a cooperative launch; name_step_kernel(in, out, W, H, weights) is ordinary).

@@ -50,6 +50,7 @@
  * PIECES: perks_stencil3d<T, S, BX, BY, RC>(...), the body of name_kernel; the host logic is the
  *   perks__s3d_* functions, one copy for all instantiations.  Includes perks/stencil.cuh, nothing
  *   from ssam.  NVRTC (docs/python.md): name_kernel only (the planner's tiling, a cooperative launch).
+ *   GLOSSARY of the internal bodies' names: docs/perks.md#perks-stencil-glossary.
  */
 #ifndef PERKS_STENCIL3D_CUH
 #define PERKS_STENCIL3D_CUH

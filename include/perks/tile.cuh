@@ -10,6 +10,7 @@
  *   PERKS_TILE_LOAD / _STORE / _PUBLISH / _LOAD_FRAME (the functions perks_tile_load, ...): the
  *   interior from / to the domain, the edges out (rows to the row buffer, columns transposed to the
  *   column buffer), the frame in from the neighbours' edges (wrap 1: a torus, 0: `fill` outside)
+ *   GLOSSARY of the internal bodies' names: docs/perks.md#perks-stencil-glossary.
  *
  * EXAMPLE (one step of a user's update between grid barriers; see examples/life_kernel.inc)
  *   [not compiled: a piece of a kernel with the user's own step elided]

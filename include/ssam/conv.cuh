@@ -19,6 +19,7 @@
  *
  * PIECES  ssam_conv2d_body<TS, T, M, N, P, B>(src, dst, g, w) (systolic), ssam_conv2d_qbody<TS, M, N,
  *   D, B> (queued); TS storage, T arithmetic type, g the ssam_conv2d_geom the launcher fills.
+ *   GLOSSARY of the internal bodies' names: docs/ssam.md#conv-glossary.
  *
  * EXAMPLE
  *   [compile: const float *d_in; float *d_out; int W, H; cudaStream_t stream]

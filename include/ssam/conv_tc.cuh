@@ -27,6 +27,7 @@
  * PIECES (conv_tc/; per mode; docs/pieces.md)  mma.cuh: the raw MMAs, ssam_tf32; frag.cuh: a lane's
  *   fragments; warp.cuh: bands, slabs, ssam_conv_tc_rows8; block.cuh: staging, one tile,
  *   ssam_conv2d_tc_body; host.cuh: the path, the grid, the plan and the run.
+ *   GLOSSARY of the internal bodies' names: docs/ssam.md#tc-glossary.
  *
  * EXAMPLE
  *   [compile: cudaStream_t stream]

@@ -13,6 +13,7 @@
  *       constants (kernel parameters or constant memory)
  *   ssam_design1d_body<D, T, Q, S, B>(x, y, n, nout, w)   the kernel body: the warps stride the tiles
  *   SSAM_DESIGN1D_TILE(D, T, Q, S, ...), SSAM_DESIGN1D_TILE_SIZE(D, T, Q, S): D as a token (SBM ...).
+ *   GLOSSARY of the internal bodies' names: docs/ssam.md#pieces-glossary.
  *
  * EXAMPLE
  *   [compile: const float *d_x; float *d_y; int n; const float *h_w; cudaStream_t stream]

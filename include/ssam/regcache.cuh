@@ -20,6 +20,7 @@
  *   first row; w, h the image size; border an SSAM_BORDER_* mode; cval the constant of
  *   SSAM_BORDER_CONSTANT; vec nonzero for 16-byte loads (ssam_vec_ok()).
  *   Raw rows (prefetching half types): SSAM_REGCACHE_ROWS_RAW, _UNPACK, _BITS, _FROM_BITS.
+ *   GLOSSARY of the internal bodies' names: docs/ssam.md#pieces-glossary.
  * COST
  *   V*R registers; R loads per lane.  Register arrays are indexed with constants only.
  */

@@ -12,6 +12,7 @@
  *   parameter: out[k] = INIT, then OP(out[k], x, w) for every tap.  OP is the NAME of a macro or of a
  *   static __device__ function of three T (SSAM_OP_FMA, _MAX_ADD, _MIN_SUB below), INIT its
  *   identity; OP runs on lanes whose outputs are discarded too: no traps, no side effects.
+ *   GLOSSARY of the internal bodies' names: docs/ssam.md#pieces-glossary.
  *
  * EXAMPLE (Listing 1 of the paper with V columns per lane)
  *   [not compiled: a piece of a kernel with the stores elided]

@@ -23,7 +23,7 @@
  *
  * HOW  The bodies are in stencil/ (row.cuh: the pieces, docs/pieces.md; body2d, stream3d, slice3d;
  *   host.cuh: arguments, grids, plans, launches).  Layouts, grid rules: docs/ssam.md#stencil-design.
- *
+ *   GLOSSARY of the internal bodies' names: docs/ssam.md#stencil-glossary.
  * BOUNDARIES (a->boundary: onchip/boundary.h's policies; the temporal and tensor-core stencils alike)
  *   ONCHIP_KEEP_EXTENT (SSAM_STENCIL_DIRICHLET)  a cell whose stencil reaches outside the domain keeps
  *                           its value (a radius-r star or box: the cells within r of an edge)

@@ -31,6 +31,7 @@
  * PIECES (MD a mode type: conv_tc/frag.cuh)  warp: ssam_tc_zrows<MD, D, NY, NZ, JX, S8, T4>(acc, ta,
  *   TP, wr, WP, cq, bands) (SSAM_TC_ZROWS), ssam_tc_zbands, ssam_tc_zbreg; block: ssam__stc_copy, _put,
  *   _fma, ssam__stencil_tc_body; host: ssam__stc_box, ssam__stencil_tc_plan, ssam__stencil_tc_run
+ *   GLOSSARY of the internal bodies' names: docs/ssam.md#tc-glossary.
  *
  * EXAMPLE
  *   [compile: cudaStream_t stream]
@@ -55,9 +56,8 @@
  *   It pays for the large boxes (3D radius 2, 2D r >= 4); stars and memory-bound boxes belong to
  *   stencil.cuh (docs/ssam.md#stencil-tc-design).
  *
- * NVRTC (docs/python.md)  Kernels only: name_kernel(src, dst, g, name_w wt) (sm_80+) and
- *   name_simt_kernel; no name_plan, name_run, name_launch, name_ncoef (name_w's box is
- *   ssam__stc_box's, host code).
+ * NVRTC (docs/python.md)  Kernels only: name_kernel(src, dst, g, name_w wt) (sm_80+), name_simt_kernel;
+ *   no name_plan, name_run, name_launch, name_ncoef (name_w's box is ssam__stc_box's, host code).
  */
 #ifndef SSAM_STENCIL_TC_CUH
 #define SSAM_STENCIL_TC_CUH
