@@ -69,14 +69,8 @@ typedef struct perks_kernel_info {
 } perks_kernel_info;
 
 typedef struct perks_plan {
-    /* the head (onchip/plan.h):
-     *   path             PERKS_PLAN_*: which kernel name_run launches
-     *   why              why that path, or why the plan is refused (static storage)
-     *   steps_per_pass   steps one launch runs: args.steps (persistent), 1 (PERKS_PLAN_STEPS)
-     *   passes           launches name_run makes: 1, args.steps (PERKS_PLAN_STEPS); 0: none
-     *   workspace_bytes  device scratch (edge buffers) name_run needs: args.work's least size
-     *   result           args.src or args.dst, by the parity of args.steps: the state after them
-     */
+    /* the head (onchip/plan.h): path PERKS_PLAN_*; steps_per_pass args.steps (persistent) or 1
+     * (PERKS_PLAN_STEPS); workspace_bytes the edge buffers' (args.work's least size) */
     ONCHIP_PLAN_HEAD
     /* perks_plan_make */
     int sms, blocks_per_sm, max_blocks_per_sm, grid, block;

@@ -203,14 +203,8 @@ static inline void perks__cg_result_error(perks_cg_result *res, int rc)
 }
 
 typedef struct perks_cg_plan {
-    /* the head (onchip/plan.h):
-     *   path             PERKS_CG_PATH_GRID, _CLUSTER or _STREAM
-     *   why              why that path (and barrier), or why the plan is refused
-     *   steps_per_pass   0: the iterations are not known in advance
-     *   passes           the CG kernel's launches one solve makes at most (0: refused)
-     *   workspace_bytes  the device memory the plan holds (perks_cg_plan_free releases it)
-     *   result           a->x
-     */
+    /* the head (onchip/plan.h): path PERKS_CG_PATH_*; steps_per_pass 0; passes the CG kernel's launches at
+     * most; workspace_bytes the device memory the plan holds (perks_cg_plan_free); result a->x */
     ONCHIP_PLAN_HEAD
     /* the CG plan's own */
     int n, blocks, block, sub, cached, elt;

@@ -118,13 +118,8 @@ typedef struct perks_cgd_args {
 } perks_cgd_args;
 
 typedef struct perks_cgd_plan {
-    /* the head (onchip/plan.h):
-     *   path             PERKS_CGD_PATH_NCCL or PERKS_CGD_PATH_VIRTUAL
-     *   steps_per_pass   0: the iterations are not known in advance
-     *   passes           1: a solve's launches depend on its iterations (0: refused)
-     *   workspace_bytes  the device memory the plan holds on this process's ranks
-     *   result           ranks[0].x (each rank's answer is its x)
-     */
+    /* the head (onchip/plan.h): path PERKS_CGD_PATH_*; steps_per_pass 0; workspace_bytes the device memory
+     * the plan holds on this process's ranks; result ranks[0].x (each rank's answer is its x) */
     ONCHIP_PLAN_HEAD
     /* the plan's own: the ranks it set up (their workspaces and halo tables live in them) */
     perks_cgd_rank *ranks;

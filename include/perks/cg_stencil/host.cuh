@@ -146,13 +146,8 @@ typedef struct perks_cgs_args {
 } perks_cgs_args;
 
 typedef struct perks_cgs_plan {
-    /* the head (onchip/plan.h):
-     *   path             PERKS_CG_PATH_GRID: one cooperative grid
-     *   steps_per_pass   0: the iterations are not known in advance
-     *   passes           the CG kernel's launches one solve makes at most (0: refused)
-     *   workspace_bytes  the device memory the plan holds (perks_cgs_plan_free releases it)
-     *   result           a->x
-     */
+    /* the head (onchip/plan.h): path PERKS_CG_PATH_GRID; steps_per_pass 0; workspace_bytes the device
+     * memory the plan holds (perks_cgs_plan_free); result a->x */
     ONCHIP_PLAN_HEAD
     /* the matrix-free plan's own */
     perks_cgs_kargs ka;     /* the kernels' argument: sizes, weights, 1 / centre, workspace */
