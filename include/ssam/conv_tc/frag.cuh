@@ -13,6 +13,7 @@
  *     ssam_tc_store2_MODE(dst, dp, y, y2, x, ow, oh, pair, c)   the same at rows y, y2
  *   The modes as types: ssam_tc_mode_MODE (SSAM_TC_MODE(MODE)) names elem_t, weight_t, h_t, h4_t,
  *   b_t, c_t, p_t; the overloads ssam_tc_slab(md, p), ... ssam_tc_store2 take a mode value first.
+ *   ssam__tc_nonfinite<MD>(acc): 1 where a sum of the fragments acc[D][JX] is not finite.
  *   SSAM_TC_T_MODE / SSAM_TC_W_MODE: the element and weight types.  Layouts:
  *   docs/pieces.md#tensor-core-pieces-ssamconv_tc.
  * LIMITS
@@ -381,6 +382,22 @@ SSAM__TC_MODE_TYPE(tf32x3)
 SSAM__TC_MODE_TYPE(f16)
 SSAM__TC_MODE_TYPE(bf16)
 #undef SSAM__TC_MODE_TYPE
+
+/* 1 where a sum of one of the fragments acc is not finite (an Inf or NaN, or an overflow) */
+template <class MD, int D, int JX>
+static __device__ __forceinline__ int ssam__tc_nonfinite(const typename MD::c_t (&acc)[D][JX])
+{
+    int bad = 0;
+#pragma unroll
+    for (int o = 0; o < D; o++)
+#pragma unroll
+        for (int j = 0; j < JX; j++) {
+            const typename MD::p_t p = ssam_tc_plain(MD(), acc[o][j]);
+#pragma unroll
+            for (int k = 0; k < 4; k++) bad |= !isfinite(p.v[k]);
+        }
+    return bad;
+}
 
 #endif /* SSAM_CONV_TC_FRAG_CUH */
 #include <onchip/names_pop.h>
