@@ -621,28 +621,6 @@ static __device__ __forceinline__ void ssam_conv2d_qbody(const TS *src, TS *dst,
 
 /* ---- The generators ---- */
 
-/* the (storage, arithmetic) types the generators take */
-template <class TS, class T>
-struct ssam__conv_types {
-    enum { ok = 0 };
-};
-template <>
-struct ssam__conv_types<float, float> {
-    enum { ok = 1 };
-};
-template <>
-struct ssam__conv_types<double, double> {
-    enum { ok = 1 };
-};
-template <>
-struct ssam__conv_types<__half, float> {
-    enum { ok = 1 };
-};
-template <>
-struct ssam__conv_types<__nv_bfloat16, float> {
-    enum { ok = 1 };
-};
-
 /* the policy (the last argument of SSAM_CONV2D_DEFINE): P output rows a step of the systolic walk,
  * B threads a block, MINB the systolic walk's __launch_bounds__ minimum blocks per SM */
 template <int P_ = 4, int B_ = 128, int MINB_ = 1>
@@ -672,6 +650,15 @@ struct ssam__conv_calc<__half> {
 template <>
 struct ssam__conv_calc<__nv_bfloat16> {
     typedef float type;
+};
+/* the (storage, arithmetic) types the generators take: float, double, __half or __nv_bfloat16 with
+ * its arithmetic type */
+template <class TS, class T>
+struct ssam__conv_types {
+    enum {
+        ok = ssam__type_in<TS, float, double, __half, __nv_bfloat16>::ok &&
+             ssam__same<T, typename ssam__conv_calc<TS>::type>::value
+    };
 };
 
 #define SSAM_CONV2D_DEFINE(name, T, M, N, ...)                                                             \
