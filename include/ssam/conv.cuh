@@ -470,14 +470,31 @@ static __device__ __forceinline__ void ssam_conv2d_body(const TS *src, TS *dst, 
 /* rows in flight per lane; why: docs/ssam.md#conv-queued */
 #define SSAM__CONV_QD(TS, M, N) ((sizeof(TS) == 2 && (M) * (N) > 25) ? 2 : 4)
 
+/* a queued lane's loads, passed by const reference (the arrays cx, ce apart) */
+template <class TS>
+struct ssam__conv_qlane {
+    const TS *src;  /* the input, rows sp elements apart */
+    long long sp;
+    int x;          /* the lane's first column */
+    int vec_ok;     /* 1: its columns x .. x+V-1 are one aligned 16-byte load (in) */
+    int edge;       /* 1: lanes 0 and 31, which load the halo columns */
+    TS cval;        /* the constant outside, and its bits */
+    unsigned cbits;
+};
+
 /* one row into the queue: q the lane's raw columns x .. x+V-1, qe[E] the bits of the halo columns
  * ce[] (lanes 0 and 31: edge); *rows the mapped row (-1: cval, bits cbits).  Raw words, and not
  * ssam_regcache_rows_raw: why: docs/ssam.md#conv-queued */
 template <class TS, int V, int E>
-static __device__ __forceinline__ void ssam__conv_qload(uint4 &q, unsigned (&qe)[E], const TS *src, long long sp,
-                                                        const int *rows, int x, const int (&cx)[V], int in,
-                                                        const int (&ce)[E], int edge, TS cval, unsigned cbits)
+static __device__ __forceinline__ void ssam__conv_qload(uint4 &q, unsigned (&qe)[E], const ssam__conv_qlane<TS> &ql,
+                                                        const int *rows, const int (&cx)[V], const int (&ce)[E])
 {
+    /* the members read, as locals read before any store (docs/ssam.md#tb-context-structs) */
+    const TS *const src = ql.src;
+    const long long sp = ql.sp;
+    const int x = ql.x, in = ql.vec_ok, edge = ql.edge;
+    const TS cval = ql.cval;
+    const unsigned cbits = ql.cbits;
     const int yy = *rows;
     const TS *row = src + (long long)(yy < 0 ? 0 : yy) * sp;
     if (in && yy >= 0) {
@@ -601,17 +618,16 @@ static __device__ __forceinline__ void ssam_conv2d_qbody(const TS *src, TS *dst,
     for (int a = 0; a < NA; a++)
 #pragma unroll
         for (int k = 0; k < V; k++) acc[a][k] = 0.f;
+    const ssam__conv_qlane<TS> ql = {src, g.sp, x, in, edge, cval, cbits};
 #pragma unroll
-    for (int p = 0; p < D; p++)
-        ssam__conv_qload<TS, V, E>(q[p], qe[p], src, g.sp, ssam__rowtab + p, x, cx, in, ce, edge, cval, cbits);
+    for (int p = 0; p < D; p++) ssam__conv_qload<TS, V, E>(q[p], qe[p], ql, ssam__rowtab + p, cx, ce);
 #pragma unroll 1
     for (int i0 = 0; i0 < nrow; i0 += D) {
 #pragma unroll
         for (int p = 0; p < D; p++) {
             float r[HL + V + HR], out[V];
             ssam__conv_qrow<TS, V, HL, HR>(r, q[p], qe[p], lane);
-            ssam__conv_qload<TS, V, E>(q[p], qe[p], src, g.sp, ssam__rowtab + i0 + p + D, x, cx, in, ce, edge, cval,
-                                       cbits);
+            ssam__conv_qload<TS, V, E>(q[p], qe[p], ql, ssam__rowtab + i0 + p + D, cx, ce);
             ssam__conv_qacc<V, M, N>(acc, out, r, w);
             const int o = Ys + i0 + p - (N - 1); /* the output row completed */
             if (o >= Ys && o < Ye) ssam__conv_qstore<TS, V>(dst + (long long)o * g.dp, out, x, g.ow, g.ovec);
