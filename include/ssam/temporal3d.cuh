@@ -295,6 +295,23 @@ static __device__ __forceinline__ void ssam__tb3_start(int4 *sh, T (&pf)[V][P], 
     __syncthreads();
 }
 
+/* the steps z of [tile.z_first, tile.z_end) of both bodies, the loop unrolled by N (slot ph = (z - z0)
+ * mod N: every shared-memory offset a constant): f(ph, z) */
+template <int N, class T, int V, class F>
+static __device__ __forceinline__ void ssam__tb3_steps(const ssam__tb3_tile<T, V> &tile, F &&f)
+{
+    const int z0 = tile.z_first, z1 = tile.z_end;
+#pragma unroll 1
+    for (int zb = z0; zb < z1; zb += N) {
+#pragma unroll
+        for (int ph = 0; ph < N; ph++) {
+            const int z = zb + ph;
+            if (z >= z1) break; /* block-uniform */
+            f(ph, z);
+        }
+    }
+}
+
 /* The kernel body: block (bx, by, bz) owns columns [X0, X0 + STEPX), tile rows Yb .. Yb + RT - 1 and
  * the planes [Zs, Ze) of segment bz; steps z0 = Zs + TT ZLO .. z1 - 1 = Ze - 1 + TT (ZHI + 1), the
  * loop unrolled by NS so that every shared-memory offset is a constant.  L: the steps of this pass. */
@@ -324,16 +341,9 @@ static __device__ __forceinline__ void ssam__tb3_body(const T *src, T *dst, cons
                     for (int p = 0; p < P; p++) zr[t][z][k][p] = (T)0;
     }
     ssam__tb3_start<B, TT * NS * PS>(ssam__tb3, pf, a, tile, lane, ry, cx);
-    const int z0 = tile.z_first, z1 = tile.z_end;
-#pragma unroll 1
-    for (int zb = z0; zb < z1; zb += NS) {
-#pragma unroll
-        for (int ph = 0; ph < NS; ph++) {
-            const int z = zb + ph;
-            if (z >= z1) break; /* block-uniform */
-            ssam__tb3_plane<S, NS, PS, RING>(ph, z, pf, zr, a, tile, lane, cx, ry, rowin, rowst);
-        }
-    }
+    ssam__tb3_steps<NS>(tile, [&](int ph, int z) {
+        ssam__tb3_plane<S, NS, PS, RING>(ph, z, pf, zr, a, tile, lane, cx, ry, rowin, rowst);
+    });
 }
 
 /* ---- the z-column variant (z-stars, ZLO < 0 < ZHI): docs/ssam.md#temporal-blocking-3d-temporal3dcuh */
@@ -434,6 +444,24 @@ static __device__ __forceinline__ void ssam__tb3z_levels(int ph, int z, T (&nw)[
     }
 }
 
+/* the prefetched input plane z into nw (level 0 of the z-column), then the next plane prefetched */
+template <class T, int V, int P>
+static __device__ __forceinline__ void ssam__tb3z_intake(int z, T (&pf)[V][P], T (&nw)[V][P], const ssam__tb_args<T> &a,
+                                                         const ssam__tb3_tile<T, V> &tile, const ssam__lane &lane,
+                                                         const int (&ry)[P], const int (&cx)[V])
+{
+    const ssam_stencil_geom g = a.g; /* the members read, as locals (as in ssam__tb3_level) */
+    const T *const src = a.src;
+    const int z1 = tile.z_end, bmode = tile.border_mode, x = lane.x_load, in = lane.vec_ok;
+#pragma unroll
+    for (int k = 0; k < V; k++)
+#pragma unroll
+        for (int p = 0; p < P; p++) nw[k][p] = pf[k][p];
+    if (z + 1 < z1)
+        ssam_regcache_rows_as<P, T, T>(pf, 0, src + (long long)ssam_border_index(z + 1, g.nz, bmode) * g.plane, g.pitch, x,
+                                       cx, in, ry, (T)0);
+}
+
 /* the z-column body: ssam__tb3_body's tiles and rules, the loop unrolled by NSZ = NZ - 1 */
 template <class T, class S, int TT, int P, int B>
 static __device__ __forceinline__ void ssam__tb3z_body(const T *src, T *dst, const ssam_stencil_geom g, int L, const T *cf)
@@ -450,25 +478,11 @@ static __device__ __forceinline__ void ssam__tb3z_body(const T *src, T *dst, con
     T pf[V][P], nw[V][P];
     ssam__tb3_tile_make<T, S, TT, P, B, ZHI>(tile, lane, cx, ry, rowin, rowst, g, (vec_t *)ssam__tb3);
     ssam__tb3_start<B, TT * NSZ * PS>(ssam__tb3, pf, a, tile, lane, ry, cx);
-    const int z0 = tile.z_first, z1 = tile.z_end;
-#pragma unroll 1
-    for (int zb = z0; zb < z1; zb += NSZ) {
-#pragma unroll
-        for (int ph = 0; ph < NSZ; ph++) {
-            const int z = zb + ph;
-            if (z >= z1) break; /* block-uniform */
-#pragma unroll
-            for (int k = 0; k < V; k++)
-#pragma unroll
-                for (int p = 0; p < P; p++) nw[k][p] = pf[k][p];
-            if (z + 1 < z1)
-                ssam_regcache_rows_as<P, T, T>(pf, 0,
-                                               src + (long long)ssam_border_index(z + 1, g.nz, tile.border_mode) * g.plane,
-                                               g.pitch, lane.x_load, cx, lane.vec_ok, ry, (T)0);
-            ssam__tb3z_levels<S, NSZ, PS, 1, T, TT>(ph, z, nw, a, tile, lane, rowin, rowst);
-            __syncthreads();
-        }
-    }
+    ssam__tb3_steps<NSZ>(tile, [&](int ph, int z) {
+        ssam__tb3z_intake(z, pf, nw, a, tile, lane, ry, cx);
+        ssam__tb3z_levels<S, NSZ, PS, 1, T, TT>(ph, z, nw, a, tile, lane, rowin, rowst);
+        __syncthreads();
+    });
 }
 
 /* the body of a generated kernel: MODE 0 shared rings, 1 with the register ring, 2 the z-column */
