@@ -330,52 +330,34 @@ static __device__ __forceinline__ void ssam_tc_store_tf32x3(float *dst, long lon
     } ssam_tc_mode_##MODE;                                                                                 \
     static __device__ __forceinline__ ssam_tch_##MODE ssam_tc_slab(ssam_tc_mode_##MODE,                    \
                                                                    const SSAM_TC_T_##MODE *p)              \
-    {                                                                                                      \
-        return ssam_tc_slab_##MODE(p);                                                                     \
-    }                                                                                                      \
+    { return ssam_tc_slab_##MODE(p); }                                                                     \
     static __device__ __forceinline__ ssam_tch4_##MODE ssam_tc_slab4(ssam_tc_mode_##MODE,                  \
                                                                      const SSAM_TC_T_##MODE *p)            \
-    {                                                                                                      \
-        return ssam_tc_slab4_##MODE(p);                                                                    \
-    }                                                                                                      \
+    { return ssam_tc_slab4_##MODE(p); }                                                                    \
     static __device__ __forceinline__ ssam_tcb_##MODE ssam_tc_b(ssam_tc_mode_##MODE, SSAM_TC_W_##MODE w0,  \
                                                                 SSAM_TC_W_##MODE w1)                       \
-    {                                                                                                      \
-        return ssam_tc_b_##MODE(w0, w1);                                                                   \
-    }                                                                                                      \
+    { return ssam_tc_b_##MODE(w0, w1); }                                                                   \
     static __device__ __forceinline__ void ssam_tc_zero(ssam_tc_mode_##MODE, ssam_tcc_##MODE *c)           \
-    {                                                                                                      \
-        ssam_tc_zero_##MODE(c);                                                                            \
-    }                                                                                                      \
+    { ssam_tc_zero_##MODE(c); }                                                                            \
     static __device__ __forceinline__ ssam_tcp_##MODE ssam_tc_plain(ssam_tc_mode_##MODE,                   \
                                                                     ssam_tcc_##MODE c)                     \
-    {                                                                                                      \
-        return ssam_tc_plain_##MODE(c);                                                                    \
-    }                                                                                                      \
+    { return ssam_tc_plain_##MODE(c); }                                                                    \
     static __device__ __forceinline__ void ssam_tc_mma(ssam_tc_mode_##MODE, ssam_tcc_##MODE *c,            \
                                                        ssam_tch_##MODE lo, ssam_tch_##MODE hi,             \
                                                        ssam_tcb_##MODE b)                                  \
-    {                                                                                                      \
-        ssam_tc_mma_##MODE(c, lo, hi, b);                                                                  \
-    }                                                                                                      \
+    { ssam_tc_mma_##MODE(c, lo, hi, b); }                                                                  \
     static __device__ __forceinline__ void ssam_tc_mma4(ssam_tc_mode_##MODE, ssam_tcc_##MODE *c,           \
                                                         ssam_tch4_##MODE lo, ssam_tch4_##MODE hi,          \
                                                         ssam_tcb_##MODE b)                                 \
-    {                                                                                                      \
-        ssam_tc_mma4_##MODE(c, lo, hi, b);                                                                 \
-    }                                                                                                      \
+    { ssam_tc_mma4_##MODE(c, lo, hi, b); }                                                                 \
     static __device__ __forceinline__ void ssam_tc_store(ssam_tc_mode_##MODE, SSAM_TC_T_##MODE *dst,       \
                                                          long long dp, int y, int x, int ow, int oh,       \
                                                          int pair, ssam_tcc_##MODE c)                      \
-    {                                                                                                      \
-        ssam_tc_store_##MODE(dst, dp, y, x, ow, oh, pair, c);                                              \
-    }                                                                                                      \
+    { ssam_tc_store_##MODE(dst, dp, y, x, ow, oh, pair, c); }                                              \
     static __device__ __forceinline__ void ssam_tc_store2(ssam_tc_mode_##MODE, SSAM_TC_T_##MODE *dst,      \
                                                           long long dp, int y, int y2, int x, int ow,      \
                                                           int oh, int pair, ssam_tcp_##MODE c)             \
-    {                                                                                                      \
-        ssam_tc_storep2_##MODE(dst, dp, y, y2, x, ow, oh, pair, c);                                        \
-    }
+    { ssam_tc_storep2_##MODE(dst, dp, y, y2, x, ow, oh, pair, c); }
 SSAM__TC_MODE_TYPE(f64)
 SSAM__TC_MODE_TYPE(tf32)
 SSAM__TC_MODE_TYPE(tf32x3)
