@@ -140,6 +140,27 @@ struct ssam__tb3_tile {
     int warp_inside;           /* allin: every lane's col_inside_mask full (warp-uniform) */
 };
 
+/* what a level reads of the context structs (ssam__tb3_level, ssam__tb3z_level), at once and before
+ * any store, bound to the glossary's names: const auto [g, dst, cf, L, Zs, Ze, y0, allin, wb, x,
+ * colin] = ssam__tb3_reads(a, tile, lane) (why: docs/ssam.md#tb-context-structs) */
+template <class T, int V>
+struct ssam__tb3_read {
+    ssam_stencil_geom g;
+    T *dst;
+    const T *cf;
+    int L, Zs, Ze, y0, allin;
+    ssam_vec<T, V> *wb;
+    int x, colin;
+};
+template <class T, int V>
+static __device__ __forceinline__ ssam__tb3_read<T, V> ssam__tb3_reads(const ssam__tb_args<T> &a, const ssam__tb3_tile<T, V> &tile,
+                                                                       const ssam__lane &lane)
+{
+    const ssam__tb3_read<T, V> r = {a.g, a.dst, a.coef, a.steps, tile.seg_begin, tile.seg_end, tile.y0, tile.warp_inside,
+                                    tile.warp_smem, lane.x, lane.col_inside_mask};
+    return r;
+}
+
 /* level t of plane zt = z - t (ZHI + 1) for the warp's P rows (plane zz in slot (zz - z0) mod NS, PS
  * vectors each) from level t - 1's rings; into level t's rings, or stored at t = TT, after every
  * row's window is loaded (shared rows load once) */
@@ -149,15 +170,8 @@ static __device__ __forceinline__ void ssam__tb3_level(int ph, const int &zt_ref
                                                        const ssam__lane &lane, const int (&rowin)[P], const int (&rowst)[P])
 {
     enum { XLO = S::xlo, XHI = S::xhi, YLO = S::ylo, ZLO = S::zlo, ZHI = S::zhi, NY = S::yhi - S::ylo + 1 };
-    /* zt (by const reference) and the members read, as locals read before any store (why:
-     * docs/ssam.md#tb-context-structs) */
-    const int zt = zt_ref;
-    const ssam_stencil_geom g = a.g;
-    T *const dst = a.dst;
-    const T *const cf = a.coef;
-    const int L = a.steps, Zs = tile.seg_begin, Ze = tile.seg_end, y0 = tile.y0, allin = tile.warp_inside;
-    ssam_vec<T, V> *const wb = tile.warp_smem;
-    const int x = lane.x, colin = lane.col_inside_mask;
+    const int zt = zt_ref; /* zt (by const reference) first, then the members (ssam__tb3_reads) */
+    const auto [g, dst, cf, L, Zs, Ze, y0, allin, wb, x, colin] = ssam__tb3_reads(a, tile, lane);
     int pl[NZ];
 #pragma unroll
     for (int dz = 0; dz < NZ; dz++) pl[dz] = ((t - 1) * NS + ((ph - t * (ZHI + 1) + ZLO + dz) % NS + NS) % NS) * PS;
@@ -380,13 +394,8 @@ static __device__ __forceinline__ void ssam__tb3z_level(int ph, const int &zt_re
                                                         const ssam__lane &lane, const int (&rowin)[P], const int (&rowst)[P])
 {
     enum { XLO = S::xlo, XHI = S::xhi, YLO = S::ylo, ZLO = S::zlo, ZHI = S::zhi, NY = S::yhi - S::ylo + 1, NZ = ZHI - ZLO + 1 };
-    const int zt = zt_ref;           /* zt and the members read, as locals (as in ssam__tb3_level) */
-    const ssam_stencil_geom g = a.g;
-    T *const dst = a.dst;
-    const T *const cf = a.coef;
-    const int L = a.steps, Zs = tile.seg_begin, Ze = tile.seg_end, y0 = tile.y0, allin = tile.warp_inside;
-    ssam_vec<T, V> *const wb = tile.warp_smem;
-    const int x = lane.x, colin = lane.col_inside_mask;
+    const int zt = zt_ref; /* zt and the members read, as locals (as in ssam__tb3_level) */
+    const auto [g, dst, cf, L, Zs, Ze, y0, allin, wb, x, colin] = ssam__tb3_reads(a, tile, lane);
     int pl[NZ]; /* level t - 1's plane zt + ZLO + dz in slot (zt + ZLO + dz - z0) mod NSZ */
 #pragma unroll
     for (int dz = 0; dz < NZ; dz++) pl[dz] = ((t - 1) * NSZ + ((ph - t * ZHI + ZLO + dz) % NSZ + NSZ) % NSZ) * PS;
