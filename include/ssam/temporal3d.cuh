@@ -326,40 +326,6 @@ static __device__ __forceinline__ void ssam__tb3_steps(const ssam__tb3_tile<T, V
     }
 }
 
-/* The kernel body: block (bx, by, bz) owns columns [X0, X0 + STEPX), tile rows Yb .. Yb + RT - 1 and
- * the planes [Zs, Ze) of segment bz; steps z0 = Zs + TT ZLO .. z1 - 1 = Ze - 1 + TT (ZHI + 1), the
- * loop unrolled by NS so that every shared-memory offset is a constant.  L: the steps of this pass. */
-template <class T, class S, int TT, int P, int B, int RING>
-static __device__ __forceinline__ void ssam__tb3_body(const T *src, T *dst, const ssam_stencil_geom g, int L, const T *cf)
-{
-    enum {
-        ZHI = S::zhi, V = SSAM_STENCIL_V(T), NZ = ZHI - S::zlo + 1, NS = NZ + 1,
-        PS = SSAM_TEMPORAL3D_ROWS(B / 32 * P, S::ylo, S::yhi) * 32
-    };
-    typedef ssam_vec<T, V> vec_t;
-    extern __shared__ int4 ssam__tb3[];
-    const ssam__tb_args<T> a = {src, dst, g, L, cf};
-    ssam__tb3_tile<T, V> tile;
-    ssam__lane lane;
-    int cx[V], ry[P], rowin[P], rowst[P]; /* arrays apart from the structs: docs/ssam.md#tb-context-structs */
-    T pf[V][P], zr[TT][NZ][V][P];
-    ssam__tb3_tile_make<T, S, TT, P, B, ZHI + 1>(tile, lane, cx, ry, rowin, rowst, g, (vec_t *)ssam__tb3);
-    if (RING) { /* rings of levels 1 .. TT-1 (zr[0] stays unused: level 1 reads shared memory) */
-#pragma unroll
-        for (int t = 0; t < TT; t++)
-#pragma unroll
-            for (int z = 0; z < NZ; z++)
-#pragma unroll
-                for (int k = 0; k < V; k++)
-#pragma unroll
-                    for (int p = 0; p < P; p++) zr[t][z][k][p] = (T)0;
-    }
-    ssam__tb3_start<B, TT * NS * PS>(ssam__tb3, pf, a, tile, lane, ry, cx);
-    ssam__tb3_steps<NS>(tile, [&](int ph, int z) {
-        ssam__tb3_plane<S, NS, PS, RING>(ph, z, pf, zr, a, tile, lane, cx, ry, rowin, rowst);
-    });
-}
-
 /* ---- the z-column variant (z-stars, ZLO < 0 < ZHI): docs/ssam.md#temporal-blocking-3d-temporal3dcuh */
 template <class... P>
 static __host__ __device__ constexpr int ssam__tb3z_fits(onchip_shape<P...>)
@@ -471,12 +437,17 @@ static __device__ __forceinline__ void ssam__tb3z_intake(int z, T (&pf)[V][P], T
                                        cx, in, ry, (T)0);
 }
 
-/* the z-column body: ssam__tb3_body's tiles and rules, the loop unrolled by NSZ = NZ - 1 */
-template <class T, class S, int TT, int P, int B>
-static __device__ __forceinline__ void ssam__tb3z_body(const T *src, T *dst, const ssam_stencil_geom g, int L, const T *cf)
+/* The kernel body, MODE 0 shared rings, 1 with the register ring, 2 the z-column (ssam__tb3z_fits):
+ * block (bx, by, bz) owns columns [X0, X0 + STEPX), tile rows Yb .. Yb + RT - 1 and the planes [Zs, Ze)
+ * of segment bz; steps z0 = Zs + TT ZLO .. z1 - 1 = Ze - 1 + TT LAG (LAG = ZHI + 1; the z-column's
+ * ZHI), the loop unrolled by NS (NZ + 1; the z-column's NZ - 1) so that every shared-memory offset is
+ * a constant.  L: the steps of this pass. */
+template <class T, class S, int TT, int P, int B, int MODE>
+static __device__ __forceinline__ void ssam__tb3_body(const T *src, T *dst, const ssam_stencil_geom g, int L, const T *cf)
 {
     enum {
-        ZHI = S::zhi, V = SSAM_STENCIL_V(T), NSZ = ZHI - S::zlo, PS = SSAM_TEMPORAL3D_ROWS(B / 32 * P, S::ylo, S::yhi) * 32
+        ZHI = S::zhi, V = SSAM_STENCIL_V(T), NZ = ZHI - S::zlo + 1, RING = MODE == 1, ZCOL = MODE == 2,
+        NS = ZCOL ? NZ - 1 : NZ + 1, PS = SSAM_TEMPORAL3D_ROWS(B / 32 * P, S::ylo, S::yhi) * 32
     };
     typedef ssam_vec<T, V> vec_t;
     extern __shared__ int4 ssam__tb3[];
@@ -484,14 +455,29 @@ static __device__ __forceinline__ void ssam__tb3z_body(const T *src, T *dst, con
     ssam__tb3_tile<T, V> tile;
     ssam__lane lane;
     int cx[V], ry[P], rowin[P], rowst[P]; /* arrays apart from the structs: docs/ssam.md#tb-context-structs */
-    T pf[V][P], nw[V][P];
-    ssam__tb3_tile_make<T, S, TT, P, B, ZHI>(tile, lane, cx, ry, rowin, rowst, g, (vec_t *)ssam__tb3);
-    ssam__tb3_start<B, TT * NSZ * PS>(ssam__tb3, pf, a, tile, lane, ry, cx);
-    ssam__tb3_steps<NSZ>(tile, [&](int ph, int z) {
-        ssam__tb3z_intake(z, pf, nw, a, tile, lane, ry, cx);
-        ssam__tb3z_levels<S, NSZ, PS, 1, T, TT>(ph, z, nw, a, tile, lane, rowin, rowst);
-        __syncthreads();
-    });
+    T pf[V][P], zr[TT][NZ][V][P], nw[V][P]; /* zr: the register rings (MODE 1); nw: the z-column's rows */
+    ssam__tb3_tile_make<T, S, TT, P, B, ZCOL ? ZHI : ZHI + 1>(tile, lane, cx, ry, rowin, rowst, g, (vec_t *)ssam__tb3);
+    if (RING) { /* rings of levels 1 .. TT-1 (zr[0] stays unused: level 1 reads shared memory) */
+#pragma unroll
+        for (int t = 0; t < TT; t++)
+#pragma unroll
+            for (int z = 0; z < NZ; z++)
+#pragma unroll
+                for (int k = 0; k < V; k++)
+#pragma unroll
+                    for (int p = 0; p < P; p++) zr[t][z][k][p] = (T)0;
+    }
+    ssam__tb3_start<B, TT * NS * PS>(ssam__tb3, pf, a, tile, lane, ry, cx);
+    if constexpr (ZCOL)
+        ssam__tb3_steps<NS>(tile, [&](int ph, int z) {
+            ssam__tb3z_intake(z, pf, nw, a, tile, lane, ry, cx);
+            ssam__tb3z_levels<S, NS, PS, 1, T, TT>(ph, z, nw, a, tile, lane, rowin, rowst);
+            __syncthreads();
+        });
+    else
+        ssam__tb3_steps<NS>(tile, [&](int ph, int z) {
+            ssam__tb3_plane<S, NS, PS, RING>(ph, z, pf, zr, a, tile, lane, cx, ry, rowin, rowst);
+        });
 }
 
 /* the body of a generated kernel: MODE 0 shared rings, 1 with the register ring, 2 the z-column */
@@ -499,10 +485,7 @@ template <class T, class S, int TT, int P, int B, int MODE>
 static __device__ __forceinline__ void ssam__tb3_any_body(const T *src, T *dst, const ssam_stencil_geom g, int L,
                                                           const T *cf)
 {
-    if constexpr (MODE == 2) {
-        if constexpr (ssam__tb3z_fits(S())) ssam__tb3z_body<T, S, TT, P, B>(src, dst, g, L, cf);
-    } else
-        ssam__tb3_body<T, S, TT, P, B, MODE>(src, dst, g, L, cf);
+    if constexpr (MODE != 2 || ssam__tb3z_fits(S())) ssam__tb3_body<T, S, TT, P, B, MODE>(src, dst, g, L, cf);
 }
 
 /* a 3D policy resolved for T and the shape S: the schedule (AUTO: ZCOL where SSAM_TB3_ZCOL_RULE says,
