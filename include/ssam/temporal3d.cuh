@@ -140,9 +140,8 @@ struct ssam__tb3_tile {
     int warp_inside;           /* allin: every lane's col_inside_mask full (warp-uniform) */
 };
 
-/* what a level reads of the context structs (ssam__tb3_level, ssam__tb3z_level), at once and before
- * any store, bound to the glossary's names: const auto [g, dst, cf, L, Zs, Ze, y0, allin, wb, x,
- * colin] = ssam__tb3_reads(a, tile, lane) (why: docs/ssam.md#tb-context-structs) */
+/* the members the levels read, at once before any store, for names bound to them (why:
+ * docs/ssam.md#tb-context-structs) */
 template <class T, int V>
 struct ssam__tb3_read {
     ssam_stencil_geom g;
@@ -153,7 +152,8 @@ struct ssam__tb3_read {
     int x, colin;
 };
 template <class T, int V>
-static __device__ __forceinline__ ssam__tb3_read<T, V> ssam__tb3_reads(const ssam__tb_args<T> &a, const ssam__tb3_tile<T, V> &tile,
+static __device__ __forceinline__ ssam__tb3_read<T, V> ssam__tb3_reads(const ssam__tb_args<T> &a,
+                                                                       const ssam__tb3_tile<T, V> &tile,
                                                                        const ssam__lane &lane)
 {
     const ssam__tb3_read<T, V> r = {a.g, a.dst, a.coef, a.steps, tile.seg_begin, tile.seg_end, tile.y0, tile.warp_inside,
