@@ -79,6 +79,20 @@ struct ssam__accept {
 #define SSAM_WARP 32
 #define SSAM__FULL 0xffffffffu
 
+/* value 1: A and B are one type; ssam__type_in<T, L...>::ok 1: T is one of L (the generators' checks) */
+template <class A, class B>
+struct ssam__same {
+    enum { value = 0 };
+};
+template <class A>
+struct ssam__same<A, A> {
+    enum { value = 1 };
+};
+template <class T, class... L>
+struct ssam__type_in {
+    enum { ok = (0 + ... + ssam__same<T, L>::value) != 0 };
+};
+
 #ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
 static inline const char *ssam_strerror(int rc)
 {

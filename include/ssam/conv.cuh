@@ -455,14 +455,31 @@ static __device__ __forceinline__ void ssam_conv2d_body(const TS *src, TS *dst, 
 /* rows in flight per lane; why: docs/ssam.md#conv-queued */
 #define SSAM__CONV_QD(TS, M, N) ((sizeof(TS) == 2 && (M) * (N) > 25) ? 2 : 4)
 
+/* a queued lane's loads, passed by const reference (the arrays cx, ce apart) */
+template <class TS>
+struct ssam__conv_qlane {
+    const TS *src;  /* the input, rows sp elements apart */
+    long long sp;
+    int x;          /* the lane's first column */
+    int vec_ok;     /* 1: its columns x .. x+V-1 are one aligned 16-byte load (in) */
+    int edge;       /* 1: lanes 0 and 31, which load the halo columns */
+    TS cval;        /* the constant outside, and its bits */
+    unsigned cbits;
+};
+
 /* one row into the queue: q the lane's raw columns x .. x+V-1, qe[E] the bits of the halo columns
  * ce[] (lanes 0 and 31: edge); *rows the mapped row (-1: cval, bits cbits).  Raw words, and not
  * ssam_regcache_rows_raw: why: docs/ssam.md#conv-queued */
 template <class TS, int V, int E>
-static __device__ __forceinline__ void ssam__conv_qload(uint4 &q, unsigned (&qe)[E], const TS *src, long long sp,
-                                                        const int *rows, int x, const int (&cx)[V], int in,
-                                                        const int (&ce)[E], int edge, TS cval, unsigned cbits)
+static __device__ __forceinline__ void ssam__conv_qload(uint4 &q, unsigned (&qe)[E], const ssam__conv_qlane<TS> &ql,
+                                                        const int *rows, const int (&cx)[V], const int (&ce)[E])
 {
+    /* the members read, as locals read before any store (docs/ssam.md#tb-context-structs) */
+    const TS *const src = ql.src;
+    const long long sp = ql.sp;
+    const int x = ql.x, in = ql.vec_ok, edge = ql.edge;
+    const TS cval = ql.cval;
+    const unsigned cbits = ql.cbits;
     const int yy = *rows;
     const TS *row = src + (long long)(yy < 0 ? 0 : yy) * sp;
     if (in && yy >= 0) {
@@ -586,17 +603,16 @@ static __device__ __forceinline__ void ssam_conv2d_qbody(const TS *src, TS *dst,
     for (int a = 0; a < NA; a++)
 #pragma unroll
         for (int k = 0; k < V; k++) acc[a][k] = 0.f;
+    const ssam__conv_qlane<TS> ql = {src, g.sp, x, in, edge, cval, cbits};
 #pragma unroll
-    for (int p = 0; p < D; p++)
-        ssam__conv_qload<TS, V, E>(q[p], qe[p], src, g.sp, ssam__rowtab + p, x, cx, in, ce, edge, cval, cbits);
+    for (int p = 0; p < D; p++) ssam__conv_qload<TS, V, E>(q[p], qe[p], ql, ssam__rowtab + p, cx, ce);
 #pragma unroll 1
     for (int i0 = 0; i0 < nrow; i0 += D) {
 #pragma unroll
         for (int p = 0; p < D; p++) {
             float r[HL + V + HR], out[V];
             ssam__conv_qrow<TS, V, HL, HR>(r, q[p], qe[p], lane);
-            ssam__conv_qload<TS, V, E>(q[p], qe[p], src, g.sp, ssam__rowtab + i0 + p + D, x, cx, in, ce, edge, cval,
-                                       cbits);
+            ssam__conv_qload<TS, V, E>(q[p], qe[p], ql, ssam__rowtab + i0 + p + D, cx, ce);
             ssam__conv_qacc<V, M, N>(acc, out, r, w);
             const int o = Ys + i0 + p - (N - 1); /* the output row completed */
             if (o >= Ys && o < Ye) ssam__conv_qstore<TS, V>(dst + (long long)o * g.dp, out, x, g.ow, g.ovec);
@@ -605,28 +621,6 @@ static __device__ __forceinline__ void ssam_conv2d_qbody(const TS *src, TS *dst,
 }
 
 /* ---- The generators ---- */
-
-/* the (storage, arithmetic) types the generators take */
-template <class TS, class T>
-struct ssam__conv_types {
-    enum { ok = 0 };
-};
-template <>
-struct ssam__conv_types<float, float> {
-    enum { ok = 1 };
-};
-template <>
-struct ssam__conv_types<double, double> {
-    enum { ok = 1 };
-};
-template <>
-struct ssam__conv_types<__half, float> {
-    enum { ok = 1 };
-};
-template <>
-struct ssam__conv_types<__nv_bfloat16, float> {
-    enum { ok = 1 };
-};
 
 /* the policy (the last argument of SSAM_CONV2D_DEFINE): P output rows a step of the systolic walk,
  * B threads a block, MINB the systolic walk's __launch_bounds__ minimum blocks per SM */
@@ -657,6 +651,15 @@ struct ssam__conv_calc<__half> {
 template <>
 struct ssam__conv_calc<__nv_bfloat16> {
     typedef float type;
+};
+/* the (storage, arithmetic) types the generators take: float, double, __half or __nv_bfloat16 with
+ * its arithmetic type */
+template <class TS, class T>
+struct ssam__conv_types {
+    enum {
+        ok = ssam__type_in<TS, float, double, __half, __nv_bfloat16>::ok &&
+             ssam__same<T, typename ssam__conv_calc<TS>::type>::value
+    };
 };
 
 #define SSAM_CONV2D_DEFINE(name, T, M, N, ...)                                                             \

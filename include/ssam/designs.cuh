@@ -358,22 +358,10 @@ static inline int ssam__design1d_launch(const ssam_design1d_args *a, cudaStream_
 #endif /* !__CUDACC_RTC__ */
 
 /* the limits; ok: all hold (the body is instantiated only then: one sentence) */
-template <class T>
-struct ssam__d1_real {
-    enum { ok = 0 };
-};
-template <>
-struct ssam__d1_real<float> {
-    enum { ok = 1 };
-};
-template <>
-struct ssam__d1_real<double> {
-    enum { ok = 1 };
-};
 template <class T, int Q, int S, int B>
 struct ssam__d1_limits {
     enum {
-        type = ssam__d1_real<T>::ok, taps = Q >= 1 && Q <= 32, stride = S == 1 || S == 2,
+        type = ssam__type_in<T, float, double>::ok, taps = Q >= 1 && Q <= 32, stride = S == 1 || S == 2,
         block = B % 32 == 0 && B >= 32 && B <= ONCHIP_THREADS_PER_BLOCK_MAX, ok = type && taps && stride && block
     };
 };

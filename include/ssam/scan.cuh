@@ -144,31 +144,7 @@ static inline int ssam__sat_launch(const ssam_sat_args *a, cudaStream_t stream, 
 /* the table's element types; the kernels are instantiated only for these and a valid B (one sentence) */
 template <class T>
 struct ssam__sat_type {
-    enum { ok = 0 };
-};
-template <>
-struct ssam__sat_type<int> {
-    enum { ok = 1 };
-};
-template <>
-struct ssam__sat_type<unsigned> {
-    enum { ok = 1 };
-};
-template <>
-struct ssam__sat_type<long long> {
-    enum { ok = 1 };
-};
-template <>
-struct ssam__sat_type<unsigned long long> {
-    enum { ok = 1 };
-};
-template <>
-struct ssam__sat_type<float> {
-    enum { ok = 1 };
-};
-template <>
-struct ssam__sat_type<double> {
-    enum { ok = 1 };
+    enum { ok = ssam__type_in<T, int, unsigned, long long, unsigned long long, float, double>::ok };
 };
 
 #define SSAM_SAT_DEFINE(name, T, B)                                                                        \

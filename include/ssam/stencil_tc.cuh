@@ -209,23 +209,6 @@ static __device__ __forceinline__ void ssam__stc_copy(T *slot, const T *src, con
     }
 }
 
-/* 1 where one of the fragments' sums is not finite (an Inf or NaN among the planes, which the band's
- * zeros spread, or an overflow): the tile is then computed again with ssam__stc_fma */
-template <class MD, int D, int JX>
-static __device__ __forceinline__ int ssam__stc_nonfinite(const typename MD::c_t (&acc)[D][JX])
-{
-    int bad = 0;
-#pragma unroll
-    for (int o = 0; o < D; o++)
-#pragma unroll
-        for (int j = 0; j < JX; j++) {
-            const typename MD::p_t p = ssam_tc_plain(MD(), acc[o][j]);
-#pragma unroll
-            for (int k = 0; k < 4; k++) bad |= !isfinite(p.v[k]);
-        }
-    return bad;
-}
-
 /* a cell of output plane z, row y, column x is a Dirichlet cell (its stencil leaves the domain); the
  * box's extents XLO .. ZHI */
 template <int XLO, int XHI, int YLO, int YHI, int ZLO, int ZHI>
@@ -323,8 +306,10 @@ static __device__ __forceinline__ void ssam__stencil_tc_body(const typename MD::
         ssam_tc_zrows<MD, D, NY, NZ, JX, S8, T4>(acc, slot + (wr0 + D * gq) * TP + wc0 + 2 * cq, TP, wpad + 7 + 2 * cq - gq, WP,
                                                  cq, bands);
         onchip_cp_async_wait_all();
+        /* bad: a sum not finite (an Inf or NaN among the planes, which the band's zeros spread, or an
+         * overflow), the tile then computed again with ssam__stc_fma */
         int bad = 0;
-        if (k >= ka) bad |= ssam__stc_nonfinite<MD>(acc[0]);
+        if (k >= ka) bad |= ssam__tc_nonfinite<MD>(acc[0]);
         bad = __syncthreads_or(bad); /* the next unit visible to all; this slot free for copies */
         if (k >= ka) {
             const int chk = !g.periodic && (z < -ZLO || z >= g.nz - ZHI || yb < -YLO || yb + BH > g.ny - YHI || x0 < -XLO ||

@@ -199,6 +199,19 @@ static __device__ __forceinline__ void ssam__tb2_block(int *bx, int *by)
     }
 }
 
+/* the first column *X0 of the warp's strip (the block's strip group, ssam__tb2_block, and the warp)
+ * and the strip's segment *seg; 0 where the warp lies right of the domain (both 2D bodies) */
+template <int B, int STEP>
+static __device__ __forceinline__ int ssam__tb2_warp(const ssam_stencil_geom &g, int *X0, int *seg)
+{
+    int bx, by;
+    ssam__tb2_block(&bx, &by);
+    const long long X0l = ((long long)bx * (B / 32) + (threadIdx.x >> 5)) * STEP;
+    *X0 = (int)X0l;
+    *seg = by;
+    return X0l < g.nx;
+}
+
 /* The kernel body: a warp streams input rows [j0, j1) of its strip through TT rings, the loop
  * unrolled by NY, the input prefetched NY rows ahead into pf */
 template <class T, class S, int TT, int B>
@@ -210,11 +223,8 @@ static __device__ __forceinline__ void ssam__tb2_body(const T *src, T *dst, cons
     };
     const int bmode = g.periodic ? SSAM_BORDER_WRAP : SSAM_BORDER_NEAREST;
     const int lane_id = threadIdx.x & 31;
-    int bx, by;
-    ssam__tb2_block(&bx, &by);
-    const long long X0l = ((long long)bx * (B / 32) + (threadIdx.x >> 5)) * STEP;
-    if (X0l >= g.nx) return; /* whole warps only: the shuffles need every lane */
-    const int X0 = (int)X0l;
+    int X0, by;
+    if (!ssam__tb2_warp<B, STEP>(g, &X0, &by)) return; /* whole warps only: the shuffles need every lane */
     const int x = X0 - HL + V * lane_id;
     const int store = lane_id >= HL / V && lane_id < 32 - HR / V && x < g.nx;
     const int Ys = by * g.seg, Ye = min(Ys + g.seg, g.ny);
@@ -303,11 +313,8 @@ static __device__ __forceinline__ void ssam__tb2s_body(const T *src, T *dst, con
     const int bmode = g.periodic ? SSAM_BORDER_WRAP : SSAM_BORDER_NEAREST;
     const int lane = threadIdx.x & 31;
     vec *const q = (vec *)ssam__tb2s_smem + (threadIdx.x >> 5) * (2 * R0 * 32) + lane; /* slot s: q[32 s] */
-    int bx, by;
-    ssam__tb2_block(&bx, &by);
-    const long long X0l = ((long long)bx * (B / 32) + (threadIdx.x >> 5)) * STEP;
-    if (X0l >= g.nx) return; /* whole warps only: the shuffles need every lane */
-    const int X0 = (int)X0l;
+    int X0, by;
+    if (!ssam__tb2_warp<B, STEP>(g, &X0, &by)) return; /* whole warps only: the shuffles need every lane */
     const int x = X0 - HL + V * lane;
     const int store = lane >= HL / V && lane < 32 - HR / V && x < g.nx;
     const int Ys = by * g.seg, Ye = min(Ys + g.seg, g.ny);

@@ -140,6 +140,27 @@ struct ssam__tb3_tile {
     int warp_inside;           /* allin: every lane's col_inside_mask full (warp-uniform) */
 };
 
+/* the members the levels read, at once before any store, for names bound to them (why:
+ * docs/ssam.md#tb-context-structs) */
+template <class T, int V>
+struct ssam__tb3_read {
+    ssam_stencil_geom g;
+    T *dst;
+    const T *cf;
+    int L, Zs, Ze, y0, allin;
+    ssam_vec<T, V> *wb;
+    int x, colin;
+};
+template <class T, int V>
+static __device__ __forceinline__ ssam__tb3_read<T, V> ssam__tb3_reads(const ssam__tb_args<T> &a,
+                                                                       const ssam__tb3_tile<T, V> &tile,
+                                                                       const ssam__lane &lane)
+{
+    const ssam__tb3_read<T, V> r = {a.g, a.dst, a.coef, a.steps, tile.seg_begin, tile.seg_end, tile.y0, tile.warp_inside,
+                                    tile.warp_smem, lane.x, lane.col_inside_mask};
+    return r;
+}
+
 /* level t of plane zt = z - t (ZHI + 1) for the warp's P rows (plane zz in slot (zz - z0) mod NS, PS
  * vectors each) from level t - 1's rings; into level t's rings, or stored at t = TT, after every
  * row's window is loaded (shared rows load once) */
@@ -149,15 +170,8 @@ static __device__ __forceinline__ void ssam__tb3_level(int ph, const int &zt_ref
                                                        const ssam__lane &lane, const int (&rowin)[P], const int (&rowst)[P])
 {
     enum { XLO = S::xlo, XHI = S::xhi, YLO = S::ylo, ZLO = S::zlo, ZHI = S::zhi, NY = S::yhi - S::ylo + 1 };
-    /* zt (by const reference) and the members read, as locals read before any store (why:
-     * docs/ssam.md#tb-context-structs) */
-    const int zt = zt_ref;
-    const ssam_stencil_geom g = a.g;
-    T *const dst = a.dst;
-    const T *const cf = a.coef;
-    const int L = a.steps, Zs = tile.seg_begin, Ze = tile.seg_end, y0 = tile.y0, allin = tile.warp_inside;
-    ssam_vec<T, V> *const wb = tile.warp_smem;
-    const int x = lane.x, colin = lane.col_inside_mask;
+    const int zt = zt_ref; /* zt (by const reference) first, then the members (ssam__tb3_reads) */
+    const auto [g, dst, cf, L, Zs, Ze, y0, allin, wb, x, colin] = ssam__tb3_reads(a, tile, lane);
     int pl[NZ];
 #pragma unroll
     for (int dz = 0; dz < NZ; dz++) pl[dz] = ((t - 1) * NS + ((ph - t * (ZHI + 1) + ZLO + dz) % NS + NS) % NS) * PS;
@@ -295,43 +309,19 @@ static __device__ __forceinline__ void ssam__tb3_start(int4 *sh, T (&pf)[V][P], 
     __syncthreads();
 }
 
-/* The kernel body: block (bx, by, bz) owns columns [X0, X0 + STEPX), tile rows Yb .. Yb + RT - 1 and
- * the planes [Zs, Ze) of segment bz; steps z0 = Zs + TT ZLO .. z1 - 1 = Ze - 1 + TT (ZHI + 1), the
- * loop unrolled by NS so that every shared-memory offset is a constant.  L: the steps of this pass. */
-template <class T, class S, int TT, int P, int B, int RING>
-static __device__ __forceinline__ void ssam__tb3_body(const T *src, T *dst, const ssam_stencil_geom g, int L, const T *cf)
+/* the steps z of [tile.z_first, tile.z_end) of both bodies, the loop unrolled by N (slot ph = (z - z0)
+ * mod N: every shared-memory offset a constant): f(ph, z) */
+template <int N, class T, int V, class F>
+static __device__ __forceinline__ void ssam__tb3_steps(const ssam__tb3_tile<T, V> &tile, F &&f)
 {
-    enum {
-        ZHI = S::zhi, V = SSAM_STENCIL_V(T), NZ = ZHI - S::zlo + 1, NS = NZ + 1,
-        PS = SSAM_TEMPORAL3D_ROWS(B / 32 * P, S::ylo, S::yhi) * 32
-    };
-    typedef ssam_vec<T, V> vec_t;
-    extern __shared__ int4 ssam__tb3[];
-    const ssam__tb_args<T> a = {src, dst, g, L, cf};
-    ssam__tb3_tile<T, V> tile;
-    ssam__lane lane;
-    int cx[V], ry[P], rowin[P], rowst[P]; /* arrays apart from the structs: docs/ssam.md#tb-context-structs */
-    T pf[V][P], zr[TT][NZ][V][P];
-    ssam__tb3_tile_make<T, S, TT, P, B, ZHI + 1>(tile, lane, cx, ry, rowin, rowst, g, (vec_t *)ssam__tb3);
-    if (RING) { /* rings of levels 1 .. TT-1 (zr[0] stays unused: level 1 reads shared memory) */
-#pragma unroll
-        for (int t = 0; t < TT; t++)
-#pragma unroll
-            for (int z = 0; z < NZ; z++)
-#pragma unroll
-                for (int k = 0; k < V; k++)
-#pragma unroll
-                    for (int p = 0; p < P; p++) zr[t][z][k][p] = (T)0;
-    }
-    ssam__tb3_start<B, TT * NS * PS>(ssam__tb3, pf, a, tile, lane, ry, cx);
     const int z0 = tile.z_first, z1 = tile.z_end;
 #pragma unroll 1
-    for (int zb = z0; zb < z1; zb += NS) {
+    for (int zb = z0; zb < z1; zb += N) {
 #pragma unroll
-        for (int ph = 0; ph < NS; ph++) {
+        for (int ph = 0; ph < N; ph++) {
             const int z = zb + ph;
             if (z >= z1) break; /* block-uniform */
-            ssam__tb3_plane<S, NS, PS, RING>(ph, z, pf, zr, a, tile, lane, cx, ry, rowin, rowst);
+            f(ph, z);
         }
     }
 }
@@ -370,13 +360,8 @@ static __device__ __forceinline__ void ssam__tb3z_level(int ph, const int &zt_re
                                                         const ssam__lane &lane, const int (&rowin)[P], const int (&rowst)[P])
 {
     enum { XLO = S::xlo, XHI = S::xhi, YLO = S::ylo, ZLO = S::zlo, ZHI = S::zhi, NY = S::yhi - S::ylo + 1, NZ = ZHI - ZLO + 1 };
-    const int zt = zt_ref;           /* zt and the members read, as locals (as in ssam__tb3_level) */
-    const ssam_stencil_geom g = a.g;
-    T *const dst = a.dst;
-    const T *const cf = a.coef;
-    const int L = a.steps, Zs = tile.seg_begin, Ze = tile.seg_end, y0 = tile.y0, allin = tile.warp_inside;
-    ssam_vec<T, V> *const wb = tile.warp_smem;
-    const int x = lane.x, colin = lane.col_inside_mask;
+    const int zt = zt_ref; /* zt and the members read, as locals (as in ssam__tb3_level) */
+    const auto [g, dst, cf, L, Zs, Ze, y0, allin, wb, x, colin] = ssam__tb3_reads(a, tile, lane);
     int pl[NZ]; /* level t - 1's plane zt + ZLO + dz in slot (zt + ZLO + dz - z0) mod NSZ */
 #pragma unroll
     for (int dz = 0; dz < NZ; dz++) pl[dz] = ((t - 1) * NSZ + ((ph - t * ZHI + ZLO + dz) % NSZ + NSZ) % NSZ) * PS;
@@ -434,12 +419,35 @@ static __device__ __forceinline__ void ssam__tb3z_levels(int ph, int z, T (&nw)[
     }
 }
 
-/* the z-column body: ssam__tb3_body's tiles and rules, the loop unrolled by NSZ = NZ - 1 */
-template <class T, class S, int TT, int P, int B>
-static __device__ __forceinline__ void ssam__tb3z_body(const T *src, T *dst, const ssam_stencil_geom g, int L, const T *cf)
+/* the prefetched input plane z into nw (level 0 of the z-column), then the next plane prefetched */
+template <class T, int V, int P>
+static __device__ __forceinline__ void ssam__tb3z_intake(int z, T (&pf)[V][P], T (&nw)[V][P], const ssam__tb_args<T> &a,
+                                                         const ssam__tb3_tile<T, V> &tile, const ssam__lane &lane,
+                                                         const int (&ry)[P], const int (&cx)[V])
+{
+    const ssam_stencil_geom g = a.g; /* the members read, as locals (as in ssam__tb3_level) */
+    const T *const src = a.src;
+    const int z1 = tile.z_end, bmode = tile.border_mode, x = lane.x_load, in = lane.vec_ok;
+#pragma unroll
+    for (int k = 0; k < V; k++)
+#pragma unroll
+        for (int p = 0; p < P; p++) nw[k][p] = pf[k][p];
+    if (z + 1 < z1)
+        ssam_regcache_rows_as<P, T, T>(pf, 0, src + (long long)ssam_border_index(z + 1, g.nz, bmode) * g.plane, g.pitch, x,
+                                       cx, in, ry, (T)0);
+}
+
+/* The kernel body, MODE 0 shared rings, 1 with the register ring, 2 the z-column (ssam__tb3z_fits):
+ * block (bx, by, bz) owns columns [X0, X0 + STEPX), tile rows Yb .. Yb + RT - 1 and the planes [Zs, Ze)
+ * of segment bz; steps z0 = Zs + TT ZLO .. z1 - 1 = Ze - 1 + TT LAG (LAG = ZHI + 1; the z-column's
+ * ZHI), the loop unrolled by NS (NZ + 1; the z-column's NZ - 1) so that every shared-memory offset is
+ * a constant.  L: the steps of this pass. */
+template <class T, class S, int TT, int P, int B, int MODE>
+static __device__ __forceinline__ void ssam__tb3_body(const T *src, T *dst, const ssam_stencil_geom g, int L, const T *cf)
 {
     enum {
-        ZHI = S::zhi, V = SSAM_STENCIL_V(T), NSZ = ZHI - S::zlo, PS = SSAM_TEMPORAL3D_ROWS(B / 32 * P, S::ylo, S::yhi) * 32
+        ZHI = S::zhi, V = SSAM_STENCIL_V(T), NZ = ZHI - S::zlo + 1, RING = MODE == 1, ZCOL = MODE == 2,
+        NS = ZCOL ? NZ - 1 : NZ + 1, PS = SSAM_TEMPORAL3D_ROWS(B / 32 * P, S::ylo, S::yhi) * 32
     };
     typedef ssam_vec<T, V> vec_t;
     extern __shared__ int4 ssam__tb3[];
@@ -447,28 +455,29 @@ static __device__ __forceinline__ void ssam__tb3z_body(const T *src, T *dst, con
     ssam__tb3_tile<T, V> tile;
     ssam__lane lane;
     int cx[V], ry[P], rowin[P], rowst[P]; /* arrays apart from the structs: docs/ssam.md#tb-context-structs */
-    T pf[V][P], nw[V][P];
-    ssam__tb3_tile_make<T, S, TT, P, B, ZHI>(tile, lane, cx, ry, rowin, rowst, g, (vec_t *)ssam__tb3);
-    ssam__tb3_start<B, TT * NSZ * PS>(ssam__tb3, pf, a, tile, lane, ry, cx);
-    const int z0 = tile.z_first, z1 = tile.z_end;
-#pragma unroll 1
-    for (int zb = z0; zb < z1; zb += NSZ) {
+    T pf[V][P], zr[TT][NZ][V][P], nw[V][P]; /* zr: the register rings (MODE 1); nw: the z-column's rows */
+    ssam__tb3_tile_make<T, S, TT, P, B, ZCOL ? ZHI : ZHI + 1>(tile, lane, cx, ry, rowin, rowst, g, (vec_t *)ssam__tb3);
+    if (RING) { /* rings of levels 1 .. TT-1 (zr[0] stays unused: level 1 reads shared memory) */
 #pragma unroll
-        for (int ph = 0; ph < NSZ; ph++) {
-            const int z = zb + ph;
-            if (z >= z1) break; /* block-uniform */
+        for (int t = 0; t < TT; t++)
 #pragma unroll
-            for (int k = 0; k < V; k++)
+            for (int z = 0; z < NZ; z++)
 #pragma unroll
-                for (int p = 0; p < P; p++) nw[k][p] = pf[k][p];
-            if (z + 1 < z1)
-                ssam_regcache_rows_as<P, T, T>(pf, 0,
-                                               src + (long long)ssam_border_index(z + 1, g.nz, tile.border_mode) * g.plane,
-                                               g.pitch, lane.x_load, cx, lane.vec_ok, ry, (T)0);
-            ssam__tb3z_levels<S, NSZ, PS, 1, T, TT>(ph, z, nw, a, tile, lane, rowin, rowst);
-            __syncthreads();
-        }
+                for (int k = 0; k < V; k++)
+#pragma unroll
+                    for (int p = 0; p < P; p++) zr[t][z][k][p] = (T)0;
     }
+    ssam__tb3_start<B, TT * NS * PS>(ssam__tb3, pf, a, tile, lane, ry, cx);
+    if constexpr (ZCOL)
+        ssam__tb3_steps<NS>(tile, [&](int ph, int z) {
+            ssam__tb3z_intake(z, pf, nw, a, tile, lane, ry, cx);
+            ssam__tb3z_levels<S, NS, PS, 1, T, TT>(ph, z, nw, a, tile, lane, rowin, rowst);
+            __syncthreads();
+        });
+    else
+        ssam__tb3_steps<NS>(tile, [&](int ph, int z) {
+            ssam__tb3_plane<S, NS, PS, RING>(ph, z, pf, zr, a, tile, lane, cx, ry, rowin, rowst);
+        });
 }
 
 /* the body of a generated kernel: MODE 0 shared rings, 1 with the register ring, 2 the z-column */
@@ -476,10 +485,7 @@ template <class T, class S, int TT, int P, int B, int MODE>
 static __device__ __forceinline__ void ssam__tb3_any_body(const T *src, T *dst, const ssam_stencil_geom g, int L,
                                                           const T *cf)
 {
-    if constexpr (MODE == 2) {
-        if constexpr (ssam__tb3z_fits(S())) ssam__tb3z_body<T, S, TT, P, B>(src, dst, g, L, cf);
-    } else
-        ssam__tb3_body<T, S, TT, P, B, MODE>(src, dst, g, L, cf);
+    if constexpr (MODE != 2 || ssam__tb3z_fits(S())) ssam__tb3_body<T, S, TT, P, B, MODE>(src, dst, g, L, cf);
 }
 
 /* a 3D policy resolved for T and the shape S: the schedule (AUTO: ZCOL where SSAM_TB3_ZCOL_RULE says,

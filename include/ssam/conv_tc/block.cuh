@@ -129,16 +129,7 @@ static __device__ __forceinline__ void ssam__conv_tc_tile(const typename MD::ele
 #pragma unroll 1
     for (int i0 = 0; i0 < (N < 8 ? N : 8); i0++)
         ssam_conv_tc_rows8<MD, QY, JX, Z::S8, Z::T4, N>(acc, ta + i0 * Z::TP, Z::TP, wr, Z::WP, i0, cq);
-    int bad = 0;
-#pragma unroll
-    for (int q = 0; q < QY; q++)
-#pragma unroll
-        for (int j = 0; j < JX; j++) {
-            const typename MD::p_t p = ssam_tc_plain(MD(), acc[q][j]);
-#pragma unroll
-            for (int k = 0; k < 4; k++) bad |= !isfinite(p.v[k]);
-        }
-    if (__syncthreads_or(bad)) {
+    if (__syncthreads_or(ssam__tc_nonfinite<MD>(acc))) {
         ssam__conv_tc_tile_fma<T, W, Z, M, N>(tile, wpad, dst, g, x0, y0);
         __syncthreads(); /* the tile is the next copy's target */
     } else {

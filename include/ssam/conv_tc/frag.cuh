@@ -13,6 +13,7 @@
  *     ssam_tc_store2_MODE(dst, dp, y, y2, x, ow, oh, pair, c)   the same at rows y, y2
  *   The modes as types: ssam_tc_mode_MODE (SSAM_TC_MODE(MODE)) names elem_t, weight_t, h_t, h4_t,
  *   b_t, c_t, p_t; the overloads ssam_tc_slab(md, p), ... ssam_tc_store2 take a mode value first.
+ *   ssam__tc_nonfinite<MD>(acc): 1 where a sum of the fragments acc[D][JX] is not finite.
  *   SSAM_TC_T_MODE / SSAM_TC_W_MODE: the element and weight types.  Layouts:
  *   docs/pieces.md#tensor-core-pieces-ssamconv_tc.
  * LIMITS
@@ -316,165 +317,68 @@ static __device__ __forceinline__ void ssam_tc_store_tf32x3(float *dst, long lon
 
 /* ---- the modes as types (the usage block); the overloads take a mode value first */
 #define SSAM_TC_MODE(MODE) ssam_tc_mode_##MODE
-typedef struct ssam_tc_mode_f64 {
-    typedef double elem_t;   /* the image's element (storage) type */
-    typedef double weight_t; /* the weights' type, the plain-FMA sums' */
-    typedef ssam_tch_f64 h_t;
-    typedef ssam_tch4_f64 h4_t;
-    typedef ssam_tcb_f64 b_t;
-    typedef ssam_tcc_f64 c_t;
-    typedef ssam_tcp_f64 p_t;
-} ssam_tc_mode_f64;
-typedef struct ssam_tc_mode_tf32 {
-    typedef float elem_t;   /* storage */
-    typedef float weight_t; /* weights, plain-FMA sums */
-    typedef ssam_tch_tf32 h_t;
-    typedef ssam_tch4_tf32 h4_t;
-    typedef ssam_tcb_tf32 b_t;
-    typedef ssam_tcc_tf32 c_t;
-    typedef ssam_tcp_tf32 p_t;
-} ssam_tc_mode_tf32;
-typedef struct ssam_tc_mode_tf32x3 {
-    typedef float elem_t;   /* storage */
-    typedef float weight_t; /* weights, plain-FMA sums */
-    typedef ssam_tch_tf32x3 h_t;
-    typedef ssam_tch4_tf32x3 h4_t;
-    typedef ssam_tcb_tf32x3 b_t;
-    typedef ssam_tcc_tf32x3 c_t;
-    typedef ssam_tcp_tf32x3 p_t;
-} ssam_tc_mode_tf32x3;
-typedef struct ssam_tc_mode_f16 {
-    typedef __half elem_t;   /* storage */
-    typedef float weight_t; /* weights, plain-FMA sums */
-    typedef ssam_tch_f16 h_t;
-    typedef ssam_tch4_f16 h4_t;
-    typedef ssam_tcb_f16 b_t;
-    typedef ssam_tcc_f16 c_t;
-    typedef ssam_tcp_f16 p_t;
-} ssam_tc_mode_f16;
-typedef struct ssam_tc_mode_bf16 {
-    typedef __nv_bfloat16 elem_t;   /* storage */
-    typedef float weight_t; /* weights, plain-FMA sums */
-    typedef ssam_tch_bf16 h_t;
-    typedef ssam_tch4_bf16 h4_t;
-    typedef ssam_tcb_bf16 b_t;
-    typedef ssam_tcc_bf16 c_t;
-    typedef ssam_tcp_bf16 p_t;
-} ssam_tc_mode_bf16;
-/* f64 */
-static __device__ __forceinline__ ssam_tch_f64 ssam_tc_slab(ssam_tc_mode_f64, const double *p) { return ssam_tc_slab_f64(p); }
-static __device__ __forceinline__ ssam_tch4_f64 ssam_tc_slab4(ssam_tc_mode_f64, const double *p) { return ssam_tc_slab4_f64(p); }
-static __device__ __forceinline__ ssam_tcb_f64 ssam_tc_b(ssam_tc_mode_f64, double w0, double w1) { return ssam_tc_b_f64(w0, w1); }
-static __device__ __forceinline__ void ssam_tc_zero(ssam_tc_mode_f64, ssam_tcc_f64 *c) { ssam_tc_zero_f64(c); }
-static __device__ __forceinline__ ssam_tcp_f64 ssam_tc_plain(ssam_tc_mode_f64, ssam_tcc_f64 c) { return ssam_tc_plain_f64(c); }
-static __device__ __forceinline__ void ssam_tc_mma(ssam_tc_mode_f64, ssam_tcc_f64 *c, ssam_tch_f64 lo, ssam_tch_f64 hi, ssam_tcb_f64 b)
+/* ssam_tc_mode_MODE and its overloads, each the function of the mode's name */
+#define SSAM__TC_MODE_TYPE(MODE)                                                                           \
+    typedef struct ssam_tc_mode_##MODE {                                                                   \
+        typedef SSAM_TC_T_##MODE elem_t;   /* the image's element (storage) type */                        \
+        typedef SSAM_TC_W_##MODE weight_t; /* the weights' type, the plain-FMA sums' */                    \
+        typedef ssam_tch_##MODE h_t;                                                                       \
+        typedef ssam_tch4_##MODE h4_t;                                                                     \
+        typedef ssam_tcb_##MODE b_t;                                                                       \
+        typedef ssam_tcc_##MODE c_t;                                                                       \
+        typedef ssam_tcp_##MODE p_t;                                                                       \
+    } ssam_tc_mode_##MODE;                                                                                 \
+    static __device__ __forceinline__ ssam_tch_##MODE ssam_tc_slab(ssam_tc_mode_##MODE,                    \
+                                                                   const SSAM_TC_T_##MODE *p)              \
+    { return ssam_tc_slab_##MODE(p); }                                                                     \
+    static __device__ __forceinline__ ssam_tch4_##MODE ssam_tc_slab4(ssam_tc_mode_##MODE,                  \
+                                                                     const SSAM_TC_T_##MODE *p)            \
+    { return ssam_tc_slab4_##MODE(p); }                                                                    \
+    static __device__ __forceinline__ ssam_tcb_##MODE ssam_tc_b(ssam_tc_mode_##MODE, SSAM_TC_W_##MODE w0,  \
+                                                                SSAM_TC_W_##MODE w1)                       \
+    { return ssam_tc_b_##MODE(w0, w1); }                                                                   \
+    static __device__ __forceinline__ void ssam_tc_zero(ssam_tc_mode_##MODE, ssam_tcc_##MODE *c)           \
+    { ssam_tc_zero_##MODE(c); }                                                                            \
+    static __device__ __forceinline__ ssam_tcp_##MODE ssam_tc_plain(ssam_tc_mode_##MODE,                   \
+                                                                    ssam_tcc_##MODE c)                     \
+    { return ssam_tc_plain_##MODE(c); }                                                                    \
+    static __device__ __forceinline__ void ssam_tc_mma(ssam_tc_mode_##MODE, ssam_tcc_##MODE *c,            \
+                                                       ssam_tch_##MODE lo, ssam_tch_##MODE hi,             \
+                                                       ssam_tcb_##MODE b)                                  \
+    { ssam_tc_mma_##MODE(c, lo, hi, b); }                                                                  \
+    static __device__ __forceinline__ void ssam_tc_mma4(ssam_tc_mode_##MODE, ssam_tcc_##MODE *c,           \
+                                                        ssam_tch4_##MODE lo, ssam_tch4_##MODE hi,          \
+                                                        ssam_tcb_##MODE b)                                 \
+    { ssam_tc_mma4_##MODE(c, lo, hi, b); }                                                                 \
+    static __device__ __forceinline__ void ssam_tc_store(ssam_tc_mode_##MODE, SSAM_TC_T_##MODE *dst,       \
+                                                         long long dp, int y, int x, int ow, int oh,       \
+                                                         int pair, ssam_tcc_##MODE c)                      \
+    { ssam_tc_store_##MODE(dst, dp, y, x, ow, oh, pair, c); }                                              \
+    static __device__ __forceinline__ void ssam_tc_store2(ssam_tc_mode_##MODE, SSAM_TC_T_##MODE *dst,      \
+                                                          long long dp, int y, int y2, int x, int ow,      \
+                                                          int oh, int pair, ssam_tcp_##MODE c)             \
+    { ssam_tc_storep2_##MODE(dst, dp, y, y2, x, ow, oh, pair, c); }
+SSAM__TC_MODE_TYPE(f64)
+SSAM__TC_MODE_TYPE(tf32)
+SSAM__TC_MODE_TYPE(tf32x3)
+SSAM__TC_MODE_TYPE(f16)
+SSAM__TC_MODE_TYPE(bf16)
+#undef SSAM__TC_MODE_TYPE
+
+/* 1 where a sum of one of the fragments acc is not finite (an Inf or NaN, or an overflow) */
+template <class MD, int D, int JX>
+static __device__ __forceinline__ int ssam__tc_nonfinite(const typename MD::c_t (&acc)[D][JX])
 {
-    ssam_tc_mma_f64(c, lo, hi, b);
-}
-static __device__ __forceinline__ void ssam_tc_mma4(ssam_tc_mode_f64, ssam_tcc_f64 *c, ssam_tch4_f64 lo, ssam_tch4_f64 hi, ssam_tcb_f64 b)
-{
-    ssam_tc_mma4_f64(c, lo, hi, b);
-}
-static __device__ __forceinline__ void ssam_tc_store(ssam_tc_mode_f64, double *dst, long long dp, int y, int x, int ow, int oh, int pair, ssam_tcc_f64 c)
-{
-    ssam_tc_store_f64(dst, dp, y, x, ow, oh, pair, c);
-}
-static __device__ __forceinline__ void ssam_tc_store2(ssam_tc_mode_f64, double *dst, long long dp, int y, int y2, int x, int ow, int oh, int pair,
-                          ssam_tcp_f64 c)
-{
-    ssam_tc_storep2_f64(dst, dp, y, y2, x, ow, oh, pair, c);
-}
-/* tf32 */
-static __device__ __forceinline__ ssam_tch_tf32 ssam_tc_slab(ssam_tc_mode_tf32, const float *p) { return ssam_tc_slab_tf32(p); }
-static __device__ __forceinline__ ssam_tch4_tf32 ssam_tc_slab4(ssam_tc_mode_tf32, const float *p) { return ssam_tc_slab4_tf32(p); }
-static __device__ __forceinline__ ssam_tcb_tf32 ssam_tc_b(ssam_tc_mode_tf32, float w0, float w1) { return ssam_tc_b_tf32(w0, w1); }
-static __device__ __forceinline__ void ssam_tc_zero(ssam_tc_mode_tf32, ssam_tcc_tf32 *c) { ssam_tc_zero_tf32(c); }
-static __device__ __forceinline__ ssam_tcp_tf32 ssam_tc_plain(ssam_tc_mode_tf32, ssam_tcc_tf32 c) { return ssam_tc_plain_tf32(c); }
-static __device__ __forceinline__ void ssam_tc_mma(ssam_tc_mode_tf32, ssam_tcc_tf32 *c, ssam_tch_tf32 lo, ssam_tch_tf32 hi, ssam_tcb_tf32 b)
-{
-    ssam_tc_mma_tf32(c, lo, hi, b);
-}
-static __device__ __forceinline__ void ssam_tc_mma4(ssam_tc_mode_tf32, ssam_tcc_tf32 *c, ssam_tch4_tf32 lo, ssam_tch4_tf32 hi, ssam_tcb_tf32 b)
-{
-    ssam_tc_mma4_tf32(c, lo, hi, b);
-}
-static __device__ __forceinline__ void ssam_tc_store(ssam_tc_mode_tf32, float *dst, long long dp, int y, int x, int ow, int oh, int pair, ssam_tcc_tf32 c)
-{
-    ssam_tc_store_tf32(dst, dp, y, x, ow, oh, pair, c);
-}
-static __device__ __forceinline__ void ssam_tc_store2(ssam_tc_mode_tf32, float *dst, long long dp, int y, int y2, int x, int ow, int oh, int pair,
-                          ssam_tcp_tf32 c)
-{
-    ssam_tc_storep2_tf32(dst, dp, y, y2, x, ow, oh, pair, c);
-}
-/* tf32x3 */
-static __device__ __forceinline__ ssam_tch_tf32x3 ssam_tc_slab(ssam_tc_mode_tf32x3, const float *p) { return ssam_tc_slab_tf32x3(p); }
-static __device__ __forceinline__ ssam_tch4_tf32x3 ssam_tc_slab4(ssam_tc_mode_tf32x3, const float *p) { return ssam_tc_slab4_tf32x3(p); }
-static __device__ __forceinline__ ssam_tcb_tf32x3 ssam_tc_b(ssam_tc_mode_tf32x3, float w0, float w1) { return ssam_tc_b_tf32x3(w0, w1); }
-static __device__ __forceinline__ void ssam_tc_zero(ssam_tc_mode_tf32x3, ssam_tcc_tf32x3 *c) { ssam_tc_zero_tf32x3(c); }
-static __device__ __forceinline__ ssam_tcp_tf32x3 ssam_tc_plain(ssam_tc_mode_tf32x3, ssam_tcc_tf32x3 c) { return ssam_tc_plain_tf32x3(c); }
-static __device__ __forceinline__ void ssam_tc_mma(ssam_tc_mode_tf32x3, ssam_tcc_tf32x3 *c, ssam_tch_tf32x3 lo, ssam_tch_tf32x3 hi, ssam_tcb_tf32x3 b)
-{
-    ssam_tc_mma_tf32x3(c, lo, hi, b);
-}
-static __device__ __forceinline__ void ssam_tc_mma4(ssam_tc_mode_tf32x3, ssam_tcc_tf32x3 *c, ssam_tch4_tf32x3 lo, ssam_tch4_tf32x3 hi, ssam_tcb_tf32x3 b)
-{
-    ssam_tc_mma4_tf32x3(c, lo, hi, b);
-}
-static __device__ __forceinline__ void ssam_tc_store(ssam_tc_mode_tf32x3, float *dst, long long dp, int y, int x, int ow, int oh, int pair, ssam_tcc_tf32x3 c)
-{
-    ssam_tc_store_tf32x3(dst, dp, y, x, ow, oh, pair, c);
-}
-static __device__ __forceinline__ void ssam_tc_store2(ssam_tc_mode_tf32x3, float *dst, long long dp, int y, int y2, int x, int ow, int oh, int pair,
-                          ssam_tcp_tf32x3 c)
-{
-    ssam_tc_storep2_tf32x3(dst, dp, y, y2, x, ow, oh, pair, c);
-}
-/* f16 */
-static __device__ __forceinline__ ssam_tch_f16 ssam_tc_slab(ssam_tc_mode_f16, const __half *p) { return ssam_tc_slab_f16(p); }
-static __device__ __forceinline__ ssam_tch4_f16 ssam_tc_slab4(ssam_tc_mode_f16, const __half *p) { return ssam_tc_slab4_f16(p); }
-static __device__ __forceinline__ ssam_tcb_f16 ssam_tc_b(ssam_tc_mode_f16, float w0, float w1) { return ssam_tc_b_f16(w0, w1); }
-static __device__ __forceinline__ void ssam_tc_zero(ssam_tc_mode_f16, ssam_tcc_f16 *c) { ssam_tc_zero_f16(c); }
-static __device__ __forceinline__ ssam_tcp_f16 ssam_tc_plain(ssam_tc_mode_f16, ssam_tcc_f16 c) { return ssam_tc_plain_f16(c); }
-static __device__ __forceinline__ void ssam_tc_mma(ssam_tc_mode_f16, ssam_tcc_f16 *c, ssam_tch_f16 lo, ssam_tch_f16 hi, ssam_tcb_f16 b)
-{
-    ssam_tc_mma_f16(c, lo, hi, b);
-}
-static __device__ __forceinline__ void ssam_tc_mma4(ssam_tc_mode_f16, ssam_tcc_f16 *c, ssam_tch4_f16 lo, ssam_tch4_f16 hi, ssam_tcb_f16 b)
-{
-    ssam_tc_mma4_f16(c, lo, hi, b);
-}
-static __device__ __forceinline__ void ssam_tc_store(ssam_tc_mode_f16, __half *dst, long long dp, int y, int x, int ow, int oh, int pair, ssam_tcc_f16 c)
-{
-    ssam_tc_store_f16(dst, dp, y, x, ow, oh, pair, c);
-}
-static __device__ __forceinline__ void ssam_tc_store2(ssam_tc_mode_f16, __half *dst, long long dp, int y, int y2, int x, int ow, int oh, int pair,
-                          ssam_tcp_f16 c)
-{
-    ssam_tc_storep2_f16(dst, dp, y, y2, x, ow, oh, pair, c);
-}
-/* bf16 */
-static __device__ __forceinline__ ssam_tch_bf16 ssam_tc_slab(ssam_tc_mode_bf16, const __nv_bfloat16 *p) { return ssam_tc_slab_bf16(p); }
-static __device__ __forceinline__ ssam_tch4_bf16 ssam_tc_slab4(ssam_tc_mode_bf16, const __nv_bfloat16 *p) { return ssam_tc_slab4_bf16(p); }
-static __device__ __forceinline__ ssam_tcb_bf16 ssam_tc_b(ssam_tc_mode_bf16, float w0, float w1) { return ssam_tc_b_bf16(w0, w1); }
-static __device__ __forceinline__ void ssam_tc_zero(ssam_tc_mode_bf16, ssam_tcc_bf16 *c) { ssam_tc_zero_bf16(c); }
-static __device__ __forceinline__ ssam_tcp_bf16 ssam_tc_plain(ssam_tc_mode_bf16, ssam_tcc_bf16 c) { return ssam_tc_plain_bf16(c); }
-static __device__ __forceinline__ void ssam_tc_mma(ssam_tc_mode_bf16, ssam_tcc_bf16 *c, ssam_tch_bf16 lo, ssam_tch_bf16 hi, ssam_tcb_bf16 b)
-{
-    ssam_tc_mma_bf16(c, lo, hi, b);
-}
-static __device__ __forceinline__ void ssam_tc_mma4(ssam_tc_mode_bf16, ssam_tcc_bf16 *c, ssam_tch4_bf16 lo, ssam_tch4_bf16 hi, ssam_tcb_bf16 b)
-{
-    ssam_tc_mma4_bf16(c, lo, hi, b);
-}
-static __device__ __forceinline__ void ssam_tc_store(ssam_tc_mode_bf16, __nv_bfloat16 *dst, long long dp, int y, int x, int ow, int oh, int pair, ssam_tcc_bf16 c)
-{
-    ssam_tc_store_bf16(dst, dp, y, x, ow, oh, pair, c);
-}
-static __device__ __forceinline__ void ssam_tc_store2(ssam_tc_mode_bf16, __nv_bfloat16 *dst, long long dp, int y, int y2, int x, int ow, int oh, int pair,
-                          ssam_tcp_bf16 c)
-{
-    ssam_tc_storep2_bf16(dst, dp, y, y2, x, ow, oh, pair, c);
+    int bad = 0;
+#pragma unroll
+    for (int o = 0; o < D; o++)
+#pragma unroll
+        for (int j = 0; j < JX; j++) {
+            const typename MD::p_t p = ssam_tc_plain(MD(), acc[o][j]);
+#pragma unroll
+            for (int k = 0; k < 4; k++) bad |= !isfinite(p.v[k]);
+        }
+    return bad;
 }
 
 #endif /* SSAM_CONV_TC_FRAG_CUH */

@@ -37,14 +37,21 @@
 #else
 #define SSAM__TC_NO_MMA() __trap() /* the launcher takes the SIMT path below sm_80 */
 #endif
+/* one mma.sync OP (its shape and types) with C, four registers of constraint CR ("+f", "+d"), summed
+ * in place and inputs of constraint IR ("r", "d"): _A4 A a[0..3] and B b[0..1], _A2 A a0, a1 and B b */
+#define SSAM__MMA_A4(OP, CR, IR, c, a, b)                                                                  \
+    asm volatile(OP " {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"                               \
+                 : CR(c[0]), CR(c[1]), CR(c[2]), CR(c[3])                                                  \
+                 : IR(a[0]), IR(a[1]), IR(a[2]), IR(a[3]), IR(b[0]), IR(b[1]))
+#define SSAM__MMA_A2(OP, CR, IR, c, a0, a1, b)                                                             \
+    asm volatile(OP " {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};"                                        \
+                 : CR(c[0]), CR(c[1]), CR(c[2]), CR(c[3])                                                  \
+                 : IR(a0), IR(a1), IR(b))
 
 static __device__ __forceinline__ void ssam__mma_tf32_k8(float *c, const unsigned *a, const unsigned *b)
 {
 #if SSAM__TC_SM80
-    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-                 "{%0,%1,%2,%3};"
-                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+    SSAM__MMA_A4("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", "+f", "r", c, a, b);
 #else
     (void)c; (void)a; (void)b;
     SSAM__TC_NO_MMA();
@@ -53,9 +60,7 @@ static __device__ __forceinline__ void ssam__mma_tf32_k8(float *c, const unsigne
 static __device__ __forceinline__ void ssam__mma_tf32_k4(float *c, unsigned a0, unsigned a1, unsigned b)
 {
 #if SSAM__TC_SM80
-    asm volatile("mma.sync.aligned.m16n8k4.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};"
-                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-                 : "r"(a0), "r"(a1), "r"(b));
+    SSAM__MMA_A2("mma.sync.aligned.m16n8k4.row.col.f32.tf32.tf32.f32", "+f", "r", c, a0, a1, b);
 #else
     (void)c; (void)a0; (void)a1; (void)b;
     SSAM__TC_NO_MMA();
@@ -67,13 +72,9 @@ static __device__ __forceinline__ void ssam__mma_h16_k8(float *c, unsigned a0, u
 {
 #if SSAM__TC_SM80
     if (bf16)
-        asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};"
-                     : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-                     : "r"(a0), "r"(a1), "r"(b));
+        SSAM__MMA_A2("mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32", "+f", "r", c, a0, a1, b);
     else
-        asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};"
-                     : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-                     : "r"(a0), "r"(a1), "r"(b));
+        SSAM__MMA_A2("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32", "+f", "r", c, a0, a1, b);
 #else
     (void)c; (void)a0; (void)a1; (void)b; (void)bf16;
     SSAM__TC_NO_MMA();
@@ -95,10 +96,7 @@ static __device__ __forceinline__ void ssam__mma_f64_884(double *c, double a, do
 static __device__ __forceinline__ void ssam__mma_f64_k8(double *c, const double *a, const double *b)
 {
 #if SSAM__TC_SM90
-    asm volatile("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-                 "{%0,%1,%2,%3};"
-                 : "+d"(c[0]), "+d"(c[1]), "+d"(c[2]), "+d"(c[3])
-                 : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(b[0]), "d"(b[1]));
+    SSAM__MMA_A4("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64", "+d", "d", c, a, b);
 #else
     ssam__mma_f64_884(c, a[0], b[0]);
     ssam__mma_f64_884(c + 2, a[1], b[0]);
@@ -109,9 +107,7 @@ static __device__ __forceinline__ void ssam__mma_f64_k8(double *c, const double 
 static __device__ __forceinline__ void ssam__mma_f64_k4(double *c, double a0, double a1, double b)
 {
 #if SSAM__TC_SM90
-    asm volatile("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};"
-                 : "+d"(c[0]), "+d"(c[1]), "+d"(c[2]), "+d"(c[3])
-                 : "d"(a0), "d"(a1), "d"(b));
+    SSAM__MMA_A2("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64", "+d", "d", c, a0, a1, b);
 #else
     ssam__mma_f64_884(c, a0, b);
     ssam__mma_f64_884(c + 2, a1, b);

@@ -84,33 +84,13 @@ struct ssam__ghost {
     int x;      /* the first ghost column */
     int active; /* 1: this lane loads ghosts */
 };
-/* the extents of plane DZ == dz (0 included), and whether it holds points (dz unrolled) */
-template <class... P>
-static __host__ __device__ __forceinline__ constexpr int ssam__shape_xlo_at(onchip_shape<P...>, int dz)
+/* the extent of plane DZ == dz along AXIS ('x' or 'y'): its least offset (SIGN -1) or largest (SIGN
+ * 1), 0 included; and whether the plane holds points (dz unrolled) */
+template <char AXIS, int SIGN, class... P>
+static __host__ __device__ __forceinline__ constexpr int ssam__shape_extent(onchip_shape<P...>, int dz)
 {
     int m = 0;
-    ((m = (P::dz == dz && P::dx < m) ? P::dx : m), ...);
-    return m;
-}
-template <class... P>
-static __host__ __device__ __forceinline__ constexpr int ssam__shape_xhi_at(onchip_shape<P...>, int dz)
-{
-    int m = 0;
-    ((m = (P::dz == dz && P::dx > m) ? P::dx : m), ...);
-    return m;
-}
-template <class... P>
-static __host__ __device__ __forceinline__ constexpr int ssam__shape_ylo_at(onchip_shape<P...>, int dz)
-{
-    int m = 0;
-    ((m = (P::dz == dz && P::dy < m) ? P::dy : m), ...);
-    return m;
-}
-template <class... P>
-static __host__ __device__ __forceinline__ constexpr int ssam__shape_yhi_at(onchip_shape<P...>, int dz)
-{
-    int m = 0;
-    ((m = (P::dz == dz && P::dy > m) ? P::dy : m), ...);
+    ((m = (P::dz == dz && SIGN * ((AXIS == 'x' ? P::dx : P::dy) - m) > 0) ? (AXIS == 'x' ? P::dx : P::dy) : m), ...);
     return m;
 }
 template <class... P>

@@ -46,7 +46,7 @@ static __device__ __forceinline__ void ssam__stencil3s_row(T (&out)[V], const T 
 {
     enum { XLO = S::xlo, XHI = S::xhi, YLO = S::ylo };
     ssam__stencil_lanes<V, XLO, XHI, GH>(
-        out, ssam__shape_xlo_at(S(), dz), ssam__shape_xhi_at(S(), dz), (T)0,
+        out, ssam__shape_extent<'x', -1>(S(), dz), ssam__shape_extent<'x', 1>(S(), dz), (T)0,
         [&](T acc, int k, int d) { return ssam__stencil_pts<S, V, YLO, 0, R, 1>(acc, win, k, d, 0, p, dz, coef, ssam__st_fma()); },
         [&](T acc, int k, int d) {
             return ssam__stencil_pts<S, V, YLO, 0, R, 1>(acc, gw, k, d, d < 0 ? XLO : 0, p, dz, coef, ssam__st_fma());

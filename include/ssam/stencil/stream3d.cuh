@@ -19,8 +19,8 @@
  *   registers.
  * PIECES (block scope; names as in the body)
  *   ssam__stencil3d_slots    the window rows [slo[zi], shi[zi]] of each slot
- *   ssam__stencil3d_prime    the state before the first plane
- *   ssam__stencil3d_advance  the prefetched pieces into the window, the next plane's prefetched
+ *   ssam__stencil3d_fetch    FIRST 1: the state before the first plane; FIRST 0: the prefetched
+ *                            pieces into the window, the next plane's prefetched
  *   ssam__stencil3d_move     the window down one slot
  *   they take the body's facts as structs: ssam__stencil3d_input (src, g, the plane and row tables),
  *   ssam__lane, ssam__ghost and ssam__stencil3d_maps (cx, the slots' rows), with the ghost columns gcx
@@ -60,19 +60,21 @@ static __device__ __forceinline__ void ssam__stencil3d_slots(int (&slo)[NZ1], in
 #pragma unroll
     for (int zi = 0; zi < NZ; zi++) { /* the window rows slot zi holds */
         const int dz = S::zlo + zi;
-        slo[zi] = TRIM ? ssam__shape_ylo_at(S(), dz) - S::ylo : 0;
-        shi[zi] = TRIM ? ssam__shape_yhi_at(S(), dz) - S::ylo + P - 1 : R - 1;
+        slo[zi] = TRIM ? ssam__shape_extent<'y', -1>(S(), dz) - S::ylo : 0;
+        shi[zi] = TRIM ? ssam__shape_extent<'y', 1>(S(), dz) - S::ylo + P - 1 : R - 1;
     }
     slo[NZ] = R; /* above the top slot: nothing */
     shi[NZ] = -1;
 }
 
-/* the state after a move: slot zi holds the rows it shares with slot zi + 1; nxt the rest (planes
- * pl[pz .. pz+NZ-1] of the table), and the ghosts of those planes in gnxt */
-template <int R, class T, int V, int W, int GW, int NZ1>
-static __device__ __forceinline__ void ssam__stencil3d_prime(T (&data)[V][W], T (&nxt)[V][W], T (&gnxt)[GW][W],
-                                                             const ssam__stencil3d_input<T> &input, int pz,
-                                                             const ssam__lane &lane, const ssam__ghost &ghost,
+/* the window's planes pl[pz .. pz+NZ-1] of the table.  FIRST 1, the state after a move: slot zi
+ * holds the rows it shares with slot zi + 1, nxt the rest (gdata unused).  FIRST 0, one output plane
+ * on: the prefetched pieces (nxt, gnxt) into the window, then the next plane's pieces into nxt.
+ * Then the ghosts of those planes into gnxt */
+template <int FIRST, int R, class T, int V, int W, int GW, int NZ1>
+static __device__ __forceinline__ void ssam__stencil3d_fetch(T (&data)[V][W], T (&nxt)[V][W], T (&gdata)[GW][W],
+                                                             T (&gnxt)[GW][W], const ssam__stencil3d_input<T> &input,
+                                                             int pz, const ssam__lane &lane, const ssam__ghost &ghost,
                                                              const int (&gcx)[GW], const ssam__stencil3d_maps<V, NZ1> &maps)
 {
     enum { NZ = NZ1 - 1 };
@@ -84,59 +86,40 @@ static __device__ __forceinline__ void ssam__stencil3d_prime(T (&data)[V][W], T 
     const int(&cx)[V] = maps.cx;
     const int(&slo)[NZ1] = maps.slot_first;
     const int(&shi)[NZ1] = maps.slot_last;
+    if constexpr (FIRST) {
 #pragma unroll
-    for (int zi = 0; zi < NZ; zi++) {
-        const T *const pln = src + (long long)pl[pz + zi] * g.plane;
+        for (int zi = 0; zi < NZ; zi++) {
+            const T *const pln = src + (long long)pl[pz + zi] * g.plane;
 #pragma unroll
-        for (int r = 0; r < R; r++) {
-            if (r < slo[zi] || r > shi[zi]) continue;
-            if (r >= slo[zi + 1] && r <= shi[zi + 1])
-                ssam_regcache_rows_as<1, T, T>(data, zi * R + r, pln, g.pitch, x, cx, in, rows + r, (T)0);
-            else
-                ssam_regcache_rows_as<1, T, T>(nxt, zi * R + r, pln, g.pitch, x, cx, in, rows + r, (T)0);
+            for (int r = 0; r < R; r++) {
+                if (r < slo[zi] || r > shi[zi]) continue;
+                if (r >= slo[zi + 1] && r <= shi[zi + 1])
+                    ssam_regcache_rows_as<1, T, T>(data, zi * R + r, pln, g.pitch, x, cx, in, rows + r, (T)0);
+                else
+                    ssam_regcache_rows_as<1, T, T>(nxt, zi * R + r, pln, g.pitch, x, cx, in, rows + r, (T)0);
+            }
         }
+    } else {
+#pragma unroll
+        for (int zi = 0; zi < NZ; zi++)
+#pragma unroll
+            for (int r = 0; r < R; r++)
+                if (r >= slo[zi] && r <= shi[zi] && !(r >= slo[zi + 1] && r <= shi[zi + 1]))
+#pragma unroll
+                    for (int j = 0; j < V; j++) data[j][zi * R + r] = nxt[j][zi * R + r];
+#pragma unroll
+        for (int zi = 0; zi < NZ; zi++) { /* the next plane's pieces */
+            const T *const pln = src + (long long)pl[pz + zi] * g.plane;
+#pragma unroll
+            for (int r = 0; r < R; r++)
+                if (r >= slo[zi] && r <= shi[zi] && !(r >= slo[zi + 1] && r <= shi[zi + 1]))
+                    ssam_regcache_rows_as<1, T, T>(nxt, zi * R + r, pln, g.pitch, x, cx, in, rows + r, (T)0);
+        }
+#pragma unroll
+        for (int j = 0; j < GW; j++)
+#pragma unroll
+            for (int r = 0; r < NZ * R; r++) gdata[j][r] = gnxt[j][r];
     }
-#pragma unroll
-    for (int zi = 0; zi < NZ; zi++)
-        ssam__stencil_gload<R, T, T>(gnxt, zi * R, src + (long long)pl[pz + zi] * g.plane, g.pitch, gx, gcx, glane, rows);
-}
-
-/* one output plane on: the prefetched pieces (nxt, gnxt) into the window, then the next plane's
- * pieces (planes pl[pz .. pz+NZ-1] of the table) prefetched */
-template <int R, class T, int V, int W, int GW, int NZ1>
-static __device__ __forceinline__ void ssam__stencil3d_advance(T (&data)[V][W], T (&nxt)[V][W], T (&gdata)[GW][W],
-                                                               T (&gnxt)[GW][W], const ssam__stencil3d_input<T> &input,
-                                                               int pz, const ssam__lane &lane, const ssam__ghost &ghost,
-                                                               const int (&gcx)[GW], const ssam__stencil3d_maps<V, NZ1> &maps)
-{
-    enum { NZ = NZ1 - 1 };
-    /* the members read, as locals read before any store (why: docs/ssam.md#tb-context-structs) */
-    const T *const src = input.src;
-    const ssam_stencil_geom g = input.g;
-    const int *const pl = input.planes, *const rows = input.rows;
-    const int x = lane.x, in = lane.vec_ok, gx = ghost.x, glane = ghost.active;
-    const int(&cx)[V] = maps.cx;
-    const int(&slo)[NZ1] = maps.slot_first;
-    const int(&shi)[NZ1] = maps.slot_last;
-#pragma unroll
-    for (int zi = 0; zi < NZ; zi++)
-#pragma unroll
-        for (int r = 0; r < R; r++)
-            if (r >= slo[zi] && r <= shi[zi] && !(r >= slo[zi + 1] && r <= shi[zi + 1]))
-#pragma unroll
-                for (int j = 0; j < V; j++) data[j][zi * R + r] = nxt[j][zi * R + r];
-#pragma unroll
-    for (int zi = 0; zi < NZ; zi++) { /* the next plane's pieces */
-        const T *const pln = src + (long long)pl[pz + zi] * g.plane;
-#pragma unroll
-        for (int r = 0; r < R; r++)
-            if (r >= slo[zi] && r <= shi[zi] && !(r >= slo[zi + 1] && r <= shi[zi + 1]))
-                ssam_regcache_rows_as<1, T, T>(nxt, zi * R + r, pln, g.pitch, x, cx, in, rows + r, (T)0);
-    }
-#pragma unroll
-    for (int j = 0; j < GW; j++)
-#pragma unroll
-        for (int r = 0; r < NZ * R; r++) gdata[j][r] = gnxt[j][r];
 #pragma unroll
     for (int zi = 0; zi < NZ; zi++)
         ssam__stencil_gload<R, T, T>(gnxt, zi * R, src + (long long)pl[pz + zi] * g.plane, g.pitch, gx, gcx, glane, rows);
@@ -200,10 +183,10 @@ static __device__ __forceinline__ void ssam__stencil3d_body(const T *src, T *dst
 #pragma unroll
     for (int k = 0; k < V; k++) colin |= (g.periodic || (x + k + XLO >= 0 && x + k + XHI < g.nx)) << k;
     lane.col_inside_mask = colin;
-    ssam__stencil3d_prime<R>(data, nxt, gnxt, input, 0, lane, ghost, gcx, maps);
+    ssam__stencil3d_fetch<1, R>(data, nxt, gdata, gnxt, input, 0, lane, ghost, gcx, maps);
 #pragma unroll 1
     for (int z = Zs; z < Ze; z++) {
-        ssam__stencil3d_advance<R>(data, nxt, gdata, gnxt, input, z - Zs + 1, lane, ghost, gcx, maps);
+        ssam__stencil3d_fetch<0, R>(data, nxt, gdata, gnxt, input, z - Zs + 1, lane, ghost, gcx, maps);
         const int zin = g.periodic || (z + ZLO >= 0 && z + ZHI < g.nz);
 #pragma unroll
         for (int p = 0; p < P; p++) {
