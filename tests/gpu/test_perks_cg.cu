@@ -1293,7 +1293,10 @@ static void test_mixed(int light)
                 check_floor(rm.rounding_floor, rm.at_floor, rounding_floor_as(&A, b, x, 1), o.tol);
                 printf("    %s: rounding floor %.3g (tol %.0e): at_floor %d\n", name, rm.rounding_floor, o.tol, rm.at_floor);
             }
-            if (rcd == 0) CHECK(rcm == 0, "the double solver reached 1e-10, mixed: %s", perks_strerror(rcm));
+            /* where tol is within PERKS_CG_FLOOR_MARGIN of the system's rounding floor (at_floor), reaching it
+             * depends on the start: an honest EINACCURATE within the floor is the answer there */
+            if (rcd == 0 && !(rm.at_floor && rcm == PERKS_EINACCURATE && host <= rm.rounding_floor))
+                CHECK(rcm == 0, "the double solver reached 1e-10, mixed: %s", perks_strerror(rcm));
             if (mode) CHECK(rm.ran == PERKS_CG_RAN_MIXED || rm.ran == PERKS_CG_RAN_FALLBACK, "forced: ran %d", rm.ran);
             if (rm.ran == PERKS_CG_RAN_MIXED) CHECK(rm.replacements >= 1, "mixed without a double replacement");
             if (mode == 2) CHECK(rm.path == PERKS_CG_PATH_STREAM, "stream asked, result path %d", rm.path);
