@@ -17,6 +17,7 @@
 #define SSAM_CONV_TC_MMA_CUH
 
 #include <cuda_runtime.h>
+#include <onchip/mma.cuh>
 
 #include "../base.cuh"
 
@@ -40,26 +41,13 @@
 
 static __device__ __forceinline__ void ssam__mma_tf32_k8(float *c, const unsigned *a, const unsigned *b)
 {
-#if SSAM__TC_SM80
-    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-                 "{%0,%1,%2,%3};"
-                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-#else
-    (void)c; (void)a; (void)b;
+    onchip__mma_tf32_k8(c, a, b);
     SSAM__TC_NO_MMA();
-#endif
 }
 static __device__ __forceinline__ void ssam__mma_tf32_k4(float *c, unsigned a0, unsigned a1, unsigned b)
 {
-#if SSAM__TC_SM80
-    asm volatile("mma.sync.aligned.m16n8k4.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};"
-                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-                 : "r"(a0), "r"(a1), "r"(b));
-#else
-    (void)c; (void)a0; (void)a1; (void)b;
+    onchip__mma_tf32_k4(c, a0, a1, b);
     SSAM__TC_NO_MMA();
-#endif
 }
 /* m16n8k8 with FP16 (bf16 = 0) or BF16 (bf16 = 1, a constant at every call) inputs, FP32 sums: a0
  * rows g, a1 rows g + 8, each the k pair 2c, 2c + 1 in one register; b the k pair at column g */
