@@ -46,31 +46,30 @@ static __device__ __forceinline__ unsigned long long ksum_wg_desc(unsigned saddr
 {
     return (unsigned long long)((saddr & 0x3FFFFu) >> 4) | (1ull << 16) | (64ull << 32) | (1ull << 62);
 }
+/* an asm statement of an sm_90a instruction: nothing outside an sm_90a build */
+#if KSUM_WG_ON
+#define KSUM__WG_ASM(...) asm volatile(__VA_ARGS__)
+#else
+#define KSUM__WG_ASM(...) ((void)0)
+#endif
 static __device__ __forceinline__ void ksum_wg_fence(void)
 {
-#if KSUM_WG_ON
-    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
-#endif
+    KSUM__WG_ASM("wgmma.fence.sync.aligned;\n" ::: "memory");
 }
 static __device__ __forceinline__ void ksum_wg_commit(void)
 {
-#if KSUM_WG_ON
-    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-#endif
+    KSUM__WG_ASM("wgmma.commit_group.sync.aligned;\n" ::: "memory");
 }
 template <int N>
 static __device__ __forceinline__ void ksum_wg_wait(void)
 {
-#if KSUM_WG_ON
-    asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
-#endif
+    KSUM__WG_ASM("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
 }
 #define KSUM_WG_WAIT(N) ksum_wg_wait<N>()
 /* A at da, B at db (K-major descriptors); acc 0: d starts at 0 */
 static __device__ __forceinline__ void ksum_wg_mma_tf32(float *d, unsigned long long da, unsigned long long db, int acc)
 {
-#if KSUM_WG_ON
-    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+    KSUM__WG_ASM("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
                  "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 "
                  "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
                  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
@@ -86,60 +85,37 @@ static __device__ __forceinline__ void ksum_wg_mma_tf32(float *d, unsigned long 
                    "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
                    "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
                  : "l"(da), "l"(db), "r"(acc));
-#else
-    (void)d; (void)da; (void)db; (void)acc;
-#endif
 }
 static __device__ __forceinline__ void ksum__fence_async(void)
 {
-#if KSUM_WG_ON
-    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-#endif
+    KSUM__WG_ASM("fence.proxy.async.shared::cta;\n" ::: "memory");
 }
 /* mbarriers (shared address saddr) and the bulk copy that completes on one */
 static __device__ __forceinline__ void ksum_mbar_init(unsigned saddr, unsigned count)
 {
-#if KSUM_WG_ON
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(saddr), "r"(count) : "memory");
-#else
-    (void)saddr; (void)count;
-#endif
+    KSUM__WG_ASM("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(saddr), "r"(count) : "memory");
 }
 static __device__ __forceinline__ void ksum_mbar_init_fence(void)
 {
-#if KSUM_WG_ON
-    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
-#endif
+    KSUM__WG_ASM("fence.mbarrier_init.release.cluster;\n" ::: "memory");
 }
 static __device__ __forceinline__ void ksum_mbar_expect(unsigned saddr, unsigned bytes)
 {
-#if KSUM_WG_ON
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(saddr), "r"(bytes) : "memory");
-#else
-    (void)saddr; (void)bytes;
-#endif
+    KSUM__WG_ASM("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(saddr), "r"(bytes) : "memory");
 }
 static __device__ __forceinline__ void ksum_mbar_wait(unsigned saddr, unsigned parity)
 {
-#if KSUM_WG_ON
     unsigned done = 0;
     do {
-        asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
+        KSUM__WG_ASM("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
                      : "=r"(done) : "r"(saddr), "r"(parity) : "memory");
-    } while (!done);
-#else
-    (void)saddr; (void)parity;
-#endif
+    } while (KSUM_WG_ON && !done);
 }
 /* bytes (a multiple of 16) from global src to shared dst, both 16-byte aligned, completing on mbar */
 static __device__ __forceinline__ void ksum_bulk_copy(unsigned dst, const void *src, unsigned bytes, unsigned mbar)
 {
-#if KSUM_WG_ON
-    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n"
+    KSUM__WG_ASM("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n"
                  ::"r"(dst), "l"(src), "r"(bytes), "r"(mbar) : "memory");
-#else
-    (void)dst; (void)src; (void)bytes; (void)mbar;
-#endif
 }
 
 /* ---- the kernel's pieces (the stage's chunk layout: docs/ksum.md#wgmma-loop) */
