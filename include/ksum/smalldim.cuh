@@ -316,16 +316,7 @@ struct ksum_smalldim_policy {
 };
 /* the policy resolved (ok 0: P is none, read as the default policy; its static_assert says so):
  * MINB 0 the rule, the others clamped to what compiles (the static_asserts say what is wrong) */
-template <class P>
-struct ksum__sdpol {
-    enum { ok = 0 };
-    typedef ksum_smalldim_policy<> q;
-};
-template <int DMAX_, int R_, int GF_, int NPOLY_, int MINB_>
-struct ksum__sdpol<ksum_smalldim_policy<DMAX_, R_, GF_, NPOLY_, MINB_> > {
-    enum { ok = 1 };
-    typedef ksum_smalldim_policy<DMAX_, R_, GF_, NPOLY_, MINB_> q;
-};
+template <class P> struct ksum__sdpol : ksum__policy_of<ksum_smalldim_policy<>, P> {};
 template <class P, int FACTOR, class Q = typename ksum__sdpol<P>::q>
 struct ksum__sd {
     enum {
