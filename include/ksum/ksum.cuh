@@ -266,33 +266,32 @@ template <class P> struct ksum__regs_tf32x3 : ksum__regs<P, 3> {};
         const int rc = name##_plan(args, &plan);                                                       \
         return rc ? rc : name##_run(args, &plan, stream);                                              \
     }
+/* name_plan returning PLAN, name_run returning RUN (expressions of their parameters args, plan,
+ * stream), then name_launch */
+#define KSUM__HOST(name, PLAN, RUN)                                                                    \
+    static inline __attribute__((unused)) int name##_plan(const ksum_args *args, ksum_plan *plan)      \
+    {                                                                                                  \
+        return PLAN;                                                                                   \
+    }                                                                                                  \
+    static inline __attribute__((unused)) int name##_run(const ksum_args *args, const ksum_plan *plan, \
+                                                         cudaStream_t stream)                          \
+    {                                                                                                  \
+        return RUN;                                                                                    \
+    }                                                                                                  \
+    KSUM__LAUNCH(name)
 #define KSUM__GENERIC_HOST(name, T, KERNEL, CFG, WHY)                                                  \
-    static inline __attribute__((unused)) int name##_plan(const ksum_args *args, ksum_plan *plan)      \
-    {                                                                                                  \
-        return ksum__plan_generic(args, plan, sizeof(T), KSUM__SCALE(KERNEL, args), CFG<name##_policy>::r, \
-                                  CFG<name##_policy>::tm, CFG<name##_policy>::tn, CFG<name##_policy>::minb, \
-                                  CFG<name##_policy>::tc, WHY);                                        \
-    }                                                                                                  \
-    static inline __attribute__((unused)) int name##_run(const ksum_args *args, const ksum_plan *plan, \
-                                                         cudaStream_t stream)                          \
-    {                                                                                                  \
-        return ksum__run_generic(args, plan, stream, (const void *)name##_norms, (const void *)name##_kernel, \
-                                 sizeof(T), KSUM__SCALE(KERNEL, args));                                \
-    }                                                                                                  \
-    KSUM__LAUNCH(name)
+    KSUM__HOST(name,                                                                                   \
+               (ksum__plan_generic(args, plan, sizeof(T), KSUM__SCALE(KERNEL, args), CFG<name##_policy>::r, \
+                                   CFG<name##_policy>::tm, CFG<name##_policy>::tn, CFG<name##_policy>::minb, \
+                                   CFG<name##_policy>::tc, WHY)),                                      \
+               (ksum__run_generic(args, plan, stream, (const void *)name##_norms, (const void *)name##_kernel, \
+                                  sizeof(T), KSUM__SCALE(KERNEL, args))))
 #define KSUM__STAGED_HOST(name, KERNEL)                                                                \
-    static inline __attribute__((unused)) int name##_plan(const ksum_args *args, ksum_plan *plan)      \
-    {                                                                                                  \
-        return ksum__plan_staged(args, plan, KSUM__SCALE(KERNEL, args), ksum__def_float<name##_policy>::r, \
-                                 ksum__def_float<name##_policy>::minb, KSUM_GEMM_P);                   \
-    }                                                                                                  \
-    static inline __attribute__((unused)) int name##_run(const ksum_args *args, const ksum_plan *plan, \
-                                                         cudaStream_t stream)                          \
-    {                                                                                                  \
-        return ksum__run_staged(args, plan, stream, (const void *)name##_norms, (const void *)name##_kernel, \
-                                (const void *)name##_kernel_stream, KSUM__SCALE(KERNEL, args));        \
-    }                                                                                                  \
-    KSUM__LAUNCH(name)
+    KSUM__HOST(name,                                                                                   \
+               (ksum__plan_staged(args, plan, KSUM__SCALE(KERNEL, args), ksum__def_float<name##_policy>::r, \
+                                  ksum__def_float<name##_policy>::minb, KSUM_GEMM_P)),                 \
+               (ksum__run_staged(args, plan, stream, (const void *)name##_norms, (const void *)name##_kernel, \
+                                 (const void *)name##_kernel_stream, KSUM__SCALE(KERNEL, args))))
 #else
 #define KSUM__GENERIC_HOST(name, T, KERNEL, CFG, WHY)
 #define KSUM__STAGED_HOST(name, KERNEL)

@@ -304,10 +304,7 @@ static __device__ __forceinline__ void ksum__tc1_body(K kf, const ksum__kargs<fl
          * epilogue at its last) */
         const int more = s + 1 < f.nsteps;
         const ksum__rs_next nx = ksum__rs_next_of(c, f.nchunks);
-        if (more) {
-            if (nx.first) ls_tile++;
-            ksum__rs_load<float, BN, NW>(ra, rb, rw, nb, ka, row0, ls_tile, f, nx, tid);
-        }
+        if (more) ls_tile = ksum__rs_load<float, BN, NW>(ra, rb, rw, nb, ka, row0, ls_tile, f, nx, tid);
         const float *swb = sw + tpar * NW;
         if (c == 0) ksum__tc_start<0, 1>(acc, sna, swb, L);
         ksum__tc_kstep8<PASSES, 0, 0, P>(acc, sa + (s & 1) * KSUM_BK * P, sb + (s & 1) * KSUM_BK * P, L);
@@ -455,20 +452,13 @@ static inline int ksum__run_tc(const ksum_args *args, const ksum_plan *p, cudaSt
     return ksum__run_staged(args, p, stream, norms, kernel, kernel_stream, scale);
 }
 #define KSUM__TC_HOST(name, KERNEL, CFG)                                                               \
-    static inline __attribute__((unused)) int name##_plan(const ksum_args *args, ksum_plan *plan)      \
-    {                                                                                                  \
-        return ksum__plan_tc(args, plan, (const void *)name##_kernel_wg, KSUM__SCALE(KERNEL, args),    \
-                             CFG<name##_policy>::passes, CFG<name##_policy>::r, CFG<name##_policy>::minb, \
-                             CFG<name##_policy>::wg);                                                  \
-    }                                                                                                  \
-    static inline __attribute__((unused)) int name##_run(const ksum_args *args, const ksum_plan *plan, \
-                                                         cudaStream_t stream)                          \
-    {                                                                                                  \
-        return ksum__run_tc(args, plan, stream, (const void *)name##_norms, (const void *)name##_kernel, \
-                            (const void *)name##_kernel_stream, (const void *)name##_prepb,            \
-                            (const void *)name##_kernel_wg, KSUM__SCALE(KERNEL, args));                \
-    }                                                                                                  \
-    KSUM__LAUNCH(name)
+    KSUM__HOST(name,                                                                                   \
+               (ksum__plan_tc(args, plan, (const void *)name##_kernel_wg, KSUM__SCALE(KERNEL, args),   \
+                              CFG<name##_policy>::passes, CFG<name##_policy>::r, CFG<name##_policy>::minb, \
+                              CFG<name##_policy>::wg)),                                                \
+               (ksum__run_tc(args, plan, stream, (const void *)name##_norms, (const void *)name##_kernel, \
+                             (const void *)name##_kernel_stream, (const void *)name##_prepb,           \
+                             (const void *)name##_kernel_wg, KSUM__SCALE(KERNEL, args))))
 #else
 #define KSUM__TC_HOST(name, KERNEL, CFG)
 #endif

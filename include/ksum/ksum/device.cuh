@@ -26,10 +26,10 @@
 #include "../epilogue.cuh"
 #include "../gemm.cuh"
 
-/* the main kernels' arguments (ksum.cuh KSUM__PARAMS; each kernel fills one from its parameters):
- * vec_a, vec_b the generic kernels' 16-byte loads (vec_a: wgmma's vecs), ks the staged ones' stage */
+/* the operands every main kernel takes first, in its parameters' order: targets a (lda apart),
+ * sources b (ldb apart), weights w, results v, the sizes */
 template <class T>
-struct ksum__kargs {
+struct ksum__operands {
     const T *a;
     long long lda;
     const T *b;
@@ -37,6 +37,11 @@ struct ksum__kargs {
     const T *w;
     T *v;
     int m, n, dim, nrhs;
+};
+/* the main kernels' arguments (ksum.cuh KSUM__PARAMS; each kernel fills one from its parameters):
+ * vec_a, vec_b the generic kernels' 16-byte loads (vec_a: wgmma's vecs), ks the staged ones' stage */
+template <class T>
+struct ksum__kargs : ksum__operands<T> {
     T m2scale;
     const T *norms;
     int tiles_per_split, vec_a, vec_b, ks, atomic, accumulate;

@@ -47,16 +47,18 @@ static __device__ __forceinline__ ksum__rs_next ksum__rs_next_of(int c, int nchu
     if (nx.c == nchunks) { nx.c = 0; nx.first = 1; }
     return nx;
 }
-/* step nx's loads into registers: the targets' chunk (when there are several), the sources' of tile,
- * and at a tile's first chunk its record */
+/* step nx's loads into registers: the targets' chunk (when there are several), the sources' of the
+ * loads' tile (the next one at a tile's first chunk, with its record); returns that tile */
 template <class T, int BN, int NW, int EA, int EB, int NWPER>
-static __device__ __forceinline__ void ksum__rs_load(T (&ra)[EA], T (&rb)[EB], T (&rw)[NWPER], const T *nb,
-                                                     const ksum__kargs<T> &ka, long long row0, int tile,
-                                                     const ksum__rs &f, const ksum__rs_next &nx, int tid)
+static __device__ __forceinline__ int ksum__rs_load(T (&ra)[EA], T (&rb)[EB], T (&rw)[NWPER], const T *nb,
+                                                    const ksum__kargs<T> &ka, long long row0, int tile,
+                                                    const ksum__rs &f, const ksum__rs_next &nx, int tid)
 {
+    if (nx.first) tile++;
     if (f.nchunks > 1) ksum_gemm_load(ra, ka.a, ka.lda, ka.m, ka.dim, row0, nx.c * KSUM_BK, tid, ka.vec_a);
     ksum_gemm_load(rb, ka.b, ka.ldb, ka.n, ka.dim, (long long)tile * BN, nx.c * KSUM_BK, tid, ka.vec_b);
     if (nx.first) ksum__sw_load<T, BN, NW>(rw, nb, ka.w, (long long)tile * BN, ka.n, ka.nrhs, tid);
+    return tile;
 }
 
 template <class T, int R, int TM, int TN, class K>
@@ -96,10 +98,7 @@ static __device__ __forceinline__ void ksum__ex_body(K kf, const ksum__kargs<T> 
          * step s+1 stored into the other buffer, one barrier */
         const int more = s + 1 < f.nsteps;
         const ksum__rs_next nx = ksum__rs_next_of(c, f.nchunks);
-        if (more) {
-            if (nx.first) ls_tile++;
-            ksum__rs_load<T, BN, NW>(ra, rb, rw, nb, ka, row0, ls_tile, f, nx, tid);
-        }
+        if (more) ls_tile = ksum__rs_load<T, BN, NW>(ra, rb, rw, nb, ka, row0, ls_tile, f, nx, tid);
         const T *swb = sw + tpar * NW;
         if (c == 0) {
             T nbv[TN], na[TM];
