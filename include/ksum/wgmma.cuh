@@ -258,6 +258,23 @@ static __device__ __forceinline__ void ksum__wg_copy_stage(const ksum__wg &f, in
     }
 }
 
+/* stage q (k-block kb of its tile) of a warpgroup into the accumulator set acc: its bulk copy waited
+ * for, one barrier (stage q - 2's MMAs are then done in both warpgroups: its slot is free), stage
+ * q + 2's copy, the MMAs, stage q - 1's MMAs waited for */
+template <int NP, int NW, int PASSES>
+static __device__ __forceinline__ void ksum__wg_stage(const ksum__wg &f, float (&acc)[64], unsigned long long *mbar,
+                                                      int q, int kb)
+{
+    enum { SLOT = NP * 4096 };
+    const int sl = q & 3;
+    ksum_mbar_wait(ksum_smem_u32(mbar + sl), (q >> 2) & 1);
+    __syncthreads();
+    ksum__wg_copy_stage<NP, NW>(f, q + 2);
+    ksum__wg_stage_mma(acc, f.saA + kb * 16384, f.saA + (f.nkb + kb) * 16384, f.sbB + sl * SLOT * 4,
+                       f.sbB + sl * SLOT * 4 + 16384, kb > 0, PASSES);
+    ksum_wg_wait<1>();
+}
+
 /* a finished accumulator set X, columns 8 C0 .. 8 C1 - 1, against the tile's record: kernel values of
  * t = y (factorised, FAC && fac) or max(y + s|a|^2, 0), y = X + s|b|^2, weighted into vacc */
 template <int R, int FAC, int C0, int C1, class K>
@@ -300,6 +317,15 @@ static __device__ __forceinline__ void ksum__wg_epi(float (&vacc)[2][R], const f
             }
         }
     }
+}
+
+/* the previous tile's epilogue on its set X during stage kb of a tile: half at each of the first two */
+template <int R, int FAC, class K>
+static __device__ __forceinline__ void ksum__wg_epi_prev(float (&vacc)[2][R], const float (&X)[64], const float *rec,
+                                                         const float (&na)[2], int fac, int on, int kb, int nkb, K kf)
+{
+    if (on && kb == 0) ksum__wg_epi<R, FAC, 0, 8>(vacc, X, rec, na, fac, kf);
+    if (on && kb == (nkb > 1)) ksum__wg_epi<R, FAC, 8, 16>(vacc, X, rec, na, fac, kf);
 }
 
 /* the end: rows row, row + 8 (times 2^-s|a|^2 where factorised), quad sums, a store or atomic a row */
@@ -385,29 +411,14 @@ static __device__ __forceinline__ void ksum__wg_body(K kf, const ksum__kargs<flo
     int q = 0;
     for (int tl = 0; tl < ntl; tl += 2) {
         for (int kb = 0; kb < nkb; kb++, q++) {
-            const int sl = q & 3;
-            ksum_mbar_wait(ksum_smem_u32(mbar + sl), (q >> 2) & 1); /* stage q here */
-            __syncthreads(); /* stage q - 2's MMAs done in both warpgroups: its slot is free */
-            ksum__wg_copy_stage<NP, NW>(f, q + 2);
-            ksum__wg_stage_mma(acc0, saA + kb * 16384, saA + (nkb + kb) * 16384, sbB + sl * SLOT * 4,
-                               sbB + sl * SLOT * 4 + 16384, kb > 0, PASSES);
-            ksum_wg_wait<1>(); /* stage q - 1 done */
-            if (tl > 0 && kb == 0) ksum__wg_epi<R, FAC, 0, 8>(vacc, acc1, sw + ((t0 + (tl - 1)) & 3) * NW + 2 * t4, na, fac, kf);
-            if (tl > 0 && kb == (nkb > 1))
-                ksum__wg_epi<R, FAC, 8, 16>(vacc, acc1, sw + ((t0 + (tl - 1)) & 3) * NW + 2 * t4, na, fac, kf);
+            ksum__wg_stage<NP, NW, PASSES>(f, acc0, mbar, q, kb);
+            ksum__wg_epi_prev<R, FAC>(vacc, acc1, sw + ((t0 + (tl - 1)) & 3) * NW + 2 * t4, na, fac, tl > 0, kb, nkb, kf);
         }
         ksum_wg_wait<0>();
         if (tl + 1 < ntl) {
             for (int kb = 0; kb < nkb; kb++, q++) {
-                const int sl = q & 3;
-                ksum_mbar_wait(ksum_smem_u32(mbar + sl), (q >> 2) & 1);
-                __syncthreads();
-                ksum__wg_copy_stage<NP, NW>(f, q + 2);
-                ksum__wg_stage_mma(acc1, saA + kb * 16384, saA + (nkb + kb) * 16384, sbB + sl * SLOT * 4,
-                                   sbB + sl * SLOT * 4 + 16384, kb > 0, PASSES);
-                ksum_wg_wait<1>();
-                if (kb == 0) ksum__wg_epi<R, FAC, 0, 8>(vacc, acc0, sw + ((t0 + tl) & 3) * NW + 2 * t4, na, fac, kf);
-                if (kb == (nkb > 1)) ksum__wg_epi<R, FAC, 8, 16>(vacc, acc0, sw + ((t0 + tl) & 3) * NW + 2 * t4, na, fac, kf);
+                ksum__wg_stage<NP, NW, PASSES>(f, acc1, mbar, q, kb);
+                ksum__wg_epi_prev<R, FAC>(vacc, acc0, sw + ((t0 + tl) & 3) * NW + 2 * t4, na, fac, 1, kb, nkb, kf);
             }
             ksum_wg_wait<0>();
         }
