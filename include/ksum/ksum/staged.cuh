@@ -200,7 +200,7 @@ static __device__ __forceinline__ void ksum__f32_body(K kf, const ksum__kargs<fl
     }
     for (int s = 0; s < f.nsteps; s++) {
         const ksum__stg_pos nx = ksum__stg_next(at, f.nst);
-        if (s + 1 < f.nsteps) {
+        if (s + 1 < f.nsteps) { /* the next stage's copies, in flight during this stage */
             ksum__stg_copy<RES, P>(m, f, ka, nx, (s + 1) & 1, tid);
             if (nx.newtile) ksum__stage_sw<R>(sw + (at.tpar ^ 1) * NW, nx.tile, m.nb, ka.w, ka.n, ka.nrhs, tid);
         }
