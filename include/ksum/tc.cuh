@@ -40,11 +40,9 @@
  *   R >= 1; MINB >= 0; SCHEDULE AUTO or MMA; WIDE_RES and WIDE_STREAM -1 to 4; TM x TN 8 x 8.
  *
  * STRUCTURE
- *   Kernels are calls of ksum__tc_body (staged mma.sync, ksum/ksum/staged.cuh's stages),
- *   ksum__tc1_body (register-staged, ksum/ksum/generic.cuh's stages), ksum__wg_body (wgmma.cuh);
- *   pieces: onchip/mma.cuh's mma.sync, ksum__split, ksum__tc_row / _col / _cols (WIDE placements),
- *   ksum__tc_start (a tile's accumulators), ksum__tc_kstep, ksum__tc_epi_j (kernel values into row
- *   sums), ksum__tc_finish.
+ *   Kernels are calls of ksum__tc_body (staged mma.sync), ksum__tc1_body (register-staged),
+ *   ksum__wg_body (wgmma.cuh); pieces: ksum__split, ksum__tc_row / _col / _cols (WIDE placements),
+ *   ksum__tc_start, ksum__tc_kstep, ksum__tc_epi_j (kernel values into row sums), ksum__tc_finish.
  *
  * NVRTC (docs/python.md): kernels only (name_kernel_wg's body for sm_90a only); no host functions.
  */
@@ -84,14 +82,14 @@ static __device__ __forceinline__ int ksum__tc_col(const ksum__tc_lane &L, int j
     return WIDE ? L.wc + 32 * (j >> 2) + 8 * L.t4 + 4 * e + (j & 3) : L.wc + 8 * j + 2 * L.t4 + e;
 }
 
-/* the values at the shared columns of n-tile j's elements 0 and 1 in p (V2: one 8-byte load, WIDE 0) */
+/* p at n-tile j's columns of elements 0 and 1 (V2: one 8-byte load, WIDE 0) */
 template <int WIDE, int V2>
 static __device__ __forceinline__ float2 ksum__tc_cols(const ksum__tc_lane &L, const float *p, int j)
 {
     if (V2 && !WIDE) return *(const float2 *)(p + ksum__tc_col<0>(L, j, 0));
     return make_float2(p[ksum__tc_col<WIDE>(L, j, 0)], p[ksum__tc_col<WIDE>(L, j, 1)]);
 }
-/* a tile's first coordinates: the accumulators start at s|a_i|^2 + s|b_j|^2 (sna, the record swb) */
+/* the accumulators start at s|a_i|^2 + s|b_j|^2 (sna, the record swb) */
 template <int WIDE, int V2>
 static __device__ __forceinline__ void ksum__tc_start(float (&acc)[2][8][4], const float *sna, const float *swb,
                                                       const ksum__tc_lane &L)
@@ -300,8 +298,7 @@ static __device__ __forceinline__ void ksum__tc1_body(K kf, const ksum__kargs<fl
     __syncthreads();
     int c = 0, tpar = 0;
     for (int s = 0; s < f.nsteps; s++) {
-        /* as ksum__ex_body's loop, the k-step on mma.sync (accumulators started at a tile's first chunk,
-         * epilogue at its last) */
+        /* as ksum__ex_body's loop, the k-step on mma.sync */
         const int more = s + 1 < f.nsteps;
         const ksum__rs_next nx = ksum__rs_next_of(c, f.nchunks);
         if (more) ls_tile = ksum__rs_load<float, BN, NW>(ra, rb, rw, nb, ka, row0, ls_tile, f, nx, tid);
@@ -348,7 +345,6 @@ static __device__ __forceinline__ void ksum__tc_body(K kf, const ksum__kargs<flo
     __shared__ float sred[BM * R];
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const ksum__tc_lane L = {lane >> 2, lane & 3, (warp & 3) * 32, (warp >> 2) * 64};
-    /* the frame and the loop's stages: ksum/ksum/staged.cuh's */
     const ksum__span blk = ksum__span_of<BM, BN>(ka);
     if (blk.t0 >= blk.t1) return;
     const ksum__stg f = ksum__stg_frame(ka, blk);

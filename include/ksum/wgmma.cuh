@@ -258,9 +258,8 @@ static __device__ __forceinline__ void ksum__wg_copy_stage(const ksum__wg &f, in
     }
 }
 
-/* stage q (k-block kb of its tile) of a warpgroup into the accumulator set acc: its bulk copy waited
- * for, one barrier (stage q - 2's MMAs are then done in both warpgroups: its slot is free), stage
- * q + 2's copy, the MMAs, stage q - 1's MMAs waited for */
+/* stage q (k-block kb) into the set acc: its copy waited for, a barrier (stage q - 2's MMAs done in
+ * both warpgroups: its slot is free), stage q + 2's copy, the MMAs, stage q - 1's waited for */
 template <int NP, int NW, int PASSES>
 static __device__ __forceinline__ void ksum__wg_stage(const ksum__wg &f, float (&acc)[64], unsigned long long *mbar,
                                                       int q, int kb)
@@ -319,7 +318,7 @@ static __device__ __forceinline__ void ksum__wg_epi(float (&vacc)[2][R], const f
     }
 }
 
-/* the previous tile's epilogue on its set X during stage kb of a tile: half at each of the first two */
+/* the previous tile's epilogue on its set X, half at each of a tile's first two stages */
 template <int R, int FAC, class K>
 static __device__ __forceinline__ void ksum__wg_epi_prev(float (&vacc)[2][R], const float (&X)[64], const float *rec,
                                                          const float (&na)[2], int fac, int on, int kb, int nkb, K kf)

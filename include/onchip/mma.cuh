@@ -1,16 +1,12 @@
 #include <onchip/names_push.h>
-/* onchip/mma.cuh -- the warp-level TF32 tensor-core instructions (mma.sync, sm_80+) the modules share.
+/* onchip/mma.cuh -- the warp-level TF32 mma.sync (sm_80+) the modules share.
  *
  * WHAT
- *   onchip__mma_tf32_k8(c, a, b)          c[0..3] += A B, one m16n8k8: a[4] (rows g, g + 8 at k t4,
- *                                         t4 + 4), b[2] (k t4, t4 + 4 at column g)
- *   onchip__mma_tf32_k4(c, a0, a1, b)     c[0..3] += A B, one m16n8k4: a0, a1 (rows g, g + 8 at k t4),
- *                                         b (k t4 at column g)
- *   g = lane / 4, t4 = lane % 4; c holds rows g, g + 8 at columns 2 t4, 2 t4 + 1; the inputs are TF32
- *   bit patterns, the sums FP32.  Every lane of the warp executes each one.
+ *   onchip__mma_tf32_k8(c, a, b)        c[4] += A B, one m16n8k8 (a[4], b[2] TF32 bit patterns)
+ *   onchip__mma_tf32_k4(c, a0, a1, b)   c[4] += A B, one m16n8k4
+ *   The fragments' layout: ssam/conv_tc/mma.cuh.  Every lane of the warp executes each one.
  *
- * LIMITS
- *   Each is one volatile asm.  Below sm_80 they are nothing (the callers' paths do not run there).
+ * LIMITS: one volatile asm each; nothing below sm_80 (the callers' paths do not run there).
  */
 #ifndef ONCHIP_MMA_CUH
 #define ONCHIP_MMA_CUH

@@ -8,9 +8,7 @@
  *   ksum__sw_load / ksum__sw_store   the per-tile record of the register-staged kernels via registers
  *   ksum__kargs<T>         the main kernels' arguments, the one argument of their bodies
  *   ksum__span_of<BM, BN>  the block's targets (row0) and its split of the source tiles (t0..t1)
- *   ksum__zero(x)          a register array of any rank set to 0
- *   ksum__acc_start        a tile's accumulators from the norms; ksum__rec_weights: a record's weights
- *   ksum__policy_of<D, P>  a generator's policy argument read as an instance of D's template
+ *   ksum__zero, ksum__acc_start, ksum__rec_weights   registers zeroed, started, a record's weights
  *   Macros: KSUM__EVAL_FN(T, KERNEL) the functor; KSUM__NORMS(name, T) name_norms; KSUM__FACTOR(K)
  *   1 for KSUM_GAUSS; KSUM__SCALE(KERNEL, a) s for a->h.
  *
@@ -26,8 +24,7 @@
 #include "../epilogue.cuh"
 #include "../gemm.cuh"
 
-/* the operands every main kernel takes first, in its parameters' order: targets a (lda apart),
- * sources b (ldb apart), weights w, results v, the sizes */
+/* the operands every main kernel takes first, in its parameters' order */
 template <class T>
 struct ksum__operands {
     const T *a;
@@ -121,8 +118,7 @@ static __device__ __forceinline__ void ksum__zero(T (&x)[N])
 #pragma unroll
     for (int i = 0; i < N; i++) ksum__zero(x[i]);
 }
-/* a tile's first coordinates: acc[i][j] = na[i] + nb[j], the thread's TM target norms from pa and TN
- * source norms from pb (ksum__ldsn) into nbv, na (the caller's registers) */
+/* acc[i][j] = na[i] + nb[j], na and nb (the caller's registers) read from pa and pb */
 template <class T, int TM, int TN>
 static __device__ __forceinline__ void ksum__acc_start(T (&acc)[TM][TN], T (&nbv)[TN], T (&na)[TM], const T *pa, const T *pb)
 {
@@ -130,7 +126,7 @@ static __device__ __forceinline__ void ksum__acc_start(T (&acc)[TM][TN], T (&nbv
     ksum__ldsn(na, pa);
     ksum_epi_start(acc, na, nbv);
 }
-/* the weights wv[j][r] of a tile's record at p (the thread's first source; rows of BN after the norms) */
+/* the weights wv[j][r] of a tile's record (rows of BN after the norms) from p */
 template <class T, int TN, int R, int BN>
 static __device__ __forceinline__ void ksum__rec_weights(T (&wv)[TN][R], const T *p)
 {
@@ -150,8 +146,7 @@ static __device__ __forceinline__ void ksum__rec_weights(T (&wv)[TN][R], const T
 #define KSUM__PROBE_2ND(x, y, ...) y
 #define KSUM__PROBE(...) KSUM__PROBE_2ND(__VA_ARGS__, 0, 0)
 #define KSUM__FACTOR(K) KSUM__PROBE(KSUM__FACTOR_##K)
-/* a generator's policy argument P read as an instance of D's template (D its default): ok 1 and q P
- * where it is one, else ok 0 and q D (the generator's static_assert then says what P must be) */
+/* a generator's policy P: ok 1 and q P where P is an instance of D's template, else ok 0, q D */
 template <class D, class P>
 struct ksum__policy_of {
     enum { ok = 0 };

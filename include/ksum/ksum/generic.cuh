@@ -6,10 +6,8 @@
  *   ksum__ex_body<T, R, TM, TN>(kf, ka)
  *   is the whole kernel (kf the kernel function on t = s d^2, ka its arguments): the block's 16 TM
  *   targets against its split of the source tiles of 16 TN, dim in chunks of 8 through registers
- *   (docs/ksum.md#how-each-path-runs).  The stages the register-staged kernels (this one and tc.cuh's
- *   ksum__tc1_body) share: ksum__rs / ksum__rs_of (the chunks and steps), ksum__rs_next (the next
- *   step's chunk), ksum__rs_load (a step's loads into registers).  The loop and the 8 k-steps of a
- *   chunk are written out in the body (as a call, another register allocation: docs/ksum.md#bodies).
+ *   (docs/ksum.md#how-each-path-runs).  ksum__rs*: the stages it shares with tc.cuh's ksum__tc1_body
+ *   (docs/ksum.md#bodies).
  *
  * LIMITS AND COSTS
  *   256 threads.  Shared memory 2 * 8 * (BM + BN + 8) + 2 BN (1 + R) + BM elements (19 KB float
@@ -23,7 +21,7 @@
 #include "../gemm.cuh"
 #include "device.cuh"
 
-/* ---- the frame the register-staged kernels share (ksum__ex_body, tc.cuh's ksum__tc1_body) */
+/* ---- the stages of the register-staged kernels (ksum__ex_body, tc.cuh's ksum__tc1_body) */
 
 /* nsteps steps of the block's source tiles in nchunks chunks of 8 coordinates */
 typedef struct ksum__rs {
@@ -37,7 +35,7 @@ static __device__ __forceinline__ ksum__rs ksum__rs_of(const ksum__kargs<T> &ka,
     f.nsteps = (blk.t1 - blk.t0) * f.nchunks;
     return f;
 }
-/* the next step's chunk c of nchunks; first: it starts the next tile */
+/* the next step's chunk c; first: it starts a tile */
 typedef struct ksum__rs_next {
     int c, first;
 } ksum__rs_next;
@@ -47,8 +45,7 @@ static __device__ __forceinline__ ksum__rs_next ksum__rs_next_of(int c, int nchu
     if (nx.c == nchunks) { nx.c = 0; nx.first = 1; }
     return nx;
 }
-/* step nx's loads into registers: the targets' chunk (when there are several), the sources' of the
- * loads' tile (the next one at a tile's first chunk, with its record); returns that tile */
+/* step nx's loads into registers (the targets' when several chunks; a new tile's record); its tile */
 template <class T, int BN, int NW, int EA, int EB, int NWPER>
 static __device__ __forceinline__ int ksum__rs_load(T (&ra)[EA], T (&rb)[EB], T (&rw)[NWPER], const T *nb,
                                                     const ksum__kargs<T> &ka, long long row0, int tile,
@@ -94,8 +91,7 @@ static __device__ __forceinline__ void ksum__ex_body(K kf, const ksum__kargs<T> 
     }
     int c = 0; /* the chunk of step s */
     for (int s = 0; s < f.nsteps; s++) {
-        /* step s+1's loads, chunk c's 8 k-steps (written out: as a call, another register allocation),
-         * step s+1 stored into the other buffer, one barrier */
+        /* step s+1's loads, chunk c's 8 k-steps, step s+1 stored into the other buffer, one barrier */
         const int more = s + 1 < f.nsteps;
         const ksum__rs_next nx = ksum__rs_next_of(c, f.nchunks);
         if (more) ls_tile = ksum__rs_load<T, BN, NW>(ra, rb, rw, nb, ka, row0, ls_tile, f, nx, tid);

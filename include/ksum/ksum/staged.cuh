@@ -8,16 +8,12 @@
  *   ksum_gemm_tile_op) in stages of ks <= 32 coordinates, one barrier per stage, dim zero-padded to a
  *   multiple of 8.  RES = 1: name_kernel (dim <= 128, targets resident times -2s); RES = 0:
  *   name_kernel_stream (both streamed, t = -2s acc).  GAUSS: the factorised Gaussian (sm_80+).  How
- *   they run: docs/ksum.md#how-each-path-runs.  The stages the staged kernels (this one and tc.cuh's
- *   ksum__tc_body) share:
- *     ksum__stg, ksum__stg_frame   the frame: the span, dp = dim rounded up to 8, nst stages a tile
- *     ksum__stg_smem               the shared sA, sB, sw, sna (the body's locals) and the norms nb
- *     ksum__stg_pos, ksum__stg_first / _next / _advance   a step's stage, tile and record buffer
- *     ksum__stg_copy<RES, P>       a stage's copies; ksum__stage_sw<R> a tile's record by cp.async
+ *   they run: docs/ksum.md#how-each-path-runs.  The stages it shares with tc.cuh's ksum__tc_body
+ *   (docs/ksum.md#bodies):
+ *     ksum__stg*                   the frame, the shared memory, a step's position, a stage's copies
  *     ksum__load_resident<P>       the resident targets (rows of P) times -2s, s|a_i|^2 into sna
+ *     ksum__stage_sw<R>            a tile's record [norms, weights] by cp.async
  *     ksum__cp4_op                 the 4-byte copy as a ksum_gemm_tile_op operation
- *   and the float kernel's ksum__f32_kstep_init (a tile's first coordinate, gemm.cuh ksum__kstep the
- *   others).  A body keeps its loop and the coordinates' loops written out (docs/ksum.md#bodies).
  *
  * LIMITS AND COSTS
  *   256 threads; R = 1: 127 registers (2 blocks per SM).  Dynamic shared memory (P (dp + 2 ks) +
@@ -88,8 +84,7 @@ static __device__ __forceinline__ void ksum__stage_sw(float *dst, int tile, cons
     }
 }
 
-/* ---- the stages the staged kernels share (ksum__f32_body, tc.cuh's ksum__tc_body).  The shared
- * memory's pointers are the body's locals, passed on in a ksum__stg_smem (docs/ksum.md#bodies) */
+/* ---- the stages of the staged kernels (ksum__f32_body, tc.cuh's ksum__tc_body) */
 
 /* the block's span; dp = dim rounded up to 8, nst stages of ks a tile, nsteps in all */
 typedef struct ksum__stg {
@@ -105,8 +100,7 @@ static __device__ __forceinline__ ksum__stg ksum__stg_frame(const ksum__kargs<fl
     f.nsteps = (blk.t1 - blk.t0) * f.nst;
     return f;
 }
-/* shared sA (dp rows of P resident, else 2 ks), sB (2 ks), sw (2 records of NW), sna (128); nb the
- * sources' norms */
+/* the body's shared sA (dp rows of P resident, else 2 ks), sB (2 ks), sw (2 records), sna; norms nb */
 typedef struct ksum__stg_smem {
     float *sA, *sB, *sw, *sna;
     const float *nb;
