@@ -365,10 +365,7 @@ static __device__ __forceinline__ void ksum__tc_body(K kf, const ksum__kargs<flo
     ksum__zero(vacc);
     for (int s = 0; s < f.nsteps; s++) {
         const ksum__stg_pos nx = ksum__stg_next(at, f.nst);
-        if (s + 1 < f.nsteps) { /* the next stage's copies, in flight during this stage */
-            ksum__stg_copy<RES, P>(m, f, ka, nx, (s + 1) & 1, tid);
-            if (nx.newtile) ksum__stage_sw<R>(sw + (at.tpar ^ 1) * NW, nx.tile, m.nb, ka.w, ka.n, ka.nrhs, tid);
-        }
+        ksum__stg_prefetch<R, RES, P, NW>(m, f, ka, at, nx, s, tid); /* in flight during this step */
         const float *swb = sw + at.tpar * NW;
         if (at.st == 0) ksum__tc_start<WIDE, 0>(acc, sna, swb, L);
         { /* the k-steps of stage st (a whole 32-coordinate stage unrolled when WIDE >= 2) */

@@ -143,6 +143,17 @@ static __device__ __forceinline__ ksum__stg_pos ksum__stg_next(ksum__stg_pos at,
     if (nx.st == nst) { nx.st = 0; nx.tile++; nx.newtile = 1; }
     return nx;
 }
+/* step s's copies of the next step nx (its stage, at a tile's start its record), unless s is the last */
+template <int R, int RES, int P, int NW>
+static __device__ __forceinline__ void ksum__stg_prefetch(const ksum__stg_smem &m, const ksum__stg &f,
+                                                          const ksum__kargs<float> &ka, const ksum__stg_pos &at,
+                                                          const ksum__stg_pos &nx, int s, int tid)
+{
+    if (s + 1 < f.nsteps) {
+        ksum__stg_copy<RES, P>(m, f, ka, nx, (s + 1) & 1, tid);
+        if (nx.newtile) ksum__stage_sw<R>(m.sw + (at.tpar ^ 1) * NW, nx.tile, m.nb, ka.w, ka.n, ka.nrhs, tid);
+    }
+}
 /* the position nx after the step: the other record buffer where nx starts a tile */
 static __device__ __forceinline__ ksum__stg_pos ksum__stg_advance(ksum__stg_pos nx)
 {
@@ -194,10 +205,7 @@ static __device__ __forceinline__ void ksum__f32_body(K kf, const ksum__kargs<fl
     }
     for (int s = 0; s < f.nsteps; s++) {
         const ksum__stg_pos nx = ksum__stg_next(at, f.nst);
-        if (s + 1 < f.nsteps) { /* the next stage's copies, in flight during this stage */
-            ksum__stg_copy<RES, P>(m, f, ka, nx, (s + 1) & 1, tid);
-            if (nx.newtile) ksum__stage_sw<R>(sw + (at.tpar ^ 1) * NW, nx.tile, m.nb, ka.w, ka.n, ka.nrhs, tid);
-        }
+        ksum__stg_prefetch<R, RES, P, NW>(m, f, ka, at, nx, s, tid); /* in flight during this step */
         const float *swb = sw + at.tpar * NW;
         if (!FAC && at.st == 0) { /* a tile's first stage: the accumulators start at the norms */
             float nbv[8], na[8];
