@@ -67,6 +67,27 @@ static __device__ __forceinline__ void ksum__lds4(double *r, const double *p)
     double2 v = *(const double2 *)p, u = *((const double2 *)p + 1);
     r[0] = v.x; r[1] = v.y; r[2] = u.x; r[3] = u.y;
 }
+/* N values of a thread's accumulator rows (or columns) at p: p[0..3], p[64..67], ... */
+template <class T, int N>
+static __device__ __forceinline__ void ksum__ldsn(T (&x)[N], const T *p)
+{
+    static_assert(N == 4 || N == 8, "ksum__ldsn: 4 or 8 values");
+    ksum__lds4(x, p);
+    if constexpr (N == 8) ksum__lds4(x + 4, p + 64);
+}
+/* one coordinate of the TM x TN outer product from the k-major shared rows at qa, qb (this thread's
+ * rows and columns): acc[i][j] += fa[i] fb[j] */
+template <class T, int TM, int TN>
+static __device__ __forceinline__ void ksum__kstep(T (&acc)[TM][TN], const T *qa, const T *qb)
+{
+    T fa[TM], fb[TN];
+    ksum__ldsn(fa, qa);
+    ksum__ldsn(fb, qb);
+#pragma unroll
+    for (int i = 0; i < TM; i++)
+#pragma unroll
+        for (int j = 0; j < TN; j++) acc[i][j] = fma(fa[i], fb[j], acc[i][j]);
+}
 
 template <class T, int E>
 static __device__ __forceinline__ void ksum_gemm_load(T (&r)[E], const T *src, long long ld, long long np, int dim,

@@ -100,26 +100,8 @@ struct ksum_regs_policy {
  * static_assert says so), the fields with the defaults filled in and clamped to what compiles (the
  * static_asserts on q say what is wrong), for the kind K of T: 0 float, 1 double, 2 ksum_tf32,
  * 3 ksum_tf32x3 */
-template <class P>
-struct ksum__pol {
-    enum { ok = 0 };
-    typedef ksum_policy<> q;
-};
-template <int R_, int MINB_, int SCHEDULE_, int WIDE_RES_, int WIDE_STREAM_>
-struct ksum__pol<ksum_policy<R_, MINB_, SCHEDULE_, WIDE_RES_, WIDE_STREAM_> > {
-    enum { ok = 1 };
-    typedef ksum_policy<R_, MINB_, SCHEDULE_, WIDE_RES_, WIDE_STREAM_> q;
-};
-template <class P>
-struct ksum__rpol {
-    enum { ok = 0 };
-    typedef ksum_regs_policy<> q;
-};
-template <int R_, int TM_, int TN_, int MINB_>
-struct ksum__rpol<ksum_regs_policy<R_, TM_, TN_, MINB_> > {
-    enum { ok = 1 };
-    typedef ksum_regs_policy<R_, TM_, TN_, MINB_> q;
-};
+template <class P> struct ksum__pol : ksum__policy_of<ksum_policy<>, P> {};
+template <class P> struct ksum__rpol : ksum__policy_of<ksum_regs_policy<>, P> {};
 /* the fields' checks, and R, MINB resolved (MINB 0: 1 for double, else 2 for R = 1, 1 above) */
 template <int K, int R_, int MINB_>
 struct ksum__rm {
@@ -206,12 +188,10 @@ template <class P> struct ksum__regs_tf32x3 : ksum__regs<P, 3> {};
 #define KSUM__DEFINE_double(name, KERNEL)                                                              \
     KSUM__DEF_ASSERTS(name, ksum__def_double)                                                          \
     KSUM__GENERIC(name, double, KERNEL, ksum__def_double, "register-staged SIMT kernel: KSUM_DEFINE of double (4 x 4)")
-#define KSUM__DEFINE_tf32(name, KERNEL)                                                                \
-    KSUM__DEF_ASSERTS(name, ksum__def_tf32)                                                            \
-    KSUM__TC_GATE("KSUM_DEFINE", name, KSUM__TC, KERNEL, ksum__def_tf32)
-#define KSUM__DEFINE_tf32x3(name, KERNEL)                                                              \
-    KSUM__DEF_ASSERTS(name, ksum__def_tf32x3)                                                          \
-    KSUM__TC_GATE("KSUM_DEFINE", name, KSUM__TC, KERNEL, ksum__def_tf32x3)
+#define KSUM__DEFINE_tf32(name, KERNEL) KSUM__DEFINE_TC(name, KERNEL, ksum__def_tf32)
+#define KSUM__DEFINE_tf32x3(name, KERNEL) KSUM__DEFINE_TC(name, KERNEL, ksum__def_tf32x3)
+#define KSUM__DEFINE_TC(name, KERNEL, CFG)                                                             \
+    KSUM__DEF_ASSERTS(name, CFG) KSUM__TC_GATE("KSUM_DEFINE", name, KSUM__TC, KERNEL, CFG)
 #define KSUM__DEF_ASSERTS(name, CFG)                                                                   \
     static_assert(CFG<name##_policy>::ok_r, "KSUM_DEFINE(" #name "): R must be at least 1");           \
     static_assert(CFG<name##_policy>::ok_minb,                                                         \
@@ -235,12 +215,10 @@ template <class P> struct ksum__regs_tf32x3 : ksum__regs<P, 3> {};
     KSUM__REGS_ASSERTS(name, ksum__regs_float) KSUM__GENERIC(name, float, KERNEL, ksum__regs_float, KSUM__REGS_WHY)
 #define KSUM__REGS_double(name, KERNEL)                                                                \
     KSUM__REGS_ASSERTS(name, ksum__regs_double) KSUM__GENERIC(name, double, KERNEL, ksum__regs_double, KSUM__REGS_WHY)
-#define KSUM__REGS_tf32(name, KERNEL)                                                                  \
-    KSUM__REGS_ASSERTS(name, ksum__regs_tf32)                                                          \
-    KSUM__TC_GATE("KSUM_REGS_DEFINE", name, KSUM__TC_REGS, KERNEL, ksum__regs_tf32)
-#define KSUM__REGS_tf32x3(name, KERNEL)                                                                \
-    KSUM__REGS_ASSERTS(name, ksum__regs_tf32x3)                                                        \
-    KSUM__TC_GATE("KSUM_REGS_DEFINE", name, KSUM__TC_REGS, KERNEL, ksum__regs_tf32x3)
+#define KSUM__REGS_tf32(name, KERNEL) KSUM__REGS_TC(name, KERNEL, ksum__regs_tf32)
+#define KSUM__REGS_tf32x3(name, KERNEL) KSUM__REGS_TC(name, KERNEL, ksum__regs_tf32x3)
+#define KSUM__REGS_TC(name, KERNEL, CFG)                                                               \
+    KSUM__REGS_ASSERTS(name, CFG) KSUM__TC_GATE("KSUM_REGS_DEFINE", name, KSUM__TC_REGS, KERNEL, CFG)
 #define KSUM__REGS_ASSERTS(name, CFG)                                                                  \
     static_assert(CFG<name##_policy>::ok_tile,                                                         \
                   "KSUM_REGS_DEFINE(" #name "): the microtile TM x TN must be 4 or 8 each (0: the default)"); \
@@ -265,19 +243,18 @@ template <class P> struct ksum__regs_tf32x3 : ksum__regs<P, 3> {};
 /* the staged float kernels: targets resident (name_kernel) and streamed (name_kernel_stream) */
 #define KSUM__STAGED(name, KERNEL)                                                                     \
     KSUM__NORMS(name, float)                                                                           \
-    __global__ void __launch_bounds__(KSUM_THREADS, (ksum__def_float<name##_policy>::minb))            \
-        name##_kernel(KSUM__PARAMS(float, int ks))                                                     \
-    {                                                                                                  \
-        ksum__f32_body<ksum__def_float<name##_policy>::r, 1, KSUM__FACTOR(KERNEL)>(KSUM__EVAL_FN(float, KERNEL), \
-                                                                                   KSUM__KARGS(float, 0, 0, ks)); \
-    }                                                                                                  \
-    __global__ void __launch_bounds__(KSUM_THREADS, (ksum__def_float<name##_policy>::minb))            \
-        name##_kernel_stream(KSUM__PARAMS(float, int ks))                                              \
-    {                                                                                                  \
-        ksum__f32_body<ksum__def_float<name##_policy>::r, 0, KSUM__FACTOR(KERNEL)>(KSUM__EVAL_FN(float, KERNEL), \
-                                                                                   KSUM__KARGS(float, 0, 0, ks)); \
-    }                                                                                                  \
+    KSUM__STAGED_KERNEL(name##_kernel, KERNEL, ksum__def_float<name##_policy>::minb, ksum__f32_body,   \
+                        ksum__def_float<name##_policy>::r, 1, KSUM__FACTOR(KERNEL))                    \
+    KSUM__STAGED_KERNEL(name##_kernel_stream, KERNEL, ksum__def_float<name##_policy>::minb, ksum__f32_body, \
+                        ksum__def_float<name##_policy>::r, 0, KSUM__FACTOR(KERNEL))                    \
     KSUM__STAGED_HOST(name, KERNEL)
+/* a staged kernel (the ks of its stages its own parameter), MINB blocks per SM, the body BODY<...>
+ * with the template arguments that follow */
+#define KSUM__STAGED_KERNEL(kname, KERNEL, MINB, BODY, ...)                                           \
+    __global__ void __launch_bounds__(KSUM_THREADS, (MINB)) kname(KSUM__PARAMS(float, int ks))         \
+    {                                                                                                  \
+        BODY<__VA_ARGS__>(KSUM__EVAL_FN(float, KERNEL), KSUM__KARGS(float, 0, 0, ks));                 \
+    }
 
 /* the host functions name_plan, name_run, name_launch (none under NVRTC, where the generators emit
  * their kernels only); KSUM__LAUNCH(name): name_launch, the plan then its run */
@@ -289,32 +266,32 @@ template <class P> struct ksum__regs_tf32x3 : ksum__regs<P, 3> {};
         const int rc = name##_plan(args, &plan);                                                       \
         return rc ? rc : name##_run(args, &plan, stream);                                              \
     }
+/* name_plan returning PLAN, name_run returning RUN (expressions of their parameters args, plan,
+ * stream), then name_launch */
+#define KSUM__HOST(name, PLAN, RUN)                                                                    \
+    static inline __attribute__((unused)) int name##_plan(const ksum_args *args, ksum_plan *plan)      \
+    {                                                                                                  \
+        return PLAN;                                                                                   \
+    }                                                                                                  \
+    static inline __attribute__((unused)) int name##_run(const ksum_args *args, const ksum_plan *plan, \
+                                                         cudaStream_t stream)                          \
+    {                                                                                                  \
+        return RUN;                                                                                    \
+    }                                                                                                  \
+    KSUM__LAUNCH(name)
 #define KSUM__GENERIC_HOST(name, T, KERNEL, CFG, WHY)                                                  \
-    static inline __attribute__((unused)) int name##_plan(const ksum_args *args, ksum_plan *plan)      \
-    {                                                                                                  \
-        return ksum__plan_generic(args, plan, sizeof(T), KSUM__SCALE(KERNEL, args), CFG<name##_policy>::r, \
-                                  CFG<name##_policy>::tm, CFG<name##_policy>::tn, CFG<name##_policy>::minb, 0, WHY); \
-    }                                                                                                  \
-    static inline __attribute__((unused)) int name##_run(const ksum_args *args, const ksum_plan *plan, \
-                                                         cudaStream_t stream)                          \
-    {                                                                                                  \
-        return ksum__run_generic(args, plan, stream, (const void *)name##_norms, (const void *)name##_kernel, \
-                                 sizeof(T), KSUM__SCALE(KERNEL, args));                                \
-    }                                                                                                  \
-    KSUM__LAUNCH(name)
+    KSUM__HOST(name,                                                                                   \
+               (ksum__plan_generic(args, plan, sizeof(T), KSUM__SCALE(KERNEL, args), CFG<name##_policy>::r, \
+                                   CFG<name##_policy>::tm, CFG<name##_policy>::tn, CFG<name##_policy>::minb, \
+                                   CFG<name##_policy>::tc, WHY)),                                      \
+               (ksum__run_generic(args, plan, stream, (const void *)name##_norms, (const void *)name##_kernel, \
+                                  sizeof(T), KSUM__SCALE(KERNEL, args))))
 #define KSUM__STAGED_HOST(name, KERNEL)                                                                \
-    static inline __attribute__((unused)) int name##_plan(const ksum_args *args, ksum_plan *plan)      \
-    {                                                                                                  \
-        return ksum__plan_staged(args, plan, KSUM__SCALE(KERNEL, args), ksum__def_float<name##_policy>::r, \
-                                 ksum__def_float<name##_policy>::minb, KSUM_GEMM_P);                   \
-    }                                                                                                  \
-    static inline __attribute__((unused)) int name##_run(const ksum_args *args, const ksum_plan *plan, \
-                                                         cudaStream_t stream)                          \
-    {                                                                                                  \
-        return ksum__run_staged(args, plan, stream, (const void *)name##_norms, (const void *)name##_kernel, \
-                                (const void *)name##_kernel_stream, KSUM__SCALE(KERNEL, args));        \
-    }                                                                                                  \
-    KSUM__LAUNCH(name)
+    KSUM__HOST(name,                                                                                   \
+               (ksum__plan_staged(args, plan, KSUM__SCALE(KERNEL, args), ksum__def_float<name##_policy>::r, \
+                                  ksum__def_float<name##_policy>::minb, KSUM_GEMM_P)),                 \
+               (ksum__run_staged(args, plan, stream, (const void *)name##_norms, (const void *)name##_kernel, \
+                                 (const void *)name##_kernel_stream, KSUM__SCALE(KERNEL, args))))
 #else
 #define KSUM__GENERIC_HOST(name, T, KERNEL, CFG, WHY)
 #define KSUM__STAGED_HOST(name, KERNEL)

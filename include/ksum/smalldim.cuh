@@ -92,19 +92,12 @@ static __device__ __forceinline__ void ksum__sd_read(float (&sr)[4 * SR4], const
     }
 }
 
-/* the kernel's arguments (its parameters, in order) */
-typedef struct ksum__sd_kargs {
-    const float *a;
-    long long lda;
-    const float *b;
-    long long ldb;
-    const float *w;
-    float *v;
-    int m, n, dim, nrhs;
+/* the kernel's arguments (its parameters, in order: ksum/ksum/device.cuh's operands first) */
+struct ksum__sd_kargs : ksum__operands<float> {
     float scale;
     int chunks_per_split, atomic, accumulate;
     long long vstride;
-} ksum__sd_kargs;
+};
 
 /* the thread's targets row0, row0 + 256, ... into registers: coordinates ta, s|a|^2 na, vacc = 0;
  * returns the largest na */
@@ -317,16 +310,7 @@ struct ksum_smalldim_policy {
 };
 /* the policy resolved (ok 0: P is none, read as the default policy; its static_assert says so):
  * MINB 0 the rule, the others clamped to what compiles (the static_asserts say what is wrong) */
-template <class P>
-struct ksum__sdpol {
-    enum { ok = 0 };
-    typedef ksum_smalldim_policy<> q;
-};
-template <int DMAX_, int R_, int GF_, int NPOLY_, int MINB_>
-struct ksum__sdpol<ksum_smalldim_policy<DMAX_, R_, GF_, NPOLY_, MINB_> > {
-    enum { ok = 1 };
-    typedef ksum_smalldim_policy<DMAX_, R_, GF_, NPOLY_, MINB_> q;
-};
+template <class P> struct ksum__sdpol : ksum__policy_of<ksum_smalldim_policy<>, P> {};
 template <class P, int FACTOR, class Q = typename ksum__sdpol<P>::q>
 struct ksum__sd {
     enum {
@@ -370,18 +354,13 @@ struct ksum__sd {
  * only) */
 #ifndef __CUDACC_RTC__
 #define KSUM__SD_HOST(name, KERNEL)                                                                    \
-    static inline __attribute__((unused)) int name##_plan(const ksum_args *args, ksum_plan *plan)      \
-    {                                                                                                  \
-        typedef ksum__sd<name##_policy, KSUM__FACTOR(KERNEL)> ksum__c;                                 \
-        return ksum__plan_sd(args, plan, KSUM__SCALE(KERNEL, args), ksum__c::dmax, ksum__c::r, ksum__c::minb); \
-    }                                                                                                  \
-    static inline __attribute__((unused)) int name##_run(const ksum_args *args, const ksum_plan *plan, \
-                                                         cudaStream_t stream)                          \
-    {                                                                                                  \
-        return ksum__run_sd(args, plan, stream, (const void *)name##_kernel, (const void *)name##_reduce, \
-                            KSUM__SCALE(KERNEL, args));                                                \
-    }                                                                                                  \
-    KSUM__LAUNCH(name)
+    KSUM__HOST(name,                                                                                   \
+               (ksum__plan_sd(args, plan, KSUM__SCALE(KERNEL, args),                                   \
+                              ksum__sd<name##_policy, KSUM__FACTOR(KERNEL)>::dmax,                     \
+                              ksum__sd<name##_policy, KSUM__FACTOR(KERNEL)>::r,                        \
+                              ksum__sd<name##_policy, KSUM__FACTOR(KERNEL)>::minb)),                   \
+               (ksum__run_sd(args, plan, stream, (const void *)name##_kernel, (const void *)name##_reduce, \
+                             KSUM__SCALE(KERNEL, args))))
 #else
 #define KSUM__SD_HOST(name, KERNEL)
 #endif

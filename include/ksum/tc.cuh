@@ -41,8 +41,8 @@
  *
  * STRUCTURE
  *   Kernels are calls of ksum__tc_body (staged mma.sync), ksum__tc1_body (register-staged),
- *   ksum__wg_body (wgmma.cuh); pieces: ksum__mma_tf32(_k4), ksum__split, ksum__tc_row / _col (WIDE
- *   placements), ksum__tc_kstep, ksum__tc_epi_j (kernel values into row sums), ksum__tc_finish.
+ *   ksum__wg_body (wgmma.cuh); pieces: ksum__split, ksum__tc_row / _col / _cols (WIDE placements),
+ *   ksum__tc_start, ksum__tc_kstep, ksum__tc_epi_j (kernel values into row sums), ksum__tc_finish.
  *   GLOSSARY of the internal bodies' names: docs/ksum.md#ksum-glossary.
  *
  * NVRTC (docs/python.md): kernels only (name_kernel_wg's body for sm_90a only); no host functions.
@@ -50,34 +50,13 @@
 #ifndef KSUM_TC_CUH
 #define KSUM_TC_CUH
 
+#include <onchip/mma.cuh>
+
 #include "ksum.cuh"
 #include "wgmma.cuh"
 
 #define KSUM__TC_PAD 136
 
-/* c += a b, one m16n8k8 TF32 mma (a warp-wide instruction) */
-static __device__ __forceinline__ void ksum__mma_tf32(float *c, const unsigned *a, const unsigned *b)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-                 "{%0,%1,%2,%3};"
-                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-#else
-    (void)c; (void)a; (void)b;
-#endif
-}
-/* c += a b, one m16n8k4 TF32 mma: a = rows g, g + 8 at k t4; b = k t4 at column g (one register each) */
-static __device__ __forceinline__ void ksum__mma_tf32_k4(float *c, unsigned a0, unsigned a1, unsigned b0)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("mma.sync.aligned.m16n8k4.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};"
-                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-                 : "r"(a0), "r"(a1), "r"(b0));
-#else
-    (void)c; (void)a0; (void)a1; (void)b0;
-#endif
-}
 /* split x into big + small TF32 parts (small = 0 for PASSES 1) */
 static __device__ __forceinline__ void ksum__split(float x, unsigned *big, unsigned *small, int passes)
 {
@@ -102,6 +81,30 @@ template <int WIDE>
 static __device__ __forceinline__ int ksum__tc_col(const ksum__tc_lane &L, int j, int e)
 {
     return WIDE ? L.wc + 32 * (j >> 2) + 8 * L.t4 + 4 * e + (j & 3) : L.wc + 8 * j + 2 * L.t4 + e;
+}
+
+/* p at n-tile j's columns of elements 0 and 1 (V2: one 8-byte load, WIDE 0) */
+template <int WIDE, int V2>
+static __device__ __forceinline__ float2 ksum__tc_cols(const ksum__tc_lane &L, const float *p, int j)
+{
+    if (V2 && !WIDE) return *(const float2 *)(p + ksum__tc_col<0>(L, j, 0));
+    return make_float2(p[ksum__tc_col<WIDE>(L, j, 0)], p[ksum__tc_col<WIDE>(L, j, 1)]);
+}
+/* the accumulators start at s|a_i|^2 + s|b_j|^2 (sna, the record swb) */
+template <int WIDE, int V2>
+static __device__ __forceinline__ void ksum__tc_start(float (&acc)[2][8][4], const float *sna, const float *swb,
+                                                      const ksum__tc_lane &L)
+{
+#pragma unroll
+    for (int i = 0; i < 2; i++) {
+        const float n0 = sna[ksum__tc_row<WIDE>(L, i, 0)], n1 = sna[ksum__tc_row<WIDE>(L, i, 1)];
+#pragma unroll
+        for (int j = 0; j < 8; j++) {
+            const float2 b = ksum__tc_cols<WIDE, V2>(L, swb, j);
+            acc[i][j][0] = n0 + b.x; acc[i][j][1] = n0 + b.y;
+            acc[i][j][2] = n1 + b.x; acc[i][j][3] = n1 + b.y;
+        }
+    }
 }
 
 /* the kernel values of n-tile j's accumulators (t = acc resident, t = -2s acc streamed), weighted by
@@ -210,10 +213,10 @@ static __device__ __forceinline__ void ksum__tc_kstep8(float (&acc)[2][8][4], co
 #pragma unroll
             for (int i = 0; i < 2; i++) {
                 if (PASSES > 1) {
-                    ksum__mma_tf32(acc[i][j], as[i], bb);
-                    ksum__mma_tf32(acc[i][j], ab[i], bs);
+                    onchip__mma_tf32_k8(acc[i][j], as[i], bb);
+                    onchip__mma_tf32_k8(acc[i][j], ab[i], bs);
                 }
-                ksum__mma_tf32(acc[i][j], ab[i], bb);
+                onchip__mma_tf32_k8(acc[i][j], ab[i], bb);
             }
         }
     }
@@ -240,8 +243,8 @@ static __device__ __forceinline__ void ksum__tc_kstep4(float (&acc)[2][8][4], co
 #pragma unroll
             for (int jq = 0; jq < 4; jq++) {
                 const unsigned bq = ksum__tf32(f[jq]);
-                ksum__mma_tf32_k4(acc[0][4 * jj + jq], a0[0], a0[1], bq);
-                ksum__mma_tf32_k4(acc[1][4 * jj + jq], a0[2], a0[3], bq);
+                onchip__mma_tf32_k4(acc[0][4 * jj + jq], a0[0], a0[1], bq);
+                onchip__mma_tf32_k4(acc[1][4 * jj + jq], a0[2], a0[3], bq);
             }
         }
     }
@@ -270,18 +273,12 @@ static __device__ __forceinline__ void ksum__tc1_body(K kf, const ksum__kargs<fl
     const ksum__span blk = ksum__span_of<BM, BN>(ka);
     const long long row0 = blk.row0;
     if (blk.t0 >= blk.t1) return;
-    const int nchunks = (ka.dim + KSUM_BK - 1) / KSUM_BK;
-    const int nsteps = (blk.t1 - blk.t0) * nchunks;
+    const ksum__rs f = ksum__rs_of(ka, blk);
     const float *nb = ka.norms + ka.m;
-    for (int q = tid; q < BM; q += KSUM_THREADS) sna[q] = row0 + q < ka.m ? ka.norms[row0 + q] : 0.0f;
+    ksum__sna_load<float, BM>(sna, ka.norms, row0, ka.m, tid);
     for (int q = tid; q < BM * R; q += KSUM_THREADS) sred[q] = 0.0f;
     float acc[2][8][4], vacc[2][2][R];
-#pragma unroll
-    for (int i = 0; i < 2; i++)
-#pragma unroll
-        for (int hh = 0; hh < 2; hh++)
-#pragma unroll
-            for (int r = 0; r < R; r++) vacc[i][hh][r] = 0.0f;
+    ksum__zero(vacc);
     float ra[4], rb[4], rw[NWPER];
     int ls_tile = blk.t0;
     const int sp = tid >> 1, sk = (tid & 1) * 4; /* this thread's staging point and coordinate */
@@ -290,7 +287,7 @@ static __device__ __forceinline__ void ksum__tc1_body(K kf, const ksum__kargs<fl
     ksum__sw_load<float, BN, NW>(rw, nb, ka.w, (long long)ls_tile * BN, ka.n, ka.nrhs, tid);
     { /* step 0 into buffer 0: targets times -2s (into both buffers when one chunk is all: they stay),
        * sources */
-        const int both = nchunks == 1;
+        const int both = f.nchunks == 1;
 #pragma unroll
         for (int e = 0; e < 4; e++) {
             sa[(sk + e) * P + sp] = ra[e] * ka.m2scale;
@@ -301,33 +298,15 @@ static __device__ __forceinline__ void ksum__tc1_body(K kf, const ksum__kargs<fl
     ksum__sw_store<float, NW>(sw, rw, tid);
     __syncthreads();
     int c = 0, tpar = 0;
-    for (int s = 0; s < nsteps; s++) {
-        /* step s+1's loads, chunk c's k-step (accumulators started at a tile's first chunk, epilogue at
-         * its last), step s+1 stored into the other buffer, one barrier */
-        const int more = s + 1 < nsteps;
-        int nc = c + 1, ntile_first = 0;
-        if (nc == nchunks) { nc = 0; ntile_first = 1; }
-        if (more) {
-            if (ntile_first) ls_tile++;
-            if (nchunks > 1) ksum_gemm_load(ra, ka.a, ka.lda, ka.m, ka.dim, row0, nc * KSUM_BK, tid, ka.vec_a);
-            ksum_gemm_load(rb, ka.b, ka.ldb, ka.n, ka.dim, (long long)ls_tile * BN, nc * KSUM_BK, tid, ka.vec_b);
-            if (ntile_first) ksum__sw_load<float, BN, NW>(rw, nb, ka.w, (long long)ls_tile * BN, ka.n, ka.nrhs, tid);
-        }
+    for (int s = 0; s < f.nsteps; s++) {
+        /* as ksum__ex_body's loop, the k-step on mma.sync */
+        const int more = s + 1 < f.nsteps;
+        const ksum__rs_next nx = ksum__rs_next_of(c, f.nchunks);
+        if (more) ls_tile = ksum__rs_load<float, BN, NW>(ra, rb, rw, nb, ka, row0, ls_tile, f, nx, tid);
         const float *swb = sw + tpar * NW;
-        if (c == 0) { /* a tile's first chunk: the accumulators start at s|a_i|^2 + s|b_j|^2 */
-#pragma unroll
-            for (int i = 0; i < 2; i++) {
-                const float n0 = sna[L.wr + i * 16 + L.g], n1 = sna[L.wr + i * 16 + L.g + 8];
-#pragma unroll
-                for (int j = 0; j < 8; j++) {
-                    const float2 bb = *(const float2 *)(swb + L.wc + j * 8 + 2 * L.t4);
-                    acc[i][j][0] = n0 + bb.x; acc[i][j][1] = n0 + bb.y;
-                    acc[i][j][2] = n1 + bb.x; acc[i][j][3] = n1 + bb.y;
-                }
-            }
-        }
+        if (c == 0) ksum__tc_start<0, 1>(acc, sna, swb, L);
         ksum__tc_kstep8<PASSES, 0, 0, P>(acc, sa + (s & 1) * KSUM_BK * P, sb + (s & 1) * KSUM_BK * P, L);
-        if (c == nchunks - 1) { /* a tile's last chunk: kernel values, weighted row sums */
+        if (c == f.nchunks - 1) { /* a tile's last chunk: kernel values, weighted row sums */
 #pragma unroll
             for (int j = 0; j < 8; j++) {
                 float w0[R], w1[R];
@@ -344,14 +323,14 @@ static __device__ __forceinline__ void ksum__tc1_body(K kf, const ksum__kargs<fl
             float *A = sa + ((s + 1) & 1) * KSUM_BK * P, *B = sb + ((s + 1) & 1) * KSUM_BK * P;
 #pragma unroll
             for (int e = 0; e < 4; e++) {
-                if (nchunks > 1) A[(sk + e) * P + sp] = ra[e] * ka.m2scale;
+                if (f.nchunks > 1) A[(sk + e) * P + sp] = ra[e] * ka.m2scale;
                 B[(sk + e) * P + sp] = rb[e];
             }
-            if (ntile_first) ksum__sw_store<float, NW>(sw + (tpar ^ 1) * NW, rw, tid);
+            if (nx.first) ksum__sw_store<float, NW>(sw + (tpar ^ 1) * NW, rw, tid);
         }
         __syncthreads();
-        if (ntile_first) tpar ^= 1;
-        c = nc;
+        if (nx.first) tpar ^= 1;
+        c = nx.c;
     }
     ksum__tc_finish<0, R>(vacc, sred, L, tid, ka.v, row0, ka.m, ka.nrhs, ka.atomic, ka.accumulate);
 }
@@ -367,71 +346,31 @@ static __device__ __forceinline__ void ksum__tc_body(K kf, const ksum__kargs<flo
     __shared__ float sred[BM * R];
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const ksum__tc_lane L = {lane >> 2, lane & 3, (warp & 3) * 32, (warp >> 2) * 64};
-    /* the frame, as ksum.cuh's float path (ksum__f32_body) */
-    const long long row0 = (long long)blockIdx.x * BM;
-    const int ntiles = (ka.n + BN - 1) / BN;
-    const int t0 = blockIdx.y * ka.tiles_per_split;
-    const int t1 = min(ntiles, t0 + ka.tiles_per_split);
-    if (t0 >= t1) return;
-    const int dp = (ka.dim + 7) & ~7, nst = (dp + ka.ks - 1) / ka.ks;
-    const int nsteps = (t1 - t0) * nst;
-    float *sA = ksum__smem;
-    float *sB = sA + (RES ? dp : 2 * ka.ks) * P;
-    float *sw = sB + 2 * ka.ks * P;
-    float *sna = sw + 2 * NW;
-    const float *nb = ka.norms + ka.m;
+    const ksum__span blk = ksum__span_of<BM, BN>(ka);
+    if (blk.t0 >= blk.t1) return;
+    const ksum__stg f = ksum__stg_frame(ka, blk);
+    float *sA = ksum__smem, *sB = sA + (RES ? f.dp : 2 * ka.ks) * P, *sw = sB + 2 * ka.ks * P, *sna = sw + 2 * NW;
+    const ksum__stg_smem m = {sA, sB, sw, sna, ka.norms + ka.m};
     for (int q = tid; q < BM * R; q += KSUM_THREADS) sred[q] = 0.0f;
-    if (RES) ksum__load_resident<P>(sA, sna, ka.a, ka.lda, ka.m, ka.dim, row0, dp, ka.m2scale, tid);
+    if (RES) ksum__load_resident<P>(sA, sna, ka.a, ka.lda, ka.m, ka.dim, blk.row0, f.dp, ka.m2scale, tid);
     if (PRE_A) { /* round the resident targets to TF32 once (what each k-step's cvt did) */
         __syncthreads();
-        for (int q = tid; q < dp * BM; q += KSUM_THREADS) {
+        for (int q = tid; q < f.dp * BM; q += KSUM_THREADS) {
             float *x = sA + (q >> 7) * P + (q & 127);
             *x = __uint_as_float(ksum__tf32(*x));
         }
     }
-    if (!RES) ksum__sna_load<float, BM>(sna, ka.norms, row0, ka.m, tid);
-    { /* stage 0 of tile t0 and its record, waited for */
-        const int kz = min(ka.ks, dp);
-        ksum_gemm_tile_op(ksum__cp4_op, sB, P, ka.b, ka.ldb, ka.n, ka.dim, (long long)t0 * BN, 0, kz, tid);
-        if (!RES) ksum_gemm_tile_op(ksum__cp4_op, sA, P, ka.a, ka.lda, ka.m, ka.dim, row0, 0, kz, tid);
-        ksum__stage_sw<R>(sw, t0, nb, ka.w, ka.n, ka.nrhs, tid);
-        onchip_cp_async_wait_all();
-        __syncthreads();
-    }
+    if (!RES) ksum__sna_load<float, BM>(sna, ka.norms, blk.row0, ka.m, tid);
+    ksum__stg_pos at = ksum__stg_first<R, RES, P>(m, f, ka, tid);
     float acc[2][8][4], vacc[2][2][R];
-#pragma unroll
-    for (int i = 0; i < 2; i++)
-#pragma unroll
-        for (int hh = 0; hh < 2; hh++)
-#pragma unroll
-            for (int r = 0; r < R; r++) vacc[i][hh][r] = 0.0f;
-    int st = 0, tile = t0, tpar = 0;
-    for (int s = 0; s < nsteps; s++) {
-        int nst2 = st + 1, ntile = tile, newtile = 0;
-        if (nst2 == nst) { nst2 = 0; ntile++; newtile = 1; }
-        if (s + 1 < nsteps) { /* the next stage's copies, in flight during this stage */
-            const int buf = (s + 1) & 1, k0 = nst2 * ka.ks, kz = min(ka.ks, dp - k0);
-            ksum_gemm_tile_op(ksum__cp4_op, sB + buf * ka.ks * P, P, ka.b, ka.ldb, ka.n, ka.dim, (long long)ntile * BN,
-                              k0, kz, tid);
-            if (!RES)
-                ksum_gemm_tile_op(ksum__cp4_op, sA + buf * ka.ks * P, P, ka.a, ka.lda, ka.m, ka.dim, row0, k0, kz, tid);
-            if (newtile) ksum__stage_sw<R>(sw + (tpar ^ 1) * NW, ntile, nb, ka.w, ka.n, ka.nrhs, tid);
-        }
-        const float *swb = sw + tpar * NW;
-        if (st == 0) { /* a tile's first stage: the accumulators start at s|a_i|^2 + s|b_j|^2 */
-#pragma unroll
-            for (int i = 0; i < 2; i++) {
-                const float n0 = sna[ksum__tc_row<WIDE>(L, i, 0)], n1 = sna[ksum__tc_row<WIDE>(L, i, 1)];
-#pragma unroll
-                for (int j = 0; j < 8; j++) {
-                    const float b0 = swb[ksum__tc_col<WIDE>(L, j, 0)], b1 = swb[ksum__tc_col<WIDE>(L, j, 1)];
-                    acc[i][j][0] = n0 + b0; acc[i][j][1] = n0 + b1;
-                    acc[i][j][2] = n1 + b0; acc[i][j][3] = n1 + b1;
-                }
-            }
-        }
+    ksum__zero(vacc);
+    for (int s = 0; s < f.nsteps; s++) {
+        const ksum__stg_pos nx = ksum__stg_next(at, f.nst);
+        ksum__stg_prefetch<R, RES, P, NW>(m, f, ka, at, nx, s, tid); /* in flight during this step */
+        const float *swb = sw + at.tpar * NW;
+        if (at.st == 0) ksum__tc_start<WIDE, 0>(acc, sna, swb, L);
         { /* the k-steps of stage st (a whole 32-coordinate stage unrolled when WIDE >= 2) */
-            const int k0 = st * ka.ks, kz = min(ka.ks, dp - k0);
+            const int k0 = at.st * ka.ks, kz = min(ka.ks, f.dp - k0);
             const float *pa = RES ? sA + k0 * P : sA + (s & 1) * ka.ks * P;
             const float *pb = sB + (s & 1) * ka.ks * P;
             if (WIDE >= 2 && kz == 32) {
@@ -441,7 +380,7 @@ static __device__ __forceinline__ void ksum__tc_body(K kf, const ksum__kargs<flo
                 for (int c = 0; c < kz; c += KSUM_BK) ksum__tc_kstep<PASSES, WIDE, PRE_A, P>(acc, pa + c * P, pb + c * P, L);
             }
         }
-        if (st == nst - 1) { /* a tile's last stage: kernel values, weighted row sums */
+        if (at.st == f.nst - 1) { /* a tile's last stage: kernel values, weighted row sums */
 #pragma unroll
             for (int j = 0; j < 8; j++) {
                 float w0[R], w1[R];
@@ -453,13 +392,11 @@ static __device__ __forceinline__ void ksum__tc_body(K kf, const ksum__kargs<flo
                 ksum__tc_epi_j<R, RES>(vacc, acc, j, w0, w1, ka.m2scale, kf);
             }
         }
-        onchip_cp_async_wait_all();
+        onchip_cp_async_wait_all(); /* this thread's copies done, then everyone's: one barrier */
         __syncthreads();
-        if (newtile) tpar ^= 1;
-        st = nst2;
-        tile = ntile;
+        at = ksum__stg_advance(nx);
     }
-    ksum__tc_finish<WIDE, R>(vacc, sred, L, tid, ka.v, row0, ka.m, ka.nrhs, ka.atomic, ka.accumulate);
+    ksum__tc_finish<WIDE, R>(vacc, sred, L, tid, ka.v, blk.row0, ka.m, ka.nrhs, ka.atomic, ka.accumulate);
 }
 
 /* ---- the generators: KSUM_DEFINE and KSUM_REGS_DEFINE (ksum.cuh) of T ksum_tf32 / ksum_tf32x3 come
@@ -470,18 +407,10 @@ static __device__ __forceinline__ void ksum__tc_body(K kf, const ksum__kargs<flo
  * KSUM_SCHEDULE_MMA), name_plan, name_run, name_launch */
 #define KSUM__TC(name, KERNEL, CFG)                                                                    \
     KSUM__NORMS(name, float)                                                                           \
-    __global__ void __launch_bounds__(KSUM_THREADS, (CFG<name##_policy>::minb))                        \
-        name##_kernel(KSUM__PARAMS(float, int ks))                                                     \
-    {                                                                                                  \
-        ksum__tc_body<CFG<name##_policy>::passes, CFG<name##_policy>::r, 1, CFG<name##_policy>::wide_res>( \
-            KSUM__EVAL_FN(float, KERNEL), KSUM__KARGS(float, 0, 0, ks));                               \
-    }                                                                                                  \
-    __global__ void __launch_bounds__(KSUM_THREADS, (CFG<name##_policy>::minb))                        \
-        name##_kernel_stream(KSUM__PARAMS(float, int ks))                                              \
-    {                                                                                                  \
-        ksum__tc_body<CFG<name##_policy>::passes, CFG<name##_policy>::r, 0, CFG<name##_policy>::wide_stream>( \
-            KSUM__EVAL_FN(float, KERNEL), KSUM__KARGS(float, 0, 0, ks));                               \
-    }                                                                                                  \
+    KSUM__STAGED_KERNEL(name##_kernel, KERNEL, CFG<name##_policy>::minb, ksum__tc_body, CFG<name##_policy>::passes, \
+                        CFG<name##_policy>::r, 1, CFG<name##_policy>::wide_res)                        \
+    KSUM__STAGED_KERNEL(name##_kernel_stream, KERNEL, CFG<name##_policy>::minb, ksum__tc_body,         \
+                        CFG<name##_policy>::passes, CFG<name##_policy>::r, 0, CFG<name##_policy>::wide_stream) \
     KSUM__WG_KERNELS(name, KERNEL, CFG)                                                                \
     KSUM__TC_HOST(name, KERNEL, CFG)
 
@@ -494,7 +423,8 @@ static __device__ __forceinline__ void ksum__tc_body(K kf, const ksum__kargs<flo
         ksum__tc1_body<CFG<name##_policy>::passes, CFG<name##_policy>::r>(KSUM__EVAL_FN(float, KERNEL), \
                                                                           KSUM__KARGS(float, vec_a, vec_b, 0)); \
     }                                                                                                  \
-    KSUM__TC_REGS_HOST(name, KERNEL, CFG)
+    KSUM__GENERIC_HOST(name, float, KERNEL, CFG, KSUM__TC_REGS_WHY)
+#define KSUM__TC_REGS_WHY "register-staged TF32 mma.sync: KSUM_REGS_DEFINE of ksum_tf32 or ksum_tf32x3"
 
 /* the host functions: none under NVRTC.  ksum__plan_tc: the checks, then wgmma where its kernel takes
  * the arguments (wg: SCHEDULE AUTO), else the staged mma.sync kernels; ksum__run_tc: the plan's path */
@@ -516,37 +446,15 @@ static inline int ksum__run_tc(const ksum_args *args, const ksum_plan *p, cudaSt
     return ksum__run_staged(args, p, stream, norms, kernel, kernel_stream, scale);
 }
 #define KSUM__TC_HOST(name, KERNEL, CFG)                                                               \
-    static inline __attribute__((unused)) int name##_plan(const ksum_args *args, ksum_plan *plan)      \
-    {                                                                                                  \
-        return ksum__plan_tc(args, plan, (const void *)name##_kernel_wg, KSUM__SCALE(KERNEL, args),    \
-                             CFG<name##_policy>::passes, CFG<name##_policy>::r, CFG<name##_policy>::minb, \
-                             CFG<name##_policy>::wg);                                                  \
-    }                                                                                                  \
-    static inline __attribute__((unused)) int name##_run(const ksum_args *args, const ksum_plan *plan, \
-                                                         cudaStream_t stream)                          \
-    {                                                                                                  \
-        return ksum__run_tc(args, plan, stream, (const void *)name##_norms, (const void *)name##_kernel, \
-                            (const void *)name##_kernel_stream, (const void *)name##_prepb,            \
-                            (const void *)name##_kernel_wg, KSUM__SCALE(KERNEL, args));                \
-    }                                                                                                  \
-    KSUM__LAUNCH(name)
-#define KSUM__TC_REGS_HOST(name, KERNEL, CFG)                                                          \
-    static inline __attribute__((unused)) int name##_plan(const ksum_args *args, ksum_plan *plan)      \
-    {                                                                                                  \
-        return ksum__plan_generic(args, plan, sizeof(float), KSUM__SCALE(KERNEL, args), CFG<name##_policy>::r, 8, \
-                                  8, CFG<name##_policy>::minb, 1,                                      \
-                                  "register-staged TF32 mma.sync: KSUM_REGS_DEFINE of ksum_tf32 or ksum_tf32x3"); \
-    }                                                                                                  \
-    static inline __attribute__((unused)) int name##_run(const ksum_args *args, const ksum_plan *plan, \
-                                                         cudaStream_t stream)                          \
-    {                                                                                                  \
-        return ksum__run_generic(args, plan, stream, (const void *)name##_norms, (const void *)name##_kernel, \
-                                 sizeof(float), KSUM__SCALE(KERNEL, args));                            \
-    }                                                                                                  \
-    KSUM__LAUNCH(name)
+    KSUM__HOST(name,                                                                                   \
+               (ksum__plan_tc(args, plan, (const void *)name##_kernel_wg, KSUM__SCALE(KERNEL, args),   \
+                              CFG<name##_policy>::passes, CFG<name##_policy>::r, CFG<name##_policy>::minb, \
+                              CFG<name##_policy>::wg)),                                                \
+               (ksum__run_tc(args, plan, stream, (const void *)name##_norms, (const void *)name##_kernel, \
+                             (const void *)name##_kernel_stream, (const void *)name##_prepb,           \
+                             (const void *)name##_kernel_wg, KSUM__SCALE(KERNEL, args))))
 #else
 #define KSUM__TC_HOST(name, KERNEL, CFG)
-#define KSUM__TC_REGS_HOST(name, KERNEL, CFG)
 #endif
 
 #endif

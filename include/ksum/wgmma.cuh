@@ -47,31 +47,30 @@ static __device__ __forceinline__ unsigned long long ksum_wg_desc(unsigned saddr
 {
     return (unsigned long long)((saddr & 0x3FFFFu) >> 4) | (1ull << 16) | (64ull << 32) | (1ull << 62);
 }
+/* an asm statement of an sm_90a instruction: nothing outside an sm_90a build */
+#if KSUM_WG_ON
+#define KSUM__WG_ASM(...) asm volatile(__VA_ARGS__)
+#else
+#define KSUM__WG_ASM(...) ((void)0)
+#endif
 static __device__ __forceinline__ void ksum_wg_fence(void)
 {
-#if KSUM_WG_ON
-    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
-#endif
+    KSUM__WG_ASM("wgmma.fence.sync.aligned;\n" ::: "memory");
 }
 static __device__ __forceinline__ void ksum_wg_commit(void)
 {
-#if KSUM_WG_ON
-    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-#endif
+    KSUM__WG_ASM("wgmma.commit_group.sync.aligned;\n" ::: "memory");
 }
 template <int N>
 static __device__ __forceinline__ void ksum_wg_wait(void)
 {
-#if KSUM_WG_ON
-    asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
-#endif
+    KSUM__WG_ASM("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
 }
 #define KSUM_WG_WAIT(N) ksum_wg_wait<N>()
 /* A at da, B at db (K-major descriptors); acc 0: d starts at 0 */
 static __device__ __forceinline__ void ksum_wg_mma_tf32(float *d, unsigned long long da, unsigned long long db, int acc)
 {
-#if KSUM_WG_ON
-    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+    KSUM__WG_ASM("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
                  "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 "
                  "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
                  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
@@ -87,60 +86,37 @@ static __device__ __forceinline__ void ksum_wg_mma_tf32(float *d, unsigned long 
                    "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
                    "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
                  : "l"(da), "l"(db), "r"(acc));
-#else
-    (void)d; (void)da; (void)db; (void)acc;
-#endif
 }
 static __device__ __forceinline__ void ksum__fence_async(void)
 {
-#if KSUM_WG_ON
-    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-#endif
+    KSUM__WG_ASM("fence.proxy.async.shared::cta;\n" ::: "memory");
 }
 /* mbarriers (shared address saddr) and the bulk copy that completes on one */
 static __device__ __forceinline__ void ksum_mbar_init(unsigned saddr, unsigned count)
 {
-#if KSUM_WG_ON
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(saddr), "r"(count) : "memory");
-#else
-    (void)saddr; (void)count;
-#endif
+    KSUM__WG_ASM("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(saddr), "r"(count) : "memory");
 }
 static __device__ __forceinline__ void ksum_mbar_init_fence(void)
 {
-#if KSUM_WG_ON
-    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
-#endif
+    KSUM__WG_ASM("fence.mbarrier_init.release.cluster;\n" ::: "memory");
 }
 static __device__ __forceinline__ void ksum_mbar_expect(unsigned saddr, unsigned bytes)
 {
-#if KSUM_WG_ON
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(saddr), "r"(bytes) : "memory");
-#else
-    (void)saddr; (void)bytes;
-#endif
+    KSUM__WG_ASM("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(saddr), "r"(bytes) : "memory");
 }
 static __device__ __forceinline__ void ksum_mbar_wait(unsigned saddr, unsigned parity)
 {
-#if KSUM_WG_ON
     unsigned done = 0;
     do {
-        asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
+        KSUM__WG_ASM("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
                      : "=r"(done) : "r"(saddr), "r"(parity) : "memory");
-    } while (!done);
-#else
-    (void)saddr; (void)parity;
-#endif
+    } while (KSUM_WG_ON && !done);
 }
 /* bytes (a multiple of 16) from global src to shared dst, both 16-byte aligned, completing on mbar */
 static __device__ __forceinline__ void ksum_bulk_copy(unsigned dst, const void *src, unsigned bytes, unsigned mbar)
 {
-#if KSUM_WG_ON
-    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n"
+    KSUM__WG_ASM("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n"
                  ::"r"(dst), "l"(src), "r"(bytes), "r"(mbar) : "memory");
-#else
-    (void)dst; (void)src; (void)bytes; (void)mbar;
-#endif
 }
 
 /* ---- the kernel's pieces (the stage's chunk layout: docs/ksum.md#wgmma-loop) */
@@ -283,6 +259,22 @@ static __device__ __forceinline__ void ksum__wg_copy_stage(const ksum__wg &f, in
     }
 }
 
+/* stage q (k-block kb) into the set acc: its copy waited for, a barrier (stage q - 2's MMAs done in
+ * both warpgroups: its slot is free), stage q + 2's copy, the MMAs, stage q - 1's waited for */
+template <int NP, int NW, int PASSES>
+static __device__ __forceinline__ void ksum__wg_stage(const ksum__wg &f, float (&acc)[64], unsigned long long *mbar,
+                                                      int q, int kb)
+{
+    enum { SLOT = NP * 4096 };
+    const int sl = q & 3;
+    ksum_mbar_wait(ksum_smem_u32(mbar + sl), (q >> 2) & 1);
+    __syncthreads();
+    ksum__wg_copy_stage<NP, NW>(f, q + 2);
+    ksum__wg_stage_mma(acc, f.saA + kb * 16384, f.saA + (f.nkb + kb) * 16384, f.sbB + sl * SLOT * 4,
+                       f.sbB + sl * SLOT * 4 + 16384, kb > 0, PASSES);
+    ksum_wg_wait<1>();
+}
+
 /* a finished accumulator set X, columns 8 C0 .. 8 C1 - 1, against the tile's record: kernel values of
  * t = y (factorised, FAC && fac) or max(y + s|a|^2, 0), y = X + s|b|^2, weighted into vacc */
 template <int R, int FAC, int C0, int C1, class K>
@@ -325,6 +317,15 @@ static __device__ __forceinline__ void ksum__wg_epi(float (&vacc)[2][R], const f
             }
         }
     }
+}
+
+/* the previous tile's epilogue on its set X, half at each of a tile's first two stages */
+template <int R, int FAC, class K>
+static __device__ __forceinline__ void ksum__wg_epi_prev(float (&vacc)[2][R], const float (&X)[64], const float *rec,
+                                                         const float (&na)[2], int fac, int on, int kb, int nkb, K kf)
+{
+    if (on && kb == 0) ksum__wg_epi<R, FAC, 0, 8>(vacc, X, rec, na, fac, kf);
+    if (on && kb == (nkb > 1)) ksum__wg_epi<R, FAC, 8, 16>(vacc, X, rec, na, fac, kf);
 }
 
 /* the end: rows row, row + 8 (times 2^-s|a|^2 where factorised), quad sums, a store or atomic a row */
@@ -410,29 +411,14 @@ static __device__ __forceinline__ void ksum__wg_body(K kf, const ksum__kargs<flo
     int q = 0;
     for (int tl = 0; tl < ntl; tl += 2) {
         for (int kb = 0; kb < nkb; kb++, q++) {
-            const int sl = q & 3;
-            ksum_mbar_wait(ksum_smem_u32(mbar + sl), (q >> 2) & 1); /* stage q here */
-            __syncthreads(); /* stage q - 2's MMAs done in both warpgroups: its slot is free */
-            ksum__wg_copy_stage<NP, NW>(f, q + 2);
-            ksum__wg_stage_mma(acc0, saA + kb * 16384, saA + (nkb + kb) * 16384, sbB + sl * SLOT * 4,
-                               sbB + sl * SLOT * 4 + 16384, kb > 0, PASSES);
-            ksum_wg_wait<1>(); /* stage q - 1 done */
-            if (tl > 0 && kb == 0) ksum__wg_epi<R, FAC, 0, 8>(vacc, acc1, sw + ((t0 + (tl - 1)) & 3) * NW + 2 * t4, na, fac, kf);
-            if (tl > 0 && kb == (nkb > 1))
-                ksum__wg_epi<R, FAC, 8, 16>(vacc, acc1, sw + ((t0 + (tl - 1)) & 3) * NW + 2 * t4, na, fac, kf);
+            ksum__wg_stage<NP, NW, PASSES>(f, acc0, mbar, q, kb);
+            ksum__wg_epi_prev<R, FAC>(vacc, acc1, sw + ((t0 + (tl - 1)) & 3) * NW + 2 * t4, na, fac, tl > 0, kb, nkb, kf);
         }
         ksum_wg_wait<0>();
         if (tl + 1 < ntl) {
             for (int kb = 0; kb < nkb; kb++, q++) {
-                const int sl = q & 3;
-                ksum_mbar_wait(ksum_smem_u32(mbar + sl), (q >> 2) & 1);
-                __syncthreads();
-                ksum__wg_copy_stage<NP, NW>(f, q + 2);
-                ksum__wg_stage_mma(acc1, saA + kb * 16384, saA + (nkb + kb) * 16384, sbB + sl * SLOT * 4,
-                                   sbB + sl * SLOT * 4 + 16384, kb > 0, PASSES);
-                ksum_wg_wait<1>();
-                if (kb == 0) ksum__wg_epi<R, FAC, 0, 8>(vacc, acc0, sw + ((t0 + tl) & 3) * NW + 2 * t4, na, fac, kf);
-                if (kb == (nkb > 1)) ksum__wg_epi<R, FAC, 8, 16>(vacc, acc0, sw + ((t0 + tl) & 3) * NW + 2 * t4, na, fac, kf);
+                ksum__wg_stage<NP, NW, PASSES>(f, acc1, mbar, q, kb);
+                ksum__wg_epi_prev<R, FAC>(vacc, acc0, sw + ((t0 + tl) & 3) * NW + 2 * t4, na, fac, 1, kb, nkb, kf);
             }
             ksum_wg_wait<0>();
         }

@@ -8,6 +8,7 @@
  *   ksum__sw_load / ksum__sw_store   the per-tile record of the register-staged kernels via registers
  *   ksum__kargs<T>         the main kernels' arguments, the one argument of their bodies
  *   ksum__span_of<BM, BN>  the block's targets (row0) and its split of the source tiles (t0..t1)
+ *   ksum__zero, ksum__acc_start, ksum__rec_weights   registers zeroed, started, a record's weights
  *   Macros: KSUM__EVAL_FN(T, KERNEL) the functor; KSUM__NORMS(name, T) name_norms; KSUM__FACTOR(K)
  *   1 for KSUM_GAUSS; KSUM__SCALE(KERNEL, a) s for a->h.
  *
@@ -20,12 +21,12 @@
 #include <cuda_runtime.h>
 #endif
 
+#include "../epilogue.cuh"
 #include "../gemm.cuh"
 
-/* the main kernels' arguments (ksum.cuh KSUM__PARAMS; each kernel fills one from its parameters):
- * vec_a, vec_b the generic kernels' 16-byte loads (vec_a: wgmma's vecs), ks the staged ones' stage */
+/* the operands every main kernel takes first, in its parameters' order */
 template <class T>
-struct ksum__kargs {
+struct ksum__operands {
     const T *a;
     long long lda;
     const T *b;
@@ -33,6 +34,11 @@ struct ksum__kargs {
     const T *w;
     T *v;
     int m, n, dim, nrhs;
+};
+/* the main kernels' arguments (ksum.cuh KSUM__PARAMS; each kernel fills one from its parameters):
+ * vec_a, vec_b the generic kernels' 16-byte loads (vec_a: wgmma's vecs), ks the staged ones' stage */
+template <class T>
+struct ksum__kargs : ksum__operands<T> {
     T m2scale;
     const T *norms;
     int tiles_per_split, vec_a, vec_b, ks, atomic, accumulate;
@@ -100,6 +106,39 @@ static __device__ __forceinline__ void ksum__sw_store(T *d, const T (&rw)[NWPER]
         if (tid + q * KSUM_THREADS < NW) d[tid + q * KSUM_THREADS] = rw[q];
 }
 
+/* every element of a register array (of any rank) set to 0 */
+template <class T>
+static __device__ __forceinline__ void ksum__zero(T &x)
+{
+    x = 0;
+}
+template <class T, int N>
+static __device__ __forceinline__ void ksum__zero(T (&x)[N])
+{
+#pragma unroll
+    for (int i = 0; i < N; i++) ksum__zero(x[i]);
+}
+/* acc[i][j] = na[i] + nb[j], na and nb (the caller's registers) read from pa and pb */
+template <class T, int TM, int TN>
+static __device__ __forceinline__ void ksum__acc_start(T (&acc)[TM][TN], T (&nbv)[TN], T (&na)[TM], const T *pa, const T *pb)
+{
+    ksum__ldsn(nbv, pb);
+    ksum__ldsn(na, pa);
+    ksum_epi_start(acc, na, nbv);
+}
+/* the weights wv[j][r] of a tile's record (rows of BN after the norms) from p */
+template <class T, int TN, int R, int BN>
+static __device__ __forceinline__ void ksum__rec_weights(T (&wv)[TN][R], const T *p)
+{
+#pragma unroll
+    for (int r = 0; r < R; r++) {
+        T tmp[TN];
+        ksum__ldsn(tmp, p + (1 + r) * BN);
+#pragma unroll
+        for (int j = 0; j < TN; j++) wv[j][r] = tmp[j];
+    }
+}
+
 /* ---- the generators' helpers */
 #define KSUM__CAT(a, b) a##b
 #define KSUM__XCAT(a, b) KSUM__CAT(a, b)
@@ -107,6 +146,17 @@ static __device__ __forceinline__ void ksum__sw_store(T *d, const T (&rw)[NWPER]
 #define KSUM__PROBE_2ND(x, y, ...) y
 #define KSUM__PROBE(...) KSUM__PROBE_2ND(__VA_ARGS__, 0, 0)
 #define KSUM__FACTOR(K) KSUM__PROBE(KSUM__FACTOR_##K)
+/* a generator's policy P: ok 1 and q P where P is an instance of D's template, else ok 0, q D */
+template <class D, class P>
+struct ksum__policy_of {
+    enum { ok = 0 };
+    typedef D q;
+};
+template <template <int...> class TPL, int... D, int... V>
+struct ksum__policy_of<TPL<D...>, TPL<V...> > {
+    enum { ok = 1 };
+    typedef TPL<V...> q;
+};
 #define KSUM__FACTOR_KSUM_GAUSS ~, 1
 
 #define KSUM__EVAL_FN(T, KERNEL) [](T t__) { return KERNEL##_EVAL(T, t__); }

@@ -8,12 +8,12 @@
  *   ksum_gemm_tile_op) in stages of ks <= 32 coordinates, one barrier per stage, dim zero-padded to a
  *   multiple of 8.  RES = 1: name_kernel (dim <= 128, targets resident times -2s); RES = 0:
  *   name_kernel_stream (both streamed, t = -2s acc).  GAUSS: the factorised Gaussian (sm_80+).  How
- *   they run: docs/ksum.md#how-each-path-runs.  The frame (dp = dim rounded up to 8, nst stages a
- *   tile, shared sA, sB, sw, sna) and step loop are written out in each body; shared pieces:
+ *   they run: docs/ksum.md#how-each-path-runs.  The stages it shares with tc.cuh's ksum__tc_body
+ *   (docs/ksum.md#bodies):
+ *     ksum__stg*                   the frame, the shared memory, a step's position, a stage's copies
  *     ksum__load_resident<P>       the resident targets (rows of P) times -2s, s|a_i|^2 into sna
  *     ksum__stage_sw<R>            a tile's record [norms, weights] by cp.async
  *     ksum__cp4_op                 the 4-byte copy as a ksum_gemm_tile_op operation
- *     ksum__lds8, ksum__outer8, ksum__f32_kstep(_init)     the 8 x 8 outer product of one coordinate
  *
  * LIMITS AND COSTS
  *   256 threads; R = 1: 127 registers (2 blocks per SM).  Dynamic shared memory (P (dp + 2 ks) +
@@ -84,36 +84,92 @@ static __device__ __forceinline__ void ksum__stage_sw(float *dst, int tile, cons
     }
 }
 
-/* 8 floats of a thread's accumulator rows (or columns) at p: p[0..3] and p[64..67] */
-static __device__ __forceinline__ void ksum__lds8(float (&x)[8], const float *p)
+/* ---- the stages of the staged kernels (ksum__f32_body, tc.cuh's ksum__tc_body) */
+
+/* the block's span; dp = dim rounded up to 8, nst stages of ks a tile, nsteps in all */
+typedef struct ksum__stg {
+    ksum__span blk;
+    int dp, nst, nsteps;
+} ksum__stg;
+static __device__ __forceinline__ ksum__stg ksum__stg_frame(const ksum__kargs<float> &ka, const ksum__span &blk)
 {
-    ksum__lds4(x, p);
-    ksum__lds4(x + 4, p + 64);
+    ksum__stg f;
+    f.blk = blk;
+    f.dp = (ka.dim + 7) & ~7;
+    f.nst = (f.dp + ka.ks - 1) / ka.ks;
+    f.nsteps = (blk.t1 - blk.t0) * f.nst;
+    return f;
 }
-/* acc[i][j] += fa[i] fb[j], an 8 x 8 outer product */
-static __device__ __forceinline__ void ksum__outer8(float (&acc)[8][8], const float (&fa)[8], const float (&fb)[8])
+/* the body's shared sA (dp rows of P resident, else 2 ks), sB (2 ks), sw (2 records), sna; norms nb */
+typedef struct ksum__stg_smem {
+    float *sA, *sB, *sw, *sna;
+    const float *nb;
+} ksum__stg_smem;
+/* a step's position: stage st of tile, record buffer tpar; newtile: st starts tile */
+typedef struct ksum__stg_pos {
+    int st, tile, tpar, newtile;
+} ksum__stg_pos;
+
+/* stage st of tile into buffer buf by cp.async: the sources, and the targets when streamed */
+template <int RES, int P>
+static __device__ __forceinline__ void ksum__stg_copy(const ksum__stg_smem &m, const ksum__stg &f,
+                                                      const ksum__kargs<float> &ka, const ksum__stg_pos &at, int buf,
+                                                      int tid)
 {
-#pragma unroll
-    for (int i = 0; i < 8; i++)
-#pragma unroll
-        for (int j = 0; j < 8; j++) acc[i][j] = fmaf(fa[i], fb[j], acc[i][j]);
+    const int k0 = at.st * ka.ks, kz = min(ka.ks, f.dp - k0);
+    ksum_gemm_tile_op(ksum__cp4_op, m.sB + buf * ka.ks * P, P, ka.b, ka.ldb, ka.n, ka.dim, (long long)at.tile * 128, k0,
+                      kz, tid);
+    if (!RES)
+        ksum_gemm_tile_op(ksum__cp4_op, m.sA + buf * ka.ks * P, P, ka.a, ka.lda, ka.m, ka.dim, f.blk.row0, k0, kz, tid);
 }
-/* one coordinate of the 8 x 8 outer product from the k-major shared rows at qa, qb (this thread's
- * rows and columns): two 16-byte loads of each operand, 64 FMAs */
-static __device__ __forceinline__ void ksum__f32_kstep(float (&acc)[8][8], const float *qa, const float *qb)
+/* stage 0 of the first tile and its record, waited for; the first step's position */
+template <int R, int RES, int P>
+static __device__ __forceinline__ ksum__stg_pos ksum__stg_first(const ksum__stg_smem &m, const ksum__stg &f,
+                                                                const ksum__kargs<float> &ka, int tid)
 {
-    float fa[8], fb[8];
-    ksum__lds8(fa, qa);
-    ksum__lds8(fb, qb);
-    ksum__outer8(acc, fa, fb);
+    const ksum__stg_pos at = {0, f.blk.t0, 0, 1};
+    ksum__stg_copy<RES, P>(m, f, ka, at, 0, tid);
+    ksum__stage_sw<R>(m.sw, f.blk.t0, m.nb, ka.w, ka.n, ka.nrhs, tid);
+    onchip_cp_async_wait_all();
+    __syncthreads();
+    return at;
 }
+/* the next step's position (its copies go in flight during this step) */
+static __device__ __forceinline__ ksum__stg_pos ksum__stg_next(ksum__stg_pos at, int nst)
+{
+    ksum__stg_pos nx = at;
+    nx.st = at.st + 1;
+    nx.newtile = 0;
+    if (nx.st == nst) { nx.st = 0; nx.tile++; nx.newtile = 1; }
+    return nx;
+}
+/* step s's copies of the next step nx (its stage, at a tile's start its record), unless s is the last */
+template <int R, int RES, int P, int NW>
+static __device__ __forceinline__ void ksum__stg_prefetch(const ksum__stg_smem &m, const ksum__stg &f,
+                                                          const ksum__kargs<float> &ka, const ksum__stg_pos &at,
+                                                          const ksum__stg_pos &nx, int s, int tid)
+{
+    if (s + 1 < f.nsteps) {
+        ksum__stg_copy<RES, P>(m, f, ka, nx, (s + 1) & 1, tid);
+        if (nx.newtile) ksum__stage_sw<R>(m.sw + (at.tpar ^ 1) * NW, nx.tile, m.nb, ka.w, ka.n, ka.nrhs, tid);
+    }
+}
+/* the position nx after the step: the other record buffer where nx starts a tile */
+static __device__ __forceinline__ ksum__stg_pos ksum__stg_advance(ksum__stg_pos nx)
+{
+    if (nx.newtile) nx.tpar ^= 1;
+    return nx;
+}
+
+/* ---- the float kernel's pieces */
+
 /* the first coordinate of a tile: the accumulators start at init[j] (the FMA's addend) */
 static __device__ __forceinline__ void ksum__f32_kstep_init(float (&acc)[8][8], const float *qa, const float *qb,
                                                             const float (&init)[8])
 {
     float fa[8], fb[8];
-    ksum__lds8(fa, qa);
-    ksum__lds8(fb, qb);
+    ksum__ldsn(fa, qa);
+    ksum__ldsn(fb, qb);
 #pragma unroll
     for (int i = 0; i < 8; i++)
 #pragma unroll
@@ -129,108 +185,70 @@ static __device__ __forceinline__ void ksum__f32_body(K kf, const ksum__kargs<fl
     enum { FAC = RES && GAUSS && KSUM__FACTOR_ARCH };
     extern __shared__ __align__(16) float ksum__smem[];
     const int tid = threadIdx.x, tx = tid & 15, ty = tid >> 4;
-    /* the frame: targets row0.., source tiles t0..t1, dp, nst stages of ks; shared sA (dp rows resident,
-     * else 2 ks), sB (2 ks), sw (2 NW), sna (128) */
-    const long long row0 = (long long)blockIdx.x * BM;
-    const int ntiles = (ka.n + BN - 1) / BN;
-    const int t0 = blockIdx.y * ka.tiles_per_split;
-    const int t1 = min(ntiles, t0 + ka.tiles_per_split);
-    if (t0 >= t1) return;
-    const int dp = (ka.dim + 7) & ~7, nst = (dp + ka.ks - 1) / ka.ks;
-    const int nsteps = (t1 - t0) * nst;
-    float *sA = ksum__smem;
-    float *sB = sA + (RES ? dp : 2 * ka.ks) * P;
-    float *sw = sB + 2 * ka.ks * P;
-    float *sna = sw + 2 * NW;
-    const float *nb = ka.norms + ka.m;
-    if (RES) ksum__load_resident<P>(sA, sna, ka.a, ka.lda, ka.m, ka.dim, row0, dp, ka.m2scale, tid);
-    else ksum__sna_load<float, BM>(sna, ka.norms, row0, ka.m, tid);
-    { /* stage 0 of tile t0 and its record, waited for */
-        const int kz = min(ka.ks, dp);
-        ksum_gemm_tile_op(ksum__cp4_op, sB, P, ka.b, ka.ldb, ka.n, ka.dim, (long long)t0 * BN, 0, kz, tid);
-        if (!RES) ksum_gemm_tile_op(ksum__cp4_op, sA, P, ka.a, ka.lda, ka.m, ka.dim, row0, 0, kz, tid);
-        ksum__stage_sw<R>(sw, t0, nb, ka.w, ka.n, ka.nrhs, tid);
-        onchip_cp_async_wait_all();
-        __syncthreads();
-    }
+    const ksum__span blk = ksum__span_of<BM, BN>(ka);
+    if (blk.t0 >= blk.t1) return;
+    const ksum__stg f = ksum__stg_frame(ka, blk);
+    float *sA = ksum__smem, *sB = sA + (RES ? f.dp : 2 * ka.ks) * P, *sw = sB + 2 * ka.ks * P, *sna = sw + 2 * NW;
+    const ksum__stg_smem m = {sA, sB, sw, sna, ka.norms + ka.m};
+    if (RES) ksum__load_resident<P>(sA, sna, ka.a, ka.lda, ka.m, ka.dim, blk.row0, f.dp, ka.m2scale, tid);
+    else ksum__sna_load<float, BM>(sna, ka.norms, blk.row0, ka.m, tid);
+    ksum__stg_pos at = ksum__stg_first<R, RES, P>(m, f, ka, tid);
     float acc[8][8], vacc[8][R];
-#pragma unroll
-    for (int i = 0; i < 8; i++)
-#pragma unroll
-        for (int r = 0; r < R; r++) vacc[i][r] = 0.0f;
+    ksum__zero(vacc);
     int fac = 0; /* this thread's targets all have s|a|^2 <= 64 */
     if (FAC) {
         float na[8];
-        ksum__lds8(na, sna + ty * 4);
+        ksum__ldsn(na, sna + ty * 4);
         fac = 1;
 #pragma unroll
         for (int i = 0; i < 8; i++) fac &= na[i] <= KSUM__FACTOR_MAX;
     }
-    int st = 0, tile = t0, tpar = 0;
-    for (int s = 0; s < nsteps; s++) {
-        /* the next step's stage (nst2 of ntile; newtile when it starts a tile) and record copies, in
-         * flight during this step; swb this tile's record */
-        int nst2 = st + 1, ntile = tile, newtile = 0;
-        if (nst2 == nst) { nst2 = 0; ntile++; newtile = 1; }
-        if (s + 1 < nsteps) {
-            const int buf = (s + 1) & 1, k0 = nst2 * ka.ks, kz = min(ka.ks, dp - k0);
-            ksum_gemm_tile_op(ksum__cp4_op, sB + buf * ka.ks * P, P, ka.b, ka.ldb, ka.n, ka.dim, (long long)ntile * BN,
-                              k0, kz, tid);
-            if (!RES)
-                ksum_gemm_tile_op(ksum__cp4_op, sA + buf * ka.ks * P, P, ka.a, ka.lda, ka.m, ka.dim, row0, k0, kz, tid);
-            if (newtile) ksum__stage_sw<R>(sw + (tpar ^ 1) * NW, ntile, nb, ka.w, ka.n, ka.nrhs, tid);
-        }
-        const float *swb = sw + tpar * NW;
-        if (!FAC && st == 0) { /* a tile's first stage: the accumulators start at the norms */
+    for (int s = 0; s < f.nsteps; s++) {
+        const ksum__stg_pos nx = ksum__stg_next(at, f.nst);
+        ksum__stg_prefetch<R, RES, P, NW>(m, f, ka, at, nx, s, tid); /* in flight during this step */
+        const float *swb = sw + at.tpar * NW;
+        if (!FAC && at.st == 0) { /* a tile's first stage: the accumulators start at the norms */
             float nbv[8], na[8];
-            ksum__lds8(nbv, swb + tx * 4);
-            ksum__lds8(na, sna + ty * 4);
-            ksum_epi_start(acc, na, nbv);
+            ksum__acc_start(acc, nbv, na, sna + ty * 4, swb + tx * 4);
         }
         { /* the coordinates of stage st, 8 at a time (the real ones of a partial last chunk) */
-            const int k0 = st * ka.ks, kz = min(ka.ks, dp - k0);
+            const int k0 = at.st * ka.ks, kz = min(ka.ks, f.dp - k0);
             const float *pa = (RES ? sA + k0 * P : sA + (s & 1) * ka.ks * P) + ty * 4;
             const float *pb = sB + (s & 1) * ka.ks * P + tx * 4;
             const int kr = min(kz, ka.dim - k0); /* coordinates really there (the rest are zeros) */
             int c = 0;
-            if (FAC && st == 0) { /* the first 8 coordinates; the accumulators start at s|b_j|^2 */
+            if (FAC && at.st == 0) { /* the first 8 coordinates; the accumulators start at s|b_j|^2 */
                 float nbv[8];
-                ksum__lds8(nbv, swb + tx * 4);
+                ksum__ldsn(nbv, swb + tx * 4);
                 ksum__f32_kstep_init(acc, pa, pb, nbv);
                 if (kr >= KSUM_BK) {
 #pragma unroll
-                    for (int kk = 1; kk < KSUM_BK; kk++) ksum__f32_kstep(acc, pa + kk * P, pb + kk * P);
+                    for (int kk = 1; kk < KSUM_BK; kk++) ksum__kstep(acc, pa + kk * P, pb + kk * P);
                 } else {
 #pragma unroll
                     for (int kk = 1; kk < KSUM_BK; kk++)
-                        if (kk < kr) ksum__f32_kstep(acc, pa + kk * P, pb + kk * P);
+                        if (kk < kr) ksum__kstep(acc, pa + kk * P, pb + kk * P);
                 }
                 c = KSUM_BK;
             }
             for (; c + KSUM_BK <= kr; c += KSUM_BK) {
 #pragma unroll
-                for (int kk = 0; kk < KSUM_BK; kk++) ksum__f32_kstep(acc, pa + (c + kk) * P, pb + (c + kk) * P);
+                for (int kk = 0; kk < KSUM_BK; kk++) ksum__kstep(acc, pa + (c + kk) * P, pb + (c + kk) * P);
             }
             if (c < kr) { /* a last partial chunk of 8 (dim % 8 != 0): only its real coordinates */
 #pragma unroll
                 for (int kk = 0; kk < KSUM_BK; kk++)
-                    if (kk < kr - c) ksum__f32_kstep(acc, pa + (c + kk) * P, pb + (c + kk) * P);
+                    if (kk < kr - c) ksum__kstep(acc, pa + (c + kk) * P, pb + (c + kk) * P);
             }
         }
-        if (st == nst - 1) { /* a tile's last stage: kernel values, weighted row sums */
+        if (at.st == f.nst - 1) { /* a tile's last stage: kernel values, weighted row sums */
             float wv[8][R];
-#pragma unroll
-            for (int r = 0; r < R; r++) {
-                float tmp[8];
-                ksum__lds8(tmp, swb + (1 + r) * BN + tx * 4);
-#pragma unroll
-                for (int j = 0; j < 8; j++) wv[j][r] = tmp[j];
-            }
+            ksum__rec_weights<float, 8, R, BN>(wv, swb + tx * 4);
             if (FAC && fac) { /* acc = t - s|a_i|^2: 2^-acc, the row factor at the end */
                 ksum__epi_apply(vacc, wv, kf, [&](int i, int j) { return acc[i][j]; });
             } else if (FAC) { /* acc = t - s|a_i|^2 */
                 float na[8];
-                ksum__lds8(na, sna + ty * 4);
+                ksum__ldsn(na, sna + ty * 4);
                 ksum__epi_apply(vacc, wv, kf, [&](int i, int j) { return fmaxf(acc[i][j] + na[i], 0.0f); });
             } else { /* resident: t = acc; streamed: t = -2s acc */
                 ksum__epi_apply(vacc, wv, kf, [&](int i, int j) {
@@ -238,26 +256,23 @@ static __device__ __forceinline__ void ksum__f32_body(K kf, const ksum__kargs<fl
                 });
             }
         }
-        /* this thread's copies done, then everyone's (one barrier), on to the next stage */
-        onchip_cp_async_wait_all();
+        onchip_cp_async_wait_all(); /* this thread's copies done, then everyone's: one barrier */
         __syncthreads();
-        if (newtile) tpar ^= 1;
-        st = nst2;
-        tile = ntile;
+        at = ksum__stg_advance(nx);
     }
     /* the end: the rows' factors 2^-s|a_i|^2 (factorised), the row sums over 16 lanes, stores or atomics */
     if (FAC && fac) {
         float na[8];
-        ksum__lds8(na, sna + ty * 4);
+        ksum__ldsn(na, sna + ty * 4);
 #pragma unroll
         for (int i = 0; i < 8; i++) {
-            const float f = ksum_exp2neg_float(na[i]);
+            const float fr = ksum_exp2neg_float(na[i]);
 #pragma unroll
-            for (int r = 0; r < R; r++) vacc[i][r] *= f;
+            for (int r = 0; r < R; r++) vacc[i][r] *= fr;
         }
     }
     ksum_epi_rowsum16(vacc);
-    ksum_epi_store(vacc, ka.v, row0, ka.m, ka.nrhs, tx, ty, ka.atomic, ka.accumulate);
+    ksum_epi_store(vacc, ka.v, blk.row0, ka.m, ka.nrhs, tx, ty, ka.atomic, ka.accumulate);
 }
 
 #endif

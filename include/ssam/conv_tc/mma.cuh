@@ -17,6 +17,7 @@
 #define SSAM_CONV_TC_MMA_CUH
 
 #include <cuda_runtime.h>
+#include <onchip/mma.cuh>
 
 #include "../base.cuh"
 
@@ -50,21 +51,13 @@
 
 static __device__ __forceinline__ void ssam__mma_tf32_k8(float *c, const unsigned *a, const unsigned *b)
 {
-#if SSAM__TC_SM80
-    SSAM__MMA_A4("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", "+f", "r", c, a, b);
-#else
-    (void)c; (void)a; (void)b;
+    onchip__mma_tf32_k8(c, a, b);
     SSAM__TC_NO_MMA();
-#endif
 }
 static __device__ __forceinline__ void ssam__mma_tf32_k4(float *c, unsigned a0, unsigned a1, unsigned b)
 {
-#if SSAM__TC_SM80
-    SSAM__MMA_A2("mma.sync.aligned.m16n8k4.row.col.f32.tf32.tf32.f32", "+f", "r", c, a0, a1, b);
-#else
-    (void)c; (void)a0; (void)a1; (void)b;
+    onchip__mma_tf32_k4(c, a0, a1, b);
     SSAM__TC_NO_MMA();
-#endif
 }
 /* m16n8k8 with FP16 (bf16 = 0) or BF16 (bf16 = 1, a constant at every call) inputs, FP32 sums: a0
  * rows g, a1 rows g + 8, each the k pair 2c, 2c + 1 in one register; b the k pair at column g */
