@@ -96,12 +96,12 @@ struct ksum_regs_policy {
     enum { r = R_, tm = TM_, tn = TN_, minb = MINB_ };
 };
 
-/* a generator's policy resolved: q the policy (the default one where P is none: ok 0, its
+/* a generator's policy resolved: type the policy (the default one where P is none: value 0, its
  * static_assert says so), the fields with the defaults filled in and clamped to what compiles (the
  * static_asserts on q say what is wrong), for the kind K of T: 0 float, 1 double, 2 ksum_tf32,
  * 3 ksum_tf32x3 */
-template <class P> struct ksum__pol : ksum__policy_of<ksum_policy<>, P> {};
-template <class P> struct ksum__rpol : ksum__policy_of<ksum_regs_policy<>, P> {};
+template <class P> struct ksum__pol : onchip_policy<ksum_policy, P> {};
+template <class P> struct ksum__rpol : onchip_policy<ksum_regs_policy, P> {};
 /* the fields' checks, and R, MINB resolved (MINB 0: 1 for double, else 2 for R = 1, 1 above) */
 template <int K, int R_, int MINB_>
 struct ksum__rm {
@@ -112,11 +112,11 @@ struct ksum__rm {
 };
 /* KSUM_DEFINE: WIDE -1 the rule (4 resident / 0 streamed one pass, 1 / 0 three passes; why:
  * docs/ksum.md#tf32-wide-choice); tm, tn the microtile of double */
-template <class P, int K, class Q = typename ksum__pol<P>::q>
+template <class P, int K, class Q = typename ksum__pol<P>::type>
 struct ksum__def : ksum__rm<K, (int)Q::r, (int)Q::minb> {
     enum { sch_ = (int)Q::schedule, wr_ = (int)Q::wide_res, ws_ = (int)Q::wide_stream };
     enum {
-        ok = ksum__pol<P>::ok, tm = 4, tn = 4, wg = sch_ == KSUM_SCHEDULE_AUTO,
+        ok = ksum__pol<P>::value, tm = 4, tn = 4, wg = sch_ == KSUM_SCHEDULE_AUTO,
         ok_schedule = sch_ == KSUM_SCHEDULE_AUTO || sch_ == KSUM_SCHEDULE_MMA,
         ok_wide = wr_ >= -1 && wr_ <= 4 && ws_ >= -1 && ws_ <= 4,
         ok_tc = K >= 2 || (sch_ == KSUM_SCHEDULE_AUTO && wr_ == -1 && ws_ == -1),
@@ -124,11 +124,11 @@ struct ksum__def : ksum__rm<K, (int)Q::r, (int)Q::minb> {
     };
 };
 /* KSUM_REGS_DEFINE: TM, TN 0 the default (8, double 4) */
-template <class P, int K, class Q = typename ksum__rpol<P>::q>
+template <class P, int K, class Q = typename ksum__rpol<P>::type>
 struct ksum__regs : ksum__rm<K, (int)Q::r, (int)Q::minb> {
     enum { tm_ = (int)Q::tm, tn_ = (int)Q::tn };
     enum {
-        ok = ksum__rpol<P>::ok, ok_tile = (tm_ == 0 || tm_ == 4 || tm_ == 8) && (tn_ == 0 || tn_ == 4 || tn_ == 8),
+        ok = ksum__rpol<P>::value, ok_tile = (tm_ == 0 || tm_ == 4 || tm_ == 8) && (tn_ == 0 || tn_ == 4 || tn_ == 8),
         ok_tc = K < 2 || ((tm_ == 0 || tm_ == 8) && (tn_ == 0 || tn_ == 8)),
         tm = tm_ == 4 || tm_ == 8 ? tm_ : K == 1 ? 4 : 8, tn = tn_ == 4 || tn_ == 8 ? tn_ : K == 1 ? 4 : 8
     };
@@ -177,8 +177,8 @@ template <class P> struct ksum__regs_tf32x3 : ksum__regs<P, 3> {};
                   gen "(" #name "): T ksum_tf32 and ksum_tf32x3 need #include <ksum/tc.cuh>");
 
 #define KSUM_DEFINE(name, T, KERNEL, ...)                                                              \
-    typedef __VA_ARGS__ name##_policy;                                                                 \
-    static_assert(ksum__pol<name##_policy>::ok, "KSUM_DEFINE(" #name                                   \
+    typedef ONCHIP_POLICY_ARG(__VA_ARGS__) name##_policy;                                              \
+    static_assert(ksum__pol<name##_policy>::value, "KSUM_DEFINE(" #name                                \
                   "): the last argument must be a ksum_policy<R, MINB, SCHEDULE, WIDE_RES, WIDE_STREAM>"); \
     static_assert(KSUM__TYPE_OK(T),                                                                    \
                   "KSUM_DEFINE(" #name "): T must be float, double, ksum_tf32 or ksum_tf32x3");        \
@@ -204,8 +204,8 @@ template <class P> struct ksum__regs_tf32x3 : ksum__regs<P, 3> {};
                   "KSUM_DEFINE(" #name "): SCHEDULE, WIDE_RES and WIDE_STREAM need T ksum_tf32 or ksum_tf32x3");
 
 #define KSUM_REGS_DEFINE(name, T, KERNEL, ...)                                                         \
-    typedef __VA_ARGS__ name##_policy;                                                                 \
-    static_assert(ksum__rpol<name##_policy>::ok,                                                       \
+    typedef ONCHIP_POLICY_ARG(__VA_ARGS__) name##_policy;                                              \
+    static_assert(ksum__rpol<name##_policy>::value,                                                    \
                   "KSUM_REGS_DEFINE(" #name "): the last argument must be a ksum_regs_policy<R, TM, TN, MINB>"); \
     static_assert(KSUM__TYPE_OK(T),                                                                    \
                   "KSUM_REGS_DEFINE(" #name "): T must be float, double, ksum_tf32 or ksum_tf32x3");   \

@@ -310,11 +310,11 @@ struct ksum_smalldim_policy {
 };
 /* the policy resolved (ok 0: P is none, read as the default policy; its static_assert says so):
  * MINB 0 the rule, the others clamped to what compiles (the static_asserts say what is wrong) */
-template <class P> struct ksum__sdpol : ksum__policy_of<ksum_smalldim_policy<>, P> {};
-template <class P, int FACTOR, class Q = typename ksum__sdpol<P>::q>
+template <class P> struct ksum__sdpol : onchip_policy<ksum_smalldim_policy, P> {};
+template <class P, int FACTOR, class Q = typename ksum__sdpol<P>::type>
 struct ksum__sd {
     enum {
-        ok = ksum__sdpol<P>::ok, ok_dmax = (int)Q::dmax >= 1 && (int)Q::dmax <= 8, ok_r = (int)Q::r >= 1,
+        ok = ksum__sdpol<P>::value, ok_dmax = (int)Q::dmax >= 1 && (int)Q::dmax <= 8, ok_r = (int)Q::r >= 1,
         ok_minb = (int)Q::minb >= 0, ok_npoly = (int)Q::npoly >= 0 && (int)Q::npoly <= 8,
         ok_gf = !(int)Q::gf || FACTOR,
         dmax = ok_dmax ? (int)Q::dmax : 8, r = ok_r ? (int)Q::r : 1, gf = ok_gf ? (int)Q::gf : 0,
@@ -323,8 +323,8 @@ struct ksum__sd {
 };
 
 #define KSUM_SMALLDIM_DEFINE(name, KERNEL, ...)                                                        \
-    typedef __VA_ARGS__ name##_policy;                                                                 \
-    static_assert(ksum__sdpol<name##_policy>::ok, "KSUM_SMALLDIM_DEFINE(" #name                        \
+    typedef ONCHIP_POLICY_ARG(__VA_ARGS__) name##_policy;                                              \
+    static_assert(ksum__sdpol<name##_policy>::value, "KSUM_SMALLDIM_DEFINE(" #name                     \
                   "): the last argument must be a ksum_smalldim_policy<DMAX, R, GF, NPOLY, MINB>");    \
     static_assert(ksum__sd<name##_policy, KSUM__FACTOR(KERNEL)>::ok_dmax,                              \
                   "KSUM_SMALLDIM_DEFINE(" #name "): DMAX must be 1 to 8");                             \

@@ -23,6 +23,7 @@
 
 #include "../epilogue.cuh"
 #include "../gemm.cuh"
+#include <onchip/policy.cuh>
 
 /* the operands every main kernel takes first, in its parameters' order */
 template <class T>
@@ -146,17 +147,6 @@ static __device__ __forceinline__ void ksum__rec_weights(T (&wv)[TN][R], const T
 #define KSUM__PROBE_2ND(x, y, ...) y
 #define KSUM__PROBE(...) KSUM__PROBE_2ND(__VA_ARGS__, 0, 0)
 #define KSUM__FACTOR(K) KSUM__PROBE(KSUM__FACTOR_##K)
-/* a generator's policy P: ok 1 and q P where P is an instance of D's template, else ok 0, q D */
-template <class D, class P>
-struct ksum__policy_of {
-    enum { ok = 0 };
-    typedef D q;
-};
-template <template <int...> class TPL, int... D, int... V>
-struct ksum__policy_of<TPL<D...>, TPL<V...> > {
-    enum { ok = 1 };
-    typedef TPL<V...> q;
-};
 #define KSUM__FACTOR_KSUM_GAUSS ~, 1
 
 #define KSUM__EVAL_FN(T, KERNEL) [](T t__) { return KERNEL##_EVAL(T, t__); }
