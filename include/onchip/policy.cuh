@@ -1,25 +1,19 @@
 #include <onchip/names_push.h>
-/* onchip/policy.cuh -- a generator's last argument, its policy: a class template of named integers
- * (ssam_stencil_policy<P, B, MINB, SCHEDULE>, ksum_policy<...> ...), read the same way in every
- * family (C++; also CUDA and NVRTC).
+/* onchip/policy.cuh -- a generator's last argument, its policy (a class template of named ints with
+ * defaults: ssam_stencil_policy<P, B, MINB, SCHEDULE>, ksum_policy<...>), read alike in every family.
  *
  * WHAT
- *   ONCHIP_POLICY_ARG(...)     the type a generator's `...` names: the policy given, or void where the
- *                              call gives none or more than one type (the generator's sentence says so)
- *   onchip_policy<TPL, X>      ::value 1 where X is an instance of the policy template TPL, and ::type
- *                              X; else ::value 0 and ::type TPL<> (the defaults, so that the generator's
- *                              sentence about X is its only error)
+ *   ONCHIP_POLICY_ARG(...)  the policy type a generator's `...` gives; void for none or several
+ *   onchip_policy<TPL, X>   ::value 1 and ::type X where X is a TPL<...>; else 0 and TPL<> (the
+ *                           defaults: the generator's sentence about X is then its only error)
  *
  * EXAMPLE
  *   [compile]
  *   #include <onchip/policy.cuh>
  *   template <int P_ = 8, int B_ = 128> struct my_policy { enum { p = P_, b = B_ }; };
- *   typedef ONCHIP_POLICY_ARG(my_policy<4>) given;
- *   static_assert(onchip_policy<my_policy, given>::value && onchip_policy<my_policy, given>::type::b == 128, "");
+ *   typedef onchip_policy<my_policy, ONCHIP_POLICY_ARG(my_policy<4>)> given;
+ *   static_assert(given::value && given::type::b == 128, "");
  *   static_assert(!onchip_policy<my_policy, ONCHIP_POLICY_ARG()>::value, "no policy given");
- *
- * LIMITS
- *   A policy template's parameters are ints, each with a default.
  */
 #ifndef ONCHIP_POLICY_CUH
 #define ONCHIP_POLICY_CUH
