@@ -24,7 +24,7 @@
  *         p.path == SSAM_TB_TEMPORAL ? "temporal" : "one pass per step", p.passes, p.why);
  *   (SSAM_STENCIL2D_TEMPORAL_DEFINE with SSAM_SCHEDULE_AUTO, ssam/temporal.cuh, does this for a shape.)
  *
- * LIMITS (docs/ssam.md#design-notes-ssamtbplanh)
+ * LIMITS (docs/ssam.md#design-notes-ssamtemporalplanh)
  *   The rules are fitted to one GPU; SSAM_TB_NO_TEMPORAL defined before the include makes every
  *   plan one pass per step.  Codes: 0; SSAM_TB_EINVAL (1) an argument out of range; SSAM_TB_ESIZE
  *   (2) a size past LLONG_MAX.  On an error a non-NULL plan is one pass per step with 0 passes and
