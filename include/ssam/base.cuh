@@ -33,6 +33,7 @@
 #include <onchip/device.cuh> /* the device and occupancy cache of the host code */
 #include <onchip/check.h>
 #include <onchip/limits.h>
+#include <onchip/policy.cuh> /* the generators' last argument */
 
 #define SSAM_SUCCESS 0
 #define SSAM_ENULL 1

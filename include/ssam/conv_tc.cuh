@@ -100,15 +100,7 @@ struct ssam_conv_tc_policy {
 };
 /* value: POL_ is an ssam_conv_tc_policy; type: POL_, else the default policy (the generator's one sentence) */
 template <class POL_>
-struct ssam__is_conv_tc_policy {
-    enum { value = 0 };
-    typedef ssam_conv_tc_policy<> type;
-};
-template <int QY_, int JX_, int WY_, int WX_, int MINB_>
-struct ssam__is_conv_tc_policy<ssam_conv_tc_policy<QY_, JX_, WY_, WX_, MINB_> > {
-    enum { value = 1 };
-    typedef ssam_conv_tc_policy<QY_, JX_, WY_, WX_, MINB_> type;
-};
+struct ssam__is_conv_tc_policy : onchip_policy<ssam_conv_tc_policy, POL_> {};
 /* a policy's tile, its 0 fields the mode's defaults QY0, JX0, MINB0 and WY = WX = 2 */
 template <class POL_, int QY0, int JX0, int MINB0>
 struct ssam__conv_tc_resolve {
@@ -121,7 +113,7 @@ struct ssam__conv_tc_resolve {
 };
 
 #define SSAM_CONV2D_TC_DEFINE(name, MODE, M, N, ...)                                                       \
-    typedef __VA_ARGS__ name##_policy;                                                                     \
+    typedef ONCHIP_POLICY_ARG(__VA_ARGS__) name##_policy;                                                  \
     static_assert(ssam__is_conv_tc_policy<name##_policy>::value, "SSAM_CONV2D_TC_DEFINE(" #name            \
                   "): the last argument must be an ssam_conv_tc_policy<QY, JX, WY, WX, MINB>");            \
     typedef ssam__conv_tc_resolve<name##_policy, SSAM_TC_QY_##MODE, SSAM_TC_JX_##MODE, SSAM_TC_MINB_##MODE(M)> \

@@ -11,7 +11,7 @@
 #include "systolic.cuh"
 
 #define SSAM_CONV2D_DEFINE(name, T, M, N, ...)                                                             \
-    typedef __VA_ARGS__ name##_policy;                                                                     \
+    typedef ONCHIP_POLICY_ARG(__VA_ARGS__) name##_policy;                                                  \
     static_assert(ssam__is_conv_policy<name##_policy>::value,                                              \
                   "SSAM_CONV2D_DEFINE(" #name "): the last argument must be an ssam_conv_policy<P, B, MINB>"); \
     typedef ssam__is_conv_policy<name##_policy>::type name##__pol;                                         \

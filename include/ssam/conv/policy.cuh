@@ -16,15 +16,7 @@ struct ssam_conv_policy {
 };
 /* value: POL_ is an ssam_conv_policy; type: POL_, else the default policy (the generator's one sentence) */
 template <class POL_>
-struct ssam__is_conv_policy {
-    enum { value = 0 };
-    typedef ssam_conv_policy<> type;
-};
-template <int P_, int B_, int MINB_>
-struct ssam__is_conv_policy<ssam_conv_policy<P_, B_, MINB_> > {
-    enum { value = 1 };
-    typedef ssam_conv_policy<P_, B_, MINB_> type;
-};
+struct ssam__is_conv_policy : onchip_policy<ssam_conv_policy, POL_> {};
 /* the arithmetic type of a storage type: float for __half and __nv_bfloat16 */
 template <class TS>
 struct ssam__conv_calc {

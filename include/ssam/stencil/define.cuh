@@ -35,12 +35,8 @@ struct ssam_stencil_policy {
 /* value 1 for an ssam_stencil_policy, and its fields; another type: 0 and the default policy's fields
  * (its sentence is then the only error) */
 template <class X>
-struct ssam__is_stencil_policy {
-    enum { value = 0, p = 8, b = 128, minb = 1, schedule = SSAM_SCHEDULE_AUTO };
-};
-template <int P_, int B_, int MINB_, int SCHEDULE_>
-struct ssam__is_stencil_policy<ssam_stencil_policy<P_, B_, MINB_, SCHEDULE_> > {
-    enum { value = 1, p = P_, b = B_, minb = MINB_, schedule = SCHEDULE_ };
+struct ssam__is_stencil_policy : onchip_policy<ssam_stencil_policy, X>::type {
+    enum { value = onchip_policy<ssam_stencil_policy, X>::value };
 };
 #define SSAM__STENCIL_POL(name, F) ((int)ssam__is_stencil_policy<name##_policy>::F)
 /* a 2D generator's T: ::store the state's type, ::calc the arithmetic's (float for __half and
@@ -176,7 +172,7 @@ static inline const char *ssam__stencil3d_why(int sched, int sl)
     static_assert(SSAM__STENCIL_POL(name, minb) >= 1, WHO ": MINB (blocks per SM) must be at least 1");
 /* 2D: T float, double, or __half / __nv_bfloat16 stored and computed in float; one schedule */
 #define SSAM_STENCIL2D_DEFINE(name, T, SHAPE, ...)                                                      \
-    typedef __VA_ARGS__ name##_policy;                                                                  \
+    typedef ONCHIP_POLICY_ARG(__VA_ARGS__) name##_policy;                                               \
     SSAM__STENCIL_POLICY_CHECK(name, "SSAM_STENCIL2D_DEFINE(" #name ")")                                \
     static_assert(ssam__stencil_types<T>::value,                                                        \
                   "SSAM_STENCIL2D_DEFINE(" #name "): T must be float, double, __half or __nv_bfloat16"); \
@@ -206,7 +202,7 @@ static inline const char *ssam__stencil3d_why(int sched, int sl)
 /* 3D: T float or double; SCHEDULE AUTO (SSAM__STENCIL3D_RULE), STREAM (the ghost mode and trimmed
  * slots of the defaults above) or SLICE */
 #define SSAM_STENCIL3D_DEFINE(name, T, SHAPE, ...)                                                      \
-    typedef __VA_ARGS__ name##_policy;                                                                  \
+    typedef ONCHIP_POLICY_ARG(__VA_ARGS__) name##_policy;                                               \
     SSAM__STENCIL_POLICY_CHECK(name, "SSAM_STENCIL3D_DEFINE(" #name ")")                                \
     static_assert(ssam__stencil_real<T>::value, "SSAM_STENCIL3D_DEFINE(" #name "): T must be float or double"); \
     static_assert(SSAM__STENCIL_POL(name, schedule) == SSAM_SCHEDULE_AUTO ||                            \

@@ -44,12 +44,8 @@ struct ssam_stencil_tc_policy {
 };
 /* value 1 for an ssam_stencil_tc_policy, and its fields; another type: 0 and the defaults' zeros */
 template <class X>
-struct ssam__is_stencil_tc_policy {
-    enum { value = 0, d = 0, jx = 0, wy = 0, wx = 0, minb = 0 };
-};
-template <int D_, int JX_, int WY_, int WX_, int MINB_>
-struct ssam__is_stencil_tc_policy<ssam_stencil_tc_policy<D_, JX_, WY_, WX_, MINB_> > {
-    enum { value = 1, d = D_, jx = JX_, wy = WY_, wx = WX_, minb = MINB_ };
+struct ssam__is_stencil_tc_policy : onchip_policy<ssam_stencil_tc_policy, X>::type {
+    enum { value = onchip_policy<ssam_stencil_tc_policy, X>::value };
 };
 /* field F (K-th of the tile lists) of name_policy, or the MODE's default where it is 0 */
 #define SSAM__STC_TILE(name, DIMS, MODE, F, K)                                                          \
@@ -65,10 +61,10 @@ struct ssam__is_stencil_tc_policy<ssam_stencil_tc_policy<D_, JX_, WY_, WX_, MINB
 /* 3D and 2D: the policy's check and tile, then the SIMT fallback (name_simt: stencil.cuh's kernel
  * of the shape, P 1, 128 threads) and the tensor-core kernel */
 #define SSAM_STENCIL3D_TC_DEFINE(name, MODE, SHAPE, ...)                                                \
-    typedef __VA_ARGS__ name##_policy;                                                                  \
+    typedef ONCHIP_POLICY_ARG(__VA_ARGS__) name##_policy;                                               \
     SSAM__STC_POLICY(name, "SSAM_STENCIL3D_TC_DEFINE(" #name ")", 3, MODE, SHAPE)
 #define SSAM_STENCIL2D_TC_DEFINE(name, MODE, SHAPE, ...)                                                \
-    typedef __VA_ARGS__ name##_policy;                                                                  \
+    typedef ONCHIP_POLICY_ARG(__VA_ARGS__) name##_policy;                                               \
     SSAM__STC_POLICY(name, "SSAM_STENCIL2D_TC_DEFINE(" #name ")", 2, MODE, SHAPE)
 #define SSAM__STC_POLICY(name, WHO, DIMS, MODE, SHAPE)                                                  \
     static_assert(ssam__is_stencil_tc_policy<name##_policy>::value,                                     \

@@ -12,7 +12,7 @@
 /* SSAM_STENCIL2D_TEMPORAL_DEFINE(name, T, SHAPE, ssam_temporal_policy<TT, B, SCHEDULE>): the union
  * of the schedules' names, the kernels of the others empty (why: docs/ssam.md#temporal-policy) */
 #define SSAM_STENCIL2D_TEMPORAL_DEFINE(name, T, SHAPE, ...)                                             \
-    typedef __VA_ARGS__ name##_policy;                                                                  \
+    typedef ONCHIP_POLICY_ARG(__VA_ARGS__) name##_policy;                                               \
     SSAM__TB2_DEFINE(name, "SSAM_STENCIL2D_TEMPORAL_DEFINE(" #name ")", T, typename ssam__stencil_real<T>::type, SHAPE, \
                      (ssam__tb2_tt<name##_policy, typename ssam__stencil_real<T>::type, name##_shape>()), \
                      (ssam__tb2_b<name##_policy>()),                                                    \

@@ -53,7 +53,7 @@ static __host__ __device__ constexpr int ssam__tb3_mode(void)
 /* SSAM_STENCIL3D_TEMPORAL_DEFINE(name, T, SHAPE, ssam_temporal_policy<TT, B, SCHEDULE, P>): the
  * union of the schedules' names, the kernels of the others empty (why: docs/ssam.md#temporal-policy) */
 #define SSAM_STENCIL3D_TEMPORAL_DEFINE(name, T, SHAPE, ...)                                             \
-    typedef __VA_ARGS__ name##_policy;                                                                  \
+    typedef ONCHIP_POLICY_ARG(__VA_ARGS__) name##_policy;                                                \
     SSAM__TB3_DEFINE(name, "SSAM_STENCIL3D_TEMPORAL_DEFINE(" #name ")", T, typename ssam__stencil_real<T>::type, SHAPE, \
                      (ssam__tb3_tt<name##_policy, typename ssam__stencil_real<T>::type, name##_shape>()), \
                      (ssam__tb3_p<name##_policy, typename ssam__stencil_real<T>::type, name##_shape>()), \

@@ -14,12 +14,8 @@ struct ssam_temporal_policy {
     enum { tt = TT_, b = B_, schedule = SCHEDULE_, p = P_, minb = MINB_ };
 };
 template <class X>
-struct ssam__is_temporal_policy {
-    enum { value = 0 };
-};
-template <int TT_, int B_, int SCHEDULE_, int P_, int MINB_>
-struct ssam__is_temporal_policy<ssam_temporal_policy<TT_, B_, SCHEDULE_, P_, MINB_> > {
-    enum { value = 1 };
+struct ssam__is_temporal_policy : onchip_policy<ssam_temporal_policy, X>::type {
+    enum { value = onchip_policy<ssam_temporal_policy, X>::value };
 };
 /* a 2D policy resolved for T and the shape S: the schedule (AUTO: SMEM where SSAM_TB_SMEM_RULE says,
  * else REGS), TT (0: SSAM_TB_SMEM_TT_RULE or SSAM_TB_TT_RULE), B (0: 128) */
