@@ -54,7 +54,8 @@
  *   Each kernel is one call of a body template (ksum__ex_body, ksum__f32_body, ...) with KERNEL as a
  *   functor, name_plan and name_run calls of host functions (ksum__plan_staged, ksum__run_staged, ...)
  *   taking the kernels as pointers; the policy is typedef'd as name_policy.  ksum/ksum/: device.cuh,
- *   generic.cuh (the register-staged body), staged.cuh (the staged body), launch.cuh (the host side).
+ *   generic.cuh (the register-staged body), staged.cuh (the staged body), launch.cuh (the host side);
+ *   the code of tc.cuh, wgmma.cuh and smalldim.cuh in the files of those names.
  *   GLOSSARY of the internal bodies' names: docs/ksum.md#ksum-glossary.
  *
  * NVRTC (docs/python.md): kernels only; the arguments a caller repeats are ksum/ksum/launch.cuh's.
