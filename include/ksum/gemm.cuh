@@ -114,26 +114,28 @@ static __device__ __forceinline__ void ksum_gemm_store(const T (&r)[E], T *s, in
     for (int e = 0; e < E; e++) d[e * (BM + 4)] = r[e] * scale;
 }
 
+/* the k-steps kk < KC of a chunk: acc += the products of the k-major rows at pa, pb (rows of BM + 4,
+ * BN + 4); a macro, expanded in ksum_gemm_chunk and in the generic body's loop */
+#define KSUM__GEMM_KLOOP(T, TM, TN, acc, pa, pb, BM, BN, KC)                                           \
+    _Pragma("unroll") for (int kk = 0; kk < KSUM_BK; kk++) {                                           \
+        if (kk < (KC)) {                                                                               \
+            T fa[TM], fb[TN];                                                                          \
+            _Pragma("unroll") for (int q = 0; q < (TM) / 4; q++)                                       \
+                ksum__lds4(fa + 4 * q, (pa) + kk * ((BM) + 4) + 64 * q);                               \
+            _Pragma("unroll") for (int q = 0; q < (TN) / 4; q++)                                       \
+                ksum__lds4(fb + 4 * q, (pb) + kk * ((BN) + 4) + 64 * q);                               \
+            _Pragma("unroll") for (int i = 0; i < (TM); i++)                                           \
+                _Pragma("unroll") for (int j = 0; j < (TN); j++)                                       \
+                    acc[i][j] = fma(fa[i], fb[j], acc[i][j]);                                          \
+        }                                                                                              \
+    }
 template <class T, int TM, int TN, int BM, int BN>
 static __device__ __forceinline__ void ksum_gemm_chunk(T (&acc)[TM][TN], const T *sa, const T *sb, int buf, int kc, int tx,
                                                        int ty)
 {
     const T *pa = sa + buf * KSUM_BK * (BM + 4) + ty * 4;
     const T *pb = sb + buf * KSUM_BK * (BN + 4) + tx * 4;
-#pragma unroll
-    for (int kk = 0; kk < KSUM_BK; kk++) {
-        if (kk < min(KSUM_BK, kc)) {
-            T fa[TM], fb[TN];
-#pragma unroll
-            for (int q = 0; q < TM / 4; q++) ksum__lds4(fa + 4 * q, pa + kk * (BM + 4) + 64 * q);
-#pragma unroll
-            for (int q = 0; q < TN / 4; q++) ksum__lds4(fb + 4 * q, pb + kk * (BN + 4) + 64 * q);
-#pragma unroll
-            for (int i = 0; i < TM; i++)
-#pragma unroll
-                for (int j = 0; j < TN; j++) acc[i][j] = fma(fa[i], fb[j], acc[i][j]);
-        }
-    }
+    KSUM__GEMM_KLOOP(T, TM, TN, acc, pa, pb, BM, BN, min(KSUM_BK, kc))
 }
 
 template <class T, int N>

@@ -104,20 +104,7 @@ static __device__ __forceinline__ void ksum__ex_body(K kf, const ksum__kargs<T> 
         {
             const T *a__ = sa + (s & 1) * KSUM_BK * (BM + 4) + ty * 4;
             const T *b__ = sb + (s & 1) * KSUM_BK * (BN + 4) + tx * 4;
-#pragma unroll
-            for (int kk = 0; kk < KSUM_BK; kk++) {
-                if (kk < kc) {
-                    T fa[TM], fb[TN];
-#pragma unroll
-                    for (int v4 = 0; v4 < TM / 4; v4++) ksum__lds4(fa + 4 * v4, a__ + kk * (BM + 4) + 64 * v4);
-#pragma unroll
-                    for (int v4 = 0; v4 < TN / 4; v4++) ksum__lds4(fb + 4 * v4, b__ + kk * (BN + 4) + 64 * v4);
-#pragma unroll
-                    for (int i = 0; i < TM; i++)
-#pragma unroll
-                        for (int j = 0; j < TN; j++) acc[i][j] = fma(fa[i], fb[j], acc[i][j]);
-                }
-            }
+            KSUM__GEMM_KLOOP(T, TM, TN, acc, a__, b__, BM, BN, kc)
         }
         if (c == f.nchunks - 1) {
             T wv[TN][R];

@@ -258,48 +258,35 @@ static __device__ __forceinline__ void ksum__wg_stage(const ksum__wg &f, float (
 }
 
 /* a finished accumulator set X, columns 8 C0 .. 8 C1 - 1, against the tile's record: kernel values of
- * t = y (factorised, FAC && fac) or max(y + s|a|^2, 0), y = X + s|b|^2, weighted into vacc */
+ * t = y (factorised, FAC && fac) or max(y + s|a|^2, 0), y = X + s|b|^2, weighted into vacc.  The
+ * columns' loop is a macro of the expression of t, expanded in each branch (as a function template
+ * its three-pass kernel's machine code is not the same) */
+#define KSUM__WG_EPI_COLS(TY)                                                                          \
+    _Pragma("unroll") for (int nc = C0; nc < C1; nc++) {                                               \
+        const float2 nbv = *(const float2 *)(rec + 8 * nc);                                            \
+        float2 wv[R];                                                                                  \
+        _Pragma("unroll") for (int r = 0; r < R; r++) wv[r] = *(const float2 *)(rec + (1 + r) * BN + 8 * nc); \
+        _Pragma("unroll") for (int hh = 0; hh < 2; hh++) {                                             \
+            float y = X[4 * nc + 2 * hh] + nbv.x;                                                      \
+            const float k0 = kf(TY);                                                                   \
+            y = X[4 * nc + 2 * hh + 1] + nbv.y;                                                        \
+            const float k1 = kf(TY);                                                                   \
+            _Pragma("unroll") for (int r = 0; r < R; r++)                                              \
+                vacc[hh][r] = fmaf(k1, wv[r].y, fmaf(k0, wv[r].x, vacc[hh][r]));                       \
+        }                                                                                              \
+    }
 template <int R, int FAC, int C0, int C1, class K>
 static __device__ __forceinline__ void ksum__wg_epi(float (&vacc)[2][R], const float (&X)[64], const float *rec,
                                                     const float (&na)[2], int fac, K kf)
 {
     enum { BN = 128 };
     if (FAC && fac) {
-#pragma unroll
-        for (int nc = C0; nc < C1; nc++) {
-            const float2 nbv = *(const float2 *)(rec + 8 * nc);
-            float2 wv[R];
-#pragma unroll
-            for (int r = 0; r < R; r++) wv[r] = *(const float2 *)(rec + (1 + r) * BN + 8 * nc);
-#pragma unroll
-            for (int hh = 0; hh < 2; hh++) {
-                float y = X[4 * nc + 2 * hh] + nbv.x;
-                const float k0 = kf(y);
-                y = X[4 * nc + 2 * hh + 1] + nbv.y;
-                const float k1 = kf(y);
-#pragma unroll
-                for (int r = 0; r < R; r++) vacc[hh][r] = fmaf(k1, wv[r].y, fmaf(k0, wv[r].x, vacc[hh][r]));
-            }
-        }
+        KSUM__WG_EPI_COLS(y)
     } else {
-#pragma unroll
-        for (int nc = C0; nc < C1; nc++) {
-            const float2 nbv = *(const float2 *)(rec + 8 * nc);
-            float2 wv[R];
-#pragma unroll
-            for (int r = 0; r < R; r++) wv[r] = *(const float2 *)(rec + (1 + r) * BN + 8 * nc);
-#pragma unroll
-            for (int hh = 0; hh < 2; hh++) {
-                float y = X[4 * nc + 2 * hh] + nbv.x;
-                const float k0 = kf(fmaxf(y + na[hh], 0.0f));
-                y = X[4 * nc + 2 * hh + 1] + nbv.y;
-                const float k1 = kf(fmaxf(y + na[hh], 0.0f));
-#pragma unroll
-                for (int r = 0; r < R; r++) vacc[hh][r] = fmaf(k1, wv[r].y, fmaf(k0, wv[r].x, vacc[hh][r]));
-            }
-        }
+        KSUM__WG_EPI_COLS(fmaxf(y + na[hh], 0.0f))
     }
 }
+#undef KSUM__WG_EPI_COLS
 
 /* the previous tile's epilogue on its set X, half at each of a tile's first two stages */
 template <int R, int FAC, class K>
