@@ -2,8 +2,7 @@
 /* ksum/smalldim.cuh -- fused kernel summation for few coordinates (dim <= DMAX <= 8), float:
  * targets in registers, sources broadcast from shared memory, no GEMM tile.
  *
- * WHAT (Wang et al., fused kernel summation; the low-dimensional regime of its section IV, where the
- *   GEMM does almost nothing and the kernel evaluations bind)
+ * WHAT (docs/ksum.md#small-dim-path)
  *   KSUM_SMALLDIM_DEFINE(name, KERNEL, ksum_smalldim_policy<DMAX, R, GF, NPOLY, MINB>)
  *   defines  __global__ name_kernel, name_reduce  and  name_plan, name_run, name_launch (ksum.cuh; the
  *   path KSUM_PATH_SMALLDIM), the arguments, flags and status codes of base.cuh, for dim <= DMAX (a
@@ -11,8 +10,7 @@
  *     DMAX   the most coordinates (8)             R      right-hand sides (1)
  *     GF     1: the Gaussian factorised, one MUFU.EX2 a pair (KERNEL must be KSUM_GAUSS); 0 (the
  *            default): the general path
- *     NPOLY  (0..8, default 0) of every 8 pairs compute 2^-u by a polynomial on the FMA pipe instead
- *            of the MUFU (GF 1); why 0 is the default: docs/ksum.md#small-dim-path
+ *     NPOLY  (0..8, default 0) of every 8 pairs compute 2^-u by a polynomial on the FMA pipe (GF 1)
  *     MINB   the __launch_bounds__ blocks per SM; 0 (the default): 2 while DMAX + R <= 9, else 1
  *   No norm pre-pass.  KSUM_DETERMINISTIC: each split's sums into the workspace (p.workspace_bytes:
  *   splits x m x nrhs floats, at least ksum_work_bytes; none with one split), added in split order by
@@ -26,14 +24,10 @@
  *     ksum_args k = {};  k.a = targets; k.b = sources; k.w = w; k.v = v; k.m = M; k.n = N; k.dim = 3;
  *     k.h = 0.1;  int rc = kde3_launch(&k, stream);      // kde3_plan + kde3_run
  *
- * ACCURACY
- *   As ksum.cuh (distances from norms); ex2.approx and the polynomial 2^-22 relative; float sums in
- *   source order per split; the tests' per-output bound (docs/ksum.md#accuracy).
+ * ACCURACY  as ksum.cuh's; float sums in source order per split (docs/ksum.md#accuracy).
  *
- * LIMITS AND COSTS
- *   float only; dim <= DMAX <= 8; R >= 1.  256 threads, 2048 targets per block, shared memory
- *   256 * 4 * ceil((DMAX + 1 + R) / 4) floats, registers 8 (DMAX + R + 1) plus staging.
- *   Static_asserts: DMAX 1 to 8, R >= 1, MINB >= 0, NPOLY 0 to 8, GF = 1 only with KSUM_GAUSS.
+ * LIMITS  float only; dim <= DMAX <= 8; R >= 1; 256 threads, 2048 targets a block.  Static_asserts:
+ *   DMAX 1 to 8, R >= 1, MINB >= 0, NPOLY 0 to 8, GF = 1 only with KSUM_GAUSS.
  *
  * STRUCTURE: name_kernel calls ksum__sd_body<DMAX, R, GF, NPOLY>, name_reduce ksum__sd_reduce,
  *   name_plan / name_run ksum__plan_sd / ksum__run_sd; the policy is typedef'd as name_policy.

@@ -11,10 +11,8 @@
  *     ksum_mbar_init / _init_fence / _expect / _wait, ksum_bulk_copy (TMA without a tensor map)
  *     ksum__fence_async()         makes generic shared-memory writes visible to wgmma
  *   ksum__wg_body<PASSES, R, FAC>: the kernel KSUM_DEFINE of T ksum_tf32 / ksum_tf32x3 runs on
- *   sm_90 with sm_90a code (name_plan's path KSUM_PATH_WGMMA); KSUM__WG_KERNELS(name, KERNEL, CFG)
- *   defines it (name_kernel_wg) and the sources' pre-pass name_prepb.
- *   docs/ksum.md#design-notes-ksumwgmmacuh.
- *   GLOSSARY of the internal bodies' names: docs/ksum.md#ksum-glossary.
+ *   sm_90 with sm_90a code (KSUM_PATH_WGMMA); KSUM__WG_KERNELS(name, KERNEL, CFG) defines it
+ *   (name_kernel_wg) and the sources' pre-pass name_prepb.  docs/ksum.md#design-notes-ksumwgmmacuh.
  *
  * LIMITS
  *   dim <= 288 (1 pass), <= 64 (3 passes) in 227 KB of shared memory; larger dim runs the mma.sync

@@ -1,18 +1,13 @@
 #include <onchip/names_push.h>
-/* ksum/ksum/generic.cuh -- the body of KSUM_REGS_DEFINE's kernel: the generic register-staged fused
- * kernel summation, float or double, any microtile TM x TN in {4, 8}.
+/* ksum/ksum/generic.cuh -- the register-staged body (part of ksum/ksum.cuh): KSUM_REGS_DEFINE's
+ * kernel, float or double, microtile TM x TN in {4, 8}.
  *
- * WHAT (Wang et al., fused kernel summation, Algorithm 2; part of ksum/ksum.cuh)
- *   ksum__ex_body<T, R, TM, TN>(kf, ka)
- *   is the whole kernel (kf the kernel function on t = s d^2, ka its arguments): the block's 16 TM
- *   targets against its split of the source tiles of 16 TN, dim in chunks of 8 through registers
- *   (docs/ksum.md#how-each-path-runs).  ksum__rs*: the stages it shares with tc.cuh's ksum__tc1_body
- *   (docs/ksum.md#bodies).
+ * WHAT (docs/ksum.md#how-each-path-runs)
+ *   ksum__ex_body<T, R, TM, TN>(kf, ka) is the whole kernel (kf the kernel function on t = s d^2, ka
+ *   its arguments): the block's 16 TM targets against its split of the source tiles of 16 TN, dim in
+ *   chunks of 8 through registers.  ksum__rs*: the stages it shares with tc.cuh's ksum__tc1_body.
  *
- * LIMITS AND COSTS
- *   256 threads.  Shared memory 2 * 8 * (BM + BN + 8) + 2 BN (1 + R) + BM elements (19 KB float
- *   8 x 8, R = 1).  Registers: TM TN accumulators, TM R row sums, (TM + TN) / 2 + ceil(BN (1 + R) /
- *   256) staging (float 8 x 8: 128).
+ * LIMITS  256 threads.
  */
 #ifndef KSUM_KSUM_GENERIC_CUH
 #define KSUM_KSUM_GENERIC_CUH

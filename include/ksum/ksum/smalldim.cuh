@@ -40,8 +40,7 @@ static __device__ __forceinline__ void ksum__sd_reduce(const float *part, float 
     v[e] = s;
 }
 
-/* ---- the kernel: each thread's KSUM_SD_TI targets in registers (coordinates ta, s|a|^2 na, row sums
- * vacc), the sources through shared memory as records of SR = 4 SR4 floats ---- */
+/* ---- the kernel (docs/ksum.md#small-dim-path) */
 
 /* record jj of the chunk (a broadcast: every thread reads the same one) into sr */
 template <int SR4>
@@ -198,8 +197,7 @@ static __device__ __forceinline__ void ksum__sd_body(K kf, const ksum__sd_kargs 
 }
 
 #ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
-/* the plan: the checks, dim <= dmax, the splits (deterministic mode too: reduced in split order into v
- * from the workspace when there are several) */
+/* the plan: the checks, dim <= dmax, the splits (deterministic ones reduced in split order) */
 static inline int ksum__plan_sd(const ksum_args *a, ksum_plan *p, double scale, int dmax, int R, int minb)
 {
     int rc = ksum__plan_begin(a, p, R, scale, 1);
@@ -270,8 +268,8 @@ template <int DMAX_ = 8, int R_ = 1, int GF_ = 0, int NPOLY_ = 0, int MINB_ = 0>
 struct ksum_smalldim_policy {
     enum { dmax = DMAX_, r = R_, gf = GF_, npoly = NPOLY_, minb = MINB_ };
 };
-/* the policy resolved (ok 0: P is none, read as the default policy; its static_assert says so):
- * MINB 0 the rule, the others clamped to what compiles (the static_asserts say what is wrong) */
+/* the policy resolved: MINB 0 the rule, the others clamped to what compiles (the static_asserts say
+ * what is wrong) */
 template <class P> struct ksum__sdpol : onchip_policy<ksum_smalldim_policy, P> {};
 template <class P, int FACTOR, class Q = typename ksum__sdpol<P>::type>
 struct ksum__sd {
@@ -312,8 +310,7 @@ struct ksum__sd {
         ksum__sd_body<ksum__c::dmax, ksum__c::r, ksum__c::gf, ksum__c::npoly>(KSUM__EVAL_FN(float, KERNEL), ka); \
     }                                                                                                  \
     KSUM__SD_HOST(name, KERNEL)
-/* name_plan, name_run, name_launch (host code: none under NVRTC, where the generators emit the kernels
- * only) */
+/* name_plan, name_run, name_launch (none under NVRTC) */
 #ifndef __CUDACC_RTC__
 #define KSUM__SD_HOST(name, KERNEL)                                                                    \
     KSUM__HOST(name,                                                                                   \

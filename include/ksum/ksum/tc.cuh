@@ -1,12 +1,7 @@
 #include <onchip/names_push.h>
-/* ksum/ksum/tc.cuh -- the tensor-core path's code (part of ksum/tc.cuh): the mma.sync pieces, the
- * staged and register-staged TF32 bodies, the generators of T ksum_tf32 / ksum_tf32x3, the host side.
- *
- * STRUCTURE
- *   Kernels are calls of ksum__tc_body (staged mma.sync), ksum__tc1_body (register-staged),
- *   ksum__wg_body (wgmma.cuh); pieces: ksum__split, ksum__tc_row / _col / _cols (WIDE placements),
- *   ksum__tc_start, ksum__tc_kstep, ksum__tc_epi_j (kernel values into row sums), ksum__tc_finish.
- *   GLOSSARY of the internal bodies' names: docs/ksum.md#ksum-glossary.
+/* ksum/ksum/tc.cuh -- the tensor-core path's code (part of ksum/tc.cuh): the mma.sync pieces
+ * (ksum__split, ksum__tc_*), the bodies ksum__tc_body (staged) and ksum__tc1_body (register-staged),
+ * the generators of T ksum_tf32 / ksum_tf32x3, the host side.  docs/ksum.md#ksum-glossary.
  */
 #ifndef KSUM_KSUM_TC_CUH
 #define KSUM_KSUM_TC_CUH
@@ -25,9 +20,8 @@ static __device__ __forceinline__ void ksum__split(float x, unsigned *big, unsig
     *small = passes > 1 ? ksum__tf32(x - __uint_as_float(*big)) : 0u;
 }
 
-/* ---- pieces shared by the tensor-core kernels.  lane, g = lane / 4, t4 = lane % 4 (the mma
- * fragment coordinates); wr, wc the warp's 32 x 64 tile in the block's 128 x 128.  WIDE says which
- * shared point a fragment row or column stands for: docs/ksum.md#tf32-fragment-placement */
+/* ---- pieces shared by the tensor-core kernels: a lane's fragment coordinates and WIDE placements
+ * (docs/ksum.md#tf32-fragment-placement) */
 typedef struct ksum__tc_lane {
     int g, t4, wr, wc;
 } ksum__tc_lane;
@@ -246,8 +240,7 @@ static __device__ __forceinline__ void ksum__tc1_body(K kf, const ksum__kargs<fl
     ksum_gemm_load(ra, ka.a, ka.lda, ka.m, ka.dim, row0, 0, tid, ka.vec_a);
     ksum_gemm_load(rb, ka.b, ka.ldb, ka.n, ka.dim, (long long)ls_tile * BN, 0, tid, ka.vec_b);
     ksum__sw_load<float, BN, NW>(rw, nb, ka.w, (long long)ls_tile * BN, ka.n, ka.nrhs, tid);
-    { /* step 0 into buffer 0: targets times -2s (into both buffers when one chunk is all: they stay),
-       * sources */
+    { /* step 0 into buffer 0 (the targets into both when one chunk is all: they stay) */
         const int both = f.nchunks == 1;
 #pragma unroll
         for (int e = 0; e < 4; e++) {
@@ -296,8 +289,8 @@ static __device__ __forceinline__ void ksum__tc1_body(K kf, const ksum__kargs<fl
     ksum__tc_finish<0, R>(vacc, sred, L, tid, ka.v, row0, ka.m, ka.nrhs, ka.atomic, ka.accumulate);
 }
 
-/* ---- the staged tensor-core kernel (KSUM_DEFINE): the register-staged kernel's tiling and epilogue
- * on ksum/ksum/staged.cuh's staging (docs/ksum.md#how-each-path-runs) */
+/* ---- the staged tensor-core kernel (KSUM_DEFINE): the tiling and epilogue above on staged.cuh's
+ * staging */
 
 template <int PASSES, int R, int RES, int WIDE, class K>
 static __device__ __forceinline__ void ksum__tc_body(K kf, const ksum__kargs<float> &ka)
@@ -360,12 +353,10 @@ static __device__ __forceinline__ void ksum__tc_body(K kf, const ksum__kargs<flo
     ksum__tc_finish<WIDE, R>(vacc, sred, L, tid, ka.v, blk.row0, ka.m, ka.nrhs, ka.atomic, ka.accumulate);
 }
 
-/* ---- the generators: KSUM_DEFINE and KSUM_REGS_DEFINE (ksum.cuh) of T ksum_tf32 / ksum_tf32x3 come
- * here (CFG: ksum.cuh's resolved policy, passes, r, minb, wg, wide_res, wide_stream) */
+/* ---- the generators of T ksum_tf32 / ksum_tf32x3 (CFG: ksum.cuh's resolved policy) */
 #define KSUM__TC_HERE ~, 1
 
-/* the staged mma.sync kernels (resident: dim <= 128, streamed above), the wgmma kernels (empty for
- * KSUM_SCHEDULE_MMA), name_plan, name_run, name_launch */
+/* the staged mma.sync kernels (resident, streamed), the wgmma kernels, the host functions */
 #define KSUM__TC(name, KERNEL, CFG)                                                                    \
     KSUM__NORMS(name, float)                                                                           \
     KSUM__STAGED_KERNEL(name##_kernel, KERNEL, CFG<name##_policy>::minb, ksum__tc_body, CFG<name##_policy>::passes, \
@@ -375,7 +366,7 @@ static __device__ __forceinline__ void ksum__tc_body(K kf, const ksum__kargs<flo
     KSUM__WG_KERNELS(name, KERNEL, CFG)                                                                \
     KSUM__TC_HOST(name, KERNEL, CFG)
 
-/* the register-staged mma.sync kernel (a barrier per 8-coordinate chunk), launched as KSUM_REGS_DEFINE's */
+/* the register-staged mma.sync kernel, launched as KSUM_REGS_DEFINE's */
 #define KSUM__TC_REGS(name, KERNEL, CFG)                                                               \
     KSUM__NORMS(name, float)                                                                           \
     __global__ void __launch_bounds__(KSUM_THREADS, (CFG<name##_policy>::minb))                        \
@@ -387,8 +378,8 @@ static __device__ __forceinline__ void ksum__tc_body(K kf, const ksum__kargs<flo
     KSUM__GENERIC_HOST(name, float, KERNEL, CFG, KSUM__TC_REGS_WHY)
 #define KSUM__TC_REGS_WHY "register-staged TF32 mma.sync: KSUM_REGS_DEFINE of ksum_tf32 or ksum_tf32x3"
 
-/* the host functions: none under NVRTC.  ksum__plan_tc: the checks, then wgmma where its kernel takes
- * the arguments (wg: SCHEDULE AUTO), else the staged mma.sync kernels; ksum__run_tc: the plan's path */
+/* the host functions (none under NVRTC): wgmma where its kernel takes the arguments (wg: SCHEDULE
+ * AUTO), else the staged mma.sync kernels */
 #ifndef __CUDACC_RTC__
 static inline int ksum__plan_tc(const ksum_args *a, ksum_plan *p, const void *kernel_wg, double scale, int passes,
                                 int R, int minb, int wg)

@@ -23,8 +23,8 @@ static __device__ __forceinline__ unsigned ksum_wg_swz(int r, int k)
 {
     return (unsigned)(r * 128 + ((((k >> 2) ^ r) & 7) << 4) + ((k & 3) << 2));
 }
-/* a 1024-byte aligned tile (+32 bytes a k-step of 8): address >> 4 (bits 0-13), leading offset 1
- * (unused), stride 1024 bytes between 8-row groups (bits 32-45, >> 4), 128-byte swizzle (62-63 = 1) */
+/* the descriptor of a 1024-byte aligned tile, +32 bytes a k-step of 8 (the bits:
+ * docs/ksum.md#design-notes-ksumwgmmacuh) */
 static __device__ __forceinline__ unsigned long long ksum_wg_desc(unsigned saddr)
 {
     return (unsigned long long)((saddr & 0x3FFFFu) >> 4) | (1ull << 16) | (64ull << 32) | (1ull << 62);
@@ -137,8 +137,8 @@ typedef struct ksum__wg_prep_kargs {
     int nkb;
 } ksum__wg_prep_kargs;
 
-/* the sources' pre-pass, item i: a chunk rounded to TF32 (+ small part) into out[tile][kb][NP][128 x
- * 32], or a tile's record rec[tile][1 + R][128] (docs/ksum.md#design-notes-ksumwgmmacuh) */
+/* the sources' pre-pass, item i: a chunk rounded to TF32, or a tile's record
+ * (docs/ksum.md#design-notes-ksumwgmmacuh) */
 static __device__ __forceinline__ void ksum__wg_prep_b(const ksum__wg_prep_kargs &ka, int passes, int R, long long i)
 {
     /* the fields as locals: docs/ksum.md#kernel-arguments */
@@ -241,8 +241,8 @@ static __device__ __forceinline__ void ksum__wg_copy_stage(const ksum__wg &f, in
     }
 }
 
-/* stage q (k-block kb) into the set acc: its copy waited for, a barrier (stage q - 2's MMAs done in
- * both warpgroups: its slot is free), stage q + 2's copy, the MMAs, stage q - 1's waited for */
+/* stage q (k-block kb) into the set acc: its copy waited for, a barrier, stage q + 2's copy, the
+ * MMAs, stage q - 1's waited for (docs/ksum.md#design-notes-ksumwgmmacuh) */
 template <int NP, int NW, int PASSES>
 static __device__ __forceinline__ void ksum__wg_stage(const ksum__wg &f, float (&acc)[64], unsigned long long *mbar,
                                                       int q, int kb)
@@ -258,9 +258,8 @@ static __device__ __forceinline__ void ksum__wg_stage(const ksum__wg &f, float (
 }
 
 /* a finished accumulator set X, columns 8 C0 .. 8 C1 - 1, against the tile's record: kernel values of
- * t = y (factorised, FAC && fac) or max(y + s|a|^2, 0), y = X + s|b|^2, weighted into vacc.  The
- * columns' loop is a macro of the expression of t, expanded in each branch (as a function template
- * its three-pass kernel's machine code is not the same) */
+ * t = y (factorised, FAC && fac) or max(y + s|a|^2, 0), y = X + s|b|^2, weighted into vacc (the
+ * loop a macro of t's expression: docs/ksum.md#bodies) */
 #define KSUM__WG_EPI_COLS(TY)                                                                          \
     _Pragma("unroll") for (int nc = C0; nc < C1; nc++) {                                               \
         const float2 nbv = *(const float2 *)(rec + 8 * nc);                                            \
@@ -467,9 +466,8 @@ static inline int ksum__wg_setup(ksum__wg_dev *d, const void *kernel)
     return KSUM_SUCCESS;
 }
 
-/* whether the wgmma kernel takes these (checked) arguments: 0 yes (*bytes its dynamic shared memory),
- * else why not, as ksum__why_staged's kind: 2 its sm_90a body is not here, 4 a caller's workspace
- * smaller than the prepared sources, 3 dim beyond the shared memory */
+/* 0 where the wgmma kernel takes the arguments (*bytes its shared memory), else ksum__why_staged's
+ * kind: 2 no sm_90a body, 4 a caller's workspace too small, 3 dim beyond the shared memory */
 static inline int ksum__wg_choose(const void *kernel, const ksum_args *a, int passes, int R, size_t *bytes)
 {
     ksum__wg_dev d;
@@ -479,9 +477,8 @@ static inline int ksum__wg_choose(const void *kernel, const ksum_args *a, int pa
     return *bytes + d.stat <= d.optin ? 0 : 3;
 }
 
-/* the wgmma plan (after the checks and ksum__wg_choose): the grid (128 x 128 tiles, 1 block per SM),
- * the workspace (the prepared sources, at least ksum_work_bytes: a caller's must pass that check),
- * KSUM_EOVERLAP where a caller's meets a, b, w or v */
+/* the wgmma plan after ksum__wg_choose: the grid (1 block per SM), the workspace (the prepared
+ * sources, at least ksum_work_bytes), KSUM_EOVERLAP where a caller's meets a, b, w or v */
 static inline int ksum__plan_wg(const ksum_args *a, ksum_plan *p, size_t bytes, int passes, int R)
 {
     int rc = ksum__plan_grid(a, p, 128, 128, 1);
