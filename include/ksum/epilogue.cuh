@@ -1,16 +1,14 @@
 #include <onchip/names_push.h>
-/* ksum/epilogue.cuh -- pieces applied to a GEMM's accumulator tile in registers: squared distances
- * from norms, kernel functions, the weighted row reduction and the cross-block reduction.
+/* ksum/epilogue.cuh -- pieces applied to a GEMM's accumulator tile in registers: kernel functions of
+ * t = s d^2, the weighted row reduction and the cross-block reduction.
  *
  * WHAT (Wang et al., fused kernel summation, Algorithm 2 lines 14-21)
- *   Targets staged times -2 s, accumulators started at s |a_i|^2 + s |b_j|^2: after the GEMM they
- *   hold t = s |a_i - b_j|^2 (clamped at 0 here).  A kernel function is two macros:
+ *   The accumulators hold t = s |a_i - b_j|^2 (clamped at 0 here).  A kernel function is two macros:
  *       NAME_SCALE(h)    host, double: the scale s > 0 for bandwidth h
  *       NAME_EVAL(T, t)  device: K as a function of t = s d^2 >= 0, in type T
  *   Built in: KSUM_GAUSS, KSUM_LAPLACE, KSUM_CAUCHY, KSUM_MATERN32, KSUM_MATERN52, KSUM_IMQ; one's
- *   own: docs/ksum.md#kernel-functions-epiloguecuh.  NAME_EVAL expands where a piece is used, so it
- *   may name one's kernel's parameters.  Helpers ksum_exp2neg_T(t) = 2^-t, ksum_sqrt_T,
- *   ksum_rsqrt_T, ksum_rcp_T (T float or double; docs/ksum.md#design-notes-ksumepiloguecuh).
+ *   own, NAME_EVAL naming one's kernel's parameters: docs/ksum.md#kernel-functions-epiloguecuh.
+ *   Helpers ksum_exp2neg_T(t) = 2^-t, ksum_sqrt_T, ksum_rsqrt_T, ksum_rcp_T (T float or double).
  *
  * PIECES (function templates, KSUM_EPI_* their macros; docs/ksum.md#pieces-for-a-kernel-of-ones-own)
  *   ksum_epi_start(acc, na, nb)      acc[i][j] = na[i] + nb[j]

@@ -4,22 +4,18 @@
  *
  * WHAT (Wang et al., fused kernel summation, section III.A-B)
  *   A block of 256 threads (tx = tid % 16, ty = tid / 16) owns a BM x BN tile of C = P Q^T, P and Q
- *   point-major (ld elements between points), over dim coordinates in chunks of KSUM_BK = 8.
- *   BM = 16 TM, BN = 16 TN, TM, TN in {4, 8}; a thread's rows KSUM_GEMM_ROW(i, ty), columns
- *   KSUM_GEMM_ROW(j, tx); shared memory holds a chunk k-major, rows padded to BM + 4.
+ *   point-major, over dim coordinates in chunks of KSUM_BK = 8.  BM = 16 TM, BN = 16 TN, TM, TN in
+ *   {4, 8}; a thread's rows KSUM_GEMM_ROW(i, ty), columns KSUM_GEMM_ROW(j, tx).
  *
- * PIECES (function templates, T float or double; KSUM_GEMM_* the one-line macro wrappers; the
- * table: docs/ksum.md#pieces-for-a-kernel-of-ones-own)
+ * PIECES (T float or double; KSUM_GEMM_* the one-line macro wrappers; the table and a main-loop
+ * step: docs/ksum.md#pieces-for-a-kernel-of-ones-own)
  *   KSUM_GEMM_SMEM_ELEMS(BM)    elements of one double-buffered operand
- *   ksum_gemm_load<T, E>(r, src, ld, np, dim, p0, k0, tid, vec)   global -> T r[E] (E = TM/2 or
- *                               TN/2), zeros past np or dim; vec: dim, ld % E == 0, 16-byte aligned
+ *   ksum_gemm_load<T, E>(r, src, ld, np, dim, p0, k0, tid, vec)   global -> T r[E], zeros past np, dim
  *   ksum_gemm_store<T, E, BM>(r, s, buf, tid, scale)   registers -> shared buffer buf, times scale
  *   ksum_gemm_chunk<T, TM, TN, BM, BN>(acc, sa, sb, buf, kc, tx, ty)   acc += one chunk's products
  *   ksum_gemm_per_point<T, N>(r, src, stride, p0, np, t)   a per-point array in accumulator order
- *   A main-loop step: load step s+1, chunk s & 1, store (s+1) & 1, __syncthreads().
  *
- * LIMITS
- *   256 threads per block.  Shared memory 2 * 8 * (BM + BN + 8) * sizeof(T) bytes.  Register arrays
+ * LIMITS  256 threads.  Shared memory 2 * 8 * (BM + BN + 8) * sizeof(T) bytes.  Register arrays
  *   indexed with unrolled constants only.
  */
 #ifndef KSUM_GEMM_CUH
@@ -114,26 +110,28 @@ static __device__ __forceinline__ void ksum_gemm_store(const T (&r)[E], T *s, in
     for (int e = 0; e < E; e++) d[e * (BM + 4)] = r[e] * scale;
 }
 
+/* acc += the products of k-steps kk < KC of the k-major rows at pa, pb (rows of BM + 4, BN + 4); a
+ * macro: docs/ksum.md#bodies */
+#define KSUM__GEMM_KLOOP(T, TM, TN, acc, pa, pb, BM, BN, KC)                                           \
+    _Pragma("unroll") for (int kk = 0; kk < KSUM_BK; kk++) {                                           \
+        if (kk < (KC)) {                                                                               \
+            T fa[TM], fb[TN];                                                                          \
+            _Pragma("unroll") for (int q = 0; q < (TM) / 4; q++)                                       \
+                ksum__lds4(fa + 4 * q, (pa) + kk * ((BM) + 4) + 64 * q);                               \
+            _Pragma("unroll") for (int q = 0; q < (TN) / 4; q++)                                       \
+                ksum__lds4(fb + 4 * q, (pb) + kk * ((BN) + 4) + 64 * q);                               \
+            _Pragma("unroll") for (int i = 0; i < (TM); i++)                                           \
+                _Pragma("unroll") for (int j = 0; j < (TN); j++)                                       \
+                    acc[i][j] = fma(fa[i], fb[j], acc[i][j]);                                          \
+        }                                                                                              \
+    }
 template <class T, int TM, int TN, int BM, int BN>
 static __device__ __forceinline__ void ksum_gemm_chunk(T (&acc)[TM][TN], const T *sa, const T *sb, int buf, int kc, int tx,
                                                        int ty)
 {
     const T *pa = sa + buf * KSUM_BK * (BM + 4) + ty * 4;
     const T *pb = sb + buf * KSUM_BK * (BN + 4) + tx * 4;
-#pragma unroll
-    for (int kk = 0; kk < KSUM_BK; kk++) {
-        if (kk < min(KSUM_BK, kc)) {
-            T fa[TM], fb[TN];
-#pragma unroll
-            for (int q = 0; q < TM / 4; q++) ksum__lds4(fa + 4 * q, pa + kk * (BM + 4) + 64 * q);
-#pragma unroll
-            for (int q = 0; q < TN / 4; q++) ksum__lds4(fb + 4 * q, pb + kk * (BN + 4) + 64 * q);
-#pragma unroll
-            for (int i = 0; i < TM; i++)
-#pragma unroll
-                for (int j = 0; j < TN; j++) acc[i][j] = fma(fa[i], fb[j], acc[i][j]);
-        }
-    }
+    KSUM__GEMM_KLOOP(T, TM, TN, acc, pa, pb, BM, BN, min(KSUM_BK, kc))
 }
 
 template <class T, int N>
@@ -155,12 +153,11 @@ static __device__ __forceinline__ void ksum_gemm_per_point(T (&r)[N], const T *s
 #define KSUM_GEMM_PER_POINT(T, N, r, src, stride, p0, np, t) \
     ksum_gemm_per_point<T, N>(r, (const T *)(src), stride, p0, np, t)
 
-/* ---- k-major tiles copied straight from global memory (the float path of ksum.cuh;
- * docs/ksum.md#design-notes-ksumgemmcuh).  KSUM_GEMM_P: a 128-point tile's row length.
- * ksum_gemm_tile_op(op, s, ldp, src, ld, np, dim, p0, k0, ks, tid), KSUM_GEMM_TILE_OP(OP, ...): for
- * points p0..p0+127, coordinates k0..k0+ks-1 (ks a multiple of 8, <= 32) of a float array,
- * op(dst, srcptr, ok, pq) (OP(dst, srcptr, ok)), dst = s + k ldp + p, ok = point < np && coordinate
- * < dim, pq = 0..3 the point's group */
+/* ---- k-major tiles copied straight from global memory (docs/ksum.md#design-notes-ksumgemmcuh).
+ * KSUM_GEMM_P: a 128-point tile's row length.  ksum_gemm_tile_op(op, s, ldp, src, ld, np, dim, p0,
+ * k0, ks, tid), KSUM_GEMM_TILE_OP(OP, ...): op(dst, srcptr, ok, pq) (OP(dst, srcptr, ok)) for points
+ * p0..p0+127, coordinates k0..k0+ks-1 (ks a multiple of 8, <= 32), dst = s + k ldp + p, ok = point
+ * < np && coordinate < dim, pq = 0..3 the point's group */
 #define KSUM_GEMM_P 132
 
 /* x rounded to TF32 (as the bit pattern the mma takes) */

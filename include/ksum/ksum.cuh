@@ -11,11 +11,9 @@
  *   computing, for targets a (m x dim) and sources b (n x dim), both point-major (see base.cuh),
  *       v[i][r] = sum_j KERNEL(|a_i - b_j|, h) * w[j][r]        (r < nrhs <= R)
  *   KERNEL is KSUM_GAUSS, KSUM_LAPLACE, KSUM_CAUCHY, KSUM_MATERN32, KSUM_MATERN52, KSUM_IMQ or a
- *   pair of macros of one's own (epilogue.cuh).  T:
- *     float                   KSUM_PATH_STAGED (cp.async stages; also name_kernel_stream)
- *     double                  KSUM_PATH_REGS, KSUM_REGS_DEFINE's kernel, microtile 4 x 4
- *     ksum_tf32, ksum_tf32x3  float data, dot products on TF32 tensor cores, one pass or three
- *                             (about FP32): include tc.cuh, which says more
+ *   pair of macros of one's own (epilogue.cuh).  T: float (KSUM_PATH_STAGED, also
+ *   name_kernel_stream), double (KSUM_PATH_REGS, microtile 4 x 4), ksum_tf32 / ksum_tf32x3 (float
+ *   data, dot products on TF32 tensor cores, one pass or three: include tc.cuh).
  *   KSUM_REGS_DEFINE(name, T, KERNEL, ksum_regs_policy<R, TM, TN, MINB>): the register-staged kernel
  *   (KSUM_PATH_REGS; the same functions), microtile TM x TN (4 or 8 each; block tile 16 TM x 16 TN),
  *   19 KB of static shared memory; T float, double, ksum_tf32 / ksum_tf32x3 (tc.cuh).
@@ -37,24 +35,20 @@
  *     int rc = gauss_f32_plan(&k, &p);                   // 0 or KSUM_E*; p.why says why
  *     if (!rc) rc = gauss_f32_run(&k, &p, stream);       // or gauss_f32_launch(&k, stream)
  *
- * ACCURACY
- *   The distance comes from norms (|a|^2 + |b|^2 - 2 a.b): t = s |a - b|^2 errs by at most
- *   (2 dim + 2) eps s (|a|^2 + |b|^2 + 2|a||b|) to first order; far from the origin compared with
- *   their spacing, points lose digits (centre the data).  docs/ksum.md#accuracy.
+ * ACCURACY  distances from norms: data far from the origin loses digits (centre it);
+ *   docs/ksum.md#accuracy.
  *
  * LIMITS AND COSTS
  *   m, n, dim >= 1, any values (ragged tiles zero-padded); ceil(m / block targets) < 2^31 blocks;
- *   splits <= 65535; 256 threads.  Float, R = 1: 127 registers, 2 blocks per SM; shared memory 52 KB
- *   at dim 32, 103 KB at dim 128 with targets resident.  Workspace p.workspace_bytes = (m + n + 4)
- *   sizeof(T) (a->work, else cudaMallocAsync on the stream); v zeroed first in atomic mode unless
- *   KSUM_ACCUMULATE.  name_plan checks everything; the fields' limits are static_asserts naming the
- *   generator, the instance and the field.  How each path runs: docs/ksum.md.
+ *   splits <= 65535; 256 threads.  Workspace p.workspace_bytes = (m + n + 4) sizeof(T) (a->work,
+ *   else cudaMallocAsync on the stream); v zeroed first in atomic mode unless KSUM_ACCUMULATE.
+ *   name_plan checks everything; the fields' limits are static_asserts naming the generator, the
+ *   instance and the field.  Registers, shared memory, how each path runs: docs/ksum.md.
  *
- * STRUCTURE (also smalldim.cuh, tc.cuh)
- *   Each kernel is one call of a body template (ksum__ex_body, ksum__f32_body, ...) with KERNEL as a
- *   functor, name_plan and name_run calls of host functions (ksum__plan_staged, ksum__run_staged, ...)
- *   taking the kernels as pointers; the policy is typedef'd as name_policy.  ksum/ksum/: device.cuh,
- *   generic.cuh (the register-staged body), staged.cuh (the staged body), launch.cuh (the host side).
+ * STRUCTURE  Each kernel is one call of a body template with KERNEL as a functor, name_plan and
+ *   name_run calls of host functions taking the kernels as pointers; the policy is typedef'd as
+ *   name_policy.  ksum/ksum/: device.cuh, generic.cuh, staged.cuh (the bodies), launch.cuh (the
+ *   host side); tc.cuh, wgmma.cuh, smalldim.cuh the code of the headers of those names.
  *   GLOSSARY of the internal bodies' names: docs/ksum.md#ksum-glossary.
  *
  * NVRTC (docs/python.md): kernels only; the arguments a caller repeats are ksum/ksum/launch.cuh's.
@@ -96,10 +90,8 @@ struct ksum_regs_policy {
     enum { r = R_, tm = TM_, tn = TN_, minb = MINB_ };
 };
 
-/* a generator's policy resolved: type the policy (the default one where P is none: value 0, its
- * static_assert says so), the fields with the defaults filled in and clamped to what compiles (the
- * static_asserts on q say what is wrong), for the kind K of T: 0 float, 1 double, 2 ksum_tf32,
- * 3 ksum_tf32x3 */
+/* a generator's policy resolved for the kind K of T (0 float, 1 double, 2 ksum_tf32, 3 ksum_tf32x3):
+ * defaults filled in, fields clamped to what compiles (the static_asserts say what is wrong) */
 template <class P> struct ksum__pol : onchip_policy<ksum_policy, P> {};
 template <class P> struct ksum__rpol : onchip_policy<ksum_regs_policy, P> {};
 /* the fields' checks, and R, MINB resolved (MINB 0: 1 for double, else 2 for R = 1, 1 above) */
@@ -145,9 +137,8 @@ template <class P> struct ksum__regs_tf32x3 : ksum__regs<P, 3> {};
 
 /* ---- the generators */
 
-/* the main kernels' parameters (ksum.cuh, tc.cuh, wgmma.cuh), the variable part the generator's own ints
- * (vec_a, vec_b of the register-staged kernels, ks of the staged ones, vecs of wgmma's), and the body's
- * argument built from them (ksum__kargs<T>: vec_a, vec_b, ks given) */
+/* the main kernels' parameters, the variable part the generator's own ints (vec_a, vec_b; ks; vecs),
+ * and the body's argument ksum__kargs<T> built from them */
 #define KSUM__PARAMS(T, ...)                                                                           \
     const T *__restrict__ a, long long lda, const T *__restrict__ b, long long ldb, const T *__restrict__ w, \
         T *__restrict__ v, int m, int n, int dim, int nrhs, T m2scale, const T *__restrict__ norms,    \
@@ -256,8 +247,7 @@ template <class P> struct ksum__regs_tf32x3 : ksum__regs<P, 3> {};
         BODY<__VA_ARGS__>(KSUM__EVAL_FN(float, KERNEL), KSUM__KARGS(float, 0, 0, ks));                 \
     }
 
-/* the host functions name_plan, name_run, name_launch (none under NVRTC, where the generators emit
- * their kernels only); KSUM__LAUNCH(name): name_launch, the plan then its run */
+/* the host functions (none under NVRTC); KSUM__LAUNCH(name): name_launch, the plan then its run */
 #ifndef __CUDACC_RTC__
 #define KSUM__LAUNCH(name)                                                                             \
     static inline __attribute__((unused)) int name##_launch(const ksum_args *args, cudaStream_t stream) \

@@ -2,23 +2,11 @@
 /* ksum/plan.h -- the plan every ksum generator's name_plan fills and name_run reads (C99; also C++,
  * CUDA and NVRTC).
  *
- * WHAT
- *   ksum_plan   onchip/plan.h's head, then what the run launches:
- *     path             KSUM_PATH_*: the kernel that computes the sum (below)
- *     why              the rule that chose it (or the refusal), a sentence in static storage
- *     steps_per_pass   0 (ksum has no time steps)
- *     passes           kernel launches name_run makes: the pre-pass (name_norms, name_prepb) and
- *                      name_reduce count, v's cudaMemsetAsync does not; 0 when refused
- *     workspace_bytes  device scratch name_run uses: a->work when it holds that many bytes, else
- *                      cudaMallocAsync / cudaFreeAsync on the stream (0: none)
- *     result           a->v, where the sums are
- *     blocks, splits   the main kernel's grid: blocks of targets (gridDim.x), source splits (gridDim.y)
- *     tiles_per_split  source tiles (small-dim: chunks of 256) a split walks
- *     resident         the staged kernels: 1 targets resident in shared memory (name_kernel), 0
- *                      streamed (name_kernel_stream); the others 0
- *     stage            the staged kernels: coordinates a stage; the others 0
- *     smem_bytes       the main kernel's dynamic shared memory
- *     vec              16-byte loads: bit 0 the targets, bit 1 the sources (register-staged, wgmma)
+ * WHAT (each field: docs/ksum.md#plans)
+ *   ksum_plan   onchip/plan.h's head (path, why, steps_per_pass 0, passes, workspace_bytes, result
+ *               a->v), then what the run launches: blocks, splits (the main kernel's grid),
+ *               tiles_per_split, resident and stage (the staged kernels; the others 0), smem_bytes,
+ *               vec (16-byte loads: bit 0 the targets, bit 1 the sources)
  *   the paths, each named by the kernel that runs:
  *     KSUM_PATH_MMA       TF32 mma.sync, staged (KSUM_DEFINE of ksum_tf32 / ksum_tf32x3; tc.cuh)
  *     KSUM_PATH_WGMMA     TF32 wgmma (the same generator on an sm_90 device with sm_90a code)

@@ -1,18 +1,19 @@
 #include <onchip/names_push.h>
-/* ksum/ksum/device.cuh -- the device pieces every ksum kernel shares, and the generators' helpers.
+/* ksum/ksum/device.cuh -- the device pieces every ksum kernel shares, and the generators' helpers
+ * (part of ksum/ksum.cuh; smalldim.cuh, tc.cuh and wgmma.cuh use it too).
  *
- * WHAT (part of ksum/ksum.cuh; smalldim.cuh, tc.cuh and wgmma.cuh use it too)
+ * WHAT
  *   ksum__sqnorm(p, dim)   |p|^2, one FMA after another (the pre-passes' order)
  *   ksum__norms<T>         the norm pre-pass: out[i] = scale |x_i|^2, the m targets then the n sources
  *   ksum__sna_load<T, BM>  s|a_i|^2 of the block's BM targets into shared sna, zero past m
- *   ksum__sw_load / ksum__sw_store   the per-tile record of the register-staged kernels via registers
+ *   ksum__sw_load / ksum__sw_store   the per-tile record of the register-staged kernels
  *   ksum__kargs<T>         the main kernels' arguments, the one argument of their bodies
  *   ksum__span_of<BM, BN>  the block's targets (row0) and its split of the source tiles (t0..t1)
  *   ksum__zero, ksum__acc_start, ksum__rec_weights   registers zeroed, started, a record's weights
- *   Macros: KSUM__EVAL_FN(T, KERNEL) the functor; KSUM__NORMS(name, T) name_norms; KSUM__FACTOR(K)
- *   1 for KSUM_GAUSS; KSUM__SCALE(KERNEL, a) s for a->h.
+ *   KSUM__EVAL_FN(T, KERNEL) the functor; KSUM__NORMS(name, T) name_norms; KSUM__FACTOR(K) 1 for
+ *   KSUM_GAUSS; KSUM__SCALE(KERNEL, a) s for a->h.
  *
- * LIMITS: 256 threads per block (KSUM_THREADS); register arrays indexed with unrolled constants only.
+ * LIMITS  256 threads (KSUM_THREADS); register arrays indexed with unrolled constants only.
  */
 #ifndef KSUM_KSUM_DEVICE_CUH
 #define KSUM_KSUM_DEVICE_CUH
@@ -36,8 +37,8 @@ struct ksum__operands {
     T *v;
     int m, n, dim, nrhs;
 };
-/* the main kernels' arguments (ksum.cuh KSUM__PARAMS; each kernel fills one from its parameters):
- * vec_a, vec_b the generic kernels' 16-byte loads (vec_a: wgmma's vecs), ks the staged ones' stage */
+/* the main kernels' arguments (KSUM__PARAMS): vec_a, vec_b 16-byte loads (vec_a: wgmma's vecs), ks
+ * the staged kernels' stage */
 template <class T>
 struct ksum__kargs : ksum__operands<T> {
     T m2scale;

@@ -1,18 +1,13 @@
 #include <onchip/names_push.h>
-/* ksum/ksum/generic.cuh -- the body of KSUM_REGS_DEFINE's kernel: the generic register-staged fused
- * kernel summation, float or double, any microtile TM x TN in {4, 8}.
+/* ksum/ksum/generic.cuh -- the register-staged body (part of ksum/ksum.cuh): KSUM_REGS_DEFINE's
+ * kernel, float or double, microtile TM x TN in {4, 8}.
  *
- * WHAT (Wang et al., fused kernel summation, Algorithm 2; part of ksum/ksum.cuh)
- *   ksum__ex_body<T, R, TM, TN>(kf, ka)
- *   is the whole kernel (kf the kernel function on t = s d^2, ka its arguments): the block's 16 TM
- *   targets against its split of the source tiles of 16 TN, dim in chunks of 8 through registers
- *   (docs/ksum.md#how-each-path-runs).  ksum__rs*: the stages it shares with tc.cuh's ksum__tc1_body
- *   (docs/ksum.md#bodies).
+ * WHAT (docs/ksum.md#how-each-path-runs)
+ *   ksum__ex_body<T, R, TM, TN>(kf, ka) is the whole kernel (kf the kernel function on t = s d^2, ka
+ *   its arguments): the block's 16 TM targets against its split of the source tiles of 16 TN, dim in
+ *   chunks of 8 through registers.  ksum__rs*: the stages it shares with tc.cuh's ksum__tc1_body.
  *
- * LIMITS AND COSTS
- *   256 threads.  Shared memory 2 * 8 * (BM + BN + 8) + 2 BN (1 + R) + BM elements (19 KB float
- *   8 x 8, R = 1).  Registers: TM TN accumulators, TM R row sums, (TM + TN) / 2 + ceil(BN (1 + R) /
- *   256) staging (float 8 x 8: 128).
+ * LIMITS  256 threads.
  */
 #ifndef KSUM_KSUM_GENERIC_CUH
 #define KSUM_KSUM_GENERIC_CUH
@@ -104,20 +99,7 @@ static __device__ __forceinline__ void ksum__ex_body(K kf, const ksum__kargs<T> 
         {
             const T *a__ = sa + (s & 1) * KSUM_BK * (BM + 4) + ty * 4;
             const T *b__ = sb + (s & 1) * KSUM_BK * (BN + 4) + tx * 4;
-#pragma unroll
-            for (int kk = 0; kk < KSUM_BK; kk++) {
-                if (kk < kc) {
-                    T fa[TM], fb[TN];
-#pragma unroll
-                    for (int v4 = 0; v4 < TM / 4; v4++) ksum__lds4(fa + 4 * v4, a__ + kk * (BM + 4) + 64 * v4);
-#pragma unroll
-                    for (int v4 = 0; v4 < TN / 4; v4++) ksum__lds4(fb + 4 * v4, b__ + kk * (BN + 4) + 64 * v4);
-#pragma unroll
-                    for (int i = 0; i < TM; i++)
-#pragma unroll
-                        for (int j = 0; j < TN; j++) acc[i][j] = fma(fa[i], fb[j], acc[i][j]);
-                }
-            }
+            KSUM__GEMM_KLOOP(T, TM, TN, acc, a__, b__, BM, BN, kc)
         }
         if (c == f.nchunks - 1) {
             T wv[TN][R];

@@ -1,21 +1,16 @@
 #include <onchip/names_push.h>
-/* ksum/ksum/launch.cuh -- the host side of every ksum generator: argument checks, the plan, the
- * workspace, the launches (cudaLaunchKernel on kernels passed as pointers).
+/* ksum/ksum/launch.cuh -- the host side of every ksum generator (part of ksum/ksum.cuh; smalldim.cuh,
+ * tc.cuh and wgmma.cuh use it too): argument checks, the plan, the workspace, the launches
+ * (cudaLaunchKernel on kernels passed as pointers).
  *
- * WHAT (part of ksum/ksum.cuh; smalldim.cuh, tc.cuh and wgmma.cuh use it too)
- *   ksum__check(args, R, scale, is_float, &why)   every argument check, 0 or a KSUM_E* code (why: the
- *                                                 refusal)
- *   ksum__plan_begin, ksum__plan_grid, ksum__refuse   a plan's checks, its grid (bm targets a block,
- *                                                 source tiles of bn split over gridDim.y), a refusal
+ * WHAT
+ *   ksum__check            every argument check, 0 or a KSUM_E* code with the refusal
+ *   ksum__plan_begin, ksum__plan_grid, ksum__refuse   a plan's checks, its grid, a refusal
  *   ksum__plan_generic / ksum__run_generic, ksum__plan_staged / ksum__plan_stage / ksum__run_staged
- *                                                 name_plan and name_run of the register-staged and the
- *                                                 staged kernels; shared pieces ksum__work_get/put,
- *                                                 ksum__run_norms, ksum__zero_v, ksum__run_main.
- *   A plan queries the device (onchip/device.cuh's cache) and launches nothing; a run raises a staged
- *   kernel's shared-memory limit (once per device), takes the workspace, launches.  Never prints or
+ *                          name_plan and name_run of the register-staged and the staged kernels;
+ *                          shared: ksum__work_get/put, ksum__run_norms, ksum__zero_v, ksum__run_main
+ *   A plan queries the device (onchip/device.cuh's cache) and launches nothing.  Never prints or
  *   exits; every CUDA call is checked (KSUM_ECUDA).
- *
- * LIMITS: splits <= 65535, ceil(m / bm) < 2^31 blocks (KSUM_ESIZE).
  */
 #ifndef KSUM_KSUM_LAUNCH_CUH
 #define KSUM_KSUM_LAUNCH_CUH
@@ -39,8 +34,7 @@ static inline int ksum__refuse(ksum_plan *p, int rc, const char *why)
     return rc;
 }
 
-/* the bytes each array spans (0 a, 1 b, 2 w, 3 v, 4 the norm workspace of ksum_work_bytes), es the
- * element size; 0, or KSUM_ESIZE when a or b spans more than 2^60 bytes */
+/* the bytes a, b, w, v and the norm workspace span (es the element size); KSUM_ESIZE past 2^60 */
 static inline int ksum__spans(const ksum_args *a, long long es, long long *s)
 {
     const long long r = a->nrhs > 0 ? a->nrhs : 1;
@@ -209,8 +203,8 @@ static inline int ksum__launched(cudaError_t e)
     return e != cudaSuccess || cudaPeekAtLastError() != cudaSuccess ? KSUM_ECUDA : KSUM_SUCCESS;
 }
 
-/* the workspace of a run: args->work where it holds p->workspace_bytes, else cudaMallocAsync of
- * p->workspace_bytes on the stream (none when 0); ksum__work_put frees what was allocated */
+/* a run's workspace: args->work where it holds p->workspace_bytes, else cudaMallocAsync on the
+ * stream; ksum__work_put frees it */
 static inline int ksum__work_get(const ksum_args *args, const ksum_plan *p, cudaStream_t stream, void **work)
 {
     *work = args->work;
@@ -246,9 +240,8 @@ static inline int ksum__zero_v(const ksum_args *args, const ksum__grid *p, size_
     return KSUM_SUCCESS;
 }
 
-/* the main kernel of ksum.cuh and tc.cuh: (a, lda, b, ldb, w, v, m, n, dim, nrhs, -2s, norms,
- * tiles_per_split, x, [y,] atomic, accumulate), x y the generator's own ints: nx = 2 (vec_a, vec_b) for
- * the generic kernels, nx = 1 (ks) for the staged ones */
+/* the main kernel (KSUM__PARAMS), x [y] the generator's own ints: nx = 2 (vec_a, vec_b) for the
+ * generic kernels, nx = 1 (ks) for the staged ones */
 static inline int ksum__run_main(const void *kernel_fn, const ksum_args *args, const ksum__grid *p,
                                  ksum__scalar m2scale, void *norms, int x, int y, int nx, size_t smem,
                                  cudaStream_t stream)
@@ -266,8 +259,8 @@ static inline int ksum__run_main(const void *kernel_fn, const ksum_args *args, c
     return ksum__launched(cudaLaunchKernel(kernel_fn, grid, dim3(KSUM_THREADS), nx == 2 ? kargs2 : kargs1, smem, stream));
 }
 
-/* the plan of the register-staged kernels (KSUM_REGS_DEFINE, KSUM_DEFINE of double; tc: of ksum_tf32,
- * KSUM_EUNSUPPORTED below sm_80): checks, the grid (block tile 16 tm x 16 tn), the vector loads */
+/* the register-staged plan (tc: KSUM_EUNSUPPORTED below sm_80): checks, the grid (block tile 16 tm x
+ * 16 tn), the vector loads */
 static inline int ksum__plan_generic(const ksum_args *a, ksum_plan *p, size_t esize, double scale, int R, int tm,
                                      int tn, int minb, int tc, const char *why)
 {
@@ -309,9 +302,8 @@ static inline size_t ksum__stage_smem(int dp, int ks, int res, int R, int ldp)
     return ((size_t)(res ? dp + 2 * ks : 4 * ks) * ldp + 2 * 128 * (size_t)(1 + R) + 128) * sizeof(float);
 }
 
-/* why a staged plan: kind 0 the SIMT float kernels, 1 to 4 the TF32 mma.sync kernels and why not
- * wgmma (SCHEDULE; no sm_90a body; dim; workspace); mode 0 resident, 1 streamed by dim, 2 streamed by
- * the shared memory of MINB blocks */
+/* why a staged plan: kind 0 SIMT float, 1 to 4 TF32 mma.sync and why not wgmma (SCHEDULE; no sm_90a
+ * body; dim; workspace); mode 0 resident, 1 streamed by dim, 2 by MINB blocks' shared memory */
 #define KSUM__WHY_RES ", targets resident: dim rounded up to 8 is at most 128 and MINB blocks fit an SM"
 #define KSUM__WHY_DIM ", targets streamed: dim rounded up to 8 is above 128"
 #define KSUM__WHY_SMEM ", targets streamed: MINB blocks with resident targets do not fit an SM's shared memory"
@@ -331,9 +323,8 @@ static inline const char *ksum__why_staged(int kind, int mode)
 #undef KSUM__WHY_DIM
 #undef KSUM__WHY_SMEM
 
-/* the plan of the staged float kernels after the checks (kind: ksum__why_staged's; 1 to 4 also
- * KSUM_EUNSUPPORTED below sm_80): the grid, resident or streamed mode and stage size from the
- * device's shared memory (KSUM_ESIZE past its opt-in limit) */
+/* the staged plan after the checks (kind: ksum__why_staged's; 1 to 4 KSUM_EUNSUPPORTED below
+ * sm_80): the grid, resident or streamed, the stage from the shared memory (KSUM_ESIZE past it) */
 static inline int ksum__plan_stage(const ksum_args *a, ksum_plan *p, int R, int minb, int ldp, int kind)
 {
     int rc;

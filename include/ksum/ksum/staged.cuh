@@ -1,24 +1,19 @@
 #include <onchip/names_push.h>
-/* ksum/ksum/staged.cuh -- the staged float path: KSUM_DEFINE's kernels of T float, and the staging
- * pieces that its tensor-core kernels (tc.cuh) share.
+/* ksum/ksum/staged.cuh -- the staged float path (part of ksum/ksum.cuh): KSUM_DEFINE's kernels of
+ * T float, and the staging pieces its tensor-core kernels (tc.cuh) share.
  *
- * WHAT (Wang et al., fused kernel summation, Algorithm 2; part of ksum/ksum.cuh)
+ * WHAT (docs/ksum.md#how-each-path-runs)
  *   ksum__f32_body<R, RES, GAUSS>(kf, <the kernel's arguments>) is the whole kernel: 128 x 128 tiles,
- *   8 x 8 a thread, operands copied to shared memory by 4-byte cp.async (transposed, gemm.cuh
- *   ksum_gemm_tile_op) in stages of ks <= 32 coordinates, one barrier per stage, dim zero-padded to a
- *   multiple of 8.  RES = 1: name_kernel (dim <= 128, targets resident times -2s); RES = 0:
- *   name_kernel_stream (both streamed, t = -2s acc).  GAUSS: the factorised Gaussian (sm_80+).  How
- *   they run: docs/ksum.md#how-each-path-runs.  The stages it shares with tc.cuh's ksum__tc_body
- *   (docs/ksum.md#bodies):
+ *   8 x 8 a thread, stages of ks <= 32 coordinates.  RES = 1: name_kernel (dim <= 128, targets
+ *   resident); RES = 0: name_kernel_stream.  GAUSS: the factorised Gaussian (sm_80+).  The stages it
+ *   shares with tc.cuh's ksum__tc_body (docs/ksum.md#bodies):
  *     ksum__stg*                   the frame, the shared memory, a step's position, a stage's copies
  *     ksum__load_resident<P>       the resident targets (rows of P) times -2s, s|a_i|^2 into sna
  *     ksum__stage_sw<R>            a tile's record [norms, weights] by cp.async
  *     ksum__cp4_op                 the 4-byte copy as a ksum_gemm_tile_op operation
  *
- * LIMITS AND COSTS
- *   256 threads; R = 1: 127 registers (2 blocks per SM).  Dynamic shared memory (P (dp + 2 ks) +
- *   256 (1 + R) + 128) floats resident, (4 ks P + 256 (1 + R) + 128) streamed (ksum__stage_smem).
- *   Below sm_80 the copies are plain loads and stores (no factorisation).
+ * LIMITS  256 threads; dynamic shared memory ksum__stage_smem.  Below sm_80 the copies are plain
+ *   loads and stores (no factorisation).
  */
 #ifndef KSUM_KSUM_STAGED_CUH
 #define KSUM_KSUM_STAGED_CUH
@@ -39,8 +34,8 @@
 /* the 4-byte copy as a tile op (gemm.cuh ksum_gemm_tile_op) */
 static __device__ __forceinline__ void ksum__cp4_op(float *d, const float *q, int ok, int) { onchip_cp_async4(d, q, ok); }
 
-/* the resident targets of the block (rows row0..row0+127, all dp coordinates) into sA (rows of P),
- * times -2s, and s|a_i|^2 into sna (s = -m2scale / 2): the 8 lanes holding one point add by shuffles */
+/* the block's 128 resident targets (dp coordinates) into sA (rows of P) times -2s, s|a_i|^2 into sna
+ * (the 8 lanes of a point add by shuffles) */
 template <int P>
 static __device__ __forceinline__ void ksum__load_resident(float *sA, float *sna, const float *a, long long lda, int m,
                                                            int dim, long long row0, int dp, float m2scale, int tid)
