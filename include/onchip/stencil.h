@@ -9,6 +9,16 @@
  *                         stencils (ssam_stencil_args and perks_stencil2d_args / 3d_args name it)
  *   After a.steps steps the state is in the plan's result: a.src or a.dst, by the parity of the
  *   passes (ping-pong; both buffers are written).
+ *   onchip_field          a coefficient field: pointer, pitch, plane (the state's domain)
+ *   a.update, a.field[]   how the new state u' is formed from L u = sum over the shape's points of
+ *                         coef[I] u(cell + d_I):
+ *     ONCHIP_UPDATE_SUM       u' = L u
+ *     ONCHIP_UPDATE_LEAPFROG  u' = 2 u - u_prev + s L u          (the wave equation's three levels)
+ *     ONCHIP_UPDATE_DAMPED    u' = (2 u - (1 - d) u_prev + s L u) / (1 + d)    (absorbing layers)
+ *   where u_prev is dst's cell (the level before src; u' overwrites it, so two buffers hold three
+ *   levels), s = field[ONCHIP_FIELD_SCALE] (1 where its p is NULL) and d = field[ONCHIP_FIELD_DAMP];
+ *   the kept boundary cells keep u.  onchip_stencil_plain_why(&a): NULL for the plain sum with no
+ *   field, else the sentence of an engine that forms only that.
  *
  * EXAMPLE
  *   [compile: float *d_u0, *d_u1; int W, H]
@@ -31,6 +41,19 @@
 #endif
 #include <onchip/boundary.h>
 
+/* the updates (args.update) and the fields' roles (the index into args.field) */
+#define ONCHIP_UPDATE_SUM 0
+#define ONCHIP_UPDATE_LEAPFROG 1
+#define ONCHIP_UPDATE_DAMPED 2
+#define ONCHIP_FIELD_SCALE 0 /* s, scaling the stencil's sum cell by cell */
+#define ONCHIP_FIELD_DAMP 1  /* d, the damping of ONCHIP_UPDATE_DAMPED */
+#define ONCHIP_FIELDS 4      /* args.field's length */
+
+typedef struct onchip_field {
+    const void *p;          /* T *, device; NULL: no field */
+    long long pitch, plane; /* elements between its rows / planes; 0: those of src and dst */
+} onchip_field;
+
 typedef struct onchip_stencil_args {
     /* the problem */
     const void *src;        /* T *, device: the state at step 0 */
@@ -41,6 +64,8 @@ typedef struct onchip_stencil_args {
     int ncoef;              /* the shape's largest I + 1 */
     int boundary;           /* onchip/boundary.h: ONCHIP_KEEP_EXTENT (0), ONCHIP_PERIODIC, ... */
     int steps;              /* time steps, >= 0 */
+    int update;             /* ONCHIP_UPDATE_SUM (0), _LEAPFROG, _DAMPED: how u' is formed (above) */
+    onchip_field field[ONCHIP_FIELDS]; /* by role, ONCHIP_FIELD_SCALE, ...: the update's fields */
     /* the engine's choices: 0 the planner's */
     int path;               /* a path the engine names (its *_PATH_* / *_KERNEL_* constants) */
     int cache;              /* persistent engines: where the domain stays between steps (PERKS_CACHE_*) */
@@ -49,6 +74,20 @@ typedef struct onchip_stencil_args {
     void *work;             /* device workspace of the plan's workspace_bytes; NULL: the run allocates it */
     size_t work_bytes;      /* the bytes at work */
 } onchip_stencil_args;
+
+/* NULL when a asks for the plain sum (ONCHIP_UPDATE_SUM, no field); else why an engine that forms
+ * only the plain sum refuses it */
+static inline const char *onchip_stencil_plain_why(const onchip_stencil_args *a)
+{
+    int i;
+    if (a->update != ONCHIP_UPDATE_SUM)
+        return a->update == ONCHIP_UPDATE_LEAPFROG || a->update == ONCHIP_UPDATE_DAMPED
+                   ? "an update other than ONCHIP_UPDATE_SUM (args.update): this engine forms the plain sum only"
+                   : "args.update is not an ONCHIP_UPDATE_* value";
+    for (i = 0; i < ONCHIP_FIELDS; i++)
+        if (a->field[i].p) return "a coefficient field (args.field[]): this engine takes constant coefficients only";
+    return 0;
+}
 
 #endif /* ONCHIP_STENCIL_H */
 #include <onchip/names_pop.h>

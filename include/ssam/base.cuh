@@ -15,7 +15,8 @@
  *   failed (cudaPeekAtLastError() keeps the CUDA error), SSAM_EOVERLAP the bytes src and dst span meet
  *   (every launcher with a separate input and output: conv, conv_tc, stencils, temporal, designs, sat),
  *   SSAM_EANCHOR a placed anchor outside the filter, given with SSAM_VALID, or anchor fields set
- *   without the SSAM_ANCHOR flag (conv).
+ *   without the SSAM_ANCHOR flag (conv), SSAM_EUPDATE an update or coefficient field the stencil
+ *   does not form (onchip/stencil.h).
  *   ssam_strerror(rc) names each.
  *
  * BORDER MODES (SciPy's names; a b c d is a row, | marks its ends)
@@ -45,6 +46,7 @@
 #define SSAM_ECUDA 7
 #define SSAM_EOVERLAP 8
 #define SSAM_EANCHOR 9
+#define SSAM_EUPDATE 10
 
 #define SSAM_BORDER_CONSTANT 0
 #define SSAM_BORDER_NEAREST 1
@@ -108,6 +110,7 @@ static inline const char *ssam_strerror(int rc)
     case SSAM_ECUDA: return "ssam: CUDA launch failed (see cudaPeekAtLastError)";
     case SSAM_EOVERLAP: return "ssam: src and dst overlap";
     case SSAM_EANCHOR: return "ssam: anchor outside the filter, with SSAM_VALID, or set without SSAM_ANCHOR";
+    case SSAM_EUPDATE: return "ssam: an update or coefficient field (args.update, args.field) the stencil does not form";
     default: return "ssam: unknown status code";
     }
 }

@@ -410,7 +410,8 @@ static void test_errors(void)
     b3.src = d; b3.dst = d + 2 * 64 * 64 - 128; b3.nx = 4; b3.ny = 4; b3.nz = 4; b3.coef = c7; b3.ncoef = 7; /* 512 bytes each, apart */
     b3.steps = 1;
     static const char *const names[] = {"SSAM_SUCCESS", "SSAM_ENULL", "SSAM_ESIZE", "SSAM_EPITCH", "SSAM_EBORDER",
-                                        "SSAM_EFILTER", "SSAM_EFLAGS", "SSAM_ECUDA", "SSAM_EOVERLAP"};
+                                        "SSAM_EFILTER", "SSAM_EFLAGS", "SSAM_ECUDA", "SSAM_EOVERLAP", "SSAM_EANCHOR",
+                                        "SSAM_EUPDATE"};
     /* b = base, stmt, name_plan: the code.  Refused: why names it, no passes, no result; name_run of that
      * plan (nothing to launch) and name_launch (the code again) leave the poisoned buffer as it was.
      * Taken: the kernel's path, why WHY (0 steps: WHY_0), b.steps passes, the state in src or dst by
@@ -507,12 +508,18 @@ static void test_errors(void)
     E2(SSAM_EFLAGS, b.path = SSAM_PATH_SLICE);
     E2(SSAM_EFLAGS, b.path = SSAM_PATH_TC);
     E2(SSAM_EFLAGS, b.path = 99);
+    E2(SSAM_EUPDATE, b.update = ONCHIP_UPDATE_LEAPFROG);
+    E2(SSAM_EUPDATE, b.update = ONCHIP_UPDATE_DAMPED);
+    E2(SSAM_EUPDATE, b.update = 3);
+    E2(SSAM_EUPDATE, b.field[ONCHIP_FIELD_SCALE].p = d);
+    E2(SSAM_EUPDATE, b.field[ONCHIP_FIELDS - 1].p = d);
     E2(SSAM_EOVERLAP, b.dst = d);
     E2(SSAM_EOVERLAP, b.dst = d + 64 * 63);
     E2(SSAM_ESIZE, (b.ny = 65536 * 4096, b.nx = 1, b.dst = (char *)d + (1LL << 31))); /* never touched: refused first */
     /* 3D */
     E3(SSAM_EOVERLAP, (b.dst = d + 64 * 64, b.nx = 16, b.ny = 16, b.nz = 16)); /* double 16^3 overlaps */
     E3(SSAM_ESIZE, b.nz = 0);
+    E3(SSAM_EUPDATE, (b.update = ONCHIP_UPDATE_LEAPFROG, b.field[ONCHIP_FIELD_SCALE].p = d));
     E3(SSAM_ESIZE, b.steps = -2);
     E3(SSAM_EPITCH, b.plane = 15);
     E3(SSAM_EFILTER, b.ncoef = 5);

@@ -446,7 +446,8 @@ static void test_errors(void)
     a.boundary = SSAM_STENCIL_DIRICHLET; a.steps = 1;
     b2 = a; b2.nz = 0; b2.ncoef = 81; b2.nx = 64; b2.ny = 64;
     static const char *const names[] = {"SSAM_SUCCESS", "SSAM_ENULL", "SSAM_ESIZE", "SSAM_EPITCH", "SSAM_EBORDER",
-                                        "SSAM_EFILTER", "SSAM_EFLAGS", "SSAM_ECUDA", "SSAM_EOVERLAP"};
+                                        "SSAM_EFILTER", "SSAM_EFLAGS", "SSAM_ECUDA", "SSAM_EOVERLAP", "SSAM_EANCHOR",
+                                        "SSAM_EUPDATE"};
     /* b = base, stmt, name_plan: the code.  Refused: why names it, no passes, no result; name_run of that
      * plan and name_launch (the code again) leave the poisoned buffer as it was.  Taken: the tensor
      * cores' plan of b.steps steps; name_launch runs */
@@ -508,6 +509,9 @@ static void test_errors(void)
     EXPECT(SSAM_EFLAGS, a, d_box3d_r2, b.path = SSAM_PATH_ONEPASS);
     EXPECT(SSAM_EFLAGS, a, d_box3d_r2, b.path = -1);
     EXPECT(SSAM_EOVERLAP, a, d_box3d_r2, b.dst = d + 100);
+    EXPECT(SSAM_EUPDATE, a, d_box3d_r2, b.update = ONCHIP_UPDATE_LEAPFROG);
+    EXPECT(SSAM_EUPDATE, a, d_box3d_r2, b.field[ONCHIP_FIELD_DAMP].p = d);
+    EXPECT(SSAM_EUPDATE, b2, d_box2d_r4, b.update = ONCHIP_UPDATE_DAMPED);
     EXPECT(SSAM_ESIZE, a, d_box3d_r2, (b.ny = 65536 * 64, b.nz = 1, b.nx = 1, b.dst = (char *)d + (1LL << 31))); /* tiles of <= 64 rows */
     EXPECT(SSAM_ESIZE, b2, d_box2d_r4, b.nz = 2);
     EXPECT(SSAM_EFILTER, b2, dup2d, b.ncoef = 3); /* an offset listed twice */

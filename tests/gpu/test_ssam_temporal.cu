@@ -324,6 +324,8 @@ static void test_errors(void)
     b = a; b.ncoef = 4; REFUSED(tf_star2d_r1_t8, &b, SSAM_EFILTER, "ncoef 4 for 5 points");
     b = a; b.ncoef = 3; b.steps = 9; REFUSED(tf_star2d_r1_t8, &b, SSAM_EFILTER, "ncoef 3, 9 steps");
     b = a; b.dst = d + 64 * 63; REFUSED(tf_star2d_r1_t8, &b, SSAM_EOVERLAP, "src and dst overlap");
+    b = a; b.update = ONCHIP_UPDATE_LEAPFROG; REFUSED(tf_star2d_r1_t8, &b, SSAM_EUPDATE, "a leapfrog update");
+    b = a; b.field[ONCHIP_FIELD_SCALE].p = d; REFUSED(tf_star2d_r1_t8, &b, SSAM_EUPDATE, "a coefficient field");
     b = a; b.steps = -1; REFUSED(tf_star2d_r1_t8, &b, SSAM_ESIZE, "steps < 0");
     b = a; b.path = SSAM_PATH_ONEPASS; REFUSED(tf_star2d_r1_t8, &b, SSAM_EFLAGS, "a fixed schedule: path one pass");
     b = a; b.path = SSAM_PATH_SLICE; REFUSED(af_r1, &b, SSAM_EFLAGS, "AUTO: path SLICE");

@@ -309,6 +309,8 @@ static void test_errors(void)
     b = a; b.ncoef = 5; REFUSED(tf_s7_t4, &b, SSAM_EFILTER, "ncoef 5 for 7 points");
     b = a; b.ncoef = 5; b.steps = 9; REFUSED(tf_s7_t4, &b, SSAM_EFILTER, "ncoef 5, 9 steps");
     b = a; b.dst = d + N - 32; REFUSED(tf_s7_t4, &b, SSAM_EOVERLAP, "src and dst overlap");
+    b = a; b.update = ONCHIP_UPDATE_DAMPED; REFUSED(tf_s7_t4, &b, SSAM_EUPDATE, "a damped update");
+    b = a; b.field[ONCHIP_FIELD_DAMP].p = d; REFUSED(tf_s7_t4, &b, SSAM_EUPDATE, "a coefficient field");
     b = a; b.steps = -1; REFUSED(tf_s7_t4, &b, SSAM_ESIZE, "steps < 0");
     b = a; b.path = SSAM_PATH_ONEPASS; REFUSED(tf_s7_t4, &b, SSAM_EFLAGS, "a fixed schedule: path one pass");
     b = a; b.ncoef = 5; REFUSED(tf_s7_zcol_t4, &b, SSAM_EFILTER, "z-column ncoef");

@@ -160,6 +160,13 @@ static inline int ssam__stencil_prepare_why(const ssam_stencil_args *a, const ss
     if (a->ncoef != k->ncoef)
         return *why = "refused (SSAM_EFILTER): ncoef differs from the shape's coefficient count (its largest I + 1)",
                SSAM_EFILTER;
+    if (onchip_stencil_plain_why(a))
+        return *why = a->update != ONCHIP_UPDATE_SUM
+                          ? "refused (SSAM_EUPDATE): an update other than ONCHIP_UPDATE_SUM (args.update); this stencil "
+                            "forms the plain sum only"
+                          : "refused (SSAM_EUPDATE): a coefficient field (args.field[]); this stencil takes constant "
+                            "coefficients only",
+               SSAM_EUPDATE;
     g->nx = a->nx;
     g->ny = a->ny;
     g->nz = dims == 2 ? 1 : a->nz;
