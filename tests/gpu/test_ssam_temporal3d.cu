@@ -438,16 +438,28 @@ static void test_auto(int light)
     case_end();
 }
 
-/* usage: test_ssam_temporal3d [--light]   (--light: small sizes only, for compute-sanitizer) */
+/* usage: test_ssam_temporal3d [--light] [--only SUBSTRING]   (--light: small sizes only, for
+ * compute-sanitizer; --only: AUTO ("auto") and the kernels whose name contains SUBSTRING, e.g.
+ * "ring", the others skipped: racecheck in parts side by side) */
 int main(int argc, char **argv)
 {
     int light = gpucheck_begin(argc, argv);
+    const char *only = gpucheck_only(argc, argv);
     static const kern kernels[] = {LIST(ENT)};
-    /* the errors, AUTO, one case a kernel (in every mode) */
-    check_plan(2 + (int)(sizeof kernels / sizeof *kernels));
+    int ran = 0;
+    /* the errors, AUTO, one case a kernel (in every mode), and the --only case */
+    check_plan(2 + (int)(sizeof kernels / sizeof *kernels) + (only ? 1 : 0));
     test_errors();
-    test_auto(light);
-    for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++) run_kernel(&kernels[i], light);
+    if (!only || strstr("auto", only)) test_auto(light), ran++;
+    else check_skip("ssam temporal 3D AUTO", "not named by --only");
+    for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++)
+        if (!only || strstr(kernels[i].name, only)) run_kernel(&kernels[i], light), ran++;
+        else check_skip(kernels[i].name, "not named by --only");
+    if (only) { /* an --only that names nothing compares nothing: not a pass */
+        case_begin("ssam temporal 3D --only: the cases asked for ran");
+        CHECK(ran > 0, "--only %s: %d cases ran", only, ran);
+        case_end();
+    }
     printf("periodic widths not a multiple of V: largest difference from one-pass = %.3g of the bound\n", inexact_max);
     printf("against the double reference: largest |out - ref| = %.3g of the per-cell bound\n", worst_ratio);
     return check_exit();
