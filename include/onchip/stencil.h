@@ -75,6 +75,7 @@ typedef struct onchip_stencil_args {
     size_t work_bytes;      /* the bytes at work */
 } onchip_stencil_args;
 
+#ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
 /* NULL when a asks for the plain sum (ONCHIP_UPDATE_SUM, no field); else why an engine that forms
  * only the plain sum refuses it */
 static inline const char *onchip_stencil_plain_why(const onchip_stencil_args *a)
@@ -88,6 +89,7 @@ static inline const char *onchip_stencil_plain_why(const onchip_stencil_args *a)
         if (a->field[i].p) return "a coefficient field (args.field[]): this engine takes constant coefficients only";
     return 0;
 }
+#endif
 
 #endif /* ONCHIP_STENCIL_H */
 #include <onchip/names_pop.h>

@@ -16,6 +16,8 @@
  *   tbplan.h      the planner (C99): steps per pass for a shape, temporal or one pass per step, and why
  *   designs.cuh   SSAM_DESIGN1D_DEFINE, ssam_design1d_tile: the URE paper's 1-D systolic designs (SBM BSM FSM
  *                 BFS FFS FBS)
+ *   stencil/queue3d.cuh  ssam_queue3d_step: a 3D star step with the model's updates and coefficient
+ *                 fields (leapfrog, damped) for a user's kernel
  * Each header also compiles alone; copy include/ssam/ to vendor the module. */
 #ifndef SSAM_SSAM_CUH
 #define SSAM_SSAM_CUH
@@ -32,5 +34,6 @@
 #include "temporal.cuh"
 #include "temporal3d.cuh"
 #include "designs.cuh"
+#include "stencil/queue3d.cuh"
 #endif
 #include <onchip/names_pop.h>
