@@ -132,6 +132,19 @@ static inline const char *gpucheck_only(int argc, char **argv)
     return NULL;
 }
 
+/* "--part K/N" among the arguments: *k = K, *n = N (a test runs its cases i with i % N == K, the
+ * others counted as skipped: racecheck in parts side by side); else 0 and 1.  0, or -1 for a bad
+ * part */
+static inline int gpucheck_part(int argc, char **argv, int *k, int *n)
+{
+    *k = 0, *n = 1;
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--part")) {
+            if (sscanf(argv[i + 1], "%d/%d", k, n) != 2 || *n < 1 || *k < 0 || *k >= *n) return *k = 0, *n = 1, -1;
+        }
+    return 0;
+}
+
 /* open a benchmark's JSON file and write its header up to the opening of "rows" */
 static inline FILE *gpucheck_json_open(const char *path, const char *bench, const char *device, int reps)
 {

@@ -448,11 +448,20 @@ static const cmp_case full_cases[] = {
 #define N_LIGHT_CASES ((int)(sizeof light_cases / sizeof *light_cases))
 #define N_FULL_CASES ((int)(sizeof full_cases / sizeof *full_cases))
 
+/* usage: test_perks_cg_stencil [--light] [--part K/N]   (--light: small grids, for compute-sanitizer;
+ * --part: the table's cases i with i % N == K, and the edges and repro in part 0, the rest skipped) */
 int main(int argc, char **argv)
 {
     const int light = gpucheck_begin(argc, argv);
+    int part, parts;
+    const int bad_part = gpucheck_part(argc, argv, &part, &parts);
     /* edges (1), repro (1), then the table (--light: its own) */
-    check_plan(2 + (light ? N_LIGHT_CASES : N_FULL_CASES));
+    check_plan(2 + (light ? N_LIGHT_CASES : N_FULL_CASES) + (bad_part ? 1 : 0));
+    if (bad_part) {
+        case_begin("cg_stencil --part K/N: 0 <= K < N");
+        CHECK(0, "a --part that is not K/N with 0 <= K < N");
+        case_end();
+    }
     const pts sh[4] = {pts7(), pts13(), pts27(), pts5()};
     static const char *names[4] = {"7pt", "13pt", "27pt", "5pt"};
     double w[4][32];
@@ -460,11 +469,13 @@ int main(int argc, char **argv)
     weights(&sh[1], 7.5, -4.0 / 3, 1.0 / 12, 0, w[1]);
     weights(&sh[2], 26.5, -1, 0, -1, w[2]);
     weights(&sh[3], 4, -1, 0, 0, w[3]);
-    edges();
-    repro(light);
+    if (part == 0) edges(), repro(light);
+    else check_skip("cg_stencil errors", "--part"), check_skip("cg_stencil: one plan, two right-hand sides", "--part");
     const cmp_case *t = light ? light_cases : full_cases;
     for (int i = 0; i < (light ? N_LIGHT_CASES : N_FULL_CASES); i++)
-        compare(names[t[i].shape], &sh[t[i].shape], w[t[i].shape], t[i].nx, t[i].ny, t[i].nz, t[i].f64, t[i].f32,
-                t[i].mixed, t[i].tol, t[i].jacobi, t[i].x0);
+        if (i % parts == part)
+            compare(names[t[i].shape], &sh[t[i].shape], w[t[i].shape], t[i].nx, t[i].ny, t[i].nz, t[i].f64, t[i].f32,
+                    t[i].mixed, t[i].tol, t[i].jacobi, t[i].x0);
+        else check_skip(names[t[i].shape], "--part");
     return check_exit();
 }
