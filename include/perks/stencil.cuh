@@ -72,6 +72,7 @@
 #include "cache.cuh"
 #include "grid.cuh"
 #include "plan.h"
+#include <onchip/policy.cuh>
 #include "stencil/shapes.cuh"
 #include "stencil/plan.cuh"
 #include "stencil/stream.cuh"
@@ -82,24 +83,19 @@ template <int BX_ = 256, int RC_ = 8, int DEPTH_ = 32, int MINB_ = 1>
 struct perks_stencil2d_policy {
     enum { bx = BX_, rc = RC_, depth = DEPTH_, minb = MINB_ };
 };
-/* a policy's fields; ok 0 and the default policy's for another type (docs/onchip.md#one-sentence) */
-template <class POL_>
-struct perks__s2d_pol : perks_stencil2d_policy<> {
-    enum { ok = 0 };
-};
-template <int BX_, int RC_, int DEPTH_, int MINB_>
-struct perks__s2d_pol<perks_stencil2d_policy<BX_, RC_, DEPTH_, MINB_> >
-    : perks_stencil2d_policy<BX_, RC_, DEPTH_, MINB_> {
-    enum { ok = 1 };
+/* a policy's fields and value 1; for another type value 0 and the defaults (docs/onchip.md#one-sentence) */
+template <class X>
+struct perks__is_s2d_policy : onchip_policy<perks_stencil2d_policy, X>::type {
+    enum { value = onchip_policy<perks_stencil2d_policy, X>::value };
 };
 
 #define PERKS_STENCIL2D_DEFINE(name, T, SHAPE, ...)                                                   \
-    typedef __VA_ARGS__ name##_policy;                                                                \
-    static_assert(perks__s2d_pol<name##_policy>::ok, "PERKS_STENCIL2D_DEFINE(" #name                 \
+    typedef ONCHIP_POLICY_ARG(__VA_ARGS__) name##_policy;                                             \
+    static_assert(perks__is_s2d_policy<name##_policy>::value, "PERKS_STENCIL2D_DEFINE(" #name         \
                   "): the last argument must be a perks_stencil2d_policy<BX, RC, DEPTH, MINB>");       \
     PERKS__S2D_DEFINE(name, T, SHAPE, PERKS__S2D_FIELD(name, bx), PERKS__S2D_FIELD(name, rc),           \
                       PERKS__S2D_FIELD(name, depth), PERKS__S2D_FIELD(name, minb))
-#define PERKS__S2D_FIELD(name, field) ((int)perks__s2d_pol<name##_policy>::field)
+#define PERKS__S2D_FIELD(name, field) ((int)perks__is_s2d_policy<name##_policy>::field)
 #define PERKS__S2D_DEFINE(name, T, SHAPE, BX, RC, DEPTH, MINB)                                        \
     PERKS__S2D_TYPES(name, T, SHAPE, BX, RC, DEPTH, MINB)                                             \
     PERKS__S2D_KERNELS(name, T, BX, RC, DEPTH, MINB)                                                  \

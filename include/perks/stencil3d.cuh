@@ -62,6 +62,7 @@
 #endif
 
 #include <onchip/device.cuh>
+#include <onchip/policy.cuh>
 #include "base.h"
 #include "cache.cuh"
 #include "grid.cuh"
@@ -500,24 +501,19 @@ template <int BX_ = 32, int BY_ = 16, int RC_ = 4, int MINB_ = 1>
 struct perks_stencil3d_policy {
     enum { bx = BX_, by = BY_, rc = RC_, minb = MINB_ };
 };
-/* a policy's fields; ok 0 and the default policy's for another type (docs/onchip.md#one-sentence) */
-template <class POL_>
-struct perks__s3d_pol : perks_stencil3d_policy<> {
-    enum { ok = 0 };
-};
-template <int BX_, int BY_, int RC_, int MINB_>
-struct perks__s3d_pol<perks_stencil3d_policy<BX_, BY_, RC_, MINB_> >
-    : perks_stencil3d_policy<BX_, BY_, RC_, MINB_> {
-    enum { ok = 1 };
+/* a policy's fields and value 1; for another type value 0 and the defaults (docs/onchip.md#one-sentence) */
+template <class X>
+struct perks__is_s3d_policy : onchip_policy<perks_stencil3d_policy, X>::type {
+    enum { value = onchip_policy<perks_stencil3d_policy, X>::value };
 };
 
 #define PERKS_STENCIL3D_DEFINE(name, T, SHAPE, ...)                                                  \
-    typedef __VA_ARGS__ name##_policy;                                                               \
-    static_assert(perks__s3d_pol<name##_policy>::ok, "PERKS_STENCIL3D_DEFINE(" #name                \
+    typedef ONCHIP_POLICY_ARG(__VA_ARGS__) name##_policy;                                            \
+    static_assert(perks__is_s3d_policy<name##_policy>::value, "PERKS_STENCIL3D_DEFINE(" #name        \
                   "): the last argument must be a perks_stencil3d_policy<BX, BY, RC, MINB>");         \
     PERKS__S3D_DEFINE(name, T, SHAPE, PERKS__S3D_FIELD(name, bx), PERKS__S3D_FIELD(name, by),         \
                       PERKS__S3D_FIELD(name, rc), PERKS__S3D_FIELD(name, minb))
-#define PERKS__S3D_FIELD(name, field) ((int)perks__s3d_pol<name##_policy>::field)
+#define PERKS__S3D_FIELD(name, field) ((int)perks__is_s3d_policy<name##_policy>::field)
 #define PERKS__S3D_DEFINE(name, T, SHAPE, BX, BY, RC, MINB)                                         \
     PERKS__S3D_TYPES(name, T, SHAPE, BX, BY, RC, MINB)                                               \
     __global__ void __launch_bounds__((BX) * (BY), MINB)                                             \
