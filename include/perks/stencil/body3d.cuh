@@ -71,11 +71,7 @@ static __device__ __forceinline__ void perks_stencil3d(T *a, T *b, T *ea, T *eb,
     }
     PERKS_FOR_STEPS(t, steps)
     {
-        const T *in = (t & 1) ? b : a; /* step t's arrays: in / out alternate, so do the edge buffers */
-        T *out = (t & 1) ? a : b;
-        const T *ein = (t & 1) ? eb : ea;
-        T *eout = (t & 1) ? ea : eb;
-        const int last = t == steps - 1;
+        PERKS__STEP_ARRAYS(T, t, steps, a, b, ea, eb);
         int s = 0;
         for (int tile = (int)blockIdx.x; tile < ntiles; tile += (int)gridDim.x, s++) {
             const int tix = tile % tiles_x, tiy = (tile / tiles_x) % tiles_y, tiz = tile / (tiles_x * tiles_y);

@@ -7,6 +7,7 @@
 #include <onchip/policy.cuh>
 #include "../base.h"
 #include "body3d.cuh"
+#include "define.cuh"
 #include "plan3d.cuh"
 #include "shapes.cuh"
 
@@ -16,19 +17,10 @@ template <int BX_ = 32, int BY_ = 16, int RC_ = 4, int MINB_ = 1>
 struct perks_stencil3d_policy {
     enum { bx = BX_, by = BY_, rc = RC_, minb = MINB_ };
 };
-/* a policy's fields and value 1; for another type value 0 and the defaults (docs/onchip.md#one-sentence) */
-template <class X>
-struct perks__is_s3d_policy : onchip_policy<perks_stencil3d_policy, X>::type {
-    enum { value = onchip_policy<perks_stencil3d_policy, X>::value };
-};
 
 #define PERKS_STENCIL3D_DEFINE(name, T, SHAPE, ...)                                                  \
-    typedef ONCHIP_POLICY_ARG(__VA_ARGS__) name##_policy;                                            \
-    static_assert(perks__is_s3d_policy<name##_policy>::value, "PERKS_STENCIL3D_DEFINE(" #name        \
-                  "): the last argument must be a perks_stencil3d_policy<BX, BY, RC, MINB>");         \
-    PERKS__S3D_DEFINE(name, T, SHAPE, PERKS__S3D_FIELD(name, bx), PERKS__S3D_FIELD(name, by),         \
-                      PERKS__S3D_FIELD(name, rc), PERKS__S3D_FIELD(name, minb))
-#define PERKS__S3D_FIELD(name, field) ((int)perks__is_s3d_policy<name##_policy>::field)
+    PERKS__GENERATE("PERKS_STENCIL3D_DEFINE", perks_stencil3d_policy, "perks_stencil3d_policy<BX, BY, RC, MINB>", \
+                    PERKS__S3D_DEFINE, bx, by, rc, minb, name, T, SHAPE, __VA_ARGS__)
 #define PERKS__S3D_DEFINE(name, T, SHAPE, BX, BY, RC, MINB)                                         \
     PERKS__S3D_TYPES(name, T, SHAPE, BX, BY, RC, MINB)                                               \
     __global__ void __launch_bounds__((BX) * (BY), MINB)                                             \
@@ -37,29 +29,22 @@ struct perks__is_s3d_policy : onchip_policy<perks_stencil3d_policy, X>::type {
     { perks_stencil3d<T, name##_shape, BX, BY, RC>(a, b, ea, eb, nx, ny, D, steps, ntiles, tiles_x, tiles_y, TH, nc, w.w); } \
     PERKS__S3D_HOST(name, T, BX, BY, RC)
 
-/* the limits (T first: a wrong type stops here), the shape as a type, the sizes, the coefficients */
+/* the limits, the shape as a type, the sizes, the coefficients */
 #define PERKS__S3D_TYPES(name, T, SHAPE, BX, BY, RC, MINB)                                           \
-    static_assert(perks__is_real<T>::value, "PERKS_STENCIL3D_DEFINE(" #name "): T must be float or double"); \
-    typedef ONCHIP_SHAPE3D_TYPE(SHAPE) name##_shape;                                                  \
-    static_assert(name##_shape::rmax <= PERKS_STENCIL3D_RMAX,                                       \
-                  "PERKS_STENCIL3D_DEFINE(" #name "): SHAPE reaches more than 4 cells away; r must be at most 4"); \
+    PERKS__SHAPE_TYPES("PERKS_STENCIL3D_DEFINE", 3D, "4", name, T, SHAPE)                            \
     static_assert((BX) % 32 == 0 && (BX) >= 32 && (BY) >= 1 && (BX) * (BY) <= ONCHIP_THREADS_PER_BLOCK_MAX, \
                   "PERKS_STENCIL3D_DEFINE(" #name "): BX must be a multiple of 32 and BX * BY at most 1024 threads"); \
     static_assert((RC) >= 1 && (RC) <= 16, "PERKS_STENCIL3D_DEFINE(" #name "): RC must be from 1 to 16 planes"); \
     static_assert((MINB) >= 1, "PERKS_STENCIL3D_DEFINE(" #name "): MINB must be at least 1");           \
     typedef perks__s3d_sizes<name##_shape, BX, BY, RC> name##_sizes;                                 \
-    typedef struct name##_weights {                                                                  \
-        T w[name##_shape::npts];                                                                     \
-    } name##_weights;                                                                                \
     enum { name##_R = name##_sizes::r, name##_WX = name##_sizes::wx, name##_PP = name##_sizes::pp,   \
            name##_NT = name##_sizes::nt, name##_NPF = name##_sizes::npf, name##_NCOEF = name##_shape::ncoef };
 
 /* the host side: each function one call of a shared one (above); none under NVRTC, where the
  * generator emits the kernel only */
 #ifndef __CUDACC_RTC__
-#define PERKS__S3D_FN static inline __attribute__((unused))
 #define PERKS__S3D_HOST(name, T, BX, BY, RC)                                                         \
-    PERKS__S3D_FN perks__s3d_geom name##_geom(void)                                                  \
+    PERKS__STENCIL_FN perks__s3d_geom name##_geom(void)                                                  \
     {                                                                                                \
         const perks__s3d_geom g = {(BX), (BY), name##_R, name##_PP, name##_NT, name##_NPF, (int)sizeof(T), \
                                    name##_NCOEF, (size_t)2 * (RC) * name##_PP * sizeof(T), (const void *)name##_kernel, \
@@ -67,12 +52,8 @@ struct perks__is_s3d_policy : onchip_policy<perks_stencil3d_policy, X>::type {
         return g;                                                                                    \
     }                                                                                                \
     /* the ring (2 RC planes) at the start of dynamic shared memory; cached planes follow */       \
-    PERKS__S3D_FN size_t name##_ring_bytes(void) { return name##_geom().ring_bytes; }                \
-    PERKS__S3D_FN int name##_plan(const perks_stencil3d_args *a, perks_plan *p)                      \
-    { const perks__s3d_geom g = name##_geom(); return perks__s3d_plan(a, p, &g); }                  \
-    PERKS__S3D_FN int name##_run(const perks_stencil3d_args *a, const perks_plan *p, cudaStream_t stream) \
-    { const perks__s3d_geom g = name##_geom(); name##_weights w; return perks__s3d_run(a, p, &g, &w, sizeof w, stream); } \
-    ONCHIP__LAUNCH_VERB(name, perks_stencil3d_args, perks_plan)
+    PERKS__STENCIL_FN size_t name##_ring_bytes(void) { return name##_geom().ring_bytes; }                \
+    PERKS__STENCIL_ENTRIES(name, perks_stencil3d_args, perks__s3d_geom, perks__s3d_plan)
 #else
 #define PERKS__S3D_HOST(name, T, BX, BY, RC)
 #endif

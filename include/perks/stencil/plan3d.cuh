@@ -1,8 +1,9 @@
 #include <onchip/names_push.h>
 /* perks/stencil/plan3d.cuh -- the host side of PERKS_STENCIL3D_DEFINE: perks_stencil3d_args, the
- * geometry perks__s3d_geom (name_geom() fills one), and perks__s3d_plan / perks__s3d_run, name_plan
- * and name_run: one copy of the host logic for every instantiation.  Every function returns a perks
- * status (perks/base.h).  Under NVRTC: perks_stencil3d_args only.
+ * geometry perks__s3d_geom (name_geom() fills one), perks__s3d_plan (name_plan), and the 3D
+ * perks__stencil_steps / perks__stencil_launch that perks__stencil_run (perks/stencil/plan.cuh, name_run)
+ * calls: one copy of the host logic for every instantiation.  Every function returns a perks status
+ * (perks/base.h).  Under NVRTC: perks_stencil3d_args only.
  */
 #ifndef PERKS_STENCIL_PLAN3D_CUH
 #define PERKS_STENCIL_PLAN3D_CUH
@@ -100,7 +101,7 @@ static inline int perks__s3d_pers_plan(const perks_stencil3d_args *a, perks_plan
 /* one launch a step (args checked): the same kernel with nothing cached, one step, tiles of at
  * least 16 planes sized to fill about two waves of resident blocks (the kernel's shared memory
  * raised to the ring, its occupancy queried; neither for 0 steps) */
-static inline int perks__s3d_steps_plan(const perks_stencil3d_args *a, perks_plan *p, const perks__s3d_geom *g)
+static inline int perks__stencil_steps_plan(const perks_stencil3d_args *a, perks_plan *p, const perks__s3d_geom *g)
 {
     int dev, sms, bps = 0, slabs, tx, ty, th;
     long long across, tiles;
@@ -146,14 +147,7 @@ static inline int perks__s3d_plan(const perks_stencil3d_args *a, perks_plan *p, 
 {
     const char *why = NULL;
     int rc;
-    if (!p) return PERKS_ENULL;
-    if (!a) return perks__plan_refuse(p, PERKS_ENULL, "a NULL argument: args");
-    if ((rc = perks__stencil_check(a, 3, g->policies, g->ncoef, g->cell_bytes, &why))) return perks__plan_refuse(p, rc, why);
-    if (a->path == PERKS_KERNEL_STEPS) {
-        if ((rc = perks__s3d_steps_plan(a, p, g)))
-            return perks__plan_refuse(p, rc, rc == PERKS_ESIZE ? "one launch a step: more than 2^31 - 1 tiles" : NULL);
-        return perks__plan_done(a, p, PERKS_PLAN_STEPS, "one launch a step, as args.path asks: the non-persistent baseline", 0);
-    }
+    if (perks__stencil_plan_head(a, p, g, 3, "one launch a step: more than 2^31 - 1 tiles", &rc)) return rc;
     if ((rc = perks__s3d_pers_plan(a, p, g))) return perks__plan_refuse(p, rc, NULL);
     why = p->path == PERKS_PLAN_RESIDENT     ? "resident: every plane of every tile fits in shared memory"
           : a->cache == PERKS_CACHE_NONE     ? "streamed: cache mode NONE keeps no plane in shared memory"
@@ -165,15 +159,14 @@ static inline int perks__s3d_plan(const perks_stencil3d_args *a, perks_plan *p, 
 
 /* one cooperative launch: the edge buffers (a->work, or allocated and freed here; none when nothing
  * is cached), w the weights */
-static inline int perks__s3d_launch(const perks_stencil3d_args *a, const perks_plan *p, const perks__s3d_geom *g, void *w,
-                                    cudaStream_t stream)
+static inline int perks__stencil_launch(const perks_stencil3d_args *a, const perks_plan *p, const perks__s3d_geom *g,
+                                        void *w, cudaStream_t stream)
 {
     const size_t elems = p->smem_rows > 0 ? perks_edge_elems(p->tiles, g->r, p->tile_len * g->by) : 0;
     const size_t need = p->workspace_bytes;
     int rc;
     void *work, *pa, *pb, *ea, *eb;
-    work = a->work;
-    if (!work && need && cudaMalloc(&work, need) != cudaSuccess) return PERKS_ECUDA;
+    if ((rc = perks__stencil_work_get(a, need, &work))) return rc;
     pa = (void *)a->src;
     pb = a->dst;
     ea = need ? work : NULL;
@@ -184,15 +177,12 @@ static inline int perks__s3d_launch(const perks_stencil3d_args *a, const perks_p
         void *args[] = {&pa, &pb, &ea, &eb, &W, &H, &D, &steps, &nt, &tx, &ty, &th, &nc, w};
         rc = perks_launch(g->kernel, dim3(p->grid), dim3(g->nt), args, (size_t)p->smem_bytes, stream);
     }
-    if (!a->work && need) {
-        if (cudaFree(work) != cudaSuccess && !rc) rc = PERKS_ECUDA;
-    }
-    return rc;
+    return perks__stencil_work_put(a, need, work, rc);
 }
 
 /* one ordinary launch a step of the same kernel, nothing cached, on the plan's tiles; w the weights */
-static inline int perks__s3d_steps(const perks_stencil3d_args *a, const perks_plan *p, const perks__s3d_geom *g, void *w,
-                                   cudaStream_t stream)
+static inline int perks__stencil_steps(const perks_stencil3d_args *a, const perks_plan *p, const perks__s3d_geom *g,
+                                       void *w, cudaStream_t stream)
 {
     const size_t sm = g->ring_bytes;
     int tx = p->tiles_x, ty = p->tiles_y, th = p->tile_len, W = a->nx, H = a->ny, D = a->nz, one = 1, nt = p->tiles, nc = 0;
@@ -206,18 +196,6 @@ static inline int perks__s3d_steps(const perks_stencil3d_args *a, const perks_pl
         if (cudaGetLastError() != cudaSuccess) return PERKS_ECUDA;
     }
     return PERKS_SUCCESS;
-}
-
-/* name_run: what the plan says (none, one cooperative launch, or one launch a step); w: storage of
- * wbytes for the weights */
-static inline int perks__s3d_run(const perks_stencil3d_args *a, const perks_plan *p, const perks__s3d_geom *g, void *w,
-                                 size_t wbytes, cudaStream_t stream)
-{
-    if (!a || !p) return PERKS_ENULL;
-    if (p->passes <= 0) return PERKS_SUCCESS;
-    perks__stencil_weights(w, wbytes, a->coef, g->ncoef, g->cell_bytes);
-    if (p->path == PERKS_PLAN_STEPS) return perks__s3d_steps(a, p, g, w, stream);
-    return perks__s3d_launch(a, p, g, w, stream);
 }
 #endif /* !__CUDACC_RTC__ */
 

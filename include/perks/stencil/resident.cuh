@@ -179,11 +179,7 @@ static __device__ __forceinline__ void perks_stencil2d_resident(T *a, T *b, T *e
     for (int y = 0; y < sc; y++) sm[(y + R) * WW + tx + R] = xin ? a[(size_t)(y0 + y) * W + x] : (T)0;
     PERKS_FOR_STEPS(t, steps)
     {
-        const T *in = (t & 1) ? b : a; /* step t's arrays: in / out alternate, so do the edge buffers */
-        T *out = (t & 1) ? a : b;
-        const T *ein = (t & 1) ? eb : ea;
-        T *eout = (t & 1) ? ea : eb;
-        const int last = t == steps - 1;
+        PERKS__STEP_ARRAYS(T, t, steps, a, b, ea, eb);
         if (!HYB || sc > 0) {
             if (HYB)
                 perks__s2d_frame1<T, BX, R>(tx, x0, y0, W, H, sc, TH, in, ein, sm, t);

@@ -164,11 +164,7 @@ static __device__ __forceinline__ void perks_stencil2d_stream(T *a, T *b, T *ea,
     if (steps > 0) PERKS_GRID_SYNC();
     PERKS_FOR_STEPS(t, steps)
     {
-        const T *in = (t & 1) ? b : a; /* step t's arrays: in / out alternate, so do the edge buffers */
-        T *out = (t & 1) ? a : b;
-        const T *ein = (t & 1) ? eb : ea;
-        T *eout = (t & 1) ? ea : eb;
-        const int last = t == steps - 1;
+        PERKS__STEP_ARRAYS(T, t, steps, a, b, ea, eb);
         int c0 = 0;
         if (regblk) {
             /* the register chunks, rows [0, DEPTH): rows -R .. R-1, chunk 0's rows and halo first */
