@@ -46,6 +46,42 @@ struct perks__s3d_taps_f {
     }
 };
 #endif
+/* the ring's pieces: chunk ch's uncached planes of the framed tile into the thread's registers pf
+ * (NPF cells; ch is CH where CH >= 0, else c), and pf into ring half ch & 1; k the tile's context */
+template <class T>
+struct perks__s3d_ring {
+    const T *in;
+    int tid, x0, y0, z0, the, nce, W, H, D;
+};
+template <class T, int R, int RC, int WX, int PP, int NT, int NPF, int CH = -1>
+static __device__ __forceinline__ void perks__s3d_load(T (&pf)[NPF], const perks__s3d_ring<T> &k, const int &c = 0)
+{
+    const int ch = CH >= 0 ? CH : c;
+    const T *in = k.in;
+    const int tid = k.tid, x0 = k.x0, y0 = k.y0, z0 = k.z0, the = k.the, nce = k.nce, W = k.W, H = k.H, D = k.D;
+#pragma unroll
+    for (int j = 0; j < NPF; j++) {
+        const int i = tid + j * NT;
+        T v = (T)0;
+        if (i < RC * PP) {
+            const int pl = i / PP, rem = i - pl * PP, wy = rem / WX, wx = rem - wy * WX;
+            const int p = ch * RC - R + pl, gz = z0 + p;
+            const int gy = y0 - R + wy, gx = x0 - R + wx;
+            if ((p < 0 || p >= nce) && p < the + R && gz >= 0 && gz < D && gy >= 0 && gy < H && gx >= 0 && gx < W)
+                v = in[((size_t)gz * H + gy) * W + gx];
+        }
+        pf[j] = v;
+    }
+}
+template <class T, int RC, int PP, int NT, int NPF>
+static __device__ __forceinline__ void perks__s3d_store(T *ring, const T (&pf)[NPF], const int &tid, const int &ch)
+{
+#pragma unroll
+    for (int j = 0; j < NPF; j++) {
+        const int i = tid + j * NT;
+        if (i < RC * PP) ring[(ch & 1) * RC * PP + i] = pf[j];
+    }
+}
 template <class T, class S, int BX, int BY, int RC>
 static __device__ __forceinline__ void perks_stencil3d(T *a, T *b, T *ea, T *eb, int W, int H, int D, int steps,
                                                        int ntiles, int tiles_x, int tiles_y, int TH, int nc, const T *w)
@@ -109,44 +145,14 @@ static __device__ __forceinline__ void perks_stencil3d(T *a, T *b, T *ea, T *eb,
                 cache[o * PP + wy * WX + wx] = v;
             }
             /* (2) the pass */
+            const perks__s3d_ring<T> rk = {in, tid, x0, y0, z0, the, nce, W, H, D};
             const int nch = (the + 2 * R + RC - 1) / RC;
             if (((0) * RC < R || min(((0) + 1) * RC - R, the + R) > nce)) {
-                /* LOAD(0) */
-#pragma unroll
-                for (int j = 0; j < NPF; j++) {
-                    const int i = tid + j * NT;
-                    T v = (T)0;
-                    if (i < RC * PP) {
-                        const int pl = i / PP, rem = i - pl * PP, wy = rem / WX, wx = rem - wy * WX;
-                        const int p = (0) * RC - R + pl, gz = z0 + p;
-                        const int gy = y0 - R + wy, gx = x0 - R + wx;
-                        if ((p < 0 || p >= nce) && p < the + R && gz >= 0 && gz < D && gy >= 0 && gy < H && gx >= 0 && gx < W)
-                            v = in[((size_t)gz * H + gy) * W + gx];
-                    }
-                    pf[j] = v;
-                }
-                /* STORE(0) */
-#pragma unroll
-                for (int j = 0; j < NPF; j++) {
-                    const int i = tid + j * NT;
-                    if (i < RC * PP) ring[((0) & 1) * RC * PP + i] = pf[j];
-                }
+                perks__s3d_load<T, R, RC, WX, PP, NT, NPF, 0>(pf, rk);
+                perks__s3d_store<T, RC, PP, NT, NPF>(ring, pf, tid, 0);
             }
             if (nch > 1 && ((1) * RC < R || min(((1) + 1) * RC - R, the + R) > nce)) {
-                /* LOAD(1) */
-#pragma unroll
-                for (int j = 0; j < NPF; j++) {
-                    const int i = tid + j * NT;
-                    T v = (T)0;
-                    if (i < RC * PP) {
-                        const int pl = i / PP, rem = i - pl * PP, wy = rem / WX, wx = rem - wy * WX;
-                        const int p = (1) * RC - R + pl, gz = z0 + p;
-                        const int gy = y0 - R + wy, gx = x0 - R + wx;
-                        if ((p < 0 || p >= nce) && p < the + R && gz >= 0 && gz < D && gy >= 0 && gy < H && gx >= 0 && gx < W)
-                            v = in[((size_t)gz * H + gy) * W + gx];
-                    }
-                    pf[j] = v;
-                }
+                perks__s3d_load<T, R, RC, WX, PP, NT, NPF, 1>(pf, rk);
             }
             __syncthreads();
             T acc[2 * R + 1];
@@ -159,28 +165,10 @@ static __device__ __forceinline__ void perks_stencil3d(T *a, T *b, T *ea, T *eb,
             for (int c = 0; c < nch; c++) {
                 T ov[RC];
                 if (c + 1 < nch && ((c + 1) * RC < R || min(((c + 1) + 1) * RC - R, the + R) > nce)) {
-                    /* STORE(c + 1) */
-#pragma unroll
-                    for (int j = 0; j < NPF; j++) {
-                        const int i = tid + j * NT;
-                        if (i < RC * PP) ring[((c + 1) & 1) * RC * PP + i] = pf[j];
-                    }
+                    perks__s3d_store<T, RC, PP, NT, NPF>(ring, pf, tid, c + 1);
                 }
                 if (c + 2 < nch && ((c + 2) * RC < R || min(((c + 2) + 1) * RC - R, the + R) > nce)) {
-                    /* LOAD(c + 2) */
-#pragma unroll
-                    for (int j = 0; j < NPF; j++) {
-                        const int i = tid + j * NT;
-                        T v = (T)0;
-                        if (i < RC * PP) {
-                            const int pl = i / PP, rem = i - pl * PP, wy = rem / WX, wx = rem - wy * WX;
-                            const int p = (c + 2) * RC - R + pl, gz = z0 + p;
-                            const int gy = y0 - R + wy, gx = x0 - R + wx;
-                            if ((p < 0 || p >= nce) && p < the + R && gz >= 0 && gz < D && gy >= 0 && gy < H && gx >= 0 && gx < W)
-                                v = in[((size_t)gz * H + gy) * W + gx];
-                        }
-                        pf[j] = v;
-                    }
+                    perks__s3d_load<T, R, RC, WX, PP, NT, NPF>(pf, rk, c + 2);
                 }
 #pragma unroll
                 for (int j = 0; j < RC; j++) {
