@@ -16,22 +16,13 @@
  *       int name_launch(const perks_cgd_args *a)     plan, run, perks_cgd_plan_free(&p)
  *   (the ranks carry their streams: the verbs take none), and the kernels name_diag / _resid / _spmv /
  *   _update / _pupd (each one call of its body, perks/cg_dist/kernels.cuh).  T other than float or
- *   double stops at a static_assert naming the generator and the instance.  ranks[0 .. nlocal-1]
- *   are driven by one thread (each NCCL step one ncclGroupStart/End over them); every process calls
- *   each verb with its ranks.  The plan owns the ranks' workspaces (they live in a->ranks, which
- *   must outlive the plan): one plan serves many solves (other b, x in the ranks).
- *   The rank's part (set by the caller, device memory, the caller's):
- *     n          the global number of rows (every rank the same)
- *     first, own this rank's rows [first, first + own); the ranks' blocks must tile 0 .. n-1 in
- *                rank order (perks_slab_first / perks_slab_own of perks/decomp.h give an even split)
- *     rp, ci, va own + 1 row pointers (rp[0] = 0), the GLOBAL column of each nonzero, the values (T)
- *     b, x       own entries each (T); x is the result (and the start with opts.use_x0)
- *     device, stream, nranks, rank
- *     comm       an ncclComm_t (as void *) spanning all ranks, or NULL for every rank: then the
- *                process holds all ranks (nlocal == nranks, "virtual ranks") and the exchange and
- *                the sums are device copies (ranks may share one GPU: the tests run 1-7 on one)
- * HOW: classic preconditioned CG, p's halo exchanged, dot products through ncclAllReduce (the same
- *   bits on every rank): docs/perks-cg.md#reference-the-distributed-iteration.
+ *   double stops at a static_assert naming the generator and the instance.  One thread drives
+ *   ranks[0 .. nlocal-1]; every process calls each verb with its ranks; the plan owns the ranks'
+ *   workspaces (a->ranks must outlive it) and serves many solves.  A rank (perks_cgd_rank, the
+ *   caller's): n, first, own (the blocks tile 0 .. n-1 in rank order), rp, ci (GLOBAL columns), va,
+ *   b, x, device, stream, nranks, rank, comm (NULL on every rank: virtual ranks, device copies):
+ *   docs/perks-cg.md#several-gpus-perks_cgd_define; the iteration:
+ *   docs/perks-cg.md#reference-the-distributed-iteration.
  *
  * WHAT A SUCCESS MEANS (as perks/cg.cuh): PERKS_SUCCESS only when the true residual is <= tol; up
  *   to PERKS_CGD_RESTARTS restarts, then PERKS_EINACCURATE (docs/perks-cg.md#several-gpus-perks_cgd_define).

@@ -14,20 +14,13 @@
  *   (and name_*_smem, name_geom, types name_policy, name_weights, name_shape, name_sizes,
  *   constants name_R, name_WW, name_RR, name_HWIN, name_SMEM_BASE, name_NCOEF).
  *   SHAPE: an X-macro list of points X(I, DX, DY) (onchip/shape.cuh: ONCHIP_SHAPE_*, or a user's).
- *   A step computes, for every cell at least r = max |offset| from the domain's edge,
- *       out(x, y) = sum over points, in list order, of  c[I] * in(x + DX, y + DY)
- *   (one fma per point, so the persistent and the non-persistent kernels agree bit for bit) and
- *   keeps the value of every cell closer than r to the edge (args.boundary ONCHIP_KEEP_RADIUS; the
- *   default 0, ONCHIP_KEEP_EXTENT, where the shape's extents all equal r: the same cells).
- *   Three persistent kernels, chosen by name_plan (args.path can force one): RESIDENT (the tile
- *   stays in shared memory), HYBRID (its first rows resident, the rest streamed), STREAM (any
- *   domain); AUTO falls back to one launch a step (PERKS_PLAN_STEPS; args.path PERKS_KERNEL_STEPS
- *   forces it) where PERKS_HYB_WINS predicts a loss.  How they run:
- *   docs/perks.md#reference-the-three-2d-kernels-and-their-layout.
- *   POLICY (the last argument; defaults perks_stencil2d_policy<256, 8, 32, 1>): BX threads =
- *   tile columns, RC rows a chunk, DEPTH register rows (0: no register cache), MINB the streaming
- *   kernel's __launch_bounds__(BX, MINB) (DEPTH 0, MINB 2: two blocks an SM; why:
- *   docs/perks.md#fewer-taller-tiles).
+ *   A step: out(x, y) = sum over points, in list order, of c[I] * in(x + DX, y + DY) for every cell
+ *   at least r = max |offset| from the edge, the others kept (args.boundary ONCHIP_KEEP_RADIUS, or
+ *   the default ONCHIP_KEEP_EXTENT where it keeps the same cells); every path bit for bit the same.
+ *   Kernels RESIDENT, HYBRID, STREAM, or one launch a step (args.path; AUTO: name_plan picks):
+ *   docs/perks.md#2d-stencils-perks_stencil2d_define.
+ *   POLICY (defaults perks_stencil2d_policy<256, 8, 32, 1>): BX threads = tile columns, RC rows a
+ *   chunk, DEPTH register rows (0: none), MINB the streaming kernel's __launch_bounds__(BX, MINB).
  *
  * EXAMPLE
  *   [compile: float *d_u, *d_v; int W, H; cudaStream_t stream]
@@ -50,14 +43,9 @@
  *   p.why, p.passes 0, nothing launched; a grid that cannot be co-resident: PERKS_ECORESIDENT, never
  *   a hang.  Bad instantiations: static_asserts naming the generator, instance and argument.
  *
- * PIECES: perks/stencil/shapes.cuh (catalogue), stream.cuh (streaming and one-step bodies),
- *   resident.cuh (resident and hybrid bodies), plan.cuh (modes, sizes, host functions),
- *   define.cuh (the policy and the generator: names, sizes and types around one body call a kernel).  With
- *   ssam/stencil_shapes.cuh included, its shape lists can be passed as SHAPE.
- *   GLOSSARY of the internal bodies' names: docs/perks.md#perks-stencil-glossary.
- *
- * NVRTC (docs/python.md): the generator emits its four kernels only (the persistent ones need the
- *   planner's tiling and a cooperative launch; name_step_kernel(in, out, W, H, weights) is ordinary).
+ * PIECES: perks/stencil/{shapes,stream,resident,plan,define}.cuh (docs/perks.md#reference-the-pieces-of-a-2d-stencil);
+ *   GLOSSARY of the bodies' names: docs/perks.md#perks-stencil-glossary.  ssam/stencil_shapes.cuh's
+ *   lists are SHAPEs too.  NVRTC: the four kernels only (docs/perks.md#reference-nvrtc-2d-stencils).
  */
 #ifndef PERKS_STENCIL_CUH
 #define PERKS_STENCIL_CUH

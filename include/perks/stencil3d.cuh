@@ -12,20 +12,13 @@
  *       int name_launch(const perks_stencil3d_args *a, cudaStream_t)  name_plan, then name_run
  *   (and name_ring_bytes, name_geom, the types name_policy, name_weights, name_shape, name_sizes
  *   and the constants name_R, name_WX, name_PP, name_NT, name_NPF, name_NCOEF).
- *   The policy (the last argument; defaults perks_stencil3d_policy<32, 16, 4, 1>): tiles of BX x BY
- *   columns (the threads), RC planes a chunk, MINB: __launch_bounds__(BX * BY, MINB).
- *   SHAPE is an X-macro list X(I, DX, DY, DZ) (onchip/shape.cuh: ONCHIP_SHAPE_3D7PT ... or a user's
- *   list).  A step computes, for every cell at least r = max |offset| from each face of the domain,
- *       out(x, y, z) = sum over DZ ascending, then list order, of c[I] * in(x + DX, y + DY, z + DZ)
- *   (one fma per point; for the catalogue's boxes and poisson that is list order) and keeps the
- *   value of every cell within r of a face (args.boundary ONCHIP_KEEP_RADIUS; the default 0,
- *   ONCHIP_KEEP_EXTENT, where the shape's extents all equal r: the same cells).
- *
- *   Tiles of BX x BY columns by tile_len planes, the first smem_rows planes of each in shared memory
- *   (all where the domain fits: path PERKS_PLAN_RESIDENT), the rest streamed through a ring; each
- *   plane read once a step into 2r + 1 register accumulators.  args.path PERKS_KERNEL_STEPS: the
- *   same kernel one launch a step, nothing cached (PERKS_PLAN_STEPS), bit for bit the same result.
- *   docs/perks.md#reference-the-3d-layout-pass-and-halo.
+ *   POLICY (defaults perks_stencil3d_policy<32, 16, 4, 1>): tiles of BX x BY columns (the threads),
+ *   RC planes a chunk, MINB: __launch_bounds__(BX * BY, MINB).  SHAPE: an X-macro list
+ *   X(I, DX, DY, DZ) (onchip/shape.cuh).  A step: out = sum over DZ ascending, then list order, of
+ *   c[I] * in(x + DX, y + DY, z + DZ) for every cell at least r from each face, the others kept
+ *   (args.boundary as in 2D); a tile's first smem_rows planes cached, the rest streamed; path
+ *   PERKS_KERNEL_STEPS: the same kernel a launch a step, bit for bit the same
+ *   (docs/perks.md#3d-stencils-perks_stencil3d_define).
  *
  * EXAMPLE
  *   [compile: float *d_u, *d_v; int W, H, D; cudaStream_t stream]
@@ -39,19 +32,12 @@
  *     int rc = heat3_launch(&a, stream);  // result in d_u (even steps) or d_v (odd steps)
  *
  * PARAMETERS AND LIMITS (all: docs/perks.md#reference-3d-parameters-and-limits)
- *   T float or double; BX a multiple of 32, BX x BY <= 1024; RC 1..16 planes a chunk; MINB >= 1;
- *   r <= 4.  Any sizes >= 1, dense (x fastest; pitch, plane 0 or the dense value); src and dst
- *   apart, both written; coef in HOST memory, ncoef the shape's.  cache NONE, SMEM or MIX (the same:
- *   no register cache), REG: PERKS_ESIZE; path AUTO or STEPS.  work NULL: name_run allocates
- *   (synchronising).  Refused: the code, p.why, p.passes 0, nothing launched.  Not co-resident:
- *   PERKS_ECORESIDENT, never a hang.  Bad instantiations: static_asserts naming the generator, the
- *   instance and the argument.
+ *   T float or double; BX a multiple of 32, BX x BY <= 1024; RC 1..16; MINB >= 1; r <= 4.  Sizes
+ *   >= 1, dense; src and dst apart; coef in HOST memory.  cache NONE, SMEM or MIX (REG: PERKS_ESIZE);
+ *   path AUTO or STEPS.  Refused: the code, p.why, nothing launched; PERKS_ECORESIDENT, never a hang.
  *
- * PIECES: perks/stencil/body3d.cuh (perks_stencil3d<T, S, BX, BY, RC>(...), the body of
- *   name_kernel), plan3d.cuh (the host logic, the perks__s3d_* functions: one copy for all
- *   instantiations), define3d.cuh (the policy and the generator).  Includes perks/stencil.cuh,
- *   nothing from ssam.  NVRTC (docs/python.md): name_kernel only (the planner's tiling, a cooperative launch).
- *   GLOSSARY of the internal bodies' names: docs/perks.md#perks-stencil-glossary.
+ * PIECES: perks/stencil/{body3d,plan3d,define3d}.cuh (docs/perks.md#reference-the-3d-body-and-its-host-logic),
+ *   and perks/stencil.cuh.  NVRTC: name_kernel only.  GLOSSARY: docs/perks.md#perks-stencil-glossary.
  */
 #ifndef PERKS_STENCIL3D_CUH
 #define PERKS_STENCIL3D_CUH

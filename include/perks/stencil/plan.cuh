@@ -136,14 +136,14 @@ static inline perks__s2d_geom perks__s2d_geom_of(const void *stream, const void 
     return g;
 }
 
-/* the device's numbers for perks/plan.h (bandwidth and latency: perks_device_h200's) */
+/* the device's numbers for perks/plan.h (bandwidth and latency: the preset's, perks/plan.h) */
 static inline int perks_device_query(perks_device_info *d)
 {
     onchip_device_attrs a;
     perks_device_info q;
     if (!d) return PERKS_ENULL;
     if (onchip_device_current(NULL, &a) != cudaSuccess) return PERKS_ECUDA;
-    perks_device_h200(&q); /* the bandwidth, latency and register allocation of the preset */
+    perks_device_h200(&q); /* the preset's bandwidth, latency and register allocation */
     q.sms = a.sms;
     q.smem_per_sm = a.smem_per_sm;
     q.smem_per_block = a.smem_optin;

@@ -33,12 +33,8 @@
 #include "shapes.cuh"
 #include "stream.cuh"
 
-/* The pieces take the tile's state as plain values (the names of perks_stencil2d_resident's
- * locals): tx this thread's column of the tile, x0 / y0 the tile's first column / row, x = x0 + tx,
- * xin (x inside the domain), xint (x at least R from its sides), W x H the domain, sc the tile's
- * rows cached in shared memory, the its rows, TH the tiles' rows, has_l / has_r a neighbour tile on
- * the left / right, last the run's last step; sm the cached tile with its frame (element (y, x) at
- * sm[(y + R) * WW + x + R], WW = BX + 2R). */
+/* The pieces take the tile's state as plain values named as perks_stencil2d_resident's locals
+ * (docs/perks.md#perks-stencil-glossary); sm[(y + R) * WW + x + R] the cached tile's cell (y, x). */
 
 /* (1) the frame, one cell at a time (the hybrid kernel: batches spill its fp64 builds): rows above /
  * below (with the corners), then columns left / right; t the step (step 0 reads the input) */

@@ -34,11 +34,8 @@
 #include "plan.cuh"
 #include "shapes.cuh"
 
-/* ---- the chunk's pieces
- * tx: this thread's column of the tile; win: the chunk's window in shared memory, (RC + 2R) rows of
- * WW = BX + 2R cells, this thread's column at tx + R; col: this thread's column of the window in
- * registers (RC + 2R rows, row l is tile row c RC - R + l); hal: the side halo a lane of warps 0
- * (left) and 1 (right) loaded for the window's row `lane`. */
+/* ---- the chunk's pieces (names: docs/perks.md#perks-stencil-glossary); win the chunk's window in
+ * shared memory, (RC + 2R) rows of WW = BX + 2R cells, this thread's column at tx + R */
 
 /* the window: this thread's column (registers) and the halo registers */
 template <class T, int BX, int RC, int R, int NC, int HR>
