@@ -11,21 +11,13 @@
  *       int name_plan(const perks_cgs_args *a, perks_cgs_plan *p)    checks a, allocates the workspace
  *       int name_run(const perks_cgs_args *a, const perks_cgs_plan *p, cudaStream_t)   one solve (synchronous)
  *       int name_launch(const perks_cgs_args *a, cudaStream_t)      plan, run, perks_cgs_plan_free
- *   perks_cgs_args: nx, ny, nz; w (HOST: the shape's ncoef weights, by coefficient index); b, x
- *   (device, T); opts (perks_cg_opts: tol > 0, max_iter, jacobi, x0 are read); result (host).
- *   T perks_cg_mixed (the word; a typedef of it is refused): float iterations, double replacements;
- *       name_fkernel (float), name_dkernel (double), the verbs with double b, x.
- *   The system: cells (x, y, z), x fastest (index x + nx (y + ny z)), one unknown each;
- *       (A v)(c) = sum over the shape's points (I, DX, DY, DZ) of w[I] v(c + (DX, DY, DZ))
- *   with v = 0 outside the grid (Dirichlet values belong in b).  The plan (onchip/plan.h's head: path
- *   PERKS_CG_PATH_GRID, why, steps_per_pass 0, passes, workspace_bytes, result = a.x) owns its
- *   workspace (6 n doubles): one plan serves many solves of its grid and weights (other b, x).
- *
- * THE ITERATION: classic CG as perks/cg.cuh's grid kernel, 2 grid barriers, q = A p' recomputed in
- *   phase B; 8 vectors an iteration (docs/perks-cg.md#reference-the-matrix-free-iteration).
- *   GLOSSARY of the internal bodies' names: docs/perks-cg.md#cg-glossary.
- * WHAT A SUCCESS MEANS (as perks/cg.cuh): the true residual decides; refinement (double, float) or
- *   in-kernel double replacements (mixed): docs/perks-cg.md#reference-matrix-free-success-and-mixed-precision.
+ * *   T perks_cg_mixed (the word): name_fkernel (float), name_dkernel (double), the verbs with double
+ *   b, x.  perks_cgs_args: nx, ny, nz; w (HOST, the shape's ncoef weights); b, x (device); opts;
+ *   result.  (A v)(c) = sum over the points of w[I] v(c + (DX, DY, DZ)), v = 0 outside the grid; the
+ *   plan owns its workspace and serves many solves: docs/perks-cg.md#matrix-free-perks_cg_stencil3d_define.
+ *   The iteration (docs/perks-cg.md#reference-the-matrix-free-iteration), what a success means
+ *   (docs/perks-cg.md#reference-matrix-free-success-and-mixed-precision): as perks/cg.cuh's grid
+ *   path.  GLOSSARY: docs/perks-cg.md#cg-glossary.
  *
  * EXAMPLE
  *   [compile: const double *d_b; double *d_x]
