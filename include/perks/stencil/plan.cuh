@@ -7,15 +7,9 @@
  *   perks_stencil2d_args        onchip_stencil_args (onchip/stencil.h), what name_plan takes
  *   PERKS_CACHE_NONE/SMEM/REG/MIX, PERKS_KERNEL_AUTO/STREAM/RESIDENT/HYBRID/STEPS, PERKS_HYB_WINS
  *   perks_device_query(&d)      the device's numbers for perks/plan.h
- *   perks__s2d_sizes<T, S, BX, RC>   the sizes the kernels and the plans share (radius, window,
- *                               shared-memory base, the builds' blocks per SM, loads in flight)
- *   perks__s2d_geom             the same sizes and the four kernels as run-time values, one struct
- *                               for every instantiation; name_geom() fills it
- *   perks__stencil_check, perks__plan_refuse, perks__plan_done   the checks and the plan's head,
- *                               2D and 3D alike
- *   perks__s2d_plan<T>, perks__stencil_run<GEO>, perks__s2d_res_plan, perks__s2d_hyb_plan,
- *   perks__s2d_stream_plan      name_plan, name_run and their pieces: one copy of the host logic
- *                               for all instantiations
+ *   internal, described where defined (one copy of the host logic for every instantiation):
+ *   perks__s2d_sizes, perks__s2d_geom, perks__stencil_check, perks__plan_refuse, perks__plan_done,
+ *   perks__s2d_plan<T> (name_plan), perks__stencil_run<GEO> (name_run) and their pieces
  *
  * LIMITS
  *   Every function returns a perks status (perks/base.h); none prints or exits.  name_run

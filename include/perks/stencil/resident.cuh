@@ -10,10 +10,9 @@
  *   (2) the pass in place, (3) the halo out, one grid barrier.  HYBRID: rows [0, SC) cached as
  *   above, rows [SC, tile) streamed in the same pass (docs/perks.md#the-resident-kernel-name_res_kernel,
  *   docs/perks.md#the-hybrid-kernel-name_hyb_kernel).
- *   pieces (internal): perks__s2d_frame1 (the frame one cell at a time), perks__s2d_frameb (in
- *   batches), perks__s2d_halo_out, perks__s2d_hhalo (a streamed chunk's side halo), and
- *   perks__s2d_point of perks/stencil/stream.cuh; the pass over the cached rows and the streamed
- *   rows' loads are written out in the body where they run.
+ *   pieces (internal, described where defined): perks__s2d_frame1, _frameb, _halo_out, _hhalo, and
+ *   perks/stencil/stream.cuh's perks__s2d_point; the pass and the streamed rows' loads are written
+ *   out in the body.
  *
  * LIMITS AND COSTS
  *   As PERKS_STENCIL2D_DEFINE's (perks/stencil.cuh).  Shared memory: (RR-rounded tile rows + 2r) x

@@ -10,11 +10,8 @@
  *   perks_stencil2d_step<T, S, BX, RC>(in, out, W, H, w)
  *       the body of name_step_kernel: one step, a block one chunk of one tile, everything through
  *       device memory (the non-persistent baseline: the same sums, bit for bit)
- *   pieces (internal): perks__s2d_fill (a chunk's window in shared memory: the thread's column and
- *   the side halo), perks__s2d_point (one output: one fma a point, in the shape's order, vertical
- *   neighbours from registers), perks__s2d_compute (a chunk's RC outputs), perks__s2d_stage (the
- *   chunk's edge columns into shared memory for the transposed flush).  S is a shape type (ONCHIP_SHAPE2D_TYPE); w points to one coefficient a
- *   point.
+ *   pieces (internal, described where defined): perks__s2d_fill, _point, _compute, _stage.
+ *   S is a shape type (ONCHIP_SHAPE2D_TYPE); w points to one coefficient a point.
  *
  * LIMITS AND COSTS
  *   As PERKS_STENCIL2D_DEFINE's (perks/stencil.cuh): registers about DEPTH + 2 RC + 2r (+ the same
@@ -101,7 +98,8 @@ static __device__ __forceinline__ void perks__s2d_compute(int tx, int y0, int H,
     }
 }
 
-/* edge staging after compute: left edge columns from threads 0..R-1, right from BX-R.. */
+/* the chunk's edge columns into shared memory for the transposed flush: the left ones from threads
+ * 0..R-1, the right ones from BX-R.. */
 template <class T, int BX, int RC, int R>
 static __device__ __forceinline__ void perks__s2d_stage(int tx, T *stage, const T (&o)[RC])
 {
