@@ -14,18 +14,10 @@
  *       int name_plan(const perks_cg_args *a, perks_cg_plan *p)   checks a, picks the path, allocates
  *       int name_run(const perks_cg_args *a, const perks_cg_plan *p, cudaStream_t)   solves a's b into a's x
  *       int name_launch(const perks_cg_args *a, cudaStream_t)     plan, run, perks_cg_plan_free
- *   A x = b, A SPD in CSR (32-bit indices), classic preconditioned CG (Jacobi M = diag(A) optional);
- *   T vectors and matrix, dot products in double.  A CG plan OWNS device memory (its workspace; the
- *   stream path's copy of A): one plan serves many solves (other b, x), perks_cg_plan_free releases it.
- *   The head: path PERKS_CG_PATH_*, why (a sentence), steps_per_pass 0 (iterations not known ahead),
- *   passes (launches a solve makes at most), workspace_bytes (held), result = a.x.
- *
- * WHAT A SUCCESS MEANS: every solve ends with the TRUE residual ||b - A x|| / ||b|| of the x it
- *   returns (result->true_residual, summed in double); PERKS_SUCCESS only when it is <= tol, else
- *   PERKS_EINACCURATE with x returned; result->status = the code returned
- *   (docs/perks-cg.md#reference-what-a-success-means).
- * MIXED PRECISION (T perks_cg_mixed; val, b, x double): float CG with double residual replacements,
- *   the double solver where float stalls (docs/perks-cg.md#reference-mixed-precision).
+ *   A x = b, A SPD in CSR (32-bit indices), classic preconditioned CG, dot products in double.  The
+ *   plan OWNS device memory and serves many solves; perks_cg_plan_free releases it.  PERKS_SUCCESS
+ *   only when the TRUE residual is <= tol (docs/perks-cg.md#reference-what-a-success-means).
+ *   T perks_cg_mixed: docs/perks-cg.md#reference-mixed-precision.
  *
  * EXAMPLE
  *   [compile: int n, nnz; const int *d_rp, *d_ci; const double *d_va, *d_b, *d_b2; double *d_x]

@@ -2,7 +2,7 @@
 /* perks/cg_dist.cuh -- conjugate gradient over several ranks: a CSR system split into row blocks,
  * the halo of the SpMV exchanged through NCCL (or by device copies between ranks one process holds),
  * the dot products through ncclAllReduce.
- * THE PIECES (perks/cg_dist/): types.cuh, kernels.cuh, comm.cuh, setup.cuh, solve.cuh.
+ * THE PIECES (perks/cg_dist/): types.cuh, kernels.cuh, comm.cuh, setup.cuh, solve.cuh, define.cuh.
  * GLOSSARY of the internal bodies' names: docs/perks-cg.md#cg-glossary.
  *
  * WHAT (PERKS paper section 3.2: the interior computed per rank, the boundary exchanged; the CPU-Free
@@ -16,22 +16,13 @@
  *       int name_launch(const perks_cgd_args *a)     plan, run, perks_cgd_plan_free(&p)
  *   (the ranks carry their streams: the verbs take none), and the kernels name_diag / _resid / _spmv /
  *   _update / _pupd (each one call of its body, perks/cg_dist/kernels.cuh).  T other than float or
- *   double stops at a static_assert naming the generator and the instance.  ranks[0 .. nlocal-1]
- *   are driven by one thread (each NCCL step one ncclGroupStart/End over them); every process calls
- *   each verb with its ranks.  The plan owns the ranks' workspaces (they live in a->ranks, which
- *   must outlive the plan): one plan serves many solves (other b, x in the ranks).
- *   The rank's part (set by the caller, device memory, the caller's):
- *     n          the global number of rows (every rank the same)
- *     first, own this rank's rows [first, first + own); the ranks' blocks must tile 0 .. n-1 in
- *                rank order (perks_slab_first / perks_slab_own of perks/decomp.h give an even split)
- *     rp, ci, va own + 1 row pointers (rp[0] = 0), the GLOBAL column of each nonzero, the values (T)
- *     b, x       own entries each (T); x is the result (and the start with opts.use_x0)
- *     device, stream, nranks, rank
- *     comm       an ncclComm_t (as void *) spanning all ranks, or NULL for every rank: then the
- *                process holds all ranks (nlocal == nranks, "virtual ranks") and the exchange and
- *                the sums are device copies (ranks may share one GPU: the tests run 1-7 on one)
- * HOW: classic preconditioned CG, p's halo exchanged, dot products through ncclAllReduce (the same
- *   bits on every rank): docs/perks-cg.md#reference-the-distributed-iteration.
+ *   double stops at a static_assert naming the generator and the instance.  One thread drives
+ *   ranks[0 .. nlocal-1]; every process calls each verb with its ranks; the plan owns the ranks'
+ *   workspaces (a->ranks must outlive it) and serves many solves.  A rank (perks_cgd_rank, the
+ *   caller's): n, first, own (the blocks tile 0 .. n-1 in rank order), rp, ci (GLOBAL columns), va,
+ *   b, x, device, stream, nranks, rank, comm (NULL on every rank: virtual ranks, device copies):
+ *   docs/perks-cg.md#several-gpus-perks_cgd_define; the iteration:
+ *   docs/perks-cg.md#reference-the-distributed-iteration.
  *
  * WHAT A SUCCESS MEANS (as perks/cg.cuh): PERKS_SUCCESS only when the true residual is <= tol; up
  *   to PERKS_CGD_RESTARTS restarts, then PERKS_EINACCURATE (docs/perks-cg.md#several-gpus-perks_cgd_define).
@@ -72,53 +63,7 @@
 #include "cg_dist/comm.cuh"
 #include "cg_dist/setup.cuh"
 #include "cg_dist/solve.cuh"
-
-/* the verbs and the kernels, for T float or double */
-#define PERKS_CGD_DEFINE(name, T)                                                                          \
-    static_assert(perks__cg_real<T>::ok, "PERKS_CGD_DEFINE(" #name "): T must be float or double");         \
-    PERKS__CGD_KERNEL(name##_diag, perks__cgd_diag, T)                                                     \
-    PERKS__CGD_KERNEL(name##_resid, perks__cgd_resid, T)                                                   \
-    PERKS__CGD_KERNEL(name##_spmv, perks__cgd_spmv, T)                                                     \
-    PERKS__CGD_KERNEL(name##_update, perks__cgd_update, T)                                                 \
-    PERKS__CGD_KERNEL(name##_pupd, perks__cgd_pupd, T)                                                     \
-    PERKS__CGD_HOST(name, T)
-/* one kernel: its body for T */
-#define PERKS__CGD_KERNEL(kname, body, T)                                                                  \
-    static __global__ void __launch_bounds__(PERKS_CGD_BLOCK) __attribute__((unused)) kname(perks__cgd_k a) \
-    {                                                                                                      \
-        body<perks__cg_real<T>::type>(a);                                                                  \
-    }
-
-/* name_plan, name_run, name_launch (host code: none under NVRTC, where the generator emits its five
- * kernels only); the ranks carry their streams, so the verbs take none */
-#ifndef __CUDACC_RTC__
-#define PERKS__CGD_HOST(name, T)                                                                           \
-    static inline __attribute__((unused)) int name##_plan(const perks_cgd_args *a, perks_cgd_plan *p)     \
-    {                                                                                                      \
-        return perks__cgd_plan_make(a, p, (int)sizeof(T));                                                 \
-    }                                                                                                      \
-    static inline __attribute__((unused)) int name##_run(const perks_cgd_args *a, const perks_cgd_plan *p) \
-    {                                                                                                      \
-        const perks__cgd_kset ks = {(const void *)name##_diag, (const void *)name##_resid,                 \
-                                    (const void *)name##_spmv, (const void *)name##_update,                \
-                                    (const void *)name##_pupd, (int)sizeof(T)};                            \
-        return perks__cgd_run(a, p, &ks);                                                                  \
-    }                                                                                                      \
-    static inline __attribute__((unused)) int name##_launch(const perks_cgd_args *a)                       \
-    {                                                                                                      \
-        perks_cgd_plan p;                                                                                  \
-        int rc = name##_plan(a, &p);                                                                       \
-        if (!rc) rc = name##_run(a, &p);                                                                   \
-        else if (a && a->result) {                                                                         \
-            memset(a->result, 0, sizeof *a->result);                                                       \
-            a->result->true_residual = a->result->rel_residual = NAN, a->result->status = rc;              \
-        }                                                                                                  \
-        perks_cgd_plan_free(&p);                                                                           \
-        return rc;                                                                                         \
-    }
-#else
-#define PERKS__CGD_HOST(name, T)
-#endif
+#include "cg_dist/define.cuh"
 
 #endif /* PERKS_CG_DIST_CUH */
 #include <onchip/names_pop.h>

@@ -42,6 +42,14 @@
 #define PERKS_GRID_SYNC() (cooperative_groups::this_grid().sync())
 /* a statement, not a function: docs/perks.md#design-notes-perksgridcuh */
 #define PERKS_SWAP(T, a, b) do { T *perks__tmp = (a); (a) = (b); (b) = perks__tmp; } while (0)
+/* the stencil bodies' step t of `steps` over a / b with edge buffers ea / eb: declares in, out, ein,
+ * eout (a and b, ea and eb, alternating) and last (t the last step) */
+#define PERKS__STEP_ARRAYS(T, t, steps, a, b, ea, eb)                                                  \
+    const T *in = ((t) & 1) ? (b) : (a);                                                              \
+    T *out = ((t) & 1) ? (a) : (b);                                                                   \
+    const T *ein = ((t) & 1) ? (eb) : (ea);                                                           \
+    T *eout = ((t) & 1) ? (ea) : (eb);                                                                \
+    const int last = (t) == (steps) - 1
 
 #ifndef __CUDACC_RTC__ /* host code */
 /* blocks of `kernel` per SM with `block` threads and `smem` dynamic shared bytes (the kernel's limit

@@ -96,7 +96,7 @@ typedef struct perks_plan {
 #define PERKS_PLAN_STEPS 3    /* one launch a step (PERKS_KERNEL_STEPS; AUTO where the hybrid kernel would lose) */
 
 #ifndef __CUDACC_RTC__ /* host code (NVRTC: the structs and codes only) */
-/* an H200 (132 SMs, 4.27 TB/s copy, ~700 ns loaded latency), for host tests and off-line plans */
+/* a preset sm_90 device for host tests and off-line plans (its numbers: docs/perks.md#design-notes-perksplanh) */
 static inline void perks_device_h200(perks_device_info *d)
 {
     d->sms = 132;

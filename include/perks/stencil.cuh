@@ -14,20 +14,13 @@
  *   (and name_*_smem, name_geom, types name_policy, name_weights, name_shape, name_sizes,
  *   constants name_R, name_WW, name_RR, name_HWIN, name_SMEM_BASE, name_NCOEF).
  *   SHAPE: an X-macro list of points X(I, DX, DY) (onchip/shape.cuh: ONCHIP_SHAPE_*, or a user's).
- *   A step computes, for every cell at least r = max |offset| from the domain's edge,
- *       out(x, y) = sum over points, in list order, of  c[I] * in(x + DX, y + DY)
- *   (one fma per point, so the persistent and the non-persistent kernels agree bit for bit) and
- *   keeps the value of every cell closer than r to the edge (args.boundary ONCHIP_KEEP_RADIUS; the
- *   default 0, ONCHIP_KEEP_EXTENT, where the shape's extents all equal r: the same cells).
- *   Three persistent kernels, chosen by name_plan (args.path can force one): RESIDENT (the tile
- *   stays in shared memory), HYBRID (its first rows resident, the rest streamed), STREAM (any
- *   domain); AUTO falls back to one launch a step (PERKS_PLAN_STEPS; args.path PERKS_KERNEL_STEPS
- *   forces it) where PERKS_HYB_WINS predicts a loss.  How they run:
- *   docs/perks.md#reference-the-three-2d-kernels-and-their-layout.
- *   POLICY (the last argument; defaults perks_stencil2d_policy<256, 8, 32, 1>): BX threads =
- *   tile columns, RC rows a chunk, DEPTH register rows (0: no register cache), MINB the streaming
- *   kernel's __launch_bounds__(BX, MINB) (DEPTH 0, MINB 2: two blocks an SM; why:
- *   docs/perks.md#fewer-taller-tiles).
+ *   A step: out(x, y) = sum over points, in list order, of c[I] * in(x + DX, y + DY) for every cell
+ *   at least r = max |offset| from the edge, the others kept (args.boundary ONCHIP_KEEP_RADIUS, or
+ *   the default ONCHIP_KEEP_EXTENT where it keeps the same cells); every path bit for bit the same.
+ *   Kernels RESIDENT, HYBRID, STREAM, or one launch a step (args.path; AUTO: name_plan picks):
+ *   docs/perks.md#2d-stencils-perks_stencil2d_define.
+ *   POLICY (defaults perks_stencil2d_policy<256, 8, 32, 1>): BX threads = tile columns, RC rows a
+ *   chunk, DEPTH register rows (0: none), MINB the streaming kernel's __launch_bounds__(BX, MINB).
  *
  * EXAMPLE
  *   [compile: float *d_u, *d_v; int W, H; cudaStream_t stream]
@@ -50,122 +43,18 @@
  *   p.why, p.passes 0, nothing launched; a grid that cannot be co-resident: PERKS_ECORESIDENT, never
  *   a hang.  Bad instantiations: static_asserts naming the generator, instance and argument.
  *
- * PIECES: perks/stencil/shapes.cuh (catalogue), stream.cuh (streaming and one-step bodies),
- *   resident.cuh (resident and hybrid bodies), plan.cuh (modes, sizes, host functions);
- *   the generator pastes names, sizes and types around one body call per kernel.  With
- *   ssam/stencil_shapes.cuh included, its shape lists can be passed as SHAPE.
- *   GLOSSARY of the internal bodies' names: docs/perks.md#perks-stencil-glossary.
- *
- * NVRTC (docs/python.md): the generator emits its four kernels only (the persistent ones need the
- *   planner's tiling and a cooperative launch; name_step_kernel(in, out, W, H, weights) is ordinary).
+ * PIECES: perks/stencil/{shapes,stream,resident,plan,define}.cuh (docs/perks.md#reference-the-pieces-of-a-2d-stencil);
+ *   GLOSSARY of the bodies' names: docs/perks.md#perks-stencil-glossary.  ssam/stencil_shapes.cuh's
+ *   lists are SHAPEs too.  NVRTC: the four kernels only (docs/perks.md#reference-nvrtc-2d-stencils).
  */
 #ifndef PERKS_STENCIL_CUH
 #define PERKS_STENCIL_CUH
 
-#ifndef __CUDACC_RTC__ /* NVRTC: the kernels only */
-#include <cuda_runtime.h>
-#include <stddef.h>
-#include <string.h>
-#endif
-
-#include "base.h"
-#include "cache.cuh"
-#include "grid.cuh"
-#include "plan.h"
 #include "stencil/shapes.cuh"
 #include "stencil/plan.cuh"
 #include "stencil/stream.cuh"
 #include "stencil/resident.cuh"
-
-/* the policy, the generator's last argument (docs/perks.md#reference-2d-parameters-and-limits) */
-template <int BX_ = 256, int RC_ = 8, int DEPTH_ = 32, int MINB_ = 1>
-struct perks_stencil2d_policy {
-    enum { bx = BX_, rc = RC_, depth = DEPTH_, minb = MINB_ };
-};
-/* a policy's fields; ok 0 and the default policy's for another type (docs/onchip.md#one-sentence) */
-template <class POL_>
-struct perks__s2d_pol : perks_stencil2d_policy<> {
-    enum { ok = 0 };
-};
-template <int BX_, int RC_, int DEPTH_, int MINB_>
-struct perks__s2d_pol<perks_stencil2d_policy<BX_, RC_, DEPTH_, MINB_> >
-    : perks_stencil2d_policy<BX_, RC_, DEPTH_, MINB_> {
-    enum { ok = 1 };
-};
-
-#define PERKS_STENCIL2D_DEFINE(name, T, SHAPE, ...)                                                   \
-    typedef __VA_ARGS__ name##_policy;                                                                \
-    static_assert(perks__s2d_pol<name##_policy>::ok, "PERKS_STENCIL2D_DEFINE(" #name                 \
-                  "): the last argument must be a perks_stencil2d_policy<BX, RC, DEPTH, MINB>");       \
-    PERKS__S2D_DEFINE(name, T, SHAPE, PERKS__S2D_FIELD(name, bx), PERKS__S2D_FIELD(name, rc),           \
-                      PERKS__S2D_FIELD(name, depth), PERKS__S2D_FIELD(name, minb))
-#define PERKS__S2D_FIELD(name, field) ((int)perks__s2d_pol<name##_policy>::field)
-#define PERKS__S2D_DEFINE(name, T, SHAPE, BX, RC, DEPTH, MINB)                                        \
-    PERKS__S2D_TYPES(name, T, SHAPE, BX, RC, DEPTH, MINB)                                             \
-    PERKS__S2D_KERNELS(name, T, BX, RC, DEPTH, MINB)                                                  \
-    PERKS__S2D_HOST(name, T, BX, RC, DEPTH)
-
-/* the limits (T first: a wrong type stops here), the shape as a type, the sizes, the coefficients */
-#define PERKS__S2D_TYPES(name, T, SHAPE, BX, RC, DEPTH, MINB)                                         \
-    static_assert(perks__is_real<T>::value, "PERKS_STENCIL2D_DEFINE(" #name "): T must be float or double"); \
-    typedef ONCHIP_SHAPE2D_TYPE(SHAPE) name##_shape;                                                   \
-    static_assert(name##_shape::rmax <= PERKS_STENCIL2D_RMAX,                                        \
-                  "PERKS_STENCIL2D_DEFINE(" #name "): SHAPE reaches more than 8 cells away; r must be at most 8"); \
-    static_assert((BX) % 32 == 0 && (BX) >= 64 && (BX) <= ONCHIP_THREADS_PER_BLOCK_MAX,              \
-                  "PERKS_STENCIL2D_DEFINE(" #name "): BX must be a multiple of 32 from 64 to 1024");  \
-    static_assert((BX) >= 2 * name##_shape::rmax,                                                        \
-                  "PERKS_STENCIL2D_DEFINE(" #name "): BX must be at least twice the stencil's radius"); \
-    static_assert((RC) >= 1 && (RC) + 2 * name##_shape::rmax <= 32,                                      \
-                  "PERKS_STENCIL2D_DEFINE(" #name "): RC must be at least 1 and RC + 2r at most 32"); \
-    static_assert((DEPTH) >= 0 && (DEPTH) % ((RC) >= 1 ? (RC) : 1) == 0,                              \
-                  "PERKS_STENCIL2D_DEFINE(" #name "): DEPTH must be a multiple of RC (0: no register cache)"); \
-    static_assert((MINB) >= 1, "PERKS_STENCIL2D_DEFINE(" #name "): MINB must be at least 1");           \
-    typedef perks__s2d_sizes<T, name##_shape, BX, RC> name##_sizes;                                   \
-    typedef struct name##_weights {                                                                   \
-        T w[name##_shape::npts];                                                                      \
-    } name##_weights;                                                                                 \
-    enum { name##_R = name##_sizes::r, name##_WW = name##_sizes::ww, name##_RR = name##_sizes::rr,    \
-           name##_HWIN = name##_sizes::hwin, name##_SMEM_BASE = name##_sizes::smem_base,              \
-           name##_NCOEF = name##_shape::ncoef };
-
-/* the four kernels: one call of a body each */
-#define PERKS__S2D_KERNELS(name, T, BX, RC, DEPTH, MINB)                                              \
-    __global__ void __launch_bounds__(BX, MINB) name##_kernel(T *a, T *b, T *ea, T *eb, int nx, int ny, int steps, \
-                                                              int reg_on, int sr, int tiles_x, int TH, name##_weights w) \
-    { perks_stencil2d_stream<T, name##_shape, BX, RC, DEPTH>(a, b, ea, eb, nx, ny, steps, reg_on, sr, tiles_x, TH, w.w); } \
-    __global__ void __launch_bounds__(BX) name##_step_kernel(const T *__restrict__ in, T *__restrict__ out, int nx, \
-                                                             int ny, name##_weights w)                 \
-    { perks_stencil2d_step<T, name##_shape, BX, RC>(in, out, nx, ny, w.w); }                            \
-    __global__ void __launch_bounds__(BX, name##_sizes::res_minb) name##_res_kernel(                   \
-        T *a, T *b, T *ea, T *eb, int nx, int ny, int steps, int tiles_x, int TH, int SC, name##_weights w) \
-    { perks_stencil2d_resident<T, name##_shape, BX, RC, 0>(a, b, ea, eb, nx, ny, steps, tiles_x, TH, SC, w.w); } \
-    __global__ void __launch_bounds__(BX, name##_sizes::hyb_minb) name##_hyb_kernel(                   \
-        T *a, T *b, T *ea, T *eb, int nx, int ny, int steps, int tiles_x, int TH, int SC, name##_weights w) \
-    { perks_stencil2d_resident<T, name##_shape, BX, RC, 1>(a, b, ea, eb, nx, ny, steps, tiles_x, TH, SC, w.w); }
-
-/* the host side: each function one call of a shared one (perks/stencil/plan.cuh); none under NVRTC,
- * where the generator emits the four kernels only */
-#ifndef __CUDACC_RTC__
-#define PERKS__S2D_FN static inline __attribute__((unused))
-#define PERKS__S2D_G(name) const perks__s2d_geom g = name##_geom()
-#define PERKS__S2D_HOST(name, T, BX, RC, DEPTH)                                                       \
-    PERKS__S2D_FN perks__s2d_geom name##_geom(void)                                                   \
-    {                                                                                                 \
-        return perks__s2d_geom_of<T, name##_shape, BX, RC, DEPTH>((const void *)name##_kernel, (const void *)name##_res_kernel, \
-                                                                  (const void *)name##_hyb_kernel,    \
-                                                                  (const void *)name##_step_kernel);  \
-    }                                                                                                 \
-    PERKS__S2D_FN size_t name##_smem_base(void) { return (size_t)name##_SMEM_BASE; }                  \
-    PERKS__S2D_FN size_t name##_res_smem(int th) { PERKS__S2D_G(name); return perks__s2d_res_smem(&g, th); } \
-    PERKS__S2D_FN size_t name##_hyb_smem(int sc) { PERKS__S2D_G(name); return perks__s2d_hyb_smem(&g, sc); } \
-    PERKS__S2D_FN int name##_plan(const perks_stencil2d_args *a, perks_plan *p)                       \
-    { PERKS__S2D_G(name); return perks__s2d_plan<T>(a, p, &g); }                                     \
-    PERKS__S2D_FN int name##_run(const perks_stencil2d_args *a, const perks_plan *p, cudaStream_t stream) \
-    { PERKS__S2D_G(name); name##_weights w; return perks__s2d_run(a, p, &g, &w, sizeof w, stream); } \
-    ONCHIP__LAUNCH_VERB(name, perks_stencil2d_args, perks_plan)
-#else
-#define PERKS__S2D_HOST(name, T, BX, RC, DEPTH)
-#endif
+#include "stencil/define.cuh"
 
 #endif /* PERKS_STENCIL_CUH */
 #include <onchip/names_pop.h>

@@ -8,11 +8,8 @@
  *   perks_cg_cluster_kernel_body<T, K>(a)   the same where the device code is built for sm_90 or newer
  *                                   (and in the host pass); a stub that reports PERKS_EUNSUPPORTED
  *                                   otherwise (the planner does not launch it there)
- *   Shared memory (16-byte aligned, the same offsets in every block): (z, p) pairs [2][2 nrmax] T,
- *   then x, q, r (, D^-1) [nr] T, then (cached = 2) values [nnz_b] T, encoded columns [nnz_b] int,
- *   row pointers [nr + 1] int.  The other blocks read the (z, p) pairs through distributed shared
- *   memory (column index = block rank << 24 | local row; docs/perks-cg.md#reference-the-cluster-path-path-2).
- *   K: a type of the kernel's own.
+ *   K: a type of the kernel's own.  Shared memory and the distributed reads:
+ *   docs/perks-cg.md#reference-the-cluster-path-path-2.
  *
  * EXAMPLE (what PERKS_CG_DEFINE(name, T, BLOCK) defines; launched with cudaLaunchKernelEx)
  *   [not compiled: what the generator expands to]

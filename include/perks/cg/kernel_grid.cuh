@@ -3,27 +3,20 @@
  * PERKS_CG_DEFINE's name_kernel (perks/cg.cuh, THE ITERATION and THE GRID PATH).
  *
  * WHAT (PERKS paper sections 3-4)
- *   perks_cg_grid_body<T, BLOCK, K, SELL>(a)   every CG iteration of a solve, a residual replacement
- *                                     where one is due (float), the result into a.out.  K: a type of
- *                                     the kernel's own (its static shared memory is that kernel's).
- *                                     SELL 1: the stream path (phase A over the sliced-ELL copy;
- *                                     docs/perks-cg.md#reference-the-stream-path-path-3)
- *     prologue  r = b - A x0, D^-1, z, p_old = 0; r.r, r.z, b.b and the bad diagonals   barrier
- *     phase A   q = A (z + beta p_old), p_new = z + beta p_old (in the SpMV gather), p.q  barrier
- *     phase B   x += alpha p, r -= alpha q, z = D^-1 r; r.r, r.z                           barrier
- *   A replacement runs through the same two reductions: phase A publishes x, phase B computes
- *   r = b - A x with row sums in double (perks/cg/replace.cuh).
+ *   perks_cg_grid_body<T, BLOCK, K, SELL>(a)   every CG iteration of a solve (prologue, phase A,
+ *       phase B, a barrier after each: docs/perks-cg.md#reference-the-iteration-both-paths), a residual
+ *       replacement where one is due (float), the result into a.out.  K: a type of the kernel's own
+ *       (its static shared memory is that kernel's).  SELL 1: the stream path
+ *       (docs/perks-cg.md#reference-the-stream-path-path-3).
  *
  * EXAMPLE (what PERKS_CG_DEFINE(name, T, BLOCK) defines; name_run launches it)
  *   [not compiled: what the generator expands to]
  *   __global__ void __launch_bounds__(BLOCK, PERKS__CG_MINB(BLOCK)) name_kernel(perks_cg_kargs a)
  *   { struct k; perks_cg_grid_body<T, BLOCK, k>(a); }
  *
- * LIMITS AND COSTS: T float or double, BLOCK a multiple of 32 from 64 to 1024; a cooperative launch
- * of the plan's G blocks with the plan's dynamic shared memory (a.cache: 0 nothing cached, 1 the
- * vectors, 2 the matrix slice too).  Registers: built for PERKS_CG_THREADS_PER_SM threads per SM
- * (64 registers at 1024), no spills.  Shared memory: 6 BLOCK / 32 + 4 doubles and the replacement
- * bookkeeping static, plus the plan's tier.
+ * LIMITS: T float or double, BLOCK a multiple of 32 from 64 to 1024; a cooperative launch of the
+ * plan's G blocks with the plan's dynamic shared memory (a.cache 0, 1 the vectors, 2 the matrix
+ * slice too); built for PERKS_CG_THREADS_PER_SM threads an SM (costs: docs/perks-cg.md).
  */
 #ifndef PERKS_CG_KERNEL_GRID_CUH
 #define PERKS_CG_KERNEL_GRID_CUH

@@ -2,19 +2,10 @@
 /* perks/cg_dist/kernels.cuh -- the device side of the distributed CG: one rank's SpMV over its rows,
  * its dot products, its vector updates (perks/cg_dist.cuh, THE ITERATION).
  *
- * WHAT (PERKS paper section 3.2: the interior computed per rank, the boundary exchanged)
- *   perks__cgd_rowsum<A>(a, i, ok, w)   sum over the nonzeros of row i of va[e] w[ci[e] - lo] by
- *                                       a.lanes lanes of the warp, accumulated in A
- *   perks__cgd_rows<A, T>(a, row)       row(i, s) for every row, s its perks__cgd_rowsum<A>
- *   perks__cgd_reduce(v0, v1, v2, nv, slot, part, st)   the block's sums and, through an atomic
- *                                       ticket, the grid's (the last block adds the block partials
- *                                       in block order) into st->loc[slot ..]
- *   the bodies of the five kernels of PERKS_CGD_DEFINE (T float or double):
- *     perks__cgd_diag<T>(a)     D^-1 (Jacobi; bad diagonals counted into st->loc[4]) or 1
- *     perks__cgd_resid<T>(a)    r = b - A w (rows in double), partials r.r, r.D^-1 r, b.b
- *     perks__cgd_spmv<T>(a)     q = A p, partial p.q
- *     perks__cgd_update<T>(a)   x += alpha p, r -= alpha q, partials r.r, r.z (breakdown test)
- *     perks__cgd_pupd<T>(a)     the stop test; p = D^-1 r + beta p
+ * WHAT (PERKS paper section 3.2: the interior computed per rank, the boundary exchanged; each piece
+ *   described where it is defined)
+ *   perks__cgd_rowsum<A>, perks__cgd_rows<A, T>, perks__cgd_reduce   a row's sum, the rows, the sums
+ *   perks__cgd_diag<T>, _resid<T>, _spmv<T>, _update<T>, _pupd<T>    the five kernels' bodies
  *   perks__cgd_cols, perks__cgd_vsum   the halo's column ranges; the virtual all-reduce
  *
  * EXAMPLE (what PERKS_CGD_DEFINE(name, T) defines for each of the five)

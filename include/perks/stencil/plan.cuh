@@ -7,15 +7,9 @@
  *   perks_stencil2d_args        onchip_stencil_args (onchip/stencil.h), what name_plan takes
  *   PERKS_CACHE_NONE/SMEM/REG/MIX, PERKS_KERNEL_AUTO/STREAM/RESIDENT/HYBRID/STEPS, PERKS_HYB_WINS
  *   perks_device_query(&d)      the device's numbers for perks/plan.h
- *   perks__s2d_sizes<T, S, BX, RC>   the sizes the kernels and the plans share (radius, window,
- *                               shared-memory base, the builds' blocks per SM, loads in flight)
- *   perks__s2d_geom             the same sizes and the four kernels as run-time values, one struct
- *                               for every instantiation; name_geom() fills it
- *   perks__stencil_check, perks__plan_refuse, perks__plan_done   the checks and the plan's head,
- *                               2D and 3D alike
- *   perks__s2d_plan<T>, perks__s2d_run, perks__s2d_res_plan, perks__s2d_hyb_plan,
- *   perks__s2d_stream_plan      name_plan, name_run and their pieces: one copy of the host logic
- *                               for all instantiations
+ *   internal, described where defined (one copy of the host logic for every instantiation):
+ *   perks__s2d_sizes, perks__s2d_geom, perks__stencil_check, perks__plan_refuse, perks__plan_done,
+ *   perks__s2d_plan<T> (name_plan), perks__stencil_run<GEO> (name_run) and their pieces
  *
  * LIMITS
  *   Every function returns a perks status (perks/base.h); none prints or exits.  name_run
@@ -136,14 +130,14 @@ static inline perks__s2d_geom perks__s2d_geom_of(const void *stream, const void 
     return g;
 }
 
-/* the device's numbers for perks/plan.h (bandwidth and latency: perks_device_h200's) */
+/* the device's numbers for perks/plan.h (bandwidth and latency: the preset's, perks/plan.h) */
 static inline int perks_device_query(perks_device_info *d)
 {
     onchip_device_attrs a;
     perks_device_info q;
     if (!d) return PERKS_ENULL;
     if (onchip_device_current(NULL, &a) != cudaSuccess) return PERKS_ECUDA;
-    perks_device_h200(&q); /* the bandwidth, latency and register allocation of the preset */
+    perks_device_h200(&q); /* the preset's bandwidth, latency and register allocation */
     q.sms = a.sms;
     q.smem_per_sm = a.smem_per_sm;
     q.smem_per_block = a.smem_optin;
@@ -363,7 +357,7 @@ static inline int perks__s2d_stream_plan(const perks_stencil2d_args *a, perks_pl
 }
 
 /* one launch a step: ceil(nx / BX) x ceil(ny / RC) blocks of name_step_kernel, nothing cached */
-static inline int perks__s2d_steps_plan(const perks_stencil2d_args *a, perks_plan *p, const perks__s2d_geom *g)
+static inline int perks__stencil_steps_plan(const perks_stencil2d_args *a, perks_plan *p, const perks__s2d_geom *g)
 {
     const int gx = (a->nx + g->bx - 1) / g->bx, gy = (a->ny + g->rc - 1) / g->rc;
     const long long blocks = (long long)gx * gy;
@@ -385,6 +379,26 @@ static inline int perks__s2d_steps_plan(const perks_stencil2d_args *a, perks_pla
     return PERKS_SUCCESS;
 }
 
+/* the head of name_plan, 2D and 3D alike: the checks, then for path STEPS the plan of one launch a
+ * step (GEO's perks__stencil_steps_plan; PERKS_ESIZE: `big` says why); 1 where that settles the
+ * plan, *rc its status */
+template <class GEO>
+static inline int perks__stencil_plan_head(const onchip_stencil_args *a, perks_plan *p, const GEO *g, int dims,
+                                           const char *big, int *rc)
+{
+    const char *why = NULL;
+    if (!p) return *rc = PERKS_ENULL, 1;
+    if (!a) return *rc = perks__plan_refuse(p, PERKS_ENULL, "a NULL argument: args"), 1;
+    if ((*rc = perks__stencil_check(a, dims, g->policies, g->ncoef, g->cell_bytes, &why)))
+        return *rc = perks__plan_refuse(p, *rc, why), 1;
+    if (a->path != PERKS_KERNEL_STEPS) return 0;
+    if ((*rc = perks__stencil_steps_plan(a, p, g)))
+        *rc = perks__plan_refuse(p, *rc, *rc == PERKS_ESIZE ? big : NULL);
+    else
+        *rc = perks__plan_done(a, p, PERKS_PLAN_STEPS, "one launch a step, as args.path asks: the non-persistent baseline", 0);
+    return 1;
+}
+
 /* name_plan: the checks, then the kernel (resident, hybrid or streaming, or one launch a step) and
  * its tiles, cache rows and % cached, then the head.  T for PERKS_HYB_WINS. */
 template <class T>
@@ -393,14 +407,8 @@ static inline int perks__s2d_plan(const perks_stencil2d_args *a, perks_plan *p, 
     perks_plan q;
     const char *why = NULL;
     int rc;
-    if (!p) return PERKS_ENULL;
-    if (!a) return perks__plan_refuse(p, PERKS_ENULL, "a NULL argument: args");
-    if ((rc = perks__stencil_check(a, 2, g->policies, g->ncoef, g->cell_bytes, &why))) return perks__plan_refuse(p, rc, why);
-    if (a->path == PERKS_KERNEL_STEPS) {
-        if (perks__s2d_steps_plan(a, p, g))
-            return perks__plan_refuse(p, PERKS_ESIZE, "one launch a step: more than 65535 chunks of RC rows (ny too large)");
-        return perks__plan_done(a, p, PERKS_PLAN_STEPS, "one launch a step, as args.path asks: the non-persistent baseline", 0);
-    }
+    if (perks__stencil_plan_head(a, p, g, 2, "one launch a step: more than 65535 chunks of RC rows (ny too large)", &rc))
+        return rc;
     if (a->path == PERKS_KERNEL_HYBRID) {
         if (a->cache == PERKS_CACHE_REG)
             return perks__plan_refuse(p, PERKS_ESIZE, "the hybrid kernel has no register cache: cache mode REG refused");
@@ -450,8 +458,8 @@ static inline int perks__s2d_plan(const perks_stencil2d_args *a, perks_plan *p, 
 
 /* one ordinary launch of name_step_kernel a step (the non-persistent baseline, same arithmetic);
  * w: the weights */
-static inline int perks__s2d_steps(const perks_stencil2d_args *a, const perks_plan *p, const perks__s2d_geom *g, void *w,
-                                   cudaStream_t stream)
+static inline int perks__stencil_steps(const perks_stencil2d_args *a, const perks_plan *p, const perks__s2d_geom *g,
+                                       void *w, cudaStream_t stream)
 {
     const size_t sm = (size_t)g->smem_base;
     void *pa, *pb;
@@ -468,16 +476,30 @@ static inline int perks__s2d_steps(const perks_stencil2d_args *a, const perks_pl
     return PERKS_SUCCESS;
 }
 
+/* the edge buffers of a cooperative launch, 2D and 3D alike: a->work, else need bytes allocated
+ * here (none for 0) */
+static inline int perks__stencil_work_get(const onchip_stencil_args *a, size_t need, void **work)
+{
+    *work = a->work;
+    return !*work && need && cudaMalloc(work, need) != cudaSuccess ? PERKS_ECUDA : PERKS_SUCCESS;
+}
+
+/* after a launch of status rc: what perks__stencil_work_get allocated, freed */
+static inline int perks__stencil_work_put(const onchip_stencil_args *a, size_t need, void *work, int rc)
+{
+    if (!a->work && need && cudaFree(work) != cudaSuccess && !rc) rc = PERKS_ECUDA;
+    return rc;
+}
+
 /* one cooperative launch of the streaming, resident or hybrid kernel: the edge buffers (a->work,
  * or allocated and freed here), w the weights */
-static inline int perks__s2d_launch(const perks_stencil2d_args *a, const perks_plan *p, const perks__s2d_geom *g, void *w,
-                                    cudaStream_t stream)
+static inline int perks__stencil_launch(const perks_stencil2d_args *a, const perks_plan *p, const perks__s2d_geom *g,
+                                        void *w, cudaStream_t stream)
 {
     const size_t elems = perks_edge_elems(p->tiles, g->r, p->tile_len), need = p->workspace_bytes;
     int rc, reg_on, sr;
     void *work, *pa, *pb, *ea, *eb;
-    work = a->work;
-    if (!work && cudaMalloc(&work, need) != cudaSuccess) return PERKS_ECUDA;
+    if ((rc = perks__stencil_work_get(a, need, &work))) return rc;
     reg_on = (a->cache == PERKS_CACHE_REG || a->cache == PERKS_CACHE_MIX) && g->depth > 0;
     sr = p->smem_rows;
     pa = (void *)a->src;
@@ -494,22 +516,20 @@ static inline int perks__s2d_launch(const perks_stencil2d_args *a, const perks_p
         else
             rc = perks_launch(g->kern[0], dim3(p->tiles), dim3(g->bx), args, (size_t)p->smem_bytes, stream);
     }
-    if (!a->work) {
-        if (cudaFree(work) != cudaSuccess && !rc) rc = PERKS_ECUDA;
-    }
-    return rc;
+    return perks__stencil_work_put(a, need, work, rc);
 }
 
-/* name_run: what the plan says (its passes: none, one cooperative launch, or one launch a step);
- * w: storage of wbytes for the weights */
-static inline int perks__s2d_run(const perks_stencil2d_args *a, const perks_plan *p, const perks__s2d_geom *g, void *w,
-                                 size_t wbytes, cudaStream_t stream)
+/* name_run, 2D and 3D alike: the plan's passes (none, one cooperative launch, or one launch a step)
+ * by GEO's perks__stencil_steps / _launch; w: storage of wbytes for the weights */
+template <class GEO>
+static inline int perks__stencil_run(const onchip_stencil_args *a, const perks_plan *p, const GEO *g, void *w, size_t wbytes,
+                                     cudaStream_t stream)
 {
     if (!a || !p) return PERKS_ENULL;
     if (p->passes <= 0) return PERKS_SUCCESS;
     perks__stencil_weights(w, wbytes, a->coef, g->ncoef, g->cell_bytes);
-    if (p->path == PERKS_PLAN_STEPS) return perks__s2d_steps(a, p, g, w, stream);
-    return perks__s2d_launch(a, p, g, w, stream);
+    if (p->path == PERKS_PLAN_STEPS) return perks__stencil_steps(a, p, g, w, stream);
+    return perks__stencil_launch(a, p, g, w, stream);
 }
 
 #endif /* !__CUDACC_RTC__ */

@@ -10,10 +10,9 @@
  *   (2) the pass in place, (3) the halo out, one grid barrier.  HYBRID: rows [0, SC) cached as
  *   above, rows [SC, tile) streamed in the same pass (docs/perks.md#the-resident-kernel-name_res_kernel,
  *   docs/perks.md#the-hybrid-kernel-name_hyb_kernel).
- *   pieces (internal): perks__s2d_frame1 (the frame one cell at a time), perks__s2d_frameb (in
- *   batches), perks__s2d_halo_out, perks__s2d_hhalo (a streamed chunk's side halo), and
- *   perks__s2d_point of perks/stencil/stream.cuh; the pass over the cached rows and the streamed
- *   rows' loads are written out in the body where they run.
+ *   pieces (internal, described where defined): perks__s2d_frame1, _frameb, _halo_out, _hhalo, and
+ *   perks/stencil/stream.cuh's perks__s2d_point; the pass and the streamed rows' loads are written
+ *   out in the body.
  *
  * LIMITS AND COSTS
  *   As PERKS_STENCIL2D_DEFINE's (perks/stencil.cuh).  Shared memory: (RR-rounded tile rows + 2r) x
@@ -33,12 +32,8 @@
 #include "shapes.cuh"
 #include "stream.cuh"
 
-/* The pieces take the tile's state as plain values (the names of perks_stencil2d_resident's
- * locals): tx this thread's column of the tile, x0 / y0 the tile's first column / row, x = x0 + tx,
- * xin (x inside the domain), xint (x at least R from its sides), W x H the domain, sc the tile's
- * rows cached in shared memory, the its rows, TH the tiles' rows, has_l / has_r a neighbour tile on
- * the left / right, last the run's last step; sm the cached tile with its frame (element (y, x) at
- * sm[(y + R) * WW + x + R], WW = BX + 2R). */
+/* The pieces take the tile's state as plain values named as perks_stencil2d_resident's locals
+ * (docs/perks.md#perks-stencil-glossary); sm[(y + R) * WW + x + R] the cached tile's cell (y, x). */
 
 /* (1) the frame, one cell at a time (the hybrid kernel: batches spill its fp64 builds): rows above /
  * below (with the corners), then columns left / right; t the step (step 0 reads the input) */
@@ -179,11 +174,7 @@ static __device__ __forceinline__ void perks_stencil2d_resident(T *a, T *b, T *e
     for (int y = 0; y < sc; y++) sm[(y + R) * WW + tx + R] = xin ? a[(size_t)(y0 + y) * W + x] : (T)0;
     PERKS_FOR_STEPS(t, steps)
     {
-        const T *in = (t & 1) ? b : a; /* step t's arrays: in / out alternate, so do the edge buffers */
-        T *out = (t & 1) ? a : b;
-        const T *ein = (t & 1) ? eb : ea;
-        T *eout = (t & 1) ? ea : eb;
-        const int last = t == steps - 1;
+        PERKS__STEP_ARRAYS(T, t, steps, a, b, ea, eb);
         if (!HYB || sc > 0) {
             if (HYB)
                 perks__s2d_frame1<T, BX, R>(tx, x0, y0, W, H, sc, TH, in, ein, sm, t);

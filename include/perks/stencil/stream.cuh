@@ -10,11 +10,8 @@
  *   perks_stencil2d_step<T, S, BX, RC>(in, out, W, H, w)
  *       the body of name_step_kernel: one step, a block one chunk of one tile, everything through
  *       device memory (the non-persistent baseline: the same sums, bit for bit)
- *   pieces (internal): perks__s2d_fill (a chunk's window in shared memory: the thread's column and
- *   the side halo), perks__s2d_point (one output: one fma a point, in the shape's order, vertical
- *   neighbours from registers), perks__s2d_compute (a chunk's RC outputs), perks__s2d_stage (the
- *   chunk's edge columns into shared memory for the transposed flush).  S is a shape type (ONCHIP_SHAPE2D_TYPE); w points to one coefficient a
- *   point.
+ *   pieces (internal, described where defined): perks__s2d_fill, _point, _compute, _stage.
+ *   S is a shape type (ONCHIP_SHAPE2D_TYPE); w points to one coefficient a point.
  *
  * LIMITS AND COSTS
  *   As PERKS_STENCIL2D_DEFINE's (perks/stencil.cuh): registers about DEPTH + 2 RC + 2r (+ the same
@@ -34,11 +31,8 @@
 #include "plan.cuh"
 #include "shapes.cuh"
 
-/* ---- the chunk's pieces
- * tx: this thread's column of the tile; win: the chunk's window in shared memory, (RC + 2R) rows of
- * WW = BX + 2R cells, this thread's column at tx + R; col: this thread's column of the window in
- * registers (RC + 2R rows, row l is tile row c RC - R + l); hal: the side halo a lane of warps 0
- * (left) and 1 (right) loaded for the window's row `lane`. */
+/* ---- the chunk's pieces (names: docs/perks.md#perks-stencil-glossary); win the chunk's window in
+ * shared memory, (RC + 2R) rows of WW = BX + 2R cells, this thread's column at tx + R */
 
 /* the window: this thread's column (registers) and the halo registers */
 template <class T, int BX, int RC, int R, int NC, int HR>
@@ -104,7 +98,8 @@ static __device__ __forceinline__ void perks__s2d_compute(int tx, int y0, int H,
     }
 }
 
-/* edge staging after compute: left edge columns from threads 0..R-1, right from BX-R.. */
+/* the chunk's edge columns into shared memory for the transposed flush: the left ones from threads
+ * 0..R-1, the right ones from BX-R.. */
 template <class T, int BX, int RC, int R>
 static __device__ __forceinline__ void perks__s2d_stage(int tx, T *stage, const T (&o)[RC])
 {
@@ -164,11 +159,7 @@ static __device__ __forceinline__ void perks_stencil2d_stream(T *a, T *b, T *ea,
     if (steps > 0) PERKS_GRID_SYNC();
     PERKS_FOR_STEPS(t, steps)
     {
-        const T *in = (t & 1) ? b : a; /* step t's arrays: in / out alternate, so do the edge buffers */
-        T *out = (t & 1) ? a : b;
-        const T *ein = (t & 1) ? eb : ea;
-        T *eout = (t & 1) ? ea : eb;
-        const int last = t == steps - 1;
+        PERKS__STEP_ARRAYS(T, t, steps, a, b, ea, eb);
         int c0 = 0;
         if (regblk) {
             /* the register chunks, rows [0, DEPTH): rows -R .. R-1, chunk 0's rows and halo first */
