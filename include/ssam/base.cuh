@@ -8,24 +8,12 @@
  *   systolic step), scan.cuh (warp scans), and the generators' headers (conv.cuh, conv_tc.cuh,
  *   stencil.cuh, designs.cuh, ...).  ssam.cuh includes them all.
  *
- * STATUS CODES (returned by every host launcher; 0 is success, never printed or exited on)
- *   SSAM_SUCCESS 0, SSAM_ENULL a NULL pointer, SSAM_ESIZE a size <= 0 or a grid too large,
- *   SSAM_EPITCH pitch < width, SSAM_EBORDER unknown border mode, SSAM_EFILTER the weights' shape
- *   differs from the instantiated filter, SSAM_EFLAGS unknown flag bits, SSAM_ECUDA the launch
- *   failed (cudaPeekAtLastError() keeps the CUDA error), SSAM_EOVERLAP the bytes src and dst span meet
- *   (every launcher with a separate input and output: conv, conv_tc, stencils, temporal, designs, sat),
- *   SSAM_EANCHOR a placed anchor outside the filter, given with SSAM_VALID, or anchor fields set
- *   without the SSAM_ANCHOR flag (conv), SSAM_EUPDATE an update or coefficient field the stencil
- *   does not form (onchip/stencil.h).
- *   ssam_strerror(rc) names each.
- *
- * BORDER MODES (SciPy's names; a b c d is a row, | marks its ends)
- *   SSAM_BORDER_CONSTANT  k k | a b c d | k k   (k = the args' cval)
- *   SSAM_BORDER_NEAREST   a a | a b c d | d d
- *   SSAM_BORDER_REFLECT   b a | a b c d | d c   (edge repeated)
- *   SSAM_BORDER_MIRROR    c b | a b c d | c b   (edge not repeated)
- *   SSAM_BORDER_WRAP      c d | a b c d | a b
- *   Every mode holds for any distance past the edge (a 20x20 filter on a 1x1 image is defined).
+ * STATUS CODES SSAM_SUCCESS (0), SSAM_ENULL, _ESIZE, _EPITCH, _EBORDER, _EFILTER, _EFLAGS, _ECUDA,
+ *   _EOVERLAP, _EANCHOR, _EUPDATE: returned by every host launcher, never printed or exited on;
+ *   ssam_strerror(rc) names each, docs/ssam.md#conventions says when each comes.
+ * BORDER MODES (SciPy's names, for any distance past the edge; docs/ssam.md#conventions)
+ *   SSAM_BORDER_CONSTANT (the args' cval), _NEAREST, _REFLECT (edge repeated), _MIRROR (edge not
+ *   repeated), _WRAP.
  */
 #ifndef SSAM_BASE_CUH
 #define SSAM_BASE_CUH

@@ -19,10 +19,8 @@
  *   WY x WX warps, MINB blocks per SM; a field 0 (every default of ssam_conv_tc_policy<>) is the
  *   MODE's choice: SSAM_TC_QY_MODE, SSAM_TC_JX_MODE, WY = WX = 2, SSAM_TC_MINB_MODE(M).
  *
- * HOW  For filter row i, C = A B over 16 rows x 8 outputs: A the staged data, B[k][x] = w[i][k - x]
- *   (a band), K = 8 + M - 1 in k8 steps and a k4 tail; useful / MMA work M / K.  Tiles staged in
- *   shared memory; a tile whose sums are not all finite is computed again with FMAs, so Inf and NaN
- *   reach exactly conv.cuh's outputs.  Layout and reasons: docs/ssam.md#conv-tc-design.
+ * HOW  Each filter row a banded matrix on the tensor cores; a tile whose sums are not all finite is
+ *   computed again with FMAs (Inf and NaN as conv.cuh's): docs/ssam.md#conv-tc-design.
  *
  * PIECES (conv_tc/; per mode; docs/pieces.md)  mma.cuh: the raw MMAs, ssam_tf32; frag.cuh: a lane's
  *   fragments; warp.cuh: bands, slabs, ssam_conv_tc_rows8; block.cuh: staging, one tile,

@@ -49,14 +49,8 @@ static inline const char *ssam_stencil_strerror(int rc)
 }
 #endif
 
-/* the arguments (onchip/stencil.h).  The one-pass and tensor-core stencils read src, dst (T *,
- * device, the same layout; both written, ping-pong), nx, ny, nz (2D: nz 0 or 1), pitch, plane
- * (elements, src and dst alike; 0 dense), coef (HOST memory, ncoef = the shape's largest I + 1),
- * boundary (ONCHIP_KEEP_EXTENT = SSAM_STENCIL_DIRICHLET, ONCHIP_PERIODIC, ONCHIP_KEEP_RADIUS), steps
- * (>= 0) and path (0: the stencil's own; SSAM_PATH_ONEPASS or SSAM_PATH_SLICE as the instance's;
- * the tensor-core stencils SSAM_PATH_TC or SSAM_PATH_SIMT); they ignore cache, blocks_per_sm,
- * cache_rows_max, work and work_bytes (no workspace).  The temporal stencils take steps as an
- * argument of their own. */
+/* the arguments (onchip/stencil.h); what each stencil reads and ignores: docs/ssam.md's argument
+ * table */
 typedef onchip_stencil_args ssam_stencil_args;
 
 /* the stencils' arithmetic types: float and double (the generators' first check); ::type is T, or
@@ -93,13 +87,11 @@ static inline long long ssam__stencil_segments_warm(long long ny, long long gx, 
     return best;
 }
 
-/* One generated kernel as its launcher sees it: dims 2 or 3; ncoef and npts the shape's; V the
- * vector width; step the columns a warp computes; B the threads; P the rows a thread computes; wy the
- * output rows a block computes (3D) or 0 (2D); nzw the planes the stencil spans (3D); grid2d the 2D
- * segment rule (below); warm >= 0: 2D segments by ssam__stencil_segments_warm (each streams warm extra
- * rows), -1 otherwise; es the bytes of a stored cell, cs of a coefficient; occ_smem the shared memory
- * the occupancy is asked for; the dynamic shared memory of a launch is smem0 + smem_seg * (the segment
- * length g.seg); policies the boundary policies the kernel gives (bit p for onchip/boundary.h's p). */
+/* One generated kernel as its launcher sees it: the shape's ncoef and npts; V the vector width; step
+ * the columns a warp computes; B threads, P rows a thread; wy a 3D block's output rows (2D: 0); nzw
+ * the planes the shape spans; grid2d, warm the 2D segment rules (below; warm -1: not warm); es, cs
+ * the bytes of a cell and a coefficient; occ_smem the occupancy's shared memory, a launch's dynamic
+ * one smem0 + smem_seg g.seg; policies: bit p for boundary policy p. */
 typedef struct ssam__stencil_kern {
     const void *fn;
     int dims, ncoef, npts, V, step, B, P, wy, nzw, grid2d, warm;

@@ -3,13 +3,11 @@
  * updates and coefficient fields (onchip/stencil.h), for a user's kernel.
  *
  * WHAT
- *   ssam_queue3d_args<T>        the step's plain data (the kernel's parameter): src (u), dst (u_prev
- *                               in, u' out; SUM: out only), the fields scale (s) and damp (d) or NULL,
- *                               nx, ny, nz, pitch, plane (elements; fields in the same layout),
- *                               update (ONCHIP_UPDATE_*), boundary (ONCHIP_KEEP_EXTENT: the cells
- *                               within the shape's extents of a face keep u; ONCHIP_ZERO_OUTSIDE:
- *                               every cell updated, zeros read outside), seg (planes a block), vec
- *                               (1: 16-byte copies; ssam_queue3d_vec says when they are allowed)
+ *   ssam_queue3d_args<T>        the kernel's parameter: src (u), dst (u_prev in, u' out), the fields
+ *                               scale (s), damp (d) or NULL (the layout of src), nx, ny, nz, pitch,
+ *                               plane, update (ONCHIP_UPDATE_*), boundary (ONCHIP_KEEP_EXTENT or
+ *                               ONCHIP_ZERO_OUTSIDE), seg (planes a block), vec (16-byte copies:
+ *                               ssam_queue3d_vec(&a))
  *   ssam_queue3d_step<T, S, BY, PD>(a, c)   the block's columns: 32 x BY threads, each V = 16 /
  *                               sizeof(T) cells of a row, planes blockIdx.z * seg ... of them; c the
  *                               shape's coefficients (c[I] for point I; a kernel parameter array)
@@ -26,15 +24,13 @@
  *   {
  *       ssam_queue3d_step<float, star, 16, 2>(a, c.c);
  *   }
- *   // launch: wave<<<ssam_queue3d_grid<float>(&a, 16), dim3(32, 16),
- *   //                ssam_queue3d_smem<float, star, 16, 2>()>>>(a, c), after raising the kernel's
- *   //         cudaFuncAttributeMaxDynamicSharedMemorySize to that; a step reads src, dst's u_prev
- *   //         and writes dst: swap src and dst for the next one
+ *   // wave<<<ssam_queue3d_grid(&a, 16), dim3(32, 16), ssam_queue3d_smem<float, star, 16, 2>()>>>(a, c)
+ *   // (the kernel's dynamic shared-memory limit raised first); swap src and dst between steps
  *
  * LIMITS
  *   S a star (every point on an axis), T float or double, BY 1 .. 32, PD (planes copied ahead of
- *   need) 1 .. 4: static_asserts.  src and dst distinct; the fields read only.  The schedule, its
- *   costs and its rates: docs/ssam.md#queue3d-application-stencils-in-3d-stencilqueue3dcuh.
+ *   need) 1 .. 4: static_asserts.  src and dst distinct; the fields read only.  The schedule and
+ *   its costs: docs/ssam.md#queue3d-application-stencils-in-3d-stencilqueue3dcuh.
  */
 #ifndef SSAM_STENCIL_QUEUE3D_CUH
 #define SSAM_STENCIL_QUEUE3D_CUH
@@ -63,7 +59,7 @@ struct ssam__is_star<onchip_shape<P...>> {
     enum { value = (1 && ... && ((P::dx != 0) + (P::dy != 0) + (P::dz != 0) <= 1)) };
 };
 
-/* the tile's sizes: V cells a thread, halos rounded up to V along x */
+/* the tile: V cells a thread, x halos rounded up to V */
 template <class T, class S, int BY, int PD>
 struct ssam__q3 {
     enum {
@@ -110,7 +106,7 @@ static __device__ __forceinline__ void ssam__q3_copy(T *s, const ssam_queue3d_ar
         }
     }
 }
-/* V cells of array p at (z, y, x) into v (zeros outside), and v out to p (the cells inside) */
+/* V cells of p at (z, y, x) into v (zeros outside); v out to p (the cells inside) */
 template <bool FAST, class T>
 static __device__ __forceinline__ void ssam__q3_load(T (&v)[16 / sizeof(T)], const T *p, const ssam_queue3d_args<T> &a,
                                                      int z, int y, int x)
@@ -152,7 +148,7 @@ static __device__ __forceinline__ void ssam__q3_store(T *p, const T (&v)[16 / si
     }
 }
 
-/* plane zp of the block's tile into ring slot s: the thread's cells, the y halo's rows, the x halo */
+/* plane zp of the block's tile (its cells, y halo rows, x halo) into ring slot s */
 template <bool FAST, class T, class S, int BY, int PD>
 static __device__ __forceinline__ void ssam__q3_fetch(T *s, const ssam_queue3d_args<T> &a, int zp, int bx, int by)
 {
@@ -184,7 +180,7 @@ static __device__ __forceinline__ void ssam__q3_lds(T *v, const T *p)
         v[0] = t.x, v[1] = t.y;
     }
 }
-/* the stencil's sum over the points, in their order: a point's V values from the queue (DZ), the
+/* the sum over the points in their order: a point's V values from the queue (DZ), the
  * ring's rows (DY) or the row w (DX, the centre) */
 template <class T, class S, int BY, int PD>
 struct ssam__q3_sum {
