@@ -16,7 +16,7 @@
  *   PERKS_ENULL, _ESIZE, _ENOCOOP, _ECORESIDENT, _ERESOURCE, _ECUDA (cudaGetLastError() has it),
  *   _EBREAKDOWN, _ENOCONV, _EFORMAT, _ENOMEM, _EIO, _EUNSUPPORTED, _EINACCURATE (x returned),
  *   _ENOTSQUARE, _EEMPTYROW, _EDIAG, _ENOTSYM, _ETHIN, _ECOMM, _ETIMEOUT (communicators aborted),
- *   _EOVERLAP, _EBOUNDARY; perks_strerror(rc) says each in a sentence.
+ *   _EOVERLAP, _EBOUNDARY, _EUPDATE; perks_strerror(rc) says each in a sentence.
  */
 #ifndef PERKS_BASE_H
 #define PERKS_BASE_H
@@ -44,6 +44,7 @@
 #define PERKS_ETIMEOUT 20
 #define PERKS_EOVERLAP 21
 #define PERKS_EBOUNDARY 22
+#define PERKS_EUPDATE 23
 
 #include <onchip/limits.h>
 
@@ -77,6 +78,8 @@ static inline const char *perks_strerror(int rc)
     case PERKS_EBOUNDARY:
         return "perks: a boundary policy the stencil does not give (ONCHIP_KEEP_RADIUS; ONCHIP_KEEP_EXTENT for a shape "
                "whose extents all equal its radius)";
+    case PERKS_EUPDATE:
+        return "perks: an update or coefficient field (args.update, args.field) the stencil does not form";
     default: return "perks: unknown status code";
     }
 }

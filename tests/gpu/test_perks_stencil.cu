@@ -510,6 +510,15 @@ static void test_boundary(void)
               fup_launch(&a, 0) == PERKS_EBOUNDARY, "policy %d", others[i]);
         check_refused(f5_plan(&a, &p), PERKS_EBOUNDARY, &p, "policy");
     }
+    a.boundary = ONCHIP_KEEP_RADIUS;
+    a.update = ONCHIP_UPDATE_LEAPFROG; /* the model's updates and fields: refused, nothing written */
+    CHECK(f5_launch(&a, 0) == PERKS_EUPDATE, "a leapfrog update");
+    check_refused(f5_plan(&a, &p), PERKS_EUPDATE, &p, "a leapfrog update");
+    a.update = ONCHIP_UPDATE_SUM;
+    a.field[ONCHIP_FIELD_SCALE].p = d;
+    CHECK(f5_launch(&a, 0) == PERKS_EUPDATE, "a coefficient field");
+    check_refused(f5_plan(&a, &p), PERKS_EUPDATE, &p, "a coefficient field");
+    a.field[ONCHIP_FIELD_SCALE].p = NULL;
     CUDA_OK(cudaDeviceSynchronize());
     CHECK(gpucheck_poison_changed(d + CELLS, CELLS * 4) == 0, "a refused call wrote dst");
     CUDA_OK(cudaMemcpy(o1, d, CELLS * 4, cudaMemcpyDeviceToHost));

@@ -205,6 +205,11 @@ static inline int perks__stencil_check(const onchip_stencil_args *a, int dims, u
         return *why = "a boundary policy this stencil does not give (ONCHIP_KEEP_RADIUS; ONCHIP_KEEP_EXTENT where the "
                       "shape's extents all equal its radius)",
                PERKS_EBOUNDARY;
+    if (onchip_stencil_plain_why(a))
+        return *why = a->update != ONCHIP_UPDATE_SUM
+                          ? "an update other than ONCHIP_UPDATE_SUM (args.update): this stencil forms the plain sum only"
+                          : "a coefficient field (args.field[]): this stencil takes constant coefficients only",
+               PERKS_EUPDATE;
     if (a->nx <= 0 || a->ny <= 0 || (dims == 3 ? a->nz <= 0 : a->nz != 0 && a->nz != 1) || a->steps < 0)
         return *why = dims == 3 ? "nx, ny and nz must be at least 1, steps at least 0"
                                 : "nx and ny must be at least 1, nz 0 or 1, steps at least 0",
