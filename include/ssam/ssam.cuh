@@ -18,6 +18,8 @@
  *                 BFS FFS FBS)
  *   stencil/queue3d.cuh  ssam_queue3d_step: a 3D star step with the model's updates and coefficient
  *                 fields (leapfrog, damped) for a user's kernel
+ *   wave.h        (C99) second-derivative weights of any even order, the leapfrog's Courant bound,
+ *                 the Ricker wavelet, trilinear weights of off-grid sources and receivers
  * Each header also compiles alone; copy include/ssam/ to vendor the module. */
 #ifndef SSAM_SSAM_CUH
 #define SSAM_SSAM_CUH
@@ -35,5 +37,6 @@
 #include "temporal3d.cuh"
 #include "designs.cuh"
 #include "stencil/queue3d.cuh"
+#include "wave.h"
 #endif
 #include <onchip/names_pop.h>
