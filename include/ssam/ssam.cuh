@@ -18,6 +18,7 @@
  *                 BFS FFS FBS)
  *   stencil/queue3d.cuh  ssam_queue3d_step: a 3D star step with the model's updates and coefficient
  *                 fields (leapfrog, damped) for a user's kernel
+ *   stencil/points.cuh  ssam_point_add, ssam_point_read: sources and receivers at off-grid points
  *   wave.h        (C99) second-derivative weights of any even order, the leapfrog's Courant bound,
  *                 the Ricker wavelet, trilinear weights of off-grid sources and receivers
  * Each header also compiles alone; copy include/ssam/ to vendor the module. */
@@ -38,5 +39,6 @@
 #include "designs.cuh"
 #include "stencil/queue3d.cuh"
 #include "wave.h"
+#include "stencil/points.cuh"
 #endif
 #include <onchip/names_pop.h>

@@ -11,7 +11,8 @@
  *                               of the weights w (every axis alike)
  *   ssam_ricker(f, t0, t)       the Ricker wavelet of peak frequency f, centred at t0
  *   ssam_trilinear(x, y, z, &p) the 8 cells around the point (x, y, z) (cell units) and their
- *                               weights, summing to 1 and reproducing linear functions exactly
+ *                               weights, summing to 1 and reproducing linear functions exactly;
+ *                               ssam_trilinear_in(x, y, z, nx, ny, nz, &p) the 8 cells inside a domain
  *
  * EXAMPLE
  *   [compile in a function]
@@ -28,7 +29,12 @@
 #ifndef SSAM_WAVE_H
 #define SSAM_WAVE_H
 
-#ifndef __CUDACC_RTC__
+typedef struct ssam_trilinear_pt {
+    int x0, y0, z0; /* the corner: the cells x0 .. x0 + 1, y0 .. y0 + 1, z0 .. z0 + 1 */
+    double w[8];    /* w[dx + 2 dy + 4 dz] the weight of cell (x0 + dx, y0 + dy, z0 + dz) */
+} ssam_trilinear_pt;
+
+#ifndef __CUDACC_RTC__ /* the functions: host code */
 #include <math.h>
 
 #ifndef SSAM_SUCCESS /* the codes of ssam/base.cuh, for a C99 file that includes this header alone */
@@ -77,11 +83,6 @@ static inline double ssam_ricker(double f, double t0, double t)
     return (1.0 - 2.0 * a2) * exp(-a2);
 }
 
-typedef struct ssam_trilinear_pt {
-    int x0, y0, z0; /* the corner: the cells x0 .. x0 + 1, y0 .. y0 + 1, z0 .. z0 + 1 */
-    double w[8];    /* w[dx + 2 dy + 4 dz] the weight of cell (x0 + dx, y0 + dy, z0 + dz) */
-} ssam_trilinear_pt;
-
 static inline int ssam_trilinear(double x, double y, double z, ssam_trilinear_pt *p)
 {
     const double lim = 1073741824.0; /* 2^30 */
@@ -93,6 +94,23 @@ static inline int ssam_trilinear(double x, double y, double z, ssam_trilinear_pt
     fx = x - p->x0, fy = y - p->y0, fz = z - p->z0;
     for (i = 0; i < 8; i++)
         p->w[i] = ((i & 1) ? fx : 1.0 - fx) * ((i & 2) ? fy : 1.0 - fy) * ((i & 4) ? fz : 1.0 - fz);
+    return SSAM_SUCCESS;
+}
+/* the same for a domain of nx x ny x nz cells (each >= 2): the corner clamped so that all 8 cells are
+ * inside (a point on the last cell gets weight 1 there); a point outside [0, n - 1] is SSAM_ESIZE */
+static inline int ssam_trilinear_in(double x, double y, double z, int nx, int ny, int nz, ssam_trilinear_pt *p)
+{
+    ssam_trilinear_pt q;
+    double f[3];
+    int i, rc;
+    if (!p) return SSAM_ENULL;
+    if (nx < 2 || ny < 2 || nz < 2 || !(x <= nx - 1) || !(y <= ny - 1) || !(z <= nz - 1)) return SSAM_ESIZE;
+    if ((rc = ssam_trilinear(x, y, z, &q))) return rc;
+    q.x0 = q.x0 > nx - 2 ? nx - 2 : q.x0, q.y0 = q.y0 > ny - 2 ? ny - 2 : q.y0, q.z0 = q.z0 > nz - 2 ? nz - 2 : q.z0;
+    f[0] = x - q.x0, f[1] = y - q.y0, f[2] = z - q.z0;
+    for (i = 0; i < 8; i++)
+        q.w[i] = ((i & 1) ? f[0] : 1.0 - f[0]) * ((i & 2) ? f[1] : 1.0 - f[1]) * ((i & 4) ? f[2] : 1.0 - f[2]);
+    *p = q;
     return SSAM_SUCCESS;
 }
 #endif /* !__CUDACC_RTC__ */

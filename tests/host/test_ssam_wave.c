@@ -138,6 +138,17 @@ static void test_trilinear(void)
           "outside, NaN, 2^30, Inf");
     CHECK(memcmp(&p, &q, sizeof p) == 0, "a refused point wrote its result");
     CHECK(ssam_trilinear(1, 1, 1, NULL) == SSAM_ENULL, "NULL");
+    /* inside a domain: the last cell's points keep 8 cells inside, with weight 1 on the point */
+    CHECK(ssam_trilinear_in(9.0, 4.0, 2.0, 10, 5, 3, &p) == SSAM_SUCCESS && p.x0 == 8 && p.y0 == 3 && p.z0 == 1 &&
+              fabs(p.w[7] - 1.0) < 1e-15,
+          "the last cell: corner (%d %d %d), w[7] %g", p.x0, p.y0, p.z0, p.w[7]);
+    CHECK(ssam_trilinear_in(8.5, 0.25, 1.5, 10, 5, 3, &p) == SSAM_SUCCESS && p.x0 == 8 && p.y0 == 0 && p.z0 == 1 &&
+              fabs(p.w[0] - 0.5 * 0.75 * 0.5) < 1e-15,
+          "inside: corner (%d %d %d)", p.x0, p.y0, p.z0);
+    memcpy(&p, &q, sizeof p);
+    CHECK(ssam_trilinear_in(9.01, 1, 1, 10, 5, 3, &p) == SSAM_ESIZE && ssam_trilinear_in(1, 1, 1, 1, 5, 3, &p) == SSAM_ESIZE &&
+              ssam_trilinear_in(1, NAN, 1, 10, 5, 3, &p) == SSAM_ESIZE && memcmp(&p, &q, sizeof p) == 0,
+          "outside the domain, a domain of 1 cell, NaN: refused, nothing written");
     case_end();
 }
 
