@@ -4,15 +4,12 @@
  * transport is the caller's.  Rules and layout: docs/perks.md#decompositions-in-2d-and-3d-perksdecomp3dh.
  *
  * WHAT
- *   P ranks form a grid px x py x pz over nx x ny x nz cells (2D: nz = 1, pz = 1); rank
- *   r = rx + px (ry + py rz).  Each axis is split as perks_slab_own/first split planes (the first
- *   n % p ranks of an axis own one cell more).  perks_grid3_choose takes the grid of the least
- *   cost: the halo cells a rank sends plus PERKS_GRID3_MSG_CELLS a message; ties go to the most
- *   ranks along z, then along y.  A rank's buffer (x fastest): its own cells with `halo` ghosts on
- *   each side of an axis where it has a neighbour (inner sides of a split axis, every side of a
- *   periodic one; none at a Dirichlet edge).  perks_block3_regions: for each direction (dx, dy, dz)
- *   with a neighbour (the 6 faces for PERKS_STAR, all 26 for PERKS_BOX) the own cells sent to it
- *   and the ghosts it fills.
+ *   P ranks as a grid px x py x pz over nx x ny x nz cells (2D: nz = 1), r = rx + px (ry + py rz);
+ *   each axis split as perks_slab_own/first split planes.  perks_grid3_choose: the grid of least
+ *   cost (face cells sent plus PERKS_GRID3_MSG_CELLS a message; ties: most ranks along z, then y).
+ *   A buffer (x fastest): the own cells, `halo` ghosts on each side with a neighbour (none at a
+ *   Dirichlet edge).  perks_block3_regions: the cells sent to and received from each neighbour
+ *   (6 faces for PERKS_STAR, 26 directions for PERKS_BOX).
  *
  * EXAMPLE
  *   [compile: int nprocs, rank, nx, ny, nz; float *buf]
@@ -59,7 +56,7 @@ typedef struct perks_grid3 {
     int n[3];          /* the domain's cells along x, y, z */
     int p[3];          /* the ranks along x, y, z */
     int nranks, halo, periodic;
-    long long cost;    /* perks_grid3_cost */
+    long long cost;
 } perks_grid3;
 
 typedef struct perks_block3 {
@@ -72,15 +69,15 @@ typedef struct perks_block3 {
 } perks_block3;
 
 typedef struct perks_region3 {
-    int dir[3];     /* (dx, dy, dz), each -1, 0 or 1 */
+    int dir[3];     /* (dx, dy, dz) */
     int peer;
-    int send_at[3]; /* the buffer coordinates of the first own cell sent to peer */
-    int recv_at[3]; /* of the first ghost received from it */
-    int count[3];   /* the cells along x, y, z, sent and received alike */
+    int send_at[3]; /* in the buffer: the first own cell sent to peer */
+    int recv_at[3]; /* the first ghost received from it */
+    int count[3];
 } perks_region3;
 
 #ifndef __CUDACC_RTC__ /* host code (NVRTC: the structs and codes only) */
-/* the coordinate after c along axis a, one step s (-1, 1); -1: none */
+/* c's neighbour along axis a, step s (-1, 1); -1: none */
 static inline int perks__grid3_next(const perks_grid3 *g, int a, int c, int s)
 {
     if (g->halo == 0) return -1;
@@ -88,7 +85,7 @@ static inline int perks__grid3_next(const perks_grid3 *g, int a, int c, int s)
     return g->periodic >> a & 1 ? (c + s + g->p[a]) % g->p[a] : -1;
 }
 
-/* the halo cells a rank sends, 2 faces a split axis, plus PERKS_GRID3_MSG_CELLS a message */
+/* 2 faces a split axis: halo cells plus PERKS_GRID3_MSG_CELLS each */
 static inline long long perks_grid3_cost(const perks_grid3 *g)
 {
     long long cost = 0, face;
@@ -102,7 +99,7 @@ static inline long long perks_grid3_cost(const perks_grid3 *g)
     return cost;
 }
 
-/* whether grid g (p, n, halo, periodic set) fits: 0, PERKS_ESIZE or PERKS_ETHIN */
+/* 0 when grid g (p, n, halo, periodic) fits, else PERKS_ESIZE or PERKS_ETHIN */
 static inline int perks__grid3_fit(const perks_grid3 *g)
 {
     long long cells = 1, ext;
@@ -111,7 +108,7 @@ static inline int perks__grid3_fit(const perks_grid3 *g)
         if (g->p[a] > g->n[a]) return PERKS_ESIZE;
     for (a = 0; a < 3; a++) {
         exch[a] = g->halo > 0 && (g->p[a] > 1 || (g->periodic >> a & 1));
-        if (exch[a] && g->n[a] / g->p[a] < g->halo) return PERKS_ETHIN; /* the last block is the thinnest */
+        if (exch[a] && g->n[a] / g->p[a] < g->halo) return PERKS_ETHIN;
     }
     for (a = 0; a < 3; a++) {
         ext = (g->n[a] + g->p[a] - 1) / g->p[a] + (exch[a] ? 2LL * g->halo : 0);
@@ -121,7 +118,7 @@ static inline int perks__grid3_fit(const perks_grid3 *g)
     return PERKS_SUCCESS;
 }
 
-/* the grid px x py x pz over nx x ny x nz cells; periodic: PERKS_PERIODIC_X | _Y | _Z */
+/* periodic: PERKS_PERIODIC_X | _Y | _Z */
 static inline int perks_grid3_make(int px, int py, int pz, int nx, int ny, int nz, int halo, int periodic,
                                    perks_grid3 *g)
 {
@@ -140,7 +137,7 @@ static inline int perks_grid3_make(int px, int py, int pz, int nx, int ny, int n
     return PERKS_SUCCESS;
 }
 
-/* the grid of P ranks of the least cost; ties: the most ranks along z, then y */
+/* the least cost; ties: the most ranks along z, then y */
 static inline int perks_grid3_choose(int P, int nx, int ny, int nz, int halo, int periodic, perks_grid3 *g)
 {
     perks_grid3 best, t;
@@ -160,7 +157,6 @@ static inline int perks_grid3_choose(int P, int nx, int ny, int nz, int halo, in
     return PERKS_SUCCESS;
 }
 
-/* rank `rank`'s block of grid g */
 static inline int perks_block3_make(const perks_grid3 *g, int rank, perks_block3 *b)
 {
     perks_block3 t;
@@ -200,8 +196,7 @@ static inline int perks_block3_global(const perks_block3 *b, int a, int x)
     return g < 0 ? g + n : g - n;
 }
 
-/* the exchange of block b: one region a direction with a peer, in the order of peer[]'s index
- * (the 6 faces for PERKS_STAR, 26 directions for PERKS_BOX); *count regions into r[0 .. 25] */
+/* one region a direction with a peer, in peer[]'s order; *count of them into r[26] */
 static inline int perks_block3_regions(const perks_block3 *b, int shape, perks_region3 *r, int *count)
 {
     int d, a, k = 0;
@@ -224,7 +219,7 @@ static inline int perks_block3_regions(const perks_block3 *b, int shape, perks_r
     return PERKS_SUCCESS;
 }
 
-/* a hash of what every rank must agree on: the grid, the shape, an element's bytes */
+/* a hash of what every rank must agree on */
 static inline uint64_t perks_grid3_fingerprint(const perks_grid3 *g, int shape, long long elem_bytes)
 {
     long long v[10];
