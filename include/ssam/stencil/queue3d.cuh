@@ -168,6 +168,10 @@ static __device__ __forceinline__ void ssam__q3_fetch(T *s, const ssam_queue3d_a
     }
 }
 
+/* the damped update's division: float's __fdividef (within 2 ulp for 1 + d in [1, 2^126]; the IEEE
+ * division's slow path is a call with a stack frame), double's / */
+static __device__ __forceinline__ float ssam__q3_div(float a, float b) { return __fdividef(a, b); }
+static __device__ __forceinline__ double ssam__q3_div(double a, double b) { return a / b; }
 /* V values of shared memory at p (16-byte aligned) */
 template <class T>
 static __device__ __forceinline__ void ssam__q3_lds(T *v, const T *p)
@@ -280,7 +284,7 @@ static __device__ __forceinline__ void ssam__q3_body(const ssam_queue3d_args<T> 
             else if (a.update == ONCHIP_UPDATE_LEAPFROG) o[e] = T(2) * u - up[e] + sc_ * sum[e];
             else {
                 const T d = a.damp ? dv[e] : T(0);
-                o[e] = (T(2) * u - (T(1) - d) * up[e] + sc_ * sum[e]) / (T(1) + d);
+                o[e] = ssam__q3_div(T(2) * u - (T(1) - d) * up[e] + sc_ * sum[e], T(1) + d);
             }
         }
         if (x < a.nx && y < a.ny) ssam__q3_store<FAST>(a.dst, o, a, z, y, x);
