@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ssam/base.cuh>
 #include <ssam/stencil/queue3d.cuh>
 
 #include "gpucheck.h"
@@ -117,6 +118,10 @@ static void row(int n, int steps, double bw)
     auto piece = [&](T *p0, T *p1) {
         for (int t = 0; t < steps; t++) {
             a.src = t & 1 ? p1 : p0, a.dst = t & 1 ? p0 : p1, a.vec = ssam_queue3d_vec(&a);
+            if (ssam_queue3d_check<T, typename star<T, R>::type>(&a)) {
+                fprintf(stderr, "the step refuses its arguments: %s\n", ssam_strerror(ssam_queue3d_check<T, typename star<T, R>::type>(&a)));
+                exit(1);
+            }
             queue<T, R, BY, PD><<<ssam_queue3d_grid(&a, BY), dim3(32, BY), smem>>>(a, c);
         }
     };

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ssam/base.cuh>
 #include <ssam/stencil/points.cuh>
 #include <ssam/stencil/queue3d.cuh>
 #include <ssam/wave.h>
@@ -115,6 +116,10 @@ static double shot_gpu(const model *m, float *trace, float *field)
     for (int t = 0; t < m->steps; t++) {
         float ms;
         a.src = t & 1 ? u1 : u0, a.dst = t & 1 ? u0 : u1, a.vec = ssam_queue3d_vec(&a);
+        if (ssam_queue3d_check<float, star4>(&a)) {
+            fprintf(stderr, "the step refuses its arguments: %s\n", ssam_strerror(ssam_queue3d_check<float, star4>(&a)));
+            exit(1);
+        }
         CK(cudaEventRecord(e0));
         step_k<<<ssam_queue3d_grid(&a, BY), dim3(32, BY), smem>>>(a, c);
         CK(cudaEventRecord(e1));

@@ -8,6 +8,9 @@
  *   onchip_cp_async8(dst, src, ok)      one T of 8 bytes, the same
  *   onchip_cp_async16(dst, src)         16 bytes, L2 only (cp.async.cg)
  *   onchip_cp_async16_fill(dst, src, n) 16 bytes, L2 only: the first n (0..16) from src, zeros after
+ *   onchip_cp_async16_fill_unordered(dst, src, n)  the same without the memory clobber: the
+ *                                       compiler may move other memory accesses across it, so the
+ *                                       caller orders the reads of dst by the wait and a barrier
  *   onchip_cp_async_commit()            the end of a group of this thread's copies
  *   onchip_cp_async_wait<N>()           until at most N of this thread's groups are in flight
  *   onchip_cp_async_wait_all()          until every copy of this thread is in, grouped or not
@@ -80,6 +83,15 @@ static __device__ __forceinline__ void onchip_cp_async16_fill(void *dst, const v
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src), "r"(n) : "memory");
 #else
     for (int i = 0; i < 16; i++) ((char *)dst)[i] = i < n ? ((const char *)src)[i] : 0;
+#endif
+}
+static __device__ __forceinline__ void onchip_cp_async16_fill_unordered(void *dst, const void *src, int n)
+{
+#if ONCHIP__CP_ASYNC
+    const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src), "r"(n));
+#else
+    onchip_cp_async16_fill(dst, src, n);
 #endif
 }
 static __device__ __forceinline__ void onchip_cp_async_commit(void)

@@ -24,17 +24,7 @@
 #include <onchip/limits.h>
 #include <onchip/policy.cuh> /* the generators' last argument */
 
-#define SSAM_SUCCESS 0
-#define SSAM_ENULL 1
-#define SSAM_ESIZE 2
-#define SSAM_EPITCH 3
-#define SSAM_EBORDER 4
-#define SSAM_EFILTER 5
-#define SSAM_EFLAGS 6
-#define SSAM_ECUDA 7
-#define SSAM_EOVERLAP 8
-#define SSAM_EANCHOR 9
-#define SSAM_EUPDATE 10
+#include "codes.h" /* the status codes, C99 */
 
 #define SSAM_BORDER_CONSTANT 0
 #define SSAM_BORDER_NEAREST 1

@@ -23,11 +23,13 @@
  *   ssam_trilinear_pt p;
  *   rc = ssam_trilinear(12.3, 40.0, 7.75, &p);            // p.x0, p.y0, p.z0, p.w[8]
  *
- * ERRORS (ssam/base.cuh's codes)  SSAM_ENULL a NULL output, SSAM_ESIZE M outside 1 .. 8, dims
+ * ERRORS (ssam/codes.h)  SSAM_ENULL a NULL output, SSAM_ESIZE M outside 1 .. 8, dims
  *   outside 1 .. 3, a point that is not finite or outside [0, 2^30); on an error nothing is written.
  */
 #ifndef SSAM_WAVE_H
 #define SSAM_WAVE_H
+
+#include "codes.h"
 
 typedef struct ssam_trilinear_pt {
     int x0, y0, z0; /* the corner: the cells x0 .. x0 + 1, y0 .. y0 + 1, z0 .. z0 + 1 */
@@ -37,11 +39,6 @@ typedef struct ssam_trilinear_pt {
 #ifndef __CUDACC_RTC__ /* the functions: host code */
 #include <math.h>
 
-#ifndef SSAM_SUCCESS /* the codes of ssam/base.cuh, for a C99 file that includes this header alone */
-#define SSAM_SUCCESS 0
-#define SSAM_ENULL 1
-#define SSAM_ESIZE 2
-#endif
 
 /* w[r] = 2 (-1)^(r+1) (M!)^2 / (r^2 (M - r)! (M + r)!), w[0] = -2 sum w[r] */
 static inline int ssam_fd2_weights(int M, double *w)

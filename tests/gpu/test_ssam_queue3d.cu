@@ -132,6 +132,8 @@ static void run(const char *name, void (*kern)(ssam_queue3d_args<T>, C), int lig
                         if (update == ONCHIP_UPDATE_SUM) CUDA_OK(cudaMemset(oth, 0xFF, n * sizeof(T))); /* NaN */
                         a.src = cur, a.dst = oth;
                         a.vec = ssam_queue3d_vec(&a);
+                        const int crc = ssam_queue3d_check<T, S>(&a);
+                        CHECK(crc == SSAM_SUCCESS, "%dx%dx%d: the check refused a (%d)", nx, ny, nz, crc);
                         CHECK(a.vec == (pitch % Q::V == 0 && plane % Q::V == 0), "%dx%dx%d layout %d: vec %d", nx, ny, nz, lay, a.vec);
                         kern<<<ssam_queue3d_grid(&a, BY), dim3(32, BY), smem>>>(a, cf);
                         CUDA_OK(cudaGetLastError());
@@ -167,11 +169,50 @@ static void run(const char *name, void (*kern)(ssam_queue3d_args<T>, C), int lig
     case_end();
 }
 
+template <class S>
+static int q3_check(const ssam_queue3d_args<float> *a) { return ssam_queue3d_check<float, S>(a); }
+/* ssam_queue3d_check: what the step cannot take is refused with its code */
+static void test_check(void)
+{
+    case_begin("ssam queue3d check: periodic, keep-radius of an asymmetric star, an unknown update, NULL, sizes, pitch, overlap refused");
+    float *d;
+    CUDA_OK(cudaMalloc(&d, 2 * 64 * 64 * 8 * sizeof(float)));
+    ssam_queue3d_args<float> a, b;
+    memset(&a, 0, sizeof a);
+    a.src = d, a.dst = d + 64 * 64 * 8, a.nx = 64, a.ny = 64, a.nz = 8, a.pitch = 64, a.plane = 64 * 64, a.seg = 8;
+    a.update = ONCHIP_UPDATE_LEAPFROG, a.boundary = ONCHIP_KEEP_EXTENT;
+#define Q3C(S, stmt, code)                                                                                 \
+    do {                                                                                                  \
+        b = a;                                                                                            \
+        stmt;                                                                                             \
+        const int rc_ = q3_check<S>(&b);                                                                  \
+        CHECK(rc_ == (code), "%s: %d, not %d", #stmt, rc_, code);                                         \
+    } while (0)
+    Q3C(f_s4_s, (void)0, SSAM_SUCCESS);
+    Q3C(f_s4_s, b.boundary = ONCHIP_ZERO_OUTSIDE, SSAM_SUCCESS);
+    Q3C(f_s4_s, b.boundary = ONCHIP_KEEP_RADIUS, SSAM_SUCCESS); /* a symmetric star: the same cells */
+    Q3C(f_up_s, b.boundary = ONCHIP_KEEP_RADIUS, SSAM_EBORDER);
+    Q3C(f_s4_s, b.boundary = ONCHIP_PERIODIC, SSAM_EBORDER);
+    Q3C(f_s4_s, b.boundary = 9, SSAM_EBORDER);
+    Q3C(f_s4_s, b.update = 3, SSAM_EUPDATE);
+    Q3C(f_s4_s, b.update = -1, SSAM_EUPDATE);
+    Q3C(f_s4_s, b.src = NULL, SSAM_ENULL);
+    Q3C(f_s4_s, b.nz = 0, SSAM_ESIZE);
+    Q3C(f_s4_s, b.seg = 0, SSAM_ESIZE);
+    Q3C(f_s4_s, b.pitch = 63, SSAM_EPITCH);
+    Q3C(f_s4_s, b.plane = 64 * 63, SSAM_EPITCH);
+    Q3C(f_s4_s, b.dst = d + 64 * 64 * 7, SSAM_EOVERLAP);
+#undef Q3C
+    CUDA_OK(cudaFree(d));
+    case_end();
+}
+
 /* usage: test_ssam_queue3d [--light]   (--light: the three smaller sizes, for compute-sanitizer) */
 int main(int argc, char **argv)
 {
     const int light = gpucheck_begin(argc, argv);
-    check_plan(6);
+    check_plan(7);
+    test_check();
     run<float, f_s1_c, f_s1_s, 8, 2>("f_s1 star3d_r1", f_s1_k, light);
     run<float, f_s4_c, f_s4_s, 16, 2>("f_s4 star3d_r4", f_s4_k, light);
     run<float, f_s8_c, f_s8_s, 8, 1>("f_s8 star3d_r8", f_s8_k, light);

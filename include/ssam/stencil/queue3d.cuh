@@ -13,6 +13,8 @@
  *                               shape's coefficients (c[I] for point I; a kernel parameter array)
  *   ssam_queue3d_smem<T, S, BY, PD>()       its dynamic shared memory (bytes)
  *   ssam_queue3d_grid<T>(a, BY)             its grid: (nx / 32V, ny / BY, nz / seg), rounded up
+ *   ssam_queue3d_check<T, S>(&a)            SSAM_SUCCESS, or the code of what the step cannot take
+ *                                           (a periodic boundary: SSAM_EBORDER); call it before a launch
  *   u' = s L u (SUM), 2u - u_prev + s L u (LEAPFROG), (2u - (1 - d) u_prev + s L u) / (1 + d) (DAMPED),
  *   L u = sum of c[I] u(cell + d_I); s = 1, d = 0 where the field is NULL.
  *
@@ -37,8 +39,11 @@
 
 #include <onchip/async.cuh>
 #include <onchip/boundary.h>
+#include <onchip/check.h>
 #include <onchip/shape.cuh>
 #include <onchip/stencil.h>
+#include "../codes.h"
+#include "../regcache.cuh"
 
 template <class T>
 struct ssam_queue3d_args {
@@ -75,17 +80,6 @@ static __host__ __device__ constexpr size_t ssam_queue3d_smem(void)
     return (size_t)ssam__q3<T, S, BY, PD>::NS * ssam__q3<T, S, BY, PD>::SL * sizeof(T);
 }
 
-/* 16 bytes into shared memory, the first n (16 or 0) from src: the ring's copy, without a memory
- * clobber (the ring's reads are ordered by the wait and the barrier, which have one) */
-static __device__ __forceinline__ void ssam__q3_cp16(void *dst, const void *src, int n)
-{
-#if ONCHIP__CP_ASYNC
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"((unsigned)__cvta_generic_to_shared(dst)), "l"(src),
-                 "r"(n));
-#else
-    onchip_cp_async16_fill(dst, src, n);
-#endif
-}
 /* V cells of row (z, y) from column x into the ring at s, zeros outside.  FAST (16-byte copies, nx a
  * multiple of V): a chunk is all inside or all outside, one copy; else cell by cell */
 template <bool FAST, class T>
@@ -96,7 +90,7 @@ static __device__ __forceinline__ void ssam__q3_copy(T *s, const ssam_queue3d_ar
     const T *row = a.src + (zy ? (long long)z * a.plane + (long long)y * a.pitch : 0);
     if constexpr (FAST) {
         const bool ok = zy && x >= 0 && x < a.nx;
-        ssam__q3_cp16(s, ok ? row + x : a.src, ok ? 16 : 0);
+        onchip_cp_async16_fill_unordered(s, ok ? row + x : a.src, ok ? 16 : 0);
     } else {
 #pragma unroll
         for (int e = 0; e < V; e++) {
@@ -309,15 +303,34 @@ static __device__ __forceinline__ void ssam_queue3d_step(const ssam_queue3d_args
 
 #ifndef __CUDACC_RTC__
 /* 1 when ssam_queue3d_args a may take 16-byte copies: its arrays 16-byte aligned, pitch and plane
- * multiples of V */
+ * multiples of V (ssam_vec_ok) */
 template <class T>
 static inline int ssam_queue3d_vec(const ssam_queue3d_args<T> *a)
 {
-    const long long V = 16 / (long long)sizeof(T);
+    const int V = 16 / (int)sizeof(T);
     const T *p[4] = {a->src, a->dst, a->scale, a->damp};
     for (int i = 0; i < 4; i++)
-        if (p[i] && ((unsigned long long)(size_t)p[i] & 15u)) return 0;
-    return a->pitch % V == 0 && a->plane % V == 0;
+        if (p[i] && !ssam_vec_ok(p[i], a->pitch, V)) return 0;
+    return a->plane % V == 0;
+}
+/* SSAM_SUCCESS when the step of shape S can take a: src, dst set; nx, ny, nz, seg >= 1; pitch >= nx,
+ * plane >= pitch ny; src and dst apart; an ONCHIP_UPDATE_*; a boundary policy it gives (keep-extent,
+ * zero-outside, keep-radius where onchip_boundary_same says it keeps the same cells): else the code */
+template <class T, class S>
+static inline int ssam_queue3d_check(const ssam_queue3d_args<T> *a)
+{
+    const onchip_extent e = {S::xlo, S::xhi, S::ylo, S::yhi, S::zlo, S::zhi, S::rmax, 3};
+    long long span;
+    if (!a || !a->src || !a->dst) return SSAM_ENULL;
+    if (a->nx < 1 || a->ny < 1 || a->nz < 1 || a->seg < 1) return SSAM_ESIZE;
+    if (a->pitch < a->nx || a->plane < a->pitch * a->ny) return SSAM_EPITCH;
+    span = onchip_span(a->ny, a->pitch, a->nx, 1); /* elements of a plane's rows, then bytes of all planes */
+    span = span < 0 ? -1 : onchip_span(a->nz, a->plane, span, (long long)sizeof(T));
+    if (span < 0) return SSAM_ESIZE;
+    if (onchip_overlap(a->src, span, a->dst, span)) return SSAM_EOVERLAP;
+    if (a->update < ONCHIP_UPDATE_SUM || a->update > ONCHIP_UPDATE_DAMPED) return SSAM_EUPDATE;
+    if (a->boundary != ONCHIP_ZERO_OUTSIDE && !onchip_boundary_same(a->boundary, ONCHIP_KEEP_EXTENT, &e)) return SSAM_EBORDER;
+    return SSAM_SUCCESS;
 }
 template <class T>
 static inline dim3 ssam_queue3d_grid(const ssam_queue3d_args<T> *a, int by)
