@@ -4,7 +4,7 @@
  * float (u, u_prev, s read, u' written; 32 for double) over the copy bandwidth measured here.  Every
  * result of the piece is compared with the hand kernel's (the same sums in the same order: equal
  * within a few ulps).
- *   bench/ssam_queue3d [N [STEPS]]   (default 512 10) */
+ *   bench/ssam_queue3d [N [STEPS [sweep]]]   (default 512 10; sweep: the schedule's choices at R 4) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,10 +46,10 @@ template <> struct star<float, 4> { typedef ONCHIP_SHAPE3D_TYPE(ONCHIP_SHAPE_STA
 template <> struct star<float, 8> { typedef ONCHIP_SHAPE3D_TYPE(ONCHIP_SHAPE_STAR3D_R8) type; };
 template <> struct star<double, 4> { typedef ONCHIP_SHAPE3D_TYPE(ONCHIP_SHAPE_STAR3D_R4) type; };
 
-template <class T, int R, int BY, int PD>
+template <class T, int R, int BY, int PD, int UPD>
 __global__ void __launch_bounds__(32 * BY) queue(ssam_queue3d_args<T> a, coefs<T, R> c)
 {
-    ssam_queue3d_step<T, typename star<T, R>::type, BY, PD>(a, c.c);
+    ssam_queue3d_step<T, typename star<T, R>::type, BY, PD, UPD>(a, c.c);
 }
 
 template <class F>
@@ -85,8 +85,8 @@ __global__ void fill(T *p, size_t n, unsigned seed, double lo, double hi)
     }
 }
 
-template <class T, int R, int BY, int PD>
-static void row(int n, int steps, double bw)
+template <class T, int R, int BY, int PD, int UPD = ONCHIP_UPDATE_LEAPFROG>
+static void row(int n, int steps, double bw, int seg = 0)
 {
     const size_t N = (size_t)n * n * n;
     const double floor_g = bw / (4.0 * sizeof(T)) / 1e9;
@@ -110,11 +110,13 @@ static void row(int n, int steps, double bw)
     };
     /* the piece */
     const size_t smem = ssam_queue3d_smem<T, typename star<T, R>::type, BY, PD>();
-    CUDA_OK(cudaFuncSetAttribute(queue<T, R, BY, PD>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    CUDA_OK(cudaFuncSetAttribute(queue<T, R, BY, PD, UPD>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     ssam_queue3d_args<T> a;
     memset(&a, 0, sizeof a);
     a.nx = a.ny = a.nz = n, a.pitch = n, a.plane = (long long)n * n, a.scale = s, a.update = ONCHIP_UPDATE_LEAPFROG;
-    a.boundary = ONCHIP_KEEP_EXTENT, a.seg = n;
+    int sms = 0;
+    CUDA_OK(onchip_device_sms(0, &sms));
+    a.boundary = ONCHIP_KEEP_EXTENT, a.seg = seg > 0 ? seg : ssam_queue3d_seg(&a, BY, sms);
     auto piece = [&](T *p0, T *p1) {
         for (int t = 0; t < steps; t++) {
             a.src = t & 1 ? p1 : p0, a.dst = t & 1 ? p0 : p1, a.vec = ssam_queue3d_vec(&a);
@@ -122,7 +124,7 @@ static void row(int n, int steps, double bw)
                 fprintf(stderr, "the step refuses its arguments: %s\n", ssam_strerror(ssam_queue3d_check<T, typename star<T, R>::type>(&a)));
                 exit(1);
             }
-            queue<T, R, BY, PD><<<ssam_queue3d_grid(&a, BY), dim3(32, BY), smem>>>(a, c);
+            queue<T, R, BY, PD, UPD><<<ssam_queue3d_grid(&a, BY), dim3(32, BY), smem>>>(a, c);
         }
     };
     /* the same steps from the same state: compare */
@@ -140,9 +142,9 @@ static void row(int n, int steps, double bw)
     for (size_t i = 0; i < N; i++) e = fmax(e, fabs((double)hq[i] - hr[i])), d = fmax(d, fabs((double)hr[i]));
     const float mh = time_ms([&] { hand(w0, w1); }, 5), mq = time_ms([&] { piece(w0, w1); }, 5);
     const double gh = (double)N * steps / (mh * 1e-3) / 1e9, gq = (double)N * steps / (mq * 1e-3) / 1e9;
-    printf("%-6s R %d %d^3 %3d steps  hand %7.1f GCells/s (%5.1f%%)  queue3d BY %2d PD %d %7.1f GCells/s (%5.1f%%)  %.2fx  "
+    printf("%-6s R %d %d^3 %3d steps  hand %7.1f GCells/s (%5.1f%%)  queue3d BY %2d PD %d seg %3d%s %7.1f GCells/s (%5.1f%%)  %.2fx  "
            "floor %.1f  max |queue - hand| %.2g of %.2g\n",
-           sizeof(T) == 4 ? "float" : "double", R, n, steps, gh, 100 * gh / floor_g, BY, PD, gq, 100 * gq / floor_g, gq / gh,
+           sizeof(T) == 4 ? "float" : "double", R, n, steps, gh, 100 * gh / floor_g, BY, PD, a.seg, UPD < 0 ? " (update at run time)" : "", gq, 100 * gq / floor_g, gq / gh,
            floor_g, e, d);
     free(hr), free(hq);
     CUDA_OK(cudaFree(u));
@@ -170,9 +172,17 @@ int main(int argc, char **argv)
     CUDA_OK(cudaFree(a));
     CUDA_OK(cudaFree(b));
     printf("%s, copy %.2f TB/s; floor = bytes a cell-step (4 arrays) over it\n", p.name, bw / 1e12);
+    if (argc > 3) { /* the schedule's choices: update at run time or fixed, BY, z segments */
+        row<float, 4, 8, 2, -1>(n, steps, bw);
+        row<float, 4, 8, 2>(n, steps, bw);  /* ssam_queue3d_seg's choice */
+        row<float, 4, 16, 2>(n, steps, bw);
+        for (int seg = n; seg >= 16; seg /= 2) row<float, 4, 8, 2>(n, steps, bw, seg);
+        return 0;
+    }
     row<float, 1, 8, 2>(n, steps, bw);
     row<float, 4, 16, 2>(n, steps, bw);
     row<float, 4, 8, 2>(n, steps, bw);
+    row<float, 4, 8, 2, -1>(n, steps, bw);
     row<float, 8, 8, 1>(n, steps, bw);
     row<double, 4, 8, 2>(n, steps, bw);
     return 0;

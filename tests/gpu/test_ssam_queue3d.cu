@@ -17,21 +17,24 @@
 
 #define MY_UPWIND3D(X) X(0, 0, 0, 0) X(1, -2, 0, 0) X(2, 1, 0, 0) X(3, 0, -1, 0) X(4, 0, 3, 0) X(5, 0, 0, -3) X(1, 0, 0, 1)
 
-#define QK(name, T, SHAPE, BY, PD)                                                                        \
+#define QK(name, T, SHAPE, BY, PD, UPD)                                                                        \
     typedef ONCHIP_SHAPE3D_TYPE(SHAPE) name##_s;                                                          \
     struct name##_c {                                                                                     \
         T c[name##_s::npts];                                                                              \
     };                                                                                                    \
     __global__ void __launch_bounds__(32 * (BY)) name##_k(ssam_queue3d_args<T> a, name##_c c)             \
     {                                                                                                     \
-        ssam_queue3d_step<T, name##_s, BY, PD>(a, c.c);                                                   \
+        ssam_queue3d_step<T, name##_s, BY, PD, UPD>(a, c.c);                                                   \
     }
-QK(f_s1, float, ONCHIP_SHAPE_STAR3D_R1, 8, 2)
-QK(f_s4, float, ONCHIP_SHAPE_STAR3D_R4, 16, 2)
-QK(f_s8, float, ONCHIP_SHAPE_STAR3D_R8, 8, 1)
-QK(f_up, float, MY_UPWIND3D, 4, 3)
-QK(d_s2, double, ONCHIP_SHAPE_STAR3D_R2, 8, 2)
-QK(d_up, double, MY_UPWIND3D, 8, 1)
+QK(f_s1, float, ONCHIP_SHAPE_STAR3D_R1, 8, 2, -1)
+QK(f_s4, float, ONCHIP_SHAPE_STAR3D_R4, 16, 2, -1)
+QK(f_s8, float, ONCHIP_SHAPE_STAR3D_R8, 8, 1, -1)
+QK(f_up, float, MY_UPWIND3D, 4, 3, -1)
+QK(d_s2, double, ONCHIP_SHAPE_STAR3D_R2, 8, 2, -1)
+QK(d_up, double, MY_UPWIND3D, 8, 1, -1)
+/* the update fixed at compile time */
+QK(f_s4l, float, ONCHIP_SHAPE_STAR3D_R4, 8, 2, ONCHIP_UPDATE_LEAPFROG)
+QK(d_s4d, double, ONCHIP_SHAPE_STAR3D_R4, 8, 2, ONCHIP_UPDATE_DAMPED)
 
 typedef struct pt { int i, dx, dy, dz; } pt;
 struct collect {
@@ -69,7 +72,7 @@ static void reference(const pt *pts, int npts, const double *c, int lo[3], int h
             }
 }
 
-template <class T, class C, class S, int BY, int PD>
+template <class T, class C, class S, int BY, int PD, int UPD = -1>
 static void run(const char *name, void (*kern)(ssam_queue3d_args<T>, C), int light)
 {
     typedef ssam__q3<T, S, BY, PD> Q;
@@ -132,7 +135,13 @@ static void run(const char *name, void (*kern)(ssam_queue3d_args<T>, C), int lig
                         if (update == ONCHIP_UPDATE_SUM) CUDA_OK(cudaMemset(oth, 0xFF, n * sizeof(T))); /* NaN */
                         a.src = cur, a.dst = oth;
                         a.vec = ssam_queue3d_vec(&a);
-                        const int crc = ssam_queue3d_check<T, S>(&a);
+                        if (UPD >= 0 && update != UPD) { /* a kernel of another update: refused */
+                            const int rc = ssam_queue3d_check<T, S, UPD>(&a);
+                            CHECK(rc == SSAM_EUPDATE, "update %d, kernel of update %d: the check gave %d", update, UPD, rc);
+                            free(hu), free(hp);
+                            break;
+                        }
+                        const int crc = ssam_queue3d_check<T, S, UPD>(&a);
                         CHECK(crc == SSAM_SUCCESS, "%dx%dx%d: the check refused a (%d)", nx, ny, nz, crc);
                         CHECK(a.vec == (pitch % Q::V == 0 && plane % Q::V == 0), "%dx%dx%d layout %d: vec %d", nx, ny, nz, lay, a.vec);
                         kern<<<ssam_queue3d_grid(&a, BY), dim3(32, BY), smem>>>(a, cf);
@@ -203,6 +212,18 @@ static void test_check(void)
     Q3C(f_s4_s, b.plane = 64 * 63, SSAM_EPITCH);
     Q3C(f_s4_s, b.dst = d + 64 * 64 * 7, SSAM_EOVERLAP);
 #undef Q3C
+    CHECK((ssam_queue3d_check<float, f_s4_s, ONCHIP_UPDATE_LEAPFROG>(&a) == SSAM_SUCCESS), "the fixed update's check refused its update");
+    CHECK((ssam_queue3d_check<float, f_s4_s, ONCHIP_UPDATE_DAMPED>(&a) == SSAM_EUPDATE), "the fixed update's check took another");
+    /* ssam_queue3d_seg: all planes while the columns give each SM a block, else <= 2 blocks an SM, >= 16 planes */
+    b = a, b.nx = b.ny = b.nz = 512;
+    CHECK(ssam_queue3d_seg(&b, 8, 132) == 512, "512^3 BY 8, 132 SMs: seg %d", ssam_queue3d_seg(&b, 8, 132));
+    CHECK(ssam_queue3d_seg(&b, 8, 300) == 256, "512^3 BY 8, 300 SMs: seg %d", ssam_queue3d_seg(&b, 8, 300));
+    b.nx = b.ny = b.nz = 256;
+    CHECK(ssam_queue3d_seg(&b, 8, 132) == 64, "256^3 BY 8, 132 SMs: seg %d", ssam_queue3d_seg(&b, 8, 132));
+    b.nx = b.ny = 32, b.nz = 1000;
+    CHECK(ssam_queue3d_seg(&b, 8, 132) == 16, "32x32x1000: seg %d", ssam_queue3d_seg(&b, 8, 132));
+    b.nz = 9;
+    CHECK(ssam_queue3d_seg(&b, 8, 132) == 9, "nz 9: seg %d", ssam_queue3d_seg(&b, 8, 132));
     CUDA_OK(cudaFree(d));
     case_end();
 }
@@ -211,7 +232,7 @@ static void test_check(void)
 int main(int argc, char **argv)
 {
     const int light = gpucheck_begin(argc, argv);
-    check_plan(7);
+    check_plan(9);
     test_check();
     run<float, f_s1_c, f_s1_s, 8, 2>("f_s1 star3d_r1", f_s1_k, light);
     run<float, f_s4_c, f_s4_s, 16, 2>("f_s4 star3d_r4", f_s4_k, light);
@@ -219,5 +240,7 @@ int main(int argc, char **argv)
     run<float, f_up_c, f_up_s, 4, 3>("f_up upwind", f_up_k, light);
     run<double, d_s2_c, d_s2_s, 8, 2>("d_s2 star3d_r2", d_s2_k, light);
     run<double, d_up_c, d_up_s, 8, 1>("d_up upwind", d_up_k, light);
+    run<float, f_s4l_c, f_s4l_s, 8, 2, ONCHIP_UPDATE_LEAPFROG>("f_s4l star3d_r4 leapfrog fixed", f_s4l_k, light);
+    run<double, d_s4d_c, d_s4d_s, 8, 2, ONCHIP_UPDATE_DAMPED>("d_s4d star3d_r4 damped fixed", d_s4d_k, light);
     return check_exit();
 }

@@ -8,15 +8,17 @@
  *                               plane, update (ONCHIP_UPDATE_*), boundary (ONCHIP_KEEP_EXTENT or
  *                               ONCHIP_ZERO_OUTSIDE), seg (planes a block), vec (16-byte copies:
  *                               ssam_queue3d_vec(&a))
- *   ssam_queue3d_step<T, S, BY, PD>(a, c)   the block's columns: 32 x BY threads, each V = 16 /
+ *   ssam_queue3d_step<T, S, BY, PD[, UPD]>(a, c)   the block's columns: 32 x BY threads, each V = 16 /
  *                               sizeof(T) cells of a row, planes blockIdx.z * seg ... of them; c the
  *                               shape's coefficients (c[I] for point I; a kernel parameter array)
  *   ssam_queue3d_smem<T, S, BY, PD>()       its dynamic shared memory (bytes)
  *   ssam_queue3d_grid<T>(a, BY)             its grid: (nx / 32V, ny / BY, nz / seg), rounded up
- *   ssam_queue3d_check<T, S>(&a)            SSAM_SUCCESS, or the code of what the step cannot take
+ *   ssam_queue3d_seg<T>(a, BY, sms)         a seg that fills a device of sms multiprocessors
+ *   ssam_queue3d_check<T, S[, UPD]>(&a)     SSAM_SUCCESS, or the code of what the step cannot take
  *                                           (a periodic boundary: SSAM_EBORDER); call it before a launch
  *   u' = s L u (SUM), 2u - u_prev + s L u (LEAPFROG), (2u - (1 - d) u_prev + s L u) / (1 + d) (DAMPED),
- *   L u = sum of c[I] u(cell + d_I); s = 1, d = 0 where the field is NULL.
+ *   L u = sum of c[I] u(cell + d_I); s = 1, d = 0 where the field is NULL.  UPD (default -1: a.update
+ *   at run time) fixes the update at compile time: the faster body; check<T, S, UPD> refuses another.
  *
  * EXAMPLE
  *   [compile]
@@ -142,25 +144,53 @@ static __device__ __forceinline__ void ssam__q3_store(T *p, const T (&v)[16 / si
     }
 }
 
-/* plane zp of the block's tile (its cells, y halo rows, x halo) into ring slot s */
-template <bool FAST, class T, class S, int BY, int PD>
-static __device__ __forceinline__ void ssam__q3_fetch(T *s, const ssam_queue3d_args<T> &a, int zp, int bx, int by)
-{
+/* the thread's copy sites in a plane of the tile: its cells, its share of the y halo rows, the x
+ * halo chunk of lanes at the row's ends.  Per site: the ring offset (o, -1 when the thread has no such
+ * site), the cell's row y and column x, and g, the offset in the plane (-1 outside rows 0 .. ny - 1 or
+ * columns 0 .. nx - 1 of the chunk's first cell) */
+template <class T, class S, int BY, int PD>
+struct ssam__q3_sites {
     typedef ssam__q3<T, S, BY, PD> Q;
-    const int tx = threadIdx.x, ty = threadIdx.y, x = bx + tx * Q::V;
-    ssam__q3_copy<FAST>(s + (Q::YL + ty) * Q::TW + Q::HL + tx * Q::V, a, zp, by + ty, x);
+    enum { NYH = (Q::YL + S::yhi + BY - 1) / BY, N = 2 + NYH };
+    int o[N], y[N], x[N];
+    long long g[N];
+    __device__ __forceinline__ void set(int k, int o_, int y_, int x_, const ssam_queue3d_args<T> &a)
+    {
+        o[k] = o_, y[k] = y_, x[k] = x_;
+        g[k] = y_ >= 0 && y_ < a.ny && x_ >= 0 && x_ < a.nx ? (long long)y_ * a.pitch + x_ : -1;
+    }
+    __device__ __forceinline__ ssam__q3_sites(const ssam_queue3d_args<T> &a, int bx, int by)
+    {
+        const int tx = threadIdx.x, ty = threadIdx.y, xc = Q::HL + tx * Q::V;
+        set(0, (Q::YL + ty) * Q::TW + xc, by + ty, bx + tx * Q::V, a);
 #pragma unroll
-    for (int h = ty; h < Q::YL + S::yhi; h += BY) {
-        const int r = h < Q::YL ? h : BY + h;
-        ssam__q3_copy<FAST>(s + r * Q::TW + Q::HL + tx * Q::V, a, zp, by - Q::YL + r, x);
+        for (int j = 0; j < NYH; j++) {
+            const int h = ty + j * BY, r = h < Q::YL ? h : BY + h;
+            set(1 + j, h < Q::YL + S::yhi ? r * Q::TW + xc : -1, by - Q::YL + r, bx + tx * Q::V, a);
+        }
+        const int j = tx - (32 - Q::HR / Q::V), row = (Q::YL + ty) * Q::TW;
+        if (tx < Q::HL / Q::V) set(N - 1, row + tx * Q::V, by + ty, bx - Q::HL + tx * Q::V, a);
+        else if (j >= 0) set(N - 1, row + Q::HL + Q::TX + j * Q::V, by + ty, bx + Q::TX + j * Q::V, a);
+        else set(N - 1, -1, 0, 0, a);
     }
-    if (tx < Q::HL / Q::V)
-        ssam__q3_copy<FAST>(s + (Q::YL + ty) * Q::TW + tx * Q::V, a, zp, by + ty, bx - Q::HL + tx * Q::V);
-    if (tx >= 32 - Q::HR / Q::V) {
-        const int j = tx - (32 - Q::HR / Q::V);
-        ssam__q3_copy<FAST>(s + (Q::YL + ty) * Q::TW + Q::HL + Q::TX + j * Q::V, a, zp, by + ty, bx + Q::TX + j * Q::V);
+    /* plane z into ring slot s; FAST as ssam__q3_copy's */
+    template <bool FAST>
+    __device__ __forceinline__ void fetch(T *s, const ssam_queue3d_args<T> &a, int z) const
+    {
+        const bool zok = z >= 0 && z < a.nz;
+        const T *p = a.src + (zok ? (long long)z * a.plane : 0);
+#pragma unroll
+        for (int k = 0; k < N; k++) {
+            if (o[k] < 0) continue;
+            if constexpr (FAST) {
+                const bool ok = zok && g[k] >= 0;
+                onchip_cp_async16_fill_unordered(s + o[k], ok ? p + g[k] : a.src, ok ? 16 : 0);
+            } else {
+                ssam__q3_copy<false>(s + o[k], a, z, y[k], x[k]);
+            }
+        }
     }
-}
+};
 
 /* the damped update's division: float's __fdividef (within 2 ulp for 1 + d in [1, 2^126]; the IEEE
  * division's slow path is a call with a stack frame), double's / */
@@ -207,7 +237,7 @@ struct ssam__q3_sum {
 };
 
 /* the step's body: FAST as ssam__q3_copy's */
-template <bool FAST, class T, class S, int BY, int PD>
+template <bool FAST, class T, class S, int BY, int PD, int UPD>
 static __device__ __forceinline__ void ssam__q3_body(const ssam_queue3d_args<T> &a, const T *c)
 {
     typedef ssam__q3<T, S, BY, PD> Q;
@@ -216,7 +246,8 @@ static __device__ __forceinline__ void ssam__q3_body(const ssam_queue3d_args<T> 
     T *ring = (T *)ssam__q3_smem;
     const int tx = threadIdx.x, ty = threadIdx.y;
     const int bx = blockIdx.x * Q::TX, by = blockIdx.y * BY, x = bx + tx * V, y = by + ty;
-    const int z0 = blockIdx.z * a.seg, z1 = z0 + a.seg < a.nz ? z0 + a.seg : a.nz;
+    const int z0 = blockIdx.z * a.seg, z1 = z0 + a.seg < a.nz ? z0 + a.seg : a.nz, upd = UPD >= 0 ? UPD : a.update;
+    const ssam__q3_sites<T, S, BY, PD> sites(a, bx, by);
     const bool keep = a.boundary != ONCHIP_ZERO_OUTSIDE, ykept = y < Q::YL || y >= a.ny - S::yhi;
     bool xkept[V];
 #pragma unroll
@@ -227,24 +258,24 @@ static __device__ __forceinline__ void ssam__q3_body(const ssam_queue3d_args<T> 
     for (int k = 1; k < Q::NQ; k++) ssam__q3_load<FAST>(q[k], a.src, a, z0 - Q::ZL + k - 1, y, x);
 #pragma unroll 1
     for (int k = 0; k < Q::ZH + PD; k++) {
-        ssam__q3_fetch<FAST, T, S, BY, PD>(ring + k * Q::SL, a, z0 + k, bx, by);
+        sites.template fetch<FAST>(ring + k * Q::SL, a, z0 + k);
         onchip_cp_async_commit();
     }
     int sc = 0; /* the slot of plane z */
     T up[V] = {}, sv[V] = {}, dv[V] = {}; /* plane z's u_prev, s and d, loaded a plane ahead */
-    if (a.update != ONCHIP_UPDATE_SUM) ssam__q3_load<FAST>(up, a.dst, a, z0, y, x);
+    if (upd != ONCHIP_UPDATE_SUM) ssam__q3_load<FAST>(up, a.dst, a, z0, y, x);
     if (a.scale) ssam__q3_load<FAST>(sv, a.scale, a, z0, y, x);
     if (a.damp) ssam__q3_load<FAST>(dv, a.damp, a, z0, y, x);
     for (int z = z0; z < z1; z++) {
         {   /* plane z + ZH + PD into the slot of plane z - 2 (read last before the previous barrier) */
             int sn = sc + Q::ZH + PD;
             sn -= sn >= Q::NS ? Q::NS : 0;
-            ssam__q3_fetch<FAST, T, S, BY, PD>(ring + sn * Q::SL, a, z + Q::ZH + PD, bx, by);
+            sites.template fetch<FAST>(ring + sn * Q::SL, a, z + Q::ZH + PD);
             onchip_cp_async_commit();
         }
         T un[V] = {}, sn[V] = {}, dn[V] = {};
         if (z + 1 < z1) {
-            if (a.update != ONCHIP_UPDATE_SUM) ssam__q3_load<FAST>(un, a.dst, a, z + 1, y, x);
+            if (upd != ONCHIP_UPDATE_SUM) ssam__q3_load<FAST>(un, a.dst, a, z + 1, y, x);
             if (a.scale) ssam__q3_load<FAST>(sn, a.scale, a, z + 1, y, x);
             if (a.damp) ssam__q3_load<FAST>(dn, a.damp, a, z + 1, y, x);
         }
@@ -274,8 +305,8 @@ static __device__ __forceinline__ void ssam__q3_body(const ssam_queue3d_args<T> 
             const T u = q[Q::ZL][e], sc_ = a.scale ? sv[e] : T(1);
             const bool kept = keep && (xkept[e] || ykept || z < Q::ZL || z >= a.nz - Q::ZH);
             if (kept) o[e] = u;
-            else if (a.update == ONCHIP_UPDATE_SUM) o[e] = sc_ * sum[e];
-            else if (a.update == ONCHIP_UPDATE_LEAPFROG) o[e] = T(2) * u - up[e] + sc_ * sum[e];
+            else if (upd == ONCHIP_UPDATE_SUM) o[e] = sc_ * sum[e];
+            else if (upd == ONCHIP_UPDATE_LEAPFROG) o[e] = T(2) * u - up[e] + sc_ * sum[e];
             else {
                 const T d = a.damp ? dv[e] : T(0);
                 o[e] = ssam__q3_div(T(2) * u - (T(1) - d) * up[e] + sc_ * sum[e], T(1) + d);
@@ -290,15 +321,16 @@ static __device__ __forceinline__ void ssam__q3_body(const ssam_queue3d_args<T> 
     onchip_cp_async_wait_all();
 }
 
-template <class T, class S, int BY, int PD>
+template <class T, class S, int BY, int PD, int UPD = -1>
 static __device__ __forceinline__ void ssam_queue3d_step(const ssam_queue3d_args<T> &a, const T *c)
 {
     static_assert(sizeof(T) == 4 || sizeof(T) == 8, "ssam_queue3d_step: T must be float or double");
     static_assert(ssam__is_star<S>::value, "ssam_queue3d_step: S must be a star (every point on an axis)");
     static_assert(BY >= 1 && BY <= 32, "ssam_queue3d_step: BY must be 1 .. 32 (32 x BY threads)");
     static_assert(PD >= 1 && PD <= 4, "ssam_queue3d_step: PD must be 1 .. 4");
-    if (a.vec && a.nx % (16 / (int)sizeof(T)) == 0) ssam__q3_body<true, T, S, BY, PD>(a, c);
-    else ssam__q3_body<false, T, S, BY, PD>(a, c);
+    static_assert(UPD >= -1 && UPD <= ONCHIP_UPDATE_DAMPED, "ssam_queue3d_step: UPD must be -1 (a.update at run time) or an ONCHIP_UPDATE_*");
+    if (a.vec && a.nx % (16 / (int)sizeof(T)) == 0) ssam__q3_body<true, T, S, BY, PD, UPD>(a, c);
+    else ssam__q3_body<false, T, S, BY, PD, UPD>(a, c);
 }
 
 #ifndef __CUDACC_RTC__
@@ -316,7 +348,7 @@ static inline int ssam_queue3d_vec(const ssam_queue3d_args<T> *a)
 /* SSAM_SUCCESS when the step of shape S can take a: src, dst set; nx, ny, nz, seg >= 1; pitch >= nx,
  * plane >= pitch ny; src and dst apart; an ONCHIP_UPDATE_*; a boundary policy it gives (keep-extent,
  * zero-outside, keep-radius where onchip_boundary_same says it keeps the same cells): else the code */
-template <class T, class S>
+template <class T, class S, int UPD = -1>
 static inline int ssam_queue3d_check(const ssam_queue3d_args<T> *a)
 {
     const onchip_extent e = {S::xlo, S::xhi, S::ylo, S::yhi, S::zlo, S::zhi, S::rmax, 3};
@@ -328,9 +360,20 @@ static inline int ssam_queue3d_check(const ssam_queue3d_args<T> *a)
     span = span < 0 ? -1 : onchip_span(a->nz, a->plane, span, (long long)sizeof(T));
     if (span < 0) return SSAM_ESIZE;
     if (onchip_overlap(a->src, span, a->dst, span)) return SSAM_EOVERLAP;
-    if (a->update < ONCHIP_UPDATE_SUM || a->update > ONCHIP_UPDATE_DAMPED) return SSAM_EUPDATE;
+    if (a->update < ONCHIP_UPDATE_SUM || a->update > ONCHIP_UPDATE_DAMPED || (UPD >= 0 && a->update != UPD)) return SSAM_EUPDATE;
     if (a->boundary != ONCHIP_ZERO_OUTSIDE && !onchip_boundary_same(a->boundary, ONCHIP_KEEP_EXTENT, &e)) return SSAM_EBORDER;
     return SSAM_SUCCESS;
+}
+/* planes a block for a's grid (BY rows a block) on a device of sms multiprocessors: all nz while the
+ * x-y columns alone give every multiprocessor a block (one wave), else cut into at most two blocks a
+ * multiprocessor, at least 16 planes */
+template <class T>
+static inline int ssam_queue3d_seg(const ssam_queue3d_args<T> *a, int by, int sms)
+{
+    const long long tx = 32 * (16 / (int)sizeof(T)), cols = ((a->nx + tx - 1) / tx) * (long long)((a->ny + by - 1) / by);
+    const long long m = sms > 0 ? sms : 1, cuts = cols >= m ? 1 : 2 * m / cols;
+    const long long seg = (a->nz + cuts - 1) / cuts;
+    return a->nz < 16 ? a->nz : seg < 16 ? 16 : (int)seg;
 }
 template <class T>
 static inline dim3 ssam_queue3d_grid(const ssam_queue3d_args<T> *a, int by)
