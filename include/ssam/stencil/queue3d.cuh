@@ -82,24 +82,30 @@ static __host__ __device__ constexpr size_t ssam_queue3d_smem(void)
     return (size_t)ssam__q3<T, S, BY, PD>::NS * ssam__q3<T, S, BY, PD>::SL * sizeof(T);
 }
 
-/* V cells of row (z, y) from column x into the ring at s, zeros outside.  FAST (16-byte copies, nx a
- * multiple of V): a chunk is all inside or all outside, one copy; else cell by cell */
-template <bool FAST, class T>
+/* V cells of row (z, y) from column x into the ring at s, cell by cell, zeros outside */
+template <class T>
 static __device__ __forceinline__ void ssam__q3_copy(T *s, const ssam_queue3d_args<T> &a, int z, int y, int x)
 {
     enum { V = 16 / (int)sizeof(T) };
     const bool zy = z >= 0 && z < a.nz && y >= 0 && y < a.ny;
     const T *row = a.src + (zy ? (long long)z * a.plane + (long long)y * a.pitch : 0);
-    if constexpr (FAST) {
-        const bool ok = zy && x >= 0 && x < a.nx;
-        onchip_cp_async16_fill_unordered(s, ok ? row + x : a.src, ok ? 16 : 0);
-    } else {
 #pragma unroll
-        for (int e = 0; e < V; e++) {
-            const bool ok = zy && x + e >= 0 && x + e < a.nx;
-            if constexpr (sizeof(T) == 4) onchip_cp_async4(s + e, row + (ok ? x + e : 0), ok);
-            else onchip_cp_async8(s + e, row + (ok ? x + e : 0), ok);
-        }
+    for (int e = 0; e < V; e++) {
+        const bool ok = zy && x + e >= 0 && x + e < a.nx;
+        if constexpr (sizeof(T) == 4) onchip_cp_async4(s + e, row + (ok ? x + e : 0), ok);
+        else onchip_cp_async8(s + e, row + (ok ? x + e : 0), ok);
+    }
+}
+/* V values at p (16-byte aligned, shared or global memory) into v */
+template <class T>
+static __device__ __forceinline__ void ssam__q3_lds(T *v, const T *p)
+{
+    if constexpr (sizeof(T) == 4) {
+        const float4 t = *(const float4 *)p;
+        v[0] = t.x, v[1] = t.y, v[2] = t.z, v[3] = t.w;
+    } else {
+        const double2 t = *(const double2 *)p;
+        v[0] = t.x, v[1] = t.y;
     }
 }
 /* V cells of p at (z, y, x) into v (zeros outside); v out to p (the cells inside) */
@@ -112,13 +118,7 @@ static __device__ __forceinline__ void ssam__q3_load(T (&v)[16 / sizeof(T)], con
     const T *row = p + (zy ? (long long)z * a.plane + (long long)y * a.pitch : 0);
     if constexpr (FAST) {
         if (zy && x >= 0 && x < a.nx) {
-            if constexpr (sizeof(T) == 4) {
-                const float4 q = *(const float4 *)(row + x);
-                v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
-            } else {
-                const double2 q = *(const double2 *)(row + x);
-                v[0] = q.x, v[1] = q.y;
-            }
+            ssam__q3_lds(v, row + x);
         } else {
 #pragma unroll
             for (int e = 0; e < V; e++) v[e] = T(0);
@@ -173,7 +173,8 @@ struct ssam__q3_sites {
         else if (j >= 0) set(N - 1, row + Q::HL + Q::TX + j * Q::V, by + ty, bx + Q::TX + j * Q::V, a);
         else set(N - 1, -1, 0, 0, a);
     }
-    /* plane z into ring slot s; FAST as ssam__q3_copy's */
+    /* plane z into ring slot s.  FAST (16-byte copies, nx a multiple of V): a chunk is all inside or
+     * all outside, one copy; else cell by cell */
     template <bool FAST>
     __device__ __forceinline__ void fetch(T *s, const ssam_queue3d_args<T> &a, int z) const
     {
@@ -186,7 +187,7 @@ struct ssam__q3_sites {
                 const bool ok = zok && g[k] >= 0;
                 onchip_cp_async16_fill_unordered(s + o[k], ok ? p + g[k] : a.src, ok ? 16 : 0);
             } else {
-                ssam__q3_copy<false>(s + o[k], a, z, y[k], x[k]);
+                ssam__q3_copy(s + o[k], a, z, y[k], x[k]);
             }
         }
     }
@@ -196,18 +197,6 @@ struct ssam__q3_sites {
  * division's slow path is a call with a stack frame), double's / */
 static __device__ __forceinline__ float ssam__q3_div(float a, float b) { return __fdividef(a, b); }
 static __device__ __forceinline__ double ssam__q3_div(double a, double b) { return a / b; }
-/* V values of shared memory at p (16-byte aligned) */
-template <class T>
-static __device__ __forceinline__ void ssam__q3_lds(T *v, const T *p)
-{
-    if constexpr (sizeof(T) == 4) {
-        const float4 t = *(const float4 *)p;
-        v[0] = t.x, v[1] = t.y, v[2] = t.z, v[3] = t.w;
-    } else {
-        const double2 t = *(const double2 *)p;
-        v[0] = t.x, v[1] = t.y;
-    }
-}
 /* the sum over the points in their order: a point's V values from the queue (DZ), the
  * ring's rows (DY) or the row w (DX, the centre) */
 template <class T, class S, int BY, int PD>
@@ -236,7 +225,7 @@ struct ssam__q3_sum {
     }
 };
 
-/* the step's body: FAST as ssam__q3_copy's */
+/* the step's body: FAST as ssam__q3_sites::fetch's */
 template <bool FAST, class T, class S, int BY, int PD, int UPD>
 static __device__ __forceinline__ void ssam__q3_body(const ssam_queue3d_args<T> &a, const T *c)
 {
