@@ -3,8 +3,8 @@
  * cluster (sm_90) for small systems, a cooperative grid for those that fit its shared memory, and
  * the same grid over a sliced-ELL copy of the matrix for systems that stream from device memory.
  * THE PIECES (perks/cg/, each usable alone): types.cuh, spmv.cuh, reduce.cuh, replace.cuh, stage.cuh,
- *   kernel_grid.cuh, kernel_cgear.cuh, kernel_cluster.cuh, resid.cuh, plan.cuh, refine.cuh,
- *   define.cuh, mixed.cuh.
+ *   kernel_grid.cuh, kernel_cgear.cuh, kernel_cluster.cuh, kernel_cheb.cuh, resid.cuh, plan.cuh,
+ *   refine.cuh, precond.cuh, define.cuh, mixed.cuh.
  *   GLOSSARY of the internal bodies' names: docs/perks-cg.md#cg-glossary.
  *
  * WHAT (PERKS paper, Zhang et al. ICS'23, sections 3-4; CG is the paper's Krylov example)
@@ -38,8 +38,9 @@
  *   T float, double or perks_cg_mixed; BLOCK a multiple of 32, 64..1024; static_asserts name the
  *   generator and the instance.  n >= 1, 0 <= nnz < 2^31, square A; the matrix as planned while the
  *   plan is used.  opts: tol, max_iter, jacobi, cache, blocks, x0, path (0 auto, 1 grid, 2 cluster,
- *   3 stream), cluster, barrier, variant, replace, mixed.  name_plan's refusals (the code, p.why,
- *   p.passes 0, nothing launched): PERKS_ENULL, PERKS_ESIZE, PERKS_EEMPTYROW, PERKS_ENOCOOP,
+ *   3 stream), cluster, barrier, variant, replace, mixed, cheb (Chebyshev p(D^-1 A) D^-1, degree
+ *   1..16 or -1 the planner's: docs/perks-cg.md#reference-chebyshev-preconditioning), cheb_steps.
+ *   name_plan's refusals (the code, p.why, p.passes 0, nothing launched): PERKS_ENULL, PERKS_ESIZE, PERKS_EEMPTYROW, PERKS_ENOCOOP,
  *   PERKS_ERESOURCE, PERKS_EUNSUPPORTED, PERKS_ECORESIDENT, PERKS_ECUDA, PERKS_ENOMEM.  One run at
  *   a time per plan.  The grid kernel has at most 64 registers (PERKS_CG_THREADS_PER_SM).
  * NVRTC (docs/python.md): PERKS_CG_DEFINE emits its kernels only (perks_cg_kargs).
@@ -57,9 +58,11 @@
 #include "cg/kernel_grid.cuh"
 #include "cg/kernel_cgear.cuh"
 #include "cg/kernel_cluster.cuh"
+#include "cg/kernel_cheb.cuh"
 #include "cg/resid.cuh"
 #include "cg/plan.cuh"
 #include "cg/refine.cuh"
+#include "cg/precond.cuh"
 #include "cg/define.cuh"
 #include "cg/mixed.cuh"
 

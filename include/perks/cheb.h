@@ -117,7 +117,7 @@ static inline double perks__cheb_bisect(const double *dd, const double *ee, int 
 
 static inline int perks_cheb_lanczos_bounds(const double *alpha, const double *beta, int k, double *lmin, double *lmax)
 {
-    double dd[PERKS_CHEB_KMAX], ee[PERKS_CHEB_KMAX], mx = 0, u = 0, mind = 0, row, lo, hi;
+    double dd[PERKS_CHEB_KMAX] = {0}, ee[PERKS_CHEB_KMAX] = {0}, mx = 0, u = 0, mind = 0, row, lo, hi;
     int j;
     if (!alpha || !beta || !lmin || !lmax) return PERKS_ENULL;
     if (k < 1 || k > PERKS_CHEB_KMAX) return PERKS_ESIZE;

@@ -83,9 +83,13 @@ typedef struct perks__mtx_entry {
 
 static inline int perks__mtx_fail(perks_mtx_error *e, int rc, long line, const char *why)
 {
+    size_t k = 0;
     e->line = line;
-    strncpy(e->message, why, sizeof e->message - 1);
-    e->message[sizeof e->message - 1] = 0;
+    while (k + 1 < sizeof e->message && why[k]) { /* a truncating copy (strncpy warns under -O3) */
+        e->message[k] = why[k];
+        k++;
+    }
+    e->message[k] = 0;
     return rc;
 }
 

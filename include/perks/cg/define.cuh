@@ -8,6 +8,8 @@
  *       __global__ void name_kernel1(perks_cg_kargs)   perks_cg_cgear_body<T, BLOCK, k>      (Chronopoulos-Gear)
  *       __global__ void name_ckernel(perks_cg_kargs)   perks_cg_cluster_kernel_body<T, k>    (one cluster, sm_90)
  *       __global__ void name_skernel(perks_cg_kargs)   perks_cg_grid_body<T, BLOCK, k, 1>    (the stream path)
+ *       __global__ void name_pkernel(perks_cg_kargs)   perks_cg_cheb_body<T, BLOCK, k>       (Chebyshev, grid;
+ *                                                       not for T perks_cg_mixed)
  *       int name_plan(const perks_cg_args *a, perks_cg_plan *p)      checks a, chooses, allocates
  *       int name_run(const perks_cg_args *a, const perks_cg_plan *p, cudaStream_t)   one solve of a's b
  *       int name_launch(const perks_cg_args *a, cudaStream_t)        name_plan, name_run, the plan freed
@@ -37,10 +39,12 @@
 #endif
 
 #include "kernel_cgear.cuh"
+#include "kernel_cheb.cuh"
 #include "kernel_cluster.cuh"
 #include "kernel_grid.cuh"
 #include "mixed.cuh"
 #include "plan.cuh"
+#include "precond.cuh"
 #include "refine.cuh"
 #include "types.cuh"
 
@@ -61,8 +65,11 @@ static inline __attribute__((unused)) int perks__cg_run(const perks_cg_args *a, 
     else if (p->mixed) return perks__cg_mixed_run(a, p, stream);
     else {
         q = *p;
-        rc = perks__cg_start(&q, a->b, a->x, stream);
-        if (!rc) rc = perks__cg_finish(&q, a->result);
+        if (q.cheb) rc = perks__cg_cheb_solve(&q, a->b, a->x, stream, a->result);
+        else {
+            rc = perks__cg_start(&q, a->b, a->x, stream);
+            if (!rc) rc = perks__cg_finish(&q, a->result);
+        }
     }
     a->result->status = rc;
     return rc;
@@ -88,12 +95,17 @@ static inline __attribute__((unused)) int perks__cg_launch(const perks_cg_args *
                   "PERKS_CG_DEFINE(" #name "): T must be the word perks_cg_mixed, not another name for it");  \
     static_assert(perks__cg_blk<(BLOCK)>::ok,                                                                 \
                   "PERKS_CG_DEFINE(" #name "): BLOCK must be a multiple of 32 from 64 to 1024");                \
-    PERKS__CG_DEFINE(name, T, BLOCK)
+    PERKS__CG_DEFINE_B(name, T, BLOCK, perks__cg_blk<(BLOCK)>::value, PERKS__CG_PKERNEL, name##_pkernel)
 
 /* the kernels (k: a struct of each kernel's own, see perks_cg_grid_body) and the three verbs without
- * the checks (the mixed generator checks once); TB: BLOCK if valid, else 256 */
-#define PERKS__CG_DEFINE(name, T, BLOCK) PERKS__CG_DEFINE_B(name, T, BLOCK, perks__cg_blk<(BLOCK)>::value)
-#define PERKS__CG_DEFINE_B(name, T, BLOCK, TB)                                                                \
+ * the checks (the mixed generator checks once, and its instances have no Chebyshev kernel); TB:
+ * BLOCK if valid, else 256; PK(name, T, TB) the Chebyshev kernel pk or nothing (pk then 0) */
+#define PERKS__CG_DEFINE(name, T, BLOCK) PERKS__CG_DEFINE_B(name, T, BLOCK, perks__cg_blk<(BLOCK)>::value, PERKS__CG_NOPK, 0)
+#define PERKS__CG_PKERNEL(name, T, TB)                                                                        \
+    __global__ void __launch_bounds__(TB, PERKS__CG_MINB(TB)) name##_pkernel(perks_cg_kargs a)               \
+    { struct k; perks_cg_cheb_body<perks__cg_real<T>::type, TB, k>(a); }
+#define PERKS__CG_NOPK(name, T, TB)
+#define PERKS__CG_DEFINE_B(name, T, BLOCK, TB, PK, pk)                                                        \
     __global__ void __launch_bounds__(TB, PERKS__CG_MINB(TB)) name##_kernel(perks_cg_kargs a)                \
     { struct k; perks_cg_grid_body<perks__cg_real<T>::type, TB, k>(a); }                                      \
     __global__ void __launch_bounds__(TB, PERKS__CG_MINB(TB)) name##_kernel1(perks_cg_kargs a)               \
@@ -102,17 +114,18 @@ static inline __attribute__((unused)) int perks__cg_launch(const perks_cg_args *
     { struct k; perks_cg_cluster_kernel_body<perks__cg_real<T>::type, k>(a); }                                \
     __global__ void __launch_bounds__(TB, PERKS__CG_SMINB(TB)) name##_skernel(perks_cg_kargs a)              \
     { struct k; perks_cg_grid_body<perks__cg_real<T>::type, TB, k, 1>(a); }                                   \
-    PERKS__CG_HOST(name, T, BLOCK)
+    PK(name, T, TB)                                                                                           \
+    PERKS__CG_HOST(name, T, BLOCK, pk)
 
 /* name_plan, name_run, name_launch (host code: none under NVRTC, where the generators emit the
  * kernels only); PERKS__CG_VERBS: name_run and name_launch, the same for every T */
 #ifndef __CUDACC_RTC__
-#define PERKS__CG_HOST(name, T, BLOCK)                                                                        \
+#define PERKS__CG_HOST(name, T, BLOCK, pk)                                                                    \
     static inline __attribute__((unused)) int name##_plan(const perks_cg_args *a, perks_cg_plan *p)          \
     {                                                                                                         \
         const perks__cg_kset ks = {(const void *)name##_kernel, (const void *)name##_kernel1,                 \
                                    (const void *)name##_ckernel, (const void *)name##_skernel, (int)sizeof(T), \
-                                   (BLOCK)};                                                                  \
+                                   (BLOCK), (const void *)pk};                                                \
         return perks__cg_plan_make(p, &ks, a, 1);                                                             \
     }                                                                                                         \
     PERKS__CG_VERBS(name)
@@ -129,7 +142,7 @@ static inline __attribute__((unused)) int perks__cg_launch(const perks_cg_args *
         return perks__cg_launch(a, &p, rc, stream);                                                           \
     }
 #else
-#define PERKS__CG_HOST(name, T, BLOCK)
+#define PERKS__CG_HOST(name, T, BLOCK, pk)
 #endif
 
 #endif /* PERKS_CG_DEFINE_CUH */

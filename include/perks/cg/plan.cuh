@@ -33,6 +33,7 @@
 #include <onchip/device.cuh>
 #include "../barrier.cuh"
 #include "../base.h"
+#include "../cheb.h"
 #include "../grid.cuh"
 #include "resid.cuh"
 #include "types.cuh"
@@ -335,10 +336,13 @@ static inline int perks__cg_grid_tier(perks_cg_plan *p, const void *kernel, int 
 
 /* grid path, the workspace: the vectors (Chronopoulos-Gear: two quad buffers and p), partials 8 G,
  * out, split, barrier words */
-static inline int perks__cg_grid_workspace(perks_cg_plan *p, int n, int elt, int G, int cgear, const int *split)
+static inline int perks__cg_grid_workspace(perks_cg_plan *p, int n, int elt, int G, int cgear, int cheb,
+                                           const int *split)
 {
     const size_t vec = perks__cg_align((size_t)n * elt);
-    size_t off = (cgear ? 9 : 6) * vec, total;
+    const size_t cbytes = perks__cg_align(sizeof(double) * 2 * (PERKS_CHEB_DMAX + 1)),
+                 lbytes = perks__cg_align(sizeof(double) * 2 * PERKS_CHEB_KMAX);
+    size_t off = (cgear ? 9 : cheb ? 8 : 6) * vec + (cheb ? cbytes + lbytes : 0), total;
     char *ws;
     total = off + perks__cg_align(sizeof(double) * 8 * G) + perks__cg_align(sizeof(perks__cg_out)) +
             perks__cg_align(sizeof(int) * ((size_t)G + 1)) + perks__cg_align(sizeof(double) * PERKS_SUM_BARRIER_WORDS) +
@@ -361,6 +365,12 @@ static inline int perks__cg_grid_workspace(perks_cg_plan *p, int n, int elt, int
         p->args.p0 = ws + 8 * vec;
         p->args.p1 = p->args.q = p->args.dinv = NULL;
     }
+    if (cheb) { /* the second z buffer, the step, the coefficients, the Lanczos scalars */
+        p->args.z2 = ws + 6 * vec;
+        p->args.dz = ws + 7 * vec;
+        p->args.cheb = (const double *)(ws + 8 * vec);
+        p->args.lanc = (double *)(ws + 8 * vec + cbytes);
+    }
     p->args.part = (double *)(ws + off);
     off += perks__cg_align(sizeof(double) * 8 * G);
     p->args.out = (perks__cg_out *)(ws + off);
@@ -381,9 +391,9 @@ static inline int perks__cg_grid_workspace(perks_cg_plan *p, int n, int elt, int
 static inline int perks__cg_plan_grid(perks_cg_plan *p, const void *kernel, int elt, int block, int n, long long nnz,
                                       const int *rp, const perks_cg_opts *o, int sell)
 {
-    const int cgear = o->variant == PERKS_CG_CGEAR;
-    /* x, r, q, p (+ D^-1); Chronopoulos-Gear: quads, x, p */
-    const int nv = cgear ? 6 : 4 + (o->jacobi ? 1 : 0);
+    const int cgear = o->variant == PERKS_CG_CGEAR, cheb = o->cheb != 0;
+    /* x, r, q, p (+ D^-1); Chronopoulos-Gear: quads, x, p; Chebyshev: none (tier 2: the matrix only) */
+    const int nv = cheb ? 0 : cgear ? 6 : 4 + (o->jacobi ? 1 : 0);
     int sms, G, W, rc, bmode = 0;
     perks__cg_grid_fit f = {NULL, 0, 0, 0, 0, 0};
     rc = perks__cg_grid_count(kernel, block, n, nnz, o, &G, &sms);
@@ -393,12 +403,14 @@ static inline int perks__cg_plan_grid(perks_cg_plan *p, const void *kernel, int 
     if (rc) return rc;
     rc = perks__cg_grid_barrier(o, cgear, G, block, &bmode);
     if (!rc) rc = perks__cg_grid_tier(p, kernel, block, G, sell, &sms, o, &f);
-    if (!rc) rc = perks__cg_grid_workspace(p, n, elt, G, cgear, f.split);
+    if (!rc && cheb && p->cached == 1) p->cached = 0; /* no vectors to cache: tier 1 is tier 0 */
+    if (!rc) rc = perks__cg_grid_workspace(p, n, elt, G, cgear, cheb, f.split);
     free(f.split);
     if (rc) return rc;
     if (p->cached == 0) W = perks__cg_lanes(n, nnz, PERKS_CG_NNZ_PER_LANE_DRAM); /* more rows in flight */
     p->path = sell ? PERKS_CG_PATH_STREAM : PERKS_CG_PATH_GRID;
     p->variant = cgear ? PERKS_CG_CGEAR : PERKS_CG_CLASSIC;
+    p->cheb = o->cheb;
     p->barrier = bmode;
     p->blocks = G;
     p->block = block;
@@ -469,6 +481,7 @@ static inline int perks__cg_sell_build(perks_cg_plan *p, int elt, int n, const i
 typedef struct perks__cg_kset {
     const void *grid, *cgear, *cluster, *stream; /* name_kernel, name_kernel1, name_ckernel, name_skernel */
     int elt, block;                              /* sizeof(T), BLOCK */
+    const void *cheb;                            /* name_pkernel (NULL: the instance has none) */
 } perks__cg_kset;
 
 /* a refused plan: what it holds released, the code, why, no passes */
@@ -539,6 +552,15 @@ static inline const char *perks__cg_why(const perks_cg_plan *p, const perks_cg_o
                                 : "cluster (opts.path 2): the vectors in the cluster's shared memory, the matrix read "
                                   "from device memory; the cluster's barrier";
     if (p->path == PERKS_CG_PATH_STREAM) return grid[o->path == PERKS_CG_PATH_STREAM ? 7 : 6][bar];
+    if (p->cheb)
+        return p->cached == 2 ? (bar == 0 ? "grid, Chebyshev (opts.cheb): the matrix in the blocks' shared memory, "
+                                            "the vectors in device memory; barrier: grid.sync"
+                                          : "grid, Chebyshev (opts.cheb): the matrix in the blocks' shared memory, "
+                                            "the vectors in device memory; barrier: the count barrier")
+                              : (bar == 0 ? "grid, Chebyshev (opts.cheb): matrix and vectors from device memory; "
+                                            "barrier: grid.sync"
+                                          : "grid, Chebyshev (opts.cheb): matrix and vectors from device memory; "
+                                            "barrier: the count barrier");
     return grid[(p->variant == PERKS_CG_CGEAR ? 3 : 0) + tier][bar];
 }
 #undef PERKS__CG_WHY_BARS
@@ -569,6 +591,20 @@ static inline int perks__cg_plan_check(perks_cg_plan *p, const perks__cg_kset *k
         return perks__cg_refuse(p, PERKS_ESIZE,
                                 "refused: opts.replace_delta neither -1 nor in [0, 1), or > 0 with Chronopoulos-Gear");
     if (o->variant < 0 || o->variant > 1) return perks__cg_refuse(p, PERKS_ESIZE, "refused: opts.variant neither 0 nor 1");
+    if (o->cheb < -1 || o->cheb > PERKS_CHEB_DMAX || o->cheb_steps < 0 || o->cheb_steps == 1 ||
+        o->cheb_steps > PERKS_CHEB_KMAX)
+        return perks__cg_refuse(p, PERKS_ESIZE, "refused: opts.cheb outside -1 .. 16, or opts.cheb_steps neither 0 "
+                                                "nor in 2 .. 64");
+    if (o->cheb && !ks->cheb)
+        return perks__cg_refuse(p, PERKS_EUNSUPPORTED,
+                                "refused: Chebyshev (opts.cheb) is not built for this instance (T perks_cg_mixed: "
+                                "use a double instance)");
+    if (o->cheb && (o->path == PERKS_CG_PATH_CLUSTER || o->path == PERKS_CG_PATH_STREAM ||
+                    o->variant != PERKS_CG_CLASSIC || o->sum_barrier ||
+                    (o->barrier && o->barrier != PERKS_CG_BAR_GRID && o->barrier != PERKS_CG_BAR_COUNT)))
+        return perks__cg_refuse(p, PERKS_EUNSUPPORTED,
+                                "refused: Chebyshev (opts.cheb) takes the grid path (opts.path 0 or 1), classic CG "
+                                "(opts.variant 0) and the count barrier or grid.sync (opts.barrier, opts.sum_barrier)");
     /* Chronopoulos-Gear: the grid path with grid.sync only */
     if (o->variant == PERKS_CG_CGEAR && (o->path == PERKS_CG_PATH_CLUSTER || o->path == PERKS_CG_PATH_STREAM ||
                                          o->sum_barrier ||
@@ -614,7 +650,7 @@ static inline int perks__cg_plan_path(perks_cg_plan *p, const perks__cg_kset *ks
     const int n = a->n, elt = ks->elt;
     const long long nnz = a->nnz;
     const int is_auto = o->path == PERKS_CG_PATH_AUTO && !o->blocks && !o->barrier && !o->sum_barrier && o->cache &&
-                        o->variant == PERKS_CG_CLASSIC;
+                        o->variant == PERKS_CG_CLASSIC && !o->cheb;
     int rc = PERKS_ERESOURCE;
     if (o->path == PERKS_CG_PATH_CLUSTER || is_auto) {
         rc = perks__cg_plan_cluster(p, ks->cluster, elt, n, nnz, rp, o, is_auto);
@@ -629,9 +665,9 @@ static inline int perks__cg_plan_path(perks_cg_plan *p, const perks__cg_kset *ks
     if (rc != PERKS_SUCCESS && o->path != PERKS_CG_PATH_CLUSTER) {
         /* auto: the stream path when nothing is cached, a row gets one lane and the padding is small */
         const int stream = o->path == PERKS_CG_PATH_STREAM;
-        rc = perks__cg_plan_grid(p, stream ? ks->stream : o->variant == PERKS_CG_CGEAR ? ks->cgear : ks->grid, elt,
+        rc = perks__cg_plan_grid(p, o->cheb ? ks->cheb : stream ? ks->stream : o->variant == PERKS_CG_CGEAR ? ks->cgear : ks->grid, elt,
                                  ks->block, n, nnz, rp, o, stream);
-        if (rc == PERKS_SUCCESS && o->path == PERKS_CG_PATH_AUTO && p->cached == 0 &&
+        if (rc == PERKS_SUCCESS && o->path == PERKS_CG_PATH_AUTO && p->cached == 0 && !o->cheb &&
             o->variant == PERKS_CG_CLASSIC && perks__cg_lanes(n, nnz, PERKS_CG_NNZ_PER_LANE_DRAM) == 1 &&
             perks__cg_sell_size(rp, n, NULL) <= PERKS_CG_SELL_PAD * (double)nnz) {
             perks_cg_plan_free(p);
@@ -666,7 +702,7 @@ static inline int perks__cg_plan_make(perks_cg_plan *p, const perks__cg_kset *ks
     {
         const int elt = ks->elt, n = a->n;
         const size_t bytes = sizeof(double) * 3 * PERKS_CG_RESID_BLOCKS + perks__cg_align((size_t)elt * n) +
-                             (perks__cg_refines(elt, p->variant) ? perks__cg_refine_bytes(elt, n) : 0);
+                             (perks__cg_refines(elt, p->variant) || p->cheb ? perks__cg_refine_bytes(elt, n) : 0);
         if (cudaMalloc((void **)&p->rpart, bytes) != cudaSuccess) {
             p->rpart = NULL;
             return perks__cg_refuse(p, PERKS_ECUDA, perks__cg_why_code(PERKS_ECUDA));
@@ -678,7 +714,8 @@ static inline int perks__cg_plan_make(perks_cg_plan *p, const perks__cg_kset *ks
     /* the head: one launch, and the host's refinements where they are due (perks__cg_finish) */
     p->why = perks__cg_why(p, &a->opts);
     p->steps_per_pass = 0;
-    p->passes = 1 + (perks__cg_refines(ks->elt, p->variant) && a->opts.replace != 0 ? PERKS_CG_RESTARTS : 0);
+    p->passes = (p->cheb ? 2 : 1) +
+                ((perks__cg_refines(ks->elt, p->variant) || p->cheb) && a->opts.replace != 0 ? PERKS_CG_RESTARTS : 0);
     p->result = a->x;
     return PERKS_SUCCESS;
 }

@@ -106,6 +106,8 @@ typedef struct perks_cg_opts {
     int replace;     /* residual replacement: -1 auto, 0 never, k > 0 every k iterations (classic) */
     double replace_delta; /* and once ||r|| fell by this factor: -1 auto, 0 off, (0, 1) */
     int mixed;       /* T perks_cg_mixed: 0 auto (float when the double system streams), 1 always */
+    int cheb;        /* Chebyshev preconditioner p(D^-1 A) D^-1: 0 off, -1 the degree of the cost model, 1..16 */
+    int cheb_steps;  /* Chebyshev: Jacobi CG steps whose coefficients bound the spectrum: 0 auto (20), 2..64 */
 } perks_cg_opts;
 
 #ifndef __CUDACC_RTC__ /* host code */
@@ -127,6 +129,8 @@ static inline perks_cg_opts perks_cg_defaults(void)
     o.replace = -1;
     o.replace_delta = -1;
     o.mixed = 0;
+    o.cheb = 0;
+    o.cheb_steps = 0;
     return o;
 }
 #endif
@@ -143,7 +147,23 @@ typedef struct perks_cg_result {
     double rounding_floor; /* eps ||(|A| |x|)|| / ||b||: a relative residual much below it is rounding */
     int at_floor;          /* 1: tol < PERKS_CG_FLOOR_MARGIN rounding_floor (success is still <= tol) */
     int path;              /* the path that computed x: PERKS_CG_PATH_GRID, _CLUSTER or _STREAM */
+    int precond;           /* PERKS_CG_PC_NONE, _JACOBI or _CHEB: what preconditioned the iterations */
+    int pc_degree;         /* Chebyshev: the degree of p (0: the solve ended in the Jacobi steps) */
+    double pc_a, pc_b;     /* Chebyshev: the interval [a, b] p was fitted to (0 when pc_degree is 0) */
+    double pc_setup_ms;    /* Chebyshev: the Jacobi steps and the host math, in ms (counted in iterations) */
+    int pc_setup_iterations; /* Chebyshev: the Jacobi steps' iterations (part of iterations) */
 } perks_cg_result;
+
+#define PERKS_CG_PC_NONE 0
+#define PERKS_CG_PC_JACOBI 1
+#define PERKS_CG_PC_CHEB 2 /* Chebyshev of D^-1 A after the Jacobi steps (opts.cheb) */
+#define PERKS_CG_CHEB_STEPS 20 /* opts.cheb_steps 0: Jacobi CG steps before the polynomial */
+#ifndef PERKS_CG_CHEB_BAR_US
+#define PERKS_CG_CHEB_BAR_US 2.0 /* opts.cheb -1: a grid barrier's cost in the degree's model, us */
+#endif
+#ifndef PERKS_CG_CHEB_BYTES_PER_US
+#define PERKS_CG_CHEB_BYTES_PER_US 3.0e6 /* opts.cheb -1: an SpMV's bytes per us in the degree's model */
+#endif
 
 #define PERKS_CG_FLOOR_MARGIN 10.0 /* at_floor: tol within this factor of the rounding floor */
 
@@ -178,6 +198,10 @@ typedef struct perks_cg_kargs {
     void *x, *r, *z, *p0, *p1, *q, *dinv; /* CGEAR: r, z the two quad buffers, p0 = p */
     double *part; /* 8 x G block partials */
     perks__cg_out *out;
+    int cdeg, cpad_;   /* Chebyshev (name_pkernel): the degree of p */
+    const double *cheb; /* Chebyshev: mu[0..16], nu[0..16] of perks_cheb (device) */
+    double *lanc;       /* Chebyshev: alpha[0..63], beta[0..63] of the first iterations (device) */
+    void *z2, *dz;      /* Chebyshev: the second z buffer, the step (n T each) */
 } perks_cg_kargs;
 
 #ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
@@ -214,6 +238,7 @@ typedef struct perks_cg_plan {
     perks_cg_opts opts;
     const void *kernel; /* the kernel launched */
     int variant;        /* PERKS_CG_CLASSIC or PERKS_CG_CGEAR */
+    int cheb;           /* Chebyshev (name_pkernel): opts.cheb, else 0 */
     void *ws;           /* one allocation: vectors, partials, out, split, barrier words */
     void *sell;         /* stream path: the sliced-ELL copy */
     long long sell_nnz; /* stream path: the slices' entries, padding included */

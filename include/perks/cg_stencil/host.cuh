@@ -209,6 +209,10 @@ static inline int perks__cgs_plan_make(const void *knative, const void *kfloat, 
                                  "refused: nx, ny or nz < 1, nz != 1 for a 2D shape, or more than 2^31 - 1 cells");
     if (!(o->tol > 0) || !isfinite(o->tol)) return perks__cgs_refuse(p, PERKS_ESIZE, "refused: opts.tol not > 0 and finite");
     if (o->max_iter < 0) return perks__cgs_refuse(p, PERKS_ESIZE, "refused: opts.max_iter < 0");
+    if (o->cheb)
+        return perks__cgs_refuse(p, PERKS_EUNSUPPORTED,
+                                 "refused: Chebyshev (opts.cheb) runs in the CSR solver (perks/cg.cuh), not the "
+                                 "matrix-free one");
     perks_cgs_kargs *k = &p->ka;
     k->nx = a->nx, k->ny = a->ny, k->nz = a->nz, k->jacobi = o->jacobi != 0;
     int rc = perks__cgs_weights<S>(a->w, &k->dinv);

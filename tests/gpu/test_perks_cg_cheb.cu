@@ -1,0 +1,531 @@
+/* tests/gpu/test_perks_cg_cheb.cu -- perks/cg.cuh with the Chebyshev preconditioner (opts.cheb)
+ * against a CPU solve in double that runs the same two phases: Jacobi CG steps recording alpha and
+ * beta, the interval of perks/cheb.h from them, then CG preconditioned by p(D^-1 A) D^-1 from the
+ * steps' x.  Systems: a 2D Poisson of ragged size, a 3D diffusion operator whose conductivity jumps
+ * 1000x (Jacobi's diagonal varies), a random SDD matrix with ragged rows, 1 x 1, and the SuiteSparse
+ * files under ../shared/data/mtx or .data/mtx (a missing file: counted skips).  Degrees 1, 4, 8,
+ * 16 and the planner's (-1), cache tier 2 (the matrix in shared memory) and 0, fp32.
+ * CORRECTNESS: iterations |it - it_cpu| <= 2 + it_cpu / 10 (Ritz values from rounded alpha, beta
+ * move the interval a little), the interval [a, b] within 1e-6 of the CPU's, x against the CPU's
+ * x, and the host's true residual of every x called a success <= tol.  HONESTY: an indefinite
+ * matrix never succeeds; a non-positive diagonal is PERKS_EDIAG; max_iter below the steps is
+ * ENOCONV at max_iter; every refusal names why, makes no pass and leaves x alone (poisoned).
+ * x is poisoned (NaN) before every zero-start solve. */
+#include <perks/cg.cuh>
+#include <perks/cheb.h>
+#include <perks/mtx.h>
+#include <stddef.h>
+
+#include "gpucheck.h"
+
+PERKS_CG_DEFINE(cg64, double, 256)
+PERKS_CG_DEFINE(cg32, float, 256)
+PERKS_CG_DEFINE(cgm, perks_cg_mixed, 256)
+
+/* ---- matrices (host CSR) ------------------------------------------------------------------- */
+static void csr_alloc(perks_csr *A, int n, long long nnz)
+{
+    memset(A, 0, sizeof *A);
+    A->n_rows = A->n_cols = n;
+    A->row_ptr = (int *)calloc((size_t)n + 1, sizeof(int));
+    A->col = (int *)malloc(sizeof(int) * (size_t)(nnz ? nnz : 1));
+    A->val = (double *)malloc(sizeof(double) * (size_t)(nnz ? nnz : 1));
+}
+
+/* -div(k grad u) on nx x ny x nz cells, Dirichlet outside; k per cell (NULL: 1), the face's the
+ * harmonic mean; shifted by -sigma I */
+static void diffusion(perks_csr *A, int nx, int ny, int nz, const double *kc, double sigma)
+{
+    const int n = nx * ny * nz;
+    long long k = 0;
+    csr_alloc(A, n, 7LL * n);
+    for (int z = 0; z < nz; z++)
+        for (int y = 0; y < ny; y++)
+            for (int x = 0; x < nx; x++) {
+                const int i = (z * ny + y) * nx + x;
+                const double ki = kc ? kc[i] : 1;
+                const int nb[6][3] = {{x - 1, y, z}, {x + 1, y, z}, {x, y - 1, z}, {x, y + 1, z}, {x, y, z - 1}, {x, y, z + 1}};
+                double diag = -sigma, off[6];
+                int col[6], m = 0;
+                for (int f = 0; f < 6; f++) {
+                    const int X = nb[f][0], Y = nb[f][1], Z = nb[f][2];
+                    if ((f >= 4 && nz == 1)) continue;
+                    const int in = X >= 0 && X < nx && Y >= 0 && Y < ny && Z >= 0 && Z < nz;
+                    const int j = in ? (Z * ny + Y) * nx + X : -1;
+                    const double kj = in ? (kc ? kc[j] : 1) : ki, w = 2 * ki * kj / (ki + kj);
+                    diag += w;
+                    if (in) col[m] = j, off[m++] = -w;
+                }
+                /* columns in order */
+                for (int u = 0; u < m; u++)
+                    for (int v = u + 1; v < m; v++)
+                        if (col[v] < col[u]) {
+                            int t = col[u];
+                            double tv = off[u];
+                            col[u] = col[v], off[u] = off[v], col[v] = t, off[v] = tv;
+                        }
+                int placed = 0;
+                for (int u = 0; u <= m; u++) {
+                    if (!placed && (u == m || col[u] > i)) A->col[k] = i, A->val[k++] = diag, placed = 1;
+                    if (u < m) A->col[k] = col[u], A->val[k++] = off[u];
+                }
+                A->row_ptr[i + 1] = (int)k;
+            }
+    A->nnz = k;
+}
+
+/* symmetric, diagonally dominant, rows of ragged length (a few long ones), diagonals 1 .. 1000 */
+static void random_sdd(perks_csr *A, int n)
+{
+    double *D = (double *)calloc((size_t)n * n, sizeof(double));
+    for (int i = 0; i < n; i++) {
+        const int per = (i % 17 == 0) ? n / 3 : 1 + (int)(gpucheck_uniform() * 6);
+        for (int t = 0; t < per; t++) {
+            const int j = (int)(gpucheck_uniform() * n) % n;
+            if (j == i) continue;
+            const double v = -gpucheck_uniform();
+            D[(size_t)i * n + j] = D[(size_t)j * n + i] = v;
+        }
+    }
+    long long nnz = 0;
+    for (size_t e = 0; e < (size_t)n * n; e++) nnz += D[e] != 0;
+    csr_alloc(A, n, nnz + n);
+    long long k = 0;
+    for (int i = 0; i < n; i++) {
+        double s = 0;
+        for (int j = 0; j < n; j++) s += fabs(D[(size_t)i * n + j]);
+        D[(size_t)i * n + i] = s * (1.01 + 1000.0 * gpucheck_uniform() * (i % 5 == 0)) + 1e-3;
+        for (int j = 0; j < n; j++)
+            if (D[(size_t)i * n + j] != 0) A->col[k] = j, A->val[k++] = D[(size_t)i * n + j];
+        A->row_ptr[i + 1] = (int)k;
+    }
+    A->nnz = k;
+    free(D);
+}
+
+static void spmv(const perks_csr *A, const double *x, double *y)
+{
+    for (int i = 0; i < A->n_rows; i++) {
+        double s = 0;
+        for (int k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++) s += A->val[k] * x[A->col[k]];
+        y[i] = s;
+    }
+}
+
+static double true_residual(const perks_csr *A, const double *b, const double *x)
+{
+    const int n = A->n_rows;
+    double *t = (double *)malloc(sizeof(double) * n), rr = 0, bb = 0;
+    spmv(A, x, t);
+    for (int i = 0; i < n; i++) rr += (b[i] - t[i]) * (b[i] - t[i]), bb += b[i] * b[i];
+    free(t);
+    return bb > 0 ? sqrt(rr / bb) : sqrt(rr);
+}
+
+/* ---- the CPU solve: the same two phases in double --------------------------------------------- */
+typedef struct cpu_out {
+    int status, iterations, steps, degree;
+    double a, b;
+} cpu_out;
+
+/* z = p(D^-1 A) D^-1 r (c NULL: z = D^-1 r) */
+static void cpu_apply(const perks_csr *A, const double *dinv, const perks_cheb *c, const double *r, double *z,
+                      double *dz, double *t)
+{
+    const int n = A->n_rows;
+    const double nu0 = c ? c->nu[0] : 1;
+    for (int i = 0; i < n; i++) dz[i] = z[i] = nu0 * dinv[i] * r[i];
+    for (int s = 1; c && s <= c->degree; s++) {
+        spmv(A, z, t);
+        for (int i = 0; i < n; i++) {
+            dz[i] = c->mu[s] * dz[i] + c->nu[s] * (dinv[i] * (r[i] - t[i]));
+            z[i] += dz[i];
+        }
+    }
+}
+
+/* preconditioned CG from x (x0: as given, else 0), at most max_iter; alpha, beta recorded */
+static int cpu_pcg(const perks_csr *A, const double *b, double *x, int x0, const perks_cheb *c, double tol, int max_iter,
+                   double *al, double *be, int *status)
+{
+    const int n = A->n_rows;
+    double *r = (double *)calloc(n, sizeof(double)), *z = (double *)calloc(n, sizeof(double)),
+           *p = (double *)calloc(n, sizeof(double)), *q = (double *)calloc(n, sizeof(double)),
+           *dz = (double *)calloc(n, sizeof(double)), *t = (double *)calloc(n, sizeof(double)),
+           *dinv = (double *)calloc(n, sizeof(double));
+    double rr = 0, bb = 0, rz = 0, beta = 0;
+    int it = 0;
+    if (!r || !z || !p || !q || !dz || !t || !dinv) {
+        fprintf(stderr, "cpu_pcg: out of memory\n");
+        exit(2);
+    }
+    for (int i = 0; i < n; i++) {
+        dinv[i] = 0;
+        if (!x0) x[i] = 0;
+        for (int k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++)
+            if (A->col[k] == i) dinv[i] = 1 / A->val[k];
+    }
+    spmv(A, x, t);
+    for (int i = 0; i < n; i++) r[i] = b[i] - t[i], rr += r[i] * r[i], bb += b[i] * b[i];
+    cpu_apply(A, dinv, c, r, z, dz, t);
+    for (int i = 0; i < n; i++) rz += r[i] * z[i];
+    *status = PERKS_SUCCESS;
+    while (rr > tol * tol * bb) {
+        if (it >= max_iter) {
+            *status = PERKS_ENOCONV;
+            break;
+        }
+        if (!(rz > 0)) {
+            *status = PERKS_EBREAKDOWN;
+            break;
+        }
+        double pq = 0;
+        for (int i = 0; i < n; i++) p[i] = z[i] + beta * p[i];
+        spmv(A, p, q);
+        for (int i = 0; i < n; i++) pq += p[i] * q[i];
+        if (!(pq > 0)) {
+            *status = PERKS_EBREAKDOWN;
+            break;
+        }
+        const double alpha = rz / pq;
+        if (it < PERKS_CHEB_KMAX) al[it] = alpha;
+        rr = 0;
+        for (int i = 0; i < n; i++) x[i] += alpha * p[i], r[i] -= alpha * q[i], rr += r[i] * r[i];
+        cpu_apply(A, dinv, c, r, z, dz, t);
+        double rz1 = 0;
+        for (int i = 0; i < n; i++) rz1 += r[i] * z[i];
+        beta = rz1 / rz;
+        if (it < PERKS_CHEB_KMAX) be[it] = beta;
+        rz = rz1;
+        ++it;
+    }
+    free(r), free(z), free(p), free(q), free(dz), free(t), free(dinv);
+    return it;
+}
+
+/* the library's two phases on the CPU: steps Jacobi steps, then degree deg (-1: the cost model) */
+static cpu_out cpu_cheb(const perks_csr *A, const double *b, double *x, int deg, int steps, double tol, int max_iter)
+{
+    double al[PERKS_CHEB_KMAX], be[PERKS_CHEB_KMAX], lmin, lmax;
+    cpu_out o = {0, 0, 0, 0, 0, 0};
+    const int s1 = steps < max_iter ? steps : max_iter;
+    o.steps = cpu_pcg(A, b, x, 0, NULL, tol, s1, al, be, &o.status);
+    o.iterations = o.steps;
+    if (o.status != PERKS_ENOCONV || o.steps >= max_iter) return o;
+    perks_cheb_rule rule;
+    perks_cheb c;
+    int rc = perks_cheb_lanczos_bounds(al, be, o.steps, &lmin, &lmax);
+    if (!rc) rc = perks_cheb_rule_default(PERKS_CHEB_PRECOND, &rule);
+    if (!rc) rc = perks_cheb_margin(&rule, lmin, lmax, &o.a, &o.b);
+    o.degree = deg > 0 ? deg : rc ? 1 : perks__cg_cheb_degree(o.a, o.b, A->n_rows, A->nnz, 8);
+    if (!rc) rc = perks_cheb_coeffs(o.a, o.b, o.degree, &c);
+    if (rc) {
+        o.status = PERKS_EBREAKDOWN;
+        return o;
+    }
+    o.iterations += cpu_pcg(A, b, x, 1, &c, tol, max_iter - o.steps, al, be, &o.status);
+    return o;
+}
+
+/* ---- the GPU solve ------------------------------------------------------------------------------ */
+typedef struct gpu_cfg {
+    int dbl, deg, steps, cache, max_iter;
+    double tol;
+} gpu_cfg;
+
+typedef struct gpu_out {
+    int rc, planned;
+    perks_cg_result res;
+    const char *why;
+} gpu_out;
+
+static gpu_out gpu_solve(const perks_csr *A, const double *b, double *x, const gpu_cfg *g)
+{
+    const int n = A->n_rows, elt = g->dbl ? 8 : 4;
+    gpu_out o;
+    memset(&o, 0, sizeof o);
+    int *drp, *dci;
+    void *dva, *db, *dx;
+    CUDA_OK(cudaMalloc(&drp, sizeof(int) * (n + 1)));
+    CUDA_OK(cudaMalloc(&dci, sizeof(int) * (A->nnz ? A->nnz : 1)));
+    CUDA_OK(cudaMalloc(&dva, elt * (A->nnz ? A->nnz : 1)));
+    CUDA_OK(cudaMalloc(&db, elt * n));
+    CUDA_OK(cudaMalloc(&dx, elt * n));
+    CUDA_OK(cudaMemcpy(drp, A->row_ptr, sizeof(int) * (n + 1), cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemcpy(dci, A->col, sizeof(int) * A->nnz, cudaMemcpyHostToDevice));
+    {
+        void *hv = malloc(elt * (A->nnz ? A->nnz : 1)), *hb = malloc(elt * n);
+        for (long long k = 0; k < A->nnz; k++)
+            if (g->dbl) ((double *)hv)[k] = A->val[k];
+            else ((float *)hv)[k] = (float)A->val[k];
+        for (int i = 0; i < n; i++)
+            if (g->dbl) ((double *)hb)[i] = b[i];
+            else ((float *)hb)[i] = (float)b[i];
+        CUDA_OK(cudaMemcpy(dva, hv, elt * A->nnz, cudaMemcpyHostToDevice));
+        CUDA_OK(cudaMemcpy(db, hb, elt * n, cudaMemcpyHostToDevice));
+        free(hv), free(hb);
+    }
+    CUDA_OK(cudaMemset(dx, 0xFF, elt * n)); /* NaN: a zero start must not read it */
+    perks_cg_args a = {};
+    a.n = n, a.nnz = A->nnz, a.row_ptr = drp, a.col = dci, a.val = dva, a.b = db, a.x = dx;
+    a.opts = perks_cg_defaults();
+    a.opts.tol = g->tol, a.opts.max_iter = g->max_iter, a.opts.cheb = g->deg, a.opts.cheb_steps = g->steps;
+    a.opts.cache = g->cache;
+    a.result = &o.res;
+    perks_cg_plan p;
+    o.rc = g->dbl ? cg64_plan(&a, &p) : cg32_plan(&a, &p);
+    o.why = p.why;
+    o.planned = p.cached;
+    if (!o.rc) o.rc = g->dbl ? cg64_run(&a, &p, 0) : cg32_run(&a, &p, 0);
+    perks_cg_plan_free(&p);
+    {
+        void *hx = malloc(elt * n);
+        CUDA_OK(cudaMemcpy(hx, dx, elt * n, cudaMemcpyDeviceToHost));
+        for (int i = 0; i < n; i++) x[i] = g->dbl ? ((double *)hx)[i] : ((float *)hx)[i];
+        free(hx);
+    }
+    cudaFree(drp), cudaFree(dci), cudaFree(dva), cudaFree(db), cudaFree(dx);
+    return o;
+}
+
+static void fill_b(double *b, int n)
+{
+    for (int i = 0; i < n; i++) b[i] = 2 * gpucheck_uniform() - 1;
+}
+
+/* one system, one configuration: the GPU against the CPU's two phases */
+static void compare(const char *name, const perks_csr *A, const gpu_cfg *g)
+{
+    const int n = A->n_rows;
+    double *b = (double *)malloc(sizeof(double) * n), *xc = (double *)malloc(sizeof(double) * n),
+           *xg = (double *)malloc(sizeof(double) * n);
+    char label[300];
+    fill_b(b, n);
+    cpu_out c = cpu_cheb(A, b, xc, g->deg, g->steps ? g->steps : PERKS_CG_CHEB_STEPS, g->dbl ? g->tol : 1e-5,
+                         g->max_iter);
+    gpu_out o = gpu_solve(A, b, xg, g);
+    snprintf(label, sizeof label,
+             "perks cg chebyshev %s fp%d degree %d (got %d) steps %d cache %d: %d iterations (cpu %d), tier %d", name,
+             g->dbl ? 64 : 32, g->deg, o.res.pc_degree, g->steps, g->cache, o.res.iterations, c.iterations, o.planned);
+    case_begin(label);
+    const double tr = true_residual(A, b, xg);
+    CHECK(o.rc == o.res.status, "rc %d, res.status %d", o.rc, o.res.status);
+    CHECK(o.rc != PERKS_SUCCESS || tr <= g->tol, "SUCCESS with the host's true residual %.3g > tol %.3g", tr, g->tol);
+    CHECK(o.rc != PERKS_SUCCESS || fabs(o.res.true_residual - tr) <= 1e-3 * tr + 1e-300,
+          "reported true residual %.6g, the host's %.6g", o.res.true_residual, tr);
+    CHECK(o.res.precond == PERKS_CG_PC_CHEB, "res.precond %d", o.res.precond);
+    if (g->dbl) {
+        CHECK(o.rc == c.status, "rc %d (%s), the CPU's %d (%s)", o.rc, perks_strerror(o.rc), c.status,
+              perks_strerror(c.status));
+        CHECK(abs(o.res.iterations - c.iterations) <= 2 + c.iterations / 10, "%d iterations, the CPU's %d",
+              o.res.iterations, c.iterations);
+        CHECK(o.res.pc_setup_iterations == c.steps, "%d Jacobi steps, the CPU's %d", o.res.pc_setup_iterations, c.steps);
+        CHECK(o.res.pc_degree == c.degree, "degree %d, the CPU's %d", o.res.pc_degree, c.degree);
+        CHECK(fabs(o.res.pc_a - c.a) <= 1e-6 * c.b && fabs(o.res.pc_b - c.b) <= 1e-6 * c.b,
+              "[a, b] = [%.9g, %.9g], the CPU's [%.9g, %.9g]", o.res.pc_a, o.res.pc_b, c.a, c.b);
+        CHECK(!c.degree || (o.res.pc_setup_ms > 0 && o.res.pc_setup_ms < 1e4), "setup %.3g ms", o.res.pc_setup_ms);
+        if (o.rc == PERKS_SUCCESS && c.status == PERKS_SUCCESS) {
+            double num = 0, den = 0;
+            for (int i = 0; i < n; i++) num += (xg[i] - xc[i]) * (xg[i] - xc[i]), den += xc[i] * xc[i];
+            const double rc_ = true_residual(A, b, xc);
+            /* both x meet tol: they differ by at most what the two residuals allow through cond(A) */
+            CHECK(sqrt(num / (den > 0 ? den : 1)) <= 1e4 * (tr + rc_) + 1e-12, "||x - x_cpu|| / ||x_cpu|| = %.3g",
+                  sqrt(num / den));
+        }
+    } else { /* float: a success is the true residual's; else an honest EINACCURATE or ENOCONV */
+        CHECK(o.rc == PERKS_SUCCESS || o.rc == PERKS_EINACCURATE || o.rc == PERKS_ENOCONV, "rc %d (%s)", o.rc,
+              perks_strerror(o.rc));
+        CHECK(o.rc != PERKS_EINACCURATE || o.res.true_residual > g->tol, "EINACCURATE at %.3g <= tol",
+              o.res.true_residual);
+    }
+    case_end();
+    free(b), free(xc), free(xg);
+}
+
+/* ---- honesty and refusals --------------------------------------------------------------------- */
+static void honesty(void)
+{
+    perks_csr A;
+    double *b, *x;
+    /* indefinite: -Laplacian - 3 I in 2D has eigenvalues on both sides of 0 */
+    diffusion(&A, 23, 19, 1, NULL, 3.0);
+    b = (double *)malloc(sizeof(double) * A.n_rows), x = (double *)malloc(sizeof(double) * A.n_rows);
+    fill_b(b, A.n_rows);
+    case_begin("perks cg chebyshev: an indefinite matrix never succeeds");
+    for (int d = 0; d < 3; d++) {
+        gpu_cfg g = {1, d == 0 ? 4 : d == 1 ? -1 : 1, 4, 1, 2000, 1e-8};
+        gpu_out o = gpu_solve(&A, b, x, &g);
+        CHECK(o.rc != PERKS_SUCCESS || true_residual(&A, b, x) <= 1e-8, "degree %d: SUCCESS at %.3g", g.deg,
+              true_residual(&A, b, x));
+        CHECK(o.rc == PERKS_EBREAKDOWN || o.rc == PERKS_ENOCONV || o.rc == PERKS_EINACCURATE || o.rc == PERKS_SUCCESS,
+              "degree %d: rc %d (%s)", g.deg, o.rc, perks_strerror(o.rc));
+    }
+    case_end();
+    /* a negative diagonal */
+    A.val[A.row_ptr[7]] = -A.val[A.row_ptr[7]];
+    case_begin("perks cg chebyshev: a negative diagonal is PERKS_EDIAG");
+    {
+        gpu_cfg g = {1, 4, 0, 1, 100, 1e-8};
+        gpu_out o = gpu_solve(&A, b, x, &g);
+        CHECK(o.rc == PERKS_EDIAG, "rc %d (%s)", o.rc, perks_strerror(o.rc));
+    }
+    case_end();
+    perks_csr_free(&A);
+    free(b), free(x);
+    /* max_iter below the Jacobi steps, and between */
+    diffusion(&A, 31, 17, 1, NULL, 0);
+    b = (double *)malloc(sizeof(double) * A.n_rows), x = (double *)malloc(sizeof(double) * A.n_rows);
+    fill_b(b, A.n_rows);
+    case_begin("perks cg chebyshev: ENOCONV at exactly max_iter (within the Jacobi steps and after them)");
+    for (int m = 0; m < 2; m++) {
+        gpu_cfg g = {1, 8, 20, 1, m ? 25 : 7, 1e-12};
+        gpu_out o = gpu_solve(&A, b, x, &g);
+        CHECK(o.rc == PERKS_ENOCONV && o.res.iterations == g.max_iter, "max_iter %d: rc %d, %d iterations",
+              g.max_iter, o.rc, o.res.iterations);
+    }
+    case_end();
+    perks_csr_free(&A);
+    free(b), free(x);
+}
+
+static void refusals(void)
+{
+    perks_csr A;
+    diffusion(&A, 8, 8, 1, NULL, 0);
+    case_begin("perks cg chebyshev: refusals name why, make no pass, leave x alone");
+    int *drp, *dci;
+    double *dva, *db, *dx;
+    CUDA_OK(cudaMalloc(&drp, sizeof(int) * 65));
+    CUDA_OK(cudaMalloc(&dci, sizeof(int) * A.nnz));
+    CUDA_OK(cudaMalloc(&dva, 8 * A.nnz));
+    CUDA_OK(cudaMalloc(&db, 8 * 64));
+    CUDA_OK(cudaMalloc(&dx, 8 * 64));
+    CUDA_OK(cudaMemcpy(drp, A.row_ptr, sizeof(int) * 65, cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemcpy(dci, A.col, sizeof(int) * A.nnz, cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemcpy(dva, A.val, 8 * A.nnz, cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemset(db, 0, 8 * 64));
+    gpucheck_poison(dx, 8 * 64);
+    perks_cg_result res;
+    perks_cg_args a0 = {};
+    a0.n = 64, a0.nnz = A.nnz, a0.row_ptr = drp, a0.col = dci, a0.val = dva, a0.b = db, a0.x = dx;
+    a0.opts = perks_cg_defaults(), a0.result = &res;
+    a0.opts.cheb = 4;
+    for (int v = 0; v < 8; v++) {
+        perks_cg_args a = a0;
+        perks_cg_plan p;
+        int want = PERKS_EUNSUPPORTED, rc;
+        switch (v) {
+        case 0: a.opts.cheb = 17, want = PERKS_ESIZE; break;
+        case 1: a.opts.cheb = -2, want = PERKS_ESIZE; break;
+        case 2: a.opts.cheb_steps = 1, want = PERKS_ESIZE; break;
+        case 3: a.opts.cheb_steps = 65, want = PERKS_ESIZE; break;
+        case 4: a.opts.path = PERKS_CG_PATH_CLUSTER; break;
+        case 5: a.opts.variant = PERKS_CG_CGEAR; break;
+        case 6: a.opts.barrier = PERKS_CG_BAR_FLAG; break;
+        default: break;
+        }
+        rc = v == 7 ? cgm_plan(&a, &p) : cg64_plan(&a, &p);
+        CHECK(rc == want, "case %d: rc %d (%s), want %d", v, rc, perks_strerror(rc), want);
+        CHECK(p.passes == 0 && p.why && strstr(p.why, "refused"), "case %d: passes %lld, why %s", v, (long long)p.passes,
+              p.why ? p.why : "(null)");
+        CHECK(v != 7 || strstr(p.why, "Chebyshev"), "case 7: why %s", p.why);
+        perks_cg_plan_free(&p);
+    }
+    CHECK(gpucheck_poison_changed(dx, 8 * 64) == 0, "x changed by a refused plan");
+    case_end();
+    cudaFree(drp), cudaFree(dci), cudaFree(dva), cudaFree(db), cudaFree(dx);
+    perks_csr_free(&A);
+}
+
+/* ---- the files ------------------------------------------------------------------------------ */
+static const char *data_dir(void)
+{
+    static const char *dirs[] = {"../shared/data/mtx", ".data/mtx"};
+    for (int k = 0; k < 2; k++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/bcsstk01.mtx", dirs[k]);
+        FILE *f = fopen(path, "r");
+        if (f) return fclose(f), dirs[k];
+    }
+    return NULL;
+}
+static const char *const g_files[] = {"bcsstk01", "494_bus", "bcsstk05", "1138_bus", "bcsstk09",
+                                      "bcsstk21", "crystm01", "msc04515", "bcsstk13"};
+#define N_FILES ((int)(sizeof g_files / sizeof *g_files))
+
+static void files(int light)
+{
+    const char *dir = data_dir();
+    for (int k = 0; k < (light ? 1 : N_FILES); k++) {
+        char path[512], label[300];
+        perks_csr A;
+        perks_mtx_error e;
+        memset(&e, 0, sizeof e);
+        snprintf(label, sizeof label, "perks cg chebyshev SuiteSparse %s", g_files[k]);
+        snprintf(path, sizeof path, "%s/%s.mtx", dir ? dir : "(none)", g_files[k]);
+        const int rc = dir ? perks_mtx_read_path(path, &A, &e) : PERKS_EFORMAT;
+        if (rc) {
+            check_skip(label, dir ? "the file did not read" : "../shared/data/mtx and .data/mtx not found");
+            continue;
+        }
+        gpu_cfg g = {1, -1, 0, 1, 20000, 1e-8};
+        compare(g_files[k], &A, &g);
+        perks_csr_free(&A);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    const int light = gpucheck_begin(argc, argv);
+    perks_csr A;
+    check_plan(4 + 1 + (light ? 1 : N_FILES) + 7 + 3 + 2);
+    refusals();
+    honesty();
+    /* 1 x 1: the Jacobi steps meet tol */
+    csr_alloc(&A, 1, 1);
+    A.row_ptr[1] = 1, A.col[0] = 0, A.val[0] = 3.5, A.nnz = 1;
+    {
+        gpu_cfg g = {1, 4, 0, 1, 100, 1e-12};
+        compare("1x1", &A, &g);
+    }
+    perks_csr_free(&A);
+    files(light);
+    /* 2D Poisson, ragged: degrees and tiers */
+    diffusion(&A, light ? 37 : 97, light ? 29 : 83, 1, NULL, 0);
+    {
+        static const int degs[7] = {1, 4, 8, 16, -1, 8, 8};
+        for (int v = 0; v < 7; v++) {
+            gpu_cfg g = {1, degs[v], v == 6 ? 6 : 0, v == 5 ? 0 : 1, 20000, 1e-10};
+            compare(light ? "poisson2d 37x29" : "poisson2d 97x83", &A, &g);
+        }
+    }
+    perks_csr_free(&A);
+    /* 3D diffusion, conductivity 1 or 1000 by blocks of cells */
+    {
+        const int nx = light ? 11 : 29, ny = light ? 9 : 23, nz = light ? 7 : 19, n = nx * ny * nz;
+        double *kc = (double *)malloc(sizeof(double) * n);
+        for (int i = 0; i < n; i++) {
+            const int x = i % nx, y = (i / nx) % ny, z = i / (nx * ny);
+            kc[i] = ((x / 4 + y / 3 + z / 5) % 2) ? 1000.0 : 1.0;
+        }
+        diffusion(&A, nx, ny, nz, kc, 0);
+        free(kc);
+        char name[64];
+        snprintf(name, sizeof name, "diffusion3d %dx%dx%d jumps 1000x", nx, ny, nz);
+        for (int v = 0; v < 3; v++) {
+            gpu_cfg g = {1, v == 0 ? 4 : v == 1 ? -1 : 8, 0, v == 2 ? 0 : 1, 20000, 1e-8};
+            compare(name, &A, &g);
+        }
+        perks_csr_free(&A);
+    }
+    /* random SDD, ragged rows; fp32 */
+    random_sdd(&A, light ? 300 : 1500);
+    {
+        gpu_cfg g = {1, 8, 0, 1, 20000, 1e-10};
+        compare("random sdd", &A, &g);
+        gpu_cfg f = {0, 8, 0, 1, 20000, 1e-5};
+        compare("random sdd", &A, &f);
+    }
+    perks_csr_free(&A);
+    return check_exit();
+}
