@@ -12,7 +12,8 @@
  * of the x returned (computed here, in double) beside it.  Floor of an iteration: the CSR once and
  * 6 vector passes over 4.27 TB/s ("floor us/it").  "x jacobi": jacobi's ms over the row's.
  * Systems: the SuiteSparse files in ../shared/data/mtx or .data/mtx, then 3D Poisson 64^3.
- * usage: perks_cg_precond [--reps N] [--only TEXT] [--tol T] */
+ * usage: perks_cg_precond [--reps N] [--only TEXT] [--tol T] [--blocks G] [--no-ic0]
+ *   (--blocks: opts.blocks of the kit's rows; --no-ic0: without the cuSPARSE rows) */
 #include <cublas_v2.h>
 #include <cusparse.h>
 #include <math.h>
@@ -46,6 +47,9 @@ PERKS_CG_DEFINE(pcg64, double, 256)
     } while (0)
 
 static int reps = 5;
+static int g_blocks = 0; /* --blocks: opts.blocks of the kit's rows (0: the planner) */
+static int g_tier, g_G, g_ns; /* the last plan's cache tier, blocks, neighbour sync */
+static int g_noic0;      /* --no-ic0: the kit's rows only */
 
 static double wall_ms(void)
 {
@@ -95,6 +99,7 @@ static double perks_time(dsys *S, const perks_cg_opts *o, perks_cg_result *res, 
     a.n = S->n, a.nnz = S->nnz, a.row_ptr = S->rp, a.col = S->ci, a.val = S->va, a.b = S->b, a.x = S->x;
     a.opts = *o, a.result = res;
     int rc = pcg64_plan(&a, &p);
+    g_tier = p.cached, g_G = p.blocks, g_ns = p.args.ndep != NULL;
     if (rc) {
         *rc_out = rc;
         memset(res, 0, sizeof *res);
@@ -302,12 +307,12 @@ static void bench_system(const char *name, const perks_csr *H, double tol)
     CUDA_DIE(cudaMemcpy(S.b, S.hb, 8 * (size_t)n, cudaMemcpyHostToDevice));
     const int max_iter = 100000;
     perks_cg_opts o = perks_cg_defaults();
-    o.tol = tol, o.max_iter = max_iter, o.jacobi = 1;
+    o.tol = tol, o.max_iter = max_iter, o.jacobi = 1, o.blocks = g_blocks;
     perks_cg_result res;
     int rc;
     char extra[160];
     const double jac = perks_time(&S, &o, &res, &rc);
-    snprintf(extra, sizeof extra, "path %d", res.path);
+    snprintf(extra, sizeof extra, "path %d, tier %d, %d blocks", res.path, g_tier, g_G);
     row(name, &S, "jacobi", tol, rc ? perks_strerror(rc) + 7 : "converged", res.iterations, jac, 0, true_res(&S), jac,
         extra);
     static const int degs[4] = {-1, 4, 8, 16};
@@ -316,12 +321,13 @@ static void bench_system(const char *name, const perks_csr *H, double tol)
         perks_cg_opts oc = o;
         oc.cheb = degs[d];
         const double ms = perks_time(&S, &oc, &res, &rc);
-        snprintf(extra, sizeof extra, "degree %d, [a, b] = [%.3g, %.3g], %d setup steps", res.pc_degree, res.pc_a,
-                 res.pc_b, res.pc_setup_iterations);
+        snprintf(extra, sizeof extra, "degree %d, [a, b] = [%.3g, %.3g], %d setup steps, tier %d, %d blocks%s",
+                 res.pc_degree, res.pc_a, res.pc_b, res.pc_setup_iterations, g_tier, g_G,
+                 g_ns ? ", neighbour sync" : "");
         row(name, &S, names[d], tol, rc ? perks_strerror(rc) + 7 : "converged", res.iterations, ms, res.pc_setup_ms,
             true_res(&S), jac, extra);
     }
-    {
+    if (!g_noic0) {
         ic0 c;
         double t[32], setup = 0, st[32];
         int it = 0;
@@ -378,8 +384,10 @@ int main(int argc, char **argv)
         if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
         else if (!strcmp(argv[i], "--tol") && i + 1 < argc) tols[0] = atof(argv[++i]), ntol = 1;
+        else if (!strcmp(argv[i], "--blocks") && i + 1 < argc) g_blocks = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--no-ic0")) g_noic0 = 1;
         else {
-            fprintf(stderr, "usage: %s [--reps N] [--only TEXT] [--tol T]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--reps N] [--only TEXT] [--tol T] [--blocks G] [--no-ic0]\n", argv[0]);
             return 2;
         }
     }

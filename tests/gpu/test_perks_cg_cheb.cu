@@ -231,10 +231,11 @@ static cpu_out cpu_cheb(const perks_csr *A, const double *b, double *x, int deg,
 typedef struct gpu_cfg {
     int dbl, deg, steps, cache, max_iter;
     double tol;
+    int barrier; /* opts.barrier (PERKS_CG_BAR_GRID: barriers between the steps, no neighbour flags) */
 } gpu_cfg;
 
 typedef struct gpu_out {
-    int rc, planned;
+    int rc, planned, nsync;
     perks_cg_result res;
     const char *why;
 } gpu_out;
@@ -270,12 +271,13 @@ static gpu_out gpu_solve(const perks_csr *A, const double *b, double *x, const g
     a.n = n, a.nnz = A->nnz, a.row_ptr = drp, a.col = dci, a.val = dva, a.b = db, a.x = dx;
     a.opts = perks_cg_defaults();
     a.opts.tol = g->tol, a.opts.max_iter = g->max_iter, a.opts.cheb = g->deg, a.opts.cheb_steps = g->steps;
-    a.opts.cache = g->cache;
+    a.opts.cache = g->cache, a.opts.barrier = g->barrier;
     a.result = &o.res;
     perks_cg_plan p;
     o.rc = g->dbl ? cg64_plan(&a, &p) : cg32_plan(&a, &p);
     o.why = p.why;
     o.planned = p.cached;
+    o.nsync = p.args.ndep != NULL;
     if (!o.rc) o.rc = g->dbl ? cg64_run(&a, &p, 0) : cg32_run(&a, &p, 0);
     perks_cg_plan_free(&p);
     {
@@ -305,8 +307,10 @@ static void compare(const char *name, const perks_csr *A, const gpu_cfg *g)
                          g->max_iter);
     gpu_out o = gpu_solve(A, b, xg, g);
     snprintf(label, sizeof label,
-             "perks cg chebyshev %s fp%d degree %d (got %d) steps %d cache %d: %d iterations (cpu %d), tier %d", name,
-             g->dbl ? 64 : 32, g->deg, o.res.pc_degree, g->steps, g->cache, o.res.iterations, c.iterations, o.planned);
+             "perks cg chebyshev %s fp%d degree %d (got %d) steps %d cache %d%s: %d iterations (cpu %d), tier %d, %s",
+             name, g->dbl ? 64 : 32, g->deg, o.res.pc_degree, g->steps, g->cache,
+             g->barrier == PERKS_CG_BAR_GRID ? " grid.sync" : "", o.res.iterations, c.iterations, o.planned,
+             o.nsync ? "neighbour flags" : "barriers");
     case_begin(label);
     const double tr = true_residual(A, b, xg);
     CHECK(o.rc == o.res.status, "rc %d, res.status %d", o.rc, o.res.status);
@@ -314,6 +318,7 @@ static void compare(const char *name, const perks_csr *A, const gpu_cfg *g)
     CHECK(o.rc != PERKS_SUCCESS || fabs(o.res.true_residual - tr) <= 1e-3 * tr + 1e-300,
           "reported true residual %.6g, the host's %.6g", o.res.true_residual, tr);
     CHECK(o.res.precond == PERKS_CG_PC_CHEB, "res.precond %d", o.res.precond);
+    CHECK(g->barrier != PERKS_CG_BAR_GRID || !o.nsync, "neighbour flags with grid.sync asked for");
     if (g->dbl) {
         CHECK(o.rc == c.status, "rc %d (%s), the CPU's %d (%s)", o.rc, perks_strerror(o.rc), c.status,
               perks_strerror(c.status));
@@ -353,7 +358,7 @@ static void honesty(void)
     fill_b(b, A.n_rows);
     case_begin("perks cg chebyshev: an indefinite matrix never succeeds");
     for (int d = 0; d < 3; d++) {
-        gpu_cfg g = {1, d == 0 ? 4 : d == 1 ? -1 : 1, 4, 1, 2000, 1e-8};
+        gpu_cfg g = {1, d == 0 ? 4 : d == 1 ? -1 : 1, 4, 1, 2000, 1e-8, 0};
         gpu_out o = gpu_solve(&A, b, x, &g);
         CHECK(o.rc != PERKS_SUCCESS || true_residual(&A, b, x) <= 1e-8, "degree %d: SUCCESS at %.3g", g.deg,
               true_residual(&A, b, x));
@@ -362,10 +367,11 @@ static void honesty(void)
     }
     case_end();
     /* a negative diagonal */
-    A.val[A.row_ptr[7]] = -A.val[A.row_ptr[7]];
+    for (int k = A.row_ptr[7]; k < A.row_ptr[8]; k++)
+        if (A.col[k] == 7) A.val[k] = -A.val[k];
     case_begin("perks cg chebyshev: a negative diagonal is PERKS_EDIAG");
     {
-        gpu_cfg g = {1, 4, 0, 1, 100, 1e-8};
+        gpu_cfg g = {1, 4, 0, 1, 100, 1e-8, 0};
         gpu_out o = gpu_solve(&A, b, x, &g);
         CHECK(o.rc == PERKS_EDIAG, "rc %d (%s)", o.rc, perks_strerror(o.rc));
     }
@@ -378,7 +384,7 @@ static void honesty(void)
     fill_b(b, A.n_rows);
     case_begin("perks cg chebyshev: ENOCONV at exactly max_iter (within the Jacobi steps and after them)");
     for (int m = 0; m < 2; m++) {
-        gpu_cfg g = {1, 8, 20, 1, m ? 25 : 7, 1e-12};
+        gpu_cfg g = {1, 8, 20, 1, m ? 25 : 7, 1e-12, 0};
         gpu_out o = gpu_solve(&A, b, x, &g);
         CHECK(o.rc == PERKS_ENOCONV && o.res.iterations == g.max_iter, "max_iter %d: rc %d, %d iterations",
               g.max_iter, o.rc, o.res.iterations);
@@ -468,7 +474,7 @@ static void files(int light)
             check_skip(label, dir ? "the file did not read" : "../shared/data/mtx and .data/mtx not found");
             continue;
         }
-        gpu_cfg g = {1, -1, 0, 1, 20000, 1e-8};
+        gpu_cfg g = {1, -1, 0, 1, 20000, 1e-8, 0};
         compare(g_files[k], &A, &g);
         perks_csr_free(&A);
     }
@@ -478,14 +484,14 @@ int main(int argc, char **argv)
 {
     const int light = gpucheck_begin(argc, argv);
     perks_csr A;
-    check_plan(4 + 1 + (light ? 1 : N_FILES) + 7 + 3 + 2);
+    check_plan(4 + 1 + (light ? 1 : N_FILES) + 8 + 3 + 2);
     refusals();
     honesty();
     /* 1 x 1: the Jacobi steps meet tol */
     csr_alloc(&A, 1, 1);
     A.row_ptr[1] = 1, A.col[0] = 0, A.val[0] = 3.5, A.nnz = 1;
     {
-        gpu_cfg g = {1, 4, 0, 1, 100, 1e-12};
+        gpu_cfg g = {1, 4, 0, 1, 100, 1e-12, 0};
         compare("1x1", &A, &g);
     }
     perks_csr_free(&A);
@@ -493,9 +499,9 @@ int main(int argc, char **argv)
     /* 2D Poisson, ragged: degrees and tiers */
     diffusion(&A, light ? 37 : 97, light ? 29 : 83, 1, NULL, 0);
     {
-        static const int degs[7] = {1, 4, 8, 16, -1, 8, 8};
-        for (int v = 0; v < 7; v++) {
-            gpu_cfg g = {1, degs[v], v == 6 ? 6 : 0, v == 5 ? 0 : 1, 20000, 1e-10};
+        static const int degs[8] = {1, 4, 8, 16, -1, 8, 8, 8};
+        for (int v = 0; v < 8; v++) {
+            gpu_cfg g = {1, degs[v], v == 6 ? 6 : 0, v == 5 ? 0 : 1, 20000, 1e-10, v == 7 ? PERKS_CG_BAR_GRID : 0};
             compare(light ? "poisson2d 37x29" : "poisson2d 97x83", &A, &g);
         }
     }
@@ -513,7 +519,7 @@ int main(int argc, char **argv)
         char name[64];
         snprintf(name, sizeof name, "diffusion3d %dx%dx%d jumps 1000x", nx, ny, nz);
         for (int v = 0; v < 3; v++) {
-            gpu_cfg g = {1, v == 0 ? 4 : v == 1 ? -1 : 8, 0, v == 2 ? 0 : 1, 20000, 1e-8};
+            gpu_cfg g = {1, v == 0 ? 4 : v == 1 ? -1 : 8, 0, v == 2 ? 0 : 1, 20000, 1e-8, 0};
             compare(name, &A, &g);
         }
         perks_csr_free(&A);
@@ -521,9 +527,9 @@ int main(int argc, char **argv)
     /* random SDD, ragged rows; fp32 */
     random_sdd(&A, light ? 300 : 1500);
     {
-        gpu_cfg g = {1, 8, 0, 1, 20000, 1e-10};
+        gpu_cfg g = {1, 8, 0, 1, 20000, 1e-10, 0};
         compare("random sdd", &A, &g);
-        gpu_cfg f = {0, 8, 0, 1, 20000, 1e-5};
+        gpu_cfg f = {0, 8, 0, 1, 20000, 1e-5, 0};
         compare("random sdd", &A, &f);
     }
     perks_csr_free(&A);

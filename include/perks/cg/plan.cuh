@@ -50,6 +50,7 @@ static inline void perks_cg_plan_free(perks_cg_plan *p)
     if (p->ws) cudaFree(p->ws);
     if (p->rpart) cudaFree(p->rpart);
     if (p->sell) cudaFree(p->sell);
+    if (p->nbuf) cudaFree(p->nbuf);
     memset(p, 0, sizeof *p);
 }
 
@@ -342,7 +343,7 @@ static inline int perks__cg_grid_workspace(perks_cg_plan *p, int n, int elt, int
     const size_t vec = perks__cg_align((size_t)n * elt);
     const size_t cbytes = perks__cg_align(sizeof(double) * 2 * (PERKS_CHEB_DMAX + 1)),
                  lbytes = perks__cg_align(sizeof(double) * 2 * PERKS_CHEB_KMAX);
-    size_t off = (cgear ? 9 : cheb ? 8 : 6) * vec + (cheb ? cbytes + lbytes : 0), total;
+    size_t off = (cgear ? 9 : cheb ? 10 : 6) * vec + (cheb ? cbytes + lbytes : 0), total;
     char *ws;
     total = off + perks__cg_align(sizeof(double) * 8 * G) + perks__cg_align(sizeof(perks__cg_out)) +
             perks__cg_align(sizeof(int) * ((size_t)G + 1)) + perks__cg_align(sizeof(double) * PERKS_SUM_BARRIER_WORDS) +
@@ -365,11 +366,13 @@ static inline int perks__cg_grid_workspace(perks_cg_plan *p, int n, int elt, int
         p->args.p0 = ws + 8 * vec;
         p->args.p1 = p->args.q = p->args.dinv = NULL;
     }
-    if (cheb) { /* the second z buffer, the step, the coefficients, the Lanczos scalars */
+    if (cheb) { /* the second z buffer, the step, the own z and p, the coefficients, the Lanczos scalars */
         p->args.z2 = ws + 6 * vec;
         p->args.dz = ws + 7 * vec;
-        p->args.cheb = (const double *)(ws + 8 * vec);
-        p->args.lanc = (double *)(ws + 8 * vec + cbytes);
+        p->args.zo = ws + 8 * vec;
+        p->args.po = ws + 9 * vec;
+        p->args.cheb = (const double *)(ws + 10 * vec);
+        p->args.lanc = (double *)(ws + 10 * vec + cbytes);
     }
     p->args.part = (double *)(ws + off);
     off += perks__cg_align(sizeof(double) * 8 * G);
@@ -392,8 +395,8 @@ static inline int perks__cg_plan_grid(perks_cg_plan *p, const void *kernel, int 
                                       const int *rp, const perks_cg_opts *o, int sell)
 {
     const int cgear = o->variant == PERKS_CG_CGEAR, cheb = o->cheb != 0;
-    /* x, r, q, p (+ D^-1); Chronopoulos-Gear: quads, x, p; Chebyshev: none (tier 2: the matrix only) */
-    const int nv = cheb ? 0 : cgear ? 6 : 4 + (o->jacobi ? 1 : 0);
+    /* x, r, q, p (+ D^-1); Chronopoulos-Gear: quads, x, p; Chebyshev: x, r, q, D^-1, dz, z, p */
+    const int nv = cheb ? 7 : cgear ? 6 : 4 + (o->jacobi ? 1 : 0);
     int sms, G, W, rc, bmode = 0;
     perks__cg_grid_fit f = {NULL, 0, 0, 0, 0, 0};
     rc = perks__cg_grid_count(kernel, block, n, nnz, o, &G, &sms);
@@ -403,7 +406,6 @@ static inline int perks__cg_plan_grid(perks_cg_plan *p, const void *kernel, int 
     if (rc) return rc;
     rc = perks__cg_grid_barrier(o, cgear, G, block, &bmode);
     if (!rc) rc = perks__cg_grid_tier(p, kernel, block, G, sell, &sms, o, &f);
-    if (!rc && cheb && p->cached == 1) p->cached = 0; /* no vectors to cache: tier 1 is tier 0 */
     if (!rc) rc = perks__cg_grid_workspace(p, n, elt, G, cgear, cheb, f.split);
     free(f.split);
     if (rc) return rc;
@@ -420,6 +422,86 @@ static inline int perks__cg_plan_grid(perks_cg_plan *p, const void *kernel, int 
     p->args.bmode = bmode;
     p->args.nrmax = (int)f.maxr;
     return PERKS_SUCCESS;
+}
+
+/* Chebyshev: the neighbour lists of the polynomial steps' sync (perks__cg_cheb_sync): block c is
+ * block b's neighbour when a row of one has a column in the other's rows (both ways: a pattern
+ * that is not symmetric is safe too).  None (barriers, p->args.ndep NULL) with more than
+ * PERKS_CG_CHEB_NDEP_MAX neighbours somewhere, more than 4096 blocks, a column outside 0..n-1, or
+ * a barrier other than the count barrier (grid.sync asked for).
+ * rp: the host row_ptr; d_ci the device columns (copied here once) */
+static inline int perks__cg_cheb_neighbours(perks_cg_plan *p, int n, long long nnz, const int *rp, const int *d_ci)
+{
+    const int G = p->blocks;
+    int *split = NULL, *ci = NULL, *deg = NULL, *h = NULL, rc = PERKS_SUCCESS, maxdeg = 0;
+    unsigned char *adj = NULL;
+    long long maxr, maxk, tot = 0;
+    p->args.ndep = NULL, p->args.nflag = NULL;
+    if (G > 4096 || p->args.bmode != PERKS_CG_BAR_COUNT) return PERKS_SUCCESS;
+    split = (int *)malloc(sizeof(int) * ((size_t)G + 1));
+    ci = (int *)malloc(sizeof(int) * (size_t)(nnz ? nnz : 1));
+    deg = (int *)calloc((size_t)G, sizeof(int));
+    adj = (unsigned char *)calloc((size_t)G * G, 1);
+    if (!split || !ci || !deg || !adj) {
+        rc = PERKS_ENOMEM;
+        goto done;
+    }
+    if (nnz && cudaMemcpy(ci, d_ci, sizeof(int) * (size_t)nnz, cudaMemcpyDeviceToHost) != cudaSuccess) {
+        rc = PERKS_ECUDA;
+        goto done;
+    }
+    perks__cg_split(rp, n, nnz, G, 1, split, &maxr, &maxk);
+    for (int b = 0; b < G; b++)
+        for (long long k = rp[split[b]]; k < rp[split[b + 1]]; k++) {
+            const int j = ci[k];
+            int lo = 0, hi = G - 1;
+            if (j < 0 || j >= n) goto done; /* not a matrix the solver takes: barriers */
+            while (lo < hi) { /* the block of row j: the last with split[c] <= j */
+                const int mid = (lo + hi + 1) / 2;
+                if (split[mid] <= j) lo = mid;
+                else hi = mid - 1;
+            }
+            if (lo != b && !adj[(size_t)b * G + lo]) {
+                adj[(size_t)b * G + lo] = adj[(size_t)lo * G + b] = 1;
+                deg[b]++, deg[lo]++;
+            }
+        }
+    for (int b = 0; b < G; b++) {
+        if (deg[b] > maxdeg) maxdeg = deg[b];
+        tot += deg[b];
+    }
+    if (maxdeg > PERKS_CG_CHEB_NDEP_MAX) goto done;
+    {
+        const size_t lbytes = perks__cg_align(sizeof(int) * ((size_t)G + 1 + (size_t)tot));
+        const size_t bytes = lbytes + sizeof(unsigned int) * (size_t)G;
+        long long e = G + 1;
+        h = (int *)malloc(sizeof(int) * ((size_t)G + 1 + (size_t)tot));
+        if (!h) {
+            rc = PERKS_ENOMEM;
+            goto done;
+        }
+        for (int b = 0; b < G; b++) {
+            h[b] = (int)e;
+            for (int c = 0; c < G; c++)
+                if (adj[(size_t)b * G + c]) h[e++] = c;
+        }
+        h[G] = (int)e;
+        if (cudaMalloc(&p->nbuf, bytes) != cudaSuccess) {
+            p->nbuf = NULL;
+            rc = PERKS_ECUDA;
+            goto done;
+        }
+        p->workspace_bytes += bytes;
+        if (cudaMemcpy(p->nbuf, h, sizeof(int) * (size_t)e, cudaMemcpyHostToDevice) != cudaSuccess) {
+            rc = PERKS_ECUDA;
+            goto done;
+        }
+        p->args.ndep = (const int *)p->nbuf;
+        p->args.nflag = (unsigned int *)((char *)p->nbuf + lbytes);
+    }
+done:
+    free(split), free(ci), free(deg), free(adj), free(h);
+    return rc;
 }
 
 /* the stream path's slices' entries, padding included; soff (may be NULL): their offsets */
@@ -552,15 +634,28 @@ static inline const char *perks__cg_why(const perks_cg_plan *p, const perks_cg_o
                                 : "cluster (opts.path 2): the vectors in the cluster's shared memory, the matrix read "
                                   "from device memory; the cluster's barrier";
     if (p->path == PERKS_CG_PATH_STREAM) return grid[o->path == PERKS_CG_PATH_STREAM ? 7 : 6][bar];
-    if (p->cheb)
-        return p->cached == 2 ? (bar == 0 ? "grid, Chebyshev (opts.cheb): the matrix in the blocks' shared memory, "
-                                            "the vectors in device memory; barrier: grid.sync"
-                                          : "grid, Chebyshev (opts.cheb): the matrix in the blocks' shared memory, "
-                                            "the vectors in device memory; barrier: the count barrier")
-                              : (bar == 0 ? "grid, Chebyshev (opts.cheb): matrix and vectors from device memory; "
-                                            "barrier: grid.sync"
-                                          : "grid, Chebyshev (opts.cheb): matrix and vectors from device memory; "
-                                            "barrier: the count barrier");
+    if (p->cheb) {
+        static const char *const cheb[3][2] = {
+            {"grid, Chebyshev (opts.cheb): the system, matrix included, fits the blocks' shared memory (cache tier 2); "
+             "barrier: grid.sync",
+             "grid, Chebyshev (opts.cheb): the system, matrix included, fits the blocks' shared memory (cache tier 2); "
+             "barrier: the count barrier"},
+            {"grid, Chebyshev (opts.cheb): the vectors fit the blocks' shared memory, the matrix is read from device "
+             "memory (cache tier 1); barrier: grid.sync",
+             "grid, Chebyshev (opts.cheb): the vectors fit the blocks' shared memory, the matrix is read from device "
+             "memory (cache tier 1); barrier: the count barrier"},
+            {"grid, Chebyshev (opts.cheb): nothing cached, vectors and matrix from device memory; barrier: grid.sync",
+             "grid, Chebyshev (opts.cheb): nothing cached, vectors and matrix from device memory; barrier: the count "
+             "barrier"}};
+        static const char *const nsync[3] = {
+            "grid, Chebyshev (opts.cheb): the system, matrix included, fits the blocks' shared memory (cache tier 2); "
+            "the count barrier at the reductions, neighbour flags between the polynomial's steps",
+            "grid, Chebyshev (opts.cheb): the vectors fit the blocks' shared memory, the matrix is read from device "
+            "memory (cache tier 1); the count barrier at the reductions, neighbour flags between the polynomial's steps",
+            "grid, Chebyshev (opts.cheb): nothing cached, vectors and matrix from device memory; the count barrier at "
+            "the reductions, neighbour flags between the polynomial's steps"};
+        return p->args.ndep && bar != 0 ? nsync[tier] : cheb[tier][bar == 0 ? 0 : 1];
+    }
     return grid[(p->variant == PERKS_CG_CGEAR ? 3 : 0) + tier][bar];
 }
 #undef PERKS__CG_WHY_BARS
@@ -675,6 +770,7 @@ static inline int perks__cg_plan_path(perks_cg_plan *p, const perks__cg_kset *ks
         }
         if (rc == PERKS_ESIZE) /* perks__cg_grid_barrier's refusal */
             return perks__cg_refuse(p, rc, "refused: the flag barrier (opts.barrier 3) over more than 2 BLOCK blocks");
+        if (rc == PERKS_SUCCESS && o->cheb) rc = perks__cg_cheb_neighbours(p, n, nnz, rp, a->col);
         if (rc == PERKS_SUCCESS && p->path == PERKS_CG_PATH_STREAM && build) {
             rc = perks__cg_sell_build(p, elt, n, rp, a->row_ptr, a->col, a->val);
             if (rc == PERKS_ESIZE)
@@ -739,6 +835,8 @@ static inline int perks__cg_start(perks_cg_plan *p, const void *d_b, void *d_x, 
         return perks__cg_resid_launch(p->n, p->elt, p->args.rp, p->args.ci, p->args.va, d_b, d_x, NULL, p->rpart,
                                       stream);
     }
+    if (p->args.nflag && cudaMemsetAsync(p->args.nflag, 0, sizeof(unsigned int) * p->blocks, stream) != cudaSuccess)
+        return PERKS_ECUDA;
     if ((p->args.bmode == PERKS_CG_BAR_SUM || p->args.bmode == PERKS_CG_BAR_COUNT) &&
         cudaMemsetAsync(p->args.bar, 0, sizeof(double) * PERKS_SUM_BARRIER_WORDS, stream) != cudaSuccess)
         return PERKS_ECUDA;

@@ -158,6 +158,9 @@ typedef struct perks_cg_result {
 #define PERKS_CG_PC_JACOBI 1
 #define PERKS_CG_PC_CHEB 2 /* Chebyshev of D^-1 A after the Jacobi steps (opts.cheb) */
 #define PERKS_CG_CHEB_STEPS 20 /* opts.cheb_steps 0: Jacobi CG steps before the polynomial */
+#ifndef PERKS_CG_CHEB_NDEP_MAX
+#define PERKS_CG_CHEB_NDEP_MAX 64 /* a block's neighbours at most for the steps' neighbour sync (else barriers) */
+#endif
 #ifndef PERKS_CG_CHEB_BAR_US
 #define PERKS_CG_CHEB_BAR_US 2.0 /* opts.cheb -1: a grid barrier's cost in the degree's model, us */
 #endif
@@ -202,6 +205,9 @@ typedef struct perks_cg_kargs {
     const double *cheb; /* Chebyshev: mu[0..16], nu[0..16] of perks_cheb (device) */
     double *lanc;       /* Chebyshev: alpha[0..63], beta[0..63] of the first iterations (device) */
     void *z2, *dz;      /* Chebyshev: the second z buffer, the step (n T each) */
+    void *zo, *po;      /* Chebyshev, cache tier 0: the own rows' copies of z and p (n T each) */
+    const int *ndep;      /* Chebyshev: block b's neighbours ndep[ndep[b] .. ndep[b + 1] - 1] (NULL: barriers) */
+    unsigned int *nflag;  /* Chebyshev: the blocks' step ids (G, zeroed before each launch) */
 } perks_cg_kargs;
 
 #ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
@@ -241,6 +247,7 @@ typedef struct perks_cg_plan {
     int cheb;           /* Chebyshev (name_pkernel): opts.cheb, else 0 */
     void *ws;           /* one allocation: vectors, partials, out, split, barrier words */
     void *sell;         /* stream path: the sliced-ELL copy */
+    void *nbuf;         /* Chebyshev: the neighbour lists and step ids (device; NULL: barriers) */
     long long sell_nnz; /* stream path: the slices' entries, padding included */
     double *rpart;      /* the true-residual kernel's block partials */
     cudaStream_t stream; /* the last perks__cg_start's stream */
