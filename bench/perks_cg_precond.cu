@@ -295,7 +295,7 @@ static void bench_system(const char *name, const perks_csr *H, double tol)
     const int n = H->n_rows;
     S.n = n, S.nnz = H->nnz, S.H = H;
     S.hb = (double *)malloc(8 * (size_t)n);
-    for (int i = 0; i < n; i++) S.hb[i] = 2 * gpucheck_uniform() - 1;
+    for (int i = 0; i < n; i++) S.hb[i] = gpucheck_uniform(); /* [-1, 1) */
     CUDA_DIE(cudaMalloc(&S.rp, sizeof(int) * (n + 1)));
     CUDA_DIE(cudaMalloc(&S.ci, sizeof(int) * H->nnz));
     CUDA_DIE(cudaMalloc(&S.va, 8 * H->nnz));

@@ -74,16 +74,19 @@ static void diffusion(perks_csr *A, int nx, int ny, int nz, const double *kc, do
     A->nnz = k;
 }
 
+/* uniform in [0, 1) */
+static double u01(void) { return 0.5 * ((double)gpucheck_uniform() + 1.0); }
+
 /* symmetric, diagonally dominant, rows of ragged length (a few long ones), diagonals 1 .. 1000 */
 static void random_sdd(perks_csr *A, int n)
 {
     double *D = (double *)calloc((size_t)n * n, sizeof(double));
     for (int i = 0; i < n; i++) {
-        const int per = (i % 17 == 0) ? n / 3 : 1 + (int)(gpucheck_uniform() * 6);
+        const int per = (i % 17 == 0) ? n / 3 : 1 + (int)(u01() * 6);
         for (int t = 0; t < per; t++) {
-            const int j = (int)(gpucheck_uniform() * n) % n;
+            const int j = (int)(u01() * n) % n;
             if (j == i) continue;
-            const double v = -gpucheck_uniform();
+            const double v = -u01();
             D[(size_t)i * n + j] = D[(size_t)j * n + i] = v;
         }
     }
@@ -94,7 +97,7 @@ static void random_sdd(perks_csr *A, int n)
     for (int i = 0; i < n; i++) {
         double s = 0;
         for (int j = 0; j < n; j++) s += fabs(D[(size_t)i * n + j]);
-        D[(size_t)i * n + i] = s * (1.01 + 1000.0 * gpucheck_uniform() * (i % 5 == 0)) + 1e-3;
+        D[(size_t)i * n + i] = s * (1.01 + 1000.0 * u01() * (i % 5 == 0)) + 1e-3;
         for (int j = 0; j < n; j++)
             if (D[(size_t)i * n + j] != 0) A->col[k] = j, A->val[k++] = D[(size_t)i * n + j];
         A->row_ptr[i + 1] = (int)k;
@@ -217,7 +220,7 @@ static cpu_out cpu_cheb(const perks_csr *A, const double *b, double *x, int deg,
     int rc = perks_cheb_lanczos_bounds(al, be, o.steps, &lmin, &lmax);
     if (!rc) rc = perks_cheb_rule_default(PERKS_CHEB_PRECOND, &rule);
     if (!rc) rc = perks_cheb_margin(&rule, lmin, lmax, &o.a, &o.b);
-    o.degree = deg > 0 ? deg : rc ? 1 : perks__cg_cheb_degree(o.a, o.b, A->n_rows, A->nnz, 8);
+    o.degree = deg > 0 ? deg : rc ? 1 : perks__cg_cheb_degree(o.a, o.b);
     if (!rc) rc = perks_cheb_coeffs(o.a, o.b, o.degree, &c);
     if (rc) {
         o.status = PERKS_EBREAKDOWN;
@@ -292,7 +295,7 @@ static gpu_out gpu_solve(const perks_csr *A, const double *b, double *x, const g
 
 static void fill_b(double *b, int n)
 {
-    for (int i = 0; i < n; i++) b[i] = 2 * gpucheck_uniform() - 1;
+    for (int i = 0; i < n; i++) b[i] = gpucheck_uniform();
 }
 
 /* one system, one configuration: the GPU against the CPU's two phases */

@@ -426,9 +426,10 @@ static inline int perks__cg_plan_grid(perks_cg_plan *p, const void *kernel, int 
 
 /* Chebyshev: the neighbour lists of the polynomial steps' sync (perks__cg_cheb_sync): block c is
  * block b's neighbour when a row of one has a column in the other's rows (both ways: a pattern
- * that is not symmetric is safe too).  None (barriers, p->args.ndep NULL) with more than
- * PERKS_CG_CHEB_NDEP_MAX neighbours somewhere, more than 4096 blocks, a column outside 0..n-1, or
- * a barrier other than the count barrier (grid.sync asked for).
+ * that is not symmetric is safe too).  None (barriers, p->args.ndep NULL) below
+ * PERKS_CG_CHEB_NSYNC_PER_SM blocks an SM, with more than PERKS_CG_CHEB_NDEP_MAX neighbours
+ * somewhere, more than 4096 blocks, a column outside 0..n-1, or a barrier other than the count
+ * barrier (grid.sync asked for).
  * rp: the host row_ptr; d_ci the device columns (copied here once) */
 static inline int perks__cg_cheb_neighbours(perks_cg_plan *p, int n, long long nnz, const int *rp, const int *d_ci)
 {
@@ -438,6 +439,11 @@ static inline int perks__cg_cheb_neighbours(perks_cg_plan *p, int n, long long n
     long long maxr, maxk, tot = 0;
     p->args.ndep = NULL, p->args.nflag = NULL;
     if (G > 4096 || p->args.bmode != PERKS_CG_BAR_COUNT) return PERKS_SUCCESS;
+    {
+        onchip_device_attrs da;
+        if (onchip_device_current(NULL, &da) != cudaSuccess) return PERKS_ECUDA;
+        if (G < PERKS_CG_CHEB_NSYNC_PER_SM * da.sms) return PERKS_SUCCESS; /* few blocks: the count barrier is as fast */
+    }
     split = (int *)malloc(sizeof(int) * ((size_t)G + 1));
     ci = (int *)malloc(sizeof(int) * (size_t)(nnz ? nnz : 1));
     deg = (int *)calloc((size_t)G, sizeof(int));

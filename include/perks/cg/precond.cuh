@@ -4,9 +4,11 @@
  * from their x, both in name_pkernel (perks/cg/kernel_cheb.cuh).
  *
  * WHAT (docs/perks-cg.md#reference-chebyshev-preconditioning)
- *   perks__cg_cheb_degree(a, b, n, nnz, elt)   opts.cheb -1: the degree d of 1..16 that minimises
- *       ((d + 1) SpMV + (d + 2) barrier) sqrt(kappa_d), kappa_d = (1 + e_d) / (1 - e_d), e_d =
- *       perks_cheb_bound: the cost of an iteration times the iterations CG's bound predicts
+ *   perks__cg_cheb_degree(a, b)   opts.cheb -1: the degree d of 0..16 that minimises (d + 2)
+ *       sqrt(kappa_d), kappa_d = (1 + e_d) / (1 - e_d), e_d = perks_cheb_bound on [a /
+ *       PERKS_CG_CHEB_SPAN, b] (kappa_0 = b / that): an iteration's steps (d syncs and 2
+ *       reductions, each about one SpMV's latency) times the iterations CG's bound predicts; 0 goes
+ *       on with Jacobi
  *   perks__cg_cheb_solve(p, res)   the two launches on a plan copy p (perks__cg_run's), the result
  *       with res.precond PERKS_CG_PC_CHEB, pc_degree, pc_a, pc_b, pc_setup_ms, pc_setup_iterations
  *
@@ -35,18 +37,18 @@
 #include "types.cuh"
 
 #ifndef __CUDACC_RTC__ /* host code, all of it */
-static inline int perks__cg_cheb_degree(double a, double b, int n, long long nnz, int elt)
+static inline int perks__cg_cheb_degree(double a, double b)
 {
-    const double spmv = ((double)nnz * (elt + 4) + 4.0 * n * elt) / PERKS_CG_CHEB_BYTES_PER_US;
-    double best = HUGE_VAL;
-    int d, pick = 1;
+    const double lo = a / PERKS_CG_CHEB_SPAN;
+    double best = 2 * sqrt(b / lo); /* d = 0: Jacobi CG, two reductions an iteration */
+    int d, pick = 0;
     for (d = 1; d <= PERKS_CHEB_DMAX; d++) {
         perks_cheb c;
         double e, cost;
-        if (perks_cheb_coeffs(a, b, d, &c) != PERKS_SUCCESS) continue;
+        if (perks_cheb_coeffs(lo, b, d, &c) != PERKS_SUCCESS) continue;
         e = c.bound;
         if (!(e >= 0 && e < 1)) continue;
-        cost = ((d + 1) * spmv + (d + 2) * PERKS_CG_CHEB_BAR_US) * sqrt((1 + e) / (1 - e));
+        cost = (d + 2) * sqrt((1 + e) / (1 - e));
         if (cost < best) best = cost, pick = d;
     }
     return pick;
@@ -118,7 +120,7 @@ static inline int perks__cg_cheb_solve(perks_cg_plan *p, const void *d_b, void *
     if (!rc) rc = perks_cheb_rule_default(PERKS_CHEB_PRECOND, &rule);
     if (!rc) rc = perks_cheb_margin(&rule, lmin, lmax, &a, &b);
     d = p->cheb > 0 ? p->cheb : 1;
-    if (!rc && p->cheb < 0) d = perks__cg_cheb_degree(a, b, p->n, p->nnz, p->elt);
+    if (!rc && p->cheb < 0) d = perks__cg_cheb_degree(a, b);
     if (!rc) rc = perks_cheb_coeffs(a, b, d, &c);
     if (rc) { /* the steps' scalars are not CG's on an SPD system */
         *res = r1;

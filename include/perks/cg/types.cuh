@@ -161,11 +161,11 @@ typedef struct perks_cg_result {
 #ifndef PERKS_CG_CHEB_NDEP_MAX
 #define PERKS_CG_CHEB_NDEP_MAX 64 /* a block's neighbours at most for the steps' neighbour sync (else barriers) */
 #endif
-#ifndef PERKS_CG_CHEB_BAR_US
-#define PERKS_CG_CHEB_BAR_US 2.0 /* opts.cheb -1: a grid barrier's cost in the degree's model, us */
+#ifndef PERKS_CG_CHEB_NSYNC_PER_SM
+#define PERKS_CG_CHEB_NSYNC_PER_SM 2 /* neighbour flags from this many blocks an SM on (fewer: the count barrier) */
 #endif
-#ifndef PERKS_CG_CHEB_BYTES_PER_US
-#define PERKS_CG_CHEB_BYTES_PER_US 3.0e6 /* opts.cheb -1: an SpMV's bytes per us in the degree's model */
+#ifndef PERKS_CG_CHEB_SPAN
+#define PERKS_CG_CHEB_SPAN 10.0 /* opts.cheb -1: the model's spectrum reaches this far below the steps' lmin */
 #endif
 
 #define PERKS_CG_FLOOR_MARGIN 10.0 /* at_floor: tol within this factor of the rounding floor */
