@@ -4,7 +4,8 @@
  * of kernel launches on one stream).
  *
  * WHAT
- *   PERKS_MG3D_DEFINE(name, T)     T float or double
+ *   PERKS_MG3D_DEFINE(name, T)     T float or double; under NVRTC the kernels alone
+ *       __global__ name_apply, _resid, _update, _dot, _pupdate, _scale, _jacobi, _restrict, _prolong
  *       int name_plan(const perks_cgs_args *a, perks_mg_plan *p)   checks a, the levels, allocates them
  *       int name_run(const perks_cgs_args *a, const perks_mg_plan *p, cudaStream_t)   one solve (synchronous)
  *       int name_launch(const perks_cgs_args *a, cudaStream_t)     plan, run, perks_mg_plan_free
@@ -49,20 +50,29 @@
 #ifndef PERKS_MG_CUH
 #define PERKS_MG_CUH
 
+#include "cg/types.cuh"
 #include "mg/kernels.cuh"
 #include "mg/host.cuh"
 
-#ifndef __CUDACC_RTC__
+/* the kernels (NVRTC: those alone), then the table of them and the three verbs */
 #define PERKS_MG3D_DEFINE(name, T)                                                                        \
     static_assert(perks__cg_real<T>::ok, "PERKS_MG3D_DEFINE(" #name "): T must be float or double");      \
+    typedef perks__cg_real<T>::type name##__t;                                                             \
+    PERKS__MG_KERNELS(name, name##__t)                                                                     \
+    PERKS__MG_HOST(name)
+#ifndef __CUDACC_RTC__
+#define PERKS__MG_HOST(name)                                                                               \
+    static const perks__mg_kern<name##__t> name##__kern = {name##_apply,  name##_resid,   name##_update,   \
+                                                            name##_dot,    name##_pupdate, name##_scale,    \
+                                                            name##_jacobi, name##_restrict, name##_prolong}; \
     static inline __attribute__((unused)) int name##_plan(const perks_cgs_args *a, perks_mg_plan *p)      \
     {                                                                                                      \
-        return perks__mg_plan_make<perks__cg_real<T>::type>(a, p);                                         \
+        return perks__mg_plan_make<name##__t>(&name##__kern, a, p);                                        \
     }                                                                                                      \
     static inline __attribute__((unused)) int name##_run(const perks_cgs_args *a, const perks_mg_plan *p, \
                                                          cudaStream_t stream)                              \
     {                                                                                                      \
-        return perks__mg_solve<perks__cg_real<T>::type>(a, p, stream);                                     \
+        return perks__mg_solve<name##__t>(a, p, stream);                                                   \
     }                                                                                                      \
     static inline __attribute__((unused)) int name##_launch(const perks_cgs_args *a, cudaStream_t stream) \
     {                                                                                                      \
@@ -74,7 +84,7 @@
         return rc;                                                                                         \
     }
 #else
-#define PERKS_MG3D_DEFINE(name, T)
+#define PERKS__MG_HOST(name)
 #endif
 
 #endif /* PERKS_MG_CUH */

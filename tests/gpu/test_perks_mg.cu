@@ -315,8 +315,8 @@ static void compare(const char *name, const cfg *c)
         for (long long i = 0; i < n; i++) num += (xg[i] - xc[i]) * (xg[i] - xc[i]), den += xc[i] * xc[i];
         const double dx = sqrt(num / (den > 0 ? den : 1));
         if (o.rc == PERKS_SUCCESS && cst == PERKS_SUCCESS)
-            CHECK(dx <= 1e4 * (tr + trc) + 1e-12, "||x - x_cpu|| / ||x_cpu|| = %.3g (true residuals %.3g, %.3g)", dx, tr,
-                  trc);
+            CHECK(dx <= 1e4 * (tr + trc) + 1e-12, "||x - x_cpu|| / ||x_cpu|| = %.3g (true residuals %.3g, %.3g)",
+                  dx, tr, trc);
         else /* the same iterations in the same order: close, not equal */
             CHECK(dx <= 1e-6, "||x - x_cpu|| / ||x_cpu|| = %.3g", dx);
     } else { /* float: a success is the true residual's; else an honest code */

@@ -5,7 +5,8 @@
  * WHAT
  *   perks_mg_plan, perks_mg_plan_free(p)     the plan: onchip_plan's head, the levels, one allocation
  *   perks__mg_levels(nx, ny, nz, lv)         the level sizes; returns how many
- *   perks__mg_plan_make<T>(a, p)             name_plan: checks, levels, the allocation
+ *   perks__mg_plan_make<T>(kern, a, p)       name_plan: checks, levels, the allocation (kern: the
+ *                                            instance's kernels, perks/mg/kernels.cuh)
  *   perks__mg_vcycle<T>(p, s, &z)            z = M r (r in lv[0].b; z lv[0].x or lv[0].t)
  *   perks__mg_solve<T>(a, p, s)              name_run: PCG, the true residual, the result
  *
@@ -45,7 +46,8 @@
 #endif
 #define PERKS_MG_PATH_VCYCLE 1 /* the plan's path: host-driven launches on one stream */
 
-static_assert(PERKS_MG_NU >= 1 && PERKS_MG_COARSE_SWEEPS >= 1, "perks/mg.cuh: PERKS_MG_NU and PERKS_MG_COARSE_SWEEPS must be >= 1");
+static_assert(PERKS_MG_NU >= 1 && PERKS_MG_COARSE_SWEEPS >= 1,
+              "perks/mg.cuh: PERKS_MG_NU and PERKS_MG_COARSE_SWEEPS must be >= 1");
 static_assert(PERKS_MG_LEVELS >= 1 && PERKS_MG_LEVELS <= 32, "perks/mg.cuh: PERKS_MG_LEVELS must be 1..32");
 
 /* one level: its operator, Jacobi's factor d (damping / centre), its cells, its vectors (T, device):
@@ -67,6 +69,7 @@ typedef struct perks_mg_plan {
     void *base;   /* one device allocation: every level's vectors, p, q, the partials */
     void *p, *q;  /* the outer CG's direction and A p (level 0's size) */
     double *part; /* 2 x PERKS_MG_DOT_BLOCKS block partials */
+    const void *kern; /* the instance's kernels: a perks__mg_kern<T> (static storage) */
     perks_cg_opts opts;
 } perks_mg_plan;
 
@@ -91,7 +94,8 @@ typedef ONCHIP_SHAPE3D_TYPE(ONCHIP_SHAPE_STAR3D_R1) perks__mg_star;
  * Gershgorin bound of D^-1 A (so that the damped sweep contracts in the A-norm) */
 static inline double perks__mg_damp(const perks__mg_op *o)
 {
-    const double g = (fabs(o->w0) + fabs(o->w1) + fabs(o->w2) + fabs(o->w3) + fabs(o->w4) + fabs(o->w5) + fabs(o->w6)) / o->w0;
+    const double g =
+        (fabs(o->w0) + fabs(o->w1) + fabs(o->w2) + fabs(o->w3) + fabs(o->w4) + fabs(o->w5) + fabs(o->w6)) / o->w0;
     return PERKS_MG_OMEGA * (g > 2.0 ? 2.0 / g : 1.0) / o->w0;
 }
 
@@ -119,7 +123,7 @@ static inline int perks__mg_grid(long long n)
 /* name_plan: the checks (as cg_stencil's: sizes, tol, max_iter, the weights), the levels, one
  * allocation, onchip_plan's head */
 template <class T>
-static inline int perks__mg_plan_make(const perks_cgs_args *a, perks_mg_plan *p)
+static inline int perks__mg_plan_make(const perks__mg_kern<T> *kern, const perks_cgs_args *a, perks_mg_plan *p)
 {
     if (!p) return PERKS_ENULL;
     memset(p, 0, sizeof *p);
@@ -129,7 +133,8 @@ static inline int perks__mg_plan_make(const perks_cgs_args *a, perks_mg_plan *p)
         return perks__mg_refuse(p, PERKS_ENULL, "refused: a.w, a.b, a.x or a.result is NULL");
     if (a->nx < 1 || a->ny < 1 || a->nz < 1 || (long long)a->nx * a->ny * a->nz > INT_MAX)
         return perks__mg_refuse(p, PERKS_ESIZE, "refused: nx, ny or nz < 1, or more than 2^31 - 1 cells");
-    if (!(o->tol > 0) || !isfinite(o->tol)) return perks__mg_refuse(p, PERKS_ESIZE, "refused: opts.tol not > 0 and finite");
+    if (!(o->tol > 0) || !isfinite(o->tol))
+        return perks__mg_refuse(p, PERKS_ESIZE, "refused: opts.tol not > 0 and finite");
     if (o->max_iter < 0) return perks__mg_refuse(p, PERKS_ESIZE, "refused: opts.max_iter < 0");
     if (o->cheb)
         return perks__mg_refuse(p, PERKS_EUNSUPPORTED,
@@ -171,6 +176,7 @@ static inline int perks__mg_plan_make(const perks_cgs_args *a, perks_mg_plan *p)
     p->levels = L, p->elt = (int)elt;
     p->p = base + offp, p->q = base + offq, p->part = (double *)(base + offpart);
     p->opts = *o;
+    p->kern = kern;
     p->path = PERKS_MG_PATH_VCYCLE;
     p->why = L > 1 ? "vcycle: CG preconditioned by one symmetric multigrid V-cycle an iteration (damped Jacobi "
                      "before and after, full weighting, trilinear prolongation, Jacobi sweeps on the coarsest "
@@ -204,12 +210,12 @@ static inline int perks__mg_sum(const double *part, int rows, cudaStream_t s, do
 
 /* k damped Jacobi sweeps on level v from *cur (ping-pong between x and t; *cur the last) */
 template <class T>
-static inline int perks__mg_sweeps(const perks__mg_level *v, int k, cudaStream_t s, T **cur)
+static inline int perks__mg_sweeps(const perks__mg_kern<T> *k, const perks__mg_level *v, int m, cudaStream_t s, T **cur)
 {
     const int g = perks__mg_grid(v->n);
-    for (int j = 0; j < k; j++) {
+    for (int j = 0; j < m; j++) {
         T *nxt = *cur == (T *)v->x ? (T *)v->t : (T *)v->x;
-        perks__mg_jacobi_kernel<T><<<g, PERKS_MG_THREADS, 0, s>>>(v->op, v->d, (const T *)v->b, *cur, nxt);
+        k->jacobi<<<g, PERKS_MG_THREADS, 0, s>>>(v->op, v->d, (const T *)v->b, *cur, nxt);
         *cur = nxt;
     }
     return perks__mg_ok();
@@ -219,28 +225,29 @@ static inline int perks__mg_sweeps(const perks__mg_level *v, int k, cudaStream_t
 template <class T>
 static inline int perks__mg_vcycle(const perks_mg_plan *p, cudaStream_t s, T **z)
 {
+    const perks__mg_kern<T> *k = (const perks__mg_kern<T> *)p->kern;
     T *xs[PERKS_MG_LEVELS];
     const int L = p->levels;
     int rc;
     for (int l = 0; l < L; l++) { /* down: smooth from 0, the residual restricted */
         const perks__mg_level *v = &p->lv[l];
-        const int k = l == L - 1 ? PERKS_MG_COARSE_SWEEPS : PERKS_MG_NU, g = perks__mg_grid(v->n);
-        perks__mg_scale_kernel<T><<<g, PERKS_MG_THREADS, 0, s>>>(v->n, v->d, (const T *)v->b, (T *)v->x);
+        const int m = l == L - 1 ? PERKS_MG_COARSE_SWEEPS : PERKS_MG_NU, g = perks__mg_grid(v->n);
+        k->scale<<<g, PERKS_MG_THREADS, 0, s>>>(v->n, v->d, (const T *)v->b, (T *)v->x);
         xs[l] = (T *)v->x;
-        if ((rc = perks__mg_sweeps<T>(v, k - 1, s, &xs[l]))) return rc;
+        if ((rc = perks__mg_sweeps<T>(k, v, m - 1, s, &xs[l]))) return rc;
         if (l == L - 1) break;
         const perks__mg_level *c = &p->lv[l + 1];
         T *tmp = xs[l] == (T *)v->x ? (T *)v->t : (T *)v->x;
-        perks__mg_resid_kernel<T><<<g, PERKS_MG_THREADS, 0, s>>>(v->op, (const T *)v->b, xs[l], tmp, NULL);
-        perks__mg_restrict_kernel<T><<<perks__mg_grid(c->n), PERKS_MG_THREADS, 0, s>>>(
+        k->resid<<<g, PERKS_MG_THREADS, 0, s>>>(v->op, (const T *)v->b, xs[l], tmp, NULL);
+        k->restr<<<perks__mg_grid(c->n), PERKS_MG_THREADS, 0, s>>>(
             v->op.nx, v->op.ny, c->op.nx, c->op.ny, c->op.nz, tmp, (T *)c->b);
         if ((rc = perks__mg_ok())) return rc;
     }
     for (int l = L - 2; l >= 0; l--) { /* up: the correction added, smooth */
         const perks__mg_level *v = &p->lv[l], *c = &p->lv[l + 1];
-        perks__mg_prolong_kernel<T><<<perks__mg_grid(v->n), PERKS_MG_THREADS, 0, s>>>(
+        k->prolong<<<perks__mg_grid(v->n), PERKS_MG_THREADS, 0, s>>>(
             v->op.nx, v->op.ny, v->op.nz, c->op.nx, c->op.ny, c->op.nz, xs[l + 1], xs[l]);
-        if ((rc = perks__mg_sweeps<T>(v, PERKS_MG_NU, s, &xs[l]))) return rc;
+        if ((rc = perks__mg_sweeps<T>(k, v, PERKS_MG_NU, s, &xs[l]))) return rc;
     }
     *z = xs[0];
     return PERKS_SUCCESS;
@@ -256,7 +263,8 @@ static inline int perks__mg_solve(const perks_cgs_args *args, const perks_mg_pla
     if (!args || !p || !args->result) return PERKS_ENULL;
     *args->result = r;
     if (!args->b || !args->x) return args->result->status = PERKS_ENULL;
-    if (!p->passes || !p->base || p->elt != (int)sizeof(T)) return args->result->status = PERKS_ESIZE;
+    if (!p->passes || !p->base || !p->kern || p->elt != (int)sizeof(T)) return args->result->status = PERKS_ESIZE;
+    const perks__mg_kern<T> *k = (const perks__mg_kern<T> *)p->kern;
     const perks__mg_level *f = &p->lv[0];
     const long long n = f->n;
     const int G = PERKS_MG_DOT_BLOCKS;
@@ -270,12 +278,12 @@ static inline int perks__mg_solve(const perks_cgs_args *args, const perks_mg_pla
         rc = PERKS_ECUDA;
         goto out;
     }
-    perks__mg_resid_kernel<T><<<G, PERKS_MG_THREADS, 0, s>>>(f->op, b, x, rv, p->part);
+    k->resid<<<G, PERKS_MG_THREADS, 0, s>>>(f->op, b, x, rv, p->part);
     if ((rc = perks__mg_ok()) || (rc = perks__mg_sum(p->part, 2, s, h))) goto out;
     rr = h[0], bb = h[1];
     if (rr > tol * tol * bb) {
         if ((rc = perks__mg_vcycle<T>(p, s, &z))) goto out;
-        perks__mg_dot_kernel<T><<<G, PERKS_MG_THREADS, 0, s>>>(n, rv, z, p->part);
+        k->dot<<<G, PERKS_MG_THREADS, 0, s>>>(n, rv, z, p->part);
         if ((rc = perks__mg_ok()) || (rc = perks__mg_sum(p->part, 1, s, h))) goto out;
         rz = h[0];
         if (cudaMemcpyAsync(pv, z, (size_t)n * sizeof(T), cudaMemcpyDeviceToDevice, s) != cudaSuccess) {
@@ -291,7 +299,7 @@ static inline int perks__mg_solve(const perks_cgs_args *args, const perks_mg_pla
                 status = PERKS_EBREAKDOWN;
                 break;
             }
-            perks__mg_apply_dot_kernel<T><<<G, PERKS_MG_THREADS, 0, s>>>(f->op, pv, q, p->part);
+            k->apply<<<G, PERKS_MG_THREADS, 0, s>>>(f->op, pv, q, p->part);
             if ((rc = perks__mg_ok()) || (rc = perks__mg_sum(p->part, 1, s, h))) goto out;
             const double pq = h[0];
             if (!(pq > 0)) {
@@ -299,24 +307,24 @@ static inline int perks__mg_solve(const perks_cgs_args *args, const perks_mg_pla
                 break;
             }
             const double alpha = rz / pq;
-            perks__mg_update_kernel<T><<<G, PERKS_MG_THREADS, 0, s>>>(n, alpha, pv, q, x, rv, p->part);
+            k->update<<<G, PERKS_MG_THREADS, 0, s>>>(n, alpha, pv, q, x, rv, p->part);
             if ((rc = perks__mg_ok())) goto out;
             /* the next z before the test: r.r and r.z read back together (one wait an iteration less) */
             if ((rc = perks__mg_vcycle<T>(p, s, &z))) goto out;
-            perks__mg_dot_kernel<T><<<G, PERKS_MG_THREADS, 0, s>>>(n, rv, z, p->part + G);
+            k->dot<<<G, PERKS_MG_THREADS, 0, s>>>(n, rv, z, p->part + G);
             if ((rc = perks__mg_ok()) || (rc = perks__mg_sum(p->part, 2, s, h))) goto out;
             rr = h[0];
             it++;
             if (!(rr > tol * tol * bb)) break;
             const double beta = h[1] / rz;
             rz = h[1];
-            perks__mg_pupdate_kernel<T><<<perks__mg_grid(n), PERKS_MG_THREADS, 0, s>>>(n, beta, z, pv);
+            k->pupdate<<<perks__mg_grid(n), PERKS_MG_THREADS, 0, s>>>(n, beta, z, pv);
             if ((rc = perks__mg_ok())) goto out;
         }
     }
     r.rel_residual = bb > 0 ? sqrt(rr / bb) : sqrt(rr);
     /* the true residual of x, in double (q is free) */
-    perks__mg_resid_kernel<T><<<G, PERKS_MG_THREADS, 0, s>>>(f->op, b, x, q, p->part);
+    k->resid<<<G, PERKS_MG_THREADS, 0, s>>>(f->op, b, x, q, p->part);
     if ((rc = perks__mg_ok()) || (rc = perks__mg_sum(p->part, 2, s, h))) goto out;
     tr = h[1] > 0 ? sqrt(h[0] / h[1]) : sqrt(h[0]);
     if (status == PERKS_SUCCESS && !(tr <= tol)) status = PERKS_EINACCURATE;

@@ -1,18 +1,22 @@
 #include <onchip/names_push.h>
-/* perks/mg/kernels.cuh -- the multigrid V-cycle's and the outer CG's kernels (perks/mg.cuh): grid-stride
- * loops over one level's cells, arithmetic in double, vectors stored in T (float or double).
+/* perks/mg/kernels.cuh -- the multigrid V-cycle's and the outer CG's kernel bodies (perks/mg.cuh):
+ * grid-stride loops over one level's cells, arithmetic in double, vectors stored in T (float or
+ * double); PERKS__MG_KERNELS(name, T) defines the generator's __global__ kernels from them.
  *
  * WHAT
  *   perks__mg_op                      one level: nx, ny, nz and the 7 weights (ONCHIP_SHAPE_STAR3D_R1's order)
- *   perks__mg_apply_dot_kernel<T>     q = A p; part[block] = sum p q
- *   perks__mg_resid_kernel<T>         r = b - A x; part (not NULL): r.r, b.b by block
- *   perks__mg_update_kernel<T>        x += alpha p, r -= alpha q; part r.r by block
- *   perks__mg_dot_kernel<T>           part[block] = sum u v
- *   perks__mg_pupdate_kernel<T>       p = z + beta p
- *   perks__mg_scale_kernel<T>         x = d b (a Jacobi sweep from x = 0)
- *   perks__mg_jacobi_kernel<T>        y = x + d (b - A x)
- *   perks__mg_restrict_kernel<T>      coarse = R fine (full weighting, (1/4, 1/2, 1/4) per axis)
- *   perks__mg_prolong_kernel<T>       fine += P coarse (trilinear, 0 outside the coarse grid)
+ *   perks__mg_apply_dot_body<T>       q = A p; part[block] = sum p q
+ *   perks__mg_resid_body<T>           r = b - A x; part (not NULL): r.r, b.b by block
+ *   perks__mg_update_body<T>          x += alpha p, r -= alpha q; part r.r by block
+ *   perks__mg_dot_body<T>             part[block] = sum u v
+ *   perks__mg_pupdate_body<T>         p = z + beta p
+ *   perks__mg_scale_body<T>           x = d b (a Jacobi sweep from x = 0)
+ *   perks__mg_jacobi_body<T>          y = x + d (b - A x)
+ *   perks__mg_restrict_body<T>        coarse = R fine (full weighting, (1/4, 1/2, 1/4) per axis)
+ *   perks__mg_prolong_body<T>         fine += P coarse (trilinear, 0 outside the coarse grid)
+ *   perks__mg_kern<T>                 the table of one instance's kernels (host launches through it)
+ *   PERKS__MG_KERNELS(name, T)        name_apply, _resid, _update, _dot, _pupdate, _scale, _jacobi,
+ *                                     _restrict, _prolong (T float or double)
  *
  * EXAMPLE: launched by perks/mg/host.cuh only.
  *   [not compiled: no code, a pointer to the host side]
@@ -76,12 +80,13 @@ static __device__ __forceinline__ double perks__mg_block_sum(double v)
     return v;
 }
 
-#define PERKS__MG_LOOP(i, n) \
-    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < (n); i += (long long)gridDim.x * blockDim.x)
+#define PERKS__MG_LOOP(i, n)                                                                    \
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < (n);               \
+         i += (long long)gridDim.x * blockDim.x)
 
 template <class T>
-static __global__ void __launch_bounds__(PERKS_MG_THREADS)
-    perks__mg_apply_dot_kernel(perks__mg_op o, const T *__restrict__ p, T *__restrict__ q, double *__restrict__ part)
+static __device__ __forceinline__ void perks__mg_apply_dot_body(
+    perks__mg_op o, const T *__restrict__ p, T *__restrict__ q, double *__restrict__ part)
 {
     const long long n = (long long)o.nx * o.ny * o.nz;
     double acc = 0;
@@ -98,9 +103,8 @@ static __global__ void __launch_bounds__(PERKS_MG_THREADS)
 }
 
 template <class T>
-static __global__ void __launch_bounds__(PERKS_MG_THREADS)
-    perks__mg_resid_kernel(perks__mg_op o, const T *__restrict__ b, const T *__restrict__ x, T *__restrict__ r,
-                           double *__restrict__ part)
+static __device__ __forceinline__ void perks__mg_resid_body(
+    perks__mg_op o, const T *__restrict__ b, const T *__restrict__ x, T *__restrict__ r, double *__restrict__ part)
 {
     const long long n = (long long)o.nx * o.ny * o.nz;
     double rr = 0, bb = 0;
@@ -119,9 +123,9 @@ static __global__ void __launch_bounds__(PERKS_MG_THREADS)
 }
 
 template <class T>
-static __global__ void __launch_bounds__(PERKS_MG_THREADS)
-    perks__mg_update_kernel(long long n, double alpha, const T *__restrict__ p, const T *__restrict__ q,
-                            T *__restrict__ x, T *__restrict__ r, double *__restrict__ part)
+static __device__ __forceinline__ void perks__mg_update_body(
+    long long n, double alpha, const T *__restrict__ p, const T *__restrict__ q, T *__restrict__ x,
+    T *__restrict__ r, double *__restrict__ part)
 {
     double rr = 0;
     PERKS__MG_LOOP(i, n)
@@ -136,8 +140,8 @@ static __global__ void __launch_bounds__(PERKS_MG_THREADS)
 }
 
 template <class T>
-static __global__ void __launch_bounds__(PERKS_MG_THREADS)
-    perks__mg_dot_kernel(long long n, const T *__restrict__ u, const T *__restrict__ v, double *__restrict__ part)
+static __device__ __forceinline__ void perks__mg_dot_body(
+    long long n, const T *__restrict__ u, const T *__restrict__ v, double *__restrict__ part)
 {
     double s = 0;
     PERKS__MG_LOOP(i, n) s += (double)u[i] * (double)v[i];
@@ -146,23 +150,22 @@ static __global__ void __launch_bounds__(PERKS_MG_THREADS)
 }
 
 template <class T>
-static __global__ void __launch_bounds__(PERKS_MG_THREADS)
-    perks__mg_pupdate_kernel(long long n, double beta, const T *__restrict__ z, T *__restrict__ p)
+static __device__ __forceinline__ void perks__mg_pupdate_body(
+    long long n, double beta, const T *__restrict__ z, T *__restrict__ p)
 {
     PERKS__MG_LOOP(i, n) p[i] = (T)((double)z[i] + beta * (double)p[i]);
 }
 
 template <class T>
-static __global__ void __launch_bounds__(PERKS_MG_THREADS)
-    perks__mg_scale_kernel(long long n, double d, const T *__restrict__ b, T *__restrict__ x)
+static __device__ __forceinline__ void perks__mg_scale_body(
+    long long n, double d, const T *__restrict__ b, T *__restrict__ x)
 {
     PERKS__MG_LOOP(i, n) x[i] = (T)(d * (double)b[i]);
 }
 
 template <class T>
-static __global__ void __launch_bounds__(PERKS_MG_THREADS)
-    perks__mg_jacobi_kernel(perks__mg_op o, double d, const T *__restrict__ b, const T *__restrict__ x,
-                            T *__restrict__ y)
+static __device__ __forceinline__ void perks__mg_jacobi_body(
+    perks__mg_op o, double d, const T *__restrict__ b, const T *__restrict__ x, T *__restrict__ y)
 {
     const long long n = (long long)o.nx * o.ny * o.nz;
     PERKS__MG_LOOP(i, n)
@@ -176,8 +179,8 @@ static __global__ void __launch_bounds__(PERKS_MG_THREADS)
 /* coarse (I, J, K) = the (1/4, 1/2, 1/4)^3 weighted sum of fine (2I + a, 2J + b, 2K + c), a, b, c in 0..2
  * (always inside: nc = (n - 1) / 2 per axis) */
 template <class T>
-static __global__ void __launch_bounds__(PERKS_MG_THREADS)
-    perks__mg_restrict_kernel(int fx, int fy, int cx, int cy, int cz, const T *__restrict__ f, T *__restrict__ c)
+static __device__ __forceinline__ void perks__mg_restrict_body(
+    int fx, int fy, int cx, int cy, int cz, const T *__restrict__ f, T *__restrict__ c)
 {
     const long long n = (long long)cx * cy * cz, fxy = (long long)fx * fy;
     PERKS__MG_LOOP(i, n)
@@ -217,9 +220,8 @@ static __device__ __forceinline__ void perks__mg_axis(int f, int nc, int *ia, do
 
 /* x(fine) += sum of the (up to 8) coarse values trilinear interpolation gives it */
 template <class T>
-static __global__ void __launch_bounds__(PERKS_MG_THREADS)
-    perks__mg_prolong_kernel(int fx, int fy, int fz, int cx, int cy, int cz, const T *__restrict__ c,
-                             T *__restrict__ x)
+static __device__ __forceinline__ void perks__mg_prolong_body(
+    int fx, int fy, int fz, int cx, int cy, int cz, const T *__restrict__ c, T *__restrict__ x)
 {
     const long long n = (long long)fx * fy * fz, cxy = (long long)cx * cy;
     PERKS__MG_LOOP(i, n)
@@ -244,6 +246,55 @@ static __global__ void __launch_bounds__(PERKS_MG_THREADS)
         x[i] = (T)((double)x[i] + s);
     }
 }
+
+/* one instance's kernels, as host pointers (the launches of perks/mg/host.cuh go through them) */
+template <class T> struct perks__mg_kern {
+    void (*apply)(perks__mg_op, const T *, T *, double *);
+    void (*resid)(perks__mg_op, const T *, const T *, T *, double *);
+    void (*update)(long long, double, const T *, const T *, T *, T *, double *);
+    void (*dot)(long long, const T *, const T *, double *);
+    void (*pupdate)(long long, double, const T *, T *);
+    void (*scale)(long long, double, const T *, T *);
+    void (*jacobi)(perks__mg_op, double, const T *, const T *, T *);
+    void (*restr)(int, int, int, int, int, const T *, T *);
+    void (*prolong)(int, int, int, int, int, int, const T *, T *);
+};
+
+/* the generator's kernels over the bodies (TY: float or double); static where the host table refers
+ * to them, external under NVRTC (found by name, never referred to in the source) */
+#ifndef __CUDACC_RTC__
+#define PERKS__MG_KERNEL_ATTR static __global__ void __launch_bounds__(PERKS_MG_THREADS)
+#else
+#define PERKS__MG_KERNEL_ATTR __global__ void __launch_bounds__(PERKS_MG_THREADS)
+#endif
+#define PERKS__MG_KERNELS(name, TY)                                                                        \
+    PERKS__MG_KERNEL_ATTR name##_apply(perks__mg_op o, const TY *__restrict__ p, TY *__restrict__ q,      \
+                                       double *__restrict__ part)                                          \
+    { perks__mg_apply_dot_body<TY>(o, p, q, part); }                                                       \
+    PERKS__MG_KERNEL_ATTR name##_resid(perks__mg_op o, const TY *__restrict__ b, const TY *__restrict__ x, \
+                                       TY *__restrict__ r, double *__restrict__ part)                      \
+    { perks__mg_resid_body<TY>(o, b, x, r, part); }                                                        \
+    PERKS__MG_KERNEL_ATTR name##_update(long long n, double alpha, const TY *__restrict__ p,               \
+                                        const TY *__restrict__ q, TY *__restrict__ x, TY *__restrict__ r,  \
+                                        double *__restrict__ part)                                         \
+    { perks__mg_update_body<TY>(n, alpha, p, q, x, r, part); }                                             \
+    PERKS__MG_KERNEL_ATTR name##_dot(long long n, const TY *__restrict__ u, const TY *__restrict__ v,      \
+                                     double *__restrict__ part)                                            \
+    { perks__mg_dot_body<TY>(n, u, v, part); }                                                             \
+    PERKS__MG_KERNEL_ATTR name##_pupdate(long long n, double beta, const TY *__restrict__ z,               \
+                                         TY *__restrict__ p)                                               \
+    { perks__mg_pupdate_body<TY>(n, beta, z, p); }                                                         \
+    PERKS__MG_KERNEL_ATTR name##_scale(long long n, double d, const TY *__restrict__ b, TY *__restrict__ x) \
+    { perks__mg_scale_body<TY>(n, d, b, x); }                                                              \
+    PERKS__MG_KERNEL_ATTR name##_jacobi(perks__mg_op o, double d, const TY *__restrict__ b,                \
+                                        const TY *__restrict__ x, TY *__restrict__ y)                      \
+    { perks__mg_jacobi_body<TY>(o, d, b, x, y); }                                                          \
+    PERKS__MG_KERNEL_ATTR name##_restrict(int fx, int fy, int cx, int cy, int cz, const TY *__restrict__ f, \
+                                          TY *__restrict__ c)                                              \
+    { perks__mg_restrict_body<TY>(fx, fy, cx, cy, cz, f, c); }                                             \
+    PERKS__MG_KERNEL_ATTR name##_prolong(int fx, int fy, int fz, int cx, int cy, int cz,                   \
+                                         const TY *__restrict__ c, TY *__restrict__ x)                     \
+    { perks__mg_prolong_body<TY>(fx, fy, fz, cx, cy, cz, c, x); }
 
 #endif /* PERKS_MG_KERNELS_CUH */
 #include <onchip/names_pop.h>
