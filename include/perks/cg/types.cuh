@@ -147,8 +147,8 @@ typedef struct perks_cg_result {
     double rounding_floor; /* eps ||(|A| |x|)|| / ||b||: a relative residual much below it is rounding */
     int at_floor;          /* 1: tol < PERKS_CG_FLOOR_MARGIN rounding_floor (success is still <= tol) */
     int path;              /* the path that computed x: PERKS_CG_PATH_GRID, _CLUSTER or _STREAM */
-    int precond;           /* PERKS_CG_PC_NONE, _JACOBI or _CHEB: what preconditioned the iterations */
-    int pc_degree;         /* Chebyshev: the degree of p (0: the solve ended in the Jacobi steps) */
+    int precond;           /* PERKS_CG_PC_NONE, _JACOBI, _CHEB or _MG: what preconditioned the iterations */
+    int pc_degree;         /* Chebyshev: the degree of p (0: the solve ended in the Jacobi steps); MG: the levels */
     double pc_a, pc_b;     /* Chebyshev: the interval [a, b] p was fitted to (0 when pc_degree is 0) */
     double pc_setup_ms;    /* Chebyshev: the Jacobi steps and the host math, in ms (counted in iterations) */
     int pc_setup_iterations; /* Chebyshev: the Jacobi steps' iterations (part of iterations) */
@@ -157,6 +157,7 @@ typedef struct perks_cg_result {
 #define PERKS_CG_PC_NONE 0
 #define PERKS_CG_PC_JACOBI 1
 #define PERKS_CG_PC_CHEB 2 /* Chebyshev of D^-1 A after the Jacobi steps (opts.cheb) */
+#define PERKS_CG_PC_MG 3   /* a geometric multigrid V-cycle (perks/mg.cuh; pc_degree: its levels) */
 #define PERKS_CG_CHEB_STEPS 20 /* opts.cheb_steps 0: Jacobi CG steps before the polynomial */
 #ifndef PERKS_CG_CHEB_NDEP_MAX
 #define PERKS_CG_CHEB_NDEP_MAX 64 /* a block's neighbours at most for the steps' neighbour sync (else barriers) */
