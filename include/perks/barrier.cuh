@@ -9,6 +9,7 @@
  *     the partials' read folded in (perks/cg.cuh's default); perks_count_arrive_wait its barrier
  *   perks_partials_total(part, slot, nv, G, lane, put)   the fixed-order reduction they share
  *   perks__warp_sum3<XOR>(v0, v1, v2, red)   three sums over a warp into red[warp]
+ *   perks__block_sum<NT, NV>(v0, v1)    one or two sums over a block into thread 0's
  *   Call each from every thread of every block, the same number of times, after a __syncthreads
  *   that orders the block's writes; thread 0's values count.
  *
@@ -74,17 +75,42 @@ static __device__ __forceinline__ void perks_partials_total(const double *part, 
     }
 }
 
-/* v0..v2 summed over the warp (XOR 1: butterfly, in every lane; 0: shuffle down), lane 0's into red[warp] */
-template <int XOR>
+/* v0..v(NV-1) summed over the warp (XOR 1: butterfly, in every lane; 0: shuffle down), lane 0's
+ * into red[warp] */
+template <int XOR, int NV = 3>
 static __device__ __forceinline__ void perks__warp_sum3(double &v0, double &v1, double &v2, double (*red)[3])
 {
     for (int o = 16; o > 0; o >>= 1) {
         v0 += XOR ? __shfl_xor_sync(0xffffffffu, v0, o) : __shfl_down_sync(0xffffffffu, v0, o);
-        v1 += XOR ? __shfl_xor_sync(0xffffffffu, v1, o) : __shfl_down_sync(0xffffffffu, v1, o);
-        v2 += XOR ? __shfl_xor_sync(0xffffffffu, v2, o) : __shfl_down_sync(0xffffffffu, v2, o);
+        if (NV > 1) v1 += XOR ? __shfl_xor_sync(0xffffffffu, v1, o) : __shfl_down_sync(0xffffffffu, v1, o);
+        if (NV > 2) v2 += XOR ? __shfl_xor_sync(0xffffffffu, v2, o) : __shfl_down_sync(0xffffffffu, v2, o);
     }
-    if ((threadIdx.x & 31) == 0)
-        red[threadIdx.x >> 5][0] = v0, red[threadIdx.x >> 5][1] = v1, red[threadIdx.x >> 5][2] = v2;
+    if ((threadIdx.x & 31) == 0) {
+        red[threadIdx.x >> 5][0] = v0;
+        if (NV > 1) red[threadIdx.x >> 5][1] = v1;
+        if (NV > 2) red[threadIdx.x >> 5][2] = v2;
+    }
+}
+
+/* v0 (NV 1) or v0 and v1 (NV 2) summed over a block of NT threads into thread 0's: the warps', then
+ * theirs by a shuffle tree in warp 0; every thread calls it, the block's shared memory free after */
+template <int NT, int NV>
+static __device__ __forceinline__ void perks__block_sum(double &v0, double &v1)
+{
+    __shared__ double red[NT / 32][3];
+    double v2 = 0;
+    perks__warp_sum3<0, NV>(v0, v1, v2, red);
+    __syncthreads();
+    if (threadIdx.x < 32) {
+        const int lane = threadIdx.x;
+        v0 = lane < NT / 32 ? red[lane][0] : 0.0;
+        if (NV > 1) v1 = lane < NT / 32 ? red[lane][1] : 0.0;
+        for (int o = 16; o > 0; o >>= 1) {
+            v0 += __shfl_down_sync(0xffffffffu, v0, o);
+            if (NV > 1) v1 += __shfl_down_sync(0xffffffffu, v1, o);
+        }
+    }
+    __syncthreads();
 }
 
 static __device__ __forceinline__ __attribute__((unused)) void perks_sum_barrier(double *bar, const double *part, int slot, int nv, int G,

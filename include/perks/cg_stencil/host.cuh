@@ -192,6 +192,31 @@ static inline int perks__cgs_round(const void *kin, perks_cgs_kargs a, int zw, c
     return cudaGetLastError() == cudaSuccess ? PERKS_SUCCESS : PERKS_ECUDA;
 }
 
+/* the matrix-free solvers' argument checks (cg_stencil's and multigrid's): NULLs, the sizes (dims 2:
+ * nz 1), tol, max_iter, Chebyshev refused (cheb_why), the weights (centre > 0 and 1 / centre into
+ * *dinv); the code, the sentence into *why */
+template <class S>
+static inline int perks__cgs_check_args(const perks_cgs_args *a, int dims, const char *cheb_why, double *dinv,
+                                        const char **why)
+{
+    const perks_cg_opts *o = &a->opts;
+    int rc = PERKS_SUCCESS;
+    if (!a->w || !a->b || !a->x || !a->result)
+        rc = PERKS_ENULL, *why = "refused: a.w, a.b, a.x or a.result is NULL";
+    else if (a->nx < 1 || a->ny < 1 || a->nz < 1 || (dims == 2 && a->nz != 1) ||
+             (long long)a->nx * a->ny * a->nz > INT_MAX)
+        rc = PERKS_ESIZE, *why = "refused: nx, ny or nz < 1, nz != 1 for a 2D shape, or more than 2^31 - 1 cells";
+    else if (!(o->tol > 0) || !isfinite(o->tol)) rc = PERKS_ESIZE, *why = "refused: opts.tol not > 0 and finite";
+    else if (o->max_iter < 0) rc = PERKS_ESIZE, *why = "refused: opts.max_iter < 0";
+    else if (o->cheb) rc = PERKS_EUNSUPPORTED, *why = cheb_why;
+    else if ((rc = perks__cgs_weights<S>(a->w, dinv)))
+        *why = rc == PERKS_EDIAG     ? "refused: the centre's weight is not > 0 and finite"
+               : rc == PERKS_EFORMAT ? "refused: a weight is not finite"
+                                     : "refused: the weights are not symmetric (an offset's weight differs from its "
+                                       "opposite's)";
+    return rc;
+}
+
 /* name_plan: the checks (sizes, tol, max_iter, the weights), the occupancy of the kernels (knative in
  * T, kfloat the mixed one or NULL), the workspace (the most blocks of either), onchip_plan's head */
 template <class S>
@@ -202,25 +227,14 @@ static inline int perks__cgs_plan_make(const void *knative, const void *kfloat, 
     memset(p, 0, sizeof *p);
     if (!a) return perks__cgs_refuse(p, PERKS_ENULL, "refused: the arguments (a) are NULL");
     const perks_cg_opts *o = &a->opts;
-    if (!a->w || !a->b || !a->x || !a->result)
-        return perks__cgs_refuse(p, PERKS_ENULL, "refused: a.w, a.b, a.x or a.result is NULL");
-    if (a->nx < 1 || a->ny < 1 || a->nz < 1 || (dims == 2 && a->nz != 1) || (long long)a->nx * a->ny * a->nz > INT_MAX)
-        return perks__cgs_refuse(p, PERKS_ESIZE,
-                                 "refused: nx, ny or nz < 1, nz != 1 for a 2D shape, or more than 2^31 - 1 cells");
-    if (!(o->tol > 0) || !isfinite(o->tol)) return perks__cgs_refuse(p, PERKS_ESIZE, "refused: opts.tol not > 0 and finite");
-    if (o->max_iter < 0) return perks__cgs_refuse(p, PERKS_ESIZE, "refused: opts.max_iter < 0");
-    if (o->cheb)
-        return perks__cgs_refuse(p, PERKS_EUNSUPPORTED,
-                                 "refused: Chebyshev (opts.cheb) runs in the CSR solver (perks/cg.cuh), not the "
-                                 "matrix-free one");
     perks_cgs_kargs *k = &p->ka;
+    const char *why = NULL;
+    int rc = perks__cgs_check_args<S>(a, dims,
+                                      "refused: Chebyshev (opts.cheb) runs in the CSR solver (perks/cg.cuh), not the "
+                                      "matrix-free one",
+                                      &k->dinv, &why);
+    if (rc) return perks__cgs_refuse(p, rc, why);
     k->nx = a->nx, k->ny = a->ny, k->nz = a->nz, k->jacobi = o->jacobi != 0;
-    int rc = perks__cgs_weights<S>(a->w, &k->dinv);
-    if (rc)
-        return perks__cgs_refuse(p, rc, rc == PERKS_EDIAG     ? "refused: the centre's weight is not > 0 and finite"
-                                        : rc == PERKS_EFORMAT ? "refused: a weight is not finite"
-                                                              : "refused: the weights are not symmetric (an offset's "
-                                                                "weight differs from its opposite's)");
     for (int c = 0; c < S::ncoef; c++) k->w[c] = a->w[c];
     const long long n = (long long)a->nx * a->ny * a->nz;
     int bps = 0, sms = 0, bpf = 0;

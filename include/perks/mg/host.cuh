@@ -128,25 +128,13 @@ static inline int perks__mg_plan_make(const perks__mg_kern<T> *kern, const perks
     if (!p) return PERKS_ENULL;
     memset(p, 0, sizeof *p);
     if (!a) return perks__mg_refuse(p, PERKS_ENULL, "refused: the arguments (a) are NULL");
-    const perks_cg_opts *o = &a->opts;
-    if (!a->w || !a->b || !a->x || !a->result)
-        return perks__mg_refuse(p, PERKS_ENULL, "refused: a.w, a.b, a.x or a.result is NULL");
-    if (a->nx < 1 || a->ny < 1 || a->nz < 1 || (long long)a->nx * a->ny * a->nz > INT_MAX)
-        return perks__mg_refuse(p, PERKS_ESIZE, "refused: nx, ny or nz < 1, or more than 2^31 - 1 cells");
-    if (!(o->tol > 0) || !isfinite(o->tol))
-        return perks__mg_refuse(p, PERKS_ESIZE, "refused: opts.tol not > 0 and finite");
-    if (o->max_iter < 0) return perks__mg_refuse(p, PERKS_ESIZE, "refused: opts.max_iter < 0");
-    if (o->cheb)
-        return perks__mg_refuse(p, PERKS_EUNSUPPORTED,
-                                "refused: Chebyshev (opts.cheb) runs in the CSR solver (perks/cg.cuh), not under the "
-                                "multigrid preconditioner");
     double dinv = 0;
-    int rc = perks__cgs_weights<perks__mg_star>(a->w, &dinv);
-    if (rc)
-        return perks__mg_refuse(p, rc, rc == PERKS_EDIAG     ? "refused: the centre's weight is not > 0 and finite"
-                                       : rc == PERKS_EFORMAT ? "refused: a weight is not finite"
-                                                             : "refused: the weights are not symmetric (w[1] != w[2], "
-                                                               "w[3] != w[4] or w[5] != w[6])");
+    const char *why = NULL;
+    const int rc = perks__cgs_check_args<perks__mg_star>(a, 3,
+                                                         "refused: Chebyshev (opts.cheb) runs in the CSR solver "
+                                                         "(perks/cg.cuh), not under the multigrid preconditioner",
+                                                         &dinv, &why);
+    if (rc) return perks__mg_refuse(p, rc, why);
     int dims[PERKS_MG_LEVELS][3];
     const int L = perks__mg_levels(a->nx, a->ny, a->nz, dims);
     const size_t elt = sizeof(T);
@@ -175,7 +163,7 @@ static inline int perks__mg_plan_make(const perks__mg_kern<T> *kern, const perks
     }
     p->levels = L, p->elt = (int)elt;
     p->p = base + offp, p->q = base + offq, p->part = (double *)(base + offpart);
-    p->opts = *o;
+    p->opts = a->opts;
     p->kern = kern;
     p->path = PERKS_MG_PATH_VCYCLE;
     p->why = L > 1 ? "vcycle: CG preconditioned by one symmetric multigrid V-cycle an iteration (damped Jacobi "

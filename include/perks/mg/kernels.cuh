@@ -31,6 +31,8 @@
 #include <cuda_runtime.h>
 #endif
 
+#include "../barrier.cuh"
+
 #define PERKS_MG_THREADS 256 /* threads per block of every kernel */
 #ifndef PERKS_MG_DOT_BLOCKS
 #define PERKS_MG_DOT_BLOCKS 1024 /* blocks of the kernels that write partials (host-summed in order) */
@@ -67,16 +69,8 @@ static __device__ __forceinline__ void perks__mg_xyz(long long i, int nx, int ny
 /* the block's sum of v in thread 0 (PERKS_MG_THREADS threads) */
 static __device__ __forceinline__ double perks__mg_block_sum(double v)
 {
-    __shared__ double sh[PERKS_MG_THREADS / 32];
-    for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
-    const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5;
-    if (lane == 0) sh[wid] = v;
-    __syncthreads();
-    if (wid == 0) {
-        v = lane < PERKS_MG_THREADS / 32 ? sh[lane] : 0.0;
-        for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
-    }
-    __syncthreads();
+    double unused = 0;
+    perks__block_sum<PERKS_MG_THREADS, 1>(v, unused);
     return v;
 }
 
@@ -117,8 +111,7 @@ static __device__ __forceinline__ void perks__mg_resid_body(
         rr += ri * ri, bb += bi * bi;
     }
     if (!part) return; /* uniform: every thread of the grid returns */
-    rr = perks__mg_block_sum(rr);
-    bb = perks__mg_block_sum(bb);
+    perks__block_sum<PERKS_MG_THREADS, 2>(rr, bb);
     if (threadIdx.x == 0) part[blockIdx.x] = rr, part[gridDim.x + blockIdx.x] = bb;
 }
 
