@@ -4,6 +4,8 @@
  *   cheb      the same instance with opts.cheb = -1 (the planner's degree; 20 Jacobi steps bound
  *             the spectrum of D^-1 A, then CG preconditioned by p(D^-1 A) D^-1), and cheb4, cheb8,
  *             cheb16 with the degree fixed; the degree and the setup (steps + host math) printed
+ *   fsai      the same instance with opts.fsai 1 (G' G, perks/fsai.h; G's rows at most 64 entries),
+ *             and fsai16 (16); ms is name_run's plus name_plan's construction of G (setup)
  *   ic0       cuSPARSE: csric02 on the lower triangle (analysis + factor: setup), then PCG with two
  *             cusparseSpSV solves an iteration (L, then L^T), cusparseSpMV, cublas dots in host
  *             pointer mode -- the loop NVIDIA's samples write; "zero pivot" where IC(0) breaks down
@@ -49,6 +51,7 @@ PERKS_CG_DEFINE(pcg64, double, 256)
 static int reps = 5;
 static int g_blocks = 0; /* --blocks: opts.blocks of the kit's rows (0: the planner) */
 static int g_tier, g_G, g_ns; /* the last plan's cache tier, blocks, neighbour sync */
+static long long g_fnnz;      /* the last plan's entries of G (FSAI) */
 static int g_noic0;      /* --no-ic0: the kit's rows only */
 
 static double wall_ms(void)
@@ -99,7 +102,7 @@ static double perks_time(dsys *S, const perks_cg_opts *o, perks_cg_result *res, 
     a.n = S->n, a.nnz = S->nnz, a.row_ptr = S->rp, a.col = S->ci, a.val = S->va, a.b = S->b, a.x = S->x;
     a.opts = *o, a.result = res;
     int rc = pcg64_plan(&a, &p);
-    g_tier = p.cached, g_G = p.blocks, g_ns = p.args.ndep != NULL;
+    g_tier = p.cached, g_G = p.blocks, g_ns = p.args.ndep != NULL, g_fnnz = p.fsai_nnz;
     if (rc) {
         *rc_out = rc;
         memset(res, 0, sizeof *res);
@@ -326,6 +329,18 @@ static void bench_system(const char *name, const perks_csr *H, double tol)
                  g_ns ? ", neighbour sync" : "");
         row(name, &S, names[d], tol, rc ? perks_strerror(rc) + 7 : "converged", res.iterations, ms, res.pc_setup_ms,
             true_res(&S), jac, extra);
+    }
+    static const int widths[2] = {0, 16};
+    static const char *fnames[2] = {"fsai", "fsai16"};
+    for (int w = 0; w < 2; w++) {
+        perks_cg_opts of = o;
+        of.fsai = 1, of.fsai_width = widths[w];
+        const double ms = perks_time(&S, &of, &res, &rc);
+        snprintf(extra, sizeof extra, "width %d, nnz(G) %lld, tier %d, %d blocks%s; ms: name_run + name_plan's setup",
+                 res.pc_degree, g_fnnz, g_tier, g_G, g_ns ? ", neighbour sync" : "");
+        row(name, &S, fnames[w], tol, rc ? perks_strerror(rc) + 7 : "converged", res.iterations,
+            rc == PERKS_SUCCESS || rc == PERKS_EINACCURATE ? ms + res.pc_setup_ms : ms, res.pc_setup_ms, true_res(&S),
+            jac, extra);
     }
     if (!g_noic0) {
         ic0 c;

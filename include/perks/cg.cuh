@@ -3,8 +3,8 @@
  * cluster (sm_90) for small systems, a cooperative grid for those that fit its shared memory, and
  * the same grid over a sliced-ELL copy of the matrix for systems that stream from device memory.
  * THE PIECES (perks/cg/, each usable alone): types.cuh, spmv.cuh, reduce.cuh, replace.cuh, stage.cuh,
- *   kernel_grid.cuh, kernel_cgear.cuh, kernel_cluster.cuh, kernel_cheb.cuh, resid.cuh, plan.cuh,
- *   refine.cuh, precond.cuh, define.cuh, mixed.cuh.
+ *   kernel_grid.cuh, kernel_cgear.cuh, kernel_cluster.cuh, kernel_cheb.cuh, kernel_fsai.cuh, resid.cuh,
+ *   fsai_setup.cuh, plan.cuh, refine.cuh, precond.cuh, define.cuh, mixed.cuh.
  *   GLOSSARY of the internal bodies' names: docs/perks-cg.md#cg-glossary.
  *
  * WHAT (PERKS paper, Zhang et al. ICS'23, sections 3-4; CG is the paper's Krylov example)
@@ -39,7 +39,9 @@
  *   generator and the instance.  n >= 1, 0 <= nnz < 2^31, square A; the matrix as planned while the
  *   plan is used.  opts: tol, max_iter, jacobi, cache, blocks, x0, path (0 auto, 1 grid, 2 cluster,
  *   3 stream), cluster, barrier, variant, replace, mixed, cheb (Chebyshev p(D^-1 A) D^-1, degree
- *   1..16 or -1 the planner's: docs/perks-cg.md#reference-chebyshev-preconditioning), cheb_steps.
+ *   1..16 or -1 the planner's: docs/perks-cg.md#reference-chebyshev-preconditioning), cheb_steps,
+ *   fsai (M^-1 = G' G, G built by name_plan: docs/perks-cg.md#reference-fsai-preconditioning),
+ *   fsai_width.
  *   name_plan's refusals (the code, p.why, p.passes 0, nothing launched): PERKS_ENULL, PERKS_ESIZE, PERKS_EEMPTYROW, PERKS_ENOCOOP,
  *   PERKS_ERESOURCE, PERKS_EUNSUPPORTED, PERKS_ECORESIDENT, PERKS_ECUDA, PERKS_ENOMEM.  One run at
  *   a time per plan.  The grid kernel has at most 64 registers (PERKS_CG_THREADS_PER_SM).
@@ -59,6 +61,7 @@
 #include "cg/kernel_cgear.cuh"
 #include "cg/kernel_cluster.cuh"
 #include "cg/kernel_cheb.cuh"
+#include "cg/kernel_fsai.cuh"
 #include "cg/resid.cuh"
 #include "cg/plan.cuh"
 #include "cg/refine.cuh"

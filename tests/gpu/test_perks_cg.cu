@@ -685,7 +685,8 @@ static void test_errors(void)
     REFUSED(a.opts.blocks = -2, PERKS_ESIZE, "blocks < 0");
     {
         const perks__cg_kset ks = {(const void *)cg64_kernel, (const void *)cg64_kernel1, (const void *)cg64_ckernel,
-                                   (const void *)cg64_skernel, 8, 256, (const void *)cg64_pkernel};
+                                   (const void *)cg64_skernel, 8, 256, (const void *)cg64_pkernel,
+                                   (const void *)cg64_fkernel};
         perks__cg_kset k = ks;
         k.block = 48;
         CHECK(perks__cg_plan_make(&p, &k, &a0, 1) == PERKS_ESIZE && p.passes == 0, "block 48");

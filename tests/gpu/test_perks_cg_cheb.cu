@@ -10,10 +10,15 @@
  * x, and the host's true residual of every x called a success <= tol.  HONESTY: an indefinite
  * matrix never succeeds; a non-positive diagonal is PERKS_EDIAG; max_iter below the steps is
  * ENOCONV at max_iter; every refusal names why, makes no pass and leaves x alone (poisoned).
+ * FSAI (opts.fsai): the same systems against PCG with the host's G (perks/fsai.h) in double, the
+ * iterations within 2 + it / 10 of the CPU's and below Jacobi's, tiers 2 and 0, grid.sync, a narrow
+ * width, fp32; an indefinite matrix refused or never a success; its refusals.
  * x is poisoned (NaN) before every zero-start solve. */
 #include <perks/cg.cuh>
 #include <perks/cheb.h>
+#include <perks/fsai.h>
 #include <perks/mtx.h>
+#include <limits.h>
 #include <stddef.h>
 
 #include "gpucheck.h"
@@ -131,11 +136,29 @@ typedef struct cpu_out {
     double a, b;
 } cpu_out;
 
-/* z = p(D^-1 A) D^-1 r (c NULL: z = D^-1 r) */
+/* the CPU's FSAI factor while an FSAI case runs (cpu_apply applies it), else NULL */
+static const perks_fsai *cpu_fsai;
+static int g_light; /* --light */
+
+/* z = p(D^-1 A) D^-1 r (c NULL: z = D^-1 r); cpu_fsai set: z = G' G r */
 static void cpu_apply(const perks_csr *A, const double *dinv, const perks_cheb *c, const double *r, double *z,
                       double *dz, double *t)
 {
     const int n = A->n_rows;
+    if (cpu_fsai) {
+        const perks_fsai *f = cpu_fsai;
+        for (int i = 0; i < n; i++) {
+            double s = 0;
+            for (int k = f->rp[i]; k < f->rp[i + 1]; k++) s += f->va[k] * r[f->ci[k]];
+            t[i] = s;
+        }
+        for (int j = 0; j < n; j++) {
+            double s = 0;
+            for (int k = f->trp[j]; k < f->trp[j + 1]; k++) s += f->tva[k] * t[f->tci[k]];
+            z[j] = s;
+        }
+        return;
+    }
     const double nu0 = c ? c->nu[0] : 1;
     for (int i = 0; i < n; i++) dz[i] = z[i] = nu0 * dinv[i] * r[i];
     for (int s = 1; c && s <= c->degree; s++) {
@@ -243,7 +266,9 @@ typedef struct gpu_out {
     const char *why;
 } gpu_out;
 
-static gpu_out gpu_solve(const perks_csr *A, const double *b, double *x, const gpu_cfg *g)
+/* fw: -1 no FSAI; -2 Jacobi CG (opts.jacobi 1, opts.cheb 0); else opts.fsai 1, opts.fsai_width fw
+ * (opts.cheb 0) */
+static gpu_out gpu_solve(const perks_csr *A, const double *b, double *x, const gpu_cfg *g, int fw)
 {
     const int n = A->n_rows, elt = g->dbl ? 8 : 4;
     gpu_out o;
@@ -275,6 +300,8 @@ static gpu_out gpu_solve(const perks_csr *A, const double *b, double *x, const g
     a.opts = perks_cg_defaults();
     a.opts.tol = g->tol, a.opts.max_iter = g->max_iter, a.opts.cheb = g->deg, a.opts.cheb_steps = g->steps;
     a.opts.cache = g->cache, a.opts.barrier = g->barrier;
+    if (fw >= 0) a.opts.fsai = 1, a.opts.fsai_width = fw, a.opts.cheb = 0;
+    if (fw == -2) a.opts.jacobi = 1, a.opts.cheb = 0;
     a.result = &o.res;
     perks_cg_plan p;
     o.rc = g->dbl ? cg64_plan(&a, &p) : cg32_plan(&a, &p);
@@ -308,7 +335,7 @@ static void compare(const char *name, const perks_csr *A, const gpu_cfg *g)
     fill_b(b, n);
     cpu_out c = cpu_cheb(A, b, xc, g->deg, g->steps ? g->steps : PERKS_CG_CHEB_STEPS, g->dbl ? g->tol : 1e-5,
                          g->max_iter);
-    gpu_out o = gpu_solve(A, b, xg, g);
+    gpu_out o = gpu_solve(A, b, xg, g, -1);
     snprintf(label, sizeof label,
              "perks cg chebyshev %s fp%d degree %d (got %d) steps %d cache %d%s: %d iterations (cpu %d), tier %d, %s",
              name, g->dbl ? 64 : 32, g->deg, o.res.pc_degree, g->steps, g->cache,
@@ -318,7 +345,8 @@ static void compare(const char *name, const perks_csr *A, const gpu_cfg *g)
     const double tr = true_residual(A, b, xg);
     CHECK(o.rc == o.res.status, "rc %d, res.status %d", o.rc, o.res.status);
     CHECK(o.rc != PERKS_SUCCESS || tr <= g->tol, "SUCCESS with the host's true residual %.3g > tol %.3g", tr, g->tol);
-    CHECK(o.rc != PERKS_SUCCESS || fabs(o.res.true_residual - tr) <= 1e-3 * tr + 1e-300,
+    /* fp32: the device's residual is of b rounded to float (2^-24 relative), the host's of b */
+    CHECK(o.rc != PERKS_SUCCESS || fabs(o.res.true_residual - tr) <= 1e-3 * tr + (g->dbl ? 1e-300 : 1e-7),
           "reported true residual %.6g, the host's %.6g", o.res.true_residual, tr);
     CHECK(o.res.precond == PERKS_CG_PC_CHEB, "res.precond %d", o.res.precond);
     CHECK(g->barrier != PERKS_CG_BAR_GRID || !o.nsync, "neighbour flags with grid.sync asked for");
@@ -362,7 +390,7 @@ static void honesty(void)
     case_begin("perks cg chebyshev: an indefinite matrix never succeeds");
     for (int d = 0; d < 3; d++) {
         gpu_cfg g = {1, d == 0 ? 4 : d == 1 ? -1 : 1, 4, 1, 2000, 1e-8, 0};
-        gpu_out o = gpu_solve(&A, b, x, &g);
+        gpu_out o = gpu_solve(&A, b, x, &g, -1);
         CHECK(o.rc != PERKS_SUCCESS || true_residual(&A, b, x) <= 1e-8, "degree %d: SUCCESS at %.3g", g.deg,
               true_residual(&A, b, x));
         CHECK(o.rc == PERKS_EBREAKDOWN || o.rc == PERKS_ENOCONV || o.rc == PERKS_EINACCURATE || o.rc == PERKS_SUCCESS,
@@ -375,7 +403,7 @@ static void honesty(void)
     case_begin("perks cg chebyshev: a negative diagonal is PERKS_EDIAG");
     {
         gpu_cfg g = {1, 4, 0, 1, 100, 1e-8, 0};
-        gpu_out o = gpu_solve(&A, b, x, &g);
+        gpu_out o = gpu_solve(&A, b, x, &g, -1);
         CHECK(o.rc == PERKS_EDIAG, "rc %d (%s)", o.rc, perks_strerror(o.rc));
     }
     case_end();
@@ -388,7 +416,7 @@ static void honesty(void)
     case_begin("perks cg chebyshev: ENOCONV at exactly max_iter (within the Jacobi steps and after them)");
     for (int m = 0; m < 2; m++) {
         gpu_cfg g = {1, 8, 20, 1, m ? 25 : 7, 1e-12, 0};
-        gpu_out o = gpu_solve(&A, b, x, &g);
+        gpu_out o = gpu_solve(&A, b, x, &g, -1);
         CHECK(o.rc == PERKS_ENOCONV && o.res.iterations == g.max_iter, "max_iter %d: rc %d, %d iterations",
               g.max_iter, o.rc, o.res.iterations);
     }
@@ -446,6 +474,203 @@ static void refusals(void)
     perks_csr_free(&A);
 }
 
+/* ---- FSAI (opts.fsai) --------------------------------------------------------------------------- */
+/* one system under FSAI (width fw): the GPU against PCG with the same G in double on the CPU */
+static void compare_fsai(const char *name, const perks_csr *A, const gpu_cfg *g, int fw)
+{
+    const int n = A->n_rows;
+    double *b = (double *)malloc(sizeof(double) * n), *xc = (double *)malloc(sizeof(double) * n),
+           *xg = (double *)malloc(sizeof(double) * n), al[PERKS_CHEB_KMAX], be[PERKS_CHEB_KMAX];
+    char label[300];
+    perks_fsai f;
+    long long bad = -1;
+    int cst = PERKS_SUCCESS, cit = 0;
+    fill_b(b, n);
+    const int frc = perks_fsai_build(n, A->row_ptr, A->col, A->val, fw, &f, &bad);
+    if (!frc) {
+        cpu_fsai = &f;
+        cit = cpu_pcg(A, b, xc, 0, NULL, g->dbl ? g->tol : 1e-5, g->max_iter, al, be, &cst);
+        cpu_fsai = NULL;
+    }
+    gpu_out o = gpu_solve(A, b, xg, g, fw);
+    /* Jacobi on the same system, for the count (not under --light: the sanitizers' runs) */
+    gpu_out j;
+    memset(&j, 0, sizeof j);
+    j.res.iterations = INT_MAX;
+    if (!g_light) {
+        double *xj = (double *)malloc(sizeof(double) * n);
+        j = gpu_solve(A, b, xj, g, -2);
+        free(xj);
+    }
+    snprintf(label, sizeof label,
+             "perks cg fsai %s fp%d width %d cache %d%s: %d iterations (cpu %d, jacobi %d), tier %d, %s, setup %.2f ms",
+             name, g->dbl ? 64 : 32, fw, g->cache, g->barrier == PERKS_CG_BAR_GRID ? " grid.sync" : "",
+             o.res.iterations, cit, j.res.iterations, o.planned, o.nsync ? "neighbour flags" : "barriers",
+             o.res.pc_setup_ms);
+    case_begin(label);
+    const double tr = true_residual(A, b, xg);
+    CHECK(frc == PERKS_SUCCESS, "the host build: rc %d row %lld", frc, bad);
+    CHECK(o.rc == o.res.status, "rc %d, res.status %d", o.rc, o.res.status);
+    CHECK(o.rc != PERKS_SUCCESS || tr <= g->tol, "SUCCESS with the host's true residual %.3g > tol %.3g", tr, g->tol);
+    /* fp32: the device's residual is of b rounded to float (2^-24 relative), the host's of b */
+    CHECK(o.rc != PERKS_SUCCESS || fabs(o.res.true_residual - tr) <= 1e-3 * tr + (g->dbl ? 1e-300 : 1e-7),
+          "reported true residual %.6g, the host's %.6g", o.res.true_residual, tr);
+    CHECK(o.res.precond == PERKS_CG_PC_FSAI, "res.precond %d", o.res.precond);
+    CHECK(o.res.pc_degree == (fw ? fw : PERKS_FSAI_WIDTH), "res.pc_degree %d, the width %d", o.res.pc_degree, fw);
+    CHECK(o.res.pc_setup_ms > 0 && o.res.pc_setup_ms < 1e4, "setup %.3g ms", o.res.pc_setup_ms);
+    CHECK(g->barrier != PERKS_CG_BAR_GRID || !o.nsync, "neighbour flags with grid.sync asked for");
+    if (g->dbl) {
+        CHECK(o.rc == cst, "rc %d (%s), the CPU's %d (%s)", o.rc, perks_strerror(o.rc), cst, perks_strerror(cst));
+        CHECK(abs(o.res.iterations - cit) <= 2 + cit / 10, "%d iterations, the CPU's %d", o.res.iterations, cit);
+        CHECK(n < 50 || o.res.iterations < j.res.iterations, "%d iterations, Jacobi's %d", o.res.iterations,
+              j.res.iterations);
+        if (o.rc == PERKS_SUCCESS && cst == PERKS_SUCCESS) {
+            double num = 0, den = 0;
+            for (int i = 0; i < n; i++) num += (xg[i] - xc[i]) * (xg[i] - xc[i]), den += xc[i] * xc[i];
+            const double rc_ = true_residual(A, b, xc);
+            CHECK(sqrt(num / (den > 0 ? den : 1)) <= 1e4 * (tr + rc_) + 1e-12, "||x - x_cpu|| / ||x_cpu|| = %.3g",
+                  sqrt(num / den));
+        }
+    } else {
+        CHECK(o.rc == PERKS_SUCCESS || o.rc == PERKS_EINACCURATE || o.rc == PERKS_ENOCONV, "rc %d (%s)", o.rc,
+              perks_strerror(o.rc));
+        CHECK(o.rc != PERKS_EINACCURATE || o.res.true_residual > g->tol, "EINACCURATE at %.3g <= tol",
+              o.res.true_residual);
+    }
+    case_end();
+    if (!frc) perks_fsai_free(&f);
+    free(b), free(xc), free(xg);
+}
+
+/* the plan's G and G' (built on the device) against perks_fsai_build's on the host: the same
+ * pattern, values within 1e-10 (a different order of the Cholesky's sums) */
+static void fsai_factor(const char *name, const perks_csr *A, int fw)
+{
+    const int n = A->n_rows;
+    char label[200];
+    snprintf(label, sizeof label, "perks cg fsai %s width %d: the device's G and G' against the host's", name, fw);
+    case_begin(label);
+    perks_fsai f;
+    long long bad = -1;
+    const int hrc = perks_fsai_build(n, A->row_ptr, A->col, A->val, fw, &f, &bad);
+    int *drp, *dci;
+    double *dva, *db, *dx;
+    CUDA_OK(cudaMalloc(&drp, sizeof(int) * (n + 1)));
+    CUDA_OK(cudaMalloc(&dci, sizeof(int) * A->nnz));
+    CUDA_OK(cudaMalloc(&dva, 8 * A->nnz));
+    CUDA_OK(cudaMalloc(&db, 8 * n));
+    CUDA_OK(cudaMalloc(&dx, 8 * n));
+    CUDA_OK(cudaMemcpy(drp, A->row_ptr, sizeof(int) * (n + 1), cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemcpy(dci, A->col, sizeof(int) * A->nnz, cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemcpy(dva, A->val, 8 * A->nnz, cudaMemcpyHostToDevice));
+    perks_cg_result res;
+    perks_cg_args a = {};
+    a.n = n, a.nnz = A->nnz, a.row_ptr = drp, a.col = dci, a.val = dva, a.b = db, a.x = dx;
+    a.opts = perks_cg_defaults(), a.result = &res;
+    a.opts.fsai = 1, a.opts.fsai_width = fw;
+    perks_cg_plan p;
+    const int rc = cg64_plan(&a, &p);
+    CHECK(hrc == PERKS_SUCCESS && rc == PERKS_SUCCESS, "host rc %d, plan rc %d (%s)", hrc, rc, p.why);
+    if (hrc == PERKS_SUCCESS && rc == PERKS_SUCCESS) {
+        CHECK(p.fsai_nnz == f.nnz, "nnz(G) %lld, the host's %lld", p.fsai_nnz, f.nnz);
+        if (p.fsai_nnz == f.nnz) {
+            const size_t z = (size_t)f.nnz;
+            int *rp = (int *)malloc(sizeof(int) * (n + 1)), *ci = (int *)malloc(sizeof(int) * z);
+            double *va = (double *)malloc(8 * z), worst = 0;
+            for (int t = 0; t < 2; t++) {
+                CUDA_OK(cudaMemcpy(rp, t ? p.args.gtrp : p.args.grp, sizeof(int) * (n + 1), cudaMemcpyDeviceToHost));
+                CUDA_OK(cudaMemcpy(ci, t ? p.args.gtci : p.args.gci, sizeof(int) * z, cudaMemcpyDeviceToHost));
+                CUDA_OK(cudaMemcpy(va, t ? p.args.gtva : p.args.gva, 8 * z, cudaMemcpyDeviceToHost));
+                const int *hrp = t ? f.trp : f.rp, *hci = t ? f.tci : f.ci;
+                const double *hva = t ? f.tva : f.va;
+                CHECK(!memcmp(rp, hrp, sizeof(int) * (n + 1)) && !memcmp(ci, hci, sizeof(int) * z),
+                      "%s: the pattern differs from the host's", t ? "G'" : "G");
+                for (int r = 0; r < n; r++) { /* relative to the row's largest entry */
+                    double big = 0;
+                    for (int k = hrp[r]; k < hrp[r + 1]; k++) big = fabs(hva[k]) > big ? fabs(hva[k]) : big;
+                    for (int k = hrp[r]; k < hrp[r + 1]; k++) {
+                        const double d = fabs(va[k] - hva[k]) / (big > 0 ? big : 1);
+                        worst = d > worst ? d : worst;
+                    }
+                }
+            }
+            CHECK(worst <= 1e-10, "values differ from the host's by %.3g (relative)", worst);
+            free(rp), free(ci), free(va);
+        }
+    }
+    perks_cg_plan_free(&p);
+    if (!hrc) perks_fsai_free(&f);
+    cudaFree(drp), cudaFree(dci), cudaFree(dva), cudaFree(db), cudaFree(dx);
+    case_end();
+}
+
+/* FSAI: an indefinite matrix is refused at the plan or never succeeds; refusals name why, make no
+ * pass, leave x alone */
+static void fsai_honesty(void)
+{
+    perks_csr A;
+    diffusion(&A, 23, 19, 1, NULL, 3.0);
+    double *b = (double *)malloc(sizeof(double) * A.n_rows), *x = (double *)malloc(sizeof(double) * A.n_rows);
+    fill_b(b, A.n_rows);
+    case_begin("perks cg fsai: an indefinite matrix is refused (PERKS_EBREAKDOWN at the plan) or never succeeds");
+    {
+        gpu_cfg g = {1, 0, 0, 1, 2000, 1e-8, 0};
+        gpu_out o = gpu_solve(&A, b, x, &g, 0);
+        CHECK(o.rc != PERKS_SUCCESS, "SUCCESS on an indefinite matrix (true residual %.3g)", true_residual(&A, b, x));
+        CHECK(!o.why || !strstr(o.why, "refused") || (o.rc == PERKS_EBREAKDOWN && strstr(o.why, "SPD")),
+              "refused with rc %d: %s", o.rc, o.why);
+        printf("# indefinite under FSAI: rc %d (%s), %s\n", o.rc, perks_strerror(o.rc), o.why ? o.why : "(null)");
+    }
+    case_end();
+    perks_csr_free(&A);
+    free(b), free(x);
+    diffusion(&A, 8, 8, 1, NULL, 0);
+    case_begin("perks cg fsai: refusals name why, make no pass, leave x alone");
+    int *drp, *dci;
+    double *dva, *db, *dx;
+    CUDA_OK(cudaMalloc(&drp, sizeof(int) * 65));
+    CUDA_OK(cudaMalloc(&dci, sizeof(int) * A.nnz));
+    CUDA_OK(cudaMalloc(&dva, 8 * A.nnz));
+    CUDA_OK(cudaMalloc(&db, 8 * 64));
+    CUDA_OK(cudaMalloc(&dx, 8 * 64));
+    CUDA_OK(cudaMemcpy(drp, A.row_ptr, sizeof(int) * 65, cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemcpy(dci, A.col, sizeof(int) * A.nnz, cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemcpy(dva, A.val, 8 * A.nnz, cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemset(db, 0, 8 * 64));
+    gpucheck_poison(dx, 8 * 64);
+    perks_cg_result res;
+    perks_cg_args a0 = {};
+    a0.n = 64, a0.nnz = A.nnz, a0.row_ptr = drp, a0.col = dci, a0.val = dva, a0.b = db, a0.x = dx;
+    a0.opts = perks_cg_defaults(), a0.result = &res;
+    a0.opts.fsai = 1;
+    for (int v = 0; v < 9; v++) {
+        perks_cg_args a = a0;
+        perks_cg_plan p;
+        int want = PERKS_EUNSUPPORTED, rc;
+        switch (v) {
+        case 0: a.opts.fsai = 2, want = PERKS_ESIZE; break;
+        case 1: a.opts.fsai_width = PERKS_FSAI_WIDTH_MAX + 1, want = PERKS_ESIZE; break;
+        case 2: a.opts.fsai_width = -1, want = PERKS_ESIZE; break;
+        case 3: a.opts.cheb = 4; break;
+        case 4: a.opts.path = PERKS_CG_PATH_CLUSTER; break;
+        case 5: a.opts.variant = PERKS_CG_CGEAR; break;
+        case 6: a.opts.barrier = PERKS_CG_BAR_FLAG; break;
+        case 7: a.opts.path = PERKS_CG_PATH_STREAM; break;
+        default: break;
+        }
+        rc = v == 8 ? cgm_plan(&a, &p) : cg64_plan(&a, &p);
+        CHECK(rc == want, "case %d: rc %d (%s), want %d", v, rc, perks_strerror(rc), want);
+        CHECK(p.passes == 0 && p.why && strstr(p.why, "refused"), "case %d: passes %lld, why %s", v, (long long)p.passes,
+              p.why ? p.why : "(null)");
+        CHECK(v != 8 || strstr(p.why, "FSAI"), "case 8: why %s", p.why);
+        perks_cg_plan_free(&p);
+    }
+    CHECK(gpucheck_poison_changed(dx, 8 * 64) == 0, "x changed by a refused plan");
+    case_end();
+    cudaFree(drp), cudaFree(dci), cudaFree(dva), cudaFree(db), cudaFree(dx);
+    perks_csr_free(&A);
+}
+
 /* ---- the files ------------------------------------------------------------------------------ */
 static const char *data_dir(void)
 {
@@ -475,10 +700,14 @@ static void files(int light)
         const int rc = dir ? perks_mtx_read_path(path, &A, &e) : PERKS_EFORMAT;
         if (rc) {
             check_skip(label, dir ? "the file did not read" : "../shared/data/mtx and .data/mtx not found");
+            check_skip(label, dir ? "the file did not read (fsai)" : "../shared/data/mtx and .data/mtx not found (fsai)");
+            check_skip(label, dir ? "the file did not read (fsai G)" : "../shared/data/mtx and .data/mtx not found (fsai G)");
             continue;
         }
         gpu_cfg g = {1, -1, 0, 1, 20000, 1e-8, 0};
         compare(g_files[k], &A, &g);
+        compare_fsai(g_files[k], &A, &g, 0);
+        fsai_factor(g_files[k], &A, 0);
         perks_csr_free(&A);
     }
 }
@@ -486,16 +715,19 @@ static void files(int light)
 int main(int argc, char **argv)
 {
     const int light = gpucheck_begin(argc, argv);
+    g_light = light;
     perks_csr A;
-    check_plan(4 + 1 + (light ? 1 : N_FILES) + 8 + 3 + 2);
+    check_plan(4 + 1 + 3 * (light ? 1 : N_FILES) + 1 + 8 + 3 + 2 + 2 + 5 + 1 + 2 + 1);
     refusals();
     honesty();
+    fsai_honesty();
     /* 1 x 1: the Jacobi steps meet tol */
     csr_alloc(&A, 1, 1);
     A.row_ptr[1] = 1, A.col[0] = 0, A.val[0] = 3.5, A.nnz = 1;
     {
         gpu_cfg g = {1, 4, 0, 1, 100, 1e-12, 0};
         compare("1x1", &A, &g);
+        compare_fsai("1x1", &A, &g, 0);
     }
     perks_csr_free(&A);
     files(light);
@@ -506,6 +738,12 @@ int main(int argc, char **argv)
         for (int v = 0; v < 8; v++) {
             gpu_cfg g = {1, degs[v], v == 6 ? 6 : 0, v == 5 ? 0 : 1, 20000, 1e-10, v == 7 ? PERKS_CG_BAR_GRID : 0};
             compare(light ? "poisson2d 37x29" : "poisson2d 97x83", &A, &g);
+        }
+        fsai_factor(light ? "poisson2d 37x29" : "poisson2d 97x83", &A, 5);
+        /* FSAI: tier 2, tier 0, grid.sync, width 4, fp32 */
+        for (int v = 0; v < 5; v++) {
+            gpu_cfg g = {v != 4, 0, 0, v == 1 ? 0 : 1, 20000, v == 4 ? 1e-5 : 1e-10, v == 2 ? PERKS_CG_BAR_GRID : 0};
+            compare_fsai(light ? "poisson2d 37x29" : "poisson2d 97x83", &A, &g, v == 3 ? 4 : 0);
         }
     }
     perks_csr_free(&A);
@@ -525,6 +763,10 @@ int main(int argc, char **argv)
             gpu_cfg g = {1, v == 0 ? 4 : v == 1 ? -1 : 8, 0, v == 2 ? 0 : 1, 20000, 1e-8, 0};
             compare(name, &A, &g);
         }
+        {
+            gpu_cfg g = {1, 0, 0, 1, 20000, 1e-8, 0};
+            compare_fsai(name, &A, &g, 0);
+        }
         perks_csr_free(&A);
     }
     /* random SDD, ragged rows; fp32 */
@@ -534,6 +776,8 @@ int main(int argc, char **argv)
         compare("random sdd", &A, &g);
         gpu_cfg f = {0, 8, 0, 1, 20000, 1e-5, 0};
         compare("random sdd", &A, &f);
+        compare_fsai("random sdd", &A, &g, 0);
+        compare_fsai("random sdd", &A, &f, 0);
     }
     perks_csr_free(&A);
     return check_exit();

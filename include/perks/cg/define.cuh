@@ -10,6 +10,8 @@
  *       __global__ void name_skernel(perks_cg_kargs)   perks_cg_grid_body<T, BLOCK, k, 1>    (the stream path)
  *       __global__ void name_pkernel(perks_cg_kargs)   perks_cg_cheb_body<T, BLOCK, k>       (Chebyshev, grid;
  *                                                       not for T perks_cg_mixed)
+ *       __global__ void name_fkernel(perks_cg_kargs)   perks_cg_fsai_body<T, BLOCK, k>       (FSAI, grid; not
+ *                                                       for T perks_cg_mixed)
  *       int name_plan(const perks_cg_args *a, perks_cg_plan *p)      checks a, chooses, allocates
  *       int name_run(const perks_cg_args *a, const perks_cg_plan *p, cudaStream_t)   one solve of a's b
  *       int name_launch(const perks_cg_args *a, cudaStream_t)        name_plan, name_run, the plan freed
@@ -41,6 +43,7 @@
 #include "kernel_cgear.cuh"
 #include "kernel_cheb.cuh"
 #include "kernel_cluster.cuh"
+#include "kernel_fsai.cuh"
 #include "kernel_grid.cuh"
 #include "mixed.cuh"
 #include "plan.cuh"
@@ -69,6 +72,9 @@ static inline __attribute__((unused)) int perks__cg_run(const perks_cg_args *a, 
         else {
             rc = perks__cg_start(&q, a->b, a->x, stream);
             if (!rc) rc = perks__cg_finish(&q, a->result);
+            if (q.fsai && rc != PERKS_ENULL && rc != PERKS_ESIZE && rc != PERKS_ECUDA) /* the plan's setup */
+                a->result->pc_setup_ms = q.fsai_ms, a->result->pc_degree = q.opts.fsai_width ? q.opts.fsai_width
+                                                                                             : PERKS_FSAI_WIDTH;
         }
     }
     a->result->status = rc;
@@ -95,17 +101,22 @@ static inline __attribute__((unused)) int perks__cg_launch(const perks_cg_args *
                   "PERKS_CG_DEFINE(" #name "): T must be the word perks_cg_mixed, not another name for it");  \
     static_assert(perks__cg_blk<(BLOCK)>::ok,                                                                 \
                   "PERKS_CG_DEFINE(" #name "): BLOCK must be a multiple of 32 from 64 to 1024");                \
-    PERKS__CG_DEFINE_B(name, T, BLOCK, perks__cg_blk<(BLOCK)>::value, PERKS__CG_PKERNEL, name##_pkernel)
+    PERKS__CG_DEFINE_B(name, T, BLOCK, perks__cg_blk<(BLOCK)>::value, PERKS__CG_PKERNEL, name##_pkernel,        \
+                       name##_fkernel)
 
 /* the kernels (k: a struct of each kernel's own, see perks_cg_grid_body) and the three verbs without
- * the checks (the mixed generator checks once, and its instances have no Chebyshev kernel); TB:
- * BLOCK if valid, else 256; PK(name, T, TB) the Chebyshev kernel pk or nothing (pk then 0) */
-#define PERKS__CG_DEFINE(name, T, BLOCK) PERKS__CG_DEFINE_B(name, T, BLOCK, perks__cg_blk<(BLOCK)>::value, PERKS__CG_NOPK, 0)
+ * the checks (the mixed generator checks once, and its instances have no Chebyshev or FSAI kernel);
+ * TB: BLOCK if valid, else 256; PK(name, T, TB) the Chebyshev and FSAI kernels pk, fk or nothing
+ * (pk, fk then 0) */
+#define PERKS__CG_DEFINE(name, T, BLOCK)                                                                      \
+    PERKS__CG_DEFINE_B(name, T, BLOCK, perks__cg_blk<(BLOCK)>::value, PERKS__CG_NOPK, 0, 0)
 #define PERKS__CG_PKERNEL(name, T, TB)                                                                        \
     __global__ void __launch_bounds__(TB, PERKS__CG_MINB(TB)) name##_pkernel(perks_cg_kargs a)               \
-    { struct k; perks_cg_cheb_body<perks__cg_real<T>::type, TB, k>(a); }
+    { struct k; perks_cg_cheb_body<perks__cg_real<T>::type, TB, k>(a); }                                      \
+    __global__ void __launch_bounds__(TB, PERKS__CG_MINB(TB)) name##_fkernel(perks_cg_kargs a)               \
+    { struct k; perks_cg_fsai_body<perks__cg_real<T>::type, TB, k>(a); }
 #define PERKS__CG_NOPK(name, T, TB)
-#define PERKS__CG_DEFINE_B(name, T, BLOCK, TB, PK, pk)                                                        \
+#define PERKS__CG_DEFINE_B(name, T, BLOCK, TB, PK, pk, fk)                                                    \
     __global__ void __launch_bounds__(TB, PERKS__CG_MINB(TB)) name##_kernel(perks_cg_kargs a)                \
     { struct k; perks_cg_grid_body<perks__cg_real<T>::type, TB, k>(a); }                                      \
     __global__ void __launch_bounds__(TB, PERKS__CG_MINB(TB)) name##_kernel1(perks_cg_kargs a)               \
@@ -115,17 +126,17 @@ static inline __attribute__((unused)) int perks__cg_launch(const perks_cg_args *
     __global__ void __launch_bounds__(TB, PERKS__CG_SMINB(TB)) name##_skernel(perks_cg_kargs a)              \
     { struct k; perks_cg_grid_body<perks__cg_real<T>::type, TB, k, 1>(a); }                                   \
     PK(name, T, TB)                                                                                           \
-    PERKS__CG_HOST(name, T, BLOCK, pk)
+    PERKS__CG_HOST(name, T, BLOCK, pk, fk)
 
 /* name_plan, name_run, name_launch (host code: none under NVRTC, where the generators emit the
  * kernels only); PERKS__CG_VERBS: name_run and name_launch, the same for every T */
 #ifndef __CUDACC_RTC__
-#define PERKS__CG_HOST(name, T, BLOCK, pk)                                                                    \
+#define PERKS__CG_HOST(name, T, BLOCK, pk, fk)                                                                \
     static inline __attribute__((unused)) int name##_plan(const perks_cg_args *a, perks_cg_plan *p)          \
     {                                                                                                         \
         const perks__cg_kset ks = {(const void *)name##_kernel, (const void *)name##_kernel1,                 \
                                    (const void *)name##_ckernel, (const void *)name##_skernel, (int)sizeof(T), \
-                                   (BLOCK), (const void *)pk};                                                \
+                                   (BLOCK), (const void *)pk, (const void *)fk};                              \
         return perks__cg_plan_make(p, &ks, a, 1);                                                             \
     }                                                                                                         \
     PERKS__CG_VERBS(name)
@@ -142,7 +153,7 @@ static inline __attribute__((unused)) int perks__cg_launch(const perks_cg_args *
         return perks__cg_launch(a, &p, rc, stream);                                                           \
     }
 #else
-#define PERKS__CG_HOST(name, T, BLOCK, pk)
+#define PERKS__CG_HOST(name, T, BLOCK, pk, fk)
 #endif
 
 #endif /* PERKS_CG_DEFINE_CUH */

@@ -215,10 +215,10 @@ static inline int perks__cg_mixed_run(const perks_cg_args *a, const perks_cg_pla
     {                                                                                                         \
         const perks__cg_kset fk = {(const void *)name##_f32_kernel, (const void *)name##_f32_kernel1,         \
                                    (const void *)name##_f32_ckernel, (const void *)name##_f32_skernel, 4,     \
-                                   (BLOCK), NULL};                                                            \
+                                   (BLOCK), NULL, NULL};                                                      \
         const perks__cg_kset dk = {(const void *)name##_f64_kernel, (const void *)name##_f64_kernel1,         \
                                    (const void *)name##_f64_ckernel, (const void *)name##_f64_skernel, 8,     \
-                                   (BLOCK), NULL};                                                            \
+                                   (BLOCK), NULL, NULL};                                                      \
         return perks__cg_mixed_plan(&fk, &dk, a, p);                                                          \
     }                                                                                                         \
     PERKS__CG_VERBS(name)

@@ -28,13 +28,17 @@
 #include <cuda_runtime.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <chrono>
 #endif
 
 #include <onchip/device.cuh>
 #include "../barrier.cuh"
 #include "../base.h"
 #include "../cheb.h"
+#include "../fsai.h"
 #include "../grid.cuh"
+#include "fsai_setup.cuh"
 #include "resid.cuh"
 #include "types.cuh"
 
@@ -51,6 +55,7 @@ static inline void perks_cg_plan_free(perks_cg_plan *p)
     if (p->rpart) cudaFree(p->rpart);
     if (p->sell) cudaFree(p->sell);
     if (p->nbuf) cudaFree(p->nbuf);
+    if (p->gbuf) cudaFree(p->gbuf);
     memset(p, 0, sizeof *p);
 }
 
@@ -339,7 +344,7 @@ static inline int perks__cg_grid_tier(perks_cg_plan *p, const void *kernel, int 
  * out, split, barrier words */
 static inline int perks__cg_grid_workspace(perks_cg_plan *p, int n, int elt, int G, int cgear, int cheb,
                                            const int *split)
-{
+{ /* cheb: also FSAI's (r, w = dz, z, its own rows zo and po) */
     const size_t vec = perks__cg_align((size_t)n * elt);
     const size_t cbytes = perks__cg_align(sizeof(double) * 2 * (PERKS_CHEB_DMAX + 1)),
                  lbytes = perks__cg_align(sizeof(double) * 2 * PERKS_CHEB_KMAX);
@@ -394,9 +399,10 @@ static inline int perks__cg_grid_workspace(perks_cg_plan *p, int n, int elt, int
 static inline int perks__cg_plan_grid(perks_cg_plan *p, const void *kernel, int elt, int block, int n, long long nnz,
                                       const int *rp, const perks_cg_opts *o, int sell)
 {
-    const int cgear = o->variant == PERKS_CG_CGEAR, cheb = o->cheb != 0;
-    /* x, r, q, p (+ D^-1); Chronopoulos-Gear: quads, x, p; Chebyshev: x, r, q, D^-1, dz, z, p */
-    const int nv = cheb ? 7 : cgear ? 6 : 4 + (o->jacobi ? 1 : 0);
+    const int cgear = o->variant == PERKS_CG_CGEAR, cheb = o->cheb != 0, fsai = o->fsai != 0;
+    /* x, r, q, p (+ D^-1); Chronopoulos-Gear: quads, x, p; Chebyshev: x, r, q, D^-1, dz, z, p; FSAI:
+     * x, r, q, z, p */
+    const int nv = fsai ? 5 : cheb ? 7 : cgear ? 6 : 4 + (o->jacobi ? 1 : 0);
     int sms, G, W, rc, bmode = 0;
     perks__cg_grid_fit f = {NULL, 0, 0, 0, 0, 0};
     rc = perks__cg_grid_count(kernel, block, n, nnz, o, &G, &sms);
@@ -406,13 +412,14 @@ static inline int perks__cg_plan_grid(perks_cg_plan *p, const void *kernel, int 
     if (rc) return rc;
     rc = perks__cg_grid_barrier(o, cgear, G, block, &bmode);
     if (!rc) rc = perks__cg_grid_tier(p, kernel, block, G, sell, &sms, o, &f);
-    if (!rc) rc = perks__cg_grid_workspace(p, n, elt, G, cgear, cheb, f.split);
+    if (!rc) rc = perks__cg_grid_workspace(p, n, elt, G, cgear, cheb || fsai, f.split);
     free(f.split);
     if (rc) return rc;
     if (p->cached == 0) W = perks__cg_lanes(n, nnz, PERKS_CG_NNZ_PER_LANE_DRAM); /* more rows in flight */
     p->path = sell ? PERKS_CG_PATH_STREAM : PERKS_CG_PATH_GRID;
     p->variant = cgear ? PERKS_CG_CGEAR : PERKS_CG_CLASSIC;
     p->cheb = o->cheb;
+    p->fsai = fsai;
     p->barrier = bmode;
     p->blocks = G;
     p->block = block;
@@ -565,11 +572,30 @@ static inline int perks__cg_sell_build(perks_cg_plan *p, int elt, int n, const i
     return PERKS_SUCCESS;
 }
 
+/* FSAI: G and G' of the system (perks/fsai.h's construction) built on the device from the plan's
+ * CSR (perks/cg/fsai_setup.cuh) into p->gbuf; the time into p->fsai_ms.  PERKS_EBREAKDOWN /
+ * PERKS_EFORMAT: A not SPD / a row without its diagonal or a pattern that is not symmetric */
+static inline int perks__cg_fsai_setup(perks_cg_plan *p, const perks_cg_args *a, int elt)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    void *out[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
+    size_t bytes = 0;
+    const int w = a->opts.fsai_width ? a->opts.fsai_width : PERKS_FSAI_WIDTH;
+    const int rc = perks__cg_fsai_build(a->n, a->row_ptr, a->col, a->val, elt, w, &p->gbuf, &bytes, out, &p->fsai_nnz);
+    if (rc) return rc;
+    p->workspace_bytes += bytes;
+    p->args.grp = (const int *)out[0], p->args.gci = (const int *)out[1], p->args.gva = out[2];
+    p->args.gtrp = (const int *)out[3], p->args.gtci = (const int *)out[4], p->args.gtva = out[5];
+    p->fsai_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    return PERKS_SUCCESS;
+}
+
 /* the kernels of one PERKS_CG_DEFINE instance and its T and BLOCK */
 typedef struct perks__cg_kset {
     const void *grid, *cgear, *cluster, *stream; /* name_kernel, name_kernel1, name_ckernel, name_skernel */
     int elt, block;                              /* sizeof(T), BLOCK */
     const void *cheb;                            /* name_pkernel (NULL: the instance has none) */
+    const void *fsai;                            /* name_fkernel (NULL: the instance has none) */
 } perks__cg_kset;
 
 /* a refused plan: what it holds released, the code, why, no passes */
@@ -640,6 +666,15 @@ static inline const char *perks__cg_why(const perks_cg_plan *p, const perks_cg_o
                                 : "cluster (opts.path 2): the vectors in the cluster's shared memory, the matrix read "
                                   "from device memory; the cluster's barrier";
     if (p->path == PERKS_CG_PATH_STREAM) return grid[o->path == PERKS_CG_PATH_STREAM ? 7 : 6][bar];
+    if (p->fsai) {
+        static const char *const fsai[3] = {
+            "grid, FSAI (opts.fsai): the system, matrix included, fits the blocks' shared memory (cache tier 2), G "
+            "and G' from device memory",
+            "grid, FSAI (opts.fsai): the vectors fit the blocks' shared memory, the matrix, G and G' from device "
+            "memory (cache tier 1)",
+            "grid, FSAI (opts.fsai): nothing cached, vectors, the matrix, G and G' from device memory"};
+        return fsai[tier];
+    }
     if (p->cheb) {
         static const char *const cheb[3][2] = {
             {"grid, Chebyshev (opts.cheb): the system, matrix included, fits the blocks' shared memory (cache tier 2); "
@@ -706,6 +741,20 @@ static inline int perks__cg_plan_check(perks_cg_plan *p, const perks__cg_kset *k
         return perks__cg_refuse(p, PERKS_EUNSUPPORTED,
                                 "refused: Chebyshev (opts.cheb) takes the grid path (opts.path 0 or 1), classic CG "
                                 "(opts.variant 0) and the count barrier or grid.sync (opts.barrier, opts.sum_barrier)");
+    if ((o->fsai != 0 && o->fsai != 1) || o->fsai_width < 0 || o->fsai_width > PERKS_FSAI_WIDTH_MAX)
+        return perks__cg_refuse(p, PERKS_ESIZE, "refused: opts.fsai neither 0 nor 1, or opts.fsai_width outside 0 .. 64");
+    if (o->fsai && !ks->fsai)
+        return perks__cg_refuse(p, PERKS_EUNSUPPORTED,
+                                "refused: FSAI (opts.fsai) is not built for this instance (T perks_cg_mixed: use a "
+                                "double instance)");
+    if (o->fsai && o->cheb)
+        return perks__cg_refuse(p, PERKS_EUNSUPPORTED, "refused: opts.fsai and opts.cheb: one preconditioner at a time");
+    if (o->fsai && (o->path == PERKS_CG_PATH_CLUSTER || o->path == PERKS_CG_PATH_STREAM ||
+                    o->variant != PERKS_CG_CLASSIC || o->sum_barrier ||
+                    (o->barrier && o->barrier != PERKS_CG_BAR_GRID && o->barrier != PERKS_CG_BAR_COUNT)))
+        return perks__cg_refuse(p, PERKS_EUNSUPPORTED,
+                                "refused: FSAI (opts.fsai) takes the grid path (opts.path 0 or 1), classic CG "
+                                "(opts.variant 0) and the count barrier or grid.sync (opts.barrier, opts.sum_barrier)");
     /* Chronopoulos-Gear: the grid path with grid.sync only */
     if (o->variant == PERKS_CG_CGEAR && (o->path == PERKS_CG_PATH_CLUSTER || o->path == PERKS_CG_PATH_STREAM ||
                                          o->sum_barrier ||
@@ -751,7 +800,7 @@ static inline int perks__cg_plan_path(perks_cg_plan *p, const perks__cg_kset *ks
     const int n = a->n, elt = ks->elt;
     const long long nnz = a->nnz;
     const int is_auto = o->path == PERKS_CG_PATH_AUTO && !o->blocks && !o->barrier && !o->sum_barrier && o->cache &&
-                        o->variant == PERKS_CG_CLASSIC && !o->cheb;
+                        o->variant == PERKS_CG_CLASSIC && !o->cheb && !o->fsai;
     int rc = PERKS_ERESOURCE;
     if (o->path == PERKS_CG_PATH_CLUSTER || is_auto) {
         rc = perks__cg_plan_cluster(p, ks->cluster, elt, n, nnz, rp, o, is_auto);
@@ -766,9 +815,14 @@ static inline int perks__cg_plan_path(perks_cg_plan *p, const perks__cg_kset *ks
     if (rc != PERKS_SUCCESS && o->path != PERKS_CG_PATH_CLUSTER) {
         /* auto: the stream path when nothing is cached, a row gets one lane and the padding is small */
         const int stream = o->path == PERKS_CG_PATH_STREAM;
-        rc = perks__cg_plan_grid(p, o->cheb ? ks->cheb : stream ? ks->stream : o->variant == PERKS_CG_CGEAR ? ks->cgear : ks->grid, elt,
-                                 ks->block, n, nnz, rp, o, stream);
-        if (rc == PERKS_SUCCESS && o->path == PERKS_CG_PATH_AUTO && p->cached == 0 && !o->cheb &&
+        rc = perks__cg_plan_grid(p,
+                                 o->fsai   ? ks->fsai
+                                 : o->cheb ? ks->cheb
+                                 : stream  ? ks->stream
+                                 : o->variant == PERKS_CG_CGEAR ? ks->cgear
+                                                                : ks->grid,
+                                 elt, ks->block, n, nnz, rp, o, stream);
+        if (rc == PERKS_SUCCESS && o->path == PERKS_CG_PATH_AUTO && p->cached == 0 && !o->cheb && !o->fsai &&
             o->variant == PERKS_CG_CLASSIC && perks__cg_lanes(n, nnz, PERKS_CG_NNZ_PER_LANE_DRAM) == 1 &&
             perks__cg_sell_size(rp, n, NULL) <= PERKS_CG_SELL_PAD * (double)nnz) {
             perks_cg_plan_free(p);
@@ -776,7 +830,16 @@ static inline int perks__cg_plan_path(perks_cg_plan *p, const perks__cg_kset *ks
         }
         if (rc == PERKS_ESIZE) /* perks__cg_grid_barrier's refusal */
             return perks__cg_refuse(p, rc, "refused: the flag barrier (opts.barrier 3) over more than 2 BLOCK blocks");
-        if (rc == PERKS_SUCCESS && o->cheb) rc = perks__cg_cheb_neighbours(p, n, nnz, rp, a->col);
+        if (rc == PERKS_SUCCESS && (o->cheb || o->fsai)) rc = perks__cg_cheb_neighbours(p, n, nnz, rp, a->col);
+        if (rc == PERKS_SUCCESS && o->fsai) {
+            rc = perks__cg_fsai_setup(p, a, elt);
+            if (rc == PERKS_EBREAKDOWN || rc == PERKS_EFORMAT)
+                return perks__cg_refuse(p, rc, rc == PERKS_EBREAKDOWN
+                                                   ? "refused: FSAI (opts.fsai): a principal submatrix of A is not "
+                                                     "positive definite, or an entry is not finite (A is not SPD)"
+                                                   : "refused: FSAI (opts.fsai): a row without its diagonal, or a "
+                                                     "pattern that is not symmetric");
+        }
         if (rc == PERKS_SUCCESS && p->path == PERKS_CG_PATH_STREAM && build) {
             rc = perks__cg_sell_build(p, elt, n, rp, a->row_ptr, a->col, a->val);
             if (rc == PERKS_ESIZE)
@@ -804,7 +867,8 @@ static inline int perks__cg_plan_make(perks_cg_plan *p, const perks__cg_kset *ks
     {
         const int elt = ks->elt, n = a->n;
         const size_t bytes = sizeof(double) * 3 * PERKS_CG_RESID_BLOCKS + perks__cg_align((size_t)elt * n) +
-                             (perks__cg_refines(elt, p->variant) || p->cheb ? perks__cg_refine_bytes(elt, n) : 0);
+                             (perks__cg_refines(elt, p->variant) || p->cheb || p->fsai ? perks__cg_refine_bytes(elt, n)
+                                                                                        : 0);
         if (cudaMalloc((void **)&p->rpart, bytes) != cudaSuccess) {
             p->rpart = NULL;
             return perks__cg_refuse(p, PERKS_ECUDA, perks__cg_why_code(PERKS_ECUDA));
@@ -817,7 +881,9 @@ static inline int perks__cg_plan_make(perks_cg_plan *p, const perks__cg_kset *ks
     p->why = perks__cg_why(p, &a->opts);
     p->steps_per_pass = 0;
     p->passes = (p->cheb ? 2 : 1) +
-                ((perks__cg_refines(ks->elt, p->variant) || p->cheb) && a->opts.replace != 0 ? PERKS_CG_RESTARTS : 0);
+                ((perks__cg_refines(ks->elt, p->variant) || p->cheb || p->fsai) && a->opts.replace != 0
+                     ? PERKS_CG_RESTARTS
+                     : 0);
     p->result = a->x;
     return PERKS_SUCCESS;
 }

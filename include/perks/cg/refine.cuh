@@ -51,7 +51,10 @@ static inline int perks__cg_wait1(perks_cg_plan *p, perks_cg_result *res)
     res->true_residual = tbb > 0 ? sqrt(trr / tbb) : sqrt(trr);
     res->ran = PERKS_CG_RAN_NATIVE;
     res->path = p->path;
-    res->precond = p->cheb ? PERKS_CG_PC_CHEB : p->args.jacobi ? PERKS_CG_PC_JACOBI : PERKS_CG_PC_NONE;
+    res->precond = p->fsai   ? PERKS_CG_PC_FSAI
+                   : p->cheb ? PERKS_CG_PC_CHEB
+                   : p->args.jacobi ? PERKS_CG_PC_JACOBI
+                                    : PERKS_CG_PC_NONE;
     res->rounding_floor = perks__cg_floor(p->args.x_hi ? 8 : p->elt, taa, tbb);
     res->at_floor = p->opts.tol < PERKS_CG_FLOOR_MARGIN * res->rounding_floor;
     /* a success is the true residual's: the recurrence alone may have drifted from it */
@@ -122,7 +125,7 @@ static inline int perks__cg_finish(perks_cg_plan *p, perks_cg_result *res)
     int rc = perks__cg_wait1(p, res), k, stop = 0;
     if (rc == PERKS_ENULL || rc == PERKS_ESIZE || rc == PERKS_ECUDA) return rc;
     for (k = 0; k < PERKS_CG_RESTARTS && !stop && rc == PERKS_EINACCURATE &&
-                (perks__cg_refines(p->elt, p->variant) || p->cheb) &&
+                (perks__cg_refines(p->elt, p->variant) || p->cheb || p->fsai) &&
                 p->opts.replace != 0 && !p->args.x_hi && res->iterations < p->args.max_iter &&
                 isfinite(res->true_residual) && res->true_residual > 0;
          k++) {

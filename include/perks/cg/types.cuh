@@ -108,6 +108,8 @@ typedef struct perks_cg_opts {
     int mixed;       /* T perks_cg_mixed: 0 auto (float when the double system streams), 1 always */
     int cheb;        /* Chebyshev preconditioner p(D^-1 A) D^-1: 0 off, -1 the degree of the cost model, 1..16 */
     int cheb_steps;  /* Chebyshev: Jacobi CG steps whose coefficients bound the spectrum: 0 auto (20), 2..64 */
+    int fsai;        /* 1: the FSAI preconditioner G' G (perks/fsai.h), built by name_plan; 0 off */
+    int fsai_width;  /* FSAI: the entries a row of G keeps at most: 0 (PERKS_FSAI_WIDTH) or 1 .. 256 */
 } perks_cg_opts;
 
 #ifndef __CUDACC_RTC__ /* host code */
@@ -131,6 +133,8 @@ static inline perks_cg_opts perks_cg_defaults(void)
     o.mixed = 0;
     o.cheb = 0;
     o.cheb_steps = 0;
+    o.fsai = 0;
+    o.fsai_width = 0;
     return o;
 }
 #endif
@@ -147,10 +151,12 @@ typedef struct perks_cg_result {
     double rounding_floor; /* eps ||(|A| |x|)|| / ||b||: a relative residual much below it is rounding */
     int at_floor;          /* 1: tol < PERKS_CG_FLOOR_MARGIN rounding_floor (success is still <= tol) */
     int path;              /* the path that computed x: PERKS_CG_PATH_GRID, _CLUSTER or _STREAM */
-    int precond;           /* PERKS_CG_PC_NONE, _JACOBI, _CHEB or _MG: what preconditioned the iterations */
-    int pc_degree;         /* Chebyshev: the degree of p (0: the solve ended in the Jacobi steps); MG: the levels */
+    int precond;           /* PERKS_CG_PC_NONE, _JACOBI, _CHEB, _MG or _FSAI: what preconditioned the iterations */
+    int pc_degree;         /* Chebyshev: the degree of p (0: the solve ended in the Jacobi steps); MG: the levels;
+                              FSAI: the width of G's rows */
     double pc_a, pc_b;     /* Chebyshev: the interval [a, b] p was fitted to (0 when pc_degree is 0) */
-    double pc_setup_ms;    /* Chebyshev: the Jacobi steps and the host math, in ms (counted in iterations) */
+    double pc_setup_ms;    /* Chebyshev: the Jacobi steps and the host math, in ms (counted in iterations);
+                              FSAI: name_plan's construction of G and G' (host) and their copy, in ms */
     int pc_setup_iterations; /* Chebyshev: the Jacobi steps' iterations (part of iterations) */
 } perks_cg_result;
 
@@ -158,6 +164,7 @@ typedef struct perks_cg_result {
 #define PERKS_CG_PC_JACOBI 1
 #define PERKS_CG_PC_CHEB 2 /* Chebyshev of D^-1 A after the Jacobi steps (opts.cheb) */
 #define PERKS_CG_PC_MG 3   /* a geometric multigrid V-cycle (perks/mg.cuh; pc_degree: its levels) */
+#define PERKS_CG_PC_FSAI 4 /* the factorised sparse approximate inverse G' G (opts.fsai, perks/fsai.h) */
 #define PERKS_CG_CHEB_STEPS 20 /* opts.cheb_steps 0: Jacobi CG steps before the polynomial */
 #ifndef PERKS_CG_CHEB_NDEP_MAX
 #define PERKS_CG_CHEB_NDEP_MAX 64 /* a block's neighbours at most for the steps' neighbour sync (else barriers) */
@@ -209,6 +216,8 @@ typedef struct perks_cg_kargs {
     void *zo, *po;      /* Chebyshev, cache tier 0: the own rows' copies of z and p (n T each) */
     const int *ndep;      /* Chebyshev: block b's neighbours ndep[ndep[b] .. ndep[b + 1] - 1] (NULL: barriers) */
     unsigned int *nflag;  /* Chebyshev: the blocks' step ids (G, zeroed before each launch) */
+    const int *grp, *gci, *gtrp, *gtci; /* FSAI (name_fkernel): G and G' in CSR (device) */
+    const void *gva, *gtva;             /* FSAI: their values (T) */
 } perks_cg_kargs;
 
 #ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
@@ -249,6 +258,10 @@ typedef struct perks_cg_plan {
     void *ws;           /* one allocation: vectors, partials, out, split, barrier words */
     void *sell;         /* stream path: the sliced-ELL copy */
     void *nbuf;         /* Chebyshev: the neighbour lists and step ids (device; NULL: barriers) */
+    int fsai;           /* FSAI (name_fkernel): 1, else 0 */
+    void *gbuf;         /* FSAI: G and G' (device) */
+    long long fsai_nnz; /* FSAI: the entries of G */
+    double fsai_ms;     /* FSAI: the construction and copy in name_plan, ms */
     long long sell_nnz; /* stream path: the slices' entries, padding included */
     double *rpart;      /* the true-residual kernel's block partials */
     cudaStream_t stream; /* the last perks__cg_start's stream */
