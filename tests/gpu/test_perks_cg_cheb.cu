@@ -425,27 +425,44 @@ static void honesty(void)
     free(b), free(x);
 }
 
+/* a double system on the device (b 0, x poisoned) and the arguments over it, opts the defaults */
+typedef struct dev_sys {
+    int *rp, *ci;
+    double *va, *b, *x;
+    int n;
+} dev_sys;
+
+static dev_sys dev_upload(const perks_csr *A, perks_cg_args *a, perks_cg_result *res)
+{
+    dev_sys d;
+    const int n = A->n_rows;
+    d.n = n;
+    CUDA_OK(cudaMalloc(&d.rp, sizeof(int) * (n + 1)));
+    CUDA_OK(cudaMalloc(&d.ci, sizeof(int) * A->nnz));
+    CUDA_OK(cudaMalloc(&d.va, 8 * A->nnz));
+    CUDA_OK(cudaMalloc(&d.b, 8 * n));
+    CUDA_OK(cudaMalloc(&d.x, 8 * n));
+    CUDA_OK(cudaMemcpy(d.rp, A->row_ptr, sizeof(int) * (n + 1), cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemcpy(d.ci, A->col, sizeof(int) * A->nnz, cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemcpy(d.va, A->val, 8 * A->nnz, cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemset(d.b, 0, 8 * n));
+    gpucheck_poison(d.x, 8 * n);
+    memset(a, 0, sizeof *a);
+    a->n = n, a->nnz = A->nnz, a->row_ptr = d.rp, a->col = d.ci, a->val = d.va, a->b = d.b, a->x = d.x;
+    a->opts = perks_cg_defaults(), a->result = res;
+    return d;
+}
+
+static void dev_free(dev_sys *d) { cudaFree(d->rp), cudaFree(d->ci), cudaFree(d->va), cudaFree(d->b), cudaFree(d->x); }
+
 static void refusals(void)
 {
     perks_csr A;
     diffusion(&A, 8, 8, 1, NULL, 0);
     case_begin("perks cg chebyshev: refusals name why, make no pass, leave x alone");
-    int *drp, *dci;
-    double *dva, *db, *dx;
-    CUDA_OK(cudaMalloc(&drp, sizeof(int) * 65));
-    CUDA_OK(cudaMalloc(&dci, sizeof(int) * A.nnz));
-    CUDA_OK(cudaMalloc(&dva, 8 * A.nnz));
-    CUDA_OK(cudaMalloc(&db, 8 * 64));
-    CUDA_OK(cudaMalloc(&dx, 8 * 64));
-    CUDA_OK(cudaMemcpy(drp, A.row_ptr, sizeof(int) * 65, cudaMemcpyHostToDevice));
-    CUDA_OK(cudaMemcpy(dci, A.col, sizeof(int) * A.nnz, cudaMemcpyHostToDevice));
-    CUDA_OK(cudaMemcpy(dva, A.val, 8 * A.nnz, cudaMemcpyHostToDevice));
-    CUDA_OK(cudaMemset(db, 0, 8 * 64));
-    gpucheck_poison(dx, 8 * 64);
     perks_cg_result res;
-    perks_cg_args a0 = {};
-    a0.n = 64, a0.nnz = A.nnz, a0.row_ptr = drp, a0.col = dci, a0.val = dva, a0.b = db, a0.x = dx;
-    a0.opts = perks_cg_defaults(), a0.result = &res;
+    perks_cg_args a0;
+    dev_sys d = dev_upload(&A, &a0, &res);
     a0.opts.cheb = 4;
     for (int v = 0; v < 8; v++) {
         perks_cg_args a = a0;
@@ -468,9 +485,9 @@ static void refusals(void)
         CHECK(v != 7 || strstr(p.why, "Chebyshev"), "case 7: why %s", p.why);
         perks_cg_plan_free(&p);
     }
-    CHECK(gpucheck_poison_changed(dx, 8 * 64) == 0, "x changed by a refused plan");
+    CHECK(gpucheck_poison_changed(d.x, 8 * 64) == 0, "x changed by a refused plan");
     case_end();
-    cudaFree(drp), cudaFree(dci), cudaFree(dva), cudaFree(db), cudaFree(dx);
+    dev_free(&d);
     perks_csr_free(&A);
 }
 
@@ -553,20 +570,9 @@ static void fsai_factor(const char *name, const perks_csr *A, int fw)
     perks_fsai f;
     long long bad = -1;
     const int hrc = perks_fsai_build(n, A->row_ptr, A->col, A->val, fw, &f, &bad);
-    int *drp, *dci;
-    double *dva, *db, *dx;
-    CUDA_OK(cudaMalloc(&drp, sizeof(int) * (n + 1)));
-    CUDA_OK(cudaMalloc(&dci, sizeof(int) * A->nnz));
-    CUDA_OK(cudaMalloc(&dva, 8 * A->nnz));
-    CUDA_OK(cudaMalloc(&db, 8 * n));
-    CUDA_OK(cudaMalloc(&dx, 8 * n));
-    CUDA_OK(cudaMemcpy(drp, A->row_ptr, sizeof(int) * (n + 1), cudaMemcpyHostToDevice));
-    CUDA_OK(cudaMemcpy(dci, A->col, sizeof(int) * A->nnz, cudaMemcpyHostToDevice));
-    CUDA_OK(cudaMemcpy(dva, A->val, 8 * A->nnz, cudaMemcpyHostToDevice));
     perks_cg_result res;
-    perks_cg_args a = {};
-    a.n = n, a.nnz = A->nnz, a.row_ptr = drp, a.col = dci, a.val = dva, a.b = db, a.x = dx;
-    a.opts = perks_cg_defaults(), a.result = &res;
+    perks_cg_args a;
+    dev_sys d = dev_upload(A, &a, &res);
     a.opts.fsai = 1, a.opts.fsai_width = fw;
     perks_cg_plan p;
     const int rc = cg64_plan(&a, &p);
@@ -600,7 +606,7 @@ static void fsai_factor(const char *name, const perks_csr *A, int fw)
     }
     perks_cg_plan_free(&p);
     if (!hrc) perks_fsai_free(&f);
-    cudaFree(drp), cudaFree(dci), cudaFree(dva), cudaFree(db), cudaFree(dx);
+    dev_free(&d);
     case_end();
 }
 
@@ -626,22 +632,9 @@ static void fsai_honesty(void)
     free(b), free(x);
     diffusion(&A, 8, 8, 1, NULL, 0);
     case_begin("perks cg fsai: refusals name why, make no pass, leave x alone");
-    int *drp, *dci;
-    double *dva, *db, *dx;
-    CUDA_OK(cudaMalloc(&drp, sizeof(int) * 65));
-    CUDA_OK(cudaMalloc(&dci, sizeof(int) * A.nnz));
-    CUDA_OK(cudaMalloc(&dva, 8 * A.nnz));
-    CUDA_OK(cudaMalloc(&db, 8 * 64));
-    CUDA_OK(cudaMalloc(&dx, 8 * 64));
-    CUDA_OK(cudaMemcpy(drp, A.row_ptr, sizeof(int) * 65, cudaMemcpyHostToDevice));
-    CUDA_OK(cudaMemcpy(dci, A.col, sizeof(int) * A.nnz, cudaMemcpyHostToDevice));
-    CUDA_OK(cudaMemcpy(dva, A.val, 8 * A.nnz, cudaMemcpyHostToDevice));
-    CUDA_OK(cudaMemset(db, 0, 8 * 64));
-    gpucheck_poison(dx, 8 * 64);
     perks_cg_result res;
-    perks_cg_args a0 = {};
-    a0.n = 64, a0.nnz = A.nnz, a0.row_ptr = drp, a0.col = dci, a0.val = dva, a0.b = db, a0.x = dx;
-    a0.opts = perks_cg_defaults(), a0.result = &res;
+    perks_cg_args a0;
+    dev_sys d = dev_upload(&A, &a0, &res);
     a0.opts.fsai = 1;
     for (int v = 0; v < 9; v++) {
         perks_cg_args a = a0;
@@ -665,9 +658,9 @@ static void fsai_honesty(void)
         CHECK(v != 8 || strstr(p.why, "FSAI"), "case 8: why %s", p.why);
         perks_cg_plan_free(&p);
     }
-    CHECK(gpucheck_poison_changed(dx, 8 * 64) == 0, "x changed by a refused plan");
+    CHECK(gpucheck_poison_changed(d.x, 8 * 64) == 0, "x changed by a refused plan");
     case_end();
-    cudaFree(drp), cudaFree(dci), cudaFree(dva), cudaFree(db), cudaFree(dx);
+    dev_free(&d);
     perks_csr_free(&A);
 }
 

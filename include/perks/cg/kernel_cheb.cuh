@@ -126,6 +126,26 @@ static __device__ __forceinline__ double perks__cg_cheb_apply(const perks_cg_kar
     return prz;
 }
 
+/* phase A of the preconditioned grid bodies (Chebyshev, FSAI): p_new = z + beta p_old from the
+ * gathered Z and Pold (the own rows' copies zo, po), p_new into Pnew and po, q = A p_new into q;
+ * returns the block's p.q */
+template <class T>
+static __device__ __forceinline__ double perks__cg_pc_phase_a(const perks__cg_slice<T> &m, const T *Z, const T *Pold,
+                                                              T *Pnew, T beta, T *po, const T *zo, T *q)
+{
+    double ppq = 0;
+    perks_cg_spmv<T, PERKS_CG_CHEB_UNROLL>(m.rows, m.row_ptr, m.values, m.cols,
+                                           [=](int j) { return fma(beta, __ldcg(Pold + j), __ldcg(Z + j)); },
+                                           [=, &ppq](int lr, int i, T s, T) {
+                                               const T pn = fma(beta, po[lr], zo[lr]);
+                                               Pnew[i] = pn;
+                                               po[lr] = pn;
+                                               q[lr] = s;
+                                               ppq += (double)pn * s;
+                                           });
+    return ppq;
+}
+
 template <class T, int BLOCK, class K> static __device__ __forceinline__ void perks_cg_cheb_body(const perks_cg_kargs &a)
 {
     double (&red)[BLOCK / 32][3] = perks__cg_red<K, BLOCK / 32>;
@@ -205,19 +225,7 @@ template <class T, int BLOCK, class K> static __device__ __forceinline__ void pe
             break;
         }
         /* phase A: p_new = z + beta p_old, q = A p_new, p.q */
-        double ppq = 0;
-        {
-            const T *Z = v.z(zc);
-            perks_cg_spmv<T, PERKS_CG_CHEB_UNROLL>(m.rows, m.row_ptr, m.values, m.cols,
-                                                   [=](int j) { return fma(beta, __ldcg(Pold + j), __ldcg(Z + j)); },
-                                                   [=, &ppq](int lr, int i, T s, T) {
-                                                       const T pn = fma(beta, v.po[lr], v.zo[lr]);
-                                                       Pnew[i] = pn;
-                                                       v.po[lr] = pn;
-                                                       v.q[lr] = s;
-                                                       ppq += (double)pn * s;
-                                                   });
-        }
+        const double ppq = perks__cg_pc_phase_a<T>(m, v.z(zc), Pold, Pnew, beta, v.po, v.zo, v.q);
         __syncthreads();
         perks__cg_reduce(a, c, ppq, 0, 0, 1, 0, fb, t0, t1, t2);
         if (!(t0 > 0)) {

@@ -146,19 +146,7 @@ template <class T, int BLOCK, class K> static __device__ __forceinline__ void pe
             break;
         }
         /* phase A: p_new = z + beta p_old, q = A p_new, p.q */
-        double ppq = 0;
-        {
-            const T *Z = v.Z;
-            perks_cg_spmv<T, PERKS_CG_CHEB_UNROLL>(m.rows, m.row_ptr, m.values, m.cols,
-                                                   [=](int j) { return fma(beta, __ldcg(Pold + j), __ldcg(Z + j)); },
-                                                   [=, &ppq](int lr, int i, T s, T) {
-                                                       const T pn = fma(beta, v.po[lr], v.zo[lr]);
-                                                       Pnew[i] = pn;
-                                                       v.po[lr] = pn;
-                                                       v.q[lr] = s;
-                                                       ppq += (double)pn * s;
-                                                   });
-        }
+        const double ppq = perks__cg_pc_phase_a<T>(m, v.Z, Pold, Pnew, beta, v.po, v.zo, v.q);
         __syncthreads();
         perks__cg_reduce(a, c, ppq, 0, 0, 1, 0, fb, t0, t1, t2);
         if (!(t0 > 0)) {
