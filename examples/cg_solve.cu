@@ -1,5 +1,7 @@
 /* examples/cg_solve.cu -- solve A x = b with perks/cg.cuh for a Matrix Market file.
- *   cg_solve [FILE.mtx] [--jacobi] [--cgear] [--float] [--mixed] [--tol T] [--max-iter N]
+ *   cg_solve [FILE.mtx] [--jacobi] [--fsai] [--cheb] [--cgear] [--float] [--mixed] [--tol T] [--max-iter N]
+ * --fsai: the sparse approximate inverse G' G (opts.fsai: G built by the plan, on the device; the
+ * setup time printed); --cheb: a Chebyshev polynomial of D^-1 A (opts.cheb -1, the planner's degree).
  * --cgear: Chronopoulos-Gear CG (one grid barrier per iteration; other rounding; grid path).
  * --float: the float solver (A, b, x in float; residual replacement on).  --mixed: float CG
  * iterations with x and the replaced residuals in double (PERKS_CG_DEFINE with T perks_cg_mixed),
@@ -63,6 +65,8 @@ int main(int argc, char **argv)
     perks_cg_opts o = perks_cg_defaults();
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--jacobi")) o.jacobi = 1;
+        else if (!strcmp(argv[i], "--fsai")) o.fsai = 1;
+        else if (!strcmp(argv[i], "--cheb")) o.cheb = -1;
         else if (!strcmp(argv[i], "--cgear")) o.variant = PERKS_CG_CGEAR;
         else if (!strcmp(argv[i], "--float")) single = 1;
         else if (!strcmp(argv[i], "--mixed")) mixed = 1;
@@ -70,7 +74,9 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--max-iter") && i + 1 < argc) o.max_iter = atoi(argv[++i]);
         else if (argv[i][0] != '-' && !path) path = argv[i];
         else {
-            fprintf(stderr, "usage: %s [FILE.mtx] [--jacobi] [--cgear] [--float] [--mixed] [--tol T] [--max-iter N]\n",
+            fprintf(stderr,
+                    "usage: %s [FILE.mtx] [--jacobi] [--fsai] [--cheb] [--cgear] [--float] [--mixed] [--tol T] "
+                    "[--max-iter N]\n",
                     argv[0]);
             return 2;
         }
@@ -172,7 +178,11 @@ int main(int argc, char **argv)
                                 : "";
     printf("perks cg%s%s%s: %s after %d iterations, true ||b - Ax||/||b|| = %.3e (recurrence %.3e), %d replacements, "
            "%.3f ms",
-           what, o.variant ? " (Chronopoulos-Gear)" : "", o.jacobi ? " (Jacobi)" : "",
+           what, o.variant ? " (Chronopoulos-Gear)" : "",
+           res.precond == PERKS_CG_PC_FSAI   ? " (FSAI)"
+           : res.precond == PERKS_CG_PC_CHEB ? " (Chebyshev)"
+           : o.jacobi                        ? " (Jacobi)"
+                                             : "",
            rc ? perks_strerror(rc) : "converged", res.iterations, res.true_residual, res.rel_residual, res.replacements,
            ms);
     if (!mixed)
@@ -180,6 +190,10 @@ int main(int argc, char **argv)
                p.path == PERKS_CG_PATH_CLUSTER ? "cluster" : p.path == PERKS_CG_PATH_STREAM ? "stream" : "grid", p.blocks, p.block, p.cached);
     else
         printf(" (mixed precision, %s)", res.ran == PERKS_CG_RAN_DOUBLE ? "double alone" : "float iterations");
+    if (res.precond == PERKS_CG_PC_FSAI || res.precond == PERKS_CG_PC_CHEB)
+        printf("\npreconditioner setup %.3f ms (%s)", res.pc_setup_ms,
+               res.precond == PERKS_CG_PC_FSAI ? "the plan's construction of G, not in the solve's time"
+                                               : "the Jacobi steps and the host math, inside the solve's time");
     printf("\nmax |x - 1| = %.3e\n", err);
     cudaFree(f_va), cudaFree(f_b), cudaFree(f_x);
     perks_cg_plan_free(&p);
