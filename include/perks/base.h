@@ -64,7 +64,8 @@ static inline const char *perks_strerror(int rc)
     case PERKS_EFORMAT: return "perks: malformed input";
     case PERKS_ENOMEM: return "perks: out of host memory";
     case PERKS_EIO: return "perks: cannot open or read the file";
-    case PERKS_EUNSUPPORTED: return "perks: not supported by this device or build (clusters need sm_90)";
+    case PERKS_EUNSUPPORTED:
+        return "perks: not supported by this device, build or instance, or with these options (the plan's why says)";
     case PERKS_EINACCURATE:
         return "perks: CG recurrence converged but the true residual ||b - Ax||/||b|| is above the tolerance";
     case PERKS_ENOTSQUARE: return "perks: matrix is not square";

@@ -71,7 +71,8 @@ static inline double perks__fsai_dot(const double *u, const double *v, int n)
 {
     double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
     int k = 0;
-    for (; k + 4 <= n; k += 4) s0 += u[k] * v[k], s1 += u[k + 1] * v[k + 1], s2 += u[k + 2] * v[k + 2], s3 += u[k + 3] * v[k + 3];
+    for (; k + 4 <= n; k += 4)
+        s0 += u[k] * v[k], s1 += u[k + 1] * v[k + 1], s2 += u[k + 2] * v[k + 2], s3 += u[k + 3] * v[k + 3];
     for (; k < n; k++) s0 += u[k] * v[k];
     return (s0 + s1) + (s2 + s3);
 }
