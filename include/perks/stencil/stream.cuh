@@ -111,41 +111,8 @@ static __device__ __forceinline__ void perks__s2d_stage(int tx, T *stage, const 
         for (int i = 0; i < RC; i++) stage[(1 * R + tx - (BX - R)) * RC + i] = o[i];
 }
 
-/* where a tile's HALO step reads: its columns x0 .. x0 + BX - 1 of a W x H field, its rows from y0
- * (the rows of the tile's cached part, [0, ncached) of its the rows, have their edge columns in the
- * neighbours' edge buffers, TH rows a tile), which neighbours it has */
-typedef struct perks__s2d_edges {
-    int x0, y0, W, H, TH, the, nreg, ncached, has_l, has_r;
-} perks__s2d_edges;
-
-/* HALO: the side halo of the chunk whose first row is c0 into hal: warp 0 the left, warp 1 the
- * right, lane l row c0 - R + l; a cached row of the neighbour from its edge buffer ein, another from
- * the field in */
-template <class T, int BX, int RC, int R, int HR>
-static __device__ __forceinline__ void perks__s2d_halo(int tx, const perks__s2d_edges &e, int c0, const T *in,
-                                                       const T *ein, T (&hal)[HR])
-{
-    const int wid = tx >> 5, lane = tx & 31;
-    if (wid < 2 && lane < RC + 2 * R) {
-        const int side = wid, y = c0 - R + lane, gy = e.y0 + y;
-        const int has = side ? e.has_r : e.has_l;
-        const int ok = has && gy >= 0 && gy < e.H;
-        const int fromedge = ok && PERKS_CACHE_IS_CACHED(y, e.the, e.nreg, e.ncached);
-#pragma unroll
-        for (int k = 0; k < R; k++) {
-            const int gx = side ? e.x0 + BX + k : e.x0 - R + k;
-            T v = (T)0;
-            if (fromedge)
-                v = ein[PERKS_EDGE_INDEX((int)blockIdx.x + (side ? 1 : -1), 1 - side, k, y, R, e.TH)];
-            else if (ok && gx < e.W)
-                v = in[(size_t)gy * e.W + gx];
-            hal[k] = v;
-        }
-    }
-}
-
-/* ---- the streaming kernel: the body of name_kernel; its LOAD, FLUSH and STORE steps are written
- * out where they run (docs/perks.md#kernel-bodies), its HALO is perks__s2d_halo */
+/* ---- the streaming kernel: the body of name_kernel; its LOAD, HALO, FLUSH and STORE steps are
+ * written out where they run (docs/perks.md#kernel-bodies) */
 template <class T, class S, int BX, int RC, int DEPTH>
 static __device__ __forceinline__ void perks_stencil2d_stream(T *a, T *b, T *ea, T *eb, int W, int H, int steps,
                                                               int reg_on, int sr, int tiles_x, int TH, const T *w)
@@ -168,7 +135,6 @@ static __device__ __forceinline__ void perks_stencil2d_stream(T *a, T *b, T *ea,
     const int nreg = regblk ? DEPTH : 0;
     const int ncached = min(nreg + sr, the);
     const int nch = (the + RC - 1) / RC;
-    const perks__s2d_edges e = {x0, y0, W, H, TH, the, nreg, ncached, has_l, has_r};
     T reg[NREG];
     T col[RC + 2 * R];
     T o[RC];
@@ -213,7 +179,25 @@ static __device__ __forceinline__ void perks_stencil2d_stream(T *a, T *b, T *ea,
                                         ? PERKS_SMEM_ROW(scache, y, nreg, BX, tx)
                                         : ((xin && y0 + y >= 0 && y0 + y < H) ? in[(size_t)(y0 + y) * W + x] : (T)0));
             }
-            perks__s2d_halo<T, BX, RC, R, HR>(tx, e, 0, in, ein, hal); /* HALO of chunk 0 */
+            {
+                const int wid = tx >> 5, lane = tx & 31; /* HALO of chunk 0 */
+                if (wid < 2 && lane < RC + 2 * R) {
+                    const int side = wid, y = 0 * RC - R + lane, gy = y0 + y;
+                    const int has = side ? has_r : has_l;
+                    const int ok = has && gy >= 0 && gy < H;
+                    const int fromedge = ok && PERKS_CACHE_IS_CACHED(y, the, nreg, ncached);
+#pragma unroll
+                    for (int k = 0; k < R; k++) {
+                        const int gx = side ? x0 + BX + k : x0 - R + k;
+                        T v = (T)0;
+                        if (fromedge)
+                            v = ein[PERKS_EDGE_INDEX((int)blockIdx.x + (side ? 1 : -1), 1 - side, k, y, R, TH)];
+                        else if (ok && gx < W)
+                            v = in[(size_t)gy * W + gx];
+                        hal[k] = v;
+                    }
+                }
+            }
 #pragma unroll
             for (int c = 0; c < DEPTH / RC; c++) {
                 perks__s2d_fill<T, BX, RC, R>(tx, win, col, hal);
@@ -226,7 +210,23 @@ static __device__ __forceinline__ void perks_stencil2d_stream(T *a, T *b, T *ea,
                                         ? PERKS_SMEM_ROW(scache, y, nreg, BX, tx)
                                         : ((xin && y0 + y >= 0 && y0 + y < H) ? in[(size_t)(y0 + y) * W + x] : (T)0));
                     }
-                    perks__s2d_halo<T, BX, RC, R, HR>(tx, e, (c + 1) * RC, in, ein, hal); /* HALO of chunk c + 1 */
+                    const int wid = tx >> 5, lane = tx & 31; /* HALO of chunk c + 1 */
+                    if (wid < 2 && lane < RC + 2 * R) {
+                        const int side = wid, y = (c + 1) * RC - R + lane, gy = y0 + y;
+                        const int has = side ? has_r : has_l;
+                        const int ok = has && gy >= 0 && gy < H;
+                        const int fromedge = ok && PERKS_CACHE_IS_CACHED(y, the, nreg, ncached);
+#pragma unroll
+                        for (int k = 0; k < R; k++) {
+                            const int gx = side ? x0 + BX + k : x0 - R + k;
+                            T v = (T)0;
+                            if (fromedge)
+                                v = ein[PERKS_EDGE_INDEX((int)blockIdx.x + (side ? 1 : -1), 1 - side, k, y, R, TH)];
+                            else if (ok && gx < W)
+                                v = in[(size_t)gy * W + gx];
+                            hal[k] = v;
+                        }
+                    }
                 }
                 perks__s2d_compute<T, S, BX, RC>(tx, y0, H, xint, w, col, win, o, c);
 #pragma unroll
@@ -260,7 +260,23 @@ static __device__ __forceinline__ void perks_stencil2d_stream(T *a, T *b, T *ea,
                              ? PERKS_SMEM_ROW(scache, (l - R), nreg, BX, tx)
                              : ((xin && y0 + (l - R) >= 0 && y0 + (l - R) < H) ? in[(size_t)(y0 + (l - R)) * W + x]
                                                                                : (T)0);
-            perks__s2d_halo<T, BX, RC, R, HR>(tx, e, 0, in, ein, hal); /* HALO of chunk 0 */
+            const int wid = tx >> 5, lane = tx & 31; /* HALO of chunk 0 */
+            if (wid < 2 && lane < RC + 2 * R) {
+                const int side = wid, y = 0 * RC - R + lane, gy = y0 + y;
+                const int has = side ? has_r : has_l;
+                const int ok = has && gy >= 0 && gy < H;
+                const int fromedge = ok && PERKS_CACHE_IS_CACHED(y, the, nreg, ncached);
+#pragma unroll
+                for (int k = 0; k < R; k++) {
+                    const int gx = side ? x0 + BX + k : x0 - R + k;
+                    T v = (T)0;
+                    if (fromedge)
+                        v = ein[PERKS_EDGE_INDEX((int)blockIdx.x + (side ? 1 : -1), 1 - side, k, y, R, TH)];
+                    else if (ok && gx < W)
+                        v = in[(size_t)gy * W + gx];
+                    hal[k] = v;
+                }
+            }
         }
         /* the other chunks: rows from the shared cache or device memory, one chunk ahead */
         for (int c = c0; c < nch; c++) {
@@ -273,7 +289,23 @@ static __device__ __forceinline__ void perks_stencil2d_stream(T *a, T *b, T *ea,
                                  ? PERKS_SMEM_ROW(scache, y, nreg, BX, tx)
                                  : ((xin && y0 + y >= 0 && y0 + y < H) ? in[(size_t)(y0 + y) * W + x] : (T)0);
                 }
-                perks__s2d_halo<T, BX, RC, R, HR>(tx, e, (c + 1) * RC, in, ein, hal); /* HALO of chunk c + 1 */
+                const int wid = tx >> 5, lane = tx & 31; /* HALO of chunk c + 1 */
+                if (wid < 2 && lane < RC + 2 * R) {
+                    const int side = wid, y = (c + 1) * RC - R + lane, gy = y0 + y;
+                    const int has = side ? has_r : has_l;
+                    const int ok = has && gy >= 0 && gy < H;
+                    const int fromedge = ok && PERKS_CACHE_IS_CACHED(y, the, nreg, ncached);
+#pragma unroll
+                    for (int k = 0; k < R; k++) {
+                        const int gx = side ? x0 + BX + k : x0 - R + k;
+                        T v = (T)0;
+                        if (fromedge)
+                            v = ein[PERKS_EDGE_INDEX((int)blockIdx.x + (side ? 1 : -1), 1 - side, k, y, R, TH)];
+                        else if (ok && gx < W)
+                            v = in[(size_t)gy * W + gx];
+                        hal[k] = v;
+                    }
+                }
             }
             perks__s2d_compute<T, S, BX, RC>(tx, y0, H, xint, w, col, win, o, c);
 #pragma unroll
@@ -339,8 +371,23 @@ static __device__ __forceinline__ void perks_stencil2d_step(const T *__restrict_
     for (int k = 0; k < HR; k++) hal[k] = (T)0;
     {
         /* HALO of chunk 0 with nothing cached (no edge buffer) */
-        const perks__s2d_edges e = {x0, y0, W, H, 1, RC, 0, 0, has_l, has_r};
-        perks__s2d_halo<T, BX, RC, R, HR>(tx, e, 0, in, (const T *)NULL, hal);
+        const int wid = tx >> 5, lane = tx & 31;
+        if (wid < 2 && lane < RC + 2 * R) {
+            const int side = wid, y = 0 * RC - R + lane, gy = y0 + y;
+            const int has = side ? has_r : has_l;
+            const int ok = has && gy >= 0 && gy < H;
+            const int fromedge = ok && PERKS_CACHE_IS_CACHED(y, RC, 0, 0);
+#pragma unroll
+            for (int k = 0; k < R; k++) {
+                const int gx = side ? x0 + BX + k : x0 - R + k;
+                T v = (T)0;
+                if (fromedge)
+                    v = ((const T *)NULL)[PERKS_EDGE_INDEX((int)blockIdx.x + (side ? 1 : -1), 1 - side, k, y, R, 1)];
+                else if (ok && gx < W)
+                    v = in[(size_t)gy * W + gx];
+                hal[k] = v;
+            }
+        }
     }
     perks__s2d_fill<T, BX, RC, R>(tx, win, col, hal);
     perks__s2d_compute<T, S, BX, RC>(tx, y0, H, xint, w, col, win, o, 0);
