@@ -49,6 +49,9 @@
 #define PERKS_FSAI_WIDTH 64 /* width 0: a row of G keeps at most this many entries */
 #endif
 #define PERKS_FSAI_WIDTH_MAX 64 /* the CG solver builds G on the device: a row's submatrix in shared memory */
+#if PERKS_FSAI_WIDTH < 1 || PERKS_FSAI_WIDTH > PERKS_FSAI_WIDTH_MAX
+#error "perks/fsai.h: PERKS_FSAI_WIDTH (the default width) must be 1 .. PERKS_FSAI_WIDTH_MAX (64)"
+#endif
 
 typedef struct perks_fsai {
     int n, width;

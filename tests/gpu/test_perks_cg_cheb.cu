@@ -12,7 +12,8 @@
  * ENOCONV at max_iter; every refusal names why, makes no pass and leaves x alone (poisoned).
  * FSAI (opts.fsai): the same systems against PCG with the host's G (perks/fsai.h) in double, the
  * iterations within 2 + it / 10 of the CPU's and below Jacobi's, tiers 2 and 0, grid.sync, a narrow
- * width, fp32; an indefinite matrix refused or never a success; its refusals.
+ * width, fp32; an indefinite matrix refused or never a success; unsorted columns, an asymmetric
+ * pattern and a NaN refused at the plan; its refusals.
  * x is poisoned (NaN) before every zero-start solve. */
 #include <perks/cg.cuh>
 #include <perks/cheb.h>
@@ -659,8 +660,39 @@ static void fsai_honesty(void)
         perks_cg_plan_free(&p);
     }
     CHECK(gpucheck_poison_changed(d.x, 8 * 64) == 0, "x changed by a refused plan");
-    case_end();
     dev_free(&d);
+    /* matrices FSAI cannot take: columns not increasing in a row (row 9's first two swapped), a
+     * pattern that is not symmetric (row 20's entry left of the diagonal moved to another column, its
+     * mirror kept), a NaN above the diagonal: refused at the plan, x untouched */
+    for (int v = 0; v < 3; v++) {
+        perks_csr B;
+        diffusion(&B, 8, 8, 1, NULL, 0);
+        int want = PERKS_EFORMAT;
+        if (v == 0) {
+            const int k = B.row_ptr[9], t = B.col[k];
+            const double u = B.val[k];
+            B.col[k] = B.col[k + 1], B.val[k] = B.val[k + 1], B.col[k + 1] = t, B.val[k + 1] = u;
+        } else if (v == 1) {
+            for (int k = B.row_ptr[20]; k < B.row_ptr[21]; k++)
+                if (B.col[k] == 19) B.col[k] = 18; /* (20, 18): no (18, 20) in row 18 */
+        } else {
+            for (int k = B.row_ptr[30]; k < B.row_ptr[31]; k++)
+                if (B.col[k] > 30) B.val[k] = NAN;
+            want = PERKS_EBREAKDOWN;
+        }
+        perks_cg_args a;
+        dev_sys e = dev_upload(&B, &a, &res);
+        a.opts.fsai = 1;
+        perks_cg_plan p;
+        const int rc = cg64_plan(&a, &p);
+        CHECK(rc == want && p.passes == 0 && p.why && strstr(p.why, "FSAI"), "matrix %d: rc %d (%s), want %d; why %s",
+              v, rc, perks_strerror(rc), want, p.why ? p.why : "(null)");
+        perks_cg_plan_free(&p);
+        CHECK(gpucheck_poison_changed(e.x, 8 * 64) == 0, "matrix %d: x changed by a refused plan", v);
+        dev_free(&e);
+        perks_csr_free(&B);
+    }
+    case_end();
     perks_csr_free(&A);
 }
 

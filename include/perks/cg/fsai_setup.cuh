@@ -3,8 +3,8 @@
  * construction, one block a row), for perks/cg/plan.cuh.
  *
  * WHAT
- *   perks__cgf_count_kernel     a row's entries of G (min(width, its entries j <= i)) and of G' (the rows
- *                               i >= j whose G row holds j); a row without its diagonal flagged
+ *   perks__cgf_count_kernel<T>  a row's entries of G (min(width, its entries j <= i)) and of G' (the rows
+ *                               i >= j whose G row holds j); a malformed row or a non-finite entry flagged
  *   perks__cgf_rows_kernel<T>   row i of G: A[P_i, P_i] in shared memory, Cholesky L L', the row L'^-1 e_last,
  *                               in double; a pivot not > 0 or not finite, or a row past double's range,
  *                               flagged (A is not SPD to working precision)
@@ -33,6 +33,8 @@
 #define PERKS__CGF_THREADS 64 /* threads of the row kernel: one a row of the submatrix (width <= 64) */
 
 static inline size_t perks__cgf_align(size_t x) { return (x + 255) & ~(size_t)255; }
+static_assert(PERKS__CGF_THREADS >= PERKS_FSAI_WIDTH_MAX, "perks/cg/fsai_setup.cuh: a row kernel's thread a row of the "
+                                                          "submatrix: PERKS__CGF_THREADS >= PERKS_FSAI_WIDTH_MAX");
 
 /* the first entry of row i past its diagonal, or -1 without one (rows sorted) */
 static __device__ __forceinline__ int perks__cgf_past_diag(const int *rp, const int *ci, int i)
@@ -46,26 +48,46 @@ static __device__ __forceinline__ int perks__cgf_past_diag(const int *rp, const 
     return lo > rp[i] && ci[lo - 1] == i ? lo : -1;
 }
 
-/* pass 0: gcnt[i] = entries of G's row i, bad[0] = the first row without a diagonal (INT_MAX: none);
- * pass 1 (grp, gci known): tcnt[j] = entries of G' row j */
-static __global__ void __attribute__((unused)) perks__cgf_count_kernel(int n, const int *rp, const int *ci, int width,
-                                                                       int pass, const int *grp, const int *gci,
-                                                                       int *cnt, int *bad)
+/* the place of column j in G's row r (sorted), or -1 where the row does not hold it */
+static __device__ __forceinline__ int perks__cgf_find(const int *grp, const int *gci, int r, int j)
 {
-    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-        const int e = perks__cgf_past_diag(rp, ci, i);
+    int lo = grp[r], hi = grp[r + 1] - 1;
+    if (gci[lo] > j) return -1;
+    while (lo < hi) { /* the first column >= j */
+        const int mid = (lo + hi) >> 1;
+        if (gci[mid] < j) lo = mid + 1;
+        else hi = mid;
+    }
+    return gci[lo] == j ? lo : -1;
+}
+
+/* pass 0: cnt[i] = entries of G's row i; bad[0] = the first row without a diagonal, with a column
+ * outside 0..n-1 or columns not increasing, bad[2] the first with an entry not finite (INT_MAX:
+ * none).  Pass 1 (grp, gci known): cnt[j] = entries of G' row j, the rows r >= j of A's row j whose
+ * G row holds j (an exact hit: with a pattern that is not symmetric the count falls short) */
+template <class T>
+static __global__ void __attribute__((unused)) perks__cgf_count_kernel(int n, const int *rp, const int *ci, const T *va,
+                                                                       int width, int pass, const int *grp,
+                                                                       const int *gci, int *cnt, int *bad)
+{
+    for (long long i_ = blockIdx.x * (long long)blockDim.x + threadIdx.x; i_ < n; i_ += (long long)gridDim.x * blockDim.x) {
+        const int i = (int)i_;
         if (pass == 0) {
+            int ok = rp[i + 1] > rp[i], fin = 1;
+            for (int k = rp[i]; k < rp[i + 1]; k++) {
+                ok &= ci[k] >= 0 && ci[k] < n && (k == rp[i] || ci[k] > ci[k - 1]);
+                fin &= isfinite((double)va[k]);
+            }
+            const int e = ok ? perks__cgf_past_diag(rp, ci, i) : -1;
             if (e < 0) atomicMin(bad, i);
+            if (!fin) atomicMin(bad + 2, i);
             const int m = e < 0 ? 1 : e - rp[i];
             cnt[i] = m < width ? m : width;
             continue;
         }
-        /* G' row i: the entries (r, i), r >= i, of A's row i (symmetric pattern) whose G row r holds i */
+        const int e = perks__cgf_past_diag(rp, ci, i);
         int c = 0;
-        for (int k = (e < 0 ? rp[i + 1] : e - 1); k < rp[i + 1]; k++) {
-            const int r = ci[k];
-            c += r >= i && gci[grp[r]] <= i;
-        }
+        for (int k = (e < 0 ? rp[i + 1] : e - 1); k < rp[i + 1]; k++) c += perks__cgf_find(grp, gci, ci[k], i) >= 0;
         cnt[i] = c;
     }
 }
@@ -144,26 +166,20 @@ perks__cgf_rows_kernel(int n, const int *rp, const int *ci, const T *va, const i
 }
 
 /* G' row j: the rows r >= j of A's row j whose G row holds j, in column order; the value G[r][j] by
- * a binary search of G's row r */
+ * a binary search of G's row r (perks__cgf_find) */
 template <class T>
 static __global__ void __attribute__((unused))
 perks__cgf_trans_kernel(int n, const int *rp, const int *ci, const int *grp, const int *gci, const T *gva,
                         const int *trp, int *tci, T *tva)
 {
-    for (int j = blockIdx.x * blockDim.x + threadIdx.x; j < n; j += gridDim.x * blockDim.x) {
-        const int e = perks__cgf_past_diag(rp, ci, j);
+    for (long long j_ = blockIdx.x * (long long)blockDim.x + threadIdx.x; j_ < n; j_ += (long long)gridDim.x * blockDim.x) {
+        const int j = (int)j_, e = perks__cgf_past_diag(rp, ci, j);
         int o = trp[j];
         for (int k = (e < 0 ? rp[j + 1] : e - 1); k < rp[j + 1]; k++) {
-            const int r = ci[k];
-            if (r < j || gci[grp[r]] > j) continue;
-            int lo = grp[r], hi = grp[r + 1] - 1;
-            while (lo < hi) {
-                const int mid = (lo + hi) >> 1;
-                if (gci[mid] < j) lo = mid + 1;
-                else hi = mid;
-            }
+            const int r = ci[k], at = perks__cgf_find(grp, gci, r, j);
+            if (at < 0) continue;
             tci[o] = r;
-            tva[o] = gva[lo];
+            tva[o] = gva[at];
             o++;
         }
     }
@@ -188,28 +204,35 @@ static inline int perks__cgf_scan(const int *cnt, int n, int *h, int *dst, long 
 
 /* G and G' of the device CSR (rp, ci, va in T of elt bytes) into one allocation *buf: grp, gci, gva,
  * then gtrp, gtci, gtva (pointers out[6]); nnz(G) into *gnnz.  PERKS_EFORMAT: a row without its
- * diagonal, or a pattern that is not symmetric; PERKS_EBREAKDOWN: A not SPD (a pivot, a non-finite
- * entry); PERKS_ESIZE: nnz(G) past 2^31 - 1 */
+ * diagonal, a column outside 0..n-1, columns not increasing in a row, or a pattern that is not
+ * symmetric; PERKS_EBREAKDOWN: A not SPD (a pivot, a non-finite entry); PERKS_ESIZE: n < 1, width
+ * outside 1..PERKS_FSAI_WIDTH_MAX, nnz(G) past 2^31 - 1 */
 static inline int perks__cg_fsai_build(int n, const int *rp, const int *ci, const void *va, int elt, int width,
                                        void **buf, size_t *bytes, void *out[6], long long *gnnz)
 {
-    int *h = (int *)malloc(sizeof(int) * ((size_t)n + 1)), *dcnt = NULL, hbad[2] = {INT_MAX, INT_MAX}, rc = PERKS_SUCCESS;
+    int *h = NULL, *dcnt = NULL, hbad[3] = {INT_MAX, INT_MAX, INT_MAX}, rc = PERKS_SUCCESS;
     char *b = NULL;
     long long nz = 0, tz = 0;
-    const int blocks = (n + 255) / 256 < 4096 ? (n + 255) / 256 : 4096;
+    const int blocks = (int)((n + 255LL) / 256 < 4096 ? (n + 255LL) / 256 : 4096);
     *buf = NULL;
+    if (n < 1 || width < 1 || width > PERKS_FSAI_WIDTH_MAX) return PERKS_ESIZE;
+    h = (int *)malloc(sizeof(int) * ((size_t)n + 1));
     if (!h) return PERKS_ENOMEM;
-    if (cudaMalloc((void **)&dcnt, sizeof(int) * ((size_t)n + 2)) != cudaSuccess) {
+    if (cudaMalloc((void **)&dcnt, sizeof(int) * ((size_t)n + 3)) != cudaSuccess) {
         dcnt = NULL;
-        rc = PERKS_ECUDA;
-        goto done;
+        goto cuda;
     }
     if (cudaMemcpy(dcnt + n, hbad, sizeof hbad, cudaMemcpyHostToDevice) != cudaSuccess) goto cuda;
-    perks__cgf_count_kernel<<<blocks, 256>>>(n, rp, ci, width, 0, NULL, NULL, dcnt, dcnt + n);
+    if (elt == 8)
+        perks__cgf_count_kernel<double><<<blocks, 256>>>(n, rp, ci, (const double *)va, width, 0, NULL, NULL, dcnt,
+                                                         dcnt + n);
+    else
+        perks__cgf_count_kernel<float><<<blocks, 256>>>(n, rp, ci, (const float *)va, width, 0, NULL, NULL, dcnt,
+                                                        dcnt + n);
     if (cudaGetLastError() != cudaSuccess || cudaMemcpy(hbad, dcnt + n, sizeof hbad, cudaMemcpyDeviceToHost) != cudaSuccess)
         goto cuda;
-    if (hbad[0] != INT_MAX) {
-        rc = PERKS_EFORMAT;
+    if (hbad[0] != INT_MAX || hbad[2] != INT_MAX) {
+        rc = hbad[0] != INT_MAX ? PERKS_EFORMAT : PERKS_EBREAKDOWN;
         goto done;
     }
     {
@@ -252,8 +275,13 @@ static inline int perks__cg_fsai_build(int n, const int *rp, const int *ci, cons
                 n, rp, ci, (const float *)va, (const int *)out[0], (int *)out[1], (float *)out[2], dcnt + n);
         }
     }
-    perks__cgf_count_kernel<<<blocks, 256>>>(n, rp, ci, width, 1, (const int *)out[0], (const int *)out[1], dcnt,
-                                             dcnt + n);
+    if (cudaGetLastError() != cudaSuccess) goto cuda; /* the row kernel's launch */
+    if (elt == 8)
+        perks__cgf_count_kernel<double><<<blocks, 256>>>(n, rp, ci, (const double *)va, width, 1, (const int *)out[0],
+                                                         (const int *)out[1], dcnt, dcnt + n);
+    else
+        perks__cgf_count_kernel<float><<<blocks, 256>>>(n, rp, ci, (const float *)va, width, 1, (const int *)out[0],
+                                                        (const int *)out[1], dcnt, dcnt + n);
     if (cudaGetLastError() != cudaSuccess || cudaMemcpy(hbad, dcnt + n, sizeof hbad, cudaMemcpyDeviceToHost) != cudaSuccess)
         goto cuda;
     if (hbad[1] != INT_MAX) {
@@ -273,7 +301,7 @@ static inline int perks__cg_fsai_build(int n, const int *rp, const int *ci, cons
         perks__cgf_trans_kernel<float><<<blocks, 256>>>(n, rp, ci, (const int *)out[0], (const int *)out[1],
                                                         (const float *)out[2], (const int *)out[3], (int *)out[4],
                                                         (float *)out[5]);
-    if (cudaGetLastError() != cudaSuccess || cudaDeviceSynchronize() != cudaSuccess) goto cuda;
+    if (cudaGetLastError() != cudaSuccess || cudaStreamSynchronize(0) != cudaSuccess) goto cuda;
     *gnnz = nz;
     *buf = b;
     b = NULL;

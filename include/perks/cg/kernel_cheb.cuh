@@ -206,7 +206,7 @@ template <class T, int BLOCK, class K> static __device__ __forceinline__ void pe
         }
         prz = a.cdeg ? perks__cg_cheb_apply<T, BLOCK>(a, m, v, zc, fb, ns) : prz;
         __syncthreads();
-        perks__cg_reduce(a, c, prz, 0, 0, 1, 1, fb, t0, t1, t2);
+        perks__cg_reduce(a, c, prz, 0, 0, 1, 3, fb, t0, t1, t2); /* slot 3: blocks may still read 0..2 */
         rz = t0;
     }
     const double thr = a.tol * a.tol * bb;

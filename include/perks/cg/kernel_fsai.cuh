@@ -100,7 +100,9 @@ static __device__ __forceinline__ void perks__cg_fsai_start(const perks_cg_kargs
     perks__cg_cheb_sync(a, c.G, fb, ns);
     prz = perks__cg_fsai_apply<T>(a, m.rows, v, fb, ns);
     __syncthreads();
-    perks__cg_reduce(a, c, prr, pbb, prz, 3, 0, fb, rr, bb, rz);
+    /* slots 3..5: phase A's reduction (slot 0) follows with no grid barrier between, so a block may
+     * write its p.q partial while another still reads these */
+    perks__cg_reduce(a, c, prr, pbb, prz, 3, 3, fb, rr, bb, rz);
 }
 
 template <class T, int BLOCK, class K> static __device__ __forceinline__ void perks_cg_fsai_body(const perks_cg_kargs &a)

@@ -837,8 +837,9 @@ static inline int perks__cg_plan_path(perks_cg_plan *p, const perks__cg_kset *ks
                 return perks__cg_refuse(p, rc, rc == PERKS_EBREAKDOWN
                                                    ? "refused: FSAI (opts.fsai): a principal submatrix of A is not "
                                                      "positive definite, or an entry is not finite (A is not SPD)"
-                                                   : "refused: FSAI (opts.fsai): a row without its diagonal, or a "
-                                                     "pattern that is not symmetric");
+                                                   : "refused: FSAI (opts.fsai): a row without its diagonal, a column "
+                                                     "outside 0 .. n-1, columns not increasing in a row, or a pattern "
+                                                     "that is not symmetric");
         }
         if (rc == PERKS_SUCCESS && p->path == PERKS_CG_PATH_STREAM && build) {
             rc = perks__cg_sell_build(p, elt, n, rp, a->row_ptr, a->col, a->val);

@@ -109,7 +109,7 @@ typedef struct perks_cg_opts {
     int cheb;        /* Chebyshev preconditioner p(D^-1 A) D^-1: 0 off, -1 the degree of the cost model, 1..16 */
     int cheb_steps;  /* Chebyshev: Jacobi CG steps whose coefficients bound the spectrum: 0 auto (20), 2..64 */
     int fsai;        /* 1: the FSAI preconditioner G' G (perks/fsai.h), built by name_plan; 0 off */
-    int fsai_width;  /* FSAI: the entries a row of G keeps at most: 0 (PERKS_FSAI_WIDTH) or 1 .. 256 */
+    int fsai_width;  /* FSAI: the entries a row of G keeps at most: 0 (PERKS_FSAI_WIDTH) or 1 .. 64 */
 } perks_cg_opts;
 
 #ifndef __CUDACC_RTC__ /* host code */
@@ -156,7 +156,7 @@ typedef struct perks_cg_result {
                               FSAI: the width of G's rows */
     double pc_a, pc_b;     /* Chebyshev: the interval [a, b] p was fitted to (0 when pc_degree is 0) */
     double pc_setup_ms;    /* Chebyshev: the Jacobi steps and the host math, in ms (counted in iterations);
-                              FSAI: name_plan's construction of G and G' (host) and their copy, in ms */
+                              FSAI: name_plan's construction of G and G' on the device, in ms */
     int pc_setup_iterations; /* Chebyshev: the Jacobi steps' iterations (part of iterations) */
 } perks_cg_result;
 
