@@ -72,9 +72,6 @@ static inline __attribute__((unused)) int perks__cg_run(const perks_cg_args *a, 
         else {
             rc = perks__cg_start(&q, a->b, a->x, stream);
             if (!rc) rc = perks__cg_finish(&q, a->result);
-            if (q.fsai && rc != PERKS_ENULL && rc != PERKS_ESIZE && rc != PERKS_ECUDA) /* the plan's setup */
-                a->result->pc_setup_ms = q.fsai_ms, a->result->pc_degree = q.opts.fsai_width ? q.opts.fsai_width
-                                                                                             : PERKS_FSAI_WIDTH;
         }
     }
     a->result->status = rc;

@@ -9,7 +9,8 @@
  *                               in double; a pivot not > 0 or not finite, or a row past double's range,
  *                               flagged (A is not SPD to working precision)
  *   perks__cgf_trans_kernel<T>  G' row by row in A's column order (no atomics: the same bits every run)
- *   perks__cg_fsai_build(...)   the three launches, the row pointers scanned on the host; the code
+ *   perks__cg_fsai_build(...)   perks__cgf_build<T>: the launches, the row pointers scanned on the host
+ *                               (perks__cgf_scan), one allocation for both (perks__cgf_alloc); the code
  *
  * EXAMPLE: called by perks__cg_plan_path only.
  *   [not compiled: no code, a pointer to the caller]
@@ -185,12 +186,12 @@ perks__cgf_trans_kernel(int n, const int *rp, const int *ci, const int *grp, con
     }
 }
 
-/* the row pointers of counts cnt[0..n-1] (device) into h (host, n + 1) and dst (device): 0, or
- * PERKS_ESIZE past 2^31 - 1 entries */
+/* the row pointers of counts cnt[0..n-1] (device) into h (host, n + 1), their total into *total,
+ * then (dst not NULL) into dst (device): 0, PERKS_ESIZE past 2^31 - 1 entries, or PERKS_ECUDA */
 static inline int perks__cgf_scan(const int *cnt, int n, int *h, int *dst, long long *total)
 {
-    if (cudaMemcpy(h + 1, cnt, sizeof(int) * (size_t)n, cudaMemcpyDeviceToHost) != cudaSuccess) return PERKS_ECUDA;
     long long s = 0;
+    if (cudaMemcpy(h + 1, cnt, sizeof(int) * (size_t)n, cudaMemcpyDeviceToHost) != cudaSuccess) return PERKS_ECUDA;
     h[0] = 0;
     for (int i = 0; i < n; i++) {
         s += h[i + 1];
@@ -198,119 +199,89 @@ static inline int perks__cgf_scan(const int *cnt, int n, int *h, int *dst, long 
         h[i + 1] = (int)s;
     }
     *total = s;
+    if (!dst) return PERKS_SUCCESS;
     return cudaMemcpy(dst, h, sizeof(int) * ((size_t)n + 1), cudaMemcpyHostToDevice) == cudaSuccess ? PERKS_SUCCESS
                                                                                                   : PERKS_ECUDA;
+}
+
+/* G's and G''s one allocation for nz entries of T each: out[0..2] G's row pointers, columns,
+ * values, out[3..5] G''s (a symmetric pattern: G' has as many) */
+template <class T>
+static inline int perks__cgf_alloc(int n, long long nz, char **b, void *out[6], size_t *bytes)
+{
+    const size_t b_rp = perks__cgf_align(sizeof(int) * ((size_t)n + 1)),
+                 b_ci = perks__cgf_align(sizeof(int) * (size_t)nz), b_va = perks__cgf_align(sizeof(T) * (size_t)nz),
+                 half = b_rp + b_ci + b_va;
+    if (cudaMalloc((void **)b, 2 * half) != cudaSuccess) {
+        *b = NULL;
+        return PERKS_ECUDA;
+    }
+    for (int t = 0; t < 2; t++)
+        out[3 * t] = *b + t * half, out[3 * t + 1] = *b + t * half + b_rp, out[3 * t + 2] = *b + t * half + b_rp + b_ci;
+    *bytes = 2 * half;
+    return PERKS_SUCCESS;
+}
+
+/* perks__cg_fsai_build in T: pass 0 (G's counts, the input's checks), the scan and the allocation,
+ * the rows of G, pass 1 (G''s counts: the symmetry check), the transpose.  h: n + 1 ints (host),
+ * dcnt: n + 3 ints (device: the counts, then the three first bad rows) */
+template <class T>
+static inline int perks__cgf_build(int n, const int *rp, const int *ci, const T *va, int width, int *h, int *dcnt,
+                                   char **b, void *out[6], size_t *bytes, long long *gnnz)
+{
+    int hbad[3] = {INT_MAX, INT_MAX, INT_MAX}, rc;
+    long long nz = 0, tz = 0;
+    const int blocks = (int)((n + 255LL) / 256 < 4096 ? (n + 255LL) / 256 : 4096), rb = n < 65536 ? n : 65536;
+    const size_t smem = sizeof(double) * ((size_t)width * width + width);
+    int *const bad = dcnt + n;
+    if (cudaMemcpy(bad, hbad, sizeof hbad, cudaMemcpyHostToDevice) != cudaSuccess) return PERKS_ECUDA;
+    perks__cgf_count_kernel<T><<<blocks, 256>>>(n, rp, ci, va, width, 0, NULL, NULL, dcnt, bad);
+    if (cudaGetLastError() != cudaSuccess || cudaMemcpy(hbad, bad, sizeof hbad, cudaMemcpyDeviceToHost) != cudaSuccess)
+        return PERKS_ECUDA;
+    if (hbad[0] != INT_MAX) return PERKS_EFORMAT;
+    if (hbad[2] != INT_MAX) return PERKS_EBREAKDOWN;
+    if ((rc = perks__cgf_scan(dcnt, n, h, NULL, &nz)) || (rc = perks__cgf_alloc<T>(n, nz, b, out, bytes))) return rc;
+    if (cudaMemcpy(out[0], h, sizeof(int) * ((size_t)n + 1), cudaMemcpyHostToDevice) != cudaSuccess) return PERKS_ECUDA;
+    if (smem > 48 * 1024 &&
+        cudaFuncSetAttribute(perks__cgf_rows_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) !=
+            cudaSuccess)
+        return PERKS_ECUDA;
+    perks__cgf_rows_kernel<T><<<rb, PERKS__CGF_THREADS, smem>>>(n, rp, ci, va, (const int *)out[0], (int *)out[1],
+                                                               (T *)out[2], bad);
+    if (cudaGetLastError() != cudaSuccess) return PERKS_ECUDA;
+    perks__cgf_count_kernel<T><<<blocks, 256>>>(n, rp, ci, va, width, 1, (const int *)out[0], (const int *)out[1], dcnt,
+                                                bad);
+    if (cudaGetLastError() != cudaSuccess || cudaMemcpy(hbad, bad, sizeof hbad, cudaMemcpyDeviceToHost) != cudaSuccess)
+        return PERKS_ECUDA;
+    if (hbad[1] != INT_MAX) return PERKS_EBREAKDOWN;
+    if ((rc = perks__cgf_scan(dcnt, n, h, (int *)out[3], &tz))) return rc;
+    if (tz != nz) return PERKS_EFORMAT; /* the pattern is not symmetric: G' would miss entries */
+    perks__cgf_trans_kernel<T><<<blocks, 256>>>(n, rp, ci, (const int *)out[0], (const int *)out[1],
+                                                (const T *)out[2], (const int *)out[3], (int *)out[4], (T *)out[5]);
+    if (cudaGetLastError() != cudaSuccess || cudaStreamSynchronize(0) != cudaSuccess) return PERKS_ECUDA;
+    *gnnz = nz;
+    return PERKS_SUCCESS;
 }
 
 /* G and G' of the device CSR (rp, ci, va in T of elt bytes) into one allocation *buf: grp, gci, gva,
  * then gtrp, gtci, gtva (pointers out[6]); nnz(G) into *gnnz.  PERKS_EFORMAT: a row without its
  * diagonal, a column outside 0..n-1, columns not increasing in a row, or a pattern that is not
  * symmetric; PERKS_EBREAKDOWN: A not SPD (a pivot, a non-finite entry); PERKS_ESIZE: n < 1, width
- * outside 1..PERKS_FSAI_WIDTH_MAX, nnz(G) past 2^31 - 1 */
+ * outside 1..PERKS_FSAI_WIDTH_MAX, nnz(G) past 2^31 - 1.  On an error nothing is held */
 static inline int perks__cg_fsai_build(int n, const int *rp, const int *ci, const void *va, int elt, int width,
                                        void **buf, size_t *bytes, void *out[6], long long *gnnz)
 {
-    int *h = NULL, *dcnt = NULL, hbad[3] = {INT_MAX, INT_MAX, INT_MAX}, rc = PERKS_SUCCESS;
+    int *h = NULL, *dcnt = NULL, rc;
     char *b = NULL;
-    long long nz = 0, tz = 0;
-    const int blocks = (int)((n + 255LL) / 256 < 4096 ? (n + 255LL) / 256 : 4096);
     *buf = NULL;
     if (n < 1 || width < 1 || width > PERKS_FSAI_WIDTH_MAX) return PERKS_ESIZE;
-    h = (int *)malloc(sizeof(int) * ((size_t)n + 1));
-    if (!h) return PERKS_ENOMEM;
-    if (cudaMalloc((void **)&dcnt, sizeof(int) * ((size_t)n + 3)) != cudaSuccess) {
-        dcnt = NULL;
-        goto cuda;
-    }
-    if (cudaMemcpy(dcnt + n, hbad, sizeof hbad, cudaMemcpyHostToDevice) != cudaSuccess) goto cuda;
-    if (elt == 8)
-        perks__cgf_count_kernel<double><<<blocks, 256>>>(n, rp, ci, (const double *)va, width, 0, NULL, NULL, dcnt,
-                                                         dcnt + n);
-    else
-        perks__cgf_count_kernel<float><<<blocks, 256>>>(n, rp, ci, (const float *)va, width, 0, NULL, NULL, dcnt,
-                                                        dcnt + n);
-    if (cudaGetLastError() != cudaSuccess || cudaMemcpy(hbad, dcnt + n, sizeof hbad, cudaMemcpyDeviceToHost) != cudaSuccess)
-        goto cuda;
-    if (hbad[0] != INT_MAX || hbad[2] != INT_MAX) {
-        rc = hbad[0] != INT_MAX ? PERKS_EFORMAT : PERKS_EBREAKDOWN;
-        goto done;
-    }
-    {
-        /* one allocation, its G' part sized by nnz(G) (a symmetric pattern: G' has as many) */
-        const size_t b_rp = perks__cgf_align(sizeof(int) * ((size_t)n + 1));
-        size_t b_ci, b_va, half;
-        if (cudaMemcpy(h + 1, dcnt, sizeof(int) * (size_t)n, cudaMemcpyDeviceToHost) != cudaSuccess) goto cuda;
-        for (int i = 0; i < n; i++) nz += h[i + 1];
-        if (nz > INT_MAX) {
-            rc = PERKS_ESIZE;
-            goto done;
-        }
-        b_ci = perks__cgf_align(sizeof(int) * (size_t)nz), b_va = perks__cgf_align((size_t)elt * (size_t)nz);
-        half = b_rp + b_ci + b_va;
-        if (cudaMalloc((void **)&b, 2 * half) != cudaSuccess) {
-            b = NULL;
-            goto cuda;
-        }
-        out[0] = b, out[1] = b + b_rp, out[2] = b + b_rp + b_ci;
-        out[3] = b + half, out[4] = b + half + b_rp, out[5] = b + half + b_rp + b_ci;
-        *bytes = 2 * half;
-    }
-    if ((rc = perks__cgf_scan(dcnt, n, h, (int *)out[0], &nz))) goto done;
-    {
-        const size_t smem = sizeof(double) * ((size_t)width * width + width);
-        const int rb = n < 65536 ? n : 65536;
-        if (elt == 8) {
-            if (smem > 48 * 1024 && cudaFuncSetAttribute(perks__cgf_rows_kernel<double>,
-                                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                         (int)smem) != cudaSuccess)
-                goto cuda;
-            perks__cgf_rows_kernel<double><<<rb, PERKS__CGF_THREADS, smem>>>(
-                n, rp, ci, (const double *)va, (const int *)out[0], (int *)out[1], (double *)out[2], dcnt + n);
-        } else {
-            if (smem > 48 * 1024 && cudaFuncSetAttribute(perks__cgf_rows_kernel<float>,
-                                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                         (int)smem) != cudaSuccess)
-                goto cuda;
-            perks__cgf_rows_kernel<float><<<rb, PERKS__CGF_THREADS, smem>>>(
-                n, rp, ci, (const float *)va, (const int *)out[0], (int *)out[1], (float *)out[2], dcnt + n);
-        }
-    }
-    if (cudaGetLastError() != cudaSuccess) goto cuda; /* the row kernel's launch */
-    if (elt == 8)
-        perks__cgf_count_kernel<double><<<blocks, 256>>>(n, rp, ci, (const double *)va, width, 1, (const int *)out[0],
-                                                         (const int *)out[1], dcnt, dcnt + n);
-    else
-        perks__cgf_count_kernel<float><<<blocks, 256>>>(n, rp, ci, (const float *)va, width, 1, (const int *)out[0],
-                                                        (const int *)out[1], dcnt, dcnt + n);
-    if (cudaGetLastError() != cudaSuccess || cudaMemcpy(hbad, dcnt + n, sizeof hbad, cudaMemcpyDeviceToHost) != cudaSuccess)
-        goto cuda;
-    if (hbad[1] != INT_MAX) {
-        rc = PERKS_EBREAKDOWN;
-        goto done;
-    }
-    if ((rc = perks__cgf_scan(dcnt, n, h, (int *)out[3], &tz))) goto done;
-    if (tz != nz) { /* the pattern is not symmetric: G' would miss entries */
-        rc = PERKS_EFORMAT;
-        goto done;
-    }
-    if (elt == 8)
-        perks__cgf_trans_kernel<double><<<blocks, 256>>>(n, rp, ci, (const int *)out[0], (const int *)out[1],
-                                                         (const double *)out[2], (const int *)out[3], (int *)out[4],
-                                                         (double *)out[5]);
-    else
-        perks__cgf_trans_kernel<float><<<blocks, 256>>>(n, rp, ci, (const int *)out[0], (const int *)out[1],
-                                                        (const float *)out[2], (const int *)out[3], (int *)out[4],
-                                                        (float *)out[5]);
-    if (cudaGetLastError() != cudaSuccess || cudaStreamSynchronize(0) != cudaSuccess) goto cuda;
-    *gnnz = nz;
-    *buf = b;
-    b = NULL;
-    goto done;
-cuda:
-    (void)cudaGetLastError();
-    rc = PERKS_ECUDA;
-done:
-    if (b) cudaFree(b);
+    if (!(h = (int *)malloc(sizeof(int) * ((size_t)n + 1)))) return PERKS_ENOMEM;
+    if (cudaMalloc((void **)&dcnt, sizeof(int) * ((size_t)n + 3)) != cudaSuccess) dcnt = NULL, rc = PERKS_ECUDA;
+    else if (elt == 8) rc = perks__cgf_build<double>(n, rp, ci, (const double *)va, width, h, dcnt, &b, out, bytes, gnnz);
+    else rc = perks__cgf_build<float>(n, rp, ci, (const float *)va, width, h, dcnt, &b, out, bytes, gnnz);
+    if (rc == PERKS_ECUDA) (void)cudaGetLastError(); /* the failure is the code, not a sticky error */
+    if (rc && b) cudaFree(b);
+    if (!rc) *buf = b;
     if (dcnt) cudaFree(dcnt);
     free(h);
     return rc;

@@ -701,6 +701,14 @@ static inline const char *perks__cg_why(const perks_cg_plan *p, const perks_cg_o
 }
 #undef PERKS__CG_WHY_BARS
 
+/* the options of a kernel that runs on the grid path with the count barrier or grid.sync only
+ * (Chebyshev, FSAI, Chronopoulos-Gear): not the cluster or stream path, not the sum or flag barrier */
+static inline int perks__cg_grid_bar_ok(const perks_cg_opts *o)
+{
+    return o->path != PERKS_CG_PATH_CLUSTER && o->path != PERKS_CG_PATH_STREAM && !o->sum_barrier &&
+           (!o->barrier || o->barrier == PERKS_CG_BAR_GRID || o->barrier == PERKS_CG_BAR_COUNT);
+}
+
 /* name_plan's argument checks: 0, or the refusal (the code, p->why) */
 static inline int perks__cg_plan_check(perks_cg_plan *p, const perks__cg_kset *ks, const perks_cg_args *a)
 {
@@ -735,9 +743,7 @@ static inline int perks__cg_plan_check(perks_cg_plan *p, const perks__cg_kset *k
         return perks__cg_refuse(p, PERKS_EUNSUPPORTED,
                                 "refused: Chebyshev (opts.cheb) is not built for this instance (T perks_cg_mixed: "
                                 "use a double instance)");
-    if (o->cheb && (o->path == PERKS_CG_PATH_CLUSTER || o->path == PERKS_CG_PATH_STREAM ||
-                    o->variant != PERKS_CG_CLASSIC || o->sum_barrier ||
-                    (o->barrier && o->barrier != PERKS_CG_BAR_GRID && o->barrier != PERKS_CG_BAR_COUNT)))
+    if (o->cheb && (!perks__cg_grid_bar_ok(o) || o->variant != PERKS_CG_CLASSIC))
         return perks__cg_refuse(p, PERKS_EUNSUPPORTED,
                                 "refused: Chebyshev (opts.cheb) takes the grid path (opts.path 0 or 1), classic CG "
                                 "(opts.variant 0) and the count barrier or grid.sync (opts.barrier, opts.sum_barrier)");
@@ -749,16 +755,12 @@ static inline int perks__cg_plan_check(perks_cg_plan *p, const perks__cg_kset *k
                                 "double instance)");
     if (o->fsai && o->cheb)
         return perks__cg_refuse(p, PERKS_EUNSUPPORTED, "refused: opts.fsai and opts.cheb: one preconditioner at a time");
-    if (o->fsai && (o->path == PERKS_CG_PATH_CLUSTER || o->path == PERKS_CG_PATH_STREAM ||
-                    o->variant != PERKS_CG_CLASSIC || o->sum_barrier ||
-                    (o->barrier && o->barrier != PERKS_CG_BAR_GRID && o->barrier != PERKS_CG_BAR_COUNT)))
+    if (o->fsai && (!perks__cg_grid_bar_ok(o) || o->variant != PERKS_CG_CLASSIC))
         return perks__cg_refuse(p, PERKS_EUNSUPPORTED,
                                 "refused: FSAI (opts.fsai) takes the grid path (opts.path 0 or 1), classic CG "
                                 "(opts.variant 0) and the count barrier or grid.sync (opts.barrier, opts.sum_barrier)");
     /* Chronopoulos-Gear: the grid path with grid.sync only */
-    if (o->variant == PERKS_CG_CGEAR && (o->path == PERKS_CG_PATH_CLUSTER || o->path == PERKS_CG_PATH_STREAM ||
-                                         o->sum_barrier ||
-                                         (o->barrier && o->barrier != PERKS_CG_BAR_GRID && o->barrier != PERKS_CG_BAR_COUNT)))
+    if (o->variant == PERKS_CG_CGEAR && !perks__cg_grid_bar_ok(o))
         return perks__cg_refuse(p, PERKS_ESIZE,
                                 "refused: Chronopoulos-Gear takes the grid path with grid.sync or the count barrier "
                                 "(opts.path, opts.barrier, opts.sum_barrier)");

@@ -55,6 +55,8 @@ static inline int perks__cg_wait1(perks_cg_plan *p, perks_cg_result *res)
                    : p->cheb ? PERKS_CG_PC_CHEB
                    : p->args.jacobi ? PERKS_CG_PC_JACOBI
                                     : PERKS_CG_PC_NONE;
+    if (p->fsai) /* the plan's G: its width and construction */
+        res->pc_degree = p->opts.fsai_width ? p->opts.fsai_width : PERKS_FSAI_WIDTH, res->pc_setup_ms = p->fsai_ms;
     res->rounding_floor = perks__cg_floor(p->args.x_hi ? 8 : p->elt, taa, tbb);
     res->at_floor = p->opts.tol < PERKS_CG_FLOOR_MARGIN * res->rounding_floor;
     /* a success is the true residual's: the recurrence alone may have drifted from it */
