@@ -31,13 +31,15 @@
  *
  *   const double w[7] = {6, -1, -1, -1, -1, -1, -1};       // -laplace, h = 1
  *   perks_cg_result res;
- *   perks_cgs_args a = {128, 128, 128, w, d_b, d_x, perks_cg_defaults(), &res};
+ *   perks_cgs_args a = {};
+ *   a.nx = a.ny = a.nz = 128, a.w = w, a.b = d_b, a.x = d_x, a.opts = perks_cg_defaults(), a.result = &res;
  *   int rc = mgp_launch(&a, 0);                            // the answer in a.x
  *
  * LIMITS
  *   T float or double (a static_assert names the generator); at most 2^31 - 1 cells.  opts: tol, max_iter,
- *   x0 are read, jacobi and the grid-path options are ignored, cheb is refused.  One run at a time per
- *   plan; the plan is valid for the sizes and weights it was made from (b, x may change).
+ *   x0 are read, jacobi and the grid-path options are ignored, cheb and a cell field (a.k) are
+ *   refused.  One run at a time per plan; the plan is valid for the sizes and weights it was made
+ *   from (b, x may change).
  *
  * ERRORS (name_plan: the code, p->why "refused: ...", nothing allocated, p->passes 0; name_run the same
  * codes in result->status)

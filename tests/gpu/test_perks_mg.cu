@@ -9,7 +9,7 @@
  * host's true residual of every x called a success <= tol, x against the CPU's x, the levels
  * (res.pc_degree) as the CPU's; float: a success's true residual, else an honest code; a warm start
  * (opts.x0); ENOCONV at exactly max_iter.  HONESTY: every refusal (NULL arguments, bad sizes, tol,
- * max_iter, nonsymmetric weights, centre <= 0, a NaN weight, opts.cheb) is its code, names why
+ * max_iter, nonsymmetric weights, centre <= 0, a NaN weight, opts.cheb, a cell field k) is its code, names why
  * ("refused"), makes no pass and leaves x alone (poisoned).  x is poisoned (NaN) before every
  * zero-start solve. */
 #include <perks/mg.cuh>
@@ -434,6 +434,11 @@ static void refusals(void)
         perks_mg_plan p;
         const int rc = mg32_plan(&a, &p);
         CHECK(rc == PERKS_EUNSUPPORTED && p.passes == 0 && p.why && strstr(p.why, "refused"), "cheb: rc %d, why %s", rc,
+              p.why ? p.why : "(null)");
+        perks_mg_plan_free(&p);
+        a = a0, a.k = a0.b; /* a cell field: the constant stencil only */
+        const int rk = mg64_plan(&a, &p);
+        CHECK(rk == PERKS_EUNSUPPORTED && p.passes == 0 && p.why && strstr(p.why, "refused"), "k: rc %d, why %s", rk,
               p.why ? p.why : "(null)");
         perks_mg_plan_free(&p);
         /* a freed plan runs nothing */

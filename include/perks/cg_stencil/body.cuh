@@ -35,6 +35,7 @@
 #include "../cg/types.cuh"
 #include "../grid.cuh"
 #include "../stencil/shapes.cuh"
+#include <onchip/operator.h>
 
 #define PERKS_CGS_BX 32 /* a block: 32 x 8 columns */
 #define PERKS_CGS_BY 8
@@ -43,17 +44,17 @@
 /* the sweep's shape of a kernel (T, shape S, mixed MX): U z planes a step (2 for float in 3D) and the
  * blocks per SM its registers are set for (4: 64 registers, 3: 80, 2 past 13 points: 128), no spills
  * on sm_80 and sm_90 (why: docs/perks-cg.md#design-notes).  PERKS_CGS_UNROLL / PERKS_CGS_MINB set them. */
-template <class T, class S, bool MX> struct perks__cgs_cfg {
+template <class T, class S, bool MX, int OP = ONCHIP_OPERATOR_STENCIL> struct perks__cgs_cfg {
     enum { d3 = S::zlo < 0 || S::zhi > 0 }; /* a 3D shape: a z window to march */
 #ifdef PERKS_CGS_UNROLL
     enum { u = PERKS_CGS_UNROLL };
 #else
-    enum { u = sizeof(T) == 4 && d3 ? 2 : 1 };
+    enum { u = sizeof(T) == 4 && d3 && OP == ONCHIP_OPERATOR_STENCIL ? 2 : 1 };
 #endif
 #ifdef PERKS_CGS_MINB
     enum { minb = PERKS_CGS_MINB };
 #else
-    enum { minb = S::npts > 13 ? 2 : (MX || sizeof(T) == 4) && d3 ? 3 : 4 };
+    enum { minb = OP == ONCHIP_OPERATOR_DIVK ? (MX || S::npts > 7 ? 2 : 3) : S::npts > 13 ? 2 : (MX || sizeof(T) == 4) && d3 ? 3 : 4 };
 #endif
 };
 
@@ -69,6 +70,13 @@ typedef struct perks_cgs_kargs {
     const double *bh;  /* mixed: b in double */
     double *part; /* 6 x G block partials */
     perks__cg_out *out;
+    /* ONCHIP_OPERATOR_DIVK (w holds -w[I], sigma the weights' sum): the cell field k and 1 / the
+     * diagonal a cell, both in the kernel's type; mixed: kh, k in double for the replacements */
+    const void *k, *dv;
+    void *z; /* DIVK with Jacobi: z = r / A_ii, kept for phase A (the kernel's type) */
+    const double *kh;
+    double sigma;
+    int face;
 } perks_cgs_kargs;
 
 /* ---- the shape's static checks */
@@ -108,13 +116,53 @@ struct perks__cgs_gather {
     }
 };
 
+/* one point of ONCHIP_OPERATOR_DIVK's gather: q = fma(w[I] face(k(c), k(c + d)), u(c) - u(c + d), q), with
+ * w[I] the negated weight; u = 0 and k = k(c) outside the grid; the centre's points add nothing (the
+ * caller's sigma u(c)) */
+static __device__ __forceinline__ float perks__cgs_face(int rule, float a, float b)
+{ /* onchip_face_kf with __fdividef: lo + hi <= 2^65, far inside its range */
+    const float lo = fminf(a, b), hi = fmaxf(a, b);
+    return rule == ONCHIP_FACE_HARMONIC ? 2 * lo * __fdividef(hi, lo + hi) : 0.5f * (lo + hi);
+}
+static __device__ __forceinline__ double perks__cgs_face(int rule, double a, double b)
+{ /* onchip_face_k with 1 / (lo + hi) by two Newton steps from float's reciprocal (lo + hi in [2^-63,
+   * 2^65]: no slow path); the same bits from either side */
+    const double lo = fmin(a, b), hi = fmax(a, b), d = lo + hi;
+    double r = (double)__frcp_rn((float)d);
+    r = __fma_rn(r, __fma_rn(-d, r, 1.0), r);
+    r = __fma_rn(r, __fma_rn(-d, r, 1.0), r);
+    return rule == ONCHIP_FACE_HARMONIC ? 2 * lo * (hi * r) : 0.5 * d;
+}
+template <class T, class V, int ZLO>
+struct perks__cgs_divk_pt {
+    const perks_cgs_kargs &a;
+    const T *w, *win, *kwin, *K; /* kwin: k along z, as win */
+    V &v;
+    long long i, plane;
+    int gx, gy, z;
+    T uc, kc;
+    T &q;
+    template <int I, int DX, int DY, int DZ>
+    __device__ __forceinline__ void operator()(onchip_pt<I, DX, DY, DZ>) const
+    {
+        if (DX == 0 && DY == 0 && DZ == 0) return;
+        const int x = gx + DX, y = gy + DY, zz = z + DZ;
+        const bool inside = x >= 0 && x < a.nx && y >= 0 && y < a.ny && zz >= 0 && zz < a.nz;
+        const long long j = i + DX + (long long)DY * a.nx + DZ * plane;
+        const T un = DX == 0 && DY == 0 ? win[DZ - ZLO] : inside ? v(j) : (T)0;
+        const T kn = !inside ? kc : DX == 0 && DY == 0 ? kwin[DZ - ZLO] : K[j];
+        q = perks__cgs_fma(w[I] * perks__cgs_face(a.face, kc, kn), uc - un, q);
+    }
+};
+
 /* Every cell of the block's work items: q = (A v)(cell) in the shape's point order, then f(i, q,
  * v(cell), ld(i)); v(j) gives the vector at index j (loads), ld(i) what f needs of cell i besides
  * (loads), cells outside the grid are skipped.  The column's values along z sit in the register
  * window win[0 .. ZW+U-2] (planes z + zlo .. z + zhi + U - 1); U planes a step: every load of the
  * U cells (window, neighbours, ld) comes before any store of f, so U cells' loads are in flight. */
-template <class T, class S, int U, class V, class L, class F>
-static __device__ __forceinline__ void perks_cgs_sweep(const perks_cgs_kargs &a, const T *w, V v, L ld, F f)
+template <class T, class S, int U, int OP = ONCHIP_OPERATOR_STENCIL, class V, class L, class F>
+static __device__ __forceinline__ void perks_cgs_sweep(const perks_cgs_kargs &a, const T *w, V v, L ld, F f,
+                                                       const T *K = nullptr)
 {
     constexpr int ZLO = S::zlo, ZHI = S::zhi, ZW = ZHI - ZLO + 1;
     typedef decltype(ld(0LL)) LT;
@@ -126,11 +174,12 @@ static __device__ __forceinline__ void perks_cgs_sweep(const perks_cgs_kargs &a,
         const int gy = t / a.tx * PERKS_CGS_BY + (int)threadIdx.x / PERKS_CGS_BX;
         const bool in = gx < a.nx && gy < a.ny;
         const long long col = (long long)gy * a.nx + gx;
-        T win[ZW - 1 + U];
+        T win[ZW - 1 + U], kwin[OP == ONCHIP_OPERATOR_DIVK ? ZW - 1 + U : 1]; /* kwin: DIVK's k along z */
 #pragma unroll
         for (int k = 0; k < ZW - 1; ++k) {
             const int z = z0 + ZLO + k;
             win[k] = in && z >= 0 && z < a.nz ? v(col + z * plane) : (T)0;
+            if constexpr (OP == ONCHIP_OPERATOR_DIVK) kwin[k] = in && z >= 0 && z < a.nz ? K[col + z * plane] : (T)0;
         }
         for (int z = z0; z < z1; z += U) {
             T q[U];
@@ -139,14 +188,23 @@ static __device__ __forceinline__ void perks_cgs_sweep(const perks_cgs_kargs &a,
             for (int u = 0; u < U; ++u) {
                 const int zt = z + u + ZHI;
                 win[ZW - 1 + u] = in && zt < a.nz ? v(col + zt * plane) : (T)0;
+                if constexpr (OP == ONCHIP_OPERATOR_DIVK) kwin[ZW - 1 + u] = in && zt < a.nz ? K[col + zt * plane] : (T)0;
             }
 #pragma unroll
             for (int u = 0; u < U; ++u) {
                 q[u] = 0, s[u] = LT();
                 if (in && z + u < z1) {
                     const long long i = col + (z + u) * plane;
-                    const perks__cgs_gather<T, V, ZLO, ZW> g = {a, w, win + u, v, i, plane, gx, gy, z + u, q[u]};
-                    onchip_shape_each(S(), g);
+                    if constexpr (OP == ONCHIP_OPERATOR_DIVK) {
+                        const T uc = win[u - ZLO], kc = kwin[u - ZLO];
+                        const perks__cgs_divk_pt<T, V, ZLO> g = {a,  w, win + u, kwin + u, K,  v,
+                                                                 i,  plane, gx, gy, z + u, uc, kc, q[u]};
+                        onchip_shape_each(S(), g);
+                        q[u] = perks__cgs_fma((T)a.sigma, uc, q[u]);
+                    } else {
+                        const perks__cgs_gather<T, V, ZLO, ZW> g = {a, w, win + u, v, i, plane, gx, gy, z + u, q[u]};
+                        onchip_shape_each(S(), g);
+                    }
                     s[u] = ld(i);
                 }
             }
@@ -154,12 +212,28 @@ static __device__ __forceinline__ void perks_cgs_sweep(const perks_cgs_kargs &a,
             for (int u = 0; u < U; ++u)
                 if (in && z + u < z1) f(col + (z + u) * plane, q[u], win[u - ZLO], s[u]);
 #pragma unroll
-            for (int k = 0; k < ZW - 1; ++k) win[k] = win[k + U];
+            for (int k = 0; k < ZW - 1; ++k) {
+                win[k] = win[k + U];
+                if constexpr (OP == ONCHIP_OPERATOR_DIVK) kwin[k] = kwin[k + U];
+            }
         }
     }
 }
 
 template <class T> struct perks__cgs_xr { T x, r; }; /* phase B's loads of a cell */
+
+/* Jacobi's 1 / A_ii: the centre weight's (dinv) or ONCHIP_OPERATOR_DIVK's cell's (dv[i]) */
+template <int OP, class T>
+static __device__ __forceinline__ T perks__cgs_di(const T *dv, T dinv, long long i)
+{
+    return OP == ONCHIP_OPERATOR_DIVK ? dv[i] : dinv;
+}
+/* ONCHIP_OPERATOR_DIVK with Jacobi: z(i) kept for phase A */
+template <int OP, class T>
+static __device__ __forceinline__ void perks__cgs_zput(T *Z, int jac, long long i, T zi)
+{
+    if (OP == ONCHIP_OPERATOR_DIVK && jac) Z[i] = zi;
+}
 
 /* the block sums of v0..v2 published to part[slot ..], a grid barrier, their totals into tot */
 static __device__ __forceinline__ void perks__cgs_total(const perks_cgs_kargs &a, double v0, double v1, double v2,
@@ -179,7 +253,7 @@ static __device__ __forceinline__ void perks__cgs_total(const perks_cgs_kargs &a
 
 /* mixed: x_hi += x (the float correction), x = 0; then (after a barrier) r = (float)(b - A x_hi) summed
  * in double, with its partials: r.r of the double residual, r.z, b.b */
-template <class S, class K>
+template <class S, class K, int OP = ONCHIP_OPERATOR_STENCIL>
 static __device__ __forceinline__ void perks__cgs_replace(const perks_cgs_kargs &a, bool first, double (*red)[3],
                                                           double *tot)
 {
@@ -195,21 +269,23 @@ static __device__ __forceinline__ void perks__cgs_replace(const perks_cgs_kargs 
     const double *xh = a.xh, *bh = a.bh;
     float *P = (float *)a.p0;
     double s0 = 0, s1 = 0, s2 = 0;
-    perks_cgs_sweep<double, S, 1>(
+    perks_cgs_sweep<double, S, 1, OP>(
         a, a.w, [=](long long j) { return xh[j]; }, [=](long long i) { return bh[i]; },
         [&](long long i, double q, double, double bi) {
             const double rd = bi - q;
-            const float ri = (float)rd, zi = jac ? ri * dinv : ri;
+            const float ri = (float)rd, zi = jac ? ri * perks__cgs_di<OP>((const float *)a.dv, dinv, i) : ri;
             R[i] = ri;
+            perks__cgs_zput<OP>((float *)a.z, jac, i, zi);
             if (first) X[i] = 0, P[i] = 0;
             s0 += rd * rd, s1 += (double)ri * zi, s2 += bi * bi;
-        });
+        },
+        OP == ONCHIP_OPERATOR_DIVK ? a.kh : nullptr);
     perks__cgs_total(a, s0, s1, s2, 3, 0, red, tot);
 }
 
 /* the whole solve (THE ITERATION); K: a type of the kernel's own (its static shared memory); MX: the
  * mixed kernel (T float, x and b in double: the replacements of WHAT A SUCCESS MEANS) */
-template <class T, class S, class K, bool MX = false>
+template <class T, class S, class K, bool MX = false, int OP = ONCHIP_OPERATOR_STENCIL>
 static __device__ __forceinline__ void perks_cgs_body(const perks_cgs_kargs &a)
 {
     double (&red)[PERKS_CGS_BLOCK / 32][3] = perks__cg_red<K, PERKS_CGS_BLOCK / 32>;
@@ -218,6 +294,8 @@ static __device__ __forceinline__ void perks_cgs_body(const perks_cgs_kargs &a)
 #pragma unroll
     for (int k = 0; k < S::ncoef; ++k) w[k] = (T)a.w[k];
     const T dinv = (T)a.dinv;
+    const T *Dv = (const T *)a.dv, *Kf = (const T *)a.k;
+    T *Z = (T *)a.z;
     const int jac = a.jacobi;
     const T *B = (const T *)a.b;
     T *X = (T *)a.x, *R = (T *)a.r, *Pold = (T *)a.p0, *Pnew = (T *)a.p1;
@@ -225,20 +303,22 @@ static __device__ __forceinline__ void perks_cgs_body(const perks_cgs_kargs &a)
 
     /* prologue: r = b - A x0 (or b, x = 0), p = 0; r.r, r.z, b.b */
     double s0 = 0, s1 = 0, s2 = 0;
-    if (MX) perks__cgs_replace<S, K>(a, true, red, tot);
+    if (MX) perks__cgs_replace<S, K, OP>(a, true, red, tot);
     else if (a.use_x0) {
-        perks_cgs_sweep<T, S, perks__cgs_cfg<T, S, MX>::u>(a, w, [=](long long j) { return X[j]; },
+        perks_cgs_sweep<T, S, perks__cgs_cfg<T, S, MX, OP>::u, OP>(a, w, [=](long long j) { return X[j]; },
                                                           [=](long long i) { return B[i]; },
                                                 [&](long long i, T q, T, T bi) {
-            const T ri = bi - q, zi = jac ? ri * dinv : ri;
+            const T ri = bi - q, zi = jac ? ri * perks__cgs_di<OP>(Dv, dinv, i) : ri;
             R[i] = ri;
+            perks__cgs_zput<OP>(Z, jac, i, zi);
             Pold[i] = 0;
             s0 += (double)ri * ri, s1 += (double)ri * zi, s2 += (double)bi * bi;
-        });
+        }, Kf);
     } else {
         for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += stride) {
-            const T bi = B[i], zi = jac ? bi * dinv : bi;
+            const T bi = B[i], zi = jac ? bi * perks__cgs_di<OP>(Dv, dinv, i) : bi;
             X[i] = 0, R[i] = bi, Pold[i] = 0;
+            perks__cgs_zput<OP>(Z, jac, i, zi);
             s0 += (double)bi * bi, s1 += (double)bi * zi, s2 += (double)bi * bi;
         }
     }
@@ -258,26 +338,30 @@ static __device__ __forceinline__ void perks_cgs_body(const perks_cgs_kargs &a)
         /* phase A: p' = z + beta p, q = A p', p'.q */
         const T bt = (T)beta;
         double pq = 0;
-        perks_cgs_sweep<T, S, perks__cgs_cfg<T, S, MX>::u>(
-            a, w, [=](long long j) { const T rj = R[j]; return perks__cgs_fma(bt, Pold[j], jac ? rj * dinv : rj); },
+        perks_cgs_sweep<T, S, perks__cgs_cfg<T, S, MX, OP>::u, OP>(
+            a, w, [=](long long j) {
+                if constexpr (OP == ONCHIP_OPERATOR_DIVK) return perks__cgs_fma(bt, Pold[j], jac ? Z[j] : R[j]);
+                else { const T rj = R[j]; return perks__cgs_fma(bt, Pold[j], jac ? rj * dinv : rj); }
+            },
             [](long long) { return 0; }, [&](long long i, T q, T vc, int) {
                 Pnew[i] = vc;
                 pq += (double)vc * q;
-            });
+            }, Kf);
         perks__cgs_total(a, pq, 0, 0, 1, 3, red, tot);
         const double pqt = tot[0];
         if (!(pqt > 0) || !isfinite(pqt)) { status = PERKS_EBREAKDOWN; break; }
         const T al = (T)(rz / pqt);
         /* phase B: q = A p' again, x += alpha p', r -= alpha q; r.r, r.z */
         double rr2 = 0, rz2 = 0;
-        perks_cgs_sweep<T, S, perks__cgs_cfg<T, S, MX>::u>(a, w, [=](long long j) { return Pnew[j]; },
+        perks_cgs_sweep<T, S, perks__cgs_cfg<T, S, MX, OP>::u, OP>(a, w, [=](long long j) { return Pnew[j]; },
                                                 [=](long long i) { return perks__cgs_xr<T>{X[i], R[i]}; },
                                                 [&](long long i, T q, T vc, perks__cgs_xr<T> xr) {
             X[i] = perks__cgs_fma(al, vc, xr.x);
-            const T ri = perks__cgs_fma(-al, q, xr.r), zi = jac ? ri * dinv : ri;
+            const T ri = perks__cgs_fma(-al, q, xr.r), zi = jac ? ri * perks__cgs_di<OP>(Dv, dinv, i) : ri;
             R[i] = ri;
+            perks__cgs_zput<OP>(Z, jac, i, zi);
             rr2 += (double)ri * ri, rz2 += (double)ri * zi;
-        });
+        }, Kf);
         perks__cgs_total(a, rr2, rz2, 0, 2, 4, red, tot);
         ++it, ++since;
         double rrn = tot[0], rzn = tot[1];
@@ -285,7 +369,7 @@ static __device__ __forceinline__ void perks_cgs_body(const perks_cgs_kargs &a)
                    rrn <= PERKS_CG_MIXED_DELTA * PERKS_CG_MIXED_DELTA * rlast)) {
             /* a replacement: x_hi += x, r from x_hi in double; the true r.r decides */
             const bool conv = rrn <= stop;
-            perks__cgs_replace<S, K>(a, false, red, tot);
+            perks__cgs_replace<S, K, OP>(a, false, red, tot);
             rrn = tot[0], rzn = tot[1], rlast = rrn, since = 0, ++nrep;
             if (conv && rrn > stop) { /* the recurrence had drifted: PERKS_CG_STALL such in a row end it */
                 stalls = rrn < 0.25 * rbest ? 0 : stalls + 1;
@@ -330,6 +414,73 @@ perks__cgs_resid_kernel(const perks_cgs_kargs a, const TX *b, const TX *x, doubl
     double s0 = 0, s1 = 0, s2 = 0;
     perks__cg_block_reduce(rr, bb, aa, red, &s0, &s1, &s2);
     if (threadIdx.x == 0) part[3 * blockIdx.x] = s0, part[3 * blockIdx.x + 1] = s1, part[3 * blockIdx.x + 2] = s2;
+}
+
+/* the same for ONCHIP_OPERATOR_DIVK: (A x)(c) = sigma x(c) + sum over I != 0 of w[I] k_I (x(c) - x(c + d_I)),
+ * w the kernel's negated weights, k in x's type (kh where set) */
+template <class S, class TX>
+static __global__ void __launch_bounds__(PERKS_CG_RESID_THREADS)
+perks__cgs_resid_divk_kernel(const perks_cgs_kargs a, const TX *b, const TX *x, double *r_out, double *part)
+{
+    __shared__ double red[PERKS_CG_RESID_THREADS / 32][3];
+    const int nx = a.nx, ny = a.ny, nz = a.nz;
+    const long long plane = (long long)nx * ny, n = plane * nz;
+    const TX *K = (const TX *)(a.kh ? (const void *)a.kh : a.k);
+    double rr = 0, bb = 0, aa = 0;
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+        const int gx = (int)(i % nx), gy = (int)(i / nx % ny), gz = (int)(i / plane);
+        const double xc = (double)x[i], kc = (double)K[i];
+        double s = a.sigma * xc, sa = fabs(s);
+        onchip_shape_each(S(), [&](auto pt) {
+            typedef decltype(pt) P;
+            if (P::dx == 0 && P::dy == 0 && P::dz == 0) return;
+            const int x1 = gx + P::dx, y1 = gy + P::dy, z1 = gz + P::dz;
+            const bool inside = x1 >= 0 && x1 < nx && y1 >= 0 && y1 < ny && z1 >= 0 && z1 < nz;
+            const long long j = i + P::dx + (long long)P::dy * nx + P::dz * plane;
+            const double c = a.w[P::i] * onchip_face_k(a.face, kc, inside ? (double)K[j] : kc);
+            const double xn = inside ? (double)x[j] : 0;
+            s += c * (xc - xn), sa += fabs(c) * (fabs(xc) + fabs(xn));
+        });
+        const double bi = (double)b[i], ri = bi - s;
+        if (r_out) r_out[i] = ri;
+        rr += ri * ri, bb += bi * bi, aa += sa * sa;
+    }
+    double s0 = 0, s1 = 0, s2 = 0;
+    perks__cg_block_reduce(rr, bb, aa, red, &s0, &s1, &s2);
+    if (threadIdx.x == 0) part[3 * blockIdx.x] = s0, part[3 * blockIdx.x + 1] = s1, part[3 * blockIdx.x + 2] = s2;
+}
+
+/* ONCHIP_OPERATOR_DIVK's diagonal (the plan's): dv = 1 / (sigma + sum over I != 0 of -w[I] k_I) in TD
+ * (and in double into dvd, when not NULL), kf = (float)k when not NULL; the cells whose k is outside
+ * [ONCHIP_FACE_KMIN, ONCHIP_FACE_KMAX] (NaN included) or whose diagonal is not > 0 and finite,
+ * counted into *bad */
+template <class S, class TK, class TD>
+static __global__ void perks__cgs_diag_kernel(const perks_cgs_kargs a, const TK *k, TD *dv, double *dvd, float *kf,
+                                              int *bad)
+{
+    const int nx = a.nx, ny = a.ny, nz = a.nz;
+    const long long plane = (long long)nx * ny, n = plane * nz;
+    int nbad = 0;
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+        const int gx = (int)(i % nx), gy = (int)(i / nx % ny), gz = (int)(i / plane);
+        const double kc = (double)k[i];
+        bool ok = kc >= ONCHIP_FACE_KMIN && kc <= ONCHIP_FACE_KMAX;
+        double d = a.sigma;
+        onchip_shape_each(S(), [&](auto pt) {
+            typedef decltype(pt) P;
+            if (P::dx == 0 && P::dy == 0 && P::dz == 0) return;
+            const int x1 = gx + P::dx, y1 = gy + P::dy, z1 = gz + P::dz;
+            const bool inside = x1 >= 0 && x1 < nx && y1 >= 0 && y1 < ny && z1 >= 0 && z1 < nz;
+            const double kn = inside ? (double)k[i + P::dx + (long long)P::dy * nx + P::dz * plane] : kc;
+            if (!(kn >= ONCHIP_FACE_KMIN && kn <= ONCHIP_FACE_KMAX)) ok = false;
+            else d += a.w[P::i] * onchip_face_k(a.face, kc, kn);
+        });
+        if (!ok || !(d > 0) || !isfinite(d)) ++nbad, d = 1;
+        dv[i] = (TD)(1 / d);
+        if (dvd) dvd[i] = 1 / d;
+        if (kf) kf[i] = (float)kc;
+    }
+    if (nbad) atomicAdd(bad, nbad);
 }
 
 /* out = (TO)(scale r) and x = (TX)(x + scale d) (a refinement round) */

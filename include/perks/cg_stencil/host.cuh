@@ -98,11 +98,13 @@ static inline int perks__cgs_run(const void *kernel, perks_cgs_kargs *a, int zw,
 }
 
 /* the true residual of x: ||b - A x||^2, ||b||^2, || |A| |x| ||^2 (r = b - A x into r when not NULL) */
-template <class S, class TX>
+template <class S, class TX, int OP = ONCHIP_OPERATOR_STENCIL>
 static inline int perks__cgs_resid(const perks_cgs_kargs *a, const TX *b, const TX *x, double *r, double *part,
                                    cudaStream_t st, double *rr, double *bb, double *aa)
 {
-    perks__cgs_resid_kernel<S, TX><<<PERKS_CG_RESID_BLOCKS, PERKS_CG_RESID_THREADS, 0, st>>>(*a, b, x, r, part);
+    if constexpr (OP == ONCHIP_OPERATOR_DIVK)
+        perks__cgs_resid_divk_kernel<S, TX><<<PERKS_CG_RESID_BLOCKS, PERKS_CG_RESID_THREADS, 0, st>>>(*a, b, x, r, part);
+    else perks__cgs_resid_kernel<S, TX><<<PERKS_CG_RESID_BLOCKS, PERKS_CG_RESID_THREADS, 0, st>>>(*a, b, x, r, part);
     if (cudaGetLastError() != cudaSuccess || cudaStreamSynchronize(st) != cudaSuccess) return PERKS_ECUDA;
     return perks__cg_resid_read(part, rr, bb, aa);
 }
@@ -116,6 +118,13 @@ typedef struct perks__cgs_ws {
     double *rh, *part, *rpart;
     perks__cg_out *out;
     size_t bytes; /* of base */
+    /* ONCHIP_OPERATOR_DIVK: 1 / the diagonal in T (dv), z (Jacobi's, 8 bytes a cell), and for a
+     * mixed instance k and 1 / the diagonal in float (kf, dvf) beside the double dv; kbase their one
+     * allocation */
+    char *kbase;
+    void *dv, *z;
+    float *kf, *dvf;
+    size_t kbytes;
 } perks__cgs_ws;
 
 static inline int perks__cgs_ws_make(perks__cgs_ws *w, long long n, int G)
@@ -143,6 +152,10 @@ typedef struct perks_cgs_args {
     void *x;                 /* T *, device, nx ny nz: the answer (and the start with opts.x0) */
     perks_cg_opts opts;      /* tol (> 0), max_iter, jacobi, x0 are read; perks_cg_defaults() */
     perks_cg_result *result; /* host: filled by name_run */
+    /* an instance generated with ONCHIP_OPERATOR_DIVK (onchip/operator.h) reads these; others refuse k */
+    const void *k;           /* T *, device, nx ny nz: the cell field k, each in [2^-64, 2^64]; read by
+                                name_plan (the diagonal) and by every run */
+    int face;                /* ONCHIP_FACE_ARITH (0) or ONCHIP_FACE_HARMONIC: k's face rule */
 } perks_cgs_args;
 
 typedef struct perks_cgs_plan {
@@ -160,6 +173,7 @@ static inline void perks_cgs_plan_free(perks_cgs_plan *p)
 {
     if (!p) return;
     if (p->ws.base) cudaFree(p->ws.base);
+    if (p->ws.kbase) cudaFree(p->ws.kbase);
     memset(p, 0, sizeof *p);
 }
 
@@ -217,9 +231,62 @@ static inline int perks__cgs_check_args(const perks_cgs_args *a, int dims, const
     return rc;
 }
 
+/* ONCHIP_OPERATOR_DIVK's part of name_plan: a.k and a.face, the weights (every off-centre one <= 0,
+ * their sum >= 0: the kernel's w[] = -w, sigma the sum), the diagonal kernel over a.k (mixed, kfloat
+ * set: k and 1 / the diagonal in float too); the code, the sentence into *why */
+template <class S, class T>
+static inline int perks__cgs_divk_setup(const perks_cgs_args *a, bool mixed, perks_cgs_plan *p, const char **why)
+{
+    typedef perks__cgs_tab<S> t;
+    perks_cgs_kargs *k = &p->ka;
+    if (!a->k) return *why = "refused: a.k is NULL (an ONCHIP_OPERATOR_DIVK instance needs the cell field k)", PERKS_ENULL;
+    if (!onchip_face_valid(a->face))
+        return *why = "refused: a.face is not ONCHIP_FACE_ARITH or ONCHIP_FACE_HARMONIC", PERKS_EFORMAT;
+    double sigma = 0;
+    for (int j = 0; j < t::n; j++) {
+        sigma += a->w[t::i[j]];
+        if ((t::dx[j] || t::dy[j] || t::dz[j]) && !(a->w[t::i[j]] <= 0))
+            return *why = "refused: an off-centre weight is > 0 (ONCHIP_OPERATOR_DIVK takes -w[I] k_I >= 0: the "
+                          "operator is then symmetric positive definite)",
+                   PERKS_EFORMAT;
+    }
+    if (!(sigma >= 0) || !isfinite(sigma))
+        return *why = "refused: the weights' sum (the operator's shift) is < 0 or not finite", PERKS_EFORMAT;
+    for (int c = 0; c < PERKS_CGS_MAXCOEF; c++) k->w[c] = -k->w[c];
+    k->sigma = sigma, k->face = a->face;
+    const long long n = (long long)a->nx * a->ny * a->nz;
+    const size_t v = ((size_t)n * 8 + 255) / 256 * 256;
+    p->ws.kbytes = (mixed ? 4 : 2) * v + 256;
+    if (cudaMalloc((void **)&p->ws.kbase, p->ws.kbytes) != cudaSuccess) {
+        p->ws.kbase = NULL;
+        return *why = "refused: the diagonal's cudaMalloc failed", PERKS_ENOMEM;
+    }
+    p->ws.dv = p->ws.kbase;
+    p->ws.kf = mixed ? (float *)(p->ws.kbase + v) : NULL;
+    p->ws.dvf = mixed ? (float *)(p->ws.kbase + 2 * v) : NULL;
+    p->ws.z = p->ws.kbase + (mixed ? 3 : 1) * v; /* 8 bytes a cell: the float kernel's and the double's */
+    int *bad = (int *)(p->ws.kbase + (mixed ? 4 : 2) * v), nbad = 0;
+    if (cudaMemset(bad, 0, sizeof(int)) != cudaSuccess) return *why = "refused: a CUDA call failed", PERKS_ECUDA;
+    if (mixed)
+        perks__cgs_diag_kernel<S, double, float><<<1024, 256>>>(*k, (const double *)a->k, p->ws.dvf,
+                                                                  (double *)p->ws.dv, p->ws.kf, bad);
+    else perks__cgs_diag_kernel<S, T, T><<<1024, 256>>>(*k, (const T *)a->k, (T *)p->ws.dv, NULL, NULL, bad);
+    if (cudaGetLastError() != cudaSuccess || cudaMemcpy(&nbad, bad, sizeof nbad, cudaMemcpyDeviceToHost) != cudaSuccess)
+        return *why = "refused: the diagonal's kernel failed (a CUDA call failed)", PERKS_ECUDA;
+    if (nbad)
+        return *why = "refused: a cell's k is outside [2^-64, 2^64] or not finite (or its diagonal is not > 0)",
+               PERKS_EFORMAT;
+    k->k = mixed ? (const void *)p->ws.kf : a->k;
+    k->dv = mixed ? (const void *)p->ws.dvf : p->ws.dv;
+    k->kh = mixed ? (const double *)a->k : NULL;
+    k->z = p->ws.z;
+    return PERKS_SUCCESS;
+}
+
 /* name_plan: the checks (sizes, tol, max_iter, the weights), the occupancy of the kernels (knative in
- * T, kfloat the mixed one or NULL), the workspace (the most blocks of either), onchip_plan's head */
-template <class S>
+ * T, kfloat the mixed one or NULL), the workspace (the most blocks of either), ONCHIP_OPERATOR_DIVK's
+ * diagonal, onchip_plan's head */
+template <class S, int OP = ONCHIP_OPERATOR_STENCIL, class T = double>
 static inline int perks__cgs_plan_make(const void *knative, const void *kfloat, int dims, const perks_cgs_args *a,
                                        perks_cgs_plan *p)
 {
@@ -233,6 +300,9 @@ static inline int perks__cgs_plan_make(const void *knative, const void *kfloat, 
                                       "refused: Chebyshev (opts.cheb) runs in the CSR solver (perks/cg.cuh), not the "
                                       "matrix-free one",
                                       &k->dinv, &why);
+    if (!rc && OP == ONCHIP_OPERATOR_STENCIL && a->k)
+        rc = PERKS_EUNSUPPORTED, why = "refused: a.k is set, and the instance was generated for ONCHIP_OPERATOR_STENCIL "
+                                       "(constant weights; ONCHIP_OPERATOR_DIVK takes k)";
     if (rc) return perks__cgs_refuse(p, rc, why);
     k->nx = a->nx, k->ny = a->ny, k->nz = a->nz, k->jacobi = o->jacobi != 0;
     for (int c = 0; c < S::ncoef; c++) k->w[c] = a->w[c];
@@ -245,6 +315,8 @@ static inline int perks__cgs_plan_make(const void *knative, const void *kfloat, 
                                                               "or no block fits an SM)");
     if ((rc = perks__cgs_ws_make(&p->ws, n, (bps > bpf ? bps : bpf) * sms)))
         return perks__cgs_refuse(p, rc, "refused: the workspace's cudaMalloc failed");
+    if constexpr (OP == ONCHIP_OPERATOR_DIVK)
+        if ((rc = perks__cgs_divk_setup<S, T>(a, kfloat != NULL, p, &why))) return perks__cgs_refuse(p, rc, why);
     k->r = p->ws.r, k->p0 = p->ws.p0, k->p1 = p->ws.p1, k->part = p->ws.part, k->out = p->ws.out;
     p->opts = *o;
     p->knative = knative, p->kfloat = kfloat;
@@ -255,14 +327,14 @@ static inline int perks__cgs_plan_make(const void *knative, const void *kfloat, 
                       "the fly; grid.sync barriers";
     p->steps_per_pass = 0;
     p->passes = kfloat ? 2 : 1 + PERKS_CG_RESTARTS; /* the mixed kernel and its fallback; the refinements */
-    p->workspace_bytes = p->ws.bytes;
+    p->workspace_bytes = p->ws.bytes + p->ws.kbytes;
     p->result = a->x;
     return PERKS_SUCCESS;
 }
 
 /* name_run (perks/cg_stencil.cuh, WHAT A SUCCESS MEANS): p's knative runs in T, kfloat (mixed; T
  * double) the mixed kernel; a's b, x and result (the plan made from a's grid, weights and options) */
-template <class S, class T>
+template <class S, class T, int OP = ONCHIP_OPERATOR_STENCIL>
 static inline int perks__cgs_solve(const perks_cgs_args *args, const perks_cgs_plan *p, cudaStream_t st)
 {
     typedef perks__cgs_shape<S> sh;
@@ -290,7 +362,7 @@ static inline int perks__cgs_solve(const perks_cgs_args *args, const perks_cgs_p
         if ((rc = perks__cgs_run(knative, &a, sh::zw, st, &h))) goto out;
         used = h.iterations, status = h.status;
         r.rel_residual = h.bb > 0 ? sqrt(h.rr / h.bb) : 0;
-        if ((rc = perks__cgs_resid<S, T>(&a, b, x, ws.rh, ws.rpart, st, &rr, &bb, &aa))) goto out;
+        if ((rc = perks__cgs_resid<S, T, OP>(&a, b, x, ws.rh, ws.rpart, st, &rr, &bb, &aa))) goto out;
         tr = bb > 0 ? sqrt(rr / bb) : sqrt(rr);
         while (status == PERKS_SUCCESS && tr > tol && rounds < PERKS_CG_RESTARTS && used < o->max_iter) {
             /* x kept in the p1 buffer: a round that does not lower the true residual is undone */
@@ -303,11 +375,11 @@ static inline int perks__cgs_solve(const perks_cgs_args *args, const perks_cgs_p
                 goto out;
             used += it, rounds++;
             const double before = tr;
-            if ((rc = perks__cgs_resid<S, T>(&a, b, x, ws.rh, ws.rpart, st, &rr, &bb, &aa))) goto out;
+            if ((rc = perks__cgs_resid<S, T, OP>(&a, b, x, ws.rh, ws.rpart, st, &rr, &bb, &aa))) goto out;
             tr = bb > 0 ? sqrt(rr / bb) : sqrt(rr);
             if (!(tr < before)) { /* undo it and stop */
                 if (cudaMemcpyAsync(x, ws.p1, n * sizeof(T), cudaMemcpyDeviceToDevice, st) != cudaSuccess) { rc = PERKS_ECUDA; goto out; }
-                if ((rc = perks__cgs_resid<S, T>(&a, b, x, ws.rh, ws.rpart, st, &rr, &bb, &aa))) goto out;
+                if ((rc = perks__cgs_resid<S, T, OP>(&a, b, x, ws.rh, ws.rpart, st, &rr, &bb, &aa))) goto out;
                 tr = before;
                 break;
             }
@@ -320,17 +392,18 @@ static inline int perks__cgs_solve(const perks_cgs_args *args, const perks_cgs_p
         if ((rc = perks__cgs_run(kfloat, &a, sh::zw, st, &h))) goto out;
         used = h.iterations, status = h.status, rounds = h.repl;
         r.rel_residual = h.bb > 0 ? sqrt(h.rr / h.bb) : 0;
-        if ((rc = perks__cgs_resid<S, T>(&a, b, x, ws.rh, ws.rpart, st, &rr, &bb, &aa))) goto out;
+        if ((rc = perks__cgs_resid<S, T, OP>(&a, b, x, ws.rh, ws.rpart, st, &rr, &bb, &aa))) goto out;
         tr = bb > 0 ? sqrt(rr / bb) : sqrt(rr);
         /* float could not reach tol (or broke down; or the kernel's double residual met tol and this sum
          * of it does not): the double kernel goes on from x with the iterations left */
         if (status == PERKS_EINACCURATE || status == PERKS_EBREAKDOWN || (status == PERKS_SUCCESS && !(tr <= tol))) {
             r.ran = PERKS_CG_RAN_FALLBACK;
             a.b = b, a.x = x, a.xh = NULL, a.bh = NULL, a.use_x0 = 1, a.max_iter = o->max_iter - used;
+            if (OP == ONCHIP_OPERATOR_DIVK) a.k = a.kh, a.dv = ws.dv, a.kh = NULL; /* k and the diagonal in double */
             if ((rc = perks__cgs_run(knative, &a, sh::zw, st, &h))) goto out;
             used += h.iterations, status = h.status;
             r.rel_residual = h.bb > 0 ? sqrt(h.rr / h.bb) : 0;
-            if ((rc = perks__cgs_resid<S, T>(&a, b, x, ws.rh, ws.rpart, st, &rr, &bb, &aa))) goto out;
+            if ((rc = perks__cgs_resid<S, T, OP>(&a, b, x, ws.rh, ws.rpart, st, &rr, &bb, &aa))) goto out;
             tr = bb > 0 ? sqrt(rr / bb) : sqrt(rr);
             if (status == PERKS_SUCCESS && !(tr <= tol)) status = PERKS_EINACCURATE;
         }

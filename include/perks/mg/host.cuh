@@ -135,6 +135,10 @@ static inline int perks__mg_plan_make(const perks__mg_kern<T> *kern, const perks
                                                          "(perks/cg.cuh), not under the multigrid preconditioner",
                                                          &dinv, &why);
     if (rc) return perks__mg_refuse(p, rc, why);
+    if (a->k)
+        return perks__mg_refuse(p, PERKS_EUNSUPPORTED, "refused: a.k is set: the multigrid takes the constant "
+                                                       "7-point stencil only (perks/cg_stencil.cuh's "
+                                                       "ONCHIP_OPERATOR_DIVK instances take k)");
     int dims[PERKS_MG_LEVELS][3];
     const int L = perks__mg_levels(a->nx, a->ny, a->nz, dims);
     const size_t elt = sizeof(T);
