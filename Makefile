@@ -60,7 +60,7 @@ BENCHES       := $(patsubst bench/%.cu,$(BUILD)/bench/%,$(wildcard bench/*.cu))
 REGCHECK_SRCS := $(wildcard tests/gpu/test_cbi.cu tests/gpu/test_ssam_*.cu bench/ssam_conv.cu bench/ssam_designs.cu \
                    bench/ssam_stencil.cu bench/ssam_stencil_half.cu bench/ssam_stencil_tc.cu bench/ssam_temporal.cu bench/ssam_temporal3d.cu bench/ssam_queue3d.cu tests/gpu/test_ksum*.cu bench/ksum_fused.cu tests/gpu/test_perks*.cu bench/perks_stencil.cu)
 # examples `make demo` runs, with their arguments (only those whose source exists)
-DEMO := cbi_stencil cbi_matmul conv2d_image:-f:gauss conv2d_image:-f:gauss:--half conv_tc box3d_tc dilate:-e:ball heat2d heat2d:--persistent heat2d:--temporal heat3d heat2d_multi life:--size:2048:--gens:64 cg_solve cg_solve:--mixed:--tol:1e-10 cg_poisson:--n:96 cg_multi:--jacobi kde ksum_custom seismic:--n:128:--steps:400
+DEMO := cbi_stencil cbi_matmul conv2d_image:-f:gauss conv2d_image:-f:gauss:--half conv_tc box3d_tc dilate:-e:ball heat2d heat2d:--persistent heat2d:--temporal heat3d heat2d_multi life:--size:2048:--gens:64 cg_solve cg_solve:--mixed:--tol:1e-10 cg_poisson:--n:96 cg_darcy:--n:96 cg_multi:--jacobi kde ksum_custom seismic:--n:128:--steps:400
 # libraries the benchmarks' peers need (part of every CUDA toolkit)
 BENCH_LIBS := -lcublas -lcusparse
 

@@ -43,7 +43,8 @@
  *   checks sizes, tol, max_iter and the weights (centre > 0, symmetric, finite; DIVK: off-centre
  *   <= 0, sum >= 0, every k in [2^-64, 2^64], read by the plan): a refusal is the code, p.why,
  *   p.passes 0, nothing launched.  result->status = the code name_run returns.  One run at a time
- *   per plan; a DIVK plan holds the diagonal of the k it read (a new k: a new plan).
+ *   per plan; a DIVK plan holds the diagonal of the k it read (a new k: a new plan; name_run refuses
+ *   another a.k with PERKS_EUNSUPPORTED).
  */
 #ifndef PERKS_CG_STENCIL_CUH
 #define PERKS_CG_STENCIL_CUH

@@ -186,6 +186,28 @@ static void kfield(int kf, int nx, int ny, int nz, double *k)
     free(blk);
 }
 
+/* DIVK: the plan's 1 / A_ii (p.ws.dv: float for a float instance, else double) against the CSR's
+ * diagonal written out on the host */
+static void check_diag(const perks_csr *A, const perks_cgs_plan *p, int f32)
+{
+    const int n = A->n_rows;
+    double *h = (double *)malloc(sizeof(double) * n), worst = 0;
+    if (f32) {
+        float *t = (float *)malloc(sizeof(float) * n);
+        CUDA_OK(cudaMemcpy(t, p->ws.dv, sizeof(float) * n, cudaMemcpyDeviceToHost));
+        for (int i = 0; i < n; i++) h[i] = t[i];
+        free(t);
+    } else CUDA_OK(cudaMemcpy(h, p->ws.dv, sizeof(double) * n, cudaMemcpyDeviceToHost));
+    for (int i = 0; i < n; i++)
+        for (int e = A->row_ptr[i]; e < A->row_ptr[i + 1]; e++)
+            if (A->col[e] == i) {
+                const double d = fabs(h[i] * A->val[e] - 1);
+                if (!(d <= worst)) worst = d;
+            }
+    CHECK(worst <= (f32 ? 1e-6 : 1e-13), "the plan's 1 / A_ii off the host's diagonal by %.3g (relative)", worst);
+    free(h);
+}
+
 /* one comparison: the matrix-free solve (c's f64 or f32) against csr64 on the same b (and the same
  * operator written out as CSR on the host: DIVK's from c's cell field) */
 static void compare(const char *name, const pts *p, const double *w, const cmp_case *c)
@@ -254,6 +276,7 @@ static void compare(const char *name, const pts *p, const double *w, const cmp_c
         a.b = fb, a.x = fx;
         sm = f32->plan(&a, &pl);
         check_head(&pl, sm, &a, 0);
+        if (!sm && hk) check_diag(&A, &pl, 1);
         if (!sm) sm = f32->run(&a, &pl, 0);
         CUDA_OK(cudaMemcpy(hf, sm ? fx : pl.result, sizeof(float) * n, cudaMemcpyDeviceToHost));
         perks_cgs_plan_free(&pl);
@@ -265,6 +288,7 @@ static void compare(const char *name, const pts *p, const double *w, const cmp_c
         a.b = db, a.x = dx;
         sm = f64->plan(&a, &pl);
         check_head(&pl, sm, &a, mixed);
+        if (!sm && hk) check_diag(&A, &pl, 0);
         if (!sm) sm = f64->run(&a, &pl, 0);
         CUDA_OK(cudaMemcpy(hx, sm ? dx : pl.result, sizeof(double) * n, cudaMemcpyDeviceToHost));
         perks_cgs_plan_free(&pl);
@@ -410,6 +434,21 @@ static void edges(void)
     memcpy(bad, w, sizeof w), bad[0] = 5;
     REFUSED(v_d7, mkk(20, 10, 6, bad, db, dx, &o, &r, dk, 0), PERKS_EFORMAT, "divk: the weights' sum < 0");
     REFUSED(v_p7, mkk(20, 10, 6, w, db, dx, &o, &r, dk, 0), PERKS_EUNSUPPORTED, "k on a constant instance");
+    { /* -laplace / h^2: a weight sum that is 0 but for its rounding is taken; name_run with another k refused */
+        static const double hs[] = {0.1, 0.2, 1.0 / 3, 1.0 / 7};
+        for (int j = 0; j < 4; j++) {
+            double wh[32];
+            weights(&p7, 6 / (hs[j] * hs[j]), -1 / (hs[j] * hs[j]), 0, 0, wh);
+            perks_cgs_args a = mkk(20, 10, 6, wh, db, dx, &o, &r, dk, ONCHIP_FACE_HARMONIC);
+            perks_cgs_plan p;
+            const int rp = d7_plan(&a, &p);
+            CHECK(rp == PERKS_SUCCESS, "h %g: plan %d (%s)", hs[j], rp, p.why);
+            a.k = db; /* another field */
+            CHECK(rp || d7_run(&a, &p, 0) == PERKS_EUNSUPPORTED, "h %g: run with another k", hs[j]);
+            perks_cgs_plan_free(&p);
+        }
+        CHECK(poisoned(dx, n, 0xA5), "x written by a refused run");
+    }
     REFUSED(v_p7m, mkk(20, 10, 6, w, db, dx, &o, &r, dk, 0), PERKS_EUNSUPPORTED, "k on a constant instance (mixed)");
     static const double badk[] = {0, -1, NAN, INFINITY, 1e30, 1e-30};
     for (int j = 0; j < (int)(sizeof badk / sizeof *badk); j++) {
@@ -592,18 +631,21 @@ int main(int argc, char **argv)
     }
     const pts sh[4] = {pts7(), pts13(), pts27(), pts5()};
     static const char *names[4] = {"7pt", "13pt", "27pt", "5pt"};
-    double w[4][32], wk13[32];
+    double w[4][32], wk13[32], wk7[32];
     weights(&sh[0], 6, -1, 0, 0, w[0]);
     weights(&sh[1], 7.5, -4.0 / 3, 1.0 / 12, 0, w[1]);
     weights(&sh[2], 26.5, -1, 0, -1, w[2]);
     weights(&sh[3], 4, -1, 0, 0, w[3]);
-    weights(&sh[1], 9, -1, -0.5, 0, wk13); /* DIVK takes off-centre weights <= 0 */
+    weights(&sh[1], 9, -1, -0.5, 0, wk13);   /* DIVK takes off-centre weights <= 0 */
+    weights(&sh[0], 6.25, -1, 0, 0, wk7);    /* and a shift s = 0.25 (the weights' sum) */
     if (part == 0) edges(), repro(light);
     else check_skip("cg_stencil errors", "--part"), check_skip("cg_stencil: one plan, two right-hand sides", "--part");
     const cmp_case *t = light ? light_cases : full_cases;
     for (int i = 0; i < (light ? N_LIGHT_CASES : N_FULL_CASES); i++)
         if (i % parts == part)
-            compare(names[t[i].shape], &sh[t[i].shape], t[i].kf && t[i].shape == 1 ? wk13 : w[t[i].shape], &t[i]);
+            compare(names[t[i].shape], &sh[t[i].shape],
+                    !t[i].kf ? w[t[i].shape] : t[i].shape == 1 ? wk13 : t[i].shape == 0 && i % 2 ? wk7 : w[t[i].shape],
+                    &t[i]);
         else check_skip(names[t[i].shape], "--part");
     return check_exit();
 }

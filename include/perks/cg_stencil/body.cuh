@@ -5,12 +5,14 @@
  *
  * WHAT
  *   perks_cgs_kargs                      the one argument of every kernel (by value)
- *   perks__cgs_cfg<T, S, MX>::u, ::minb  planes a sweep step, blocks per SM of a kernel
- *   perks_cgs_sweep<T, S, U>(a, w, v, ld, f)   every cell of the block's work items: q = (A v)(cell),
- *                                        then f(i, q, v(cell), ld(i)); z in a register window
- *   perks_cgs_body<T, S, K, MX>(a)       the whole solve (perks/cg_stencil.cuh, THE ITERATION)
- *   perks__cgs_replace<S, K>(a, first)   mixed: x_hi += x, r = (float)(b - A x_hi) in double
- *   perks__cgs_resid_kernel<S, TX>, perks__cgs_scale_kernel<TO>, perks__cgs_add_kernel<TX, TD>
+ *   perks__cgs_cfg<T, S, MX, OP>::u, ::minb   planes a sweep step, blocks per SM of a kernel
+ *   perks_cgs_sweep<T, S, U, OP>(a, w, v, ld, f, K)   every cell of the block's work items: q =
+ *                                        (A v)(cell), then f(i, q, v(cell), ld(i)); z in a register
+ *                                        window (ONCHIP_OPERATOR_DIVK: k's beside it, K the field)
+ *   perks_cgs_body<T, S, K, MX, OP>(a)   the whole solve (perks/cg_stencil.cuh, THE ITERATION)
+ *   perks__cgs_replace<S, K, OP>(a, first)   mixed: x_hi += x, r = (float)(b - A x_hi) in double
+ *   perks__cgs_resid_kernel<S, TX>, perks__cgs_resid_divk_kernel<S, TX>, perks__cgs_diag_kernel<S, TK,
+ *   TD> (DIVK's 1 / A_ii), perks__cgs_scale_kernel<TO>, perks__cgs_add_kernel<TX, TD>
  *
  * EXAMPLE (what PERKS_CG_STENCIL3D_DEFINE(name, double, SHAPE) defines, S its shape type)
  *   [not compiled: what the generator expands to]
@@ -41,9 +43,10 @@
 #define PERKS_CGS_BY 8
 #define PERKS_CGS_BLOCK (PERKS_CGS_BX * PERKS_CGS_BY)
 #define PERKS_CGS_MAXCOEF 128
-/* the sweep's shape of a kernel (T, shape S, mixed MX): U z planes a step (2 for float in 3D) and the
- * blocks per SM its registers are set for (4: 64 registers, 3: 80, 2 past 13 points: 128), no spills
- * on sm_80 and sm_90 (why: docs/perks-cg.md#design-notes).  PERKS_CGS_UNROLL / PERKS_CGS_MINB set them. */
+/* the sweep's shape of a kernel (T, shape S, mixed MX, operator OP): U z planes a step (2 for float in
+ * 3D with constant weights, else 1) and the blocks per SM its registers are set for (4: 64 registers,
+ * 3: 80, 2 past 13 points or for DIVK's mixed kernel: 128), no spills on sm_80 and sm_90 (why:
+ * docs/perks-cg.md#design-notes).  PERKS_CGS_UNROLL / PERKS_CGS_MINB set them. */
 template <class T, class S, bool MX, int OP = ONCHIP_OPERATOR_STENCIL> struct perks__cgs_cfg {
     enum { d3 = S::zlo < 0 || S::zhi > 0 }; /* a 3D shape: a z window to march */
 #ifdef PERKS_CGS_UNROLL
@@ -475,8 +478,9 @@ static __global__ void perks__cgs_diag_kernel(const perks_cgs_kargs a, const TK 
             if (!(kn >= ONCHIP_FACE_KMIN && kn <= ONCHIP_FACE_KMAX)) ok = false;
             else d += a.w[P::i] * onchip_face_k(a.face, kc, kn);
         });
-        if (!ok || !(d > 0) || !isfinite(d)) ++nbad, d = 1;
-        dv[i] = (TD)(1 / d);
+        const TD di = (TD)(1 / d);
+        if (!ok || !(d > 0) || !isfinite(d) || !(di > 0) || !isfinite((double)di)) ++nbad;
+        dv[i] = di;
         if (dvd) dvd[i] = 1 / d;
         if (kf) kf[i] = (float)kc;
     }

@@ -9,11 +9,12 @@
  *   perks__cgs_weights<S>(w, &dinv)     PERKS_EDIAG / PERKS_EFORMAT / PERKS_ENOTSYM or 0 (dinv: 1 / centre)
  *   perks__cgs_items(&a, G, zw)          the z chunk giving the fewest rounds of the longest block
  *   perks__cgs_run(kernel, &a, stream, &out)            one cooperative launch, waited for
- *   perks__cgs_resid<S, TX>(&a, b, x, r, part, stream, &rr, &bb, &aa)   ||b - A x||^2 ... in double
+ *   perks__cgs_resid<S, TX, OP>(&a, b, x, r, part, stream, &rr, &bb, &aa)   ||b - A x||^2 ... in double
  *   perks__cgs_round<TI, TX>(...)        one refinement: A d = r / ||r|| solved in TI, x += ||r|| d
- *   perks__cgs_plan_make<S>(native, float_or_NULL, dims, a, p)   name_plan: checks, the workspace
- *   perks__cgs_solve<S, T>(a, p, stream) name_run: the direct solve and its refinements (native),
- *                                        or the mixed kernel and its double fallback
+ *   perks__cgs_divk_setup<S, T>(a, mixed, p, &why)   ONCHIP_OPERATOR_DIVK's checks and diagonal
+ *   perks__cgs_plan_make<S, OP, T>(native, float_or_NULL, dims, a, p)   name_plan: checks, the workspace
+ *   perks__cgs_solve<S, T, OP>(a, p, stream)   name_run: the direct solve and its refinements
+ *                                        (native), or the mixed kernel and its double fallback
  *
  * EXAMPLE: name_plan and name_run are one call each (perks/cg_stencil.cuh, the generators).
  *   [not compiled: no code, a pointer to the generators]
@@ -167,6 +168,7 @@ typedef struct perks_cgs_plan {
     perks__cgs_ws ws;       /* one device allocation (ws.base) */
     perks_cg_opts opts;
     const void *knative, *kfloat; /* the kernel in T; mixed: the float kernel (else NULL) */
+    const void *kfield;           /* ONCHIP_OPERATOR_DIVK: the k the plan was made from (name_run's a.k) */
 } perks_cgs_plan;
 
 static inline void perks_cgs_plan_free(perks_cgs_plan *p)
@@ -242,22 +244,25 @@ static inline int perks__cgs_divk_setup(const perks_cgs_args *a, bool mixed, per
     if (!a->k) return *why = "refused: a.k is NULL (an ONCHIP_OPERATOR_DIVK instance needs the cell field k)", PERKS_ENULL;
     if (!onchip_face_valid(a->face))
         return *why = "refused: a.face is not ONCHIP_FACE_ARITH or ONCHIP_FACE_HARMONIC", PERKS_EFORMAT;
-    double sigma = 0;
+    double sigma = 0, wabs = 0;
     for (int j = 0; j < t::n; j++) {
-        sigma += a->w[t::i[j]];
+        sigma += a->w[t::i[j]], wabs += fabs(a->w[t::i[j]]);
         if ((t::dx[j] || t::dy[j] || t::dz[j]) && !(a->w[t::i[j]] <= 0))
             return *why = "refused: an off-centre weight is > 0 (ONCHIP_OPERATOR_DIVK takes -w[I] k_I >= 0: the "
                           "operator is then symmetric positive definite)",
                    PERKS_EFORMAT;
     }
-    if (!(sigma >= 0) || !isfinite(sigma))
+    /* a sum that is 0 but for its rounding (-laplace / h^2) is 0 */
+    if (!(sigma >= -4.0 * t::n * 2.220446049250313e-16 * wabs) || !isfinite(sigma))
         return *why = "refused: the weights' sum (the operator's shift) is < 0 or not finite", PERKS_EFORMAT;
+    if (sigma < 0) sigma = 0;
     for (int c = 0; c < PERKS_CGS_MAXCOEF; c++) k->w[c] = -k->w[c];
     k->sigma = sigma, k->face = a->face;
     const long long n = (long long)a->nx * a->ny * a->nz;
     const size_t v = ((size_t)n * 8 + 255) / 256 * 256;
     p->ws.kbytes = (mixed ? 4 : 2) * v + 256;
     if (cudaMalloc((void **)&p->ws.kbase, p->ws.kbytes) != cudaSuccess) {
+        cudaGetLastError(); /* the failure is the code, not a sticky error */
         p->ws.kbase = NULL;
         return *why = "refused: the diagonal's cudaMalloc failed", PERKS_ENOMEM;
     }
@@ -280,6 +285,7 @@ static inline int perks__cgs_divk_setup(const perks_cgs_args *a, bool mixed, per
     k->dv = mixed ? (const void *)p->ws.dvf : p->ws.dv;
     k->kh = mixed ? (const double *)a->k : NULL;
     k->z = p->ws.z;
+    p->kfield = a->k;
     return PERKS_SUCCESS;
 }
 
@@ -344,6 +350,7 @@ static inline int perks__cgs_solve(const perks_cgs_args *args, const perks_cgs_p
     *args->result = r;
     if (!args->b || !args->x) return args->result->status = PERKS_ENULL;
     if (!p->passes || !p->ws.base) return args->result->status = PERKS_ESIZE; /* refused or freed */
+    if (args->k != p->kfield) return args->result->status = PERKS_EUNSUPPORTED; /* another k than the plan's */
     const void *knative = p->knative, *kfloat = p->kfloat;
     const perks_cg_opts *o = &p->opts;
     const perks__cgs_ws ws = p->ws;
