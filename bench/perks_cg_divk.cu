@@ -9,8 +9,8 @@
  * Each time: the median of --reps runs of name_run (plan made once, outside; its ms printed as
  * setup), iterations, status, the true residual ||b - A x|| / ||b|| computed here in double from
  * the CSR.  Per iteration beside its floor (bytes over 4.27 TB/s): mfree 12 passes of 8 B a cell (8
- * vector passes, k and 1 / diagonal read by both sweeps), mfree-mixed 12 of 4 B, csr 12 B a nonzero
- * + 4 B a row + 6 vector passes of 8 B.  "x csr": csr's ms over the row's.
+ * vector passes, k read by both sweeps, 1 / diagonal read and z written by phase B), mfree-mixed 12
+ * of 4 B, csr 12 B a nonzero + 4 B a row + 6 vector passes of 8 B.  "x csr": csr's ms over the row's.
  * k: "layers" (1 below z = n/2, 1000 above, each cell +-30 %) and "blocks" (8^3 blocks, k
  * log-uniform in [1e-3, 1]), b uniform in [-1, 1).
  * usage: perks_cg_divk [--reps N] [--tol T] [--sizes 64,128,256] [--arith]   (--arith: the
