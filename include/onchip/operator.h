@@ -25,7 +25,9 @@
  * FUNCTIONS (host and device; plain C99)
  *   onchip_face_valid(rule), onchip_face_name(rule) ("arithmetic", "harmonic" or a null pointer),
  *   onchip_face_k(rule, a, b) in double, onchip_face_kf(rule, a, b) in float, for a and b in
- *   [ONCHIP_FACE_KMIN, ONCHIP_FACE_KMAX] = [2^-64, 2^64] (the engines refuse a k outside it)
+ *   [ONCHIP_FACE_KMIN, ONCHIP_FACE_KMAX] = [2^-64, 2^64] (the engines refuse a k outside it);
+ *   device code (CUDA C++): onchip_face_k_dev(rule, a, b), float and double, the same rule without
+ *   the division's slow path (that range keeps lo + hi far inside the fast reciprocal's)
  */
 #ifndef ONCHIP_OPERATOR_H
 #define ONCHIP_OPERATOR_H
@@ -57,6 +59,24 @@ ONCHIP__HD float onchip_face_kf(int rule, float a, float b)
     const float lo = a < b ? a : b, hi = a < b ? b : a;
     return rule == ONCHIP_FACE_HARMONIC ? 2 * lo * (hi / (lo + hi)) : 0.5f * (lo + hi);
 }
+
+#if defined(__CUDACC__)
+/* float: __fdividef (lo + hi <= 2^65); double: 1 / (lo + hi) by two Newton steps from float's
+ * reciprocal; the same bits from either side */
+static __device__ __forceinline__ float onchip_face_k_dev(int rule, float a, float b)
+{
+    const float lo = fminf(a, b), hi = fmaxf(a, b);
+    return rule == ONCHIP_FACE_HARMONIC ? 2 * lo * __fdividef(hi, lo + hi) : 0.5f * (lo + hi);
+}
+static __device__ __forceinline__ double onchip_face_k_dev(int rule, double a, double b)
+{
+    const double lo = fmin(a, b), hi = fmax(a, b), d = lo + hi;
+    double r = (double)__frcp_rn((float)d);
+    r = __fma_rn(r, __fma_rn(-d, r, 1.0), r);
+    r = __fma_rn(r, __fma_rn(-d, r, 1.0), r);
+    return rule == ONCHIP_FACE_HARMONIC ? 2 * lo * (hi * r) : 0.5 * d;
+}
+#endif
 
 #endif /* ONCHIP_OPERATOR_H */
 #include <onchip/names_pop.h>

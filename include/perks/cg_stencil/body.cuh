@@ -122,20 +122,6 @@ struct perks__cgs_gather {
 /* one point of ONCHIP_OPERATOR_DIVK's gather: q = fma(w[I] face(k(c), k(c + d)), u(c) - u(c + d), q), with
  * w[I] the negated weight; u = 0 and k = k(c) outside the grid; the centre's points add nothing (the
  * caller's sigma u(c)) */
-static __device__ __forceinline__ float perks__cgs_face(int rule, float a, float b)
-{ /* onchip_face_kf with __fdividef: lo + hi <= 2^65, far inside its range */
-    const float lo = fminf(a, b), hi = fmaxf(a, b);
-    return rule == ONCHIP_FACE_HARMONIC ? 2 * lo * __fdividef(hi, lo + hi) : 0.5f * (lo + hi);
-}
-static __device__ __forceinline__ double perks__cgs_face(int rule, double a, double b)
-{ /* onchip_face_k with 1 / (lo + hi) by two Newton steps from float's reciprocal (lo + hi in [2^-63,
-   * 2^65]: no slow path); the same bits from either side */
-    const double lo = fmin(a, b), hi = fmax(a, b), d = lo + hi;
-    double r = (double)__frcp_rn((float)d);
-    r = __fma_rn(r, __fma_rn(-d, r, 1.0), r);
-    r = __fma_rn(r, __fma_rn(-d, r, 1.0), r);
-    return rule == ONCHIP_FACE_HARMONIC ? 2 * lo * (hi * r) : 0.5 * d;
-}
 template <class T, class V, int ZLO>
 struct perks__cgs_divk_pt {
     const perks_cgs_kargs &a;
@@ -154,7 +140,7 @@ struct perks__cgs_divk_pt {
         const long long j = i + DX + (long long)DY * a.nx + DZ * plane;
         const T un = DX == 0 && DY == 0 ? win[DZ - ZLO] : inside ? v(j) : (T)0;
         const T kn = !inside ? kc : DX == 0 && DY == 0 ? kwin[DZ - ZLO] : K[j];
-        q = perks__cgs_fma(w[I] * perks__cgs_face(a.face, kc, kn), uc - un, q);
+        q = perks__cgs_fma(w[I] * onchip_face_k_dev(a.face, kc, kn), uc - un, q);
     }
 };
 
