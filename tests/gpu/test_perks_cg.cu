@@ -25,7 +25,9 @@
  * SUCCESS only at or below tol and EINACCURATE only above it; test_accuracy's tables on the
  * SuiteSparse files are honesty checks only (their correctness is compare()'s in test_files).
  * The cases are counted (check_plan(plan_cases(light))): a cluster case below sm_90 is a counted
- * skip (after checking that the cluster path is refused), so is each case of a missing file. */
+ * skip (after checking that the cluster path is refused), so is each case of a missing file.
+ *   test_perks_cg [--light] [--part K/N] [--seed N]   (--light: small systems, for compute-sanitizer;
+ *   --part: of the compare(), direct() and stream cases every N-th from the K-th, the rest skipped) */
 #include <perks/cg.cuh>
 #include <perks/mtx.h>
 #include <stddef.h>
@@ -514,7 +516,10 @@ static void compare(const char *name, const perks_csr *A, const run_cfg *c, doub
            *xc = (double *)malloc(sizeof(double) * n), *xf = (double *)malloc(sizeof(double) * n);
     char label[320];
     compare_label0(label, sizeof label, name, A, c);
-    case_begin(label);
+    if (!case_part(label)) {
+        free(b), free(xg), free(xc), free(xf);
+        return;
+    }
     fill_b(b, n);
     for (int i = 0; i < n; i++) xg[i] = xc[i] = c->x0 ? gpucheck_uniform() : 0;
     gpu_out g = gpu_solve(A, b, xg, c);
@@ -601,7 +606,10 @@ static void direct(const char *name, const perks_csr *A, int dbl, int jacobi, in
     char label[200];
     snprintf(label, sizeof label, "perks cg %s %s path %d%s%s matches a direct Cholesky solve (n=%d)", name,
              dbl ? "fp64" : "fp32", path, variant ? " chronopoulos-gear" : "", jacobi ? " jacobi" : "", n);
-    case_begin(label);
+    if (!case_part(label)) {
+        free(b), free(xs), free(xg);
+        return;
+    }
     fill_b(b, n);
     int chol = cholesky_solve(A, b, xs);
     run_cfg c = {dbl, jacobi, 1, 0, 0, 10 * n + 10, -1, dbl ? 1e-12 : 1e-6, path, 0, 0, variant};
@@ -1324,7 +1332,10 @@ static void stream_same(const char *name, const perks_csr *A, run_cfg c, double 
     char label[300];
     snprintf(label, sizeof label, "perks cg stream %s %s n=%d%s%s blocks=%d barrier=%d", name, c.dbl ? "fp64" : "fp32", n,
              c.jacobi ? " jacobi" : "", c.x0 ? " x0" : "", c.blocks, c.barrier);
-    case_begin(label);
+    if (!case_part(label)) {
+        free(b), free(xs), free(xg), free(xc);
+        return;
+    }
     fill_b(b, n);
     for (int i = 0; i < n; i++) xs[i] = xg[i] = xc[i] = c.x0 ? gpucheck_uniform() : 0;
     run_cfg cg = c;

@@ -23,6 +23,16 @@ PERKS_CGD_DEFINE(cgd_d, double)
 PERKS_CGD_DEFINE(cgd_f, float)
 
 /* the 5-point Laplacian of an nx x ny grid (Dirichlet, SPD), or a diagonal matrix diag(d) */
+/* the options every solve starts from: the defaults, with --light (under the sanitizers, whose time
+ * grows with the blocks) 4 blocks a rank */
+static int g_blocks;
+static perks_cgd_opts opts0(void)
+{
+    perks_cgd_opts o = perks_cgd_defaults();
+    o.blocks = g_blocks;
+    return o;
+}
+
 static int poisson2d(perks_csr *A, int nx, int ny)
 {
     const int n = nx * ny;
@@ -163,7 +173,7 @@ static void check_matrix(const char *what, const perks_csr *A, int dbl, int jaco
     const int n = A->n_rows;
     double *b = (double *)malloc(n * sizeof(double)), *x = (double *)malloc(n * sizeof(double));
     for (int i = 0; i < n; i++) b[i] = gpucheck_uniform();
-    perks_cgd_opts o = perks_cgd_defaults();
+    perks_cgd_opts o = opts0();
     o.tol = tol, o.jacobi = jacobi, o.max_iter = 20000;
     int it1 = -1;
     for (int k = 0; k < nr && !check__failed_case; k++) {
@@ -278,7 +288,7 @@ static void test_nccl_one(int light)
         const double tol = 1e-10;
         double *b = (double *)malloc(A.n_rows * sizeof(double)), *x = (double *)malloc(A.n_rows * sizeof(double));
         for (int i = 0; i < A.n_rows; i++) b[i] = gpucheck_uniform();
-        perks_cgd_opts o = perks_cgd_defaults();
+        perks_cgd_opts o = opts0();
         o.tol = tol, o.jacobi = 1, o.max_iter = 20000;
         perks_cgd_result r1, rn;
         int f1[2] = {0, A.n_rows};
@@ -330,7 +340,7 @@ static void test_nccl(int light)
         const double tol = 1e-10;
         double *b = (double *)malloc(A.n_rows * sizeof(double)), *x = (double *)malloc(A.n_rows * sizeof(double));
         for (int i = 0; i < A.n_rows; i++) b[i] = gpucheck_uniform();
-        perks_cgd_opts o = perks_cgd_defaults();
+        perks_cgd_opts o = opts0();
         o.tol = tol, o.jacobi = 1, o.max_iter = 20000;
         perks_cgd_result r1, rp;
         int f1[2] = {0, A.n_rows}, fp[9];
@@ -394,7 +404,7 @@ static void reuse(const perks_csr *A, const double *b1, const double *b2, int P,
         free(rp);
     }
     perks_cgd_result res[3];
-    perks_cgd_opts o = perks_cgd_defaults();
+    perks_cgd_opts o = opts0();
     o.tol = tol;
     perks_cgd_args a = {rk, P, o, &res[0]};
     perks_cgd_plan p;
@@ -441,7 +451,7 @@ static void test_errors(void)
     const int n = poisson2d(&A, 9, 7);
     double *b = (double *)malloc(n * sizeof(double)), *x = (double *)malloc(n * sizeof(double));
     for (int i = 0; i < n; i++) b[i] = 1 + gpucheck_uniform();
-    perks_cgd_opts o = perks_cgd_defaults();
+    perks_cgd_opts o = opts0();
     perks_cgd_result res;
     {
         perks_cgd_args a = {NULL, 1, o, &res};
@@ -489,6 +499,10 @@ static void test_errors(void)
         }
         X_UNTOUCHED("ranks that disagree on n");
         rk[1].n = n;
+        a.opts.blocks = -1;
+        CHECK(cgd_d_launch(&a) == PERKS_ESIZE, "opts.blocks -1");
+        X_UNTOUCHED("opts.blocks -1");
+        a.opts.blocks = o.blocks;
         a.result = NULL;
         CHECK(cgd_d_launch(&a) == PERKS_ENULL, "NULL result");
         a.result = &res, a.nlocal = 0;
@@ -544,6 +558,7 @@ static void test_errors(void)
 int main(int argc, char **argv)
 {
     int light = gpucheck_begin(argc, argv);
+    g_blocks = light ? 4 : 0;
     /* test_errors 1; test_virtual: poisson 1 + a case a file (--light: 1 file); NCCL: one rank 1, one rank
      * a GPU 1 (a counted skip where the machine or the build lacks it) */
     check_plan(1 + 1 + files_count(light) + 1 + 1);

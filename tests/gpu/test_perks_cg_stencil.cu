@@ -170,6 +170,7 @@ typedef struct cmp_case {
     double tol;
     int jacobi, x0;
     int kf, face;
+    int blocks; /* opts.blocks: 0 the occupancy's grid, else at most this many blocks */
 } cmp_case;
 
 /* the cell field of kind kf (cmp_case) on an nx x ny x nz grid, fresh random */
@@ -253,7 +254,7 @@ static void compare(const char *name, const pts *p, const double *w, const cmp_c
     CUDA_OK(cudaMemcpy(db, hb, sizeof(double) * n, cudaMemcpyHostToDevice));
     CUDA_OK(cudaMemcpy(dxc, hx0, sizeof(double) * n, cudaMemcpyHostToDevice));
     perks_cg_opts o = perks_cg_defaults();
-    o.tol = tol, o.jacobi = jacobi, o.x0 = x0, o.max_iter = 20000;
+    o.tol = tol, o.jacobi = jacobi, o.x0 = x0, o.max_iter = 20000, o.blocks = c->blocks;
     perks_cg_result rc_, rm;
     perks_cg_args ac = {};
     ac.n = n, ac.nnz = A.nnz, ac.row_ptr = drp, ac.col = dci, ac.val = dva, ac.b = db, ac.x = dxc, ac.opts = o;
@@ -409,6 +410,9 @@ static void edges(void)
     REFUSED(v_p7, mk(20, 10, 6, w, db, dx, &o, &r), PERKS_ESIZE, "max_iter -1");
     REFUSED(v_p7m, mk(20, 10, 6, w, db, dx, &o, &r), PERKS_ESIZE, "max_iter -1 (mixed)");
     o = perks_cg_defaults();
+    o.blocks = -1;
+    REFUSED(v_p7, mk(20, 10, 6, w, db, dx, &o, &r), PERKS_ESIZE, "blocks -1");
+    o = perks_cg_defaults();
     memcpy(bad, w, sizeof w), bad[1] = -1.5;
     REFUSED(v_p7, mk(20, 10, 6, bad, db, dx, &o, &r), PERKS_ENOTSYM, "asymmetric");
     REFUSED(v_p7m, mk(20, 10, 6, bad, db, dx, &o, &r), PERKS_ENOTSYM, "asymmetric (mixed)");
@@ -562,55 +566,58 @@ static void repro(int light)
     case_end();
 }
 
-/* --light (compute-sanitizer): small grids, every kernel once */
+/* --light (compute-sanitizer): small grids, every kernel once, on 2 to 5 blocks (racecheck's time grows
+ * with the blocks, and the occupancy's grid idles on grids this small) */
 static const cmp_case light_cases[] = {
-    {0, 13, 9, 7, &v_p7, NULL, 0, 1e-10, 1, 0, 0, 0},   {0, 13, 9, 7, NULL, &v_p7f, 0, 1e-4, 0, 1, 0, 0},
-    {0, 13, 9, 7, &v_p7m, NULL, 1, 1e-10, 0, 0, 0, 0},  {1, 9, 11, 10, &v_p13, NULL, 0, 1e-9, 0, 0, 0, 0},
-    {2, 7, 9, 5, &v_p27, NULL, 0, 1e-10, 0, 0, 0, 0},   {3, 31, 17, 1, &v_p5, NULL, 0, 1e-10, 0, 0, 0, 0},
-    {3, 31, 17, 1, &v_p5m, NULL, 1, 1e-10, 0, 1, 0, 0},
-    {0, 13, 9, 7, &v_d7, NULL, 0, 1e-10, 1, 0, 1, ONCHIP_FACE_ARITH},
-    {0, 13, 9, 7, NULL, &v_d7f, 0, 1e-4, 1, 1, 2, ONCHIP_FACE_HARMONIC},
-    {0, 13, 9, 7, &v_d7m, NULL, 1, 1e-10, 1, 0, 2, ONCHIP_FACE_HARMONIC},
-    {1, 9, 11, 10, &v_d13, NULL, 0, 1e-9, 0, 0, 1, ONCHIP_FACE_HARMONIC},
-    {3, 31, 17, 1, &v_d5m, NULL, 1, 1e-10, 1, 1, 1, ONCHIP_FACE_ARITH},
+    {0, 13, 9, 7, &v_p7, NULL, 0, 1e-10, 1, 0, 0, 0, 3},   {0, 13, 9, 7, NULL, &v_p7f, 0, 1e-4, 0, 1, 0, 0, 4},
+    {0, 13, 9, 7, &v_p7m, NULL, 1, 1e-10, 0, 0, 0, 0, 5},  {1, 9, 11, 10, &v_p13, NULL, 0, 1e-9, 0, 0, 0, 0, 2},
+    {2, 7, 9, 5, &v_p27, NULL, 0, 1e-10, 0, 0, 0, 0, 3},   {3, 31, 17, 1, &v_p5, NULL, 0, 1e-10, 0, 0, 0, 0, 4},
+    {3, 31, 17, 1, &v_p5m, NULL, 1, 1e-10, 0, 1, 0, 0, 5},
+    {0, 13, 9, 7, &v_d7, NULL, 0, 1e-10, 1, 0, 1, ONCHIP_FACE_ARITH, 2},
+    {0, 13, 9, 7, NULL, &v_d7f, 0, 1e-4, 1, 1, 2, ONCHIP_FACE_HARMONIC, 3},
+    {0, 13, 9, 7, &v_d7m, NULL, 1, 1e-10, 1, 0, 2, ONCHIP_FACE_HARMONIC, 4},
+    {1, 9, 11, 10, &v_d13, NULL, 0, 1e-9, 0, 0, 1, ONCHIP_FACE_HARMONIC, 5},
+    {3, 31, 17, 1, &v_d5m, NULL, 1, 1e-10, 1, 1, 1, ONCHIP_FACE_ARITH, 2},
 };
 static const cmp_case full_cases[] = {
-    {0, 1, 1, 1, &v_p7, NULL, 0, 1e-10, 0, 0, 0, 0},
-    {0, 1, 40, 1, &v_p7, NULL, 0, 1e-10, 0, 0, 0, 0},
-    {0, 1, 1, 77, &v_p7, NULL, 0, 1e-10, 1, 0, 0, 0},
-    {0, 37, 29, 23, &v_p7, NULL, 0, 1e-8, 0, 0, 0, 0},
-    {0, 37, 29, 23, &v_p7, NULL, 0, 1e-10, 1, 0, 0, 0},
-    {0, 37, 29, 23, &v_p7, NULL, 0, 1e-8, 0, 1, 0, 0},
-    {0, 37, 29, 23, NULL, &v_p7f, 0, 1e-4, 0, 0, 0, 0},
-    {0, 37, 29, 23, &v_p7m, NULL, 1, 1e-10, 0, 0, 0, 0},
-    {0, 37, 29, 23, &v_p7m, NULL, 1, 1e-12, 1, 1, 0, 0},
-    {1, 33, 17, 40, &v_p13, NULL, 0, 1e-9, 0, 0, 0, 0},
-    {2, 19, 31, 13, &v_p27, NULL, 0, 1e-10, 1, 0, 0, 0},
-    {3, 101, 77, 1, &v_p5, NULL, 0, 1e-10, 0, 0, 0, 0},
-    {3, 101, 77, 1, &v_p5m, NULL, 1, 1e-10, 0, 1, 0, 0},
-    {0, 130, 97, 61, &v_p7, NULL, 0, 1e-10, 0, 0, 0, 0},
-    {0, 130, 97, 61, &v_p7m, NULL, 1, 1e-10, 0, 0, 0, 0},
-    {3, 700, 513, 1, &v_p5, NULL, 0, 1e-9, 1, 0, 0, 0},
+    {0, 1, 1, 1, &v_p7, NULL, 0, 1e-10, 0, 0, 0, 0, 0},
+    {0, 1, 40, 1, &v_p7, NULL, 0, 1e-10, 0, 0, 0, 0, 0},
+    {0, 1, 1, 77, &v_p7, NULL, 0, 1e-10, 1, 0, 0, 0, 0},
+    {0, 37, 29, 23, &v_p7, NULL, 0, 1e-8, 0, 0, 0, 0, 0},
+    {0, 37, 29, 23, &v_p7, NULL, 0, 1e-10, 1, 0, 0, 0, 0},
+    {0, 37, 29, 23, &v_p7, NULL, 0, 1e-8, 0, 1, 0, 0, 0},
+    {0, 37, 29, 23, NULL, &v_p7f, 0, 1e-4, 0, 0, 0, 0, 0},
+    {0, 37, 29, 23, &v_p7m, NULL, 1, 1e-10, 0, 0, 0, 0, 0},
+    {0, 37, 29, 23, &v_p7m, NULL, 1, 1e-12, 1, 1, 0, 0, 0},
+    {0, 37, 29, 23, &v_p7, NULL, 0, 1e-10, 1, 0, 0, 0, 5}, /* 5 blocks: many work items a block */
+    {1, 33, 17, 40, &v_p13, NULL, 0, 1e-9, 0, 0, 0, 0, 0},
+    {2, 19, 31, 13, &v_p27, NULL, 0, 1e-10, 1, 0, 0, 0, 0},
+    {3, 101, 77, 1, &v_p5, NULL, 0, 1e-10, 0, 0, 0, 0, 0},
+    {3, 101, 77, 1, &v_p5m, NULL, 1, 1e-10, 0, 1, 0, 0, 0},
+    {0, 130, 97, 61, &v_p7, NULL, 0, 1e-10, 0, 0, 0, 0, 0},
+    {0, 130, 97, 61, &v_p7m, NULL, 1, 1e-10, 0, 0, 0, 0, 0},
+    {3, 700, 513, 1, &v_p5, NULL, 0, 1e-9, 1, 0, 0, 0, 0},
     /* a 3D grid of 256^3: the sweep's z chunks on a full GPU (double and mixed) */
-    {0, 256, 256, 256, &v_p7, NULL, 0, 1e-8, 0, 0, 0, 0},
-    {0, 256, 256, 256, &v_p7m, NULL, 1, 1e-10, 0, 0, 0, 0},
+    {0, 256, 256, 256, &v_p7, NULL, 0, 1e-8, 0, 0, 0, 0, 0},
+    {0, 256, 256, 256, &v_p7m, NULL, 1, 1e-10, 0, 0, 0, 0, 0},
     /* ONCHIP_OPERATOR_DIVK: both face rules, 1000x jumps, ragged grids */
-    {0, 1, 1, 1, &v_d7, NULL, 0, 1e-10, 1, 0, 2, ONCHIP_FACE_HARMONIC},
-    {0, 1, 40, 1, &v_d7, NULL, 0, 1e-10, 0, 0, 2, ONCHIP_FACE_ARITH},
-    {0, 37, 29, 23, &v_d7, NULL, 0, 1e-10, 1, 0, 1, ONCHIP_FACE_ARITH},
-    {0, 37, 29, 23, &v_d7, NULL, 0, 1e-10, 1, 0, 2, ONCHIP_FACE_HARMONIC},
-    {0, 37, 29, 23, &v_d7, NULL, 0, 1e-9, 0, 1, 1, ONCHIP_FACE_HARMONIC},
-    {0, 37, 29, 23, NULL, &v_d7f, 0, 1e-4, 1, 0, 2, ONCHIP_FACE_ARITH},
-    {0, 37, 29, 23, NULL, &v_d7f, 0, 1e-4, 0, 0, 1, ONCHIP_FACE_HARMONIC},
-    {0, 37, 29, 23, &v_d7m, NULL, 1, 1e-10, 1, 0, 1, ONCHIP_FACE_HARMONIC},
-    {0, 37, 29, 23, &v_d7m, NULL, 1, 1e-12, 0, 1, 2, ONCHIP_FACE_ARITH},
-    {1, 33, 17, 40, &v_d13, NULL, 0, 1e-9, 1, 0, 2, ONCHIP_FACE_HARMONIC},
-    {3, 101, 77, 1, &v_d5, NULL, 0, 1e-10, 1, 0, 2, ONCHIP_FACE_HARMONIC},
-    {3, 101, 77, 1, &v_d5m, NULL, 1, 1e-10, 0, 1, 1, ONCHIP_FACE_ARITH},
-    {0, 130, 97, 61, &v_d7, NULL, 0, 1e-10, 1, 0, 2, ONCHIP_FACE_HARMONIC},
-    {0, 130, 97, 61, &v_d7m, NULL, 1, 1e-10, 1, 0, 1, ONCHIP_FACE_ARITH},
-    {0, 256, 256, 256, &v_d7, NULL, 0, 1e-8, 1, 0, 2, ONCHIP_FACE_HARMONIC},
-    {0, 256, 256, 256, &v_d7m, NULL, 1, 1e-10, 1, 0, 1, ONCHIP_FACE_ARITH},
+    {0, 1, 1, 1, &v_d7, NULL, 0, 1e-10, 1, 0, 2, ONCHIP_FACE_HARMONIC, 0},
+    {0, 1, 40, 1, &v_d7, NULL, 0, 1e-10, 0, 0, 2, ONCHIP_FACE_ARITH, 0},
+    {0, 37, 29, 23, &v_d7, NULL, 0, 1e-10, 1, 0, 1, ONCHIP_FACE_ARITH, 0},
+    {0, 37, 29, 23, &v_d7, NULL, 0, 1e-10, 1, 0, 2, ONCHIP_FACE_HARMONIC, 0},
+    {0, 37, 29, 23, &v_d7, NULL, 0, 1e-9, 0, 1, 1, ONCHIP_FACE_HARMONIC, 0},
+    {0, 37, 29, 23, NULL, &v_d7f, 0, 1e-4, 1, 0, 2, ONCHIP_FACE_ARITH, 0},
+    {0, 37, 29, 23, NULL, &v_d7f, 0, 1e-4, 0, 0, 1, ONCHIP_FACE_HARMONIC, 0},
+    {0, 37, 29, 23, &v_d7m, NULL, 1, 1e-10, 1, 0, 1, ONCHIP_FACE_HARMONIC, 0},
+    {0, 37, 29, 23, &v_d7m, NULL, 1, 1e-12, 0, 1, 2, ONCHIP_FACE_ARITH, 0},
+    {0, 37, 29, 23, &v_d7m, NULL, 1, 1e-10, 1, 0, 2, ONCHIP_FACE_HARMONIC, 7},
+    {1, 33, 17, 40, &v_d13, NULL, 0, 1e-9, 1, 0, 2, ONCHIP_FACE_HARMONIC, 0},
+    {3, 101, 77, 1, &v_d5, NULL, 0, 1e-10, 1, 0, 2, ONCHIP_FACE_HARMONIC, 0},
+    {3, 101, 77, 1, &v_d5m, NULL, 1, 1e-10, 0, 1, 1, ONCHIP_FACE_ARITH, 0},
+    {0, 130, 97, 61, &v_d7, NULL, 0, 1e-10, 1, 0, 2, ONCHIP_FACE_HARMONIC, 0},
+    {0, 130, 97, 61, &v_d7m, NULL, 1, 1e-10, 1, 0, 1, ONCHIP_FACE_ARITH, 0},
+    {0, 256, 256, 256, &v_d7, NULL, 0, 1e-8, 1, 0, 2, ONCHIP_FACE_HARMONIC, 0},
+    {0, 256, 256, 256, &v_d7m, NULL, 1, 1e-10, 1, 0, 1, ONCHIP_FACE_ARITH, 0},
 };
 #define N_LIGHT_CASES ((int)(sizeof light_cases / sizeof *light_cases))
 #define N_FULL_CASES ((int)(sizeof full_cases / sizeof *full_cases))

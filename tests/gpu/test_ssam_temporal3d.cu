@@ -198,7 +198,7 @@ static void run_kernel(const kern *k, int light)
     snprintf(name, sizeof name, "ssam temporal 3D %s (TT %d, tile stores %d x %d): N steps = N one-pass launches bit "
              "for bit, and the double reference; Dirichlet and periodic, ragged sizes, pitches", k->name, tt, k->stepx,
              k->stepy);
-    case_begin(name);
+    if (!case_part(name)) return;
     const size_t es = k->dbl ? 8 : 4;
     double c[64];
     void *hc = malloc(64 * es);
@@ -333,8 +333,10 @@ static void test_errors(void)
 /* AUTO: the plan's path and reason, and the result against one pass per step and the reference */
 static void test_auto(int light)
 {
-    case_begin("ssam temporal 3D AUTO: the planned path (temporal for 3d7pt, 3d13pt and 3d27pt, one pass for 3d125pt and 1 step), "
-               "the same result as one pass per step, poisoned buffers, Dirichlet and periodic, the double reference");
+    if (!case_part("ssam temporal 3D AUTO: the planned path (temporal for 3d7pt, 3d13pt and 3d27pt, one pass for 3d125pt and "
+                   "1 step), the same result as one pass per step, poisoned buffers, Dirichlet and periodic, the double "
+                   "reference"))
+        return;
     typedef int (*plan_fn)(const ssam_stencil_args *, ssam_plan *);
     /* steps: one pass (the state in dst), several; periodic sizes a multiple of V (bit for bit) */
     static const struct { int dbl, n, steps, want, periodic, npts; const int (*pts)[4]; plan_fn plan; advance_fn adv, one; } cases[] = {
@@ -438,9 +440,10 @@ static void test_auto(int light)
     case_end();
 }
 
-/* usage: test_ssam_temporal3d [--light] [--only SUBSTRING]   (--light: small sizes only, for
- * compute-sanitizer; --only: AUTO ("auto") and the kernels whose name contains SUBSTRING, e.g.
- * "ring", the others skipped: racecheck in parts side by side) */
+/* usage: test_ssam_temporal3d [--light] [--only SUBSTRING] [--part K/N]   (--light: small sizes only,
+ * for compute-sanitizer; --only: AUTO ("auto") and the kernels whose name contains SUBSTRING, e.g.
+ * "ring", the others skipped; --part: the K-th of AUTO and the kernels and every N-th after it:
+ * racecheck in parts side by side) */
 int main(int argc, char **argv)
 {
     int light = gpucheck_begin(argc, argv);

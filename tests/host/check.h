@@ -7,6 +7,7 @@
  *   case_begin("a"); CHECK(x == 1, "x %d", x); case_end();
  *   case_begin("b"); if (!have_data) { case_skip("no data"); } else { ...; case_end(); }
  *   check_skip("c", "needs sm_90");            (a case that is not run at all)
+ *   if (case_part("d")) { ...; case_end(); }   (a case of this part only, else skipped)
  *   return check_exit();
  *
  * A CHECK that fails outside a case (between case_end and the next case_begin) is a failure of
@@ -29,6 +30,7 @@ static int check__planned = -1;  /* the declared number of cases, -1 when none w
 static int check__have_seed;
 static unsigned long long check__seed;
 static const char *check__case = "";
+static int check__part_k, check__part_n = 1, check__parted; /* check_part's K, N; case_part's calls so far */
 static char check__last[256] = "the start";
 /* a pending error of the device, with its message in msg, or 0 */
 static int (*check__hook)(char *msg, size_t size);
@@ -122,6 +124,23 @@ static inline void case_skip(const char *why)
     check__in_case = 0;
     check__set_last(check__case);
     fflush(stdout);
+}
+/* the cases begun with case_part: the i-th runs when i % n == k, the others are skipped (a long test
+ * split over several processes: compute-sanitizer's parts side by side) */
+static inline void check_part(int k, int n)
+{
+    check__part_k = k, check__part_n = n;
+}
+/* case_begin(name) when the case is this part's (returns 1), else the case skipped (returns 0) */
+static inline int case_part(const char *name)
+{
+    if (check__parted++ % check__part_n != check__part_k) {
+        case_begin(name);
+        case_skip("another --part");
+        return 0;
+    }
+    case_begin(name);
+    return 1;
 }
 /* a case not run at all */
 static inline void check_skip(const char *name, const char *why)

@@ -63,7 +63,7 @@ static inline int perks__cgd_check_rank(const perks_cgd_rank *k, const perks_cgd
         k->first > k->n - k->own)
         return PERKS_ESIZE;
     if (!(o->tol >= 0) || o->max_iter < 0 || !(o->timeout_s > 0) || o->lanes < 0 || o->lanes > 32 ||
-        (o->lanes & (o->lanes - 1)))
+        (o->lanes & (o->lanes - 1)) || o->blocks < 0)
         return PERKS_ESIZE;
 #ifdef PERKS_CGD_NCCL
     if (k->comm) {
@@ -106,12 +106,13 @@ static inline int perks__cgd_reset(perks_cgd_rank *k, double tol)
 }
 
 /* the workspace of one rank (its window known) */
-static inline int perks__cgd_alloc(perks_cgd_rank *k, int elt, double tol)
+static inline int perks__cgd_alloc(perks_cgd_rank *k, int elt, double tol, int blocks)
 {
     int sms = 0;
     k->elt = elt;
     if (cudaSetDevice(k->device) != cudaSuccess || onchip_device_sms(k->device, &sms) != cudaSuccess) return PERKS_ECUDA;
     k->blocks = sms * (2048 / PERKS_CGD_BLOCK);
+    if (blocks > 0 && blocks < k->blocks) k->blocks = blocks;
     const size_t vb = perks__cgd_al((size_t)k->own * elt), wb = perks__cgd_al((size_t)(k->hi - k->lo) * elt);
     const size_t pb = perks__cgd_al(3 * sizeof(double) * k->blocks), sb = perks__cgd_al(sizeof(perks__cgd_state));
     const size_t gb = perks__cgd_al(PERKS__CGD_NV * sizeof(double) * k->nranks);
@@ -197,7 +198,7 @@ static inline int perks__cgd_setup(perks_cgd_rank *rk, int nlocal, int elt, cons
         }
         k->lanes = o->lanes ? o->lanes : 1;
         while (!o->lanes && k->lanes < 32 && (long long)nnz > 4LL * k->lanes * k->own) k->lanes *= 2;
-        init[2 * P] = perks__cgd_alloc(k, elt, o->tol); /* a rank that cannot allocate tells the others */
+        init[2 * P] = perks__cgd_alloc(k, elt, o->tol, o->blocks); /* a rank that cannot allocate tells the others */
         if (perks__cgd_copy(k, need_d[i], init, (2 * P + 1) * sizeof(int))) rc = PERKS_ECUDA;
     }
     if (!rc && !bad) rc = perks__cgd_allgather(rk, nlocal, need_d, tab_d, 2 * P + 1);

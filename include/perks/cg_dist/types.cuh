@@ -3,7 +3,8 @@
  * (perks/cg_dist.cuh describes the solver).
  *
  * WHAT
- *   perks_cgd_opts, perks_cgd_defaults()   tolerance, iterations, Jacobi, x0, lanes per row, timeout
+ *   perks_cgd_opts, perks_cgd_defaults()   tolerance, iterations, Jacobi, x0, lanes per row, timeout,
+ *                                          blocks
  *   perks_cgd_result                       status, iterations, both residuals, restarts
  *   perks_cgd_rank                         one rank's part of the system (the caller's fields) and
  *                                          what name_plan sets up (window, halo tables, workspace)
@@ -50,13 +51,14 @@ typedef struct perks_cgd_opts {
     double timeout_s; /* NCCL ranks: each wait for the devices (every PERKS_CGD_POLL iterations) at
                          most this long, else PERKS_ETIMEOUT and the communicators aborted
                          (perks_nccl_wait); default 300 */
+    int blocks;   /* the kernels' blocks a rank: 0 eight an SM, else this many when fewer */
 } perks_cgd_opts;
 
 #ifndef __CUDACC_RTC__ /* host code: not under NVRTC */
 static inline perks_cgd_opts perks_cgd_defaults(void)
 {
     perks_cgd_opts o;
-    o.tol = 1e-8, o.max_iter = 10000, o.jacobi = 0, o.use_x0 = 0, o.lanes = 0, o.timeout_s = 300;
+    o.tol = 1e-8, o.max_iter = 10000, o.jacobi = 0, o.use_x0 = 0, o.lanes = 0, o.timeout_s = 300, o.blocks = 0;
     return o;
 }
 #endif

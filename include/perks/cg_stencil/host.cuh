@@ -8,7 +8,7 @@
  *                                        argument, the workspace), perks_cgs_plan_free(p)
  *   perks__cgs_weights<S>(w, &dinv)     PERKS_EDIAG / PERKS_EFORMAT / PERKS_ENOTSYM or 0 (dinv: 1 / centre)
  *   perks__cgs_items(&a, G, zw)          the z chunk giving the fewest rounds of the longest block
- *   perks__cgs_run(kernel, &a, stream, &out)            one cooperative launch, waited for
+ *   perks__cgs_run(kernel, &a, zw, blocks, stream, &out) one cooperative launch, waited for
  *   perks__cgs_resid<S, TX, OP>(&a, b, x, r, part, stream, &rr, &bb, &aa)   ||b - A x||^2 ... in double
  *   perks__cgs_round<TI, TX>(...)        one refinement: A d = r / ||r|| solved in TI, x += ||r|| d
  *   perks__cgs_divk_setup<S, T>(a, mixed, p, &why)   ONCHIP_OPERATOR_DIVK's checks and diagonal
@@ -85,14 +85,17 @@ static inline void perks__cgs_items(perks_cgs_kargs *a, int G, int zw)
     }
 }
 
-/* one cooperative launch of kernel (its grid: the occupancy's), waited for; its result into *h */
-static inline int perks__cgs_run(const void *kernel, perks_cgs_kargs *a, int zw, cudaStream_t st, perks__cg_out *h)
+/* one cooperative launch of kernel (its grid: the occupancy's blocks, or `blocks` when that is
+ * fewer and > 0), waited for; its result into *h */
+static inline int perks__cgs_run(const void *kernel, perks_cgs_kargs *a, int zw, int blocks, cudaStream_t st,
+                                 perks__cg_out *h)
 {
     int bps = 0, sms = 0, rc = perks_occupancy(kernel, PERKS_CGS_BLOCK, 0, &bps, &sms);
     if (rc) return rc;
-    perks__cgs_items(a, bps * sms, zw);
+    const int G = blocks > 0 && blocks < bps * sms ? blocks : bps * sms;
+    perks__cgs_items(a, G, zw);
     void *args[] = {a};
-    rc = perks_launch(kernel, dim3(bps * sms), dim3(PERKS_CGS_BLOCK), args, 0, st);
+    rc = perks_launch(kernel, dim3(G), dim3(PERKS_CGS_BLOCK), args, 0, st);
     if (rc) return rc;
     if (cudaMemcpyAsync(h, a->out, sizeof *h, cudaMemcpyDeviceToHost, st) != cudaSuccess) return PERKS_ECUDA;
     return cudaStreamSynchronize(st) == cudaSuccess ? PERKS_SUCCESS : PERKS_ECUDA;
@@ -151,7 +154,7 @@ typedef struct perks_cgs_args {
     const double *w;         /* host: the shape's ncoef weights, by coefficient index */
     const void *b;           /* T *, device, nx ny nz */
     void *x;                 /* T *, device, nx ny nz: the answer (and the start with opts.x0) */
-    perks_cg_opts opts;      /* tol (> 0), max_iter, jacobi, x0 are read; perks_cg_defaults() */
+    perks_cg_opts opts;      /* tol (> 0), max_iter, jacobi, x0, blocks are read; perks_cg_defaults() */
     perks_cg_result *result; /* host: filled by name_run */
     /* an instance generated with ONCHIP_OPERATOR_DIVK (onchip/operator.h) reads these; others refuse k */
     const void *k;           /* T *, device, nx ny nz: the cell field k, each in [2^-64, 2^64]; read by
@@ -190,8 +193,8 @@ static inline int perks__cgs_refuse(perks_cgs_plan *p, int rc, const char *why)
 /* one refinement round in TI (the inner kernel): rhs = r / ||r|| from w.rh, A d = rhs from d = 0 to
  * tol_in, x += ||r|| d; the iterations into *it, the inner solve's status returned in *st_in */
 template <class TI, class TX>
-static inline int perks__cgs_round(const void *kin, perks_cgs_kargs a, int zw, const perks__cgs_ws *w, TX *x, double rr,
-                                   double tol_in, int budget, cudaStream_t st, int *it, int *st_in)
+static inline int perks__cgs_round(const void *kin, perks_cgs_kargs a, int zw, int blocks, const perks__cgs_ws *w, TX *x,
+                                   double rr, double tol_in, int budget, cudaStream_t st, int *it, int *st_in)
 {
     const long long n = (long long)a.nx * a.ny * a.nz;
     const double rn = sqrt(rr);
@@ -200,7 +203,7 @@ static inline int perks__cgs_round(const void *kin, perks_cgs_kargs a, int zw, c
     /* the round's vectors: r, p0 and rh (read by the scaling above, free once it ran) */
     a.b = w->rhs, a.x = w->d, a.r = w->r, a.p0 = w->p0, a.p1 = w->rh, a.use_x0 = 0, a.tol = tol_in, a.max_iter = budget;
     perks__cg_out h;
-    const int rc = perks__cgs_run(kin, &a, zw, st, &h);
+    const int rc = perks__cgs_run(kin, &a, zw, blocks, st, &h);
     if (rc) return rc;
     *it = h.iterations, *st_in = h.status;
     if (h.status == PERKS_EBREAKDOWN) return PERKS_SUCCESS; /* d not added */
@@ -224,6 +227,7 @@ static inline int perks__cgs_check_args(const perks_cgs_args *a, int dims, const
         rc = PERKS_ESIZE, *why = "refused: nx, ny or nz < 1, nz != 1 for a 2D shape, or more than 2^31 - 1 cells";
     else if (!(o->tol > 0) || !isfinite(o->tol)) rc = PERKS_ESIZE, *why = "refused: opts.tol not > 0 and finite";
     else if (o->max_iter < 0) rc = PERKS_ESIZE, *why = "refused: opts.max_iter < 0";
+    else if (o->blocks < 0) rc = PERKS_ESIZE, *why = "refused: opts.blocks < 0";
     else if (o->cheb) rc = PERKS_EUNSUPPORTED, *why = cheb_why;
     else if ((rc = perks__cgs_weights<S>(a->w, dinv)))
         *why = rc == PERKS_EDIAG     ? "refused: the centre's weight is not > 0 and finite"
@@ -366,7 +370,7 @@ static inline int perks__cgs_solve(const perks_cgs_args *args, const perks_cgs_p
     r.ran = PERKS_CG_RAN_NATIVE;
     if (!kfloat) { /* the direct solve, then refinements while they help */
         a.b = b, a.x = x, a.use_x0 = o->x0 != 0, a.tol = tol, a.max_iter = o->max_iter;
-        if ((rc = perks__cgs_run(knative, &a, sh::zw, st, &h))) goto out;
+        if ((rc = perks__cgs_run(knative, &a, sh::zw, o->blocks, st, &h))) goto out;
         used = h.iterations, status = h.status;
         r.rel_residual = h.bb > 0 ? sqrt(h.rr / h.bb) : 0;
         if ((rc = perks__cgs_resid<S, T, OP>(&a, b, x, ws.rh, ws.rpart, st, &rr, &bb, &aa))) goto out;
@@ -377,7 +381,7 @@ static inline int perks__cgs_solve(const perks_cgs_args *args, const perks_cgs_p
                 rc = PERKS_ECUDA;
                 goto out;
             }
-            if ((rc = perks__cgs_round<T, T>(knative, a, sh::zw, &ws, x, rr, PERKS_CG_RESTART_TOL * tol * sqrt(bb / rr),
+            if ((rc = perks__cgs_round<T, T>(knative, a, sh::zw, o->blocks, &ws, x, rr, PERKS_CG_RESTART_TOL * tol * sqrt(bb / rr),
                                              o->max_iter - used, st, &it, &sti)))
                 goto out;
             used += it, rounds++;
@@ -396,7 +400,7 @@ static inline int perks__cgs_solve(const perks_cgs_args *args, const perks_cgs_p
         r.ran = PERKS_CG_RAN_MIXED;
         if (!o->x0 && cudaMemsetAsync(x, 0, n * sizeof(T), st) != cudaSuccess) { rc = PERKS_ECUDA; goto out; }
         a.b = NULL, a.x = ws.d, a.xh = (double *)x, a.bh = (const double *)b, a.tol = tol, a.max_iter = o->max_iter;
-        if ((rc = perks__cgs_run(kfloat, &a, sh::zw, st, &h))) goto out;
+        if ((rc = perks__cgs_run(kfloat, &a, sh::zw, o->blocks, st, &h))) goto out;
         used = h.iterations, status = h.status, rounds = h.repl;
         r.rel_residual = h.bb > 0 ? sqrt(h.rr / h.bb) : 0;
         if ((rc = perks__cgs_resid<S, T, OP>(&a, b, x, ws.rh, ws.rpart, st, &rr, &bb, &aa))) goto out;
@@ -407,7 +411,7 @@ static inline int perks__cgs_solve(const perks_cgs_args *args, const perks_cgs_p
             r.ran = PERKS_CG_RAN_FALLBACK;
             a.b = b, a.x = x, a.xh = NULL, a.bh = NULL, a.use_x0 = 1, a.max_iter = o->max_iter - used;
             if (OP == ONCHIP_OPERATOR_DIVK) a.k = a.kh, a.dv = ws.dv, a.kh = NULL; /* k and the diagonal in double */
-            if ((rc = perks__cgs_run(knative, &a, sh::zw, st, &h))) goto out;
+            if ((rc = perks__cgs_run(knative, &a, sh::zw, o->blocks, st, &h))) goto out;
             used += h.iterations, status = h.status;
             r.rel_residual = h.bb > 0 ? sqrt(h.rr / h.bb) : 0;
             if ((rc = perks__cgs_resid<S, T, OP>(&a, b, x, ws.rh, ws.rpart, st, &rr, &bb, &aa))) goto out;
