@@ -45,7 +45,7 @@
 #define PERKS_CGS_MAXCOEF 128
 /* the sweep's shape of a kernel (T, shape S, mixed MX, operator OP): U z planes a step (2 for float in
  * 3D with constant weights, else 1) and the blocks per SM its registers are set for (4: 64 registers,
- * 3: 80, 2 past 13 points or for DIVK's mixed kernel: 128), no spills on sm_80 and sm_90 (why:
+ * 3: 80, 2 past 13 points or past 7 for DIVK: 128), no spills on sm_80 and sm_90 (why:
  * docs/perks-cg.md#design-notes).  PERKS_CGS_UNROLL / PERKS_CGS_MINB set them. */
 template <class T, class S, bool MX, int OP = ONCHIP_OPERATOR_STENCIL> struct perks__cgs_cfg {
     enum { d3 = S::zlo < 0 || S::zhi > 0 }; /* a 3D shape: a z window to march */
@@ -57,7 +57,7 @@ template <class T, class S, bool MX, int OP = ONCHIP_OPERATOR_STENCIL> struct pe
 #ifdef PERKS_CGS_MINB
     enum { minb = PERKS_CGS_MINB };
 #else
-    enum { minb = OP == ONCHIP_OPERATOR_DIVK ? (MX || S::npts > 7 ? 2 : 3) : S::npts > 13 ? 2 : (MX || sizeof(T) == 4) && d3 ? 3 : 4 };
+    enum { minb = OP == ONCHIP_OPERATOR_DIVK ? (S::npts > 7 ? 2 : 3) : S::npts > 13 ? 2 : (MX || sizeof(T) == 4) && d3 ? 3 : 4 };
 #endif
 };
 
@@ -121,8 +121,8 @@ struct perks__cgs_gather {
 
 /* one point of ONCHIP_OPERATOR_DIVK's gather: q = fma(w[I] face(k(c), k(c + d)), u(c) - u(c + d), q), with
  * w[I] the negated weight; u = 0 and k = k(c) outside the grid; the centre's points add nothing (the
- * caller's sigma u(c)) */
-template <class T, class V, int ZLO>
+ * caller's sigma u(c)); W: the column's points from the windows (else loaded like the others) */
+template <class T, class V, int ZLO, bool W = true>
 struct perks__cgs_divk_pt {
     const perks_cgs_kargs &a;
     const T *w, *win, *kwin, *K; /* kwin: k along z, as win */
@@ -138,8 +138,8 @@ struct perks__cgs_divk_pt {
         const int x = gx + DX, y = gy + DY, zz = z + DZ;
         const bool inside = x >= 0 && x < a.nx && y >= 0 && y < a.ny && zz >= 0 && zz < a.nz;
         const long long j = i + DX + (long long)DY * a.nx + DZ * plane;
-        const T un = DX == 0 && DY == 0 ? win[DZ - ZLO] : inside ? v(j) : (T)0;
-        const T kn = !inside ? kc : DX == 0 && DY == 0 ? kwin[DZ - ZLO] : K[j];
+        const T un = W && DX == 0 && DY == 0 ? win[DZ - ZLO] : inside ? v(j) : (T)0;
+        const T kn = !inside ? kc : W && DX == 0 && DY == 0 ? kwin[DZ - ZLO] : K[j];
         q = perks__cgs_fma(w[I] * onchip_face_k_dev(a.face, kc, kn), uc - un, q);
     }
 };
@@ -148,8 +148,10 @@ struct perks__cgs_divk_pt {
  * v(cell), ld(i)); v(j) gives the vector at index j (loads), ld(i) what f needs of cell i besides
  * (loads), cells outside the grid are skipped.  The column's values along z sit in the register
  * window win[0 .. ZW+U-2] (planes z + zlo .. z + zhi + U - 1); U planes a step: every load of the
- * U cells (window, neighbours, ld) comes before any store of f, so U cells' loads are in flight. */
-template <class T, class S, int U, int OP = ONCHIP_OPERATOR_STENCIL, class V, class L, class F>
+ * U cells (window, neighbours, ld) comes before any store of f, so U cells' loads are in flight.
+ * W false (ONCHIP_OPERATOR_DIVK, U 1): no windows, every point loaded (the fewest registers: the
+ * mixed kernel's double replacement, once in many iterations). */
+template <class T, class S, int U, int OP = ONCHIP_OPERATOR_STENCIL, bool W = true, class V, class L, class F>
 static __device__ __forceinline__ void perks_cgs_sweep(const perks_cgs_kargs &a, const T *w, V v, L ld, F f,
                                                        const T *K = nullptr)
 {
@@ -157,6 +159,24 @@ static __device__ __forceinline__ void perks_cgs_sweep(const perks_cgs_kargs &a,
     typedef decltype(ld(0LL)) LT;
     const long long plane = (long long)a.nx * a.ny;
     const int ntiles = a.tx * a.ty;
+    if constexpr (!W) {
+        static_assert(OP == ONCHIP_OPERATOR_DIVK && U == 1, "perks_cgs_sweep: W false is ONCHIP_OPERATOR_DIVK's, U 1");
+        for (int it = blockIdx.x; it < a.items; it += gridDim.x) {
+            const int t = it % ntiles, z0 = it / ntiles * a.zc, z1 = min(z0 + a.zc, a.nz);
+            const int gx = t % a.tx * PERKS_CGS_BX + (int)threadIdx.x % PERKS_CGS_BX;
+            const int gy = t / a.tx * PERKS_CGS_BY + (int)threadIdx.x / PERKS_CGS_BX;
+            if (gx >= a.nx || gy >= a.ny) continue;
+            for (int z = z0; z < z1; ++z) {
+                const long long i = (long long)gy * a.nx + gx + z * plane;
+                const T uc = v(i), kc = K[i];
+                T q = 0;
+                const perks__cgs_divk_pt<T, V, ZLO, false> g = {a, w, nullptr, nullptr, K, v, i, plane, gx, gy, z, uc, kc, q};
+                onchip_shape_each(S(), g);
+                q = perks__cgs_fma((T)a.sigma, uc, q);
+                f(i, q, uc, ld(i));
+            }
+        }
+    } else
     for (int it = blockIdx.x; it < a.items; it += gridDim.x) {
         const int t = it % ntiles, z0 = it / ntiles * a.zc, z1 = min(z0 + a.zc, a.nz);
         const int gx = t % a.tx * PERKS_CGS_BX + (int)threadIdx.x % PERKS_CGS_BX;
@@ -258,7 +278,7 @@ static __device__ __forceinline__ void perks__cgs_replace(const perks_cgs_kargs 
     const double *xh = a.xh, *bh = a.bh;
     float *P = (float *)a.p0;
     double s0 = 0, s1 = 0, s2 = 0;
-    perks_cgs_sweep<double, S, 1, OP>(
+    perks_cgs_sweep<double, S, 1, OP, OP != ONCHIP_OPERATOR_DIVK>(
         a, a.w, [=](long long j) { return xh[j]; }, [=](long long i) { return bh[i]; },
         [&](long long i, double q, double, double bi) {
             const double rd = bi - q;
