@@ -73,8 +73,8 @@ static inline const char *perks_strerror(int rc)
     case PERKS_EDIAG: return "perks: a diagonal entry is missing, zero, negative or not finite";
     case PERKS_ENOTSYM: return "perks: matrix is not symmetric";
     case PERKS_ETHIN: return "perks: a slab or block is thinner than the halo (fewer ranks, or fewer steps between exchanges)";
-    case PERKS_ECOMM: return "perks: an NCCL call failed (ncclGetLastError says which)";
-    case PERKS_ETIMEOUT: return "perks: timed out waiting for a stream (the NCCL communicators were aborted)";
+    case PERKS_ECOMM: return "perks: an NCCL or MPI call failed (for NCCL, ncclGetLastError says which)";
+    case PERKS_ETIMEOUT: return "perks: timed out waiting for a stream (the NCCL communicators were aborted) or an MPI exchange";
     case PERKS_EOVERLAP: return "perks: buffers that must not overlap do (a and b)";
     case PERKS_EBOUNDARY:
         return "perks: a boundary policy the stencil does not give (ONCHIP_KEEP_RADIUS; ONCHIP_KEEP_EXTENT for a shape "

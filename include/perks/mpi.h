@@ -1,0 +1,152 @@
+#include <onchip/names_push.h>
+/* perks/mpi.h -- the slab split of perks/decomp.h over an MPI communicator (C99, host; compiled
+ * where <mpi.h> is found, else empty): the node-local rank that picks a device, the agreement check
+ * every rank runs once, and the halo exchange through MPI on host buffers (the host-staged
+ * transport: the caller copies the planes between device and host, or passes host memory).
+ *
+ * WHAT
+ *   perks_mpi_local(comm, &local, &nlocal)      this rank's index among the ranks of its node, and
+ *                                               their count (MPI_Comm_split_type, shared memory)
+ *   perks_slab_agree_mpi(s, plane, comm)        PERKS_ESIZE on every rank unless every rank's slab
+ *                                               is its rank of one domain (the fingerprint) and
+ *                                               comm's rank and size are the slab's
+ *   perks_slab_exchange_mpi(s, buf, plane_bytes, comm, timeout_s)
+ *                                               the ghosts of buf (host) from the peers' planes:
+ *                                               MPI_Isend / MPI_Irecv, waited for at most timeout_s
+ *   perks_nccl_from_mpi(comm, &nccl, &device)   (CUDA code with <nccl.h>) the device from the
+ *                                               node-local rank, NCCL's communicator over comm's ranks
+ *                                               for perks/exchange.cuh and perks/cg_dist.cuh
+ *
+ * EXAMPLE
+ *   [not compiled: it needs <mpi.h>; tests/mpi/test_perks_mpi.c makes these calls]
+ *   // MPI_Comm comm; int ny, nx, P, me; float *buf (host: own planes + 2 halo); perks_slab s
+ *   int local = 0, nlocal = 1;
+ *   if (perks_mpi_local(comm, &local, &nlocal)) return 1;   // cudaSetDevice(local % devices)
+ *   if (perks_slab_make(&s, ny, P, me, 1, PERKS_SLAB_DIRICHLET)) return 1;
+ *   if (perks_slab_agree_mpi(&s, nx, comm)) return 1;       // every rank, once
+ *   if (perks_slab_exchange_mpi(&s, buf, nx * sizeof(float), comm, 60.0)) return 1;
+ *
+ * ERRORS (perks/base.h): PERKS_ENULL; PERKS_ESIZE (a halo past INT_MAX bytes, a timeout not > 0,
+ *   ranks that disagree); PERKS_ECOMM (an MPI call failed); PERKS_ETIMEOUT (the exchange did not end
+ *   in timeout_s: its requests are left pending, and the caller is to MPI_Abort).
+ * LIMITS: one halo message at most INT_MAX bytes; tags PERKS_MPI_TAG and PERKS_MPI_TAG + 1.
+ */
+#ifndef PERKS_MPI_H
+#define PERKS_MPI_H
+
+#if defined(__has_include)
+#if __has_include(<mpi.h>)
+#include <limits.h>
+#if defined(__cplusplus) && !defined(OMPI_SKIP_MPICXX) /* the C API only: not MPI's C++ bindings */
+#define OMPI_SKIP_MPICXX 1
+#endif
+#if defined(__cplusplus) && !defined(MPICH_SKIP_MPICXX)
+#define MPICH_SKIP_MPICXX 1
+#endif
+#include <mpi.h>
+#include <string.h>
+
+#include "decomp.h"
+
+#define PERKS_HAVE_MPI 1
+#ifndef PERKS_MPI_TAG
+#define PERKS_MPI_TAG 7100 /* the exchange's tags: this and this + 1 */
+#endif
+
+static inline int perks_mpi_local(MPI_Comm comm, int *local, int *nlocal)
+{
+    MPI_Comm node;
+    int rc;
+    if (!local || !nlocal) return PERKS_ENULL;
+    if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) != MPI_SUCCESS) return PERKS_ECOMM;
+    rc = MPI_Comm_rank(node, local) == MPI_SUCCESS && MPI_Comm_size(node, nlocal) == MPI_SUCCESS ? PERKS_SUCCESS
+                                                                                                  : PERKS_ECOMM;
+    MPI_Comm_free(&node);
+    return rc;
+}
+
+static inline int perks_slab_agree_mpi(const perks_slab *s, long long plane, MPI_Comm comm)
+{
+    int size = 0, rank = -1, match;
+    unsigned long long f, v[2], lo[2];
+    if (!s) return PERKS_ENULL;
+    if (MPI_Comm_size(comm, &size) != MPI_SUCCESS || MPI_Comm_rank(comm, &rank) != MPI_SUCCESS) return PERKS_ECOMM;
+    f = (unsigned long long)perks_slab_fingerprint(s->n, s->nranks, s->halo, s->boundary, plane);
+    match = size == s->nranks && rank == s->rank;
+    /* min of f and of ~f: every rank equal iff min f == ~min ~f (a mismatched rank sends 0 and ~0) */
+    v[0] = match ? f : 0ull;
+    v[1] = match ? ~f : 0ull;
+    if (MPI_Allreduce(v, lo, 2, MPI_UNSIGNED_LONG_LONG, MPI_MIN, comm) != MPI_SUCCESS) return PERKS_ECOMM;
+    return lo[0] == f && ~lo[1] == f ? PERKS_SUCCESS : PERKS_ESIZE;
+}
+
+static inline int perks_slab_exchange_mpi(const perks_slab *s, void *buf, size_t plane_bytes, MPI_Comm comm,
+                                          double timeout_s)
+{
+    MPI_Request req[4];
+    int nreq = 0, k, done = 0;
+    size_t bytes;
+    double t0;
+    if (!s || !buf) return PERKS_ENULL;
+    if (!(timeout_s > 0) || (plane_bytes && (size_t)s->halo > (size_t)INT_MAX / plane_bytes)) return PERKS_ESIZE;
+    bytes = (size_t)s->halo * plane_bytes;
+    if (bytes == 0) return PERKS_SUCCESS;
+    if (s->nranks == 1) { /* periodic: my own planes wrap into my ghosts */
+        for (k = 0; k < 2; k++)
+            if (s->peer[k] >= 0)
+                memcpy((char *)buf + (size_t)s->recv_at[k] * plane_bytes,
+                       (const char *)buf + (size_t)s->send_at[1 - k] * plane_bytes, bytes);
+        return PERKS_SUCCESS;
+    }
+    /* the planes sent to the rank after carry tag + 1, to the rank before tag: a two-rank periodic
+     * ring (both peers one rank) keeps its two messages apart */
+    for (k = 0; k < 2; k++)
+        if (s->peer[k] >= 0 && MPI_Irecv((char *)buf + (size_t)s->recv_at[k] * plane_bytes, (int)bytes, MPI_BYTE,
+                                         s->peer[k], PERKS_MPI_TAG + (k == 0), comm, &req[nreq++]) != MPI_SUCCESS)
+            return PERKS_ECOMM;
+    for (k = 0; k < 2; k++)
+        if (s->peer[k] >= 0 && MPI_Isend((const char *)buf + (size_t)s->send_at[k] * plane_bytes, (int)bytes, MPI_BYTE,
+                                         s->peer[k], PERKS_MPI_TAG + (k == 1), comm, &req[nreq++]) != MPI_SUCCESS)
+            return PERKS_ECOMM;
+    t0 = MPI_Wtime();
+    while (!done) {
+        if (MPI_Testall(nreq, req, &done, MPI_STATUSES_IGNORE) != MPI_SUCCESS) return PERKS_ECOMM;
+        if (!done && MPI_Wtime() - t0 > timeout_s) return PERKS_ETIMEOUT;
+    }
+    return PERKS_SUCCESS;
+}
+
+#if defined(__CUDACC__) && !defined(PERKS_NO_NCCL) && __has_include(<nccl.h>)
+#include <cuda_runtime.h>
+#include <nccl.h>
+/* one NCCL communicator over comm's ranks: this rank's device local % devices (made current, into
+ * *device), rank 0's unique id broadcast, ncclCommInitRank; a rank that fails before the
+ * initialisation makes every rank return its code (PERKS_ECUDA, PERKS_ECOMM) */
+static inline int perks_nccl_from_mpi(MPI_Comm comm, ncclComm_t *nccl, int *device)
+{
+    int rank = 0, size = 0, local = 0, nlocal = 0, ndev = 0, rc, worst = 0;
+    struct {
+        int rc;
+        ncclUniqueId id;
+    } root;
+    if (!nccl || !device) return PERKS_ENULL;
+    if ((rc = perks_mpi_local(comm, &local, &nlocal))) return rc;
+    if (MPI_Comm_rank(comm, &rank) != MPI_SUCCESS || MPI_Comm_size(comm, &size) != MPI_SUCCESS) return PERKS_ECOMM;
+    rc = cudaGetDeviceCount(&ndev) == cudaSuccess && ndev > 0 && cudaSetDevice(local % ndev) == cudaSuccess
+             ? PERKS_SUCCESS
+             : PERKS_ECUDA;
+    *device = ndev > 0 ? local % ndev : -1;
+    if (MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, comm) != MPI_SUCCESS) return PERKS_ECOMM;
+    if (worst) return worst;
+    memset(&root, 0, sizeof root);
+    if (rank == 0) root.rc = ncclGetUniqueId(&root.id) == ncclSuccess ? PERKS_SUCCESS : PERKS_ECOMM;
+    if (MPI_Bcast(&root, (int)sizeof root, MPI_BYTE, 0, comm) != MPI_SUCCESS) return PERKS_ECOMM;
+    if (root.rc) return root.rc;
+    return ncclCommInitRank(nccl, size, root.id, rank) == ncclSuccess ? PERKS_SUCCESS : PERKS_ECOMM;
+}
+#endif
+#endif
+#endif
+
+#endif /* PERKS_MPI_H */
+#include <onchip/names_pop.h>

@@ -1,0 +1,162 @@
+/* tests/mpi/test_perks_mpi.c -- perks/mpi.h under mpirun with CPU ranks (C99): the node-local rank,
+ * the agreement check (every rank refuses when one rank's slab differs: n, halo, boundary, its rank,
+ * or a communicator of another size), and the host halo exchange on every slab split of several
+ * domains (Dirichlet and periodic, halo 1 to 3, plane sizes 1 to 33 bytes' worth), each ghost plane
+ * checked against the global plane it mirrors, the own planes unchanged, the padding untouched.
+ * Rank 0 prints the cases; a failure on any rank fails every rank's case.
+ *   mpirun -np P build/tests/mpi/test_perks_mpi      (P >= 1; tools/run-tests runs P = 1, 2, 3, 4) */
+#include <perks/mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../host/check.h"
+
+#ifndef PERKS_HAVE_MPI
+#error "test_perks_mpi: no <mpi.h> on the include path (build it with mpicc)"
+#endif
+
+static int g_rank, g_size;
+
+/* case_begin with the rank count in the name (the test runs at several P) */
+static void begin(const char *what)
+{
+    static char name[320];
+    snprintf(name, sizeof name, "%s [%d ranks]", what, g_size);
+    case_begin(name);
+}
+
+/* the case's result on every rank: ok only when every rank's CHECKs held */
+static void case_end_all(void)
+{
+    int mine = check__failed_case, any = 0;
+    MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (any && !mine) CHECK(0, "another rank failed this case");
+    case_end();
+}
+
+/* a byte of global plane g, element e: what the exchange must deliver */
+static unsigned char val(int g, int e) { return (unsigned char)(g * 31 + e * 7 + 1); }
+
+static void test_local(void)
+{
+    int local = -1, nlocal = 0, sum = 0;
+    begin("perks_mpi_local: a node-local rank in 0 .. nlocal-1, the node's ranks counted once");
+    CHECK(perks_mpi_local(MPI_COMM_WORLD, &local, &nlocal) == PERKS_SUCCESS, "rc");
+    CHECK(nlocal >= 1 && nlocal <= g_size && local >= 0 && local < nlocal, "local %d of %d", local, nlocal);
+    MPI_Allreduce(&local, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    /* one node (mpirun on this machine): the local ranks are 0 .. P-1 */
+    CHECK(nlocal != g_size || sum == g_size * (g_size - 1) / 2, "local ranks sum to %d", sum);
+    CHECK(perks_mpi_local(MPI_COMM_WORLD, NULL, &nlocal) == PERKS_ENULL, "NULL local");
+    case_end_all();
+}
+
+static void test_agree(void)
+{
+    perks_slab s;
+    memset(&s, 0, sizeof s);
+    int rc;
+    begin("perks_slab_agree_mpi: every rank agrees on one domain; one rank's other n, halo, boundary, rank "
+               "or a communicator of another size is PERKS_ESIZE on every rank");
+    CHECK(perks_slab_make(&s, 40, g_size, g_rank, 1, PERKS_SLAB_DIRICHLET) == 0, "make");
+    CHECK((rc = perks_slab_agree_mpi(&s, 17, MPI_COMM_WORLD)) == PERKS_SUCCESS, "agree: rc %d", rc);
+    for (int v = 0; v < 4; v++) { /* the last rank differs */
+        perks_slab t;
+        memset(&t, 0, sizeof t);
+        const int last = g_rank == g_size - 1;
+        const int n = last && v == 0 ? 41 : 40, h = last && v == 1 ? 2 : 1;
+        const int b = last && v == 2 ? PERKS_SLAB_PERIODIC : PERKS_SLAB_DIRICHLET;
+        CHECK(perks_slab_make(&t, n, g_size, g_rank, h, b) == 0, "make %d", v);
+        if (last && v == 3) t.rank = g_size > 1 ? 0 : 1; /* not comm's rank */
+        rc = perks_slab_agree_mpi(&t, 17, MPI_COMM_WORLD);
+        /* one rank cannot disagree with itself but on its rank */
+        CHECK(rc == (g_size == 1 && v < 3 ? PERKS_SUCCESS : PERKS_ESIZE), "variant %d: rc %d", v, rc);
+    }
+    if (g_size > 1) { /* a slab of all P ranks over a communicator of ranks 0 .. P-2 and one of the last */
+        MPI_Comm half;
+        MPI_Comm_split(MPI_COMM_WORLD, g_rank == g_size - 1, g_rank, &half);
+        rc = perks_slab_agree_mpi(&s, 17, half);
+        CHECK(rc == PERKS_ESIZE, "a communicator of another size: rc %d", rc);
+        MPI_Comm_free(&half);
+    }
+    CHECK(perks_slab_agree_mpi(NULL, 17, MPI_COMM_WORLD) == PERKS_ENULL, "NULL slab");
+    case_end_all();
+}
+
+static void test_exchange(void)
+{
+    static const int ns[] = {1, 2, 3, 5, 8, 13, 40};
+    char label[240];
+    for (int bnd = 0; bnd < 2; bnd++) {
+        snprintf(label, sizeof label, "perks_slab_exchange_mpi %s: every ghost plane is the global plane it mirrors, "
+                 "own planes and padding unchanged (n 1..40, halo 1..3, planes of 1..33 bytes)",
+                 bnd ? "periodic" : "Dirichlet");
+        begin(label);
+        int cases = 0;
+        for (size_t ni = 0; ni < sizeof ns / sizeof *ns; ni++)
+            for (int halo = 1; halo <= 3; halo++)
+                for (int pb = 1; pb <= 33; pb += 16) {
+                    perks_slab s;
+                    memset(&s, 0, sizeof s);
+                    const int n = ns[ni];
+                    /* a slab thinner than its halo is refused on the ranks it hits: skip the split on all */
+                    int rc = perks_slab_make(&s, n, g_size, g_rank, halo, bnd), any = 0;
+                    MPI_Allreduce(&rc, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+                    if (any) continue;
+                    const size_t bytes = (size_t)(s.buf_planes + 2) * pb; /* one padding plane each side */
+                    unsigned char *buf = (unsigned char *)malloc(bytes), *b = buf + pb;
+                    memset(buf, 0xEE, bytes);
+                    for (int p = 0; p < s.own; p++)
+                        for (int e = 0; e < pb; e++) b[(size_t)(s.halo + p) * pb + e] = val(s.first + p, e);
+                    rc = perks_slab_exchange_mpi(&s, b, (size_t)pb, MPI_COMM_WORLD, 30.0);
+                    CHECK(rc == PERKS_SUCCESS, "n %d halo %d: rc %d", n, halo, rc);
+                    for (int p = 0; p < s.buf_planes; p++) {
+                        const int own = p >= s.halo && p < s.halo + s.own;
+                        int g = s.first + p - s.halo, expect = 1; /* the global plane, or no ghost (0xEE) */
+                        if (!own && (g < 0 || g >= n)) {
+                            if (bnd) g = (g + n) % n;
+                            else expect = 0;
+                        }
+                        for (int e = 0; e < pb; e++) {
+                            const unsigned char want = expect ? val(g, e) : 0xEE;
+                            CHECK(b[(size_t)p * pb + e] == want, "n %d halo %d pb %d rank %d: plane %d byte %d is %d, want %d",
+                                  n, halo, pb, g_rank, p, e, b[(size_t)p * pb + e], want);
+                        }
+                    }
+                    for (int e = 0; e < pb; e++)
+                        CHECK(buf[e] == 0xEE && buf[bytes - 1 - e] == 0xEE, "padding written (n %d halo %d)", n, halo);
+                    free(buf);
+                    cases++;
+                }
+        CHECK(cases > 0, "no split ran");
+        case_end_all();
+    }
+    begin("perks_slab_exchange_mpi refuses NULLs, a timeout not > 0 and a halo past INT_MAX bytes");
+    {
+        perks_slab s;
+        memset(&s, 0, sizeof s);
+        char c[4] = {0};
+        CHECK(perks_slab_make(&s, 4 * g_size, g_size, g_rank, 1, PERKS_SLAB_DIRICHLET) == 0, "make");
+        CHECK(perks_slab_exchange_mpi(NULL, c, 1, MPI_COMM_WORLD, 1.0) == PERKS_ENULL, "NULL slab");
+        CHECK(perks_slab_exchange_mpi(&s, NULL, 1, MPI_COMM_WORLD, 1.0) == PERKS_ENULL, "NULL buf");
+        CHECK(perks_slab_exchange_mpi(&s, c, 1, MPI_COMM_WORLD, 0.0) == PERKS_ESIZE, "timeout 0");
+        CHECK(perks_slab_exchange_mpi(&s, c, (size_t)INT_MAX + 1, MPI_COMM_WORLD, 1.0) == PERKS_ESIZE, "2^31 bytes");
+    }
+    case_end_all();
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &g_size);
+    if (g_rank != 0 && !freopen("/dev/null", "w", stdout)) return 1; /* rank 0 prints */
+    check_plan(5);
+    test_local();
+    test_agree();
+    test_exchange();
+    int rc = check_exit(), any = 0;
+    MPI_Allreduce(&rc, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return any;
+}
