@@ -13,6 +13,9 @@
  *   perks_slab_exchange_mpi(s, buf, plane_bytes, comm, timeout_s)
  *                                               the ghosts of buf (host) from the peers' planes:
  *                                               MPI_Isend / MPI_Irecv, waited for at most timeout_s
+ *   perks_slab_exchange_mpi_staged(s, dbuf, hbuf, plane_bytes, comm, stream, timeout_s)
+ *                                               (CUDA code) the same for a device buffer, through
+ *                                               the host buffer hbuf (ranks may share a device)
  *   perks_nccl_from_mpi(comm, &nccl, &device)   (CUDA code with <nccl.h>) the device from the
  *                                               node-local rank, NCCL's communicator over comm's ranks
  *                                               for perks/exchange.cuh and perks/cg_dist.cuh
@@ -143,6 +146,36 @@ static inline int perks_nccl_from_mpi(MPI_Comm comm, ncclComm_t *nccl, int *devi
     if (MPI_Bcast(&root, (int)sizeof root, MPI_BYTE, 0, comm) != MPI_SUCCESS) return PERKS_ECOMM;
     if (root.rc) return root.rc;
     return ncclCommInitRank(nccl, size, root.id, rank) == ncclSuccess ? PERKS_SUCCESS : PERKS_ECOMM;
+}
+#endif
+#if defined(__CUDACC__)
+#include <cuda_runtime.h>
+/* the ghosts of a device buffer through host memory: the planes each peer takes copied to hbuf (a
+ * host buffer of s->buf_planes planes, at the same offsets; pinned memory copies faster), exchanged
+ * there by perks_slab_exchange_mpi, the ghosts copied back; waits for stream.  Any number of ranks
+ * may share a device */
+static inline int perks_slab_exchange_mpi_staged(const perks_slab *s, void *dbuf, void *hbuf, size_t plane_bytes,
+                                                 MPI_Comm comm, cudaStream_t stream, double timeout_s)
+{
+    int k, rc;
+    size_t bytes;
+    if (!s || !dbuf || !hbuf) return PERKS_ENULL;
+    if (!(timeout_s > 0) || (plane_bytes && (size_t)s->halo > (size_t)INT_MAX / plane_bytes)) return PERKS_ESIZE;
+    bytes = (size_t)s->halo * plane_bytes;
+    if (bytes == 0) return PERKS_SUCCESS;
+    for (k = 0; k < 2; k++)
+        if (s->peer[k] >= 0 && cudaMemcpyAsync((char *)hbuf + (size_t)s->send_at[k] * plane_bytes,
+                                               (const char *)dbuf + (size_t)s->send_at[k] * plane_bytes, bytes,
+                                               cudaMemcpyDeviceToHost, stream) != cudaSuccess)
+            return PERKS_ECUDA;
+    if (cudaStreamSynchronize(stream) != cudaSuccess) return PERKS_ECUDA;
+    if ((rc = perks_slab_exchange_mpi(s, hbuf, plane_bytes, comm, timeout_s))) return rc;
+    for (k = 0; k < 2; k++)
+        if (s->peer[k] >= 0 && cudaMemcpyAsync((char *)dbuf + (size_t)s->recv_at[k] * plane_bytes,
+                                               (const char *)hbuf + (size_t)s->recv_at[k] * plane_bytes, bytes,
+                                               cudaMemcpyHostToDevice, stream) != cudaSuccess)
+            return PERKS_ECUDA;
+    return cudaStreamSynchronize(stream) == cudaSuccess ? PERKS_SUCCESS : PERKS_ECUDA;
 }
 #endif
 #endif

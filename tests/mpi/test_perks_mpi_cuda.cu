@@ -1,0 +1,104 @@
+/* tests/mpi/test_perks_mpi_cuda.cu -- perks/mpi.h's CUDA side under mpirun.  perks_nccl_from_mpi:
+ * with a CUDA device, one NCCL communicator over the P ranks (its count P, its rank the MPI rank,
+ * its device the node-local rank modulo the devices) and an all-reduce over it that sums the ranks;
+ * without one, PERKS_ECUDA on every rank and no rank left waiting.  perks_slab_exchange_mpi_staged
+ * (with a device; ranks may share it): the ghost planes of device buffers, Dirichlet and periodic,
+ * halo 1 and 2, each ghost byte against the global plane it mirrors, the own planes unchanged.
+ * Rank 0 prints the cases.
+ *   mpirun -np P build/tests/mpi/test_perks_mpi_cuda */
+#include <perks/mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../host/check.h"
+
+/* the case's result on every rank: ok only when every rank's CHECKs held */
+static void end_all(void)
+{
+    int mine = check__failed_case, any = 0;
+    MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (any && !mine) CHECK(0, "another rank failed");
+    case_end();
+}
+
+int main(int argc, char **argv)
+{
+    int rank = 0, size = 0, ndev = 0, dev = -2, local = 0, nlocal = 0;
+    char name[160];
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (rank != 0 && !freopen("/dev/null", "w", stdout)) return 1;
+    const int have = cudaGetDeviceCount(&ndev) == cudaSuccess && ndev > 0;
+    check_plan(2);
+    snprintf(name, sizeof name, "perks_nccl_from_mpi: %s [%d ranks]",
+             have ? "a communicator of every rank, its device the node-local rank's, an all-reduce of the ranks"
+                  : "no CUDA device: PERKS_ECUDA on every rank", size);
+    case_begin(name);
+    ncclComm_t comm;
+    const int rc = perks_nccl_from_mpi(MPI_COMM_WORLD, &comm, &dev);
+    CHECK(perks_mpi_local(MPI_COMM_WORLD, &local, &nlocal) == 0, "perks_mpi_local");
+    if (!have) {
+        CHECK(rc == PERKS_ECUDA && dev == -1, "rc %d, device %d", rc, dev);
+    } else {
+        int count = 0, me = -1, cudev = -1, sum = -1;
+        CHECK(rc == PERKS_SUCCESS, "rc %d", rc);
+        if (rc == PERKS_SUCCESS) {
+            CHECK(dev == local % ndev && cudaGetDevice(&cudev) == cudaSuccess && cudev == dev, "device %d (current %d)", dev, cudev);
+            CHECK(ncclCommCount(comm, &count) == ncclSuccess && count == size, "count %d", count);
+            CHECK(ncclCommUserRank(comm, &me) == ncclSuccess && me == rank, "rank %d", me);
+            int *d = NULL;
+            CHECK(cudaMalloc(&d, sizeof(int)) == cudaSuccess && cudaMemcpy(d, &rank, sizeof(int), cudaMemcpyHostToDevice) == cudaSuccess,
+                  "device buffer");
+            CHECK(ncclAllReduce(d, d, 1, ncclInt, ncclSum, comm, 0) == ncclSuccess && cudaDeviceSynchronize() == cudaSuccess &&
+                      cudaMemcpy(&sum, d, sizeof(int), cudaMemcpyDeviceToHost) == cudaSuccess,
+                  "all-reduce");
+            CHECK(sum == size * (size - 1) / 2, "sum of the ranks %d", sum);
+            cudaFree(d);
+            ncclCommDestroy(comm);
+        }
+    }
+    end_all();
+    snprintf(name, sizeof name, "perks_slab_exchange_mpi_staged: device ghosts through host memory, Dirichlet and "
+             "periodic, halo 1 and 2 [%d ranks]", size);
+    if (!have) check_skip(name, "no CUDA device");
+    else {
+        case_begin(name);
+        for (int bnd = 0; bnd < 2; bnd++)
+            for (int halo = 1; halo <= 2; halo++) {
+                const int n = 4 * size + 3, pb = 24;
+                perks_slab s;
+                memset(&s, 0, sizeof s);
+                CHECK(perks_slab_make(&s, n, size, rank, halo, bnd) == 0, "make");
+                const size_t bytes = (size_t)s.buf_planes * pb;
+                unsigned char *h = (unsigned char *)malloc(bytes), *hs = (unsigned char *)malloc(bytes), *d = NULL;
+                memset(h, 0xEE, bytes);
+                for (int p = 0; p < s.own; p++)
+                    for (int e = 0; e < pb; e++) h[(size_t)(s.halo + p) * pb + e] = (unsigned char)((s.first + p) * 31 + e);
+                CHECK(cudaMalloc(&d, bytes) == cudaSuccess && cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice) == cudaSuccess,
+                      "device buffer");
+                const int rc = perks_slab_exchange_mpi_staged(&s, d, hs, (size_t)pb, MPI_COMM_WORLD, 0, 30.0);
+                CHECK(rc == PERKS_SUCCESS, "bnd %d halo %d: rc %d", bnd, halo, rc);
+                CHECK(cudaMemcpy(h, d, bytes, cudaMemcpyDeviceToHost) == cudaSuccess, "copy back");
+                for (int p = 0; p < s.buf_planes; p++) {
+                    int g = s.first + p - s.halo, expect = 1;
+                    if (g < 0 || g >= n) {
+                        if (bnd) g = (g + n) % n;
+                        else expect = 0;
+                    }
+                    for (int e = 0; e < pb; e++) {
+                        const unsigned char want = expect ? (unsigned char)(g * 31 + e) : 0xEE;
+                        CHECK(h[(size_t)p * pb + e] == want, "bnd %d halo %d rank %d: plane %d byte %d is %d, want %d", bnd,
+                              halo, rank, p, e, h[(size_t)p * pb + e], want);
+                    }
+                }
+                cudaFree(d), free(h), free(hs);
+            }
+        end_all();
+    }
+    int r = check_exit(), worst = 0;
+    MPI_Allreduce(&r, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return worst;
+}
