@@ -191,10 +191,10 @@ static inline int perks__cgs_refuse(perks_cgs_plan *p, int rc, const char *why)
 }
 
 /* one refinement round in TI (the inner kernel): rhs = r / ||r|| from w.rh, A d = rhs from d = 0 to
- * tol_in, x += ||r|| d; the iterations into *it, the inner solve's status returned in *st_in */
+ * tol_in, x += ||r|| d; the inner solve's record (iterations, status) into *h */
 template <class TI, class TX>
 static inline int perks__cgs_round(const void *kin, perks_cgs_kargs a, int zw, int blocks, const perks__cgs_ws *w, TX *x,
-                                   double rr, double tol_in, int budget, cudaStream_t st, int *it, int *st_in)
+                                   double rr, double tol_in, int budget, cudaStream_t st, perks__cg_out *h)
 {
     const long long n = (long long)a.nx * a.ny * a.nz;
     const double rn = sqrt(rr);
@@ -202,11 +202,9 @@ static inline int perks__cgs_round(const void *kin, perks_cgs_kargs a, int zw, i
     if (cudaGetLastError() != cudaSuccess) return PERKS_ECUDA;
     /* the round's vectors: r, p0 and rh (read by the scaling above, free once it ran) */
     a.b = w->rhs, a.x = w->d, a.r = w->r, a.p0 = w->p0, a.p1 = w->rh, a.use_x0 = 0, a.tol = tol_in, a.max_iter = budget;
-    perks__cg_out h;
-    const int rc = perks__cgs_run(kin, &a, zw, blocks, st, &h);
+    const int rc = perks__cgs_run(kin, &a, zw, blocks, st, h);
     if (rc) return rc;
-    *it = h.iterations, *st_in = h.status;
-    if (h.status == PERKS_EBREAKDOWN) return PERKS_SUCCESS; /* d not added */
+    if (h->status == PERKS_EBREAKDOWN) return PERKS_SUCCESS; /* d not added */
     perks__cgs_add_kernel<TX, TI><<<1024, 256, 0, st>>>(n, x, (const TI *)w->d, rn);
     return cudaGetLastError() == cudaSuccess ? PERKS_SUCCESS : PERKS_ECUDA;
 }
@@ -364,9 +362,9 @@ static inline int perks__cgs_solve(const perks_cgs_args *args, const perks_cgs_p
     const long long n = (long long)a.nx * a.ny * a.nz;
     const double tol = o->tol;
     double rr = 0, bb = 0, aa = 0, tr = 0;
-    int rc = 0, used = 0, rounds = 0, status = PERKS_ENOCONV, it = 0, sti = 0;
-    perks__cg_out h;
-    memset(&h, 0, sizeof h);
+    int rc = 0, used = 0, rounds = 0, status = PERKS_ENOCONV;
+    perks__cg_out h, hr; /* the solve's record, a refinement round's */
+    memset(&h, 0, sizeof h), memset(&hr, 0, sizeof hr);
     r.ran = PERKS_CG_RAN_NATIVE;
     if (!kfloat) { /* the direct solve, then refinements while they help */
         a.b = b, a.x = x, a.use_x0 = o->x0 != 0, a.tol = tol, a.max_iter = o->max_iter;
@@ -382,9 +380,9 @@ static inline int perks__cgs_solve(const perks_cgs_args *args, const perks_cgs_p
                 goto out;
             }
             if ((rc = perks__cgs_round<T, T>(knative, a, sh::zw, o->blocks, &ws, x, rr, PERKS_CG_RESTART_TOL * tol * sqrt(bb / rr),
-                                             o->max_iter - used, st, &it, &sti)))
+                                             o->max_iter - used, st, &hr)))
                 goto out;
-            used += it, rounds++;
+            used += hr.iterations, rounds++;
             const double before = tr;
             if ((rc = perks__cgs_resid<S, T, OP>(&a, b, x, ws.rh, ws.rpart, st, &rr, &bb, &aa))) goto out;
             tr = bb > 0 ? sqrt(rr / bb) : sqrt(rr);
