@@ -71,8 +71,8 @@ static inline int perks_slab_make(perks_slab *s, int n, int nranks, int rank, in
     if (halo == 0) s->peer[0] = s->peer[1] = -1; /* nothing to exchange */
     s->send_at[0] = halo;                  /* my first halo own planes go to the rank before */
     s->send_at[1] = halo + s->own - halo;  /* my last halo own planes go to the rank after */
-    s->recv_at[0] = 0;                     /* its last planes land in my upper ghosts */
-    s->recv_at[1] = halo + s->own;         /* its first planes in my lower ghosts */
+    s->recv_at[0] = 0;                     /* the rank before's last planes: the ghosts before my own */
+    s->recv_at[1] = halo + s->own;         /* the rank after's first planes: the ghosts after them */
     for (k = 0; k < 2; k++)
         if (s->peer[k] < 0) s->send_at[k] = s->recv_at[k] = -1;
     s->win[0] = s->peer[0] >= 0 ? 0 : halo;

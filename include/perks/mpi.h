@@ -25,13 +25,16 @@
  *   // MPI_Comm comm; int ny, nx, P, me; float *buf (host: own planes + 2 halo); perks_slab s
  *   int local = 0, nlocal = 1;
  *   if (perks_mpi_local(comm, &local, &nlocal)) return 1;   // cudaSetDevice(local % devices)
- *   if (perks_slab_make(&s, ny, P, me, 1, PERKS_SLAB_DIRICHLET)) return 1;
- *   if (perks_slab_agree_mpi(&s, nx, comm)) return 1;       // every rank, once
+ *   const int made = perks_slab_make(&s, ny, P, me, 1, PERKS_SLAB_DIRICHLET);
+ *   if (perks_slab_agree_mpi(made ? NULL : &s, nx, comm)) return 1;   // every rank, once
  *   if (perks_slab_exchange_mpi(&s, buf, nx * sizeof(float), comm, 60.0)) return 1;
  *
  * ERRORS (perks/base.h): PERKS_ENULL; PERKS_ESIZE (a halo past INT_MAX bytes, a timeout not > 0,
- *   ranks that disagree); PERKS_ECOMM (an MPI call failed); PERKS_ETIMEOUT (the exchange did not end
- *   in timeout_s: its requests are left pending, and the caller is to MPI_Abort).
+ *   ranks that disagree); PERKS_EUNSUPPORTED (NCCL: more ranks than devices on a node); PERKS_ECOMM
+ *   (an MPI call failed); PERKS_ETIMEOUT (the exchange did not end in timeout_s).  A failed exchange
+ *   cancels its receives (buf no longer written) and releases its sends, which MPI may still read
+ *   from buf: keep buf, and call MPI_Abort.  The collectives (perks_mpi_local, the agreement, the
+ *   NCCL bootstrap) are called by every rank, a failing one too: each returns the same verdict.
  * LIMITS: one halo message at most INT_MAX bytes; tags PERKS_MPI_TAG and PERKS_MPI_TAG + 1.
  */
 #ifndef PERKS_MPI_H
@@ -56,38 +59,55 @@
 #define PERKS_MPI_TAG 7100 /* the exchange's tags: this and this + 1 */
 #endif
 
+/* collective: every rank of comm calls it (a rank with a NULL argument too: it gets PERKS_ENULL) */
 static inline int perks_mpi_local(MPI_Comm comm, int *local, int *nlocal)
 {
     MPI_Comm node;
-    int rc;
-    if (!local || !nlocal) return PERKS_ENULL;
+    int rc, l = 0, nl = 0;
     if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) != MPI_SUCCESS) return PERKS_ECOMM;
-    rc = MPI_Comm_rank(node, local) == MPI_SUCCESS && MPI_Comm_size(node, nlocal) == MPI_SUCCESS ? PERKS_SUCCESS
-                                                                                                  : PERKS_ECOMM;
+    rc = MPI_Comm_rank(node, &l) == MPI_SUCCESS && MPI_Comm_size(node, &nl) == MPI_SUCCESS ? PERKS_SUCCESS : PERKS_ECOMM;
     MPI_Comm_free(&node);
+    if (!local || !nlocal) return PERKS_ENULL;
+    *local = l, *nlocal = nl;
     return rc;
 }
 
+/* collective: every rank calls it, one whose perks_slab_make failed too (with s NULL: it gets
+ * PERKS_ENULL, the others PERKS_ESIZE) */
 static inline int perks_slab_agree_mpi(const perks_slab *s, long long plane, MPI_Comm comm)
 {
     int size = 0, rank = -1, match;
     unsigned long long f, v[2], lo[2];
-    if (!s) return PERKS_ENULL;
     if (MPI_Comm_size(comm, &size) != MPI_SUCCESS || MPI_Comm_rank(comm, &rank) != MPI_SUCCESS) return PERKS_ECOMM;
-    f = (unsigned long long)perks_slab_fingerprint(s->n, s->nranks, s->halo, s->boundary, plane);
-    match = size == s->nranks && rank == s->rank;
-    /* min of f and of ~f: every rank equal iff min f == ~min ~f (a mismatched rank sends 0 and ~0) */
+    f = s ? (unsigned long long)perks_slab_fingerprint(s->n, s->nranks, s->halo, s->boundary, plane) : 0ull;
+    match = s && size == s->nranks && rank == s->rank;
+    /* min of f and of ~f: every rank equal iff min f == ~min ~f (a mismatched rank sends 0 and 0) */
     v[0] = match ? f : 0ull;
     v[1] = match ? ~f : 0ull;
     if (MPI_Allreduce(v, lo, 2, MPI_UNSIGNED_LONG_LONG, MPI_MIN, comm) != MPI_SUCCESS) return PERKS_ECOMM;
+    if (!s) return PERKS_ENULL;
     return lo[0] == f && ~lo[1] == f ? PERKS_SUCCESS : PERKS_ESIZE;
+}
+
+/* an exchange that failed or ran out of time: its receives cancelled and completed (buf is no
+ * longer written), its sends released (MPI completes them from buf: keep it until MPI_Finalize or
+ * MPI_Abort) */
+static inline void perks__mpi_drop(MPI_Request *req, int nrecv, int nreq)
+{
+    for (int i = 0; i < nreq; i++) {
+        if (req[i] == MPI_REQUEST_NULL) continue;
+        if (i < nrecv) {
+            MPI_Cancel(&req[i]);
+            MPI_Wait(&req[i], MPI_STATUS_IGNORE);
+        } else MPI_Request_free(&req[i]);
+    }
 }
 
 static inline int perks_slab_exchange_mpi(const perks_slab *s, void *buf, size_t plane_bytes, MPI_Comm comm,
                                           double timeout_s)
 {
     MPI_Request req[4];
-    int nreq = 0, k, done = 0;
+    int nreq = 0, nrecv, k, done = 0;
     size_t bytes;
     double t0;
     if (!s || !buf) return PERKS_ENULL;
@@ -106,15 +126,17 @@ static inline int perks_slab_exchange_mpi(const perks_slab *s, void *buf, size_t
     for (k = 0; k < 2; k++)
         if (s->peer[k] >= 0 && MPI_Irecv((char *)buf + (size_t)s->recv_at[k] * plane_bytes, (int)bytes, MPI_BYTE,
                                          s->peer[k], PERKS_MPI_TAG + (k == 0), comm, &req[nreq++]) != MPI_SUCCESS)
-            return PERKS_ECOMM;
+            return perks__mpi_drop(req, nreq - 1, nreq - 1), PERKS_ECOMM;
+    nrecv = nreq;
     for (k = 0; k < 2; k++)
         if (s->peer[k] >= 0 && MPI_Isend((const char *)buf + (size_t)s->send_at[k] * plane_bytes, (int)bytes, MPI_BYTE,
                                          s->peer[k], PERKS_MPI_TAG + (k == 1), comm, &req[nreq++]) != MPI_SUCCESS)
-            return PERKS_ECOMM;
+            return perks__mpi_drop(req, nrecv, nreq - 1), PERKS_ECOMM;
     t0 = MPI_Wtime();
     while (!done) {
-        if (MPI_Testall(nreq, req, &done, MPI_STATUSES_IGNORE) != MPI_SUCCESS) return PERKS_ECOMM;
-        if (!done && MPI_Wtime() - t0 > timeout_s) return PERKS_ETIMEOUT;
+        if (MPI_Testall(nreq, req, &done, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+            return perks__mpi_drop(req, nrecv, nreq), PERKS_ECOMM;
+        if (!done && MPI_Wtime() - t0 > timeout_s) return perks__mpi_drop(req, nrecv, nreq), PERKS_ETIMEOUT;
     }
     return PERKS_SUCCESS;
 }
@@ -122,9 +144,12 @@ static inline int perks_slab_exchange_mpi(const perks_slab *s, void *buf, size_t
 #if defined(__CUDACC__) && !defined(PERKS_NO_NCCL) && __has_include(<nccl.h>)
 #include <cuda_runtime.h>
 #include <nccl.h>
+#define PERKS_MPI_NCCL 1 /* perks_nccl_from_mpi is defined */
 /* one NCCL communicator over comm's ranks: this rank's device local % devices (made current, into
- * *device), rank 0's unique id broadcast, ncclCommInitRank; a rank that fails before the
- * initialisation makes every rank return its code (PERKS_ECUDA, PERKS_ECOMM) */
+ * *device), rank 0's unique id broadcast, ncclCommInitRank.  Collective; before the initialisation
+ * every rank returns the worst rank's code: PERKS_ENULL, PERKS_ECUDA (no device), PERKS_EUNSUPPORTED
+ * (a node with more ranks than devices: NCCL takes one device a rank; the MPI exchange shares
+ * them), PERKS_ECOMM */
 static inline int perks_nccl_from_mpi(MPI_Comm comm, ncclComm_t *nccl, int *device)
 {
     int rank = 0, size = 0, local = 0, nlocal = 0, ndev = 0, rc, worst = 0;
@@ -132,14 +157,15 @@ static inline int perks_nccl_from_mpi(MPI_Comm comm, ncclComm_t *nccl, int *devi
         int rc;
         ncclUniqueId id;
     } root;
-    if (!nccl || !device) return PERKS_ENULL;
-    if ((rc = perks_mpi_local(comm, &local, &nlocal))) return rc;
-    if (MPI_Comm_rank(comm, &rank) != MPI_SUCCESS || MPI_Comm_size(comm, &size) != MPI_SUCCESS) return PERKS_ECOMM;
-    rc = cudaGetDeviceCount(&ndev) == cudaSuccess && ndev > 0 && cudaSetDevice(local % ndev) == cudaSuccess
-             ? PERKS_SUCCESS
-             : PERKS_ECUDA;
-    *device = ndev > 0 ? local % ndev : -1;
+    rc = perks_mpi_local(comm, &local, &nlocal);
+    if (!rc && (MPI_Comm_rank(comm, &rank) != MPI_SUCCESS || MPI_Comm_size(comm, &size) != MPI_SUCCESS)) rc = PERKS_ECOMM;
+    if (!rc && !(cudaGetDeviceCount(&ndev) == cudaSuccess && ndev > 0)) rc = PERKS_ECUDA;
+    if (!rc && nlocal > ndev) rc = PERKS_EUNSUPPORTED;
+    if (!rc && cudaSetDevice(local % ndev) != cudaSuccess) rc = PERKS_ECUDA;
+    if (!nccl || !device) rc = PERKS_ENULL;
+    else *device = ndev > 0 ? local % ndev : -1;
     if (MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, comm) != MPI_SUCCESS) return PERKS_ECOMM;
+    if (rc) return rc;
     if (worst) return worst;
     memset(&root, 0, sizeof root);
     if (rank == 0) root.rc = ncclGetUniqueId(&root.id) == ncclSuccess ? PERKS_SUCCESS : PERKS_ECOMM;

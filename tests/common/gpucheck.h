@@ -95,12 +95,13 @@ static inline int gpucheck_flag(int argc, char **argv, const char *flag)
 }
 static inline int gpucheck_part(int argc, char **argv, int *k, int *n);
 /* the start of every GPU test: the seed (--seed N, else the time; printed), device errors checked
- * at every case boundary, the cases of --part K/N (case_part; a bad part leaves the whole), and
+ * at every case boundary, the cases of --part K/N (case_part; a bad part fails the program), and
  * whether --light (small sizes, for compute-sanitizer) was asked for */
 static inline int gpucheck_begin(int argc, char **argv)
 {
     int k, n;
     if (gpucheck_part(argc, argv, &k, &n) == 0) check_part(k, n);
+    else CHECK(0, "--part: not K/N with 0 <= K < N"); /* outside a case: the program fails */
     uint64_t seed = gpucheck_seed_arg(argc, argv);
     gpucheck_seed(seed);
     check_seed((unsigned long long)seed);

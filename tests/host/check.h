@@ -129,6 +129,7 @@ static inline void case_skip(const char *why)
  * split over several processes: compute-sanitizer's parts side by side) */
 static inline void check_part(int k, int n)
 {
+    if (n < 1 || k < 0 || k >= n) k = 0, n = 1; /* not a part: the whole */
     check__part_k = k, check__part_n = n;
 }
 /* case_begin(name) when the case is this part's (returns 1), else the case skipped (returns 0) */

@@ -1,6 +1,8 @@
 /* tests/mpi/test_perks_mpi.c -- perks/mpi.h under mpirun with CPU ranks (C99): the node-local rank,
- * the agreement check (every rank refuses when one rank's slab differs: n, halo, boundary, its rank,
- * or a communicator of another size), and the host halo exchange on every slab split of several
+ * the agreement check (every rank refuses when one rank's slab differs: n, halo, boundary, plane, its
+ * rank, no slab at all (NULL), or a communicator of another size), a NULL on one rank of the
+ * collectives (that rank PERKS_ENULL, none left waiting), a peer that never comes (PERKS_ETIMEOUT
+ * within the bound), and the host halo exchange on every slab split of several
  * domains (Dirichlet and periodic, halo 1 to 3, plane sizes 1 to 33 bytes' worth), each ghost plane
  * checked against the global plane it mirrors, the own planes unchanged, the padding untouched.
  * Rank 0 prints the cases; a failure on any rank fails every rank's case.
@@ -45,9 +47,12 @@ static void test_local(void)
     CHECK(perks_mpi_local(MPI_COMM_WORLD, &local, &nlocal) == PERKS_SUCCESS, "rc");
     CHECK(nlocal >= 1 && nlocal <= g_size && local >= 0 && local < nlocal, "local %d of %d", local, nlocal);
     MPI_Allreduce(&local, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    /* one node (mpirun on this machine): the local ranks are 0 .. P-1 */
-    CHECK(nlocal != g_size || sum == g_size * (g_size - 1) / 2, "local ranks sum to %d", sum);
-    CHECK(perks_mpi_local(MPI_COMM_WORLD, NULL, &nlocal) == PERKS_ENULL, "NULL local");
+    /* one node (mpirun on this machine): the local ranks are the ranks */
+    CHECK(nlocal != g_size || (local == g_rank && sum == g_size * (g_size - 1) / 2), "local %d, ranks sum to %d", local, sum);
+    /* collective with a NULL on one rank: that rank PERKS_ENULL, the others their answer, none waits */
+    const int last = g_rank == g_size - 1;
+    const int rc = perks_mpi_local(MPI_COMM_WORLD, last ? NULL : &local, &nlocal);
+    CHECK(rc == (last ? PERKS_ENULL : PERKS_SUCCESS), "NULL local on the last rank: rc %d", rc);
     case_end_all();
 }
 
@@ -60,7 +65,7 @@ static void test_agree(void)
                "or a communicator of another size is PERKS_ESIZE on every rank");
     CHECK(perks_slab_make(&s, 40, g_size, g_rank, 1, PERKS_SLAB_DIRICHLET) == 0, "make");
     CHECK((rc = perks_slab_agree_mpi(&s, 17, MPI_COMM_WORLD)) == PERKS_SUCCESS, "agree: rc %d", rc);
-    for (int v = 0; v < 4; v++) { /* the last rank differs */
+    for (int v = 0; v < 6; v++) { /* the last rank differs */
         perks_slab t;
         memset(&t, 0, sizeof t);
         const int last = g_rank == g_size - 1;
@@ -68,9 +73,11 @@ static void test_agree(void)
         const int b = last && v == 2 ? PERKS_SLAB_PERIODIC : PERKS_SLAB_DIRICHLET;
         CHECK(perks_slab_make(&t, n, g_size, g_rank, h, b) == 0, "make %d", v);
         if (last && v == 3) t.rank = g_size > 1 ? 0 : 1; /* not comm's rank */
-        rc = perks_slab_agree_mpi(&t, 17, MPI_COMM_WORLD);
+        /* v 4: another plane; v 5: no slab (its make failed) */
+        rc = perks_slab_agree_mpi(last && v == 5 ? NULL : &t, last && v == 4 ? 18 : 17, MPI_COMM_WORLD);
         /* one rank cannot disagree with itself but on its rank */
-        CHECK(rc == (g_size == 1 && v < 3 ? PERKS_SUCCESS : PERKS_ESIZE), "variant %d: rc %d", v, rc);
+        const int want = last && v == 5 ? PERKS_ENULL : g_size == 1 && v != 3 && v != 5 ? PERKS_SUCCESS : PERKS_ESIZE;
+        CHECK(rc == want, "variant %d: rc %d, want %d", v, rc, want);
     }
     if (g_size > 1) { /* a slab of all P ranks over a communicator of ranks 0 .. P-2 and one of the last */
         MPI_Comm half;
@@ -79,7 +86,6 @@ static void test_agree(void)
         CHECK(rc == PERKS_ESIZE, "a communicator of another size: rc %d", rc);
         MPI_Comm_free(&half);
     }
-    CHECK(perks_slab_agree_mpi(NULL, 17, MPI_COMM_WORLD) == PERKS_ENULL, "NULL slab");
     case_end_all();
 }
 
@@ -141,8 +147,30 @@ static void test_exchange(void)
         CHECK(perks_slab_exchange_mpi(&s, NULL, 1, MPI_COMM_WORLD, 1.0) == PERKS_ENULL, "NULL buf");
         CHECK(perks_slab_exchange_mpi(&s, c, 1, MPI_COMM_WORLD, 0.0) == PERKS_ESIZE, "timeout 0");
         CHECK(perks_slab_exchange_mpi(&s, c, (size_t)INT_MAX + 1, MPI_COMM_WORLD, 1.0) == PERKS_ESIZE, "2^31 bytes");
+        perks_slab z = s;
+        z.halo = 0; /* nothing to send */
+        CHECK(perks_slab_exchange_mpi(&z, c, 1, MPI_COMM_WORLD, 1.0) == PERKS_SUCCESS, "halo 0");
     }
     case_end_all();
+    begin("perks_slab_exchange_mpi: a peer that never comes is PERKS_ETIMEOUT within the bound, ghosts untouched");
+    if (g_size > 1) { /* rank 0 alone exchanges, on a communicator of its own (its sends go nowhere else) */
+        MPI_Comm c2;
+        MPI_Comm_dup(MPI_COMM_WORLD, &c2);
+        if (g_rank == 0) {
+            perks_slab s;
+            memset(&s, 0, sizeof s);
+            unsigned char b[64];
+            memset(b, 0xEE, sizeof b);
+            CHECK(perks_slab_make(&s, 4 * g_size, g_size, 0, 1, PERKS_SLAB_DIRICHLET) == 0, "make");
+            const double t0 = MPI_Wtime();
+            const int rc = perks_slab_exchange_mpi(&s, b, 1, c2, 0.2);
+            const double dt = MPI_Wtime() - t0;
+            CHECK(rc == PERKS_ETIMEOUT && dt >= 0.2 && dt < 5, "rc %d after %.3f s", rc, dt);
+            CHECK(b[s.recv_at[1]] == 0xEE, "the ghost was written");
+        }
+        MPI_Barrier(MPI_COMM_WORLD);
+        case_end_all();
+    } else case_skip("one rank: no peer to wait for");
 }
 
 int main(int argc, char **argv)
@@ -151,7 +179,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &g_size);
     if (g_rank != 0 && !freopen("/dev/null", "w", stdout)) return 1; /* rank 0 prints */
-    check_plan(5);
+    check_plan(6);
     test_local();
     test_agree();
     test_exchange();

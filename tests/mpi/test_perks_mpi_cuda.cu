@@ -1,7 +1,8 @@
 /* tests/mpi/test_perks_mpi_cuda.cu -- perks/mpi.h's CUDA side under mpirun.  perks_nccl_from_mpi:
  * with a CUDA device, one NCCL communicator over the P ranks (its count P, its rank the MPI rank,
  * its device the node-local rank modulo the devices) and an all-reduce over it that sums the ranks;
- * without one, PERKS_ECUDA on every rank and no rank left waiting.  perks_slab_exchange_mpi_staged
+ * PERKS_EUNSUPPORTED on every rank where a node has more ranks than devices; without one,
+ * PERKS_ECUDA on every rank and no rank left waiting.  perks_slab_exchange_mpi_staged
  * (with a device; ranks may share it): the ghost planes of device buffers, Dirichlet and periodic,
  * halo 1 and 2, each ghost byte against the global plane it mirrors, the own planes unchanged.
  * Rank 0 prints the cases.
@@ -24,7 +25,7 @@ static void end_all(void)
 
 int main(int argc, char **argv)
 {
-    int rank = 0, size = 0, ndev = 0, dev = -2, local = 0, nlocal = 0;
+    int rank = 0, size = 0, ndev = 0, local = 0, nlocal = 0;
     char name[160];
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -32,15 +33,23 @@ int main(int argc, char **argv)
     if (rank != 0 && !freopen("/dev/null", "w", stdout)) return 1;
     const int have = cudaGetDeviceCount(&ndev) == cudaSuccess && ndev > 0;
     check_plan(2);
+    CHECK(perks_mpi_local(MPI_COMM_WORLD, &local, &nlocal) == 0, "perks_mpi_local");
+    int crowded = have && nlocal > ndev, any_crowded = 0; /* a node with more ranks than devices */
+    MPI_Allreduce(&crowded, &any_crowded, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+#ifdef PERKS_MPI_NCCL
     snprintf(name, sizeof name, "perks_nccl_from_mpi: %s [%d ranks]",
-             have ? "a communicator of every rank, its device the node-local rank's, an all-reduce of the ranks"
-                  : "no CUDA device: PERKS_ECUDA on every rank", size);
+             !have          ? "no CUDA device: PERKS_ECUDA on every rank"
+             : any_crowded ? "more ranks than devices on a node: PERKS_EUNSUPPORTED on every rank"
+                           : "a communicator of every rank, its device the node-local rank's, an all-reduce of the ranks",
+             size);
     case_begin(name);
     ncclComm_t comm;
+    int dev = -2;
     const int rc = perks_nccl_from_mpi(MPI_COMM_WORLD, &comm, &dev);
-    CHECK(perks_mpi_local(MPI_COMM_WORLD, &local, &nlocal) == 0, "perks_mpi_local");
     if (!have) {
-        CHECK(rc == PERKS_ECUDA && dev == -1, "rc %d, device %d", rc, dev);
+        CHECK(rc == PERKS_ECUDA, "rc %d", rc);
+    } else if (any_crowded) {
+        CHECK(rc == PERKS_EUNSUPPORTED, "rc %d", rc);
     } else {
         int count = 0, me = -1, cudev = -1, sum = -1;
         CHECK(rc == PERKS_SUCCESS, "rc %d", rc);
@@ -60,6 +69,11 @@ int main(int argc, char **argv)
         }
     }
     end_all();
+#else
+    snprintf(name, sizeof name, "perks_nccl_from_mpi [%d ranks]", size);
+    check_skip(name, "built without <nccl.h>");
+#endif
+    if (have) cudaSetDevice(local % ndev);
     snprintf(name, sizeof name, "perks_slab_exchange_mpi_staged: device ghosts through host memory, Dirichlet and "
              "periodic, halo 1 and 2 [%d ranks]", size);
     if (!have) check_skip(name, "no CUDA device");
