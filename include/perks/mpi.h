@@ -103,17 +103,23 @@ static inline void perks__mpi_drop(MPI_Request *req, int nrecv, int nreq)
     }
 }
 
+/* an exchange's message: halo planes of plane_bytes (at most INT_MAX bytes, timeout_s > 0) */
+static inline int perks__mpi_halo_bytes(const perks_slab *s, size_t plane_bytes, double timeout_s, size_t *bytes)
+{
+    if (!(timeout_s > 0) || (plane_bytes && (size_t)s->halo > (size_t)INT_MAX / plane_bytes)) return PERKS_ESIZE;
+    *bytes = (size_t)s->halo * plane_bytes;
+    return PERKS_SUCCESS;
+}
+
 static inline int perks_slab_exchange_mpi(const perks_slab *s, void *buf, size_t plane_bytes, MPI_Comm comm,
                                           double timeout_s)
 {
     MPI_Request req[4];
-    int nreq = 0, nrecv, k, done = 0;
+    int nreq = 0, nrecv, k, done = 0, rc;
     size_t bytes;
     double t0;
     if (!s || !buf) return PERKS_ENULL;
-    if (!(timeout_s > 0) || (plane_bytes && (size_t)s->halo > (size_t)INT_MAX / plane_bytes)) return PERKS_ESIZE;
-    bytes = (size_t)s->halo * plane_bytes;
-    if (bytes == 0) return PERKS_SUCCESS;
+    if ((rc = perks__mpi_halo_bytes(s, plane_bytes, timeout_s, &bytes)) || bytes == 0) return rc;
     if (s->nranks == 1) { /* periodic: my own planes wrap into my ghosts */
         for (k = 0; k < 2; k++)
             if (s->peer[k] >= 0)
@@ -186,9 +192,7 @@ static inline int perks_slab_exchange_mpi_staged(const perks_slab *s, void *dbuf
     int k, rc;
     size_t bytes;
     if (!s || !dbuf || !hbuf) return PERKS_ENULL;
-    if (!(timeout_s > 0) || (plane_bytes && (size_t)s->halo > (size_t)INT_MAX / plane_bytes)) return PERKS_ESIZE;
-    bytes = (size_t)s->halo * plane_bytes;
-    if (bytes == 0) return PERKS_SUCCESS;
+    if ((rc = perks__mpi_halo_bytes(s, plane_bytes, timeout_s, &bytes)) || bytes == 0) return rc;
     for (k = 0; k < 2; k++)
         if (s->peer[k] >= 0 && cudaMemcpyAsync((char *)hbuf + (size_t)s->send_at[k] * plane_bytes,
                                                (const char *)dbuf + (size_t)s->send_at[k] * plane_bytes, bytes,
