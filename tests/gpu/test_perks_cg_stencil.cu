@@ -303,7 +303,13 @@ static void compare(const char *name, const pts *p, const double *w, const cmp_c
     CHECK(sm == PERKS_SUCCESS, "status %d (%s)", sm, perks_strerror(sm));
     CHECK(sm == rm.status, "returned %d, res.status %d", sm, rm.status);
     CHECK(tr <= tol, "host true residual %.3g above tol %.0e", tr, tol);
-    CHECK(fabs(tr - rm.true_residual) <= 1e-6 * tr + 2 * fl, "reported true residual %.9g, host %.9g", rm.true_residual, tr);
+    /* the two residuals of one x differ by their rounding (2 floors); with a cell field also by the
+     * operator's: the device forms each face from k (two k's, 3 roundings) and the diagonal as their
+     * sum (6 more), the host's CSR in another order -- up to ~10 eps |A||x| (a 1x1x1 DIVK solve, x one
+     * division from b: reported 3.0e-16, host 0, floor 1.1e-16, H200) */
+    const double rtol = (c->kf ? 12 : 2) * fl;
+    CHECK(fabs(tr - rm.true_residual) <= 1e-6 * tr + rtol, "reported true residual %.9g, host %.9g (floor %.3g)",
+          rm.true_residual, tr, fl);
     CHECK(fabs(fl - rm.rounding_floor) <= 1e-3 * fl, "reported floor %.9g, host %.9g", rm.rounding_floor, fl);
     CHECK(rm.at_floor == (tol < PERKS_CG_FLOOR_MARGIN * rm.rounding_floor), "at_floor %d", rm.at_floor);
     if (!mixed && !f32 && sc == PERKS_SUCCESS) {

@@ -87,7 +87,7 @@ static void run(const char *name, void (*kern)(ssam_queue3d_args<T>, C), int lig
     char label[256];
     snprintf(label, sizeof label, "ssam queue3d %s (%s, BY %d, PD %d, %zu B shared): every update and field, keep-extent and zero-outside, ragged sizes, pitch, z segments, 3 steps",
              name, sizeof(T) == 4 ? "float" : "double", BY, PD, smem);
-    case_begin(label);
+    if (!case_part(label)) return;
     CUDA_OK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     double worst = 0;
     long long cells = 0;
@@ -228,7 +228,8 @@ static void test_check(void)
     case_end();
 }
 
-/* usage: test_ssam_queue3d [--light]   (--light: the three smaller sizes, for compute-sanitizer) */
+/* usage: test_ssam_queue3d [--light] [--part K/N]   (--light: the three smaller sizes, for
+ * compute-sanitizer; --part: the kernels' cases every N-th from the K-th, the check case in every part) */
 int main(int argc, char **argv)
 {
     const int light = gpucheck_begin(argc, argv);
