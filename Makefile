@@ -64,7 +64,7 @@ DEMO := cbi_stencil cbi_matmul conv2d_image:-f:gauss conv2d_image:-f:gauss:--hal
 # libraries the benchmarks' peers need (part of every CUDA toolkit)
 BENCH_LIBS := -lcublas -lcusparse
 
-.PHONY: all test bench demo install clean check-nvcc host-tests regdepth nvrtc-harness nvrtc-check fuzz fuzz-targets
+.PHONY: all test bench demo install clean check-nvcc host-tests mpi-examples regdepth nvrtc-harness nvrtc-check fuzz fuzz-targets
 # a failed link must not leave a half-written program that make then takes as up to date
 .DELETE_ON_ERROR:
 print-%:
@@ -101,6 +101,14 @@ $(BUILD)/tests/gpu/%: tests/gpu/%.cu $(COMMON) $(HEADERS) | check-nvcc
 
 $(BUILD)/examples/%: examples/%.cu $(wildcard examples/*.inc) $(HEADERS) | check-nvcc
 	$(call gpu_cc,$(NVCC) $(NVFLAGS) $(GPU_ARCH) $< -o $@ $(NCCL_LIBS))
+
+# the examples with an MPI form (--mpi), built with the MPI's C++ compiler as nvcc's host compiler
+MPI_EXAMPLES := $(BUILD)/examples/mpi/heat2d_multi
+mpi-examples: $(MPI_EXAMPLES)
+$(BUILD)/examples/mpi/%: examples/%.cu $(wildcard examples/*.inc) $(HEADERS) | check-nvcc
+	@command -v mpicxx >/dev/null || { echo "mpi-examples: needs mpicxx on PATH" >&2; exit 1; }
+	@mkdir -p $(@D)
+	$(NVCC) -ccbin mpicxx $(NVFLAGS) $(GPU_ARCH) $< -o $@ $(NCCL_LIBS)
 
 $(BUILD)/bench/%: bench/%.cu bench/*.cuh $(COMMON) $(HEADERS) | check-nvcc
 	$(call gpu_cc,$(NVCC) $(NVFLAGS) $(GPU_ARCH) -Ibench -Itests/common $< -o $@ $(PEER_FLAGS) $(BENCH_LIBS) $(NCCL_LIBS))

@@ -7,6 +7,7 @@
  *   heat2d_multi [--n N] [--steps S] [--ranks P] [--local] [--overlap] [--temporal] [--tt T]
  *                [--timeout SEC] [--no-check]
  *   heat2d_multi --rank R --nranks P --id-file PATH [the options above]
+ *   mpirun -np P heat2d_multi --mpi [the options above]   (built with MPI: make mpi-examples)
  *
  * One process (the first form): one rank per visible GPU through NCCL (ncclCommInitAll, at most 8),
  * or --ranks P of them.  With one GPU, without NCCL, with --local or with more ranks than GPUs, P
@@ -23,14 +24,20 @@
  * The ranks first check that they agree on the domain (perks_slab_agree_nccl) and every wait on
  * the GPUs is bounded (perks_nccl_wait): a rank that dies makes the others stop with a message,
  * not hang (but ncclCommInitRank itself waits until every rank has joined).
+ * Under MPI (the third form; no id file): rank and size from MPI_COMM_WORLD, the GPU from the
+ * node-local rank (perks_mpi_local), NCCL from the communicator (perks_nccl_from_mpi) where every
+ * rank of a node has a GPU of its own, else the host-staged MPI exchange
+ * (perks_slab_exchange_mpi_staged: any number of ranks may share a GPU); the agreement through MPI.
  * Prints the time, GCells/s and "ok" (or "MISMATCH", exit status 1).
  *
  * Examples:
  *   heat2d_multi                                   # all GPUs, or 4 virtual ranks on one
  *   heat2d_multi --n 8192 --steps 1000 --overlap
  *   rm -f /tmp/h.id; for r in 0 1; do heat2d_multi --rank $r --nranks 2 --id-file /tmp/h.id & done; wait
+ *   mpirun -np 4 build/examples/mpi/heat2d_multi --mpi --temporal
  */
 #include <perks/exchange.cuh>
+#include <perks/mpi.h> /* empty without <mpi.h>: the --mpi form is then refused */
 #include <ssam/stencil.cuh>
 #include <ssam/temporal.cuh>
 
@@ -89,7 +96,13 @@ typedef struct rank {
 #ifdef PERKS_HAVE_NCCL
     ncclComm_t comm;
 #endif
+    void *host;               /* the MPI transport's host copy of the buffer (TRANSPORT_MPI) */
 } rank;
+
+/* how the ghost rows travel (exchange's `nccl` argument) */
+#define TRANSPORT_LOCAL 0 /* device copies between the ranks of this process */
+#define TRANSPORT_NCCL 1
+#define TRANSPORT_MPI 2   /* one rank a process, through host memory (perks/mpi.h) */
 
 static double seconds(void)
 {
@@ -159,11 +172,21 @@ static void rank_free(rank *R)
     cudaEventDestroy(R->done);
 }
 
-/* the ghost rows of R[0..nr): device copies on R[0]'s exchange stream, or NCCL on each rank's;
- * each exchange waits until its rank's last pass is done, and records `landed` */
+/* the ghost rows of R[0..nr): device copies on R[0]'s exchange stream, NCCL on each rank's, or
+ * (nccl TRANSPORT_MPI, one rank) MPI through the host; each exchange waits until its rank's last
+ * pass is done, and records `landed` */
 static void exchange(rank *R, int nr, int nccl, const opts *o)
 {
     const size_t row = (size_t)o->n * sizeof(float);
+#ifdef PERKS_HAVE_MPI
+    if (nccl == TRANSPORT_MPI) {
+        CK(cudaSetDevice(R[0].dev));
+        CK(cudaStreamWaitEvent(R[0].xs, R[0].done, 0));
+        PK(perks_slab_exchange_mpi_staged(&R[0].s, R[0].cur, R[0].host, row, MPI_COMM_WORLD, R[0].xs, o->timeout));
+        CK(cudaEventRecord(R[0].landed, R[0].xs));
+        return;
+    }
+#endif
     if (!nccl) {
         perks_slab S[MAXRANKS];
         void *B[MAXRANKS];
@@ -232,7 +255,7 @@ static void advance(rank *R, int nr, int nccl, const opts *o, int steps)
 static void finish(rank *R, int nr, int nccl, const opts *o)
 {
 #ifdef PERKS_HAVE_NCCL
-    if (nccl) {
+    if (nccl == TRANSPORT_NCCL) {
         ncclComm_t comms[MAXRANKS];
         cudaStream_t st[MAXRANKS];
         for (int i = 0; i < nr; i++) { comms[i] = R[i].comm; st[i] = R[i].cs; }
@@ -306,6 +329,19 @@ static size_t compare(const rank *R, const opts *o, const float *ref, float *tmp
     CK(cudaMemcpy(tmp, R->cur + (size_t)R->s.halo * o->n, cells * sizeof(float), cudaMemcpyDeviceToHost));
     for (size_t i = 0; i < cells; i++)
         if (memcmp(&tmp[i], &ref[off + i], sizeof(float)) && !bad++) *first = off + i;
+    return bad;
+}
+
+/* one rank's check: the undivided plate on its GPU, compared with its rows (compare's count) */
+static size_t check_rank(const rank *R, const opts *o, const float *plate, size_t *first)
+{
+    float *ref = (float *)malloc((size_t)o->n * o->n * sizeof(float));
+    float *tmp = (float *)malloc((size_t)R->s.own * o->n * sizeof(float));
+    if (!ref || !tmp) { fprintf(stderr, "out of memory\n"); exit(1); }
+    reference(o, R->dev, plate, ref);
+    const size_t bad = compare(R, o, ref, tmp, first);
+    free(ref);
+    free(tmp);
     return bad;
 }
 
@@ -424,15 +460,7 @@ static int run_rank(const opts *o, int r, int P, const char *id_file, int check,
     PK(perks_slab_agree_nccl(&R.s, 1, o->n, &R.comm, &R.cs, o->timeout));
     const double sec = timed_run(&R, 1, 1, o, plate);
     size_t bad = 0, first = 0;
-    if (check) { /* the undivided plate on this rank's GPU, compared with this rank's rows */
-        float *ref = (float *)malloc((size_t)o->n * o->n * sizeof(float));
-        float *tmp = (float *)malloc((size_t)R.s.own * o->n * sizeof(float));
-        if (!ref || !tmp) { fprintf(stderr, "out of memory\n"); exit(1); }
-        reference(o, R.dev, plate, ref);
-        bad = compare(&R, o, ref, tmp, &first);
-        free(ref);
-        free(tmp);
-    }
+    if (check) bad = check_rank(&R, o, plate, &first);
     report(o, sec, bad, first, check, check ? (size_t)R.s.own * o->n : 0, who);
     /* all ranks: the largest time and mismatch count */
     double h[2] = {sec, (double)bad}, *d = NULL;
@@ -455,18 +483,67 @@ static int run_rank(const opts *o, int r, int P, const char *id_file, int check,
 }
 #endif
 
+#ifdef PERKS_HAVE_MPI
+/* one rank of MPI_COMM_WORLD in this process: NCCL where the node has a GPU a rank, else MPI */
+static int run_mpi(const opts *o, int check, const float *plate)
+{
+    int r = 0, P = 0, local = 0, nlocal = 0, ngpu = 0, transport = TRANSPORT_MPI, dev = 0;
+    rank R;
+    char who[96];
+    MPI_Comm_rank(MPI_COMM_WORLD, &r);
+    MPI_Comm_size(MPI_COMM_WORLD, &P);
+    PK(perks_mpi_local(MPI_COMM_WORLD, &local, &nlocal));
+    CK(cudaGetDeviceCount(&ngpu));
+    dev = local % ngpu;
+#if defined(PERKS_MPI_NCCL)
+    ncclComm_t comm;
+    const int nrc = perks_nccl_from_mpi(MPI_COMM_WORLD, &comm, &dev); /* every rank the same verdict */
+    if (nrc == PERKS_SUCCESS) transport = TRANSPORT_NCCL;
+    else if (nrc != PERKS_EUNSUPPORTED) PK(nrc);
+#endif
+    rank_init(&R, o, P, r, dev, plate);
+    R.host = NULL;
+#if defined(PERKS_MPI_NCCL)
+    if (transport == TRANSPORT_NCCL) R.comm = comm;
+#endif
+    if (transport == TRANSPORT_MPI) CK(cudaMallocHost(&R.host, R.s.buf_planes * (size_t)o->n * sizeof(float)));
+    PK(perks_slab_agree_mpi(&R.s, o->n, MPI_COMM_WORLD));
+    snprintf(who, sizeof who, "heat2d_multi [rank %d of %d, GPU %d, %s]: ", r, P, dev,
+             transport == TRANSPORT_NCCL ? "NCCL" : "MPI through the host");
+    const double sec = timed_run(&R, 1, transport, o, plate);
+    size_t bad = 0, first = 0;
+    if (check) bad = check_rank(&R, o, plate, &first);
+    report(o, sec, bad, first, check, check ? (size_t)R.s.own * o->n : 0, who);
+    double h[2] = {sec, (double)bad}, all[2] = {0, 0}; /* the slowest rank, the most mismatches */
+    MPI_Allreduce(h, all, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    if (r == 0) {
+        const double cells = (double)o->n * o->n * o->steps;
+        printf("heat2d_multi: all %d ranks: %d steps in %.2f ms (the slowest rank): %.1f GCells/s; %s\n", P, o->steps,
+               all[0] * 1e3, all[0] > 0 ? cells / all[0] / 1e9 : 0.0,
+               !check ? "not checked" : all[1] > 0 ? "MISMATCH on some rank (see its line)" : "every slab equals the undivided plate: ok");
+    }
+#if defined(PERKS_MPI_NCCL)
+    if (transport == TRANSPORT_NCCL) ncclCommDestroy(R.comm);
+#endif
+    if (R.host) cudaFreeHost(R.host);
+    rank_free(&R);
+    return all[1] > 0 ? 1 : 0;
+}
+#endif
+
 static void usage(const char *argv0)
 {
     fprintf(stderr,
             "usage: %s [--n N] [--steps S] [--ranks P] [--local] [--overlap] [--temporal] [--tt T] [--timeout SEC] [--no-check]\n"
-            "       %s --rank R --nranks P --id-file PATH [the options above]\n",
-            argv0, argv0);
+            "       %s --rank R --nranks P --id-file PATH [the options above]\n"
+            "       mpirun -np P %s --mpi [the options above]\n",
+            argv0, argv0, argv0);
 }
 
 int main(int argc, char **argv)
 {
     opts o;
-    int P = 0, local = 0, check = 1, rank_arg = -1, nranks_arg = 0, ngpu = 0;
+    int P = 0, local = 0, check = 1, rank_arg = -1, nranks_arg = 0, ngpu = 0, mpi = 0;
     const char *id_file = NULL;
     memset(&o, 0, sizeof o);
     o.n = 2048; o.steps = 400; o.timeout = 60;
@@ -484,13 +561,15 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--rank") && more) rank_arg = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--nranks") && more) nranks_arg = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--id-file") && more) id_file = argv[++i];
+        else if (!strcmp(argv[i], "--mpi")) mpi = 1;
         else { usage(argv[0]); return 2; }
     }
     const int multi = rank_arg >= 0 || nranks_arg || id_file;
     if (o.n < 3 || o.n > 32768 || o.steps < 0 || o.tt < 0 || o.tt > heat_tb_TT || !(o.timeout > 0) || P < 0 ||
-        P > MAXRANKS || (multi && (rank_arg < 0 || rank_arg >= nranks_arg || !id_file))) {
+        P > MAXRANKS || (multi && (rank_arg < 0 || rank_arg >= nranks_arg || !id_file)) || (mpi && (multi || P))) {
         fprintf(stderr, "%s: need 3 <= n <= 32768, steps >= 0, 0 <= tt <= %d (0: one step a pass), timeout > 0, ranks <= %d; "
-                "--rank, --nranks and --id-file together, 0 <= rank < nranks\n", argv[0], (int)heat_tb_TT, MAXRANKS);
+                "--rank, --nranks and --id-file together, 0 <= rank < nranks; --mpi without them and --ranks\n", argv[0],
+                (int)heat_tb_TT, MAXRANKS);
         usage(argv[0]);
         return 2;
     }
@@ -503,7 +582,22 @@ int main(int argc, char **argv)
     initial(plate, o.n);
     const char *how = o.tt ? "temporal blocking" : "one step a pass";
     int status;
-    if (multi) {
+    if (mpi) {
+#ifdef PERKS_HAVE_MPI
+        MPI_Init(&argc, &argv);
+        int r = 0, P = 0;
+        MPI_Comm_rank(MPI_COMM_WORLD, &r);
+        MPI_Comm_size(MPI_COMM_WORLD, &P);
+        if (r == 0)
+            printf("heat2d_multi: %d x %d plate, %d steps, %s (%d ghost rows), overlap %s, %d MPI ranks\n", o.n, o.n,
+                   o.steps, how, o.tt ? o.tt : 1, o.overlap ? "on" : "off", P);
+        status = run_mpi(&o, check, plate);
+        MPI_Finalize();
+#else
+        fprintf(stderr, "%s: --mpi needs a build with MPI (make mpi-examples: nvcc -ccbin mpicxx)\n", argv[0]);
+        status = 2;
+#endif
+    } else if (multi) {
 #ifdef PERKS_HAVE_NCCL
         printf("heat2d_multi: %d x %d plate, %d steps, %s (%d ghost rows), overlap %s, rank %d of %d processes\n", o.n, o.n,
                o.steps, how, o.tt ? o.tt : 1, o.overlap ? "on" : "off", rank_arg, nranks_arg);

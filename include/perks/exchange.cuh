@@ -1,13 +1,17 @@
 #include <onchip/names_push.h>
-/* perks/exchange.cuh -- the halo exchange of perks/decomp.h's slabs: by device copies between
- * subdomains one process holds, and through NCCL where <nccl.h> is present; with NCCL, a check that
- * all ranks agree on the domain and a bounded wait (a status code, not a hang).
+/* perks/exchange.cuh -- the halo exchange of perks/decomp.h's slabs and perks/decomp3d.h's pencils
+ * and blocks: by device copies between subdomains one process holds, and through NCCL where
+ * <nccl.h> is present; with NCCL, a check that all ranks agree on the domain and a bounded wait (a
+ * status code, not a hang).
  *
  * WHAT (PERKS paper section 3.2; docs/perks.md#design-notes-perksexchangecuh)
  *   perks_slab_exchange_local(slabs, bufs, nranks, plane_bytes, stream)   all ranks of a process
  *   perks_slab_exchange_nccl(s, buf, plane_bytes, comm, stream)           this rank's part
  *   perks_slab_agree_nccl(slabs, n, plane, comms, streams, timeout_s)     once, before the first
  *   perks_nccl_wait(comms, streams, n, timeout_s)     instead of cudaStreamSynchronize
+ *   perks_block3_exchange_local(blocks, bufs, nranks, shape, elem_bytes, stream)   a box copy a region
+ *   perks_block3_exchange_nccl(b, shape, buf, work, elem_bytes, comm, stream)      packed into work
+ *   perks_block3_pack_bytes(b, shape, elem_bytes, &bytes)  work's size (the regions' cells, twice)
  *   Codes: PERKS_ENULL, _ESIZE, _ECUDA, _ECOMM (ncclGetLastError(comm) says which), _ETIMEOUT.
  *   The NCCL ones exist where PERKS_HAVE_NCCL is defined.
  *
@@ -32,10 +36,12 @@
 
 #ifndef __CUDACC_RTC__
 #include <cuda_runtime.h>
+#include <limits.h>
 #include <stddef.h>
 #endif
 
 #include "decomp.h"
+#include "decomp3d.h"
 
 #ifndef __CUDACC_RTC__ /* host code, all of it (NCCL too) */
 /* every rank's halo planes into its neighbours' ghosts (in rank order, one stream); bufs[r]: rank
@@ -58,6 +64,73 @@ static inline int perks_slab_exchange_local(const perks_slab *slabs, void *const
             if (cudaMemcpyAsync(to, from, (size_t)slabs[r].halo * plane_bytes, cudaMemcpyDefault, stream) != cudaSuccess)
                 return PERKS_ECUDA;
         }
+    return PERKS_SUCCESS;
+}
+
+/* a box of count[] cells of eb bytes (x fastest) from src (extents sext, at sat) to dst (dext, dat):
+ * one cudaMemcpy3DAsync, cudaMemcpyDefault (device, host, or a peer device under UVA) */
+static inline int perks__box_copy(void *dst, const int *dext, const int *dat, const void *src, const int *sext,
+                                  const int *sat, const int *count, size_t eb, cudaStream_t stream)
+{
+    cudaMemcpy3DParms m = {};
+    m.srcPtr = make_cudaPitchedPtr((void *)src, (size_t)sext[0] * eb, (size_t)sext[0] * eb, (size_t)sext[1]);
+    m.dstPtr = make_cudaPitchedPtr(dst, (size_t)dext[0] * eb, (size_t)dext[0] * eb, (size_t)dext[1]);
+    m.srcPos = make_cudaPos((size_t)sat[0] * eb, (size_t)sat[1], (size_t)sat[2]);
+    m.dstPos = make_cudaPos((size_t)dat[0] * eb, (size_t)dat[1], (size_t)dat[2]);
+    m.extent = make_cudaExtent((size_t)count[0] * eb, (size_t)count[1], (size_t)count[2]);
+    m.kind = cudaMemcpyDefault;
+    return cudaMemcpy3DAsync(&m, stream) == cudaSuccess ? PERKS_SUCCESS : PERKS_ECUDA;
+}
+
+/* where block b receives the region its peer sends in direction dir (b's region -dir) */
+static inline void perks__block3_recv_at(const perks_block3 *b, const int *dir, int *at)
+{
+    for (int a = 0; a < 3; a++) at[a] = -dir[a] < 0 ? 0 : b->lo[a] + (-dir[a] > 0 ? b->own[a] : 0);
+}
+
+/* every rank's regions (perks_block3_regions of shape) into its peers' ghosts, one stream; bufs[r]:
+ * rank r's buffer (blocks[r].ext cells of elem_bytes, x fastest) on one device or peers under UVA */
+static inline int perks_block3_exchange_local(const perks_block3 *blocks, void *const *bufs, int nranks, int shape,
+                                              size_t elem_bytes, cudaStream_t stream)
+{
+    perks_region3 reg[26];
+    int r, i, n = 0, rc;
+    if (!blocks || !bufs) return PERKS_ENULL;
+    if (nranks < 1 || elem_bytes == 0 || elem_bytes > (size_t)INT_MAX || (shape != PERKS_STAR && shape != PERKS_BOX))
+        return PERKS_ESIZE;
+    for (r = 0; r < nranks; r++) {
+        if (!bufs[r]) return PERKS_ENULL;
+        if (blocks[r].rank != r || blocks[r].grid.nranks != nranks ||
+            perks_grid3_fingerprint(&blocks[r].grid, shape, 1) != perks_grid3_fingerprint(&blocks[0].grid, shape, 1))
+            return PERKS_ESIZE;
+    }
+    for (r = 0; r < nranks; r++) {
+        if ((rc = perks_block3_regions(&blocks[r], shape, reg, &n))) return rc;
+        for (i = 0; i < n; i++) {
+            int at[3];
+            const perks_block3 *q = &blocks[reg[i].peer];
+            perks__block3_recv_at(q, reg[i].dir, at);
+            if ((rc = perks__box_copy(bufs[reg[i].peer], q->ext, at, bufs[r], blocks[r].ext, reg[i].send_at, reg[i].count,
+                                      elem_bytes, stream)))
+                return rc;
+        }
+    }
+    return PERKS_SUCCESS;
+}
+
+/* the workspace perks_block3_exchange_nccl packs into: the regions' cells twice (sent, received) */
+static inline int perks_block3_pack_bytes(const perks_block3 *b, int shape, size_t elem_bytes, size_t *bytes)
+{
+    perks_region3 reg[26];
+    int n = 0, i, rc;
+    size_t cells = 0;
+    if (!b || !bytes) return PERKS_ENULL;
+    if (elem_bytes == 0 || elem_bytes > (size_t)INT_MAX) return PERKS_ESIZE;
+    if ((rc = perks_block3_regions(b, shape, reg, &n))) return rc;
+    for (i = 0; i < n; i++) cells += (size_t)reg[i].count[0] * reg[i].count[1] * reg[i].count[2];
+    /* cells < 26 buffers of < 2^31 cells: the product fits a 64-bit size_t unless elem_bytes is huge */
+    if (cells > (size_t)-1 / 2 / elem_bytes) return PERKS_ESIZE;
+    *bytes = 2 * cells * elem_bytes;
     return PERKS_SUCCESS;
 }
 
@@ -92,6 +165,42 @@ static inline int perks_slab_exchange_nccl(const perks_slab *s, void *buf, size_
             return PERKS_ECOMM;
         }
     return ncclGroupEnd() == ncclSuccess ? PERKS_SUCCESS : PERKS_ECOMM;
+}
+
+/* this rank's regions packed into work (perks_block3_pack_bytes; device memory), sent and received
+ * in one NCCL group (to a peer met in several directions in region order, from it in the reverse:
+ * the sends' order), unpacked into buf's ghosts; one rank alone: device copies */
+static inline int perks_block3_exchange_nccl(const perks_block3 *b, int shape, void *buf, void *work, size_t elem_bytes,
+                                             ncclComm_t comm, cudaStream_t stream)
+{
+    perks_region3 reg[26];
+    size_t off[27], half = 0;
+    int n = 0, i, rc;
+    const int zero[3] = {0, 0, 0};
+    if (!b || !buf || !work) return PERKS_ENULL;
+    if ((rc = perks_block3_pack_bytes(b, shape, elem_bytes, &half))) return rc;
+    if (b->grid.nranks == 1) return perks_block3_exchange_local(b, &buf, 1, shape, elem_bytes, stream);
+    half /= 2;
+    perks_block3_regions(b, shape, reg, &n);
+    for (off[0] = 0, i = 0; i < n; i++)
+        off[i + 1] = off[i] + (size_t)reg[i].count[0] * reg[i].count[1] * reg[i].count[2] * elem_bytes;
+    for (i = 0; i < n; i++)
+        if ((rc = perks__box_copy((char *)work + off[i], reg[i].count, zero, buf, b->ext, reg[i].send_at, reg[i].count,
+                                  elem_bytes, stream)))
+            return rc;
+    if (ncclGroupStart() != ncclSuccess) return PERKS_ECOMM;
+    for (i = 0; i < n; i++)
+        if (ncclSend((const char *)work + off[i], off[i + 1] - off[i], ncclChar, reg[i].peer, comm, stream) != ncclSuccess)
+            return ncclGroupEnd(), PERKS_ECOMM;
+    for (i = n - 1; i >= 0; i--)
+        if (ncclRecv((char *)work + half + off[i], off[i + 1] - off[i], ncclChar, reg[i].peer, comm, stream) != ncclSuccess)
+            return ncclGroupEnd(), PERKS_ECOMM;
+    if (ncclGroupEnd() != ncclSuccess) return PERKS_ECOMM;
+    for (i = 0; i < n; i++)
+        if ((rc = perks__box_copy(buf, b->ext, reg[i].recv_at, (const char *)work + half + off[i], reg[i].count, zero,
+                                  reg[i].count, elem_bytes, stream)))
+            return rc;
+    return PERKS_SUCCESS;
 }
 
 /* seconds on a monotonic clock */

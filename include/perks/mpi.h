@@ -1,8 +1,8 @@
 #include <onchip/names_push.h>
-/* perks/mpi.h -- the slab split of perks/decomp.h over an MPI communicator (C99, host; compiled
- * where <mpi.h> is found, else empty): the node-local rank that picks a device, the agreement check
- * every rank runs once, and the halo exchange through MPI on host buffers (the host-staged
- * transport: the caller copies the planes between device and host, or passes host memory).
+/* perks/mpi.h -- the slabs of perks/decomp.h and the pencils and blocks of perks/decomp3d.h over an
+ * MPI communicator (C99, host; compiled where <mpi.h> is found, else empty): the node-local rank
+ * that picks a device, the agreement check every rank runs once, and the halo exchange through MPI
+ * on host buffers (the host-staged transport: the _staged forms copy between device and host).
  *
  * WHAT
  *   perks_mpi_local(comm, &local, &nlocal)      this rank's index among the ranks of its node, and
@@ -16,6 +16,11 @@
  *   perks_slab_exchange_mpi_staged(s, dbuf, hbuf, plane_bytes, comm, stream, timeout_s)
  *                                               (CUDA code) the same for a device buffer, through
  *                                               the host buffer hbuf (ranks may share a device)
+ *   perks_block3_agree_mpi(b, shape, elem_bytes, comm), perks_block3_exchange_mpi(b, shape, buf,
+ *   elem_bytes, comm, timeout_s), perks_block3_exchange_mpi_staged(b, shape, dbuf, hbuf, elem_bytes,
+ *   comm, stream, timeout_s)                    the same for a pencil or block of perks/decomp3d.h
+ *                                               (faces, or faces, edges and corners: one message a
+ *                                               region, no packing; device memory with a CUDA-aware MPI)
  *   perks_nccl_from_mpi(comm, &nccl, &device)   (CUDA code with <nccl.h>) the device from the
  *                                               node-local rank, NCCL's communicator over comm's ranks
  *                                               for perks/exchange.cuh and perks/cg_dist.cuh
@@ -30,12 +35,13 @@
  *   if (perks_slab_exchange_mpi(&s, buf, nx * sizeof(float), comm, 60.0)) return 1;
  *
  * ERRORS (perks/base.h): PERKS_ENULL; PERKS_ESIZE (a halo past INT_MAX bytes, a timeout not > 0,
- *   ranks that disagree); PERKS_EUNSUPPORTED (NCCL: more ranks than devices on a node); PERKS_ECOMM
+ *   ranks that disagree, an unknown shape, a cell of 0 bytes, a region past INT_MAX bytes); PERKS_EUNSUPPORTED (NCCL: more ranks than devices on a node); PERKS_ECOMM
  *   (an MPI call failed); PERKS_ETIMEOUT (the exchange did not end in timeout_s).  A failed exchange
  *   cancels its receives (buf no longer written) and releases its sends, which MPI may still read
  *   from buf: keep buf, and call MPI_Abort.  The collectives (perks_mpi_local, the agreement, the
  *   NCCL bootstrap) are called by every rank, a failing one too: each returns the same verdict.
- * LIMITS: one halo message at most INT_MAX bytes; tags PERKS_MPI_TAG and PERKS_MPI_TAG + 1.
+ * LIMITS: one message (a slab's halo, a block's region) at most INT_MAX bytes; tags PERKS_MPI_TAG
+ *   to PERKS_MPI_TAG + 28.
  */
 #ifndef PERKS_MPI_H
 #define PERKS_MPI_H
@@ -53,10 +59,11 @@
 #include <string.h>
 
 #include "decomp.h"
+#include "decomp3d.h"
 
 #define PERKS_HAVE_MPI 1
 #ifndef PERKS_MPI_TAG
-#define PERKS_MPI_TAG 7100 /* the exchange's tags: this and this + 1 */
+#define PERKS_MPI_TAG 7100 /* the exchanges' tags: this to this + 28 */
 #endif
 
 /* collective: every rank of comm calls it (a rank with a NULL argument too: it gets PERKS_ENULL) */
@@ -103,6 +110,20 @@ static inline void perks__mpi_drop(MPI_Request *req, int nrecv, int nreq)
     }
 }
 
+/* an exchange's nreq requests (the first nrecv receives) waited for at most timeout_s; on a failure
+or the timeout dropped (perks__mpi_drop) */
+static inline int perks__mpi_wait(MPI_Request *req, int nrecv, int nreq, double timeout_s)
+{
+    int done = 0;
+    const double t0 = MPI_Wtime();
+    while (!done) {
+        if (MPI_Testall(nreq, req, &done, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+            return perks__mpi_drop(req, nrecv, nreq), PERKS_ECOMM;
+        if (!done && MPI_Wtime() - t0 > timeout_s) return perks__mpi_drop(req, nrecv, nreq), PERKS_ETIMEOUT;
+    }
+    return PERKS_SUCCESS;
+}
+
 /* an exchange's message: halo planes of plane_bytes (at most INT_MAX bytes, timeout_s > 0) */
 static inline int perks__mpi_halo_bytes(const perks_slab *s, size_t plane_bytes, double timeout_s, size_t *bytes)
 {
@@ -115,9 +136,8 @@ static inline int perks_slab_exchange_mpi(const perks_slab *s, void *buf, size_t
                                           double timeout_s)
 {
     MPI_Request req[4];
-    int nreq = 0, nrecv, k, done = 0, rc;
+    int nreq = 0, nrecv, k, rc;
     size_t bytes;
-    double t0;
     if (!s || !buf) return PERKS_ENULL;
     if ((rc = perks__mpi_halo_bytes(s, plane_bytes, timeout_s, &bytes)) || bytes == 0) return rc;
     if (s->nranks == 1) { /* periodic: my own planes wrap into my ghosts */
@@ -138,13 +158,77 @@ static inline int perks_slab_exchange_mpi(const perks_slab *s, void *buf, size_t
         if (s->peer[k] >= 0 && MPI_Isend((const char *)buf + (size_t)s->send_at[k] * plane_bytes, (int)bytes, MPI_BYTE,
                                          s->peer[k], PERKS_MPI_TAG + (k == 1), comm, &req[nreq++]) != MPI_SUCCESS)
             return perks__mpi_drop(req, nrecv, nreq - 1), PERKS_ECOMM;
-    t0 = MPI_Wtime();
-    while (!done) {
-        if (MPI_Testall(nreq, req, &done, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
-            return perks__mpi_drop(req, nrecv, nreq), PERKS_ECOMM;
-        if (!done && MPI_Wtime() - t0 > timeout_s) return perks__mpi_drop(req, nrecv, nreq), PERKS_ETIMEOUT;
-    }
+    return perks__mpi_wait(req, nrecv, nreq, timeout_s);
+}
+
+/* collective: every rank calls it, one whose perks_block3_make failed too (with b NULL: it gets
+ * PERKS_ENULL, the others PERKS_ESIZE); PERKS_ESIZE on every rank unless every rank's block is its
+ * rank of one grid, shape and element size and comm's rank and size are the block's */
+static inline int perks_block3_agree_mpi(const perks_block3 *b, int shape, size_t elem_bytes, MPI_Comm comm)
+{
+    int size = 0, rank = -1, match;
+    unsigned long long f, v[2], lo[2];
+    if (MPI_Comm_size(comm, &size) != MPI_SUCCESS || MPI_Comm_rank(comm, &rank) != MPI_SUCCESS) return PERKS_ECOMM;
+    match = b && size == b->grid.nranks && rank == b->rank && elem_bytes > 0 && elem_bytes <= (size_t)INT_MAX &&
+            (shape == PERKS_STAR || shape == PERKS_BOX);
+    f = match ? (unsigned long long)perks_grid3_fingerprint(&b->grid, shape, (long long)elem_bytes) : 0ull;
+    v[0] = match ? f : 0ull; /* as the slab's: min f == ~min ~f iff every rank sent f */
+    v[1] = match ? ~f : 0ull;
+    if (MPI_Allreduce(v, lo, 2, MPI_UNSIGNED_LONG_LONG, MPI_MIN, comm) != MPI_SUCCESS) return PERKS_ECOMM;
+    if (!b) return PERKS_ENULL;
+    return match && lo[0] == f && ~lo[1] == f ? PERKS_SUCCESS : PERKS_ESIZE;
+}
+
+/* region r of block b as an MPI type over the whole buffer (x fastest): its cells at at[]; a region
+ * past INT_MAX bytes is refused (PERKS_ESIZE: MPI_Type_size counts in an int) */
+static inline int perks__mpi_region_type(const perks_block3 *b, const perks_region3 *r, const int *at,
+                                         MPI_Datatype cell, size_t elem_bytes, MPI_Datatype *t)
+{
+    int sizes[3], sub[3], start[3], a;
+    if ((size_t)r->count[0] * (size_t)r->count[1] * (size_t)r->count[2] > (size_t)INT_MAX / elem_bytes) return PERKS_ESIZE;
+    for (a = 0; a < 3; a++) sizes[2 - a] = b->ext[a], sub[2 - a] = r->count[a], start[2 - a] = at[a];
+    if (MPI_Type_create_subarray(3, sizes, sub, start, MPI_ORDER_C, cell, t) != MPI_SUCCESS) return PERKS_ECOMM;
+    if (MPI_Type_commit(t) != MPI_SUCCESS) return MPI_Type_free(t), PERKS_ECOMM;
     return PERKS_SUCCESS;
+}
+
+/* the ghosts of buf (host memory, or device memory with a CUDA-aware MPI: b->ext[0] x ext[1] x
+ * ext[2] cells of elem_bytes, x fastest) from the peers' own cells: one message a region of
+ * perks_block3_regions(b, shape) (an MPI subarray type: no packing), the region sent in direction
+ * d tagged PERKS_MPI_TAG + 2 + d (a peer met in several directions keeps them apart), waited for
+ * at most timeout_s */
+static inline int perks_block3_exchange_mpi(const perks_block3 *b, int shape, void *buf, size_t elem_bytes,
+                                            MPI_Comm comm, double timeout_s)
+{
+    perks_region3 reg[26];
+    MPI_Request req[52];
+    MPI_Datatype cell, t;
+    int nreg = 0, nreq = 0, nrecv, i, rc, d;
+    if (!b || !buf) return PERKS_ENULL;
+    if (!(timeout_s > 0) || elem_bytes == 0 || elem_bytes > (size_t)INT_MAX) return PERKS_ESIZE;
+    if ((rc = perks_block3_regions(b, shape, reg, &nreg)) || nreg == 0) return rc;
+    if (MPI_Type_contiguous((int)elem_bytes, MPI_BYTE, &cell) != MPI_SUCCESS) return PERKS_ECOMM;
+    /* a type freed after its operation starts stays valid for it (MPI 4.0, 5.1.9) */
+    for (i = 0; i < nreg && !rc; i++) { /* from the peer in direction dir: it sent it in direction -dir */
+        d = (1 - reg[i].dir[0]) + 3 * (1 - reg[i].dir[1]) + 9 * (1 - reg[i].dir[2]);
+        if (!(rc = perks__mpi_region_type(b, &reg[i], reg[i].recv_at, cell, elem_bytes, &t))) {
+            if (MPI_Irecv(buf, 1, t, reg[i].peer, PERKS_MPI_TAG + 2 + d, comm, &req[nreq]) == MPI_SUCCESS) nreq++;
+            else rc = PERKS_ECOMM;
+            MPI_Type_free(&t);
+        }
+    }
+    nrecv = nreq;
+    for (i = 0; i < nreg && !rc; i++) {
+        d = (1 + reg[i].dir[0]) + 3 * (1 + reg[i].dir[1]) + 9 * (1 + reg[i].dir[2]);
+        if (!(rc = perks__mpi_region_type(b, &reg[i], reg[i].send_at, cell, elem_bytes, &t))) {
+            if (MPI_Isend(buf, 1, t, reg[i].peer, PERKS_MPI_TAG + 2 + d, comm, &req[nreq]) == MPI_SUCCESS) nreq++;
+            else rc = PERKS_ECOMM;
+            MPI_Type_free(&t);
+        }
+    }
+    MPI_Type_free(&cell);
+    if (rc) return perks__mpi_drop(req, nrecv, nreq), rc;
+    return perks__mpi_wait(req, nrecv, nreq, timeout_s);
 }
 
 #if defined(__CUDACC__) && !defined(PERKS_NO_NCCL) && __has_include(<nccl.h>)
@@ -182,6 +266,8 @@ static inline int perks_nccl_from_mpi(MPI_Comm comm, ncclComm_t *nccl, int *devi
 #endif
 #if defined(__CUDACC__)
 #include <cuda_runtime.h>
+
+#include "exchange.cuh" /* perks__box_copy */
 /* the ghosts of a device buffer through host memory: the planes each peer takes copied to hbuf (a
  * host buffer of s->buf_planes planes, at the same offsets; pinned memory copies faster), exchanged
  * there by perks_slab_exchange_mpi, the ghosts copied back; waits for stream.  Any number of ranks
@@ -205,6 +291,30 @@ static inline int perks_slab_exchange_mpi_staged(const perks_slab *s, void *dbuf
                                                (const char *)hbuf + (size_t)s->recv_at[k] * plane_bytes, bytes,
                                                cudaMemcpyHostToDevice, stream) != cudaSuccess)
             return PERKS_ECUDA;
+    return cudaStreamSynchronize(stream) == cudaSuccess ? PERKS_SUCCESS : PERKS_ECUDA;
+}
+
+/* perks_block3_exchange_mpi for a device buffer through host memory: the regions each peer takes
+ * copied to hbuf (a host buffer of the block's cells, at the same offsets; cudaMallocHost memory best),
+ * exchanged there, the ghosts copied back; waits for stream.  Any number of ranks may share a
+ * device */
+static inline int perks_block3_exchange_mpi_staged(const perks_block3 *b, int shape, void *dbuf, void *hbuf,
+                                                   size_t elem_bytes, MPI_Comm comm, cudaStream_t stream,
+                                                   double timeout_s)
+{
+    perks_region3 reg[26];
+    int nreg = 0, i, rc;
+    if (!b || !dbuf || !hbuf) return PERKS_ENULL;
+    if (!(timeout_s > 0) || elem_bytes == 0 || elem_bytes > (size_t)INT_MAX) return PERKS_ESIZE;
+    if ((rc = perks_block3_regions(b, shape, reg, &nreg)) || nreg == 0) return rc;
+    for (i = 0; i < nreg; i++)
+        if ((rc = perks__box_copy(hbuf, b->ext, reg[i].send_at, dbuf, b->ext, reg[i].send_at, reg[i].count, elem_bytes, stream)))
+            return rc;
+    if (cudaStreamSynchronize(stream) != cudaSuccess) return PERKS_ECUDA;
+    if ((rc = perks_block3_exchange_mpi(b, shape, hbuf, elem_bytes, comm, timeout_s))) return rc;
+    for (i = 0; i < nreg; i++)
+        if ((rc = perks__box_copy(dbuf, b->ext, reg[i].recv_at, hbuf, b->ext, reg[i].recv_at, reg[i].count, elem_bytes, stream)))
+            return rc;
     return cudaStreamSynchronize(stream) == cudaSuccess ? PERKS_SUCCESS : PERKS_ECUDA;
 }
 #endif

@@ -8,7 +8,8 @@
  *     of the undivided domain; the perks persistent stencil (k steps a launch, the result in a or
  *     b by parity) against the undivided domain run through the same perks kernel;
  *   - virtual ranks on one GPU (perks_slab_exchange_local): 1, 2, 3 and 7 ranks, ragged sizes,
- *     thin slabs (all boundary);
+ *     thin slabs (all boundary); perks_block3_exchange_local over every rank grid of 1 to 8 ranks
+ *     (2D and 3D, star and box, periodic masks), each buffer cell against tests/mpi/ghosts.h's rule;
  *   - with two or more GPUs and NCCL: one rank per GPU in this process (ncclCommInitAll), the
  *     exchange through perks_slab_exchange_nccl, the same checks, and perks_slab_agree_nccl
  *     (agreement, and a disagreement found on every rank); a counted skip on one GPU or without
@@ -25,6 +26,7 @@
 #include <perks/stencil.cuh>
 #include <ssam/temporal.cuh>
 
+#include "../mpi/ghosts.h"
 #include "gpucheck.h"
 #include "stencil_ref.h"
 
@@ -418,9 +420,105 @@ static void test_nccl(int light)
 }
 
 /* NCCL on one GPU: a one-rank communicator (not under --light) */
+/* the blocks of grid p of n (halo, periodic) as virtual ranks on one GPU, cells of eb bytes: each
+ * buffer cell after perks_block3_exchange_local (or, one rank with comm, perks_block3_exchange_nccl)
+ * against the global cell it mirrors, or left as it was (poisoned); 0 if the grid does not fit */
+static int block3_local(int shape, const int *p, const int *n, int halo, int per, int eb, void *comm)
+{
+    perks_grid3 g;
+    if (perks_grid3_make(p[0], p[1], p[2], n[0], n[1], n[2], halo, per, &g)) return 0;
+    const int P = g.nranks;
+    perks_block3 *b = (perks_block3 *)calloc(P, sizeof *b);
+    void **d = (void **)calloc(P, sizeof *d);
+    unsigned char **h = (unsigned char **)calloc(P, sizeof *h);
+    size_t *bytes = (size_t *)calloc(P, sizeof *bytes);
+    for (int r = 0; r < P; r++) {
+        CHECK(perks_block3_make(&g, r, &b[r]) == 0, "block %d", r);
+        bytes[r] = (size_t)b[r].ext[0] * b[r].ext[1] * b[r].ext[2] * eb;
+        h[r] = (unsigned char *)malloc(bytes[r]);
+        memset(h[r], 0xEE, bytes[r]);
+        ghosts_fill3(&b[r], shape, n, h[r], eb);
+        CUDA_OK(cudaMalloc(&d[r], bytes[r]));
+        CUDA_OK(cudaMemcpy(d[r], h[r], bytes[r], cudaMemcpyHostToDevice));
+    }
+    int rc = -1;
+    (void)comm;
+#ifdef PERKS_HAVE_NCCL
+    if (comm) {
+        size_t wb = 0;
+        void *work = NULL;
+        CHECK(perks_block3_pack_bytes(&b[0], shape, (size_t)eb, &wb) == 0, "pack bytes");
+        CUDA_OK(cudaMalloc(&work, wb ? wb : 1));
+        rc = perks_block3_exchange_nccl(&b[0], shape, d[0], work, (size_t)eb, (ncclComm_t)comm, 0);
+        CUDA_OK(cudaDeviceSynchronize());
+        cudaFree(work);
+    } else
+#endif
+        rc = perks_block3_exchange_local(b, d, P, shape, (size_t)eb, 0);
+    CHECK(rc == 0, "grid %dx%dx%d of %dx%dx%d halo %d periodic %d: %s", p[0], p[1], p[2], n[0], n[1], n[2], halo, per,
+          perks_strerror(rc));
+    for (int r = 0; r < P && !check__failed_case; r++) {
+        int at[3] = {0, 0, 0};
+        CUDA_OK(cudaMemcpy(h[r], d[r], bytes[r], cudaMemcpyDeviceToHost));
+        const size_t bad = ghosts_bad3(&b[r], shape, n, h[r], eb, 0xEE, at);
+        CHECK(bad == 0, "grid %dx%dx%d of %dx%dx%d halo %d periodic %d shape %d eb %d: rank %d, %zu bytes wrong, the first "
+              "in cell (%d, %d, %d)", p[0], p[1], p[2], n[0], n[1], n[2], halo, per, shape, eb, r, bad, at[0], at[1], at[2]);
+    }
+    for (int r = 0; r < P; r++) cudaFree(d[r]), free(h[r]);
+    free(b), free(d), free(h), free(bytes);
+    return 1;
+}
+
+static void test_local_block3(int light)
+{
+    static const int ns[][3] = {{9, 8, 7}, {10, 7, 1}, {5, 6, 4}};
+    static const int Ps[] = {1, 2, 3, 4, 6, 8};
+    case_begin("perks exchange: perks_block3_exchange_local, virtual ranks of every rank grid of 1, 2, 3, 4, 6 and 8 "
+               "ranks (2D and 3D, star and box, halo 1 and 2, no, every and the x-z axes periodic, cells of 4 and 8 "
+               "bytes): each ghost the global cell it mirrors, own cells and a star's edges and corners unchanged");
+    int ran = 0, p[3];
+    for (size_t pi = 0; pi < sizeof Ps / sizeof *Ps && !check__failed_case; pi++) {
+        const int P = Ps[pi];
+        if (light && P > 4) continue;
+        for (p[2] = 1; p[2] <= P; p[2]++)
+            for (p[1] = 1; p[1] <= P / p[2]; p[1]++) {
+                if (P % (p[1] * p[2])) continue;
+                p[0] = P / (p[1] * p[2]);
+                for (size_t ni = 0; ni < sizeof ns / sizeof *ns; ni++)
+                    for (int shape = PERKS_STAR; shape <= PERKS_BOX; shape++)
+                        for (int halo = 1; halo <= 2; halo++)
+                            for (int per = 0; per <= 7; per += light ? 7 : per == 0 ? 5 : 2)
+                                for (int eb = 4; eb <= 8 && !check__failed_case; eb += 4)
+                                    ran += block3_local(shape, p, ns[ni], halo, per, eb, NULL);
+            }
+    }
+    CHECK(ran > 100, "%d grids ran", ran);
+    {   /* refusals: nothing written */
+        perks_grid3 g;
+        perks_block3 bl[2];
+        void *bufs[2] = {NULL, NULL};
+        CHECK(perks_grid3_make(2, 1, 1, 8, 8, 8, 1, 0, &g) == 0 && perks_block3_make(&g, 0, &bl[0]) == 0 &&
+                  perks_block3_make(&g, 1, &bl[1]) == 0, "grid");
+        CHECK(perks_block3_exchange_local(NULL, bufs, 2, PERKS_STAR, 4, 0) == PERKS_ENULL, "NULL blocks");
+        CHECK(perks_block3_exchange_local(bl, bufs, 2, PERKS_STAR, 4, 0) == PERKS_ENULL, "NULL buffer");
+        char c0[4], c1[4];
+        bufs[0] = c0, bufs[1] = c1;
+        CHECK(perks_block3_exchange_local(bl, bufs, 1, PERKS_STAR, 4, 0) == PERKS_ESIZE, "a rank count not the grid's");
+        CHECK(perks_block3_exchange_local(bl, bufs, 2, 2, 4, 0) == PERKS_ESIZE, "shape 2");
+        CHECK(perks_block3_exchange_local(bl, bufs, 2, PERKS_STAR, 0, 0) == PERKS_ESIZE, "0 bytes");
+        perks_block3 sw[2] = {bl[1], bl[0]};
+        CHECK(perks_block3_exchange_local(sw, bufs, 2, PERKS_STAR, 4, 0) == PERKS_ESIZE, "blocks out of rank order");
+        size_t wb = 0;
+        CHECK(perks_block3_pack_bytes(&bl[0], PERKS_BOX, 4, &wb) == 0 && wb == 2 * 8 * 8 * 4, "pack bytes %zu", wb);
+        CHECK(perks_block3_pack_bytes(&bl[0], PERKS_BOX, 0, &wb) == PERKS_ESIZE, "pack bytes of 0-byte cells");
+    }
+    case_end();
+}
+
 static void test_nccl_one(int light)
 {
-    const char *label = "perks exchange: agreement and the bounded wait on a one-rank communicator (0, PERKS_ESIZE, PERKS_ETIMEOUT)";
+    const char *label = "perks exchange: agreement and the bounded wait on a one-rank communicator (0, PERKS_ESIZE, "
+                        "PERKS_ETIMEOUT); perks_block3_exchange_nccl on one (every axis periodic: its own ghosts)";
 #ifdef PERKS_HAVE_NCCL
     if (light) {
         check_skip(label, "--light: compute-sanitizer reports NCCL's own start-up calls");
@@ -456,6 +554,14 @@ static void test_nccl_one(int light)
         CHECK(waited >= 0.05 && waited < 5.0, "the wait took %.3f s for a 0.05 s limit", waited);
         cudaFreeHost(flag);
         /* comm is aborted: not destroyed */
+    }
+    if (!check__failed_case) { /* perks_block3_exchange_nccl on a fresh one-rank communicator */
+        ncclComm_t c1;
+        CHECK(ncclCommInitAll(&c1, 1, &dev) == ncclSuccess, "ncclCommInitAll over 1 GPU");
+        const int p1[3] = {1, 1, 1}, n1[3] = {7, 6, 5};
+        for (int shape = PERKS_STAR; shape <= PERKS_BOX && !check__failed_case; shape++)
+            CHECK(block3_local(shape, p1, n1, 2, 7, 4, (void *)c1) == 1, "a 1x1x1 grid, every axis periodic");
+        ncclCommDestroy(c1);
     }
     cudaStreamDestroy(st);
     case_end();
@@ -534,13 +640,14 @@ int main(int argc, char **argv)
     int light = gpucheck_begin(argc, argv);
     /* every mode the same 7: errors, one step plain and overlapped, temporal, perks, the one-rank
      * communicator, one rank a GPU (the last two counted skips where the build or machine lacks them) */
-    check_plan(7);
+    check_plan(8);
     setenv("NCCL_NVLS_ENABLE", "0", 0); /* no NVLink multicast: these collectives are a few bytes */
     test_errors();
     test_local_step(light, 0);
     test_local_step(light, 1);
     test_local_temporal(light);
     test_local_perks(light);
+    test_local_block3(light);
     test_nccl_one(light);
     test_nccl(light);
     return check_exit();

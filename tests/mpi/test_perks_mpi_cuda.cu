@@ -4,7 +4,9 @@
  * PERKS_EUNSUPPORTED on every rank where a node has more ranks than devices; without one,
  * PERKS_ECUDA on every rank and no rank left waiting.  perks_slab_exchange_mpi_staged
  * (with a device; ranks may share it): the ghost planes of device buffers, Dirichlet and periodic,
- * halo 1 and 2, each ghost byte against the global plane it mirrors, the own planes unchanged.
+ * halo 1 and 2, each ghost byte against the global plane it mirrors, the own planes unchanged;
+ * perks_block3_exchange_mpi_staged the same for the chosen rank grid of a 9 x 8 x 7 domain, star and
+ * box, no axis and every axis periodic (a star's edge and corner ghosts left as they were).
  * Rank 0 prints the cases.
  *   mpirun -np P build/tests/mpi/test_perks_mpi_cuda */
 #include <perks/mpi.h>
@@ -33,7 +35,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (rank != 0 && !freopen("/dev/null", "w", stdout)) return 1;
     const int have = cudaGetDeviceCount(&ndev) == cudaSuccess && ndev > 0;
-    check_plan(2);
+    check_plan(3);
     CHECK(perks_mpi_local(MPI_COMM_WORLD, &local, &nlocal) == 0, "perks_mpi_local");
     int crowded = have && nlocal > ndev, any_crowded = 0; /* a node with more ranks than devices */
     MPI_Allreduce(&crowded, &any_crowded, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
@@ -106,6 +108,36 @@ int main(int argc, char **argv)
                 }
                 cudaFree(d), free(h), free(hs);
             }
+        end_all();
+    }
+    snprintf(name, sizeof name, "perks_block3_exchange_mpi_staged: device ghosts of the chosen grid through host "
+             "memory, star and box, no and every axis periodic, halo 1 and 2 [%d ranks]", size);
+    if (!have) check_skip(name, "no CUDA device");
+    else {
+        case_begin(name);
+        for (int shape = PERKS_STAR; shape <= PERKS_BOX; shape++)
+            for (int per = 0; per <= 7; per += 7)
+                for (int halo = 1; halo <= 2 && !check__failed_case; halo++) {
+                    const int n[3] = {9, 8, 7}, eb = 4;
+                    perks_grid3 g;
+                    perks_block3 b;
+                    CHECK(perks_grid3_choose(size, n[0], n[1], n[2], halo, per, &g) == 0 && perks_block3_make(&g, rank, &b) == 0,
+                          "grid");
+                    const size_t bytes = (size_t)b.ext[0] * b.ext[1] * b.ext[2] * eb;
+                    unsigned char *h = (unsigned char *)malloc(bytes), *hs = (unsigned char *)malloc(bytes), *d = NULL;
+                    memset(h, 0xEE, bytes), memset(hs, 0x55, bytes);
+                    ghosts_fill3(&b, shape, n, h, eb);
+                    CHECK(cudaMalloc(&d, bytes) == cudaSuccess && cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice) == cudaSuccess,
+                          "device buffer");
+                    const int rc = perks_block3_exchange_mpi_staged(&b, shape, d, hs, (size_t)eb, MPI_COMM_WORLD, 0, 30.0);
+                    CHECK(rc == PERKS_SUCCESS, "shape %d periodic %d halo %d: rc %d", shape, per, halo, rc);
+                    CHECK(cudaMemcpy(h, d, bytes, cudaMemcpyDeviceToHost) == cudaSuccess, "copy back");
+                    int at[3] = {0, 0, 0};
+                    const size_t bad = ghosts_bad3(&b, shape, n, h, eb, 0xEE, at);
+                    CHECK(bad == 0, "shape %d periodic %d halo %d rank %d: %zu bytes wrong, the first in cell (%d, %d, %d)",
+                          shape, per, halo, rank, bad, at[0], at[1], at[2]);
+                    cudaFree(d), free(h), free(hs);
+                }
         end_all();
     }
     int r = check_exit(), worst = 0;
