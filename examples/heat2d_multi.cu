@@ -50,12 +50,24 @@
 SSAM_STENCIL2D_DEFINE(heat, float, ONCHIP_SHAPE_2D5PT, ssam_stencil_policy<>)
 SSAM_STENCIL2D_TEMPORAL_DEFINE(heat_tb, float, ONCHIP_SHAPE_2D5PT, ssam_temporal_policy<8, 128, SSAM_SCHEDULE_REGS>)
 
+/* a failure ends the program; under --mpi every rank (MPI_Abort), so that none is left waiting */
+#ifdef PERKS_HAVE_MPI
+static int g_mpi;
+#endif
+static void die(void)
+{
+#ifdef PERKS_HAVE_MPI
+    if (g_mpi) MPI_Abort(MPI_COMM_WORLD, 1);
+#endif
+    exit(1);
+}
+
 #define CK(call)                                                                                    \
     do {                                                                                            \
         cudaError_t e_ = (call);                                                                    \
         if (e_ != cudaSuccess) {                                                                    \
             fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));              \
-            exit(1);                                                                                \
+            die();                                                                                \
         }                                                                                           \
     } while (0)
 #define PK(call)                                                                                    \
@@ -63,7 +75,7 @@ SSAM_STENCIL2D_TEMPORAL_DEFINE(heat_tb, float, ONCHIP_SHAPE_2D5PT, ssam_temporal
         int rc_ = (call);                                                                           \
         if (rc_) {                                                                                  \
             fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, perks_strerror(rc_));      \
-            exit(1);                                                                                \
+            die();                                                                                \
         }                                                                                           \
     } while (0)
 #ifdef PERKS_HAVE_NCCL
@@ -72,7 +84,7 @@ SSAM_STENCIL2D_TEMPORAL_DEFINE(heat_tb, float, ONCHIP_SHAPE_2D5PT, ssam_temporal
         ncclResult_t r_ = (call);                                                                   \
         if (r_ != ncclSuccess) {                                                                    \
             fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, ncclGetErrorString(r_));   \
-            exit(1);                                                                                \
+            die();                                                                                \
         }                                                                                           \
     } while (0)
 #endif
@@ -134,7 +146,7 @@ static void pass(const opts *o, const float *src, float *dst, int rows, int s, c
     a.boundary = SSAM_STENCIL_DIRICHLET;
     a.steps = s; /* s <= tt <= TT: one pass (tt 0: s is 1, one step) */
     const int rc = o->tt ? heat_tb_launch(&a, st) : heat_launch(&a, st);
-    if (rc) { fprintf(stderr, "stencil launch: %s\n", ssam_stencil_strerror(rc)); exit(1); }
+    if (rc) { fprintf(stderr, "stencil launch: %s\n", ssam_stencil_strerror(rc)); die(); }
 }
 
 /* rank r of P on GPU dev: its slab, buffers (own rows from the plate), streams and events */
@@ -143,7 +155,7 @@ static void rank_init(rank *R, const opts *o, int P, int r, int dev, const float
     const int halo = o->tt ? o->tt : 1; /* the stencil's reach (1) times the steps of a pass */
     const size_t row = (size_t)o->n * sizeof(float);
     int rc = perks_slab_make(&R->s, o->n, P, r, halo, PERKS_SLAB_DIRICHLET);
-    if (rc) { fprintf(stderr, "rank %d of %d, %d rows, halo %d: %s\n", r, P, o->n, halo, perks_strerror(rc)); exit(1); }
+    if (rc) { fprintf(stderr, "rank %d of %d, %d rows, halo %d: %s\n", r, P, o->n, halo, perks_strerror(rc)); die(); }
     PK(perks_slab_parts_make(&R->s, halo, &R->q));
     R->dev = dev;
     CK(cudaSetDevice(dev));
@@ -260,7 +272,7 @@ static void finish(rank *R, int nr, int nccl, const opts *o)
         cudaStream_t st[MAXRANKS];
         for (int i = 0; i < nr; i++) { comms[i] = R[i].comm; st[i] = R[i].cs; }
         int rc = perks_nccl_wait(comms, st, nr, o->timeout);
-        if (rc) { fprintf(stderr, "heat2d_multi: waiting for the ranks: %s\n", perks_strerror(rc)); exit(1); }
+        if (rc) { fprintf(stderr, "heat2d_multi: waiting for the ranks: %s\n", perks_strerror(rc)); die(); }
         return;
     }
 #endif
@@ -302,7 +314,7 @@ static void reference(const opts *o, int dev, const float *plate, float *ref)
     a.steps = o->steps;
     int rc = heat_plan(&a, &p); /* one launch per step */
     if (!rc) rc = heat_run(&a, &p, 0);
-    if (rc) { fprintf(stderr, "heat: %s (%s)\n", ssam_stencil_strerror(rc), p.why); exit(1); }
+    if (rc) { fprintf(stderr, "heat: %s (%s)\n", ssam_stencil_strerror(rc), p.why); die(); }
     CK(cudaMemcpy(ref, p.result, cells * sizeof(float), cudaMemcpyDeviceToHost));
     /* the slabs are compared with this plate bit for bit: it must be written (no NaN left) and, after
      * any step, differ from the start (slabs and reference that wrote nothing would agree) */
@@ -314,7 +326,7 @@ static void reference(const opts *o, int dev, const float *plate, float *ref)
     if (unwritten || (o->steps > 0 && !moved)) {
         fprintf(stderr, "heat2d_multi: the undivided plate: %zu of %zu cells not written, %zu moved from the start\n",
                 unwritten, cells, moved);
-        exit(1);
+        die();
     }
     cudaFree(d0);
     cudaFree(d1);
@@ -337,7 +349,7 @@ static size_t check_rank(const rank *R, const opts *o, const float *plate, size_
 {
     float *ref = (float *)malloc((size_t)o->n * o->n * sizeof(float));
     float *tmp = (float *)malloc((size_t)R->s.own * o->n * sizeof(float));
-    if (!ref || !tmp) { fprintf(stderr, "out of memory\n"); exit(1); }
+    if (!ref || !tmp) { fprintf(stderr, "out of memory\n"); die(); }
     reference(o, R->dev, plate, ref);
     const size_t bad = compare(R, o, ref, tmp, first);
     free(ref);
@@ -378,7 +390,7 @@ static int run_one_process(const opts *o, int P, int nccl, int check, const floa
     if (check) {
         float *ref = (float *)malloc((size_t)o->n * o->n * sizeof(float));
         float *tmp = (float *)malloc((size_t)o->n * o->n * sizeof(float));
-        if (!ref || !tmp) { fprintf(stderr, "out of memory\n"); exit(1); }
+        if (!ref || !tmp) { fprintf(stderr, "out of memory\n"); die(); }
         reference(o, 0, plate, ref);
         for (int r = 0; r < P; r++) {
             size_t f = 0, b = compare(&R[r], o, ref, tmp, &f);
@@ -410,13 +422,13 @@ static void write_id(const char *path, const ncclUniqueId *id)
     char tmp[4096];
     if (access(path, F_OK) == 0) {
         fprintf(stderr, "heat2d_multi: %s exists (a previous run's id?): remove it first\n", path);
-        exit(1);
+        die();
     }
     snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
     FILE *f = fopen(tmp, "wb");
     if (!f || fwrite(id, sizeof *id, 1, f) != 1 || fflush(f) || fsync(fileno(f)) || fclose(f) || rename(tmp, path)) {
         perror(tmp);
-        exit(1);
+        die();
     }
 }
 
@@ -433,7 +445,7 @@ static void read_id(const char *path, ncclUniqueId *id, double timeout)
         }
         if (seconds() - t0 > timeout) {
             fprintf(stderr, "heat2d_multi: no id in %s after %.0f s (is rank 0 running?)\n", path, timeout);
-            exit(1);
+            die();
         }
         usleep(20000);
     }
@@ -510,6 +522,7 @@ static int run_mpi(const opts *o, int check, const float *plate)
     PK(perks_slab_agree_mpi(&R.s, o->n, MPI_COMM_WORLD));
     snprintf(who, sizeof who, "heat2d_multi [rank %d of %d, GPU %d, %s]: ", r, P, dev,
              transport == TRANSPORT_NCCL ? "NCCL" : "MPI through the host");
+    MPI_Barrier(MPI_COMM_WORLD); /* the ranks start together */
     const double sec = timed_run(&R, 1, transport, o, plate);
     size_t bad = 0, first = 0;
     if (check) bad = check_rank(&R, o, plate, &first);
@@ -566,9 +579,9 @@ int main(int argc, char **argv)
     }
     const int multi = rank_arg >= 0 || nranks_arg || id_file;
     if (o.n < 3 || o.n > 32768 || o.steps < 0 || o.tt < 0 || o.tt > heat_tb_TT || !(o.timeout > 0) || P < 0 ||
-        P > MAXRANKS || (multi && (rank_arg < 0 || rank_arg >= nranks_arg || !id_file)) || (mpi && (multi || P))) {
+        P > MAXRANKS || (multi && (rank_arg < 0 || rank_arg >= nranks_arg || !id_file)) || (mpi && (multi || P || local))) {
         fprintf(stderr, "%s: need 3 <= n <= 32768, steps >= 0, 0 <= tt <= %d (0: one step a pass), timeout > 0, ranks <= %d; "
-                "--rank, --nranks and --id-file together, 0 <= rank < nranks; --mpi without them and --ranks\n", argv[0],
+                "--rank, --nranks and --id-file together, 0 <= rank < nranks; --mpi without them, --ranks and --local\n", argv[0],
                 (int)heat_tb_TT, MAXRANKS);
         usage(argv[0]);
         return 2;
@@ -585,6 +598,7 @@ int main(int argc, char **argv)
     if (mpi) {
 #ifdef PERKS_HAVE_MPI
         MPI_Init(&argc, &argv);
+        g_mpi = 1;
         int r = 0, P = 0;
         MPI_Comm_rank(MPI_COMM_WORLD, &r);
         MPI_Comm_size(MPI_COMM_WORLD, &P);

@@ -169,17 +169,21 @@ static inline int perks_slab_exchange_nccl(const perks_slab *s, void *buf, size_
 
 /* this rank's regions packed into work (perks_block3_pack_bytes; device memory), sent and received
  * in one NCCL group (to a peer met in several directions in region order, from it in the reverse:
- * the sends' order), unpacked into buf's ghosts; one rank alone: device copies */
+ * the sends' order; one rank alone on a periodic axis sends to itself), unpacked into buf's ghosts;
+ * PERKS_ESIZE unless comm's size and rank are the block's */
 static inline int perks_block3_exchange_nccl(const perks_block3 *b, int shape, void *buf, void *work, size_t elem_bytes,
                                              ncclComm_t comm, cudaStream_t stream)
 {
     perks_region3 reg[26];
     size_t off[27], half = 0;
-    int n = 0, i, rc;
+    int n = 0, i, rc, count = 0, me = -1;
     const int zero[3] = {0, 0, 0};
-    if (!b || !buf || !work) return PERKS_ENULL;
+    if (!b || !buf) return PERKS_ENULL;
     if ((rc = perks_block3_pack_bytes(b, shape, elem_bytes, &half))) return rc;
-    if (b->grid.nranks == 1) return perks_block3_exchange_local(b, &buf, 1, shape, elem_bytes, stream);
+    if (ncclCommCount(comm, &count) != ncclSuccess || ncclCommUserRank(comm, &me) != ncclSuccess) return PERKS_ECOMM;
+    if (count != b->grid.nranks || me != b->rank) return PERKS_ESIZE;
+    if (half == 0) return PERKS_SUCCESS; /* no region: nothing to send */
+    if (!work) return PERKS_ENULL;
     half /= 2;
     perks_block3_regions(b, shape, reg, &n);
     for (off[0] = 0, i = 0; i < n; i++)

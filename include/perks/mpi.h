@@ -255,8 +255,7 @@ static inline int perks_nccl_from_mpi(MPI_Comm comm, ncclComm_t *nccl, int *devi
     if (!nccl || !device) rc = PERKS_ENULL;
     else *device = ndev > 0 ? local % ndev : -1;
     if (MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, comm) != MPI_SUCCESS) return PERKS_ECOMM;
-    if (rc) return rc;
-    if (worst) return worst;
+    if (worst) return worst; /* one verdict on every rank, its own failure's or another's */
     memset(&root, 0, sizeof root);
     if (rank == 0) root.rc = ncclGetUniqueId(&root.id) == ncclSuccess ? PERKS_SUCCESS : PERKS_ECOMM;
     if (MPI_Bcast(&root, (int)sizeof root, MPI_BYTE, 0, comm) != MPI_SUCCESS) return PERKS_ECOMM;

@@ -518,7 +518,7 @@ static void test_local_block3(int light)
 static void test_nccl_one(int light)
 {
     const char *label = "perks exchange: agreement and the bounded wait on a one-rank communicator (0, PERKS_ESIZE, "
-                        "PERKS_ETIMEOUT); perks_block3_exchange_nccl on one (every axis periodic: its own ghosts)";
+                        "PERKS_ETIMEOUT); perks_block3_exchange_nccl on one (every axis periodic: sent to itself)";
 #ifdef PERKS_HAVE_NCCL
     if (light) {
         check_skip(label, "--light: compute-sanitizer reports NCCL's own start-up calls");
@@ -556,12 +556,22 @@ static void test_nccl_one(int light)
         /* comm is aborted: not destroyed */
     }
     if (!check__failed_case) { /* perks_block3_exchange_nccl on a fresh one-rank communicator */
-        ncclComm_t c1;
-        CHECK(ncclCommInitAll(&c1, 1, &dev) == ncclSuccess, "ncclCommInitAll over 1 GPU");
+        ncclComm_t c1 = NULL;
+        const int made = ncclCommInitAll(&c1, 1, &dev) == ncclSuccess;
+        CHECK(made, "ncclCommInitAll over 1 GPU");
         const int p1[3] = {1, 1, 1}, n1[3] = {7, 6, 5};
-        for (int shape = PERKS_STAR; shape <= PERKS_BOX && !check__failed_case; shape++)
+        /* every axis periodic: 6 or 26 regions sent to itself, packed, matched in order, unpacked */
+        for (int shape = PERKS_STAR; shape <= PERKS_BOX && made && !check__failed_case; shape++)
             CHECK(block3_local(shape, p1, n1, 2, 7, 4, (void *)c1) == 1, "a 1x1x1 grid, every axis periodic");
-        ncclCommDestroy(c1);
+        if (made) {
+            perks_grid3 g2;
+            perks_block3 b2;
+            char w[4];
+            CHECK(perks_grid3_make(2, 1, 1, 8, 8, 8, 1, 0, &g2) == 0 && perks_block3_make(&g2, 0, &b2) == 0, "grid");
+            CHECK(perks_block3_exchange_nccl(&b2, PERKS_STAR, w, w, 4, c1, 0) == PERKS_ESIZE,
+                  "a block of 2 ranks on a communicator of 1 is refused");
+            ncclCommDestroy(c1);
+        }
     }
     cudaStreamDestroy(st);
     case_end();
