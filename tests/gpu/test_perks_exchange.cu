@@ -10,6 +10,8 @@
  *   - virtual ranks on one GPU (perks_slab_exchange_local): 1, 2, 3 and 7 ranks, ragged sizes,
  *     thin slabs (all boundary); perks_block3_exchange_local over every rank grid of 1 to 8 ranks
  *     (2D and 3D, star and box, periodic masks), each buffer cell against tests/mpi/ghosts.h's rule;
+ *     ssam's one-pass 3D star and box stepped on the blocks of 1 to 4 virtual ranks (an exchange a
+ *     step), equal to the undivided domain bit for bit;
  *   - with two or more GPUs and NCCL: one rank per GPU in this process (ncclCommInitAll), the
  *     exchange through perks_slab_exchange_nccl, the same checks, and perks_slab_agree_nccl
  *     (agreement, and a disagreement found on every rank); a counted skip on one GPU or without
@@ -36,6 +38,8 @@ SSAM_STENCIL2D_DEFINE(st_f, float, ONCHIP_SHAPE_2D5PT, ssam_stencil_policy<4>)
 SSAM_STENCIL2D_DEFINE(st_d, double, ONCHIP_SHAPE_2D5PT, ssam_stencil_policy<4>)
 SSAM_STENCIL2D_TEMPORAL_DEFINE(tb_f, float, ONCHIP_SHAPE_2D5PT, ssam_temporal_policy<4, 128, SSAM_SCHEDULE_REGS>)
 PERKS_STENCIL2D_DEFINE(ps_f, float, ONCHIP_SHAPE_STAR2D_R1, perks_stencil2d_policy<64, 4, 0>)
+SSAM_STENCIL3D_DEFINE(s7_f, float, ONCHIP_SHAPE_3D7PT, ssam_stencil_policy<>)
+SSAM_STENCIL3D_DEFINE(b27_f, float, ONCHIP_SHAPE_3D27PT, ssam_stencil_policy<>)
 
 #define K_STEP 0  /* ssam one-pass: one step a pass, float or double */
 #define K_TB 1    /* ssam temporal blocking: up to k <= 4 steps a pass, float */
@@ -469,6 +473,91 @@ static int block3_local(int shape, const int *p, const int *n, int halo, int per
     return 1;
 }
 
+/* one step of the 7-point star (box 0) or the 27-point box over nx x ny x nz (a buffer), Dirichlet */
+static int step3(int box, const float *coef, const void *src, void *dst, const int *ext)
+{
+    ssam_stencil_args a;
+    memset(&a, 0, sizeof a);
+    a.src = src; a.dst = dst; a.nx = ext[0]; a.ny = ext[1]; a.nz = ext[2];
+    a.coef = coef; a.ncoef = box ? 27 : 7; a.boundary = SSAM_STENCIL_DIRICHLET; a.steps = 1;
+    return box ? b27_f_launch(&a, 0) : s7_f_launch(&a, 0);
+}
+
+/* N one-pass steps of ssam's 3D star or box on the blocks of grid p over n (virtual ranks, halo 1,
+ * perks_block3_exchange_local of the matching shape before each step, each buffer stepped whole
+ * with its ghosts kept) against N steps of the undivided domain: every cell bit for bit */
+static void blocks_step(int box, const int *p, const int *n, int N)
+{
+    perks_grid3 g;
+    CHECK(perks_grid3_make(p[0], p[1], p[2], n[0], n[1], n[2], 1, 0, &g) == 0, "grid");
+    if (check__failed_case) return;
+    const int P = g.nranks, shape = box ? PERKS_BOX : PERKS_STAR;
+    const size_t cells = (size_t)n[0] * n[1] * n[2];
+    float cf[27], sum = 0, *h = (float *)malloc(cells * 4), *ref = (float *)malloc(cells * 4), *got = (float *)malloc(cells * 4);
+    for (int i = 0; i < 27; i++) cf[i] = 0.2f + 0.5f * (float)(gpucheck_uniform() + 1), sum += cf[i];
+    for (int i = 0; i < 27; i++) cf[i] /= sum;
+    for (size_t i = 0; i < cells; i++) h[i] = (float)gpucheck_uniform();
+    memset(got, 0xFF, cells * 4);
+    void *d0, *d1;
+    CUDA_OK(cudaMalloc(&d0, cells * 4));
+    CUDA_OK(cudaMalloc(&d1, cells * 4));
+    CUDA_OK(cudaMemcpy(d0, h, cells * 4, cudaMemcpyHostToDevice));
+    for (int t = 0; t < N; t++) {
+        CHECK(step3(box, cf, d0, d1, n) == 0, "the undivided domain, step %d", t);
+        void *x = d0; d0 = d1; d1 = x;
+    }
+    CUDA_OK(cudaMemcpy(ref, d0, cells * 4, cudaMemcpyDeviceToHost));
+    perks_block3 b[8];
+    void *cur[8], *nxt[8];
+    for (int r = 0; r < P; r++) {
+        CHECK(perks_block3_make(&g, r, &b[r]) == 0, "block %d", r);
+        const size_t bytes = (size_t)b[r].ext[0] * b[r].ext[1] * b[r].ext[2] * 4;
+        CUDA_OK(cudaMalloc(&cur[r], bytes));
+        CUDA_OK(cudaMalloc(&nxt[r], bytes));
+        CUDA_OK(cudaMemset(cur[r], 0xFF, bytes)); /* NaN: a ghost read before it is exchanged shows */
+        CUDA_OK(cudaMemset(nxt[r], 0xFF, bytes));
+        CHECK(perks__box_copy(cur[r], b[r].ext, b[r].lo, h, n, b[r].first, b[r].own, 4, 0) == 0, "own cells in");
+    }
+    for (int t = 0; t < N && !check__failed_case; t++) {
+        CHECK(perks_block3_exchange_local(b, cur, P, shape, 4, 0) == 0, "exchange, step %d", t);
+        for (int r = 0; r < P; r++) {
+            CHECK(step3(box, cf, cur[r], nxt[r], b[r].ext) == 0, "rank %d, step %d", r, t);
+            void *x = cur[r]; cur[r] = nxt[r]; nxt[r] = x;
+        }
+    }
+    for (int r = 0; r < P; r++) {
+        CHECK(perks__box_copy(got, n, b[r].first, cur[r], b[r].ext, b[r].lo, b[r].own, 4, 0) == 0, "own cells out");
+        cudaFree(cur[r]), cudaFree(nxt[r]);
+    }
+    CUDA_OK(cudaDeviceSynchronize());
+    size_t bad = 0, first = 0;
+    for (size_t i = 0; i < cells; i++)
+        if (memcmp(&got[i], &ref[i], 4) && !bad++) first = i;
+    CHECK(bad == 0, "%s, grid %dx%dx%d of %dx%dx%d, %d steps: %zu cells differ from the undivided domain, the first "
+          "(%zu, %zu, %zu)", box ? "27-point box" : "7-point star", p[0], p[1], p[2], n[0], n[1], n[2], N, bad,
+          first % n[0], first / n[0] % n[1], first / ((size_t)n[0] * n[1]));
+    cudaFree(d0), cudaFree(d1), free(h), free(ref), free(got);
+}
+
+static void test_blocks_step(int light)
+{
+    static const int ns[][3] = {{19, 14, 11}, {9, 17, 6}};
+    case_begin("perks exchange: ssam's one-pass 3D star (7 points) and box (27) on the blocks of every rank grid of "
+               "1 to 4 virtual ranks (perks_block3_exchange_local, halo 1, Dirichlet) equal the undivided domain bit "
+               "for bit after 1 and 3 steps");
+    int p[3];
+    for (int P = 1; P <= 4 && !check__failed_case; P++)
+        for (p[2] = 1; p[2] <= P; p[2]++)
+            for (p[1] = 1; p[1] <= P / p[2]; p[1]++) {
+                if (P % (p[1] * p[2])) continue;
+                p[0] = P / (p[1] * p[2]);
+                for (size_t ni = 0; ni < (light ? 1 : sizeof ns / sizeof *ns); ni++)
+                    for (int box = 0; box <= 1 && !check__failed_case; box++)
+                        for (int N = 1; N <= 3 && !check__failed_case; N += 2) blocks_step(box, p, ns[ni], N);
+            }
+    case_end();
+}
+
 static void test_local_block3(int light)
 {
     static const int ns[][3] = {{9, 8, 7}, {10, 7, 1}, {5, 6, 4}};
@@ -650,7 +739,7 @@ int main(int argc, char **argv)
     int light = gpucheck_begin(argc, argv);
     /* every mode the same 7: errors, one step plain and overlapped, temporal, perks, the one-rank
      * communicator, one rank a GPU (the last two counted skips where the build or machine lacks them) */
-    check_plan(8);
+    check_plan(9);
     setenv("NCCL_NVLS_ENABLE", "0", 0); /* no NVLink multicast: these collectives are a few bytes */
     test_errors();
     test_local_step(light, 0);
@@ -658,6 +747,7 @@ int main(int argc, char **argv)
     test_local_temporal(light);
     test_local_perks(light);
     test_local_block3(light);
+    test_blocks_step(light);
     test_nccl_one(light);
     test_nccl(light);
     return check_exit();
