@@ -196,6 +196,15 @@ static inline int perks_block3_global(const perks_block3 *b, int a, int x)
     return g < 0 ? g + n : g - n;
 }
 
+/* where block b receives from direction dir[] (the ghosts before its own cells where d = -1, after
+ * them where d = +1, its own range where d = 0): a region's recv_at, and where a peer's region sent
+ * in direction -dir lands */
+static inline void perks_block3_recv_at(const perks_block3 *b, const int *dir, int *at)
+{
+    int a;
+    for (a = 0; a < 3; a++) at[a] = dir[a] < 0 ? 0 : b->lo[a] + (dir[a] > 0 ? b->own[a] : 0);
+}
+
 /* one region a direction with a peer, in peer[]'s order; *count of them into r[26] */
 static inline int perks_block3_regions(const perks_block3 *b, int shape, perks_region3 *r, int *count)
 {
@@ -211,8 +220,8 @@ static inline int perks_block3_regions(const perks_block3 *b, int shape, perks_r
             r[k].dir[a] = dir[a];
             r[k].count[a] = dir[a] == 0 ? own : h;
             r[k].send_at[a] = dir[a] <= 0 ? lo : lo + own - h;
-            r[k].recv_at[a] = dir[a] < 0 ? 0 : lo + (dir[a] > 0 ? own : 0);
         }
+        perks_block3_recv_at(b, dir, r[k].recv_at);
         r[k++].peer = b->peer[d];
     }
     *count = k;

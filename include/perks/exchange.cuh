@@ -82,12 +82,6 @@ static inline int perks__box_copy(void *dst, const int *dext, const int *dat, co
     return cudaMemcpy3DAsync(&m, stream) == cudaSuccess ? PERKS_SUCCESS : PERKS_ECUDA;
 }
 
-/* where block b receives the region its peer sends in direction dir (b's region -dir) */
-static inline void perks__block3_recv_at(const perks_block3 *b, const int *dir, int *at)
-{
-    for (int a = 0; a < 3; a++) at[a] = -dir[a] < 0 ? 0 : b->lo[a] + (-dir[a] > 0 ? b->own[a] : 0);
-}
-
 /* every rank's regions (perks_block3_regions of shape) into its peers' ghosts, one stream; bufs[r]:
  * rank r's buffer (blocks[r].ext cells of elem_bytes, x fastest) on one device or peers under UVA */
 static inline int perks_block3_exchange_local(const perks_block3 *blocks, void *const *bufs, int nranks, int shape,
@@ -107,9 +101,10 @@ static inline int perks_block3_exchange_local(const perks_block3 *blocks, void *
     for (r = 0; r < nranks; r++) {
         if ((rc = perks_block3_regions(&blocks[r], shape, reg, &n))) return rc;
         for (i = 0; i < n; i++) {
-            int at[3];
+            const int from[3] = {-reg[i].dir[0], -reg[i].dir[1], -reg[i].dir[2]}; /* as the peer sees it */
             const perks_block3 *q = &blocks[reg[i].peer];
-            perks__block3_recv_at(q, reg[i].dir, at);
+            int at[3];
+            perks_block3_recv_at(q, from, at);
             if ((rc = perks__box_copy(bufs[reg[i].peer], q->ext, at, bufs[r], blocks[r].ext, reg[i].send_at, reg[i].count,
                                       elem_bytes, stream)))
                 return rc;
