@@ -146,6 +146,7 @@ static void ranks_init(rk *R, int P, const part *pt, const dom *d, const float *
         if (h) CUDA_DIE(cudaMemcpy(own, h + (size_t)A->s.first * plane, (size_t)A->s.own * plane * sizeof(float), cudaMemcpyHostToDevice));
         else gpucheck_fill_dev<<<1024, 256>>>(own, (size_t)A->s.own * plane, 0, 77u + (unsigned)r, 0.0, 1.0);
         CUDA_DIE(cudaGetLastError());
+        CUDA_DIE(cudaDeviceSynchronize()); /* the non-blocking streams below do not wait for the default stream */
         CUDA_DIE(cudaStreamCreateWithFlags(&A->cs, cudaStreamNonBlocking));
         CUDA_DIE(cudaStreamCreateWithFlags(&A->xs, cudaStreamNonBlocking));
         CUDA_DIE(cudaEventCreateWithFlags(&A->landed, cudaEventDisableTiming));

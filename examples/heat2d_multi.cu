@@ -166,6 +166,9 @@ static void rank_init(rank *R, const opts *o, int P, int r, int dev, const float
     CK(cudaMemset(R->nxt, 0, R->s.buf_planes * row));
     CK(cudaMemcpy(R->cur + (size_t)R->s.halo * o->n, plate + (size_t)R->s.first * o->n, R->s.own * row,
                   cudaMemcpyHostToDevice));
+    /* a copy from pageable memory may return before it lands, and the rank's streams do not wait for
+     * the default stream's work (cudaStreamNonBlocking): wait for it here */
+    CK(cudaDeviceSynchronize());
     CK(cudaStreamCreateWithFlags(&R->cs, cudaStreamNonBlocking));
     CK(cudaStreamCreateWithFlags(&R->xs, cudaStreamNonBlocking));
     CK(cudaEventCreateWithFlags(&R->landed, cudaEventDisableTiming));
@@ -290,6 +293,7 @@ static double timed_run(rank *R, int nr, int nccl, const opts *o, const float *p
         CK(cudaSetDevice(R[i].dev));
         CK(cudaMemcpy(R[i].cur + (size_t)R[i].s.halo * o->n, plate + (size_t)R[i].s.first * o->n,
                       (size_t)R[i].s.own * o->n * sizeof(float), cudaMemcpyHostToDevice));
+        CK(cudaDeviceSynchronize()); /* landed before the non-blocking streams read it (rank_init) */
     }
     const double t0 = seconds();
     advance(R, nr, nccl, o, o->steps);
