@@ -176,7 +176,7 @@ static void run_kernel(const kern *k, int light)
     int nsizes = light ? 3 : (int)(sizeof sizes / sizeof *sizes);
     char name[128];
     snprintf(name, sizeof name, "ssam conv %s: every border, valid, conv/corr, pitch, ragged sizes", k->name);
-    case_begin(name);
+    if (!case_part(name)) return; /* --part: this part's kernels only */
     size_t es = elem_size(k);
     double tol = tol_of(k);
     const bnd_rule rule = rule_of(k);
@@ -513,7 +513,7 @@ static void run_anchor(const kern *k, int light)
     int nsizes = light ? 2 : (int)(sizeof sizes / sizeof *sizes);
     char name[128];
     snprintf(name, sizeof name, "ssam conv %s: every anchor (SSAM_ANCHOR), conv/corr, every border", k->name);
-    case_begin(name);
+    if (!case_part(name)) return;
     const size_t es = elem_size(k);
     const double tol = tol_of(k);
     const bnd_rule rule = rule_of(k);

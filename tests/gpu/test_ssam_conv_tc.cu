@@ -277,7 +277,7 @@ static void run_kernel(const kern *k, int light)
     snprintf(name, sizeof name, "ssam conv_tc %s (%dx%d %s): every border, valid, conv/corr, pitch, ragged sizes%s",
              k->name, k->M, k->N, mode_name(k->mode),
              k->M * k->N <= 24 && k->M * k->N > 1 ? ", every anchor" : "");
-    case_begin(name);
+    if (!case_part(name)) return; /* --part: this part's kernels only */
     for (int si = 0; si < nsizes && !check__failed_case; si++) {
         const int W = sizes[si][0], H = sizes[si][1];
         for (int pk = 0; pk < 2 && !check__failed_case; pk++) {
@@ -522,7 +522,7 @@ static void run_nonfinite(const kern *k)
 {
     char name[160];
     snprintf(name, sizeof name, "ssam conv_tc %s: an Inf and a NaN reach exactly the outputs that read them", k->name);
-    case_begin(name);
+    if (!case_part(name)) return;
     const int W = 320, H = 100; /* a multiple of 8 wide: tiles inside the image take the 16-byte copy */
     const size_t n = (size_t)W * H, es = esz(k->mode), ws = wsz(k->mode);
     double *hin = (double *)malloc(n * 8), *hw = (double *)malloc((size_t)k->M * k->N * 8);

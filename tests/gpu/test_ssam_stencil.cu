@@ -217,7 +217,7 @@ static void run_kernel(const kern *k, int light)
     char name[160];
     snprintf(name, sizeof name, "ssam stencil %dD %s: keep-extent, periodic, keep-radius, %d steps, ragged sizes, pitch",
              k->dims, k->name, steps);
-    case_begin(name);
+    if (!case_part(name)) return; /* --part: this part's kernels only */
     const int ct = k->dbl == 1; /* the coefficients' type: double, else float */
     size_t es = tsize(k->dbl);
     /* half types: the reference rounds each step to the storage type too, so only rare one-ulp

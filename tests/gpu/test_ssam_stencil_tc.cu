@@ -168,7 +168,7 @@ static void run_kernel(const kern *k, int light)
     char name[200];
     snprintf(name, sizeof name, "ssam stencil_tc %dD %s: Dirichlet and periodic, %d steps, ragged sizes, pitch", k->dims,
              k->name, steps);
-    case_begin(name);
+    if (!case_part(name)) return; /* --part: this part's kernels only */
     const size_t es = k->dbl ? 8 : 4;
     double c[128], ct[128]; /* ct: the weights as the tensor cores see them (tf32: rounded) */
     void *hc = malloc(128 * 8);
@@ -278,7 +278,7 @@ static void run_nonfinite(const kern *k)
 {
     char name[200];
     snprintf(name, sizeof name, "ssam stencil_tc %s: an Inf and a NaN reach exactly the cells that read them", k->name);
-    case_begin(name);
+    if (!case_part(name)) return;
     const int nx = 150, ny = 70, nz = k->dims == 3 ? 12 : 1;
     const size_t n = (size_t)nx * ny * nz, es = k->dbl ? 8 : 4;
     double c[128], ca[128], *u = (double *)malloc(n * 8), *v = (double *)malloc(n * 8);
@@ -353,7 +353,7 @@ static void run_paths(const kern *k)
     char name[200];
     snprintf(name, sizeof name, "ssam stencil_tc %s: args.path SSAM_PATH_TC / SSAM_PATH_SIMT is the path taken, 0 steps, "
              "other paths refused", k->name);
-    case_begin(name);
+    if (!case_part(name)) return;
     const int nx = 150, ny = 70, nz = k->dims == 3 ? 12 : 1, steps = 3;
     const size_t n = (size_t)nx * ny * nz, es = k->dbl ? 8 : 4;
     double c[128];

@@ -120,7 +120,7 @@ static void run_kernel(const kern *k, int light)
     char name[200];
     snprintf(name, sizeof name, "ssam temporal %s (TT %d, %d columns per warp): N steps = N one-pass launches "
              "bit for bit, and the double reference; Dirichlet and periodic, ragged sizes, pitch", k->name, tt, k->step);
-    case_begin(name);
+    if (!case_part(name)) return; /* --part: this part's kernels only */
     const size_t es = k->dbl ? 8 : 4;
     double c[64];
     void *hc = malloc(64 * es);
