@@ -11,7 +11,8 @@
  *     thin slabs (all boundary); perks_block3_exchange_local over every rank grid of 1 to 8 ranks
  *     (2D and 3D, star and box, periodic masks), each buffer cell against tests/mpi/ghosts.h's rule;
  *     ssam's one-pass 3D star and box stepped on the blocks of 1 to 4 virtual ranks (an exchange a
- *     step), equal to the undivided domain bit for bit;
+ *     step), equal to the undivided domain bit for bit where every buffer starts at a multiple of
+ *     the lane's V columns (an x cut elsewhere sums some cells in another order: within its rounding);
  *   - with two or more GPUs and NCCL: one rank per GPU in this process (ncclCommInitAll), the
  *     exchange through perks_slab_exchange_nccl, the same checks, and perks_slab_agree_nccl
  *     (agreement, and a disagreement found on every rank); a counted skip on one GPU or without
@@ -486,6 +487,8 @@ static int step3(int box, const float *coef, const void *src, void *dst, const i
 /* N one-pass steps of ssam's 3D star or box on the blocks of grid p over n (virtual ranks, halo 1,
  * perks_block3_exchange_local of the matching shape before each step, each buffer stepped whole
  * with its ghosts kept) against N steps of the undivided domain: every cell bit for bit */
+static int blocks_aligned, blocks_unaligned; /* grids checked bit for bit, and within the bound */
+static size_t blocks_off;                  /* cells of the unaligned grids not bit for bit */
 static void blocks_step(int box, const int *p, const int *n, int N)
 {
     perks_grid3 g;
@@ -530,31 +533,54 @@ static void blocks_step(int box, const int *p, const int *n, int N)
         cudaFree(cur[r]), cudaFree(nxt[r]);
     }
     CUDA_OK(cudaDeviceSynchronize());
-    size_t bad = 0, first = 0;
-    for (size_t i = 0; i < cells; i++)
-        if (memcmp(&got[i], &ref[i], 4) && !bad++) first = i;
-    CHECK(bad == 0, "%s, grid %dx%dx%d of %dx%dx%d, %d steps: %zu cells differ from the undivided domain, the first "
-          "(%zu, %zu, %zu)", box ? "27-point box" : "7-point star", p[0], p[1], p[2], n[0], n[1], n[2], N, bad,
-          first % n[0], first / n[0] % n[1], first / ((size_t)n[0] * n[1]));
+    /* a cell's sum is in one order where its column has the same place among its lane's V = 4
+     * columns (ssam/stencil/row.cuh: the points of the lane's own columns first, then those of the
+     * lanes to the right and left): bit for bit where every buffer starts V-aligned in the domain,
+     * else within the rounding of two orders (|u| <= 1, weights > 0 summing to 1: each step's sum
+     * off by npts u at most, and the steps do not grow a difference) */
+    int aligned = 1;
+    for (int r = 0; r < P; r++) aligned &= (b[r].first[0] - b[r].lo[0]) % 4 == 0;
+    const double bound = aligned ? 0 : 2.0 * (box ? 27 : 7) * N * 0x1p-24;
+    size_t bad = 0, first = 0, off = 0;
+    double worst = 0;
+    for (size_t i = 0; i < cells; i++) {
+        const double d = fabs((double)got[i] - (double)ref[i]);
+        off += memcmp(&got[i], &ref[i], 4) != 0;
+        if (!(d <= bound) && !bad++) first = i;
+        worst = d > worst || d != d ? d : worst;
+    }
+    CHECK(bad == 0, "%s, grid %dx%dx%d of %dx%dx%d, %d steps, buffers %sV-aligned: %zu cells differ from the undivided "
+          "domain by more than %.3g (largest %.3g), the first (%zu, %zu, %zu)", box ? "27-point box" : "7-point star", p[0],
+          p[1], p[2], n[0], n[1], n[2], N, aligned ? "" : "not ", bad, bound, worst, first % n[0], first / n[0] % n[1],
+          first / ((size_t)n[0] * n[1]));
+    if (aligned) blocks_aligned++;
+    else blocks_unaligned++, blocks_off += off;
     cudaFree(d0), cudaFree(d1), free(h), free(ref), free(got);
 }
 
 static void test_blocks_step(int light)
 {
-    static const int ns[][3] = {{19, 14, 11}, {9, 17, 6}};
+    /* 49: every x cut of 2, 3 and 4 blocks leaves the buffers V-aligned (perks_slab_first) */
+    static const int ns[][3] = {{49, 7, 6}, {19, 14, 11}, {9, 17, 6}};
     case_begin("perks exchange: ssam's one-pass 3D star (7 points) and box (27) on the blocks of every rank grid of "
-               "1 to 4 virtual ranks (perks_block3_exchange_local, halo 1, Dirichlet) equal the undivided domain bit "
-               "for bit after 1 and 3 steps");
+               "1 to 4 virtual ranks (perks_block3_exchange_local, halo 1, Dirichlet) equal the undivided domain after "
+               "1 and 3 steps: bit for bit where each buffer starts V-aligned, else within the rounding of two orders");
+    blocks_aligned = blocks_unaligned = 0, blocks_off = 0;
     int p[3];
     for (int P = 1; P <= 4 && !check__failed_case; P++)
         for (p[2] = 1; p[2] <= P; p[2]++)
             for (p[1] = 1; p[1] <= P / p[2]; p[1]++) {
                 if (P % (p[1] * p[2])) continue;
                 p[0] = P / (p[1] * p[2]);
-                for (size_t ni = 0; ni < (light ? 1 : sizeof ns / sizeof *ns); ni++)
+                for (size_t ni = 0; ni < (light ? 2 : sizeof ns / sizeof *ns); ni++)
                     for (int box = 0; box <= 1 && !check__failed_case; box++)
                         for (int N = 1; N <= 3 && !check__failed_case; N += 2) blocks_step(box, p, ns[ni], N);
             }
+    /* both kinds ran: the x cuts of 49 bit for bit, those of 19 within the bound */
+    CHECK(blocks_aligned >= 10 && blocks_unaligned >= 4, "%d grids bit for bit, %d within the bound", blocks_aligned,
+          blocks_unaligned);
+    printf("  blocks: %d grids bit for bit, %d within the bound (%zu cells there not bit for bit)\n", blocks_aligned,
+           blocks_unaligned, blocks_off);
     case_end();
 }
 

@@ -220,10 +220,12 @@ static void run_shape(const shape *sh, int op, int light)
                     CHECK(bw.over == 0, "%dx%d pitch %lld %s: %lld outputs past their own bound; the worst, (%lld, %lld): "
                           "%.9g for %.9g, error %.3g of the bound %.3g", W, H, sp, border_name[border], bw.over,
                           bw.at % W, bw.at / W, bw.got, bw.ref, bw.ratio, bw.bound);
-                    CHECK(bwd.over > 0, "%dx%d pitch %lld %s: the negated-weight decoy within the per-element bound", W,
-                          H, sp, border_name[border]);
-                    CHECK(d > 100 * tol, "%dx%d pitch %lld %s: the negated-weight decoy passes too (%.3g)", W, H, sp,
-                          border_name[border], d);
+                    /* the decoy (every weight negated: -ref) fails, on an image of 16 cells or more (one cell's
+                     * sum can cancel to about 0, where -ref is ref) */
+                    CHECK(W * H < 16 || bwd.over > 0, "%dx%d pitch %lld %s: the negated-weight decoy within the "
+                          "per-element bound", W, H, sp, border_name[border]);
+                    CHECK(W * H < 16 || d > 100 * tol, "%dx%d pitch %lld %s: the negated-weight decoy passes too (%.3g)",
+                          W, H, sp, border_name[border], d);
                     /* the plain SSAM_SYSTOLIC_ROW: the same bits */
                     CUDA_OK(cudaMemset(dout, 0xFF, nin * es));
                     CHECK(sh->plain(din, dout, W, H, sp, border, cval, hw) == 0, "launch failed");
