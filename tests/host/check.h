@@ -14,11 +14,15 @@
  * the program, printed as "FAIL outside a case (after PREV): ...".  check_seed(s) makes every
  * FAIL line carry "[seed s]", so that a randomized test can be replayed with --seed s.  A harness
  * for device code sets check__hook to a function that reports a pending device error: it is
- * asked at every case_begin (an error there belongs to no case), case_end and check_exit. */
+ * asked at every case_begin (an error there belongs to no case), case_end and check_exit.  With
+ * ONCHIP_CASE_TIMES in the environment, case_end also prints "time N s: NAME" for a case that took
+ * a second or more. */
 #ifndef ONCHIP_TEST_CHECK_H
 #define ONCHIP_TEST_CHECK_H
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
 
 static int check__failed_case;   /* set when a CHECK in the current case fails */
 static int check__in_case;       /* between case_begin and case_end / case_skip */
@@ -30,6 +34,7 @@ static int check__planned = -1;  /* the declared number of cases, -1 when none w
 static int check__have_seed;
 static unsigned long long check__seed;
 static const char *check__case = "";
+static time_t check__t0; /* when the current case began (ONCHIP_CASE_TIMES: case_end prints its seconds) */
 static int check__part_k, check__part_n = 1, check__parted; /* check_part's K, N; case_part's calls so far */
 static char check__last[256] = "the start";
 /* a pending error of the device, with its message in msg, or 0 */
@@ -99,6 +104,7 @@ static inline void case_begin(const char *name)
     check__case = name;
     check__failed_case = 0;
     check__in_case = 1;
+    check__t0 = time(NULL);
 }
 static inline void case_end(void)
 {
@@ -107,6 +113,10 @@ static inline void case_end(void)
     else {
         check__ok++;
         printf("ok %s\n", check__case);
+    }
+    if (getenv("ONCHIP_CASE_TIMES")) { /* the cases that take seconds (which to split or lighten) */
+        const double secs = difftime(time(NULL), check__t0);
+        if (secs >= 1) printf("time %.0f s: %s\n", secs, check__case);
     }
     check__in_case = 0;
     check__set_last(check__case);
