@@ -11,7 +11,7 @@
 ARCH    ?= 90
 PREFIX  ?= /usr/local
 BUILD   ?= build
-VERSION := 0.2.0
+VERSION := 0.3.0
 
 NVCC ?= $(shell command -v nvcc 2>/dev/null || { test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc; })
 CC   ?= gcc
