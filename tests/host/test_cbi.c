@@ -67,15 +67,19 @@ static void test_div32(void)
     case_end();
 }
 
-/* Widths 1..300, heights 1..40, column widths 1..70, zigzag off and on: every index, every path. */
+/* Widths 1..128 and nine to 300 (a group count past 2 and 4 of every w, 2^k - 1, 2^k, 2^k + 1),
+ * heights 1..40, column widths 1..70, zigzag off and on: every index, every path. */
+static const long long wide[] = {129, 191, 192, 193, 255, 256, 257, 299, 300};
+#define N_WIDTHS (128 + (long long)(sizeof wide / sizeof *wide))
 static void test_exhaustive(int zz)
 {
     long long *expect = malloc(sizeof *expect * 300 * 40);
     unsigned char *seen = malloc(300 * 40);
-    long long W, H, w, i, plans = 0;
-    case_begin(zz ? "cbi exhaustive 300x40, w 1..70, zigzag" : "cbi exhaustive 300x40, w 1..70");
-    for (W = 1; W <= 300 && !check__failed_case; W++)
-        for (H = 1; H <= 40 && !check__failed_case; H++)
+    long long W, H, w, i, k, plans = 0;
+    case_begin(zz ? "cbi exhaustive 1..128 and 9 widths to 300 x 1..40, w 1..70, zigzag"
+                  : "cbi exhaustive 1..128 and 9 widths to 300 x 1..40, w 1..70");
+    for (k = 0; k < N_WIDTHS && !check__failed_case; k++)
+        for (W = k < 128 ? k + 1 : wide[k - 128], H = 1; H <= 40 && !check__failed_case; H++)
             for (w = 1; w <= 70 && !check__failed_case; w++) {
                 cbi_plan p;
                 long long n, cells = W * H;
@@ -110,7 +114,7 @@ static void test_exhaustive(int zz)
                     for (i = 0; i < cells; i++) CHECK(expect[i] == i, "identity plan is not the identity");
                 plans++;
             }
-    CHECK(plans == 300 * 40 * 70, "plans tested: %lld", plans);
+    CHECK(plans == N_WIDTHS * 40 * 70, "plans tested: %lld", plans);
     case_end();
     free(expect);
     free(seen);
