@@ -4,7 +4,8 @@
  * asymmetric one with a shared coefficient, float and double, ragged sizes, a pitch and plane that
  * forbid 16-byte copies, z segments shorter than the domain.  Each step is checked against the
  * reference applied to that step's own inputs, with a bound from the arithmetic (eps times the
- * sizes of the terms), over three steps of ping-pong; the plain sum's output is poisoned (NaN) first.
+ * sizes of the terms), over three steps of ping-pong (two under --light); the plain sum's output
+ * is poisoned (NaN) first.
  * Fields carry 1000x jumps (layers). */
 #include <math.h>
 #include <stdio.h>
@@ -77,7 +78,7 @@ static void run(const char *name, void (*kern)(ssam_queue3d_args<T>, C), int lig
 {
     typedef ssam__q3<T, S, BY, PD> Q;
     static const int sizes[][3] = {{37, 19, 11}, {130, 33, 20}, {257, 9, 7}, {64, 64, 40}, {5, 3, 2}, {300, 21, 13}};
-    const int nsizes = light ? 3 : 6;
+    const int nsizes = light ? 3 : 6, nsteps = light ? 2 : 3; /* --light: one ping and one pong */
     pt pts[S::npts];
     int npts = 0;
     onchip_shape_each(S(), collect{pts, &npts});
@@ -85,8 +86,8 @@ static void run(const char *name, void (*kern)(ssam_queue3d_args<T>, C), int lig
     const double eps = sizeof(T) == 4 ? 1.0 / (1 << 23) : 1.0 / (1LL << 52);
     const size_t smem = ssam_queue3d_smem<T, S, BY, PD>();
     char label[256];
-    snprintf(label, sizeof label, "ssam queue3d %s (%s, BY %d, PD %d, %zu B shared): every update and field, keep-extent and zero-outside, ragged sizes, pitch, z segments, 3 steps",
-             name, sizeof(T) == 4 ? "float" : "double", BY, PD, smem);
+    snprintf(label, sizeof label, "ssam queue3d %s (%s, BY %d, PD %d, %zu B shared): every update and field, keep-extent and zero-outside, ragged sizes, pitch, z segments, %d steps",
+             name, sizeof(T) == 4 ? "float" : "double", BY, PD, smem, nsteps);
     if (!case_part(label)) return;
     CUDA_OK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     double worst = 0;
@@ -127,7 +128,7 @@ static void run(const char *name, void (*kern)(ssam_queue3d_args<T>, C), int lig
                            *dd = (double *)malloc(n * 8), *ref = (double *)malloc(n * 8), *bnd = (double *)malloc(n * 8);
                     T *out = (T *)malloc(n * sizeof(T));
                     for (size_t i = 0; i < n; i++) sd[i] = hb[2][i], dd[i] = hb[3][i];
-                    for (int step = 0; step < 3; step++) {
+                    for (int step = 0; step < nsteps; step++) {
                         T *hu = (T *)malloc(n * sizeof(T)), *hp = (T *)malloc(n * sizeof(T));
                         CUDA_OK(cudaMemcpy(hu, cur, n * sizeof(T), cudaMemcpyDeviceToHost));
                         CUDA_OK(cudaMemcpy(hp, oth, n * sizeof(T), cudaMemcpyDeviceToHost));

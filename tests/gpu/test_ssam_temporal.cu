@@ -117,6 +117,8 @@ static void run_kernel(const kern *k, int light)
     const int nsizes = light ? 5 : 7;
     const int tt = k->tt;
     int nsteps[6] = {1, tt - 1, tt, tt + 1, 3 * tt + 2, 100}, nn = 5;
+    /* --light (compute-sanitizer: every launch checked): one step, one whole pass, a pass and one */
+    if (light) nsteps[1] = tt, nsteps[2] = tt + 1, nn = 3;
     char name[200];
     snprintf(name, sizeof name, "ssam temporal %s (TT %d, %d columns per warp): N steps = N one-pass launches "
              "bit for bit, and the double reference; Dirichlet and periodic, ragged sizes, pitch", k->name, tt, k->step);
