@@ -882,7 +882,8 @@ static int plan64(perks_cg_args *a, const perks_cg_opts *o, perks_cg_plan *p)
 static void test_repeat(int light)
 {
     perks_csr A;
-    int side = light ? 16 : 60, n = side * side; /* 3600 rows: one cluster block holds them */
+    /* 3600 rows: one cluster block holds them; --light (racecheck: its time grows with the iterations) 100 */
+    int side = light ? 10 : 60, n = side * side;
     poisson(&A, side, side, 1, 0);
     dev_csr d;
     upload(&A, 1, &d);
@@ -1028,7 +1029,7 @@ static void test_reuse(int light)
     const plan_fn plans[N_REUSE] = {cg64_plan, cg64_plan, cgm_plan, cgm_plan};
     const run_fn runs[N_REUSE] = {cg64_run, cg64_run, cgm_run, cgm_run};
     perks_csr A;
-    const int side = light ? 16 : 40, n = side * side;
+    const int side = light ? 10 : 40, n = side * side; /* --light: 100 rows, as test_repeat */
     poisson(&A, side, side, 1, 0);
     dev_csr d;
     upload(&A, 1, &d);
@@ -1163,7 +1164,7 @@ static const char *const acc_files[] = {"bcsstk01", "494_bus", "bcsstk05",  "113
 static int acc_count(int light) { return (light ? 0 : N_ACC_FILES) + (light ? 2 : 3); }
 static int acc_streamed(int k, int light) { return !light && k == acc_count(light) - 1; }
 static int acc_variants(int light) { return light ? 4 : 8; } /* test_accuracy: fp32/fp64 x Jacobi (x both variants) */
-static int mixed_systems(int light) { return light ? 1 : acc_count(light); } /* --light: poisson2d_14 alone */
+static int mixed_systems(int light) { return light ? 1 : acc_count(light); } /* --light: poisson2d_10 alone */
 static int mixed_modes(int light) { return light ? 2 : 3; }
 
 /* system k (< acc_count) of the lists, its name in name: 1 read or made; 0 its file is not here
@@ -1184,8 +1185,8 @@ static int acc_system(int k, int light, perks_csr *A, char *name, size_t cap, ch
         return 1;
     }
     k -= nf;
-    /* --light (racecheck's time grows with rows x iterations): 14^2 and 6^3 */
-    const int s2 = light ? 14 : 100, s3 = light ? 6 : 24;
+    /* --light (racecheck's time grows with rows x iterations): 10^2 and 6^3 */
+    const int s2 = light ? 10 : 100, s3 = light ? 6 : 24;
     if (k == 0) return snprintf(name, cap, "poisson2d_%d", s2), poisson(A, s2, s2, 1, 0), 1;
     if (k == 1) return snprintf(name, cap, "poisson3d_%d", s3), poisson(A, s3, s3, s3, 0), 1;
     return snprintf(name, cap, "poisson2d_700"), poisson(A, 700, 700, 1, 0), 1;
@@ -1629,8 +1630,8 @@ int main(int argc, char **argv)
             }
         }
         perks_csr_free(&A);
-        /* clusters of 3 and of 1 block need a system that fits 3 or 1 blocks' shared memory */
-        poisson(&A, light ? 16 : 40, light ? 15 : 37, 1, 0);
+        /* clusters of 3 and of 1 block need a system that fits 3 or 1 blocks' shared memory (--light: 10 x 9) */
+        poisson(&A, light ? 10 : 40, light ? 9 : 37, 1, 0);
         compare("poisson2d", &A, &cs[5], 0.02);
         compare("poisson2d", &A, &cs[14], 0.02);
         perks_csr_free(&A);

@@ -77,8 +77,10 @@ template <class T, class C, class S, int BY, int PD, int UPD = -1>
 static void run(const char *name, void (*kern)(ssam_queue3d_args<T>, C), int light)
 {
     typedef ssam__q3<T, S, BY, PD> Q;
-    static const int sizes[][3] = {{37, 19, 11}, {130, 33, 20}, {257, 9, 7}, {64, 64, 40}, {5, 3, 2}, {300, 21, 13}};
-    const int nsizes = light ? 3 : 6, nsteps = light ? 2 : 3; /* --light: one ping and one pong */
+    /* --light (compute-sanitizer): the first three (several blocks in x, in y and in z segments), two
+     * steps (one ping, one pong) */
+    static const int sizes[][3] = {{37, 19, 11}, {130, 19, 18}, {257, 9, 7}, {130, 33, 20}, {64, 64, 40}, {5, 3, 2}, {300, 21, 13}};
+    const int nsizes = light ? 3 : 7, nsteps = light ? 2 : 3;
     pt pts[S::npts];
     int npts = 0;
     onchip_shape_each(S(), collect{pts, &npts});
@@ -229,7 +231,7 @@ static void test_check(void)
     case_end();
 }
 
-/* usage: test_ssam_queue3d [--light] [--part K/N]   (--light: the three smaller sizes, for
+/* usage: test_ssam_queue3d [--light] [--part K/N]   (--light: the first three sizes and two steps, for
  * compute-sanitizer; --part: the kernels' cases every N-th from the K-th, the check case in every part) */
 int main(int argc, char **argv)
 {
