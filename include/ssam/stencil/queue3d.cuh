@@ -255,6 +255,10 @@ static __device__ __forceinline__ void ssam__q3_body(const ssam_queue3d_args<T> 
     if (upd != ONCHIP_UPDATE_SUM) ssam__q3_load<FAST>(up, a.dst, a, z0, y, x);
     if (a.scale) ssam__q3_load<FAST>(sv, a.scale, a, z0, y, x);
     if (a.damp) ssam__q3_load<FAST>(dv, a.damp, a, z0, y, x);
+    /* the leapfrog fixed, radius <= 4 in z: the plane loop unrolled by the queue's length, so that the
+     * queue's shift is a renaming, not moves (why, and where it loses: docs/ssam.md#queue3d-unroll) */
+    constexpr int ZU = UPD == ONCHIP_UPDATE_LEAPFROG && Q::NQ <= 9 ? Q::NQ : 1;
+#pragma unroll ZU
     for (int z = z0; z < z1; z++) {
         {   /* plane z + ZH + PD into the slot of plane z - 2 (read last before the previous barrier) */
             int sn = sc + Q::ZH + PD;
