@@ -96,16 +96,16 @@ class CupySA:
         nb = float(xp.linalg.norm(b))
         z = self.vcycle(r)
         p = z.copy()
-        rz = float(r @ z)
+        rz = r @ z  # the scalars stay on the device: one host read an iteration, the test
         for k in range(1, maxiter + 1):
             q = a @ p
-            alpha = rz / float(p @ q)
+            alpha = rz / (p @ q)
             x += alpha * p
             r -= alpha * q
             if float(xp.linalg.norm(r)) <= tol * nb:
                 break
             z = self.vcycle(r)
-            rz1 = float(r @ z)
+            rz1 = r @ z
             p = z + (rz1 / rz) * p
             rz = rz1
         self.sync()
