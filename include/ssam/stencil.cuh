@@ -46,8 +46,9 @@
  *
  * PARAMETERS AND LIMITS (static_assert sentences; tests/compile-fail/ssam_stencil_*.cu)
  *   Offsets within +-10 (SSAM_STENCIL_RMAX); every I in [0, NPTS); P >= 1; B a multiple of 32 from 32
- *   to 1024; MINB >= 1; register windows <= 192 32-bit registers: V (P + NY - 1) + V P (2D), V (NZ + 1)
- *   (P + NY - 1) (3D streaming, a bound), 2 V (P + NY - 1) (3D slice); slice shared memory
+ *   to 1024; MINB >= 1; register windows <= 192 32-bit registers: V (P + NY - 1) + V P (2D), V times
+ *   the rows of the trimmed plane slots and their prefetched pieces (3D streaming: a star of radius
+ *   r at P 1, 4 (6 r + 2)), 2 V (P + NY - 1) (3D slice); slice shared memory
  *   (B/32 + NZ - 1)(NZ - 1) P 512 bytes + a row table <= 227 KB.  Coefficients from HOST memory into
  *   the kernel's parameters.  One pitch for src and dst; they must not overlap; both are written.
  *   2D ny <= 65535 * 4096; 3D ceil(ny / (P B/32)) (slice ceil(ny / P)) and the z segments <= 65535.

@@ -46,6 +46,7 @@
  * threads, or the compiler hoists all 125 coefficients into registers and spills) */
 #define LIST3D(X)                                                                                         \
     X(ONCHIP_SHAPE_STAR3D_R1, star3d_r1, 2, 1) X(ONCHIP_SHAPE_STAR3D_R2, star3d_r2, 1, 1)                     \
+    X(ONCHIP_SHAPE_STAR3D_R3, star3d_r3, 1, 1) X(ONCHIP_SHAPE_STAR3D_R4, star3d_r4, 1, 1)                     \
     X(ONCHIP_SHAPE_BOX3D_R1, box3d_r1, 2, 1) X(ONCHIP_SHAPE_BOX3D_R2, box3d_r2, 1, 6)                         \
     X(ONCHIP_SHAPE_POISSON3D_19, poisson3d_19, 2, 1) X(USER3D_A, user3d_a, 1, 1) X(USER3D_STAR, user3d_star, 2, 1)
 

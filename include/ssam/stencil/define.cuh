@@ -67,11 +67,22 @@ static __device__ __forceinline__ void ssam__stencil3d_any_body(const T *src, T 
     if constexpr (SL != 0) ssam__stencil3s_body<T, S, P, B>(src, dst, g, cf);
     else ssam__stencil3d_body<T, S, P, B, GHM, TRIM>(src, dst, g, cf);
 }
-/* the registers of a 3D window in 32-bit words: streaming (SL 0) or slice */
-template <class T, class S, int P, int SL>
+/* the registers of a 3D window in 32-bit words: the slice body's two rows of P + NY - 1, or the
+ * streaming body's slots as ssam__stencil3d_slots gives them (TRIM) and the pieces prefetched into
+ * them (a slot's rows that the slot above does not hold; the top slot's all) */
+template <class T, class S, int P, int SL, int TRIM = SSAM__STENCIL3D_TRIM_DEFAULT>
 static __host__ __device__ constexpr int ssam__stencil3d_wregs(void)
 {
-    return SSAM_STENCIL_V(T) * (int)(sizeof(T) / 4) * (SL ? 2 : S::zhi - S::zlo + 2) * (P + S::yhi - S::ylo);
+    const int w = SSAM_STENCIL_V(T) * (int)(sizeof(T) / 4), NZ = S::zhi - S::zlo + 1;
+    if (SL) return w * 2 * (P + S::yhi - S::ylo);
+    int rows = 0;
+    for (int zi = 0; zi < NZ; zi++) {
+        const int lo0 = ssam__stencil3d_slot_row<S, P, TRIM, 0>(zi), hi0 = ssam__stencil3d_slot_row<S, P, TRIM, 1>(zi);
+        const int lo1 = ssam__stencil3d_slot_row<S, P, TRIM, 0>(zi + 1), hi1 = ssam__stencil3d_slot_row<S, P, TRIM, 1>(zi + 1);
+        const int lo = lo0 > lo1 ? lo0 : lo1, hi = hi0 < hi1 ? hi0 : hi1;
+        rows += 2 * (hi0 - lo0 + 1) - (hi >= lo ? hi - lo + 1 : 0);
+    }
+    return w * rows;
 }
 #define SSAM__STENCIL3D_SLSMEM(T, S, P, B) SSAM__STENCIL3S_SMEM(T, S::yhi - S::ylo + 1, S::zhi - S::zlo + 1, (B) / 32, P)
 
@@ -239,7 +250,7 @@ static inline const char *ssam__stencil3d_why(int sched, int sl)
     enum { name##_ZLO = name##_shape::zlo, name##_ZHI = name##_shape::zhi };                            \
     enum { name##_SLICE = (SL) };                                                                       \
     SSAM__STENCIL_BP(name, WHO, P, B)                                                                   \
-    static_assert(ssam__stencil3d_wregs<T, name##_shape, P, name##_SLICE>() <= 192,                     \
+    static_assert(ssam__stencil3d_wregs<T, name##_shape, P, name##_SLICE, TRIM>() <= 192,               \
                   WHO ": the register window exceeds 192 registers; lower P");                          \
     static_assert(!name##_SLICE || SSAM__STENCIL3D_SLSMEM(T, name##_shape, P, B) <= ONCHIP_SMEM_OPTIN_MAX, \
                   WHO ": the slices' partial sums exceed 227 KB of shared memory; lower B or P");       \

@@ -52,19 +52,24 @@ struct ssam__stencil3d_input {
     const int *rows;
 };
 
-/* slot zi's window rows [slo[zi], shi[zi]] (constants after unrolling); slot NZ holds none */
+/* the window rows slot zi holds: the first (HI 0) or the last (HI 1); slot NZ holds none */
+template <class S, int P, int TRIM, int HI>
+static __host__ __device__ __forceinline__ constexpr int ssam__stencil3d_slot_row(int zi)
+{
+    const int R = P + S::yhi - S::ylo, dz = S::zlo + zi;
+    if (zi > S::zhi - S::zlo) return HI ? -1 : R;
+    if (!TRIM) return HI ? R - 1 : 0;
+    return HI ? ssam__shape_extent<'y', 1>(S(), dz) - S::ylo + P - 1 : ssam__shape_extent<'y', -1>(S(), dz) - S::ylo;
+}
+/* slot zi's window rows [slo[zi], shi[zi]] (constants after unrolling) */
 template <class S, int P, int TRIM, int NZ1>
 static __device__ __forceinline__ void ssam__stencil3d_slots(int (&slo)[NZ1], int (&shi)[NZ1])
 {
-    enum { R = P + S::yhi - S::ylo, NZ = NZ1 - 1 };
 #pragma unroll
-    for (int zi = 0; zi < NZ; zi++) { /* the window rows slot zi holds */
-        const int dz = S::zlo + zi;
-        slo[zi] = TRIM ? ssam__shape_extent<'y', -1>(S(), dz) - S::ylo : 0;
-        shi[zi] = TRIM ? ssam__shape_extent<'y', 1>(S(), dz) - S::ylo + P - 1 : R - 1;
+    for (int zi = 0; zi < NZ1; zi++) {
+        slo[zi] = ssam__stencil3d_slot_row<S, P, TRIM, 0>(zi);
+        shi[zi] = ssam__stencil3d_slot_row<S, P, TRIM, 1>(zi);
     }
-    slo[NZ] = R; /* above the top slot: nothing */
-    shi[NZ] = -1;
 }
 
 /* the window's planes pl[pz .. pz+NZ-1] of the table.  FIRST 1, the state after a move: slot zi
